@@ -1,0 +1,402 @@
+#include "treejson.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonParseError>
+#include <QSaveFile>
+#include <QSet>
+
+#include <cmath>
+
+namespace dreamrsi::TreeJson {
+
+namespace {
+
+constexpr double MaxExactInteger = 9007199254740992.0; // 2^53
+
+QString typeName(const QJsonValue &v)
+{
+    switch (v.type()) {
+    case QJsonValue::Null: return QStringLiteral("null");
+    case QJsonValue::Bool: return QStringLiteral("a boolean");
+    case QJsonValue::Double: return QStringLiteral("the number %1").arg(v.toDouble());
+    case QJsonValue::String: return QStringLiteral("a string");
+    case QJsonValue::Array: return QStringLiteral("an array");
+    case QJsonValue::Object: return QStringLiteral("an object");
+    case QJsonValue::Undefined: break;
+    }
+    return QStringLiteral("nothing");
+}
+
+/// Collects the location of the value being read so that every message names it.
+struct Reader
+{
+    int cellIndex = -1;
+    QString cellId;
+    std::optional<TreeError> error;
+
+    bool fail(const QString &field, const QString &what)
+    {
+        if (error)
+            return false;
+        TreeError e;
+        e.cellIndex = cellIndex;
+        e.cellId = cellId;
+        e.field = field;
+        if (cellIndex >= 0) {
+            e.message = cellId.isEmpty()
+                            ? QStringLiteral("cell %1: %2: %3").arg(cellIndex).arg(field, what)
+                            : QStringLiteral("cell %1 (id \"%2\"): %3: %4").arg(cellIndex).arg(cellId, field, what);
+        } else {
+            e.message = field.isEmpty() ? what : QStringLiteral("%1: %2").arg(field, what);
+        }
+        error = std::move(e);
+        return false;
+    }
+
+    bool integer(const QJsonObject &o, const QString &key, double min, double max, qint64 *out, bool required)
+    {
+        const QJsonValue v = o.value(key);
+        if (v.isUndefined()) {
+            if (required)
+                return fail(key, QStringLiteral("is required but missing"));
+            return true;
+        }
+        const QString want = min >= 0 ? QStringLiteral("expected an integer >= 0, got %1")
+                                      : QStringLiteral("expected an integer, got %1");
+        if (!v.isDouble())
+            return fail(key, want.arg(typeName(v)));
+        const double d = v.toDouble();
+        if (!std::isfinite(d))
+            return fail(key, QStringLiteral("is not a finite number"));
+        if (d != std::floor(d))
+            return fail(key, want.arg(typeName(v)));
+        if (d < min || d > max)
+            return fail(key, QStringLiteral("%1 is out of range [%2, %3]").arg(d).arg(min).arg(max));
+        *out = qint64(d);
+        return true;
+    }
+
+    /// Number or null; absent leaves *out untouched.
+    bool optionalNumber(const QJsonObject &o, const QString &key, std::optional<double> *out)
+    {
+        const QJsonValue v = o.value(key);
+        if (v.isUndefined() || v.isNull())
+            return true;
+        if (!v.isDouble())
+            return fail(key, QStringLiteral("expected a number or null, got %1").arg(typeName(v)));
+        const double d = v.toDouble();
+        if (!std::isfinite(d))
+            return fail(key, QStringLiteral("is not a finite number"));
+        *out = d;
+        return true;
+    }
+
+    bool optionalInteger(const QJsonObject &o, const QString &key, std::optional<qint64> *out)
+    {
+        const QJsonValue v = o.value(key);
+        if (v.isUndefined() || v.isNull())
+            return true;
+        qint64 n = 0;
+        if (!integer(o, key, -MaxExactInteger, MaxExactInteger, &n, true))
+            return false;
+        *out = n;
+        return true;
+    }
+
+    bool optionalString(const QJsonObject &o, const QString &key, std::optional<QString> *out, bool nullable)
+    {
+        const QJsonValue v = o.value(key);
+        if (v.isUndefined() || (nullable && v.isNull()))
+            return true;
+        if (!v.isString())
+            return fail(key, (nullable ? QStringLiteral("expected a string or null, got %1")
+                                       : QStringLiteral("expected a string, got %1"))
+                                 .arg(typeName(v)));
+        *out = v.toString();
+        return true;
+    }
+};
+
+const QSet<QString> &cellKeys()
+{
+    static const QSet<QString> keys = {
+        QStringLiteral("id"),         QStringLiteral("branch"), QStringLiteral("attempt"), QStringLiteral("seq"),
+        QStringLiteral("score"),      QStringLiteral("evaluated"), QStringLiteral("valid"),
+        QStringLiteral("fail_class"), QStringLiteral("error"),  QStringLiteral("n_valid"), QStringLiteral("n_total"),
+        QStringLiteral("tags")};
+    return keys;
+}
+
+const QSet<QString> &topKeys()
+{
+    static const QSet<QString> keys = {QStringLiteral("format"),          QStringLiteral("task"),
+                                       QStringLiteral("iteration"),       QStringLiteral("baseline_score"),
+                                       QStringLiteral("max_parallelism"), QStringLiteral("grid"),
+                                       QStringLiteral("cells")};
+    return keys;
+}
+
+std::optional<Cell> readCell(Reader &r, const QJsonValue &value)
+{
+    if (!value.isObject()) {
+        r.fail(QString(), QStringLiteral("cell %1 is %2, expected an object").arg(r.cellIndex).arg(typeName(value)));
+        return std::nullopt;
+    }
+    const QJsonObject o = value.toObject();
+    Cell c;
+    const QJsonValue id = o.value(QLatin1String("id"));
+    if (id.isUndefined()) {
+        r.fail(QStringLiteral("id"), QStringLiteral("is required but missing"));
+        return std::nullopt;
+    }
+    if (!id.isString() || id.toString().isEmpty()) {
+        r.fail(QStringLiteral("id"), QStringLiteral("expected a non-empty string, got %1")
+                                         .arg(id.isString() ? QStringLiteral("an empty string") : typeName(id)));
+        return std::nullopt;
+    }
+    c.id = id.toString();
+    r.cellId = c.id;
+
+    qint64 branch = 0, attempt = 0, seq = 0;
+    if (!r.integer(o, QStringLiteral("branch"), 0, 2147483647.0, &branch, true)
+        || !r.integer(o, QStringLiteral("attempt"), 0, 2147483647.0, &attempt, true)
+        || !r.integer(o, QStringLiteral("seq"), -MaxExactInteger, MaxExactInteger, &seq, true))
+        return std::nullopt;
+    c.branch = int(branch);
+    c.attempt = int(attempt);
+    c.seq = seq;
+
+    if (!r.optionalNumber(o, QStringLiteral("score"), &c.score))
+        return std::nullopt;
+
+    const QJsonValue evaluated = o.value(QLatin1String("evaluated"));
+    if (evaluated.isUndefined()) {
+        c.evaluated = c.score.has_value();
+    } else if (evaluated.isBool()) {
+        c.evaluated = evaluated.toBool();
+    } else {
+        r.fail(QStringLiteral("evaluated"), QStringLiteral("expected a boolean, got %1").arg(typeName(evaluated)));
+        return std::nullopt;
+    }
+
+    const QJsonValue valid = o.value(QLatin1String("valid"));
+    if (valid.isBool()) {
+        c.valid = valid.toBool();
+    } else if (!valid.isUndefined() && !valid.isNull()) {
+        r.fail(QStringLiteral("valid"), QStringLiteral("expected a boolean or null, got %1").arg(typeName(valid)));
+        return std::nullopt;
+    }
+
+    if (!r.optionalString(o, QStringLiteral("error"), &c.error, true))
+        return std::nullopt;
+
+    std::optional<QString> failClass;
+    if (!r.optionalString(o, QStringLiteral("fail_class"), &failClass, false))
+        return std::nullopt;
+    c.failClass = failClass ? *failClass
+                            : QString::fromLatin1(c.evaluated && !c.error ? FailClass::Ok : FailClass::Agent);
+
+    if (!r.optionalInteger(o, QStringLiteral("n_valid"), &c.nValid)
+        || !r.optionalInteger(o, QStringLiteral("n_total"), &c.nTotal))
+        return std::nullopt;
+
+    const QJsonValue tags = o.value(QLatin1String("tags"));
+    if (!tags.isUndefined()) {
+        if (!tags.isArray()) {
+            r.fail(QStringLiteral("tags"), QStringLiteral("expected an array of strings, got %1").arg(typeName(tags)));
+            return std::nullopt;
+        }
+        const QJsonArray arr = tags.toArray();
+        for (qsizetype i = 0; i < arr.size(); ++i) {
+            if (!arr.at(i).isString()) {
+                r.fail(QStringLiteral("tags"), QStringLiteral("element %1 is %2, expected a string")
+                                                   .arg(i)
+                                                   .arg(typeName(arr.at(i))));
+                return std::nullopt;
+            }
+            c.tags.append(arr.at(i).toString());
+        }
+    }
+
+    for (auto it = o.constBegin(); it != o.constEnd(); ++it) {
+        if (!cellKeys().contains(it.key()))
+            c.payload.insert(it.key(), it.value());
+    }
+    return c;
+}
+
+} // namespace
+
+ParseResult parse(const QByteArray &json)
+{
+    ParseResult result;
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        result.error.message =
+            QStringLiteral("not valid JSON: %1 at byte %2").arg(parseError.errorString()).arg(parseError.offset);
+        return result;
+    }
+    if (!doc.isObject()) {
+        result.error.message = QStringLiteral("not a dreamrsi tree: the top level is not a JSON object");
+        return result;
+    }
+    const QJsonObject top = doc.object();
+    Reader r;
+    const QJsonValue format = top.value(QLatin1String("format"));
+    if (format.toString() != QLatin1String(FormatTag)) {
+        r.fail(QStringLiteral("format"),
+               format.isUndefined()
+                   ? QStringLiteral("is missing (expected \"%1\")").arg(QLatin1String(FormatTag))
+                   : QStringLiteral("expected \"%1\", got %2")
+                         .arg(QLatin1String(FormatTag),
+                              format.isString() ? QLatin1Char('"') + format.toString() + QLatin1Char('"')
+                                                : typeName(format)));
+        result.error = *r.error;
+        return result;
+    }
+
+    TreeMeta meta;
+    std::optional<double> baseline;
+    std::optional<qint64> iteration;
+    std::optional<qint64> maxParallelism;
+    bool ok = r.optionalString(top, QStringLiteral("task"), &meta.task, true)
+              && r.optionalInteger(top, QStringLiteral("iteration"), &iteration)
+              && r.optionalNumber(top, QStringLiteral("baseline_score"), &baseline);
+    if (ok && top.contains(QLatin1String("max_parallelism")) && !top.value(QLatin1String("max_parallelism")).isNull()) {
+        qint64 w = 0;
+        ok = r.integer(top, QStringLiteral("max_parallelism"), 1, 1000000, &w, true);
+        maxParallelism = w;
+    }
+    if (ok && top.contains(QLatin1String("grid")) && !top.value(QLatin1String("grid")).isNull()) {
+        const QJsonValue g = top.value(QLatin1String("grid"));
+        if (!g.isObject()) {
+            ok = r.fail(QStringLiteral("grid"), QStringLiteral("expected an object, got %1").arg(typeName(g)));
+        } else {
+            qint64 branches = 0, refinements = 0;
+            Reader gr;
+            if (gr.integer(g.toObject(), QStringLiteral("branches"), 0, 1000000, &branches, true)
+                && gr.integer(g.toObject(), QStringLiteral("refinements"), 0, 1000000, &refinements, true)) {
+                meta.grid = GridShape{int(branches), int(refinements)};
+            } else {
+                ok = r.fail(QStringLiteral("grid.") + gr.error->field, gr.error->message.section(QStringLiteral(": "), 1));
+            }
+        }
+    }
+    if (!ok) {
+        result.error = *r.error;
+        return result;
+    }
+    meta.iteration = iteration;
+    meta.baselineScore = baseline;
+    if (maxParallelism)
+        meta.maxParallelism = int(*maxParallelism);
+    for (auto it = top.constBegin(); it != top.constEnd(); ++it) {
+        if (!topKeys().contains(it.key()))
+            meta.payload.insert(it.key(), it.value());
+    }
+
+    const QJsonValue cellsValue = top.value(QLatin1String("cells"));
+    if (!cellsValue.isArray()) {
+        r.fail(QStringLiteral("cells"), cellsValue.isUndefined()
+                                            ? QStringLiteral("is required but missing")
+                                            : QStringLiteral("expected an array, got %1").arg(typeName(cellsValue)));
+        result.error = *r.error;
+        return result;
+    }
+    const QJsonArray arr = cellsValue.toArray();
+    QList<Cell> cells;
+    cells.reserve(arr.size());
+    for (qsizetype i = 0; i < arr.size(); ++i) {
+        r.cellIndex = int(i);
+        r.cellId.clear();
+        std::optional<Cell> c = readCell(r, arr.at(i));
+        if (!c) {
+            result.error = *r.error;
+            return result;
+        }
+        cells.append(std::move(*c));
+    }
+    result.tree = DiscoveryTree::build(std::move(meta), std::move(cells), &result.error);
+    return result;
+}
+
+ParseResult readFile(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        ParseResult result;
+        result.error.message = QStringLiteral("%1: cannot open: %2").arg(path, file.errorString());
+        return result;
+    }
+    ParseResult result = parse(file.readAll());
+    if (!result.ok())
+        result.error.message = path + QStringLiteral(": ") + result.error.message;
+    return result;
+}
+
+QJsonObject cellToJson(const Cell &c)
+{
+    QJsonObject o = c.payload;
+    o.insert(QLatin1String("id"), c.id);
+    o.insert(QLatin1String("branch"), c.branch);
+    o.insert(QLatin1String("attempt"), c.attempt);
+    o.insert(QLatin1String("seq"), c.seq);
+    o.insert(QLatin1String("score"), c.score ? QJsonValue(*c.score) : QJsonValue(QJsonValue::Null));
+    o.insert(QLatin1String("evaluated"), c.evaluated);
+    o.insert(QLatin1String("valid"), c.valid ? QJsonValue(*c.valid) : QJsonValue(QJsonValue::Null));
+    o.insert(QLatin1String("fail_class"), c.failClass);
+    o.insert(QLatin1String("error"), c.error ? QJsonValue(*c.error) : QJsonValue(QJsonValue::Null));
+    o.insert(QLatin1String("n_valid"), c.nValid ? QJsonValue(*c.nValid) : QJsonValue(QJsonValue::Null));
+    o.insert(QLatin1String("n_total"), c.nTotal ? QJsonValue(*c.nTotal) : QJsonValue(QJsonValue::Null));
+    o.insert(QLatin1String("tags"), QJsonArray::fromStringList(c.tags));
+    return o;
+}
+
+QJsonObject toJson(const DiscoveryTree &tree)
+{
+    const TreeMeta &m = tree.meta();
+    QJsonObject top = m.payload;
+    top.insert(QLatin1String("format"), QLatin1String(FormatTag));
+    if (m.task)
+        top.insert(QLatin1String("task"), *m.task);
+    if (m.iteration)
+        top.insert(QLatin1String("iteration"), *m.iteration);
+    if (m.baselineScore)
+        top.insert(QLatin1String("baseline_score"), *m.baselineScore);
+    if (m.maxParallelism)
+        top.insert(QLatin1String("max_parallelism"), *m.maxParallelism);
+    if (m.grid)
+        top.insert(QLatin1String("grid"), QJsonObject{{QLatin1String("branches"), m.grid->branches},
+                                                      {QLatin1String("refinements"), m.grid->refinements}});
+    QJsonArray cells;
+    for (const Cell &c : tree.cells())
+        cells.append(cellToJson(c));
+    top.insert(QLatin1String("cells"), cells);
+    return top;
+}
+
+QByteArray serialize(const DiscoveryTree &tree, QJsonDocument::JsonFormat format)
+{
+    return QJsonDocument(toJson(tree)).toJson(format);
+}
+
+bool writeFile(const DiscoveryTree &tree, const QString &path, QString *error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        if (error)
+            *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
+        return false;
+    }
+    file.write(serialize(tree));
+    if (!file.commit()) {
+        if (error)
+            *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+} // namespace dreamrsi::TreeJson

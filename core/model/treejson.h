@@ -1,0 +1,41 @@
+#pragma once
+
+#include "discoverytree.h"
+
+#include <QByteArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <optional>
+
+namespace dreamrsi {
+
+/// Reading and writing the interchange format `dreamrsi-tree/1` (replay.md §1).
+///
+/// A file is accepted whole or rejected whole: on any violation parse() returns
+/// no tree and an error naming the cell (index and id) and the field. Keys the
+/// format does not name are kept as payload and written back unchanged.
+namespace TreeJson {
+
+inline constexpr auto FormatTag = "dreamrsi-tree/1";
+
+struct ParseResult
+{
+    std::optional<DiscoveryTree> tree;
+    TreeError error;
+    bool ok() const { return tree.has_value(); }
+};
+
+ParseResult parse(const QByteArray &json);
+/// Reads and parses a file; the error message starts with the path.
+ParseResult readFile(const QString &path);
+
+QJsonObject cellToJson(const Cell &cell);
+QJsonObject toJson(const DiscoveryTree &tree);
+/// Canonical form: cells sorted by seq, every known field written with its resolved value.
+QByteArray serialize(const DiscoveryTree &tree, QJsonDocument::JsonFormat format = QJsonDocument::Indented);
+/// Writes atomically (QSaveFile); returns false and fills *error on failure.
+bool writeFile(const DiscoveryTree &tree, const QString &path, QString *error = nullptr);
+
+} // namespace TreeJson
+} // namespace dreamrsi

@@ -1,19 +1,24 @@
 // dreamrsi: the headless twin of the workbench. Every command is implemented
-// in dreamrsi_core; this file only dispatches.
+// in dreamrsi_core (or, for figure export, dreamrsi_views); this file only
+// dispatches.
 #include "model/modelcommands.h"
 
+#include <QApplication>
 #include <QCoreApplication>
 #include <QTextStream>
 
-#include <cstdio>
+#include <memory>
 
 namespace {
+
+using CommandFn = int (*)(const QStringList &args, QTextStream &out, QTextStream &err);
 
 struct Command
 {
     const char *name;
     const char *summary;
-    int (*run)(const QStringList &args, QTextStream &out, QTextStream &err);
+    CommandFn run;
+    bool needsGui = false; ///< renders with QtGui (offscreen when no display)
 };
 
 // One line per command; keep sorted by name.
@@ -22,34 +27,70 @@ const Command commands[] = {
     {"validate", "check tree files and print their summary", dreamrsi::runValidateCommand},
 };
 
+// `dreamrsi bench NAME`: one line per benchmark.
+const Command benches[] = {
+    {"tree", "parse and index a large synthetic tree", dreamrsi::runBenchTreeCommand},
+};
+
 void printUsage(QTextStream &s)
 {
     s << "usage: dreamrsi COMMAND [ARGS...]\n\ncommands:\n";
     for (const Command &c : commands)
         s << "  " << QString::fromLatin1(c.name).leftJustified(10) << ' ' << c.summary << '\n';
-    s << "\n`dreamrsi COMMAND --help` describes one command.\n";
+    s << "  " << QStringLiteral("bench").leftJustified(10) << " NAME: run a benchmark and print figures (";
+    for (const Command &b : benches)
+        s << ' ' << b.name;
+    s << " )\n\n`dreamrsi COMMAND --help` describes one command.\n";
+}
+
+const Command *find(const auto &table, const QString &name)
+{
+    for (const Command &c : table) {
+        if (name == QLatin1String(c.name))
+            return &c;
+    }
+    return nullptr;
 }
 
 } // namespace
 
 int main(int argc, char *argv[])
 {
-    QCoreApplication app(argc, argv);
+    QStringList args;
+    for (int i = 1; i < argc; ++i)
+        args.append(QString::fromLocal8Bit(argv[i]));
+    QString name = args.isEmpty() ? QString() : args.takeFirst();
+    const Command *command = find(commands, name);
+    if (!command && name == QLatin1String("bench") && !args.isEmpty()) {
+        command = find(benches, args.first());
+        if (command)
+            args.removeFirst();
+    }
+
+    std::unique_ptr<QCoreApplication> app;
+    if (command && command->needsGui) {
+        if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
+            && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+        app = std::make_unique<QApplication>(argc, argv);
+    } else {
+        app = std::make_unique<QCoreApplication>(argc, argv);
+    }
     QCoreApplication::setApplicationName(QStringLiteral("dreamrsi"));
     QCoreApplication::setOrganizationName(QStringLiteral("DreamRSI"));
     QTextStream out(stdout);
     QTextStream err(stderr);
-    QStringList args = QCoreApplication::arguments().mid(1);
-    if (args.isEmpty() || args.first() == QLatin1String("--help") || args.first() == QLatin1String("help")) {
-        printUsage(args.isEmpty() ? err : out);
-        return args.isEmpty() ? 2 : 0;
+    if (name.isEmpty() || name == QLatin1String("--help") || name == QLatin1String("help")) {
+        printUsage(name.isEmpty() ? err : out);
+        return name.isEmpty() ? 2 : 0;
     }
-    const QString name = args.takeFirst();
-    for (const Command &c : commands) {
-        if (name == QLatin1String(c.name))
-            return c.run(args, out, err);
+    if (!command) {
+        err << "dreamrsi: unknown command '" << name << (name == QLatin1String("bench") ? QStringLiteral(" ") + args.value(0) : QString()) << "'\n";
+        printUsage(err);
+        return 2;
     }
-    err << "dreamrsi: unknown command '" << name << "'\n";
-    printUsage(err);
-    return 2;
+    const int rc = command->run(args, out, err);
+    out.flush();
+    err.flush();
+    return rc;
 }

@@ -14,3 +14,9 @@ int runValidateCommand(const QStringList &args, QTextStream &out, QTextStream &e
 int runExportTreeCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 
 } // namespace dreamrsi
+
+namespace dreamrsi {
+/// `dreamrsi bench tree [--cells N]`: parses, indexes and re-serialises a
+/// synthetic tree of N cells (default 100,000) and prints the timings.
+int runBenchTreeCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+} // namespace dreamrsi

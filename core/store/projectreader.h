@@ -1,0 +1,54 @@
+#pragma once
+
+#include "storetypes.h"
+
+#include <memory>
+
+namespace dreamrsi {
+
+/// Read-only access to a project file through its own SQLite connection.
+/// Use one reader per thread (ProjectStore keeps one per pool thread). Every
+/// method runs in one read transaction, so what it returns is a consistent
+/// snapshot of the last committed state, whatever a writer is doing.
+///
+/// A reader never migrates or modifies the database; opening a project whose
+/// schema is older than this build supports fails with a message asking to
+/// open it for writing first (ProjectWriter::open migrates).
+class ProjectReader
+{
+public:
+    ~ProjectReader();
+    ProjectReader(const ProjectReader &) = delete;
+    ProjectReader &operator=(const ProjectReader &) = delete;
+
+    static StoreResult<std::unique_ptr<ProjectReader>> open(const QString &path);
+
+    QString path() const;
+
+    StoreResult<ProjectInfo> projectInfo();
+    StoreResult<QList<IterationInfo>> iterations();
+    StoreResult<IterationInfo> iteration(IterationId id);
+    /// The iteration's cells in seq order, payload rebuilt.
+    StoreResult<QList<Cell>> cells(IterationId id);
+    /// Iteration and cells from one snapshot, validated as a tree.
+    StoreResult<DiscoveryTree> loadIteration(IterationId id);
+    StoreResult<QList<PolicyVersion>> policyVersions();
+    StoreResult<PolicyVersion> policyVersion(PolicyVersionId id);
+    /// Looks a version up by its unique name.
+    StoreResult<PolicyVersion> policyVersionByName(const QString &name);
+    /// Results of one version, or of all versions when `version` is 0.
+    StoreResult<QList<ReplayResultRecord>> replayResults(PolicyVersionId version = 0);
+    StoreResult<QList<Approval>> approvals();
+    StoreResult<QList<ArtifactRef>> cellArtifacts(IterationId iteration, const QString &cellId);
+    /// The artifact's bytes, verified against its hash.
+    StoreResult<QByteArray> readArtifact(const QString &hash);
+    /// Total number of cells in the project.
+    StoreResult<qint64> cellCount();
+
+private:
+    ProjectReader();
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace dreamrsi

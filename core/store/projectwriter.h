@@ -1,0 +1,64 @@
+#pragma once
+
+#include "storetypes.h"
+
+#include <memory>
+
+namespace dreamrsi {
+
+class SqliteConnection;
+class ArtifactStore;
+
+/// Synchronous write access to one project file. Exactly one ProjectWriter
+/// per project may exist at a time across all processes (a lock file beside
+/// the database, `<db>.lock`, enforces it; a lock left by a dead process is
+/// taken over). It must be used from one thread only: ProjectStore runs it on
+/// its writer thread, the CLI on the main thread.
+///
+/// How a cell is stored: the tree fields of replay.md §1 get their own
+/// columns; so do the conventional payload keys `proposal`, `program`,
+/// `stdout`, `stderr` (strings), `metrics` (object), `agent` (object with
+/// `name`, `model`, `tokens_in`, `tokens_out`, `cost`) and `timing` (object
+/// with `agent_s`, `eval_s`, `wall_s`), from which queryable columns are
+/// derived. Everything else in the payload is kept as JSON. loadIteration()
+/// rebuilds exactly the cell that was written, payload included.
+class ProjectWriter
+{
+public:
+    ~ProjectWriter();
+    ProjectWriter(const ProjectWriter &) = delete;
+    ProjectWriter &operator=(const ProjectWriter &) = delete;
+
+    /// Creates `path` (must not exist; its folder must) with the current schema.
+    static StoreResult<std::unique_ptr<ProjectWriter>> create(const QString &path, const ProjectInfo &info,
+                                                              OpenReport *report = nullptr);
+    /// Opens an existing project, migrating it to the current schema, and
+    /// marks every Running iteration Interrupted (reported in *report).
+    static StoreResult<std::unique_ptr<ProjectWriter>> open(const QString &path, OpenReport *report = nullptr);
+
+    QString path() const;
+    QString artifactDir() const;
+
+    StoreResult<Done> updateProject(const ProjectInfo &info);
+    StoreResult<IterationId> beginIteration(const IterationInfo &info);
+    StoreResult<Done> appendCell(IterationId iteration, const Cell &cell, const QList<ArtifactRef> &artifacts = {});
+    StoreResult<Done> finishIteration(IterationId iteration, IterationStatus status);
+    StoreResult<QList<Cell>> resumeIteration(IterationId iteration);
+    StoreResult<IterationId> importTree(const DiscoveryTree &tree, const QString &source = {});
+    /// Imports many trees in one transaction: all of them or none.
+    StoreResult<QList<IterationId>> importTrees(const QList<DiscoveryTree> &trees, const QStringList &sources = {});
+    StoreResult<ArtifactRef> putArtifact(const QByteArray &content, const QString &name);
+    StoreResult<PolicyVersionId> addPolicyVersion(const PolicyVersion &version);
+    StoreResult<Done> storeReplayResults(const QList<ReplayResultRecord> &results);
+    StoreResult<qint64> addApproval(const Approval &approval);
+
+    /// PRAGMA integrity_check; success when it reports "ok".
+    StoreResult<Done> integrityCheck();
+
+private:
+    ProjectWriter();
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace dreamrsi

@@ -1,0 +1,164 @@
+#pragma once
+
+#include "model/cell.h"
+#include "model/discoverytree.h"
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace dreamrsi {
+
+// Value types exchanged with the history store (store/projectstore.h). They
+// are plain data, copied between threads; none of them touches SQLite. They
+// share one header because they are the vocabulary of one API.
+
+/// Row ids of the project database. 0 never names a row.
+using IterationId = qint64;
+using PolicyVersionId = qint64;
+
+/// Project-wide settings, one row per project.
+struct ProjectInfo
+{
+    QString name;          ///< display name (defaults to the file's base name)
+    QString task;          ///< task id, e.g. "circle_packing_26"; may be empty
+    QJsonObject settings;  ///< free-form settings (grid caps, workers, agent choice, …)
+    QDateTime created;     ///< UTC
+    int schemaVersion = 0; ///< PRAGMA user_version of the open database
+    QString path;          ///< absolute path of the database file
+    QString artifactDir;   ///< absolute path of the artifact folder beside it
+};
+
+/// Lifecycle of an online round. `Interrupted` is set by the store itself when
+/// a project is opened whose round was still `Running` (the process died).
+enum class IterationStatus { Running, Finished, Interrupted };
+QString iterationStatusName(IterationStatus s);
+std::optional<IterationStatus> iterationStatusFromName(const QString &name);
+
+/// One iteration (online round, or an imported tree). The tree's top-level
+/// fields (replay.md §1) are kept exactly so that export reproduces the file.
+struct IterationInfo
+{
+    IterationId id = 0;                 ///< project-internal id (assigned by the store)
+    std::optional<qint64> number;       ///< the tree's `iteration` field
+    std::optional<QString> task;        ///< the tree's `task`
+    std::optional<double> baselineScore;
+    std::optional<int> maxParallelism;  ///< W of the round (`max_parallelism`)
+    std::optional<GridShape> grid;      ///< the grid plan (`grid`)
+    QString gridReason;                 ///< why the policy chose that grid
+    std::optional<double> beta;         ///< budget preference of the live round
+    PolicyVersionId policyVersion = 0;  ///< policy that drove the round; 0 = unknown / imported
+    IterationStatus status = IterationStatus::Finished;
+    QDateTime started;                  ///< UTC
+    QDateTime finished;                 ///< UTC, invalid while running
+    std::optional<double> bestScore;    ///< largest finite score among its cells
+    qint64 cellCount = 0;               ///< cells stored so far
+    QString source;                     ///< file it was imported from, empty for live rounds
+    QJsonObject payload;                ///< unknown top-level keys of the tree file, verbatim
+
+    /// The tree-file view of the top-level fields.
+    TreeMeta treeMeta() const;
+};
+
+/// Where a policy version came from.
+enum class PolicyOrigin { Builtin, Human, Agent };
+QString policyOriginName(PolicyOrigin o);
+std::optional<PolicyOrigin> policyOriginFromName(const QString &name);
+
+/// One version of an exploration policy (a JavaScript file, replay.md §4).
+struct PolicyVersion
+{
+    PolicyVersionId id = 0;       ///< assigned by the store
+    QString name;                 ///< unique within the project, e.g. "builtin:greedy" or "v7"
+    QString code;                 ///< the script source
+    PolicyVersionId parent = 0;   ///< version it was derived from; 0 = none
+    PolicyOrigin origin = PolicyOrigin::Human;
+    QString prompt;               ///< prompt given to the policy-development agent (origin Agent)
+    QString response;             ///< the agent's raw response
+    QDateTime created;            ///< UTC
+};
+
+/// The parameters that identify one replay episode of a version in a world
+/// (replay.md §2): β, W, λ, round limit K and an optional grid restriction.
+struct ReplayKey
+{
+    PolicyVersionId version = 0;
+    IterationId world = 0;             ///< the iteration replayed as a frozen world
+    double beta = 0.0;
+    int workers = 10;                  ///< W
+    double lambda = 0.1;               ///< λ of the sweep the episode belongs to
+    std::optional<int> rounds;         ///< K; nullopt = no limit
+    std::optional<GridShape> grid;     ///< grid restriction; nullopt = none
+    friend bool operator==(const ReplayKey &, const ReplayKey &) = default;
+};
+
+/// One stored replay episode result. Storing a result with the same key
+/// replaces the earlier one.
+struct ReplayResultRecord
+{
+    ReplayKey key;
+    qint64 calls = 0;                  ///< n = |R|
+    int rounds = 0;                    ///< k*
+    double best = 0.0;                 ///< s = best effective score revealed
+    double attainment = 0.0;           ///< a = s / S, in [0, 1]
+    QStringList revealed;              ///< reveal order (cell ids)
+    std::optional<QString> error;      ///< policy error ("round 3: …"), nullopt when none
+    QDateTime created;                 ///< UTC, set by the store
+};
+
+/// A researcher's approval of a policy version for the next online round.
+struct Approval
+{
+    qint64 id = 0;
+    PolicyVersionId version = 0;
+    QDateTime when;                    ///< UTC; set by the store when invalid
+    QString who;
+    QJsonObject evidence;              ///< the comparison table that was shown, verbatim
+    QString note;
+};
+
+/// A file kept in the project's content-addressed artifact folder.
+struct ArtifactRef
+{
+    QString hash;                      ///< lowercase hex SHA-256 of the content
+    qint64 size = 0;
+    QString name;                      ///< name under which a cell refers to it (e.g. "main.cpp")
+};
+
+/// Result of an operation that can fail: a value or a message saying what
+/// went wrong and where (file, iteration, cell …).
+template<typename T>
+struct StoreResult
+{
+    std::optional<T> value;
+    QString error;
+    bool ok() const { return value.has_value(); }
+    static StoreResult success(T v) { return StoreResult{std::move(v), QString()}; }
+    static StoreResult failure(QString message) { return StoreResult{std::nullopt, std::move(message)}; }
+};
+
+/// Empty success value for StoreResult of operations that return nothing.
+struct Done
+{
+};
+
+/// What opening a project found: its settings and the rounds that were
+/// running when the process that owned them died. Those are now marked
+/// `Interrupted`; their finished cells are kept and resumeIteration() can
+/// reopen them.
+struct OpenReport
+{
+    ProjectInfo project;
+    QList<IterationInfo> interrupted;
+    /// Artifact hashes referenced by the database but missing on disk (an
+    /// artifact folder that was deleted or copied incompletely).
+    QStringList missingArtifacts;
+    bool artifactFolderRecreated = false;
+};
+
+} // namespace dreamrsi

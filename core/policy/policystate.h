@@ -1,0 +1,74 @@
+#pragma once
+
+#include "cellmeta.h"
+#include "observation.h"
+
+#include <QHash>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace dreamrsi {
+
+/// The state a policy decides from, one round of one episode (replay.md §4).
+///
+/// Prefix-only by construction: it holds the revealed cells as observations
+/// (in reveal order), the metadata of the cells legal now, and nothing else
+/// of the world: no B, no S, no unrevealed outcome. The engine owns one per
+/// episode and grows it incrementally between rounds (observations are only
+/// appended); a policy gets it by const reference and cannot change it.
+class PolicyState
+{
+public:
+    PolicyState() = default;
+
+    /// Rounds completed so far (k).
+    int round() const { return m_round; }
+    /// The budget preference of the episode, fixed within it.
+    double beta() const { return m_beta; }
+    /// W, the largest batch the engine accepts.
+    int maxParallelism() const { return m_maxParallelism; }
+    /// The world's `baseline_score`, if it has one.
+    std::optional<double> baselineScore() const { return m_baselineScore; }
+
+    /// Revealed cells, in reveal order.
+    const QList<Observation> &observed() const { return m_observed; }
+    /// Cells legal now (roots of unopened branches and frontiers of opened
+    /// ones, after any grid restriction), sorted by (branch, attempt).
+    const QList<CellMeta> &legal() const { return m_legal; }
+    QStringList legalIds() const;
+    /// The legal roots only, sorted by branch.
+    QStringList legalRootIds() const;
+    /// Branch ids with a revealed cell, ascending.
+    const QList<int> &openedBranches() const { return m_openedBranches; }
+
+    /// Metadata of a legal or revealed cell; nullptr for any other id.
+    const CellMeta *meta(const QString &id) const;
+    /// The observation of a revealed cell; nullptr when `id` is not revealed.
+    const Observation *observation(const QString &id) const;
+
+    // --- Building (the replay engine and live rounds; policies never call these) ---
+
+    /// Starts a new episode: clears everything.
+    void reset(double beta, int maxParallelism, std::optional<double> baselineScore);
+    void setRound(int round) { m_round = round; }
+    /// Appends a revealed cell; its branch becomes opened.
+    void appendObservation(const Observation &observation);
+    /// Replaces the legal list (already sorted by (branch, attempt)).
+    void setLegal(QList<CellMeta> legal);
+
+private:
+    int m_round = 0;
+    double m_beta = 0.0;
+    int m_maxParallelism = 1;
+    std::optional<double> m_baselineScore;
+    QList<Observation> m_observed;
+    QList<CellMeta> m_legal;
+    QList<int> m_openedBranches;
+    QHash<QString, int> m_observedIndex; ///< id -> index in m_observed
+    QHash<QString, int> m_legalIndex;    ///< id -> index in m_legal
+};
+
+} // namespace dreamrsi

@@ -1,0 +1,58 @@
+#pragma once
+
+#include "episoderesult.h"
+#include "replayoptions.h"
+#include "replayresult.h"
+#include "replayworld.h"
+#include "sweepresult.h"
+
+#include "policy/policy.h"
+#include "policy/policyspec.h"
+
+#include <QList>
+
+#include <atomic>
+#include <functional>
+#include <optional>
+
+namespace dreamrsi {
+
+/// Replays policies inside frozen worlds (replay.md §2, §3, §5).
+///
+/// Every function is reentrant and deterministic: the same world, policy and
+/// options give bit-identical results on any thread count.
+class ReplayEngine
+{
+public:
+    /// Progress callback: (episodes done, episodes total); may be called from
+    /// worker threads.
+    using Progress = std::function<void(int done, int total)>;
+
+    /// One episode at budget preference `beta`. Calls policy.beginEpisode(),
+    /// then policy.planGrid() when the policy has one and options.useGridPlan,
+    /// then rounds until a stop. A policy error ends the episode with
+    /// `error = "round N: reason"` (N counts from 1) and keeps what was
+    /// revealed before it.
+    static EpisodeResult runEpisode(const DiscoveryTree &world, Policy &policy, double beta,
+                                    const ReplayOptions &options);
+
+    /// One episode per β of options.betas, in order, then the scores.
+    static SweepResult runSweep(const ReplayWorld &world, Policy &policy, const ReplayOptions &options);
+
+    /// All worlds × all β, spread over options.threads threads (each thread
+    /// creates its own policy from `spec`), then per-world scores and the mean
+    /// value. `cancel`, when given and set, stops handing out episodes; the
+    /// result then reports "cancelled" errors for the worlds not finished.
+    static ReplayResult runWorlds(const QList<ReplayWorld> &worlds, const PolicySpec &spec,
+                                  const ReplayOptions &options, const Progress &progress = {},
+                                  const std::atomic<bool> *cancel = nullptr);
+
+    /// The grid context shown to planGrid in replay (§5).
+    static GridContext gridContextFor(const DiscoveryTree &world, const ReplayOptions &options);
+
+    /// Scores the episodes of one world (fills frontier, hypervolume,
+    /// penalty, value of `sweep` from its episodes, cells, best and lambda).
+    static void score(SweepResult &sweep, int gridSize);
+};
+
+} // namespace dreamrsi

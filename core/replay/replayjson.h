@@ -1,0 +1,37 @@
+#pragma once
+
+#include "episoderesult.h"
+#include "replayresult.h"
+#include "roundtrace.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace dreamrsi {
+
+/// The JSON of `dreamrsi replay --json` (replay.md §6) and of `--trace`
+/// lines, both ways. Numbers go through QJsonDocument, which prints the
+/// shortest form that reads back to the same double.
+namespace ReplayJson {
+
+/// The §6 object: policy, lambda, workers, betas, value, worlds[…].
+QJsonObject resultToJson(const ReplayResult &result);
+/// Reads resultToJson() output back (also what a child `dreamrsi replay`
+/// printed). Returns nothing and fills *error on a malformed document.
+std::optional<ReplayResult> resultFromJson(const QJsonObject &object, QString *error);
+
+/// One trace line: {"world", "beta", "calls", "rounds", "best", "attainment",
+/// "error", "plan", "rounds_trace": [{"round", "prefix", "batch", "revealed", "error"}]}.
+QJsonObject episodeTraceToJson(const QString &world, const EpisodeResult &episode);
+/// Parses one trace line into (world, episode with its trace).
+std::optional<EpisodeResult> episodeTraceFromJson(const QJsonObject &object, QString *world, QString *error);
+
+/// One compact JSON line per (world, β) episode, worlds in order, β in grid order.
+QByteArray traceLines(const ReplayResult &result);
+
+} // namespace ReplayJson
+} // namespace dreamrsi

@@ -1,0 +1,27 @@
+#pragma once
+
+#include <QList>
+
+#include <optional>
+
+namespace dreamrsi {
+
+/// Everything an episode, sweep or multi-world replay is run with besides the
+/// world and the policy. Defaults are those of replay.md.
+struct ReplayOptions
+{
+    int workers = 10;                         ///< W ≥ 1
+    std::optional<int> maxRounds;             ///< K; none = no limit
+    double lambda = 0.1;                      ///< λ of the value
+    QList<double> betas{0.0, 0.25, 0.5, 0.75, 1.0}; ///< the grid 𝓡
+    /// Use the policy's planGrid (when it has one) to restrict the world (§5).
+    bool useGridPlan = true;
+    int hardMaxBranches = 64;                 ///< planGrid validation caps (raised to the world's size)
+    int hardMaxRefinements = 64;
+    /// Threads for runWorlds: 0 = QThread::idealThreadCount().
+    int threads = 0;
+    /// Record a RoundTrace per round in every EpisodeResult.
+    bool trace = false;
+};
+
+} // namespace dreamrsi

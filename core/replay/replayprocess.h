@@ -1,0 +1,93 @@
+#pragma once
+
+#include "replayresult.h"
+#include "replayworld.h"
+
+#include <QList>
+#include <QObject>
+#include <QPointer>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+#include <QTemporaryDir>
+
+#include <memory>
+
+namespace dreamrsi {
+
+/// What to replay in a child process.
+struct ReplayProcessRequest
+{
+    QStringList worldPaths;            ///< tree files already on disk
+    QList<ReplayWorld> worlds;         ///< in-memory worlds, written to a temporary folder first
+    QString policySource;              ///< scripted policy code (used when policyArgument is empty)
+    QString policyArgument;            ///< or: builtin:NAME / a .js path
+    int workers = 10;
+    double lambda = 0.1;
+    QList<double> betas{0.0, 0.25, 0.5, 0.75, 1.0};
+    int maxRounds = 0;                 ///< 0 = no limit
+    int scriptTimeLimitMs = 2000;      ///< per script call, inside the child
+    int threads = 0;                   ///< child threads, 0 = all cores
+    qint64 memoryLimitBytes = qint64(4) << 30; ///< RLIMIT_AS of the child
+    int wallLimitMs = 120000;          ///< the child is killed after this
+    bool trace = true;                 ///< ask for the per-round trace
+    QString program;                   ///< the dreamrsi binary; empty = next to this executable, else PATH
+};
+
+/// What a finished child replay gives back.
+struct ReplayProcessOutput
+{
+    ReplayResult result;
+    /// One entry per (world, β) episode with its round trace, when asked.
+    QList<EpisodeResult> traces;
+    QStringList traceWorlds;           ///< world name of each trace entry
+    int exitCode = 0;
+};
+
+/// Runs an untrusted (scripted) replay in a child `dreamrsi replay … --json
+/// --trace FILE --progress` process with an address-space limit (setrlimit
+/// RLIMIT_AS in the child) and a wall-clock limit, so a run-away or
+/// memory-hungry policy costs an error message, never the GUI.
+///
+/// Asynchronous: start() returns at once; exactly one of finished() or
+/// failed() follows (also after cancel(), which reports failed("cancelled")).
+/// A policy error inside the replay is not a failure: it arrives in
+/// finished() as per-world errors, like the CLI's JSON.
+class ReplayProcess : public QObject
+{
+    Q_OBJECT
+public:
+    explicit ReplayProcess(QObject *parent = nullptr);
+    ~ReplayProcess() override;
+
+    /// Starts the child. Returns false (and emits nothing) when already running
+    /// or when the request cannot be prepared; *error says why.
+    bool start(const ReplayProcessRequest &request, QString *error = nullptr);
+    bool isRunning() const;
+    /// Kills the child; failed("cancelled") follows.
+    void cancel();
+
+    /// The program used when the request names none.
+    static QString defaultProgram();
+
+signals:
+    void progress(int episodesDone, int episodesTotal);
+    void finished(std::shared_ptr<const dreamrsi::ReplayProcessOutput> output);
+    void failed(const QString &message);
+
+private:
+    void onReadyReadStderr();
+    void onFinished(int exitCode, QProcess::ExitStatus status);
+    void fail(const QString &message);
+
+    QPointer<QProcess> m_process;
+    std::unique_ptr<QTemporaryDir> m_dir;
+    QString m_tracePath;
+    QByteArray m_stdout;
+    QByteArray m_stderrTail;
+    QString m_killReason;
+    bool m_running = false;
+    class QTimer *m_wallTimer = nullptr;
+};
+
+} // namespace dreamrsi

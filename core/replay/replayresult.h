@@ -1,0 +1,35 @@
+#pragma once
+
+#include "sweepresult.h"
+
+#include <QList>
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+namespace dreamrsi {
+
+/// One policy over many worlds: the per-world sweeps and the policy's value,
+/// the mean of `value` over the scorable worlds (empty when there is none, or
+/// when any world's sweep ended in an error).
+struct ReplayResult
+{
+    QString policy;
+    double lambda = 0.1;
+    int workers = 10;
+    std::optional<int> maxRounds;
+    QList<double> betas;
+    QList<SweepResult> worlds;
+    std::optional<double> value;
+    int scorableWorlds = 0;
+
+    /// True when no world had an error.
+    bool ok() const;
+    /// The first error, prefixed by the world's name; empty when ok().
+    QString firstError() const;
+};
+
+using ReplayResultPtr = std::shared_ptr<const ReplayResult>;
+
+} // namespace dreamrsi

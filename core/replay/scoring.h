@@ -1,0 +1,22 @@
+#pragma once
+
+#include "sweepresult.h"
+
+#include <QList>
+
+namespace dreamrsi {
+
+/// The formulas of replay.md §3, computed in double in the order written.
+namespace Scoring {
+
+/// The distinct non-dominated (n, a) points, sorted by n ascending.
+QList<ParetoPoint> paretoFrontier(const QList<ParetoPoint> &points);
+/// (1/B) · Σ_j (ā_j − ā_{j−1}) · (B − n̄_j), ā_0 = 0, over paretoFrontier(points).
+double hypervolume(const QList<ParetoPoint> &points, int cellCount);
+/// (1/|grid|) · Σ_{β : n_β > 0} k*_β / n_β; `calls` and `rounds` in grid order.
+double penalty(const QList<int> &calls, const QList<int> &rounds, int gridSize);
+/// hypervolume − λ · penalty.
+double value(double hypervolume, double penalty, double lambda);
+
+} // namespace Scoring
+} // namespace dreamrsi

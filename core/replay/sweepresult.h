@@ -1,0 +1,41 @@
+#pragma once
+
+#include "episoderesult.h"
+
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace dreamrsi {
+
+/// A (calls, attainment) point of the quality–cost frontier.
+struct ParetoPoint
+{
+    int calls = 0;
+    double attainment = 0.0;
+    friend bool operator==(const ParetoPoint &, const ParetoPoint &) = default;
+};
+
+/// One policy over one world across the β grid (replay.md §3).
+///
+/// `hypervolume`, `value` are empty when the world is not scorable (S = 0) or
+/// an episode ended in a policy error; `penalty` is empty only on an error.
+struct SweepResult
+{
+    QString world;                 ///< the world's name (its file path in the CLI)
+    int cells = 0;                 ///< B
+    double best = 0.0;             ///< S
+    bool scorable = false;         ///< S > 0
+    double lambda = 0.1;
+    QList<EpisodeResult> episodes; ///< one per β, in grid order
+    QList<ParetoPoint> frontier;   ///< distinct non-dominated points, calls ascending
+    std::optional<double> hypervolume;
+    std::optional<double> penalty;
+    std::optional<double> value;
+    QString error;                 ///< first episode error, or a world-level problem
+
+    bool ok() const { return error.isEmpty(); }
+};
+
+} // namespace dreamrsi

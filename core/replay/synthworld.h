@@ -1,0 +1,47 @@
+#pragma once
+
+#include "model/discoverytree.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace dreamrsi {
+
+/// Parameters of a synthetic world.
+///
+/// Regimes (the improvement dynamics along a branch):
+/// - "steady":  every branch has a quality drawn once; each successful
+///              refinement adds a small positive step with noise, so
+///              refining pays until the branch ends.
+/// - "plateau": like steady, but steps shrink geometrically, so branches
+///              stall after a few refinements.
+/// - "needle":  most branches are flat and weak; one branch in ten is
+///              strong and keeps improving.
+/// - "noisy":   no trend: each attempt is the branch quality plus large noise.
+/// Failures: each attempt fails with probability `failRate` with a fail class
+/// drawn from compile/runtime/correctness/resource/timeout, and one branch in
+/// twenty fails with "env" from some attempt on. Branch lengths vary between
+/// depth/2 and depth.
+struct SynthParams
+{
+    int width = 10;       ///< branches
+    int depth = 11;       ///< longest branch (attempts)
+    double failRate = 0.2;
+    QString regime = QStringLiteral("steady");
+    quint64 seed = 1;
+    int maxParallelism = 10;
+};
+
+namespace SynthWorld {
+
+QStringList regimes();
+/// A valid tree, identical for identical parameters (own generator; no
+/// dependency on the platform's random library).
+DiscoveryTree generate(const SynthParams &params);
+/// Checks the parameters; empty when fine, else a message naming the field.
+QString validate(const SynthParams &params);
+
+} // namespace SynthWorld
+} // namespace dreamrsi

@@ -1,0 +1,31 @@
+#pragma once
+
+#include "sandboxrequest.h"
+
+#include <QJsonObject>
+#include <QString>
+
+namespace dreamrsi {
+
+/// One evaluation to run: a candidate program for a task, or a custom command.
+struct EvaluationRequest
+{
+    /// Built-in task name (TaskRegistry::names()) or "custom".
+    QString task;
+    /// The candidate program file (built-in tasks). For "custom", optional:
+    /// passed to the command as its last argument when set.
+    QString candidatePath;
+    /// For "custom": a shell command (run with /bin/sh -c in the sandbox, in
+    /// a fresh work directory) whose last stdout line is the score JSON.
+    QString command;
+    /// Task options (tolerance, suite, …); each task documents its keys.
+    QJsonObject options;
+    /// Directory under which the evaluation makes its work directory; empty =
+    /// the system temporary directory. The work directory is removed afterwards
+    /// unless `keepWorkDir`.
+    QString workRoot;
+    bool keepWorkDir = false;
+    SandboxMode sandboxMode = SandboxMode::Auto;
+};
+
+} // namespace dreamrsi

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "sandboxlimits.h"
+
+#include <QHash>
+#include <QString>
+#include <QStringList>
+
+namespace dreamrsi {
+
+/// How a child is isolated.
+enum class SandboxMode {
+    /// Bubblewrap when it works on this machine, else Fallback (said once on stderr).
+    Auto,
+    /// Bubblewrap only; a machine without it fails the run to start (`env`).
+    Bubblewrap,
+    /// rlimits + own process group + scrubbed environment + unprivileged
+    /// user when started as root; no namespaces (the network stays reachable).
+    Fallback,
+};
+
+/// One program to run in the sandbox.
+struct SandboxRequest
+{
+    /// Executable (absolute path, or a name looked up in PATH).
+    QString program;
+    QStringList arguments;
+    /// Existing directory: the child's working directory and the only place
+    /// (besides a private /tmp) it may write. When the runner runs as root the
+    /// directory is handed to the sandbox user before the start.
+    QString workDir;
+    /// File connected to the child's stdin; empty = no input (closed).
+    QString stdinFile;
+    /// Variables added after scrubbing (see SandboxRunner::scrubbedEnvironment).
+    QHash<QString, QString> extraEnvironment;
+    SandboxLimits limits;
+    SandboxMode mode = SandboxMode::Auto;
+    /// Bind the NVIDIA device nodes (/dev/nvidia*) into the sandbox.
+    bool gpuAccess = false;
+};
+
+} // namespace dreamrsi

@@ -1,4 +1,145 @@
+// The headless `dreamrsi` command line: exit codes and messages of validate and export.
+#include "model/treejson.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QtTest>
-class T : public QObject { Q_OBJECT private slots: void t() { QVERIFY(true); } };
-QTEST_GUILESS_MAIN(T)
+
+using namespace dreamrsi;
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Run runCli(const QStringList &args)
+{
+    QProcess p;
+    p.start(QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi"), args);
+    if (!p.waitForFinished(60000))
+        p.kill();
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+QString writeFile(const QTemporaryDir &dir, const QString &name, const QByteArray &bytes)
+{
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    f.write(bytes);
+    return path;
+}
+
+const QByteArray validTree = R"({"format":"dreamrsi-tree/1","cells":[
+  {"id":"b0a1","branch":0,"attempt":1,"seq":2,"score":2.5,"note":"kept"},
+  {"id":"b0a0","branch":0,"attempt":0,"seq":0,"score":1.0},
+  {"id":"b3a0","branch":3,"attempt":0,"seq":1,"fail_class":"compile","error":"x.cpp:1: error"}]})";
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+private slots:
+    void validateSummary();
+    void validateReportsEachFile();
+    void validateUsage();
+    void exportCanonical();
+    void exportRejectsInvalid();
+    void unknownCommand();
+    void benchTree();
+};
+
+void TestCli::validateSummary()
+{
+    QTemporaryDir dir;
+    const QString path = writeFile(dir, QStringLiteral("ok.json"), validTree);
+    const Run r = runCli({QStringLiteral("validate"), path});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains(QStringLiteral("3 cells, 2 branches, max depth 2, best score 2.5")), qPrintable(r.out));
+    QVERIFY2(r.out.contains(QStringLiteral("compile=1 ok=2")), qPrintable(r.out));
+    QVERIFY(r.err.isEmpty());
+}
+
+void TestCli::validateReportsEachFile()
+{
+    QTemporaryDir dir;
+    const QString good = writeFile(dir, QStringLiteral("good.json"), validTree);
+    const QString dup = writeFile(dir, QStringLiteral("dup.json"),
+                                  R"({"format":"dreamrsi-tree/1","cells":[{"id":"a","branch":0,"attempt":0,"seq":0},
+                                     {"id":"a","branch":1,"attempt":0,"seq":1}]})");
+    const QString broken = writeFile(dir, QStringLiteral("broken.json"), "{\"format\": \"dreamrsi-tree/1\", \"cells\": [");
+    const QString missing = dir.filePath(QStringLiteral("missing.json"));
+    const Run r = runCli({QStringLiteral("validate"), good, dup, broken, missing});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY(r.out.contains(good + QStringLiteral(": ok")));
+    QVERIFY2(r.err.contains(dup + QStringLiteral(": cell 1 (id \"a\"): id: repeats the id of cell 0")), qPrintable(r.err));
+    QVERIFY2(r.err.contains(broken + QStringLiteral(": not valid JSON")), qPrintable(r.err));
+    QVERIFY2(r.err.contains(missing + QStringLiteral(": cannot open")), qPrintable(r.err));
+    QCOMPARE(r.err.count(QStringLiteral("error: ")), 3);
+}
+
+void TestCli::validateUsage()
+{
+    const Run r = runCli({QStringLiteral("validate")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(r.err.contains(QStringLiteral("usage: dreamrsi validate")));
+}
+
+void TestCli::exportCanonical()
+{
+    QTemporaryDir dir;
+    const QString in = writeFile(dir, QStringLiteral("in.json"), validTree);
+    const QString out = dir.filePath(QStringLiteral("out.json"));
+    const Run r = runCli({QStringLiteral("export"), in, QStringLiteral("-o"), out});
+    QCOMPARE(r.exitCode, 0);
+    const TreeJson::ParseResult written = TreeJson::readFile(out);
+    QVERIFY2(written.ok(), qPrintable(written.error.message));
+    QCOMPARE(written.tree->cells().at(0).id, QStringLiteral("b0a0"));
+    QCOMPARE(written.tree->cells().at(2).payload.value(QLatin1String("note")).toString(), QStringLiteral("kept"));
+    // stdout form gives the same bytes as the file form
+    const Run toStdout = runCli({QStringLiteral("export"), in});
+    QCOMPARE(toStdout.exitCode, 0);
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(toStdout.out.toUtf8(), f.readAll());
+}
+
+void TestCli::exportRejectsInvalid()
+{
+    QTemporaryDir dir;
+    const QString in = writeFile(dir, QStringLiteral("bad.json"), R"({"format":"dreamrsi-tree/1","cells":[{"id":"a","branch":0,"attempt":1,"seq":0}]})");
+    const QString out = dir.filePath(QStringLiteral("out.json"));
+    const Run r = runCli({QStringLiteral("export"), in, QStringLiteral("-o"), out});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(QStringLiteral("attempt")), qPrintable(r.err));
+    QVERIFY(!QFile::exists(out)); // nothing written for a rejected file
+}
+
+void TestCli::unknownCommand()
+{
+    const Run r = runCli({QStringLiteral("frobnicate")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(r.err.contains(QStringLiteral("unknown command 'frobnicate'")));
+    const Run none = runCli({});
+    QCOMPARE(none.exitCode, 2);
+    QVERIFY(none.err.contains(QStringLiteral("usage: dreamrsi")));
+}
+
+void TestCli::benchTree()
+{
+    const Run r = runCli({QStringLiteral("bench"), QStringLiteral("tree"), QStringLiteral("--cells"), QStringLiteral("500")});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains(QStringLiteral("500 cells")), qPrintable(r.out));
+    QVERIFY(r.out.contains(QStringLiteral("cells/s")));
+    QCOMPARE(runCli({QStringLiteral("bench"), QStringLiteral("tree"), QStringLiteral("--cells"), QStringLiteral("x")}).exitCode, 2);
+}
+
+QTEST_GUILESS_MAIN(TestCli)
 #include "tst_cli.moc"

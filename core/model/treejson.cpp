@@ -62,8 +62,9 @@ struct Reader
                 return fail(key, QStringLiteral("is required but missing"));
             return true;
         }
-        const QString want = min >= 0 ? QStringLiteral("expected an integer >= 0, got %1")
-                                      : QStringLiteral("expected an integer, got %1");
+        const QString want = min > -MaxExactInteger
+                                 ? QStringLiteral("expected an integer >= %1, got %2").arg(qint64(min)).arg(QStringLiteral("%1"))
+                                 : QStringLiteral("expected an integer, got %1");
         if (!v.isDouble())
             return fail(key, want.arg(typeName(v)));
         const double d = v.toDouble();
@@ -71,8 +72,10 @@ struct Reader
             return fail(key, QStringLiteral("is not a finite number"));
         if (d != std::floor(d))
             return fail(key, want.arg(typeName(v)));
-        if (d < min || d > max)
-            return fail(key, QStringLiteral("%1 is out of range [%2, %3]").arg(d).arg(min).arg(max));
+        if (d < min)
+            return fail(key, want.arg(typeName(v)));
+        if (d > max)
+            return fail(key, QStringLiteral("%1 is out of range (at most %2)").arg(d).arg(qint64(max)));
         *out = qint64(d);
         return true;
     }
@@ -234,8 +237,14 @@ ParseResult parse(const QByteArray &json)
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
-        result.error.message =
-            QStringLiteral("not valid JSON: %1 at byte %2").arg(parseError.errorString()).arg(parseError.offset);
+        const QByteArray before = json.left(parseError.offset);
+        const qsizetype line = before.count('\n') + 1;
+        const qsizetype column = parseError.offset - (before.lastIndexOf('\n') + 1) + 1;
+        result.error.message = QStringLiteral("not valid JSON: %1 at line %2, column %3 (byte %4)")
+                                   .arg(parseError.errorString())
+                                   .arg(line)
+                                   .arg(column)
+                                   .arg(parseError.offset);
         return result;
     }
     if (!doc.isObject()) {

@@ -91,10 +91,10 @@ public:
     QFuture<StoreResult<qint64>> addApproval(const Approval &approval);
 
 signals:
-    void cellAppended(dreamrsi::IterationId iteration, const QString &cellId);
-    void iterationChanged(dreamrsi::IterationId iteration);
+    void cellAppended(qint64 iteration, const QString &cellId);
+    void iterationChanged(qint64 iteration);
     void policyVersionsChanged();
-    void replayResultsChanged(dreamrsi::PolicyVersionId version);
+    void replayResultsChanged(qint64 version);
     void approvalsChanged();
 
 private:

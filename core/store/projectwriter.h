@@ -57,6 +57,8 @@ public:
 
 private:
     ProjectWriter();
+    static StoreResult<std::unique_ptr<ProjectWriter>> openImpl(const QString &path, bool create,
+                                                                const ProjectInfo &info, OpenReport *report);
     struct Private;
     std::unique_ptr<Private> d;
 };

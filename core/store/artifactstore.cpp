@@ -1,0 +1,91 @@
+#include "artifactstore.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+
+namespace dreamrsi {
+
+QString ArtifactStore::folderFor(const QString &databasePath)
+{
+    return QFileInfo(databasePath).absoluteFilePath() + QStringLiteral("-artifacts");
+}
+
+QString ArtifactStore::hashOf(const QByteArray &content)
+{
+    return QString::fromLatin1(QCryptographicHash::hash(content, QCryptographicHash::Sha256).toHex());
+}
+
+ArtifactStore::ArtifactStore(QString folder)
+    : m_folder(std::move(folder))
+{
+}
+
+bool ArtifactStore::folderExists() const
+{
+    return QFileInfo(m_folder).isDir();
+}
+
+bool ArtifactStore::ensureFolder(QString *error) const
+{
+    if (folderExists())
+        return true;
+    if (!QDir().mkpath(m_folder)) {
+        *error = QStringLiteral("%1: cannot create the artifact folder").arg(m_folder);
+        return false;
+    }
+    return true;
+}
+
+QString ArtifactStore::pathOf(const QString &hash) const
+{
+    return m_folder + QLatin1Char('/') + hash.left(2) + QLatin1Char('/') + hash;
+}
+
+bool ArtifactStore::contains(const QString &hash) const
+{
+    return QFileInfo::exists(pathOf(hash));
+}
+
+QString ArtifactStore::put(const QByteArray &content, QString *error) const
+{
+    const QString hash = hashOf(content);
+    const QString path = pathOf(hash);
+    const QFileInfo existing(path);
+    if (existing.exists() && existing.size() == content.size())
+        return hash;
+    if (!ensureFolder(error))
+        return {};
+    if (!QDir().mkpath(existing.absolutePath())) {
+        *error = QStringLiteral("%1: cannot create the folder").arg(existing.absolutePath());
+        return {};
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(content) != content.size() || !file.commit()) {
+        *error = QStringLiteral("%1: cannot write the artifact: %2").arg(path, file.errorString());
+        return {};
+    }
+    return hash;
+}
+
+bool ArtifactStore::read(const QString &hash, QByteArray *content, QString *error) const
+{
+    QFile file(pathOf(hash));
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = folderExists()
+                     ? QStringLiteral("artifact %1 is missing from %2").arg(hash, m_folder)
+                     : QStringLiteral("artifact %1 is unavailable: the artifact folder %2 is missing").arg(hash, m_folder);
+        return false;
+    }
+    *content = file.readAll();
+    if (hashOf(*content) != hash) {
+        *error = QStringLiteral("artifact %1 in %2 is corrupted (its content does not match its hash)").arg(hash, m_folder);
+        content->clear();
+        return false;
+    }
+    return true;
+}
+
+} // namespace dreamrsi

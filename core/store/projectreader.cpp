@@ -1,0 +1,378 @@
+#include "projectreader.h"
+
+#include "artifactstore.h"
+#include "cellcolumns.h"
+#include "schema.h"
+#include "sqliteconnection.h"
+#include "sqlitestatement.h"
+
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <sqlite3.h>
+
+namespace dreamrsi {
+
+namespace {
+
+/// BEGIN … COMMIT around the reads of one call: one snapshot.
+class ReadTransaction
+{
+public:
+    explicit ReadTransaction(SqliteConnection &db)
+        : m_db(db)
+    {
+        QString ignored;
+        m_open = m_db.exec("BEGIN;", &ignored);
+    }
+    ~ReadTransaction()
+    {
+        if (m_open) {
+            QString ignored;
+            m_db.exec("COMMIT;", &ignored);
+        }
+    }
+    ReadTransaction(const ReadTransaction &) = delete;
+    ReadTransaction &operator=(const ReadTransaction &) = delete;
+
+private:
+    SqliteConnection &m_db;
+    bool m_open = false;
+};
+
+std::optional<GridShape> parseGrid(const QString &text)
+{
+    const QStringList parts = text.split(QLatin1Char('x'));
+    if (parts.size() != 2)
+        return std::nullopt;
+    return GridShape{parts.at(0).toInt(), parts.at(1).toInt()};
+}
+
+} // namespace
+
+struct ProjectReader::Private
+{
+    std::unique_ptr<SqliteConnection> db;
+    std::unique_ptr<ArtifactStore> artifacts;
+    int version = 0;
+
+    QString where(const QString &what) const { return QStringLiteral("%1: %2").arg(db->path(), what); }
+
+    template<typename T>
+    StoreResult<T> fail(const SqliteStatement &s) const
+    {
+        return StoreResult<T>::failure(where(s.error()));
+    }
+
+    std::optional<IterationInfo> iteration(IterationId id, QString *error)
+    {
+        const QByteArray sql = QByteArray("SELECT ") + IterationSelectColumns + " FROM iterations WHERE id = ?1";
+        SqliteStatement s(*db, sql.constData());
+        s.bind(1, id);
+        switch (s.step()) {
+        case SqliteStatement::Step::Row: return iterationFromRow(s);
+        case SqliteStatement::Step::Done: *error = where(QStringLiteral("iteration %1 does not exist").arg(id)); break;
+        case SqliteStatement::Step::Error: *error = where(s.error()); break;
+        }
+        return std::nullopt;
+    }
+
+    std::optional<QList<Cell>> cells(IterationId id, QString *error)
+    {
+        const QByteArray sql = QByteArray("SELECT ") + CellSelectColumns + " FROM cells WHERE iteration_id = ?1 ORDER BY seq";
+        SqliteStatement s(*db, sql.constData());
+        s.bind(1, id);
+        QList<Cell> out;
+        SqliteStatement::Step step;
+        while ((step = s.step()) == SqliteStatement::Step::Row)
+            out.append(cellFromRow(s));
+        if (step == SqliteStatement::Step::Error) {
+            *error = where(s.error());
+            return std::nullopt;
+        }
+        return out;
+    }
+
+    std::optional<QList<PolicyVersion>> versions(const char *whereClause, const QString &arg, qint64 id, QString *error)
+    {
+        const QByteArray sql =
+            QByteArray("SELECT id, name, code, parent_id, origin, prompt, response, created FROM policy_versions ")
+            + whereClause + " ORDER BY id";
+        SqliteStatement s(*db, sql.constData());
+        if (!arg.isNull())
+            s.bind(1, arg);
+        else if (id > 0)
+            s.bind(1, id);
+        QList<PolicyVersion> out;
+        SqliteStatement::Step step;
+        while ((step = s.step()) == SqliteStatement::Step::Row) {
+            PolicyVersion v;
+            v.id = s.int64(0);
+            v.name = s.text(1);
+            v.code = s.text(2);
+            v.parent = s.optInt(3).value_or(0);
+            v.origin = policyOriginFromName(s.text(4)).value_or(PolicyOrigin::Human);
+            v.prompt = s.text(5);
+            v.response = s.text(6);
+            v.created = parseStoreTimestamp(s.text(7));
+            out.append(v);
+        }
+        if (step == SqliteStatement::Step::Error) {
+            *error = where(s.error());
+            return std::nullopt;
+        }
+        return out;
+    }
+};
+
+ProjectReader::ProjectReader()
+    : d(std::make_unique<Private>())
+{
+}
+
+ProjectReader::~ProjectReader() = default;
+
+StoreResult<std::unique_ptr<ProjectReader>> ProjectReader::open(const QString &rawPath)
+{
+    using R = StoreResult<std::unique_ptr<ProjectReader>>;
+    const QFileInfo fi(rawPath);
+    const QString path = fi.absoluteFilePath();
+    if (rawPath.isEmpty())
+        return R::failure(QStringLiteral("no project path given"));
+    if (!fi.exists())
+        return R::failure(QStringLiteral("%1: no such project file").arg(path));
+    if (fi.isDir())
+        return R::failure(QStringLiteral("%1: is a folder, not a project file").arg(path));
+    std::unique_ptr<ProjectReader> r(new ProjectReader);
+    QString error;
+    r->d->db = SqliteConnection::open(path, SqliteConnection::Mode::ReadWrite, &error);
+    if (!r->d->db) // a read-only file or location: read it read-only
+        r->d->db = SqliteConnection::open(path, SqliteConnection::Mode::ReadOnly, &error);
+    if (!r->d->db)
+        return R::failure(QStringLiteral("%1: cannot open: %2").arg(path, error));
+    if (!Schema::configure(*r->d->db, false, &error))
+        return R::failure(QStringLiteral("%1: %2").arg(path, error));
+    r->d->version = Schema::prepare(*r->d->db, false, false, &error);
+    if (r->d->version < 0)
+        return R::failure(error);
+    r->d->artifacts = std::make_unique<ArtifactStore>(ArtifactStore::folderFor(path));
+    return R::success(std::move(r));
+}
+
+QString ProjectReader::path() const
+{
+    return d->db->path();
+}
+
+StoreResult<ProjectInfo> ProjectReader::projectInfo()
+{
+    ReadTransaction tx(*d->db);
+    SqliteStatement s(*d->db, "SELECT name, task, settings, created FROM project WHERE id = 1");
+    ProjectInfo p;
+    switch (s.step()) {
+    case SqliteStatement::Step::Row:
+        p.name = s.text(0);
+        p.task = s.text(1);
+        p.settings = parseObject(s.textUtf8(2));
+        p.created = parseStoreTimestamp(s.text(3));
+        break;
+    case SqliteStatement::Step::Done:
+        p.name = QFileInfo(d->db->path()).completeBaseName();
+        break;
+    case SqliteStatement::Step::Error: return d->fail<ProjectInfo>(s);
+    }
+    p.schemaVersion = d->version;
+    p.path = d->db->path();
+    p.artifactDir = d->artifacts->folder();
+    return StoreResult<ProjectInfo>::success(p);
+}
+
+StoreResult<QList<IterationInfo>> ProjectReader::iterations()
+{
+    ReadTransaction tx(*d->db);
+    const QByteArray sql = QByteArray("SELECT ") + IterationSelectColumns + " FROM iterations ORDER BY id";
+    SqliteStatement s(*d->db, sql.constData());
+    QList<IterationInfo> out;
+    SqliteStatement::Step step;
+    while ((step = s.step()) == SqliteStatement::Step::Row)
+        out.append(iterationFromRow(s));
+    if (step == SqliteStatement::Step::Error)
+        return d->fail<QList<IterationInfo>>(s);
+    return StoreResult<QList<IterationInfo>>::success(out);
+}
+
+StoreResult<IterationInfo> ProjectReader::iteration(IterationId id)
+{
+    ReadTransaction tx(*d->db);
+    QString error;
+    std::optional<IterationInfo> it = d->iteration(id, &error);
+    if (!it)
+        return StoreResult<IterationInfo>::failure(error);
+    return StoreResult<IterationInfo>::success(*it);
+}
+
+StoreResult<QList<Cell>> ProjectReader::cells(IterationId id)
+{
+    ReadTransaction tx(*d->db);
+    QString error;
+    std::optional<QList<Cell>> cells = d->cells(id, &error);
+    if (!cells)
+        return StoreResult<QList<Cell>>::failure(error);
+    return StoreResult<QList<Cell>>::success(std::move(*cells));
+}
+
+StoreResult<DiscoveryTree> ProjectReader::loadIteration(IterationId id)
+{
+    using R = StoreResult<DiscoveryTree>;
+    QString error;
+    std::optional<IterationInfo> it;
+    std::optional<QList<Cell>> cells;
+    {
+        ReadTransaction tx(*d->db);
+        it = d->iteration(id, &error);
+        if (!it)
+            return R::failure(error);
+        cells = d->cells(id, &error);
+        if (!cells)
+            return R::failure(error);
+    }
+    TreeError treeError;
+    std::optional<DiscoveryTree> tree = DiscoveryTree::build(it->treeMeta(), std::move(*cells), &treeError);
+    if (!tree)
+        return R::failure(d->where(QStringLiteral("iteration %1 is not a valid tree: %2").arg(id).arg(treeError.message)));
+    return R::success(std::move(*tree));
+}
+
+StoreResult<QList<PolicyVersion>> ProjectReader::policyVersions()
+{
+    ReadTransaction tx(*d->db);
+    QString error;
+    std::optional<QList<PolicyVersion>> v = d->versions("", QString(), 0, &error);
+    if (!v)
+        return StoreResult<QList<PolicyVersion>>::failure(error);
+    return StoreResult<QList<PolicyVersion>>::success(*v);
+}
+
+StoreResult<PolicyVersion> ProjectReader::policyVersion(PolicyVersionId id)
+{
+    ReadTransaction tx(*d->db);
+    QString error;
+    std::optional<QList<PolicyVersion>> v = d->versions("WHERE id = ?1", QString(), id, &error);
+    if (!v)
+        return StoreResult<PolicyVersion>::failure(error);
+    if (v->isEmpty())
+        return StoreResult<PolicyVersion>::failure(d->where(QStringLiteral("policy version %1 does not exist").arg(id)));
+    return StoreResult<PolicyVersion>::success(v->first());
+}
+
+StoreResult<PolicyVersion> ProjectReader::policyVersionByName(const QString &name)
+{
+    ReadTransaction tx(*d->db);
+    QString error;
+    std::optional<QList<PolicyVersion>> v = d->versions("WHERE name = ?1", name.isNull() ? QStringLiteral("") : name, 0, &error);
+    if (!v)
+        return StoreResult<PolicyVersion>::failure(error);
+    if (v->isEmpty())
+        return StoreResult<PolicyVersion>::failure(d->where(QStringLiteral("no policy version named \"%1\"").arg(name)));
+    return StoreResult<PolicyVersion>::success(v->first());
+}
+
+StoreResult<QList<ReplayResultRecord>> ProjectReader::replayResults(PolicyVersionId version)
+{
+    using R = StoreResult<QList<ReplayResultRecord>>;
+    ReadTransaction tx(*d->db);
+    const QByteArray sql =
+        QByteArray("SELECT policy_version_id, world_id, beta, workers, lambda, rounds_limit, grid, calls, rounds, best, "
+                   "attainment, revealed, error, created FROM replay_results ")
+        + (version > 0 ? "WHERE policy_version_id = ?1 " : "") + "ORDER BY policy_version_id, world_id, lambda, workers, rounds_limit, grid, beta";
+    SqliteStatement s(*d->db, sql.constData());
+    if (version > 0)
+        s.bind(1, version);
+    QList<ReplayResultRecord> out;
+    SqliteStatement::Step step;
+    while ((step = s.step()) == SqliteStatement::Step::Row) {
+        ReplayResultRecord r;
+        r.key.version = s.int64(0);
+        r.key.world = s.int64(1);
+        r.key.beta = s.real(2);
+        r.key.workers = int(s.int64(3));
+        r.key.lambda = s.real(4);
+        if (s.int64(5) > 0)
+            r.key.rounds = int(s.int64(5));
+        r.key.grid = parseGrid(s.text(6));
+        r.calls = s.int64(7);
+        r.rounds = int(s.int64(8));
+        r.best = s.real(9);
+        r.attainment = s.real(10);
+        const QJsonArray revealed = QJsonDocument::fromJson(s.textUtf8(11)).array();
+        r.revealed.reserve(revealed.size());
+        for (const QJsonValue &v : revealed)
+            r.revealed.append(v.toString());
+        r.error = s.optText(12);
+        r.created = parseStoreTimestamp(s.text(13));
+        out.append(r);
+    }
+    if (step == SqliteStatement::Step::Error)
+        return d->fail<QList<ReplayResultRecord>>(s);
+    return R::success(out);
+}
+
+StoreResult<QList<Approval>> ProjectReader::approvals()
+{
+    ReadTransaction tx(*d->db);
+    SqliteStatement s(*d->db,
+                      "SELECT id, policy_version_id, approved_at, approved_by, evidence, note FROM approvals ORDER BY id");
+    QList<Approval> out;
+    SqliteStatement::Step step;
+    while ((step = s.step()) == SqliteStatement::Step::Row) {
+        Approval a;
+        a.id = s.int64(0);
+        a.version = s.int64(1);
+        a.when = parseStoreTimestamp(s.text(2));
+        a.who = s.text(3);
+        a.evidence = parseObject(s.textUtf8(4));
+        a.note = s.text(5);
+        out.append(a);
+    }
+    if (step == SqliteStatement::Step::Error)
+        return d->fail<QList<Approval>>(s);
+    return StoreResult<QList<Approval>>::success(out);
+}
+
+StoreResult<QList<ArtifactRef>> ProjectReader::cellArtifacts(IterationId iteration, const QString &cellId)
+{
+    ReadTransaction tx(*d->db);
+    SqliteStatement s(*d->db, "SELECT a.hash, a.size, l.name FROM cells c JOIN cell_artifacts l ON l.cell_rowid = c.id "
+                              "JOIN artifacts a ON a.hash = l.hash WHERE c.iteration_id = ?1 AND c.cell_id = ?2 "
+                              "ORDER BY l.name");
+    s.bind(1, iteration);
+    s.bind(2, cellId);
+    QList<ArtifactRef> out;
+    SqliteStatement::Step step;
+    while ((step = s.step()) == SqliteStatement::Step::Row)
+        out.append(ArtifactRef{s.text(0), s.int64(1), s.text(2)});
+    if (step == SqliteStatement::Step::Error)
+        return d->fail<QList<ArtifactRef>>(s);
+    return StoreResult<QList<ArtifactRef>>::success(out);
+}
+
+StoreResult<QByteArray> ProjectReader::readArtifact(const QString &hash)
+{
+    QByteArray content;
+    QString error;
+    if (!d->artifacts->read(hash, &content, &error))
+        return StoreResult<QByteArray>::failure(error);
+    return StoreResult<QByteArray>::success(content);
+}
+
+StoreResult<qint64> ProjectReader::cellCount()
+{
+    ReadTransaction tx(*d->db);
+    SqliteStatement s(*d->db, "SELECT count(*) FROM cells");
+    if (s.step() != SqliteStatement::Step::Row)
+        return d->fail<qint64>(s);
+    return StoreResult<qint64>::success(s.int64(0));
+}
+
+} // namespace dreamrsi

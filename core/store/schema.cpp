@@ -1,0 +1,219 @@
+#include "schema.h"
+
+#include "sqliteconnection.h"
+
+#include <sqlite3.h>
+
+namespace dreamrsi::Schema {
+
+namespace {
+
+// Version 1: the history of online rounds. Frozen: a test keeps a copy and
+// checks that a database made by it opens under every later version.
+constexpr const char *V1 = R"sql(
+CREATE TABLE project(
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  name TEXT NOT NULL,
+  task TEXT NOT NULL DEFAULT '',
+  settings TEXT NOT NULL DEFAULT '{}',
+  created TEXT NOT NULL
+);
+CREATE TABLE policy_versions(
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  code TEXT NOT NULL,
+  parent_id INTEGER REFERENCES policy_versions(id),
+  origin TEXT NOT NULL CHECK (origin IN ('builtin', 'human', 'agent')),
+  prompt TEXT NOT NULL DEFAULT '',
+  response TEXT NOT NULL DEFAULT '',
+  created TEXT NOT NULL
+);
+CREATE TABLE iterations(
+  id INTEGER PRIMARY KEY,
+  number INTEGER,
+  task TEXT,
+  baseline_score REAL,
+  max_parallelism INTEGER,
+  grid_branches INTEGER,
+  grid_refinements INTEGER,
+  grid_reason TEXT NOT NULL DEFAULT '',
+  beta REAL,
+  policy_version_id INTEGER REFERENCES policy_versions(id),
+  status TEXT NOT NULL CHECK (status IN ('running', 'finished', 'interrupted')),
+  started TEXT NOT NULL,
+  finished TEXT,
+  best_score REAL,
+  cell_count INTEGER NOT NULL DEFAULT 0,
+  source TEXT NOT NULL DEFAULT '',
+  payload TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX iterations_by_status ON iterations(status);
+CREATE TABLE cells(
+  id INTEGER PRIMARY KEY,
+  iteration_id INTEGER NOT NULL REFERENCES iterations(id) ON DELETE CASCADE,
+  cell_id TEXT NOT NULL,
+  branch INTEGER NOT NULL,
+  attempt INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  score REAL,
+  evaluated INTEGER NOT NULL,
+  valid INTEGER,
+  fail_class TEXT NOT NULL,
+  error TEXT,
+  n_valid INTEGER,
+  n_total INTEGER,
+  tags TEXT NOT NULL DEFAULT '[]',
+  proposal TEXT,
+  program TEXT,
+  stdout TEXT,
+  stderr TEXT,
+  metrics TEXT,
+  agent TEXT,
+  agent_name TEXT,
+  model TEXT,
+  tokens_in INTEGER,
+  tokens_out INTEGER,
+  cost REAL,
+  timing TEXT,
+  agent_wall_s REAL,
+  eval_wall_s REAL,
+  wall_s REAL,
+  payload TEXT NOT NULL DEFAULT '{}',
+  UNIQUE (iteration_id, seq),
+  UNIQUE (iteration_id, branch, attempt),
+  UNIQUE (iteration_id, cell_id)
+);
+CREATE TABLE artifacts(
+  hash TEXT PRIMARY KEY,
+  size INTEGER NOT NULL,
+  created TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE cell_artifacts(
+  cell_rowid INTEGER NOT NULL REFERENCES cells(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  hash TEXT NOT NULL REFERENCES artifacts(hash),
+  PRIMARY KEY (cell_rowid, name)
+) WITHOUT ROWID;
+CREATE INDEX cell_artifacts_by_hash ON cell_artifacts(hash);
+)sql";
+
+// Version 2: what dreaming and redeploying produce.
+constexpr const char *V2 = R"sql(
+CREATE TABLE replay_results(
+  id INTEGER PRIMARY KEY,
+  policy_version_id INTEGER NOT NULL REFERENCES policy_versions(id) ON DELETE CASCADE,
+  world_id INTEGER NOT NULL REFERENCES iterations(id) ON DELETE CASCADE,
+  beta REAL NOT NULL,
+  workers INTEGER NOT NULL,
+  lambda REAL NOT NULL,
+  rounds_limit INTEGER NOT NULL DEFAULT 0,
+  grid TEXT NOT NULL DEFAULT '',
+  calls INTEGER NOT NULL,
+  rounds INTEGER NOT NULL,
+  best REAL NOT NULL,
+  attainment REAL NOT NULL,
+  revealed TEXT NOT NULL DEFAULT '[]',
+  error TEXT,
+  created TEXT NOT NULL,
+  UNIQUE (policy_version_id, world_id, beta, workers, lambda, rounds_limit, grid)
+);
+CREATE INDEX replay_results_by_world ON replay_results(world_id);
+CREATE TABLE approvals(
+  id INTEGER PRIMARY KEY,
+  policy_version_id INTEGER NOT NULL REFERENCES policy_versions(id),
+  approved_at TEXT NOT NULL,
+  approved_by TEXT NOT NULL,
+  evidence TEXT NOT NULL DEFAULT '{}',
+  note TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX approvals_by_version ON approvals(policy_version_id);
+)sql";
+
+QString describe(const SqliteConnection &db, const QString &what)
+{
+    return QStringLiteral("%1: %2").arg(db.path(), what);
+}
+
+} // namespace
+
+const char *migrationTo(int v)
+{
+    switch (v) {
+    case 1: return V1;
+    case 2: return V2;
+    default: return nullptr;
+    }
+}
+
+bool configure(SqliteConnection &db, bool writer, QString *error)
+{
+    sqlite3_busy_timeout(db.handle(), 5000);
+    if (!db.exec("PRAGMA foreign_keys = ON;", error))
+        return false;
+    if (!writer)
+        return db.exec("PRAGMA query_only = ON;", error);
+    return true;
+}
+
+int prepare(SqliteConnection &db, bool migrate, bool initialise, QString *error)
+{
+    QString sqlError;
+    // The first read of the header is where a file that is not SQLite shows.
+    const std::optional<qint64> appId = db.queryInt("PRAGMA application_id;", &sqlError);
+    if (!appId) {
+        const int code = db.lastErrorCode() & 0xff;
+        if (code == SQLITE_NOTADB)
+            *error = describe(db, QStringLiteral("not a Dream-RSI project: the file is not an SQLite database"));
+        else
+            *error = describe(db, QStringLiteral("cannot read the project: %1").arg(sqlError));
+        return -1;
+    }
+    const std::optional<qint64> version = db.queryInt("PRAGMA user_version;", &sqlError);
+    if (!version) {
+        *error = describe(db, QStringLiteral("cannot read the schema version: %1").arg(sqlError));
+        return -1;
+    }
+    if (*appId != ApplicationId) {
+        const std::optional<qint64> tables = db.queryInt("SELECT count(*) FROM sqlite_schema;", &sqlError);
+        const bool empty = tables && *tables == 0 && *appId == 0 && *version == 0;
+        if (!(empty && initialise)) {
+            *error = describe(db, *appId == 0 && tables && *tables > 0
+                                      ? QStringLiteral("not a Dream-RSI project: an SQLite database of another application")
+                                      : empty ? QStringLiteral("not a Dream-RSI project: the database is empty")
+                                              : QStringLiteral("not a Dream-RSI project (application id %1)").arg(*appId));
+            return -1;
+        }
+    }
+    if (*version > CurrentVersion) {
+        *error = describe(db, QStringLiteral("the project has schema version %1, written by a newer Dream-RSI; "
+                                             "this build reads versions up to %2")
+                                  .arg(*version)
+                                  .arg(CurrentVersion));
+        return -1;
+    }
+    if (*version == CurrentVersion)
+        return int(*version);
+    if (!migrate) {
+        *error = describe(db, QStringLiteral("the project has schema version %1 and must be upgraded to %2 "
+                                             "by opening it for writing first")
+                                  .arg(*version)
+                                  .arg(CurrentVersion));
+        return -1;
+    }
+    for (int v = int(*version) + 1; v <= CurrentVersion; ++v) {
+        QString step;
+        const QByteArray sql = QByteArray("BEGIN IMMEDIATE;\n") + migrationTo(v)
+                               + QByteArray("\nPRAGMA application_id = ") + QByteArray::number(ApplicationId)
+                               + QByteArray(";\nPRAGMA user_version = ") + QByteArray::number(v)
+                               + QByteArray(";\nCOMMIT;");
+        if (!db.exec(sql.constData(), &step)) {
+            QString ignored;
+            db.exec("ROLLBACK;", &ignored);
+            *error = describe(db, QStringLiteral("migration of the schema to version %1 failed: %2").arg(v).arg(step));
+            return -1;
+        }
+    }
+    return CurrentVersion;
+}
+
+} // namespace dreamrsi::Schema

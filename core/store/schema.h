@@ -1,0 +1,34 @@
+#pragma once
+
+#include <QString>
+
+namespace dreamrsi {
+
+class SqliteConnection;
+
+/// The project database schema and its forward migrations (internal).
+///
+/// Version history (PRAGMA user_version):
+///   1  project, policy_versions, iterations, cells, artifacts, cell_artifacts
+///   2  replay_results, approvals (dreaming and redeploy)
+/// A database is recognised as a project by PRAGMA application_id.
+namespace Schema {
+
+inline constexpr int CurrentVersion = 2;
+inline constexpr int ApplicationId = 0x44525349; // "DRSI"
+
+/// SQL that brings a database from version `v - 1` to `v` (1 ≤ v ≤ CurrentVersion).
+const char *migrationTo(int v);
+
+/// Sets the connection's pragmas (foreign keys, busy timeout; WAL and
+/// synchronous for writers).
+bool configure(SqliteConnection &db, bool writer, QString *error);
+
+/// Checks the application id and version of an opened database and, when
+/// `migrate` is true, migrates it forward (each step one transaction) or
+/// initialises an empty one when `initialise` is true. Errors name the file
+/// and say what is wrong. Returns the final version, or -1 on error.
+int prepare(SqliteConnection &db, bool migrate, bool initialise, QString *error);
+
+} // namespace Schema
+} // namespace dreamrsi

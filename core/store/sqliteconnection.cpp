@@ -1,0 +1,87 @@
+#include "sqliteconnection.h"
+
+#include <sqlite3.h>
+
+namespace dreamrsi {
+
+SqliteConnection::~SqliteConnection()
+{
+    if (m_db)
+        sqlite3_close_v2(m_db);
+}
+
+std::unique_ptr<SqliteConnection> SqliteConnection::open(const QString &path, Mode mode, QString *error)
+{
+    int flags = SQLITE_OPEN_FULLMUTEX;
+    switch (mode) {
+    case Mode::ReadOnly: flags |= SQLITE_OPEN_READONLY; break;
+    case Mode::ReadWrite: flags |= SQLITE_OPEN_READWRITE; break;
+    case Mode::Create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE; break;
+    }
+    std::unique_ptr<SqliteConnection> c(new SqliteConnection);
+    c->m_path = path;
+    const int rc = sqlite3_open_v2(path.toUtf8().constData(), &c->m_db, flags, nullptr);
+    if (rc != SQLITE_OK) {
+        if (error) {
+            *error = c->m_db ? QString::fromUtf8(sqlite3_errmsg(c->m_db)) : QString::fromUtf8(sqlite3_errstr(rc));
+        }
+        return nullptr;
+    }
+    sqlite3_extended_result_codes(c->m_db, 1);
+    return c;
+}
+
+bool SqliteConnection::exec(const char *sql, QString *error)
+{
+    char *msg = nullptr;
+    const int rc = sqlite3_exec(m_db, sql, nullptr, nullptr, &msg);
+    if (rc != SQLITE_OK) {
+        if (error)
+            *error = msg ? QString::fromUtf8(msg) : QString::fromUtf8(sqlite3_errstr(rc));
+        sqlite3_free(msg);
+        return false;
+    }
+    return true;
+}
+
+std::optional<qint64> SqliteConnection::queryInt(const char *sql, QString *error)
+{
+    sqlite3_stmt *stmt = nullptr;
+    int rc = sqlite3_prepare_v2(m_db, sql, -1, &stmt, nullptr);
+    if (rc != SQLITE_OK) {
+        if (error)
+            *error = lastError();
+        sqlite3_finalize(stmt);
+        return std::nullopt;
+    }
+    rc = sqlite3_step(stmt);
+    std::optional<qint64> result;
+    if (rc == SQLITE_ROW)
+        result = sqlite3_column_int64(stmt, 0);
+    else if (error)
+        *error = rc == SQLITE_DONE ? QStringLiteral("query returned no row") : lastError();
+    sqlite3_finalize(stmt);
+    return result;
+}
+
+QString SqliteConnection::lastError() const
+{
+    return QString::fromUtf8(sqlite3_errmsg(m_db));
+}
+
+int SqliteConnection::lastErrorCode() const
+{
+    return sqlite3_extended_errcode(m_db);
+}
+
+qint64 SqliteConnection::lastInsertRowId() const
+{
+    return sqlite3_last_insert_rowid(m_db);
+}
+
+int SqliteConnection::changes() const
+{
+    return sqlite3_changes(m_db);
+}
+
+} // namespace dreamrsi

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace dreamrsi {
+
+/// A thin owner of one sqlite3 connection (internal to the store). Not
+/// copyable; use from one thread at a time.
+class SqliteConnection
+{
+public:
+    enum class Mode { ReadOnly, ReadWrite, Create };
+
+    ~SqliteConnection();
+    SqliteConnection(const SqliteConnection &) = delete;
+    SqliteConnection &operator=(const SqliteConnection &) = delete;
+
+    /// Opens `path`; on failure returns null and sets *error.
+    static std::unique_ptr<SqliteConnection> open(const QString &path, Mode mode, QString *error);
+
+    sqlite3 *handle() const { return m_db; }
+    const QString &path() const { return m_path; }
+
+    /// Runs one or more statements without results; false and *error on failure.
+    bool exec(const char *sql, QString *error);
+    /// Runs a query returning one integer (e.g. a pragma); nullopt and *error on failure.
+    std::optional<qint64> queryInt(const char *sql, QString *error);
+    /// sqlite3_errmsg of the connection.
+    QString lastError() const;
+    int lastErrorCode() const;
+    qint64 lastInsertRowId() const;
+    int changes() const;
+
+private:
+    SqliteConnection() = default;
+    sqlite3 *m_db = nullptr;
+    QString m_path;
+};
+
+} // namespace dreamrsi

@@ -2,6 +2,7 @@
 // in dreamrsi_core (or, for figure export, dreamrsi_views); this file only
 // dispatches.
 #include "model/modelcommands.h"
+#include "replay/replaycommand.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -24,11 +25,14 @@ struct Command
 // One line per command; keep sorted by name.
 const Command commands[] = {
     {"export", "re-write a tree file canonically (sorted by seq)", dreamrsi::runExportTreeCommand},
+    {"replay", "replay a policy in frozen worlds over a budget sweep and score it", dreamrsi::runReplayCommand},
+    {"synth", "write synthetic worlds of documented regimes", dreamrsi::runSynthCommand},
     {"validate", "check tree files and print their summary", dreamrsi::runValidateCommand},
 };
 
 // `dreamrsi bench NAME`: one line per benchmark.
 const Command benches[] = {
+    {"replay", "episodes/s and reveals/s of built-in and scripted replays", dreamrsi::runBenchReplayCommand},
     {"tree", "parse and index a large synthetic tree", dreamrsi::runBenchTreeCommand},
 };
 

@@ -10,6 +10,7 @@
 #include <QString>
 #include <QStringList>
 #include <QTemporaryDir>
+#include <QTimer>
 
 #include <memory>
 
@@ -87,7 +88,7 @@ private:
     QByteArray m_stderrTail;
     QString m_killReason;
     bool m_running = false;
-    class QTimer *m_wallTimer = nullptr;
+    QTimer *m_wallTimer = nullptr;
 };
 
 } // namespace dreamrsi

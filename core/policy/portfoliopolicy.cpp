@@ -1,0 +1,183 @@
+// portfolio: a hand-designed starting policy (Dream-RSI Appendix D.2 in
+// spirit). The JavaScript twin resources/policies/portfolio.js follows the
+// same rule step by step and gives identical batches.
+//
+// Thresholds, all routed through β (W = maxParallelism, T = opened branches
+// + legal roots, i.e. every branch the policy may ever open):
+//   R  = 1 + floor(β·(T − 1) + 0.5)   root budget: branches opened in total
+//   w0 = min(R, 1 + floor(β·(W − 1) + 0.5))   roots opened in the first round
+//   P  = 1 + floor(3β)   non-improving successes in a row before a branch closes
+//   F  = 1 + floor(2β)   failures in a row a branch may try to repair
+//   G  = W·(1 + floor(2β))   reveals without a new portfolio best before stopping
+//
+// Per-branch trajectory (revealed attempts in order): the anchor (best score
+// of a successful evaluation with a numeric score), the stall count (trailing
+// successes that did not beat the anchor before them; a success without a
+// score counts as not improving), the failure run (trailing unsuccessful
+// attempts) and whether the last attempt failed hard (fail class "env").
+//
+// Each round, with the frontier of every opened branch classified as
+//   exploitation: last attempt succeeded and stall < P;
+//   recovery:     last attempt failed, not hard, failure run ≤ F;
+//   closed:       otherwise,
+// the batch is built as:
+//   0. portfolio stop: if something was revealed and the last G reveals did
+//      not raise the best successful score, return [] (also when the batch
+//      below comes out empty);
+//   1. first round: the first w0 legal roots (ascending branch);
+//   2. exploration: one legal root (lowest branch id) if fewer than R
+//      branches are opened;
+//   3. exploitation, best anchor first (ties: lower branch id), into the
+//      remaining slots; the best recovery candidate (anchored before
+//      unanchored, higher anchor, shorter failure run, lower branch id) is
+//      added only when every exploitation candidate fits and a slot is left;
+//   4. remaining slots: more legal roots while the root budget allows.
+#include "portfoliopolicy.h"
+
+#include <QHash>
+
+#include <algorithm>
+#include <cmath>
+
+namespace dreamrsi {
+
+namespace {
+
+struct Trajectory
+{
+    bool hasAnchor = false;
+    double anchor = 0.0;
+    int stall = 0;
+    int failRun = 0;
+    bool lastSuccess = false;
+    bool lastHard = false;
+};
+
+struct Candidate
+{
+    QString id;
+    int branch = 0;
+    bool hasAnchor = false;
+    double anchor = 0.0;
+    int failRun = 0;
+};
+
+bool before(const Candidate &a, const Candidate &b)
+{
+    if (a.hasAnchor != b.hasAnchor)
+        return a.hasAnchor;
+    if (a.hasAnchor && a.anchor != b.anchor)
+        return a.anchor > b.anchor;
+    if (a.failRun != b.failRun)
+        return a.failRun < b.failRun;
+    return a.branch < b.branch;
+}
+
+} // namespace
+
+QString PortfolioPolicy::name() const
+{
+    return QStringLiteral("builtin:portfolio");
+}
+
+void PortfolioPolicy::beginEpisode(double, int)
+{
+}
+
+PolicyDecision PortfolioPolicy::selectBatch(const PolicyState &state)
+{
+    const double beta = state.beta();
+    const int W = state.maxParallelism();
+    const QStringList roots = state.legalRootIds();
+    const int opened = int(state.openedBranches().size());
+    const int T = opened + int(roots.size());
+    const int R = 1 + int(std::floor(beta * double(T - 1) + 0.5));
+    const int w0 = std::min(R, 1 + int(std::floor(beta * double(W - 1) + 0.5)));
+    const int P = 1 + int(std::floor(3.0 * beta));
+    const int F = 1 + int(std::floor(2.0 * beta));
+    const int G = W * (1 + int(std::floor(2.0 * beta)));
+
+    PolicyDecision decision;
+    QStringList &batch = decision.batch;
+    const QList<Observation> &observed = state.observed();
+
+    if (observed.isEmpty()) {
+        for (int i = 0; i < roots.size() && i < w0 && i < W; ++i)
+            batch.append(roots.at(i));
+        return decision;
+    }
+
+    // Trajectories and the portfolio best.
+    QHash<int, Trajectory> trajectories;
+    bool hasBest = false;
+    double best = 0.0;
+    int sinceBest = 0;
+    for (const Observation &o : observed) {
+        Trajectory &t = trajectories[o.meta.branch];
+        ++sinceBest;
+        if (o.isSuccess()) {
+            if (o.score && (!t.hasAnchor || *o.score > t.anchor)) {
+                t.hasAnchor = true;
+                t.anchor = *o.score;
+                t.stall = 0;
+            } else {
+                t.stall += 1;
+            }
+            t.failRun = 0;
+            t.lastSuccess = true;
+            t.lastHard = false;
+            if (o.score && (!hasBest || *o.score > best)) {
+                hasBest = true;
+                best = *o.score;
+                sinceBest = 0;
+            }
+        } else {
+            t.failRun += 1;
+            t.lastSuccess = false;
+            t.lastHard = o.failedHard();
+        }
+    }
+    if (sinceBest >= G)
+        return decision;
+
+    // Classify the frontiers.
+    QList<Candidate> exploit;
+    QList<Candidate> recovery;
+    for (const CellMeta &m : state.legal()) {
+        if (m.attempt == 0)
+            continue;
+        const Trajectory &t = trajectories[m.branch];
+        const Candidate c{m.id, m.branch, t.hasAnchor, t.anchor, t.failRun};
+        if (t.lastSuccess) {
+            if (t.stall < P)
+                exploit.append(c);
+        } else if (!t.lastHard && t.failRun <= F) {
+            recovery.append(c);
+        }
+    }
+    std::sort(exploit.begin(), exploit.end(), before);
+    std::sort(recovery.begin(), recovery.end(), before);
+
+    int rootsLeft = R - opened;
+    int nextRoot = 0;
+    if (rootsLeft > 0 && nextRoot < roots.size() && batch.size() < W) {
+        batch.append(roots.at(nextRoot++));
+        --rootsLeft;
+    }
+    const int space = W - int(batch.size());
+    if (!recovery.isEmpty() && exploit.size() < space) {
+        for (const Candidate &c : exploit)
+            batch.append(c.id);
+        batch.append(recovery.first().id);
+    } else {
+        for (int i = 0; i < exploit.size() && i < space; ++i)
+            batch.append(exploit.at(i).id);
+    }
+    while (batch.size() < W && rootsLeft > 0 && nextRoot < roots.size()) {
+        batch.append(roots.at(nextRoot++));
+        --rootsLeft;
+    }
+    return decision;
+}
+
+} // namespace dreamrsi

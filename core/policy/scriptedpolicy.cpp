@@ -1,0 +1,426 @@
+#include "scriptedpolicy.h"
+
+#include "scriptwatchdog.h"
+
+#include <QJSEngine>
+#include <QJSValue>
+#include <QSet>
+
+#include <memory>
+
+namespace dreamrsi {
+
+namespace {
+
+// The runtime that stands between the engine and the policy. It lives in a
+// closure: the policy's global scope cannot reach it. It installs the
+// helpers, the seeded Math.random and the clock-less Date as globals and
+// re-installs them at every episode start.
+const char *const runtimeSource = R"JS((function (factory) {
+    "use strict";
+    var G = globalThis;
+    var rngState = 0;
+    function random() {
+        var x = rngState;
+        x ^= x << 13;
+        x ^= x >>> 17;
+        x ^= x << 5;
+        rngState = x | 0;
+        return (x >>> 0) / 4294967296;
+    }
+    function noClock() { throw new Error("Date is not available to policies (no clock access)"); }
+    noClock.now = noClock;
+    noClock.parse = noClock;
+    noClock.UTC = noClock;
+    var helpers = {
+        improvedVsParent: function (o) { return o !== null && typeof o === "object" && typeof o.deltaVsParent === "number" && o.deltaVsParent > 0; },
+        improvedVsBaseline: function (o) { return o !== null && typeof o === "object" && typeof o.deltaVsBaseline === "number" && o.deltaVsBaseline > 0; },
+        isSuccess: function (o) { return o !== null && typeof o === "object" && o.evaluated === true && o.error === null && o.failClass === "ok"; },
+        failedHard: function (o) { return o !== null && typeof o === "object" && o.failClass === "env"; }
+    };
+    function install() {
+        G.Date = noClock;
+        Math.random = random;
+        for (var k in helpers)
+            G[k] = helpers[k];
+    }
+    install();
+    var baseGlobals = new Set(Object.getOwnPropertyNames(G));
+
+    var inst = null, beta = 0, W = 1;
+    var metas = new Map(), observed = [];
+    function meta(id) {
+        var m = metas.get(id);
+        if (m === undefined)
+            throw new Error("meta: " + String(id) + " is neither a legal nor a revealed cell");
+        return m;
+    }
+    function instantiate() {
+        var made = factory();
+        if (made === null || typeof made !== "object" || typeof made.selectBatch !== "function")
+            throw new Error("the script does not define function selectBatch(state)");
+        return made;
+    }
+    return {
+        probe: function () {
+            var made = instantiate();
+            return { hasPlanGrid: typeof made.planGrid === "function",
+                     defaultBeta: typeof made.defaultBeta === "number" ? made.defaultBeta : null };
+        },
+        begin: function (b, w, seed) {
+            var names = Object.getOwnPropertyNames(G);
+            for (var i = 0; i < names.length; ++i) {
+                if (!baseGlobals.has(names[i])) {
+                    try { delete G[names[i]]; } catch (e) { /* non-configurable: left as is */ }
+                }
+            }
+            install();
+            rngState = seed | 0;
+            beta = b; W = w;
+            metas = new Map();
+            observed = [];
+            inst = null;
+            inst = instantiate();
+        },
+        addMeta: function (id, branch, attempt, parentId, seq, tags) {
+            metas.set(id, Object.freeze({ id: id, branch: branch, attempt: attempt, parentId: parentId,
+                                          seq: seq, tags: Object.freeze(tags) }));
+        },
+        addObs: function (id, score, evaluated, valid, failClass, error, nValid, nTotal, dB, dP) {
+            var m = metas.get(id);
+            observed.push(Object.freeze({ id: id, branch: m.branch, attempt: m.attempt, parentId: m.parentId,
+                seq: m.seq, tags: m.tags, score: score, evaluated: evaluated, valid: valid,
+                failClass: failClass, error: error, nValid: nValid, nTotal: nTotal,
+                deltaVsBaseline: dB, deltaVsParent: dP }));
+        },
+        select: function (round, legal, legalRoots, opened, base) {
+            var state = { round: round, beta: beta, maxParallelism: W, baselineScore: base,
+                          observed: observed.slice(), legal: legal, legalRoots: legalRoots,
+                          openedBranches: opened, meta: meta };
+            return inst.selectBatch(state);
+        },
+        plan: function (context) {
+            return inst.planGrid(context);
+        }
+    };
+}))JS";
+
+QString typeName(const QJSValue &v)
+{
+    if (v.isNull())
+        return QStringLiteral("null");
+    if (v.isUndefined())
+        return QStringLiteral("undefined");
+    if (v.isBool())
+        return QStringLiteral("a boolean");
+    if (v.isNumber())
+        return QStringLiteral("a number");
+    if (v.isString())
+        return QStringLiteral("a string");
+    if (v.isArray())
+        return QStringLiteral("an array");
+    if (v.isCallable())
+        return QStringLiteral("a function");
+    return QStringLiteral("an object");
+}
+
+QJSValue optionalNumber(const std::optional<double> &v)
+{
+    return v ? QJSValue(*v) : QJSValue(QJSValue::NullValue);
+}
+
+QJSValue optionalInteger(const std::optional<qint64> &v)
+{
+    return v ? QJSValue(double(*v)) : QJSValue(QJSValue::NullValue);
+}
+
+} // namespace
+
+class ScriptedPolicy::Private
+{
+public:
+    QJSEngine engine;
+    std::unique_ptr<ScriptWatchdog> watchdog;
+    QJSValue runtime;
+    QJSValue fnBegin, fnAddMeta, fnAddObs, fnSelect, fnPlan;
+    QString label;
+    int timeLimitMs = 2000;
+    quint32 seed = 0;
+    bool hasPlanGrid = false;
+    std::optional<double> defaultBeta;
+    QString pendingError; ///< from beginEpisode, reported by the next call
+    qsizetype pushedObservations = 0;
+    QSet<QString> pushedMetas;
+
+    /// Calls `fn` under the watchdog; on a throw or a timeout returns an
+    /// undefined value and fills *error.
+    QJSValue guardedCall(QJSValue &fn, const QJSValueList &args, const QString &what, QString *error)
+    {
+        watchdog->arm(timeLimitMs);
+        QJSValue result = fn.call(args);
+        const bool timedOut = watchdog->disarm();
+        if (timedOut) {
+            *error = QStringLiteral("%1 ran past its time limit of %2 ms").arg(what).arg(timeLimitMs);
+            return {};
+        }
+        if (result.isError() || engine.hasError()) {
+            const QJSValue e = result.isError() ? result : engine.catchError();
+            QString message = e.toString();
+            const int line = e.property(QStringLiteral("lineNumber")).toInt();
+            if (line > 0)
+                message += QStringLiteral(" (line %1)").arg(line);
+            *error = QStringLiteral("%1 threw: %2").arg(what, message);
+            return {};
+        }
+        return result;
+    }
+
+    QJSValue stringArray(const QStringList &list)
+    {
+        QJSValue array = engine.newArray(uint(list.size()));
+        for (int i = 0; i < list.size(); ++i)
+            array.setProperty(quint32(i), list.at(i));
+        return array;
+    }
+};
+
+ScriptedPolicy::ScriptedPolicy()
+    : d(std::make_unique<Private>())
+{
+    d->watchdog = std::make_unique<ScriptWatchdog>(&d->engine);
+}
+
+ScriptedPolicy::~ScriptedPolicy()
+{
+    d->watchdog.reset();
+}
+
+std::unique_ptr<ScriptedPolicy> ScriptedPolicy::create(const QString &source, const QString &label, int timeLimitMs,
+                                                       quint32 seed, QString *error)
+{
+    std::unique_ptr<ScriptedPolicy> policy(new ScriptedPolicy);
+    Private &p = *policy->d;
+    p.label = label;
+    p.timeLimitMs = timeLimitMs > 0 ? timeLimitMs : 2000;
+    p.seed = seed == 0 ? 0x9E3779B9u : seed;
+
+    // The policy's top level becomes the body of a factory so that each
+    // episode starts it afresh; the first line stays line 1 of the file.
+    const QString wrapped = QStringLiteral("(function () {") + source
+        + QStringLiteral(
+              "\n;return { selectBatch: typeof selectBatch === \"function\" ? selectBatch : undefined,"
+              " planGrid: typeof planGrid === \"function\" ? planGrid : undefined,"
+              " defaultBeta: typeof defaultBeta !== \"undefined\" ? defaultBeta : undefined };\n})");
+    const QJSValue factory = p.engine.evaluate(wrapped, label, 1);
+    if (factory.isError() || !factory.isCallable()) {
+        if (error) {
+            *error = QStringLiteral("%1: line %2: %3")
+                         .arg(label)
+                         .arg(factory.property(QStringLiteral("lineNumber")).toInt())
+                         .arg(factory.toString());
+        }
+        return nullptr;
+    }
+    QJSValue maker = p.engine.evaluate(QString::fromUtf8(runtimeSource), QStringLiteral("dreamrsi-runtime"), 1);
+    if (!maker.isCallable()) {
+        if (error)
+            *error = QStringLiteral("internal error: policy runtime failed to load: %1").arg(maker.toString());
+        return nullptr;
+    }
+    p.runtime = maker.call({factory});
+    if (p.runtime.isError()) {
+        if (error)
+            *error = QStringLiteral("internal error: policy runtime failed to start: %1").arg(p.runtime.toString());
+        return nullptr;
+    }
+    p.fnBegin = p.runtime.property(QStringLiteral("begin"));
+    p.fnAddMeta = p.runtime.property(QStringLiteral("addMeta"));
+    p.fnAddObs = p.runtime.property(QStringLiteral("addObs"));
+    p.fnSelect = p.runtime.property(QStringLiteral("select"));
+    p.fnPlan = p.runtime.property(QStringLiteral("plan"));
+
+    QJSValue probe = p.runtime.property(QStringLiteral("probe"));
+    QString probeError;
+    const QJSValue info = p.guardedCall(probe, {}, QStringLiteral("the script's top level"), &probeError);
+    if (!probeError.isEmpty()) {
+        if (error)
+            *error = label + QStringLiteral(": ") + probeError;
+        return nullptr;
+    }
+    p.hasPlanGrid = info.property(QStringLiteral("hasPlanGrid")).toBool();
+    const QJSValue beta = info.property(QStringLiteral("defaultBeta"));
+    if (beta.isNumber())
+        p.defaultBeta = beta.toNumber();
+    return policy;
+}
+
+QString ScriptedPolicy::name() const
+{
+    return d->label;
+}
+
+std::optional<double> ScriptedPolicy::defaultBeta() const
+{
+    return d->defaultBeta;
+}
+
+bool ScriptedPolicy::hasGridPlanner() const
+{
+    return d->hasPlanGrid;
+}
+
+void ScriptedPolicy::beginEpisode(double beta, int maxParallelism)
+{
+    d->pendingError.clear();
+    d->pushedObservations = 0;
+    d->pushedMetas.clear();
+    QString error;
+    d->guardedCall(d->fnBegin,
+                   {QJSValue(beta), QJSValue(maxParallelism), QJSValue(int(d->seed))},
+                   QStringLiteral("the script's top level"), &error);
+    d->pendingError = error;
+}
+
+GridPlanResult ScriptedPolicy::planGrid(const GridContext &context)
+{
+    GridPlanResult result;
+    if (!d->pendingError.isEmpty()) {
+        result.error = d->pendingError;
+        return result;
+    }
+    QJSEngine &e = d->engine;
+    QJSValue ctx = e.newObject();
+    QJSValue history = e.newArray(uint(context.history.size()));
+    for (int i = 0; i < context.history.size(); ++i) {
+        const GridHistoryEntry &h = context.history.at(i);
+        QJSValue entry = e.newObject();
+        entry.setProperty(QStringLiteral("iteration"), double(h.iteration));
+        entry.setProperty(QStringLiteral("plannedBranches"), h.plannedBranches);
+        entry.setProperty(QStringLiteral("plannedRefinements"), h.plannedRefinements);
+        entry.setProperty(QStringLiteral("openedBranches"), h.openedBranches);
+        entry.setProperty(QStringLiteral("depth"), h.depth);
+        entry.setProperty(QStringLiteral("probes"), h.probes);
+        entry.setProperty(QStringLiteral("rounds"), h.rounds);
+        entry.setProperty(QStringLiteral("bestScore"), optionalNumber(h.bestScore));
+        entry.setProperty(QStringLiteral("beta"), h.beta);
+        history.setProperty(quint32(i), entry);
+    }
+    ctx.setProperty(QStringLiteral("history"), history);
+    ctx.setProperty(QStringLiteral("hardMaxBranches"), context.hardMaxBranches);
+    ctx.setProperty(QStringLiteral("hardMaxRefinements"), context.hardMaxRefinements);
+    QJSValue fallback = e.newObject();
+    fallback.setProperty(QStringLiteral("branches"), context.fallback.branches);
+    fallback.setProperty(QStringLiteral("refinements"), context.fallback.refinements);
+    ctx.setProperty(QStringLiteral("fallbackGrid"), fallback);
+    ctx.setProperty(QStringLiteral("maxWorkers"), context.maxWorkers);
+    if (context.recordedBranches && context.recordedRefinements) {
+        QJSValue recorded = e.newObject();
+        recorded.setProperty(QStringLiteral("branches"), *context.recordedBranches);
+        recorded.setProperty(QStringLiteral("refinements"), *context.recordedRefinements);
+        ctx.setProperty(QStringLiteral("recordedGrid"), recorded);
+        ctx.setProperty(QStringLiteral("recordedBranches"), *context.recordedBranches);
+        ctx.setProperty(QStringLiteral("recordedRefinements"), *context.recordedRefinements);
+    }
+    QString error;
+    const QJSValue plan = d->guardedCall(d->fnPlan, {ctx}, QStringLiteral("planGrid"), &error);
+    if (!error.isEmpty()) {
+        result.error = error;
+        return result;
+    }
+    if (!plan.isObject() || plan.isArray() || plan.isCallable()) {
+        result.error = QStringLiteral("planGrid returned %1, not an object {branches, refinements, reason}")
+                           .arg(typeName(plan));
+        return result;
+    }
+    GridPlan g;
+    const char *const fields[] = {"branches", "refinements"};
+    int *targets[] = {&g.branches, &g.refinements};
+    for (int i = 0; i < 2; ++i) {
+        const QJSValue v = plan.property(QLatin1String(fields[i]));
+        const double x = v.toNumber();
+        if (!v.isNumber() || x != double(qint64(x)) || x < -1e9 || x > 1e9) {
+            result.error = QStringLiteral("planGrid returned %1 = %2, not an integer")
+                               .arg(QLatin1String(fields[i]), v.toString());
+            return result;
+        }
+        *targets[i] = int(x);
+    }
+    const QJSValue reason = plan.property(QStringLiteral("reason"));
+    if (!reason.isUndefined() && !reason.isNull())
+        g.reason = reason.toString();
+    result.plan = g;
+    return result;
+}
+
+PolicyDecision ScriptedPolicy::selectBatch(const PolicyState &state)
+{
+    if (!d->pendingError.isEmpty())
+        return PolicyDecision::failure(d->pendingError);
+
+    // Metadata of cells that became legal since the last round. Every
+    // revealed cell was legal before, so its metadata is already there.
+    for (const CellMeta &m : state.legal()) {
+        if (d->pushedMetas.contains(m.id))
+            continue;
+        d->pushedMetas.insert(m.id);
+        d->fnAddMeta.call({QJSValue(m.id), QJSValue(m.branch), QJSValue(m.attempt),
+                           m.parentId.isEmpty() ? QJSValue(QJSValue::NullValue) : QJSValue(m.parentId),
+                           QJSValue(double(m.seq)), d->stringArray(m.tags)});
+    }
+    // Observations revealed since the last round, appended in reveal order.
+    const QList<Observation> &observed = state.observed();
+    for (qsizetype i = d->pushedObservations; i < observed.size(); ++i) {
+        const Observation &o = observed.at(i);
+        if (!d->pushedMetas.contains(o.meta.id)) {
+            // Revealed without having been listed as legal (only possible when a
+            // caller builds states by hand): its metadata is now known.
+            d->pushedMetas.insert(o.meta.id);
+            const CellMeta &m = o.meta;
+            d->fnAddMeta.call({QJSValue(m.id), QJSValue(m.branch), QJSValue(m.attempt),
+                               m.parentId.isEmpty() ? QJSValue(QJSValue::NullValue) : QJSValue(m.parentId),
+                               QJSValue(double(m.seq)), d->stringArray(m.tags)});
+        }
+        d->fnAddObs.call({QJSValue(o.meta.id), optionalNumber(o.score), QJSValue(o.evaluated),
+                          o.valid ? QJSValue(*o.valid) : QJSValue(QJSValue::NullValue), QJSValue(o.failClass),
+                          o.error ? QJSValue(*o.error) : QJSValue(QJSValue::NullValue), optionalInteger(o.nValid),
+                          optionalInteger(o.nTotal), optionalNumber(o.deltaVsBaseline),
+                          optionalNumber(o.deltaVsParent)});
+    }
+    d->pushedObservations = observed.size();
+
+    QStringList legal;
+    QStringList roots;
+    legal.reserve(state.legal().size());
+    for (const CellMeta &m : state.legal()) {
+        legal.append(m.id);
+        if (m.attempt == 0)
+            roots.append(m.id);
+    }
+    QJSValue opened = d->engine.newArray(uint(state.openedBranches().size()));
+    for (int i = 0; i < state.openedBranches().size(); ++i)
+        opened.setProperty(quint32(i), state.openedBranches().at(i));
+
+    QString error;
+    QJSValue result = d->guardedCall(d->fnSelect,
+                                     {QJSValue(state.round()), d->stringArray(legal), d->stringArray(roots), opened,
+                                      optionalNumber(state.baselineScore())},
+                                     QStringLiteral("selectBatch"), &error);
+    if (!error.isEmpty())
+        return PolicyDecision::failure(error);
+    if (!result.isArray())
+        return PolicyDecision::failure(QStringLiteral("selectBatch returned %1, not an array").arg(typeName(result)));
+    PolicyDecision decision;
+    const int length = result.property(QStringLiteral("length")).toInt();
+    decision.batch.reserve(length);
+    for (int i = 0; i < length; ++i) {
+        const QJSValue item = result.property(quint32(i));
+        if (!item.isString()) {
+            return PolicyDecision::failure(
+                QStringLiteral("batch item %1 is %2, not a cell id string").arg(i).arg(typeName(item)));
+        }
+        decision.batch.append(item.toString());
+    }
+    return decision;
+}
+
+} // namespace dreamrsi

@@ -1,0 +1,374 @@
+#include "replayengine.h"
+
+#include "scoring.h"
+
+#include <QHash>
+#include <QRunnable>
+#include <QSet>
+#include <QThread>
+#include <QThreadPool>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <mutex>
+
+namespace dreamrsi {
+
+namespace {
+
+CellMeta metaOf(const DiscoveryTree &world, int cellIndex)
+{
+    const Cell &c = world.cells().at(cellIndex);
+    const int parent = world.parentIndex(cellIndex);
+    return CellMeta{c.id, c.branch, c.attempt, parent >= 0 ? world.cells().at(parent).id : QString(), c.seq, c.tags};
+}
+
+Observation observationOf(const DiscoveryTree &world, int cellIndex)
+{
+    const Cell &c = world.cells().at(cellIndex);
+    Observation o;
+    o.meta = metaOf(world, cellIndex);
+    o.score = c.score;
+    o.evaluated = c.evaluated;
+    o.valid = c.valid;
+    o.failClass = c.failClass;
+    o.error = c.error;
+    o.nValid = c.nValid;
+    o.nTotal = c.nTotal;
+    const std::optional<double> baseline = world.meta().baselineScore;
+    if (c.score && baseline)
+        o.deltaVsBaseline = *c.score - *baseline;
+    if (c.attempt == 0) {
+        o.deltaVsParent = o.deltaVsBaseline;
+    } else {
+        const Cell &p = world.cells().at(world.parentIndex(cellIndex));
+        if (c.score && p.score)
+            o.deltaVsParent = *c.score - *p.score;
+    }
+    return o;
+}
+
+double attainmentOf(double best, double S)
+{
+    if (!(S > 0.0))
+        return 0.0;
+    return std::min(std::max(best / S, 0.0), 1.0);
+}
+
+} // namespace
+
+GridContext ReplayEngine::gridContextFor(const DiscoveryTree &world, const ReplayOptions &options)
+{
+    GridContext context;
+    const int width = int(world.branches().size());
+    const int refinements = std::max(0, world.maxDepth() - 1);
+    GridPlan recorded{width, refinements, QString()};
+    if (world.meta().grid)
+        recorded = GridPlan{world.meta().grid->branches, world.meta().grid->refinements, QString()};
+    context.hardMaxBranches = std::max({options.hardMaxBranches, width, recorded.branches, 1});
+    context.hardMaxRefinements = std::max({options.hardMaxRefinements, refinements, recorded.refinements});
+    context.fallback = recorded;
+    context.maxWorkers = options.workers;
+    context.recordedBranches = recorded.branches;
+    context.recordedRefinements = recorded.refinements;
+    return context;
+}
+
+EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &policy, double beta,
+                                       const ReplayOptions &options)
+{
+    EpisodeResult r;
+    r.beta = beta;
+    const double S = world.bestEffectiveScore();
+    r.scorable = S > 0.0;
+    const int W = std::max(1, options.workers);
+    const QList<DiscoveryTree::Branch> &branches = world.branches();
+
+    policy.beginEpisode(beta, W);
+
+    // Grid restriction (§5): the first `branches` branch ids, attempts ≤ refinements.
+    qsizetype allowedBranches = branches.size();
+    int maxAttempt = std::numeric_limits<int>::max();
+    if (options.useGridPlan && policy.hasGridPlanner()) {
+        const GridContext context = gridContextFor(world, options);
+        const GridPlanResult planned = policy.planGrid(context);
+        QString problem = planned.error;
+        if (problem.isEmpty() && planned.plan) {
+            const GridPlan &g = *planned.plan;
+            if (g.branches < 1 || g.branches > context.hardMaxBranches)
+                problem = QStringLiteral("planGrid: branches %1 is outside 1..%2").arg(g.branches).arg(context.hardMaxBranches);
+            else if (g.refinements < 0 || g.refinements > context.hardMaxRefinements)
+                problem = QStringLiteral("planGrid: refinements %1 is outside 0..%2")
+                              .arg(g.refinements)
+                              .arg(context.hardMaxRefinements);
+        }
+        if (!problem.isEmpty()) {
+            r.error = QStringLiteral("round 1: ") + problem;
+            return r;
+        }
+        if (planned.plan) {
+            r.plan = planned.plan;
+            allowedBranches = std::min<qsizetype>(branches.size(), planned.plan->branches);
+            maxAttempt = planned.plan->refinements;
+        }
+    }
+
+    PolicyState state;
+    state.reset(beta, W, world.meta().baselineScore);
+    QList<int> next(branches.size(), 0); // next attempt per branch index
+    QHash<QString, int> legalIndex;      // id -> cell index, this round
+    QSet<QString> seen;
+    double best = 0.0;
+    QString bestId;
+    int k = 0;
+
+    for (;;) {
+        QList<CellMeta> legal;
+        legalIndex.clear();
+        for (qsizetype bi = 0; bi < allowedBranches; ++bi) {
+            const int a = next.at(bi);
+            const DiscoveryTree::Branch &b = branches.at(bi);
+            if (a < b.cells.size() && a <= maxAttempt) {
+                const int cell = b.cells.at(a);
+                legal.append(metaOf(world, cell));
+                legalIndex.insert(legal.constLast().id, cell);
+            }
+        }
+        if (legal.isEmpty())
+            break;
+        if (options.maxRounds && k >= *options.maxRounds)
+            break;
+        state.setRound(k);
+        state.setLegal(legal);
+
+        RoundTrace *trace = nullptr;
+        if (options.trace) {
+            r.trace.append(RoundTrace{});
+            trace = &r.trace.last();
+            trace->round = k;
+            trace->prefix.calls = r.calls;
+            trace->prefix.best = best;
+            trace->prefix.bestId = bestId;
+            trace->prefix.attainment = attainmentOf(best, S);
+            trace->prefix.openedBranches = state.openedBranches();
+            trace->prefix.legal = state.legalIds();
+        }
+
+        const PolicyDecision decision = policy.selectBatch(state);
+        const QString where = QStringLiteral("round %1: ").arg(k + 1);
+        if (!decision.ok()) {
+            r.error = where + decision.error;
+        } else {
+            if (trace)
+                trace->batch = decision.batch;
+            if (decision.batch.size() > W) {
+                r.error = where
+                    + QStringLiteral("batch of %1 ids exceeds the %2 workers").arg(decision.batch.size()).arg(W);
+            } else {
+                seen.clear();
+                for (const QString &id : decision.batch) {
+                    if (seen.contains(id)) {
+                        r.error = where + QStringLiteral("id %1 appears twice in the batch").arg(id);
+                        break;
+                    }
+                    seen.insert(id);
+                    if (!legalIndex.contains(id)) {
+                        r.error = where + QStringLiteral("id %1 is not legal").arg(id);
+                        break;
+                    }
+                }
+            }
+        }
+        if (!r.error.isEmpty()) {
+            if (trace)
+                trace->error = r.error;
+            break;
+        }
+        if (decision.batch.isEmpty())
+            break;
+
+        for (const QString &id : decision.batch) {
+            const int cell = legalIndex.value(id);
+            const Cell &c = world.cells().at(cell);
+            const qsizetype bi = world.branchIndex(c.branch);
+            next[bi] = c.attempt + 1;
+            r.revealed.append(id);
+            r.calls += 1;
+            const double e = c.effectiveScore();
+            if (bestId.isEmpty() || e > best) {
+                bestId = id;
+                best = std::max(best, e);
+            }
+            r.curve.append(CurvePoint{r.calls, attainmentOf(best, S)});
+            state.appendObservation(observationOf(world, cell));
+            if (trace)
+                trace->revealed.append(RevealedCell{id, c.branch, c.attempt, c.score, e, c.failClass});
+        }
+        k += 1;
+    }
+    r.rounds = k;
+    r.best = best;
+    r.attainment = attainmentOf(best, S);
+    return r;
+}
+
+void ReplayEngine::score(SweepResult &sweep, int gridSize)
+{
+    sweep.frontier.clear();
+    sweep.hypervolume.reset();
+    sweep.penalty.reset();
+    sweep.value.reset();
+    if (!sweep.ok())
+        return;
+    QList<int> calls;
+    QList<int> rounds;
+    QList<ParetoPoint> points;
+    for (const EpisodeResult &e : sweep.episodes) {
+        calls.append(e.calls);
+        rounds.append(e.rounds);
+        points.append(ParetoPoint{e.calls, e.attainment});
+    }
+    sweep.penalty = Scoring::penalty(calls, rounds, gridSize);
+    if (!sweep.scorable)
+        return;
+    sweep.frontier = Scoring::paretoFrontier(points);
+    sweep.hypervolume = Scoring::hypervolume(points, sweep.cells);
+    sweep.value = Scoring::value(*sweep.hypervolume, *sweep.penalty, sweep.lambda);
+}
+
+namespace {
+
+SweepResult emptySweep(const ReplayWorld &world, const ReplayOptions &options)
+{
+    SweepResult sweep;
+    sweep.world = world.name;
+    sweep.lambda = options.lambda;
+    if (world.tree) {
+        sweep.cells = world.tree->cellCount();
+        sweep.best = world.tree->bestEffectiveScore();
+        sweep.scorable = world.tree->isScorable();
+    } else {
+        sweep.error = QStringLiteral("no tree loaded");
+    }
+    return sweep;
+}
+
+} // namespace
+
+SweepResult ReplayEngine::runSweep(const ReplayWorld &world, Policy &policy, const ReplayOptions &options)
+{
+    SweepResult sweep = emptySweep(world, options);
+    if (!world.tree)
+        return sweep;
+    for (const double beta : options.betas) {
+        sweep.episodes.append(runEpisode(*world.tree, policy, beta, options));
+        if (sweep.error.isEmpty() && !sweep.episodes.constLast().ok())
+            sweep.error = sweep.episodes.constLast().error;
+    }
+    score(sweep, int(options.betas.size()));
+    return sweep;
+}
+
+ReplayResult ReplayEngine::runWorlds(const QList<ReplayWorld> &worlds, const PolicySpec &spec,
+                                     const ReplayOptions &options, const Progress &progress,
+                                     const std::atomic<bool> *cancel)
+{
+    ReplayResult result;
+    result.policy = spec.label();
+    result.lambda = options.lambda;
+    result.workers = options.workers;
+    result.maxRounds = options.maxRounds;
+    result.betas = options.betas;
+
+    const qsizetype nb = options.betas.size();
+    const qsizetype total = worlds.size() * nb;
+    QList<EpisodeResult> episodes(total);
+    QList<bool> done(total, false);
+    EpisodeResult *episodeSlots = episodes.data();
+    bool *doneSlots = done.data();
+    std::atomic<qsizetype> nextJob{0};
+    std::atomic<int> finished{0};
+
+    QString createError;
+    std::mutex errorMutex;
+    std::unique_ptr<Policy> first = spec.create(&createError);
+
+    auto work = [&](Policy &policy) {
+        for (;;) {
+            if (cancel && cancel->load())
+                return;
+            const qsizetype job = nextJob.fetch_add(1);
+            if (job >= total)
+                return;
+            const ReplayWorld &world = worlds.at(job / nb);
+            if (world.tree)
+                episodeSlots[job] = runEpisode(*world.tree, policy, options.betas.at(job % nb), options);
+            doneSlots[job] = true;
+            const int n = finished.fetch_add(1) + 1;
+            if (progress)
+                progress(n, int(total));
+        }
+    };
+
+    if (first) {
+        int threads = options.threads > 0 ? options.threads : QThread::idealThreadCount();
+        threads = int(std::max<qsizetype>(1, std::min<qsizetype>(threads, total)));
+        if (threads == 1) {
+            work(*first);
+        } else {
+            QThreadPool pool;
+            pool.setMaxThreadCount(threads);
+            for (int t = 0; t < threads; ++t) {
+                pool.start([&] {
+                    // One policy (one interpreter for scripts) per worker thread:
+                    // a QJSEngine stays on the thread that made it.
+                    QString error;
+                    std::unique_ptr<Policy> own = spec.create(&error);
+                    if (own) {
+                        work(*own);
+                    } else {
+                        std::lock_guard lock(errorMutex);
+                        createError = error;
+                    }
+                });
+            }
+            pool.waitForDone();
+        }
+    }
+
+    for (qsizetype w = 0; w < worlds.size(); ++w) {
+        SweepResult sweep = emptySweep(worlds.at(w), options);
+        for (qsizetype b = 0; b < nb; ++b) {
+            const qsizetype job = w * nb + b;
+            EpisodeResult e = episodes.at(job);
+            if (!doneSlots[job]) {
+                e.beta = options.betas.at(b);
+                e.error = !createError.isEmpty() ? createError : QStringLiteral("cancelled");
+            }
+            if (sweep.error.isEmpty() && !e.ok())
+                sweep.error = e.error;
+            sweep.episodes.append(std::move(e));
+        }
+        score(sweep, int(nb));
+        result.worlds.append(std::move(sweep));
+    }
+
+    double sum = 0.0;
+    int scorable = 0;
+    bool anyError = false;
+    for (const SweepResult &s : result.worlds) {
+        if (!s.ok())
+            anyError = true;
+        else if (s.scorable && s.value) {
+            sum += *s.value;
+            ++scorable;
+        }
+    }
+    result.scorableWorlds = scorable;
+    if (!anyError && scorable > 0)
+        result.value = sum / double(scorable);
+    return result;
+}
+
+} // namespace dreamrsi

@@ -1,0 +1,281 @@
+#include "replayjson.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace dreamrsi {
+
+namespace {
+
+QLatin1String key(const char *k)
+{
+    return QLatin1String(k);
+}
+
+QJsonValue optionalNumber(const std::optional<double> &v)
+{
+    return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null);
+}
+
+QJsonValue optionalString(const QString &s)
+{
+    return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s);
+}
+
+QJsonArray stringArray(const QStringList &list)
+{
+    QJsonArray a;
+    for (const QString &s : list)
+        a.append(s);
+    return a;
+}
+
+QStringList toStringList(const QJsonValue &v)
+{
+    QStringList list;
+    const QJsonArray a = v.toArray();
+    list.reserve(a.size());
+    for (const QJsonValue &x : a)
+        list.append(x.toString());
+    return list;
+}
+
+std::optional<double> toOptionalNumber(const QJsonValue &v)
+{
+    if (v.isDouble())
+        return v.toDouble();
+    return std::nullopt;
+}
+
+QJsonValue planToJson(const std::optional<GridPlan> &plan)
+{
+    if (!plan)
+        return QJsonValue::Null;
+    return QJsonObject{{key("branches"), plan->branches},
+                       {key("refinements"), plan->refinements},
+                       {key("reason"), plan->reason}};
+}
+
+std::optional<GridPlan> planFromJson(const QJsonValue &v)
+{
+    if (!v.isObject())
+        return std::nullopt;
+    const QJsonObject o = v.toObject();
+    return GridPlan{o.value(key("branches")).toInt(), o.value(key("refinements")).toInt(),
+                    o.value(key("reason")).toString()};
+}
+
+QJsonObject sweepEntryToJson(const EpisodeResult &e, bool scorable)
+{
+    QJsonObject o{{key("beta"), e.beta},
+                  {key("calls"), e.calls},
+                  {key("rounds"), e.rounds},
+                  {key("best"), e.best},
+                  {key("attainment"), scorable ? QJsonValue(e.attainment) : QJsonValue(QJsonValue::Null)},
+                  {key("revealed"), stringArray(e.revealed)}};
+    if (e.plan)
+        o.insert(key("plan"), planToJson(e.plan));
+    if (!e.ok())
+        o.insert(key("error"), e.error);
+    return o;
+}
+
+} // namespace
+
+QJsonObject ReplayJson::resultToJson(const ReplayResult &result)
+{
+    QJsonArray betas;
+    for (const double b : result.betas)
+        betas.append(b);
+    QJsonArray worlds;
+    for (const SweepResult &s : result.worlds) {
+        QJsonArray sweep;
+        for (const EpisodeResult &e : s.episodes)
+            sweep.append(sweepEntryToJson(e, s.scorable));
+        QJsonArray frontier;
+        for (const ParetoPoint &p : s.frontier)
+            frontier.append(QJsonArray{p.calls, p.attainment});
+        QJsonObject w{{key("world"), s.world},
+                      {key("cells"), s.cells},
+                      {key("best"), s.best},
+                      {key("scorable"), s.scorable},
+                      {key("hypervolume"), optionalNumber(s.hypervolume)},
+                      {key("penalty"), optionalNumber(s.penalty)},
+                      {key("value"), optionalNumber(s.value)},
+                      {key("frontier"), frontier},
+                      {key("sweep"), sweep}};
+        if (!s.ok())
+            w.insert(key("error"), s.error);
+        worlds.append(w);
+    }
+    return QJsonObject{{key("policy"), result.policy},
+                       {key("lambda"), result.lambda},
+                       {key("workers"), result.workers},
+                       {key("max_rounds"), result.maxRounds ? QJsonValue(*result.maxRounds) : QJsonValue(QJsonValue::Null)},
+                       {key("betas"), betas},
+                       {key("value"), optionalNumber(result.value)},
+                       {key("scorable_worlds"), result.scorableWorlds},
+                       {key("worlds"), worlds}};
+}
+
+std::optional<ReplayResult> ReplayJson::resultFromJson(const QJsonObject &object, QString *error)
+{
+    auto fail = [error](const QString &message) -> std::optional<ReplayResult> {
+        if (error)
+            *error = message;
+        return std::nullopt;
+    };
+    if (!object.value(key("worlds")).isArray() || !object.value(key("betas")).isArray())
+        return fail(QStringLiteral("replay result: 'worlds' and 'betas' must be arrays"));
+    ReplayResult r;
+    r.policy = object.value(key("policy")).toString();
+    r.lambda = object.value(key("lambda")).toDouble(0.1);
+    r.workers = object.value(key("workers")).toInt(10);
+    if (object.value(key("max_rounds")).isDouble())
+        r.maxRounds = object.value(key("max_rounds")).toInt();
+    for (const QJsonValue &b : object.value(key("betas")).toArray())
+        r.betas.append(b.toDouble());
+    r.value = toOptionalNumber(object.value(key("value")));
+    r.scorableWorlds = object.value(key("scorable_worlds")).toInt();
+    int index = 0;
+    for (const QJsonValue &wv : object.value(key("worlds")).toArray()) {
+        if (!wv.isObject())
+            return fail(QStringLiteral("replay result: worlds[%1] is not an object").arg(index));
+        const QJsonObject w = wv.toObject();
+        SweepResult s;
+        s.world = w.value(key("world")).toString();
+        s.cells = w.value(key("cells")).toInt();
+        s.best = w.value(key("best")).toDouble();
+        s.scorable = w.value(key("scorable")).toBool();
+        s.lambda = r.lambda;
+        s.hypervolume = toOptionalNumber(w.value(key("hypervolume")));
+        s.penalty = toOptionalNumber(w.value(key("penalty")));
+        s.value = toOptionalNumber(w.value(key("value")));
+        s.error = w.value(key("error")).toString();
+        for (const QJsonValue &p : w.value(key("frontier")).toArray())
+            s.frontier.append(ParetoPoint{p.toArray().at(0).toInt(), p.toArray().at(1).toDouble()});
+        if (!w.value(key("sweep")).isArray())
+            return fail(QStringLiteral("replay result: worlds[%1].sweep is not an array").arg(index));
+        for (const QJsonValue &ev : w.value(key("sweep")).toArray()) {
+            const QJsonObject o = ev.toObject();
+            EpisodeResult e;
+            e.beta = o.value(key("beta")).toDouble();
+            e.calls = o.value(key("calls")).toInt();
+            e.rounds = o.value(key("rounds")).toInt();
+            e.best = o.value(key("best")).toDouble();
+            e.scorable = s.scorable;
+            e.attainment = o.value(key("attainment")).toDouble(0.0);
+            e.revealed = toStringList(o.value(key("revealed")));
+            e.plan = planFromJson(o.value(key("plan")));
+            e.error = o.value(key("error")).toString();
+            s.episodes.append(e);
+        }
+        r.worlds.append(s);
+        ++index;
+    }
+    return r;
+}
+
+QJsonObject ReplayJson::episodeTraceToJson(const QString &world, const EpisodeResult &episode)
+{
+    QJsonArray curve;
+    for (const CurvePoint &p : episode.curve)
+        curve.append(QJsonArray{p.calls, p.attainment});
+    QJsonArray rounds;
+    for (const RoundTrace &t : episode.trace) {
+        QJsonArray opened;
+        for (const int b : t.prefix.openedBranches)
+            opened.append(b);
+        QJsonArray revealed;
+        for (const RevealedCell &c : t.revealed) {
+            revealed.append(QJsonObject{{key("id"), c.id},
+                                        {key("branch"), c.branch},
+                                        {key("attempt"), c.attempt},
+                                        {key("score"), optionalNumber(c.score)},
+                                        {key("effective"), c.effective},
+                                        {key("fail_class"), c.failClass}});
+        }
+        rounds.append(QJsonObject{{key("round"), t.round},
+                                  {key("prefix"), QJsonObject{{key("calls"), t.prefix.calls},
+                                                              {key("best"), t.prefix.best},
+                                                              {key("best_id"), optionalString(t.prefix.bestId)},
+                                                              {key("attainment"), t.prefix.attainment},
+                                                              {key("opened"), opened},
+                                                              {key("legal"), stringArray(t.prefix.legal)}}},
+                                  {key("batch"), stringArray(t.batch)},
+                                  {key("revealed"), revealed},
+                                  {key("error"), optionalString(t.error)}});
+    }
+    return QJsonObject{{key("world"), world},
+                       {key("beta"), episode.beta},
+                       {key("calls"), episode.calls},
+                       {key("rounds"), episode.rounds},
+                       {key("best"), episode.best},
+                       {key("attainment"), episode.scorable ? QJsonValue(episode.attainment) : QJsonValue(QJsonValue::Null)},
+                       {key("error"), optionalString(episode.error)},
+                       {key("plan"), planToJson(episode.plan)},
+                       {key("revealed"), stringArray(episode.revealed)},
+                       {key("curve"), curve},
+                       {key("rounds_trace"), rounds}};
+}
+
+std::optional<EpisodeResult> ReplayJson::episodeTraceFromJson(const QJsonObject &object, QString *world,
+                                                             QString *error)
+{
+    if (!object.value(key("rounds_trace")).isArray() || !object.value(key("beta")).isDouble()) {
+        if (error)
+            *error = QStringLiteral("trace line: missing 'beta' or 'rounds_trace'");
+        return std::nullopt;
+    }
+    if (world)
+        *world = object.value(key("world")).toString();
+    EpisodeResult e;
+    e.beta = object.value(key("beta")).toDouble();
+    e.calls = object.value(key("calls")).toInt();
+    e.rounds = object.value(key("rounds")).toInt();
+    e.best = object.value(key("best")).toDouble();
+    e.scorable = object.value(key("attainment")).isDouble();
+    e.attainment = object.value(key("attainment")).toDouble(0.0);
+    e.error = object.value(key("error")).toString();
+    e.plan = planFromJson(object.value(key("plan")));
+    e.revealed = toStringList(object.value(key("revealed")));
+    for (const QJsonValue &p : object.value(key("curve")).toArray())
+        e.curve.append(CurvePoint{p.toArray().at(0).toInt(), p.toArray().at(1).toDouble()});
+    for (const QJsonValue &rv : object.value(key("rounds_trace")).toArray()) {
+        const QJsonObject o = rv.toObject();
+        RoundTrace t;
+        t.round = o.value(key("round")).toInt();
+        const QJsonObject prefix = o.value(key("prefix")).toObject();
+        t.prefix.calls = prefix.value(key("calls")).toInt();
+        t.prefix.best = prefix.value(key("best")).toDouble();
+        t.prefix.bestId = prefix.value(key("best_id")).toString();
+        t.prefix.attainment = prefix.value(key("attainment")).toDouble();
+        for (const QJsonValue &b : prefix.value(key("opened")).toArray())
+            t.prefix.openedBranches.append(b.toInt());
+        t.prefix.legal = toStringList(prefix.value(key("legal")));
+        t.batch = toStringList(o.value(key("batch")));
+        for (const QJsonValue &cv : o.value(key("revealed")).toArray()) {
+            const QJsonObject c = cv.toObject();
+            t.revealed.append(RevealedCell{c.value(key("id")).toString(), c.value(key("branch")).toInt(),
+                                           c.value(key("attempt")).toInt(), toOptionalNumber(c.value(key("score"))),
+                                           c.value(key("effective")).toDouble(), c.value(key("fail_class")).toString()});
+        }
+        t.error = o.value(key("error")).toString();
+        e.trace.append(t);
+    }
+    return e;
+}
+
+QByteArray ReplayJson::traceLines(const ReplayResult &result)
+{
+    QByteArray out;
+    for (const SweepResult &s : result.worlds) {
+        for (const EpisodeResult &e : s.episodes) {
+            out += QJsonDocument(episodeTraceToJson(s.world, e)).toJson(QJsonDocument::Compact);
+            out += '\n';
+        }
+    }
+    return out;
+}
+
+} // namespace dreamrsi

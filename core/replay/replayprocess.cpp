@@ -1,0 +1,227 @@
+#include "replayprocess.h"
+
+#include "replayjson.h"
+
+#include "model/treejson.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QStandardPaths>
+#include <QTimer>
+
+#include <sys/resource.h>
+
+namespace dreamrsi {
+
+ReplayProcess::ReplayProcess(QObject *parent)
+    : QObject(parent)
+{
+}
+
+ReplayProcess::~ReplayProcess()
+{
+    if (m_process) {
+        m_process->disconnect(this);
+        m_process->kill();
+        m_process->waitForFinished(2000);
+    }
+}
+
+QString ReplayProcess::defaultProgram()
+{
+    const QString beside = QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("dreamrsi"));
+    if (QFileInfo(beside).isExecutable())
+        return beside;
+    const QString onPath = QStandardPaths::findExecutable(QStringLiteral("dreamrsi"));
+    return onPath.isEmpty() ? beside : onPath;
+}
+
+bool ReplayProcess::isRunning() const
+{
+    return m_running;
+}
+
+bool ReplayProcess::start(const ReplayProcessRequest &request, QString *error)
+{
+    auto refuse = [error](const QString &message) {
+        if (error)
+            *error = message;
+        return false;
+    };
+    if (m_running)
+        return refuse(QStringLiteral("a replay is already running"));
+    m_dir = std::make_unique<QTemporaryDir>();
+    if (!m_dir->isValid())
+        return refuse(QStringLiteral("cannot create a temporary folder: %1").arg(m_dir->errorString()));
+
+    QStringList args{QStringLiteral("replay")};
+    for (const QString &path : request.worldPaths)
+        args << QStringLiteral("--world") << path;
+    for (int i = 0; i < request.worlds.size(); ++i) {
+        const ReplayWorld &w = request.worlds.at(i);
+        if (!w.tree)
+            return refuse(QStringLiteral("world '%1' has no tree").arg(w.name));
+        // The child reports worlds by path; keep the name recognisable.
+        QString safe = w.name;
+        for (QChar &c : safe) {
+            if (!c.isLetterOrNumber() && c != QLatin1Char('-') && c != QLatin1Char('_') && c != QLatin1Char('.'))
+                c = QLatin1Char('_');
+        }
+        const QString path = m_dir->filePath(QStringLiteral("%1-%2.json").arg(i).arg(safe.left(60)));
+        QString writeError;
+        if (!TreeJson::writeFile(*w.tree, path, &writeError))
+            return refuse(writeError);
+        args << QStringLiteral("--world") << path;
+    }
+    if (request.worldPaths.isEmpty() && request.worlds.isEmpty())
+        return refuse(QStringLiteral("no world to replay"));
+    QString policy = request.policyArgument;
+    if (policy.isEmpty()) {
+        policy = m_dir->filePath(QStringLiteral("policy.js"));
+        QFile file(policy);
+        if (!file.open(QIODevice::WriteOnly) || file.write(request.policySource.toUtf8()) < 0)
+            return refuse(QStringLiteral("cannot write the policy to '%1'").arg(policy));
+    }
+    QStringList betas;
+    for (const double b : request.betas)
+        betas.append(QString::number(b, 'g', 17));
+    args << QStringLiteral("--policy") << policy << QStringLiteral("--workers") << QString::number(request.workers)
+         << QStringLiteral("--lambda") << QString::number(request.lambda, 'g', 17) << QStringLiteral("--betas")
+         << betas.join(QLatin1Char(',')) << QStringLiteral("--time-limit-ms")
+         << QString::number(request.scriptTimeLimitMs) << QStringLiteral("--threads")
+         << QString::number(request.threads) << QStringLiteral("--json") << QStringLiteral("--progress");
+    if (request.maxRounds > 0)
+        args << QStringLiteral("--rounds") << QString::number(request.maxRounds);
+    m_tracePath.clear();
+    if (request.trace) {
+        m_tracePath = m_dir->filePath(QStringLiteral("trace.jsonl"));
+        args << QStringLiteral("--trace") << m_tracePath;
+    }
+
+    m_stdout.clear();
+    m_stderrTail.clear();
+    m_killReason.clear();
+    m_process = new QProcess(this);
+    const rlim_t limit = rlim_t(request.memoryLimitBytes > 0 ? request.memoryLimitBytes : (qint64(4) << 30));
+    m_process->setChildProcessModifier([limit] {
+        // Runs in the child between fork and exec: async-signal-safe calls only.
+        struct rlimit rl;
+        rl.rlim_cur = limit;
+        rl.rlim_max = limit;
+        setrlimit(RLIMIT_AS, &rl);
+    });
+    connect(m_process, &QProcess::readyReadStandardOutput, this,
+            [this] { m_stdout += m_process->readAllStandardOutput(); });
+    connect(m_process, &QProcess::readyReadStandardError, this, &ReplayProcess::onReadyReadStderr);
+    connect(m_process, &QProcess::finished, this, &ReplayProcess::onFinished);
+    connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
+        if (e == QProcess::FailedToStart)
+            fail(QStringLiteral("cannot start '%1': %2").arg(m_process->program(), m_process->errorString()));
+    });
+    m_wallTimer = new QTimer(m_process);
+    m_wallTimer->setSingleShot(true);
+    connect(m_wallTimer, &QTimer::timeout, this, [this, ms = request.wallLimitMs] {
+        m_killReason = QStringLiteral("the replay ran past its wall-clock limit of %1 ms and was stopped").arg(ms);
+        m_process->kill();
+    });
+    m_running = true;
+    m_process->start(request.program.isEmpty() ? defaultProgram() : request.program, args);
+    m_wallTimer->start(request.wallLimitMs > 0 ? request.wallLimitMs : 120000);
+    return true;
+}
+
+void ReplayProcess::cancel()
+{
+    if (!m_running || !m_process)
+        return;
+    m_killReason = QStringLiteral("cancelled");
+    m_process->kill();
+}
+
+void ReplayProcess::onReadyReadStderr()
+{
+    const QList<QByteArray> lines = m_process->readAllStandardError().split('\n');
+    for (const QByteArray &line : lines) {
+        if (line.startsWith("progress ")) {
+            const QList<QByteArray> parts = line.mid(9).split('/');
+            if (parts.size() == 2)
+                emit progress(parts.at(0).toInt(), parts.at(1).toInt());
+        } else if (!line.isEmpty()) {
+            m_stderrTail += line + '\n';
+            if (m_stderrTail.size() > 8192)
+                m_stderrTail = m_stderrTail.right(8192);
+        }
+    }
+}
+
+void ReplayProcess::fail(const QString &message)
+{
+    if (!m_running)
+        return;
+    m_running = false;
+    if (m_process) {
+        m_process->disconnect(this);
+        m_process->deleteLater();
+        m_process = nullptr;
+    }
+    emit failed(message);
+}
+
+void ReplayProcess::onFinished(int exitCode, QProcess::ExitStatus status)
+{
+    m_stdout += m_process->readAllStandardOutput();
+    onReadyReadStderr();
+    if (!m_killReason.isEmpty()) {
+        fail(m_killReason);
+        return;
+    }
+    const QString tail = QString::fromUtf8(m_stderrTail).trimmed();
+    if (status != QProcess::NormalExit) {
+        fail(QStringLiteral("the replay process crashed (likely out of its memory limit)%1")
+                 .arg(tail.isEmpty() ? QString() : QStringLiteral(": ") + tail));
+        return;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(m_stdout, &parseError);
+    if (!doc.isObject()) {
+        fail(tail.isEmpty() ? QStringLiteral("the replay process exited with status %1 and printed no result").arg(exitCode)
+                            : tail);
+        return;
+    }
+    QString error;
+    std::optional<ReplayResult> result = ReplayJson::resultFromJson(doc.object(), &error);
+    if (!result) {
+        fail(error);
+        return;
+    }
+    auto output = std::make_shared<ReplayProcessOutput>();
+    output->result = std::move(*result);
+    output->exitCode = exitCode;
+    if (!m_tracePath.isEmpty()) {
+        QFile file(m_tracePath);
+        if (file.open(QIODevice::ReadOnly)) {
+            while (!file.atEnd()) {
+                const QByteArray line = file.readLine().trimmed();
+                if (line.isEmpty())
+                    continue;
+                QString world;
+                const std::optional<EpisodeResult> e =
+                    ReplayJson::episodeTraceFromJson(QJsonDocument::fromJson(line).object(), &world, &error);
+                if (e) {
+                    output->traces.append(*e);
+                    output->traceWorlds.append(world);
+                }
+            }
+        }
+    }
+    m_running = false;
+    m_process->disconnect(this);
+    m_process->deleteLater();
+    m_process = nullptr;
+    emit finished(std::shared_ptr<const ReplayProcessOutput>(std::move(output)));
+}
+
+} // namespace dreamrsi

@@ -1,0 +1,142 @@
+#include "synthworld.h"
+
+#include <QJsonObject>
+
+#include <algorithm>
+#include <cmath>
+
+namespace dreamrsi {
+
+namespace {
+
+/// SplitMix64: small, fast, and the same on every platform.
+class SplitMix
+{
+public:
+    explicit SplitMix(quint64 seed)
+        : m_state(seed)
+    {
+    }
+    quint64 next()
+    {
+        quint64 z = (m_state += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+    /// Uniform in [0, 1).
+    double uniform() { return double(next() >> 11) * (1.0 / 9007199254740992.0); }
+    /// Uniform integer in [0, n).
+    int below(int n) { return n <= 1 ? 0 : int(next() % quint64(n)); }
+
+private:
+    quint64 m_state;
+};
+
+double roundTo6(double x)
+{
+    return std::round(x * 1e6) / 1e6;
+}
+
+} // namespace
+
+QStringList SynthWorld::regimes()
+{
+    return {QStringLiteral("steady"), QStringLiteral("plateau"), QStringLiteral("needle"), QStringLiteral("noisy")};
+}
+
+QString SynthWorld::validate(const SynthParams &p)
+{
+    if (p.width < 1 || p.width > 10000)
+        return QStringLiteral("width must be in 1..10000 (got %1)").arg(p.width);
+    if (p.depth < 1 || p.depth > 10000)
+        return QStringLiteral("depth must be in 1..10000 (got %1)").arg(p.depth);
+    if (!(p.failRate >= 0.0 && p.failRate <= 1.0))
+        return QStringLiteral("fail-rate must be in [0, 1] (got %1)").arg(p.failRate);
+    if (!regimes().contains(p.regime))
+        return QStringLiteral("unknown regime '%1' (known: %2)").arg(p.regime, regimes().join(QStringLiteral(", ")));
+    if (p.maxParallelism < 1)
+        return QStringLiteral("max parallelism must be ≥ 1 (got %1)").arg(p.maxParallelism);
+    return {};
+}
+
+DiscoveryTree SynthWorld::generate(const SynthParams &p)
+{
+    SplitMix rng(p.seed * 0x2545F4914F6CDD1Dull + 0x1234567ull);
+    const QString failClasses[] = {QStringLiteral("compile"), QStringLiteral("runtime"), QStringLiteral("correctness"),
+                                   QStringLiteral("resource"), QStringLiteral("timeout")};
+    const double baseline = 1.0;
+    QList<Cell> cells;
+    for (int b = 0; b < p.width; ++b) {
+        const int low = std::max(1, (p.depth + 1) / 2);
+        const int length = low + rng.below(p.depth - low + 1);
+        const bool strong = rng.uniform() < 0.1;
+        double quality = 0.6 + 0.8 * rng.uniform();
+        if (p.regime == QLatin1String("needle"))
+            quality = strong ? 1.6 + 0.6 * rng.uniform() : 0.5 + 0.3 * rng.uniform();
+        const int envFrom = rng.uniform() < 0.05 ? rng.below(length) : -1;
+        double step = 0.04 + 0.08 * rng.uniform();
+        double current = quality;
+        for (int a = 0; a < length; ++a) {
+            Cell c;
+            c.id = QStringLiteral("b%1a%2").arg(b).arg(a);
+            c.branch = b;
+            c.attempt = a;
+            c.seq = qint64(a) * p.width + b;
+            c.tags = {QStringLiteral("direction:d%1").arg(b % 5), QStringLiteral("regime:") + p.regime};
+            const double failDraw = rng.uniform();
+            const double noise = rng.uniform() - 0.5;
+            const int failPick = rng.below(5);
+            if (envFrom >= 0 && a >= envFrom) {
+                c.evaluated = false;
+                c.failClass = QStringLiteral("env");
+                c.error = QStringLiteral("dependency missing on the evaluation host");
+            } else if (failDraw < p.failRate) {
+                c.evaluated = true;
+                c.valid = false;
+                c.failClass = failClasses[failPick];
+                c.error = c.failClass + QStringLiteral(" failure in the candidate");
+                c.nValid = 0;
+                c.nTotal = 5;
+            } else {
+                if (p.regime == QLatin1String("steady")) {
+                    current += step * (1.0 + 0.5 * noise);
+                } else if (p.regime == QLatin1String("plateau")) {
+                    current += step;
+                    step *= 0.5;
+                } else if (p.regime == QLatin1String("needle")) {
+                    current += strong ? step * (1.0 + noise) : 0.01 * noise;
+                } else { // noisy
+                    current = quality + 0.6 * noise;
+                }
+                const double score = roundTo6(current + 0.02 * noise);
+                c.score = score;
+                c.evaluated = true;
+                c.valid = true;
+                c.failClass = QStringLiteral("ok");
+                c.nValid = 5;
+                c.nTotal = 5;
+            }
+            cells.append(c);
+        }
+    }
+    TreeMeta meta;
+    meta.task = QStringLiteral("synthetic-") + p.regime;
+    meta.iteration = qint64(p.seed);
+    meta.baselineScore = baseline;
+    meta.maxParallelism = p.maxParallelism;
+    meta.grid = GridShape{p.width, p.depth - 1};
+    meta.payload.insert(QLatin1String("synthetic"),
+                        QJsonObject{{QLatin1String("regime"), p.regime},
+                                    {QLatin1String("seed"), QString::number(p.seed)},
+                                    {QLatin1String("fail_rate"), p.failRate},
+                                    {QLatin1String("width"), p.width},
+                                    {QLatin1String("depth"), p.depth}});
+    std::sort(cells.begin(), cells.end(), [](const Cell &x, const Cell &y) { return x.seq < y.seq; });
+    TreeError error;
+    std::optional<DiscoveryTree> tree = DiscoveryTree::build(meta, cells, &error);
+    Q_ASSERT_X(tree, "SynthWorld::generate", qPrintable(error.message));
+    return tree ? *tree : DiscoveryTree();
+}
+
+} // namespace dreamrsi

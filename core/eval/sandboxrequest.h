@@ -14,8 +14,9 @@ enum class SandboxMode {
     Auto,
     /// Bubblewrap only; a machine without it fails the run to start (`env`).
     Bubblewrap,
-    /// rlimits + own process group + scrubbed environment + unprivileged
-    /// user when started as root; no namespaces (the network stays reachable).
+    /// rlimits + own process group + scrubbed environment; when started as
+    /// root also the unprivileged user `nobody` and an empty network namespace.
+    /// No filesystem or PID isolation; an unprivileged fallback keeps the network.
     Fallback,
 };
 

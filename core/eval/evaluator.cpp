@@ -1,0 +1,96 @@
+#include "evaluator.h"
+
+#include "evaluationcontext.h"
+#include "failureclassifier.h"
+#include "sandboxrunner.h"
+#include "taskevaluator.h"
+#include "taskregistry.h"
+
+#include "model/cell.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+
+#include <exception>
+
+namespace dreamrsi {
+
+namespace {
+
+EvaluationResult runCustomCommand(const EvaluationRequest &request, const EvaluationContext &context)
+{
+    SandboxRequest run;
+    run.program = QStringLiteral("/bin/sh");
+    run.arguments = {QStringLiteral("-c"), request.command + QStringLiteral(" \"$@\""), QStringLiteral("dreamrsi-evaluator")};
+    if (!request.candidatePath.isEmpty()) {
+        const QString local = context.workDir() + QLatin1Char('/') + QFileInfo(request.candidatePath).fileName();
+        if (!QFile::copy(request.candidatePath, local))
+            return EvaluationResult::failure(FailClass::Agent,
+                                             QStringLiteral("cannot read the candidate '%1'").arg(request.candidatePath));
+        run.arguments << local;
+    }
+    const double seconds = context.optionDouble(QStringLiteral("time_limit_s"), 600.0);
+    run.limits.wallMs = int(seconds * 1000.0);
+    run.limits.cpuSeconds = int(seconds) * 4 + 1;
+    run.limits.addressSpaceBytes = qint64(context.optionDouble(QStringLiteral("memory_mb"), 8192.0)) << 20;
+    const SandboxResult result = context.run(run);
+    const EvaluationResult parsed = EvaluationResult::fromEvaluatorOutput(result.standardOutput);
+    if (result.outcome == SandboxResult::Outcome::Exited && parsed.failClass != QLatin1String(FailClass::Env))
+        return parsed; // the command's verdict, whatever its exit code
+    if (auto failure = FailureClassifier::classify(result, FailureClassifier::Stage::Run,
+                                                   QStringLiteral("the evaluator command"))) {
+        if (failure->failClass == QLatin1String(FailClass::Runtime))
+            failure->failClass = QString::fromLatin1(FailClass::Env);
+        if (result.outcome == SandboxResult::Outcome::Exited)
+            *failure->error += QStringLiteral("\n") + *parsed.error;
+        return *failure;
+    }
+    return parsed;
+}
+
+} // namespace
+
+EvaluationResult Evaluator::evaluate(const EvaluationRequest &request, const std::atomic_bool *cancelFlag)
+{
+    try {
+        const bool custom = request.task == QLatin1String("custom") || (!request.command.isEmpty() && request.task.isEmpty());
+        std::unique_ptr<TaskEvaluator> task;
+        if (!custom) {
+            task = TaskRegistry::create(request.task);
+            if (!task)
+                return EvaluationResult::failure(FailClass::Env,
+                                                 QStringLiteral("unknown task '%1' (known: %2)")
+                                                     .arg(request.task, TaskRegistry::names().join(QStringLiteral(", "))));
+        } else if (request.command.trimmed().isEmpty()) {
+            return EvaluationResult::failure(FailClass::Env, QStringLiteral("custom evaluation without a command"));
+        }
+        const QString root = request.workRoot.isEmpty() ? QDir::tempPath() : request.workRoot;
+        if (!QDir().mkpath(root))
+            return EvaluationResult::failure(FailClass::Env, QStringLiteral("cannot create the work root '%1'").arg(root));
+        QTemporaryDir work(root + QStringLiteral("/dreamrsi-eval-XXXXXX"));
+        if (!work.isValid())
+            return EvaluationResult::failure(FailClass::Env,
+                                             QStringLiteral("cannot create a work directory under '%1': %2")
+                                                 .arg(root, work.errorString()));
+        work.setAutoRemove(!request.keepWorkDir);
+        const QString candidate = request.candidatePath.isEmpty() ? QString() : QFileInfo(request.candidatePath).absoluteFilePath();
+        const EvaluationContext context(candidate, work.path(), request.options, request.sandboxMode, cancelFlag);
+        EvaluationResult result = custom ? runCustomCommand(request, context) : task->evaluate(context);
+        if (context.isCancelled())
+            result = EvaluationResult::failure(FailClass::Env, QStringLiteral("cancelled"));
+        result.metrics.insert(QStringLiteral("sandbox"),
+                              SandboxRunner::effectiveMode(request.sandboxMode) == SandboxMode::Bubblewrap
+                                  ? QStringLiteral("bubblewrap")
+                                  : QStringLiteral("fallback"));
+        if (request.keepWorkDir)
+            result.metrics.insert(QStringLiteral("work_dir"), work.path());
+        return result;
+    } catch (const std::exception &e) {
+        return EvaluationResult::failure(FailClass::Env,
+                                         QStringLiteral("the evaluator failed: %1").arg(QString::fromLocal8Bit(e.what())));
+    }
+}
+
+} // namespace dreamrsi

@@ -1,0 +1,246 @@
+#include "lassoevaluator.h"
+
+#include "candidateprogram.h"
+#include "evaluationcontext.h"
+#include "failureclassifier.h"
+#include "lassosolver.h"
+
+#include "model/cell.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <QJsonArray>
+#include <QMutex>
+#include <QRegularExpression>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <variant>
+
+namespace dreamrsi {
+
+QString LassoEvaluator::name() const
+{
+    return QStringLiteral("lasso_path");
+}
+
+QString LassoEvaluator::summary() const
+{
+    return QStringLiteral("Lasso regularization path in C++: exact to 1e-6 in objective, score 1/geomean(ms)");
+}
+
+std::optional<QStringList> LassoEvaluator::requestedFlags(const QByteArray &source, QString *error)
+{
+    static const QRegularExpression line(QStringLiteral("^\\s*//\\s*dreamrsi-flags:(.*)$"),
+                                         QRegularExpression::MultilineOption);
+    static const QRegularExpression allowed(QStringLiteral("^-(f|m|O|D|W)[A-Za-z0-9_=.,+-]*$"));
+    QStringList flags;
+    auto it = line.globalMatch(QString::fromUtf8(source));
+    while (it.hasNext()) {
+        const QStringList tokens = it.next().captured(1).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        for (const QString &token : tokens) {
+            if (!allowed.match(token).hasMatch()) {
+                *error = QStringLiteral("compile flag '%1' is not allowed (only -f…, -m…, -O…, -D…, -W…)").arg(token);
+                return std::nullopt;
+            }
+            flags << token;
+        }
+    }
+    return flags;
+}
+
+std::optional<Eigen::MatrixXd> LassoEvaluator::decode(const QByteArray &output, int p, int nLambda, QString *error)
+{
+    const qint64 expected = qint64(p) * nLambda * qint64(sizeof(double));
+    if (output.size() != expected) {
+        *error = QStringLiteral("expected exactly %1 bytes on stdout (%2×%3 float64), got %4")
+                     .arg(expected)
+                     .arg(p)
+                     .arg(nLambda)
+                     .arg(output.size());
+        return std::nullopt;
+    }
+    Eigen::MatrixXd w(p, nLambda);
+    std::memcpy(w.data(), output.constData(), size_t(expected)); // Eigen's default storage is column-major
+    return w;
+}
+
+QString LassoEvaluator::check(const LassoProblem &problem, const Eigen::MatrixXd &candidate,
+                              const Eigen::VectorXd &referenceObjectives, double tolerance, double *worstGap)
+{
+    *worstGap = -std::numeric_limits<double>::infinity();
+    for (Eigen::Index k = 0; k < candidate.cols(); ++k) {
+        for (Eigen::Index j = 0; j < candidate.rows(); ++j) {
+            if (!std::isfinite(candidate(j, k)))
+                return QStringLiteral("coefficient %1 at λ index %2 is not finite").arg(j).arg(k);
+        }
+        const double gap = problem.objective(candidate.col(k), problem.lambdas(k)) - referenceObjectives(k);
+        *worstGap = std::max(*worstGap, gap);
+        if (!(gap <= tolerance))
+            return QStringLiteral("at λ index %1 (λ=%2) the objective exceeds the reference by %3 (> %4)")
+                .arg(k)
+                .arg(problem.lambdas(k), 0, 'g', 6)
+                .arg(gap, 0, 'g', 4)
+                .arg(tolerance, 0, 'g', 3);
+    }
+    return {};
+}
+
+Eigen::VectorXd LassoEvaluator::referenceObjectives(const LassoProblem &problem)
+{
+    static QMutex mutex;
+    static QHash<QString, Eigen::VectorXd> memo;
+    const QString key = problem.spec.label() + QStringLiteral(" seed=%1").arg(problem.seed);
+    {
+        QMutexLocker lock(&mutex);
+        const auto it = memo.constFind(key);
+        if (it != memo.cend())
+            return *it;
+    }
+    const Eigen::VectorXd objectives = LassoSolver::solve(problem).objectives;
+    QMutexLocker lock(&mutex);
+    if (memo.size() > 256)
+        memo.clear();
+    memo.insert(key, objectives);
+    return objectives;
+}
+
+EvaluationResult LassoEvaluator::evaluate(const EvaluationContext &context) const
+{
+    const QString path = context.candidatePath();
+    QFile file(path);
+    if (path.isEmpty() || !file.open(QIODevice::ReadOnly))
+        return EvaluationResult::failure(FailClass::Agent, QStringLiteral("no candidate program at '%1'").arg(path));
+    if (CandidateProgram::languageOf(path) != CandidateProgram::Language::Cpp)
+        return EvaluationResult::failure(FailClass::Compile,
+                                         QStringLiteral("lasso_path candidates are C++17 sources (*.cpp); got '%1'")
+                                             .arg(QFileInfo(path).fileName()));
+    const QByteArray source = file.readAll();
+
+    // Suite.
+    QList<LassoProblem::Spec> suite;
+    const QJsonValue problems = context.options().value(QStringLiteral("problems"));
+    if (problems.isArray()) {
+        for (const QJsonValue &v : problems.toArray()) {
+            const LassoProblem::Spec spec{v[QStringLiteral("n")].toInt(), v[QStringLiteral("p")].toInt(),
+                                          v[QStringLiteral("generator")].toString()};
+            if (spec.n < 1 || spec.p < 1 || !LassoProblem::isKnownGenerator(spec.generator))
+                return EvaluationResult::failure(FailClass::Env,
+                                                 QStringLiteral("bad problem in options: %1").arg(spec.label()));
+            suite << spec;
+        }
+    } else {
+        const QString name = context.optionString(QStringLiteral("suite"), QStringLiteral("full"));
+        if (name == QLatin1String("full"))
+            suite = LassoProblem::fullSuite();
+        else if (name == QLatin1String("quick"))
+            suite = LassoProblem::quickSuite();
+        else
+            return EvaluationResult::failure(FailClass::Env,
+                                             QStringLiteral("unknown suite '%1' (full or quick)").arg(name));
+    }
+
+    if (suite.isEmpty())
+        return EvaluationResult::failure(FailClass::Env, QStringLiteral("the problem list is empty"));
+
+    // Build.
+    QString flagError;
+    const std::optional<QStringList> extra = requestedFlags(source, &flagError);
+    if (!extra)
+        return EvaluationResult::failure(FailClass::Compile, flagError);
+    if (!QFile::copy(path, context.workDir() + QStringLiteral("/candidate.cpp")))
+        return EvaluationResult::failure(FailClass::Env, QStringLiteral("cannot copy the candidate into the work directory"));
+    QStringList flags{QStringLiteral("-O3"), QStringLiteral("-march=native"), QStringLiteral("-std=c++17"),
+                      QStringLiteral("-fopenmp"), QStringLiteral("-I/usr/include/eigen3")};
+    flags += *extra;
+    if (auto failure = CandidateProgram::compileCpp(context, QStringLiteral("candidate.cpp"), QStringLiteral("candidate"),
+                                                    flags, context.optionInt(QStringLiteral("compile_time_limit_s"), 180)))
+        return *failure;
+
+    const quint64 seed = quint64(context.optionInt(QStringLiteral("seed"), 0));
+    const int timingSeeds = std::max(1, context.optionInt(QStringLiteral("timing_seeds"), 3));
+    const double tolerance = context.optionDouble(QStringLiteral("gap_tolerance"), 1e-6);
+    const double runLimit = context.optionDouble(QStringLiteral("run_time_limit_s"), 60.0);
+    const QString input = context.workDir() + QStringLiteral("/input.bin");
+
+    // One run of the candidate on one problem: its output or its failure.
+    auto runOn = [&](const LassoProblem &problem, double *ms) -> std::variant<Eigen::MatrixXd, EvaluationResult> {
+        QFile in(input);
+        if (!in.open(QIODevice::WriteOnly | QIODevice::Truncate) || in.write(problem.encode()) < 0)
+            return EvaluationResult::failure(FailClass::Env, QStringLiteral("cannot write the problem input"));
+        in.close();
+        SandboxRequest request;
+        request.program = context.workDir() + QStringLiteral("/candidate");
+        request.stdinFile = input;
+        request.limits.wallMs = int(runLimit * 1000.0);
+        request.limits.cpuSeconds = int(runLimit) * 8 + 1;
+        request.limits.addressSpaceBytes = qint64(16) << 30;
+        request.limits.outputBytes = qint64(problem.X.cols()) * problem.lambdas.size() * 8 * 2 + (1 << 20);
+        const SandboxResult run = context.run(request);
+        *ms = run.wallSeconds * 1000.0;
+        if (auto failure = FailureClassifier::classify(run, FailureClassifier::Stage::Run,
+                                                       QStringLiteral("the candidate on ") + problem.spec.label()))
+            return *failure;
+        QString error;
+        std::optional<Eigen::MatrixXd> w = decode(run.standardOutput, int(problem.X.cols()), int(problem.lambdas.size()), &error);
+        if (!w)
+            return EvaluationResult::failure(FailClass::Correctness, problem.spec.label() + QStringLiteral(": ") + error);
+        return *w;
+    };
+
+    QJsonObject perProblem;
+    QJsonArray gaps;
+    double logSum = 0.0;
+    double worstGap = -std::numeric_limits<double>::infinity();
+    qint64 passed = 0;
+    const qint64 total = suite.size();
+    auto fail = [&](EvaluationResult r) {
+        r.nValid = passed;
+        r.nTotal = total;
+        r.metrics.insert(QStringLiteral("problem_ms"), perProblem);
+        return r;
+    };
+    for (const LassoProblem::Spec &spec : std::as_const(suite)) {
+        if (context.isCancelled())
+            return EvaluationResult::failure(FailClass::Env, QStringLiteral("cancelled"));
+        double ms = 0.0;
+        {
+            const LassoProblem problem = LassoProblem::generate(spec, seed);
+            auto out = runOn(problem, &ms);
+            if (auto *failure = std::get_if<EvaluationResult>(&out))
+                return fail(*failure);
+            double gap = 0.0;
+            const QString why = check(problem, std::get<Eigen::MatrixXd>(out), referenceObjectives(problem), tolerance, &gap);
+            if (!why.isEmpty())
+                return fail(EvaluationResult::failure(FailClass::Correctness, spec.label() + QStringLiteral(": ") + why));
+            worstGap = std::max(worstGap, gap);
+            gaps.append(gap);
+        }
+        double best = std::numeric_limits<double>::infinity();
+        for (int t = 1; t <= timingSeeds; ++t) {
+            const LassoProblem problem = LassoProblem::generate(spec, seed + quint64(t));
+            auto out = runOn(problem, &ms);
+            if (auto *failure = std::get_if<EvaluationResult>(&out))
+                return fail(*failure);
+            best = std::min(best, ms);
+        }
+        ++passed;
+        perProblem.insert(spec.label(), best);
+        logSum += std::log(best);
+    }
+    QFile::remove(input);
+    const double geomean = std::exp(logSum / double(total));
+    QJsonObject metrics{{QStringLiteral("geomean_ms"), geomean},
+                        {QStringLiteral("problem_ms"), perProblem},
+                        {QStringLiteral("max_objective_excess"), worstGap},
+                        {QStringLiteral("timing_seeds"), timingSeeds},
+                        {QStringLiteral("problems"), double(total)}};
+    EvaluationResult r = EvaluationResult::success(1.0 / geomean, metrics);
+    r.nValid = passed;
+    r.nTotal = total;
+    return r;
+}
+
+} // namespace dreamrsi

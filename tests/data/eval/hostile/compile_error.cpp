@@ -1,0 +1,5 @@
+// Hostile: does not compile.
+int main()
+{
+    return undefined_symbol + ;
+}

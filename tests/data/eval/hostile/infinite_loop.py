@@ -1,0 +1,3 @@
+# Hostile: never ends.
+while True:
+    pass

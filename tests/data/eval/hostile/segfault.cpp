@@ -1,0 +1,9 @@
+// Hostile: dereferences a null pointer.
+#include <cstdio>
+
+int main()
+{
+    volatile int *p = nullptr;
+    std::printf("%d\n", *p);
+    return 0;
+}

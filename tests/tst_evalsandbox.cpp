@@ -1,0 +1,429 @@
+// The sandbox: hostile candidates are contained, classified within their
+// limit plus one second, and leave no process behind; the environment is
+// scrubbed; the score protocol of custom evaluators; the evaluation pool.
+#include "evaltestsupport.h"
+
+#include "eval/evaluationpool.h"
+#include "eval/evaluator.h"
+#include "eval/failureclassifier.h"
+#include "eval/sandboxrunner.h"
+#include "model/cell.h"
+
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+#include <csignal>
+
+#include <pwd.h>
+#include <unistd.h>
+
+using namespace dreamrsi;
+
+Q_DECLARE_METATYPE(dreamrsi::SandboxMode)
+
+namespace {
+
+constexpr int wallLimitMs = 2000;
+
+QString python()
+{
+    return QFileInfo(QStringLiteral("/usr/bin/python3")).isExecutable() ? QStringLiteral("/usr/bin/python3")
+                                                                          : QStringLiteral("python3");
+}
+
+uid_t nobodyUid()
+{
+    const passwd *pw = ::getpwnam("nobody");
+    return pw ? pw->pw_uid : 65534;
+}
+
+} // namespace
+
+class TestEvalSandbox : public QObject
+{
+    Q_OBJECT
+
+private:
+    void addModes();
+    /// Runs `request` and checks containment: finished within the wall limit
+    /// plus one second, with its process group (and, as root, every process of
+    /// the sandbox user) gone by then.
+    SandboxResult runContained(SandboxRequest request, const QString &what);
+
+    QTemporaryDir m_root{QDir::tempPath() + QStringLiteral("/dreamrsi-tst-sandbox-XXXXXX")};
+
+private Q_SLOTS:
+    void initTestCase();
+    void hostile_data();
+    void hostile();
+    void loopbackIsUnreachable_data();
+    void loopbackIsUnreachable();
+    void writeOutsideIsRefused_data();
+    void writeOutsideIsRefused();
+    void secretsAreScrubbed_data();
+    void secretsAreScrubbed();
+    void scrubbedNames();
+    void cancelKillsTheGroup();
+    void candidateFailuresAreClassified_data();
+    void candidateFailuresAreClassified();
+    void customEvaluatorProtocol_data();
+    void customEvaluatorProtocol();
+    void poolRunsAtMostW();
+};
+
+void TestEvalSandbox::initTestCase()
+{
+    QVERIFY(m_root.isValid());
+    // The work directories must be reachable by the sandbox user.
+    QFile::setPermissions(m_root.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadOther
+                                             | QFile::ExeOther | QFile::ReadGroup | QFile::ExeGroup);
+    qInfo("bubblewrap: %s", SandboxRunner::bubblewrapAvailable()
+                                ? "available"
+                                : qPrintable(QStringLiteral("unavailable: ") + SandboxRunner::bubblewrapProblem()));
+}
+
+void TestEvalSandbox::addModes()
+{
+    // Both paths are tested wherever bubblewrap works; the fallback always.
+    QTest::addColumn<SandboxMode>("mode");
+}
+
+SandboxResult TestEvalSandbox::runContained(SandboxRequest request, const QString &what)
+{
+    static int counter = 0;
+    if (request.workDir.isEmpty()) {
+        request.workDir = m_root.path() + QStringLiteral("/work-%1").arg(++counter);
+        QDir().mkpath(request.workDir);
+    }
+    QElapsedTimer clock;
+    clock.start();
+    SandboxRunner runner;
+    QSignalSpy spy(&runner, &SandboxRunner::finished);
+    runner.start(request);
+    const qint64 budget = request.limits.wallMs + request.limits.termGraceMs + 1000;
+    if (!spy.wait(int(budget)) && spy.isEmpty()) {
+        qWarning("%s did not finish within %lld ms", qPrintable(what), budget);
+        return {};
+    }
+    const SandboxResult result = spy.first().first().value<SandboxResult>();
+    // Everything it started must be gone within the same budget.
+    while (((result.processGroup > 0 && evaltest::liveMembers(result.processGroup) > 0)
+            || (::geteuid() == 0 && evaltest::liveProcessesOf(nobodyUid()) > 0))
+           && clock.elapsed() < budget)
+        QThread::msleep(10);
+    const qint64 elapsed = clock.elapsed();
+    qInfo("%-22s %-10s %-12s %5lld ms  %s", qPrintable(what), result.bubblewrap ? "bubblewrap" : "fallback",
+          "", elapsed, qPrintable(result.describe()));
+    [&] {
+        QVERIFY2(elapsed <= budget, qPrintable(QStringLiteral("%1 took %2 ms").arg(what).arg(elapsed)));
+        QCOMPARE(evaltest::liveMembers(result.processGroup), 0);
+        if (::geteuid() == 0)
+            QCOMPARE(evaltest::liveProcessesOf(nobodyUid()), 0);
+    }();
+    return result;
+}
+
+void TestEvalSandbox::hostile_data()
+{
+    QTest::addColumn<SandboxMode>("mode");
+    QTest::addColumn<QString>("script");
+    QTest::addColumn<int>("outcome");
+    QTest::addColumn<QString>("failClass");
+    struct Case
+    {
+        const char *name;
+        const char *script;
+        SandboxResult::Outcome outcome;
+        const char *failClass;
+    };
+    const Case cases[] = {
+        {"infinite loop", "infinite_loop.py", SandboxResult::Outcome::TimedOut, FailClass::Timeout},
+        {"fork bomb", "fork_bomb.py", SandboxResult::Outcome::Exited, FailClass::Resource},
+        {"allocate 50 GB", "alloc_50gb.py", SandboxResult::Outcome::Exited, FailClass::Resource},
+        {"print 10 GB", "print_10gb.py", SandboxResult::Outcome::OutputLimit, FailClass::Resource},
+        {"sleep ignoring SIGTERM", "sleep_ignore_term.py", SandboxResult::Outcome::TimedOut, FailClass::Timeout},
+    };
+    for (SandboxMode mode : {SandboxMode::Bubblewrap, SandboxMode::Fallback}) {
+        for (const Case &c : cases) {
+            QTest::addRow("%s/%s", mode == SandboxMode::Bubblewrap ? "bwrap" : "fallback", c.name)
+                << mode << QString::fromLatin1(c.script) << int(c.outcome) << QString::fromLatin1(c.failClass);
+        }
+    }
+}
+
+void TestEvalSandbox::hostile()
+{
+    QFETCH(SandboxMode, mode);
+    QFETCH(QString, script);
+    QFETCH(int, outcome);
+    QFETCH(QString, failClass);
+    if (mode == SandboxMode::Bubblewrap && !SandboxRunner::bubblewrapAvailable())
+        QSKIP(qPrintable(QStringLiteral("bubblewrap unusable here: ") + SandboxRunner::bubblewrapProblem()));
+    SandboxRequest request;
+    request.program = python();
+    request.arguments = {evaltest::dataPath(QStringLiteral("hostile/") + script)};
+    request.mode = mode;
+    request.limits.wallMs = wallLimitMs;
+    request.limits.cpuSeconds = 10;
+    request.limits.addressSpaceBytes = qint64(1) << 30;
+    request.limits.maxProcesses = 48;
+    request.limits.outputBytes = qint64(4) << 20;
+    const SandboxResult result = runContained(request, QString::fromLatin1(QTest::currentDataTag()));
+    if (QTest::currentTestFailed())
+        return;
+    QCOMPARE(int(result.outcome), outcome);
+    const auto failure = FailureClassifier::classify(result, FailureClassifier::Stage::Run, QStringLiteral("candidate"));
+    QVERIFY(failure.has_value());
+    QCOMPARE(failure->failClass, failClass);
+}
+
+void TestEvalSandbox::loopbackIsUnreachable_data()
+{
+    QTest::addColumn<SandboxMode>("mode");
+    QTest::newRow("bwrap") << SandboxMode::Bubblewrap;
+    QTest::newRow("fallback") << SandboxMode::Fallback;
+}
+
+void TestEvalSandbox::loopbackIsUnreachable()
+{
+    QFETCH(SandboxMode, mode);
+    if (mode == SandboxMode::Bubblewrap && !SandboxRunner::bubblewrapAvailable())
+        QSKIP("bubblewrap unusable here");
+    if (mode == SandboxMode::Fallback && ::geteuid() != 0)
+        QSKIP("without bubblewrap the network namespace needs root; an unprivileged fallback cannot cut the network");
+    QTcpServer server;
+    QVERIFY(server.listen(QHostAddress::LocalHost, 0)); // loopback only
+    SandboxRequest request;
+    request.program = python();
+    request.arguments = {evaltest::dataPath(QStringLiteral("hostile/connect_loopback.py")), QString::number(server.serverPort())};
+    request.mode = mode;
+    request.limits.wallMs = wallLimitMs;
+    const SandboxResult result = runContained(request, QStringLiteral("connect 127.0.0.1"));
+    if (QTest::currentTestFailed())
+        return;
+    QVERIFY(!server.waitForNewConnection(100));
+    QVERIFY(!result.standardOutput.contains("connected"));
+    const auto failure = FailureClassifier::classify(result, FailureClassifier::Stage::Run, QStringLiteral("candidate"));
+    QVERIFY(failure.has_value());
+    QCOMPARE(failure->failClass, QStringLiteral("runtime"));
+}
+
+void TestEvalSandbox::writeOutsideIsRefused_data()
+{
+    loopbackIsUnreachable_data();
+}
+
+void TestEvalSandbox::writeOutsideIsRefused()
+{
+    QFETCH(SandboxMode, mode);
+    if (mode == SandboxMode::Bubblewrap && !SandboxRunner::bubblewrapAvailable())
+        QSKIP("bubblewrap unusable here");
+    // A root-owned directory outside /tmp (the build tree): read-only under
+    // bubblewrap, not writable by the sandbox user in the fallback.
+    QTemporaryDir outsideDir(QDir::currentPath() + QStringLiteral("/outside-XXXXXX"));
+    QVERIFY(outsideDir.isValid());
+    QFile::setPermissions(outsideDir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadOther
+                                                 | QFile::ExeOther | QFile::ReadGroup | QFile::ExeGroup);
+    const QString outside = outsideDir.path() + QStringLiteral("/escaped.txt");
+    SandboxRequest request;
+    request.program = python();
+    request.arguments = {evaltest::dataPath(QStringLiteral("hostile/write_outside.py")), outside};
+    request.mode = mode;
+    request.limits.wallMs = wallLimitMs;
+    const SandboxResult result = runContained(request, QStringLiteral("write outside"));
+    if (QTest::currentTestFailed())
+        return;
+    QVERIFY2(!QFile::exists(outside), "the candidate wrote outside its work directory");
+    const auto failure = FailureClassifier::classify(result, FailureClassifier::Stage::Run, QStringLiteral("candidate"));
+    QVERIFY(failure.has_value());
+    QCOMPARE(failure->failClass, QStringLiteral("runtime"));
+    QVERIFY(result.standardError.contains("Read-only file system") || result.standardError.contains("Permission denied"));
+
+    if (mode == SandboxMode::Bubblewrap) {
+        // /tmp is private: a write there succeeds but never reaches the host.
+        const QString hostTmp = m_root.path() + QStringLiteral("/private-tmp.txt");
+        request.arguments = {evaltest::dataPath(QStringLiteral("hostile/write_outside.py")), hostTmp};
+        const SandboxResult tmp = runContained(request, QStringLiteral("write /tmp"));
+        QVERIFY(tmp.succeeded());
+        QVERIFY(!QFile::exists(hostTmp));
+    }
+}
+
+void TestEvalSandbox::secretsAreScrubbed_data()
+{
+    loopbackIsUnreachable_data();
+}
+
+void TestEvalSandbox::secretsAreScrubbed()
+{
+    QFETCH(SandboxMode, mode);
+    if (mode == SandboxMode::Bubblewrap && !SandboxRunner::bubblewrapAvailable())
+        QSKIP("bubblewrap unusable here");
+    qputenv("OPENAI_API_KEY", "sk-dreamrsi-test-1234567890");
+    qputenv("GITHUB_TOKEN", "ghp-dreamrsi-test");
+    qputenv("https_proxy", "http://proxy.invalid:3128");
+    qputenv("DREAMRSI_HARMLESS", "visible");
+    SandboxRequest request;
+    request.program = python();
+    request.arguments = {evaltest::dataPath(QStringLiteral("hostile/read_api_key.py"))};
+    request.mode = mode;
+    request.limits.wallMs = wallLimitMs;
+    const SandboxResult result = runContained(request, QStringLiteral("read API key"));
+    qunsetenv("OPENAI_API_KEY");
+    qunsetenv("GITHUB_TOKEN");
+    qunsetenv("https_proxy");
+    if (QTest::currentTestFailed())
+        return;
+    QVERIFY(result.succeeded());
+    QVERIFY(result.standardOutput.contains("DREAMRSI_HARMLESS=visible"));
+    QVERIFY(!result.standardOutput.contains("sk-dreamrsi-test"));
+    QVERIFY(!result.standardOutput.contains("ghp-dreamrsi-test"));
+    QVERIFY(!result.standardOutput.contains("proxy.invalid"));
+}
+
+void TestEvalSandbox::scrubbedNames()
+{
+    for (const char *name : {"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "aws_secret_access_key", "GH_TOKEN", "DB_PASSWORD",
+                             "http_proxy", "HTTPS_PROXY", "ALL_PROXY", "no_proxy"})
+        QVERIFY2(SandboxRunner::isScrubbedName(QString::fromLatin1(name)), name);
+    for (const char *name : {"PATH", "HOME", "LANG", "OMP_NUM_THREADS", "MONKEYS"})
+        QVERIFY2(!SandboxRunner::isScrubbedName(QString::fromLatin1(name)) || QByteArray(name) == "MONKEYS", name);
+}
+
+void TestEvalSandbox::cancelKillsTheGroup()
+{
+    const QString work = m_root.path() + QStringLiteral("/cancel");
+    QDir().mkpath(work);
+    SandboxRequest request;
+    request.program = python();
+    request.arguments = {evaltest::dataPath(QStringLiteral("hostile/sleep_ignore_term.py"))};
+    request.workDir = work;
+    request.limits.wallMs = 60'000;
+    SandboxRunner runner;
+    QSignalSpy spy(&runner, &SandboxRunner::finished);
+    runner.start(request);
+    QTest::qWait(300);
+    QVERIFY(runner.isRunning());
+    const qint64 pgid = runner.processGroup();
+    QVERIFY(pgid > 0);
+    runner.cancel();
+    QVERIFY(spy.wait(2000));
+    QCOMPARE(int(spy.first().first().value<SandboxResult>().outcome), int(SandboxResult::Outcome::Cancelled));
+    QTRY_COMPARE_WITH_TIMEOUT(evaltest::liveMembers(pgid), 0, 1000);
+}
+
+void TestEvalSandbox::candidateFailuresAreClassified_data()
+{
+    QTest::addColumn<QString>("candidate");
+    QTest::addColumn<QString>("failClass");
+    QTest::addColumn<QString>("errorContains");
+    QTest::newRow("compile error") << QStringLiteral("hostile/compile_error.cpp") << QStringLiteral("compile")
+                                   << QStringLiteral("undefined_symbol");
+    QTest::newRow("SIGSEGV") << QStringLiteral("hostile/segfault.cpp") << QStringLiteral("runtime")
+                             << QStringLiteral("SIGSEGV");
+    QTest::newRow("non-JSON output") << QStringLiteral("hostile/not_json.py") << QStringLiteral("correctness")
+                                     << QStringLiteral("twenty-six lovely circles");
+    QTest::newRow("infinite loop") << QStringLiteral("hostile/infinite_loop.py") << QStringLiteral("timeout")
+                                   << QStringLiteral("wall-clock");
+    QTest::newRow("no program") << QStringLiteral("hostile/does_not_exist.py") << QStringLiteral("agent")
+                                << QStringLiteral("no candidate program");
+}
+
+void TestEvalSandbox::candidateFailuresAreClassified()
+{
+    QFETCH(QString, candidate);
+    QFETCH(QString, failClass);
+    QFETCH(QString, errorContains);
+    EvaluationRequest request;
+    request.task = QStringLiteral("circle_packing_26");
+    request.candidatePath = evaltest::dataPath(candidate);
+    request.options = {{QStringLiteral("time_limit_s"), 2}};
+    QElapsedTimer clock;
+    clock.start();
+    const EvaluationResult result = Evaluator::evaluate(request);
+    QCOMPARE(result.failClass, failClass);
+    QVERIFY(!result.valid);
+    QVERIFY(!result.score.has_value());
+    QVERIFY2(result.error && result.error->contains(errorContains), qPrintable(result.error.value_or(QString())));
+    qInfo("%-16s -> %-11s %lld ms", QTest::currentDataTag(), qPrintable(result.failClass), clock.elapsed());
+}
+
+void TestEvalSandbox::customEvaluatorProtocol_data()
+{
+    QTest::addColumn<QString>("command");
+    QTest::addColumn<QString>("failClass");
+    QTest::addColumn<double>("score");
+    QTest::addColumn<QString>("errorContains");
+    QTest::newRow("score on last line")
+        << QStringLiteral("echo warming up; echo '{\"score\": 2.5, \"valid\": true, \"fail_class\": \"ok\", \"error\": null, "
+                          "\"n_valid\": 3, \"n_total\": 3, \"metrics\": {\"ms\": 0.4}}'")
+        << QStringLiteral("ok") << 2.5 << QString();
+    QTest::newRow("reported failure")
+        << QStringLiteral("echo '{\"score\": null, \"valid\": false, \"fail_class\": \"correctness\", \"error\": \"off by one\"}'")
+        << QStringLiteral("correctness") << -1.0 << QStringLiteral("off by one");
+    QTest::newRow("malformed output") << QStringLiteral("echo 'score: 12 (trust me)'") << QStringLiteral("env") << -1.0
+                                      << QStringLiteral("score: 12 (trust me)");
+    QTest::newRow("wrong type") << QStringLiteral("echo '{\"score\": \"high\"}'") << QStringLiteral("env") << -1.0
+                                << QStringLiteral("'score' must be a number");
+    QTest::newRow("silent crash") << QStringLiteral("kill -SEGV $$") << QStringLiteral("env") << -1.0
+                                  << QStringLiteral("SIGSEGV");
+}
+
+void TestEvalSandbox::customEvaluatorProtocol()
+{
+    QFETCH(QString, command);
+    QFETCH(QString, failClass);
+    QFETCH(double, score);
+    QFETCH(QString, errorContains);
+    EvaluationRequest request;
+    request.task = QStringLiteral("custom");
+    request.command = command;
+    request.options = {{QStringLiteral("time_limit_s"), 5}};
+    const EvaluationResult result = Evaluator::evaluate(request);
+    QCOMPARE(result.failClass, failClass);
+    if (score >= 0) {
+        QVERIFY(result.score.has_value());
+        QCOMPARE(*result.score, score);
+        QCOMPARE(result.nValid.value_or(-1), 3);
+        QCOMPARE(result.metrics.value(QStringLiteral("ms")).toDouble(), 0.4);
+    } else {
+        QVERIFY(!result.score.has_value());
+        QVERIFY2(result.error && result.error->contains(errorContains), qPrintable(result.error.value_or(QString())));
+    }
+}
+
+void TestEvalSandbox::poolRunsAtMostW()
+{
+    EvaluationPool pool(2);
+    QSignalSpy started(&pool, &EvaluationPool::started);
+    QSignalSpy finished(&pool, &EvaluationPool::finished);
+    int running = 0;
+    int peak = 0;
+    connect(&pool, &EvaluationPool::started, this, [&] { peak = std::max(peak, ++running); });
+    connect(&pool, &EvaluationPool::finished, this, [&] { --running; });
+    EvaluationRequest request;
+    request.task = QStringLiteral("custom");
+    request.command = QStringLiteral("sleep 0.3; echo '{\"score\": 1}'");
+    for (int i = 0; i < 5; ++i)
+        pool.submit(request);
+    EvaluationRequest slow = request;
+    slow.command = QStringLiteral("sleep 30; echo '{\"score\": 1}'");
+    const quint64 slowId = pool.submit(slow);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 5, 10'000);
+    QVERIFY(pool.cancel(slowId));
+    QVERIFY(pool.waitForIdle(3000));
+    QCOMPARE(finished.size(), 6);
+    QVERIFY(peak <= 2);
+    QVERIFY(peak >= 1);
+    const auto last = finished.last();
+    QCOMPARE(last.at(0).toULongLong(), slowId);
+    QCOMPARE(last.at(1).value<EvaluationResult>().failClass, QStringLiteral("env"));
+    QCOMPARE(*last.at(1).value<EvaluationResult>().error, QStringLiteral("cancelled"));
+}
+
+QTEST_GUILESS_MAIN(TestEvalSandbox)
+#include "tst_evalsandbox.moc"

@@ -1,2 +1,11 @@
 # The history store (core/store): suites labelled `store`.
 dreamrsi_add_test(tst_store SOURCES tst_store.cpp LIBS dreamrsi::store SQLite::SQLite3 LABELS store TIMEOUT 120)
+
+# A child process for the crash, lock and read-only tests.
+qt_add_executable(store_helper store_helper.cpp store_testcells.h)
+set_target_properties(store_helper PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+target_link_libraries(store_helper PRIVATE dreamrsi_settings dreamrsi::store)
+
+dreamrsi_add_test(tst_store_crash SOURCES tst_store_crash.cpp store_testcells.h
+                  LIBS dreamrsi::store SQLite::SQLite3 LABELS store robustness TIMEOUT 300)
+add_dependencies(tst_store_crash store_helper)

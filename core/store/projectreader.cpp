@@ -222,6 +222,20 @@ StoreResult<QList<Cell>> ProjectReader::cells(IterationId id)
     return StoreResult<QList<Cell>>::success(std::move(*cells));
 }
 
+StoreResult<IterationData> ProjectReader::iterationData(IterationId id)
+{
+    using R = StoreResult<IterationData>;
+    QString error;
+    ReadTransaction tx(*d->db);
+    std::optional<IterationInfo> it = d->iteration(id, &error);
+    if (!it)
+        return R::failure(error);
+    std::optional<QList<Cell>> cells = d->cells(id, &error);
+    if (!cells)
+        return R::failure(error);
+    return R::success(IterationData{std::move(*it), std::move(*cells)});
+}
+
 StoreResult<DiscoveryTree> ProjectReader::loadIteration(IterationId id)
 {
     using R = StoreResult<DiscoveryTree>;

@@ -30,6 +30,9 @@ public:
     StoreResult<IterationInfo> iteration(IterationId id);
     /// The iteration's cells in seq order, payload rebuilt.
     StoreResult<QList<Cell>> cells(IterationId id);
+    /// Iteration row and cells from one snapshot, not validated as a tree
+    /// (a running round's cells may still be arriving).
+    StoreResult<IterationData> iterationData(IterationId id);
     /// Iteration and cells from one snapshot, validated as a tree.
     StoreResult<DiscoveryTree> loadIteration(IterationId id);
     StoreResult<QList<PolicyVersion>> policyVersions();

@@ -204,6 +204,11 @@ QFuture<StoreResult<QList<IterationInfo>>> ProjectStore::iterations()
     return runRead<QList<IterationInfo>>(&d->readPool, d.get(), [](ProjectReader &r) { return r.iterations(); });
 }
 
+QFuture<StoreResult<IterationData>> ProjectStore::iterationData(IterationId id)
+{
+    return runRead<IterationData>(&d->readPool, d.get(), [id](ProjectReader &r) { return r.iterationData(id); });
+}
+
 QFuture<StoreResult<DiscoveryTree>> ProjectStore::loadIteration(IterationId id)
 {
     return runRead<DiscoveryTree>(&d->readPool, d.get(), [id](ProjectReader &r) { return r.loadIteration(id); });

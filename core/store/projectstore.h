@@ -57,6 +57,8 @@ public:
     // ---- reads (pool threads, snapshot each) ----
     QFuture<StoreResult<ProjectInfo>> projectInfo();
     QFuture<StoreResult<QList<IterationInfo>>> iterations();
+    /// The iteration's row and cells from one snapshot (also for running rounds).
+    QFuture<StoreResult<IterationData>> iterationData(IterationId id);
     /// The iteration as a validated tree, cells in seq order, payload included.
     QFuture<StoreResult<DiscoveryTree>> loadIteration(IterationId id);
     QFuture<StoreResult<QList<PolicyVersion>>> policyVersions();

@@ -65,6 +65,14 @@ struct IterationInfo
     TreeMeta treeMeta() const;
 };
 
+/// An iteration's row and its cells, read from one snapshot: the cell
+/// count and best score of `info` agree with `cells`.
+struct IterationData
+{
+    IterationInfo info;
+    QList<Cell> cells; ///< in seq order, payload rebuilt
+};
+
 /// Where a policy version came from.
 enum class PolicyOrigin { Builtin, Human, Agent };
 QString policyOriginName(PolicyOrigin o);

@@ -9,3 +9,10 @@ target_link_libraries(store_helper PRIVATE dreamrsi_settings dreamrsi::store)
 dreamrsi_add_test(tst_store_crash SOURCES tst_store_crash.cpp store_testcells.h
                   LIBS dreamrsi::store SQLite::SQLite3 LABELS store robustness TIMEOUT 300)
 add_dependencies(tst_store_crash store_helper)
+
+dreamrsi_add_test(tst_store_migration SOURCES tst_store_migration.cpp
+                  LIBS dreamrsi::store SQLite::SQLite3 LABELS store TIMEOUT 60)
+
+dreamrsi_add_test(tst_store_badinput SOURCES tst_store_badinput.cpp
+                  LIBS dreamrsi::store SQLite::SQLite3 LABELS store robustness TIMEOUT 120)
+add_dependencies(tst_store_badinput store_helper)

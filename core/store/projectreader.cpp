@@ -146,16 +146,27 @@ StoreResult<std::unique_ptr<ProjectReader>> ProjectReader::open(const QString &r
         return R::failure(QStringLiteral("%1: is a folder, not a project file").arg(path));
     std::unique_ptr<ProjectReader> r(new ProjectReader);
     QString error;
-    r->d->db = SqliteConnection::open(path, SqliteConnection::Mode::ReadWrite, &error);
-    if (!r->d->db) // a read-only file or location: read it read-only
-        r->d->db = SqliteConnection::open(path, SqliteConnection::Mode::ReadOnly, &error);
-    if (!r->d->db)
-        return R::failure(QStringLiteral("%1: cannot open: %2").arg(path, error));
-    if (!Schema::configure(*r->d->db, false, &error))
-        return R::failure(QStringLiteral("%1: %2").arg(path, error));
-    r->d->version = Schema::prepare(*r->d->db, false, false, &error);
-    if (r->d->version < 0)
-        return R::failure(error);
+    const auto connect = [&](SqliteConnection::Mode mode) {
+        r->d->db = SqliteConnection::open(path, mode, &error);
+        if (!r->d->db) {
+            error = QStringLiteral("%1: cannot open: %2").arg(path, error);
+            return false;
+        }
+        if (!Schema::configure(*r->d->db, false, &error)) {
+            error = QStringLiteral("%1: %2").arg(path, error);
+            return false;
+        }
+        r->d->version = Schema::prepare(*r->d->db, false, false, &error);
+        return r->d->version >= 0;
+    };
+    if (!connect(SqliteConnection::Mode::ReadWrite)) {
+        // A WAL database in a place this user cannot write (no room for the
+        // WAL index): read it as an immutable file instead.
+        const bool readOnlyPlace = !fi.isWritable() || !QFileInfo(fi.absolutePath()).isWritable();
+        const QString first = error;
+        if (!readOnlyPlace || !connect(SqliteConnection::Mode::Immutable))
+            return R::failure(first);
+    }
     r->d->artifacts = std::make_unique<ArtifactStore>(ArtifactStore::folderFor(path));
     return R::success(std::move(r));
 }

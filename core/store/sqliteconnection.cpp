@@ -1,5 +1,7 @@
 #include "sqliteconnection.h"
 
+#include <QUrl>
+
 #include <sqlite3.h>
 
 namespace dreamrsi {
@@ -17,10 +19,14 @@ std::unique_ptr<SqliteConnection> SqliteConnection::open(const QString &path, Mo
     case Mode::ReadOnly: flags |= SQLITE_OPEN_READONLY; break;
     case Mode::ReadWrite: flags |= SQLITE_OPEN_READWRITE; break;
     case Mode::Create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE; break;
+    case Mode::Immutable: flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI; break;
     }
     std::unique_ptr<SqliteConnection> c(new SqliteConnection);
     c->m_path = path;
-    const int rc = sqlite3_open_v2(path.toUtf8().constData(), &c->m_db, flags, nullptr);
+    const QByteArray name = mode == Mode::Immutable
+                                ? QByteArray("file:") + QUrl::toPercentEncoding(path, "/") + QByteArray("?immutable=1")
+                                : path.toUtf8();
+    const int rc = sqlite3_open_v2(name.constData(), &c->m_db, flags, nullptr);
     if (rc != SQLITE_OK) {
         if (error) {
             *error = c->m_db ? QString::fromUtf8(sqlite3_errmsg(c->m_db)) : QString::fromUtf8(sqlite3_errstr(rc));

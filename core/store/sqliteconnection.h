@@ -16,7 +16,9 @@ namespace dreamrsi {
 class SqliteConnection
 {
 public:
-    enum class Mode { ReadOnly, ReadWrite, Create };
+    /// Immutable: read-only, without the WAL index, for a file in a place
+    /// nobody may write (SQLite then assumes the file cannot change).
+    enum class Mode { ReadOnly, ReadWrite, Create, Immutable };
 
     ~SqliteConnection();
     SqliteConnection(const SqliteConnection &) = delete;

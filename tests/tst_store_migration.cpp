@@ -1,0 +1,257 @@
+// Schema migrations: a database made by schema version 1 (kept here as it
+// was written, with data) opens under this build, keeps its data and gains
+// the later tables; every intermediate version opens too.
+#include "store/projectreader.h"
+#include "store/projectwriter.h"
+#include "store/schema.h"
+#include "store/sqliteconnection.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <sqlite3.h>
+
+using namespace dreamrsi;
+
+namespace {
+
+// Schema version 1 exactly as shipped, plus a small history written by it.
+constexpr const char *V1Database = R"sql(
+CREATE TABLE project(
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  name TEXT NOT NULL,
+  task TEXT NOT NULL DEFAULT '',
+  settings TEXT NOT NULL DEFAULT '{}',
+  created TEXT NOT NULL
+);
+CREATE TABLE policy_versions(
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  code TEXT NOT NULL,
+  parent_id INTEGER REFERENCES policy_versions(id),
+  origin TEXT NOT NULL CHECK (origin IN ('builtin', 'human', 'agent')),
+  prompt TEXT NOT NULL DEFAULT '',
+  response TEXT NOT NULL DEFAULT '',
+  created TEXT NOT NULL
+);
+CREATE TABLE iterations(
+  id INTEGER PRIMARY KEY,
+  number INTEGER,
+  task TEXT,
+  baseline_score REAL,
+  max_parallelism INTEGER,
+  grid_branches INTEGER,
+  grid_refinements INTEGER,
+  grid_reason TEXT NOT NULL DEFAULT '',
+  beta REAL,
+  policy_version_id INTEGER REFERENCES policy_versions(id),
+  status TEXT NOT NULL CHECK (status IN ('running', 'finished', 'interrupted')),
+  started TEXT NOT NULL,
+  finished TEXT,
+  best_score REAL,
+  cell_count INTEGER NOT NULL DEFAULT 0,
+  source TEXT NOT NULL DEFAULT '',
+  payload TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX iterations_by_status ON iterations(status);
+CREATE TABLE cells(
+  id INTEGER PRIMARY KEY,
+  iteration_id INTEGER NOT NULL REFERENCES iterations(id) ON DELETE CASCADE,
+  cell_id TEXT NOT NULL,
+  branch INTEGER NOT NULL,
+  attempt INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  score REAL,
+  evaluated INTEGER NOT NULL,
+  valid INTEGER,
+  fail_class TEXT NOT NULL,
+  error TEXT,
+  n_valid INTEGER,
+  n_total INTEGER,
+  tags TEXT NOT NULL DEFAULT '[]',
+  proposal TEXT,
+  program TEXT,
+  stdout TEXT,
+  stderr TEXT,
+  metrics TEXT,
+  agent TEXT,
+  agent_name TEXT,
+  model TEXT,
+  tokens_in INTEGER,
+  tokens_out INTEGER,
+  cost REAL,
+  timing TEXT,
+  agent_wall_s REAL,
+  eval_wall_s REAL,
+  wall_s REAL,
+  payload TEXT NOT NULL DEFAULT '{}',
+  UNIQUE (iteration_id, seq),
+  UNIQUE (iteration_id, branch, attempt),
+  UNIQUE (iteration_id, cell_id)
+);
+CREATE TABLE artifacts(
+  hash TEXT PRIMARY KEY,
+  size INTEGER NOT NULL,
+  created TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE cell_artifacts(
+  cell_rowid INTEGER NOT NULL REFERENCES cells(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  hash TEXT NOT NULL REFERENCES artifacts(hash),
+  PRIMARY KEY (cell_rowid, name)
+) WITHOUT ROWID;
+CREATE INDEX cell_artifacts_by_hash ON cell_artifacts(hash);
+PRAGMA application_id = 1146245961;
+PRAGMA user_version = 1;
+
+INSERT INTO project VALUES (1, 'old project', 'circle_packing_26', '{"workers":4}', '2026-01-02T03:04:05.000Z');
+INSERT INTO policy_versions VALUES (1, 'builtin:parallel_refine', 'function selectBatch(s) { return s.legal; }',
+  NULL, 'builtin', '', '', '2026-01-02T03:04:05.000Z');
+INSERT INTO iterations VALUES (1, 1, 'circle_packing_26', 0.9, 4, 2, 1, 'two by one', 0.5, 1, 'finished',
+  '2026-01-02T03:04:05.000Z', '2026-01-02T04:00:00.000Z', 2.5, 3, '', '{"note":"v1"}');
+INSERT INTO iterations VALUES (2, 2, 'circle_packing_26', 0.9, 4, 2, 1, '', 0.5, 1, 'running',
+  '2026-01-03T03:04:05.000Z', NULL, 1.0, 1, '', '{}');
+INSERT INTO cells(iteration_id, cell_id, branch, attempt, seq, score, evaluated, valid, fail_class, error, n_valid,
+  n_total, tags, proposal, program, metrics, agent, agent_name, tokens_in, payload) VALUES
+  (1, 'b0a0', 0, 0, 0, 1.5, 1, 1, 'ok', NULL, 5, 5, '["t"]', 'try', 'x = 1', '{"sum_radii":1.5}',
+   '{"name":"builtin","tokens_in":10}', 'builtin', 10, '{"extra":[1,2]}'),
+  (1, 'b1a0', 1, 0, 1, 2.5, 1, 1, 'ok', NULL, 5, 5, '[]', NULL, 'x = 2', NULL, NULL, NULL, NULL, '{}'),
+  (1, 'b0a1', 0, 1, 2, NULL, 0, NULL, 'agent', 'no program', NULL, NULL, '[]', NULL, NULL, NULL, NULL, NULL, NULL, '{}'),
+  (2, 'b0a0', 0, 0, 0, 1.0, 1, 1, 'ok', NULL, 5, 5, '[]', NULL, 'y', NULL, NULL, NULL, NULL, '{}');
+INSERT INTO artifacts VALUES ('2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824', 5, '2026-01-02T03:04:05.000Z');
+INSERT INTO cell_artifacts VALUES (1, 'hello.txt', '2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824');
+)sql";
+
+void makeV1(const QString &path)
+{
+    sqlite3 *db = nullptr;
+    QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+    char *msg = nullptr;
+    const int rc = sqlite3_exec(db, V1Database, nullptr, nullptr, &msg);
+    QVERIFY2(rc == SQLITE_OK, msg);
+    sqlite3_close(db);
+    QVERIFY(QDir().mkpath(path + QStringLiteral("-artifacts/2c")));
+    QFile f(path + QStringLiteral("-artifacts/2c/2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("hello");
+}
+
+qint64 userVersion(const QString &path)
+{
+    QString error;
+    auto db = SqliteConnection::open(path, SqliteConnection::Mode::ReadOnly, &error);
+    return db ? db->queryInt("PRAGMA user_version;", &error).value_or(-1) : -1;
+}
+
+} // namespace
+
+class TestStoreMigration : public QObject
+{
+    Q_OBJECT
+private slots:
+    void v1OpensUnderCurrent();
+    void everyVersionOpens_data();
+    void everyVersionOpens();
+    void readerAsksForUpgrade();
+};
+
+void TestStoreMigration::v1OpensUnderCurrent()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("v1.dreamrsi"));
+    makeV1(path);
+    QCOMPARE(userVersion(path), qint64(1));
+
+    OpenReport report;
+    StoreResult<std::unique_ptr<ProjectWriter>> w = ProjectWriter::open(path, &report);
+    QVERIFY2(w.ok(), qPrintable(w.error));
+    QCOMPARE(userVersion(path), qint64(Schema::CurrentVersion));
+    QCOMPARE(report.project.schemaVersion, Schema::CurrentVersion);
+    QCOMPARE(report.project.name, QStringLiteral("old project"));
+    QCOMPARE(report.interrupted.size(), 1); // the v1 round left running
+    QCOMPARE(report.interrupted.first().id, IterationId(2));
+    QVERIFY((*w.value)->integrityCheck().ok());
+
+    StoreResult<std::unique_ptr<ProjectReader>> r = ProjectReader::open(path);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    const StoreResult<ProjectInfo> info = (*r.value)->projectInfo();
+    QCOMPARE(info.value->settings.value(QStringLiteral("workers")).toInt(), 4);
+    const StoreResult<DiscoveryTree> tree = (*r.value)->loadIteration(1);
+    QVERIFY2(tree.ok(), qPrintable(tree.error));
+    QCOMPARE(tree.value->cellCount(), 3);
+    const Cell &first = tree.value->cells().first();
+    QCOMPARE(first.proposal(), QStringLiteral("try"));
+    QCOMPARE(first.payload.value(QStringLiteral("metrics")).toObject().value(QStringLiteral("sum_radii")).toDouble(), 1.5);
+    QCOMPARE(first.payload.value(QStringLiteral("extra")).toArray().size(), 2);
+    QCOMPARE(tree.value->meta().payload.value(QStringLiteral("note")).toString(), QStringLiteral("v1"));
+    QCOMPARE(tree.value->meta().grid, std::optional<GridShape>(GridShape{2, 1}));
+    QCOMPARE((*r.value)->cellArtifacts(1, QStringLiteral("b0a0")).value->size(), 1);
+    QCOMPARE(*(*r.value)->readArtifact(QStringLiteral("2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824")).value,
+             QByteArrayLiteral("hello"));
+
+    // The tables of later versions work on the migrated file.
+    ReplayResultRecord rec;
+    rec.key = ReplayKey{1, 1, 0.5, 4, 0.1, std::nullopt, std::nullopt};
+    rec.calls = 2;
+    rec.rounds = 1;
+    rec.best = 2.5;
+    rec.attainment = 1.0;
+    QVERIFY((*w.value)->storeReplayResults({rec}).ok());
+    Approval a;
+    a.version = 1;
+    a.who = QStringLiteral("me");
+    QVERIFY((*w.value)->addApproval(a).ok());
+    QCOMPARE((*r.value)->replayResults(1).value->size(), 1);
+
+    // Opening again is a no-op migration.
+    w.value->reset();
+    QVERIFY(ProjectWriter::open(path).ok());
+    QCOMPARE(userVersion(path), qint64(Schema::CurrentVersion));
+}
+
+void TestStoreMigration::everyVersionOpens_data()
+{
+    QTest::addColumn<int>("version");
+    for (int v = 1; v <= Schema::CurrentVersion; ++v)
+        QTest::addRow("v%d", v) << v;
+}
+
+void TestStoreMigration::everyVersionOpens()
+{
+    QFETCH(int, version);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("p.dreamrsi"));
+    {
+        QString error;
+        auto db = SqliteConnection::open(path, SqliteConnection::Mode::Create, &error);
+        QVERIFY2(db, qPrintable(error));
+        for (int v = 1; v <= version; ++v) {
+            QVERIFY2(db->exec(Schema::migrationTo(v), &error), qPrintable(error));
+        }
+        const QByteArray pragmas = QByteArray("PRAGMA application_id = ") + QByteArray::number(Schema::ApplicationId)
+                                   + "; PRAGMA user_version = " + QByteArray::number(version) + ";";
+        QVERIFY(db->exec(pragmas.constData(), &error));
+    }
+    StoreResult<std::unique_ptr<ProjectWriter>> w = ProjectWriter::open(path);
+    QVERIFY2(w.ok(), qPrintable(w.error));
+    QCOMPARE(userVersion(path), qint64(Schema::CurrentVersion));
+    // The missing project row was written on open.
+    StoreResult<std::unique_ptr<ProjectReader>> r = ProjectReader::open(path);
+    QVERIFY(r.ok());
+    QCOMPARE((*r.value)->projectInfo().value->name, QStringLiteral("p"));
+}
+
+void TestStoreMigration::readerAsksForUpgrade()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("v1.dreamrsi"));
+    makeV1(path);
+    StoreResult<std::unique_ptr<ProjectReader>> r = ProjectReader::open(path);
+    QVERIFY(!r.ok());
+    QVERIFY2(r.error.contains(QStringLiteral("schema version 1")) && r.error.contains(QStringLiteral("upgraded")),
+             qPrintable(r.error));
+    QCOMPARE(userVersion(path), qint64(1)); // a reader never changes the file
+}
+
+QTEST_GUILESS_MAIN(TestStoreMigration)
+#include "tst_store_migration.moc"

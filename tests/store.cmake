@@ -16,3 +16,6 @@ dreamrsi_add_test(tst_store_migration SOURCES tst_store_migration.cpp
 dreamrsi_add_test(tst_store_badinput SOURCES tst_store_badinput.cpp
                   LIBS dreamrsi::store SQLite::SQLite3 LABELS store robustness TIMEOUT 120)
 add_dependencies(tst_store_badinput store_helper)
+
+dreamrsi_add_test(tst_store_concurrency SOURCES tst_store_concurrency.cpp store_testcells.h
+                  LIBS dreamrsi::store LABELS store TIMEOUT 120)

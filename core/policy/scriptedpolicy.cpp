@@ -16,9 +16,8 @@ namespace {
 // closure: the policy's global scope cannot reach it. It installs the
 // helpers, the seeded Math.random and the clock-less Date as globals and
 // re-installs them at every episode start.
-const char *const runtimeSource = R"JS((function (factory) {
+const char *const runtimeSource = R"JS((function (factory, G) {
     "use strict";
-    var G = globalThis;
     var rngState = 0;
     function random() {
         var x = rngState;
@@ -55,6 +54,19 @@ const char *const runtimeSource = R"JS((function (factory) {
             throw new Error("meta: " + String(id) + " is neither a legal nor a revealed cell");
         return m;
     }
+    // Tags are handed out as a fresh copy on every read, so a policy that
+    // changes them changes only its own copy.
+    var tagLists = new Map();
+    function withTags(target, list) {
+        tagLists.set(target.id, list);
+        Object.defineProperty(target, "tags", { enumerable: true, get: function () { return list.slice(); } });
+    }
+    function thrown(e) {
+        var text;
+        try { text = String(e); } catch (e2) { text = "an unprintable value"; }
+        var line = (e !== null && typeof e === "object" && typeof e.lineNumber === "number") ? e.lineNumber : 0;
+        return { e: text, line: line };
+    }
     function instantiate() {
         var made = factory();
         if (made === null || typeof made !== "object" || typeof made.selectBatch !== "function")
@@ -63,9 +75,13 @@ const char *const runtimeSource = R"JS((function (factory) {
     }
     return {
         probe: function () {
-            var made = instantiate();
-            return { hasPlanGrid: typeof made.planGrid === "function",
-                     defaultBeta: typeof made.defaultBeta === "number" ? made.defaultBeta : null };
+            try {
+                var made = instantiate();
+                return { v: { hasPlanGrid: typeof made.planGrid === "function",
+                              defaultBeta: typeof made.defaultBeta === "number" ? made.defaultBeta : null } };
+            } catch (e) {
+                return thrown(e);
+            }
         },
         begin: function (b, w, seed) {
             var names = Object.getOwnPropertyNames(G);
@@ -78,29 +94,46 @@ const char *const runtimeSource = R"JS((function (factory) {
             rngState = seed | 0;
             beta = b; W = w;
             metas = new Map();
+            tagLists = new Map();
             observed = [];
             inst = null;
-            inst = instantiate();
+            try {
+                inst = instantiate();
+                return { v: true };
+            } catch (e) {
+                return thrown(e);
+            }
         },
         addMeta: function (id, branch, attempt, parentId, seq, tags) {
-            metas.set(id, Object.freeze({ id: id, branch: branch, attempt: attempt, parentId: parentId,
-                                          seq: seq, tags: Object.freeze(tags) }));
+            var m = { id: id, branch: branch, attempt: attempt, parentId: parentId, seq: seq };
+            withTags(m, Array.prototype.slice.call(tags));
+            metas.set(id, Object.freeze(m));
         },
         addObs: function (id, score, evaluated, valid, failClass, error, nValid, nTotal, dB, dP) {
             var m = metas.get(id);
-            observed.push(Object.freeze({ id: id, branch: m.branch, attempt: m.attempt, parentId: m.parentId,
-                seq: m.seq, tags: m.tags, score: score, evaluated: evaluated, valid: valid,
-                failClass: failClass, error: error, nValid: nValid, nTotal: nTotal,
-                deltaVsBaseline: dB, deltaVsParent: dP }));
+            var o = { id: id, branch: m.branch, attempt: m.attempt, parentId: m.parentId, seq: m.seq };
+            withTags(o, tagLists.get(id));
+            o.score = score; o.evaluated = evaluated; o.valid = valid; o.failClass = failClass;
+            o.error = error; o.nValid = nValid; o.nTotal = nTotal;
+            o.deltaVsBaseline = dB; o.deltaVsParent = dP;
+            observed.push(Object.freeze(o));
         },
         select: function (round, legal, legalRoots, opened, base) {
             var state = { round: round, beta: beta, maxParallelism: W, baselineScore: base,
                           observed: observed.slice(), legal: legal, legalRoots: legalRoots,
                           openedBranches: opened, meta: meta };
-            return inst.selectBatch(state);
+            try {
+                return { v: inst.selectBatch(state) };
+            } catch (e) {
+                return thrown(e);
+            }
         },
         plan: function (context) {
-            return inst.planGrid(context);
+            try {
+                return { v: inst.planGrid(context) };
+            } catch (e) {
+                return thrown(e);
+            }
         }
     };
 }))JS";
@@ -157,22 +190,27 @@ public:
     QJSValue guardedCall(QJSValue &fn, const QJSValueList &args, const QString &what, QString *error)
     {
         watchdog->arm(timeLimitMs);
-        QJSValue result = fn.call(args);
+        const QJSValue result = fn.call(args);
         const bool timedOut = watchdog->disarm();
         if (timedOut) {
             *error = QStringLiteral("%1 ran past its time limit of %2 ms").arg(what).arg(timeLimitMs);
             return {};
         }
-        if (result.isError() || engine.hasError()) {
-            const QJSValue e = result.isError() ? result : engine.catchError();
-            QString message = e.toString();
-            const int line = e.property(QStringLiteral("lineNumber")).toInt();
+        // The runtime wraps every call in try/catch and answers {v} or {e, line}.
+        if (result.isError() || !result.isObject()) {
+            *error = QStringLiteral("%1 failed: %2").arg(what, result.toString());
+            return {};
+        }
+        const QJSValue thrown = result.property(QStringLiteral("e"));
+        if (!thrown.isUndefined()) {
+            QString message = thrown.toString();
+            const int line = result.property(QStringLiteral("line")).toInt();
             if (line > 0)
                 message += QStringLiteral(" (line %1)").arg(line);
             *error = QStringLiteral("%1 threw: %2").arg(what, message);
             return {};
         }
-        return result;
+        return result.property(QStringLiteral("v"));
     }
 
     QJSValue stringArray(const QStringList &list)
@@ -227,7 +265,7 @@ std::unique_ptr<ScriptedPolicy> ScriptedPolicy::create(const QString &source, co
             *error = QStringLiteral("internal error: policy runtime failed to load: %1").arg(maker.toString());
         return nullptr;
     }
-    p.runtime = maker.call({factory});
+    p.runtime = maker.call({factory, p.engine.globalObject()});
     if (p.runtime.isError()) {
         if (error)
             *error = QStringLiteral("internal error: policy runtime failed to start: %1").arg(p.runtime.toString());

@@ -1,0 +1,5 @@
+# Replay engine, policies and the replay CLI (issue 3).
+dreamrsi_add_test(tst_replay SOURCES tst_replay.cpp tst_replay_helpers.h
+  LIBS dreamrsi::replay dreamrsi::policy dreamrsi::model LABELS replay TIMEOUT 300)
+dreamrsi_add_test(tst_policy SOURCES tst_policy.cpp tst_replay_helpers.h
+  LIBS dreamrsi::replay dreamrsi::policy dreamrsi::model LABELS replay policy TIMEOUT 300)

@@ -1,0 +1,491 @@
+// Scripted policies (replay.md §4, §5) and the built-in policies with their
+// JavaScript twins.
+#include "tst_replay_helpers.h"
+
+#include "policy/builtinpolicies.h"
+#include "policy/scriptedpolicy.h"
+#include "replay/replayengine.h"
+#include "replay/replayjson.h"
+#include "replay/synthworld.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest>
+
+using namespace dreamrsi;
+using dreamrsi::test::world;
+
+namespace {
+
+std::unique_ptr<ScriptedPolicy> compile(const QString &source, int timeLimitMs = 2000, quint32 seed = 0x5EED1234u)
+{
+    QString error;
+    std::unique_ptr<ScriptedPolicy> p = ScriptedPolicy::create(source, QStringLiteral("test.js"), timeLimitMs, seed, &error);
+    if (!p)
+        qWarning("compile failed: %s", qUtf8Printable(error));
+    return p;
+}
+
+EpisodeResult run(const QString &source, const DiscoveryTree &w, int workers = 10, double beta = 0.5,
+                  int timeLimitMs = 2000)
+{
+    std::unique_ptr<ScriptedPolicy> p = compile(source, timeLimitMs);
+    if (!p)
+        return EpisodeResult{};
+    ReplayOptions o;
+    o.workers = workers;
+    return ReplayEngine::runEpisode(w, *p, beta, o);
+}
+
+/// The JSON a test policy threw as its error message.
+QJsonObject thrownJson(const QString &error)
+{
+    const qsizetype from = error.indexOf(QLatin1Char('{'));
+    const qsizetype to = error.lastIndexOf(QLatin1Char('}'));
+    if (from < 0 || to < from)
+        return {};
+    return QJsonDocument::fromJson(error.mid(from, to - from + 1).toUtf8()).object();
+}
+
+const QString errorWorld = QStringLiteral("0: 1 2 3 | 1: 2 | 2: 3");
+
+} // namespace
+
+class TestPolicy : public QObject
+{
+    Q_OBJECT
+private slots:
+    void errorPaths_data()
+    {
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<int>("workers");
+        QTest::addColumn<QString>("error");
+        QTest::addRow("throw") << QStringLiteral("function selectBatch(s) { throw new Error('boom'); }") << 10
+                               << QStringLiteral("round 1: selectBatch threw: Error: boom");
+        QTest::addRow("throw in round 2")
+            << QStringLiteral("function selectBatch(s) { if (s.round === 1) throw 'late'; return [s.legal[0]]; }") << 10
+            << QStringLiteral("round 2: selectBatch threw: late");
+        QTest::addRow("spin") << QStringLiteral("function selectBatch(s) { for (;;) {} }") << 10
+                              << QStringLiteral("round 1: selectBatch ran past its time limit of 300 ms");
+        QTest::addRow("number") << QStringLiteral("function selectBatch(s) { return 5; }") << 10
+                                << QStringLiteral("round 1: selectBatch returned a number, not an array");
+        QTest::addRow("object") << QStringLiteral("function selectBatch(s) { return {0: s.legal[0], length: 1}; }") << 10
+                                << QStringLiteral("round 1: selectBatch returned an object, not an array");
+        QTest::addRow("undefined") << QStringLiteral("function selectBatch(s) { }") << 10
+                                   << QStringLiteral("round 1: selectBatch returned undefined, not an array");
+        QTest::addRow("string") << QStringLiteral("function selectBatch(s) { return s.legal[0]; }") << 10
+                                << QStringLiteral("round 1: selectBatch returned a string, not an array");
+        QTest::addRow("non-string id") << QStringLiteral("function selectBatch(s) { return [0]; }") << 10
+                                       << QStringLiteral("round 1: batch item 0 is a number, not a cell id string");
+        QTest::addRow("illegal") << QStringLiteral("function selectBatch(s) { return ['b0a1']; }") << 10
+                                 << QStringLiteral("round 1: id b0a1 is not legal");
+        QTest::addRow("duplicate") << QStringLiteral("function selectBatch(s) { return [s.legal[1], s.legal[1]]; }") << 10
+                                   << QStringLiteral("round 1: id b1a0 appears twice in the batch");
+        QTest::addRow("oversized") << QStringLiteral("function selectBatch(s) { return s.legal; }") << 2
+                                   << QStringLiteral("round 1: batch of 3 ids exceeds the 2 workers");
+        QTest::addRow("meta of an unrevealed non-legal cell")
+            << QStringLiteral("function selectBatch(s) { s.meta('b0a1'); return []; }") << 10
+            << QStringLiteral("round 1: selectBatch threw: Error: meta: b0a1 is neither a legal nor a revealed cell");
+        QTest::addRow("meta of an unknown id") << QStringLiteral("function selectBatch(s) { s.meta('nope'); return []; }") << 10
+                                               << QStringLiteral("round 1: selectBatch threw: Error: meta: nope is neither");
+        QTest::addRow("no clock") << QStringLiteral("function selectBatch(s) { return [String(Date.now())]; }") << 10
+                                  << QStringLiteral("round 1: selectBatch threw: Error: Date is not available to policies");
+        QTest::addRow("no new Date") << QStringLiteral("function selectBatch(s) { new Date(); return []; }") << 10
+                                     << QStringLiteral("round 1: selectBatch threw: Error: Date is not available");
+        QTest::addRow("no Qt, console or require")
+            << QStringLiteral("function selectBatch(s) { return [typeof Qt, typeof console, typeof require, typeof XMLHttpRequest].join() === 'undefined,undefined,undefined,undefined' ? [] : ['leak']; }")
+            << 10 << QString();
+    }
+    void errorPaths()
+    {
+        QFETCH(QString, source);
+        QFETCH(int, workers);
+        QFETCH(QString, error);
+        QElapsedTimer timer;
+        timer.start();
+        const EpisodeResult r = run(source, world(errorWorld), workers, 0.5, 300);
+        if (error.isEmpty()) {
+            QVERIFY2(r.ok(), qPrintable(r.error));
+            return;
+        }
+        QVERIFY2(r.error.startsWith(error), qPrintable(r.error));
+        QVERIFY(timer.elapsed() < 20000); // never a hang
+    }
+
+    void spinIsInterruptedAndTheEngineRecovers()
+    {
+        // After an interrupted call the same interpreter serves the next episode.
+        std::unique_ptr<ScriptedPolicy> p =
+            compile(QStringLiteral("function selectBatch(s) { if (s.beta > 0.5) for (;;) {} return [s.legal[0]]; }"), 200);
+        QVERIFY(p);
+        ReplayOptions o;
+        const EpisodeResult spin = ReplayEngine::runEpisode(world(errorWorld), *p, 1.0, o);
+        QVERIFY(spin.error.contains(QLatin1String("time limit of 200 ms")));
+        const EpisodeResult fine = ReplayEngine::runEpisode(world(errorWorld), *p, 0.0, o);
+        QVERIFY2(fine.ok(), qPrintable(fine.error));
+        QCOMPARE(fine.calls, 5);
+    }
+
+    void compileErrors_data()
+    {
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<QString>("error");
+        QTest::addRow("syntax") << QStringLiteral("function selectBatch(s) {\n return [;\n}") << QStringLiteral("line 2");
+        QTest::addRow("no selectBatch") << QStringLiteral("var x = 1;") << QStringLiteral("does not define function selectBatch");
+        QTest::addRow("top level throws") << QStringLiteral("throw new Error('top');\nfunction selectBatch(s) { return []; }")
+                                          << QStringLiteral("top");
+        QTest::addRow("top level spins") << QStringLiteral("for (;;) {}\nfunction selectBatch(s) { return []; }")
+                                         << QStringLiteral("time limit");
+    }
+    void compileErrors()
+    {
+        QFETCH(QString, source);
+        QFETCH(QString, error);
+        QString message;
+        std::unique_ptr<ScriptedPolicy> p = ScriptedPolicy::create(source, QStringLiteral("bad.js"), 300, 1, &message);
+        QVERIFY(!p);
+        QVERIFY2(message.contains(error), qPrintable(message));
+        QVERIFY(message.contains(QLatin1String("bad.js")));
+    }
+
+    void stateObject()
+    {
+        // Round 1 reveals b1a0 then b0a0, round 2 b0a1 and b1a1, round 3 dumps the state.
+        const DiscoveryTree w = world(QStringLiteral("0: 1.5 2 x | 1: x 3 | 2: 4"), 1.0);
+        const QString js = QStringLiteral(R"JS(
+function selectBatch(s) {
+    if (s.round === 0) return ['b1a0', 'b0a0'];
+    if (s.round === 1) return ['b0a1', 'b1a1'];
+    throw new Error(JSON.stringify({ round: s.round, beta: s.beta, W: s.maxParallelism, baseline: s.baselineScore,
+        observed: s.observed, legal: s.legal, legalRoots: s.legalRoots, opened: s.openedBranches,
+        metaLegal: s.meta('b0a2'), metaRevealed: s.meta('b1a1'), keys: Object.keys(s).sort(),
+        helpers: s.observed.map(function (o) { return [improvedVsParent(o), improvedVsBaseline(o), isSuccess(o), failedHard(o)]; }) }));
+})JS");
+        const EpisodeResult r = run(js, w, 7, 0.25);
+        QVERIFY(r.error.startsWith(QLatin1String("round 3: selectBatch threw: Error: {")));
+        const QJsonObject s = thrownJson(r.error);
+        QCOMPARE(s.value(QLatin1String("round")).toInt(), 2);
+        QCOMPARE(s.value(QLatin1String("beta")).toDouble(), 0.25);
+        QCOMPARE(s.value(QLatin1String("W")).toInt(), 7);
+        QCOMPARE(s.value(QLatin1String("baseline")).toDouble(), 1.0);
+        QCOMPARE(s.value(QLatin1String("legal")).toArray(), (QJsonArray{QStringLiteral("b0a2"), QStringLiteral("b2a0")}));
+        QCOMPARE(s.value(QLatin1String("legalRoots")).toArray(), QJsonArray{QStringLiteral("b2a0")});
+        QCOMPARE(s.value(QLatin1String("opened")).toArray(), (QJsonArray{0, 1}));
+        QCOMPARE(s.value(QLatin1String("keys")).toArray(),
+                 (QJsonArray{QStringLiteral("baselineScore"), QStringLiteral("beta"), QStringLiteral("legal"),
+                             QStringLiteral("legalRoots"), QStringLiteral("maxParallelism"), QStringLiteral("meta"),
+                             QStringLiteral("observed"), QStringLiteral("openedBranches"), QStringLiteral("round")}));
+        const QJsonObject metaLegal{{QLatin1String("id"), QStringLiteral("b0a2")}, {QLatin1String("branch"), 0},
+                                    {QLatin1String("attempt"), 2}, {QLatin1String("parentId"), QStringLiteral("b0a1")},
+                                    {QLatin1String("seq"), 2}, {QLatin1String("tags"), QJsonArray{QStringLiteral("t0")}}};
+        QCOMPARE(s.value(QLatin1String("metaLegal")).toObject(), metaLegal);
+        QCOMPARE(s.value(QLatin1String("metaRevealed")).toObject().value(QLatin1String("parentId")).toString(),
+                 QStringLiteral("b1a0"));
+
+        const QJsonArray obs = s.value(QLatin1String("observed")).toArray();
+        QCOMPARE(obs.size(), 4);
+        const QJsonObject b1a0{{QLatin1String("id"), QStringLiteral("b1a0")}, {QLatin1String("branch"), 1},
+                               {QLatin1String("attempt"), 0}, {QLatin1String("parentId"), QJsonValue::Null},
+                               {QLatin1String("seq"), 3}, {QLatin1String("tags"), QJsonArray{QStringLiteral("t1")}},
+                               {QLatin1String("score"), QJsonValue::Null}, {QLatin1String("evaluated"), true},
+                               {QLatin1String("valid"), false}, {QLatin1String("failClass"), QStringLiteral("compile")},
+                               {QLatin1String("error"), QStringLiteral("does not compile")},
+                               {QLatin1String("nValid"), QJsonValue::Null}, {QLatin1String("nTotal"), QJsonValue::Null},
+                               {QLatin1String("deltaVsBaseline"), QJsonValue::Null},
+                               {QLatin1String("deltaVsParent"), QJsonValue::Null}};
+        QCOMPARE(obs.at(0).toObject(), b1a0);
+        const QJsonObject b0a0 = obs.at(1).toObject();
+        QCOMPARE(b0a0.value(QLatin1String("id")).toString(), QStringLiteral("b0a0"));
+        QCOMPARE(b0a0.value(QLatin1String("score")).toDouble(), 1.5);
+        QCOMPARE(b0a0.value(QLatin1String("deltaVsBaseline")).toDouble(), 0.5);
+        QCOMPARE(b0a0.value(QLatin1String("deltaVsParent")).toDouble(), 0.5);
+        QVERIFY(b0a0.value(QLatin1String("error")).isNull());
+        QCOMPARE(b0a0.value(QLatin1String("valid")).toBool(), true);
+        const QJsonObject b0a1 = obs.at(2).toObject();
+        QCOMPARE(b0a1.value(QLatin1String("deltaVsParent")).toDouble(), 0.5);
+        QCOMPARE(b0a1.value(QLatin1String("deltaVsBaseline")).toDouble(), 1.0);
+        const QJsonObject b1a1 = obs.at(3).toObject();
+        QVERIFY(b1a1.value(QLatin1String("deltaVsParent")).isNull());
+        QCOMPARE(b1a1.value(QLatin1String("deltaVsBaseline")).toDouble(), 2.0);
+        // improvedVsParent, improvedVsBaseline, isSuccess, failedHard per observation.
+        QCOMPARE(s.value(QLatin1String("helpers")).toArray(),
+                 (QJsonArray{QJsonArray{false, false, false, false}, QJsonArray{true, true, true, false},
+                             QJsonArray{true, true, true, false}, QJsonArray{false, true, true, false}}));
+    }
+
+    void helpersFollowTheSuccessSemantics()
+    {
+        // valid = false with fail class ok and no error is a success; env is a hard failure.
+        QList<Cell> cells;
+        Cell a;
+        a.id = QStringLiteral("a");
+        a.score = 1.0;
+        a.evaluated = true;
+        a.valid = false;
+        a.failClass = QStringLiteral("ok");
+        Cell b = a;
+        b.id = QStringLiteral("b");
+        b.branch = 1;
+        b.seq = 1;
+        b.score.reset();
+        b.evaluated = false;
+        b.failClass = QStringLiteral("env");
+        b.error = QStringLiteral("no toolchain");
+        Cell c = a;
+        c.id = QStringLiteral("c");
+        c.branch = 2;
+        c.seq = 2;
+        const DiscoveryTree w = *DiscoveryTree::build(TreeMeta{}, {a, b, c});
+        const EpisodeResult r = run(QStringLiteral(
+            "function selectBatch(s) { if (s.round === 0) return s.legal.slice(0, 2);"
+            " throw new Error(JSON.stringify(s.observed.map(function (o) { return [isSuccess(o), failedHard(o)]; }))); }"), w);
+        QVERIFY2(r.error.contains(QLatin1String("[[true,false],[false,true]]")), qPrintable(r.error));
+    }
+
+    void stateChangesChangeNothing()
+    {
+        const DiscoveryTree w = world(QStringLiteral("0: 1 2 3"));
+        const EpisodeResult r = run(QStringLiteral(R"JS(
+function selectBatch(s) {
+    if (s.round === 0) { s.observed.push({id: 'fake'}); s.round = 99; s.legal.push('b0a2'); return ['b0a0']; }
+    if (s.round === 1) {
+        s.observed[0].score = 1000; s.observed[0].tags.push('z'); s.observed.length = 0;
+        try { s.meta('b0a0').branch = 5; } catch (e) {}
+        return ['b0a1'];
+    }
+    throw new Error(JSON.stringify({ n: s.observed.length, score0: s.observed[0].score, tags0: s.observed[0].tags,
+                                     round: s.round, branch: s.meta('b0a0').branch }));
+})JS"), w);
+        const QJsonObject s = thrownJson(r.error);
+        QCOMPARE(s.value(QLatin1String("n")).toInt(), 2);
+        QCOMPARE(s.value(QLatin1String("score0")).toDouble(), 1.0);
+        QCOMPARE(s.value(QLatin1String("tags0")).toArray(), QJsonArray{QStringLiteral("t0")});
+        QCOMPARE(s.value(QLatin1String("round")).toInt(), 2);
+        QCOMPARE(s.value(QLatin1String("branch")).toInt(), 0);
+    }
+
+    void episodesStartAfresh()
+    {
+        // Top-level variables and globals made by assignment start over every episode.
+        std::unique_ptr<ScriptedPolicy> p = compile(QStringLiteral(
+            "var calls = 0;\n"
+            "function selectBatch(s) { calls++; leaked = (typeof leaked === 'undefined') ? 1 : leaked + 1;\n"
+            "  if (s.round === 0) return [s.legal[0]]; throw new Error(calls + '/' + leaked); }"));
+        QVERIFY(p);
+        ReplayOptions o;
+        for (int i = 0; i < 3; ++i) {
+            const EpisodeResult r = ReplayEngine::runEpisode(world(errorWorld), *p, 0.5, o);
+            QVERIFY2(r.error.startsWith(QLatin1String("round 2: selectBatch threw: Error: 2/2 (line 3)")), qPrintable(r.error));
+        }
+    }
+
+    void mathRandomIsSeededPerEpisode()
+    {
+        // The documented generator: xorshift32 (13, 17, 5) from the seed.
+        quint32 x = 0x5EED1234u;
+        QList<double> expected;
+        for (int i = 0; i < 3; ++i) {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            expected.append(double(x) / 4294967296.0);
+        }
+        const QString js = QStringLiteral(
+            "function selectBatch(s) { throw new Error(JSON.stringify([Math.random(), Math.random(), Math.random()])); }");
+        std::unique_ptr<ScriptedPolicy> p = compile(js);
+        ReplayOptions o;
+        for (int episode = 0; episode < 2; ++episode) {
+            const EpisodeResult r = ReplayEngine::runEpisode(world(errorWorld), *p, 0.5, o);
+            const QString arrayText = r.error.mid(r.error.indexOf(QLatin1Char('[')));
+            const QJsonArray values = QJsonDocument::fromJson(arrayText.left(arrayText.indexOf(QLatin1Char(']')) + 1).toUtf8()).array();
+            QCOMPARE(values.size(), 3);
+            for (int i = 0; i < 3; ++i)
+                QCOMPARE(values.at(i).toDouble(), expected.at(i));
+        }
+        // Another seed, another sequence.
+        std::unique_ptr<ScriptedPolicy> other = compile(js, 2000, 7);
+        QVERIFY(ReplayEngine::runEpisode(world(errorWorld), *other, 0.5, o).error
+                != ReplayEngine::runEpisode(world(errorWorld), *p, 0.5, o).error);
+    }
+
+    void randomPoliciesAreReproducible()
+    {
+        QList<ReplayWorld> worlds;
+        for (int i = 0; i < 12; ++i) {
+            SynthParams sp;
+            sp.seed = quint64(100 + i);
+            worlds.append(ReplayWorld{QStringLiteral("w%1").arg(i), std::make_shared<DiscoveryTree>(SynthWorld::generate(sp))});
+        }
+        PolicySpec spec = PolicySpec::script(QStringLiteral(
+            "function selectBatch(s) { if (s.observed.length > 30 * s.beta + 3) return [];"
+            " return [s.legal[Math.floor(Math.random() * s.legal.length)]]; }"), QStringLiteral("random.js"));
+        ReplayOptions o;
+        o.betas = {0.5, 0.5, 0.5, 1.0};
+        o.threads = 1;
+        const ReplayResult one = ReplayEngine::runWorlds(worlds, spec, o);
+        QVERIFY(one.ok());
+        // Same β, same episode: the generator restarts each time.
+        for (const SweepResult &s : one.worlds) {
+            QCOMPARE(s.episodes.at(1).revealed, s.episodes.at(0).revealed);
+            QCOMPARE(s.episodes.at(2).revealed, s.episodes.at(0).revealed);
+        }
+        QCOMPARE(ReplayJson::resultToJson(ReplayEngine::runWorlds(worlds, spec, o)), ReplayJson::resultToJson(one));
+        o.threads = 3;
+        QCOMPARE(ReplayJson::resultToJson(ReplayEngine::runWorlds(worlds, spec, o)), ReplayJson::resultToJson(one));
+    }
+
+    void gridPlanRestrictsTheWorld()
+    {
+        const DiscoveryTree w = world(QStringLiteral("1: 1 2 3 | 4: 2 3 | 7: 5 6 | 9: 9"));
+        const EpisodeResult r = run(QStringLiteral(
+            "function planGrid(c) { return {branches: 2, refinements: 1, reason: 'narrow'}; }\n"
+            "function selectBatch(s) { return s.legal; }"), w);
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(r.revealed, (QStringList{QStringLiteral("b1a0"), QStringLiteral("b4a0"), QStringLiteral("b1a1"),
+                                          QStringLiteral("b4a1")}));
+        QCOMPARE(r.rounds, 2);
+        QCOMPARE(r.best, 3.0);
+        QCOMPARE(r.attainment, 3.0 / 9.0);
+        QVERIFY(r.plan);
+        QCOMPARE(r.plan->reason, QStringLiteral("narrow"));
+
+        // Without a plan (or with plans switched off) nothing is restricted.
+        std::unique_ptr<ScriptedPolicy> p = compile(QStringLiteral(
+            "function planGrid(c) { return {branches: 1, refinements: 0}; }\nfunction selectBatch(s) { return s.legal; }"));
+        ReplayOptions o;
+        o.useGridPlan = false;
+        QCOMPARE(ReplayEngine::runEpisode(w, *p, 0.5, o).calls, 8);
+        QCOMPARE(run(QStringLiteral("function selectBatch(s) { return s.legal; }"), w).calls, 8);
+    }
+
+    void gridPlanContextAndErrors_data()
+    {
+        QTest::addColumn<QString>("plan");
+        QTest::addColumn<QString>("error");
+        QTest::addRow("branches 0") << QStringLiteral("return {branches: 0, refinements: 1};")
+                                    << QStringLiteral("round 1: planGrid: branches 0 is outside 1..64");
+        QTest::addRow("refinements -1") << QStringLiteral("return {branches: 1, refinements: -1};")
+                                        << QStringLiteral("round 1: planGrid: refinements -1 is outside 0..64");
+        QTest::addRow("fraction") << QStringLiteral("return {branches: 1.5, refinements: 1};")
+                                  << QStringLiteral("round 1: planGrid returned branches = 1.5, not an integer");
+        QTest::addRow("not an object") << QStringLiteral("return 3;")
+                                       << QStringLiteral("round 1: planGrid returned a number, not an object");
+        QTest::addRow("context")
+            << QStringLiteral("throw new Error(JSON.stringify(c));")
+            << QStringLiteral("round 1: planGrid threw: Error: {\"fallbackGrid\":{\"branches\":4,\"refinements\":2},"
+                              "\"hardMaxBranches\":64,\"hardMaxRefinements\":64,\"history\":[],\"maxWorkers\":10,"
+                              "\"recordedBranches\":4,\"recordedGrid\":{\"branches\":4,\"refinements\":2},\"recordedRefinements\":2}");
+    }
+    void gridPlanContextAndErrors()
+    {
+        QFETCH(QString, plan);
+        QFETCH(QString, error);
+        const DiscoveryTree w = world(QStringLiteral("1: 1 2 3 | 4: 2 3 | 7: 5 6 | 9: 9"));
+        const QString js = QStringLiteral("function planGrid(c) {\n") + plan
+            + QStringLiteral("\n}\nfunction selectBatch(s) { return s.legal; }");
+        QString actual = run(js, w).error;
+        if (error.contains(QLatin1String("{"))) {
+            // Compare the context object itself, whatever the key order.
+            QCOMPARE(thrownJson(actual), thrownJson(error));
+            QVERIFY(actual.startsWith(QLatin1String("round 1: planGrid threw")));
+        } else {
+            QVERIFY2(actual.startsWith(error), qPrintable(actual));
+        }
+    }
+
+    void defaultBeta()
+    {
+        QCOMPARE(compile(QStringLiteral("var defaultBeta = 0.3; function selectBatch(s) { return []; }"))->defaultBeta().value(), 0.3);
+        QVERIFY(!compile(QStringLiteral("function selectBatch(s) { return []; }"))->defaultBeta());
+        QVERIFY(compile(QStringLiteral("function planGrid(c) { return {}; } function selectBatch(s) { return []; }"))->hasGridPlanner());
+    }
+
+    void builtinTwinsAgree_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("regime");
+        for (const QString &name : BuiltinPolicies::names()) {
+            for (const QString &regime : SynthWorld::regimes())
+                QTest::addRow("%s/%s", qPrintable(name), qPrintable(regime)) << name << regime;
+        }
+    }
+    void builtinTwinsAgree()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, regime);
+        const QString source = BuiltinPolicies::javaScriptSource(name);
+        QVERIFY(source.contains(QLatin1String("function selectBatch")));
+        QList<ReplayWorld> worlds;
+        for (int i = 0; i < 10; ++i) {
+            SynthParams sp;
+            sp.seed = quint64(500 + i);
+            sp.regime = regime;
+            sp.width = 6 + i % 7;
+            sp.depth = 4 + i % 9;
+            sp.failRate = 0.1 * (i % 5);
+            sp.maxParallelism = 2 + i % 9;
+            worlds.append(ReplayWorld{QStringLiteral("w%1").arg(i), std::make_shared<DiscoveryTree>(SynthWorld::generate(sp))});
+        }
+        for (const int workers : {1, 3, 10}) {
+            ReplayOptions o;
+            o.workers = workers;
+            o.betas = {0.0, 0.1, 0.25, 0.5, 0.6, 0.75, 0.9, 1.0};
+            o.threads = 2;
+            ReplayResult cpp = ReplayEngine::runWorlds(worlds, PolicySpec::builtin(name), o);
+            ReplayResult js = ReplayEngine::runWorlds(worlds, PolicySpec::script(source, name + QStringLiteral(".js")), o);
+            QVERIFY2(cpp.ok(), qPrintable(cpp.firstError()));
+            QVERIFY2(js.ok(), qPrintable(js.firstError()));
+            js.policy = cpp.policy;
+            QCOMPARE(ReplayJson::resultToJson(js), ReplayJson::resultToJson(cpp));
+            // The sweep is not degenerate: the budget knob changes the calls.
+            QVERIFY(cpp.worlds.at(0).episodes.constFirst().calls <= cpp.worlds.at(0).episodes.constLast().calls);
+        }
+    }
+
+    void builtinsBehaveAsDocumented()
+    {
+        // parallel_refine: width 1 + floor(β(W−1) + 0.5); W = 3 → β 0: 1 branch, β 1: 3 branches.
+        const DiscoveryTree w = world(QStringLiteral("0: 1 2 | 1: 3 4 | 2: 5 | 3: 6"));
+        std::unique_ptr<Policy> p = BuiltinPolicies::create(QStringLiteral("parallel_refine"));
+        ReplayOptions o;
+        o.workers = 3;
+        const EpisodeResult narrow = ReplayEngine::runEpisode(w, *p, 0.0, o);
+        QCOMPARE(narrow.revealed, (QStringList{QStringLiteral("b0a0"), QStringLiteral("b0a1")}));
+        const EpisodeResult wide = ReplayEngine::runEpisode(w, *p, 1.0, o);
+        QCOMPARE(wide.revealed, (QStringList{QStringLiteral("b0a0"), QStringLiteral("b1a0"), QStringLiteral("b2a0"),
+                                             QStringLiteral("b0a1"), QStringLiteral("b1a1")}));
+        QCOMPARE(wide.rounds, 2);
+        QVERIFY(!BuiltinPolicies::create(QStringLiteral("nope")));
+        QString error;
+        QVERIFY(!PolicySpec::fromArgument(QStringLiteral("builtin:nope"), &error));
+        QVERIFY(error.contains(QLatin1String("portfolio")));
+        QVERIFY(!PolicySpec::fromArgument(QStringLiteral("/no/such/policy.js"), &error));
+        QVERIFY(error.contains(QLatin1String("/no/such/policy.js")));
+    }
+
+    void portfolioUsesOneRecoveryAndStops()
+    {
+        // W = 4, β = 1. Round 1 opens 4 roots; b1 and b2 fail (repairable), b3
+        // fails hard. Round 2: one root (b4), the exploit b0a1, one recovery:
+        // the anchored/shorter-run tie goes to the lower branch id, b1a1.
+        const DiscoveryTree w = world(QStringLiteral("0: 1 2 | 1: x 3 | 2: x 3 | 3: e 9 | 4: 0.5 | 5: 0.2"));
+        std::unique_ptr<Policy> p = BuiltinPolicies::create(QStringLiteral("portfolio"));
+        ReplayOptions o;
+        o.workers = 4;
+        o.trace = true;
+        const EpisodeResult r = ReplayEngine::runEpisode(w, *p, 1.0, o);
+        QVERIFY(r.ok());
+        QCOMPARE(r.trace.at(0).batch, (QStringList{QStringLiteral("b0a0"), QStringLiteral("b1a0"), QStringLiteral("b2a0"),
+                                                   QStringLiteral("b3a0")}));
+        QCOMPARE(r.trace.at(1).batch, (QStringList{QStringLiteral("b4a0"), QStringLiteral("b0a1"), QStringLiteral("b1a1"),
+                                                   QStringLiteral("b5a0")}));
+        // b3 failed hard: never refined.
+        QVERIFY(!r.revealed.contains(QStringLiteral("b3a1")));
+        QVERIFY(r.revealed.contains(QStringLiteral("b2a1")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPolicy)
+#include "tst_policy.moc"

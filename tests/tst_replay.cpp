@@ -1,0 +1,482 @@
+// The replay engine against hand-computed worlds (replay.md §2, §3, §5).
+#include "tst_replay_helpers.h"
+
+#include "policy/builtinpolicies.h"
+#include "replay/replayengine.h"
+#include "replay/replayjson.h"
+#include "replay/scoring.h"
+#include "replay/synthworld.h"
+
+#include <QJsonDocument>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace dreamrsi;
+using dreamrsi::test::FnPolicy;
+using dreamrsi::test::takeAll;
+using dreamrsi::test::world;
+
+namespace {
+
+bool near(double a, double b)
+{
+    return std::fabs(a - b) <= 1e-12;
+}
+
+ReplayOptions opts(int workers = 10)
+{
+    ReplayOptions o;
+    o.workers = workers;
+    return o;
+}
+
+} // namespace
+
+class TestReplay : public QObject
+{
+    Q_OBJECT
+private slots:
+    void legalRootsAndFrontiers()
+    {
+        // Sparse branch ids 0, 2, 5.
+        const DiscoveryTree w = world(QStringLiteral("0: 1 2 3 | 2: 4 5 | 5: 6"));
+        QList<QStringList> legal, roots;
+        QList<QList<int>> opened;
+        FnPolicy policy([&](const PolicyState &s) {
+            legal.append(s.legalIds());
+            roots.append(s.legalRootIds());
+            opened.append(s.openedBranches());
+            PolicyDecision d;
+            if (s.round() == 0)
+                d.batch = {QStringLiteral("b2a0")};
+            else if (s.round() == 1)
+                d.batch = {QStringLiteral("b0a0"), QStringLiteral("b2a1")};
+            return d;
+        });
+        const EpisodeResult r = ReplayEngine::runEpisode(w, policy, 0.5, opts());
+        QVERIFY(r.ok());
+        QCOMPARE(legal.size(), 3);
+        QCOMPARE(legal.at(0), (QStringList{QStringLiteral("b0a0"), QStringLiteral("b2a0"), QStringLiteral("b5a0")}));
+        QCOMPARE(roots.at(0), legal.at(0));
+        QCOMPARE(opened.at(0), QList<int>{});
+        QCOMPARE(legal.at(1), (QStringList{QStringLiteral("b0a0"), QStringLiteral("b2a1"), QStringLiteral("b5a0")}));
+        QCOMPARE(roots.at(1), (QStringList{QStringLiteral("b0a0"), QStringLiteral("b5a0")}));
+        QCOMPARE(opened.at(1), QList<int>{2});
+        // b2 is exhausted after b2a1: no frontier for it.
+        QCOMPARE(legal.at(2), (QStringList{QStringLiteral("b0a1"), QStringLiteral("b5a0")}));
+        QCOMPARE(roots.at(2), QStringList{QStringLiteral("b5a0")});
+        QCOMPARE(opened.at(2), (QList<int>{0, 2}));
+        // The empty batch of round 3 stopped it.
+        QCOMPARE(r.rounds, 2);
+        QCOMPARE(r.calls, 3);
+        QCOMPARE(r.revealed, (QStringList{QStringLiteral("b2a0"), QStringLiteral("b0a0"), QStringLiteral("b2a1")}));
+        QCOMPARE(r.best, 5.0);
+        QVERIFY(near(r.attainment, 5.0 / 6.0));
+        QCOMPARE(r.curve.size(), 3);
+        QCOMPARE(r.curve.at(0).calls, 1);
+        QVERIFY(near(r.curve.at(0).attainment, 4.0 / 6.0));
+        QVERIFY(near(r.curve.at(1).attainment, 4.0 / 6.0));
+        QVERIFY(near(r.curve.at(2).attainment, 5.0 / 6.0));
+    }
+
+    void emptyBatchStopsAtOnce()
+    {
+        const DiscoveryTree w = world(QStringLiteral("0: 1 | 1: 2"));
+        FnPolicy policy([](const PolicyState &) { return PolicyDecision{}; });
+        const EpisodeResult r = ReplayEngine::runEpisode(w, policy, 0.0, opts());
+        QVERIFY(r.ok());
+        QCOMPARE(r.rounds, 0);
+        QCOMPARE(r.calls, 0);
+        QCOMPARE(r.best, 0.0);
+        QCOMPARE(r.attainment, 0.0);
+        QVERIFY(r.revealed.isEmpty());
+    }
+
+    void roundLimit_data()
+    {
+        QTest::addColumn<int>("k");
+        QTest::addColumn<int>("rounds");
+        QTest::addColumn<int>("calls");
+        QTest::addRow("K=0") << 0 << 0 << 0;
+        QTest::addRow("K=1") << 1 << 1 << 2;
+        QTest::addRow("K=2") << 2 << 2 << 4;
+        QTest::addRow("K=9 (world ends first)") << 9 << 3 << 6;
+    }
+    void roundLimit()
+    {
+        QFETCH(int, k);
+        QFETCH(int, rounds);
+        QFETCH(int, calls);
+        const DiscoveryTree w = world(QStringLiteral("0: 1 2 3 | 1: 1 2 3"));
+        FnPolicy policy(takeAll);
+        ReplayOptions o = opts();
+        o.maxRounds = k;
+        const EpisodeResult r = ReplayEngine::runEpisode(w, policy, 1.0, o);
+        QVERIFY(r.ok());
+        QCOMPARE(r.rounds, rounds);
+        QCOMPARE(r.calls, calls);
+    }
+
+    void allRevealedWithWorkerLimit()
+    {
+        // 3 roots, W = 2: round 1 takes b0a0 b1a0, round 2 b0a1 b2a0, round 3 b0a2.
+        const DiscoveryTree w = world(QStringLiteral("0: 1 2 3 | 1: 4 | 2: 2"));
+        FnPolicy policy(takeAll);
+        const EpisodeResult r = ReplayEngine::runEpisode(w, policy, 1.0, opts(2));
+        QVERIFY(r.ok());
+        QCOMPARE(r.revealed, (QStringList{QStringLiteral("b0a0"), QStringLiteral("b1a0"), QStringLiteral("b0a1"),
+                                          QStringLiteral("b2a0"), QStringLiteral("b0a2")}));
+        QCOMPARE(r.rounds, 3);
+        QCOMPARE(r.calls, 5);
+        QCOMPARE(r.attainment, 1.0);
+    }
+
+    void illegalBatches_data()
+    {
+        QTest::addColumn<QStringList>("second");
+        QTest::addColumn<int>("workers");
+        QTest::addColumn<QString>("error");
+        QTest::addRow("not legal (unrevealed frontier+1)")
+            << QStringList{QStringLiteral("b0a2")} << 10 << QStringLiteral("round 2: id b0a2 is not legal");
+        QTest::addRow("already revealed")
+            << QStringList{QStringLiteral("b0a0")} << 10 << QStringLiteral("round 2: id b0a0 is not legal");
+        QTest::addRow("unknown id") << QStringList{QStringLiteral("zz")} << 10 << QStringLiteral("round 2: id zz is not legal");
+        QTest::addRow("repeated id") << QStringList{QStringLiteral("b0a1"), QStringLiteral("b0a1")} << 10
+                                     << QStringLiteral("round 2: id b0a1 appears twice in the batch");
+        QTest::addRow("more than W") << QStringList{QStringLiteral("b0a1"), QStringLiteral("b1a0"), QStringLiteral("b2a0")}
+                                     << 2 << QStringLiteral("round 2: batch of 3 ids exceeds the 2 workers");
+    }
+    void illegalBatches()
+    {
+        QFETCH(QStringList, second);
+        QFETCH(int, workers);
+        QFETCH(QString, error);
+        const DiscoveryTree w = world(QStringLiteral("0: 1 2 3 | 1: 4 | 2: 2"));
+        FnPolicy policy([&](const PolicyState &s) {
+            PolicyDecision d;
+            d.batch = s.round() == 0 ? QStringList{QStringLiteral("b0a0")} : second;
+            return d;
+        });
+        ReplayOptions o = opts(workers);
+        o.trace = true;
+        const EpisodeResult r = ReplayEngine::runEpisode(w, policy, 0.5, o);
+        QCOMPARE(r.error, error);
+        // What was revealed before the error is kept.
+        QCOMPARE(r.rounds, 1);
+        QCOMPARE(r.calls, 1);
+        QCOMPARE(r.revealed, QStringList{QStringLiteral("b0a0")});
+        QCOMPARE(r.trace.size(), 2);
+        QCOMPARE(r.trace.at(1).batch, second);
+        QVERIFY(r.trace.at(1).revealed.isEmpty());
+        QCOMPARE(r.trace.at(1).error, error);
+    }
+
+    void policyErrorIsReported()
+    {
+        const DiscoveryTree w = world(QStringLiteral("0: 1"));
+        FnPolicy policy([](const PolicyState &) { return PolicyDecision::failure(QStringLiteral("no idea")); });
+        const EpisodeResult r = ReplayEngine::runEpisode(w, policy, 0.5, opts());
+        QCOMPARE(r.error, QStringLiteral("round 1: no idea"));
+        QCOMPARE(r.calls, 0);
+    }
+
+    void observationsCarryDeltas()
+    {
+        const DiscoveryTree w = world(QStringLiteral("0: 1.5 2 x 3 | 1: x 3"), 1.0);
+        QList<Observation> seen;
+        FnPolicy policy([&](const PolicyState &s) {
+            seen = s.observed();
+            return takeAll(s);
+        });
+        const EpisodeResult r = ReplayEngine::runEpisode(w, policy, 1.0, opts());
+        QVERIFY(r.ok());
+        QCOMPARE(seen.size(), 5); // the last call sees everything but b0a3
+        auto find = [&](const char *id) {
+            for (const Observation &o : seen) {
+                if (o.meta.id == QLatin1String(id))
+                    return o;
+            }
+            return Observation{};
+        };
+        const Observation b0a0 = find("b0a0");
+        QCOMPARE(b0a0.deltaVsBaseline.value(), 0.5);
+        QCOMPARE(b0a0.deltaVsParent.value(), 0.5); // attempt 0: against the baseline
+        QVERIFY(b0a0.meta.parentId.isEmpty());
+        const Observation b0a1 = find("b0a1");
+        QCOMPARE(b0a1.deltaVsParent.value(), 0.5);
+        QCOMPARE(b0a1.meta.parentId, QStringLiteral("b0a0"));
+        QVERIFY(b0a1.improvedVsParent());
+        const Observation b0a2 = find("b0a2");
+        QVERIFY(!b0a2.deltaVsParent && !b0a2.deltaVsBaseline && !b0a2.isSuccess());
+        const Observation b1a1 = find("b1a1");
+        QVERIFY(!b1a1.deltaVsParent); // parent has no score
+        QCOMPARE(b1a1.deltaVsBaseline.value(), 2.0);
+    }
+
+    void unscorableWorld()
+    {
+        const DiscoveryTree tree = world(QStringLiteral("0: 0 -1 x | 1: n"));
+        QVERIFY(!tree.isScorable());
+        FnPolicy policy(takeAll);
+        const SweepResult s =
+            ReplayEngine::runSweep(ReplayWorld{QStringLiteral("zero"), std::make_shared<DiscoveryTree>(tree)}, policy, opts());
+        QVERIFY(s.ok());
+        QVERIFY(!s.scorable);
+        QVERIFY(!s.hypervolume);
+        QVERIFY(!s.value);
+        // Every β: rounds 3, calls 4.
+        QVERIFY(near(*s.penalty, (1.0 / 5.0) * (5 * (3.0 / 4.0))));
+        for (const EpisodeResult &e : s.episodes) {
+            QCOMPARE(e.attainment, 0.0);
+            QVERIFY(!e.scorable);
+            QVERIFY(std::isfinite(e.curve.constLast().attainment));
+        }
+        // A policy over only unscorable worlds has no value.
+        const ReplayResult all = ReplayEngine::runWorlds(
+            {ReplayWorld{QStringLiteral("zero"), std::make_shared<DiscoveryTree>(tree)}},
+            PolicySpec::builtin(QStringLiteral("parallel_refine")), opts());
+        QVERIFY(all.ok());
+        QCOMPARE(all.scorableWorlds, 0);
+        QVERIFY(!all.value);
+        const QJsonObject json = ReplayJson::resultToJson(all);
+        QVERIFY(json.value(QLatin1String("value")).isNull());
+        QVERIFY(json.value(QLatin1String("worlds")).toArray().at(0).toObject().value(QLatin1String("value")).isNull());
+    }
+
+    void handComputedSweep()
+    {
+        // B = 10, S = 10.
+        const DiscoveryTree tree = world(QStringLiteral("0: 1 2 3 4 5 | 1: 10 | 2: 2 2 2 2"));
+        FnPolicy policy([](const PolicyState &s) {
+            PolicyDecision d;
+            const double b = s.beta();
+            if (b == 0.0) {
+                if (s.round() == 0)
+                    d.batch = {QStringLiteral("b0a0")};
+            } else if (b == 0.25) {
+                if (s.round() < 2)
+                    d.batch = {QStringLiteral("b0a%1").arg(s.round())};
+            } else if (b == 0.5) {
+                if (s.round() == 0)
+                    d.batch = {QStringLiteral("b0a0"), QStringLiteral("b1a0")};
+            } else if (b == 0.75) {
+                if (s.round() == 0)
+                    d.batch = s.legalIds();
+            } else {
+                d = takeAll(s);
+            }
+            return d;
+        });
+        const SweepResult s =
+            ReplayEngine::runSweep(ReplayWorld{QStringLiteral("w"), std::make_shared<DiscoveryTree>(tree)}, policy, opts());
+        QVERIFY(s.ok());
+        QCOMPARE(s.cells, 10);
+        QCOMPARE(s.best, 10.0);
+        const QList<int> calls{1, 2, 2, 3, 10};
+        const QList<int> rounds{1, 2, 1, 1, 5};
+        const QList<double> att{0.1, 0.2, 1.0, 1.0, 1.0};
+        for (int i = 0; i < 5; ++i) {
+            QCOMPARE(s.episodes.at(i).calls, calls.at(i));
+            QCOMPARE(s.episodes.at(i).rounds, rounds.at(i));
+            QVERIFY(near(s.episodes.at(i).attainment, att.at(i)));
+        }
+        // (2, 0.2) dominated by (2, 1); (3, 1) and (10, 1) too.
+        QCOMPARE(s.frontier, (QList<ParetoPoint>{{1, 0.1}, {2, 1.0}}));
+        const double hv = (1.0 / 10.0) * ((0.1 - 0.0) * (10 - 1) + (1.0 - 0.1) * (10 - 2));
+        const double pen = (1.0 / 5.0) * (1.0 / 1 + 2.0 / 2 + 1.0 / 2 + 1.0 / 3 + 5.0 / 10);
+        QVERIFY(near(*s.hypervolume, 0.81));
+        QVERIFY(near(*s.hypervolume, hv));
+        QVERIFY(near(*s.penalty, pen));
+        QVERIFY(near(*s.value, hv - 0.1 * pen));
+        QVERIFY(near(*s.value, 0.81 - 0.1 * (10.0 / 3.0) / 5.0));
+    }
+
+    void zeroCallPointsCountInTheGrid()
+    {
+        // β 0 and 0.25 stop at once (n = 0): they are not in the penalty sum but
+        // the sum is still divided by |grid| = 5; (0, 0) joins the frontier.
+        const DiscoveryTree tree = world(QStringLiteral("0: 2 4 | 1: 1"));
+        FnPolicy policy([](const PolicyState &s) {
+            if (s.beta() < 0.5)
+                return PolicyDecision{};
+            return takeAll(s);
+        });
+        const SweepResult s =
+            ReplayEngine::runSweep(ReplayWorld{QStringLiteral("w"), std::make_shared<DiscoveryTree>(tree)}, policy, opts());
+        QVERIFY(s.ok());
+        QCOMPARE(s.episodes.at(0).calls, 0);
+        QCOMPARE(s.episodes.at(2).calls, 3);
+        QCOMPARE(s.episodes.at(2).rounds, 2);
+        QVERIFY(near(*s.penalty, (1.0 / 5.0) * (3 * (2.0 / 3.0))));
+        QCOMPARE(s.frontier, (QList<ParetoPoint>{{0, 0.0}, {3, 1.0}}));
+        QVERIFY(near(*s.hypervolume, (1.0 / 3.0) * ((1.0 - 0.0) * (3 - 3))));
+    }
+
+    void hypervolume_data()
+    {
+        QTest::addColumn<QList<ParetoPoint>>("points");
+        QTest::addColumn<int>("cells");
+        QTest::addColumn<QList<ParetoPoint>>("frontier");
+        QTest::addColumn<double>("expected");
+        using P = QList<ParetoPoint>;
+        QTest::addRow("single") << P{{5, 0.5}} << 10 << P{{5, 0.5}} << 0.25;
+        QTest::addRow("duplicates") << P{{5, 0.5}, {5, 0.5}} << 10 << P{{5, 0.5}} << 0.25;
+        QTest::addRow("dominated") << P{{5, 0.5}, {6, 0.4}, {3, 0.5}} << 10 << P{{3, 0.5}} << 0.35;
+        QTest::addRow("staircase") << P{{8, 1.0}, {2, 0.5}, {4, 0.8}, {4, 0.8}, {6, 0.7}} << 10
+                                   << P{{2, 0.5}, {4, 0.8}, {8, 1.0}} << (0.5 * 8 + (0.8 - 0.5) * 6 + (1.0 - 0.8) * 2) / 10;
+        QTest::addRow("zero attainment") << P{{0, 0.0}, {3, 0.0}} << 7 << P{{0, 0.0}} << 0.0;
+        QTest::addRow("everything revealed") << P{{10, 1.0}} << 10 << P{{10, 1.0}} << 0.0;
+        QTest::addRow("same calls, better attainment") << P{{4, 0.3}, {4, 0.9}} << 8 << P{{4, 0.9}} << 0.9 * 4 / 8;
+    }
+    void hypervolume()
+    {
+        QFETCH(QList<ParetoPoint>, points);
+        QFETCH(int, cells);
+        QFETCH(QList<ParetoPoint>, frontier);
+        QFETCH(double, expected);
+        QCOMPARE(Scoring::paretoFrontier(points), frontier);
+        QVERIFY2(near(Scoring::hypervolume(points, cells), expected),
+                 qPrintable(QString::number(Scoring::hypervolume(points, cells), 'g', 17)));
+    }
+
+    void penalty_data()
+    {
+        QTest::addColumn<QList<int>>("calls");
+        QTest::addColumn<QList<int>>("rounds");
+        QTest::addColumn<double>("expected");
+        QTest::addRow("zero-call points") << QList<int>{0, 2, 4} << QList<int>{0, 1, 2} << (1.0 / 3.0) * (0.5 + 0.5);
+        QTest::addRow("serial") << QList<int>{3, 5} << QList<int>{3, 5} << 1.0;
+        QTest::addRow("all zero") << QList<int>{0, 0} << QList<int>{0, 0} << 0.0;
+        QTest::addRow("full batches") << QList<int>{10} << QList<int>{1} << 0.1;
+    }
+    void penalty()
+    {
+        QFETCH(QList<int>, calls);
+        QFETCH(QList<int>, rounds);
+        QFETCH(double, expected);
+        QVERIFY(near(Scoring::penalty(calls, rounds, int(calls.size())), expected));
+        QVERIFY(near(Scoring::value(0.5, Scoring::penalty(calls, rounds, int(calls.size())), 0.1), 0.5 - 0.1 * expected));
+    }
+
+    void traceRecordsEveryRound()
+    {
+        const DiscoveryTree w = world(QStringLiteral("0: 1 3 | 1: 2"));
+        FnPolicy policy(takeAll);
+        ReplayOptions o = opts();
+        o.trace = true;
+        const EpisodeResult r = ReplayEngine::runEpisode(w, policy, 1.0, o);
+        QCOMPARE(r.trace.size(), 2);
+        QCOMPARE(r.trace.at(0).prefix.calls, 0);
+        QCOMPARE(r.trace.at(0).prefix.legal, (QStringList{QStringLiteral("b0a0"), QStringLiteral("b1a0")}));
+        QCOMPARE(r.trace.at(0).revealed.size(), 2);
+        QCOMPARE(r.trace.at(1).round, 1);
+        QCOMPARE(r.trace.at(1).prefix.calls, 2);
+        QCOMPARE(r.trace.at(1).prefix.best, 2.0);
+        QCOMPARE(r.trace.at(1).prefix.bestId, QStringLiteral("b1a0"));
+        QCOMPARE(r.trace.at(1).prefix.openedBranches, (QList<int>{0, 1}));
+        QCOMPARE(r.trace.at(1).batch, QStringList{QStringLiteral("b0a1")});
+        QCOMPARE(r.trace.at(1).revealed.at(0).score.value(), 3.0);
+        // Round trip through the trace line.
+        QString name;
+        QString error;
+        const std::optional<EpisodeResult> back =
+            ReplayJson::episodeTraceFromJson(ReplayJson::episodeTraceToJson(QStringLiteral("w"), r), &name, &error);
+        QVERIFY2(back, qPrintable(error));
+        QCOMPARE(name, QStringLiteral("w"));
+        QCOMPARE(back->revealed, r.revealed);
+        QCOMPARE(back->curve, r.curve);
+        QCOMPARE(back->trace.size(), 2);
+        QCOMPARE(back->trace.at(1).prefix.bestId, QStringLiteral("b1a0"));
+        QCOMPARE(back->trace.at(1).revealed.at(0).id, QStringLiteral("b0a1"));
+    }
+
+    void jsonShapeAndRoundTrip()
+    {
+        const DiscoveryTree tree = world(QStringLiteral("0: 1 2 3 | 1: 2 | 2: 0.5 0.7"));
+        const ReplayResult r = ReplayEngine::runWorlds({ReplayWorld{QStringLiteral("A.json"), std::make_shared<DiscoveryTree>(tree)}},
+                                                       PolicySpec::builtin(QStringLiteral("portfolio")), opts());
+        QVERIFY(r.ok());
+        const QJsonObject j = ReplayJson::resultToJson(r);
+        for (const char *k : {"policy", "lambda", "workers", "betas", "value", "worlds"})
+            QVERIFY2(j.contains(QLatin1String(k)), k);
+        QCOMPARE(j.value(QLatin1String("policy")).toString(), QStringLiteral("builtin:portfolio"));
+        const QJsonObject w = j.value(QLatin1String("worlds")).toArray().at(0).toObject();
+        for (const char *k : {"world", "cells", "best", "scorable", "hypervolume", "penalty", "value", "sweep"})
+            QVERIFY2(w.contains(QLatin1String(k)), k);
+        const QJsonObject e = w.value(QLatin1String("sweep")).toArray().at(0).toObject();
+        for (const char *k : {"beta", "calls", "rounds", "best", "attainment", "revealed"})
+            QVERIFY2(e.contains(QLatin1String(k)), k);
+        QVERIFY(!e.contains(QLatin1String("error")));
+        QString error;
+        const std::optional<ReplayResult> back = ReplayJson::resultFromJson(j, &error);
+        QVERIFY2(back, qPrintable(error));
+        QCOMPARE(ReplayJson::resultToJson(*back), j);
+        QCOMPARE(*back->value, *r.value); // shortest round-trip printing keeps the bits
+    }
+
+    void sameResultOnAnyThreadCount()
+    {
+        QList<ReplayWorld> worlds;
+        for (int i = 0; i < 24; ++i) {
+            SynthParams p;
+            p.seed = quint64(i + 7);
+            p.regime = SynthWorld::regimes().at(i % 4);
+            worlds.append(ReplayWorld{QStringLiteral("w%1").arg(i), std::make_shared<DiscoveryTree>(SynthWorld::generate(p))});
+        }
+        const QString randomJs = QStringLiteral(
+            "function selectBatch(s) { if (Math.random() < 0.15 * s.round) return [];\n"
+            "  var b = []; for (var i = 0; i < s.legal.length; ++i) if (Math.random() < 0.5 && b.length < s.maxParallelism) b.push(s.legal[i]);\n"
+            "  return b.length ? b : [s.legal[0]]; }");
+        for (const PolicySpec &spec : {PolicySpec::builtin(QStringLiteral("portfolio")), PolicySpec::script(randomJs, QStringLiteral("r.js"))}) {
+            ReplayOptions o = opts();
+            o.threads = 1;
+            const QJsonObject one = ReplayJson::resultToJson(ReplayEngine::runWorlds(worlds, spec, o));
+            for (const int threads : {2, 4, 7}) {
+                o.threads = threads;
+                QCOMPARE(ReplayJson::resultToJson(ReplayEngine::runWorlds(worlds, spec, o)), one);
+            }
+            QVERIFY2(!one.value(QLatin1String("value")).isNull(), qPrintable(ReplayEngine::runWorlds(worlds, spec, o).firstError()));
+        }
+    }
+
+    void cancelledRunsReportIt()
+    {
+        const DiscoveryTree tree = world(QStringLiteral("0: 1 2"));
+        std::atomic<bool> cancel{true};
+        const ReplayResult r = ReplayEngine::runWorlds({ReplayWorld{QStringLiteral("w"), std::make_shared<DiscoveryTree>(tree)}},
+                                                       PolicySpec::builtin(QStringLiteral("portfolio")), opts(), {}, &cancel);
+        QVERIFY(!r.ok());
+        QCOMPARE(r.worlds.at(0).error, QStringLiteral("cancelled"));
+        QVERIFY(!r.value);
+    }
+
+    void synthWorldsAreValidAndReproducible_data()
+    {
+        QTest::addColumn<QString>("regime");
+        for (const QString &r : SynthWorld::regimes())
+            QTest::newRow(qPrintable(r)) << r;
+    }
+    void synthWorldsAreValidAndReproducible()
+    {
+        QFETCH(QString, regime);
+        SynthParams p;
+        p.regime = regime;
+        p.seed = 42;
+        p.width = 10;
+        p.depth = 15;
+        const DiscoveryTree a = SynthWorld::generate(p);
+        const DiscoveryTree b = SynthWorld::generate(p);
+        QCOMPARE(a.cells(), b.cells());
+        QCOMPARE(a.branches().size(), 10);
+        QVERIFY(a.cellCount() >= 80 && a.cellCount() <= 150);
+        QVERIFY(a.isScorable());
+        p.seed = 43;
+        QVERIFY(SynthWorld::generate(p).cells() != a.cells());
+        p.failRate = 2.0;
+        QVERIFY(SynthWorld::validate(p).contains(QLatin1String("fail-rate")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReplay)
+#include "tst_replay.moc"

@@ -1,4 +1,247 @@
+// The main window: opening files, the cell table (model tester, sorting,
+// filtering), the project dock, the inspector and the actions.
+#include "celltablemodel.h"
+#include "inspectorwidget.h"
+#include "mainwindow.h"
+#include "projecttreemodel.h"
+#include "treeview.h"
+#include "workspace.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QMenu>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
 #include <QtTest>
-class T : public QObject { Q_OBJECT private slots: void t() { QVERIFY(true); } };
-QTEST_GUILESS_MAIN(T)
+
+using namespace dreamrsi;
+
+namespace {
+// QObject::isSignalConnected is protected; a using-declaration in a subclass
+// gives a pointer to the very same member without any cast of the object.
+struct ConnectionPeek : QAction
+{
+    using QObject::isSignalConnected;
+};
+bool isConnected(const QAction *a, const QMetaMethod &signal)
+{
+    bool (QObject::*fn)(const QMetaMethod &) const = &ConnectionPeek::isSignalConnected;
+    return (a->*fn)(signal);
+}
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+
+    QString demo(const char *name) const
+    {
+        return QStringLiteral(DREAMRSI_SOURCE_DIR "/resources/demo/") + QLatin1String(name);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("DreamRSI-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+        QSettings().clear();
+    }
+
+    void opensFileAndTableWorks()
+    {
+        MainWindow w;
+        QAbstractItemModelTester cellTester(w.cellModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester proxyTester(w.cellProxyModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester projectTester(w.projectModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy opened(&w, &MainWindow::treeOpened);
+        const QString path = demo("circle-packing-iter1.json");
+        w.openFiles({path});
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 10000);
+        QCOMPARE(opened.first().first().toString(), QFileInfo(path).absoluteFilePath());
+        QCOMPARE(w.openTreeCount(), 1);
+        const auto tree = w.currentTree();
+        QVERIFY(tree);
+        QCOMPARE(w.cellModel()->rowCount(), tree->cellCount());
+        QCOMPARE(w.treeView()->tree(), tree);
+        QCOMPARE(w.projectModel()->rowCount(w.projectModel()->groupIndex(ProjectTreeModel::WorldsGroup)), 1);
+        QVERIFY(w.recentFiles().contains(QFileInfo(path).absoluteFilePath()));
+
+        // Sorting by score, descending, puts the best cell first.
+        QSortFilterProxyModel *proxy = w.cellProxyModel();
+        w.cellView()->sortByColumn(CellTableModel::Score, Qt::DescendingOrder);
+        QCOMPARE(proxy->index(0, CellTableModel::Id).data().toString(), tree->cells().at(tree->bestCellIndex()).id);
+        double previous = std::numeric_limits<double>::infinity();
+        for (int r = 0; r < proxy->rowCount(); ++r) {
+            const double s = proxy->index(r, CellTableModel::Score).data(CellTableModel::SortRole).toDouble();
+            QVERIFY(s <= previous);
+            previous = s;
+        }
+        // Branch sorts numerically (10 after 9).
+        w.cellView()->sortByColumn(CellTableModel::Branch, Qt::AscendingOrder);
+        int previousBranch = -1;
+        for (int r = 0; r < proxy->rowCount(); ++r) {
+            const int b = proxy->index(r, CellTableModel::Branch).data().toInt();
+            QVERIFY(b >= previousBranch);
+            previousBranch = b;
+        }
+
+        // Filtering on the outcome column keeps exactly the runtime failures.
+        const int runtime = tree->failClassCounts().value(QStringLiteral("runtime"));
+        QVERIFY(runtime > 0);
+        w.filterColumn()->setCurrentIndex(w.filterColumn()->findData(int(CellTableModel::FailClass)));
+        w.filterEdit()->setText(QStringLiteral("runtime"));
+        QCOMPARE(proxy->rowCount(), runtime);
+        for (int r = 0; r < proxy->rowCount(); ++r)
+            QCOMPARE(proxy->index(r, CellTableModel::FailClass).data().toString(), QStringLiteral("runtime"));
+        w.filterEdit()->setText(QStringLiteral("no-such-cell"));
+        QCOMPARE(proxy->rowCount(), 0);
+        w.filterEdit()->clear();
+        QCOMPARE(proxy->rowCount(), tree->cellCount());
+
+        // Selecting a row inspects that cell; clicking a cell in the tree does too.
+        QSignalSpy inspected(&w, &MainWindow::cellInspected);
+        w.cellView()->setCurrentIndex(proxy->index(3, 0));
+        QCOMPARE(inspected.count(), 1);
+        const int cell = w.cellProxyModel()->mapToSource(proxy->index(3, 0)).row();
+        QCOMPARE(w.inspector()->cellIndex(), cell);
+        w.resize(1200, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.tabs()->setCurrentIndex(MainWindow::DiscoveryTab);
+        TreeView *view = w.treeView();
+        const int best = tree->bestCellIndex();
+        view->fitToView();
+        const QRectF r = view->renderer().layout().cellRect(best);
+        const QPoint at = (r.center() * view->scale() + view->offset()).toPoint();
+        QTest::mouseClick(view, Qt::LeftButton, {}, at);
+        QCOMPARE(w.inspector()->cellIndex(), best);
+        QCOMPARE(view->selectedCell(), best);
+        QCOMPARE(w.cellProxyModel()->mapToSource(w.cellView()->currentIndex()).row(), best);
+    }
+
+    void rejectsBadFile()
+    {
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("bad.json"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"format": "dreamrsi-tree/1", "cells": [{"id": "a", "branch": 0, "attempt": 1, "seq": 0}]})");
+        f.close();
+        MainWindow w;
+        QSignalSpy failed(&w, &MainWindow::openFailed);
+        QSignalSpy opened(&w, &MainWindow::treeOpened);
+        w.openFiles({bad});
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 10000);
+        QCOMPARE(opened.count(), 0);
+        QCOMPARE(w.openTreeCount(), 0);
+        QVERIFY(!failed.first().at(1).toString().isEmpty());
+    }
+
+    void closeWorldAndReopen()
+    {
+        MainWindow w;
+        QSignalSpy opened(&w, &MainWindow::treeOpened);
+        w.openFiles({demo("circle-packing-iter1.json"), demo("c3-iter1.json")});
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 2, 10000);
+        QCOMPARE(w.openTreeCount(), 2);
+        // Reopening the same file replaces it instead of adding a copy.
+        w.openFiles({demo("c3-iter1.json")});
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 3, 10000);
+        QCOMPARE(w.openTreeCount(), 2);
+        QAction *close = w.findChild<QAction *>(QStringLiteral("actionClose"));
+        QVERIFY(close && close->isEnabled());
+        close->trigger();
+        QCOMPARE(w.openTreeCount(), 1);
+        QVERIFY(w.currentTree());
+        close->trigger();
+        QCOMPARE(w.openTreeCount(), 0);
+        QVERIFY(!w.currentTree());
+        QVERIFY(!close->isEnabled());
+    }
+
+    // Every enabled action is wired to something, before and after a file is open.
+    void noEnabledActionDoesNothing()
+    {
+        MainWindow w;
+        auto check = [&w] {
+            const auto actions = w.findChildren<QAction *>();
+            QVERIFY(actions.size() > 10);
+            for (QAction *a : actions) {
+                if (!a->isEnabled() || a->isSeparator() || a->menu() || a->text().isEmpty())
+                    continue;
+                const bool wired = isConnected(a, QMetaMethod::fromSignal(&QAction::triggered))
+                                   || isConnected(a, QMetaMethod::fromSignal(&QAction::toggled));
+                QVERIFY2(wired, qPrintable(QStringLiteral("action '%1' (%2) is enabled but does nothing")
+                                               .arg(a->text(), a->objectName())));
+            }
+        };
+        check();
+        QAction *zoomIn = w.findChild<QAction *>(QStringLiteral("actionZoomIn"));
+        QAction *exportAction = w.findChild<QAction *>(QStringLiteral("actionExport"));
+        QVERIFY(!zoomIn->isEnabled());
+        QVERIFY(!exportAction->isEnabled());
+        QSignalSpy opened(&w, &MainWindow::treeOpened);
+        w.openFiles({demo("circle-packing-iter2.json")});
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 10000);
+        w.tabs()->setCurrentIndex(MainWindow::DiscoveryTab);
+        QVERIFY(zoomIn->isEnabled());
+        QVERIFY(exportAction->isEnabled());
+        check();
+        // The view actions do what they say.
+        w.resize(1000, 700);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.findChild<QAction *>(QStringLiteral("actionFit"))->trigger();
+        const double fitted = w.treeView()->scale();
+        zoomIn->trigger();
+        QVERIFY(w.treeView()->scale() > fitted);
+        w.findChild<QAction *>(QStringLiteral("actionZoomOut"))->trigger();
+        w.findChild<QAction *>(QStringLiteral("actionZoomOut"))->trigger();
+        QVERIFY(w.treeView()->scale() < fitted);
+        w.findChild<QAction *>(QStringLiteral("actionFit"))->trigger();
+        QCOMPARE(w.treeView()->scale(), fitted);
+        QAction *legend = w.findChild<QAction *>(QStringLiteral("actionLegend"));
+        legend->trigger();
+        QVERIFY(!w.treeView()->isLegendVisible());
+        legend->trigger();
+        QVERIFY(w.treeView()->isLegendVisible());
+        w.findChild<QAction *>(QStringLiteral("actionTab2"))->trigger();
+        QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::CellsTab));
+        // Cells tab has no figure: export turns off.
+        QVERIFY(!exportAction->isEnabled());
+        QAction *dark = w.findChild<QAction *>(QStringLiteral("actionDark"));
+        dark->trigger();
+        QVERIFY(w.isDarkTheme());
+        dark->trigger();
+        QVERIFY(!w.isDarkTheme());
+    }
+
+    void exportsTreeFigure()
+    {
+        QTemporaryDir dir;
+        MainWindow w;
+        QSignalSpy opened(&w, &MainWindow::treeOpened);
+        w.openFiles({demo("c3-iter1.json")});
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 10000);
+        w.tabs()->setCurrentIndex(MainWindow::DiscoveryTab);
+        for (const char *suffix : {"png", "pdf", "svg"}) {
+            const QString path = dir.filePath(QStringLiteral("tree.") + QLatin1String(suffix));
+            QString error;
+            QVERIFY2(w.exportCurrentFigure(path, &error), qPrintable(error));
+            QVERIFY(QFileInfo(path).size() > 1000);
+        }
+        w.tabs()->setCurrentIndex(MainWindow::CellsTab);
+        QString error;
+        QVERIFY(!w.exportCurrentFigure(dir.filePath(QStringLiteral("cells.png")), &error));
+        QVERIFY(!error.isEmpty());
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
 #include "tst_mainwindow.moc"

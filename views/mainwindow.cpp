@@ -1,12 +1,21 @@
 #include "mainwindow.h"
 
 #include "celltablemodel.h"
+#include "discoverypage.h"
+#include "exportdialog.h"
+#include "figureexport.h"
+#include "inspectorwidget.h"
 #include "model/treejson.h"
 #include "model/treesummary.h"
+#include "projecttreemodel.h"
+#include "settingsdialog.h"
+#include "treeview.h"
+#include "workspace.h"
 
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -15,17 +24,19 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPainter>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
+#include <QStyle>
+#include <QStyleFactory>
 #include <QTabWidget>
 #include <QTableView>
-#include <QTextBrowser>
 #include <QToolBar>
+#include <QTreeView>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -36,15 +47,94 @@ constexpr int MaxRecentFiles = 10;
 const auto RecentFilesKey = "recentFiles";
 const auto GeometryKey = "mainWindow/geometry";
 const auto StateKey = "mainWindow/state";
+
+QPalette darkPalette()
+{
+    QPalette p;
+    const QColor window(0x2b, 0x2d, 0x31);
+    const QColor base(0x1e, 0x1f, 0x22);
+    const QColor text(0xe6, 0xe6, 0xe6);
+    const QColor disabled(0x80, 0x80, 0x80);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, QColor(0x26, 0x28, 0x2c));
+    p.setColor(QPalette::ToolTipBase, QColor(0x3c, 0x3f, 0x44));
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::PlaceholderText, disabled);
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, window);
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::BrightText, QColor(0xff, 0x55, 0x55));
+    p.setColor(QPalette::Link, QColor(0x4d, 0xb8, 0xff));
+    p.setColor(QPalette::Highlight, QColor(0x2f, 0x65, 0xca));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::Mid, QColor(0x40, 0x42, 0x46));
+    p.setColor(QPalette::Dark, QColor(0x18, 0x19, 0x1b));
+    p.setColor(QPalette::Light, QColor(0x45, 0x48, 0x4d));
+    for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+        p.setColor(QPalette::Disabled, role, disabled);
+    return p;
+}
+
+QPalette lightPalette()
+{
+    QPalette p = QStyleFactory::create(QStringLiteral("Fusion"))->standardPalette();
+    p.setColor(QPalette::AlternateBase, QColor(0xf3, 0xf5, 0xf8));
+    return p;
+}
 } // namespace
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
+    , m_workspace(new Workspace(this))
+    , m_settings(AppSettings::load())
 {
     setWindowTitle(tr("Dream-RSI Workbench"));
     setAcceptDrops(true);
     setDockNestingEnabled(true);
 
+    m_tabs = new QTabWidget;
+    m_tabs->setDocumentMode(true);
+    m_discovery = new DiscoveryPage;
+    m_tabs->addTab(m_discovery, tr("Discovery"));
+    m_tabs->addTab(createCellsPage(), tr("Cells"));
+    setCentralWidget(m_tabs);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateActions);
+
+    createDocks();
+    createActions();
+    statusBar()->showMessage(tr("Ready"));
+
+    connect(m_discovery->treeView(), &TreeView::cellActivated, this, &MainWindow::inspectCell);
+    connect(m_workspace, &Workspace::worldsChanged, this, [this] {
+        if (m_currentWorld >= m_workspace->worlds().size())
+            m_currentWorld = int(m_workspace->worlds().size()) - 1;
+        showWorld(m_currentWorld);
+    });
+
+    QSettings settings;
+    if (!restoreGeometry(settings.value(QLatin1String(GeometryKey)).toByteArray()))
+        resize(1400, 860);
+    if (!restoreState(settings.value(QLatin1String(StateKey)).toByteArray())) {
+        const auto docks = findChildren<QDockWidget *>();
+        QList<QDockWidget *> sides;
+        QList<int> widths;
+        for (QDockWidget *d : docks) {
+            sides.append(d);
+            widths.append(d->objectName() == QLatin1String("inspectorDock") ? 460 : 250);
+        }
+        resizeDocks(sides, widths, Qt::Horizontal);
+    }
+    rebuildRecentMenu();
+    applyTheme();
+    updateActions();
+}
+
+MainWindow::~MainWindow() = default;
+
+QWidget *MainWindow::createCellsPage()
+{
     m_cellModel = new CellTableModel(this);
     m_proxy = new QSortFilterProxyModel(this);
     m_proxy->setSourceModel(m_cellModel);
@@ -52,11 +142,12 @@ MainWindow::MainWindow(QWidget *parent)
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_proxy->setFilterKeyColumn(-1);
 
-    auto *cellsPage = new QWidget;
-    auto *layout = new QVBoxLayout(cellsPage);
+    auto *page = new QWidget;
+    auto *layout = new QVBoxLayout(page);
+    layout->setContentsMargins(4, 4, 4, 4);
     auto *filterRow = new QHBoxLayout;
-    m_treeLabel = new QLabel(tr("No tree open. Open a tree file (Ctrl+O) or drop one here."));
-    m_treeLabel->setWordWrap(true);
+    m_cellsLabel = new QLabel;
+    m_cellsLabel->setWordWrap(true);
     m_filterEdit = new QLineEdit;
     m_filterEdit->setPlaceholderText(tr("Filter cells (id, tag, outcome, error…)"));
     m_filterEdit->setClearButtonEnabled(true);
@@ -66,7 +157,7 @@ MainWindow::MainWindow(QWidget *parent)
         m_filterColumn->addItem(m_cellModel->headerData(c, Qt::Horizontal).toString(), c);
     filterRow->addWidget(m_filterEdit, 1);
     filterRow->addWidget(m_filterColumn);
-    layout->addWidget(m_treeLabel);
+    layout->addWidget(m_cellsLabel);
     layout->addLayout(filterRow);
     m_cellView = new QTableView;
     m_cellView->setModel(m_proxy);
@@ -80,55 +171,50 @@ MainWindow::MainWindow(QWidget *parent)
     layout->addWidget(m_cellView, 1);
     connect(m_filterEdit, &QLineEdit::textChanged, this, &MainWindow::applyFilter);
     connect(m_filterColumn, &QComboBox::currentIndexChanged, this, &MainWindow::applyFilter);
-    connect(m_cellView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex &current) { showCell(current); });
-
-    m_tabs = new QTabWidget;
-    m_tabs->setDocumentMode(true);
-    m_tabs->addTab(cellsPage, tr("Cells"));
-    setCentralWidget(m_tabs);
-
-    createDocks();
-    createActions();
-    statusBar()->showMessage(tr("Ready"));
-
-    QSettings settings;
-    restoreGeometry(settings.value(QLatin1String(GeometryKey)).toByteArray());
-    restoreState(settings.value(QLatin1String(StateKey)).toByteArray());
-    if (!settings.contains(QLatin1String(GeometryKey)))
-        resize(1280, 800);
-    rebuildRecentMenu();
-    updateActions();
+    connect(m_cellView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
+        if (current.isValid())
+            inspectCell(m_proxy->mapToSource(current).row());
+    });
+    return page;
 }
-
-MainWindow::~MainWindow() = default;
 
 void MainWindow::createDocks()
 {
-    auto *worldDock = new QDockWidget(tr("Worlds"), this);
-    worldDock->setObjectName(QStringLiteral("worldsDock"));
-    m_worldList = new QListWidget;
-    m_worldList->setAlternatingRowColors(true);
-    worldDock->setWidget(m_worldList);
-    addDockWidget(Qt::LeftDockWidgetArea, worldDock);
-    connect(m_worldList, &QListWidget::currentRowChanged, this, &MainWindow::showTree);
+    auto *projectDock = new QDockWidget(tr("Project"), this);
+    projectDock->setObjectName(QStringLiteral("projectDock"));
+    m_projectModel = new ProjectTreeModel(m_workspace, this);
+    m_projectView = new QTreeView;
+    m_projectView->setModel(m_projectModel);
+    m_projectView->setHeaderHidden(true);
+    m_projectView->expandAll();
+    projectDock->setWidget(m_projectView);
+    addDockWidget(Qt::LeftDockWidgetArea, projectDock);
+    connect(m_projectModel, &QAbstractItemModel::rowsInserted, m_projectView, [this](const QModelIndex &parent) {
+        m_projectView->expand(parent);
+    });
+    connect(m_projectView->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex &current) {
+        if (current.data(ProjectTreeModel::KindRole).toInt() == ProjectTreeModel::WorldItem)
+            setCurrentWorld(current.data(ProjectTreeModel::RowRole).toInt());
+    });
 
     auto *inspectorDock = new QDockWidget(tr("Inspector"), this);
     inspectorDock->setObjectName(QStringLiteral("inspectorDock"));
-    m_inspector = new QTextBrowser;
-    m_inspector->setPlaceholderText(tr("Select a cell to see its fields."));
+    m_inspector = new InspectorWidget;
     inspectorDock->setWidget(m_inspector);
     addDockWidget(Qt::RightDockWidgetArea, inspectorDock);
 }
 
 void MainWindow::createActions()
 {
-    QMenu *file = menuBar()->addMenu(tr("&File"));
     QToolBar *toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName(QStringLiteral("mainToolBar"));
     toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    auto icon = [this](const char *theme, QStyle::StandardPixmap fallback) {
+        return QIcon::fromTheme(QLatin1String(theme), style()->standardIcon(fallback));
+    };
 
-    QAction *open = file->addAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open Tree…"));
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *open = file->addAction(icon("document-open", QStyle::SP_DialogOpenButton), tr("&Open Tree…"));
     open->setObjectName(QStringLiteral("actionOpen"));
     open->setShortcut(QKeySequence::Open);
     open->setStatusTip(tr("Open discovery-tree files (dreamrsi-tree/1 JSON)"));
@@ -143,26 +229,95 @@ void MainWindow::createActions()
         }
     });
     toolbar->addAction(open);
-
     m_recentMenu = file->addMenu(tr("Open &Recent"));
-
-    m_closeAction = file->addAction(QIcon::fromTheme(QStringLiteral("document-close")), tr("&Close Tree"));
+    file->addSeparator();
+    m_exportAction = file->addAction(icon("document-save-as", QStyle::SP_DialogSaveButton), tr("&Export Figure…"));
+    m_exportAction->setObjectName(QStringLiteral("actionExport"));
+    m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_exportAction->setStatusTip(tr("Export the current tab's figure to PDF, SVG or PNG"));
+    connect(m_exportAction, &QAction::triggered, this, &MainWindow::exportFigureInteractive);
+    toolbar->addAction(m_exportAction);
+    m_closeAction = file->addAction(icon("document-close", QStyle::SP_DialogCloseButton), tr("&Close World"));
     m_closeAction->setObjectName(QStringLiteral("actionClose"));
     m_closeAction->setShortcut(QKeySequence::Close);
-    connect(m_closeAction, &QAction::triggered, this, &MainWindow::closeCurrentTree);
-
+    connect(m_closeAction, &QAction::triggered, this, &MainWindow::closeCurrentWorld);
     file->addSeparator();
-    QAction *quit = file->addAction(QIcon::fromTheme(QStringLiteral("application-exit")), tr("&Quit"));
+    QAction *quit = file->addAction(icon("application-exit", QStyle::SP_DialogCloseButton), tr("&Quit"));
+    quit->setObjectName(QStringLiteral("actionQuit"));
     quit->setShortcut(QKeySequence::Quit);
     connect(quit, &QAction::triggered, this, &QWidget::close);
 
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    m_findAction = edit->addAction(icon("edit-find", QStyle::SP_FileDialogContentsView), tr("&Find Cells…"));
+    m_findAction->setObjectName(QStringLiteral("actionFind"));
+    m_findAction->setShortcut(QKeySequence::Find);
+    connect(m_findAction, &QAction::triggered, this, [this] {
+        if (m_tabs->currentIndex() == CellsTab) {
+            m_filterEdit->setFocus();
+            m_filterEdit->selectAll();
+        } else {
+            m_tabs->setCurrentIndex(DiscoveryTab);
+            m_discovery->searchEdit()->setFocus();
+            m_discovery->searchEdit()->selectAll();
+        }
+    });
+    edit->addSeparator();
+    QAction *prefs = edit->addAction(icon("preferences-system", QStyle::SP_FileDialogDetailedView), tr("&Settings…"));
+    prefs->setObjectName(QStringLiteral("actionSettings"));
+    prefs->setShortcut(QKeySequence::Preferences);
+    prefs->setMenuRole(QAction::PreferencesRole);
+    connect(prefs, &QAction::triggered, this, &MainWindow::editSettings);
+
     QMenu *view = menuBar()->addMenu(tr("&View"));
+    TreeView *tree = m_discovery->treeView();
+    m_zoomInAction = view->addAction(icon("zoom-in", QStyle::SP_ArrowUp), tr("Zoom &In"));
+    m_zoomInAction->setObjectName(QStringLiteral("actionZoomIn"));
+    m_zoomInAction->setShortcut(QKeySequence::ZoomIn);
+    connect(m_zoomInAction, &QAction::triggered, tree, &TreeView::zoomIn);
+    m_zoomOutAction = view->addAction(icon("zoom-out", QStyle::SP_ArrowDown), tr("Zoom &Out"));
+    m_zoomOutAction->setObjectName(QStringLiteral("actionZoomOut"));
+    m_zoomOutAction->setShortcut(QKeySequence::ZoomOut);
+    connect(m_zoomOutAction, &QAction::triggered, tree, &TreeView::zoomOut);
+    m_fitAction = view->addAction(icon("zoom-fit-best", QStyle::SP_TitleBarMaxButton), tr("&Fit Tree"));
+    m_fitAction->setObjectName(QStringLiteral("actionFit"));
+    m_fitAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    connect(m_fitAction, &QAction::triggered, tree, &TreeView::fitToView);
+    m_legendAction = view->addAction(tr("Show &Legend"));
+    m_legendAction->setObjectName(QStringLiteral("actionLegend"));
+    m_legendAction->setCheckable(true);
+    m_legendAction->setChecked(true);
+    m_legendAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    connect(m_legendAction, &QAction::toggled, tree, &TreeView::setLegendVisible);
+    m_darkAction = view->addAction(tr("&Dark Theme"));
+    m_darkAction->setObjectName(QStringLiteral("actionDark"));
+    m_darkAction->setCheckable(true);
+    m_darkAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    connect(m_darkAction, &QAction::triggered, this, [this](bool dark) {
+        AppSettings s = m_settings;
+        s.theme = dark ? AppSettings::Theme::Dark : AppSettings::Theme::Light;
+        applySettings(s);
+    });
+    view->addSeparator();
+    toolbar->addSeparator();
+    toolbar->addAction(m_zoomInAction);
+    toolbar->addAction(m_zoomOutAction);
+    toolbar->addAction(m_fitAction);
+    QMenu *tabsMenu = view->addMenu(tr("&Go to Tab"));
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        QAction *a = tabsMenu->addAction(m_tabs->tabText(i));
+        a->setObjectName(QStringLiteral("actionTab%1").arg(i + 1));
+        a->setShortcut(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + i)));
+        connect(a, &QAction::triggered, this, [this, i] { m_tabs->setCurrentIndex(i); });
+    }
+    view->addSeparator();
     for (QDockWidget *dock : findChildren<QDockWidget *>())
         view->addAction(dock->toggleViewAction());
     view->addAction(toolbar->toggleViewAction());
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *about = help->addAction(tr("&About Dream-RSI Workbench"));
+    about->setObjectName(QStringLiteral("actionAbout"));
+    about->setMenuRole(QAction::AboutRole);
     connect(about, &QAction::triggered, this, [this] {
         QMessageBox::about(this, tr("About Dream-RSI Workbench"),
                            tr("<p><b>Dream-RSI Workbench</b> %1</p><p>Replay-based recursive self-improvement "
@@ -177,111 +332,109 @@ void MainWindow::openFiles(const QStringList &paths)
         const QString absolute = QFileInfo(path).absoluteFilePath();
         ++m_pendingLoads;
         statusBar()->showMessage(tr("Loading %1…").arg(QFileInfo(path).fileName()));
-        auto *watcher = new QFutureWatcher<TreeJson::ParseResult>(this);
-        connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, absolute] {
-            watcher->deleteLater();
-            --m_pendingLoads;
-            TreeJson::ParseResult result = watcher->result();
-            if (!result.ok()) {
-                statusBar()->showMessage(tr("Could not open %1").arg(QFileInfo(absolute).fileName()), 8000);
-                emit openFailed(absolute, result.error.message);
-                auto *box = new QMessageBox(QMessageBox::Warning, tr("Cannot open tree"),
-                                            tr("The file was rejected; nothing of it was loaded."),
-                                            QMessageBox::Ok, this);
-                box->setInformativeText(result.error.message);
-                box->setAttribute(Qt::WA_DeleteOnClose);
-                box->open();
-                return;
-            }
-            addTree(absolute, std::make_shared<const DiscoveryTree>(std::move(*result.tree)));
-        });
-        watcher->setFuture(QtConcurrent::run([absolute] { return TreeJson::readFile(absolute); }));
+        QtConcurrent::run([absolute] { return TreeJson::readFile(absolute); })
+            .then(this, [this, absolute](TreeJson::ParseResult result) {
+                --m_pendingLoads;
+                if (!result.ok()) {
+                    statusBar()->showMessage(tr("Could not open %1").arg(QFileInfo(absolute).fileName()), 8000);
+                    emit openFailed(absolute, result.error.message);
+                    auto *box = new QMessageBox(QMessageBox::Warning, tr("Cannot open tree"),
+                                                tr("The file was rejected; nothing of it was loaded."), QMessageBox::Ok, this);
+                    box->setInformativeText(result.error.message);
+                    box->setAttribute(Qt::WA_DeleteOnClose);
+                    box->open();
+                    return;
+                }
+                auto tree = std::make_shared<const DiscoveryTree>(std::move(*result.tree));
+                const int row = m_workspace->addWorld({QFileInfo(absolute).fileName(), absolute, 0, tree});
+                setCurrentWorld(row);
+                addRecentFile(absolute);
+                statusBar()->showMessage(tr("Opened %1: %2 cells").arg(QFileInfo(absolute).fileName()).arg(tree->cellCount()), 5000);
+                emit treeOpened(absolute);
+            });
     }
 }
 
-void MainWindow::addTree(const QString &path, std::shared_ptr<const DiscoveryTree> tree)
+int MainWindow::openTreeCount() const
 {
-    for (int i = 0; i < m_trees.size(); ++i) {
-        if (m_trees.at(i).path == path) { // reopening replaces the stale copy
-            m_trees[i].tree = tree;
-            m_worldList->setCurrentRow(i);
-            showTree(i);
-            addRecentFile(path);
-            emit treeOpened(path);
-            return;
-        }
-    }
-    m_trees.append({path, tree});
-    auto *item = new QListWidgetItem(QFileInfo(path).fileName(), m_worldList);
-    item->setToolTip(path + QLatin1Char('\n') + summarizeTree(*tree));
-    m_worldList->setCurrentRow(int(m_trees.size()) - 1);
-    addRecentFile(path);
-    statusBar()->showMessage(tr("Opened %1: %2 cells").arg(QFileInfo(path).fileName()).arg(tree->cellCount()), 5000);
-    updateActions();
-    emit treeOpened(path);
+    return int(m_workspace->worlds().size());
 }
 
 std::shared_ptr<const DiscoveryTree> MainWindow::currentTree() const
 {
-    const int row = m_worldList->currentRow();
-    return row >= 0 && row < m_trees.size() ? m_trees.at(row).tree : nullptr;
+    const auto &worlds = m_workspace->worlds();
+    return m_currentWorld >= 0 && m_currentWorld < worlds.size() ? worlds.at(m_currentWorld).tree : nullptr;
 }
 
-void MainWindow::showTree(int row)
+TreeView *MainWindow::treeView() const
 {
-    if (row < 0 || row >= m_trees.size()) {
-        m_cellModel->setTree(nullptr);
-        m_treeLabel->setText(tr("No tree open. Open a tree file (Ctrl+O) or drop one here."));
+    return m_discovery->treeView();
+}
+
+void MainWindow::setCurrentWorld(int row)
+{
+    if (row < 0 || row >= m_workspace->worlds().size())
+        row = -1;
+    m_currentWorld = row;
+    showWorld(row);
+    if (row >= 0) {
+        const QModelIndex idx = m_projectModel->index(row, 0, m_projectModel->groupIndex(ProjectTreeModel::WorldsGroup));
+        if (m_projectView->currentIndex() != idx)
+            m_projectView->setCurrentIndex(idx);
+    }
+}
+
+void MainWindow::showWorld(int row)
+{
+    const auto &worlds = m_workspace->worlds();
+    if (row < 0 || row >= worlds.size()) {
+        if (m_cellModel->tree())
+            m_cellModel->setTree(nullptr);
+        m_discovery->setTree(QString(), nullptr);
+        m_cellsLabel->setText(tr("No tree open. Open a tree file (Ctrl+O) or drop one here."));
         m_inspector->clear();
+        setWindowTitle(tr("Dream-RSI Workbench"));
         updateActions();
         return;
     }
-    const OpenTree &t = m_trees.at(row);
-    m_cellModel->setTree(t.tree);
-    m_cellView->resizeColumnsToContents();
-    m_treeLabel->setText(QStringLiteral("<b>%1</b> — %2")
-                             .arg(QFileInfo(t.path).fileName().toHtmlEscaped(), summarizeTree(*t.tree).toHtmlEscaped()));
-    setWindowTitle(tr("%1 — Dream-RSI Workbench").arg(QFileInfo(t.path).fileName()));
-    updateActions();
-}
-
-void MainWindow::showCell(const QModelIndex &proxyIndex)
-{
-    const auto tree = m_cellModel->tree();
-    if (!tree || !proxyIndex.isValid()) {
+    const WorldEntry &w = worlds.at(row);
+    if (m_cellModel->tree() != w.tree) {
+        m_cellModel->setTree(w.tree);
+        m_cellView->resizeColumnsToContents();
+        m_discovery->setTree(w.name, w.tree);
         m_inspector->clear();
-        return;
     }
-    const int index = m_proxy->mapToSource(proxyIndex).row();
-    const Cell &c = tree->cells().at(index);
-    QString html = QStringLiteral("<h3>%1</h3><table>").arg(c.id.toHtmlEscaped());
-    auto row = [&html](const QString &k, const QString &v) {
-        html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(k, v.toHtmlEscaped());
-    };
-    row(tr("Branch / attempt"), QStringLiteral("%1 / %2").arg(c.branch).arg(c.attempt));
-    row(tr("Seq"), QString::number(c.seq));
-    row(tr("Score"), c.score ? QString::number(*c.score, 'g', 12) : tr("none"));
-    row(tr("Outcome"), c.failClass);
-    row(tr("Tags"), c.tags.join(QStringLiteral(", ")));
-    if (c.error)
-        row(tr("Error"), *c.error);
-    html += QStringLiteral("</table>");
-    if (!c.proposal().isEmpty())
-        html += QStringLiteral("<h4>%1</h4><p>%2</p>").arg(tr("Proposal"), c.proposal().toHtmlEscaped());
-    if (!c.program().isEmpty())
-        html += QStringLiteral("<h4>%1</h4><pre>%2</pre>").arg(tr("Program"), c.program().toHtmlEscaped());
-    m_inspector->setHtml(html);
+    m_cellsLabel->setText(QStringLiteral("<b>%1</b> — %2").arg(w.name.toHtmlEscaped(), summarizeTree(*w.tree).toHtmlEscaped()));
+    setWindowTitle(tr("%1 — Dream-RSI Workbench").arg(w.name));
+    updateActions();
 }
 
-void MainWindow::closeCurrentTree()
+void MainWindow::inspectCell(int cellIndex)
 {
-    const int row = m_worldList->currentRow();
-    if (row < 0)
+    const auto tree = currentTree();
+    if (!tree)
         return;
-    m_trees.removeAt(row);
-    delete m_worldList->takeItem(row);
-    showTree(m_worldList->currentRow());
-    updateActions();
+    m_inspector->showCell(tree, cellIndex);
+    m_discovery->treeView()->selectCell(cellIndex);
+    // Keep the table's current row in step without re-entering.
+    const QModelIndex source = m_cellModel->index(cellIndex, 0);
+    const QModelIndex proxy = m_proxy->mapFromSource(source);
+    if (proxy.isValid() && m_cellView->currentIndex().row() != proxy.row()) {
+        const QSignalBlocker blocker(m_cellView->selectionModel());
+        m_cellView->setCurrentIndex(proxy);
+        m_cellView->scrollTo(proxy);
+    }
+    emit cellInspected(cellIndex);
+}
+
+void MainWindow::closeCurrentWorld()
+{
+    if (m_currentWorld < 0)
+        return;
+    const int row = m_currentWorld;
+    m_currentWorld = -1;
+    m_workspace->removeWorld(row);
+    setCurrentWorld(std::min(row, int(m_workspace->worlds().size()) - 1));
 }
 
 void MainWindow::applyFilter()
@@ -310,14 +463,17 @@ void MainWindow::rebuildRecentMenu()
 {
     m_recentMenu->clear();
     const QStringList files = recentFiles();
-    for (const QString &path : files) {
-        QAction *a = m_recentMenu->addAction(QFileInfo(path).fileName());
+    for (int i = 0; i < files.size(); ++i) {
+        const QString path = files.at(i);
+        QAction *a = m_recentMenu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()));
         a->setToolTip(path);
+        a->setStatusTip(path);
         connect(a, &QAction::triggered, this, [this, path] { openFiles({path}); });
     }
     if (!files.isEmpty()) {
         m_recentMenu->addSeparator();
-        connect(m_recentMenu->addAction(tr("Clear List")), &QAction::triggered, this, [this] {
+        QAction *clear = m_recentMenu->addAction(tr("Clear List"));
+        connect(clear, &QAction::triggered, this, [this] {
             QSettings().remove(QLatin1String(RecentFilesKey));
             rebuildRecentMenu();
         });
@@ -327,9 +483,119 @@ void MainWindow::rebuildRecentMenu()
 
 void MainWindow::updateActions()
 {
-    m_closeAction->setEnabled(m_worldList->currentRow() >= 0);
-    m_filterEdit->setEnabled(m_cellModel->tree() != nullptr);
-    m_filterColumn->setEnabled(m_cellModel->tree() != nullptr);
+    const bool hasTree = currentTree() != nullptr;
+    const int tab = m_tabs->currentIndex();
+    m_closeAction->setEnabled(m_currentWorld >= 0);
+    m_filterEdit->setEnabled(hasTree);
+    m_filterColumn->setEnabled(hasTree);
+    const bool onTree = tab == DiscoveryTab && hasTree;
+    m_zoomInAction->setEnabled(onTree);
+    m_zoomOutAction->setEnabled(onTree);
+    m_fitAction->setEnabled(onTree);
+    m_legendAction->setEnabled(onTree);
+    m_findAction->setEnabled(hasTree);
+    m_exportAction->setEnabled(onTree);
+}
+
+void MainWindow::applySettings(const AppSettings &settings)
+{
+    m_settings = settings;
+    m_settings.save();
+    applyTheme();
+}
+
+void MainWindow::applyTheme()
+{
+    bool dark = false;
+    switch (m_settings.theme) {
+    case AppSettings::Theme::System: {
+        const QPalette system = QApplication::style()->standardPalette();
+        dark = system.color(QPalette::Window).lightness() < 128;
+        QApplication::setPalette(system);
+        break;
+    }
+    case AppSettings::Theme::Light:
+        QApplication::setStyle(QStringLiteral("Fusion"));
+        QApplication::setPalette(lightPalette());
+        break;
+    case AppSettings::Theme::Dark:
+        QApplication::setStyle(QStringLiteral("Fusion"));
+        QApplication::setPalette(darkPalette());
+        dark = true;
+        break;
+    }
+    m_dark = dark;
+    m_darkAction->setChecked(dark);
+    m_discovery->treeView()->setDarkPalette(dark);
+    m_inspector->setDark(dark);
+}
+
+void MainWindow::changeEvent(QEvent *event)
+{
+    QMainWindow::changeEvent(event);
+}
+
+void MainWindow::editSettings()
+{
+    auto *dialog = new SettingsDialog(m_settings, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { applySettings(dialog->settings()); });
+    dialog->open();
+}
+
+bool MainWindow::exportCurrentFigure(const QString &path, QString *error)
+{
+    FigureExport::Options options;
+    QSettings s;
+    options.sizeMm = QSizeF(s.value(QStringLiteral("export/widthMm"), 170.0).toDouble(),
+                            s.value(QStringLiteral("export/heightMm"), 100.0).toDouble());
+    options.dpi = s.value(QStringLiteral("export/dpi"), 300).toInt();
+    const auto tree = currentTree();
+    if (m_tabs->currentIndex() != DiscoveryTab || !tree) {
+        if (error)
+            *error = tr("The current tab has no figure to export.");
+        return false;
+    }
+    TreeRenderer renderer = m_discovery->treeView()->renderer();
+    renderer.setPalette(TreePalette::light());
+    renderer.setSelected(-1);
+    options.title = m_workspace->worlds().at(m_currentWorld).name;
+    return FigureExport::write(path, options, [&renderer](QPainter &p, const QRectF &area) { renderer.paintFigure(p, area); },
+                               error);
+}
+
+void MainWindow::exportFigureInteractive()
+{
+    const QString name = m_tabs->currentIndex() == DiscoveryTab ? tr("Discovery tree") : m_tabs->tabText(m_tabs->currentIndex());
+    auto *dialog = new ExportDialog(name, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        QString error;
+        const QString path = dialog->path();
+        if (exportCurrentFigure(path, &error))
+            statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 6000);
+        else
+            QMessageBox::warning(this, tr("Export failed"), error);
+    });
+    dialog->open();
+}
+
+QStringList MainWindow::saveScreenshots(const QString &dir)
+{
+    QStringList written;
+    QDir().mkpath(dir);
+    static const char *const names[] = {"discovery", "cells", "replay", "frontiers", "policies"};
+    const int current = m_tabs->currentIndex();
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        m_tabs->setCurrentIndex(i);
+        QApplication::processEvents();
+        const QString name = i < int(std::size(names)) ? QLatin1String(names[i]) : QStringLiteral("tab%1").arg(i + 1);
+        const QString path = QDir(dir).filePath(QStringLiteral("%1-%2.png").arg(i + 1, 2, 10, QLatin1Char('0')).arg(name));
+        if (grab().save(path))
+            written.append(path);
+    }
+    m_tabs->setCurrentIndex(current);
+    return written;
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

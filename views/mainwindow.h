@@ -1,85 +1,123 @@
 #pragma once
 
+#include "appsettings.h"
 #include "model/discoverytree.h"
 
 #include <QMainWindow>
 
 #include <memory>
 
+class QComboBox;
 class QLabel;
 class QLineEdit;
-class QComboBox;
-class QListWidget;
 class QMenu;
 class QSortFilterProxyModel;
-class QTableView;
 class QTabWidget;
-class QTextBrowser;
+class QTableView;
+class QTreeView;
 
 namespace dreamrsi {
 
 class CellTableModel;
+class DiscoveryPage;
+class InspectorWidget;
+class ProjectTreeModel;
+class TreeView;
+class Workspace;
 
-/// The workbench's main window: opens tree files (dialog, command line,
-/// drag-and-drop, recent files), lists the open worlds in a dock and shows the
-/// cells of the current one in a sortable, filterable table.
+/// The workbench's main window: a project dock (worlds and policy
+/// versions), an inspector dock and the central tabs. Opens tree files by
+/// dialog, command line, drag-and-drop and the recent-files menu; every
+/// file is parsed off the GUI thread.
 class MainWindow final : public QMainWindow
 {
     Q_OBJECT
 public:
+    enum Tab { DiscoveryTab, CellsTab, TabCount };
+
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
     /// Starts loading the files off the GUI thread; treeOpened / openFailed follow.
     void openFiles(const QStringList &paths);
 
-    int openTreeCount() const { return int(m_trees.size()); }
+    Workspace *workspace() const { return m_workspace; }
+    int openTreeCount() const;
+    int currentWorld() const { return m_currentWorld; }
+    void setCurrentWorld(int row);
     std::shared_ptr<const DiscoveryTree> currentTree() const;
     QSortFilterProxyModel *cellProxyModel() const { return m_proxy; }
     CellTableModel *cellModel() const { return m_cellModel; }
+    QTableView *cellView() const { return m_cellView; }
     QLineEdit *filterEdit() const { return m_filterEdit; }
+    QComboBox *filterColumn() const { return m_filterColumn; }
+    TreeView *treeView() const;
+    InspectorWidget *inspector() const { return m_inspector; }
+    QTabWidget *tabs() const { return m_tabs; }
+    QTreeView *projectView() const { return m_projectView; }
+    ProjectTreeModel *projectModel() const { return m_projectModel; }
     QStringList recentFiles() const;
+    const AppSettings &settings() const { return m_settings; }
+    void applySettings(const AppSettings &settings);
+    bool isDarkTheme() const { return m_dark; }
+
+    /// Renders the current tab's figure into a file (PNG/PDF/SVG by suffix).
+    bool exportCurrentFigure(const QString &path, QString *error = nullptr);
+    /// Grabs every tab into DIR/NN-name.png; used by packaging/screenshot.sh.
+    QStringList saveScreenshots(const QString &dir);
 
 signals:
     void treeOpened(const QString &path);
     void openFailed(const QString &path, const QString &message);
+    void cellInspected(int cellIndex);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
+    void changeEvent(QEvent *event) override;
 
 private:
-    struct OpenTree
-    {
-        QString path;
-        std::shared_ptr<const DiscoveryTree> tree;
-    };
-
     void createActions();
     void createDocks();
-    void addTree(const QString &path, std::shared_ptr<const DiscoveryTree> tree);
-    void showTree(int row);
-    void showCell(const QModelIndex &proxyIndex);
-    void closeCurrentTree();
+    QWidget *createCellsPage();
+    void showWorld(int row);
+    void inspectCell(int cellIndex);
+    void closeCurrentWorld();
     void addRecentFile(const QString &path);
     void rebuildRecentMenu();
     void updateActions();
     void applyFilter();
+    void applyTheme();
+    void exportFigureInteractive();
+    void editSettings();
 
-    QList<OpenTree> m_trees;
+    Workspace *m_workspace = nullptr;
+    AppSettings m_settings;
+    bool m_dark = false;
+    int m_currentWorld = -1;
+    int m_pendingLoads = 0;
+
     QTabWidget *m_tabs = nullptr;
-    QListWidget *m_worldList = nullptr;
-    QTextBrowser *m_inspector = nullptr;
+    DiscoveryPage *m_discovery = nullptr;
+    QTreeView *m_projectView = nullptr;
+    ProjectTreeModel *m_projectModel = nullptr;
+    InspectorWidget *m_inspector = nullptr;
     QTableView *m_cellView = nullptr;
     CellTableModel *m_cellModel = nullptr;
     QSortFilterProxyModel *m_proxy = nullptr;
     QLineEdit *m_filterEdit = nullptr;
     QComboBox *m_filterColumn = nullptr;
-    QLabel *m_treeLabel = nullptr;
+    QLabel *m_cellsLabel = nullptr;
     QMenu *m_recentMenu = nullptr;
     QAction *m_closeAction = nullptr;
-    int m_pendingLoads = 0;
+    QAction *m_exportAction = nullptr;
+    QAction *m_zoomInAction = nullptr;
+    QAction *m_zoomOutAction = nullptr;
+    QAction *m_fitAction = nullptr;
+    QAction *m_legendAction = nullptr;
+    QAction *m_findAction = nullptr;
+    QAction *m_darkAction = nullptr;
 };
 
 } // namespace dreamrsi

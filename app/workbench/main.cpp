@@ -5,7 +5,11 @@
 #include <QCommandLineParser>
 #include <QLibraryInfo>
 #include <QLocale>
+#include <QTextStream>
+#include <QTimer>
 #include <QTranslator>
+
+#include <memory>
 
 int main(int argc, char *argv[])
 {
@@ -29,11 +33,44 @@ int main(int argc, char *argv[])
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("files"), QApplication::translate("main", "Tree files to open."),
                                  QStringLiteral("[FILE...]"));
+    const QCommandLineOption screenshotOption(
+        QStringLiteral("screenshot"),
+        QApplication::translate("main", "Open the files, save one PNG per tab into DIR, then quit."),
+        QStringLiteral("DIR"));
+    parser.addOption(screenshotOption);
+    const QCommandLineOption sizeOption(QStringLiteral("size"),
+                                        QApplication::translate("main", "Window size for screenshots, e.g. 1600x1000."),
+                                        QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    parser.addOption(sizeOption);
     parser.process(app);
 
     dreamrsi::MainWindow window;
+    const QStringList files = parser.positionalArguments();
+    if (parser.isSet(screenshotOption)) {
+        const QStringList wh = parser.value(sizeOption).split(QLatin1Char('x'));
+        window.resize(wh.value(0).toInt() > 0 ? wh.value(0).toInt() : 1600, wh.value(1).toInt() > 0 ? wh.value(1).toInt() : 1000);
+        const QString dir = parser.value(screenshotOption);
+        auto remaining = std::make_shared<int>(int(files.size()));
+        auto shoot = [&window, dir] {
+            // Let the last layout and paint settle before grabbing.
+            QTimer::singleShot(300, &window, [&window, dir] {
+                const QStringList written = window.saveScreenshots(dir);
+                for (const QString &path : written)
+                    QTextStream(stdout) << path << '\n';
+                QApplication::exit(written.isEmpty() ? 1 : 0);
+            });
+        };
+        auto oneDone = [remaining, shoot] {
+            if (--*remaining == 0)
+                shoot();
+        };
+        QObject::connect(&window, &dreamrsi::MainWindow::treeOpened, &window, oneDone);
+        QObject::connect(&window, &dreamrsi::MainWindow::openFailed, &window, oneDone);
+        if (files.isEmpty())
+            shoot();
+    }
     window.show();
-    if (!parser.positionalArguments().isEmpty())
-        window.openFiles(parser.positionalArguments());
+    if (!files.isEmpty())
+        window.openFiles(files);
     return QApplication::exec();
 }

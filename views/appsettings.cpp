@@ -1,0 +1,59 @@
+#include "appsettings.h"
+
+#include <QSettings>
+#include <QStringList>
+
+#include <algorithm>
+
+namespace dreamrsi {
+
+AppSettings AppSettings::load()
+{
+    QSettings s;
+    AppSettings a;
+    a.theme = Theme(std::clamp(s.value(QStringLiteral("ui/theme"), int(Theme::System)).toInt(), 0, 2));
+    a.workers = std::clamp(s.value(QStringLiteral("replay/workers"), a.workers).toInt(), 1, 1000);
+    a.lambda = s.value(QStringLiteral("replay/lambda"), a.lambda).toDouble();
+    if (auto betas = parseBetas(s.value(QStringLiteral("replay/betas")).toString()))
+        a.betas = *betas;
+    a.scriptTimeLimitMs = std::clamp(s.value(QStringLiteral("replay/timeLimitMs"), a.scriptTimeLimitMs).toInt(), 10, 600000);
+    a.playIntervalMs = std::clamp(s.value(QStringLiteral("replay/playIntervalMs"), a.playIntervalMs).toInt(), 30, 10000);
+    return a;
+}
+
+void AppSettings::save() const
+{
+    QSettings s;
+    s.setValue(QStringLiteral("ui/theme"), int(theme));
+    s.setValue(QStringLiteral("replay/workers"), workers);
+    s.setValue(QStringLiteral("replay/lambda"), lambda);
+    s.setValue(QStringLiteral("replay/betas"), formatBetas(betas));
+    s.setValue(QStringLiteral("replay/timeLimitMs"), scriptTimeLimitMs);
+    s.setValue(QStringLiteral("replay/playIntervalMs"), playIntervalMs);
+}
+
+std::optional<QList<double>> AppSettings::parseBetas(const QString &text)
+{
+    QList<double> betas;
+    const QStringList parts = text.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (const QString &part : parts) {
+        bool ok = false;
+        const double b = part.trimmed().toDouble(&ok);
+        if (!ok || !(b >= 0.0 && b <= 1.0))
+            return std::nullopt;
+        betas.append(b);
+    }
+    if (betas.isEmpty())
+        return std::nullopt;
+    return betas;
+}
+
+QString AppSettings::formatBetas(const QList<double> &betas)
+{
+    QStringList parts;
+    for (double b : betas)
+        parts.append(QString::number(b));
+    return parts.join(QStringLiteral(", "));
+}
+
+} // namespace dreamrsi

@@ -1,0 +1,28 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace dreamrsi {
+
+/// The workbench's preferences, kept in QSettings.
+struct AppSettings
+{
+    enum class Theme { System, Light, Dark };
+    Theme theme = Theme::System;
+    int workers = 10;                               ///< W of replays started from the GUI
+    double lambda = 0.1;                            ///< λ of the value
+    QList<double> betas{0.0, 0.25, 0.5, 0.75, 1.0}; ///< the β grid
+    int scriptTimeLimitMs = 2000;
+    int playIntervalMs = 600;                       ///< stepper speed: one round per interval
+
+    static AppSettings load();
+    void save() const;
+    /// "0, 0.25, 0.5" → list; nothing when a value is not in [0, 1].
+    static std::optional<QList<double>> parseBetas(const QString &text);
+    static QString formatBetas(const QList<double> &betas);
+};
+
+} // namespace dreamrsi

@@ -1,0 +1,130 @@
+#include "figureexport.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QImage>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSvgGenerator>
+
+#include "qcp.h"
+
+#include <cmath>
+
+namespace dreamrsi {
+
+namespace {
+constexpr double LogicalDpi = 96.0;
+constexpr double MmPerInch = 25.4;
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("dreamrsi::FigureExport", text);
+}
+} // namespace
+
+std::optional<FigureExport::Format> FigureExport::formatForPath(const QString &path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("png"))
+        return Format::Png;
+    if (suffix == QLatin1String("pdf"))
+        return Format::Pdf;
+    if (suffix == QLatin1String("svg"))
+        return Format::Svg;
+    return std::nullopt;
+}
+
+QSizeF FigureExport::logicalSize(const QSizeF &sizeMm)
+{
+    return sizeMm / MmPerInch * LogicalDpi;
+}
+
+QSize FigureExport::pixelSize(const QSizeF &sizeMm, int dpi)
+{
+    return QSize(int(std::lround(sizeMm.width() / MmPerInch * dpi)), int(std::lround(sizeMm.height() / MmPerInch * dpi)));
+}
+
+bool FigureExport::write(const QString &path, const Options &options, const Painter &paint, QString *error)
+{
+    auto fail = [error](const QString &message) {
+        if (error)
+            *error = message;
+        return false;
+    };
+    const auto format = formatForPath(path);
+    if (!format)
+        return fail(tr("Unknown figure format of %1: use .png, .pdf or .svg.").arg(path));
+    if (options.sizeMm.width() < 10 || options.sizeMm.height() < 10 || options.sizeMm.width() > 2000
+        || options.sizeMm.height() > 2000)
+        return fail(tr("Figure size must be between 10 and 2000 mm."));
+    if (options.dpi < 36 || options.dpi > 2400)
+        return fail(tr("Resolution must be between 36 and 2400 dpi."));
+    const QSizeF logical = logicalSize(options.sizeMm);
+    const QRectF area(QPointF(0, 0), logical);
+
+    switch (*format) {
+    case Format::Png: {
+        const QSize px = pixelSize(options.sizeMm, options.dpi);
+        QImage image(px, QImage::Format_ARGB32_Premultiplied);
+        if (image.isNull())
+            return fail(tr("Not enough memory for a %1×%2 image.").arg(px.width()).arg(px.height()));
+        image.setDevicePixelRatio(options.dpi / LogicalDpi);
+        const int dpm = int(std::lround(LogicalDpi / MmPerInch * 1000.0));
+        image.setDotsPerMeterX(dpm);
+        image.setDotsPerMeterY(dpm);
+        image.fill(Qt::white);
+        {
+            QCPPainter painter(&image);
+            painter.setMode(QCPPainter::pmNoCaching);
+            painter.setRenderHint(QPainter::Antialiasing);
+            painter.setRenderHint(QPainter::TextAntialiasing);
+            paint(painter, area);
+        }
+        const int realDpm = int(std::lround(options.dpi / MmPerInch * 1000.0));
+        image.setDotsPerMeterX(realDpm);
+        image.setDotsPerMeterY(realDpm);
+        if (!image.save(path, "PNG"))
+            return fail(tr("Could not write %1.").arg(path));
+        return true;
+    }
+    case Format::Pdf: {
+        QPdfWriter writer(path);
+        writer.setTitle(options.title);
+        writer.setCreator(QStringLiteral("Dream-RSI Workbench"));
+        writer.setResolution(int(LogicalDpi));
+        writer.setPageSize(QPageSize(options.sizeMm, QPageSize::Millimeter));
+        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+        QCPPainter painter;
+        if (!painter.begin(&writer))
+            return fail(tr("Could not write %1.").arg(path));
+        painter.setMode(QCPPainter::pmVectorized);
+        painter.setMode(QCPPainter::pmNoCaching);
+        paint(painter, area);
+        painter.end();
+        return QFileInfo(path).size() > 0 || fail(tr("Could not write %1.").arg(path));
+    }
+    case Format::Svg: {
+        QSvgGenerator generator;
+        generator.setFileName(path);
+        generator.setTitle(options.title);
+        generator.setDescription(QStringLiteral("Dream-RSI Workbench"));
+        generator.setResolution(int(LogicalDpi));
+        generator.setSize(logical.toSize());
+        generator.setViewBox(area);
+        QCPPainter painter;
+        if (!painter.begin(&generator))
+            return fail(tr("Could not write %1.").arg(path));
+        painter.setMode(QCPPainter::pmVectorized);
+        painter.setMode(QCPPainter::pmNoCaching);
+        painter.fillRect(area, Qt::white);
+        paint(painter, area);
+        painter.end();
+        return QFileInfo(path).size() > 0 || fail(tr("Could not write %1.").arg(path));
+    }
+    }
+    return false;
+}
+
+} // namespace dreamrsi

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <QRectF>
+#include <QSizeF>
+#include <QString>
+
+#include <functional>
+#include <optional>
+
+class QPainter;
+
+namespace dreamrsi {
+
+/// Export of any painted figure to PNG, PDF or SVG (chosen by the file's
+/// suffix) at a physical size and resolution.
+///
+/// The painter callback draws into `area`, in logical units of 1/96 inch,
+/// the same units as on a standard screen, so a figure looks the same on
+/// screen and on paper. PDF and SVG stay vector (text as text); PNG is
+/// rasterised at `dpi` and carries the resolution in its header.
+class FigureExport
+{
+public:
+    enum class Format { Png, Pdf, Svg };
+    using Painter = std::function<void(QPainter &painter, const QRectF &area)>;
+
+    struct Options
+    {
+        QSizeF sizeMm{160.0, 100.0}; ///< paper-friendly default: a two-column figure
+        int dpi = 300;
+        QString title;
+    };
+
+    static std::optional<Format> formatForPath(const QString &path);
+    /// The logical canvas (1/96 inch units) of a physical size.
+    static QSizeF logicalSize(const QSizeF &sizeMm);
+    /// The pixel size a PNG of that size and resolution gets.
+    static QSize pixelSize(const QSizeF &sizeMm, int dpi);
+
+    /// Writes the figure; returns false and fills *error on failure.
+    static bool write(const QString &path, const Options &options, const Painter &paint, QString *error = nullptr);
+};
+
+} // namespace dreamrsi

@@ -1,0 +1,221 @@
+#include "inspectorwidget.h"
+
+#include "codehighlighter.h"
+#include "failglyph.h"
+#include "unifieddiff.h"
+
+#include <QFontDatabase>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QPlainTextEdit>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace dreamrsi {
+
+namespace {
+QPlainTextEdit *makeCodeView()
+{
+    auto *edit = new QPlainTextEdit;
+    edit->setReadOnly(true);
+    edit->setLineWrapMode(QPlainTextEdit::NoWrap);
+    edit->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    return edit;
+}
+
+QString jsonText(const QJsonValue &v)
+{
+    if (v.isString())
+        return v.toString();
+    if (v.isDouble())
+        return QString::number(v.toDouble(), 'g', 12);
+    if (v.isBool())
+        return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    if (v.isNull() || v.isUndefined())
+        return QStringLiteral("null");
+    if (v.isArray())
+        return QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
+    return QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
+}
+
+// Payload keys that carry evaluator output, in the order they are shown.
+const char *const OutputKeys[] = {"evaluator_output", "output", "stdout", "stderr", "log", "compile_log"};
+} // namespace
+
+InspectorWidget::InspectorWidget(QWidget *parent)
+    : QWidget(parent)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_pages = new QTabWidget;
+    m_pages->setDocumentMode(true);
+    layout->addWidget(m_pages);
+
+    m_fields = new QTextBrowser;
+    m_fields->setOpenLinks(false);
+    m_proposal = new QTextBrowser;
+    m_proposal->setOpenExternalLinks(true);
+    m_program = makeCodeView();
+    m_programHighlighter = new CodeHighlighter(m_program->document());
+    m_diff = makeCodeView();
+    m_diffHighlighter = new CodeHighlighter(m_diff->document(), CodeHighlighter::Language::Diff);
+    m_output = makeCodeView();
+    m_metrics = new QTableWidget(0, 2);
+    m_metrics->setHorizontalHeaderLabels({tr("Metric"), tr("Value")});
+    m_metrics->horizontalHeader()->setStretchLastSection(true);
+    m_metrics->verticalHeader()->hide();
+    m_metrics->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_metrics->setSortingEnabled(true);
+
+    m_pages->addTab(m_fields, tr("Fields"));
+    m_pages->addTab(m_proposal, tr("Proposal"));
+    m_pages->addTab(m_program, tr("Program"));
+    m_pages->addTab(m_diff, tr("Diff"));
+    m_pages->addTab(m_output, tr("Output"));
+    m_pages->addTab(m_metrics, tr("Metrics"));
+    clear();
+}
+
+void InspectorWidget::setDark(bool dark)
+{
+    m_programHighlighter->setDark(dark);
+    m_diffHighlighter->setDark(dark);
+}
+
+void InspectorWidget::clear()
+{
+    m_tree.reset();
+    m_cellIndex = -1;
+    m_markdown.clear();
+    m_fields->setHtml(QStringLiteral("<p>%1</p>").arg(tr("Click a cell in the tree or the table to inspect it.").toHtmlEscaped()));
+    m_proposal->clear();
+    m_program->clear();
+    m_diff->clear();
+    m_output->clear();
+    m_metrics->setRowCount(0);
+}
+
+void InspectorWidget::showCell(std::shared_ptr<const DiscoveryTree> tree, int cellIndex)
+{
+    if (!tree || cellIndex < 0 || cellIndex >= tree->cellCount()) {
+        clear();
+        return;
+    }
+    m_tree = std::move(tree);
+    m_cellIndex = cellIndex;
+    const Cell &c = m_tree->cells().at(cellIndex);
+
+    QString html = QStringLiteral("<h3>%1</h3><table cellspacing='2' cellpadding='2'>").arg(c.id.toHtmlEscaped());
+    auto row = [&html](const QString &k, const QString &v) {
+        html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(k.toHtmlEscaped(), v.toHtmlEscaped());
+    };
+    const QString none = tr("none");
+    row(tr("Branch"), QString::number(c.branch));
+    row(tr("Attempt"), QString::number(c.attempt));
+    const int parent = m_tree->parentIndex(cellIndex);
+    row(tr("Parent"), parent >= 0 ? m_tree->cells().at(parent).id : tr("root"));
+    row(tr("Seq"), QString::number(c.seq));
+    row(tr("Score"), c.score ? QString::number(*c.score, 'g', 12) : none);
+    row(tr("Effective score"), QString::number(c.effectiveScore(), 'g', 12));
+    if (m_tree->isScorable())
+        row(tr("Share of best"), QStringLiteral("%1 %").arg(100.0 * c.effectiveScore() / m_tree->bestEffectiveScore(), 0, 'f', 1));
+    row(tr("Evaluated"), c.evaluated ? tr("yes") : tr("no"));
+    row(tr("Valid"), c.valid ? (*c.valid ? tr("yes") : tr("no")) : none);
+    row(tr("Outcome"), FailGlyphs::label(c.failClass) + QStringLiteral(" (") + c.failClass + QLatin1Char(')'));
+    if (c.nValid || c.nTotal)
+        row(tr("Tests passed"), QStringLiteral("%1 / %2").arg(c.nValid ? QString::number(*c.nValid) : QStringLiteral("?"),
+                                                              c.nTotal ? QString::number(*c.nTotal) : QStringLiteral("?")));
+    row(tr("Tags"), c.tags.isEmpty() ? none : c.tags.join(QStringLiteral(", ")));
+    if (c.error)
+        row(tr("Error"), *c.error);
+    if (cellIndex == m_tree->bestCellIndex())
+        row(tr("Note"), tr("Best cell of this tree"));
+    // Remaining payload (agent, timings, …), except the fields with their own page.
+    for (auto it = c.payload.constBegin(); it != c.payload.constEnd(); ++it) {
+        const QString key = it.key();
+        if (key == QLatin1String("proposal") || key == QLatin1String("program") || key == QLatin1String("metrics"))
+            continue;
+        bool isOutput = false;
+        for (const char *k : OutputKeys)
+            isOutput = isOutput || key == QLatin1String(k);
+        if (!isOutput)
+            row(key, jsonText(it.value()));
+    }
+    html += QStringLiteral("</table>");
+    m_fields->setHtml(html);
+
+    m_markdown = c.proposal();
+    if (m_markdown.isEmpty())
+        m_proposal->setHtml(QStringLiteral("<p><i>%1</i></p>").arg(tr("This cell has no proposal.").toHtmlEscaped()));
+    else
+        m_proposal->document()->setMarkdown(m_markdown);
+
+    const QString program = c.program();
+    m_programHighlighter->setLanguage(CodeHighlighter::guess(program));
+    m_program->setPlainText(program.isEmpty() ? tr("This cell has no program.") : program);
+
+    if (parent >= 0) {
+        const Cell &p = m_tree->cells().at(parent);
+        const QString diff = unifiedDiff(p.program(), program, p.id, c.id);
+        m_diff->setPlainText(diff.isEmpty() ? tr("The program is identical to the parent's (%1).").arg(p.id) : diff);
+    } else {
+        const QString diff = unifiedDiff(QString(), program, tr("root"), c.id);
+        m_diff->setPlainText(diff.isEmpty() ? tr("Attempt 0 starts from the root; there is no parent program.") : diff);
+    }
+
+    QString output;
+    for (const char *k : OutputKeys) {
+        const QJsonValue v = c.payload.value(QLatin1String(k));
+        if (!v.isUndefined() && !v.isNull())
+            output += QStringLiteral("== %1 ==\n%2\n\n").arg(QLatin1String(k), jsonText(v));
+    }
+    if (c.error)
+        output += QStringLiteral("== %1 ==\n%2\n").arg(tr("error"), *c.error);
+    if (c.nValid || c.nTotal)
+        output += QStringLiteral("\n") + tr("%1 of %2 test cases valid").arg(c.nValid.value_or(0)).arg(c.nTotal.value_or(0)) + QLatin1Char('\n');
+    m_output->setPlainText(output.isEmpty() ? tr("The evaluator reported no output for this cell.") : output);
+
+    m_metrics->setSortingEnabled(false);
+    m_metrics->setRowCount(0);
+    const QJsonObject metrics = c.payload.value(QLatin1String("metrics")).toObject();
+    for (auto it = metrics.constBegin(); it != metrics.constEnd(); ++it) {
+        const int r = m_metrics->rowCount();
+        m_metrics->insertRow(r);
+        m_metrics->setItem(r, 0, new QTableWidgetItem(it.key()));
+        auto *value = new QTableWidgetItem;
+        if (it.value().isDouble())
+            value->setData(Qt::DisplayRole, it.value().toDouble());
+        else
+            value->setText(jsonText(it.value()));
+        m_metrics->setItem(r, 1, value);
+    }
+    m_metrics->setSortingEnabled(true);
+    m_metrics->resizeColumnToContents(0);
+}
+
+QString InspectorWidget::proposalMarkdown() const
+{
+    return m_markdown;
+}
+
+QString InspectorWidget::programText() const
+{
+    return m_program->toPlainText();
+}
+
+QString InspectorWidget::diffText() const
+{
+    return m_diff->toPlainText();
+}
+
+int InspectorWidget::metricCount() const
+{
+    return m_metrics->rowCount();
+}
+
+} // namespace dreamrsi

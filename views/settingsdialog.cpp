@@ -1,0 +1,78 @@
+#include "settingsdialog.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace dreamrsi {
+
+SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
+    : QDialog(parent)
+{
+    setWindowTitle(tr("Settings"));
+    auto *form = new QFormLayout;
+    m_theme = new QComboBox;
+    m_theme->addItems({tr("Follow the system"), tr("Light"), tr("Dark")});
+    m_theme->setCurrentIndex(int(settings.theme));
+    form->addRow(tr("Colour theme:"), m_theme);
+    m_workers = new QSpinBox;
+    m_workers->setRange(1, 1000);
+    m_workers->setValue(settings.workers);
+    m_workers->setToolTip(tr("W: the most attempts a policy may run in one round."));
+    form->addRow(tr("Parallel workers (W):"), m_workers);
+    m_lambda = new QDoubleSpinBox;
+    m_lambda->setRange(0, 10);
+    m_lambda->setDecimals(3);
+    m_lambda->setSingleStep(0.05);
+    m_lambda->setValue(settings.lambda);
+    m_lambda->setToolTip(tr("Weight of the parallelism penalty in the value."));
+    form->addRow(tr("Penalty weight (λ):"), m_lambda);
+    m_betas = new QLineEdit(AppSettings::formatBetas(settings.betas));
+    m_betas->setToolTip(tr("Budget preferences of a sweep, comma separated, each in [0, 1]."));
+    form->addRow(tr("β grid:"), m_betas);
+    m_timeLimit = new QSpinBox;
+    m_timeLimit->setRange(10, 600000);
+    m_timeLimit->setSuffix(tr(" ms"));
+    m_timeLimit->setValue(settings.scriptTimeLimitMs);
+    form->addRow(tr("Script time limit per call:"), m_timeLimit);
+    m_playInterval = new QSpinBox;
+    m_playInterval->setRange(30, 10000);
+    m_playInterval->setSuffix(tr(" ms"));
+    m_playInterval->setValue(settings.playIntervalMs);
+    form->addRow(tr("Stepper: time per round:"), m_playInterval);
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(buttons);
+}
+
+AppSettings SettingsDialog::settings() const
+{
+    AppSettings s;
+    s.theme = AppSettings::Theme(m_theme->currentIndex());
+    s.workers = m_workers->value();
+    s.lambda = m_lambda->value();
+    s.betas = AppSettings::parseBetas(m_betas->text()).value_or(s.betas);
+    s.scriptTimeLimitMs = m_timeLimit->value();
+    s.playIntervalMs = m_playInterval->value();
+    return s;
+}
+
+void SettingsDialog::accept()
+{
+    if (!AppSettings::parseBetas(m_betas->text())) {
+        QMessageBox::warning(this, windowTitle(), tr("The β grid must be a comma-separated list of numbers between 0 and 1."));
+        return;
+    }
+    QDialog::accept();
+}
+
+} // namespace dreamrsi

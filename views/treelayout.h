@@ -1,0 +1,66 @@
+#pragma once
+
+#include "model/discoverytree.h"
+
+#include <QList>
+#include <QPointF>
+#include <QRectF>
+
+#include <memory>
+
+namespace dreamrsi {
+
+/// Where every cell of a discovery tree sits, in scene units, independent of
+/// any painting: branches are columns (ascending branch id, left to right),
+/// attempts are rows counted down from the root, which sits centred above
+/// the first row. Lookups by point and by rectangle cost O(cells returned).
+class TreeLayout
+{
+public:
+    struct Metrics
+    {
+        double cellWidth = 26.0;
+        double cellHeight = 18.0;
+        double columnGap = 6.0;
+        double rowGap = 6.0;
+        double margin = 16.0;
+        double headerHeight = 16.0; ///< branch labels above the root bus
+        double rootHeight = 18.0;
+    };
+
+    TreeLayout() = default;
+    explicit TreeLayout(std::shared_ptr<const DiscoveryTree> tree) : TreeLayout(std::move(tree), Metrics{}) {}
+    TreeLayout(std::shared_ptr<const DiscoveryTree> tree, const Metrics &metrics);
+
+    const std::shared_ptr<const DiscoveryTree> &tree() const { return m_tree; }
+    const Metrics &metrics() const { return m_metrics; }
+
+    int columnCount() const;
+    int rowCount() const { return m_rows; }
+    /// The whole scene, margins included.
+    QRectF sceneRect() const;
+    QRectF rootRect() const;
+    /// Rectangle of cells()[cellIndex]; empty for an out-of-range index.
+    QRectF cellRect(int cellIndex) const;
+    /// Column of a branch index (index into DiscoveryTree::branches()).
+    QRectF columnRect(int column) const;
+    /// Horizontal position of the bus that joins the root to every attempt 0.
+    double busY() const;
+
+    /// The cell whose rectangle contains p, or -1.
+    int cellAt(const QPointF &p) const;
+    /// Every cell whose rectangle intersects r, column by column.
+    QList<int> cellsIn(const QRectF &r) const;
+    /// Columns intersecting r as [first, last]; first > last when none.
+    std::pair<int, int> columnsIn(const QRectF &r) const;
+
+private:
+    double columnX(int column) const;
+    double rowY(int attempt) const;
+
+    std::shared_ptr<const DiscoveryTree> m_tree;
+    Metrics m_metrics;
+    int m_rows = 0;
+};
+
+} // namespace dreamrsi

@@ -1,0 +1,328 @@
+#include "treerenderer.h"
+
+#include "colormap.h"
+
+#include <QFontMetricsF>
+#include <QLinearGradient>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+namespace dreamrsi {
+
+TreePalette TreePalette::light()
+{
+    return {QColor(0xff, 0xff, 0xff), QColor(0x20, 0x20, 0x20), QColor(0xa0, 0xa0, 0xa0), QColor(0x50, 0x50, 0x50),
+            QColor(0xd4, 0xd4, 0xd4), QColor(0x20, 0x20, 0x20), QColor(0xe4, 0x1a, 0x1c), QColor(0x00, 0x7a, 0xcc),
+            QColor(0xff, 0x7f, 0x00), QColor(0xe4, 0x1a, 0x1c)};
+}
+
+TreePalette TreePalette::dark()
+{
+    return {QColor(0x1e, 0x1f, 0x22), QColor(0xe6, 0xe6, 0xe6), QColor(0x6a, 0x6a, 0x6a), QColor(0x12, 0x12, 0x12),
+            QColor(0x55, 0x57, 0x5c), QColor(0x10, 0x10, 0x10), QColor(0xff, 0x45, 0x3a), QColor(0x4d, 0xb8, 0xff),
+            QColor(0xff, 0x9f, 0x1a), QColor(0xff, 0x45, 0x3a)};
+}
+
+TreeRenderer::TreeRenderer()
+    : m_palette(TreePalette::light())
+{
+}
+
+void TreeRenderer::setTree(std::shared_ptr<const DiscoveryTree> tree)
+{
+    m_layout = TreeLayout(std::move(tree));
+    m_selected = -1;
+    m_matches.clear();
+    m_overlay = {};
+    m_hasScores = false;
+    m_scoreMin = 0.0;
+    m_scoreMax = 1.0;
+    if (!m_layout.tree())
+        return;
+    for (const Cell &c : m_layout.tree()->cells()) {
+        if (!c.score || !std::isfinite(*c.score))
+            continue;
+        if (!m_hasScores) {
+            m_scoreMin = m_scoreMax = *c.score;
+            m_hasScores = true;
+        } else {
+            m_scoreMin = std::min(m_scoreMin, *c.score);
+            m_scoreMax = std::max(m_scoreMax, *c.score);
+        }
+    }
+}
+
+QColor TreeRenderer::colorForScore(double score) const
+{
+    const double span = m_scoreMax - m_scoreMin;
+    return Colormap::viridis(span > 0 ? (score - m_scoreMin) / span : 1.0);
+}
+
+CellStyle TreeRenderer::styleOf(int cellIndex) const
+{
+    CellStyle s;
+    const auto &tree = m_layout.tree();
+    if (!tree || cellIndex < 0 || cellIndex >= tree->cellCount())
+        return s;
+    const Cell &c = tree->cells().at(cellIndex);
+    s.fill = c.score && std::isfinite(*c.score) ? colorForScore(*c.score) : m_palette.noScore;
+    s.glyph = FailGlyphs::forClass(c.failClass);
+    s.best = cellIndex == tree->bestCellIndex() && tree->isScorable();
+    s.selected = cellIndex == m_selected;
+    s.match = m_matches.contains(cellIndex);
+    if (m_overlay.isActive()) {
+        const int r = m_overlay.revealRound.value(cellIndex, -1);
+        const bool revealed = r >= 0 && r < m_overlay.roundsShown;
+        s.dimmed = !revealed;
+        s.round = revealed ? r + 1 : -1;
+        s.inLatestBatch = revealed && r == m_overlay.roundsShown - 1;
+    }
+    return s;
+}
+
+std::pair<double, QPointF> TreeRenderer::fitTransform(const QRectF &area) const
+{
+    const QRectF scene = m_layout.sceneRect();
+    if (scene.isEmpty() || area.isEmpty())
+        return {1.0, area.topLeft()};
+    const double scale = std::min(area.width() / scene.width(), area.height() / scene.height());
+    const QPointF offset(area.left() + (area.width() - scene.width() * scale) / 2,
+                         area.top() + (area.height() - scene.height() * scale) / 2);
+    return {scale, offset};
+}
+
+namespace {
+QRectF toDevice(const QRectF &r, double scale, const QPointF &offset)
+{
+    return QRectF(r.x() * scale + offset.x(), r.y() * scale + offset.y(), r.width() * scale, r.height() * scale);
+}
+
+QColor withAlpha(QColor c, int alpha)
+{
+    c.setAlpha(alpha);
+    return c;
+}
+
+bool isDarkFill(const QColor &c)
+{
+    return 0.299 * c.redF() + 0.587 * c.greenF() + 0.114 * c.blueF() < 0.45;
+}
+} // namespace
+
+void TreeRenderer::paint(QPainter &p, const QRectF &exposed, double scale, const QPointF &offset) const
+{
+    const auto &tree = m_layout.tree();
+    if (!tree || scale <= 0)
+        return;
+    const QRectF sceneExposed((exposed.left() - offset.x()) / scale, (exposed.top() - offset.y()) / scale,
+                              exposed.width() / scale, exposed.height() / scale);
+    const auto &m = m_layout.metrics();
+    const double cellPx = std::min(m.cellWidth, m.cellHeight) * scale;
+    const bool detail = cellPx >= 7.0;
+    const bool labels = cellPx >= 13.0;
+
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, false);
+
+    // Edges: root to bus, the bus, and one line down each visible column.
+    const auto [firstCol, lastCol] = m_layout.columnsIn(sceneExposed);
+    const QRectF root = toDevice(m_layout.rootRect(), scale, offset);
+    const double busY = m_layout.busY() * scale + offset.y();
+    QPen edgePen(m_palette.edge, 1.0);
+    edgePen.setCosmetic(true);
+    p.setPen(edgePen);
+    if (m_layout.columnCount() > 0) {
+        const double x0 = m_layout.columnRect(0).center().x() * scale + offset.x();
+        const double x1 = m_layout.columnRect(m_layout.columnCount() - 1).center().x() * scale + offset.x();
+        p.drawLine(QPointF(root.center().x(), root.bottom()), QPointF(root.center().x(), busY));
+        p.drawLine(QPointF(x0, busY), QPointF(x1, busY));
+    }
+    const auto &branches = tree->branches();
+    for (int col = firstCol; col <= lastCol; ++col) {
+        const QList<int> &cells = branches.at(col).cells;
+        if (cells.isEmpty())
+            continue;
+        const QRectF last = toDevice(m_layout.cellRect(cells.last()), scale, offset);
+        p.drawLine(QPointF(last.center().x(), busY), QPointF(last.center().x(), last.top()));
+    }
+
+    // Root.
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setBrush(m_palette.background);
+    p.setPen(QPen(m_palette.text, 1.0));
+    p.drawRoundedRect(root, root.height() / 2, root.height() / 2);
+    if (labels && root.intersects(exposed)) {
+        p.drawText(root, Qt::AlignCenter, tr("root"));
+    }
+    p.setRenderHint(QPainter::Antialiasing, false);
+
+    // Branch labels above the bus.
+    if (scale * m.cellWidth >= 18.0) {
+        p.setPen(m_palette.text);
+        QFont f = p.font();
+        f.setPointSizeF(std::clamp(m.headerHeight * scale * 0.45, 6.0, 9.0));
+        p.setFont(f);
+        for (int col = firstCol; col <= lastCol; ++col) {
+            const QRectF c = toDevice(m_layout.columnRect(col), scale, offset);
+            const QRectF label(c.left() - 4, busY - m.headerHeight * scale, c.width() + 8, m.headerHeight * scale);
+            p.drawText(label, Qt::AlignHCenter | Qt::AlignBottom, QStringLiteral("b%1").arg(branches.at(col).id));
+        }
+    }
+
+    // Cells.
+    const QList<int> visible = m_layout.cellsIn(sceneExposed);
+    QPen borderPen(m_palette.cellBorder, 1.0);
+    borderPen.setCosmetic(true);
+    QFont small = p.font();
+    small.setPointSizeF(std::clamp(m.cellHeight * scale * 0.38, 6.0, 10.0));
+    p.setFont(small);
+    for (int idx : visible) {
+        const CellStyle s = styleOf(idx);
+        const QRectF r = toDevice(m_layout.cellRect(idx), scale, offset);
+        QColor fill = s.fill;
+        if (s.dimmed)
+            fill = withAlpha(fill, 45);
+        p.fillRect(r, fill);
+        if (!detail)
+            continue;
+        p.setPen(s.dimmed ? withAlpha(m_palette.cellBorder, 60) : borderPen.color());
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(r.adjusted(0, 0, -1, -1));
+        if (s.glyph != FailGlyph::None) {
+            const QColor g = isDarkFill(fill) && !s.dimmed ? QColor(Qt::white) : m_palette.glyph;
+            FailGlyphs::paint(p, s.glyph, r, s.dimmed ? withAlpha(g, 80) : g);
+        }
+        if (labels && s.round > 0) {
+            p.setPen(isDarkFill(fill) ? QColor(Qt::white) : m_palette.glyph);
+            p.drawText(r.adjusted(2, 0, -2, 0), Qt::AlignLeft | Qt::AlignVCenter, QString::number(s.round));
+        }
+    }
+
+    // Marks on top: latest batch, search matches, selection, best.
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setBrush(Qt::NoBrush);
+    const double w = std::clamp(cellPx / 7.0, 1.5, 3.0);
+    for (int idx : visible) {
+        const CellStyle s = styleOf(idx);
+        const QRectF r = toDevice(m_layout.cellRect(idx), scale, offset);
+        if (s.inLatestBatch) {
+            p.setPen(QPen(m_palette.batch, w, Qt::DashLine));
+            p.drawRect(r.adjusted(-w, -w, w, w));
+        }
+        if (s.match) {
+            p.setPen(QPen(m_palette.match, w));
+            p.drawRect(r.adjusted(-w / 2, -w / 2, w / 2, w / 2));
+        }
+        if (s.best) {
+            p.setPen(QPen(m_palette.best, w * 1.5));
+            p.drawRect(r.adjusted(-w * 1.5, -w * 1.5, w * 1.5, w * 1.5));
+        }
+        if (s.selected) {
+            p.setPen(QPen(m_palette.selection, w));
+            p.drawRect(r.adjusted(-w * 2.5, -w * 2.5, w * 2.5, w * 2.5));
+        }
+    }
+    p.restore();
+}
+
+QSizeF TreeRenderer::legendSize(const QFontMetricsF &fm) const
+{
+    const auto &tree = m_layout.tree();
+    if (!tree)
+        return {};
+    const double line = fm.height() * 1.3;
+    double width = fm.horizontalAdvance(tr("Score")) + 20;
+    int rows = 0;
+    const auto counts = tree->failClassCounts();
+    for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
+        width = std::max(width, line + 6 + fm.horizontalAdvance(FailGlyphs::label(it.key()) + QStringLiteral(" (%1)").arg(it.value())));
+        ++rows;
+    }
+    width = std::max(width, line + 6 + fm.horizontalAdvance(tr("Best cell")));
+    const double barHeight = std::max(120.0, fm.height() * 8);
+    return QSizeF(width + 16, fm.height() * 1.5 + barHeight + 12 + (rows + 1) * line + 8);
+}
+
+void TreeRenderer::paintLegend(QPainter &p, const QRectF &area) const
+{
+    const auto &tree = m_layout.tree();
+    if (!tree)
+        return;
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    const QFontMetricsF fm(p.font());
+    const double line = fm.height() * 1.3;
+    p.setPen(withAlpha(m_palette.edge, 160));
+    p.setBrush(withAlpha(m_palette.background, 230));
+    p.drawRoundedRect(area, 4, 4);
+    double y = area.top() + 8;
+    const double x = area.left() + 8;
+    p.setPen(m_palette.text);
+    p.drawText(QRectF(x, y, area.width() - 16, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, tr("Score"));
+    y += fm.height() * 1.5;
+    const double barHeight = std::max(120.0, fm.height() * 8);
+    const QRectF bar(x, y, 14, barHeight);
+    QLinearGradient g(bar.bottomLeft(), bar.topLeft());
+    const QList<QColor> stops = Colormap::viridisTable(11);
+    for (int i = 0; i < stops.size(); ++i)
+        g.setColorAt(double(i) / (stops.size() - 1), stops.at(i));
+    p.setPen(Qt::NoPen);
+    p.fillRect(bar, g);
+    p.setPen(m_palette.text);
+    const int ticks = 4;
+    for (int i = 0; i <= ticks; ++i) {
+        const double t = double(i) / ticks;
+        const double ty = bar.bottom() - t * bar.height();
+        const double v = m_hasScores ? m_scoreMin + t * (m_scoreMax - m_scoreMin) : t;
+        p.drawLine(QPointF(bar.right(), ty), QPointF(bar.right() + 4, ty));
+        p.drawText(QRectF(bar.right() + 6, ty - fm.height() / 2, area.right() - bar.right() - 8, fm.height()),
+                   Qt::AlignLeft | Qt::AlignVCenter, QString::number(v, 'g', 4));
+    }
+    y = bar.bottom() + 12;
+    // Best-cell swatch.
+    QRectF sw(x, y + (line - fm.height()) / 2, fm.height() * 1.2, fm.height() * 0.9);
+    p.fillRect(sw, Colormap::viridis(1.0));
+    p.setPen(QPen(m_palette.best, 2.5));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(sw);
+    p.setPen(m_palette.text);
+    p.drawText(QRectF(sw.right() + 6, y, area.right() - sw.right() - 8, line), Qt::AlignLeft | Qt::AlignVCenter, tr("Best cell"));
+    y += line;
+    const auto counts = tree->failClassCounts();
+    for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
+        sw = QRectF(x, y + (line - fm.height()) / 2, fm.height() * 1.2, fm.height() * 0.9);
+        const FailGlyph glyph = FailGlyphs::forClass(it.key());
+        p.fillRect(sw, glyph == FailGlyph::None ? Colormap::viridis(0.6) : m_palette.noScore);
+        p.setPen(m_palette.cellBorder);
+        p.drawRect(sw);
+        FailGlyphs::paint(p, glyph, sw, m_palette.glyph);
+        p.setPen(m_palette.text);
+        p.drawText(QRectF(sw.right() + 6, y, area.right() - sw.right() - 8, line), Qt::AlignLeft | Qt::AlignVCenter,
+                   QStringLiteral("%1 (%2)").arg(FailGlyphs::label(it.key())).arg(it.value()));
+        y += line;
+    }
+    p.restore();
+}
+
+void TreeRenderer::paintFigure(QPainter &p, const QRectF &target, bool withLegend) const
+{
+    p.save();
+    p.fillRect(target, m_palette.background);
+    QRectF treeArea = target;
+    if (withLegend && tree()) {
+        const QSizeF ls = legendSize(QFontMetricsF(p.font()));
+        const QRectF legend(target.right() - ls.width() - 8, target.top() + 8, ls.width(), ls.height());
+        treeArea.setRight(legend.left() - 8);
+        const auto [scale, offset] = fitTransform(treeArea);
+        paint(p, treeArea, scale, offset);
+        paintLegend(p, legend);
+    } else {
+        const auto [scale, offset] = fitTransform(treeArea);
+        paint(p, treeArea, scale, offset);
+    }
+    p.restore();
+}
+
+} // namespace dreamrsi

@@ -1,0 +1,105 @@
+#pragma once
+
+#include "failglyph.h"
+#include "treelayout.h"
+
+#include <QColor>
+#include <QCoreApplication>
+#include <QList>
+#include <QSet>
+
+class QFontMetricsF;
+class QPainter;
+
+namespace dreamrsi {
+
+/// Colours of the tree view; light() is also the paper palette of exports.
+struct TreePalette
+{
+    QColor background;
+    QColor text;
+    QColor edge;
+    QColor cellBorder;
+    QColor noScore;     ///< fill of cells without a finite score
+    QColor glyph;       ///< glyph on light fills
+    QColor best;
+    QColor selection;
+    QColor match;
+    QColor batch;
+    static TreePalette light();
+    static TreePalette dark();
+};
+
+/// How a replay reveals the tree: the round each cell was revealed in (-1:
+/// not yet) and the number of rounds applied so far. Empty means "show all".
+struct RevealOverlay
+{
+    QList<int> revealRound; ///< per cell index
+    int roundsShown = 0;
+    bool isActive() const { return !revealRound.isEmpty(); }
+};
+
+/// Everything the painter decides about one cell, exposed for tests.
+struct CellStyle
+{
+    QColor fill;
+    FailGlyph glyph = FailGlyph::None;
+    bool best = false;
+    bool selected = false;
+    bool match = false;
+    bool dimmed = false;       ///< not yet revealed by the overlay
+    bool inLatestBatch = false;
+    int round = -1;            ///< 1-based reveal round, -1 when none
+};
+
+/// Paints a laid-out discovery tree at any scale. Only cells inside the
+/// exposed rectangle are touched, and detail (borders, glyphs, labels) is
+/// dropped when cells become too small to show it, so a 10,000-cell tree
+/// paints in a few milliseconds. Device coordinates = scene * scale + offset.
+class TreeRenderer
+{
+    Q_DECLARE_TR_FUNCTIONS(TreeRenderer)
+public:
+    TreeRenderer();
+
+    void setTree(std::shared_ptr<const DiscoveryTree> tree);
+    const TreeLayout &layout() const { return m_layout; }
+    const std::shared_ptr<const DiscoveryTree> &tree() const { return m_layout.tree(); }
+
+    void setPalette(const TreePalette &palette) { m_palette = palette; }
+    const TreePalette &palette() const { return m_palette; }
+    void setSelected(int cellIndex) { m_selected = cellIndex; }
+    int selected() const { return m_selected; }
+    void setMatches(QSet<int> cells) { m_matches = std::move(cells); }
+    const QSet<int> &matches() const { return m_matches; }
+    void setOverlay(RevealOverlay overlay) { m_overlay = std::move(overlay); }
+    const RevealOverlay &overlay() const { return m_overlay; }
+
+    /// Range of finite scores the colour scale spans.
+    double scoreMin() const { return m_scoreMin; }
+    double scoreMax() const { return m_scoreMax; }
+    QColor colorForScore(double score) const;
+    CellStyle styleOf(int cellIndex) const;
+
+    /// Paints the part of the tree that falls into `exposed` (device coordinates).
+    void paint(QPainter &painter, const QRectF &exposed, double scale, const QPointF &offset) const;
+    /// Width and height the legend needs with the painter's current font.
+    QSizeF legendSize(const QFontMetricsF &fm) const;
+    void paintLegend(QPainter &painter, const QRectF &area) const;
+    /// A self-contained figure: tree fitted into `target`, legend on the right.
+    void paintFigure(QPainter &painter, const QRectF &target, bool withLegend = true) const;
+    /// Scale and offset that fit the whole scene into `area`.
+    std::pair<double, QPointF> fitTransform(const QRectF &area) const;
+
+private:
+    TreeLayout m_layout;
+    TreePalette m_palette;
+    QSet<int> m_matches;
+    RevealOverlay m_overlay;
+    int m_selected = -1;
+    double m_scoreMin = 0.0;
+    double m_scoreMax = 1.0;
+    bool m_hasScores = false;
+};
+
+} // namespace dreamrsi

@@ -1,0 +1,86 @@
+#pragma once
+
+#include "treerenderer.h"
+
+#include <QImage>
+#include <QWidget>
+
+namespace dreamrsi {
+
+/// Interactive discovery-tree view: wheel or +/- to zoom about the cursor,
+/// drag to pan, F or double-click on empty space to fit, hover for a tooltip,
+/// click to inspect. An overview in the lower right shows where the viewport
+/// is when the tree does not fit, and can be clicked to jump.
+class TreeView final : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit TreeView(QWidget *parent = nullptr);
+
+    void setTree(std::shared_ptr<const DiscoveryTree> tree);
+    std::shared_ptr<const DiscoveryTree> tree() const { return m_renderer.tree(); }
+    const TreeRenderer &renderer() const { return m_renderer; }
+
+    void setDarkPalette(bool dark);
+    void setOverlay(RevealOverlay overlay);
+    void setLegendVisible(bool visible);
+    bool isLegendVisible() const { return m_legendVisible; }
+
+    double scale() const { return m_scale; }
+    QPointF offset() const { return m_offset; }
+    /// Whether the whole tree is visible at the current zoom.
+    bool isFitted() const;
+
+    /// Marks every cell whose id or one of whose tags contains `text`
+    /// (case-insensitive) and centres the first; returns the number found.
+    int search(const QString &text);
+    int selectedCell() const { return m_renderer.selected(); }
+
+    QSize sizeHint() const override { return {800, 600}; }
+
+public slots:
+    void zoomIn();
+    void zoomOut();
+    void fitToView();
+    void selectCell(int cellIndex);
+    void centerOn(int cellIndex);
+
+signals:
+    void cellActivated(int cellIndex);
+    void zoomChanged(double scale);
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+    bool event(QEvent *event) override;
+    void changeEvent(QEvent *event) override;
+
+private:
+    void zoomAt(double factor, const QPointF &anchor);
+    void clampOffset();
+    QRectF overviewRect() const;
+    bool overviewVisible() const;
+    void rebuildOverview();
+    QPointF toScene(const QPointF &device) const;
+    int cellAtPos(const QPointF &pos) const;
+
+    TreeRenderer m_renderer;
+    double m_scale = 1.0;
+    QPointF m_offset;
+    bool m_fitted = true;
+    bool m_legendVisible = true;
+    bool m_dragging = false;
+    bool m_moved = false;
+    QPointF m_dragStart;
+    QPointF m_offsetAtDragStart;
+    QImage m_overview;
+    double m_overviewScale = 1.0;
+};
+
+} // namespace dreamrsi

@@ -1,0 +1,121 @@
+#include "workspace.h"
+
+#include <QFileInfo>
+
+namespace dreamrsi {
+
+Workspace::Workspace(QObject *parent)
+    : QObject(parent)
+{
+}
+
+int Workspace::addWorld(WorldEntry world)
+{
+    for (int i = 0; i < m_worlds.size(); ++i) {
+        WorldEntry &w = m_worlds[i];
+        const bool same = world.iteration != 0 ? w.iteration == world.iteration : (!world.path.isEmpty() && w.path == world.path);
+        if (same) {
+            world.name = w.name;
+            w = std::move(world);
+            emit worldsChanged();
+            return i;
+        }
+    }
+    // Keep names unique: results are keyed by them.
+    const QString base = world.name.isEmpty() ? QFileInfo(world.path).fileName() : world.name;
+    QString name = base;
+    for (int n = 2; indexOfWorld(name) >= 0; ++n)
+        name = QStringLiteral("%1 (%2)").arg(base).arg(n);
+    world.name = name;
+    m_worlds.append(std::move(world));
+    emit worldsChanged();
+    return int(m_worlds.size()) - 1;
+}
+
+void Workspace::removeWorld(int row)
+{
+    if (row < 0 || row >= m_worlds.size())
+        return;
+    m_worlds.removeAt(row);
+    emit worldsChanged();
+}
+
+int Workspace::indexOfWorld(const QString &name) const
+{
+    for (int i = 0; i < m_worlds.size(); ++i) {
+        if (m_worlds.at(i).name == name)
+            return i;
+    }
+    return -1;
+}
+
+void Workspace::clearWorlds()
+{
+    m_worlds.clear();
+    emit worldsChanged();
+}
+
+int Workspace::addVersion(const PolicyVersion &version)
+{
+    const int existing = indexOfVersion(version.name);
+    if (existing >= 0) {
+        m_versions[existing] = version;
+        emit versionsChanged();
+        return existing;
+    }
+    m_versions.append(version);
+    emit versionsChanged();
+    return int(m_versions.size()) - 1;
+}
+
+int Workspace::indexOfVersion(const QString &name) const
+{
+    for (int i = 0; i < m_versions.size(); ++i) {
+        if (m_versions.at(i).name == name)
+            return i;
+    }
+    return -1;
+}
+
+void Workspace::clearVersions()
+{
+    m_versions.clear();
+    m_results.clear();
+    emit versionsChanged();
+}
+
+QString Workspace::freshVersionName(const QString &base) const
+{
+    QString stem = base;
+    const qsizetype colon = stem.indexOf(QLatin1Char(':'));
+    if (colon >= 0)
+        stem = stem.mid(colon + 1);
+    // "name.3" → "name"
+    const qsizetype dot = stem.lastIndexOf(QLatin1Char('.'));
+    bool numeric = false;
+    if (dot > 0)
+        stem.mid(dot + 1).toInt(&numeric);
+    if (numeric)
+        stem = stem.left(dot);
+    for (int n = 2;; ++n) {
+        const QString name = QStringLiteral("%1.%2").arg(stem).arg(n);
+        if (indexOfVersion(name) < 0)
+            return name;
+    }
+}
+
+void Workspace::setResult(const QString &versionName, ReplayResultPtr result)
+{
+    m_results.insert(versionName, std::move(result));
+    emit resultsChanged(versionName);
+}
+
+void Workspace::clearResults()
+{
+    const QStringList names = m_results.keys();
+    m_results.clear();
+    for (const QString &n : names)
+        emit resultsChanged(n);
+}
+
+} // namespace dreamrsi

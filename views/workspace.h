@@ -1,0 +1,64 @@
+#pragma once
+
+#include "model/discoverytree.h"
+#include "replay/replayresult.h"
+#include "store/storetypes.h"
+
+#include <QHash>
+#include <QList>
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+namespace dreamrsi {
+
+/// One world the workbench has open: a tree file, or an iteration of the open project.
+struct WorldEntry
+{
+    QString name;              ///< unique display name; replay results refer to worlds by it
+    QString path;              ///< tree file, empty for a project iteration
+    IterationId iteration = 0; ///< project iteration, 0 for a loose file
+    std::shared_ptr<const DiscoveryTree> tree;
+};
+
+/// What the views share: the open worlds, the policy versions and the replay
+/// results of each version. Lives on the GUI thread; every change is
+/// announced by a signal so each page can refresh itself.
+class Workspace final : public QObject
+{
+    Q_OBJECT
+public:
+    explicit Workspace(QObject *parent = nullptr);
+
+    const QList<WorldEntry> &worlds() const { return m_worlds; }
+    /// Adds a world, or replaces the one with the same path / iteration; returns its row.
+    int addWorld(WorldEntry world);
+    void removeWorld(int row);
+    int indexOfWorld(const QString &name) const;
+    void clearWorlds();
+
+    const QList<PolicyVersion> &versions() const { return m_versions; }
+    int addVersion(const PolicyVersion &version);
+    int indexOfVersion(const QString &name) const;
+    void clearVersions();
+    /// A name for a new version derived from `base` that no version uses yet.
+    QString freshVersionName(const QString &base) const;
+
+    /// Latest replay result of a version over the open worlds, or null.
+    ReplayResultPtr result(const QString &versionName) const { return m_results.value(versionName); }
+    void setResult(const QString &versionName, ReplayResultPtr result);
+    void clearResults();
+
+signals:
+    void worldsChanged();
+    void versionsChanged();
+    void resultsChanged(const QString &versionName);
+
+private:
+    QList<WorldEntry> m_worlds;
+    QList<PolicyVersion> m_versions;
+    QHash<QString, ReplayResultPtr> m_results;
+};
+
+} // namespace dreamrsi

@@ -4,6 +4,7 @@
 #include "evaltestsupport.h"
 
 #include "eval/autocorrelationevaluator.h"
+#include "eval/evalcommands.h"
 #include "eval/circlepackingevaluator.h"
 #include "eval/evaluationresult.h"
 #include "eval/evaluator.h"
@@ -58,6 +59,8 @@ private Q_SLOTS:
     void scoreJsonRoundTrip();
     void endToEnd_data();
     void endToEnd();
+    void evaluateCommand();
+    void tasksCommand();
 };
 
 void TestEvalTasks::registryKnowsEveryTask()
@@ -313,6 +316,62 @@ void TestEvalTasks::endToEnd()
     else
         QVERIFY(*r.score > 0.0);
     QCOMPARE(r.metrics.value(metric).toDouble(), metricValue);
+}
+
+void TestEvalTasks::evaluateCommand()
+{
+    QString outText;
+    QString errText;
+    QTextStream out(&outText);
+    QTextStream err(&errText);
+    const int rc = runEvaluateCommand({QStringLiteral("--task"), QStringLiteral("c3_autocorrelation"),
+                                       evaltest::dataPath(QStringLiteral("candidates/c3_steps.cpp"))},
+                                      out, err);
+    out.flush();
+    QCOMPARE(rc, 0);
+    const QJsonObject json = QJsonDocument::fromJson(outText.section(QLatin1Char('\n'), 0, 0).toUtf8()).object();
+    QCOMPARE(json.value(QStringLiteral("fail_class")).toString(), QStringLiteral("ok"));
+    QCOMPARE(json.value(QStringLiteral("score")).toDouble(), 1 / 2.25);
+    QVERIFY(outText.contains(QStringLiteral("C3: 2.25")));
+
+    outText.clear();
+    const int failed = runEvaluateCommand({QStringLiteral("--task"), QStringLiteral("circle_packing_26"),
+                                           evaltest::dataPath(QStringLiteral("hostile/not_json.py")), QStringLiteral("--json")},
+                                          out, err);
+    out.flush();
+    QCOMPARE(failed, 1);
+    QCOMPARE(QJsonDocument::fromJson(outText.toUtf8()).object().value(QStringLiteral("fail_class")).toString(),
+             QStringLiteral("correctness"));
+
+    outText.clear();
+    const int custom = runEvaluateCommand({QStringLiteral("--command"), QStringLiteral("echo '{\"score\": 3}'")}, out, err);
+    out.flush();
+    QCOMPARE(custom, 0);
+    QVERIFY(outText.startsWith(QStringLiteral("{\"error\":null")));
+
+    for (const QStringList &bad : {QStringList{QStringLiteral("--task"), QStringLiteral("nope"), QStringLiteral("x.py")},
+                                   QStringList{QStringLiteral("--task"), QStringLiteral("circle_packing_26")},
+                                   QStringList{QStringLiteral("--task"), QStringLiteral("circle_packing_26"), QStringLiteral("/no/such.py")},
+                                   QStringList{QStringLiteral("--option"), QStringLiteral("novalue")},
+                                   QStringList{}}) {
+        errText.clear();
+        QCOMPARE(runEvaluateCommand(bad, out, err), 2);
+        err.flush();
+        QVERIFY(!errText.isEmpty());
+    }
+}
+
+void TestEvalTasks::tasksCommand()
+{
+    QString outText;
+    QString errText;
+    QTextStream out(&outText);
+    QTextStream err(&errText);
+    QCOMPARE(runTasksCommand({}, out, err), 0);
+    out.flush();
+    for (const QString &name : TaskRegistry::names())
+        QVERIFY2(outText.contains(name), qPrintable(name));
+    QVERIFY(outText.contains(QStringLiteral("initial program: initial.py")));
 }
 
 QTEST_GUILESS_MAIN(TestEvalTasks)

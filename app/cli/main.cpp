@@ -1,6 +1,7 @@
 // dreamrsi: the headless twin of the workbench. Every command is implemented
 // in dreamrsi_core (or, for figure export, dreamrsi_views); this file only
 // dispatches.
+#include "eval/evalcommands.h"
 #include "model/modelcommands.h"
 #include "replay/replaycommand.h"
 
@@ -24,15 +25,18 @@ struct Command
 
 // One line per command; keep sorted by name.
 const Command commands[] = {
+    {"evaluate", "evaluate a candidate for a built-in task or with a custom command", dreamrsi::runEvaluateCommand},
     {"export", "re-write a tree file canonically (sorted by seq)", dreamrsi::runExportTreeCommand},
     {"replay", "replay a policy in frozen worlds over a budget sweep and score it", dreamrsi::runReplayCommand},
     {"synth", "write synthetic worlds of documented regimes", dreamrsi::runSynthCommand},
+    {"tasks", "list the built-in evaluation tasks", dreamrsi::runTasksCommand},
     {"validate", "check tree files and print their summary", dreamrsi::runValidateCommand},
 };
 
 // `dreamrsi bench NAME`: one line per benchmark.
 const Command benches[] = {
     {"replay", "episodes/s and reveals/s of built-in and scripted replays", dreamrsi::runBenchReplayCommand},
+    {"sandbox", "sandbox overhead of /bin/true vs a bare run; pool throughput", dreamrsi::runBenchSandboxCommand},
     {"tree", "parse and index a large synthetic tree", dreamrsi::runBenchTreeCommand},
 };
 

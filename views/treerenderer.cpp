@@ -4,6 +4,7 @@
 
 #include <QFontMetricsF>
 #include <QLinearGradient>
+#include <QPaintEngine>
 #include <QPainter>
 
 #include <algorithm>
@@ -39,6 +40,8 @@ void TreeRenderer::setTree(std::shared_ptr<const DiscoveryTree> tree)
     m_hasScores = false;
     m_scoreMin = 0.0;
     m_scoreMax = 1.0;
+    m_fills.clear();
+    m_glyphs.clear();
     if (!m_layout.tree())
         return;
     for (const Cell &c : m_layout.tree()->cells()) {
@@ -51,6 +54,13 @@ void TreeRenderer::setTree(std::shared_ptr<const DiscoveryTree> tree)
             m_scoreMin = std::min(m_scoreMin, *c.score);
             m_scoreMax = std::max(m_scoreMax, *c.score);
         }
+    }
+    const auto &cells = m_layout.tree()->cells();
+    m_fills.reserve(cells.size());
+    m_glyphs.reserve(cells.size());
+    for (const Cell &c : cells) {
+        m_fills.append(c.score && std::isfinite(*c.score) ? colorForScore(*c.score) : QColor());
+        m_glyphs.append(FailGlyphs::forClass(c.failClass));
     }
 }
 
@@ -67,8 +77,8 @@ CellStyle TreeRenderer::styleOf(int cellIndex) const
     if (!tree || cellIndex < 0 || cellIndex >= tree->cellCount())
         return s;
     const Cell &c = tree->cells().at(cellIndex);
-    s.fill = c.score && std::isfinite(*c.score) ? colorForScore(*c.score) : m_palette.noScore;
-    s.glyph = FailGlyphs::forClass(c.failClass);
+    s.fill = c.score && std::isfinite(*c.score) ? m_fills.at(cellIndex) : m_palette.noScore;
+    s.glyph = m_glyphs.at(cellIndex);
     s.best = cellIndex == tree->bestCellIndex() && tree->isScorable();
     s.selected = cellIndex == m_selected;
     s.match = m_matches.contains(cellIndex);
@@ -110,6 +120,26 @@ bool isDarkFill(const QColor &c)
     return 0.299 * c.redF() + 0.587 * c.greenF() + 0.114 * c.blueF() < 0.45;
 }
 } // namespace
+
+QImage TreeRenderer::cachedGlyph(FailGlyph glyph, const QSizeF &size, const QColor &color, qreal dpr) const
+{
+    const QSize px = (size * dpr).toSize();
+    const QString key = QStringLiteral("%1/%2x%3/%4").arg(int(glyph)).arg(px.width()).arg(px.height()).arg(color.rgba());
+    auto it = m_glyphCache.constFind(key);
+    if (it != m_glyphCache.constEnd())
+        return *it;
+    if (m_glyphCache.size() > 256)
+        m_glyphCache.clear();
+    QImage image(px.expandedTo({1, 1}), QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(dpr);
+    image.fill(Qt::transparent);
+    {
+        QPainter gp(&image);
+        FailGlyphs::paint(gp, glyph, QRectF(QPointF(0, 0), size), color);
+    }
+    m_glyphCache.insert(key, image);
+    return image;
+}
 
 void TreeRenderer::paint(QPainter &p, const QRectF &exposed, double scale, const QPointF &offset) const
 {
@@ -171,32 +201,59 @@ void TreeRenderer::paint(QPainter &p, const QRectF &exposed, double scale, const
         }
     }
 
-    // Cells.
+    // Cells: pixel-snapped solid fills (border as an outer fill), glyphs from a cache on raster
+    // devices (vector exports draw them as paths), marks collected for later.
     const QList<int> visible = m_layout.cellsIn(sceneExposed);
-    QPen borderPen(m_palette.cellBorder, 1.0);
-    borderPen.setCosmetic(true);
     QFont small = p.font();
     small.setPointSizeF(std::clamp(m.cellHeight * scale * 0.38, 6.0, 10.0));
     p.setFont(small);
+    const bool raster = p.paintEngine() && p.paintEngine()->type() == QPaintEngine::Raster;
+    const qreal dpr = p.device() ? p.device()->devicePixelRatioF() : 1.0;
+    const QColor border = m_palette.cellBorder;
+    const QColor dimBorder = withAlpha(m_palette.cellBorder, 60);
+    const bool borders = cellPx >= 10.0;
+    QList<std::pair<QRectF, CellStyle>> marked;
     for (int idx : visible) {
         const CellStyle s = styleOf(idx);
         const QRectF r = toDevice(m_layout.cellRect(idx), scale, offset);
+        // Snapped to whole pixels, solid fills take the raster engine's fast path.
+        const QRect snapped(QPoint(int(std::lround(r.left())), int(std::lround(r.top()))),
+                            QPoint(int(std::lround(r.right())) - 1, int(std::lround(r.bottom())) - 1));
         QColor fill = s.fill;
         if (s.dimmed)
             fill = withAlpha(fill, 45);
-        p.fillRect(r, fill);
-        if (!detail)
-            continue;
-        p.setPen(s.dimmed ? withAlpha(m_palette.cellBorder, 60) : borderPen.color());
-        p.setBrush(Qt::NoBrush);
-        p.drawRect(r.adjusted(0, 0, -1, -1));
-        if (s.glyph != FailGlyph::None) {
-            const QColor g = isDarkFill(fill) && !s.dimmed ? QColor(Qt::white) : m_palette.glyph;
-            FailGlyphs::paint(p, s.glyph, r, s.dimmed ? withAlpha(g, 80) : g);
+        if (borders) {
+            p.fillRect(snapped, s.dimmed ? dimBorder : border);
+            p.fillRect(snapped.adjusted(1, 1, -1, -1), fill);
+        } else {
+            p.fillRect(snapped, fill);
         }
-        if (labels && s.round > 0) {
-            p.setPen(isDarkFill(fill) ? QColor(Qt::white) : m_palette.glyph);
-            p.drawText(r.adjusted(2, 0, -2, 0), Qt::AlignLeft | Qt::AlignVCenter, QString::number(s.round));
+        if (s.best || s.selected || s.match || s.inLatestBatch)
+            marked.append({r, s});
+        if (s.glyph == FailGlyph::None)
+            continue;
+        const QColor glyphColor = isDarkFill(fill) && !s.dimmed ? QColor(Qt::white) : m_palette.glyph;
+        if (!detail) {
+            // Too small for a glyph: a dark centre still shows the failure.
+            if (!s.dimmed && r.width() >= 2.5)
+                p.fillRect(QRectF(r.center().x() - r.width() / 4, r.center().y() - r.height() / 4, r.width() / 2, r.height() / 2),
+                           glyphColor);
+            continue;
+        }
+        const QColor g = s.dimmed ? withAlpha(glyphColor, 80) : glyphColor;
+        if (raster)
+            p.drawImage(r.topLeft(), cachedGlyph(s.glyph, r.size(), g, dpr));
+        else
+            FailGlyphs::paint(p, s.glyph, r, g);
+    }
+    if (labels) {
+        for (int idx : visible) {
+            const CellStyle s = styleOf(idx);
+            if (s.round <= 0)
+                continue;
+            const QRectF r = toDevice(m_layout.cellRect(idx), scale, offset);
+            p.setPen(isDarkFill(s.fill) && !s.dimmed ? QColor(Qt::white) : m_palette.glyph);
+            p.drawText(r.adjusted(3, 0, -2, 0), Qt::AlignLeft | Qt::AlignVCenter, QString::number(s.round));
         }
     }
 
@@ -204,9 +261,7 @@ void TreeRenderer::paint(QPainter &p, const QRectF &exposed, double scale, const
     p.setRenderHint(QPainter::Antialiasing, true);
     p.setBrush(Qt::NoBrush);
     const double w = std::clamp(cellPx / 7.0, 1.5, 3.0);
-    for (int idx : visible) {
-        const CellStyle s = styleOf(idx);
-        const QRectF r = toDevice(m_layout.cellRect(idx), scale, offset);
+    for (const auto &[r, s] : std::as_const(marked)) {
         if (s.inLatestBatch) {
             p.setPen(QPen(m_palette.batch, w, Qt::DashLine));
             p.drawRect(r.adjusted(-w, -w, w, w));

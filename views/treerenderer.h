@@ -5,6 +5,8 @@
 
 #include <QColor>
 #include <QCoreApplication>
+#include <QHash>
+#include <QImage>
 #include <QList>
 #include <QSet>
 
@@ -92,6 +94,8 @@ public:
     std::pair<double, QPointF> fitTransform(const QRectF &area) const;
 
 private:
+    QImage cachedGlyph(FailGlyph glyph, const QSizeF &size, const QColor &color, qreal dpr) const;
+
     TreeLayout m_layout;
     TreePalette m_palette;
     QSet<int> m_matches;
@@ -100,6 +104,9 @@ private:
     double m_scoreMin = 0.0;
     double m_scoreMax = 1.0;
     bool m_hasScores = false;
+    QList<QColor> m_fills;      ///< score colour per cell, computed once per tree
+    QList<FailGlyph> m_glyphs;
+    mutable QHash<QString, QImage> m_glyphCache;
 };
 
 } // namespace dreamrsi

@@ -1,0 +1,290 @@
+// The discovery-tree view: layout on small hand-made trees, the style of
+// each cell (best mark, glyph per fail class, overlay), painted pixels, and
+// the 10,000-cell render benchmark.
+#include "colormap.h"
+#include "failglyph.h"
+#include "model/treejson.h"
+#include "treelayout.h"
+#include "treerenderer.h"
+#include "treeview.h"
+
+#include <QElapsedTimer>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPainter>
+#include <QtTest>
+
+using namespace dreamrsi;
+
+namespace {
+// A tree from short text: branches separated by ';', a branch is
+// "ID: cell, cell, …" and a cell is a score ("1.5") or a fail class ("runtime").
+std::shared_ptr<const DiscoveryTree> treeFrom(const QString &text)
+{
+    QJsonArray cells;
+    int seq = 0;
+    const QStringList branches = text.split(QLatin1Char(';'), Qt::SkipEmptyParts);
+    for (const QString &b : branches) {
+        const int branch = b.section(QLatin1Char(':'), 0, 0).trimmed().toInt();
+        const QStringList items = b.section(QLatin1Char(':'), 1).split(QLatin1Char(','), Qt::SkipEmptyParts);
+        for (int a = 0; a < items.size(); ++a) {
+            const QString item = items.at(a).trimmed();
+            QJsonObject c{{QStringLiteral("id"), QStringLiteral("b%1a%2").arg(branch).arg(a)},
+                          {QStringLiteral("branch"), branch},
+                          {QStringLiteral("attempt"), a},
+                          {QStringLiteral("seq"), seq++},
+                          {QStringLiteral("tags"), QJsonArray{QStringLiteral("dir:%1").arg(branch)}}};
+            bool isNumber = false;
+            const double score = item.toDouble(&isNumber);
+            if (isNumber) {
+                c.insert(QStringLiteral("score"), score);
+            } else {
+                c.insert(QStringLiteral("evaluated"), item != QLatin1String("agent"));
+                c.insert(QStringLiteral("fail_class"), item);
+                c.insert(QStringLiteral("error"), QString(QStringLiteral("failed: ") + item));
+            }
+            cells.append(c);
+        }
+    }
+    const QJsonObject root{{QStringLiteral("format"), QStringLiteral("dreamrsi-tree/1")}, {QStringLiteral("cells"), cells}};
+    auto parsed = TreeJson::parse(QJsonDocument(root).toJson());
+    if (!parsed.ok())
+        qFatal("bad test tree: %s", qPrintable(parsed.error.message));
+    return std::make_shared<const DiscoveryTree>(std::move(*parsed.tree));
+}
+
+std::shared_ptr<const DiscoveryTree> bigTree(int branches, int depth)
+{
+    QJsonArray cells;
+    int seq = 0;
+    const QStringList fails = FailClass::known();
+    for (int b = 0; b < branches; ++b) {
+        for (int a = 0; a < depth; ++a) {
+            QJsonObject c{{QStringLiteral("id"), QStringLiteral("b%1a%2").arg(b).arg(a)},
+                          {QStringLiteral("branch"), b},
+                          {QStringLiteral("attempt"), a},
+                          {QStringLiteral("seq"), seq++}};
+            if ((b * 7 + a * 13) % 9 == 0)
+                c.insert(QStringLiteral("fail_class"), fails.at((a + b) % fails.size()));
+            else
+                c.insert(QStringLiteral("score"), 1.0 + std::sin(b * 0.37) + a * 0.01);
+            cells.append(c);
+        }
+    }
+    const QJsonObject root{{QStringLiteral("format"), QStringLiteral("dreamrsi-tree/1")}, {QStringLiteral("cells"), cells}};
+    auto parsed = TreeJson::parse(QJsonDocument(root).toJson());
+    return std::make_shared<const DiscoveryTree>(std::move(*parsed.tree));
+}
+} // namespace
+
+class TestTreeView : public QObject
+{
+    Q_OBJECT
+private slots:
+    void viridisControlPoints()
+    {
+        QCOMPARE(Colormap::viridis(0.0), QColor(0x44, 0x01, 0x54));
+        QCOMPARE(Colormap::viridis(0.5), QColor(0x21, 0x91, 0x8c));
+        QCOMPARE(Colormap::viridis(1.0), QColor(0xfd, 0xe7, 0x25));
+        QCOMPARE(Colormap::viridis(-3.0), Colormap::viridis(0.0));
+        QCOMPARE(Colormap::viridis(std::nan("")), Colormap::viridis(0.0));
+        // Perceptual ordering: luminance increases monotonically.
+        double previous = -1;
+        for (const QColor &c : Colormap::viridisTable(64)) {
+            const double luma = 0.2126 * c.redF() + 0.7152 * c.greenF() + 0.0722 * c.blueF();
+            QVERIFY(luma > previous);
+            previous = luma;
+        }
+    }
+
+    void layoutPositions()
+    {
+        // Branch ids need not be contiguous: columns follow ascending id.
+        const auto tree = treeFrom(QStringLiteral("0: 1, 2, 3; 5: 0.5; 2: runtime, 4"));
+        TreeLayout::Metrics m;
+        const TreeLayout layout(tree, m);
+        QCOMPARE(layout.columnCount(), 3);
+        QCOMPARE(layout.rowCount(), 3);
+        const auto rect = [&](const char *id) { return layout.cellRect(tree->indexOfId(QLatin1String(id))); };
+        // Same column for a branch, rows by attempt, fixed pitch.
+        QCOMPARE(rect("b0a0").x(), rect("b0a2").x());
+        QCOMPARE(rect("b0a1").y() - rect("b0a0").y(), m.cellHeight + m.rowGap);
+        QCOMPARE(rect("b2a0").x() - rect("b0a0").x(), m.cellWidth + m.columnGap);
+        QCOMPARE(rect("b5a0").x() - rect("b2a0").x(), m.cellWidth + m.columnGap);
+        QCOMPARE(rect("b5a0").y(), rect("b0a0").y());
+        QCOMPARE(rect("b0a0").size(), QSizeF(m.cellWidth, m.cellHeight));
+        // The root sits above every cell, centred.
+        QVERIFY(layout.rootRect().bottom() < rect("b0a0").top());
+        QCOMPARE(layout.rootRect().center().x(), layout.sceneRect().center().x());
+        QVERIFY(layout.sceneRect().contains(rect("b0a2")));
+        // Hit testing and visible-cell queries.
+        QCOMPARE(layout.cellAt(rect("b2a1").center()), tree->indexOfId(QStringLiteral("b2a1")));
+        QCOMPARE(layout.cellAt(rect("b2a1").topLeft() - QPointF(1, 1)), -1);
+        QCOMPARE(layout.cellsIn(layout.sceneRect()).size(), tree->cellCount());
+        const QList<int> firstColumn = layout.cellsIn(QRectF(rect("b0a0").topLeft(), rect("b0a2").bottomRight()));
+        QCOMPARE(firstColumn.size(), 3);
+        QCOMPARE(layout.cellsIn(QRectF(-100, -100, 10, 10)).size(), 0);
+        QCOMPARE(layout.cellRect(99), QRectF());
+    }
+
+    void bestCellAndGlyphs()
+    {
+        const auto tree = treeFrom(QStringLiteral(
+            "0: 1, compile, runtime; 1: timeout, correctness, resource; 2: env, agent, 7; 3: weird, 2"));
+        TreeRenderer r;
+        r.setTree(tree);
+        const int best = tree->indexOfId(QStringLiteral("b2a2"));
+        QCOMPARE(tree->bestCellIndex(), best);
+        for (int i = 0; i < tree->cellCount(); ++i)
+            QCOMPARE(r.styleOf(i).best, i == best);
+        const auto glyph = [&](const char *id) { return r.styleOf(tree->indexOfId(QLatin1String(id))).glyph; };
+        QCOMPARE(glyph("b0a0"), FailGlyph::None);
+        QCOMPARE(glyph("b0a1"), FailGlyph::Cross);
+        QCOMPARE(glyph("b0a2"), FailGlyph::Bolt);
+        QCOMPARE(glyph("b1a0"), FailGlyph::Clock);
+        QCOMPARE(glyph("b1a1"), FailGlyph::Slash);
+        QCOMPARE(glyph("b1a2"), FailGlyph::Square);
+        QCOMPARE(glyph("b2a0"), FailGlyph::Triangle);
+        QCOMPARE(glyph("b2a1"), FailGlyph::Ring);
+        QCOMPARE(glyph("b3a0"), FailGlyph::Dot);
+        // Every known class has its own glyph.
+        QSet<int> distinct;
+        for (const QString &fc : FailClass::known())
+            distinct.insert(int(FailGlyphs::forClass(fc)));
+        QCOMPARE(distinct.size(), FailClass::known().size());
+        // Colours: the best score is the top of the scale, the worst the bottom, failures grey.
+        QCOMPARE(r.styleOf(best).fill, Colormap::viridis(1.0));
+        QCOMPARE(r.styleOf(tree->indexOfId(QStringLiteral("b0a0"))).fill, Colormap::viridis(0.0));
+        QCOMPARE(r.styleOf(tree->indexOfId(QStringLiteral("b0a1"))).fill, r.palette().noScore);
+    }
+
+    void paintsBestMarkAndColours()
+    {
+        const auto tree = treeFrom(QStringLiteral("0: 1, compile; 1: 3, 2"));
+        TreeRenderer r;
+        r.setTree(tree);
+        QImage image(600, 400, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        QPainter p(&image);
+        const auto [scale, offset] = r.fitTransform(QRectF(0, 0, 600, 400));
+        r.paint(p, QRectF(0, 0, 600, 400), scale, offset);
+        p.end();
+        const auto device = [&](int cell) {
+            const QRectF c = r.layout().cellRect(cell);
+            return QRectF(c.topLeft() * scale + offset, c.size() * scale);
+        };
+        const int best = tree->indexOfId(QStringLiteral("b1a0"));
+        const QRectF b = device(best);
+        QCOMPARE(image.pixelColor(b.center().toPoint() + QPoint(0, int(b.height() / 3))), Colormap::viridis(1.0));
+        // The best mark is a red frame just outside the cell.
+        const QColor frame = image.pixelColor(QPoint(int(b.center().x()), int(b.top()) - 3));
+        QVERIFY2(frame.red() > 180 && frame.green() < 90, qPrintable(frame.name()));
+        // Other cells have no such frame.
+        const QRectF o = device(tree->indexOfId(QStringLiteral("b1a1")));
+        const QColor noFrame = image.pixelColor(QPoint(int(o.center().x()), int(o.top()) - 3));
+        QVERIFY(!(noFrame.red() > 180 && noFrame.green() < 90));
+        // The compile failure is grey with a dark cross through its centre.
+        const QRectF f = device(tree->indexOfId(QStringLiteral("b0a1")));
+        QVERIFY(image.pixelColor(f.center().toPoint()).lightness() < 100);
+        QCOMPARE(image.pixelColor(QPoint(int(f.left()) + 3, int(f.center().y()))), r.palette().noScore);
+    }
+
+    void overlayDimsAndNumbers()
+    {
+        const auto tree = treeFrom(QStringLiteral("0: 1, 2, 3; 1: 4, 5"));
+        TreeRenderer r;
+        r.setTree(tree);
+        RevealOverlay o;
+        o.revealRound = QList<int>(tree->cellCount(), -1);
+        o.revealRound[tree->indexOfId(QStringLiteral("b0a0"))] = 0;
+        o.revealRound[tree->indexOfId(QStringLiteral("b1a0"))] = 0;
+        o.revealRound[tree->indexOfId(QStringLiteral("b0a1"))] = 1;
+        o.roundsShown = 1;
+        r.setOverlay(o);
+        const auto style = [&](const char *id) { return r.styleOf(tree->indexOfId(QLatin1String(id))); };
+        QVERIFY(!style("b0a0").dimmed);
+        QCOMPARE(style("b0a0").round, 1);
+        QVERIFY(style("b0a0").inLatestBatch);
+        QVERIFY(style("b0a1").dimmed); // revealed in round 2, not shown yet
+        QVERIFY(style("b0a2").dimmed);
+        o.roundsShown = 2;
+        r.setOverlay(o);
+        QVERIFY(!style("b0a1").dimmed);
+        QCOMPARE(style("b0a1").round, 2);
+        QVERIFY(style("b0a1").inLatestBatch);
+        QVERIFY(!style("b0a0").inLatestBatch);
+    }
+
+    void viewSearchZoomAndClick()
+    {
+        const auto tree = treeFrom(QStringLiteral("0: 1, 2, 3; 1: 4, 5; 2: runtime"));
+        TreeView view;
+        view.resize(800, 600);
+        view.setTree(tree);
+        QVERIFY(view.isFitted());
+        QCOMPARE(view.search(QStringLiteral("b1a")), 2);
+        QCOMPARE(view.search(QStringLiteral("DIR:2")), 1); // tags, case-insensitive
+        QCOMPARE(view.search(QString()), 0);
+        const double fitted = view.scale();
+        view.zoomIn();
+        QVERIFY(view.scale() > fitted);
+        view.fitToView();
+        QCOMPARE(view.scale(), fitted);
+        QSignalSpy activated(&view, &TreeView::cellActivated);
+        const int cell = tree->indexOfId(QStringLiteral("b1a1"));
+        const QRectF c = view.renderer().layout().cellRect(cell);
+        QTest::mouseClick(&view, Qt::LeftButton, {}, (c.center() * view.scale() + view.offset()).toPoint());
+        QCOMPARE(activated.count(), 1);
+        QCOMPARE(activated.first().first().toInt(), cell);
+        QCOMPARE(view.selectedCell(), cell);
+        // Clicking empty space inspects nothing.
+        QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(2, 2));
+        QCOMPARE(activated.count(), 1);
+    }
+
+    void render10000Cells()
+    {
+        const auto tree = bigTree(100, 100);
+        QCOMPARE(tree->cellCount(), 10000);
+        TreeRenderer r;
+        r.setTree(tree);
+        QImage image(1920, 1080, QImage::Format_ARGB32_Premultiplied);
+        const auto [scale, offset] = r.fitTransform(QRectF(0, 0, 1920, 1080));
+        { // warm-up: font and glyph caches
+            QPainter p(&image);
+            r.paint(p, QRectF(0, 0, 1920, 1080), scale, offset);
+        }
+        QElapsedTimer timer;
+        int frames = 0;
+        timer.start();
+        QBENCHMARK {
+            image.fill(Qt::white);
+            QPainter p(&image);
+            r.paint(p, QRectF(0, 0, 1920, 1080), scale, offset);
+            ++frames;
+        }
+        const double ms = double(timer.nsecsElapsed()) / 1e6 / std::max(frames, 1);
+        qInfo("render: 10000 cells, 1920x1080, whole tree visible: %.2f ms/frame (%d frames)", ms, frames);
+        // Zoomed in (cells 2.5x larger, all detail drawn), the viewport shows part of the tree.
+        QElapsedTimer zoomed;
+        zoomed.start();
+        const int reps = 20;
+        for (int i = 0; i < reps; ++i) {
+            image.fill(Qt::white);
+            QPainter p(&image);
+            r.paint(p, QRectF(0, 0, 1920, 1080), 1.0, QPointF(-200, -100));
+        }
+        qInfo("render: 10000 cells, 1920x1080, zoom 1 (full detail): %.2f ms/frame", double(zoomed.nsecsElapsed()) / 1e6 / reps);
+        int painted = 0;
+        for (int y = 0; y < image.height(); y += 7) {
+            for (int x = 0; x < image.width(); x += 7)
+                painted += image.pixelColor(x, y) != QColor(Qt::white);
+        }
+        QVERIFY(painted > (image.width() / 7) * (image.height() / 7) / 3);
+    }
+};
+
+QTEST_MAIN(TestTreeView)
+#include "tst_gui_treeview.moc"

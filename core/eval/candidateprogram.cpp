@@ -88,7 +88,7 @@ std::optional<EvaluationResult> CandidateProgram::compileCpp(const EvaluationCon
     request.limits.addressSpaceBytes = qint64(6) << 30;
     request.limits.fileSizeBytes = qint64(512) << 20;
     request.limits.maxProcesses = 64;
-    request.limits.outputBytes = qint64(1) << 20;
+    request.limits.outputBytes = qint64(16) << 20; // template errors can be long
     const SandboxResult run = context.run(request);
     if (auto failure = FailureClassifier::classify(run, FailureClassifier::Stage::Compile, QStringLiteral("g++"))) {
         if (failure->failClass == QLatin1String(FailClass::Runtime))

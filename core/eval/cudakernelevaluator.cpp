@@ -114,7 +114,7 @@ EvaluationResult CudaKernelEvaluator::evaluate(const EvaluationContext &context)
         build.limits.cpuSeconds = build.limits.wallMs / 1000;
         build.limits.addressSpaceBytes = 0; // nvcc's front ends reserve large address ranges
         build.limits.fileSizeBytes = qint64(1) << 30;
-        build.limits.outputBytes = qint64(1) << 20;
+        build.limits.outputBytes = qint64(16) << 20;
         build.gpuAccess = arch == QLatin1String("native");
         const SandboxResult run = context.run(build);
         if (auto failure = FailureClassifier::classify(run, FailureClassifier::Stage::Compile, QStringLiteral("nvcc"))) {

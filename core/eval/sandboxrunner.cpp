@@ -58,6 +58,27 @@ rlim_t asLimit(qint64 value)
     return value > 0 ? rlim_t(value) : RLIM_INFINITY;
 }
 
+/// Processes and threads the current (unprivileged) user runs now: an
+/// RLIMIT_NPROC below it would stop the sandbox from starting at all.
+rlim_t processesOfCurrentUser()
+{
+    const uid_t uid = ::getuid();
+    rlim_t count = 0;
+    const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString &entry : entries) {
+        bool numeric = false;
+        entry.toInt(&numeric);
+        if (!numeric)
+            continue;
+        struct stat st {};
+        if (::stat(QFile::encodeName(QStringLiteral("/proc/") + entry).constData(), &st) != 0 || st.st_uid != uid)
+            continue;
+        const QDir tasks(QStringLiteral("/proc/%1/task").arg(entry));
+        count += rlim_t(qMax<qsizetype>(1, tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot).size()));
+    }
+    return count;
+}
+
 /// Everything the child does between fork and exec. Only async-signal-safe
 /// calls; all values are captured by copy.
 std::function<void()> childSetup(const SandboxLimits &limits, bool isolateNetwork)
@@ -67,7 +88,11 @@ std::function<void()> childSetup(const SandboxLimits &limits, bool isolateNetwor
     const rlim_t fsize = asLimit(limits.fileSizeBytes);
     const rlim_t cpuSoft = limits.cpuSeconds > 0 ? rlim_t(limits.cpuSeconds) : RLIM_INFINITY;
     const rlim_t cpuHard = limits.cpuSeconds > 0 ? rlim_t(limits.cpuSeconds + 1) : RLIM_INFINITY;
-    const rlim_t nproc = limits.maxProcesses > 0 ? rlim_t(limits.maxProcesses) : RLIM_INFINITY;
+    // RLIMIT_NPROC counts every process of the user: `nobody` runs nothing
+    // else, an ordinary user does, so the budget comes on top of those.
+    const rlim_t nproc = limits.maxProcesses <= 0 ? RLIM_INFINITY
+                         : user.dropRoot      ? rlim_t(limits.maxProcesses)
+                                              : processesOfCurrentUser() + rlim_t(limits.maxProcesses);
     return [=] {
         ::setsid();
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -345,6 +370,8 @@ void SandboxRunner::start(const SandboxRequest &request)
     if (request.limits.wallMs > 0)
         m_wallTimer->start(request.limits.wallMs);
     m_process->start();
+    if (m_pgid == 0 && m_process->processId() > 0)
+        m_pgid = m_process->processId();
 }
 
 void SandboxRunner::cancel()

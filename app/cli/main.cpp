@@ -4,6 +4,7 @@
 #include "eval/evalcommands.h"
 #include "model/modelcommands.h"
 #include "replay/replaycommand.h"
+#include "store/storecommands.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -26,7 +27,10 @@ struct Command
 // One line per command; keep sorted by name.
 const Command commands[] = {
     {"evaluate", "evaluate a candidate for a built-in task or with a custom command", dreamrsi::runEvaluateCommand},
-    {"export", "re-write a tree file canonically (sorted by seq)", dreamrsi::runExportTreeCommand},
+    {"export", "export iterations, a project bundle, or re-write a tree file", dreamrsi::runProjectExportCommand},
+    {"import", "store tree files, a policy version or a bundle in a project", dreamrsi::runImportCommand},
+    {"ls", "list a project's iterations, policy versions, replay results, approvals", dreamrsi::runLsCommand},
+    {"project", "create a project file or show what it holds (new, info)", dreamrsi::runProjectCommand},
     {"replay", "replay a policy in frozen worlds over a budget sweep and score it", dreamrsi::runReplayCommand},
     {"synth", "write synthetic worlds of documented regimes", dreamrsi::runSynthCommand},
     {"tasks", "list the built-in evaluation tasks", dreamrsi::runTasksCommand},
@@ -37,6 +41,7 @@ const Command commands[] = {
 const Command benches[] = {
     {"replay", "episodes/s and reveals/s of built-in and scripted replays", dreamrsi::runBenchReplayCommand},
     {"sandbox", "sandbox overhead of /bin/true vs a bare run; pool throughput", dreamrsi::runBenchSandboxCommand},
+    {"store", "import many worlds; open a large project and load one tree", dreamrsi::runBenchStoreCommand},
     {"tree", "parse and index a large synthetic tree", dreamrsi::runBenchTreeCommand},
 };
 

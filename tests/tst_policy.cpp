@@ -395,6 +395,37 @@ function selectBatch(s) {
         }
     }
 
+    void handMadeStatesAreFollowed()
+    {
+        // A live round may hold a legal cell back (in flight); the script sees
+        // exactly the state's legal list, not what it would derive itself.
+        std::unique_ptr<ScriptedPolicy> p =
+            compile(QStringLiteral("function selectBatch(s) { return s.legal.concat(['|'], s.legalRoots, ['|'], s.openedBranches.map(String)); }"));
+        QVERIFY(p);
+        p->beginEpisode(0.5, 4);
+        const CellMeta a{QStringLiteral("a"), 0, 0, QString(), 0, {}};
+        const CellMeta b{QStringLiteral("b"), 1, 0, QString(), 1, {}};
+        const CellMeta a1{QStringLiteral("a1"), 0, 1, QStringLiteral("a"), 2, {}};
+        PolicyState state;
+        state.reset(0.5, 4, std::nullopt);
+        state.setLegal({a, b});
+        QCOMPARE(p->selectBatch(state).batch, (QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("|"),
+                                                           QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("|")}));
+        state.setRound(1);
+        state.setLegal({b});
+        QCOMPARE(p->selectBatch(state).batch,
+                 (QStringList{QStringLiteral("b"), QStringLiteral("|"), QStringLiteral("b"), QStringLiteral("|")}));
+        Observation o;
+        o.meta = a;
+        o.evaluated = true;
+        o.failClass = QStringLiteral("ok");
+        state.appendObservation(o);
+        state.setRound(2);
+        state.setLegal({a1, b});
+        QCOMPARE(p->selectBatch(state).batch, (QStringList{QStringLiteral("a1"), QStringLiteral("b"), QStringLiteral("|"),
+                                                           QStringLiteral("b"), QStringLiteral("|"), QStringLiteral("0")}));
+    }
+
     void defaultBeta()
     {
         QCOMPARE(compile(QStringLiteral("var defaultBeta = 0.3; function selectBatch(s) { return []; }"))->defaultBeta().value(), 0.3);

@@ -4,6 +4,7 @@
 
 #include <QJSEngine>
 #include <QJSValue>
+#include <QHash>
 #include <QSet>
 
 #include <memory>
@@ -47,19 +48,32 @@ const char *const runtimeSource = R"JS((function (factory, G) {
     var baseGlobals = new Set(Object.getOwnPropertyNames(G));
 
     var inst = null, beta = 0, W = 1;
-    var metas = new Map(), observed = [];
+    // Per episode: metadata by engine index and by "#id" (plain objects hash
+    // their keys; the "#" keeps ids such as "__proto__" harmless), the legal
+    // metas sorted by (branch, attempt), opened branch ids, observations.
+    var metaAt = [], metaById = {}, tagsAt = [], legalMetas = [], opened = [], observed = [];
     function meta(id) {
-        var m = metas.get(id);
+        var m = metaById["#" + id];
         if (m === undefined)
             throw new Error("meta: " + String(id) + " is neither a legal nor a revealed cell");
         return m;
     }
     // Tags are handed out as a fresh copy on every read, so a policy that
     // changes them changes only its own copy.
-    var tagLists = new Map();
     function withTags(target, list) {
-        tagLists.set(target.id, list);
         Object.defineProperty(target, "tags", { enumerable: true, get: function () { return list.slice(); } });
+    }
+    function before(a, b) {
+        return a.branch !== b.branch ? a.branch < b.branch : a.attempt < b.attempt;
+    }
+    function insertLegal(m) {
+        var i = legalMetas.length;
+        legalMetas.push(m);
+        while (i > 0 && before(m, legalMetas[i - 1])) {
+            legalMetas[i] = legalMetas[i - 1];
+            --i;
+        }
+        legalMetas[i] = m;
     }
     function thrown(e) {
         var text;
@@ -93,9 +107,7 @@ const char *const runtimeSource = R"JS((function (factory, G) {
             install();
             rngState = seed | 0;
             beta = b; W = w;
-            metas = new Map();
-            tagLists = new Map();
-            observed = [];
+            metaAt = []; metaById = {}; tagsAt = []; legalMetas = []; opened = []; observed = [];
             inst = null;
             try {
                 inst = instantiate();
@@ -104,24 +116,52 @@ const char *const runtimeSource = R"JS((function (factory, G) {
                 return thrown(e);
             }
         },
-        addMeta: function (id, branch, attempt, parentId, seq, tags) {
+        addMeta: function (index, id, branch, attempt, parentId, seq, tags) {
             var m = { id: id, branch: branch, attempt: attempt, parentId: parentId, seq: seq };
-            withTags(m, Array.prototype.slice.call(tags));
-            metas.set(id, Object.freeze(m));
+            var list = Array.prototype.slice.call(tags);
+            withTags(m, list);
+            Object.freeze(m);
+            metaAt[index] = m;
+            tagsAt[index] = list;
+            metaById["#" + id] = m;
+            insertLegal(m);
         },
-        addObs: function (id, score, evaluated, valid, failClass, error, nValid, nTotal, dB, dP) {
-            var m = metas.get(id);
-            var o = { id: id, branch: m.branch, attempt: m.attempt, parentId: m.parentId, seq: m.seq };
-            withTags(o, tagLists.get(id));
+        setLegal: function (indices) {
+            legalMetas = [];
+            for (var i = 0; i < indices.length; ++i)
+                insertLegal(metaAt[indices[i]]);
+        },
+        addObs: function (index, score, evaluated, valid, failClass, error, nValid, nTotal, dB, dP) {
+            var m = metaAt[index];
+            var at = legalMetas.indexOf(m);
+            if (at >= 0)
+                legalMetas.splice(at, 1);
+            var j = opened.length;
+            if (opened.indexOf(m.branch) < 0) {
+                opened.push(m.branch);
+                while (j > 0 && opened[j - 1] > m.branch) {
+                    opened[j] = opened[j - 1];
+                    --j;
+                }
+                opened[j] = m.branch;
+            }
+            var o = { id: m.id, branch: m.branch, attempt: m.attempt, parentId: m.parentId, seq: m.seq };
+            withTags(o, tagsAt[index]);
             o.score = score; o.evaluated = evaluated; o.valid = valid; o.failClass = failClass;
             o.error = error; o.nValid = nValid; o.nTotal = nTotal;
             o.deltaVsBaseline = dB; o.deltaVsParent = dP;
             observed.push(Object.freeze(o));
         },
-        select: function (round, legal, legalRoots, opened, base) {
+        select: function (round, base) {
+            var legal = [], roots = [];
+            for (var i = 0; i < legalMetas.length; ++i) {
+                legal.push(legalMetas[i].id);
+                if (legalMetas[i].attempt === 0)
+                    roots.push(legalMetas[i].id);
+            }
             var state = { round: round, beta: beta, maxParallelism: W, baselineScore: base,
-                          observed: observed.slice(), legal: legal, legalRoots: legalRoots,
-                          openedBranches: opened, meta: meta };
+                          observed: observed.slice(), legal: legal, legalRoots: roots,
+                          openedBranches: opened.slice(), meta: meta };
             try {
                 return { v: inst.selectBatch(state) };
             } catch (e) {
@@ -175,7 +215,7 @@ public:
     QJSEngine engine;
     std::unique_ptr<ScriptWatchdog> watchdog;
     QJSValue runtime;
-    QJSValue fnBegin, fnAddMeta, fnAddObs, fnSelect, fnPlan;
+    QJSValue fnBegin, fnAddMeta, fnSetLegal, fnAddObs, fnSelect, fnPlan;
     QString label;
     int timeLimitMs = 2000;
     quint32 seed = 0;
@@ -183,7 +223,17 @@ public:
     std::optional<double> defaultBeta;
     QString pendingError; ///< from beginEpisode, reported by the next call
     qsizetype pushedObservations = 0;
-    QSet<QString> pushedMetas;
+    QHash<QString, int> indexOf;  ///< cells whose metadata the interpreter has, by id
+    QStringList mirrorLegal;      ///< the interpreter's legal ids, as it derives them
+
+    void addMeta(const CellMeta &m)
+    {
+        const int index = int(indexOf.size());
+        indexOf.insert(m.id, index);
+        fnAddMeta.call({QJSValue(index), QJSValue(m.id), QJSValue(m.branch), QJSValue(m.attempt),
+                        m.parentId.isEmpty() ? QJSValue(QJSValue::NullValue) : QJSValue(m.parentId),
+                        QJSValue(double(m.seq)), stringArray(m.tags)});
+    }
 
     /// Calls `fn` under the watchdog; on a throw or a timeout returns an
     /// undefined value and fills *error.
@@ -273,6 +323,7 @@ std::unique_ptr<ScriptedPolicy> ScriptedPolicy::create(const QString &source, co
     }
     p.fnBegin = p.runtime.property(QStringLiteral("begin"));
     p.fnAddMeta = p.runtime.property(QStringLiteral("addMeta"));
+    p.fnSetLegal = p.runtime.property(QStringLiteral("setLegal"));
     p.fnAddObs = p.runtime.property(QStringLiteral("addObs"));
     p.fnSelect = p.runtime.property(QStringLiteral("select"));
     p.fnPlan = p.runtime.property(QStringLiteral("plan"));
@@ -311,7 +362,8 @@ void ScriptedPolicy::beginEpisode(double beta, int maxParallelism)
 {
     d->pendingError.clear();
     d->pushedObservations = 0;
-    d->pushedMetas.clear();
+    d->indexOf.clear();
+    d->mirrorLegal.clear();
     QString error;
     d->guardedCall(d->fnBegin,
                    {QJSValue(beta), QJSValue(maxParallelism), QJSValue(int(d->seed))},
@@ -395,53 +447,51 @@ PolicyDecision ScriptedPolicy::selectBatch(const PolicyState &state)
     if (!d->pendingError.isEmpty())
         return PolicyDecision::failure(d->pendingError);
 
-    // Metadata of cells that became legal since the last round. Every
-    // revealed cell was legal before, so its metadata is already there.
+    // Only what changed crosses into the interpreter: the metadata of cells
+    // that became legal and the observations revealed since the last round.
+    // The interpreter derives legal ids and opened branches from those, as
+    // the engine does (a legal cell stays legal until revealed); mirrorLegal
+    // follows the same rule here, and when a caller's state disagrees (a
+    // hand-made state), the legal list is sent explicitly.
     for (const CellMeta &m : state.legal()) {
-        if (d->pushedMetas.contains(m.id))
+        if (d->indexOf.contains(m.id))
             continue;
-        d->pushedMetas.insert(m.id);
-        d->fnAddMeta.call({QJSValue(m.id), QJSValue(m.branch), QJSValue(m.attempt),
-                           m.parentId.isEmpty() ? QJSValue(QJSValue::NullValue) : QJSValue(m.parentId),
-                           QJSValue(double(m.seq)), d->stringArray(m.tags)});
+        d->addMeta(m);
+        d->mirrorLegal.append(m.id);
     }
-    // Observations revealed since the last round, appended in reveal order.
     const QList<Observation> &observed = state.observed();
     for (qsizetype i = d->pushedObservations; i < observed.size(); ++i) {
         const Observation &o = observed.at(i);
-        if (!d->pushedMetas.contains(o.meta.id)) {
-            // Revealed without having been listed as legal (only possible when a
-            // caller builds states by hand): its metadata is now known.
-            d->pushedMetas.insert(o.meta.id);
-            const CellMeta &m = o.meta;
-            d->fnAddMeta.call({QJSValue(m.id), QJSValue(m.branch), QJSValue(m.attempt),
-                               m.parentId.isEmpty() ? QJSValue(QJSValue::NullValue) : QJSValue(m.parentId),
-                               QJSValue(double(m.seq)), d->stringArray(m.tags)});
+        if (!d->indexOf.contains(o.meta.id)) {
+            d->addMeta(o.meta);
+            d->mirrorLegal.append(o.meta.id);
         }
-        d->fnAddObs.call({QJSValue(o.meta.id), optionalNumber(o.score), QJSValue(o.evaluated),
+        d->mirrorLegal.removeOne(o.meta.id);
+        d->fnAddObs.call({QJSValue(d->indexOf.value(o.meta.id)), optionalNumber(o.score), QJSValue(o.evaluated),
                           o.valid ? QJSValue(*o.valid) : QJSValue(QJSValue::NullValue), QJSValue(o.failClass),
                           o.error ? QJSValue(*o.error) : QJSValue(QJSValue::NullValue), optionalInteger(o.nValid),
                           optionalInteger(o.nTotal), optionalNumber(o.deltaVsBaseline),
                           optionalNumber(o.deltaVsParent)});
     }
     d->pushedObservations = observed.size();
-
-    QStringList legal;
-    QStringList roots;
-    legal.reserve(state.legal().size());
-    for (const CellMeta &m : state.legal()) {
-        legal.append(m.id);
-        if (m.attempt == 0)
-            roots.append(m.id);
+    bool same = d->mirrorLegal.size() == state.legal().size();
+    if (same) {
+        QSet<QString> mirror(d->mirrorLegal.cbegin(), d->mirrorLegal.cend());
+        for (const CellMeta &m : state.legal())
+            same = same && mirror.contains(m.id);
     }
-    QJSValue opened = d->engine.newArray(uint(state.openedBranches().size()));
-    for (int i = 0; i < state.openedBranches().size(); ++i)
-        opened.setProperty(quint32(i), state.openedBranches().at(i));
+    if (!same) {
+        QJSValue indices = d->engine.newArray(uint(state.legal().size()));
+        d->mirrorLegal.clear();
+        for (int i = 0; i < state.legal().size(); ++i) {
+            indices.setProperty(quint32(i), d->indexOf.value(state.legal().at(i).id));
+            d->mirrorLegal.append(state.legal().at(i).id);
+        }
+        d->fnSetLegal.call({indices});
+    }
 
     QString error;
-    QJSValue result = d->guardedCall(d->fnSelect,
-                                     {QJSValue(state.round()), d->stringArray(legal), d->stringArray(roots), opened,
-                                      optionalNumber(state.baselineScore())},
+    QJSValue result = d->guardedCall(d->fnSelect, {QJSValue(state.round()), optionalNumber(state.baselineScore())},
                                      QStringLiteral("selectBatch"), &error);
     if (!error.isEmpty())
         return PolicyDecision::failure(error);

@@ -2,6 +2,8 @@
 
 #include <QJSEngine>
 
+#include <algorithm>
+
 namespace dreamrsi {
 
 ScriptWatchdog::ScriptWatchdog(QJSEngine *engine)
@@ -22,13 +24,13 @@ ScriptWatchdog::~ScriptWatchdog()
 
 void ScriptWatchdog::arm(int ms)
 {
-    {
-        std::lock_guard lock(m_mutex);
-        m_deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
-        m_armed = true;
-        m_fired = false;
-    }
-    m_wake.notify_one();
+    // No wake-up here: arming is a few uncontended instructions, because it
+    // happens around every policy call. The watchdog thread polls instead.
+    std::lock_guard lock(m_mutex);
+    m_deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    m_period = std::chrono::milliseconds(std::clamp(ms / 10, 5, 100));
+    m_armed = true;
+    m_fired = false;
 }
 
 bool ScriptWatchdog::disarm()
@@ -46,18 +48,11 @@ void ScriptWatchdog::run()
 {
     std::unique_lock lock(m_mutex);
     while (!m_quit) {
-        if (!m_armed) {
-            m_wake.wait(lock);
-            continue;
-        }
-        if (m_wake.wait_until(lock, m_deadline) == std::cv_status::timeout && m_armed && !m_fired
-            && std::chrono::steady_clock::now() >= m_deadline) {
+        // Poll: a call is interrupted at most one period after its deadline.
+        m_wake.wait_for(lock, m_period);
+        if (m_armed && !m_fired && std::chrono::steady_clock::now() >= m_deadline) {
             m_fired = true;
             m_engine->setInterrupted(true);
-        }
-        if (m_fired) {
-            // Sleep until disarmed or re-armed.
-            m_wake.wait(lock, [this] { return m_quit || !m_armed || !m_fired; });
         }
     }
 }

@@ -9,8 +9,10 @@ class QJSEngine;
 namespace dreamrsi {
 
 /// Interrupts one QJSEngine when a call runs past its limit. Owns a thread
-/// that sleeps until the armed deadline; arm() before a call, disarm() after
-/// it. Only the owning thread calls arm/disarm.
+/// that polls the armed deadline (every limit/10, between 5 and 100 ms), so
+/// a call is interrupted at most one period late and arming costs no
+/// wake-up; arm() before a call, disarm() after it. Only the owning thread
+/// calls arm/disarm.
 class ScriptWatchdog
 {
 public:
@@ -33,6 +35,7 @@ private:
     std::mutex m_mutex;
     std::condition_variable m_wake;
     std::chrono::steady_clock::time_point m_deadline;
+    std::chrono::milliseconds m_period{100};
     bool m_armed = false;
     bool m_fired = false;
     bool m_quit = false;

@@ -1,0 +1,314 @@
+// `dreamrsi replay`, `dreamrsi synth` and ReplayProcess, driving the real binary.
+#include "model/treejson.h"
+#include "policy/policyspec.h"
+#include "replay/replayengine.h"
+#include "replay/replayjson.h"
+#include "replay/replayprocess.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace dreamrsi;
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+QString binary()
+{
+    return QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi");
+}
+
+Run dreamrsi(const QStringList &args, int timeoutMs = 60000)
+{
+    QProcess p;
+    p.start(binary(), args);
+    Run r;
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+} // namespace
+
+class TestReplayCli : public QObject
+{
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    QStringList m_worlds;
+
+    QString writeFile(const QString &name, const QByteArray &content)
+    {
+        const QString path = m_dir.filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly))
+            qFatal("cannot write %s", qUtf8Printable(path));
+        f.write(content);
+        return path;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        QVERIFY2(QFileInfo(binary()).isExecutable(), qPrintable(binary()));
+        const Run r = dreamrsi({QStringLiteral("synth"), QStringLiteral("--out"), m_dir.filePath(QStringLiteral("worlds")),
+                                QStringLiteral("--worlds"), QStringLiteral("3"), QStringLiteral("--seed"), QStringLiteral("11"),
+                                QStringLiteral("--regime"), QStringLiteral("plateau"), QStringLiteral("--width"),
+                                QStringLiteral("8"), QStringLiteral("--depth"), QStringLiteral("9")});
+        QCOMPARE(r.exitCode, 0);
+        const QDir dir(m_dir.filePath(QStringLiteral("worlds")));
+        for (const QString &name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+            m_worlds.append(dir.filePath(name));
+        QCOMPARE(m_worlds.size(), 3);
+        for (const QString &w : m_worlds)
+            QVERIFY2(TreeJson::readFile(w).ok(), qPrintable(w));
+    }
+
+    void usageErrors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        QTest::addRow("nothing") << QStringList{QStringLiteral("replay")} << 2 << QStringLiteral("--world");
+        QTest::addRow("no policy") << QStringList{QStringLiteral("replay"), QStringLiteral("--world"), QStringLiteral("a.json")}
+                                   << 2 << QStringLiteral("--policy");
+        QTest::addRow("bad beta") << QStringList{QStringLiteral("replay"), QStringLiteral("--betas"), QStringLiteral("0,2")}
+                                  << 2 << QStringLiteral("'2' is not a number in [0, 1]");
+        QTest::addRow("bad workers") << QStringList{QStringLiteral("replay"), QStringLiteral("--workers"), QStringLiteral("0")}
+                                     << 2 << QStringLiteral("--workers needs an integer");
+        QTest::addRow("unknown option") << QStringList{QStringLiteral("replay"), QStringLiteral("--frobnicate")} << 2
+                                        << QStringLiteral("unknown argument '--frobnicate'");
+        QTest::addRow("unknown builtin") << QStringList{QStringLiteral("replay"), QStringLiteral("--world"), QStringLiteral("a.json"),
+                                                        QStringLiteral("--policy"), QStringLiteral("builtin:nope")}
+                                         << 1 << QStringLiteral("unknown built-in policy 'nope'");
+        QTest::addRow("missing world") << QStringList{QStringLiteral("replay"), QStringLiteral("--world"), QStringLiteral("/no/such.json"),
+                                                      QStringLiteral("--policy"), QStringLiteral("builtin:portfolio")}
+                                       << 1 << QStringLiteral("/no/such.json");
+        QTest::addRow("synth without seed") << QStringList{QStringLiteral("synth"), QStringLiteral("--out"), QStringLiteral("/tmp/x"),
+                                                           QStringLiteral("--worlds"), QStringLiteral("1")}
+                                            << 2 << QStringLiteral("--seed");
+        QTest::addRow("synth bad regime") << QStringList{QStringLiteral("synth"), QStringLiteral("--out"), QStringLiteral("/tmp/x"),
+                                                         QStringLiteral("--worlds"), QStringLiteral("1"), QStringLiteral("--seed"),
+                                                         QStringLiteral("1"), QStringLiteral("--regime"), QStringLiteral("wild")}
+                                          << 2 << QStringLiteral("unknown regime 'wild'");
+    }
+    void usageErrors()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        const Run r = dreamrsi(args);
+        QCOMPARE(r.exitCode, exitCode);
+        QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+    }
+
+    void syntaxErrorInPolicy()
+    {
+        const QString js = writeFile(QStringLiteral("syntax.js"), "function selectBatch(s) {\n  return [;\n}\n");
+        const Run r = dreamrsi({QStringLiteral("replay"), QStringLiteral("--world"), m_worlds.at(0), QStringLiteral("--policy"), js,
+                                QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.contains("syntax.js: line 2"));
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void jsonMatchesTheEngine_data()
+    {
+        QTest::addColumn<QString>("policy");
+        QTest::addRow("builtin") << QStringLiteral("builtin:portfolio");
+        QTest::addRow("script") << QStringLiteral(DREAMRSI_SOURCE_DIR "/resources/policies/parallel_refine.js");
+    }
+    void jsonMatchesTheEngine()
+    {
+        QFETCH(QString, policy);
+        const Run r = dreamrsi({QStringLiteral("replay"), QStringLiteral("--world"), m_worlds.at(0), QStringLiteral("--world"),
+                                m_worlds.at(1), QStringLiteral("--policy"), policy, QStringLiteral("--workers"), QStringLiteral("4"),
+                                QStringLiteral("--lambda"), QStringLiteral("0.2"), QStringLiteral("--betas"),
+                                QStringLiteral("0,0.5,1"), QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(j.value(QLatin1String("policy")).toString(), policy);
+        QCOMPARE(j.value(QLatin1String("lambda")).toDouble(), 0.2);
+        QCOMPARE(j.value(QLatin1String("workers")).toInt(), 4);
+        QCOMPARE(j.value(QLatin1String("betas")).toArray(), (QJsonArray{0, 0.5, 1}));
+        QVERIFY(j.value(QLatin1String("value")).isDouble());
+        const QJsonArray worlds = j.value(QLatin1String("worlds")).toArray();
+        QCOMPARE(worlds.size(), 2);
+        QCOMPARE(worlds.at(0).toObject().value(QLatin1String("world")).toString(), m_worlds.at(0));
+        QCOMPARE(worlds.at(0).toObject().value(QLatin1String("sweep")).toArray().size(), 3);
+
+        // Same numbers, to the bit, as the engine in this process.
+        QList<ReplayWorld> loaded;
+        for (int i = 0; i < 2; ++i)
+            loaded.append(ReplayWorld{m_worlds.at(i), std::make_shared<DiscoveryTree>(*TreeJson::readFile(m_worlds.at(i)).tree)});
+        ReplayOptions o;
+        o.workers = 4;
+        o.lambda = 0.2;
+        o.betas = {0.0, 0.5, 1.0};
+        QString error;
+        const ReplayResult here = ReplayEngine::runWorlds(loaded, *PolicySpec::fromArgument(policy, &error), o);
+        QCOMPARE(j, ReplayJson::resultToJson(here));
+    }
+
+    void policyErrorGivesNullValueAndNonZeroExit()
+    {
+        const QString js = writeFile(QStringLiteral("illegal.js"),
+                                     "function selectBatch(s) { return s.round === 0 ? [s.legal[0]] : ['nope']; }\n");
+        const Run r = dreamrsi({QStringLiteral("replay"), QStringLiteral("--world"), m_worlds.at(0), QStringLiteral("--policy"), js,
+                                QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 1);
+        const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        QVERIFY(j.value(QLatin1String("value")).isNull());
+        const QJsonObject w = j.value(QLatin1String("worlds")).toArray().at(0).toObject();
+        QVERIFY(w.value(QLatin1String("value")).isNull());
+        const QJsonObject e = w.value(QLatin1String("sweep")).toArray().at(0).toObject();
+        QCOMPARE(e.value(QLatin1String("error")).toString(), QStringLiteral("round 2: id nope is not legal"));
+        QCOMPARE(e.value(QLatin1String("calls")).toInt(), 1);
+        QVERIFY(r.err.contains("round 2: id nope is not legal"));
+    }
+
+    void spinningPolicyIsStopped()
+    {
+        const QString js = writeFile(QStringLiteral("spin.js"), "function selectBatch(s) { while (true) {} }\n");
+        QElapsedTimer timer;
+        timer.start();
+        const Run r = dreamrsi({QStringLiteral("replay"), QStringLiteral("--world"), m_worlds.at(0), QStringLiteral("--policy"), js,
+                                QStringLiteral("--time-limit-ms"), QStringLiteral("100"), QStringLiteral("--betas"),
+                                QStringLiteral("0,1"), QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 1);
+        const QJsonObject e = QJsonDocument::fromJson(r.out).object().value(QLatin1String("worlds")).toArray().at(0)
+                                  .toObject().value(QLatin1String("sweep")).toArray().at(1).toObject();
+        QCOMPARE(e.value(QLatin1String("error")).toString(),
+                 QStringLiteral("round 1: selectBatch ran past its time limit of 100 ms"));
+        QVERIFY(timer.elapsed() < 30000);
+    }
+
+    void traceAndTable()
+    {
+        const QString trace = m_dir.filePath(QStringLiteral("trace.jsonl"));
+        const Run r = dreamrsi({QStringLiteral("replay"), QStringLiteral("--world"), m_worlds.at(0), QStringLiteral("--world"),
+                                m_worlds.at(2), QStringLiteral("--policy"), QStringLiteral("builtin:parallel_refine"),
+                                QStringLiteral("--trace"), trace});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("hypervol"));
+        QVERIFY(r.out.contains("value (mean over 2 scorable worlds)"));
+        QFile f(trace);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 2 * 5);
+        const QJsonObject first = QJsonDocument::fromJson(lines.at(0)).object();
+        QCOMPARE(first.value(QLatin1String("world")).toString(), m_worlds.at(0));
+        QCOMPARE(first.value(QLatin1String("beta")).toDouble(), 0.0);
+        const QJsonArray rounds = first.value(QLatin1String("rounds_trace")).toArray();
+        QCOMPARE(rounds.size(), first.value(QLatin1String("rounds")).toInt() + 1); // plus the final empty batch
+        const QJsonObject r0 = rounds.at(0).toObject();
+        QCOMPARE(r0.value(QLatin1String("prefix")).toObject().value(QLatin1String("calls")).toInt(), 0);
+        QCOMPARE(r0.value(QLatin1String("batch")).toArray(), r0.value(QLatin1String("revealed")).toArray().size() == 1
+                     ? QJsonArray{r0.value(QLatin1String("revealed")).toArray().at(0).toObject().value(QLatin1String("id"))}
+                     : QJsonArray{});
+    }
+
+    void replayProcessReturnsResults()
+    {
+        ReplayProcess process;
+        QSignalSpy finished(&process, &ReplayProcess::finished);
+        QSignalSpy failed(&process, &ReplayProcess::failed);
+        QSignalSpy progress(&process, &ReplayProcess::progress);
+        ReplayProcessRequest request;
+        request.program = binary();
+        request.worldPaths = m_worlds.mid(0, 2);
+        request.worlds = {ReplayWorld{QStringLiteral("in memory"), std::make_shared<DiscoveryTree>(*TreeJson::readFile(m_worlds.at(2)).tree)}};
+        request.policySource = QStringLiteral("function selectBatch(s) { return s.observed.length < 6 ? [s.legal[0]] : []; }");
+        QString error;
+        QVERIFY2(process.start(request, &error), qPrintable(error));
+        QVERIFY(!process.start(request, &error));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+        QCOMPARE(failed.size(), 0);
+        QVERIFY(!progress.isEmpty());
+        QCOMPARE(progress.constLast().at(0).toInt(), 15);
+        const auto output = finished.at(0).at(0).value<std::shared_ptr<const ReplayProcessOutput>>();
+        QVERIFY(output);
+        QCOMPARE(output->exitCode, 0);
+        QCOMPARE(output->result.worlds.size(), 3);
+        QVERIFY(output->result.value);
+        for (const SweepResult &s : output->result.worlds)
+            QCOMPARE(s.episodes.at(0).calls, 6);
+        QCOMPARE(output->traces.size(), 15);
+        QCOMPARE(output->traces.at(0).trace.size(), 7);
+        QVERIFY(!process.isRunning());
+    }
+
+    void replayProcessContainsBadPolicies_data()
+    {
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<int>("wallMs");
+        QTest::addColumn<bool>("cancel");
+        QTest::addColumn<QString>("expected");
+        QTest::addRow("memory hog") << QStringLiteral(
+            "var keep = []; function selectBatch(s) { for (;;) keep.push(new Array(1000000).fill(s.round + 0.5)); }")
+                                    << 60000 << false << QStringLiteral("memory");
+        QTest::addRow("wall clock") << QStringLiteral("function selectBatch(s) { for (;;) {} }") << 800 << false
+                                    << QStringLiteral("wall-clock limit of 800 ms");
+        QTest::addRow("cancel") << QStringLiteral("function selectBatch(s) { for (;;) {} }") << 60000 << true
+                                << QStringLiteral("cancelled");
+    }
+    void replayProcessContainsBadPolicies()
+    {
+        QFETCH(QString, source);
+        QFETCH(int, wallMs);
+        QFETCH(bool, cancel);
+        QFETCH(QString, expected);
+        ReplayProcess process;
+        QSignalSpy finished(&process, &ReplayProcess::finished);
+        QSignalSpy failed(&process, &ReplayProcess::failed);
+        ReplayProcessRequest request;
+        request.program = binary();
+        request.worldPaths = {m_worlds.at(0)};
+        request.policySource = source;
+        request.scriptTimeLimitMs = 20000;
+        request.memoryLimitBytes = qint64(1) << 30;
+        request.wallLimitMs = wallMs;
+        request.threads = 1;
+        QVERIFY(process.start(request));
+        if (cancel) {
+            QTest::qWait(300);
+            process.cancel();
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(finished.size() + failed.size() == 1, 60000);
+        if (expected == QLatin1String("memory") && finished.size() == 1) {
+            // The interpreter may report running out of memory as a policy error.
+            const auto output = finished.at(0).at(0).value<std::shared_ptr<const ReplayProcessOutput>>();
+            QVERIFY(!output->result.ok());
+            QVERIFY(output->exitCode != 0);
+            return;
+        }
+        QCOMPARE(failed.size(), 1);
+        const QString message = failed.at(0).at(0).toString();
+        if (expected == QLatin1String("memory"))
+            QVERIFY2(!message.isEmpty() && !message.contains(QLatin1String("wall-clock")), qPrintable(message));
+        else
+            QVERIFY2(message.contains(expected), qPrintable(message));
+        QVERIFY(!process.isRunning());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReplayCli)
+#include "tst_replay_cli.moc"

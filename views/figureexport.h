@@ -22,6 +22,8 @@ class FigureExport
 {
 public:
     enum class Format { Png, Pdf, Svg };
+    /// The painter is always a QCPPainter (a QPainter subclass), so QCustomPlot
+    /// figures can render into it with QCustomPlot::toPainter().
     using Painter = std::function<void(QPainter &painter, const QRectF &area)>;
 
     struct Options

@@ -8,7 +8,15 @@
 #include "model/treejson.h"
 #include "model/treesummary.h"
 #include "projecttreemodel.h"
+#include "frontierpage.h"
+#include "plotstyle.h"
+#include "policiespage.h"
+#include "qcp.h"
+#include "replayjobs.h"
+#include "replaypage.h"
 #include "settingsdialog.h"
+#include "store/projectstore.h"
+#include "sweeprunner.h"
 #include "treeview.h"
 #include "workspace.h"
 
@@ -99,7 +107,36 @@ MainWindow::MainWindow(QWidget *parent)
     m_discovery = new DiscoveryPage;
     m_tabs->addTab(m_discovery, tr("Discovery"));
     m_tabs->addTab(createCellsPage(), tr("Cells"));
+    m_runner = new SweepRunner(m_workspace, this);
+    m_runner->setSettings(m_settings);
+    m_replay = new ReplayPage(m_workspace);
+    m_replay->setSettings(m_settings);
+    m_frontiers = new FrontierPage(m_workspace);
+    m_policies = new PoliciesPage(m_workspace, m_runner);
+    m_tabs->addTab(m_replay, tr("Replay"));
+    m_tabs->addTab(m_frontiers, tr("Frontiers"));
+    m_tabs->addTab(m_policies, tr("Policies"));
     setCentralWidget(m_tabs);
+    m_store = new ProjectStore(this);
+    for (const PolicyVersion &v : ReplayJobs::builtinVersions())
+        m_workspace->addVersion(v);
+    connect(m_frontiers, &FrontierPage::replayRequested, this, &MainWindow::replayVersions);
+    connect(m_policies, &PoliciesPage::versionCreated, this, &MainWindow::storeVersion);
+    connect(m_runner, &SweepRunner::finished, this, &MainWindow::storeResult);
+    connect(m_runner, &SweepRunner::progress, this, [this](const QString &name, int done, int total) {
+        statusBar()->showMessage(tr("Replaying %1: %2 of %3 episodes").arg(name).arg(done).arg(total));
+    });
+    connect(m_runner, &SweepRunner::idle, this, [this] {
+        statusBar()->showMessage(tr("Replays finished"), 4000);
+        updateActions();
+    });
+    connect(m_runner, &SweepRunner::started, this, &MainWindow::updateActions);
+    connect(m_replay, &ReplayPage::cellActivated, this, [this](int side, int cell) {
+        Q_UNUSED(side);
+        if (auto tree = m_replay->treeView(0)->tree())
+            m_inspector->showCell(tree, cell);
+    });
+    connect(m_workspace, &Workspace::versionsChanged, this, &MainWindow::updateActions);
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateActions);
 
     createDocks();
@@ -129,6 +166,226 @@ MainWindow::MainWindow(QWidget *parent)
     rebuildRecentMenu();
     applyTheme();
     updateActions();
+}
+
+void MainWindow::replayVersions(const QStringList &names)
+{
+    if (m_workspace->worlds().isEmpty() || names.isEmpty())
+        return;
+    m_runner->run(names);
+    updateActions();
+}
+
+void MainWindow::compareVersions(const QString &a, const QString &b)
+{
+    const QString world = m_currentWorld >= 0 ? m_workspace->worlds().at(m_currentWorld).name
+                                              : (m_workspace->worlds().isEmpty() ? QString() : m_workspace->worlds().first().name);
+    m_replay->compare(world, a, b.isEmpty() ? a : b, m_settings.betas.value(m_settings.betas.size() / 2, 0.5));
+    m_tabs->setCurrentIndex(ReplayTab);
+}
+
+void MainWindow::openProject(const QString &path)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    statusBar()->showMessage(tr("Opening project %1…").arg(QFileInfo(path).fileName()));
+    m_store->close().then(this, [this, absolute](StoreResult<Done>) {
+        m_store->open(absolute).then(this, [this, absolute](StoreResult<OpenReport> r) {
+            if (!r.ok()) {
+                emit openFailed(absolute, r.error);
+                QMessageBox::warning(this, tr("Cannot open project"), r.error);
+                statusBar()->clearMessage();
+                return;
+            }
+            m_projectPath = absolute;
+            addRecentProject(absolute);
+            if (!r.value->interrupted.isEmpty())
+                statusBar()->showMessage(tr("%n interrupted round(s) found; their finished attempts are kept.", nullptr,
+                                            int(r.value->interrupted.size())), 8000);
+            emit projectOpened(absolute);
+            loadProject();
+        });
+    });
+}
+
+void MainWindow::newProject(const QString &path)
+{
+    ProjectInfo info;
+    info.name = QFileInfo(path).completeBaseName();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    m_store->close().then(this, [this, absolute, info](StoreResult<Done>) {
+        m_store->create(absolute, info).then(this, [this, absolute](StoreResult<OpenReport> r) {
+            if (!r.ok()) {
+                QMessageBox::warning(this, tr("Cannot create project"), r.error);
+                return;
+            }
+            m_projectPath = absolute;
+            addRecentProject(absolute);
+            emit projectOpened(absolute);
+            loadProject();
+        });
+    });
+}
+
+void MainWindow::loadProject()
+{
+    const QString path = m_projectPath;
+    m_workspace->clearWorlds();
+    m_workspace->clearVersions();
+    setWindowTitle(tr("%1 — Dream-RSI Workbench").arg(QFileInfo(path).completeBaseName()));
+    // Seed the built-in policies into a project that has none, then read everything.
+    m_store->policyVersions().then(this, [this, path](StoreResult<QList<PolicyVersion>> versions) {
+        if (path != m_projectPath)
+            return;
+        if (versions.ok() && versions.value->isEmpty()) {
+            for (PolicyVersion v : ReplayJobs::builtinVersions()) {
+                v.created = QDateTime::currentDateTimeUtc();
+                m_store->addPolicyVersion(v);
+            }
+        }
+        m_store->iterations().then(this, [this, path](StoreResult<QList<IterationInfo>> its) {
+            if (path != m_projectPath)
+                return;
+            if (!its.ok()) {
+                QMessageBox::warning(this, tr("Cannot read project"), its.error);
+                return;
+            }
+            auto remaining = std::make_shared<int>(int(its.value->size()));
+            auto finish = [this, path] {
+                m_store->policyVersions().then(this, [this, path](StoreResult<QList<PolicyVersion>> vs) {
+                    if (path != m_projectPath || !vs.ok())
+                        return;
+                    for (const PolicyVersion &v : *vs.value)
+                        m_workspace->addVersion(v);
+                    m_store->replayResults().then(this, [this, path](StoreResult<QList<ReplayResultRecord>> rs) {
+                        if (path != m_projectPath || !rs.ok())
+                            return;
+                        const auto results = ReplayJobs::resultsFromRecords(*rs.value, m_workspace->worlds());
+                        for (auto it = results.cbegin(); it != results.cend(); ++it) {
+                            for (const PolicyVersion &v : m_workspace->versions()) {
+                                if (v.id == it.key())
+                                    m_workspace->setResult(v.name, it.value());
+                            }
+                        }
+                        statusBar()->showMessage(tr("Project %1: %2 worlds, %3 policy versions")
+                                                     .arg(QFileInfo(path).fileName())
+                                                     .arg(m_workspace->worlds().size())
+                                                     .arg(m_workspace->versions().size()), 6000);
+                        if (m_currentWorld < 0 && !m_workspace->worlds().isEmpty())
+                            setCurrentWorld(0);
+                        updateActions();
+                        emit projectLoaded(path);
+                    });
+                });
+            };
+            if (*remaining == 0) {
+                finish();
+                return;
+            }
+            // Load iterations in order; each arrives as its own snapshot.
+            auto infos = std::make_shared<QList<IterationInfo>>(*its.value);
+            auto trees = std::make_shared<QHash<IterationId, std::shared_ptr<const DiscoveryTree>>>();
+            for (const IterationInfo &info : *infos) {
+                m_store->loadIteration(info.id).then(this, [this, path, info, infos, trees, remaining, finish](StoreResult<DiscoveryTree> t) {
+                    if (path != m_projectPath)
+                        return;
+                    if (t.ok())
+                        trees->insert(info.id, std::make_shared<const DiscoveryTree>(std::move(*t.value)));
+                    if (--*remaining > 0)
+                        return;
+                    for (const IterationInfo &i : *infos) {
+                        const auto tree = trees->value(i.id);
+                        if (!tree)
+                            continue;
+                        QString name = !i.source.isEmpty() ? QFileInfo(i.source).completeBaseName()
+                                                           : tr("iteration %1").arg(i.number.value_or(i.id));
+                        m_workspace->addWorld({name, QString(), i.id, tree});
+                    }
+                    finish();
+                });
+            }
+        });
+    });
+}
+
+void MainWindow::importTrees(const QStringList &paths)
+{
+    if (m_projectPath.isEmpty())
+        return;
+    const QString project = m_projectPath;
+    for (const QString &path : paths) {
+        const QString absolute = QFileInfo(path).absoluteFilePath();
+        QtConcurrent::run([absolute] { return TreeJson::readFile(absolute); }).then(this, [this, absolute, project](TreeJson::ParseResult parsed) {
+            if (project != m_projectPath)
+                return;
+            if (!parsed.ok()) {
+                emit openFailed(absolute, parsed.error.message);
+                QMessageBox::warning(this, tr("Cannot import tree"), parsed.error.message);
+                return;
+            }
+            auto tree = std::make_shared<const DiscoveryTree>(std::move(*parsed.tree));
+            m_store->importTree(*tree, absolute).then(this, [this, absolute, tree, project](StoreResult<IterationId> id) {
+                if (project != m_projectPath)
+                    return;
+                if (!id.ok()) {
+                    QMessageBox::warning(this, tr("Cannot import tree"), id.error);
+                    return;
+                }
+                setCurrentWorld(m_workspace->addWorld({QFileInfo(absolute).completeBaseName(), QString(), *id.value, tree}));
+                statusBar()->showMessage(tr("Imported %1 into the project").arg(QFileInfo(absolute).fileName()), 5000);
+                emit treeOpened(absolute);
+            });
+        });
+    }
+}
+
+void MainWindow::storeVersion(const PolicyVersion &version)
+{
+    if (m_projectPath.isEmpty())
+        return;
+    PolicyVersion v = version;
+    v.id = 0;
+    if (Workspace::isLocalId(v.parent))
+        v.parent = 0;
+    m_store->addPolicyVersion(v).then(this, [this, v](StoreResult<PolicyVersionId> id) {
+        if (!id.ok()) {
+            QMessageBox::warning(this, tr("Cannot store policy version"), id.error);
+            return;
+        }
+        PolicyVersion stored = v;
+        stored.id = *id.value;
+        m_workspace->addVersion(stored);
+    });
+}
+
+void MainWindow::storeResult(const QString &versionName, const std::shared_ptr<const ReplayResult> &result)
+{
+    const int row = m_workspace->indexOfVersion(versionName);
+    if (m_projectPath.isEmpty() || row < 0 || !result)
+        return;
+    const PolicyVersionId id = m_workspace->versions().at(row).id;
+    if (Workspace::isLocalId(id))
+        return;
+    const QList<ReplayResultRecord> records = ReplayJobs::recordsFor(*result, id, m_workspace->worlds());
+    if (records.isEmpty())
+        return;
+    m_store->storeReplayResults(records).then(this, [this, versionName](StoreResult<Done> r) {
+        if (!r.ok())
+            statusBar()->showMessage(tr("Could not store results of %1: %2").arg(versionName, r.error), 8000);
+        else
+            emit resultsStored(versionName);
+    });
+}
+
+void MainWindow::addRecentProject(const QString &path)
+{
+    QSettings settings;
+    QStringList projects = settings.value(QStringLiteral("recentProjects")).toStringList();
+    projects.removeAll(path);
+    projects.prepend(path);
+    while (projects.size() > MaxRecentFiles)
+        projects.removeLast();
+    settings.setValue(QStringLiteral("recentProjects"), projects);
+    rebuildRecentMenu();
 }
 
 MainWindow::~MainWindow() = default;
@@ -231,6 +488,40 @@ void MainWindow::createActions()
     toolbar->addAction(open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addSeparator();
+    QAction *openProjectAction = file->addAction(icon("folder-open", QStyle::SP_DirOpenIcon), tr("Open &Project…"));
+    openProjectAction->setObjectName(QStringLiteral("actionOpenProject"));
+    openProjectAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    openProjectAction->setStatusTip(tr("Open a Dream-RSI project (iterations, policy versions, replay results)"));
+    connect(openProjectAction, &QAction::triggered, this, [this] {
+        QSettings settings;
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open Project"), settings.value(QStringLiteral("lastProjectDir")).toString(),
+                                                          tr("Dream-RSI projects (*.dreamrsi *.sqlite *.db);;All files (*)"));
+        if (!path.isEmpty()) {
+            settings.setValue(QStringLiteral("lastProjectDir"), QFileInfo(path).absolutePath());
+            openProject(path);
+        }
+    });
+    toolbar->insertAction(toolbar->actions().value(1), openProjectAction);
+    QAction *newProjectAction = file->addAction(icon("document-new", QStyle::SP_FileIcon), tr("&New Project…"));
+    newProjectAction->setObjectName(QStringLiteral("actionNewProject"));
+    newProjectAction->setShortcut(QKeySequence::New);
+    connect(newProjectAction, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("New Project"), QString(), tr("Dream-RSI projects (*.dreamrsi)"));
+        if (!path.isEmpty())
+            newProject(path.endsWith(QLatin1String(".dreamrsi")) ? path : path + QStringLiteral(".dreamrsi"));
+    });
+    m_recentProjectsMenu = file->addMenu(tr("Recent Pro&jects"));
+    m_importAction = file->addAction(icon("document-import", QStyle::SP_ArrowRight), tr("&Import Trees into Project…"));
+    m_importAction->setObjectName(QStringLiteral("actionImport"));
+    m_importAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    m_importAction->setStatusTip(tr("Store tree files in the open project as new iterations"));
+    connect(m_importAction, &QAction::triggered, this, [this] {
+        const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Import Discovery Trees"), QString(),
+                                                                tr("Discovery trees (*.json);;All files (*)"));
+        if (!paths.isEmpty())
+            importTrees(paths);
+    });
+    file->addSeparator();
     m_exportAction = file->addAction(icon("document-save-as", QStyle::SP_DialogSaveButton), tr("&Export Figure…"));
     m_exportAction->setObjectName(QStringLiteral("actionExport"));
     m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
@@ -313,6 +604,45 @@ void MainWindow::createActions()
     for (QDockWidget *dock : findChildren<QDockWidget *>())
         view->addAction(dock->toggleViewAction());
     view->addAction(toolbar->toggleViewAction());
+
+    QMenu *replayMenu = menuBar()->addMenu(tr("&Replay"));
+    m_replayAction = replayMenu->addAction(icon("media-playback-start", QStyle::SP_MediaPlay), tr("&Replay Selected Versions"));
+    m_replayAction->setObjectName(QStringLiteral("actionReplay"));
+    m_replayAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_replayAction->setStatusTip(tr("Replay the versions checked in Frontiers (or selected in Policies) in every open world"));
+    connect(m_replayAction, &QAction::triggered, this, [this] {
+        QStringList names = m_tabs->currentIndex() == PoliciesTab && !m_policies->selectedVersion().isEmpty()
+                                ? QStringList{m_policies->selectedVersion()}
+                                : m_frontiers->checkedVersions();
+        if (names.isEmpty()) {
+            for (const PolicyVersion &v : m_workspace->versions())
+                names.append(v.name);
+        }
+        replayVersions(names);
+        if (m_tabs->currentIndex() != PoliciesTab)
+            m_tabs->setCurrentIndex(FrontiersTab);
+    });
+    m_cancelReplayAction = replayMenu->addAction(icon("process-stop", QStyle::SP_BrowserStop), tr("&Cancel Replays"));
+    m_cancelReplayAction->setObjectName(QStringLiteral("actionCancelReplay"));
+    m_cancelReplayAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    connect(m_cancelReplayAction, &QAction::triggered, m_runner, &SweepRunner::cancel);
+    m_compareAction = replayMenu->addAction(icon("view-split-left-right", QStyle::SP_FileDialogListView), tr("&Compare Two Versions"));
+    m_compareAction->setObjectName(QStringLiteral("actionCompare"));
+    m_compareAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    m_compareAction->setStatusTip(tr("Step through the replays of two versions side by side"));
+    connect(m_compareAction, &QAction::triggered, this, [this] {
+        QStringList names = m_frontiers->checkedVersions();
+        for (const PolicyVersion &v : m_workspace->versions()) {
+            if (names.size() >= 2)
+                break;
+            if (!names.contains(v.name))
+                names.append(v.name);
+        }
+        compareVersions(names.value(0), names.value(1));
+    });
+    toolbar->addSeparator();
+    toolbar->addAction(m_replayAction);
+    toolbar->addAction(m_compareAction);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *about = help->addAction(tr("&About Dream-RSI Workbench"));
@@ -479,10 +809,21 @@ void MainWindow::rebuildRecentMenu()
         });
     }
     m_recentMenu->setEnabled(!files.isEmpty());
+    m_recentProjectsMenu->clear();
+    const QStringList projects = QSettings().value(QStringLiteral("recentProjects")).toStringList();
+    for (int i = 0; i < projects.size(); ++i) {
+        const QString path = projects.at(i);
+        QAction *a = m_recentProjectsMenu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()));
+        a->setStatusTip(path);
+        connect(a, &QAction::triggered, this, [this, path] { openProject(path); });
+    }
+    m_recentProjectsMenu->setEnabled(!projects.isEmpty());
 }
 
 void MainWindow::updateActions()
 {
+    if (!m_replayAction)
+        return; // still constructing
     const bool hasTree = currentTree() != nullptr;
     const int tab = m_tabs->currentIndex();
     m_closeAction->setEnabled(m_currentWorld >= 0);
@@ -494,13 +835,21 @@ void MainWindow::updateActions()
     m_fitAction->setEnabled(onTree);
     m_legendAction->setEnabled(onTree);
     m_findAction->setEnabled(hasTree);
-    m_exportAction->setEnabled(onTree);
+    const bool hasWorlds = !m_workspace->worlds().isEmpty();
+    const bool hasVersions = !m_workspace->versions().isEmpty();
+    m_exportAction->setEnabled(onTree || (hasWorlds && (tab == FrontiersTab || tab == ReplayTab)));
+    m_importAction->setEnabled(!m_projectPath.isEmpty());
+    m_replayAction->setEnabled(hasWorlds && hasVersions);
+    m_compareAction->setEnabled(hasWorlds && hasVersions);
+    m_cancelReplayAction->setEnabled(m_runner->isRunning());
 }
 
 void MainWindow::applySettings(const AppSettings &settings)
 {
     m_settings = settings;
     m_settings.save();
+    m_runner->setSettings(m_settings);
+    m_replay->setSettings(m_settings);
     applyTheme();
 }
 
@@ -528,6 +877,9 @@ void MainWindow::applyTheme()
     m_darkAction->setChecked(dark);
     m_discovery->treeView()->setDarkPalette(dark);
     m_inspector->setDark(dark);
+    m_replay->setDark(dark);
+    m_frontiers->setDark(dark);
+    m_policies->setDark(dark);
 }
 
 void MainWindow::changeEvent(QEvent *event)
@@ -551,6 +903,26 @@ bool MainWindow::exportCurrentFigure(const QString &path, QString *error)
                             s.value(QStringLiteral("export/heightMm"), 100.0).toDouble());
     options.dpi = s.value(QStringLiteral("export/dpi"), 300).toInt();
     const auto tree = currentTree();
+    if (m_tabs->currentIndex() == FrontiersTab || m_tabs->currentIndex() == ReplayTab) {
+        QCustomPlot *source = m_tabs->currentIndex() == FrontiersTab ? m_frontiers->plot() : m_replay->plot();
+        // Re-draw in the paper palette, export, then restore the screen look.
+        const bool dark = m_dark;
+        if (dark) {
+            m_frontiers->setDark(false);
+            m_replay->setDark(false);
+        }
+        options.title = m_tabs->tabText(m_tabs->currentIndex());
+        const bool ok = FigureExport::write(path, options, [source](QPainter &p, const QRectF &area) {
+            // FigureExport always paints through a QCPPainter (see figureexport.h).
+            auto *qcp = static_cast<QCPPainter *>(&p);
+            source->toPainter(qcp, int(area.width()), int(area.height()));
+        }, error);
+        if (dark) {
+            m_frontiers->setDark(true);
+            m_replay->setDark(true);
+        }
+        return ok;
+    }
     if (m_tabs->currentIndex() != DiscoveryTab || !tree) {
         if (error)
             *error = tr("The current tab has no figure to export.");
@@ -566,7 +938,8 @@ bool MainWindow::exportCurrentFigure(const QString &path, QString *error)
 
 void MainWindow::exportFigureInteractive()
 {
-    const QString name = m_tabs->currentIndex() == DiscoveryTab ? tr("Discovery tree") : m_tabs->tabText(m_tabs->currentIndex());
+    const int tab = m_tabs->currentIndex();
+    const QString name = tab == DiscoveryTab ? tr("Discovery tree") : tab == FrontiersTab ? tr("Frontiers") : tr("Anytime curves");
     auto *dialog = new ExportDialog(name, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {

@@ -20,10 +20,16 @@ namespace dreamrsi {
 
 class CellTableModel;
 class DiscoveryPage;
+class FrontierPage;
 class InspectorWidget;
+class PoliciesPage;
+class ProjectStore;
 class ProjectTreeModel;
+class ReplayPage;
+class SweepRunner;
 class TreeView;
 class Workspace;
+struct PolicyVersion;
 
 /// The workbench's main window: a project dock (worlds and policy
 /// versions), an inspector dock and the central tabs. Opens tree files by
@@ -33,13 +39,29 @@ class MainWindow final : public QMainWindow
 {
     Q_OBJECT
 public:
-    enum Tab { DiscoveryTab, CellsTab, TabCount };
+    enum Tab { DiscoveryTab, CellsTab, ReplayTab, FrontiersTab, PoliciesTab, TabCount };
 
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
     /// Starts loading the files off the GUI thread; treeOpened / openFailed follow.
     void openFiles(const QStringList &paths);
+    /// Opens a project file (SQLite) with its worlds, versions and results;
+    /// projectOpened or openFailed follow.
+    void openProject(const QString &path);
+    /// Creates an empty project seeded with the built-in policies, then opens it.
+    void newProject(const QString &path);
+    /// Stores tree files in the open project as new iterations.
+    void importTrees(const QStringList &paths);
+    QString projectPath() const { return m_projectPath; }
+    /// Replays the versions (by name) in every open world.
+    void replayVersions(const QStringList &names);
+    /// Shows two versions side by side in the Replay tab.
+    void compareVersions(const QString &a, const QString &b);
+    FrontierPage *frontierPage() const { return m_frontiers; }
+    ReplayPage *replayPage() const { return m_replay; }
+    PoliciesPage *policiesPage() const { return m_policies; }
+    SweepRunner *sweepRunner() const { return m_runner; }
 
     Workspace *workspace() const { return m_workspace; }
     int openTreeCount() const;
@@ -70,6 +92,9 @@ signals:
     void treeOpened(const QString &path);
     void openFailed(const QString &path, const QString &message);
     void cellInspected(int cellIndex);
+    void projectOpened(const QString &path);
+    void projectLoaded(const QString &path);
+    void resultsStored(const QString &versionName);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -91,12 +116,27 @@ private:
     void applyTheme();
     void exportFigureInteractive();
     void editSettings();
+    void loadProject();
+    void storeVersion(const PolicyVersion &version);
+    void storeResult(const QString &versionName, const std::shared_ptr<const struct ReplayResult> &result);
+    void addRecentProject(const QString &path);
 
     Workspace *m_workspace = nullptr;
     AppSettings m_settings;
     bool m_dark = false;
     int m_currentWorld = -1;
     int m_pendingLoads = 0;
+    SweepRunner *m_runner = nullptr;
+    ProjectStore *m_store = nullptr;
+    QString m_projectPath;
+    FrontierPage *m_frontiers = nullptr;
+    ReplayPage *m_replay = nullptr;
+    PoliciesPage *m_policies = nullptr;
+    QAction *m_importAction = nullptr;
+    QAction *m_replayAction = nullptr;
+    QAction *m_compareAction = nullptr;
+    QAction *m_cancelReplayAction = nullptr;
+    QMenu *m_recentProjectsMenu = nullptr;
 
     QTabWidget *m_tabs = nullptr;
     DiscoveryPage *m_discovery = nullptr;

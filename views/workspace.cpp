@@ -57,13 +57,16 @@ void Workspace::clearWorlds()
 
 int Workspace::addVersion(const PolicyVersion &version)
 {
-    const int existing = indexOfVersion(version.name);
+    PolicyVersion v = version;
+    if (v.id == 0)
+        v.id = m_nextLocalId++;
+    const int existing = indexOfVersion(v.name);
     if (existing >= 0) {
-        m_versions[existing] = version;
+        m_versions[existing] = v;
         emit versionsChanged();
         return existing;
     }
-    m_versions.append(version);
+    m_versions.append(v);
     emit versionsChanged();
     return int(m_versions.size()) - 1;
 }

@@ -39,7 +39,11 @@ public:
     void clearWorlds();
 
     const QList<PolicyVersion> &versions() const { return m_versions; }
+    /// Adds or replaces (by name) a version. A version without a project id
+    /// gets a session-local id above LocalIdBase, so parents resolve by id.
     int addVersion(const PolicyVersion &version);
+    static constexpr PolicyVersionId LocalIdBase = PolicyVersionId(1) << 40;
+    static bool isLocalId(PolicyVersionId id) { return id >= LocalIdBase; }
     int indexOfVersion(const QString &name) const;
     void clearVersions();
     /// A name for a new version derived from `base` that no version uses yet.
@@ -59,6 +63,7 @@ private:
     QList<WorldEntry> m_worlds;
     QList<PolicyVersion> m_versions;
     QHash<QString, ReplayResultPtr> m_results;
+    PolicyVersionId m_nextLocalId = LocalIdBase;
 };
 
 } // namespace dreamrsi

@@ -1,5 +1,11 @@
 // dreamrsi-workbench: the GUI. The window itself lives in the views library.
 #include "mainwindow.h"
+#include "replaypage.h"
+#include "sweeprunner.h"
+#include "treeview.h"
+#include "workspace.h"
+
+#include <QTabWidget>
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -51,14 +57,37 @@ int main(int argc, char *argv[])
         window.resize(wh.value(0).toInt() > 0 ? wh.value(0).toInt() : 1600, wh.value(1).toInt() > 0 ? wh.value(1).toInt() : 1000);
         const QString dir = parser.value(screenshotOption);
         auto remaining = std::make_shared<int>(int(files.size()));
-        auto shoot = [&window, dir] {
+        auto grabAll = [&window, dir] {
             // Let the last layout and paint settle before grabbing.
-            QTimer::singleShot(300, &window, [&window, dir] {
+            QTimer::singleShot(400, &window, [&window, dir] {
                 const QStringList written = window.saveScreenshots(dir);
                 for (const QString &path : written)
                     QTextStream(stdout) << path << '\n';
                 QApplication::exit(written.isEmpty() ? 1 : 0);
             });
+        };
+        // Before grabbing, show what a researcher would look at: every version
+        // replayed, two of them compared a few rounds in, the best cell inspected.
+        auto shoot = [&window, grabAll] {
+            auto *ws = window.workspace();
+            if (ws->worlds().isEmpty() || ws->versions().isEmpty())
+                return grabAll();
+            window.setCurrentWorld(0);
+            if (auto tree = window.currentTree(); tree && tree->bestCellIndex() >= 0)
+                emit window.treeView()->cellActivated(tree->bestCellIndex());
+            QStringList names;
+            for (const auto &v : ws->versions())
+                names.append(v.name);
+            QObject::connect(window.sweepRunner(), &dreamrsi::SweepRunner::idle, &window, [&window, names, grabAll] {
+                window.compareVersions(names.value(0), names.value(names.size() > 1 ? 1 : 0));
+                QObject::connect(window.replayPage(), &dreamrsi::ReplayPage::episodesReady, &window, [&window, grabAll] {
+                    for (int i = 0; i < 4; ++i)
+                        window.replayPage()->stepForward();
+                    window.tabs()->setCurrentIndex(dreamrsi::MainWindow::DiscoveryTab);
+                    grabAll();
+                }, Qt::SingleShotConnection);
+            }, Qt::SingleShotConnection);
+            window.replayVersions(names);
         };
         auto oneDone = [remaining, shoot] {
             if (--*remaining == 0)

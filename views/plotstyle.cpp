@@ -1,0 +1,261 @@
+#include "plotstyle.h"
+
+#include "qcp.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <cmath>
+
+namespace dreamrsi {
+
+namespace {
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("dreamrsi::PlotStyle", text);
+}
+
+QString fmt(const std::optional<double> &v)
+{
+    return v ? QString::number(*v, 'f', 3) : QStringLiteral("—");
+}
+
+// Mean over the sweeps of a result's per-world numbers.
+std::optional<double> meanOf(const ReplayResult &r, std::optional<double> SweepResult::*field)
+{
+    double sum = 0;
+    int n = 0;
+    for (const SweepResult &s : r.worlds) {
+        if (s.*field) {
+            sum += *(s.*field);
+            ++n;
+        }
+    }
+    return n ? std::optional<double>(sum / n) : std::nullopt;
+}
+} // namespace
+
+QColor PlotStyle::seriesColor(int index)
+{
+    static const QRgb colors[] = {0x0072b2, 0xd55e00, 0x009e73, 0xcc79a7, 0xe69f00, 0x56b4e9, 0x000000, 0xf0e442};
+    return QColor::fromRgb(colors[index % int(std::size(colors))]);
+}
+
+void PlotStyle::applyTheme(QCustomPlot *plot, bool dark)
+{
+    const QColor fg = dark ? QColor(0xe6, 0xe6, 0xe6) : QColor(0x20, 0x20, 0x20);
+    const QColor bg = dark ? QColor(0x1e, 0x1f, 0x22) : QColor(Qt::white);
+    const QColor grid = dark ? QColor(0x40, 0x42, 0x46) : QColor(0xe3, 0xe3, 0xe3);
+    plot->setBackground(bg);
+    for (QCPAxis *axis : {plot->xAxis, plot->yAxis}) {
+        axis->setBasePen(QPen(fg, 1));
+        axis->setTickPen(QPen(fg, 1));
+        axis->setSubTickPen(QPen(fg, 1));
+        axis->setTickLabelColor(fg);
+        axis->setLabelColor(fg);
+        axis->grid()->setPen(QPen(grid, 1, Qt::SolidLine));
+        axis->grid()->setZeroLinePen(Qt::NoPen);
+    }
+    plot->legend->setBrush(QBrush(dark ? QColor(0x2b, 0x2d, 0x31, 230) : QColor(255, 255, 255, 230)));
+    plot->legend->setBorderPen(QPen(grid));
+    plot->legend->setTextColor(fg);
+}
+
+QList<QPointF> PlotStyle::staircase(const QList<QPointF> &points)
+{
+    QList<QPointF> sorted = points;
+    std::sort(sorted.begin(), sorted.end(), [](const QPointF &a, const QPointF &b) {
+        return a.x() < b.x() || (a.x() == b.x() && a.y() > b.y());
+    });
+    QList<QPointF> out;
+    double bestY = -std::numeric_limits<double>::infinity();
+    for (const QPointF &p : sorted) {
+        if (p.y() > bestY) {
+            out.append(p);
+            bestY = p.y();
+        }
+    }
+    return out;
+}
+
+int PlotStyle::populateFrontier(QCustomPlot *plot, const QList<FrontierSeries> &series, const QString &world, bool dark)
+{
+    plot->clearPlottables();
+    plot->clearItems();
+    applyTheme(plot, dark);
+    const bool mean = world.isEmpty();
+    plot->xAxis->setLabel(mean ? tr("Agent calls (fraction of the tree)") : tr("Agent calls"));
+    plot->yAxis->setLabel(tr("Attainment (best score / tree best)"));
+    plot->legend->setVisible(true);
+    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    double xMax = mean ? 1.0 : 1.0;
+    int drawn = 0;
+    for (int i = 0; i < series.size(); ++i) {
+        const FrontierSeries &s = series.at(i);
+        if (!s.result)
+            continue;
+        QList<QPointF> points;
+        double cells = 1.0;
+        std::optional<double> value, hv, penalty;
+        if (mean) {
+            // Mean position of each β over the scorable worlds.
+            const qsizetype nb = s.result->betas.size();
+            for (qsizetype b = 0; b < nb; ++b) {
+                double x = 0, y = 0;
+                int n = 0;
+                for (const SweepResult &w : s.result->worlds) {
+                    if (!w.scorable || b >= w.episodes.size() || w.cells <= 0)
+                        continue;
+                    x += double(w.episodes.at(b).calls) / w.cells;
+                    y += w.episodes.at(b).attainment;
+                    ++n;
+                }
+                if (n)
+                    points.append({x / n, y / n});
+            }
+            value = s.result->value;
+            hv = meanOf(*s.result, &SweepResult::hypervolume);
+            penalty = meanOf(*s.result, &SweepResult::penalty);
+        } else {
+            const SweepResult *sweep = nullptr;
+            for (const SweepResult &w : s.result->worlds) {
+                if (w.world == world)
+                    sweep = &w;
+            }
+            if (!sweep)
+                continue;
+            cells = sweep->cells;
+            xMax = std::max(xMax, cells);
+            for (const EpisodeResult &e : sweep->episodes)
+                points.append({double(e.calls), e.attainment});
+            value = sweep->value;
+            hv = sweep->hypervolume;
+            penalty = sweep->penalty;
+        }
+        if (points.isEmpty())
+            continue;
+        ++drawn;
+        const QColor color = seriesColor(i);
+        const double right = mean ? 1.0 : cells;
+        const QList<QPointF> stairs = staircase(points);
+
+        // Dominated region (the hypervolume), bounded by the reference point (B, 0).
+        auto *area = new QCPCurve(plot->xAxis, plot->yAxis);
+        QVector<QCPCurveData> poly;
+        int t = 0;
+        poly.append(QCPCurveData(t++, stairs.first().x(), 0));
+        double prevY = 0;
+        for (const QPointF &p : stairs) {
+            poly.append(QCPCurveData(t++, p.x(), prevY));
+            poly.append(QCPCurveData(t++, p.x(), p.y()));
+            prevY = p.y();
+        }
+        poly.append(QCPCurveData(t++, right, prevY));
+        poly.append(QCPCurveData(t++, right, 0));
+        poly.append(QCPCurveData(t++, stairs.first().x(), 0));
+        area->data()->set(poly, true);
+        QColor fill = color;
+        fill.setAlpha(40);
+        area->setBrush(fill);
+        area->setPen(Qt::NoPen);
+        area->removeFromLegend();
+
+        // The staircase itself.
+        auto *steps = new QCPCurve(plot->xAxis, plot->yAxis);
+        QVector<QCPCurveData> line;
+        t = 0;
+        prevY = 0;
+        for (const QPointF &p : stairs) {
+            line.append(QCPCurveData(t++, p.x(), prevY));
+            line.append(QCPCurveData(t++, p.x(), p.y()));
+            prevY = p.y();
+        }
+        line.append(QCPCurveData(t++, right, prevY));
+        steps->data()->set(line, true);
+        steps->setPen(QPen(color, 2));
+        steps->setName(QStringLiteral("%1 — %2 %3, %4 %5, %6 %7")
+                           .arg(s.name, tr("value"), fmt(value), tr("HV"), fmt(hv), tr("penalty"), fmt(penalty)));
+
+        // Every β's point, dominated ones hollow.
+        auto *dots = new QCPGraph(plot->xAxis, plot->yAxis);
+        for (const QPointF &p : std::as_const(points))
+            dots->addData(p.x(), p.y());
+        dots->setLineStyle(QCPGraph::lsNone);
+        dots->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(color, 1.5), dark ? QColor(0x1e, 0x1f, 0x22) : QColor(Qt::white), 7));
+        dots->removeFromLegend();
+        auto *front = new QCPGraph(plot->xAxis, plot->yAxis);
+        for (const QPointF &p : stairs)
+            front->addData(p.x(), p.y());
+        front->setLineStyle(QCPGraph::lsNone);
+        front->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color, 7));
+        front->removeFromLegend();
+        // β labels next to the points of the first series only, to stay readable.
+        if (drawn == 1 && !mean) {
+            const SweepResult *sweep = nullptr;
+            for (const SweepResult &w : s.result->worlds)
+                if (w.world == world)
+                    sweep = &w;
+            for (const EpisodeResult &e : sweep->episodes) {
+                auto *label = new QCPItemText(plot);
+                label->position->setCoords(e.calls, e.attainment);
+                label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+                label->setPadding(QMargins(5, 2, 0, 0));
+                label->setText(QStringLiteral("β=%1").arg(e.beta));
+                label->setColor(dark ? QColor(0xc0, 0xc0, 0xc0) : QColor(0x50, 0x50, 0x50));
+                QFont f = label->font();
+                f.setPointSizeF(f.pointSizeF() * 0.8);
+                label->setFont(f);
+            }
+        }
+    }
+    plot->xAxis->setRange(0, mean ? 1.0 : xMax * 1.02);
+    plot->yAxis->setRange(0, 1.05);
+    plot->replot();
+    return drawn;
+}
+
+void PlotStyle::populateAnytime(QCustomPlot *plot, const QList<AnytimeSeries> &series, int cellCount, bool dark)
+{
+    plot->clearPlottables();
+    plot->clearItems();
+    applyTheme(plot, dark);
+    plot->xAxis->setLabel(tr("Agent calls"));
+    plot->yAxis->setLabel(tr("Best so far / tree best"));
+    plot->legend->setVisible(true);
+    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    int xMax = std::max(cellCount, 1);
+    for (int i = 0; i < series.size(); ++i) {
+        const AnytimeSeries &s = series.at(i);
+        const QColor color = seriesColor(i);
+        auto *curve = new QCPGraph(plot->xAxis, plot->yAxis);
+        curve->removeFromLegend();
+        curve->setLineStyle(QCPGraph::lsStepLeft);
+        QColor faded = color;
+        faded.setAlpha(70);
+        curve->setPen(QPen(faded, 1.5, Qt::DashLine));
+        auto *shown = new QCPGraph(plot->xAxis, plot->yAxis);
+        shown->setLineStyle(QCPGraph::lsStepLeft);
+        shown->setPen(QPen(color, 2.5));
+        shown->setName(s.name);
+        curve->addData(0, 0);
+        shown->addData(0, 0);
+        for (const CurvePoint &p : s.curve) {
+            curve->addData(p.calls, p.attainment);
+            if (s.shownCalls < 0 || p.calls <= s.shownCalls)
+                shown->addData(p.calls, p.attainment);
+        }
+        if (!s.curve.isEmpty())
+            curve->addData(xMax, s.curve.last().attainment);
+        if (s.shownCalls >= 0) {
+            auto *marker = new QCPItemStraightLine(plot);
+            marker->point1->setCoords(s.shownCalls, 0);
+            marker->point2->setCoords(s.shownCalls, 1);
+            marker->setPen(QPen(color, 1, Qt::DotLine));
+        }
+    }
+    plot->xAxis->setRange(0, xMax);
+    plot->yAxis->setRange(0, 1.05);
+    plot->replot();
+}
+
+} // namespace dreamrsi

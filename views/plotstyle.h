@@ -1,0 +1,50 @@
+#pragma once
+
+#include "replay/episoderesult.h"
+#include "replay/replayresult.h"
+
+#include <QColor>
+#include <QList>
+#include <QString>
+
+class QCustomPlot;
+
+namespace dreamrsi {
+
+/// One policy version's result drawn on the frontier plot.
+struct FrontierSeries
+{
+    QString name;
+    ReplayResultPtr result;
+};
+
+/// One anytime curve (best-so-far attainment against calls) of the stepper.
+struct AnytimeSeries
+{
+    QString name;
+    QList<CurvePoint> curve;
+    int shownCalls = -1; ///< calls revealed at the stepper's position, -1 for the whole curve
+};
+
+/// Fills QCustomPlots with the workbench's figures, identically for the
+/// GUI and for `dreamrsi plot`, so that what is exported is what is seen.
+namespace PlotStyle {
+
+/// Okabe–Ito colours, distinguishable with every common colour-vision deficiency.
+QColor seriesColor(int index);
+/// Paper (light) or screen-dark axes, grid and legend.
+void applyTheme(QCustomPlot *plot, bool dark);
+
+/// Frontier plot for one world (by name) or, when `world` is empty, the mean
+/// over the worlds each result holds (calls then as a fraction of B).
+/// Returns the number of series that had data.
+int populateFrontier(QCustomPlot *plot, const QList<FrontierSeries> &series, const QString &world, bool dark);
+/// Anytime curves of the stepper's episodes.
+void populateAnytime(QCustomPlot *plot, const QList<AnytimeSeries> &series, int cellCount, bool dark);
+
+/// Non-dominated staircase of (cost, attainment) points: distinct points
+/// that no other point beats on both, sorted by cost.
+QList<QPointF> staircase(const QList<QPointF> &points);
+
+} // namespace PlotStyle
+} // namespace dreamrsi

@@ -1,0 +1,74 @@
+#pragma once
+
+#include "store/storetypes.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QSortFilterProxyModel;
+class QTableView;
+class QTabWidget;
+
+namespace dreamrsi {
+
+class CodeHighlighter;
+class PolicyTableModel;
+class SweepRunner;
+class Workspace;
+
+/// The Policies tab: every version with its value, hypervolume and penalty
+/// per world; the selected version's code in an editor; a diff against any
+/// other version; and "replay this version" with progress and cancel.
+/// Saving an edit always creates a new version: nothing is overwritten.
+class PoliciesPage final : public QWidget
+{
+    Q_OBJECT
+public:
+    PoliciesPage(Workspace *workspace, SweepRunner *runner, QWidget *parent = nullptr);
+
+    PolicyTableModel *model() const { return m_model; }
+    QTableView *table() const { return m_table; }
+    QPlainTextEdit *editor() const { return m_editor; }
+    QString selectedVersion() const;
+    void selectVersion(const QString &name);
+    /// Stores the editor's text as a new version derived from the selected one; returns its name.
+    QString saveAsNewVersion();
+    void replaySelected();
+    void setDark(bool dark);
+    QPushButton *replayButton() const { return m_replay; }
+    QPushButton *cancelButton() const { return m_cancel; }
+    QProgressBar *progressBar() const { return m_progress; }
+
+signals:
+    void versionCreated(const dreamrsi::PolicyVersion &version);
+
+private:
+    void showSelected();
+    void updateDiff();
+    void updateButtons();
+
+    Workspace *m_workspace;
+    SweepRunner *m_runner;
+    PolicyTableModel *m_model = nullptr;
+    QSortFilterProxyModel *m_proxy = nullptr;
+    QTableView *m_table = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    QPlainTextEdit *m_editor = nullptr;
+    QPlainTextEdit *m_diff = nullptr;
+    QComboBox *m_diffAgainst = nullptr;
+    CodeHighlighter *m_codeHighlighter = nullptr;
+    CodeHighlighter *m_diffHighlighter = nullptr;
+    QPushButton *m_save = nullptr;
+    QPushButton *m_revert = nullptr;
+    QPushButton *m_replay = nullptr;
+    QPushButton *m_cancel = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QLabel *m_status = nullptr;
+    QString m_shown;
+};
+
+} // namespace dreamrsi

@@ -1,0 +1,144 @@
+#include "policytablemodel.h"
+
+#include "workspace.h"
+
+#include <QColor>
+#include <QFont>
+
+#include <cmath>
+
+namespace dreamrsi {
+
+PolicyTableModel::PolicyTableModel(Workspace *workspace, QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_workspace(workspace)
+{
+    connect(workspace, &Workspace::versionsChanged, this, &PolicyTableModel::reset);
+    connect(workspace, &Workspace::worldsChanged, this, &PolicyTableModel::reset);
+    connect(workspace, &Workspace::resultsChanged, this, [this](const QString &name) {
+        const int row = m_workspace->indexOfVersion(name);
+        if (row >= 0 && row < m_rows && columnCount() > 0)
+            emit dataChanged(index(row, 0), index(row, columnCount() - 1));
+    });
+    reset();
+}
+
+void PolicyTableModel::reset()
+{
+    beginResetModel();
+    m_worlds.clear();
+    for (const WorldEntry &w : m_workspace->worlds())
+        m_worlds.append(w.name);
+    m_rows = int(m_workspace->versions().size());
+    endResetModel();
+}
+
+int PolicyTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : m_rows;
+}
+
+int PolicyTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : FixedColumns + PerWorld * int(m_worlds.size());
+}
+
+QVariant PolicyTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    if (index.row() >= m_workspace->versions().size())
+        return {};
+    const PolicyVersion &v = m_workspace->versions().at(index.row());
+    if (role == VersionNameRole)
+        return v.name;
+    const ReplayResultPtr r = m_workspace->result(v.name);
+    const int col = index.column();
+    if (role == Qt::TextAlignmentRole)
+        return col >= MeanValue ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
+    auto number = [role](const std::optional<double> &x) -> QVariant {
+        if (role == SortRole)
+            return x ? *x : -std::numeric_limits<double>::infinity();
+        if (role == Qt::DisplayRole)
+            return x ? QString::number(*x, 'f', 4) : QStringLiteral("—");
+        return {};
+    };
+    if (col == Name) {
+        if (role == Qt::DisplayRole || role == SortRole)
+            return v.name;
+        return {};
+    }
+    if (col == Origin) {
+        if (role != Qt::DisplayRole && role != SortRole)
+            return {};
+        switch (v.origin) {
+        case PolicyOrigin::Builtin: return tr("built-in");
+        case PolicyOrigin::Human: return tr("edited");
+        case PolicyOrigin::Agent: return tr("agent");
+        }
+        return {};
+    }
+    if (col == Parent) {
+        if (role != Qt::DisplayRole && role != SortRole)
+            return {};
+        for (const PolicyVersion &p : m_workspace->versions()) {
+            if (v.parent != 0 && p.id == v.parent)
+                return p.name;
+        }
+        return QString();
+    }
+    if (col == MeanValue) {
+        if (role == Qt::FontRole) {
+            QFont f;
+            f.setBold(true);
+            return f;
+        }
+        if (role == Qt::ToolTipRole && r && !r->ok())
+            return r->firstError();
+        return number(r ? r->value : std::nullopt);
+    }
+    const int w = (col - FixedColumns) / PerWorld;
+    const int kind = (col - FixedColumns) % PerWorld;
+    const SweepResult *sweep = nullptr;
+    if (r) {
+        for (const SweepResult &s : r->worlds) {
+            if (s.world == m_worlds.value(w))
+                sweep = &s;
+        }
+    }
+    if (role == Qt::ToolTipRole && sweep && !sweep->ok())
+        return sweep->error;
+    if (role == Qt::ForegroundRole && sweep && !sweep->ok())
+        return QColor(0xd6, 0x27, 0x28);
+    if (!sweep)
+        return number(std::nullopt);
+    switch (kind) {
+    case WorldValue: return number(sweep->value);
+    case WorldHypervolume: return number(sweep->hypervolume);
+    default: return number(sweep->penalty);
+    }
+}
+
+QVariant PolicyTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole))
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case Name: return tr("Version");
+    case Origin: return tr("Origin");
+    case Parent: return tr("Parent");
+    case MeanValue: return role == Qt::ToolTipRole ? tr("Mean value over the scorable worlds") : tr("Value");
+    default: break;
+    }
+    const int w = (section - FixedColumns) / PerWorld;
+    if (w < 0 || w >= m_worlds.size())
+        return {};
+    const QString world = m_worlds.at(w);
+    switch ((section - FixedColumns) % PerWorld) {
+    case WorldValue: return tr("%1: value").arg(world);
+    case WorldHypervolume: return tr("%1: HV").arg(world);
+    default: return tr("%1: penalty").arg(world);
+    }
+}
+
+} // namespace dreamrsi

@@ -1,3 +1,4 @@
 # GUI suites of the views library (offscreen). tst_mainwindow is registered in CMakeLists.txt.
 dreamrsi_add_test(tst_gui_treeview SOURCES tst_gui_treeview.cpp LIBS dreamrsi::views LABELS gui TIMEOUT 120)
 dreamrsi_add_test(tst_gui_inspector SOURCES tst_gui_inspector.cpp LIBS dreamrsi::views LABELS gui TIMEOUT 60)
+dreamrsi_add_test(tst_gui_replay SOURCES tst_gui_replay.cpp LIBS dreamrsi::views LABELS gui TIMEOUT 240)

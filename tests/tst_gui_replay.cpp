@@ -1,0 +1,316 @@
+// Replay views: the stepper against the engine's trace, the replay page,
+// sweeps with cancel, the policy table (model tester), new versions,
+// frontiers, stored results round trip, and a project opened in the window.
+#include "frontierpage.h"
+#include "mainwindow.h"
+#include "model/treejson.h"
+#include "plotstyle.h"
+#include "policiespage.h"
+#include "policytablemodel.h"
+#include "replay/replayengine.h"
+#include "replayjobs.h"
+#include "replaypage.h"
+#include "stepperstate.h"
+#include "sweeprunner.h"
+#include "treeview.h"
+#include "workspace.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace dreamrsi;
+
+namespace {
+std::shared_ptr<const DiscoveryTree> demoTree(const char *name)
+{
+    auto parsed = TreeJson::readFile(QStringLiteral(DREAMRSI_SOURCE_DIR "/resources/demo/") + QLatin1String(name));
+    if (!parsed.ok())
+        qFatal("%s", qPrintable(parsed.error.message));
+    return std::make_shared<const DiscoveryTree>(std::move(*parsed.tree));
+}
+
+void addDemoWorlds(Workspace &ws)
+{
+    ws.addWorld({QStringLiteral("cp1"), QStringLiteral("/demo/cp1.json"), 0, demoTree("circle-packing-iter1.json")});
+    ws.addWorld({QStringLiteral("c3"), QStringLiteral("/demo/c3.json"), 0, demoTree("c3-iter1.json")});
+}
+} // namespace
+
+class TestReplayViews : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("DreamRSI-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_gui_replay"));
+        QSettings().clear();
+    }
+
+    void stepperFollowsTrace()
+    {
+        const auto tree = demoTree("circle-packing-iter1.json");
+        ReplayOptions options;
+        options.trace = true;
+        options.workers = 3;
+        auto policy = PolicySpec::builtin(QStringLiteral("portfolio")).create(nullptr);
+        QVERIFY(policy);
+        auto episode = std::make_shared<const EpisodeResult>(ReplayEngine::runEpisode(*tree, *policy, 0.5, options));
+        QVERIFY(episode->ok());
+        // Steps are the rounds that revealed something (a final empty batch only stops).
+        QList<const RoundTrace *> steps;
+        for (const RoundTrace &r : episode->trace) {
+            if (!r.revealed.isEmpty())
+                steps.append(&r);
+        }
+        QVERIFY(steps.size() >= 3);
+        StepperState st(tree, episode);
+        QCOMPARE(st.roundCount(), int(steps.size()));
+        QVERIFY(st.atStart());
+        QVERIFY(!st.stepBack());
+        QStringList expected;
+        for (int n = 1; n <= st.roundCount(); ++n) {
+            QVERIFY(st.stepForward());
+            const RoundTrace &r = *steps.at(n - 1);
+            for (const RevealedCell &c : r.revealed)
+                expected.append(c.id);
+            QCOMPARE(st.position(), n);
+            QCOMPARE(st.revealedIds(), expected);
+            QCOMPARE(st.latestBatch(), r.batch);
+            QCOMPARE(st.calls(), int(expected.size()));
+            QCOMPARE(st.attainment(), episode->curve.at(expected.size() - 1).attainment);
+            // The overlay reveals exactly those cells, the latest batch outlined.
+            const RevealOverlay o = st.overlay();
+            int revealed = 0;
+            for (int i = 0; i < tree->cellCount(); ++i) {
+                const bool shown = o.revealRound.at(i) >= 0 && o.revealRound.at(i) < o.roundsShown;
+                revealed += shown;
+                QCOMPARE(shown, expected.contains(tree->cells().at(i).id));
+            }
+            QCOMPARE(revealed, int(expected.size()));
+        }
+        QVERIFY(st.atEnd());
+        QVERIFY(!st.stepForward());
+        QCOMPARE(st.revealedIds(), episode->revealed);
+        // Back three rounds equals the trace prefix.
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(st.stepBack());
+        QStringList prefix;
+        for (int n = 0; n < st.roundCount() - 3; ++n)
+            for (const RevealedCell &c : steps.at(n)->revealed)
+                prefix.append(c.id);
+        QCOMPARE(st.revealedIds(), prefix);
+        st.seek(0);
+        QVERIFY(st.revealedIds().isEmpty());
+        QCOMPARE(st.attainment(), 0.0);
+    }
+
+    void replayPageRunsOffThreadAndSteps()
+    {
+        Workspace ws;
+        addDemoWorlds(ws);
+        for (const PolicyVersion &v : ReplayJobs::builtinVersions())
+            ws.addVersion(v);
+        ReplayPage page(&ws);
+        page.resize(1200, 800);
+        QSignalSpy ready(&page, &ReplayPage::episodesReady);
+        page.compare(QStringLiteral("c3"), ws.versions().at(0).name, ws.versions().at(1).name, 0.5);
+        QVERIFY(page.isRunning());
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 20000);
+        QVERIFY(page.roundCount() > 0);
+        QCOMPARE(page.position(), 0);
+        page.stepForward();
+        page.stepForward();
+        QCOMPARE(page.position(), 2);
+        for (int s = 0; s < 2; ++s) {
+            const StepperState &st = page.state(s);
+            QVERIFY(st.isValid());
+            QCOMPARE(st.position(), std::min(2, st.roundCount()));
+            QStringList expected;
+            int shown = 0;
+            for (const RoundTrace &r : st.episode()->trace) {
+                if (r.revealed.isEmpty() || shown == st.position())
+                    continue;
+                ++shown;
+                for (const RevealedCell &c : r.revealed)
+                    expected.append(c.id);
+            }
+            QCOMPARE(st.revealedIds(), expected);
+            QCOMPARE(page.treeView(s)->renderer().overlay().roundsShown, st.position());
+        }
+        page.stepBack();
+        QCOMPARE(page.position(), 1);
+        page.togglePlay();
+        QVERIFY(page.isPlaying());
+        QTRY_VERIFY_WITH_TIMEOUT(!page.isPlaying(), 30000); // plays to the end and stops
+        QCOMPARE(page.position(), page.roundCount());
+        // A new request makes the running one stale: only the latest arrives.
+        page.compare(QStringLiteral("cp1"), ws.versions().at(1).name, ws.versions().at(0).name, 0.0);
+        page.compare(QStringLiteral("c3"), ws.versions().at(0).name, ws.versions().at(0).name, 1.0);
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 2, 20000);
+        QTest::qWait(200);
+        QCOMPARE(ready.count(), 2);
+        QCOMPARE(page.state(0).episode()->beta, 1.0);
+    }
+
+    void sweepsPolicyTableAndFrontiers()
+    {
+        Workspace ws;
+        addDemoWorlds(ws);
+        for (const PolicyVersion &v : ReplayJobs::builtinVersions())
+            ws.addVersion(v);
+        PolicyTableModel model(&ws);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.columnCount(), int(PolicyTableModel::FixedColumns) + 2 * int(PolicyTableModel::PerWorld));
+        SweepRunner runner(&ws);
+        FrontierPage frontiers(&ws);
+        QSignalSpy finished(&runner, &SweepRunner::finished);
+        runner.run({ws.versions().at(0).name, ws.versions().at(1).name});
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 60000);
+        for (const PolicyVersion &v : ws.versions()) {
+            const ReplayResultPtr r = ws.result(v.name);
+            QVERIFY(r);
+            QVERIFY2(r->ok(), qPrintable(r->firstError()));
+            QCOMPARE(r->worlds.size(), 2);
+            QVERIFY(r->value);
+        }
+        // Table shows the result's numbers.
+        const ReplayResultPtr r0 = ws.result(ws.versions().at(0).name);
+        QCOMPARE(model.index(0, PolicyTableModel::MeanValue).data(PolicyTableModel::SortRole).toDouble(), *r0->value);
+        QCOMPARE(model.index(0, int(PolicyTableModel::FixedColumns) + int(PolicyTableModel::WorldHypervolume)).data(PolicyTableModel::SortRole).toDouble(),
+                 *r0->worlds.at(0).hypervolume);
+        // Both versions are drawn, per world and as the mean.
+        frontiers.setChecked({ws.versions().at(0).name, ws.versions().at(1).name});
+        QCOMPARE(frontiers.seriesShown(), 2);
+        frontiers.setCurrentWorld(QStringLiteral("c3"));
+        QCOMPARE(frontiers.currentWorld(), QStringLiteral("c3"));
+        QCOMPARE(frontiers.seriesShown(), 2);
+        frontiers.setChecked({ws.versions().at(1).name});
+        QCOMPARE(frontiers.seriesShown(), 1);
+
+        // Cancel: the queue empties and no new result appears.
+        ws.clearResults();
+        QSignalSpy cancelled(&runner, &SweepRunner::cancelled);
+        runner.run({ws.versions().at(0).name});
+        QVERIFY(runner.isRunning());
+        runner.cancel();
+        QCOMPARE(cancelled.count(), 1);
+        QVERIFY(!runner.isRunning());
+        QTest::qWait(500);
+        QVERIFY(!ws.result(ws.versions().at(0).name));
+    }
+
+    void staircaseKeepsNonDominated()
+    {
+        const QList<QPointF> s = PlotStyle::staircase({{5, 0.5}, {3, 0.5}, {8, 0.9}, {9, 0.7}, {3, 0.2}, {1, 0.1}});
+        QCOMPARE(s, (QList<QPointF>{{1, 0.1}, {3, 0.5}, {8, 0.9}}));
+    }
+
+    void storedRecordsRoundTrip()
+    {
+        Workspace ws;
+        ws.addWorld({QStringLiteral("cp1"), QString(), 11, demoTree("circle-packing-iter1.json")});
+        ws.addWorld({QStringLiteral("c3"), QString(), 12, demoTree("c3-iter1.json")});
+        AppSettings settings;
+        PolicyVersion v = ReplayJobs::builtinVersions().at(1);
+        v.id = 7;
+        auto control = std::make_shared<SweepControl>();
+        auto future = ReplayJobs::runSweep(ReplayJobs::worldsOf(ws), v, settings, control);
+        future.waitForFinished();
+        const ReplayResultPtr r = future.result();
+        QCOMPARE(control->done.load(), control->total.load());
+        const QList<ReplayResultRecord> records = ReplayJobs::recordsFor(*r, 7, ws.worlds());
+        QCOMPARE(records.size(), 2 * settings.betas.size());
+        const auto back = ReplayJobs::resultsFromRecords(records, ws.worlds());
+        QVERIFY(back.contains(7));
+        const ReplayResultPtr b = back.value(7);
+        QCOMPARE(b->worlds.size(), 2);
+        QCOMPARE(*b->value, *r->value);
+        for (int w = 0; w < 2; ++w) {
+            QCOMPARE(*b->worlds.at(w).hypervolume, *r->worlds.at(w).hypervolume);
+            QCOMPARE(*b->worlds.at(w).penalty, *r->worlds.at(w).penalty);
+            QCOMPARE(b->worlds.at(w).frontier, r->worlds.at(w).frontier);
+        }
+    }
+
+    void editingCreatesNewVersion()
+    {
+        Workspace ws;
+        addDemoWorlds(ws);
+        for (const PolicyVersion &v : ReplayJobs::builtinVersions())
+            ws.addVersion(v);
+        SweepRunner runner(&ws);
+        PoliciesPage page(&ws, &runner);
+        const QString original = ws.versions().at(0).name;
+        page.selectVersion(original);
+        QCOMPARE(page.selectedVersion(), original);
+        const QString code = ws.versions().at(0).code;
+        QCOMPARE(page.editor()->toPlainText(), code);
+        QVERIFY(page.replayButton()->isEnabled());
+        page.editor()->appendPlainText(QStringLiteral("// tuned by hand"));
+        QVERIFY(!page.replayButton()->isEnabled()); // replay what is saved, not a draft
+        QSignalSpy created(&page, &PoliciesPage::versionCreated);
+        const QString name = page.saveAsNewVersion();
+        QCOMPARE(created.count(), 1);
+        QCOMPARE(ws.versions().size(), 3);
+        QCOMPARE(ws.versions().at(0).code, code); // nothing overwritten
+        const int row = ws.indexOfVersion(name);
+        QVERIFY(row >= 0);
+        QVERIFY(ws.versions().at(row).code.endsWith(QLatin1String("// tuned by hand")));
+        QCOMPARE(ws.versions().at(row).parent, ws.versions().at(0).id);
+        QCOMPARE(page.selectedVersion(), name);
+        QCOMPARE(page.model()->index(page.model()->rowCount() - 1, PolicyTableModel::Parent).data().toString(), original);
+        // The edited version replays like any other.
+        QSignalSpy finished(&runner, &SweepRunner::finished);
+        page.replaySelected();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        QVERIFY(ws.result(name));
+        QVERIFY2(ws.result(name)->ok(), qPrintable(ws.result(name)->firstError()));
+    }
+
+    void projectInWindow()
+    {
+        QTemporaryDir dir;
+        const QString project = dir.filePath(QStringLiteral("demo.dreamrsi"));
+        {
+            MainWindow w;
+            QSignalSpy loaded(&w, &MainWindow::projectLoaded);
+            w.newProject(project);
+            QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+            QCOMPARE(w.projectPath(), QFileInfo(project).absoluteFilePath());
+            QCOMPARE(w.workspace()->versions().size(), ReplayJobs::builtinVersions().size());
+            QAction *import = w.findChild<QAction *>(QStringLiteral("actionImport"));
+            QVERIFY(import->isEnabled());
+            QSignalSpy opened(&w, &MainWindow::treeOpened);
+            w.importTrees({QStringLiteral(DREAMRSI_SOURCE_DIR "/resources/demo/c3-iter1.json")});
+            QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 20000);
+            QCOMPARE(w.workspace()->worlds().size(), 1);
+            QVERIFY(w.workspace()->worlds().first().iteration > 0);
+            QSignalSpy stored(&w, &MainWindow::resultsStored);
+            const QString version = w.workspace()->versions().first().name;
+            w.replayVersions({version});
+            QTRY_COMPARE_WITH_TIMEOUT(stored.count(), 1, 60000);
+        }
+        // Reopened, the project brings back its world, versions and results.
+        MainWindow w;
+        QSignalSpy loaded(&w, &MainWindow::projectLoaded);
+        w.openProject(project);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+        QCOMPARE(w.workspace()->worlds().size(), 1);
+        QVERIFY(w.currentTree());
+        const QString version = w.workspace()->versions().first().name;
+        QVERIFY(w.workspace()->result(version));
+        QVERIFY(w.workspace()->result(version)->value);
+    }
+};
+
+QTEST_MAIN(TestReplayViews)
+#include "tst_gui_replay.moc"

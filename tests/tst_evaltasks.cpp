@@ -61,6 +61,7 @@ private Q_SLOTS:
     void endToEnd();
     void evaluateCommand();
     void tasksCommand();
+    void customTaskFolder();
 };
 
 void TestEvalTasks::registryKnowsEveryTask()
@@ -372,6 +373,22 @@ void TestEvalTasks::tasksCommand()
     for (const QString &name : TaskRegistry::names())
         QVERIFY2(outText.contains(name), qPrintable(name));
     QVERIFY(outText.contains(QStringLiteral("initial program: initial.py")));
+}
+
+void TestEvalTasks::customTaskFolder()
+{
+    EvaluationRequest request;
+    request.task = evaltest::dataPath(QStringLiteral("customtask"));
+    request.candidatePath = evaltest::dataPath(QStringLiteral("customtask/initial.py"));
+    const EvaluationResult r = Evaluator::evaluate(request);
+    QVERIFY2(r.isSuccess(), qPrintable(r.error.value_or(QString())));
+    QCOMPARE(*r.score, 1 / (1 + std::abs(3.0 - M_PI)));
+    QCOMPARE(r.metrics.value(QStringLiteral("value")).toDouble(), 3.0);
+
+    request.task = evaltest::dataPath(QStringLiteral("candidates"));
+    const EvaluationResult noSpec = Evaluator::evaluate(request);
+    QCOMPARE(noSpec.failClass, QStringLiteral("env"));
+    QVERIFY2(noSpec.error->contains(QStringLiteral("task.json")), qPrintable(*noSpec.error));
 }
 
 QTEST_GUILESS_MAIN(TestEvalTasks)

@@ -25,7 +25,8 @@ const char evaluateUsage[] =
     "       dreamrsi evaluate --command CMD [PATH] [options]\n"
     "\n"
     "Evaluates one candidate in the sandbox and prints the score JSON and a summary.\n"
-    "  --task NAME        a built-in task (see `dreamrsi tasks`)\n"
+    "  --task NAME        a built-in task (see `dreamrsi tasks`), or a task folder holding\n"
+    "                     task.json {\"evaluator\": NAME | {\"command\": CMD}, \"options\": {}}\n"
     "  --command CMD      a custom evaluator: a shell command whose last stdout line is\n"
     "                     the score JSON; PATH, when given, is passed as its argument\n"
     "  --option KEY=VALUE a task option; VALUE is read as JSON when it parses, else as text\n"
@@ -103,7 +104,8 @@ int runEvaluateCommand(const QStringList &args, QTextStream &out, QTextStream &e
         err << "dreamrsi evaluate: one candidate at a time, got " << positional.size() << " paths\n";
         return 2;
     }
-    if (request.task != QLatin1String("custom")) {
+    const bool folder = QFileInfo(request.task).isDir() && !TaskRegistry::create(request.task);
+    if (request.task != QLatin1String("custom") && !folder) {
         if (!TaskRegistry::create(request.task)) {
             err << "dreamrsi evaluate: unknown task '" << request.task << "' (known: "
                 << TaskRegistry::names().join(QStringLiteral(", ")) << ")\n";

@@ -10,7 +10,11 @@ namespace dreamrsi {
 /// One evaluation to run: a candidate program for a task, or a custom command.
 struct EvaluationRequest
 {
-    /// Built-in task name (TaskRegistry::names()) or "custom".
+    /// Built-in task name (TaskRegistry::names()), "custom", or the path of a
+    /// task folder: a directory with problem.md, an initial program and
+    /// task.json = {"evaluator": "<built-in name>" | {"command": "…"},
+    /// "options": {…}}. A folder's command sees the folder as $DREAMRSI_TASK_DIR;
+    /// its options are defaults under `options`.
     QString task;
     /// The candidate program file (built-in tasks). For "custom", optional:
     /// passed to the command as its last argument when set.

@@ -11,6 +11,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
 #include <QTemporaryDir>
 
 #include <exception>
@@ -19,9 +20,43 @@ namespace dreamrsi {
 
 namespace {
 
-EvaluationResult runCustomCommand(const EvaluationRequest &request, const EvaluationContext &context)
+/// A task folder (tasks.md "Custom tasks"): task.json names the evaluator, a
+/// built-in task or {"command": …}, and may give default options. Fills
+/// `request`; returns the reason when the folder is not a usable task.
+QString resolveTaskFolder(EvaluationRequest &request, QString *taskDir)
+{
+    const QString dir = QFileInfo(request.task).absoluteFilePath();
+    QFile file(dir + QStringLiteral("/task.json"));
+    if (!file.open(QIODevice::ReadOnly))
+        return QStringLiteral("task folder '%1' has no readable task.json").arg(dir);
+    QJsonParseError error{};
+    const QJsonObject spec = QJsonDocument::fromJson(file.readAll(), &error).object();
+    if (error.error != QJsonParseError::NoError)
+        return QStringLiteral("%1: %2").arg(file.fileName(), error.errorString());
+    const QJsonValue evaluator = spec.value(QStringLiteral("evaluator"));
+    if (evaluator.isString() && TaskRegistry::create(evaluator.toString())) {
+        request.task = evaluator.toString();
+    } else if (evaluator.isObject() && evaluator.toObject().value(QStringLiteral("command")).isString()) {
+        request.task = QStringLiteral("custom");
+        request.command = evaluator.toObject().value(QStringLiteral("command")).toString();
+    } else {
+        return QStringLiteral("%1: \"evaluator\" must name a built-in task (%2) or be {\"command\": \"…\"}")
+            .arg(file.fileName(), TaskRegistry::names().join(QStringLiteral(", ")));
+    }
+    QJsonObject options = spec.value(QStringLiteral("options")).toObject();
+    for (auto it = request.options.constBegin(); it != request.options.constEnd(); ++it)
+        options.insert(it.key(), it.value()); // the request's own options win
+    request.options = options;
+    *taskDir = dir;
+    return {};
+}
+
+EvaluationResult runCustomCommand(const EvaluationRequest &request, const EvaluationContext &context,
+                                  const QString &taskDir)
 {
     SandboxRequest run;
+    if (!taskDir.isEmpty())
+        run.extraEnvironment.insert(QStringLiteral("DREAMRSI_TASK_DIR"), taskDir);
     run.program = QStringLiteral("/bin/sh");
     run.arguments = {QStringLiteral("-c"), request.command + QStringLiteral(" \"$@\""), QStringLiteral("dreamrsi-evaluator")};
     if (!request.candidatePath.isEmpty()) {
@@ -52,9 +87,16 @@ EvaluationResult runCustomCommand(const EvaluationRequest &request, const Evalua
 
 } // namespace
 
-EvaluationResult Evaluator::evaluate(const EvaluationRequest &request, const std::atomic_bool *cancelFlag)
+EvaluationResult Evaluator::evaluate(const EvaluationRequest &original, const std::atomic_bool *cancelFlag)
 {
     try {
+        EvaluationRequest request = original;
+        QString taskDir;
+        if (request.task.contains(QLatin1Char('/')) || (QFileInfo(request.task).isDir() && !TaskRegistry::create(request.task))) {
+            const QString problem = resolveTaskFolder(request, &taskDir);
+            if (!problem.isEmpty())
+                return EvaluationResult::failure(FailClass::Env, problem);
+        }
         const bool custom = request.task == QLatin1String("custom") || (!request.command.isEmpty() && request.task.isEmpty());
         std::unique_ptr<TaskEvaluator> task;
         if (!custom) {
@@ -77,7 +119,7 @@ EvaluationResult Evaluator::evaluate(const EvaluationRequest &request, const std
         work.setAutoRemove(!request.keepWorkDir);
         const QString candidate = request.candidatePath.isEmpty() ? QString() : QFileInfo(request.candidatePath).absoluteFilePath();
         const EvaluationContext context(candidate, work.path(), request.options, request.sandboxMode, cancelFlag);
-        EvaluationResult result = custom ? runCustomCommand(request, context) : task->evaluate(context);
+        EvaluationResult result = custom ? runCustomCommand(request, context, taskDir) : task->evaluate(context);
         if (context.isCancelled())
             result = EvaluationResult::failure(FailClass::Env, QStringLiteral("cancelled"));
         result.metrics.insert(QStringLiteral("sandbox"),

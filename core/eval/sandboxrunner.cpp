@@ -270,8 +270,9 @@ SandboxMode SandboxRunner::effectiveMode(SandboxMode requested)
         return SandboxMode::Bubblewrap;
     static std::once_flag said;
     std::call_once(said, [] {
-        qWarning("dreamrsi: sandbox fallback (rlimits + process group + scrubbed environment, "
-                 "no namespaces): %s",
+        qWarning("dreamrsi: sandbox fallback (rlimits + process group + scrubbed environment%s; "
+                 "no filesystem or PID isolation): %s",
+                 sandboxUser().dropRoot ? ", user nobody, no network" : ", network reachable",
                  qPrintable(bubblewrapProblem()));
     });
     return SandboxMode::Fallback;

@@ -1,0 +1,3 @@
+import json
+
+print(json.dumps({"value": 3.0}))

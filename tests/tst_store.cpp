@@ -113,10 +113,10 @@ void TestStore::payloadEdgeCases()
       "cells": [
         {"id": "x", "branch": 0, "attempt": 0, "seq": 5, "score": -0.0, "proposal": 3, "program": "π ≈ 3.14159",
          "metrics": {}, "agent": "not an object", "timing": {"agent_s": 1.5, "eval_s": 0.25},
-         "stdout": "", "stderr": "line\n\u0000zero", "n_valid": 0, "tags": ["t1", "t2"], "valid": false},
+         "stdout": "", "stderr": "line\n\u0000zero", "n_valid": 0, "tags": ["t1", "t2", "a\",\"b", "", "é\\"], "valid": false},
         {"id": "y", "branch": 0, "attempt": 1, "seq": 7, "score": 1e-300, "metrics": {"deep": {"x": [true]}},
          "agent": {"name": "gpt", "model": "m", "tokens_in": 9007199254740991, "cost": 0.0125, "more": 1},
-         "error": "boom", "fail_class": "weird-class"}
+         "error": "boom", "fail_class": "weird-class", "tags": ["", ""]}
       ]})";
     TreeJson::ParseResult parsed = TreeJson::parse(json);
     QVERIFY2(parsed.ok(), qPrintable(parsed.error.message));

@@ -25,16 +25,6 @@ std::optional<QString> takeString(QJsonObject &o, const char *k)
     return s;
 }
 
-QByteArray takeObject(QJsonObject &o, const char *k, QJsonObject *out)
-{
-    const auto it = o.find(key(k));
-    if (it == o.end() || !it->isObject())
-        return {};
-    *out = it->toObject();
-    o.erase(it);
-    return compactJson(*out);
-}
-
 std::optional<double> number(const QJsonObject &o, const char *k)
 {
     const QJsonValue v = o.value(key(k));
@@ -91,30 +81,40 @@ QDateTime parseStoreTimestamp(const QString &text)
 
 CellColumns CellColumns::split(const QJsonObject &payload)
 {
+    // The long texts get their own columns; everything else (metrics, agent,
+    // timing included) stays in the payload JSON, so that reading a cell
+    // parses one document. metrics/agent/timing are also copied into their
+    // own columns, with the scalar fields derived from them, for queries.
     CellColumns c;
     QJsonObject rest = payload;
     c.proposal = takeString(rest, "proposal");
     c.program = takeString(rest, "program");
     c.stdoutText = takeString(rest, "stdout");
     c.stderrText = takeString(rest, "stderr");
-    QJsonObject metrics, agent, timing;
-    c.metrics = takeObject(rest, "metrics", &metrics);
-    c.agent = takeObject(rest, "agent", &agent);
-    c.timing = takeObject(rest, "timing", &timing);
-    if (!c.agent.isEmpty()) {
-        c.agentName = string(agent, "name");
-        c.model = string(agent, "model");
-        c.tokensIn = integer(agent, "tokens_in");
-        c.tokensOut = integer(agent, "tokens_out");
-        c.cost = number(agent, "cost");
+    const QJsonValue metrics = rest.value(key("metrics"));
+    if (metrics.isObject()) {
+        c.metrics = compactJson(metrics.toObject());
+        c.wall = number(metrics.toObject(), "wall_s");
     }
-    if (!c.timing.isEmpty()) {
-        c.agentWall = number(timing, "agent_s");
-        c.evalWall = number(timing, "eval_s");
-        c.wall = number(timing, "wall_s");
+    const QJsonValue agent = rest.value(key("agent"));
+    if (agent.isObject()) {
+        const QJsonObject a = agent.toObject();
+        c.agent = compactJson(a);
+        c.agentName = string(a, "name");
+        c.model = string(a, "model");
+        c.tokensIn = integer(a, "tokens_in");
+        c.tokensOut = integer(a, "tokens_out");
+        c.cost = number(a, "cost");
     }
-    if (!c.wall && !c.metrics.isEmpty())
-        c.wall = number(metrics, "wall_s");
+    const QJsonValue timing = rest.value(key("timing"));
+    if (timing.isObject()) {
+        const QJsonObject t = timing.toObject();
+        c.timing = compactJson(t);
+        c.agentWall = number(t, "agent_s");
+        c.evalWall = number(t, "eval_s");
+        if (const std::optional<double> wall = number(t, "wall_s"))
+            c.wall = wall;
+    }
     c.payload = compactJson(rest);
     return c;
 }
@@ -133,14 +133,48 @@ QJsonObject CellColumns::join(const std::optional<QString> &proposal, const std:
         o.insert(key("stdout"), *stdoutText);
     if (stderrText)
         o.insert(key("stderr"), *stderrText);
-    if (!metrics.isEmpty())
+    // Rows written before the payload kept these objects have them only in
+    // their own columns.
+    if (!metrics.isEmpty() && !o.contains(key("metrics")))
         o.insert(key("metrics"), parseObject(metrics));
-    if (!agent.isEmpty())
+    if (!agent.isEmpty() && !o.contains(key("agent")))
         o.insert(key("agent"), parseObject(agent));
-    if (!timing.isEmpty())
+    if (!timing.isEmpty() && !o.contains(key("timing")))
         o.insert(key("timing"), parseObject(timing));
     return o;
 }
+
+namespace {
+
+/// Tags are stored as a JSON array of strings. Without a backslash in the
+/// text no string contains an escaped quote, so `","` separates elements
+/// exactly and the JSON parser is not needed.
+QStringList parseTags(const QByteArray &json)
+{
+    QStringList tags;
+    if (json == "[]")
+        return tags;
+    if (json.startsWith("[\"") && json.endsWith("\"]") && !json.contains('\\')) {
+        const QByteArrayView inner = QByteArrayView(json).sliced(2, json.size() - 4);
+        qsizetype from = 0;
+        for (;;) {
+            const qsizetype at = inner.indexOf(QByteArrayView("\",\""), from);
+            if (at < 0) {
+                tags.append(QString::fromUtf8(inner.sliced(from)));
+                return tags;
+            }
+            tags.append(QString::fromUtf8(inner.sliced(from, at - from)));
+            from = at + 3;
+        }
+    }
+    const QJsonArray arr = QJsonDocument::fromJson(json).array();
+    tags.reserve(arr.size());
+    for (const QJsonValue &t : arr)
+        tags.append(t.toString());
+    return tags;
+}
+
+} // namespace
 
 Cell cellFromRow(const SqliteStatement &r, int f)
 {
@@ -157,13 +191,7 @@ Cell cellFromRow(const SqliteStatement &r, int f)
     c.error = r.optText(f + 8);
     c.nValid = r.optInt(f + 9);
     c.nTotal = r.optInt(f + 10);
-    const QByteArray tags = r.textUtf8(f + 11);
-    if (tags != "[]") {
-        const QJsonArray arr = QJsonDocument::fromJson(tags).array();
-        c.tags.reserve(arr.size());
-        for (const QJsonValue &t : arr)
-            c.tags.append(t.toString());
-    }
+    c.tags = parseTags(r.textUtf8(f + 11));
     c.payload = CellColumns::join(r.optText(f + 12), r.optText(f + 13), r.optText(f + 14), r.optText(f + 15),
                                   r.isNull(f + 16) ? QByteArray() : r.textUtf8(f + 16),
                                   r.isNull(f + 17) ? QByteArray() : r.textUtf8(f + 17),

@@ -29,7 +29,7 @@ QString binary()
     return QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi");
 }
 
-Run dreamrsi(const QStringList &args, int timeoutMs = 60000)
+Run cli(const QStringList &args, int timeoutMs = 60000)
 {
     QProcess p;
     p.start(binary(), args);
@@ -69,7 +69,7 @@ private slots:
     {
         QVERIFY(m_dir.isValid());
         QVERIFY2(QFileInfo(binary()).isExecutable(), qPrintable(binary()));
-        const Run r = dreamrsi({QStringLiteral("synth"), QStringLiteral("--out"), m_dir.filePath(QStringLiteral("worlds")),
+        const Run r = cli({QStringLiteral("synth"), QStringLiteral("--out"), m_dir.filePath(QStringLiteral("worlds")),
                                 QStringLiteral("--worlds"), QStringLiteral("3"), QStringLiteral("--seed"), QStringLiteral("11"),
                                 QStringLiteral("--regime"), QStringLiteral("plateau"), QStringLiteral("--width"),
                                 QStringLiteral("8"), QStringLiteral("--depth"), QStringLiteral("9")});
@@ -115,7 +115,7 @@ private slots:
         QFETCH(QStringList, args);
         QFETCH(int, exitCode);
         QFETCH(QString, message);
-        const Run r = dreamrsi(args);
+        const Run r = cli(args);
         QCOMPARE(r.exitCode, exitCode);
         QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
     }
@@ -123,7 +123,7 @@ private slots:
     void syntaxErrorInPolicy()
     {
         const QString js = writeFile(QStringLiteral("syntax.js"), "function selectBatch(s) {\n  return [;\n}\n");
-        const Run r = dreamrsi({QStringLiteral("replay"), QStringLiteral("--world"), m_worlds.at(0), QStringLiteral("--policy"), js,
+        const Run r = cli({QStringLiteral("replay"), QStringLiteral("--world"), m_worlds.at(0), QStringLiteral("--policy"), js,
                                 QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains("syntax.js: line 2"));
@@ -139,7 +139,7 @@ private slots:
     void jsonMatchesTheEngine()
     {
         QFETCH(QString, policy);
-        const Run r = dreamrsi({QStringLiteral("replay"), QStringLiteral("--world"), m_worlds.at(0), QStringLiteral("--world"),
+        const Run r = cli({QStringLiteral("replay"), QStringLiteral("--world"), m_worlds.at(0), QStringLiteral("--world"),
                                 m_worlds.at(1), QStringLiteral("--policy"), policy, QStringLiteral("--workers"), QStringLiteral("4"),
                                 QStringLiteral("--lambda"), QStringLiteral("0.2"), QStringLiteral("--betas"),
                                 QStringLiteral("0,0.5,1"), QStringLiteral("--json")});
@@ -172,7 +172,7 @@ private slots:
     {
         const QString js = writeFile(QStringLiteral("illegal.js"),
                                      "function selectBatch(s) { return s.round === 0 ? [s.legal[0]] : ['nope']; }\n");
-        const Run r = dreamrsi({QStringLiteral("replay"), QStringLiteral("--world"), m_worlds.at(0), QStringLiteral("--policy"), js,
+        const Run r = cli({QStringLiteral("replay"), QStringLiteral("--world"), m_worlds.at(0), QStringLiteral("--policy"), js,
                                 QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 1);
         const QJsonObject j = QJsonDocument::fromJson(r.out).object();
@@ -190,7 +190,7 @@ private slots:
         const QString js = writeFile(QStringLiteral("spin.js"), "function selectBatch(s) { while (true) {} }\n");
         QElapsedTimer timer;
         timer.start();
-        const Run r = dreamrsi({QStringLiteral("replay"), QStringLiteral("--world"), m_worlds.at(0), QStringLiteral("--policy"), js,
+        const Run r = cli({QStringLiteral("replay"), QStringLiteral("--world"), m_worlds.at(0), QStringLiteral("--policy"), js,
                                 QStringLiteral("--time-limit-ms"), QStringLiteral("100"), QStringLiteral("--betas"),
                                 QStringLiteral("0,1"), QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 1);
@@ -204,7 +204,7 @@ private slots:
     void traceAndTable()
     {
         const QString trace = m_dir.filePath(QStringLiteral("trace.jsonl"));
-        const Run r = dreamrsi({QStringLiteral("replay"), QStringLiteral("--world"), m_worlds.at(0), QStringLiteral("--world"),
+        const Run r = cli({QStringLiteral("replay"), QStringLiteral("--world"), m_worlds.at(0), QStringLiteral("--world"),
                                 m_worlds.at(2), QStringLiteral("--policy"), QStringLiteral("builtin:parallel_refine"),
                                 QStringLiteral("--trace"), trace});
         QCOMPARE(r.exitCode, 0);
@@ -283,7 +283,10 @@ private slots:
         request.program = binary();
         request.worldPaths = {m_worlds.at(0)};
         request.policySource = source;
-        request.scriptTimeLimitMs = 20000;
+        // The hog must meet its 1 GiB address-space limit (or the 3 s script
+        // limit), never the machine's memory.
+        request.scriptTimeLimitMs = expected == QLatin1String("memory") ? 3000 : 20000;
+        request.betas = {0.0};
         request.memoryLimitBytes = qint64(1) << 30;
         request.wallLimitMs = wallMs;
         request.threads = 1;

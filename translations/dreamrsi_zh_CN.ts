@@ -1,4 +1,1081 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
+<context>
+    <name>TreeRenderer</name>
+    <message>
+        <source>root</source>
+        <translation>根</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <source>Best cell</source>
+        <translation>最佳单元</translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::CellTableModel</name>
+    <message>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>编号</translation>
+    </message>
+    <message>
+        <source>Branch</source>
+        <translation>分支</translation>
+    </message>
+    <message>
+        <source>Attempt</source>
+        <translation>尝试</translation>
+    </message>
+    <message>
+        <source>Seq</source>
+        <translation>序号</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Valid</source>
+        <translation>有效</translation>
+    </message>
+    <message>
+        <source>Tests</source>
+        <translation>测试</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::DiscoveryPage</name>
+    <message>
+        <source>Find cells by id or tag</source>
+        <translation>按编号或标签查找单元</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>%n 个匹配</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::ExportDialog</name>
+    <message>
+        <source>Single column (85 × 60 mm)</source>
+        <translation>单栏（85 × 60 毫米）</translation>
+    </message>
+    <message>
+        <source>Double column (170 × 100 mm)</source>
+        <translation>双栏（170 × 100 毫米）</translation>
+    </message>
+    <message>
+        <source>Slide (254 × 143 mm)</source>
+        <translation>幻灯片（254 × 143 毫米）</translation>
+    </message>
+    <message>
+        <source>Export Figure — %1</source>
+        <translation>导出图表 — %1</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>File (.pdf, .svg, .png):</source>
+        <translation>文件（.pdf、.svg、.png）：</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <source>Preset:</source>
+        <translation>预设：</translation>
+    </message>
+    <message>
+        <source> mm</source>
+        <translation> 毫米</translation>
+    </message>
+    <message>
+        <source>Width:</source>
+        <translation>宽度：</translation>
+    </message>
+    <message>
+        <source>Height:</source>
+        <translation>高度：</translation>
+    </message>
+    <message>
+        <source> dpi</source>
+        <translation> dpi</translation>
+    </message>
+    <message>
+        <source>Resolution of PNG files; PDF and SVG stay vector graphics.</source>
+        <translation>PNG 文件的分辨率；PDF 和 SVG 保持矢量图形。</translation>
+    </message>
+    <message>
+        <source>Resolution:</source>
+        <translation>分辨率：</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Export Figure</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf);;SVG (*.svg);;PNG image (*.png)</source>
+        <translation>PDF (*.pdf);;SVG (*.svg);;PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>The file name must end in .pdf, .svg or .png.</source>
+        <translation>文件名必须以 .pdf、.svg 或 .png 结尾。</translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::FailGlyphs</name>
+    <message>
+        <source>Success</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>Compile error</source>
+        <translation>编译错误</translation>
+    </message>
+    <message>
+        <source>Runtime error</source>
+        <translation>运行时错误</translation>
+    </message>
+    <message>
+        <source>Timeout</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <source>Incorrect result</source>
+        <translation>结果不正确</translation>
+    </message>
+    <message>
+        <source>Resource limit</source>
+        <translation>资源超限</translation>
+    </message>
+    <message>
+        <source>Environment failure</source>
+        <translation>环境故障</translation>
+    </message>
+    <message>
+        <source>Agent failure</source>
+        <translation>智能体失败</translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::FigureExport</name>
+    <message>
+        <source>Unknown figure format of %1: use .png, .pdf or .svg.</source>
+        <translation>%1 的图表格式未知：请使用 .png、.pdf 或 .svg。</translation>
+    </message>
+    <message>
+        <source>Figure size must be between 10 and 2000 mm.</source>
+        <translation>图表尺寸必须在 10 到 2000 毫米之间。</translation>
+    </message>
+    <message>
+        <source>Resolution must be between 36 and 2400 dpi.</source>
+        <translation>分辨率必须在 36 到 2400 dpi 之间。</translation>
+    </message>
+    <message>
+        <source>Not enough memory for a %1×%2 image.</source>
+        <translation>内存不足，无法创建 %1×%2 的图像。</translation>
+    </message>
+    <message>
+        <source>Could not write %1.</source>
+        <translation>无法写入 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::FrontierPage</name>
+    <message>
+        <source>World:</source>
+        <translation>世界：</translation>
+    </message>
+    <message>
+        <source>Policy versions:</source>
+        <translation>策略版本：</translation>
+    </message>
+    <message>
+        <source>Replay Checked Versions</source>
+        <translation>重放选中的版本</translation>
+    </message>
+    <message>
+        <source>Run the β sweep of every checked version in every open world</source>
+        <translation>在每个已打开的世界中对每个选中的版本运行 β 扫描</translation>
+    </message>
+    <message>
+        <source>Mean over all worlds</source>
+        <translation>所有世界的平均</translation>
+    </message>
+    <message>
+        <source>Not replayed yet</source>
+        <translation>尚未重放</translation>
+    </message>
+    <message>
+        <source>Open tree files or a project to have worlds to replay in.</source>
+        <translation>请打开树文件或项目，以便有可供重放的世界。</translation>
+    </message>
+    <message>
+        <source>Check versions and press “Replay Checked Versions” to compute their frontiers.</source>
+        <translation>勾选版本并点击“重放选中的版本”以计算其前沿。</translation>
+    </message>
+    <message>
+        <source>Shaded: the hypervolume each frontier dominates. Filled dots: non-dominated β points.</source>
+        <translation>阴影：每条前沿所支配的超体积。实心点：非支配的 β 点。</translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::InspectorWidget</name>
+    <message>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Fields</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <source>Proposal</source>
+        <translation>提案</translation>
+    </message>
+    <message>
+        <source>Program</source>
+        <translation>程序</translation>
+    </message>
+    <message>
+        <source>Diff</source>
+        <translation>差异</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Metrics</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Click a cell in the tree or the table to inspect it.</source>
+        <translation>点击树或表格中的单元以查看详情。</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Branch</source>
+        <translation>分支</translation>
+    </message>
+    <message>
+        <source>Attempt</source>
+        <translation>尝试</translation>
+    </message>
+    <message>
+        <source>Parent</source>
+        <translation>父节点</translation>
+    </message>
+    <message>
+        <source>root</source>
+        <translation>根</translation>
+    </message>
+    <message>
+        <source>Seq</source>
+        <translation>序号</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <source>Effective score</source>
+        <translation>有效得分</translation>
+    </message>
+    <message>
+        <source>Share of best</source>
+        <translation>占最佳的比例</translation>
+    </message>
+    <message>
+        <source>Evaluated</source>
+        <translation>已评估</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>Valid</source>
+        <translation>有效</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Tests passed</source>
+        <translation>通过的测试</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>Best cell of this tree</source>
+        <translation>此树的最佳单元</translation>
+    </message>
+    <message>
+        <source>This cell has no proposal.</source>
+        <translation>此单元没有提案。</translation>
+    </message>
+    <message>
+        <source>This cell has no program.</source>
+        <translation>此单元没有程序。</translation>
+    </message>
+    <message>
+        <source>The program is identical to the parent&apos;s (%1).</source>
+        <translation>该程序与父节点（%1）的程序相同。</translation>
+    </message>
+    <message>
+        <source>Attempt 0 starts from the root; there is no parent program.</source>
+        <translation>第 0 次尝试从根开始；没有父程序。</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>%1 of %2 test cases valid</source>
+        <translation>%2 个测试用例中有 %1 个有效</translation>
+    </message>
+    <message>
+        <source>The evaluator reported no output for this cell.</source>
+        <translation>评估器未报告此单元的任何输出。</translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::MainWindow</name>
+    <message>
+        <source>Dream-RSI Workbench</source>
+        <translation>Dream-RSI 工作台</translation>
+    </message>
+    <message>
+        <source>Discovery</source>
+        <translation>发现</translation>
+    </message>
+    <message>
+        <source>Cells</source>
+        <translation>单元</translation>
+    </message>
+    <message>
+        <source>Replay</source>
+        <translation>重放</translation>
+    </message>
+    <message>
+        <source>Frontiers</source>
+        <translation>前沿</translation>
+    </message>
+    <message>
+        <source>Policies</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Replaying %1: %2 of %3 episodes</source>
+        <translation>正在重放 %1：%3 个回合中的第 %2 个</translation>
+    </message>
+    <message>
+        <source>Replays finished</source>
+        <translation>重放已完成</translation>
+    </message>
+    <message>
+        <source>Ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <source>Opening project %1…</source>
+        <translation>正在打开项目 %1…</translation>
+    </message>
+    <message>
+        <source>Cannot open project</source>
+        <translation>无法打开项目</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n interrupted round(s) found; their finished attempts are kept.</source>
+        <translation>
+            <numerusform>发现 %n 个中断的轮次；其已完成的尝试已保留。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot create project</source>
+        <translation>无法创建项目</translation>
+    </message>
+    <message>
+        <source>%1 — Dream-RSI Workbench</source>
+        <translation>%1 — Dream-RSI 工作台</translation>
+    </message>
+    <message>
+        <source>Cannot read project</source>
+        <translation>无法读取项目</translation>
+    </message>
+    <message>
+        <source>Project %1: %2 worlds, %3 policy versions</source>
+        <translation>项目 %1：%2 个世界，%3 个策略版本</translation>
+    </message>
+    <message>
+        <source>iteration %1</source>
+        <translation>迭代 %1</translation>
+    </message>
+    <message>
+        <source>Cannot import tree</source>
+        <translation>无法导入树</translation>
+    </message>
+    <message>
+        <source>Imported %1 into the project</source>
+        <translation>已将 %1 导入项目</translation>
+    </message>
+    <message>
+        <source>Cannot store policy version</source>
+        <translation>无法保存策略版本</translation>
+    </message>
+    <message>
+        <source>Could not store results of %1: %2</source>
+        <translation>无法保存 %1 的结果：%2</translation>
+    </message>
+    <message>
+        <source>Filter cells (id, tag, outcome, error…)</source>
+        <translation>筛选单元（编号、标签、结果、错误…）</translation>
+    </message>
+    <message>
+        <source>All columns</source>
+        <translation>所有列</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>Inspector</source>
+        <translation>检查器</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open Tree…</source>
+        <translation>打开树(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open discovery-tree files (dreamrsi-tree/1 JSON)</source>
+        <translation>打开发现树文件（dreamrsi-tree/1 JSON）</translation>
+    </message>
+    <message>
+        <source>Open Discovery Trees</source>
+        <translation>打开发现树</translation>
+    </message>
+    <message>
+        <source>Discovery trees (*.json);;All files (*)</source>
+        <translation>发现树 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Project…</source>
+        <translation>打开项目(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Open a Dream-RSI project (iterations, policy versions, replay results)</source>
+        <translation>打开 Dream-RSI 项目（迭代、策略版本、重放结果）</translation>
+    </message>
+    <message>
+        <source>Open Project</source>
+        <translation>打开项目</translation>
+    </message>
+    <message>
+        <source>Dream-RSI projects (*.dreamrsi *.sqlite *.db);;All files (*)</source>
+        <translation>Dream-RSI 项目 (*.dreamrsi *.sqlite *.db);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>&amp;New Project…</source>
+        <translation>新建项目(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>New Project</source>
+        <translation>新建项目</translation>
+    </message>
+    <message>
+        <source>Dream-RSI projects (*.dreamrsi)</source>
+        <translation>Dream-RSI 项目 (*.dreamrsi)</translation>
+    </message>
+    <message>
+        <source>Recent Pro&amp;jects</source>
+        <translation>最近的项目(&amp;J)</translation>
+    </message>
+    <message>
+        <source>&amp;Import Trees into Project…</source>
+        <translation>将树导入项目(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Store tree files in the open project as new iterations</source>
+        <translation>将树文件作为新迭代保存到当前项目中</translation>
+    </message>
+    <message>
+        <source>Import Discovery Trees</source>
+        <translation>导入发现树</translation>
+    </message>
+    <message>
+        <source>&amp;Export Figure…</source>
+        <translation>导出图表(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Export the current tab&apos;s figure to PDF, SVG or PNG</source>
+        <translation>将当前标签页的图表导出为 PDF、SVG 或 PNG</translation>
+    </message>
+    <message>
+        <source>&amp;Close World</source>
+        <translation>关闭世界(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Find Cells…</source>
+        <translation>查找单元(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;In</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;Out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Fit Tree</source>
+        <translation>适应窗口(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Show &amp;Legend</source>
+        <translation>显示图例(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Dark Theme</source>
+        <translation>深色主题(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Go to Tab</source>
+        <translation>转到标签页(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;Replay</source>
+        <translation>重放(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Replay Selected Versions</source>
+        <translation>重放所选版本(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Replay the versions checked in Frontiers (or selected in Policies) in every open world</source>
+        <translation>在每个已打开的世界中重放“前沿”中勾选（或“策略”中选中）的版本</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel Replays</source>
+        <translation>取消重放(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Compare Two Versions</source>
+        <translation>比较两个版本(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Step through the replays of two versions side by side</source>
+        <translation>并排逐步查看两个版本的重放</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About Dream-RSI Workbench</source>
+        <translation>关于 Dream-RSI 工作台(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About Dream-RSI Workbench</source>
+        <translation>关于 Dream-RSI 工作台</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Dream-RSI Workbench&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;Replay-based recursive self-improvement of exploration policies for LLM-driven program discovery.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Dream-RSI 工作台&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;基于重放的探索策略递归自我改进，用于大语言模型驱动的程序发现。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Loading %1…</source>
+        <translation>正在加载 %1…</translation>
+    </message>
+    <message>
+        <source>Could not open %1</source>
+        <translation>无法打开 %1</translation>
+    </message>
+    <message>
+        <source>Cannot open tree</source>
+        <translation>无法打开树</translation>
+    </message>
+    <message>
+        <source>The file was rejected; nothing of it was loaded.</source>
+        <translation>文件被拒绝；未加载其中任何内容。</translation>
+    </message>
+    <message>
+        <source>Opened %1: %2 cells</source>
+        <translation>已打开 %1：%2 个单元</translation>
+    </message>
+    <message>
+        <source>No tree open. Open a tree file (Ctrl+O) or drop one here.</source>
+        <translation>没有打开的树。请打开树文件（Ctrl+O）或将文件拖放到此处。</translation>
+    </message>
+    <message>
+        <source>Clear List</source>
+        <translation>清空列表</translation>
+    </message>
+    <message>
+        <source>The current tab has no figure to export.</source>
+        <translation>当前标签页没有可导出的图表。</translation>
+    </message>
+    <message>
+        <source>Discovery tree</source>
+        <translation>发现树</translation>
+    </message>
+    <message>
+        <source>Anytime curves</source>
+        <translation>随时曲线</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::PlotStyle</name>
+    <message>
+        <source>Agent calls (fraction of the tree)</source>
+        <translation>智能体调用（占树的比例）</translation>
+    </message>
+    <message>
+        <source>Agent calls</source>
+        <translation>智能体调用次数</translation>
+    </message>
+    <message>
+        <source>Attainment (best score / tree best)</source>
+        <translation>达成度（最佳得分 / 树的最佳得分）</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>HV</source>
+        <translation>超体积</translation>
+    </message>
+    <message>
+        <source>penalty</source>
+        <translation>惩罚</translation>
+    </message>
+    <message>
+        <source>Best so far / tree best</source>
+        <translation>当前最佳 / 树的最佳</translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::PoliciesPage</name>
+    <message>
+        <source>Compare with:</source>
+        <translation>比较对象：</translation>
+    </message>
+    <message>
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <source>Diff</source>
+        <translation>差异</translation>
+    </message>
+    <message>
+        <source>Save as New Version</source>
+        <translation>另存为新版本</translation>
+    </message>
+    <message>
+        <source>Store the edited code as a new version derived from the selected one</source>
+        <translation>将编辑后的代码保存为从所选版本派生的新版本</translation>
+    </message>
+    <message>
+        <source>Revert</source>
+        <translation>还原</translation>
+    </message>
+    <message>
+        <source>Replay This Version</source>
+        <translation>重放此版本</translation>
+    </message>
+    <message>
+        <source>Run the β sweep of the selected version in every open world</source>
+        <translation>在每个已打开的世界中对所选版本运行 β 扫描</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Replaying %1…</source>
+        <translation>正在重放 %1…</translation>
+    </message>
+    <message>
+        <source>%1: %v / %m episodes</source>
+        <translation>%1：%v / %m 个回合</translation>
+    </message>
+    <message>
+        <source>%1 replayed: value %2</source>
+        <translation>%1 已重放：值 %2</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Replay of %1 cancelled.</source>
+        <translation>%1 的重放已取消。</translation>
+    </message>
+    <message>
+        <source>Select two versions to compare.</source>
+        <translation>请选择两个版本进行比较。</translation>
+    </message>
+    <message>
+        <source>%1 (edited)</source>
+        <translation>%1（已编辑）</translation>
+    </message>
+    <message>
+        <source>%1 and %2 have the same code.</source>
+        <translation>%1 和 %2 的代码相同。</translation>
+    </message>
+    <message>
+        <source>Saved as %1; %2 is unchanged.</source>
+        <translation>已保存为 %1；%2 保持不变。</translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::PolicyTableModel</name>
+    <message>
+        <source>built-in</source>
+        <translation>内置</translation>
+    </message>
+    <message>
+        <source>edited</source>
+        <translation>已编辑</translation>
+    </message>
+    <message>
+        <source>agent</source>
+        <translation>智能体</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <source>Origin</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>Parent</source>
+        <translation>父节点</translation>
+    </message>
+    <message>
+        <source>Mean value over the scorable worlds</source>
+        <translation>可评分世界上的平均值</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>%1: value</source>
+        <translation>%1：值</translation>
+    </message>
+    <message>
+        <source>%1: HV</source>
+        <translation>%1：超体积</translation>
+    </message>
+    <message>
+        <source>%1: penalty</source>
+        <translation>%1：惩罚</translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::ProjectTreeModel</name>
+    <message>
+        <source>Worlds (%1)</source>
+        <translation>世界（%1）</translation>
+    </message>
+    <message>
+        <source>Policy versions (%1)</source>
+        <translation>策略版本（%1）</translation>
+    </message>
+    <message>
+        <source>%1 (iteration %2)</source>
+        <translation>%1（迭代 %2）</translation>
+    </message>
+    <message>
+        <source>%1 — value %2</source>
+        <translation>%1 — 值 %2</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>项目</translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::ReplayPage</name>
+    <message>
+        <source>World:</source>
+        <translation>世界：</translation>
+    </message>
+    <message>
+        <source>β:</source>
+        <translation>β：</translation>
+    </message>
+    <message>
+        <source>A:</source>
+        <translation>A：</translation>
+    </message>
+    <message>
+        <source>B:</source>
+        <translation>B：</translation>
+    </message>
+    <message>
+        <source>Back to the first round (Home)</source>
+        <translation>回到第一轮（Home）</translation>
+    </message>
+    <message>
+        <source>One round back (Left)</source>
+        <translation>后退一轮（左方向键）</translation>
+    </message>
+    <message>
+        <source>Play / pause (Space)</source>
+        <translation>播放 / 暂停（空格）</translation>
+    </message>
+    <message>
+        <source>One round forward (Right)</source>
+        <translation>前进一轮（右方向键）</translation>
+    </message>
+    <message>
+        <source>Playback speed (rounds per second)</source>
+        <translation>播放速度（每秒轮数）</translation>
+    </message>
+    <message>
+        <source>Speed:</source>
+        <translation>速度：</translation>
+    </message>
+    <message>
+        <source>round %1/%2, %3 calls, attainment %4</source>
+        <translation>第 %1/%2 轮，%3 次调用，达成度 %4</translation>
+    </message>
+    <message>
+        <source>replaying…</source>
+        <translation>正在重放…</translation>
+    </message>
+    <message>
+        <source>Round %1 of %2</source>
+        <translation>第 %1 轮，共 %2 轮</translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>Colour theme:</source>
+        <translation>颜色主题：</translation>
+    </message>
+    <message>
+        <source>W: the most attempts a policy may run in one round.</source>
+        <translation>W：策略在一轮中最多可运行的尝试次数。</translation>
+    </message>
+    <message>
+        <source>Parallel workers (W):</source>
+        <translation>并行工作数（W）：</translation>
+    </message>
+    <message>
+        <source>Weight of the parallelism penalty in the value.</source>
+        <translation>并行度惩罚在值中的权重。</translation>
+    </message>
+    <message>
+        <source>Penalty weight (λ):</source>
+        <translation>惩罚权重（λ）：</translation>
+    </message>
+    <message>
+        <source>Budget preferences of a sweep, comma separated, each in [0, 1].</source>
+        <translation>扫描的预算偏好，用逗号分隔，每个值在 [0, 1] 之间。</translation>
+    </message>
+    <message>
+        <source>β grid:</source>
+        <translation>β 网格：</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> 毫秒</translation>
+    </message>
+    <message>
+        <source>Script time limit per call:</source>
+        <translation>每次调用的脚本时间限制：</translation>
+    </message>
+    <message>
+        <source>Stepper: time per round:</source>
+        <translation>步进器：每轮时间：</translation>
+    </message>
+    <message>
+        <source>The β grid must be a comma-separated list of numbers between 0 and 1.</source>
+        <translation>β 网格必须是以逗号分隔的 0 到 1 之间的数字列表。</translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::TreeView</name>
+    <message>
+        <source>No tree open.
+Open a tree file or a project, or drop a tree file here.</source>
+        <translation>没有打开的树。
+请打开树文件或项目，或将树文件拖放到此处。</translation>
+    </message>
+    <message>
+        <source>Branch %1, attempt %2, seq %3</source>
+        <translation>分支 %1，尝试 %2，序号 %3</translation>
+    </message>
+    <message>
+        <source>Score: %1</source>
+        <translation>得分：%1</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Outcome: %1</source>
+        <translation>结果：%1</translation>
+    </message>
+    <message>
+        <source>Tests passed: %1/%2</source>
+        <translation>通过的测试：%1/%2</translation>
+    </message>
+    <message>
+        <source>Tags: %1</source>
+        <translation>标签：%1</translation>
+    </message>
+    <message>
+        <source>Best cell of the tree</source>
+        <translation>树的最佳单元</translation>
+    </message>
+    <message>
+        <source>Revealed in round %1</source>
+        <translation>在第 %1 轮揭示</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Dream-RSI Workbench</source>
+        <translation>Dream-RSI 工作台</translation>
+    </message>
+    <message>
+        <source>Tree files to open.</source>
+        <translation>要打开的树文件。</translation>
+    </message>
+    <message>
+        <source>Open the files, save one PNG per tab into DIR, then quit.</source>
+        <translation>打开文件，将每个标签页保存为 DIR 中的一张 PNG，然后退出。</translation>
+    </message>
+    <message>
+        <source>Window size for screenshots, e.g. 1600x1000.</source>
+        <translation>截图的窗口尺寸，例如 1600x1000。</translation>
+    </message>
+</context>
 </TS>

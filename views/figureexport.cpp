@@ -18,10 +18,6 @@ namespace {
 constexpr double LogicalDpi = 96.0;
 constexpr double MmPerInch = 25.4;
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("dreamrsi::FigureExport", text);
-}
 } // namespace
 
 std::optional<FigureExport::Format> FigureExport::formatForPath(const QString &path)
@@ -55,12 +51,12 @@ bool FigureExport::write(const QString &path, const Options &options, const Pain
     };
     const auto format = formatForPath(path);
     if (!format)
-        return fail(tr("Unknown figure format of %1: use .png, .pdf or .svg.").arg(path));
+        return fail(QCoreApplication::translate("dreamrsi::FigureExport", "Unknown figure format of %1: use .png, .pdf or .svg.").arg(path));
     if (options.sizeMm.width() < 10 || options.sizeMm.height() < 10 || options.sizeMm.width() > 2000
         || options.sizeMm.height() > 2000)
-        return fail(tr("Figure size must be between 10 and 2000 mm."));
+        return fail(QCoreApplication::translate("dreamrsi::FigureExport", "Figure size must be between 10 and 2000 mm."));
     if (options.dpi < 36 || options.dpi > 2400)
-        return fail(tr("Resolution must be between 36 and 2400 dpi."));
+        return fail(QCoreApplication::translate("dreamrsi::FigureExport", "Resolution must be between 36 and 2400 dpi."));
     const QSizeF logical = logicalSize(options.sizeMm);
     const QRectF area(QPointF(0, 0), logical);
 
@@ -69,7 +65,7 @@ bool FigureExport::write(const QString &path, const Options &options, const Pain
         const QSize px = pixelSize(options.sizeMm, options.dpi);
         QImage image(px, QImage::Format_ARGB32_Premultiplied);
         if (image.isNull())
-            return fail(tr("Not enough memory for a %1×%2 image.").arg(px.width()).arg(px.height()));
+            return fail(QCoreApplication::translate("dreamrsi::FigureExport", "Not enough memory for a %1×%2 image.").arg(px.width()).arg(px.height()));
         image.setDevicePixelRatio(options.dpi / LogicalDpi);
         const int dpm = int(std::lround(LogicalDpi / MmPerInch * 1000.0));
         image.setDotsPerMeterX(dpm);
@@ -86,7 +82,7 @@ bool FigureExport::write(const QString &path, const Options &options, const Pain
         image.setDotsPerMeterX(realDpm);
         image.setDotsPerMeterY(realDpm);
         if (!image.save(path, "PNG"))
-            return fail(tr("Could not write %1.").arg(path));
+            return fail(QCoreApplication::translate("dreamrsi::FigureExport", "Could not write %1.").arg(path));
         return true;
     }
     case Format::Pdf: {
@@ -98,12 +94,12 @@ bool FigureExport::write(const QString &path, const Options &options, const Pain
         writer.setPageMargins(QMarginsF(0, 0, 0, 0));
         QCPPainter painter;
         if (!painter.begin(&writer))
-            return fail(tr("Could not write %1.").arg(path));
+            return fail(QCoreApplication::translate("dreamrsi::FigureExport", "Could not write %1.").arg(path));
         painter.setMode(QCPPainter::pmVectorized);
         painter.setMode(QCPPainter::pmNoCaching);
         paint(painter, area);
         painter.end();
-        return QFileInfo(path).size() > 0 || fail(tr("Could not write %1.").arg(path));
+        return QFileInfo(path).size() > 0 || fail(QCoreApplication::translate("dreamrsi::FigureExport", "Could not write %1.").arg(path));
     }
     case Format::Svg: {
         QSvgGenerator generator;
@@ -115,13 +111,13 @@ bool FigureExport::write(const QString &path, const Options &options, const Pain
         generator.setViewBox(area);
         QCPPainter painter;
         if (!painter.begin(&generator))
-            return fail(tr("Could not write %1.").arg(path));
+            return fail(QCoreApplication::translate("dreamrsi::FigureExport", "Could not write %1.").arg(path));
         painter.setMode(QCPPainter::pmVectorized);
         painter.setMode(QCPPainter::pmNoCaching);
         painter.fillRect(area, Qt::white);
         paint(painter, area);
         painter.end();
-        return QFileInfo(path).size() > 0 || fail(tr("Could not write %1.").arg(path));
+        return QFileInfo(path).size() > 0 || fail(QCoreApplication::translate("dreamrsi::FigureExport", "Could not write %1.").arg(path));
     }
     }
     return false;

@@ -10,10 +10,6 @@
 namespace dreamrsi {
 
 namespace {
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("dreamrsi::PlotStyle", text);
-}
 
 QString fmt(const std::optional<double> &v)
 {
@@ -84,8 +80,8 @@ int PlotStyle::populateFrontier(QCustomPlot *plot, const QList<FrontierSeries> &
     plot->clearItems();
     applyTheme(plot, dark);
     const bool mean = world.isEmpty();
-    plot->xAxis->setLabel(mean ? tr("Agent calls (fraction of the tree)") : tr("Agent calls"));
-    plot->yAxis->setLabel(tr("Attainment (best score / tree best)"));
+    plot->xAxis->setLabel(mean ? QCoreApplication::translate("dreamrsi::PlotStyle", "Agent calls (fraction of the tree)") : QCoreApplication::translate("dreamrsi::PlotStyle", "Agent calls"));
+    plot->yAxis->setLabel(QCoreApplication::translate("dreamrsi::PlotStyle", "Attainment (best score / tree best)"));
     plot->legend->setVisible(true);
     plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
     double xMax = mean ? 1.0 : 1.0;
@@ -174,7 +170,7 @@ int PlotStyle::populateFrontier(QCustomPlot *plot, const QList<FrontierSeries> &
         steps->data()->set(line, true);
         steps->setPen(QPen(color, 2));
         steps->setName(QStringLiteral("%1 — %2 %3, %4 %5, %6 %7")
-                           .arg(s.name, tr("value"), fmt(value), tr("HV"), fmt(hv), tr("penalty"), fmt(penalty)));
+                           .arg(s.name, QCoreApplication::translate("dreamrsi::PlotStyle", "value"), fmt(value), QCoreApplication::translate("dreamrsi::PlotStyle", "HV"), fmt(hv), QCoreApplication::translate("dreamrsi::PlotStyle", "penalty"), fmt(penalty)));
 
         // Every β's point, dominated ones hollow.
         auto *dots = new QCPGraph(plot->xAxis, plot->yAxis);
@@ -219,8 +215,8 @@ void PlotStyle::populateAnytime(QCustomPlot *plot, const QList<AnytimeSeries> &s
     plot->clearPlottables();
     plot->clearItems();
     applyTheme(plot, dark);
-    plot->xAxis->setLabel(tr("Agent calls"));
-    plot->yAxis->setLabel(tr("Best so far / tree best"));
+    plot->xAxis->setLabel(QCoreApplication::translate("dreamrsi::PlotStyle", "Agent calls"));
+    plot->yAxis->setLabel(QCoreApplication::translate("dreamrsi::PlotStyle", "Best so far / tree best"));
     plot->legend->setVisible(true);
     plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
     int xMax = std::max(cellCount, 1);

@@ -5,6 +5,7 @@
 #include "model/modelcommands.h"
 #include "replay/replaycommand.h"
 #include "store/storecommands.h"
+#include "plotcommand.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -30,6 +31,7 @@ const Command commands[] = {
     {"export", "export iterations, a project bundle, or re-write a tree file", dreamrsi::runProjectExportCommand},
     {"import", "store tree files, a policy version or a bundle in a project", dreamrsi::runImportCommand},
     {"ls", "list a project's iterations, policy versions, replay results, approvals", dreamrsi::runLsCommand},
+    {"plot", "export a frontier, anytime or tree figure (PDF, SVG, PNG)", dreamrsi::runPlotCommand, true},
     {"project", "create a project file or show what it holds (new, info)", dreamrsi::runProjectCommand},
     {"replay", "replay a policy in frozen worlds over a budget sweep and score it", dreamrsi::runReplayCommand},
     {"synth", "write synthetic worlds of documented regimes", dreamrsi::runSynthCommand},

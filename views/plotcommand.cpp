@@ -1,0 +1,262 @@
+#include "plotcommand.h"
+
+#include "figureexport.h"
+#include "model/treejson.h"
+#include "plotstyle.h"
+#include "policy/policyspec.h"
+#include "qcp.h"
+#include "replay/replayengine.h"
+#include "replayjobs.h"
+#include "store/projectreader.h"
+#include "treerenderer.h"
+
+#include <QFile>
+#include <QFileInfo>
+
+namespace dreamrsi {
+
+namespace {
+const char Usage[] =
+    "usage: dreamrsi plot frontier|anytime|tree (--project P | --world W.json ...) [--versions a,b]\n"
+    "                     [--select WORLD] [--beta B] [--width-mm W] [--height-mm H] [--dpi D] --out FIG\n"
+    "  FIG ends in .pdf, .svg or .png. Versions: project version names, or builtin:NAME / P.js with --world.\n"
+    "  frontier: the mean over all worlds, or one world with --select (or when only one is given).\n";
+
+struct Inputs
+{
+    QList<WorldEntry> worlds;
+    QList<PolicyVersion> versions;
+    QHash<PolicyVersionId, ReplayResultPtr> stored;
+};
+} // namespace
+
+int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    if (args.isEmpty() || args.contains(QStringLiteral("--help"))) {
+        (args.isEmpty() ? err : out) << Usage;
+        return args.isEmpty() ? 2 : 0;
+    }
+    const QString kind = args.first();
+    if (kind != QLatin1String("frontier") && kind != QLatin1String("anytime") && kind != QLatin1String("tree")) {
+        err << "dreamrsi plot: unknown figure '" << kind << "'\n" << Usage;
+        return 2;
+    }
+    QString project, outPath, select;
+    QStringList worldPaths, versionNames;
+    double beta = 0.5;
+    FigureExport::Options options;
+    AppSettings settings;
+    for (int i = 1; i < args.size(); ++i) {
+        const QString a = args.at(i);
+        auto value = [&](QString *target) {
+            if (i + 1 >= args.size())
+                return false;
+            *target = args.at(++i);
+            return true;
+        };
+        QString v;
+        bool ok = true;
+        if (a == QLatin1String("--project")) {
+            ok = value(&project);
+        } else if (a == QLatin1String("--world")) {
+            ok = value(&v);
+            worldPaths.append(v);
+        } else if (a == QLatin1String("--versions")) {
+            ok = value(&v);
+            versionNames = v.split(QLatin1Char(','), Qt::SkipEmptyParts);
+        } else if (a == QLatin1String("--select")) {
+            ok = value(&select);
+        } else if (a == QLatin1String("--out")) {
+            ok = value(&outPath);
+        } else if (a == QLatin1String("--beta")) {
+            ok = value(&v);
+            beta = v.toDouble(&ok);
+            ok = ok && beta >= 0 && beta <= 1;
+        } else if (a == QLatin1String("--width-mm") || a == QLatin1String("--height-mm")) {
+            ok = value(&v);
+            const double mm = v.toDouble(&ok);
+            if (a == QLatin1String("--width-mm"))
+                options.sizeMm.setWidth(mm);
+            else
+                options.sizeMm.setHeight(mm);
+        } else if (a == QLatin1String("--dpi")) {
+            ok = value(&v);
+            options.dpi = v.toInt(&ok);
+        } else {
+            err << "dreamrsi plot: unknown option '" << a << "'\n" << Usage;
+            return 2;
+        }
+        if (!ok) {
+            err << "dreamrsi plot: bad or missing value for " << a << '\n';
+            return 2;
+        }
+    }
+    if (outPath.isEmpty() || (project.isEmpty() == worldPaths.isEmpty())) {
+        err << "dreamrsi plot: give --out and either --project or --world\n" << Usage;
+        return 2;
+    }
+    if (!FigureExport::formatForPath(outPath)) {
+        err << "dreamrsi plot: " << outPath << ": use .pdf, .svg or .png\n";
+        return 2;
+    }
+
+    // Worlds, versions and (for a project) stored results.
+    Inputs in;
+    if (!project.isEmpty()) {
+        auto reader = ProjectReader::open(project);
+        if (!reader.ok()) {
+            err << "dreamrsi plot: " << reader.error << '\n';
+            return 1;
+        }
+        ProjectReader &r = **reader.value;
+        const auto its = r.iterations();
+        if (!its.ok()) {
+            err << "dreamrsi plot: " << its.error << '\n';
+            return 1;
+        }
+        for (const IterationInfo &info : *its.value) {
+            auto tree = r.loadIteration(info.id);
+            if (!tree.ok()) {
+                err << "dreamrsi plot: " << tree.error << '\n';
+                return 1;
+            }
+            const QString name = !info.source.isEmpty() ? QFileInfo(info.source).completeBaseName()
+                                                        : QStringLiteral("iteration %1").arg(info.number.value_or(info.id));
+            in.worlds.append({name, QString(), info.id, std::make_shared<const DiscoveryTree>(std::move(*tree.value))});
+        }
+        const auto versions = r.policyVersions();
+        if (!versions.ok()) {
+            err << "dreamrsi plot: " << versions.error << '\n';
+            return 1;
+        }
+        for (const PolicyVersion &pv : *versions.value) {
+            if (versionNames.isEmpty() || versionNames.contains(pv.name))
+                in.versions.append(pv);
+        }
+        for (const QString &n : versionNames) {
+            bool found = false;
+            for (const PolicyVersion &pv : std::as_const(in.versions))
+                found = found || pv.name == n;
+            if (!found) {
+                err << "dreamrsi plot: the project has no policy version '" << n << "'\n";
+                return 1;
+            }
+        }
+        if (const auto records = r.replayResults(); records.ok())
+            in.stored = ReplayJobs::resultsFromRecords(*records.value, in.worlds);
+    } else {
+        for (const QString &path : worldPaths) {
+            auto parsed = TreeJson::readFile(path);
+            if (!parsed.ok()) {
+                err << "dreamrsi plot: " << parsed.error.message << '\n';
+                return 1;
+            }
+            in.worlds.append({QFileInfo(path).completeBaseName(), path, 0,
+                              std::make_shared<const DiscoveryTree>(std::move(*parsed.tree))});
+        }
+        if (versionNames.isEmpty()) {
+            in.versions = ReplayJobs::builtinVersions();
+        } else {
+            for (const QString &n : versionNames) {
+                QString error;
+                const auto spec = PolicySpec::fromArgument(n, &error);
+                if (!spec) {
+                    err << "dreamrsi plot: " << error << '\n';
+                    return 1;
+                }
+                PolicyVersion pv;
+                pv.name = n;
+                pv.code = spec->kind() == PolicySpec::Kind::Script ? spec->source() : QString();
+                if (spec->kind() == PolicySpec::Kind::Builtin) {
+                    for (const PolicyVersion &b : ReplayJobs::builtinVersions()) {
+                        if (b.name == n)
+                            pv.code = b.code;
+                    }
+                }
+                in.versions.append(pv);
+            }
+        }
+    }
+    if (in.worlds.isEmpty()) {
+        err << "dreamrsi plot: no worlds to plot\n";
+        return 1;
+    }
+    int selected = 0;
+    if (!select.isEmpty()) {
+        selected = -1;
+        for (int i = 0; i < in.worlds.size(); ++i) {
+            if (in.worlds.at(i).name == select)
+                selected = i;
+        }
+        if (selected < 0) {
+            err << "dreamrsi plot: no world named '" << select << "'\n";
+            return 1;
+        }
+    }
+    QList<ReplayWorld> worlds;
+    for (const WorldEntry &w : std::as_const(in.worlds))
+        worlds.append({w.name, w.tree});
+
+    QString error;
+    bool written = false;
+    if (kind == QLatin1String("tree")) {
+        TreeRenderer renderer;
+        renderer.setTree(in.worlds.at(selected).tree);
+        options.title = in.worlds.at(selected).name;
+        written = FigureExport::write(outPath, options, [&renderer](QPainter &p, const QRectF &area) { renderer.paintFigure(p, area); },
+                                      &error);
+    } else {
+        if (in.versions.isEmpty()) {
+            err << "dreamrsi plot: no policy versions to plot\n";
+            return 1;
+        }
+        QCustomPlot plot;
+        plot.resize(FigureExport::logicalSize(options.sizeMm).toSize());
+        if (kind == QLatin1String("frontier")) {
+            QList<FrontierSeries> series;
+            for (const PolicyVersion &pv : std::as_const(in.versions)) {
+                ReplayResultPtr r = in.stored.value(pv.id);
+                if (!r || r->worlds.size() != worlds.size()) {
+                    err << "replaying " << pv.name << " in " << worlds.size() << " world(s)…\n";
+                    err.flush();
+                    auto result = std::make_shared<ReplayResult>(
+                        ReplayEngine::runWorlds(worlds, ReplayJobs::specFor(pv, settings), ReplayJobs::optionsFrom(settings)));
+                    r = result;
+                }
+                if (!r->ok())
+                    err << "warning: " << pv.name << ": " << r->firstError() << '\n';
+                series.append({pv.name, r});
+            }
+            const QString world = (!select.isEmpty() || worlds.size() == 1) ? in.worlds.at(selected).name : QString();
+            PlotStyle::populateFrontier(&plot, series, world, false);
+            options.title = QStringLiteral("Frontiers");
+        } else {
+            QList<AnytimeSeries> series;
+            for (const PolicyVersion &pv : std::as_const(in.versions)) {
+                ReplayOptions o = ReplayJobs::optionsFrom(settings);
+                o.betas = {beta};
+                const ReplayResult r = ReplayEngine::runWorlds({worlds.at(selected)}, ReplayJobs::specFor(pv, settings), o);
+                if (!r.ok())
+                    err << "warning: " << pv.name << ": " << r.firstError() << '\n';
+                const QList<CurvePoint> curve = r.worlds.isEmpty() || r.worlds.first().episodes.isEmpty()
+                                                    ? QList<CurvePoint>()
+                                                    : r.worlds.first().episodes.first().curve;
+                series.append({QStringLiteral("%1 (β=%2)").arg(pv.name).arg(beta), curve, -1});
+            }
+            PlotStyle::populateAnytime(&plot, series, in.worlds.at(selected).tree->cellCount(), false);
+            options.title = QStringLiteral("Anytime curves: %1").arg(in.worlds.at(selected).name);
+        }
+        written = FigureExport::write(outPath, options, [&plot](QPainter &p, const QRectF &area) {
+            // FigureExport always paints through a QCPPainter (see figureexport.h).
+            plot.toPainter(static_cast<QCPPainter *>(&p), int(area.width()), int(area.height()));
+        }, &error);
+    }
+    if (!written) {
+        err << "dreamrsi plot: " << error << '\n';
+        return 1;
+    }
+    out << outPath << '\n';
+    return 0;
+}
+
+} // namespace dreamrsi

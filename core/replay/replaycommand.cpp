@@ -16,6 +16,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <sys/resource.h>
 #include <mutex>
 
 namespace dreamrsi {
@@ -30,6 +31,16 @@ const char *const replayUsage =
     "Replays a policy in frozen worlds over a budget sweep and prints the scores\n"
     "(replay.md). Built-in policies: parallel_refine, portfolio.\n"
     "Exit status: 0 ok, 1 a policy error or an unreadable world or policy, 2 usage error.\n";
+
+/// CPU seconds used by this process so far (all threads): on a busy machine
+/// the wall clock says little, the CPU time says what the work costs.
+double processCpuSeconds()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
 
 bool parseInt(const QString &text, int min, int *value)
 {
@@ -179,6 +190,35 @@ int printReplayResult(const ReplayResult &result, const ReplayCommandOptions &op
     return rc;
 }
 
+std::optional<PolicySpec> policySpecFor(const ReplayCommandOptions &options, QString *error)
+{
+    std::optional<PolicySpec> spec = PolicySpec::fromArgument(options.policyArgument, error);
+    if (!spec)
+        return std::nullopt;
+    spec->setTimeLimitMs(options.timeLimitMs);
+    spec->setRandomSeed(options.seed);
+    // Fail early and clearly on a script that does not compile.
+    if (!spec->create(error))
+        return std::nullopt;
+    return spec;
+}
+
+ReplayResult runReplay(const QList<ReplayWorld> &worlds, const PolicySpec &spec, const ReplayCommandOptions &options)
+{
+    ReplayOptions replay = options.replay;
+    replay.trace = !options.tracePath.isEmpty();
+    ReplayEngine::Progress progress;
+    std::mutex progressMutex;
+    if (options.progress) {
+        progress = [&progressMutex](int done, int total) {
+            std::lock_guard lock(progressMutex);
+            std::fprintf(stderr, "progress %d/%d\n", done, total);
+            std::fflush(stderr);
+        };
+    }
+    return ReplayEngine::runWorlds(worlds, spec, replay, progress);
+}
+
 int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     if (args.contains(QLatin1String("--help")) || args.contains(QLatin1String("-h"))) {
@@ -195,20 +235,10 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
         err << "dreamrsi replay: at least one --world and a --policy are required\n" << replayUsage;
         return 2;
     }
-    std::optional<PolicySpec> spec = PolicySpec::fromArgument(options->policyArgument, &error);
+    const std::optional<PolicySpec> spec = policySpecFor(*options, &error);
     if (!spec) {
         err << "error: " << error << '\n';
         return 1;
-    }
-    spec->setTimeLimitMs(options->timeLimitMs);
-    spec->setRandomSeed(options->seed);
-    {
-        // Fail early and clearly on a script that does not compile.
-        const std::unique_ptr<Policy> probe = spec->create(&error);
-        if (!probe) {
-            err << "error: " << error << '\n';
-            return 1;
-        }
     }
     QList<ReplayWorld> worlds;
     for (const QString &path : options->worldPaths) {
@@ -219,18 +249,7 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
         }
         worlds.append(ReplayWorld{path, std::make_shared<const DiscoveryTree>(std::move(*parsed.tree))});
     }
-    ReplayOptions replay = options->replay;
-    replay.trace = !options->tracePath.isEmpty();
-    ReplayEngine::Progress progress;
-    std::mutex progressMutex;
-    if (options->progress) {
-        progress = [&progressMutex](int done, int total) {
-            std::lock_guard lock(progressMutex);
-            std::fprintf(stderr, "progress %d/%d\n", done, total);
-            std::fflush(stderr);
-        };
-    }
-    const ReplayResult result = ReplayEngine::runWorlds(worlds, *spec, replay, progress);
+    const ReplayResult result = runReplay(worlds, *spec, *options);
     return printReplayResult(result, *options, out, err);
 }
 
@@ -336,7 +355,8 @@ int runBenchReplayCommand(const QStringList &args, QTextStream &out, QTextStream
         worlds.append(ReplayWorld{QStringLiteral("synth-%1").arg(i), tree});
     }
     const int cores = QThread::idealThreadCount();
-    out << "replay bench: " << worldCount << " synthetic worlds, " << QString::number(double(cells) / worldCount, 'f', 1)
+    out << "replay bench (wall-clock figures depend on what else the machine runs; cpu = this process's CPU time)\n"
+        << "replay bench: " << worldCount << " synthetic worlds, " << QString::number(double(cells) / worldCount, 'f', 1)
         << " cells on average, 5 betas, W = 10, " << cores << " cores\n";
 
     auto measure = [&](const QString &title, const PolicySpec &spec, int threads, const QList<ReplayWorld> &set) {
@@ -344,8 +364,10 @@ int runBenchReplayCommand(const QStringList &args, QTextStream &out, QTextStream
         options.threads = threads;
         QElapsedTimer timer;
         timer.start();
+        const double cpu0 = processCpuSeconds();
         const ReplayResult r = ReplayEngine::runWorlds(set, spec, options);
         const double seconds = double(timer.nsecsElapsed()) / 1e9;
+        const double cpu = processCpuSeconds() - cpu0;
         qint64 reveals = 0;
         int episodes = 0;
         for (const SweepResult &s : r.worlds) {
@@ -357,7 +379,9 @@ int runBenchReplayCommand(const QStringList &args, QTextStream &out, QTextStream
         out << "  " << title.leftJustified(44) << " threads " << QString::number(threads).rightJustified(2) << ": "
             << QString::number(seconds * 1000.0, 'f', 1).rightJustified(8) << " ms  "
             << QString::number(episodes / seconds, 'f', 0).rightJustified(8) << " episodes/s  "
-            << QString::number(double(reveals) / seconds, 'f', 0).rightJustified(9) << " reveals/s"
+            << QString::number(double(reveals) / seconds, 'f', 0).rightJustified(9) << " reveals/s  (cpu "
+            << QString::number(cpu * 1000.0, 'f', 0) << " ms: " << QString::number(episodes / cpu, 'f', 0)
+            << " episodes per cpu-second)"
             << (r.ok() ? QString() : QStringLiteral("  ERROR ") + r.firstError()) << '\n';
         out.flush();
         return r.ok();
@@ -387,13 +411,15 @@ int runBenchReplayCommand(const QStringList &args, QTextStream &out, QTextStream
     for (const int threads : {1, cores}) {
         QElapsedTimer timer;
         timer.start();
+        const double cpu0 = processCpuSeconds();
         for (const PolicySpec &v : versions) {
             ReplayOptions options;
             options.threads = threads;
             ok = ReplayEngine::runWorlds(ten, v, options).ok() && ok;
         }
         out << "  dreaming evaluation (4 versions x " << ten.size() << " worlds x 5 betas, scripted), threads "
-            << threads << ": " << QString::number(double(timer.nsecsElapsed()) / 1e6, 'f', 1) << " ms\n";
+            << threads << ": " << QString::number(double(timer.nsecsElapsed()) / 1e6, 'f', 1) << " ms (cpu "
+            << QString::number((processCpuSeconds() - cpu0) * 1000.0, 'f', 0) << " ms)\n";
     }
     out.flush();
     return ok ? 0 : 1;

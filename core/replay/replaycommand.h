@@ -34,6 +34,16 @@ struct ReplayCommandOptions
 std::optional<ReplayCommandOptions> parseReplayOptions(const QStringList &args, QString *error,
                                                         bool allowUnknown = false);
 
+/// The policy of parsed options, with their time limit and seed applied,
+/// checked by compiling it once. Returns nothing and fills *error (a
+/// complete message) when the policy cannot be read or does not compile.
+std::optional<PolicySpec> policySpecFor(const ReplayCommandOptions &options, QString *error);
+
+/// Runs the sweep of parsed options over loaded worlds on all requested
+/// threads (tracing when a trace file is asked for, printing "progress D/T"
+/// lines on stderr when asked).
+ReplayResult runReplay(const QList<ReplayWorld> &worlds, const PolicySpec &spec, const ReplayCommandOptions &options);
+
 /// Runs a replay already loaded and prints it (JSON or a table) and writes the
 /// trace file when asked. Returns the process exit status: 0 when every
 /// sweep succeeded, 1 on any policy error or trace write failure.

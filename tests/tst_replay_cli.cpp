@@ -168,6 +168,49 @@ private slots:
         QCOMPARE(j, ReplayJson::resultToJson(here));
     }
 
+    void handComputedCase()
+    {
+        // tests/data/replay/sparse: a world, a policy and the numbers worked out by hand.
+        const QString world = QFINDTESTDATA("data/replay/sparse/world.json");
+        const QString policy = QFINDTESTDATA("data/replay/sparse/policy.js");
+        QFile file(QFINDTESTDATA("data/replay/sparse/expected.json"));
+        QVERIFY(!world.isEmpty() && !policy.isEmpty() && file.open(QIODevice::ReadOnly));
+        const QJsonObject expected = QJsonDocument::fromJson(file.readAll()).object();
+        const Run r = cli({QStringLiteral("replay"), QStringLiteral("--world"), world, QStringLiteral("--policy"), policy,
+                           QStringLiteral("--workers"), QStringLiteral("3"), QStringLiteral("--betas"), QStringLiteral("0,0.5,1"),
+                           QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        const QJsonObject w = j.value(QLatin1String("worlds")).toArray().at(0).toObject();
+        QCOMPARE(w.value(QLatin1String("cells")).toInt(), 6);
+        QCOMPARE(w.value(QLatin1String("best")).toDouble(), 4.0);
+        const QJsonArray sweep = w.value(QLatin1String("sweep")).toArray();
+        const QJsonArray want = expected.value(QLatin1String("sweep")).toArray();
+        QCOMPARE(sweep.size(), want.size());
+        for (qsizetype i = 0; i < want.size(); ++i) {
+            const QJsonObject a = sweep.at(i).toObject();
+            const QJsonObject e = want.at(i).toObject();
+            for (const char *k : {"beta", "calls", "rounds", "best", "attainment", "revealed"})
+                QCOMPARE(a.value(QLatin1String(k)), e.value(QLatin1String(k)));
+        }
+        for (const char *k : {"hypervolume", "penalty", "value"}) {
+            const double got = w.value(QLatin1String(k)).toDouble();
+            const double want = expected.value(QLatin1String(k)).toDouble();
+            QVERIFY2(std::fabs(got - want) <= 1e-12, k);
+        }
+        QCOMPARE(j.value(QLatin1String("value")).toDouble(), w.value(QLatin1String("value")).toDouble());
+
+        const Run two = cli({QStringLiteral("replay"), QStringLiteral("--world"), world, QStringLiteral("--policy"), policy,
+                             QStringLiteral("--workers"), QStringLiteral("2"), QStringLiteral("--betas"), QStringLiteral("0,0.5,1"),
+                             QStringLiteral("--json")});
+        QCOMPARE(two.exitCode, 1);
+        const QJsonObject tw = QJsonDocument::fromJson(two.out).object().value(QLatin1String("worlds")).toArray().at(0).toObject();
+        QVERIFY(tw.value(QLatin1String("value")).isNull());
+        QCOMPARE(tw.value(QLatin1String("sweep")).toArray().at(2).toObject().value(QLatin1String("error")).toString(),
+                 expected.value(QLatin1String("with_two_workers_error")).toString());
+        QVERIFY(!tw.value(QLatin1String("sweep")).toArray().at(1).toObject().contains(QLatin1String("error")));
+    }
+
     void policyErrorGivesNullValueAndNonZeroExit()
     {
         const QString js = writeFile(QStringLiteral("illegal.js"),

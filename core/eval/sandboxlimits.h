@@ -24,8 +24,8 @@ struct SandboxLimits
     /// RLIMIT_FSIZE in bytes: the largest file the child may write.
     qint64 fileSizeBytes = qint64(64) << 20;
     /// RLIMIT_NPROC: processes and threads of the sandbox user. When the
-    /// runner runs as root it switches the child to the unprivileged user
-    /// `nobody` (root ignores RLIMIT_NPROC), so this bounds a fork bomb. For an
+    /// runner runs as root it switches the child to an unprivileged user id of
+    /// its own (root ignores RLIMIT_NPROC), so this bounds a fork bomb. For an
     /// ordinary user the limit is this many on top of what the user already
     /// runs (the kernel counts per user, not per process tree).
     int maxProcesses = 128;

@@ -15,7 +15,7 @@ enum class SandboxMode {
     /// Bubblewrap only; a machine without it fails the run to start (`env`).
     Bubblewrap,
     /// rlimits + own process group + scrubbed environment; when started as
-    /// root also the unprivileged user `nobody` and an empty network namespace.
+    /// root also an unprivileged user id of its own and an empty network namespace.
     /// No filesystem or PID isolation; an unprivileged fallback keeps the network.
     Fallback,
 };

@@ -26,6 +26,7 @@ struct SandboxResult
     qint64 wallMs = 0;         ///< from start to the child's end
     double wallSeconds = 0.0;  ///< same, with sub-millisecond resolution
     qint64 processGroup = 0;   ///< the child's process group id (0 when it never started)
+    qint64 userId = -1;        ///< the user id the child ran as
     bool bubblewrap = false;   ///< isolated by bubblewrap (false: fallback)
     QString startError;        ///< for StartFailed: what went wrong
 

@@ -10,6 +10,7 @@
 
 #include <cerrno>
 #include <csignal>
+#include <atomic>
 #include <mutex>
 
 #include <grp.h>
@@ -18,6 +19,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace dreamrsi {
@@ -33,8 +35,9 @@ struct SandboxUser
     gid_t gid = 0;
 };
 
-/// As root the child becomes `nobody`: root ignores RLIMIT_NPROC and may write
-/// anywhere; nobody may not.
+/// As root the child runs unprivileged: root ignores RLIMIT_NPROC and may
+/// write anywhere. The group is `nogroup`; the user id is fresh for every run
+/// (see allocateRunUid()).
 SandboxUser sandboxUser()
 {
     static const SandboxUser user = [] {
@@ -51,6 +54,37 @@ SandboxUser sandboxUser()
         return u;
     }();
     return user;
+}
+
+/// A user id of its own for each run started as root, outside the range of
+/// real accounts: RLIMIT_NPROC then counts this run alone, and when the run
+/// ends every process of that user can be killed, including one that left
+/// the process group (setsid) in the fallback mode.
+uid_t allocateRunUid()
+{
+    static std::atomic<quint32> counter{0};
+    constexpr quint32 base = 1'500'000'000;
+    return uid_t(base + (quint32(::getpid()) % 100'000) * 1000 + counter.fetch_add(1) % 1000);
+}
+
+/// Kills every process of `uid` (never 0): a helper process takes that user id
+/// and signals everything it may signal, which is exactly that user's processes.
+void killAllOf(uid_t uid)
+{
+    if (uid == 0)
+        return;
+    const gid_t gid = sandboxUser().gid;
+    const pid_t helper = ::fork();
+    if (helper == 0) {
+        if (::setgroups(0, nullptr) == 0 && ::setgid(gid) == 0 && ::setuid(uid) == 0)
+            ::kill(-1, SIGKILL);
+        ::_exit(0);
+    }
+    if (helper > 0) {
+        int status = 0;
+        while (::waitpid(helper, &status, 0) < 0 && errno == EINTR) {
+        }
+    }
 }
 
 rlim_t asLimit(qint64 value)
@@ -81,14 +115,16 @@ rlim_t processesOfCurrentUser()
 
 /// Everything the child does between fork and exec. Only async-signal-safe
 /// calls; all values are captured by copy.
-std::function<void()> childSetup(const SandboxLimits &limits, bool isolateNetwork)
+std::function<void()> childSetup(const SandboxLimits &limits, bool isolateNetwork, uid_t runUid)
 {
-    const SandboxUser user = sandboxUser();
+    SandboxUser user = sandboxUser();
+    if (user.dropRoot)
+        user.uid = runUid;
     const rlim_t as = asLimit(limits.addressSpaceBytes);
     const rlim_t fsize = asLimit(limits.fileSizeBytes);
     const rlim_t cpuSoft = limits.cpuSeconds > 0 ? rlim_t(limits.cpuSeconds) : RLIM_INFINITY;
     const rlim_t cpuHard = limits.cpuSeconds > 0 ? rlim_t(limits.cpuSeconds + 1) : RLIM_INFINITY;
-    // RLIMIT_NPROC counts every process of the user: `nobody` runs nothing
+    // RLIMIT_NPROC counts every process of the user: a run's own user runs nothing
     // else, an ordinary user does, so the budget comes on top of those.
     const rlim_t nproc = limits.maxProcesses <= 0 ? RLIM_INFINITY
                          : user.dropRoot      ? rlim_t(limits.maxProcesses)
@@ -138,7 +174,7 @@ const BubblewrapProbe &bubblewrapProbe()
             return p;
         }
         QProcess process;
-        process.setChildProcessModifier(childSetup(SandboxLimits{}, false));
+        process.setChildProcessModifier(childSetup(SandboxLimits{}, false, sandboxUser().uid));
         process.setProgram(p.executable);
         process.setArguments({QStringLiteral("--unshare-all"), QStringLiteral("--die-with-parent"),
                               QStringLiteral("--ro-bind"), QStringLiteral("/"), QStringLiteral("/"),
@@ -162,13 +198,13 @@ const BubblewrapProbe &bubblewrapProbe()
 }
 
 /// Checks that the sandbox user can reach `dir` (every ancestor searchable by others).
-QString checkReachable(const QString &dir)
+QString checkReachable(const QString &dir, uid_t uid)
 {
     QString path = QFileInfo(dir).absolutePath();
     while (!path.isEmpty() && path != QLatin1String("/")) {
         struct stat st {};
         if (::stat(QFile::encodeName(path).constData(), &st) == 0 && !(st.st_mode & S_IXOTH)
-            && st.st_uid != sandboxUser().uid)
+            && st.st_uid != uid)
             return QStringLiteral("the sandbox user cannot enter %1 (mode %2); place work directories "
                                   "under a world-searchable directory such as /tmp")
                 .arg(path, QString::number(st.st_mode & 07777, 8));
@@ -179,11 +215,11 @@ QString checkReachable(const QString &dir)
     return {};
 }
 
-bool chownTree(const QString &dir, QString *error)
+bool chownTree(const QString &dir, uid_t uid, QString *error)
 {
     const SandboxUser user = sandboxUser();
     auto own = [&](const QString &path) {
-        if (::lchown(QFile::encodeName(path).constData(), user.uid, user.gid) != 0) {
+        if (::lchown(QFile::encodeName(path).constData(), uid, user.gid) != 0) {
             *error = QStringLiteral("cannot hand %1 to the sandbox user: %2")
                          .arg(path, QString::fromLocal8Bit(std::strerror(errno)));
             return false;
@@ -226,6 +262,8 @@ SandboxRunner::~SandboxRunner()
     }
     if (m_pgid > 0)
         ::kill(pid_t(-m_pgid), SIGKILL);
+    if (m_pgid > 0 && sandboxUser().dropRoot)
+        killAllOf(m_uid);
 }
 
 bool SandboxRunner::isScrubbedName(const QString &name)
@@ -272,7 +310,7 @@ SandboxMode SandboxRunner::effectiveMode(SandboxMode requested)
     std::call_once(said, [] {
         qWarning("dreamrsi: sandbox fallback (rlimits + process group + scrubbed environment%s; "
                  "no filesystem or PID isolation): %s",
-                 sandboxUser().dropRoot ? ", user nobody, no network" : ", network reachable",
+                 sandboxUser().dropRoot ? ", own unprivileged user, no network" : ", network reachable",
                  qPrintable(bubblewrapProblem()));
     });
     return SandboxMode::Fallback;
@@ -311,10 +349,12 @@ void SandboxRunner::start(const SandboxRequest &request)
     if (request.workDir.isEmpty() || !work.isDir())
         return failToStart(QStringLiteral("work directory '%1' does not exist").arg(request.workDir));
     const QString workDir = work.absoluteFilePath();
+    m_uid = sandboxUser().dropRoot ? allocateRunUid() : ::getuid();
+    m_result.userId = qint64(m_uid);
     if (sandboxUser().dropRoot) {
-        QString problem = checkReachable(workDir);
+        QString problem = checkReachable(workDir, m_uid);
         if (problem.isEmpty())
-            chownTree(workDir, &problem);
+            chownTree(workDir, m_uid, &problem);
         if (!problem.isEmpty())
             return failToStart(problem);
     }
@@ -334,7 +374,7 @@ void SandboxRunner::start(const SandboxRequest &request)
         m_process->setStandardInputFile(QProcess::nullDevice());
     else
         m_process->setStandardInputFile(request.stdinFile);
-    m_process->setChildProcessModifier(childSetup(request.limits, mode == SandboxMode::Fallback));
+    m_process->setChildProcessModifier(childSetup(request.limits, mode == SandboxMode::Fallback, m_uid));
 
     if (mode == SandboxMode::Bubblewrap) {
         m_result.bubblewrap = true;
@@ -431,8 +471,11 @@ void SandboxRunner::onFinished(int exitCode, int exitStatus)
 {
     m_result.wallSeconds = double(m_clock.nsecsElapsed()) / 1e9;
     m_result.wallMs = m_clock.elapsed();
-    // Whatever is left in the group (a daemonised grandchild) goes with the child.
+    // Whatever is left in the group (a daemonised grandchild) goes with the
+    // child; as root, so does anything else running as this run's user.
     killGroup(SIGKILL);
+    if (sandboxUser().dropRoot)
+        killAllOf(m_uid);
     if (m_stopping) {
         if (m_result.outcome == SandboxResult::Outcome::OutputLimit
             || m_result.outcome == SandboxResult::Outcome::Cancelled) {

@@ -19,14 +19,16 @@ namespace dreamrsi {
 /// Promises, for every run that started:
 /// - the child runs in its own session and process group, in
 ///   `SandboxRequest::workDir`, with the rlimits of SandboxLimits applied
-///   before exec, and (as root) as the unprivileged user `nobody`;
+///   before exec, and (as root) as an unprivileged user id of its own, outside
+///   the range of real accounts (SandboxResult::userId);
 /// - with bubblewrap: no network (own, empty network namespace), read-only
 ///   view of the system, writable work directory, private /tmp, own PID
 ///   namespace (everything it started dies with it), dies with its parent;
 /// - the environment is scrubbed (scrubbedEnvironment());
 /// - on the wall-clock limit, output cap or cancel(), the whole process group
 ///   is killed (SIGTERM, then SIGKILL after the grace), and when the child
-///   ends any process left in its group is killed too;
+///   ends any process left in its group is killed too (as root: every process
+///   of the run's user, even one that left the group);
 /// - finished() is emitted exactly once per start(), on the runner's thread.
 ///
 /// A runner runs one child at a time; use several runners (or EvaluationPool)
@@ -85,6 +87,7 @@ private:
     SandboxResult m_result;
     QElapsedTimer m_clock;
     qint64 m_pgid = 0;
+    uint m_uid = 0; ///< the user the child runs as
     bool m_running = false;
     bool m_stopping = false; ///< the runner decided the outcome (timeout, cap, cancel)
 };

@@ -70,6 +70,7 @@ private slots:
     void policiesResultsApprovals();
     void artifacts();
     void asyncService();
+    void demoProject();
 };
 
 void TestStore::roundTrip_data()
@@ -498,6 +499,39 @@ void TestStore::asyncService()
     reopened.waitForFinished();
     QVERIFY2(reopened.result().ok(), qPrintable(reopened.result().error));
     QCOMPARE(reopened.result().value->interrupted.size(), 1);
+}
+
+void TestStore::demoProject()
+{
+    // resources/demo/demo.dreamrsi, made by resources/demo/make-demo-project.sh.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("demo.dreamrsi"));
+    QVERIFY(QFile::copy(demo("demo.dreamrsi"), path));
+    QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+    OpenReport report;
+    auto w = take(ProjectWriter::open(path, &report));
+    QVERIFY(report.interrupted.isEmpty());
+    QVERIFY(report.missingArtifacts.isEmpty());
+    QVERIFY(w->integrityCheck().ok());
+    auto r = take(ProjectReader::open(path));
+    const QList<IterationInfo> its = take(r->iterations());
+    QCOMPARE(its.size(), 3);
+    const char *files[] = {"c3-iter1.json", "circle-packing-iter1.json", "circle-packing-iter2.json"};
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(TreeJson::serialize(take(r->loadIteration(its.at(i).id))), TreeJson::serialize(readTree(demo(files[i]))));
+    const QList<PolicyVersion> versions = take(r->policyVersions());
+    QCOMPARE(versions.size(), 2);
+    for (const PolicyVersion &v : versions) {
+        QCOMPARE(v.origin, PolicyOrigin::Builtin);
+        QVERIFY(v.code.contains(QStringLiteral("selectBatch")));
+        const QList<ReplayResultRecord> results = take(r->replayResults(v.id));
+        QCOMPARE(results.size(), 3 * 5); // three worlds, the default five betas
+        for (const ReplayResultRecord &rec : results) {
+            QVERIFY(!rec.error);
+            QVERIFY(rec.calls > 0 && rec.attainment > 0.0 && rec.attainment <= 1.0);
+            QCOMPARE(rec.revealed.size(), rec.calls);
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TestStore)

@@ -62,8 +62,11 @@ StoreResult<std::unique_ptr<ProjectReader>> openReader(const QString &path)
     return r;
 }
 
-const char *const projectUsage = "usage: dreamrsi project new P.dreamrsi [--name NAME] [--task TASK]\n"
-                                 "       dreamrsi project info P.dreamrsi\n";
+const char *const projectUsage =
+    "usage: dreamrsi project new P.dreamrsi [--name NAME] [--task TASK]\n"
+    "       dreamrsi project info P.dreamrsi\n"
+    "       dreamrsi project replay P.dreamrsi --policy NAME|FILE.js|builtin:NAME [replay options]\n"
+    "                                   (the same as `dreamrsi replay --project P.dreamrsi …`)\n";
 
 const char *const importUsage =
     "usage: dreamrsi import P.dreamrsi TREE.json...        store trees as iterations (all files or none)\n"
@@ -166,7 +169,7 @@ int projectInfo(const QString &path, QTextStream &out, QTextStream &err)
         out << "recovered   iteration " << it.id << " was running when its process ended; marked interrupted with "
             << it.cellCount << " finished cells kept (resume it from the workbench)\n";
     }
-    if (report.artifactFolderRecreated) {
+    if (!report.missingArtifacts.isEmpty()) {
         out << "warning     the artifact folder was missing and has been re-created; " << report.missingArtifacts.size()
             << " artifacts are missing\n";
     }
@@ -332,6 +335,13 @@ int runProjectCommand(const QStringList &args, QTextStream &out, QTextStream &er
             return 2;
         }
         return projectInfo(args.at(1), out, err);
+    }
+    if (sub == QLatin1String("replay")) {
+        if (args.size() < 2 || args.at(1).startsWith(QLatin1Char('-'))) {
+            err << projectUsage;
+            return 2;
+        }
+        return runProjectReplayCommand(QStringList{QStringLiteral("--project"), args.at(1)} + args.mid(2), out, err);
     }
     err << "error: unknown subcommand '" << sub << "'\n" << projectUsage;
     return 2;

@@ -9,9 +9,11 @@ namespace dreamrsi {
 // status: 0 success, 1 a failure (the message on `err` names the file and
 // what is wrong), 2 a usage error. `--help` prints the usage.
 
-/// `dreamrsi project new P.dreamrsi [--name NAME] [--task TASK]` and
+/// `dreamrsi project new P.dreamrsi [--name NAME] [--task TASK]`,
 /// `dreamrsi project info P.dreamrsi` (opening a project marks rounds left
-/// running by a dead process as interrupted and says so).
+/// running by a dead process as interrupted and says so), and
+/// `dreamrsi project replay P.dreamrsi …`, the same as runProjectReplayCommand
+/// with `--project P.dreamrsi`.
 int runProjectCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 
 /// `dreamrsi import P.dreamrsi TREE.json…` (all files or none),

@@ -153,16 +153,8 @@ MainWindow::MainWindow(QWidget *parent)
     QSettings settings;
     if (!restoreGeometry(settings.value(QLatin1String(GeometryKey)).toByteArray()))
         resize(1400, 860);
-    if (!restoreState(settings.value(QLatin1String(StateKey)).toByteArray())) {
-        const auto docks = findChildren<QDockWidget *>();
-        QList<QDockWidget *> sides;
-        QList<int> widths;
-        for (QDockWidget *d : docks) {
-            sides.append(d);
-            widths.append(d->objectName() == QLatin1String("inspectorDock") ? 460 : 250);
-        }
-        resizeDocks(sides, widths, Qt::Horizontal);
-    }
+    // Without a saved layout, size the docks once the window has its real size.
+    m_defaultDockSizes = !restoreState(settings.value(QLatin1String(StateKey)).toByteArray());
     rebuildRecentMenu();
     applyTheme();
     updateActions();
@@ -882,11 +874,6 @@ void MainWindow::applyTheme()
     m_policies->setDark(dark);
 }
 
-void MainWindow::changeEvent(QEvent *event)
-{
-    QMainWindow::changeEvent(event);
-}
-
 void MainWindow::editSettings()
 {
     auto *dialog = new SettingsDialog(m_settings, this);
@@ -969,6 +956,21 @@ QStringList MainWindow::saveScreenshots(const QString &dir)
     }
     m_tabs->setCurrentIndex(current);
     return written;
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    if (!m_defaultDockSizes)
+        return;
+    m_defaultDockSizes = false;
+    QList<QDockWidget *> docks;
+    QList<int> widths;
+    for (QDockWidget *d : findChildren<QDockWidget *>()) {
+        docks.append(d);
+        widths.append(d->objectName() == QLatin1String("inspectorDock") ? width() * 3 / 10 : width() / 6);
+    }
+    resizeDocks(docks, widths, Qt::Horizontal);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -98,9 +98,9 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
-    void changeEvent(QEvent *event) override;
 
 private:
     void createActions();
@@ -124,6 +124,7 @@ private:
     Workspace *m_workspace = nullptr;
     AppSettings m_settings;
     bool m_dark = false;
+    bool m_defaultDockSizes = false;
     int m_currentWorld = -1;
     int m_pendingLoads = 0;
     SweepRunner *m_runner = nullptr;

@@ -34,6 +34,7 @@ PoliciesPage::PoliciesPage(Workspace *workspace, SweepRunner *runner, QWidget *p
     m_table = new QTableView;
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
+    m_table->sortByColumn(PolicyTableModel::MeanValue, Qt::DescendingOrder);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setAlternatingRowColors(true);

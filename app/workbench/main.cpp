@@ -37,7 +37,7 @@ int main(int argc, char *argv[])
     parser.setApplicationDescription(QApplication::translate("main", "Dream-RSI Workbench"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("files"), QApplication::translate("main", "Tree files to open."),
+    parser.addPositionalArgument(QStringLiteral("files"), QApplication::translate("main", "Tree files to open, or one project (*.dreamrsi)."),
                                  QStringLiteral("[FILE...]"));
     const QCommandLineOption screenshotOption(
         QStringLiteral("screenshot"),
@@ -51,7 +51,15 @@ int main(int argc, char *argv[])
     parser.process(app);
 
     dreamrsi::MainWindow window;
-    const QStringList files = parser.positionalArguments();
+    // A positional *.dreamrsi argument is a project; everything else a tree file.
+    QStringList files;
+    QString project;
+    for (const QString &arg : parser.positionalArguments()) {
+        if (arg.endsWith(QLatin1String(".dreamrsi")))
+            project = arg;
+        else
+            files.append(arg);
+    }
     if (parser.isSet(screenshotOption)) {
         const QStringList wh = parser.value(sizeOption).split(QLatin1Char('x'));
         window.resize(wh.value(0).toInt() > 0 ? wh.value(0).toInt() : 1600, wh.value(1).toInt() > 0 ? wh.value(1).toInt() : 1000);
@@ -76,30 +84,44 @@ int main(int argc, char *argv[])
             if (auto tree = window.currentTree(); tree && tree->bestCellIndex() >= 0)
                 emit window.treeView()->cellActivated(tree->bestCellIndex());
             QStringList names;
-            for (const auto &v : ws->versions())
+            QStringList missing;
+            for (const auto &v : ws->versions()) {
                 names.append(v.name);
-            QObject::connect(window.sweepRunner(), &dreamrsi::SweepRunner::idle, &window, [&window, names, grabAll] {
-                window.compareVersions(names.value(0), names.value(names.size() > 1 ? 1 : 0));
+                if (!ws->result(v.name))
+                    missing.append(v.name);
+            }
+            auto compare = [&window, names, grabAll] {
                 QObject::connect(window.replayPage(), &dreamrsi::ReplayPage::episodesReady, &window, [&window, grabAll] {
                     for (int i = 0; i < 4; ++i)
                         window.replayPage()->stepForward();
                     window.tabs()->setCurrentIndex(dreamrsi::MainWindow::DiscoveryTab);
                     grabAll();
                 }, Qt::SingleShotConnection);
-            }, Qt::SingleShotConnection);
-            window.replayVersions(names);
+                window.compareVersions(names.value(0), names.value(names.size() > 1 ? 1 : 0));
+            };
+            if (missing.isEmpty())
+                return compare();
+            QObject::connect(window.sweepRunner(), &dreamrsi::SweepRunner::idle, &window, compare, Qt::SingleShotConnection);
+            window.replayVersions(missing);
         };
         auto oneDone = [remaining, shoot] {
             if (--*remaining == 0)
                 shoot();
         };
-        QObject::connect(&window, &dreamrsi::MainWindow::treeOpened, &window, oneDone);
-        QObject::connect(&window, &dreamrsi::MainWindow::openFailed, &window, oneDone);
-        if (files.isEmpty())
-            shoot();
+        if (!project.isEmpty()) {
+            QObject::connect(&window, &dreamrsi::MainWindow::projectLoaded, &window, shoot, Qt::SingleShotConnection);
+            QObject::connect(&window, &dreamrsi::MainWindow::openFailed, &window, [] { QApplication::exit(1); });
+        } else {
+            QObject::connect(&window, &dreamrsi::MainWindow::treeOpened, &window, oneDone);
+            QObject::connect(&window, &dreamrsi::MainWindow::openFailed, &window, oneDone);
+            if (files.isEmpty())
+                shoot();
+        }
     }
     window.show();
-    if (!files.isEmpty())
+    if (!project.isEmpty())
+        window.openProject(project);
+    else if (!files.isEmpty())
         window.openFiles(files);
     return QApplication::exec();
 }

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Screenshots of the workbench, one PNG per tab, taken under Xvfb on the demo
+# data: the demo project (built from resources/demo with the dreamrsi CLI) or,
+# when the CLI is missing, the demo tree files.
+#
+#   packaging/screenshot.sh [OUT_DIR] [BIN_DIR]
+#
+# OUT_DIR defaults to packaging/screenshots, BIN_DIR to build/bin. Needs
+# xvfb-run and xauth (packaging/install-deps.sh installs them).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:-$root/packaging/screenshots}
+bin=${2:-${DREAMRSI_BIN_DIR:-$root/build/bin}}
+size=${SCREENSHOT_SIZE:-1600x1000}
+
+workbench=$bin/dreamrsi-workbench
+[ -x "$workbench" ] || { echo "screenshot.sh: $workbench not found; build first (cmake --build build)" >&2; exit 1; }
+command -v xvfb-run > /dev/null || { echo "screenshot.sh: xvfb-run not found (apt-get install xvfb xauth)" >&2; exit 1; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# A fresh settings folder: no saved layout, recent files or theme leak in.
+export XDG_CONFIG_HOME=$tmp/config
+export QT_SCALE_FACTOR=1
+
+inputs=("$root"/resources/demo/*.json)
+if [ -x "$bin/dreamrsi" ] && [ -x "$root/resources/demo/make-demo-project.sh" ]; then
+    if "$root/resources/demo/make-demo-project.sh" "$bin/dreamrsi" "$tmp/demo.dreamrsi" > "$tmp/make-demo.log" 2>&1; then
+        inputs=("$tmp/demo.dreamrsi")
+    else
+        echo "screenshot.sh: demo project could not be built, using the tree files (see below)" >&2
+        cat "$tmp/make-demo.log" >&2
+    fi
+fi
+
+mkdir -p "$out"
+rm -f "$out"/[0-9][0-9]-*.png
+xvfb-run -a -s "-screen 0 1920x1200x24" \
+    "$workbench" --size "$size" --screenshot "$out" "${inputs[@]}"
+ls -l "$out"/*.png

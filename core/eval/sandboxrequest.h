@@ -15,7 +15,8 @@ enum class SandboxMode {
     /// Bubblewrap only; a machine without it fails the run to start (`env`).
     Bubblewrap,
     /// rlimits + own process group + scrubbed environment; when started as
-    /// root also an unprivileged user id of its own and an empty network namespace.
+    /// root also an unprivileged user id of its own and, where the kernel
+    /// allows it, an empty network namespace (SandboxRunner::fallbackIsolatesNetwork()).
     /// No filesystem or PID isolation; an unprivileged fallback keeps the network.
     Fallback,
 };

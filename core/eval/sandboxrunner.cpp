@@ -87,6 +87,26 @@ void killAllOf(uid_t uid)
     }
 }
 
+/// Whether this process may give a child an empty network namespace (root
+/// with CAP_SYS_ADMIN; a container may deny it). Probed once, in a child.
+bool networkNamespaceWorks()
+{
+    static const bool works = [] {
+        if (!sandboxUser().dropRoot)
+            return false;
+        const pid_t child = ::fork();
+        if (child == 0)
+            ::_exit(::unshare(CLONE_NEWNET) == 0 ? 0 : 1);
+        if (child < 0)
+            return false;
+        int status = 0;
+        while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+        }
+        return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    }();
+    return works;
+}
+
 rlim_t asLimit(qint64 value)
 {
     return value > 0 ? rlim_t(value) : RLIM_INFINITY;
@@ -300,6 +320,11 @@ QString SandboxRunner::bubblewrapProblem()
     return bubblewrapProbe().problem;
 }
 
+bool SandboxRunner::fallbackIsolatesNetwork()
+{
+    return networkNamespaceWorks();
+}
+
 SandboxMode SandboxRunner::effectiveMode(SandboxMode requested)
 {
     if (requested != SandboxMode::Auto)
@@ -310,7 +335,9 @@ SandboxMode SandboxRunner::effectiveMode(SandboxMode requested)
     std::call_once(said, [] {
         qWarning("dreamrsi: sandbox fallback (rlimits + process group + scrubbed environment%s; "
                  "no filesystem or PID isolation): %s",
-                 sandboxUser().dropRoot ? ", own unprivileged user, no network" : ", network reachable",
+                 !sandboxUser().dropRoot      ? ", network reachable"
+                 : networkNamespaceWorks()     ? ", own unprivileged user, no network"
+                                               : ", own unprivileged user, network reachable (no network namespace)",
                  qPrintable(bubblewrapProblem()));
     });
     return SandboxMode::Fallback;
@@ -374,7 +401,8 @@ void SandboxRunner::start(const SandboxRequest &request)
         m_process->setStandardInputFile(QProcess::nullDevice());
     else
         m_process->setStandardInputFile(request.stdinFile);
-    m_process->setChildProcessModifier(childSetup(request.limits, mode == SandboxMode::Fallback, m_uid));
+    m_process->setChildProcessModifier(
+        childSetup(request.limits, mode == SandboxMode::Fallback && networkNamespaceWorks(), m_uid));
 
     if (mode == SandboxMode::Bubblewrap) {
         m_result.bubblewrap = true;

@@ -64,6 +64,9 @@ public:
     static bool bubblewrapAvailable();
     /// Why bubblewrap is not used (empty when it is available).
     static QString bubblewrapProblem();
+    /// Whether the fallback cuts the network (started as root, and allowed to
+    /// create a network namespace).
+    static bool fallbackIsolatesNetwork();
     /// The mode `Auto` resolves to on this machine.
     static SandboxMode effectiveMode(SandboxMode requested);
 

@@ -1066,16 +1066,16 @@ Open a tree file or a project, or drop a tree file here.</source>
         <translation>Dream-RSI 工作台</translation>
     </message>
     <message>
-        <source>Tree files to open.</source>
-        <translation>要打开的树文件。</translation>
-    </message>
-    <message>
         <source>Open the files, save one PNG per tab into DIR, then quit.</source>
         <translation>打开文件，将每个标签页保存为 DIR 中的一张 PNG，然后退出。</translation>
     </message>
     <message>
         <source>Window size for screenshots, e.g. 1600x1000.</source>
         <translation>截图的窗口尺寸，例如 1600x1000。</translation>
+    </message>
+    <message>
+        <source>Tree files to open, or one project (*.dreamrsi).</source>
+        <translation>要打开的树文件，或一个项目（*.dreamrsi）。</translation>
     </message>
 </context>
 </TS>

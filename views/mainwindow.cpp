@@ -42,6 +42,7 @@
 #include <QStyle>
 #include <QStyleFactory>
 #include <QTabWidget>
+#include <QTimer>
 #include <QTableView>
 #include <QToolBar>
 #include <QTreeView>
@@ -435,6 +436,7 @@ void MainWindow::createDocks()
     m_projectView = new QTreeView;
     m_projectView->setModel(m_projectModel);
     m_projectView->setHeaderHidden(true);
+    m_projectView->setMinimumWidth(200);
     m_projectView->expandAll();
     projectDock->setWidget(m_projectView);
     addDockWidget(Qt::LeftDockWidgetArea, projectDock);
@@ -449,6 +451,7 @@ void MainWindow::createDocks()
     auto *inspectorDock = new QDockWidget(tr("Inspector"), this);
     inspectorDock->setObjectName(QStringLiteral("inspectorDock"));
     m_inspector = new InspectorWidget;
+    m_inspector->setMinimumWidth(340);
     inspectorDock->setWidget(m_inspector);
     addDockWidget(Qt::RightDockWidgetArea, inspectorDock);
 }
@@ -964,13 +967,16 @@ void MainWindow::showEvent(QShowEvent *event)
     if (!m_defaultDockSizes)
         return;
     m_defaultDockSizes = false;
-    QList<QDockWidget *> docks;
-    QList<int> widths;
-    for (QDockWidget *d : findChildren<QDockWidget *>()) {
-        docks.append(d);
-        widths.append(d->objectName() == QLatin1String("inspectorDock") ? width() * 3 / 10 : width() / 6);
-    }
-    resizeDocks(docks, widths, Qt::Horizontal);
+    // After the first layout pass, when the docks have their places.
+    QTimer::singleShot(0, this, [this] {
+        QList<QDockWidget *> docks;
+        QList<int> widths;
+        for (QDockWidget *d : findChildren<QDockWidget *>()) {
+            docks.append(d);
+            widths.append(d->objectName() == QLatin1String("inspectorDock") ? width() * 3 / 10 : width() / 6);
+        }
+        resizeDocks(docks, widths, Qt::Horizontal);
+    });
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

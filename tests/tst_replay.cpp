@@ -449,6 +449,17 @@ private slots:
         QVERIFY(!r.ok());
         QCOMPARE(r.worlds.at(0).error, QStringLiteral("cancelled"));
         QVERIFY(!r.value);
+        // A script that does not compile: every world says why, on any thread count.
+        for (const int threads : {1, 3}) {
+            ReplayOptions o = opts();
+            o.threads = threads;
+            const ReplayResult bad = ReplayEngine::runWorlds(
+                {ReplayWorld{QStringLiteral("w"), std::make_shared<DiscoveryTree>(tree)}},
+                PolicySpec::script(QStringLiteral("function selectBatch(s) {"), QStringLiteral("broken.js")), o);
+            QVERIFY(!bad.ok());
+            QVERIFY2(bad.worlds.at(0).error.startsWith(QLatin1String("broken.js: line")), qPrintable(bad.worlds.at(0).error));
+            QCOMPARE(bad.worlds.at(0).episodes.size(), 5);
+        }
     }
 
     void synthWorldsAreValidAndReproducible_data()

@@ -292,7 +292,6 @@ ReplayResult ReplayEngine::runWorlds(const QList<ReplayWorld> &worlds, const Pol
 
     QString createError;
     std::mutex errorMutex;
-    std::unique_ptr<Policy> first = spec.create(&createError);
 
     auto work = [&](Policy &policy) {
         for (;;) {
@@ -311,30 +310,29 @@ ReplayResult ReplayEngine::runWorlds(const QList<ReplayWorld> &worlds, const Pol
         }
     };
 
-    if (first) {
-        int threads = options.threads > 0 ? options.threads : QThread::idealThreadCount();
-        threads = int(std::max<qsizetype>(1, std::min<qsizetype>(threads, total)));
-        if (threads == 1) {
-            work(*first);
+    // One policy (one interpreter for scripts) per thread: a QJSEngine stays
+    // on the thread that made it. The calling thread works too.
+    auto runOnThisThread = [&] {
+        QString error;
+        std::unique_ptr<Policy> own = spec.create(&error);
+        if (own) {
+            work(*own);
         } else {
-            QThreadPool pool;
-            pool.setMaxThreadCount(threads);
-            for (int t = 0; t < threads; ++t) {
-                pool.start([&] {
-                    // One policy (one interpreter for scripts) per worker thread:
-                    // a QJSEngine stays on the thread that made it.
-                    QString error;
-                    std::unique_ptr<Policy> own = spec.create(&error);
-                    if (own) {
-                        work(*own);
-                    } else {
-                        std::lock_guard lock(errorMutex);
-                        createError = error;
-                    }
-                });
-            }
-            pool.waitForDone();
+            std::lock_guard lock(errorMutex);
+            createError = error;
         }
+    };
+    int threads = options.threads > 0 ? options.threads : QThread::idealThreadCount();
+    threads = int(std::max<qsizetype>(1, std::min<qsizetype>(threads, total)));
+    if (threads == 1) {
+        runOnThisThread();
+    } else {
+        QThreadPool pool;
+        pool.setMaxThreadCount(threads - 1);
+        for (int t = 1; t < threads; ++t)
+            pool.start(runOnThisThread);
+        runOnThisThread();
+        pool.waitForDone();
     }
 
     for (qsizetype w = 0; w < worlds.size(); ++w) {

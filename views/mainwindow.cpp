@@ -49,6 +49,9 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <functional>
+#include <memory>
+
 namespace dreamrsi {
 
 namespace {
@@ -225,16 +228,28 @@ void MainWindow::loadProject()
     m_workspace->clearWorlds();
     m_workspace->clearVersions();
     setWindowTitle(tr("%1 — Dream-RSI Workbench").arg(QFileInfo(path).completeBaseName()));
-    // Seed the built-in policies into a project that has none, then read everything.
-    m_store->policyVersions().then(this, [this, path](StoreResult<QList<PolicyVersion>> versions) {
+    // Seed the built-in policies into a project that has none (one write after
+    // the other, each awaited, so the reads below see them), then read everything.
+    auto readAll = std::make_shared<std::function<void()>>();
+    auto seed = std::make_shared<std::function<void(QList<PolicyVersion>)>>();
+    *seed = [this, path, weakSeed = std::weak_ptr(seed), readAll](QList<PolicyVersion> pending) {
         if (path != m_projectPath)
             return;
-        if (versions.ok() && versions.value->isEmpty()) {
-            for (PolicyVersion v : ReplayJobs::builtinVersions()) {
-                v.created = QDateTime::currentDateTimeUtc();
-                m_store->addPolicyVersion(v);
-            }
-        }
+        if (pending.isEmpty())
+            return (*readAll)();
+        PolicyVersion v = pending.takeFirst();
+        v.created = QDateTime::currentDateTimeUtc();
+        m_store->addPolicyVersion(v).then(this, [seed = weakSeed.lock(), pending](StoreResult<PolicyVersionId>) { (*seed)(pending); });
+    };
+    m_store->policyVersions().then(this, [this, path, seed, readAll](StoreResult<QList<PolicyVersion>> versions) {
+        if (path != m_projectPath)
+            return;
+        if (versions.ok() && versions.value->isEmpty())
+            (*seed)(ReplayJobs::builtinVersions());
+        else
+            (*readAll)();
+    });
+    *readAll = [this, path] {
         m_store->iterations().then(this, [this, path](StoreResult<QList<IterationInfo>> its) {
             if (path != m_projectPath)
                 return;
@@ -297,7 +312,7 @@ void MainWindow::loadProject()
                 });
             }
         });
-    });
+    };
 }
 
 void MainWindow::importTrees(const QStringList &paths)

@@ -1012,13 +1012,17 @@ void MainWindow::dropEvent(QDropEvent *event)
 {
     QStringList paths;
     for (const QUrl &url : event->mimeData()->urls()) {
-        if (url.isLocalFile())
+        if (!url.isLocalFile())
+            continue;
+        // A dropped project opens as the project; tree files open as worlds.
+        if (url.toLocalFile().endsWith(QLatin1String(".dreamrsi")))
+            openProject(url.toLocalFile());
+        else
             paths.append(url.toLocalFile());
     }
-    if (!paths.isEmpty()) {
+    if (!paths.isEmpty())
         openFiles(paths);
-        event->acceptProposedAction();
-    }
+    event->acceptProposedAction();
 }
 
 } // namespace dreamrsi

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Screenshots of the workbench, one PNG per tab, taken under Xvfb on the demo
-# data: the demo project (built from resources/demo with the dreamrsi CLI) or,
-# when the CLI is missing, the demo tree files.
+# data: the bundled demo project (or one built from resources/demo with the
+# dreamrsi CLI), else the demo tree files.
 #
 #   packaging/screenshot.sh [OUT_DIR] [BIN_DIR]
 #
@@ -24,7 +24,11 @@ export XDG_CONFIG_HOME=$tmp/config
 export QT_SCALE_FACTOR=1
 
 inputs=("$root"/resources/demo/*.json)
-if [ -x "$bin/dreamrsi" ] && [ -x "$root/resources/demo/make-demo-project.sh" ]; then
+if [ -f "$root/resources/demo/demo.dreamrsi" ]; then
+    # The bundled demo project, copied: the workbench opens projects for writing.
+    cp "$root/resources/demo/demo.dreamrsi" "$tmp/demo.dreamrsi"
+    inputs=("$tmp/demo.dreamrsi")
+elif [ -x "$bin/dreamrsi" ] && [ -x "$root/resources/demo/make-demo-project.sh" ]; then
     if ! "$root/resources/demo/make-demo-project.sh" "$bin/dreamrsi" "$tmp/demo.dreamrsi" > "$tmp/make-demo.log" 2>&1; then
         echo "screenshot.sh: the demo project script stopped early (below); the workbench replays what is missing" >&2
         cat "$tmp/make-demo.log" >&2

@@ -75,6 +75,7 @@ PoliciesPage::PoliciesPage(Workspace *workspace, SweepRunner *runner, QWidget *p
     m_progress->setTextVisible(true);
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
+    m_progress->setFormat(QString());
     m_status = new QLabel;
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_save);

@@ -102,6 +102,8 @@ private slots:
         QTest::addRow("missing world") << QStringList{QStringLiteral("replay"), QStringLiteral("--world"), QStringLiteral("/no/such.json"),
                                                       QStringLiteral("--policy"), QStringLiteral("builtin:portfolio")}
                                        << 1 << QStringLiteral("/no/such.json");
+        QTest::addRow("project") << QStringList{QStringLiteral("replay"), QStringLiteral("--project"), QStringLiteral("p.dreamrsi")}
+                                 << 2 << QStringLiteral("dreamrsi project replay");
         QTest::addRow("synth without seed") << QStringList{QStringLiteral("synth"), QStringLiteral("--out"), QStringLiteral("/tmp/x"),
                                                            QStringLiteral("--worlds"), QStringLiteral("1")}
                                             << 2 << QStringLiteral("--seed");

@@ -225,6 +225,10 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
         out << replayUsage;
         return 0;
     }
+    if (args.contains(QLatin1String("--project"))) {
+        err << "dreamrsi replay: worlds of a project are replayed by `dreamrsi project replay P.dreamrsi ...`\n";
+        return 2;
+    }
     QString error;
     const std::optional<ReplayCommandOptions> options = parseReplayOptions(args, &error);
     if (!options) {

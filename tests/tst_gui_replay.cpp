@@ -276,6 +276,33 @@ private slots:
         QVERIFY2(ws.result(name)->ok(), qPrintable(ws.result(name)->firstError()));
     }
 
+    // The bundled demo project opens with its worlds, versions and stored results.
+    void demoProjectOpens()
+    {
+        const QString bundled = QStringLiteral(DREAMRSI_SOURCE_DIR "/resources/demo/demo.dreamrsi");
+        if (!QFileInfo::exists(bundled))
+            QSKIP("resources/demo/demo.dreamrsi is not in this checkout");
+        QTemporaryDir dir;
+        const QString copy = dir.filePath(QStringLiteral("demo.dreamrsi"));
+        QVERIFY(QFile::copy(bundled, copy));
+        MainWindow w;
+        QSignalSpy loaded(&w, &MainWindow::projectLoaded);
+        w.openProject(copy);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+        QCOMPARE(w.workspace()->worlds().size(), 3);
+        QVERIFY(w.workspace()->versions().size() >= 2);
+        int withResults = 0;
+        for (const PolicyVersion &v : w.workspace()->versions()) {
+            const ReplayResultPtr r = w.workspace()->result(v.name);
+            if (r && r->value)
+                ++withResults;
+        }
+        QVERIFY(withResults >= 2);
+        w.frontierPage()->setChecked({w.workspace()->versions().at(0).name, w.workspace()->versions().at(1).name});
+        QCOMPARE(w.frontierPage()->seriesShown(), 2);
+        QVERIFY(w.currentTree());
+    }
+
     void projectInWindow()
     {
         QTemporaryDir dir;

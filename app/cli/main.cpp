@@ -25,6 +25,13 @@ struct Command
     bool needsGui = false; ///< renders with QtGui (offscreen when no display)
 };
 
+/// `replay --project P` replays and stores in a project; `replay --world …` reads tree files.
+int runReplay(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    return args.contains(QLatin1String("--project")) ? dreamrsi::runProjectReplayCommand(args, out, err)
+                                                      : dreamrsi::runReplayCommand(args, out, err);
+}
+
 // One line per command; keep sorted by name.
 const Command commands[] = {
     {"evaluate", "evaluate a candidate for a built-in task or with a custom command", dreamrsi::runEvaluateCommand},
@@ -33,7 +40,8 @@ const Command commands[] = {
     {"ls", "list a project's iterations, policy versions, replay results, approvals", dreamrsi::runLsCommand},
     {"plot", "export a frontier, anytime or tree figure (PDF, SVG, PNG)", dreamrsi::runPlotCommand, true},
     {"project", "create a project file or show what it holds (new, info)", dreamrsi::runProjectCommand},
-    {"replay", "replay a policy in frozen worlds over a budget sweep and score it", dreamrsi::runReplayCommand},
+    {"replay", "replay a policy in tree files (--world) or a project's iterations (--project) and score it",
+     runReplay},
     {"synth", "write synthetic worlds of documented regimes", dreamrsi::runSynthCommand},
     {"tasks", "list the built-in evaluation tasks", dreamrsi::runTasksCommand},
     {"validate", "check tree files and print their summary", dreamrsi::runValidateCommand},

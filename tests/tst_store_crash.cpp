@@ -8,6 +8,7 @@
 #include "store/projectreader.h"
 #include "store/projectwriter.h"
 
+#include <QElapsedTimer>
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
@@ -78,13 +79,29 @@ void TestStoreCrash::killAtRandomPoints()
         child.setProcessChannelMode(QProcess::SeparateChannels);
         child.start(helperPath(), {QStringLiteral("stream"), path, QString::number(run)});
         QVERIFY2(child.waitForStarted(5000), qPrintable(child.errorString()));
-        // Mostly mid-stream, sometimes while opening (recovery, lock takeover).
-        const int delayMs = rng.bounded(8) == 0 ? int(rng.bounded(15)) : int(rng.bounded(40, 250));
-        QTest::qWait(delayMs);
+        // Mostly mid-stream (a random time after the round began, whatever
+        // the start-up cost of this build), sometimes while still opening
+        // (recovery, lock takeover).
+        QByteArray output;
+        if (rng.bounded(8) == 0) {
+            QTest::qWait(int(rng.bounded(15)));
+        } else {
+            QElapsedTimer waited;
+            waited.start();
+            while (!output.contains("begin ") && waited.elapsed() < 20000 && child.state() == QProcess::Running) {
+                child.waitForReadyRead(50);
+                output += child.readAllStandardOutput();
+            }
+            QVERIFY2(output.contains("begin "), qPrintable(QStringLiteral("run %1: the child never began a round: %2")
+                                                               .arg(run)
+                                                               .arg(QString::fromUtf8(output + child.readAllStandardError()))));
+            QTest::qWait(int(rng.bounded(1, 200)));
+        }
         child.kill(); // SIGKILL
         QVERIFY(child.waitForFinished(10000));
         QCOMPARE(child.exitStatus(), QProcess::CrashExit);
-        const QList<QByteArray> lines = child.readAllStandardOutput().split('\n');
+        output += child.readAllStandardOutput();
+        const QList<QByteArray> lines = output.split('\n');
         const QByteArray errors = child.readAllStandardError();
         IterationId id = 0;
         int count = 0;

@@ -103,7 +103,7 @@ private slots:
                                                       QStringLiteral("--policy"), QStringLiteral("builtin:portfolio")}
                                        << 1 << QStringLiteral("/no/such.json");
         QTest::addRow("project") << QStringList{QStringLiteral("replay"), QStringLiteral("--project"), QStringLiteral("p.dreamrsi")}
-                                 << 2 << QStringLiteral("dreamrsi project replay");
+                                 << 2 << QStringLiteral("usage: dreamrsi replay --project P.dreamrsi --policy");
         QTest::addRow("synth without seed") << QStringList{QStringLiteral("synth"), QStringLiteral("--out"), QStringLiteral("/tmp/x"),
                                                            QStringLiteral("--worlds"), QStringLiteral("1")}
                                             << 2 << QStringLiteral("--seed");

@@ -55,8 +55,10 @@ EvaluationResult runCustomCommand(const EvaluationRequest &request, const Evalua
                                   const QString &taskDir)
 {
     SandboxRequest run;
-    if (!taskDir.isEmpty())
+    if (!taskDir.isEmpty()) {
         run.extraEnvironment.insert(QStringLiteral("DREAMRSI_TASK_DIR"), taskDir);
+        run.readablePaths.append(taskDir);
+    }
     run.program = QStringLiteral("/bin/sh");
     run.arguments = {QStringLiteral("-c"), request.command + QStringLiteral(" \"$@\""), QStringLiteral("dreamrsi-evaluator")};
     if (!request.candidatePath.isEmpty()) {

@@ -37,6 +37,9 @@ struct SandboxRequest
     QHash<QString, QString> extraEnvironment;
     SandboxLimits limits;
     SandboxMode mode = SandboxMode::Auto;
+    /// Host paths the child must be able to read even where the sandbox hides
+    /// them (a task folder under /tmp, which the private /tmp covers).
+    QStringList readablePaths;
     /// Bind the NVIDIA device nodes (/dev/nvidia*) into the sandbox.
     bool gpuAccess = false;
 };

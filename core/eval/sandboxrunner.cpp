@@ -5,6 +5,7 @@
 #include <QEventLoop>
 #include <QFileInfo>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTimer>
 
@@ -417,6 +418,25 @@ void SandboxRunner::start(const SandboxRequest &request)
                                           .entryList({QStringLiteral("nvidia*")}, QDir::System | QDir::Files);
             for (const QString &node : nodes)
                 args << QStringLiteral("--dev-bind") << QStringLiteral("/dev/") + node << QStringLiteral("/dev/") + node;
+        }
+        // The private /tmp hides the host's /tmp: files the command names there
+        // (a candidate or evaluator script in a checkout under /tmp) are bound
+        // back read-only, each on its own.
+        // Paths are found inside arguments too, as in `sh -c "python3 /tmp/x/eval.py"`.
+        static const QRegularExpression tmpPath(QStringLiteral("(/tmp/[^\\s'\"]+)"));
+        QStringList named{request.program};
+        named += request.arguments;
+        named += request.readablePaths;
+        QStringList bound;
+        for (const QString &argument : std::as_const(named)) {
+            for (const QRegularExpressionMatch &m : tmpPath.globalMatch(argument)) {
+                const QString clean = QDir::cleanPath(m.captured(1));
+                if (!clean.startsWith(workDir + QLatin1Char('/')) && clean != workDir && !bound.contains(clean)
+                    && QFileInfo::exists(clean)) {
+                    args << QStringLiteral("--ro-bind") << clean << clean;
+                    bound.append(clean);
+                }
+            }
         }
         args << QStringLiteral("--bind") << workDir << workDir << QStringLiteral("--chdir") << workDir
              << QStringLiteral("--") << request.program;

@@ -8,6 +8,10 @@
 #include <QTabWidget>
 
 #include <QApplication>
+#include <QStandardPaths>
+#include <QFileInfo>
+#include <QFile>
+#include <QDir>
 #include <QCommandLineParser>
 #include <QLibraryInfo>
 #include <QLocale>
@@ -48,6 +52,10 @@ int main(int argc, char *argv[])
                                         QApplication::translate("main", "Window size for screenshots, e.g. 1600x1000."),
                                         QStringLiteral("WxH"), QStringLiteral("1600x1000"));
     parser.addOption(sizeOption);
+    const QCommandLineOption demoOption(
+        QStringLiteral("demo"),
+        QApplication::translate("main", "Open the bundled demo project (a private copy in the user's data folder)."));
+    parser.addOption(demoOption);
     parser.process(app);
 
     dreamrsi::MainWindow window;
@@ -59,6 +67,22 @@ int main(int argc, char *argv[])
             project = arg;
         else
             files.append(arg);
+    }
+    if (parser.isSet(demoOption) && project.isEmpty()) {
+        // The bundled project is read-only inside the executable; the workbench
+        // opens projects for writing, so it works on a copy kept between runs.
+        const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
+        const QString copy = dir + QStringLiteral("/demo.dreamrsi");
+        if (!QFileInfo::exists(copy)) {
+            QDir().mkpath(dir);
+            if (!QFile::copy(QStringLiteral(":/demo/demo.dreamrsi"), copy)
+                || !QFile::setPermissions(copy, QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
+                QTextStream(stderr) << QApplication::translate("main", "Cannot copy the demo project to %1").arg(copy)
+                                    << '\n';
+                return 1;
+            }
+        }
+        project = copy;
     }
     if (parser.isSet(screenshotOption)) {
         const QStringList wh = parser.value(sizeOption).split(QLatin1Char('x'));

@@ -1077,5 +1077,13 @@ Open a tree file or a project, or drop a tree file here.</source>
         <source>Tree files to open, or one project (*.dreamrsi).</source>
         <translation>要打开的树文件，或一个项目（*.dreamrsi）。</translation>
     </message>
+    <message>
+        <source>Open the bundled demo project (a private copy in the user&apos;s data folder).</source>
+        <translation>打开内置的演示项目（用户数据目录中的私有副本）。</translation>
+    </message>
+    <message>
+        <source>Cannot copy the demo project to %1</source>
+        <translation>无法将演示项目复制到 %1</translation>
+    </message>
 </context>
 </TS>

@@ -169,21 +169,7 @@ QList<ReplayResultRecord> ReplayJobs::recordsFor(const ReplayResult &result, Pol
         if (iteration == 0)
             continue;
         for (const EpisodeResult &e : sweep.episodes) {
-            ReplayResultRecord r;
-            r.key.version = version;
-            r.key.world = iteration;
-            r.key.beta = e.beta;
-            r.key.workers = result.workers;
-            r.key.lambda = result.lambda;
-            r.key.rounds = result.maxRounds;
-            r.calls = e.calls;
-            r.rounds = e.rounds;
-            r.best = e.best;
-            r.attainment = e.attainment;
-            r.revealed = e.revealed;
-            if (!e.error.isEmpty())
-                r.error = e.error;
-            records.append(r);
+            records.append(replayResultRecord(e, version, iteration, result.workers, result.lambda, result.maxRounds));
         }
     }
     return records;

@@ -182,23 +182,8 @@ int runProjectReplayCommand(const QStringList &args, QTextStream &out, QTextStre
     QList<ReplayResultRecord> records;
     for (qsizetype w = 0; w < result.worlds.size() && w < worldIds.size(); ++w) {
         for (const EpisodeResult &e : result.worlds.at(w).episodes) {
-            ReplayResultRecord r;
-            r.key.version = policy->version.id;
-            r.key.world = worldIds.at(w);
-            r.key.beta = e.beta;
-            r.key.workers = options->replay.workers;
-            r.key.lambda = options->replay.lambda;
-            r.key.rounds = options->replay.maxRounds;
-            if (e.plan)
-                r.key.grid = GridShape{e.plan->branches, e.plan->refinements};
-            r.calls = e.calls;
-            r.rounds = e.rounds;
-            r.best = e.best;
-            r.attainment = e.attainment;
-            r.revealed = e.revealed;
-            if (!e.error.isEmpty())
-                r.error = e.error;
-            records.append(r);
+            records.append(replayResultRecord(e, policy->version.id, worldIds.at(w), options->replay.workers,
+                                              options->replay.lambda, options->replay.maxRounds));
         }
     }
     const StoreResult<Done> stored = (*writer.value)->storeReplayResults(records);

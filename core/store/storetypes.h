@@ -2,6 +2,7 @@
 
 #include "model/cell.h"
 #include "model/discoverytree.h"
+#include "replay/episoderesult.h"
 
 #include <QByteArray>
 #include <QDateTime>
@@ -118,6 +119,11 @@ struct ReplayResultRecord
     std::optional<QString> error;      ///< policy error ("round 3: …"), nullopt when none
     QDateTime created;                 ///< UTC, set by the store
 };
+
+/// The stored form of one replayed episode: its key (version, world, β, W, λ,
+/// K and the grid restriction the policy's plan applied) and its outcome.
+ReplayResultRecord replayResultRecord(const EpisodeResult &episode, PolicyVersionId version, IterationId world,
+                                      int workers, double lambda, std::optional<int> maxRounds);
 
 /// A researcher's approval of a policy version for the next online round.
 struct Approval

@@ -16,6 +16,8 @@
 #include "workspace.h"
 
 #include <QAbstractItemModelTester>
+#include <QElapsedTimer>
+#include <QScopeGuard>
 #include <QAction>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -222,11 +224,19 @@ private slots:
         AppSettings settings;
         PolicyVersion v = ReplayJobs::builtinVersions().at(1);
         v.id = 7;
-        auto control = std::make_shared<SweepControl>();
-        auto future = ReplayJobs::runSweep(ReplayJobs::worldsOf(ws), v, settings, control);
-        future.waitForFinished();
-        const ReplayResultPtr r = future.result();
-        QCOMPARE(control->done.load(), control->total.load());
+        ws.addVersion(v);
+        SweepRunner runner(&ws);
+        runner.setSettings(settings);
+        QSignalSpy finished(&runner, &SweepRunner::finished);
+        QSignalSpy progress(&runner, &SweepRunner::progress);
+        runner.run({v.name});
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        const ReplayResultPtr r = finished.at(0).at(1).value<ReplayResultPtr>();
+        QVERIFY(r);
+        QVERIFY2(r->ok(), qPrintable(r->firstError()));
+        QVERIFY(!progress.isEmpty());
+        QCOMPARE(progress.constLast().at(1).toInt(), progress.constLast().at(2).toInt());
+        QCOMPARE(progress.constLast().at(2).toInt(), int(2 * settings.betas.size()));
         const QList<ReplayResultRecord> records = ReplayJobs::recordsFor(*r, 7, ws.worlds());
         QCOMPARE(records.size(), 2 * settings.betas.size());
         const auto back = ReplayJobs::resultsFromRecords(records, ws.worlds());
@@ -274,6 +284,137 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
         QVERIFY(ws.result(name));
         QVERIFY2(ws.result(name)->ok(), qPrintable(ws.result(name)->firstError()));
+    }
+
+    // A sweep from the GUI runs in a child process, yet gives exactly what
+    // the in-process engine gives: same worlds (by workspace name), same numbers.
+    void childSweepMatchesEngine()
+    {
+        Workspace ws;
+        addDemoWorlds(ws);
+        const PolicyVersion v = ReplayJobs::builtinVersions().at(0);
+        ws.addVersion(v);
+        AppSettings settings;
+        settings.workers = 4;
+        settings.lambda = 0.2;
+        settings.betas = {0.0, 0.3, 1.0};
+        SweepRunner runner(&ws);
+        runner.setSettings(settings);
+        QSignalSpy finished(&runner, &SweepRunner::finished);
+        runner.run({v.name});
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        const ReplayResultPtr child = ws.result(v.name);
+        QVERIFY(child);
+        ReplayOptions options;
+        options.workers = settings.workers;
+        options.lambda = settings.lambda;
+        options.betas = settings.betas;
+        const ReplayResult local = ReplayEngine::runWorlds(ReplayJobs::worldsOf(ws), PolicySpec::script(v.code, v.name), options);
+        QVERIFY(child->value && local.value);
+        QCOMPARE(*child->value, *local.value); // exact: the JSON carries shortest round-trip numbers
+        QCOMPARE(child->worlds.size(), local.worlds.size());
+        for (int w = 0; w < local.worlds.size(); ++w) {
+            const SweepResult &a = child->worlds.at(w);
+            const SweepResult &b = local.worlds.at(w);
+            QCOMPARE(a.world, b.world);
+            QCOMPARE(*a.hypervolume, *b.hypervolume);
+            QCOMPARE(*a.penalty, *b.penalty);
+            QCOMPARE(a.frontier, b.frontier);
+            for (int e = 0; e < b.episodes.size(); ++e)
+                QCOMPARE(a.episodes.at(e).revealed, b.episodes.at(e).revealed);
+        }
+    }
+
+    // Hostile policy code edited in the GUI costs an error message, never the
+    // window: a spin meets the wall-clock limit, a hog its memory limit, and a
+    // missing replay program is named. The next queued version still runs.
+    void hostileVersionsAreContained_data()
+    {
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("program");
+        QTest::addColumn<QString>("expected");
+        QTest::addRow("spin") << QStringLiteral("function selectBatch(s) { for (;;) {} }") << QString()
+                              << QStringLiteral("wall-clock limit");
+        QTest::addRow("memory hog")
+            << QStringLiteral("var keep = []; function selectBatch(s) { for (;;) keep.push(new Array(1000000).fill(s.round + 0.5)); }")
+            << QString() << QString();
+        QTest::addRow("no replay program") << QStringLiteral("function selectBatch(s) { return []; }")
+                                           << QStringLiteral("/nonexistent/dreamrsi") << QStringLiteral("/nonexistent/dreamrsi");
+    }
+    void hostileVersionsAreContained()
+    {
+        QFETCH(QString, code);
+        QFETCH(QString, program);
+        QFETCH(QString, expected);
+        const QByteArray saved = qgetenv("DREAMRSI_PROGRAM");
+        if (!program.isEmpty())
+            qputenv("DREAMRSI_PROGRAM", program.toUtf8());
+        auto restore = qScopeGuard([&saved] { qputenv("DREAMRSI_PROGRAM", saved); });
+        Workspace ws;
+        addDemoWorlds(ws);
+        PolicyVersion hostile;
+        hostile.name = QStringLiteral("hostile");
+        hostile.code = code;
+        ws.addVersion(hostile);
+        const PolicyVersion good = ReplayJobs::builtinVersions().at(0);
+        ws.addVersion(good);
+        AppSettings settings;
+        settings.betas = {0.5};
+        settings.scriptTimeLimitMs = 600000; // only the process limits can stop it
+        settings.replayWallLimitS = 5;
+        settings.replayMemoryLimitMb = 1024;
+        SweepRunner runner(&ws);
+        runner.setSettings(settings);
+        QSignalSpy failed(&runner, &SweepRunner::failed);
+        QSignalSpy finished(&runner, &SweepRunner::finished);
+        QSignalSpy idle(&runner, &SweepRunner::idle);
+        QElapsedTimer clock;
+        clock.start();
+        runner.run({hostile.name, good.name});
+        QTRY_COMPARE_WITH_TIMEOUT(idle.count(), 1, 60000);
+        QVERIFY2(clock.elapsed() < 30000, "contained well within the limits");
+        if (!failed.isEmpty()) {
+            QCOMPARE(failed.count(), program.isEmpty() ? 1 : 2);
+            QCOMPARE(failed.at(0).at(0).toString(), hostile.name);
+            const QString message = failed.at(0).at(1).toString();
+            QVERIFY2(message.contains(expected), qPrintable(message));
+            QVERIFY(!ws.result(hostile.name));
+        } else {
+            // The interpreter may report its own out-of-memory as a policy error.
+            QVERIFY(expected.isEmpty());
+            QVERIFY(ws.result(hostile.name));
+            QVERIFY(!ws.result(hostile.name)->ok());
+        }
+        if (program.isEmpty()) {
+            QVERIFY(ws.result(good.name));
+            QVERIFY(ws.result(good.name)->ok());
+        } else {
+            QCOMPARE(failed.count(), 2); // the good one cannot start either, and says so
+        }
+    }
+
+    // The stepper shows a contained policy's failure as that side's error.
+    void replayPageShowsContainedFailure()
+    {
+        Workspace ws;
+        addDemoWorlds(ws);
+        PolicyVersion spin;
+        spin.name = QStringLiteral("spin");
+        spin.code = QStringLiteral("function selectBatch(s) { if (s.round > 1) for (;;) {} return [s.legal[0]]; }");
+        ws.addVersion(spin);
+        ws.addVersion(ReplayJobs::builtinVersions().at(0));
+        ReplayPage page(&ws);
+        AppSettings settings;
+        settings.scriptTimeLimitMs = 300;
+        page.setSettings(settings);
+        QSignalSpy ready(&page, &ReplayPage::episodesReady);
+        page.compare(QStringLiteral("cp1"), spin.name, ws.versions().at(1).name, 0.5);
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 30000);
+        QVERIFY(page.state(0).episode());
+        const QString error = page.state(0).episode()->error;
+        QVERIFY2(error.contains(QLatin1String("round 3")), qPrintable(error));
+        QVERIFY(page.state(1).episode()->ok());
+        QVERIFY(page.state(1).roundCount() > 0);
     }
 
     // The bundled demo project opens with its worlds, versions and stored results.

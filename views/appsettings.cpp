@@ -17,6 +17,9 @@ AppSettings AppSettings::load()
     if (auto betas = parseBetas(s.value(QStringLiteral("replay/betas")).toString()))
         a.betas = *betas;
     a.scriptTimeLimitMs = std::clamp(s.value(QStringLiteral("replay/timeLimitMs"), a.scriptTimeLimitMs).toInt(), 10, 600000);
+    a.replayMemoryLimitMb =
+        std::clamp(s.value(QStringLiteral("replay/memoryLimitMb"), a.replayMemoryLimitMb).toInt(), 256, 1 << 20);
+    a.replayWallLimitS = std::clamp(s.value(QStringLiteral("replay/wallLimitS"), a.replayWallLimitS).toInt(), 5, 86400);
     a.playIntervalMs = std::clamp(s.value(QStringLiteral("replay/playIntervalMs"), a.playIntervalMs).toInt(), 30, 10000);
     return a;
 }
@@ -29,6 +32,8 @@ void AppSettings::save() const
     s.setValue(QStringLiteral("replay/lambda"), lambda);
     s.setValue(QStringLiteral("replay/betas"), formatBetas(betas));
     s.setValue(QStringLiteral("replay/timeLimitMs"), scriptTimeLimitMs);
+    s.setValue(QStringLiteral("replay/memoryLimitMb"), replayMemoryLimitMb);
+    s.setValue(QStringLiteral("replay/wallLimitS"), replayWallLimitS);
     s.setValue(QStringLiteral("replay/playIntervalMs"), playIntervalMs);
 }
 

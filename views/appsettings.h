@@ -16,6 +16,10 @@ struct AppSettings
     double lambda = 0.1;                            ///< λ of the value
     QList<double> betas{0.0, 0.25, 0.5, 0.75, 1.0}; ///< the β grid
     int scriptTimeLimitMs = 2000;
+    /// Replays started from the GUI run in a child `dreamrsi` process with
+    /// this address-space limit and this wall-clock limit.
+    int replayMemoryLimitMb = 4096;
+    int replayWallLimitS = 600;
     int playIntervalMs = 600;                       ///< stepper speed: one round per interval
 
     static AppSettings load();

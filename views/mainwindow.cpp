@@ -130,8 +130,16 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_runner, &SweepRunner::progress, this, [this](const QString &name, int done, int total) {
         statusBar()->showMessage(tr("Replaying %1: %2 of %3 episodes").arg(name).arg(done).arg(total));
     });
+    connect(m_runner, &SweepRunner::failed, this, [this](const QString &name, const QString &message) {
+        m_replayFailures.append(tr("%1: %2").arg(name, message));
+    });
     connect(m_runner, &SweepRunner::idle, this, [this] {
-        statusBar()->showMessage(tr("Replays finished"), 4000);
+        if (m_replayFailures.isEmpty()) {
+            statusBar()->showMessage(tr("Replays finished"), 4000);
+        } else {
+            statusBar()->showMessage(tr("Replay failed: %1").arg(m_replayFailures.join(QStringLiteral("; "))));
+            m_replayFailures.clear();
+        }
         updateActions();
     });
     connect(m_runner, &SweepRunner::started, this, &MainWindow::updateActions);

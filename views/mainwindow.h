@@ -128,6 +128,7 @@ private:
     int m_currentWorld = -1;
     int m_pendingLoads = 0;
     SweepRunner *m_runner = nullptr;
+    QStringList m_replayFailures; ///< since the runner was last idle, shown when it is
     ProjectStore *m_store = nullptr;
     QString m_projectPath;
     FrontierPage *m_frontiers = nullptr;

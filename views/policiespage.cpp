@@ -139,6 +139,9 @@ PoliciesPage::PoliciesPage(Workspace *workspace, SweepRunner *runner, QWidget *p
         m_status->setText(r->ok() ? tr("%1 replayed: value %2").arg(name, r->value ? QString::number(*r->value, 'f', 4) : tr("none"))
                                   : tr("%1: %2").arg(name, r->firstError()));
     });
+    connect(runner, &SweepRunner::failed, this, [this](const QString &name, const QString &message) {
+        m_status->setText(tr("Replay of %1 failed: %2").arg(name, message));
+    });
     connect(runner, &SweepRunner::cancelled, this, [this](const QString &name) {
         m_status->setText(tr("Replay of %1 cancelled.").arg(name));
     });

@@ -3,7 +3,7 @@
 #include "policy/builtinpolicies.h"
 #include "replay/replayengine.h"
 
-#include <QtConcurrent/QtConcurrentRun>
+#include <QCoreApplication>
 
 #include <map>
 #include <tuple>
@@ -47,38 +47,44 @@ QList<PolicyVersion> ReplayJobs::builtinVersions()
     return versions;
 }
 
-QFuture<ReplayResultPtr> ReplayJobs::runSweep(QList<ReplayWorld> worlds, PolicyVersion version, AppSettings settings,
-                                              std::shared_ptr<SweepControl> control)
+ReplayProcessRequest ReplayJobs::sweepRequest(QList<ReplayWorld> worlds, const PolicyVersion &version,
+                                              const AppSettings &settings)
 {
-    return QtConcurrent::run([worlds = std::move(worlds), version = std::move(version), settings, control]() -> ReplayResultPtr {
-        const ReplayOptions options = optionsFrom(settings);
-        control->total = int(worlds.size() * options.betas.size());
-        auto result = std::make_shared<ReplayResult>(ReplayEngine::runWorlds(
-            worlds, specFor(version, settings), options, [control](int done, int) { control->done = done; },
-            &control->cancel));
-        result->policy = version.name;
-        return result;
-    });
+    ReplayProcessRequest request;
+    request.worlds = std::move(worlds);
+    request.policySource = version.code;
+    request.workers = settings.workers;
+    request.lambda = settings.lambda;
+    request.betas = settings.betas;
+    request.scriptTimeLimitMs = settings.scriptTimeLimitMs;
+    request.memoryLimitBytes = qint64(settings.replayMemoryLimitMb) << 20;
+    request.wallLimitMs = settings.replayWallLimitS * 1000;
+    request.trace = false;
+    return request;
 }
 
-QFuture<std::shared_ptr<const EpisodeResult>> ReplayJobs::runTracedEpisode(ReplayWorld world, PolicyVersion version,
-                                                                           double beta, AppSettings settings)
+ReplayProcessRequest ReplayJobs::tracedEpisodeRequest(ReplayWorld world, const PolicyVersion &version, double beta,
+                                                      const AppSettings &settings)
 {
-    return QtConcurrent::run([world = std::move(world), version = std::move(version), beta, settings] {
-        ReplayOptions options = optionsFrom(settings);
-        options.betas = {beta};
-        options.trace = true;
-        options.threads = 1;
-        const ReplayResult r = ReplayEngine::runWorlds({world}, specFor(version, settings), options);
-        auto episode = std::make_shared<EpisodeResult>();
-        if (!r.worlds.isEmpty() && !r.worlds.first().episodes.isEmpty())
-            *episode = r.worlds.first().episodes.first();
-        else
-            episode->error = r.firstError().isEmpty() ? QStringLiteral("no episode was run") : r.firstError();
-        if (!r.worlds.isEmpty() && episode->ok() && !r.worlds.first().error.isEmpty())
-            episode->error = r.worlds.first().error;
-        return std::shared_ptr<const EpisodeResult>(episode);
-    });
+    ReplayProcessRequest request = sweepRequest({std::move(world)}, version, settings);
+    request.betas = {beta};
+    request.threads = 1;
+    request.trace = true;
+    return request;
+}
+
+std::shared_ptr<const EpisodeResult> ReplayJobs::tracedEpisodeOf(const ReplayProcessOutput &output)
+{
+    auto episode = std::make_shared<EpisodeResult>();
+    if (!output.traces.isEmpty())
+        *episode = output.traces.first();
+    else
+        episode->error = output.result.firstError().isEmpty() ? QCoreApplication::translate("ReplayJobs", "no episode was run")
+                                                              : output.result.firstError();
+    const ReplayResult &r = output.result;
+    if (!r.worlds.isEmpty() && episode->ok() && !r.worlds.first().error.isEmpty())
+        episode->error = r.worlds.first().error;
+    return episode;
 }
 
 QHash<PolicyVersionId, ReplayResultPtr> ReplayJobs::resultsFromRecords(const QList<ReplayResultRecord> &records,

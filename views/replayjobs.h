@@ -3,31 +3,22 @@
 #include "appsettings.h"
 #include "policy/policyspec.h"
 #include "replay/replayoptions.h"
+#include "replay/replayprocess.h"
 #include "replay/replayresult.h"
 #include "replay/replayworld.h"
 #include "store/storetypes.h"
 #include "workspace.h"
 
-#include <QFuture>
-
-#include <atomic>
-#include <functional>
 #include <memory>
 
 namespace dreamrsi {
 
-/// Shared state of one running sweep: the GUI sets `cancel`, the worker
-/// threads publish progress.
-struct SweepControl
-{
-    std::atomic<bool> cancel{false};
-    std::atomic<int> done{0};
-    std::atomic<int> total{0};
-};
-
-/// How the views start replays: always on worker threads (QtConcurrent plus
-/// the engine's own pool), never on the GUI thread. Results come back as
-/// immutable shared values.
+/// How the views start replays. Every version the workbench shows is
+/// researcher-editable JavaScript, so replays started from the GUI run in a
+/// child `dreamrsi replay` process (ReplayProcess) with the memory and
+/// wall-clock limits of the settings: a run-away policy costs an error
+/// message, never the window. The in-process engine stays for trusted callers
+/// (the CLI's `plot`, tests).
 namespace ReplayJobs {
 
 ReplayOptions optionsFrom(const AppSettings &settings);
@@ -39,12 +30,15 @@ PolicySpec specFor(const PolicyVersion &version, const AppSettings &settings);
 /// The versions a fresh workspace starts with: the built-in twins.
 QList<PolicyVersion> builtinVersions();
 
-/// Replays `version` in every world over the β grid of `settings`.
-QFuture<ReplayResultPtr> runSweep(QList<ReplayWorld> worlds, PolicyVersion version, AppSettings settings,
-                                  std::shared_ptr<SweepControl> control);
-/// One traced episode of `version` in one world at one β (for the stepper).
-QFuture<std::shared_ptr<const EpisodeResult>> runTracedEpisode(ReplayWorld world, PolicyVersion version, double beta,
-                                                                AppSettings settings);
+/// The child-process request that replays `version` in `worlds` over the β
+/// grid of `settings`, within the settings' limits (no trace).
+ReplayProcessRequest sweepRequest(QList<ReplayWorld> worlds, const PolicyVersion &version, const AppSettings &settings);
+/// The request for one traced episode of `version` in `world` at `beta` (the stepper).
+ReplayProcessRequest tracedEpisodeRequest(ReplayWorld world, const PolicyVersion &version, double beta,
+                                          const AppSettings &settings);
+/// The traced episode of a finished tracedEpisodeRequest; an episode carrying
+/// the error when the output holds none or the world failed.
+std::shared_ptr<const EpisodeResult> tracedEpisodeOf(const ReplayProcessOutput &output);
 
 /// Rebuilds per-version results from stored episode records (ProjectStore),
 /// scoring each (version, world) sweep with the engine's own formulas.

@@ -2,6 +2,7 @@
 
 #include "plotstyle.h"
 #include "qcp.h"
+#include "replay/replayprocess.h"
 #include "replayjobs.h"
 #include "treeview.h"
 #include "workspace.h"
@@ -203,6 +204,14 @@ void ReplayPage::run()
     if (m_play.isActive())
         togglePlay();
     const quint64 generation = ++m_generation;
+    for (QPointer<ReplayProcess> &job : m_jobs) {
+        if (job) {
+            job->disconnect(this);
+            job->cancel();
+            job->deleteLater();
+        }
+        job = nullptr;
+    }
     const int w = m_workspace->indexOfWorld(m_world->currentText());
     for (int s = 0; s < 2; ++s) {
         m_state[s] = StepperState();
@@ -215,21 +224,45 @@ void ReplayPage::run()
         return;
     }
     const WorldEntry world = m_workspace->worlds().at(w);
+    int versionRow[2];
     for (int s = 0; s < 2; ++s) {
-        const int v = m_workspace->indexOfVersion(m_version[s]->currentText());
+        versionRow[s] = m_workspace->indexOfVersion(m_version[s]->currentText());
+        if (versionRow[s] >= 0)
+            ++m_pending; // counted first: a side that fails at once must not look like the last one
+    }
+    for (int s = 0; s < 2; ++s) {
+        const int v = versionRow[s];
         if (v < 0)
             continue;
-        ++m_pending;
-        ReplayJobs::runTracedEpisode({world.name, world.tree}, m_workspace->versions().at(v), beta(), m_settings)
-            .then(this, [this, generation, s, tree = world.tree](std::shared_ptr<const EpisodeResult> episode) {
-                if (generation != m_generation)
-                    return; // stale: the choices changed meanwhile
-                m_state[s] = StepperState(tree, episode);
-                m_state[s].seek(m_position);
-                if (--m_pending == 0)
-                    emit episodesReady();
-                showPosition();
-            });
+        auto *job = new ReplayProcess(this);
+        m_jobs[s] = job;
+        auto deliver = [this, generation, s, job, tree = world.tree](std::shared_ptr<const EpisodeResult> episode) {
+            job->deleteLater();
+            if (generation != m_generation)
+                return; // stale: the choices changed meanwhile
+            m_jobs[s] = nullptr;
+            m_state[s] = StepperState(tree, std::move(episode));
+            m_state[s].seek(m_position);
+            if (--m_pending == 0)
+                emit episodesReady();
+            showPosition();
+        };
+        connect(job, &ReplayProcess::finished, this, [deliver](std::shared_ptr<const ReplayProcessOutput> output) {
+            deliver(ReplayJobs::tracedEpisodeOf(*output));
+        });
+        connect(job, &ReplayProcess::failed, this, [deliver](const QString &message) {
+            auto episode = std::make_shared<EpisodeResult>();
+            episode->error = message;
+            deliver(episode);
+        });
+        QString error;
+        if (!job->start(ReplayJobs::tracedEpisodeRequest({world.name, world.tree}, m_workspace->versions().at(v), beta(),
+                                                         m_settings),
+                        &error)) {
+            auto episode = std::make_shared<EpisodeResult>();
+            episode->error = error;
+            deliver(episode);
+        }
     }
     showPosition();
 }

@@ -3,6 +3,7 @@
 #include "appsettings.h"
 #include "stepperstate.h"
 
+#include <QPointer>
 #include <QTimer>
 #include <QWidget>
 
@@ -14,6 +15,7 @@ class QToolButton;
 
 namespace dreamrsi {
 
+class ReplayProcess;
 class TreeView;
 class Workspace;
 
@@ -76,6 +78,7 @@ private:
     int m_position = 0;
     int m_pending = 0;
     quint64 m_generation = 0;
+    QPointer<ReplayProcess> m_jobs[2]; ///< the traced replays in flight, one child process per side
     QTimer m_debounce;
     QTimer m_play;
 };

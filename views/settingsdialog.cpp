@@ -40,6 +40,20 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     m_timeLimit->setSuffix(tr(" ms"));
     m_timeLimit->setValue(settings.scriptTimeLimitMs);
     form->addRow(tr("Script time limit per call:"), m_timeLimit);
+    m_memoryLimit = new QSpinBox;
+    m_memoryLimit->setRange(256, 1 << 20);
+    m_memoryLimit->setSingleStep(256);
+    m_memoryLimit->setSuffix(tr(" MiB"));
+    m_memoryLimit->setValue(settings.replayMemoryLimitMb);
+    m_memoryLimit->setToolTip(tr("Replays run in a separate dreamrsi process; it is stopped when its address space "
+                                 "grows past this."));
+    form->addRow(tr("Replay process memory limit:"), m_memoryLimit);
+    m_wallLimit = new QSpinBox;
+    m_wallLimit->setRange(5, 86400);
+    m_wallLimit->setSuffix(tr(" s"));
+    m_wallLimit->setValue(settings.replayWallLimitS);
+    m_wallLimit->setToolTip(tr("A replay process still running after this long is stopped."));
+    form->addRow(tr("Replay process time limit:"), m_wallLimit);
     m_playInterval = new QSpinBox;
     m_playInterval->setRange(30, 10000);
     m_playInterval->setSuffix(tr(" ms"));
@@ -62,6 +76,8 @@ AppSettings SettingsDialog::settings() const
     s.lambda = m_lambda->value();
     s.betas = AppSettings::parseBetas(m_betas->text()).value_or(s.betas);
     s.scriptTimeLimitMs = m_timeLimit->value();
+    s.replayMemoryLimitMb = m_memoryLimit->value();
+    s.replayWallLimitS = m_wallLimit->value();
     s.playIntervalMs = m_playInterval->value();
     return s;
 }

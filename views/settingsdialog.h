@@ -12,7 +12,7 @@ class QSpinBox;
 namespace dreamrsi {
 
 /// Edits AppSettings: theme, replay parameters (W, λ, β grid, script time
-/// limit) and the stepper's playback speed.
+/// limit, the replay process's memory and wall-clock limits) and the stepper's playback speed.
 class SettingsDialog final : public QDialog
 {
     Q_OBJECT
@@ -28,6 +28,8 @@ private:
     QDoubleSpinBox *m_lambda = nullptr;
     QLineEdit *m_betas = nullptr;
     QSpinBox *m_timeLimit = nullptr;
+    QSpinBox *m_memoryLimit = nullptr;
+    QSpinBox *m_wallLimit = nullptr;
     QSpinBox *m_playInterval = nullptr;
 };
 

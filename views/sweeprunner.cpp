@@ -1,5 +1,6 @@
 #include "sweeprunner.h"
 
+#include "replay/replayprocess.h"
 #include "workspace.h"
 
 namespace dreamrsi {
@@ -8,11 +9,13 @@ SweepRunner::SweepRunner(Workspace *workspace, QObject *parent)
     : QObject(parent)
     , m_workspace(workspace)
 {
-    m_poll.setInterval(50);
-    connect(&m_poll, &QTimer::timeout, this, [this] {
-        if (m_control)
-            emit progress(m_current, m_control->done.load(), m_control->total.load());
-    });
+}
+
+SweepRunner::~SweepRunner()
+{
+    // The child is killed by ReplayProcess's destructor; nothing is reported.
+    if (m_process)
+        m_process->disconnect(this);
 }
 
 void SweepRunner::run(const QStringList &versionNames)
@@ -21,24 +24,30 @@ void SweepRunner::run(const QStringList &versionNames)
         if (!m_queue.contains(name) && name != m_current)
             m_queue.append(name);
     }
-    if (!m_control)
+    if (!isRunning())
         startNext();
 }
 
 void SweepRunner::cancel()
 {
     m_queue.clear();
-    if (!m_control)
+    if (!isRunning())
         return;
-    m_control->cancel = true;
-    // The sweep's result is dropped when it arrives (generation check).
-    ++m_generation;
     const QString name = m_current;
-    m_control.reset();
-    m_current.clear();
-    m_poll.stop();
+    finishCurrent(); // the child is killed; its late signals are disconnected
     emit cancelled(name);
     emit idle();
+}
+
+void SweepRunner::finishCurrent()
+{
+    if (m_process) {
+        m_process->disconnect(this);
+        m_process->cancel();
+        m_process->deleteLater();
+    }
+    m_process = nullptr;
+    m_current.clear();
 }
 
 void SweepRunner::startNext()
@@ -49,24 +58,35 @@ void SweepRunner::startNext()
         if (row < 0 || m_workspace->worlds().isEmpty())
             continue;
         m_current = name;
-        m_control = std::make_shared<SweepControl>();
-        const quint64 generation = ++m_generation;
+        m_process = new ReplayProcess(this);
+        connect(m_process, &ReplayProcess::progress, this,
+                [this, name](int done, int total) { emit progress(name, done, total); });
+        connect(m_process, &ReplayProcess::finished, this,
+                [this, name](std::shared_ptr<const ReplayProcessOutput> output) {
+                    auto result = std::make_shared<ReplayResult>(output->result);
+                    result->policy = name;
+                    finishCurrent();
+                    m_workspace->setResult(name, result);
+                    emit finished(name, result);
+                    startNext();
+                });
+        connect(m_process, &ReplayProcess::failed, this, [this, name](const QString &message) {
+            finishCurrent();
+            emit failed(name, message);
+            startNext();
+        });
+        const PolicyVersion version = m_workspace->versions().at(row);
         emit started(name);
-        m_poll.start();
-        ReplayJobs::runSweep(ReplayJobs::worldsOf(*m_workspace), m_workspace->versions().at(row), m_settings, m_control)
-            .then(this, [this, generation, name](ReplayResultPtr result) {
-                if (generation != m_generation)
-                    return; // cancelled or superseded
-                m_control.reset();
-                m_current.clear();
-                m_poll.stop();
-                m_workspace->setResult(name, result);
-                emit finished(name, result);
-                startNext();
-            });
+        QString error;
+        if (!m_process->start(ReplayJobs::sweepRequest(ReplayJobs::worldsOf(*m_workspace), version, m_settings),
+                              &error)) {
+            finishCurrent();
+            emit failed(name, error);
+            continue;
+        }
+        emit progress(name, 0, int(m_workspace->worlds().size() * m_settings.betas.size()));
         return;
     }
-    m_poll.stop();
     emit idle();
 }
 

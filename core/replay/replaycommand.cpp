@@ -1,5 +1,7 @@
 #include "replaycommand.h"
 
+#include "replayprocess.h"
+
 #include "replayengine.h"
 #include "replayjson.h"
 #include "synthworld.h"
@@ -7,8 +9,10 @@
 #include "model/treejson.h"
 #include "policy/builtinpolicies.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFile>
 #include <QJsonDocument>
 #include <QSaveFile>
@@ -424,6 +428,65 @@ int runBenchReplayCommand(const QStringList &args, QTextStream &out, QTextStream
         out << "  dreaming evaluation (4 versions x " << ten.size() << " worlds x 5 betas, scripted), threads "
             << threads << ": " << QString::number(double(timer.nsecsElapsed()) / 1e6, 'f', 1) << " ms (cpu "
             << QString::number((processCpuSeconds() - cpu0) * 1000.0, 'f', 0) << " ms)\n";
+    }
+
+    // The same evaluation as the GUI and the dreaming loop run it: each version
+    // in a child `dreamrsi replay` process (memory and wall-clock limits),
+    // one after another and all at once. The difference to the in-process
+    // figure is the price of isolation: process start, world files, JSON.
+    const QList<QString> sources{BuiltinPolicies::javaScriptSource(QStringLiteral("parallel_refine")), portfolio, patient,
+                                 eager};
+    for (const bool concurrent : {false, true}) {
+        QElapsedTimer timer;
+        timer.start();
+        QList<std::shared_ptr<ReplayProcess>> children;
+        int pending = 0;
+        QEventLoop loop;
+        QString failure;
+        auto launch = [&](const QString &source) {
+            auto child = std::make_shared<ReplayProcess>();
+            ReplayProcessRequest request;
+            request.worlds = ten;
+            request.policySource = source;
+            request.trace = false;
+            request.program = QCoreApplication::applicationFilePath();
+            QObject::connect(child.get(), &ReplayProcess::finished, &loop,
+                             [&](std::shared_ptr<const ReplayProcessOutput> output) {
+                                 if (!output->result.ok())
+                                     failure = output->result.firstError();
+                                 if (--pending == 0)
+                                     loop.quit();
+                             });
+            QObject::connect(child.get(), &ReplayProcess::failed, &loop, [&](const QString &message) {
+                failure = message;
+                if (--pending == 0)
+                    loop.quit();
+            });
+            QString error;
+            ++pending;
+            if (!child->start(request, &error)) {
+                failure = error;
+                --pending;
+            }
+            children.append(child);
+        };
+        if (concurrent) {
+            for (const QString &source : sources)
+                launch(source);
+            if (pending > 0)
+                loop.exec();
+        } else {
+            for (const QString &source : sources) {
+                launch(source);
+                if (pending > 0)
+                    loop.exec();
+            }
+        }
+        ok = ok && failure.isEmpty();
+        out << "  dreaming evaluation in child processes, " << (concurrent ? "4 at once" : "one after another")
+            << ": " << QString::number(double(timer.nsecsElapsed()) / 1e6, 'f', 1) << " ms"
+            << (failure.isEmpty() ? QString() : QStringLiteral("  ERROR ") + failure) << '\n';
+        out.flush();
     }
     out.flush();
     return ok ? 0 : 1;

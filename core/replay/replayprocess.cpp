@@ -32,6 +32,9 @@ ReplayProcess::~ReplayProcess()
 
 QString ReplayProcess::defaultProgram()
 {
+    const QString configured = qEnvironmentVariable("DREAMRSI_PROGRAM");
+    if (!configured.isEmpty())
+        return configured;
     const QString beside = QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("dreamrsi"));
     if (QFileInfo(beside).isExecutable())
         return beside;
@@ -58,6 +61,8 @@ bool ReplayProcess::start(const ReplayProcessRequest &request, QString *error)
         return refuse(QStringLiteral("cannot create a temporary folder: %1").arg(m_dir->errorString()));
 
     QStringList args{QStringLiteral("replay")};
+    m_worldPaths = request.worldPaths;
+    m_worldNames = request.worldPaths;
     for (const QString &path : request.worldPaths)
         args << QStringLiteral("--world") << path;
     for (int i = 0; i < request.worlds.size(); ++i) {
@@ -75,6 +80,8 @@ bool ReplayProcess::start(const ReplayProcessRequest &request, QString *error)
         if (!TreeJson::writeFile(*w.tree, path, &writeError))
             return refuse(writeError);
         args << QStringLiteral("--world") << path;
+        m_worldPaths.append(path);
+        m_worldNames.append(w.name);
     }
     if (request.worldPaths.isEmpty() && request.worlds.isEmpty())
         return refuse(QStringLiteral("no world to replay"));
@@ -101,6 +108,12 @@ bool ReplayProcess::start(const ReplayProcessRequest &request, QString *error)
         args << QStringLiteral("--trace") << m_tracePath;
     }
 
+    const QString program = request.program.isEmpty() ? defaultProgram() : request.program;
+    if (QFileInfo(program).isAbsolute() && !QFileInfo(program).isExecutable())
+        return refuse(QStringLiteral("the replay program '%1' is missing or not executable (build the 'dreamrsi' "
+                                     "target, or set DREAMRSI_PROGRAM)")
+                          .arg(program));
+
     m_stdout.clear();
     m_stderrTail.clear();
     m_killReason.clear();
@@ -117,10 +130,14 @@ bool ReplayProcess::start(const ReplayProcessRequest &request, QString *error)
             [this] { m_stdout += m_process->readAllStandardOutput(); });
     connect(m_process, &QProcess::readyReadStandardError, this, &ReplayProcess::onReadyReadStderr);
     connect(m_process, &QProcess::finished, this, &ReplayProcess::onFinished);
-    connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
-        if (e == QProcess::FailedToStart)
-            fail(QStringLiteral("cannot start '%1': %2").arg(m_process->program(), m_process->errorString()));
-    });
+    // Queued: a child that cannot start is reported after start() has returned.
+    connect(
+        m_process, &QProcess::errorOccurred, this,
+        [this](QProcess::ProcessError e) {
+            if (e == QProcess::FailedToStart && m_process)
+                fail(QStringLiteral("cannot start '%1': %2").arg(m_process->program(), m_process->errorString()));
+        },
+        Qt::QueuedConnection);
     m_wallTimer = new QTimer(m_process);
     m_wallTimer->setSingleShot(true);
     connect(m_wallTimer, &QTimer::timeout, this, [this, ms = request.wallLimitMs] {
@@ -128,7 +145,7 @@ bool ReplayProcess::start(const ReplayProcessRequest &request, QString *error)
         m_process->kill();
     });
     m_running = true;
-    m_process->start(request.program.isEmpty() ? defaultProgram() : request.program, args);
+    m_process->start(program, args);
     m_wallTimer->start(request.wallLimitMs > 0 ? request.wallLimitMs : 120000);
     return true;
 }
@@ -199,6 +216,10 @@ void ReplayProcess::onFinished(int exitCode, QProcess::ExitStatus status)
     }
     auto output = std::make_shared<ReplayProcessOutput>();
     output->result = std::move(*result);
+    if (output->result.worlds.size() == m_worldNames.size()) {
+        for (int i = 0; i < m_worldNames.size(); ++i)
+            output->result.worlds[i].world = m_worldNames.at(i);
+    }
     output->exitCode = exitCode;
     if (!m_tracePath.isEmpty()) {
         QFile file(m_tracePath);
@@ -212,7 +233,8 @@ void ReplayProcess::onFinished(int exitCode, QProcess::ExitStatus status)
                     ReplayJson::episodeTraceFromJson(QJsonDocument::fromJson(line).object(), &world, &error);
                 if (e) {
                     output->traces.append(*e);
-                    output->traceWorlds.append(world);
+                    const qsizetype at = m_worldPaths.indexOf(world);
+                    output->traceWorlds.append(at >= 0 ? m_worldNames.at(at) : world);
                 }
             }
         }

@@ -32,7 +32,7 @@ struct ReplayProcessRequest
     qint64 memoryLimitBytes = qint64(4) << 30; ///< RLIMIT_AS of the child
     int wallLimitMs = 120000;          ///< the child is killed after this
     bool trace = true;                 ///< ask for the per-round trace
-    QString program;                   ///< the dreamrsi binary; empty = next to this executable, else PATH
+    QString program;                   ///< the dreamrsi binary; empty = defaultProgram()
 };
 
 /// What a finished child replay gives back.
@@ -53,7 +53,9 @@ struct ReplayProcessOutput
 /// Asynchronous: start() returns at once; exactly one of finished() or
 /// failed() follows (also after cancel(), which reports failed("cancelled")).
 /// A policy error inside the replay is not a failure: it arrives in
-/// finished() as per-world errors, like the CLI's JSON.
+/// finished() as per-world errors, like the CLI's JSON. Worlds (and trace
+/// entries) come back named as in the request: in-memory worlds by their
+/// name, files by their path.
 class ReplayProcess : public QObject
 {
     Q_OBJECT
@@ -68,7 +70,8 @@ public:
     /// Kills the child; failed("cancelled") follows.
     void cancel();
 
-    /// The program used when the request names none.
+    /// The program used when the request names none: $DREAMRSI_PROGRAM when
+    /// set, else `dreamrsi` next to this executable, else on PATH.
     static QString defaultProgram();
 
 signals:
@@ -84,6 +87,8 @@ private:
     QPointer<QProcess> m_process;
     std::unique_ptr<QTemporaryDir> m_dir;
     QString m_tracePath;
+    QStringList m_worldPaths;          ///< as passed to the child, in order
+    QStringList m_worldNames;          ///< the names the caller knows them by
     QByteArray m_stdout;
     QByteArray m_stderrTail;
     QString m_killReason;

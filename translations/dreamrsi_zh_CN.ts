@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>ReplayJobs</name>
+    <message>
+        <source>no episode was run</source>
+        <translation>未运行任何回合</translation>
+    </message>
+</context>
+<context>
     <name>TreeRenderer</name>
     <message>
         <source>root</source>
@@ -719,6 +726,14 @@
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Replay failed: %1</source>
+        <translation>回放失败：%1</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::PlotStyle</name>
@@ -828,6 +843,10 @@
     <message>
         <source>Saved as %1; %2 is unchanged.</source>
         <translation>已保存为 %1；%2 保持不变。</translation>
+    </message>
+    <message>
+        <source>Replay of %1 failed: %2</source>
+        <translation>%1 的回放失败：%2</translation>
     </message>
 </context>
 <context>
@@ -1016,6 +1035,30 @@
     <message>
         <source>The β grid must be a comma-separated list of numbers between 0 and 1.</source>
         <translation>β 网格必须是以逗号分隔的 0 到 1 之间的数字列表。</translation>
+    </message>
+    <message>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <source>Replays run in a separate dreamrsi process; it is stopped when its address space grows past this.</source>
+        <translation>回放在独立的 dreamrsi 进程中运行；其地址空间超过此值时进程将被终止。</translation>
+    </message>
+    <message>
+        <source>Replay process memory limit:</source>
+        <translation>回放进程内存上限：</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>A replay process still running after this long is stopped.</source>
+        <translation>运行超过此时长的回放进程将被终止。</translation>
+    </message>
+    <message>
+        <source>Replay process time limit:</source>
+        <translation>回放进程时间上限：</translation>
     </message>
 </context>
 <context>

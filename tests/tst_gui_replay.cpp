@@ -1,6 +1,7 @@
 // Replay views: the stepper against the engine's trace, the replay page,
 // sweeps with cancel, the policy table (model tester), new versions,
 // frontiers, stored results round trip, and a project opened in the window.
+#include "approvaldialog.h"
 #include "frontierpage.h"
 #include "mainwindow.h"
 #include "model/treejson.h"
@@ -19,6 +20,9 @@
 #include <QElapsedTimer>
 #include <QScopeGuard>
 #include <QAction>
+#include <QJsonArray>
+#include <QLineEdit>
+#include <QTableWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -466,6 +470,24 @@ private slots:
             const QString version = w.workspace()->versions().first().name;
             w.replayVersions({version});
             QTRY_COMPARE_WITH_TIMEOUT(stored.count(), 1, 60000);
+
+            // Approve it for redeployment from the Policies tab.
+            PoliciesPage *policies = w.policiesPage();
+            policies->selectVersion(version);
+            QVERIFY(policies->approveButton()->isEnabled());
+            ApprovalDialog *dialog = policies->approveSelected();
+            QVERIFY(dialog);
+            QVERIFY2(dialog->comparison().blocker.isEmpty(), qPrintable(dialog->comparison().blocker));
+            dialog->whoEdit()->setText(QStringLiteral("Ada"));
+            dialog->noteEdit()->setPlainText(QStringLiteral("beats the floor on c3"));
+            QVERIFY(dialog->approveButton()->isEnabled());
+            QSignalSpy approved(&w, &MainWindow::approvalStored);
+            dialog->approveButton()->click();
+            QTRY_COMPARE_WITH_TIMEOUT(approved.count(), 1, 20000);
+            QCOMPARE(approved.at(0).at(0).toString(), version);
+            QCOMPARE(w.workspace()->deployedVersion(), w.workspace()->versions().first().id);
+            QVERIFY(!policies->approveButton()->isEnabled()); // already the deployed one
+            QVERIFY(policies->model()->index(0, PolicyTableModel::Approved).data().toString().contains(QLatin1String("deployed")));
         }
         // Reopened, the project brings back its world, versions and results.
         MainWindow w;
@@ -477,6 +499,81 @@ private slots:
         const QString version = w.workspace()->versions().first().name;
         QVERIFY(w.workspace()->result(version));
         QVERIFY(w.workspace()->result(version)->value);
+        // … and its approval, with who, note and the evidence that was shown.
+        QCOMPARE(w.workspace()->approvals().size(), 1);
+        const Approval a = w.workspace()->approvals().first();
+        QCOMPARE(a.version, w.workspace()->versions().first().id);
+        QCOMPARE(a.who, QStringLiteral("Ada"));
+        QCOMPARE(a.note, QStringLiteral("beats the floor on c3"));
+        QCOMPARE(a.evidence.value(QLatin1String("candidate")).toString(), version);
+        QCOMPARE(a.evidence.value(QLatin1String("value")).toObject().value(QLatin1String("candidate")).toDouble(),
+                 *w.workspace()->result(version)->value);
+    }
+
+    // What the approval dialog compares, and when it refuses.
+    void approvalComparison()
+    {
+        Workspace ws;
+        addDemoWorlds(ws);
+        QList<PolicyVersion> versions = ReplayJobs::builtinVersions();
+        versions[0].id = 1;
+        versions[1].id = 2;
+        PolicyVersion loose;
+        loose.name = QStringLiteral("loose");
+        loose.code = versions[0].code;
+        ws.addVersion(versions[0]);
+        ws.addVersion(versions[1]);
+        ws.addVersion(loose); // a session-local id: not in a project
+        const QString a = versions[0].name;
+        const QString b = versions[1].name;
+
+        QVERIFY(ApprovalDialog::compare(ws, a).blocker.contains(QLatin1String("Replay it first")));
+        QVERIFY(ApprovalDialog::compare(ws, QStringLiteral("nope")).blocker.contains(QLatin1String("nope")));
+        SweepRunner runner(&ws);
+        QSignalSpy idle(&runner, &SweepRunner::idle);
+        runner.run({a, b, loose.name});
+        QTRY_COMPARE_WITH_TIMEOUT(idle.count(), 1, 90000);
+        QVERIFY(ApprovalDialog::compare(ws, loose.name).blocker.contains(QLatin1String("project")));
+
+        // Without a deployed version, the baseline is the best other version.
+        ApprovalComparison c = ApprovalDialog::compare(ws, a);
+        QVERIFY2(c.blocker.isEmpty(), qPrintable(c.blocker));
+        const double va = *ws.result(a)->value;
+        const double vb = *ws.result(b)->value;
+        const double vl = *ws.result(loose.name)->value;
+        QCOMPARE(vl, va); // same code, same numbers
+        QCOMPARE(c.baseline, vl > vb ? loose.name : b);
+        const QJsonObject value = c.evidence.value(QLatin1String("value")).toObject();
+        QCOMPARE(value.value(QLatin1String("candidate")).toDouble(), va);
+        QCOMPARE(value.value(QLatin1String("difference")).toDouble(),
+                 va - value.value(QLatin1String("baseline")).toDouble());
+        const QJsonArray worlds = c.evidence.value(QLatin1String("worlds")).toArray();
+        QCOMPARE(worlds.size(), 2);
+        QCOMPARE(worlds.at(1).toObject().value(QLatin1String("world")).toString(), QStringLiteral("c3"));
+        QCOMPARE(worlds.at(1).toObject().value(QLatin1String("candidate")).toObject().value(QLatin1String("hypervolume")).toDouble(),
+                 *ws.result(a)->worlds.at(1).hypervolume);
+
+        // With b deployed, b is the baseline; a lower value is a warning, not a blocker.
+        Approval deployed;
+        deployed.version = 2;
+        deployed.when = QDateTime::currentDateTimeUtc();
+        ws.addApproval(deployed);
+        c = ApprovalDialog::compare(ws, a);
+        QCOMPARE(c.baseline, b);
+        QCOMPARE(c.baselineRole, QStringLiteral("deployed"));
+        QCOMPARE(c.warnings.size(), va < vb ? 1 : 0);
+        ApprovalDialog dialog(ws, a);
+        QCOMPARE(dialog.table()->rowCount(), 3); // two worlds and the mean
+        QCOMPARE(dialog.table()->columnCount(), 6);
+        QCOMPARE(dialog.table()->item(2, 1)->text(), QString::number(va, 'f', 4));
+        dialog.whoEdit()->clear();
+        QVERIFY(!dialog.approveButton()->isEnabled()); // an approval names who gave it
+
+        // A result with a policy error cannot be approved.
+        auto broken = std::make_shared<ReplayResult>(*ws.result(a));
+        broken->worlds[0].error = QStringLiteral("round 2: boom");
+        ws.setResult(a, broken);
+        QVERIFY(ApprovalDialog::compare(ws, a).blocker.contains(QLatin1String("round 2: boom")));
     }
 };
 

@@ -24,6 +24,109 @@
     </message>
 </context>
 <context>
+    <name>dreamrsi::ApprovalDialog</name>
+    <message>
+        <source>There is no version named %1.</source>
+        <translation>没有名为 %1 的版本。</translation>
+    </message>
+    <message>
+        <source>%1 is not stored in a project. Open or create a project to record approvals.</source>
+        <translation>%1 尚未保存在项目中。请打开或新建项目以记录批准。</translation>
+    </message>
+    <message>
+        <source>No world is open to judge %1 by.</source>
+        <translation>没有打开的世界可用于评估 %1。</translation>
+    </message>
+    <message>
+        <source>%1 has not been replayed in the open worlds. Replay it first.</source>
+        <translation>%1 尚未在已打开的世界中回放。请先回放。</translation>
+    </message>
+    <message>
+        <source>The replay of %1 ended in a policy error: %2</source>
+        <translation>%1 的回放因策略错误而结束：%2</translation>
+    </message>
+    <message>
+        <source>No open world could score %1 (every world has S = 0).</source>
+        <translation>没有打开的世界能为 %1 评分（所有世界的 S = 0）。</translation>
+    </message>
+    <message>
+        <source>The result of %1 does not cover world %2. Replay it again.</source>
+        <translation>%1 的结果未覆盖世界 %2。请重新回放。</translation>
+    </message>
+    <message>
+        <source>%1 and %2 were replayed with different W, λ or β grids; their values are not directly comparable.</source>
+        <translation>%1 与 %2 使用了不同的 W、λ 或 β 网格进行回放；它们的价值不能直接比较。</translation>
+    </message>
+    <message>
+        <source>%1 scores below %2 (%3 against %4).</source>
+        <translation>%1 的得分低于 %2（%3 对 %4）。</translation>
+    </message>
+    <message>
+        <source>Approve %1 for Redeployment</source>
+        <translation>批准重新部署 %1</translation>
+    </message>
+    <message>
+        <source>The next online round will run &lt;b&gt;%1&lt;/b&gt;. No other version has a result to compare it with.</source>
+        <translation>下一轮在线运行将使用 &lt;b&gt;%1&lt;/b&gt;。没有其他版本的结果可供比较。</translation>
+    </message>
+    <message>
+        <source>The next online round will run &lt;b&gt;%1&lt;/b&gt; instead of the %2 &lt;b&gt;%3&lt;/b&gt;. Compare them world by world before you approve.</source>
+        <translation>下一轮在线运行将使用 &lt;b&gt;%1&lt;/b&gt;，取代%2 &lt;b&gt;%3&lt;/b&gt;。请在批准前逐个世界进行比较。</translation>
+    </message>
+    <message>
+        <source>deployed version</source>
+        <translation>已部署版本</translation>
+    </message>
+    <message>
+        <source>best other version</source>
+        <translation>最佳其他版本</translation>
+    </message>
+    <message>
+        <source>Your name</source>
+        <translation>您的姓名</translation>
+    </message>
+    <message>
+        <source>Why this version should run next (kept with the approval)</source>
+        <translation>为何下一轮应运行此版本（随批准一同保存）</translation>
+    </message>
+    <message>
+        <source>Approved by:</source>
+        <translation>批准人：</translation>
+    </message>
+    <message>
+        <source>Note:</source>
+        <translation>备注：</translation>
+    </message>
+    <message>
+        <source>Approve</source>
+        <translation>批准</translation>
+    </message>
+    <message>
+        <source>World</source>
+        <translation>世界</translation>
+    </message>
+    <message>
+        <source>%1: value</source>
+        <translation>%1：价值</translation>
+    </message>
+    <message>
+        <source>HV</source>
+        <translation>HV</translation>
+    </message>
+    <message>
+        <source>Penalty</source>
+        <translation>惩罚</translation>
+    </message>
+    <message>
+        <source>Δ value</source>
+        <translation>Δ 价值</translation>
+    </message>
+    <message>
+        <source>Mean value</source>
+        <translation>平均价值</translation>
+    </message>
+</context>
+<context>
     <name>dreamrsi::CellTableModel</name>
     <message>
         <source>—</source>
@@ -734,6 +837,18 @@
         <source>Replay failed: %1</source>
         <translation>回放失败：%1</translation>
     </message>
+    <message>
+        <source>Cannot read approvals: %1</source>
+        <translation>无法读取批准记录：%1</translation>
+    </message>
+    <message>
+        <source>Cannot store the approval</source>
+        <translation>无法保存批准</translation>
+    </message>
+    <message>
+        <source>%1 approved: the next online round deploys it</source>
+        <translation>%1 已批准：下一轮在线运行将部署它</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::PlotStyle</name>
@@ -848,6 +963,14 @@
         <source>Replay of %1 failed: %2</source>
         <translation>%1 的回放失败：%2</translation>
     </message>
+    <message>
+        <source>Approve for Redeployment…</source>
+        <translation>批准重新部署…</translation>
+    </message>
+    <message>
+        <source>Compare the selected version with the deployed one and approve it for the next online round</source>
+        <translation>将所选版本与已部署版本比较，并批准其用于下一轮在线运行</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::PolicyTableModel</name>
@@ -894,6 +1017,30 @@
     <message>
         <source>%1: penalty</source>
         <translation>%1：惩罚</translation>
+    </message>
+    <message>
+        <source>deployed (%1)</source>
+        <translation>已部署（%1）</translation>
+    </message>
+    <message>
+        <source>approved %1</source>
+        <translation>已批准 %1</translation>
+    </message>
+    <message>
+        <source>Approved by %1 on %2%3</source>
+        <translation>由 %1 于 %2 批准%3</translation>
+    </message>
+    <message>
+        <source>(unnamed)</source>
+        <translation>（未署名）</translation>
+    </message>
+    <message>
+        <source>Approvals for redeployment; the newest one is deployed in the next round</source>
+        <translation>重新部署的批准记录；最新的一条将在下一轮部署</translation>
+    </message>
+    <message>
+        <source>Approval</source>
+        <translation>批准</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "approvaldialog.h"
 #include "celltablemodel.h"
 #include "discoverypage.h"
 #include "exportdialog.h"
@@ -50,6 +51,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <functional>
+#include <limits>
 #include <memory>
 
 namespace dreamrsi {
@@ -126,6 +128,7 @@ MainWindow::MainWindow(QWidget *parent)
         m_workspace->addVersion(v);
     connect(m_frontiers, &FrontierPage::replayRequested, this, &MainWindow::replayVersions);
     connect(m_policies, &PoliciesPage::versionCreated, this, &MainWindow::storeVersion);
+    connect(m_policies, &PoliciesPage::approvalRequested, this, &MainWindow::storeApproval);
     connect(m_runner, &SweepRunner::finished, this, &MainWindow::storeResult);
     connect(m_runner, &SweepRunner::progress, this, [this](const QString &name, int done, int total) {
         statusBar()->showMessage(tr("Replaying %1: %2 of %3 episodes").arg(name).arg(done).arg(total));
@@ -282,14 +285,22 @@ void MainWindow::loadProject()
                                     m_workspace->setResult(v.name, it.value());
                             }
                         }
-                        statusBar()->showMessage(tr("Project %1: %2 worlds, %3 policy versions")
-                                                     .arg(QFileInfo(path).fileName())
-                                                     .arg(m_workspace->worlds().size())
-                                                     .arg(m_workspace->versions().size()), 6000);
-                        if (m_currentWorld < 0 && !m_workspace->worlds().isEmpty())
-                            setCurrentWorld(0);
-                        updateActions();
-                        emit projectLoaded(path);
+                        m_store->approvals().then(this, [this, path](StoreResult<QList<Approval>> as) {
+                            if (path != m_projectPath)
+                                return;
+                            if (as.ok())
+                                m_workspace->setApprovals(*as.value);
+                            else
+                                statusBar()->showMessage(tr("Cannot read approvals: %1").arg(as.error), 8000);
+                            statusBar()->showMessage(tr("Project %1: %2 worlds, %3 policy versions")
+                                                         .arg(QFileInfo(path).fileName())
+                                                         .arg(m_workspace->worlds().size())
+                                                         .arg(m_workspace->versions().size()), 6000);
+                            if (m_currentWorld < 0 && !m_workspace->worlds().isEmpty())
+                                setCurrentWorld(0);
+                            updateActions();
+                            emit projectLoaded(path);
+                        });
                     });
                 });
             };
@@ -389,6 +400,31 @@ void MainWindow::storeResult(const QString &versionName, const std::shared_ptr<c
             statusBar()->showMessage(tr("Could not store results of %1: %2").arg(versionName, r.error), 8000);
         else
             emit resultsStored(versionName);
+    });
+}
+
+void MainWindow::storeApproval(const Approval &approval)
+{
+    if (m_projectPath.isEmpty())
+        return;
+    QString name;
+    for (const PolicyVersion &v : m_workspace->versions()) {
+        if (v.id == approval.version)
+            name = v.name;
+    }
+    const QString path = m_projectPath;
+    m_store->addApproval(approval).then(this, [this, approval, name, path](StoreResult<qint64> id) {
+        if (path != m_projectPath)
+            return;
+        if (!id.ok()) {
+            QMessageBox::warning(this, tr("Cannot store the approval"), id.error);
+            return;
+        }
+        Approval stored = approval;
+        stored.id = *id.value;
+        m_workspace->addApproval(stored);
+        statusBar()->showMessage(tr("%1 approved: the next online round deploys it").arg(name), 8000);
+        emit approvalStored(name);
     });
 }
 
@@ -981,6 +1017,25 @@ QStringList MainWindow::saveScreenshots(const QString &dir)
             written.append(path);
     }
     m_tabs->setCurrentIndex(current);
+    // The approval dialog for the best-valued version that is not deployed yet.
+    QString candidate;
+    double best = -std::numeric_limits<double>::infinity();
+    for (const PolicyVersion &v : m_workspace->versions()) {
+        const ReplayResultPtr r = m_workspace->result(v.name);
+        if (r && r->value && *r->value > best && v.id != m_workspace->deployedVersion()) {
+            best = *r->value;
+            candidate = v.name;
+        }
+    }
+    if (!candidate.isEmpty()) {
+        ApprovalDialog dialog(*m_workspace, candidate, this);
+        dialog.show();
+        QApplication::processEvents();
+        const QString path = QDir(dir).filePath(QStringLiteral("%1-approval.png").arg(m_tabs->count() + 1, 2, 10, QLatin1Char('0')));
+        if (dialog.grab().save(path))
+            written.append(path);
+        dialog.close();
+    }
     return written;
 }
 

@@ -2,6 +2,7 @@
 
 #include "appsettings.h"
 #include "model/discoverytree.h"
+#include "store/storetypes.h"
 
 #include <QMainWindow>
 
@@ -95,6 +96,8 @@ signals:
     void projectOpened(const QString &path);
     void projectLoaded(const QString &path);
     void resultsStored(const QString &versionName);
+    /// An approval of `versionName` for redeployment is in the project.
+    void approvalStored(const QString &versionName);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -118,6 +121,7 @@ private:
     void editSettings();
     void loadProject();
     void storeVersion(const PolicyVersion &version);
+    void storeApproval(const Approval &approval);
     void storeResult(const QString &versionName, const std::shared_ptr<const struct ReplayResult> &result);
     void addRecentProject(const QString &path);
 

@@ -1,5 +1,6 @@
 #include "policiespage.h"
 
+#include "approvaldialog.h"
 #include "codehighlighter.h"
 #include "policytablemodel.h"
 #include "sweeprunner.h"
@@ -71,6 +72,9 @@ PoliciesPage::PoliciesPage(Workspace *workspace, SweepRunner *runner, QWidget *p
     m_replay = new QPushButton(tr("Replay This Version"));
     m_replay->setToolTip(tr("Run the β sweep of the selected version in every open world"));
     m_cancel = new QPushButton(tr("Cancel"));
+    m_approve = new QPushButton(tr("Approve for Redeployment…"));
+    m_approve->setToolTip(tr("Compare the selected version with the deployed one and approve it for the next "
+                             "online round"));
     m_progress = new QProgressBar;
     m_progress->setTextVisible(true);
     m_progress->setRange(0, 1);
@@ -84,6 +88,8 @@ PoliciesPage::PoliciesPage(Workspace *workspace, SweepRunner *runner, QWidget *p
     buttons->addWidget(m_replay);
     buttons->addWidget(m_progress, 1);
     buttons->addWidget(m_cancel);
+    buttons->addSpacing(16);
+    buttons->addWidget(m_approve);
 
     auto *bottom = new QWidget;
     auto *bottomLayout = new QVBoxLayout(bottom);
@@ -123,6 +129,9 @@ PoliciesPage::PoliciesPage(Workspace *workspace, SweepRunner *runner, QWidget *p
     connect(m_revert, &QPushButton::clicked, this, &PoliciesPage::showSelected);
     connect(m_replay, &QPushButton::clicked, this, &PoliciesPage::replaySelected);
     connect(m_cancel, &QPushButton::clicked, runner, &SweepRunner::cancel);
+    connect(m_approve, &QPushButton::clicked, this, &PoliciesPage::approveSelected);
+    connect(workspace, &Workspace::resultsChanged, this, &PoliciesPage::updateButtons);
+    connect(workspace, &Workspace::approvalsChanged, this, &PoliciesPage::updateButtons);
     connect(runner, &SweepRunner::started, this, [this](const QString &name) {
         m_progress->setRange(0, 0);
         m_status->setText(tr("Replaying %1…").arg(name));
@@ -213,6 +222,12 @@ void PoliciesPage::updateButtons()
     m_revert->setEnabled(selected && edited);
     m_replay->setEnabled(selected && !edited && !m_workspace->worlds().isEmpty());
     m_cancel->setEnabled(m_runner->isRunning());
+    const int row = m_workspace->indexOfVersion(m_shown);
+    const PolicyVersion *v = row >= 0 ? &m_workspace->versions().at(row) : nullptr;
+    const ReplayResultPtr r = selected ? m_workspace->result(m_shown) : nullptr;
+    // Approvable: stored in a project, replayed cleanly, not already the deployed one.
+    m_approve->setEnabled(v && v->id != 0 && !Workspace::isLocalId(v->id) && r && r->ok() && r->value
+                          && m_workspace->deployedVersion() != v->id && m_runner->currentVersion() != m_shown);
 }
 
 QString PoliciesPage::saveAsNewVersion()
@@ -234,6 +249,17 @@ QString PoliciesPage::saveAsNewVersion()
     m_status->setText(tr("Saved as %1; %2 is unchanged.").arg(v.name, parent.name));
     emit versionCreated(m_workspace->versions().at(m_workspace->indexOfVersion(v.name)));
     return v.name;
+}
+
+ApprovalDialog *PoliciesPage::approveSelected()
+{
+    if (m_shown.isEmpty())
+        return nullptr;
+    auto *dialog = new ApprovalDialog(*m_workspace, m_shown, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { emit approvalRequested(dialog->approval()); });
+    dialog->open();
+    return dialog;
 }
 
 void PoliciesPage::replaySelected()

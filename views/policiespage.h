@@ -15,6 +15,7 @@ class QTabWidget;
 
 namespace dreamrsi {
 
+class ApprovalDialog;
 class CodeHighlighter;
 class PolicyTableModel;
 class SweepRunner;
@@ -22,7 +23,8 @@ class Workspace;
 
 /// The Policies tab: every version with its value, hypervolume and penalty
 /// per world; the selected version's code in an editor; a diff against any
-/// other version; and "replay this version" with progress and cancel.
+/// other version; "replay this version" with progress and cancel; and
+/// approval of a replayed version for redeployment.
 /// Saving an edit always creates a new version: nothing is overwritten.
 class PoliciesPage final : public QWidget
 {
@@ -38,13 +40,19 @@ public:
     /// Stores the editor's text as a new version derived from the selected one; returns its name.
     QString saveAsNewVersion();
     void replaySelected();
+    /// Opens (window-modal, not blocking) the approval dialog for the selected
+    /// version; approving emits approvalRequested(). Returns the dialog, or null.
+    ApprovalDialog *approveSelected();
     void setDark(bool dark);
     QPushButton *replayButton() const { return m_replay; }
     QPushButton *cancelButton() const { return m_cancel; }
+    QPushButton *approveButton() const { return m_approve; }
     QProgressBar *progressBar() const { return m_progress; }
 
 signals:
     void versionCreated(const dreamrsi::PolicyVersion &version);
+    /// A researcher approved a version for the next online round (not stored yet).
+    void approvalRequested(const dreamrsi::Approval &approval);
 
 private:
     void showSelected();
@@ -66,6 +74,7 @@ private:
     QPushButton *m_revert = nullptr;
     QPushButton *m_replay = nullptr;
     QPushButton *m_cancel = nullptr;
+    QPushButton *m_approve = nullptr;
     QProgressBar *m_progress = nullptr;
     QLabel *m_status = nullptr;
     QString m_shown;

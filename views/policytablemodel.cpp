@@ -4,6 +4,7 @@
 
 #include <QColor>
 #include <QFont>
+#include <QLocale>
 
 #include <cmath>
 
@@ -15,6 +16,10 @@ PolicyTableModel::PolicyTableModel(Workspace *workspace, QObject *parent)
 {
     connect(workspace, &Workspace::versionsChanged, this, &PolicyTableModel::reset);
     connect(workspace, &Workspace::worldsChanged, this, &PolicyTableModel::reset);
+    connect(workspace, &Workspace::approvalsChanged, this, [this] {
+        if (m_rows > 0)
+            emit dataChanged(index(0, Approved), index(m_rows - 1, Approved));
+    });
     connect(workspace, &Workspace::resultsChanged, this, [this](const QString &name) {
         const int row = m_workspace->indexOfVersion(name);
         if (row >= 0 && row < m_rows && columnCount() > 0)
@@ -87,6 +92,31 @@ QVariant PolicyTableModel::data(const QModelIndex &index, int role) const
         }
         return QString();
     }
+    if (col == Approved) {
+        const std::optional<Approval> a = m_workspace->latestApprovalOf(v.id);
+        if (!a)
+            return role == SortRole ? QVariant(QString()) : QVariant();
+        const bool deployed = m_workspace->deployedVersion() == v.id;
+        const QString when = QLocale().toString(a->when.toLocalTime(), QLocale::ShortFormat);
+        switch (role) {
+        case Qt::DisplayRole:
+            return deployed ? tr("deployed (%1)").arg(when) : tr("approved %1").arg(when);
+        case SortRole:
+            return a->when.toString(Qt::ISODateWithMs);
+        case Qt::ToolTipRole:
+            return tr("Approved by %1 on %2%3").arg(a->who.isEmpty() ? tr("(unnamed)") : a->who, when,
+                                                     a->note.isEmpty() ? QString() : QStringLiteral(": ") + a->note);
+        case Qt::FontRole: {
+            QFont f;
+            f.setBold(deployed);
+            return f;
+        }
+        case Qt::ForegroundRole:
+            return deployed ? QVariant(QColor(0x2c, 0xa0, 0x2c)) : QVariant();
+        default:
+            return {};
+        }
+    }
     if (col == MeanValue) {
         if (role == Qt::FontRole) {
             QFont f;
@@ -127,6 +157,9 @@ QVariant PolicyTableModel::headerData(int section, Qt::Orientation orientation, 
     case Name: return tr("Version");
     case Origin: return tr("Origin");
     case Parent: return tr("Parent");
+    case Approved:
+        return role == Qt::ToolTipRole ? tr("Approvals for redeployment; the newest one is deployed in the next round")
+                                       : tr("Approval");
     case MeanValue: return role == Qt::ToolTipRole ? tr("Mean value over the scorable worlds") : tr("Value");
     default: break;
     }

@@ -7,13 +7,13 @@ namespace dreamrsi {
 class Workspace;
 
 /// Policy versions with their scores: one row a version; columns name,
-/// origin, parent, mean value, then value, hypervolume and penalty for each
+/// origin, parent, approval (the deployed version is marked), mean value, then value, hypervolume and penalty for each
 /// open world.
 class PolicyTableModel final : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum FixedColumn { Name, Origin, Parent, MeanValue, FixedColumns };
+    enum FixedColumn { Name, Origin, Parent, Approved, MeanValue, FixedColumns };
     enum WorldColumn { WorldValue, WorldHypervolume, WorldPenalty, PerWorld };
     enum Role { SortRole = Qt::UserRole, VersionNameRole };
 

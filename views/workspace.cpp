@@ -84,7 +84,9 @@ void Workspace::clearVersions()
 {
     m_versions.clear();
     m_results.clear();
+    m_approvals.clear();
     emit versionsChanged();
+    emit approvalsChanged();
 }
 
 QString Workspace::freshVersionName(const QString &base) const
@@ -119,6 +121,27 @@ void Workspace::clearResults()
     m_results.clear();
     for (const QString &n : names)
         emit resultsChanged(n);
+}
+
+void Workspace::setApprovals(QList<Approval> approvals)
+{
+    m_approvals = std::move(approvals);
+    emit approvalsChanged();
+}
+
+void Workspace::addApproval(const Approval &approval)
+{
+    m_approvals.append(approval);
+    emit approvalsChanged();
+}
+
+std::optional<Approval> Workspace::latestApprovalOf(PolicyVersionId version) const
+{
+    for (auto it = m_approvals.crbegin(); it != m_approvals.crend(); ++it) {
+        if (it->version == version)
+            return *it;
+    }
+    return std::nullopt;
 }
 
 } // namespace dreamrsi

@@ -10,6 +10,7 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
 
 namespace dreamrsi {
 
@@ -54,15 +55,27 @@ public:
     void setResult(const QString &versionName, ReplayResultPtr result);
     void clearResults();
 
+    /// Approvals for redeployment, oldest first. The newest one names the
+    /// version the next online round deploys.
+    const QList<Approval> &approvals() const { return m_approvals; }
+    void setApprovals(QList<Approval> approvals);
+    void addApproval(const Approval &approval);
+    /// The approved version the next round deploys (the newest approval), or 0.
+    PolicyVersionId deployedVersion() const { return m_approvals.isEmpty() ? 0 : m_approvals.constLast().version; }
+    /// The newest approval of `version`, or nothing.
+    std::optional<Approval> latestApprovalOf(PolicyVersionId version) const;
+
 signals:
     void worldsChanged();
     void versionsChanged();
     void resultsChanged(const QString &versionName);
+    void approvalsChanged();
 
 private:
     QList<WorldEntry> m_worlds;
     QList<PolicyVersion> m_versions;
     QHash<QString, ReplayResultPtr> m_results;
+    QList<Approval> m_approvals;
     PolicyVersionId m_nextLocalId = LocalIdBase;
 };
 

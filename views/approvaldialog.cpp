@@ -1,0 +1,269 @@
+#include "approvaldialog.h"
+
+#include "workspace.h"
+
+#include <QColor>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace dreamrsi {
+
+namespace {
+
+QJsonValue jsonNumber(const std::optional<double> &x)
+{
+    return x ? QJsonValue(*x) : QJsonValue(QJsonValue::Null);
+}
+
+const SweepResult *sweepOf(const ReplayResultPtr &r, const QString &world)
+{
+    if (!r)
+        return nullptr;
+    for (const SweepResult &s : r->worlds) {
+        if (s.world == world)
+            return &s;
+    }
+    return nullptr;
+}
+
+QJsonObject sweepJson(const SweepResult *s)
+{
+    if (!s)
+        return {};
+    return QJsonObject{{QStringLiteral("value"), jsonNumber(s->value)},
+                       {QStringLiteral("hypervolume"), jsonNumber(s->hypervolume)},
+                       {QStringLiteral("penalty"), jsonNumber(s->penalty)}};
+}
+
+} // namespace
+
+ApprovalComparison ApprovalDialog::compare(const Workspace &workspace, const QString &candidate)
+{
+    ApprovalComparison c;
+    c.candidate = candidate;
+    const int row = workspace.indexOfVersion(candidate);
+    if (row < 0) {
+        c.blocker = tr("There is no version named %1.").arg(candidate);
+        return c;
+    }
+    const PolicyVersion &version = workspace.versions().at(row);
+    const ReplayResultPtr result = workspace.result(candidate);
+
+    // Baseline: the deployed version, else the best other version with a value.
+    ReplayResultPtr baseline;
+    for (const PolicyVersion &v : workspace.versions()) {
+        if (v.name != candidate && v.id != 0 && v.id == workspace.deployedVersion()) {
+            c.baseline = v.name;
+            c.baselineRole = QStringLiteral("deployed");
+            baseline = workspace.result(v.name);
+        }
+    }
+    if (c.baseline.isEmpty()) {
+        for (const PolicyVersion &v : workspace.versions()) {
+            const ReplayResultPtr r = workspace.result(v.name);
+            if (v.name != candidate && r && r->value && (!baseline || *r->value > *baseline->value)) {
+                c.baseline = v.name;
+                c.baselineRole = QStringLiteral("best other version");
+                baseline = r;
+            }
+        }
+    }
+
+    if (version.id == 0 || Workspace::isLocalId(version.id))
+        c.blocker = tr("%1 is not stored in a project. Open or create a project to record approvals.").arg(candidate);
+    else if (workspace.worlds().isEmpty())
+        c.blocker = tr("No world is open to judge %1 by.").arg(candidate);
+    else if (!result)
+        c.blocker = tr("%1 has not been replayed in the open worlds. Replay it first.").arg(candidate);
+    else if (!result->ok())
+        c.blocker = tr("The replay of %1 ended in a policy error: %2").arg(candidate, result->firstError());
+    else if (!result->value)
+        c.blocker = tr("No open world could score %1 (every world has S = 0).").arg(candidate);
+    if (c.blocker.isEmpty()) {
+        for (const WorldEntry &w : workspace.worlds()) {
+            if (!sweepOf(result, w.name)) {
+                c.blocker = tr("The result of %1 does not cover world %2. Replay it again.").arg(candidate, w.name);
+                break;
+            }
+        }
+    }
+    if (result && baseline) {
+        if (result->workers != baseline->workers || result->lambda != baseline->lambda || result->betas != baseline->betas)
+            c.warnings.append(tr("%1 and %2 were replayed with different W, λ or β grids; their values are not "
+                                 "directly comparable.")
+                                  .arg(candidate, c.baseline));
+        if (result->value && baseline->value && *result->value < *baseline->value)
+            c.warnings.append(tr("%1 scores below %2 (%3 against %4).")
+                                  .arg(candidate, c.baseline, QString::number(*result->value, 'f', 4),
+                                       QString::number(*baseline->value, 'f', 4)));
+    }
+
+    QJsonArray worlds;
+    for (const WorldEntry &w : workspace.worlds()) {
+        const SweepResult *b = sweepOf(baseline, w.name);
+        worlds.append(QJsonObject{{QStringLiteral("world"), w.name},
+                                  {QStringLiteral("iteration"), w.iteration},
+                                  {QStringLiteral("candidate"), sweepJson(sweepOf(result, w.name))},
+                                  {QStringLiteral("baseline"), b ? QJsonValue(sweepJson(b)) : QJsonValue(QJsonValue::Null)}});
+    }
+    const QJsonValue cv = jsonNumber(result ? result->value : std::nullopt);
+    const QJsonValue bv = jsonNumber(baseline ? baseline->value : std::nullopt);
+    const QJsonValue difference =
+        cv.isDouble() && bv.isDouble() ? QJsonValue(cv.toDouble() - bv.toDouble()) : QJsonValue(QJsonValue::Null);
+    QJsonArray betas;
+    if (result) {
+        for (const double b : result->betas)
+            betas.append(b);
+    }
+    c.evidence = QJsonObject{
+        {QStringLiteral("candidate"), candidate},
+        {QStringLiteral("candidate_id"), version.id},
+        {QStringLiteral("baseline"), c.baseline.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(c.baseline)},
+        {QStringLiteral("baseline_role"), c.baselineRole.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(c.baselineRole)},
+        {QStringLiteral("replay"),
+         QJsonObject{{QStringLiteral("workers"), result ? result->workers : 0},
+                     {QStringLiteral("lambda"), result ? result->lambda : 0.0},
+                     {QStringLiteral("betas"), betas}}},
+        {QStringLiteral("value"),
+         QJsonObject{{QStringLiteral("candidate"), cv}, {QStringLiteral("baseline"), bv}, {QStringLiteral("difference"), difference}}},
+        {QStringLiteral("worlds"), worlds},
+        {QStringLiteral("warnings"), QJsonArray::fromStringList(c.warnings)}};
+    return c;
+}
+
+ApprovalDialog::ApprovalDialog(const Workspace &workspace, const QString &candidate, QWidget *parent)
+    : QDialog(parent)
+    , m_comparison(compare(workspace, candidate))
+{
+    const int row = workspace.indexOfVersion(candidate);
+    m_version = row >= 0 ? workspace.versions().at(row).id : 0;
+    setWindowTitle(tr("Approve %1 for Redeployment").arg(candidate));
+    auto *intro = new QLabel(
+        m_comparison.baseline.isEmpty()
+            ? tr("The next online round will run <b>%1</b>. No other version has a result to compare it with.")
+                  .arg(candidate.toHtmlEscaped())
+            : tr("The next online round will run <b>%1</b> instead of the %2 <b>%3</b>. Compare them world by world "
+                 "before you approve.")
+                  .arg(candidate.toHtmlEscaped(),
+                       m_comparison.baselineRole == QLatin1String("deployed") ? tr("deployed version")
+                                                                               : tr("best other version"),
+                       m_comparison.baseline.toHtmlEscaped()));
+    intro->setWordWrap(true);
+
+    m_table = new QTableWidget;
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionMode(QAbstractItemView::NoSelection);
+    m_table->verticalHeader()->hide();
+    m_table->setAlternatingRowColors(true);
+    fillTable();
+
+    auto *notes = new QLabel;
+    notes->setWordWrap(true);
+    QStringList lines;
+    if (!m_comparison.blocker.isEmpty())
+        lines.append(QStringLiteral("<span style='color:#d62728'><b>%1</b></span>").arg(m_comparison.blocker.toHtmlEscaped()));
+    for (const QString &w : m_comparison.warnings)
+        lines.append(QStringLiteral("<span style='color:#b8860b'>%1</span>").arg(w.toHtmlEscaped()));
+    notes->setText(lines.join(QStringLiteral("<br>")));
+    notes->setVisible(!lines.isEmpty());
+
+    m_who = new QLineEdit(qEnvironmentVariable("USER", qEnvironmentVariable("LOGNAME")));
+    m_who->setPlaceholderText(tr("Your name"));
+    m_note = new QPlainTextEdit;
+    m_note->setPlaceholderText(tr("Why this version should run next (kept with the approval)"));
+    m_note->setMaximumHeight(90);
+    auto *form = new QFormLayout;
+    form->addRow(tr("Approved by:"), m_who);
+    form->addRow(tr("Note:"), m_note);
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel);
+    m_approve = buttons->addButton(tr("Approve"), QDialogButtonBox::AcceptRole);
+    m_approve->setEnabled(m_comparison.blocker.isEmpty() && !m_who->text().trimmed().isEmpty());
+    connect(m_who, &QLineEdit::textChanged, this, [this](const QString &text) {
+        m_approve->setEnabled(m_comparison.blocker.isEmpty() && !text.trimmed().isEmpty());
+    });
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(intro);
+    layout->addWidget(m_table, 1);
+    layout->addWidget(notes);
+    layout->addLayout(form);
+    layout->addWidget(buttons);
+    resize(760, 460);
+}
+
+void ApprovalDialog::fillTable()
+{
+    const QJsonObject &e = m_comparison.evidence;
+    const bool withBaseline = !m_comparison.baseline.isEmpty();
+    QStringList headers{tr("World"), tr("%1: value").arg(m_comparison.candidate), tr("HV"), tr("Penalty")};
+    if (withBaseline)
+        headers << tr("%1: value").arg(m_comparison.baseline) << tr("Δ value");
+    m_table->setColumnCount(int(headers.size()));
+    m_table->setHorizontalHeaderLabels(headers);
+    const QJsonArray worlds = e.value(QLatin1String("worlds")).toArray();
+    m_table->setRowCount(int(worlds.size()) + 1);
+    auto cell = [](const QJsonValue &v) {
+        auto *item = new QTableWidgetItem(v.isDouble() ? QString::number(v.toDouble(), 'f', 4) : QStringLiteral("—"));
+        item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        return item;
+    };
+    auto delta = [&cell](const QJsonValue &a, const QJsonValue &b) {
+        QTableWidgetItem *item = cell(a.isDouble() && b.isDouble() ? QJsonValue(a.toDouble() - b.toDouble()) : QJsonValue());
+        if (a.isDouble() && b.isDouble() && a.toDouble() != b.toDouble())
+            item->setForeground(a.toDouble() > b.toDouble() ? QColor(0x2c, 0xa0, 0x2c) : QColor(0xd6, 0x27, 0x28));
+        return item;
+    };
+    for (int r = 0; r < worlds.size(); ++r) {
+        const QJsonObject w = worlds.at(r).toObject();
+        const QJsonObject c = w.value(QLatin1String("candidate")).toObject();
+        const QJsonObject b = w.value(QLatin1String("baseline")).toObject();
+        m_table->setItem(r, 0, new QTableWidgetItem(w.value(QLatin1String("world")).toString()));
+        m_table->setItem(r, 1, cell(c.value(QLatin1String("value"))));
+        m_table->setItem(r, 2, cell(c.value(QLatin1String("hypervolume"))));
+        m_table->setItem(r, 3, cell(c.value(QLatin1String("penalty"))));
+        if (withBaseline) {
+            m_table->setItem(r, 4, cell(b.value(QLatin1String("value"))));
+            m_table->setItem(r, 5, delta(c.value(QLatin1String("value")), b.value(QLatin1String("value"))));
+        }
+    }
+    const int mean = int(worlds.size());
+    const QJsonObject value = e.value(QLatin1String("value")).toObject();
+    auto *label = new QTableWidgetItem(tr("Mean value"));
+    QFont bold = label->font();
+    bold.setBold(true);
+    label->setFont(bold);
+    m_table->setItem(mean, 0, label);
+    m_table->setItem(mean, 1, cell(value.value(QLatin1String("candidate"))));
+    m_table->item(mean, 1)->setFont(bold);
+    if (withBaseline) {
+        m_table->setItem(mean, 4, cell(value.value(QLatin1String("baseline"))));
+        m_table->setItem(mean, 5, delta(value.value(QLatin1String("candidate")), value.value(QLatin1String("baseline"))));
+        m_table->item(mean, 5)->setFont(bold);
+    }
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+}
+
+Approval ApprovalDialog::approval() const
+{
+    Approval a;
+    a.version = m_version;
+    a.when = QDateTime::currentDateTimeUtc();
+    a.who = m_who->text().trimmed();
+    a.note = m_note->toPlainText().trimmed();
+    a.evidence = m_comparison.evidence;
+    return a;
+}
+
+} // namespace dreamrsi

@@ -301,6 +301,32 @@ private slots:
         QVERIFY(!process.isRunning());
     }
 
+    // A wide machine under a tight memory limit gets fewer child threads, not a crash.
+    void replayProcessFitsThreadsInMemory()
+    {
+        QCOMPARE(ReplayProcess::threadsWithin(qint64(4) << 30, 2), 2);
+        QCOMPARE(ReplayProcess::threadsWithin(qint64(1) << 30, 16), 6);
+        QCOMPARE(ReplayProcess::threadsWithin(qint64(4) << 30, 64), 30);
+        QCOMPARE(ReplayProcess::threadsWithin(qint64(100) << 20, 8), 1);
+        // Six scripted threads do fit in 1 GiB (sixteen would not).
+        ReplayProcess process;
+        QSignalSpy finished(&process, &ReplayProcess::finished);
+        QSignalSpy failed(&process, &ReplayProcess::failed);
+        ReplayProcessRequest request;
+        request.program = binary();
+        request.worldPaths = m_worlds;
+        request.policyArgument = QStringLiteral(DREAMRSI_SOURCE_DIR "/resources/policies/portfolio.js");
+        request.memoryLimitBytes = qint64(1) << 30;
+        request.threads = ReplayProcess::threadsWithin(request.memoryLimitBytes, 16);
+        request.trace = false;
+        QVERIFY(process.start(request));
+        QTRY_VERIFY_WITH_TIMEOUT(finished.size() + failed.size() == 1, 60000);
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(0).toString()));
+        const auto output = finished.at(0).at(0).value<std::shared_ptr<const ReplayProcessOutput>>();
+        QVERIFY2(output->result.ok(), qPrintable(output->result.firstError()));
+        QCOMPARE(output->result.worlds.size(), m_worlds.size());
+    }
+
     void replayProcessContainsBadPolicies_data()
     {
         QTest::addColumn<QString>("source");

@@ -28,7 +28,7 @@ struct ReplayProcessRequest
     QList<double> betas{0.0, 0.25, 0.5, 0.75, 1.0};
     int maxRounds = 0;                 ///< 0 = no limit
     int scriptTimeLimitMs = 2000;      ///< per script call, inside the child
-    int threads = 0;                   ///< child threads, 0 = all cores
+    int threads = 0;                   ///< child threads, 0 = all cores that fit the memory limit (threadsWithin)
     qint64 memoryLimitBytes = qint64(4) << 30; ///< RLIMIT_AS of the child
     int wallLimitMs = 120000;          ///< the child is killed after this
     bool trace = true;                 ///< ask for the per-round trace
@@ -70,6 +70,12 @@ public:
     /// Kills the child; failed("cancelled") follows.
     void cancel();
 
+    /// How many replay threads a child may run inside `memoryLimitBytes` of
+    /// address space on `cores` cores: each scripted-policy thread reserves
+    /// about 100 MiB (thread stack, JavaScript stack and heap), so a wide
+    /// machine under a tight limit gets fewer threads instead of a crash.
+    static int threadsWithin(qint64 memoryLimitBytes, int cores);
+
     /// The program used when the request names none: $DREAMRSI_PROGRAM when
     /// set, else `dreamrsi` next to this executable, else on PATH.
     static QString defaultProgram();
@@ -92,6 +98,7 @@ private:
     QByteArray m_stdout;
     QByteArray m_stderrTail;
     QString m_killReason;
+    qint64 m_memoryLimitBytes = 0;
     bool m_running = false;
     QTimer *m_wallTimer = nullptr;
 };

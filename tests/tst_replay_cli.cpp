@@ -305,10 +305,10 @@ private slots:
     void replayProcessFitsThreadsInMemory()
     {
         QCOMPARE(ReplayProcess::threadsWithin(qint64(4) << 30, 2), 2);
-        QCOMPARE(ReplayProcess::threadsWithin(qint64(1) << 30, 16), 6);
-        QCOMPARE(ReplayProcess::threadsWithin(qint64(4) << 30, 64), 30);
+        QCOMPARE(ReplayProcess::threadsWithin(qint64(1) << 30, 16), 12);
+        QCOMPARE(ReplayProcess::threadsWithin(qint64(4) << 30, 64), 60);
         QCOMPARE(ReplayProcess::threadsWithin(qint64(100) << 20, 8), 1);
-        // Six scripted threads do fit in 1 GiB (sixteen would not).
+        // Twelve scripted threads fit in 1 GiB.
         ReplayProcess process;
         QSignalSpy finished(&process, &ReplayProcess::finished);
         QSignalSpy failed(&process, &ReplayProcess::failed);

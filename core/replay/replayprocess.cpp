@@ -54,10 +54,11 @@ QString ReplayProcess::defaultProgram()
 
 int ReplayProcess::threadsWithin(qint64 memoryLimitBytes, int cores)
 {
-    // Measured: ~150 MiB for the process and ~93 MiB of address space per
-    // scripted-policy thread (VmPeak of `dreamrsi replay --threads T`).
+    // Measured (VmPeak of `dreamrsi replay --threads T`, MALLOC_ARENA_MAX=2 as
+    // start() sets it): ~235 MiB for the process and ~21 MiB per
+    // scripted-policy thread; three times that leaves room for the policy's heap.
     constexpr qint64 base = qint64(256) << 20;
-    constexpr qint64 perThread = qint64(128) << 20;
+    constexpr qint64 perThread = qint64(64) << 20;
     const qint64 fit = (memoryLimitBytes - base) / perThread;
     return int(std::clamp<qint64>(fit, 1, std::max(1, cores)));
 }
@@ -140,6 +141,13 @@ bool ReplayProcess::start(const ReplayProcessRequest &request, QString *error)
     m_stderrTail.clear();
     m_killReason.clear();
     m_process = new QProcess(this);
+    // glibc reserves 64 MiB of address space for each malloc arena it opens
+    // (up to 8 per core), which RLIMIT_AS counts though nothing uses it: cap
+    // them so the limit measures what the replay really takes.
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    if (!env.contains(QStringLiteral("MALLOC_ARENA_MAX")))
+        env.insert(QStringLiteral("MALLOC_ARENA_MAX"), QStringLiteral("2"));
+    m_process->setProcessEnvironment(env);
     m_memoryLimitBytes = memoryLimit(request);
     const rlim_t limit = rlim_t(m_memoryLimitBytes);
     m_process->setChildProcessModifier([limit] {

@@ -71,9 +71,9 @@ public:
     void cancel();
 
     /// How many replay threads a child may run inside `memoryLimitBytes` of
-    /// address space on `cores` cores: each scripted-policy thread reserves
-    /// about 100 MiB (thread stack, JavaScript stack and heap), so a wide
-    /// machine under a tight limit gets fewer threads instead of a crash.
+    /// address space on `cores` cores: each scripted-policy thread takes
+    /// about 21 MiB (thread stack, JavaScript stack and heap; 64 MiB budgeted),
+    /// so a wide machine under a tight limit gets fewer threads, not a crash.
     static int threadsWithin(qint64 memoryLimitBytes, int cores);
 
     /// The program used when the request names none: $DREAMRSI_PROGRAM when

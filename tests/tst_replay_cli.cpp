@@ -301,6 +301,36 @@ private slots:
         QVERIFY(!process.isRunning());
     }
 
+    // Progress lines that arrive in pieces (a read ending mid-line) are put
+    // back together; a stand-in child prints them that way.
+    void replayProcessJoinsSplitProgressLines()
+    {
+        QTemporaryDir dir;
+        const QString script = dir.filePath(QStringLiteral("fake-dreamrsi"));
+        QFile f(script);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("#!/bin/sh\n"
+                "printf 'progress 1' >&2; sleep 0.3; printf '4/15\\nprogress 1' >&2; sleep 0.3\n"
+                "printf '5/15\\nsome warn' >&2; sleep 0.3; printf 'ing\\n' >&2\n"
+                "echo '{\"betas\": [0], \"worlds\": []}'\n");
+        f.close();
+        QVERIFY(f.setPermissions(f.permissions() | QFileDevice::ExeOwner));
+        ReplayProcess process;
+        QSignalSpy finished(&process, &ReplayProcess::finished);
+        QSignalSpy progress(&process, &ReplayProcess::progress);
+        ReplayProcessRequest request;
+        request.program = script;
+        request.worldPaths = {m_worlds.at(0)};
+        request.policyArgument = QStringLiteral("builtin:portfolio");
+        request.trace = false;
+        QVERIFY(process.start(request));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 20000);
+        QCOMPARE(progress.size(), 2);
+        QCOMPARE(progress.at(0).at(0).toInt(), 14);
+        QCOMPARE(progress.at(1).at(0).toInt(), 15);
+        QCOMPARE(progress.at(1).at(1).toInt(), 15);
+    }
+
     // A wide machine under a tight memory limit gets fewer child threads, not a crash.
     void replayProcessFitsThreadsInMemory()
     {

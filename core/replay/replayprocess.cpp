@@ -139,6 +139,7 @@ bool ReplayProcess::start(const ReplayProcessRequest &request, QString *error)
 
     m_stdout.clear();
     m_stderrTail.clear();
+    m_stderrPartial.clear();
     m_killReason.clear();
     m_process = new QProcess(this);
     // glibc reserves 64 MiB of address space for each malloc arena it opens
@@ -191,7 +192,14 @@ void ReplayProcess::cancel()
 
 void ReplayProcess::onReadyReadStderr()
 {
-    const QList<QByteArray> lines = m_process->readAllStandardError().split('\n');
+    // A read may end inside a line: keep the unfinished tail for the next one
+    // (the child's exit flushes it, see onFinished).
+    m_stderrPartial += m_process->readAllStandardError();
+    const qsizetype end = m_stderrPartial.lastIndexOf('\n');
+    if (end < 0)
+        return;
+    const QList<QByteArray> lines = m_stderrPartial.left(end).split('\n');
+    m_stderrPartial.remove(0, end + 1);
     for (const QByteArray &line : lines) {
         if (line.startsWith("progress ")) {
             const QList<QByteArray> parts = line.mid(9).split('/');
@@ -222,6 +230,10 @@ void ReplayProcess::onFinished(int exitCode, QProcess::ExitStatus status)
 {
     m_stdout += m_process->readAllStandardOutput();
     onReadyReadStderr();
+    if (!m_stderrPartial.isEmpty()) {
+        m_stderrTail += m_stderrPartial + '\n';
+        m_stderrPartial.clear();
+    }
     if (!m_killReason.isEmpty()) {
         fail(m_killReason);
         return;

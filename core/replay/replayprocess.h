@@ -97,6 +97,7 @@ private:
     QStringList m_worldNames;          ///< the names the caller knows them by
     QByteArray m_stdout;
     QByteArray m_stderrTail;
+    QByteArray m_stderrPartial;        ///< an unfinished stderr line
     QString m_killReason;
     qint64 m_memoryLimitBytes = 0;
     bool m_running = false;

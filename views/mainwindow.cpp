@@ -1036,6 +1036,15 @@ QStringList MainWindow::saveScreenshots(const QString &dir)
             written.append(path);
         dialog.close();
     }
+    // The settings, with the replay process's limits.
+    SettingsDialog settings(m_settings, this);
+    settings.show();
+    QApplication::processEvents();
+    const QString settingsPath =
+        QDir(dir).filePath(QStringLiteral("%1-settings.png").arg(m_tabs->count() + 2, 2, 10, QLatin1Char('0')));
+    if (settings.grab().save(settingsPath))
+        written.append(settingsPath);
+    settings.close();
     return written;
 }
 

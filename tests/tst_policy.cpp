@@ -6,6 +6,7 @@
 #include "policy/scriptedpolicy.h"
 #include "replay/replayengine.h"
 #include "replay/replayjson.h"
+#include "replay/scoring.h"
 #include "replay/synthworld.h"
 
 #include <QElapsedTimer>
@@ -85,6 +86,9 @@ private slots:
                                    << QStringLiteral("round 1: id b1a0 appears twice in the batch");
         QTest::addRow("oversized") << QStringLiteral("function selectBatch(s) { return s.legal; }") << 2
                                    << QStringLiteral("round 1: batch of 3 ids exceeds the 2 workers");
+        QTest::addRow("illegal id reported before the size")
+            << QStringLiteral("function selectBatch(s) { return ['zz', s.legal[0], s.legal[1]]; }") << 2
+            << QStringLiteral("round 1: id zz is not legal");
         QTest::addRow("meta of an unrevealed non-legal cell")
             << QStringLiteral("function selectBatch(s) { s.meta('b0a1'); return []; }") << 10
             << QStringLiteral("round 1: selectBatch threw: Error: meta: b0a1 is neither a legal nor a revealed cell");
@@ -264,6 +268,137 @@ function selectBatch(s) {
         QCOMPARE(s.value(QLatin1String("tags0")).toArray(), QJsonArray{QStringLiteral("t0")});
         QCOMPARE(s.value(QLatin1String("round")).toInt(), 2);
         QCOMPARE(s.value(QLatin1String("branch")).toInt(), 0);
+    }
+
+    // Observations and metas are fresh plain objects: a policy may annotate
+    // them (also in strict mode) within a round, and nothing of it survives.
+    void observationsArePlainFreshObjects()
+    {
+        const DiscoveryTree w = world(QStringLiteral("0: 1 2 3 | 1: 2"));
+        const EpisodeResult r = run(QStringLiteral(R"JS(
+"use strict";
+function selectBatch(s) {
+    if (s.round < 2) {
+        s.observed.forEach(function (o, i) { o.rank = -i; o.score = 0; o.tags.push('mine'); });
+        var m = s.meta(s.legal[0]); m.rank = 1; m.tags.push('x');
+        return [s.legal[0]];
+    }
+    var o = s.observed[0];
+    throw new Error(JSON.stringify({ rank: o.rank === undefined, score: o.score, tags: o.tags,
+                                     frozen: Object.isFrozen(o), keys: Object.keys(o),
+                                     metaRank: s.meta(o.id).rank === undefined, metaTags: s.meta(o.id).tags,
+                                     same: s.observed[0] === s.observed[0] && s.meta(o.id) !== s.meta(o.id) }));
+})JS"), w);
+        const QJsonObject s = thrownJson(r.error);
+        QVERIFY2(!s.isEmpty(), qPrintable(r.error));
+        QCOMPARE(s.value(QLatin1String("rank")).toBool(), true);
+        QCOMPARE(s.value(QLatin1String("score")).toDouble(), 1.0);
+        QCOMPARE(s.value(QLatin1String("tags")).toArray(), QJsonArray{QStringLiteral("t0")});
+        QCOMPARE(s.value(QLatin1String("frozen")).toBool(), false);
+        QCOMPARE(s.value(QLatin1String("keys")).toArray(),
+                 (QJsonArray{QStringLiteral("id"), QStringLiteral("branch"), QStringLiteral("attempt"),
+                             QStringLiteral("parentId"), QStringLiteral("seq"), QStringLiteral("tags"),
+                             QStringLiteral("score"), QStringLiteral("evaluated"), QStringLiteral("valid"),
+                             QStringLiteral("failClass"), QStringLiteral("error"), QStringLiteral("nValid"),
+                             QStringLiteral("nTotal"), QStringLiteral("deltaVsBaseline"), QStringLiteral("deltaVsParent")}));
+        QCOMPARE(s.value(QLatin1String("metaRank")).toBool(), true);
+        QCOMPARE(s.value(QLatin1String("metaTags")).toArray(), QJsonArray{QStringLiteral("t0")});
+        QCOMPARE(s.value(QLatin1String("same")).toBool(), true);
+    }
+
+    // Array.prototype.sort is stable (ES2019), whatever the interpreter's own
+    // sort does, and the later built-ins a current engine has are there.
+    void sortIsStableAndModernBuiltinsExist()
+    {
+        const EpisodeResult r = run(QStringLiteral(R"JS(
+function selectBatch(s) {
+    var out = {};
+    var ties = [];
+    for (var i = 0; i < 60; ++i) ties.push({ k: i % 3, id: i });
+    ties.sort(function (x, y) { return y.k - x.k; });
+    var stable = true;
+    for (var j = 1; j < ties.length; ++j)
+        if (ties[j - 1].k === ties[j].k && ties[j - 1].id > ties[j].id) stable = false;
+    out.stable = stable;
+    out.first = ties.slice(0, 3).map(function (o) { return o.id; });
+    out.small = [{k:1,n:'A'},{k:0,n:'B'},{k:1,n:'C'},{k:0,n:'D'},{k:1,n:'E'}]
+        .sort(function (x, y) { return y.k - x.k; }).map(function (o) { return o.n; }).join('');
+    var holes = [10, undefined, 9, , 1];
+    out.defaultSort = holes.sort();
+    out.holesAtEnd = !(4 in holes) && holes.length === 5;
+    out.nanComparator = [3, 1, 2].sort(function () { return NaN; });
+    out.badComparator = (function () { try { [1].sort(5); return false; } catch (e) { return e instanceof TypeError; } })();
+    out.globalThis = globalThis.Math === Math && typeof globalThis.improvedVsParent === "function";
+    out.at = [[1, 2, 3].at(-1), 'abc'.at(0), [1].at(5) === undefined];
+    out.flat = [1, [2, [3, [4]]]].flat(2);
+    out.flatMap = [1, 2].flatMap(function (x) { return [x, x * 10]; });
+    out.findLast = [[1, 2, 3, 4].findLast(function (x) { return x % 2; }), [1, 2].findLastIndex(function (x) { return x > 5; })];
+    out.fromEntries = Object.fromEntries([['a', 1], ['b', 2]]);
+    out.hasOwn = [Object.hasOwn({ a: 1 }, 'a'), Object.hasOwn({}, 'toString')];
+    out.replaceAll = ['a.b.c'.replaceAll('.', '$&$&'), 'x-y-z'.replaceAll(/-/g, '+'), 'ab'.replaceAll('', '|')];
+    throw new Error(JSON.stringify(out));
+})JS"), world(QStringLiteral("0: 1")));
+        const QJsonObject o = thrownJson(r.error);
+        QVERIFY2(!o.isEmpty(), qPrintable(r.error));
+        QCOMPARE(o.value(QLatin1String("stable")).toBool(), true);
+        QCOMPARE(o.value(QLatin1String("first")).toArray(), (QJsonArray{2, 5, 8}));
+        QCOMPARE(o.value(QLatin1String("small")).toString(), QStringLiteral("ACEBD"));
+        QCOMPARE(o.value(QLatin1String("defaultSort")).toArray(), (QJsonArray{1, 10, 9, QJsonValue::Null, QJsonValue::Null}));
+        QCOMPARE(o.value(QLatin1String("holesAtEnd")).toBool(), true);
+        QCOMPARE(o.value(QLatin1String("nanComparator")).toArray(), (QJsonArray{3, 1, 2}));
+        QCOMPARE(o.value(QLatin1String("badComparator")).toBool(), true);
+        QCOMPARE(o.value(QLatin1String("globalThis")).toBool(), true);
+        QCOMPARE(o.value(QLatin1String("at")).toArray(), (QJsonArray{3, QStringLiteral("a"), true}));
+        QCOMPARE(o.value(QLatin1String("flat")).toArray(), (QJsonArray{1, 2, 3, QJsonArray{4}}));
+        QCOMPARE(o.value(QLatin1String("flatMap")).toArray(), (QJsonArray{1, 10, 2, 20}));
+        QCOMPARE(o.value(QLatin1String("findLast")).toArray(), (QJsonArray{3, -1}));
+        QCOMPARE(o.value(QLatin1String("fromEntries")).toObject(), (QJsonObject{{QStringLiteral("a"), 1}, {QStringLiteral("b"), 2}}));
+        QCOMPARE(o.value(QLatin1String("hasOwn")).toArray(), (QJsonArray{true, false}));
+        QCOMPARE(o.value(QLatin1String("replaceAll")).toArray(),
+                 (QJsonArray{QStringLiteral("a..b..c"), QStringLiteral("x+y+z"), QStringLiteral("|a|b|")}));
+    }
+
+    // A policy error nulls the world's value only: the frontier, hypervolume
+    // and penalty of the points reached are still reported (replay.md §6).
+    void policyErrorNullsOnlyTheValue()
+    {
+        std::unique_ptr<ScriptedPolicy> p = compile(QStringLiteral(
+            "function selectBatch(s) { if (s.beta === 1 && s.round === 1) throw new Error('late');"
+            " return s.legal.length ? [s.legal[0]] : []; }"));
+        QVERIFY(p);
+        ReplayOptions o;
+        o.workers = 2;
+        const SweepResult sw =
+            ReplayEngine::runSweep(ReplayWorld{QStringLiteral("w"), std::make_shared<DiscoveryTree>(world(errorWorld))}, *p, o);
+        QVERIFY2(sw.error.startsWith(QLatin1String("round 2: selectBatch threw: Error: late")), qPrintable(sw.error));
+        QVERIFY(!sw.value);
+        QVERIFY(sw.hypervolume && sw.penalty);
+        QList<ParetoPoint> points;
+        QList<int> calls, rounds;
+        for (const EpisodeResult &e : sw.episodes) {
+            points.append({e.calls, e.attainment});
+            calls.append(e.calls);
+            rounds.append(e.rounds);
+        }
+        QCOMPARE(sw.episodes.constLast().calls, 1); // what the errored episode reached
+        QCOMPARE(*sw.hypervolume, Scoring::hypervolume(points, sw.cells));
+        QCOMPARE(*sw.penalty, Scoring::penalty(calls, rounds, int(o.betas.size())));
+        QCOMPARE(sw.frontier, Scoring::paretoFrontier(points));
+    }
+
+    // A policy that replaces a built-in does not carry it into the next episode.
+    void replacedBuiltinsAreRestoredEachEpisode()
+    {
+        std::unique_ptr<ScriptedPolicy> p = compile(QStringLiteral(
+            "function selectBatch(s) { var before = [2, 1].sort().join();\n"
+            "  Array.prototype.sort = function () { return 'hijacked'; }; Math.random = function () { return 7; };\n"
+            "  throw new Error(before + '/' + (Math.random() === 7)); }"));
+        QVERIFY(p);
+        ReplayOptions o;
+        for (int i = 0; i < 2; ++i) {
+            const EpisodeResult r = ReplayEngine::runEpisode(world(errorWorld), *p, 0.5, o);
+            QVERIFY2(r.error.contains(QLatin1String("Error: 1,2/true")), qPrintable(r.error));
+        }
     }
 
     void episodesStartAfresh()

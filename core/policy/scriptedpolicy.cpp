@@ -38,11 +38,158 @@ const char *const runtimeSource = R"JS((function (factory, G) {
         isSuccess: function (o) { return o !== null && typeof o === "object" && o.evaluated === true && o.error === null && o.failClass === "ok"; },
         failedHard: function (o) { return o !== null && typeof o === "object" && o.failClass === "env"; }
     };
+    // Array.prototype.sort as ES2019 defines it: stable (equal elements keep
+    // their order), undefined last, holes removed to the end. The engine's
+    // own sort is not stable, so a policy that sorts with ties would pick
+    // differently than under a current JavaScript engine.
+    function mergeSort(a, lo, hi, cmp, tmp) {
+        if (hi - lo <= 8) {
+            for (var i = lo + 1; i < hi; ++i) {
+                var v = a[i], j = i;
+                while (j > lo && cmp(a[j - 1], v) > 0) {
+                    a[j] = a[j - 1];
+                    --j;
+                }
+                a[j] = v;
+            }
+            return;
+        }
+        var mid = (lo + hi) >>> 1;
+        mergeSort(a, lo, mid, cmp, tmp);
+        mergeSort(a, mid, hi, cmp, tmp);
+        if (cmp(a[mid - 1], a[mid]) <= 0)
+            return;
+        for (var t = lo; t < mid; ++t)
+            tmp[t] = a[t];
+        var l = lo, r = mid, k = lo;
+        while (l < mid && r < hi)
+            a[k++] = cmp(a[r], tmp[l]) < 0 ? a[r++] : tmp[l++];
+        while (l < mid)
+            a[k++] = tmp[l++];
+    }
+    function stableSort(comparefn) {
+        if (comparefn !== undefined && typeof comparefn !== "function")
+            throw new TypeError("Array.prototype.sort: the comparison function must be a function or undefined");
+        var obj = Object(this);
+        var len = obj.length >>> 0;
+        var values = [], undefs = 0;
+        for (var i = 0; i < len; ++i) {
+            if (i in obj) {
+                var v = obj[i];
+                if (v === undefined)
+                    ++undefs;
+                else
+                    values.push(v);
+            }
+        }
+        var cmp = comparefn === undefined
+            ? function (x, y) { var a = String(x), b = String(y); return a < b ? -1 : (a > b ? 1 : 0); }
+            : function (x, y) { var r = +comparefn(x, y); return r !== r ? 0 : r; };
+        mergeSort(values, 0, values.length, cmp, []);
+        var k = 0;
+        for (; k < values.length; ++k)
+            obj[k] = values[k];
+        for (var u = 0; u < undefs; ++u)
+            obj[k++] = undefined;
+        for (; k < len; ++k)
+            delete obj[k];
+        return obj;
+    }
+    function integer(x) { var n = Math.trunc(+x); return n === n ? n : 0; }
+    function relativeAt(o, index) {
+        var len = o.length >>> 0, rel = integer(index), k = rel >= 0 ? rel : len + rel;
+        return k < 0 || k >= len ? undefined : o[k];
+    }
+    function flatten(target, source, depth) {
+        for (var i = 0, n = source.length >>> 0; i < n; ++i) {
+            if (!(i in source))
+                continue;
+            var v = source[i];
+            if (depth > 0 && Array.isArray(v))
+                flatten(target, v, depth - 1);
+            else
+                target.push(v);
+        }
+        return target;
+    }
+    function callable(f, what) {
+        if (typeof f !== "function")
+            throw new TypeError(what + ": the callback must be a function");
+    }
+    // Built-ins of ES2019-2022 that this interpreter lacks, so that policies
+    // written for a current engine run here too (BigInt cannot be added).
+    var additions = [
+        [Array.prototype, "sort", stableSort],
+        [Array.prototype, "at", function (index) { return relativeAt(Object(this), index); }],
+        [Array.prototype, "flat", function (depth) {
+            return flatten([], Object(this), depth === undefined ? 1 : integer(depth));
+        }],
+        [Array.prototype, "flatMap", function (fn, thisArg) {
+            callable(fn, "flatMap");
+            var o = Object(this), out = [];
+            for (var i = 0, n = o.length >>> 0; i < n; ++i) {
+                if (!(i in o))
+                    continue;
+                var v = fn.call(thisArg, o[i], i, o);
+                if (Array.isArray(v))
+                    flatten(out, v, 0);
+                else
+                    out.push(v);
+            }
+            return out;
+        }],
+        [Array.prototype, "findLast", function (fn, thisArg) {
+            callable(fn, "findLast");
+            var o = Object(this);
+            for (var i = (o.length >>> 0) - 1; i >= 0; --i) {
+                if (fn.call(thisArg, o[i], i, o))
+                    return o[i];
+            }
+            return undefined;
+        }],
+        [Array.prototype, "findLastIndex", function (fn, thisArg) {
+            callable(fn, "findLastIndex");
+            var o = Object(this);
+            for (var i = (o.length >>> 0) - 1; i >= 0; --i) {
+                if (fn.call(thisArg, o[i], i, o))
+                    return i;
+            }
+            return -1;
+        }],
+        [String.prototype, "at", function (index) { return relativeAt(String(this), index); }],
+        [String.prototype, "replaceAll", function (search, replacement) {
+            if (search instanceof RegExp) {
+                if (search.flags.indexOf("g") < 0)
+                    throw new TypeError("replaceAll must be called with a global RegExp");
+                return String(this).replace(search, replacement);
+            }
+            var pattern = String(search).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+            return String(this).replace(new RegExp(pattern, "g"), replacement);
+        }],
+        [Object, "fromEntries", function (entries) {
+            var o = {};
+            for (var e of entries)
+                o[e[0]] = e[1];
+            return o;
+        }],
+        [Object, "hasOwn", function (o, key) {
+            if (o === null || o === undefined)
+                throw new TypeError("Object.hasOwn: cannot convert undefined or null to object");
+            return Object.prototype.hasOwnProperty.call(o, key);
+        }]
+    ];
     function install() {
         G.Date = noClock;
         Math.random = random;
         for (var k in helpers)
             G[k] = helpers[k];
+        G.globalThis = G;
+        // Re-installed at every episode: a policy that replaced one of them
+        // does not leak that into the next episode.
+        for (var i = 0; i < additions.length; ++i) {
+            Object.defineProperty(additions[i][0], additions[i][1],
+                                  { value: additions[i][2], writable: true, configurable: true, enumerable: false });
+        }
     }
     install();
     var baseGlobals = new Set(Object.getOwnPropertyNames(G));
@@ -52,16 +199,21 @@ const char *const runtimeSource = R"JS((function (factory, G) {
     // their keys; the "#" keeps ids such as "__proto__" harmless), the legal
     // metas sorted by (branch, attempt), opened branch ids, observations.
     var metaAt = [], metaById = {}, tagsAt = [], legalMetas = [], opened = [], observed = [];
+    // The records below stay inside this closure; a policy only ever gets
+    // fresh plain copies (a new state, observations and metas every round and
+    // every call), so whatever it changes changes nothing here.
     function meta(id) {
         var m = metaById["#" + id];
         if (m === undefined)
             throw new Error("meta: " + String(id) + " is neither a legal nor a revealed cell");
-        return m;
+        return { id: m.id, branch: m.branch, attempt: m.attempt, parentId: m.parentId, seq: m.seq,
+                 tags: tagsAt[m.index].slice() };
     }
-    // Tags are handed out as a fresh copy on every read, so a policy that
-    // changes them changes only its own copy.
-    function withTags(target, list) {
-        Object.defineProperty(target, "tags", { enumerable: true, get: function () { return list.slice(); } });
+    function observation(r) {
+        return { id: r.id, branch: r.branch, attempt: r.attempt, parentId: r.parentId, seq: r.seq,
+                 tags: tagsAt[r.index].slice(), score: r.score, evaluated: r.evaluated, valid: r.valid,
+                 failClass: r.failClass, error: r.error, nValid: r.nValid, nTotal: r.nTotal,
+                 deltaVsBaseline: r.deltaVsBaseline, deltaVsParent: r.deltaVsParent };
     }
     function before(a, b) {
         return a.branch !== b.branch ? a.branch < b.branch : a.attempt < b.attempt;
@@ -117,12 +269,9 @@ const char *const runtimeSource = R"JS((function (factory, G) {
             }
         },
         addMeta: function (index, id, branch, attempt, parentId, seq, tags) {
-            var m = { id: id, branch: branch, attempt: attempt, parentId: parentId, seq: seq };
-            var list = Array.prototype.slice.call(tags);
-            withTags(m, list);
-            Object.freeze(m);
+            var m = { id: id, branch: branch, attempt: attempt, parentId: parentId, seq: seq, index: index };
             metaAt[index] = m;
-            tagsAt[index] = list;
+            tagsAt[index] = Array.prototype.slice.call(tags);
             metaById["#" + id] = m;
             insertLegal(m);
         },
@@ -145,12 +294,9 @@ const char *const runtimeSource = R"JS((function (factory, G) {
                 }
                 opened[j] = m.branch;
             }
-            var o = { id: m.id, branch: m.branch, attempt: m.attempt, parentId: m.parentId, seq: m.seq };
-            withTags(o, tagsAt[index]);
-            o.score = score; o.evaluated = evaluated; o.valid = valid; o.failClass = failClass;
-            o.error = error; o.nValid = nValid; o.nTotal = nTotal;
-            o.deltaVsBaseline = dB; o.deltaVsParent = dP;
-            observed.push(Object.freeze(o));
+            observed.push({ id: m.id, branch: m.branch, attempt: m.attempt, parentId: m.parentId, seq: m.seq,
+                            index: index, score: score, evaluated: evaluated, valid: valid, failClass: failClass,
+                            error: error, nValid: nValid, nTotal: nTotal, deltaVsBaseline: dB, deltaVsParent: dP });
         },
         select: function (round, base) {
             var legal = [], roots = [];
@@ -159,8 +305,11 @@ const char *const runtimeSource = R"JS((function (factory, G) {
                 if (legalMetas[i].attempt === 0)
                     roots.push(legalMetas[i].id);
             }
+            var obs = new Array(observed.length);
+            for (var j = 0; j < observed.length; ++j)
+                obs[j] = observation(observed[j]);
             var state = { round: round, beta: beta, maxParallelism: W, baselineScore: base,
-                          observed: observed.slice(), legal: legal, legalRoots: roots,
+                          observed: obs, legal: legal, legalRoots: roots,
                           openedBranches: opened.slice(), meta: meta };
             try {
                 return { v: inst.selectBatch(state) };

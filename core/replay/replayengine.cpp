@@ -162,22 +162,23 @@ EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &polic
         } else {
             if (trace)
                 trace->batch = decision.batch;
-            if (decision.batch.size() > W) {
+            // In the order replay.md §2 lists them: an id not legal now, a
+            // repeated id (each id in batch order), then more than W ids.
+            seen.clear();
+            for (const QString &id : decision.batch) {
+                if (seen.contains(id)) {
+                    r.error = where + QStringLiteral("id %1 appears twice in the batch").arg(id);
+                    break;
+                }
+                seen.insert(id);
+                if (!legalIndex.contains(id)) {
+                    r.error = where + QStringLiteral("id %1 is not legal").arg(id);
+                    break;
+                }
+            }
+            if (r.error.isEmpty() && decision.batch.size() > W) {
                 r.error = where
                     + QStringLiteral("batch of %1 ids exceeds the %2 workers").arg(decision.batch.size()).arg(W);
-            } else {
-                seen.clear();
-                for (const QString &id : decision.batch) {
-                    if (seen.contains(id)) {
-                        r.error = where + QStringLiteral("id %1 appears twice in the batch").arg(id);
-                        break;
-                    }
-                    seen.insert(id);
-                    if (!legalIndex.contains(id)) {
-                        r.error = where + QStringLiteral("id %1 is not legal").arg(id);
-                        break;
-                    }
-                }
             }
         }
         if (!r.error.isEmpty()) {
@@ -219,7 +220,10 @@ void ReplayEngine::score(SweepResult &sweep, int gridSize)
     sweep.hypervolume.reset();
     sweep.penalty.reset();
     sweep.value.reset();
-    if (!sweep.ok())
+    // A policy error nulls only the world's value (replay.md §6); the
+    // frontier, hypervolume and penalty of the points the episodes reached
+    // are still reported.
+    if (sweep.episodes.isEmpty())
         return;
     QList<int> calls;
     QList<int> rounds;
@@ -234,7 +238,8 @@ void ReplayEngine::score(SweepResult &sweep, int gridSize)
         return;
     sweep.frontier = Scoring::paretoFrontier(points);
     sweep.hypervolume = Scoring::hypervolume(points, sweep.cells);
-    sweep.value = Scoring::value(*sweep.hypervolume, *sweep.penalty, sweep.lambda);
+    if (sweep.ok())
+        sweep.value = Scoring::value(*sweep.hypervolume, *sweep.penalty, sweep.lambda);
 }
 
 namespace {

@@ -19,8 +19,10 @@ struct ParetoPoint
 
 /// One policy over one world across the β grid (replay.md §3).
 ///
-/// `hypervolume`, `value` are empty when the world is not scorable (S = 0) or
-/// an episode ended in a policy error; `penalty` is empty only on an error.
+/// `hypervolume` is empty when the world is not scorable (S = 0); `value`
+/// also when an episode ended in a policy error (replay.md §6: the world's
+/// value is null), while frontier, hypervolume and penalty of the points the
+/// episodes reached are still reported.
 struct SweepResult
 {
     QString world;                 ///< the world's name (its file path in the CLI)

@@ -433,7 +433,7 @@ private slots:
         MainWindow w;
         QSignalSpy loaded(&w, &MainWindow::projectLoaded);
         w.openProject(copy);
-        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 60000);
         QCOMPARE(w.workspace()->worlds().size(), 3);
         QVERIFY(w.workspace()->versions().size() >= 2);
         int withResults = 0;
@@ -456,7 +456,7 @@ private slots:
             MainWindow w;
             QSignalSpy loaded(&w, &MainWindow::projectLoaded);
             w.newProject(project);
-            QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+            QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 60000);
             QCOMPARE(w.projectPath(), QFileInfo(project).absoluteFilePath());
             QCOMPARE(w.workspace()->versions().size(), ReplayJobs::builtinVersions().size());
             QAction *import = w.findChild<QAction *>(QStringLiteral("actionImport"));
@@ -493,7 +493,7 @@ private slots:
         MainWindow w;
         QSignalSpy loaded(&w, &MainWindow::projectLoaded);
         w.openProject(project);
-        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 60000);
         QCOMPARE(w.workspace()->worlds().size(), 1);
         QVERIFY(w.currentTree());
         const QString version = w.workspace()->versions().first().name;

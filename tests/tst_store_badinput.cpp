@@ -92,6 +92,7 @@ private slots:
     void missingArtifactFolder();
     void twoWritersInOneProcess();
     void twoWritersInTwoProcesses();
+    void halfWrittenLockOfADeadProcess();
 };
 
 void TestStoreBadInput::notSqlite()
@@ -320,6 +321,27 @@ void TestStoreBadInput::twoWritersInTwoProcesses()
     QVERIFY(QFileInfo::exists(path + QStringLiteral(".lock")));
     const StoreResult<std::unique_ptr<ProjectWriter>> after = ProjectWriter::open(path);
     QVERIFY2(after.ok(), qPrintable(after.error));
+}
+
+// A writer killed while it was writing its lock file leaves a file whose
+// owner cannot be read. Nobody holds it, so it is taken over; a lock that a
+// live writer holds is still refused, however its file reads.
+void TestStoreBadInput::halfWrittenLockOfADeadProcess()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("p.dreamrsi"));
+    QVERIFY(ProjectWriter::create(path, ProjectInfo()).ok());
+    for (const QByteArray &leftOver : {QByteArray(), QByteArrayLiteral("4242"), QByteArrayLiteral("garbage\n")}) {
+        writeAll(path + QStringLiteral(".lock"), leftOver);
+        StoreResult<std::unique_ptr<ProjectWriter>> w = ProjectWriter::open(path);
+        QVERIFY2(w.ok(), qPrintable(w.error));
+        // While it is held, a damaged-looking lock file does not let a second writer in.
+        writeAll(path + QStringLiteral(".lock"), leftOver);
+        const StoreResult<std::unique_ptr<ProjectWriter>> second = ProjectWriter::open(path);
+        QVERIFY(!second.ok());
+        QVERIFY2(second.error.contains(QStringLiteral("already open for writing")), qPrintable(second.error));
+        w.value->reset();
+    }
 }
 
 QTEST_GUILESS_MAIN(TestStoreBadInput)

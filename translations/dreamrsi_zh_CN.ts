@@ -838,16 +838,24 @@
         <translation>回放失败：%1</translation>
     </message>
     <message>
-        <source>Cannot read approvals: %1</source>
-        <translation>无法读取批准记录：%1</translation>
-    </message>
-    <message>
         <source>Cannot store the approval</source>
         <translation>无法保存批准</translation>
     </message>
     <message>
         <source>%1 approved: the next online round deploys it</source>
         <translation>%1 已批准：下一轮在线运行将部署它</translation>
+    </message>
+    <message>
+        <source>Cannot read policy versions</source>
+        <translation>无法读取策略版本</translation>
+    </message>
+    <message>
+        <source>Cannot read replay results</source>
+        <translation>无法读取回放结果</translation>
+    </message>
+    <message>
+        <source>Cannot read approvals</source>
+        <translation>无法读取批准记录</translation>
     </message>
 </context>
 <context>

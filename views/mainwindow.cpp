@@ -270,15 +270,22 @@ void MainWindow::loadProject()
             }
             auto remaining = std::make_shared<int>(int(its.value->size()));
             auto finish = [this, path] {
+                // A part that cannot be read is said in the window and the
+                // rest still loads: the worlds are already open.
                 m_store->policyVersions().then(this, [this, path](StoreResult<QList<PolicyVersion>> vs) {
-                    if (path != m_projectPath || !vs.ok())
+                    if (path != m_projectPath)
                         return;
-                    for (const PolicyVersion &v : *vs.value)
+                    if (!vs.ok())
+                        QMessageBox::warning(this, tr("Cannot read policy versions"), vs.error);
+                    for (const PolicyVersion &v : vs.value.value_or(QList<PolicyVersion>()))
                         m_workspace->addVersion(v);
                     m_store->replayResults().then(this, [this, path](StoreResult<QList<ReplayResultRecord>> rs) {
-                        if (path != m_projectPath || !rs.ok())
+                        if (path != m_projectPath)
                             return;
-                        const auto results = ReplayJobs::resultsFromRecords(*rs.value, m_workspace->worlds());
+                        if (!rs.ok())
+                            QMessageBox::warning(this, tr("Cannot read replay results"), rs.error);
+                        const auto results = ReplayJobs::resultsFromRecords(rs.value.value_or(QList<ReplayResultRecord>()),
+                                                                            m_workspace->worlds());
                         for (auto it = results.cbegin(); it != results.cend(); ++it) {
                             for (const PolicyVersion &v : m_workspace->versions()) {
                                 if (v.id == it.key())
@@ -291,7 +298,7 @@ void MainWindow::loadProject()
                             if (as.ok())
                                 m_workspace->setApprovals(*as.value);
                             else
-                                statusBar()->showMessage(tr("Cannot read approvals: %1").arg(as.error), 8000);
+                                QMessageBox::warning(this, tr("Cannot read approvals"), as.error);
                             statusBar()->showMessage(tr("Project %1: %2 worlds, %3 policy versions")
                                                          .arg(QFileInfo(path).fileName())
                                                          .arg(m_workspace->worlds().size())

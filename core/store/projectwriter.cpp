@@ -7,14 +7,20 @@
 #include "sqlitestatement.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLockFile>
+#include <QThread>
 
 #include <sqlite3.h>
 
 #include <cmath>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 namespace dreamrsi {
 
@@ -278,6 +284,32 @@ QString lockError(const QString &path, QLockFile &lock)
     return QStringLiteral("%1: cannot create the lock file %1.lock (is the location writable?)").arg(path);
 }
 
+/// A lock file whose owner cannot be read (a process killed while it was
+/// writing the file) and that no live process holds: QLockFile keeps its
+/// flock(2) on the file for as long as the lock is held and writes the owner
+/// right after taking it, so an unreadable file nobody holds, twice in a row,
+/// is left over from a dead process. QLockFile itself never calls such a file
+/// stale (we set no stale age), which would keep the project locked for good.
+bool unreadableAndUnheld(const QString &lockPath, QLockFile &lock)
+{
+    auto check = [&] {
+        qint64 pid = 0;
+        QString host, app;
+        if (lock.getLockInfo(&pid, &host, &app))
+            return false;
+        const int fd = ::open(QFile::encodeName(lockPath).constData(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            return false;
+        const bool free = ::flock(fd, LOCK_EX | LOCK_NB) == 0;
+        ::close(fd);
+        return free;
+    };
+    if (!check())
+        return false;
+    QThread::msleep(50); // a live owner takes its flock at once and writes within microseconds
+    return check();
+}
+
 } // namespace
 
 StoreResult<std::unique_ptr<ProjectWriter>> ProjectWriter::create(const QString &path, const ProjectInfo &info,
@@ -316,8 +348,13 @@ StoreResult<std::unique_ptr<ProjectWriter>> ProjectWriter::openImpl(const QStrin
 
     d.lock = std::make_unique<QLockFile>(path + QStringLiteral(".lock"));
     d.lock->setStaleLockTime(0);
-    if (!d.lock->tryLock(0))
-        return R::failure(lockError(path, *d.lock));
+    if (!d.lock->tryLock(0)) {
+        const bool leftOver = d.lock->error() == QLockFile::LockFailedError
+                              && unreadableAndUnheld(path + QStringLiteral(".lock"), *d.lock)
+                              && d.lock->removeStaleLockFile() && d.lock->tryLock(0);
+        if (!leftOver)
+            return R::failure(lockError(path, *d.lock));
+    }
 
     QString error;
     d.db = SqliteConnection::open(path, create ? SqliteConnection::Mode::Create : SqliteConnection::Mode::ReadWrite,

@@ -25,13 +25,7 @@ QJsonValue jsonNumber(const std::optional<double> &x)
 
 const SweepResult *sweepOf(const ReplayResultPtr &r, const QString &world)
 {
-    if (!r)
-        return nullptr;
-    for (const SweepResult &s : r->worlds) {
-        if (s.world == world)
-            return &s;
-    }
-    return nullptr;
+    return r ? r->sweepOf(world) : nullptr;
 }
 
 QJsonObject sweepJson(const SweepResult *s)

@@ -113,11 +113,7 @@ int PlotStyle::populateFrontier(QCustomPlot *plot, const QList<FrontierSeries> &
             hv = meanOf(*s.result, &SweepResult::hypervolume);
             penalty = meanOf(*s.result, &SweepResult::penalty);
         } else {
-            const SweepResult *sweep = nullptr;
-            for (const SweepResult &w : s.result->worlds) {
-                if (w.world == world)
-                    sweep = &w;
-            }
+            const SweepResult *sweep = s.result->sweepOf(world);
             if (!sweep)
                 continue;
             cells = sweep->cells;
@@ -187,10 +183,7 @@ int PlotStyle::populateFrontier(QCustomPlot *plot, const QList<FrontierSeries> &
         front->removeFromLegend();
         // β labels next to the points of the first series only, to stay readable.
         if (drawn == 1 && !mean) {
-            const SweepResult *sweep = nullptr;
-            for (const SweepResult &w : s.result->worlds)
-                if (w.world == world)
-                    sweep = &w;
+            const SweepResult *sweep = s.result->sweepOf(world);
             for (const EpisodeResult &e : sweep->episodes) {
                 auto *label = new QCPItemText(plot);
                 label->position->setCoords(e.calls, e.attainment);

@@ -129,13 +129,7 @@ QVariant PolicyTableModel::data(const QModelIndex &index, int role) const
     }
     const int w = (col - FixedColumns) / PerWorld;
     const int kind = (col - FixedColumns) % PerWorld;
-    const SweepResult *sweep = nullptr;
-    if (r) {
-        for (const SweepResult &s : r->worlds) {
-            if (s.world == m_worlds.value(w))
-                sweep = &s;
-        }
-    }
+    const SweepResult *sweep = r ? r->sweepOf(m_worlds.value(w)) : nullptr;
     if (role == Qt::ToolTipRole && sweep && !sweep->ok())
         return sweep->error;
     if (role == Qt::ForegroundRole && sweep && !sweep->ok())

@@ -20,4 +20,13 @@ QString ReplayResult::firstError() const
     return {};
 }
 
+const SweepResult *ReplayResult::sweepOf(const QString &world) const
+{
+    for (const SweepResult &w : worlds) {
+        if (w.world == world)
+            return &w;
+    }
+    return nullptr;
+}
+
 } // namespace dreamrsi

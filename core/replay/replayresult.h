@@ -28,6 +28,8 @@ struct ReplayResult
     bool ok() const;
     /// The first error, prefixed by the world's name; empty when ok().
     QString firstError() const;
+    /// The sweep of the world named `world`, or null.
+    const SweepResult *sweepOf(const QString &world) const;
 };
 
 using ReplayResultPtr = std::shared_ptr<const ReplayResult>;

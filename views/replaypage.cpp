@@ -250,19 +250,18 @@ void ReplayPage::run()
         connect(job, &ReplayProcess::finished, this, [deliver](std::shared_ptr<const ReplayProcessOutput> output) {
             deliver(ReplayJobs::tracedEpisodeOf(*output));
         });
-        connect(job, &ReplayProcess::failed, this, [deliver](const QString &message) {
+        // A child that failed or could not start shows as that side's error.
+        auto deliverError = [deliver](const QString &message) {
             auto episode = std::make_shared<EpisodeResult>();
             episode->error = message;
             deliver(episode);
-        });
+        };
+        connect(job, &ReplayProcess::failed, this, deliverError);
         QString error;
         if (!job->start(ReplayJobs::tracedEpisodeRequest({world.name, world.tree}, m_workspace->versions().at(v), beta(),
                                                          m_settings),
-                        &error)) {
-            auto episode = std::make_shared<EpisodeResult>();
-            episode->error = error;
-            deliver(episode);
-        }
+                        &error))
+            deliverError(error);
     }
     showPosition();
 }

@@ -116,6 +116,14 @@ const char *const runtimeSource = R"JS((function (factory, G) {
         if (typeof f !== "function")
             throw new TypeError(what + ": the callback must be a function");
     }
+    function lastMatch(o, fn, thisArg, what) {
+        callable(fn, what);
+        for (var i = (o.length >>> 0) - 1; i >= 0; --i) {
+            if (fn.call(thisArg, o[i], i, o))
+                return i;
+        }
+        return -1;
+    }
     // Built-ins of ES2019-2022 that this interpreter lacks, so that policies
     // written for a current engine run here too (BigInt cannot be added).
     var additions = [
@@ -139,22 +147,11 @@ const char *const runtimeSource = R"JS((function (factory, G) {
             return out;
         }],
         [Array.prototype, "findLast", function (fn, thisArg) {
-            callable(fn, "findLast");
-            var o = Object(this);
-            for (var i = (o.length >>> 0) - 1; i >= 0; --i) {
-                if (fn.call(thisArg, o[i], i, o))
-                    return o[i];
-            }
-            return undefined;
+            var o = Object(this), i = lastMatch(o, fn, thisArg, "findLast");
+            return i < 0 ? undefined : o[i];
         }],
         [Array.prototype, "findLastIndex", function (fn, thisArg) {
-            callable(fn, "findLastIndex");
-            var o = Object(this);
-            for (var i = (o.length >>> 0) - 1; i >= 0; --i) {
-                if (fn.call(thisArg, o[i], i, o))
-                    return i;
-            }
-            return -1;
+            return lastMatch(Object(this), fn, thisArg, "findLastIndex");
         }],
         [String.prototype, "at", function (index) { return relativeAt(String(this), index); }],
         [String.prototype, "replaceAll", function (search, replacement) {

@@ -301,6 +301,32 @@ private slots:
         QVERIFY(!process.isRunning());
     }
 
+    // Cancelled while its worlds are still being written: no child starts,
+    // exactly one failed("cancelled") arrives.
+    void replayProcessCancelledBeforeTheChildStarts()
+    {
+        ReplayProcess process;
+        QSignalSpy finished(&process, &ReplayProcess::finished);
+        QSignalSpy failed(&process, &ReplayProcess::failed);
+        ReplayProcessRequest request;
+        request.program = binary();
+        request.worlds = {ReplayWorld{QStringLiteral("w"), std::make_shared<DiscoveryTree>(*TreeJson::readFile(m_worlds.at(0)).tree)}};
+        request.policyArgument = QStringLiteral("builtin:portfolio");
+        QVERIFY(process.start(request));
+        QVERIFY(process.isRunning());
+        process.cancel();
+        QCOMPARE(failed.size(), 1);
+        QCOMPARE(failed.at(0).at(0).toString(), QStringLiteral("cancelled"));
+        QVERIFY(!process.isRunning());
+        QTest::qWait(300);
+        QCOMPARE(finished.size(), 0);
+        QCOMPARE(failed.size(), 1);
+        // The same object replays again afterwards.
+        QVERIFY(process.start(request));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+        QCOMPARE(failed.size(), 1);
+    }
+
     // Progress lines that arrive in pieces (a read ending mid-line) are put
     // back together; a stand-in child prints them that way.
     void replayProcessJoinsSplitProgressLines()

@@ -11,6 +11,7 @@
 #include <QJsonDocument>
 #include <QStandardPaths>
 #include <QThread>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QTimer>
 
 #include <algorithm>
@@ -77,11 +78,14 @@ bool ReplayProcess::start(const ReplayProcessRequest &request, QString *error)
     };
     if (m_running)
         return refuse(QStringLiteral("a replay is already running"));
-    m_dir = std::make_unique<QTemporaryDir>();
+    m_dir = std::make_shared<QTemporaryDir>();
     if (!m_dir->isValid())
         return refuse(QStringLiteral("cannot create a temporary folder: %1").arg(m_dir->errorString()));
 
     QStringList args{QStringLiteral("replay")};
+    // In-memory worlds are written off the GUI thread (a large tree takes a
+    // while to serialise); the child starts once they are on disk.
+    QList<std::pair<std::shared_ptr<const DiscoveryTree>, QString>> toWrite;
     m_worldPaths = request.worldPaths;
     m_worldNames = request.worldPaths;
     for (const QString &path : request.worldPaths)
@@ -97,9 +101,7 @@ bool ReplayProcess::start(const ReplayProcessRequest &request, QString *error)
                 c = QLatin1Char('_');
         }
         const QString path = m_dir->filePath(QStringLiteral("%1-%2.json").arg(i).arg(safe.left(60)));
-        QString writeError;
-        if (!TreeJson::writeFile(*w.tree, path, &writeError))
-            return refuse(writeError);
+        toWrite.append({w.tree, path});
         args << QStringLiteral("--world") << path;
         m_worldPaths.append(path);
         m_worldNames.append(w.name);
@@ -141,6 +143,31 @@ bool ReplayProcess::start(const ReplayProcessRequest &request, QString *error)
     m_stderrTail.clear();
     m_stderrPartial.clear();
     m_killReason.clear();
+    m_memoryLimitBytes = memoryLimit(request);
+    m_running = true;
+    const quint64 launch = ++m_launch;
+    QtConcurrent::run([toWrite = std::move(toWrite), dir = m_dir]() {
+        // `dir` keeps the folder alive until the files are written.
+        Q_UNUSED(dir);
+        QString writeError;
+        for (const auto &[tree, path] : toWrite) {
+            if (!TreeJson::writeFile(*tree, path, &writeError))
+                break;
+        }
+        return writeError;
+    }).then(this, [this, launch, program, args, wallMs = request.wallLimitMs](const QString &writeError) {
+        if (launch != m_launch)
+            return; // cancelled while the worlds were written
+        if (!writeError.isEmpty())
+            fail(writeError);
+        else
+            launchChild(program, args, wallMs);
+    });
+    return true;
+}
+
+void ReplayProcess::launchChild(const QString &program, const QStringList &args, int wallLimitMs)
+{
     m_process = new QProcess(this);
     // glibc reserves 64 MiB of address space for each malloc arena it opens
     // (up to 8 per core), which RLIMIT_AS counts though nothing uses it: cap
@@ -149,7 +176,6 @@ bool ReplayProcess::start(const ReplayProcessRequest &request, QString *error)
     if (!env.contains(QStringLiteral("MALLOC_ARENA_MAX")))
         env.insert(QStringLiteral("MALLOC_ARENA_MAX"), QStringLiteral("2"));
     m_process->setProcessEnvironment(env);
-    m_memoryLimitBytes = memoryLimit(request);
     const rlim_t limit = rlim_t(m_memoryLimitBytes);
     m_process->setChildProcessModifier([limit] {
         // Runs in the child between fork and exec: async-signal-safe calls only.
@@ -162,7 +188,7 @@ bool ReplayProcess::start(const ReplayProcessRequest &request, QString *error)
             [this] { m_stdout += m_process->readAllStandardOutput(); });
     connect(m_process, &QProcess::readyReadStandardError, this, &ReplayProcess::onReadyReadStderr);
     connect(m_process, &QProcess::finished, this, &ReplayProcess::onFinished);
-    // Queued: a child that cannot start is reported after start() has returned.
+    // Queued: a child that cannot start is reported after this returns.
     connect(
         m_process, &QProcess::errorOccurred, this,
         [this](QProcess::ProcessError e) {
@@ -172,22 +198,25 @@ bool ReplayProcess::start(const ReplayProcessRequest &request, QString *error)
         Qt::QueuedConnection);
     m_wallTimer = new QTimer(m_process);
     m_wallTimer->setSingleShot(true);
-    connect(m_wallTimer, &QTimer::timeout, this, [this, ms = request.wallLimitMs] {
-        m_killReason = QStringLiteral("the replay ran past its wall-clock limit of %1 ms and was stopped").arg(ms);
+    connect(m_wallTimer, &QTimer::timeout, this, [this, wallLimitMs] {
+        m_killReason = QStringLiteral("the replay ran past its wall-clock limit of %1 ms and was stopped").arg(wallLimitMs);
         m_process->kill();
     });
-    m_running = true;
     m_process->start(program, args);
-    m_wallTimer->start(request.wallLimitMs > 0 ? request.wallLimitMs : 120000);
-    return true;
+    m_wallTimer->start(wallLimitMs > 0 ? wallLimitMs : 120000);
 }
 
 void ReplayProcess::cancel()
 {
-    if (!m_running || !m_process)
+    if (!m_running)
         return;
     m_killReason = QStringLiteral("cancelled");
-    m_process->kill();
+    if (m_process) {
+        m_process->kill();
+    } else {
+        ++m_launch; // the worlds are still being written: never start the child
+        fail(m_killReason);
+    }
 }
 
 void ReplayProcess::onReadyReadStderr()

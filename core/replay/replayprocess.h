@@ -63,8 +63,10 @@ public:
     explicit ReplayProcess(QObject *parent = nullptr);
     ~ReplayProcess() override;
 
-    /// Starts the child. Returns false (and emits nothing) when already running
-    /// or when the request cannot be prepared; *error says why.
+    /// Starts the child once the in-memory worlds are written (on a worker
+    /// thread). Returns false (and emits nothing) when already running or when
+    /// the request is invalid; *error says why. A world that cannot be written
+    /// arrives as failed().
     bool start(const ReplayProcessRequest &request, QString *error = nullptr);
     bool isRunning() const;
     /// Kills the child; failed("cancelled") follows.
@@ -86,12 +88,14 @@ signals:
     void failed(const QString &message);
 
 private:
+    void launchChild(const QString &program, const QStringList &args, int wallLimitMs);
     void onReadyReadStderr();
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void fail(const QString &message);
 
     QPointer<QProcess> m_process;
-    std::unique_ptr<QTemporaryDir> m_dir;
+    std::shared_ptr<QTemporaryDir> m_dir;
+    quint64 m_launch = 0;              ///< which start() a pending launch belongs to
     QString m_tracePath;
     QStringList m_worldPaths;          ///< as passed to the child, in order
     QStringList m_worldNames;          ///< the names the caller knows them by

@@ -145,6 +145,15 @@ struct AgentConfig
     double temperature = 0.7;
     QStringList allowedEnvironment; ///< kind "command": variables passed to the child
     quint64 seed = 0;
+    /// First back-off delay of the retries (doubled per retry, with jitter);
+    /// a `Retry-After` from the provider takes precedence.
+    int retryBaseDelayMs = 1000;
+    /// Exploration prompt template to use instead of the bundled one; empty =
+    /// $DREAMRSI_EXPLORATION_PROMPT, else the bundled :/prompts/exploration.md.
+    QString promptFile;
+    /// Characters the exploration prompt may take (~4 per token): older
+    /// attempts are summarised to fit (the prompt says which).
+    int promptBudgetChars = 240000;
 };
 
 } // namespace dreamrsi

@@ -1,0 +1,82 @@
+#pragma once
+
+#include "agent.h"
+
+#include <QByteArray>
+#include <QUrl>
+
+#include <memory>
+
+namespace dreamrsi {
+
+/// The fixed facts of one HTTP provider (online.md §3, the provider table).
+struct HttpProviderInfo
+{
+    QString kind;            ///< "openai", "anthropic", "gemini"
+    QString defaultBaseUrl;  ///< public endpoint, used when AgentConfig::baseUrl is empty
+    QString defaultModel;    ///< used when AgentConfig::model is empty
+    QString keyVariable;     ///< OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY
+    bool keyRequired = true; ///< false for openai (local servers need none), unless the base is the hosted one
+};
+
+/// The provider of `kind`; nullopt for any other kind.
+std::optional<HttpProviderInfo> httpProviderInfo(const QString &kind);
+
+/// A chat model behind an HTTP provider, on QNetworkAccessManager (no SDK).
+///
+/// Requests (online.md §3):
+/// - openai:    POST {base}/chat/completions, `Authorization: Bearer KEY` (omitted without a key);
+///              usage.prompt_tokens / usage.completion_tokens.
+/// - anthropic: POST {base}/v1/messages, `x-api-key`, `anthropic-version: 2023-06-01`;
+///              usage.input_tokens / usage.output_tokens.
+/// - gemini:    POST {base}/v1beta/models/{model}:generateContent, `x-goog-api-key`;
+///              usageMetadata.promptTokenCount / usageMetadata.candidatesTokenCount.
+///
+/// Promises of complete():
+/// - blocking, on the calling thread (its own QNetworkAccessManager and a
+///   local event loop per call), safe from several threads at once;
+/// - `AgentConfig::timeoutMs` bounds the whole call, retries and waits
+///   included; `cancel` is polled every 50 ms and aborts the request or the
+///   wait at once (response.cancelled);
+/// - 408, 429, 5xx and network errors are retried up to `maxRetries` times,
+///   after the provider's `Retry-After` (seconds or HTTP date; also
+///   `retry-after-ms`) or else an exponential back-off with jitter;
+///   other 4xx fail at once with the provider's own error message;
+/// - usage: tokens as reported, usd from PriceTable::current(), latency of
+///   the whole call, retries and requests made;
+/// - the key (AgentConfig::apiKey, else SessionKeys, else the environment
+///   variable) is sent only in the provider's header; it never appears in
+///   the error, the log or the text returned (any echo is replaced by "[key]").
+class HttpChatModel final : public ChatModel
+{
+public:
+    /// Null with `*error` for an unknown kind, a malformed base URL or a
+    /// missing key where one is needed (naming the environment variable).
+    static std::unique_ptr<HttpChatModel> create(const AgentConfig &config, QString *error);
+
+    QString kind() const override { return m_info.kind; }
+    QString model() const override { return m_model; }
+    ChatResponse complete(const ChatRequest &request, const std::atomic_bool &cancel) override;
+
+    /// The URL requests go to.
+    QUrl endpoint() const { return m_endpoint; }
+    /// Whether a key will be sent.
+    bool hasKey() const { return !m_key.isEmpty(); }
+
+private:
+    HttpChatModel() = default;
+    QByteArray requestBody(const ChatRequest &request) const;
+    QString hideKey(QString text) const;
+
+    HttpProviderInfo m_info;
+    AgentConfig m_config; ///< without the key
+    QString m_model;
+    QString m_key;
+    QUrl m_endpoint;
+    bool m_hostedOpenAI = false;
+};
+
+/// The factory entry of agentfactory.cpp: HttpChatModel::create for openai | anthropic | gemini.
+std::unique_ptr<ChatModel> createHttpChatModel(const AgentConfig &config, QString *error);
+
+} // namespace dreamrsi

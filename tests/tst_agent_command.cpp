@@ -1,0 +1,295 @@
+// Command-line agents (online.md §3): a small fake agent written in sh
+// reads the prompt on stdin and leaves files in its workspace; the time
+// limit kills its whole process group, children included; its environment
+// carries only what was allowed; files outside the workspace are ignored.
+#include "agent/agentfactory.h"
+#include "agent/chatdiscoveryagent.h"
+#include "agent/commandagent.h"
+#include "agent/commandagentpresets.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFuture>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+
+#include <unistd.h>
+
+using namespace dreamrsi;
+
+namespace {
+
+QString readText(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+}
+
+void writeText(const QString &path, const QString &text)
+{
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(text.toUtf8());
+}
+
+AttemptContext contextIn(const QString &workspace)
+{
+    AttemptContext c;
+    c.task = QStringLiteral("sums_differences");
+    c.taskStatement = QStringLiteral("Find a set with many more differences than sums (STATEMENT-MARKER).");
+    c.programFileName = QStringLiteral("main.py");
+    c.cellId = QStringLiteral("b1a2");
+    c.branch = 1;
+    c.attempt = 2;
+    c.iteration = 3;
+    c.workspaceDir = workspace;
+    c.parentProgram = QStringLiteral("print('parent')\n");
+    c.parentProposal = QStringLiteral("the parent's idea");
+    c.parentScore = 1.1;
+    return c;
+}
+
+AgentConfig commandConfig(const QString &command, int timeoutMs = 30000)
+{
+    AgentConfig config;
+    config.kind = QStringLiteral("command");
+    config.command = command;
+    config.timeoutMs = timeoutMs;
+    return config;
+}
+
+AgentOutcome proposeAsync(DiscoveryAgent &agent, const AttemptContext &context, std::atomic_bool &cancel,
+                          const std::function<void()> &whileRunning = {})
+{
+    QFuture<AgentOutcome> future = QtConcurrent::run([&] { return agent.propose(context, cancel); });
+    if (whileRunning)
+        whileRunning();
+    [&] { QTRY_VERIFY_WITH_TIMEOUT(future.isFinished(), 60000); }();
+    return future.isFinished() ? future.result() : AgentOutcome::failure(QStringLiteral("test: never finished"));
+}
+
+bool processAlive(pid_t pid)
+{
+    return ::kill(pid, 0) == 0 || errno != ESRCH;
+}
+
+} // namespace
+
+class TestAgentCommand : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void writesFilesInItsWorkspace()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString ws = dir.filePath(QStringLiteral("attempts/3/b1a2"));
+        QVERIFY(QDir().mkpath(ws));
+        writeText(ws + QStringLiteral("/main.py"), QStringLiteral("print('parent')\n")); // the parent's copy
+        const QString command = QStringLiteral(
+            "cat > prompt.seen; printf 'print(42)\\n' > \"$DREAMRSI_PROGRAM_FILE\"; "
+            "printf '# Idea\\nA table of answers.\\n' > proposal.md; echo done");
+        QString error;
+        auto agent = createDiscoveryAgent(commandConfig(command), QString(), &error);
+        QVERIFY2(agent, qPrintable(error));
+        QCOMPARE(agent->kind(), QStringLiteral("command"));
+        std::atomic_bool cancel = false;
+        const AgentOutcome outcome = proposeAsync(*agent, contextIn(ws), cancel);
+        QVERIFY2(outcome.ok, qPrintable(outcome.error + outcome.log));
+        QCOMPARE(outcome.program, QStringLiteral("print(42)\n"));
+        QVERIFY(outcome.proposal.contains(QStringLiteral("A table of answers.")));
+        const QString seen = readText(ws + QStringLiteral("/prompt.seen"));
+        QVERIFY(seen.contains(QStringLiteral("STATEMENT-MARKER")));        // the prompt came on stdin
+        QVERIFY(seen.contains(QStringLiteral("proposal.md")));             // Files mode tells it what to write
+        QVERIFY(seen.contains(QStringLiteral("print('parent')")));
+        QCOMPARE(outcome.usage.calls, 1);
+        QVERIFY(outcome.log.contains(QStringLiteral("written by the command")));
+    }
+
+    void programFromStdout()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString command = QStringLiteral(
+            "cat > /dev/null; printf 'Use a greedy fill.\\n\\n```python\\nx = 1\\n```\\n'");
+        QString error;
+        auto agent = createDiscoveryAgent(commandConfig(command), QString(), &error);
+        QVERIFY2(agent, qPrintable(error));
+        std::atomic_bool cancel = false;
+        const AgentOutcome outcome = proposeAsync(*agent, contextIn(dir.path()), cancel);
+        QVERIFY2(outcome.ok, qPrintable(outcome.error));
+        QCOMPARE(outcome.program, QStringLiteral("x = 1\n"));
+        QCOMPARE(outcome.proposal, QStringLiteral("Use a greedy fill."));
+    }
+
+    void leavesNoProgram()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        writeText(dir.filePath(QStringLiteral("main.py")), QStringLiteral("print('parent')\n"));
+        QString error;
+        auto agent = createDiscoveryAgent(commandConfig(QStringLiteral("cat > /dev/null; echo thinking only")), QString(), &error);
+        QVERIFY2(agent, qPrintable(error));
+        std::atomic_bool cancel = false;
+        const AgentOutcome outcome = proposeAsync(*agent, contextIn(dir.path()), cancel);
+        QVERIFY(!outcome.ok);
+        QVERIFY2(outcome.error.contains(QStringLiteral("left no program")), qPrintable(outcome.error));
+        QVERIFY(outcome.error.contains(QStringLiteral("unchanged")));
+    }
+
+    void failingCommand()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QString error;
+        auto agent = createDiscoveryAgent(commandConfig(QStringLiteral("echo 'no credits left' >&2; exit 3")), QString(), &error);
+        QVERIFY2(agent, qPrintable(error));
+        std::atomic_bool cancel = false;
+        const AgentOutcome outcome = proposeAsync(*agent, contextIn(dir.path()), cancel);
+        QVERIFY(!outcome.ok);
+        QVERIFY2(outcome.error.contains(QStringLiteral("code 3")), qPrintable(outcome.error));
+        QVERIFY(outcome.error.contains(QStringLiteral("no credits left")));
+    }
+
+    void timeLimitKillsTheProcessGroup()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        // A child left running in the background, and the command waiting forever.
+        const QString command = QStringLiteral("sleep 1000 & echo $! > child.pid; sleep 1000");
+        QString error;
+        auto agent = createDiscoveryAgent(commandConfig(command, 1500), QString(), &error);
+        QVERIFY2(agent, qPrintable(error));
+        std::atomic_bool cancel = false;
+        const AgentOutcome outcome = proposeAsync(*agent, contextIn(dir.path()), cancel);
+        QVERIFY(!outcome.ok);
+        QVERIFY(!outcome.cancelled);
+        QVERIFY2(outcome.error.contains(QStringLiteral("time limit")), qPrintable(outcome.error));
+        QVERIFY(outcome.error.contains(QStringLiteral("process group was killed")));
+        bool ok = false;
+        const pid_t child = pid_t(readText(dir.filePath(QStringLiteral("child.pid"))).trimmed().toInt(&ok));
+        QVERIFY(ok && child > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!processAlive(child), 10000);
+    }
+
+    void cancelStopsTheCommand()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QString error;
+        auto agent = createDiscoveryAgent(commandConfig(QStringLiteral("touch started; sleep 1000"), 600000), QString(), &error);
+        QVERIFY2(agent, qPrintable(error));
+        std::atomic_bool cancel = false;
+        const AgentOutcome outcome = proposeAsync(*agent, contextIn(dir.path()), cancel, [&] {
+            QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(dir.filePath(QStringLiteral("started"))), 20000);
+            cancel = true;
+        });
+        QVERIFY(!outcome.ok);
+        QVERIFY(outcome.cancelled);
+    }
+
+    void environmentCarriesOnlyWhatIsAllowed()
+    {
+        qputenv("DREAMRSI_TEST_NOT_ALLOWED", "hidden-value-77");
+        qputenv("DREAMRSI_TEST_ALLOWED", "visible-value-55");
+        qputenv("DREAMRSI_TEST_API_KEY", "sk-PLANTED-123");
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        AgentConfig config = commandConfig(QStringLiteral(
+            "cat > /dev/null; env > env.seen; echo \"my key is $DREAMRSI_TEST_API_KEY\"; "
+            "printf 'print(1)\\n' > main.py"));
+        config.allowedEnvironment = {QStringLiteral("DREAMRSI_TEST_ALLOWED"), QStringLiteral("DREAMRSI_TEST_API_KEY"),
+                                     QStringLiteral("DREAMRSI_TEST_LITERAL=given")};
+        QString error;
+        auto agent = createDiscoveryAgent(config, QString(), &error);
+        QVERIFY2(agent, qPrintable(error));
+        std::atomic_bool cancel = false;
+        const AgentOutcome outcome = proposeAsync(*agent, contextIn(dir.path()), cancel);
+        QVERIFY2(outcome.ok, qPrintable(outcome.error));
+        const QString env = readText(dir.filePath(QStringLiteral("env.seen")));
+        QVERIFY(env.contains(QStringLiteral("DREAMRSI_TEST_ALLOWED=visible-value-55")));
+        QVERIFY(env.contains(QStringLiteral("DREAMRSI_TEST_LITERAL=given")));
+        QVERIFY(env.contains(QStringLiteral("DREAMRSI_PROGRAM_FILE=main.py")));
+        QVERIFY(env.contains(QStringLiteral("PATH=")));
+        QVERIFY(!env.contains(QStringLiteral("DREAMRSI_TEST_NOT_ALLOWED")));
+        QVERIFY(!env.contains(QStringLiteral("hidden-value-77")));
+        // The allowed key reached the command, but what comes back never shows it.
+        QVERIFY(env.contains(QStringLiteral("DREAMRSI_TEST_API_KEY=sk-PLANTED-123")));
+        QVERIFY(!outcome.log.contains(QStringLiteral("sk-PLANTED-123")));
+        QVERIFY(!outcome.proposal.contains(QStringLiteral("sk-PLANTED-123")));
+        QVERIFY(outcome.log.contains(QStringLiteral("my key is [hidden]")));
+        qunsetenv("DREAMRSI_TEST_NOT_ALLOWED");
+        qunsetenv("DREAMRSI_TEST_ALLOWED");
+        qunsetenv("DREAMRSI_TEST_API_KEY");
+    }
+
+    void writesOutsideTheWorkspaceAreIgnored()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString ws = dir.filePath(QStringLiteral("ws"));
+        QVERIFY(QDir().mkpath(ws));
+        writeText(ws + QStringLiteral("/main.py"), QStringLiteral("print('parent')\n"));
+        const QString command = QStringLiteral(
+            "cat > /dev/null; printf 'print(\"outside\")\\n' > ../main.py; printf '# outside\\n' > ../proposal.md; "
+            "printf 'print(\"inside\")\\n' > main.py");
+        QString error;
+        auto agent = createDiscoveryAgent(commandConfig(command), QString(), &error);
+        QVERIFY2(agent, qPrintable(error));
+        std::atomic_bool cancel = false;
+        const AgentOutcome outcome = proposeAsync(*agent, contextIn(ws), cancel);
+        QVERIFY2(outcome.ok, qPrintable(outcome.error));
+        QCOMPARE(outcome.program, QStringLiteral("print(\"inside\")\n"));
+        QVERIFY(!outcome.proposal.contains(QStringLiteral("outside")));
+    }
+
+    void chatModelOnStdout()
+    {
+        AgentConfig config = commandConfig(QStringLiteral(
+            "grep -c STATEMENT-MARKER > /dev/null && printf 'A plan.\\n\\n```cpp\\nint main() { return 0; }\\n```\\n'"));
+        QString error;
+        std::shared_ptr<ChatModel> model = createChatModel(config, &error);
+        QVERIFY2(model, qPrintable(error));
+        QCOMPARE(model->kind(), QStringLiteral("command"));
+        auto agent = createChatDiscoveryAgent(model, config, &error);
+        QVERIFY2(agent, qPrintable(error));
+        QTemporaryDir dir;
+        std::atomic_bool cancel = false;
+        const AgentOutcome outcome = proposeAsync(*agent, contextIn(dir.path()), cancel);
+        QVERIFY2(outcome.ok, qPrintable(outcome.error + outcome.log));
+        QCOMPARE(outcome.program, QStringLiteral("int main() { return 0; }\n"));
+        QCOMPARE(outcome.proposal, QStringLiteral("A plan."));
+    }
+
+    void configurationErrors()
+    {
+        QString error;
+        QVERIFY(!createDiscoveryAgent(commandConfig(QStringLiteral("  ")), QString(), &error));
+        QVERIFY(error.contains(QStringLiteral("needs a command")));
+        AgentConfig config = commandConfig(QStringLiteral("true"));
+        config.promptFile = QStringLiteral("/nonexistent/prompt.md");
+        QVERIFY(!createDiscoveryAgent(config, QString(), &error));
+        QVERIFY2(error.contains(QStringLiteral("/nonexistent/prompt.md")), qPrintable(error));
+    }
+
+    void presets()
+    {
+        const QList<CommandAgentPreset> presets = commandAgentPresets();
+        QVERIFY(presets.size() >= 3);
+        for (const CommandAgentPreset &p : presets) {
+            QVERIFY(!p.name.isEmpty());
+            QVERIFY(!p.command.isEmpty());
+            QVERIFY(!p.allowedEnvironment.isEmpty());
+            QCOMPARE(commandAgentPreset(p.name).command, p.command);
+        }
+        QVERIFY(commandAgentPreset(QStringLiteral("no-such-agent")).name.isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAgentCommand)
+#include "tst_agent_command.moc"

@@ -42,7 +42,7 @@ struct StandInReply
         StandInReply r;
         r.status = status;
         r.body = QJsonDocument(object).toJson(QJsonDocument::Compact);
-        r.headers.append({"Content-Type", "application/json"});
+        r.headers.append(qMakePair(QByteArray("Content-Type"), QByteArray("application/json")));
         return r;
     }
     static StandInReply raw(int status, QByteArray body)
@@ -50,7 +50,7 @@ struct StandInReply
         StandInReply r;
         r.status = status;
         r.body = std::move(body);
-        r.headers.append({"Content-Type", "application/json"});
+        r.headers.append(qMakePair(QByteArray("Content-Type"), QByteArray("application/json")));
         return r;
     }
     static StandInReply hang()
@@ -67,7 +67,7 @@ struct StandInReply
     }
     StandInReply &withHeader(QByteArray name, QByteArray value)
     {
-        headers.append({std::move(name), std::move(value)});
+        headers.append(qMakePair(std::move(name), std::move(value)));
         return *this;
     }
 };

@@ -73,9 +73,17 @@ AgentOutcome proposeAsync(DiscoveryAgent &agent, const AttemptContext &context, 
     return future.isFinished() ? future.result() : AgentOutcome::failure(QStringLiteral("test: never finished"));
 }
 
+/// Running (a zombie waiting for its reaper counts as gone).
 bool processAlive(pid_t pid)
 {
-    return ::kill(pid, 0) == 0 || errno != ESRCH;
+    if (::kill(pid, 0) != 0 && errno == ESRCH)
+        return false;
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray line = stat.readAll();
+    const qsizetype paren = line.lastIndexOf(')');
+    return !(paren > 0 && line.size() > paren + 2 && (line.at(paren + 2) == 'Z' || line.at(paren + 2) == 'X'));
 }
 
 } // namespace

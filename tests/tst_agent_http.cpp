@@ -250,14 +250,20 @@ private Q_SLOTS:
     {
         ProviderStandIn server;
         QVERIFY(server.listen());
-        server.setScript({StandInReply::close(), StandInReply::json(200, providerAnswer(QStringLiteral("openai"), kModel, kAnswer, 1, 2))});
+        // Qt itself resends a request once or twice when a connection closes
+        // before the answer, so the stand-in closes often enough to be seen.
+        server.setScript({StandInReply::close(), StandInReply::close(), StandInReply::close(),
+                          StandInReply::json(200, providerAnswer(QStringLiteral("openai"), kModel, kAnswer, 1, 2))});
+        AgentConfig config = configFor(QStringLiteral("openai"), server);
+        config.maxRetries = 6;
         QString error;
-        auto agent = createDiscoveryAgent(configFor(QStringLiteral("openai"), server), QString(), &error);
+        auto agent = createDiscoveryAgent(config, QString(), &error);
         QVERIFY2(agent, qPrintable(error));
         std::atomic_bool cancel = false;
         const AgentOutcome outcome = proposeAsync(*agent, sampleContext(), cancel);
         QVERIFY2(outcome.ok, qPrintable(outcome.error));
-        QCOMPARE(outcome.usage.retries, 1);
+        QVERIFY(outcome.usage.retries >= 1);
+        QCOMPARE(outcome.usage.calls, outcome.usage.retries + 1);
         QVERIFY(outcome.log.contains(QStringLiteral("network error")));
     }
 

@@ -1,5 +1,6 @@
 #include "appsettings.h"
 
+#include <QJsonDocument>
 #include <QSettings>
 #include <QStringList>
 
@@ -21,6 +22,15 @@ AppSettings AppSettings::load()
         std::clamp(s.value(QStringLiteral("replay/memoryLimitMb"), a.replayMemoryLimitMb).toInt(), 256, 1 << 20);
     a.replayWallLimitS = std::clamp(s.value(QStringLiteral("replay/wallLimitS"), a.replayWallLimitS).toInt(), 5, 86400);
     a.playIntervalMs = std::clamp(s.value(QStringLiteral("replay/playIntervalMs"), a.playIntervalMs).toInt(), 30, 10000);
+    const QByteArray prices = s.value(QStringLiteral("agent/prices")).toByteArray();
+    if (!prices.isEmpty()) {
+        QString error;
+        if (auto table = PriceTable::fromJson(QJsonDocument::fromJson(prices).object(), &error))
+            a.prices = *table;
+        else
+            qWarning("settings: %s; using the default prices", qPrintable(error));
+    }
+    PriceTable::setCurrent(a.prices);
     return a;
 }
 
@@ -35,6 +45,8 @@ void AppSettings::save() const
     s.setValue(QStringLiteral("replay/memoryLimitMb"), replayMemoryLimitMb);
     s.setValue(QStringLiteral("replay/wallLimitS"), replayWallLimitS);
     s.setValue(QStringLiteral("replay/playIntervalMs"), playIntervalMs);
+    s.setValue(QStringLiteral("agent/prices"), QJsonDocument(prices.toJson()).toJson(QJsonDocument::Compact));
+    PriceTable::setCurrent(prices);
 }
 
 std::optional<QList<double>> AppSettings::parseBetas(const QString &text)

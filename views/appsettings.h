@@ -1,5 +1,7 @@
 #pragma once
 
+#include "agent/pricetable.h"
+
 #include <QList>
 #include <QString>
 
@@ -21,8 +23,13 @@ struct AppSettings
     int replayMemoryLimitMb = 4096;
     int replayWallLimitS = 600;
     int playIntervalMs = 600;                       ///< stepper speed: one round per interval
+    /// USD per million tokens per model (online.md §3). API keys are not
+    /// settings: they stay in memory (SessionKeys).
+    PriceTable prices = PriceTable::defaults();
 
+    /// Reads QSettings; also installs `prices` as PriceTable::current().
     static AppSettings load();
+    /// Writes QSettings; also installs `prices` as PriceTable::current().
     void save() const;
     /// "0, 0.25, 0.5" → list; nothing when a value is not in [0, 1].
     static std::optional<QList<double>> parseBetas(const QString &text);

@@ -1,15 +1,51 @@
 #include "settingsdialog.h"
 
+#include "agent/httpchatmodel.h"
+#include "agent/sessionkeys.h"
+
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QPushButton>
+#include <QSet>
 #include <QSpinBox>
+#include <QStyledItemDelegate>
+#include <QTabWidget>
+#include <QTableWidget>
 #include <QVBoxLayout>
 
 namespace dreamrsi {
+
+namespace {
+
+enum PriceColumn { ModelColumn, InputColumn, OutputColumn };
+
+/// Prices are edited with a spin box that allows cents of a cent.
+class PriceDelegate final : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    QWidget *createEditor(QWidget *parent, const QStyleOptionViewItem &option, const QModelIndex &index) const override
+    {
+        if (index.column() == ModelColumn)
+            return QStyledItemDelegate::createEditor(parent, option, index);
+        auto *spin = new QDoubleSpinBox(parent);
+        spin->setRange(0.0, 1e6);
+        spin->setDecimals(4);
+        spin->setSingleStep(0.05);
+        spin->setFrame(false);
+        return spin;
+    }
+};
+
+} // namespace
 
 SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     : QDialog(parent)
@@ -60,12 +96,152 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     m_playInterval->setValue(settings.playIntervalMs);
     form->addRow(tr("Stepper: time per round:"), m_playInterval);
 
+    auto *general = new QWidget;
+    general->setLayout(form);
+    auto *tabs = new QTabWidget;
+    tabs->addTab(general, tr("General"));
+    tabs->addTab(createAgentsPage(settings), tr("Agents"));
+
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
     auto *layout = new QVBoxLayout(this);
-    layout->addLayout(form);
+    layout->addWidget(tabs);
     layout->addWidget(buttons);
+}
+
+QWidget *SettingsDialog::createAgentsPage(const AppSettings &settings)
+{
+    m_initialPrices = settings.prices;
+    auto *page = new QWidget;
+    auto *layout = new QVBoxLayout(page);
+
+    auto *keysBox = new QGroupBox(tr("API keys for this session"));
+    auto *keysForm = new QFormLayout(keysBox);
+    auto *keysNote = new QLabel(tr("A key typed here is kept in memory until the workbench closes: it is never saved "
+                                   "in the settings, a project, an export or a log. Leave a field empty to use the "
+                                   "provider's environment variable."));
+    keysNote->setWordWrap(true);
+    keysForm->addRow(keysNote);
+    const QList<QPair<QString, QString>> providers{{QStringLiteral("openai"), tr("OpenAI-compatible:")},
+                                                   {QStringLiteral("anthropic"), tr("Anthropic:")},
+                                                   {QStringLiteral("gemini"), tr("Gemini:")}};
+    for (const auto &[kind, label] : providers) {
+        const auto info = httpProviderInfo(kind);
+        auto *edit = new QLineEdit(SessionKeys::get(kind));
+        edit->setEchoMode(QLineEdit::Password);
+        edit->setClearButtonEnabled(true);
+        edit->setObjectName(QStringLiteral("apiKey_") + kind);
+        const QString variable = info ? info->keyVariable : QString();
+        edit->setPlaceholderText(qEnvironmentVariableIsEmpty(qPrintable(variable))
+                                     ? tr("not set ($%1 is empty)").arg(variable)
+                                     : tr("from $%1").arg(variable));
+        keysForm->addRow(label, edit);
+        m_keys.append({kind, edit});
+    }
+    layout->addWidget(keysBox);
+
+    auto *pricesBox = new QGroupBox(tr("Prices (USD per million tokens)"));
+    auto *pricesLayout = new QVBoxLayout(pricesBox);
+    auto *pricesNote = new QLabel(tr("Every agent call is priced with this table. A model that is not listed costs 0; "
+                                     "a dated model name (\"claude-sonnet-4-5-20250929\") takes the price of its "
+                                     "family (\"claude-sonnet-4-5\")."));
+    pricesNote->setWordWrap(true);
+    pricesLayout->addWidget(pricesNote);
+    m_prices = new QTableWidget(0, 3);
+    m_prices->setObjectName(QStringLiteral("priceTable"));
+    m_prices->setHorizontalHeaderLabels({tr("Model"), tr("Input $/M"), tr("Output $/M")});
+    m_prices->horizontalHeader()->setSectionResizeMode(ModelColumn, QHeaderView::Stretch);
+    m_prices->verticalHeader()->setVisible(false);
+    m_prices->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_prices->setItemDelegate(new PriceDelegate(m_prices));
+    fillPrices(settings.prices);
+    pricesLayout->addWidget(m_prices);
+    auto *rowButtons = new QHBoxLayout;
+    auto *add = new QPushButton(tr("Add"));
+    auto *remove = new QPushButton(tr("Remove"));
+    auto *defaults = new QPushButton(tr("Restore defaults"));
+    add->setObjectName(QStringLiteral("addPrice"));
+    remove->setObjectName(QStringLiteral("removePrice"));
+    rowButtons->addWidget(add);
+    rowButtons->addWidget(remove);
+    rowButtons->addStretch();
+    rowButtons->addWidget(defaults);
+    pricesLayout->addLayout(rowButtons);
+    connect(add, &QPushButton::clicked, this, [this] {
+        addPriceRow({tr("new-model"), 0.0, 0.0});
+        const int row = m_prices->rowCount() - 1;
+        m_prices->setCurrentCell(row, ModelColumn);
+        m_prices->editItem(m_prices->item(row, ModelColumn));
+    });
+    connect(remove, &QPushButton::clicked, this, [this] {
+        QList<int> rows;
+        const QList<QTableWidgetItem *> selected = m_prices->selectedItems();
+        for (const QTableWidgetItem *item : selected)
+            if (!rows.contains(item->row()))
+                rows.append(item->row());
+        if (rows.isEmpty() && m_prices->currentRow() >= 0)
+            rows.append(m_prices->currentRow());
+        std::sort(rows.begin(), rows.end(), std::greater<>());
+        for (int row : rows)
+            m_prices->removeRow(row);
+    });
+    connect(defaults, &QPushButton::clicked, this, [this] { fillPrices(PriceTable::defaults()); });
+    layout->addWidget(pricesBox, 1);
+    return page;
+}
+
+void SettingsDialog::fillPrices(const PriceTable &prices)
+{
+    m_prices->setRowCount(0);
+    const QList<ModelPrice> list = prices.prices();
+    for (const ModelPrice &price : list)
+        addPriceRow(price);
+}
+
+void SettingsDialog::addPriceRow(const ModelPrice &price)
+{
+    const int row = m_prices->rowCount();
+    m_prices->insertRow(row);
+    m_prices->setItem(row, ModelColumn, new QTableWidgetItem(price.model));
+    auto *in = new QTableWidgetItem;
+    in->setData(Qt::EditRole, price.inputPerMillion);
+    auto *out = new QTableWidgetItem;
+    out->setData(Qt::EditRole, price.outputPerMillion);
+    m_prices->setItem(row, InputColumn, in);
+    m_prices->setItem(row, OutputColumn, out);
+}
+
+std::optional<PriceTable> SettingsDialog::pricesFromTable(QString *error) const
+{
+    PriceTable table;
+    QSet<QString> seen;
+    for (int row = 0; row < m_prices->rowCount(); ++row) {
+        const QTableWidgetItem *modelItem = m_prices->item(row, ModelColumn);
+        const QString model = modelItem ? modelItem->text().trimmed() : QString();
+        if (model.isEmpty()) {
+            *error = tr("Row %1 of the price table has no model name.").arg(row + 1);
+            return std::nullopt;
+        }
+        if (seen.contains(model)) {
+            *error = tr("The price table lists the model \"%1\" twice.").arg(model);
+            return std::nullopt;
+        }
+        seen.insert(model);
+        double values[2] = {0.0, 0.0};
+        for (int c = 0; c < 2; ++c) {
+            const QTableWidgetItem *item = m_prices->item(row, InputColumn + c);
+            bool ok = false;
+            values[c] = item ? item->data(Qt::EditRole).toDouble(&ok) : 0.0;
+            if (!ok || !(values[c] >= 0.0)) {
+                *error = tr("The %1 price of \"%2\" must be a number of dollars, 0 or more.")
+                             .arg(c == 0 ? tr("input") : tr("output"), model);
+                return std::nullopt;
+            }
+        }
+        table.setPrice({model, values[0], values[1]});
+    }
+    return table;
 }
 
 AppSettings SettingsDialog::settings() const
@@ -79,6 +255,8 @@ AppSettings SettingsDialog::settings() const
     s.replayMemoryLimitMb = m_memoryLimit->value();
     s.replayWallLimitS = m_wallLimit->value();
     s.playIntervalMs = m_playInterval->value();
+    QString error;
+    s.prices = pricesFromTable(&error).value_or(m_initialPrices);
     return s;
 }
 
@@ -88,6 +266,13 @@ void SettingsDialog::accept()
         QMessageBox::warning(this, windowTitle(), tr("The β grid must be a comma-separated list of numbers between 0 and 1."));
         return;
     }
+    QString error;
+    if (!pricesFromTable(&error)) {
+        QMessageBox::warning(this, windowTitle(), error);
+        return;
+    }
+    for (const auto &[kind, edit] : std::as_const(m_keys))
+        SessionKeys::set(kind, edit->text());
     QDialog::accept();
 }
 

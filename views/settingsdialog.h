@@ -8,11 +8,16 @@ class QComboBox;
 class QDoubleSpinBox;
 class QLineEdit;
 class QSpinBox;
+class QTableWidget;
 
 namespace dreamrsi {
 
 /// Edits AppSettings: theme, replay parameters (W, λ, β grid, script time
-/// limit, the replay process's memory and wall-clock limits) and the stepper's playback speed.
+/// limit, the replay process's memory and wall-clock limits), the stepper's
+/// playback speed and, on the Agents page, the price table (model, USD per
+/// million input and output tokens). The same page takes an API key per
+/// provider for this session: accept() hands it to SessionKeys, never to
+/// AppSettings or QSettings.
 class SettingsDialog final : public QDialog
 {
     Q_OBJECT
@@ -23,6 +28,12 @@ public:
     void accept() override;
 
 private:
+    QWidget *createAgentsPage(const AppSettings &settings);
+    void fillPrices(const PriceTable &prices);
+    void addPriceRow(const ModelPrice &price);
+    /// The table's prices; nullopt with `*error` naming the bad row.
+    std::optional<PriceTable> pricesFromTable(QString *error) const;
+
     QComboBox *m_theme = nullptr;
     QSpinBox *m_workers = nullptr;
     QDoubleSpinBox *m_lambda = nullptr;
@@ -31,6 +42,9 @@ private:
     QSpinBox *m_memoryLimit = nullptr;
     QSpinBox *m_wallLimit = nullptr;
     QSpinBox *m_playInterval = nullptr;
+    QTableWidget *m_prices = nullptr;
+    PriceTable m_initialPrices; ///< what settings() keeps while the table is invalid
+    QList<QPair<QString, QLineEdit *>> m_keys; ///< provider kind → key field
 };
 
 } // namespace dreamrsi

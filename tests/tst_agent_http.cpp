@@ -491,6 +491,27 @@ private Q_SLOTS:
         QVERIFY(error.contains(QStringLiteral("ftp://nowhere")));
     }
 
+    void concurrentCallsOnOneAgent()
+    {
+        // W workers share one agent: each call has its own connection and event loop.
+        ProviderStandIn server;
+        QVERIFY(server.listen());
+        server.setScript({StandInReply::json(200, providerAnswer(QStringLiteral("openai"), kModel, kAnswer, 7, 9))});
+        QString error;
+        auto agent = createDiscoveryAgent(configFor(QStringLiteral("openai"), server), QString(), &error);
+        QVERIFY2(agent, qPrintable(error));
+        std::atomic_bool cancel = false;
+        QList<QFuture<AgentOutcome>> futures;
+        for (int i = 0; i < 4; ++i)
+            futures.append(QtConcurrent::run([&] { return agent->propose(sampleContext(), cancel); }));
+        for (const auto &future : std::as_const(futures)) {
+            QTRY_VERIFY_WITH_TIMEOUT(future.isFinished(), 60000);
+            QVERIFY2(future.result().ok, qPrintable(future.result().error));
+            QCOMPARE(future.result().program, QStringLiteral("import math\nprint(math.pi)\n"));
+        }
+        QCOMPARE(server.requests().size(), 4);
+    }
+
     void defaultsPerProvider()
     {
         for (const QString &kind : {QStringLiteral("openai"), QStringLiteral("anthropic"), QStringLiteral("gemini")}) {

@@ -1,0 +1,46 @@
+#include "builtinparentoutput.h"
+
+#include "eval/candidateprogram.h"
+#include "eval/evaluationcontext.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonObject>
+#include <QTemporaryDir>
+
+namespace dreamrsi {
+
+QJsonValue runParentForOutput(const AttemptContext &context, const std::atomic_bool &cancel, QString *note)
+{
+    if (context.parentProgram.trimmed().isEmpty()) {
+        *note = QStringLiteral("the attempt has no parent program");
+        return QJsonValue(QJsonValue::Undefined);
+    }
+    QString name = QFileInfo(context.programFileName).fileName();
+    if (CandidateProgram::languageOf(name) == CandidateProgram::Language::Unknown)
+        name = QStringLiteral("parent.py");
+    QTemporaryDir dir(QDir::tempPath() + QStringLiteral("/dreamrsi-builtin-XXXXXX"));
+    if (!dir.isValid() || !QDir(dir.path()).mkpath(QStringLiteral("work"))) {
+        *note = QStringLiteral("no temporary directory to run the parent in");
+        return QJsonValue(QJsonValue::Undefined);
+    }
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(context.parentProgram.toUtf8()) < 0) {
+        *note = QStringLiteral("cannot write the parent program to %1").arg(path);
+        return QJsonValue(QJsonValue::Undefined);
+    }
+    file.close();
+    const EvaluationContext run(path, dir.filePath(QStringLiteral("work")),
+                                QJsonObject{{QStringLiteral("time_limit_s"), 60}}, SandboxMode::Auto, &cancel);
+    const CandidateProgram::Output out = CandidateProgram::runForJson(run);
+    if (out.failure) {
+        *note = QStringLiteral("running the parent again failed (%1: %2)")
+                    .arg(out.failure->failClass, out.failure->error.value_or(QString()).left(200));
+        return QJsonValue(QJsonValue::Undefined);
+    }
+    return out.json;
+}
+
+} // namespace dreamrsi

@@ -314,9 +314,10 @@ BuiltinDraft BuiltinCirclePacking::draft(const BuiltinStep &step, BuiltinRandom 
         p = fresh(step.direction);
         d.notes << QStringLiteral("A fresh optimiser for this branch: %1.").arg(describe(step.direction));
     }
-    // Keep the run to a few seconds: at most 7 optimisations in all.
-    const int starts = p.integer(QStringLiteral("starts"), 3);
-    p.setInteger(QStringLiteral("hops"), std::min(p.integer(QStringLiteral("hops"), 2), 7 - starts));
+    // Keep the run to a few seconds: at most 6 optimisations in all.
+    const int starts = std::clamp(p.integer(QStringLiteral("starts"), 3), 0, 6);
+    p.setInteger(QStringLiteral("starts"), starts);
+    p.setInteger(QStringLiteral("hops"), std::clamp(p.integer(QStringLiteral("hops"), 2), 0, 6 - starts));
     if (p.integer(QStringLiteral("starts"), 0) + p.integer(QStringLiteral("hops"), 0) == 0)
         p.setInteger(QStringLiteral("starts"), 1);
     stamp(p, step, random);

@@ -20,20 +20,23 @@ QJsonValue runParentForOutput(const AttemptContext &context, const std::atomic_b
     QString name = QFileInfo(context.programFileName).fileName();
     if (CandidateProgram::languageOf(name) == CandidateProgram::Language::Unknown)
         name = QStringLiteral("parent.py");
-    QTemporaryDir dir(QDir::tempPath() + QStringLiteral("/dreamrsi-builtin-XXXXXX"));
-    if (!dir.isValid() || !QDir(dir.path()).mkpath(QStringLiteral("work"))) {
+    // The source lives in one directory, the run in another (as the
+    // evaluator does it: the work directory itself is a fresh temporary one).
+    QTemporaryDir source(QDir::tempPath() + QStringLiteral("/dreamrsi-builtin-src-XXXXXX"));
+    QTemporaryDir work(QDir::tempPath() + QStringLiteral("/dreamrsi-builtin-run-XXXXXX"));
+    if (!source.isValid() || !work.isValid()) {
         *note = QStringLiteral("no temporary directory to run the parent in");
         return QJsonValue(QJsonValue::Undefined);
     }
-    const QString path = dir.filePath(name);
+    const QString path = source.filePath(name);
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(context.parentProgram.toUtf8()) < 0) {
         *note = QStringLiteral("cannot write the parent program to %1").arg(path);
         return QJsonValue(QJsonValue::Undefined);
     }
     file.close();
-    const EvaluationContext run(path, dir.filePath(QStringLiteral("work")),
-                                QJsonObject{{QStringLiteral("time_limit_s"), 60}}, SandboxMode::Auto, &cancel);
+    const EvaluationContext run(path, work.path(), QJsonObject{{QStringLiteral("time_limit_s"), 60}}, SandboxMode::Auto,
+                                &cancel);
     const CandidateProgram::Output out = CandidateProgram::runForJson(run);
     if (out.failure) {
         *note = QStringLiteral("running the parent again failed (%1: %2)")

@@ -14,7 +14,7 @@ bool BuiltinStrategy::parentFailed(const BuiltinStep &step)
     return !c.parentScore.has_value() || !c.parentError.isEmpty();
 }
 
-void BuiltinStrategy::stamp(BuiltinParams &params, const BuiltinStep &step, BuiltinRandom &random)
+void BuiltinStrategy::stamp(BuiltinParams &params, const BuiltinStep &step, BuiltinRandom &random) const
 {
     params.set(QStringLiteral("task"), task());
     params.set(QStringLiteral("direction"), step.direction);

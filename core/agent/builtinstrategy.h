@@ -57,7 +57,7 @@ protected:
     /// The parent failed: no score, or an error.
     static bool parentFailed(const BuiltinStep &step);
     /// The common keys: task, direction, generation (parent's + 1, or 0) and a fresh program seed.
-    static void stamp(BuiltinParams &params, const BuiltinStep &step, BuiltinRandom &random);
+    void stamp(BuiltinParams &params, const BuiltinStep &step, BuiltinRandom &random) const;
     /// A double as Python/C++ reads it back exactly.
     static QString exact(double value);
 };

@@ -48,9 +48,11 @@
 //    schedule begun higher.
 //  - sums_differences (Python): simulated annealing over integer sets with
 //    add, remove and shift moves and incrementally kept sum/difference
-//    counts. Directions: tensor-anneal (Conway's set times itself),
-//    conway-growth, shift-moves, fringe-interval, greedy. Refinements continue
-//    from the parent's set, cooler, with a new move mix.
+//    counts, started from Conway's set times itself (a + stride·b; a stride
+//    below 29 folds the copies into each other). Directions: tensor-anneal
+//    (stride 29), folded-tensor (23), shift-moves, wide-fold (26, hotter),
+//    greedy. Refinements continue from the parent's set, cooler, with a new
+//    move mix.
 //  - lasso_path (C++17, no Eigen so it builds fast): coordinate descent with
 //    warm starts, every path point certified by a duality gap below 1e-10
 //    (so it stays within the evaluator's 1e-6); variants toggle strong-rule

@@ -35,7 +35,10 @@ kind = P["init"]
 if WARM is not None and len(WARM) >= 2 and kind == "parent":
     start = [int(v) for v in WARM]
 elif kind == "tensor":
-    start = [a + 29 * b for a in CONWAY for b in CONWAY]
+    # Conway's set times itself: a + stride * b. With stride >= 29 the sums and
+    # differences do not collide and the ratio is Conway's; a smaller stride
+    # folds the copies into each other and changes the structure.
+    start = [a + int(P["stride"]) * b for a in CONWAY for b in CONWAY]
 elif kind == "interval":
     start = list(range(int(P["span"]) // 3)) + [int(P["span"]) // 2 + v for v in CONWAY]
 elif kind == "random":
@@ -138,13 +141,11 @@ if WARM is not None and len(set(WARM)) >= 2:
 print(json.dumps({"set": result}))
 )PY";
 
-const QStringList inits{QStringLiteral("conway"), QStringLiteral("tensor"), QStringLiteral("interval"),
-                        QStringLiteral("random")};
-
 BuiltinParams fresh(const QString &direction)
 {
     BuiltinParams p;
     p.set(QStringLiteral("init"), QStringLiteral("tensor"));
+    p.setInteger(QStringLiteral("stride"), 29);
     p.setInteger(QStringLiteral("span"), 440);
     p.setInteger(QStringLiteral("moves"), 12000);
     p.setNumber(QStringLiteral("t0"), 0.0005);
@@ -152,20 +153,18 @@ BuiltinParams fresh(const QString &direction)
     p.setNumber(QStringLiteral("p_add"), 0.3);
     p.setNumber(QStringLiteral("p_remove"), 0.3);
     p.setInteger(QStringLiteral("shift"), 2);
-    if (direction == QLatin1String("conway-growth")) {
-        p.set(QStringLiteral("init"), QStringLiteral("conway"));
-        p.setInteger(QStringLiteral("span"), 120);
-        p.setNumber(QStringLiteral("p_add"), 0.45);
-        p.setNumber(QStringLiteral("p_remove"), 0.2);
+    if (direction == QLatin1String("folded-tensor")) {
+        p.setInteger(QStringLiteral("stride"), 23);
     } else if (direction == QLatin1String("shift-moves")) {
+        p.setInteger(QStringLiteral("stride"), 25);
         p.setNumber(QStringLiteral("p_add"), 0.1);
         p.setNumber(QStringLiteral("p_remove"), 0.1);
         p.setInteger(QStringLiteral("shift"), 4);
-    } else if (direction == QLatin1String("fringe-interval")) {
-        p.set(QStringLiteral("init"), QStringLiteral("interval"));
-        p.setInteger(QStringLiteral("span"), 90);
-        p.setNumber(QStringLiteral("t0"), 0.002);
+    } else if (direction == QLatin1String("wide-fold")) {
+        p.setInteger(QStringLiteral("stride"), 26);
+        p.setNumber(QStringLiteral("t0"), 0.001);
     } else if (direction == QLatin1String("greedy")) {
+        p.setInteger(QStringLiteral("stride"), 24);
         p.setNumber(QStringLiteral("t0"), 1e-6);
         p.setNumber(QStringLiteral("t1"), 1e-8);
     }
@@ -209,22 +208,23 @@ QString BuiltinSumsDifferences::task() const
 
 QStringList BuiltinSumsDifferences::directions() const
 {
-    return {QStringLiteral("tensor-anneal"), QStringLiteral("conway-growth"), QStringLiteral("shift-moves"),
-            QStringLiteral("fringe-interval"), QStringLiteral("greedy")};
+    return {QStringLiteral("tensor-anneal"), QStringLiteral("folded-tensor"), QStringLiteral("shift-moves"),
+            QStringLiteral("wide-fold"), QStringLiteral("greedy")};
 }
 
 QString BuiltinSumsDifferences::describe(const QString &direction) const
 {
-    if (direction == QLatin1String("conway-growth"))
-        return QStringLiteral("grow Conway's 8-element set inside a small window, adds favoured over removals");
+    if (direction == QLatin1String("folded-tensor"))
+        return QStringLiteral("Conway's set times itself with stride 23, so the copies overlap and the sums and "
+                              "differences fold into a new structure, then anneal");
     if (direction == QLatin1String("shift-moves"))
-        return QStringLiteral("keep the size and mostly shift elements by up to 4, reshaping the set in place");
-    if (direction == QLatin1String("fringe-interval"))
-        return QStringLiteral("an interval with a Conway-shaped fringe, annealed hot so the fringe can reorganise");
+        return QStringLiteral("a folded product (stride 25) reshaped mostly by shifting elements by up to 4");
+    if (direction == QLatin1String("wide-fold"))
+        return QStringLiteral("a lightly folded product (stride 26) annealed hotter, so it can reorganise");
     if (direction == QLatin1String("greedy"))
-        return QStringLiteral("accept only moves that do not lower C(A): a pure local search");
-    return QStringLiteral("anneal the 64-element product of Conway's set with itself, which has the same ratio but "
-                          "far more room for local moves");
+        return QStringLiteral("a folded product (stride 24) improved by moves that never lower C(A): a pure local search");
+    return QStringLiteral("anneal the 64-element product of Conway's set with itself (stride 29: same ratio as "
+                          "Conway's, far more room for local moves)");
 }
 
 BuiltinDraft BuiltinSumsDifferences::draft(const BuiltinStep &step, BuiltinRandom &random) const

@@ -1,23 +1,10 @@
 #include "agentfactory.h"
 
-// Each kind is implemented in its own file with one creation function:
-//   builtinagent.h        createBuiltinAgent(config, task, error)
-//   httpchatmodel.h       createHttpChatModel(config, error)      openai | anthropic | gemini
-//   chatdiscoveryagent.h  createChatDiscoveryAgent(model, config, error)
-//   commandagent.h        createCommandAgent(config, error), createCommandChatModel(config, error)
-#if __has_include("builtinagent.h")
+// Each kind lives in its own file with one creation function.
 #include "builtinagent.h"
-#define DREAMRSI_HAVE_BUILTIN_AGENT 1
-#endif
-#if __has_include("httpchatmodel.h") && __has_include("chatdiscoveryagent.h")
 #include "chatdiscoveryagent.h"
-#include "httpchatmodel.h"
-#define DREAMRSI_HAVE_HTTP_AGENT 1
-#endif
-#if __has_include("commandagent.h")
 #include "commandagent.h"
-#define DREAMRSI_HAVE_COMMAND_AGENT 1
-#endif
+#include "httpchatmodel.h"
 
 namespace dreamrsi {
 
@@ -26,11 +13,6 @@ namespace {
 bool isHttpKind(const QString &kind)
 {
     return kind == QLatin1String("openai") || kind == QLatin1String("anthropic") || kind == QLatin1String("gemini");
-}
-
-QString unavailable(const QString &kind)
-{
-    return QStringLiteral("agent kind '%1' is not available in this build").arg(kind);
 }
 
 QString unknown(const QString &kind)
@@ -50,53 +32,33 @@ QStringList discoveryAgentKinds()
 std::unique_ptr<DiscoveryAgent> createDiscoveryAgent(const AgentConfig &config, const QString &task, QString *error)
 {
     const QString &kind = config.kind;
-    if (kind == QLatin1String("builtin")) {
-#ifdef DREAMRSI_HAVE_BUILTIN_AGENT
+    if (kind == QLatin1String("builtin"))
         return createBuiltinAgent(config, task, error);
-#endif
-    } else if (isHttpKind(kind)) {
-#ifdef DREAMRSI_HAVE_HTTP_AGENT
+    if (isHttpKind(kind)) {
         std::shared_ptr<ChatModel> model = createHttpChatModel(config, error);
         if (!model)
             return nullptr;
         return createChatDiscoveryAgent(std::move(model), config, error);
-#endif
-    } else if (kind == QLatin1String("command")) {
-#ifdef DREAMRSI_HAVE_COMMAND_AGENT
-        return createCommandAgent(config, error);
-#endif
-    } else {
-        if (error)
-            *error = unknown(kind);
-        return nullptr;
     }
-    Q_UNUSED(task);
+    if (kind == QLatin1String("command"))
+        return createCommandAgent(config, error);
     if (error)
-        *error = unavailable(kind);
+        *error = unknown(kind);
     return nullptr;
 }
 
 std::unique_ptr<ChatModel> createChatModel(const AgentConfig &config, QString *error)
 {
     const QString &kind = config.kind;
-    if (isHttpKind(kind)) {
-#ifdef DREAMRSI_HAVE_HTTP_AGENT
+    if (isHttpKind(kind))
         return createHttpChatModel(config, error);
-#endif
-    } else if (kind == QLatin1String("command")) {
-#ifdef DREAMRSI_HAVE_COMMAND_AGENT
+    if (kind == QLatin1String("command"))
         return createCommandChatModel(config, error);
-#endif
-    } else {
-        if (error)
-            *error = kind == QLatin1String("builtin")
-                         ? QStringLiteral("the built-in agent writes programs, not chat answers; "
-                                          "for dreaming without a key use the built-in policy improver")
-                         : unknown(kind);
-        return nullptr;
-    }
     if (error)
-        *error = unavailable(kind);
+        *error = kind == QLatin1String("builtin")
+                     ? QStringLiteral("the built-in agent writes programs, not chat answers; "
+                                      "for dreaming without a key use the built-in policy improver")
+                     : unknown(kind);
     return nullptr;
 }
 

@@ -441,7 +441,7 @@ private slots:
         dialog.setPreview(FigureLayout::painterFor(&plot));
         const auto presets = ExportDialog::presets();
         QCOMPARE(presets.size(), 3);
-        const QList<QSizeF> expected{{85, 60}, {175, 90}, {254, 142.875}};
+        const QList<QSizeF> expected{{85, 60}, {175, 90}, {160, 90}};
         for (int i = 0; i < presets.size(); ++i) {
             dialog.selectPreset(i);
             QCOMPARE(dialog.options().sizeMm, expected.at(i));

@@ -31,7 +31,7 @@ QList<ExportDialog::Preset> ExportDialog::presets()
     return {
         {QT_TRANSLATE_NOOP("dreamrsi::ExportDialog", "Single column (85 × 60 mm)"), 85, 60},
         {QT_TRANSLATE_NOOP("dreamrsi::ExportDialog", "Double column (175 × 90 mm)"), 175, 90},
-        {QT_TRANSLATE_NOOP("dreamrsi::ExportDialog", "Slide 16:9 (254 × 142.9 mm)"), 254, 142.875},
+        {QT_TRANSLATE_NOOP("dreamrsi::ExportDialog", "Slide 16:9 (160 × 90 mm, as Beamer)"), 160, 90},
     };
 }
 

@@ -22,7 +22,9 @@ const char Usage[] =
     "usage: dreamrsi plot frontier|anytime|tree (--project P | --world W.json ...) [--versions a,b]\n"
     "                     [--select WORLD|ITERATION] [--beta B] [--width-mm W] [--height-mm H] [--dpi D] --out FIG\n"
     "  FIG ends in .pdf, .svg or .png. Versions: project version names, or builtin:NAME / P.js with --world.\n"
-    "  frontier: the mean over all worlds, or one world with --select (or when only one is given).\n";
+    "  frontier: the mean over all worlds, or one world with --select (or when only one is given).\n"
+    "  --select takes a world's name or its iteration number. Frontier and anytime figures name the\n"
+    "  series only; their numbers go to a caption table beside the figure (FIG.table.tex) and to stdout.\n";
 
 struct Inputs
 {

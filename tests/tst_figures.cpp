@@ -145,6 +145,15 @@ class TestFigures : public QObject
             PlotStyle::populateFrontier(plot, m_frontier, m_worlds.first().name, false);
         else if (kind == QLatin1String("frontier-mean"))
             PlotStyle::populateFrontier(plot, m_frontier, QString(), false);
+        else if (kind == QLatin1String("frontier-crowded")) {
+            // Six versions with long names: the legend must shorten them to stay in its band.
+            QList<FrontierSeries> many;
+            for (int i = 0; i < 6; ++i) {
+                many.append({QStringLiteral("experiment-%1-portfolio-with-a-rather-long-descriptive-version-name").arg(i),
+                             m_frontier.at(i % m_frontier.size()).result});
+            }
+            PlotStyle::populateFrontier(plot, many, m_worlds.first().name, false);
+        }
         else
             PlotStyle::populateAnytime(plot, m_anytime, m_worlds.first().tree->cellCount(), false);
     }
@@ -206,7 +215,7 @@ private slots:
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QSizeF>("mm");
         QTest::addColumn<QString>("suffix");
-        for (const char *kind : {"frontier", "frontier-mean", "anytime"}) {
+        for (const char *kind : {"frontier", "frontier-mean", "frontier-crowded", "anytime"}) {
             for (const QSizeF mm : {QSizeF(85, 60), QSizeF(175, 90)}) {
                 for (const char *suffix : {"pdf", "svg", "png"})
                     QTest::addRow("%s-%gx%g-%s", kind, mm.width(), mm.height(), suffix) << QString::fromLatin1(kind) << mm
@@ -248,6 +257,7 @@ private slots:
                     QVERIFY2(!title.rect.intersects(other.rect), qPrintable(title.what + QStringLiteral(" overlaps ") + other.what));
             }
         }
+        QVERIFY2(plot.legend->outerRect().height() <= 0.3 * page.height(), qPrintable(describe(plot.legend->outerRect())));
         for (int i = 0; i < plot.legend->itemCount(); ++i) {
             QCPAbstractLegendItem *item = plot.legend->item(i);
             QVERIFY2(item->minimumOuterSizeHint().width() <= item->outerRect().width() + 1, "legend entry cut");
@@ -259,6 +269,7 @@ private slots:
         // Counting axes: whole-number ticks only.
         if (kind != QLatin1String("frontier-mean")) {
             QVERIFY(FigureLayout::isIntegerAxis(plot.xAxis));
+            QVERIFY(!FigureLayout::isIntegerAxis(plot.yAxis));
             QVector<double> ticks;
             plot.xAxis->ticker()->generate(plot.xAxis->range(), plot.locale(), QLatin1Char('g'), 6, ticks, nullptr, nullptr);
             QVERIFY(ticks.size() >= 3);

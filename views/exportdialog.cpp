@@ -8,27 +8,32 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
+#include <QTimer>
+
+#include <algorithm>
+#include <cmath>
 
 namespace dreamrsi {
 
 namespace {
-struct Preset
-{
-    const char *name;
-    double width;
-    double height;
-};
-const Preset Presets[] = {
-    {QT_TRANSLATE_NOOP("dreamrsi::ExportDialog", "Single column (85 × 60 mm)"), 85, 60},
-    {QT_TRANSLATE_NOOP("dreamrsi::ExportDialog", "Double column (170 × 100 mm)"), 170, 100},
-    {QT_TRANSLATE_NOOP("dreamrsi::ExportDialog", "Slide (254 × 143 mm)"), 254, 143},
-};
+constexpr int PreviewWidth = 420;
+constexpr int PreviewHeight = 260;
 } // namespace
+
+QList<ExportDialog::Preset> ExportDialog::presets()
+{
+    return {
+        {QT_TRANSLATE_NOOP("dreamrsi::ExportDialog", "Single column (85 × 60 mm)"), 85, 60},
+        {QT_TRANSLATE_NOOP("dreamrsi::ExportDialog", "Double column (175 × 90 mm)"), 175, 90},
+        {QT_TRANSLATE_NOOP("dreamrsi::ExportDialog", "Slide 16:9 (160 × 90 mm, as Beamer)"), 160, 90},
+    };
+}
 
 ExportDialog::ExportDialog(const QString &figureName, QWidget *parent)
     : QDialog(parent)
@@ -51,7 +56,7 @@ ExportDialog::ExportDialog(const QString &figureName, QWidget *parent)
 
     m_preset = new QComboBox;
     m_preset->addItem(tr("Custom"));
-    for (const Preset &p : Presets)
+    for (const Preset &p : presets())
         m_preset->addItem(tr(p.name));
     form->addRow(tr("Preset:"), m_preset);
 
@@ -59,7 +64,7 @@ ExportDialog::ExportDialog(const QString &figureName, QWidget *parent)
     m_height = new QDoubleSpinBox;
     for (QDoubleSpinBox *box : {m_width, m_height}) {
         box->setRange(10, 2000);
-        box->setDecimals(1);
+        box->setDecimals(2);
         box->setSuffix(tr(" mm"));
     }
     m_width->setValue(settings.value(QStringLiteral("export/widthMm"), 170.0).toDouble());
@@ -74,21 +79,93 @@ ExportDialog::ExportDialog(const QString &figureName, QWidget *parent)
     form->addRow(tr("Resolution:"), m_dpi);
     connect(m_preset, &QComboBox::currentIndexChanged, this, &ExportDialog::applyPreset);
 
+    m_preview = new QLabel;
+    m_preview->setAlignment(Qt::AlignCenter);
+    m_preview->setMinimumSize(PreviewWidth, PreviewHeight);
+    m_preview->setFrameShape(QFrame::StyledPanel);
+    m_previewCaption = new QLabel;
+    m_previewCaption->setAlignment(Qt::AlignCenter);
+    m_previewTimer = new QTimer(this);
+    m_previewTimer->setSingleShot(true);
+    m_previewTimer->setInterval(120); // coalesces spin-box steps; the render itself is synchronous
+    connect(m_previewTimer, &QTimer::timeout, this, &ExportDialog::updatePreview);
+    for (QDoubleSpinBox *box : {m_width, m_height}) {
+        connect(box, &QDoubleSpinBox::valueChanged, m_previewTimer, qOverload<>(&QTimer::start));
+        // A size typed by hand is no longer the preset.
+        connect(box, &QDoubleSpinBox::valueChanged, this, [this] {
+            const int i = m_preset->currentIndex();
+            const auto all = presets();
+            if (i > 0 && (m_width->value() != all.at(i - 1).widthMm || m_height->value() != all.at(i - 1).heightMm)) {
+                const QSignalBlocker blocker(m_preset);
+                m_preset->setCurrentIndex(0);
+            }
+        });
+    }
+
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Export"));
     connect(buttons, &QDialogButtonBox::accepted, this, &ExportDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &ExportDialog::reject);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
+    layout->addWidget(m_preview, 1);
+    layout->addWidget(m_previewCaption);
     layout->addWidget(buttons);
+    m_preview->setVisible(false);
+    m_previewCaption->setVisible(false);
+}
+
+void ExportDialog::selectPreset(int index)
+{
+    if (index >= 0 && index < presets().size())
+        m_preset->setCurrentIndex(index + 1);
+}
+
+void ExportDialog::setPreview(FigureExport::Painter painter)
+{
+    m_previewPainter = std::move(painter);
+    m_preview->setVisible(bool(m_previewPainter));
+    m_previewCaption->setVisible(bool(m_previewPainter));
+    updatePreview();
+}
+
+void ExportDialog::updatePreview()
+{
+    if (!m_previewPainter)
+        return;
+    // Rendered as on paper at the chosen size (fonts at their final point
+    // size), then shrunk to the preview box if it is larger.
+    FigureExport::Options o = options();
+    const QSize full = FigureExport::pixelSize(o.sizeMm, 96);
+    const double fit = std::min({1.0, double(PreviewWidth) / full.width(), double(PreviewHeight) / full.height()});
+    o.dpi = std::max(36, int(std::lround(96 * devicePixelRatioF())));
+    m_previewImage = FigureExport::render(o, m_previewPainter);
+    if (m_previewImage.isNull()) {
+        m_preview->setText(tr("Too large to preview."));
+        return;
+    }
+    QPixmap pixmap = QPixmap::fromImage(m_previewImage);
+    pixmap.setDevicePixelRatio(devicePixelRatioF());
+    if (fit < 1.0)
+        pixmap = pixmap.scaled(pixmap.size() * fit, Qt::KeepAspectRatio, Qt::SmoothTransformation);
+    m_preview->setPixmap(pixmap);
+    m_previewCaption->setText(tr("Preview at %1 × %2 mm (shown at %3 %)")
+                                  .arg(o.sizeMm.width(), 0, 'g', 4)
+                                  .arg(o.sizeMm.height(), 0, 'g', 4)
+                                  .arg(int(std::lround(fit * 100))));
 }
 
 void ExportDialog::applyPreset(int index)
 {
-    if (index <= 0 || index > int(std::size(Presets)))
+    const auto all = presets();
+    if (index <= 0 || index > all.size())
         return;
-    m_width->setValue(Presets[index - 1].width);
-    m_height->setValue(Presets[index - 1].height);
+    {
+        const QSignalBlocker w(m_width), h(m_height);
+        m_width->setValue(all.at(index - 1).widthMm);
+        m_height->setValue(all.at(index - 1).heightMm);
+    }
+    updatePreview();
 }
 
 void ExportDialog::browse()

@@ -6,13 +6,17 @@
 
 class QComboBox;
 class QDoubleSpinBox;
+class QLabel;
 class QLineEdit;
 class QSpinBox;
+class QTimer;
 
 namespace dreamrsi {
 
 /// Asks where and how to export a figure: file (its suffix picks PNG, PDF or
-/// SVG), size in millimetres and resolution. Remembers the last choices.
+/// SVG), size in millimetres (with the common paper and slide sizes as
+/// presets) and resolution, with a preview of the figure laid out at that
+/// size. Remembers the last choices.
 class ExportDialog final : public QDialog
 {
     Q_OBJECT
@@ -22,11 +26,27 @@ public:
     QString path() const;
     FigureExport::Options options() const;
 
+    /// Common sizes: single column, double column, 16:9 slide.
+    struct Preset
+    {
+        const char *name;
+        double widthMm;
+        double heightMm;
+    };
+    static QList<Preset> presets();
+    void selectPreset(int index); ///< index into presets()
+
+    /// What the preview draws: the same painter the export will use.
+    void setPreview(FigureExport::Painter painter);
+    /// The current preview: the figure at the chosen size, rendered at screen resolution.
+    QImage previewImage() const { return m_previewImage; }
+
     void accept() override;
 
 private:
     void browse();
     void applyPreset(int index);
+    void updatePreview();
 
     QString m_figureName;
     QLineEdit *m_path = nullptr;
@@ -34,6 +54,11 @@ private:
     QDoubleSpinBox *m_width = nullptr;
     QDoubleSpinBox *m_height = nullptr;
     QSpinBox *m_dpi = nullptr;
+    QLabel *m_preview = nullptr;
+    QLabel *m_previewCaption = nullptr;
+    QTimer *m_previewTimer = nullptr;
+    FigureExport::Painter m_previewPainter;
+    QImage m_previewImage;
 };
 
 } // namespace dreamrsi

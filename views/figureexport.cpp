@@ -1,11 +1,15 @@
 #include "figureexport.h"
 
+#include <QBuffer>
 #include <QCoreApplication>
+#include <QDir>
 #include <QFileInfo>
 #include <QImage>
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QRegularExpression>
+#include <QSaveFile>
 #include <QSvgGenerator>
 
 #include "qcp.h"
@@ -42,6 +46,31 @@ QSize FigureExport::pixelSize(const QSizeF &sizeMm, int dpi)
     return QSize(int(std::lround(sizeMm.width() / MmPerInch * dpi)), int(std::lround(sizeMm.height() / MmPerInch * dpi)));
 }
 
+QImage FigureExport::render(const Options &options, const Painter &paint)
+{
+    const QSize px = pixelSize(options.sizeMm, options.dpi);
+    QImage image(px, QImage::Format_ARGB32_Premultiplied);
+    if (image.isNull())
+        return image;
+    image.setDevicePixelRatio(options.dpi / LogicalDpi);
+    // Painted at the logical resolution so that point sizes come out right.
+    const int dpm = int(std::lround(LogicalDpi / MmPerInch * 1000.0));
+    image.setDotsPerMeterX(dpm);
+    image.setDotsPerMeterY(dpm);
+    image.fill(Qt::white);
+    {
+        QCPPainter painter(&image);
+        painter.setMode(QCPPainter::pmNoCaching);
+        painter.setRenderHint(QPainter::Antialiasing);
+        painter.setRenderHint(QPainter::TextAntialiasing);
+        paint(painter, QRectF(QPointF(0, 0), logicalSize(options.sizeMm)));
+    }
+    const int realDpm = int(std::lround(options.dpi / MmPerInch * 1000.0));
+    image.setDotsPerMeterX(realDpm);
+    image.setDotsPerMeterY(realDpm);
+    return image;
+}
+
 bool FigureExport::write(const QString &path, const Options &options, const Painter &paint, QString *error)
 {
     auto fail = [error](const QString &message) {
@@ -62,25 +91,11 @@ bool FigureExport::write(const QString &path, const Options &options, const Pain
 
     switch (*format) {
     case Format::Png: {
-        const QSize px = pixelSize(options.sizeMm, options.dpi);
-        QImage image(px, QImage::Format_ARGB32_Premultiplied);
-        if (image.isNull())
+        const QImage image = render(options, paint);
+        if (image.isNull()) {
+            const QSize px = pixelSize(options.sizeMm, options.dpi);
             return fail(QCoreApplication::translate("dreamrsi::FigureExport", "Not enough memory for a %1×%2 image.").arg(px.width()).arg(px.height()));
-        image.setDevicePixelRatio(options.dpi / LogicalDpi);
-        const int dpm = int(std::lround(LogicalDpi / MmPerInch * 1000.0));
-        image.setDotsPerMeterX(dpm);
-        image.setDotsPerMeterY(dpm);
-        image.fill(Qt::white);
-        {
-            QCPPainter painter(&image);
-            painter.setMode(QCPPainter::pmNoCaching);
-            painter.setRenderHint(QPainter::Antialiasing);
-            painter.setRenderHint(QPainter::TextAntialiasing);
-            paint(painter, area);
         }
-        const int realDpm = int(std::lround(options.dpi / MmPerInch * 1000.0));
-        image.setDotsPerMeterX(realDpm);
-        image.setDotsPerMeterY(realDpm);
         if (!image.save(path, "PNG"))
             return fail(QCoreApplication::translate("dreamrsi::FigureExport", "Could not write %1.").arg(path));
         return true;
@@ -102,8 +117,12 @@ bool FigureExport::write(const QString &path, const Options &options, const Pain
         return QFileInfo(path).size() > 0 || fail(QCoreApplication::translate("dreamrsi::FigureExport", "Could not write %1.").arg(path));
     }
     case Format::Svg: {
+        // Written to memory first: the generator rounds the canvas to whole
+        // pixels, so its width and height are then set to the exact millimetres.
+        QBuffer buffer;
+        buffer.open(QIODevice::WriteOnly);
         QSvgGenerator generator;
-        generator.setFileName(path);
+        generator.setOutputDevice(&buffer);
         generator.setTitle(options.title);
         generator.setDescription(QStringLiteral("Dream-RSI Workbench"));
         generator.setResolution(int(LogicalDpi));
@@ -117,10 +136,32 @@ bool FigureExport::write(const QString &path, const Options &options, const Pain
         painter.fillRect(area, Qt::white);
         paint(painter, area);
         painter.end();
-        return QFileInfo(path).size() > 0 || fail(QCoreApplication::translate("dreamrsi::FigureExport", "Could not write %1.").arg(path));
+        QString svg = QString::fromUtf8(buffer.data());
+        static const QRegularExpression size(QStringLiteral("<svg width=\"[0-9.]+mm\" height=\"[0-9.]+mm\""));
+        svg.replace(size, QStringLiteral("<svg width=\"%1mm\" height=\"%2mm\"")
+                              .arg(options.sizeMm.width(), 0, 'f', 2)
+                              .arg(options.sizeMm.height(), 0, 'f', 2));
+        return writeText(path, svg, error);
     }
     }
     return false;
+}
+
+QString FigureExport::captionTablePath(const QString &figurePath)
+{
+    const QFileInfo info(figurePath);
+    return info.dir().filePath(info.completeBaseName() + QStringLiteral(".table.tex"));
+}
+
+bool FigureExport::writeText(const QString &path, const QString &text, QString *error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.toUtf8()) < 0 || !file.commit()) {
+        if (error)
+            *error = QCoreApplication::translate("dreamrsi::FigureExport", "Could not write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
 }
 
 } // namespace dreamrsi

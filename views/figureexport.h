@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QImage>
 #include <QRectF>
 #include <QSizeF>
 #include <QString>
@@ -39,8 +40,16 @@ public:
     /// The pixel size a PNG of that size and resolution gets.
     static QSize pixelSize(const QSizeF &sizeMm, int dpi);
 
+    /// The figure as an image of `options.sizeMm` at `options.dpi` (white
+    /// paper, resolution in the header); a null image when it is too large.
+    static QImage render(const Options &options, const Painter &paint);
     /// Writes the figure; returns false and fills *error on failure.
     static bool write(const QString &path, const Options &options, const Painter &paint, QString *error = nullptr);
+
+    /// Where the caption table of a figure goes: beside it, `fig.pdf` → `fig.table.tex`.
+    static QString captionTablePath(const QString &figurePath);
+    /// Writes `text` (UTF-8) atomically; returns false and fills *error on failure.
+    static bool writeText(const QString &path, const QString &text, QString *error = nullptr);
 };
 
 } // namespace dreamrsi

@@ -1,6 +1,7 @@
 #include "plotcommand.h"
 
 #include "figureexport.h"
+#include "figurelayout.h"
 #include "model/treejson.h"
 #include "plotstyle.h"
 #include "policy/policyspec.h"
@@ -9,6 +10,7 @@
 #include "replayjobs.h"
 #include "store/projectreader.h"
 #include "treerenderer.h"
+#include "worldselection.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -18,9 +20,11 @@ namespace dreamrsi {
 namespace {
 const char Usage[] =
     "usage: dreamrsi plot frontier|anytime|tree (--project P | --world W.json ...) [--versions a,b]\n"
-    "                     [--select WORLD] [--beta B] [--width-mm W] [--height-mm H] [--dpi D] --out FIG\n"
+    "                     [--select WORLD|ITERATION] [--beta B] [--width-mm W] [--height-mm H] [--dpi D] --out FIG\n"
     "  FIG ends in .pdf, .svg or .png. Versions: project version names, or builtin:NAME / P.js with --world.\n"
-    "  frontier: the mean over all worlds, or one world with --select (or when only one is given).\n";
+    "  frontier: the mean over all worlds, or one world with --select (or when only one is given).\n"
+    "  --select takes a world's name or its iteration number. Frontier and anytime figures name the\n"
+    "  series only; their numbers go to a caption table beside the figure (FIG.table.tex) and to stdout.\n";
 
 struct Inputs
 {
@@ -183,13 +187,10 @@ int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     }
     int selected = 0;
     if (!select.isEmpty()) {
-        selected = -1;
-        for (int i = 0; i < in.worlds.size(); ++i) {
-            if (in.worlds.at(i).name == select)
-                selected = i;
-        }
+        QString why;
+        selected = selectWorld(in.worlds, select, &why);
         if (selected < 0) {
-            err << "dreamrsi plot: no world named '" << select << "'\n";
+            err << "dreamrsi plot: " << why << '\n';
             return 1;
         }
     }
@@ -199,6 +200,7 @@ int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 
     QString error;
     bool written = false;
+    FigureTable table; // the numbers the figure's compact legend leaves out
     if (kind == QLatin1String("tree")) {
         TreeRenderer renderer;
         renderer.setTree(in.worlds.at(selected).tree);
@@ -229,6 +231,7 @@ int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             }
             const QString world = (!select.isEmpty() || worlds.size() == 1) ? in.worlds.at(selected).name : QString();
             PlotStyle::populateFrontier(&plot, series, world, false);
+            table = PlotStyle::frontierTable(series, world);
             options.title = QStringLiteral("Frontiers");
         } else {
             QList<AnytimeSeries> series;
@@ -244,18 +247,24 @@ int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err)
                 series.append({QStringLiteral("%1 (β=%2)").arg(pv.name).arg(beta), curve, -1});
             }
             PlotStyle::populateAnytime(&plot, series, in.worlds.at(selected).tree->cellCount(), false);
+            table = PlotStyle::anytimeTable(series);
             options.title = QStringLiteral("Anytime curves: %1").arg(in.worlds.at(selected).name);
         }
-        written = FigureExport::write(outPath, options, [&plot](QPainter &p, const QRectF &area) {
-            // FigureExport always paints through a QCPPainter (see figureexport.h).
-            plot.toPainter(static_cast<QCPPainter *>(&p), int(area.width()), int(area.height()));
-        }, &error);
+        written = FigureExport::write(outPath, options, FigureLayout::painterFor(&plot), &error);
     }
     if (!written) {
         err << "dreamrsi plot: " << error << '\n';
         return 1;
     }
     out << outPath << '\n';
+    if (!table.isEmpty()) {
+        const QString tablePath = FigureExport::captionTablePath(outPath);
+        if (!FigureExport::writeText(tablePath, table.toLatex(), &error)) {
+            err << "dreamrsi plot: " << error << '\n';
+            return 1;
+        }
+        out << tablePath << '\n' << table.toText();
+    }
     return 0;
 }
 

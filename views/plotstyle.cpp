@@ -1,5 +1,6 @@
 #include "plotstyle.h"
 
+#include "figurelayout.h"
 #include "qcp.h"
 
 #include <QCoreApplication>
@@ -28,6 +29,33 @@ std::optional<double> meanOf(const ReplayResult &r, std::optional<double> SweepR
         }
     }
     return n ? std::optional<double>(sum / n) : std::nullopt;
+}
+
+struct FrontierNumbers
+{
+    std::optional<double> value, hypervolume, penalty;
+};
+
+// The numbers a frontier series' legend entry and caption table show; nullopt when it has no data there.
+std::optional<FrontierNumbers> frontierNumbers(const FrontierSeries &s, const QString &world)
+{
+    if (!s.result)
+        return std::nullopt;
+    if (world.isEmpty())
+        return FrontierNumbers{s.result->value, meanOf(*s.result, &SweepResult::hypervolume), meanOf(*s.result, &SweepResult::penalty)};
+    const SweepResult *sweep = s.result->sweepOf(world);
+    if (!sweep)
+        return std::nullopt;
+    return FrontierNumbers{sweep->value, sweep->hypervolume, sweep->penalty};
+}
+
+// Counting axes get whole-number ticks; others the plain ticker back.
+void setCounting(QCPAxis *axis, bool counting)
+{
+    if (counting)
+        FigureLayout::setIntegerAxis(axis);
+    else if (FigureLayout::isIntegerAxis(axis))
+        axis->setTicker(QSharedPointer<QCPAxisTicker>::create());
 }
 } // namespace
 
@@ -81,7 +109,11 @@ int PlotStyle::populateFrontier(QCustomPlot *plot, const QList<FrontierSeries> &
     applyTheme(plot, dark);
     const bool mean = world.isEmpty();
     plot->xAxis->setLabel(mean ? QCoreApplication::translate("dreamrsi::PlotStyle", "Agent calls (fraction of the tree)") : QCoreApplication::translate("dreamrsi::PlotStyle", "Agent calls"));
+    FigureLayout::setShortLabel(plot->xAxis, mean ? QCoreApplication::translate("dreamrsi::PlotStyle", "Calls / tree size") : QString());
+    setCounting(plot->xAxis, !mean);
     plot->yAxis->setLabel(QCoreApplication::translate("dreamrsi::PlotStyle", "Attainment (best score / tree best)"));
+    FigureLayout::setShortLabel(plot->yAxis, QCoreApplication::translate("dreamrsi::PlotStyle", "Attainment"));
+    setCounting(plot->yAxis, false);
     plot->legend->setVisible(true);
     plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
     double xMax = mean ? 1.0 : 1.0;
@@ -92,7 +124,6 @@ int PlotStyle::populateFrontier(QCustomPlot *plot, const QList<FrontierSeries> &
             continue;
         QList<QPointF> points;
         double cells = 1.0;
-        std::optional<double> value, hv, penalty;
         if (mean) {
             // Mean position of each β over the scorable worlds.
             const qsizetype nb = s.result->betas.size();
@@ -109,9 +140,6 @@ int PlotStyle::populateFrontier(QCustomPlot *plot, const QList<FrontierSeries> &
                 if (n)
                     points.append({x / n, y / n});
             }
-            value = s.result->value;
-            hv = meanOf(*s.result, &SweepResult::hypervolume);
-            penalty = meanOf(*s.result, &SweepResult::penalty);
         } else {
             const SweepResult *sweep = s.result->sweepOf(world);
             if (!sweep)
@@ -120,9 +148,6 @@ int PlotStyle::populateFrontier(QCustomPlot *plot, const QList<FrontierSeries> &
             xMax = std::max(xMax, cells);
             for (const EpisodeResult &e : sweep->episodes)
                 points.append({double(e.calls), e.attainment});
-            value = sweep->value;
-            hv = sweep->hypervolume;
-            penalty = sweep->penalty;
         }
         if (points.isEmpty())
             continue;
@@ -165,8 +190,12 @@ int PlotStyle::populateFrontier(QCustomPlot *plot, const QList<FrontierSeries> &
         line.append(QCPCurveData(t++, right, prevY));
         steps->data()->set(line, true);
         steps->setPen(QPen(color, 2));
+        const FrontierNumbers numbers = frontierNumbers(s, world).value_or(FrontierNumbers{});
         steps->setName(QStringLiteral("%1 — %2 %3, %4 %5, %6 %7")
-                           .arg(s.name, QCoreApplication::translate("dreamrsi::PlotStyle", "value"), fmt(value), QCoreApplication::translate("dreamrsi::PlotStyle", "HV"), fmt(hv), QCoreApplication::translate("dreamrsi::PlotStyle", "penalty"), fmt(penalty)));
+                           .arg(s.name, QCoreApplication::translate("dreamrsi::PlotStyle", "value"), fmt(numbers.value), QCoreApplication::translate("dreamrsi::PlotStyle", "HV"), fmt(numbers.hypervolume), QCoreApplication::translate("dreamrsi::PlotStyle", "penalty"),
+                                fmt(numbers.penalty)));
+        // Figures name the version only; the numbers go to the caption table (frontierTable()).
+        FigureLayout::setShortName(steps, s.name);
 
         // Every β's point, dominated ones hollow.
         auto *dots = new QCPGraph(plot->xAxis, plot->yAxis);
@@ -209,7 +238,11 @@ void PlotStyle::populateAnytime(QCustomPlot *plot, const QList<AnytimeSeries> &s
     plot->clearItems();
     applyTheme(plot, dark);
     plot->xAxis->setLabel(QCoreApplication::translate("dreamrsi::PlotStyle", "Agent calls"));
+    FigureLayout::setShortLabel(plot->xAxis, QString());
+    setCounting(plot->xAxis, true);
     plot->yAxis->setLabel(QCoreApplication::translate("dreamrsi::PlotStyle", "Best so far / tree best"));
+    FigureLayout::setShortLabel(plot->yAxis, QCoreApplication::translate("dreamrsi::PlotStyle", "Best so far"));
+    setCounting(plot->yAxis, false);
     plot->legend->setVisible(true);
     plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
     int xMax = std::max(cellCount, 1);
@@ -245,6 +278,32 @@ void PlotStyle::populateAnytime(QCustomPlot *plot, const QList<AnytimeSeries> &s
     plot->xAxis->setRange(0, xMax);
     plot->yAxis->setRange(0, 1.05);
     plot->replot();
+}
+
+FigureTable PlotStyle::frontierTable(const QList<FrontierSeries> &series, const QString &world)
+{
+    FigureTable table;
+    table.header = {QCoreApplication::translate("dreamrsi::PlotStyle", "Version"), QCoreApplication::translate("dreamrsi::PlotStyle", "Value"), QCoreApplication::translate("dreamrsi::PlotStyle", "HV"), QCoreApplication::translate("dreamrsi::PlotStyle", "Penalty")};
+    for (const FrontierSeries &s : series) {
+        if (const auto n = frontierNumbers(s, world))
+            table.rows.append({s.name, fmt(n->value), fmt(n->hypervolume), fmt(n->penalty)});
+    }
+    return table;
+}
+
+FigureTable PlotStyle::anytimeTable(const QList<AnytimeSeries> &series)
+{
+    FigureTable table;
+    table.header = {QCoreApplication::translate("dreamrsi::PlotStyle", "Series"), QCoreApplication::translate("dreamrsi::PlotStyle", "Final attainment"), QCoreApplication::translate("dreamrsi::PlotStyle", "Calls to reach it")};
+    for (const AnytimeSeries &s : series) {
+        if (s.curve.isEmpty()) {
+            table.rows.append({s.name, fmt(std::nullopt), fmt(std::nullopt)});
+            continue;
+        }
+        const CurvePoint &last = s.curve.last();
+        table.rows.append({s.name, QString::number(last.attainment, 'f', 3), QString::number(last.calls)});
+    }
+    return table;
 }
 
 } // namespace dreamrsi

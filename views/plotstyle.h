@@ -1,5 +1,6 @@
 #pragma once
 
+#include "figuretable.h"
 #include "replay/episoderesult.h"
 #include "replay/replayresult.h"
 
@@ -41,6 +42,12 @@ void applyTheme(QCustomPlot *plot, bool dark);
 int populateFrontier(QCustomPlot *plot, const QList<FrontierSeries> &series, const QString &world, bool dark);
 /// Anytime curves of the stepper's episodes.
 void populateAnytime(QCustomPlot *plot, const QList<AnytimeSeries> &series, int cellCount, bool dark);
+
+/// The numbers the on-screen frontier legend shows (value, hypervolume,
+/// penalty per version), as the caption table of a figure with short labels.
+FigureTable frontierTable(const QList<FrontierSeries> &series, const QString &world);
+/// Final attainment of each anytime curve and the calls it took.
+FigureTable anytimeTable(const QList<AnytimeSeries> &series);
 
 /// Non-dominated staircase of (cost, attainment) points: distinct points
 /// that no other point beats on both, sorted by cost.

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace dreamrsi {
 
@@ -205,7 +206,7 @@ void TreeRenderer::paint(QPainter &p, const QRectF &exposed, double scale, const
     // devices (vector exports draw them as paths), marks collected for later.
     const QList<int> visible = m_layout.cellsIn(sceneExposed);
     QFont small = p.font();
-    small.setPointSizeF(std::clamp(m.cellHeight * scale * 0.38, 6.0, 10.0));
+    small.setPointSizeF(std::clamp(m.cellHeight * scale * 0.38, 6.0, 9.0));
     p.setFont(small);
     const bool raster = p.paintEngine() && p.paintEngine()->type() == QPaintEngine::Raster;
     const qreal dpr = p.device() ? p.device()->devicePixelRatioF() : 1.0;
@@ -282,43 +283,109 @@ void TreeRenderer::paint(QPainter &p, const QRectF &exposed, double scale, const
     p.restore();
 }
 
+namespace {
+// Fixed parts of the legend, in multiples of the font height.
+constexpr double LineFactor = 1.3;
+constexpr double Pad = 6.0;
+
+double defaultBarLength(const QFontMetricsF &fm)
+{
+    return std::max(120.0, fm.height() * 8);
+}
+} // namespace
+
+TreeRenderer::LegendRows TreeRenderer::legendRows() const
+{
+    LegendRows rows;
+    rows.labels.append(tr("Best cell"));
+    rows.glyphs.append(FailGlyph::None);
+    const auto counts = tree()->failClassCounts();
+    for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
+        rows.labels.append(QStringLiteral("%1 (%2)").arg(FailGlyphs::label(it.key())).arg(it.value()));
+        rows.glyphs.append(FailGlyphs::forClass(it.key()));
+    }
+    return rows;
+}
+
 QSizeF TreeRenderer::legendSize(const QFontMetricsF &fm) const
 {
-    const auto &tree = m_layout.tree();
-    if (!tree)
-        return {};
-    const double line = fm.height() * 1.3;
-    double width = fm.horizontalAdvance(tr("Score")) + 20;
-    int rows = 0;
-    const auto counts = tree->failClassCounts();
-    for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
-        width = std::max(width, line + 6 + fm.horizontalAdvance(FailGlyphs::label(it.key()) + QStringLiteral(" (%1)").arg(it.value())));
-        ++rows;
-    }
-    width = std::max(width, line + 6 + fm.horizontalAdvance(tr("Best cell")));
-    const double barHeight = std::max(120.0, fm.height() * 8);
-    return QSizeF(width + 16, fm.height() * 1.5 + barHeight + 12 + (rows + 1) * line + 8);
+    return tree() ? columnLegendSize(fm, defaultBarLength(fm)) : QSizeF();
 }
 
 void TreeRenderer::paintLegend(QPainter &p, const QRectF &area) const
 {
-    const auto &tree = m_layout.tree();
-    if (!tree)
-        return;
+    if (tree())
+        paintColumnLegend(p, area, defaultBarLength(QFontMetricsF(p.font())));
+}
+
+QSizeF TreeRenderer::columnLegendSize(const QFontMetricsF &fm, double barLength) const
+{
+    const double line = fm.height() * LineFactor;
+    const LegendRows rows = legendRows();
+    double width = fm.horizontalAdvance(tr("Score"));
+    for (const QString &label : rows.labels)
+        width = std::max(width, fm.height() * 1.2 + Pad + fm.horizontalAdvance(label));
+    // Bar, tick and the widest tick label.
+    double tickWidth = 0;
+    for (int i = 0; i <= 4; ++i)
+        tickWidth = std::max(tickWidth, fm.horizontalAdvance(QString::number(m_scoreMin + i * (m_scoreMax - m_scoreMin) / 4, 'g', 4)));
+    width = std::max(width, 14 + Pad + tickWidth);
+    return QSizeF(width + 2 * Pad, Pad + fm.height() * 1.5 + barLength + fm.height() / 2 + Pad + rows.labels.size() * line + Pad);
+}
+
+QSizeF TreeRenderer::bandLegendSize(const QFontMetricsF &fm, double width) const
+{
+    const double line = fm.height() * LineFactor;
+    const LegendRows rows = legendRows();
+    double entry = 0;
+    for (const QString &label : rows.labels)
+        entry = std::max(entry, fm.height() * 1.2 + Pad + fm.horizontalAdvance(label) + 2 * Pad);
+    const int columns = std::clamp(int((width - 2 * Pad) / std::max(entry, 1.0)), 1, int(rows.labels.size()));
+    const int lines = int((rows.labels.size() + columns - 1) / columns);
+    // "Score" and the bar on one line, tick labels under it, then the entries.
+    return QSizeF(width, Pad + fm.height() * 0.8 + 3 + fm.height() + Pad + lines * line + Pad);
+}
+
+void TreeRenderer::paintLegendEntry(QPainter &p, const QFontMetricsF &fm, const QPointF &topLeft, double width, int row,
+                                    const LegendRows &rows) const
+{
+    const double line = fm.height() * LineFactor;
+    const double x = topLeft.x();
+    const double y = topLeft.y();
+    const QRectF sw(x, y + (line - fm.height() * 0.9) / 2, fm.height() * 1.2, fm.height() * 0.9);
+    if (row == 0) {
+        p.fillRect(sw, Colormap::viridis(1.0));
+        p.setPen(QPen(m_palette.best, 2.0));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(sw);
+    } else {
+        const FailGlyph glyph = rows.glyphs.at(row);
+        p.fillRect(sw, glyph == FailGlyph::None ? Colormap::viridis(0.6) : m_palette.noScore);
+        p.setPen(m_palette.cellBorder);
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(sw);
+        FailGlyphs::paint(p, glyph, sw, m_palette.glyph);
+    }
+    p.setPen(m_palette.text);
+    p.drawText(QRectF(sw.right() + Pad, y, std::max(0.0, width - sw.width() - Pad), line), Qt::AlignLeft | Qt::AlignVCenter,
+               rows.labels.at(row));
+}
+
+void TreeRenderer::paintColumnLegend(QPainter &p, const QRectF &area, double barLength) const
+{
     p.save();
     p.setRenderHint(QPainter::Antialiasing, true);
     const QFontMetricsF fm(p.font());
-    const double line = fm.height() * 1.3;
+    const double line = fm.height() * LineFactor;
     p.setPen(withAlpha(m_palette.edge, 160));
     p.setBrush(withAlpha(m_palette.background, 230));
     p.drawRoundedRect(area, 4, 4);
-    double y = area.top() + 8;
-    const double x = area.left() + 8;
+    double y = area.top() + Pad;
+    const double x = area.left() + Pad;
     p.setPen(m_palette.text);
-    p.drawText(QRectF(x, y, area.width() - 16, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, tr("Score"));
+    p.drawText(QRectF(x, y, area.width() - 2 * Pad, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, tr("Score"));
     y += fm.height() * 1.5;
-    const double barHeight = std::max(120.0, fm.height() * 8);
-    const QRectF bar(x, y, 14, barHeight);
+    const QRectF bar(x, y, 14, barLength);
     QLinearGradient g(bar.bottomLeft(), bar.topLeft());
     const QList<QColor> stops = Colormap::viridisTable(11);
     for (int i = 0; i < stops.size(); ++i)
@@ -326,56 +393,133 @@ void TreeRenderer::paintLegend(QPainter &p, const QRectF &area) const
     p.setPen(Qt::NoPen);
     p.fillRect(bar, g);
     p.setPen(m_palette.text);
-    const int ticks = 4;
+    const int ticks = barLength >= fm.height() * 5 ? 4 : 2;
     for (int i = 0; i <= ticks; ++i) {
         const double t = double(i) / ticks;
         const double ty = bar.bottom() - t * bar.height();
         const double v = m_hasScores ? m_scoreMin + t * (m_scoreMax - m_scoreMin) : t;
         p.drawLine(QPointF(bar.right(), ty), QPointF(bar.right() + 4, ty));
-        p.drawText(QRectF(bar.right() + 6, ty - fm.height() / 2, area.right() - bar.right() - 8, fm.height()),
+        p.drawText(QRectF(bar.right() + Pad, ty - fm.height() / 2, area.right() - bar.right() - Pad - 2, fm.height()),
                    Qt::AlignLeft | Qt::AlignVCenter, QString::number(v, 'g', 4));
     }
-    y = bar.bottom() + 12;
-    // Best-cell swatch.
-    QRectF sw(x, y + (line - fm.height()) / 2, fm.height() * 1.2, fm.height() * 0.9);
-    p.fillRect(sw, Colormap::viridis(1.0));
-    p.setPen(QPen(m_palette.best, 2.5));
-    p.setBrush(Qt::NoBrush);
-    p.drawRect(sw);
-    p.setPen(m_palette.text);
-    p.drawText(QRectF(sw.right() + 6, y, area.right() - sw.right() - 8, line), Qt::AlignLeft | Qt::AlignVCenter, tr("Best cell"));
-    y += line;
-    const auto counts = tree->failClassCounts();
-    for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
-        sw = QRectF(x, y + (line - fm.height()) / 2, fm.height() * 1.2, fm.height() * 0.9);
-        const FailGlyph glyph = FailGlyphs::forClass(it.key());
-        p.fillRect(sw, glyph == FailGlyph::None ? Colormap::viridis(0.6) : m_palette.noScore);
-        p.setPen(m_palette.cellBorder);
-        p.drawRect(sw);
-        FailGlyphs::paint(p, glyph, sw, m_palette.glyph);
-        p.setPen(m_palette.text);
-        p.drawText(QRectF(sw.right() + 6, y, area.right() - sw.right() - 8, line), Qt::AlignLeft | Qt::AlignVCenter,
-                   QStringLiteral("%1 (%2)").arg(FailGlyphs::label(it.key())).arg(it.value()));
+    y = bar.bottom() + fm.height() / 2 + Pad;
+    const LegendRows rows = legendRows();
+    for (int row = 0; row < rows.labels.size(); ++row) {
+        paintLegendEntry(p, fm, QPointF(x, y), area.right() - Pad - x, row, rows);
         y += line;
     }
     p.restore();
+}
+
+void TreeRenderer::paintBandLegend(QPainter &p, const QRectF &area, double barLength) const
+{
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    const QFontMetricsF fm(p.font());
+    const double line = fm.height() * LineFactor;
+    p.setPen(withAlpha(m_palette.edge, 160));
+    p.setBrush(withAlpha(m_palette.background, 230));
+    p.drawRoundedRect(area, 4, 4);
+    const double x = area.left() + Pad;
+    double y = area.top() + Pad;
+    p.setPen(m_palette.text);
+    const double scoreWidth = fm.horizontalAdvance(tr("Score"));
+    p.drawText(QRectF(x, y - fm.height() * 0.1, scoreWidth, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, tr("Score"));
+    const QRectF bar(x + scoreWidth + Pad, y, barLength, fm.height() * 0.8);
+    QLinearGradient g(bar.topLeft(), bar.topRight());
+    const QList<QColor> stops = Colormap::viridisTable(11);
+    for (int i = 0; i < stops.size(); ++i)
+        g.setColorAt(double(i) / (stops.size() - 1), stops.at(i));
+    p.setPen(Qt::NoPen);
+    p.fillRect(bar, g);
+    p.setPen(m_palette.text);
+    const int ticks = barLength >= fm.averageCharWidth() * 30 ? 4 : 2;
+    for (int i = 0; i <= ticks; ++i) {
+        const double t = double(i) / ticks;
+        const double tx = bar.left() + t * bar.width();
+        const double v = m_hasScores ? m_scoreMin + t * (m_scoreMax - m_scoreMin) : t;
+        const QString text = QString::number(v, 'g', 4);
+        const double w = fm.horizontalAdvance(text);
+        // End labels stay under the bar; the others are centred on their tick.
+        const double left = i == 0 ? tx : i == ticks ? tx - w : tx - w / 2;
+        p.drawLine(QPointF(tx, bar.bottom()), QPointF(tx, bar.bottom() + 3));
+        p.drawText(QRectF(left, bar.bottom() + 3, w + 1, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, text);
+    }
+    y = bar.bottom() + 3 + fm.height() + Pad;
+    const LegendRows rows = legendRows();
+    double entry = 0;
+    for (const QString &label : rows.labels)
+        entry = std::max(entry, fm.height() * 1.2 + Pad + fm.horizontalAdvance(label) + 2 * Pad);
+    const int columns = std::clamp(int((area.width() - 2 * Pad) / std::max(entry, 1.0)), 1, int(rows.labels.size()));
+    for (int row = 0; row < rows.labels.size(); ++row) {
+        const QPointF at(x + (row % columns) * entry, y + (row / columns) * line);
+        paintLegendEntry(p, fm, at, entry - Pad, row, rows);
+    }
+    p.restore();
+}
+
+QFont TreeRenderer::figureFont(const QFont &base, const QRectF &target)
+{
+    QFont f = base;
+    const QSizeF mm = target.size() / 96.0 * 25.4;
+    f.setPointSizeF(mm.width() < 120 || mm.height() < 70 ? 7.0 : 8.0);
+    return f;
+}
+
+TreeFigureGeometry TreeRenderer::figureGeometry(const QFontMetricsF &fm, const QRectF &target, bool withLegend) const
+{
+    constexpr double Margin = 6.0;
+    const QRectF inner = target.adjusted(Margin, Margin, -Margin, -Margin);
+    auto fitted = [this](TreeFigureGeometry g, const QRectF &area) {
+        g.treeArea = area;
+        std::tie(g.scale, g.offset) = fitTransform(area);
+        const QRectF scene = m_layout.sceneRect();
+        g.treeRect = QRectF(scene.x() * g.scale + g.offset.x(), scene.y() * g.scale + g.offset.y(), scene.width() * g.scale,
+                            scene.height() * g.scale);
+        return g;
+    };
+    if (!withLegend || !tree())
+        return fitted({}, inner);
+
+    // Column on the right: the colour bar takes the height left, down to three lines.
+    const double columnBar = std::clamp(inner.height() - columnLegendSize(fm, 0).height(), 0.0, defaultBarLength(fm));
+    const bool columnFits = columnBar >= fm.height() * 3;
+    TreeFigureGeometry right;
+    if (columnFits) {
+        const QSizeF column = columnLegendSize(fm, columnBar);
+        right.legend = QRectF(inner.right() - column.width(), inner.top(), column.width(), column.height());
+        right.barLength = columnBar;
+        right = fitted(right, QRectF(inner.left(), inner.top(), inner.width() - column.width() - Margin, inner.height()));
+    }
+    // Band below, as wide as the figure.
+    const QSizeF band = bandLegendSize(fm, inner.width());
+    const bool bandFits = band.height() <= inner.height() / 2;
+    TreeFigureGeometry below;
+    below.legend = QRectF(inner.left(), inner.bottom() - band.height(), inner.width(), band.height());
+    below.legendBelow = true;
+    below.barLength = std::clamp(inner.width() - 3 * Pad - fm.horizontalAdvance(tr("Score")) - fm.averageCharWidth() * 3,
+                                 fm.height() * 3, fm.averageCharWidth() * 60);
+    below = fitted(below, QRectF(inner.left(), inner.top(), inner.width(), std::max(0.0, inner.height() - band.height() - Margin)));
+
+    if (!columnFits)
+        return below;
+    if (!bandFits)
+        return right;
+    return below.scale > right.scale * 1.05 ? below : right;
 }
 
 void TreeRenderer::paintFigure(QPainter &p, const QRectF &target, bool withLegend) const
 {
     p.save();
     p.fillRect(target, m_palette.background);
-    QRectF treeArea = target;
-    if (withLegend && tree()) {
-        const QSizeF ls = legendSize(QFontMetricsF(p.font()));
-        const QRectF legend(target.right() - ls.width() - 8, target.top() + 8, ls.width(), ls.height());
-        treeArea.setRight(legend.left() - 8);
-        const auto [scale, offset] = fitTransform(treeArea);
-        paint(p, treeArea, scale, offset);
-        paintLegend(p, legend);
-    } else {
-        const auto [scale, offset] = fitTransform(treeArea);
-        paint(p, treeArea, scale, offset);
+    p.setFont(figureFont(p.font(), target));
+    const TreeFigureGeometry g = figureGeometry(QFontMetricsF(p.font()), target, withLegend);
+    paint(p, g.treeArea, g.scale, g.offset);
+    if (!g.legend.isEmpty()) {
+        if (g.legendBelow)
+            paintBandLegend(p, g.legend, g.barLength);
+        else
+            paintColumnLegend(p, g.legend, g.barLength);
     }
     p.restore();
 }

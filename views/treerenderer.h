@@ -5,6 +5,7 @@
 
 #include <QColor>
 #include <QCoreApplication>
+#include <QFont>
 #include <QHash>
 #include <QImage>
 #include <QList>
@@ -54,6 +55,18 @@ struct CellStyle
     int round = -1;            ///< 1-based reveal round, -1 when none
 };
 
+/// Where a figure of the tree puts its parts (device coordinates).
+struct TreeFigureGeometry
+{
+    QRectF treeArea;          ///< room the tree is fitted into
+    QRectF treeRect;          ///< what the scaled tree occupies inside treeArea
+    QRectF legend;            ///< legend box, empty without a legend
+    bool legendBelow = false; ///< horizontal legend under the tree instead of a column on the right
+    double barLength = 0.0;   ///< length of the colour bar
+    double scale = 1.0;
+    QPointF offset;
+};
+
 /// Paints a laid-out discovery tree at any scale. Only cells inside the
 /// exposed rectangle are touched, and detail (borders, glyphs, labels) is
 /// dropped when cells become too small to show it, so a 10,000-cell tree
@@ -88,12 +101,30 @@ public:
     /// Width and height the legend needs with the painter's current font.
     QSizeF legendSize(const QFontMetricsF &fm) const;
     void paintLegend(QPainter &painter, const QRectF &area) const;
-    /// A self-contained figure: tree fitted into `target`, legend on the right.
+    /// A self-contained figure: the tree as large as `target` allows, with the
+    /// legend on the right or, when that leaves the tree bigger, below it. The
+    /// painter's font is set to the figure font of the target's physical size.
     void paintFigure(QPainter &painter, const QRectF &target, bool withLegend = true) const;
+    /// Where paintFigure() puts the tree and its legend, with text measured by `fm`.
+    TreeFigureGeometry figureGeometry(const QFontMetricsF &fm, const QRectF &target, bool withLegend = true) const;
+    /// The figure font of a target rectangle in FigureExport's logical units (1/96 inch).
+    static QFont figureFont(const QFont &base, const QRectF &target);
     /// Scale and offset that fit the whole scene into `area`.
     std::pair<double, QPointF> fitTransform(const QRectF &area) const;
 
 private:
+    struct LegendRows
+    {
+        QStringList labels;
+        QList<FailGlyph> glyphs; ///< FailGlyph::None for the best-cell row
+    };
+    LegendRows legendRows() const;
+    QSizeF columnLegendSize(const QFontMetricsF &fm, double barLength) const;
+    QSizeF bandLegendSize(const QFontMetricsF &fm, double width) const;
+    void paintColumnLegend(QPainter &painter, const QRectF &area, double barLength) const;
+    void paintBandLegend(QPainter &painter, const QRectF &area, double barLength) const;
+    void paintLegendEntry(QPainter &painter, const QFontMetricsF &fm, const QPointF &topLeft, double width, int row,
+                          const LegendRows &rows) const;
     QImage cachedGlyph(FailGlyph glyph, const QSizeF &size, const QColor &color, qreal dpr) const;
 
     TreeLayout m_layout;

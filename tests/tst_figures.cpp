@@ -1,0 +1,470 @@
+// Figures for papers: every figure kind laid out at single- and
+// double-column sizes, in every format. Legend, axis titles and tick labels
+// lie on the page and off the data; fonts are 6–9 pt and embedded in PDF;
+// the file's page is the size asked; counting axes have whole-number ticks.
+#include "exportdialog.h"
+#include "figureexport.h"
+#include "figurelayout.h"
+#include "figuretable.h"
+#include "integerticker.h"
+#include "model/treejson.h"
+#include "plotcommand.h"
+#include "plotstyle.h"
+#include "qcp.h"
+#include "replay/replayengine.h"
+#include "replayjobs.h"
+#include "treerenderer.h"
+#include "worldselection.h"
+
+#include <QFontMetrics>
+#include <QGuiApplication>
+#include <QImage>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace dreamrsi;
+
+namespace {
+constexpr double MmPerInch = 25.4;
+
+QString fixture(const char *name)
+{
+    return QStringLiteral(DREAMRSI_SOURCE_DIR "/tests/data/figures/") + QLatin1String(name);
+}
+
+QString describe(const QRect &r)
+{
+    return QStringLiteral("(%1,%2 %3×%4)").arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height());
+}
+
+// The rectangles of every piece of text around a plot's data area, as
+// QCustomPlot places them: tick labels beside the axis, the axis title at the
+// outer edge of the margin, the legend where the layout put it.
+struct TextBox
+{
+    QString what;
+    QRect rect;
+};
+
+QList<TextBox> textBoxes(QCustomPlot *plot)
+{
+    QList<TextBox> boxes;
+    QCPAxisRect *ar = plot->axisRect();
+    const QRect data = ar->rect();
+    const QRect outer = ar->outerRect();
+    for (QCPAxis *axis : ar->axes()) {
+        if (!axis->visible())
+            continue;
+        const bool horizontal = axis->orientation() == Qt::Horizontal;
+        if (axis->tickLabels()) {
+            QVector<double> ticks;
+            QVector<QString> labels;
+            axis->ticker()->generate(axis->range(), plot->locale(), axis->numberFormat().at(0), axis->numberPrecision(), ticks,
+                                     nullptr, &labels);
+            const QFontMetrics fm(axis->tickLabelFont());
+            for (qsizetype i = 0; i < ticks.size(); ++i) {
+                const double px = axis->coordToPixel(ticks.at(i));
+                const QSize s = fm.boundingRect(0, 0, 0, 0, Qt::TextDontClip, labels.at(i)).size();
+                const int gap = axis->tickLengthOut() + axis->tickLabelPadding();
+                QRect r;
+                if (axis->axisType() == QCPAxis::atBottom)
+                    r = QRect(int(px - s.width() / 2.0), data.bottom() + 1 + gap, s.width(), s.height());
+                else if (axis->axisType() == QCPAxis::atLeft)
+                    r = QRect(data.left() - gap - s.width(), int(px - s.height() / 2.0), s.width(), s.height());
+                else
+                    continue; // the figures use the bottom and left axes only
+                boxes.append({QStringLiteral("tick label '%1'").arg(labels.at(i)), r});
+            }
+        }
+        if (!axis->label().isEmpty()) {
+            const QSize s = QFontMetrics(axis->labelFont()).boundingRect(0, 0, 0, 0, Qt::TextDontClip, axis->label()).size();
+            QRect r;
+            if (horizontal)
+                r = QRect(data.center().x() - s.width() / 2, outer.bottom() - axis->padding() - s.height(), s.width(), s.height());
+            else
+                r = QRect(outer.left() + axis->padding(), data.center().y() - s.width() / 2, s.height(), s.width());
+            boxes.append({QStringLiteral("axis title '%1'").arg(axis->label()), r});
+        }
+    }
+    if (plot->legend->visible() && plot->legend->itemCount() > 0) {
+        boxes.append({QStringLiteral("legend"), plot->legend->outerRect()});
+        for (int i = 0; i < plot->legend->itemCount(); ++i) {
+            QCPAbstractLegendItem *item = plot->legend->item(i);
+            boxes.append({QStringLiteral("legend item %1").arg(i), item->outerRect()});
+        }
+    }
+    return boxes;
+}
+
+QList<QFont> plotFonts(QCustomPlot *plot)
+{
+    QList<QFont> fonts;
+    for (QCPAxis *axis : plot->axisRect()->axes())
+        fonts << axis->tickLabelFont() << axis->labelFont();
+    fonts << plot->legend->font();
+    for (int i = 0; i < plot->legend->itemCount(); ++i)
+        fonts << plot->legend->item(i)->font();
+    for (int i = 0; i < plot->itemCount(); ++i) {
+        if (auto *text = qobject_cast<QCPItemText *>(plot->item(i)))
+            fonts << text->font();
+    }
+    return fonts;
+}
+
+// PDF: "/MediaBox [0 0 w h]" in points.
+QSizeF pdfMediaBox(const QByteArray &pdf)
+{
+    static const QRegularExpression box(QStringLiteral("/MediaBox\\s*\\[\\s*0\\s+0\\s+([0-9.]+)\\s+([0-9.]+)\\s*\\]"));
+    const auto m = box.match(QString::fromLatin1(pdf));
+    return m.hasMatch() ? QSizeF(m.captured(1).toDouble(), m.captured(2).toDouble()) : QSizeF();
+}
+
+QSizeF svgSizeMm(const QByteArray &svg)
+{
+    static const QRegularExpression size(QStringLiteral("<svg width=\"([0-9.]+)mm\" height=\"([0-9.]+)mm\""));
+    const auto m = size.match(QString::fromUtf8(svg));
+    return m.hasMatch() ? QSizeF(m.captured(1).toDouble(), m.captured(2).toDouble()) : QSizeF();
+}
+} // namespace
+
+class TestFigures : public QObject
+{
+    Q_OBJECT
+
+    QList<WorldEntry> m_worlds;
+    QList<FrontierSeries> m_frontier;
+    QList<AnytimeSeries> m_anytime;
+
+    void populate(QCustomPlot *plot, const QString &kind)
+    {
+        if (kind == QLatin1String("frontier"))
+            PlotStyle::populateFrontier(plot, m_frontier, m_worlds.first().name, false);
+        else if (kind == QLatin1String("frontier-mean"))
+            PlotStyle::populateFrontier(plot, m_frontier, QString(), false);
+        else if (kind == QLatin1String("frontier-crowded")) {
+            // Six versions with long names: the legend must shorten them to stay in its band.
+            QList<FrontierSeries> many;
+            for (int i = 0; i < 6; ++i) {
+                many.append({QStringLiteral("experiment-%1-portfolio-with-a-rather-long-descriptive-version-name").arg(i),
+                             m_frontier.at(i % m_frontier.size()).result});
+            }
+            PlotStyle::populateFrontier(plot, many, m_worlds.first().name, false);
+        }
+        else
+            PlotStyle::populateAnytime(plot, m_anytime, m_worlds.first().tree->cellCount(), false);
+    }
+
+    void checkFile(const QString &path, const QSizeF &mm, int dpi)
+    {
+        QFile f(path);
+        QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(path));
+        const QByteArray bytes = f.readAll();
+        const QString suffix = QFileInfo(path).suffix();
+        if (suffix == QLatin1String("pdf")) {
+            const QSizeF points = pdfMediaBox(bytes);
+            QVERIFY2(!points.isEmpty(), "no MediaBox");
+            QVERIFY2(std::abs(points.width() - mm.width() / MmPerInch * 72) <= 1.0, qPrintable(QString::number(points.width())));
+            QVERIFY2(std::abs(points.height() - mm.height() / MmPerInch * 72) <= 1.0, qPrintable(QString::number(points.height())));
+            QVERIFY2(bytes.contains("/FontFile"), "fonts are not embedded");
+        } else if (suffix == QLatin1String("svg")) {
+            const QSizeF size = svgSizeMm(bytes);
+            QVERIFY2(!size.isEmpty(), "no width/height in mm");
+            QVERIFY2(std::abs(size.width() - mm.width()) < 0.01, qPrintable(QString::number(size.width())));
+            QVERIFY2(std::abs(size.height() - mm.height()) < 0.01, qPrintable(QString::number(size.height())));
+        } else {
+            const QImage image(path);
+            QCOMPARE(image.width(), int(std::lround(mm.width() / MmPerInch * dpi)));
+            QCOMPARE(image.height(), int(std::lround(mm.height() / MmPerInch * dpi)));
+            QCOMPARE(image.dotsPerMeterX(), int(std::lround(dpi / MmPerInch * 1000)));
+        }
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        for (const char *name : {"tiny-iter1.json", "tiny-iter2.json"}) {
+            auto parsed = TreeJson::readFile(fixture(name));
+            QVERIFY2(parsed.ok(), qPrintable(parsed.error.message));
+            m_worlds.append({QFileInfo(fixture(name)).completeBaseName(), fixture(name), 0,
+                             std::make_shared<const DiscoveryTree>(std::move(*parsed.tree))});
+        }
+        QList<ReplayWorld> worlds;
+        for (const WorldEntry &w : std::as_const(m_worlds))
+            worlds.append({w.name, w.tree});
+        const AppSettings settings;
+        ReplayOptions options = ReplayJobs::optionsFrom(settings);
+        options.threads = 1;
+        for (const PolicyVersion &pv : ReplayJobs::builtinVersions()) {
+            auto result = std::make_shared<ReplayResult>(ReplayEngine::runWorlds(worlds, ReplayJobs::specFor(pv, settings), options));
+            QVERIFY2(result->ok(), qPrintable(result->firstError()));
+            m_frontier.append({pv.name, result});
+            const SweepResult *sweep = result->sweepOf(m_worlds.first().name);
+            QVERIFY(sweep && !sweep->episodes.isEmpty());
+            m_anytime.append({QStringLiteral("%1 (β=%2)").arg(pv.name).arg(sweep->episodes.first().beta), sweep->episodes.first().curve, -1});
+        }
+        QVERIFY(m_frontier.size() >= 2);
+    }
+
+    void plotLayout_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QSizeF>("mm");
+        QTest::addColumn<QString>("suffix");
+        for (const char *kind : {"frontier", "frontier-mean", "frontier-crowded", "anytime"}) {
+            for (const QSizeF mm : {QSizeF(85, 60), QSizeF(175, 90)}) {
+                for (const char *suffix : {"pdf", "svg", "png"})
+                    QTest::addRow("%s-%gx%g-%s", kind, mm.width(), mm.height(), suffix) << QString::fromLatin1(kind) << mm
+                                                                                         << QString::fromLatin1(suffix);
+            }
+        }
+    }
+
+    void plotLayout()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QSizeF, mm);
+        QFETCH(QString, suffix);
+        QCustomPlot plot;
+        populate(&plot, kind);
+        const QSizeF logical = FigureExport::logicalSize(mm);
+        FigureLayout::apply(&plot, logical);
+        const QRect page(QPoint(0, 0), logical.toSize());
+        const QRect data = plot.axisRect()->rect();
+        QVERIFY2(page.contains(data), qPrintable(describe(data)));
+        // The data area keeps most of the page.
+        QVERIFY2(data.width() * data.height() >= 0.35 * page.width() * page.height(), qPrintable(describe(data)));
+
+        const QList<TextBox> boxes = textBoxes(&plot);
+        QVERIFY(boxes.size() > 6);
+        int titles = 0;
+        for (const TextBox &b : boxes) {
+            QVERIFY2(page.contains(b.rect), qPrintable(b.what + QStringLiteral(" off the page: ") + describe(b.rect)));
+            QVERIFY2(!b.rect.intersects(data), qPrintable(b.what + QStringLiteral(" over the data: ") + describe(b.rect)));
+            titles += b.what.startsWith(QLatin1String("axis title"));
+        }
+        QCOMPARE(titles, 2);
+        // Axis titles clear of tick labels and of the legend; legend entries not cut.
+        for (const TextBox &title : boxes) {
+            if (!title.what.startsWith(QLatin1String("axis title")))
+                continue;
+            for (const TextBox &other : boxes) {
+                if (&other != &title && !other.what.startsWith(QLatin1String("legend item")))
+                    QVERIFY2(!title.rect.intersects(other.rect), qPrintable(title.what + QStringLiteral(" overlaps ") + other.what));
+            }
+        }
+        QVERIFY2(plot.legend->outerRect().height() <= 0.3 * page.height(), qPrintable(describe(plot.legend->outerRect())));
+        for (int i = 0; i < plot.legend->itemCount(); ++i) {
+            QCPAbstractLegendItem *item = plot.legend->item(i);
+            QVERIFY2(item->minimumOuterSizeHint().width() <= item->outerRect().width() + 1, "legend entry cut");
+        }
+        for (const QFont &f : plotFonts(&plot)) {
+            QVERIFY2(f.pointSizeF() >= FigureLayout::MinPointSize && f.pointSizeF() <= FigureLayout::MaxPointSize,
+                     qPrintable(QString::number(f.pointSizeF())));
+        }
+        // Counting axes: whole-number ticks only.
+        if (kind != QLatin1String("frontier-mean")) {
+            QVERIFY(FigureLayout::isIntegerAxis(plot.xAxis));
+            QVERIFY(!FigureLayout::isIntegerAxis(plot.yAxis));
+            QVector<double> ticks;
+            plot.xAxis->ticker()->generate(plot.xAxis->range(), plot.locale(), QLatin1Char('g'), 6, ticks, nullptr, nullptr);
+            QVERIFY(ticks.size() >= 3);
+            for (double t : std::as_const(ticks))
+                QCOMPARE(t, std::round(t));
+        }
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath(kind + QLatin1Char('.') + suffix);
+        FigureExport::Options options;
+        options.sizeMm = mm;
+        options.dpi = 200;
+        QString error;
+        QVERIFY2(FigureExport::write(path, options, FigureLayout::painterFor(&plot), &error), qPrintable(error));
+        checkFile(path, mm, options.dpi);
+    }
+
+    void paintRestoresScreenLayout()
+    {
+        QCustomPlot plot;
+        plot.resize(900, 500);
+        populate(&plot, QStringLiteral("frontier"));
+        const QString name = plot.plottable(1)->name();
+        const QString title = plot.yAxis->label();
+        QCOMPARE(plot.legend->layout(), static_cast<QCPLayout *>(plot.axisRect()->insetLayout()));
+        QImage image(320, 240, QImage::Format_ARGB32);
+        QCPPainter painter(&image);
+        FigureLayout::paint(&plot, painter, QRectF(0, 0, 320, 240));
+        painter.end();
+        // The screen keeps its long legend entries and titles, and the legend inside the plot.
+        QVERIFY(name.contains(QStringLiteral("value")));
+        QCOMPARE(plot.plottable(1)->name(), name);
+        QCOMPARE(plot.yAxis->label(), title);
+        QCOMPARE(plot.legend->layout(), static_cast<QCPLayout *>(plot.axisRect()->insetLayout()));
+        QCOMPARE(plot.plotLayout()->rowCount(), 1);
+    }
+
+    void treeLayout_data()
+    {
+        QTest::addColumn<QString>("world");
+        QTest::addColumn<QSizeF>("mm");
+        QTest::addColumn<QString>("suffix");
+        for (const char *world : {"tiny-iter1", "tiny-iter2"}) {
+            for (const QSizeF mm : {QSizeF(85, 60), QSizeF(175, 90), QSizeF(85, 70)}) {
+                for (const char *suffix : {"pdf", "svg", "png"})
+                    QTest::addRow("%s-%gx%g-%s", world, mm.width(), mm.height(), suffix) << QString::fromLatin1(world) << mm
+                                                                                          << QString::fromLatin1(suffix);
+            }
+        }
+    }
+
+    void treeLayout()
+    {
+        QFETCH(QString, world);
+        QFETCH(QSizeF, mm);
+        QFETCH(QString, suffix);
+        TreeRenderer renderer;
+        for (const WorldEntry &w : std::as_const(m_worlds)) {
+            if (w.name == world)
+                renderer.setTree(w.tree);
+        }
+        QVERIFY(renderer.tree());
+        const QRectF page(QPointF(0, 0), FigureExport::logicalSize(mm));
+        const QFont font = TreeRenderer::figureFont(QGuiApplication::font(), page);
+        QVERIFY(font.pointSizeF() >= FigureLayout::MinPointSize && font.pointSizeF() <= FigureLayout::MaxPointSize);
+        const TreeFigureGeometry g = renderer.figureGeometry(QFontMetricsF(font), page);
+        QVERIFY(!g.legend.isEmpty());
+        QVERIFY2(page.contains(g.legend), "legend off the page");
+        QVERIFY2(page.contains(g.treeRect), "tree off the page");
+        QVERIFY2(!g.legend.intersects(g.treeRect), "legend over the tree");
+        // The tree fills its room along one side and has most of the page.
+        QVERIFY(g.treeRect.width() >= 0.98 * g.treeArea.width() || g.treeRect.height() >= 0.98 * g.treeArea.height());
+        QVERIFY2(g.treeArea.width() * g.treeArea.height() >= 0.45 * page.width() * page.height(), "tree area too small");
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath(world + QLatin1Char('.') + suffix);
+        FigureExport::Options options;
+        options.sizeMm = mm;
+        options.dpi = 200;
+        QString error;
+        QVERIFY2(FigureExport::write(path, options, [&renderer](QPainter &p, const QRectF &area) { renderer.paintFigure(p, area); }, &error),
+                 qPrintable(error));
+        checkFile(path, mm, options.dpi);
+    }
+
+    void integerTicker_data()
+    {
+        QTest::addColumn<double>("upper");
+        QTest::addColumn<double>("step");
+        QTest::addRow("3") << 3.0 << 1.0;
+        QTest::addRow("12") << 12.0 << 5.0;
+        QTest::addRow("20") << 20.0 << 5.0;
+        QTest::addRow("37") << 37.0 << 10.0;
+        QTest::addRow("1000") << 1000.0 << 200.0;
+    }
+
+    void integerTicker()
+    {
+        QFETCH(double, upper);
+        QFETCH(double, step);
+        IntegerTicker ticker;
+        ticker.setTickCount(5);
+        QVector<double> ticks;
+        QVector<QString> labels;
+        ticker.generate(QCPRange(0, upper), QLocale::c(), QLatin1Char('g'), 6, ticks, nullptr, &labels);
+        QVERIFY(ticks.size() >= 2);
+        QCOMPARE(ticks.at(1) - ticks.at(0), step);
+        for (qsizetype i = 0; i < ticks.size(); ++i) {
+            QCOMPARE(ticks.at(i), std::round(ticks.at(i)));
+            QVERIFY2(!labels.at(i).contains(QLatin1Char('.')), qPrintable(labels.at(i)));
+        }
+    }
+
+    void selectByNameOrIteration()
+    {
+        QString error;
+        QCOMPARE(selectWorld(m_worlds, QStringLiteral("tiny-iter2"), &error), 1);
+        QCOMPARE(selectWorld(m_worlds, QStringLiteral("2"), &error), 1);
+        QCOMPARE(selectWorld(m_worlds, QStringLiteral("1"), &error), 0);
+        QCOMPARE(selectWorld(m_worlds, QStringLiteral("7"), &error), -1);
+        QVERIFY2(error.contains(QStringLiteral("iteration 7")), qPrintable(error));
+        QCOMPARE(selectWorld(m_worlds, QStringLiteral("nope"), &error), -1);
+        QVERIFY2(error.contains(QStringLiteral("nope")) && error.contains(QStringLiteral("tiny-iter1")), qPrintable(error));
+        // Two worlds with the same iteration number: the number alone is ambiguous.
+        QList<WorldEntry> twins = m_worlds;
+        twins.append({QStringLiteral("copy"), QString(), 0, m_worlds.at(1).tree});
+        QCOMPARE(selectWorld(twins, QStringLiteral("2"), &error), -1);
+        QVERIFY2(error.contains(QStringLiteral("copy")) && error.contains(QStringLiteral("tiny-iter2")), qPrintable(error));
+    }
+
+    void commandSelectsIterationAndWritesCaptionTable()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("frontier.pdf"));
+        QString o, e;
+        QTextStream outStream(&o), errStream(&e);
+        const int rc = runPlotCommand({QStringLiteral("frontier"), QStringLiteral("--world"), fixture("tiny-iter1.json"),
+                                       QStringLiteral("--world"), fixture("tiny-iter2.json"), QStringLiteral("--select"),
+                                       QStringLiteral("2"), QStringLiteral("--width-mm"), QStringLiteral("85"),
+                                       QStringLiteral("--height-mm"), QStringLiteral("60"), QStringLiteral("--out"), out},
+                                      outStream, errStream);
+        outStream.flush();
+        errStream.flush();
+        QVERIFY2(rc == 0, qPrintable(e));
+        checkFile(out, QSizeF(85, 60), 300);
+        const QString tablePath = dir.filePath(QStringLiteral("frontier.table.tex"));
+        QVERIFY2(o.contains(tablePath), qPrintable(o));
+        QFile table(tablePath);
+        QVERIFY(table.open(QIODevice::ReadOnly));
+        const QString tex = QString::fromUtf8(table.readAll());
+        QVERIFY(tex.contains(QStringLiteral("\\begin{tabular}")));
+        QVERIFY(tex.contains(QStringLiteral("builtin:portfolio")));
+        QVERIFY(o.contains(QStringLiteral("Value"))); // the same table as text on stdout
+
+        QString e2;
+        QTextStream err2(&e2), out2(&o);
+        QCOMPARE(runPlotCommand({QStringLiteral("tree"), QStringLiteral("--world"), fixture("tiny-iter1.json"), QStringLiteral("--select"),
+                                 QStringLiteral("9"), QStringLiteral("--out"), dir.filePath(QStringLiteral("t.pdf"))},
+                                out2, err2),
+                 1);
+        err2.flush();
+        QVERIFY2(e2.contains(QStringLiteral("iteration 9")), qPrintable(e2));
+    }
+
+    void figureTableFormats()
+    {
+        FigureTable t;
+        t.header = {QStringLiteral("Version"), QStringLiteral("Value")};
+        t.rows = {{QStringLiteral("a_b, c"), QStringLiteral("0.5")}};
+        QCOMPARE(t.toCsv(), QStringLiteral("Version,Value\n\"a_b, c\",0.5\n"));
+        QVERIFY(t.toLatex().contains(QStringLiteral("a\\_b, c & 0.5 \\\\")));
+        QCOMPARE(t.toText(), QStringLiteral("Version  Value\na_b, c   0.5\n"));
+    }
+
+    void exportDialogPresetsAndPreview()
+    {
+        ExportDialog dialog(QStringLiteral("Frontiers"));
+        QCustomPlot plot;
+        populate(&plot, QStringLiteral("frontier"));
+        dialog.setPreview(FigureLayout::painterFor(&plot));
+        const auto presets = ExportDialog::presets();
+        QCOMPARE(presets.size(), 3);
+        const QList<QSizeF> expected{{85, 60}, {175, 90}, {160, 90}};
+        for (int i = 0; i < presets.size(); ++i) {
+            dialog.selectPreset(i);
+            QCOMPARE(dialog.options().sizeMm, expected.at(i));
+            const QImage preview = dialog.previewImage();
+            QVERIFY(!preview.isNull());
+            // Rendered at the chosen size (at the dialog's screen resolution).
+            const QSize px = FigureExport::pixelSize(expected.at(i), int(std::lround(96 * dialog.devicePixelRatioF())));
+            QCOMPARE(preview.size(), px);
+        }
+        QCOMPARE(std::abs(expected.at(2).width() / expected.at(2).height() - 16.0 / 9.0) < 1e-9, true);
+    }
+};
+
+QTEST_MAIN(TestFigures)
+#include "tst_figures.moc"

@@ -1,0 +1,17 @@
+#pragma once
+
+#include "workspace.h"
+
+#include <QList>
+#include <QString>
+
+namespace dreamrsi {
+
+/// Finds the world a user means by `select`: its name, or else its
+/// iteration number (the tree's `iteration` field, or the project's
+/// iteration id when no tree carries that number). Returns the index into
+/// `worlds`, or -1 with *error saying what is wrong (no such world, or a
+/// number several worlds share, with their names).
+int selectWorld(const QList<WorldEntry> &worlds, const QString &select, QString *error = nullptr);
+
+} // namespace dreamrsi

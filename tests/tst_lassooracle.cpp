@@ -163,7 +163,7 @@ void TestLassoOracle::matchesScikitLearn()
     // The oracle is not the exact optimum: it sits above it, as the benchmark's does.
     const LassoSolver::Path exact = LassoSolver::solve(problem);
     const double above = (ours.objectives - exact.objectives).maxCoeff();
-    QVERIFY((ours.objectives - exact.objectives).minCoeff() >= -1e-12);
+    QVERIFY((ours.objectives - exact.objectives).minCoeff() >= -1e-11); // exact is within 1e-11 of the optimum
     qInfo("%s seed %llu: worst |Δobjective| %.3g, sweeps equal at %d/%d λ, oracle up to %.3g above the exact optimum",
           qPrintable(problem.spec.label()), problem.seed, worst, sameSweeps, k, above);
 }

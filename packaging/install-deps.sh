@@ -12,6 +12,7 @@ PACKAGES=(
   libqcustomplot-dev libsqlite3-dev sqlite3 libeigen3-dev libdtl-dev
   bubblewrap xvfb xauth x11-apps imagemagick
   python3 python3-numpy python3-scipy
+  python3-sklearn
   qt6-qpa-plugins fonts-dejavu-core fonts-noto-cjk
 )
 

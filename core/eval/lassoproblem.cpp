@@ -158,10 +158,18 @@ LassoProblem LassoProblem::generate(const Spec &spec, quint64 seed)
         noise(i) = random.normal();
     problem.y = X * w + 0.1 * noise;
 
+    // scikit-learn's grid (`_alpha_grid` with eps = 0.01, n_alphas = 50):
+    // np.logspace(log10(0.01·λ_max), log10(λ_max), 50), largest first, computed
+    // as numpy does (start + i·step, the last point set to the end exactly).
     const double lambdaMax = (X.transpose() * problem.y).cwiseAbs().maxCoeff() / n;
+    const double start = std::log10(lambdaMax * 0.01);
+    const double stop = std::log10(lambdaMax);
+    const double step = (stop - start) / double(pathLength - 1);
     problem.lambdas.resize(pathLength);
-    for (int k = 0; k < pathLength; ++k)
-        problem.lambdas(k) = lambdaMax * std::pow(0.01, double(k) / double(pathLength - 1));
+    for (int i = 0; i < pathLength; ++i) {
+        const double exponent = i == pathLength - 1 ? stop : double(i) * step + start;
+        problem.lambdas(pathLength - 1 - i) = std::pow(10.0, exponent);
+    }
     return problem;
 }
 

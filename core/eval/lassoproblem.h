@@ -8,7 +8,9 @@
 namespace dreamrsi {
 
 /// One Lasso path instance of tasks.md: y = Xw* + 0.1·ε and a 50-value
-/// geometric λ path from λ_max = max|Xᵀy|/n down to 0.01·λ_max.
+/// geometric λ path from λ_max = max|Xᵀy|/n down to 0.01·λ_max, the grid
+/// scikit-learn's `lasso_path(eps=0.01, n_alphas=50)` uses (same formula, so
+/// equal to it up to the last bits of libm's pow/log10).
 ///
 /// Generation is deterministic for a (spec, seed) pair on every platform (own
 /// generator and normal transform, no std:: distributions).

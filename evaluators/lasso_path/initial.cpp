@@ -1,5 +1,6 @@
 // Initial program for lasso_path: cyclic coordinate descent with warm starts
-// along the path, a residual kept up to date, and a duality-gap stop.
+// along the path, a residual kept up to date, and a duality-gap stop (gap
+// below 5e-7, so the objective is within 5e-7 of the optimum).
 #include <Eigen/Dense>
 
 #include <cmath>
@@ -56,7 +57,7 @@ int main()
             const double corr = (X.transpose() * r).cwiseAbs().maxCoeff();
             const double s = corr > n * lambda ? n * lambda / corr : 1.0;
             const double dual = (y.squaredNorm() - (y - s * r).squaredNorm()) / (2.0 * n);
-            if (primal - dual < 1e-9)
+            if (primal - dual < 5e-7) // within 5e-7 of the optimum: inside the 1e-6 the task allows
                 break;
         }
         out.col(l) = w;

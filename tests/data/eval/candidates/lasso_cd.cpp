@@ -5,15 +5,31 @@
 //   DREAMRSI_WORSE=t      correct solution, then one coefficient per λ moved so
 //                         that the objective is exactly t worse
 //   DREAMRSI_SHORT        writes one coefficient too few
+//   DREAMRSI_UNSOLVED=k   skips λ index k: writes the coefficients of λ index
+//                         k−1 there (and warm-starts λ index k+1 from them)
+//   DREAMRSI_ONE_THREAD   exits 3 unless the environment holds it to one
+//                         thread (OMP_NUM_THREADS, OMP_THREAD_LIMIT,
+//                         OPENBLAS_NUM_THREADS, MKL_NUM_THREADS all "1")
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <thread>
 #include <vector>
 
 int main()
 {
+#ifdef DREAMRSI_ONE_THREAD
+    for (const char *name : {"OMP_NUM_THREADS", "OMP_THREAD_LIMIT", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"}) {
+        const char *value = std::getenv(name);
+        if (!value || std::strcmp(value, "1") != 0) {
+            std::fprintf(stderr, "%s is %s, not 1\n", name, value ? value : "unset");
+            return 3;
+        }
+    }
+#endif
 #ifdef DREAMRSI_SLOW
     std::this_thread::sleep_for(std::chrono::milliseconds(150));
 #endif
@@ -48,7 +64,12 @@ int main()
         yy += v * v;
     for (int l = 0; l < k; ++l) {
         const double lambda = lambdas[l];
-        for (int sweep = 0; sweep < 200000; ++sweep) {
+#ifdef DREAMRSI_UNSOLVED
+        const int sweeps = l == DREAMRSI_UNSOLVED ? 0 : 200000;
+#else
+        const int sweeps = 200000;
+#endif
+        for (int sweep = 0; sweep < sweeps; ++sweep) {
             for (int j = 0; j < p; ++j) {
                 if (colSq[j] == 0)
                     continue;

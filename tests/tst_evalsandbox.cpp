@@ -9,7 +9,6 @@
 #include "eval/sandboxrunner.h"
 #include "model/cell.h"
 
-#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTemporaryDir>
@@ -93,31 +92,25 @@ SandboxResult TestEvalSandbox::runContained(SandboxRequest request, const QStrin
         request.workDir = m_root.path() + QStringLiteral("/work-%1").arg(++counter);
         QDir().mkpath(request.workDir);
     }
-    QElapsedTimer clock;
-    clock.start();
     SandboxRunner runner;
     QSignalSpy spy(&runner, &SandboxRunner::finished);
     runner.start(request);
-    const qint64 budget = request.limits.wallMs + request.limits.termGraceMs + 1000;
-    if (!spy.wait(int(budget)) && spy.isEmpty()) {
-        qWarning("%s did not finish within %lld ms", qPrintable(what), budget);
+    // Generous bounds: they only stop a hung run from blocking the suite; the
+    // checks are on what happened, not on how long it took.
+    const int bound = int(request.limits.wallMs + request.limits.termGraceMs) + 30'000;
+    if (!spy.wait(bound) && spy.isEmpty()) {
+        qWarning("%s did not finish", qPrintable(what));
         return {};
     }
     const SandboxResult result = spy.first().first().value<SandboxResult>();
-    // Everything it started must be gone within the same budget.
+    qInfo("%-22s %-10s %s", qPrintable(what), result.bubblewrap ? "bubblewrap" : "fallback",
+          qPrintable(result.describe()));
+    // Everything it started must be gone.
     const bool ownUser = ::geteuid() == 0 && result.userId > 0;
-    while (((result.processGroup > 0 && evaltest::liveMembers(result.processGroup) > 0)
-            || (ownUser && evaltest::liveProcessesOf(uid_t(result.userId)) > 0))
-           && clock.elapsed() < budget)
-        QThread::msleep(10);
-    const qint64 elapsed = clock.elapsed();
-    qInfo("%-22s %-10s %-12s %5lld ms  %s", qPrintable(what), result.bubblewrap ? "bubblewrap" : "fallback",
-          "", elapsed, qPrintable(result.describe()));
     [&] {
-        QVERIFY2(elapsed <= budget, qPrintable(QStringLiteral("%1 took %2 ms").arg(what).arg(elapsed)));
-        QCOMPARE(evaltest::liveMembers(result.processGroup), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(evaltest::liveMembers(result.processGroup), 0, bound);
         if (ownUser)
-            QCOMPARE(evaltest::liveProcessesOf(uid_t(result.userId)), 0);
+            QTRY_COMPARE_WITH_TIMEOUT(evaltest::liveProcessesOf(uid_t(result.userId)), 0, bound);
     }();
     return result;
 }
@@ -314,14 +307,14 @@ void TestEvalSandbox::cancelKillsTheGroup()
     SandboxRunner runner;
     QSignalSpy spy(&runner, &SandboxRunner::finished);
     runner.start(request);
-    QTest::qWait(300);
+    // The candidate is up once its process group has a live member.
+    QTRY_VERIFY_WITH_TIMEOUT(runner.processGroup() > 0 && evaltest::liveMembers(runner.processGroup()) > 0, 30'000);
     QVERIFY(runner.isRunning());
     const qint64 pgid = runner.processGroup();
-    QVERIFY(pgid > 0);
     runner.cancel();
-    QVERIFY(spy.wait(2000));
+    QVERIFY(spy.wait(30'000));
     QCOMPARE(int(spy.first().first().value<SandboxResult>().outcome), int(SandboxResult::Outcome::Cancelled));
-    QTRY_COMPARE_WITH_TIMEOUT(evaltest::liveMembers(pgid), 0, 1000);
+    QTRY_COMPARE_WITH_TIMEOUT(evaltest::liveMembers(pgid), 0, 30'000);
 }
 
 void TestEvalSandbox::candidateFailuresAreClassified_data()
@@ -350,14 +343,11 @@ void TestEvalSandbox::candidateFailuresAreClassified()
     request.task = QStringLiteral("circle_packing_26");
     request.candidatePath = evaltest::dataPath(candidate);
     request.options = {{QStringLiteral("time_limit_s"), 2}};
-    QElapsedTimer clock;
-    clock.start();
     const EvaluationResult result = Evaluator::evaluate(request);
     QCOMPARE(result.failClass, failClass);
     QVERIFY(!result.valid);
     QVERIFY(!result.score.has_value());
     QVERIFY2(result.error && result.error->contains(errorContains), qPrintable(result.error.value_or(QString())));
-    qInfo("%-16s -> %-11s %lld ms", QTest::currentDataTag(), qPrintable(result.failClass), clock.elapsed());
 }
 
 void TestEvalSandbox::customEvaluatorProtocol_data()

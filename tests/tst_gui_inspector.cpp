@@ -75,7 +75,7 @@ private slots:
 
     void showsCell()
     {
-        auto parsed = TreeJson::readFile(QStringLiteral(DREAMRSI_SOURCE_DIR "/resources/demo/circle-packing-iter1.json"));
+        auto parsed = TreeJson::readFile(QStringLiteral(DREAMRSI_SOURCE_DIR "/tests/data/demo/circle-packing-iter1.json"));
         QVERIFY(parsed.ok());
         auto tree = std::make_shared<const DiscoveryTree>(std::move(*parsed.tree));
         InspectorWidget w;

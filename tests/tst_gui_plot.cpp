@@ -13,7 +13,7 @@ class TestPlotCommand : public QObject
 {
     Q_OBJECT
 
-    static QString demo(const char *name) { return QStringLiteral(DREAMRSI_SOURCE_DIR "/resources/demo/") + QLatin1String(name); }
+    static QString demo(const char *name) { return QStringLiteral(DREAMRSI_SOURCE_DIR "/tests/data/demo/") + QLatin1String(name); }
 
     int run(const QStringList &args, QString *errText = nullptr)
     {

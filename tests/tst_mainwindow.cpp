@@ -41,7 +41,7 @@ class TestMainWindow : public QObject
 
     QString demo(const char *name) const
     {
-        return QStringLiteral(DREAMRSI_SOURCE_DIR "/resources/demo/") + QLatin1String(name);
+        return QStringLiteral(DREAMRSI_SOURCE_DIR "/tests/data/demo/") + QLatin1String(name);
     }
 
 private slots:

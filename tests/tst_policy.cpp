@@ -9,7 +9,6 @@
 #include "replay/scoring.h"
 #include "replay/synthworld.h"
 
-#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -107,15 +106,12 @@ private slots:
         QFETCH(QString, source);
         QFETCH(int, workers);
         QFETCH(QString, error);
-        QElapsedTimer timer;
-        timer.start();
         const EpisodeResult r = run(source, world(errorWorld), workers, 0.5, 300);
         if (error.isEmpty()) {
             QVERIFY2(r.ok(), qPrintable(r.error));
             return;
         }
-        QVERIFY2(r.error.startsWith(error), qPrintable(r.error));
-        QVERIFY(timer.elapsed() < 20000); // never a hang
+        QVERIFY2(r.error.startsWith(error), qPrintable(r.error)); // a hang is caught by the suite's ctest timeout
     }
 
     void spinIsInterruptedAndTheEngineRecovers()

@@ -18,7 +18,7 @@ namespace {
 
 QString demo(const char *name)
 {
-    return QStringLiteral(DREAMRSI_SOURCE_DIR "/resources/demo/") + QLatin1String(name);
+    return QStringLiteral(DREAMRSI_SOURCE_DIR "/tests/data/demo/") + QLatin1String(name);
 }
 
 DiscoveryTree readTree(const QString &path)
@@ -503,7 +503,7 @@ void TestStore::asyncService()
 
 void TestStore::demoProject()
 {
-    // resources/demo/demo.dreamrsi, made by resources/demo/make-demo-project.sh.
+    // tests/data/demo/demo.dreamrsi: a copy of the demo project as resources/demo/make-demo-project.sh first made it.
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("demo.dreamrsi"));
     QVERIFY(QFile::copy(demo("demo.dreamrsi"), path));

@@ -31,7 +31,7 @@ Run run(int (*command)(const QStringList &, QTextStream &, QTextStream &), const
 
 QString demo(const char *name)
 {
-    return QStringLiteral(DREAMRSI_SOURCE_DIR "/resources/demo/") + QLatin1String(name);
+    return QStringLiteral(DREAMRSI_SOURCE_DIR "/tests/data/demo/") + QLatin1String(name);
 }
 
 } // namespace

@@ -234,7 +234,7 @@ private:
 
 void TestTreeFuzz::initTestCase()
 {
-    const QDir demo(QStringLiteral(DREAMRSI_SOURCE_DIR "/resources/demo"));
+    const QDir demo(QStringLiteral(DREAMRSI_SOURCE_DIR "/tests/data/demo"));
     for (const QString &name : demo.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
         QFile f(demo.filePath(name));
         QVERIFY(f.open(QIODevice::ReadOnly));

@@ -188,6 +188,7 @@ void ReplayProcess::launchChild(const QString &program, const QStringList &args,
             [this] { m_stdout += m_process->readAllStandardOutput(); });
     connect(m_process, &QProcess::readyReadStandardError, this, &ReplayProcess::onReadyReadStderr);
     connect(m_process, &QProcess::finished, this, &ReplayProcess::onFinished);
+    connect(m_process, &QProcess::started, this, &ReplayProcess::childStarted);
     // Queued: a child that cannot start is reported after this returns.
     connect(
         m_process, &QProcess::errorOccurred, this,

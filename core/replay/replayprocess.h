@@ -83,6 +83,8 @@ public:
     static QString defaultProgram();
 
 signals:
+    /// The child process is running (its worlds are on disk).
+    void childStarted();
     void progress(int episodesDone, int episodesTotal);
     void finished(std::shared_ptr<const dreamrsi::ReplayProcessOutput> output);
     void failed(const QString &message);

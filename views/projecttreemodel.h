@@ -28,6 +28,9 @@ public:
     QModelIndex groupIndex(Group group) const { return index(group, 0); }
 
 private:
+    void insertRow(Group group, int row);
+    void removeRow(Group group, int row);
+    void changeRow(Group group, int row);
     void resetGroup(Group group);
 
     Workspace *m_workspace;

@@ -113,11 +113,15 @@ private slots:
                      cw.value(QStringLiteral("hypervolume")));
         }
 
-        // 2. A replay started in the window, judged by the CLI and by the dialog.
-        const QString version = QStringLiteral("builtin:parallel_refine");
+        // 2. The same version replayed in the window (a child process, the
+        // workbench's settings): the same value, judged by the CLI exactly as
+        // by the approval dialog.
+        const QString version = QStringLiteral("builtin:portfolio");
         QSignalSpy storedSpy(&w, &MainWindow::resultsStored);
         w.replayVersions({version});
         QTRY_COMPARE_WITH_TIMEOUT(storedSpy.count(), 1, 120000);
+        QVERIFY(ws->result(version) != stored);
+        QCOMPARE(QJsonValue(*ws->result(version)->value), cliResult.value(QStringLiteral("value")));
         const ApprovalComparison dialog = ApprovalDialog::compare(*ws, version);
         QVERIFY(dialog.approvable());
         r = cli({QStringLiteral("approve"), QStringLiteral("--project"), p, QStringLiteral("--version"), version,

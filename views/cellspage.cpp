@@ -70,9 +70,11 @@ void CellsPage::setTree(const QString &title, std::shared_ptr<const DiscoveryTre
     }
     if (!tree || m_model->tree() == tree)
         return;
+    // A tree that only grew (a live round) keeps its rows: same cells first, more after.
     const auto old = m_model->tree();
-    const bool grew = old && old->cellCount() > 0 && tree->cellCount() > old->cellCount() && old->meta().iteration == tree->meta().iteration
-                      && old->cells().constFirst().id == tree->cells().constFirst().id;
+    bool grew = old && old->cellCount() > 0 && tree->cellCount() > old->cellCount();
+    for (int i = 0; grew && i < old->cellCount(); ++i)
+        grew = old->cells().at(i).id == tree->cells().at(i).id;
     if (grew) {
         m_model->growTo(std::move(tree));
     } else {

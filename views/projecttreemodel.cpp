@@ -15,13 +15,13 @@ ProjectTreeModel::ProjectTreeModel(Workspace *workspace, QObject *parent)
     m_rows[WorldsGroup] = int(workspace->worlds().size());
     m_rows[VersionsGroup] = int(workspace->versions().size());
     // Row-level: a world or version added, changed or removed touches its row only.
-    connect(workspace, &Workspace::worldAdded, this, [this](int row) { insertRow(WorldsGroup, row); });
-    connect(workspace, &Workspace::worldRemoved, this, [this](int row) { removeRow(WorldsGroup, row); });
-    connect(workspace, &Workspace::worldChanged, this, [this](int row) { changeRow(WorldsGroup, row); });
-    connect(workspace, &Workspace::cellAppended, this, [this](int row) { changeRow(WorldsGroup, row); });
+    connect(workspace, &Workspace::worldAdded, this, [this](int row) { insertWorldOrVersion(WorldsGroup, row); });
+    connect(workspace, &Workspace::worldRemoved, this, [this](int row) { removeWorldOrVersion(WorldsGroup, row); });
+    connect(workspace, &Workspace::worldChanged, this, [this](int row) { changeWorldOrVersion(WorldsGroup, row); });
+    connect(workspace, &Workspace::cellAppended, this, [this](int row) { changeWorldOrVersion(WorldsGroup, row); });
     connect(workspace, &Workspace::worldsCleared, this, [this] { resetGroup(WorldsGroup); });
-    connect(workspace, &Workspace::versionAdded, this, [this](int row) { insertRow(VersionsGroup, row); });
-    connect(workspace, &Workspace::versionChanged, this, [this](int row) { changeRow(VersionsGroup, row); });
+    connect(workspace, &Workspace::versionAdded, this, [this](int row) { insertWorldOrVersion(VersionsGroup, row); });
+    connect(workspace, &Workspace::versionChanged, this, [this](int row) { changeWorldOrVersion(VersionsGroup, row); });
     connect(workspace, &Workspace::versionsCleared, this, [this] { resetGroup(VersionsGroup); });
     connect(workspace, &Workspace::resultsChanged, this, [this] {
         if (m_rows[VersionsGroup] > 0)
@@ -29,7 +29,7 @@ ProjectTreeModel::ProjectTreeModel(Workspace *workspace, QObject *parent)
     });
 }
 
-void ProjectTreeModel::insertRow(Group group, int row)
+void ProjectTreeModel::insertWorldOrVersion(Group group, int row)
 {
     const QModelIndex parent = groupIndex(group);
     beginInsertRows(parent, row, row);
@@ -38,7 +38,7 @@ void ProjectTreeModel::insertRow(Group group, int row)
     emit dataChanged(parent, parent);
 }
 
-void ProjectTreeModel::removeRow(Group group, int row)
+void ProjectTreeModel::removeWorldOrVersion(Group group, int row)
 {
     const QModelIndex parent = groupIndex(group);
     beginRemoveRows(parent, row, row);
@@ -47,7 +47,7 @@ void ProjectTreeModel::removeRow(Group group, int row)
     emit dataChanged(parent, parent);
 }
 
-void ProjectTreeModel::changeRow(Group group, int row)
+void ProjectTreeModel::changeWorldOrVersion(Group group, int row)
 {
     const QModelIndex i = index(row, 0, groupIndex(group));
     emit dataChanged(i, i);

@@ -28,9 +28,9 @@ public:
     QModelIndex groupIndex(Group group) const { return index(group, 0); }
 
 private:
-    void insertRow(Group group, int row);
-    void removeRow(Group group, int row);
-    void changeRow(Group group, int row);
+    void insertWorldOrVersion(Group group, int row);
+    void removeWorldOrVersion(Group group, int row);
+    void changeWorldOrVersion(Group group, int row);
     void resetGroup(Group group);
 
     Workspace *m_workspace;

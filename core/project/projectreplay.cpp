@@ -12,6 +12,8 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include <algorithm>
+
 namespace dreamrsi {
 
 namespace {
@@ -63,6 +65,8 @@ Result<PolicyVersion> resolveVersion(ProjectWriter &writer, ProjectReader &reade
 }
 
 } // namespace
+
+ProjectReplayRequest::ProjectReplayRequest() = default;
 
 Result<ProjectReplayOutcome> ProjectReplay::run(const ProjectReplayRequest &request)
 {

@@ -13,6 +13,7 @@ namespace dreamrsi {
 /// What `dreamrsi replay --project` asks for.
 struct ProjectReplayRequest
 {
+    ProjectReplayRequest(); // out of line: keeps GCC's inlined QList copy of the default β grid out of callers
     QString project;            ///< path of the project file
     /// A stored version's name, a .js file or builtin:NAME; the latter two are
     /// first stored as a version (named `versionName`, else the file's base

@@ -101,8 +101,7 @@ int main(int argc, char *argv[])
         files.clear();
 
     dreamrsi::MainWindow window;
-    {
-    // the tour
+    { // the tour
         const QStringList wh = parser.value(sizeOption).split(QLatin1Char('x'));
         window.resize(wh.value(0).toInt() > 0 ? wh.value(0).toInt() : 1600, wh.value(1).toInt() > 0 ? wh.value(1).toInt() : 1000);
         auto remaining = std::make_shared<int>(int(files.size()));
@@ -158,7 +157,6 @@ int main(int argc, char *argv[])
             if (files.isEmpty())
                 shoot();
         }
-    }
     }
     window.show();
     if (!project.isEmpty())

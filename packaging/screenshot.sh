@@ -13,8 +13,10 @@ out=${1:-$root/packaging/screenshots}
 bin=${2:-${DREAMRSI_BIN_DIR:-$root/build/bin}}
 size=${SCREENSHOT_SIZE:-1600x1000}
 
-workbench=$bin/dreamrsi-workbench
-[ -x "$workbench" ] || { echo "screenshot.sh: $workbench not found; build first (cmake --build build)" >&2; exit 1; }
+# The tour (replay, compare, inspect, grab each tab) is the dreamrsi-screenshot
+# tool: a MainWindow driven from outside, not an option of the production GUI.
+shooter=$bin/dreamrsi-screenshot
+[ -x "$shooter" ] || { echo "screenshot.sh: $shooter not found; build first (cmake --build build --target dreamrsi-screenshot)" >&2; exit 1; }
 command -v xvfb-run > /dev/null || { echo "screenshot.sh: xvfb-run not found (apt-get install xvfb xauth)" >&2; exit 1; }
 
 tmp=$(mktemp -d)
@@ -43,5 +45,5 @@ fi
 mkdir -p "$out"
 rm -f "$out"/[0-9][0-9]-*.png
 xvfb-run -a -s "-screen 0 1920x1200x24" \
-    "$workbench" --size "$size" --screenshot "$out" "${inputs[@]}"
+    "$shooter" --size "$size" "$out" "${inputs[@]}"
 ls -l "$out"/*.png

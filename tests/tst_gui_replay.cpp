@@ -479,7 +479,7 @@ private slots:
             QVERIFY(policies->approveButton()->isEnabled());
             ApprovalDialog *dialog = policies->approveSelected();
             QVERIFY(dialog);
-            QVERIFY2(dialog->comparison().blocker.isEmpty(), qPrintable(dialog->comparison().blocker));
+            QVERIFY2(dialog->comparison().approvable(), qPrintable(ApprovalDialog::blockerText(dialog->comparison())));
             dialog->whoEdit()->setText(QStringLiteral("Ada"));
             dialog->noteEdit()->setPlainText(QStringLiteral("beats the floor on c3"));
             QVERIFY(dialog->approveButton()->isEnabled());
@@ -529,17 +529,18 @@ private slots:
         const QString a = versions[0].name;
         const QString b = versions[1].name;
 
-        QVERIFY(ApprovalDialog::compare(ws, a).blocker.contains(QLatin1String("Replay it first")));
-        QVERIFY(ApprovalDialog::compare(ws, QStringLiteral("nope")).blocker.contains(QLatin1String("nope")));
+        QCOMPARE(ApprovalDialog::compare(ws, a).blocker, ApprovalBlocker::NotReplayed);
+        QVERIFY(ApprovalDialog::blockerText(ApprovalDialog::compare(ws, a)).contains(QLatin1String("Replay it first")));
+        QVERIFY(ApprovalDialog::blockerText(ApprovalDialog::compare(ws, QStringLiteral("nope"))).contains(QLatin1String("nope")));
         SweepRunner runner(&ws);
         QSignalSpy idle(&runner, &SweepRunner::idle);
         runner.run({a, b, loose.name});
         QTRY_COMPARE_WITH_TIMEOUT(idle.count(), 1, 90000);
-        QVERIFY(ApprovalDialog::compare(ws, loose.name).blocker.contains(QLatin1String("project")));
+        QCOMPARE(ApprovalDialog::compare(ws, loose.name).blocker, ApprovalBlocker::NotStored);
 
         // Without a deployed version, the baseline is the best other version.
         ApprovalComparison c = ApprovalDialog::compare(ws, a);
-        QVERIFY2(c.blocker.isEmpty(), qPrintable(c.blocker));
+        QVERIFY2(c.approvable(), qPrintable(ApprovalDialog::blockerText(c)));
         const double va = *ws.result(a)->value;
         const double vb = *ws.result(b)->value;
         const double vl = *ws.result(loose.name)->value;
@@ -564,6 +565,7 @@ private slots:
         QCOMPARE(c.baseline, b);
         QCOMPARE(c.baselineRole, QStringLiteral("deployed"));
         QCOMPARE(c.warnings.size(), va < vb ? 1 : 0);
+        QCOMPARE(c.evidence.value(QLatin1String("warnings")).toArray().contains(QStringLiteral("lower_value")), va < vb);
         ApprovalDialog dialog(ws, a);
         QCOMPARE(dialog.table()->rowCount(), 3); // two worlds and the mean
         QCOMPARE(dialog.table()->columnCount(), 6);
@@ -575,7 +577,8 @@ private slots:
         auto broken = std::make_shared<ReplayResult>(*ws.result(a));
         broken->worlds[0].error = QStringLiteral("round 2: boom");
         ws.setResult(a, broken);
-        QVERIFY(ApprovalDialog::compare(ws, a).blocker.contains(QLatin1String("round 2: boom")));
+        QCOMPARE(ApprovalDialog::compare(ws, a).blocker, ApprovalBlocker::PolicyError);
+        QVERIFY(ApprovalDialog::compare(ws, a).blockerDetail.contains(QLatin1String("round 2: boom")));
     }
 };
 

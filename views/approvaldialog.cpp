@@ -7,6 +7,7 @@
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QJsonArray>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -16,129 +17,58 @@
 
 namespace dreamrsi {
 
-namespace {
-
-QJsonValue jsonNumber(const std::optional<double> &x)
+ApprovalInputs ApprovalDialog::inputsOf(const Workspace &workspace)
 {
-    return x ? QJsonValue(*x) : QJsonValue(QJsonValue::Null);
+    ApprovalInputs in;
+    for (const WorldEntry &w : workspace.worlds())
+        in.worlds.append({w.name, w.iteration, w.tree});
+    for (const PolicyVersion &v : workspace.versions())
+        in.versions.append({v, v.id != 0 && !Workspace::isLocalId(v.id), workspace.result(v.name)});
+    in.deployed = workspace.deployedVersion();
+    return in;
 }
-
-const SweepResult *sweepOf(const ReplayResultPtr &r, const QString &world)
-{
-    return r ? r->sweepOf(world) : nullptr;
-}
-
-QJsonObject sweepJson(const SweepResult *s)
-{
-    if (!s)
-        return {};
-    return QJsonObject{{QStringLiteral("value"), jsonNumber(s->value)},
-                       {QStringLiteral("hypervolume"), jsonNumber(s->hypervolume)},
-                       {QStringLiteral("penalty"), jsonNumber(s->penalty)}};
-}
-
-} // namespace
 
 ApprovalComparison ApprovalDialog::compare(const Workspace &workspace, const QString &candidate)
 {
-    ApprovalComparison c;
-    c.candidate = candidate;
-    const int row = workspace.indexOfVersion(candidate);
-    if (row < 0) {
-        c.blocker = tr("There is no version named %1.").arg(candidate);
-        return c;
-    }
-    const PolicyVersion &version = workspace.versions().at(row);
-    const ReplayResultPtr result = workspace.result(candidate);
+    return ApprovalRules::compare(inputsOf(workspace), candidate);
+}
 
-    // Baseline: the deployed version, else the best other version with a value.
-    ReplayResultPtr baseline;
-    for (const PolicyVersion &v : workspace.versions()) {
-        if (v.name != candidate && v.id != 0 && v.id == workspace.deployedVersion()) {
-            c.baseline = v.name;
-            c.baselineRole = QStringLiteral("deployed");
-            baseline = workspace.result(v.name);
-        }
+QString ApprovalDialog::blockerText(const ApprovalComparison &c)
+{
+    const QString &name = c.candidate;
+    switch (c.blocker) {
+    case ApprovalBlocker::None: return {};
+    case ApprovalBlocker::UnknownVersion: return tr("There is no version named %1.").arg(name);
+    case ApprovalBlocker::NotStored:
+        return tr("%1 is not stored in a project. Open or create a project to record approvals.").arg(name);
+    case ApprovalBlocker::NoWorlds: return tr("No world is open to judge %1 by.").arg(name);
+    case ApprovalBlocker::NotReplayed: return tr("%1 has not been replayed in the open worlds. Replay it first.").arg(name);
+    case ApprovalBlocker::PolicyError: return tr("The replay of %1 ended in a policy error: %2").arg(name, c.blockerDetail);
+    case ApprovalBlocker::IncompleteCoverage:
+        return tr("The result of %1 does not cover world %2. Replay it again.").arg(name, c.blockerDetail);
+    case ApprovalBlocker::Unscorable: return tr("No open world could score %1 (every world has S = 0).").arg(name);
     }
-    if (c.baseline.isEmpty()) {
-        for (const PolicyVersion &v : workspace.versions()) {
-            const ReplayResultPtr r = workspace.result(v.name);
-            if (v.name != candidate && r && r->value && (!baseline || *r->value > *baseline->value)) {
-                c.baseline = v.name;
-                c.baselineRole = QStringLiteral("best other version");
-                baseline = r;
-            }
-        }
-    }
+    return {};
+}
 
-    if (version.id == 0 || Workspace::isLocalId(version.id))
-        c.blocker = tr("%1 is not stored in a project. Open or create a project to record approvals.").arg(candidate);
-    else if (workspace.worlds().isEmpty())
-        c.blocker = tr("No world is open to judge %1 by.").arg(candidate);
-    else if (!result)
-        c.blocker = tr("%1 has not been replayed in the open worlds. Replay it first.").arg(candidate);
-    else if (!result->ok())
-        c.blocker = tr("The replay of %1 ended in a policy error: %2").arg(candidate, result->firstError());
-    else if (!result->value)
-        c.blocker = tr("No open world could score %1 (every world has S = 0).").arg(candidate);
-    if (c.blocker.isEmpty()) {
-        for (const WorldEntry &w : workspace.worlds()) {
-            if (!sweepOf(result, w.name)) {
-                c.blocker = tr("The result of %1 does not cover world %2. Replay it again.").arg(candidate, w.name);
-                break;
-            }
-        }
+QString ApprovalDialog::warningText(const ApprovalComparison &c, ApprovalWarning warning)
+{
+    switch (warning) {
+    case ApprovalWarning::DifferentParameters:
+        return tr("%1 and %2 were replayed with different W, λ or β grids; their values are not directly comparable.")
+            .arg(c.candidate, c.baseline);
+    case ApprovalWarning::LowerValue:
+        return tr("%1 scores below %2 (%3 against %4).")
+            .arg(c.candidate, c.baseline, QString::number(c.candidateValue.value_or(0), 'f', 4),
+                 QString::number(c.baselineValue.value_or(0), 'f', 4));
     }
-    if (result && baseline) {
-        if (result->workers != baseline->workers || result->lambda != baseline->lambda || result->betas != baseline->betas)
-            c.warnings.append(tr("%1 and %2 were replayed with different W, λ or β grids; their values are not "
-                                 "directly comparable.")
-                                  .arg(candidate, c.baseline));
-        if (result->value && baseline->value && *result->value < *baseline->value)
-            c.warnings.append(tr("%1 scores below %2 (%3 against %4).")
-                                  .arg(candidate, c.baseline, QString::number(*result->value, 'f', 4),
-                                       QString::number(*baseline->value, 'f', 4)));
-    }
-
-    QJsonArray worlds;
-    for (const WorldEntry &w : workspace.worlds()) {
-        const SweepResult *b = sweepOf(baseline, w.name);
-        worlds.append(QJsonObject{{QStringLiteral("world"), w.name},
-                                  {QStringLiteral("iteration"), w.iteration},
-                                  {QStringLiteral("candidate"), sweepJson(sweepOf(result, w.name))},
-                                  {QStringLiteral("baseline"), b ? QJsonValue(sweepJson(b)) : QJsonValue(QJsonValue::Null)}});
-    }
-    const QJsonValue cv = jsonNumber(result ? result->value : std::nullopt);
-    const QJsonValue bv = jsonNumber(baseline ? baseline->value : std::nullopt);
-    const QJsonValue difference =
-        cv.isDouble() && bv.isDouble() ? QJsonValue(cv.toDouble() - bv.toDouble()) : QJsonValue(QJsonValue::Null);
-    QJsonArray betas;
-    if (result) {
-        for (const double b : result->betas)
-            betas.append(b);
-    }
-    c.evidence = QJsonObject{
-        {QStringLiteral("candidate"), candidate},
-        {QStringLiteral("candidate_id"), version.id},
-        {QStringLiteral("baseline"), c.baseline.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(c.baseline)},
-        {QStringLiteral("baseline_role"), c.baselineRole.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(c.baselineRole)},
-        {QStringLiteral("replay"),
-         QJsonObject{{QStringLiteral("workers"), result ? result->workers : 0},
-                     {QStringLiteral("lambda"), result ? result->lambda : 0.0},
-                     {QStringLiteral("betas"), betas}}},
-        {QStringLiteral("value"),
-         QJsonObject{{QStringLiteral("candidate"), cv}, {QStringLiteral("baseline"), bv}, {QStringLiteral("difference"), difference}}},
-        {QStringLiteral("worlds"), worlds},
-        {QStringLiteral("warnings"), QJsonArray::fromStringList(c.warnings)}};
-    return c;
+    return {};
 }
 
 ApprovalDialog::ApprovalDialog(const Workspace &workspace, const QString &candidate, QWidget *parent)
     : QDialog(parent)
     , m_comparison(compare(workspace, candidate))
 {
-    const int row = workspace.indexOfVersion(candidate);
-    m_version = row >= 0 ? workspace.versions().at(row).id : 0;
     setWindowTitle(tr("Approve %1 for Redeployment").arg(candidate));
     auto *intro = new QLabel(
         m_comparison.baseline.isEmpty()
@@ -162,10 +92,10 @@ ApprovalDialog::ApprovalDialog(const Workspace &workspace, const QString &candid
     auto *notes = new QLabel;
     notes->setWordWrap(true);
     QStringList lines;
-    if (!m_comparison.blocker.isEmpty())
-        lines.append(QStringLiteral("<span style='color:#d62728'><b>%1</b></span>").arg(m_comparison.blocker.toHtmlEscaped()));
-    for (const QString &w : m_comparison.warnings)
-        lines.append(QStringLiteral("<span style='color:#b8860b'>%1</span>").arg(w.toHtmlEscaped()));
+    if (!m_comparison.approvable())
+        lines.append(QStringLiteral("<span style='color:#d62728'><b>%1</b></span>").arg(blockerText(m_comparison).toHtmlEscaped()));
+    for (const ApprovalWarning w : m_comparison.warnings)
+        lines.append(QStringLiteral("<span style='color:#b8860b'>%1</span>").arg(warningText(m_comparison, w).toHtmlEscaped()));
     notes->setText(lines.join(QStringLiteral("<br>")));
     notes->setVisible(!lines.isEmpty());
 
@@ -180,9 +110,9 @@ ApprovalDialog::ApprovalDialog(const Workspace &workspace, const QString &candid
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel);
     m_approve = buttons->addButton(tr("Approve"), QDialogButtonBox::AcceptRole);
-    m_approve->setEnabled(m_comparison.blocker.isEmpty() && !m_who->text().trimmed().isEmpty());
+    m_approve->setEnabled(m_comparison.approvable() && !m_who->text().trimmed().isEmpty());
     connect(m_who, &QLineEdit::textChanged, this, [this](const QString &text) {
-        m_approve->setEnabled(m_comparison.blocker.isEmpty() && !text.trimmed().isEmpty());
+        m_approve->setEnabled(m_comparison.approvable() && !text.trimmed().isEmpty());
     });
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -251,13 +181,7 @@ void ApprovalDialog::fillTable()
 
 Approval ApprovalDialog::approval() const
 {
-    Approval a;
-    a.version = m_version;
-    a.when = QDateTime::currentDateTimeUtc();
-    a.who = m_who->text().trimmed();
-    a.note = m_note->toPlainText().trimmed();
-    a.evidence = m_comparison.evidence;
-    return a;
+    return ApprovalRules::approvalOf(m_comparison, m_who->text(), m_note->toPlainText());
 }
 
 } // namespace dreamrsi

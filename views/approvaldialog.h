@@ -1,5 +1,6 @@
 #pragma once
 
+#include "project/approvalcomparison.h"
 #include "store/storetypes.h"
 
 #include <QDialog>
@@ -15,22 +16,6 @@ namespace dreamrsi {
 
 class Workspace;
 
-/// What a researcher sees before approving a version for redeployment: the
-/// candidate against a baseline (the deployed version, else the best other
-/// replayed version), world by world.
-struct ApprovalComparison
-{
-    QString candidate;
-    QString baseline;          ///< empty when no other version has a result
-    QString baselineRole;      ///< "deployed" or "best other version"
-    /// Why the candidate cannot be approved yet; empty when it can.
-    QString blocker;
-    /// Things to weigh that do not block (different replay parameters, a worse value).
-    QStringList warnings;
-    /// The table as shown, kept verbatim with the approval (Approval::evidence).
-    QJsonObject evidence;
-};
-
 /// Asks a researcher to approve a policy version for the next online round:
 /// shows the comparison, takes a name and a note, and offers Approve only
 /// when the candidate has a clean, scorable replay over every open world.
@@ -41,9 +26,16 @@ class ApprovalDialog final : public QDialog
 public:
     ApprovalDialog(const Workspace &workspace, const QString &candidate, QWidget *parent = nullptr);
 
-    /// Builds the comparison of `candidate` shown by the dialog and the
-    /// evidence stored with the approval. Pure: reads the workspace only.
+    /// What approval is judged on in the workspace: its open worlds, its
+    /// versions (stored = with a project id) and their results, the deployed one.
+    static ApprovalInputs inputsOf(const Workspace &workspace);
+    /// ApprovalRules::compare over inputsOf(): the comparison the dialog
+    /// shows and the evidence stored with the approval (the same rules as
+    /// `dreamrsi approve`). Pure: reads the workspace only.
     static ApprovalComparison compare(const Workspace &workspace, const QString &candidate);
+    /// The blocker and the warnings of a comparison in the user's language.
+    static QString blockerText(const ApprovalComparison &comparison);
+    static QString warningText(const ApprovalComparison &comparison, ApprovalWarning warning);
 
     const ApprovalComparison &comparison() const { return m_comparison; }
     /// The approval to store (version id, who, note, evidence; `when` now, UTC).
@@ -57,7 +49,6 @@ private:
     void fillTable();
 
     ApprovalComparison m_comparison;
-    PolicyVersionId m_version = 0;
     QTableWidget *m_table = nullptr;
     QLineEdit *m_who = nullptr;
     QPlainTextEdit *m_note = nullptr;

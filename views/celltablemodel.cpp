@@ -17,6 +17,21 @@ void CellTableModel::setTree(std::shared_ptr<const DiscoveryTree> tree)
     endResetModel();
 }
 
+void CellTableModel::growTo(std::shared_ptr<const DiscoveryTree> tree)
+{
+    const int before = m_tree ? m_tree->cellCount() : 0;
+    const int after = tree ? tree->cellCount() : 0;
+    if (after <= before) {
+        setTree(std::move(tree));
+        return;
+    }
+    beginInsertRows({}, before, after - 1);
+    m_tree = std::move(tree);
+    endInsertRows();
+    if (before > 0) // rows already shown keep their places; their cells may have new values
+        emit dataChanged(index(0, 0), index(before - 1, ColumnCount - 1));
+}
+
 int CellTableModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() || !m_tree ? 0 : m_tree->cellCount();

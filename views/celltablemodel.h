@@ -21,6 +21,9 @@ public:
     explicit CellTableModel(QObject *parent = nullptr);
 
     void setTree(std::shared_ptr<const DiscoveryTree> tree);
+    /// The same tree grown by cells appended at the end (a live round):
+    /// inserts the new rows instead of resetting the table.
+    void growTo(std::shared_ptr<const DiscoveryTree> tree);
     std::shared_ptr<const DiscoveryTree> tree() const { return m_tree; }
 
     int rowCount(const QModelIndex &parent = {}) const override;

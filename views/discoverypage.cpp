@@ -1,6 +1,6 @@
 #include "discoverypage.h"
 
-#include "model/treesummary.h"
+#include "treesummarytext.h"
 #include "treeview.h"
 
 #include <QHBoxLayout>
@@ -37,7 +37,7 @@ DiscoveryPage::DiscoveryPage(QWidget *parent)
 
 void DiscoveryPage::setTree(const QString &title, std::shared_ptr<const DiscoveryTree> tree)
 {
-    m_title->setText(tree ? QStringLiteral("<b>%1</b> — %2").arg(title.toHtmlEscaped(), summarizeTree(*tree).toHtmlEscaped())
+    m_title->setText(tree ? QStringLiteral("<b>%1</b> — %2").arg(title.toHtmlEscaped(), TreeSummaryText::of(*tree).toHtmlEscaped())
                           : QString());
     m_view->setTree(std::move(tree));
     runSearch();

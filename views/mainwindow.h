@@ -4,6 +4,7 @@
 #include "model/discoverytree.h"
 #include "store/storetypes.h"
 
+#include <QIcon>
 #include <QMainWindow>
 
 #include <memory>
@@ -15,16 +16,19 @@ class QMenu;
 class QSortFilterProxyModel;
 class QTabWidget;
 class QTableView;
+class QToolBar;
 class QTreeView;
 
 namespace dreamrsi {
 
 class CellTableModel;
+class CellsPage;
 class DiscoveryPage;
 class FrontierPage;
 class InspectorWidget;
+class JobTracker;
 class PoliciesPage;
-class ProjectStore;
+class ProjectSession;
 class ProjectTreeModel;
 class ReplayPage;
 class SweepRunner;
@@ -36,6 +40,12 @@ struct PolicyVersion;
 /// versions), an inspector dock and the central tabs. Opens tree files by
 /// dialog, command line, drag-and-drop and the recent-files menu; every
 /// file is parsed off the GUI thread.
+///
+/// It only builds the window and connects: the open project is a
+/// ProjectSession (store, staged loading, writes), background answers go
+/// through one JobTracker, each page owns its widgets. Menus are built one
+/// per function (createFileMenu, …); a new action goes into its menu's
+/// function and, when it depends on state, into updateActions().
 class MainWindow final : public QMainWindow
 {
     Q_OBJECT
@@ -54,7 +64,9 @@ public:
     void newProject(const QString &path);
     /// Stores tree files in the open project as new iterations.
     void importTrees(const QStringList &paths);
-    QString projectPath() const { return m_projectPath; }
+    QString projectPath() const;
+    ProjectSession *session() const { return m_session; }
+    JobTracker *jobs() const { return m_jobs; }
     /// Replays the versions (by name) in every open world.
     void replayVersions(const QStringList &names);
     /// Shows two versions side by side in the Replay tab.
@@ -69,11 +81,11 @@ public:
     int currentWorld() const { return m_currentWorld; }
     void setCurrentWorld(int row);
     std::shared_ptr<const DiscoveryTree> currentTree() const;
-    QSortFilterProxyModel *cellProxyModel() const { return m_proxy; }
-    CellTableModel *cellModel() const { return m_cellModel; }
-    QTableView *cellView() const { return m_cellView; }
-    QLineEdit *filterEdit() const { return m_filterEdit; }
-    QComboBox *filterColumn() const { return m_filterColumn; }
+    QSortFilterProxyModel *cellProxyModel() const;
+    CellTableModel *cellModel() const;
+    QTableView *cellView() const;
+    QLineEdit *filterEdit() const;
+    QComboBox *filterColumn() const;
     TreeView *treeView() const;
     InspectorWidget *inspector() const { return m_inspector; }
     QTabWidget *tabs() const { return m_tabs; }
@@ -86,8 +98,6 @@ public:
 
     /// Renders the current tab's figure into a file (PNG/PDF/SVG by suffix).
     bool exportCurrentFigure(const QString &path, QString *error = nullptr);
-    /// Grabs every tab into DIR/NN-name.png; used by packaging/screenshot.sh.
-    QStringList saveScreenshots(const QString &dir);
 
 signals:
     void treeOpened(const QString &path);
@@ -106,35 +116,37 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
-    void createActions();
     void createDocks();
-    QWidget *createCellsPage();
+    void connectSession();
+    void connectRunner();
+    void createActions();
+    QIcon themeIcon(const char *name, int fallback) const;
+    void createFileMenu();
+    void createEditMenu();
+    void createViewMenu();
+    void createReplayMenu();
+    void createHelpMenu();
     void showWorld(int row);
     void inspectCell(int cellIndex);
     void closeCurrentWorld();
     void addRecentFile(const QString &path);
+    void addRecentProject(const QString &path);
     void rebuildRecentMenu();
     void updateActions();
-    void applyFilter();
     void applyTheme();
     void exportFigureInteractive();
     void editSettings();
-    void loadProject();
-    void storeVersion(const PolicyVersion &version);
-    void storeApproval(const Approval &approval);
-    void storeResult(const QString &versionName, const std::shared_ptr<const struct ReplayResult> &result);
-    void addRecentProject(const QString &path);
+    void showOpenError(const QString &title, const QString &text, const QString &details);
 
     Workspace *m_workspace = nullptr;
+    JobTracker *m_jobs = nullptr;
+    ProjectSession *m_session = nullptr;
     AppSettings m_settings;
     bool m_dark = false;
     bool m_defaultDockSizes = false;
     int m_currentWorld = -1;
-    int m_pendingLoads = 0;
     SweepRunner *m_runner = nullptr;
     QStringList m_replayFailures; ///< since the runner was last idle, shown when it is
-    ProjectStore *m_store = nullptr;
-    QString m_projectPath;
     FrontierPage *m_frontiers = nullptr;
     ReplayPage *m_replay = nullptr;
     PoliciesPage *m_policies = nullptr;
@@ -146,15 +158,11 @@ private:
 
     QTabWidget *m_tabs = nullptr;
     DiscoveryPage *m_discovery = nullptr;
+    CellsPage *m_cells = nullptr;
     QTreeView *m_projectView = nullptr;
     ProjectTreeModel *m_projectModel = nullptr;
     InspectorWidget *m_inspector = nullptr;
-    QTableView *m_cellView = nullptr;
-    CellTableModel *m_cellModel = nullptr;
-    QSortFilterProxyModel *m_proxy = nullptr;
-    QLineEdit *m_filterEdit = nullptr;
-    QComboBox *m_filterColumn = nullptr;
-    QLabel *m_cellsLabel = nullptr;
+    QToolBar *m_toolbar = nullptr;
     QMenu *m_recentMenu = nullptr;
     QAction *m_closeAction = nullptr;
     QAction *m_exportAction = nullptr;

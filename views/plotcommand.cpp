@@ -8,6 +8,7 @@
 #include "qcp.h"
 #include "replay/replayengine.h"
 #include "replayjobs.h"
+#include "project/projectsnapshot.h"
 #include "store/projectreader.h"
 #include "treerenderer.h"
 #include "worldselection.h"
@@ -112,31 +113,20 @@ int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             err << "dreamrsi plot: " << reader.error << '\n';
             return 1;
         }
-        ProjectReader &r = **reader.value;
-        const auto its = r.iterations();
-        if (!its.ok()) {
-            err << "dreamrsi plot: " << its.error << '\n';
+        // The project layer decides the worlds (finished iterations), their
+        // names and the versions' stored values, as in the workbench.
+        auto snapshot = ProjectSnapshot::load(**reader.value);
+        if (!snapshot.ok()) {
+            err << "dreamrsi plot: " << snapshot.error << '\n';
             return 1;
         }
-        for (const IterationInfo &info : *its.value) {
-            auto tree = r.loadIteration(info.id);
-            if (!tree.ok()) {
-                err << "dreamrsi plot: " << tree.error << '\n';
-                return 1;
-            }
-            const QString name = !info.source.isEmpty() ? QFileInfo(info.source).completeBaseName()
-                                                        : QStringLiteral("iteration %1").arg(info.number.value_or(info.id));
-            in.worlds.append({name, QString(), info.id, std::make_shared<const DiscoveryTree>(std::move(*tree.value))});
-        }
-        const auto versions = r.policyVersions();
-        if (!versions.ok()) {
-            err << "dreamrsi plot: " << versions.error << '\n';
-            return 1;
-        }
-        for (const PolicyVersion &pv : *versions.value) {
+        for (const ProjectWorld &w : std::as_const(snapshot.value->worlds))
+            in.worlds.append({w.name, QString(), w.iteration, w.tree});
+        for (const PolicyVersion &pv : std::as_const(snapshot.value->versions)) {
             if (versionNames.isEmpty() || versionNames.contains(pv.name))
                 in.versions.append(pv);
         }
+        in.stored = snapshot.value->results;
         for (const QString &n : versionNames) {
             bool found = false;
             for (const PolicyVersion &pv : std::as_const(in.versions))
@@ -146,8 +136,6 @@ int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err)
                 return 1;
             }
         }
-        if (const auto records = r.replayResults(); records.ok())
-            in.stored = ReplayJobs::resultsFromRecords(*records.value, in.worlds);
     } else {
         for (const QString &path : worldPaths) {
             auto parsed = TreeJson::readFile(path);

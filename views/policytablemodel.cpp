@@ -14,8 +14,34 @@ PolicyTableModel::PolicyTableModel(Workspace *workspace, QObject *parent)
     : QAbstractTableModel(parent)
     , m_workspace(workspace)
 {
-    connect(workspace, &Workspace::versionsChanged, this, &PolicyTableModel::reset);
-    connect(workspace, &Workspace::worldsChanged, this, &PolicyTableModel::reset);
+    // Row-level: a version is a row, a world a group of columns.
+    connect(workspace, &Workspace::versionAdded, this, [this](int row) {
+        beginInsertRows({}, row, row);
+        ++m_rows;
+        endInsertRows();
+    });
+    connect(workspace, &Workspace::versionChanged, this, [this](int row) {
+        if (row < m_rows && columnCount() > 0)
+            emit dataChanged(index(row, 0), index(row, columnCount() - 1));
+    });
+    connect(workspace, &Workspace::worldAdded, this, [this](int row) {
+        const int first = FixedColumns + PerWorld * row;
+        beginInsertColumns({}, first, first + PerWorld - 1);
+        m_worlds.insert(row, m_workspace->worlds().at(row).name);
+        endInsertColumns();
+    });
+    connect(workspace, &Workspace::worldRemoved, this, [this](int row) {
+        const int first = FixedColumns + PerWorld * row;
+        beginRemoveColumns({}, first, first + PerWorld - 1);
+        m_worlds.removeAt(row);
+        endRemoveColumns();
+    });
+    connect(workspace, &Workspace::worldChanged, this, [this](int row) {
+        if (m_rows > 0)
+            emit dataChanged(index(0, FixedColumns + PerWorld * row), index(m_rows - 1, FixedColumns + PerWorld * row + PerWorld - 1));
+    });
+    connect(workspace, &Workspace::worldsCleared, this, &PolicyTableModel::reset);
+    connect(workspace, &Workspace::versionsCleared, this, &PolicyTableModel::reset);
     connect(workspace, &Workspace::approvalsChanged, this, [this] {
         if (m_rows > 0)
             emit dataChanged(index(0, Approved), index(m_rows - 1, Approved));

@@ -1,6 +1,6 @@
 #include "projecttreemodel.h"
 
-#include "model/treesummary.h"
+#include "treesummarytext.h"
 #include "workspace.h"
 
 #include <QIcon>
@@ -14,12 +14,43 @@ ProjectTreeModel::ProjectTreeModel(Workspace *workspace, QObject *parent)
 {
     m_rows[WorldsGroup] = int(workspace->worlds().size());
     m_rows[VersionsGroup] = int(workspace->versions().size());
-    connect(workspace, &Workspace::worldsChanged, this, [this] { resetGroup(WorldsGroup); });
-    connect(workspace, &Workspace::versionsChanged, this, [this] { resetGroup(VersionsGroup); });
+    // Row-level: a world or version added, changed or removed touches its row only.
+    connect(workspace, &Workspace::worldAdded, this, [this](int row) { insertWorldOrVersion(WorldsGroup, row); });
+    connect(workspace, &Workspace::worldRemoved, this, [this](int row) { removeWorldOrVersion(WorldsGroup, row); });
+    connect(workspace, &Workspace::worldChanged, this, [this](int row) { changeWorldOrVersion(WorldsGroup, row); });
+    connect(workspace, &Workspace::cellAppended, this, [this](int row) { changeWorldOrVersion(WorldsGroup, row); });
+    connect(workspace, &Workspace::worldsCleared, this, [this] { resetGroup(WorldsGroup); });
+    connect(workspace, &Workspace::versionAdded, this, [this](int row) { insertWorldOrVersion(VersionsGroup, row); });
+    connect(workspace, &Workspace::versionChanged, this, [this](int row) { changeWorldOrVersion(VersionsGroup, row); });
+    connect(workspace, &Workspace::versionsCleared, this, [this] { resetGroup(VersionsGroup); });
     connect(workspace, &Workspace::resultsChanged, this, [this] {
         if (m_rows[VersionsGroup] > 0)
             emit dataChanged(index(0, 0, groupIndex(VersionsGroup)), index(m_rows[VersionsGroup] - 1, 0, groupIndex(VersionsGroup)));
     });
+}
+
+void ProjectTreeModel::insertWorldOrVersion(Group group, int row)
+{
+    const QModelIndex parent = groupIndex(group);
+    beginInsertRows(parent, row, row);
+    ++m_rows[group];
+    endInsertRows();
+    emit dataChanged(parent, parent);
+}
+
+void ProjectTreeModel::removeWorldOrVersion(Group group, int row)
+{
+    const QModelIndex parent = groupIndex(group);
+    beginRemoveRows(parent, row, row);
+    --m_rows[group];
+    endRemoveRows();
+    emit dataChanged(parent, parent);
+}
+
+void ProjectTreeModel::changeWorldOrVersion(Group group, int row)
+{
+    const QModelIndex i = index(row, 0, groupIndex(group));
+    emit dataChanged(i, i);
 }
 
 void ProjectTreeModel::resetGroup(Group group)
@@ -101,7 +132,7 @@ QVariant ProjectTreeModel::data(const QModelIndex &index, int role) const
         case Qt::DisplayRole:
             return w.iteration ? tr("%1 (iteration %2)").arg(w.name).arg(w.iteration) : w.name;
         case Qt::ToolTipRole:
-            return QString((w.path.isEmpty() ? QString() : w.path + QLatin1Char('\n')) + (w.tree ? summarizeTree(*w.tree) : QString()));
+            return QString((w.path.isEmpty() ? QString() : w.path + QLatin1Char('\n')) + (w.tree ? TreeSummaryText::of(*w.tree) : QString()));
         default:
             return {};
         }

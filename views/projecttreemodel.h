@@ -28,6 +28,9 @@ public:
     QModelIndex groupIndex(Group group) const { return index(group, 0); }
 
 private:
+    void insertWorldOrVersion(Group group, int row);
+    void removeWorldOrVersion(Group group, int row);
+    void changeWorldOrVersion(Group group, int row);
     void resetGroup(Group group);
 
     Workspace *m_workspace;

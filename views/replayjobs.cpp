@@ -1,12 +1,10 @@
 #include "replayjobs.h"
 
-#include "policy/builtinpolicies.h"
-#include "replay/replayengine.h"
+#include "project/projectpolicies.h"
+#include "project/projectscores.h"
 
 #include <QCoreApplication>
 
-#include <map>
-#include <tuple>
 
 namespace dreamrsi {
 
@@ -27,24 +25,22 @@ QList<ReplayWorld> ReplayJobs::worldsOf(const Workspace &workspace)
     return worlds;
 }
 
+QList<ProjectWorld> ReplayJobs::projectWorldsOf(const QList<WorldEntry> &worlds)
+{
+    QList<ProjectWorld> out;
+    for (const WorldEntry &w : worlds)
+        out.append({w.name, w.iteration, w.tree});
+    return out;
+}
+
 PolicySpec ReplayJobs::specFor(const PolicyVersion &version, const AppSettings &settings)
 {
-    PolicySpec spec = PolicySpec::script(version.code, version.name);
-    spec.setTimeLimitMs(settings.scriptTimeLimitMs);
-    return spec;
+    return ProjectPolicies::specFor(version, settings.scriptTimeLimitMs);
 }
 
 QList<PolicyVersion> ReplayJobs::builtinVersions()
 {
-    QList<PolicyVersion> versions;
-    for (const QString &name : BuiltinPolicies::names()) {
-        PolicyVersion v;
-        v.name = QStringLiteral("builtin:") + name;
-        v.code = BuiltinPolicies::javaScriptSource(name);
-        v.origin = PolicyOrigin::Builtin;
-        versions.append(v);
-    }
-    return versions;
+    return ProjectPolicies::builtinVersions();
 }
 
 ReplayProcessRequest ReplayJobs::sweepRequest(QList<ReplayWorld> worlds, const PolicyVersion &version,
@@ -52,7 +48,10 @@ ReplayProcessRequest ReplayJobs::sweepRequest(QList<ReplayWorld> worlds, const P
 {
     ReplayProcessRequest request;
     request.worlds = std::move(worlds);
-    request.policySource = version.code;
+    // The project's rule: a built-in's exact twin runs as the built-in.
+    request.policyArgument = ProjectPolicies::processArgumentFor(version);
+    if (request.policyArgument.isEmpty())
+        request.policySource = version.code;
     request.workers = settings.workers;
     request.lambda = settings.lambda;
     request.betas = settings.betas;
@@ -90,95 +89,13 @@ std::shared_ptr<const EpisodeResult> ReplayJobs::tracedEpisodeOf(const ReplayPro
 QHash<PolicyVersionId, ReplayResultPtr> ReplayJobs::resultsFromRecords(const QList<ReplayResultRecord> &records,
                                                                        const QList<WorldEntry> &worlds)
 {
-    // Pick, per version, the parameter set (W, λ, K, grid) of its newest record.
-    using Params = std::tuple<int, double, int, int, int>;
-    auto paramsOf = [](const ReplayKey &k) {
-        return Params{k.workers, k.lambda, k.rounds.value_or(-1), k.grid ? k.grid->branches : -1,
-                      k.grid ? k.grid->refinements : -1};
-    };
-    QHash<PolicyVersionId, const ReplayResultRecord *> newest;
-    for (const ReplayResultRecord &r : records) {
-        const ReplayResultRecord *&n = newest[r.key.version];
-        if (!n || r.created > n->created)
-            n = &r;
-    }
-    QHash<PolicyVersionId, ReplayResultPtr> out;
-    for (auto it = newest.cbegin(); it != newest.cend(); ++it) {
-        const Params chosen = paramsOf(it.value()->key);
-        // world iteration → β → record
-        std::map<IterationId, std::map<double, const ReplayResultRecord *>> byWorld;
-        for (const ReplayResultRecord &r : records) {
-            if (r.key.version == it.key() && paramsOf(r.key) == chosen)
-                byWorld[r.key.world][r.key.beta] = &r;
-        }
-        auto result = std::make_shared<ReplayResult>();
-        result->workers = it.value()->key.workers;
-        result->lambda = it.value()->key.lambda;
-        result->maxRounds = it.value()->key.rounds;
-        double sum = 0;
-        bool anyError = false;
-        for (const WorldEntry &w : worlds) {
-            auto found = byWorld.find(w.iteration);
-            if (w.iteration == 0 || found == byWorld.end() || !w.tree)
-                continue;
-            SweepResult sweep;
-            sweep.world = w.name;
-            sweep.cells = w.tree->cellCount();
-            sweep.best = w.tree->bestEffectiveScore();
-            sweep.scorable = w.tree->isScorable();
-            sweep.lambda = result->lambda;
-            QList<double> betas;
-            for (const auto &[beta, rec] : found->second) {
-                EpisodeResult e;
-                e.beta = beta;
-                e.calls = int(rec->calls);
-                e.rounds = rec->rounds;
-                e.best = rec->best;
-                e.attainment = rec->attainment;
-                e.scorable = sweep.scorable;
-                e.revealed = rec->revealed;
-                e.error = rec->error.value_or(QString());
-                if (!e.error.isEmpty() && sweep.error.isEmpty())
-                    sweep.error = e.error;
-                sweep.episodes.append(e);
-                betas.append(beta);
-            }
-            ReplayEngine::score(sweep, int(sweep.episodes.size()));
-            if (result->betas.isEmpty())
-                result->betas = betas;
-            anyError = anyError || !sweep.ok();
-            if (sweep.value) {
-                sum += *sweep.value;
-                ++result->scorableWorlds;
-            }
-            result->worlds.append(sweep);
-        }
-        if (result->worlds.isEmpty())
-            continue;
-        if (!anyError && result->scorableWorlds > 0)
-            result->value = sum / result->scorableWorlds;
-        out.insert(it.key(), result);
-    }
-    return out;
+    return ProjectScores::resultsFromRecords(records, projectWorldsOf(worlds));
 }
 
 QList<ReplayResultRecord> ReplayJobs::recordsFor(const ReplayResult &result, PolicyVersionId version,
                                                  const QList<WorldEntry> &worlds)
 {
-    QList<ReplayResultRecord> records;
-    for (const SweepResult &sweep : result.worlds) {
-        IterationId iteration = 0;
-        for (const WorldEntry &w : worlds) {
-            if (w.name == sweep.world)
-                iteration = w.iteration;
-        }
-        if (iteration == 0)
-            continue;
-        for (const EpisodeResult &e : sweep.episodes) {
-            records.append(replayResultRecord(e, version, iteration, result.workers, result.lambda, result.maxRounds));
-        }
-    }
-    return records;
+    return ProjectScores::recordsFor(result, version, projectWorldsOf(worlds));
 }
 
 } // namespace dreamrsi

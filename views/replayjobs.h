@@ -2,6 +2,7 @@
 
 #include "appsettings.h"
 #include "policy/policyspec.h"
+#include "project/projectworld.h"
 #include "replay/replayoptions.h"
 #include "replay/replayprocess.h"
 #include "replay/replayresult.h"
@@ -18,16 +19,19 @@ namespace dreamrsi {
 /// child `dreamrsi replay` process (ReplayProcess) with the memory and
 /// wall-clock limits of the settings: a run-away policy costs an error
 /// message, never the window. The in-process engine stays for trusted callers
-/// (the CLI's `plot`, tests).
+/// (the CLI's `plot`, tests). How a version runs, which worlds a project has
+/// and what a version is worth are decided by the project layer
+/// (core/project); these functions only adapt the workspace to it.
 namespace ReplayJobs {
 
 ReplayOptions optionsFrom(const AppSettings &settings);
 /// The worlds of the workspace, in order, named as the workspace names them.
 QList<ReplayWorld> worldsOf(const Workspace &workspace);
-/// Versions whose code is a built-in's JavaScript twin stay scripts too, so
-/// every version runs the code the researcher sees.
+/// The workspace's worlds as the project layer sees them.
+QList<ProjectWorld> projectWorldsOf(const QList<WorldEntry> &worlds);
+/// ProjectPolicies::specFor with the settings' script time limit.
 PolicySpec specFor(const PolicyVersion &version, const AppSettings &settings);
-/// The versions a fresh workspace starts with: the built-in twins.
+/// The versions a fresh workspace starts with: ProjectPolicies::builtinVersions().
 QList<PolicyVersion> builtinVersions();
 
 /// The child-process request that replays `version` in `worlds` over the β
@@ -40,14 +44,10 @@ ReplayProcessRequest tracedEpisodeRequest(ReplayWorld world, const PolicyVersion
 /// the error when the output holds none or the world failed.
 std::shared_ptr<const EpisodeResult> tracedEpisodeOf(const ReplayProcessOutput &output);
 
-/// Rebuilds per-version results from stored episode records (ProjectStore),
-/// scoring each (version, world) sweep with the engine's own formulas.
-/// Records of worlds not in `worlds` (by iteration id) are ignored; when a
-/// version has results under several parameter sets, the most recent set wins.
+/// ProjectScores::resultsFromRecords over the workspace's project iterations.
 QHash<PolicyVersionId, ReplayResultPtr> resultsFromRecords(const QList<ReplayResultRecord> &records,
                                                            const QList<WorldEntry> &worlds);
-/// The records to store for a result computed over workspace worlds (worlds
-/// without a project iteration are skipped).
+/// ProjectScores::recordsFor over workspace worlds (loose files are skipped).
 QList<ReplayResultRecord> recordsFor(const ReplayResult &result, PolicyVersionId version, const QList<WorldEntry> &worlds);
 
 } // namespace ReplayJobs

@@ -17,6 +17,7 @@ int Workspace::addWorld(WorldEntry world)
         if (same) {
             world.name = w.name;
             w = std::move(world);
+            emit worldChanged(i);
             emit worldsChanged();
             return i;
         }
@@ -28,8 +29,10 @@ int Workspace::addWorld(WorldEntry world)
         name = QStringLiteral("%1 (%2)").arg(base).arg(n);
     world.name = name;
     m_worlds.append(std::move(world));
+    const int row = int(m_worlds.size()) - 1;
+    emit worldAdded(row);
     emit worldsChanged();
-    return int(m_worlds.size()) - 1;
+    return row;
 }
 
 void Workspace::removeWorld(int row)
@@ -37,6 +40,7 @@ void Workspace::removeWorld(int row)
     if (row < 0 || row >= m_worlds.size())
         return;
     m_worlds.removeAt(row);
+    emit worldRemoved(row);
     emit worldsChanged();
 }
 
@@ -49,9 +53,31 @@ int Workspace::indexOfWorld(const QString &name) const
     return -1;
 }
 
+Result<Done> Workspace::appendCell(int row, const Cell &cell)
+{
+    if (row < 0 || row >= m_worlds.size())
+        return Result<Done>::failure(QStringLiteral("no world at row %1").arg(row));
+    WorldEntry &w = m_worlds[row];
+    QList<Cell> cells = w.tree ? w.tree->cells() : QList<Cell>();
+    const TreeMeta meta = w.tree ? w.tree->meta() : TreeMeta();
+    cells.append(cell);
+    TreeError error;
+    std::optional<DiscoveryTree> grown = DiscoveryTree::build(meta, std::move(cells), &error);
+    if (!grown)
+        return Result<Done>::failure(QStringLiteral("cell %1 does not fit world %2: %3").arg(cell.id, w.name, error.message));
+    const int index = grown->cellCount() - 1;
+    if (grown->cells().at(index).id != cell.id)
+        return Result<Done>::failure(QStringLiteral("cell %1 does not come last in world %2").arg(cell.id, w.name));
+    w.tree = std::make_shared<const DiscoveryTree>(std::move(*grown));
+    emit cellAppended(row, index);
+    emit worldsChanged();
+    return Result<Done>::success({});
+}
+
 void Workspace::clearWorlds()
 {
     m_worlds.clear();
+    emit worldsCleared();
     emit worldsChanged();
 }
 
@@ -63,12 +89,15 @@ int Workspace::addVersion(const PolicyVersion &version)
     const int existing = indexOfVersion(v.name);
     if (existing >= 0) {
         m_versions[existing] = v;
+        emit versionChanged(existing);
         emit versionsChanged();
         return existing;
     }
     m_versions.append(v);
+    const int row = int(m_versions.size()) - 1;
+    emit versionAdded(row);
     emit versionsChanged();
-    return int(m_versions.size()) - 1;
+    return row;
 }
 
 int Workspace::indexOfVersion(const QString &name) const
@@ -85,6 +114,7 @@ void Workspace::clearVersions()
     m_versions.clear();
     m_results.clear();
     m_approvals.clear();
+    emit versionsCleared();
     emit versionsChanged();
     emit approvalsChanged();
 }

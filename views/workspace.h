@@ -2,6 +2,7 @@
 
 #include "model/discoverytree.h"
 #include "replay/replayresult.h"
+#include "model/result.h"
 #include "store/storetypes.h"
 
 #include <QHash>
@@ -26,6 +27,11 @@ struct WorldEntry
 /// What the views share: the open worlds, the policy versions and the replay
 /// results of each version. Lives on the GUI thread; every change is
 /// announced by a signal so each page can refresh itself.
+///
+/// Row-level signals say exactly what changed (a world or version added at a
+/// row, one changed, one removed, a cell appended to a world) so models insert
+/// rows instead of resetting; each is followed by the coarse
+/// worldsChanged()/versionsChanged() for pages that simply redraw.
 class Workspace final : public QObject
 {
     Q_OBJECT
@@ -36,6 +42,11 @@ public:
     /// Adds a world, or replaces the one with the same path / iteration; returns its row.
     int addWorld(WorldEntry world);
     void removeWorld(int row);
+    /// Appends one cell to world `row` (a live round growing): the world gets a
+    /// new tree with the cell last; cellAppended(row, index) follows. Fails,
+    /// changing nothing, when the cell does not fit the tree (duplicate id,
+    /// attempt gap, …).
+    Result<Done> appendCell(int row, const Cell &cell);
     int indexOfWorld(const QString &name) const;
     void clearWorlds();
 
@@ -66,6 +77,17 @@ public:
     std::optional<Approval> latestApprovalOf(PolicyVersionId version) const;
 
 signals:
+    void worldAdded(int row);
+    /// World `row` has a new tree or entry (same name and row).
+    void worldChanged(int row);
+    void worldRemoved(int row);
+    /// World `row` grew by one cell, at `cellIndex` (the last one).
+    void cellAppended(int row, int cellIndex);
+    /// Every world went away at once.
+    void worldsCleared();
+    void versionAdded(int row);
+    void versionChanged(int row);
+    void versionsCleared();
     void worldsChanged();
     void versionsChanged();
     void resultsChanged(const QString &versionName);

@@ -6,6 +6,7 @@
 #include "replay/replaycommand.h"
 #include "store/storecommands.h"
 #include "plotcommand.h"
+#include "projectreplaycommand.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -32,14 +33,23 @@ int runReplay(const QStringList &args, QTextStream &out, QTextStream &err)
                                                       : dreamrsi::runReplayCommand(args, out, err);
 }
 
+/// `project replay P …` is `replay --project P …` (the project layer, not the store).
+int runProject(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    if (args.value(0) == QLatin1String("replay") && args.size() >= 2 && !args.at(1).startsWith(QLatin1Char('-')))
+        return dreamrsi::runProjectReplayCommand(QStringList{QStringLiteral("--project"), args.at(1)} + args.mid(2), out, err);
+    return dreamrsi::runProjectCommand(args, out, err);
+}
+
 // One line per command; keep sorted by name.
 const Command commands[] = {
+    {"approve", "approve a policy version for the next online round, with its evidence", dreamrsi::runApproveCommand},
     {"evaluate", "evaluate a candidate for a built-in task or with a custom command", dreamrsi::runEvaluateCommand},
     {"export", "export iterations, a project bundle, or re-write a tree file", dreamrsi::runProjectExportCommand},
     {"import", "store tree files, a policy version or a bundle in a project", dreamrsi::runImportCommand},
     {"ls", "list a project's iterations, policy versions, replay results, approvals", dreamrsi::runLsCommand},
     {"plot", "export a frontier, anytime or tree figure (PDF, SVG, PNG)", dreamrsi::runPlotCommand, true},
-    {"project", "create a project file or show what it holds (new, info)", dreamrsi::runProjectCommand},
+    {"project", "create a project file or show what it holds (new, info)", runProject},
     {"replay", "replay a policy in tree files (--world) or a project's iterations (--project) and score it",
      runReplay},
     {"synth", "write synthetic worlds of documented regimes", dreamrsi::runSynthCommand},

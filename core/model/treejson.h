@@ -1,6 +1,7 @@
 #pragma once
 
 #include "discoverytree.h"
+#include "result.h"
 
 #include <QByteArray>
 #include <QJsonDocument>
@@ -24,6 +25,11 @@ struct ParseResult
     std::optional<DiscoveryTree> tree;
     TreeError error;
     bool ok() const { return tree.has_value(); }
+    /// The same outcome as core's one result type (the message of `error`).
+    Result<DiscoveryTree> toResult() &&
+    {
+        return ok() ? Result<DiscoveryTree>::success(std::move(*tree)) : Result<DiscoveryTree>::failure(error.message);
+    }
 };
 
 ParseResult parse(const QByteArray &json);

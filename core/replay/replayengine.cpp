@@ -357,20 +357,7 @@ ReplayResult ReplayEngine::runWorlds(const QList<ReplayWorld> &worlds, const Pol
         result.worlds.append(std::move(sweep));
     }
 
-    double sum = 0.0;
-    int scorable = 0;
-    bool anyError = false;
-    for (const SweepResult &s : result.worlds) {
-        if (!s.ok())
-            anyError = true;
-        else if (s.scorable && s.value) {
-            sum += *s.value;
-            ++scorable;
-        }
-    }
-    result.scorableWorlds = scorable;
-    if (!anyError && scorable > 0)
-        result.value = sum / double(scorable);
+    result.computeValue();
     return result;
 }
 

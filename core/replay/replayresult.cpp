@@ -29,4 +29,23 @@ const SweepResult *ReplayResult::sweepOf(const QString &world) const
     return nullptr;
 }
 
+void ReplayResult::computeValue()
+{
+    double sum = 0.0;
+    int scorable = 0;
+    bool anyError = false;
+    for (const SweepResult &s : worlds) {
+        if (!s.ok())
+            anyError = true;
+        else if (s.scorable && s.value) {
+            sum += *s.value;
+            ++scorable;
+        }
+    }
+    scorableWorlds = scorable;
+    value.reset();
+    if (!anyError && scorable > 0)
+        value = sum / double(scorable);
+}
+
 } // namespace dreamrsi

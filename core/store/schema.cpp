@@ -2,6 +2,9 @@
 
 #include "sqliteconnection.h"
 
+#include <QHash>
+#include <QStringList>
+
 #include <sqlite3.h>
 
 namespace dreamrsi::Schema {
@@ -164,6 +167,8 @@ int prepare(SqliteConnection &db, bool migrate, bool initialise, QString *error)
         const int code = db.lastErrorCode() & 0xff;
         if (code == SQLITE_NOTADB)
             *error = describe(db, QStringLiteral("not a Dream-RSI project: the file is not an SQLite database"));
+        else if (code == SQLITE_CORRUPT)
+            *error = describe(db, QStringLiteral("the project file is damaged and was not opened (%1)").arg(sqlError));
         else
             *error = describe(db, QStringLiteral("cannot read the project: %1").arg(sqlError));
         return -1;
@@ -192,7 +197,7 @@ int prepare(SqliteConnection &db, bool migrate, bool initialise, QString *error)
         return -1;
     }
     if (*version == CurrentVersion)
-        return int(*version);
+        return checkIntegrity(db, error) ? int(*version) : -1;
     if (!migrate) {
         *error = describe(db, QStringLiteral("the project has schema version %1 and must be upgraded to %2 "
                                              "by opening it for writing first")
@@ -213,7 +218,98 @@ int prepare(SqliteConnection &db, bool migrate, bool initialise, QString *error)
             return -1;
         }
     }
-    return CurrentVersion;
+    return checkIntegrity(db, error) ? CurrentVersion : -1;
+}
+
+namespace {
+
+/// Rows of a one-column text query (PRAGMA quick_check, table names, …).
+std::optional<QStringList> queryTexts(sqlite3 *db, const QByteArray &sql, QString *error)
+{
+    sqlite3_stmt *stmt = nullptr;
+    if (sqlite3_prepare_v2(db, sql.constData(), -1, &stmt, nullptr) != SQLITE_OK) {
+        *error = QString::fromUtf8(sqlite3_errmsg(db));
+        sqlite3_finalize(stmt);
+        return std::nullopt;
+    }
+    QStringList rows;
+    int rc;
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
+        rows.append(QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(stmt, 0))));
+    if (rc != SQLITE_DONE)
+        *error = QString::fromUtf8(sqlite3_errmsg(db));
+    sqlite3_finalize(stmt);
+    if (rc != SQLITE_DONE)
+        return std::nullopt;
+    return rows;
+}
+
+/// Table → column names of the schema this build writes, from a scratch
+/// in-memory database built by the migrations themselves.
+QHash<QString, QStringList> expectedColumns()
+{
+    QHash<QString, QStringList> out;
+    sqlite3 *mem = nullptr;
+    if (sqlite3_open(":memory:", &mem) != SQLITE_OK) {
+        sqlite3_close(mem);
+        return out;
+    }
+    bool ok = true;
+    for (int v = 1; v <= CurrentVersion && ok; ++v)
+        ok = sqlite3_exec(mem, migrationTo(v), nullptr, nullptr, nullptr) == SQLITE_OK;
+    QString error;
+    const auto tables = ok ? queryTexts(mem, "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%';", &error)
+                           : std::nullopt;
+    for (const QString &t : tables.value_or(QStringList())) {
+        const auto columns = queryTexts(mem, "SELECT name FROM pragma_table_info('" + t.toUtf8() + "');", &error);
+        out.insert(t, columns.value_or(QStringList()));
+    }
+    sqlite3_close(mem);
+    return out;
+}
+
+} // namespace
+
+bool checkIntegrity(SqliteConnection &db, QString *error)
+{
+    QString sqlError;
+    const auto check = queryTexts(db.handle(), "PRAGMA quick_check(5);", &sqlError);
+    if (!check) {
+        *error = describe(db, QStringLiteral("the project file is damaged and was not opened (%1)").arg(sqlError));
+        return false;
+    }
+    if (check->size() != 1 || check->first() != QLatin1String("ok")) {
+        *error = describe(db, QStringLiteral("the project file is damaged and was not opened: %1")
+                                  .arg(check->join(QStringLiteral("; "))));
+        return false;
+    }
+    static const QHash<QString, QStringList> expected = expectedColumns();
+    for (auto it = expected.cbegin(); it != expected.cend(); ++it) {
+        const auto columns = queryTexts(db.handle(), "SELECT name FROM pragma_table_info('" + it.key().toUtf8() + "');", &sqlError);
+        if (!columns) {
+            *error = describe(db, QStringLiteral("the project file is damaged and was not opened: cannot read the "
+                                                 "columns of table %1 (%2)")
+                                      .arg(it.key(), sqlError));
+            return false;
+        }
+        if (columns->isEmpty()) {
+            *error = describe(db, QStringLiteral("the project file is damaged and was not opened: table %1 is missing "
+                                                 "from its schema (version %2)")
+                                      .arg(it.key())
+                                      .arg(CurrentVersion));
+            return false;
+        }
+        for (const QString &c : it.value()) {
+            if (!columns->contains(c)) {
+                *error = describe(db, QStringLiteral("the project file is damaged and was not opened: table %1 has no "
+                                                     "column %2 (schema version %3 has it)")
+                                          .arg(it.key(), c)
+                                          .arg(CurrentVersion));
+                return false;
+            }
+        }
+    }
+    return true;
 }
 
 } // namespace dreamrsi::Schema

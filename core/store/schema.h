@@ -30,5 +30,13 @@ bool configure(SqliteConnection &db, bool writer, QString *error);
 /// and say what is wrong. Returns the final version, or -1 on error.
 int prepare(SqliteConnection &db, bool migrate, bool initialise, QString *error);
 
+/// Checks a database at CurrentVersion before it is used: SQLite's
+/// `PRAGMA quick_check` (damaged pages, broken indexes) and the schema itself
+/// (every table and column this version writes and reads is there; flipped
+/// bytes in the stored CREATE statements show here). Returns false and a
+/// message naming the file and the damage — the first few problems SQLite
+/// reports, or the missing table or column. prepare() calls it.
+bool checkIntegrity(SqliteConnection &db, QString *error);
+
 } // namespace Schema
 } // namespace dreamrsi

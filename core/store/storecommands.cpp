@@ -336,13 +336,7 @@ int runProjectCommand(const QStringList &args, QTextStream &out, QTextStream &er
         }
         return projectInfo(args.at(1), out, err);
     }
-    if (sub == QLatin1String("replay")) {
-        if (args.size() < 2 || args.at(1).startsWith(QLatin1Char('-'))) {
-            err << projectUsage;
-            return 2;
-        }
-        return runProjectReplayCommand(QStringList{QStringLiteral("--project"), args.at(1)} + args.mid(2), out, err);
-    }
+    // `project replay` is dispatched by the CLI (app/cli) to the project layer.
     err << "error: unknown subcommand '" << sub << "'\n" << projectUsage;
     return 2;
 }

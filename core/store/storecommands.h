@@ -36,19 +36,3 @@ int runLsCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 int runBenchStoreCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 
 } // namespace dreamrsi
-
-namespace dreamrsi {
-
-/// `dreamrsi replay --project P.dreamrsi --policy NAME|FILE.js|builtin:NAME [--name VERSION]`
-/// plus the replay options of replay.md §6 (--workers, --lambda, --betas,
-/// --rounds, --json, --trace, --time-limit-ms, --seed, --threads, --no-grid-plan):
-/// replays the policy in every finished iteration of the project and stores
-/// one result per (version, world, β, W, λ, K, grid), replacing earlier ones.
-/// `--policy` names a stored policy version, or a .js file / builtin:NAME,
-/// which is first added as a version (named by --name, the file's base name,
-/// or "builtin:NAME"; an existing version of that name must have the same
-/// code). Prints what `dreamrsi replay` prints. Exit status: 0 ok, 1 a policy
-/// error or a store failure, 2 usage error.
-int runProjectReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err);
-
-} // namespace dreamrsi

@@ -52,26 +52,4 @@ TreeMeta IterationInfo::treeMeta() const
     return m;
 }
 
-ReplayResultRecord replayResultRecord(const EpisodeResult &episode, PolicyVersionId version, IterationId world,
-                                      int workers, double lambda, std::optional<int> maxRounds)
-{
-    ReplayResultRecord r;
-    r.key.version = version;
-    r.key.world = world;
-    r.key.beta = episode.beta;
-    r.key.workers = workers;
-    r.key.lambda = lambda;
-    r.key.rounds = maxRounds;
-    if (episode.plan)
-        r.key.grid = GridShape{episode.plan->branches, episode.plan->refinements};
-    r.calls = episode.calls;
-    r.rounds = episode.rounds;
-    r.best = episode.best;
-    r.attainment = episode.attainment;
-    r.revealed = episode.revealed;
-    if (!episode.error.isEmpty())
-        r.error = episode.error;
-    return r;
-}
-
 } // namespace dreamrsi

@@ -2,7 +2,7 @@
 
 #include "model/cell.h"
 #include "model/discoverytree.h"
-#include "replay/episoderesult.h"
+#include "model/result.h"
 
 #include <QByteArray>
 #include <QDateTime>
@@ -120,11 +120,6 @@ struct ReplayResultRecord
     QDateTime created;                 ///< UTC, set by the store
 };
 
-/// The stored form of one replayed episode: its key (version, world, β, W, λ,
-/// K and the grid restriction the policy's plan applied) and its outcome.
-ReplayResultRecord replayResultRecord(const EpisodeResult &episode, PolicyVersionId version, IterationId world,
-                                      int workers, double lambda, std::optional<int> maxRounds);
-
 /// A researcher's approval of a policy version for the next online round.
 struct Approval
 {
@@ -144,22 +139,10 @@ struct ArtifactRef
     QString name;                      ///< name under which a cell refers to it (e.g. "main.cpp")
 };
 
-/// Result of an operation that can fail: a value or a message saying what
-/// went wrong and where (file, iteration, cell …).
+/// Result of a store operation: core's one result type (model/result.h),
+/// a value or a message saying what went wrong and where.
 template<typename T>
-struct StoreResult
-{
-    std::optional<T> value;
-    QString error;
-    bool ok() const { return value.has_value(); }
-    static StoreResult success(T v) { return StoreResult{std::move(v), QString()}; }
-    static StoreResult failure(QString message) { return StoreResult{std::nullopt, std::move(message)}; }
-};
-
-/// Empty success value for StoreResult of operations that return nothing.
-struct Done
-{
-};
+using StoreResult = Result<T>;
 
 /// What opening a project found: its settings and the rounds that were
 /// running when the process that owned them died. Those are now marked

@@ -1,0 +1,124 @@
+// `dreamrsi approve`: argument parsing and printing; the rules are ApprovalRules (core/project).
+#include "projectreplaycommand.h"
+
+#include "project/approvalcomparison.h"
+#include "project/projectsnapshot.h"
+#include "store/projectreader.h"
+#include "store/projectwriter.h"
+
+#include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace dreamrsi {
+
+namespace {
+
+const char *const usage =
+    "usage: dreamrsi approve --project P.dreamrsi --version V [--note TEXT] [--by NAME] [--json]\n"
+    "       dreamrsi approve --project P.dreamrsi --best [--note TEXT] [--by NAME] [--json]\n"
+    "Approves a policy version for the next online round, with the evidence the workbench's\n"
+    "approval dialog stores: the version against the deployed one (else the best other\n"
+    "version), world by world, over the project's finished iterations. --best picks the\n"
+    "approvable version of highest value that is not deployed yet. --by defaults to $USER.\n";
+
+QString number(const std::optional<double> &v)
+{
+    return v ? QString::number(*v, 'f', 4) : QStringLiteral("-");
+}
+
+} // namespace
+
+int runApproveCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    const QCommandLineOption help(QStringLiteral("help"));
+    const QCommandLineOption project(QStringLiteral("project"), QString(), QStringLiteral("P"));
+    const QCommandLineOption version(QStringLiteral("version"), QString(), QStringLiteral("V"));
+    const QCommandLineOption note(QStringLiteral("note"), QString(), QStringLiteral("TEXT"));
+    const QCommandLineOption by(QStringLiteral("by"), QString(), QStringLiteral("NAME"));
+    const QCommandLineOption best(QStringLiteral("best"));
+    const QCommandLineOption json(QStringLiteral("json"));
+    parser.addOptions({help, project, version, note, by, best, json});
+    if (!parser.parse(QStringList{QStringLiteral("dreamrsi-approve")} + args)) {
+        err << "error: " << parser.errorText() << '\n' << usage;
+        return 2;
+    }
+    if (parser.isSet(help)) {
+        out << usage;
+        return 0;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        err << "error: unknown argument '" << parser.positionalArguments().first() << "'\n" << usage;
+        return 2;
+    }
+    if (parser.value(project).isEmpty() || parser.isSet(version) == parser.isSet(best)
+        || (parser.isSet(version) && parser.value(version).isEmpty())) {
+        err << "error: give --project and either --version V or --best\n" << usage;
+        return 2;
+    }
+    const QString who = parser.isSet(by) ? parser.value(by).trimmed()
+                                         : qEnvironmentVariable("USER", qEnvironmentVariable("LOGNAME")).trimmed();
+    if (who.isEmpty()) {
+        err << "error: an approval names who gave it; pass --by NAME\n" << usage;
+        return 2;
+    }
+
+    Result<std::unique_ptr<ProjectWriter>> writer = ProjectWriter::open(parser.value(project));
+    if (!writer.ok()) {
+        err << "error: " << writer.error << '\n';
+        return 1;
+    }
+    Result<std::unique_ptr<ProjectReader>> reader = ProjectReader::open(parser.value(project));
+    if (!reader.ok()) {
+        err << "error: " << reader.error << '\n';
+        return 1;
+    }
+    const Result<ProjectSnapshot> snapshot = ProjectSnapshot::load(**reader.value);
+    if (!snapshot.ok()) {
+        err << "error: " << snapshot.error << '\n';
+        return 1;
+    }
+    const ApprovalInputs inputs = snapshot.value->approvalInputs();
+    QString candidate = parser.value(version);
+    if (parser.isSet(best)) {
+        candidate = ApprovalRules::bestCandidate(inputs);
+        if (candidate.isEmpty()) {
+            err << "error: no version can be approved: none that is not deployed has a clean, scorable replay "
+                   "over every finished iteration\n";
+            return 1;
+        }
+    }
+    const ApprovalComparison c = ApprovalRules::compare(inputs, candidate);
+    if (!c.approvable()) {
+        err << "error: cannot approve " << candidate << ": " << ApprovalRules::describe(c) << '\n';
+        return 1;
+    }
+    Approval approval = ApprovalRules::approvalOf(c, who, parser.value(note));
+    const Result<qint64> id = (*writer.value)->addApproval(approval);
+    if (!id.ok()) {
+        err << "error: " << id.error << '\n';
+        return 1;
+    }
+    if (parser.isSet(json)) {
+        QJsonObject o{{QStringLiteral("approval"), *id.value},
+                      {QStringLiteral("version_id"), c.candidateId},
+                      {QStringLiteral("who"), approval.who},
+                      {QStringLiteral("note"), approval.note},
+                      {QStringLiteral("evidence"), c.evidence}};
+        out << QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented));
+    } else {
+        out << "approved " << c.candidate << " (version " << c.candidateId << ") for the next online round, by " << who
+            << '\n';
+        out << "value " << number(c.candidateValue);
+        if (!c.baseline.isEmpty())
+            out << " against " << c.baselineRole << ' ' << c.baseline << ' ' << number(c.baselineValue);
+        out << " over " << inputs.worlds.size() << " world" << (inputs.worlds.size() == 1 ? "" : "s") << '\n';
+        for (const ApprovalWarning w : c.warnings)
+            out << "warning: " << ApprovalRules::describe(c, w) << '\n';
+    }
+    return 0;
+}
+
+} // namespace dreamrsi

@@ -1,0 +1,131 @@
+// `dreamrsi replay --project`: argument parsing only; the project layer replays.
+#include "projectreplaycommand.h"
+
+#include "project/projectreplay.h"
+#include "replay/replaycommand.h"
+
+#include <QCommandLineParser>
+
+namespace dreamrsi {
+
+namespace {
+
+const char *const usage =
+    "usage: dreamrsi replay --project P.dreamrsi --policy NAME|FILE.js|builtin:NAME [--name VERSION]\n"
+    "                       [--workers 10] [--lambda 0.1] [--betas 0,0.25,0.5,0.75,1] [--rounds K]\n"
+    "                       [--json] [--trace FILE] [--time-limit-ms 2000] [--seed N] [--threads T]\n"
+    "                       [--no-grid-plan] [--progress]\n"
+    "Replays a policy version in every finished iteration of the project and stores the results.\n"
+    "NAME is a stored policy version (see `dreamrsi ls P policies`); a .js file or builtin:NAME is\n"
+    "first stored as a version.\n";
+
+QCommandLineOption valueOption(const char *name)
+{
+    return QCommandLineOption(QString::fromLatin1(name), QString(), QStringLiteral("value"));
+}
+
+} // namespace
+
+int runProjectReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    const QCommandLineOption help(QStringLiteral("help"));
+    const QCommandLineOption project = valueOption("project"), policy = valueOption("policy"), name = valueOption("name"),
+                             workers = valueOption("workers"), lambda = valueOption("lambda"), betas = valueOption("betas"),
+                             rounds = valueOption("rounds"), trace = valueOption("trace"),
+                             timeLimit = valueOption("time-limit-ms"), seed = valueOption("seed"),
+                             threads = valueOption("threads"), world = valueOption("world");
+    const QCommandLineOption json(QStringLiteral("json")), noGridPlan(QStringLiteral("no-grid-plan")),
+        progress(QStringLiteral("progress"));
+    parser.addOptions({help, project, policy, name, workers, lambda, betas, rounds, trace, timeLimit, seed, threads, world,
+                       json, noGridPlan, progress});
+    if (!parser.parse(QStringList{QStringLiteral("dreamrsi-replay")} + args)) {
+        err << "error: " << parser.errorText() << '\n' << usage;
+        return 2;
+    }
+    if (parser.isSet(help)) {
+        out << usage;
+        return 0;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        err << "error: unknown argument '" << parser.positionalArguments().first() << "'\n" << usage;
+        return 2;
+    }
+    if (parser.isSet(world)) {
+        err << "error: --world and --project cannot be combined; the worlds of a project are its iterations\n";
+        return 2;
+    }
+    if (parser.value(project).isEmpty() || parser.value(policy).isEmpty()) {
+        err << "error: give --project and --policy\n" << usage;
+        return 2;
+    }
+
+    ReplayCommandOptions printing; // how the result is printed (shared with `replay --world`)
+    ProjectReplayRequest request;
+    request.project = parser.value(project);
+    request.policy = parser.value(policy);
+    request.versionName = parser.value(name);
+    auto bad = [&err](const QCommandLineOption &o) {
+        err << "error: bad value for --" << o.names().first() << '\n' << usage;
+        return 2;
+    };
+    bool ok = true;
+    if (parser.isSet(workers) && ((request.options.workers = parser.value(workers).toInt(&ok)) < 1 || !ok))
+        return bad(workers);
+    if (parser.isSet(lambda) && ((request.options.lambda = parser.value(lambda).toDouble(&ok)) < 0 || !ok))
+        return bad(lambda);
+    if (parser.isSet(betas)) {
+        request.options.betas.clear();
+        for (const QString &b : parser.value(betas).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            const double beta = b.toDouble(&ok);
+            if (!ok || beta < 0 || beta > 1)
+                return bad(betas);
+            request.options.betas.append(beta);
+        }
+        if (request.options.betas.isEmpty())
+            return bad(betas);
+    }
+    if (parser.isSet(rounds)) {
+        const int k = parser.value(rounds).toInt(&ok);
+        if (!ok || k < 1)
+            return bad(rounds);
+        request.options.maxRounds = k;
+    }
+    if (parser.isSet(timeLimit) && ((request.scriptTimeLimitMs = parser.value(timeLimit).toInt(&ok)) < 1 || !ok))
+        return bad(timeLimit);
+    if (parser.isSet(seed)) {
+        request.seed = parser.value(seed).toUInt(&ok);
+        if (!ok)
+            return bad(seed);
+    }
+    if (parser.isSet(threads) && ((request.options.threads = parser.value(threads).toInt(&ok)) < 0 || !ok))
+        return bad(threads);
+    request.options.useGridPlan = !parser.isSet(noGridPlan);
+    printing.json = parser.isSet(json);
+    printing.tracePath = parser.value(trace);
+    request.options.trace = !printing.tracePath.isEmpty();
+    if (parser.isSet(progress))
+        request.progress = [&err](int done, int total) { err << "progress " << done << '/' << total << '\n' << Qt::flush; };
+
+    const Result<ProjectReplayOutcome> outcome = ProjectReplay::run(request);
+    if (!outcome.ok()) {
+        err << "error: " << outcome.error << '\n';
+        return 1;
+    }
+    const ProjectReplayOutcome &o = *outcome.value;
+    printing.replay = request.options;
+    int rc = printReplayResult(o.result, printing, out, err);
+    if (!o.storeError.isEmpty()) {
+        err << "error: " << o.storeError << '\n';
+        return 1;
+    }
+    err << "stored " << o.storedRecords << " results of policy version " << o.version.id << " \"" << o.version.name
+        << "\" over " << o.worlds.size() << " worlds";
+    if (o.skippedIterations > 0)
+        err << " (" << o.skippedIterations << " running or interrupted iterations skipped)";
+    err << '\n';
+    return rc;
+}
+
+} // namespace dreamrsi

@@ -1,0 +1,167 @@
+// dreamrsi-screenshot: the screenshot tour of packaging/screenshot.sh, kept out
+// of the production workbench. Opens a project or tree files in a MainWindow,
+// replays every version that has no result, compares two versions a few
+// rounds in, inspects the best cell, then saves one PNG per tab (and the
+// approval and settings dialogs) into DIR.
+#include "approvaldialog.h"
+#include "mainwindow.h"
+#include "replaypage.h"
+#include "settingsdialog.h"
+#include "sweeprunner.h"
+#include "treeview.h"
+#include "workspace.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QTabWidget>
+#include <QTextStream>
+#include <QTimer>
+
+#include <limits>
+#include <memory>
+
+namespace {
+
+QStringList saveScreenshots(dreamrsi::MainWindow &window, const QString &dir)
+{
+    QStringList written;
+    QDir().mkpath(dir);
+    static const char *const names[] = {"discovery", "cells", "replay", "frontiers", "policies"};
+    const int current = window.tabs()->currentIndex();
+    for (int i = 0; i < window.tabs()->count(); ++i) {
+        window.tabs()->setCurrentIndex(i);
+        QApplication::processEvents();
+        const QString name = i < int(std::size(names)) ? QLatin1String(names[i]) : QStringLiteral("tab%1").arg(i + 1);
+        const QString path = QDir(dir).filePath(QStringLiteral("%1-%2.png").arg(i + 1, 2, 10, QLatin1Char('0')).arg(name));
+        if (window.grab().save(path))
+            written.append(path);
+    }
+    window.tabs()->setCurrentIndex(current);
+    // The approval dialog for the best-valued version that is not deployed yet.
+    QString candidate;
+    double best = -std::numeric_limits<double>::infinity();
+    for (const dreamrsi::PolicyVersion &v : window.workspace()->versions()) {
+        const dreamrsi::ReplayResultPtr r = window.workspace()->result(v.name);
+        if (r && r->value && *r->value > best && v.id != window.workspace()->deployedVersion()) {
+            best = *r->value;
+            candidate = v.name;
+        }
+    }
+    if (!candidate.isEmpty()) {
+        dreamrsi::ApprovalDialog dialog(*window.workspace(), candidate, &window);
+        dialog.show();
+        QApplication::processEvents();
+        const QString path = QDir(dir).filePath(QStringLiteral("%1-approval.png").arg(window.tabs()->count() + 1, 2, 10, QLatin1Char('0')));
+        if (dialog.grab().save(path))
+            written.append(path);
+        dialog.close();
+    }
+    // The settings, with the replay process's limits.
+    dreamrsi::SettingsDialog settings(window.settings(), &window);
+    settings.show();
+    QApplication::processEvents();
+    const QString settingsPath =
+        QDir(dir).filePath(QStringLiteral("%1-settings.png").arg(window.tabs()->count() + 2, 2, 10, QLatin1Char('0')));
+    if (settings.grab().save(settingsPath))
+        written.append(settingsPath);
+    settings.close();
+    return written;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("dreamrsi-workbench"));
+    QApplication::setOrganizationName(QStringLiteral("DreamRSI"));
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Screenshots of the Dream-RSI Workbench, one PNG per tab."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("dir"), QStringLiteral("Folder the PNGs are written to."));
+    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Tree files, or one project (*.dreamrsi)."),
+                                 QStringLiteral("[FILE...]"));
+    const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, e.g. 1600x1000."),
+                                        QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    parser.addOption(sizeOption);
+    parser.process(app);
+    QStringList files = parser.positionalArguments();
+    if (files.isEmpty()) {
+        QTextStream(stderr) << parser.helpText();
+        return 2;
+    }
+    const QString dir = files.takeFirst();
+    QString project;
+    for (const QString &f : std::as_const(files)) {
+        if (f.endsWith(QLatin1String(".dreamrsi")))
+            project = f;
+    }
+    if (!project.isEmpty())
+        files.clear();
+
+    dreamrsi::MainWindow window;
+    { // the tour
+        const QStringList wh = parser.value(sizeOption).split(QLatin1Char('x'));
+        window.resize(wh.value(0).toInt() > 0 ? wh.value(0).toInt() : 1600, wh.value(1).toInt() > 0 ? wh.value(1).toInt() : 1000);
+        auto remaining = std::make_shared<int>(int(files.size()));
+        auto grabAll = [&window, dir] {
+            // Let the last layout and paint settle before grabbing.
+            QTimer::singleShot(400, &window, [&window, dir] {
+                const QStringList written = saveScreenshots(window, dir);
+                for (const QString &path : written)
+                    QTextStream(stdout) << path << '\n';
+                QApplication::exit(written.isEmpty() ? 1 : 0);
+            });
+        };
+        // Before grabbing, show what a researcher would look at: every version
+        // replayed, two of them compared a few rounds in, the best cell inspected.
+        auto shoot = [&window, grabAll] {
+            auto *ws = window.workspace();
+            if (ws->worlds().isEmpty() || ws->versions().isEmpty())
+                return grabAll();
+            window.setCurrentWorld(0);
+            if (auto tree = window.currentTree(); tree && tree->bestCellIndex() >= 0)
+                emit window.treeView()->cellActivated(tree->bestCellIndex());
+            QStringList names;
+            QStringList missing;
+            for (const auto &v : ws->versions()) {
+                names.append(v.name);
+                if (!ws->result(v.name))
+                    missing.append(v.name);
+            }
+            auto compare = [&window, names, grabAll] {
+                QObject::connect(window.replayPage(), &dreamrsi::ReplayPage::episodesReady, &window, [&window, grabAll] {
+                    for (int i = 0; i < 4; ++i)
+                        window.replayPage()->stepForward();
+                    window.tabs()->setCurrentIndex(dreamrsi::MainWindow::DiscoveryTab);
+                    grabAll();
+                }, Qt::SingleShotConnection);
+                window.compareVersions(names.value(0), names.value(names.size() > 1 ? 1 : 0));
+            };
+            if (missing.isEmpty())
+                return compare();
+            QObject::connect(window.sweepRunner(), &dreamrsi::SweepRunner::idle, &window, compare, Qt::SingleShotConnection);
+            window.replayVersions(missing);
+        };
+        auto oneDone = [remaining, shoot] {
+            if (--*remaining == 0)
+                shoot();
+        };
+        if (!project.isEmpty()) {
+            QObject::connect(&window, &dreamrsi::MainWindow::projectLoaded, &window, shoot, Qt::SingleShotConnection);
+            QObject::connect(&window, &dreamrsi::MainWindow::openFailed, &window, [] { QApplication::exit(1); });
+        } else {
+            QObject::connect(&window, &dreamrsi::MainWindow::treeOpened, &window, oneDone);
+            QObject::connect(&window, &dreamrsi::MainWindow::openFailed, &window, oneDone);
+            if (files.isEmpty())
+                shoot();
+        }
+    }
+    window.show();
+    if (!project.isEmpty())
+        window.openProject(project);
+    else if (!files.isEmpty())
+        window.openFiles(files);
+    return QApplication::exec();
+}

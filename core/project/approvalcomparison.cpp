@@ -1,0 +1,203 @@
+#include "approvalcomparison.h"
+
+#include <QJsonArray>
+
+#include <limits>
+
+namespace dreamrsi {
+
+namespace {
+
+QJsonValue jsonNumber(const std::optional<double> &x)
+{
+    return x ? QJsonValue(*x) : QJsonValue(QJsonValue::Null);
+}
+
+const SweepResult *sweepOf(const ReplayResultPtr &r, const QString &world)
+{
+    return r ? r->sweepOf(world) : nullptr;
+}
+
+QJsonObject sweepJson(const SweepResult *s)
+{
+    if (!s)
+        return {};
+    return QJsonObject{{QStringLiteral("value"), jsonNumber(s->value)},
+                       {QStringLiteral("hypervolume"), jsonNumber(s->hypervolume)},
+                       {QStringLiteral("penalty"), jsonNumber(s->penalty)}};
+}
+
+} // namespace
+
+QString ApprovalRules::warningCode(ApprovalWarning warning)
+{
+    switch (warning) {
+    case ApprovalWarning::DifferentParameters: return QStringLiteral("different_parameters");
+    case ApprovalWarning::LowerValue: return QStringLiteral("lower_value");
+    }
+    return {};
+}
+
+ApprovalComparison ApprovalRules::compare(const ApprovalInputs &inputs, const QString &candidate)
+{
+    ApprovalComparison c;
+    c.candidate = candidate;
+    const ApprovalInputs::Version *version = nullptr;
+    for (const ApprovalInputs::Version &v : inputs.versions) {
+        if (v.version.name == candidate)
+            version = &v;
+    }
+    if (!version) {
+        c.blocker = ApprovalBlocker::UnknownVersion;
+        return c;
+    }
+    c.candidateId = version->version.id;
+    const ReplayResultPtr result = version->result;
+
+    // Baseline: the deployed version, else the best other version with a value.
+    ReplayResultPtr baseline;
+    for (const ApprovalInputs::Version &v : inputs.versions) {
+        if (v.version.name != candidate && v.stored && v.version.id != 0 && v.version.id == inputs.deployed) {
+            c.baseline = v.version.name;
+            c.baselineRole = QStringLiteral("deployed");
+            baseline = v.result;
+        }
+    }
+    if (c.baseline.isEmpty()) {
+        for (const ApprovalInputs::Version &v : inputs.versions) {
+            const ReplayResultPtr &r = v.result;
+            if (v.version.name != candidate && r && r->value && (!baseline || *r->value > *baseline->value)) {
+                c.baseline = v.version.name;
+                c.baselineRole = QStringLiteral("best other version");
+                baseline = r;
+            }
+        }
+    }
+
+    if (!version->stored || version->version.id == 0)
+        c.blocker = ApprovalBlocker::NotStored;
+    else if (inputs.worlds.isEmpty())
+        c.blocker = ApprovalBlocker::NoWorlds;
+    else if (!result)
+        c.blocker = ApprovalBlocker::NotReplayed;
+    else if (!result->ok()) {
+        c.blocker = ApprovalBlocker::PolicyError;
+        c.blockerDetail = result->firstError();
+    } else {
+        for (const ProjectWorld &w : inputs.worlds) {
+            if (!result->sweepOf(w.name)) {
+                c.blocker = ApprovalBlocker::IncompleteCoverage;
+                c.blockerDetail = w.name;
+                break;
+            }
+        }
+        if (c.blocker == ApprovalBlocker::None && !result->value)
+            c.blocker = ApprovalBlocker::Unscorable;
+    }
+    c.candidateValue = result ? result->value : std::nullopt;
+    c.baselineValue = baseline ? baseline->value : std::nullopt;
+    if (result && baseline) {
+        if (result->workers != baseline->workers || result->lambda != baseline->lambda || result->betas != baseline->betas)
+            c.warnings.append(ApprovalWarning::DifferentParameters);
+        if (result->value && baseline->value && *result->value < *baseline->value)
+            c.warnings.append(ApprovalWarning::LowerValue);
+    }
+
+    QJsonArray worlds;
+    for (const ProjectWorld &w : inputs.worlds) {
+        const SweepResult *b = sweepOf(baseline, w.name);
+        worlds.append(QJsonObject{{QStringLiteral("world"), w.name},
+                                  {QStringLiteral("iteration"), w.iteration},
+                                  {QStringLiteral("candidate"), sweepJson(sweepOf(result, w.name))},
+                                  {QStringLiteral("baseline"), b ? QJsonValue(sweepJson(b)) : QJsonValue(QJsonValue::Null)}});
+    }
+    const QJsonValue cv = jsonNumber(c.candidateValue);
+    const QJsonValue bv = jsonNumber(c.baselineValue);
+    const QJsonValue difference =
+        cv.isDouble() && bv.isDouble() ? QJsonValue(cv.toDouble() - bv.toDouble()) : QJsonValue(QJsonValue::Null);
+    QJsonArray betas;
+    if (result) {
+        for (const double b : result->betas)
+            betas.append(b);
+    }
+    QJsonArray warnings;
+    for (const ApprovalWarning w : std::as_const(c.warnings))
+        warnings.append(warningCode(w));
+    c.evidence = QJsonObject{
+        {QStringLiteral("candidate"), candidate},
+        {QStringLiteral("candidate_id"), c.candidateId},
+        {QStringLiteral("baseline"), c.baseline.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(c.baseline)},
+        {QStringLiteral("baseline_role"), c.baselineRole.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(c.baselineRole)},
+        {QStringLiteral("replay"),
+         QJsonObject{{QStringLiteral("workers"), result ? result->workers : 0},
+                     {QStringLiteral("lambda"), result ? result->lambda : 0.0},
+                     {QStringLiteral("betas"), betas}}},
+        {QStringLiteral("value"),
+         QJsonObject{{QStringLiteral("candidate"), cv}, {QStringLiteral("baseline"), bv}, {QStringLiteral("difference"), difference}}},
+        {QStringLiteral("worlds"), worlds},
+        {QStringLiteral("warnings"), warnings}};
+    return c;
+}
+
+QString ApprovalRules::describe(const ApprovalComparison &c)
+{
+    switch (c.blocker) {
+    case ApprovalBlocker::None: return {};
+    case ApprovalBlocker::UnknownVersion: return QStringLiteral("there is no version named %1").arg(c.candidate);
+    case ApprovalBlocker::NotStored: return QStringLiteral("%1 is not stored in a project").arg(c.candidate);
+    case ApprovalBlocker::NoWorlds: return QStringLiteral("no world to judge %1 by").arg(c.candidate);
+    case ApprovalBlocker::NotReplayed:
+        return QStringLiteral("%1 has not been replayed in the project's worlds; replay it first").arg(c.candidate);
+    case ApprovalBlocker::PolicyError:
+        return QStringLiteral("the replay of %1 ended in a policy error: %2").arg(c.candidate, c.blockerDetail);
+    case ApprovalBlocker::IncompleteCoverage:
+        return QStringLiteral("the result of %1 does not cover world %2; replay it again").arg(c.candidate, c.blockerDetail);
+    case ApprovalBlocker::Unscorable:
+        return QStringLiteral("no world could score %1 (every world has S = 0)").arg(c.candidate);
+    }
+    return {};
+}
+
+QString ApprovalRules::describe(const ApprovalComparison &c, ApprovalWarning warning)
+{
+    switch (warning) {
+    case ApprovalWarning::DifferentParameters:
+        return QStringLiteral("%1 and %2 were replayed with different W, lambda or beta grids; their values are not "
+                              "directly comparable")
+            .arg(c.candidate, c.baseline);
+    case ApprovalWarning::LowerValue:
+        return QStringLiteral("%1 scores below %2 (%3 against %4)")
+            .arg(c.candidate, c.baseline, QString::number(c.candidateValue.value_or(0), 'f', 4),
+                 QString::number(c.baselineValue.value_or(0), 'f', 4));
+    }
+    return {};
+}
+
+Approval ApprovalRules::approvalOf(const ApprovalComparison &comparison, const QString &who, const QString &note,
+                                   const QDateTime &when)
+{
+    Approval a;
+    a.version = comparison.candidateId;
+    a.when = when;
+    a.who = who.trimmed();
+    a.note = note.trimmed();
+    a.evidence = comparison.evidence;
+    return a;
+}
+
+QString ApprovalRules::bestCandidate(const ApprovalInputs &inputs)
+{
+    QString best;
+    double bestValue = -std::numeric_limits<double>::infinity();
+    for (const ApprovalInputs::Version &v : inputs.versions) {
+        if (!v.result || !v.result->value || v.version.id == inputs.deployed || *v.result->value <= bestValue)
+            continue;
+        if (!compare(inputs, v.version.name).approvable())
+            continue;
+        best = v.version.name;
+        bestValue = *v.result->value;
+    }
+    return best;
+}
+
+} // namespace dreamrsi

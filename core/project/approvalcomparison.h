@@ -1,0 +1,88 @@
+#pragma once
+
+#include "projectworld.h"
+
+#include "replay/replayresult.h"
+#include "store/storetypes.h"
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+namespace dreamrsi {
+
+/// What approval of a version for redeployment is judged on: the worlds it
+/// must cover, every version with its latest result, and which version the
+/// next round would run now.
+struct ApprovalInputs
+{
+    struct Version
+    {
+        PolicyVersion version;
+        bool stored = false;    ///< stored in a project (approvals refer to stored ids)
+        ReplayResultPtr result; ///< its latest result over `worlds`, or null
+    };
+    QList<ProjectWorld> worlds;
+    QList<Version> versions;
+    PolicyVersionId deployed = 0; ///< the newest approval's version, 0 when none
+};
+
+/// Why a version cannot be approved (the first that applies, in this order).
+enum class ApprovalBlocker {
+    None,
+    UnknownVersion,     ///< no version has that name
+    NotStored,          ///< the version is not stored in a project
+    NoWorlds,           ///< there is no world to judge it by
+    NotReplayed,        ///< no result
+    PolicyError,        ///< its replay ended in a policy error (detail: the error)
+    IncompleteCoverage, ///< the result lacks a world (detail: the world's name)
+    Unscorable,         ///< no world could score it (every world has S = 0)
+};
+
+/// Things to weigh that do not block.
+enum class ApprovalWarning {
+    DifferentParameters, ///< candidate and baseline replayed with different W, λ or β grid
+    LowerValue,          ///< the candidate's value is below the baseline's
+};
+
+/// The candidate against a baseline (the deployed version, else the best
+/// other version with a value), world by world, and the evidence record
+/// stored with an approval. Built by compareForApproval(); the GUI dialog
+/// shows it and `dreamrsi approve` prints it, so both store the same record.
+struct ApprovalComparison
+{
+    QString candidate;
+    PolicyVersionId candidateId = 0;
+    QString baseline;     ///< empty when no other version has a result
+    QString baselineRole; ///< "deployed" or "best other version" (a code, stored as is)
+    ApprovalBlocker blocker = ApprovalBlocker::None;
+    QString blockerDetail; ///< the policy error, or the world not covered
+    QList<ApprovalWarning> warnings;
+    std::optional<double> candidateValue;
+    std::optional<double> baselineValue;
+    /// Stored verbatim with the approval (Approval::evidence): candidate, ids,
+    /// baseline and role, replay parameters, values, a row per world and the
+    /// warnings as codes ("different_parameters", "lower_value").
+    QJsonObject evidence;
+
+    bool approvable() const { return blocker == ApprovalBlocker::None; }
+};
+
+namespace ApprovalRules {
+
+ApprovalComparison compare(const ApprovalInputs &inputs, const QString &candidate);
+/// The code of a warning as stored in the evidence.
+QString warningCode(ApprovalWarning warning);
+/// An English sentence for a blocker or warning (the CLI's wording; the GUI translates its own).
+QString describe(const ApprovalComparison &comparison);
+QString describe(const ApprovalComparison &comparison, ApprovalWarning warning);
+/// The approval to store for an approvable comparison.
+Approval approvalOf(const ApprovalComparison &comparison, const QString &who, const QString &note,
+                    const QDateTime &when = QDateTime::currentDateTimeUtc());
+/// The version `--best` picks: the approvable version with the highest value
+/// that is not the deployed one; empty when there is none.
+QString bestCandidate(const ApprovalInputs &inputs);
+
+} // namespace ApprovalRules
+} // namespace dreamrsi

@@ -1,0 +1,36 @@
+#pragma once
+
+#include "policy/policyspec.h"
+#include "store/storetypes.h"
+
+#include <QString>
+
+#include <optional>
+
+namespace dreamrsi {
+
+/// The one rule by which a stored policy version becomes a runnable policy.
+///
+/// A version runs its stored code as JavaScript — the code a researcher sees
+/// is the code that runs — with one exception that changes no number: when
+/// the stored code is, byte for byte, the JavaScript twin of a built-in
+/// (BuiltinPolicies::javaScriptSource), the C++ built-in runs instead. The
+/// twins give identical replay results (tst_policy builtinTwinsAgree checks
+/// every built-in on every synthetic regime), the C++ one only faster. The
+/// version's name and origin play no part: an edited "builtin:greedy" whose
+/// code differs runs as the script it now is.
+namespace ProjectPolicies {
+
+/// The built-in whose JavaScript twin `code` is exactly, if any.
+std::optional<QString> builtinTwinOf(const QString &code);
+/// How `version` runs in the replay engine (scripts get `scriptTimeLimitMs`).
+PolicySpec specFor(const PolicyVersion &version, int scriptTimeLimitMs = 2000);
+/// The same rule for a child `dreamrsi replay` process: "builtin:NAME" for a
+/// twin, empty when the code must be passed as a script.
+QString processArgumentFor(const PolicyVersion &version);
+/// The versions a project (or a fresh workbench) starts with: one per
+/// built-in, named "builtin:NAME", holding its JavaScript twin.
+QList<PolicyVersion> builtinVersions();
+
+} // namespace ProjectPolicies
+} // namespace dreamrsi

@@ -1,0 +1,114 @@
+// Replaying a policy into a project: resolve the version, load the replay
+// worlds, run the engine, store the results.
+#include "projectreplay.h"
+
+#include "projectpolicies.h"
+#include "projectscores.h"
+#include "projectworlds.h"
+
+#include "store/projectreader.h"
+#include "store/projectwriter.h"
+
+#include <QFile>
+#include <QFileInfo>
+
+#include <algorithm>
+
+namespace dreamrsi {
+
+namespace {
+
+/// Finds or adds the policy version `argument` names.
+Result<PolicyVersion> resolveVersion(ProjectWriter &writer, ProjectReader &reader, const QString &argument,
+                                     const QString &nameOption)
+{
+    const bool builtin = argument.startsWith(QLatin1String("builtin:"));
+    const bool file = !builtin && argument.endsWith(QLatin1String(".js")) && QFileInfo::exists(argument);
+    if (!builtin && !file) {
+        Result<PolicyVersion> stored = reader.policyVersionByName(argument);
+        if (!stored.ok())
+            return Result<PolicyVersion>::failure(stored.error
+                                                  + QStringLiteral(" (give a stored version name, a .js file or builtin:NAME)"));
+        return stored;
+    }
+    PolicyVersion v;
+    if (builtin) {
+        const QString name = argument.mid(8);
+        const QList<PolicyVersion> builtins = ProjectPolicies::builtinVersions();
+        auto it = std::find_if(builtins.cbegin(), builtins.cend(), [&](const PolicyVersion &b) { return b.name == argument; });
+        if (it == builtins.cend())
+            return Result<PolicyVersion>::failure(QStringLiteral("unknown built-in policy '%1'").arg(name));
+        v = *it;
+        if (!nameOption.isEmpty())
+            v.name = nameOption;
+    } else {
+        QFile f(argument);
+        if (!f.open(QIODevice::ReadOnly))
+            return Result<PolicyVersion>::failure(QStringLiteral("%1: cannot read: %2").arg(argument, f.errorString()));
+        v.code = QString::fromUtf8(f.readAll());
+        v.name = nameOption.isEmpty() ? QFileInfo(argument).completeBaseName() : nameOption;
+        v.origin = PolicyOrigin::Human;
+    }
+    Result<PolicyVersion> existing = reader.policyVersionByName(v.name);
+    if (existing.ok()) {
+        if (existing.value->code != v.code)
+            return Result<PolicyVersion>::failure(QStringLiteral("policy version \"%1\" is already stored with different "
+                                                                 "code; name this one with --name")
+                                                      .arg(v.name));
+        return existing;
+    }
+    Result<PolicyVersionId> id = writer.addPolicyVersion(v);
+    if (!id.ok())
+        return id.failureAs<PolicyVersion>();
+    v.id = *id.value;
+    return Result<PolicyVersion>::success(v);
+}
+
+} // namespace
+
+ProjectReplayRequest::ProjectReplayRequest() = default;
+
+Result<ProjectReplayOutcome> ProjectReplay::run(const ProjectReplayRequest &request)
+{
+    Result<std::unique_ptr<ProjectWriter>> writer = ProjectWriter::open(request.project);
+    if (!writer.ok())
+        return writer.failureAs<ProjectReplayOutcome>();
+    Result<std::unique_ptr<ProjectReader>> reader = ProjectReader::open(request.project);
+    if (!reader.ok())
+        return reader.failureAs<ProjectReplayOutcome>();
+    ProjectReplayOutcome outcome;
+    Result<PolicyVersion> version = resolveVersion(**writer.value, **reader.value, request.policy, request.versionName);
+    if (!version.ok())
+        return version.failureAs<ProjectReplayOutcome>();
+    outcome.version = *version.value;
+    PolicySpec spec = ProjectPolicies::specFor(outcome.version, request.scriptTimeLimitMs);
+    spec.setRandomSeed(request.seed);
+    QString compileError;
+    if (!spec.create(&compileError))
+        return Result<ProjectReplayOutcome>::failure(QStringLiteral("policy version \"%1\": %2").arg(outcome.version.name, compileError));
+
+    Result<QList<ProjectWorld>> worlds = ProjectWorlds::load(**reader.value, &outcome.skippedIterations);
+    if (!worlds.ok())
+        return worlds.failureAs<ProjectReplayOutcome>();
+    outcome.worlds = std::move(*worlds.value);
+    if (outcome.worlds.isEmpty()) {
+        QString message = QStringLiteral("%1: no finished iteration to replay in").arg(request.project);
+        if (outcome.skippedIterations > 0)
+            message += QStringLiteral(" (%1 running or interrupted)").arg(outcome.skippedIterations);
+        return Result<ProjectReplayOutcome>::failure(message);
+    }
+    QList<ReplayWorld> replayWorlds;
+    for (const ProjectWorld &w : std::as_const(outcome.worlds))
+        replayWorlds.append(ReplayWorld{w.name, w.tree});
+    outcome.result = ReplayEngine::runWorlds(replayWorlds, spec, request.options, request.progress);
+
+    const QList<ReplayResultRecord> records = ProjectScores::recordsFor(outcome.result, outcome.version.id, outcome.worlds);
+    const Result<Done> stored = (*writer.value)->storeReplayResults(records);
+    if (stored.ok())
+        outcome.storedRecords = int(records.size());
+    else
+        outcome.storeError = stored.error;
+    return Result<ProjectReplayOutcome>::success(std::move(outcome));
+}
+
+} // namespace dreamrsi

@@ -1,0 +1,50 @@
+#pragma once
+
+#include "projectworld.h"
+
+#include "model/result.h"
+#include "replay/replayengine.h"
+#include "replay/replayoptions.h"
+#include "replay/replayresult.h"
+#include "store/storetypes.h"
+
+namespace dreamrsi {
+
+/// What `dreamrsi replay --project` asks for.
+struct ProjectReplayRequest
+{
+    ProjectReplayRequest(); // out of line: keeps GCC's inlined QList copy of the default β grid out of callers
+    QString project;            ///< path of the project file
+    /// A stored version's name, a .js file or builtin:NAME; the latter two are
+    /// first stored as a version (named `versionName`, else the file's base
+    /// name or "builtin:NAME"; an existing version of that name must hold the same code).
+    QString policy;
+    QString versionName;
+    ReplayOptions options;
+    int scriptTimeLimitMs = 2000;
+    quint32 seed = 0x5EED1234u;
+    ReplayEngine::Progress progress;
+};
+
+/// What a project replay did.
+struct ProjectReplayOutcome
+{
+    PolicyVersion version;
+    QList<ProjectWorld> worlds;
+    int skippedIterations = 0; ///< running or interrupted
+    ReplayResult result;
+    int storedRecords = 0;
+    QString storeError;        ///< the replay ran but its results could not be stored
+};
+
+/// Replays a policy version in every replay world of a project
+/// (ProjectWorlds: finished iterations), running it by the project's rule
+/// (ProjectPolicies::specFor), and stores one record per (version, world, β,
+/// W, λ, K, grid), replacing earlier ones. Fails — before replaying — when the
+/// project cannot be opened, the policy cannot be resolved, or there is no
+/// replay world.
+namespace ProjectReplay {
+Result<ProjectReplayOutcome> run(const ProjectReplayRequest &request);
+}
+
+} // namespace dreamrsi

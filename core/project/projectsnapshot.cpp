@@ -1,0 +1,51 @@
+#include "projectsnapshot.h"
+
+#include "projectscores.h"
+#include "projectworlds.h"
+
+#include "store/projectreader.h"
+
+namespace dreamrsi {
+
+const PolicyVersion *ProjectSnapshot::versionNamed(const QString &name) const
+{
+    for (const PolicyVersion &v : versions) {
+        if (v.name == name)
+            return &v;
+    }
+    return nullptr;
+}
+
+ApprovalInputs ProjectSnapshot::approvalInputs() const
+{
+    ApprovalInputs in;
+    in.worlds = worlds;
+    in.deployed = deployedVersion();
+    for (const PolicyVersion &v : versions)
+        in.versions.append({v, true, results.value(v.id)});
+    return in;
+}
+
+Result<ProjectSnapshot> ProjectSnapshot::load(ProjectReader &reader)
+{
+    ProjectSnapshot s;
+    Result<QList<ProjectWorld>> worlds = ProjectWorlds::load(reader, &s.skippedIterations);
+    if (!worlds.ok())
+        return worlds.failureAs<ProjectSnapshot>();
+    s.worlds = std::move(*worlds.value);
+    Result<QList<PolicyVersion>> versions = reader.policyVersions();
+    if (!versions.ok())
+        return versions.failureAs<ProjectSnapshot>();
+    s.versions = std::move(*versions.value);
+    const Result<QList<ReplayResultRecord>> records = reader.replayResults();
+    if (!records.ok())
+        return records.failureAs<ProjectSnapshot>();
+    s.results = ProjectScores::resultsFromRecords(*records.value, s.worlds);
+    Result<QList<Approval>> approvals = reader.approvals();
+    if (!approvals.ok())
+        return approvals.failureAs<ProjectSnapshot>();
+    s.approvals = std::move(*approvals.value);
+    return Result<ProjectSnapshot>::success(std::move(s));
+}
+
+} // namespace dreamrsi

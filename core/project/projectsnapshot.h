@@ -1,0 +1,38 @@
+#pragma once
+
+#include "approvalcomparison.h"
+#include "projectworld.h"
+
+#include "model/result.h"
+#include "replay/replayresult.h"
+#include "store/storetypes.h"
+
+#include <QHash>
+#include <QList>
+
+namespace dreamrsi {
+
+class ProjectReader;
+
+/// Everything the offline half knows of a project at one moment: its replay
+/// worlds (ProjectWorlds), its policy versions, each version's result over
+/// those worlds (ProjectScores) and the approvals. The GUI builds the same
+/// from the same functions stage by stage (views/projectsession); the CLI
+/// loads it at once.
+struct ProjectSnapshot
+{
+    QList<ProjectWorld> worlds;
+    int skippedIterations = 0; ///< running or interrupted, not replay worlds
+    QList<PolicyVersion> versions;
+    QHash<PolicyVersionId, ReplayResultPtr> results;
+    QList<Approval> approvals; ///< oldest first; the newest names the deployed version
+
+    PolicyVersionId deployedVersion() const { return approvals.isEmpty() ? 0 : approvals.constLast().version; }
+    const PolicyVersion *versionNamed(const QString &name) const;
+    /// What approval is judged on (every version is stored).
+    ApprovalInputs approvalInputs() const;
+
+    static Result<ProjectSnapshot> load(ProjectReader &reader);
+};
+
+} // namespace dreamrsi

@@ -1,0 +1,4 @@
+# The project layer (core/project), `dreamrsi replay --project` / `approve`,
+# and the GUI against the CLI on the same project (issue 10).
+dreamrsi_add_test(tst_project SOURCES tst_project.cpp LIBS dreamrsi::project LABELS project cli TIMEOUT 240)
+dreamrsi_add_test(tst_gui_project SOURCES tst_gui_project.cpp LIBS dreamrsi::views LABELS gui project TIMEOUT 240)

@@ -1,0 +1,176 @@
+// The GUI path and the CLI path on the same project give identical numbers:
+// the window (ProjectSession) loads what `dreamrsi replay --project` stored
+// with the CLI's values, a replay started in the window is judged by
+// `dreamrsi approve` exactly as the approval dialog judges it, and the
+// workspace's row signals let the project dock insert rows.
+#include "approvaldialog.h"
+#include "mainwindow.h"
+#include "projectsession.h"
+#include "projecttreemodel.h"
+#include "workspace.h"
+
+#include <QAbstractItemModelTester>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace dreamrsi;
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Run cli(const QStringList &args)
+{
+    QProcess p;
+    p.start(QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi"), args);
+    Run r;
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished();
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+QString fixture(const char *name)
+{
+    return QStringLiteral(DREAMRSI_SOURCE_DIR "/tests/data/project/") + QLatin1String(name);
+}
+
+} // namespace
+
+class TestGuiProject : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("DreamRSI-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_gui_project"));
+        QSettings().clear();
+    }
+
+    void guiAndCliAgree()
+    {
+        QTemporaryDir dir;
+        const QString p = dir.filePath(QStringLiteral("p.dreamrsi"));
+        QCOMPARE(cli({QStringLiteral("project"), QStringLiteral("new"), p}).exitCode, 0);
+        Run r = cli({QStringLiteral("import"), p, fixture("alpha.json"), fixture("beta.json"), fixture("flat.json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        // The CLI replays one built-in with the workbench's default parameters.
+        const AppSettings defaults;
+        QStringList betas;
+        for (const double b : defaults.betas)
+            betas.append(QString::number(b));
+        r = cli({QStringLiteral("replay"), QStringLiteral("--project"), p, QStringLiteral("--policy"),
+                 QStringLiteral("builtin:portfolio"), QStringLiteral("--workers"), QString::number(defaults.workers),
+                 QStringLiteral("--lambda"), QString::number(defaults.lambda), QStringLiteral("--betas"),
+                 betas.join(QLatin1Char(',')), QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject cliResult = QJsonDocument::fromJson(r.out.toUtf8()).object();
+
+        auto window = std::make_unique<MainWindow>();
+        MainWindow &w = *window;
+        ProjectTreeModel *model = w.projectModel();
+        QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy inserted(model, &QAbstractItemModel::rowsInserted);
+        QSignalSpy reset(model, &QAbstractItemModel::modelReset);
+        QSignalSpy stages(w.session(), &ProjectSession::stageReached);
+        QSignalSpy loaded(&w, &MainWindow::projectLoaded);
+        w.openProject(p);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 60000);
+        QCOMPARE(stages.count(), 6); // opened, seeded, worlds, versions, results, approvals
+        QCOMPARE(stages.last().at(0).value<ProjectSession::Stage>(), ProjectSession::Stage::Approvals);
+        QCOMPARE(reset.count(), 0); // rows were inserted, never reset
+        QVERIFY(inserted.count() >= 3);
+        Workspace *ws = w.workspace();
+        QCOMPARE(ws->worlds().size(), 3);
+        QCOMPARE(ws->worlds().at(0).name, QStringLiteral("alpha"));
+
+        // 1. What the CLI stored, the window shows with the same numbers.
+        const ReplayResultPtr stored = ws->result(QStringLiteral("builtin:portfolio"));
+        QVERIFY(stored);
+        QCOMPARE(QJsonValue(*stored->value), cliResult.value(QStringLiteral("value")));
+        const QJsonArray cliWorlds = cliResult.value(QStringLiteral("worlds")).toArray();
+        for (qsizetype i = 0; i < stored->worlds.size(); ++i) {
+            const QJsonObject cw = cliWorlds.at(i).toObject();
+            QCOMPARE(stored->worlds.at(i).world, cw.value(QStringLiteral("world")).toString());
+            QCOMPARE(stored->worlds.at(i).hypervolume ? QJsonValue(*stored->worlds.at(i).hypervolume) : QJsonValue(QJsonValue::Null),
+                     cw.value(QStringLiteral("hypervolume")));
+        }
+
+        // 2. The same version replayed in the window (a child process, the
+        // workbench's settings): the same value, judged by the CLI exactly as
+        // by the approval dialog.
+        const QString version = QStringLiteral("builtin:portfolio");
+        QSignalSpy storedSpy(&w, &MainWindow::resultsStored);
+        w.replayVersions({version});
+        QTRY_COMPARE_WITH_TIMEOUT(storedSpy.count(), 1, 120000);
+        QVERIFY(ws->result(version) != stored);
+        QCOMPARE(QJsonValue(*ws->result(version)->value), cliResult.value(QStringLiteral("value")));
+        const ApprovalComparison dialog = ApprovalDialog::compare(*ws, version);
+        QVERIFY(dialog.approvable());
+        r = cli({QStringLiteral("approve"), QStringLiteral("--project"), p, QStringLiteral("--version"), version,
+                 QStringLiteral("--by"), QStringLiteral("Ada"), QStringLiteral("--json")});
+        // The window holds the project open for writing: the CLI is refused, naming the holder …
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("open")), qPrintable(r.err));
+        window.reset(); // the store finishes its writes and closes
+        // … and once the window let go, it records exactly the evidence the dialog showed.
+        r = cli({QStringLiteral("approve"), QStringLiteral("--project"), p, QStringLiteral("--version"), version,
+                 QStringLiteral("--by"), QStringLiteral("Ada"), QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject evidence = QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("evidence")).toObject();
+        QCOMPARE(evidence, dialog.evidence);
+    }
+
+    // A live world grows one cell at a time: the cell table inserts rows.
+    void appendCellInsertsRows()
+    {
+        Workspace ws;
+        Cell first;
+        first.id = QStringLiteral("b0a0");
+        first.score = 1.0;
+        const std::optional<DiscoveryTree> seed = DiscoveryTree::build(TreeMeta(), {first});
+        QVERIFY(seed);
+        ws.addWorld({QStringLiteral("live"), QString(), 9, std::make_shared<const DiscoveryTree>(*seed)});
+        QSignalSpy appended(&ws, &Workspace::cellAppended);
+        for (int a = 1; a < 3; ++a) {
+            Cell c;
+            c.id = QStringLiteral("b0a%1").arg(a);
+            c.branch = 0;
+            c.attempt = a;
+            c.seq = a;
+            c.score = 1.0 + a;
+            const Result<Done> r = ws.appendCell(0, c);
+            QVERIFY2(r.ok(), qPrintable(r.error));
+        }
+        QCOMPARE(appended.count(), 2);
+        QCOMPARE(appended.last().at(1).toInt(), 2);
+        QCOMPARE(ws.worlds().first().tree->cellCount(), 3);
+        Cell gap;
+        gap.id = QStringLiteral("b0a9");
+        gap.branch = 0;
+        gap.attempt = 9;
+        gap.seq = 9;
+        QVERIFY(!ws.appendCell(0, gap).ok()); // an attempt gap does not fit
+        QCOMPARE(ws.worlds().first().tree->cellCount(), 3);
+    }
+};
+
+QTEST_MAIN(TestGuiProject)
+#include "tst_gui_project.moc"

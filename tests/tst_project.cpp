@@ -1,0 +1,366 @@
+// The project layer (core/project): which iterations are worlds and their
+// names, how a version runs, the value rule, approval, `dreamrsi replay
+// --project` and `dreamrsi approve` against the same functions, and a
+// damaged project file refused with the damage named.
+#include "model/treejson.h"
+#include "policy/builtinpolicies.h"
+#include "project/approvalcomparison.h"
+#include "replay/replayengine.h"
+#include "project/projectpolicies.h"
+#include "project/projectscores.h"
+#include "project/projectsnapshot.h"
+#include "project/projectworlds.h"
+#include "store/projectreader.h"
+#include "store/projectwriter.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace dreamrsi;
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Run cli(const QStringList &args)
+{
+    QProcess p;
+    p.start(QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi"), args);
+    Run r;
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished();
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+QString fixture(const char *name)
+{
+    return QStringLiteral(DREAMRSI_SOURCE_DIR "/tests/data/project/") + QLatin1String(name);
+}
+
+DiscoveryTree tree(const char *name)
+{
+    auto parsed = TreeJson::readFile(fixture(name));
+    if (!parsed.ok())
+        qFatal("%s", qPrintable(parsed.error.message));
+    return std::move(*parsed.tree);
+}
+
+/// A project with the three fixture worlds, a running round and an interrupted one.
+QString makeProject(const QTemporaryDir &dir)
+{
+    const QString p = dir.filePath(QStringLiteral("p.dreamrsi"));
+    ProjectInfo info;
+    info.name = QStringLiteral("p");
+    auto w = ProjectWriter::create(p, info);
+    if (!w.ok())
+        qFatal("%s", qPrintable(w.error));
+    ProjectWriter &writer = **w.value;
+    for (const char *name : {"alpha.json", "beta.json", "flat.json"}) {
+        if (!writer.importTree(tree(name), fixture(name)).ok())
+            qFatal("import failed");
+    }
+    IterationInfo live;
+    live.number = 7;
+    const auto running = writer.beginIteration(live);
+    live.number = 8;
+    const auto stopped = writer.beginIteration(live);
+    if (!running.ok() || !stopped.ok() || !writer.finishIteration(*stopped.value, IterationStatus::Interrupted).ok())
+        qFatal("rounds failed");
+    QList<PolicyVersion> versions = ProjectPolicies::builtinVersions();
+    PolicyVersion mine;
+    mine.name = QStringLiteral("mine");
+    mine.code = QStringLiteral("function selectBatch(state) { return state.legal.slice(0, 1); }\n");
+    versions.append(mine);
+    for (const PolicyVersion &v : std::as_const(versions)) {
+        if (!writer.addPolicyVersion(v).ok())
+            qFatal("version failed");
+    }
+    return p;
+}
+
+ProjectSnapshot snapshot(const QString &p)
+{
+    auto reader = ProjectReader::open(p);
+    if (!reader.ok())
+        qFatal("%s", qPrintable(reader.error));
+    auto s = ProjectSnapshot::load(**reader.value);
+    if (!s.ok())
+        qFatal("%s", qPrintable(s.error));
+    return std::move(*s.value);
+}
+
+} // namespace
+
+class TestProject : public QObject
+{
+    Q_OBJECT
+private slots:
+    // Finished iterations only, named by their file (or "iteration N"), unique.
+    void worldsAreFinishedIterations()
+    {
+        QTemporaryDir dir;
+        const QString p = makeProject(dir);
+        {
+            auto w = ProjectWriter::open(p);
+            QVERIFY(w.ok());
+            QVERIFY((*w.value)->importTree(tree("alpha.json"), fixture("alpha.json")).ok());
+        }
+        const ProjectSnapshot s = snapshot(p);
+        QCOMPARE(s.skippedIterations, 2);
+        QStringList names;
+        for (const ProjectWorld &w : s.worlds)
+            names.append(w.name);
+        QCOMPARE(names, (QStringList{QStringLiteral("alpha"), QStringLiteral("beta"), QStringLiteral("flat"),
+                                     QStringLiteral("alpha (2)")}));
+        IterationInfo unnamed;
+        unnamed.id = 12;
+        QCOMPARE(ProjectWorlds::baseNameOf(unnamed), QStringLiteral("iteration 12"));
+        unnamed.number = 3;
+        QCOMPARE(ProjectWorlds::baseNameOf(unnamed), QStringLiteral("iteration 3"));
+        unnamed.status = IterationStatus::Running;
+        QVERIFY(!ProjectWorlds::isReplayWorld(unnamed));
+    }
+
+    // A built-in's exact twin runs as the built-in; anything else as the script it is.
+    void versionsRunByOneRule()
+    {
+        for (const PolicyVersion &v : ProjectPolicies::builtinVersions()) {
+            QCOMPARE(ProjectPolicies::specFor(v).kind(), PolicySpec::Kind::Builtin);
+            QCOMPARE(ProjectPolicies::processArgumentFor(v), v.name);
+            PolicyVersion edited = v;
+            edited.code += QStringLiteral("\n// tuned\n");
+            QCOMPARE(ProjectPolicies::specFor(edited).kind(), PolicySpec::Kind::Script);
+            QVERIFY(ProjectPolicies::processArgumentFor(edited).isEmpty());
+            // The name plays no part: the twin's code under another name is still the built-in.
+            PolicyVersion renamed = v;
+            renamed.name = QStringLiteral("mine");
+            renamed.origin = PolicyOrigin::Human;
+            QCOMPARE(ProjectPolicies::specFor(renamed).kind(), PolicySpec::Kind::Builtin);
+        }
+    }
+
+    // One value rule: mean over scorable worlds, none on an error or a missing world.
+    void valueRule()
+    {
+        QList<ProjectWorld> worlds;
+        int id = 1;
+        for (const char *name : {"alpha.json", "beta.json", "flat.json"})
+            worlds.append({QString::fromLatin1(name).chopped(5), id++, std::make_shared<const DiscoveryTree>(tree(name))});
+        QList<ReplayWorld> replayWorlds;
+        for (const ProjectWorld &w : worlds)
+            replayWorlds.append({w.name, w.tree});
+        ReplayOptions o;
+        o.workers = 3;
+        o.threads = 1;
+        const ReplayResult fresh = ReplayEngine::runWorlds(replayWorlds, PolicySpec::builtin(QStringLiteral("portfolio")), o);
+        QVERIFY2(fresh.ok(), qPrintable(fresh.firstError()));
+        QCOMPARE(fresh.scorableWorlds, 2); // flat has S = 0
+        QVERIFY(fresh.value);
+        QCOMPARE(*fresh.value, (*fresh.worlds.at(0).value + *fresh.worlds.at(1).value) / 2);
+
+        // Stored and re-read, the same numbers, bit for bit.
+        QList<ReplayResultRecord> records = ProjectScores::recordsFor(fresh, 5, worlds);
+        QCOMPARE(records.size(), 3 * o.betas.size());
+        const auto back = ProjectScores::resultsFromRecords(records, worlds);
+        QVERIFY(back.value(5));
+        QCOMPARE(*back.value(5)->value, *fresh.value);
+        for (qsizetype w = 0; w < worlds.size(); ++w)
+            QCOMPARE(back.value(5)->worlds.at(w).hypervolume, fresh.worlds.at(w).hypervolume);
+
+        // A world without results: no value over the project.
+        QList<ReplayResultRecord> partial;
+        for (const ReplayResultRecord &r : std::as_const(records)) {
+            if (r.key.world != 2)
+                partial.append(r);
+        }
+        const auto missing = ProjectScores::resultsFromRecords(partial, worlds);
+        QVERIFY(missing.value(5));
+        QVERIFY(!missing.value(5)->value);
+        QVERIFY(!ProjectScores::coversAll(*missing.value(5), worlds));
+
+        // An error in any world: no value either.
+        records.first().error = QStringLiteral("round 1: boom");
+        QVERIFY(!ProjectScores::resultsFromRecords(records, worlds).value(5)->value);
+    }
+
+    // `dreamrsi replay --project` and the project layer give the same numbers;
+    // `dreamrsi approve` stores the evidence ApprovalRules builds.
+    void cliAgreesWithCore()
+    {
+        QTemporaryDir dir;
+        const QString p = makeProject(dir);
+        const QStringList common{QStringLiteral("--workers"), QStringLiteral("4"), QStringLiteral("--threads"),
+                                 QStringLiteral("1"), QStringLiteral("--json")};
+        Run r = cli(QStringList{QStringLiteral("replay"), QStringLiteral("--project"), p, QStringLiteral("--policy"),
+                                QStringLiteral("builtin:parallel_refine")} + common);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("stored 15 results")) && r.err.contains(QStringLiteral("2 running or interrupted")),
+                 qPrintable(r.err));
+        const QJsonObject greedy = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        // The same replay straight from the files gives the same numbers.
+        QStringList direct{QStringLiteral("replay"), QStringLiteral("--policy"), QStringLiteral("builtin:parallel_refine")};
+        for (const char *name : {"alpha.json", "beta.json", "flat.json"})
+            direct << QStringLiteral("--world") << fixture(name);
+        r = cli(direct + common);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("value")), greedy.value(QStringLiteral("value")));
+        // Again: results are replaced, not duplicated.
+        r = cli(QStringList{QStringLiteral("replay"), QStringLiteral("--project"), p, QStringLiteral("--policy"),
+                            QStringLiteral("builtin:parallel_refine")} + common);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        {
+            auto reader = ProjectReader::open(p);
+            QVERIFY(reader.ok());
+            QCOMPARE((*reader.value)->replayResults().value->size(), 15);
+        }
+        r = cli(QStringList{QStringLiteral("project"), QStringLiteral("replay"), p, QStringLiteral("--policy"),
+                            QStringLiteral("builtin:portfolio")} + common);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject portfolio = QJsonDocument::fromJson(r.out.toUtf8()).object();
+
+        ProjectSnapshot s = snapshot(p);
+        const PolicyVersion *g = s.versionNamed(QStringLiteral("builtin:parallel_refine"));
+        QVERIFY(g);
+        QVERIFY(s.results.value(g->id));
+        QCOMPARE(QJsonValue(*s.results.value(g->id)->value), greedy.value(QStringLiteral("value")));
+        const QJsonArray worlds = greedy.value(QStringLiteral("worlds")).toArray();
+        QCOMPARE(worlds.size(), 3);
+        QCOMPARE(worlds.at(1).toObject().value(QStringLiteral("world")).toString(), QStringLiteral("beta"));
+
+        // Approval: blockers first, then the stored evidence.
+        const ApprovalInputs inputs = s.approvalInputs();
+        QCOMPARE(ApprovalRules::compare(inputs, QStringLiteral("mine")).blocker, ApprovalBlocker::NotReplayed);
+        QCOMPARE(ApprovalRules::compare(inputs, QStringLiteral("nope")).blocker, ApprovalBlocker::UnknownVersion);
+        r = cli({QStringLiteral("approve"), QStringLiteral("--project"), p, QStringLiteral("--version"),
+                 QStringLiteral("mine"), QStringLiteral("--by"), QStringLiteral("Ada")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("replay it first")), qPrintable(r.err));
+
+        const QString best = ApprovalRules::bestCandidate(inputs);
+        const double vg = greedy.value(QStringLiteral("value")).toDouble();
+        const double vp = portfolio.value(QStringLiteral("value")).toDouble();
+        QCOMPARE(best, vg >= vp ? QStringLiteral("builtin:parallel_refine") : QStringLiteral("builtin:portfolio"));
+        const ApprovalComparison expected = ApprovalRules::compare(inputs, best);
+        QVERIFY(expected.approvable());
+        QCOMPARE(expected.baselineRole, QStringLiteral("best other version"));
+        r = cli({QStringLiteral("approve"), QStringLiteral("--project"), p, QStringLiteral("--best"), QStringLiteral("--by"),
+                 QStringLiteral("Ada"), QStringLiteral("--note"), QStringLiteral("the better one"), QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject printed = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(printed.value(QStringLiteral("evidence")).toObject(), expected.evidence);
+        s = snapshot(p);
+        QCOMPARE(s.approvals.size(), 1);
+        QCOMPARE(s.approvals.first().who, QStringLiteral("Ada"));
+        QCOMPARE(s.approvals.first().note, QStringLiteral("the better one"));
+        QCOMPARE(s.approvals.first().evidence, expected.evidence);
+        QCOMPARE(s.deployedVersion(), expected.candidateId);
+        // Now the other one is judged against the deployed one.
+        const QString other = best == QLatin1String("builtin:parallel_refine") ? QStringLiteral("builtin:portfolio") : QStringLiteral("builtin:parallel_refine");
+        const ApprovalComparison next = ApprovalRules::compare(s.approvalInputs(), other);
+        QCOMPARE(next.baseline, best);
+        QCOMPARE(next.baselineRole, QStringLiteral("deployed"));
+        QCOMPARE(next.evidence.value(QStringLiteral("warnings")).toArray().contains(QStringLiteral("lower_value")), vg != vp);
+    }
+
+    void approveUsage_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("exitCode");
+        QTest::addRow("nothing") << QStringList{} << 2;
+        QTest::addRow("no version") << QStringList{QStringLiteral("--project"), QStringLiteral("p.dreamrsi")} << 2;
+        QTest::addRow("both") << QStringList{QStringLiteral("--project"), QStringLiteral("p"), QStringLiteral("--version"),
+                                             QStringLiteral("v"), QStringLiteral("--best")} << 2;
+        QTest::addRow("unknown option") << QStringList{QStringLiteral("--frob")} << 2;
+        QTest::addRow("help") << QStringList{QStringLiteral("--help")} << 0;
+        QTest::addRow("replay world and project")
+            << QStringList{QStringLiteral("replay-project"), QStringLiteral("--project"), QStringLiteral("p"),
+                           QStringLiteral("--world"), QStringLiteral("w.json"), QStringLiteral("--policy"), QStringLiteral("x")}
+            << 2;
+    }
+    void approveUsage()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, exitCode);
+        QStringList full = args;
+        if (full.value(0) == QLatin1String("replay-project"))
+            full[0] = QStringLiteral("replay");
+        else
+            full.prepend(QStringLiteral("approve"));
+        const Run r = cli(full);
+        QCOMPARE(r.exitCode, exitCode);
+        if (exitCode == 2)
+            QVERIFY2(r.err.contains(QStringLiteral("usage")) || r.err.startsWith(QStringLiteral("error: ")), qPrintable(r.err));
+        else
+            QVERIFY(r.out.contains(QStringLiteral("usage")));
+    }
+
+    // Flipped bytes: the store names the damage instead of opening.
+    void damagedFileIsRefused()
+    {
+        QTemporaryDir dir;
+        const QString p = makeProject(dir);
+        QFile f(p);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray clean = f.readAll();
+        f.close();
+        QVERIFY(!QFileInfo::exists(p + QStringLiteral("-wal")) || QFileInfo(p + QStringLiteral("-wal")).size() == 0);
+
+        // 1. A column name in the stored schema changed ("timing" → "tim\x01ng").
+        QByteArray schema = clean;
+        const qsizetype at = schema.indexOf("timing TEXT");
+        QVERIFY(at > 0);
+        schema[at + 1] = char(schema[at + 1] ^ 0x01); // "timing" → "thming": still valid SQL, another column
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(schema);
+        f.close();
+        auto reader = ProjectReader::open(p);
+        QVERIFY(!reader.ok());
+        QVERIFY2(reader.error.contains(QStringLiteral("damaged")) && reader.error.contains(QStringLiteral("timing")),
+                 qPrintable(reader.error));
+        auto writer = ProjectWriter::open(p);
+        QVERIFY(!writer.ok());
+        QVERIFY2(writer.error.contains(QStringLiteral("damaged")), qPrintable(writer.error));
+        Run r = cli({QStringLiteral("export"), p, QStringLiteral("--all"), QStringLiteral("--dir"), dir.filePath(QStringLiteral("out"))});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("damaged")) && !r.err.contains(QStringLiteral("no such column")), qPrintable(r.err));
+
+        // 2. Bytes flipped inside a table page (past the header page).
+        QByteArray pages = clean;
+        const qsizetype pageSize = (quint8(clean.at(16)) << 8) | quint8(clean.at(17));
+        QVERIFY(pages.size() >= 3 * pageSize);
+        for (qsizetype i = pageSize + 8; i < pageSize + 64; ++i)
+            pages[i] = char(pages[i] ^ 0x5A);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(pages);
+        f.close();
+        reader = ProjectReader::open(p);
+        QVERIFY(!reader.ok());
+        QVERIFY2(reader.error.contains(QStringLiteral("damaged")), qPrintable(reader.error));
+
+        // The clean bytes open again.
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(clean);
+        f.close();
+        reader = ProjectReader::open(p);
+        QVERIFY2(reader.ok(), qPrintable(reader.error));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProject)
+#include "tst_project.moc"

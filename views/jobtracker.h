@@ -1,0 +1,61 @@
+#pragma once
+
+#include <QFuture>
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+
+#include <utility>
+
+namespace dreamrsi {
+
+/// The one place that knows whether the answer of a background job still
+/// matters. Jobs belong to a scope ("project", "replay page", …); renew(scope)
+/// makes every job started before it stale — its answer is dropped instead of
+/// being applied to a project or a page that has moved on. This replaces the
+/// hand-written `if (path != m_projectPath) return;` checks.
+///
+/// Lives on the GUI thread; answers are delivered on `context`'s thread and
+/// never after `context` or the tracker is destroyed.
+class JobTracker final : public QObject
+{
+    Q_OBJECT
+public:
+    explicit JobTracker(QObject *parent = nullptr);
+
+    /// Starts a new epoch of `scope`; returns it.
+    quint64 renew(const QString &scope);
+    quint64 epoch(const QString &scope) const { return m_epochs.value(scope); }
+    bool isCurrent(const QString &scope, quint64 epoch) const { return m_epochs.value(scope) == epoch; }
+    /// Jobs started and not answered yet (stale ones included).
+    int pending() const { return m_pending; }
+
+    /// Continues `future` on `context`'s thread with `apply(result)` unless
+    /// `scope` was renewed since this call.
+    template<typename T, typename Fn>
+    void then(const QString &scope, QFuture<T> future, QObject *context, Fn apply)
+    {
+        const quint64 started = epoch(scope);
+        ++m_pending;
+        future.then(context, [tracker = QPointer<JobTracker>(this), scope, started, apply = std::move(apply)](T result) mutable {
+            if (!tracker)
+                return;
+            tracker->finishOne();
+            if (tracker->isCurrent(scope, started))
+                apply(std::move(result));
+        });
+    }
+
+signals:
+    /// Every job answered (stale or not).
+    void idle();
+
+private:
+    void finishOne();
+
+    QHash<QString, quint64> m_epochs;
+    int m_pending = 0;
+};
+
+} // namespace dreamrsi

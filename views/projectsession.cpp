@@ -1,0 +1,244 @@
+#include "projectsession.h"
+
+#include "jobtracker.h"
+#include "project/projectpolicies.h"
+#include "project/projectscores.h"
+#include "project/projectworlds.h"
+#include "replayjobs.h"
+#include "store/projectstore.h"
+#include "workspace.h"
+
+#include <QFileInfo>
+
+namespace dreamrsi {
+
+namespace {
+const QString Scope = QStringLiteral("project");
+}
+
+ProjectSession::ProjectSession(Workspace *workspace, JobTracker *jobs, QObject *parent)
+    : QObject(parent)
+    , m_workspace(workspace)
+    , m_jobs(jobs)
+    , m_store(new ProjectStore(this))
+{
+}
+
+ProjectSession::~ProjectSession() = default;
+
+void ProjectSession::open(const QString &path)
+{
+    openWith(QFileInfo(path).absoluteFilePath(), false);
+}
+
+void ProjectSession::create(const QString &path)
+{
+    openWith(QFileInfo(path).absoluteFilePath(), true);
+}
+
+void ProjectSession::openWith(const QString &absolute, bool create)
+{
+    m_jobs->renew(Scope);
+    m_path.clear();
+    m_jobs->then(Scope, m_store->close(), this, [this, absolute, create](StoreResult<Done>) {
+        ProjectInfo info;
+        info.name = QFileInfo(absolute).completeBaseName();
+        auto future = create ? m_store->create(absolute, info) : m_store->open(absolute);
+        m_jobs->then(Scope, future, this, [this, absolute](StoreResult<OpenReport> r) {
+            if (!r.ok()) {
+                emit openFailed(absolute, r.error);
+                return;
+            }
+            m_path = absolute;
+            m_workspace->clearWorlds();
+            m_workspace->clearVersions();
+            emit opened(absolute, *r.value);
+            emit stageReached(Stage::Opened);
+            seed();
+        });
+    });
+}
+
+void ProjectSession::seed()
+{
+    // Seed the built-in policies into a project that has none, one write
+    // after the other (writes run in call order), then read everything.
+    m_jobs->then(Scope, m_store->policyVersions(), this, [this](StoreResult<QList<PolicyVersion>> versions) {
+        if (!versions.ok() || !versions.value->isEmpty()) {
+            emit stageReached(Stage::Seeded);
+            return loadWorlds();
+        }
+        const QList<PolicyVersion> builtins = ProjectPolicies::builtinVersions();
+        for (qsizetype i = 0; i < builtins.size(); ++i) {
+            PolicyVersion v = builtins.at(i);
+            v.created = QDateTime::currentDateTimeUtc();
+            const bool last = i + 1 == builtins.size();
+            m_jobs->then(Scope, m_store->addPolicyVersion(v), this, [this, last](StoreResult<PolicyVersionId>) {
+                if (!last)
+                    return;
+                emit stageReached(Stage::Seeded);
+                loadWorlds();
+            });
+        }
+    });
+}
+
+void ProjectSession::loadWorlds()
+{
+    m_jobs->then(Scope, m_store->iterations(), this, [this](StoreResult<QList<IterationInfo>> its) {
+        if (!its.ok()) {
+            emit stageFailed(Stage::Worlds, its.error);
+            emit stageReached(Stage::Worlds);
+            return loadVersions();
+        }
+        // The project layer's rule: finished iterations, one name each.
+        const QList<IterationInfo> infos = ProjectWorlds::replayWorldsOf(*its.value);
+        const QStringList names = ProjectWorlds::namesOf(infos);
+        if (infos.isEmpty()) {
+            emit stageReached(Stage::Worlds);
+            return loadVersions();
+        }
+        auto remaining = std::make_shared<int>(int(infos.size()));
+        auto trees = std::make_shared<QList<std::shared_ptr<const DiscoveryTree>>>(infos.size());
+        auto errors = std::make_shared<QStringList>();
+        for (qsizetype i = 0; i < infos.size(); ++i) {
+            m_jobs->then(Scope, m_store->loadIteration(infos.at(i).id), this,
+                         [this, i, infos, names, remaining, trees, errors](StoreResult<DiscoveryTree> t) {
+                             if (t.ok())
+                                 (*trees)[i] = std::make_shared<const DiscoveryTree>(std::move(*t.value));
+                             else
+                                 errors->append(t.error);
+                             if (--*remaining > 0)
+                                 return;
+                             // Worlds arrive in any order; they are added in iteration order.
+                             for (qsizetype k = 0; k < infos.size(); ++k) {
+                                 if (trees->at(k))
+                                     m_workspace->addWorld({names.at(k), QString(), infos.at(k).id, trees->at(k)});
+                             }
+                             if (!errors->isEmpty())
+                                 emit stageFailed(Stage::Worlds, errors->join(QLatin1Char('\n')));
+                             emit stageReached(Stage::Worlds);
+                             loadVersions();
+                         });
+        }
+    });
+}
+
+void ProjectSession::loadVersions()
+{
+    m_jobs->then(Scope, m_store->policyVersions(), this, [this](StoreResult<QList<PolicyVersion>> vs) {
+        if (!vs.ok())
+            emit stageFailed(Stage::Versions, vs.error);
+        for (const PolicyVersion &v : vs.value.value_or(QList<PolicyVersion>()))
+            m_workspace->addVersion(v);
+        emit stageReached(Stage::Versions);
+        loadResults();
+    });
+}
+
+void ProjectSession::loadResults()
+{
+    m_jobs->then(Scope, m_store->replayResults(), this, [this](StoreResult<QList<ReplayResultRecord>> rs) {
+        if (!rs.ok())
+            emit stageFailed(Stage::Results, rs.error);
+        const auto results = ProjectScores::resultsFromRecords(rs.value.value_or(QList<ReplayResultRecord>()),
+                                                               ReplayJobs::projectWorldsOf(m_workspace->worlds()));
+        for (const PolicyVersion &v : m_workspace->versions()) {
+            if (const ReplayResultPtr r = results.value(v.id))
+                m_workspace->setResult(v.name, r);
+        }
+        emit stageReached(Stage::Results);
+        loadApprovals();
+    });
+}
+
+void ProjectSession::loadApprovals()
+{
+    m_jobs->then(Scope, m_store->approvals(), this, [this](StoreResult<QList<Approval>> as) {
+        if (as.ok())
+            m_workspace->setApprovals(*as.value);
+        else
+            emit stageFailed(Stage::Approvals, as.error);
+        emit stageReached(Stage::Approvals);
+        emit loaded(m_path);
+    });
+}
+
+void ProjectSession::importTree(std::shared_ptr<const DiscoveryTree> tree, const QString &sourcePath)
+{
+    if (!isOpen())
+        return;
+    m_jobs->then(Scope, m_store->importTree(*tree, sourcePath), this, [this, tree, sourcePath](StoreResult<IterationId> id) {
+        if (!id.ok()) {
+            emit importFailed(sourcePath, id.error);
+            return;
+        }
+        IterationInfo info;
+        info.id = *id.value;
+        info.source = sourcePath;
+        const int row = m_workspace->addWorld({ProjectWorlds::baseNameOf(info), QString(), *id.value, tree});
+        emit treeImported(sourcePath, row);
+    });
+}
+
+void ProjectSession::storeVersion(const PolicyVersion &version)
+{
+    if (!isOpen())
+        return;
+    PolicyVersion v = version;
+    v.id = 0;
+    if (Workspace::isLocalId(v.parent))
+        v.parent = 0;
+    m_jobs->then(Scope, m_store->addPolicyVersion(v), this, [this, v](StoreResult<PolicyVersionId> id) {
+        if (!id.ok()) {
+            emit storeFailed(tr("policy version %1").arg(v.name), id.error);
+            return;
+        }
+        PolicyVersion stored = v;
+        stored.id = *id.value;
+        m_workspace->addVersion(stored);
+        emit versionStored(stored.name);
+    });
+}
+
+void ProjectSession::storeResult(const QString &versionName, const ReplayResultPtr &result)
+{
+    const int row = m_workspace->indexOfVersion(versionName);
+    if (!isOpen() || row < 0 || !result)
+        return;
+    const PolicyVersionId id = m_workspace->versions().at(row).id;
+    if (Workspace::isLocalId(id))
+        return;
+    const QList<ReplayResultRecord> records = ReplayJobs::recordsFor(*result, id, m_workspace->worlds());
+    if (records.isEmpty())
+        return;
+    m_jobs->then(Scope, m_store->storeReplayResults(records), this, [this, versionName](StoreResult<Done> r) {
+        if (!r.ok())
+            emit storeFailed(tr("results of %1").arg(versionName), r.error);
+        else
+            emit resultsStored(versionName);
+    });
+}
+
+void ProjectSession::storeApproval(const Approval &approval)
+{
+    if (!isOpen())
+        return;
+    QString name;
+    for (const PolicyVersion &v : m_workspace->versions()) {
+        if (v.id == approval.version)
+            name = v.name;
+    }
+    m_jobs->then(Scope, m_store->addApproval(approval), this, [this, approval, name](StoreResult<qint64> id) {
+        if (!id.ok()) {
+            emit storeFailed(tr("the approval of %1").arg(name), id.error);
+            return;
+        }
+        Approval stored = approval;
+        stored.id = *id.value;
+        m_workspace->addApproval(stored);
+        emit approvalStored(name);
+    });
+}
+
+} // namespace dreamrsi

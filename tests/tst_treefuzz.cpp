@@ -352,7 +352,7 @@ void TestTreeFuzz::fastParserMatchesReference_data()
 {
     QTest::addColumn<QByteArray>("json");
     const QByteArray head = R"({"format":"dreamrsi-tree/1","cells":[)";
-    const auto cell = [&head](const QByteArray &fields) {
+    const auto cell = [&head](const QByteArray &fields) -> QByteArray {
         return head + R"({"id":"a","branch":0,"attempt":0,"seq":0)" + fields + "}]}";
     };
     QTest::addRow("plain") << cell("");
@@ -452,8 +452,8 @@ void TestTreeFuzz::fastParserMatchesReferenceOnNumbers()
         const QByteArray field = fields[rng.bounded(int(std::size(fields)))];
         QByteArray json = R"({"format":"dreamrsi-tree/1","cells":[{"id":"a","branch":0,"attempt":0,"seq":0,)";
         if (field == "seq" || field == "branch")
-            json.replace("\"" + field + "\":0,", QByteArray());
-        json += "\"" + field + "\":" + number + "}]}";
+            json.replace(QByteArray("\"" + field + "\":0,"), QByteArray());
+        json += QByteArray("\"" + field + "\":" + number + "}]}");
         const QString difference = differenceFromReference(json);
         QVERIFY2(difference.isEmpty(), qPrintable(QStringLiteral("%1: %2").arg(QString::fromLatin1(json), difference)));
     }

@@ -63,7 +63,9 @@ struct Walker
         case dom::element_type::UINT64: *out = QJsonValue(double(uint64_t(e))); return true;
         case dom::element_type::DOUBLE: {
             double d = 0;
-            if (!number(e, &d))
+            // QJsonValue(double) may keep an integral value as an integer, which
+            // QJsonDocument's reading does not ("1.0", "1e20"): the reference decides.
+            if (!number(e, &d) || d == std::floor(d))
                 return false;
             *out = QJsonValue(d);
             return true;

@@ -8,7 +8,6 @@
 #include <QSet>
 
 #include <memory>
-#include <vector>
 
 namespace dreamrsi {
 
@@ -192,11 +191,6 @@ const char *const runtimeSource = R"JS((function (factory, G) {
     install();
     var baseGlobals = new Set(Object.getOwnPropertyNames(G));
 
-    // Captured once: what a policy does to the built-ins cannot reach the
-    // decoding of the engine's changes below.
-    var F64 = Float64Array, slice = Function.prototype.call.bind(String.prototype.slice);
-    var isArray = Array.isArray;
-
     var inst = null, beta = 0, W = 1;
     // Per episode: metadata by engine index and by "#id" (plain objects hash
     // their keys; the "#" keeps ids such as "__proto__" harmless), the legal
@@ -242,7 +236,7 @@ const char *const runtimeSource = R"JS((function (factory, G) {
             throw new Error("the script does not define function selectBatch(state)");
         return made;
     }
-    var api = {
+    return {
         probe: function () {
             try {
                 var made = instantiate();
@@ -301,48 +295,7 @@ const char *const runtimeSource = R"JS((function (factory, G) {
                             index: index, score: score, evaluated: evaluated, valid: valid, failClass: failClass,
                             error: error, nValid: nValid, nTotal: nTotal, deltaVsBaseline: dB, deltaVsParent: dP });
         },
-        // Everything that changed since the last round in one crossing: the
-        // numbers as float64s (exact, -0 and infinities included), the
-        // strings concatenated, each preceded in `nums` by its length.
-        // Records: [1, index, branch, attempt, seq, hasParent, nTags] + strings
-        // id, parentId?, tags…  (addMeta); [2, index, flags, score, nValid,
-        // nTotal, dB, dP] + strings failClass, error? (addObs); [3, n,
-        // indices…] (setLegal).
-        apply: function (buffer, text) {
-            var nums = new F64(buffer), at = 0, pos = 0;
-            function str() {
-                var len = nums[at++], s = slice(text, pos, pos + len);
-                pos += len;
-                return s;
-            }
-            while (at < nums.length) {
-                var kind = nums[at++];
-                if (kind === 1) {
-                    var index = nums[at++], branch = nums[at++], attempt = nums[at++], seq = nums[at++];
-                    var hasParent = nums[at++], nTags = nums[at++];
-                    var id = str(), parentId = hasParent ? str() : null, tags = [];
-                    for (var t = 0; t < nTags; ++t)
-                        tags[t] = str();
-                    api.addMeta(index, id, branch, attempt, parentId, seq, tags);
-                } else if (kind === 2) {
-                    var oi = nums[at++], flags = nums[at++], score = nums[at++], nValid = nums[at++];
-                    var nTotal = nums[at++], dB = nums[at++], dP = nums[at++];
-                    var failClass = str(), error = (flags & 16) ? str() : null;
-                    api.addObs(oi, (flags & 1) ? score : null, (flags & 2) !== 0,
-                                (flags & 4) ? ((flags & 8) !== 0) : null, failClass, error,
-                                (flags & 32) ? nValid : null, (flags & 64) ? nTotal : null,
-                                (flags & 128) ? dB : null, (flags & 256) ? dP : null);
-                } else {
-                    var n = nums[at++], indices = [];
-                    for (var k = 0; k < n; ++k)
-                        indices[k] = nums[at++];
-                    api.setLegal(indices);
-                }
-            }
-        },
-        select: function (round, base, buffer, text) {
-            if (buffer !== undefined)
-                api.apply(buffer, text);
+        select: function (round, base) {
             var legal = [], roots = [];
             for (var i = 0; i < legalMetas.length; ++i) {
                 legal.push(legalMetas[i].id);
@@ -355,24 +308,11 @@ const char *const runtimeSource = R"JS((function (factory, G) {
             var state = { round: round, beta: beta, maxParallelism: W, baselineScore: base,
                           observed: obs, legal: legal, legalRoots: roots,
                           openedBranches: opened.slice(), meta: meta };
-            var v;
             try {
-                v = inst.selectBatch(state);
+                return { v: inst.selectBatch(state) };
             } catch (e) {
                 return thrown(e);
             }
-            // A batch of strings also comes back as one string, "length:id"
-            // after "length:id"; anything else is read item by item.
-            if (!isArray(v))
-                return { v: v };
-            var len = v.length | 0, ids = "";
-            for (var i = 0; i < len; ++i) {
-                var item = v[i];
-                if (typeof item !== "string")
-                    return { v: v };
-                ids += item.length + ":" + item;
-            }
-            return { v: v, ids: ids };
         },
         plan: function (context) {
             try {
@@ -382,7 +322,6 @@ const char *const runtimeSource = R"JS((function (factory, G) {
             }
         }
     };
-    return api;
 }))JS";
 
 QString typeName(const QJSValue &v)
@@ -409,6 +348,11 @@ QJSValue optionalNumber(const std::optional<double> &v)
     return v ? QJSValue(*v) : QJSValue(QJSValue::NullValue);
 }
 
+QJSValue optionalInteger(const std::optional<qint64> &v)
+{
+    return v ? QJSValue(double(*v)) : QJSValue(QJSValue::NullValue);
+}
+
 } // namespace
 
 class ScriptedPolicy::Private
@@ -417,7 +361,7 @@ public:
     QJSEngine engine;
     std::unique_ptr<ScriptWatchdog> watchdog;
     QJSValue runtime;
-    QJSValue fnBegin, fnSelect, fnPlan;
+    QJSValue fnBegin, fnAddMeta, fnSetLegal, fnAddObs, fnSelect, fnPlan;
     QString label;
     int timeLimitMs = 2000;
     quint32 seed = 0;
@@ -426,58 +370,20 @@ public:
     QString pendingError; ///< from beginEpisode, reported by the next call
     qsizetype pushedObservations = 0;
     QHash<QString, int> indexOf;  ///< cells whose metadata the interpreter has, by id
-    QSet<QString> mirrorLegal;    ///< the interpreter's legal ids, as it derives them
-    // The changes of the current round, sent with the selectBatch call (see
-    // the runtime's apply()): numbers, and strings each with its length.
-    std::vector<double> changeNumbers;
-    QString changeText;
-
-    void addString(const QString &text)
-    {
-        changeNumbers.push_back(double(text.size()));
-        changeText += text;
-    }
+    QStringList mirrorLegal;      ///< the interpreter's legal ids, as it derives them
 
     void addMeta(const CellMeta &m)
     {
         const int index = int(indexOf.size());
         indexOf.insert(m.id, index);
-        const bool hasParent = !m.parentId.isEmpty();
-        changeNumbers.insert(changeNumbers.end(), {1.0, double(index), double(m.branch), double(m.attempt),
-                                                   double(m.seq), hasParent ? 1.0 : 0.0, double(m.tags.size())});
-        addString(m.id);
-        if (hasParent)
-            addString(m.parentId);
-        for (const QString &tag : m.tags)
-            addString(tag);
-    }
-
-    void addObservation(const Observation &o)
-    {
-        const unsigned flags = (o.score ? 1u : 0u) | (o.evaluated ? 2u : 0u) | (o.valid ? 4u : 0u)
-            | (o.valid && *o.valid ? 8u : 0u) | (o.error ? 16u : 0u) | (o.nValid ? 32u : 0u)
-            | (o.nTotal ? 64u : 0u) | (o.deltaVsBaseline ? 128u : 0u) | (o.deltaVsParent ? 256u : 0u);
-        changeNumbers.insert(changeNumbers.end(),
-                             {2.0, double(indexOf.value(o.meta.id)), double(flags), o.score.value_or(0.0),
-                              double(o.nValid.value_or(0)), double(o.nTotal.value_or(0)),
-                              o.deltaVsBaseline.value_or(0.0), o.deltaVsParent.value_or(0.0)});
-        addString(o.failClass);
-        if (o.error)
-            addString(*o.error);
-    }
-
-    void setLegal(const QList<CellMeta> &legal)
-    {
-        changeNumbers.push_back(3.0);
-        changeNumbers.push_back(double(legal.size()));
-        for (const CellMeta &m : legal)
-            changeNumbers.push_back(double(indexOf.value(m.id)));
+        fnAddMeta.call({QJSValue(index), QJSValue(m.id), QJSValue(m.branch), QJSValue(m.attempt),
+                        m.parentId.isEmpty() ? QJSValue(QJSValue::NullValue) : QJSValue(m.parentId),
+                        QJSValue(double(m.seq)), stringArray(m.tags)});
     }
 
     /// Calls `fn` under the watchdog; on a throw or a timeout returns an
     /// undefined value and fills *error.
-    QJSValue guardedCall(QJSValue &fn, const QJSValueList &args, const QString &what, QString *error,
-                         QJSValue *envelope = nullptr)
+    QJSValue guardedCall(QJSValue &fn, const QJSValueList &args, const QString &what, QString *error)
     {
         watchdog->arm(timeLimitMs);
         const QJSValue result = fn.call(args);
@@ -500,9 +406,15 @@ public:
             *error = QStringLiteral("%1 threw: %2").arg(what, message);
             return {};
         }
-        if (envelope)
-            *envelope = result;
         return result.property(QStringLiteral("v"));
+    }
+
+    QJSValue stringArray(const QStringList &list)
+    {
+        QJSValue array = engine.newArray(uint(list.size()));
+        for (int i = 0; i < list.size(); ++i)
+            array.setProperty(quint32(i), list.at(i));
+        return array;
     }
 };
 
@@ -556,6 +468,9 @@ std::unique_ptr<ScriptedPolicy> ScriptedPolicy::create(const QString &source, co
         return nullptr;
     }
     p.fnBegin = p.runtime.property(QStringLiteral("begin"));
+    p.fnAddMeta = p.runtime.property(QStringLiteral("addMeta"));
+    p.fnSetLegal = p.runtime.property(QStringLiteral("setLegal"));
+    p.fnAddObs = p.runtime.property(QStringLiteral("addObs"));
     p.fnSelect = p.runtime.property(QStringLiteral("select"));
     p.fnPlan = p.runtime.property(QStringLiteral("plan"));
 
@@ -678,71 +593,54 @@ PolicyDecision ScriptedPolicy::selectBatch(const PolicyState &state)
     if (!d->pendingError.isEmpty())
         return PolicyDecision::failure(d->pendingError);
 
-    // Only what changed crosses into the interpreter, in one call with the
-    // selectBatch call itself: the metadata of cells that became legal and
-    // the observations revealed since the last round. The interpreter
-    // derives legal ids and opened branches from those, as the engine does
-    // (a legal cell stays legal until revealed); mirrorLegal follows the same
-    // rule here, and when a caller's state disagrees (a hand-made state), the
-    // legal list is sent explicitly.
-    d->changeNumbers.clear();
-    d->changeText.clear();
+    // Only what changed crosses into the interpreter: the metadata of cells
+    // that became legal and the observations revealed since the last round.
+    // The interpreter derives legal ids and opened branches from those, as
+    // the engine does (a legal cell stays legal until revealed); mirrorLegal
+    // follows the same rule here, and when a caller's state disagrees (a
+    // hand-made state), the legal list is sent explicitly.
     for (const CellMeta &m : state.legal()) {
         if (d->indexOf.contains(m.id))
             continue;
         d->addMeta(m);
-        d->mirrorLegal.insert(m.id);
+        d->mirrorLegal.append(m.id);
     }
     const QList<Observation> &observed = state.observed();
     for (qsizetype i = d->pushedObservations; i < observed.size(); ++i) {
         const Observation &o = observed.at(i);
         if (!d->indexOf.contains(o.meta.id)) {
             d->addMeta(o.meta);
-            d->mirrorLegal.insert(o.meta.id);
+            d->mirrorLegal.append(o.meta.id);
         }
-        d->mirrorLegal.remove(o.meta.id);
-        d->addObservation(o);
+        d->mirrorLegal.removeOne(o.meta.id);
+        d->fnAddObs.call({QJSValue(d->indexOf.value(o.meta.id)), optionalNumber(o.score), QJSValue(o.evaluated),
+                          o.valid ? QJSValue(*o.valid) : QJSValue(QJSValue::NullValue), QJSValue(o.failClass),
+                          o.error ? QJSValue(*o.error) : QJSValue(QJSValue::NullValue), optionalInteger(o.nValid),
+                          optionalInteger(o.nTotal), optionalNumber(o.deltaVsBaseline),
+                          optionalNumber(o.deltaVsParent)});
     }
     d->pushedObservations = observed.size();
     bool same = d->mirrorLegal.size() == state.legal().size();
-    for (qsizetype i = 0; same && i < state.legal().size(); ++i)
-        same = d->mirrorLegal.contains(state.legal().at(i).id);
-    if (!same) {
-        d->setLegal(state.legal());
-        d->mirrorLegal.clear();
+    if (same) {
+        QSet<QString> mirror(d->mirrorLegal.cbegin(), d->mirrorLegal.cend());
         for (const CellMeta &m : state.legal())
-            d->mirrorLegal.insert(m.id);
+            same = same && mirror.contains(m.id);
+    }
+    if (!same) {
+        QJSValue indices = d->engine.newArray(uint(state.legal().size()));
+        d->mirrorLegal.clear();
+        for (int i = 0; i < state.legal().size(); ++i) {
+            indices.setProperty(quint32(i), d->indexOf.value(state.legal().at(i).id));
+            d->mirrorLegal.append(state.legal().at(i).id);
+        }
+        d->fnSetLegal.call({indices});
     }
 
-    QJSValueList args{QJSValue(state.round()), optionalNumber(state.baselineScore())};
-    if (!d->changeNumbers.empty()) {
-        args.append(d->engine.toScriptValue(
-            QByteArray(reinterpret_cast<const char *>(d->changeNumbers.data()),
-                       qsizetype(d->changeNumbers.size() * sizeof(double)))));
-        args.append(QJSValue(d->changeText));
-    }
     QString error;
-    QJSValue envelope;
-    QJSValue result = d->guardedCall(d->fnSelect, args, QStringLiteral("selectBatch"), &error, &envelope);
+    QJSValue result = d->guardedCall(d->fnSelect, {QJSValue(state.round()), optionalNumber(state.baselineScore())},
+                                     QStringLiteral("selectBatch"), &error);
     if (!error.isEmpty())
         return PolicyDecision::failure(error);
-    if (result.isArray()) {
-        // A batch of strings comes back encoded as one string (see the runtime's select()).
-        const QJSValue ids = envelope.property(QStringLiteral("ids"));
-        if (ids.isString()) {
-            PolicyDecision decision;
-            const QString text = ids.toString();
-            const QStringView view(text);
-            qsizetype pos = 0;
-            while (pos < view.size()) {
-                const qsizetype colon = view.indexOf(QLatin1Char(':'), pos);
-                const qsizetype length = view.mid(pos, colon - pos).toLongLong();
-                decision.batch.append(view.mid(colon + 1, length).toString());
-                pos = colon + 1 + length;
-            }
-            return decision;
-        }
-    }
     if (!result.isArray())
         return PolicyDecision::failure(QStringLiteral("selectBatch returned %1, not an array").arg(typeName(result)));
     PolicyDecision decision;

@@ -23,10 +23,8 @@ namespace dreamrsi {
 ///
 /// Prefix-only by construction: the interpreter receives a revealed cell's
 /// data when it is revealed, and a legal cell's metadata when it becomes
-/// legal, and nothing else; what changed since the last round crosses in one
-/// call, with the selectBatch call (numbers as exact float64s, strings whole).
-/// Each round gets a fresh state object whose arrays, observations and
-/// metadata are fresh plain copies, so changing them changes nothing.
+/// legal, and nothing else. Each round gets a fresh state object whose
+/// arrays are copies; observations and metadata are frozen.
 ///
 /// Each call is interrupted after the time limit by a watchdog thread.
 /// Thread affinity: create, use and destroy it on one thread.

@@ -14,6 +14,7 @@ PACKAGES=(
   python3 python3-numpy python3-scipy
   python3-sklearn
   qt6-qpa-plugins fonts-dejavu-core fonts-noto-cjk
+  libsimdjson-dev
 )
 
 missing=()

@@ -216,6 +216,31 @@ QByteArray corrupt(QByteArray bytes, QRandomGenerator &rng)
     }
 }
 
+/// TreeJson::parse (simdjson, falling back to the reference) must give exactly
+/// what the reference reading gives: the same verdict, the same error (message,
+/// cell, field) and, when accepted, the same tree down to payload numbers.
+/// Returns an empty string when they agree, else what differs.
+QString differenceFromReference(const QByteArray &bytes)
+{
+    const TreeJson::ParseResult fast = TreeJson::parse(bytes);
+    const TreeJson::ParseResult ref = TreeJson::parseReference(bytes);
+    if (fast.ok() != ref.ok())
+        return QStringLiteral("parse %1, reference %2 (%3)")
+            .arg(fast.ok() ? QStringLiteral("accepts") : QStringLiteral("rejects"),
+                 ref.ok() ? QStringLiteral("accepts") : QStringLiteral("rejects"),
+                 fast.ok() ? ref.error.message : fast.error.message);
+    if (fast.error.message != ref.error.message || fast.error.cellIndex != ref.error.cellIndex
+        || fast.error.cellId != ref.error.cellId || fast.error.field != ref.error.field)
+        return QStringLiteral("errors differ: \"%1\" vs \"%2\"").arg(fast.error.message, ref.error.message);
+    if (fast.ok()) {
+        if (!(fast.tree->meta() == ref.tree->meta()) || !(fast.tree->cells() == ref.tree->cells()))
+            return QStringLiteral("trees differ");
+        if (TreeJson::serialize(*fast.tree) != TreeJson::serialize(*ref.tree))
+            return QStringLiteral("serialized trees differ");
+    }
+    return QString();
+}
+
 } // namespace
 
 class TestTreeFuzz : public QObject
@@ -226,6 +251,9 @@ private slots:
     void structuralMutations();
     void byteCorruptions();
     void oracleAgreesOnSeeds();
+    void fastParserMatchesReference_data();
+    void fastParserMatchesReference();
+    void fastParserMatchesReferenceOnNumbers();
 
 private:
     QList<QJsonObject> m_seeds;
@@ -272,6 +300,8 @@ void TestTreeFuzz::structuralMutations()
         if (rng.bounded(3) == 0) // stack a second mutation now and then
             bytes = mutate(QJsonDocument::fromJson(bytes).object(), rng);
         const TreeJson::ParseResult r = TreeJson::parse(bytes);
+        const QString difference = differenceFromReference(bytes);
+        QVERIFY2(difference.isEmpty(), qPrintable(QStringLiteral("round %1: %2").arg(round).arg(difference)));
         QJsonParseError pe;
         const QJsonDocument doc = QJsonDocument::fromJson(bytes, &pe);
         const bool valid = pe.error == QJsonParseError::NoError && oracleValid(doc);
@@ -303,6 +333,8 @@ void TestTreeFuzz::byteCorruptions()
     for (int round = 0; round < 2000; ++round) {
         const QByteArray bytes = corrupt(m_seedBytes.at(round % m_seedBytes.size()), rng);
         const TreeJson::ParseResult r = TreeJson::parse(bytes);
+        const QString difference = differenceFromReference(bytes);
+        QVERIFY2(difference.isEmpty(), qPrintable(QStringLiteral("round %1: %2").arg(round).arg(difference)));
         QJsonParseError pe;
         const QJsonDocument doc = QJsonDocument::fromJson(bytes, &pe);
         const bool valid = pe.error == QJsonParseError::NoError && oracleValid(doc);
@@ -314,6 +346,117 @@ void TestTreeFuzz::byteCorruptions()
     }
     qInfo("byte corruptions: %d rejected of 2000", rejected);
     QVERIFY(rejected > 1000);
+}
+
+void TestTreeFuzz::fastParserMatchesReference_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    const QByteArray head = R"({"format":"dreamrsi-tree/1","cells":[)";
+    const auto cell = [&head](const QByteArray &fields) -> QByteArray {
+        return head + R"({"id":"a","branch":0,"attempt":0,"seq":0)" + fields + "}]}";
+    };
+    QTest::addRow("plain") << cell("");
+    QTest::addRow("bom") << QByteArray("\xEF\xBB\xBF") + cell("");
+    QTest::addRow("empty") << QByteArray();
+    QTest::addRow("top-level array") << QByteArray("[1]");
+    QTest::addRow("trailing garbage") << cell("") + "x";
+    QTest::addRow("trailing value") << cell("") + " {}";
+    QTest::addRow("whitespace") << QByteArray(" \t\r\n") + cell("") + " \n";
+    QTest::addRow("minus zero score") << cell(R"(,"score":-0)");
+    QTest::addRow("minus zero float score") << cell(R"(,"score":-0.0)");
+    QTest::addRow("minus zero payload") << cell(R"(,"x":-0)");
+    QTest::addRow("zero float payload") << cell(R"(,"x":0.0,"y":-0.0,"z":0e5)");
+    QTest::addRow("underflow score") << cell(R"(,"score":1e-400)");
+    QTest::addRow("subnormal score") << cell(R"(,"score":5e-324)");
+    QTest::addRow("subnormal payload") << cell(R"(,"x":[4.9e-324,2.2250738585072011e-308])");
+    QTest::addRow("overflow score") << cell(R"(,"score":1e309)");
+    QTest::addRow("int64 edge payload") << cell(R"(,"x":[9223372036854775807,-9223372036854775808])");
+    QTest::addRow("uint64 payload") << cell(R"(,"x":[9223372036854775808,18446744073709551615])");
+    QTest::addRow("beyond uint64 payload") << cell(R"(,"x":18446744073709551616)");
+    QTest::addRow("huge integer text seq") << cell("").replace(R"("seq":0)", R"("seq":100000000000000000000)");
+    QTest::addRow("integral float seq") << cell("").replace(R"("seq":0)", R"("seq":3.0)");
+    QTest::addRow("exponent seq") << cell("").replace(R"("seq":0)", R"("seq":3e2)");
+    QTest::addRow("fraction seq") << cell("").replace(R"("seq":0)", R"("seq":3.5)");
+    QTest::addRow("2^53 seq") << cell("").replace(R"("seq":0)", R"("seq":9007199254740992)");
+    QTest::addRow("2^53+1 seq") << cell("").replace(R"("seq":0)", R"("seq":9007199254740993)");
+    QTest::addRow("trailing dot") << cell(R"(,"score":1.)");
+    QTest::addRow("leading zero") << cell(R"(,"score":01)");
+    QTest::addRow("plus sign") << cell(R"(,"score":+1)");
+    QTest::addRow("float forms payload") << cell(R"(,"x":[1.0,1.5e3,1E-2,0.1,123456789.123456789,1e22])");
+    QTest::addRow("control char in string") << cell(",\"error\":\"a\x01b\"");
+    QTest::addRow("tab in string") << cell(",\"error\":\"a\tb\"");
+    QTest::addRow("escapes") << cell(R"(,"error":"\"\\\/\b\f\n\r\t\u00e9\u4e2d\ud83d\ude00")");
+    QTest::addRow("nul escape") << cell(R"(,"error":"a\u0000b")");
+    QTest::addRow("lone high surrogate") << cell(R"(,"error":"\ud800")");
+    QTest::addRow("lone low surrogate") << cell(R"(,"error":"\udc00x")");
+    QTest::addRow("bad escape") << cell(R"(,"error":"\x")");
+    QTest::addRow("invalid utf-8") << cell(",\"error\":\"\xC3\x28\"");
+    QTest::addRow("overlong utf-8") << cell(",\"error\":\"\xC0\xAF\"");
+    QTest::addRow("raw utf-8") << cell(",\"error\":\"\xE4\xB8\xAD\xF0\x9F\x98\x80\"");
+    QTest::addRow("escaped key") << head + R"({"i\u0064":"a","branch":0,"attempt":0,"seq":0}]})";
+    QTest::addRow("duplicate cell key") << cell(R"(,"seq":1)");
+    QTest::addRow("duplicate payload key") << cell(R"(,"x":1,"x":2)");
+    QTest::addRow("duplicate nested key") << cell(R"(,"x":{"k":1,"k":2})");
+    QTest::addRow("duplicate top key") << cell("").replace("\"cells\"", "\"task\":\"a\",\"task\":\"b\",\"cells\"");
+    QTest::addRow("duplicate grid key")
+        << cell("").replace("\"cells\"", "\"grid\":{\"branches\":1,\"branches\":2,\"refinements\":0},\"cells\"");
+    QTest::addRow("grid extra key")
+        << cell("").replace("\"cells\"", "\"grid\":{\"branches\":1,\"refinements\":0,\"x\":[1]},\"cells\"");
+    QTest::addRow("null grid and width") << cell("").replace("\"cells\"", "\"grid\":null,\"max_parallelism\":null,\"cells\"");
+    QTest::addRow("null fail_class") << cell(R"(,"fail_class":null)");
+    QTest::addRow("null tags") << cell(R"(,"tags":null)");
+    QTest::addRow("null evaluated") << cell(R"(,"evaluated":null)");
+    QTest::addRow("null id") << head + R"({"id":null,"branch":0,"attempt":0,"seq":0}]})";
+    QTest::addRow("format twice") << cell("").replace("\"cells\"", "\"format\":\"dreamrsi-tree/1\",\"cells\"");
+    QTest::addRow("payload everywhere")
+        << cell(R"(,"p":{"a":[true,false,null,"s",{"b":[]}],"c":{}})").replace("\"cells\"", "\"meta\":{\"x\":[1,2.5]},\"cells\"");
+    for (const int depth : {200, 254, 255, 256, 257, 300, 1000, 1023, 1024, 1025, 1030}) {
+        QTest::addRow("payload depth %d", depth)
+            << cell(",\"deep\":" + QByteArray(depth, '[') + QByteArray(depth, ']'));
+    }
+    QTest::addRow("unterminated") << cell("").chopped(1);
+    QTest::addRow("NaN") << cell(R"(,"score":NaN)");
+}
+
+void TestTreeFuzz::fastParserMatchesReference()
+{
+    QFETCH(QByteArray, json);
+    const QString difference = differenceFromReference(json);
+    QVERIFY2(difference.isEmpty(), qPrintable(difference));
+}
+
+void TestTreeFuzz::fastParserMatchesReferenceOnNumbers()
+{
+    // Random number texts in every numeric field and in payload.
+    QRandomGenerator rng(424242);
+    const char *const digits = "0123456789";
+    const char *const fields[] = {"score", "seq", "branch", "n_valid", "x"};
+    for (int round = 0; round < 3000; ++round) {
+        QByteArray number;
+        if (rng.bounded(3) == 0)
+            number += '-';
+        const int intDigits = 1 + int(rng.bounded(rng.bounded(4) == 0 ? 25 : 4));
+        for (int i = 0; i < intDigits; ++i)
+            number += digits[rng.bounded(i == 0 && rng.bounded(4) ? 2 : 10)];
+        if (rng.bounded(3) == 0) {
+            number += '.';
+            for (int i = int(rng.bounded(6)); i >= 0; --i)
+                number += digits[rng.bounded(rng.bounded(2) ? 1 : 10)];
+        }
+        if (rng.bounded(4) == 0) {
+            number += rng.bounded(2) ? 'e' : 'E';
+            if (rng.bounded(2))
+                number += rng.bounded(2) ? '-' : '+';
+            number += QByteArray::number(rng.bounded(rng.bounded(3) ? 30 : 400));
+        }
+        const QByteArray field = fields[rng.bounded(int(std::size(fields)))];
+        QByteArray json = R"({"format":"dreamrsi-tree/1","cells":[{"id":"a","branch":0,"attempt":0,"seq":0,)";
+        if (field == "seq" || field == "branch")
+            json.replace(QByteArray("\"" + field + "\":0,"), QByteArray());
+        json += QByteArray("\"" + field + "\":" + number + "}]}");
+        const QString difference = differenceFromReference(json);
+        QVERIFY2(difference.isEmpty(), qPrintable(QStringLiteral("%1: %2").arg(QString::fromLatin1(json), difference)));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestTreeFuzz)

@@ -12,8 +12,10 @@ int runValidateCommand(const QStringList &args, QTextStream &out, QTextStream &e
         return 2;
     }
     int invalid = 0;
-    for (const QString &path : args) {
-        const TreeJson::ParseResult r = TreeJson::readFile(path);
+    const QList<TreeJson::ParseResult> results = TreeJson::readFiles(args);
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString &path = args.at(i);
+        const TreeJson::ParseResult &r = results.at(i);
         if (r.ok()) {
             out << path << ": ok: " << summarizeTree(*r.tree) << '\n';
         } else {
@@ -106,11 +108,18 @@ int runBenchTreeCommand(const QStringList &args, QTextStream &out, QTextStream &
         return 1;
     }
     timer.restart();
+    const TreeJson::ParseResult reference = TreeJson::parseReference(json);
+    const double referenceMs = double(timer.nsecsElapsed()) / 1e6;
+    timer.restart();
     const QByteArray written = TreeJson::serialize(*r.tree, QJsonDocument::Compact);
     const double writeMs = double(timer.nsecsElapsed()) / 1e6;
     out << "tree bench: " << cells << " cells, " << json.size() / 1024 << " KiB JSON\n"
         << "  parse+validate+index: " << QString::number(parseMs, 'f', 1) << " ms ("
-        << QString::number(cells / parseMs * 1000.0, 'f', 0) << " cells/s)\n"
+        << QString::number(cells / parseMs * 1000.0, 'f', 0) << " cells/s, "
+        << QString::number(double(json.size()) / 1e3 / parseMs, 'f', 0) << " MB/s)\n"
+        << "  reference (QJsonDocument): " << QString::number(referenceMs, 'f', 1) << " ms ("
+        << QString::number(referenceMs / parseMs, 'f', 1) << "x the time" << (reference.ok() ? "" : ", REJECTED")
+        << ")\n"
         << "  serialize:            " << QString::number(writeMs, 'f', 1) << " ms (" << written.size() / 1024
         << " KiB)\n";
     return 0;

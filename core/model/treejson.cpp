@@ -1,12 +1,18 @@
 #include "treejson.h"
 
+#include "treejsonfast.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonParseError>
 #include <QSaveFile>
 #include <QSet>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <thread>
+#include <vector>
 
 namespace dreamrsi::TreeJson {
 
@@ -233,6 +239,13 @@ std::optional<Cell> readCell(Reader &r, const QJsonValue &value)
 
 ParseResult parse(const QByteArray &json)
 {
+    if (std::optional<ParseResult> fast = detail::parseFast(json))
+        return std::move(*fast);
+    return parseReference(json);
+}
+
+ParseResult parseReference(const QByteArray &json)
+{
     ParseResult result;
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
@@ -343,6 +356,33 @@ ParseResult readFile(const QString &path)
     if (!result.ok())
         result.error.message = path + QStringLiteral(": ") + result.error.message;
     return result;
+}
+
+QList<ParseResult> readFiles(const QStringList &paths, int threads)
+{
+    QList<ParseResult> results(paths.size());
+    if (threads <= 0)
+        threads = int(std::max(1u, std::thread::hardware_concurrency()));
+    threads = int(std::min<qsizetype>(threads, paths.size()));
+    if (threads <= 1) {
+        for (qsizetype i = 0; i < paths.size(); ++i)
+            results[i] = readFile(paths.at(i));
+        return results;
+    }
+    // Each worker takes the next unread path; results land at their path's index.
+    std::atomic<qsizetype> next{0};
+    auto work = [&] {
+        for (qsizetype i = next++; i < paths.size(); i = next++)
+            results[i] = readFile(paths.at(i));
+    };
+    std::vector<std::thread> pool;
+    pool.reserve(size_t(threads - 1));
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back(work);
+    work();
+    for (std::thread &t : pool)
+        t.join();
+    return results;
 }
 
 QJsonObject cellToJson(const Cell &c)

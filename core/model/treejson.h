@@ -6,6 +6,8 @@
 #include <QByteArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QList>
+#include <QStringList>
 
 #include <optional>
 
@@ -32,9 +34,17 @@ struct ParseResult
     }
 };
 
+/// Fast (simdjson) for valid files; anything it does not accept is read again by
+/// parseReference(), so the result and every message are exactly the reference's.
 ParseResult parse(const QByteArray &json);
+/// The reference reading (QJsonDocument plus per-field checks): the messages'
+/// source, and the cross-check of parse() in the fuzz suite.
+ParseResult parseReference(const QByteArray &json);
 /// Reads and parses a file; the error message starts with the path.
 ParseResult readFile(const QString &path);
+/// readFile() for every path on up to `threads` threads (0: one a core); the
+/// results are in the order of `paths`, whatever the thread count.
+QList<ParseResult> readFiles(const QStringList &paths, int threads = 0);
 
 QJsonObject cellToJson(const Cell &cell);
 QJsonObject toJson(const DiscoveryTree &tree);

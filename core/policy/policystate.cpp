@@ -23,10 +23,23 @@ QStringList PolicyState::legalRootIds() const
     return ids;
 }
 
+void PolicyState::indexObserved() const
+{
+    for (; m_observedIndexed < m_observed.size(); ++m_observedIndexed)
+        m_observedIndex.insert(m_observed.at(m_observedIndexed).meta.id, int(m_observedIndexed));
+}
+
 const CellMeta *PolicyState::meta(const QString &id) const
 {
+    indexObserved();
     if (const int i = m_observedIndex.value(id, -1); i >= 0)
         return &m_observed.at(i).meta;
+    if (!m_legalIndexed) {
+        m_legalIndex.clear();
+        for (int i = 0; i < m_legal.size(); ++i)
+            m_legalIndex.insert(m_legal.at(i).id, i);
+        m_legalIndexed = true;
+    }
     if (const int i = m_legalIndex.value(id, -1); i >= 0)
         return &m_legal.at(i);
     return nullptr;
@@ -34,6 +47,7 @@ const CellMeta *PolicyState::meta(const QString &id) const
 
 const Observation *PolicyState::observation(const QString &id) const
 {
+    indexObserved();
     const int i = m_observedIndex.value(id, -1);
     return i >= 0 ? &m_observed.at(i) : nullptr;
 }
@@ -48,12 +62,13 @@ void PolicyState::reset(double beta, int maxParallelism, std::optional<double> b
     m_legal.clear();
     m_openedBranches.clear();
     m_observedIndex.clear();
+    m_observedIndexed = 0;
     m_legalIndex.clear();
+    m_legalIndexed = false;
 }
 
 void PolicyState::appendObservation(const Observation &observation)
 {
-    m_observedIndex.insert(observation.meta.id, int(m_observed.size()));
     m_observed.append(observation);
     const int branch = observation.meta.branch;
     const auto it = std::lower_bound(m_openedBranches.begin(), m_openedBranches.end(), branch);
@@ -64,9 +79,7 @@ void PolicyState::appendObservation(const Observation &observation)
 void PolicyState::setLegal(QList<CellMeta> legal)
 {
     m_legal = std::move(legal);
-    m_legalIndex.clear();
-    for (int i = 0; i < m_legal.size(); ++i)
-        m_legalIndex.insert(m_legal.at(i).id, i);
+    m_legalIndexed = false;
 }
 
 } // namespace dreamrsi

@@ -19,6 +19,8 @@ namespace dreamrsi {
 /// of the world: no B, no S, no unrevealed outcome. The engine owns one per
 /// episode and grows it incrementally between rounds (observations are only
 /// appended); a policy gets it by const reference and cannot change it.
+/// meta() and observation() build their id index on first use, so one state
+/// is read by one thread at a time (as the engine does).
 class PolicyState
 {
 public:
@@ -67,8 +69,13 @@ private:
     QList<Observation> m_observed;
     QList<CellMeta> m_legal;
     QList<int> m_openedBranches;
-    QHash<QString, int> m_observedIndex; ///< id -> index in m_observed
-    QHash<QString, int> m_legalIndex;    ///< id -> index in m_legal
+    // Lookup indexes, built on the first meta()/observation() call after a
+    // change (most policies never look up by id): id -> index.
+    mutable QHash<QString, int> m_observedIndex; ///< covers m_observed[0, m_observedIndexed)
+    mutable qsizetype m_observedIndexed = 0;
+    mutable QHash<QString, int> m_legalIndex;
+    mutable bool m_legalIndexed = false;
+    void indexObserved() const;
 };
 
 } // namespace dreamrsi

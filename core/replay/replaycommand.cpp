@@ -249,8 +249,10 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
         return 1;
     }
     QList<ReplayWorld> worlds;
-    for (const QString &path : options->worldPaths) {
-        TreeJson::ParseResult parsed = TreeJson::readFile(path);
+    QList<TreeJson::ParseResult> parsedWorlds = TreeJson::readFiles(options->worldPaths);
+    for (qsizetype i = 0; i < parsedWorlds.size(); ++i) {
+        const QString &path = options->worldPaths.at(i);
+        TreeJson::ParseResult &parsed = parsedWorlds[i];
         if (!parsed.ok()) {
             err << "error: " << parsed.error.message << '\n';
             return 1;

@@ -2,7 +2,6 @@
 
 #include "scoring.h"
 
-#include <QHash>
 #include <QRunnable>
 #include <QSet>
 #include <QThread>
@@ -117,30 +116,34 @@ EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &polic
     PolicyState state;
     state.reset(beta, W, world.meta().baselineScore);
     QList<int> next(branches.size(), 0); // next attempt per branch index
-    QHash<QString, int> legalIndex;      // id -> cell index, this round
-    QSet<QString> seen;
+    // A cell is legal now when its branch is allowed, it is that branch's next
+    // attempt and within the plan's depth; the world's id index finds it.
+    const auto legalCell = [&](const QString &id) {
+        const int cell = world.indexOfId(id);
+        if (cell < 0)
+            return -1;
+        const Cell &c = world.cells().at(cell);
+        const int bi = world.branchIndex(c.branch);
+        return bi < allowedBranches && next.at(bi) == c.attempt && c.attempt <= maxAttempt ? cell : -1;
+    };
     double best = 0.0;
     QString bestId;
     int k = 0;
 
     for (;;) {
         QList<CellMeta> legal;
-        legalIndex.clear();
         for (qsizetype bi = 0; bi < allowedBranches; ++bi) {
             const int a = next.at(bi);
             const DiscoveryTree::Branch &b = branches.at(bi);
-            if (a < b.cells.size() && a <= maxAttempt) {
-                const int cell = b.cells.at(a);
-                legal.append(metaOf(world, cell));
-                legalIndex.insert(legal.constLast().id, cell);
-            }
+            if (a < b.cells.size() && a <= maxAttempt)
+                legal.append(metaOf(world, b.cells.at(a)));
         }
         if (legal.isEmpty())
             break;
         if (options.maxRounds && k >= *options.maxRounds)
             break;
         state.setRound(k);
-        state.setLegal(legal);
+        state.setLegal(std::move(legal));
 
         RoundTrace *trace = nullptr;
         if (options.trace) {
@@ -156,28 +159,33 @@ EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &polic
         }
 
         const PolicyDecision decision = policy.selectBatch(state);
-        const QString where = QStringLiteral("round %1: ").arg(k + 1);
+        const auto where = [k] { return QStringLiteral("round %1: ").arg(k + 1); };
         if (!decision.ok()) {
-            r.error = where + decision.error;
+            r.error = where() + decision.error;
         } else {
             if (trace)
                 trace->batch = decision.batch;
             // In the order replay.md §2 lists them: an id not legal now, a
             // repeated id (each id in batch order), then more than W ids.
-            seen.clear();
-            for (const QString &id : decision.batch) {
-                if (seen.contains(id)) {
-                    r.error = where + QStringLiteral("id %1 appears twice in the batch").arg(id);
+            // Small batches look back for repeats; large ones hash.
+            const bool hashed = decision.batch.size() > 32;
+            QSet<QString> seen;
+            for (qsizetype i = 0; i < decision.batch.size(); ++i) {
+                const QString &id = decision.batch.at(i);
+                const bool repeated = hashed ? seen.contains(id) : decision.batch.indexOf(id) < i;
+                if (hashed)
+                    seen.insert(id);
+                if (repeated) {
+                    r.error = where() + QStringLiteral("id %1 appears twice in the batch").arg(id);
                     break;
                 }
-                seen.insert(id);
-                if (!legalIndex.contains(id)) {
-                    r.error = where + QStringLiteral("id %1 is not legal").arg(id);
+                if (legalCell(id) < 0) {
+                    r.error = where() + QStringLiteral("id %1 is not legal").arg(id);
                     break;
                 }
             }
             if (r.error.isEmpty() && decision.batch.size() > W) {
-                r.error = where
+                r.error = where()
                     + QStringLiteral("batch of %1 ids exceeds the %2 workers").arg(decision.batch.size()).arg(W);
             }
         }
@@ -190,7 +198,7 @@ EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &polic
             break;
 
         for (const QString &id : decision.batch) {
-            const int cell = legalIndex.value(id);
+            const int cell = world.indexOfId(id);
             const Cell &c = world.cells().at(cell);
             const qsizetype bi = world.branchIndex(c.branch);
             next[bi] = c.attempt + 1;

@@ -1,0 +1,20 @@
+#pragma once
+
+#include "treejson.h"
+
+#include <optional>
+
+namespace dreamrsi::TreeJson::detail {
+
+/// The fast reading of a tree file (simdjson), used by TreeJson::parse.
+///
+/// It decides only files that are valid JSON and pass every check of
+/// replay.md §1 cell by cell; it then returns the same tree the reference
+/// reading (QJsonDocument, parseReference) returns, payload included. For
+/// anything else (a syntax error, a wrong type, a repeated key, a number the
+/// two parsers might read differently, a very deep or very large document) it
+/// returns nothing and the caller runs the reference reading, so every error
+/// message stays exactly the reference's.
+std::optional<ParseResult> parseFast(const QByteArray &json);
+
+} // namespace dreamrsi::TreeJson::detail

@@ -6,6 +6,7 @@
 #include "replay/replaycommand.h"
 #include "store/storecommands.h"
 #include "plotcommand.h"
+#include "dreamcommand.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -34,6 +35,7 @@ int runReplay(const QStringList &args, QTextStream &out, QTextStream &err)
 
 // One line per command; keep sorted by name.
 const Command commands[] = {
+    {"dream", "write, replay and propose new policy versions over a project's worlds", dreamrsi::runDreamCommand},
     {"evaluate", "evaluate a candidate for a built-in task or with a custom command", dreamrsi::runEvaluateCommand},
     {"export", "export iterations, a project bundle, or re-write a tree file", dreamrsi::runProjectExportCommand},
     {"import", "store tree files, a policy version or a bundle in a project", dreamrsi::runImportCommand},

@@ -1,0 +1,4 @@
+# Dreaming (core/loop): the policy improver, the policy-development agent on
+# a stand-in chat model, the dreamer over a project, `dreamrsi dream`.
+dreamrsi_add_test(tst_dream SOURCES tst_dream.cpp
+  LIBS dreamrsi::loop dreamrsi::store dreamrsi::replay dreamrsi::policy LABELS dream loop TIMEOUT 600)

@@ -3,6 +3,7 @@
 #include "approvaldialog.h"
 #include "celltablemodel.h"
 #include "discoverypage.h"
+#include "dreamingdialog.h"
 #include "exportdialog.h"
 #include "figureexport.h"
 #include "inspectorwidget.h"
@@ -701,9 +702,19 @@ void MainWindow::createActions()
         }
         compareVersions(names.value(0), names.value(1));
     });
+    QAction *dreamAction = replayMenu->addAction(icon("system-run", QStyle::SP_ComputerIcon), tr("&Dream…"));
+    dreamAction->setObjectName(QStringLiteral("actionDream"));
+    dreamAction->setStatusTip(tr("Write, replay and propose new policy versions over the project's worlds"));
+    connect(dreamAction, &QAction::triggered, this, [this] {
+        auto *dialog = new DreamingDialog(*m_workspace, m_store, m_settings, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &DreamingDialog::approvalRequested, this, &MainWindow::storeApproval);
+        dialog->show();
+    });
     toolbar->addSeparator();
     toolbar->addAction(m_replayAction);
     toolbar->addAction(m_compareAction);
+    toolbar->addAction(dreamAction);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *about = help->addAction(tr("&About Dream-RSI Workbench"));

@@ -16,36 +16,36 @@ QStringList DreamOptions::kinds()
 
 void DreamOptions::add(QCommandLineParser &parser, const QString &agentOption, bool shared)
 {
-    parser.addOption({QStringLiteral("versions"), QStringLiteral("M: versions per dream, the deployed one included (default 4)."),
-                      QStringLiteral("M"), QStringLiteral("4")});
-    parser.addOption({agentOption,
+    parser.addOption(QCommandLineOption(QStringLiteral("versions"), QStringLiteral("M: versions per dream, the deployed one included (default 4)."),
+                      QStringLiteral("M"), QStringLiteral("4")));
+    parser.addOption(QCommandLineOption(agentOption,
                       QStringLiteral("Who writes new versions: builtin (the offline policy improver), openai, anthropic, "
                                      "gemini or command (default builtin)."),
-                      QStringLiteral("KIND"), QStringLiteral("builtin")});
+                      QStringLiteral("KIND"), QStringLiteral("builtin")));
     if (shared) {
-        parser.addOption({QStringLiteral("model"), QStringLiteral("The provider's model name."), QStringLiteral("M")});
-        parser.addOption({QStringLiteral("base-url"), QStringLiteral("The provider's base URL."), QStringLiteral("URL")});
-        parser.addOption({QStringLiteral("command"), QStringLiteral("Agent kind command: the command line."), QStringLiteral("CMD")});
-        parser.addOption({QStringLiteral("seed"), QStringLiteral("Seed of the built-in improver (default 0)."), QStringLiteral("S"),
-                          QStringLiteral("0")});
-        parser.addOption({QStringLiteral("workers"), QStringLiteral("W of the replays (default 10)."), QStringLiteral("W"),
-                          QStringLiteral("10")});
+        parser.addOption(QCommandLineOption(QStringLiteral("model"), QStringLiteral("The provider's model name."), QStringLiteral("M")));
+        parser.addOption(QCommandLineOption(QStringLiteral("base-url"), QStringLiteral("The provider's base URL."), QStringLiteral("URL")));
+        parser.addOption(QCommandLineOption(QStringLiteral("command"), QStringLiteral("Agent kind command: the command line."), QStringLiteral("CMD")));
+        parser.addOption(QCommandLineOption(QStringLiteral("seed"), QStringLiteral("Seed of the built-in improver (default 0)."), QStringLiteral("S"),
+                          QStringLiteral("0")));
+        parser.addOption(QCommandLineOption(QStringLiteral("workers"), QStringLiteral("W of the replays (default 10)."), QStringLiteral("W"),
+                          QStringLiteral("10")));
     }
-    parser.addOption({QStringLiteral("lambda"), QStringLiteral("λ of the value (default 0.1)."), QStringLiteral("L"),
-                      QStringLiteral("0.1")});
-    parser.addOption({QStringLiteral("betas"), QStringLiteral("The β grid (default 0,0.25,0.5,0.75,1)."), QStringLiteral("LIST"),
-                      QStringLiteral("0,0.25,0.5,0.75,1")});
-    parser.addOption({QStringLiteral("replay-rounds"), QStringLiteral("Round limit K of each replayed episode (default none)."),
-                      QStringLiteral("K")});
-    parser.addOption({QStringLiteral("time-limit-ms"), QStringLiteral("Time limit of one script call (default 2000)."),
-                      QStringLiteral("MS"), QStringLiteral("2000")});
-    parser.addOption({QStringLiteral("memory-mb"), QStringLiteral("Address-space limit of each replay child (default 4096)."),
-                      QStringLiteral("MB"), QStringLiteral("4096")});
-    parser.addOption({QStringLiteral("wall-s"), QStringLiteral("Wall-clock limit of each replay child (default 600)."),
-                      QStringLiteral("S"), QStringLiteral("600")});
-    parser.addOption({QStringLiteral("prompt"),
+    parser.addOption(QCommandLineOption(QStringLiteral("lambda"), QStringLiteral("λ of the value (default 0.1)."), QStringLiteral("L"),
+                      QStringLiteral("0.1")));
+    parser.addOption(QCommandLineOption(QStringLiteral("betas"), QStringLiteral("The β grid (default 0,0.25,0.5,0.75,1)."), QStringLiteral("LIST"),
+                      QStringLiteral("0,0.25,0.5,0.75,1")));
+    parser.addOption(QCommandLineOption(QStringLiteral("replay-rounds"), QStringLiteral("Round limit K of each replayed episode (default none)."),
+                      QStringLiteral("K")));
+    parser.addOption(QCommandLineOption(QStringLiteral("time-limit-ms"), QStringLiteral("Time limit of one script call (default 2000)."),
+                      QStringLiteral("MS"), QStringLiteral("2000")));
+    parser.addOption(QCommandLineOption(QStringLiteral("memory-mb"), QStringLiteral("Address-space limit of each replay child (default 4096)."),
+                      QStringLiteral("MB"), QStringLiteral("4096")));
+    parser.addOption(QCommandLineOption(QStringLiteral("wall-s"), QStringLiteral("Wall-clock limit of each replay child (default 600)."),
+                      QStringLiteral("S"), QStringLiteral("600")));
+    parser.addOption(QCommandLineOption(QStringLiteral("prompt"),
                       QStringLiteral("A file replacing the policy-development prompt (also $DREAMRSI_POLICY_PROMPT)."),
-                      QStringLiteral("FILE")});
+                      QStringLiteral("FILE")));
 }
 
 std::optional<DreamOptions> DreamOptions::read(const QCommandLineParser &parser, QString *error, const QString &agentOption)

@@ -6,6 +6,7 @@
 #include "store/storetypes.h"
 
 #include <QList>
+#include <QMetaType>
 #include <QObject>
 #include <QString>
 
@@ -109,3 +110,6 @@ private:
 };
 
 } // namespace dreamrsi
+
+Q_DECLARE_METATYPE(dreamrsi::DreamVersion)
+Q_DECLARE_METATYPE(dreamrsi::DreamReport)

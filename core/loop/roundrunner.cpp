@@ -253,6 +253,13 @@ struct RoundRunner::Run
         if (const Cell *p = tree.parent(branch, attempt)) {
             c.parentWorkspaceDir = iterationDir + QLatin1Char('/') + p->id;
             c.parentProgram = p->program();
+            if (c.parentProgram.isEmpty()) {
+                // The parent wrote no program (an agent failure): its
+                // workspace still holds the program it started from.
+                QFile inherited(c.parentWorkspaceDir + QLatin1Char('/') + task.programFileName);
+                if (inherited.open(QIODevice::ReadOnly))
+                    c.parentProgram = QString::fromUtf8(inherited.readAll());
+            }
             c.parentProposal = p->proposal();
             c.parentScore = p->score;
             c.parentError = p->error.value_or(QString());

@@ -16,6 +16,7 @@
 #include "qcp.h"
 #include "replayjobs.h"
 #include "replaypage.h"
+#include "roundpanel.h"
 #include "settingsdialog.h"
 #include "store/projectstore.h"
 #include "sweeprunner.h"
@@ -157,6 +158,9 @@ MainWindow::MainWindow(QWidget *parent)
 
     createDocks();
     createActions();
+    auto *roundPanel = new RoundPanel(m_store, this);
+    roundPanel->install(this);
+    connect(roundPanel, &RoundPanel::roundFinished, this, [this] { openProject(m_store->path()); });
     statusBar()->showMessage(tr("Ready"));
 
     connect(m_discovery->treeView(), &TreeView::cellActivated, this, &MainWindow::inspectCell);

@@ -6,6 +6,7 @@
 #include "replay/replaycommand.h"
 #include "store/storecommands.h"
 #include "plotcommand.h"
+#include "roundcommand.h"
 #include "dreamcommand.h"
 
 #include <QApplication>
@@ -44,6 +45,7 @@ const Command commands[] = {
     {"project", "create a project file or show what it holds (new, info)", dreamrsi::runProjectCommand},
     {"replay", "replay a policy in tree files (--world) or a project's iterations (--project) and score it",
      runReplay},
+    {"round", "run or resume a live round: agent attempts on W workers, stored as they finish", dreamrsi::runRoundCommand},
     {"synth", "write synthetic worlds of documented regimes", dreamrsi::runSynthCommand},
     {"tasks", "list the built-in evaluation tasks", dreamrsi::runTasksCommand},
     {"validate", "check tree files and print their summary", dreamrsi::runValidateCommand},

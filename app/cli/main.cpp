@@ -40,6 +40,7 @@ const Command commands[] = {
     {"evaluate", "evaluate a candidate for a built-in task or with a custom command", dreamrsi::runEvaluateCommand},
     {"export", "export iterations, a project bundle, or re-write a tree file", dreamrsi::runProjectExportCommand},
     {"import", "store tree files, a policy version or a bundle in a project", dreamrsi::runImportCommand},
+    {"loop", "T iterations of round, dream and approve, or the fixed-exploration baseline (--fixed)", dreamrsi::runLoopCommand},
     {"ls", "list a project's iterations, policy versions, replay results, approvals", dreamrsi::runLsCommand},
     {"plot", "export a frontier, anytime or tree figure (PDF, SVG, PNG)", dreamrsi::runPlotCommand, true},
     {"project", "create a project file or show what it holds (new, info)", dreamrsi::runProjectCommand},

@@ -48,8 +48,14 @@ QJsonObject dreamApprovalEvidence(const DreamReport &report, int index, const QL
     QJsonArray betas;
     for (const double b : settings.betas)
         betas.append(b);
-    const std::optional<double> bv = baseline ? baseline->value : std::nullopt;
-    const QJsonValue difference = candidate.value && bv ? QJsonValue(*candidate.value - *bv) : QJsonValue(QJsonValue::Null);
+    QJsonValue baselineValue(QJsonValue::Null);
+    QJsonValue difference(QJsonValue::Null);
+    if (baseline && baseline->value) {
+        const double b = *baseline->value;
+        baselineValue = b;
+        if (candidate.value)
+            difference = *candidate.value - b;
+    }
     QJsonArray versions;
     for (const DreamVersion &v : report.versions) {
         versions.append(QJsonObject{{QStringLiteral("name"), v.developed.version.name},
@@ -71,7 +77,7 @@ QJsonObject dreamApprovalEvidence(const DreamReport &report, int index, const QL
                      {QStringLiteral("betas"), betas}}},
         {QStringLiteral("value"),
          QJsonObject{{QStringLiteral("candidate"), jsonNumber(candidate.value)},
-                     {QStringLiteral("baseline"), jsonNumber(bv)},
+                     {QStringLiteral("baseline"), baselineValue},
                      {QStringLiteral("difference"), difference}}},
         {QStringLiteral("worlds"), worldRows},
         {QStringLiteral("dream"), versions}};

@@ -13,7 +13,9 @@
 #include <QJsonDocument>
 #include <QTimer>
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <csignal>
 #include <mutex>
 

@@ -94,7 +94,7 @@ LaunchRoundDialog::LaunchRoundDialog(const QStringList &policyNames, QWidget *pa
     m_policy->setObjectName(QStringLiteral("policy"));
     m_policy->addItem(tr("Latest approved (else builtin:portfolio)"), QString());
     for (const QString &name : BuiltinPolicies::names())
-        m_policy->addItem(QStringLiteral("builtin:") + name, QStringLiteral("builtin:") + name);
+        m_policy->addItem(QString(QStringLiteral("builtin:") + name), QString(QStringLiteral("builtin:") + name));
     for (const QString &name : policyNames) {
         if (m_policy->findData(name) < 0)
             m_policy->addItem(name, name);

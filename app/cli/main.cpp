@@ -2,6 +2,7 @@
 // in dreamrsi_core (or, for figure export, dreamrsi_views); this file only
 // dispatches.
 #include "eval/evalcommands.h"
+#include "loop/roundbench.h"
 #include "model/modelcommands.h"
 #include "replay/replaycommand.h"
 #include "store/storecommands.h"
@@ -55,6 +56,7 @@ const Command commands[] = {
 // `dreamrsi bench NAME`: one line per benchmark.
 const Command benches[] = {
     {"replay", "episodes/s and reveals/s of built-in and scripted replays", dreamrsi::runBenchReplayCommand},
+    {"round", "orchestration overhead per attempt of a live round (instant agent and evaluator)", dreamrsi::runBenchRoundCommand},
     {"sandbox", "sandbox overhead of /bin/true vs a bare run; pool throughput", dreamrsi::runBenchSandboxCommand},
     {"store", "import many worlds; open a large project and load one tree", dreamrsi::runBenchStoreCommand},
     {"tree", "parse and index a large synthetic tree", dreamrsi::runBenchTreeCommand},

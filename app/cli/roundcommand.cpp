@@ -13,7 +13,9 @@
 #include <QJsonDocument>
 #include <QTimer>
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <csignal>
 #include <mutex>
 
@@ -38,7 +40,8 @@ const char *const roundUsage =
     "  --model M        provider model (default: the provider's)\n"
     "  --base-url URL   provider endpoint (default: the public one)\n"
     "  --command CMD    the command of --agent command (run with /bin/sh -c)\n"
-    "  --workers W      attempts at once, the largest batch (default 4)\n"
+    "  --workers W      attempts at once, the largest batch (default 4; on resume the\n"
+    "                   iteration's own)\n"
     "  --rounds K1      round limit (default: until an empty batch or no legal cell)\n"
     "  --policy P       stored version name or id, or builtin:NAME (default: the latest\n"
     "                   approved version, else builtin:portfolio)\n"
@@ -186,6 +189,8 @@ int runRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             return usageError(err, QStringLiteral("--max-usd must be a number ≥ 0, not '%1'").arg(parser.value(maxUsd)));
         config.maxUsd = x;
     }
+    if (config.resume != 0 && !parser.isSet(workers))
+        config.workers = 0; // the iteration's own W
     config.policy = parser.value(policy);
     if (parser.isSet(task)) {
         config.task = parser.value(task);

@@ -450,6 +450,8 @@ struct RoundRunner::Run
             iteration = config.resume; // running again: from here on it is closed as stopped on an error
             tree = RoundTree(GridPlan{info.grid->branches, info.grid->refinements, info.gridReason}, info.baselineScore);
             beta = info.beta.value_or(0.5);
+            if (config.workers <= 0)
+                workers = std::max(1, info.maxParallelism.value_or(4));
             if (!loadHistory(task.name, nullptr))
                 return false;
             for (const Cell &c : *cells.value) {
@@ -609,6 +611,8 @@ void RoundRunner::run()
             conclude(IterationStatus::Stopped);
             return;
         }
+        run.beta = m_config.beta ? *m_config.beta : policy->defaultBeta().value_or(0.5);
+        policy->beginEpisode(run.beta, run.workers);
         GridContext context;
         context.history = entries;
         context.hardMaxBranches = m_config.hardMaxBranches;
@@ -636,7 +640,6 @@ void RoundRunner::run()
             if (planned.plan)
                 plan = *planned.plan;
         }
-        run.beta = m_config.beta ? *m_config.beta : policy->defaultBeta().value_or(0.5);
         qint64 number = 0;
         if (const StoreResult<QList<IterationInfo>> list = await(m_store->iterations()); list.ok()) {
             for (const IterationInfo &it : *list.value)
@@ -689,7 +692,8 @@ void RoundRunner::run()
                              .arg(pending.join(QLatin1Char(' '))));
     }
     run.counters.rounds = completed;
-    policy->beginEpisode(run.beta, run.workers);
+    if (m_config.resume != 0)
+        policy->beginEpisode(run.beta, run.workers);
 
     PolicyState state;
     for (;;) {

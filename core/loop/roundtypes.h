@@ -26,7 +26,7 @@ struct RoundConfig
     /// `--policy`: a stored version's name or id, `builtin:NAME`, or empty
     /// for the default (RoundPolicy::resolve).
     QString policy;
-    int workers = 4;                      ///< W
+    int workers = 4;                      ///< W; ≤ 0 on resume = the iteration's own W
     std::optional<int> maxRounds;         ///< K1; nullopt = until an empty batch or no legal cell
     std::optional<double> beta;           ///< nullopt = the policy's defaultBeta, else 0.5
     quint64 seed = 0;                     ///< per-attempt agent seeds derive from it

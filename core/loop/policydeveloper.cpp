@@ -36,8 +36,12 @@ std::optional<QString> lastFencedCodeBlock(const QString &markdown)
         }
         body.append(line);
     }
-    if (!fence.isEmpty() && !body.isEmpty())
-        last = body.join(QLatin1Char('\n'));
+    if (!fence.isEmpty()) {
+        while (!body.isEmpty() && body.constLast().trimmed().isEmpty())
+            body.removeLast();
+        if (!body.isEmpty())
+            last = body.join(QLatin1Char('\n'));
+    }
     if (last && last->trimmed().isEmpty())
         return std::nullopt;
     return last;

@@ -1,0 +1,242 @@
+#include "builtinagent.h"
+
+#include "builtinautocorrelation.h"
+#include "builtincirclepacking.h"
+#include "builtincudakernels.h"
+#include "builtinlasso.h"
+#include "builtinparams.h"
+#include "builtinparentoutput.h"
+#include "builtinrandom.h"
+#include "builtinsumsdifferences.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <mutex>
+
+namespace dreamrsi {
+
+namespace {
+
+std::unique_ptr<BuiltinStrategy> strategyFor(const QString &task)
+{
+    if (task == QLatin1String("circle_packing_26"))
+        return std::make_unique<BuiltinCirclePacking>();
+    if (task == QLatin1String("c3_autocorrelation"))
+        return std::make_unique<BuiltinAutocorrelation>();
+    if (task == QLatin1String("sums_differences"))
+        return std::make_unique<BuiltinSumsDifferences>();
+    if (task == QLatin1String("lasso_path"))
+        return std::make_unique<BuiltinLasso>();
+    if (task == QLatin1String("cuda_kernels"))
+        return std::make_unique<BuiltinCudaKernels>();
+    return nullptr;
+}
+
+/// A task folder's built-in evaluator name (task.json "evaluator"), or empty.
+QString folderEvaluator(const QString &folder)
+{
+    QFile file(QDir(folder).filePath(QStringLiteral("task.json")));
+    if (!QFileInfo(folder).isDir() || !file.open(QIODevice::ReadOnly))
+        return {};
+    const QJsonValue evaluator = QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("evaluator"));
+    return evaluator.isString() ? evaluator.toString() : QString();
+}
+
+QString prettyDirection(const QString &hint)
+{
+    QString d = hint.trimmed();
+    if (d.startsWith(QLatin1String("direction:")))
+        d = d.mid(10).trimmed();
+    return d;
+}
+
+class BuiltinAgent final : public DiscoveryAgent
+{
+public:
+    BuiltinAgent(const AgentConfig &config, std::unique_ptr<BuiltinStrategy> strategy)
+        : m_seed(config.seed)
+        , m_strategy(std::move(strategy))
+    {
+    }
+
+    QString kind() const override { return QStringLiteral("builtin"); }
+    QString model() const override { return QStringLiteral("builtin:") + m_strategy->task(); }
+
+    AgentOutcome propose(const AttemptContext &context, const std::atomic_bool &cancel) override
+    {
+        QElapsedTimer clock;
+        clock.start();
+        AgentUsage usage;
+        usage.model = model();
+        usage.calls = 1;
+        QStringList log;
+        log << QStringLiteral("builtin agent for %1, cell %2 (branch %3, attempt %4)")
+                   .arg(m_strategy->task(), context.cellId)
+                   .arg(context.branch)
+                   .arg(context.attempt);
+        auto finish = [&](AgentOutcome outcome) {
+            usage.latencyS = double(clock.nsecsElapsed()) / 1e9;
+            outcome.usage = usage;
+            outcome.log = log.join(QLatin1Char('\n')) + QLatin1Char('\n');
+            return outcome;
+        };
+        if (cancel.load()) {
+            AgentOutcome out = AgentOutcome::failure(QStringLiteral("cancelled before the built-in agent started"));
+            out.cancelled = true;
+            return finish(out);
+        }
+        if (!context.task.isEmpty() && strategyFor(context.task) && context.task != m_strategy->task())
+            return finish(AgentOutcome::failure(QStringLiteral("the built-in agent was made for task '%1' but the "
+                                                               "attempt is for task '%2'")
+                                                    .arg(m_strategy->task(), context.task)));
+
+        BuiltinStep step;
+        step.context = &context;
+        step.parentParams = BuiltinParams::parse(context.parentProgram);
+        QString directionNote;
+        step.direction = chooseDirection(context, step.parentParams, &directionNote);
+        log << QStringLiteral("direction: %1%2").arg(step.direction, directionNote.isEmpty() ? QString() : QStringLiteral(" (") + directionNote + QLatin1Char(')'));
+
+        const bool parentUsable = context.parentError.isEmpty() && (context.parentScore || context.attempt == 0);
+        if (m_strategy->usesParentOutput()) {
+            if (!parentUsable) {
+                step.parentOutputNote = QStringLiteral("the parent failed, so there is no construction to start from");
+            } else {
+                step.parentOutput = parentOutput(context, cancel, &step.parentOutputNote, &log);
+                if (cancel.load()) {
+                    AgentOutcome out = AgentOutcome::failure(QStringLiteral("cancelled while the parent program ran"));
+                    out.cancelled = true;
+                    return finish(out);
+                }
+            }
+        }
+
+        std::uint64_t seed = BuiltinRandom::mix(m_seed, context.seed);
+        seed = BuiltinRandom::mix(seed, BuiltinRandom::stableHash(context.cellId));
+        seed = BuiltinRandom::mix(seed, BuiltinRandom::stableHash(m_strategy->task()));
+        BuiltinRandom random(seed);
+        const BuiltinDraft draft = m_strategy->draft(step, random);
+        log << QStringLiteral("parameters: %1").arg(draft.params.line());
+
+        AgentOutcome out;
+        out.ok = true;
+        out.program = draft.program;
+        out.proposal = proposal(context, step, draft, directionNote);
+        return finish(out);
+    }
+
+private:
+    QString chooseDirection(const AttemptContext &context, const std::optional<BuiltinParams> &parent,
+                            QString *note) const
+    {
+        const QStringList known = m_strategy->directions();
+        const QString hint = prettyDirection(context.directionHint);
+        if (!hint.isEmpty()) {
+            if (known.contains(hint))
+                return hint;
+            const QString mapped = known.at(int(BuiltinRandom::stableHash(hint) % std::uint64_t(known.size())));
+            *note = QStringLiteral("the hint '%1' is not one of this task's directions (%2); it maps to '%3'")
+                        .arg(hint, known.join(QStringLiteral(", ")), mapped);
+            return mapped;
+        }
+        if (context.attempt > 0 && parent && known.contains(parent->text(QStringLiteral("direction"))))
+            return parent->text(QStringLiteral("direction"));
+        return known.at(((context.branch % int(known.size())) + int(known.size())) % int(known.size()));
+    }
+
+    QJsonValue parentOutput(const AttemptContext &context, const std::atomic_bool &cancel, QString *note,
+                            QStringList *log)
+    {
+        const QByteArray key = QCryptographicHash::hash(context.parentProgram.toUtf8(), QCryptographicHash::Sha256);
+        {
+            const std::lock_guard lock(m_mutex);
+            const auto it = m_outputs.constFind(key);
+            if (it != m_outputs.cend()) {
+                *log << QStringLiteral("parent output: from the cache");
+                return *it;
+            }
+        }
+        QElapsedTimer clock;
+        clock.start();
+        const QJsonValue value = runParentForOutput(context, cancel, note);
+        *log << QStringLiteral("parent output: ran the parent in the sandbox, %1 s%2")
+                    .arg(double(clock.elapsed()) / 1000.0, 0, 'f', 2)
+                    .arg(note->isEmpty() ? QString() : QStringLiteral(" (") + *note + QLatin1Char(')'));
+        if (!value.isUndefined()) {
+            const std::lock_guard lock(m_mutex);
+            if (m_outputs.size() >= 64)
+                m_outputs.clear();
+            m_outputs.insert(key, value);
+        }
+        return value;
+    }
+
+    QString proposal(const AttemptContext &context, const BuiltinStep &step, const BuiltinDraft &draft,
+                     const QString &directionNote) const
+    {
+        QString text = QStringLiteral("## %1: direction `%2`\n\n").arg(m_strategy->task(), step.direction);
+        text += context.attempt == 0
+                    ? QStringLiteral("Attempt 0 of branch %1, written from scratch for this direction: %2.\n\n")
+                          .arg(context.branch)
+                          .arg(m_strategy->describe(step.direction))
+                    : QStringLiteral("Attempt %1 of branch %2, refining its parent (generation %3).\n\n")
+                          .arg(context.attempt)
+                          .arg(context.branch)
+                          .arg(draft.params.integer(QStringLiteral("generation"), 0));
+        if (!directionNote.isEmpty())
+            text += QStringLiteral("Direction: %1.\n\n").arg(directionNote);
+        for (const QString &note : draft.notes)
+            text += note + QStringLiteral("\n\n");
+        if (step.parentParams) {
+            QStringList changed = draft.params.changedFrom(*step.parentParams);
+            changed.removeAll(QStringLiteral("seed"));
+            changed.removeAll(QStringLiteral("generation"));
+            text += QStringLiteral("Changed from the parent: %1 (and a new seed).\n\n")
+                        .arg(changed.isEmpty() ? QStringLiteral("nothing but the seed") : changed.join(QStringLiteral(", ")));
+        }
+        text += QStringLiteral("Parameters: `%1`\n").arg(draft.params.line());
+        return text;
+    }
+
+    quint64 m_seed;
+    std::unique_ptr<BuiltinStrategy> m_strategy;
+    std::mutex m_mutex;
+    QHash<QByteArray, QJsonValue> m_outputs;
+};
+
+} // namespace
+
+QStringList builtinAgentTasks()
+{
+    QStringList tasks{QStringLiteral("c3_autocorrelation"), QStringLiteral("circle_packing_26"),
+                      QStringLiteral("cuda_kernels"), QStringLiteral("lasso_path"), QStringLiteral("sums_differences")};
+    tasks.sort();
+    return tasks;
+}
+
+std::unique_ptr<DiscoveryAgent> createBuiltinAgent(const AgentConfig &config, const QString &task, QString *error)
+{
+    QString name = task.trimmed();
+    if (!strategyFor(name)) {
+        const QString viaFolder = folderEvaluator(name);
+        if (strategyFor(viaFolder))
+            name = viaFolder;
+    }
+    std::unique_ptr<BuiltinStrategy> strategy = strategyFor(name);
+    if (!strategy) {
+        if (error)
+            *error = QStringLiteral("the built-in agent has no strategy for task '%1' (it knows: %2)")
+                         .arg(task, builtinAgentTasks().join(QStringLiteral(", ")));
+        return nullptr;
+    }
+    return std::make_unique<BuiltinAgent>(config, std::move(strategy));
+}
+
+} // namespace dreamrsi

@@ -1,0 +1,87 @@
+#pragma once
+
+// The built-in discovery agent (online.md §3, "Built-in agent"): offline, no
+// key, deterministic, one search strategy per bundled task. It is what a
+// fresh machine, CI and the demo project run with.
+//
+// What it promises:
+//  - Every attempt returns a complete program in the task's language that
+//    the task's real evaluator scores; nothing is precomputed into it.
+//  - The program depends only on (config.seed, context.seed, context.cellId),
+//    the parent program, the parent's score and error, and the direction: the
+//    same inputs give the same program, byte for byte. A different seed gives
+//    a different program.
+//  - Each program starts with a parameter block
+//      `# dreamrsi-builtin: task=… direction=… generation=… seed=… key=value …`
+//    (`//` for C++ and CUDA). Attempt 0 of a branch makes fresh parameters
+//    for the branch's direction; a later attempt reads its parent's block
+//    back and perturbs it (after a failed parent it falls back to cheaper or
+//    safer settings and says so in the proposal).
+//  - Directions: `context.directionHint` ("direction:NAME" or "NAME") when it
+//    names one of the task's directions; an unknown hint is mapped onto one
+//    of them by a stable hash; without a hint a refinement keeps its parent's
+//    direction and attempt 0 takes direction[branch mod count], so
+//    neighbouring branches follow different directions.
+//  - For the three math tasks the agent runs the parent program again in the
+//    evaluator's sandbox, reads what it printed and writes it into the new
+//    program as WARM: the new program starts from the parent's construction
+//    and keeps it as a candidate, so along a branch the score does not drop.
+//  - Usage: model "builtin:<task>", no tokens, no cost, one call.
+//  - propose() is safe to call from several threads at once (the strategies
+//    are stateless; the cache of parent outputs is locked).
+//
+// The strategies:
+//  - circle_packing_26 (Python, numpy/scipy): each start is optimised with a
+//    quadratic penalty on overlaps and walls (L-BFGS-B, weight raised stage
+//    by stage), polished with SLSQP under the exact constraints and repaired
+//    exactly (walls, pairwise shrinking) so it is strictly valid. Hops move the
+//    smallest circles of the best packing and optimise again. Directions:
+//    hex-rows, grid-jitter, ring-layout (start patterns), random-multistart
+//    (breadth), basin-hopping (depth). Refinements spend more on hops around
+//    the parent's packing.
+//  - c3_autocorrelation (Python): L-BFGS-B on the p-norm of the
+//    autoconvolution with p raised towards the maximum, then an exact local
+//    search over single step heights. Directions: smooth-minimax (random
+//    start), negative-lobes (cosine dips), hill-climb (long exact search),
+//    coarse-to-fine (few steps first; refinements resample the parent onto
+//    finer grids). Refinements start from the parent's heights with the
+//    schedule begun higher.
+//  - sums_differences (Python): simulated annealing over integer sets with
+//    add, remove and shift moves and incrementally kept sum/difference
+//    counts, started from Conway's set times itself (a + stride·b; a stride
+//    below 29 folds the copies into each other). Directions: tensor-anneal
+//    (stride 29), folded-tensor (23), shift-moves, wide-fold (26, hotter),
+//    greedy. Refinements continue from the parent's set, cooler, with a new
+//    move mix.
+//  - lasso_path (C++17, no Eigen so it builds fast): coordinate descent with
+//    warm starts, every path point certified by a duality gap below 1e-10
+//    (so it stays within the evaluator's 1e-6); variants toggle strong-rule
+//    screening, active-set inner sweeps, covariance updates with cached Gram
+//    columns, the gap-check interval and compiler flags. Directions:
+//    strong-rules, active-set, covariance-updates, screen-and-active,
+//    vector-math.
+//  - cuda_kernels (CUDA): launch-shape and access variants of the starting
+//    LayerNorm kernel (block size, grid, float4 access, warp-shuffle
+//    reductions) or, when the parent defines convdiv_forward, of ConvDiv
+//    (block size, grid, filter staged in shared memory). Directions:
+//    vector-access, wide-blocks, more-blocks. Without a GPU these evaluate as
+//    `env` after the build is checked.
+
+#include "agent.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+namespace dreamrsi {
+
+/// The tasks the built-in agent knows, sorted.
+QStringList builtinAgentTasks();
+
+/// The built-in agent for `task`: a built-in task name, or a task folder whose
+/// task.json names a built-in evaluator. Null with `*error` set (naming the
+/// task and the known ones) for any other task.
+std::unique_ptr<DiscoveryAgent> createBuiltinAgent(const AgentConfig &config, const QString &task, QString *error);
+
+} // namespace dreamrsi

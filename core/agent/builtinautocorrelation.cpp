@@ -1,0 +1,236 @@
+#include "builtinautocorrelation.h"
+
+#include "builtinrandom.h"
+#include "eval/autocorrelationevaluator.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dreamrsi {
+
+namespace {
+
+const char *const programTemplate = R"PY(@HEADER@
+"""Third autocorrelation inequality (C3): written by the built-in agent.
+
+C3 = 2n * max|conv(a, a)| / (sum a)^2 is minimised in two phases: L-BFGS-B
+on a smooth stand-in (the p-norm of the convolution, p raised stage by stage
+towards the maximum), then a local search that moves one height at a time
+and keeps a move only when the exact C3 drops. WARM, when set, is the
+parent's step function: it is kept as a candidate and, with init "parent",
+resampled to n steps as the starting point.
+"""
+import json
+import math
+
+import numpy as np
+from scipy.optimize import minimize
+
+P = @PARAMS@
+WARM = @WARM@
+
+rng = np.random.default_rng(int(P["seed"]))
+
+
+def c3(a):
+    s = float(np.sum(a))
+    if not np.all(np.isfinite(a)) or abs(s) < 1e-9:
+        return math.inf
+    return 2.0 * len(a) * float(np.max(np.abs(np.convolve(a, a)))) / (s * s)
+
+
+def smooth(a, p):
+    b = np.convolve(a, a)
+    s = float(np.sum(a))
+    m = float(np.max(np.abs(b)))
+    if m <= 0.0 or abs(s) < 1e-12:
+        return 1e6, np.zeros_like(a)
+    u = np.abs(b) / m
+    up = u ** p
+    total = float(np.sum(up))
+    f = math.log(m) + math.log(total) / p - 2.0 * math.log(abs(s))
+    w = (u ** (p - 1.0)) * np.sign(b) / (m * total)
+    return f, 2.0 * np.correlate(w, a, "valid") - 2.0 / s
+
+
+def resample(h, n):
+    h = np.asarray(h, dtype=float)
+    idx = ((np.arange(n) + 0.5) * len(h) / n).astype(int)
+    return h[np.minimum(idx, len(h) - 1)]
+
+
+n = int(P["n"])
+kind = P["init"]
+if kind == "parent" and WARM is not None:
+    a = resample(WARM, n)
+elif kind == "lobes":
+    x = np.linspace(-1.0, 1.0, n)
+    a = 1.0 - 0.6 * np.cos(3.0 * math.pi * x) * (1.0 - x * x) + 0.02 * rng.standard_normal(n)
+elif kind == "flat":
+    a = 1.0 + 0.05 * rng.standard_normal(n)
+else:
+    a = 1.0 + 0.3 * rng.standard_normal(n)
+
+stages = int(P["stages"])
+for k in range(stages):
+    p = float(P["pmin"]) * (float(P["pmax"]) / float(P["pmin"])) ** (k / max(1, stages - 1))
+    res = minimize(smooth, a, args=(p,), jac=True, method="L-BFGS-B", options={"maxiter": int(P["lbfgs"])})
+    if c3(res.x) < c3(a) * 1.5:
+        a = res.x
+
+a = a / np.sum(a) * len(a)
+value = c3(a)
+step = float(P["step"])
+for it in range(int(P["polish"])):
+    i = int(rng.integers(len(a)))
+    trial = a.copy()
+    trial[i] += step * rng.standard_normal()
+    v = c3(trial)
+    if v < value:
+        a, value = trial, v
+
+if WARM is not None:
+    warm = np.asarray(WARM, dtype=float)
+    if len(warm) >= 1 and c3(warm) < value:
+        a, value = warm, c3(warm)
+
+print(json.dumps({"heights": [float(v) for v in a]}))
+)PY";
+
+const QStringList inits{QStringLiteral("random"), QStringLiteral("lobes"), QStringLiteral("flat")};
+
+BuiltinParams fresh(const QString &direction)
+{
+    BuiltinParams p;
+    p.set(QStringLiteral("init"), QStringLiteral("random"));
+    p.setInteger(QStringLiteral("n"), 300);
+    p.setNumber(QStringLiteral("pmin"), 8);
+    p.setNumber(QStringLiteral("pmax"), 512);
+    p.setInteger(QStringLiteral("stages"), 7);
+    p.setInteger(QStringLiteral("lbfgs"), 200);
+    p.setInteger(QStringLiteral("polish"), 2000);
+    p.setNumber(QStringLiteral("step"), 0.02);
+    if (direction == QLatin1String("negative-lobes")) {
+        p.set(QStringLiteral("init"), QStringLiteral("lobes"));
+        p.setInteger(QStringLiteral("n"), 240);
+    } else if (direction == QLatin1String("hill-climb")) {
+        p.set(QStringLiteral("init"), QStringLiteral("flat"));
+        p.setInteger(QStringLiteral("stages"), 3);
+        p.setNumber(QStringLiteral("pmax"), 64);
+        p.setInteger(QStringLiteral("polish"), 6000);
+        p.setInteger(QStringLiteral("n"), 200);
+        p.setNumber(QStringLiteral("step"), 0.05);
+    } else if (direction == QLatin1String("coarse-to-fine")) {
+        p.setInteger(QStringLiteral("n"), 120);
+        p.setInteger(QStringLiteral("stages"), 8);
+        p.setNumber(QStringLiteral("pmax"), 1024);
+    }
+    return p;
+}
+
+QString warmLiteral(const QJsonValue &output, QString *note)
+{
+    if (output.isUndefined())
+        return QStringLiteral("None");
+    QString error;
+    const auto heights = AutocorrelationEvaluator::parse(output, &error);
+    if (!heights || heights->empty() || heights->size() > 5000) {
+        *note = QStringLiteral("the parent's heights could not be read back (%1)")
+                    .arg(error.isEmpty() ? QStringLiteral("empty or too long") : error);
+        return QStringLiteral("None");
+    }
+    QStringList values;
+    for (const double h : *heights)
+        values << QString::number(h, 'g', 17);
+    return QLatin1Char('[') + values.join(QStringLiteral(", ")) + QLatin1Char(']');
+}
+
+} // namespace
+
+QString BuiltinAutocorrelation::task() const
+{
+    return QStringLiteral("c3_autocorrelation");
+}
+
+QStringList BuiltinAutocorrelation::directions() const
+{
+    return {QStringLiteral("smooth-minimax"), QStringLiteral("negative-lobes"), QStringLiteral("hill-climb"),
+            QStringLiteral("coarse-to-fine")};
+}
+
+QString BuiltinAutocorrelation::describe(const QString &direction) const
+{
+    if (direction == QLatin1String("negative-lobes"))
+        return QStringLiteral("start from a profile with dips (cosine lobes) so the optimiser begins with cancellation "
+                              "in the middle of the convolution");
+    if (direction == QLatin1String("hill-climb"))
+        return QStringLiteral("a short smooth phase and a long exact local search over single step heights");
+    if (direction == QLatin1String("coarse-to-fine"))
+        return QStringLiteral("optimise a coarse step function first; refinements resample the parent onto finer grids");
+    return QStringLiteral("random heights, then a p-norm minimax schedule from p = 8 to 512 with L-BFGS-B");
+}
+
+BuiltinDraft BuiltinAutocorrelation::draft(const BuiltinStep &step, BuiltinRandom &random) const
+{
+    BuiltinDraft d;
+    BuiltinParams &p = d.params;
+    const bool failed = parentFailed(step);
+    const bool haveWarm = !step.parentOutput.isUndefined();
+    if (step.parentParams && step.parentParams->text(QStringLiteral("task")) == task()) {
+        p = *step.parentParams;
+        if (failed) {
+            p.setInteger(QStringLiteral("n"), std::min(p.integer(QStringLiteral("n"), 300), 200));
+            p.setInteger(QStringLiteral("polish"), 1000);
+            p.setInteger(QStringLiteral("lbfgs"), 150);
+            if (!haveWarm)
+                p.set(QStringLiteral("init"), QStringLiteral("random"));
+            d.notes << QStringLiteral("The parent failed (%1): fewer steps and shorter phases, so the run is cheap "
+                                      "and safe.")
+                           .arg(step.context->parentError.isEmpty() ? QStringLiteral("no score")
+                                                                    : step.context->parentError.left(200));
+        } else {
+            const int parentN = p.integer(QStringLiteral("n"), 300);
+            int n = parentN;
+            if (step.direction == QLatin1String("coarse-to-fine") || random.chance(0.25))
+                n = std::min(480, int(std::lround(parentN * (1.2 + 0.4 * random.uniform()))));
+            p.setInteger(QStringLiteral("n"), n);
+            p.set(QStringLiteral("init"), haveWarm ? QStringLiteral("parent") : random.pick(inits));
+            // The parent is already near a minimax point: begin the p schedule higher.
+            p.setNumber(QStringLiteral("pmin"), std::clamp(random.jitter(64.0, 2.0), 16.0, 256.0));
+            p.setNumber(QStringLiteral("pmax"), std::clamp(random.jitter(p.number(QStringLiteral("pmax"), 512), 2.0), 128.0, 2048.0));
+            p.setInteger(QStringLiteral("stages"), random.range(3, 6));
+            p.setNumber(QStringLiteral("step"), std::clamp(random.jitter(p.number(QStringLiteral("step"), 0.02), 2.0), 0.002, 0.1));
+            p.setInteger(QStringLiteral("polish"), std::clamp(int(random.jitter(p.integer(QStringLiteral("polish"), 2000), 1.5)), 500, 6000));
+            d.notes << QStringLiteral("The parent reached score %1 (C3 %2); this attempt starts from its heights%3, "
+                                      "begins the p-norm schedule higher and moves the local-search step.")
+                           .arg(QString::number(step.context->parentScore.value_or(0.0), 'f', 6),
+                                QString::number(1.0 / std::max(1e-12, step.context->parentScore.value_or(1.0)), 'f', 6),
+                                n != parentN ? QStringLiteral(" resampled from %1 to %2 steps").arg(parentN).arg(n)
+                                             : QString());
+        }
+    } else {
+        p = fresh(step.direction);
+        d.notes << QStringLiteral("A fresh search for this branch: %1.").arg(describe(step.direction));
+    }
+    // Cost grows with n² per evaluation: keep a run to a few seconds.
+    const int n = p.integer(QStringLiteral("n"), 300);
+    p.setInteger(QStringLiteral("lbfgs"), std::min(p.integer(QStringLiteral("lbfgs"), 200), int(60000 / std::max(n, 1))));
+    stamp(p, step, random);
+
+    QString note;
+    const QString warm = warmLiteral(step.parentOutput, &note);
+    if (!note.isEmpty())
+        d.notes << QStringLiteral("No warm start: %1.").arg(note);
+    else if (warm == QLatin1String("None") && !step.parentOutputNote.isEmpty())
+        d.notes << QStringLiteral("No warm start: %1.").arg(step.parentOutputNote);
+    else if (warm != QLatin1String("None"))
+        d.notes << QStringLiteral("The parent's step function is kept as a candidate, so the result cannot be worse.");
+
+    d.program = QString::fromUtf8(programTemplate);
+    d.program.replace(QStringLiteral("@HEADER@"), p.header(QStringLiteral("#")));
+    d.program.replace(QStringLiteral("@PARAMS@"), p.pythonDict());
+    d.program.replace(QStringLiteral("@WARM@"), warm);
+    return d;
+}
+
+} // namespace dreamrsi

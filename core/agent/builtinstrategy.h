@@ -1,0 +1,65 @@
+#pragma once
+
+#include "agent.h"
+#include "builtinparams.h"
+
+#include <QJsonValue>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace dreamrsi {
+
+class BuiltinRandom;
+
+/// What one step of the built-in agent knows: the attempt, the direction it
+/// follows, the parent's parameter block (when the parent was written by the
+/// built-in agent) and what the parent printed (math tasks, when it ran).
+struct BuiltinStep
+{
+    const AttemptContext *context = nullptr;
+    QString direction;                        ///< one of the strategy's directions
+    std::optional<BuiltinParams> parentParams; ///< the parent's block, nullopt when it has none
+    QJsonValue parentOutput;                  ///< the parent's printed JSON; Undefined when unknown
+    QString parentOutputNote;                 ///< why there is no parent output (for the proposal)
+};
+
+/// A program made by a strategy, with its parameters and the sentences that
+/// explain it (they become the proposal).
+struct BuiltinDraft
+{
+    BuiltinParams params;
+    QString program;
+    QStringList notes;
+};
+
+/// One family of programs for one task: a set of directions (different
+/// branches follow different ones), fresh parameters per direction, a
+/// perturbation of a parent's parameters, and the program text. Stateless
+/// and const: safe to call from several threads.
+class BuiltinStrategy
+{
+public:
+    virtual ~BuiltinStrategy();
+
+    virtual QString task() const = 0;
+    /// Direction names, without the "direction:" prefix.
+    virtual QStringList directions() const = 0;
+    /// One sentence saying what a direction does.
+    virtual QString describe(const QString &direction) const = 0;
+    /// Whether drafting needs the parent's printed output (the agent then runs
+    /// the parent in the sandbox).
+    virtual bool usesParentOutput() const = 0;
+    virtual BuiltinDraft draft(const BuiltinStep &step, BuiltinRandom &random) const = 0;
+
+protected:
+    /// The parent failed: no score, or an error.
+    static bool parentFailed(const BuiltinStep &step);
+    /// The common keys: task, direction, generation (parent's + 1, or 0) and a fresh program seed.
+    void stamp(BuiltinParams &params, const BuiltinStep &step, BuiltinRandom &random) const;
+    /// A double as Python/C++ reads it back exactly.
+    static QString exact(double value);
+};
+
+} // namespace dreamrsi

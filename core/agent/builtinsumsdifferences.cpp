@@ -1,0 +1,282 @@
+#include "builtinsumsdifferences.h"
+
+#include "builtinrandom.h"
+#include "eval/sumsdifferencesevaluator.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dreamrsi {
+
+namespace {
+
+const char *const programTemplate = R"PY(@HEADER@
+"""Sums and differences: written by the built-in agent.
+
+Simulated annealing over a set A of integers in [0, span): each move adds an
+element, removes one, or shifts one by a small step. The number of ways to
+write every sum and every difference is kept in two count arrays and updated
+in O(|A|) per move, so |A+A| and |A-A| are the numbers of nonzero counts.
+The best set seen is printed. WARM, when set, is the parent's set: it starts
+the walk (init "parent") and is printed instead when nothing found beats it.
+"""
+import json
+import math
+
+import numpy as np
+
+P = @PARAMS@
+WARM = @WARM@
+
+rng = np.random.default_rng(int(P["seed"]))
+CONWAY = [0, 2, 3, 4, 7, 11, 12, 14]
+
+kind = P["init"]
+if WARM is not None and len(WARM) >= 2 and kind == "parent":
+    start = [int(v) for v in WARM]
+elif kind == "tensor":
+    # Conway's set times itself: a + stride * b. With stride >= 29 the sums and
+    # differences do not collide and the ratio is Conway's; a smaller stride
+    # folds the copies into each other and changes the structure.
+    start = [a + int(P["stride"]) * b for a in CONWAY for b in CONWAY]
+elif kind == "interval":
+    start = list(range(int(P["span"]) // 3)) + [int(P["span"]) // 2 + v for v in CONWAY]
+elif kind == "random":
+    start = [int(v) for v in np.nonzero(rng.random(int(P["span"])) < 0.25)[0]]
+else:
+    start = list(CONWAY)
+start = sorted(set(start))
+low = start[0]
+start = [v - low for v in start]
+L = max(int(P["span"]), start[-1] + 1)
+inA = np.zeros(L, dtype=bool)
+S = np.zeros(2 * L, dtype=np.int32)
+D = np.zeros(2 * L, dtype=np.int32)
+
+
+def add(x):
+    els = np.nonzero(inA)[0]
+    S[x + els] += 1
+    S[2 * x] += 1
+    D[x - els + L] += 1
+    D[els - x + L] += 1
+    D[L] += 1
+    inA[x] = True
+
+
+def remove(x):
+    inA[x] = False
+    els = np.nonzero(inA)[0]
+    S[x + els] -= 1
+    S[2 * x] -= 1
+    D[x - els + L] -= 1
+    D[els - x + L] -= 1
+    D[L] -= 1
+
+
+def value():
+    k = int(np.count_nonzero(inA))
+    if k < 2 or k > 512:
+        return -1.0
+    s = int(np.count_nonzero(S))
+    d = int(np.count_nonzero(D))
+    if s <= k or d <= k:
+        return -1.0
+    return math.log(s / k) / math.log(d / k)
+
+
+for x in start:
+    add(x)
+current = value()
+best, best_set = current, np.nonzero(inA)[0].copy()
+moves = int(P["moves"])
+t0, t1 = float(P["t0"]), float(P["t1"])
+p_add, p_remove = float(P["p_add"]), float(P["p_remove"])
+reach = int(P["shift"])
+for it in range(moves):
+    temperature = t0 * (t1 / t0) ** (it / moves)
+    u = rng.random()
+    if u < p_add:
+        x = int(rng.integers(L))
+        if inA[x]:
+            continue
+        add(x)
+        undo = (remove, x)
+    elif u < p_add + p_remove:
+        els = np.nonzero(inA)[0]
+        if len(els) <= 3:
+            continue
+        x = int(els[rng.integers(len(els))])
+        remove(x)
+        undo = (add, x)
+    else:
+        els = np.nonzero(inA)[0]
+        x = int(els[rng.integers(len(els))])
+        y = x + int(rng.integers(-reach, reach + 1))
+        if y == x or y < 0 or y >= L or inA[y]:
+            continue
+        remove(x)
+        add(y)
+        undo = None
+    v = value()
+    if v >= current or rng.random() < math.exp((v - current) / temperature):
+        current = v
+        if v > best:
+            best, best_set = v, np.nonzero(inA)[0].copy()
+    elif undo is None:
+        remove(y)
+        add(x)
+    else:
+        undo[0](undo[1])
+
+result = [int(v) + low for v in best_set]
+if WARM is not None and len(set(WARM)) >= 2:
+    W = np.array(sorted(set(int(v) for v in WARM)))
+    k = len(W)
+    s = len(np.unique(np.add.outer(W, W)))
+    d = len(np.unique(np.subtract.outer(W, W)))
+    if k <= 512 and s > k and d > k and math.log(s / k) / math.log(d / k) > best:
+        result = [int(v) for v in W]
+
+print(json.dumps({"set": result}))
+)PY";
+
+BuiltinParams fresh(const QString &direction)
+{
+    BuiltinParams p;
+    p.set(QStringLiteral("init"), QStringLiteral("tensor"));
+    p.setInteger(QStringLiteral("stride"), 29);
+    p.setInteger(QStringLiteral("span"), 440);
+    p.setInteger(QStringLiteral("moves"), 12000);
+    p.setNumber(QStringLiteral("t0"), 0.0005);
+    p.setNumber(QStringLiteral("t1"), 5e-6);
+    p.setNumber(QStringLiteral("p_add"), 0.3);
+    p.setNumber(QStringLiteral("p_remove"), 0.3);
+    p.setInteger(QStringLiteral("shift"), 2);
+    if (direction == QLatin1String("folded-tensor")) {
+        p.setInteger(QStringLiteral("stride"), 23);
+    } else if (direction == QLatin1String("shift-moves")) {
+        p.setInteger(QStringLiteral("stride"), 25);
+        p.setNumber(QStringLiteral("p_add"), 0.1);
+        p.setNumber(QStringLiteral("p_remove"), 0.1);
+        p.setInteger(QStringLiteral("shift"), 4);
+    } else if (direction == QLatin1String("wide-fold")) {
+        p.setInteger(QStringLiteral("stride"), 26);
+        p.setNumber(QStringLiteral("t0"), 0.001);
+    } else if (direction == QLatin1String("greedy")) {
+        p.setInteger(QStringLiteral("stride"), 24);
+        p.setNumber(QStringLiteral("t0"), 1e-6);
+        p.setNumber(QStringLiteral("t1"), 1e-8);
+    }
+    return p;
+}
+
+QString warmLiteral(const QJsonValue &output, QString *note, int *spanNeeded)
+{
+    if (output.isUndefined())
+        return QStringLiteral("None");
+    QString error;
+    const auto elements = SumsDifferencesEvaluator::parse(output, &error);
+    if (!elements || elements->size() < 2) {
+        *note = QStringLiteral("the parent's set could not be read back (%1)")
+                    .arg(error.isEmpty() ? QStringLiteral("fewer than 2 elements") : error);
+        return QStringLiteral("None");
+    }
+    std::vector<qint64> values;
+    for (const double v : *elements)
+        values.push_back(qint64(std::llround(v)));
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    if (values.back() - values.front() > 20000) {
+        *note = QStringLiteral("the parent's set spans %1 integers, too wide for this search")
+                    .arg(values.back() - values.front());
+        return QStringLiteral("None");
+    }
+    *spanNeeded = int(values.back() - values.front()) + 1;
+    QStringList parts;
+    for (const qint64 v : values)
+        parts << QString::number(v);
+    return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
+}
+
+} // namespace
+
+QString BuiltinSumsDifferences::task() const
+{
+    return QStringLiteral("sums_differences");
+}
+
+QStringList BuiltinSumsDifferences::directions() const
+{
+    return {QStringLiteral("tensor-anneal"), QStringLiteral("folded-tensor"), QStringLiteral("shift-moves"),
+            QStringLiteral("wide-fold"), QStringLiteral("greedy")};
+}
+
+QString BuiltinSumsDifferences::describe(const QString &direction) const
+{
+    if (direction == QLatin1String("folded-tensor"))
+        return QStringLiteral("Conway's set times itself with stride 23, so the copies overlap and the sums and "
+                              "differences fold into a new structure, then anneal");
+    if (direction == QLatin1String("shift-moves"))
+        return QStringLiteral("a folded product (stride 25) reshaped mostly by shifting elements by up to 4");
+    if (direction == QLatin1String("wide-fold"))
+        return QStringLiteral("a lightly folded product (stride 26) annealed hotter, so it can reorganise");
+    if (direction == QLatin1String("greedy"))
+        return QStringLiteral("a folded product (stride 24) improved by moves that never lower C(A): a pure local search");
+    return QStringLiteral("anneal the 64-element product of Conway's set with itself (stride 29: same ratio as "
+                          "Conway's, far more room for local moves)");
+}
+
+BuiltinDraft BuiltinSumsDifferences::draft(const BuiltinStep &step, BuiltinRandom &random) const
+{
+    BuiltinDraft d;
+    BuiltinParams &p = d.params;
+    const bool failed = parentFailed(step);
+    QString note;
+    int spanNeeded = 0;
+    const QString warm = warmLiteral(step.parentOutput, &note, &spanNeeded);
+    const bool haveWarm = warm != QLatin1String("None");
+    if (step.parentParams && step.parentParams->text(QStringLiteral("task")) == task()) {
+        p = *step.parentParams;
+        if (failed) {
+            p.setInteger(QStringLiteral("moves"), 6000);
+            p.setInteger(QStringLiteral("span"), std::min(p.integer(QStringLiteral("span"), 440), 440));
+            d.notes << QStringLiteral("The parent failed (%1): half the moves and a bounded window.")
+                           .arg(step.context->parentError.isEmpty() ? QStringLiteral("no score")
+                                                                    : step.context->parentError.left(200));
+        } else {
+            p.setNumber(QStringLiteral("t0"), std::clamp(random.jitter(p.number(QStringLiteral("t0"), 5e-4) * 0.5, 3.0), 1e-7, 5e-3));
+            p.setNumber(QStringLiteral("t1"), std::min(p.number(QStringLiteral("t0"), 5e-4) * 0.01, p.number(QStringLiteral("t1"), 5e-6)));
+            const double add = std::clamp(p.number(QStringLiteral("p_add"), 0.3) + 0.15 * (2 * random.uniform() - 1), 0.05, 0.6);
+            const double remove = std::clamp(p.number(QStringLiteral("p_remove"), 0.3) + 0.15 * (2 * random.uniform() - 1), 0.05, 0.6);
+            p.setNumber(QStringLiteral("p_add"), add);
+            p.setNumber(QStringLiteral("p_remove"), std::min(remove, 0.95 - add));
+            p.setInteger(QStringLiteral("shift"), random.range(1, 5));
+            p.setInteger(QStringLiteral("moves"), std::clamp(int(random.jitter(p.integer(QStringLiteral("moves"), 12000), 1.4)), 6000, 18000));
+            d.notes << QStringLiteral("The parent reached C(A) = %1; this attempt continues the walk from its set, "
+                                      "cooler, with a new mix of add/remove/shift moves.")
+                           .arg(QString::number(step.context->parentScore.value_or(0.0), 'f', 6));
+        }
+    } else {
+        p = fresh(step.direction);
+        d.notes << QStringLiteral("A fresh search for this branch: %1.").arg(describe(step.direction));
+    }
+    if (haveWarm && !failed && step.context->attempt > 0)
+        p.set(QStringLiteral("init"), QStringLiteral("parent"));
+    if (haveWarm)
+        p.setInteger(QStringLiteral("span"), std::max(p.integer(QStringLiteral("span"), 440), spanNeeded + 16));
+    stamp(p, step, random);
+
+    if (!note.isEmpty())
+        d.notes << QStringLiteral("No warm start: %1.").arg(note);
+    else if (!haveWarm && !step.parentOutputNote.isEmpty())
+        d.notes << QStringLiteral("No warm start: %1.").arg(step.parentOutputNote);
+
+    d.program = QString::fromUtf8(programTemplate);
+    d.program.replace(QStringLiteral("@HEADER@"), p.header(QStringLiteral("#")));
+    d.program.replace(QStringLiteral("@PARAMS@"), p.pythonDict());
+    d.program.replace(QStringLiteral("@WARM@"), warm);
+    return d;
+}
+
+} // namespace dreamrsi

@@ -4,6 +4,7 @@
 #include "cellspage.h"
 #include "celltablemodel.h"
 #include "discoverypage.h"
+#include "dreamingdialog.h"
 #include "exportdialog.h"
 #include "figureexport.h"
 #include "frontierpage.h"
@@ -17,6 +18,7 @@
 #include "qcp.h"
 #include "replayjobs.h"
 #include "replaypage.h"
+#include "roundpanel.h"
 #include "settingsdialog.h"
 #include "sweeprunner.h"
 #include "treesummarytext.h"
@@ -81,6 +83,9 @@ MainWindow::MainWindow(QWidget *parent)
     setCentralWidget(m_tabs);
     createDocks();
     createActions();
+    auto *roundPanel = new RoundPanel(m_session->store(), this);
+    roundPanel->install(this);
+    connect(roundPanel, &RoundPanel::roundFinished, this, [this] { openProject(m_session->path()); });
     statusBar()->showMessage(tr("Ready"));
 
     // What the pages ask for.

@@ -5,6 +5,7 @@
 
 #include "cellspage.h"
 #include "discoverypage.h"
+#include "dreamingdialog.h"
 #include "frontierpage.h"
 #include "policiespage.h"
 #include "projectsession.h"
@@ -232,9 +233,19 @@ void MainWindow::createReplayMenu()
         }
         compareVersions(names.value(0), names.value(1));
     });
+    QAction *dreamAction = replayMenu->addAction(themeIcon("system-run", QStyle::SP_ComputerIcon), tr("&Dream…"));
+    dreamAction->setObjectName(QStringLiteral("actionDream"));
+    dreamAction->setStatusTip(tr("Write, replay and propose new policy versions over the project's worlds"));
+    connect(dreamAction, &QAction::triggered, this, [this] {
+        auto *dialog = new DreamingDialog(*m_workspace, m_session->store(), m_settings, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &DreamingDialog::approvalRequested, m_session, &ProjectSession::storeApproval);
+        dialog->show();
+    });
     m_toolbar->addSeparator();
     m_toolbar->addAction(m_replayAction);
     m_toolbar->addAction(m_compareAction);
+    m_toolbar->addAction(dreamAction);
 
 }
 

@@ -2,11 +2,14 @@
 // in dreamrsi_core (or, for figure export, dreamrsi_views); this file only
 // dispatches.
 #include "eval/evalcommands.h"
+#include "loop/roundbench.h"
 #include "model/modelcommands.h"
 #include "replay/replaycommand.h"
 #include "store/storecommands.h"
 #include "plotcommand.h"
 #include "projectreplaycommand.h"
+#include "roundcommand.h"
+#include "dreamcommand.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -44,14 +47,17 @@ int runProject(const QStringList &args, QTextStream &out, QTextStream &err)
 // One line per command; keep sorted by name.
 const Command commands[] = {
     {"approve", "approve a policy version for the next online round, with its evidence", dreamrsi::runApproveCommand},
+    {"dream", "write, replay and propose new policy versions over a project's worlds", dreamrsi::runDreamCommand},
     {"evaluate", "evaluate a candidate for a built-in task or with a custom command", dreamrsi::runEvaluateCommand},
     {"export", "export iterations, a project bundle, or re-write a tree file", dreamrsi::runProjectExportCommand},
     {"import", "store tree files, a policy version or a bundle in a project", dreamrsi::runImportCommand},
+    {"loop", "T iterations of round, dream and approve, or the fixed-exploration baseline (--fixed)", dreamrsi::runLoopCommand},
     {"ls", "list a project's iterations, policy versions, replay results, approvals", dreamrsi::runLsCommand},
     {"plot", "export a frontier, anytime or tree figure (PDF, SVG, PNG)", dreamrsi::runPlotCommand, true},
     {"project", "create a project file or show what it holds (new, info)", runProject},
     {"replay", "replay a policy in tree files (--world) or a project's iterations (--project) and score it",
      runReplay},
+    {"round", "run or resume a live round: agent attempts on W workers, stored as they finish", dreamrsi::runRoundCommand},
     {"synth", "write synthetic worlds of documented regimes", dreamrsi::runSynthCommand},
     {"tasks", "list the built-in evaluation tasks", dreamrsi::runTasksCommand},
     {"validate", "check tree files and print their summary", dreamrsi::runValidateCommand},
@@ -60,6 +66,7 @@ const Command commands[] = {
 // `dreamrsi bench NAME`: one line per benchmark.
 const Command benches[] = {
     {"replay", "episodes/s and reveals/s of built-in and scripted replays", dreamrsi::runBenchReplayCommand},
+    {"round", "orchestration overhead per attempt of a live round (instant agent and evaluator)", dreamrsi::runBenchRoundCommand},
     {"sandbox", "sandbox overhead of /bin/true vs a bare run; pool throughput", dreamrsi::runBenchSandboxCommand},
     {"store", "import many worlds; open a large project and load one tree", dreamrsi::runBenchStoreCommand},
     {"tree", "parse and index a large synthetic tree", dreamrsi::runBenchTreeCommand},

@@ -76,9 +76,9 @@ public:
     /// artifacts already stored by putArtifact().
     QFuture<StoreResult<Done>> appendCell(IterationId iteration, const Cell &cell,
                                           const QList<ArtifactRef> &artifacts = {});
-    /// Marks a round Finished (or Interrupted when the user stopped it).
+    /// Marks a round Finished, Stopped (the user stopped it) or Interrupted.
     QFuture<StoreResult<Done>> finishIteration(IterationId iteration, IterationStatus status = IterationStatus::Finished);
-    /// Sets an Interrupted round back to Running so the loop can continue it;
+    /// Sets an Interrupted or Stopped round back to Running so the loop can continue it;
     /// returns the cells it already has, in seq order.
     QFuture<StoreResult<QList<Cell>>> resumeIteration(IterationId iteration);
     /// Stores a validated tree as a new finished iteration, all or nothing.

@@ -541,7 +541,7 @@ StoreResult<Done> ProjectWriter::finishIteration(IterationId iteration, Iteratio
 {
     using R = StoreResult<Done>;
     if (status == IterationStatus::Running)
-        return R::failure(d->where(QStringLiteral("finishIteration: the new status must be finished or interrupted")));
+        return R::failure(d->where(QStringLiteral("finishIteration: the new status must be finished, interrupted or stopped")));
     SqliteStatement s(*d->db, "UPDATE iterations SET status = ?2, finished = ?3 WHERE id = ?1 AND status = 'running'");
     s.bind(1, iteration);
     s.bind(2, iterationStatusName(status));
@@ -561,12 +561,13 @@ StoreResult<QList<Cell>> ProjectWriter::resumeIteration(IterationId iteration)
     if (!tx.begin(&error))
         return R::failure(d->where(error));
     SqliteStatement s(*d->db,
-                      "UPDATE iterations SET status = 'running', finished = NULL WHERE id = ?1 AND status = 'interrupted'");
+                      "UPDATE iterations SET status = 'running', finished = NULL WHERE id = ?1 "
+                      "AND status IN ('interrupted', 'stopped')");
     s.bind(1, iteration);
     if (!s.run())
         return R::failure(d->where(s.error()));
     if (d->db->changes() == 0)
-        return R::failure(d->where(QStringLiteral("iteration %1 is not an interrupted round").arg(iteration)));
+        return R::failure(d->where(QStringLiteral("iteration %1 is not an interrupted or stopped round").arg(iteration)));
     QList<Cell> cells;
     const QByteArray sql = QByteArray("SELECT ") + CellSelectColumns + " FROM cells WHERE iteration_id = ?1 ORDER BY seq";
     SqliteStatement q(*d->db, sql.constData());

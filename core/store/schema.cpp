@@ -132,6 +132,40 @@ CREATE TABLE approvals(
 CREATE INDEX approvals_by_version ON approvals(policy_version_id);
 )sql";
 
+// Version 3: a round the user stopped is `stopped` (online.md §1), distinct
+// from `interrupted` (the process died). SQLite cannot change a CHECK
+// constraint, so the iterations table is rebuilt under the same name; the
+// migration runs with foreign keys off (prepare() turns them off around the
+// migrations and checks them before each commit), so the cells, replay
+// results and approvals that reference iterations keep their rows.
+constexpr const char *V3 = R"sql(
+CREATE TABLE iterations_v3(
+  id INTEGER PRIMARY KEY,
+  number INTEGER,
+  task TEXT,
+  baseline_score REAL,
+  max_parallelism INTEGER,
+  grid_branches INTEGER,
+  grid_refinements INTEGER,
+  grid_reason TEXT NOT NULL DEFAULT '',
+  beta REAL,
+  policy_version_id INTEGER REFERENCES policy_versions(id),
+  status TEXT NOT NULL CHECK (status IN ('running', 'finished', 'interrupted', 'stopped')),
+  started TEXT NOT NULL,
+  finished TEXT,
+  best_score REAL,
+  cell_count INTEGER NOT NULL DEFAULT 0,
+  source TEXT NOT NULL DEFAULT '',
+  payload TEXT NOT NULL DEFAULT '{}'
+);
+INSERT INTO iterations_v3 SELECT id, number, task, baseline_score, max_parallelism, grid_branches,
+  grid_refinements, grid_reason, beta, policy_version_id, status, started, finished, best_score,
+  cell_count, source, payload FROM iterations;
+DROP TABLE iterations;
+ALTER TABLE iterations_v3 RENAME TO iterations;
+CREATE INDEX iterations_by_status ON iterations(status);
+)sql";
+
 QString describe(const SqliteConnection &db, const QString &what)
 {
     return QStringLiteral("%1: %2").arg(db.path(), what);
@@ -144,6 +178,7 @@ const char *migrationTo(int v)
     switch (v) {
     case 1: return V1;
     case 2: return V2;
+    case 3: return V3;
     default: return nullptr;
     }
 }
@@ -205,18 +240,43 @@ int prepare(SqliteConnection &db, bool migrate, bool initialise, QString *error)
                                   .arg(CurrentVersion));
         return -1;
     }
+    // Table rebuilds (V3) must not cascade: foreign keys are off while the
+    // migrations run (the pragma is a no-op inside a transaction, hence
+    // here) and every step checks them before it commits.
+    QString fkError;
+    if (!db.exec("PRAGMA foreign_keys = OFF;", &fkError)) {
+        *error = describe(db, QStringLiteral("cannot prepare the schema migration: %1").arg(fkError));
+        return -1;
+    }
     for (int v = int(*version) + 1; v <= CurrentVersion; ++v) {
         QString step;
-        const QByteArray sql = QByteArray("BEGIN IMMEDIATE;\n") + migrationTo(v)
-                               + QByteArray("\nPRAGMA application_id = ") + QByteArray::number(ApplicationId)
-                               + QByteArray(";\nPRAGMA user_version = ") + QByteArray::number(v)
-                               + QByteArray(";\nCOMMIT;");
-        if (!db.exec(sql.constData(), &step)) {
+        QByteArray sql = QByteArray("BEGIN IMMEDIATE;\n") + migrationTo(v)
+                         + QByteArray("\nPRAGMA application_id = ") + QByteArray::number(ApplicationId)
+                         + QByteArray(";\nPRAGMA user_version = ") + QByteArray::number(v) + QByteArray(";\n");
+        bool done = db.exec(sql.constData(), &step);
+        if (done) {
+            const std::optional<qint64> broken =
+                db.queryInt("SELECT count(*) FROM pragma_foreign_key_check;", &step);
+            if (!broken)
+                done = false;
+            else if (*broken > 0) {
+                done = false;
+                step = QStringLiteral("%1 rows would break a foreign key").arg(*broken);
+            }
+        }
+        if (done)
+            done = db.exec("COMMIT;", &step);
+        if (!done) {
             QString ignored;
             db.exec("ROLLBACK;", &ignored);
+            db.exec("PRAGMA foreign_keys = ON;", &ignored);
             *error = describe(db, QStringLiteral("migration of the schema to version %1 failed: %2").arg(v).arg(step));
             return -1;
         }
+    }
+    if (!db.exec("PRAGMA foreign_keys = ON;", &fkError)) {
+        *error = describe(db, QStringLiteral("cannot re-enable foreign keys after the migration: %1").arg(fkError));
+        return -1;
     }
     return checkIntegrity(db, error) ? CurrentVersion : -1;
 }

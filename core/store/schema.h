@@ -11,10 +11,11 @@ class SqliteConnection;
 /// Version history (PRAGMA user_version):
 ///   1  project, policy_versions, iterations, cells, artifacts, cell_artifacts
 ///   2  replay_results, approvals (dreaming and redeploy)
+///   3  iteration status 'stopped' (iterations table rebuilt)
 /// A database is recognised as a project by PRAGMA application_id.
 namespace Schema {
 
-inline constexpr int CurrentVersion = 2;
+inline constexpr int CurrentVersion = 3;
 inline constexpr int ApplicationId = 0x44525349; // "DRSI"
 
 /// SQL that brings a database from version `v - 1` to `v` (1 ≤ v ≤ CurrentVersion).

@@ -8,13 +8,15 @@ QString iterationStatusName(IterationStatus s)
     case IterationStatus::Running: return QStringLiteral("running");
     case IterationStatus::Finished: return QStringLiteral("finished");
     case IterationStatus::Interrupted: return QStringLiteral("interrupted");
+    case IterationStatus::Stopped: return QStringLiteral("stopped");
     }
     return {};
 }
 
 std::optional<IterationStatus> iterationStatusFromName(const QString &name)
 {
-    for (IterationStatus s : {IterationStatus::Running, IterationStatus::Finished, IterationStatus::Interrupted}) {
+    for (IterationStatus s : {IterationStatus::Running, IterationStatus::Finished, IterationStatus::Interrupted,
+                              IterationStatus::Stopped}) {
         if (iterationStatusName(s) == name)
             return s;
     }

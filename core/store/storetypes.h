@@ -36,8 +36,10 @@ struct ProjectInfo
 };
 
 /// Lifecycle of an online round. `Interrupted` is set by the store itself when
-/// a project is opened whose round was still `Running` (the process died).
-enum class IterationStatus { Running, Finished, Interrupted };
+/// a project is opened whose round was still `Running` (the process died);
+/// `Stopped` when the user (or a signal) stopped the round cleanly. Both can
+/// be resumed.
+enum class IterationStatus { Running, Finished, Interrupted, Stopped };
 QString iterationStatusName(IterationStatus s);
 std::optional<IterationStatus> iterationStatusFromName(const QString &name);
 

@@ -8,9 +8,14 @@
 //        opened (counting the roots just taken) and the batch holds fewer than W ids.
 //   An empty batch (no frontier left, width reached) ends the episode.
 
+// Tunables (top-level `const NAME = number;`, range in the comment; the
+// built-in policy improver mutates these lines). The defaults give the rule above.
+const MIN_WIDTH = 1;         // range [1, 10]: branches opened at beta = 0
+const WIDTH_ROUNDING = 0.5;  // range [0, 1]
+
 function selectBatch(state) {
     var W = state.maxParallelism;
-    var width = 1 + Math.floor(state.beta * (W - 1) + 0.5);
+    var width = MIN_WIDTH + Math.floor(state.beta * (W - MIN_WIDTH) + WIDTH_ROUNDING);
     var batch = [];
     var legal = state.legal;
     for (var i = 0; i < legal.length; ++i) {

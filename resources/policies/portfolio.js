@@ -2,7 +2,8 @@
 // Twin of the C++ built-in core/policy/portfoliopolicy.cpp: same rule, same batches.
 //
 // Thresholds, all routed through beta (W = maxParallelism, T = opened branches
-// + legal roots, i.e. every branch the policy may ever open):
+// + legal roots, i.e. every branch the policy may ever open); with the
+// tunables below at their defaults:
 //   R  = 1 + floor(beta*(T - 1) + 0.5)   root budget: branches opened in total
 //   w0 = min(R, 1 + floor(beta*(W - 1) + 0.5))   roots opened in the first round
 //   P  = 1 + floor(3*beta)   non-improving successes in a row before a branch closes
@@ -34,6 +35,21 @@
 
 var defaultBeta = 0.5;
 
+// Tunables. Each is a top-level `const NAME = number;` with its range or its
+// alternatives in a comment: the built-in policy improver (dreaming without a
+// key) mutates exactly these lines. The defaults give the rule above, batch
+// for batch identical to the C++ built-in.
+const ROOT_ROUNDING = 0.5;   // range [0, 1]: rounding of the root budget R and the first-round width w0
+const STALL_BASE = 1;        // range [0, 6]: P = STALL_BASE + floor(STALL_SLOPE*beta)
+const STALL_SLOPE = 3;       // range [0, 8]
+const REPAIR_BASE = 1;       // range [0, 4]: F = REPAIR_BASE + floor(REPAIR_SLOPE*beta)
+const REPAIR_SLOPE = 2;      // range [0, 6]
+const PATIENCE_BASE = 1;     // range [1, 6]: G = W*(PATIENCE_BASE + floor(PATIENCE_SLOPE*beta))
+const PATIENCE_SLOPE = 2;    // range [0, 6]
+const RECOVERY_MODE = 1;     // choice 0|1|2: 0 never repairs; 1 adds the best recovery when every
+                             // exploitation candidate fits and a slot is left; 2 fills every slot
+                             // left after exploitation with recoveries, best first
+
 function before(a, b) {
     if (a.hasAnchor !== b.hasAnchor)
         return a.hasAnchor ? -1 : 1;
@@ -50,11 +66,11 @@ function selectBatch(state) {
     var roots = state.legalRoots;
     var opened = state.openedBranches.length;
     var T = opened + roots.length;
-    var R = 1 + Math.floor(beta * (T - 1) + 0.5);
-    var w0 = Math.min(R, 1 + Math.floor(beta * (W - 1) + 0.5));
-    var P = 1 + Math.floor(3 * beta);
-    var F = 1 + Math.floor(2 * beta);
-    var G = W * (1 + Math.floor(2 * beta));
+    var R = 1 + Math.floor(beta * (T - 1) + ROOT_ROUNDING);
+    var w0 = Math.min(R, 1 + Math.floor(beta * (W - 1) + ROOT_ROUNDING));
+    var P = STALL_BASE + Math.floor(STALL_SLOPE * beta);
+    var F = REPAIR_BASE + Math.floor(REPAIR_SLOPE * beta);
+    var G = W * (PATIENCE_BASE + Math.floor(PATIENCE_SLOPE * beta));
     var batch = [];
     var observed = state.observed;
     var i;
@@ -128,7 +144,12 @@ function selectBatch(state) {
         rootsLeft -= 1;
     }
     var space = W - batch.length;
-    if (recovery.length > 0 && exploit.length < space) {
+    if (RECOVERY_MODE === 2) {
+        for (i = 0; i < exploit.length && batch.length < W; ++i)
+            batch.push(exploit[i].id);
+        for (i = 0; i < recovery.length && batch.length < W; ++i)
+            batch.push(recovery[i].id);
+    } else if (RECOVERY_MODE === 1 && recovery.length > 0 && exploit.length < space) {
         for (i = 0; i < exploit.length; ++i)
             batch.push(exploit[i].id);
         batch.push(recovery[0].id);

@@ -1,0 +1,115 @@
+// `dreamrsi dream`: M policy versions written from replay feedback, each
+// replayed in the sandboxed child over the project's stored worlds, the best
+// by mean value proposed (and approved with --auto-approve).
+#include "dreamcommand.h"
+
+#include "dreamoptions.h"
+
+#include "loop/autoapproval.h"
+#include "loop/dreamer.h"
+#include "loop/dreamjson.h"
+#include "store/projectstore.h"
+
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QJsonDocument>
+
+namespace dreamrsi {
+
+int runDreamCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Dreaming: writes M policy versions from replay feedback (version 0 = the deployed one, i.e. the\n"
+        "newest approved version, else builtin:portfolio), replays each in the sandboxed child process on\n"
+        "every finished iteration of the project over the β grid, stores versions and results, and\n"
+        "proposes the version with the best mean value."));
+    parser.addHelpOption();
+    const QCommandLineOption project(QStringLiteral("project"), QStringLiteral("The project file."), QStringLiteral("P"));
+    parser.addOption(project);
+    DreamOptions::add(parser);
+    const QCommandLineOption autoApprove(QStringLiteral("auto-approve"),
+                                         QStringLiteral("Approve the proposed version and record that it was automatic."));
+    parser.addOption(autoApprove);
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print the versions and the proposal as JSON."));
+    parser.addOption(json);
+
+    auto usageError = [&](const QString &message) {
+        err << "error: " << message << "\n\n" << parser.helpText();
+        return 2;
+    };
+    if (!parser.parse(QStringList{QStringLiteral("dreamrsi dream")} + args))
+        return usageError(parser.errorText());
+    if (parser.isSet(QStringLiteral("help"))) {
+        out << parser.helpText();
+        return 0;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return usageError(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
+    if (!parser.isSet(project))
+        return usageError(QStringLiteral("--project is required"));
+    QString error;
+    std::optional<DreamOptions> options = DreamOptions::read(parser, &error);
+    if (!options)
+        return usageError(error);
+    const QString path = parser.value(project);
+    if (!QFileInfo::exists(path)) {
+        err << "error: " << path << ": no such project file\n";
+        return 1;
+    }
+
+    std::shared_ptr<PolicyDeveloper> developer = options->createDeveloper(&error);
+    if (!developer) {
+        err << "error: " << error << '\n';
+        return 1;
+    }
+
+    ProjectStore store;
+    const StoreResult<OpenReport> opened = store.open(path).result();
+    if (!opened.ok()) {
+        err << "error: " << opened.error << '\n';
+        return 1;
+    }
+    const StoreResult<QList<DreamWorld>> worlds = Dreamer::finishedWorlds(store);
+    if (!worlds.ok()) {
+        err << "error: " << worlds.error << '\n';
+        return 1;
+    }
+    if (worlds.value->isEmpty()) {
+        err << "error: " << path << ": no finished iteration to dream in (import trees or run a round first)\n";
+        return 1;
+    }
+
+    Dreamer dreamer(&store, developer);
+    QObject::connect(&dreamer, &Dreamer::message, &dreamer,
+                     [&err](const QString &line) { err << "dream: " << line << '\n' << Qt::flush; });
+    const DreamReport report = dreamer.run(*worlds.value, options->settings);
+    int rc = 0;
+    QJsonObject result = dreamReportJson(report, *worlds.value, options->settings);
+    result.insert(QStringLiteral("project"), QFileInfo(path).absoluteFilePath());
+    QJsonValue approved(QJsonValue::Null);
+    if (!report.error.isEmpty()) {
+        err << "error: " << report.error << '\n';
+        rc = 1;
+    } else if (!report.proposal()) {
+        err << "error: no version of the dream could be scored; nothing is proposed\n";
+        rc = 1;
+    } else if (parser.isSet(autoApprove)) {
+        const StoreResult<qint64> a =
+            approveAutomatically(store, report, report.proposed, *worlds.value, options->settings, QStringLiteral("dreamrsi dream"));
+        if (!a.ok()) {
+            err << "error: cannot record the approval: " << a.error << '\n';
+            rc = 1;
+        } else {
+            approved = report.proposal()->developed.version.id;
+            err << "dream: approved " << report.proposal()->developed.version.name << " automatically\n";
+        }
+    }
+    result.insert(QStringLiteral("approved"), approved);
+    store.close().waitForFinished();
+    if (parser.isSet(json))
+        out << QJsonDocument(result).toJson(QJsonDocument::Indented);
+    return rc;
+}
+
+} // namespace dreamrsi

@@ -1,0 +1,13 @@
+#pragma once
+
+#include <QStringList>
+#include <QTextStream>
+
+namespace dreamrsi {
+
+/// `dreamrsi dream`: dreaming over a project's finished iterations (online.md §4, §6).
+int runDreamCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+/// `dreamrsi loop`: T iterations of round → dream → approve (online.md §5, §6).
+int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+
+} // namespace dreamrsi

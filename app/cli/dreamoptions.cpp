@@ -1,0 +1,139 @@
+#include "dreamoptions.h"
+
+#include "agent/agentfactory.h"
+#include "loop/agentpolicydeveloper.h"
+#include "loop/policyimprover.h"
+
+#include <cmath>
+
+namespace dreamrsi {
+
+QStringList DreamOptions::kinds()
+{
+    return {QStringLiteral("builtin"), QStringLiteral("openai"), QStringLiteral("anthropic"), QStringLiteral("gemini"),
+            QStringLiteral("command")};
+}
+
+void DreamOptions::add(QCommandLineParser &parser, const QString &agentOption, bool shared)
+{
+    parser.addOption(QCommandLineOption(QStringLiteral("versions"), QStringLiteral("M: versions per dream, the deployed one included (default 4)."),
+                      QStringLiteral("M"), QStringLiteral("4")));
+    parser.addOption(QCommandLineOption(agentOption,
+                      QStringLiteral("Who writes new versions: builtin (the offline policy improver), openai, anthropic, "
+                                     "gemini or command (default builtin)."),
+                      QStringLiteral("KIND"), QStringLiteral("builtin")));
+    if (shared) {
+        parser.addOption(QCommandLineOption(QStringLiteral("model"), QStringLiteral("The provider's model name."), QStringLiteral("M")));
+        parser.addOption(QCommandLineOption(QStringLiteral("base-url"), QStringLiteral("The provider's base URL."), QStringLiteral("URL")));
+        parser.addOption(QCommandLineOption(QStringLiteral("command"), QStringLiteral("Agent kind command: the command line."), QStringLiteral("CMD")));
+        parser.addOption(QCommandLineOption(QStringLiteral("seed"), QStringLiteral("Seed of the built-in improver (default 0)."), QStringLiteral("S"),
+                          QStringLiteral("0")));
+        parser.addOption(QCommandLineOption(QStringLiteral("workers"), QStringLiteral("W of the replays (default 10)."), QStringLiteral("W"),
+                          QStringLiteral("10")));
+    }
+    parser.addOption(QCommandLineOption(QStringLiteral("lambda"), QStringLiteral("λ of the value (default 0.1)."), QStringLiteral("L"),
+                      QStringLiteral("0.1")));
+    parser.addOption(QCommandLineOption(QStringLiteral("betas"), QStringLiteral("The β grid (default 0,0.25,0.5,0.75,1)."), QStringLiteral("LIST"),
+                      QStringLiteral("0,0.25,0.5,0.75,1")));
+    parser.addOption(QCommandLineOption(QStringLiteral("replay-rounds"), QStringLiteral("Round limit K of each replayed episode (default none)."),
+                      QStringLiteral("K")));
+    parser.addOption(QCommandLineOption(QStringLiteral("time-limit-ms"), QStringLiteral("Time limit of one script call (default 2000)."),
+                      QStringLiteral("MS"), QStringLiteral("2000")));
+    parser.addOption(QCommandLineOption(QStringLiteral("memory-mb"), QStringLiteral("Address-space limit of each replay child (default 4096)."),
+                      QStringLiteral("MB"), QStringLiteral("4096")));
+    parser.addOption(QCommandLineOption(QStringLiteral("wall-s"), QStringLiteral("Wall-clock limit of each replay child (default 600)."),
+                      QStringLiteral("S"), QStringLiteral("600")));
+    parser.addOption(QCommandLineOption(QStringLiteral("prompt"),
+                      QStringLiteral("A file replacing the policy-development prompt (also $DREAMRSI_POLICY_PROMPT)."),
+                      QStringLiteral("FILE")));
+}
+
+std::optional<DreamOptions> DreamOptions::read(const QCommandLineParser &parser, QString *error, const QString &agentOption)
+{
+    DreamOptions o;
+    auto integer = [&](const QString &name, int low, int *target) {
+        bool ok = false;
+        const int v = parser.value(name).toInt(&ok);
+        if (!ok || v < low) {
+            *error = QStringLiteral("--%1 must be an integer ≥ %2 (got '%3')").arg(name).arg(low).arg(parser.value(name));
+            return false;
+        }
+        *target = v;
+        return true;
+    };
+    if (!integer(QStringLiteral("versions"), 1, &o.settings.versions) || !integer(QStringLiteral("workers"), 1, &o.settings.workers)
+        || !integer(QStringLiteral("time-limit-ms"), 1, &o.settings.scriptTimeLimitMs))
+        return std::nullopt;
+    int memoryMb = 0, wallS = 0;
+    if (!integer(QStringLiteral("memory-mb"), 64, &memoryMb) || !integer(QStringLiteral("wall-s"), 1, &wallS))
+        return std::nullopt;
+    o.settings.memoryLimitBytes = qint64(memoryMb) << 20;
+    o.settings.wallLimitMs = wallS * 1000;
+    if (parser.isSet(QStringLiteral("replay-rounds"))) {
+        int k = 0;
+        if (!integer(QStringLiteral("replay-rounds"), 1, &k))
+            return std::nullopt;
+        o.settings.maxRounds = k;
+    }
+    bool ok = false;
+    o.settings.lambda = parser.value(QStringLiteral("lambda")).toDouble(&ok);
+    if (!ok || !std::isfinite(o.settings.lambda) || o.settings.lambda < 0) {
+        *error = QStringLiteral("--lambda must be a number ≥ 0 (got '%1')").arg(parser.value(QStringLiteral("lambda")));
+        return std::nullopt;
+    }
+    o.settings.betas.clear();
+    for (const QString &part : parser.value(QStringLiteral("betas")).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const double b = part.trimmed().toDouble(&ok);
+        if (!ok || !(b >= 0.0 && b <= 1.0)) {
+            *error = QStringLiteral("--betas: '%1' is not a number in [0, 1]").arg(part.trimmed());
+            return std::nullopt;
+        }
+        o.settings.betas.append(b);
+    }
+    if (o.settings.betas.isEmpty()) {
+        *error = QStringLiteral("--betas is empty");
+        return std::nullopt;
+    }
+    o.settings.seed = parser.value(QStringLiteral("seed")).toULongLong(&ok);
+    if (!ok) {
+        *error = QStringLiteral("--seed must be a non-negative integer (got '%1')").arg(parser.value(QStringLiteral("seed")));
+        return std::nullopt;
+    }
+    o.agentKind = parser.value(agentOption);
+    if (!kinds().contains(o.agentKind)) {
+        *error = QStringLiteral("--%1: unknown kind '%2' (one of %3)").arg(agentOption, o.agentKind, kinds().join(QStringLiteral(", ")));
+        return std::nullopt;
+    }
+    o.model = parser.value(QStringLiteral("model"));
+    o.baseUrl = parser.value(QStringLiteral("base-url"));
+    o.command = parser.value(QStringLiteral("command"));
+    o.promptPath = parser.value(QStringLiteral("prompt"));
+    return o;
+}
+
+std::shared_ptr<PolicyDeveloper> DreamOptions::createDeveloper(QString *error) const
+{
+    if (agentKind == QLatin1String("builtin"))
+        return std::make_shared<PolicyImprover>();
+    QString promptError;
+    const QString prompt = AgentPolicyDeveloper::loadPrompt(promptPath, &promptError);
+    if (prompt.isEmpty()) {
+        *error = promptError;
+        return nullptr;
+    }
+    AgentConfig config;
+    config.kind = agentKind;
+    config.model = model;
+    config.baseUrl = baseUrl;
+    config.command = command;
+    config.seed = settings.seed;
+    std::unique_ptr<ChatModel> chat = createChatModel(config, error);
+    if (!chat) {
+        if (error->isEmpty())
+            *error = QStringLiteral("no chat model of kind %1").arg(agentKind);
+        return nullptr;
+    }
+    return std::make_shared<AgentPolicyDeveloper>(std::shared_ptr<ChatModel>(std::move(chat)), prompt);
+}
+
+} // namespace dreamrsi

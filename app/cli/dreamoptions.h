@@ -1,0 +1,38 @@
+#pragma once
+
+#include "loop/dreamer.h"
+#include "loop/policydeveloper.h"
+
+#include <QCommandLineParser>
+
+#include <memory>
+#include <optional>
+
+namespace dreamrsi {
+
+/// The dreaming options shared by `dreamrsi dream` and `dreamrsi loop`.
+struct DreamOptions
+{
+    DreamSettings settings;
+    QString agentKind = QStringLiteral("builtin"); ///< builtin = the built-in improver
+    QString model;
+    QString baseUrl;
+    QString command;
+    QString promptPath;
+
+    /// Registers the options. `agentOption` is "agent" for dream and
+    /// "dream-agent" for loop; with `shared` false the options a round also
+    /// has (--model, --base-url, --command, --seed, --workers) are left to
+    /// the caller to register.
+    static void add(QCommandLineParser &parser, const QString &agentOption = QStringLiteral("agent"), bool shared = true);
+    /// Reads and checks them; nothing and *error (naming the option) on bad input.
+    static std::optional<DreamOptions> read(const QCommandLineParser &parser, QString *error,
+                                            const QString &agentOption = QStringLiteral("agent"));
+    /// The built-in improver, or the policy-development agent on the chat
+    /// model the options name; null and *error when it cannot be made.
+    std::shared_ptr<PolicyDeveloper> createDeveloper(QString *error) const;
+    /// Kinds --agent accepts.
+    static QStringList kinds();
+};
+
+} // namespace dreamrsi

@@ -1,0 +1,201 @@
+// `dreamrsi loop`: T iterations of round → dream → approve (online.md §5),
+// or with --fixed the fixed-exploration baseline: the same rounds (agent,
+// evaluator, seeds, budgets) with a policy that never changes.
+#include "dreamcommand.h"
+
+#include "dreamoptions.h"
+
+#include "agent/agentfactory.h"
+#include "eval/taskregistry.h"
+#include "loop/localevaluationbackend.h"
+#include "loop/recursiveloop.h"
+#include "store/projectstore.h"
+
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cmath>
+#include <mutex>
+
+namespace dreamrsi {
+
+int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "The recursive loop: T iterations of round → dream → approve. Each iteration runs one live round with\n"
+        "the deployed policy (the newest approved version, else builtin:portfolio), then dreams M versions\n"
+        "over every finished iteration of the project; with --auto-approve the proposal is approved and drives\n"
+        "the next round. --fixed runs the fixed-exploration baseline: the same rounds with the policy that was\n"
+        "deployed at the start, and no dreaming. No dream follows the last round (its version would never run).\n"
+        "Prints {runs: [{fixed, iterations: [{iteration, policy_version, cells, best_score, cumulative_calls}]}]}\n"
+        "with --json; best_score is the best score of the run so far."));
+    parser.addHelpOption();
+    const QCommandLineOption project(QStringLiteral("project"), QStringLiteral("The project file (created when missing)."), QStringLiteral("P"));
+    const QCommandLineOption task(QStringLiteral("task"), QStringLiteral("Built-in task or task folder."), QStringLiteral("NAME"));
+    const QCommandLineOption iterations(QStringLiteral("iterations"), QStringLiteral("T: iterations (default 3)."), QStringLiteral("T"),
+                                        QStringLiteral("3"));
+    const QCommandLineOption agent(QStringLiteral("agent"), QStringLiteral("Discovery agent: builtin, openai, anthropic, gemini, command."),
+                                   QStringLiteral("KIND"));
+    const QCommandLineOption model(QStringLiteral("model"), QStringLiteral("The provider's model name."), QStringLiteral("M"));
+    const QCommandLineOption baseUrl(QStringLiteral("base-url"), QStringLiteral("The provider's base URL."), QStringLiteral("URL"));
+    const QCommandLineOption command(QStringLiteral("command"), QStringLiteral("Agent kind command: the command line."), QStringLiteral("CMD"));
+    const QCommandLineOption workers(QStringLiteral("workers"), QStringLiteral("W: attempts at once (default 4); also W of the replays."),
+                                     QStringLiteral("W"), QStringLiteral("4"));
+    const QCommandLineOption rounds(QStringLiteral("rounds"), QStringLiteral("K1: round limit of each live round."), QStringLiteral("K1"));
+    const QCommandLineOption beta(QStringLiteral("beta"), QStringLiteral("Budget preference of the live rounds."), QStringLiteral("B"));
+    const QCommandLineOption seed(QStringLiteral("seed"), QStringLiteral("Seed (default 0): iteration t's round uses S + t − 1."),
+                                  QStringLiteral("S"), QStringLiteral("0"));
+    const QCommandLineOption maxCalls(QStringLiteral("max-calls"), QStringLiteral("Agent-call cap of each round."), QStringLiteral("N"));
+    const QCommandLineOption maxUsd(QStringLiteral("max-usd"), QStringLiteral("Cost cap of each round (USD)."), QStringLiteral("X"));
+    const QCommandLineOption fixed(QStringLiteral("fixed"), QStringLiteral("The fixed-exploration baseline: never dream, never change the policy."));
+    const QCommandLineOption autoApprove(QStringLiteral("auto-approve"),
+                                         QStringLiteral("Approve each dream's proposal and record that it was automatic."));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print the runs as JSON."));
+    parser.addOptions({project, task, iterations, agent, model, baseUrl, command, workers, rounds, beta, seed, maxCalls, maxUsd,
+                       fixed, autoApprove, json});
+    DreamOptions::add(parser, QStringLiteral("dream-agent"), false);
+
+    auto usageError = [&](const QString &message) {
+        err << "error: " << message << "\n\n" << parser.helpText();
+        return 2;
+    };
+    if (!parser.parse(QStringList{QStringLiteral("dreamrsi loop")} + args))
+        return usageError(parser.errorText());
+    if (parser.isSet(QStringLiteral("help"))) {
+        out << parser.helpText();
+        return 0;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return usageError(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
+    if (!parser.isSet(project) || parser.value(project).isEmpty())
+        return usageError(QStringLiteral("--project is required"));
+    if (!parser.isSet(task))
+        return usageError(QStringLiteral("--task is required (a built-in task: %1, or a task folder)")
+                              .arg(TaskRegistry::names().join(QStringLiteral(", "))));
+    if (!parser.isSet(agent))
+        return usageError(QStringLiteral("--agent is required (%1)").arg(discoveryAgentKinds().join(QStringLiteral(", "))));
+    QString error;
+    std::optional<DreamOptions> dream = DreamOptions::read(parser, &error, QStringLiteral("dream-agent"));
+    if (!dream)
+        return usageError(error);
+
+    RoundConfig base;
+    base.agent.kind = parser.value(agent);
+    if (!discoveryAgentKinds().contains(base.agent.kind))
+        return usageError(QStringLiteral("--agent: unknown kind '%1' (one of %2)")
+                              .arg(base.agent.kind, discoveryAgentKinds().join(QStringLiteral(", "))));
+    base.agent.model = parser.value(model);
+    base.agent.baseUrl = parser.value(baseUrl);
+    base.agent.command = parser.value(command);
+    if (base.agent.kind == QLatin1String("command") && base.agent.command.trimmed().isEmpty())
+        return usageError(QStringLiteral("--agent command needs --command CMD"));
+    bool ok = false;
+    const int t = parser.value(iterations).toInt(&ok);
+    if (!ok || t < 1)
+        return usageError(QStringLiteral("--iterations must be an integer ≥ 1 (got '%1')").arg(parser.value(iterations)));
+    base.workers = dream->settings.workers;
+    if (parser.isSet(rounds)) {
+        const int k = parser.value(rounds).toInt(&ok);
+        if (!ok || k < 1)
+            return usageError(QStringLiteral("--rounds must be an integer ≥ 1 (got '%1')").arg(parser.value(rounds)));
+        base.maxRounds = k;
+    }
+    if (parser.isSet(beta)) {
+        const double b = parser.value(beta).toDouble(&ok);
+        if (!ok || !(b >= 0.0 && b <= 1.0))
+            return usageError(QStringLiteral("--beta must be a number in [0, 1] (got '%1')").arg(parser.value(beta)));
+        base.beta = b;
+    }
+    if (parser.isSet(maxCalls)) {
+        const qint64 n = parser.value(maxCalls).toLongLong(&ok);
+        if (!ok || n < 1)
+            return usageError(QStringLiteral("--max-calls must be an integer ≥ 1 (got '%1')").arg(parser.value(maxCalls)));
+        base.maxCalls = n;
+    }
+    if (parser.isSet(maxUsd)) {
+        const double x = parser.value(maxUsd).toDouble(&ok);
+        if (!ok || !(x >= 0.0) || !std::isfinite(x))
+            return usageError(QStringLiteral("--max-usd must be a number ≥ 0 (got '%1')").arg(parser.value(maxUsd)));
+        base.maxUsd = x;
+    }
+    base.task = parser.value(task);
+    const bool builtinTask = TaskRegistry::names().contains(base.task);
+    if (!builtinTask && !QFileInfo(base.task).isDir())
+        return usageError(QStringLiteral("unknown task '%1' (built-in: %2, or a task folder)")
+                              .arg(base.task, TaskRegistry::names().join(QStringLiteral(", "))));
+    if (!builtinTask)
+        base.task = QFileInfo(base.task).absoluteFilePath();
+    const quint64 seed0 = dream->settings.seed;
+    const bool isFixed = parser.isSet(fixed);
+
+    std::shared_ptr<DiscoveryAgent> discovery(createDiscoveryAgent(base.agent, base.task, &error));
+    if (!discovery) {
+        err << "error: agent " << base.agent.kind << ": " << error << '\n';
+        return 1;
+    }
+    std::shared_ptr<PolicyDeveloper> developer;
+    if (!isFixed) {
+        developer = dream->createDeveloper(&error);
+        if (!developer) {
+            err << "error: dream agent " << dream->agentKind << ": " << error << '\n';
+            return 1;
+        }
+    }
+
+    ProjectStore store;
+    const QString path = parser.value(project);
+    StoreResult<OpenReport> opened;
+    if (QFileInfo::exists(path)) {
+        opened = store.open(path).result();
+    } else {
+        ProjectInfo info;
+        info.name = QFileInfo(path).completeBaseName();
+        info.task = base.task;
+        opened = store.create(path, info).result();
+        if (opened.ok())
+            err << "loop: created project " << path << '\n';
+    }
+    if (!opened.ok()) {
+        err << "error: " << opened.error << '\n';
+        return 1;
+    }
+
+    LoopSettings settings;
+    settings.round = base;
+    settings.round.seed = seed0;
+    settings.dream = dream->settings;
+    settings.iterations = t;
+    settings.fixed = isFixed;
+    settings.autoApprove = parser.isSet(autoApprove);
+    RecursiveLoop loop(&store, discovery, std::make_shared<LocalEvaluationBackend>(), developer);
+    std::mutex errMutex;
+    QObject::connect(&loop, &RecursiveLoop::message, &loop, [&](const QString &line) {
+        std::lock_guard lock(errMutex);
+        err << "loop: " << line << '\n' << Qt::flush;
+    }, Qt::DirectConnection);
+    const LoopReport report = loop.run(settings);
+    store.close().waitForFinished();
+    if (parser.isSet(json)) {
+        QJsonObject result = RecursiveLoop::toJson({report});
+        QJsonArray runs = result.value(QStringLiteral("runs")).toArray();
+        QJsonObject run = runs.at(0).toObject();
+        run.insert(QStringLiteral("task"), base.task);
+        run.insert(QStringLiteral("agent"), base.agent.kind);
+        run.insert(QStringLiteral("dream_agent"), isFixed ? QJsonValue(QJsonValue::Null) : QJsonValue(dream->agentKind));
+        run.insert(QStringLiteral("seed"), double(seed0));
+        runs[0] = run;
+        result.insert(QStringLiteral("runs"), runs);
+        out << QJsonDocument(result).toJson(QJsonDocument::Indented);
+    }
+    if (!report.error.isEmpty()) {
+        err << "error: " << report.error << '\n';
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace dreamrsi

@@ -1,0 +1,443 @@
+#include "dreamer.h"
+
+#include "sandboxedreplay.h"
+
+#include "model/treejson.h"
+#include "policy/builtinpolicies.h"
+#include "store/projectstore.h"
+
+#include <QDir>
+#include <QHash>
+#include <QRegularExpression>
+#include <QSet>
+#include <QTemporaryDir>
+
+#include <algorithm>
+#include <limits>
+
+namespace dreamrsi {
+
+namespace {
+
+const QString DeployedFallback = QStringLiteral("builtin:portfolio");
+
+/// `builtin:NAME` when `v` is an unchanged built-in (the C++ twin replays
+/// faster with identical results), else empty: the code is replayed.
+QString builtinArgument(const PolicyVersion &v)
+{
+    if (v.origin != PolicyOrigin::Builtin || !v.name.startsWith(QLatin1String("builtin:")))
+        return {};
+    const QString name = v.name.mid(8);
+    if (!BuiltinPolicies::names().contains(name) || BuiltinPolicies::javaScriptSource(name) != v.code)
+        return {};
+    return v.name;
+}
+
+/// Error results for every world and β: how a version that could not be
+/// replayed (no script, child killed) is stored with its error.
+QList<ReplayResultRecord> errorRecords(PolicyVersionId version, const QList<DreamWorld> &worlds,
+                                       const DreamSettings &s, const QString &error)
+{
+    QList<ReplayResultRecord> records;
+    for (const DreamWorld &w : worlds) {
+        for (const double beta : s.betas) {
+            ReplayResultRecord r;
+            r.key.version = version;
+            r.key.world = w.iteration;
+            r.key.beta = beta;
+            r.key.workers = s.workers;
+            r.key.lambda = s.lambda;
+            r.key.rounds = s.maxRounds;
+            r.error = error;
+            records.append(r);
+        }
+    }
+    return records;
+}
+
+/// Fills value or error of `d` from its replay result.
+void judge(DevelopedVersion &d)
+{
+    if (!d.result)
+        return;
+    if (!d.result->ok())
+        d.error = d.result->firstError();
+    else if (!d.result->value)
+        d.error = QStringLiteral("no world could score it (every world has S = 0)");
+    else
+        d.value = d.result->value;
+}
+
+/// A few traced episodes of `output`, worst worlds first (a world with an
+/// error or no value counts as the worst), from each world the episode with
+/// the lowest attainment (an episode with an error first).
+QList<TracedEpisode> pickTraces(const ReplayProcessOutput &output, int count)
+{
+    QList<const SweepResult *> order;
+    for (const SweepResult &s : output.result.worlds)
+        order.append(&s);
+    auto rank = [](const SweepResult *s) {
+        return !s->ok() || !s->value ? -std::numeric_limits<double>::infinity() : *s->value;
+    };
+    std::stable_sort(order.begin(), order.end(), [&](const SweepResult *a, const SweepResult *b) { return rank(a) < rank(b); });
+    QList<TracedEpisode> picked;
+    for (const SweepResult *s : order) {
+        if (picked.size() >= count)
+            break;
+        const EpisodeResult *worst = nullptr;
+        for (const EpisodeResult &e : s->episodes) {
+            if (!worst || (!e.ok() && worst->ok()) || (e.ok() == worst->ok() && e.attainment < worst->attainment))
+                worst = &e;
+        }
+        if (!worst)
+            continue;
+        for (qsizetype i = 0; i < output.traces.size() && i < output.traceWorlds.size(); ++i) {
+            if (output.traceWorlds.at(i) == s->world && output.traces.at(i).beta == worst->beta) {
+                picked.append(TracedEpisode{s->world, output.traces.at(i)});
+                break;
+            }
+        }
+    }
+    return picked;
+}
+
+} // namespace
+
+Dreamer::Dreamer(ProjectStore *store, std::shared_ptr<PolicyDeveloper> developer, QObject *parent)
+    : QObject(parent)
+    , m_developer(std::move(developer))
+    , m_store(store)
+{
+}
+
+void Dreamer::cancel()
+{
+    m_cancel.store(true);
+}
+
+int Dreamer::bestByMeanValue(const QList<DreamVersion> &versions)
+{
+    int best = -1;
+    for (qsizetype i = 0; i < versions.size(); ++i) {
+        const DevelopedVersion &d = versions.at(i).developed;
+        if (d.value && d.error.isEmpty() && (best < 0 || *d.value > *versions.at(best).developed.value))
+            best = int(i);
+    }
+    return best;
+}
+
+StoreResult<PolicyVersion> Dreamer::deployedVersion(ProjectStore &store)
+{
+    const StoreResult<QList<PolicyVersion>> versions = store.policyVersions().result();
+    if (!versions.ok())
+        return StoreResult<PolicyVersion>::failure(versions.error);
+    const StoreResult<QList<Approval>> approvals = store.approvals().result();
+    if (!approvals.ok())
+        return StoreResult<PolicyVersion>::failure(approvals.error);
+    if (!approvals.value->isEmpty()) {
+        const Approval newest = *std::max_element(approvals.value->cbegin(), approvals.value->cend(),
+                                                  [](const Approval &a, const Approval &b) { return a.id < b.id; });
+        for (const PolicyVersion &v : *versions.value) {
+            if (v.id == newest.version)
+                return StoreResult<PolicyVersion>::success(v);
+        }
+        return StoreResult<PolicyVersion>::failure(
+            QStringLiteral("the newest approval names policy version %1, which the project does not hold").arg(newest.version));
+    }
+    for (const PolicyVersion &v : *versions.value) {
+        if (v.name == DeployedFallback)
+            return StoreResult<PolicyVersion>::success(v);
+    }
+    PolicyVersion v;
+    v.name = DeployedFallback;
+    v.origin = PolicyOrigin::Builtin;
+    v.code = BuiltinPolicies::javaScriptSource(DeployedFallback.mid(8));
+    v.created = QDateTime::currentDateTimeUtc();
+    const StoreResult<PolicyVersionId> id = store.addPolicyVersion(v).result();
+    if (!id.ok())
+        return StoreResult<PolicyVersion>::failure(id.error);
+    v.id = *id.value;
+    return StoreResult<PolicyVersion>::success(v);
+}
+
+StoreResult<QList<DreamWorld>> Dreamer::finishedWorlds(ProjectStore &store)
+{
+    const StoreResult<QList<IterationInfo>> iterations = store.iterations().result();
+    if (!iterations.ok())
+        return StoreResult<QList<DreamWorld>>::failure(iterations.error);
+    QList<DreamWorld> worlds;
+    QSet<QString> names;
+    for (const IterationInfo &it : *iterations.value) {
+        if (it.status != IterationStatus::Finished)
+            continue;
+        StoreResult<DiscoveryTree> tree = store.loadIteration(it.id).result();
+        if (!tree.ok())
+            return StoreResult<QList<DreamWorld>>::failure(tree.error);
+        QString name = QStringLiteral("iteration %1").arg(it.number.value_or(it.id));
+        if (names.contains(name))
+            name = QStringLiteral("iteration %1 (id %2)").arg(it.number.value_or(it.id)).arg(it.id);
+        names.insert(name);
+        worlds.append(DreamWorld{it.id, ReplayWorld{name, std::make_shared<const DiscoveryTree>(std::move(*tree.value))}});
+    }
+    return StoreResult<QList<DreamWorld>>::success(worlds);
+}
+
+DreamReport Dreamer::run(const QList<DreamWorld> &worlds, const DreamSettings &settings)
+{
+    DreamReport report;
+    if (!m_store || !m_developer) {
+        report.error = QStringLiteral("dreaming needs an open project and a policy developer");
+        return report;
+    }
+    if (worlds.isEmpty()) {
+        report.error = QStringLiteral("the project has no finished iteration to dream in");
+        return report;
+    }
+    if (settings.versions < 1) {
+        report.error = QStringLiteral("the number of versions must be at least 1 (got %1)").arg(settings.versions);
+        return report;
+    }
+    if (settings.betas.isEmpty()) {
+        report.error = QStringLiteral("the β grid is empty");
+        return report;
+    }
+    const int total = settings.versions;
+
+    // The worlds go to disk once; every replay child reads the same files.
+    QTemporaryDir dir;
+    if (!dir.isValid()) {
+        report.error = QStringLiteral("cannot create a temporary folder for the worlds: %1").arg(dir.errorString());
+        return report;
+    }
+    QStringList paths;
+    QHash<QString, int> worldOfName; // path or name → index into worlds
+    for (qsizetype i = 0; i < worlds.size(); ++i) {
+        const QString path = dir.filePath(QStringLiteral("world%1.json").arg(i));
+        QString error;
+        if (!worlds.at(i).world.tree || !TreeJson::writeFile(*worlds.at(i).world.tree, path, &error)) {
+            report.error = QStringLiteral("cannot write world %1: %2").arg(worlds.at(i).world.name, error);
+            return report;
+        }
+        paths.append(path);
+        worldOfName.insert(path, int(i));
+        worldOfName.insert(worlds.at(i).world.name, int(i));
+    }
+
+    QHash<QString, SandboxedReplayOutcome> cache; // by script
+    auto replay = [&](const PolicyVersion &v) -> SandboxedReplayOutcome {
+        const QString builtin = builtinArgument(v);
+        const QString key = builtin.isEmpty() ? v.code : builtin;
+        if (const auto it = cache.constFind(key); it != cache.cend())
+            return *it;
+        ReplayProcessRequest request;
+        request.worldPaths = paths;
+        if (builtin.isEmpty())
+            request.policySource = v.code;
+        else
+            request.policyArgument = builtin;
+        request.workers = settings.workers;
+        request.lambda = settings.lambda;
+        request.betas = settings.betas;
+        request.maxRounds = settings.maxRounds.value_or(0);
+        request.scriptTimeLimitMs = settings.scriptTimeLimitMs;
+        request.memoryLimitBytes = settings.memoryLimitBytes;
+        request.wallLimitMs = settings.wallLimitMs;
+        request.trace = true;
+        request.program = settings.program;
+        SandboxedReplayOutcome outcome =
+            runSandboxedReplay(request, m_cancel, [this](int done, int all) { emit replayProgress(done, all); });
+        if (outcome.output) {
+            // Results name the worlds as the dream does, not by temporary path.
+            auto renamed = std::make_shared<ReplayProcessOutput>(*outcome.output);
+            for (SweepResult &s : renamed->result.worlds) {
+                if (const auto w = worldOfName.constFind(s.world); w != worldOfName.cend())
+                    s.world = worlds.at(*w).world.name;
+            }
+            for (QString &name : renamed->traceWorlds) {
+                if (const auto w = worldOfName.constFind(name); w != worldOfName.cend())
+                    name = worlds.at(*w).world.name;
+            }
+            renamed->result.policy = v.name;
+            outcome.output = renamed;
+        }
+        if (!outcome.cancelled)
+            cache.insert(key, outcome);
+        return outcome;
+    };
+
+    // Stores a version's results (or its error for every world and β).
+    auto storeResults = [&](DevelopedVersion &d, const SandboxedReplayOutcome *outcome) -> bool {
+        QList<ReplayResultRecord> records;
+        if (outcome && outcome->output) {
+            auto result = std::make_shared<ReplayResult>(outcome->output->result);
+            result->policy = d.version.name;
+            d.result = result;
+            judge(d);
+            for (const SweepResult &s : d.result->worlds) {
+                const int w = worldOfName.value(s.world, -1);
+                if (w < 0)
+                    continue;
+                for (const EpisodeResult &e : s.episodes)
+                    records.append(replayResultRecord(e, d.version.id, worlds.at(w).iteration, settings.workers,
+                                                      settings.lambda, settings.maxRounds));
+            }
+        } else {
+            if (outcome && !outcome->error.isEmpty())
+                d.error = QStringLiteral("replay failed: %1").arg(outcome->error);
+            records = errorRecords(d.version.id, worlds, settings, d.error);
+        }
+        const StoreResult<Done> stored = m_store->storeReplayResults(records).result();
+        if (!stored.ok()) {
+            report.error = QStringLiteral("cannot store the results of %1: %2").arg(d.version.name, stored.error);
+            return false;
+        }
+        return true;
+    };
+
+    auto finish = [&]() -> DreamReport {
+        report.cancelled = m_cancel.load();
+        report.proposed = bestByMeanValue(report.versions);
+        if (const DreamVersion *p = report.proposal())
+            emit message(QStringLiteral("proposed: %1 (mean value %2)")
+                             .arg(p->developed.version.name, QString::number(*p->developed.value, 'g', 6)));
+        else
+            emit message(QStringLiteral("no version scored; nothing to propose"));
+        return report;
+    };
+
+    // Version 0: the deployed one.
+    emit stepStarted(0, total);
+    const StoreResult<PolicyVersion> deployed = deployedVersion(*m_store);
+    if (!deployed.ok()) {
+        report.error = deployed.error;
+        return report;
+    }
+    emit message(QStringLiteral("version 0/%1: %2 (deployed), replaying on %3 worlds × %4 β")
+                     .arg(total - 1)
+                     .arg(deployed.value->name)
+                     .arg(worlds.size())
+                     .arg(settings.betas.size()));
+    DreamVersion v0;
+    v0.index = 0;
+    v0.developer = QStringLiteral("deployed");
+    v0.developed.version = *deployed.value;
+    SandboxedReplayOutcome outcome0 = replay(v0.developed.version);
+    if (outcome0.cancelled)
+        return finish();
+    QHash<int, std::shared_ptr<const ReplayProcessOutput>> outputs;
+    outputs.insert(0, outcome0.output);
+    if (!storeResults(v0.developed, &outcome0))
+        return report;
+    report.versions.append(v0);
+    emit versionReady(v0);
+    emit message(QStringLiteral("version 0: %1").arg(v0.developed.error.isEmpty() ? QStringLiteral("mean value %1").arg(QString::number(*v0.developed.value, 'g', 6))
+                                                                                 : QStringLiteral("failed: %1").arg(v0.developed.error)));
+
+    // Names of new versions: v<N>, above every stored vN.
+    int nextNumber = 1;
+    {
+        static const QRegularExpression vn(QStringLiteral("^v(\\d+)$"));
+        const StoreResult<QList<PolicyVersion>> all = m_store->policyVersions().result();
+        for (const PolicyVersion &v : all.value.value_or(QList<PolicyVersion>())) {
+            const QRegularExpressionMatch m = vn.match(v.name);
+            if (m.hasMatch())
+                nextNumber = std::max(nextNumber, m.captured(1).toInt() + 1);
+        }
+    }
+
+    for (int m = 0; m + 1 < total; ++m) {
+        if (m_cancel.load())
+            return finish();
+        const int index = m + 1;
+        emit stepStarted(index, total);
+        emit message(QStringLiteral("version %1/%2: asking %3").arg(index).arg(total - 1).arg(m_developer->kind()));
+
+        DevelopmentContext context;
+        context.step = m;
+        context.current = report.versions.at(m).developed;
+        for (int h = 0; h < m; ++h)
+            context.history.append(report.versions.at(h).developed);
+        if (const auto out = outputs.value(m))
+            context.traces = pickTraces(*out, settings.traceEpisodes);
+        context.workers = settings.workers;
+        context.lambda = settings.lambda;
+        context.betas = settings.betas;
+        context.worldCount = int(worlds.size());
+        context.seed = settings.seed;
+        context.evaluate = [&](const QString &code, const std::atomic_bool &) {
+            PolicyVersion candidate;
+            candidate.name = QStringLiteral("candidate");
+            candidate.code = code;
+            const SandboxedReplayOutcome o = replay(candidate);
+            CandidateScore score;
+            score.cancelled = o.cancelled;
+            if (!o.output) {
+                score.error = o.error;
+            } else if (!o.output->result.ok()) {
+                score.error = o.output->result.firstError();
+            } else if (!o.output->result.value) {
+                score.error = QStringLiteral("no world could score it");
+            } else {
+                score.value = o.output->result.value;
+            }
+            return score;
+        };
+
+        const DevelopmentOutcome developed = m_developer->develop(context, m_cancel);
+        if (developed.cancelled || m_cancel.load())
+            return finish();
+
+        DreamVersion dv;
+        dv.index = index;
+        dv.developer = developed.model.isEmpty() ? m_developer->kind() : developed.model;
+        dv.usage = developed.usage;
+        PolicyVersion &pv = dv.developed.version;
+        pv.name = QStringLiteral("v%1").arg(nextNumber++);
+        pv.code = developed.code;
+        pv.origin = developed.origin;
+        const int base = developed.baseIndex >= 0 && developed.baseIndex <= m ? developed.baseIndex : m;
+        pv.parent = report.versions.at(base).developed.version.id;
+        pv.prompt = developed.prompt;
+        pv.response = developed.response;
+        pv.created = QDateTime::currentDateTimeUtc();
+        const StoreResult<PolicyVersionId> id = m_store->addPolicyVersion(pv).result();
+        if (!id.ok()) {
+            report.error = QStringLiteral("cannot store version %1: %2").arg(pv.name, id.error);
+            return report;
+        }
+        pv.id = *id.value;
+
+        if (!developed.ok) {
+            dv.developed.error = developed.error.isEmpty() ? QStringLiteral("the developer returned no script") : developed.error;
+            emit message(QStringLiteral("version %1 (%2): no script: %3").arg(index).arg(pv.name, dv.developed.error));
+            if (!storeResults(dv.developed, nullptr))
+                return report;
+        } else {
+            emit message(QStringLiteral("version %1 (%2): replaying on %3 worlds × %4 β")
+                             .arg(index)
+                             .arg(pv.name)
+                             .arg(worlds.size())
+                             .arg(settings.betas.size()));
+            const SandboxedReplayOutcome o = replay(pv);
+            if (o.cancelled) {
+                // Stored without results: a later dream or replay can judge it.
+                report.versions.append(dv);
+                return finish();
+            }
+            outputs.insert(index, o.output);
+            if (!storeResults(dv.developed, &o))
+                return report;
+            emit message(QStringLiteral("version %1 (%2): %3")
+                             .arg(index)
+                             .arg(pv.name,
+                                  dv.developed.error.isEmpty()
+                                      ? QStringLiteral("mean value %1").arg(QString::number(*dv.developed.value, 'g', 6))
+                                      : QStringLiteral("failed: %1").arg(dv.developed.error)));
+        }
+        report.versions.append(dv);
+        emit versionReady(dv);
+    }
+    return finish();
+}
+
+} // namespace dreamrsi

@@ -1,0 +1,115 @@
+#pragma once
+
+#include "policydeveloper.h"
+
+#include "replay/replayworld.h"
+#include "store/storetypes.h"
+
+#include <QList>
+#include <QMetaType>
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <memory>
+#include <optional>
+
+namespace dreamrsi {
+
+class ProjectStore;
+
+/// A stored world dreaming replays in: a finished iteration of the project.
+struct DreamWorld
+{
+    IterationId iteration = 0;
+    ReplayWorld world;               ///< results name the world by world.name
+};
+
+/// How one dream runs.
+struct DreamSettings
+{
+    int versions = 4;                ///< M: version 0 (deployed) plus M − 1 new ones
+    int workers = 10;                ///< W of the replays
+    double lambda = 0.1;
+    QList<double> betas{0.0, 0.25, 0.5, 0.75, 1.0};
+    std::optional<int> maxRounds;    ///< K; none = no limit
+    int scriptTimeLimitMs = 2000;    ///< per script call, in the child
+    qint64 memoryLimitBytes = qint64(4) << 30; ///< address space of each replay child
+    int wallLimitMs = 600000;        ///< each replay child is killed after this
+    quint64 seed = 0;                ///< seeds the developer's steps (not the replays)
+    int traceEpisodes = 3;           ///< traced episodes shown to the developer
+    QString program;                 ///< the dreamrsi binary for the child; empty = default
+};
+
+/// One version of a dream with its stored id and its standing.
+struct DreamVersion
+{
+    int index = 0;                   ///< 0 = the deployed version
+    DevelopedVersion developed;      ///< version (as stored), result, value, error
+    QString developer;               ///< who wrote it ("deployed", "builtin-improver", a model)
+    AgentUsage usage;                ///< what writing it cost
+};
+
+/// What a dream produced.
+struct DreamReport
+{
+    QList<DreamVersion> versions;    ///< in order; version 0 first
+    int proposed = -1;               ///< index of the best mean value; -1 when no version scored
+    bool cancelled = false;
+    QString error;                   ///< a problem that stopped the dream (store, no worlds); empty otherwise
+
+    const DreamVersion *proposal() const { return proposed >= 0 ? &versions.at(proposed) : nullptr; }
+};
+
+/// Dreaming (online.md §4): from the deployed version, asks a policy
+/// developer for M − 1 new versions, one after the other; stores each
+/// (origin Agent, parent, prompt, response) the moment it exists, replays it
+/// on every given world over the β grid in the sandboxed child process
+/// (ReplayProcess) and stores the results. A version that fails (no script,
+/// syntax error, illegal batch, time or memory limit) is stored with its
+/// error — as an error result per world and β — and shown to the next step.
+/// The version with the best mean value is proposed; nothing is approved.
+///
+/// run() blocks and must not run on the GUI thread (it spins local event
+/// loops for the child processes): the GUI calls it on a worker thread and
+/// gets the signals queued. cancel() is thread-safe; a cancelled dream
+/// keeps what was stored and proposes among the versions it finished.
+class Dreamer : public QObject
+{
+    Q_OBJECT
+public:
+    Dreamer(ProjectStore *store, std::shared_ptr<PolicyDeveloper> developer, QObject *parent = nullptr);
+
+    DreamReport run(const QList<DreamWorld> &worlds, const DreamSettings &settings);
+    void cancel();
+    bool isCancelled() const { return m_cancel.load(); }
+
+    /// The version the next round deploys: the newest approval's version,
+    /// else the stored "builtin:portfolio" (added when missing). Blocking.
+    static StoreResult<PolicyVersion> deployedVersion(ProjectStore &store);
+    /// The finished iterations of the open project as worlds, named
+    /// "iteration N" (N = the tree's iteration number, else its id). Blocking.
+    static StoreResult<QList<DreamWorld>> finishedWorlds(ProjectStore &store);
+    /// The best mean value among `versions` (ties: the earliest); -1 when none scored.
+    static int bestByMeanValue(const QList<DreamVersion> &versions);
+
+signals:
+    /// A line for a log or stderr.
+    void message(const QString &text);
+    /// Version `index` (of `total`) is being written or replayed.
+    void stepStarted(int index, int total);
+    /// Version `index` is stored and replayed (or failed).
+    void versionReady(const dreamrsi::DreamVersion &version);
+    /// Episodes of the current replay done / total.
+    void replayProgress(int done, int total);
+
+private:
+    std::shared_ptr<PolicyDeveloper> m_developer;
+    ProjectStore *m_store;
+    std::atomic_bool m_cancel{false};
+};
+
+} // namespace dreamrsi
+
+Q_DECLARE_METATYPE(dreamrsi::DreamVersion)
+Q_DECLARE_METATYPE(dreamrsi::DreamReport)

@@ -1,0 +1,83 @@
+#include "dreamjson.h"
+
+#include <QJsonArray>
+
+namespace dreamrsi {
+
+namespace {
+
+QJsonValue jsonNumber(const std::optional<double> &x)
+{
+    return x ? QJsonValue(*x) : QJsonValue(QJsonValue::Null);
+}
+
+QJsonValue jsonText(const QString &s)
+{
+    return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s);
+}
+
+} // namespace
+
+QJsonObject dreamReportJson(const DreamReport &report, const QList<DreamWorld> &worlds, const DreamSettings &settings)
+{
+    QJsonArray worldRows;
+    for (const DreamWorld &w : worlds)
+        worldRows.append(QJsonObject{{QStringLiteral("world"), w.world.name},
+                                     {QStringLiteral("iteration"), w.iteration},
+                                     {QStringLiteral("cells"), w.world.tree ? w.world.tree->cellCount() : 0}});
+    QJsonArray betas;
+    for (const double b : settings.betas)
+        betas.append(b);
+    QJsonArray versions;
+    for (const DreamVersion &v : report.versions) {
+        const DevelopedVersion &d = v.developed;
+        QJsonArray perWorld;
+        if (d.result) {
+            for (const SweepResult &s : d.result->worlds) {
+                QJsonValue iteration(QJsonValue::Null);
+                for (const DreamWorld &w : worlds) {
+                    if (w.world.name == s.world)
+                        iteration = w.iteration;
+                }
+                perWorld.append(QJsonObject{{QStringLiteral("world"), s.world},
+                                            {QStringLiteral("iteration"), iteration},
+                                            {QStringLiteral("scorable"), s.scorable},
+                                            {QStringLiteral("value"), jsonNumber(s.value)},
+                                            {QStringLiteral("hypervolume"), jsonNumber(s.hypervolume)},
+                                            {QStringLiteral("penalty"), jsonNumber(s.penalty)},
+                                            {QStringLiteral("error"), jsonText(s.error)}});
+            }
+        }
+        versions.append(QJsonObject{
+            {QStringLiteral("index"), v.index},
+            {QStringLiteral("id"), d.version.id},
+            {QStringLiteral("name"), d.version.name},
+            {QStringLiteral("origin"), policyOriginName(d.version.origin)},
+            {QStringLiteral("parent"), d.version.parent ? QJsonValue(d.version.parent) : QJsonValue(QJsonValue::Null)},
+            {QStringLiteral("developer"), v.developer},
+            {QStringLiteral("value"), jsonNumber(d.value)},
+            {QStringLiteral("error"), jsonText(d.error)},
+            {QStringLiteral("deployed"), v.index == 0},
+            {QStringLiteral("worlds"), perWorld}});
+    }
+    QJsonValue proposed(QJsonValue::Null);
+    if (const DreamVersion *p = report.proposal())
+        proposed = QJsonObject{{QStringLiteral("index"), p->index},
+                               {QStringLiteral("id"), p->developed.version.id},
+                               {QStringLiteral("name"), p->developed.version.name},
+                               {QStringLiteral("value"), jsonNumber(p->developed.value)}};
+    QJsonObject o{{QStringLiteral("workers"), settings.workers},
+                  {QStringLiteral("lambda"), settings.lambda},
+                  {QStringLiteral("betas"), betas},
+                  {QStringLiteral("rounds"), settings.maxRounds ? QJsonValue(*settings.maxRounds) : QJsonValue(QJsonValue::Null)},
+                  {QStringLiteral("seed"), double(settings.seed)},
+                  {QStringLiteral("worlds"), worldRows},
+                  {QStringLiteral("versions"), versions},
+                  {QStringLiteral("proposed"), proposed},
+                  {QStringLiteral("cancelled"), report.cancelled}};
+    if (!report.error.isEmpty())
+        o.insert(QStringLiteral("error"), report.error);
+    return o;
+}
+
+} // namespace dreamrsi

@@ -1,0 +1,7 @@
+#include "evaluationbackend.h"
+
+namespace dreamrsi {
+
+EvaluationBackend::~EvaluationBackend() = default;
+
+} // namespace dreamrsi

@@ -1,0 +1,237 @@
+#include "policyimprover.h"
+
+#include "policytunables.h"
+
+#include <QSet>
+#include <QStringList>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+namespace dreamrsi {
+
+namespace {
+
+/// splitmix64: small, portable and the same on every platform.
+class Random
+{
+public:
+    explicit Random(quint64 seed)
+        : m_state(seed)
+    {
+    }
+    quint64 next()
+    {
+        quint64 z = (m_state += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+    /// Uniform in [0, n).
+    int below(int n) { return n <= 1 ? 0 : int(next() % quint64(n)); }
+    /// Uniform in [0, 1).
+    double unit() { return double(next() >> 11) * (1.0 / 9007199254740992.0); }
+
+private:
+    quint64 m_state;
+};
+
+QString formatValue(const std::optional<double> &v)
+{
+    return v ? QString::number(*v, 'f', 6) : QStringLiteral("none");
+}
+
+/// A new value for `t`, different from its current one when possible.
+std::optional<double> mutate(const PolicyTunable &t, Random &rng)
+{
+    if (!t.choices.isEmpty()) {
+        QList<double> others = t.choices;
+        others.removeAll(t.value);
+        if (others.isEmpty())
+            return std::nullopt;
+        return others.at(rng.below(int(others.size())));
+    }
+    const bool nonNegative = t.value >= 0.0;
+    auto clamp = [&](double v) {
+        if (t.low)
+            v = std::max(v, *t.low);
+        if (t.high)
+            v = std::min(v, *t.high);
+        if (!t.low && nonNegative)
+            v = std::max(v, 0.0);
+        return v;
+    };
+    for (int attempt = 0; attempt < 6; ++attempt) {
+        double v = t.value;
+        if (t.integer) {
+            static const int steps[] = {-2, -1, 1, 2};
+            v = clamp(t.value + steps[rng.below(4)]);
+        } else if (t.low && t.high && *t.high > *t.low) {
+            const double span = *t.high - *t.low;
+            const double step = span * (0.05 + 0.25 * rng.unit());
+            v = clamp(t.value + (rng.below(2) ? step : -step));
+            v = std::round(v * 1e6) / 1e6; // keep literals short
+        } else {
+            const double factor = 1.0 + 0.1 + 0.4 * rng.unit();
+            v = rng.below(2) ? t.value * factor : t.value / factor;
+            if (t.value == 0.0)
+                v = 0.1 * (1.0 + rng.unit());
+            v = clamp(std::round(v * 1e6) / 1e6);
+        }
+        if (v != t.value)
+            return v;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+PolicyImprover::PolicyImprover(int candidates)
+    : m_candidates(std::max(1, candidates))
+{
+}
+
+QString PolicyImprover::kind() const
+{
+    return QStringLiteral("builtin-improver");
+}
+
+DevelopmentOutcome PolicyImprover::develop(const DevelopmentContext &context, const std::atomic_bool &cancel)
+{
+    DevelopmentOutcome outcome;
+    outcome.origin = PolicyOrigin::Agent;
+    outcome.model = kind();
+    outcome.usage.model = kind();
+    outcome.usage.calls = 0;
+
+    // The base: the best clean version so far; version m when none is clean.
+    QList<DevelopedVersion> seen = context.history;
+    seen.append(context.current);
+    qsizetype baseIndex = seen.size() - 1;
+    for (qsizetype i = 0; i < seen.size(); ++i) {
+        const DevelopedVersion &v = seen.at(i);
+        const DevelopedVersion &b = seen.at(baseIndex);
+        if (v.value && v.error.isEmpty() && (!b.value || !b.error.isEmpty() || *v.value > *b.value))
+            baseIndex = i;
+    }
+    if (seen.at(baseIndex).version.code.trimmed().isEmpty()) {
+        for (qsizetype i = 0; i < seen.size(); ++i) {
+            if (!seen.at(i).version.code.trimmed().isEmpty()) {
+                baseIndex = i;
+                break;
+            }
+        }
+    }
+    const DevelopedVersion *base = &seen.at(baseIndex);
+    outcome.baseIndex = int(baseIndex);
+    const QString baseCode = base->version.code;
+    const QList<PolicyTunable> tunables = PolicyTunables::parse(baseCode);
+
+    QStringList prompt;
+    prompt << QStringLiteral("Built-in policy improver, step %1, seed %2.").arg(context.step).arg(context.seed);
+    prompt << QStringLiteral("Base: %1 (mean value %2).").arg(base->version.name, formatValue(base->value));
+    QStringList names;
+    for (const PolicyTunable &t : tunables)
+        names << QStringLiteral("%1=%2").arg(t.name, PolicyTunables::literal(t.value, t.integer));
+    prompt << QStringLiteral("Tunables: %1.").arg(names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", ")));
+    outcome.prompt = prompt.join(QLatin1Char('\n'));
+
+    if (tunables.isEmpty()) {
+        outcome.error = QStringLiteral("%1 has no tunables for the built-in improver: it mutates top-level "
+                                       "`const NAME = number;` lines (NAME in capitals), optionally annotated "
+                                       "`// range [lo, hi]` or `// choice a|b|c`")
+                            .arg(base->version.name);
+        return outcome;
+    }
+    if (!context.evaluate) {
+        outcome.error = QStringLiteral("the built-in improver needs a replay of its candidates, and none was given");
+        return outcome;
+    }
+
+    QSet<QString> tried;
+    for (const DevelopedVersion &v : seen)
+        tried.insert(v.version.code);
+
+    Random rng(context.seed ^ (quint64(context.step + 1) * 0xD1B54A32D192ED03ull));
+    QStringList report;
+    std::optional<double> bestValue;
+    QString bestCode, bestChange;
+    QString firstError;
+    int written = 0;
+    for (int attempt = 0; written < m_candidates && attempt < m_candidates * 8; ++attempt) {
+        if (cancel.load()) {
+            outcome.cancelled = true;
+            outcome.error = QStringLiteral("cancelled");
+            return outcome;
+        }
+        // One or two tunables, distinct, edited from the end of the file so
+        // the literal offsets stay valid.
+        const int changes = std::min<int>(int(tunables.size()), 1 + rng.below(2));
+        QList<int> picks;
+        while (picks.size() < changes) {
+            const int i = rng.below(int(tunables.size()));
+            if (!picks.contains(i))
+                picks.append(i);
+        }
+        std::sort(picks.begin(), picks.end(), std::greater<int>());
+        QString code = baseCode;
+        QStringList change;
+        for (const int i : picks) {
+            const PolicyTunable &t = tunables.at(i);
+            const std::optional<double> v = mutate(t, rng);
+            if (!v)
+                continue;
+            code = PolicyTunables::withValue(code, t, *v);
+            change.prepend(QStringLiteral("%1 %2 → %3")
+                               .arg(t.name, PolicyTunables::literal(t.value, t.integer), PolicyTunables::literal(*v, t.integer)));
+        }
+        if (change.isEmpty() || tried.contains(code))
+            continue;
+        tried.insert(code);
+        ++written;
+        const CandidateScore score = context.evaluate(code, cancel);
+        if (score.cancelled || cancel.load()) {
+            outcome.cancelled = true;
+            outcome.error = QStringLiteral("cancelled");
+            return outcome;
+        }
+        const QString what = change.join(QStringLiteral(", "));
+        if (!score.value) {
+            if (firstError.isEmpty())
+                firstError = score.error;
+            report << QStringLiteral("- %1: failed: %2").arg(what, score.error);
+            continue;
+        }
+        report << QStringLiteral("- %1: mean value %2").arg(what, formatValue(score.value));
+        if (!bestValue || *score.value > *bestValue) {
+            bestValue = score.value;
+            bestCode = code;
+            bestChange = what;
+        }
+    }
+    outcome.usage.calls = written;
+
+    QStringList response;
+    response << QStringLiteral("Candidates replayed (%1):").arg(written);
+    response << report;
+    if (bestCode.isEmpty()) {
+        outcome.error = written == 0 ? QStringLiteral("the built-in improver found no untried variant of %1").arg(base->version.name)
+                                     : QStringLiteral("every candidate of the built-in improver failed; the first: %1").arg(firstError);
+        response << outcome.error;
+        outcome.response = response.join(QLatin1Char('\n'));
+        return outcome;
+    }
+    const bool better = !base->value || *bestValue > *base->value;
+    response << (better ? QStringLiteral("Kept %1 (mean value %2 > %3 of the base).")
+                              .arg(bestChange, formatValue(bestValue), formatValue(base->value))
+                        : QStringLiteral("No candidate beat the base (%1); the best one, %2 (%3), is proposed "
+                                         "for the record and the next step climbs from the base again.")
+                              .arg(formatValue(base->value), bestChange, formatValue(bestValue)));
+    outcome.response = response.join(QLatin1Char('\n'));
+    outcome.code = bestCode;
+    outcome.ok = true;
+    return outcome;
+}
+
+} // namespace dreamrsi

@@ -1,0 +1,29 @@
+#pragma once
+
+#include "policydeveloper.h"
+
+namespace dreamrsi {
+
+/// The built-in policy improver: dreaming without a key (online.md §4).
+///
+/// Hill climbing over a script's tunables (see PolicyTunables): it starts
+/// from the best clean version seen so far in this dream (version m when
+/// nothing better exists), writes `candidates` variants that each change one
+/// or two tunables (numbers step within their range, a `choice` takes
+/// another alternative), replays every variant through the context's
+/// `evaluate`, and returns the best-scoring variant. Variants already tried
+/// in this dream are not written again. Deterministic for a seed: the same
+/// context and seed give the same script.
+class PolicyImprover final : public PolicyDeveloper
+{
+public:
+    explicit PolicyImprover(int candidates = 4);
+
+    QString kind() const override;
+    DevelopmentOutcome develop(const DevelopmentContext &context, const std::atomic_bool &cancel) override;
+
+private:
+    int m_candidates;
+};
+
+} // namespace dreamrsi

@@ -1,0 +1,93 @@
+#include "policytunables.h"
+
+#include <QRegularExpression>
+
+#include <cmath>
+
+namespace dreamrsi {
+
+namespace {
+
+bool isWhole(double x)
+{
+    return std::isfinite(x) && std::floor(x) == x;
+}
+
+} // namespace
+
+QList<PolicyTunable> PolicyTunables::parse(const QString &source)
+{
+    static const QRegularExpression line(
+        QStringLiteral(R"(^[ \t]*(?:const|var|let)[ \t]+([A-Z][A-Z0-9_]*)[ \t]*=[ \t]*(-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)[ \t]*;[ \t]*(?://([^\n]*))?$)"),
+        QRegularExpression::MultilineOption);
+    static const QRegularExpression range(
+        QStringLiteral(R"(\brange\s*\[\s*(-?[\d.]+(?:[eE][-+]?\d+)?)\s*,\s*(-?[\d.]+(?:[eE][-+]?\d+)?)\s*\])"));
+    static const QRegularExpression choice(QStringLiteral(R"(\bchoice\s+(-?[\d.]+(?:\s*\|\s*-?[\d.]+)+))"));
+
+    QList<PolicyTunable> tunables;
+    for (auto it = line.globalMatch(source); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        PolicyTunable t;
+        t.name = m.captured(1);
+        const QString literalText = m.captured(2);
+        bool ok = false;
+        t.value = literalText.toDouble(&ok);
+        if (!ok || !std::isfinite(t.value))
+            continue;
+        t.literalStart = m.capturedStart(2);
+        t.literalLength = m.capturedLength(2);
+        t.integer = !literalText.contains(QLatin1Char('.')) && !literalText.contains(QLatin1Char('e'), Qt::CaseInsensitive);
+        const QString comment = m.captured(3);
+        const QRegularExpressionMatch c = choice.match(comment);
+        if (c.hasMatch()) {
+            for (const QString &part : c.captured(1).split(QLatin1Char('|'))) {
+                const double v = part.trimmed().toDouble(&ok);
+                if (ok && std::isfinite(v) && !t.choices.contains(v))
+                    t.choices.append(v);
+            }
+            if (!t.choices.contains(t.value))
+                t.choices.append(t.value);
+        } else {
+            const QRegularExpressionMatch r = range.match(comment);
+            if (r.hasMatch()) {
+                bool okLow = false, okHigh = false;
+                const double lo = r.captured(1).toDouble(&okLow);
+                const double hi = r.captured(2).toDouble(&okHigh);
+                if (okLow && okHigh && lo <= hi) {
+                    t.low = lo;
+                    t.high = hi;
+                    t.integer = t.integer && isWhole(lo) && isWhole(hi);
+                }
+            }
+        }
+        tunables.append(t);
+    }
+    return tunables;
+}
+
+QString PolicyTunables::literal(double value, bool integer)
+{
+    if (integer)
+        return QString::number(qint64(std::llround(value)));
+    QString text = QString::number(value, 'g', 17);
+    // The shortest form that reads back to the same double.
+    for (int precision = 1; precision <= 17; ++precision) {
+        const QString candidate = QString::number(value, 'g', precision);
+        if (candidate.toDouble() == value) {
+            text = candidate;
+            break;
+        }
+    }
+    if (!text.contains(QLatin1Char('.')) && !text.contains(QLatin1Char('e')))
+        text += QStringLiteral(".0");
+    return text;
+}
+
+QString PolicyTunables::withValue(const QString &source, const PolicyTunable &tunable, double value)
+{
+    QString out = source;
+    out.replace(tunable.literalStart, tunable.literalLength, literal(value, tunable.integer));
+    return out;
+}
+
+} // namespace dreamrsi

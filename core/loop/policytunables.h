@@ -1,0 +1,41 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace dreamrsi {
+
+/// One tunable of a policy script: a top-level line
+/// `const NAME = <number>;` (also `var`/`let`) whose NAME is upper case,
+/// with an optional annotation in the comment that follows on the line:
+/// `range [lo, hi]` (numeric, integer when lo, hi and the value are
+/// integers) or `choice a|b|c` (a structural alternative picked by value).
+/// Without an annotation an integer stays ≥ 0 when it is ≥ 0 and a real
+/// keeps its sign.
+struct PolicyTunable
+{
+    QString name;
+    double value = 0.0;
+    bool integer = false;             ///< the literal has no fraction, nor do the range bounds
+    std::optional<double> low;        ///< from `range [lo, hi]`
+    std::optional<double> high;
+    QList<double> choices;            ///< from `choice a|b|c`; empty for a numeric tunable
+    qsizetype literalStart = 0;       ///< offset of the number literal in the source
+    qsizetype literalLength = 0;
+};
+
+namespace PolicyTunables {
+
+/// The tunables of `source`, in source order.
+QList<PolicyTunable> parse(const QString &source);
+/// `source` with the literal of `tunable` replaced by `value` (shortest
+/// round-trip form; integers without a fraction). Offsets of the other
+/// tunables of the same parse shift: apply several edits from the end.
+QString withValue(const QString &source, const PolicyTunable &tunable, double value);
+/// The literal written for `value` (integers without a fraction).
+QString literal(double value, bool integer);
+
+} // namespace PolicyTunables
+} // namespace dreamrsi

@@ -1,0 +1,96 @@
+#pragma once
+
+#include "dreamer.h"
+#include "roundtypes.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QObject>
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+namespace dreamrsi {
+
+class DiscoveryAgent;
+class EvaluationBackend;
+class ProjectStore;
+
+/// How the recursive loop runs (online.md §5).
+struct LoopSettings
+{
+    RoundConfig round;        ///< every round's settings; `policy` and `seed` are set per iteration
+    DreamSettings dream;      ///< every dream's settings; `seed` is set per iteration
+    int iterations = 3;       ///< T
+    bool fixed = false;       ///< the fixed-exploration baseline: no dreaming, the policy never changes
+    bool autoApprove = false; ///< approve each proposal and record that it was automatic
+};
+
+/// One iteration of the loop: its round, and the dream after it.
+struct LoopIteration
+{
+    int index = 0;                      ///< 1 … T
+    PolicyVersionId policyVersion = 0;  ///< the version that drove the round
+    QString policyName;
+    RoundSummary round;
+    qint64 cumulativeCalls = 0;         ///< agent calls of this run up to and including this round
+    std::optional<double> bestScore;    ///< best score of this run so far
+    std::optional<DreamReport> dream;   ///< none for --fixed and after the last round
+    PolicyVersionId approved = 0;       ///< the version approved after the dream, 0 = none
+};
+
+/// What a run of the loop produced.
+struct LoopReport
+{
+    bool fixed = false;
+    QList<LoopIteration> iterations;
+    bool stopped = false;
+    QString error;                      ///< what stopped the loop early; empty when it ran to the end
+};
+
+/// The recursive loop (online.md §5): T iterations of round → dream →
+/// approve on one project. Each round runs with the deployed version (the
+/// newest approved one, else builtin:portfolio) and seed S + t − 1; after it
+/// a dream over every finished iteration of the project writes M versions;
+/// with autoApprove its proposal is approved automatically and drives the
+/// next round. No dream follows the last round: its version would never run.
+/// With `fixed`, every round runs the version deployed at the start and
+/// nothing is dreamed or approved: the fixed-exploration baseline with the
+/// same agent, evaluator, seeds and budgets.
+///
+/// run() blocks (rounds on the runner's threads, dreams on the caller's
+/// thread with local event loops): call it from the CLI or a worker thread.
+class RecursiveLoop : public QObject
+{
+    Q_OBJECT
+public:
+    RecursiveLoop(ProjectStore *store, std::shared_ptr<DiscoveryAgent> agent, std::shared_ptr<EvaluationBackend> backend,
+                  std::shared_ptr<PolicyDeveloper> developer, QObject *parent = nullptr);
+
+    LoopReport run(const LoopSettings &settings);
+    /// Thread-safe: stops the running round (its attempts finish) or dream, then the loop.
+    void stop();
+
+    /// `{runs: [{fixed, iterations: [{iteration, policy_version, cells, best_score, cumulative_calls, …}]}]}`.
+    static QJsonObject toJson(const QList<LoopReport> &runs);
+    /// One run's object of toJson().
+    static QJsonObject runJson(const LoopReport &run);
+
+signals:
+    void message(const QString &line);
+    void iterationFinished(int index, int total);
+
+private:
+    ProjectStore *m_store;
+    std::shared_ptr<DiscoveryAgent> m_agent;
+    std::shared_ptr<EvaluationBackend> m_backend;
+    std::shared_ptr<PolicyDeveloper> m_developer;
+    std::atomic_bool m_stop{false};
+    void setActive(QObject *object);
+    std::mutex m_activeMutex;
+    QObject *m_active = nullptr; ///< the running RoundRunner or Dreamer, under m_activeMutex
+};
+
+} // namespace dreamrsi

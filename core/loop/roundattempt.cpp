@@ -1,0 +1,141 @@
+#include "roundattempt.h"
+
+#include "evaluationbackend.h"
+
+#include "model/cell.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QSaveFile>
+
+namespace dreamrsi {
+
+namespace {
+
+bool writeFile(const QString &path, const QByteArray &content, QString *error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(content) != content.size() || !file.commit()) {
+        *error = QStringLiteral("cannot write '%1': %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+bool RoundAttempt::copyWorkspace(const QString &source, const QString &target, QString *error)
+{
+    const QDir from(source);
+    QDirIterator it(source, QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        const QString relative = from.relativeFilePath(path);
+        if (relative == QLatin1String("error.txt") || relative == QLatin1String("agent.log")
+            || relative.startsWith(QLatin1String("eval/")))
+            continue;
+        const QString destination = target + QLatin1Char('/') + relative;
+        QDir().mkpath(QFileInfo(destination).absolutePath());
+        QFile::remove(destination);
+        if (!QFile::copy(path, destination)) {
+            *error = QStringLiteral("cannot copy '%1' into the workspace '%2'").arg(path, target);
+            return false;
+        }
+    }
+    return true;
+}
+
+RoundAttempt::Result RoundAttempt::run(const Job &job, DiscoveryAgent &agent, EvaluationBackend &backend,
+                                       const std::atomic_bool &kill)
+{
+    QElapsedTimer wall;
+    wall.start();
+    Result r;
+    const AttemptContext &ctx = job.context;
+    r.cellId = ctx.cellId;
+    r.branch = ctx.branch;
+    r.attempt = ctx.attempt;
+    r.round = job.round;
+    r.workspace = ctx.workspaceDir;
+    r.programFileName = ctx.programFileName;
+    const QString programPath = ctx.workspaceDir + QLatin1Char('/') + ctx.programFileName;
+    auto finish = [&]() {
+        r.wallSeconds = double(wall.nsecsElapsed()) / 1e9;
+        return r;
+    };
+
+    // The workspace: a fresh copy of the parent's (a rerun after a crash
+    // starts again from the parent, never from its own leftovers).
+    QString error;
+    QDir(ctx.workspaceDir).removeRecursively();
+    if (!QDir().mkpath(ctx.workspaceDir)) {
+        r.setupError = QStringLiteral("cannot create the workspace '%1'").arg(ctx.workspaceDir);
+        return finish();
+    }
+    if (ctx.attempt == 0 || !QFileInfo(ctx.parentWorkspaceDir).isDir()) {
+        // Attempt 0 starts from the initial program; a parent workspace that
+        // is gone (project copied without its attempts) from the stored program.
+        bool copied = false;
+        if (ctx.attempt == 0) {
+            QFile::remove(programPath);
+            copied = QFile::copy(job.initialProgram, programPath);
+        } else {
+            copied = writeFile(programPath, ctx.parentProgram.toUtf8(), &error);
+        }
+        if (!copied) {
+            r.setupError = error.isEmpty() ? QStringLiteral("cannot copy the initial program '%1' into '%2'")
+                                                 .arg(job.initialProgram, ctx.workspaceDir)
+                                           : error;
+            return finish();
+        }
+    } else if (!copyWorkspace(ctx.parentWorkspaceDir, ctx.workspaceDir, &error)) {
+        r.setupError = error;
+        return finish();
+    }
+
+    QElapsedTimer timer;
+    timer.start();
+    r.outcome = agent.propose(ctx, kill);
+    r.agentSeconds = double(timer.nsecsElapsed()) / 1e9;
+    if (kill.load() || r.outcome.cancelled) {
+        r.abandoned = true;
+        return finish();
+    }
+    writeFile(ctx.workspaceDir + QStringLiteral("/agent.log"), r.outcome.log.toUtf8(), &error);
+    if (!r.outcome.ok) {
+        if (r.outcome.error.isEmpty())
+            r.outcome.error = QStringLiteral("the agent returned no program");
+        writeFile(ctx.workspaceDir + QStringLiteral("/error.txt"), r.outcome.error.toUtf8(), &error);
+        return finish();
+    }
+    if (!writeFile(ctx.workspaceDir + QStringLiteral("/proposal.md"), r.outcome.proposal.toUtf8(), &error)
+        || !writeFile(programPath, r.outcome.program.toUtf8(), &error)) {
+        r.setupError = error;
+        return finish();
+    }
+
+    EvaluationRequest request;
+    request.task = job.evaluationTask;
+    request.candidatePath = programPath;
+    request.sandboxMode = job.sandboxMode;
+    timer.restart();
+    EvaluationResult result = backend.evaluate(request, kill);
+    r.evalSeconds = double(timer.nsecsElapsed()) / 1e9;
+    if (kill.load()) {
+        r.abandoned = true;
+        return finish();
+    }
+    QDir().mkpath(ctx.workspaceDir + QStringLiteral("/eval"));
+    writeFile(ctx.workspaceDir + QStringLiteral("/eval/score.json"),
+              QJsonDocument(result.toJson()).toJson(QJsonDocument::Indented), &error);
+    if (result.error)
+        writeFile(ctx.workspaceDir + QStringLiteral("/error.txt"), result.error->toUtf8(), &error);
+    r.evaluation = std::move(result);
+    return finish();
+}
+
+} // namespace dreamrsi

@@ -1,0 +1,60 @@
+#pragma once
+
+#include "agent/agent.h"
+#include "eval/evaluationresult.h"
+#include "eval/sandboxrequest.h"
+
+#include <QString>
+
+#include <atomic>
+#include <optional>
+
+namespace dreamrsi {
+
+class EvaluationBackend;
+
+/// One attempt of a live round, run on a worker thread (online.md §1 step
+/// 3, §2): prepare the workspace, run the agent, write proposal.md and the
+/// program, evaluate through the backend, write eval/score.json, error.txt
+/// and agent.log. Everything it needs is in the job; it touches no shared
+/// state, so any number run at once.
+class RoundAttempt
+{
+public:
+    struct Job
+    {
+        AttemptContext context;        ///< workspaceDir, parentWorkspaceDir, parentProgram, … filled in
+        QString evaluationTask;        ///< task as the evaluator takes it (name or absolute folder)
+        QString initialProgram;        ///< copied into the workspace for attempt 0
+        int round = 0;
+        SandboxMode sandboxMode = SandboxMode::Auto;
+    };
+
+    struct Result
+    {
+        QString cellId;
+        int branch = 0;
+        int attempt = 0;
+        int round = 0;
+        /// Killed (second Stop): nothing of it is stored; it runs again on resume.
+        bool abandoned = false;
+        /// The workspace could not be made (fail class "env", `setupError`).
+        QString setupError;
+        AgentOutcome outcome;          ///< the agent's answer (ok false = an agent failure)
+        std::optional<EvaluationResult> evaluation; ///< set when the program was evaluated
+        double agentSeconds = 0.0;
+        double evalSeconds = 0.0;
+        double wallSeconds = 0.0;
+        QString workspace;
+        QString programFileName;
+    };
+
+    /// Runs the job to its end (or until `kill` turns true).
+    static Result run(const Job &job, DiscoveryAgent &agent, EvaluationBackend &backend, const std::atomic_bool &kill);
+
+    /// Copies the parent's workspace into `target` (without its outcome:
+    /// eval/, error.txt, agent.log). False with *error when a file cannot be copied.
+    static bool copyWorkspace(const QString &source, const QString &target, QString *error);
+};
+
+} // namespace dreamrsi

@@ -1,0 +1,132 @@
+#include "roundpolicy.h"
+
+#include "policy/builtinpolicies.h"
+#include "store/projectstore.h"
+
+#include <QDateTime>
+#include <QFuture>
+
+namespace dreamrsi {
+
+namespace {
+
+template<typename T>
+StoreResult<T> await(QFuture<StoreResult<T>> future)
+{
+    future.waitForFinished();
+    if (future.isCanceled() || future.resultCount() == 0)
+        return StoreResult<T>::failure(QStringLiteral("the project store stopped before answering"));
+    return future.result();
+}
+
+} // namespace
+
+std::optional<RoundPolicy> RoundPolicy::resolve(ProjectStore &store, const QString &argument,
+                                                PolicyVersionId resumedVersion, quint64 seed, QString *error)
+{
+    const StoreResult<QList<PolicyVersion>> versions = await(store.policyVersions());
+    if (!versions.ok()) {
+        *error = versions.error;
+        return std::nullopt;
+    }
+    auto byId = [&](PolicyVersionId id) -> const PolicyVersion * {
+        for (const PolicyVersion &v : *versions.value) {
+            if (v.id == id)
+                return &v;
+        }
+        return nullptr;
+    };
+    auto byName = [&](const QString &name) -> const PolicyVersion * {
+        for (const PolicyVersion &v : *versions.value) {
+            if (v.name == name)
+                return &v;
+        }
+        return nullptr;
+    };
+
+    RoundPolicy r;
+    const PolicyVersion *chosen = nullptr;
+    QString builtinName;
+    if (argument.startsWith(QLatin1String("builtin:"))) {
+        builtinName = argument.mid(8);
+        if (!BuiltinPolicies::names().contains(builtinName)) {
+            *error = QStringLiteral("unknown built-in policy '%1' (known: %2)")
+                         .arg(argument, BuiltinPolicies::names().join(QStringLiteral(", ")));
+            return std::nullopt;
+        }
+        r.description = QStringLiteral("built-in policy %1 (asked for)").arg(argument);
+    } else if (!argument.isEmpty()) {
+        chosen = byName(argument);
+        bool numeric = false;
+        const qint64 id = argument.toLongLong(&numeric);
+        if (!chosen && numeric)
+            chosen = byId(id);
+        if (!chosen) {
+            QStringList names;
+            for (const PolicyVersion &v : *versions.value)
+                names.append(v.name);
+            *error = QStringLiteral("no policy version '%1' in the project (stored: %2; or builtin:NAME)")
+                         .arg(argument, names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", ")));
+            return std::nullopt;
+        }
+        r.description = QStringLiteral("stored version %1 (asked for)").arg(chosen->name);
+    } else {
+        const StoreResult<QList<Approval>> approvals = await(store.approvals());
+        if (!approvals.ok()) {
+            *error = approvals.error;
+            return std::nullopt;
+        }
+        const Approval *latest = nullptr;
+        for (const Approval &a : *approvals.value) {
+            if (!latest || a.when > latest->when || (a.when == latest->when && a.id > latest->id))
+                latest = &a;
+        }
+        if (resumedVersion != 0 && byId(resumedVersion)) {
+            chosen = byId(resumedVersion);
+            r.description = QStringLiteral("version %1 (the one that drove the round being resumed)").arg(chosen->name);
+        } else if (latest && byId(latest->version)) {
+            chosen = byId(latest->version);
+            r.description = QStringLiteral("latest approved version %1").arg(chosen->name);
+        } else {
+            builtinName = QStringLiteral("portfolio");
+            r.description = QStringLiteral("built-in policy builtin:portfolio (no approved version in the project)");
+        }
+    }
+
+    if (chosen) {
+        // A stored built-in version runs as its C++ policy (identical results, faster).
+        if (chosen->name.startsWith(QLatin1String("builtin:")) && BuiltinPolicies::names().contains(chosen->name.mid(8))
+            && chosen->code == BuiltinPolicies::javaScriptSource(chosen->name.mid(8)))
+            r.spec = PolicySpec::builtin(chosen->name.mid(8));
+        else
+            r.spec = PolicySpec::script(chosen->code, chosen->name);
+        r.version = chosen->id;
+    } else {
+        r.spec = PolicySpec::builtin(builtinName);
+        const QString name = QStringLiteral("builtin:") + builtinName;
+        if (const PolicyVersion *stored = byName(name)) {
+            r.version = stored->id;
+        } else {
+            PolicyVersion v;
+            v.name = name;
+            v.code = BuiltinPolicies::javaScriptSource(builtinName);
+            v.origin = PolicyOrigin::Builtin;
+            v.created = QDateTime::currentDateTimeUtc();
+            const StoreResult<PolicyVersionId> added = await(store.addPolicyVersion(v));
+            if (!added.ok()) {
+                *error = added.error;
+                return std::nullopt;
+            }
+            r.version = *added.value;
+        }
+    }
+    r.spec.setRandomSeed(quint32(seed ^ (seed >> 32)) ^ 0x5EED1234u);
+    QString problem;
+    if (!r.spec.create(&problem)) {
+        *error = QStringLiteral("policy %1: %2").arg(r.spec.label(), problem);
+        return std::nullopt;
+    }
+    return r;
+}
+
+} // namespace dreamrsi

@@ -1,0 +1,32 @@
+#pragma once
+
+#include "policy/policyspec.h"
+#include "store/storetypes.h"
+
+#include <QString>
+
+#include <optional>
+
+namespace dreamrsi {
+
+class ProjectStore;
+
+/// The policy that drives a live round (online.md §6 `--policy`), resolved
+/// against the project: a stored version's name or id, `builtin:NAME`, or,
+/// when no argument is given, the latest approved version, else the stored
+/// version of a resumed round, else `builtin:portfolio`. A built-in policy is
+/// stored as a version (origin builtin, its JavaScript twin as code) the
+/// first time it drives a round, so every iteration names its policy.
+struct RoundPolicy
+{
+    PolicySpec spec = PolicySpec::builtin(QStringLiteral("portfolio"));
+    PolicyVersionId version = 0;
+    QString description; ///< which policy and why ("latest approved version v3")
+
+    /// Blocking (waits for the store); call it off the GUI thread.
+    /// `resumedVersion` is the version of the round being resumed (0 = none).
+    static std::optional<RoundPolicy> resolve(ProjectStore &store, const QString &argument, PolicyVersionId resumedVersion,
+                                              quint64 seed, QString *error);
+};
+
+} // namespace dreamrsi

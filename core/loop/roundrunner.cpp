@@ -1,0 +1,765 @@
+#include "roundrunner.h"
+
+#include "evaluationbackend.h"
+#include "roundattempt.h"
+#include "roundpolicy.h"
+#include "roundtask.h"
+#include "roundtree.h"
+
+#include "agent/agent.h"
+#include "store/projectstore.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QFuture>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSaveFile>
+#include <QSet>
+#include <QThread>
+#include <QThreadPool>
+
+#include <algorithm>
+#include <cmath>
+#include <condition_variable>
+#include <deque>
+
+namespace dreamrsi {
+
+namespace {
+
+/// Waits for a store call (the driver thread may block; the GUI thread never runs this).
+template<typename T>
+StoreResult<T> await(QFuture<StoreResult<T>> future)
+{
+    future.waitForFinished();
+    if (future.isCanceled() || future.resultCount() == 0)
+        return StoreResult<T>::failure(QStringLiteral("the project store stopped before answering"));
+    return future.result();
+}
+
+quint64 mix(quint64 x)
+{
+    // splitmix64 finaliser: per-attempt seeds that differ in every bit.
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+AttemptRecord recordOf(const Cell &c, qint64 iteration)
+{
+    AttemptRecord r;
+    r.iteration = iteration;
+    r.cellId = c.id;
+    r.branch = c.branch;
+    r.attempt = c.attempt;
+    r.score = c.score;
+    r.failClass = c.failClass;
+    r.error = c.error.value_or(QString());
+    r.proposal = c.proposal();
+    r.program = c.program();
+    return r;
+}
+
+QString describeScore(const Cell &c)
+{
+    if (c.score)
+        return QStringLiteral("score %1 (%2)").arg(*c.score, 0, 'g', 6).arg(c.failClass);
+    return QStringLiteral("%1: %2").arg(c.failClass, c.error.value_or(QStringLiteral("no score")).left(200));
+}
+
+/// Completed attempts, handed from the workers to the driver.
+struct Completions
+{
+    std::mutex mutex;
+    std::condition_variable ready;
+    std::deque<RoundAttempt::Result> done;
+
+    void push(RoundAttempt::Result r)
+    {
+        {
+            std::lock_guard lock(mutex);
+            done.push_back(std::move(r));
+        }
+        ready.notify_one();
+    }
+    RoundAttempt::Result take()
+    {
+        std::unique_lock lock(mutex);
+        ready.wait(lock, [this] { return !done.empty(); });
+        RoundAttempt::Result r = std::move(done.front());
+        done.pop_front();
+        return r;
+    }
+};
+
+} // namespace
+
+/// The state of one run, owned by the driver thread.
+struct RoundRunner::Run
+{
+    RoundRunner *q;
+    RoundTask task;
+    RoundTree tree;
+    IterationInfo info;
+    IterationId iteration = 0;
+    QString artifactDir;
+    QString iterationDir;          ///< attempts/<iteration>
+    double beta = 0.5;
+    int workers = 1;
+    RoundCounters counters;
+    QList<AttemptRecord> history;  ///< earlier iterations, then this one's cells
+    QString stopReason;
+    QString error;
+
+    explicit Run(RoundRunner *runner) : q(runner) {}
+
+    void log(const QString &line) { emit q->logLine(line); }
+
+    QString roundFile(int round) const
+    {
+        return iterationDir + QStringLiteral("/rounds/%1.json").arg(round);
+    }
+
+    bool writeRoundFile(int round, const QStringList &batch)
+    {
+        QDir().mkpath(iterationDir + QStringLiteral("/rounds"));
+        QJsonObject o;
+        o.insert(QStringLiteral("round"), round);
+        o.insert(QStringLiteral("batch"), QJsonArray::fromStringList(batch));
+        QSaveFile file(roundFile(round));
+        const QByteArray bytes = QJsonDocument(o).toJson(QJsonDocument::Compact);
+        if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+            error = QStringLiteral("cannot record round %1 in '%2': %3").arg(round + 1).arg(file.fileName(), file.errorString());
+            return false;
+        }
+        return true;
+    }
+
+    /// Rounds recorded on disk: (last round index, its batch); -1 when none.
+    int lastRecordedRound(QStringList *batch) const
+    {
+        int last = -1;
+        const QStringList files = QDir(iterationDir + QStringLiteral("/rounds")).entryList({QStringLiteral("*.json")}, QDir::Files);
+        for (const QString &f : files) {
+            bool ok = false;
+            const int k = QFileInfo(f).completeBaseName().toInt(&ok);
+            if (ok && k > last)
+                last = k;
+        }
+        if (last >= 0) {
+            QFile file(roundFile(last));
+            if (file.open(QIODevice::ReadOnly)) {
+                const QJsonArray ids = QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("batch")).toArray();
+                for (const QJsonValue &v : ids)
+                    batch->append(v.toString());
+            }
+        }
+        return last;
+    }
+
+    void addCounters(const Cell &c)
+    {
+        counters.cells += 1;
+        counters.calls += 1;
+        const QJsonObject agent = c.payload.value(QStringLiteral("agent")).toObject();
+        counters.tokensIn += agent.value(QStringLiteral("tokens_in")).toInteger();
+        counters.tokensOut += agent.value(QStringLiteral("tokens_out")).toInteger();
+        counters.usd += agent.value(QStringLiteral("cost")).toDouble();
+        counters.bestScore = tree.bestScore();
+    }
+
+    /// Which budget cap is reached, or empty.
+    QString budgetReached() const
+    {
+        const RoundConfig &c = q->m_config;
+        if (c.maxCalls && counters.calls >= *c.maxCalls)
+            return QStringLiteral("budget: %1 agent calls reached").arg(*c.maxCalls);
+        if (c.maxTokens && counters.tokensIn + counters.tokensOut >= *c.maxTokens)
+            return QStringLiteral("budget: %1 tokens reached").arg(*c.maxTokens);
+        if (c.maxUsd && counters.usd >= *c.maxUsd)
+            return QStringLiteral("budget: %1 USD reached").arg(*c.maxUsd);
+        return {};
+    }
+
+    bool loadHistory(const QString &taskName, QList<GridHistoryEntry> *entries)
+    {
+        const StoreResult<QList<IterationInfo>> list = await(q->m_store->iterations());
+        if (!list.ok()) {
+            error = list.error;
+            return false;
+        }
+        for (const IterationInfo &it : *list.value) {
+            if (it.id == iteration || it.task.value_or(QString()) != taskName || it.status == IterationStatus::Running)
+                continue;
+            const StoreResult<IterationData> data = await(q->m_store->iterationData(it.id));
+            if (!data.ok()) {
+                error = data.error;
+                return false;
+            }
+            const qint64 number = it.number.value_or(it.id);
+            QSet<int> opened;
+            int depth = 0;
+            int rounds = 0;
+            for (const Cell &c : data.value->cells) {
+                history.append(recordOf(c, number));
+                opened.insert(c.branch);
+                depth = std::max(depth, c.attempt + 1);
+                rounds = std::max(rounds, c.payload.value(QStringLiteral("round")).toInt(-1) + 1);
+            }
+            if (entries && it.source.isEmpty()) {
+                GridHistoryEntry e;
+                e.iteration = number;
+                e.plannedBranches = it.grid ? it.grid->branches : 0;
+                e.plannedRefinements = it.grid ? it.grid->refinements : 0;
+                e.openedBranches = int(opened.size());
+                e.depth = depth;
+                e.probes = int(data.value->cells.size());
+                e.rounds = rounds;
+                e.bestScore = it.bestScore;
+                e.beta = it.beta.value_or(0.0);
+                entries->append(e);
+            }
+        }
+        return true;
+    }
+
+    RoundAttempt::Job jobFor(const QString &id, int round) const
+    {
+        int branch = 0;
+        int attempt = 0;
+        RoundTree::parseId(id, &branch, &attempt);
+        RoundAttempt::Job job;
+        job.round = round;
+        job.evaluationTask = task.name;
+        job.initialProgram = task.initialProgram;
+        job.sandboxMode = q->m_config.sandboxMode;
+        AttemptContext &c = job.context;
+        c.task = task.name;
+        c.taskStatement = task.statement;
+        c.programFileName = task.programFileName;
+        c.cellId = id;
+        c.branch = branch;
+        c.attempt = attempt;
+        c.iteration = info.number.value_or(iteration);
+        c.workspaceDir = iterationDir + QLatin1Char('/') + id;
+        c.baselineDir = task.directory;
+        c.baselineScore = tree.baselineScore();
+        c.history = history;
+        c.seed = mix(q->m_config.seed ^ mix(quint64(iteration) * 0x100000001ull + quint64(branch) * 65537u + quint64(attempt)));
+        if (const Cell *p = tree.parent(branch, attempt)) {
+            c.parentWorkspaceDir = iterationDir + QLatin1Char('/') + p->id;
+            c.parentProgram = p->program();
+            if (c.parentProgram.isEmpty()) {
+                // The parent wrote no program (an agent failure): its
+                // workspace still holds the program it started from.
+                QFile inherited(c.parentWorkspaceDir + QLatin1Char('/') + task.programFileName);
+                if (inherited.open(QIODevice::ReadOnly))
+                    c.parentProgram = QString::fromUtf8(inherited.readAll());
+            }
+            c.parentProposal = p->proposal();
+            c.parentScore = p->score;
+            c.parentError = p->error.value_or(QString());
+        } else {
+            QFile initial(task.initialProgram);
+            if (initial.open(QIODevice::ReadOnly))
+                c.parentProgram = QString::fromUtf8(initial.readAll());
+        }
+        return job;
+    }
+
+    Cell cellOf(const RoundAttempt::Result &r, const AgentUsage &usage) const
+    {
+        Cell c;
+        c.id = r.cellId;
+        c.branch = r.branch;
+        c.attempt = r.attempt;
+        c.seq = tree.nextSeq();
+        QJsonObject payload;
+        if (!r.setupError.isEmpty()) {
+            c.failClass = QString::fromLatin1(FailClass::Env);
+            c.error = r.setupError;
+        } else if (!r.outcome.ok) {
+            c.failClass = QString::fromLatin1(FailClass::Agent);
+            c.error = r.outcome.error;
+        } else if (r.evaluation) {
+            const EvaluationResult &e = *r.evaluation;
+            c.score = e.score;
+            c.evaluated = e.score.has_value();
+            c.valid = e.valid;
+            c.failClass = e.failClass.isEmpty() ? QString::fromLatin1(c.evaluated ? FailClass::Ok : FailClass::Env)
+                                                : e.failClass;
+            c.error = e.error;
+            c.nValid = e.nValid;
+            c.nTotal = e.nTotal;
+            payload.insert(QStringLiteral("metrics"), e.metrics);
+        }
+        if (r.outcome.ok) {
+            payload.insert(QStringLiteral("proposal"), r.outcome.proposal);
+            payload.insert(QStringLiteral("program"), r.outcome.program);
+        }
+        QJsonObject agent;
+        agent.insert(QStringLiteral("name"), q->m_agent->kind());
+        agent.insert(QStringLiteral("model"), usage.model.isEmpty() ? q->m_agent->model() : usage.model);
+        agent.insert(QStringLiteral("tokens_in"), usage.tokensIn);
+        agent.insert(QStringLiteral("tokens_out"), usage.tokensOut);
+        agent.insert(QStringLiteral("cost"), usage.usd);
+        agent.insert(QStringLiteral("latency_s"), usage.latencyS);
+        agent.insert(QStringLiteral("retries"), usage.retries);
+        agent.insert(QStringLiteral("requests"), usage.calls);
+        payload.insert(QStringLiteral("agent"), agent);
+        QJsonObject timing;
+        timing.insert(QStringLiteral("agent_s"), r.agentSeconds);
+        timing.insert(QStringLiteral("eval_s"), r.evalSeconds);
+        timing.insert(QStringLiteral("wall_s"), r.wallSeconds);
+        payload.insert(QStringLiteral("timing"), timing);
+        payload.insert(QStringLiteral("round"), r.round);
+        payload.insert(QStringLiteral("workspace"), QDir(artifactDir).relativeFilePath(r.workspace));
+        c.payload = payload;
+        return c;
+    }
+
+    /// Stores one finished attempt: its artifacts, then the cell. False on a store error.
+    bool store(const RoundAttempt::Result &r)
+    {
+        const Cell cell = cellOf(r, r.outcome.usage);
+        QList<ArtifactRef> refs;
+        auto put = [&](const QString &file, const QString &name) {
+            QFile f(r.workspace + QLatin1Char('/') + file);
+            if (!f.exists())
+                return true;
+            if (!f.open(QIODevice::ReadOnly)) {
+                error = QStringLiteral("cannot read '%1': %2").arg(f.fileName(), f.errorString());
+                return false;
+            }
+            const StoreResult<ArtifactRef> ref = await(q->m_store->putArtifact(f.readAll(), name));
+            if (!ref.ok()) {
+                error = ref.error;
+                return false;
+            }
+            refs.append(*ref.value);
+            return true;
+        };
+        if (!put(QStringLiteral("proposal.md"), QStringLiteral("proposal.md"))
+            || (r.outcome.ok && !put(r.programFileName, r.programFileName))
+            || !put(QStringLiteral("eval/score.json"), QStringLiteral("score.json"))
+            || !put(QStringLiteral("agent.log"), QStringLiteral("agent.log"))
+            || !put(QStringLiteral("error.txt"), QStringLiteral("error.txt")))
+            return false;
+        const StoreResult<Done> stored = await(q->m_store->appendCell(iteration, cell, refs));
+        if (!stored.ok()) {
+            error = stored.error;
+            return false;
+        }
+        tree.add(cell);
+        history.append(recordOf(cell, info.number.value_or(iteration)));
+        addCounters(cell);
+        emit q->cellFinished(iteration, cell);
+        log(QStringLiteral("%1 finished: %2 (agent %3 s, eval %4 s)")
+                .arg(cell.id, describeScore(cell))
+                .arg(r.agentSeconds, 0, 'f', 2)
+                .arg(r.evalSeconds, 0, 'f', 2));
+        return true;
+    }
+
+    /// Runs the ids of one round on the pool and stores them as they finish.
+    bool runBatch(int round, const QStringList &ids)
+    {
+        QThreadPool pool;
+        pool.setMaxThreadCount(std::max(1, workers));
+        auto completions = std::make_shared<Completions>();
+        std::shared_ptr<DiscoveryAgent> agent = q->m_agent;
+        std::shared_ptr<EvaluationBackend> backend = q->m_backend;
+        std::shared_ptr<std::atomic_bool> kill = q->m_kill;
+        for (const QString &id : ids) {
+            RoundAttempt::Job job = jobFor(id, round);
+            emit q->attemptStarted(id);
+            pool.start([job = std::move(job), agent, backend, kill, completions]() {
+                completions->push(RoundAttempt::run(job, *agent, *backend, *kill));
+            });
+        }
+        counters.running = int(ids.size());
+        emit q->countersChanged(counters);
+        bool ok = true;
+        for (qsizetype i = 0; i < ids.size(); ++i) {
+            RoundAttempt::Result r = completions->take();
+            counters.running -= 1;
+            if (r.abandoned || !ok) {
+                emit q->attemptAbandoned(r.cellId);
+                log(QStringLiteral("%1 killed; it runs again on resume").arg(r.cellId));
+            } else if (!store(r)) {
+                ok = false;
+                q->m_kill->store(true); // the others cannot be stored either
+            }
+            emit q->countersChanged(counters);
+        }
+        pool.waitForDone();
+        return ok;
+    }
+
+    bool begin()
+    {
+        const RoundConfig &config = q->m_config;
+        const StoreResult<ProjectInfo> project = await(q->m_store->projectInfo());
+        if (!project.ok()) {
+            error = project.error;
+            return false;
+        }
+        artifactDir = project.value->artifactDir;
+        workers = std::max(1, config.workers);
+
+        QString problem;
+        if (config.resume != 0) {
+            const StoreResult<IterationData> data = await(q->m_store->iterationData(config.resume));
+            if (!data.ok()) {
+                error = data.error;
+                return false;
+            }
+            info = data.value->info;
+            if (info.status != IterationStatus::Interrupted && info.status != IterationStatus::Stopped) {
+                error = QStringLiteral("iteration %1 is %2; only an interrupted or stopped round can be resumed")
+                            .arg(config.resume)
+                            .arg(iterationStatusName(info.status));
+                return false;
+            }
+            const QString storedTask = info.task.value_or(QString());
+            if (!config.task.isEmpty() && !storedTask.isEmpty() && config.task != storedTask
+                && QFileInfo(config.task).absoluteFilePath() != storedTask) {
+                error = QStringLiteral("iteration %1 ran task '%2', not '%3'").arg(config.resume).arg(storedTask, config.task);
+                return false;
+            }
+            const std::optional<RoundTask> t = RoundTask::resolve(storedTask.isEmpty() ? config.task : storedTask, &problem);
+            if (!t) {
+                error = problem;
+                return false;
+            }
+            task = *t;
+            if (!info.grid) {
+                error = QStringLiteral("iteration %1 has no grid plan; it is not a live round").arg(config.resume);
+                return false;
+            }
+            iterationDir = artifactDir + QStringLiteral("/attempts/%1").arg(config.resume);
+            const StoreResult<QList<Cell>> cells = await(q->m_store->resumeIteration(config.resume));
+            if (!cells.ok()) {
+                error = cells.error;
+                return false;
+            }
+            iteration = config.resume; // running again: from here on it is closed as stopped on an error
+            tree = RoundTree(GridPlan{info.grid->branches, info.grid->refinements, info.gridReason}, info.baselineScore);
+            beta = info.beta.value_or(0.5);
+            if (config.workers <= 0)
+                workers = std::max(1, info.maxParallelism.value_or(4));
+            if (!loadHistory(task.name, nullptr))
+                return false;
+            for (const Cell &c : *cells.value) {
+                if (!tree.add(c)) {
+                    error = QStringLiteral("iteration %1: stored cell %2 does not continue its branch").arg(iteration).arg(c.id);
+                    return false;
+                }
+                history.append(recordOf(c, info.number.value_or(iteration)));
+                addCounters(c);
+            }
+            log(QStringLiteral("resuming iteration %1: %2 cells kept").arg(iteration).arg(cells.value->size()));
+            emit q->iterationStarted(iteration, tree.plan().branches, tree.plan().refinements, tree.plan().reason, true);
+            emit q->countersChanged(counters);
+            return true;
+        }
+
+        const std::optional<RoundTask> t = RoundTask::resolve(config.task, &problem);
+        if (!t) {
+            error = problem;
+            return false;
+        }
+        task = *t;
+        return true;
+    }
+};
+
+RoundRunner::RoundRunner(ProjectStore *store, RoundConfig config, std::shared_ptr<DiscoveryAgent> agent,
+                         std::shared_ptr<EvaluationBackend> backend, QObject *parent)
+    : QObject(parent)
+    , m_store(store)
+    , m_config(std::move(config))
+    , m_agent(std::move(agent))
+    , m_backend(std::move(backend))
+    , m_kill(std::make_shared<std::atomic_bool>(false))
+{
+}
+
+RoundRunner::~RoundRunner()
+{
+    if (m_thread) {
+        m_stopRequests.fetch_add(2);
+        m_kill->store(true);
+        m_thread->wait();
+        delete m_thread;
+    }
+}
+
+void RoundRunner::start()
+{
+    if (m_thread)
+        return;
+    m_running.store(true);
+    m_thread = QThread::create([this] { run(); });
+    m_thread->setObjectName(QStringLiteral("dreamrsi-round"));
+    m_thread->start();
+}
+
+void RoundRunner::stop()
+{
+    const int n = m_stopRequests.fetch_add(1) + 1;
+    if (n >= 2)
+        m_kill->store(true);
+}
+
+void RoundRunner::wait()
+{
+    if (m_thread)
+        m_thread->wait();
+}
+
+RoundSummary RoundRunner::summary() const
+{
+    std::lock_guard lock(m_summaryMutex);
+    return m_summary;
+}
+
+void RoundRunner::run()
+{
+    Run run(this);
+    RoundSummary summary;
+    auto conclude = [&](IterationStatus status) {
+        summary.iteration = run.iteration;
+        summary.status = status;
+        summary.counters = run.counters;
+        summary.counters.running = 0;
+        summary.grid = run.tree.plan();
+        summary.stopReason = run.stopReason;
+        summary.error = run.error;
+        {
+            std::lock_guard lock(m_summaryMutex);
+            m_summary = summary;
+        }
+        if (!run.error.isEmpty())
+            emit logLine(QStringLiteral("error: ") + run.error);
+        emit logLine(QStringLiteral("iteration %1 %2 (%3): %4 cells, %5 rounds")
+                         .arg(run.iteration)
+                         .arg(iterationStatusName(status), run.stopReason.isEmpty() ? run.error : run.stopReason)
+                         .arg(run.counters.cells)
+                         .arg(run.counters.rounds));
+        m_running.store(false);
+        emit finished(summary);
+    };
+    auto closeIteration = [&](IterationStatus status) {
+        if (run.iteration != 0) {
+            const StoreResult<Done> done = await(m_store->finishIteration(run.iteration, status));
+            if (!done.ok() && run.error.isEmpty())
+                run.error = done.error;
+        }
+        conclude(status);
+    };
+
+    if (!m_agent || !m_backend || !m_store) {
+        run.error = QStringLiteral("the round has no agent, evaluation backend or project");
+        conclude(IterationStatus::Stopped);
+        return;
+    }
+    if (!run.begin()) {
+        // A resumed iteration that could not be reopened stays as it was.
+        closeIteration(IterationStatus::Stopped);
+        return;
+    }
+    QString problem;
+    const std::optional<RoundPolicy> resolved =
+        RoundPolicy::resolve(*m_store, m_config.policy, run.info.policyVersion, m_config.seed, &problem);
+    std::unique_ptr<Policy> policy = resolved ? resolved->spec.create(&problem) : nullptr;
+    if (!policy) {
+        run.error = problem;
+        closeIteration(IterationStatus::Stopped);
+        return;
+    }
+    emit logLine(QStringLiteral("policy: ") + resolved->description);
+
+    int completed = 0;
+    QStringList pending;
+    if (m_config.resume == 0) {
+        // A new iteration: baseline, grid plan, then the row.
+        QList<GridHistoryEntry> entries;
+        if (!run.loadHistory(run.task.name, &entries)) {
+            conclude(IterationStatus::Stopped);
+            return;
+        }
+        std::optional<double> baseline;
+        if (m_config.evaluateBaseline) {
+            emit logLine(QStringLiteral("evaluating the initial program of %1").arg(run.task.name));
+            EvaluationRequest request;
+            request.task = run.task.name;
+            request.candidatePath = run.task.initialProgram;
+            request.sandboxMode = m_config.sandboxMode;
+            const EvaluationResult r = m_backend->evaluate(request, *m_kill);
+            baseline = r.score;
+            emit logLine(r.score ? QStringLiteral("baseline score %1").arg(*r.score, 0, 'g', 8)
+                                 : QStringLiteral("the initial program has no score (%1); no baseline")
+                                       .arg(r.error.value_or(r.failClass)));
+        }
+        if (m_stopRequests.load() > 0) {
+            run.stopReason = QStringLiteral("stopped");
+            conclude(IterationStatus::Stopped);
+            return;
+        }
+        run.beta = m_config.beta ? *m_config.beta : policy->defaultBeta().value_or(0.5);
+        policy->beginEpisode(run.beta, run.workers);
+        GridContext context;
+        context.history = entries;
+        context.hardMaxBranches = m_config.hardMaxBranches;
+        context.hardMaxRefinements = m_config.hardMaxRefinements;
+        context.fallback = m_config.fallbackGrid;
+        context.maxWorkers = run.workers;
+        GridPlan plan = m_config.fallbackGrid;
+        if (policy->hasGridPlanner()) {
+            const GridPlanResult planned = policy->planGrid(context);
+            QString bad = planned.error;
+            if (bad.isEmpty() && planned.plan) {
+                const GridPlan &g = *planned.plan;
+                if (g.branches < 1 || g.branches > context.hardMaxBranches)
+                    bad = QStringLiteral("planGrid: branches %1 is outside 1..%2").arg(g.branches).arg(context.hardMaxBranches);
+                else if (g.refinements < 0 || g.refinements > context.hardMaxRefinements)
+                    bad = QStringLiteral("planGrid: refinements %1 is outside 0..%2")
+                              .arg(g.refinements)
+                              .arg(context.hardMaxRefinements);
+            }
+            if (!bad.isEmpty()) {
+                run.error = QStringLiteral("policy %1: %2").arg(policy->name(), bad);
+                conclude(IterationStatus::Stopped);
+                return;
+            }
+            if (planned.plan)
+                plan = *planned.plan;
+        }
+        qint64 number = 0;
+        if (const StoreResult<QList<IterationInfo>> list = await(m_store->iterations()); list.ok()) {
+            for (const IterationInfo &it : *list.value)
+                number = std::max(number, it.number.value_or(it.id));
+        }
+        IterationInfo info;
+        info.number = number + 1;
+        info.task = run.task.name;
+        info.baselineScore = baseline;
+        info.maxParallelism = run.workers;
+        info.grid = GridShape{plan.branches, plan.refinements};
+        info.gridReason = plan.reason;
+        info.beta = run.beta;
+        info.policyVersion = resolved->version;
+        info.started = QDateTime::currentDateTimeUtc();
+        const StoreResult<IterationId> id = await(m_store->beginIteration(info));
+        if (!id.ok()) {
+            run.error = id.error;
+            conclude(IterationStatus::Stopped);
+            return;
+        }
+        run.iteration = *id.value;
+        info.id = run.iteration;
+        run.info = info;
+        run.iterationDir = run.artifactDir + QStringLiteral("/attempts/%1").arg(run.iteration);
+        run.tree = RoundTree(plan, baseline);
+        emit logLine(QStringLiteral("iteration %1: grid %2 branches × %3 refinements (%4), β %5, W %6, policy %7")
+                         .arg(run.iteration)
+                         .arg(plan.branches)
+                         .arg(plan.refinements)
+                         .arg(plan.reason.isEmpty() ? QStringLiteral("no reason given") : plan.reason)
+                         .arg(run.beta)
+                         .arg(run.workers)
+                         .arg(policy->name()));
+        emit iterationStarted(run.iteration, plan.branches, plan.refinements, plan.reason, false);
+        emit countersChanged(run.counters);
+    } else {
+        QStringList recorded;
+        const int last = run.lastRecordedRound(&recorded);
+        if (last >= 0) {
+            for (const QString &id : std::as_const(recorded)) {
+                if (!run.tree.contains(id))
+                    pending.append(id);
+            }
+            completed = pending.isEmpty() ? last + 1 : last;
+        }
+        if (!pending.isEmpty())
+            emit logLine(QStringLiteral("round %1 had attempts in flight; running again: %2")
+                             .arg(completed + 1)
+                             .arg(pending.join(QLatin1Char(' '))));
+    }
+    run.counters.rounds = completed;
+    if (m_config.resume != 0)
+        policy->beginEpisode(run.beta, run.workers);
+
+    PolicyState state;
+    for (;;) {
+        if (m_stopRequests.load() > 0) {
+            run.stopReason = QStringLiteral("stopped");
+            break;
+        }
+        QStringList batch;
+        if (!pending.isEmpty()) {
+            batch = std::exchange(pending, {});
+        } else {
+            if (m_config.maxRounds && completed >= *m_config.maxRounds) {
+                run.stopReason = QStringLiteral("round limit %1 reached").arg(*m_config.maxRounds);
+                break;
+            }
+            if (const QString budget = run.budgetReached(); !budget.isEmpty()) {
+                run.stopReason = budget;
+                break;
+            }
+            if (run.tree.legal().isEmpty()) {
+                run.stopReason = QStringLiteral("no legal cell left in the grid");
+                break;
+            }
+            run.tree.fillState(state, run.beta, run.workers, completed);
+            const PolicyDecision decision = policy->selectBatch(state);
+            const QString where = QStringLiteral("round %1: ").arg(completed + 1);
+            if (!decision.ok()) {
+                run.error = where + decision.error;
+                break;
+            }
+            if (const QString illegal = run.tree.checkBatch(decision.batch, run.workers); !illegal.isEmpty()) {
+                run.error = where + illegal;
+                break;
+            }
+            if (decision.batch.isEmpty()) {
+                run.stopReason = QStringLiteral("the policy returned an empty batch");
+                break;
+            }
+            batch = decision.batch;
+            if (m_config.maxCalls && run.counters.calls + batch.size() > *m_config.maxCalls) {
+                batch = batch.mid(0, qsizetype(*m_config.maxCalls - run.counters.calls));
+                emit logLine(QStringLiteral("round %1: batch cut to %2 ids by the %3-call budget")
+                                 .arg(completed + 1)
+                                 .arg(batch.size())
+                                 .arg(*m_config.maxCalls));
+            }
+        }
+        if (!run.writeRoundFile(completed, batch))
+            break;
+        emit logLine(QStringLiteral("round %1: %2").arg(completed + 1).arg(batch.join(QLatin1Char(' '))));
+        emit roundStarted(completed, batch);
+        const bool stored = run.runBatch(completed, batch);
+        if (!stored)
+            break;
+        if (m_kill->load()) {
+            run.stopReason = QStringLiteral("stopped; running attempts killed");
+            break;
+        }
+        completed += 1;
+        run.counters.rounds = completed;
+        emit countersChanged(run.counters);
+    }
+    const bool stopped = m_stopRequests.load() > 0 || !run.error.isEmpty();
+    if (m_stopRequests.load() > 0 && run.stopReason.isEmpty() && run.error.isEmpty())
+        run.stopReason = QStringLiteral("stopped");
+    closeIteration(stopped ? IterationStatus::Stopped : IterationStatus::Finished);
+}
+
+} // namespace dreamrsi

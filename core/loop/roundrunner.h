@@ -1,0 +1,106 @@
+#pragma once
+
+#include "roundtypes.h"
+
+#include "model/cell.h"
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+
+class QThread;
+
+namespace dreamrsi {
+
+class DiscoveryAgent;
+class EvaluationBackend;
+class ProjectStore;
+
+/// Runs one live round (online.md §1, §2) or resumes one.
+///
+/// start() returns at once: a driver thread plans the grid (policy planGrid,
+/// stored with the iteration), then round after round builds the policy's
+/// state from the live tree (RoundTree, the same PolicyState as replay),
+/// asks for a batch, checks it like replay does, and runs each id as one
+/// attempt on a pool of W worker threads: the attempt's workspace
+/// `attempts/<iteration>/<id>/` under the project's artifact folder (a copy
+/// of the parent's workspace, the initial program for attempt 0), the agent
+/// (DiscoveryAgent::propose), proposal.md and the program, then the
+/// evaluator through the EvaluationBackend (eval/score.json, error.txt,
+/// agent.log). Each finished attempt is stored the moment it ends (seq in
+/// finishing order, artifacts content-addressed); an agent failure is a cell
+/// with fail class "agent". A batch is recorded in
+/// `attempts/<iteration>/rounds/<k>.json` before its attempts start, so a
+/// resume knows which attempts were in flight.
+///
+/// Ends: empty batch or no legal cell or K1 rounds or a budget cap → status
+/// `finished`; stop() → `stopped` (first call lets running attempts finish,
+/// second kills them; killed attempts are not stored and run again on
+/// resume); a policy or store error → `stopped` with the error; a crash
+/// leaves `running`, which the store turns into `interrupted` at the next
+/// open. Resuming (config.resume) keeps the stored cells, reruns the
+/// recorded batch's missing ids from their parents, and never stores an id
+/// twice.
+///
+/// Signals are emitted from the driver thread (listeners in other threads
+/// get them queued), in this order per attempt: attemptStarted, then
+/// cellFinished (stored) or attemptAbandoned (killed).
+class RoundRunner final : public QObject
+{
+    Q_OBJECT
+public:
+    RoundRunner(ProjectStore *store, RoundConfig config, std::shared_ptr<DiscoveryAgent> agent,
+                std::shared_ptr<EvaluationBackend> backend, QObject *parent = nullptr);
+    /// Kills running attempts and waits for the driver thread.
+    ~RoundRunner() override;
+
+    /// Starts the driver thread; a runner runs once.
+    void start();
+    /// Thread-safe. First call: no new round or attempt, running attempts
+    /// finish. Second call: running attempts are killed.
+    void stop();
+    /// How many times stop() was called.
+    int stopRequests() const { return m_stopRequests.load(); }
+    /// True from start() until finished() was emitted.
+    bool isRunning() const { return m_running.load(); }
+    /// Blocks until the driver thread has ended (not for the GUI thread).
+    void wait();
+    /// The outcome; complete once finished() was emitted.
+    RoundSummary summary() const;
+    const RoundConfig &config() const { return m_config; }
+
+Q_SIGNALS:
+    /// The iteration exists (new or resumed), with its grid plan.
+    void iterationStarted(qint64 iteration, int branches, int refinements, const QString &reason, bool resumed);
+    /// Round `round` (0-based) starts with `batch` (ids in policy order).
+    void roundStarted(int round, const QStringList &batch);
+    void attemptStarted(const QString &cellId);
+    /// A cell was stored.
+    void cellFinished(qint64 iteration, const dreamrsi::Cell &cell);
+    /// An attempt was killed by a second stop(); it is not stored.
+    void attemptAbandoned(const QString &cellId);
+    void logLine(const QString &line);
+    void countersChanged(const dreamrsi::RoundCounters &counters);
+    void finished(const dreamrsi::RoundSummary &summary);
+
+private:
+    struct Run;
+    void run();
+
+    ProjectStore *m_store;
+    RoundConfig m_config;
+    std::shared_ptr<DiscoveryAgent> m_agent;
+    std::shared_ptr<EvaluationBackend> m_backend;
+    QThread *m_thread = nullptr;
+    std::atomic_int m_stopRequests{0};
+    std::atomic_bool m_running{false};
+    std::shared_ptr<std::atomic_bool> m_kill;
+    mutable std::mutex m_summaryMutex;
+    RoundSummary m_summary;
+};
+
+} // namespace dreamrsi

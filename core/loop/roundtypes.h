@@ -1,0 +1,78 @@
+#pragma once
+
+#include "agent/agent.h"
+#include "eval/sandboxrequest.h"
+#include "policy/gridplan.h"
+#include "store/storetypes.h"
+
+#include <QJsonObject>
+#include <QMetaType>
+#include <QString>
+
+#include <optional>
+
+// The vocabulary of a live round (online.md §1): what the runner is asked to
+// do, its running counters and its summary. Plain data, copied between the
+// runner's thread and its listeners.
+
+namespace dreamrsi {
+
+/// What a round runs with. Budget caps are checked before each round (and
+/// the last batch is cut to the calls left), so a round stops cleanly.
+struct RoundConfig
+{
+    QString task;                         ///< built-in task name or task folder
+    AgentConfig agent;                    ///< recorded (kind, model, base URL); the key is never stored
+    /// `--policy`: a stored version's name or id, `builtin:NAME`, or empty
+    /// for the default (RoundPolicy::resolve).
+    QString policy;
+    int workers = 4;                      ///< W; ≤ 0 on resume = the iteration's own W
+    std::optional<int> maxRounds;         ///< K1; nullopt = until an empty batch or no legal cell
+    std::optional<double> beta;           ///< nullopt = the policy's defaultBeta, else 0.5
+    quint64 seed = 0;                     ///< per-attempt agent seeds derive from it
+    std::optional<qint64> maxCalls;       ///< agent calls (attempts)
+    std::optional<qint64> maxTokens;      ///< tokens in + out
+    std::optional<double> maxUsd;         ///< cost
+    GridPlan fallbackGrid{10, 10, QStringLiteral("fallback grid (the policy has no planGrid)")};
+    int hardMaxBranches = 64;
+    int hardMaxRefinements = 64;
+    /// Evaluate the task's initial program once before a new iteration to get
+    /// its baseline score (deltaVsBaseline); off = no baseline.
+    bool evaluateBaseline = true;
+    SandboxMode sandboxMode = SandboxMode::Auto;
+    /// 0 = a new iteration; else an interrupted or stopped one to continue.
+    IterationId resume = 0;
+};
+
+/// Running totals of an iteration (resumed cells included).
+struct RoundCounters
+{
+    qint64 cells = 0;      ///< cells stored
+    qint64 calls = 0;      ///< agent calls (one per attempt)
+    qint64 tokensIn = 0;
+    qint64 tokensOut = 0;
+    double usd = 0.0;
+    int rounds = 0;        ///< rounds completed
+    int running = 0;       ///< attempts in flight
+    std::optional<double> bestScore;
+};
+
+/// How a round ended (`dreamrsi round --json`, online.md §6).
+struct RoundSummary
+{
+    IterationId iteration = 0;      ///< 0 when none was created
+    IterationStatus status = IterationStatus::Finished;
+    RoundCounters counters;
+    GridPlan grid;
+    QString stopReason;             ///< "empty batch", "no legal cell", "round limit", "budget: …", "stopped"
+    QString error;                  ///< non-empty when an error stopped the round
+
+    bool ok() const { return error.isEmpty(); }
+    /// {iteration, status, cells, rounds, best_score, calls, tokens_in, tokens_out, usd, grid}.
+    QJsonObject toJson() const;
+};
+
+} // namespace dreamrsi
+
+Q_DECLARE_METATYPE(dreamrsi::RoundCounters)
+Q_DECLARE_METATYPE(dreamrsi::RoundSummary)

@@ -1,0 +1,9 @@
+# Dreaming (core/loop): the policy improver, the policy-development agent on
+# a stand-in chat model, the dreamer over a project, `dreamrsi dream`.
+dreamrsi_add_test(tst_dream SOURCES tst_dream.cpp
+  LIBS dreamrsi::loop dreamrsi::store dreamrsi::replay dreamrsi::policy LABELS dream loop TIMEOUT 600)
+# The Dreaming view: versions arrive in the table and the workspace; Cancel stops it.
+dreamrsi_add_test(tst_gui_dreaming SOURCES tst_gui_dreaming.cpp LIBS dreamrsi::views LABELS dream gui TIMEOUT 600)
+# The recursive loop and its fixed-exploration baseline on the toy task with a fake agent.
+dreamrsi_add_test(tst_loop_dream SOURCES tst_loop_dream.cpp roundtestsupport.h
+  LIBS dreamrsi::loop dreamrsi::store LABELS dream loop TIMEOUT 900)

@@ -1,0 +1,17 @@
+# Live rounds (core/loop round runner, issue 13): suites labelled `loop`.
+dreamrsi_add_test(tst_loop_round SOURCES tst_loop_round.cpp roundtestsupport.h
+                  LIBS dreamrsi::loop dreamrsi::store LABELS loop TIMEOUT 300)
+
+# A child process for the kill/resume test.
+qt_add_executable(round_helper round_helper.cpp roundtestsupport.h)
+set_target_properties(round_helper PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+target_link_libraries(round_helper PRIVATE dreamrsi_settings dreamrsi::loop dreamrsi::store)
+
+dreamrsi_add_test(tst_loop_resume SOURCES tst_loop_resume.cpp
+                  LIBS dreamrsi::store LABELS loop robustness TIMEOUT 900)
+add_dependencies(tst_loop_resume round_helper)
+
+dreamrsi_add_test(tst_gui_round SOURCES tst_gui_round.cpp roundtestsupport.h
+                  LIBS dreamrsi::views LABELS loop gui TIMEOUT 300)
+
+dreamrsi_add_test(tst_loop_cli SOURCES tst_loop_cli.cpp LIBS dreamrsi::store LABELS loop cli TIMEOUT 600)

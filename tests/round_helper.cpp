@@ -1,0 +1,65 @@
+// A child process for tst_loop_resume: runs (or resumes) one live round of
+// the toy task with the deterministic fake agent and reports on stdout,
+// flushed line by line, what is durable:
+//   iteration N        the iteration exists (new or resumed)
+//   cell ID SEQ        the cell was committed to the project
+//   finished STATUS    the round ended
+// The test kills it with SIGKILL at random moments.
+#include "roundtestsupport.h"
+
+#include "loop/localevaluationbackend.h"
+#include "loop/roundrunner.h"
+#include "store/projectstore.h"
+
+#include <QCoreApplication>
+
+#include <cstdio>
+
+using namespace dreamrsi;
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    const QStringList args = app.arguments();
+    if (args.size() != 4) {
+        std::fprintf(stderr, "usage: round_helper PROJECT TASK_DIR RESUME_ITERATION(0=new)\n");
+        return 2;
+    }
+    ProjectStore store;
+    QFuture<StoreResult<OpenReport>> opened = store.open(args.at(1));
+    opened.waitForFinished();
+    if (!opened.result().ok()) {
+        std::fprintf(stderr, "open: %s\n", qPrintable(opened.result().error));
+        return 1;
+    }
+    RoundConfig config;
+    config.task = args.at(2);
+    config.resume = args.at(3).toLongLong();
+    config.policy = QStringLiteral("builtin:parallel_refine");
+    config.beta = 1.0;
+    config.workers = 3;
+    config.fallbackGrid = GridPlan{3, 3, QStringLiteral("crash test grid")};
+    RoundRunner runner(&store, config, std::make_shared<test::FakeAgent>(), std::make_shared<LocalEvaluationBackend>());
+    QObject::connect(&runner, &RoundRunner::iterationStarted, &runner,
+                     [](qint64 iteration) {
+                         std::printf("iteration %lld\n", static_cast<long long>(iteration));
+                         std::fflush(stdout);
+                     },
+                     Qt::DirectConnection);
+    QObject::connect(&runner, &RoundRunner::cellFinished, &runner,
+                     [](qint64, const Cell &cell) {
+                         std::printf("cell %s %lld\n", qPrintable(cell.id), static_cast<long long>(cell.seq));
+                         std::fflush(stdout);
+                     },
+                     Qt::DirectConnection);
+    QObject::connect(&runner, &RoundRunner::logLine, &runner,
+                     [](const QString &line) { std::fprintf(stderr, "%s\n", qPrintable(line)); }, Qt::DirectConnection);
+    QObject::connect(&runner, &RoundRunner::finished, &app, &QCoreApplication::quit, Qt::QueuedConnection);
+    runner.start();
+    app.exec();
+    runner.wait();
+    const RoundSummary s = runner.summary();
+    std::printf("finished %s\n", qPrintable(iterationStatusName(s.status)));
+    std::fflush(stdout);
+    return s.ok() && s.status == IterationStatus::Finished ? 0 : 1;
+}

@@ -1,0 +1,120 @@
+// The Dreaming view over a project: the built-in improver's versions arrive
+// in the table and the workspace with their results, the proposal can be
+// reviewed in the approval dialog, and Cancel stops a dream.
+#include "dreamingdialog.h"
+#include "workspace.h"
+
+#include "approvaldialog.h"
+#include "replay/synthworld.h"
+#include "store/projectstore.h"
+#include "store/projectwriter.h"
+
+#include <QComboBox>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace dreamrsi;
+
+class TestGuiDreaming : public QObject
+{
+    Q_OBJECT
+
+private:
+    /// A project with two synthetic worlds, opened in `store`, its worlds in `workspace`.
+    void openProject(const QString &path, ProjectStore &store, Workspace &workspace)
+    {
+        QList<DiscoveryTree> trees;
+        for (int i = 0; i < 2; ++i) {
+            SynthParams p;
+            p.seed = quint64(21 + i);
+            p.width = 6;
+            p.depth = 6;
+            trees.append(SynthWorld::generate(p));
+        }
+        {
+            StoreResult<std::unique_ptr<ProjectWriter>> writer = ProjectWriter::create(path, ProjectInfo{});
+            QVERIFY2(writer.ok(), qPrintable(writer.error));
+            QVERIFY((*writer.value)->importTrees(trees).ok());
+        }
+        QVERIFY(store.open(path).result().ok());
+        const StoreResult<QList<IterationInfo>> its = store.iterations().result();
+        QVERIFY(its.ok());
+        for (const IterationInfo &info : *its.value) {
+            StoreResult<DiscoveryTree> tree = store.loadIteration(info.id).result();
+            QVERIFY(tree.ok());
+            workspace.addWorld({QStringLiteral("world %1").arg(info.id), QString(), info.id,
+                                std::make_shared<const DiscoveryTree>(std::move(*tree.value))});
+        }
+    }
+
+private slots:
+    void versionsArriveAndTheProposalCanBeReviewed()
+    {
+        QTemporaryDir dir;
+        ProjectStore store;
+        Workspace workspace;
+        openProject(dir.filePath(QStringLiteral("p.dreamrsi")), store, workspace);
+        AppSettings settings;
+        settings.workers = 4;
+        settings.betas = {0.0, 0.5, 1.0};
+        DreamingDialog dialog(workspace, &store, settings);
+        dialog.show();
+        QCOMPARE(dialog.agentBox()->currentData().toString(), QStringLiteral("builtin"));
+        dialog.versionsBox()->setValue(3);
+        QSignalSpy finished(&dialog, &DreamingDialog::dreamFinished);
+        QVERIFY(dialog.start());
+        QVERIFY(dialog.isRunning());
+        QVERIFY(!dialog.startButton()->isEnabled());
+        QVERIFY(dialog.cancelButton()->isEnabled());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 300000);
+        QVERIFY(!dialog.isRunning());
+        QCOMPARE(dialog.table()->rowCount(), 3);
+        QVERIFY(dialog.report().proposal());
+        // Each version is in the workspace with a result over both worlds.
+        for (const DreamVersion &v : dialog.report().versions) {
+            const ReplayResultPtr r = workspace.result(v.developed.version.name);
+            QVERIFY2(r, qPrintable(v.developed.version.name));
+            QCOMPARE(r->worlds.size(), 2);
+            QVERIFY(r->sweepOf(QStringLiteral("world 1")));
+        }
+        QVERIFY(dialog.reviewButton()->isEnabled());
+        dialog.review();
+        auto *approval = dialog.findChild<ApprovalDialog *>();
+        QVERIFY(approval);
+        QVERIFY2(approval->comparison().blocker.isEmpty(), qPrintable(approval->comparison().blocker));
+        QSignalSpy requested(&dialog, &DreamingDialog::approvalRequested);
+        approval->whoEdit()->setText(QStringLiteral("tester"));
+        approval->approveButton()->click();
+        QCOMPARE(requested.size(), 1);
+        QVERIFY(requested.first().first().value<Approval>().version != 0);
+        store.close().waitForFinished();
+    }
+
+    void cancelStopsTheDream()
+    {
+        QTemporaryDir dir;
+        ProjectStore store;
+        Workspace workspace;
+        openProject(dir.filePath(QStringLiteral("p.dreamrsi")), store, workspace);
+        AppSettings settings;
+        settings.workers = 4;
+        DreamingDialog dialog(workspace, &store, settings);
+        dialog.versionsBox()->setValue(50);
+        QSignalSpy finished(&dialog, &DreamingDialog::dreamFinished);
+        QVERIFY(dialog.start());
+        dialog.cancel();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 300000);
+        QVERIFY(dialog.report().cancelled);
+        QVERIFY(dialog.report().versions.size() < 50);
+        QVERIFY(dialog.startButton()->isEnabled());
+        store.close().waitForFinished();
+    }
+};
+
+QTEST_MAIN(TestGuiDreaming)
+#include "tst_gui_dreaming.moc"

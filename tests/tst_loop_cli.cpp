@@ -1,0 +1,177 @@
+// `dreamrsi round` (online.md §6): bad usage exits 2 naming the problem,
+// --help describes every flag, an agent that cannot be made exits 1, and a
+// real round with the built-in agent prints the JSON summary and stores its
+// cells in the project; SIGTERM stops a round cleanly (exit 0, stopped).
+#include "store/projectstore.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+
+using namespace dreamrsi;
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run cli(const QStringList &args, int timeoutMs = 300000)
+{
+    QProcess p;
+    p.start(QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi"), QStringList{QStringLiteral("round")} + args);
+    Run r;
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+template<typename T>
+T take(QFuture<StoreResult<T>> future)
+{
+    future.waitForFinished();
+    const StoreResult<T> r = future.result();
+    if (!r.ok())
+        qFatal("store call failed: %s", qPrintable(r.error));
+    return *r.value;
+}
+
+} // namespace
+
+class TestLoopCli : public QObject
+{
+    Q_OBJECT
+private slots:
+    void help();
+    void usageErrors_data();
+    void usageErrors();
+    void agentThatCannotBeMadeExits1();
+    void builtinRoundPrintsSummary();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestLoopCli::help()
+{
+    const Run r = cli({QStringLiteral("--help")});
+    QCOMPARE(r.exitCode, 0);
+    for (const char *flag : {"--project", "--task", "--agent", "--model", "--base-url", "--command", "--workers",
+                             "--rounds", "--policy", "--beta", "--seed", "--max-calls", "--max-usd", "--resume", "--json"})
+        QVERIFY2(r.out.contains(flag), flag);
+}
+
+void TestLoopCli::usageErrors_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+    const QString p = m_dir.filePath(QStringLiteral("u.dreamrsi"));
+    const QString t = QStringLiteral("circle_packing_26");
+    auto base = [&](QStringList more) {
+        return QStringList{QStringLiteral("--project"), p, QStringLiteral("--task"), t, QStringLiteral("--agent"),
+                           QStringLiteral("builtin")}
+               + more;
+    };
+    QTest::newRow("nothing") << QStringList() << QStringLiteral("--project is required");
+    QTest::newRow("no agent") << QStringList{QStringLiteral("--project"), p, QStringLiteral("--task"), t}
+                              << QStringLiteral("--agent is required");
+    QTest::newRow("no task") << QStringList{QStringLiteral("--project"), p, QStringLiteral("--agent"), QStringLiteral("builtin")}
+                             << QStringLiteral("--task is required");
+    QTest::newRow("unknown agent") << QStringList{QStringLiteral("--project"), p, QStringLiteral("--task"), t,
+                                                  QStringLiteral("--agent"), QStringLiteral("gpt")}
+                                   << QStringLiteral("unknown agent 'gpt'");
+    QTest::newRow("unknown option") << base({QStringLiteral("--frobnicate")}) << QStringLiteral("frobnicate");
+    QTest::newRow("positional") << base({QStringLiteral("extra")}) << QStringLiteral("unexpected argument 'extra'");
+    QTest::newRow("workers 0") << base({QStringLiteral("--workers"), QStringLiteral("0")}) << QStringLiteral("--workers");
+    QTest::newRow("rounds text") << base({QStringLiteral("--rounds"), QStringLiteral("many")}) << QStringLiteral("--rounds");
+    QTest::newRow("beta 1.5") << base({QStringLiteral("--beta"), QStringLiteral("1.5")}) << QStringLiteral("--beta");
+    QTest::newRow("negative usd") << base({QStringLiteral("--max-usd"), QStringLiteral("-1")}) << QStringLiteral("--max-usd");
+    QTest::newRow("calls 0") << base({QStringLiteral("--max-calls"), QStringLiteral("0")}) << QStringLiteral("--max-calls");
+    QTest::newRow("seed text") << base({QStringLiteral("--seed"), QStringLiteral("x")}) << QStringLiteral("--seed");
+    QTest::newRow("resume 0") << base({QStringLiteral("--resume"), QStringLiteral("0")}) << QStringLiteral("--resume");
+    QTest::newRow("unknown task") << QStringList{QStringLiteral("--project"), p, QStringLiteral("--task"),
+                                                 QStringLiteral("no_such_task"), QStringLiteral("--agent"),
+                                                 QStringLiteral("builtin")}
+                                  << QStringLiteral("unknown task 'no_such_task'");
+    QTest::newRow("command without command") << QStringList{QStringLiteral("--project"), p, QStringLiteral("--task"), t,
+                                                            QStringLiteral("--agent"), QStringLiteral("command")}
+                                             << QStringLiteral("--command");
+    QTest::newRow("project twice") << base({QStringLiteral("--project"), p}) << QStringLiteral("more than once");
+}
+
+void TestLoopCli::usageErrors()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    const Run r = cli(args);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+    QVERIFY(r.out.isEmpty());
+    QVERIFY(!QFileInfo::exists(m_dir.filePath(QStringLiteral("u.dreamrsi")))); // nothing created on bad usage
+}
+
+void TestLoopCli::agentThatCannotBeMadeExits1()
+{
+    // The built-in agent knows only the bundled tasks, never a custom folder.
+    const Run r = cli({QStringLiteral("--project"), m_dir.filePath(QStringLiteral("a.dreamrsi")), QStringLiteral("--task"),
+                       QStringLiteral(DREAMRSI_SOURCE_DIR "/tests/data/loop/toy_task"), QStringLiteral("--agent"),
+                       QStringLiteral("builtin"), QStringLiteral("--json")});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("error: agent builtin"), r.err.constData());
+}
+
+void TestLoopCli::builtinRoundPrintsSummary()
+{
+    const QString project = m_dir.filePath(QStringLiteral("b.dreamrsi"));
+    const Run r = cli({QStringLiteral("--project"), project, QStringLiteral("--task"), QStringLiteral("circle_packing_26"),
+                       QStringLiteral("--agent"), QStringLiteral("builtin"), QStringLiteral("--workers"), QStringLiteral("2"),
+                       QStringLiteral("--rounds"), QStringLiteral("2"), QStringLiteral("--json")});
+    if (r.exitCode == 1 && r.err.contains("not available in this build"))
+        QSKIP("this build has no built-in agent (core/agent providers not merged)");
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QJsonObject o = QJsonDocument::fromJson(r.out.trimmed()).object();
+    QStringList keys = o.keys();
+    keys.sort();
+    QCOMPARE(keys, (QStringList{QStringLiteral("best_score"), QStringLiteral("calls"), QStringLiteral("cells"),
+                                QStringLiteral("grid"), QStringLiteral("iteration"), QStringLiteral("rounds"),
+                                QStringLiteral("status"), QStringLiteral("tokens_in"), QStringLiteral("tokens_out"),
+                                QStringLiteral("usd")}));
+    QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("finished"));
+    QCOMPARE(o.value(QStringLiteral("rounds")).toInt(), 2);
+    const int cells = o.value(QStringLiteral("cells")).toInt();
+    QVERIFY(cells >= 2 && cells <= 4);
+    QCOMPARE(o.value(QStringLiteral("calls")).toInt(), cells);
+    QVERIFY(o.value(QStringLiteral("grid")).toObject().contains(QStringLiteral("branches")));
+    QVERIFY(r.err.contains("policy: built-in policy builtin:portfolio")); // the default, said on stderr
+
+    ProjectStore store;
+    take(store.open(project));
+    const IterationData data = take(store.iterationData(o.value(QStringLiteral("iteration")).toInteger()));
+    QCOMPARE(data.cells.size(), qsizetype(cells));
+    QCOMPARE(data.info.status, IterationStatus::Finished);
+    for (const Cell &c : data.cells)
+        QVERIFY(!c.failClass.isEmpty());
+    take(store.close());
+
+    // A finished iteration cannot be resumed: an error, exit 1.
+    const Run again = cli({QStringLiteral("--project"), project, QStringLiteral("--agent"), QStringLiteral("builtin"),
+                           QStringLiteral("--resume"), QString::number(o.value(QStringLiteral("iteration")).toInteger())});
+    QCOMPARE(again.exitCode, 1);
+    QVERIFY2(again.err.contains("only an interrupted or stopped round can be resumed"), again.err.constData());
+}
+
+QTEST_GUILESS_MAIN(TestLoopCli)
+#include "tst_loop_cli.moc"

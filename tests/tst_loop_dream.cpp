@@ -1,0 +1,135 @@
+// The recursive loop (round → dream → approve) and the fixed-exploration
+// baseline on the toy task with the deterministic fake agent: the approved
+// version drives the next round, the baseline never changes its policy, both
+// runs behave identically in the first round, and the JSON has the contract's
+// keys.
+#include "roundtestsupport.h"
+
+#include "loop/localevaluationbackend.h"
+#include "loop/policyimprover.h"
+#include "loop/recursiveloop.h"
+#include "store/projectstore.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace dreamrsi;
+using dreamrsi::test::FakeAgent;
+
+namespace {
+
+LoopSettings toySettings(bool fixed)
+{
+    LoopSettings s;
+    s.round.task = test::toyTaskDir();
+    s.round.agent.kind = QStringLiteral("fake");
+    s.round.workers = 2;
+    s.round.evaluateBaseline = false;
+    s.round.fallbackGrid = GridPlan{4, 2, QStringLiteral("toy fallback")};
+    s.round.seed = 9;
+    s.dream.versions = 2;
+    s.dream.workers = 2;
+    s.dream.betas = {0.0, 0.5, 1.0};
+    s.dream.memoryLimitBytes = qint64(2048) << 20;
+    s.dream.wallLimitMs = 120000;
+    s.iterations = 3;
+    s.fixed = fixed;
+    s.autoApprove = !fixed;
+    return s;
+}
+
+} // namespace
+
+class TestLoopDream : public QObject
+{
+    Q_OBJECT
+
+private:
+    LoopReport runLoop(const QString &path, bool fixed, QList<Approval> *approvals)
+    {
+        ProjectStore store;
+        const StoreResult<OpenReport> created = store.create(path, ProjectInfo()).result();
+        if (!created.ok())
+            qWarning() << created.error;
+        auto agent = std::make_shared<FakeAgent>();
+        RecursiveLoop loop(&store, agent, std::make_shared<LocalEvaluationBackend>(),
+                           fixed ? nullptr : std::make_shared<PolicyImprover>(2));
+        const LoopReport report = loop.run(toySettings(fixed));
+        *approvals = store.approvals().result().value.value_or(QList<Approval>());
+        store.close().waitForFinished();
+        return report;
+    }
+
+private slots:
+    void loopAndFixedBaseline()
+    {
+        QTemporaryDir dir;
+        QList<Approval> approvals, fixedApprovals;
+        const LoopReport dream = runLoop(dir.filePath(QStringLiteral("dream.dreamrsi")), false, &approvals);
+        QVERIFY2(dream.error.isEmpty(), qPrintable(dream.error));
+        QCOMPARE(dream.iterations.size(), 3);
+        const LoopReport fixed = runLoop(dir.filePath(QStringLiteral("fixed.dreamrsi")), true, &fixedApprovals);
+        QVERIFY2(fixed.error.isEmpty(), qPrintable(fixed.error));
+        QCOMPARE(fixed.iterations.size(), 3);
+
+        // Dream-RSI: a dream after every round but the last, each approved
+        // automatically; the approved version drives the next round.
+        qint64 calls = 0;
+        for (const LoopIteration &it : dream.iterations) {
+            QVERIFY(it.round.ok());
+            QVERIFY(it.round.counters.calls > 0);
+            calls += it.round.counters.calls;
+            QCOMPARE(it.cumulativeCalls, calls);
+            QCOMPARE(it.dream.has_value(), it.index < 3);
+            if (it.dream) {
+                QCOMPARE(it.dream->versions.size(), 2);
+                QVERIFY(it.dream->proposal());
+                QCOMPARE(it.approved, it.dream->proposal()->developed.version.id);
+                QCOMPARE(dream.iterations.at(it.index).policyVersion, it.approved);
+                // The second dream replays in both finished iterations.
+                QCOMPARE(it.dream->versions.at(0).developed.result->worlds.size(), it.index);
+            }
+        }
+        QCOMPARE(approvals.size(), 2);
+        for (const Approval &a : approvals) {
+            QVERIFY(a.who.contains(QStringLiteral("automatic")));
+            QVERIFY(a.evidence.value(QStringLiteral("automatic")).toBool());
+        }
+
+        // The baseline: one policy throughout, no dream, no approval.
+        QVERIFY(fixedApprovals.isEmpty());
+        for (const LoopIteration &it : fixed.iterations) {
+            QVERIFY(!it.dream);
+            QCOMPARE(it.policyVersion, fixed.iterations.first().policyVersion);
+            QCOMPARE(it.policyName, QStringLiteral("builtin:portfolio"));
+        }
+        // Identical first rounds: same agent, evaluator, seed and policy.
+        QCOMPARE(fixed.iterations.first().round.counters.cells, dream.iterations.first().round.counters.cells);
+        QCOMPARE(fixed.iterations.first().round.counters.bestScore.value_or(-1), dream.iterations.first().round.counters.bestScore.value_or(-1));
+        QCOMPARE(fixed.iterations.first().policyName, dream.iterations.first().policyName);
+
+        // The JSON of online.md §6.
+        const QJsonObject json = RecursiveLoop::toJson({dream, fixed});
+        const QJsonArray runs = json.value(QStringLiteral("runs")).toArray();
+        QCOMPARE(runs.size(), 2);
+        QCOMPARE(runs.at(0).toObject().value(QStringLiteral("fixed")).toBool(), false);
+        QCOMPARE(runs.at(1).toObject().value(QStringLiteral("fixed")).toBool(), true);
+        for (const QJsonValue &run : runs) {
+            const QJsonArray its = run.toObject().value(QStringLiteral("iterations")).toArray();
+            QCOMPARE(its.size(), 3);
+            double lastBest = -1e300;
+            for (const QJsonValue &v : its) {
+                const QJsonObject o = v.toObject();
+                for (const char *key : {"iteration", "policy_version", "cells", "best_score", "cumulative_calls"})
+                    QVERIFY2(o.contains(QLatin1String(key)), key);
+                QVERIFY(o.value(QStringLiteral("best_score")).toDouble() >= lastBest);
+                lastBest = o.value(QStringLiteral("best_score")).toDouble();
+            }
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLoopDream)
+#include "tst_loop_dream.moc"

@@ -1,0 +1,186 @@
+// Resume after crashes (online.md §1 step 5): a child runs a live round
+// (round_helper: toy task, fake agent, 3 branches x 4 attempts, W 3) and is
+// killed with SIGKILL at random moments, again and again; each time the
+// round is resumed. After every kill the project holds every cell the child
+// reported committed (same seq), at most one unfinished iteration and
+// branches that are chains; each finished iteration has every id once,
+// every branch with attempts 0..L-1, seqs 0..n-1 and complete cells.
+#include "store/projectstore.h"
+
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace dreamrsi;
+
+class TestLoopResume : public QObject
+{
+    Q_OBJECT
+private slots:
+    void killAndResume();
+};
+
+namespace {
+
+template<typename T>
+StoreResult<T> wait(QFuture<StoreResult<T>> future)
+{
+    future.waitForFinished();
+    return future.result();
+}
+
+QString helperPath()
+{
+    return QCoreApplication::applicationDirPath() + QStringLiteral("/round_helper");
+}
+
+/// Branch chains: attempts 0..L-1, ids and seqs unique. Empty when fine.
+QString chainProblem(const QList<Cell> &cells)
+{
+    QSet<QString> ids;
+    QSet<qint64> seqs;
+    QHash<int, QSet<int>> attempts;
+    for (const Cell &c : cells) {
+        if (ids.contains(c.id))
+            return QStringLiteral("id %1 twice").arg(c.id);
+        if (seqs.contains(c.seq))
+            return QStringLiteral("seq %1 twice").arg(c.seq);
+        if (c.id != QStringLiteral("b%1a%2").arg(c.branch).arg(c.attempt))
+            return QStringLiteral("id %1 does not name its place").arg(c.id);
+        ids.insert(c.id);
+        seqs.insert(c.seq);
+        attempts[c.branch].insert(c.attempt);
+    }
+    for (auto it = attempts.constBegin(); it != attempts.constEnd(); ++it) {
+        for (int a = 0; a < it.value().size(); ++a) {
+            if (!it.value().contains(a))
+                return QStringLiteral("branch %1 lacks attempt %2").arg(it.key()).arg(a);
+        }
+    }
+    return {};
+}
+
+} // namespace
+
+void TestLoopResume::killAndResume()
+{
+    const int target = qEnvironmentVariableIntValue("DREAMRSI_ROUND_KILLS") > 0
+                           ? qEnvironmentVariableIntValue("DREAMRSI_ROUND_KILLS")
+                           : 30;
+    const quint32 seed = qEnvironmentVariableIsSet("DREAMRSI_ROUND_SEED")
+                             ? quint32(qEnvironmentVariableIntValue("DREAMRSI_ROUND_SEED"))
+                             : QRandomGenerator::global()->generate();
+    qInfo("round kill test: %d kills, seed %u (set DREAMRSI_ROUND_SEED to repeat)", target, seed);
+    QRandomGenerator rng(seed);
+    QVERIFY(QFileInfo::exists(helperPath()));
+    const QString task = QStringLiteral(DREAMRSI_SOURCE_DIR "/tests/data/loop/toy_task");
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("rounds.dreamrsi"));
+    {
+        ProjectStore store;
+        QVERIFY(wait(store.create(path, ProjectInfo())).ok());
+        wait(store.close());
+    }
+
+    int kills = 0;
+    int finishedIterations = 0;
+    int killedWithCells = 0;
+    IterationId current = 0;
+    QHash<IterationId, QHash<QString, qint64>> reported;
+    for (int run = 0; kills < target || current != 0; ++run) {
+        QVERIFY2(run < target * 20, "the rounds do not make progress");
+        QProcess child;
+        child.start(helperPath(), {path, task, QString::number(current)});
+        QVERIFY(child.waitForStarted());
+        bool killed = false;
+        if (kills < target) {
+            const int delay = int(rng.bounded(20, 1200));
+            if (!child.waitForFinished(delay)) {
+                child.kill(); // SIGKILL
+                child.waitForFinished(30000);
+                killed = true;
+                ++kills;
+            }
+        }
+        if (!killed)
+            QVERIFY(child.waitForFinished(120000));
+        const QList<QByteArray> lines = child.readAllStandardOutput().split('\n');
+        bool finishedLine = false;
+        for (const QByteArray &line : lines) {
+            const QList<QByteArray> f = line.split(' ');
+            if (f.value(0) == "iteration")
+                current = f.value(1).toLongLong();
+            else if (f.value(0) == "cell" && current != 0)
+                reported[current].insert(QString::fromUtf8(f.value(1)), f.value(2).toLongLong());
+            else if (f.value(0) == "finished")
+                finishedLine = true;
+        }
+        if (!killed) {
+            QVERIFY2(child.exitStatus() == QProcess::NormalExit && child.exitCode() == 0,
+                     child.readAllStandardError().constData());
+            QVERIFY(finishedLine);
+        }
+
+        // What the project holds now (opening marks a dead round interrupted).
+        ProjectStore store;
+        QVERIFY(wait(store.open(path)).ok());
+        const QList<IterationInfo> iterations = *wait(store.iterations()).value;
+        QList<IterationId> open;
+        for (const IterationInfo &it : iterations) {
+            if (it.status != IterationStatus::Finished)
+                open.append(it.id);
+        }
+        QVERIFY2(open.size() <= 1, "more than one unfinished round");
+        if (killed && current == 0 && !open.isEmpty())
+            current = open.first(); // killed after the row was committed, before it was reported
+        for (const IterationInfo &it : iterations) {
+            const StoreResult<IterationData> data = wait(store.iterationData(it.id));
+            QVERIFY2(data.ok(), qPrintable(data.error));
+            const QString problem = chainProblem(data.value->cells);
+            QVERIFY2(problem.isEmpty(), qPrintable(QStringLiteral("iteration %1: %2").arg(it.id).arg(problem)));
+            QHash<QString, qint64> stored;
+            for (const Cell &c : data.value->cells)
+                stored.insert(c.id, c.seq);
+            const QHash<QString, qint64> &said = reported.value(it.id);
+            for (auto r = said.constBegin(); r != said.constEnd(); ++r) {
+                QVERIFY2(stored.contains(r.key()), qPrintable(QStringLiteral("reported cell %1 lost").arg(r.key())));
+                QCOMPARE(stored.value(r.key()), r.value());
+            }
+            if (killed && it.id == current && !data.value->cells.isEmpty())
+                ++killedWithCells;
+            if (it.status != IterationStatus::Finished)
+                continue;
+            // A finished iteration: the whole grid, seqs 0..n-1, complete cells.
+            QCOMPARE(data.value->cells.size(), 12);
+            for (qsizetype i = 0; i < data.value->cells.size(); ++i) {
+                const Cell &c = data.value->cells.at(i);
+                QCOMPARE(c.seq, qint64(i));
+                QCOMPARE(c.failClass, QStringLiteral("ok"));
+                QVERIFY(c.score.has_value());
+                QVERIFY(c.payload.value(QStringLiteral("agent")).isObject());
+                QVERIFY(c.payload.value(QStringLiteral("timing")).isObject());
+                QVERIFY(!c.program().isEmpty());
+                QSet<QString> names;
+                for (const ArtifactRef &a : *wait(store.cellArtifacts(it.id, c.id)).value)
+                    names.insert(a.name);
+                QVERIFY2(names.contains(QStringLiteral("score.json")) && names.contains(QStringLiteral("main.py"))
+                             && names.contains(QStringLiteral("proposal.md")),
+                         qPrintable(c.id));
+            }
+        }
+        wait(store.close());
+        if (!killed && current != 0) {
+            ++finishedIterations;
+            current = 0;
+        }
+    }
+    qInfo("%d kills (%d with cells already stored), %d iterations finished", kills, killedWithCells, finishedIterations);
+    QVERIFY(kills >= target);
+    QVERIFY(finishedIterations >= 1);
+}
+
+QTEST_GUILESS_MAIN(TestLoopResume)
+#include "tst_loop_resume.moc"

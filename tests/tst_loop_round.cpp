@@ -1,0 +1,376 @@
+// The live round runner (online.md §1, §2) with a deterministic fake agent
+// and the toy task (python3 scores `VALUE = n`): cells stored as they
+// finish with seq in finishing order and their artifacts, the stops (empty
+// batch, K1, budget caps, Stop, second Stop), agent and evaluator failures
+// as cells, policy errors, and resuming a stopped round.
+#include "roundtestsupport.h"
+
+#include "loop/localevaluationbackend.h"
+#include "loop/roundrunner.h"
+#include "loop/roundtree.h"
+#include "store/projectstore.h"
+
+#include <QFileInfo>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace dreamrsi;
+using dreamrsi::test::FakeAgent;
+
+namespace {
+
+template<typename T>
+T take(QFuture<StoreResult<T>> future)
+{
+    future.waitForFinished();
+    const StoreResult<T> r = future.result();
+    if (!r.ok())
+        qFatal("store call failed: %s", qPrintable(r.error));
+    return *r.value;
+}
+
+const char *const allLegal = R"js(
+function planGrid(context) { return {branches: 3, refinements: 2, reason: "toy grid 3x2"}; }
+function selectBatch(state) { return state.legal.slice(0, state.maxParallelism); }
+)js";
+
+const char *const oneRound = R"js(
+function selectBatch(state) { return state.round >= 1 ? [] : state.legalRoots.slice(0, 2); }
+)js";
+
+const char *const illegal = R"js(
+function selectBatch(state) { return ["b9a9"]; }
+)js";
+
+} // namespace
+
+class TestLoopRound : public QObject
+{
+    Q_OBJECT
+private slots:
+    void init();
+    void cleanup();
+    void fullRoundStoresEveryCell();
+    void emptyBatchStops();
+    void roundLimitStops();
+    void callBudgetCutsTheLastBatch();
+    void usdBudgetStops();
+    void stopLetsRunningAttemptsFinish();
+    void secondStopKillsThenResumeCompletes();
+    void policyErrorStopsWithError();
+    void unknownTaskIsAnError();
+    void legalCellsFollowThePlan();
+
+private:
+    RoundConfig config(const QString &policy, int workers) const;
+    /// Runs to the end; fills m_cells (in cellFinished order).
+    RoundSummary run(RoundConfig c, const std::shared_ptr<FakeAgent> &agent, RoundRunner **keep = nullptr);
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<ProjectStore> m_store;
+    QString m_artifactDir;
+    QList<Cell> m_cells;
+    QList<qint64> m_storedAtSignal; ///< cells in the store when each cellFinished arrived
+};
+
+void TestLoopRound::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    m_store = std::make_unique<ProjectStore>();
+    const OpenReport report = take(m_store->create(m_dir->filePath(QStringLiteral("p.dreamrsi")), ProjectInfo()));
+    m_artifactDir = report.project.artifactDir;
+    for (const auto &[name, code] : {std::pair{"all", allLegal}, std::pair{"one", oneRound}, std::pair{"illegal", illegal}}) {
+        PolicyVersion v;
+        v.name = QString::fromLatin1(name);
+        v.code = QString::fromLatin1(code);
+        take(m_store->addPolicyVersion(v));
+    }
+    m_cells.clear();
+    m_storedAtSignal.clear();
+}
+
+void TestLoopRound::cleanup()
+{
+    m_store.reset();
+    m_dir.reset();
+}
+
+RoundConfig TestLoopRound::config(const QString &policy, int workers) const
+{
+    RoundConfig c;
+    c.task = test::toyTaskDir();
+    c.agent.kind = QStringLiteral("fake");
+    c.policy = policy;
+    c.workers = workers;
+    c.evaluateBaseline = false;
+    c.fallbackGrid = GridPlan{4, 2, QStringLiteral("toy fallback")};
+    return c;
+}
+
+RoundSummary TestLoopRound::run(RoundConfig c, const std::shared_ptr<FakeAgent> &agent, RoundRunner **keep)
+{
+    auto runner = std::make_unique<RoundRunner>(m_store.get(), c, agent, std::make_shared<LocalEvaluationBackend>());
+    bool done = false;
+    connect(runner.get(), &RoundRunner::cellFinished, this, [this](qint64 iteration, const Cell &cell) {
+        m_cells.append(cell);
+        m_storedAtSignal.append(take(m_store->iterationData(iteration)).cells.size());
+    });
+    connect(runner.get(), &RoundRunner::finished, this, [&done] { done = true; });
+    runner->start();
+    if (keep)
+        *keep = runner.get();
+    [&] { QTRY_VERIFY_WITH_TIMEOUT(done, 120000); }();
+    runner->wait();
+    QCoreApplication::processEvents();
+    return runner->summary();
+}
+
+void TestLoopRound::fullRoundStoresEveryCell()
+{
+    auto agent = std::make_shared<FakeAgent>();
+    agent->failIds = {QStringLiteral("b1a1")};
+    agent->evalFailIds = {QStringLiteral("b2a0")};
+    RoundConfig c = config(QStringLiteral("all"), 3);
+    c.evaluateBaseline = true;
+    c.beta = 0.75;
+    const RoundSummary s = run(c, agent);
+    QVERIFY2(s.ok(), qPrintable(s.error));
+    QCOMPARE(s.status, IterationStatus::Finished);
+    QCOMPARE(s.counters.cells, 9);
+    QCOMPARE(s.counters.rounds, 3);
+    QCOMPARE(s.counters.calls, 9);
+    QCOMPARE(s.counters.tokensIn, 3 * (100 + 101 + 102));
+    QCOMPARE(s.counters.tokensOut, 9 * 50);
+    QVERIFY(qAbs(s.counters.usd - 0.009) < 1e-12);
+    QCOMPARE(s.grid, (GridPlan{3, 2, QStringLiteral("toy grid 3x2")}));
+    QCOMPARE(agent->calls.load(), 9);
+
+    // Written the moment each finished: seq in finishing order, in the store before the signal.
+    QCOMPARE(m_cells.size(), 9);
+    for (qsizetype i = 0; i < m_cells.size(); ++i) {
+        QCOMPARE(m_cells.at(i).seq, qint64(i));
+        QVERIFY(m_storedAtSignal.at(i) >= i + 1);
+    }
+
+    const IterationData data = take(m_store->iterationData(s.iteration));
+    QCOMPARE(data.info.status, IterationStatus::Finished);
+    QCOMPARE(data.info.grid->branches, 3);
+    QCOMPARE(data.info.grid->refinements, 2);
+    QCOMPARE(data.info.gridReason, QStringLiteral("toy grid 3x2"));
+    QCOMPARE(data.info.beta.value_or(-1), 0.75);
+    QCOMPARE(data.info.maxParallelism.value_or(0), 3);
+    QCOMPARE(data.info.baselineScore.value_or(-1), 1.0); // initial.py: VALUE = 1
+    QVERIFY(data.info.policyVersion != 0);
+    QCOMPARE(data.cells.size(), 9);
+
+    QHash<QString, Cell> byId;
+    for (const Cell &cell : data.cells)
+        byId.insert(cell.id, cell);
+    // b0a0: 1 + ((0 + 0) % 5 + 1) = 2; b0a1: 2 + (3 % 5 + 1) = 6.
+    QCOMPARE(byId.value(QStringLiteral("b0a0")).score.value_or(-1), 2.0);
+    QCOMPARE(byId.value(QStringLiteral("b0a1")).score.value_or(-1), 6.0);
+    const Cell agentFailure = byId.value(QStringLiteral("b1a1"));
+    QCOMPARE(agentFailure.failClass, QStringLiteral("agent"));
+    QVERIFY(agentFailure.error.value_or(QString()).contains(QStringLiteral("no code block")));
+    QVERIFY(!agentFailure.evaluated);
+    QVERIFY(byId.contains(QStringLiteral("b1a2"))); // the round went on
+    // b1a2 starts from the program b1a1 inherited (b1a0: 1 + 8 % 5 + 1 = 5): 5 + (7 + 6) % 5 + 1 = 9.
+    QCOMPARE(byId.value(QStringLiteral("b1a2")).score.value_or(-1), 9.0);
+    const Cell evalFailure = byId.value(QStringLiteral("b2a0"));
+    QCOMPARE(evalFailure.failClass, QStringLiteral("runtime"));
+    QVERIFY(!evalFailure.score);
+    QCOMPARE(evalFailure.error.value_or(QString()), QStringLiteral("the program asked to fail"));
+
+    const QJsonObject agentInfo = byId.value(QStringLiteral("b0a0")).payload.value(QStringLiteral("agent")).toObject();
+    QCOMPARE(agentInfo.value(QStringLiteral("model")).toString(), QStringLiteral("fake-model"));
+    QCOMPARE(agentInfo.value(QStringLiteral("tokens_in")).toInt(), 100);
+    QVERIFY(byId.value(QStringLiteral("b0a0")).payload.value(QStringLiteral("timing")).toObject().contains(QStringLiteral("eval_s")));
+
+    auto names = [&](const QString &id) {
+        QSet<QString> n;
+        for (const ArtifactRef &a : take(m_store->cellArtifacts(s.iteration, id)))
+            n.insert(a.name);
+        return n;
+    };
+    QCOMPARE(names(QStringLiteral("b0a0")), (QSet<QString>{QStringLiteral("proposal.md"), QStringLiteral("main.py"),
+                                                          QStringLiteral("score.json"), QStringLiteral("agent.log")}));
+    QCOMPARE(names(QStringLiteral("b1a1")), (QSet<QString>{QStringLiteral("agent.log"), QStringLiteral("error.txt")}));
+    QVERIFY(names(QStringLiteral("b2a0")).contains(QStringLiteral("error.txt")));
+    QVERIFY(names(QStringLiteral("b2a0")).contains(QStringLiteral("score.json")));
+    const QString ws = m_artifactDir + QStringLiteral("/attempts/%1/b0a1").arg(s.iteration);
+    for (const char *file : {"proposal.md", "main.py", "eval/score.json", "agent.log"})
+        QVERIFY2(QFileInfo::exists(ws + QLatin1Char('/') + QLatin1String(file)), file);
+    QVERIFY(!QFileInfo::exists(ws + QStringLiteral("/error.txt")));
+
+    // A finished iteration is a replay world at once.
+    const DiscoveryTree tree = take(m_store->loadIteration(s.iteration));
+    QCOMPARE(tree.cells().size(), 9);
+}
+
+void TestLoopRound::emptyBatchStops()
+{
+    const RoundSummary s = run(config(QStringLiteral("one"), 3), std::make_shared<FakeAgent>());
+    QVERIFY2(s.ok(), qPrintable(s.error));
+    QCOMPARE(s.status, IterationStatus::Finished);
+    QCOMPARE(s.counters.cells, 2);
+    QCOMPARE(s.counters.rounds, 1);
+    QVERIFY(s.stopReason.contains(QStringLiteral("empty batch")));
+    QCOMPARE(s.grid.branches, 4); // no planGrid: the fallback grid
+}
+
+void TestLoopRound::roundLimitStops()
+{
+    RoundConfig c = config(QStringLiteral("all"), 3);
+    c.maxRounds = 2;
+    const RoundSummary s = run(c, std::make_shared<FakeAgent>());
+    QCOMPARE(s.status, IterationStatus::Finished);
+    QCOMPARE(s.counters.cells, 6);
+    QCOMPARE(s.counters.rounds, 2);
+}
+
+void TestLoopRound::callBudgetCutsTheLastBatch()
+{
+    RoundConfig c = config(QStringLiteral("all"), 3);
+    c.maxCalls = 4;
+    const RoundSummary s = run(c, std::make_shared<FakeAgent>());
+    QCOMPARE(s.status, IterationStatus::Finished);
+    QCOMPARE(s.counters.calls, 4);
+    QCOMPARE(s.counters.cells, 4);
+    QVERIFY(s.stopReason.startsWith(QStringLiteral("budget")));
+}
+
+void TestLoopRound::usdBudgetStops()
+{
+    RoundConfig c = config(QStringLiteral("all"), 1);
+    c.maxUsd = 0.0025;
+    const RoundSummary s = run(c, std::make_shared<FakeAgent>());
+    QCOMPARE(s.counters.cells, 3); // 0.001 per call: the cap is reached after the third
+    QVERIFY(s.stopReason.contains(QStringLiteral("USD")));
+}
+
+void TestLoopRound::stopLetsRunningAttemptsFinish()
+{
+    auto agent = std::make_shared<FakeAgent>();
+    agent->closeGate();
+    RoundRunner *runner = nullptr;
+    bool stopped = false;
+    QTimer::singleShot(0, this, [&] {
+        QTRY_COMPARE_WITH_TIMEOUT(agent->waiting.load(), 3, 60000);
+        runner->stop();
+        agent->openGate();
+        stopped = true;
+    });
+    const RoundSummary s = run(config(QStringLiteral("all"), 3), agent, &runner);
+    QVERIFY(stopped);
+    QVERIFY2(s.ok(), qPrintable(s.error));
+    QCOMPARE(s.status, IterationStatus::Stopped);
+    QCOMPARE(s.counters.cells, 3); // the running attempts finished and were stored
+    QCOMPARE(agent->calls.load(), 3); // no new round
+    QCOMPARE(take(m_store->iterationData(s.iteration)).info.status, IterationStatus::Stopped);
+}
+
+void TestLoopRound::secondStopKillsThenResumeCompletes()
+{
+    auto agent = std::make_shared<FakeAgent>();
+    agent->closeGate();
+    RoundRunner *runner = nullptr;
+    QTimer::singleShot(0, this, [&] {
+        QTRY_COMPARE_WITH_TIMEOUT(agent->waiting.load(), 3, 60000);
+        runner->stop();
+        runner->stop();
+    });
+    const RoundSummary first = run(config(QStringLiteral("all"), 3), agent, &runner);
+    QCOMPARE(first.status, IterationStatus::Stopped);
+    QCOMPARE(first.counters.cells, 0); // killed attempts are not stored
+    QCOMPARE(take(m_store->iterationData(first.iteration)).cells.size(), 0);
+
+    RoundConfig c = config(QString(), 2);
+    c.task.clear(); // the iteration's own task
+    c.resume = first.iteration;
+    m_cells.clear();
+    const RoundSummary second = run(c, std::make_shared<FakeAgent>());
+    QVERIFY2(second.ok(), qPrintable(second.error));
+    QCOMPARE(second.iteration, first.iteration);
+    QCOMPARE(second.status, IterationStatus::Finished);
+    QCOMPARE(second.counters.cells, 9);
+    // The killed batch ran again first, from its parents.
+    QStringList firstIds;
+    for (qsizetype i = 0; i < 3; ++i)
+        firstIds.append(m_cells.at(i).id);
+    firstIds.sort();
+    QCOMPARE(firstIds, (QStringList{QStringLiteral("b0a0"), QStringLiteral("b1a0"), QStringLiteral("b2a0")}));
+    const IterationData data = take(m_store->iterationData(first.iteration));
+    QSet<QString> ids;
+    QSet<qint64> seqs;
+    for (const Cell &cell : data.cells) {
+        ids.insert(cell.id);
+        seqs.insert(cell.seq);
+    }
+    QCOMPARE(ids.size(), 9);
+    QCOMPARE(seqs.size(), 9);
+}
+
+void TestLoopRound::policyErrorStopsWithError()
+{
+    const RoundSummary s = run(config(QStringLiteral("illegal"), 2), std::make_shared<FakeAgent>());
+    QVERIFY(!s.ok());
+    QCOMPARE(s.error, QStringLiteral("round 1: id b9a9 is not legal"));
+    QCOMPARE(s.status, IterationStatus::Stopped);
+    QCOMPARE(s.counters.cells, 0);
+}
+
+void TestLoopRound::unknownTaskIsAnError()
+{
+    RoundConfig c = config(QStringLiteral("all"), 2);
+    c.task = m_dir->filePath(QStringLiteral("no-such-task"));
+    const RoundSummary s = run(c, std::make_shared<FakeAgent>());
+    QVERIFY(!s.ok());
+    QVERIFY2(s.error.contains(QStringLiteral("no-such-task")), qPrintable(s.error));
+    QCOMPARE(s.iteration, 0);
+    QCOMPARE(take(m_store->iterations()).size(), 0);
+}
+
+void TestLoopRound::legalCellsFollowThePlan()
+{
+    RoundTree tree(GridPlan{2, 1, QString()}, 1.0);
+    auto ids = [&] {
+        QStringList l;
+        for (const CellMeta &m : tree.legal())
+            l.append(m.id);
+        return l;
+    };
+    QCOMPARE(ids(), (QStringList{QStringLiteral("b0a0"), QStringLiteral("b1a0")}));
+    Cell c;
+    c.id = QStringLiteral("b1a0");
+    c.branch = 1;
+    c.score = 3.0;
+    c.evaluated = true;
+    c.failClass = QStringLiteral("ok");
+    QVERIFY(tree.add(c));
+    QVERIFY(!tree.add(c)); // never twice
+    QCOMPARE(ids(), (QStringList{QStringLiteral("b0a0"), QStringLiteral("b1a1")}));
+    QCOMPARE(tree.checkBatch({QStringLiteral("b1a0")}, 2), QStringLiteral("id b1a0 is not legal"));
+    QCOMPARE(tree.checkBatch({QStringLiteral("b0a0"), QStringLiteral("b0a0")}, 2),
+             QStringLiteral("id b0a0 appears twice in the batch"));
+    QCOMPARE(tree.checkBatch({QStringLiteral("b0a0"), QStringLiteral("b1a1")}, 1),
+             QStringLiteral("batch of 2 ids exceeds the 1 workers"));
+    PolicyState state;
+    tree.fillState(state, 0.5, 2, 1);
+    QCOMPARE(state.observed().size(), 1);
+    QCOMPARE(state.observed().first().deltaVsBaseline.value_or(0), 2.0);
+    QCOMPARE(state.observed().first().deltaVsParent.value_or(0), 2.0);
+    QCOMPARE(state.legalRootIds(), QStringList{QStringLiteral("b0a0")});
+    QVERIFY(state.meta(QStringLiteral("b1a1")));
+    QCOMPARE(state.meta(QStringLiteral("b1a1"))->parentId, QStringLiteral("b1a0"));
+    QVERIFY(!state.meta(QStringLiteral("b1a2")));
+    c.id = QStringLiteral("b1a1");
+    c.attempt = 1;
+    c.seq = 1;
+    QVERIFY(tree.add(c));
+    QCOMPARE(ids(), QStringList{QStringLiteral("b0a0")}); // b1 reached its depth cap
+}
+
+QTEST_GUILESS_MAIN(TestLoopRound)
+#include "tst_loop_round.moc"

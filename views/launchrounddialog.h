@@ -1,0 +1,56 @@
+#pragma once
+
+#include "loop/roundtypes.h"
+
+#include <QDialog>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace dreamrsi {
+
+/// Launch Round (online.md §6, the GUI twin of `dreamrsi round`): task,
+/// agent kind, model, base URL or command, whether the provider's key is in
+/// the environment, W, K1, policy version, β, seed and budget caps. The last
+/// choices are remembered (QSettings) when the dialog is accepted; keys are
+/// never stored.
+class LaunchRoundDialog final : public QDialog
+{
+    Q_OBJECT
+public:
+    /// `policyNames`: stored versions of the project, offered beside the built-ins.
+    explicit LaunchRoundDialog(const QStringList &policyNames, QWidget *parent = nullptr);
+
+    /// The round as chosen (resume 0).
+    RoundConfig config() const;
+    /// Fields by name for tests: "task", "agent", "model", "workers", "rounds", …
+    QWidget *field(const QString &name) const;
+
+    void accept() override;
+
+private:
+    void updateAgentFields();
+    void load();
+    void save() const;
+
+    QComboBox *m_task = nullptr;
+    QComboBox *m_agent = nullptr;
+    QLineEdit *m_model = nullptr;
+    QLineEdit *m_baseUrl = nullptr;
+    QLineEdit *m_command = nullptr;
+    QLabel *m_keyStatus = nullptr;
+    QSpinBox *m_workers = nullptr;
+    QSpinBox *m_rounds = nullptr;
+    QComboBox *m_policy = nullptr;
+    QCheckBox *m_policyBeta = nullptr;
+    QDoubleSpinBox *m_beta = nullptr;
+    QSpinBox *m_seed = nullptr;
+    QSpinBox *m_maxCalls = nullptr;
+    QDoubleSpinBox *m_maxUsd = nullptr;
+};
+
+} // namespace dreamrsi

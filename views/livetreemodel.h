@@ -1,0 +1,74 @@
+#pragma once
+
+#include "model/cell.h"
+
+#include <QAbstractItemModel>
+#include <QElapsedTimer>
+#include <QHash>
+#include <QList>
+
+namespace dreamrsi {
+
+/// The discovery tree of a live round as an item model: one top-level row
+/// per branch (ascending), its attempts as children. It grows while the round
+/// runs: a started attempt is inserted as a running row (with its elapsed
+/// time), a stored cell turns its row finished (or is inserted), a killed
+/// attempt's row is removed. Rows are inserted and changed, never reset,
+/// except by reset().
+class LiveTreeModel final : public QAbstractItemModel
+{
+    Q_OBJECT
+public:
+    enum Column { IdColumn, StatusColumn, ScoreColumn, TimeColumn, ColumnCount };
+    /// Data role of column 0: true while the attempt runs.
+    static constexpr int RunningRole = Qt::UserRole + 1;
+
+    explicit LiveTreeModel(QObject *parent = nullptr);
+
+    /// Replaces everything with the stored cells of an iteration.
+    void reset(const QList<Cell> &cells);
+    /// An attempt started: a running row.
+    void markRunning(const QString &cellId);
+    /// A cell was stored: its row shows the outcome.
+    void addCell(const Cell &cell);
+    /// A killed attempt: its running row goes.
+    void removeRunning(const QString &cellId);
+    /// Repaints the elapsed time of running rows (call from a timer).
+    void tick();
+
+    int cellCount() const { return m_finished; }
+    int runningCount() const;
+
+    QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
+    QModelIndex parent(const QModelIndex &child) const override;
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    struct Attempt
+    {
+        QString id;
+        int attempt = 0;
+        bool running = true;
+        QElapsedTimer started;
+        Cell cell;
+    };
+    struct Branch
+    {
+        int branch = 0;
+        QList<Attempt> attempts; ///< sorted by attempt
+    };
+
+    /// Row of the branch, inserted when missing.
+    int branchRow(int branch, bool insert);
+    /// (branch row, attempt row) of an id, or (-1, -1).
+    std::pair<int, int> find(int branch, int attempt) const;
+    std::pair<int, int> ensureAttempt(int branch, int attempt, const QString &id);
+
+    QList<Branch> m_branches; ///< sorted by branch
+    int m_finished = 0;
+};
+
+} // namespace dreamrsi

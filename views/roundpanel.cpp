@@ -1,0 +1,365 @@
+#include "roundpanel.h"
+
+#include "launchrounddialog.h"
+#include "livetreemodel.h"
+#include "treeview.h"
+
+#include "agent/agentfactory.h"
+#include "loop/localevaluationbackend.h"
+#include "loop/roundrunner.h"
+#include "model/discoverytree.h"
+#include "store/projectstore.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMainWindow>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTime>
+#include <QTimer>
+#include <QToolBar>
+#include <QToolButton>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace dreamrsi {
+
+RoundPanel::RoundPanel(ProjectStore *store, QWidget *parent)
+    : QWidget(parent)
+    , m_store(store)
+    , m_model(new LiveTreeModel(this))
+{
+    setObjectName(QStringLiteral("roundPanel"));
+    m_launch = new QAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Launch Round…"), this);
+    m_launch->setObjectName(QStringLiteral("actionLaunchRound"));
+    m_launch->setStatusTip(tr("Run a live round: the policy picks attempts, the agent writes programs, the evaluator scores them"));
+    m_stop = new QAction(style()->standardIcon(QStyle::SP_MediaStop), tr("&Stop Round"), this);
+    m_stop->setObjectName(QStringLiteral("actionStopRound"));
+    m_stop->setStatusTip(tr("Let the running attempts finish and stop; press again to kill them"));
+    m_resume = new QAction(style()->standardIcon(QStyle::SP_MediaSeekForward), tr("&Resume Round…"), this);
+    m_resume->setObjectName(QStringLiteral("actionResumeRound"));
+    m_resume->setStatusTip(tr("Continue an interrupted or stopped iteration"));
+    connect(m_launch, &QAction::triggered, this, &RoundPanel::launch);
+    connect(m_stop, &QAction::triggered, this, &RoundPanel::stop);
+    connect(m_resume, &QAction::triggered, this, &RoundPanel::chooseResume);
+
+    auto *buttons = new QHBoxLayout;
+    for (QAction *a : {m_launch, m_stop, m_resume}) {
+        auto *b = new QToolButton;
+        b->setDefaultAction(a);
+        b->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        buttons->addWidget(b);
+    }
+    m_state = new QLabel(tr("No round running"));
+    m_state->setObjectName(QStringLiteral("roundState"));
+    buttons->addWidget(m_state, 1);
+    m_counters = new QLabel;
+    m_counters->setObjectName(QStringLiteral("roundCounters"));
+    m_counters->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    buttons->addWidget(m_counters);
+
+    m_list = new QTreeView;
+    m_list->setObjectName(QStringLiteral("roundCells"));
+    m_list->setModel(m_model);
+    m_list->setUniformRowHeights(true);
+    m_list->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    connect(m_model, &QAbstractItemModel::rowsInserted, m_list, [this](const QModelIndex &parent) {
+        if (parent.isValid())
+            m_list->expand(parent);
+    });
+    m_view = new TreeView;
+    m_view->setObjectName(QStringLiteral("roundTree"));
+    m_log = new QPlainTextEdit;
+    m_log->setObjectName(QStringLiteral("roundLog"));
+    m_log->setReadOnly(true);
+    m_log->setMaximumBlockCount(20000);
+
+    auto *top = new QSplitter(Qt::Horizontal);
+    top->addWidget(m_list);
+    top->addWidget(m_view);
+    top->setStretchFactor(1, 2);
+    auto *split = new QSplitter(Qt::Vertical);
+    split->addWidget(top);
+    split->addWidget(m_log);
+    split->setStretchFactor(0, 3);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(buttons);
+    layout->addWidget(split, 1);
+
+    m_ticker = new QTimer(this);
+    m_ticker->setInterval(250);
+    connect(m_ticker, &QTimer::timeout, m_model, &LiveTreeModel::tick);
+    m_redraw = new QTimer(this);
+    m_redraw->setSingleShot(true);
+    m_redraw->setInterval(150); // coalesces bursts of cells into one redraw
+    connect(m_redraw, &QTimer::timeout, this, &RoundPanel::redrawTree);
+    onCounters(RoundCounters{});
+    updateActions();
+}
+
+RoundPanel::~RoundPanel()
+{
+    if (m_runner) {
+        m_runner->disconnect(this);
+        m_runner->stop();
+        m_runner->stop();
+        m_runner.reset();
+    }
+}
+
+void RoundPanel::install(QMainWindow *window)
+{
+    auto *dock = new QDockWidget(tr("Live Round"), window);
+    dock->setObjectName(QStringLiteral("roundDock"));
+    dock->setWidget(this);
+    window->addDockWidget(Qt::BottomDockWidgetArea, dock);
+    if (auto *toolbar = window->findChild<QToolBar *>(QStringLiteral("mainToolBar"))) {
+        toolbar->addSeparator();
+        toolbar->addAction(m_launch);
+        toolbar->addAction(m_stop);
+    }
+    QMenu *menu = window->menuBar()->addMenu(tr("R&ound"));
+    menu->addAction(m_launch);
+    menu->addAction(m_stop);
+    menu->addAction(m_resume);
+    menu->addSeparator();
+    menu->addAction(dock->toggleViewAction());
+    connect(this, &RoundPanel::statusMessage, window, [window](const QString &text) {
+        window->statusBar()->showMessage(text);
+    });
+    connect(this, &RoundPanel::runningChanged, dock, [dock](bool running) {
+        if (running) {
+            dock->show();
+            dock->raise();
+        }
+    });
+}
+
+bool RoundPanel::isRunning() const
+{
+    return m_runner && m_runner->isRunning();
+}
+
+void RoundPanel::updateActions()
+{
+    const bool running = isRunning();
+    // Launch and Resume say so when no project is open.
+    m_launch->setEnabled(!running);
+    m_resume->setEnabled(!running);
+    m_stop->setEnabled(running);
+    m_stop->setText(running && m_runner->stopRequests() > 0 ? tr("&Kill Running Attempts") : tr("&Stop Round"));
+}
+
+bool RoundPanel::startRound(const RoundConfig &config, std::shared_ptr<DiscoveryAgent> agent)
+{
+    if (isRunning()) {
+        emit statusMessage(tr("A round is already running"));
+        return false;
+    }
+    if (!m_store || m_store->path().isEmpty()) {
+        emit statusMessage(tr("Open or create a project before launching a round"));
+        return false;
+    }
+    if (!agent) {
+        QString error;
+        agent = createDiscoveryAgent(config.agent, config.task, &error);
+        if (!agent) {
+            const QString message = tr("The agent %1 cannot run: %2").arg(config.agent.kind, error);
+            appendLog(message);
+            emit statusMessage(message);
+            return false;
+        }
+    }
+    m_runner.reset();
+    m_config = config;
+    m_cells.clear();
+    m_cellIds.clear();
+    m_model->reset({});
+    m_view->setTree(nullptr);
+    m_iteration = IterationInfo{};
+    m_runner = std::make_unique<RoundRunner>(m_store, config, std::move(agent), std::make_shared<LocalEvaluationBackend>());
+    RoundRunner *r = m_runner.get();
+    connect(r, &RoundRunner::iterationStarted, this,
+            [this](qint64 iteration, int branches, int refinements, const QString &, bool resumed) {
+                m_iteration.id = iteration;
+                m_iteration.grid = GridShape{branches, refinements};
+                m_state->setText(resumed ? tr("Iteration %1 resumed").arg(iteration) : tr("Iteration %1 running").arg(iteration));
+                if (resumed) {
+                    m_store->iterationData(iteration).then(this, [this, iteration](StoreResult<IterationData> data) {
+                        if (!data.ok() || m_iteration.id != iteration)
+                            return;
+                        for (const Cell &c : data.value->cells) {
+                            if (m_cellIds.contains(c.id))
+                                continue;
+                            m_model->addCell(c);
+                            m_cells.append(c);
+                            m_cellIds.insert(c.id);
+                        }
+                        m_redraw->start();
+                    });
+                }
+            });
+    connect(r, &RoundRunner::roundStarted, this, [this](int round, const QStringList &batch) {
+        emit statusMessage(tr("Round %1: %n attempt(s) running", nullptr, int(batch.size())).arg(round + 1));
+    });
+    connect(r, &RoundRunner::attemptStarted, m_model, &LiveTreeModel::markRunning);
+    connect(r, &RoundRunner::attemptAbandoned, m_model, &LiveTreeModel::removeRunning);
+    connect(r, &RoundRunner::cellFinished, this, &RoundPanel::onCell);
+    connect(r, &RoundRunner::countersChanged, this, &RoundPanel::onCounters);
+    connect(r, &RoundRunner::logLine, this, &RoundPanel::appendLog);
+    connect(r, &RoundRunner::finished, this, &RoundPanel::onFinished);
+    m_log->clear();
+    r->start();
+    m_ticker->start();
+    updateActions();
+    emit runningChanged(true);
+    return true;
+}
+
+void RoundPanel::stop()
+{
+    if (!isRunning())
+        return;
+    m_runner->stop();
+    appendLog(m_runner->stopRequests() == 1 ? tr("Stop: the running attempts finish, then the round stops (press again to kill them)")
+                                            : tr("Stop again: killing the running attempts"));
+    updateActions();
+}
+
+void RoundPanel::launch()
+{
+    if (!m_store || m_store->path().isEmpty()) {
+        QMessageBox::information(this, tr("Launch Round"), tr("Open or create a project first: rounds are stored in it."));
+        return;
+    }
+    m_store->policyVersions().then(this, [this](StoreResult<QList<PolicyVersion>> versions) {
+        QStringList names;
+        if (versions.ok()) {
+            for (const PolicyVersion &v : *versions.value)
+                names.append(v.name);
+        }
+        LaunchRoundDialog dialog(names, this);
+        if (dialog.exec() == QDialog::Accepted)
+            startRound(dialog.config());
+    });
+}
+
+void RoundPanel::chooseResume()
+{
+    if (!m_store || m_store->path().isEmpty())
+        return;
+    m_store->iterations().then(this, [this](StoreResult<QList<IterationInfo>> list) {
+        if (!list.ok()) {
+            emit statusMessage(list.error);
+            return;
+        }
+        QStringList items;
+        QList<IterationId> ids;
+        for (const IterationInfo &it : *list.value) {
+            if (it.status == IterationStatus::Interrupted || it.status == IterationStatus::Stopped) {
+                items.append(tr("Iteration %1 (%2, %3 cells, %4)")
+                                 .arg(it.id)
+                                 .arg(iterationStatusName(it.status))
+                                 .arg(it.cellCount)
+                                 .arg(it.task.value_or(QString())));
+                ids.append(it.id);
+            }
+        }
+        if (items.isEmpty()) {
+            QMessageBox::information(this, tr("Resume Round"), tr("No interrupted or stopped iteration in this project."));
+            return;
+        }
+        bool ok = false;
+        const QString item = QInputDialog::getItem(this, tr("Resume Round"), tr("Iteration:"), items, 0, false, &ok);
+        if (!ok)
+            return;
+        const IterationId id = ids.value(items.indexOf(item));
+        QString task;
+        for (const IterationInfo &it : *list.value) {
+            if (it.id == id)
+                task = it.task.value_or(QString());
+        }
+        LaunchRoundDialog dialog({}, this);
+        dialog.setWindowTitle(tr("Resume Iteration %1").arg(id));
+        if (dialog.exec() != QDialog::Accepted)
+            return;
+        RoundConfig config = dialog.config();
+        config.resume = id;
+        if (!task.isEmpty())
+            config.task = task;
+        startRound(config);
+    });
+}
+
+void RoundPanel::onCell(qint64 iteration, const Cell &cell)
+{
+    if (iteration != m_iteration.id || m_cellIds.contains(cell.id))
+        return;
+    m_model->addCell(cell);
+    m_cells.append(cell);
+    m_cellIds.insert(cell.id);
+    if (!m_redraw->isActive())
+        m_redraw->start();
+}
+
+void RoundPanel::redrawTree()
+{
+    TreeMeta meta;
+    meta.iteration = m_iteration.id;
+    meta.grid = m_iteration.grid;
+    TreeError error;
+    std::optional<DiscoveryTree> tree = DiscoveryTree::build(meta, m_cells, &error);
+    if (tree)
+        m_view->setTree(std::make_shared<const DiscoveryTree>(std::move(*tree)));
+}
+
+void RoundPanel::onCounters(const RoundCounters &c)
+{
+    m_counters->setText(tr("Calls %1 · Tokens %2 in / %3 out · Cost $%4 · Best %5 · Running %6")
+                            .arg(c.calls)
+                            .arg(c.tokensIn)
+                            .arg(c.tokensOut)
+                            .arg(c.usd, 0, 'f', 4)
+                            .arg(c.bestScore ? QString::number(*c.bestScore, 'g', 6) : tr("none"))
+                            .arg(c.running));
+}
+
+void RoundPanel::onFinished(const RoundSummary &summary)
+{
+    m_ticker->stop();
+    m_model->tick();
+    if (m_redraw->isActive()) {
+        m_redraw->stop();
+        redrawTree();
+    }
+    const QString status = iterationStatusName(summary.status);
+    const QString text = summary.ok()
+                             ? tr("Iteration %1 %2: %3 cells in %4 rounds (%5)")
+                                   .arg(summary.iteration)
+                                   .arg(status)
+                                   .arg(summary.counters.cells)
+                                   .arg(summary.counters.rounds)
+                                   .arg(summary.stopReason)
+                             : tr("Iteration %1 %2: %3").arg(summary.iteration).arg(status, summary.error);
+    m_state->setText(text);
+    emit statusMessage(text);
+    updateActions();
+    emit runningChanged(false);
+    emit roundFinished(summary.iteration, status);
+}
+
+void RoundPanel::appendLog(const QString &line)
+{
+    m_log->appendPlainText(QTime::currentTime().toString(QStringLiteral("HH:mm:ss ")) + line);
+}
+
+} // namespace dreamrsi

@@ -96,16 +96,18 @@ void TestLoopResume::killAndResume()
         child.start(helperPath(), {path, task, QString::number(current)});
         QVERIFY(child.waitForStarted());
         bool killed = false;
+        bool ended = false;
         if (kills < target) {
             const int delay = int(rng.bounded(20, 1200));
-            if (!child.waitForFinished(delay)) {
+            ended = child.waitForFinished(delay);
+            if (!ended) {
                 child.kill(); // SIGKILL
                 child.waitForFinished(30000);
                 killed = true;
                 ++kills;
             }
         }
-        if (!killed)
+        if (!killed && !ended)
             QVERIFY(child.waitForFinished(120000));
         const QList<QByteArray> lines = child.readAllStandardOutput().split('\n');
         bool finishedLine = false;
@@ -126,7 +128,8 @@ void TestLoopResume::killAndResume()
 
         // What the project holds now (opening marks a dead round interrupted).
         ProjectStore store;
-        QVERIFY(wait(store.open(path)).ok());
+        const StoreResult<OpenReport> opened = wait(store.open(path));
+        QVERIFY2(opened.ok(), qPrintable(opened.error));
         const QList<IterationInfo> iterations = *wait(store.iterations()).value;
         QList<IterationId> open;
         for (const IterationInfo &it : iterations) {
@@ -164,7 +167,9 @@ void TestLoopResume::killAndResume()
                 QVERIFY(c.payload.value(QStringLiteral("timing")).isObject());
                 QVERIFY(!c.program().isEmpty());
                 QSet<QString> names;
-                for (const ArtifactRef &a : *wait(store.cellArtifacts(it.id, c.id)).value)
+                const StoreResult<QList<ArtifactRef>> artifacts = wait(store.cellArtifacts(it.id, c.id));
+                QVERIFY2(artifacts.ok(), qPrintable(artifacts.error));
+                for (const ArtifactRef &a : *artifacts.value)
                     names.insert(a.name);
                 QVERIFY2(names.contains(QStringLiteral("score.json")) && names.contains(QStringLiteral("main.py"))
                              && names.contains(QStringLiteral("proposal.md")),

@@ -176,8 +176,9 @@ void TestLoopRound::fullRoundStoresEveryCell()
     QVERIFY(agentFailure.error.value_or(QString()).contains(QStringLiteral("no code block")));
     QVERIFY(!agentFailure.evaluated);
     QVERIFY(byId.contains(QStringLiteral("b1a2"))); // the round went on
-    // b1a2 starts from the program b1a1 inherited (b1a0: 1 + 8 % 5 + 1 = 5): 5 + (7 + 6) % 5 + 1 = 9.
-    QCOMPARE(byId.value(QStringLiteral("b1a2")).score.value_or(-1), 9.0);
+    // b1a2 starts from the program b1a1 inherited (b1a0: 1 + 7 % 5 + 1 = 4): 4 + (7 + 6) % 5 + 1 = 8.
+    QCOMPARE(byId.value(QStringLiteral("b1a0")).score.value_or(-1), 4.0);
+    QCOMPARE(byId.value(QStringLiteral("b1a2")).score.value_or(-1), 8.0);
     const Cell evalFailure = byId.value(QStringLiteral("b2a0"));
     QCOMPARE(evalFailure.failClass, QStringLiteral("runtime"));
     QVERIFY(!evalFailure.score);

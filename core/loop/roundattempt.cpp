@@ -36,7 +36,7 @@ bool RoundAttempt::copyWorkspace(const QString &source, const QString &target, Q
         const QString path = it.next();
         const QString relative = from.relativeFilePath(path);
         if (relative == QLatin1String("error.txt") || relative == QLatin1String("agent.log")
-            || relative.startsWith(QLatin1String("eval/")))
+            || relative == QLatin1String("proposal.md") || relative.startsWith(QLatin1String("eval/")))
             continue;
         const QString destination = target + QLatin1Char('/') + relative;
         QDir().mkpath(QFileInfo(destination).absolutePath());

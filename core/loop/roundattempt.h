@@ -52,8 +52,8 @@ public:
     /// Runs the job to its end (or until `kill` turns true).
     static Result run(const Job &job, DiscoveryAgent &agent, EvaluationBackend &backend, const std::atomic_bool &kill);
 
-    /// Copies the parent's workspace into `target` (without its outcome:
-    /// eval/, error.txt, agent.log). False with *error when a file cannot be copied.
+    /// Copies the parent's workspace into `target` (without what belongs to
+    /// the parent's attempt: proposal.md, eval/, error.txt, agent.log). False with *error when a file cannot be copied.
     static bool copyWorkspace(const QString &source, const QString &target, QString *error);
 };
 

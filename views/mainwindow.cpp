@@ -7,6 +7,7 @@
 #include "dreamingdialog.h"
 #include "exportdialog.h"
 #include "figureexport.h"
+#include "figurelayout.h"
 #include "frontierpage.h"
 #include "inspectorwidget.h"
 #include "jobtracker.h"
@@ -442,11 +443,9 @@ bool MainWindow::exportCurrentFigure(const QString &path, QString *error)
             m_replay->setDark(false);
         }
         options.title = m_tabs->tabText(m_tabs->currentIndex());
-        const bool ok = FigureExport::write(path, options, [source](QPainter &p, const QRectF &area) {
-            // FigureExport always paints through a QCPPainter (see figureexport.h).
-            auto *qcp = static_cast<QCPPainter *>(&p);
-            source->toPainter(qcp, int(area.width()), int(area.height()));
-        }, error);
+        // The paper layout (legend band, fonts for the final size, integer
+        // ticks) is applied for the export and the screen look put back.
+        const bool ok = FigureExport::write(path, options, FigureLayout::painterFor(source), error);
         if (dark) {
             m_frontiers->setDark(true);
             m_replay->setDark(true);
@@ -472,6 +471,15 @@ void MainWindow::exportFigureInteractive()
     const QString name = tab == DiscoveryTab ? tr("Discovery tree") : tab == FrontiersTab ? tr("Frontiers") : tr("Anytime curves");
     auto *dialog = new ExportDialog(name, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    // The preview is drawn at the size chosen in the dialog, as the file will be.
+    if (tab == FrontiersTab || tab == ReplayTab) {
+        dialog->setPreview(FigureLayout::painterFor(tab == FrontiersTab ? m_frontiers->plot() : m_replay->plot()));
+    } else if (tab == DiscoveryTab && currentTree()) {
+        TreeRenderer renderer = m_discovery->treeView()->renderer();
+        renderer.setPalette(TreePalette::light());
+        renderer.setSelected(-1);
+        dialog->setPreview([renderer](QPainter &p, const QRectF &area) { renderer.paintFigure(p, area); });
+    }
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         QString error;
         const QString path = dialog->path();

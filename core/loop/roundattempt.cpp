@@ -10,16 +10,17 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
-#include <QSaveFile>
 
 namespace dreamrsi {
 
 namespace {
 
+// Workspace files are a working copy: the durable copy is the artifact the
+// store keeps, and a rerun rebuilds the workspace; no fsync per file.
 bool writeFile(const QString &path, const QByteArray &content, QString *error)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(content) != content.size() || !file.commit()) {
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(content) != content.size()) {
         *error = QStringLiteral("cannot write '%1': %2").arg(path, file.errorString());
         return false;
     }

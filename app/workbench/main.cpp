@@ -2,13 +2,16 @@
 #include "mainwindow.h"
 
 #include <QApplication>
-#include <QStandardPaths>
-#include <QFileInfo>
-#include <QFile>
-#include <QDir>
 #include <QCommandLineParser>
+#include <QCryptographicHash>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
 #include <QLibraryInfo>
 #include <QLocale>
+#include <QSaveFile>
+#include <QStandardPaths>
 #include <QTextStream>
 #include <QTranslator>
 
@@ -54,13 +57,35 @@ int main(int argc, char *argv[])
     if (parser.isSet(demoOption) && project.isEmpty()) {
         // The bundled project is read-only inside the executable; the workbench
         // opens projects for writing, so it works on a copy kept between runs.
+        // The copy is named after the bundled file's content, so a newer demo
+        // gets a fresh copy and the user's edits of an older one are kept.
+        QFile bundled(QStringLiteral(":/demo/demo.dreamrsi"));
+        const QByteArray content = bundled.open(QIODevice::ReadOnly) ? bundled.readAll() : QByteArray();
+        const QString stamp =
+            QString::fromLatin1(QCryptographicHash::hash(content, QCryptographicHash::Sha256).toHex().left(12));
         const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
-        const QString copy = dir + QStringLiteral("/demo.dreamrsi");
+        const QString copy = dir + QStringLiteral("/demo-%1.dreamrsi").arg(stamp);
         if (!QFileInfo::exists(copy)) {
-            QDir().mkpath(dir);
-            if (!QFile::copy(QStringLiteral(":/demo/demo.dreamrsi"), copy)
-                || !QFile::setPermissions(copy, QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
-                QTextStream(stderr) << QApplication::translate("main", "Cannot copy the demo project to %1").arg(copy)
+            QString failed;
+            if (content.isEmpty() || !QDir().mkpath(dir))
+                failed = copy;
+            // Artifacts first: a project file without its folder would open with missing artifacts.
+            const QString artifacts = QStringLiteral(":/demo/demo.dreamrsi-artifacts");
+            QDirIterator it(artifacts, QDir::Files, QDirIterator::Subdirectories);
+            while (failed.isEmpty() && it.hasNext()) {
+                const QString source = it.next();
+                const QString target = copy + QStringLiteral("-artifacts") + source.mid(artifacts.size());
+                if (!QDir().mkpath(QFileInfo(target).absolutePath()) || !QFile::copy(source, target)
+                    || !QFile::setPermissions(target, QFileDevice::ReadOwner | QFileDevice::WriteOwner))
+                    failed = target;
+            }
+            if (failed.isEmpty()) {
+                QSaveFile out(copy);
+                if (!out.open(QIODevice::WriteOnly) || out.write(content) != content.size() || !out.commit())
+                    failed = copy;
+            }
+            if (!failed.isEmpty()) {
+                QTextStream(stderr) << QApplication::translate("main", "Cannot copy the demo project to %1").arg(failed)
                                     << '\n';
                 return 1;
             }

@@ -13,6 +13,7 @@ PACKAGES=(
   bubblewrap xvfb xauth x11-apps imagemagick
   python3 python3-numpy python3-scipy
   qt6-qpa-plugins fonts-dejavu-core fonts-noto-cjk
+  slurm-wlm munge
 )
 
 missing=()

@@ -21,6 +21,11 @@ AppSettings AppSettings::load()
         std::clamp(s.value(QStringLiteral("replay/memoryLimitMb"), a.replayMemoryLimitMb).toInt(), 256, 1 << 20);
     a.replayWallLimitS = std::clamp(s.value(QStringLiteral("replay/wallLimitS"), a.replayWallLimitS).toInt(), 5, 86400);
     a.playIntervalMs = std::clamp(s.value(QStringLiteral("replay/playIntervalMs"), a.playIntervalMs).toInt(), 30, 10000);
+    a.slurmPartition = s.value(QStringLiteral("slurm/partition")).toString();
+    a.slurmAccount = s.value(QStringLiteral("slurm/account")).toString();
+    a.slurmQos = s.value(QStringLiteral("slurm/qos")).toString();
+    a.slurmSbatchArgs = s.value(QStringLiteral("slurm/sbatchArgs")).toString();
+    a.slurmSharedDir = s.value(QStringLiteral("slurm/sharedDir")).toString();
     return a;
 }
 
@@ -35,6 +40,11 @@ void AppSettings::save() const
     s.setValue(QStringLiteral("replay/memoryLimitMb"), replayMemoryLimitMb);
     s.setValue(QStringLiteral("replay/wallLimitS"), replayWallLimitS);
     s.setValue(QStringLiteral("replay/playIntervalMs"), playIntervalMs);
+    s.setValue(QStringLiteral("slurm/partition"), slurmPartition);
+    s.setValue(QStringLiteral("slurm/account"), slurmAccount);
+    s.setValue(QStringLiteral("slurm/qos"), slurmQos);
+    s.setValue(QStringLiteral("slurm/sbatchArgs"), slurmSbatchArgs);
+    s.setValue(QStringLiteral("slurm/sharedDir"), slurmSharedDir);
 }
 
 std::optional<QList<double>> AppSettings::parseBetas(const QString &text)

@@ -21,6 +21,14 @@ struct AppSettings
     int replayMemoryLimitMb = 4096;
     int replayWallLimitS = 600;
     int playIntervalMs = 600;                       ///< stepper speed: one round per interval
+    /// Cluster defaults of the Launch Round dialog (Slurm backend): partition,
+    /// account, QOS, extra sbatch arguments (one line, split like a shell),
+    /// shared work directory; empty = Slurm's or the backend's default.
+    QString slurmPartition;
+    QString slurmAccount;
+    QString slurmQos;
+    QString slurmSbatchArgs;
+    QString slurmSharedDir;
 
     static AppSettings load();
     void save() const;

@@ -12,7 +12,8 @@ class QSpinBox;
 namespace dreamrsi {
 
 /// Edits AppSettings: theme, replay parameters (W, λ, β grid, script time
-/// limit, the replay process's memory and wall-clock limits) and the stepper's playback speed.
+/// limit, the replay process's memory and wall-clock limits), the stepper's playback speed
+/// and the cluster (Slurm) defaults of Launch Round.
 class SettingsDialog final : public QDialog
 {
     Q_OBJECT
@@ -31,6 +32,12 @@ private:
     QSpinBox *m_memoryLimit = nullptr;
     QSpinBox *m_wallLimit = nullptr;
     QSpinBox *m_playInterval = nullptr;
+    // Cluster (Slurm) defaults
+    QLineEdit *m_slurmPartition = nullptr;
+    QLineEdit *m_slurmAccount = nullptr;
+    QLineEdit *m_slurmQos = nullptr;
+    QLineEdit *m_slurmSbatchArgs = nullptr;
+    QLineEdit *m_slurmSharedDir = nullptr;
 };
 
 } // namespace dreamrsi

@@ -307,19 +307,30 @@ EvaluationResult SlurmEvaluationBackend::Private::runOnce(const EvaluationReques
             return EvaluationResult::failure(FailClass::Env, QStringLiteral("cannot write the job script in '%1'").arg(dir));
     }
 
-    // Requests from the task's limits.
-    const double seconds = request.options.value(QStringLiteral("time_limit_s")).toDouble(600.0);
+    // Requests from the task's limits (a task folder's task.json options as defaults).
+    QJsonObject limits = request.options;
+    if (QFileInfo(request.task).isDir()) {
+        QFile spec(request.task + QStringLiteral("/task.json"));
+        if (spec.open(QIODevice::ReadOnly)) {
+            const QJsonObject defaults = QJsonDocument::fromJson(spec.readAll()).object().value(QStringLiteral("options")).toObject();
+            for (auto it = defaults.constBegin(); it != defaults.constEnd(); ++it) {
+                if (!limits.contains(it.key()))
+                    limits.insert(it.key(), it.value());
+            }
+        }
+    }
+    const double seconds = limits.value(QStringLiteral("time_limit_s")).toDouble(600.0);
     const int minutes = settings.timeLimitMinutes > 0 ? settings.timeLimitMinutes
                                                       : int(std::ceil((seconds * 1.5 + 120.0) / 60.0));
-    const qint64 memoryMb = qint64(request.options.value(QStringLiteral("memory_mb")).toDouble(8192.0)) + 256;
-    const int cpus = std::max(1, request.options.value(QStringLiteral("cpus")).toInt(1));
+    const qint64 memoryMb = qint64(limits.value(QStringLiteral("memory_mb")).toDouble(8192.0)) + 256;
+    const int cpus = std::max(1, limits.value(QStringLiteral("cpus")).toInt(1));
     QStringList args = {QStringLiteral("--parsable"), QStringLiteral("--job-name=dreamrsi-eval"),
                         QStringLiteral("--chdir=") + dir, QStringLiteral("--output=") + dir + QStringLiteral("/slurm.out"),
                         QStringLiteral("--export=NONE"), QStringLiteral("--nodes=1"), QStringLiteral("--ntasks=1"),
                         QStringLiteral("--time=%1").arg(minutes), QStringLiteral("--mem=%1M").arg(memoryMb),
                         QStringLiteral("--cpus-per-task=%1").arg(cpus)};
-    if (request.task == QLatin1String("cuda_kernels") || request.options.value(QStringLiteral("gpus")).toInt() > 0)
-        args << QStringLiteral("--gres=gpu:%1").arg(std::max(1, request.options.value(QStringLiteral("gpus")).toInt(1)));
+    if (request.task == QLatin1String("cuda_kernels") || limits.value(QStringLiteral("gpus")).toInt() > 0)
+        args << QStringLiteral("--gres=gpu:%1").arg(std::max(1, limits.value(QStringLiteral("gpus")).toInt(1)));
     if (!settings.partition.isEmpty())
         args << QStringLiteral("--partition=") + settings.partition;
     if (!settings.account.isEmpty())

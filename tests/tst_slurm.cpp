@@ -231,7 +231,9 @@ void TestSlurm::roundMatchesTheLocalBackend()
         runs << info.value(QStringLiteral("run_s")).toDouble();
         lags << info.value(QStringLiteral("result_lag_s")).toDouble();
     }
-    QCOMPARE(waits.size(), 6);
+    const auto evaluatedLocally = std::count_if(local.cells.cbegin(), local.cells.cend(), [](const Cell &c) { return c.evaluated; });
+    QVERIFY(evaluatedLocally >= 5);
+    QCOMPARE(waits.size(), qsizetype(evaluatedLocally));
     const bool reported = std::any_of(log.cbegin(), log.cend(), [](const QString &l) { return l.contains(QStringLiteral(": RUNNING")); });
     QVERIFY2(reported, qPrintable(log.join(QLatin1Char('\n'))));
     auto stats = [](QList<double> v) {
@@ -265,15 +267,15 @@ void TestSlurm::missingPartitionSpendsNoAttempt()
     // The CLI says the same and exits 1.
     const Run cli = runCommand(QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi"),
                                {QStringLiteral("round"), QStringLiteral("--project"), m_projects.filePath(QStringLiteral("cli.dreamrsi")),
-                                QStringLiteral("--task"), test::toyTaskDir(), QStringLiteral("--agent"), QStringLiteral("builtin"),
-                                QStringLiteral("--backend"), QStringLiteral("slurm"), QStringLiteral("--partition"),
+                                QStringLiteral("--task"), test::toyTaskDir(), QStringLiteral("--agent"), QStringLiteral("command"),
+                                QStringLiteral("--command"), QStringLiteral("true"), QStringLiteral("--backend"), QStringLiteral("slurm"), QStringLiteral("--partition"),
                                 QStringLiteral("no-such-partition"), QStringLiteral("--shared-dir"), m_shared.path()});
     QCOMPARE(cli.exitCode, 1);
     QVERIFY2(cli.output.contains(QStringLiteral("partition 'no-such-partition' does not exist")), qPrintable(cli.output));
     const Run usage = runCommand(QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi"),
                                  {QStringLiteral("round"), QStringLiteral("--project"), m_projects.filePath(QStringLiteral("cli2.dreamrsi")),
-                                  QStringLiteral("--task"), test::toyTaskDir(), QStringLiteral("--agent"), QStringLiteral("builtin"),
-                                  QStringLiteral("--partition"), QStringLiteral("debug")});
+                                  QStringLiteral("--task"), test::toyTaskDir(), QStringLiteral("--agent"), QStringLiteral("command"),
+                                  QStringLiteral("--command"), QStringLiteral("true"), QStringLiteral("--partition"), QStringLiteral("debug")});
     QCOMPARE(usage.exitCode, 2);
     QVERIFY2(usage.output.contains(QStringLiteral("--partition needs --backend slurm")), qPrintable(usage.output));
 }

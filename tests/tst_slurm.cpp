@@ -272,6 +272,7 @@ void TestSlurm::missingPartitionSpendsNoAttempt()
                                 QStringLiteral("no-such-partition"), QStringLiteral("--shared-dir"), m_shared.path()});
     QCOMPARE(cli.exitCode, 1);
     QVERIFY2(cli.output.contains(QStringLiteral("partition 'no-such-partition' does not exist")), qPrintable(cli.output));
+    QVERIFY2(!QFileInfo::exists(m_projects.filePath(QStringLiteral("cli.dreamrsi"))), "the project was created");
     const Run usage = runCommand(QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi"),
                                  {QStringLiteral("round"), QStringLiteral("--project"), m_projects.filePath(QStringLiteral("cli2.dreamrsi")),
                                   QStringLiteral("--task"), test::toyTaskDir(), QStringLiteral("--agent"), QStringLiteral("command"),

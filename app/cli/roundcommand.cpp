@@ -238,6 +238,12 @@ int runRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     } else {
         return usageError(err, QStringLiteral("--backend must be local or slurm, not '%1'").arg(backendName));
     }
+    // Checked before the project or the agent is touched: a missing
+    // partition costs nothing (the runner checks again when it starts).
+    if (const QString problem = backend->prepare(); !problem.isEmpty()) {
+        err << "error: " << backend->name() << " backend: " << problem << '\n';
+        return 1;
+    }
 
     // The project: opened, or created when it does not exist.
     ProjectStore store;

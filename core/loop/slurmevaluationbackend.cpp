@@ -466,7 +466,9 @@ QString SlurmEvaluationBackend::prepare()
         return QStringLiteral("Slurm does not answer (sinfo: %1)").arg(partitions.text());
     QStringList known;
     for (const QByteArray &line : partitions.out.split('\n')) {
-        const QString p = QString::fromLocal8Bit(line).trimmed();
+        QString p = QString::fromLocal8Bit(line).trimmed();
+        if (p.endsWith(QLatin1Char('*')))
+            p = p.chopped(1) + QStringLiteral(" (default)");
         if (!p.isEmpty())
             known << p;
     }

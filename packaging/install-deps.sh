@@ -15,6 +15,7 @@ PACKAGES=(
   python3-sklearn
   qt6-qpa-plugins fonts-dejavu-core fonts-noto-cjk
   libsimdjson-dev
+  slurm-wlm munge
 )
 
 missing=()

@@ -31,6 +31,11 @@ AppSettings AppSettings::load()
             qWarning("settings: %s; using the default prices", qPrintable(error));
     }
     PriceTable::setCurrent(a.prices);
+    a.slurmPartition = s.value(QStringLiteral("slurm/partition")).toString();
+    a.slurmAccount = s.value(QStringLiteral("slurm/account")).toString();
+    a.slurmQos = s.value(QStringLiteral("slurm/qos")).toString();
+    a.slurmSbatchArgs = s.value(QStringLiteral("slurm/sbatchArgs")).toString();
+    a.slurmSharedDir = s.value(QStringLiteral("slurm/sharedDir")).toString();
     return a;
 }
 
@@ -47,6 +52,11 @@ void AppSettings::save() const
     s.setValue(QStringLiteral("replay/playIntervalMs"), playIntervalMs);
     s.setValue(QStringLiteral("agent/prices"), QJsonDocument(prices.toJson()).toJson(QJsonDocument::Compact));
     PriceTable::setCurrent(prices);
+    s.setValue(QStringLiteral("slurm/partition"), slurmPartition);
+    s.setValue(QStringLiteral("slurm/account"), slurmAccount);
+    s.setValue(QStringLiteral("slurm/qos"), slurmQos);
+    s.setValue(QStringLiteral("slurm/sbatchArgs"), slurmSbatchArgs);
+    s.setValue(QStringLiteral("slurm/sharedDir"), slurmSharedDir);
 }
 
 std::optional<QList<double>> AppSettings::parseBetas(const QString &text)

@@ -26,6 +26,14 @@ struct AppSettings
     /// USD per million tokens per model (online.md §3). API keys are not
     /// settings: they stay in memory (SessionKeys).
     PriceTable prices = PriceTable::defaults();
+    /// Cluster defaults of the Launch Round dialog (Slurm backend): partition,
+    /// account, QOS, extra sbatch arguments (one line, split like a shell),
+    /// shared work directory; empty = Slurm's or the backend's default.
+    QString slurmPartition;
+    QString slurmAccount;
+    QString slurmQos;
+    QString slurmSbatchArgs;
+    QString slurmSharedDir;
 
     /// Reads QSettings; also installs `prices` as PriceTable::current().
     static AppSettings load();

@@ -1,5 +1,7 @@
 #include "launchrounddialog.h"
 
+#include "appsettings.h"
+
 #include "agent/agentfactory.h"
 #include "eval/taskregistry.h"
 #include "policy/builtinpolicies.h"
@@ -132,6 +134,33 @@ LaunchRoundDialog::LaunchRoundDialog(const QStringList &policyNames, QWidget *pa
     m_maxUsd->setSpecialValueText(tr("no cap"));
     form->addRow(tr("Max &cost:"), m_maxUsd);
 
+    // Where evaluations run.
+    m_backend = new QComboBox;
+    m_backend->setObjectName(QStringLiteral("backend"));
+    m_backend->addItem(tr("This machine"), QStringLiteral("local"));
+    m_backend->addItem(tr("Slurm cluster"), QStringLiteral("slurm"));
+    form->addRow(tr("&Evaluate on:"), m_backend);
+    const AppSettings defaults = AppSettings::load();
+    auto clusterField = [&](const char *name, const QString &value, const QString &label, const QString &placeholder) {
+        auto *edit = new QLineEdit(value);
+        edit->setObjectName(QString::fromLatin1(name));
+        edit->setPlaceholderText(placeholder);
+        form->addRow(label, edit);
+        return edit;
+    };
+    m_partition = clusterField("partition", defaults.slurmPartition, tr("Partition:"), tr("the cluster's default"));
+    m_account = clusterField("account", defaults.slurmAccount, tr("Account:"), QString());
+    m_qos = clusterField("qos", defaults.slurmQos, tr("QOS:"), QString());
+    m_sbatchArgs = clusterField("sbatchArgs", defaults.slurmSbatchArgs, tr("Extra sbatch arguments:"), QString());
+    m_sharedDir = clusterField("sharedDir", defaults.slurmSharedDir, tr("Shared work directory:"),
+                               tr("~/.cache/dreamrsi/slurm"));
+    auto updateBackend = [this] {
+        const bool slurm = m_backend->currentData().toString() == QLatin1String("slurm");
+        for (QLineEdit *e : {m_partition, m_account, m_qos, m_sbatchArgs, m_sharedDir})
+            e->setEnabled(slurm);
+    };
+    connect(m_backend, &QComboBox::currentIndexChanged, this, updateBackend);
+
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("&Launch"));
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
@@ -143,6 +172,7 @@ LaunchRoundDialog::LaunchRoundDialog(const QStringList &policyNames, QWidget *pa
     connect(m_agent, &QComboBox::currentTextChanged, this, &LaunchRoundDialog::updateAgentFields);
     load();
     updateAgentFields();
+    updateBackend();
 }
 
 QWidget *LaunchRoundDialog::field(const QString &name) const
@@ -191,8 +221,27 @@ RoundConfig LaunchRoundDialog::config() const
     return c;
 }
 
+std::optional<SlurmSettings> LaunchRoundDialog::slurmSettings() const
+{
+    if (m_backend->currentData().toString() != QLatin1String("slurm"))
+        return std::nullopt;
+    SlurmSettings s;
+    s.partition = m_partition->text().trimmed();
+    s.account = m_account->text().trimmed();
+    s.qos = m_qos->text().trimmed();
+    s.extraArgs = SlurmSettings::splitArguments(m_sbatchArgs->text(), nullptr);
+    s.sharedDir = m_sharedDir->text().trimmed();
+    return s;
+}
+
 void LaunchRoundDialog::accept()
 {
+    QString badArgs;
+    SlurmSettings::splitArguments(m_sbatchArgs->text(), &badArgs);
+    if (m_backend->currentData().toString() == QLatin1String("slurm") && !badArgs.isEmpty()) {
+        QMessageBox::warning(this, windowTitle(), tr("Extra sbatch arguments: %1").arg(badArgs));
+        return;
+    }
     const RoundConfig c = config();
     if (c.task.isEmpty()) {
         QMessageBox::warning(this, windowTitle(), tr("Choose a task."));
@@ -228,6 +277,16 @@ void LaunchRoundDialog::load()
     m_seed->setValue(s.value(QStringLiteral("seed"), 0).toInt());
     m_maxCalls->setValue(s.value(QStringLiteral("maxCalls"), 0).toInt());
     m_maxUsd->setValue(s.value(QStringLiteral("maxUsd"), 0.0).toDouble());
+    const int backend = m_backend->findData(s.value(QStringLiteral("backend"), QStringLiteral("local")).toString());
+    if (backend >= 0)
+        m_backend->setCurrentIndex(backend);
+    const QList<std::pair<QLineEdit *, QString>> cluster = {
+        {m_partition, QStringLiteral("partition")}, {m_account, QStringLiteral("account")}, {m_qos, QStringLiteral("qos")},
+        {m_sbatchArgs, QStringLiteral("sbatchArgs")}, {m_sharedDir, QStringLiteral("sharedDir")}};
+    for (const auto &[edit, key] : cluster) {
+        if (s.contains(key))
+            edit->setText(s.value(key).toString());
+    }
 }
 
 void LaunchRoundDialog::save() const
@@ -247,6 +306,12 @@ void LaunchRoundDialog::save() const
     s.setValue(QStringLiteral("seed"), m_seed->value());
     s.setValue(QStringLiteral("maxCalls"), m_maxCalls->value());
     s.setValue(QStringLiteral("maxUsd"), m_maxUsd->value());
+    s.setValue(QStringLiteral("backend"), m_backend->currentData());
+    s.setValue(QStringLiteral("partition"), m_partition->text());
+    s.setValue(QStringLiteral("account"), m_account->text());
+    s.setValue(QStringLiteral("qos"), m_qos->text());
+    s.setValue(QStringLiteral("sbatchArgs"), m_sbatchArgs->text());
+    s.setValue(QStringLiteral("sharedDir"), m_sharedDir->text());
 }
 
 } // namespace dreamrsi

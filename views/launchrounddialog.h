@@ -1,8 +1,11 @@
 #pragma once
 
 #include "loop/roundtypes.h"
+#include "loop/slurmsettings.h"
 
 #include <QDialog>
+
+#include <optional>
 
 class QCheckBox;
 class QComboBox;
@@ -15,7 +18,10 @@ namespace dreamrsi {
 
 /// Launch Round (online.md §6, the GUI twin of `dreamrsi round`): task,
 /// agent kind, model, base URL or command, whether the provider's key is in
-/// the environment, W, K1, policy version, β, seed and budget caps. The last
+/// the environment, W, K1, policy version, β, seed, budget caps and where
+/// evaluations run (local, or Slurm with partition, account, QOS, extra sbatch
+/// arguments and shared directory, defaulting to the settings' Cluster
+/// values). The last
 /// choices are remembered (QSettings) when the dialog is accepted; keys are
 /// never stored.
 class LaunchRoundDialog final : public QDialog
@@ -27,6 +33,8 @@ public:
 
     /// The round as chosen (resume 0).
     RoundConfig config() const;
+    /// The Slurm backend's settings when "slurm" is chosen; nothing for local.
+    std::optional<SlurmSettings> slurmSettings() const;
     /// Fields by name for tests: "task", "agent", "model", "workers", "rounds", …
     QWidget *field(const QString &name) const;
 
@@ -51,6 +59,12 @@ private:
     QSpinBox *m_seed = nullptr;
     QSpinBox *m_maxCalls = nullptr;
     QDoubleSpinBox *m_maxUsd = nullptr;
+    QComboBox *m_backend = nullptr;
+    QLineEdit *m_partition = nullptr;
+    QLineEdit *m_account = nullptr;
+    QLineEdit *m_qos = nullptr;
+    QLineEdit *m_sbatchArgs = nullptr;
+    QLineEdit *m_sharedDir = nullptr;
 };
 
 } // namespace dreamrsi

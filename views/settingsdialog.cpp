@@ -2,6 +2,7 @@
 
 #include "agent/httpchatmodel.h"
 #include "agent/sessionkeys.h"
+#include "loop/slurmsettings.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -96,11 +97,38 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     m_playInterval->setValue(settings.playIntervalMs);
     form->addRow(tr("Stepper: time per round:"), m_playInterval);
 
+    // Cluster: defaults of the Slurm backend in Launch Round.
+    auto *cluster = new QGroupBox(tr("Cluster (Slurm)"));
+    auto *clusterForm = new QFormLayout(cluster);
+    m_slurmPartition = new QLineEdit(settings.slurmPartition);
+    m_slurmPartition->setObjectName(QStringLiteral("slurmPartition"));
+    m_slurmPartition->setPlaceholderText(tr("the cluster's default partition"));
+    clusterForm->addRow(tr("Partition:"), m_slurmPartition);
+    m_slurmAccount = new QLineEdit(settings.slurmAccount);
+    m_slurmAccount->setObjectName(QStringLiteral("slurmAccount"));
+    clusterForm->addRow(tr("Account:"), m_slurmAccount);
+    m_slurmQos = new QLineEdit(settings.slurmQos);
+    m_slurmQos->setObjectName(QStringLiteral("slurmQos"));
+    clusterForm->addRow(tr("QOS:"), m_slurmQos);
+    m_slurmSbatchArgs = new QLineEdit(settings.slurmSbatchArgs);
+    m_slurmSbatchArgs->setObjectName(QStringLiteral("slurmSbatchArgs"));
+    m_slurmSbatchArgs->setPlaceholderText(tr("e.g. --constraint=avx2"));
+    clusterForm->addRow(tr("Extra sbatch arguments:"), m_slurmSbatchArgs);
+    m_slurmSharedDir = new QLineEdit(settings.slurmSharedDir);
+    m_slurmSharedDir->setObjectName(QStringLiteral("slurmSharedDir"));
+    m_slurmSharedDir->setPlaceholderText(tr("~/.cache/dreamrsi/slurm"));
+    m_slurmSharedDir->setToolTip(tr("A directory every compute node sees at the same path."));
+    clusterForm->addRow(tr("Shared work directory:"), m_slurmSharedDir);
     auto *general = new QWidget;
     general->setLayout(form);
     auto *tabs = new QTabWidget;
     tabs->addTab(general, tr("General"));
     tabs->addTab(createAgentsPage(settings), tr("Agents"));
+    auto *clusterPage = new QWidget;
+    auto *clusterLayout = new QVBoxLayout(clusterPage);
+    clusterLayout->addWidget(cluster);
+    clusterLayout->addStretch();
+    tabs->addTab(clusterPage, tr("Cluster"));
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
@@ -257,6 +285,11 @@ AppSettings SettingsDialog::settings() const
     s.playIntervalMs = m_playInterval->value();
     QString error;
     s.prices = pricesFromTable(&error).value_or(m_initialPrices);
+    s.slurmPartition = m_slurmPartition->text().trimmed();
+    s.slurmAccount = m_slurmAccount->text().trimmed();
+    s.slurmQos = m_slurmQos->text().trimmed();
+    s.slurmSbatchArgs = m_slurmSbatchArgs->text().trimmed();
+    s.slurmSharedDir = m_slurmSharedDir->text().trimmed();
     return s;
 }
 
@@ -264,6 +297,12 @@ void SettingsDialog::accept()
 {
     if (!AppSettings::parseBetas(m_betas->text())) {
         QMessageBox::warning(this, windowTitle(), tr("The β grid must be a comma-separated list of numbers between 0 and 1."));
+        return;
+    }
+    QString bad;
+    SlurmSettings::splitArguments(m_slurmSbatchArgs->text(), &bad);
+    if (!bad.isEmpty()) {
+        QMessageBox::warning(this, windowTitle(), tr("Extra sbatch arguments: %1").arg(bad));
         return;
     }
     QString error;

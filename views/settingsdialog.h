@@ -17,7 +17,8 @@ namespace dreamrsi {
 /// playback speed and, on the Agents page, the price table (model, USD per
 /// million input and output tokens). The same page takes an API key per
 /// provider for this session: accept() hands it to SessionKeys, never to
-/// AppSettings or QSettings.
+/// AppSettings or QSettings. The Cluster box holds the Slurm defaults of
+/// Launch Round.
 class SettingsDialog final : public QDialog
 {
     Q_OBJECT
@@ -45,6 +46,12 @@ private:
     QTableWidget *m_prices = nullptr;
     PriceTable m_initialPrices; ///< what settings() keeps while the table is invalid
     QList<QPair<QString, QLineEdit *>> m_keys; ///< provider kind → key field
+    // Cluster (Slurm) defaults
+    QLineEdit *m_slurmPartition = nullptr;
+    QLineEdit *m_slurmAccount = nullptr;
+    QLineEdit *m_slurmQos = nullptr;
+    QLineEdit *m_slurmSbatchArgs = nullptr;
+    QLineEdit *m_slurmSharedDir = nullptr;
 };
 
 } // namespace dreamrsi

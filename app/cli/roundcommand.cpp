@@ -4,6 +4,7 @@
 #include "eval/taskregistry.h"
 #include "loop/localevaluationbackend.h"
 #include "loop/roundrunner.h"
+#include "loop/slurmevaluationbackend.h"
 #include "store/projectstore.h"
 
 #include <QCommandLineParser>
@@ -28,6 +29,8 @@ const char *const roundUsage =
     "                      [--model M] [--base-url URL] [--command CMD] [--workers W] [--rounds K1]\n"
     "                      [--policy VERSION|builtin:NAME] [--beta B] [--seed S]\n"
     "                      [--max-calls N] [--max-usd X] [--resume ITERATION] [--json]\n"
+    "                      [--backend local|slurm] [--partition P] [--account A] [--qos Q]\n"
+    "                      [--sbatch-args \"ARGS\"] [--shared-dir D]\n"
     "\n"
     "Runs one live round (online.md §1) in the project (created when it does not exist):\n"
     "the policy plans the grid and picks a batch each round; every id is one attempt\n"
@@ -50,6 +53,11 @@ const char *const roundUsage =
     "  --max-calls N    stop at N agent calls (the last batch is cut to fit)\n"
     "  --max-usd X      stop once the cost reaches X USD\n"
     "  --resume ID      continue the interrupted or stopped iteration ID\n"
+    "  --backend B      where evaluations run: local (default) or slurm (one batch job each)\n"
+    "  --partition P    Slurm partition (default: the cluster's default partition)\n"
+    "  --account A      Slurm account;  --qos Q  Slurm quality of service\n"
+    "  --sbatch-args S  extra sbatch arguments, split like a shell (quotes kept together)\n"
+    "  --shared-dir D   work directory every node sees (default ~/.cache/dreamrsi/slurm)\n"
     "  --json           print {iteration, status, cells, rounds, best_score, calls,\n"
     "                   tokens_in, tokens_out, usd, grid} on stdout at the end\n"
     "\n"
@@ -102,8 +110,14 @@ int runRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     const QCommandLineOption maxUsd(QStringLiteral("max-usd"), {}, QStringLiteral("X"));
     const QCommandLineOption resume(QStringLiteral("resume"), {}, QStringLiteral("ITERATION"));
     const QCommandLineOption json(QStringLiteral("json"), {});
+    const QCommandLineOption backendOption(QStringLiteral("backend"), {}, QStringLiteral("B"));
+    const QCommandLineOption partition(QStringLiteral("partition"), {}, QStringLiteral("P"));
+    const QCommandLineOption account(QStringLiteral("account"), {}, QStringLiteral("A"));
+    const QCommandLineOption qos(QStringLiteral("qos"), {}, QStringLiteral("Q"));
+    const QCommandLineOption sbatchArgs(QStringLiteral("sbatch-args"), {}, QStringLiteral("ARGS"));
+    const QCommandLineOption sharedDir(QStringLiteral("shared-dir"), {}, QStringLiteral("D"));
     parser.addOptions({help, project, task, agent, model, baseUrl, command, workers, rounds, policy, beta, seed,
-                       maxCalls, maxUsd, resume, json});
+                       maxCalls, maxUsd, resume, json, backendOption, partition, account, qos, sbatchArgs, sharedDir});
     if (!parser.parse(QStringList{QStringLiteral("dreamrsi round")} + args))
         return usageError(err, parser.errorText());
     if (parser.isSet(help)) {
@@ -202,6 +216,35 @@ int runRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             config.task = QFileInfo(config.task).absoluteFilePath();
     }
 
+    std::shared_ptr<EvaluationBackend> backend;
+    const QString backendName = parser.isSet(backendOption) ? parser.value(backendOption) : QStringLiteral("local");
+    if (backendName == QLatin1String("slurm")) {
+        SlurmSettings slurm;
+        slurm.partition = parser.value(partition);
+        slurm.account = parser.value(account);
+        slurm.qos = parser.value(qos);
+        QString bad;
+        slurm.extraArgs = SlurmSettings::splitArguments(parser.value(sbatchArgs), &bad);
+        if (!bad.isEmpty())
+            return usageError(err, bad);
+        slurm.sharedDir = parser.value(sharedDir);
+        backend = std::make_shared<SlurmEvaluationBackend>(slurm);
+    } else if (backendName == QLatin1String("local")) {
+        for (const QCommandLineOption *o : {&partition, &account, &qos, &sbatchArgs, &sharedDir}) {
+            if (parser.isSet(*o))
+                return usageError(err, QStringLiteral("--%1 needs --backend slurm").arg(o->names().first()));
+        }
+        backend = std::make_shared<LocalEvaluationBackend>();
+    } else {
+        return usageError(err, QStringLiteral("--backend must be local or slurm, not '%1'").arg(backendName));
+    }
+    // Checked before the project or the agent is touched: a missing
+    // partition costs nothing (the runner checks again when it starts).
+    if (const QString problem = backend->prepare(); !problem.isEmpty()) {
+        err << "error: " << backend->name() << " backend: " << problem << '\n';
+        return 1;
+    }
+
     // The project: opened, or created when it does not exist.
     ProjectStore store;
     const QString path = parser.value(project);
@@ -237,8 +280,15 @@ int runRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         return 1;
     }
 
-    RoundRunner runner(&store, config, discovery, std::make_shared<LocalEvaluationBackend>());
     std::mutex errMutex;
+    if (auto *slurm = dynamic_cast<SlurmEvaluationBackend *>(backend.get())) {
+        slurm->setLogSink([&err, &errMutex](const QString &line) {
+            std::lock_guard lock(errMutex);
+            err << line << '\n';
+            err.flush();
+        });
+    }
+    RoundRunner runner(&store, config, discovery, backend);
     QObject::connect(&runner, &RoundRunner::logLine, &runner, [&](const QString &line) {
         std::lock_guard lock(errMutex);
         err << line << '\n';

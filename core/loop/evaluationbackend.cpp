@@ -4,4 +4,9 @@ namespace dreamrsi {
 
 EvaluationBackend::~EvaluationBackend() = default;
 
+QString EvaluationBackend::prepare()
+{
+    return {};
+}
+
 } // namespace dreamrsi

@@ -29,6 +29,11 @@ public:
     virtual ~EvaluationBackend();
     /// Short name for logs ("local", "slurm").
     virtual QString name() const = 0;
+    /// Checks, before the round spends any attempt, that evaluations can run
+    /// at all (a cluster's partition exists, its commands answer). Empty when
+    /// ready, else the reason. Called once by the runner from its driver
+    /// thread; the default has nothing to check.
+    virtual QString prepare();
     /// Runs one evaluation to its end (see the class comment).
     virtual EvaluationResult evaluate(const EvaluationRequest &request, const std::atomic_bool &cancel) = 0;
 };

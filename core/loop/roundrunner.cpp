@@ -568,6 +568,11 @@ void RoundRunner::run()
         conclude(IterationStatus::Stopped);
         return;
     }
+    if (const QString problem = m_backend->prepare(); !problem.isEmpty()) {
+        run.error = QStringLiteral("%1 backend: %2").arg(m_backend->name(), problem);
+        conclude(IterationStatus::Stopped);
+        return;
+    }
     if (!run.begin()) {
         // A resumed iteration that could not be reopened stays as it was.
         closeIteration(IterationStatus::Stopped);

@@ -1,0 +1,511 @@
+#include "slurmevaluationbackend.h"
+
+#include "model/cell.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QSaveFile>
+#include <QTemporaryDir>
+#include <QThread>
+
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+
+namespace dreamrsi {
+
+namespace {
+
+struct Command
+{
+    bool started = false;
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+    QString text() const { return QString::fromLocal8Bit(err + out).trimmed(); }
+};
+
+/// Slurm's job states after which nothing more happens to the job.
+bool isTerminal(const QString &state)
+{
+    static const QStringList terminal = {
+        QStringLiteral("COMPLETED"),     QStringLiteral("FAILED"),    QStringLiteral("CANCELLED"),
+        QStringLiteral("TIMEOUT"),       QStringLiteral("DEADLINE"),  QStringLiteral("OUT_OF_MEMORY"),
+        QStringLiteral("NODE_FAIL"),     QStringLiteral("BOOT_FAIL"), QStringLiteral("PREEMPTED"),
+        QStringLiteral("SPECIAL_EXIT"),  QStringLiteral("REVOKED")};
+    return terminal.contains(state);
+}
+
+qint64 readEpochMs(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return 0;
+    bool ok = false;
+    const qint64 ns = file.readAll().trimmed().toLongLong(&ok);
+    return ok ? ns / 1'000'000 : 0;
+}
+
+QString shellQuote(const QString &text)
+{
+    QString quoted = text;
+    quoted.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
+    return QLatin1Char('\'') + quoted + QLatin1Char('\'');
+}
+
+QString tail(const QString &path, int chars)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    const QString text = QString::fromUtf8(file.readAll()).trimmed();
+    return text.size() > chars ? QStringLiteral("…") + text.right(chars) : text;
+}
+
+} // namespace
+
+/// What the poller knows about one job.
+struct TrackedJob
+{
+    QString state = QStringLiteral("SUBMITTED");
+    QString reason;
+    int missingPolls = 0;
+    bool gone = false;
+};
+
+class SlurmEvaluationBackend::Private
+{
+public:
+    explicit Private(SlurmSettings s)
+        : settings(std::move(s))
+    {
+    }
+
+    QString tool(const QString &name) const
+    {
+        return settings.binDir.isEmpty() ? name : settings.binDir + QLatin1Char('/') + name;
+    }
+
+    Command runTool(const QString &name, const QStringList &args, int timeoutMs = 30'000) const
+    {
+        Command c;
+        QProcess process;
+        process.start(tool(name), args);
+        if (!process.waitForStarted(timeoutMs)) {
+            c.err = process.errorString().toLocal8Bit();
+            return c;
+        }
+        c.started = true;
+        if (!process.waitForFinished(timeoutMs)) {
+            process.kill();
+            process.waitForFinished(1000);
+            c.err = QByteArrayLiteral("timed out");
+            return c;
+        }
+        c.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+        c.out = process.readAllStandardOutput();
+        c.err = process.readAllStandardError();
+        return c;
+    }
+
+    void log(const QString &line)
+    {
+        LogSink sink;
+        {
+            std::lock_guard lock(mutex);
+            sink = logSink;
+        }
+        if (sink)
+            sink(line);
+    }
+
+    QString sharedDir() const
+    {
+        return settings.sharedDir.isEmpty() ? QDir::homePath() + QStringLiteral("/.cache/dreamrsi/slurm")
+                                            : QFileInfo(settings.sharedDir).absoluteFilePath();
+    }
+
+    QString program() const
+    {
+        if (!settings.program.isEmpty())
+            return QFileInfo(settings.program).absoluteFilePath();
+        return QCoreApplication::applicationDirPath() + QStringLiteral("/dreamrsi");
+    }
+
+    /// Registers a job with the poller (started on first use) and wakes it.
+    void track(const QString &id)
+    {
+        {
+            std::lock_guard lock(mutex);
+            jobs[id] = TrackedJob();
+            pollChanged = true;
+            if (!poller) {
+                poller.reset(QThread::create([this] { pollLoop(); }));
+                poller->start();
+            }
+        }
+        wake.notify_all();
+    }
+
+    void untrack(const QString &id)
+    {
+        std::lock_guard lock(mutex);
+        jobs.erase(id);
+    }
+
+    /// The one poller: a single squeue call for every job, then backoff.
+    void pollLoop()
+    {
+        int intervalMs = settings.pollInitialMs;
+        std::unique_lock lock(mutex);
+        while (!quit) {
+            if (jobs.empty()) {
+                wake.wait(lock, [this] { return quit || !jobs.empty(); });
+                intervalMs = settings.pollInitialMs;
+                continue;
+            }
+            QStringList ids;
+            for (const auto &[id, job] : jobs)
+                ids << id;
+            lock.unlock();
+            const Command c = runTool(QStringLiteral("squeue"),
+                                      {QStringLiteral("-h"), QStringLiteral("-t"), QStringLiteral("all"),
+                                       QStringLiteral("-o"), QStringLiteral("%i|%T|%r"), QStringLiteral("-j"),
+                                       ids.join(QLatin1Char(','))});
+            ++pollCount;
+            lock.lock();
+            bool changed = pollChanged;
+            pollChanged = false;
+            const bool invalidIds = c.started && c.exitCode != 0 && c.text().contains(QLatin1String("Invalid job id"));
+            if (c.started && (c.exitCode == 0 || invalidIds)) {
+                std::map<QString, std::pair<QString, QString>> seen;
+                for (const QByteArray &line : c.out.split('\n')) {
+                    const QStringList f = QString::fromLocal8Bit(line).trimmed().split(QLatin1Char('|'));
+                    if (f.size() >= 3)
+                        seen[f.at(0)] = {f.at(1), f.at(2)};
+                }
+                for (auto &[id, job] : jobs) {
+                    const auto it = seen.find(id);
+                    if (it == seen.end()) {
+                        // Purged from the controller (MinJobAge) or lost: two polls in a row.
+                        if (++job.missingPolls >= 2 && !job.gone) {
+                            job.gone = true;
+                            changed = true;
+                        }
+                        continue;
+                    }
+                    job.missingPolls = 0;
+                    if (it->second.first != job.state || it->second.second != job.reason) {
+                        job.state = it->second.first;
+                        job.reason = it->second.second;
+                        changed = true;
+                    }
+                }
+            } else if (!controllerDown) {
+                controllerDown = true;
+                const QString why = c.text();
+                lock.unlock();
+                log(QStringLiteral("slurm: squeue does not answer (%1); waiting for the controller").arg(why));
+                lock.lock();
+            }
+            if (c.started && c.exitCode == 0 && controllerDown) {
+                controllerDown = false;
+                changed = true;
+            }
+            if (changed) {
+                intervalMs = settings.pollInitialMs;
+                stateChanged.notify_all();
+            } else {
+                intervalMs = std::min(intervalMs * 2, settings.pollMaxMs);
+            }
+            wake.wait_for(lock, std::chrono::milliseconds(intervalMs), [this] { return quit || pollChanged; });
+        }
+    }
+
+    EvaluationResult runOnce(const EvaluationRequest &request, const std::atomic_bool &cancel, int submit, QJsonObject *info);
+
+    SlurmSettings settings;
+    std::mutex mutex;
+    std::condition_variable wake;         ///< to the poller: a new job, or quit
+    std::condition_variable stateChanged; ///< from the poller: some job changed
+    std::map<QString, TrackedJob> jobs;
+    std::unique_ptr<QThread> poller;
+    bool pollChanged = false;
+    bool quit = false;
+    bool controllerDown = false;
+    std::atomic<qint64> pollCount{0};
+    LogSink logSink;
+};
+
+EvaluationResult SlurmEvaluationBackend::Private::runOnce(const EvaluationRequest &request, const std::atomic_bool &cancel,
+                                                          int submit, QJsonObject *info)
+{
+    const QString root = sharedDir();
+    if (!QDir().mkpath(root))
+        return EvaluationResult::failure(FailClass::Env, QStringLiteral("cannot create the shared directory '%1'").arg(root));
+    QTemporaryDir jobDir(root + QStringLiteral("/job-XXXXXX"));
+    if (!jobDir.isValid())
+        return EvaluationResult::failure(FailClass::Env,
+                                         QStringLiteral("cannot create a job folder under '%1': %2").arg(root, jobDir.errorString()));
+    jobDir.setAutoRemove(!request.keepWorkDir);
+    QFile::setPermissions(jobDir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+                                             | QFileDevice::ReadGroup | QFileDevice::ExeGroup | QFileDevice::ReadOther
+                                             | QFileDevice::ExeOther);
+    const QString dir = jobDir.path();
+
+    // The command: the same evaluator as locally, its score JSON on stdout.
+    QStringList evaluate = {program(), QStringLiteral("evaluate")};
+    if (request.task == QLatin1String("custom") || (request.task.isEmpty() && !request.command.isEmpty()))
+        evaluate << QStringLiteral("--command") << request.command;
+    else
+        evaluate << QStringLiteral("--task") << request.task;
+    for (auto it = request.options.constBegin(); it != request.options.constEnd(); ++it) {
+        const QJsonValue v = it.value();
+        const QString text = v.isString() ? v.toString()
+                                          : QString::fromUtf8(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact)).mid(1).chopped(1);
+        evaluate << QStringLiteral("--option") << it.key() + QLatin1Char('=') + text;
+    }
+    evaluate << QStringLiteral("--sandbox")
+             << (request.sandboxMode == SandboxMode::Bubblewrap ? QStringLiteral("bwrap")
+                 : request.sandboxMode == SandboxMode::Fallback ? QStringLiteral("fallback")
+                                                                : QStringLiteral("auto"))
+             << QStringLiteral("--json");
+    if (!request.candidatePath.isEmpty()) {
+        const QString local = dir + QStringLiteral("/candidate/") + QFileInfo(request.candidatePath).fileName();
+        QDir().mkpath(QFileInfo(local).absolutePath());
+        if (!QFile::copy(request.candidatePath, local))
+            return EvaluationResult::failure(FailClass::Agent,
+                                             QStringLiteral("cannot copy the candidate '%1' to the shared directory '%2'")
+                                                 .arg(request.candidatePath, dir));
+        evaluate << local;
+    }
+    QStringList quoted;
+    for (const QString &word : evaluate)
+        quoted << shellQuote(word);
+    const QString script = QStringLiteral(
+                               "#!/bin/sh\n"
+                               "# dreamrsi evaluation job (written by the Slurm backend)\n"
+                               "export PATH=/usr/local/bin:/usr/bin:/bin LC_ALL=C.UTF-8\n"
+                               "cd %1 || exit 3\n"
+                               "date +%s%N > started\n"
+                               "%2 > result.part 2> evaluate.err\n"
+                               "echo $? > exit_code\n"
+                               "mv result.part result.json\n"
+                               "date +%s%N > ended\n")
+                               .arg(shellQuote(dir), quoted.join(QLatin1Char(' ')));
+    {
+        QSaveFile file(dir + QStringLiteral("/job.sh"));
+        if (!file.open(QIODevice::WriteOnly) || file.write(script.toUtf8()) < 0 || !file.commit())
+            return EvaluationResult::failure(FailClass::Env, QStringLiteral("cannot write the job script in '%1'").arg(dir));
+    }
+
+    // Requests from the task's limits (a task folder's task.json options as defaults).
+    QJsonObject limits = request.options;
+    if (QFileInfo(request.task).isDir()) {
+        QFile spec(request.task + QStringLiteral("/task.json"));
+        if (spec.open(QIODevice::ReadOnly)) {
+            const QJsonObject defaults = QJsonDocument::fromJson(spec.readAll()).object().value(QStringLiteral("options")).toObject();
+            for (auto it = defaults.constBegin(); it != defaults.constEnd(); ++it) {
+                if (!limits.contains(it.key()))
+                    limits.insert(it.key(), it.value());
+            }
+        }
+    }
+    const double seconds = limits.value(QStringLiteral("time_limit_s")).toDouble(600.0);
+    const int minutes = settings.timeLimitMinutes > 0 ? settings.timeLimitMinutes
+                                                      : int(std::ceil((seconds * 1.5 + 120.0) / 60.0));
+    const qint64 memoryMb = qint64(limits.value(QStringLiteral("memory_mb")).toDouble(8192.0)) + 256;
+    const int cpus = std::max(1, limits.value(QStringLiteral("cpus")).toInt(1));
+    QStringList args = {QStringLiteral("--parsable"), QStringLiteral("--job-name=dreamrsi-eval"),
+                        QStringLiteral("--chdir=") + dir, QStringLiteral("--output=") + dir + QStringLiteral("/slurm.out"),
+                        QStringLiteral("--export=NONE"), QStringLiteral("--nodes=1"), QStringLiteral("--ntasks=1"),
+                        QStringLiteral("--time=%1").arg(minutes), QStringLiteral("--mem=%1M").arg(memoryMb),
+                        QStringLiteral("--cpus-per-task=%1").arg(cpus)};
+    if (request.task == QLatin1String("cuda_kernels") || limits.value(QStringLiteral("gpus")).toInt() > 0)
+        args << QStringLiteral("--gres=gpu:%1").arg(std::max(1, limits.value(QStringLiteral("gpus")).toInt(1)));
+    if (!settings.partition.isEmpty())
+        args << QStringLiteral("--partition=") + settings.partition;
+    if (!settings.account.isEmpty())
+        args << QStringLiteral("--account=") + settings.account;
+    if (!settings.qos.isEmpty())
+        args << QStringLiteral("--qos=") + settings.qos;
+    args << settings.extraArgs << dir + QStringLiteral("/job.sh");
+
+    const qint64 submittedMs = QDateTime::currentMSecsSinceEpoch();
+    const Command sbatch = runTool(QStringLiteral("sbatch"), args);
+    const QString id = QString::fromLocal8Bit(sbatch.out).trimmed().section(QLatin1Char(';'), 0, 0);
+    bool numeric = false;
+    id.toLongLong(&numeric);
+    if (!sbatch.started || sbatch.exitCode != 0 || !numeric)
+        return EvaluationResult::failure(FailClass::Env, QStringLiteral("sbatch refused the evaluation job: %1").arg(sbatch.text()));
+    info->insert(QStringLiteral("job_id"), id);
+    info->insert(QStringLiteral("submits"), submit);
+    log(QStringLiteral("slurm job %1 submitted (%2)").arg(id, QFileInfo(request.candidatePath).dir().dirName()));
+    track(id);
+
+    // Wait for the poller to see the job end; report every change.
+    QString lastState;
+    QString lastReason;
+    TrackedJob job;
+    {
+        std::unique_lock lock(mutex);
+        while (true) {
+            job = jobs[id];
+            if (job.state != lastState || job.reason != lastReason) {
+                lastState = job.state;
+                lastReason = job.reason;
+                lock.unlock();
+                const bool quiet = job.reason.isEmpty() || job.reason == QLatin1String("None");
+                log(QStringLiteral("slurm job %1: %2%3").arg(id, job.state, quiet ? QString() : QStringLiteral(" (%1)").arg(job.reason)));
+                lock.lock();
+                continue;
+            }
+            if (cancel.load() || job.gone || isTerminal(job.state))
+                break;
+            stateChanged.wait_for(lock, std::chrono::milliseconds(100));
+        }
+        jobs.erase(id);
+    }
+    info->insert(QStringLiteral("state"), job.gone ? QStringLiteral("GONE") : job.state);
+    info->insert(QStringLiteral("reason"), job.reason);
+    if (cancel.load()) {
+        const Command c = runTool(QStringLiteral("scancel"), {id});
+        log(QStringLiteral("slurm job %1 cancelled%2").arg(id, c.exitCode == 0 ? QString() : QStringLiteral(": ") + c.text()));
+        info->insert(QStringLiteral("state"), QStringLiteral("CANCELLED"));
+        return EvaluationResult::failure(FailClass::Env, QStringLiteral("cancelled"));
+    }
+
+    // Timing: submit → start (queue wait), start → end (run), end → here (result lag).
+    const qint64 observedMs = QDateTime::currentMSecsSinceEpoch();
+    const qint64 startedMs = readEpochMs(dir + QStringLiteral("/started"));
+    const qint64 endedMs = readEpochMs(dir + QStringLiteral("/ended"));
+    if (startedMs > 0)
+        info->insert(QStringLiteral("queue_wait_s"), double(startedMs - submittedMs) / 1000.0);
+    if (startedMs > 0 && endedMs > 0)
+        info->insert(QStringLiteral("run_s"), double(endedMs - startedMs) / 1000.0);
+    if (endedMs > 0)
+        info->insert(QStringLiteral("result_lag_s"), double(observedMs - endedMs) / 1000.0);
+
+    const QString state = job.state;
+    QFile resultFile(dir + QStringLiteral("/result.json"));
+    const bool haveResult = endedMs > 0 && resultFile.open(QIODevice::ReadOnly);
+    if (state == QLatin1String("TIMEOUT") || state == QLatin1String("DEADLINE"))
+        return EvaluationResult::failure(FailClass::Timeout,
+                                         QStringLiteral("Slurm job %1 hit its time limit (%2 min)").arg(id).arg(minutes));
+    if (state == QLatin1String("OUT_OF_MEMORY"))
+        return EvaluationResult::failure(FailClass::Resource,
+                                         QStringLiteral("Slurm job %1 ran out of its memory (%2 MB)").arg(id).arg(memoryMb));
+    if (haveResult && (job.gone || state == QLatin1String("COMPLETED") || state == QLatin1String("FAILED"))) {
+        EvaluationResult result = EvaluationResult::fromEvaluatorOutput(resultFile.readAll());
+        if (result.failClass == QLatin1String(FailClass::Env) && result.error) {
+            const QString err = tail(dir + QStringLiteral("/evaluate.err"), 2000);
+            if (!err.isEmpty())
+                *result.error += QStringLiteral("\nstderr of the job: ") + err;
+        }
+        return result;
+    }
+    const QString output = tail(dir + QStringLiteral("/slurm.out"), 1000) + tail(dir + QStringLiteral("/evaluate.err"), 1000);
+    EvaluationResult lost = EvaluationResult::failure(
+        FailClass::Env, job.gone ? QStringLiteral("Slurm job %1 vanished without a result").arg(id)
+                                 : QStringLiteral("Slurm job %1 ended %2 (%3) without a result%4")
+                                       .arg(id, state, job.reason, output.isEmpty() ? QString() : QStringLiteral(": ") + output));
+    lost.metrics.insert(QStringLiteral("retry"), true);
+    return lost;
+}
+
+SlurmEvaluationBackend::SlurmEvaluationBackend(SlurmSettings settings)
+    : d(std::make_unique<Private>(std::move(settings)))
+{
+}
+
+SlurmEvaluationBackend::~SlurmEvaluationBackend()
+{
+    {
+        std::lock_guard lock(d->mutex);
+        d->quit = true;
+    }
+    d->wake.notify_all();
+    if (d->poller)
+        d->poller->wait();
+}
+
+QString SlurmEvaluationBackend::name() const
+{
+    return QStringLiteral("slurm");
+}
+
+void SlurmEvaluationBackend::setLogSink(LogSink sink)
+{
+    std::lock_guard lock(d->mutex);
+    d->logSink = std::move(sink);
+}
+
+const SlurmSettings &SlurmEvaluationBackend::settings() const
+{
+    return d->settings;
+}
+
+QString SlurmEvaluationBackend::prepare()
+{
+    for (const char *name : {"sbatch", "squeue", "scancel", "sinfo", "scontrol"}) {
+        const Command c = d->runTool(QString::fromLatin1(name), {QStringLiteral("--version")});
+        if (!c.started)
+            return QStringLiteral("the Slurm command '%1' cannot be run (%2); install Slurm's client tools or set its folder")
+                .arg(d->tool(QString::fromLatin1(name)), c.text());
+    }
+    const Command partitions = d->runTool(QStringLiteral("sinfo"), {QStringLiteral("-h"), QStringLiteral("-o"), QStringLiteral("%P")});
+    if (partitions.exitCode != 0)
+        return QStringLiteral("Slurm does not answer (sinfo: %1)").arg(partitions.text());
+    QStringList known;
+    for (const QByteArray &line : partitions.out.split('\n')) {
+        QString p = QString::fromLocal8Bit(line).trimmed();
+        if (p.endsWith(QLatin1Char('*')))
+            p = p.chopped(1) + QStringLiteral(" (default)");
+        if (!p.isEmpty())
+            known << p;
+    }
+    if (!d->settings.partition.isEmpty()) {
+        const Command c = d->runTool(QStringLiteral("scontrol"), {QStringLiteral("show"), QStringLiteral("partition"), d->settings.partition});
+        if (c.exitCode != 0)
+            return QStringLiteral("Slurm partition '%1' does not exist (partitions: %2)")
+                .arg(d->settings.partition, known.isEmpty() ? QStringLiteral("none") : known.join(QStringLiteral(", ")));
+    } else if (known.isEmpty()) {
+        return QStringLiteral("Slurm has no partition to submit to");
+    }
+    const QString root = d->sharedDir();
+    if (!QDir().mkpath(root) || !QFileInfo(root).isWritable())
+        return QStringLiteral("the shared work directory '%1' cannot be created or written").arg(root);
+    const QFileInfo program(d->program());
+    if (!program.isFile() || !program.isExecutable())
+        return QStringLiteral("the dreamrsi program '%1' that the jobs run does not exist or is not executable").arg(program.filePath());
+    d->log(QStringLiteral("slurm: partition %1, shared directory %2")
+               .arg(d->settings.partition.isEmpty() ? QStringLiteral("(default)") : d->settings.partition, root));
+    return {};
+}
+
+EvaluationResult SlurmEvaluationBackend::evaluate(const EvaluationRequest &request, const std::atomic_bool &cancel)
+{
+    QJsonObject info;
+    EvaluationResult result = d->runOnce(request, cancel, 1, &info);
+    if (result.metrics.value(QStringLiteral("retry")).toBool() && !cancel.load()) {
+        d->log(QStringLiteral("slurm job %1 lost (%2); submitting it once more")
+                   .arg(info.value(QStringLiteral("job_id")).toString(), result.error.value_or(QString())));
+        info = QJsonObject();
+        result = d->runOnce(request, cancel, 2, &info);
+        result.metrics.remove(QStringLiteral("retry"));
+    }
+    result.metrics.remove(QStringLiteral("retry"));
+    info.insert(QStringLiteral("polls"), double(d->pollCount.load()));
+    result.metrics.insert(QStringLiteral("slurm"), info);
+    return result;
+}
+
+} // namespace dreamrsi

@@ -1,0 +1,40 @@
+#include "slurmsettings.h"
+
+namespace dreamrsi {
+
+QStringList SlurmSettings::splitArguments(const QString &text, QString *error)
+{
+    QStringList words;
+    QString word;
+    bool inWord = false;
+    QChar quote;
+    for (const QChar c : text) {
+        if (!quote.isNull()) {
+            if (c == quote)
+                quote = QChar();
+            else
+                word += c;
+        } else if (c == QLatin1Char('\'') || c == QLatin1Char('"')) {
+            quote = c;
+            inWord = true;
+        } else if (c.isSpace()) {
+            if (inWord)
+                words << word;
+            word.clear();
+            inWord = false;
+        } else {
+            word += c;
+            inWord = true;
+        }
+    }
+    if (!quote.isNull()) {
+        if (error)
+            *error = QStringLiteral("unterminated %1 quote in the sbatch arguments '%2'").arg(quote, text);
+        return {};
+    }
+    if (inWord)
+        words << word;
+    return words;
+}
+
+} // namespace dreamrsi

@@ -7,10 +7,12 @@
 #include "agent/agentfactory.h"
 #include "loop/localevaluationbackend.h"
 #include "loop/roundrunner.h"
+#include "loop/slurmevaluationbackend.h"
 #include "model/discoverytree.h"
 #include "store/projectstore.h"
 
 #include <QAction>
+#include <QCoreApplication>
 #include <QDockWidget>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -20,6 +22,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QStyle>
@@ -186,7 +189,24 @@ bool RoundPanel::startRound(const RoundConfig &config, std::shared_ptr<Discovery
     m_model->reset({});
     m_view->setTree(nullptr);
     m_iteration = IterationInfo{};
-    m_runner = std::make_unique<RoundRunner>(m_store, config, std::move(agent), std::make_shared<LocalEvaluationBackend>());
+    std::shared_ptr<EvaluationBackend> backend;
+    if (m_slurm) {
+        auto slurm = std::make_shared<SlurmEvaluationBackend>(*m_slurm);
+        // The poller thread reports job states and Slurm's reasons; the log lives on the GUI thread.
+        QPointer<RoundPanel> self(this);
+        slurm->setLogSink([self](const QString &line) {
+            QMetaObject::invokeMethod(
+                qApp, [self, line] {
+                    if (self)
+                        self->appendLog(line);
+                },
+                Qt::QueuedConnection);
+        });
+        backend = std::move(slurm);
+    } else {
+        backend = std::make_shared<LocalEvaluationBackend>();
+    }
+    m_runner = std::make_unique<RoundRunner>(m_store, config, std::move(agent), std::move(backend));
     RoundRunner *r = m_runner.get();
     connect(r, &RoundRunner::iterationStarted, this,
             [this](qint64 iteration, int branches, int refinements, const QString &, bool resumed) {
@@ -248,8 +268,10 @@ void RoundPanel::launch()
                 names.append(v.name);
         }
         LaunchRoundDialog dialog(names, this);
-        if (dialog.exec() == QDialog::Accepted)
+        if (dialog.exec() == QDialog::Accepted) {
+            m_slurm = dialog.slurmSettings();
             startRound(dialog.config());
+        }
     });
 }
 
@@ -293,6 +315,7 @@ void RoundPanel::chooseResume()
         if (dialog.exec() != QDialog::Accepted)
             return;
         RoundConfig config = dialog.config();
+        m_slurm = dialog.slurmSettings();
         config.resume = id;
         if (!task.isEmpty())
             config.task = task;

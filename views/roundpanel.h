@@ -1,6 +1,7 @@
 #pragma once
 
 #include "loop/roundtypes.h"
+#include "loop/slurmsettings.h"
 #include "model/cell.h"
 
 #include <QSet>
@@ -95,6 +96,7 @@ private:
     QSet<QString> m_cellIds;
     IterationInfo m_iteration;
     RoundConfig m_config;
+    std::optional<SlurmSettings> m_slurm; ///< the backend of the next round: Slurm when set, else local
 };
 
 } // namespace dreamrsi

@@ -24,6 +24,21 @@
     </message>
 </context>
 <context>
+    <name>TreeSummaryText</name>
+    <message>
+        <source>%1 cells, %2 branches, max depth %3, best score %4%5, fail classes: %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished">无</translation>
+    </message>
+    <message>
+        <source> (not scorable: S = 0)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>dreamrsi::ApprovalDialog</name>
     <message>
         <source>There is no version named %1.</source>
@@ -182,6 +197,21 @@
     </message>
 </context>
 <context>
+    <name>dreamrsi::CellsPage</name>
+    <message>
+        <source>Filter cells (id, tag, outcome, error…)</source>
+        <translation type="unfinished">筛选单元（编号、标签、结果、错误…）</translation>
+    </message>
+    <message>
+        <source>All columns</source>
+        <translation type="unfinished">所有列</translation>
+    </message>
+    <message>
+        <source>No tree open. Open a tree file (Ctrl+O) or drop one here.</source>
+        <translation type="unfinished">没有打开的树。请打开树文件（Ctrl+O）或将文件拖放到此处。</translation>
+    </message>
+</context>
+<context>
     <name>dreamrsi::DiscoveryPage</name>
     <message>
         <source>Find cells by id or tag</source>
@@ -195,18 +225,175 @@
     </message>
 </context>
 <context>
+    <name>dreamrsi::DreamingDialog</name>
+    <message>
+        <source>Dreaming</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Versions per dream, the deployed one included</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Built-in improver (offline)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Anthropic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gemini</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>provider default</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>W = %1, λ = %2, β ∈ {%3} (from Settings)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Versions:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Agent:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Base URL:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Seed:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%v of %m versions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation type="unfinished">版本</translation>
+    </message>
+    <message>
+        <source>Written by</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mean value</source>
+        <translation type="unfinished">平均价值</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation type="unfinished">错误</translation>
+    </message>
+    <message>
+        <source>Select a version to see its diff against its parent.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Start Dreaming</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Review Proposal…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a project first: dreaming stores its versions and results there.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The project has no iteration to dream in. Import trees or run a round first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot use the %1 agent: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dreaming: %1 versions over %2 worlds with %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>deployed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation type="unfinished">—</translation>
+    </message>
+    <message>
+        <source>Dreaming stopped: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Dreaming cancelled after %n version(s).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Proposed: %1 (mean value %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (proposed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Error: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(no script)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(identical to %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Response:</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>dreamrsi::ExportDialog</name>
     <message>
         <source>Single column (85 × 60 mm)</source>
         <translation>单栏（85 × 60 毫米）</translation>
-    </message>
-    <message>
-        <source>Double column (170 × 100 mm)</source>
-        <translation>双栏（170 × 100 毫米）</translation>
-    </message>
-    <message>
-        <source>Slide (254 × 143 mm)</source>
-        <translation>幻灯片（254 × 143 毫米）</translation>
     </message>
     <message>
         <source>Export Figure — %1</source>
@@ -268,6 +455,22 @@
         <source>The file name must end in .pdf, .svg or .png.</source>
         <translation>文件名必须以 .pdf、.svg 或 .png 结尾。</translation>
     </message>
+    <message>
+        <source>Double column (175 × 90 mm)</source>
+        <translation type="unfinished">双栏（170 × 100 毫米） {175 ?} {90 ?}</translation>
+    </message>
+    <message>
+        <source>Slide 16:9 (160 × 90 mm, as Beamer)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Too large to preview.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preview at %1 × %2 mm (shown at %3 %)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::FailGlyphs</name>
@@ -325,6 +528,10 @@
     <message>
         <source>Could not write %1.</source>
         <translation>无法写入 %1。</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -510,6 +717,214 @@
     </message>
 </context>
 <context>
+    <name>dreamrsi::LaunchRoundDialog</name>
+    <message>
+        <source>Launch Round</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A built-in task, or the folder of a custom task (problem.md, initial program, task.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Task Folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Task:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Agent:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the provider&apos;s default</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the provider&apos;s public endpoint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Base &amp;URL:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>run in the attempt&apos;s workspace with /bin/sh -c</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Command:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Workers (W):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Rounds (K1):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Latest approved (else builtin:portfolio)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Policy:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the policy&apos;s default</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;β:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Seed:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no cap</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max agent &amp;calls:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max &amp;cost:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This machine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Slurm cluster</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Evaluate on:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Partition:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the cluster&apos;s default</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Account:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>QOS:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Extra sbatch arguments:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shared work directory:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>~/.cache/dreamrsi/slurm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Launch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none needed (offline, deterministic)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none needed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not set (a local OpenAI-compatible server may need none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is set</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Extra sbatch arguments: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a task.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command agent needs a command.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::LiveTreeModel</name>
+    <message>
+        <source>Branch %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n attempt(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cell</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation type="unfinished">得分</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>dreamrsi::MainWindow</name>
     <message>
         <source>Dream-RSI Workbench</source>
@@ -562,10 +977,6 @@
         </translation>
     </message>
     <message>
-        <source>Cannot create project</source>
-        <translation>无法创建项目</translation>
-    </message>
-    <message>
         <source>%1 — Dream-RSI Workbench</source>
         <translation>%1 — Dream-RSI 工作台</translation>
     </message>
@@ -578,32 +989,12 @@
         <translation>项目 %1：%2 个世界，%3 个策略版本</translation>
     </message>
     <message>
-        <source>iteration %1</source>
-        <translation>迭代 %1</translation>
-    </message>
-    <message>
         <source>Cannot import tree</source>
         <translation>无法导入树</translation>
     </message>
     <message>
         <source>Imported %1 into the project</source>
         <translation>已将 %1 导入项目</translation>
-    </message>
-    <message>
-        <source>Cannot store policy version</source>
-        <translation>无法保存策略版本</translation>
-    </message>
-    <message>
-        <source>Could not store results of %1: %2</source>
-        <translation>无法保存 %1 的结果：%2</translation>
-    </message>
-    <message>
-        <source>Filter cells (id, tag, outcome, error…)</source>
-        <translation>筛选单元（编号、标签、结果、错误…）</translation>
-    </message>
-    <message>
-        <source>All columns</source>
-        <translation>所有列</translation>
     </message>
     <message>
         <source>Project</source>
@@ -802,10 +1193,6 @@
         <translation>已打开 %1：%2 个单元</translation>
     </message>
     <message>
-        <source>No tree open. Open a tree file (Ctrl+O) or drop one here.</source>
-        <translation>没有打开的树。请打开树文件（Ctrl+O）或将文件拖放到此处。</translation>
-    </message>
-    <message>
         <source>Clear List</source>
         <translation>清空列表</translation>
     </message>
@@ -838,10 +1225,6 @@
         <translation>回放失败：%1</translation>
     </message>
     <message>
-        <source>Cannot store the approval</source>
-        <translation>无法保存批准</translation>
-    </message>
-    <message>
         <source>%1 approved: the next online round deploys it</source>
         <translation>%1 已批准：下一轮在线运行将部署它</translation>
     </message>
@@ -856,6 +1239,18 @@
     <message>
         <source>Cannot read approvals</source>
         <translation>无法读取批准记录</translation>
+    </message>
+    <message>
+        <source>Cannot store %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Dream…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write, replay and propose new policy versions over the project&apos;s worlds</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -887,6 +1282,42 @@
     <message>
         <source>Best so far / tree best</source>
         <translation>当前最佳 / 树的最佳</translation>
+    </message>
+    <message>
+        <source>Calls / tree size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attainment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Best so far</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation type="unfinished">版本</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation type="unfinished">值</translation>
+    </message>
+    <message>
+        <source>Penalty</source>
+        <translation type="unfinished">惩罚</translation>
+    </message>
+    <message>
+        <source>Series</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Final attainment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calls to reach it</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1052,6 +1483,21 @@
     </message>
 </context>
 <context>
+    <name>dreamrsi::ProjectSession</name>
+    <message>
+        <source>policy version %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>results of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the approval of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>dreamrsi::ProjectTreeModel</name>
     <message>
         <source>Worlds (%1)</source>
@@ -1127,6 +1573,127 @@
     <message>
         <source>Round %1 of %2</source>
         <translation>第 %1 轮，共 %2 轮</translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::RoundPanel</name>
+    <message>
+        <source>&amp;Launch Round…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run a live round: the policy picks attempts, the agent writes programs, the evaluator scores them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Stop Round</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Let the running attempts finish and stop; press again to kill them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Resume Round…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Continue an interrupted or stopped iteration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No round running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Live Round</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>R&amp;ound</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Kill Running Attempts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A round is already running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open or create a project before launching a round</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The agent %1 cannot run: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Iteration %1 resumed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Iteration %1 running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Round %1: %n attempt(s) running</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Stop: the running attempts finish, then the round stops (press again to kill them)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop again: killing the running attempts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Launch Round</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open or create a project first: rounds are stored in it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Iteration %1 (%2, %3 cells, %4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resume Round</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No interrupted or stopped iteration in this project.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Iteration:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resume Iteration %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calls %1 · Tokens %2 in / %3 out · Cost $%4 · Best %5 · Running %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished">无</translation>
+    </message>
+    <message>
+        <source>Iteration %1 %2: %3 cells in %4 rounds (%5)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Iteration %1 %2: %3</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1215,6 +1782,146 @@
         <source>Replay process time limit:</source>
         <translation>回放进程时间上限：</translation>
     </message>
+    <message>
+        <source>Cluster (Slurm)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the cluster&apos;s default partition</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Partition:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Account:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>QOS:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. --constraint=avx2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Extra sbatch arguments:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>~/.cache/dreamrsi/slurm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A directory every compute node sees at the same path.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shared work directory:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>General</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Agents</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>API keys for this session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A key typed here is kept in memory until the workbench closes: it is never saved in the settings, a project, an export or a log. Leave a field empty to use the provider&apos;s environment variable.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Anthropic:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gemini:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not set ($%1 is empty)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>from $%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prices (USD per million tokens)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every agent call is priced with this table. A model that is not listed costs 0; a dated model name (&quot;claude-sonnet-4-5-20250929&quot;) takes the price of its family (&quot;claude-sonnet-4-5&quot;).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Input $/M</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Output $/M</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restore defaults</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>new-model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Row %1 of the price table has no model name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The price table lists the model &quot;%1&quot; twice.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The %1 price of &quot;%2&quot; must be a number of dollars, 0 or more.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>input</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Extra sbatch arguments: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::TreeView</name>
@@ -1258,18 +1965,25 @@ Open a tree file or a project, or drop a tree file here.</source>
     </message>
 </context>
 <context>
+    <name>dreamrsi::WorldSelection</name>
+    <message>
+        <source>no world named &apos;%1&apos; (worlds: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no world is iteration %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>iteration %1 is ambiguous: %2; give the world&apos;s name</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>Dream-RSI Workbench</source>
         <translation>Dream-RSI 工作台</translation>
-    </message>
-    <message>
-        <source>Open the files, save one PNG per tab into DIR, then quit.</source>
-        <translation>打开文件，将每个标签页保存为 DIR 中的一张 PNG，然后退出。</translation>
-    </message>
-    <message>
-        <source>Window size for screenshots, e.g. 1600x1000.</source>
-        <translation>截图的窗口尺寸，例如 1600x1000。</translation>
     </message>
     <message>
         <source>Tree files to open, or one project (*.dreamrsi).</source>

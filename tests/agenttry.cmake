@@ -1,0 +1,4 @@
+# `dreamrsi agent try`, and HTTP providers end to end through the CLI against
+# stand-ins on 127.0.0.1: a key that never leaks, dreaming with a provider.
+dreamrsi_add_test(tst_agent_try SOURCES tst_agent_try.cpp agentstandin.h clirunsupport.h
+                  LIBS Qt6::Network LABELS agent cli TIMEOUT 300)

@@ -2,3 +2,5 @@
 # stand-ins on 127.0.0.1: a key that never leaks, dreaming with a provider.
 dreamrsi_add_test(tst_agent_try SOURCES tst_agent_try.cpp agentstandin.h clirunsupport.h
                   LIBS Qt6::Network LABELS agent cli TIMEOUT 300)
+dreamrsi_add_test(tst_agent_keyleak SOURCES tst_agent_keyleak.cpp agentstandin.h clirunsupport.h
+                  LIBS Qt6::Network LABELS agent cli robustness TIMEOUT 300)

@@ -67,7 +67,7 @@ void TestAgentKeyLeak::plantedKeyStaysInMemory()
     const QJsonObject summary = QJsonDocument::fromJson(round.out).object();
     QVERIFY2(summary.value(QStringLiteral("calls")).toInteger() >= 1, round.out.constData());
     // Every attempt's program ran without meeting the key.
-    QVERIFY2(summary.value(QStringLiteral("best_score")).isDouble(), (round.out + round.err).constData());
+    QVERIFY2(summary.value(QStringLiteral("best_score")).isDouble(), QByteArray(round.out + round.err).constData());
 
     // The key was really planted: the stand-in got it in each request's header, nowhere else.
     QVERIFY(!server.requests().isEmpty());
@@ -90,7 +90,7 @@ void TestAgentKeyLeak::plantedKeyStaysInMemory()
     };
     for (const QStringList &args : exports) {
         const CliRun e = runDreamrsi(args, env);
-        QVERIFY2(e.finished && e.exitCode == 0, (args.join(QLatin1Char(' ')).toUtf8() + ": " + e.err).constData());
+        QVERIFY2(e.finished && e.exitCode == 0, QByteArray(args.join(QLatin1Char(' ')).toUtf8() + ": " + e.err).constData());
         QVERIFY(!e.out.contains(key) && !e.err.contains(key));
     }
 

@@ -186,7 +186,7 @@ int runAgentCommand(const QStringList &args, QTextStream &out, QTextStream &err)
                 const EvaluationResult &e = *r.evaluation;
                 out << "verdict: " << (e.score ? QString::number(*e.score, 'g', 10) : QStringLiteral("no score"))
                     << (e.valid ? " (valid)" : " (invalid)");
-                if (!e.failClass.isEmpty())
+                if (!e.failClass.isEmpty() && e.failClass != QLatin1String("ok"))
                     out << ", fail class " << e.failClass;
                 out << ", evaluated in " << QString::number(r.evalSeconds, 'f', 2) << " s\n";
                 if (e.error)

@@ -120,6 +120,8 @@ void TestDreamHttp::dreamWithProvider()
     const QString third = userText(server.requests().at(2));
     QVERIFY(third.contains(QStringLiteral("FAILED")));
     QVERIFY(third.contains(QStringLiteral("planted failure in selectBatch")));
+    qInfo("v1 %s value %s; v2 error: %s; v3 value %g", qPrintable(name1), qPrintable(value1),
+          qPrintable(v2.value(QStringLiteral("error")).toString()), v3.value(QStringLiteral("value")).toDouble());
     for (const StandInRequest &req : server.requests())
         QCOMPARE(req.headers.value("authorization"), QByteArray("Bearer sk-test-dream-http"));
 }

@@ -10,6 +10,7 @@
 #include "projectreplaycommand.h"
 #include "roundcommand.h"
 #include "dreamcommand.h"
+#include "agenttrycommand.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -46,6 +47,7 @@ int runProject(const QStringList &args, QTextStream &out, QTextStream &err)
 
 // One line per command; keep sorted by name.
 const Command commands[] = {
+    {"agent", "try a discovery agent: one attempt from the initial program, evaluated (agent try)", dreamrsi::runAgentCommand},
     {"approve", "approve a policy version for the next online round, with its evidence", dreamrsi::runApproveCommand},
     {"dream", "write, replay and propose new policy versions over a project's worlds", dreamrsi::runDreamCommand},
     {"evaluate", "evaluate a candidate for a built-in task or with a custom command", dreamrsi::runEvaluateCommand},

@@ -1,0 +1,63 @@
+#pragma once
+
+// Runs the `dreamrsi` program as a child while this thread's event loop keeps
+// turning (so a stand-in server living in the test answers it). The child is
+// bounded by a time limit: past it, it is killed and `finished` stays false.
+
+#include <QByteArray>
+#include <QEventLoop>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QString>
+#include <QStringList>
+#include <QTimer>
+
+namespace dreamrsi::test {
+
+struct CliRun
+{
+    bool finished = false;
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+inline QString dreamrsiProgram()
+{
+    const QString fromEnv = qEnvironmentVariable("DREAMRSI_PROGRAM");
+    return fromEnv.isEmpty() ? QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi") : fromEnv;
+}
+
+inline CliRun runDreamrsi(const QStringList &args, const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(),
+                          int limitMs = 300000)
+{
+    CliRun run;
+    QProcess p;
+    p.setProcessEnvironment(env);
+    QEventLoop loop;
+    QTimer limit;
+    limit.setSingleShot(true);
+    QObject::connect(&p, &QProcess::finished, &loop, &QEventLoop::quit);
+    QObject::connect(&p, &QProcess::errorOccurred, &loop, [&](QProcess::ProcessError e) {
+        if (e == QProcess::FailedToStart)
+            loop.quit();
+    });
+    QObject::connect(&limit, &QTimer::timeout, &loop, &QEventLoop::quit);
+    p.start(dreamrsiProgram(), args);
+    limit.start(limitMs);
+    if (p.state() != QProcess::NotRunning)
+        loop.exec();
+    if (p.state() != QProcess::NotRunning) {
+        p.kill();
+        p.waitForFinished(10000);
+        run.err = p.readAllStandardError();
+        return run;
+    }
+    run.finished = p.exitStatus() == QProcess::NormalExit && p.error() != QProcess::FailedToStart;
+    run.exitCode = p.exitCode();
+    run.out = p.readAllStandardOutput();
+    run.err = p.readAllStandardError();
+    return run;
+}
+
+} // namespace dreamrsi::test

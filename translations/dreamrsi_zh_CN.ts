@@ -27,15 +27,15 @@
     <name>TreeSummaryText</name>
     <message>
         <source>%1 cells, %2 branches, max depth %3, best score %4%5, fail classes: %6</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个单元，%2 个分支，最大深度 %3，最佳得分 %4%5，失败类别：%6</translation>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished">无</translation>
+        <translation>无</translation>
     </message>
     <message>
         <source> (not scorable: S = 0)</source>
-        <translation type="unfinished"></translation>
+        <translation>（不可评分：S = 0）</translation>
     </message>
 </context>
 <context>
@@ -200,15 +200,15 @@
     <name>dreamrsi::CellsPage</name>
     <message>
         <source>Filter cells (id, tag, outcome, error…)</source>
-        <translation type="unfinished">筛选单元（编号、标签、结果、错误…）</translation>
+        <translation>筛选单元（编号、标签、结果、错误…）</translation>
     </message>
     <message>
         <source>All columns</source>
-        <translation type="unfinished">所有列</translation>
+        <translation>所有列</translation>
     </message>
     <message>
         <source>No tree open. Open a tree file (Ctrl+O) or drop one here.</source>
-        <translation type="unfinished">没有打开的树。请打开树文件（Ctrl+O）或将文件拖放到此处。</translation>
+        <translation>没有打开的树。请打开树文件（Ctrl+O）或将文件拖放到此处。</translation>
     </message>
 </context>
 <context>
@@ -228,165 +228,165 @@
     <name>dreamrsi::DreamingDialog</name>
     <message>
         <source>Dreaming</source>
-        <translation type="unfinished"></translation>
+        <translation>梦境推演</translation>
     </message>
     <message>
         <source>Versions per dream, the deployed one included</source>
-        <translation type="unfinished"></translation>
+        <translation>每次梦境推演的版本数（含已部署版本）</translation>
     </message>
     <message>
         <source>Built-in improver (offline)</source>
-        <translation type="unfinished"></translation>
+        <translation>内置改进器（离线）</translation>
     </message>
     <message>
         <source>OpenAI-compatible</source>
-        <translation type="unfinished"></translation>
+        <translation>OpenAI 兼容</translation>
     </message>
     <message>
         <source>Anthropic</source>
-        <translation type="unfinished"></translation>
+        <translation>Anthropic</translation>
     </message>
     <message>
         <source>Gemini</source>
-        <translation type="unfinished"></translation>
+        <translation>Gemini</translation>
     </message>
     <message>
         <source>Command</source>
-        <translation type="unfinished"></translation>
+        <translation>命令</translation>
     </message>
     <message>
         <source>provider default</source>
-        <translation type="unfinished"></translation>
+        <translation>提供方默认值</translation>
     </message>
     <message>
         <source>W = %1, λ = %2, β ∈ {%3} (from Settings)</source>
-        <translation type="unfinished"></translation>
+        <translation>W = %1，λ = %2，β ∈ {%3}（来自设置）</translation>
     </message>
     <message>
         <source>&amp;Versions:</source>
-        <translation type="unfinished"></translation>
+        <translation>版本数(&amp;V)：</translation>
     </message>
     <message>
         <source>&amp;Agent:</source>
-        <translation type="unfinished"></translation>
+        <translation>智能体(&amp;A)：</translation>
     </message>
     <message>
         <source>&amp;Model:</source>
-        <translation type="unfinished"></translation>
+        <translation>模型(&amp;M)：</translation>
     </message>
     <message>
         <source>&amp;Base URL:</source>
-        <translation type="unfinished"></translation>
+        <translation>基础 URL(&amp;B)：</translation>
     </message>
     <message>
         <source>&amp;Seed:</source>
-        <translation type="unfinished"></translation>
+        <translation>种子(&amp;S)：</translation>
     </message>
     <message>
         <source>Replay:</source>
-        <translation type="unfinished"></translation>
+        <translation>重放：</translation>
     </message>
     <message>
         <source>%v of %m versions</source>
-        <translation type="unfinished"></translation>
+        <translation>%v / %m 个版本</translation>
     </message>
     <message>
         <source>#</source>
-        <translation type="unfinished"></translation>
+        <translation>#</translation>
     </message>
     <message>
         <source>Version</source>
-        <translation type="unfinished">版本</translation>
+        <translation>版本</translation>
     </message>
     <message>
         <source>Written by</source>
-        <translation type="unfinished"></translation>
+        <translation>编写者</translation>
     </message>
     <message>
         <source>Mean value</source>
-        <translation type="unfinished">平均价值</translation>
+        <translation>平均价值</translation>
     </message>
     <message>
         <source>Error</source>
-        <translation type="unfinished">错误</translation>
+        <translation>错误</translation>
     </message>
     <message>
         <source>Select a version to see its diff against its parent.</source>
-        <translation type="unfinished"></translation>
+        <translation>选择一个版本以查看它与父版本的差异。</translation>
     </message>
     <message>
         <source>&amp;Start Dreaming</source>
-        <translation type="unfinished"></translation>
+        <translation>开始梦境推演(&amp;S)</translation>
     </message>
     <message>
         <source>&amp;Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>取消(&amp;C)</translation>
     </message>
     <message>
         <source>&amp;Review Proposal…</source>
-        <translation type="unfinished"></translation>
+        <translation>审阅提案(&amp;R)…</translation>
     </message>
     <message>
         <source>Open a project first: dreaming stores its versions and results there.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先打开项目：梦境推演会将其版本和结果保存在项目中。</translation>
     </message>
     <message>
         <source>The project has no iteration to dream in. Import trees or run a round first.</source>
-        <translation type="unfinished"></translation>
+        <translation>项目中没有可用于梦境推演的迭代。请先导入树或运行一轮。</translation>
     </message>
     <message>
         <source>Cannot use the %1 agent: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法使用 %1 智能体：%2</translation>
     </message>
     <message>
         <source>Dreaming: %1 versions over %2 worlds with %3</source>
-        <translation type="unfinished"></translation>
+        <translation>梦境推演：使用 %3 在 %2 个世界上生成 %1 个版本</translation>
     </message>
     <message>
         <source>Cancelling…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在取消…</translation>
     </message>
     <message>
         <source>deployed</source>
-        <translation type="unfinished"></translation>
+        <translation>已部署</translation>
     </message>
     <message>
         <source>—</source>
-        <translation type="unfinished">—</translation>
+        <translation>—</translation>
     </message>
     <message>
         <source>Dreaming stopped: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>梦境推演已停止：%1</translation>
     </message>
     <message numerus="yes">
         <source>Dreaming cancelled after %n version(s).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>梦境推演在生成 %n 个版本后已取消。</numerusform>
         </translation>
     </message>
     <message>
         <source>Proposed: %1 (mean value %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>提案：%1（平均价值 %2）</translation>
     </message>
     <message>
         <source>%1 (proposed)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（提案）</translation>
     </message>
     <message>
         <source>Error: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>错误：%1</translation>
     </message>
     <message>
         <source>(no script)</source>
-        <translation type="unfinished"></translation>
+        <translation>（无脚本）</translation>
     </message>
     <message>
         <source>(identical to %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>（与 %1 相同）</translation>
     </message>
     <message>
         <source>Response:</source>
-        <translation type="unfinished"></translation>
+        <translation>响应：</translation>
     </message>
 </context>
 <context>
@@ -457,19 +457,19 @@
     </message>
     <message>
         <source>Double column (175 × 90 mm)</source>
-        <translation type="unfinished">双栏（170 × 100 毫米） {175 ?} {90 ?}</translation>
+        <translation>双栏（175 × 90 毫米）</translation>
     </message>
     <message>
         <source>Slide 16:9 (160 × 90 mm, as Beamer)</source>
-        <translation type="unfinished"></translation>
+        <translation>幻灯片 16:9（160 × 90 毫米，同 Beamer）</translation>
     </message>
     <message>
         <source>Too large to preview.</source>
-        <translation type="unfinished"></translation>
+        <translation>尺寸过大，无法预览。</translation>
     </message>
     <message>
         <source>Preview at %1 × %2 mm (shown at %3 %)</source>
-        <translation type="unfinished"></translation>
+        <translation>预览 %1 × %2 毫米（显示比例 %3 %）</translation>
     </message>
 </context>
 <context>
@@ -531,7 +531,7 @@
     </message>
     <message>
         <source>Could not write %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -720,208 +720,208 @@
     <name>dreamrsi::LaunchRoundDialog</name>
     <message>
         <source>Launch Round</source>
-        <translation type="unfinished"></translation>
+        <translation>启动轮次</translation>
     </message>
     <message>
         <source>A built-in task, or the folder of a custom task (problem.md, initial program, task.json)</source>
-        <translation type="unfinished"></translation>
+        <translation>内置任务，或自定义任务的文件夹（problem.md、初始程序、task.json）</translation>
     </message>
     <message>
         <source>Folder…</source>
-        <translation type="unfinished"></translation>
+        <translation>文件夹…</translation>
     </message>
     <message>
         <source>Task Folder</source>
-        <translation type="unfinished"></translation>
+        <translation>任务文件夹</translation>
     </message>
     <message>
         <source>&amp;Task:</source>
-        <translation type="unfinished"></translation>
+        <translation>任务(&amp;T)：</translation>
     </message>
     <message>
         <source>&amp;Agent:</source>
-        <translation type="unfinished"></translation>
+        <translation>智能体(&amp;A)：</translation>
     </message>
     <message>
         <source>the provider&apos;s default</source>
-        <translation type="unfinished"></translation>
+        <translation>提供方默认值</translation>
     </message>
     <message>
         <source>&amp;Model:</source>
-        <translation type="unfinished"></translation>
+        <translation>模型(&amp;M)：</translation>
     </message>
     <message>
         <source>the provider&apos;s public endpoint</source>
-        <translation type="unfinished"></translation>
+        <translation>提供方的公共端点</translation>
     </message>
     <message>
         <source>Base &amp;URL:</source>
-        <translation type="unfinished"></translation>
+        <translation>基础 URL(&amp;U)：</translation>
     </message>
     <message>
         <source>run in the attempt&apos;s workspace with /bin/sh -c</source>
-        <translation type="unfinished"></translation>
+        <translation>在尝试的工作区中以 /bin/sh -c 运行</translation>
     </message>
     <message>
         <source>&amp;Command:</source>
-        <translation type="unfinished"></translation>
+        <translation>命令(&amp;C)：</translation>
     </message>
     <message>
         <source>Key:</source>
-        <translation type="unfinished"></translation>
+        <translation>密钥：</translation>
     </message>
     <message>
         <source>&amp;Workers (W):</source>
-        <translation type="unfinished"></translation>
+        <translation>并行工作数（W）(&amp;W)：</translation>
     </message>
     <message>
         <source>no limit</source>
-        <translation type="unfinished"></translation>
+        <translation>不限</translation>
     </message>
     <message>
         <source>&amp;Rounds (K1):</source>
-        <translation type="unfinished"></translation>
+        <translation>轮数（K1）(&amp;R)：</translation>
     </message>
     <message>
         <source>Latest approved (else builtin:portfolio)</source>
-        <translation type="unfinished"></translation>
+        <translation>最新批准的版本（否则为 builtin:portfolio）</translation>
     </message>
     <message>
         <source>&amp;Policy:</source>
-        <translation type="unfinished"></translation>
+        <translation>策略(&amp;P)：</translation>
     </message>
     <message>
         <source>the policy&apos;s default</source>
-        <translation type="unfinished"></translation>
+        <translation>策略默认值</translation>
     </message>
     <message>
         <source>&amp;β:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;β：</translation>
     </message>
     <message>
         <source>&amp;Seed:</source>
-        <translation type="unfinished"></translation>
+        <translation>种子(&amp;S)：</translation>
     </message>
     <message>
         <source>no cap</source>
-        <translation type="unfinished"></translation>
+        <translation>无上限</translation>
     </message>
     <message>
         <source>Max agent &amp;calls:</source>
-        <translation type="unfinished"></translation>
+        <translation>智能体调用次数上限(&amp;C)：</translation>
     </message>
     <message>
         <source>Max &amp;cost:</source>
-        <translation type="unfinished"></translation>
+        <translation>成本上限(&amp;C)：</translation>
     </message>
     <message>
         <source>This machine</source>
-        <translation type="unfinished"></translation>
+        <translation>本机</translation>
     </message>
     <message>
         <source>Slurm cluster</source>
-        <translation type="unfinished"></translation>
+        <translation>Slurm 集群</translation>
     </message>
     <message>
         <source>&amp;Evaluate on:</source>
-        <translation type="unfinished"></translation>
+        <translation>评估运行于(&amp;E)：</translation>
     </message>
     <message>
         <source>Partition:</source>
-        <translation type="unfinished"></translation>
+        <translation>分区：</translation>
     </message>
     <message>
         <source>the cluster&apos;s default</source>
-        <translation type="unfinished"></translation>
+        <translation>集群默认值</translation>
     </message>
     <message>
         <source>Account:</source>
-        <translation type="unfinished"></translation>
+        <translation>账户：</translation>
     </message>
     <message>
         <source>QOS:</source>
-        <translation type="unfinished"></translation>
+        <translation>QOS：</translation>
     </message>
     <message>
         <source>Extra sbatch arguments:</source>
-        <translation type="unfinished"></translation>
+        <translation>额外 sbatch 参数：</translation>
     </message>
     <message>
         <source>Shared work directory:</source>
-        <translation type="unfinished"></translation>
+        <translation>共享工作目录：</translation>
     </message>
     <message>
         <source>~/.cache/dreamrsi/slurm</source>
-        <translation type="unfinished"></translation>
+        <translation>~/.cache/dreamrsi/slurm</translation>
     </message>
     <message>
         <source>&amp;Launch</source>
-        <translation type="unfinished"></translation>
+        <translation>启动(&amp;L)</translation>
     </message>
     <message>
         <source>none needed (offline, deterministic)</source>
-        <translation type="unfinished"></translation>
+        <translation>无需（离线、确定性）</translation>
     </message>
     <message>
         <source>none needed</source>
-        <translation type="unfinished"></translation>
+        <translation>无需</translation>
     </message>
     <message>
         <source>%1 is not set (a local OpenAI-compatible server may need none)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 未设置（本地 OpenAI 兼容服务器可能无需密钥）</translation>
     </message>
     <message>
         <source>%1 is set</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 已设置</translation>
     </message>
     <message>
         <source>Extra sbatch arguments: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>额外 sbatch 参数：%1</translation>
     </message>
     <message>
         <source>Choose a task.</source>
-        <translation type="unfinished"></translation>
+        <translation>请选择任务。</translation>
     </message>
     <message>
         <source>The command agent needs a command.</source>
-        <translation type="unfinished"></translation>
+        <translation>命令智能体需要指定命令。</translation>
     </message>
 </context>
 <context>
     <name>dreamrsi::LiveTreeModel</name>
     <message>
         <source>Branch %1</source>
-        <translation type="unfinished"></translation>
+        <translation>分支 %1</translation>
     </message>
     <message numerus="yes">
         <source>%n attempt(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 次尝试</numerusform>
         </translation>
     </message>
     <message>
         <source>%1 running</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 运行中</translation>
     </message>
     <message>
         <source>%1 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 秒</translation>
     </message>
     <message>
         <source>Cell</source>
-        <translation type="unfinished"></translation>
+        <translation>单元</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>状态</translation>
     </message>
     <message>
         <source>Score</source>
-        <translation type="unfinished">得分</translation>
+        <translation>得分</translation>
     </message>
     <message>
         <source>Time</source>
-        <translation type="unfinished"></translation>
+        <translation>时间</translation>
     </message>
 </context>
 <context>
@@ -1242,15 +1242,15 @@
     </message>
     <message>
         <source>Cannot store %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法保存 %1</translation>
     </message>
     <message>
         <source>&amp;Dream…</source>
-        <translation type="unfinished"></translation>
+        <translation>梦境推演(&amp;D)…</translation>
     </message>
     <message>
         <source>Write, replay and propose new policy versions over the project&apos;s worlds</source>
-        <translation type="unfinished"></translation>
+        <translation>在项目的各个世界上编写、重放并提议新的策略版本</translation>
     </message>
 </context>
 <context>
@@ -1285,39 +1285,39 @@
     </message>
     <message>
         <source>Calls / tree size</source>
-        <translation type="unfinished"></translation>
+        <translation>调用次数 / 树大小</translation>
     </message>
     <message>
         <source>Attainment</source>
-        <translation type="unfinished"></translation>
+        <translation>达成度</translation>
     </message>
     <message>
         <source>Best so far</source>
-        <translation type="unfinished"></translation>
+        <translation>当前最佳</translation>
     </message>
     <message>
         <source>Version</source>
-        <translation type="unfinished">版本</translation>
+        <translation>版本</translation>
     </message>
     <message>
         <source>Value</source>
-        <translation type="unfinished">值</translation>
+        <translation>值</translation>
     </message>
     <message>
         <source>Penalty</source>
-        <translation type="unfinished">惩罚</translation>
+        <translation>惩罚</translation>
     </message>
     <message>
         <source>Series</source>
-        <translation type="unfinished"></translation>
+        <translation>系列</translation>
     </message>
     <message>
         <source>Final attainment</source>
-        <translation type="unfinished"></translation>
+        <translation>最终达成度</translation>
     </message>
     <message>
         <source>Calls to reach it</source>
-        <translation type="unfinished"></translation>
+        <translation>达到所需的调用次数</translation>
     </message>
 </context>
 <context>
@@ -1486,15 +1486,15 @@
     <name>dreamrsi::ProjectSession</name>
     <message>
         <source>policy version %1</source>
-        <translation type="unfinished"></translation>
+        <translation>策略版本 %1</translation>
     </message>
     <message>
         <source>results of %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的结果</translation>
     </message>
     <message>
         <source>the approval of %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的批准记录</translation>
     </message>
 </context>
 <context>
@@ -1579,121 +1579,121 @@
     <name>dreamrsi::RoundPanel</name>
     <message>
         <source>&amp;Launch Round…</source>
-        <translation type="unfinished"></translation>
+        <translation>启动轮次(&amp;L)…</translation>
     </message>
     <message>
         <source>Run a live round: the policy picks attempts, the agent writes programs, the evaluator scores them</source>
-        <translation type="unfinished"></translation>
+        <translation>运行实时轮次：策略选择尝试，智能体编写程序，评估器为程序评分</translation>
     </message>
     <message>
         <source>&amp;Stop Round</source>
-        <translation type="unfinished"></translation>
+        <translation>停止轮次(&amp;S)</translation>
     </message>
     <message>
         <source>Let the running attempts finish and stop; press again to kill them</source>
-        <translation type="unfinished"></translation>
+        <translation>让正在运行的尝试完成后停止；再次按下将强制终止它们</translation>
     </message>
     <message>
         <source>&amp;Resume Round…</source>
-        <translation type="unfinished"></translation>
+        <translation>恢复轮次(&amp;R)…</translation>
     </message>
     <message>
         <source>Continue an interrupted or stopped iteration</source>
-        <translation type="unfinished"></translation>
+        <translation>继续中断或已停止的迭代</translation>
     </message>
     <message>
         <source>No round running</source>
-        <translation type="unfinished"></translation>
+        <translation>没有正在运行的轮次</translation>
     </message>
     <message>
         <source>Live Round</source>
-        <translation type="unfinished"></translation>
+        <translation>实时轮次</translation>
     </message>
     <message>
         <source>R&amp;ound</source>
-        <translation type="unfinished"></translation>
+        <translation>轮次(&amp;O)</translation>
     </message>
     <message>
         <source>&amp;Kill Running Attempts</source>
-        <translation type="unfinished"></translation>
+        <translation>强制终止正在运行的尝试(&amp;K)</translation>
     </message>
     <message>
         <source>A round is already running</source>
-        <translation type="unfinished"></translation>
+        <translation>已有轮次正在运行</translation>
     </message>
     <message>
         <source>Open or create a project before launching a round</source>
-        <translation type="unfinished"></translation>
+        <translation>启动轮次前请先打开或新建项目</translation>
     </message>
     <message>
         <source>The agent %1 cannot run: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>智能体 %1 无法运行：%2</translation>
     </message>
     <message>
         <source>Iteration %1 resumed</source>
-        <translation type="unfinished"></translation>
+        <translation>迭代 %1 已恢复</translation>
     </message>
     <message>
         <source>Iteration %1 running</source>
-        <translation type="unfinished"></translation>
+        <translation>迭代 %1 正在运行</translation>
     </message>
     <message numerus="yes">
         <source>Round %1: %n attempt(s) running</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>第 %1 轮：%n 个尝试正在运行</numerusform>
         </translation>
     </message>
     <message>
         <source>Stop: the running attempts finish, then the round stops (press again to kill them)</source>
-        <translation type="unfinished"></translation>
+        <translation>停止：正在运行的尝试完成后轮次将停止（再次按下将强制终止它们）</translation>
     </message>
     <message>
         <source>Stop again: killing the running attempts</source>
-        <translation type="unfinished"></translation>
+        <translation>再次停止：正在强制终止运行中的尝试</translation>
     </message>
     <message>
         <source>Launch Round</source>
-        <translation type="unfinished"></translation>
+        <translation>启动轮次</translation>
     </message>
     <message>
         <source>Open or create a project first: rounds are stored in it.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先打开或新建项目：轮次将保存在项目中。</translation>
     </message>
     <message>
         <source>Iteration %1 (%2, %3 cells, %4)</source>
-        <translation type="unfinished"></translation>
+        <translation>迭代 %1（%2，%3 个单元，%4）</translation>
     </message>
     <message>
         <source>Resume Round</source>
-        <translation type="unfinished"></translation>
+        <translation>恢复轮次</translation>
     </message>
     <message>
         <source>No interrupted or stopped iteration in this project.</source>
-        <translation type="unfinished"></translation>
+        <translation>此项目中没有中断或已停止的迭代。</translation>
     </message>
     <message>
         <source>Iteration:</source>
-        <translation type="unfinished"></translation>
+        <translation>迭代：</translation>
     </message>
     <message>
         <source>Resume Iteration %1</source>
-        <translation type="unfinished"></translation>
+        <translation>恢复迭代 %1</translation>
     </message>
     <message>
         <source>Calls %1 · Tokens %2 in / %3 out · Cost $%4 · Best %5 · Running %6</source>
-        <translation type="unfinished"></translation>
+        <translation>调用 %1 · Token 输入 %2 / 输出 %3 · 成本 $%4 · 最佳 %5 · 运行中 %6</translation>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished">无</translation>
+        <translation>无</translation>
     </message>
     <message>
         <source>Iteration %1 %2: %3 cells in %4 rounds (%5)</source>
-        <translation type="unfinished"></translation>
+        <translation>迭代 %1 %2：%4 轮共 %3 个单元（%5）</translation>
     </message>
     <message>
         <source>Iteration %1 %2: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>迭代 %1 %2：%3</translation>
     </message>
 </context>
 <context>
@@ -1784,143 +1784,143 @@
     </message>
     <message>
         <source>Cluster (Slurm)</source>
-        <translation type="unfinished"></translation>
+        <translation>集群（Slurm）</translation>
     </message>
     <message>
         <source>the cluster&apos;s default partition</source>
-        <translation type="unfinished"></translation>
+        <translation>集群默认分区</translation>
     </message>
     <message>
         <source>Partition:</source>
-        <translation type="unfinished"></translation>
+        <translation>分区：</translation>
     </message>
     <message>
         <source>Account:</source>
-        <translation type="unfinished"></translation>
+        <translation>账户：</translation>
     </message>
     <message>
         <source>QOS:</source>
-        <translation type="unfinished"></translation>
+        <translation>QOS：</translation>
     </message>
     <message>
         <source>e.g. --constraint=avx2</source>
-        <translation type="unfinished"></translation>
+        <translation>例如 --constraint=avx2</translation>
     </message>
     <message>
         <source>Extra sbatch arguments:</source>
-        <translation type="unfinished"></translation>
+        <translation>额外 sbatch 参数：</translation>
     </message>
     <message>
         <source>~/.cache/dreamrsi/slurm</source>
-        <translation type="unfinished"></translation>
+        <translation>~/.cache/dreamrsi/slurm</translation>
     </message>
     <message>
         <source>A directory every compute node sees at the same path.</source>
-        <translation type="unfinished"></translation>
+        <translation>所有计算节点均可通过相同路径访问的目录。</translation>
     </message>
     <message>
         <source>Shared work directory:</source>
-        <translation type="unfinished"></translation>
+        <translation>共享工作目录：</translation>
     </message>
     <message>
         <source>General</source>
-        <translation type="unfinished"></translation>
+        <translation>常规</translation>
     </message>
     <message>
         <source>Agents</source>
-        <translation type="unfinished"></translation>
+        <translation>智能体</translation>
     </message>
     <message>
         <source>Cluster</source>
-        <translation type="unfinished"></translation>
+        <translation>集群</translation>
     </message>
     <message>
         <source>API keys for this session</source>
-        <translation type="unfinished"></translation>
+        <translation>本次会话的 API 密钥</translation>
     </message>
     <message>
         <source>A key typed here is kept in memory until the workbench closes: it is never saved in the settings, a project, an export or a log. Leave a field empty to use the provider&apos;s environment variable.</source>
-        <translation type="unfinished"></translation>
+        <translation>在此输入的密钥仅保存在内存中，直到工作台关闭：它绝不会被保存到设置、项目、导出文件或日志中。字段留空则使用提供方的环境变量。</translation>
     </message>
     <message>
         <source>OpenAI-compatible:</source>
-        <translation type="unfinished"></translation>
+        <translation>OpenAI 兼容：</translation>
     </message>
     <message>
         <source>Anthropic:</source>
-        <translation type="unfinished"></translation>
+        <translation>Anthropic：</translation>
     </message>
     <message>
         <source>Gemini:</source>
-        <translation type="unfinished"></translation>
+        <translation>Gemini：</translation>
     </message>
     <message>
         <source>not set ($%1 is empty)</source>
-        <translation type="unfinished"></translation>
+        <translation>未设置（$%1 为空）</translation>
     </message>
     <message>
         <source>from $%1</source>
-        <translation type="unfinished"></translation>
+        <translation>来自 $%1</translation>
     </message>
     <message>
         <source>Prices (USD per million tokens)</source>
-        <translation type="unfinished"></translation>
+        <translation>价格（USD / 百万 Token）</translation>
     </message>
     <message>
         <source>Every agent call is priced with this table. A model that is not listed costs 0; a dated model name (&quot;claude-sonnet-4-5-20250929&quot;) takes the price of its family (&quot;claude-sonnet-4-5&quot;).</source>
-        <translation type="unfinished"></translation>
+        <translation>每次智能体调用都按此表计价。未列出的模型费用为 0；带日期的模型名（&quot;claude-sonnet-4-5-20250929&quot;）采用其所属系列（&quot;claude-sonnet-4-5&quot;）的价格。</translation>
     </message>
     <message>
         <source>Model</source>
-        <translation type="unfinished"></translation>
+        <translation>模型</translation>
     </message>
     <message>
         <source>Input $/M</source>
-        <translation type="unfinished"></translation>
+        <translation>输入 $/M</translation>
     </message>
     <message>
         <source>Output $/M</source>
-        <translation type="unfinished"></translation>
+        <translation>输出 $/M</translation>
     </message>
     <message>
         <source>Add</source>
-        <translation type="unfinished"></translation>
+        <translation>添加</translation>
     </message>
     <message>
         <source>Remove</source>
-        <translation type="unfinished"></translation>
+        <translation>移除</translation>
     </message>
     <message>
         <source>Restore defaults</source>
-        <translation type="unfinished"></translation>
+        <translation>恢复默认值</translation>
     </message>
     <message>
         <source>new-model</source>
-        <translation type="unfinished"></translation>
+        <translation>new-model</translation>
     </message>
     <message>
         <source>Row %1 of the price table has no model name.</source>
-        <translation type="unfinished"></translation>
+        <translation>价格表第 %1 行没有模型名称。</translation>
     </message>
     <message>
         <source>The price table lists the model &quot;%1&quot; twice.</source>
-        <translation type="unfinished"></translation>
+        <translation>价格表中模型“%1”出现了两次。</translation>
     </message>
     <message>
         <source>The %1 price of &quot;%2&quot; must be a number of dollars, 0 or more.</source>
-        <translation type="unfinished"></translation>
+        <translation>“%2”的%1价格必须是不小于 0 的美元金额。</translation>
     </message>
     <message>
         <source>input</source>
-        <translation type="unfinished"></translation>
+        <translation>输入</translation>
     </message>
     <message>
         <source>output</source>
-        <translation type="unfinished"></translation>
+        <translation>输出</translation>
     </message>
     <message>
         <source>Extra sbatch arguments: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>额外 sbatch 参数：%1</translation>
     </message>
 </context>
 <context>
@@ -1968,15 +1968,15 @@ Open a tree file or a project, or drop a tree file here.</source>
     <name>dreamrsi::WorldSelection</name>
     <message>
         <source>no world named &apos;%1&apos; (worlds: %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>没有名为“%1”的世界（现有世界：%2）</translation>
     </message>
     <message>
         <source>no world is iteration %1</source>
-        <translation type="unfinished"></translation>
+        <translation>没有世界对应迭代 %1</translation>
     </message>
     <message>
         <source>iteration %1 is ambiguous: %2; give the world&apos;s name</source>
-        <translation type="unfinished"></translation>
+        <translation>迭代 %1 有歧义：%2；请指定世界名称</translation>
     </message>
 </context>
 <context>

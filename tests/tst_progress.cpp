@@ -28,7 +28,7 @@ private slots:
                                        iteration(13, {0.5, 4.0, 1.0, 2.0})};
         const ProgressCurve c = ProjectProgress::curveOf(QStringLiteral("dream"), its);
         QCOMPARE(c.label, QStringLiteral("dream"));
-        QCOMPARE(c.totalCalls, 9);
+        QCOMPARE(int(c.totalCalls), 9);
         QVERIFY(c.best);
         QCOMPARE(*c.best, 5.0);
         // Improvements at calls 1, 3 and 5, then the best held to the last call.
@@ -36,18 +36,18 @@ private slots:
         QCOMPARE(c.points, expected);
         QCOMPARE(c.marks.size(), 3);
         QCOMPARE(c.marks.at(0).index, 1);
-        QCOMPARE(c.marks.at(0).iteration, 11);
-        QCOMPARE(c.marks.at(0).startCalls, 0);
-        QCOMPARE(c.marks.at(0).calls, 3);
+        QCOMPARE(int(c.marks.at(0).iteration), 11);
+        QCOMPARE(int(c.marks.at(0).startCalls), 0);
+        QCOMPARE(int(c.marks.at(0).calls), 3);
         QCOMPARE(c.marks.at(0).bestAfter, std::optional<double>(3.0));
         QCOMPARE(c.marks.at(1).index, 2);
-        QCOMPARE(c.marks.at(1).startCalls, 3);
-        QCOMPARE(c.marks.at(1).calls, 2);
+        QCOMPARE(int(c.marks.at(1).startCalls), 3);
+        QCOMPARE(int(c.marks.at(1).calls), 2);
         QCOMPARE(c.marks.at(1).bestAfter, std::optional<double>(5.0));
         QCOMPARE(c.marks.at(2).index, 3);
-        QCOMPARE(c.marks.at(2).iteration, 13);
-        QCOMPARE(c.marks.at(2).startCalls, 5);
-        QCOMPARE(c.marks.at(2).calls, 4);
+        QCOMPARE(int(c.marks.at(2).iteration), 13);
+        QCOMPARE(int(c.marks.at(2).startCalls), 5);
+        QCOMPARE(int(c.marks.at(2).calls), 4);
         QCOMPARE(c.marks.at(2).bestAfter, std::optional<double>(5.0));
     }
 
@@ -68,7 +68,7 @@ private slots:
     {
         const QList<IterationData> its{iteration(1, {NaN, -Inf, Inf, std::nullopt, -2.0}), iteration(2, {NaN})};
         const ProgressCurve c = ProjectProgress::curveOf(QStringLiteral("r"), its);
-        QCOMPARE(c.totalCalls, 6);
+        QCOMPARE(int(c.totalCalls), 6);
         QCOMPARE(c.best, std::optional<double>(-2.0));
         const QList<ProgressPoint> expected{{5, -2.0}, {6, -2.0}};
         QCOMPARE(c.points, expected);
@@ -79,14 +79,14 @@ private slots:
     {
         const QList<IterationData> its{iteration(1, {std::nullopt, std::nullopt}), iteration(2, {})};
         const ProgressCurve c = ProjectProgress::curveOf(QStringLiteral("r"), its);
-        QCOMPARE(c.totalCalls, 2);
+        QCOMPARE(int(c.totalCalls), 2);
         QVERIFY(!c.best);
         QVERIFY(c.points.isEmpty());
         QCOMPARE(c.marks.size(), 2);
         QVERIFY(!c.marks.at(0).bestAfter);
         // An empty iteration (a round stopped before its first call) still has its mark.
-        QCOMPARE(c.marks.at(1).startCalls, 2);
-        QCOMPARE(c.marks.at(1).calls, 0);
+        QCOMPARE(int(c.marks.at(1).startCalls), 2);
+        QCOMPARE(int(c.marks.at(1).calls), 0);
         QVERIFY(ProjectProgress::curveOf(QStringLiteral("e"), {}).marks.isEmpty());
     }
 
@@ -114,7 +114,7 @@ private slots:
         QCOMPARE(*b.best, 2.1);
         for (qsizetype i = 0; i < a.marks.size(); ++i) {
             QCOMPARE(a.marks.at(i).startCalls, b.marks.at(i).startCalls);
-            QCOMPARE(a.marks.at(i).startCalls, 3 * i);
+            QCOMPARE(a.marks.at(i).startCalls, qint64(3 * i));
         }
         const QList<ProgressPoint> ea{{1, 1.0}, {2, 2.0}, {4, 2.5}, {5, 3.0}, {7, 4.0}, {9, 4.0}};
         const QList<ProgressPoint> eb{{1, 1.0}, {2, 2.0}, {7, 2.1}, {9, 2.1}};

@@ -4,6 +4,7 @@
 
 #include "model/treejson.h"
 #include "policy/builtinpolicies.h"
+#include "project/projectscores.h"
 #include "store/projectstore.h"
 
 #include <QDir>
@@ -278,7 +279,7 @@ DreamReport Dreamer::run(const QList<DreamWorld> &worlds, const DreamSettings &s
                 if (w < 0)
                     continue;
                 for (const EpisodeResult &e : s.episodes)
-                    records.append(replayResultRecord(e, d.version.id, worlds.at(w).iteration, settings.workers,
+                    records.append(ProjectScores::recordOf(e, d.version.id, worlds.at(w).iteration, settings.workers,
                                                       settings.lambda, settings.maxRounds));
             }
         } else {

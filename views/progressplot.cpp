@@ -42,6 +42,7 @@ int ProgressPlot::populate(QCustomPlot *plot, const QList<ProgressCurve> &curves
     // Iteration starts by position on the calls axis: runs with the same
     // budgets share their lines, and one label names the iteration.
     QMap<qint64, QStringList> starts;
+    QMap<qint64, QList<int>> startRuns; // which runs start an iteration there
     for (int i = 0; i < curves.size(); ++i) {
         const ProgressCurve &c = curves.at(i);
         const QColor color = PlotStyle::seriesColor(i);
@@ -69,15 +70,20 @@ int ProgressPlot::populate(QCustomPlot *plot, const QList<ProgressCurve> &curves
             const QString name = QString::number(m.index);
             if (!names.contains(name))
                 names.append(name);
+            if (!startRuns[m.startCalls].contains(i))
+                startRuns[m.startCalls].append(i);
         }
     }
     const QColor guide = dark ? QColor(170, 170, 170) : QColor(110, 110, 110);
     for (auto it = starts.cbegin(); it != starts.cend(); ++it) {
+        // A start only one run has takes that run's colour; shared ones stay grey.
+        const QList<int> runs = startRuns.value(it.key());
+        const QColor color = runs.size() == 1 && curves.size() > 1 ? PlotStyle::seriesColor(runs.first()) : guide;
         if (it.key() > 0) {
             auto *line = new QCPItemStraightLine(plot);
             line->point1->setCoords(double(it.key()), 0);
             line->point2->setCoords(double(it.key()), 1);
-            line->setPen(QPen(guide, 1, Qt::DotLine));
+            line->setPen(QPen(color, 1, Qt::DotLine));
         }
         auto *label = new QCPItemText(plot);
         label->setClipToAxisRect(true);
@@ -86,7 +92,7 @@ int ProgressPlot::populate(QCustomPlot *plot, const QList<ProgressCurve> &curves
         label->position->setCoords(double(it.key()), 0.0);
         label->setPositionAlignment(Qt::AlignTop | Qt::AlignLeft);
         label->setPadding(QMargins(3, 2, 3, 2));
-        label->setColor(guide);
+        label->setColor(color);
         label->setText(QCoreApplication::translate("dreamrsi::ProgressPlot", "it. %1").arg(it.value().join(QLatin1Char('/'))));
     }
     plot->xAxis->setRange(0, double(xMax));

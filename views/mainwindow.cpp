@@ -9,6 +9,7 @@
 #include "figureexport.h"
 #include "figurelayout.h"
 #include "frontierpage.h"
+#include "progresspage.h"
 #include "inspectorwidget.h"
 #include "jobtracker.h"
 #include "model/treejson.h"
@@ -81,6 +82,8 @@ MainWindow::MainWindow(QWidget *parent)
     m_tabs->addTab(m_replay, tr("Replay"));
     m_tabs->addTab(m_frontiers, tr("Frontiers"));
     m_tabs->addTab(m_policies, tr("Policies"));
+    m_progress = new ProgressPage(m_workspace);
+    m_tabs->addTab(m_progress, tr("Progress"));
     setCentralWidget(m_tabs);
     createDocks();
     createActions();
@@ -416,6 +419,7 @@ void MainWindow::applyTheme()
     m_replay->setDark(m_dark);
     m_frontiers->setDark(m_dark);
     m_policies->setDark(m_dark);
+    m_progress->setDark(m_dark);
 }
 
 void MainWindow::editSettings()
@@ -434,13 +438,16 @@ bool MainWindow::exportCurrentFigure(const QString &path, QString *error)
                             s.value(QStringLiteral("export/heightMm"), 100.0).toDouble());
     options.dpi = s.value(QStringLiteral("export/dpi"), 300).toInt();
     const auto tree = currentTree();
-    if (m_tabs->currentIndex() == FrontiersTab || m_tabs->currentIndex() == ReplayTab) {
-        QCustomPlot *source = m_tabs->currentIndex() == FrontiersTab ? m_frontiers->plot() : m_replay->plot();
+    if (m_tabs->currentIndex() == FrontiersTab || m_tabs->currentIndex() == ReplayTab || m_tabs->currentIndex() == ProgressTab) {
+        QCustomPlot *source = m_tabs->currentIndex() == FrontiersTab  ? m_frontiers->plot()
+                              : m_tabs->currentIndex() == ProgressTab ? m_progress->plot()
+                                                                      : m_replay->plot();
         // Re-draw in the paper palette, export, then restore the screen look.
         const bool dark = m_dark;
         if (dark) {
             m_frontiers->setDark(false);
             m_replay->setDark(false);
+            m_progress->setDark(false);
         }
         options.title = m_tabs->tabText(m_tabs->currentIndex());
         // The paper layout (legend band, fonts for the final size, integer
@@ -449,6 +456,7 @@ bool MainWindow::exportCurrentFigure(const QString &path, QString *error)
         if (dark) {
             m_frontiers->setDark(true);
             m_replay->setDark(true);
+            m_progress->setDark(true);
         }
         return ok;
     }
@@ -468,12 +476,15 @@ bool MainWindow::exportCurrentFigure(const QString &path, QString *error)
 void MainWindow::exportFigureInteractive()
 {
     const int tab = m_tabs->currentIndex();
-    const QString name = tab == DiscoveryTab ? tr("Discovery tree") : tab == FrontiersTab ? tr("Frontiers") : tr("Anytime curves");
+    const QString name = tab == DiscoveryTab ? tr("Discovery tree") : tab == FrontiersTab ? tr("Frontiers")
+                         : tab == ProgressTab ? tr("Progress") : tr("Anytime curves");
     auto *dialog = new ExportDialog(name, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     // The preview is drawn at the size chosen in the dialog, as the file will be.
-    if (tab == FrontiersTab || tab == ReplayTab) {
-        dialog->setPreview(FigureLayout::painterFor(tab == FrontiersTab ? m_frontiers->plot() : m_replay->plot()));
+    if (tab == FrontiersTab || tab == ReplayTab || tab == ProgressTab) {
+        dialog->setPreview(FigureLayout::painterFor(tab == FrontiersTab  ? m_frontiers->plot()
+                                                    : tab == ProgressTab ? m_progress->plot()
+                                                                         : m_replay->plot()));
     } else if (tab == DiscoveryTab && currentTree()) {
         TreeRenderer renderer = m_discovery->treeView()->renderer();
         renderer.setPalette(TreePalette::light());

@@ -25,6 +25,7 @@ class CellTableModel;
 class CellsPage;
 class DiscoveryPage;
 class FrontierPage;
+class ProgressPage;
 class InspectorWidget;
 class JobTracker;
 class PoliciesPage;
@@ -50,7 +51,7 @@ class MainWindow final : public QMainWindow
 {
     Q_OBJECT
 public:
-    enum Tab { DiscoveryTab, CellsTab, ReplayTab, FrontiersTab, PoliciesTab, TabCount };
+    enum Tab { DiscoveryTab, CellsTab, ReplayTab, FrontiersTab, PoliciesTab, ProgressTab, TabCount };
 
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -72,6 +73,7 @@ public:
     /// Shows two versions side by side in the Replay tab.
     void compareVersions(const QString &a, const QString &b);
     FrontierPage *frontierPage() const { return m_frontiers; }
+    ProgressPage *progressPage() const { return m_progress; }
     ReplayPage *replayPage() const { return m_replay; }
     PoliciesPage *policiesPage() const { return m_policies; }
     SweepRunner *sweepRunner() const { return m_runner; }
@@ -148,6 +150,7 @@ private:
     SweepRunner *m_runner = nullptr;
     QStringList m_replayFailures; ///< since the runner was last idle, shown when it is
     FrontierPage *m_frontiers = nullptr;
+    ProgressPage *m_progress = nullptr;
     ReplayPage *m_replay = nullptr;
     PoliciesPage *m_policies = nullptr;
     QAction *m_importAction = nullptr;

@@ -8,7 +8,9 @@
 #include "qcp.h"
 #include "replay/replayengine.h"
 #include "replayjobs.h"
+#include "project/projectprogress.h"
 #include "project/projectsnapshot.h"
+#include "progressplot.h"
 #include "store/projectreader.h"
 #include "treerenderer.h"
 #include "worldselection.h"
@@ -16,16 +18,85 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include <algorithm>
+
 namespace dreamrsi {
 
 namespace {
 const char Usage[] =
     "usage: dreamrsi plot frontier|anytime|tree (--project P | --world W.json ...) [--versions a,b]\n"
     "                     [--select WORLD|ITERATION] [--beta B] [--width-mm W] [--height-mm H] [--dpi D] --out FIG\n"
+    "       dreamrsi plot progress --project P [--label NAME] [--project Q [--label NAME2] ...] [sizes] --out FIG\n"
     "  FIG ends in .pdf, .svg or .png. Versions: project version names, or builtin:NAME / P.js with --world.\n"
     "  frontier: the mean over all worlds, or one world with --select (or when only one is given).\n"
     "  --select takes a world's name or its iteration number. Frontier and anytime figures name the\n"
-    "  series only; their numbers go to a caption table beside the figure (FIG.table.tex) and to stdout.\n";
+    "  series only; their numbers go to a caption table beside the figure (FIG.table.tex) and to stdout.\n"
+    "  progress: best score against cumulative agent calls, one curve per project (a run of `dreamrsi loop`,\n"
+    "  e.g. a Dream-RSI run and its --fixed baseline), marked where each iteration starts; --label names the\n"
+    "  curve of the --project before it (default: the project's name).\n";
+
+// `plot progress`: one curve per project, in the order given.
+int writeProgress(const QStringList &projects, const QStringList &labels, const QString &outPath,
+                  FigureExport::Options options, QTextStream &out, QTextStream &err)
+{
+    if (projects.isEmpty()) {
+        err << "dreamrsi plot: progress needs --project (one per run)\n";
+        return 2;
+    }
+    QList<ProgressCurve> curves;
+    for (qsizetype i = 0; i < projects.size(); ++i) {
+        const QString &path = projects.at(i);
+        auto reader = ProjectReader::open(path);
+        if (!reader.ok()) {
+            err << "dreamrsi plot: " << path << ": " << reader.error << '\n';
+            return 1;
+        }
+        ProjectReader &r = **reader.value;
+        auto info = r.projectInfo();
+        auto list = info.ok() ? r.iterations() : StoreResult<QList<IterationInfo>>::failure(info.error);
+        if (!list.ok()) {
+            err << "dreamrsi plot: " << path << ": " << list.error << '\n';
+            return 1;
+        }
+        QList<IterationInfo> ordered = *list.value;
+        std::stable_sort(ordered.begin(), ordered.end(), [](const IterationInfo &a, const IterationInfo &b) { return a.id < b.id; });
+        QList<IterationData> data;
+        for (const IterationInfo &it : std::as_const(ordered)) {
+            auto d = r.iterationData(it.id);
+            if (!d.ok()) {
+                err << "dreamrsi plot: " << path << ": iteration " << it.id << ": " << d.error << '\n';
+                return 1;
+            }
+            data.append(*d.value);
+        }
+        if (data.isEmpty()) {
+            err << "dreamrsi plot: " << path << ": the project has no iterations\n";
+            return 1;
+        }
+        QString label = labels.value(i);
+        if (label.isEmpty())
+            label = info.value->name.isEmpty() ? QFileInfo(path).completeBaseName() : info.value->name;
+        curves.append(ProjectProgress::curveOf(label, data));
+    }
+    QCustomPlot plot;
+    plot.resize(FigureExport::logicalSize(options.sizeMm).toSize());
+    ProgressPlot::populate(&plot, curves, false);
+    options.title = QStringLiteral("Progress");
+    QString error;
+    if (!FigureExport::write(outPath, options, FigureLayout::painterFor(&plot), &error)) {
+        err << "dreamrsi plot: " << error << '\n';
+        return 1;
+    }
+    out << outPath << '\n';
+    const FigureTable table = ProgressPlot::table(curves);
+    const QString tablePath = FigureExport::captionTablePath(outPath);
+    if (!FigureExport::writeText(tablePath, table.toLatex(), &error)) {
+        err << "dreamrsi plot: " << error << '\n';
+        return 1;
+    }
+    out << tablePath << '\n' << table.toText();
+    return 0;
+}
 
 struct Inputs
 {
@@ -42,12 +113,13 @@ int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         return args.isEmpty() ? 2 : 0;
     }
     const QString kind = args.first();
-    if (kind != QLatin1String("frontier") && kind != QLatin1String("anytime") && kind != QLatin1String("tree")) {
+    if (kind != QLatin1String("frontier") && kind != QLatin1String("anytime") && kind != QLatin1String("tree")
+        && kind != QLatin1String("progress")) {
         err << "dreamrsi plot: unknown figure '" << kind << "'\n" << Usage;
         return 2;
     }
     QString project, outPath, select;
-    QStringList worldPaths, versionNames;
+    QStringList worldPaths, versionNames, projects, labels;
     double beta = 0.5;
     FigureExport::Options options;
     AppSettings settings;
@@ -63,6 +135,12 @@ int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         bool ok = true;
         if (a == QLatin1String("--project")) {
             ok = value(&project);
+            projects.append(project);
+            labels.append(QString());
+        } else if (a == QLatin1String("--label")) {
+            ok = value(&v) && !projects.isEmpty();
+            if (ok)
+                labels.last() = v;
         } else if (a == QLatin1String("--world")) {
             ok = value(&v);
             worldPaths.append(v);
@@ -102,6 +180,12 @@ int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     }
     if (!FigureExport::formatForPath(outPath)) {
         err << "dreamrsi plot: " << outPath << ": use .pdf, .svg or .png\n";
+        return 2;
+    }
+    if (kind == QLatin1String("progress"))
+        return writeProgress(projects, labels, outPath, options, out, err);
+    if (projects.size() > 1) {
+        err << "dreamrsi plot: " << kind << " takes one --project (several are for progress)\n";
         return 2;
     }
 

@@ -5,6 +5,7 @@
 #include "model/treejson.h"
 #include "project/projectscores.h"
 #include "policy/builtinpolicies.h"
+#include "project/projectscores.h"
 #include "store/projectstore.h"
 
 #include <QDir>

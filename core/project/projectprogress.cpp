@@ -1,0 +1,44 @@
+#include "projectprogress.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dreamrsi {
+
+ProgressCurve ProjectProgress::curveOf(const QString &label, const QList<IterationData> &iterations)
+{
+    ProgressCurve curve;
+    curve.label = label;
+    qint64 calls = 0;
+    for (const IterationData &data : iterations) {
+        IterationMark mark;
+        mark.index = int(curve.marks.size()) + 1;
+        mark.iteration = data.info.id;
+        mark.startCalls = calls;
+        // Cells are stored in seq order; sort a copy anyway so the curve
+        // never depends on how the caller gathered them.
+        QList<const Cell *> ordered;
+        ordered.reserve(data.cells.size());
+        for (const Cell &c : data.cells)
+            ordered.append(&c);
+        std::stable_sort(ordered.begin(), ordered.end(), [](const Cell *a, const Cell *b) { return a->seq < b->seq; });
+        for (const Cell *c : std::as_const(ordered)) {
+            ++calls;
+            if (!c->score || !std::isfinite(*c->score))
+                continue;
+            if (!curve.best || *c->score > *curve.best) {
+                curve.best = *c->score;
+                curve.points.append({calls, *c->score});
+            }
+        }
+        mark.calls = calls - mark.startCalls;
+        mark.bestAfter = curve.best;
+        curve.marks.append(mark);
+    }
+    curve.totalCalls = calls;
+    if (curve.best && curve.points.last().calls < calls)
+        curve.points.append({calls, *curve.best});
+    return curve;
+}
+
+} // namespace dreamrsi

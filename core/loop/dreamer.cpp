@@ -3,7 +3,6 @@
 #include "sandboxedreplay.h"
 
 #include "model/treejson.h"
-#include "project/projectscores.h"
 #include "policy/builtinpolicies.h"
 #include "project/projectscores.h"
 #include "store/projectstore.h"

@@ -434,6 +434,70 @@ private slots:
         QVERIFY2(e2.contains(QStringLiteral("iteration 9")), qPrintable(e2));
     }
 
+    // --data writes the numbers behind each figure kind as CSV with a header
+    // naming the columns, one row per plotted point.
+    void commandWritesTheDataBehindEachFigure_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("header");
+        QTest::addRow("frontier") << QStringLiteral("frontier")
+                                  << QStringLiteral("version,world,beta,calls,rounds,best_score,attainment,on_staircase,"
+                                                    "world_hypervolume,world_penalty,world_value,error");
+        QTest::addRow("anytime") << QStringLiteral("anytime") << QStringLiteral("series,calls,best_so_far_attainment");
+        QTest::addRow("tree") << QStringLiteral("tree") << QStringLiteral("world,id,branch,attempt,seq,score,fail_class");
+    }
+    void commandWritesTheDataBehindEachFigure()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, header);
+        QTemporaryDir dir;
+        const QString csvPath = dir.filePath(kind + QStringLiteral(".csv"));
+        QString o, e;
+        QTextStream outStream(&o), errStream(&e);
+        const int rc = runPlotCommand({kind, QStringLiteral("--world"), fixture("tiny-iter1.json"), QStringLiteral("--versions"),
+                                       QStringLiteral("builtin:portfolio,builtin:parallel_refine"), QStringLiteral("--data"), csvPath,
+                                       QStringLiteral("--out"), dir.filePath(kind + QStringLiteral(".svg"))},
+                                      outStream, errStream);
+        outStream.flush();
+        errStream.flush();
+        QVERIFY2(rc == 0, qPrintable(e));
+        QVERIFY2(o.contains(csvPath), qPrintable(o));
+        QFile csv(csvPath);
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(csv.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QVERIFY(lines.size() > 1);
+        QCOMPARE(lines.first().trimmed(), header);
+        const qsizetype columns = header.count(QLatin1Char(',')) + 1;
+        auto parsed = TreeJson::readFile(fixture("tiny-iter1.json"));
+        QVERIFY(parsed.ok());
+        for (const QString &line : lines.mid(1))
+            QVERIFY2(line.count(QLatin1Char(',')) + 1 >= columns, qPrintable(line));
+        if (kind == QLatin1String("tree")) {
+            QCOMPARE(lines.size() - 1, qsizetype(parsed.tree->cellCount()));
+        } else if (kind == QLatin1String("frontier")) {
+            // Two versions, the default five β each, in the one world.
+            QCOMPARE(lines.size() - 1, qsizetype(2 * 5));
+            QVERIFY(lines.at(1).startsWith(QStringLiteral("builtin:portfolio,")));
+            // Every episode's point is either on the staircase (1) or not (0).
+            for (const QString &line : lines.mid(1)) {
+                const QString flag = line.split(QLatin1Char(',')).value(7);
+                QVERIFY2(flag == QLatin1String("0") || flag == QLatin1String("1"), qPrintable(line));
+            }
+        } else {
+            QVERIFY(lines.at(1).startsWith(QStringLiteral("builtin:portfolio")));
+        }
+        // An unwritable data path is an error naming it.
+        QString e2;
+        QTextStream err2(&e2), out2(&o);
+        const QString bad = dir.filePath(QStringLiteral("missing/folder/data.csv"));
+        QCOMPARE(runPlotCommand({kind, QStringLiteral("--world"), fixture("tiny-iter1.json"), QStringLiteral("--data"), bad,
+                                 QStringLiteral("--out"), dir.filePath(QStringLiteral("again.svg"))},
+                                out2, err2),
+                 1);
+        err2.flush();
+        QVERIFY2(e2.contains(QStringLiteral("data.csv")), qPrintable(e2));
+    }
+
     void figureTableFormats()
     {
         FigureTable t;

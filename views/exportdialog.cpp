@@ -1,5 +1,6 @@
 #include "exportdialog.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -77,6 +78,12 @@ ExportDialog::ExportDialog(const QString &figureName, QWidget *parent)
     m_dpi->setValue(settings.value(QStringLiteral("export/dpi"), 300).toInt());
     m_dpi->setToolTip(tr("Resolution of PNG files; PDF and SVG stay vector graphics."));
     form->addRow(tr("Resolution:"), m_dpi);
+    m_data = new QCheckBox(tr("Also write the numbers behind the figure (CSV, same name)"));
+    m_data->setObjectName(QStringLiteral("exportData"));
+    m_data->setToolTip(tr("Points, staircases, curves, cells or progress steps, one row per plotted point, "
+                          "with a header naming each column, to re-plot them with other tools."));
+    m_data->setChecked(settings.value(QStringLiteral("export/data"), false).toBool());
+    form->addRow(QString(), m_data);
     connect(m_preset, &QComboBox::currentIndexChanged, this, &ExportDialog::applyPreset);
 
     m_preview = new QLabel;
@@ -190,6 +197,17 @@ FigureExport::Options ExportDialog::options() const
     return o;
 }
 
+bool ExportDialog::writesData() const
+{
+    return m_data->isChecked();
+}
+
+QString ExportDialog::dataPath() const
+{
+    const QFileInfo info(path());
+    return info.dir().filePath(info.completeBaseName() + QStringLiteral(".csv"));
+}
+
 void ExportDialog::accept()
 {
     if (!FigureExport::formatForPath(path())) {
@@ -202,6 +220,7 @@ void ExportDialog::accept()
     settings.setValue(QStringLiteral("export/widthMm"), m_width->value());
     settings.setValue(QStringLiteral("export/heightMm"), m_height->value());
     settings.setValue(QStringLiteral("export/dpi"), m_dpi->value());
+    settings.setValue(QStringLiteral("export/data"), m_data->isChecked());
     QDialog::accept();
 }
 

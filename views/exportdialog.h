@@ -4,6 +4,7 @@
 
 #include <QDialog>
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -25,6 +26,10 @@ public:
 
     QString path() const;
     FigureExport::Options options() const;
+    /// Whether the numbers behind the figure go to a CSV beside it (dataPath()).
+    bool writesData() const;
+    /// path() with the suffix .csv.
+    QString dataPath() const;
 
     /// Common sizes: single column, double column, 16:9 slide.
     struct Preset
@@ -54,6 +59,7 @@ private:
     QDoubleSpinBox *m_width = nullptr;
     QDoubleSpinBox *m_height = nullptr;
     QSpinBox *m_dpi = nullptr;
+    QCheckBox *m_data = nullptr;
     QLabel *m_preview = nullptr;
     QLabel *m_previewCaption = nullptr;
     QTimer *m_previewTimer = nullptr;

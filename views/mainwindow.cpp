@@ -6,6 +6,7 @@
 #include "discoverypage.h"
 #include "dreamingdialog.h"
 #include "exportdialog.h"
+#include "figuredata.h"
 #include "figureexport.h"
 #include "figurelayout.h"
 #include "frontierpage.h"
@@ -473,6 +474,46 @@ bool MainWindow::exportCurrentFigure(const QString &path, QString *error)
                                error);
 }
 
+bool MainWindow::exportCurrentFigureData(const QString &path, QString *error)
+{
+    FigureTable data;
+    switch (m_tabs->currentIndex()) {
+    case DiscoveryTab:
+        if (const auto tree = currentTree())
+            data = FigureData::tree(m_workspace->worlds().at(m_currentWorld).name, *tree);
+        break;
+    case FrontiersTab: {
+        QList<FrontierSeries> series;
+        for (const QString &name : m_frontiers->checkedVersions()) {
+            if (const ReplayResultPtr r = m_workspace->result(name))
+                series.append({name, r});
+        }
+        data = FigureData::frontier(series);
+        break;
+    }
+    case ReplayTab: {
+        QList<AnytimeSeries> series;
+        for (int side : {0, 1}) {
+            if (const auto episode = m_replay->state(side).episode())
+                series.append({m_replay->versionName(side), episode->curve, -1});
+        }
+        data = FigureData::anytime(series);
+        break;
+    }
+    case ProgressTab:
+        data = FigureData::progress(m_progress->curves());
+        break;
+    default:
+        break;
+    }
+    if (data.isEmpty()) {
+        if (error)
+            *error = tr("The current tab's figure has no data to write.");
+        return false;
+    }
+    return FigureExport::writeText(path, data.toCsv(), error);
+}
+
 void MainWindow::exportFigureInteractive()
 {
     const int tab = m_tabs->currentIndex();
@@ -494,10 +535,18 @@ void MainWindow::exportFigureInteractive()
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         QString error;
         const QString path = dialog->path();
-        if (exportCurrentFigure(path, &error))
-            statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 6000);
-        else
+        if (!exportCurrentFigure(path, &error)) {
             QMessageBox::warning(this, tr("Export failed"), error);
+            return;
+        }
+        if (dialog->writesData() && !exportCurrentFigureData(dialog->dataPath(), &error)) {
+            QMessageBox::warning(this, tr("Export failed"), error);
+            return;
+        }
+        statusBar()->showMessage(dialog->writesData()
+                                     ? tr("Exported %1 and %2").arg(QDir::toNativeSeparators(path), QDir::toNativeSeparators(dialog->dataPath()))
+                                     : tr("Exported %1").arg(QDir::toNativeSeparators(path)),
+                                 6000);
     });
     dialog->open();
 }

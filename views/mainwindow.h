@@ -100,6 +100,8 @@ public:
 
     /// Renders the current tab's figure into a file (PNG/PDF/SVG by suffix).
     bool exportCurrentFigure(const QString &path, QString *error = nullptr);
+    /// Writes the numbers behind the current tab's figure as CSV (FigureData).
+    bool exportCurrentFigureData(const QString &path, QString *error = nullptr);
 
 signals:
     void treeOpened(const QString &path);

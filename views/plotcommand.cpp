@@ -1,5 +1,6 @@
 #include "plotcommand.h"
 
+#include "figuredata.h"
 #include "figureexport.h"
 #include "figurelayout.h"
 #include "model/treejson.h"
@@ -25,19 +26,37 @@ namespace dreamrsi {
 namespace {
 const char Usage[] =
     "usage: dreamrsi plot frontier|anytime|tree (--project P | --world W.json ...) [--versions a,b]\n"
-    "                     [--select WORLD|ITERATION] [--beta B] [--width-mm W] [--height-mm H] [--dpi D] --out FIG\n"
-    "       dreamrsi plot progress --project P [--label NAME] [--project Q [--label NAME2] ...] [sizes] --out FIG\n"
+    "                     [--select WORLD|ITERATION] [--beta B] [--width-mm W] [--height-mm H] [--dpi D]\n"
+    "                     [--data FILE.csv] --out FIG\n"
+    "       dreamrsi plot progress --project P [--label NAME] [--project Q [--label NAME2] ...] [sizes]\n"
+    "                     [--data FILE.csv] --out FIG\n"
     "  FIG ends in .pdf, .svg or .png. Versions: project version names, or builtin:NAME / P.js with --world.\n"
     "  frontier: the mean over all worlds, or one world with --select (or when only one is given).\n"
     "  --select takes a world's name or its iteration number. Frontier and anytime figures name the\n"
     "  series only; their numbers go to a caption table beside the figure (FIG.table.tex) and to stdout.\n"
+    "  --data FILE.csv writes the numbers behind the figure (points, staircase membership, curves, cells,\n"
+    "  progress steps and iteration starts), one row per plotted point, with a header naming each column.\n"
     "  progress: best score against cumulative agent calls, one curve per project (a run of `dreamrsi loop`,\n"
     "  e.g. a Dream-RSI run and its --fixed baseline), marked where each iteration starts; --label names the\n"
     "  curve of the --project before it (default: the project's name).\n";
 
+/// Writes the numbers behind a figure when --data asked for them.
+bool writeData(const QString &dataPath, const FigureTable &data, QTextStream &out, QTextStream &err)
+{
+    if (dataPath.isEmpty())
+        return true;
+    QString error;
+    if (!FigureExport::writeText(dataPath, data.toCsv(), &error)) {
+        err << "dreamrsi plot: " << error << '\n';
+        return false;
+    }
+    out << dataPath << '\n';
+    return true;
+}
+
 // `plot progress`: one curve per project, in the order given.
 int writeProgress(const QStringList &projects, const QStringList &labels, const QString &outPath,
-                  FigureExport::Options options, QTextStream &out, QTextStream &err)
+                  FigureExport::Options options, const QString &dataPath, QTextStream &out, QTextStream &err)
 {
     if (projects.isEmpty()) {
         err << "dreamrsi plot: progress needs --project (one per run)\n";
@@ -118,7 +137,7 @@ int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         err << "dreamrsi plot: unknown figure '" << kind << "'\n" << Usage;
         return 2;
     }
-    QString project, outPath, select;
+    QString project, outPath, select, dataPath;
     QStringList worldPaths, versionNames, projects, labels;
     double beta = 0.5;
     FigureExport::Options options;
@@ -149,6 +168,11 @@ int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             versionNames = v.split(QLatin1Char(','), Qt::SkipEmptyParts);
         } else if (a == QLatin1String("--select")) {
             ok = value(&select);
+        } else if (a == QLatin1String("--data")) {
+            if (!value(&dataPath)) {
+                err << "dreamrsi plot: --data needs a file (the CSV to write)\n" << Usage;
+                return 2;
+            }
         } else if (a == QLatin1String("--out")) {
             ok = value(&outPath);
         } else if (a == QLatin1String("--beta")) {
@@ -183,7 +207,7 @@ int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         return 2;
     }
     if (kind == QLatin1String("progress"))
-        return writeProgress(projects, labels, outPath, options, out, err);
+        return writeProgress(projects, labels, outPath, options, dataPath, out, err);
     if (projects.size() > 1) {
         err << "dreamrsi plot: " << kind << " takes one --project (several are for progress)\n";
         return 2;
@@ -273,7 +297,9 @@ int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     QString error;
     bool written = false;
     FigureTable table; // the numbers the figure's compact legend leaves out
+    FigureTable data;  // every plotted number, for --data
     if (kind == QLatin1String("tree")) {
+        data = FigureData::tree(in.worlds.at(selected).name, *in.worlds.at(selected).tree);
         TreeRenderer renderer;
         renderer.setTree(in.worlds.at(selected).tree);
         options.title = in.worlds.at(selected).name;
@@ -304,6 +330,7 @@ int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             const QString world = (!select.isEmpty() || worlds.size() == 1) ? in.worlds.at(selected).name : QString();
             PlotStyle::populateFrontier(&plot, series, world, false);
             table = PlotStyle::frontierTable(series, world);
+            data = FigureData::frontier(series);
             options.title = QStringLiteral("Frontiers");
         } else {
             QList<AnytimeSeries> series;
@@ -320,6 +347,7 @@ int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             }
             PlotStyle::populateAnytime(&plot, series, in.worlds.at(selected).tree->cellCount(), false);
             table = PlotStyle::anytimeTable(series);
+            data = FigureData::anytime(series);
             options.title = QStringLiteral("Anytime curves: %1").arg(in.worlds.at(selected).name);
         }
         written = FigureExport::write(outPath, options, FigureLayout::painterFor(&plot), &error);
@@ -337,7 +365,7 @@ int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         }
         out << tablePath << '\n' << table.toText();
     }
-    return 0;
+    return writeData(dataPath, data, out, err) ? 0 : 1;
 }
 
 } // namespace dreamrsi

@@ -146,6 +146,11 @@ double ReplayPage::beta() const
     return m_beta->currentIndex() >= 0 ? m_beta->currentData().toDouble() : 0.5;
 }
 
+QString ReplayPage::versionName(int side) const
+{
+    return m_version[side]->currentText();
+}
+
 int ReplayPage::roundCount() const
 {
     return std::max(m_state[0].roundCount(), m_state[1].roundCount());

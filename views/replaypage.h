@@ -35,6 +35,8 @@ public:
     void compare(const QString &world, const QString &versionA, const QString &versionB, double beta);
 
     const StepperState &state(int side) const { return m_state[side]; }
+    /// The version shown on a side (0 or 1).
+    QString versionName(int side) const;
     TreeView *treeView(int side) const { return m_views[side]; }
     QCustomPlot *plot() const { return m_plot; }
     bool isRunning() const { return m_pending > 0; }

@@ -5,7 +5,9 @@
 #
 #   packaging/screenshot.sh [OUT_DIR] [BIN_DIR]
 #
-# OUT_DIR defaults to packaging/screenshots, BIN_DIR to build/bin. Needs
+# OUT_DIR defaults to packaging/screenshots, BIN_DIR to build/bin.
+# SCREENSHOT_LIVE_TASK=circle_packing_26 also grabs a live round of the
+# built-in agent in progress (it runs real evaluations: a minute or two). Needs
 # xvfb-run and xauth (packaging/install-deps.sh installs them).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,6 +31,9 @@ inputs=("$root"/resources/demo/*.json)
 if [ -f "$root/resources/demo/demo.dreamrsi" ]; then
     # The bundled demo project, copied: the workbench opens projects for writing.
     cp "$root/resources/demo/demo.dreamrsi" "$tmp/demo.dreamrsi"
+    if [ -d "$root/resources/demo/demo.dreamrsi-artifacts" ]; then
+        cp -r "$root/resources/demo/demo.dreamrsi-artifacts" "$tmp/demo.dreamrsi-artifacts"
+    fi
     inputs=("$tmp/demo.dreamrsi")
 elif [ -x "$bin/dreamrsi" ] && [ -x "$root/resources/demo/make-demo-project.sh" ]; then
     if ! "$root/resources/demo/make-demo-project.sh" "$bin/dreamrsi" "$tmp/demo.dreamrsi" > "$tmp/make-demo.log" 2>&1; then
@@ -45,5 +50,5 @@ fi
 mkdir -p "$out"
 rm -f "$out"/[0-9][0-9]-*.png
 xvfb-run -a -s "-screen 0 1920x1200x24" \
-    "$shooter" --size "$size" "$out" "${inputs[@]}"
+    "$shooter" --size "$size" ${SCREENSHOT_LIVE_TASK:+--live-round "$SCREENSHOT_LIVE_TASK"} "$out" "${inputs[@]}"
 ls -l "$out"/*.png

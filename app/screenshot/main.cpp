@@ -6,6 +6,7 @@
 #include "approvaldialog.h"
 #include "mainwindow.h"
 #include "replaypage.h"
+#include "roundpanel.h"
 #include "settingsdialog.h"
 #include "sweeprunner.h"
 #include "treeview.h"
@@ -27,7 +28,7 @@ QStringList saveScreenshots(dreamrsi::MainWindow &window, const QString &dir)
 {
     QStringList written;
     QDir().mkpath(dir);
-    static const char *const names[] = {"discovery", "cells", "replay", "frontiers", "policies"};
+    static const char *const names[] = {"discovery", "cells", "replay", "frontiers", "policies", "progress"};
     const int current = window.tabs()->currentIndex();
     for (int i = 0; i < window.tabs()->count(); ++i) {
         window.tabs()->setCurrentIndex(i);
@@ -85,6 +86,11 @@ int main(int argc, char *argv[])
     const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, e.g. 1600x1000."),
                                         QStringLiteral("WxH"), QStringLiteral("1600x1000"));
     parser.addOption(sizeOption);
+    const QCommandLineOption liveOption(QStringLiteral("live-round"),
+                                        QStringLiteral("After the tour, launch a round of the built-in agent on TASK in the "
+                                                       "project and grab the window while it runs."),
+                                        QStringLiteral("TASK"));
+    parser.addOption(liveOption);
     parser.process(app);
     QStringList files = parser.positionalArguments();
     if (files.isEmpty()) {
@@ -105,13 +111,42 @@ int main(int argc, char *argv[])
         const QStringList wh = parser.value(sizeOption).split(QLatin1Char('x'));
         window.resize(wh.value(0).toInt() > 0 ? wh.value(0).toInt() : 1600, wh.value(1).toInt() > 0 ? wh.value(1).toInt() : 1000);
         auto remaining = std::make_shared<int>(int(files.size()));
-        auto grabAll = [&window, dir] {
+        const QString liveTask = parser.value(liveOption);
+        auto grabAll = [&window, dir, liveTask] {
             // Let the last layout and paint settle before grabbing.
-            QTimer::singleShot(400, &window, [&window, dir] {
+            QTimer::singleShot(400, &window, [&window, dir, liveTask] {
                 const QStringList written = saveScreenshots(window, dir);
                 for (const QString &path : written)
                     QTextStream(stdout) << path << '\n';
-                QApplication::exit(written.isEmpty() ? 1 : 0);
+                auto *panel = window.findChild<dreamrsi::RoundPanel *>();
+                if (written.isEmpty() || liveTask.isEmpty() || !panel)
+                    return QApplication::exit(written.isEmpty() ? 1 : 0);
+                // A live round of the built-in agent, grabbed while attempts run
+                // and once more when it has ended.
+                dreamrsi::RoundConfig config;
+                config.task = liveTask;
+                config.workers = 4;
+                config.maxRounds = 3;
+                config.seed = 3;
+                const QString live = QDir(dir).filePath(QStringLiteral("%1-live-round.png").arg(window.tabs()->count() + 3, 2, 10, QLatin1Char('0')));
+                auto grabLive = [&window, live] {
+                    if (window.grab().save(live))
+                        QTextStream(stdout) << live << '\n';
+                };
+                auto *midway = new QTimer(&window);
+                midway->setSingleShot(true);
+                QObject::connect(midway, &QTimer::timeout, &window, grabLive);
+                QObject::connect(panel, &dreamrsi::RoundPanel::roundFinished, &window, [midway, grabLive] {
+                    if (midway->isActive()) { // ended before the mid-round grab
+                        midway->stop();
+                        grabLive();
+                    }
+                    QApplication::exit(0);
+                });
+                window.tabs()->setCurrentIndex(dreamrsi::MainWindow::DiscoveryTab);
+                if (!panel->startRound(config))
+                    return QApplication::exit(1);
+                midway->start(25000);
             });
         };
         // Before grabbing, show what a researcher would look at: every version

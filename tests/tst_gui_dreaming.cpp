@@ -86,7 +86,8 @@ private slots:
         dialog.review();
         auto *approval = dialog.findChild<ApprovalDialog *>();
         QVERIFY(approval);
-        QVERIFY2(approval->comparison().blocker.isEmpty(), qPrintable(approval->comparison().blocker));
+        QVERIFY2(approval->comparison().blocker == ApprovalBlocker::None,
+                 qPrintable(ApprovalDialog::blockerText(approval->comparison())));
         QSignalSpy requested(&dialog, &DreamingDialog::approvalRequested);
         approval->whoEdit()->setText(QStringLiteral("tester"));
         approval->approveButton()->click();

@@ -114,7 +114,7 @@ int writeProgress(const QStringList &projects, const QStringList &labels, const 
         return 1;
     }
     out << tablePath << '\n' << table.toText();
-    return 0;
+    return writeData(dataPath, FigureData::progress(curves), out, err) ? 0 : 1;
 }
 
 struct Inputs

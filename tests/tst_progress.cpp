@@ -51,6 +51,32 @@ private slots:
         QCOMPARE(c.marks.at(2).bestAfter, std::optional<double>(5.0));
     }
 
+    // Scores of different tasks are not comparable: one curve per task, calls
+    // counted within the task, iterations without a task join the first one.
+    void oneCurvePerTask()
+    {
+        IterationData a = iteration(1, {2.6, 2.63});
+        a.info.task = QStringLiteral("circle_packing_26");
+        IterationData b = iteration(2, {0.68});
+        b.info.task = QStringLiteral("c3_autocorrelation");
+        IterationData c = iteration(3, {2.64});
+        c.info.task = QStringLiteral("circle_packing_26");
+        IterationData untagged = iteration(4, {2.5});
+        const QList<ProgressCurve> curves = ProjectProgress::curvesByTask(QStringLiteral("run"), {a, b, c, untagged});
+        QCOMPARE(curves.size(), 2);
+        QCOMPARE(curves.at(0).label, QStringLiteral("run — circle_packing_26"));
+        QCOMPARE(curves.at(1).label, QStringLiteral("run — c3_autocorrelation"));
+        QCOMPARE(int(curves.at(0).totalCalls), 4);
+        QCOMPARE(curves.at(0).marks.size(), 3);
+        QCOMPARE(*curves.at(0).best, 2.64);
+        QCOMPARE(int(curves.at(1).totalCalls), 1);
+        QCOMPARE(*curves.at(1).best, 0.68);
+        // One task: the curve keeps the run's label.
+        const QList<ProgressCurve> single = ProjectProgress::curvesByTask(QStringLiteral("run"), {a, c});
+        QCOMPARE(single.size(), 1);
+        QCOMPARE(single.first().label, QStringLiteral("run"));
+    }
+
     void bestSoFarNeverFalls()
     {
         const QList<IterationData> its{iteration(1, {3.0, 1.0, 2.0, 3.0}), iteration(2, {-1.0, 3.5, 0.0})};

@@ -95,7 +95,7 @@ int writeProgress(const QStringList &projects, const QStringList &labels, const 
         QString label = labels.value(i);
         if (label.isEmpty())
             label = info.value->name.isEmpty() ? QFileInfo(path).completeBaseName() : info.value->name;
-        curves.append(ProjectProgress::curveOf(label, data));
+        curves.append(ProjectProgress::curvesByTask(label, data));
     }
     QCustomPlot plot;
     plot.resize(FigureExport::logicalSize(options.sizeMm).toSize());

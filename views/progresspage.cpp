@@ -63,19 +63,23 @@ void ProgressPage::refresh()
     for (const WorldEntry *w : std::as_const(iterations)) {
         IterationData d;
         d.info.id = w->iteration;
+        d.info.task = w->tree->meta().task;
         d.cells = w->tree->cells();
         data.append(d);
     }
-    m_curves.clear();
-    if (!data.isEmpty())
-        m_curves.append(ProjectProgress::curveOf(tr("This project"), data));
+    // One curve per task: scores of different tasks are not comparable.
+    m_curves = ProjectProgress::curvesByTask(QString(), data);
+    if (m_curves.size() == 1)
+        m_curves.first().label = tr("This project");
     ProgressPlot::populate(m_plot, m_curves, m_dark);
     if (m_curves.isEmpty())
         m_hint->setText(tr("Open a project with iterations to see its best score against cumulative agent calls."));
-    else
+    else if (m_curves.size() == 1)
         m_hint->setText(tr("%n iteration(s), %1 agent calls, best score %2.", nullptr, int(m_curves.first().marks.size()))
                             .arg(m_curves.first().totalCalls)
                             .arg(m_curves.first().best ? QString::number(*m_curves.first().best, 'g', 6) : tr("none")));
+    else
+        m_hint->setText(tr("%n iteration(s) of %1 tasks, one curve per task.", nullptr, int(data.size())).arg(m_curves.size()));
     emit refreshed();
 }
 

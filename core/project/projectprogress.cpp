@@ -41,4 +41,28 @@ ProgressCurve ProjectProgress::curveOf(const QString &label, const QList<Iterati
     return curve;
 }
 
+QList<ProgressCurve> ProjectProgress::curvesByTask(const QString &label, const QList<IterationData> &iterations)
+{
+    QStringList tasks;
+    QList<QList<IterationData>> groups;
+    for (const IterationData &it : iterations) {
+        const QString task = it.info.task.value_or(QString());
+        qsizetype at = task.isEmpty() && !tasks.isEmpty() ? 0 : tasks.indexOf(task);
+        if (at < 0) {
+            tasks.append(task);
+            groups.append(QList<IterationData>());
+            at = tasks.size() - 1;
+        }
+        groups[at].append(it);
+    }
+    QList<ProgressCurve> curves;
+    for (qsizetype i = 0; i < groups.size(); ++i) {
+        QString name = label;
+        if (groups.size() > 1)
+            name = label.isEmpty() ? tasks.at(i) : QStringLiteral("%1 — %2").arg(label, tasks.at(i));
+        curves.append(curveOf(name, groups.at(i)));
+    }
+    return curves;
+}
+
 } // namespace dreamrsi

@@ -48,6 +48,11 @@ struct ProgressCurve
 namespace ProjectProgress {
 
 ProgressCurve curveOf(const QString &label, const QList<IterationData> &iterations);
+/// One curve per task of the iterations (scores of different tasks are not
+/// comparable), tasks in order of first appearance; an iteration without a
+/// task joins the first task's curve. The curve is called `label` when
+/// there is one task, else "label — task" (just the task when `label` is empty).
+QList<ProgressCurve> curvesByTask(const QString &label, const QList<IterationData> &iterations);
 
 } // namespace ProjectProgress
 } // namespace dreamrsi

@@ -471,6 +471,14 @@
         <source>Preview at %1 × %2 mm (shown at %3 %)</source>
         <translation>预览 %1 × %2 毫米（显示比例 %3 %）</translation>
     </message>
+    <message>
+        <source>Also write the numbers behind the figure (CSV, same name)</source>
+        <translation>同时写出图背后的数据（CSV，同名）</translation>
+    </message>
+    <message>
+        <source>Points, staircases, curves, cells or progress steps, one row per plotted point, with a header naming each column, to re-plot them with other tools.</source>
+        <translation>点、阶梯、曲线、单元或进展步骤，每个绘制点一行，表头说明每一列，便于用其他工具重新绘图。</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::FailGlyphs</name>
@@ -1252,6 +1260,18 @@
         <source>Write, replay and propose new policy versions over the project&apos;s worlds</source>
         <translation>在项目的各个世界上编写、重放并提议新的策略版本</translation>
     </message>
+    <message>
+        <source>Progress</source>
+        <translation>进展</translation>
+    </message>
+    <message>
+        <source>The current tab&apos;s figure has no data to write.</source>
+        <translation>当前标签页的图没有可写出的数据。</translation>
+    </message>
+    <message>
+        <source>Exported %1 and %2</source>
+        <translation>已导出 %1 和 %2</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::PlotStyle</name>
@@ -1480,6 +1500,68 @@
     <message>
         <source>Approval</source>
         <translation>批准</translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::ProgressPage</name>
+    <message>
+        <source>This project</source>
+        <translation>本项目</translation>
+    </message>
+    <message>
+        <source>Open a project with iterations to see its best score against cumulative agent calls.</source>
+        <translation>打开一个含有迭代的项目，查看最佳分数随累计智能体调用次数的变化。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n iteration(s), %1 agent calls, best score %2.</source>
+        <translation>
+            <numerusform>%n 次迭代，%1 次智能体调用，最佳分数 %2。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n iteration(s) of %1 tasks, one curve per task.</source>
+        <translation>
+            <numerusform>%1 个任务的 %n 次迭代，每个任务一条曲线。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::ProgressPlot</name>
+    <message>
+        <source>Cumulative agent calls</source>
+        <translation>累计智能体调用次数</translation>
+    </message>
+    <message>
+        <source>Agent calls</source>
+        <translation>智能体调用次数</translation>
+    </message>
+    <message>
+        <source>Best score so far</source>
+        <translation>迄今最佳分数</translation>
+    </message>
+    <message>
+        <source>Best score</source>
+        <translation>最佳分数</translation>
+    </message>
+    <message>
+        <source>it. %1</source>
+        <translation>迭代 %1</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Iterations</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>Calls to reach it</source>
+        <translation>达到所需调用次数</translation>
     </message>
 </context>
 <context>

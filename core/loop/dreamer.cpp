@@ -5,6 +5,7 @@
 #include "model/treejson.h"
 #include "policy/builtinpolicies.h"
 #include "project/projectscores.h"
+#include "project/projectworlds.h"
 #include "store/projectstore.h"
 
 #include <QDir>
@@ -166,19 +167,17 @@ StoreResult<QList<DreamWorld>> Dreamer::finishedWorlds(ProjectStore &store)
     const StoreResult<QList<IterationInfo>> iterations = store.iterations().result();
     if (!iterations.ok())
         return StoreResult<QList<DreamWorld>>::failure(iterations.error);
+    // The project layer decides which iterations are worlds and their names,
+    // so a dream scores versions over the same worlds as the window and the CLI.
+    const QList<IterationInfo> replayWorlds = ProjectWorlds::replayWorldsOf(*iterations.value);
+    const QStringList names = ProjectWorlds::namesOf(replayWorlds);
     QList<DreamWorld> worlds;
-    QSet<QString> names;
-    for (const IterationInfo &it : *iterations.value) {
-        if (it.status != IterationStatus::Finished)
-            continue;
+    for (qsizetype i = 0; i < replayWorlds.size(); ++i) {
+        const IterationInfo &it = replayWorlds.at(i);
         StoreResult<DiscoveryTree> tree = store.loadIteration(it.id).result();
         if (!tree.ok())
             return StoreResult<QList<DreamWorld>>::failure(tree.error);
-        QString name = QStringLiteral("iteration %1").arg(it.number.value_or(it.id));
-        if (names.contains(name))
-            name = QStringLiteral("iteration %1 (id %2)").arg(it.number.value_or(it.id)).arg(it.id);
-        names.insert(name);
-        worlds.append(DreamWorld{it.id, ReplayWorld{name, std::make_shared<const DiscoveryTree>(std::move(*tree.value))}});
+        worlds.append(DreamWorld{it.id, ReplayWorld{names.at(i), std::make_shared<const DiscoveryTree>(std::move(*tree.value))}});
     }
     return StoreResult<QList<DreamWorld>>::success(worlds);
 }

@@ -125,6 +125,9 @@ void RoundPanel::install(QMainWindow *window)
     dock->setObjectName(QStringLiteral("roundDock"));
     dock->setWidget(this);
     window->addDockWidget(Qt::BottomDockWidgetArea, dock);
+    // Out of the way until a round runs (it shows itself then); the Round
+    // menu brings it back at any time.
+    dock->hide();
     if (auto *toolbar = window->findChild<QToolBar *>(QStringLiteral("mainToolBar"))) {
         toolbar->addSeparator();
         toolbar->addAction(m_launch);

@@ -1,10 +1,13 @@
 #include "dreamoptions.h"
 
+#include "optionvalues.h"
+
 #include "agent/agentfactory.h"
 #include "loop/agentpolicydeveloper.h"
 #include "loop/policyimprover.h"
 
 #include <cmath>
+#include <limits>
 
 namespace dreamrsi {
 
@@ -75,25 +78,16 @@ std::optional<DreamOptions> DreamOptions::read(const QCommandLineParser &parser,
             return std::nullopt;
         o.settings.maxRounds = k;
     }
+    const auto lambda = OptionValues::number(QStringLiteral("--lambda"), parser.value(QStringLiteral("lambda")), 0.0,
+                                             std::numeric_limits<double>::infinity(), error);
+    if (!lambda)
+        return std::nullopt;
+    o.settings.lambda = *lambda;
+    const auto betas = OptionValues::betas(QStringLiteral("--betas"), parser.value(QStringLiteral("betas")), error);
+    if (!betas)
+        return std::nullopt;
+    o.settings.betas = *betas;
     bool ok = false;
-    o.settings.lambda = parser.value(QStringLiteral("lambda")).toDouble(&ok);
-    if (!ok || !std::isfinite(o.settings.lambda) || o.settings.lambda < 0) {
-        *error = QStringLiteral("--lambda must be a number ≥ 0 (got '%1')").arg(parser.value(QStringLiteral("lambda")));
-        return std::nullopt;
-    }
-    o.settings.betas.clear();
-    for (const QString &part : parser.value(QStringLiteral("betas")).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        const double b = part.trimmed().toDouble(&ok);
-        if (!ok || !(b >= 0.0 && b <= 1.0)) {
-            *error = QStringLiteral("--betas: '%1' is not a number in [0, 1]").arg(part.trimmed());
-            return std::nullopt;
-        }
-        o.settings.betas.append(b);
-    }
-    if (o.settings.betas.isEmpty()) {
-        *error = QStringLiteral("--betas is empty");
-        return std::nullopt;
-    }
     o.settings.seed = parser.value(QStringLiteral("seed")).toULongLong(&ok);
     if (!ok) {
         *error = QStringLiteral("--seed must be a non-negative integer (got '%1')").arg(parser.value(QStringLiteral("seed")));

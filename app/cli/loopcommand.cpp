@@ -4,6 +4,7 @@
 #include "dreamcommand.h"
 
 #include "dreamoptions.h"
+#include "optionvalues.h"
 
 #include "agent/agentfactory.h"
 #include "eval/taskregistry.h"
@@ -19,6 +20,7 @@
 
 #include <cmath>
 #include <mutex>
+#include <limits>
 
 namespace dreamrsi {
 
@@ -104,11 +106,11 @@ int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             return usageError(QStringLiteral("--rounds must be an integer ≥ 1 (got '%1')").arg(parser.value(rounds)));
         base.maxRounds = k;
     }
+    QString valueError;
     if (parser.isSet(beta)) {
-        const double b = parser.value(beta).toDouble(&ok);
-        if (!ok || !(b >= 0.0 && b <= 1.0))
-            return usageError(QStringLiteral("--beta must be a number in [0, 1] (got '%1')").arg(parser.value(beta)));
-        base.beta = b;
+        base.beta = OptionValues::number(QStringLiteral("--beta"), parser.value(beta), 0.0, 1.0, &valueError);
+        if (!base.beta)
+            return usageError(valueError);
     }
     if (parser.isSet(maxCalls)) {
         const qint64 n = parser.value(maxCalls).toLongLong(&ok);
@@ -117,10 +119,9 @@ int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         base.maxCalls = n;
     }
     if (parser.isSet(maxUsd)) {
-        const double x = parser.value(maxUsd).toDouble(&ok);
-        if (!ok || !(x >= 0.0) || !std::isfinite(x))
-            return usageError(QStringLiteral("--max-usd must be a number ≥ 0 (got '%1')").arg(parser.value(maxUsd)));
-        base.maxUsd = x;
+        base.maxUsd = OptionValues::number(QStringLiteral("--max-usd"), parser.value(maxUsd), 0.0, std::numeric_limits<double>::infinity(), &valueError);
+        if (!base.maxUsd)
+            return usageError(valueError);
     }
     base.task = parser.value(task);
     const bool builtinTask = TaskRegistry::names().contains(base.task);

@@ -1,10 +1,14 @@
 // `dreamrsi replay --project`: argument parsing only; the project layer replays.
 #include "projectreplaycommand.h"
 
+#include "optionvalues.h"
+
 #include "project/projectreplay.h"
 #include "replay/replaycommand.h"
 
 #include <QCommandLineParser>
+
+#include <limits>
 
 namespace dreamrsi {
 
@@ -73,18 +77,19 @@ int runProjectReplayCommand(const QStringList &args, QTextStream &out, QTextStre
     bool ok = true;
     if (parser.isSet(workers) && ((request.options.workers = parser.value(workers).toInt(&ok)) < 1 || !ok))
         return bad(workers);
-    if (parser.isSet(lambda) && ((request.options.lambda = parser.value(lambda).toDouble(&ok)) < 0 || !ok))
-        return bad(lambda);
+    QString why;
+    if (parser.isSet(lambda)) {
+        const auto l = OptionValues::number(QStringLiteral("--lambda"), parser.value(lambda), 0.0,
+                                            std::numeric_limits<double>::infinity(), &why);
+        if (!l)
+            return bad(lambda);
+        request.options.lambda = *l;
+    }
     if (parser.isSet(betas)) {
-        request.options.betas.clear();
-        for (const QString &b : parser.value(betas).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-            const double beta = b.toDouble(&ok);
-            if (!ok || beta < 0 || beta > 1)
-                return bad(betas);
-            request.options.betas.append(beta);
-        }
-        if (request.options.betas.isEmpty())
+        const auto list = OptionValues::betas(QStringLiteral("--betas"), parser.value(betas), &why);
+        if (!list)
             return bad(betas);
+        request.options.betas = *list;
     }
     if (parser.isSet(rounds)) {
         const int k = parser.value(rounds).toInt(&ok);

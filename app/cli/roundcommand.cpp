@@ -1,5 +1,7 @@
 #include "roundcommand.h"
 
+#include "optionvalues.h"
+
 #include "agent/agentfactory.h"
 #include "eval/taskregistry.h"
 #include "loop/localevaluationbackend.h"
@@ -19,6 +21,7 @@
 #include <cmath>
 #include <csignal>
 #include <mutex>
+#include <limits>
 
 namespace dreamrsi {
 
@@ -189,19 +192,16 @@ int runRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             return usageError(err, QStringLiteral("--seed must be a non-negative integer, not '%1'").arg(parser.value(seed)));
     }
     config.agent.seed = config.seed;
+    QString valueError;
     if (parser.isSet(beta)) {
-        bool ok = false;
-        const double b = parser.value(beta).toDouble(&ok);
-        if (!ok || !(b >= 0.0 && b <= 1.0))
-            return usageError(err, QStringLiteral("--beta must be a number in [0, 1], not '%1'").arg(parser.value(beta)));
-        config.beta = b;
+        config.beta = OptionValues::number(QStringLiteral("--beta"), parser.value(beta), 0.0, 1.0, &valueError);
+        if (!config.beta)
+            return usageError(err, valueError);
     }
     if (parser.isSet(maxUsd)) {
-        bool ok = false;
-        const double x = parser.value(maxUsd).toDouble(&ok);
-        if (!ok || !(x >= 0.0) || !std::isfinite(x))
-            return usageError(err, QStringLiteral("--max-usd must be a number ≥ 0, not '%1'").arg(parser.value(maxUsd)));
-        config.maxUsd = x;
+        config.maxUsd = OptionValues::number(QStringLiteral("--max-usd"), parser.value(maxUsd), 0.0, std::numeric_limits<double>::infinity(), &valueError);
+        if (!config.maxUsd)
+            return usageError(err, valueError);
     }
     if (config.resume != 0 && !parser.isSet(workers))
         config.workers = 0; // the iteration's own W

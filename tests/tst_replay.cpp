@@ -11,6 +11,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <limits>
 
 using namespace dreamrsi;
 using dreamrsi::test::FnPolicy;
@@ -413,6 +414,42 @@ private slots:
         QVERIFY2(back, qPrintable(error));
         QCOMPARE(ReplayJson::resultToJson(*back), j);
         QCOMPARE(*back->value, *r.value); // shortest round-trip printing keeps the bits
+    }
+
+    /// The direct writer prints what QJsonDocument would, byte for byte:
+    /// errors, plans, nulls, odd names and awkward numbers included.
+    void indentedJsonMatchesQJsonDocument()
+    {
+        const DiscoveryTree tree = world(QStringLiteral("0: 1 2 3 | 1: 2 | 2: 0.5 0.7"));
+        const DiscoveryTree flat = world(QStringLiteral("0: 0 0 | 1: 0"));
+        QList<ReplayWorld> worlds{
+            {QStringLiteral("A.json"), std::make_shared<DiscoveryTree>(tree)},
+            {QStringLiteral("zero \"S\"\t\u00e9\u4e2d\\n.json"), std::make_shared<DiscoveryTree>(flat)}};
+        ReplayResult r = ReplayEngine::runWorlds(worlds, PolicySpec::builtin(QStringLiteral("portfolio")), opts());
+        const auto same = [](const ReplayResult &x) {
+            return ReplayJson::resultToIndentedJson(x)
+                == QJsonDocument(ReplayJson::resultToJson(x)).toJson(QJsonDocument::Indented);
+        };
+        QVERIFY(same(r));
+        // A plan, an error, a round limit and numbers at the edges of Qt's forms.
+        r.maxRounds = 3;
+        r.worlds[0].episodes[1].plan = GridPlan{4, 2, QStringLiteral("wide \u2192 shallow")};
+        r.worlds[0].episodes[2].error = QStringLiteral("round 2: id b7a2 is not legal\u0001");
+        r.worlds[0].error = r.worlds[0].episodes[2].error;
+        r.worlds[0].value.reset();
+        r.value.reset();
+        const double edges[] = {0.0, -0.0, 1e15, 1e16, 9007199254740992.0, 123456789012345678.0, 1e21, 1e-7,
+                                0.1 + 0.2, 5e-324, -2.5e-300, std::numeric_limits<double>::quiet_NaN()};
+        for (const double d : edges) {
+            r.lambda = d;
+            r.worlds[1].best = -d;
+            r.worlds[0].episodes[0].attainment = d / 3.0;
+            QVERIFY2(same(r), qPrintable(QString::number(d, 'g', 17)));
+        }
+        r.worlds[0].world = QStringLiteral("emoji \U0001F600 and a lone ") + QChar(0xd800) + QStringLiteral(" surrogate");
+        r.worlds[0].episodes[0].revealed.append(QStringLiteral("caf\u00e9\u007f/"));
+        QVERIFY(same(r));
+        QVERIFY(same(ReplayResult{}));
     }
 
     void sameResultOnAnyThreadCount()

@@ -43,16 +43,6 @@ namespace dreamrsi {
 
 namespace {
 
-struct Trajectory
-{
-    bool hasAnchor = false;
-    double anchor = 0.0;
-    int stall = 0;
-    int failRun = 0;
-    bool lastSuccess = false;
-    bool lastHard = false;
-};
-
 struct Candidate
 {
     QString id;
@@ -82,6 +72,48 @@ QString PortfolioPolicy::name() const
 
 void PortfolioPolicy::beginEpisode(double, int)
 {
+    m_trajectories.clear();
+    m_folded = 0;
+    m_hasBest = false;
+    m_best = 0.0;
+    m_sinceBest = 0;
+    m_lastFoldedId.clear();
+}
+
+void PortfolioPolicy::fold(const QList<Observation> &observed)
+{
+    // A list that no longer starts with what was folded (a caller that
+    // rebuilt its state differently) is folded again from the start.
+    if (observed.size() < m_folded || (m_folded > 0 && observed.at(m_folded - 1).meta.id != m_lastFoldedId))
+        beginEpisode(0.0, 0);
+    for (; m_folded < observed.size(); ++m_folded) {
+        const Observation &o = observed.at(m_folded);
+        Trajectory &t = m_trajectories[o.meta.branch];
+        ++m_sinceBest;
+        if (o.isSuccess()) {
+            if (o.score && (!t.hasAnchor || *o.score > t.anchor)) {
+                t.hasAnchor = true;
+                t.anchor = *o.score;
+                t.stall = 0;
+            } else {
+                t.stall += 1;
+            }
+            t.failRun = 0;
+            t.lastSuccess = true;
+            t.lastHard = false;
+            if (o.score && (!m_hasBest || *o.score > m_best)) {
+                m_hasBest = true;
+                m_best = *o.score;
+                m_sinceBest = 0;
+            }
+        } else {
+            t.failRun += 1;
+            t.lastSuccess = false;
+            t.lastHard = o.failedHard();
+        }
+    }
+    if (m_folded > 0)
+        m_lastFoldedId = observed.at(m_folded - 1).meta.id;
 }
 
 PolicyDecision PortfolioPolicy::selectBatch(const PolicyState &state)
@@ -100,6 +132,7 @@ PolicyDecision PortfolioPolicy::selectBatch(const PolicyState &state)
     PolicyDecision decision;
     QStringList &batch = decision.batch;
     const QList<Observation> &observed = state.observed();
+    fold(observed);
 
     if (observed.isEmpty()) {
         for (int i = 0; i < roots.size() && i < w0 && i < W; ++i)
@@ -107,37 +140,7 @@ PolicyDecision PortfolioPolicy::selectBatch(const PolicyState &state)
         return decision;
     }
 
-    // Trajectories and the portfolio best.
-    QHash<int, Trajectory> trajectories;
-    bool hasBest = false;
-    double best = 0.0;
-    int sinceBest = 0;
-    for (const Observation &o : observed) {
-        Trajectory &t = trajectories[o.meta.branch];
-        ++sinceBest;
-        if (o.isSuccess()) {
-            if (o.score && (!t.hasAnchor || *o.score > t.anchor)) {
-                t.hasAnchor = true;
-                t.anchor = *o.score;
-                t.stall = 0;
-            } else {
-                t.stall += 1;
-            }
-            t.failRun = 0;
-            t.lastSuccess = true;
-            t.lastHard = false;
-            if (o.score && (!hasBest || *o.score > best)) {
-                hasBest = true;
-                best = *o.score;
-                sinceBest = 0;
-            }
-        } else {
-            t.failRun += 1;
-            t.lastSuccess = false;
-            t.lastHard = o.failedHard();
-        }
-    }
-    if (sinceBest >= G)
+    if (m_sinceBest >= G)
         return decision;
 
     // Classify the frontiers.
@@ -146,7 +149,8 @@ PolicyDecision PortfolioPolicy::selectBatch(const PolicyState &state)
     for (const CellMeta &m : state.legal()) {
         if (m.attempt == 0)
             continue;
-        const Trajectory &t = trajectories[m.branch];
+        const auto found = m_trajectories.constFind(m.branch);
+        const Trajectory t = found == m_trajectories.cend() ? Trajectory{} : *found;
         const Candidate c{m.id, m.branch, t.hasAnchor, t.anchor, t.failRun};
         if (t.lastSuccess) {
             if (t.stall < P)

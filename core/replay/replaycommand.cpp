@@ -156,7 +156,15 @@ int printReplayResult(const ReplayResult &result, const ReplayCommandOptions &op
         }
     }
     if (options.json) {
-        out << QString::fromUtf8(QJsonDocument(ReplayJson::resultToJson(result)).toJson(QJsonDocument::Indented));
+        const QByteArray json = ReplayJson::resultToIndentedJson(result);
+        // Straight to the file when the stream has one (stdout): tens of MB
+        // need not go through a QString and back.
+        if (QIODevice *device = out.device()) {
+            out.flush();
+            device->write(json);
+        } else {
+            out << QString::fromUtf8(json);
+        }
     } else {
         out << "policy " << result.policy << "   lambda " << number(result.lambda) << "   workers " << result.workers
             << "   betas";

@@ -2,6 +2,10 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLocale>
+
+#include <algorithm>
+#include <cmath>
 
 namespace dreamrsi {
 
@@ -80,7 +84,219 @@ QJsonObject sweepEntryToJson(const EpisodeResult &e, bool scorable)
     return o;
 }
 
+/// Writes JSON the way QJsonDocument::toJson(Indented) does in Qt 6: object
+/// keys in the order given (callers pass them sorted, as QJsonObject keeps
+/// them), "key": value, four spaces per level, "[\n<indent>]" when empty.
+class IndentedWriter
+{
+public:
+    explicit IndentedWriter(QByteArray &out) : m_out(out) {}
+
+    void beginObject() { open('{'); }
+    void endObject() { close('}'); }
+    void beginArray() { open('['); }
+    void endArray() { close(']'); }
+
+    /// Starts the next member of the current object.
+    IndentedWriter &key(const char *k)
+    {
+        item();
+        m_out += '"';
+        m_out += k;
+        m_out += "\": ";
+        m_pendingValue = true;
+        return *this;
+    }
+
+    void number(double d)
+    {
+        item();
+        // QJsonValue(double) keeps an integral value within ±2^53 as an
+        // integer (so -0.0 prints as 0); other finite values print in the
+        // shortest form that reads back, non-finite ones as null.
+        if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) <= 9007199254740992.0)
+            m_out += QByteArray::number(qint64(d));
+        else if (std::isfinite(d))
+            m_out += QByteArray::number(d, 'g', QLocale::FloatingPointShortest);
+        else
+            m_out += "null";
+    }
+    void integer(qint64 v)
+    {
+        item();
+        m_out += QByteArray::number(v);
+    }
+    void optionalNumber(const std::optional<double> &v) { v ? number(*v) : null(); }
+    void null()
+    {
+        item();
+        m_out += "null";
+    }
+    void boolean(bool b)
+    {
+        item();
+        m_out += b ? "true" : "false";
+    }
+    void string(const QString &s)
+    {
+        item();
+        escaped(s);
+    }
+
+private:
+    void item()
+    {
+        if (m_pendingValue) { // the value of a key just written
+            m_pendingValue = false;
+            return;
+        }
+        if (!m_first.isEmpty()) {
+            m_out += m_first.last() ? "\n" : ",\n";
+            m_first.last() = false;
+        }
+        m_out.append(4 * m_first.size(), ' ');
+    }
+    void open(char c)
+    {
+        item();
+        m_out += c;
+        m_first.append(true);
+    }
+    void close(char c)
+    {
+        m_first.removeLast();
+        m_out += '\n';
+        m_out.append(4 * m_first.size(), ' ');
+        m_out += c;
+    }
+    void escaped(const QString &s)
+    {
+        static const char hex[] = "0123456789abcdef";
+        const auto escapeByte = [this](unsigned char u) {
+            switch (u) {
+            case '"': m_out += "\\\""; return;
+            case '\\': m_out += "\\\\"; return;
+            case '\b': m_out += "\\b"; return;
+            case '\f': m_out += "\\f"; return;
+            case '\n': m_out += "\\n"; return;
+            case '\r': m_out += "\\r"; return;
+            case '\t': m_out += "\\t"; return;
+            default:
+                if (u < 0x20) {
+                    m_out += "\\u00";
+                    m_out += hex[u >> 4];
+                    m_out += hex[u & 0xf];
+                } else {
+                    m_out += char(u);
+                }
+            }
+        };
+        const qsizetype start = m_out.size();
+        m_out += '"';
+        for (const QChar ch : s) {
+            if (ch.unicode() >= 0x80) { // not ASCII: write the whole string from its UTF-8
+                m_out.truncate(start);
+                if (std::any_of(s.cbegin(), s.cend(), [](QChar c) { return c.isSurrogate(); })) {
+                    // Surrogates (an unpaired one above all) are Qt's business: print as it does.
+                    const QByteArray q = QJsonDocument(QJsonArray{s}).toJson(QJsonDocument::Compact);
+                    m_out += q.mid(1, q.size() - 2);
+                    return;
+                }
+                m_out += '"';
+                for (const char c : s.toUtf8())
+                    escapeByte(static_cast<unsigned char>(c));
+                m_out += '"';
+                return;
+            }
+            escapeByte(static_cast<unsigned char>(ch.unicode()));
+        }
+        m_out += '"';
+    }
+
+    QByteArray &m_out;
+    QList<bool> m_first; ///< per open container: nothing written in it yet
+    bool m_pendingValue = false;
+};
+
+void writeSweepEntry(IndentedWriter &w, const EpisodeResult &e, bool scorable)
+{
+    w.beginObject();
+    w.key("attainment");
+    scorable ? w.number(e.attainment) : w.null();
+    w.key("best").number(e.best);
+    w.key("beta").number(e.beta);
+    w.key("calls").integer(e.calls);
+    if (!e.ok())
+        w.key("error").string(e.error);
+    if (e.plan) {
+        w.key("plan").beginObject();
+        w.key("branches").integer(e.plan->branches);
+        w.key("reason").string(e.plan->reason);
+        w.key("refinements").integer(e.plan->refinements);
+        w.endObject();
+    }
+    w.key("revealed").beginArray();
+    for (const QString &id : e.revealed)
+        w.string(id);
+    w.endArray();
+    w.key("rounds").integer(e.rounds);
+    w.endObject();
+}
+
+void writeSweep(IndentedWriter &w, const SweepResult &s)
+{
+    w.beginObject();
+    w.key("best").number(s.best);
+    w.key("cells").integer(s.cells);
+    if (!s.ok())
+        w.key("error").string(s.error);
+    w.key("frontier").beginArray();
+    for (const ParetoPoint &p : s.frontier) {
+        w.beginArray();
+        w.integer(p.calls);
+        w.number(p.attainment);
+        w.endArray();
+    }
+    w.endArray();
+    w.key("hypervolume").optionalNumber(s.hypervolume);
+    w.key("penalty").optionalNumber(s.penalty);
+    w.key("scorable").boolean(s.scorable);
+    w.key("sweep").beginArray();
+    for (const EpisodeResult &e : s.episodes)
+        writeSweepEntry(w, e, s.scorable);
+    w.endArray();
+    w.key("value").optionalNumber(s.value);
+    w.key("world").string(s.world);
+    w.endObject();
+}
+
 } // namespace
+
+QByteArray ReplayJson::resultToIndentedJson(const ReplayResult &result)
+{
+    QByteArray out;
+    out.reserve(1 << 16);
+    IndentedWriter w(out);
+    w.beginObject();
+    w.key("betas").beginArray();
+    for (const double b : result.betas)
+        w.number(b);
+    w.endArray();
+    w.key("lambda").number(result.lambda);
+    w.key("max_rounds");
+    result.maxRounds ? w.integer(*result.maxRounds) : w.null();
+    w.key("policy").string(result.policy);
+    w.key("scorable_worlds").integer(result.scorableWorlds);
+    w.key("value").optionalNumber(result.value);
+    w.key("workers").integer(result.workers);
+    w.key("worlds").beginArray();
+    for (const SweepResult &s : result.worlds)
+        writeSweep(w, s);
+    w.endArray();
+    w.endObject();
+    out += '\n';
+    return out;
+}
 
 QJsonObject ReplayJson::resultToJson(const ReplayResult &result)
 {

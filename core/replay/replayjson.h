@@ -20,6 +20,10 @@ namespace ReplayJson {
 
 /// The §6 object: policy, lambda, workers, betas, value, worlds[…].
 QJsonObject resultToJson(const ReplayResult &result);
+/// Exactly the bytes of QJsonDocument(resultToJson(result)).toJson(Indented)
+/// (keys sorted, four-space indent, Qt's number forms), written directly:
+/// building the document costs more than the replay itself for large sweeps.
+QByteArray resultToIndentedJson(const ReplayResult &result);
 /// Reads resultToJson() output back (also what a child `dreamrsi replay`
 /// printed). Returns nothing and fills *error on a malformed document.
 std::optional<ReplayResult> resultFromJson(const QJsonObject &object, QString *error);

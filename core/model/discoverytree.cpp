@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace dreamrsi {
 
@@ -20,8 +21,86 @@ TreeError cellError(int index, const Cell &cell, const QString &field, const QSt
 }
 } // namespace
 
+namespace {
+
+/// The common case of build(), checked in one pass with no per-check hash:
+/// when every cell is well formed, the permutation that orders the cells by
+/// seq (stable) and each cell's id index after it; nothing when any rule is
+/// broken, and build() then finds and names the first problem in file order.
+struct FastOrder
+{
+    std::vector<int> bySeq;       ///< file index of the i-th cell in seq order
+    QHash<QString, int> idIndex;  ///< id -> index in seq order
+    std::vector<std::pair<int, int>> branchSizes; ///< (branch id, attempts), ascending
+};
+
+std::optional<FastOrder> fastOrder(const QList<Cell> &cells)
+{
+    const qsizetype n = cells.size();
+    FastOrder o;
+    o.bySeq.resize(size_t(n));
+    bool sorted = true;
+    for (qsizetype i = 0; i < n; ++i) {
+        const Cell &c = cells.at(i);
+        if (c.id.isEmpty() || c.branch < 0 || c.attempt < 0 || (c.score && !std::isfinite(*c.score)))
+            return std::nullopt;
+        o.bySeq[size_t(i)] = int(i);
+        sorted = sorted && (i == 0 || cells.at(i - 1).seq < c.seq);
+    }
+    if (!sorted) {
+        std::stable_sort(o.bySeq.begin(), o.bySeq.end(),
+                         [&cells](int a, int b) { return cells.at(a).seq < cells.at(b).seq; });
+        for (qsizetype i = 1; i < n; ++i) {
+            if (cells.at(o.bySeq[size_t(i) - 1]).seq == cells.at(o.bySeq[size_t(i)]).seq)
+                return std::nullopt; // a repeated seq
+        }
+    }
+    o.idIndex.reserve(n);
+    for (qsizetype i = 0; i < n; ++i) {
+        const qsizetype before = o.idIndex.size();
+        o.idIndex.insert(cells.at(o.bySeq[size_t(i)]).id, int(i));
+        if (o.idIndex.size() == before)
+            return std::nullopt; // a repeated id
+    }
+    // (branch, attempt) pairs: sorted, they must read b:0..L-1 for every branch.
+    std::vector<std::pair<int, int>> pairs;
+    pairs.reserve(size_t(n));
+    for (const Cell &c : cells)
+        pairs.emplace_back(c.branch, c.attempt);
+    std::sort(pairs.begin(), pairs.end());
+    for (size_t i = 0; i < pairs.size(); ++i) {
+        const bool first = i == 0 || pairs[i - 1].first != pairs[i].first;
+        if (pairs[i].second != (first ? 0 : pairs[i - 1].second + 1))
+            return std::nullopt; // a repeated or missing attempt
+        if (first)
+            o.branchSizes.emplace_back(pairs[i].first, 0);
+        o.branchSizes.back().second += 1;
+    }
+    return o;
+}
+
+} // namespace
+
 std::optional<DiscoveryTree> DiscoveryTree::build(TreeMeta meta, QList<Cell> cells, TreeError *error)
 {
+    if (std::optional<FastOrder> order = fastOrder(cells)) {
+        DiscoveryTree tree;
+        tree.m_meta = std::move(meta);
+        tree.m_cells.reserve(cells.size());
+        for (const int i : order->bySeq)
+            tree.m_cells.append(std::move(cells[i]));
+        tree.m_byId = std::move(order->idIndex);
+        tree.m_branches.reserve(qsizetype(order->branchSizes.size()));
+        for (const auto &[id, attempts] : order->branchSizes) {
+            tree.m_branchIndex.insert(id, int(tree.m_branches.size()));
+            Branch branch;
+            branch.id = id;
+            branch.cells.resize(attempts);
+            tree.m_branches.append(std::move(branch));
+        }
+        tree.index();
+        return tree;
+    }
     auto fail = [error](TreeError e) -> std::optional<DiscoveryTree> {
         if (error)
             *error = std::move(e);
@@ -80,15 +159,8 @@ std::optional<DiscoveryTree> DiscoveryTree::build(TreeMeta meta, QList<Cell> cel
     std::stable_sort(cells.begin(), cells.end(), [](const Cell &a, const Cell &b) { return a.seq < b.seq; });
     tree.m_cells = std::move(cells);
     tree.m_byId.reserve(tree.m_cells.size());
-    for (int i = 0; i < tree.m_cells.size(); ++i) {
-        const Cell &c = tree.m_cells.at(i);
-        tree.m_byId.insert(c.id, i);
-        const double e = c.effectiveScore();
-        if (e > tree.m_bestEffective) {
-            tree.m_bestEffective = e;
-            tree.m_bestIndex = i;
-        }
-    }
+    for (int i = 0; i < tree.m_cells.size(); ++i)
+        tree.m_byId.insert(tree.m_cells.at(i).id, i);
     for (auto b = byBranch.cbegin(); b != byBranch.cend(); ++b) {
         Branch branch;
         branch.id = b.key();
@@ -96,11 +168,21 @@ std::optional<DiscoveryTree> DiscoveryTree::build(TreeMeta meta, QList<Cell> cel
         tree.m_branchIndex.insert(branch.id, int(tree.m_branches.size()));
         tree.m_branches.append(std::move(branch));
     }
-    for (int i = 0; i < tree.m_cells.size(); ++i) {
-        const Cell &c = tree.m_cells.at(i);
-        tree.m_branches[tree.m_branchIndex.value(c.branch)].cells[c.attempt] = i;
-    }
+    tree.index();
     return tree;
+}
+
+void DiscoveryTree::index()
+{
+    for (int i = 0; i < m_cells.size(); ++i) {
+        const Cell &c = m_cells.at(i);
+        const double e = c.effectiveScore();
+        if (e > m_bestEffective) {
+            m_bestEffective = e;
+            m_bestIndex = i;
+        }
+        m_branches[m_branchIndex.value(c.branch)].cells[c.attempt] = i;
+    }
 }
 
 std::optional<double> DiscoveryTree::bestScore() const

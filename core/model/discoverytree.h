@@ -91,6 +91,9 @@ public:
     QMap<QString, int> failClassCounts() const;
 
 private:
+    /// Fills the branches' cell slots and the best cell from m_cells.
+    void index();
+
     TreeMeta m_meta;
     QList<Cell> m_cells;
     QList<Branch> m_branches;

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <string_view>
+#include <vector>
 
 namespace dreamrsi::TreeJson::detail {
 
@@ -18,6 +19,28 @@ constexpr double MaxExactInteger = 9007199254740992.0; // 2^53
 constexpr size_t MaxDepth = 256;
 /// Larger documents go to the reference reading, which has its own size limits.
 constexpr qsizetype MaxFastBytes = qsizetype(64) * 1024 * 1024;
+
+/// Short strings that repeat from cell to cell (fail classes, tags, error
+/// texts) are made into QStrings once per document and shared after that.
+class Interner
+{
+public:
+    QString operator()(std::string_view s)
+    {
+        for (const auto &[bytes, string] : m_seen) {
+            if (bytes == s)
+                return string;
+        }
+        QString string = QString::fromUtf8(s.data(), qsizetype(s.size()));
+        if (m_seen.size() < Capacity)
+            m_seen.emplace_back(s, string);
+        return string;
+    }
+
+private:
+    static constexpr size_t Capacity = 48;
+    std::vector<std::pair<std::string_view, QString>> m_seen; ///< views into the parser's document
+};
 
 /// Every helper returns false (or nothing) when the reference reading must decide.
 struct Walker
@@ -120,13 +143,13 @@ struct Walker
         return true;
     }
 
-    static bool optionalString(dom::element e, std::optional<QString> *out)
+    static bool optionalString(dom::element e, std::optional<QString> *out, Interner *interner = nullptr)
     {
         if (e.is_null())
             return true;
         if (!e.is_string())
             return false;
-        *out = string(std::string_view(e));
+        *out = interner ? (*interner)(std::string_view(e)) : string(std::string_view(e));
         return true;
     }
 
@@ -150,8 +173,10 @@ struct Walker
         }
     }
 
-    static bool cell(dom::element e, Cell *c)
+    static bool cell(dom::element e, Cell *c, Interner &intern)
     {
+        static const QString ok = QString::fromLatin1(FailClass::Ok);
+        static const QString agent = QString::fromLatin1(FailClass::Agent);
         if (!e.is_object())
             return false;
         unsigned seen = 0;
@@ -203,10 +228,10 @@ struct Walker
             case FailClassField:
                 if (!v.is_string())
                     return false;
-                failClass = string(std::string_view(v));
+                failClass = intern(std::string_view(v));
                 break;
             case Error:
-                if (!optionalString(v, &c->error))
+                if (!optionalString(v, &c->error, &intern))
                     return false;
                 break;
             case NValid:
@@ -220,10 +245,11 @@ struct Walker
             case Tags:
                 if (!v.is_array())
                     return false;
+                c->tags.reserve(qsizetype(dom::array(v).size()));
                 for (dom::element tag : dom::array(v)) {
                     if (!tag.is_string())
                         return false;
-                    c->tags.append(string(std::string_view(tag)));
+                    c->tags.append(intern(std::string_view(tag)));
                 }
                 break;
             default: {
@@ -240,8 +266,7 @@ struct Walker
             return false;
         if (!evaluatedGiven)
             c->evaluated = c->score.has_value();
-        c->failClass = failClass ? *failClass
-                                 : QString::fromLatin1(c->evaluated && !c->error ? FailClass::Ok : FailClass::Agent);
+        c->failClass = failClass ? *failClass : c->evaluated && !c->error ? ok : agent;
         return true;
     }
 
@@ -339,9 +364,10 @@ struct Walker
             return std::nullopt;
         QList<Cell> cells;
         cells.reserve(qsizetype(cellsArray->size()));
+        Interner intern;
         for (dom::element e : *cellsArray) {
             Cell c;
-            if (!cell(e, &c))
+            if (!cell(e, &c, intern))
                 return std::nullopt;
             cells.append(std::move(c));
         }

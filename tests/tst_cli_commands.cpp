@@ -90,10 +90,13 @@ void TestCliCommands::help()
     QFETCH(QStringList, names);
     const Run r = runCli(args);
     QCOMPARE(r.exitCode, 0);
-    QVERIFY2(r.out.contains(QStringLiteral("sage: dreamrsi")), qPrintable(r.out)); // "usage:" or Qt's "Usage:"
+    // "usage: dreamrsi …", or Qt's "Usage: …/dreamrsi [options]" of the commands that print helpText().
+    QVERIFY2(r.out.contains(QStringLiteral("sage: ")) && r.out.contains(QStringLiteral("dreamrsi")), qPrintable(r.out));
     for (const QString &name : std::as_const(names))
         QVERIFY2(r.out.contains(name), qPrintable(name + QStringLiteral(" missing from:\n") + r.out));
-    QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
+    // Nothing on stderr but what Qt may say about the environment (plot starts a QApplication).
+    for (const QString &line : r.err.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+        QVERIFY2(line.startsWith(QLatin1String("QStandardPaths:")), qPrintable(r.err));
 }
 
 void TestCliCommands::usageError_data()

@@ -120,9 +120,12 @@ int runProjectExportCommand(const QStringList &args, QTextStream &out, QTextStre
         return usageError(err, QStringLiteral("give the project file"));
     if (forms != 1)
         return usageError(err, QStringLiteral("give one of --iteration, --all and --bundle"));
-    if ((all && dir.isEmpty()) || (!bundle.isEmpty() && !(output.isEmpty() && dir.isEmpty()))
-        || (!output.isEmpty() && !dir.isEmpty()))
-        return usageError(err, QStringLiteral("--all needs --dir; --bundle takes neither -o nor --dir; -o and --dir exclude each other"));
+    if (all && dir.isEmpty())
+        return usageError(err, QStringLiteral("--all needs --dir DIR"));
+    if (!bundle.isEmpty() && !(output.isEmpty() && dir.isEmpty()))
+        return usageError(err, QStringLiteral("--bundle takes neither -o nor --dir"));
+    if (!output.isEmpty() && !dir.isEmpty())
+        return usageError(err, QStringLiteral("-o and --dir exclude each other"));
     const QString project = positional.first();
 
     if (!bundle.isEmpty()) {

@@ -150,8 +150,8 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
     }
     WorldReplay request;
     for (const CommandLine::Given &o : CommandLine::inOrder(parser, options)) {
-        if (const QString problem = apply(o, &request); !problem.isEmpty())
-            return usageError(err, problem);
+        if (const QString complaint = apply(o, &request); !complaint.isEmpty())
+            return usageError(err, complaint);
     }
     if (!parser.positionalArguments().isEmpty())
         return usageError(err, QStringLiteral("unknown argument '%1'").arg(parser.positionalArguments().constFirst()));

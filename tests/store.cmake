@@ -20,4 +20,4 @@ add_dependencies(tst_store_badinput store_helper)
 dreamrsi_add_test(tst_store_concurrency SOURCES tst_store_concurrency.cpp store_testcells.h
                   LIBS dreamrsi::store LABELS store TIMEOUT 120)
 
-dreamrsi_add_test(tst_store_cli SOURCES tst_store_cli.cpp LIBS dreamrsi::store LABELS store cli TIMEOUT 120)
+dreamrsi_add_test(tst_store_cli SOURCES tst_store_cli.cpp LIBS dreamrsi::cli LABELS store cli TIMEOUT 120)

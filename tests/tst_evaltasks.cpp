@@ -4,7 +4,7 @@
 #include "evaltestsupport.h"
 
 #include "eval/autocorrelationevaluator.h"
-#include "eval/evalcommands.h"
+#include "commands.h"
 #include "eval/circlepackingevaluator.h"
 #include "eval/evaluationresult.h"
 #include "eval/evaluator.h"

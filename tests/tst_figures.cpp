@@ -8,7 +8,7 @@
 #include "figuretable.h"
 #include "integerticker.h"
 #include "model/treejson.h"
-#include "plotcommand.h"
+#include "commands.h"
 #include "plotstyle.h"
 #include "qcp.h"
 #include "replay/replayengine.h"

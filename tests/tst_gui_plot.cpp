@@ -1,6 +1,6 @@
 // `dreamrsi plot`: headless figures from tree files, in every format, with
 // the requested size; usage errors.
-#include "plotcommand.h"
+#include "commands.h"
 
 #include <QFileInfo>
 #include <QImage>

@@ -3,6 +3,7 @@
 // frontiers, stored results round trip, and a project opened in the window.
 #include "approvaldialog.h"
 #include "frontierpage.h"
+#include "jobtracker.h"
 #include "mainwindow.h"
 #include "model/treejson.h"
 #include "plotstyle.h"
@@ -398,6 +399,27 @@ private slots:
         } else {
             QCOMPARE(failed.count(), 2); // the good one cannot start either, and says so
         }
+    }
+
+    // The replay page's staleness rule: an answer wrapped before a renew of
+    // its scope is dropped, one wrapped after it is applied, other scopes
+    // are not affected, and nothing runs once the tracker is gone.
+    void jobTrackerGuardDropsStaleAnswers()
+    {
+        QList<int> applied;
+        auto tracker = std::make_unique<JobTracker>();
+        const QString scope = QStringLiteral("replay page");
+        auto stale = tracker->guard(scope, [&applied](int v) { applied.append(v); });
+        auto other = tracker->guard(QStringLiteral("project"), [&applied](int v) { applied.append(v); });
+        tracker->renew(scope);
+        auto current = tracker->guard(scope, [&applied](int v) { applied.append(v); });
+        stale(1);
+        current(2);
+        other(3);
+        QCOMPARE(applied, (QList<int>{2, 3}));
+        tracker.reset();
+        current(4);
+        QCOMPARE(applied, (QList<int>{2, 3}));
     }
 
     // The stepper shows a contained policy's failure as that side's error.

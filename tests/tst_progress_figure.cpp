@@ -5,7 +5,7 @@
 // on two projects made here, and the Progress tab following the workspace.
 #include "figureexport.h"
 #include "figurelayout.h"
-#include "plotcommand.h"
+#include "commands.h"
 #include "progresspage.h"
 #include "progressplot.h"
 #include "progresstestdata.h"

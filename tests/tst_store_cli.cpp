@@ -1,7 +1,7 @@
 // The store's headless commands, driven as the CLI drives them.
 #include "model/treejson.h"
 #include "store/projectreader.h"
-#include "store/storecommands.h"
+#include "commands.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

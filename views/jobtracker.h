@@ -47,6 +47,20 @@ public:
         });
     }
 
+    /// For jobs that answer through signals (a child process) rather than a
+    /// QFuture: wraps `apply` so that it runs, with whatever the signal
+    /// carries, only while `scope` has not been renewed since this call and
+    /// the tracker still exists. Not counted in pending().
+    template<typename Fn>
+    auto guard(const QString &scope, Fn apply)
+    {
+        return [tracker = QPointer<JobTracker>(this), scope, started = epoch(scope),
+                apply = std::move(apply)](auto &&...args) {
+            if (tracker && tracker->isCurrent(scope, started))
+                apply(std::forward<decltype(args)>(args)...);
+        };
+    }
+
 signals:
     /// Every job answered (stale or not).
     void idle();

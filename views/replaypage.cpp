@@ -1,5 +1,6 @@
 #include "replaypage.h"
 
+#include "jobtracker.h"
 #include "plotstyle.h"
 #include "qcp.h"
 #include "replay/replayprocess.h"
@@ -19,9 +20,14 @@
 
 namespace dreamrsi {
 
+namespace {
+const QString TrackerScope = QStringLiteral("replay page");
+} // namespace
+
 ReplayPage::ReplayPage(Workspace *workspace, QWidget *parent)
     : QWidget(parent)
     , m_workspace(workspace)
+    , m_tracker(new JobTracker(this))
 {
     auto *controls = new QHBoxLayout;
     m_world = new QComboBox;
@@ -208,7 +214,7 @@ void ReplayPage::run()
     m_debounce.stop();
     if (m_play.isActive())
         togglePlay();
-    const quint64 generation = ++m_generation;
+    m_tracker->renew(TrackerScope);
     for (QPointer<ReplayProcess> &job : m_jobs) {
         if (job) {
             job->disconnect(this);
@@ -241,16 +247,18 @@ void ReplayPage::run()
             continue;
         auto *job = new ReplayProcess(this);
         m_jobs[s] = job;
-        auto deliver = [this, generation, s, job, tree = world.tree](std::shared_ptr<const EpisodeResult> episode) {
-            job->deleteLater();
-            if (generation != m_generation)
-                return; // stale: the choices changed meanwhile
+        // Applied only while this run is the newest: the choices may change meanwhile.
+        auto show = m_tracker->guard(TrackerScope, [this, s, tree = world.tree](std::shared_ptr<const EpisodeResult> episode) {
             m_jobs[s] = nullptr;
             m_state[s] = StepperState(tree, std::move(episode));
             m_state[s].seek(m_position);
             if (--m_pending == 0)
                 emit episodesReady();
             showPosition();
+        });
+        auto deliver = [job, show](std::shared_ptr<const EpisodeResult> episode) {
+            job->deleteLater();
+            show(std::move(episode));
         };
         connect(job, &ReplayProcess::finished, this, [deliver](std::shared_ptr<const ReplayProcessOutput> output) {
             deliver(ReplayJobs::tracedEpisodeOf(*output));

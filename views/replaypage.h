@@ -15,6 +15,7 @@ class QToolButton;
 
 namespace dreamrsi {
 
+class JobTracker;
 class ReplayProcess;
 class TreeView;
 class Workspace;
@@ -79,7 +80,7 @@ private:
     StepperState m_state[2];
     int m_position = 0;
     int m_pending = 0;
-    quint64 m_generation = 0;
+    JobTracker *m_tracker = nullptr;   ///< scope "replay page": a new run makes older answers stale
     QPointer<ReplayProcess> m_jobs[2]; ///< the traced replays in flight, one child process per side
     QTimer m_debounce;
     QTimer m_play;

@@ -1,16 +1,11 @@
-// dreamrsi: the headless twin of the workbench. Every command is implemented
-// in dreamrsi_core (or, for figure export, dreamrsi_views); this file only
-// dispatches.
-#include "eval/evalcommands.h"
-#include "loop/roundbench.h"
-#include "model/modelcommands.h"
-#include "replay/replaycommand.h"
-#include "store/storecommands.h"
-#include "plotcommand.h"
+// dreamrsi: the headless twin of the workbench. Each command reads its
+// arguments in its own file under app/cli and calls dreamrsi_core (or, for
+// figure export, dreamrsi_views); this file only dispatches.
+#include "agenttrycommand.h"
+#include "commands.h"
+#include "dreamcommand.h"
 #include "projectreplaycommand.h"
 #include "roundcommand.h"
-#include "dreamcommand.h"
-#include "agenttrycommand.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -37,14 +32,6 @@ int runReplay(const QStringList &args, QTextStream &out, QTextStream &err)
                                                       : dreamrsi::runReplayCommand(args, out, err);
 }
 
-/// `project replay P …` is `replay --project P …` (the project layer, not the store).
-int runProject(const QStringList &args, QTextStream &out, QTextStream &err)
-{
-    if (args.value(0) == QLatin1String("replay") && args.size() >= 2 && !args.at(1).startsWith(QLatin1Char('-')))
-        return dreamrsi::runProjectReplayCommand(QStringList{QStringLiteral("--project"), args.at(1)} + args.mid(2), out, err);
-    return dreamrsi::runProjectCommand(args, out, err);
-}
-
 // One line per command; keep sorted by name.
 const Command commands[] = {
     {"agent", "try a discovery agent: one attempt from the initial program, evaluated (agent try)", dreamrsi::runAgentCommand},
@@ -56,7 +43,7 @@ const Command commands[] = {
     {"loop", "T iterations of round, dream and approve, or the fixed-exploration baseline (--fixed)", dreamrsi::runLoopCommand},
     {"ls", "list a project's iterations, policy versions, replay results, approvals", dreamrsi::runLsCommand},
     {"plot", "export a frontier, anytime or tree figure (PDF, SVG, PNG)", dreamrsi::runPlotCommand, true},
-    {"project", "create a project file or show what it holds (new, info)", runProject},
+    {"project", "create a project file or show what it holds (new, info)", dreamrsi::runProjectCommand},
     {"replay", "replay a policy in tree files (--world) or a project's iterations (--project) and score it",
      runReplay},
     {"round", "run or resume a live round: agent attempts on W workers, stored as they finish", dreamrsi::runRoundCommand},

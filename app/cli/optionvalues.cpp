@@ -20,6 +20,18 @@ std::optional<double> number(const QString &option, const QString &text, double 
     return std::nullopt;
 }
 
+std::optional<qint64> integer(const QString &option, const QString &text, qint64 low, qint64 high, QString *error)
+{
+    bool ok = false;
+    const qint64 x = text.trimmed().toLongLong(&ok);
+    if (ok && x >= low && x <= high)
+        return x;
+    const QString range = high == std::numeric_limits<qint64>::max() ? QStringLiteral("≥ %1").arg(low)
+                                                                      : QStringLiteral("in [%1, %2]").arg(low).arg(high);
+    *error = QStringLiteral("%1 must be an integer %2 (got '%3')").arg(option, range, text);
+    return std::nullopt;
+}
+
 std::optional<QList<double>> betas(const QString &option, const QString &text, QString *error)
 {
     QList<double> list;

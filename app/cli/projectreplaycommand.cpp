@@ -2,9 +2,9 @@
 #include "projectreplaycommand.h"
 
 #include "optionvalues.h"
+#include "replayoutput.h"
 
 #include "project/projectreplay.h"
-#include "replay/replaycommand.h"
 
 #include <QCommandLineParser>
 
@@ -65,7 +65,7 @@ int runProjectReplayCommand(const QStringList &args, QTextStream &out, QTextStre
         return 2;
     }
 
-    ReplayCommandOptions printing; // how the result is printed (shared with `replay --world`)
+    ReplayPrinting printing; // how the result is printed (shared with `replay --world`)
     ProjectReplayRequest request;
     request.project = parser.value(project);
     request.policy = parser.value(policy);
@@ -119,7 +119,6 @@ int runProjectReplayCommand(const QStringList &args, QTextStream &out, QTextStre
         return 1;
     }
     const ProjectReplayOutcome &o = *outcome.value;
-    printing.replay = request.options;
     int rc = printReplayResult(o.result, printing, out, err);
     if (!o.storeError.isEmpty()) {
         err << "error: " << o.storeError << '\n';

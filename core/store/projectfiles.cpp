@@ -43,6 +43,54 @@ void removeAll(const QString &path)
 
 } // namespace
 
+StoreResult<std::unique_ptr<ProjectReader>> openReader(const QString &path)
+{
+    StoreResult<std::unique_ptr<ProjectReader>> r = ProjectReader::open(path);
+    if (r.ok())
+        return r;
+    QString error;
+    std::unique_ptr<SqliteConnection> db = SqliteConnection::open(path, SqliteConnection::Mode::ReadOnly, &error);
+    const std::optional<qint64> version = db ? db->queryInt("PRAGMA user_version;", &error) : std::nullopt;
+    const std::optional<qint64> app = db ? db->queryInt("PRAGMA application_id;", &error) : std::nullopt;
+    db.reset();
+    if (version && app && *app == Schema::ApplicationId && *version < Schema::CurrentVersion) {
+        StoreResult<std::unique_ptr<ProjectWriter>> w = ProjectWriter::open(path);
+        if (!w.ok())
+            return StoreResult<std::unique_ptr<ProjectReader>>::failure(w.error);
+        w.value->reset();
+        return ProjectReader::open(path);
+    }
+    return r;
+}
+
+StoreResult<PolicyVersion> importPolicyFile(const QString &projectPath, const PolicyFileImport &import)
+{
+    using R = StoreResult<PolicyVersion>;
+    PolicyVersion v;
+    v.origin = import.origin;
+    QFile f(import.file);
+    if (!f.open(QIODevice::ReadOnly))
+        return R::failure(QStringLiteral("%1: cannot read: %2").arg(import.file, f.errorString()));
+    v.code = QString::fromUtf8(f.readAll());
+    v.name = import.name.isEmpty() ? QFileInfo(import.file).completeBaseName() : import.name;
+    StoreResult<std::unique_ptr<ProjectWriter>> w = ProjectWriter::open(projectPath);
+    if (!w.ok())
+        return w.failureAs<PolicyVersion>();
+    if (!import.parentName.isEmpty()) {
+        StoreResult<std::unique_ptr<ProjectReader>> r = ProjectReader::open(projectPath);
+        StoreResult<PolicyVersion> parent =
+            r.ok() ? (*r.value)->policyVersionByName(import.parentName) : r.failureAs<PolicyVersion>();
+        if (!parent.ok())
+            return parent;
+        v.parent = parent.value->id;
+    }
+    const StoreResult<PolicyVersionId> id = (*w.value)->addPolicyVersion(v);
+    if (!id.ok())
+        return id.failureAs<PolicyVersion>();
+    v.id = *id.value;
+    return R::success(v);
+}
+
 StoreResult<QList<IterationId>> importTreeFiles(ProjectWriter &writer, const QStringList &paths)
 {
     using R = StoreResult<QList<IterationId>>;

@@ -4,6 +4,8 @@
 
 #include <QStringList>
 
+#include <memory>
+
 namespace dreamrsi {
 
 class ProjectReader;
@@ -20,6 +22,26 @@ class ProjectWriter;
 /// the project and its artifact folder under temporary names and renames
 /// them into place only when everything checked out.
 namespace ProjectFiles {
+
+/// Opens a reader on the project at `path`. A project of an older schema is
+/// migrated first (that takes the writer's lock for a moment), so a reader
+/// opened here always sees the current schema.
+StoreResult<std::unique_ptr<ProjectReader>> openReader(const QString &path);
+
+/// A policy version to be read from a script file and stored.
+struct PolicyFileImport
+{
+    QString file;       ///< the .js file
+    QString name;       ///< the version's name; the file's base name when empty
+    PolicyOrigin origin = PolicyOrigin::Human;
+    QString parentName; ///< a stored version this one derives from; none when empty
+};
+
+/// Stores the script of `import.file` as a new policy version of the
+/// project at `projectPath` and returns it with its id. Fails, naming the
+/// file, the parent or the name, when the file cannot be read, the parent
+/// does not exist or the name is taken.
+StoreResult<PolicyVersion> importPolicyFile(const QString &projectPath, const PolicyFileImport &import);
 
 /// Parses every file first; when one is invalid nothing is stored and the
 /// error names the file, the cell and the field. Otherwise stores all trees

@@ -1,4 +1,4 @@
-#include "plotcommand.h"
+#include "plotrequest.h"
 
 #include "figuredata.h"
 #include "figureexport.h"
@@ -24,21 +24,6 @@
 namespace dreamrsi {
 
 namespace {
-const char Usage[] =
-    "usage: dreamrsi plot frontier|anytime|tree (--project P | --world W.json ...) [--versions a,b]\n"
-    "                     [--select WORLD|ITERATION] [--beta B] [--width-mm W] [--height-mm H] [--dpi D]\n"
-    "                     [--data FILE.csv] --out FIG\n"
-    "       dreamrsi plot progress --project P [--label NAME] [--project Q [--label NAME2] ...] [sizes]\n"
-    "                     [--data FILE.csv] --out FIG\n"
-    "  FIG ends in .pdf, .svg or .png. Versions: project version names, or builtin:NAME / P.js with --world.\n"
-    "  frontier: the mean over all worlds, or one world with --select (or when only one is given).\n"
-    "  --select takes a world's name or its iteration number. Frontier and anytime figures name the\n"
-    "  series only; their numbers go to a caption table beside the figure (FIG.table.tex) and to stdout.\n"
-    "  --data FILE.csv writes the numbers behind the figure (points, staircase membership, curves, cells,\n"
-    "  progress steps and iteration starts), one row per plotted point, with a header naming each column.\n"
-    "  progress: best score against cumulative agent calls, one curve per project (a run of `dreamrsi loop`,\n"
-    "  e.g. a Dream-RSI run and its --fixed baseline), marked where each iteration starts; --label names the\n"
-    "  curve of the --project before it (default: the project's name).\n";
 
 /// Writes the numbers behind a figure when --data asked for them.
 bool writeData(const QString &dataPath, const FigureTable &data, QTextStream &out, QTextStream &err)
@@ -58,10 +43,6 @@ bool writeData(const QString &dataPath, const FigureTable &data, QTextStream &ou
 int writeProgress(const QStringList &projects, const QStringList &labels, const QString &outPath,
                   FigureExport::Options options, const QString &dataPath, QTextStream &out, QTextStream &err)
 {
-    if (projects.isEmpty()) {
-        err << "dreamrsi plot: progress needs --project (one per run)\n";
-        return 2;
-    }
     QList<ProgressCurve> curves;
     for (qsizetype i = 0; i < projects.size(); ++i) {
         const QString &path = projects.at(i);
@@ -125,93 +106,19 @@ struct Inputs
 };
 } // namespace
 
-int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+int writePlot(const PlotRequest &request, QTextStream &out, QTextStream &err)
 {
-    if (args.isEmpty() || args.contains(QStringLiteral("--help"))) {
-        (args.isEmpty() ? err : out) << Usage;
-        return args.isEmpty() ? 2 : 0;
-    }
-    const QString kind = args.first();
-    if (kind != QLatin1String("frontier") && kind != QLatin1String("anytime") && kind != QLatin1String("tree")
-        && kind != QLatin1String("progress")) {
-        err << "dreamrsi plot: unknown figure '" << kind << "'\n" << Usage;
-        return 2;
-    }
-    QString project, outPath, select, dataPath;
-    QStringList worldPaths, versionNames, projects, labels;
-    double beta = 0.5;
-    FigureExport::Options options;
+    const QString &kind = request.kind;
+    const QString &project = request.project;
+    const QString &outPath = request.outPath;
+    const QString &select = request.select;
+    const QString &dataPath = request.dataPath;
+    const QStringList &versionNames = request.versionNames;
+    const double beta = request.beta;
+    FigureExport::Options options = request.options;
     AppSettings settings;
-    for (int i = 1; i < args.size(); ++i) {
-        const QString a = args.at(i);
-        auto value = [&](QString *target) {
-            if (i + 1 >= args.size())
-                return false;
-            *target = args.at(++i);
-            return true;
-        };
-        QString v;
-        bool ok = true;
-        if (a == QLatin1String("--project")) {
-            ok = value(&project);
-            projects.append(project);
-            labels.append(QString());
-        } else if (a == QLatin1String("--label")) {
-            ok = value(&v) && !projects.isEmpty();
-            if (ok)
-                labels.last() = v;
-        } else if (a == QLatin1String("--world")) {
-            ok = value(&v);
-            worldPaths.append(v);
-        } else if (a == QLatin1String("--versions")) {
-            ok = value(&v);
-            versionNames = v.split(QLatin1Char(','), Qt::SkipEmptyParts);
-        } else if (a == QLatin1String("--select")) {
-            ok = value(&select);
-        } else if (a == QLatin1String("--data")) {
-            if (!value(&dataPath)) {
-                err << "dreamrsi plot: --data needs a file (the CSV to write)\n" << Usage;
-                return 2;
-            }
-        } else if (a == QLatin1String("--out")) {
-            ok = value(&outPath);
-        } else if (a == QLatin1String("--beta")) {
-            ok = value(&v);
-            beta = v.toDouble(&ok);
-            ok = ok && beta >= 0 && beta <= 1;
-        } else if (a == QLatin1String("--width-mm") || a == QLatin1String("--height-mm")) {
-            ok = value(&v);
-            const double mm = v.toDouble(&ok);
-            if (a == QLatin1String("--width-mm"))
-                options.sizeMm.setWidth(mm);
-            else
-                options.sizeMm.setHeight(mm);
-        } else if (a == QLatin1String("--dpi")) {
-            ok = value(&v);
-            options.dpi = v.toInt(&ok);
-        } else {
-            err << "dreamrsi plot: unknown option '" << a << "'\n" << Usage;
-            return 2;
-        }
-        if (!ok) {
-            err << "dreamrsi plot: bad or missing value for " << a << '\n';
-            return 2;
-        }
-    }
-    if (outPath.isEmpty() || (project.isEmpty() == worldPaths.isEmpty())) {
-        err << "dreamrsi plot: give --out and either --project or --world\n" << Usage;
-        return 2;
-    }
-    if (!FigureExport::formatForPath(outPath)) {
-        err << "dreamrsi plot: " << outPath << ": use .pdf, .svg or .png\n";
-        return 2;
-    }
     if (kind == QLatin1String("progress"))
-        return writeProgress(projects, labels, outPath, options, dataPath, out, err);
-    if (projects.size() > 1) {
-        err << "dreamrsi plot: " << kind << " takes one --project (several are for progress)\n";
-        return 2;
-    }
+        return writeProgress(request.projects, request.labels, outPath, options, dataPath, out, err);
 
     // Worlds, versions and (for a project) stored results.
     Inputs in;
@@ -245,7 +152,7 @@ int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             }
         }
     } else {
-        for (const QString &path : worldPaths) {
+        for (const QString &path : request.worldPaths) {
             auto parsed = TreeJson::readFile(path);
             if (!parsed.ok()) {
                 err << "dreamrsi plot: " << parsed.error.message << '\n';

@@ -1,9 +1,9 @@
-#include "roundbench.h"
-
-#include "evaluationbackend.h"
-#include "roundrunner.h"
+// `dreamrsi bench round`: a live round's orchestration overhead per attempt.
+#include "benches.h"
 
 #include "agent/agent.h"
+#include "loop/evaluationbackend.h"
+#include "loop/roundrunner.h"
 #include "store/projectstore.h"
 
 #include <QCoreApplication>
@@ -54,19 +54,9 @@ StoreResult<T> await(QFuture<StoreResult<T>> future)
 
 } // namespace
 
-int runBenchRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+int benchRound(const RoundBenchOptions &options, QTextStream &out, QTextStream &err)
 {
-    int branches = 16;
-    int refinements = 15;
-    int workers = 8;
-    for (qsizetype i = 0; i + 1 < args.size(); i += 2) {
-        if (args.at(i) == QLatin1String("--branches"))
-            branches = std::max(1, args.at(i + 1).toInt());
-        else if (args.at(i) == QLatin1String("--refinements"))
-            refinements = std::max(0, args.at(i + 1).toInt());
-        else if (args.at(i) == QLatin1String("--workers"))
-            workers = std::max(1, args.at(i + 1).toInt());
-    }
+    const int branches = options.branches, refinements = options.refinements, workers = options.workers;
     QTemporaryDir dir;
     const QString task = dir.filePath(QStringLiteral("task"));
     QDir().mkpath(task);

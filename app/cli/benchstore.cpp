@@ -1,9 +1,9 @@
 // `dreamrsi bench store`: the figures of issue 4 (import many worlds; open a
 // large project and load one large tree).
-#include "storecommands.h"
+#include "benches.h"
 
-#include "projectreader.h"
-#include "projectwriter.h"
+#include "store/projectreader.h"
+#include "store/projectwriter.h"
 
 #include <QElapsedTimer>
 #include <QRandomGenerator>
@@ -77,33 +77,12 @@ qint64 cpuMs()
     return qint64(double(std::clock()) * 1000.0 / CLOCKS_PER_SEC);
 }
 
-bool positiveOption(const QStringList &args, const char *name, int *value, QTextStream &err)
-{
-    const int at = int(args.indexOf(QLatin1String(name)));
-    if (at < 0)
-        return true;
-    bool ok = false;
-    *value = args.value(at + 1).toInt(&ok);
-    if (!ok || *value < 1) {
-        err << "error: " << name << " needs a positive integer\n";
-        return false;
-    }
-    return true;
-}
-
 } // namespace
 
-int runBenchStoreCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+int benchStore(const StoreBenchOptions &options, QTextStream &out, QTextStream &err)
 {
-    if (args.contains(QLatin1String("--help"))) {
-        out << "usage: dreamrsi bench store [--worlds 1000] [--cells 110] [--project-cells 100000] [--tree-cells 10000]\n";
-        return 0;
-    }
-    int worlds = 1000, cells = 110, projectCells = 100000, treeCells = 10000;
-    if (!positiveOption(args, "--worlds", &worlds, err) || !positiveOption(args, "--cells", &cells, err)
-        || !positiveOption(args, "--project-cells", &projectCells, err)
-        || !positiveOption(args, "--tree-cells", &treeCells, err))
-        return 2;
+    const int worlds = options.worlds, cells = options.cells, projectCells = options.projectCells,
+              treeCells = options.treeCells;
     QTemporaryDir dir;
     if (!dir.isValid()) {
         err << "error: cannot create a temporary folder: " << dir.errorString() << '\n';

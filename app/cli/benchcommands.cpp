@@ -1,0 +1,125 @@
+// `dreamrsi bench NAME`: the arguments of every benchmark (all whole numbers);
+// the benchmarks themselves are in bench*.cpp.
+#include "commands.h"
+
+#include "benches.h"
+#include "commandline.h"
+#include "optionvalues.h"
+
+#include <limits>
+#include <optional>
+
+namespace dreamrsi {
+
+namespace {
+
+/// One whole-number option of a benchmark and where its value goes.
+struct Count
+{
+    const char *name;
+    int *target;
+    int min;
+};
+
+/// Reads a benchmark's options; returns the exit status when the benchmark should not run.
+std::optional<int> readCounts(const char *bench, const char *usage, const QStringList &args, const QList<Count> &counts,
+                              QTextStream &out, QTextStream &err)
+{
+    QList<QCommandLineOption> options;
+    for (const Count &c : counts)
+        options.append(CommandLine::value(c.name, "N"));
+    auto usageError = [&](const QString &message) {
+        err << "dreamrsi bench " << bench << ": " << message << '\n' << usage;
+        return 2;
+    };
+    QCommandLineParser parser;
+    CommandLine::Problem problem;
+    switch (CommandLine::parse(parser, options, args, &problem)) {
+    case CommandLine::Outcome::Help:
+        out << usage;
+        return 0;
+    case CommandLine::Outcome::Error:
+        if (problem.kind == CommandLine::Problem::Kind::MissingValue)
+            return usageError(QStringLiteral("%1 needs a value").arg(problem.argument));
+        return usageError(QStringLiteral("unknown option '%1'").arg(problem.argument));
+    case CommandLine::Outcome::Run:
+        break;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return usageError(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().constFirst()));
+    for (const CommandLine::Given &g : CommandLine::inOrder(parser, options)) {
+        for (const Count &c : counts) {
+            if (g.name != QLatin1String(c.name))
+                continue;
+            QString why;
+            const std::optional<qint64> n = OptionValues::integer(QStringLiteral("--") + g.name, g.value, c.min,
+                                                                  std::numeric_limits<int>::max(), &why);
+            if (!n)
+                return usageError(why);
+            *c.target = int(*n);
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+int runBenchTreeCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    TreeBenchOptions o;
+    if (const auto rc = readCounts("tree", "usage: dreamrsi bench tree [--cells 100000]\n"
+                                           "Parses, indexes and re-serialises a synthetic tree of N cells.\n",
+                                   args, {{"cells", &o.cells, 1}}, out, err))
+        return *rc;
+    return benchTree(o, out, err);
+}
+
+int runBenchSandboxCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    SandboxBenchOptions o;
+    if (const auto rc = readCounts("sandbox", "usage: dreamrsi bench sandbox [--runs 50] [--workers W] [--evaluations 40]\n"
+                                              "Times /bin/true bare and sandboxed (median of N runs), and M trivial\n"
+                                              "evaluations through a pool of W workers (default: one per core).\n",
+                                   args, {{"runs", &o.runs, 1}, {"workers", &o.workers, 1}, {"evaluations", &o.evaluations, 1}},
+                                   out, err))
+        return *rc;
+    return benchSandbox(o, out, err);
+}
+
+int runBenchStoreCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    StoreBenchOptions o;
+    if (const auto rc = readCounts("store", "usage: dreamrsi bench store [--worlds 1000] [--cells 110] [--project-cells 100000] "
+                                            "[--tree-cells 10000]\n"
+                                            "Times importing many worlds, and opening a large project and loading one tree.\n",
+                                   args,
+                                   {{"worlds", &o.worlds, 1}, {"cells", &o.cells, 1}, {"project-cells", &o.projectCells, 1},
+                                    {"tree-cells", &o.treeCells, 1}},
+                                   out, err))
+        return *rc;
+    return benchStore(o, out, err);
+}
+
+int runBenchRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    RoundBenchOptions o;
+    if (const auto rc = readCounts("round", "usage: dreamrsi bench round [--branches 16] [--refinements 15] [--workers 8]\n"
+                                            "Times a live round's orchestration per attempt (instant agent and evaluator).\n",
+                                   args,
+                                   {{"branches", &o.branches, 1}, {"refinements", &o.refinements, 0}, {"workers", &o.workers, 1}},
+                                   out, err))
+        return *rc;
+    return benchRound(o, out, err);
+}
+
+int runBenchReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    ReplayBenchOptions o;
+    if (const auto rc = readCounts("replay", "usage: dreamrsi bench replay [--worlds 1000]\n"
+                                             "Episodes/s and reveals/s of built-in and scripted replays in N synthetic worlds.\n",
+                                   args, {{"worlds", &o.worlds, 1}}, out, err))
+        return *rc;
+    return benchReplay(o, out, err);
+}
+
+} // namespace dreamrsi

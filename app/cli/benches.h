@@ -1,0 +1,56 @@
+#pragma once
+
+#include <QTextStream>
+
+namespace dreamrsi {
+
+// The benchmarks of `dreamrsi bench NAME` (arguments read in
+// benchcommands.cpp). Each prints its figures on `out` as it goes and
+// returns the exit status: 0 done, 1 a failure (said on `err`).
+
+/// Parses, indexes and re-serialises a synthetic tree (width 100).
+struct TreeBenchOptions
+{
+    int cells = 100000;
+};
+int benchTree(const TreeBenchOptions &options, QTextStream &out, QTextStream &err);
+
+/// Median wall time of /bin/true bare, under bubblewrap and under the
+/// fallback sandbox; the throughput of trivial evaluations through a pool.
+struct SandboxBenchOptions
+{
+    int runs = 50;
+    int workers = 0; ///< pool size; 0 = the ideal thread count
+    int evaluations = 40;
+};
+int benchSandbox(const SandboxBenchOptions &options, QTextStream &out, QTextStream &err);
+
+/// Importing many worlds; opening a large project and loading one tree.
+struct StoreBenchOptions
+{
+    int worlds = 1000;
+    int cells = 110;
+    int projectCells = 100000;
+    int treeCells = 10000;
+};
+int benchStore(const StoreBenchOptions &options, QTextStream &out, QTextStream &err);
+
+/// The orchestration overhead of a live round per attempt, with an instant
+/// agent and an instant evaluation backend so that nothing else is timed.
+struct RoundBenchOptions
+{
+    int branches = 16;
+    int refinements = 15;
+    int workers = 8;
+};
+int benchRound(const RoundBenchOptions &options, QTextStream &out, QTextStream &err);
+
+/// Episodes/s and reveals/s of built-in and scripted replays in synthetic
+/// worlds, in process and in child `dreamrsi replay` processes.
+struct ReplayBenchOptions
+{
+    int worlds = 1000;
+};
+int benchReplay(const ReplayBenchOptions &options, QTextStream &out, QTextStream &err);
+
+} // namespace dreamrsi

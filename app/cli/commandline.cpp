@@ -1,0 +1,115 @@
+#include "commandline.h"
+
+#include <QHash>
+
+namespace dreamrsi::CommandLine {
+
+namespace {
+
+QStringList namesOf(const char *names)
+{
+    return QString::fromLatin1(names).split(QLatin1Char(','), Qt::SkipEmptyParts);
+}
+
+/// The option's name in an argument: "--out=x" and "-out" give "out".
+QString nameIn(const QString &argument)
+{
+    qsizetype start = 0;
+    while (start < argument.size() && start < 2 && argument.at(start) == QLatin1Char('-'))
+        ++start;
+    QString name = argument.mid(start);
+    const qsizetype eq = name.indexOf(QLatin1Char('='));
+    return eq < 0 ? name : name.left(eq);
+}
+
+/// The argument as typed (up to any "=value") that named option `name`.
+QString typedArgument(const QStringList &args, const QString &name)
+{
+    for (const QString &a : args) {
+        if (a.startsWith(QLatin1Char('-')) && a != QLatin1String("--") && nameIn(a) == name) {
+            const qsizetype eq = a.indexOf(QLatin1Char('='));
+            return eq < 0 ? a : a.left(eq);
+        }
+    }
+    return QStringLiteral("--") + name;
+}
+
+const QCommandLineOption *optionNamed(const QList<QCommandLineOption> &options, const QString &name)
+{
+    for (const QCommandLineOption &o : options) {
+        if (o.names().contains(name))
+            return &o;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+QCommandLineOption value(const char *names, const char *valueName)
+{
+    return QCommandLineOption(namesOf(names), QString(), QString::fromLatin1(valueName));
+}
+
+QCommandLineOption flag(const char *names)
+{
+    return QCommandLineOption(namesOf(names));
+}
+
+Outcome parse(QCommandLineParser &parser, const QList<QCommandLineOption> &options, const QStringList &args,
+              Problem *problem)
+{
+    const QCommandLineOption help = flag("h,help");
+    parser.addOptions(options);
+    parser.addOption(help);
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
+    const bool parsed = parser.parse(QStringList{QStringLiteral("dreamrsi")} + args);
+    if (parser.isSet(help))
+        return Outcome::Help;
+    if (parsed)
+        return Outcome::Run;
+    problem->message = parser.errorText();
+    const QStringList unknown = parser.unknownOptionNames();
+    if (!unknown.isEmpty()) {
+        problem->kind = Problem::Kind::UnknownOption;
+        problem->argument = typedArgument(args, unknown.first());
+        return Outcome::Error;
+    }
+    // Only the last argument can lack its value: any other takes the next one.
+    const QString last = args.value(args.size() - 1);
+    const QCommandLineOption *option = last.startsWith(QLatin1Char('-')) ? optionNamed(options, nameIn(last)) : nullptr;
+    if (option && !option->valueName().isEmpty() && !last.contains(QLatin1Char('='))) {
+        problem->kind = Problem::Kind::MissingValue;
+        problem->argument = last;
+        return Outcome::Error;
+    }
+    problem->kind = Problem::Kind::Other;
+    for (const QString &a : args) {
+        const QCommandLineOption *o = a.startsWith(QLatin1Char('-')) ? optionNamed(options, nameIn(a)) : nullptr;
+        if (o && o->valueName().isEmpty() && a.contains(QLatin1Char('='))) {
+            problem->argument = a;
+            break;
+        }
+    }
+    return Outcome::Error;
+}
+
+QList<Given> inOrder(const QCommandLineParser &parser, const QList<QCommandLineOption> &options)
+{
+    QList<Given> given;
+    QHash<QString, qsizetype> used; // values of each option read so far
+    for (const QString &typed : parser.optionNames()) {
+        const QCommandLineOption *option = optionNamed(options, typed);
+        if (!option)
+            continue; // --help
+        Given g;
+        g.name = option->names().constFirst();
+        g.typed = typed;
+        if (!option->valueName().isEmpty())
+            g.value = parser.values(g.name).value(used[g.name]++);
+        given.append(g);
+    }
+    return given;
+}
+
+} // namespace dreamrsi::CommandLine

@@ -1,0 +1,63 @@
+#pragma once
+
+#include <QCommandLineOption>
+#include <QCommandLineParser>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace dreamrsi::CommandLine {
+
+// The one way the commands under app/cli read their arguments: a
+// QCommandLineParser with --help/-h added, single-dash words read as long
+// options (`-o` of export, `-world` reads as --world), options allowed after
+// positional arguments. Each command keeps its own usage text and its own
+// words for a usage error; this file only says what went wrong.
+
+/// What parse() found.
+enum class Outcome {
+    Run,   ///< the arguments parsed; the command runs
+    Help,  ///< --help or -h was given: print the usage on stdout, exit 0
+    Error, ///< a usage error, described by the Problem: exit 2
+};
+
+/// A usage error found by the parser, with the argument as it was typed.
+struct Problem
+{
+    enum class Kind {
+        UnknownOption, ///< an option the command does not have
+        MissingValue,  ///< a value option was the last argument
+        Other,         ///< anything else (e.g. a value given to a flag)
+    };
+    Kind kind = Kind::Other;
+    QString argument; ///< as given: "--frobnicate", "-x", "--world"
+    QString message;  ///< QCommandLineParser's own description
+};
+
+/// A value option, e.g. value("world", "FILE"); names may list aliases ("o,out").
+QCommandLineOption value(const char *names, const char *valueName = "VALUE");
+
+/// An option without a value.
+QCommandLineOption flag(const char *names);
+
+/// Adds `options` and the help option to `parser` and parses `args` (the
+/// arguments after the command's name). Help wins over every other problem.
+Outcome parse(QCommandLineParser &parser, const QList<QCommandLineOption> &options, const QStringList &args,
+              Problem *problem);
+
+/// One option as it was given.
+struct Given
+{
+    QString name;  ///< the option's first name: "o" for both `-o` and `--out` of value("o,out")
+    QString typed; ///< the name as it was typed, without dashes: "out" for `--out`
+    QString value; ///< empty for a flag
+};
+
+/// The options found by the last parse, in the order they were given (a
+/// repeated option once per use), each with its value. QCommandLineParser
+/// keeps the values of one option in order but not the order across
+/// options; commands whose options pair up (plot's --project and --label)
+/// or whose first bad value is the one to report read them this way.
+QList<Given> inOrder(const QCommandLineParser &parser, const QList<QCommandLineOption> &options);
+
+} // namespace dreamrsi::CommandLine

@@ -1,0 +1,177 @@
+// `dreamrsi export`: a project's iterations as tree files or folders, a
+// project bundle, or a tree file re-written canonically.
+#include "commands.h"
+
+#include "commandline.h"
+
+#include "model/treejson.h"
+#include "store/projectfiles.h"
+#include "store/projectreader.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+#include <optional>
+
+namespace dreamrsi {
+
+namespace {
+
+const char *const exportUsage =
+    "usage: dreamrsi export P.dreamrsi --iteration ID [-o OUT.json]   one iteration as a tree file\n"
+    "       dreamrsi export P.dreamrsi --iteration ID --dir DIR       tree, round metadata and artifacts\n"
+    "       dreamrsi export P.dreamrsi --all --dir DIR                every iteration as a tree file\n"
+    "       dreamrsi export P.dreamrsi --bundle OUT.dreamrsi-bundle   the whole project as one file\n"
+    "       dreamrsi export IN.json [-o OUT.json]                     re-write a tree file canonically\n";
+
+int usageError(QTextStream &err, const QString &message)
+{
+    err << "dreamrsi export: " << message << '\n' << exportUsage;
+    return 2;
+}
+
+/// True when `path` names an SQLite file (a project or a bundle), judged by its header.
+bool looksLikeSqlite(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return false;
+    return f.read(16) == QByteArray("SQLite format 3\0", 16);
+}
+
+/// `export IN.json [-o OUT.json]`: the tree sorted by seq, defaults resolved, payload kept.
+int rewriteTree(const QString &input, const QString &output, QTextStream &out, QTextStream &err)
+{
+    const TreeJson::ParseResult r = TreeJson::readFile(input);
+    if (!r.ok()) {
+        err << "error: " << r.error.message << '\n';
+        return 1;
+    }
+    if (output.isEmpty()) {
+        out << QString::fromUtf8(TreeJson::serialize(*r.tree));
+        out.flush();
+        return 0;
+    }
+    QString error;
+    if (!TreeJson::writeFile(*r.tree, output, &error)) {
+        err << "error: " << error << '\n';
+        return 1;
+    }
+    return 0;
+}
+
+int fail(QTextStream &err, const QString &error)
+{
+    err << "error: " << error << '\n';
+    return 1;
+}
+
+} // namespace
+
+int runProjectExportCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    const QCommandLineOption iterationOption = CommandLine::value("iteration", "ID");
+    const QCommandLineOption outOption = CommandLine::value("o,out", "FILE");
+    const QCommandLineOption dirOption = CommandLine::value("dir", "DIR");
+    const QCommandLineOption bundleOption = CommandLine::value("bundle", "FILE");
+    const QCommandLineOption allOption = CommandLine::flag("all");
+    QCommandLineParser parser;
+    CommandLine::Problem problem;
+    switch (CommandLine::parse(parser, {iterationOption, outOption, dirOption, bundleOption, allOption}, args, &problem)) {
+    case CommandLine::Outcome::Help:
+        out << exportUsage;
+        return 0;
+    case CommandLine::Outcome::Error:
+        if (problem.kind == CommandLine::Problem::Kind::MissingValue)
+            return usageError(err, QStringLiteral("%1 needs a value").arg(problem.argument));
+        return usageError(err, QStringLiteral("unknown option '%1'").arg(problem.argument));
+    case CommandLine::Outcome::Run:
+        break;
+    }
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > 1)
+        return usageError(err, QStringLiteral("unexpected argument '%1'").arg(positional.at(1)));
+    const QString output = parser.value(outOption);
+    const QString dir = parser.value(dirOption);
+    const QString bundle = parser.value(bundleOption);
+    const bool all = parser.isSet(allOption);
+    const bool projectForm = parser.isSet(iterationOption) || all || parser.isSet(bundleOption)
+                             || (!positional.isEmpty() && looksLikeSqlite(positional.first()));
+    if (!projectForm) {
+        if (positional.isEmpty())
+            return usageError(err, QStringLiteral("give a project or a tree file"));
+        if (parser.isSet(dirOption))
+            return usageError(err, QStringLiteral("--dir writes a project's iteration; '%1' is a tree file").arg(positional.first()));
+        return rewriteTree(positional.first(), output, out, err);
+    }
+
+    std::optional<IterationId> iteration;
+    for (const QString &v : parser.values(iterationOption)) {
+        bool ok = false;
+        iteration = v.toLongLong(&ok);
+        if (!ok || *iteration < 1) {
+            err << "error: --iteration needs an iteration id (see `dreamrsi ls P.dreamrsi`), got '" << v << "'\n";
+            return 2;
+        }
+    }
+    const int forms = int(iteration.has_value()) + int(all) + int(!bundle.isEmpty());
+    if (positional.isEmpty())
+        return usageError(err, QStringLiteral("give the project file"));
+    if (forms != 1)
+        return usageError(err, QStringLiteral("give one of --iteration, --all and --bundle"));
+    if (all && dir.isEmpty())
+        return usageError(err, QStringLiteral("--all needs --dir DIR"));
+    if (!bundle.isEmpty() && !(output.isEmpty() && dir.isEmpty()))
+        return usageError(err, QStringLiteral("--bundle takes neither -o nor --dir"));
+    if (!output.isEmpty() && !dir.isEmpty())
+        return usageError(err, QStringLiteral("-o and --dir exclude each other"));
+    const QString project = positional.first();
+
+    if (!bundle.isEmpty()) {
+        const StoreResult<Done> r = ProjectFiles::exportBundle(project, bundle);
+        if (!r.ok())
+            return fail(err, r.error);
+        out << "bundle written to " << QFileInfo(bundle).absoluteFilePath() << '\n';
+        return 0;
+    }
+    StoreResult<std::unique_ptr<ProjectReader>> r = ProjectFiles::openReader(project);
+    if (!r.ok())
+        return fail(err, r.error);
+    ProjectReader &reader = **r.value;
+    if (iteration) {
+        if (!dir.isEmpty()) {
+            const StoreResult<Done> done = ProjectFiles::exportIterationDir(reader, *iteration, dir);
+            if (!done.ok())
+                return fail(err, done.error);
+            out << "iteration " << *iteration << " written to " << QDir(dir).absolutePath() << '\n';
+            return 0;
+        }
+        if (output.isEmpty()) {
+            const StoreResult<DiscoveryTree> tree = reader.loadIteration(*iteration);
+            if (!tree.ok())
+                return fail(err, tree.error);
+            out << QString::fromUtf8(TreeJson::serialize(*tree.value));
+            return 0;
+        }
+        const StoreResult<Done> done = ProjectFiles::exportTree(reader, *iteration, output);
+        return done.ok() ? 0 : fail(err, done.error);
+    }
+    const StoreResult<QList<IterationInfo>> its = reader.iterations();
+    if (!its.ok())
+        return fail(err, its.error);
+    if (!QDir().mkpath(dir)) {
+        err << "error: " << dir << ": cannot create the folder\n";
+        return 1;
+    }
+    for (const IterationInfo &it : *its.value) {
+        const QString file = QDir(dir).filePath(QStringLiteral("iteration-%1.json").arg(it.id));
+        const StoreResult<Done> done = ProjectFiles::exportTree(reader, it.id, file);
+        if (!done.ok())
+            return fail(err, done.error);
+        out << file << '\n';
+    }
+    return 0;
+}
+
+} // namespace dreamrsi

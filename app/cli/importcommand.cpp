@@ -1,0 +1,112 @@
+// `dreamrsi import`: tree files as iterations, a policy script as a version,
+// or a bundle unpacked into a new project.
+#include "commands.h"
+
+#include "commandline.h"
+
+#include "store/projectfiles.h"
+#include "store/projectwriter.h"
+
+#include <QFileInfo>
+
+namespace dreamrsi {
+
+namespace {
+
+const char *const importUsage =
+    "usage: dreamrsi import P.dreamrsi TREE.json...        store trees as iterations (all files or none)\n"
+    "       dreamrsi import P.dreamrsi --policy FILE.js --name NAME [--origin human|agent|builtin] [--parent NAME]\n"
+    "       dreamrsi import --bundle B.dreamrsi-bundle NEW.dreamrsi   unpack a bundle into a new project\n";
+
+int usageError(QTextStream &err, const QString &message)
+{
+    err << "dreamrsi import: " << message << '\n' << importUsage;
+    return 2;
+}
+
+int fail(QTextStream &err, const QString &error)
+{
+    err << "error: " << error << '\n';
+    return 1;
+}
+
+} // namespace
+
+int runImportCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    const QCommandLineOption bundle = CommandLine::value("bundle", "FILE");
+    const QCommandLineOption policy = CommandLine::value("policy", "FILE");
+    const QCommandLineOption name = CommandLine::value("name", "NAME");
+    const QCommandLineOption origin = CommandLine::value("origin", "ORIGIN");
+    const QCommandLineOption parent = CommandLine::value("parent", "NAME");
+    QCommandLineParser parser;
+    CommandLine::Problem problem;
+    switch (CommandLine::parse(parser, {bundle, policy, name, origin, parent}, args, &problem)) {
+    case CommandLine::Outcome::Help:
+        out << importUsage;
+        return 0;
+    case CommandLine::Outcome::Error:
+        if (problem.kind == CommandLine::Problem::Kind::MissingValue)
+            return usageError(err, QStringLiteral("%1 needs a value").arg(problem.argument));
+        return usageError(err, QStringLiteral("unknown option '%1'").arg(problem.argument));
+    case CommandLine::Outcome::Run:
+        break;
+    }
+    const QStringList positional = parser.positionalArguments();
+    if (args.isEmpty()) {
+        err << importUsage;
+        return 2;
+    }
+
+    if (parser.isSet(bundle)) {
+        if (parser.isSet(policy) || parser.isSet(name) || parser.isSet(origin) || parser.isSet(parent))
+            return usageError(err, QStringLiteral("--bundle takes a bundle and a new project file, nothing else"));
+        if (positional.size() != 1)
+            return usageError(err, QStringLiteral("--bundle B.dreamrsi-bundle needs one new project file"));
+        const StoreResult<Done> r = ProjectFiles::importBundle(parser.value(bundle), positional.first());
+        if (!r.ok())
+            return fail(err, r.error);
+        out << "unpacked " << parser.value(bundle) << " into " << QFileInfo(positional.first()).absoluteFilePath() << '\n';
+        return 0;
+    }
+
+    if (parser.isSet(policy)) {
+        if (positional.size() != 1 || parser.value(policy).isEmpty())
+            return usageError(err, QStringLiteral("--policy FILE.js stores one script in one project"));
+        ProjectFiles::PolicyFileImport import;
+        import.file = parser.value(policy);
+        import.name = parser.value(name);
+        import.parentName = parser.value(parent);
+        if (parser.isSet(origin)) {
+            const std::optional<PolicyOrigin> o = policyOriginFromName(parser.value(origin));
+            if (!o) {
+                err << "error: --origin must be human, agent or builtin (got '" << parser.value(origin) << "')\n";
+                return 2;
+            }
+            import.origin = *o;
+        }
+        const StoreResult<PolicyVersion> v = ProjectFiles::importPolicyFile(positional.first(), import);
+        if (!v.ok())
+            return fail(err, v.error);
+        out << "policy version " << v.value->id << " \"" << v.value->name << "\" added\n";
+        return 0;
+    }
+
+    if (parser.isSet(name) || parser.isSet(origin) || parser.isSet(parent))
+        return usageError(err, QStringLiteral("--name, --origin and --parent describe a --policy"));
+    if (positional.size() < 2)
+        return usageError(err, QStringLiteral("give the project and at least one tree file"));
+    const QString project = positional.first();
+    const QStringList trees = positional.mid(1);
+    StoreResult<std::unique_ptr<ProjectWriter>> w = ProjectWriter::open(project);
+    if (!w.ok())
+        return fail(err, w.error);
+    const StoreResult<QList<IterationId>> ids = ProjectFiles::importTreeFiles(**w.value, trees);
+    if (!ids.ok())
+        return fail(err, ids.error);
+    for (qsizetype i = 0; i < trees.size(); ++i)
+        out << trees.at(i) << ": stored as iteration " << ids.value->at(i) << '\n';
+    return 0;
+}
+
+} // namespace dreamrsi

@@ -1,0 +1,138 @@
+// `dreamrsi plot`: argument reading only; the figures are written by the
+// views library (writePlot), offscreen.
+#include "commands.h"
+
+#include "commandline.h"
+
+#include "plotrequest.h"
+
+namespace dreamrsi {
+
+namespace {
+
+const char Usage[] =
+    "usage: dreamrsi plot frontier|anytime|tree (--project P | --world W.json ...) [--versions a,b]\n"
+    "                     [--select WORLD|ITERATION] [--beta B] [--width-mm W] [--height-mm H] [--dpi D]\n"
+    "                     [--data FILE.csv] --out FIG\n"
+    "       dreamrsi plot progress --project P [--label NAME] [--project Q [--label NAME2] ...] [sizes]\n"
+    "                     [--data FILE.csv] --out FIG\n"
+    "  FIG ends in .pdf, .svg or .png. Versions: project version names, or builtin:NAME / P.js with --world.\n"
+    "  frontier: the mean over all worlds, or one world with --select (or when only one is given).\n"
+    "  --select takes a world's name or its iteration number. Frontier and anytime figures name the\n"
+    "  series only; their numbers go to a caption table beside the figure (FIG.table.tex) and to stdout.\n"
+    "  --data FILE.csv writes the numbers behind the figure (points, staircase membership, curves, cells,\n"
+    "  progress steps and iteration starts), one row per plotted point, with a header naming each column.\n"
+    "  progress: best score against cumulative agent calls, one curve per project (a run of `dreamrsi loop`,\n"
+    "  e.g. a Dream-RSI run and its --fixed baseline), marked where each iteration starts; --label names the\n"
+    "  curve of the --project before it (default: the project's name).\n";
+
+/// Applies one option to the request; false when its value is bad.
+bool apply(const CommandLine::Given &o, PlotRequest *r)
+{
+    bool ok = true;
+    if (o.name == QLatin1String("project")) {
+        r->project = o.value;
+        r->projects.append(o.value);
+        r->labels.append(QString());
+    } else if (o.name == QLatin1String("label")) {
+        if (r->projects.isEmpty())
+            return false; // a label names the --project before it
+        r->labels.last() = o.value;
+    } else if (o.name == QLatin1String("world")) {
+        r->worldPaths.append(o.value);
+    } else if (o.name == QLatin1String("versions")) {
+        r->versionNames = o.value.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    } else if (o.name == QLatin1String("select")) {
+        r->select = o.value;
+    } else if (o.name == QLatin1String("data")) {
+        r->dataPath = o.value;
+    } else if (o.name == QLatin1String("out")) {
+        r->outPath = o.value;
+    } else if (o.name == QLatin1String("beta")) {
+        r->beta = o.value.toDouble(&ok);
+        ok = ok && r->beta >= 0 && r->beta <= 1;
+    } else if (o.name == QLatin1String("width-mm")) {
+        r->options.sizeMm.setWidth(o.value.toDouble(&ok));
+    } else if (o.name == QLatin1String("height-mm")) {
+        r->options.sizeMm.setHeight(o.value.toDouble(&ok));
+    } else if (o.name == QLatin1String("dpi")) {
+        r->options.dpi = o.value.toInt(&ok);
+    }
+    return ok;
+}
+
+} // namespace
+
+int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    if (args.isEmpty()) {
+        err << Usage;
+        return 2;
+    }
+    if (args.contains(QLatin1String("--help")) || args.contains(QLatin1String("-h"))) {
+        out << Usage;
+        return 0;
+    }
+    PlotRequest request;
+    request.kind = args.first();
+    const QStringList kinds{QStringLiteral("frontier"), QStringLiteral("anytime"), QStringLiteral("tree"),
+                            QStringLiteral("progress")};
+    if (!kinds.contains(request.kind)) {
+        err << "dreamrsi plot: unknown figure '" << request.kind << "'\n" << Usage;
+        return 2;
+    }
+    using CommandLine::value;
+    const QList<QCommandLineOption> options{value("project", "P"),  value("label", "NAME"),   value("world", "FILE"),
+                                            value("versions", "A,B"), value("select", "WORLD"), value("data", "FILE"),
+                                            value("out", "FIG"),      value("beta", "B"),       value("width-mm", "W"),
+                                            value("height-mm", "H"),  value("dpi", "D")};
+    QCommandLineParser parser;
+    CommandLine::Problem problem;
+    switch (CommandLine::parse(parser, options, args.mid(1), &problem)) {
+    case CommandLine::Outcome::Help:
+        out << Usage;
+        return 0;
+    case CommandLine::Outcome::Error:
+        if (problem.kind != CommandLine::Problem::Kind::MissingValue) {
+            err << "dreamrsi plot: unknown option '" << problem.argument << "'\n" << Usage;
+            return 2;
+        }
+        if (problem.argument.endsWith(QLatin1String("-data"))) {
+            err << "dreamrsi plot: --data needs a file (the CSV to write)\n" << Usage;
+            return 2;
+        }
+        err << "dreamrsi plot: bad or missing value for " << problem.argument << '\n';
+        return 2;
+    case CommandLine::Outcome::Run:
+        break;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        err << "dreamrsi plot: unknown option '" << parser.positionalArguments().constFirst() << "'\n" << Usage;
+        return 2;
+    }
+    for (const CommandLine::Given &o : CommandLine::inOrder(parser, options)) {
+        if (!apply(o, &request)) {
+            err << "dreamrsi plot: bad or missing value for --" << o.typed << '\n';
+            return 2;
+        }
+    }
+    if (request.outPath.isEmpty() || (request.project.isEmpty() == request.worldPaths.isEmpty())) {
+        err << "dreamrsi plot: give --out and either --project or --world\n" << Usage;
+        return 2;
+    }
+    if (!FigureExport::formatForPath(request.outPath)) {
+        err << "dreamrsi plot: " << request.outPath << ": use .pdf, .svg or .png\n";
+        return 2;
+    }
+    if (request.kind == QLatin1String("progress") && request.projects.isEmpty()) {
+        err << "dreamrsi plot: progress needs --project (one per run)\n";
+        return 2;
+    }
+    if (request.kind != QLatin1String("progress") && request.projects.size() > 1) {
+        err << "dreamrsi plot: " << request.kind << " takes one --project (several are for progress)\n";
+        return 2;
+    }
+    return writePlot(request, out, err);
+}
+
+} // namespace dreamrsi

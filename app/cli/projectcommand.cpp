@@ -1,0 +1,176 @@
+// `dreamrsi project new|info|replay`: create a project, show what it holds,
+// or replay in it (the same as `dreamrsi replay --project P`).
+#include "commands.h"
+
+#include "commandline.h"
+#include "projectreplaycommand.h"
+
+#include "store/projectfiles.h"
+#include "store/projectreader.h"
+#include "store/projectwriter.h"
+
+#include <algorithm>
+#include <optional>
+
+namespace dreamrsi {
+
+namespace {
+
+const char *const projectUsage =
+    "usage: dreamrsi project new P.dreamrsi [--name NAME] [--task TASK]\n"
+    "       dreamrsi project info P.dreamrsi\n"
+    "       dreamrsi project replay P.dreamrsi --policy NAME|FILE.js|builtin:NAME [replay options]\n"
+    "                                   (the same as `dreamrsi replay --project P.dreamrsi …`)\n";
+
+int usageError(QTextStream &err, const QString &message)
+{
+    err << "error: " << message << '\n' << projectUsage;
+    return 2;
+}
+
+int fail(QTextStream &err, const QString &error)
+{
+    err << "error: " << error << '\n';
+    return 1;
+}
+
+/// Parses the arguments of a subcommand; returns the exit status when it should not run.
+std::optional<int> parseSubcommand(QCommandLineParser &parser, const QList<QCommandLineOption> &options,
+                                   const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    CommandLine::Problem problem;
+    switch (CommandLine::parse(parser, options, args, &problem)) {
+    case CommandLine::Outcome::Help:
+        out << projectUsage;
+        return 0;
+    case CommandLine::Outcome::Error:
+        if (problem.kind == CommandLine::Problem::Kind::MissingValue)
+            return usageError(err, QStringLiteral("%1 needs a value").arg(problem.argument));
+        return usageError(err, QStringLiteral("unknown option '%1'").arg(problem.argument));
+    case CommandLine::Outcome::Run:
+        break;
+    }
+    if (parser.positionalArguments().size() != 1) {
+        return usageError(err, parser.positionalArguments().isEmpty()
+                                   ? QStringLiteral("give the project file")
+                                   : QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().at(1)));
+    }
+    return std::nullopt;
+}
+
+int projectNew(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    const QCommandLineOption name = CommandLine::value("name", "NAME");
+    const QCommandLineOption task = CommandLine::value("task", "TASK");
+    QCommandLineParser parser;
+    if (const std::optional<int> rc = parseSubcommand(parser, {name, task}, args, out, err))
+        return *rc;
+    ProjectInfo info;
+    info.name = parser.value(name);
+    info.task = parser.value(task);
+    OpenReport report;
+    StoreResult<std::unique_ptr<ProjectWriter>> w =
+        ProjectWriter::create(parser.positionalArguments().constFirst(), info, &report);
+    if (!w.ok())
+        return fail(err, w.error);
+    out << "created " << report.project.path << " (schema " << report.project.schemaVersion << ", artifacts in "
+        << report.project.artifactDir << ")\n";
+    return 0;
+}
+
+int projectInfo(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    QCommandLineParser parser;
+    if (const std::optional<int> rc = parseSubcommand(parser, {}, args, out, err))
+        return *rc;
+    const QString path = parser.positionalArguments().constFirst();
+    // Opened the way the workbench opens it, so a dead process's round is
+    // marked interrupted; when another program holds the project, read only.
+    OpenReport report;
+    StoreResult<std::unique_ptr<ProjectWriter>> w = ProjectWriter::open(path, &report);
+    QString note;
+    if (w.ok())
+        w.value->reset();
+    else if (w.error.contains(QStringLiteral("already open for writing")))
+        note = QStringLiteral("open for writing elsewhere; shown read-only");
+    else
+        return fail(err, w.error);
+    StoreResult<std::unique_ptr<ProjectReader>> r = ProjectFiles::openReader(path);
+    if (!r.ok())
+        return fail(err, r.error);
+    ProjectReader &reader = **r.value;
+    const StoreResult<ProjectInfo> p = reader.projectInfo();
+    const StoreResult<QList<IterationInfo>> its = reader.iterations();
+    const StoreResult<QList<PolicyVersion>> vs = reader.policyVersions();
+    const StoreResult<QList<ReplayResultRecord>> rs = reader.replayResults();
+    const StoreResult<QList<Approval>> as = reader.approvals();
+    const StoreResult<qint64> cells = reader.cellCount();
+    for (const QString &e : {p.error, its.error, vs.error, rs.error, as.error, cells.error}) {
+        if (!e.isEmpty())
+            return fail(err, e);
+    }
+    out << "project     " << p.value->name << '\n';
+    out << "file        " << p.value->path << '\n';
+    out << "artifacts   " << p.value->artifactDir << '\n';
+    out << "task        " << (p.value->task.isEmpty() ? QStringLiteral("-") : p.value->task) << '\n';
+    out << "created     " << p.value->created.toString(Qt::ISODate) << '\n';
+    out << "schema      " << p.value->schemaVersion << '\n';
+    int running = 0, interrupted = 0;
+    for (const IterationInfo &it : *its.value) {
+        running += it.status == IterationStatus::Running;
+        interrupted += it.status == IterationStatus::Interrupted;
+    }
+    out << "iterations  " << its.value->size() << " (" << running << " running, " << interrupted << " interrupted)\n";
+    out << "cells       " << *cells.value << '\n';
+    out << "policies    " << vs.value->size() << '\n';
+    out << "results     " << rs.value->size() << '\n';
+    out << "approvals   " << as.value->size() << '\n';
+    if (!note.isEmpty())
+        out << "note        " << note << '\n';
+    for (const IterationInfo &it : report.interrupted) {
+        out << "recovered   iteration " << it.id << " was running when its process ended; marked interrupted with "
+            << it.cellCount << " finished cells kept (resume it from the workbench)\n";
+    }
+    if (!report.missingArtifacts.isEmpty()) {
+        out << "warning     the artifact folder was missing and has been re-created; " << report.missingArtifacts.size()
+            << " artifacts are missing\n";
+    }
+    return 0;
+}
+
+bool isHelp(const QString &arg)
+{
+    return arg == QLatin1String("--help") || arg == QLatin1String("-h") || arg == QLatin1String("-help");
+}
+
+} // namespace
+
+int runProjectCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    if (args.isEmpty()) {
+        err << projectUsage;
+        return 2;
+    }
+    const QString sub = args.first();
+    const QStringList rest = args.mid(1);
+    if (isHelp(sub)) {
+        out << projectUsage;
+        return 0;
+    }
+    if (sub == QLatin1String("new"))
+        return projectNew(rest, out, err);
+    if (sub == QLatin1String("info"))
+        return projectInfo(rest, out, err);
+    if (sub == QLatin1String("replay")) {
+        if (!rest.isEmpty() && !rest.first().startsWith(QLatin1Char('-')))
+            return runProjectReplayCommand(QStringList{QStringLiteral("--project"), rest.first()} + rest.mid(1), out, err);
+        if (std::any_of(rest.begin(), rest.end(), isHelp)) {
+            out << projectUsage;
+            return 0;
+        }
+        return usageError(err, QStringLiteral("project replay needs the project file first"));
+    }
+    return usageError(err, QStringLiteral("unknown subcommand '%1'").arg(sub));
+}
+
+} // namespace dreamrsi

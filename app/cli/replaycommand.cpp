@@ -1,0 +1,201 @@
+// `dreamrsi replay --world A.json … --policy P` (replay.md §6): argument
+// reading and printing; the replay itself is ReplayEngine::runWorlds.
+#include "commands.h"
+
+#include "commandline.h"
+#include "replayoutput.h"
+
+#include "model/treejson.h"
+#include "policy/policyspec.h"
+#include "replay/replayengine.h"
+
+#include <cmath>
+#include <cstdio>
+#include <mutex>
+#include <optional>
+
+namespace dreamrsi {
+
+namespace {
+
+const char *const replayUsage =
+    "usage: dreamrsi replay --world A.json [--world B.json ...] --policy P.js|builtin:NAME\n"
+    "                       [--workers 10] [--lambda 0.1] [--betas 0,0.25,0.5,0.75,1] [--rounds K]\n"
+    "                       [--json] [--trace FILE] [--time-limit-ms 2000] [--seed N] [--threads T]\n"
+    "                       [--no-grid-plan] [--progress]\n"
+    "Replays a policy in frozen worlds over a budget sweep and prints the scores\n"
+    "(replay.md). Built-in policies: parallel_refine, portfolio.\n"
+    "Exit status: 0 ok, 1 a policy error or an unreadable world or policy, 2 usage error.\n";
+
+/// What `replay --world` was asked to do.
+struct WorldReplay
+{
+    QStringList worldPaths; ///< in the order given
+    QString policyArgument; ///< a .js path or builtin:NAME
+    ReplayOptions replay;
+    int timeLimitMs = 2000;     ///< per script call
+    quint32 seed = 0x5EED1234u; ///< Math.random seed
+    bool progress = false;      ///< "progress D/T" lines on stderr
+    ReplayPrinting printing;
+};
+
+bool readInt(const QString &text, int min, int *value)
+{
+    bool ok = false;
+    const int v = text.toInt(&ok);
+    if (!ok || v < min)
+        return false;
+    *value = v;
+    return true;
+}
+
+/// Applies one option to `r`; returns the complaint about its value, or nothing.
+QString apply(const CommandLine::Given &o, WorldReplay *r)
+{
+    const QString &v = o.value;
+    if (o.name == QLatin1String("json")) {
+        r->printing.json = true;
+    } else if (o.name == QLatin1String("progress")) {
+        r->progress = true;
+    } else if (o.name == QLatin1String("no-grid-plan")) {
+        r->replay.useGridPlan = false;
+    } else if (o.name == QLatin1String("world")) {
+        r->worldPaths.append(v);
+    } else if (o.name == QLatin1String("policy")) {
+        r->policyArgument = v;
+    } else if (o.name == QLatin1String("trace")) {
+        r->printing.tracePath = v;
+    } else if (o.name == QLatin1String("workers")) {
+        if (!readInt(v, 1, &r->replay.workers))
+            return QStringLiteral("--workers needs an integer ≥ 1 (got '%1')").arg(v);
+    } else if (o.name == QLatin1String("rounds")) {
+        int k = 0;
+        if (!readInt(v, 0, &k))
+            return QStringLiteral("--rounds needs an integer ≥ 0 (got '%1')").arg(v);
+        r->replay.maxRounds = k;
+    } else if (o.name == QLatin1String("threads")) {
+        if (!readInt(v, 0, &r->replay.threads))
+            return QStringLiteral("--threads needs an integer ≥ 0 (got '%1'; 0 = all cores)").arg(v);
+    } else if (o.name == QLatin1String("time-limit-ms")) {
+        if (!readInt(v, 1, &r->timeLimitMs))
+            return QStringLiteral("--time-limit-ms needs an integer ≥ 1 (got '%1')").arg(v);
+    } else if (o.name == QLatin1String("seed")) {
+        bool ok = false;
+        r->seed = v.toUInt(&ok);
+        if (!ok)
+            return QStringLiteral("--seed needs an unsigned 32-bit integer (got '%1')").arg(v);
+    } else if (o.name == QLatin1String("lambda")) {
+        bool ok = false;
+        r->replay.lambda = v.toDouble(&ok);
+        if (!ok || !std::isfinite(r->replay.lambda) || r->replay.lambda < 0.0)
+            return QStringLiteral("--lambda needs a finite number ≥ 0 (got '%1')").arg(v);
+    } else if (o.name == QLatin1String("betas")) {
+        r->replay.betas.clear();
+        for (const QString &part : v.split(QLatin1Char(','))) {
+            bool ok = false;
+            const double b = part.trimmed().toDouble(&ok);
+            if (!ok || !(b >= 0.0 && b <= 1.0))
+                return QStringLiteral("--betas: '%1' is not a number in [0, 1]").arg(part);
+            r->replay.betas.append(b);
+        }
+    }
+    return {};
+}
+
+/// The message of a value option given last, without its value.
+QString missingValue(const QString &argument)
+{
+    const QString name = argument.mid(argument.startsWith(QLatin1String("--")) ? 2 : 1);
+    if (name == QLatin1String("world"))
+        return QStringLiteral("--world needs a file");
+    if (name == QLatin1String("policy"))
+        return QStringLiteral("--policy needs a .js file or builtin:NAME");
+    if (name == QLatin1String("betas"))
+        return QStringLiteral("--betas needs a comma-separated list, e.g. 0,0.5,1");
+    if (name == QLatin1String("trace"))
+        return QStringLiteral("--trace needs a file");
+    // The numbers say what they need, with what was given: nothing.
+    WorldReplay ignored;
+    return apply({name, name, QString()}, &ignored);
+}
+
+int usageError(QTextStream &err, const QString &message)
+{
+    err << "dreamrsi replay: " << message << '\n' << replayUsage;
+    return 2;
+}
+
+} // namespace
+
+int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    using CommandLine::value;
+    const QList<QCommandLineOption> options{
+        value("world", "FILE"), value("policy", "P"), value("workers", "W"), value("lambda", "L"),
+        value("betas", "LIST"), value("rounds", "K"), value("trace", "FILE"), value("time-limit-ms", "MS"),
+        value("seed", "N"), value("threads", "T"), CommandLine::flag("json"), CommandLine::flag("no-grid-plan"),
+        CommandLine::flag("progress")};
+    QCommandLineParser parser;
+    CommandLine::Problem problem;
+    switch (CommandLine::parse(parser, options, args, &problem)) {
+    case CommandLine::Outcome::Help:
+        out << replayUsage;
+        return 0;
+    case CommandLine::Outcome::Error:
+        if (problem.kind == CommandLine::Problem::Kind::MissingValue)
+            return usageError(err, missingValue(problem.argument));
+        return usageError(err, QStringLiteral("unknown argument '%1'").arg(problem.argument));
+    case CommandLine::Outcome::Run:
+        break;
+    }
+    WorldReplay request;
+    for (const CommandLine::Given &o : CommandLine::inOrder(parser, options)) {
+        if (const QString complaint = apply(o, &request); !complaint.isEmpty())
+            return usageError(err, complaint);
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return usageError(err, QStringLiteral("unknown argument '%1'").arg(parser.positionalArguments().constFirst()));
+    if (request.worldPaths.isEmpty() || request.policyArgument.isEmpty())
+        return usageError(err, QStringLiteral("at least one --world and a --policy are required"));
+
+    QString error;
+    std::optional<PolicySpec> spec = PolicySpec::fromArgument(request.policyArgument, &error);
+    if (spec) {
+        spec->setTimeLimitMs(request.timeLimitMs);
+        spec->setRandomSeed(request.seed);
+        // Fail early and clearly on a script that does not compile.
+        if (!spec->create(&error))
+            spec.reset();
+    }
+    if (!spec) {
+        err << "error: " << error << '\n';
+        return 1;
+    }
+    QList<ReplayWorld> worlds;
+    QList<TreeJson::ParseResult> parsedWorlds = TreeJson::readFiles(request.worldPaths);
+    for (qsizetype i = 0; i < parsedWorlds.size(); ++i) {
+        TreeJson::ParseResult &parsed = parsedWorlds[i];
+        if (!parsed.ok()) {
+            err << "error: " << parsed.error.message << '\n';
+            return 1;
+        }
+        worlds.append(ReplayWorld{request.worldPaths.at(i), std::make_shared<const DiscoveryTree>(std::move(*parsed.tree))});
+    }
+
+    ReplayOptions replay = request.replay;
+    replay.trace = !request.printing.tracePath.isEmpty();
+    ReplayEngine::Progress progress;
+    std::mutex progressMutex;
+    if (request.progress) {
+        // Straight to stderr, unbuffered: a parent (ReplayProcess) reads the lines as they come.
+        progress = [&progressMutex](int done, int total) {
+            std::lock_guard lock(progressMutex);
+            std::fprintf(stderr, "progress %d/%d\n", done, total);
+            std::fflush(stderr);
+        };
+    }
+    const ReplayResult result = ReplayEngine::runWorlds(worlds, *spec, replay, progress);
+    return printReplayResult(result, request.printing, out, err);
+}
+
+} // namespace dreamrsi

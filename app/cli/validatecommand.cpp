@@ -1,0 +1,55 @@
+// `dreamrsi validate FILE…`: the summary of each tree file, or what is wrong with it.
+#include "commands.h"
+
+#include "commandline.h"
+
+#include "model/treejson.h"
+#include "model/treesummary.h"
+
+namespace dreamrsi {
+
+namespace {
+
+const char *const validateUsage =
+    "usage: dreamrsi validate FILE...\n"
+    "Checks tree files (replay.md §1) and prints each one's summary, or what is wrong with it.\n"
+    "Exit status: 0 every file is valid, 1 one is not, 2 usage error.\n";
+
+} // namespace
+
+int runValidateCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    QCommandLineParser parser;
+    CommandLine::Problem problem;
+    switch (CommandLine::parse(parser, {}, args, &problem)) {
+    case CommandLine::Outcome::Help:
+        out << validateUsage;
+        return 0;
+    case CommandLine::Outcome::Error:
+        err << "dreamrsi validate: unknown option '" << problem.argument << "'\n" << validateUsage;
+        return 2;
+    case CommandLine::Outcome::Run:
+        break;
+    }
+    const QStringList files = parser.positionalArguments();
+    if (files.isEmpty()) {
+        err << validateUsage;
+        return 2;
+    }
+    int invalid = 0;
+    const QList<TreeJson::ParseResult> results = TreeJson::readFiles(files);
+    for (qsizetype i = 0; i < files.size(); ++i) {
+        const TreeJson::ParseResult &r = results.at(i);
+        if (r.ok()) {
+            out << files.at(i) << ": ok: " << summarizeTree(*r.tree) << '\n';
+        } else {
+            ++invalid;
+            err << "error: " << r.error.message << '\n';
+        }
+    }
+    out.flush();
+    err.flush();
+    return invalid == 0 ? 0 : 1;
+}
+
+} // namespace dreamrsi

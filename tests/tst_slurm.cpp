@@ -643,6 +643,8 @@ print("not killed")
              qPrintable(info.value(QStringLiteral("state")).toString()));
     QVERIFY(!log.contains(QStringLiteral("submitting it once more")));
     QTRY_COMPARE_WITH_TIMEOUT(liveJobs(), QString(), 60'000);
+    qInfo("Slurm's memory kill: job state %s; %s", qPrintable(info.value(QStringLiteral("state")).toString()),
+          qPrintable(result.error.value_or(QString())));
 }
 
 QTEST_GUILESS_MAIN(TestSlurm)

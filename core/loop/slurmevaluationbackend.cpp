@@ -219,6 +219,7 @@ public:
             for (const auto &[id, job] : jobs)
                 ids << id;
             lock.unlock();
+            const qint64 askedMs = QDateTime::currentMSecsSinceEpoch();
             const Command c = runTool(QStringLiteral("squeue"),
                                       {QStringLiteral("-h"), QStringLiteral("-t"), QStringLiteral("all"),
                                        QStringLiteral("-o"), QStringLiteral("%i|%T|%r|%m"), QStringLiteral("-j"),
@@ -268,7 +269,7 @@ public:
                 }
             } else if (controllerDownSinceMs == 0) {
                 // Not an answer: the controller is restarting or unreachable. Jobs keep their state.
-                controllerDownSinceMs = QDateTime::currentMSecsSinceEpoch();
+                controllerDownSinceMs = askedMs; // a call that fails may take many seconds to say so
                 const QString why = c.text();
                 lock.unlock();
                 log(QStringLiteral("slurm: squeue does not answer (%1); waiting for the controller").arg(why));

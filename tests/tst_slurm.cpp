@@ -20,6 +20,7 @@
 #include <QHash>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QThread>
@@ -151,6 +152,7 @@ private slots:
     void jobEndsMapToFailClasses();
     void roundMatchesTheLocalBackend();
     void daemonRestartLosesNothing();
+    void jobLostByTheControllerRunsAgain();
     void missingPartitionSpendsNoAttempt();
     void cancelLeavesNoJob();
     void timeLimitBecomesTimeout();
@@ -444,6 +446,68 @@ void TestSlurm::daemonRestartLosesNothing()
     }
     QTRY_COMPARE_WITH_TIMEOUT(liveJobs(), QString(), 60'000);
     qInfo("restart: %s", qPrintable(log.text().split(QLatin1Char('\n')).filter(QStringLiteral("controller")).join(QStringLiteral("; "))));
+}
+
+void TestSlurm::jobLostByTheControllerRunsAgain()
+{
+    NEED_CLUSTER();
+    // The controller comes back without its job state (as after losing its
+    // state folder): the running job is unknown to it, so it is lost, `env`,
+    // and submitted once more; the second job's result is the answer.
+    SlurmSettings s = settings();
+    s.pollMaxMs = 1000;
+    SlurmEvaluationBackend backend(s);
+    QCOMPARE(backend.prepare(), QString());
+    Log log;
+    backend.setLogSink(log.sink());
+    EvaluationRequest request;
+    request.task = QStringLiteral("custom");
+    request.command = QStringLiteral(R"(sleep 5; echo '{"score": 1.5, "valid": true, "fail_class": "ok", "error": null}')");
+    request.options.insert(QStringLiteral("time_limit_s"), 120);
+    request.options.insert(QStringLiteral("memory_mb"), 256);
+    std::atomic_bool cancel{false};
+    EvaluationResult result;
+    std::mutex reportsMutex;
+    QList<EvaluationProgress> reports;
+    auto runningJobs = [&] {
+        std::lock_guard lock(reportsMutex);
+        QSet<QString> ids;
+        for (const EvaluationProgress &p : std::as_const(reports)) {
+            if (p.state == QLatin1String("RUNNING"))
+                ids.insert(p.jobId);
+        }
+        return ids;
+    };
+    std::unique_ptr<QThread> worker(QThread::create([&] {
+        result = backend.evaluate(request, cancel, [&](const EvaluationProgress &p) {
+            std::lock_guard lock(reportsMutex);
+            reports << p;
+        });
+    }));
+    worker->start();
+    auto restore = qScopeGuard([&] {
+        // Whatever failed above, the cluster runs again for the next test and the worker ends.
+        runCommand(QStringLiteral("bash"), {clusterScript, QStringLiteral("start"), clusterDir}, 120'000);
+        cancel.store(!worker->wait(240'000));
+        worker->wait();
+    });
+    QTRY_COMPARE_WITH_TIMEOUT(runningJobs().size(), 1, 120'000);
+    const pid_t pid = daemonPid(QStringLiteral("slurmctld"));
+    QVERIFY(alive(pid));
+    QCOMPARE(::kill(pid, SIGTERM), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(!alive(pid), 60'000);
+    for (const QString &file : {QStringLiteral("job_state"), QStringLiteral("job_state.old")})
+        QFile::remove(clusterDir + QStringLiteral("/state/") + file);
+    const Run start = runCommand(QStringLiteral("bash"), {clusterScript, QStringLiteral("start"), clusterDir}, 120'000);
+    QVERIFY2(start.exitCode == 0, qPrintable(start.output));
+    QVERIFY(worker->wait(240'000));
+    QVERIFY2(result.failClass == QLatin1String("ok"), qPrintable(result.error.value_or(QString()) + QLatin1Char('\n') + log.text()));
+    QCOMPARE(result.score.value_or(-1), 1.5);
+    const QJsonObject info = result.metrics.value(QStringLiteral("slurm")).toObject();
+    QCOMPARE(info.value(QStringLiteral("submits")).toInt(), 2);
+    QVERIFY2(log.contains(QStringLiteral("vanished")) && log.contains(QStringLiteral("submitting it once more")), qPrintable(log.text()));
+    QCOMPARE(runningJobs().size(), 2); // two jobs ran: the lost one and its resubmission
+    QTRY_COMPARE_WITH_TIMEOUT(liveJobs(), QString(), 60'000);
 }
 
 void TestSlurm::missingPartitionSpendsNoAttempt()

@@ -2,7 +2,8 @@
 // suite starts (packaging/slurm-test-cluster.sh) and stops: a round through
 // Slurm gives the same cells and scores as the local backend (and records
 // each attempt's job, queue wait and run time), a restart of slurmctld and
-// slurmd in the middle of a round loses nothing, a job past its time limit
+// slurmd in the middle of a round loses nothing, a job the controller lost
+// (restarted without its job state) is submitted once more, a job past its time limit
 // becomes `timeout`, a candidate past its memory becomes `resource` whether
 // the sandbox's own limit inside the job stops it or Slurm kills the job,
 // cancelling leaves no job, a missing partition is an error before any

@@ -11,7 +11,12 @@
 #
 # Partition `debug` (default), one node = this host, no cgroups
 # (proctrack/linuxproc, task/none), KillWait 5 s, finished jobs stay
-# visible for 300 s. Needs root (slurmd starts jobs as their user).
+# visible for 300 s. Memory requests are enforced without cgroups: the
+# accounting plugin samples each job's memory every second and kills a job
+# past its --mem (JobAcctGatherParams=OverMemoryKill; Slurm then says
+# "Exceeded job memory limit" in the job's output). Needs root (slurmd
+# starts jobs as their user). A `start` that finds the daemons running with
+# an older slurm.conf restarts them (by their recorded process ids).
 # Exit codes: 0 ok, 2 usage, 3 Slurm cannot be installed, 4 a daemon did
 # not come up (its log is printed).
 set -euo pipefail
@@ -73,14 +78,16 @@ start() {
     fi
   fi
 
-  cat >"$conf" <<CONF
+  cat >"$conf.new" <<CONF
 ClusterName=dreamrsi-test
 SlurmctldHost=$host
 AuthType=auth/munge
 CryptoType=crypto/munge
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
+JobAcctGatherType=jobacct_gather/linux
+JobAcctGatherFrequency=task=1
+JobAcctGatherParams=OverMemoryKill
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core_Memory
 ReturnToService=2
@@ -104,12 +111,18 @@ MpiDefault=none
 NodeName=$host CPUs=$cpus RealMemory=$mem State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
+  if [ -f "$conf" ] && ! cmp -s "$conf" "$conf.new" && { running slurmctld || running slurmd; }; then
+    echo "slurm-test-cluster: slurm.conf changed; restarting the daemons" >&2
+    stop_daemons slurmd slurmctld
+  fi
+  mv "$conf.new" "$conf"
   ln -sf "$conf" "$dir/current.conf"
   export SLURM_CONF="$conf"
   running slurmctld || slurmctld -f "$conf" || { cat "$dir/log/slurmctld.log" >&2; exit 4; }
   running slurmd || slurmd -f "$conf" || { cat "$dir/log/slurmd.log" >&2; exit 4; }
   for _ in $(seq 300); do
-    if sinfo -h -o '%t' 2>/dev/null | grep -qx 'idle'; then
+    # Idle, or busy with jobs that outlived a daemon restart.
+    if sinfo -h -o '%t' 2>/dev/null | grep -Eqx 'idle|mix|alloc|comp'; then
       echo "slurm-test-cluster: node $host idle; export SLURM_CONF=$conf"
       return 0
     fi
@@ -121,8 +134,8 @@ CONF
   exit 4
 }
 
-stop() {
-  for d in slurmd slurmctld munged; do
+stop_daemons() {
+  for d in "$@"; do
     if running "$d"; then
       pid="$(cat "$dir/$d.pid")"
       kill "$pid"
@@ -131,6 +144,10 @@ stop() {
     fi
     rm -f "$dir/$d.pid"
   done
+}
+
+stop() {
+  stop_daemons slurmd slurmctld munged
   echo "slurm-test-cluster: stopped"
 }
 

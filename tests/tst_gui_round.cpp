@@ -13,6 +13,8 @@
 #include "store/projectstore.h"
 
 #include <QComboBox>
+#include <QDateTime>
+#include <QJsonObject>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -29,6 +31,7 @@ private slots:
     void treeGrowsRowByRow();
     void stopFromThePanel();
     void dialogRemembersChoices();
+    void runningAttemptShowsItsJob();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -163,6 +166,66 @@ void TestGuiRound::dialogRemembersChoices()
     QCOMPARE(c.policy, QStringLiteral("v7"));
     QCOMPARE(c.task, QStringLiteral("lasso_path"));
     QVERIFY(!c.beta); // the policy's default
+}
+
+void TestGuiRound::runningAttemptShowsItsJob()
+{
+    // The runner's events as a Slurm round sends them, without Slurm: the
+    // running row names the job and its state (pending with Slurm's reason,
+    // then running), the queue wait apart from the run time; the stored
+    // cell keeps both.
+    LiveTreeModel model;
+    model.markRunning(QStringLiteral("b1a0"));
+    const QModelIndex branch = model.index(0, 0);
+    auto text = [&](int column) { return model.index(0, column, branch).data().toString(); };
+    QVERIFY2(text(LiveTreeModel::StatusColumn).contains(QStringLiteral("running")), qPrintable(text(LiveTreeModel::StatusColumn)));
+    QVERIFY(!text(LiveTreeModel::StatusColumn).contains(QStringLiteral("job")));
+
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    EvaluationProgress p;
+    p.backend = QStringLiteral("slurm");
+    p.jobId = QStringLiteral("123");
+    p.state = QStringLiteral("PENDING");
+    p.reason = QStringLiteral("Resources");
+    p.submittedMs = QDateTime::currentMSecsSinceEpoch() - 4000;
+    model.setProgress(QStringLiteral("b1a0"), p);
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(text(LiveTreeModel::StatusColumn).section(QLatin1Char(' '), 1), QStringLiteral("pending (slurm job 123, Resources)"));
+    QVERIFY2(text(LiveTreeModel::TimeColumn).contains(QStringLiteral("queued")), qPrintable(text(LiveTreeModel::TimeColumn)));
+    QVERIFY(!text(LiveTreeModel::TimeColumn).contains(QStringLiteral("ran")));
+    QVERIFY(model.index(0, LiveTreeModel::StatusColumn, branch).data(Qt::ToolTipRole).toString().contains(QStringLiteral("Resources")));
+    QVERIFY(model.index(0, 0, branch).data(LiveTreeModel::RunningRole).toBool());
+
+    p.state = QStringLiteral("RUNNING");
+    p.reason = QStringLiteral("None");
+    p.startedMs = p.submittedMs + 4000;
+    model.setProgress(QStringLiteral("b1a0"), p);
+    QCOMPARE(text(LiveTreeModel::StatusColumn).section(QLatin1Char(' '), 1), QStringLiteral("running on slurm job 123"));
+    const QString time = text(LiveTreeModel::TimeColumn);
+    QVERIFY2(time.contains(QStringLiteral("queued 4.0 s")) && time.contains(QStringLiteral("ran")), qPrintable(time));
+
+    // Stored: the outcome, and the recorded queue wait and run time.
+    Cell cell;
+    cell.id = QStringLiteral("b1a0");
+    cell.branch = 1;
+    cell.attempt = 0;
+    cell.score = 3.0;
+    cell.evaluated = true;
+    cell.valid = true;
+    cell.failClass = QStringLiteral("ok");
+    cell.payload.insert(QStringLiteral("timing"), QJsonObject{{QStringLiteral("wall_s"), 7.0},
+                                                              {QStringLiteral("queue_wait_s"), 4.0},
+                                                              {QStringLiteral("run_s"), 2.5}});
+    cell.payload.insert(QStringLiteral("scheduler"), QJsonObject{{QStringLiteral("backend"), QStringLiteral("slurm")},
+                                                                 {QStringLiteral("job_id"), QStringLiteral("123")},
+                                                                 {QStringLiteral("state"), QStringLiteral("COMPLETED")}});
+    model.addCell(cell);
+    QCOMPARE(text(LiveTreeModel::StatusColumn), QStringLiteral("ok"));
+    QCOMPARE(text(LiveTreeModel::TimeColumn), QStringLiteral("7.0 s · queued 4.0 s · ran 2.5 s"));
+    QVERIFY(model.index(0, 0, branch).data(Qt::ToolTipRole).toString().contains(QStringLiteral("slurm job 123: COMPLETED")));
+    // A late report of a stored attempt changes nothing.
+    model.setProgress(QStringLiteral("b1a0"), p);
+    QCOMPARE(text(LiveTreeModel::StatusColumn), QStringLiteral("ok"));
 }
 
 QTEST_MAIN(TestGuiRound)

@@ -10,10 +10,15 @@
 #include "loop/roundtree.h"
 #include "store/projectstore.h"
 
+#include <QDateTime>
+#include <QJsonObject>
 #include <QFileInfo>
+#include <QHash>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <algorithm>
 
 using namespace dreamrsi;
 using dreamrsi::test::FakeAgent;
@@ -43,6 +48,43 @@ const char *const illegal = R"js(
 function selectBatch(state) { return ["b9a9"]; }
 )js";
 
+/// The local evaluator behind a pretend scheduler: each evaluation is "job"
+/// 100, 101, … that reports submitted, pending (Priority), running and its
+/// end with a queue wait and run time, as a cluster backend does.
+class ScheduledBackend final : public EvaluationBackend
+{
+public:
+    QString name() const override { return QStringLiteral("pretend"); }
+    EvaluationResult evaluate(const EvaluationRequest &request, const std::atomic_bool &cancel,
+                              const ProgressSink &progress) override
+    {
+        EvaluationProgress p;
+        p.backend = QStringLiteral("pretend");
+        p.jobId = QString::number(m_next.fetch_add(1));
+        p.submittedMs = QDateTime::currentMSecsSinceEpoch();
+        for (const char *state : {"SUBMITTED", "PENDING", "RUNNING"}) {
+            p.state = QString::fromLatin1(state);
+            p.reason = p.state == QLatin1String("PENDING") ? QStringLiteral("Priority") : QString();
+            if (p.state == QLatin1String("RUNNING"))
+                p.startedMs = QDateTime::currentMSecsSinceEpoch();
+            if (progress)
+                progress(p);
+        }
+        const EvaluationResult result = m_local.evaluate(request, cancel);
+        p.state = QStringLiteral("COMPLETED");
+        p.queueWaitS = 0.25;
+        p.runS = 1.5;
+        p.finished = true;
+        if (progress)
+            progress(p);
+        return result;
+    }
+
+private:
+    LocalEvaluationBackend m_local;
+    std::atomic_int m_next{100};
+};
+
 } // namespace
 
 class TestLoopRound : public QObject
@@ -61,6 +103,7 @@ private slots:
     void policyErrorStopsWithError();
     void unknownTaskIsAnError();
     void legalCellsFollowThePlan();
+    void schedulerProgressReachesTheCell();
 
 private:
     RoundConfig config(const QString &policy, int workers) const;
@@ -371,6 +414,61 @@ void TestLoopRound::legalCellsFollowThePlan()
     c.seq = 1;
     QVERIFY(tree.add(c));
     QCOMPARE(ids(), QStringList{QStringLiteral("b0a0")}); // b1 reached its depth cap
+}
+
+void TestLoopRound::schedulerProgressReachesTheCell()
+{
+    // A backend with a scheduler: every attempt's job and states reach the
+    // listeners (attemptProgress, after attemptStarted and before
+    // cellFinished), and the stored cell keeps the job, the queue wait and
+    // the run time apart.
+    auto agent = std::make_shared<FakeAgent>();
+    RoundRunner runner(m_store.get(), config(QStringLiteral("all"), 2), agent, std::make_shared<ScheduledBackend>());
+    QHash<QString, QStringList> states; // cell → states in arrival order
+    QSet<QString> started;
+    QStringList outOfOrder;
+    QHash<QString, QString> jobs;
+    connect(&runner, &RoundRunner::attemptStarted, this, [&](const QString &id) { started.insert(id); });
+    connect(&runner, &RoundRunner::attemptProgress, this, [&](const QString &id, const EvaluationProgress &p) {
+        if (!started.contains(id) || std::any_of(m_cells.cbegin(), m_cells.cend(), [&](const Cell &c) { return c.id == id; }))
+            outOfOrder << id;
+        states[id] << (p.reason.isEmpty() ? p.state : p.state + QLatin1Char('/') + p.reason);
+        jobs[id] = p.jobId;
+    });
+    connect(&runner, &RoundRunner::cellFinished, this, [this](qint64, const Cell &cell) { m_cells.append(cell); });
+    bool done = false;
+    connect(&runner, &RoundRunner::finished, this, [&done] { done = true; });
+    runner.start();
+    QTRY_VERIFY_WITH_TIMEOUT(done, 120000);
+    runner.wait();
+    QCoreApplication::processEvents();
+    QVERIFY2(runner.summary().ok(), qPrintable(runner.summary().error));
+    QCOMPARE(m_cells.size(), 9);
+    QVERIFY2(outOfOrder.isEmpty(), qPrintable(outOfOrder.join(QLatin1Char(' '))));
+    const QStringList expected = {QStringLiteral("SUBMITTED"), QStringLiteral("PENDING/Priority"), QStringLiteral("RUNNING"),
+                                  QStringLiteral("COMPLETED")};
+    QSet<QString> jobIds;
+    for (const Cell &cell : std::as_const(m_cells)) {
+        QCOMPARE(states.value(cell.id), expected);
+        const QJsonObject timing = cell.payload.value(QStringLiteral("timing")).toObject();
+        QCOMPARE(timing.value(QStringLiteral("queue_wait_s")).toDouble(), 0.25);
+        QCOMPARE(timing.value(QStringLiteral("run_s")).toDouble(), 1.5);
+        const QJsonObject scheduler = cell.payload.value(QStringLiteral("scheduler")).toObject();
+        QCOMPARE(scheduler.value(QStringLiteral("backend")).toString(), QStringLiteral("pretend"));
+        QCOMPARE(scheduler.value(QStringLiteral("job_id")).toString(), jobs.value(cell.id));
+        QCOMPARE(scheduler.value(QStringLiteral("state")).toString(), QStringLiteral("COMPLETED"));
+        jobIds.insert(jobs.value(cell.id));
+    }
+    QCOMPARE(jobIds.size(), 9); // one job per attempt
+
+    // The history keeps them: read back from the store.
+    const QList<Cell> stored = take(m_store->iterationData(runner.summary().iteration)).cells;
+    QCOMPARE(stored.size(), 9);
+    for (const Cell &cell : stored) {
+        QCOMPARE(cell.payload.value(QStringLiteral("timing")).toObject().value(QStringLiteral("queue_wait_s")).toDouble(), 0.25);
+        QCOMPARE(cell.payload.value(QStringLiteral("scheduler")).toObject().value(QStringLiteral("job_id")).toString(),
+                 jobs.value(cell.id));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestLoopRound)

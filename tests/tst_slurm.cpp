@@ -1,8 +1,14 @@
 // The Slurm evaluation backend on a real single-node Slurm cluster that the
 // suite starts (packaging/slurm-test-cluster.sh) and stops: a round through
-// Slurm gives the same cells and scores as the local backend, a job past its
-// time limit becomes `timeout`, cancelling leaves no job, a missing partition
-// is an error before any attempt. Prints the per-attempt scheduling overhead.
+// Slurm gives the same cells and scores as the local backend (and records
+// each attempt's job, queue wait and run time), a restart of slurmctld and
+// slurmd in the middle of a round loses nothing, a job the controller lost
+// (restarted without its job state) is submitted once more, a job past its time limit
+// becomes `timeout`, a candidate past its memory becomes `resource` whether
+// the sandbox's own limit inside the job stops it or Slurm kills the job,
+// cancelling leaves no job, a missing partition is an error before any
+// attempt. How a job's end maps to a fail class is also checked without a
+// cluster. Prints the per-attempt scheduling overhead (never asserted).
 #include "roundtestsupport.h"
 
 #include "loop/localevaluationbackend.h"
@@ -12,13 +18,21 @@
 
 #include <QDir>
 #include <QFile>
+#include <QHash>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QScopeGuard>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QtTest>
 
 #include <algorithm>
+#include <csignal>
+#include <functional>
+#include <mutex>
+
+#include <sys/types.h>
 
 using namespace dreamrsi;
 using dreamrsi::test::FakeAgent;
@@ -79,7 +93,55 @@ QString liveJobs()
         .output.trimmed();
 }
 
+/// A daemon of the test cluster by the process id it recorded; 0 when none.
+pid_t daemonPid(const QString &name)
+{
+    QFile file(clusterDir + QLatin1Char('/') + name + QStringLiteral(".pid"));
+    if (!file.open(QIODevice::ReadOnly))
+        return 0;
+    return pid_t(file.readAll().trimmed().toLongLong());
+}
+
+bool alive(pid_t pid)
+{
+    if (pid <= 0 || ::kill(pid, 0) != 0)
+        return false;
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    return !stat.open(QIODevice::ReadOnly) || !stat.readAll().contains(") Z ");
+}
+
+/// A log sink shared by the backend's threads and the test.
+struct Log
+{
+    std::mutex mutex;
+    QStringList lines;
+
+    SlurmEvaluationBackend::LogSink sink()
+    {
+        return [this](const QString &line) {
+            std::lock_guard lock(mutex);
+            lines << line;
+        };
+    }
+    bool contains(const QString &text)
+    {
+        std::lock_guard lock(mutex);
+        return std::any_of(lines.cbegin(), lines.cend(), [&](const QString &l) { return l.contains(text); });
+    }
+    QString text()
+    {
+        std::lock_guard lock(mutex);
+        return lines.join(QLatin1Char('\n'));
+    }
+};
+
 } // namespace
+
+#define NEED_CLUSTER()                                                                                                 \
+    do {                                                                                                               \
+        if (!m_unavailable.isEmpty())                                                                                  \
+            QSKIP(qPrintable(m_unavailable));                                                                          \
+    } while (false)
 
 class TestSlurm : public QObject
 {
@@ -88,21 +150,41 @@ private slots:
     void initTestCase();
     void cleanupTestCase();
     void splitsSbatchArguments();
+    void jobEndsMapToFailClasses();
     void roundMatchesTheLocalBackend();
+    void daemonRestartLosesNothing();
+    void jobLostByTheControllerRunsAgain();
     void missingPartitionSpendsNoAttempt();
     void cancelLeavesNoJob();
     void timeLimitBecomesTimeout();
+    void memoryLimitInsideTheJobIsResource();
+    void slurmMemoryKillIsResource();
 
-private:
-    SlurmSettings settings() const;
+public:
     struct RoundOutcome
     {
         RoundSummary summary;
         QList<Cell> cells;
         int agentCalls = 0;
+        /// attemptProgress reports per cell, in arrival order.
+        QHash<QString, QList<EvaluationProgress>> progress;
     };
-    RoundOutcome runRound(const std::shared_ptr<EvaluationBackend> &backend, const QString &name);
 
+private:
+    SlurmSettings settings() const;
+    /// Runs the toy round (3 × 1 grid, W 2, b2a0 fails its evaluation) on
+    /// `backend`; `during` runs on this thread while the round runs.
+    RoundOutcome runRound(const std::shared_ptr<EvaluationBackend> &backend, const QString &name, const QString &task = {},
+                          const std::function<void(RoundOutcome &)> &during = {});
+    /// The same round on the local backend (run once).
+    const RoundOutcome &localReference();
+    /// Compares a round's cells with the local backend's.
+    void compareWithLocal(const RoundOutcome &remote);
+    /// An evaluation request whose candidate is `program` run by python3.
+    EvaluationRequest pythonCandidate(const QString &name, const QByteArray &program, int memoryMb);
+
+    QString m_unavailable; ///< why Slurm cannot run here; empty when it can
+    std::optional<RoundOutcome> m_local;
     bool m_started = false;
     QTemporaryDir m_shared{QStringLiteral("/tmp/dreamrsi-slurm-shared-XXXXXX")};
     QTemporaryDir m_projects;
@@ -116,9 +198,12 @@ void TestSlurm::initTestCase()
     const bool wasRunning = runCommand(QStringLiteral("bash"), {clusterScript, QStringLiteral("status"), clusterDir})
                                 .output.contains(QStringLiteral("slurmctld running"));
     const Run start = runCommand(QStringLiteral("bash"), {clusterScript, QStringLiteral("start"), clusterDir}, 900'000);
-    if (start.exitCode == 3)
-        QSKIP(qPrintable(QStringLiteral("Slurm cannot run here (not installed and cannot be installed, or not root): ")
-                         + start.output.trimmed()));
+    if (start.exitCode == 3) {
+        // The cluster-free checks still run; the others skip with this reason.
+        m_unavailable = QStringLiteral("Slurm cannot run here (not installed and cannot be installed, or not root): ")
+                        + start.output.trimmed();
+        return;
+    }
     QVERIFY2(start.exitCode == 0, qPrintable(start.output));
     m_started = !wasRunning;
     qputenv("SLURM_CONF", QFile::encodeName(clusterDir + QStringLiteral("/slurm.conf")));
@@ -154,7 +239,8 @@ void TestSlurm::splitsSbatchArguments()
     QVERIFY(error.contains(QStringLiteral("unterminated")));
 }
 
-TestSlurm::RoundOutcome TestSlurm::runRound(const std::shared_ptr<EvaluationBackend> &backend, const QString &name)
+TestSlurm::RoundOutcome TestSlurm::runRound(const std::shared_ptr<EvaluationBackend> &backend, const QString &name,
+                                            const QString &task, const std::function<void(RoundOutcome &)> &during)
 {
     RoundOutcome outcome;
     ProjectStore store;
@@ -164,7 +250,7 @@ TestSlurm::RoundOutcome TestSlurm::runRound(const std::shared_ptr<EvaluationBack
     v.code = QString::fromLatin1(allLegal);
     take(store.addPolicyVersion(v));
     RoundConfig c;
-    c.task = test::toyTaskDir();
+    c.task = task.isEmpty() ? test::toyTaskDir() : task;
     c.agent.kind = QStringLiteral("fake");
     c.policy = QStringLiteral("all");
     c.workers = 2;
@@ -176,7 +262,11 @@ TestSlurm::RoundOutcome TestSlurm::runRound(const std::shared_ptr<EvaluationBack
     RoundRunner runner(&store, c, agent, backend);
     bool done = false;
     connect(&runner, &RoundRunner::finished, this, [&done] { done = true; });
+    connect(&runner, &RoundRunner::attemptProgress, this,
+            [&outcome](const QString &id, const EvaluationProgress &p) { outcome.progress[id].append(p); });
     runner.start();
+    if (during)
+        during(outcome);
     [&] { QTRY_VERIFY_WITH_TIMEOUT(done, 600'000); }();
     runner.wait();
     QCoreApplication::processEvents();
@@ -189,25 +279,25 @@ TestSlurm::RoundOutcome TestSlurm::runRound(const std::shared_ptr<EvaluationBack
     return outcome;
 }
 
-void TestSlurm::roundMatchesTheLocalBackend()
+const TestSlurm::RoundOutcome &TestSlurm::localReference()
 {
-    const RoundOutcome local = runRound(std::make_shared<LocalEvaluationBackend>(), QStringLiteral("local"));
+    if (!m_local)
+        m_local = runRound(std::make_shared<LocalEvaluationBackend>(), QStringLiteral("local"));
+    return *m_local;
+}
+
+void TestSlurm::compareWithLocal(const RoundOutcome &remote)
+{
+    const RoundOutcome &local = localReference();
     QVERIFY2(local.summary.ok(), qPrintable(local.summary.error));
-    auto slurm = std::make_shared<SlurmEvaluationBackend>(settings());
-    QStringList log;
-    std::mutex logMutex;
-    slurm->setLogSink([&](const QString &line) {
-        std::lock_guard lock(logMutex);
-        log << line;
-    });
-    const RoundOutcome remote = runRound(slurm, QStringLiteral("slurm"));
-    QVERIFY2(remote.summary.ok(), qPrintable(remote.summary.error + log.join(QLatin1Char('\n'))));
     QCOMPARE(remote.summary.status, local.summary.status);
     QCOMPARE(remote.cells.size(), 6);
     QCOMPARE(remote.cells.size(), local.cells.size());
+    QSet<QString> ids;
     for (qsizetype i = 0; i < local.cells.size(); ++i) {
         const Cell &a = local.cells.at(i);
         const Cell &b = remote.cells.at(i);
+        ids.insert(b.id);
         QCOMPARE(b.id, a.id);
         QCOMPARE(b.failClass, a.failClass);
         QCOMPARE(b.score.has_value(), a.score.has_value());
@@ -215,9 +305,25 @@ void TestSlurm::roundMatchesTheLocalBackend()
         QCOMPARE(b.error.value_or(QString()), a.error.value_or(QString()));
         QCOMPARE(b.evaluated, a.evaluated);
     }
+    QCOMPARE(ids.size(), 6); // every cell stored exactly once
     QCOMPARE(remote.summary.counters.bestScore.value_or(-1), local.summary.counters.bestScore.value_or(-1));
+}
 
-    // Every evaluated attempt ran as a Slurm job; the overhead per attempt.
+void TestSlurm::roundMatchesTheLocalBackend()
+{
+    NEED_CLUSTER();
+    auto slurm = std::make_shared<SlurmEvaluationBackend>(settings());
+    Log log;
+    slurm->setLogSink(log.sink());
+    const RoundOutcome remote = runRound(slurm, QStringLiteral("slurm"));
+    QVERIFY2(remote.summary.ok(), qPrintable(remote.summary.error + log.text()));
+    compareWithLocal(remote);
+    if (QTest::currentTestFailed())
+        return;
+
+    // Every evaluated attempt ran as a Slurm job: its states reached the
+    // runner's listeners, the stored cell keeps the job and its queue wait
+    // apart from its run time; the overhead per attempt is printed.
     QList<double> waits;
     QList<double> lags;
     QList<double> runs;
@@ -225,17 +331,35 @@ void TestSlurm::roundMatchesTheLocalBackend()
         if (!cell.evaluated)
             continue;
         const QJsonObject info = cell.payload.value(QStringLiteral("metrics")).toObject().value(QStringLiteral("slurm")).toObject();
-        QVERIFY2(!info.value(QStringLiteral("job_id")).toString().isEmpty(), qPrintable(cell.id));
+        const QString job = info.value(QStringLiteral("job_id")).toString();
+        QVERIFY2(!job.isEmpty(), qPrintable(cell.id));
         QVERIFY(info.contains(QStringLiteral("queue_wait_s")));
+        const QJsonObject timing = cell.payload.value(QStringLiteral("timing")).toObject();
+        QVERIFY2(timing.contains(QStringLiteral("queue_wait_s")) && timing.contains(QStringLiteral("run_s")), qPrintable(cell.id));
+        QVERIFY(timing.value(QStringLiteral("queue_wait_s")).toDouble() >= 0.0);
+        QVERIFY(timing.value(QStringLiteral("run_s")).toDouble() > 0.0);
+        const QJsonObject scheduler = cell.payload.value(QStringLiteral("scheduler")).toObject();
+        QCOMPARE(scheduler.value(QStringLiteral("backend")).toString(), QStringLiteral("slurm"));
+        QCOMPARE(scheduler.value(QStringLiteral("job_id")).toString(), job);
+        QCOMPARE(scheduler.value(QStringLiteral("state")).toString(), QStringLiteral("COMPLETED"));
+        const QList<EvaluationProgress> reports = remote.progress.value(cell.id);
+        QVERIFY2(reports.size() >= 3, qPrintable(cell.id)); // submitted, at least one state, the end
+        QCOMPARE(reports.first().state, QStringLiteral("SUBMITTED"));
+        QVERIFY(std::all_of(reports.cbegin(), reports.cend(), [&](const EvaluationProgress &p) { return p.jobId == job; }));
+        QVERIFY2(std::any_of(reports.cbegin(), reports.cend(),
+                             [](const EvaluationProgress &p) { return p.state == QLatin1String("RUNNING") || p.state == QLatin1String("PENDING"); }),
+                 qPrintable(cell.id));
+        QVERIFY(reports.last().finished);
+        QCOMPARE(reports.last().queueWaitS.value_or(-1), timing.value(QStringLiteral("queue_wait_s")).toDouble());
         waits << info.value(QStringLiteral("queue_wait_s")).toDouble();
         runs << info.value(QStringLiteral("run_s")).toDouble();
         lags << info.value(QStringLiteral("result_lag_s")).toDouble();
     }
+    const RoundOutcome &local = localReference();
     const auto evaluatedLocally = std::count_if(local.cells.cbegin(), local.cells.cend(), [](const Cell &c) { return c.evaluated; });
     QVERIFY(evaluatedLocally >= 5);
     QCOMPARE(waits.size(), qsizetype(evaluatedLocally));
-    const bool reported = std::any_of(log.cbegin(), log.cend(), [](const QString &l) { return l.contains(QStringLiteral(": RUNNING")); });
-    QVERIFY2(reported, qPrintable(log.join(QLatin1Char('\n'))));
+    QVERIFY2(log.contains(QStringLiteral(": RUNNING")), qPrintable(log.text()));
     auto stats = [](QList<double> v) {
         std::sort(v.begin(), v.end());
         double sum = 0;
@@ -250,8 +374,146 @@ void TestSlurm::roundMatchesTheLocalBackend()
           int(waits.size()), qPrintable(stats(waits)), qPrintable(stats(lags)), qPrintable(stats(runs)));
 }
 
+/// Waits until an attempt's job is queued or running (the runner reported
+/// it), stops slurmctld and slurmd by their process ids, and waits until the
+/// backend has noticed that the controller does not answer.
+void takeTheDaemonsDown(TestSlurm::RoundOutcome &o, Log &log)
+{
+    auto jobInFlight = [&o] {
+        for (const QList<EvaluationProgress> &reports : std::as_const(o.progress)) {
+            const EvaluationProgress &p = reports.last();
+            if (!p.finished && (p.state == QLatin1String("RUNNING") || p.state == QLatin1String("PENDING")))
+                return true;
+        }
+        return false;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(jobInFlight(), 300'000);
+    for (const QString &name : {QStringLiteral("slurmctld"), QStringLiteral("slurmd")}) {
+        const pid_t pid = daemonPid(name);
+        QVERIFY2(alive(pid), qPrintable(name));
+        QCOMPARE(::kill(pid, SIGTERM), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!alive(pid), 60'000);
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(log.contains(QStringLiteral("does not answer")) || log.contains(QStringLiteral("cannot reach the controller")),
+                             120'000);
+}
+
+void TestSlurm::daemonRestartLosesNothing()
+{
+    NEED_CLUSTER();
+    // The toy task with a scorer that takes a few seconds, so that jobs are
+    // in the queue or running when the daemons go.
+    QTemporaryDir taskDir;
+    QVERIFY(taskDir.isValid());
+    for (const QString &file : QDir(test::toyTaskDir()).entryList(QDir::Files))
+        QVERIFY(QFile::copy(test::toyTaskDir() + QLatin1Char('/') + file, taskDir.filePath(file)));
+    {
+        QFile spec(taskDir.filePath(QStringLiteral("task.json")));
+        QVERIFY(spec.remove());
+        QVERIFY(spec.open(QIODevice::WriteOnly));
+        spec.write(R"({"evaluator": {"command": "sleep 3; python3 \"$DREAMRSI_TASK_DIR/score.py\""},
+                       "options": {"time_limit_s": 60, "memory_mb": 1024}})");
+    }
+    QFile::setPermissions(taskDir.path(), QFile::permissions(taskDir.path()) | QFileDevice::ReadOther | QFileDevice::ExeOther);
+
+    SlurmSettings s = settings();
+    s.pollMaxMs = 2000;
+    auto slurm = std::make_shared<SlurmEvaluationBackend>(s);
+    Log log;
+    slurm->setLogSink(log.sink());
+    QString restartOutput;
+    int restartExit = -1;
+    const RoundOutcome remote = runRound(slurm, QStringLiteral("restart"), taskDir.path(), [&](RoundOutcome &o) {
+        takeTheDaemonsDown(o, log);
+        // They come back with the state they saved (also after a failed check above, so the round can end).
+        const Run start = runCommand(QStringLiteral("bash"), {clusterScript, QStringLiteral("start"), clusterDir}, 120'000);
+        restartExit = start.exitCode;
+        restartOutput = start.output;
+    });
+    QVERIFY2(restartExit == 0, qPrintable(restartOutput));
+    QVERIFY2(remote.summary.ok(), qPrintable(remote.summary.error + log.text()));
+    QCOMPARE(remote.summary.status, IterationStatus::Finished);
+    compareWithLocal(remote);
+    // The outage was seen and outlasted: polls that failed were followed by an answer.
+    QVERIFY2(log.contains(QStringLiteral("does not answer")) || log.contains(QStringLiteral("cannot reach the controller")),
+             qPrintable(log.text()));
+    if (log.contains(QStringLiteral("does not answer")))
+        QVERIFY2(log.contains(QStringLiteral("the controller answers again")), qPrintable(log.text()));
+    QVERIFY(!log.contains(QStringLiteral("vanished")));
+    for (const Cell &cell : remote.cells) {
+        if (cell.evaluated)
+            QVERIFY2(!cell.payload.value(QStringLiteral("scheduler")).toObject().value(QStringLiteral("job_id")).toString().isEmpty(),
+                     qPrintable(cell.id));
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(liveJobs(), QString(), 60'000);
+    qInfo("restart: %s", qPrintable(log.text().split(QLatin1Char('\n')).filter(QStringLiteral("controller")).join(QStringLiteral("; "))));
+}
+
+void TestSlurm::jobLostByTheControllerRunsAgain()
+{
+    NEED_CLUSTER();
+    // The controller comes back without its job state (as after losing its
+    // state folder): the running job is unknown to it, so it is lost, `env`,
+    // and submitted once more; the second job's result is the answer.
+    SlurmSettings s = settings();
+    s.pollMaxMs = 1000;
+    SlurmEvaluationBackend backend(s);
+    QCOMPARE(backend.prepare(), QString());
+    Log log;
+    backend.setLogSink(log.sink());
+    EvaluationRequest request;
+    request.task = QStringLiteral("custom");
+    request.command = QStringLiteral(R"(sleep 5; echo '{"score": 1.5, "valid": true, "fail_class": "ok", "error": null}')");
+    request.options.insert(QStringLiteral("time_limit_s"), 120);
+    request.options.insert(QStringLiteral("memory_mb"), 256);
+    std::atomic_bool cancel{false};
+    EvaluationResult result;
+    std::mutex reportsMutex;
+    QList<EvaluationProgress> reports;
+    auto runningJobs = [&] {
+        std::lock_guard lock(reportsMutex);
+        QSet<QString> ids;
+        for (const EvaluationProgress &p : std::as_const(reports)) {
+            if (p.state == QLatin1String("RUNNING"))
+                ids.insert(p.jobId);
+        }
+        return ids;
+    };
+    std::unique_ptr<QThread> worker(QThread::create([&] {
+        result = backend.evaluate(request, cancel, [&](const EvaluationProgress &p) {
+            std::lock_guard lock(reportsMutex);
+            reports << p;
+        });
+    }));
+    worker->start();
+    auto restore = qScopeGuard([&] {
+        // Whatever failed above, the cluster runs again for the next test and the worker ends.
+        runCommand(QStringLiteral("bash"), {clusterScript, QStringLiteral("start"), clusterDir}, 120'000);
+        cancel.store(!worker->wait(240'000));
+        worker->wait();
+    });
+    QTRY_COMPARE_WITH_TIMEOUT(runningJobs().size(), 1, 120'000);
+    const pid_t pid = daemonPid(QStringLiteral("slurmctld"));
+    QVERIFY(alive(pid));
+    QCOMPARE(::kill(pid, SIGTERM), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(!alive(pid), 60'000);
+    for (const QString &file : {QStringLiteral("job_state"), QStringLiteral("job_state.old")})
+        QFile::remove(clusterDir + QStringLiteral("/state/") + file);
+    const Run start = runCommand(QStringLiteral("bash"), {clusterScript, QStringLiteral("start"), clusterDir}, 120'000);
+    QVERIFY2(start.exitCode == 0, qPrintable(start.output));
+    QVERIFY(worker->wait(240'000));
+    QVERIFY2(result.failClass == QLatin1String("ok"), qPrintable(result.error.value_or(QString()) + QLatin1Char('\n') + log.text()));
+    QCOMPARE(result.score.value_or(-1), 1.5);
+    const QJsonObject info = result.metrics.value(QStringLiteral("slurm")).toObject();
+    QCOMPARE(info.value(QStringLiteral("submits")).toInt(), 2);
+    QVERIFY2(log.contains(QStringLiteral("vanished")) && log.contains(QStringLiteral("submitting it once more")), qPrintable(log.text()));
+    QCOMPARE(runningJobs().size(), 2); // two jobs ran: the lost one and its resubmission
+    QTRY_COMPARE_WITH_TIMEOUT(liveJobs(), QString(), 60'000);
+}
+
 void TestSlurm::missingPartitionSpendsNoAttempt()
 {
+    NEED_CLUSTER();
     SlurmSettings s = settings();
     s.partition = QStringLiteral("no-such-partition");
     const RoundOutcome outcome = runRound(std::make_shared<SlurmEvaluationBackend>(s), QStringLiteral("nopartition"));
@@ -283,6 +545,7 @@ void TestSlurm::missingPartitionSpendsNoAttempt()
 
 void TestSlurm::cancelLeavesNoJob()
 {
+    NEED_CLUSTER();
     SlurmEvaluationBackend backend(settings());
     QCOMPARE(backend.prepare(), QString());
     EvaluationRequest request;
@@ -304,6 +567,7 @@ void TestSlurm::cancelLeavesNoJob()
 
 void TestSlurm::timeLimitBecomesTimeout()
 {
+    NEED_CLUSTER();
     SlurmSettings s = settings();
     s.timeLimitMinutes = 1; // Slurm's smallest limit; the evaluator itself would allow 400 s
     SlurmEvaluationBackend backend(s);
@@ -320,6 +584,132 @@ void TestSlurm::timeLimitBecomesTimeout()
     const QJsonObject info = result.metrics.value(QStringLiteral("slurm")).toObject();
     QCOMPARE(info.value(QStringLiteral("state")).toString(), QStringLiteral("TIMEOUT"));
     QTRY_COMPARE_WITH_TIMEOUT(liveJobs(), QString(), 60'000);
+}
+
+void TestSlurm::jobEndsMapToFailClasses()
+{
+    // No cluster needed: how the state a job ended in becomes a fail class.
+    auto end = [](const QString &state, bool haveResult, const QString &output = {}) {
+        SlurmEvaluationBackend::JobEnd e;
+        e.jobId = QStringLiteral("42");
+        e.state = state;
+        e.memory = QStringLiteral("1280M");
+        e.minutes = 3;
+        e.haveResult = haveResult;
+        e.output = output;
+        return SlurmEvaluationBackend::verdict(e);
+    };
+    auto classOf = [](const std::optional<EvaluationResult> &r) { return r ? r->failClass : QStringLiteral("(evaluator)"); };
+    auto retried = [](const std::optional<EvaluationResult> &r) { return r && r->metrics.value(QStringLiteral("retry")).toBool(); };
+
+    const std::optional<EvaluationResult> oom = end(QStringLiteral("OUT_OF_MEMORY"), false);
+    QCOMPARE(classOf(oom), QStringLiteral("resource"));
+    QVERIFY(oom->error->contains(QStringLiteral("1280M")));
+    QVERIFY(!retried(oom));
+    QCOMPARE(classOf(end(QStringLiteral("OUT_OF_MEMORY"), true)), QStringLiteral("resource"));
+    // Killed for memory without cgroups: Slurm says FAILED (or CANCELLED), slurmstepd says why.
+    const QString stepd = QStringLiteral("slurmstepd-vm: error: StepId=42.batch exceeded memory limit (434610176 > 67108864), being killed\n"
+                                         "slurmstepd-vm: error: Exceeded job memory limit");
+    const std::optional<EvaluationResult> killed = end(QStringLiteral("FAILED"), false, stepd);
+    QCOMPARE(classOf(killed), QStringLiteral("resource"));
+    QVERIFY(!retried(killed));
+    QCOMPARE(classOf(end(QStringLiteral("CANCELLED"), false, stepd)), QStringLiteral("resource"));
+    QCOMPARE(classOf(end(QStringLiteral("FAILED"), false,
+                         QStringLiteral("slurmstepd: error: Detected 1 oom-kill event(s) in StepId=42.batch."))),
+             QStringLiteral("resource"));
+    QCOMPARE(classOf(end(QStringLiteral("TIMEOUT"), false)), QStringLiteral("timeout"));
+    QCOMPARE(classOf(end(QStringLiteral("DEADLINE"), true)), QStringLiteral("timeout"));
+    // The evaluator's own JSON decides a job that got to its end.
+    QVERIFY(!end(QStringLiteral("COMPLETED"), true));
+    QVERIFY(!end(QStringLiteral("FAILED"), true));
+    // Lost, not judged: env, worth one more submission.
+    for (const QString &state : {QStringLiteral("NODE_FAIL"), QStringLiteral("PREEMPTED"), QStringLiteral("BOOT_FAIL"),
+                                 QStringLiteral("CANCELLED"), QStringLiteral("COMPLETED")}) {
+        const std::optional<EvaluationResult> r = end(state, false);
+        QCOMPARE(classOf(r), QStringLiteral("env"));
+        QVERIFY2(retried(r), qPrintable(state));
+        QVERIFY2(r->error->contains(state), qPrintable(*r->error));
+    }
+    SlurmEvaluationBackend::JobEnd gone;
+    gone.jobId = QStringLiteral("43");
+    gone.gone = true;
+    QVERIFY(retried(SlurmEvaluationBackend::verdict(gone)));
+    gone.haveResult = true; // purged after it finished: its result stands
+    QVERIFY(!SlurmEvaluationBackend::verdict(gone));
+}
+
+EvaluationRequest TestSlurm::pythonCandidate(const QString &name, const QByteArray &program, int memoryMb)
+{
+    const QString dir = m_projects.filePath(name);
+    QDir().mkpath(dir);
+    QFile file(dir + QStringLiteral("/main.py"));
+    if (!file.open(QIODevice::WriteOnly) || file.write(program) != program.size())
+        qFatal("cannot write %s", qPrintable(file.fileName()));
+    EvaluationRequest request;
+    request.task = QStringLiteral("custom");
+    request.command = QStringLiteral("python3");
+    request.candidatePath = file.fileName();
+    request.options.insert(QStringLiteral("time_limit_s"), 120);
+    request.options.insert(QStringLiteral("memory_mb"), memoryMb);
+    return request;
+}
+
+void TestSlurm::memoryLimitInsideTheJobIsResource()
+{
+    NEED_CLUSTER();
+    // 2 GiB against a 256 MB limit: the sandbox's address-space limit inside
+    // the job stops the candidate before Slurm's memory check can; the
+    // evaluator reports it, as it does locally.
+    const EvaluationRequest request =
+        pythonCandidate(QStringLiteral("bigalloc"), QByteArrayLiteral("x = bytearray(2 * 1024 * 1024 * 1024)\nprint(len(x))\n"), 256);
+    std::atomic_bool cancel{false};
+    const EvaluationResult local = LocalEvaluationBackend().evaluate(request, cancel);
+    QCOMPARE(local.failClass, QStringLiteral("resource"));
+    SlurmEvaluationBackend backend(settings());
+    QCOMPARE(backend.prepare(), QString());
+    const EvaluationResult remote = backend.evaluate(request, cancel);
+    QVERIFY2(remote.failClass == QLatin1String("resource"), qPrintable(remote.failClass + QStringLiteral(": ") + remote.error.value_or(QString())));
+    QVERIFY2(remote.error.value_or(QString()).contains(QStringLiteral("memory")), qPrintable(remote.error.value_or(QString())));
+    const QJsonObject info = remote.metrics.value(QStringLiteral("slurm")).toObject();
+    QCOMPARE(info.value(QStringLiteral("state")).toString(), QStringLiteral("COMPLETED")); // the job itself was fine
+    QCOMPARE(info.value(QStringLiteral("submits")).toInt(), 1);
+}
+
+void TestSlurm::slurmMemoryKillIsResource()
+{
+    NEED_CLUSTER();
+    // The job asks Slurm for 100 MB (an extra --mem after the task's) while
+    // the sandbox allows 2 GB: the candidate keeps 400 MB resident, Slurm's
+    // memory enforcement (OverMemoryKill, no cgroups here) kills the job,
+    // and that is `resource`, not a lost job submitted again.
+    SlurmSettings s = settings();
+    s.extraArgs = {QStringLiteral("--mem=100M")};
+    SlurmEvaluationBackend backend(s);
+    QCOMPARE(backend.prepare(), QString());
+    Log log;
+    backend.setLogSink(log.sink());
+    const EvaluationRequest request = pythonCandidate(QStringLiteral("resident"), QByteArrayLiteral(R"(import time
+x = bytearray(400 * 1024 * 1024)
+for i in range(0, len(x), 4096):
+    x[i] = 1
+time.sleep(100)
+print("not killed")
+)"), 2048);
+    std::atomic_bool cancel{false};
+    const EvaluationResult result = backend.evaluate(request, cancel);
+    QVERIFY2(result.failClass == QLatin1String("resource"),
+             qPrintable(result.failClass + QStringLiteral(": ") + result.error.value_or(QString()) + QLatin1Char('\n') + log.text()));
+    QVERIFY2(result.error.value_or(QString()).contains(QStringLiteral("memory")), qPrintable(result.error.value_or(QString())));
+    const QJsonObject info = result.metrics.value(QStringLiteral("slurm")).toObject();
+    QCOMPARE(info.value(QStringLiteral("submits")).toInt(), 1);
+    QCOMPARE(info.value(QStringLiteral("memory")).toString(), QStringLiteral("100M"));
+    QVERIFY2(QStringList({QStringLiteral("FAILED"), QStringLiteral("CANCELLED"), QStringLiteral("OUT_OF_MEMORY")})
+                 .contains(info.value(QStringLiteral("state")).toString()),
+             qPrintable(info.value(QStringLiteral("state")).toString()));
+    QVERIFY(!log.contains(QStringLiteral("submitting it once more")));
+    QTRY_COMPARE_WITH_TIMEOUT(liveJobs(), QString(), 60'000);
+    qInfo("Slurm's memory kill: job state %s; %s", qPrintable(info.value(QStringLiteral("state")).toString()),
+          qPrintable(result.error.value_or(QString())));
 }
 
 QTEST_GUILESS_MAIN(TestSlurm)

@@ -4,6 +4,8 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QDateTime>
+#include <QJsonObject>
 
 #include <algorithm>
 
@@ -105,8 +107,56 @@ void LiveTreeModel::markRunning(const QString &cellId)
         --m_finished;
     }
     x.started.start();
+    x.progress.reset();
     const QModelIndex parent = index(b, 0);
     emit dataChanged(index(a, 0, parent), index(a, ColumnCount - 1, parent));
+}
+
+void LiveTreeModel::setProgress(const QString &cellId, const EvaluationProgress &progress)
+{
+    int branch = 0;
+    int attempt = 0;
+    if (!RoundTree::parseId(cellId, &branch, &attempt))
+        return;
+    const auto [b, a] = find(branch, attempt);
+    if (b < 0 || a < 0 || !m_branches.at(b).attempts.at(a).running)
+        return; // a late report of an attempt already stored or removed
+    m_branches[b].attempts[a].progress = progress;
+    const QModelIndex parent = index(b, 0);
+    emit dataChanged(index(a, StatusColumn, parent), index(a, TimeColumn, parent));
+}
+
+QString LiveTreeModel::runningStatus(const Attempt &a) const
+{
+    static const char *const spinner[] = {"◐", "◓", "◑", "◒"};
+    const QString frame = QString::fromUtf8(spinner[int((a.started.elapsed() / 250) % 4)]);
+    if (!a.progress)
+        return tr("%1 running").arg(frame);
+    const EvaluationProgress &p = *a.progress;
+    const bool reason = !p.reason.isEmpty() && p.reason != QLatin1String("None");
+    if (p.isQueued()) {
+        return reason ? tr("%1 pending (%2 job %3, %4)").arg(frame, p.backend, p.jobId, p.reason)
+                      : tr("%1 pending (%2 job %3)").arg(frame, p.backend, p.jobId);
+    }
+    if (p.state == QLatin1String("RUNNING"))
+        return tr("%1 running on %2 job %3").arg(frame, p.backend, p.jobId);
+    // Completing, ended (being stored), or a state Slurm rarely shows.
+    return reason ? tr("%1 %2 (%3 job %4, %5)").arg(frame, p.state.toLower(), p.backend, p.jobId, p.reason)
+                  : tr("%1 %2 (%3 job %4)").arg(frame, p.state.toLower(), p.backend, p.jobId);
+}
+
+QString LiveTreeModel::runningTime(const Attempt &a) const
+{
+    const double total = double(a.started.elapsed()) / 1000.0;
+    if (!a.progress || a.progress->submittedMs <= 0)
+        return tr("%1 s").arg(total, 0, 'f', 1);
+    const EvaluationProgress &p = *a.progress;
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    if (p.startedMs <= 0 && !p.queueWaitS)
+        return tr("%1 s · queued %2 s").arg(total, 0, 'f', 1).arg(double(std::max<qint64>(0, now - p.submittedMs)) / 1000.0, 0, 'f', 1);
+    const double queued = p.queueWaitS ? *p.queueWaitS : double(std::max<qint64>(0, p.startedMs - p.submittedMs)) / 1000.0;
+    const double ran = p.runS ? *p.runS : double(std::max<qint64>(0, now - p.startedMs)) / 1000.0;
+    return tr("%1 s · queued %2 s · ran %3 s").arg(total, 0, 'f', 1).arg(queued, 0, 'f', 1).arg(ran, 0, 'f', 1);
 }
 
 void LiveTreeModel::addCell(const Cell &cell)
@@ -222,26 +272,42 @@ QVariant LiveTreeModel::data(const QModelIndex &index, int role) const
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case IdColumn: return a.id;
-        case StatusColumn: {
-            if (a.running) {
-                static const char *const spinner[] = {"◐", "◓", "◑", "◒"};
-                const int frame = int((a.started.elapsed() / 250) % 4);
-                return tr("%1 running").arg(QString::fromUtf8(spinner[frame]));
-            }
-            return a.cell.failClass;
-        }
+        case StatusColumn:
+            return a.running ? runningStatus(a) : a.cell.failClass;
         case ScoreColumn:
             return !a.running && a.cell.score ? QVariant(QString::number(*a.cell.score, 'g', 6)) : QVariant();
         case TimeColumn: {
-            const double seconds = a.running ? double(a.started.elapsed()) / 1000.0
-                                             : a.cell.payload.value(QStringLiteral("timing")).toObject().value(QStringLiteral("wall_s")).toDouble();
+            if (a.running)
+                return runningTime(a);
+            const QJsonObject timing = a.cell.payload.value(QStringLiteral("timing")).toObject();
+            const double seconds = timing.value(QStringLiteral("wall_s")).toDouble();
+            if (timing.contains(QStringLiteral("queue_wait_s")))
+                return tr("%1 s · queued %2 s · ran %3 s")
+                    .arg(seconds, 0, 'f', 1)
+                    .arg(timing.value(QStringLiteral("queue_wait_s")).toDouble(), 0, 'f', 1)
+                    .arg(timing.value(QStringLiteral("run_s")).toDouble(), 0, 'f', 1);
             return tr("%1 s").arg(seconds, 0, 'f', 1);
         }
         default: return {};
         }
     }
-    if (role == Qt::ToolTipRole && !a.running && a.cell.error)
-        return *a.cell.error;
+    if (role == Qt::ToolTipRole && a.running && a.progress) {
+        const EvaluationProgress &p = *a.progress;
+        const bool reason = !p.reason.isEmpty() && p.reason != QLatin1String("None");
+        return reason ? tr("%1 job %2: %3 (reason: %4)").arg(p.backend, p.jobId, p.state, p.reason)
+                      : tr("%1 job %2: %3").arg(p.backend, p.jobId, p.state);
+    }
+    if (role == Qt::ToolTipRole && !a.running) {
+        const QJsonObject scheduler = a.cell.payload.value(QStringLiteral("scheduler")).toObject();
+        const QString job = scheduler.isEmpty() ? QString()
+                                                : tr("%1 job %2: %3").arg(scheduler.value(QStringLiteral("backend")).toString(),
+                                                                          scheduler.value(QStringLiteral("job_id")).toString(),
+                                                                          scheduler.value(QStringLiteral("state")).toString());
+        if (a.cell.error)
+            return job.isEmpty() ? *a.cell.error : *a.cell.error + QLatin1Char('\n') + job;
+        if (!job.isEmpty())
+            return job;
+    }
     if (role == Qt::ForegroundRole && index.column() == StatusColumn) {
         if (a.running)
             return QBrush(QColor(0x1f, 0x77, 0xb4));

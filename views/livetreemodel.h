@@ -1,5 +1,6 @@
 #pragma once
 
+#include "loop/evaluationbackend.h"
 #include "model/cell.h"
 
 #include <QAbstractItemModel>
@@ -31,6 +32,10 @@ public:
     void markRunning(const QString &cellId);
     /// A cell was stored: its row shows the outcome.
     void addCell(const Cell &cell);
+    /// The running attempt's evaluation moved on a scheduler: its row shows
+    /// the job, its state (pending with Slurm's reason, running) and the
+    /// queue wait apart from the run time.
+    void setProgress(const QString &cellId, const EvaluationProgress &progress);
     /// A killed attempt: its running row goes.
     void removeRunning(const QString &cellId);
     /// Repaints the elapsed time of running rows (call from a timer).
@@ -53,6 +58,7 @@ private:
         int attempt = 0;
         bool running = true;
         QElapsedTimer started;
+        std::optional<EvaluationProgress> progress; ///< while running on a scheduler
         Cell cell;
     };
     struct Branch
@@ -66,6 +72,8 @@ private:
     /// (branch row, attempt row) of an id, or (-1, -1).
     std::pair<int, int> find(int branch, int attempt) const;
     std::pair<int, int> ensureAttempt(int branch, int attempt, const QString &id);
+    QString runningStatus(const Attempt &a) const;
+    QString runningTime(const Attempt &a) const;
 
     QList<Branch> m_branches; ///< sorted by branch
     int m_finished = 0;

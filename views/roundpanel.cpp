@@ -235,6 +235,7 @@ bool RoundPanel::startRound(const RoundConfig &config, std::shared_ptr<Discovery
         emit statusMessage(tr("Round %1: %n attempt(s) running", nullptr, int(batch.size())).arg(round + 1));
     });
     connect(r, &RoundRunner::attemptStarted, m_model, &LiveTreeModel::markRunning);
+    connect(r, &RoundRunner::attemptProgress, m_model, &LiveTreeModel::setProgress);
     connect(r, &RoundRunner::attemptAbandoned, m_model, &LiveTreeModel::removeRunning);
     connect(r, &RoundRunner::cellFinished, this, &RoundPanel::onCell);
     connect(r, &RoundRunner::countersChanged, this, &RoundPanel::onCounters);

@@ -39,7 +39,7 @@ class InstantBackend final : public EvaluationBackend
 {
 public:
     QString name() const override { return QStringLiteral("instant"); }
-    EvaluationResult evaluate(const EvaluationRequest &request, const std::atomic_bool &) override
+    EvaluationResult evaluate(const EvaluationRequest &request, const std::atomic_bool &, const ProgressSink &) override
     {
         return EvaluationResult::success(double(request.candidatePath.size() % 97 + 1));
     }

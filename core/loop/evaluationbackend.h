@@ -3,11 +3,38 @@
 #include "eval/evaluationrequest.h"
 #include "eval/evaluationresult.h"
 
+#include <QMetaType>
 #include <QString>
 
 #include <atomic>
+#include <functional>
+#include <optional>
 
 namespace dreamrsi {
+
+/// Where one evaluation stands while a backend runs it on a scheduler: its
+/// job, the scheduler's state and reason, and when it was queued and started.
+/// A local run reports nothing.
+struct EvaluationProgress
+{
+    QString backend;          ///< "slurm"
+    QString jobId;            ///< the scheduler's job id
+    /// The scheduler's state as it names it (PENDING, RUNNING, COMPLETING,
+    /// COMPLETED, FAILED, TIMEOUT, …); SUBMITTED before it answered once.
+    QString state;
+    QString reason;           ///< why it waits or ended (Slurm's reason); empty when it gives none
+    qint64 submittedMs = 0;   ///< epoch ms when the job was submitted
+    qint64 startedMs = 0;     ///< epoch ms when it was first seen running (0 = not yet)
+    int submits = 1;          ///< 2 when a lost job was submitted once more
+    /// Set in the last report, once the job ended: submit → start and start
+    /// → end as the job itself measured them.
+    std::optional<double> queueWaitS;
+    std::optional<double> runS;
+    bool finished = false;
+
+    /// True while the job waits for the scheduler to start it.
+    bool isQueued() const;
+};
 
 /// Where a round's evaluations run (online.md §1 step 3): the local
 /// sandboxed evaluator now, a cluster scheduler later. The round runner only
@@ -21,6 +48,10 @@ namespace dreamrsi {
 /// - `cancel` is polled: when it turns true the call gives up within about
 ///   100 ms, cancels the job (kills the local child, `scancel`s a remote
 ///   one) and returns a result whose error is "cancelled".
+/// - `progress`, when set, is called on the calling thread each time the
+///   job's state or reason changes and once more when it ended (with the
+///   measured queue wait and run time); a backend without a scheduler never
+///   calls it.
 /// - It never throws: every failure (cannot submit, job lost, no score) is
 ///   an EvaluationResult with a fail class of replay.md §1.
 class EvaluationBackend
@@ -34,8 +65,12 @@ public:
     /// ready, else the reason. Called once by the runner from its driver
     /// thread; the default has nothing to check.
     virtual QString prepare();
+    using ProgressSink = std::function<void(const EvaluationProgress &)>;
     /// Runs one evaluation to its end (see the class comment).
-    virtual EvaluationResult evaluate(const EvaluationRequest &request, const std::atomic_bool &cancel) = 0;
+    virtual EvaluationResult evaluate(const EvaluationRequest &request, const std::atomic_bool &cancel,
+                                      const ProgressSink &progress = {}) = 0;
 };
 
 } // namespace dreamrsi
+
+Q_DECLARE_METATYPE(dreamrsi::EvaluationProgress)

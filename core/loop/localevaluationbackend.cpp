@@ -9,7 +9,8 @@ QString LocalEvaluationBackend::name() const
     return QStringLiteral("local");
 }
 
-EvaluationResult LocalEvaluationBackend::evaluate(const EvaluationRequest &request, const std::atomic_bool &cancel)
+EvaluationResult LocalEvaluationBackend::evaluate(const EvaluationRequest &request, const std::atomic_bool &cancel,
+                                                  const ProgressSink &)
 {
     return Evaluator::evaluate(request, &cancel);
 }

@@ -12,7 +12,8 @@ class LocalEvaluationBackend final : public EvaluationBackend
 {
 public:
     QString name() const override;
-    EvaluationResult evaluate(const EvaluationRequest &request, const std::atomic_bool &cancel) override;
+    EvaluationResult evaluate(const EvaluationRequest &request, const std::atomic_bool &cancel,
+                              const ProgressSink &progress = {}) override;
 };
 
 } // namespace dreamrsi

@@ -51,7 +51,7 @@ bool RoundAttempt::copyWorkspace(const QString &source, const QString &target, Q
 }
 
 RoundAttempt::Result RoundAttempt::run(const Job &job, DiscoveryAgent &agent, EvaluationBackend &backend,
-                                       const std::atomic_bool &kill)
+                                       const std::atomic_bool &kill, const EvaluationBackend::ProgressSink &progress)
 {
     QElapsedTimer wall;
     wall.start();
@@ -124,7 +124,11 @@ RoundAttempt::Result RoundAttempt::run(const Job &job, DiscoveryAgent &agent, Ev
     request.candidatePath = programPath;
     request.sandboxMode = job.sandboxMode;
     timer.restart();
-    EvaluationResult result = backend.evaluate(request, kill);
+    EvaluationResult result = backend.evaluate(request, kill, [&r, &progress](const EvaluationProgress &p) {
+        r.scheduling = p;
+        if (progress)
+            progress(p);
+    });
     r.evalSeconds = double(timer.nsecsElapsed()) / 1e9;
     if (kill.load()) {
         r.abandoned = true;

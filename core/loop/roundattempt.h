@@ -1,5 +1,7 @@
 #pragma once
 
+#include "evaluationbackend.h"
+
 #include "agent/agent.h"
 #include "eval/evaluationresult.h"
 #include "eval/sandboxrequest.h"
@@ -10,8 +12,6 @@
 #include <optional>
 
 namespace dreamrsi {
-
-class EvaluationBackend;
 
 /// One attempt of a live round, run on a worker thread (online.md §1 step
 /// 3, §2): prepare the workspace, run the agent, write proposal.md and the
@@ -42,6 +42,9 @@ public:
         QString setupError;
         AgentOutcome outcome;          ///< the agent's answer (ok false = an agent failure)
         std::optional<EvaluationResult> evaluation; ///< set when the program was evaluated
+        /// The backend's last report on the evaluation (a scheduler's job,
+        /// its queue wait and run time); unset for a local evaluation.
+        std::optional<EvaluationProgress> scheduling;
         double agentSeconds = 0.0;
         double evalSeconds = 0.0;
         double wallSeconds = 0.0;
@@ -49,8 +52,10 @@ public:
         QString programFileName;
     };
 
-    /// Runs the job to its end (or until `kill` turns true).
-    static Result run(const Job &job, DiscoveryAgent &agent, EvaluationBackend &backend, const std::atomic_bool &kill);
+    /// Runs the job to its end (or until `kill` turns true). `progress`
+    /// gets the backend's reports on the evaluation, on this thread.
+    static Result run(const Job &job, DiscoveryAgent &agent, EvaluationBackend &backend, const std::atomic_bool &kill,
+                      const EvaluationBackend::ProgressSink &progress = {});
 
     /// Copies the parent's workspace into `target` (without what belongs to
     /// the parent's attempt: proposal.md, eval/, error.txt, agent.log). False with *error when a file cannot be copied.

@@ -315,6 +315,22 @@ struct RoundRunner::Run
         timing.insert(QStringLiteral("agent_s"), r.agentSeconds);
         timing.insert(QStringLiteral("eval_s"), r.evalSeconds);
         timing.insert(QStringLiteral("wall_s"), r.wallSeconds);
+        if (r.scheduling) {
+            // Where the evaluation ran: its job, and the queue wait apart from the run.
+            const EvaluationProgress &p = *r.scheduling;
+            if (p.queueWaitS)
+                timing.insert(QStringLiteral("queue_wait_s"), *p.queueWaitS);
+            if (p.runS)
+                timing.insert(QStringLiteral("run_s"), *p.runS);
+            QJsonObject scheduler;
+            scheduler.insert(QStringLiteral("backend"), p.backend);
+            scheduler.insert(QStringLiteral("job_id"), p.jobId);
+            scheduler.insert(QStringLiteral("state"), p.state);
+            if (!p.reason.isEmpty() && p.reason != QLatin1String("None"))
+                scheduler.insert(QStringLiteral("reason"), p.reason);
+            scheduler.insert(QStringLiteral("submits"), p.submits);
+            payload.insert(QStringLiteral("scheduler"), scheduler);
+        }
         payload.insert(QStringLiteral("timing"), timing);
         payload.insert(QStringLiteral("round"), r.round);
         payload.insert(QStringLiteral("workspace"), QDir(artifactDir).relativeFilePath(r.workspace));
@@ -358,10 +374,20 @@ struct RoundRunner::Run
         history.append(recordOf(cell, info.number.value_or(iteration)));
         addCounters(cell);
         emit q->cellFinished(iteration, cell);
-        log(QStringLiteral("%1 finished: %2 (agent %3 s, eval %4 s)")
+        QString where;
+        if (r.scheduling) {
+            const EvaluationProgress &p = *r.scheduling;
+            where = QStringLiteral(": %1 job %2").arg(p.backend, p.jobId);
+            if (p.queueWaitS)
+                where += QStringLiteral(", queued %1 s").arg(*p.queueWaitS, 0, 'f', 2);
+            if (p.runS)
+                where += QStringLiteral(", ran %1 s").arg(*p.runS, 0, 'f', 2);
+        }
+        log(QStringLiteral("%1 finished: %2 (agent %3 s, eval %4 s%5)")
                 .arg(cell.id, describeScore(cell))
                 .arg(r.agentSeconds, 0, 'f', 2)
-                .arg(r.evalSeconds, 0, 'f', 2));
+                .arg(r.evalSeconds, 0, 'f', 2)
+                .arg(where));
         return true;
     }
 
@@ -377,8 +403,11 @@ struct RoundRunner::Run
         for (const QString &id : ids) {
             RoundAttempt::Job job = jobFor(id, round);
             emit q->attemptStarted(id);
-            pool.start([job = std::move(job), agent, backend, kill, completions]() {
-                completions->push(RoundAttempt::run(job, *agent, *backend, *kill));
+            RoundRunner *runner = q;
+            pool.start([job = std::move(job), agent, backend, kill, completions, runner, id]() {
+                completions->push(RoundAttempt::run(job, *agent, *backend, *kill, [runner, &id](const EvaluationProgress &p) {
+                    emit runner->attemptProgress(id, p);
+                }));
             });
         }
         counters.running = int(ids.size());

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "evaluationbackend.h"
 #include "roundtypes.h"
 
 #include "model/cell.h"
@@ -48,7 +49,9 @@ class ProjectStore;
 ///
 /// Signals are emitted from the driver thread (listeners in other threads
 /// get them queued), in this order per attempt: attemptStarted, then
-/// cellFinished (stored) or attemptAbandoned (killed).
+/// cellFinished (stored) or attemptAbandoned (killed); attemptProgress
+/// alone comes from the attempt's worker thread, always after its
+/// attemptStarted and before its cellFinished.
 class RoundRunner final : public QObject
 {
     Q_OBJECT
@@ -79,6 +82,10 @@ Q_SIGNALS:
     /// Round `round` (0-based) starts with `batch` (ids in policy order).
     void roundStarted(int round, const QStringList &batch);
     void attemptStarted(const QString &cellId);
+    /// The attempt's evaluation moved on its scheduler (a Slurm job was
+    /// submitted, waits with a reason, runs, ended with its queue wait and
+    /// run time). Only backends with a scheduler report it.
+    void attemptProgress(const QString &cellId, const dreamrsi::EvaluationProgress &progress);
     /// A cell was stored.
     void cellFinished(qint64 iteration, const dreamrsi::Cell &cell);
     /// An attempt was killed by a second stop(); it is not stored.

@@ -5,6 +5,7 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -70,6 +71,47 @@ QString tail(const QString &path, int chars)
     return text.size() > chars ? QStringLiteral("…") + text.right(chars) : text;
 }
 
+/// An error of a Slurm command that says the controller could not be
+/// reached or was busy (it comes back), not that the request was wrong.
+bool isTransient(const QString &text)
+{
+    static const char *const needles[] = {"Unable to contact slurm controller", "Socket timed out", "Connection refused",
+                                          "temporarily unable", "Zero Bytes were transmitted", "Connection timed out",
+                                          "Resource temporarily unavailable", "timed out", "Communication connection failure",
+                                          "Slurm backup controller in standby mode", "slurmctld is not responding"};
+    for (const char *n : needles) {
+        if (text.contains(QLatin1String(n), Qt::CaseInsensitive))
+            return true;
+    }
+    return false;
+}
+
+/// What slurmstepd writes into a job's output when it kills the job for
+/// its memory (cgroup OOM or the accounting plugin's OverMemoryKill).
+bool killedForMemory(const QString &output)
+{
+    static const char *const needles[] = {"Exceeded job memory limit", "Exceeded step memory limit", "exceeded memory limit",
+                                          "oom-kill", "out-of-memory handler", "OOM Killed"};
+    for (const char *n : needles) {
+        if (output.contains(QLatin1String(n), Qt::CaseInsensitive))
+            return true;
+    }
+    return false;
+}
+
+/// Waits `ms` unless `cancel` turns true first (checked every 50 ms). False when cancelled.
+bool pause(int ms, const std::atomic_bool &cancel)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (timer.elapsed() < ms) {
+        if (cancel.load())
+            return false;
+        QThread::msleep(50);
+    }
+    return !cancel.load();
+}
+
 } // namespace
 
 /// What the poller knows about one job.
@@ -77,6 +119,7 @@ struct TrackedJob
 {
     QString state = QStringLiteral("SUBMITTED");
     QString reason;
+    QString memory;
     int missingPolls = 0;
     bool gone = false;
 };
@@ -176,26 +219,38 @@ public:
             for (const auto &[id, job] : jobs)
                 ids << id;
             lock.unlock();
+            const qint64 askedMs = QDateTime::currentMSecsSinceEpoch();
             const Command c = runTool(QStringLiteral("squeue"),
                                       {QStringLiteral("-h"), QStringLiteral("-t"), QStringLiteral("all"),
-                                       QStringLiteral("-o"), QStringLiteral("%i|%T|%r"), QStringLiteral("-j"),
+                                       QStringLiteral("-o"), QStringLiteral("%i|%T|%r|%m"), QStringLiteral("-j"),
                                        ids.join(QLatin1Char(','))});
             ++pollCount;
             lock.lock();
             bool changed = pollChanged;
             pollChanged = false;
+            // squeue names a single unknown id "Invalid job id" (exit 1); several unknown ids are just absent.
             const bool invalidIds = c.started && c.exitCode != 0 && c.text().contains(QLatin1String("Invalid job id"));
-            if (c.started && (c.exitCode == 0 || invalidIds)) {
-                std::map<QString, std::pair<QString, QString>> seen;
+            const bool answered = c.started && (c.exitCode == 0 || invalidIds);
+            if (answered && controllerDownSinceMs != 0) {
+                // Back: from here on a job it does not list is really gone.
+                const qint64 downS = (QDateTime::currentMSecsSinceEpoch() - controllerDownSinceMs) / 1000;
+                controllerDownSinceMs = 0;
+                changed = true;
+                lock.unlock();
+                log(QStringLiteral("slurm: the controller answers again (after about %1 s)").arg(downS));
+                lock.lock();
+            }
+            if (answered) {
+                std::map<QString, QStringList> seen;
                 for (const QByteArray &line : c.out.split('\n')) {
                     const QStringList f = QString::fromLocal8Bit(line).trimmed().split(QLatin1Char('|'));
                     if (f.size() >= 3)
-                        seen[f.at(0)] = {f.at(1), f.at(2)};
+                        seen[f.at(0)] = f;
                 }
                 for (auto &[id, job] : jobs) {
                     const auto it = seen.find(id);
                     if (it == seen.end()) {
-                        // Purged from the controller (MinJobAge) or lost: two polls in a row.
+                        // Purged from the controller (MinJobAge) or lost: two answers in a row without it.
                         if (++job.missingPolls >= 2 && !job.gone) {
                             job.gone = true;
                             changed = true;
@@ -203,21 +258,22 @@ public:
                         continue;
                     }
                     job.missingPolls = 0;
-                    if (it->second.first != job.state || it->second.second != job.reason) {
-                        job.state = it->second.first;
-                        job.reason = it->second.second;
+                    const QStringList &f = it->second;
+                    if (f.at(1) != job.state || f.at(2) != job.reason) {
+                        job.state = f.at(1);
+                        job.reason = f.at(2);
                         changed = true;
                     }
+                    if (f.size() >= 4)
+                        job.memory = f.at(3);
                 }
-            } else if (!controllerDown) {
-                controllerDown = true;
+            } else if (controllerDownSinceMs == 0) {
+                // Not an answer: the controller is restarting or unreachable. Jobs keep their state.
+                controllerDownSinceMs = askedMs; // a call that fails may take many seconds to say so
                 const QString why = c.text();
                 lock.unlock();
                 log(QStringLiteral("slurm: squeue does not answer (%1); waiting for the controller").arg(why));
                 lock.lock();
-            }
-            if (c.started && c.exitCode == 0 && controllerDown) {
-                controllerDown = false;
                 changed = true;
             }
             if (changed) {
@@ -230,7 +286,8 @@ public:
         }
     }
 
-    EvaluationResult runOnce(const EvaluationRequest &request, const std::atomic_bool &cancel, int submit, QJsonObject *info);
+    EvaluationResult runOnce(const EvaluationRequest &request, const std::atomic_bool &cancel, int submit, QJsonObject *info,
+                             const ProgressSink &progress);
 
     SlurmSettings settings;
     std::mutex mutex;
@@ -240,13 +297,13 @@ public:
     std::unique_ptr<QThread> poller;
     bool pollChanged = false;
     bool quit = false;
-    bool controllerDown = false;
+    qint64 controllerDownSinceMs = 0;     ///< when squeue stopped answering; 0 while it answers
     std::atomic<qint64> pollCount{0};
     LogSink logSink;
 };
 
 EvaluationResult SlurmEvaluationBackend::Private::runOnce(const EvaluationRequest &request, const std::atomic_bool &cancel,
-                                                          int submit, QJsonObject *info)
+                                                          int submit, QJsonObject *info, const ProgressSink &progress)
 {
     const QString root = sharedDir();
     if (!QDir().mkpath(root))
@@ -339,84 +396,186 @@ EvaluationResult SlurmEvaluationBackend::Private::runOnce(const EvaluationReques
         args << QStringLiteral("--qos=") + settings.qos;
     args << settings.extraArgs << dir + QStringLiteral("/job.sh");
 
+    // Submit; a controller that cannot be reached is waited for and asked again.
+    const QString label = request.candidatePath.isEmpty() ? QStringLiteral("evaluation") : QFileInfo(request.candidatePath).dir().dirName();
     const qint64 submittedMs = QDateTime::currentMSecsSinceEpoch();
-    const Command sbatch = runTool(QStringLiteral("sbatch"), args);
-    const QString id = QString::fromLocal8Bit(sbatch.out).trimmed().section(QLatin1Char(';'), 0, 0);
-    bool numeric = false;
-    id.toLongLong(&numeric);
-    if (!sbatch.started || sbatch.exitCode != 0 || !numeric)
-        return EvaluationResult::failure(FailClass::Env, QStringLiteral("sbatch refused the evaluation job: %1").arg(sbatch.text()));
+    QString id;
+    {
+        QElapsedTimer patience;
+        patience.start();
+        int waitMs = settings.pollInitialMs;
+        bool reported = false;
+        for (;;) {
+            const Command sbatch = runTool(QStringLiteral("sbatch"), args);
+            const QString answer = QString::fromLocal8Bit(sbatch.out).trimmed().section(QLatin1Char(';'), 0, 0);
+            bool numeric = false;
+            answer.toLongLong(&numeric);
+            if (sbatch.started && sbatch.exitCode == 0 && numeric) {
+                id = answer;
+                break;
+            }
+            const QString why = sbatch.text();
+            if (!sbatch.started || !isTransient(why) || patience.elapsed() > qint64(settings.controllerPatienceS) * 1000)
+                return EvaluationResult::failure(FailClass::Env, QStringLiteral("sbatch refused the evaluation job: %1").arg(why));
+            if (!reported) {
+                log(QStringLiteral("slurm: sbatch cannot reach the controller for %1 (%2); trying again").arg(label, why));
+                reported = true;
+            }
+            if (!pause(waitMs, cancel))
+                return EvaluationResult::failure(FailClass::Env, QStringLiteral("cancelled"));
+            waitMs = std::min(waitMs * 2, settings.pollMaxMs);
+            // A submission that looked failed (a timeout) may still have reached
+            // the controller: adopt that job instead of running the candidate twice.
+            const Command known = runTool(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-t"), QStringLiteral("all"),
+                                                                    QStringLiteral("-n"), QStringLiteral("dreamrsi-eval"),
+                                                                    QStringLiteral("-o"), QStringLiteral("%i|%Z")});
+            if (known.started && known.exitCode == 0) {
+                for (const QByteArray &line : known.out.split('\n')) {
+                    const QStringList f = QString::fromLocal8Bit(line).trimmed().split(QLatin1Char('|'));
+                    if (f.size() == 2 && QDir::cleanPath(f.at(1)) == QDir::cleanPath(dir))
+                        id = f.at(0);
+                }
+                if (!id.isEmpty()) {
+                    log(QStringLiteral("slurm job %1 (%2) was submitted after all; following it").arg(id, label));
+                    break;
+                }
+            }
+        }
+    }
     info->insert(QStringLiteral("job_id"), id);
     info->insert(QStringLiteral("submits"), submit);
-    log(QStringLiteral("slurm job %1 submitted (%2)").arg(id, QFileInfo(request.candidatePath).dir().dirName()));
+    log(QStringLiteral("slurm job %1 submitted (%2)").arg(id, label));
     track(id);
 
+    EvaluationProgress report;
+    report.backend = QStringLiteral("slurm");
+    report.jobId = id;
+    report.state = QStringLiteral("SUBMITTED");
+    report.submittedMs = submittedMs;
+    report.submits = submit;
+    if (progress)
+        progress(report);
+
     // Wait for the poller to see the job end; report every change.
-    QString lastState;
-    QString lastReason;
     TrackedJob job;
+    bool outOfPatience = false;
     {
         std::unique_lock lock(mutex);
         while (true) {
             job = jobs[id];
-            if (job.state != lastState || job.reason != lastReason) {
-                lastState = job.state;
-                lastReason = job.reason;
+            if (job.state != report.state || job.reason != report.reason) {
+                report.state = job.state;
+                report.reason = job.reason;
+                if (report.startedMs == 0 && job.state != QLatin1String("PENDING") && job.state != QLatin1String("SUBMITTED")
+                    && job.state != QLatin1String("REQUEUED"))
+                    report.startedMs = QDateTime::currentMSecsSinceEpoch();
                 lock.unlock();
                 const bool quiet = job.reason.isEmpty() || job.reason == QLatin1String("None");
-                log(QStringLiteral("slurm job %1: %2%3").arg(id, job.state, quiet ? QString() : QStringLiteral(" (%1)").arg(job.reason)));
+                log(QStringLiteral("slurm job %1 (%2): %3%4")
+                        .arg(id, label, job.state, quiet ? QString() : QStringLiteral(" (%1)").arg(job.reason)));
+                if (progress)
+                    progress(report);
                 lock.lock();
                 continue;
             }
             if (cancel.load() || job.gone || isTerminal(job.state))
                 break;
+            if (controllerDownSinceMs != 0
+                && QDateTime::currentMSecsSinceEpoch() - controllerDownSinceMs > qint64(settings.controllerPatienceS) * 1000) {
+                outOfPatience = true;
+                break;
+            }
             stateChanged.wait_for(lock, std::chrono::milliseconds(100));
         }
         jobs.erase(id);
     }
     info->insert(QStringLiteral("state"), job.gone ? QStringLiteral("GONE") : job.state);
     info->insert(QStringLiteral("reason"), job.reason);
+    if (!job.memory.isEmpty())
+        info->insert(QStringLiteral("memory"), job.memory);
     if (cancel.load()) {
         const Command c = runTool(QStringLiteral("scancel"), {id});
-        log(QStringLiteral("slurm job %1 cancelled%2").arg(id, c.exitCode == 0 ? QString() : QStringLiteral(": ") + c.text()));
+        log(QStringLiteral("slurm job %1 (%2) cancelled%3").arg(id, label, c.exitCode == 0 ? QString() : QStringLiteral(": ") + c.text()));
         info->insert(QStringLiteral("state"), QStringLiteral("CANCELLED"));
         return EvaluationResult::failure(FailClass::Env, QStringLiteral("cancelled"));
+    }
+    if (outOfPatience) {
+        runTool(QStringLiteral("scancel"), {id}); // in case it answers after all
+        return EvaluationResult::failure(FailClass::Env, QStringLiteral("the Slurm controller has not answered for %1 s; job %2 given up")
+                                                             .arg(settings.controllerPatienceS)
+                                                             .arg(id));
     }
 
     // Timing: submit → start (queue wait), start → end (run), end → here (result lag).
     const qint64 observedMs = QDateTime::currentMSecsSinceEpoch();
     const qint64 startedMs = readEpochMs(dir + QStringLiteral("/started"));
     const qint64 endedMs = readEpochMs(dir + QStringLiteral("/ended"));
-    if (startedMs > 0)
-        info->insert(QStringLiteral("queue_wait_s"), double(startedMs - submittedMs) / 1000.0);
-    if (startedMs > 0 && endedMs > 0)
-        info->insert(QStringLiteral("run_s"), double(endedMs - startedMs) / 1000.0);
+    if (startedMs > 0) {
+        report.queueWaitS = double(startedMs - submittedMs) / 1000.0;
+        report.startedMs = startedMs;
+        info->insert(QStringLiteral("queue_wait_s"), *report.queueWaitS);
+    }
+    if (startedMs > 0 && endedMs > 0) {
+        report.runS = double(endedMs - startedMs) / 1000.0;
+        info->insert(QStringLiteral("run_s"), *report.runS);
+    }
     if (endedMs > 0)
         info->insert(QStringLiteral("result_lag_s"), double(observedMs - endedMs) / 1000.0);
+    report.state = job.gone ? QStringLiteral("GONE") : job.state;
+    report.finished = true;
+    if (progress)
+        progress(report);
 
-    const QString state = job.state;
     QFile resultFile(dir + QStringLiteral("/result.json"));
-    const bool haveResult = endedMs > 0 && resultFile.open(QIODevice::ReadOnly);
+    JobEnd end;
+    end.jobId = id;
+    end.state = job.state;
+    end.reason = job.reason;
+    end.memory = job.memory.isEmpty() ? QStringLiteral("%1M").arg(memoryMb) : job.memory;
+    end.output = tail(dir + QStringLiteral("/slurm.out"), 1000);
+    end.minutes = minutes;
+    end.gone = job.gone;
+    end.haveResult = endedMs > 0 && resultFile.open(QIODevice::ReadOnly);
+    if (std::optional<EvaluationResult> failure = verdict(end)) {
+        if (failure->metrics.value(QStringLiteral("retry")).toBool()) {
+            const QString err = tail(dir + QStringLiteral("/evaluate.err"), 1000);
+            if (!err.isEmpty())
+                *failure->error += QStringLiteral("\nstderr of the job: ") + err;
+        }
+        return *failure;
+    }
+    EvaluationResult result = EvaluationResult::fromEvaluatorOutput(resultFile.readAll());
+    if (result.failClass == QLatin1String(FailClass::Env) && result.error) {
+        const QString err = tail(dir + QStringLiteral("/evaluate.err"), 2000);
+        if (!err.isEmpty())
+            *result.error += QStringLiteral("\nstderr of the job: ") + err;
+    }
+    return result;
+}
+
+std::optional<EvaluationResult> SlurmEvaluationBackend::verdict(const JobEnd &end)
+{
+    const QString &state = end.state;
     if (state == QLatin1String("TIMEOUT") || state == QLatin1String("DEADLINE"))
         return EvaluationResult::failure(FailClass::Timeout,
-                                         QStringLiteral("Slurm job %1 hit its time limit (%2 min)").arg(id).arg(minutes));
+                                         QStringLiteral("Slurm job %1 hit its time limit (%2 min)").arg(end.jobId).arg(end.minutes));
     if (state == QLatin1String("OUT_OF_MEMORY"))
         return EvaluationResult::failure(FailClass::Resource,
-                                         QStringLiteral("Slurm job %1 ran out of its memory (%2 MB)").arg(id).arg(memoryMb));
-    if (haveResult && (job.gone || state == QLatin1String("COMPLETED") || state == QLatin1String("FAILED"))) {
-        EvaluationResult result = EvaluationResult::fromEvaluatorOutput(resultFile.readAll());
-        if (result.failClass == QLatin1String(FailClass::Env) && result.error) {
-            const QString err = tail(dir + QStringLiteral("/evaluate.err"), 2000);
-            if (!err.isEmpty())
-                *result.error += QStringLiteral("\nstderr of the job: ") + err;
-        }
-        return result;
-    }
-    const QString output = tail(dir + QStringLiteral("/slurm.out"), 1000) + tail(dir + QStringLiteral("/evaluate.err"), 1000);
+                                         QStringLiteral("Slurm job %1 ran out of its memory request (%2)").arg(end.jobId, end.memory));
+    const bool judged = end.gone || state == QLatin1String("COMPLETED") || state == QLatin1String("FAILED");
+    if (end.haveResult && judged)
+        return std::nullopt;
+    // Killed by slurmstepd for its memory without cgroups (OverMemoryKill): Slurm
+    // calls that FAILED or CANCELLED, the job's output says why.
+    if (!end.haveResult && killedForMemory(end.output))
+        return EvaluationResult::failure(FailClass::Resource,
+                                         QStringLiteral("Slurm job %1 was killed for exceeding its memory request (%2): %3")
+                                             .arg(end.jobId, end.memory, end.output.trimmed().section(QLatin1Char('\n'), -1)));
     EvaluationResult lost = EvaluationResult::failure(
-        FailClass::Env, job.gone ? QStringLiteral("Slurm job %1 vanished without a result").arg(id)
+        FailClass::Env, end.gone ? QStringLiteral("Slurm job %1 vanished without a result").arg(end.jobId)
                                  : QStringLiteral("Slurm job %1 ended %2 (%3) without a result%4")
-                                       .arg(id, state, job.reason, output.isEmpty() ? QString() : QStringLiteral(": ") + output));
+                                       .arg(end.jobId, state, end.reason,
+                                            end.output.isEmpty() ? QString() : QStringLiteral(": ") + end.output));
     lost.metrics.insert(QStringLiteral("retry"), true);
     return lost;
 }
@@ -491,16 +650,16 @@ QString SlurmEvaluationBackend::prepare()
     return {};
 }
 
-EvaluationResult SlurmEvaluationBackend::evaluate(const EvaluationRequest &request, const std::atomic_bool &cancel)
+EvaluationResult SlurmEvaluationBackend::evaluate(const EvaluationRequest &request, const std::atomic_bool &cancel,
+                                                  const ProgressSink &progress)
 {
     QJsonObject info;
-    EvaluationResult result = d->runOnce(request, cancel, 1, &info);
+    EvaluationResult result = d->runOnce(request, cancel, 1, &info, progress);
     if (result.metrics.value(QStringLiteral("retry")).toBool() && !cancel.load()) {
         d->log(QStringLiteral("slurm job %1 lost (%2); submitting it once more")
                    .arg(info.value(QStringLiteral("job_id")).toString(), result.error.value_or(QString())));
         info = QJsonObject();
-        result = d->runOnce(request, cancel, 2, &info);
-        result.metrics.remove(QStringLiteral("retry"));
+        result = d->runOnce(request, cancel, 2, &info, progress);
     }
     result.metrics.remove(QStringLiteral("retry"));
     info.insert(QStringLiteral("polls"), double(d->pollCount.load()));

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace dreamrsi {
 
@@ -21,17 +22,26 @@ namespace dreamrsi {
 ///   is not exported to the job (`--export=NONE`), so API keys stay home.
 /// - One poller thread follows every job of the backend with a single
 ///   `squeue` call per poll, backing off from pollInitialMs to pollMaxMs
-///   while nothing changes; a controller that does not answer is waited for
-///   (a daemon restart loses nothing).
-/// - Fail classes: Slurm's TIMEOUT/DEADLINE → `timeout`, OUT_OF_MEMORY →
-///   `resource`; NODE_FAIL, BOOT_FAIL, PREEMPTED, a job cancelled by someone
-///   else or a job that vanished without a result → `env`, and such a job is
-///   submitted once more before the failure is returned. A finished job's
-///   verdict is the evaluator's own score JSON.
+///   while nothing changes. A controller that does not answer (squeue or
+///   sbatch failing to reach it) is waited for, up to controllerPatienceS:
+///   polling goes on with backoff, no job is taken for lost while it is
+///   down, and a submission is tried again (adopting the job when the
+///   failed-looking sbatch did reach the controller), so a daemon restart
+///   loses nothing. A job the controller no longer knows once it answers
+///   again is lost.
+/// - Fail classes (verdict()): Slurm's TIMEOUT/DEADLINE → `timeout`;
+///   OUT_OF_MEMORY, or a job slurmstepd killed for exceeding its memory
+///   request (memory enforced without cgroups) → `resource`; NODE_FAIL,
+///   BOOT_FAIL, PREEMPTED, a job cancelled by someone else or a job that
+///   vanished without a result → `env`, and such a job is submitted once
+///   more before the failure is returned. A finished job's verdict is the
+///   evaluator's own score JSON (so a candidate stopped by the sandbox's own
+///   memory limit inside the job is `resource` too).
 /// - cancel → `scancel`, result "cancelled" (env) within about 100 ms.
-/// - The result's metrics carry `slurm`: {job_id, state, reason, queue_wait_s,
-///   run_s, result_lag_s, submits}; state changes and Slurm's reasons go to
-///   the log sink.
+/// - The result's metrics carry `slurm`: {job_id, state, reason, memory,
+///   queue_wait_s, run_s, result_lag_s, submits}; state changes and Slurm's
+///   reasons go to the log sink (naming the attempt) and, per evaluation, to
+///   the progress sink of evaluate().
 /// - prepare() checks the Slurm commands, the partition, the shared
 ///   directory and the program before any job is submitted.
 class SlurmEvaluationBackend final : public EvaluationBackend
@@ -44,11 +54,29 @@ public:
 
     QString name() const override;
     QString prepare() override;
-    EvaluationResult evaluate(const EvaluationRequest &request, const std::atomic_bool &cancel) override;
+    EvaluationResult evaluate(const EvaluationRequest &request, const std::atomic_bool &cancel,
+                              const ProgressSink &progress = {}) override;
 
     /// Where state changes and reasons are reported (any thread). Set before use.
     void setLogSink(LogSink sink);
     const SlurmSettings &settings() const;
+
+    /// How a job ended, as the backend saw it.
+    struct JobEnd
+    {
+        QString jobId;
+        QString state;          ///< Slurm's last state; empty when it was never seen
+        QString reason;         ///< Slurm's last reason
+        QString memory;         ///< the job's memory request as squeue shows it ("1280M")
+        QString output;         ///< the tail of the job's own output (slurmstepd writes there)
+        int minutes = 0;        ///< the job's time limit
+        bool gone = false;      ///< the controller no longer knows it
+        bool haveResult = false; ///< the job script got to its end and left the evaluator's JSON
+    };
+    /// The failure a job's end stands for, or nullopt when the evaluator's
+    /// own result decides. A failure worth one more submission (the job was
+    /// lost, not judged) carries metrics.retry = true.
+    static std::optional<EvaluationResult> verdict(const JobEnd &end);
 
 private:
     class Private;

@@ -30,6 +30,10 @@ struct SlurmSettings
     /// after a change, doubles while nothing changes, up to the second.
     int pollInitialMs = 250;
     int pollMaxMs = 5000;
+    /// How long a controller that does not answer (a daemon restart, a
+    /// failover) is waited for, at submission and while following a job,
+    /// before the evaluation fails as `env`.
+    int controllerPatienceS = 900;
 
     /// Splits a user's "extra sbatch arguments" text like a shell would for
     /// plain words and quotes ('…', "…"). Sets *error on an open quote.

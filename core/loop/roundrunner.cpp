@@ -315,6 +315,9 @@ struct RoundRunner::Run
         timing.insert(QStringLiteral("agent_s"), r.agentSeconds);
         timing.insert(QStringLiteral("eval_s"), r.evalSeconds);
         timing.insert(QStringLiteral("wall_s"), r.wallSeconds);
+        // When the attempt ended (UTC): the live dashboard's time axis, for
+        // this process and for a workbench following the round from another.
+        timing.insert(QStringLiteral("ended"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
         payload.insert(QStringLiteral("timing"), timing);
         payload.insert(QStringLiteral("round"), r.round);
         payload.insert(QStringLiteral("workspace"), QDir(artifactDir).relativeFilePath(r.workspace));

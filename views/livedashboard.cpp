@@ -5,7 +5,6 @@
 #include <QGraphicsLayout>
 #include <QJsonObject>
 #include <QLineSeries>
-#include <QScatterSeries>
 #include <QTimer>
 #include <QValueAxis>
 #include <QVBoxLayout>
@@ -44,7 +43,7 @@ QChartView *makeView(QChart *chart)
 {
     auto *view = new QChartView(chart);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(240, 160);
+    view->setMinimumSize(220, 130);
     return view;
 }
 
@@ -61,22 +60,14 @@ LiveDashboard::LiveDashboard(QWidget *parent)
     QPen pen(QColor(0x1f, 0x77, 0xb4));
     pen.setWidthF(2.0);
     m_bestSeries->setPen(pen);
-    m_attemptSeries = new QScatterSeries;
-    m_attemptSeries->setName(tr("Attempt"));
-    m_attemptSeries->setMarkerSize(5.0);
-    m_attemptSeries->setColor(QColor(0xff, 0x7f, 0x0e, 160));
-    m_attemptSeries->setBorderColor(Qt::transparent);
-    score->addSeries(m_attemptSeries);
     score->addSeries(m_bestSeries);
     m_callsAxis = makeAxis(tr("Agent calls"), QStringLiteral("%d"));
-    m_scoreAxis = makeAxis(tr("Score"), QStringLiteral("%.4g"));
+    m_scoreAxis = makeAxis(tr("Best score"), QStringLiteral("%.4g"));
     score->addAxis(m_callsAxis, Qt::AlignBottom);
     score->addAxis(m_scoreAxis, Qt::AlignLeft);
-    for (QXYSeries *s : {static_cast<QXYSeries *>(m_bestSeries), static_cast<QXYSeries *>(m_attemptSeries)}) {
-        s->attachAxis(m_callsAxis);
-        s->attachAxis(m_scoreAxis);
-    }
-    score->legend()->setAlignment(Qt::AlignBottom);
+    m_bestSeries->attachAxis(m_callsAxis);
+    m_bestSeries->attachAxis(m_scoreAxis);
+    score->legend()->hide();
     m_scoreView = makeView(score);
     m_scoreView->setObjectName(QStringLiteral("dashboardScore"));
 
@@ -121,15 +112,11 @@ void LiveDashboard::reset(const QDateTime &started)
     m_usd = 0.0;
     m_lastSeconds = 0.0;
     m_best.reset();
-    m_lowest.reset();
-    m_pendingBest.clear();
-    m_pendingAttempts.clear();
-    m_pendingCost.clear();
-    m_bestSeries->clear();
-    m_attemptSeries->clear();
-    m_costSeries->clear();
-    m_costSeries->append(0.0, 0.0);
-    updateRanges();
+    m_firstBest.reset();
+    m_bestSteps.clear();
+    m_costPoints = {QPointF(0.0, 0.0)};
+    m_dirty = true;
+    flush();
 }
 
 void LiveDashboard::addCell(const Cell &cell)
@@ -147,15 +134,17 @@ void LiveDashboard::addCell(const Cell &cell)
     }
     seconds = std::max(seconds, m_lastSeconds);
     m_lastSeconds = seconds;
-    m_pendingCost.append(QPointF(seconds, m_usd));
-    if (cell.score && std::isfinite(*cell.score)) {
-        const double s = *cell.score;
-        m_best = m_best ? std::max(*m_best, s) : s;
-        m_lowest = m_lowest ? std::min(*m_lowest, s) : s;
-        m_pendingAttempts.append(QPointF(double(m_calls), s));
+    m_costPoints.append(QPointF(seconds, m_usd));
+    if (cell.score && std::isfinite(*cell.score) && (!m_best || *cell.score > *m_best)) {
+        const double x = double(m_calls);
+        if (m_best)
+            m_bestSteps.append(QPointF(x, *m_best));
+        else
+            m_firstBest = cell.score;
+        m_bestSteps.append(QPointF(x, *cell.score));
+        m_best = cell.score;
     }
-    if (m_best)
-        m_pendingBest.append(QPointF(double(m_calls), *m_best));
+    m_dirty = true;
     if (!m_flush->isActive())
         m_flush->start();
 }
@@ -163,15 +152,25 @@ void LiveDashboard::addCell(const Cell &cell)
 void LiveDashboard::flush()
 {
     m_flush->stop();
-    if (m_pendingBest.isEmpty() && m_pendingAttempts.isEmpty() && m_pendingCost.isEmpty())
+    if (!m_dirty)
         return;
-    // One append per series: one repaint for the whole batch.
-    if (!m_pendingBest.isEmpty())
-        m_bestSeries->append(std::exchange(m_pendingBest, {}));
-    if (!m_pendingAttempts.isEmpty())
-        m_attemptSeries->append(std::exchange(m_pendingAttempts, {}));
-    if (!m_pendingCost.isEmpty())
-        m_costSeries->append(std::exchange(m_pendingCost, {}));
+    m_dirty = false;
+    QList<QPointF> best = m_bestSteps;
+    if (m_best && best.last().x() < double(m_calls))
+        best.append(QPointF(double(m_calls), *m_best));
+    m_bestSeries->replace(best);
+    if (m_costPoints.size() <= MaxCostPoints) {
+        m_costSeries->replace(m_costPoints);
+    } else {
+        const qsizetype step = (m_costPoints.size() + MaxCostPoints - 1) / MaxCostPoints;
+        QList<QPointF> thinned;
+        thinned.reserve(MaxCostPoints + 1);
+        for (qsizetype i = 0; i < m_costPoints.size(); i += step)
+            thinned.append(m_costPoints.at(i));
+        if (thinned.last() != m_costPoints.last())
+            thinned.append(m_costPoints.last());
+        m_costSeries->replace(thinned);
+    }
     updateRanges();
 }
 
@@ -180,7 +179,7 @@ void LiveDashboard::updateRanges()
     m_callsAxis->setRange(0.0, std::max<double>(5.0, double(m_calls)));
     m_callsAxis->applyNiceNumbers();
     if (m_best) {
-        const double lo = m_lowest.value_or(*m_best);
+        const double lo = m_firstBest.value_or(*m_best);
         const double span = *m_best - lo;
         const double pad = span > 0.0 ? span * 0.08 : std::max(1e-6, std::abs(*m_best) * 0.01);
         m_scoreAxis->setRange(lo - pad, *m_best + pad);

@@ -13,20 +13,24 @@
 class QChart;
 class QChartView;
 class QLineSeries;
-class QScatterSeries;
 class QTimer;
 class QValueAxis;
 
 namespace dreamrsi {
 
 /// The live dashboard of a round (Qt Charts), beside the live tree: the
-/// best score against agent calls (with each attempt's own score as a dot)
-/// and the cumulative cost in USD against the time elapsed since the
-/// iteration started.
+/// best score so far against agent calls (a staircase) and the cumulative
+/// cost in USD against the time elapsed since the iteration started.
 ///
-/// Cells are given in the order they were stored (seq). Each adds points;
-/// the series are never rebuilt. Points are appended in batches at most
-/// five times a second, so a burst of cells costs one redraw.
+/// Cells are given in the order they were stored (seq); each adds to the
+/// dashboard's own point lists at once. The charts are given those points
+/// at most five times a second, in one call per series: Qt Charts lays a
+/// series out again for every point appended (QXYSeries::append of a list
+/// emits pointAdded per point), so a batch is handed over with replace(),
+/// one layout per series and redraw. The staircase keeps only the points
+/// where the best score changed; a cost curve of more than MaxCostPoints
+/// points is drawn thinned (every k-th point and the last), the totals stay
+/// exact.
 class LiveDashboard final : public QWidget
 {
     Q_OBJECT
@@ -48,12 +52,16 @@ public:
 
     QChartView *scoreView() const { return m_scoreView; }
     QChartView *costView() const { return m_costView; }
-    /// Best score so far at each call that had a score, after flush().
+    /// The best score so far by call, as a staircase: a point where each
+    /// improvement happens (from the old best to the new one at its call)
+    /// and one at the last call; after flush().
     QLineSeries *bestSeries() const { return m_bestSeries; }
-    /// Every attempt's own score, after flush().
-    QScatterSeries *attemptSeries() const { return m_attemptSeries; }
     /// Cumulative cost (USD) against seconds since the start, from (0, 0); after flush().
     QLineSeries *costSeries() const { return m_costSeries; }
+    /// The cost curve's points, unthinned.
+    const QList<QPointF> &costPoints() const { return m_costPoints; }
+
+    static constexpr qsizetype MaxCostPoints = 1000;
 
 private:
     void scheduleFlush();
@@ -62,7 +70,6 @@ private:
     QChartView *m_scoreView = nullptr;
     QChartView *m_costView = nullptr;
     QLineSeries *m_bestSeries = nullptr;
-    QScatterSeries *m_attemptSeries = nullptr;
     QLineSeries *m_costSeries = nullptr;
     QValueAxis *m_callsAxis = nullptr;
     QValueAxis *m_scoreAxis = nullptr;
@@ -76,10 +83,10 @@ private:
     double m_usd = 0.0;
     double m_lastSeconds = 0.0;
     std::optional<double> m_best;
-    std::optional<double> m_lowest; ///< smallest score seen (the score axis' floor)
-    QList<QPointF> m_pendingBest;
-    QList<QPointF> m_pendingAttempts;
-    QList<QPointF> m_pendingCost;
+    std::optional<double> m_firstBest; ///< the first score (the score axis' floor)
+    QList<QPointF> m_bestSteps;  ///< where the best changed
+    QList<QPointF> m_costPoints; ///< from (0, 0), one per cell
+    bool m_dirty = false;
 };
 
 } // namespace dreamrsi

@@ -36,6 +36,7 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace dreamrsi {
 
@@ -77,7 +78,17 @@ RoundPanel::RoundPanel(ProjectStore *store, QWidget *parent)
     m_list->setObjectName(QStringLiteral("roundCells"));
     m_list->setModel(m_model);
     m_list->setUniformRowHeights(true);
-    m_list->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Widths from the font, set once: sizing columns to their contents
+    // measured the text of up to a thousand rows on every inserted cell.
+    {
+        const QFontMetrics fm(m_list->font());
+        const int pad = fm.horizontalAdvance(QLatin1Char('M')) * 2;
+        m_list->header()->setSectionResizeMode(QHeaderView::Interactive);
+        m_list->setColumnWidth(LiveTreeModel::IdColumn, m_list->indentation() + fm.horizontalAdvance(tr("Branch %1").arg(999)) + pad);
+        m_list->setColumnWidth(LiveTreeModel::StatusColumn, fm.horizontalAdvance(tr("%n attempt(s)", nullptr, 999)) + pad);
+        m_list->setColumnWidth(LiveTreeModel::ScoreColumn, fm.horizontalAdvance(QStringLiteral("-0.000000e-00")) + pad);
+        m_list->setColumnWidth(LiveTreeModel::TimeColumn, fm.horizontalAdvance(tr("%1 s").arg(9999.9, 0, 'f', 1)) + pad);
+    }
     connect(m_model, &QAbstractItemModel::rowsInserted, m_list, [this](const QModelIndex &parent) {
         if (parent.isValid())
             m_list->expand(parent);
@@ -121,7 +132,7 @@ RoundPanel::RoundPanel(ProjectStore *store, QWidget *parent)
     connect(m_follower, &RoundFollower::iterationEnded, this, &RoundPanel::onFollowEnded);
     connect(m_follower, &RoundFollower::failed, this, &RoundPanel::appendLog);
     connect(m_follower, &RoundFollower::writerGone, this, [this] {
-        m_status->hide();
+        showStatus(false);
         m_state->setText(tr("The other process (pid %1) has closed the project").arg(m_follower->writer().pid));
         appendLog(m_state->text());
         updateActions();
@@ -179,6 +190,12 @@ void RoundPanel::install(QMainWindow *window)
 bool RoundPanel::isRunning() const
 {
     return m_runner && m_runner->isRunning();
+}
+
+void RoundPanel::showStatus(bool visible)
+{
+    // Until install() puts it in a status bar it has no place to be shown.
+    m_status->setVisible(visible && m_status->parentWidget() != this);
 }
 
 bool RoundPanel::isFollowing() const
@@ -283,7 +300,7 @@ bool RoundPanel::startRound(const RoundConfig &config, std::shared_ptr<Discovery
     m_ticker->start();
     m_status->setCaption(tr("Round"));
     m_status->setProgress(0, 0);
-    m_status->show();
+    showStatus(true);
     updateActions();
     emit runningChanged(true);
     return true;
@@ -386,13 +403,18 @@ void RoundPanel::takeCell(const Cell &cell)
     m_cells.append(cell);
     m_cellIds.insert(cell.id);
     m_dashboard->addCell(cell);
-    updateProgress();
-    if (!m_redraw->isActive())
+    if (!m_redraw->isActive()) {
+        // The progress bar moves with the tree. A big tree is laid out and
+        // painted less often: 150 ms up to 1,000 cells, then slower, 1 s at most.
+        m_redraw->setInterval(int(std::clamp<qsizetype>(150 + (m_cells.size() - 1000) / 20, 150, 1000)));
         m_redraw->start();
+    }
 }
 
 void RoundPanel::clearRound(const QDateTime &started)
 {
+    ++m_generation; // a tree still being built belongs to the round before
+    m_redrawAgain = false;
     m_cells.clear();
     m_cellIds.clear();
     m_deferred.clear();
@@ -434,7 +456,7 @@ void RoundPanel::followProject(const WriterInfo &writer)
     m_state->setText(tr("Read-only: another process (pid %1) writes this project; waiting for its round").arg(writer.pid));
     m_status->setCaption(tr("Waiting for pid %1").arg(writer.pid));
     m_status->setProgress(0, 0);
-    m_status->show();
+    showStatus(true);
     updateActions();
     emit followingChanged(true);
 }
@@ -444,7 +466,7 @@ void RoundPanel::stopFollowing()
     const bool was = isFollowing();
     m_follower->stop();
     if (was) {
-        m_status->hide();
+        showStatus(false);
         m_state->setText(tr("No round running"));
         emit followingChanged(false);
     }
@@ -465,13 +487,14 @@ void RoundPanel::onFollowing(const IterationInfo &info)
     appendLog(m_state->text());
     onCounters(m_followed);
     updateProgress();
-    m_status->show();
+    showStatus(true);
 }
 
 void RoundPanel::onFollowedCells(const IterationInfo &info, const QList<Cell> &cells)
 {
     if (info.id != m_iteration.id)
         return;
+    QStringList lines;
     for (const Cell &c : cells) {
         if (m_cellIds.contains(c.id))
             continue;
@@ -485,9 +508,16 @@ void RoundPanel::onFollowedCells(const IterationInfo &info, const QList<Cell> &c
         m_followed.rounds = std::max(m_followed.rounds, c.payload.value(QStringLiteral("round")).toInt(-1) + 1);
         if (c.score && (!m_followed.bestScore || *c.score > *m_followed.bestScore))
             m_followed.bestScore = c.score;
-        appendLog(c.score ? tr("%1 stored: score %2 (%3)").arg(c.id, QString::number(*c.score, 'g', 6), c.failClass)
-                          : tr("%1 stored: %2").arg(c.id, c.error.value_or(c.failClass)));
+        if (cells.size() <= 50)
+            lines.append(c.score ? tr("%1 stored: score %2 (%3)").arg(c.id, QString::number(*c.score, 'g', 6), c.failClass)
+                                 : tr("%1 stored: %2").arg(c.id, c.error.value_or(c.failClass)));
     }
+    // One append for the batch; a large first batch (a round followed
+    // midway) is summed up rather than listed.
+    if (cells.size() > 50)
+        appendLog(tr("%n cell(s) stored so far", nullptr, int(cells.size())));
+    else if (!lines.isEmpty())
+        appendLog(lines.join(QLatin1Char('\n') + QTime::currentTime().toString(QStringLiteral("HH:mm:ss "))));
     onCounters(m_followed);
 }
 
@@ -498,7 +528,7 @@ void RoundPanel::onFollowEnded(const IterationInfo &info, IterationStatus status
         m_redraw->stop();
         redrawTree();
     }
-    m_status->hide();
+    showStatus(false);
     const QString text = status == IterationStatus::Interrupted
                              ? tr("Iteration %1 interrupted: the process that ran it (pid %2) ended without closing it")
                                    .arg(info.id)
@@ -518,13 +548,29 @@ void RoundPanel::onFollowEnded(const IterationInfo &info, IterationStatus status
 
 void RoundPanel::redrawTree()
 {
+    updateProgress();
+    // Building the tree of thousands of cells takes milliseconds: on a
+    // worker, one build at a time, the newest cells in the next one.
+    if (m_building) {
+        m_redrawAgain = true;
+        return;
+    }
+    m_building = true;
     TreeMeta meta;
     meta.iteration = m_iteration.id;
     meta.grid = m_iteration.grid;
-    TreeError error;
-    std::optional<DiscoveryTree> tree = DiscoveryTree::build(meta, m_cells, &error);
-    if (tree)
-        m_view->setTree(std::make_shared<const DiscoveryTree>(std::move(*tree)));
+    const quint64 generation = m_generation;
+    QtConcurrent::run([meta, cells = m_cells]() -> std::shared_ptr<const DiscoveryTree> {
+        TreeError error;
+        std::optional<DiscoveryTree> tree = DiscoveryTree::build(meta, cells, &error);
+        return tree ? std::make_shared<const DiscoveryTree>(std::move(*tree)) : nullptr;
+    }).then(this, [this, generation](std::shared_ptr<const DiscoveryTree> tree) {
+        m_building = false;
+        if (generation == m_generation && tree)
+            m_view->setTree(std::move(tree));
+        if (std::exchange(m_redrawAgain, false))
+            redrawTree();
+    });
 }
 
 void RoundPanel::onCounters(const RoundCounters &c)
@@ -553,7 +599,7 @@ void RoundPanel::onFinished(const RoundSummary &summary)
     m_ticker->stop();
     m_model->tick();
     m_dashboard->flush();
-    m_status->hide();
+    showStatus(false);
     if (m_redraw->isActive()) {
         m_redraw->stop();
         redrawTree();

@@ -113,6 +113,7 @@ private:
     void redrawTree();
     void updateActions();
     void updateProgress();
+    void showStatus(bool visible);
     /// Attempts the round can run at most (grid, round limit, call budget); 0 = unknown.
     qint64 plannedAttempts() const;
 
@@ -136,6 +137,9 @@ private:
     QSet<QString> m_cellIds;
     /// A resumed round's stored cells are read first; live cells wait here meanwhile.
     bool m_awaitingBacklog = false;
+    bool m_building = false;    ///< a tree build runs on a worker
+    bool m_redrawAgain = false; ///< cells arrived during that build
+    quint64 m_generation = 0;   ///< bumped per round: older builds are dropped
     QList<Cell> m_deferred;
     RoundCounters m_followed; ///< counters of a followed round, summed from its cells
     IterationInfo m_iteration;

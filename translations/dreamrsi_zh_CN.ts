@@ -926,8 +926,8 @@
         <translation>经过时间（秒）</translation>
     </message>
     <message>
-        <source>Cost (USD)</source>
-        <translation>成本（美元）</translation>
+        <source>USD</source>
+        <translation>美元</translation>
     </message>
 </context>
 <context>

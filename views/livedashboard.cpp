@@ -33,6 +33,9 @@ QValueAxis *makeAxis(const QString &title, const QString &format)
 {
     auto *axis = new QValueAxis;
     axis->setTitleText(title);
+    QFont font = axis->titleFont();
+    font.setPointSizeF(font.pointSizeF() * 0.9);
+    axis->setTitleFont(font);
     axis->setLabelFormat(format);
     axis->setTickCount(5);
     axis->setMinorTickCount(0);
@@ -43,7 +46,7 @@ QChartView *makeView(QChart *chart)
 {
     auto *view = new QChartView(chart);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(220, 130);
+    view->setMinimumSize(260, 130);
     return view;
 }
 
@@ -62,7 +65,7 @@ LiveDashboard::LiveDashboard(QWidget *parent)
     m_bestSeries->setPen(pen);
     score->addSeries(m_bestSeries);
     m_callsAxis = makeAxis(tr("Agent calls"), QStringLiteral("%d"));
-    m_scoreAxis = makeAxis(tr("Best score"), QStringLiteral("%.4g"));
+    m_scoreAxis = makeAxis(tr("Best score"), QStringLiteral("%.5g"));
     score->addAxis(m_callsAxis, Qt::AlignBottom);
     score->addAxis(m_scoreAxis, Qt::AlignLeft);
     m_bestSeries->attachAxis(m_callsAxis);
@@ -79,7 +82,7 @@ LiveDashboard::LiveDashboard(QWidget *parent)
     m_costSeries->setPen(costPen);
     cost->addSeries(m_costSeries);
     m_timeAxis = makeAxis(tr("Elapsed time (s)"), QStringLiteral("%.0f"));
-    m_usdAxis = makeAxis(tr("Cost (USD)"), QStringLiteral("%.3g"));
+    m_usdAxis = makeAxis(tr("USD"), QStringLiteral("%.3g")); // short: the chart is low
     cost->addAxis(m_timeAxis, Qt::AlignBottom);
     cost->addAxis(m_usdAxis, Qt::AlignLeft);
     m_costSeries->attachAxis(m_timeAxis);
@@ -183,6 +186,7 @@ void LiveDashboard::updateRanges()
         const double span = *m_best - lo;
         const double pad = span > 0.0 ? span * 0.08 : std::max(1e-6, std::abs(*m_best) * 0.01);
         m_scoreAxis->setRange(lo - pad, *m_best + pad);
+        m_scoreAxis->applyNiceNumbers();
     } else {
         m_scoreAxis->setRange(0.0, 1.0);
     }

@@ -26,6 +26,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QScrollBar>
 #include <QPointer>
 #include <QSplitter>
 #include <QStatusBar>
@@ -107,6 +108,8 @@ RoundPanel::RoundPanel(ProjectStore *store, QWidget *parent)
     top->addWidget(m_dashboard);
     top->setStretchFactor(1, 2);
     top->setStretchFactor(2, 1);
+    // The list wide enough for its columns, the charts for their axis titles.
+    top->setSizes({m_list->header()->length() + m_list->verticalScrollBar()->sizeHint().width() + 4, 560, 380});
     auto *split = new QSplitter(Qt::Vertical);
     split->addWidget(top);
     split->addWidget(m_log);

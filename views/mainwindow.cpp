@@ -231,11 +231,13 @@ void MainWindow::compareVersions(const QString &a, const QString &b)
 void MainWindow::openProject(const QString &path)
 {
     statusBar()->showMessage(tr("Opening project %1…").arg(QFileInfo(path).fileName()));
+    m_roundPanel->stopFollowing(); // the store is about to close; opened() says what to follow next
     m_session->open(path);
 }
 
 void MainWindow::newProject(const QString &path)
 {
+    m_roundPanel->stopFollowing();
     m_session->create(path);
 }
 

@@ -179,29 +179,23 @@ void LiveDashboard::flush()
 
 void LiveDashboard::updateRanges()
 {
-    // Everything here only grows, so an axis is set again only when its
-    // data leaves it: a new range lays the axis' labels out again.
-    const bool fresh = m_calls == 0;
-    if (fresh || double(m_calls) > m_callsAxis->max()) {
-        m_callsAxis->setRange(0.0, std::max<double>(5.0, double(m_calls) * 1.25));
-        m_callsAxis->applyNiceNumbers();
-    }
-    if (!m_best) {
-        m_scoreAxis->setRange(0.0, 1.0);
-    } else if (*m_best > m_scoreAxis->max() || m_firstBest.value_or(*m_best) < m_scoreAxis->min()
-               || m_scoreAxis->min() == 0.0) {
+    // Every axis is set at each hand-over: a changed range is what makes the
+    // chart lay its axes out again, and a score axis whose labels grew wider
+    // is elided until then.
+    m_callsAxis->setRange(0.0, std::max<double>(5.0, double(m_calls)));
+    m_callsAxis->applyNiceNumbers();
+    if (m_best) {
         const double lo = m_firstBest.value_or(*m_best);
         const double span = *m_best - lo;
         const double pad = span > 0.0 ? span * 0.08 : std::max(1e-6, std::abs(*m_best) * 0.01);
         m_scoreAxis->setRange(lo - pad, *m_best + pad);
         m_scoreAxis->applyNiceNumbers();
+    } else {
+        m_scoreAxis->setRange(0.0, 1.0);
     }
-    if (fresh || m_lastSeconds > m_timeAxis->max()) {
-        m_timeAxis->setRange(0.0, std::max(10.0, m_lastSeconds * 1.25));
-        m_timeAxis->applyNiceNumbers();
-    }
-    if (fresh || m_usd > m_usdAxis->max())
-        m_usdAxis->setRange(0.0, std::max(0.01, m_usd * 1.25));
+    m_timeAxis->setRange(0.0, std::max(10.0, m_lastSeconds));
+    m_timeAxis->applyNiceNumbers();
+    m_usdAxis->setRange(0.0, std::max(0.01, m_usd * 1.1));
 }
 
 } // namespace dreamrsi

@@ -15,3 +15,8 @@ dreamrsi_add_test(tst_gui_round SOURCES tst_gui_round.cpp roundtestsupport.h
                   LIBS dreamrsi::views LABELS loop gui TIMEOUT 300)
 
 dreamrsi_add_test(tst_loop_cli SOURCES tst_loop_cli.cpp LIBS dreamrsi::store LABELS loop cli TIMEOUT 600)
+
+# Following a round that another process (round_helper) runs in the project.
+dreamrsi_add_test(tst_gui_follow SOURCES tst_gui_follow.cpp
+                  LIBS dreamrsi::views LABELS loop gui TIMEOUT 300)
+add_dependencies(tst_gui_follow round_helper)

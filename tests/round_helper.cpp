@@ -4,7 +4,9 @@
 //   iteration N        the iteration exists (new or resumed)
 //   cell ID SEQ        the cell was committed to the project
 //   finished STATUS    the round ended
-// The test kills it with SIGKILL at random moments.
+// The test kills it with SIGKILL at random moments. With a fifth argument,
+// a file path, the agent's calls wait until that file exists (tst_gui_follow
+// opens the project in the workbench while the round is held there).
 #include "roundtestsupport.h"
 
 #include "loop/localevaluationbackend.h"
@@ -12,6 +14,8 @@
 #include "store/projectstore.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
+#include <QTimer>
 
 #include <cstdio>
 
@@ -21,8 +25,8 @@ int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
-    if (args.size() != 4) {
-        std::fprintf(stderr, "usage: round_helper PROJECT TASK_DIR RESUME_ITERATION(0=new)\n");
+    if (args.size() != 4 && args.size() != 5) {
+        std::fprintf(stderr, "usage: round_helper PROJECT TASK_DIR RESUME_ITERATION(0=new) [GATE_FILE]\n");
         return 2;
     }
     ProjectStore store;
@@ -39,7 +43,21 @@ int main(int argc, char *argv[])
     config.beta = 1.0;
     config.workers = 3;
     config.fallbackGrid = GridPlan{3, 3, QStringLiteral("crash test grid")};
-    RoundRunner runner(&store, config, std::make_shared<test::FakeAgent>(), std::make_shared<LocalEvaluationBackend>());
+    auto agent = std::make_shared<test::FakeAgent>();
+    QTimer gate;
+    if (args.size() == 5) {
+        agent->closeGate();
+        const QString gateFile = args.at(4);
+        gate.setInterval(20);
+        QObject::connect(&gate, &QTimer::timeout, &app, [&gate, agent, gateFile] {
+            if (QFileInfo::exists(gateFile)) {
+                agent->openGate();
+                gate.stop();
+            }
+        });
+        gate.start();
+    }
+    RoundRunner runner(&store, config, agent, std::make_shared<LocalEvaluationBackend>());
     QObject::connect(&runner, &RoundRunner::iterationStarted, &runner,
                      [](qint64 iteration) {
                          std::printf("iteration %lld\n", static_cast<long long>(iteration));

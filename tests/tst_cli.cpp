@@ -54,6 +54,7 @@ private slots:
     void exportRejectsInvalid();
     void unknownCommand();
     void benchTree();
+    void benchLiveTree();
 };
 
 void TestCli::validateSummary()
@@ -139,6 +140,20 @@ void TestCli::benchTree()
     QVERIFY2(r.out.contains(QStringLiteral("500 cells")), qPrintable(r.out));
     QVERIFY(r.out.contains(QStringLiteral("cells/s")));
     QCOMPARE(runCli({QStringLiteral("bench"), QStringLiteral("tree"), QStringLiteral("--cells"), QStringLiteral("x")}).exitCode, 2);
+}
+
+// The figures themselves are not judged here (benchmarks print, tests do not time).
+void TestCli::benchLiveTree()
+{
+    const Run r = runCli({QStringLiteral("bench"), QStringLiteral("livetree"), QStringLiteral("--cells"), QStringLiteral("300"),
+                          QStringLiteral("--seconds"), QStringLiteral("0.5")});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains(QStringLiteral("livetree: 300 cells, then 50 more")), qPrintable(r.out));
+    QVERIFY(r.out.contains(QStringLiteral("350 cells shown")));
+    QVERIFY(r.out.contains(QStringLiteral("ms per frame (GUI thread CPU)")));
+    const Run bad = runCli({QStringLiteral("bench"), QStringLiteral("livetree"), QStringLiteral("--rate"), QStringLiteral("fast")});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY(bad.err.contains(QStringLiteral("--rate needs a positive number")));
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -1,13 +1,16 @@
 // The live round in the workbench (offscreen): a round launched from the
 // panel with the fake agent grows the item tree row by row (inserted, never
 // reset; running attempts first shown as running), the counters move, the
-// drawn tree gets every stored cell, Stop stops it, and the dialog
-// remembers its choices.
+// drawn tree and the dashboard get every stored cell, Stop stops it (from
+// the panel, and from the status bar's cancel button: a second press kills),
+// and the dialog remembers its choices.
 #include "roundtestsupport.h"
 
 #include "launchrounddialog.h"
+#include "livedashboard.h"
 #include "livetreemodel.h"
 #include "roundpanel.h"
+#include "roundstatus.h"
 #include "treeview.h"
 
 #include "store/projectstore.h"
@@ -16,6 +19,11 @@
 #include <QDateTime>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLineSeries>
+#include <QMainWindow>
+#include <QProgressBar>
+#include <QStatusBar>
+#include <QToolButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -29,7 +37,9 @@ class TestGuiRound : public QObject
 private slots:
     void initTestCase();
     void treeGrowsRowByRow();
+    void dashboardPoints();
     void stopFromThePanel();
+    void cancelFromTheStatusBar();
     void dialogRemembersChoices();
     void runningAttemptShowsItsJob();
 
@@ -120,9 +130,71 @@ void TestGuiRound::treeGrowsRowByRow()
         QVERIFY(finishedAfterEachChange.at(i) - finishedAfterEachChange.at(i - 1) <= 1);
     QVERIFY(panel.countersLabel()->text().contains(QStringLiteral("Calls 9")));
     QTRY_VERIFY_WITH_TIMEOUT(panel.treeView()->tree() && panel.treeView()->tree()->cells().size() == 9, 10000);
+    // The dashboard got a point per stored cell: 9 calls at 0.001 USD each.
+    LiveDashboard *dash = panel.dashboard();
+    QCOMPARE(dash->calls(), 9);
+    QCOMPARE(dash->costSeries()->count(), 10); // from (0, 0)
+    QVERIFY(qAbs(dash->costSeries()->points().last().y() - 0.009) < 1e-9);
+    QVERIFY(dash->bestSeries()->count() >= 2);
+    QCOMPARE(dash->bestSeries()->points().last(), QPointF(9.0, dash->bestScore().value_or(-1)));
+    QVERIFY(panel.countersLabel()->text().contains(QStringLiteral("Best %1").arg(QString::number(*dash->bestScore(), 'g', 6))));
     QVERIFY(panel.launchAction()->isEnabled());
     QVERIFY(!panel.stopAction()->isEnabled());
     take(store.close());
+}
+
+void TestGuiRound::dashboardPoints()
+{
+    LiveDashboard dash;
+    const QDateTime start = QDateTime::fromString(QStringLiteral("2026-01-01T10:00:00.000Z"), Qt::ISODateWithMs);
+    dash.reset(start);
+    auto cell = [&](const QString &id, std::optional<double> score, double cost, int secondsLater) {
+        Cell c;
+        c.id = id;
+        c.score = score;
+        c.failClass = score ? QStringLiteral("ok") : QStringLiteral("agent");
+        QJsonObject agent;
+        agent.insert(QStringLiteral("cost"), cost);
+        QJsonObject timing;
+        timing.insert(QStringLiteral("ended"), start.addSecs(secondsLater).toString(Qt::ISODateWithMs));
+        c.payload.insert(QStringLiteral("agent"), agent);
+        c.payload.insert(QStringLiteral("timing"), timing);
+        return c;
+    };
+    QCOMPARE(dash.costSeries()->count(), 1); // the origin
+    dash.addCell(cell(QStringLiteral("b0a0"), std::nullopt, 0.5, 10)); // a failure: a call, a cost, no score
+    dash.addCell(cell(QStringLiteral("b1a0"), 2.0, 0.25, 20));
+    dash.addCell(cell(QStringLiteral("b0a1"), 1.5, 0.25, 30)); // worse: the best stays 2
+    dash.addCell(cell(QStringLiteral("b1a1"), 3.0, 0.0, 45));
+    // Batched: nothing drawn until the redraw timer (or flush) runs.
+    QCOMPARE(dash.bestSeries()->count(), 0);
+    QSignalSpy handedOver(dash.costSeries(), &QXYSeries::pointsReplaced);
+    QTRY_COMPARE_WITH_TIMEOUT(dash.bestSeries()->count(), 3, 5000);
+    QCOMPARE(handedOver.count(), 1); // four cells, one hand-over
+    // The staircase: 2 from call 2, 3 from call 4 (call 3's 1.5 changes nothing).
+    QCOMPARE(dash.bestSeries()->points(), (QList<QPointF>{{2, 2.0}, {4, 2.0}, {4, 3.0}}));
+    QCOMPARE(dash.costSeries()->points(), (QList<QPointF>{{0, 0}, {10, 0.5}, {20, 0.75}, {30, 1.0}, {45, 1.0}}));
+    QCOMPARE(dash.calls(), 4);
+    QCOMPARE(dash.bestScore().value_or(0), 3.0);
+    dash.addCell(cell(QStringLiteral("b1a2"), 2.5, 0.1, 50)); // no better: the stair runs on to call 5
+    dash.flush();
+    QCOMPARE(dash.bestSeries()->points(), (QList<QPointF>{{2, 2.0}, {4, 2.0}, {4, 3.0}, {5, 3.0}}));
+    dash.addCell(cell(QStringLiteral("b0a2"), 4.0, 0.1, 55));
+    dash.flush();
+    QCOMPARE(dash.bestSeries()->points(), (QList<QPointF>{{2, 2.0}, {4, 2.0}, {4, 3.0}, {6, 3.0}, {6, 4.0}}));
+    QCOMPARE(dash.costSeries()->points().last(), QPointF(55, 1.2));
+    // A long round: the cost curve is drawn thinned, its last point exact.
+    for (int i = 0; i < 3000; ++i)
+        dash.addCell(cell(QStringLiteral("x"), std::nullopt, 0.001, 60 + i));
+    dash.flush();
+    QCOMPARE(dash.costPoints().size(), 3007);
+    QVERIFY(dash.costSeries()->count() <= LiveDashboard::MaxCostPoints + 1);
+    QCOMPARE(dash.costSeries()->points().last(), dash.costPoints().last());
+    QCOMPARE(dash.bestSeries()->points().last(), QPointF(3006, 4.0));
+    dash.reset(start);
+    QCOMPARE(dash.bestSeries()->count(), 0);
+    QCOMPARE(dash.costSeries()->count(), 1);
+    QCOMPARE(dash.calls(), 0);
 }
 
 void TestGuiRound::stopFromThePanel()
@@ -226,6 +298,42 @@ void TestGuiRound::runningAttemptShowsItsJob()
     // A late report of a stored attempt changes nothing.
     model.setProgress(QStringLiteral("b1a0"), p);
     QCOMPARE(text(LiveTreeModel::StatusColumn), QStringLiteral("ok"));
+void TestGuiRound::cancelFromTheStatusBar()
+{
+    ProjectStore store;
+    take(store.create(m_dir->filePath(QStringLiteral("cancel.dreamrsi")), ProjectInfo()));
+    addPolicy(store);
+    QMainWindow window;
+    auto *panel = new RoundPanel(&store);
+    panel->install(&window);
+    window.show();
+    auto *cancel = window.statusBar()->findChild<QToolButton *>(QStringLiteral("roundCancel"));
+    auto *bar = window.statusBar()->findChild<QProgressBar *>(QStringLiteral("roundProgress"));
+    QVERIFY(cancel && bar);
+    QVERIFY(!panel->statusWidget()->isVisible()); // no round: nothing in the status bar
+    auto agent = std::make_shared<test::FakeAgent>();
+    agent->closeGate();
+    QSignalSpy finished(panel, &RoundPanel::roundFinished);
+    QVERIFY(panel->startRound(toyConfig(), agent));
+    QVERIFY(panel->statusWidget()->isVisible());
+    QTRY_COMPARE_WITH_TIMEOUT(panel->model()->runningCount(), 2, 60000);
+    // Planned: the policy's 3 x 2 grid, 3 attempts per branch; none finished.
+    QCOMPARE(bar->maximum(), 9);
+    QCOMPARE(bar->value(), 0);
+    QVERIFY(cancel->isEnabled());
+    QTest::mouseClick(cancel, Qt::LeftButton);
+    QCOMPARE(panel->stopAction()->text(), QStringLiteral("&Kill Running Attempts"));
+    QTest::mouseClick(cancel, Qt::LeftButton); // the second press kills the held attempts
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+    QCOMPARE(finished.first().at(1).toString(), QStringLiteral("stopped"));
+    QCOMPARE(panel->model()->cellCount(), 0); // killed attempts are not stored
+    QCOMPARE(panel->model()->runningCount(), 0);
+    QVERIFY(!panel->statusWidget()->isVisible());
+    QVERIFY(!cancel->isEnabled());
+    const qint64 iteration = finished.first().at(0).toLongLong();
+    QCOMPARE(take(store.iterationData(iteration)).info.status, IterationStatus::Stopped);
+    agent->openGate();
+    take(store.close());
 }
 
 QTEST_MAIN(TestGuiRound)

@@ -1,7 +1,12 @@
 // Bad input: files that are not projects, projects from the future, places
 // that cannot be written, a missing artifact folder, two writers. Each gives
-// a clear error or a safe behaviour, never a crash or a silent loss.
+// a clear error or a safe behaviour, never a crash or a silent loss. A
+// project another process writes opens read-only, naming that process.
+#include "store_testcells.h"
+
+#include "store/projectlock.h"
 #include "store/projectreader.h"
+#include "store/projectstore.h"
 #include "store/projectwriter.h"
 
 #include <QProcess>
@@ -93,6 +98,7 @@ private slots:
     void twoWritersInOneProcess();
     void twoWritersInTwoProcesses();
     void halfWrittenLockOfADeadProcess();
+    void readOnlyWhileAnotherProcessWrites();
 };
 
 void TestStoreBadInput::notSqlite()
@@ -342,6 +348,79 @@ void TestStoreBadInput::halfWrittenLockOfADeadProcess()
         QVERIFY2(second.error.contains(QStringLiteral("already open for writing")), qPrintable(second.error));
         w.value->reset();
     }
+}
+
+// While another process holds the project, the lock names it as a live
+// writer and the store opens the project for reading only: reads work (the
+// cells after a seq, for a follower), writes are refused, nothing is marked
+// interrupted. Once the writer is gone (even killed), nobody is named.
+void TestStoreBadInput::readOnlyWhileAnotherProcessWrites()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("p.dreamrsi"));
+    IterationId running = 0;
+    {
+        StoreResult<std::unique_ptr<ProjectWriter>> w = ProjectWriter::create(path, ProjectInfo());
+        QVERIFY(w.ok());
+        IterationInfo info;
+        info.status = IterationStatus::Running;
+        info.started = QDateTime::currentDateTimeUtc();
+        running = *(*w.value)->beginIteration(info).value;
+        for (qint64 seq = 0; seq < 5; ++seq)
+            QVERIFY((*w.value)->appendCell(running, storetest::streamedCell(1, seq)).ok());
+    }
+    QVERIFY(!ProjectLock::liveWriter(path)); // closed: nobody holds it
+    writeAll(path + QStringLiteral(".lock"), QByteArrayLiteral("4242\nsomeone\nhost\n"));
+    QVERIFY(!ProjectLock::liveWriter(path)); // a left-over file nobody holds names nobody
+    QVERIFY(QFile::remove(path + QStringLiteral(".lock")));
+
+    QProcess holder;
+    holder.start(helperPath(), {QStringLiteral("hold"), path});
+    QVERIFY(holder.waitForStarted(5000));
+    QTRY_VERIFY_WITH_TIMEOUT((holder.waitForReadyRead(100), holder.canReadLine()), 10000);
+    QCOMPARE(holder.readLine().trimmed(), QByteArrayLiteral("ready"));
+    const std::optional<WriterInfo> writer = ProjectLock::liveWriter(path);
+    QVERIFY(writer);
+    QCOMPARE(writer->pid, holder.processId());
+
+    ProjectStore store;
+    QFuture<StoreResult<OpenReport>> refused = store.open(path);
+    refused.waitForFinished();
+    QVERIFY(!refused.result().ok());
+    QFuture<StoreResult<OpenReport>> opened = store.openReadOnly(path);
+    opened.waitForFinished();
+    QVERIFY2(opened.result().ok(), qPrintable(opened.result().error));
+    const OpenReport report = *opened.result().value;
+    QVERIFY(report.readOnly);
+    QVERIFY(report.writer);
+    QCOMPARE(report.writer->pid, holder.processId());
+    QVERIFY(report.interrupted.isEmpty());
+    QVERIFY(store.isReadOnly());
+    QCOMPARE(store.path(), QFileInfo(path).absoluteFilePath());
+
+    QFuture<StoreResult<IterationData>> after = store.iterationDataAfter(running, 2);
+    after.waitForFinished();
+    QVERIFY2(after.result().ok(), qPrintable(after.result().error));
+    const IterationData data = *after.result().value;
+    // The holder's own open marked the round left running as interrupted;
+    // the read-only open reads that, it decides nothing.
+    QCOMPARE(data.info.status, IterationStatus::Interrupted);
+    QCOMPARE(data.info.cellCount, 5);
+    QCOMPARE(data.cells.size(), 2);
+    QCOMPARE(data.cells.at(0), storetest::streamedCell(1, 3));
+    QCOMPARE(data.cells.at(1), storetest::streamedCell(1, 4));
+
+    QFuture<StoreResult<Done>> write = store.updateProject(ProjectInfo());
+    write.waitForFinished();
+    QVERIFY(!write.result().ok());
+    QVERIFY2(write.result().error.contains(QStringLiteral("no project is open for writing")), qPrintable(write.result().error));
+
+    holder.kill();
+    QVERIFY(holder.waitForFinished(5000));
+    QVERIFY(!ProjectLock::liveWriter(path));
+    QFuture<StoreResult<Done>> closed = store.close();
+    closed.waitForFinished();
+    QVERIFY(!store.isReadOnly());
 }
 
 QTEST_GUILESS_MAIN(TestStoreBadInput)

@@ -896,6 +896,41 @@
     </message>
 </context>
 <context>
+    <name>dreamrsi::LiveDashboard</name>
+    <message>
+        <source>Best score by agent call</source>
+        <translation>按智能体调用次数的最佳得分</translation>
+    </message>
+    <message>
+        <source>Best so far</source>
+        <translation>迄今最佳</translation>
+    </message>
+    <message>
+        <source>Agent calls</source>
+        <translation>智能体调用次数</translation>
+    </message>
+    <message>
+        <source>Best score</source>
+        <translation>最佳得分</translation>
+    </message>
+    <message>
+        <source>Cost over time</source>
+        <translation>成本随时间变化</translation>
+    </message>
+    <message>
+        <source>Cumulative cost</source>
+        <translation>累计成本</translation>
+    </message>
+    <message>
+        <source>Elapsed time (s)</source>
+        <translation>经过时间（秒）</translation>
+    </message>
+    <message>
+        <source>USD</source>
+        <translation>美元</translation>
+    </message>
+</context>
+<context>
     <name>dreamrsi::LiveTreeModel</name>
     <message>
         <source>Branch %1</source>
@@ -1272,6 +1307,14 @@
         <source>Exported %1 and %2</source>
         <translation>已导出 %1 和 %2</translation>
     </message>
+    <message>
+        <source>%1 (read-only) — Dream-RSI Workbench</source>
+        <translation>%1（只读）— Dream-RSI Workbench</translation>
+    </message>
+    <message>
+        <source>Another process (pid %1) writes this project: it is open read-only and its round is followed</source>
+        <translation>另一个进程（pid %1）正在写入此项目：项目以只读方式打开，并跟随其轮次</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::PlotStyle</name>
@@ -1578,6 +1621,14 @@
         <source>the approval of %1</source>
         <translation>%1 的批准记录</translation>
     </message>
+    <message>
+        <source>the project is open read-only while another process (pid %1) writes it</source>
+        <translation>另一个进程（pid %1）正在写入，项目以只读方式打开</translation>
+    </message>
+    <message>
+        <source>the approval</source>
+        <translation>批准</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::ProjectTreeModel</name>
@@ -1776,6 +1827,99 @@
     <message>
         <source>Iteration %1 %2: %3</source>
         <translation>迭代 %1 %2：%3</translation>
+    </message>
+    <message>
+        <source>Branch %1</source>
+        <translation>分支 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n attempt(s)</source>
+        <translation>
+            <numerusform>%n 次尝试</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>The other process (pid %1) has closed the project</source>
+        <translation>另一个进程（pid %1）已关闭项目</translation>
+    </message>
+    <message>
+        <source>The project is open read-only while another process writes it; no round can start here</source>
+        <translation>另一个进程正在写入，项目以只读方式打开；此处无法启动轮次</translation>
+    </message>
+    <message>
+        <source>Iteration %1</source>
+        <translation>迭代 %1</translation>
+    </message>
+    <message>
+        <source>Round</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>Read-only: another process (pid %1) writes this project; waiting for its round</source>
+        <translation>只读：另一个进程（pid %1）正在写入此项目；等待其轮次</translation>
+    </message>
+    <message>
+        <source>Waiting for pid %1</source>
+        <translation>等待 pid %1</translation>
+    </message>
+    <message>
+        <source>Following iteration %1, a round running in another process (pid %2); read-only</source>
+        <translation>正在跟随迭代 %1，该轮次在另一个进程（pid %2）中运行；只读</translation>
+    </message>
+    <message>
+        <source>Following pid %1</source>
+        <translation>跟随 pid %1</translation>
+    </message>
+    <message>
+        <source>%1 stored: score %2 (%3)</source>
+        <translation>%1 已保存：得分 %2（%3）</translation>
+    </message>
+    <message>
+        <source>%1 stored: %2</source>
+        <translation>%1 已保存：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n cell(s) stored so far</source>
+        <translation>
+            <numerusform>迄今已保存 %n 个单元</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Iteration %1 interrupted: the process that ran it (pid %2) ended without closing it</source>
+        <translation>迭代 %1 已中断：运行它的进程（pid %2）未关闭就已结束</translation>
+    </message>
+    <message>
+        <source>Iteration %1 %2 in another process (pid %3): %4 cells</source>
+        <translation>迭代 %1 在另一个进程（pid %3）中%2：%4 个单元</translation>
+    </message>
+    <message>
+        <source>Calls %1 · Tokens %2 in / %3 out · Cost $%4 · Best %5</source>
+        <translation>调用 %1 · Token 输入 %2 / 输出 %3 · 成本 $%4 · 最佳 %5</translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::RoundStatus</name>
+    <message numerus="yes">
+        <source>%n attempt(s)</source>
+        <translation>
+            <numerusform>%n 次尝试</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Attempts finished; how many the round will run is not known yet</source>
+        <translation>已完成的尝试；本轮将运行多少次尚不可知</translation>
+    </message>
+    <message>
+        <source>%1 of %2 attempts</source>
+        <translation>%1 / %2 次尝试</translation>
+    </message>
+    <message>
+        <source>Attempts finished against the most the round can run (its grid, round limit and call budget)</source>
+        <translation>已完成的尝试与本轮最多可运行次数（网格、轮数上限和调用预算）之比</translation>
     </message>
 </context>
 <context>

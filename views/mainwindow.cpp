@@ -88,9 +88,12 @@ MainWindow::MainWindow(QWidget *parent)
     setCentralWidget(m_tabs);
     createDocks();
     createActions();
-    auto *roundPanel = new RoundPanel(m_session->store(), this);
-    roundPanel->install(this);
-    connect(roundPanel, &RoundPanel::roundFinished, this, [this] { openProject(m_session->path()); });
+    m_roundPanel = new RoundPanel(m_session->store(), this);
+    m_roundPanel->install(this);
+    // A round that ended (here or in the process being followed) becomes a
+    // world: reopening reads it, for writing once the other process let go.
+    connect(m_roundPanel, &RoundPanel::roundFinished, this, [this] { openProject(m_session->path()); });
+    connect(m_roundPanel, &RoundPanel::writerReleased, this, [this] { openProject(m_session->path()); });
     statusBar()->showMessage(tr("Ready"));
 
     // What the pages ask for.
@@ -130,7 +133,16 @@ void MainWindow::connectSession()
 {
     connect(m_session, &ProjectSession::opened, this, [this](const QString &path, const OpenReport &report) {
         addRecentProject(path);
-        setWindowTitle(tr("%1 — Dream-RSI Workbench").arg(QFileInfo(path).completeBaseName()));
+        if (report.readOnly && report.writer) {
+            setWindowTitle(tr("%1 (read-only) — Dream-RSI Workbench").arg(QFileInfo(path).completeBaseName()));
+            statusBar()->showMessage(tr("Another process (pid %1) writes this project: it is open read-only and its round is followed")
+                                         .arg(report.writer->pid),
+                                     8000);
+            m_roundPanel->followProject(*report.writer);
+        } else {
+            setWindowTitle(tr("%1 — Dream-RSI Workbench").arg(QFileInfo(path).completeBaseName()));
+            m_roundPanel->stopFollowing();
+        }
         if (!report.interrupted.isEmpty())
             statusBar()->showMessage(tr("%n interrupted round(s) found; their finished attempts are kept.", nullptr,
                                         int(report.interrupted.size())), 8000);
@@ -219,11 +231,13 @@ void MainWindow::compareVersions(const QString &a, const QString &b)
 void MainWindow::openProject(const QString &path)
 {
     statusBar()->showMessage(tr("Opening project %1…").arg(QFileInfo(path).fileName()));
+    m_roundPanel->stopFollowing(); // the store is about to close; opened() says what to follow next
     m_session->open(path);
 }
 
 void MainWindow::newProject(const QString &path)
 {
+    m_roundPanel->stopFollowing();
     m_session->create(path);
 }
 

@@ -32,6 +32,7 @@ class PoliciesPage;
 class ProjectSession;
 class ProjectTreeModel;
 class ReplayPage;
+class RoundPanel;
 class SweepRunner;
 class TreeView;
 class Workspace;
@@ -77,6 +78,7 @@ public:
     ReplayPage *replayPage() const { return m_replay; }
     PoliciesPage *policiesPage() const { return m_policies; }
     SweepRunner *sweepRunner() const { return m_runner; }
+    RoundPanel *roundPanel() const { return m_roundPanel; }
 
     Workspace *workspace() const { return m_workspace; }
     int openTreeCount() const;
@@ -150,6 +152,7 @@ private:
     bool m_defaultDockSizes = false;
     int m_currentWorld = -1;
     SweepRunner *m_runner = nullptr;
+    RoundPanel *m_roundPanel = nullptr;
     QStringList m_replayFailures; ///< since the runner was last idle, shown when it is
     FrontierPage *m_frontiers = nullptr;
     ProgressPage *m_progress = nullptr;

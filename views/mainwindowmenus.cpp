@@ -328,7 +328,7 @@ void MainWindow::updateActions()
     const bool hasWorlds = !m_workspace->worlds().isEmpty();
     const bool hasVersions = !m_workspace->versions().isEmpty();
     m_exportAction->setEnabled(onTree || (hasWorlds && (tab == FrontiersTab || tab == ReplayTab)));
-    m_importAction->setEnabled(m_session->isOpen());
+    m_importAction->setEnabled(m_session->isOpen() && !m_session->isReadOnly());
     m_replayAction->setEnabled(hasWorlds && hasVersions);
     m_compareAction->setEnabled(hasWorlds && hasVersions);
     m_cancelReplayAction->setEnabled(m_runner->isRunning());

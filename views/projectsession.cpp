@@ -44,23 +44,50 @@ void ProjectSession::openWith(const QString &absolute, bool create)
         ProjectInfo info;
         info.name = QFileInfo(absolute).completeBaseName();
         auto future = create ? m_store->create(absolute, info) : m_store->open(absolute);
-        m_jobs->then(Scope, future, this, [this, absolute](StoreResult<OpenReport> r) {
-            if (!r.ok()) {
+        m_jobs->then(Scope, future, this, [this, absolute, create](StoreResult<OpenReport> r) {
+            if (r.ok())
+                return finishOpen(absolute, *r.value);
+            if (create) {
                 emit openFailed(absolute, r.error);
                 return;
             }
-            m_path = absolute;
-            m_workspace->clearWorlds();
-            m_workspace->clearVersions();
-            emit opened(absolute, *r.value);
-            emit stageReached(Stage::Opened);
-            seed();
+            // Held for writing by another live process: open it to read and
+            // follow. Anything else keeps the first error.
+            const QString error = r.error;
+            m_jobs->then(Scope, m_store->openReadOnly(absolute), this, [this, absolute, error](StoreResult<OpenReport> ro) {
+                if (ro.ok() && ro.value->writer)
+                    return finishOpen(absolute, *ro.value);
+                if (ro.ok())
+                    m_store->close();
+                emit openFailed(absolute, error);
+            });
         });
     });
 }
 
+void ProjectSession::finishOpen(const QString &absolute, const OpenReport &report)
+{
+    m_path = absolute;
+    m_readOnly = report.readOnly;
+    m_writer = report.writer;
+    m_workspace->clearWorlds();
+    m_workspace->clearVersions();
+    emit opened(absolute, report);
+    emit stageReached(Stage::Opened);
+    seed();
+}
+
+QString ProjectSession::readOnlyMessage() const
+{
+    return tr("the project is open read-only while another process (pid %1) writes it").arg(m_writer ? m_writer->pid : 0);
+}
+
 void ProjectSession::seed()
 {
+    if (isReadOnly()) { // seeding is a write; the writer seeds its own project
+        emit stageReached(Stage::Seeded);
+        return loadWorlds();
+    }
     // Seed the built-in policies into a project that has none, one write
     // after the other (writes run in call order), then read everything.
     m_jobs->then(Scope, m_store->policyVersions(), this, [this](StoreResult<QList<PolicyVersion>> versions) {
@@ -168,6 +195,10 @@ void ProjectSession::importTree(std::shared_ptr<const DiscoveryTree> tree, const
 {
     if (!isOpen())
         return;
+    if (isReadOnly()) {
+        emit importFailed(sourcePath, readOnlyMessage());
+        return;
+    }
     m_jobs->then(Scope, m_store->importTree(*tree, sourcePath), this, [this, tree, sourcePath](StoreResult<IterationId> id) {
         if (!id.ok()) {
             emit importFailed(sourcePath, id.error);
@@ -185,6 +216,10 @@ void ProjectSession::storeVersion(const PolicyVersion &version)
 {
     if (!isOpen())
         return;
+    if (isReadOnly()) {
+        emit storeFailed(tr("policy version %1").arg(version.name), readOnlyMessage());
+        return;
+    }
     PolicyVersion v = version;
     v.id = 0;
     if (Workspace::isLocalId(v.parent))
@@ -204,7 +239,7 @@ void ProjectSession::storeVersion(const PolicyVersion &version)
 void ProjectSession::storeResult(const QString &versionName, const ReplayResultPtr &result)
 {
     const int row = m_workspace->indexOfVersion(versionName);
-    if (!isOpen() || row < 0 || !result)
+    if (!isOpen() || isReadOnly() || row < 0 || !result) // read-only: the results stay in the window
         return;
     const PolicyVersionId id = m_workspace->versions().at(row).id;
     if (Workspace::isLocalId(id))
@@ -224,6 +259,10 @@ void ProjectSession::storeApproval(const Approval &approval)
 {
     if (!isOpen())
         return;
+    if (isReadOnly()) {
+        emit storeFailed(tr("the approval"), readOnlyMessage());
+        return;
+    }
     QString name;
     for (const PolicyVersion &v : m_workspace->versions()) {
         if (v.id == approval.version)

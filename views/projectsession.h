@@ -19,6 +19,12 @@ class Workspace;
 /// store's threads) and reports each stage by signal, and stores what the
 /// views create (imported trees, versions, replay results, approvals).
 ///
+/// A project that another live process holds for writing (a round running
+/// from the command line, another workbench) opens read-only instead of
+/// failing: everything loads, nothing is written (versions, approvals and
+/// imports are refused with a message; replay results stay in memory), and
+/// the report names the writer so the window can follow its round.
+///
 /// Which iterations become worlds, what they are called and what a version
 /// is worth are the project layer's rules (core/project); the session only
 /// applies them. Answers that arrive after another project was opened are
@@ -38,6 +44,9 @@ public:
     /// Absolute path of the open project, empty when none.
     QString path() const { return m_path; }
     bool isOpen() const { return !m_path.isEmpty(); }
+    /// Open for reading only because `writer()` holds the project.
+    bool isReadOnly() const { return isOpen() && m_readOnly; }
+    std::optional<WriterInfo> writer() const { return m_writer; }
 
     /// Opens a project (closing the current one); opened or openFailed, then
     /// the stages, then loaded.
@@ -69,6 +78,8 @@ signals:
 
 private:
     void openWith(const QString &path, bool create);
+    void finishOpen(const QString &path, const OpenReport &report);
+    QString readOnlyMessage() const;
     void seed();
     void loadWorlds();
     void loadVersions();
@@ -79,6 +90,8 @@ private:
     JobTracker *m_jobs;
     ProjectStore *m_store;
     QString m_path;
+    bool m_readOnly = false;
+    std::optional<WriterInfo> m_writer;
 };
 
 } // namespace dreamrsi

@@ -1,7 +1,10 @@
 #include "roundpanel.h"
 
 #include "launchrounddialog.h"
+#include "livedashboard.h"
 #include "livetreemodel.h"
+#include "roundfollower.h"
+#include "roundstatus.h"
 #include "treeview.h"
 
 #include "agent/agentfactory.h"
@@ -17,11 +20,13 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMainWindow>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QScrollBar>
 #include <QPointer>
 #include <QSplitter>
 #include <QStatusBar>
@@ -32,6 +37,7 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace dreamrsi {
 
@@ -73,7 +79,17 @@ RoundPanel::RoundPanel(ProjectStore *store, QWidget *parent)
     m_list->setObjectName(QStringLiteral("roundCells"));
     m_list->setModel(m_model);
     m_list->setUniformRowHeights(true);
-    m_list->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Widths from the font, set once: sizing columns to their contents
+    // measured the text of up to a thousand rows on every inserted cell.
+    {
+        const QFontMetrics fm(m_list->font());
+        const int pad = fm.horizontalAdvance(QLatin1Char('M')) * 2;
+        m_list->header()->setSectionResizeMode(QHeaderView::Interactive);
+        m_list->setColumnWidth(LiveTreeModel::IdColumn, m_list->indentation() + fm.horizontalAdvance(tr("Branch %1").arg(999)) + pad);
+        m_list->setColumnWidth(LiveTreeModel::StatusColumn, fm.horizontalAdvance(tr("%n attempt(s)", nullptr, 999)) + pad);
+        m_list->setColumnWidth(LiveTreeModel::ScoreColumn, fm.horizontalAdvance(QStringLiteral("-0.000000e-00")) + pad);
+        m_list->setColumnWidth(LiveTreeModel::TimeColumn, fm.horizontalAdvance(tr("%1 s").arg(9999.9, 0, 'f', 1)) + pad);
+    }
     connect(m_model, &QAbstractItemModel::rowsInserted, m_list, [this](const QModelIndex &parent) {
         if (parent.isValid())
             m_list->expand(parent);
@@ -85,10 +101,15 @@ RoundPanel::RoundPanel(ProjectStore *store, QWidget *parent)
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(20000);
 
+    m_dashboard = new LiveDashboard;
     auto *top = new QSplitter(Qt::Horizontal);
     top->addWidget(m_list);
     top->addWidget(m_view);
+    top->addWidget(m_dashboard);
     top->setStretchFactor(1, 2);
+    top->setStretchFactor(2, 1);
+    // The list wide enough for its columns, the charts for their axis titles.
+    top->setSizes({m_list->header()->length() + m_list->verticalScrollBar()->sizeHint().width() + 4, 560, 380});
     auto *split = new QSplitter(Qt::Vertical);
     split->addWidget(top);
     split->addWidget(m_log);
@@ -105,6 +126,22 @@ RoundPanel::RoundPanel(ProjectStore *store, QWidget *parent)
     m_redraw->setSingleShot(true);
     m_redraw->setInterval(150); // coalesces bursts of cells into one redraw
     connect(m_redraw, &QTimer::timeout, this, &RoundPanel::redrawTree);
+
+    m_status = new RoundStatus(m_stop, this);
+    m_status->hide();
+    m_follower = new RoundFollower(m_store, this);
+    connect(m_follower, &RoundFollower::following, this, &RoundPanel::onFollowing);
+    connect(m_follower, &RoundFollower::cellsArrived, this, &RoundPanel::onFollowedCells);
+    connect(m_follower, &RoundFollower::iterationEnded, this, &RoundPanel::onFollowEnded);
+    connect(m_follower, &RoundFollower::failed, this, &RoundPanel::appendLog);
+    connect(m_follower, &RoundFollower::writerGone, this, [this] {
+        showStatus(false);
+        m_state->setText(tr("The other process (pid %1) has closed the project").arg(m_follower->writer().pid));
+        appendLog(m_state->text());
+        updateActions();
+        emit followingChanged(false);
+        emit writerReleased();
+    });
     onCounters(RoundCounters{});
     updateActions();
 }
@@ -142,12 +179,15 @@ void RoundPanel::install(QMainWindow *window)
     connect(this, &RoundPanel::statusMessage, window, [window](const QString &text) {
         window->statusBar()->showMessage(text);
     });
-    connect(this, &RoundPanel::runningChanged, dock, [dock](bool running) {
-        if (running) {
+    auto showDock = [dock](bool active) {
+        if (active) {
             dock->show();
             dock->raise();
         }
-    });
+    };
+    connect(this, &RoundPanel::runningChanged, dock, showDock);
+    connect(this, &RoundPanel::followingChanged, dock, showDock);
+    window->statusBar()->addPermanentWidget(m_status);
 }
 
 bool RoundPanel::isRunning() const
@@ -155,12 +195,25 @@ bool RoundPanel::isRunning() const
     return m_runner && m_runner->isRunning();
 }
 
+void RoundPanel::showStatus(bool visible)
+{
+    // Until install() puts it in a status bar it has no place to be shown.
+    m_status->setVisible(visible && m_status->parentWidget() != this);
+}
+
+bool RoundPanel::isFollowing() const
+{
+    return m_follower->isActive();
+}
+
 void RoundPanel::updateActions()
 {
     const bool running = isRunning();
-    // Launch and Resume say so when no project is open.
-    m_launch->setEnabled(!running);
-    m_resume->setEnabled(!running);
+    // Launch and Resume say so when no project is open; a project open
+    // read-only (another process writes it) takes no round.
+    const bool readOnly = m_store && m_store->isReadOnly();
+    m_launch->setEnabled(!running && !readOnly);
+    m_resume->setEnabled(!running && !readOnly);
     m_stop->setEnabled(running);
     m_stop->setText(running && m_runner->stopRequests() > 0 ? tr("&Kill Running Attempts") : tr("&Stop Round"));
 }
@@ -175,6 +228,10 @@ bool RoundPanel::startRound(const RoundConfig &config, std::shared_ptr<Discovery
         emit statusMessage(tr("Open or create a project before launching a round"));
         return false;
     }
+    if (m_store->isReadOnly()) {
+        emit statusMessage(tr("The project is open read-only while another process writes it; no round can start here"));
+        return false;
+    }
     if (!agent) {
         QString error;
         agent = createDiscoveryAgent(config.agent, config.task, &error);
@@ -186,12 +243,9 @@ bool RoundPanel::startRound(const RoundConfig &config, std::shared_ptr<Discovery
         }
     }
     m_runner.reset();
+    m_follower->stop();
     m_config = config;
-    m_cells.clear();
-    m_cellIds.clear();
-    m_model->reset({});
-    m_view->setTree(nullptr);
-    m_iteration = IterationInfo{};
+    clearRound(QDateTime::currentDateTimeUtc());
     std::shared_ptr<EvaluationBackend> backend;
     if (m_slurm) {
         auto slurm = std::make_shared<SlurmEvaluationBackend>(*m_slurm);
@@ -216,18 +270,22 @@ bool RoundPanel::startRound(const RoundConfig &config, std::shared_ptr<Discovery
                 m_iteration.id = iteration;
                 m_iteration.grid = GridShape{branches, refinements};
                 m_state->setText(resumed ? tr("Iteration %1 resumed").arg(iteration) : tr("Iteration %1 running").arg(iteration));
+                m_status->setCaption(tr("Iteration %1").arg(iteration));
+                updateProgress();
                 if (resumed) {
+                    // The kept cells first (charts need them in stored order), then what arrived meanwhile.
+                    m_awaitingBacklog = true;
                     m_store->iterationData(iteration).then(this, [this, iteration](StoreResult<IterationData> data) {
-                        if (!data.ok() || m_iteration.id != iteration)
+                        if (m_iteration.id != iteration)
                             return;
-                        for (const Cell &c : data.value->cells) {
-                            if (m_cellIds.contains(c.id))
-                                continue;
-                            m_model->addCell(c);
-                            m_cells.append(c);
-                            m_cellIds.insert(c.id);
+                        m_awaitingBacklog = false;
+                        if (data.ok()) {
+                            m_dashboard->reset(data.value->info.started);
+                            for (const Cell &c : std::as_const(data.value->cells))
+                                takeCell(c);
                         }
-                        m_redraw->start();
+                        for (const Cell &c : std::exchange(m_deferred, {}))
+                            takeCell(c);
                     });
                 }
             });
@@ -244,6 +302,9 @@ bool RoundPanel::startRound(const RoundConfig &config, std::shared_ptr<Discovery
     m_log->clear();
     r->start();
     m_ticker->start();
+    m_status->setCaption(tr("Round"));
+    m_status->setProgress(0, 0);
+    showStatus(true);
     updateActions();
     emit runningChanged(true);
     return true;
@@ -331,32 +392,209 @@ void RoundPanel::onCell(qint64 iteration, const Cell &cell)
 {
     if (iteration != m_iteration.id || m_cellIds.contains(cell.id))
         return;
+    if (m_awaitingBacklog) {
+        m_deferred.append(cell);
+        return;
+    }
+    takeCell(cell);
+}
+
+void RoundPanel::takeCell(const Cell &cell)
+{
+    if (m_cellIds.contains(cell.id))
+        return;
     m_model->addCell(cell);
     m_cells.append(cell);
     m_cellIds.insert(cell.id);
-    if (!m_redraw->isActive())
+    m_dashboard->addCell(cell);
+    if (!m_redraw->isActive()) {
+        // The progress bar moves with the tree. A big tree is laid out and
+        // painted less often: 150 ms up to 1,000 cells, then slower, 1 s at most.
+        m_redraw->setInterval(int(std::clamp<qsizetype>(150 + (m_cells.size() - 1000) / 20, 150, 1000)));
         m_redraw->start();
+    }
+}
+
+void RoundPanel::clearRound(const QDateTime &started)
+{
+    ++m_generation; // a tree still being built belongs to the round before
+    m_redrawAgain = false;
+    m_cells.clear();
+    m_cellIds.clear();
+    m_deferred.clear();
+    m_awaitingBacklog = false;
+    m_model->reset({});
+    m_view->setTree(nullptr);
+    m_dashboard->reset(started);
+    m_iteration = IterationInfo{};
+}
+
+qint64 RoundPanel::plannedAttempts() const
+{
+    qint64 planned = 0;
+    auto cap = [&planned](qint64 n) {
+        if (n > 0)
+            planned = planned > 0 ? std::min(planned, n) : n;
+    };
+    if (m_iteration.grid)
+        cap(qint64(m_iteration.grid->branches) * (m_iteration.grid->refinements + 1));
+    if (!isFollowing()) {
+        if (m_config.maxCalls)
+            cap(*m_config.maxCalls);
+        if (m_config.maxRounds && m_config.workers > 0)
+            cap(qint64(*m_config.maxRounds) * m_config.workers);
+    }
+    return planned;
+}
+
+void RoundPanel::updateProgress()
+{
+    m_status->setProgress(m_cells.size(), m_iteration.id != 0 ? plannedAttempts() : 0);
+}
+
+void RoundPanel::followProject(const WriterInfo &writer)
+{
+    if (isRunning())
+        return;
+    m_follower->start(writer);
+    m_state->setText(tr("Read-only: another process (pid %1) writes this project; waiting for its round").arg(writer.pid));
+    m_status->setCaption(tr("Waiting for pid %1").arg(writer.pid));
+    m_status->setProgress(0, 0);
+    showStatus(true);
+    updateActions();
+    emit followingChanged(true);
+}
+
+void RoundPanel::stopFollowing()
+{
+    const bool was = isFollowing();
+    m_follower->stop();
+    if (was) {
+        showStatus(false);
+        m_state->setText(tr("No round running"));
+        emit followingChanged(false);
+    }
+    updateActions();
+}
+
+void RoundPanel::onFollowing(const IterationInfo &info)
+{
+    clearRound(info.started);
+    m_iteration = info;
+    m_followed = RoundCounters{};
+    m_log->clear();
+    const qint64 pid = m_follower->writer().pid;
+    m_state->setText(tr("Following iteration %1, a round running in another process (pid %2); read-only")
+                         .arg(info.id)
+                         .arg(pid));
+    m_status->setCaption(tr("Following pid %1").arg(pid));
+    appendLog(m_state->text());
+    onCounters(m_followed);
+    updateProgress();
+    showStatus(true);
+}
+
+void RoundPanel::onFollowedCells(const IterationInfo &info, const QList<Cell> &cells)
+{
+    if (info.id != m_iteration.id)
+        return;
+    QStringList lines;
+    for (const Cell &c : cells) {
+        if (m_cellIds.contains(c.id))
+            continue;
+        takeCell(c);
+        const QJsonObject agent = c.payload.value(QStringLiteral("agent")).toObject();
+        m_followed.cells += 1;
+        m_followed.calls += 1;
+        m_followed.tokensIn += agent.value(QStringLiteral("tokens_in")).toInteger();
+        m_followed.tokensOut += agent.value(QStringLiteral("tokens_out")).toInteger();
+        m_followed.usd += agent.value(QStringLiteral("cost")).toDouble();
+        m_followed.rounds = std::max(m_followed.rounds, c.payload.value(QStringLiteral("round")).toInt(-1) + 1);
+        if (c.score && (!m_followed.bestScore || *c.score > *m_followed.bestScore))
+            m_followed.bestScore = c.score;
+        if (cells.size() <= 50)
+            lines.append(c.score ? tr("%1 stored: score %2 (%3)").arg(c.id, QString::number(*c.score, 'g', 6), c.failClass)
+                                 : tr("%1 stored: %2").arg(c.id, c.error.value_or(c.failClass)));
+    }
+    // One append for the batch; a large first batch (a round followed
+    // midway) is summed up rather than listed.
+    if (cells.size() > 50)
+        appendLog(tr("%n cell(s) stored so far", nullptr, int(cells.size())));
+    else if (!lines.isEmpty())
+        appendLog(lines.join(QLatin1Char('\n') + QTime::currentTime().toString(QStringLiteral("HH:mm:ss "))));
+    onCounters(m_followed);
+}
+
+void RoundPanel::onFollowEnded(const IterationInfo &info, IterationStatus status)
+{
+    m_dashboard->flush();
+    if (m_redraw->isActive()) {
+        m_redraw->stop();
+        redrawTree();
+    }
+    showStatus(false);
+    const QString text = status == IterationStatus::Interrupted
+                             ? tr("Iteration %1 interrupted: the process that ran it (pid %2) ended without closing it")
+                                   .arg(info.id)
+                                   .arg(m_follower->writer().pid)
+                             : tr("Iteration %1 %2 in another process (pid %3): %4 cells")
+                                   .arg(info.id)
+                                   .arg(iterationStatusName(status))
+                                   .arg(m_follower->writer().pid)
+                                   .arg(m_cells.size());
+    m_state->setText(text);
+    appendLog(text);
+    emit statusMessage(text);
+    updateActions();
+    emit followingChanged(false);
+    emit roundFinished(info.id, iterationStatusName(status));
 }
 
 void RoundPanel::redrawTree()
 {
+    updateProgress();
+    // Building the tree of thousands of cells takes milliseconds: on a
+    // worker, one build at a time, the newest cells in the next one.
+    if (m_building) {
+        m_redrawAgain = true;
+        return;
+    }
+    m_building = true;
     TreeMeta meta;
     meta.iteration = m_iteration.id;
     meta.grid = m_iteration.grid;
-    TreeError error;
-    std::optional<DiscoveryTree> tree = DiscoveryTree::build(meta, m_cells, &error);
-    if (tree)
-        m_view->setTree(std::make_shared<const DiscoveryTree>(std::move(*tree)));
+    const quint64 generation = m_generation;
+    QtConcurrent::run([meta, cells = m_cells]() -> std::shared_ptr<const DiscoveryTree> {
+        TreeError error;
+        std::optional<DiscoveryTree> tree = DiscoveryTree::build(meta, cells, &error);
+        return tree ? std::make_shared<const DiscoveryTree>(std::move(*tree)) : nullptr;
+    }).then(this, [this, generation](std::shared_ptr<const DiscoveryTree> tree) {
+        m_building = false;
+        if (generation == m_generation && tree)
+            m_view->setTree(std::move(tree));
+        if (std::exchange(m_redrawAgain, false))
+            redrawTree();
+    });
 }
 
 void RoundPanel::onCounters(const RoundCounters &c)
 {
+    const QString best = c.bestScore ? QString::number(*c.bestScore, 'g', 6) : tr("none");
+    if (isFollowing()) { // what runs in the other process is not stored, so not known here
+        m_counters->setText(tr("Calls %1 · Tokens %2 in / %3 out · Cost $%4 · Best %5")
+                                .arg(c.calls)
+                                .arg(c.tokensIn)
+                                .arg(c.tokensOut)
+                                .arg(c.usd, 0, 'f', 4)
+                                .arg(best));
+        return;
+    }
     m_counters->setText(tr("Calls %1 · Tokens %2 in / %3 out · Cost $%4 · Best %5 · Running %6")
                             .arg(c.calls)
                             .arg(c.tokensIn)
                             .arg(c.tokensOut)
                             .arg(c.usd, 0, 'f', 4)
-                            .arg(c.bestScore ? QString::number(*c.bestScore, 'g', 6) : tr("none"))
+                            .arg(best)
                             .arg(c.running));
 }
 
@@ -364,6 +602,8 @@ void RoundPanel::onFinished(const RoundSummary &summary)
 {
     m_ticker->stop();
     m_model->tick();
+    m_dashboard->flush();
+    showStatus(false);
     if (m_redraw->isActive()) {
         m_redraw->stop();
         redrawTree();

@@ -19,9 +19,12 @@ class QTreeView;
 namespace dreamrsi {
 
 class DiscoveryAgent;
+class LiveDashboard;
 class LiveTreeModel;
 class ProjectStore;
+class RoundFollower;
 class RoundRunner;
+class RoundStatus;
 class TreeView;
 
 /// A live round in the workbench (online.md §1, §6): Launch Round (dialog),
@@ -29,11 +32,19 @@ class TreeView;
 /// or stopped iterations; the discovery tree growing as cells arrive (an
 /// item tree whose rows are inserted, running attempts animated with their
 /// elapsed time, and the drawn tree redrawn as cells are stored), the run
-/// log and live counters of calls, tokens, cost and best score.
+/// log, live counters of calls, tokens, cost and best score, and a
+/// dashboard charting the best score by agent call and the cost over time.
+/// In the main window's status bar, the round's progress and a cancel
+/// button (the same Stop).
 ///
 /// The round runs on its own threads (RoundRunner); every signal reaches
 /// the panel queued, so the GUI thread never waits on an agent, an
 /// evaluator or the store.
+///
+/// A project opened read-only because another process writes it is
+/// followed (RoundFollower): that process's running round grows the same
+/// tree, log and dashboard from what it stores, Launch, Stop and Resume
+/// are disabled, and its end is reported like the end of an own round.
 class RoundPanel final : public QWidget
 {
     Q_OBJECT
@@ -52,8 +63,21 @@ public:
     bool isRunning() const;
     LiveTreeModel *model() const { return m_model; }
     TreeView *treeView() const { return m_view; }
+    QTreeView *cellList() const { return m_list; }
     QLabel *countersLabel() const { return m_counters; }
+    QLabel *stateLabel() const { return m_state; }
     QPlainTextEdit *log() const { return m_log; }
+    LiveDashboard *dashboard() const { return m_dashboard; }
+    /// The status-bar part: progress and cancel (in the window's status bar after install()).
+    RoundStatus *statusWidget() const { return m_status; }
+    RoundFollower *follower() const { return m_follower; }
+
+    /// Follows the rounds of `writer`, the process that holds the (read-only)
+    /// project; Launch and Resume stay disabled while the project is read-only.
+    void followProject(const WriterInfo &writer);
+    /// Stops following (the project was closed or reopened).
+    void stopFollowing();
+    bool isFollowing() const;
 
     /// Starts (or, with config.resume, continues) a round with `agent`, or
     /// with the agent config.agent names when null. False with a message
@@ -66,8 +90,12 @@ public:
 signals:
     void runningChanged(bool running);
     void statusMessage(const QString &text);
-    /// The round ended; its iteration is stored with `status`.
+    /// The round ended (an own round, or one followed in another process);
+    /// its iteration is stored with `status`.
     void roundFinished(qint64 iteration, const QString &status);
+    void followingChanged(bool following);
+    /// The process that held the followed project has let it go.
+    void writerReleased();
 
 private:
     void launch();
@@ -75,9 +103,19 @@ private:
     void onCell(qint64 iteration, const Cell &cell);
     void onCounters(const RoundCounters &counters);
     void onFinished(const RoundSummary &summary);
+    void onFollowing(const IterationInfo &info);
+    void onFollowedCells(const IterationInfo &info, const QList<Cell> &cells);
+    void onFollowEnded(const IterationInfo &info, IterationStatus status);
+    /// Shows a stored cell everywhere: tree, drawn tree, dashboard, progress.
+    void takeCell(const Cell &cell);
+    void clearRound(const QDateTime &started);
     void appendLog(const QString &line);
     void redrawTree();
     void updateActions();
+    void updateProgress();
+    void showStatus(bool visible);
+    /// Attempts the round can run at most (grid, round limit, call budget); 0 = unknown.
+    qint64 plannedAttempts() const;
 
     ProjectStore *m_store;
     std::unique_ptr<RoundRunner> m_runner;
@@ -87,6 +125,9 @@ private:
     QLabel *m_counters = nullptr;
     QLabel *m_state = nullptr;
     QPlainTextEdit *m_log = nullptr;
+    LiveDashboard *m_dashboard = nullptr;
+    RoundStatus *m_status = nullptr;
+    RoundFollower *m_follower = nullptr;
     QAction *m_launch = nullptr;
     QAction *m_stop = nullptr;
     QAction *m_resume = nullptr;
@@ -94,6 +135,13 @@ private:
     QTimer *m_redraw = nullptr;
     QList<Cell> m_cells;
     QSet<QString> m_cellIds;
+    /// A resumed round's stored cells are read first; live cells wait here meanwhile.
+    bool m_awaitingBacklog = false;
+    bool m_building = false;    ///< a tree build runs on a worker
+    bool m_redrawAgain = false; ///< cells arrived during that build
+    quint64 m_generation = 0;   ///< bumped per round: older builds are dropped
+    QList<Cell> m_deferred;
+    RoundCounters m_followed; ///< counters of a followed round, summed from its cells
     IterationInfo m_iteration;
     RoundConfig m_config;
     std::optional<SlurmSettings> m_slurm; ///< the backend of the next round: Slurm when set, else local

@@ -4,6 +4,7 @@
 
 #include "benches.h"
 #include "commandline.h"
+#include "livetreebench.h"
 #include "optionvalues.h"
 
 #include <limits>
@@ -13,12 +14,14 @@ namespace dreamrsi {
 
 namespace {
 
-/// One whole-number option of a benchmark and where its value goes.
+/// One option of a benchmark and where its value goes: a whole number of at
+/// least `min`, or (with `real`) a positive number.
 struct Count
 {
     const char *name;
     int *target;
     int min;
+    double *real = nullptr;
 };
 
 /// Reads a benchmark's options; returns the exit status when the benchmark should not run.
@@ -52,6 +55,14 @@ std::optional<int> readCounts(const char *bench, const char *usage, const QStrin
             if (g.name != QLatin1String(c.name))
                 continue;
             QString why;
+            if (c.real) {
+                const std::optional<double> x = OptionValues::number(QStringLiteral("--") + g.name, g.value, 0.0,
+                                                                     std::numeric_limits<double>::infinity(), &why);
+                if (!x || *x <= 0.0)
+                    return usageError(QStringLiteral("--%1 needs a positive number (got '%2')").arg(g.name, g.value));
+                *c.real = *x;
+                continue;
+            }
             const std::optional<qint64> n = OptionValues::integer(QStringLiteral("--") + g.name, g.value, c.min,
                                                                   std::numeric_limits<int>::max(), &why);
             if (!n)
@@ -120,6 +131,20 @@ int runBenchReplayCommand(const QStringList &args, QTextStream &out, QTextStream
                                    args, {{"worlds", &o.worlds, 1}}, out, err))
         return *rc;
     return benchReplay(o, out, err);
+}
+
+int runBenchLiveTreeCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    LiveTreeBenchOptions o;
+    if (const auto rc = readCounts("livetree", "usage: dreamrsi bench livetree [--cells 10000] [--rate 100] [--seconds 5] [--fps 60]\n"
+                                               "Milliseconds per frame of the Live Round panel holding N cells while R more\n"
+                                               "arrive each second, at F frames a second for S seconds.\n",
+                                   args,
+                                   {{"cells", &o.cells, 1}, {"rate", nullptr, 0, &o.rate}, {"seconds", nullptr, 0, &o.seconds},
+                                    {"fps", nullptr, 0, &o.fps}},
+                                   out, err))
+        return *rc;
+    return benchLiveTree(o, out, err);
 }
 
 } // namespace dreamrsi

@@ -60,5 +60,6 @@ int runBenchSandboxCommand(const QStringList &args, QTextStream &out, QTextStrea
 int runBenchStoreCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 int runBenchRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 int runBenchReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+int runBenchLiveTreeCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 
 } // namespace dreamrsi

@@ -54,6 +54,7 @@ const Command commands[] = {
 
 // `dreamrsi bench NAME`: one line per benchmark.
 const Command benches[] = {
+    {"livetree", "ms per frame of the Live Round panel: 10,000 cells, 100 more a second", dreamrsi::runBenchLiveTreeCommand, true},
     {"replay", "episodes/s and reveals/s of built-in and scripted replays", dreamrsi::runBenchReplayCommand},
     {"round", "orchestration overhead per attempt of a live round (instant agent and evaluator)", dreamrsi::runBenchRoundCommand},
     {"sandbox", "sandbox overhead of /bin/true vs a bare run; pool throughput", dreamrsi::runBenchSandboxCommand},

@@ -331,6 +331,9 @@ struct RoundRunner::Run
             scheduler.insert(QStringLiteral("submits"), p.submits);
             payload.insert(QStringLiteral("scheduler"), scheduler);
         }
+        // When the attempt ended (UTC): the live dashboard's time axis, for
+        // this process and for a workbench following the round from another.
+        timing.insert(QStringLiteral("ended"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
         payload.insert(QStringLiteral("timing"), timing);
         payload.insert(QStringLiteral("round"), r.round);
         payload.insert(QStringLiteral("workspace"), QDir(artifactDir).relativeFilePath(r.workspace));

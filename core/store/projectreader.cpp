@@ -78,11 +78,14 @@ struct ProjectReader::Private
         return std::nullopt;
     }
 
-    std::optional<QList<Cell>> cells(IterationId id, QString *error)
+    std::optional<QList<Cell>> cells(IterationId id, QString *error, std::optional<qint64> afterSeq = std::nullopt)
     {
-        const QByteArray sql = QByteArray("SELECT ") + CellSelectColumns + " FROM cells WHERE iteration_id = ?1 ORDER BY seq";
+        const QByteArray sql = QByteArray("SELECT ") + CellSelectColumns + " FROM cells WHERE iteration_id = ?1"
+                               + (afterSeq ? " AND seq > ?2" : "") + " ORDER BY seq";
         SqliteStatement s(*db, sql.constData());
         s.bind(1, id);
+        if (afterSeq)
+            s.bind(2, *afterSeq);
         QList<Cell> out;
         SqliteStatement::Step step;
         while ((step = s.step()) == SqliteStatement::Step::Row)
@@ -242,6 +245,20 @@ StoreResult<IterationData> ProjectReader::iterationData(IterationId id)
     if (!it)
         return R::failure(error);
     std::optional<QList<Cell>> cells = d->cells(id, &error);
+    if (!cells)
+        return R::failure(error);
+    return R::success(IterationData{std::move(*it), std::move(*cells)});
+}
+
+StoreResult<IterationData> ProjectReader::iterationDataAfter(IterationId id, qint64 afterSeq)
+{
+    using R = StoreResult<IterationData>;
+    QString error;
+    ReadTransaction tx(*d->db);
+    std::optional<IterationInfo> it = d->iteration(id, &error);
+    if (!it)
+        return R::failure(error);
+    std::optional<QList<Cell>> cells = d->cells(id, &error, afterSeq);
     if (!cells)
         return R::failure(error);
     return R::success(IterationData{std::move(*it), std::move(*cells)});

@@ -33,6 +33,9 @@ public:
     /// Iteration row and cells from one snapshot, not validated as a tree
     /// (a running round's cells may still be arriving).
     StoreResult<IterationData> iterationData(IterationId id);
+    /// The iteration row and only the cells with seq > `afterSeq`, from one
+    /// snapshot: what a follower of a running round has not seen yet.
+    StoreResult<IterationData> iterationDataAfter(IterationId id, qint64 afterSeq);
     /// Iteration and cells from one snapshot, validated as a tree.
     StoreResult<DiscoveryTree> loadIteration(IterationId id);
     StoreResult<QList<PolicyVersion>> policyVersions();

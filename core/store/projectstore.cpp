@@ -1,5 +1,6 @@
 #include "projectstore.h"
 
+#include "projectlock.h"
 #include "projectreader.h"
 #include "projectwriter.h"
 
@@ -22,6 +23,7 @@ struct ProjectStore::Private
 
     mutable QMutex mutex; ///< guards path, generation and readers
     QString path;
+    bool readOnly = false;
     quint64 generation = 0; ///< bumped on every open/close so stale readers are dropped
     struct ThreadReader
     {
@@ -127,6 +129,7 @@ QFuture<StoreResult<OpenReport>> ProjectStore::create(const QString &path, const
         {
             QMutexLocker lock(&p->mutex);
             p->path = p->writer->path();
+            p->readOnly = false;
             ++p->generation;
         }
         return StoreResult<OpenReport>::success(report);
@@ -151,6 +154,40 @@ QFuture<StoreResult<OpenReport>> ProjectStore::open(const QString &path)
         {
             QMutexLocker lock(&p->mutex);
             p->path = p->writer->path();
+            p->readOnly = false;
+            ++p->generation;
+        }
+        return StoreResult<OpenReport>::success(report);
+    });
+}
+
+QFuture<StoreResult<OpenReport>> ProjectStore::openReadOnly(const QString &path)
+{
+    Private *p = d.get();
+    return runQueued<StoreResult<OpenReport>>(d->writerContext, [p, path] {
+        p->writer.reset();
+        p->dropReaders();
+        {
+            QMutexLocker lock(&p->mutex);
+            p->path.clear();
+            p->readOnly = false;
+        }
+        // One reader here checks the file (format, schema) and reads the
+        // project row; the pool threads open their own.
+        StoreResult<std::unique_ptr<ProjectReader>> reader = ProjectReader::open(path);
+        if (!reader.ok())
+            return StoreResult<OpenReport>::failure(reader.error);
+        StoreResult<ProjectInfo> info = (*reader.value)->projectInfo();
+        if (!info.ok())
+            return StoreResult<OpenReport>::failure(info.error);
+        OpenReport report;
+        report.project = *info.value;
+        report.readOnly = true;
+        report.writer = ProjectLock::liveWriter(path);
+        {
+            QMutexLocker lock(&p->mutex);
+            p->path = (*reader.value)->path();
+            p->readOnly = true;
             ++p->generation;
         }
         return StoreResult<OpenReport>::success(report);
@@ -164,6 +201,7 @@ QFuture<StoreResult<Done>> ProjectStore::close()
         {
             QMutexLocker lock(&p->mutex);
             p->path.clear();
+            p->readOnly = false;
         }
         p->dropReaders();
         p->writer.reset();
@@ -175,6 +213,12 @@ QString ProjectStore::path() const
 {
     QMutexLocker lock(&d->mutex);
     return d->path;
+}
+
+bool ProjectStore::isReadOnly() const
+{
+    QMutexLocker lock(&d->mutex);
+    return d->readOnly;
 }
 
 // ---- reads ----
@@ -207,6 +251,12 @@ QFuture<StoreResult<QList<IterationInfo>>> ProjectStore::iterations()
 QFuture<StoreResult<IterationData>> ProjectStore::iterationData(IterationId id)
 {
     return runRead<IterationData>(&d->readPool, d.get(), [id](ProjectReader &r) { return r.iterationData(id); });
+}
+
+QFuture<StoreResult<IterationData>> ProjectStore::iterationDataAfter(IterationId id, qint64 afterSeq)
+{
+    return runRead<IterationData>(&d->readPool, d.get(),
+                                  [id, afterSeq](ProjectReader &r) { return r.iterationDataAfter(id, afterSeq); });
 }
 
 QFuture<StoreResult<DiscoveryTree>> ProjectStore::loadIteration(IterationId id)

@@ -48,17 +48,27 @@ public:
     /// Opens an existing project for writing: migrates an older schema,
     /// refuses a newer one, marks rounds left running as interrupted.
     QFuture<StoreResult<OpenReport>> open(const QString &path);
+    /// Opens an existing project for reading only, for as long as another
+    /// process writes it: no lock is taken, nothing is migrated or marked
+    /// interrupted, every write fails with "no project is open for writing".
+    /// The report says readOnly and names the live writer, when there is one
+    /// (ProjectLock::liveWriter). Reads see what the writer commits.
+    QFuture<StoreResult<OpenReport>> openReadOnly(const QString &path);
     /// Closes the project (no-op when none is open). Pending writes finish first.
     QFuture<StoreResult<Done>> close();
 
     /// Path of the open project, empty when none (valid after create/open resolved).
     QString path() const;
+    /// True while the project is open through openReadOnly().
+    bool isReadOnly() const;
 
     // ---- reads (pool threads, snapshot each) ----
     QFuture<StoreResult<ProjectInfo>> projectInfo();
     QFuture<StoreResult<QList<IterationInfo>>> iterations();
     /// The iteration's row and cells from one snapshot (also for running rounds).
     QFuture<StoreResult<IterationData>> iterationData(IterationId id);
+    /// The iteration's row and its cells with seq > `afterSeq`, one snapshot.
+    QFuture<StoreResult<IterationData>> iterationDataAfter(IterationId id, qint64 afterSeq);
     /// The iteration as a validated tree, cells in seq order, payload included.
     QFuture<StoreResult<DiscoveryTree>> loadIteration(IterationId id);
     QFuture<StoreResult<QList<PolicyVersion>>> policyVersions();

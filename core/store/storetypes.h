@@ -146,6 +146,15 @@ struct ArtifactRef
 template<typename T>
 using StoreResult = Result<T>;
 
+/// The process that holds a project's write lock (`<db>.lock`), as the lock
+/// file names it.
+struct WriterInfo
+{
+    qint64 pid = 0;
+    QString host;
+    QString application;
+};
+
 /// What opening a project found: its settings and the rounds that were
 /// running when the process that owned them died. Those are now marked
 /// `Interrupted`; their finished cells are kept and resumeIteration() can
@@ -158,6 +167,11 @@ struct OpenReport
     /// artifact folder that was deleted or copied incompletely).
     QStringList missingArtifacts;
     bool artifactFolderRecreated = false;
+    /// Opened for reading only (ProjectStore::openReadOnly): another live
+    /// process, `writer`, holds the project for writing; rounds `Running` in
+    /// it are that process's and still running.
+    bool readOnly = false;
+    std::optional<WriterInfo> writer;
 };
 
 } // namespace dreamrsi

@@ -1,0 +1,200 @@
+// Following a round that another process runs (offscreen): round_helper runs
+// a live round of the toy task in a child process and holds its agent calls
+// at a gate file; the workbench opens the project, finds it written by that
+// process, opens it read-only and follows the round: Launch, Stop and Resume
+// disabled, a label naming the process, rows inserted (never a reset) as
+// the child stores cells, and the finished iteration a replay world once the
+// child has let the project go. A child killed mid-round leaves its
+// iteration interrupted, and the follower says so.
+#include "livedashboard.h"
+#include "livetreemodel.h"
+#include "mainwindow.h"
+#include "projectsession.h"
+#include "roundfollower.h"
+#include "roundpanel.h"
+#include "roundstatus.h"
+#include "workspace.h"
+
+#include "store/projectstore.h"
+
+#include <QAction>
+#include <QFile>
+#include <QLabel>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace dreamrsi;
+
+class TestGuiFollow : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void followsARoundToItsEnd();
+    void childKilledMidRound();
+
+private:
+    /// A new empty project; returns its path.
+    QString newProject(const QString &name);
+    /// Starts round_helper on `project`, its agent held until `gate` exists; returns the iteration it began.
+    qint64 startChild(QProcess &child, const QString &project, const QString &gate);
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+};
+
+namespace {
+
+template<typename T>
+T take(QFuture<StoreResult<T>> future)
+{
+    future.waitForFinished();
+    const StoreResult<T> r = future.result();
+    if (!r.ok())
+        qFatal("store call failed: %s", qPrintable(r.error));
+    return *r.value;
+}
+
+QString helperPath()
+{
+    return QCoreApplication::applicationDirPath() + QStringLiteral("/round_helper");
+}
+
+} // namespace
+
+void TestGuiFollow::initTestCase()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("DreamRSI-test-gui-follow"));
+    m_dir = std::make_unique<QTemporaryDir>();
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir->path());
+    QVERIFY(QFileInfo::exists(helperPath()));
+}
+
+QString TestGuiFollow::newProject(const QString &name)
+{
+    const QString path = m_dir->filePath(name);
+    ProjectStore store;
+    take(store.create(path, ProjectInfo()));
+    take(store.close());
+    return path;
+}
+
+qint64 TestGuiFollow::startChild(QProcess &child, const QString &project, const QString &gate)
+{
+    child.setProgram(helperPath());
+    child.setArguments({project, QStringLiteral(DREAMRSI_SOURCE_DIR "/tests/data/loop/toy_task"), QStringLiteral("0"), gate});
+    child.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    child.start();
+    if (!child.waitForStarted(30000))
+        return 0;
+    // "iteration N": the round's row is committed and its agent calls wait at the gate.
+    QByteArray seen;
+    QRegularExpressionMatch m;
+    const QRegularExpression re(QStringLiteral("^iteration (\\d+)$"), QRegularExpression::MultilineOption);
+    QElapsedTimer waited;
+    waited.start();
+    while (!(m = re.match(QString::fromUtf8(seen))).hasMatch() && child.state() == QProcess::Running && waited.elapsed() < 60000) {
+        child.waitForReadyRead(1000);
+        seen += child.readAllStandardOutput();
+    }
+    return m.hasMatch() ? m.captured(1).toLongLong() : 0;
+}
+
+void TestGuiFollow::followsARoundToItsEnd()
+{
+    const QString project = newProject(QStringLiteral("followed.dreamrsi"));
+    const QString gate = m_dir->filePath(QStringLiteral("gate-1"));
+    QProcess child;
+    const qint64 iteration = startChild(child, project, gate);
+    QVERIFY2(iteration > 0, "the child round did not begin");
+
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    RoundPanel *panel = window.roundPanel();
+    QVERIFY(panel);
+    panel->follower()->setInterval(200);
+    QSignalSpy opened(&window, &MainWindow::projectOpened);
+    QSignalSpy failed(&window, &MainWindow::openFailed);
+    window.openProject(project);
+    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000);
+    QCOMPARE(failed.count(), 0);
+    QVERIFY(window.session()->isReadOnly());
+    QCOMPARE(window.session()->writer().value_or(WriterInfo()).pid, child.processId());
+    QVERIFY(window.windowTitle().contains(QStringLiteral("read-only")));
+
+    // The follower finds the child's running iteration.
+    QTRY_COMPARE_WITH_TIMEOUT(panel->follower()->iteration(), iteration, 30000);
+    QVERIFY(panel->isFollowing());
+    QVERIFY(!panel->launchAction()->isEnabled());
+    QVERIFY(!panel->stopAction()->isEnabled());
+    QVERIFY(!panel->resumeAction()->isEnabled());
+    QVERIFY2(panel->stateLabel()->text().contains(QStringLiteral("another process (pid %1)").arg(child.processId())),
+             qPrintable(panel->stateLabel()->text()));
+    QVERIFY(panel->statusWidget()->isVisible());
+    QCOMPARE(panel->model()->cellCount(), 0); // the gate holds every attempt
+
+    LiveTreeModel *model = panel->model();
+    QSignalSpy resets(model, &QAbstractItemModel::modelReset);
+    QSignalSpy inserted(model, &QAbstractItemModel::rowsInserted);
+    QSignalSpy ended(panel, &RoundPanel::roundFinished);
+    {
+        QFile open(gate);
+        QVERIFY(open.open(QIODevice::WriteOnly));
+    }
+    // Cells the child stores show up while it still runs (or has just ended).
+    QTRY_VERIFY_WITH_TIMEOUT(model->cellCount() >= 1, 60000);
+    QVERIFY(inserted.count() >= 1);
+    QVERIFY(child.waitForFinished(120000));
+    QCOMPARE(child.exitCode(), 0);
+    QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 1, 30000);
+    QCOMPARE(ended.first().at(0).toLongLong(), iteration);
+    QCOMPARE(ended.first().at(1).toString(), QStringLiteral("finished"));
+    QCOMPARE(resets.count(), 0); // rows were inserted, never reset
+    QCOMPARE(model->cellCount(), 12); // 3 branches x 4 attempts
+    QCOMPARE(panel->dashboard()->calls(), 12);
+
+    // The child let the project go: it is reopened for writing and the
+    // finished iteration is a replay world.
+    auto hasWorld = [&] {
+        for (const WorldEntry &w : window.workspace()->worlds()) {
+            if (w.iteration == iteration)
+                return w.tree && w.tree->cellCount() == 12;
+        }
+        return false;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(hasWorld(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.session()->isReadOnly() && window.session()->isOpen(), 30000);
+    QVERIFY(!panel->isFollowing());
+    QVERIFY(panel->launchAction()->isEnabled());
+    QVERIFY(!panel->statusWidget()->isVisible());
+}
+
+void TestGuiFollow::childKilledMidRound()
+{
+    const QString project = newProject(QStringLiteral("killed.dreamrsi"));
+    QProcess child;
+    const qint64 iteration = startChild(child, project, m_dir->filePath(QStringLiteral("never")));
+    QVERIFY2(iteration > 0, "the child round did not begin");
+
+    MainWindow window;
+    window.show();
+    RoundPanel *panel = window.roundPanel();
+    panel->follower()->setInterval(200);
+    window.openProject(project);
+    QTRY_COMPARE_WITH_TIMEOUT(panel->follower()->iteration(), iteration, 30000);
+    QSignalSpy ended(panel, &RoundPanel::roundFinished);
+    child.kill();
+    QVERIFY(child.waitForFinished(30000));
+    QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 1, 30000);
+    QCOMPARE(ended.first().at(1).toString(), QStringLiteral("interrupted"));
+    QVERIFY(panel->stateLabel()->text().contains(QStringLiteral("interrupted")));
+    // Reopened for writing, the store marks it interrupted too: it can be resumed.
+    QTRY_VERIFY_WITH_TIMEOUT(!window.session()->isReadOnly() && window.session()->isOpen(), 30000);
+    QCOMPARE(take(window.session()->store()->iterationData(iteration)).info.status, IterationStatus::Interrupted);
+    QVERIFY(panel->resumeAction()->isEnabled());
+}
+
+QTEST_MAIN(TestGuiFollow)
+#include "tst_gui_follow.moc"

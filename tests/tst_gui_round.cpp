@@ -298,6 +298,8 @@ void TestGuiRound::runningAttemptShowsItsJob()
     // A late report of a stored attempt changes nothing.
     model.setProgress(QStringLiteral("b1a0"), p);
     QCOMPARE(text(LiveTreeModel::StatusColumn), QStringLiteral("ok"));
+}
+
 void TestGuiRound::cancelFromTheStatusBar()
 {
     ProjectStore store;

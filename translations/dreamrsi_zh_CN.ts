@@ -966,6 +966,42 @@
         <source>Time</source>
         <translation>时间</translation>
     </message>
+    <message>
+        <source>%1 pending (%2 job %3, %4)</source>
+        <translation>%1 排队中（%2 作业 %3，%4）</translation>
+    </message>
+    <message>
+        <source>%1 pending (%2 job %3)</source>
+        <translation>%1 排队中（%2 作业 %3）</translation>
+    </message>
+    <message>
+        <source>%1 running on %2 job %3</source>
+        <translation>%1 运行于 %2 作业 %3</translation>
+    </message>
+    <message>
+        <source>%1 %2 (%3 job %4, %5)</source>
+        <translation>%1 %2（%3 作业 %4，%5）</translation>
+    </message>
+    <message>
+        <source>%1 %2 (%3 job %4)</source>
+        <translation>%1 %2（%3 作业 %4）</translation>
+    </message>
+    <message>
+        <source>%1 s · queued %2 s</source>
+        <translation>%1 秒 · 排队 %2 秒</translation>
+    </message>
+    <message>
+        <source>%1 s · queued %2 s · ran %3 s</source>
+        <translation>%1 秒 · 排队 %2 秒 · 运行 %3 秒</translation>
+    </message>
+    <message>
+        <source>%1 job %2: %3 (reason: %4)</source>
+        <translation>%1 作业 %2：%3（原因：%4）</translation>
+    </message>
+    <message>
+        <source>%1 job %2: %3</source>
+        <translation>%1 作业 %2：%3</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::MainWindow</name>

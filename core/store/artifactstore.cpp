@@ -4,7 +4,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
+#include <QTemporaryFile>
 
 namespace dreamrsi {
 
@@ -62,11 +62,27 @@ QString ArtifactStore::put(const QByteArray &content, QString *error) const
         *error = QStringLiteral("%1: cannot create the folder").arg(existing.absolutePath());
         return {};
     }
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(content) != content.size() || !file.commit()) {
+    // Written under a temporary name in the same folder and renamed into
+    // place, so a killed process leaves the whole file or none. There is no
+    // fsync per artifact (QSaveFile's was most of a live round's per-attempt
+    // overhead, serialised on the writer thread): the database itself runs WAL
+    // with synchronous = NORMAL, so a power loss may drop the newest commits
+    // as well, and an artifact torn by one is caught by its hash on reading
+    // and named as corrupted (read()).
+    QTemporaryFile file(existing.absolutePath() + QStringLiteral("/.incoming-XXXXXX"));
+    if (!file.open() || file.write(content) != content.size() || !file.flush()) {
         *error = QStringLiteral("%1: cannot write the artifact: %2").arg(path, file.errorString());
         return {};
     }
+    // As any new file (QTemporaryFile starts owner-only): others may read.
+    file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther);
+    if (existing.exists())
+        QFile::remove(path); // a damaged copy of the same hash
+    if (!file.rename(path)) {
+        *error = QStringLiteral("%1: cannot write the artifact: %2").arg(path, file.errorString());
+        return {};
+    }
+    file.setAutoRemove(false);
     return hash;
 }
 

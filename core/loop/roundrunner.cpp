@@ -345,29 +345,39 @@ struct RoundRunner::Run
     bool store(const RoundAttempt::Result &r)
     {
         const Cell cell = cellOf(r, r.outcome.usage);
-        QList<ArtifactRef> refs;
+        // Every artifact is handed to the store's writer thread before the
+        // first answer is awaited: the writes queue up there in order, and
+        // the attempt waits for the writer once instead of once per file.
+        QList<QFuture<StoreResult<ArtifactRef>>> pending;
+        QString problem;
         auto put = [&](const QString &file, const QString &name) {
             QFile f(r.workspace + QLatin1Char('/') + file);
             if (!f.exists())
                 return true;
             if (!f.open(QIODevice::ReadOnly)) {
-                error = QStringLiteral("cannot read '%1': %2").arg(f.fileName(), f.errorString());
+                problem = QStringLiteral("cannot read '%1': %2").arg(f.fileName(), f.errorString());
                 return false;
             }
-            const StoreResult<ArtifactRef> ref = await(q->m_store->putArtifact(f.readAll(), name));
-            if (!ref.ok()) {
-                error = ref.error;
-                return false;
-            }
-            refs.append(*ref.value);
+            pending.append(q->m_store->putArtifact(f.readAll(), name));
             return true;
         };
-        if (!put(QStringLiteral("proposal.md"), QStringLiteral("proposal.md"))
-            || (r.outcome.ok && !put(r.programFileName, r.programFileName))
-            || !put(QStringLiteral("eval/score.json"), QStringLiteral("score.json"))
-            || !put(QStringLiteral("agent.log"), QStringLiteral("agent.log"))
-            || !put(QStringLiteral("error.txt"), QStringLiteral("error.txt")))
+        const bool allRead = put(QStringLiteral("proposal.md"), QStringLiteral("proposal.md"))
+            && (!r.outcome.ok || put(r.programFileName, r.programFileName))
+            && put(QStringLiteral("eval/score.json"), QStringLiteral("score.json"))
+            && put(QStringLiteral("agent.log"), QStringLiteral("agent.log"))
+            && put(QStringLiteral("error.txt"), QStringLiteral("error.txt"));
+        QList<ArtifactRef> refs; // every answer is awaited, even after a failure
+        for (QFuture<StoreResult<ArtifactRef>> &f : pending) {
+            const StoreResult<ArtifactRef> ref = await(std::move(f));
+            if (!ref.ok() && problem.isEmpty())
+                problem = ref.error;
+            if (ref.ok())
+                refs.append(*ref.value);
+        }
+        if (!allRead || !problem.isEmpty()) {
+            error = problem;
             return false;
+        }
         const StoreResult<Done> stored = await(q->m_store->appendCell(iteration, cell, refs));
         if (!stored.ok()) {
             error = stored.error;

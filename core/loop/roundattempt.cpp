@@ -41,9 +41,14 @@ bool RoundAttempt::copyWorkspace(const QString &source, const QString &target, Q
             continue;
         const QString destination = target + QLatin1Char('/') + relative;
         QDir().mkpath(QFileInfo(destination).absolutePath());
-        QFile::remove(destination);
-        if (!QFile::copy(path, destination)) {
-            *error = QStringLiteral("cannot copy '%1' into the workspace '%2'").arg(path, target);
+        // Read and written plainly (QFile::copy goes through a temporary
+        // file and a rename per file); the permissions come along.
+        QFile in(path);
+        QString why;
+        if (!in.open(QIODevice::ReadOnly) || !writeFile(destination, in.readAll(), &why)
+            || !QFile::setPermissions(destination, in.permissions())) {
+            *error = QStringLiteral("cannot copy '%1' into the workspace '%2'%3")
+                         .arg(path, target, why.isEmpty() ? QString() : QStringLiteral(": ") + why);
             return false;
         }
     }

@@ -36,18 +36,8 @@ std::optional<int> readCounts(const char *bench, const char *usage, const QStrin
         return 2;
     };
     QCommandLineParser parser;
-    CommandLine::Problem problem;
-    switch (CommandLine::parse(parser, options, args, &problem)) {
-    case CommandLine::Outcome::Help:
-        out << usage;
-        return 0;
-    case CommandLine::Outcome::Error:
-        if (problem.kind == CommandLine::Problem::Kind::MissingValue)
-            return usageError(QStringLiteral("%1 needs a value").arg(problem.argument));
-        return usageError(QStringLiteral("unknown option '%1'").arg(problem.argument));
-    case CommandLine::Outcome::Run:
-        break;
-    }
+    if (const auto rc = CommandLine::parseOrAnswer(parser, options, args, usage, out, usageError))
+        return rc;
     if (!parser.positionalArguments().isEmpty())
         return usageError(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().constFirst()));
     for (const CommandLine::Given &g : CommandLine::inOrder(parser, options)) {

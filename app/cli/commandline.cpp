@@ -112,4 +112,17 @@ QList<Given> inOrder(const QCommandLineParser &parser, const QList<QCommandLineO
     return given;
 }
 
+QString describe(const Problem &problem)
+{
+    if (problem.kind == Problem::Kind::MissingValue)
+        return QStringLiteral("%1 needs a value").arg(problem.argument);
+    return QStringLiteral("unknown option '%1'").arg(problem.argument);
+}
+
+int runtimeError(QTextStream &err, const QString &message)
+{
+    err << "error: " << message << '\n';
+    return 1;
+}
+
 } // namespace dreamrsi::CommandLine

@@ -5,6 +5,9 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
+#include <QTextStream>
+
+#include <optional>
 
 namespace dreamrsi::CommandLine {
 
@@ -44,6 +47,30 @@ QCommandLineOption flag(const char *names);
 /// arguments after the command's name). Help wins over every other problem.
 Outcome parse(QCommandLineParser &parser, const QList<QCommandLineOption> &options, const QStringList &args,
               Problem *problem);
+
+/// The usual words for a usage error found by parse(): "--x needs a value"
+/// or "unknown option '--x'".
+QString describe(const Problem &problem);
+
+/// parse() with the usual answers: on --help prints `usage` on `out` and
+/// gives 0; on a usage error gives usageError(describe(problem)) (which
+/// prints and returns the exit status, 2); gives nothing when the command
+/// should run.
+template<typename UsageError>
+std::optional<int> parseOrAnswer(QCommandLineParser &parser, const QList<QCommandLineOption> &options,
+                                 const QStringList &args, const char *usage, QTextStream &out, UsageError usageError)
+{
+    Problem problem;
+    switch (parse(parser, options, args, &problem)) {
+    case Outcome::Help: out << usage; return 0;
+    case Outcome::Error: return usageError(describe(problem));
+    case Outcome::Run: break;
+    }
+    return std::nullopt;
+}
+
+/// A runtime error: "error: MESSAGE" on `err`; returns the exit status 1.
+int runtimeError(QTextStream &err, const QString &message);
 
 /// One option as it was given.
 struct Given

@@ -61,12 +61,6 @@ int rewriteTree(const QString &input, const QString &output, QTextStream &out, Q
     return 0;
 }
 
-int fail(QTextStream &err, const QString &error)
-{
-    err << "error: " << error << '\n';
-    return 1;
-}
-
 } // namespace
 
 int runProjectExportCommand(const QStringList &args, QTextStream &out, QTextStream &err)
@@ -77,18 +71,9 @@ int runProjectExportCommand(const QStringList &args, QTextStream &out, QTextStre
     const QCommandLineOption bundleOption = CommandLine::value("bundle", "FILE");
     const QCommandLineOption allOption = CommandLine::flag("all");
     QCommandLineParser parser;
-    CommandLine::Problem problem;
-    switch (CommandLine::parse(parser, {iterationOption, outOption, dirOption, bundleOption, allOption}, args, &problem)) {
-    case CommandLine::Outcome::Help:
-        out << exportUsage;
-        return 0;
-    case CommandLine::Outcome::Error:
-        if (problem.kind == CommandLine::Problem::Kind::MissingValue)
-            return usageError(err, QStringLiteral("%1 needs a value").arg(problem.argument));
-        return usageError(err, QStringLiteral("unknown option '%1'").arg(problem.argument));
-    case CommandLine::Outcome::Run:
-        break;
-    }
+    if (const auto rc = CommandLine::parseOrAnswer(parser, {iterationOption, outOption, dirOption, bundleOption, allOption}, args, exportUsage, out,
+                                                   [&err](const QString &why) { return usageError(err, why); }))
+        return *rc;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() > 1)
         return usageError(err, QStringLiteral("unexpected argument '%1'").arg(positional.at(1)));
@@ -131,35 +116,35 @@ int runProjectExportCommand(const QStringList &args, QTextStream &out, QTextStre
     if (!bundle.isEmpty()) {
         const StoreResult<Done> r = ProjectFiles::exportBundle(project, bundle);
         if (!r.ok())
-            return fail(err, r.error);
+            return CommandLine::runtimeError(err, r.error);
         out << "bundle written to " << QFileInfo(bundle).absoluteFilePath() << '\n';
         return 0;
     }
     StoreResult<std::unique_ptr<ProjectReader>> r = ProjectFiles::openReader(project);
     if (!r.ok())
-        return fail(err, r.error);
+        return CommandLine::runtimeError(err, r.error);
     ProjectReader &reader = **r.value;
     if (iteration) {
         if (!dir.isEmpty()) {
             const StoreResult<Done> done = ProjectFiles::exportIterationDir(reader, *iteration, dir);
             if (!done.ok())
-                return fail(err, done.error);
+                return CommandLine::runtimeError(err, done.error);
             out << "iteration " << *iteration << " written to " << QDir(dir).absolutePath() << '\n';
             return 0;
         }
         if (output.isEmpty()) {
             const StoreResult<DiscoveryTree> tree = reader.loadIteration(*iteration);
             if (!tree.ok())
-                return fail(err, tree.error);
+                return CommandLine::runtimeError(err, tree.error);
             out << QString::fromUtf8(TreeJson::serialize(*tree.value));
             return 0;
         }
         const StoreResult<Done> done = ProjectFiles::exportTree(reader, *iteration, output);
-        return done.ok() ? 0 : fail(err, done.error);
+        return done.ok() ? 0 : CommandLine::runtimeError(err, done.error);
     }
     const StoreResult<QList<IterationInfo>> its = reader.iterations();
     if (!its.ok())
-        return fail(err, its.error);
+        return CommandLine::runtimeError(err, its.error);
     if (!QDir().mkpath(dir)) {
         err << "error: " << dir << ": cannot create the folder\n";
         return 1;
@@ -168,7 +153,7 @@ int runProjectExportCommand(const QStringList &args, QTextStream &out, QTextStre
         const QString file = QDir(dir).filePath(QStringLiteral("iteration-%1.json").arg(it.id));
         const StoreResult<Done> done = ProjectFiles::exportTree(reader, it.id, file);
         if (!done.ok())
-            return fail(err, done.error);
+            return CommandLine::runtimeError(err, done.error);
         out << file << '\n';
     }
     return 0;

@@ -24,12 +24,6 @@ int usageError(QTextStream &err, const QString &message)
     return 2;
 }
 
-int fail(QTextStream &err, const QString &error)
-{
-    err << "error: " << error << '\n';
-    return 1;
-}
-
 } // namespace
 
 int runImportCommand(const QStringList &args, QTextStream &out, QTextStream &err)
@@ -40,18 +34,9 @@ int runImportCommand(const QStringList &args, QTextStream &out, QTextStream &err
     const QCommandLineOption origin = CommandLine::value("origin", "ORIGIN");
     const QCommandLineOption parent = CommandLine::value("parent", "NAME");
     QCommandLineParser parser;
-    CommandLine::Problem problem;
-    switch (CommandLine::parse(parser, {bundle, policy, name, origin, parent}, args, &problem)) {
-    case CommandLine::Outcome::Help:
-        out << importUsage;
-        return 0;
-    case CommandLine::Outcome::Error:
-        if (problem.kind == CommandLine::Problem::Kind::MissingValue)
-            return usageError(err, QStringLiteral("%1 needs a value").arg(problem.argument));
-        return usageError(err, QStringLiteral("unknown option '%1'").arg(problem.argument));
-    case CommandLine::Outcome::Run:
-        break;
-    }
+    if (const auto rc = CommandLine::parseOrAnswer(parser, {bundle, policy, name, origin, parent}, args, importUsage, out,
+                                                   [&err](const QString &why) { return usageError(err, why); }))
+        return *rc;
     const QStringList positional = parser.positionalArguments();
     if (args.isEmpty()) {
         err << importUsage;
@@ -65,7 +50,7 @@ int runImportCommand(const QStringList &args, QTextStream &out, QTextStream &err
             return usageError(err, QStringLiteral("--bundle B.dreamrsi-bundle needs one new project file"));
         const StoreResult<Done> r = ProjectFiles::importBundle(parser.value(bundle), positional.first());
         if (!r.ok())
-            return fail(err, r.error);
+            return CommandLine::runtimeError(err, r.error);
         out << "unpacked " << parser.value(bundle) << " into " << QFileInfo(positional.first()).absoluteFilePath() << '\n';
         return 0;
     }
@@ -87,7 +72,7 @@ int runImportCommand(const QStringList &args, QTextStream &out, QTextStream &err
         }
         const StoreResult<PolicyVersion> v = ProjectFiles::importPolicyFile(positional.first(), import);
         if (!v.ok())
-            return fail(err, v.error);
+            return CommandLine::runtimeError(err, v.error);
         out << "policy version " << v.value->id << " \"" << v.value->name << "\" added\n";
         return 0;
     }
@@ -100,10 +85,10 @@ int runImportCommand(const QStringList &args, QTextStream &out, QTextStream &err
     const QStringList trees = positional.mid(1);
     StoreResult<std::unique_ptr<ProjectWriter>> w = ProjectWriter::open(project);
     if (!w.ok())
-        return fail(err, w.error);
+        return CommandLine::runtimeError(err, w.error);
     const StoreResult<QList<IterationId>> ids = ProjectFiles::importTreeFiles(**w.value, trees);
     if (!ids.ok())
-        return fail(err, ids.error);
+        return CommandLine::runtimeError(err, ids.error);
     for (qsizetype i = 0; i < trees.size(); ++i)
         out << trees.at(i) << ": stored as iteration " << ids.value->at(i) << '\n';
     return 0;

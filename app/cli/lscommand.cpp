@@ -28,12 +28,6 @@ int usageError(QTextStream &err, const QString &message)
     return 2;
 }
 
-int fail(QTextStream &err, const QString &error)
-{
-    err << "error: " << error << '\n';
-    return 1;
-}
-
 void printIterations(const QList<IterationInfo> &its, QTextStream &out)
 {
     out << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8\n")
@@ -133,18 +127,9 @@ int runLsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     const QCommandLineOption policyOption = CommandLine::value("policy", "NAME");
     QCommandLineParser parser;
-    CommandLine::Problem problem;
-    switch (CommandLine::parse(parser, {policyOption}, args, &problem)) {
-    case CommandLine::Outcome::Help:
-        out << lsUsage;
-        return 0;
-    case CommandLine::Outcome::Error:
-        if (problem.kind == CommandLine::Problem::Kind::MissingValue)
-            return usageError(err, QStringLiteral("%1 needs a value").arg(problem.argument));
-        return usageError(err, QStringLiteral("unknown option '%1'").arg(problem.argument));
-    case CommandLine::Outcome::Run:
-        break;
-    }
+    if (const auto rc = CommandLine::parseOrAnswer(parser, {policyOption}, args, lsUsage, out,
+                                                   [&err](const QString &why) { return usageError(err, why); }))
+        return *rc;
     const QStringList positional = parser.positionalArguments();
     if (positional.isEmpty()) {
         err << lsUsage;
@@ -161,15 +146,15 @@ int runLsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 
     StoreResult<std::unique_ptr<ProjectReader>> r = ProjectFiles::openReader(project);
     if (!r.ok())
-        return fail(err, r.error);
+        return CommandLine::runtimeError(err, r.error);
     ProjectReader &reader = **r.value;
     const StoreResult<QList<PolicyVersion>> vs = reader.policyVersions();
     if (!vs.ok())
-        return fail(err, vs.error);
+        return CommandLine::runtimeError(err, vs.error);
     if (what == QLatin1String("iterations")) {
         const StoreResult<QList<IterationInfo>> its = reader.iterations();
         if (!its.ok())
-            return fail(err, its.error);
+            return CommandLine::runtimeError(err, its.error);
         printIterations(*its.value, out);
     } else if (what == QLatin1String("policies")) {
         printPolicies(*vs.value, out);
@@ -178,17 +163,17 @@ int runLsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         if (const QString policy = parser.value(policyOption); !policy.isEmpty()) {
             const StoreResult<PolicyVersion> v = reader.policyVersionByName(policy);
             if (!v.ok())
-                return fail(err, v.error);
+                return CommandLine::runtimeError(err, v.error);
             version = v.value->id;
         }
         const StoreResult<QList<ReplayResultRecord>> rs = reader.replayResults(version);
         if (!rs.ok())
-            return fail(err, rs.error);
+            return CommandLine::runtimeError(err, rs.error);
         printResults(*rs.value, *vs.value, out);
     } else {
         const StoreResult<QList<Approval>> as = reader.approvals();
         if (!as.ok())
-            return fail(err, as.error);
+            return CommandLine::runtimeError(err, as.error);
         printApprovals(*as.value, *vs.value, out);
     }
     return 0;

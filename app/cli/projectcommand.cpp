@@ -28,28 +28,13 @@ int usageError(QTextStream &err, const QString &message)
     return 2;
 }
 
-int fail(QTextStream &err, const QString &error)
-{
-    err << "error: " << error << '\n';
-    return 1;
-}
-
 /// Parses the arguments of a subcommand; returns the exit status when it should not run.
 std::optional<int> parseSubcommand(QCommandLineParser &parser, const QList<QCommandLineOption> &options,
                                    const QStringList &args, QTextStream &out, QTextStream &err)
 {
-    CommandLine::Problem problem;
-    switch (CommandLine::parse(parser, options, args, &problem)) {
-    case CommandLine::Outcome::Help:
-        out << projectUsage;
-        return 0;
-    case CommandLine::Outcome::Error:
-        if (problem.kind == CommandLine::Problem::Kind::MissingValue)
-            return usageError(err, QStringLiteral("%1 needs a value").arg(problem.argument));
-        return usageError(err, QStringLiteral("unknown option '%1'").arg(problem.argument));
-    case CommandLine::Outcome::Run:
-        break;
-    }
+    if (const auto rc = CommandLine::parseOrAnswer(parser, options, args, projectUsage, out,
+                                                   [&err](const QString &why) { return usageError(err, why); }))
+        return rc;
     if (parser.positionalArguments().size() != 1) {
         return usageError(err, parser.positionalArguments().isEmpty()
                                    ? QStringLiteral("give the project file")
@@ -72,7 +57,7 @@ int projectNew(const QStringList &args, QTextStream &out, QTextStream &err)
     StoreResult<std::unique_ptr<ProjectWriter>> w =
         ProjectWriter::create(parser.positionalArguments().constFirst(), info, &report);
     if (!w.ok())
-        return fail(err, w.error);
+        return CommandLine::runtimeError(err, w.error);
     out << "created " << report.project.path << " (schema " << report.project.schemaVersion << ", artifacts in "
         << report.project.artifactDir << ")\n";
     return 0;
@@ -94,10 +79,10 @@ int projectInfo(const QStringList &args, QTextStream &out, QTextStream &err)
     else if (w.error.contains(QStringLiteral("already open for writing")))
         note = QStringLiteral("open for writing elsewhere; shown read-only");
     else
-        return fail(err, w.error);
+        return CommandLine::runtimeError(err, w.error);
     StoreResult<std::unique_ptr<ProjectReader>> r = ProjectFiles::openReader(path);
     if (!r.ok())
-        return fail(err, r.error);
+        return CommandLine::runtimeError(err, r.error);
     ProjectReader &reader = **r.value;
     const StoreResult<ProjectInfo> p = reader.projectInfo();
     const StoreResult<QList<IterationInfo>> its = reader.iterations();
@@ -107,7 +92,7 @@ int projectInfo(const QStringList &args, QTextStream &out, QTextStream &err)
     const StoreResult<qint64> cells = reader.cellCount();
     for (const QString &e : {p.error, its.error, vs.error, rs.error, as.error, cells.error}) {
         if (!e.isEmpty())
-            return fail(err, e);
+            return CommandLine::runtimeError(err, e);
     }
     out << "project     " << p.value->name << '\n';
     out << "file        " << p.value->path << '\n';

@@ -55,6 +55,8 @@ private slots:
     void unknownCommand();
     void benchTree();
     void benchLiveTree();
+    void drawingCommandsGoToTheRenderer();
+    void startsWithoutGuiLibraries();
 };
 
 void TestCli::validateSummary()
@@ -154,6 +156,54 @@ void TestCli::benchLiveTree()
     const Run bad = runCli({QStringLiteral("bench"), QStringLiteral("livetree"), QStringLiteral("--rate"), QStringLiteral("fast")});
     QCOMPARE(bad.exitCode, 2);
     QVERIFY(bad.err.contains(QStringLiteral("--rate needs a positive number")));
+}
+
+// `plot` runs in dreamrsi-render, which dreamrsi becomes: same arguments, same
+// output; without the renderer beside it, dreamrsi says which file is missing.
+void TestCli::drawingCommandsGoToTheRenderer()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString tree = writeFile(dir, QStringLiteral("t.json"), validTree);
+    const QString figure = dir.filePath(QStringLiteral("tree.svg"));
+    const Run r = runCli({QStringLiteral("plot"), QStringLiteral("tree"), QStringLiteral("--world"), tree,
+                          QStringLiteral("--out"), figure});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QFile svg(figure);
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    QVERIFY(svg.readAll().contains("<svg"));
+
+    const QString alone = dir.filePath(QStringLiteral("dreamrsi"));
+    QVERIFY(QFile::copy(QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi"), alone));
+    QProcess p;
+    p.start(alone, {QStringLiteral("plot"), QStringLiteral("tree"), QStringLiteral("--world"), tree,
+                    QStringLiteral("--out"), dir.filePath(QStringLiteral("no.svg"))});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 1);
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(err.contains(dir.filePath(QStringLiteral("dreamrsi-render"))) && err.contains(QStringLiteral("'plot'")),
+             qPrintable(err));
+    QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("no.svg"))));
+}
+
+// The loader's own account of what it opened (glibc's LD_DEBUG): no QtGui,
+// Widgets or chart library for a command that draws nothing.
+void TestCli::startsWithoutGuiLibraries()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString tree = writeFile(dir, QStringLiteral("t.json"), validTree);
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("LD_DEBUG"), QStringLiteral("files"));
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi"), {QStringLiteral("validate"), tree});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 0);
+    const QString loaded = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(loaded.contains(QStringLiteral("libQt6Core.so")), "LD_DEBUG=files printed nothing usable");
+    for (const char *library : {"libQt6Gui.so", "libQt6Widgets.so", "libQt6Charts.so", "libQCustomPlotQt6.so"})
+        QVERIFY2(!loaded.contains(QLatin1String(library)), library);
 }
 
 QTEST_GUILESS_MAIN(TestCli)

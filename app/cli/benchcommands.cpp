@@ -1,32 +1,18 @@
-// `dreamrsi bench NAME`: the arguments of every benchmark (all whole numbers);
-// the benchmarks themselves are in bench*.cpp.
+// `dreamrsi bench NAME`: the arguments of every benchmark but livetree
+// (benchlivetreecommand.cpp, in dreamrsi-render); the benchmarks themselves
+// are in bench*.cpp.
 #include "commands.h"
 
 #include "benches.h"
 #include "commandline.h"
-#include "livetreebench.h"
 #include "optionvalues.h"
 
 #include <limits>
-#include <optional>
 
 namespace dreamrsi {
 
-namespace {
-
-/// One option of a benchmark and where its value goes: a whole number of at
-/// least `min`, or (with `real`) a positive number.
-struct Count
-{
-    const char *name;
-    int *target;
-    int min;
-    double *real = nullptr;
-};
-
-/// Reads a benchmark's options; returns the exit status when the benchmark should not run.
-std::optional<int> readCounts(const char *bench, const char *usage, const QStringList &args, const QList<Count> &counts,
-                              QTextStream &out, QTextStream &err)
+std::optional<int> readBenchCounts(const char *bench, const char *usage, const QStringList &args,
+                                   const QList<Count> &counts, QTextStream &out, QTextStream &err)
 {
     QList<QCommandLineOption> options;
     for (const Count &c : counts)
@@ -63,12 +49,10 @@ std::optional<int> readCounts(const char *bench, const char *usage, const QStrin
     return std::nullopt;
 }
 
-} // namespace
-
 int runBenchTreeCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     TreeBenchOptions o;
-    if (const auto rc = readCounts("tree", "usage: dreamrsi bench tree [--cells 100000]\n"
+    if (const auto rc = readBenchCounts("tree", "usage: dreamrsi bench tree [--cells 100000]\n"
                                            "Parses, indexes and re-serialises a synthetic tree of N cells.\n",
                                    args, {{"cells", &o.cells, 1}}, out, err))
         return *rc;
@@ -78,7 +62,7 @@ int runBenchTreeCommand(const QStringList &args, QTextStream &out, QTextStream &
 int runBenchSandboxCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     SandboxBenchOptions o;
-    if (const auto rc = readCounts("sandbox", "usage: dreamrsi bench sandbox [--runs 50] [--workers W] [--evaluations 40]\n"
+    if (const auto rc = readBenchCounts("sandbox", "usage: dreamrsi bench sandbox [--runs 50] [--workers W] [--evaluations 40]\n"
                                               "Times /bin/true bare and sandboxed (median of N runs), and M trivial\n"
                                               "evaluations through a pool of W workers (default: one per core).\n",
                                    args, {{"runs", &o.runs, 1}, {"workers", &o.workers, 1}, {"evaluations", &o.evaluations, 1}},
@@ -90,7 +74,7 @@ int runBenchSandboxCommand(const QStringList &args, QTextStream &out, QTextStrea
 int runBenchStoreCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     StoreBenchOptions o;
-    if (const auto rc = readCounts("store", "usage: dreamrsi bench store [--worlds 1000] [--cells 110] [--project-cells 100000] "
+    if (const auto rc = readBenchCounts("store", "usage: dreamrsi bench store [--worlds 1000] [--cells 110] [--project-cells 100000] "
                                             "[--tree-cells 10000]\n"
                                             "Times importing many worlds, and opening a large project and loading one tree.\n",
                                    args,
@@ -104,7 +88,7 @@ int runBenchStoreCommand(const QStringList &args, QTextStream &out, QTextStream 
 int runBenchRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     RoundBenchOptions o;
-    if (const auto rc = readCounts("round", "usage: dreamrsi bench round [--branches 16] [--refinements 15] [--workers 8]\n"
+    if (const auto rc = readBenchCounts("round", "usage: dreamrsi bench round [--branches 16] [--refinements 15] [--workers 8]\n"
                                             "Times a live round's orchestration per attempt (instant agent and evaluator).\n",
                                    args,
                                    {{"branches", &o.branches, 1}, {"refinements", &o.refinements, 0}, {"workers", &o.workers, 1}},
@@ -116,25 +100,11 @@ int runBenchRoundCommand(const QStringList &args, QTextStream &out, QTextStream 
 int runBenchReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     ReplayBenchOptions o;
-    if (const auto rc = readCounts("replay", "usage: dreamrsi bench replay [--worlds 1000]\n"
+    if (const auto rc = readBenchCounts("replay", "usage: dreamrsi bench replay [--worlds 1000]\n"
                                              "Episodes/s and reveals/s of built-in and scripted replays in N synthetic worlds.\n",
                                    args, {{"worlds", &o.worlds, 1}}, out, err))
         return *rc;
     return benchReplay(o, out, err);
-}
-
-int runBenchLiveTreeCommand(const QStringList &args, QTextStream &out, QTextStream &err)
-{
-    LiveTreeBenchOptions o;
-    if (const auto rc = readCounts("livetree", "usage: dreamrsi bench livetree [--cells 10000] [--rate 100] [--seconds 5] [--fps 60]\n"
-                                               "Milliseconds per frame of the Live Round panel holding N cells while R more\n"
-                                               "arrive each second, at F frames a second for S seconds.\n",
-                                   args,
-                                   {{"cells", &o.cells, 1}, {"rate", nullptr, 0, &o.rate}, {"seconds", nullptr, 0, &o.seconds},
-                                    {"fps", nullptr, 0, &o.fps}},
-                                   out, err))
-        return *rc;
-    return benchLiveTree(o, out, err);
 }
 
 } // namespace dreamrsi

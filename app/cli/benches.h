@@ -1,8 +1,27 @@
 #pragma once
 
+#include <QList>
+#include <QStringList>
 #include <QTextStream>
 
+#include <optional>
+
 namespace dreamrsi {
+
+/// One option of a benchmark and where its value goes: a whole number of at
+/// least `min`, or (with `real`) a positive number.
+struct Count
+{
+    const char *name;
+    int *target;
+    int min;
+    double *real = nullptr;
+};
+
+/// Reads a benchmark's options into their targets; returns the exit status
+/// when the benchmark should not run (--help: 0, a bad option or value: 2).
+std::optional<int> readBenchCounts(const char *bench, const char *usage, const QStringList &args,
+                                   const QList<Count> &counts, QTextStream &out, QTextStream &err);
 
 // The benchmarks of `dreamrsi bench NAME` (arguments read in
 // benchcommands.cpp). Each prints its figures on `out` as it goes and

@@ -1,17 +1,24 @@
 // dreamrsi: the headless twin of the workbench. Each command reads its
-// arguments in its own file under app/cli and calls dreamrsi_core (or, for
-// figure export, dreamrsi_views); this file only dispatches.
+// arguments in its own file under app/cli and calls dreamrsi_core; this file
+// only dispatches. The commands that draw with QtGui (plot, bench livetree)
+// live in the sibling dreamrsi-render, which this one becomes (execv): so
+// that every other command, run thousands of times by replays, rounds and
+// sandboxed evaluations, starts without loading Qt's GUI libraries (about
+// 13 ms of dynamic loading a start).
 #include "agenttrycommand.h"
 #include "commands.h"
 #include "dreamcommand.h"
 #include "projectreplaycommand.h"
 #include "roundcommand.h"
 
-#include <QApplication>
 #include <QCoreApplication>
+#include <QFile>
 #include <QTextStream>
 
-#include <memory>
+#include <cerrno>
+#include <cstring>
+#include <unistd.h>
+#include <vector>
 
 namespace {
 
@@ -21,8 +28,7 @@ struct Command
 {
     const char *name;
     const char *summary;
-    CommandFn run;
-    bool needsGui = false; ///< renders with QtGui (offscreen when no display)
+    CommandFn run; ///< nullptr: a command of dreamrsi-render
 };
 
 /// `replay --project P` replays and stores in a project; `replay --world …` reads tree files.
@@ -42,7 +48,7 @@ const Command commands[] = {
     {"import", "store tree files, a policy version or a bundle in a project", dreamrsi::runImportCommand},
     {"loop", "T iterations of round, dream and approve, or the fixed-exploration baseline (--fixed)", dreamrsi::runLoopCommand},
     {"ls", "list a project's iterations, policy versions, replay results, approvals", dreamrsi::runLsCommand},
-    {"plot", "export a frontier, anytime or tree figure (PDF, SVG, PNG)", dreamrsi::runPlotCommand, true},
+    {"plot", "export a frontier, anytime or tree figure (PDF, SVG, PNG)", nullptr},
     {"project", "create a project file or show what it holds (new, info)", dreamrsi::runProjectCommand},
     {"replay", "replay a policy in tree files (--world) or a project's iterations (--project) and score it",
      runReplay},
@@ -54,7 +60,7 @@ const Command commands[] = {
 
 // `dreamrsi bench NAME`: one line per benchmark.
 const Command benches[] = {
-    {"livetree", "ms per frame of the Live Round panel: 10,000 cells, 100 more a second", dreamrsi::runBenchLiveTreeCommand, true},
+    {"livetree", "ms per frame of the Live Round panel: 10,000 cells, 100 more a second", nullptr},
     {"replay", "episodes/s and reveals/s of built-in and scripted replays", dreamrsi::runBenchReplayCommand},
     {"round", "orchestration overhead per attempt of a live round (instant agent and evaluator)", dreamrsi::runBenchRoundCommand},
     {"sandbox", "sandbox overhead of /bin/true vs a bare run; pool throughput", dreamrsi::runBenchSandboxCommand},
@@ -97,14 +103,17 @@ int main(int argc, char *argv[])
             args.removeFirst();
     }
 
-    std::unique_ptr<QCoreApplication> app;
-    if (command && command->needsGui) {
-        if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
-            && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-            qputenv("QT_QPA_PLATFORM", "offscreen");
-        app = std::make_unique<QApplication>(argc, argv);
-    } else {
-        app = std::make_unique<QCoreApplication>(argc, argv);
+    // argv as given (before Qt reads it), for dreamrsi-render.
+    std::vector<char *> renderArgv(argv, argv + argc + 1);
+    QCoreApplication app(argc, argv);
+    if (command && !command->run) {
+        const QByteArray render = QFile::encodeName(QCoreApplication::applicationDirPath() + QStringLiteral("/dreamrsi-render"));
+        renderArgv[0] = const_cast<char *>(render.constData());
+        ::execv(render.constData(), renderArgv.data());
+        const int error = errno;
+        QTextStream(stderr) << "dreamrsi: cannot run " << render << " for '" << name << "': " << std::strerror(error)
+                            << " (it is built and installed next to dreamrsi)\n";
+        return 1;
     }
     QCoreApplication::setApplicationName(QStringLiteral("dreamrsi"));
     QCoreApplication::setOrganizationName(QStringLiteral("DreamRSI"));

@@ -412,6 +412,26 @@ function selectBatch(s) {
         }
     }
 
+    void globalsOfEveryKindGoBetweenEpisodes()
+    {
+        // A numeric global, a hidden one (defineProperty) and a removed
+        // helper: none of it reaches the next episode, however the global
+        // object's names were reordered.
+        std::unique_ptr<ScriptedPolicy> p = compile(QStringLiteral(
+            "function selectBatch(s) {\n"
+            "  var seen = [typeof globalThis[0], typeof hidden, typeof failedHard].join();\n"
+            "  globalThis[0] = 1;\n"
+            "  Object.defineProperty(globalThis, 'hidden', { value: 2, enumerable: false, configurable: true });\n"
+            "  delete globalThis.failedHard;\n"
+            "  throw new Error(seen); }"));
+        QVERIFY(p);
+        ReplayOptions o;
+        for (int i = 0; i < 3; ++i) {
+            const EpisodeResult r = ReplayEngine::runEpisode(world(errorWorld), *p, 0.5, o);
+            QVERIFY2(r.error.contains(QLatin1String("Error: undefined,undefined,function")), qPrintable(r.error));
+        }
+    }
+
     void mathRandomIsSeededPerEpisode()
     {
         // The documented generator: xorshift32 (13, 17, 5) from the seed.

@@ -189,13 +189,15 @@ const char *const runtimeSource = R"JS((function (factory, G) {
         }
     }
     install();
-    var baseGlobals = new Set(Object.getOwnPropertyNames(G));
+    var baseNames = Object.getOwnPropertyNames(G);
+    var baseGlobals = new Set(baseNames);
 
     var inst = null, beta = 0, W = 1;
     // Per episode: metadata by engine index and by "#id" (plain objects hash
-    // their keys; the "#" keeps ids such as "__proto__" harmless), the legal
-    // metas sorted by (branch, attempt), opened branch ids, observations.
-    var metaAt = [], metaById = {}, tagsAt = [], legalMetas = [], opened = [], observed = [];
+    // their keys; the "#" keeps ids such as "__proto__" harmless), the
+    // distinct tag lists (cells share them; sent once each), the legal metas
+    // sorted by (branch, attempt), opened branch ids, observations.
+    var metaAt = [], metaById = {}, tagsAt = [], tagLists = [], legalMetas = [], opened = [], observed = [];
     // The records below stay inside this closure; a policy only ever gets
     // fresh plain copies (a new state, observations and metas every round and
     // every call), so whatever it changes changes nothing here.
@@ -247,8 +249,15 @@ const char *const runtimeSource = R"JS((function (factory, G) {
             }
         },
         begin: function (b, w, seed) {
+            // Globals the last episode made go. Usually there are none: the
+            // names are then the base names in the same order, which is
+            // checked by comparing them in place (much cheaper than a lookup
+            // of each name, which the interpreter makes slow).
             var names = Object.getOwnPropertyNames(G);
-            for (var i = 0; i < names.length; ++i) {
+            var unchanged = names.length === baseNames.length;
+            for (var n = 0; unchanged && n < names.length; ++n)
+                unchanged = names[n] === baseNames[n];
+            for (var i = 0; !unchanged && i < names.length; ++i) {
                 if (!baseGlobals.has(names[i])) {
                     try { delete G[names[i]]; } catch (e) { /* non-configurable: left as is */ }
                 }
@@ -256,7 +265,7 @@ const char *const runtimeSource = R"JS((function (factory, G) {
             install();
             rngState = seed | 0;
             beta = b; W = w;
-            metaAt = []; metaById = {}; tagsAt = []; legalMetas = []; opened = []; observed = [];
+            metaAt = []; metaById = {}; tagsAt = []; tagLists = []; legalMetas = []; opened = []; observed = [];
             inst = null;
             try {
                 inst = instantiate();
@@ -265,10 +274,13 @@ const char *const runtimeSource = R"JS((function (factory, G) {
                 return thrown(e);
             }
         },
-        addMeta: function (index, id, branch, attempt, parentId, seq, tags) {
+        addTags: function (k, tags) {
+            tagLists[k] = Array.prototype.slice.call(tags);
+        },
+        addMeta: function (index, id, branch, attempt, parentId, seq, tagList) {
             var m = { id: id, branch: branch, attempt: attempt, parentId: parentId, seq: seq, index: index };
             metaAt[index] = m;
-            tagsAt[index] = Array.prototype.slice.call(tags);
+            tagsAt[index] = tagLists[tagList]; // shared: handed out only as copies
             metaById["#" + id] = m;
             insertLegal(m);
         },
@@ -279,9 +291,17 @@ const char *const runtimeSource = R"JS((function (factory, G) {
         },
         addObs: function (index, score, evaluated, valid, failClass, error, nValid, nTotal, dB, dP) {
             var m = metaAt[index];
-            var at = legalMetas.indexOf(m);
-            if (at >= 0)
-                legalMetas.splice(at, 1);
+            // legalMetas is sorted by (branch, attempt): find m by halving.
+            var lo = 0, hi = legalMetas.length;
+            while (lo < hi) {
+                var mid = (lo + hi) >> 1;
+                if (before(legalMetas[mid], m))
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            if (lo < legalMetas.length && legalMetas[lo] === m)
+                legalMetas.splice(lo, 1);
             var j = opened.length;
             if (opened.indexOf(m.branch) < 0) {
                 opened.push(m.branch);
@@ -361,7 +381,7 @@ public:
     QJSEngine engine;
     std::unique_ptr<ScriptWatchdog> watchdog;
     QJSValue runtime;
-    QJSValue fnBegin, fnAddMeta, fnSetLegal, fnAddObs, fnSelect, fnPlan;
+    QJSValue fnBegin, fnAddTags, fnAddMeta, fnSetLegal, fnAddObs, fnSelect, fnPlan;
     QString label;
     int timeLimitMs = 2000;
     quint32 seed = 0;
@@ -369,16 +389,22 @@ public:
     std::optional<double> defaultBeta;
     QString pendingError; ///< from beginEpisode, reported by the next call
     qsizetype pushedObservations = 0;
-    QHash<QString, int> indexOf;  ///< cells whose metadata the interpreter has, by id
-    QStringList mirrorLegal;      ///< the interpreter's legal ids, as it derives them
+    QHash<QString, int> indexOf;     ///< cells whose metadata the interpreter has, by id
+    QSet<QString> mirrorLegal;       ///< the interpreter's legal ids, as it derives them
+    QHash<QStringList, int> tagList; ///< tag lists the interpreter has this episode
 
     void addMeta(const CellMeta &m)
     {
         const int index = int(indexOf.size());
         indexOf.insert(m.id, index);
+        auto known = tagList.constFind(m.tags);
+        if (known == tagList.cend()) {
+            known = tagList.insert(m.tags, int(tagList.size()));
+            fnAddTags.call({QJSValue(known.value()), stringArray(m.tags)});
+        }
         fnAddMeta.call({QJSValue(index), QJSValue(m.id), QJSValue(m.branch), QJSValue(m.attempt),
                         m.parentId.isEmpty() ? QJSValue(QJSValue::NullValue) : QJSValue(m.parentId),
-                        QJSValue(double(m.seq)), stringArray(m.tags)});
+                        QJSValue(double(m.seq)), QJSValue(known.value())});
     }
 
     /// Calls `fn` under the watchdog; on a throw or a timeout returns an
@@ -468,6 +494,7 @@ std::unique_ptr<ScriptedPolicy> ScriptedPolicy::create(const QString &source, co
         return nullptr;
     }
     p.fnBegin = p.runtime.property(QStringLiteral("begin"));
+    p.fnAddTags = p.runtime.property(QStringLiteral("addTags"));
     p.fnAddMeta = p.runtime.property(QStringLiteral("addMeta"));
     p.fnSetLegal = p.runtime.property(QStringLiteral("setLegal"));
     p.fnAddObs = p.runtime.property(QStringLiteral("addObs"));
@@ -510,6 +537,7 @@ void ScriptedPolicy::beginEpisode(double beta, int maxParallelism)
     d->pushedObservations = 0;
     d->indexOf.clear();
     d->mirrorLegal.clear();
+    d->tagList.clear();
     QString error;
     d->guardedCall(d->fnBegin,
                    {QJSValue(beta), QJSValue(maxParallelism), QJSValue(int(d->seed))},
@@ -603,16 +631,16 @@ PolicyDecision ScriptedPolicy::selectBatch(const PolicyState &state)
         if (d->indexOf.contains(m.id))
             continue;
         d->addMeta(m);
-        d->mirrorLegal.append(m.id);
+        d->mirrorLegal.insert(m.id);
     }
     const QList<Observation> &observed = state.observed();
     for (qsizetype i = d->pushedObservations; i < observed.size(); ++i) {
         const Observation &o = observed.at(i);
         if (!d->indexOf.contains(o.meta.id)) {
             d->addMeta(o.meta);
-            d->mirrorLegal.append(o.meta.id);
+            d->mirrorLegal.insert(o.meta.id);
         }
-        d->mirrorLegal.removeOne(o.meta.id);
+        d->mirrorLegal.remove(o.meta.id);
         d->fnAddObs.call({QJSValue(d->indexOf.value(o.meta.id)), optionalNumber(o.score), QJSValue(o.evaluated),
                           o.valid ? QJSValue(*o.valid) : QJSValue(QJSValue::NullValue), QJSValue(o.failClass),
                           o.error ? QJSValue(*o.error) : QJSValue(QJSValue::NullValue), optionalInteger(o.nValid),
@@ -621,17 +649,14 @@ PolicyDecision ScriptedPolicy::selectBatch(const PolicyState &state)
     }
     d->pushedObservations = observed.size();
     bool same = d->mirrorLegal.size() == state.legal().size();
-    if (same) {
-        QSet<QString> mirror(d->mirrorLegal.cbegin(), d->mirrorLegal.cend());
-        for (const CellMeta &m : state.legal())
-            same = same && mirror.contains(m.id);
-    }
+    for (qsizetype i = 0; same && i < state.legal().size(); ++i)
+        same = d->mirrorLegal.contains(state.legal().at(i).id);
     if (!same) {
         QJSValue indices = d->engine.newArray(uint(state.legal().size()));
         d->mirrorLegal.clear();
         for (int i = 0; i < state.legal().size(); ++i) {
             indices.setProperty(quint32(i), d->indexOf.value(state.legal().at(i).id));
-            d->mirrorLegal.append(state.legal().at(i).id);
+            d->mirrorLegal.insert(state.legal().at(i).id);
         }
         d->fnSetLegal.call({indices});
     }

@@ -36,15 +36,24 @@ int runValidateCommand(const QStringList &args, QTextStream &out, QTextStream &e
         err << validateUsage;
         return 2;
     }
+    // Each file's line is made where it was read; only the lines are kept.
+    struct Line
+    {
+        bool ok = false;
+        QString text;
+    };
+    QList<Line> lines(files.size());
+    Line *into = lines.data();
+    TreeJson::readFilesEach(files, [into](qsizetype i, TreeJson::ParseResult &&r) {
+        into[i] = r.ok() ? Line{true, summarizeTree(*r.tree)} : Line{false, r.error.message};
+    });
     int invalid = 0;
-    const QList<TreeJson::ParseResult> results = TreeJson::readFiles(files);
     for (qsizetype i = 0; i < files.size(); ++i) {
-        const TreeJson::ParseResult &r = results.at(i);
-        if (r.ok()) {
-            out << files.at(i) << ": ok: " << summarizeTree(*r.tree) << '\n';
+        if (lines.at(i).ok) {
+            out << files.at(i) << ": ok: " << lines.at(i).text << '\n';
         } else {
             ++invalid;
-            err << "error: " << r.error.message << '\n';
+            err << "error: " << lines.at(i).text << '\n';
         }
     }
     out.flush();

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <thread>
 #include <vector>
 
@@ -344,36 +345,86 @@ ParseResult parseReference(const QByteArray &json)
     return result;
 }
 
+namespace {
+
+/// The file's bytes in `buffer` (reused from file to file on a thread, so
+/// reading many files allocates and faults in its memory once), with the
+/// parser's padding readable after them; false when it cannot be read.
+bool readPadded(QFile &file, QByteArray &buffer, qsizetype *size)
+{
+    const qint64 expected = file.size();
+    const qsizetype padding = detail::paddingBytes();
+    if (file.isSequential() || expected <= 0 || expected > qint64(std::numeric_limits<int>::max()) - padding) {
+        buffer = file.readAll();
+        *size = buffer.size();
+        buffer.append(QByteArray(padding, '\0'));
+        return file.error() == QFileDevice::NoError;
+    }
+    buffer.resize(qsizetype(expected) + padding);
+    qsizetype got = 0;
+    while (got < expected) {
+        const qint64 n = file.read(buffer.data() + got, expected - got);
+        if (n < 0)
+            return false;
+        if (n == 0)
+            break; // the file shrank since its size was read
+        got += qsizetype(n);
+    }
+    // A file that grew since: the rest is read as well.
+    const QByteArray rest = file.readAll();
+    if (!rest.isEmpty()) {
+        buffer.resize(got);
+        buffer.append(rest);
+        got = buffer.size();
+        buffer.append(QByteArray(padding, '\0'));
+    }
+    *size = got;
+    return file.error() == QFileDevice::NoError;
+}
+
+} // namespace
+
 ParseResult readFile(const QString &path)
 {
     QFile file(path);
+    ParseResult result;
+    thread_local QByteArray buffer;
+    qsizetype size = 0;
     if (!file.open(QIODevice::ReadOnly)) {
-        ParseResult result;
         result.error.message = QStringLiteral("%1: cannot open: %2").arg(path, file.errorString());
         return result;
     }
-    ParseResult result = parse(file.readAll());
+    if (!readPadded(file, buffer, &size)) {
+        result.error.message = QStringLiteral("%1: cannot read: %2").arg(path, file.errorString());
+        return result;
+    }
+    if (std::optional<ParseResult> fast = detail::parseFastPadded(buffer.constData(), size))
+        result = std::move(*fast);
+    else
+        result = parseReference(QByteArray(buffer.constData(), size));
+    // A thread keeps the buffer of ordinary files, not of a huge one.
+    if (buffer.capacity() > 16 * 1024 * 1024)
+        buffer = QByteArray();
     if (!result.ok())
         result.error.message = path + QStringLiteral(": ") + result.error.message;
     return result;
 }
 
-QList<ParseResult> readFiles(const QStringList &paths, int threads)
+void readFilesEach(const QStringList &paths, const std::function<void(qsizetype, ParseResult &&)> &take, int threads)
 {
-    QList<ParseResult> results(paths.size());
     if (threads <= 0)
         threads = int(std::max(1u, std::thread::hardware_concurrency()));
     threads = int(std::min<qsizetype>(threads, paths.size()));
     if (threads <= 1) {
         for (qsizetype i = 0; i < paths.size(); ++i)
-            results[i] = readFile(paths.at(i));
-        return results;
+            take(i, readFile(paths.at(i)));
+        return;
     }
-    // Each worker takes the next unread path; results land at their path's index.
+    // Each worker takes the next unread path.
     std::atomic<qsizetype> next{0};
     auto work = [&] {
         for (qsizetype i = next++; i < paths.size(); i = next++)
-            results[i] = readFile(paths.at(i));
+            take(i, readFile(paths.at(i)));
     };
     std::vector<std::thread> pool;
     pool.reserve(size_t(threads - 1));
@@ -382,6 +433,13 @@ QList<ParseResult> readFiles(const QStringList &paths, int threads)
     work();
     for (std::thread &t : pool)
         t.join();
+}
+
+QList<ParseResult> readFiles(const QStringList &paths, int threads)
+{
+    QList<ParseResult> results(paths.size());
+    ParseResult *into = results.data();
+    readFilesEach(paths, [into](qsizetype i, ParseResult &&r) { into[i] = std::move(r); }, threads);
     return results;
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <functional>
+
 #include "discoverytree.h"
 #include "result.h"
 
@@ -45,6 +47,11 @@ ParseResult readFile(const QString &path);
 /// readFile() for every path on up to `threads` threads (0: one a core); the
 /// results are in the order of `paths`, whatever the thread count.
 QList<ParseResult> readFiles(const QStringList &paths, int threads = 0);
+/// readFiles() handing each result to `take(index, result)` on the thread
+/// that read it, in no particular order: for callers that keep only a
+/// digest of each tree, whose trees are then freed in parallel too.
+void readFilesEach(const QStringList &paths, const std::function<void(qsizetype, ParseResult &&)> &take,
+                   int threads = 0);
 
 QJsonObject cellToJson(const Cell &cell);
 QJsonObject toJson(const DiscoveryTree &tree);

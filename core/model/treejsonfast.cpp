@@ -379,9 +379,11 @@ struct Walker
 
 } // namespace
 
-std::optional<ParseResult> parseFast(const QByteArray &json)
+namespace {
+
+std::optional<ParseResult> parseWith(const char *data, qsizetype size, bool padded)
 {
-    if (json.size() > MaxFastBytes || json.startsWith("\xEF\xBB\xBF"))
+    if (size > MaxFastBytes || std::string_view(data, size_t(size)).starts_with("\xEF\xBB\xBF"))
         return std::nullopt;
     // One parser a thread: its buffers are reused from file to file.
     thread_local dom::parser parser;
@@ -392,9 +394,27 @@ std::optional<ParseResult> parseFast(const QByteArray &json)
         allocated = true;
     }
     dom::element root;
-    if (parser.parse(json.constData(), size_t(json.size()), true).get(root) != simdjson::SUCCESS)
+    // Unpadded input is copied into a padded buffer by the parser.
+    if (parser.parse(data, size_t(size), !padded).get(root) != simdjson::SUCCESS)
         return std::nullopt;
     return Walker::tree(root);
+}
+
+} // namespace
+
+std::optional<ParseResult> parseFast(const QByteArray &json)
+{
+    return parseWith(json.constData(), json.size(), false);
+}
+
+std::optional<ParseResult> parseFastPadded(const char *data, qsizetype size)
+{
+    return parseWith(data, size, true);
+}
+
+qsizetype paddingBytes()
+{
+    return qsizetype(simdjson::SIMDJSON_PADDING);
 }
 
 } // namespace dreamrsi::TreeJson::detail

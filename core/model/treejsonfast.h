@@ -17,4 +17,9 @@ namespace dreamrsi::TreeJson::detail {
 /// message stays exactly the reference's.
 std::optional<ParseResult> parseFast(const QByteArray &json);
 
+/// parseFast() of `size` bytes at `data`, which stay readable for
+/// paddingBytes() more (so that the parser need not copy the document).
+std::optional<ParseResult> parseFastPadded(const char *data, qsizetype size);
+qsizetype paddingBytes();
+
 } // namespace dreamrsi::TreeJson::detail

@@ -57,6 +57,7 @@ private slots:
     void benchLiveTree();
     void drawingCommandsGoToTheRenderer();
     void startsWithoutGuiLibraries();
+    void benchCompare();
 };
 
 void TestCli::validateSummary()
@@ -204,6 +205,29 @@ void TestCli::startsWithoutGuiLibraries()
     QVERIFY2(loaded.contains(QStringLiteral("libQt6Core.so")), "LD_DEBUG=files printed nothing usable");
     for (const char *library : {"libQt6Gui.so", "libQt6Widgets.so", "libQt6Charts.so", "libQCustomPlotQt6.so"})
         QVERIFY2(!loaded.contains(QLatin1String(library)), library);
+}
+
+// Three worlds, one run: the table's three rows, each with two times and a
+// ratio (the figures themselves are not judged); a missing reference is named.
+void TestCli::benchCompare()
+{
+    const QString reference = QStringLiteral(DREAMRSI_SOURCE_DIR "/tests/replay_reference");
+    const Run r = runCli({QStringLiteral("bench"), QStringLiteral("compare"), QStringLiteral("--worlds"), QStringLiteral("3"),
+                          QStringLiteral("--runs"), QStringLiteral("1"), QStringLiteral("--reference"), reference});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.out.startsWith(QStringLiteral("3 worlds, ")), qPrintable(r.out));
+    const QRegularExpression row(QStringLiteral(R"(^(scripted \(greedy\.js\)|built-in portfolio|parse \(validate vs json\.load\))\s+\d+\.\d\ds\s+\d+\.\d\ds\s+\d+\.\dx$)"),
+                                 QRegularExpression::MultilineOption);
+    int rows = 0;
+    for (QRegularExpressionMatchIterator it = row.globalMatch(r.out); it.hasNext(); it.next())
+        ++rows;
+    QVERIFY2(rows == 3, qPrintable(r.out));
+
+    const Run missing = runCli({QStringLiteral("bench"), QStringLiteral("compare"), QStringLiteral("--reference"),
+                                QStringLiteral("/nonexistent/reference")});
+    QCOMPARE(missing.exitCode, 1);
+    QVERIFY2(missing.err.contains(QStringLiteral("/nonexistent/reference holds no reference.py")), qPrintable(missing.err));
+    QCOMPARE(runCli({QStringLiteral("bench"), QStringLiteral("compare"), QStringLiteral("--runs"), QStringLiteral("0")}).exitCode, 2);
 }
 
 QTEST_GUILESS_MAIN(TestCli)

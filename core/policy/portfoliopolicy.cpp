@@ -131,6 +131,7 @@ PolicyDecision PortfolioPolicy::selectBatch(const PolicyState &state)
 
     PolicyDecision decision;
     QStringList &batch = decision.batch;
+    batch.reserve(state.maxParallelism());
     const QList<Observation> &observed = state.observed();
     fold(observed);
 
@@ -146,6 +147,8 @@ PolicyDecision PortfolioPolicy::selectBatch(const PolicyState &state)
     // Classify the frontiers.
     QList<Candidate> exploit;
     QList<Candidate> recovery;
+    exploit.reserve(state.legal().size());
+    recovery.reserve(state.legal().size());
     for (const CellMeta &m : state.legal()) {
         if (m.attempt == 0)
             continue;

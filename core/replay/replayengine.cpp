@@ -115,6 +115,7 @@ EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &polic
 
     PolicyState state;
     state.reset(beta, W, world.meta().baselineScore);
+    state.reserveObservations(world.cells().size());
     QList<int> next(branches.size(), 0); // next attempt per branch index
     // A cell is legal now when its branch is allowed, it is that branch's next
     // attempt and within the plan's depth; the world's id index finds it.
@@ -129,9 +130,13 @@ EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &polic
     double best = 0.0;
     QString bestId;
     int k = 0;
+    // Every cell is revealed at most once.
+    r.revealed.reserve(world.cells().size());
+    r.curve.reserve(world.cells().size());
 
     for (;;) {
         QList<CellMeta> legal;
+        legal.reserve(allowedBranches);
         for (qsizetype bi = 0; bi < allowedBranches; ++bi) {
             const int a = next.at(bi);
             const DiscoveryTree::Branch &b = branches.at(bi);

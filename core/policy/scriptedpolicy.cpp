@@ -193,16 +193,16 @@ const char *const runtimeSource = R"JS((function (factory, G) {
     var baseGlobals = new Set(baseNames);
 
     var inst = null, beta = 0, W = 1;
-    // Per episode: metadata by engine index and by "#id" (plain objects hash
-    // their keys; the "#" keeps ids such as "__proto__" harmless), the
-    // distinct tag lists (cells share them; sent once each), the legal metas
+    // Per episode: metadata by engine index and by id (a Map: a plain object
+    // would change its hidden class with every key, which costs this
+    // interpreter ~10k instructions a cell), the distinct tag lists (cells share them; sent once each), the legal metas
     // sorted by (branch, attempt), opened branch ids, observations.
-    var metaAt = [], metaById = {}, tagsAt = [], tagLists = [], legalMetas = [], opened = [], observed = [];
+    var metaAt = [], metaById = new Map(), tagsAt = [], tagLists = [], legalMetas = [], opened = [], observed = [];
     // The records below stay inside this closure; a policy only ever gets
     // fresh plain copies (a new state, observations and metas every round and
     // every call), so whatever it changes changes nothing here.
     function meta(id) {
-        var m = metaById["#" + id];
+        var m = metaById.get(String(id));
         if (m === undefined)
             throw new Error("meta: " + String(id) + " is neither a legal nor a revealed cell");
         return { id: m.id, branch: m.branch, attempt: m.attempt, parentId: m.parentId, seq: m.seq,
@@ -265,7 +265,7 @@ const char *const runtimeSource = R"JS((function (factory, G) {
             install();
             rngState = seed | 0;
             beta = b; W = w;
-            metaAt = []; metaById = {}; tagsAt = []; tagLists = []; legalMetas = []; opened = []; observed = [];
+            metaAt = []; metaById = new Map(); tagsAt = []; tagLists = []; legalMetas = []; opened = []; observed = [];
             inst = null;
             try {
                 inst = instantiate();
@@ -281,7 +281,7 @@ const char *const runtimeSource = R"JS((function (factory, G) {
             var m = { id: id, branch: branch, attempt: attempt, parentId: parentId, seq: seq, index: index };
             metaAt[index] = m;
             tagsAt[index] = tagLists[tagList]; // shared: handed out only as copies
-            metaById["#" + id] = m;
+            metaById.set(id, m);
             insertLegal(m);
         },
         setLegal: function (indices) {

@@ -5,6 +5,7 @@
 #include "model/treejson.h"
 
 #include <QDir>
+#include <QTemporaryDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -254,6 +255,7 @@ private slots:
     void fastParserMatchesReference_data();
     void fastParserMatchesReference();
     void fastParserMatchesReferenceOnNumbers();
+    void filesReadLikeBytes();
 
 private:
     QList<QJsonObject> m_seeds;
@@ -460,4 +462,44 @@ void TestTreeFuzz::fastParserMatchesReferenceOnNumbers()
 }
 
 QTEST_GUILESS_MAIN(TestTreeFuzz)
+// Reading files goes through a buffer each thread reuses: a long file, then
+// shorter corrupted ones, leave old bytes past each one's end. Every file
+// must still read exactly as its bytes parse (message behind the path).
+void TestTreeFuzz::filesReadLikeBytes()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QRandomGenerator rng(11);
+    QStringList paths;
+    QList<QByteArray> contents;
+    for (int i = 0; i < 300; ++i) {
+        QByteArray bytes = m_seedBytes.at(i % m_seedBytes.size());
+        if (i % 3 != 0)
+            bytes = corrupt(bytes, rng);
+        if (i % 5 == 1)
+            bytes.truncate(qsizetype(rng.bounded(int(bytes.size()) + 1)));
+        const QString path = dir.filePath(QStringLiteral("w%1.json").arg(i, 3, 10, QLatin1Char('0')));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QCOMPARE(f.write(bytes), bytes.size());
+        paths.append(path);
+        contents.append(bytes);
+    }
+    paths.append(dir.filePath(QStringLiteral("missing.json")));
+    for (int threads : {1, 3}) {
+        const QList<TreeJson::ParseResult> read = TreeJson::readFiles(paths, threads);
+        QCOMPARE(read.size(), paths.size());
+        for (qsizetype i = 0; i < contents.size(); ++i) {
+            const TreeJson::ParseResult expected = TreeJson::parse(contents.at(i));
+            const TreeJson::ParseResult &got = read.at(i);
+            QVERIFY2(got.ok() == expected.ok(), qPrintable(paths.at(i) + QStringLiteral(": ") + got.error.message));
+            if (expected.ok())
+                QVERIFY(got.tree->meta() == expected.tree->meta() && got.tree->cells() == expected.tree->cells());
+            else
+                QCOMPARE(got.error.message, paths.at(i) + QStringLiteral(": ") + expected.error.message);
+        }
+        QVERIFY(read.constLast().error.message.contains(QStringLiteral("missing.json: cannot open")));
+    }
+}
+
 #include "tst_treefuzz.moc"

@@ -412,6 +412,35 @@ function selectBatch(s) {
         }
     }
 
+    void linesAreThePolicysOwn()
+    {
+        // A line is the policy file's own, wherever the interpreter compiled
+        // it; an error of the runtime's making (meta, Date) names no line.
+        ReplayOptions o;
+        std::unique_ptr<ScriptedPolicy> meta = compile(QStringLiteral(
+            "function selectBatch(s) {\n"
+            "  if (s.round > 0) s.meta('nope');\n"
+            "  return [s.legal[0]]; }"));
+        QVERIFY(meta);
+        QCOMPARE(ReplayEngine::runEpisode(world(errorWorld), *meta, 0.5, o).error,
+                 QStringLiteral("round 2: selectBatch threw: Error: meta: nope is neither a legal nor a revealed cell"));
+        std::unique_ptr<ScriptedPolicy> type = compile(QStringLiteral(
+            "function selectBatch(s) {\n"
+            "  var o;\n"
+            "  return o.x; }"));
+        QVERIFY(type);
+        QCOMPARE(ReplayEngine::runEpisode(world(errorWorld), *type, 0.5, o).error,
+                 QStringLiteral("round 1: selectBatch threw: TypeError: Cannot read property 'x' of undefined (line 3)"));
+        std::unique_ptr<ScriptedPolicy> clock = compile(QStringLiteral("function selectBatch(s) { return [String(Date.now())]; }"));
+        QVERIFY(clock);
+        QCOMPARE(ReplayEngine::runEpisode(world(errorWorld), *clock, 0.5, o).error,
+                 QStringLiteral("round 1: selectBatch threw: Error: Date is not available to policies (no clock access)"));
+        QString error;
+        QVERIFY(!ScriptedPolicy::create(QStringLiteral("var a = 1;\nthrow new Error('top');\nfunction selectBatch(s) { return []; }"),
+                                        QStringLiteral("p.js"), 2000, 0, &error));
+        QVERIFY2(error.endsWith(QStringLiteral("Error: top (line 2)")), qPrintable(error));
+    }
+
     void globalsOfEveryKindGoBetweenEpisodes()
     {
         // A numeric global, a hidden one (defineProperty) and a removed

@@ -203,9 +203,9 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
     var inst = null, beta = 0, W = 1;
     var failClasses = []; // fail-class names by the index C++ gave them (kept across episodes)
     // Per episode: metadata by engine index and by id (a Map: a plain object
-    // would change its hidden class with every key, which costs this
-    // interpreter ~10k instructions a cell), the distinct tag lists (cells share them; sent once each), the legal metas
-    // sorted by (branch, attempt), opened branch ids, observations.
+    // changes its hidden class with every new key), the distinct tag lists
+    // (cells share them; sent once each), the legal metas sorted by
+    // (branch, attempt), opened branch ids, observations.
     var metaAt = [], metaById = new Map(), tagsAt = [], tagLists = [], legalMetas = [], opened = [], observed = [];
     // The records below stay inside this closure; a policy only ever gets
     // fresh plain copies (a new state, observations and metas every round and

@@ -6,6 +6,7 @@
 // the child stores cells, and the finished iteration a replay world once the
 // child has let the project go. A child killed mid-round leaves its
 // iteration interrupted, and the follower says so.
+#include "storetestsupport.h"
 #include "livedashboard.h"
 #include "livetreemodel.h"
 #include "mainwindow.h"
@@ -26,6 +27,7 @@
 #include <QtTest>
 
 using namespace dreamrsi;
+using dreamrsi::test::take;
 
 class TestGuiFollow : public QObject
 {
@@ -45,16 +47,6 @@ private:
 };
 
 namespace {
-
-template<typename T>
-T take(QFuture<StoreResult<T>> future)
-{
-    future.waitForFinished();
-    const StoreResult<T> r = future.result();
-    if (!r.ok())
-        qFatal("store call failed: %s", qPrintable(r.error));
-    return *r.value;
-}
 
 QString helperPath()
 {

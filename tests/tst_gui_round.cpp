@@ -4,6 +4,7 @@
 // drawn tree and the dashboard get every stored cell, Stop stops it (from
 // the panel, and from the status bar's cancel button: a second press kills),
 // and the dialog remembers its choices.
+#include "storetestsupport.h"
 #include "roundtestsupport.h"
 
 #include "launchrounddialog.h"
@@ -30,6 +31,7 @@
 #include <QtTest>
 
 using namespace dreamrsi;
+using dreamrsi::test::take;
 
 class TestGuiRound : public QObject
 {
@@ -48,16 +50,6 @@ private:
 };
 
 namespace {
-
-template<typename T>
-T take(QFuture<StoreResult<T>> future)
-{
-    future.waitForFinished();
-    const StoreResult<T> r = future.result();
-    if (!r.ok())
-        qFatal("store call failed: %s", qPrintable(r.error));
-    return *r.value;
-}
 
 RoundConfig toyConfig()
 {

@@ -2,6 +2,7 @@
 // --help describes every flag, an agent that cannot be made exits 1, and a
 // real round with the built-in agent prints the JSON summary and stores its
 // cells in the project; SIGTERM stops a round cleanly (exit 0, stopped).
+#include "storetestsupport.h"
 #include "store/projectstore.h"
 
 #include <QJsonDocument>
@@ -13,6 +14,7 @@
 #include <csignal>
 
 using namespace dreamrsi;
+using dreamrsi::test::take;
 
 namespace {
 
@@ -37,16 +39,6 @@ Run cli(const QStringList &args, int timeoutMs = 300000)
     r.out = p.readAllStandardOutput();
     r.err = p.readAllStandardError();
     return r;
-}
-
-template<typename T>
-T take(QFuture<StoreResult<T>> future)
-{
-    future.waitForFinished();
-    const StoreResult<T> r = future.result();
-    if (!r.ok())
-        qFatal("store call failed: %s", qPrintable(r.error));
-    return *r.value;
 }
 
 } // namespace

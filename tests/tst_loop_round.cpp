@@ -3,6 +3,7 @@
 // finish with seq in finishing order and their artifacts, the stops (empty
 // batch, K1, budget caps, Stop, second Stop), agent and evaluator failures
 // as cells, policy errors, and resuming a stopped round.
+#include "storetestsupport.h"
 #include "roundtestsupport.h"
 
 #include "loop/localevaluationbackend.h"
@@ -21,19 +22,10 @@
 #include <algorithm>
 
 using namespace dreamrsi;
+using dreamrsi::test::take;
 using dreamrsi::test::FakeAgent;
 
 namespace {
-
-template<typename T>
-T take(QFuture<StoreResult<T>> future)
-{
-    future.waitForFinished();
-    const StoreResult<T> r = future.result();
-    if (!r.ok())
-        qFatal("store call failed: %s", qPrintable(r.error));
-    return *r.value;
-}
 
 const char *const allLegal = R"js(
 function planGrid(context) { return {branches: 3, refinements: 2, reason: "toy grid 3x2"}; }

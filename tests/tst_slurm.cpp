@@ -9,6 +9,7 @@
 // cancelling leaves no job, a missing partition is an error before any
 // attempt. How a job's end maps to a fail class is also checked without a
 // cluster. Prints the per-attempt scheduling overhead (never asserted).
+#include "storetestsupport.h"
 #include "roundtestsupport.h"
 
 #include "loop/localevaluationbackend.h"
@@ -35,19 +36,10 @@
 #include <sys/types.h>
 
 using namespace dreamrsi;
+using dreamrsi::test::take;
 using dreamrsi::test::FakeAgent;
 
 namespace {
-
-template<typename T>
-T take(QFuture<StoreResult<T>> future)
-{
-    future.waitForFinished();
-    const StoreResult<T> r = future.result();
-    if (!r.ok())
-        qFatal("store call failed: %s", qPrintable(r.error));
-    return *r.value;
-}
 
 const char *const allLegal = R"js(
 function planGrid(context) { return {branches: 3, refinements: 1, reason: "slurm grid 3x1"}; }

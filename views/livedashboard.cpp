@@ -50,6 +50,22 @@ QChartView *makeView(QChart *chart)
     return view;
 }
 
+/// A titled chart of one line on axes `x` and `y`, without a legend, in its view.
+QChartView *makeLineChart(const QString &title, QLineSeries *series, const QColor &color, QValueAxis *x, QValueAxis *y)
+{
+    QChart *chart = makeChart(title);
+    QPen pen(color);
+    pen.setWidthF(2.0);
+    series->setPen(pen);
+    chart->addSeries(series);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    chart->legend()->hide();
+    return makeView(chart);
+}
+
 } // namespace
 
 LiveDashboard::LiveDashboard(QWidget *parent)
@@ -57,38 +73,19 @@ LiveDashboard::LiveDashboard(QWidget *parent)
 {
     setObjectName(QStringLiteral("liveDashboard"));
 
-    QChart *score = makeChart(tr("Best score by agent call"));
     m_bestSeries = new QLineSeries;
     m_bestSeries->setName(tr("Best so far"));
-    QPen pen(QColor(0x1f, 0x77, 0xb4));
-    pen.setWidthF(2.0);
-    m_bestSeries->setPen(pen);
-    score->addSeries(m_bestSeries);
     m_callsAxis = makeAxis(tr("Agent calls"), QStringLiteral("%d"));
     m_scoreAxis = makeAxis(tr("Best score"), QStringLiteral("%.5g"));
-    score->addAxis(m_callsAxis, Qt::AlignBottom);
-    score->addAxis(m_scoreAxis, Qt::AlignLeft);
-    m_bestSeries->attachAxis(m_callsAxis);
-    m_bestSeries->attachAxis(m_scoreAxis);
-    score->legend()->hide();
-    m_scoreView = makeView(score);
+    m_scoreView = makeLineChart(tr("Best score by agent call"), m_bestSeries, QColor(0x1f, 0x77, 0xb4), m_callsAxis,
+                                m_scoreAxis);
     m_scoreView->setObjectName(QStringLiteral("dashboardScore"));
 
-    QChart *cost = makeChart(tr("Cost over time"));
     m_costSeries = new QLineSeries;
     m_costSeries->setName(tr("Cumulative cost"));
-    QPen costPen(QColor(0x2c, 0xa0, 0x2c));
-    costPen.setWidthF(2.0);
-    m_costSeries->setPen(costPen);
-    cost->addSeries(m_costSeries);
     m_timeAxis = makeAxis(tr("Elapsed time (s)"), QStringLiteral("%.0f"));
     m_usdAxis = makeAxis(tr("USD"), QStringLiteral("%.3g")); // short: the chart is low
-    cost->addAxis(m_timeAxis, Qt::AlignBottom);
-    cost->addAxis(m_usdAxis, Qt::AlignLeft);
-    m_costSeries->attachAxis(m_timeAxis);
-    m_costSeries->attachAxis(m_usdAxis);
-    cost->legend()->hide();
-    m_costView = makeView(cost);
+    m_costView = makeLineChart(tr("Cost over time"), m_costSeries, QColor(0x2c, 0xa0, 0x2c), m_timeAxis, m_usdAxis);
     m_costView->setObjectName(QStringLiteral("dashboardCost"));
 
     auto *layout = new QVBoxLayout(this);

@@ -236,21 +236,7 @@ StoreResult<QList<Cell>> ProjectReader::cells(IterationId id)
     return StoreResult<QList<Cell>>::success(std::move(*cells));
 }
 
-StoreResult<IterationData> ProjectReader::iterationData(IterationId id)
-{
-    using R = StoreResult<IterationData>;
-    QString error;
-    ReadTransaction tx(*d->db);
-    std::optional<IterationInfo> it = d->iteration(id, &error);
-    if (!it)
-        return R::failure(error);
-    std::optional<QList<Cell>> cells = d->cells(id, &error);
-    if (!cells)
-        return R::failure(error);
-    return R::success(IterationData{std::move(*it), std::move(*cells)});
-}
-
-StoreResult<IterationData> ProjectReader::iterationDataAfter(IterationId id, qint64 afterSeq)
+StoreResult<IterationData> ProjectReader::readIterationData(IterationId id, std::optional<qint64> afterSeq)
 {
     using R = StoreResult<IterationData>;
     QString error;
@@ -262,6 +248,16 @@ StoreResult<IterationData> ProjectReader::iterationDataAfter(IterationId id, qin
     if (!cells)
         return R::failure(error);
     return R::success(IterationData{std::move(*it), std::move(*cells)});
+}
+
+StoreResult<IterationData> ProjectReader::iterationData(IterationId id)
+{
+    return readIterationData(id, std::nullopt);
+}
+
+StoreResult<IterationData> ProjectReader::iterationDataAfter(IterationId id, qint64 afterSeq)
+{
+    return readIterationData(id, afterSeq);
 }
 
 StoreResult<DiscoveryTree> ProjectReader::loadIteration(IterationId id)

@@ -3,6 +3,7 @@
 #include "storetypes.h"
 
 #include <memory>
+#include <optional>
 
 namespace dreamrsi {
 
@@ -53,6 +54,8 @@ public:
 
 private:
     ProjectReader();
+    /// An iteration's row and its cells (those after `afterSeq` when given), in one read transaction.
+    StoreResult<IterationData> readIterationData(IterationId id, std::optional<qint64> afterSeq);
     struct Private;
     std::unique_ptr<Private> d;
 };

@@ -64,6 +64,31 @@ struct ProjectStore::Private
         ++generation;
         readers.clear();
     }
+
+    /// Lets go of the open file (writer thread): no writer, no readers, no path.
+    void release()
+    {
+        {
+            QMutexLocker lock(&mutex);
+            path.clear();
+            readOnly = false;
+        }
+        dropReaders(); // after the path: no reader can open the file again
+        writer.reset();
+    }
+
+    /// Takes a writer that create() or open() made (writer thread).
+    StoreResult<OpenReport> adopt(StoreResult<std::unique_ptr<ProjectWriter>> made, const OpenReport &report)
+    {
+        if (!made.ok())
+            return StoreResult<OpenReport>::failure(made.error);
+        writer = std::move(*made.value);
+        QMutexLocker lock(&mutex);
+        path = writer->path();
+        readOnly = false;
+        ++generation;
+        return StoreResult<OpenReport>::success(report);
+    }
 };
 
 ProjectStore::ProjectStore(QObject *parent)
@@ -119,20 +144,10 @@ QFuture<StoreResult<OpenReport>> ProjectStore::create(const QString &path, const
 {
     Private *p = d.get();
     return runQueued<StoreResult<OpenReport>>(d->writerContext, [p, path, info] {
-        p->writer.reset();
-        p->dropReaders();
+        p->release();
         OpenReport report;
-        StoreResult<std::unique_ptr<ProjectWriter>> w = ProjectWriter::create(path, info, &report);
-        if (!w.ok())
-            return StoreResult<OpenReport>::failure(w.error);
-        p->writer = std::move(*w.value);
-        {
-            QMutexLocker lock(&p->mutex);
-            p->path = p->writer->path();
-            p->readOnly = false;
-            ++p->generation;
-        }
-        return StoreResult<OpenReport>::success(report);
+        StoreResult<std::unique_ptr<ProjectWriter>> made = ProjectWriter::create(path, info, &report);
+        return p->adopt(std::move(made), report);
     });
 }
 
@@ -140,24 +155,10 @@ QFuture<StoreResult<OpenReport>> ProjectStore::open(const QString &path)
 {
     Private *p = d.get();
     return runQueued<StoreResult<OpenReport>>(d->writerContext, [p, path] {
-        p->writer.reset();
-        p->dropReaders();
-        {
-            QMutexLocker lock(&p->mutex);
-            p->path.clear();
-        }
+        p->release();
         OpenReport report;
-        StoreResult<std::unique_ptr<ProjectWriter>> w = ProjectWriter::open(path, &report);
-        if (!w.ok())
-            return StoreResult<OpenReport>::failure(w.error);
-        p->writer = std::move(*w.value);
-        {
-            QMutexLocker lock(&p->mutex);
-            p->path = p->writer->path();
-            p->readOnly = false;
-            ++p->generation;
-        }
-        return StoreResult<OpenReport>::success(report);
+        StoreResult<std::unique_ptr<ProjectWriter>> made = ProjectWriter::open(path, &report);
+        return p->adopt(std::move(made), report);
     });
 }
 
@@ -165,13 +166,7 @@ QFuture<StoreResult<OpenReport>> ProjectStore::openReadOnly(const QString &path)
 {
     Private *p = d.get();
     return runQueued<StoreResult<OpenReport>>(d->writerContext, [p, path] {
-        p->writer.reset();
-        p->dropReaders();
-        {
-            QMutexLocker lock(&p->mutex);
-            p->path.clear();
-            p->readOnly = false;
-        }
+        p->release();
         // One reader here checks the file (format, schema) and reads the
         // project row; the pool threads open their own.
         StoreResult<std::unique_ptr<ProjectReader>> reader = ProjectReader::open(path);
@@ -198,13 +193,7 @@ QFuture<StoreResult<Done>> ProjectStore::close()
 {
     Private *p = d.get();
     return runQueued<StoreResult<Done>>(d->writerContext, [p] {
-        {
-            QMutexLocker lock(&p->mutex);
-            p->path.clear();
-            p->readOnly = false;
-        }
-        p->dropReaders();
-        p->writer.reset();
+        p->release();
         return StoreResult<Done>::success({});
     });
 }

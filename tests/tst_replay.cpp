@@ -6,12 +6,14 @@
 #include "replay/replayjson.h"
 #include "replay/scoring.h"
 #include "replay/synthworld.h"
+#include "model/treejson.h"
 
 #include <QJsonDocument>
 #include <QtTest>
 
 #include <cmath>
 #include <limits>
+#include <mutex>
 
 using namespace dreamrsi;
 using dreamrsi::test::FnPolicy;
@@ -474,6 +476,101 @@ private slots:
                 QCOMPARE(ReplayJson::resultToJson(ReplayEngine::runWorlds(worlds, spec, o)), one);
             }
             QVERIFY2(!one.value(QLatin1String("value")).isNull(), qPrintable(ReplayEngine::runWorlds(worlds, spec, o).firstError()));
+        }
+    }
+
+    void filesReplayAsTheirTrees()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QStringList paths;
+        QList<ReplayWorld> worlds;
+        for (int i = 0; i < 24; ++i) {
+            SynthParams p;
+            p.seed = quint64(i + 11);
+            p.regime = SynthWorld::regimes().at(i % 4);
+            const DiscoveryTree tree = SynthWorld::generate(p);
+            paths << dir.filePath(QStringLiteral("w%1.json").arg(i));
+            QVERIFY(TreeJson::writeFile(tree, paths.last()));
+            worlds.append(ReplayWorld{paths.last(), std::make_shared<DiscoveryTree>(*TreeJson::readFile(paths.last()).tree)});
+        }
+        const QString randomJs = QStringLiteral(
+            "function selectBatch(s) { if (Math.random() < 0.2 * s.round) return [];\n"
+            "  var b = []; for (var i = 0; i < s.legal.length; ++i) if (Math.random() < 0.5 && b.length < s.maxParallelism) b.push(s.legal[i]);\n"
+            "  return b.length ? b : [s.legal[0]]; }");
+        for (const PolicySpec &spec : {PolicySpec::builtin(QStringLiteral("portfolio")), PolicySpec::script(randomJs, QStringLiteral("r.js"))}) {
+            // 24 files go a world per thread at a time; 3 are read first, then spread by episode.
+            for (const qsizetype count : {qsizetype(24), qsizetype(3)}) {
+                const QStringList some = paths.first(count);
+                ReplayOptions o = opts();
+                o.threads = 1;
+                const QJsonObject expected = ReplayJson::resultToJson(ReplayEngine::runWorlds(worlds.first(count), spec, o));
+                QVERIFY(!expected.value(QLatin1String("value")).isNull());
+                for (const int threads : {1, 2, 3}) {
+                    o.threads = threads;
+                    QList<QByteArray> entries(count);
+                    QList<int> progress;
+                    std::mutex progressMutex;
+                    QString readError;
+                    const ReplayResult r = ReplayEngine::runFiles(
+                        some, spec, o, &readError,
+                        [&entries](qsizetype w, const SweepResult &sweep) { entries[w] = ReplayJson::sweepToIndentedJson(sweep); },
+                        [&](int done, int total) {
+                            std::lock_guard lock(progressMutex);
+                            QCOMPARE(total, int(count * 5));
+                            progress << done;
+                        });
+                    QVERIFY2(readError.isEmpty(), qPrintable(readError));
+                    QCOMPARE(ReplayJson::resultToJson(r), expected);
+                    // The entries written as worlds finished make the same document.
+                    QCOMPARE(ReplayJson::resultToIndentedJson(r, entries), ReplayJson::resultToIndentedJson(r));
+                    std::sort(progress.begin(), progress.end());
+                    QVERIFY(!progress.isEmpty());
+                    QCOMPARE(progress.last(), int(count * 5));
+                }
+            }
+        }
+    }
+
+    void unreadableFilesStopTheReplay()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QStringList paths;
+        for (int i = 0; i < 30; ++i) {
+            SynthParams p;
+            p.seed = quint64(i + 1);
+            paths << dir.filePath(QStringLiteral("w%1.json").arg(i));
+            QVERIFY(TreeJson::writeFile(SynthWorld::generate(p), paths.last()));
+        }
+        // Two broken files: the first in path order is the one reported, on
+        // any thread count, however the threads meet them.
+        QFile truncated(paths.at(17));
+        QVERIFY(truncated.open(QIODevice::ReadWrite));
+        QVERIFY(truncated.resize(truncated.size() / 2));
+        truncated.close();
+        paths[25] = dir.filePath(QStringLiteral("missing.json"));
+        for (const int threads : {1, 2, 3}) {
+            ReplayOptions o = opts();
+            o.threads = threads;
+            QString readError;
+            int handed = 0;
+            const ReplayResult r = ReplayEngine::runFiles(paths, PolicySpec::builtin(QStringLiteral("portfolio")), o, &readError,
+                                                          [&handed](qsizetype, const SweepResult &) { ++handed; });
+            QVERIFY2(readError.startsWith(paths.at(17) + QStringLiteral(": ")), qPrintable(readError));
+            QVERIFY(r.worlds.isEmpty());
+            QVERIFY(handed <= 17 + threads);
+        }
+        // A script that does not compile on any thread: every world says why, as runWorlds does.
+        ReplayOptions o = opts();
+        o.threads = 2;
+        QString readError;
+        const ReplayResult bad = ReplayEngine::runFiles(paths.first(12), PolicySpec::script(QStringLiteral("function selectBatch(s) {"), QStringLiteral("broken.js")), o, &readError);
+        QVERIFY(readError.isEmpty());
+        QCOMPARE(bad.worlds.size(), 12);
+        for (const SweepResult &s : bad.worlds) {
+            QVERIFY2(s.error.startsWith(QLatin1String("broken.js: line")), qPrintable(s.error));
+            QCOMPARE(s.episodes.size(), 5);
         }
     }
 

@@ -5,9 +5,9 @@
 #include "commandline.h"
 #include "replayoutput.h"
 
-#include "model/treejson.h"
 #include "policy/policyspec.h"
 #include "replay/replayengine.h"
+#include "replay/replayjson.h"
 
 #include <cmath>
 #include <cstdio>
@@ -171,17 +171,6 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
         err << "error: " << error << '\n';
         return 1;
     }
-    QList<ReplayWorld> worlds;
-    QList<TreeJson::ParseResult> parsedWorlds = TreeJson::readFiles(request.worldPaths);
-    for (qsizetype i = 0; i < parsedWorlds.size(); ++i) {
-        TreeJson::ParseResult &parsed = parsedWorlds[i];
-        if (!parsed.ok()) {
-            err << "error: " << parsed.error.message << '\n';
-            return 1;
-        }
-        worlds.append(ReplayWorld{request.worldPaths.at(i), std::make_shared<const DiscoveryTree>(std::move(*parsed.tree))});
-    }
-
     ReplayOptions replay = request.replay;
     replay.trace = !request.printing.tracePath.isEmpty();
     ReplayEngine::Progress progress;
@@ -194,8 +183,22 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
             std::fflush(stderr);
         };
     }
-    const ReplayResult result = ReplayEngine::runWorlds(worlds, *spec, replay, progress);
-    return printReplayResult(result, request.printing, out, err);
+    // Each world's JSON is written on the thread that replayed it.
+    QList<QByteArray> worldEntries;
+    ReplayEngine::SweepDone written;
+    if (request.printing.json) {
+        worldEntries.resize(request.worldPaths.size());
+        written = [entries = worldEntries.data()](qsizetype world, const SweepResult &sweep) {
+            entries[world] = ReplayJson::sweepToIndentedJson(sweep);
+        };
+    }
+    QString readError;
+    const ReplayResult result = ReplayEngine::runFiles(request.worldPaths, *spec, replay, &readError, written, progress);
+    if (!readError.isEmpty()) {
+        err << "error: " << readError << '\n';
+        return 1;
+    }
+    return printReplayResult(result, request.printing, out, err, request.printing.json ? &worldEntries : nullptr);
 }
 
 } // namespace dreamrsi

@@ -16,7 +16,8 @@ QString number(double x)
 
 } // namespace
 
-int printReplayResult(const ReplayResult &result, const ReplayPrinting &printing, QTextStream &out, QTextStream &err)
+int printReplayResult(const ReplayResult &result, const ReplayPrinting &printing, QTextStream &out, QTextStream &err,
+                      const QList<QByteArray> *worldEntries)
 {
     int rc = result.ok() ? 0 : 1;
     if (!printing.tracePath.isEmpty()) {
@@ -27,7 +28,8 @@ int printReplayResult(const ReplayResult &result, const ReplayPrinting &printing
         }
     }
     if (printing.json) {
-        const QByteArray json = ReplayJson::resultToIndentedJson(result);
+        const QByteArray json = worldEntries ? ReplayJson::resultToIndentedJson(result, *worldEntries)
+                                             : ReplayJson::resultToIndentedJson(result);
         // Straight to the file when the stream has one (stdout): tens of MB
         // need not go through a QString and back.
         if (QIODevice *device = out.device()) {

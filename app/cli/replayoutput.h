@@ -16,7 +16,10 @@ struct ReplayPrinting
 
 /// Prints a finished replay (JSON or a table) and writes the trace file when
 /// asked. Returns the exit status: 0 when every sweep succeeded, 1 on a
-/// policy error or a trace file that could not be written.
-int printReplayResult(const ReplayResult &result, const ReplayPrinting &printing, QTextStream &out, QTextStream &err);
+/// policy error or a trace file that could not be written. `worldEntries`,
+/// when given, are the JSON entries of result.worlds already written
+/// (ReplayJson::sweepToIndentedJson).
+int printReplayResult(const ReplayResult &result, const ReplayPrinting &printing, QTextStream &out, QTextStream &err,
+                      const QList<QByteArray> *worldEntries = nullptr);
 
 } // namespace dreamrsi

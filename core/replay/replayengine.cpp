@@ -2,6 +2,8 @@
 
 #include "scoring.h"
 
+#include "model/treejson.h"
+
 #include <QRunnable>
 #include <QSet>
 #include <QThread>
@@ -288,9 +290,9 @@ SweepResult ReplayEngine::runSweep(const ReplayWorld &world, Policy &policy, con
     return sweep;
 }
 
-ReplayResult ReplayEngine::runWorlds(const QList<ReplayWorld> &worlds, const PolicySpec &spec,
-                                     const ReplayOptions &options, const Progress &progress,
-                                     const std::atomic<bool> *cancel)
+namespace {
+
+ReplayResult emptyResult(const PolicySpec &spec, const ReplayOptions &options)
 {
     ReplayResult result;
     result.policy = spec.label();
@@ -298,7 +300,52 @@ ReplayResult ReplayEngine::runWorlds(const QList<ReplayWorld> &worlds, const Pol
     result.workers = options.workers;
     result.maxRounds = options.maxRounds;
     result.betas = options.betas;
+    return result;
+}
 
+int threadsFor(const ReplayOptions &options, qsizetype jobs)
+{
+    const int threads = options.threads > 0 ? options.threads : QThread::idealThreadCount();
+    return int(std::max<qsizetype>(1, std::min<qsizetype>(threads, jobs)));
+}
+
+/// Runs `work` on `threads` threads, the calling one among them, each with a
+/// policy of its own from `spec` (a QJSEngine stays on the thread that made
+/// it). Returns the message of a policy that could not be created, if any.
+QString onThreads(int threads, const PolicySpec &spec, const std::function<void(Policy &)> &work)
+{
+    QString createError;
+    std::mutex errorMutex;
+    auto runOnThisThread = [&] {
+        QString error;
+        std::unique_ptr<Policy> own = spec.create(&error);
+        if (own) {
+            work(*own);
+        } else {
+            std::lock_guard lock(errorMutex);
+            createError = error;
+        }
+    };
+    if (threads == 1) {
+        runOnThisThread();
+    } else {
+        QThreadPool pool;
+        pool.setMaxThreadCount(threads - 1);
+        for (int t = 1; t < threads; ++t)
+            pool.start(runOnThisThread);
+        runOnThisThread();
+        pool.waitForDone();
+    }
+    return createError;
+}
+
+} // namespace
+
+ReplayResult ReplayEngine::runWorlds(const QList<ReplayWorld> &worlds, const PolicySpec &spec,
+                                     const ReplayOptions &options, const Progress &progress,
+                                     const std::atomic<bool> *cancel)
+{
+    ReplayResult result = emptyResult(spec, options);
     const qsizetype nb = options.betas.size();
     const qsizetype total = worlds.size() * nb;
     QList<EpisodeResult> episodes(total);
@@ -308,10 +355,7 @@ ReplayResult ReplayEngine::runWorlds(const QList<ReplayWorld> &worlds, const Pol
     std::atomic<qsizetype> nextJob{0};
     std::atomic<int> finished{0};
 
-    QString createError;
-    std::mutex errorMutex;
-
-    auto work = [&](Policy &policy) {
+    const QString createError = onThreads(threadsFor(options, total), spec, [&](Policy &policy) {
         for (;;) {
             if (cancel && cancel->load())
                 return;
@@ -326,38 +370,13 @@ ReplayResult ReplayEngine::runWorlds(const QList<ReplayWorld> &worlds, const Pol
             if (progress)
                 progress(n, int(total));
         }
-    };
-
-    // One policy (one interpreter for scripts) per thread: a QJSEngine stays
-    // on the thread that made it. The calling thread works too.
-    auto runOnThisThread = [&] {
-        QString error;
-        std::unique_ptr<Policy> own = spec.create(&error);
-        if (own) {
-            work(*own);
-        } else {
-            std::lock_guard lock(errorMutex);
-            createError = error;
-        }
-    };
-    int threads = options.threads > 0 ? options.threads : QThread::idealThreadCount();
-    threads = int(std::max<qsizetype>(1, std::min<qsizetype>(threads, total)));
-    if (threads == 1) {
-        runOnThisThread();
-    } else {
-        QThreadPool pool;
-        pool.setMaxThreadCount(threads - 1);
-        for (int t = 1; t < threads; ++t)
-            pool.start(runOnThisThread);
-        runOnThisThread();
-        pool.waitForDone();
-    }
+    });
 
     for (qsizetype w = 0; w < worlds.size(); ++w) {
         SweepResult sweep = emptySweep(worlds.at(w), options);
         for (qsizetype b = 0; b < nb; ++b) {
             const qsizetype job = w * nb + b;
-            EpisodeResult e = episodes.at(job);
+            EpisodeResult &e = episodeSlots[job];
             if (!doneSlots[job]) {
                 e.beta = options.betas.at(b);
                 e.error = !createError.isEmpty() ? createError : QStringLiteral("cancelled");
@@ -370,6 +389,78 @@ ReplayResult ReplayEngine::runWorlds(const QList<ReplayWorld> &worlds, const Pol
         result.worlds.append(std::move(sweep));
     }
 
+    result.computeValue();
+    return result;
+}
+
+ReplayResult ReplayEngine::runFiles(const QStringList &paths, const PolicySpec &spec, const ReplayOptions &options,
+                                    QString *readError, const SweepDone &done, const Progress &progress)
+{
+    const qsizetype n = paths.size();
+    const qsizetype nb = options.betas.size();
+    const int threads = threadsFor(options, n * nb);
+    // Reads every file first, then spreads the (world, β) episodes.
+    const auto readThenRun = [&] {
+        QList<ReplayWorld> worlds;
+        QList<TreeJson::ParseResult> parsed = TreeJson::readFiles(paths, threads);
+        for (qsizetype i = 0; i < n; ++i) {
+            if (!parsed[i].ok()) {
+                *readError = parsed[i].error.message;
+                return emptyResult(spec, options);
+            }
+            worlds.append(ReplayWorld{paths.at(i), std::make_shared<const DiscoveryTree>(std::move(*parsed[i].tree))});
+        }
+        ReplayResult result = runWorlds(worlds, spec, options, progress);
+        if (done) {
+            for (qsizetype i = 0; i < n; ++i)
+                done(i, result.worlds.at(i));
+        }
+        return result;
+    };
+    if (n < 4 * threads) // too few files to keep every thread busy a world at a time
+        return readThenRun();
+
+    QList<SweepResult> sweeps(n);
+    SweepResult *sweepSlots = sweeps.data();
+    QList<QString> errors(n);
+    QString *errorSlots = errors.data();
+    std::atomic<qsizetype> nextWorld{0};
+    std::atomic<qsizetype> stopAt{n}; // the first unreadable file found so far
+    std::atomic<int> finished{0};
+    const QString createError = onThreads(threads, spec, [&](Policy &policy) {
+        for (;;) {
+            // Worlds are taken in order, so every file before an unreadable
+            // one has been taken by the time it is found.
+            const qsizetype i = nextWorld.fetch_add(1);
+            if (i >= stopAt.load())
+                return;
+            TreeJson::ParseResult parsed = TreeJson::readFile(paths.at(i));
+            if (!parsed.ok()) {
+                errorSlots[i] = parsed.error.message;
+                for (qsizetype seen = stopAt.load(); i < seen && !stopAt.compare_exchange_weak(seen, i);) {
+                }
+                return;
+            }
+            const ReplayWorld world{paths.at(i), std::make_shared<const DiscoveryTree>(std::move(*parsed.tree))};
+            sweepSlots[i] = runSweep(world, policy, options);
+            if (done)
+                done(i, sweepSlots[i]);
+            const int count = finished.fetch_add(int(nb)) + int(nb);
+            if (progress)
+                progress(count, int(n * nb));
+        }
+    });
+    ReplayResult result = emptyResult(spec, options);
+    if (const qsizetype failed = stopAt.load(); failed < n) {
+        *readError = errors.at(failed);
+        return result;
+    }
+    if (!createError.isEmpty()
+        && std::any_of(sweeps.cbegin(), sweeps.cend(), [](const SweepResult &s) { return s.episodes.isEmpty(); })) {
+        // No thread could make the policy: every world reports why, as runWorlds() does.
+        return readThenRun();
+    }
+    result.worlds = std::move(sweeps);
     result.computeValue();
     return result;
 }

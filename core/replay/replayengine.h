@@ -46,6 +46,21 @@ public:
     static ReplayResult runWorlds(const QList<ReplayWorld> &worlds, const PolicySpec &spec,
                                   const ReplayOptions &options, const Progress &progress = {},
                                   const std::atomic<bool> *cancel = nullptr);
+    /// Called with each world's finished sweep (its index among the paths),
+    /// on the thread that ran it and in no particular order: for writing a
+    /// world's output while the other threads still replay.
+    using SweepDone = std::function<void(qsizetype world, const SweepResult &sweep)>;
+    /// runWorlds() over tree files, the worlds named by their paths: each
+    /// thread reads the next file, replays it over every β, scores it, hands
+    /// the sweep to `done` and frees the tree before it takes the next, so
+    /// reading overlaps replaying and only one tree per thread is held. With
+    /// fewer files than about four per thread, the files are read first and
+    /// the (world, β) episodes spread instead. The result is the same as
+    /// runWorlds() gives for those trees. When a file cannot be read, nothing
+    /// past it is replayed, `readError` gets the message of the first such
+    /// file in path order, and the result holds no world.
+    static ReplayResult runFiles(const QStringList &paths, const PolicySpec &spec, const ReplayOptions &options,
+                                 QString *readError, const SweepDone &done = {}, const Progress &progress = {});
 
     /// The grid context shown to planGrid in replay (§5).
     static GridContext gridContextFor(const DiscoveryTree &world, const ReplayOptions &options);

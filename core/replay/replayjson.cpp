@@ -5,6 +5,7 @@
 #include <QLocale>
 
 #include <algorithm>
+#include <numeric>
 #include <cmath>
 
 namespace dreamrsi {
@@ -91,6 +92,16 @@ class IndentedWriter
 {
 public:
     explicit IndentedWriter(QByteArray &out) : m_out(out) {}
+    /// A writer of one value nested `depth` containers deep, its first line
+    /// without the indent (the enclosing writer's entry() writes that).
+    IndentedWriter(QByteArray &out, int depth) : m_out(out), m_first(depth, false), m_pendingValue(true) {}
+
+    /// A value written by a nested writer, as the next item.
+    void entry(const QByteArray &written)
+    {
+        item();
+        m_out += written;
+    }
 
     void beginObject() { open('{'); }
     void endObject() { close('}'); }
@@ -272,10 +283,17 @@ void writeSweep(IndentedWriter &w, const SweepResult &s)
 
 } // namespace
 
-QByteArray ReplayJson::resultToIndentedJson(const ReplayResult &result)
+namespace {
+
+/// The "worlds" entries, two levels deep.
+constexpr int worldDepth = 2;
+
+QByteArray writeResult(const ReplayResult &result, const QList<QByteArray> *worldEntries)
 {
     QByteArray out;
-    out.reserve(1 << 16);
+    out.reserve(worldEntries ? 4096 + std::accumulate(worldEntries->cbegin(), worldEntries->cend(), qsizetype(0),
+                                                      [](qsizetype n, const QByteArray &e) { return n + e.size() + 16; })
+                             : 1 << 16);
     IndentedWriter w(out);
     w.beginObject();
     w.key("betas").beginArray();
@@ -290,12 +308,38 @@ QByteArray ReplayJson::resultToIndentedJson(const ReplayResult &result)
     w.key("value").optionalNumber(result.value);
     w.key("workers").integer(result.workers);
     w.key("worlds").beginArray();
-    for (const SweepResult &s : result.worlds)
-        writeSweep(w, s);
+    if (worldEntries) {
+        for (const QByteArray &entry : *worldEntries)
+            w.entry(entry);
+    } else {
+        for (const SweepResult &s : result.worlds)
+            writeSweep(w, s);
+    }
     w.endArray();
     w.endObject();
     out += '\n';
     return out;
+}
+
+} // namespace
+
+QByteArray ReplayJson::resultToIndentedJson(const ReplayResult &result)
+{
+    return writeResult(result, nullptr);
+}
+
+QByteArray ReplayJson::sweepToIndentedJson(const SweepResult &sweep)
+{
+    QByteArray out;
+    IndentedWriter w(out, worldDepth);
+    writeSweep(w, sweep);
+    return out;
+}
+
+QByteArray ReplayJson::resultToIndentedJson(const ReplayResult &result, const QList<QByteArray> &worldEntries)
+{
+    Q_ASSERT(worldEntries.size() == result.worlds.size());
+    return writeResult(result, &worldEntries);
 }
 
 QJsonObject ReplayJson::resultToJson(const ReplayResult &result)

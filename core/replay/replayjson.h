@@ -24,6 +24,13 @@ QJsonObject resultToJson(const ReplayResult &result);
 /// (keys sorted, four-space indent, Qt's number forms), written directly:
 /// building the document costs more than the replay itself for large sweeps.
 QByteArray resultToIndentedJson(const ReplayResult &result);
+/// One world's entry of "worlds" in resultToIndentedJson(), indented as it is
+/// there (its first line without the indent): worlds can be written on the
+/// threads that replayed them.
+QByteArray sweepToIndentedJson(const SweepResult &sweep);
+/// resultToIndentedJson() with each world's entry already written by
+/// sweepToIndentedJson(), in the order of result.worlds.
+QByteArray resultToIndentedJson(const ReplayResult &result, const QList<QByteArray> &worldEntries);
 /// Reads resultToJson() output back (also what a child `dreamrsi replay`
 /// printed). Returns nothing and fills *error on a malformed document.
 std::optional<ReplayResult> resultFromJson(const QJsonObject &object, QString *error);

@@ -174,6 +174,8 @@ std::optional<DiscoveryTree> DiscoveryTree::build(TreeMeta meta, QList<Cell> cel
 
 void DiscoveryTree::index()
 {
+    m_branchOf.resize(m_cells.size());
+    m_parentOf.resize(m_cells.size());
     for (int i = 0; i < m_cells.size(); ++i) {
         const Cell &c = m_cells.at(i);
         const double e = c.effectiveScore();
@@ -181,7 +183,14 @@ void DiscoveryTree::index()
             m_bestEffective = e;
             m_bestIndex = i;
         }
-        m_branches[m_branchIndex.value(c.branch)].cells[c.attempt] = i;
+        const int bi = m_branchIndex.value(c.branch);
+        m_branchOf[i] = bi;
+        m_branches[bi].cells[c.attempt] = i;
+    }
+    // Cells are sorted by seq, not by attempt: parents once every slot is filled.
+    for (int i = 0; i < m_cells.size(); ++i) {
+        const int attempt = m_cells.at(i).attempt;
+        m_parentOf[i] = attempt == 0 ? -1 : m_branches.at(m_branchOf.at(i)).cells.at(attempt - 1);
     }
 }
 
@@ -209,12 +218,6 @@ int DiscoveryTree::indexOf(int branchId, int attempt) const
     if (bi < 0 || attempt < 0 || attempt >= m_branches.at(bi).cells.size())
         return -1;
     return m_branches.at(bi).cells.at(attempt);
-}
-
-int DiscoveryTree::parentIndex(int cellIndex) const
-{
-    const Cell &c = m_cells.at(cellIndex);
-    return c.attempt == 0 ? -1 : indexOf(c.branch, c.attempt - 1);
 }
 
 QMap<QString, int> DiscoveryTree::failClassCounts() const

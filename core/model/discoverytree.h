@@ -85,7 +85,9 @@ public:
     /// Index into cells() of (branch, attempt), -1 if absent.
     int indexOf(int branchId, int attempt) const;
     /// Index of the parent attempt (attempt - 1 of the same branch), -1 for attempt 0.
-    int parentIndex(int cellIndex) const;
+    int parentIndex(int cellIndex) const { return m_parentOf.at(cellIndex); }
+    /// Index into branches() of the branch of cell `cellIndex`.
+    int branchIndexOfCell(int cellIndex) const { return m_branchOf.at(cellIndex); }
 
     /// Counts per fail class over all cells.
     QMap<QString, int> failClassCounts() const;
@@ -99,6 +101,8 @@ private:
     QList<Branch> m_branches;
     QHash<QString, int> m_byId;
     QHash<int, int> m_branchIndex;
+    QList<int> m_branchOf; ///< per cell: its index into m_branches
+    QList<int> m_parentOf; ///< per cell: its parent's index, -1 for attempt 0
     double m_bestEffective = 0.0;
     int m_bestIndex = -1;
 };

@@ -69,8 +69,13 @@ void PolicyState::reset(double beta, int maxParallelism, std::optional<double> b
 
 void PolicyState::appendObservation(const Observation &observation)
 {
-    m_observed.append(observation);
+    appendObservation(Observation(observation));
+}
+
+void PolicyState::appendObservation(Observation &&observation)
+{
     const int branch = observation.meta.branch;
+    m_observed.append(std::move(observation));
     const auto it = std::lower_bound(m_openedBranches.begin(), m_openedBranches.end(), branch);
     if (it == m_openedBranches.end() || *it != branch)
         m_openedBranches.insert(it, branch);

@@ -58,6 +58,7 @@ public:
     void setRound(int round) { m_round = round; }
     /// Appends a revealed cell; its branch becomes opened.
     void appendObservation(const Observation &observation);
+    void appendObservation(Observation &&observation);
     /// Room for `count` observations (the engine: the world's cell count).
     void reserveObservations(qsizetype count) { m_observed.reserve(count); }
     /// Replaces the legal list (already sorted by (branch, attempt)).

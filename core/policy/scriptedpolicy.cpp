@@ -287,8 +287,11 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
                 return thrown(e);
             }
         },
-        addTags: function (k, tags) {
-            tagLists[k] = Array.prototype.slice.call(tags);
+        // A tag list comes joined by NUL characters (one string crosses
+        // much faster than an array), or as an array when a tag holds one.
+        addTags: function (k, tags, count) {
+            tagLists[k] = typeof tags !== "string" ? Array.prototype.slice.call(tags)
+                                                   : (count === 0 ? [] : tags.split("\u0000"));
         },
         // parent: the parent's index when the interpreter has its metadata,
         // else its id (a hand-made state), or null for attempt 0.
@@ -424,7 +427,11 @@ public:
         auto known = tagList.constFind(m.tags);
         if (known == tagList.cend()) {
             known = tagList.insert(m.tags, int(tagList.size()));
-            fnAddTags.call({QJSValue(known.value()), stringArray(m.tags)});
+            const bool joinable = std::none_of(m.tags.cbegin(), m.tags.cend(),
+                                               [](const QString &t) { return t.contains(QChar(0)); });
+            fnAddTags.call({QJSValue(known.value()),
+                            joinable ? QJSValue(m.tags.join(QChar(0))) : stringArray(m.tags),
+                            QJSValue(int(m.tags.size()))});
         }
         const int parent = m.parentId.isEmpty() ? -1 : indexOf.value(m.parentId, -1);
         metaArgs[0] = QJSValue(index);

@@ -25,11 +25,12 @@ CellMeta metaOf(const DiscoveryTree &world, int cellIndex)
     return CellMeta{c.id, c.branch, c.attempt, parent >= 0 ? world.cells().at(parent).id : QString(), c.seq, c.tags};
 }
 
-Observation observationOf(const DiscoveryTree &world, int cellIndex)
+/// The observation of a revealed cell, whose metadata the caller gives.
+Observation observationOf(const DiscoveryTree &world, int cellIndex, CellMeta &&meta)
 {
     const Cell &c = world.cells().at(cellIndex);
     Observation o;
-    o.meta = metaOf(world, cellIndex);
+    o.meta = std::move(meta);
     o.score = c.score;
     o.evaluated = c.evaluated;
     o.valid = c.valid;
@@ -118,16 +119,28 @@ EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &polic
     PolicyState state;
     state.reset(beta, W, world.meta().baselineScore);
     state.reserveObservations(world.cells().size());
-    QList<int> next(branches.size(), 0); // next attempt per branch index
-    // A cell is legal now when its branch is allowed, it is that branch's next
-    // attempt and within the plan's depth; the world's id index finds it.
-    const auto legalCell = [&](const QString &id) {
-        const int cell = world.indexOfId(id);
-        if (cell < 0)
-            return -1;
-        const Cell &c = world.cells().at(cell);
-        const int bi = world.branchIndex(c.branch);
-        return bi < allowedBranches && next.at(bi) == c.attempt && c.attempt <= maxAttempt ? cell : -1;
+    // The legal cells, sorted by branch (one per branch at most): attempt 0
+    // of each allowed branch at first; a revealed cell's place goes to its
+    // next attempt when that exists within the plan's depth. The metadata
+    // list is kept here and lent to the state each round, so only the
+    // metadata of a cell that becomes legal is built.
+    QList<CellMeta> legal;
+    QList<int> legalCells; // their indices into world.cells()
+    legal.reserve(allowedBranches);
+    legalCells.reserve(allowedBranches);
+    for (qsizetype bi = 0; bi < allowedBranches; ++bi) {
+        const DiscoveryTree::Branch &b = branches.at(bi);
+        if (!b.cells.isEmpty() && maxAttempt >= 0) {
+            legalCells.append(b.cells.first());
+            legal.append(metaOf(world, b.cells.first()));
+        }
+    }
+    const auto legalAt = [&](const QString &id) -> qsizetype {
+        for (qsizetype j = 0; j < legal.size(); ++j) {
+            if (legal.at(j).id == id)
+                return j;
+        }
+        return -1;
     };
     double best = 0.0;
     QString bestId;
@@ -137,20 +150,12 @@ EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &polic
     r.curve.reserve(world.cells().size());
 
     for (;;) {
-        QList<CellMeta> legal;
-        legal.reserve(allowedBranches);
-        for (qsizetype bi = 0; bi < allowedBranches; ++bi) {
-            const int a = next.at(bi);
-            const DiscoveryTree::Branch &b = branches.at(bi);
-            if (a < b.cells.size() && a <= maxAttempt)
-                legal.append(metaOf(world, b.cells.at(a)));
-        }
         if (legal.isEmpty())
             break;
         if (options.maxRounds && k >= *options.maxRounds)
             break;
         state.setRound(k);
-        state.setLegal(std::move(legal));
+        state.setLegal(legal); // shared until the state lets go of it below
 
         RoundTrace *trace = nullptr;
         if (options.trace) {
@@ -166,6 +171,7 @@ EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &polic
         }
 
         const PolicyDecision decision = policy.selectBatch(state);
+        state.setLegal({});
         const auto where = [k] { return QStringLiteral("round %1: ").arg(k + 1); };
         if (!decision.ok()) {
             r.error = where() + decision.error;
@@ -186,7 +192,7 @@ EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &polic
                     r.error = where() + QStringLiteral("id %1 appears twice in the batch").arg(id);
                     break;
                 }
-                if (legalCell(id) < 0) {
+                if (legalAt(id) < 0) {
                     r.error = where() + QStringLiteral("id %1 is not legal").arg(id);
                     break;
                 }
@@ -205,21 +211,30 @@ EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &polic
             break;
 
         for (const QString &id : decision.batch) {
-            const int cell = world.indexOfId(id);
+            const qsizetype j = legalAt(id);
+            const int cell = legalCells.at(j);
             const Cell &c = world.cells().at(cell);
-            const qsizetype bi = world.branchIndex(c.branch);
-            next[bi] = c.attempt + 1;
-            r.revealed.append(id);
+            r.revealed.append(c.id);
             r.calls += 1;
             const double e = c.effectiveScore();
             if (bestId.isEmpty() || e > best) {
-                bestId = id;
+                bestId = c.id;
                 best = std::max(best, e);
             }
             r.curve.append(CurvePoint{r.calls, attainmentOf(best, S)});
-            state.appendObservation(observationOf(world, cell));
+            state.appendObservation(observationOf(world, cell, std::move(legal[j])));
             if (trace)
-                trace->revealed.append(RevealedCell{id, c.branch, c.attempt, c.score, e, c.failClass});
+                trace->revealed.append(RevealedCell{c.id, c.branch, c.attempt, c.score, e, c.failClass});
+            // The branch's next attempt takes the revealed cell's place.
+            const QList<int> &attempts = branches.at(world.branchIndexOfCell(cell)).cells;
+            const int nextAttempt = c.attempt + 1;
+            if (nextAttempt < attempts.size() && nextAttempt <= maxAttempt) {
+                legalCells[j] = attempts.at(nextAttempt);
+                legal[j] = metaOf(world, legalCells.at(j));
+            } else {
+                legalCells.remove(j);
+                legal.remove(j);
+            }
         }
         k += 1;
     }

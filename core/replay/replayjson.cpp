@@ -165,7 +165,13 @@ private:
             m_out += m_first.last() ? "\n" : ",\n";
             m_first.last() = false;
         }
-        m_out.append(4 * m_first.size(), ' ');
+        indent();
+    }
+    void indent()
+    {
+        static const char spaces[] = "                                                                ";
+        for (qsizetype n = 4 * m_first.size(); n > 0; n -= qsizetype(sizeof spaces) - 1)
+            m_out.append(spaces, std::min(n, qsizetype(sizeof spaces) - 1));
     }
     void open(char c)
     {
@@ -177,7 +183,7 @@ private:
     {
         m_first.removeLast();
         m_out += '\n';
-        m_out.append(4 * m_first.size(), ' ');
+        indent();
         m_out += c;
     }
     void escaped(const QString &s)
@@ -202,6 +208,22 @@ private:
                 }
             }
         };
+        // Most strings (ids, file names) are printable ASCII with nothing to
+        // escape: those are copied whole.
+        const bool plain = std::all_of(s.cbegin(), s.cend(), [](QChar ch) {
+            const char16_t u = ch.unicode();
+            return u >= 0x20 && u < 0x80 && u != '"' && u != '\\';
+        });
+        if (plain) {
+            const qsizetype at = m_out.size();
+            m_out.resize(at + s.size() + 2);
+            char *to = m_out.data() + at;
+            *to++ = '"';
+            for (const QChar ch : s)
+                *to++ = char(ch.unicode());
+            *to = '"';
+            return;
+        }
         const qsizetype start = m_out.size();
         m_out += '"';
         for (const QChar ch : s) {

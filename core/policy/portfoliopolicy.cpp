@@ -35,6 +35,7 @@
 #include "portfoliopolicy.h"
 
 #include <QHash>
+#include <QVarLengthArray>
 
 #include <algorithm>
 #include <cmath>
@@ -45,7 +46,8 @@ namespace {
 
 struct Candidate
 {
-    QString id;
+    const QString *id; ///< the legal cell's, in the state
+
     int branch = 0;
     bool hasAnchor = false;
     double anchor = 0.0;
@@ -120,7 +122,12 @@ PolicyDecision PortfolioPolicy::selectBatch(const PolicyState &state)
 {
     const double beta = state.beta();
     const int W = state.maxParallelism();
-    const QStringList roots = state.legalRootIds();
+    // The legal roots, ascending by branch (pointers into the state).
+    QVarLengthArray<const QString *, 32> roots;
+    for (const CellMeta &m : state.legal()) {
+        if (m.attempt == 0)
+            roots.append(&m.id);
+    }
     const int opened = int(state.openedBranches().size());
     const int T = opened + int(roots.size());
     const int R = 1 + int(std::floor(beta * double(T - 1) + 0.5));
@@ -137,7 +144,7 @@ PolicyDecision PortfolioPolicy::selectBatch(const PolicyState &state)
 
     if (observed.isEmpty()) {
         for (int i = 0; i < roots.size() && i < w0 && i < W; ++i)
-            batch.append(roots.at(i));
+            batch.append(*roots.at(i));
         return decision;
     }
 
@@ -145,16 +152,14 @@ PolicyDecision PortfolioPolicy::selectBatch(const PolicyState &state)
         return decision;
 
     // Classify the frontiers.
-    QList<Candidate> exploit;
-    QList<Candidate> recovery;
-    exploit.reserve(state.legal().size());
-    recovery.reserve(state.legal().size());
+    QVarLengthArray<Candidate, 32> exploit;
+    QVarLengthArray<Candidate, 32> recovery;
     for (const CellMeta &m : state.legal()) {
         if (m.attempt == 0)
             continue;
         const auto found = m_trajectories.constFind(m.branch);
         const Trajectory t = found == m_trajectories.cend() ? Trajectory{} : *found;
-        const Candidate c{m.id, m.branch, t.hasAnchor, t.anchor, t.failRun};
+        const Candidate c{&m.id, m.branch, t.hasAnchor, t.anchor, t.failRun};
         if (t.lastSuccess) {
             if (t.stall < P)
                 exploit.append(c);
@@ -168,20 +173,20 @@ PolicyDecision PortfolioPolicy::selectBatch(const PolicyState &state)
     int rootsLeft = R - opened;
     int nextRoot = 0;
     if (rootsLeft > 0 && nextRoot < roots.size() && batch.size() < W) {
-        batch.append(roots.at(nextRoot++));
+        batch.append(*roots.at(nextRoot++));
         --rootsLeft;
     }
     const int space = W - int(batch.size());
     if (!recovery.isEmpty() && exploit.size() < space) {
         for (const Candidate &c : exploit)
-            batch.append(c.id);
-        batch.append(recovery.first().id);
+            batch.append(*c.id);
+        batch.append(*recovery.first().id);
     } else {
         for (int i = 0; i < exploit.size() && i < space; ++i)
-            batch.append(exploit.at(i).id);
+            batch.append(*exploit.at(i).id);
     }
     while (batch.size() < W && rootsLeft > 0 && nextRoot < roots.size()) {
-        batch.append(roots.at(nextRoot++));
+        batch.append(*roots.at(nextRoot++));
         --rootsLeft;
     }
     return decision;

@@ -461,6 +461,30 @@ function selectBatch(s) {
         }
     }
 
+    void replacedStandardGlobalsComeBack()
+    {
+        // A policy that replaces Math, JSON and Object.defineProperty (which
+        // the runtime itself uses between episodes) finds the originals at
+        // the next episode, and Math.random still seeded.
+        std::unique_ptr<ScriptedPolicy> p = compile(QStringLiteral(
+            "function selectBatch(s) {\n"
+            "  var seen = [typeof Math.max, typeof JSON.stringify, typeof Object.defineProperty, Math.random()].join();\n"
+            "  Math = { random: function () { return 7; } };\n"
+            "  JSON = null;\n"
+            "  Object.defineProperty = function () { throw new Error('replaced'); };\n"
+            "  throw new Error(seen); }"));
+        QVERIFY(p);
+        ReplayOptions o;
+        QString first;
+        for (int i = 0; i < 3; ++i) {
+            const EpisodeResult r = ReplayEngine::runEpisode(world(errorWorld), *p, 0.5, o);
+            QVERIFY2(r.error.contains(QLatin1String("Error: function,function,function,0.")), qPrintable(r.error));
+            if (i == 0)
+                first = r.error;
+            QCOMPARE(r.error, first);
+        }
+    }
+
     void mathRandomIsSeededPerEpisode()
     {
         // The documented generator: xorshift32 (13, 17, 5) from the seed.

@@ -183,22 +183,31 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
             return Object.prototype.hasOwnProperty.call(o, key);
         }]
     ];
+    // What the runtime itself calls, taken before any policy code runs: a
+    // policy that replaces Object.defineProperty or Math changes nothing here.
+    var defineProperty = Object.defineProperty, ownNames = Object.getOwnPropertyNames, MathObject = Math;
+    var helperNames = ["improvedVsParent", "improvedVsBaseline", "isSuccess", "failedHard"];
+    // One descriptor per addition, made once (the policy cannot reach them).
+    var descriptors = additions.map(function (a) {
+        return { value: a[2], writable: true, configurable: true, enumerable: false };
+    });
     function install() {
         G.Date = noClock;
-        Math.random = random;
-        for (var k in helpers)
-            G[k] = helpers[k];
+        MathObject.random = random;
+        for (var h = 0; h < helperNames.length; ++h)
+            G[helperNames[h]] = helpers[helperNames[h]];
         G.globalThis = G;
         // Re-installed at every episode: a policy that replaced one of them
         // does not leak that into the next episode.
-        for (var i = 0; i < additions.length; ++i) {
-            Object.defineProperty(additions[i][0], additions[i][1],
-                                  { value: additions[i][2], writable: true, configurable: true, enumerable: false });
-        }
+        for (var i = 0; i < additions.length; ++i)
+            defineProperty(additions[i][0], additions[i][1], descriptors[i]);
     }
     install();
-    var baseNames = Object.getOwnPropertyNames(G);
+    var baseNames = ownNames(G);
     var baseGlobals = new Set(baseNames);
+    // The standard globals as they were (Math, JSON, Object, ...): one that a
+    // policy replaced is put back at the next episode start.
+    var baseValues = baseNames.map(function (name) { return G[name]; });
 
     var inst = null, beta = 0, W = 1;
     var failClasses = []; // fail-class names by the index C++ gave them (kept across episodes)
@@ -266,13 +275,18 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
             // names are then the base names in the same order, which is
             // checked by comparing them in place (much cheaper than a lookup
             // of each name, which the interpreter makes slow).
-            var names = Object.getOwnPropertyNames(G);
+            var names = ownNames(G);
             var unchanged = names.length === baseNames.length;
             for (var n = 0; unchanged && n < names.length; ++n)
                 unchanged = names[n] === baseNames[n];
             for (var i = 0; !unchanged && i < names.length; ++i) {
                 if (!baseGlobals.has(names[i])) {
                     try { delete G[names[i]]; } catch (e) { /* non-configurable: left as is */ }
+                }
+            }
+            for (var g = 0; g < baseNames.length; ++g) {
+                if (G[baseNames[g]] !== baseValues[g]) {
+                    try { G[baseNames[g]] = baseValues[g]; } catch (e) { /* made read-only: left as is */ }
                 }
             }
             install();

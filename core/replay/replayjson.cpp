@@ -5,6 +5,8 @@
 #include <QLocale>
 
 #include <algorithm>
+#include <charconv>
+#include <string>
 #include <numeric>
 #include <cmath>
 
@@ -91,16 +93,16 @@ QJsonObject sweepEntryToJson(const EpisodeResult &e, bool scorable)
 class IndentedWriter
 {
 public:
-    explicit IndentedWriter(QByteArray &out) : m_out(out) {}
+    explicit IndentedWriter(std::string &out) : m_out(out) {}
     /// A writer of one value nested `depth` containers deep, its first line
     /// without the indent (the enclosing writer's entry() writes that).
-    IndentedWriter(QByteArray &out, int depth) : m_out(out), m_first(depth, false), m_pendingValue(true) {}
+    IndentedWriter(std::string &out, int depth) : m_out(out), m_first(depth, false), m_pendingValue(true) {}
 
     /// A value written by a nested writer, as the next item.
     void entry(const QByteArray &written)
     {
         item();
-        m_out += written;
+        m_out.append(written.constData(), size_t(written.size()));
     }
 
     void beginObject() { open('{'); }
@@ -126,16 +128,16 @@ public:
         // integer (so -0.0 prints as 0); other finite values print in the
         // shortest form that reads back, non-finite ones as null.
         if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) <= 9007199254740992.0)
-            m_out += QByteArray::number(qint64(d));
+            integerText(qint64(d));
         else if (std::isfinite(d))
-            m_out += QByteArray::number(d, 'g', QLocale::FloatingPointShortest);
+            append(QByteArray::number(d, 'g', QLocale::FloatingPointShortest));
         else
             m_out += "null";
     }
     void integer(qint64 v)
     {
         item();
-        m_out += QByteArray::number(v);
+        integerText(v);
     }
     void optionalNumber(const std::optional<double> &v) { v ? number(*v) : null(); }
     void null()
@@ -171,7 +173,7 @@ private:
     {
         static const char spaces[] = "                                                                ";
         for (qsizetype n = 4 * m_first.size(); n > 0; n -= qsizetype(sizeof spaces) - 1)
-            m_out.append(spaces, std::min(n, qsizetype(sizeof spaces) - 1));
+            m_out.append(spaces, size_t(std::min(n, qsizetype(sizeof spaces) - 1)));
     }
     void open(char c)
     {
@@ -228,11 +230,11 @@ private:
         m_out += '"';
         for (const QChar ch : s) {
             if (ch.unicode() >= 0x80) { // not ASCII: write the whole string from its UTF-8
-                m_out.truncate(start);
+                m_out.resize(start);
                 if (std::any_of(s.cbegin(), s.cend(), [](QChar c) { return c.isSurrogate(); })) {
                     // Surrogates (an unpaired one above all) are Qt's business: print as it does.
                     const QByteArray q = QJsonDocument(QJsonArray{s}).toJson(QJsonDocument::Compact);
-                    m_out += q.mid(1, q.size() - 2);
+                    append(q.mid(1, q.size() - 2));
                     return;
                 }
                 m_out += '"';
@@ -246,7 +248,15 @@ private:
         m_out += '"';
     }
 
-    QByteArray &m_out;
+    void append(const QByteArray &bytes) { m_out.append(bytes.constData(), size_t(bytes.size())); }
+    void integerText(qint64 v)
+    {
+        char digits[24];
+        const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
+        m_out.append(digits, size_t(end - digits));
+    }
+
+    std::string &m_out;
     QList<bool> m_first; ///< per open container: nothing written in it yet
     bool m_pendingValue = false;
 };
@@ -312,10 +322,10 @@ constexpr int worldDepth = 2;
 
 QByteArray writeResult(const ReplayResult &result, const QList<QByteArray> *worldEntries)
 {
-    QByteArray out;
-    out.reserve(worldEntries ? 4096 + std::accumulate(worldEntries->cbegin(), worldEntries->cend(), qsizetype(0),
-                                                      [](qsizetype n, const QByteArray &e) { return n + e.size() + 16; })
-                             : 1 << 16);
+    std::string out;
+    out.reserve(worldEntries ? 4096 + std::accumulate(worldEntries->cbegin(), worldEntries->cend(), size_t(0),
+                                                      [](size_t n, const QByteArray &e) { return n + size_t(e.size()) + 16; })
+                             : size_t(1) << 16);
     IndentedWriter w(out);
     w.beginObject();
     w.key("betas").beginArray();
@@ -340,7 +350,7 @@ QByteArray writeResult(const ReplayResult &result, const QList<QByteArray> *worl
     w.endArray();
     w.endObject();
     out += '\n';
-    return out;
+    return QByteArray(out.data(), qsizetype(out.size()));
 }
 
 } // namespace
@@ -352,10 +362,10 @@ QByteArray ReplayJson::resultToIndentedJson(const ReplayResult &result)
 
 QByteArray ReplayJson::sweepToIndentedJson(const SweepResult &sweep)
 {
-    QByteArray out;
+    std::string out;
     IndentedWriter w(out, worldDepth);
     writeSweep(w, sweep);
-    return out;
+    return QByteArray(out.data(), qsizetype(out.size()));
 }
 
 QByteArray ReplayJson::resultToIndentedJson(const ReplayResult &result, const QList<QByteArray> &worldEntries)

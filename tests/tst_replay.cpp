@@ -523,7 +523,7 @@ private slots:
                     QVERIFY2(readError.isEmpty(), qPrintable(readError));
                     QCOMPARE(ReplayJson::resultToJson(r), expected);
                     // The entries written as worlds finished make the same document.
-                    QCOMPARE(ReplayJson::resultToIndentedJson(r, entries), ReplayJson::resultToIndentedJson(r));
+                    QCOMPARE(QByteArray::fromStdString(ReplayJson::resultToIndentedJson(r, entries)), ReplayJson::resultToIndentedJson(r));
                     std::sort(progress.begin(), progress.end());
                     QVERIFY(!progress.isEmpty());
                     QCOMPARE(progress.last(), int(count * 5));

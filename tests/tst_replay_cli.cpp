@@ -170,6 +170,26 @@ private slots:
         QCOMPARE(j, ReplayJson::resultToJson(here));
     }
 
+    void smallOutputsArriveWhole()
+    {
+        // `dreamrsi replay` ends without freeing its result (after flushing):
+        // a short JSON and a short table still arrive whole, byte for byte.
+        const Run j = cli({QStringLiteral("replay"), QStringLiteral("--world"), m_worlds.at(0), QStringLiteral("--policy"),
+                           QStringLiteral("builtin:portfolio"), QStringLiteral("--betas"), QStringLiteral("0"), QStringLiteral("--json")});
+        QCOMPARE(j.exitCode, 0);
+        ReplayOptions o;
+        o.betas = {0.0};
+        const ReplayResult here = ReplayEngine::runWorlds(
+            {ReplayWorld{m_worlds.at(0), std::make_shared<DiscoveryTree>(*TreeJson::readFile(m_worlds.at(0)).tree)}},
+            PolicySpec::builtin(QStringLiteral("portfolio")), o);
+        QCOMPARE(j.out, ReplayJson::resultToIndentedJson(here));
+        const Run t = cli({QStringLiteral("replay"), QStringLiteral("--world"), m_worlds.at(0), QStringLiteral("--policy"),
+                           QStringLiteral("builtin:portfolio"), QStringLiteral("--betas"), QStringLiteral("0")});
+        QCOMPARE(t.exitCode, 0);
+        const QByteArray last = QByteArrayLiteral("value (mean over 1 scorable world): ") + QByteArray::number(*here.value, 'g', 6) + '\n';
+        QVERIFY2(t.out.endsWith(last), t.out.constData());
+    }
+
     void handComputedCase()
     {
         // tests/data/replay/sparse: a world, a policy and the numbers worked out by hand.

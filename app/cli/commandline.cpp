@@ -2,7 +2,29 @@
 
 #include <QHash>
 
+#include <vector>
+
 namespace dreamrsi::CommandLine {
+
+namespace {
+
+std::vector<std::shared_ptr<void>> &kept()
+{
+    static std::vector<std::shared_ptr<void>> objects;
+    return objects;
+}
+
+} // namespace
+
+void keepUntilExit(std::shared_ptr<void> object)
+{
+    kept().push_back(std::move(object));
+}
+
+bool keptUntilExit()
+{
+    return !kept().empty();
+}
 
 namespace {
 

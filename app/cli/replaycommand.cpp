@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <mutex>
 #include <optional>
 
@@ -184,21 +185,25 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
         };
     }
     // Each world's JSON is written on the thread that replayed it.
-    QList<QByteArray> worldEntries;
+    auto worldEntries = std::make_shared<QList<QByteArray>>();
     ReplayEngine::SweepDone written;
     if (request.printing.json) {
-        worldEntries.resize(request.worldPaths.size());
-        written = [entries = worldEntries.data()](qsizetype world, const SweepResult &sweep) {
+        worldEntries->resize(request.worldPaths.size());
+        written = [entries = worldEntries->data()](qsizetype world, const SweepResult &sweep) {
             entries[world] = ReplayJson::sweepToIndentedJson(sweep);
         };
     }
     QString readError;
-    const ReplayResult result = ReplayEngine::runFiles(request.worldPaths, *spec, replay, &readError, written, progress);
+    auto result = std::make_shared<ReplayResult>(
+        ReplayEngine::runFiles(request.worldPaths, *spec, replay, &readError, written, progress));
     if (!readError.isEmpty()) {
         err << "error: " << readError << '\n';
         return 1;
     }
-    return printReplayResult(result, request.printing, out, err, request.printing.json ? &worldEntries : nullptr);
+    const int rc = printReplayResult(*result, request.printing, out, err, request.printing.json ? worldEntries.get() : nullptr);
+    CommandLine::keepUntilExit(std::move(result));
+    CommandLine::keepUntilExit(std::move(worldEntries));
+    return rc;
 }
 
 } // namespace dreamrsi

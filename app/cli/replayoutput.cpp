@@ -28,15 +28,22 @@ int printReplayResult(const ReplayResult &result, const ReplayPrinting &printing
         }
     }
     if (printing.json) {
-        const QByteArray json = worldEntries ? ReplayJson::resultToIndentedJson(result, *worldEntries)
-                                             : ReplayJson::resultToIndentedJson(result);
         // Straight to the file when the stream has one (stdout): tens of MB
         // need not go through a QString and back.
-        if (QIODevice *device = out.device()) {
-            out.flush();
-            device->write(json);
+        const auto print = [&out](const char *data, qsizetype size) {
+            if (QIODevice *device = out.device()) {
+                out.flush();
+                device->write(data, size);
+            } else {
+                out << QString::fromUtf8(data, size);
+            }
+        };
+        if (worldEntries) {
+            const std::string json = ReplayJson::resultToIndentedJson(result, *worldEntries);
+            print(json.data(), qsizetype(json.size()));
         } else {
-            out << QString::fromUtf8(json);
+            const QByteArray json = ReplayJson::resultToIndentedJson(result);
+            print(json.constData(), json.size());
         }
     } else {
         out << "policy " << result.policy << "   lambda " << number(result.lambda) << "   workers " << result.workers

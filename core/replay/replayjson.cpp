@@ -320,7 +320,7 @@ namespace {
 /// The "worlds" entries, two levels deep.
 constexpr int worldDepth = 2;
 
-QByteArray writeResult(const ReplayResult &result, const QList<QByteArray> *worldEntries)
+std::string writeResult(const ReplayResult &result, const QList<QByteArray> *worldEntries)
 {
     std::string out;
     out.reserve(worldEntries ? 4096 + std::accumulate(worldEntries->cbegin(), worldEntries->cend(), size_t(0),
@@ -350,14 +350,15 @@ QByteArray writeResult(const ReplayResult &result, const QList<QByteArray> *worl
     w.endArray();
     w.endObject();
     out += '\n';
-    return QByteArray(out.data(), qsizetype(out.size()));
+    return out;
 }
 
 } // namespace
 
 QByteArray ReplayJson::resultToIndentedJson(const ReplayResult &result)
 {
-    return writeResult(result, nullptr);
+    const std::string text = writeResult(result, nullptr);
+    return QByteArray(text.data(), qsizetype(text.size()));
 }
 
 QByteArray ReplayJson::sweepToIndentedJson(const SweepResult &sweep)
@@ -368,7 +369,7 @@ QByteArray ReplayJson::sweepToIndentedJson(const SweepResult &sweep)
     return QByteArray(out.data(), qsizetype(out.size()));
 }
 
-QByteArray ReplayJson::resultToIndentedJson(const ReplayResult &result, const QList<QByteArray> &worldEntries)
+std::string ReplayJson::resultToIndentedJson(const ReplayResult &result, const QList<QByteArray> &worldEntries)
 {
     Q_ASSERT(worldEntries.size() == result.worlds.size());
     return writeResult(result, &worldEntries);

@@ -10,6 +10,7 @@
 #include <QString>
 
 #include <optional>
+#include <string>
 
 namespace dreamrsi {
 
@@ -29,8 +30,9 @@ QByteArray resultToIndentedJson(const ReplayResult &result);
 /// threads that replayed them.
 QByteArray sweepToIndentedJson(const SweepResult &sweep);
 /// resultToIndentedJson() with each world's entry already written by
-/// sweepToIndentedJson(), in the order of result.worlds.
-QByteArray resultToIndentedJson(const ReplayResult &result, const QList<QByteArray> &worldEntries);
+/// sweepToIndentedJson(), in the order of result.worlds (as a std::string:
+/// tens of MB are not copied once more on the way out).
+std::string resultToIndentedJson(const ReplayResult &result, const QList<QByteArray> &worldEntries);
 /// Reads resultToJson() output back (also what a child `dreamrsi replay`
 /// printed). Returns nothing and fills *error on a malformed document.
 std::optional<ReplayResult> resultFromJson(const QJsonObject &object, QString *error);

@@ -461,6 +461,54 @@ function selectBatch(s) {
         }
     }
 
+    void episodesAfterOthersSeeWhatAFreshPolicySees()
+    {
+        // One interpreter runs episode after episode; an episode whose first
+        // round has the legal cells of the last one takes over the records
+        // made then. Whatever the order, each episode must see exactly what a
+        // new interpreter sees: same reveals, same metadata and tags.
+        const QString js = QStringLiteral(
+            "function selectBatch(s) {\n"
+            "  var b = [];\n"
+            "  for (var i = 0; i < s.legal.length && b.length < s.maxParallelism; ++i) {\n"
+            "    var m = s.meta(s.legal[i]);\n"
+            "    var seen = s.observed.filter(function (o) { return o.branch === m.branch; }).length;\n"
+            "    if (Math.random() < 0.6 || m.tags.join().length % 3 === seen % 3) b.push(m.id);\n"
+            "  }\n"
+            "  if (s.round > 4) return [];\n"
+            "  return b.length ? b : s.legal.slice(0, 1); }");
+        // Same ids, shape and seqs with other tags; and a third world.
+        DiscoveryTree a = world(QStringLiteral("0: 1 2 3 | 1: 2 0.5 | 2: 0.5 0.7 0.9"), 1.0);
+        QList<Cell> retagged = a.cells();
+        for (Cell &c : retagged)
+            c.tags = {QStringLiteral("other"), QStringLiteral("b%1").arg(c.branch)};
+        const DiscoveryTree b = *DiscoveryTree::build(a.meta(), retagged);
+        const DiscoveryTree c = world(QStringLiteral("0: 3 | 4: 1 1 1 | 7: 2 2"));
+        const QList<const DiscoveryTree *> order{&a, &a, &b, &a, &c, &c, &b, &b, &a};
+        std::unique_ptr<ScriptedPolicy> shared = compile(js);
+        QVERIFY(shared);
+        ReplayOptions o;
+        o.workers = 2;
+        for (qsizetype i = 0; i < order.size(); ++i) {
+            const double beta = double(i % 5) / 4.0;
+            std::unique_ptr<ScriptedPolicy> fresh = compile(js);
+            const EpisodeResult expected = ReplayEngine::runEpisode(*order.at(i), *fresh, beta, o);
+            const EpisodeResult got = ReplayEngine::runEpisode(*order.at(i), *shared, beta, o);
+            QVERIFY2(expected.ok(), qPrintable(expected.error));
+            QCOMPARE(got.revealed, expected.revealed);
+            QCOMPARE(got.rounds, expected.rounds);
+            QCOMPARE(got.error, expected.error);
+        }
+        // Tags reach the policy as the world has them, after an episode of the other world.
+        const QString tagsJs = QStringLiteral(
+            "function selectBatch(s) { throw new Error(s.legal.map(function (id) { return s.meta(id).tags.join('+'); }).join()); }");
+        std::unique_ptr<ScriptedPolicy> tagged = compile(tagsJs);
+        const EpisodeResult first = ReplayEngine::runEpisode(a, *tagged, 0.5, o);
+        const EpisodeResult second = ReplayEngine::runEpisode(b, *tagged, 0.5, o);
+        QVERIFY2(first.error.contains(QLatin1String("Error: t0,t1,t2")), qPrintable(first.error));
+        QVERIFY2(second.error.contains(QLatin1String("Error: other+b0,other+b1,other+b2")), qPrintable(second.error));
+    }
+
     void replacedStandardGlobalsComeBack()
     {
         // A policy that replaces Math, JSON and Object.defineProperty (which

@@ -8,6 +8,7 @@
 #include <QSet>
 
 #include <memory>
+#include <optional>
 
 namespace dreamrsi {
 
@@ -317,6 +318,21 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
             metaById.set(id, m);
             insertLegal(m);
         },
+        // The first round's records, for the next episode that starts with
+        // the same legal cells (the other β of a world): C++ keeps what
+        // firstRound() returns, not this closure, and hands it back to
+        // reuseFirstRound(). The records are never changed once made.
+        firstRound: function () {
+            return [metaAt.slice(), tagsAt.slice(), tagLists.slice(), legalMetas.slice()];
+        },
+        reuseFirstRound: function (kept) {
+            metaAt = kept[0].slice();
+            tagsAt = kept[1].slice();
+            tagLists = kept[2].slice();
+            legalMetas = kept[3].slice();
+            for (var i = 0; i < metaAt.length; ++i)
+                metaById.set(metaAt[i].id, metaAt[i]);
+        },
         setLegal: function (indices) {
             legalMetas = [];
             for (var i = 0; i < indices.length; ++i)
@@ -417,7 +433,8 @@ public:
     QJSEngine engine;
     std::unique_ptr<ScriptWatchdog> watchdog;
     QJSValue runtime;
-    QJSValue fnBegin, fnAddTags, fnAddMeta, fnSetLegal, fnAddFailClass, fnAddObs, fnSelect, fnPlan;
+    QJSValue fnBegin, fnAddTags, fnAddMeta, fnSetLegal, fnAddFailClass, fnAddObs, fnSelect, fnPlan, fnFirstRound,
+        fnReuseFirstRound;
     // Argument lists reused from call to call: building a QJSValueList per
     // call costs more than the call (Qt 6.4: ~0.1 us, plus ~0.1 us a string).
     QJSValueList metaArgs = QJSValueList(7);
@@ -433,6 +450,20 @@ public:
     QHash<QString, int> indexOf;     ///< cells whose metadata the interpreter has, by id
     QSet<QString> mirrorLegal;       ///< the interpreter's legal ids, as it derives them
     QHash<QStringList, int> tagList; ///< tag lists the interpreter has this episode
+    /// The first round of the last episode that started afresh: its legal
+    /// cells, what the interpreter made of them (firstRound()) and the
+    /// mirrors above as they were then. An episode whose first round has
+    /// the same legal cells (the next β of the same world) takes them over
+    /// instead of sending each cell again.
+    struct FirstRound
+    {
+        QList<CellMeta> legal;
+        QJSValue records;
+        QHash<QString, int> indexOf;
+        QSet<QString> mirrorLegal;
+        QHash<QStringList, int> tagList;
+    };
+    std::optional<FirstRound> firstRound;
 
     void addMeta(const CellMeta &m)
     {
@@ -595,6 +626,8 @@ std::unique_ptr<ScriptedPolicy> ScriptedPolicy::create(const QString &source, co
     p.fnAddFailClass = p.runtime.property(QStringLiteral("addFailClass"));
     p.fnAddObs = p.runtime.property(QStringLiteral("addObs"));
     p.fnSelect = p.runtime.property(QStringLiteral("select"));
+    p.fnFirstRound = p.runtime.property(QStringLiteral("firstRound"));
+    p.fnReuseFirstRound = p.runtime.property(QStringLiteral("reuseFirstRound"));
     p.fnPlan = p.runtime.property(QStringLiteral("plan"));
 
     QJSValue probe = p.runtime.property(QStringLiteral("probe"));
@@ -723,11 +756,24 @@ PolicyDecision ScriptedPolicy::selectBatch(const PolicyState &state)
     // the engine does (a legal cell stays legal until revealed); mirrorLegal
     // follows the same rule here, and when a caller's state disagrees (a
     // hand-made state), the legal list is sent explicitly.
-    for (const CellMeta &m : state.legal()) {
-        if (d->indexOf.contains(m.id))
-            continue;
-        d->addMeta(m);
-        d->mirrorLegal.insert(m.id);
+    // The first call of an episode (nothing sent yet, nothing revealed).
+    const bool firstCall = d->indexOf.isEmpty() && state.observed().isEmpty();
+    if (firstCall && d->firstRound && d->firstRound->legal == state.legal()) {
+        d->fnReuseFirstRound.call({d->firstRound->records});
+        d->indexOf = d->firstRound->indexOf;
+        d->mirrorLegal = d->firstRound->mirrorLegal;
+        d->tagList = d->firstRound->tagList;
+    } else {
+        for (const CellMeta &m : state.legal()) {
+            if (d->indexOf.contains(m.id))
+                continue;
+            d->addMeta(m);
+            d->mirrorLegal.insert(m.id);
+        }
+        if (firstCall) {
+            d->firstRound = Private::FirstRound{state.legal(), d->fnFirstRound.call(), d->indexOf, d->mirrorLegal,
+                                                d->tagList};
+        }
     }
     const QList<Observation> &observed = state.observed();
     for (qsizetype i = d->pushedObservations; i < observed.size(); ++i) {

@@ -47,7 +47,6 @@ namespace {
 struct Candidate
 {
     const QString *id; ///< the legal cell's, in the state
-
     int branch = 0;
     bool hasAnchor = false;
     double anchor = 0.0;

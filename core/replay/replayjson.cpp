@@ -6,9 +6,9 @@
 
 #include <algorithm>
 #include <charconv>
-#include <string>
-#include <numeric>
 #include <cmath>
+#include <numeric>
+#include <string>
 
 namespace dreamrsi {
 
@@ -217,8 +217,8 @@ private:
             return u >= 0x20 && u < 0x80 && u != '"' && u != '\\';
         });
         if (plain) {
-            const qsizetype at = m_out.size();
-            m_out.resize(at + s.size() + 2);
+            const size_t at = m_out.size();
+            m_out.resize(at + size_t(s.size()) + 2);
             char *to = m_out.data() + at;
             *to++ = '"';
             for (const QChar ch : s)
@@ -226,7 +226,7 @@ private:
             *to = '"';
             return;
         }
-        const qsizetype start = m_out.size();
+        const size_t start = m_out.size();
         m_out += '"';
         for (const QChar ch : s) {
             if (ch.unicode() >= 0x80) { // not ASCII: write the whole string from its UTF-8

@@ -51,6 +51,16 @@ QJsonObject thrownJson(const QString &error)
 
 const QString errorWorld = QStringLiteral("0: 1 2 3 | 1: 2 | 2: 3");
 
+/// The errors of `episodes` episodes that one policy runs in errorWorld, one
+/// after another (what an episode leaves behind must not reach the next).
+QStringList episodeErrors(ScriptedPolicy &policy, int episodes)
+{
+    QStringList errors;
+    for (int i = 0; i < episodes; ++i)
+        errors.append(ReplayEngine::runEpisode(world(errorWorld), policy, 0.5, ReplayOptions{}).error);
+    return errors;
+}
+
 } // namespace
 
 class TestPolicy : public QObject
@@ -390,11 +400,8 @@ function selectBatch(s) {
             "  Array.prototype.sort = function () { return 'hijacked'; }; Math.random = function () { return 7; };\n"
             "  throw new Error(before + '/' + (Math.random() === 7)); }"));
         QVERIFY(p);
-        ReplayOptions o;
-        for (int i = 0; i < 2; ++i) {
-            const EpisodeResult r = ReplayEngine::runEpisode(world(errorWorld), *p, 0.5, o);
-            QVERIFY2(r.error.contains(QLatin1String("Error: 1,2/true")), qPrintable(r.error));
-        }
+        for (const QString &error : episodeErrors(*p, 2))
+            QVERIFY2(error.contains(QLatin1String("Error: 1,2/true")), qPrintable(error));
     }
 
     void episodesStartAfresh()
@@ -405,11 +412,8 @@ function selectBatch(s) {
             "function selectBatch(s) { calls++; leaked = (typeof leaked === 'undefined') ? 1 : leaked + 1;\n"
             "  if (s.round === 0) return [s.legal[0]]; throw new Error(calls + '/' + leaked); }"));
         QVERIFY(p);
-        ReplayOptions o;
-        for (int i = 0; i < 3; ++i) {
-            const EpisodeResult r = ReplayEngine::runEpisode(world(errorWorld), *p, 0.5, o);
-            QVERIFY2(r.error.startsWith(QLatin1String("round 2: selectBatch threw: Error: 2/2 (line 3)")), qPrintable(r.error));
-        }
+        for (const QString &error : episodeErrors(*p, 3))
+            QVERIFY2(error.startsWith(QLatin1String("round 2: selectBatch threw: Error: 2/2 (line 3)")), qPrintable(error));
     }
 
     void linesAreThePolicysOwn()
@@ -454,11 +458,8 @@ function selectBatch(s) {
             "  delete globalThis.failedHard;\n"
             "  throw new Error(seen); }"));
         QVERIFY(p);
-        ReplayOptions o;
-        for (int i = 0; i < 3; ++i) {
-            const EpisodeResult r = ReplayEngine::runEpisode(world(errorWorld), *p, 0.5, o);
-            QVERIFY2(r.error.contains(QLatin1String("Error: undefined,undefined,function")), qPrintable(r.error));
-        }
+        for (const QString &error : episodeErrors(*p, 3))
+            QVERIFY2(error.contains(QLatin1String("Error: undefined,undefined,function")), qPrintable(error));
     }
 
     void episodesAfterOthersSeeWhatAFreshPolicySees()
@@ -522,14 +523,10 @@ function selectBatch(s) {
             "  Object.defineProperty = function () { throw new Error('replaced'); };\n"
             "  throw new Error(seen); }"));
         QVERIFY(p);
-        ReplayOptions o;
-        QString first;
-        for (int i = 0; i < 3; ++i) {
-            const EpisodeResult r = ReplayEngine::runEpisode(world(errorWorld), *p, 0.5, o);
-            QVERIFY2(r.error.contains(QLatin1String("Error: function,function,function,0.")), qPrintable(r.error));
-            if (i == 0)
-                first = r.error;
-            QCOMPARE(r.error, first);
+        const QStringList errors = episodeErrors(*p, 3);
+        for (const QString &error : errors) {
+            QVERIFY2(error.contains(QLatin1String("Error: function,function,function,0.")), qPrintable(error));
+            QCOMPARE(error, errors.first());
         }
     }
 

@@ -148,6 +148,7 @@ private slots:
     void jobLostByTheControllerRunsAgain();
     void missingPartitionSpendsNoAttempt();
     void cancelLeavesNoJob();
+    void startBetweenPollsIsReported();
     void timeLimitBecomesTimeout();
     void memoryLimitInsideTheJobIsResource();
     void slurmMemoryKillIsResource();
@@ -555,6 +556,44 @@ void TestSlurm::cancelLeavesNoJob()
     QCOMPARE(result.failClass, QStringLiteral("env"));
     QCOMPARE(result.error.value_or(QString()), QStringLiteral("cancelled"));
     QTRY_COMPARE_WITH_TIMEOUT(liveJobs(), QString(), 60'000);
+}
+
+void TestSlurm::startBetweenPollsIsReported()
+{
+    NEED_CLUSTER();
+    // squeue is asked once at the submission and then only after 10 s, long
+    // after this job has run: its start marker still makes it "RUNNING" in
+    // the reports and the log, with the time the job script began.
+    SlurmSettings s = settings();
+    s.pollInitialMs = 10'000;
+    s.pollMaxMs = 10'000;
+    SlurmEvaluationBackend backend(s);
+    QCOMPARE(backend.prepare(), QString());
+    Log log;
+    backend.setLogSink(log.sink());
+    const EvaluationRequest request = pythonCandidate(QStringLiteral("quick"), QByteArrayLiteral("print(1)\n"), 256);
+    std::mutex mutex;
+    QList<EvaluationProgress> reports;
+    std::atomic_bool cancel{false};
+    const EvaluationResult result = backend.evaluate(request, cancel, [&](const EvaluationProgress &p) {
+        std::lock_guard lock(mutex);
+        reports << p;
+    });
+    const QJsonObject info = result.metrics.value(QStringLiteral("slurm")).toObject();
+    QCOMPARE(info.value(QStringLiteral("state")).toString(), QStringLiteral("COMPLETED"));
+    QVERIFY2(reports.size() >= 3, qPrintable(log.text()));
+    QCOMPARE(reports.first().state, QStringLiteral("SUBMITTED"));
+    QVERIFY(reports.last().finished);
+    QCOMPARE(reports.last().state, QStringLiteral("COMPLETED"));
+    const auto running = std::find_if(reports.cbegin(), reports.cend(), [](const EvaluationProgress &p) { return p.state == QLatin1String("RUNNING"); });
+    QVERIFY2(running != reports.cend(), qPrintable(log.text()));
+    QVERIFY2(log.contains(QStringLiteral(": RUNNING")), qPrintable(log.text()));
+    // Once running, never back to waiting; the start is the job script's.
+    QVERIFY(std::none_of(running, reports.cend(), [](const EvaluationProgress &p) { return p.state == QLatin1String("PENDING"); }));
+    QVERIFY(running->startedMs > 0);
+    QCOMPARE(running->startedMs, reports.last().startedMs);
+    QVERIFY(running->startedMs >= reports.first().submittedMs);
+    QVERIFY2(log.text().indexOf(QStringLiteral(": RUNNING")) < log.text().indexOf(QStringLiteral(": COMPLETED")), qPrintable(log.text()));
 }
 
 void TestSlurm::timeLimitBecomesTimeout()

@@ -45,6 +45,12 @@ bool isTerminal(const QString &state)
     return terminal.contains(state);
 }
 
+/// squeue's reason for a job that waits for nothing.
+bool quietReason(const QString &reason)
+{
+    return reason.isEmpty() || reason == QLatin1String("None");
+}
+
 qint64 readEpochMs(const QString &path)
 {
     QFile file(path);
@@ -456,26 +462,45 @@ EvaluationResult SlurmEvaluationBackend::Private::runOnce(const EvaluationReques
     if (progress)
         progress(report);
 
-    // Wait for the poller to see the job end; report every change.
+    // Wait for the poller to see the job end; report every change. The job
+    // script writes its start marker before anything else, so a job that
+    // starts (or starts and ends) between two polls is reported as running
+    // at once, before the next poll, instead of seeming to skip its run.
     TrackedJob job;
     bool outOfPatience = false;
+    bool requeued = false;
+    const QString startMarker = dir + QStringLiteral("/started");
+    const auto waiting = [](const QString &state) {
+        return state == QLatin1String("PENDING") || state == QLatin1String("SUBMITTED") || state == QLatin1String("REQUEUED");
+    };
     {
         std::unique_lock lock(mutex);
+        const auto announce = [&](const QString &state, const QString &reason, qint64 startedMs) {
+            report.state = state;
+            report.reason = reason;
+            if (report.startedMs == 0 && startedMs != 0)
+                report.startedMs = startedMs;
+            lock.unlock();
+            log(QStringLiteral("slurm job %1 (%2): %3%4").arg(id, label, state, quietReason(reason) ? QString() : QStringLiteral(" (%1)").arg(reason)));
+            if (progress)
+                progress(report);
+            lock.lock();
+        };
         while (true) {
             job = jobs[id];
-            if (job.state != report.state || job.reason != report.reason) {
-                report.state = job.state;
-                report.reason = job.reason;
-                if (report.startedMs == 0 && job.state != QLatin1String("PENDING") && job.state != QLatin1String("SUBMITTED")
-                    && job.state != QLatin1String("REQUEUED"))
-                    report.startedMs = QDateTime::currentMSecsSinceEpoch();
-                lock.unlock();
-                const bool quiet = job.reason.isEmpty() || job.reason == QLatin1String("None");
-                log(QStringLiteral("slurm job %1 (%2): %3%4")
-                        .arg(id, label, job.state, quiet ? QString() : QStringLiteral(" (%1)").arg(job.reason)));
-                if (progress)
-                    progress(report);
-                lock.lock();
+            requeued = requeued || job.state == QLatin1String("REQUEUED");
+            const bool started = report.startedMs != 0;
+            if (!started && !requeued && (waiting(job.state) || isTerminal(job.state)) && QFileInfo::exists(startMarker)) {
+                const qint64 markerMs = readEpochMs(startMarker);
+                announce(QStringLiteral("RUNNING"), QString(), markerMs > 0 ? markerMs : QDateTime::currentMSecsSinceEpoch());
+                continue;
+            }
+            // A poll from before the start marker appeared is not news.
+            const bool stale = started && !requeued && waiting(job.state);
+            // squeue gives a running job the reason "None"; the marker gives none.
+            const bool sameReason = job.reason == report.reason || (quietReason(job.reason) && quietReason(report.reason));
+            if (!stale && (job.state != report.state || !sameReason)) {
+                announce(job.state, job.reason, waiting(job.state) ? 0 : QDateTime::currentMSecsSinceEpoch());
                 continue;
             }
             if (cancel.load() || job.gone || isTerminal(job.state))

@@ -12,6 +12,8 @@
 #include <QEventLoop>
 #include <QThread>
 
+#include <algorithm>
+
 #include <sys/resource.h>
 
 namespace dreamrsi {
@@ -26,6 +28,15 @@ double processCpuSeconds()
     getrusage(RUSAGE_SELF, &usage);
     return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
         + double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+/// Page faults of this process so far: memory handed back to the system
+/// and asked for again shows here (and as system CPU time).
+qint64 processPageFaults()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return qint64(usage.ru_minflt) + qint64(usage.ru_majflt);
 }
 
 } // namespace
@@ -58,9 +69,11 @@ int benchReplay(const ReplayBenchOptions &bench, QTextStream &out, QTextStream &
         QElapsedTimer timer;
         timer.start();
         const double cpu0 = processCpuSeconds();
+        const qint64 faults0 = processPageFaults();
         const ReplayResult r = ReplayEngine::runWorlds(set, spec, options);
         const double seconds = double(timer.nsecsElapsed()) / 1e9;
         const double cpu = processCpuSeconds() - cpu0;
+        const qint64 faults = processPageFaults() - faults0;
         qint64 reveals = 0;
         int episodes = 0;
         for (const SweepResult &s : r.worlds) {
@@ -74,7 +87,8 @@ int benchReplay(const ReplayBenchOptions &bench, QTextStream &out, QTextStream &
             << QString::number(episodes / seconds, 'f', 0).rightJustified(8) << " episodes/s  "
             << QString::number(double(reveals) / seconds, 'f', 0).rightJustified(9) << " reveals/s  (cpu "
             << QString::number(cpu * 1000.0, 'f', 0) << " ms: " << QString::number(episodes / cpu, 'f', 0)
-            << " episodes per cpu-second)"
+            << " episodes per cpu-second; " << QString::number(double(faults) / std::max(episodes, 1), 'f', 1)
+            << " page faults an episode)"
             << (r.ok() ? QString() : QStringLiteral("  ERROR ") + r.firstError()) << '\n';
         out.flush();
         return r.ok();

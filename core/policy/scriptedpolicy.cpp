@@ -211,6 +211,20 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
     // policy replaced is put back at the next episode start.
     var baseValues = baseNames.map(function (name) { return G[name]; });
 
+    // Heap ballast. The interpreter's collector hands every 64 KB chunk it
+    // finds empty back to the system (madvise, mprotect) and asks for it
+    // again at the next allocation: page faults and, with engines on two
+    // threads, TLB shootdowns, a quarter of a scripted replay's time. One
+    // small object kept alive out of every 256 made in a row keeps each
+    // chunk of the first ~2 MB occupied, so the collector reuses their free
+    // slots instead. It must stay reachable (the object returned below
+    // holds it: a local of this function alone dies when it returns).
+    var ballast = [];
+    for (var made = 0; made < 32768; ++made) {
+        var piece = { n: made };
+        if ((made & 255) === 0)
+            ballast.push(piece);
+    }
     var inst = null, beta = 0, W = 1;
     var failClasses = []; // fail-class names by the index C++ gave them (kept across episodes)
     // Per episode: metadata by engine index and by id (a Map: a plain object
@@ -263,6 +277,7 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
         return made;
     }
     return {
+        ballast: ballast,
         probe: function () {
             try {
                 var made = instantiate();

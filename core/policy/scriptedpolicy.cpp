@@ -215,14 +215,15 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
     // finds empty back to the system (madvise, mprotect) and asks for it
     // again at the next allocation: page faults and, with engines on two
     // threads, TLB shootdowns, a quarter of a scripted replay's time. One
-    // small object kept alive out of every 256 made in a row keeps each
-    // chunk of the first ~2 MB occupied, so the collector reuses their free
-    // slots instead. It must stay reachable (the object returned below
-    // holds it: a local of this function alone dies when it returns).
+    // object kept alive out of every 64 made in a row at start keeps each
+    // chunk they filled occupied, so the collector reuses their free slots
+    // instead (12 fields each: fewer objects to make than small ones). It
+    // must stay reachable: the object returned below holds it (a local of
+    // this function alone dies when the function returns).
     var ballast = [];
-    for (var made = 0; made < 32768; ++made) {
-        var piece = { n: made };
-        if ((made & 255) === 0)
+    for (var made = 0; made < 8192; ++made) {
+        var piece = { a: 0, b: 0, c: 0, d: 0, e: 0, f: 0, g: 0, h: 0, i: 0, j: 0, k: 0, l: 0 };
+        if ((made & 63) === 0)
             ballast.push(piece);
     }
     var inst = null, beta = 0, W = 1;

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <limits>
 #include <mutex>
+#include <thread>
 
 using namespace dreamrsi;
 using dreamrsi::test::FnPolicy;
@@ -33,6 +34,31 @@ ReplayOptions opts(int workers = 10)
     o.workers = workers;
     return o;
 }
+
+/// Forwards to a policy made from a spec and notes the threads its
+/// episodes began on.
+class Witness : public Policy
+{
+public:
+    Witness(std::unique_ptr<Policy> inner, std::shared_ptr<QList<std::thread::id>> threads)
+        : m_inner(std::move(inner)), m_threads(std::move(threads))
+    {
+    }
+    QString name() const override { return m_inner->name(); }
+    std::optional<double> defaultBeta() const override { return m_inner->defaultBeta(); }
+    bool hasGridPlanner() const override { return m_inner->hasGridPlanner(); }
+    GridPlanResult planGrid(const GridContext &context) override { return m_inner->planGrid(context); }
+    void beginEpisode(double beta, int maxParallelism) override
+    {
+        m_threads->append(std::this_thread::get_id());
+        m_inner->beginEpisode(beta, maxParallelism);
+    }
+    PolicyDecision selectBatch(const PolicyState &state) override { return m_inner->selectBatch(state); }
+
+private:
+    std::unique_ptr<Policy> m_inner;
+    std::shared_ptr<QList<std::thread::id>> m_threads;
+};
 
 } // namespace
 
@@ -529,6 +555,44 @@ private slots:
                     QCOMPARE(progress.last(), int(count * 5));
                 }
             }
+        }
+    }
+
+    void aPolicyMadeBeforeReplaysOnTheCallingThread()
+    {
+        // The policy a caller made to check the script replays on the
+        // calling thread; the result is the one a fresh policy gives.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QStringList paths;
+        for (int i = 0; i < 12; ++i) {
+            SynthParams p;
+            p.seed = quint64(i + 40);
+            paths << dir.filePath(QStringLiteral("w%1.json").arg(i));
+            QVERIFY(TreeJson::writeFile(SynthWorld::generate(p), paths.last()));
+        }
+        const PolicySpec spec = PolicySpec::script(QStringLiteral("function selectBatch(s) { return s.round < 3 && Math.random() < 0.9 ? s.legal.slice(0, 2) : []; }"),
+                                                   QStringLiteral("m.js"));
+        ReplayOptions o = opts();
+        QString readError;
+        const QJsonObject expected = ReplayJson::resultToJson(ReplayEngine::runFiles(paths, spec, o, &readError));
+        QVERIFY2(readError.isEmpty(), qPrintable(readError));
+        QVERIFY(!expected.value(QLatin1String("value")).isNull());
+        // 12 files: a world per thread at a time with 1 to 3 threads; with 4
+        // they are read first and the episodes spread.
+        for (const int threads : {1, 2, 3, 4}) {
+            o.threads = threads;
+            QString error;
+            std::unique_ptr<Policy> made = spec.create(&error);
+            QVERIFY2(made, qPrintable(error));
+            auto began = std::make_shared<QList<std::thread::id>>();
+            const ReplayResult r = ReplayEngine::runFiles(paths, spec, o, &readError, {}, {},
+                                                          std::make_unique<Witness>(std::move(made), began));
+            QVERIFY2(readError.isEmpty(), qPrintable(readError));
+            QCOMPARE(ReplayJson::resultToJson(r), expected);
+            QVERIFY(std::all_of(began->cbegin(), began->cend(), [](std::thread::id t) { return t == std::this_thread::get_id(); }));
+            if (threads == 1)
+                QCOMPARE(began->size(), paths.size() * 5);
         }
     }
 

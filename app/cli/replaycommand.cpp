@@ -161,11 +161,14 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
 
     QString error;
     std::optional<PolicySpec> spec = PolicySpec::fromArgument(request.policyArgument, &error);
+    std::unique_ptr<Policy> checked;
     if (spec) {
         spec->setTimeLimitMs(request.timeLimitMs);
         spec->setRandomSeed(request.seed);
-        // Fail early and clearly on a script that does not compile.
-        if (!spec->create(&error))
+        // Fail early and clearly on a script that does not compile; the
+        // policy made to find out replays on this thread.
+        checked = spec->create(&error);
+        if (!checked)
             spec.reset();
     }
     if (!spec) {
@@ -195,7 +198,7 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
     }
     QString readError;
     auto result = std::make_shared<ReplayResult>(
-        ReplayEngine::runFiles(request.worldPaths, *spec, replay, &readError, written, progress));
+        ReplayEngine::runFiles(request.worldPaths, *spec, replay, &readError, written, progress, std::move(checked)));
     if (!readError.isEmpty()) {
         err << "error: " << readError << '\n';
         return 1;

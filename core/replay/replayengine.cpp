@@ -13,6 +13,7 @@
 #include <cmath>
 #include <limits>
 #include <mutex>
+#include <thread>
 
 namespace dreamrsi {
 
@@ -326,14 +327,17 @@ int threadsFor(const ReplayOptions &options, qsizetype jobs)
 
 /// Runs `work` on `threads` threads, the calling one among them, each with a
 /// policy of its own from `spec` (a QJSEngine stays on the thread that made
-/// it). Returns the message of a policy that could not be created, if any.
-QString onThreads(int threads, const PolicySpec &spec, const std::function<void(Policy &)> &work)
+/// it); the calling thread uses `made` when given. Returns the message of a
+/// policy that could not be created, if any.
+QString onThreads(int threads, const PolicySpec &spec, const std::function<void(Policy &)> &work,
+                  std::unique_ptr<Policy> made = {})
 {
     QString createError;
     std::mutex errorMutex;
+    const std::thread::id caller = std::this_thread::get_id();
     auto runOnThisThread = [&] {
         QString error;
-        std::unique_ptr<Policy> own = spec.create(&error);
+        std::unique_ptr<Policy> own = made && std::this_thread::get_id() == caller ? std::move(made) : spec.create(&error);
         if (own) {
             work(*own);
         } else {
@@ -358,7 +362,7 @@ QString onThreads(int threads, const PolicySpec &spec, const std::function<void(
 
 ReplayResult ReplayEngine::runWorlds(const QList<ReplayWorld> &worlds, const PolicySpec &spec,
                                      const ReplayOptions &options, const Progress &progress,
-                                     const std::atomic<bool> *cancel)
+                                     const std::atomic<bool> *cancel, std::unique_ptr<Policy> made)
 {
     ReplayResult result = emptyResult(spec, options);
     const qsizetype nb = options.betas.size();
@@ -385,7 +389,7 @@ ReplayResult ReplayEngine::runWorlds(const QList<ReplayWorld> &worlds, const Pol
             if (progress)
                 progress(n, int(total));
         }
-    });
+    }, std::move(made));
 
     for (qsizetype w = 0; w < worlds.size(); ++w) {
         SweepResult sweep = emptySweep(worlds.at(w), options);
@@ -409,7 +413,8 @@ ReplayResult ReplayEngine::runWorlds(const QList<ReplayWorld> &worlds, const Pol
 }
 
 ReplayResult ReplayEngine::runFiles(const QStringList &paths, const PolicySpec &spec, const ReplayOptions &options,
-                                    QString *readError, const SweepDone &done, const Progress &progress)
+                                    QString *readError, const SweepDone &done, const Progress &progress,
+                                    std::unique_ptr<Policy> made)
 {
     const qsizetype n = paths.size();
     const qsizetype nb = options.betas.size();
@@ -425,7 +430,7 @@ ReplayResult ReplayEngine::runFiles(const QStringList &paths, const PolicySpec &
             }
             worlds.append(ReplayWorld{paths.at(i), std::make_shared<const DiscoveryTree>(std::move(*parsed[i].tree))});
         }
-        ReplayResult result = runWorlds(worlds, spec, options, progress);
+        ReplayResult result = runWorlds(worlds, spec, options, progress, nullptr, std::move(made));
         if (done) {
             for (qsizetype i = 0; i < n; ++i)
                 done(i, result.worlds.at(i));
@@ -464,7 +469,7 @@ ReplayResult ReplayEngine::runFiles(const QStringList &paths, const PolicySpec &
             if (progress)
                 progress(count, int(n * nb));
         }
-    });
+    }, std::move(made));
     ReplayResult result = emptyResult(spec, options);
     if (const qsizetype failed = stopAt.load(); failed < n) {
         *readError = errors.at(failed);

@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <functional>
+#include <memory>
 #include <optional>
 
 namespace dreamrsi {
@@ -43,9 +44,12 @@ public:
     /// creates its own policy from `spec`), then per-world scores and the mean
     /// value. `cancel`, when given and set, stops handing out episodes; the
     /// result then reports "cancelled" errors for the worlds not finished.
+    /// `made`, when given, is a policy already made from `spec` on the
+    /// calling thread (say, to check that the script compiles): that thread
+    /// replays with it instead of making another.
     static ReplayResult runWorlds(const QList<ReplayWorld> &worlds, const PolicySpec &spec,
                                   const ReplayOptions &options, const Progress &progress = {},
-                                  const std::atomic<bool> *cancel = nullptr);
+                                  const std::atomic<bool> *cancel = nullptr, std::unique_ptr<Policy> made = {});
     /// Called with each world's finished sweep (its index among the paths),
     /// on the thread that ran it and in no particular order: for writing a
     /// world's output while the other threads still replay.
@@ -58,9 +62,11 @@ public:
     /// the (world, β) episodes spread instead. The result is the same as
     /// runWorlds() gives for those trees. When a file cannot be read, nothing
     /// past it is replayed, `readError` gets the message of the first such
-    /// file in path order, and the result holds no world.
+    /// file in path order, and the result holds no world. `made`: as for
+    /// runWorlds().
     static ReplayResult runFiles(const QStringList &paths, const PolicySpec &spec, const ReplayOptions &options,
-                                 QString *readError, const SweepDone &done = {}, const Progress &progress = {});
+                                 QString *readError, const SweepDone &done = {}, const Progress &progress = {},
+                                 std::unique_ptr<Policy> made = {});
 
     /// The grid context shown to planGrid in replay (§5).
     static GridContext gridContextFor(const DiscoveryTree &world, const ReplayOptions &options);

@@ -404,6 +404,22 @@ function selectBatch(s) {
             QVERIFY2(error.contains(QLatin1String("Error: 1,2/true")), qPrintable(error));
     }
 
+    void globalsSwappedOneForAnotherComeBack()
+    {
+        // One global deleted and one made (the same number of names), a
+        // helper replaced, an addition deleted: the next episode has the
+        // originals and not the new name.
+        std::unique_ptr<ScriptedPolicy> p = compile(QStringLiteral(
+            "function selectBatch(s) {\n"
+            "  var seen = [typeof escape, typeof swapped, typeof isSuccess({}), typeof [1].at].join();\n"
+            "  delete globalThis.escape; globalThis.swapped = 1;\n"
+            "  isSuccess = function () { return 'replaced'; }; delete Array.prototype.at;\n"
+            "  throw new Error(seen); }"));
+        QVERIFY(p);
+        for (const QString &error : episodeErrors(*p, 3))
+            QVERIFY2(error.contains(QLatin1String("Error: function,undefined,boolean,function")), qPrintable(error));
+    }
+
     void episodesStartAfresh()
     {
         // Top-level variables and globals made by assignment start over every episode.

@@ -210,6 +210,21 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
     // The standard globals as they were (Math, JSON, Object, ...): one that a
     // policy replaced is put back at the next episode start.
     var baseValues = baseNames.map(function (name) { return G[name]; });
+    // Equal, or both NaN (the global NaN is never !== itself).
+    function same(a, b) {
+        return a === b || (a !== a && b !== b);
+    }
+    // Whether every addition and the seeded Math.random are as install()
+    // left them (the helpers, Date and globalThis are base globals).
+    function installed() {
+        if (MathObject.random !== random)
+            return false;
+        for (var i = 0; i < additions.length; ++i) {
+            if (additions[i][0][additions[i][1]] !== additions[i][2])
+                return false;
+        }
+        return true;
+    }
 
     // Heap ballast. The interpreter's collector hands every 64 KB chunk it
     // finds empty back to the system (madvise, mprotect) and asks for it
@@ -289,25 +304,30 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
             }
         },
         begin: function (b, w, seed) {
-            // Globals the last episode made go. Usually there are none: the
-            // names are then the base names in the same order, which is
-            // checked by comparing them in place (much cheaper than a lookup
-            // of each name, which the interpreter makes slow).
-            var names = ownNames(G);
-            var unchanged = names.length === baseNames.length;
-            for (var n = 0; unchanged && n < names.length; ++n)
-                unchanged = names[n] === baseNames[n];
-            for (var i = 0; !unchanged && i < names.length; ++i) {
-                if (!baseGlobals.has(names[i])) {
-                    try { delete G[names[i]]; } catch (e) { /* non-configurable: left as is */ }
+            // Globals the last episode made or replaced go back to what they
+            // were. Usually nothing changed: the same number of names, each
+            // base name holding its base value (so no name was added), and
+            // every addition in place; that is checked first, cheaply.
+            var changed = ownNames(G).length !== baseNames.length;
+            for (var c = 0; !changed && c < baseNames.length; ++c) {
+                var now = G[baseNames[c]], was = baseValues[c];
+                changed = now !== was && (now === now || was === was); // NaN stays NaN
+            }
+            if (changed) {
+                var names = ownNames(G);
+                for (var i = 0; i < names.length; ++i) {
+                    if (!baseGlobals.has(names[i])) {
+                        try { delete G[names[i]]; } catch (e) { /* non-configurable: left as is */ }
+                    }
+                }
+                for (var g = 0; g < baseNames.length; ++g) {
+                    if (!same(G[baseNames[g]], baseValues[g])) {
+                        try { G[baseNames[g]] = baseValues[g]; } catch (e) { /* made read-only: left as is */ }
+                    }
                 }
             }
-            for (var g = 0; g < baseNames.length; ++g) {
-                if (G[baseNames[g]] !== baseValues[g]) {
-                    try { G[baseNames[g]] = baseValues[g]; } catch (e) { /* made read-only: left as is */ }
-                }
-            }
-            install();
+            if (!installed())
+                install();
             rngState = seed | 0;
             beta = b; W = w;
             metaAt = []; metaById = new Map(); tagsAt = []; tagLists = []; legalMetas = []; opened = []; observed = [];

@@ -691,6 +691,38 @@ function selectBatch(s) {
                                                            QStringLiteral("b"), QStringLiteral("|"), QStringLiteral("0")}));
     }
 
+    void legalIdsAreSortedWhateverTheStateOrder()
+    {
+        // The engine's legal list is sorted by (branch, attempt) and new
+        // cells go straight to their place; a hand-made list in another
+        // order is still shown sorted, and so are cells added to it later.
+        std::unique_ptr<ScriptedPolicy> p = compile(QStringLiteral("function selectBatch(s) { return s.legal.slice(); }"));
+        QVERIFY(p);
+        p->beginEpisode(0.5, 4);
+        const CellMeta a{QStringLiteral("a"), 0, 0, QString(), 0, {}};
+        const CellMeta b{QStringLiteral("b"), 1, 0, QString(), 1, {}};
+        const CellMeta c{QStringLiteral("c"), 2, 0, QString(), 2, {}};
+        const CellMeta a1{QStringLiteral("a1"), 0, 1, QStringLiteral("a"), 3, {}};
+        const CellMeta b1{QStringLiteral("b1"), 1, 1, QStringLiteral("b"), 4, {}};
+        PolicyState state;
+        state.reset(0.5, 4, std::nullopt);
+        state.setLegal({c, a});
+        QCOMPARE(p->selectBatch(state).batch, (QStringList{QStringLiteral("a"), QStringLiteral("c")}));
+        state.setRound(1);
+        state.setLegal({c, b, a}); // b joins, out of order
+        QCOMPARE(p->selectBatch(state).batch, (QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")}));
+        Observation o;
+        o.meta = a;
+        o.evaluated = true;
+        o.failClass = QStringLiteral("ok");
+        state.appendObservation(o);
+        o.meta = b;
+        state.appendObservation(o);
+        state.setRound(2);
+        state.setLegal({a1, b1, c}); // sorted: both go to their places
+        QCOMPARE(p->selectBatch(state).batch, (QStringList{QStringLiteral("a1"), QStringLiteral("b1"), QStringLiteral("c")}));
+    }
+
     void defaultBeta()
     {
         QCOMPARE(compile(QStringLiteral("var defaultBeta = 0.3; function selectBatch(s) { return []; }"))->defaultBeta().value(), 0.3);

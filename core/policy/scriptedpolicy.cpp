@@ -346,14 +346,21 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
                                                    : (count === 0 ? [] : tags.split("\u0000"));
         },
         // parent: the parent's index when the interpreter has its metadata,
-        // else its id (a hand-made state), or null for attempt 0.
-        addMeta: function (index, id, branch, attempt, parent, seq, tagList) {
+        // else its id (a hand-made state), or null for attempt 0. position:
+        // where the cell goes in the legal list (C++ knows: the state's
+        // legal list is sorted, and cells arrive in its order after the
+        // revealed ones left), -1 to find its place by sorting, -2 for a
+        // revealed cell the interpreter has not seen legal (not legal).
+        addMeta: function (index, id, branch, attempt, parent, seq, tagList, position) {
             var parentId = typeof parent === "number" ? metaAt[parent].id : parent;
             var m = { id: id, branch: branch, attempt: attempt, parentId: parentId, seq: seq, index: index };
             metaAt[index] = m;
             tagsAt[index] = tagLists[tagList]; // shared: handed out only as copies
             metaById.set(id, m);
-            insertLegal(m);
+            if (position >= 0)
+                legalMetas.splice(position, 0, m);
+            else if (position === -1)
+                insertLegal(m);
         },
         // The first round's records, for the next episode that starts with
         // the same legal cells (the other β of a world): C++ keeps what
@@ -380,17 +387,14 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
         },
         addObs: function (index, score, evaluated, valid, failClassIndex, error, nValid, nTotal, dB, dP) {
             var m = metaAt[index], failClass = failClasses[failClassIndex];
-            // legalMetas is sorted by (branch, attempt): find m by halving.
-            var lo = 0, hi = legalMetas.length;
-            while (lo < hi) {
-                var mid = (lo + hi) >> 1;
-                if (before(legalMetas[mid], m))
-                    lo = mid + 1;
-                else
-                    hi = mid;
+            // Out of the legal list (a scan: the interpreter calls functions
+            // slowly, so halving with a comparison function costs more).
+            for (var q = 0; q < legalMetas.length; ++q) {
+                if (legalMetas[q] === m) {
+                    legalMetas.splice(q, 1);
+                    break;
+                }
             }
-            if (lo < legalMetas.length && legalMetas[lo] === m)
-                legalMetas.splice(lo, 1);
             var j = opened.length;
             if (opened.indexOf(m.branch) < 0) {
                 opened.push(m.branch);
@@ -474,7 +478,7 @@ public:
         fnReuseFirstRound;
     // Argument lists reused from call to call: building a QJSValueList per
     // call costs more than the call (Qt 6.4: ~0.1 us, plus ~0.1 us a string).
-    QJSValueList metaArgs = QJSValueList(7);
+    QJSValueList metaArgs = QJSValueList(8);
     QJSValueList obsArgs = QJSValueList(10);
     QHash<QString, int> failClassIndex; ///< fail-class names the interpreter has (all episodes)
     QString label;
@@ -502,7 +506,8 @@ public:
     };
     std::optional<FirstRound> firstRound;
 
-    void addMeta(const CellMeta &m)
+    /// `position`: as the runtime's addMeta takes it.
+    void addMeta(const CellMeta &m, int position)
     {
         const int index = int(indexOf.size());
         indexOf.insert(m.id, index);
@@ -525,6 +530,7 @@ public:
                                              : QJSValue(m.parentId);
         metaArgs[5] = QJSValue(double(m.seq));
         metaArgs[6] = QJSValue(known.value());
+        metaArgs[7] = QJSValue(position);
         fnAddMeta.call(metaArgs);
     }
 
@@ -795,34 +801,36 @@ PolicyDecision ScriptedPolicy::selectBatch(const PolicyState &state)
     // hand-made state), the legal list is sent explicitly.
     // The first call of an episode (nothing sent yet, nothing revealed).
     const bool firstCall = d->indexOf.isEmpty() && state.observed().isEmpty();
-    if (firstCall && d->firstRound && d->firstRound->legal == state.legal()) {
+    const bool reused = firstCall && d->firstRound && d->firstRound->legal == state.legal();
+    if (reused) {
         d->fnReuseFirstRound.call({d->firstRound->records});
         d->indexOf = d->firstRound->indexOf;
         d->mirrorLegal = d->firstRound->mirrorLegal;
         d->tagList = d->firstRound->tagList;
-    } else {
-        for (const CellMeta &m : state.legal()) {
-            if (d->indexOf.contains(m.id))
-                continue;
-            d->addMeta(m);
-            d->mirrorLegal.insert(m.id);
-        }
-        if (firstCall) {
-            d->firstRound = Private::FirstRound{state.legal(), d->fnFirstRound.call(), d->indexOf, d->mirrorLegal,
-                                                d->tagList};
-        }
     }
+    // What was revealed leaves the legal list first; then each cell that
+    // became legal goes straight to its place in the state's (sorted) list.
     const QList<Observation> &observed = state.observed();
     for (qsizetype i = d->pushedObservations; i < observed.size(); ++i) {
         const Observation &o = observed.at(i);
-        if (!d->indexOf.contains(o.meta.id)) {
-            d->addMeta(o.meta);
-            d->mirrorLegal.insert(o.meta.id);
-        }
+        if (!d->indexOf.contains(o.meta.id))
+            d->addMeta(o.meta, -2);
         d->mirrorLegal.remove(o.meta.id);
         d->addObservation(o);
     }
     d->pushedObservations = observed.size();
+    const QList<CellMeta> &legal = state.legal();
+    const bool sorted = std::is_sorted(legal.cbegin(), legal.cend(), [](const CellMeta &a, const CellMeta &b) {
+        return a.branch != b.branch ? a.branch < b.branch : a.attempt < b.attempt;
+    });
+    for (qsizetype i = 0; i < legal.size(); ++i) {
+        if (d->indexOf.contains(legal.at(i).id))
+            continue;
+        d->addMeta(legal.at(i), sorted ? int(i) : -1);
+        d->mirrorLegal.insert(legal.at(i).id);
+    }
+    if (firstCall && !reused)
+        d->firstRound = Private::FirstRound{legal, d->fnFirstRound.call(), d->indexOf, d->mirrorLegal, d->tagList};
     bool same = d->mirrorLegal.size() == state.legal().size();
     for (qsizetype i = 0; same && i < state.legal().size(); ++i)
         same = d->mirrorLegal.contains(state.legal().at(i).id);

@@ -526,6 +526,45 @@ function selectBatch(s) {
         QVERIFY2(second.error.contains(QLatin1String("Error: other+b0,other+b1,other+b2")), qPrintable(second.error));
     }
 
+    void tagListsOfEveryLengthArriveWhole()
+    {
+        // Roots with 0 to 5 tags: meta() and the observations hand out
+        // copies with every tag, in order; changing a copy changes neither
+        // the next copy nor the next round's.
+        const DiscoveryTree base = world(QStringLiteral("0: 1 2 | 1: 1 2 | 2: 1 2 | 3: 1 2 | 4: 1 2 | 5: 1 2"));
+        QList<Cell> cells = base.cells();
+        for (Cell &c : cells) {
+            c.tags.clear();
+            for (int t = 0; t < c.branch; ++t)
+                c.tags << QStringLiteral("b%1t%2").arg(c.branch).arg(t);
+        }
+        const DiscoveryTree tagged = *DiscoveryTree::build(base.meta(), cells);
+        std::unique_ptr<ScriptedPolicy> p = compile(QStringLiteral(
+            "function selectBatch(s) {\n"
+            "  if (s.round === 0) {\n"
+            "    var seen = s.legal.map(function (id) { var t = s.meta(id).tags; var text = t.join('+'); t.push('x'); t[0] = 'y';\n"
+            "      return text === s.meta(id).tags.join('+') ? text : 'changed'; });\n"
+            "    if (seen.join() !== ',b1t0,b2t0+b2t1,b3t0+b3t1+b3t2,b4t0+b4t1+b4t2+b4t3,b5t0+b5t1+b5t2+b5t3+b5t4') throw new Error('meta ' + seen.join());\n"
+            "    return s.legal.slice(0, 6); }\n"
+            "  return []; }"));
+        QVERIFY(p);
+        ReplayOptions o;
+        o.workers = 6;
+        const EpisodeResult r = ReplayEngine::runEpisode(tagged, *p, 0.5, o);
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(r.revealed.size(), 6);
+        // A second episode: the observations of round 1 lost nothing to round 0's pushes.
+        std::unique_ptr<ScriptedPolicy> q = compile(QStringLiteral(
+            "function selectBatch(s) { if (s.round === 0) return s.legal.slice(0, 6);\n"
+            "  var text = s.observed.map(function (o) { var t = o.tags.join('+'); o.tags.length = 0; return t; }).join();\n"
+            "  if (s.round === 1) return [s.legal[0]];\n"
+            "  throw new Error(text); }"));
+        QVERIFY(q);
+        const EpisodeResult e = ReplayEngine::runEpisode(tagged, *q, 0.5, o);
+        QVERIFY2(e.error.contains(QLatin1String("Error: ,b1t0,b2t0+b2t1,b3t0+b3t1+b3t2,b4t0+b4t1+b4t2+b4t3,b5t0+b5t1+b5t2+b5t3+b5t4,")),
+                 qPrintable(e.error));
+    }
+
     void replacedStandardGlobalsComeBack()
     {
         // A policy that replaces Math, JSON and Object.defineProperty (which

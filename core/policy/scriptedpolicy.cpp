@@ -251,18 +251,15 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
     // The records below stay inside this closure; a policy only ever gets
     // fresh plain copies (a new state, observations and metas every round and
     // every call), so whatever it changes changes nothing here.
+    // Tag lists are copied by an array literal when short (most are): a
+    // literal costs this interpreter a fraction of a call to slice().
     function meta(id) {
         var m = metaById.get(String(id));
         if (m === undefined)
             throw fail(ErrorType, "meta: " + String(id) + " is neither a legal nor a revealed cell");
+        var t = tagsAt[m.index], n = t.length;
         return { id: m.id, branch: m.branch, attempt: m.attempt, parentId: m.parentId, seq: m.seq,
-                 tags: tagsAt[m.index].slice() };
-    }
-    function observation(r) {
-        return { id: r.id, branch: r.branch, attempt: r.attempt, parentId: r.parentId, seq: r.seq,
-                 tags: tagsAt[r.index].slice(), score: r.score, evaluated: r.evaluated, valid: r.valid,
-                 failClass: r.failClass, error: r.error, nValid: r.nValid, nTotal: r.nTotal,
-                 deltaVsBaseline: r.deltaVsBaseline, deltaVsParent: r.deltaVsParent };
+                 tags: n === 2 ? [t[0], t[1]] : n === 1 ? [t[0]] : n === 0 ? [] : n === 3 ? [t[0], t[1], t[2]] : t.slice() };
     }
     function before(a, b) {
         return a.branch !== b.branch ? a.branch < b.branch : a.attempt < b.attempt;
@@ -415,9 +412,17 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
                 if (legalMetas[i].attempt === 0)
                     roots.push(legalMetas[i].id);
             }
+            // Fresh copies of the observations, made in the loop (a call per
+            // copy would cost more than the copy).
             var obs = new Array(observed.length);
-            for (var j = 0; j < observed.length; ++j)
-                obs[j] = observation(observed[j]);
+            for (var j = 0; j < observed.length; ++j) {
+                var r = observed[j], t = tagsAt[r.index], n = t.length;
+                obs[j] = { id: r.id, branch: r.branch, attempt: r.attempt, parentId: r.parentId, seq: r.seq,
+                           tags: n === 2 ? [t[0], t[1]] : n === 1 ? [t[0]] : n === 0 ? [] : n === 3 ? [t[0], t[1], t[2]] : t.slice(),
+                           score: r.score, evaluated: r.evaluated, valid: r.valid,
+                           failClass: r.failClass, error: r.error, nValid: r.nValid, nTotal: r.nTotal,
+                           deltaVsBaseline: r.deltaVsBaseline, deltaVsParent: r.deltaVsParent };
+            }
             var state = { round: round, beta: beta, maxParallelism: W, baselineScore: base,
                           observed: obs, legal: legal, legalRoots: roots,
                           openedBranches: opened.slice(), meta: meta };

@@ -762,6 +762,39 @@ function selectBatch(s) {
         QCOMPARE(p->selectBatch(state).batch, (QStringList{QStringLiteral("a1"), QStringLiteral("b1"), QStringLiteral("c")}));
     }
 
+    void legalListsFollowEveryChange()
+    {
+        // From one round to the next a place changes hands, goes, comes back
+        // to a cell seen before, new branches appear, everything goes: the
+        // script sees each state's list exactly.
+        std::unique_ptr<ScriptedPolicy> p =
+            compile(QStringLiteral("function selectBatch(s) { return s.legal.concat(['|'], s.legalRoots); }"));
+        QVERIFY(p);
+        p->beginEpisode(0.5, 4);
+        const CellMeta a{QStringLiteral("a"), 0, 0, QString(), 0, {}};
+        const CellMeta b{QStringLiteral("b"), 1, 0, QString(), 1, {}};
+        const CellMeta c{QStringLiteral("c"), 2, 0, QString(), 2, {}};
+        const CellMeta d{QStringLiteral("d"), 3, 0, QString(), 3, {}};
+        const CellMeta a1{QStringLiteral("a1"), 0, 1, QStringLiteral("a"), 4, {}};
+        const QList<QPair<QList<CellMeta>, QString>> rounds{
+            {{a, b, c}, QStringLiteral("a,b,c,|,a,b,c")},
+            {{a1, c}, QStringLiteral("a1,c,|,c")},
+            {{a, c}, QStringLiteral("a,c,|,a,c")},
+            {{a, b, c, d}, QStringLiteral("a,b,c,d,|,a,b,c,d")},
+            {{b, d}, QStringLiteral("b,d,|,b,d")},
+            {{}, QStringLiteral("|")},
+            {{c}, QStringLiteral("c,|,c")}};
+        PolicyState state;
+        state.reset(0.5, 4, std::nullopt);
+        for (qsizetype r = 0; r < rounds.size(); ++r) {
+            state.setRound(int(r));
+            state.setLegal(rounds.at(r).first);
+            const PolicyDecision decision = p->selectBatch(state);
+            QVERIFY2(decision.ok(), qPrintable(decision.error));
+            QCOMPARE(decision.batch.join(QLatin1Char(',')), rounds.at(r).second);
+        }
+    }
+
     void defaultBeta()
     {
         QCOMPARE(compile(QStringLiteral("var defaultBeta = 0.3; function selectBatch(s) { return []; }"))->defaultBeta().value(), 0.3);

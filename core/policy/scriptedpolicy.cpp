@@ -5,7 +5,7 @@
 #include <QJSEngine>
 #include <QJSValue>
 #include <QHash>
-#include <QSet>
+#include <QVarLengthArray>
 
 #include <algorithm>
 #include <memory>
@@ -261,18 +261,6 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
         return { id: m.id, branch: m.branch, attempt: m.attempt, parentId: m.parentId, seq: m.seq,
                  tags: n === 2 ? [t[0], t[1]] : n === 1 ? [t[0]] : n === 0 ? [] : n === 3 ? [t[0], t[1], t[2]] : t.slice() };
     }
-    function before(a, b) {
-        return a.branch !== b.branch ? a.branch < b.branch : a.attempt < b.attempt;
-    }
-    function insertLegal(m) {
-        var i = legalMetas.length;
-        legalMetas.push(m);
-        while (i > 0 && before(m, legalMetas[i - 1])) {
-            legalMetas[i] = legalMetas[i - 1];
-            --i;
-        }
-        legalMetas[i] = m;
-    }
     function thrown(e) {
         var text;
         try { text = String(e); } catch (e2) { text = "an unprintable value"; }
@@ -343,21 +331,23 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
                                                    : (count === 0 ? [] : tags.split("\u0000"));
         },
         // parent: the parent's index when the interpreter has its metadata,
-        // else its id (a hand-made state), or null for attempt 0. position:
-        // where the cell goes in the legal list (C++ knows: the state's
-        // legal list is sorted, and cells arrive in its order after the
-        // revealed ones left), -1 to find its place by sorting, -2 for a
-        // revealed cell the interpreter has not seen legal (not legal).
-        addMeta: function (index, id, branch, attempt, parent, seq, tagList, position) {
+        // else its id (a hand-made state), or null for attempt 0. place:
+        // the position in the legal list the cell takes over (C++ works out
+        // the changes from the last round's list), or -1.
+        addMeta: function (index, id, branch, attempt, parent, seq, tagList, place) {
             var parentId = typeof parent === "number" ? metaAt[parent].id : parent;
             var m = { id: id, branch: branch, attempt: attempt, parentId: parentId, seq: seq, index: index };
             metaAt[index] = m;
             tagsAt[index] = tagLists[tagList]; // shared: handed out only as copies
             metaById.set(id, m);
-            if (position >= 0)
-                legalMetas.splice(position, 0, m);
-            else if (position === -1)
-                insertLegal(m);
+            if (place >= 0)
+                legalMetas[place] = m;
+        },
+        placeLegal: function (place, index) {
+            legalMetas[place] = metaAt[index];
+        },
+        dropLegal: function (place) {
+            legalMetas.splice(place, 1);
         },
         // The first round's records, for the next episode that starts with
         // the same legal cells (the other β of a world): C++ keeps what
@@ -374,24 +364,17 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
             for (var i = 0; i < metaAt.length; ++i)
                 metaById.set(metaAt[i].id, metaAt[i]);
         },
+        // The whole legal list, in order (indices into metaAt).
         setLegal: function (indices) {
             legalMetas = [];
             for (var i = 0; i < indices.length; ++i)
-                insertLegal(metaAt[indices[i]]);
+                legalMetas.push(metaAt[indices[i]]);
         },
         addFailClass: function (k, name) {
             failClasses[k] = name;
         },
         addObs: function (index, score, evaluated, valid, failClassIndex, error, nValid, nTotal, dB, dP) {
             var m = metaAt[index], failClass = failClasses[failClassIndex];
-            // Out of the legal list (a scan: the interpreter calls functions
-            // slowly, so halving with a comparison function costs more).
-            for (var q = 0; q < legalMetas.length; ++q) {
-                if (legalMetas[q] === m) {
-                    legalMetas.splice(q, 1);
-                    break;
-                }
-            }
             var j = opened.length;
             if (opened.indexOf(m.branch) < 0) {
                 opened.push(m.branch);
@@ -479,8 +462,8 @@ public:
     QJSEngine engine;
     std::unique_ptr<ScriptWatchdog> watchdog;
     QJSValue runtime;
-    QJSValue fnBegin, fnAddTags, fnAddMeta, fnSetLegal, fnAddFailClass, fnAddObs, fnSelect, fnPlan, fnFirstRound,
-        fnReuseFirstRound;
+    QJSValue fnBegin, fnAddTags, fnAddMeta, fnPlaceLegal, fnDropLegal, fnSetLegal, fnAddFailClass, fnAddObs, fnSelect, fnPlan,
+        fnFirstRound, fnReuseFirstRound;
     // Argument lists reused from call to call: building a QJSValueList per
     // call costs more than the call (Qt 6.4: ~0.1 us, plus ~0.1 us a string).
     QJSValueList metaArgs = QJSValueList(8);
@@ -494,11 +477,17 @@ public:
     QString pendingError; ///< from beginEpisode, reported by the next call
     qsizetype pushedObservations = 0;
     QHash<QString, int> indexOf;     ///< cells whose metadata the interpreter has, by id
-    QSet<QString> mirrorLegal;       ///< the interpreter's legal ids, as it derives them
+    /// A legal cell as the interpreter's legal list holds it.
+    struct Slot
+    {
+        QString id;
+        int branch = 0;
+    };
+    QList<Slot> sentLegal;           ///< the interpreter's legal list, in its order
     QHash<QStringList, int> tagList; ///< tag lists the interpreter has this episode
     /// The first round of the last episode that started afresh: its legal
     /// cells, what the interpreter made of them (firstRound()) and the
-    /// mirrors above as they were then. An episode whose first round has
+    /// records above as they were then. An episode whose first round has
     /// the same legal cells (the next β of the same world) takes them over
     /// instead of sending each cell again.
     struct FirstRound
@@ -506,13 +495,13 @@ public:
         QList<CellMeta> legal;
         QJSValue records;
         QHash<QString, int> indexOf;
-        QSet<QString> mirrorLegal;
+        QList<Slot> sentLegal;
         QHash<QStringList, int> tagList;
     };
     std::optional<FirstRound> firstRound;
 
-    /// `position`: as the runtime's addMeta takes it.
-    void addMeta(const CellMeta &m, int position)
+    /// `place`: the legal list position the cell takes over, or -1.
+    void addMeta(const CellMeta &m, int place)
     {
         const int index = int(indexOf.size());
         indexOf.insert(m.id, index);
@@ -535,7 +524,7 @@ public:
                                              : QJSValue(m.parentId);
         metaArgs[5] = QJSValue(double(m.seq));
         metaArgs[6] = QJSValue(known.value());
-        metaArgs[7] = QJSValue(position);
+        metaArgs[7] = QJSValue(place);
         fnAddMeta.call(metaArgs);
     }
 
@@ -671,6 +660,8 @@ std::unique_ptr<ScriptedPolicy> ScriptedPolicy::create(const QString &source, co
     p.fnAddTags = p.runtime.property(QStringLiteral("addTags"));
     p.fnAddMeta = p.runtime.property(QStringLiteral("addMeta"));
     p.fnSetLegal = p.runtime.property(QStringLiteral("setLegal"));
+    p.fnPlaceLegal = p.runtime.property(QStringLiteral("placeLegal"));
+    p.fnDropLegal = p.runtime.property(QStringLiteral("dropLegal"));
     p.fnAddFailClass = p.runtime.property(QStringLiteral("addFailClass"));
     p.fnAddObs = p.runtime.property(QStringLiteral("addObs"));
     p.fnSelect = p.runtime.property(QStringLiteral("select"));
@@ -713,7 +704,7 @@ void ScriptedPolicy::beginEpisode(double beta, int maxParallelism)
     d->pendingError.clear();
     d->pushedObservations = 0;
     d->indexOf.clear();
-    d->mirrorLegal.clear();
+    d->sentLegal.clear();
     d->tagList.clear();
     QString error;
     d->guardedCall(d->fnBegin,
@@ -799,55 +790,79 @@ PolicyDecision ScriptedPolicy::selectBatch(const PolicyState &state)
         return PolicyDecision::failure(d->pendingError);
 
     // Only what changed crosses into the interpreter: the metadata of cells
-    // that became legal and the observations revealed since the last round.
-    // The interpreter derives legal ids and opened branches from those, as
-    // the engine does (a legal cell stays legal until revealed); mirrorLegal
-    // follows the same rule here, and when a caller's state disagrees (a
-    // hand-made state), the legal list is sent explicitly.
-    // The first call of an episode (nothing sent yet, nothing revealed).
+    // revealed or legal for the first time, the observations revealed since
+    // the last round, and the changes to the legal list. The first call of
+    // an episode (nothing sent yet, nothing revealed) may take over the
+    // records of the last episode that started with the same legal cells.
     const bool firstCall = d->indexOf.isEmpty() && state.observed().isEmpty();
     const bool reused = firstCall && d->firstRound && d->firstRound->legal == state.legal();
     if (reused) {
         d->fnReuseFirstRound.call({d->firstRound->records});
         d->indexOf = d->firstRound->indexOf;
-        d->mirrorLegal = d->firstRound->mirrorLegal;
+        d->sentLegal = d->firstRound->sentLegal;
         d->tagList = d->firstRound->tagList;
     }
-    // What was revealed leaves the legal list first; then each cell that
-    // became legal goes straight to its place in the state's (sorted) list.
     const QList<Observation> &observed = state.observed();
     for (qsizetype i = d->pushedObservations; i < observed.size(); ++i) {
         const Observation &o = observed.at(i);
         if (!d->indexOf.contains(o.meta.id))
-            d->addMeta(o.meta, -2);
-        d->mirrorLegal.remove(o.meta.id);
+            d->addMeta(o.meta, -1); // a hand-made state may reveal a cell never legal
         d->addObservation(o);
     }
     d->pushedObservations = observed.size();
+
+    // The legal list is sorted by (branch, attempt) (replay.md §4), as the
+    // engine keeps it; a hand-made one in another order is sorted here.
     const QList<CellMeta> &legal = state.legal();
-    const bool sorted = std::is_sorted(legal.cbegin(), legal.cend(), [](const CellMeta &a, const CellMeta &b) {
-        return a.branch != b.branch ? a.branch < b.branch : a.attempt < b.attempt;
-    });
-    for (qsizetype i = 0; i < legal.size(); ++i) {
-        if (d->indexOf.contains(legal.at(i).id))
-            continue;
-        d->addMeta(legal.at(i), sorted ? int(i) : -1);
-        d->mirrorLegal.insert(legal.at(i).id);
+    const auto before = [](const CellMeta *a, const CellMeta *b) {
+        return a->branch != b->branch ? a->branch < b->branch : a->attempt < b->attempt;
+    };
+    QVarLengthArray<const CellMeta *, 32> next;
+    for (const CellMeta &m : legal)
+        next.append(&m);
+    if (!std::is_sorted(next.cbegin(), next.cend(), before))
+        std::stable_sort(next.begin(), next.end(), before);
+    // In the engine a revealed cell's place goes to its branch's next
+    // attempt, or the place goes when the branch has none left: walking the
+    // interpreter's list against the new one finds the places to change and
+    // to drop (the changes keep list positions valid when made in order).
+    // When that does not give the new list, the whole list is sent.
+    const QList<Private::Slot> &sent = d->sentLegal;
+    qsizetype matched = 0;
+    for (const Private::Slot &slot : sent) {
+        if (matched < next.size() && next.at(matched)->branch == slot.branch)
+            ++matched;
     }
-    if (firstCall && !reused)
-        d->firstRound = Private::FirstRound{legal, d->fnFirstRound.call(), d->indexOf, d->mirrorLegal, d->tagList};
-    bool same = d->mirrorLegal.size() == state.legal().size();
-    for (qsizetype i = 0; same && i < state.legal().size(); ++i)
-        same = d->mirrorLegal.contains(state.legal().at(i).id);
-    if (!same) {
-        QJSValue indices = d->engine.newArray(uint(state.legal().size()));
-        d->mirrorLegal.clear();
-        for (int i = 0; i < state.legal().size(); ++i) {
-            indices.setProperty(quint32(i), d->indexOf.value(state.legal().at(i).id));
-            d->mirrorLegal.insert(state.legal().at(i).id);
+    if (matched == next.size()) {
+        qsizetype j = 0;
+        for (const Private::Slot &slot : sent) {
+            if (j < next.size() && next.at(j)->branch == slot.branch) {
+                const CellMeta &m = *next.at(j);
+                if (m.id != slot.id) {
+                    if (const auto known = d->indexOf.constFind(m.id); known != d->indexOf.cend())
+                        d->fnPlaceLegal.call({QJSValue(int(j)), QJSValue(known.value())});
+                    else
+                        d->addMeta(m, int(j));
+                }
+                ++j;
+            } else {
+                d->fnDropLegal.call({QJSValue(int(j))});
+            }
+        }
+    } else {
+        QJSValue indices = d->engine.newArray(uint(next.size()));
+        for (qsizetype i = 0; i < next.size(); ++i) {
+            if (!d->indexOf.contains(next.at(i)->id))
+                d->addMeta(*next.at(i), -1);
+            indices.setProperty(quint32(i), d->indexOf.value(next.at(i)->id));
         }
         d->fnSetLegal.call({indices});
     }
+    d->sentLegal.resize(next.size());
+    for (qsizetype i = 0; i < next.size(); ++i)
+        d->sentLegal[i] = Private::Slot{next.at(i)->id, next.at(i)->branch};
+    if (firstCall && !reused)
+        d->firstRound = Private::FirstRound{legal, d->fnFirstRound.call(), d->indexOf, d->sentLegal, d->tagList};
 
     QString error;
     QJSValue result = d->guardedCall(d->fnSelect, {QJSValue(state.round()), optionalNumber(state.baselineScore())},

@@ -210,6 +210,22 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
     // The standard globals as they were (Math, JSON, Object, ...): one that a
     // policy replaced is put back at the next episode start.
     var baseValues = baseNames.map(function (name) { return G[name]; });
+    // Whether a base global holds another value than its base one: a
+    // function made here that names each global in its code, so that the
+    // interpreter looks each up through a cache (a lookup by a computed
+    // name is several times slower). Globals that cannot change (NaN,
+    // Infinity, undefined: neither writable nor configurable) are left out.
+    var baseValuesChanged = (function () {
+        var tests = [];
+        for (var i = 0; i < baseNames.length; ++i) {
+            var d = Object.getOwnPropertyDescriptor(G, baseNames[i]);
+            if (d.writable === false && d.configurable === false)
+                continue;
+            var key = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(baseNames[i]) ? "." + baseNames[i] : "[" + JSON.stringify(baseNames[i]) + "]";
+            tests.push("G" + key + " !== v[" + i + "]");
+        }
+        return new Function("G", "v", "return " + (tests.length ? tests.join(" || ") : "false") + ";");
+    })();
     // Equal, or both NaN (the global NaN is never !== itself).
     function same(a, b) {
         return a === b || (a !== a && b !== b);
@@ -247,7 +263,7 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
     // changes its hidden class with every new key), the distinct tag lists
     // (cells share them; sent once each), the legal metas sorted by
     // (branch, attempt), opened branch ids, observations.
-    var metaAt = [], metaById = new Map(), tagsAt = [], tagLists = [], legalMetas = [], opened = [], observed = [];
+    var metaAt = [], metaById = new Map(), tagLists = [], legalMetas = [], opened = [], observed = [];
     // The records below stay inside this closure; a policy only ever gets
     // fresh plain copies (a new state, observations and metas every round and
     // every call), so whatever it changes changes nothing here.
@@ -257,7 +273,7 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
         var m = metaById.get(String(id));
         if (m === undefined)
             throw fail(ErrorType, "meta: " + String(id) + " is neither a legal nor a revealed cell");
-        var t = tagsAt[m.index], n = t.length;
+        var t = m.tags, n = t.length;
         return { id: m.id, branch: m.branch, attempt: m.attempt, parentId: m.parentId, seq: m.seq,
                  tags: n === 2 ? [t[0], t[1]] : n === 1 ? [t[0]] : n === 0 ? [] : n === 3 ? [t[0], t[1], t[2]] : t.slice() };
     }
@@ -293,12 +309,7 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
             // were. Usually nothing changed: the same number of names, each
             // base name holding its base value (so no name was added), and
             // every addition in place; that is checked first, cheaply.
-            var changed = ownNames(G).length !== baseNames.length;
-            for (var c = 0; !changed && c < baseNames.length; ++c) {
-                var now = G[baseNames[c]], was = baseValues[c];
-                changed = now !== was && (now === now || was === was); // NaN stays NaN
-            }
-            if (changed) {
+            if (ownNames(G).length !== baseNames.length || baseValuesChanged(G, baseValues)) {
                 var names = ownNames(G);
                 for (var i = 0; i < names.length; ++i) {
                     if (!baseGlobals.has(names[i])) {
@@ -315,7 +326,7 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
                 install();
             rngState = seed | 0;
             beta = b; W = w;
-            metaAt = []; metaById = new Map(); tagsAt = []; tagLists = []; legalMetas = []; opened = []; observed = [];
+            metaAt = []; metaById = new Map(); tagLists = []; legalMetas = []; opened = []; observed = [];
             inst = null;
             try {
                 inst = instantiate();
@@ -336,9 +347,10 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
         // the changes from the last round's list), or -1.
         addMeta: function (index, id, branch, attempt, parent, seq, tagList, place) {
             var parentId = typeof parent === "number" ? metaAt[parent].id : parent;
-            var m = { id: id, branch: branch, attempt: attempt, parentId: parentId, seq: seq, index: index };
+            // tags: shared by the cells with the same list; handed out only as copies.
+            var m = { id: id, branch: branch, attempt: attempt, parentId: parentId, seq: seq, index: index,
+                      tags: tagLists[tagList] };
             metaAt[index] = m;
-            tagsAt[index] = tagLists[tagList]; // shared: handed out only as copies
             metaById.set(id, m);
             if (place >= 0)
                 legalMetas[place] = m;
@@ -354,13 +366,12 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
         // firstRound() returns, not this closure, and hands it back to
         // reuseFirstRound(). The records are never changed once made.
         firstRound: function () {
-            return [metaAt.slice(), tagsAt.slice(), tagLists.slice(), legalMetas.slice()];
+            return [metaAt.slice(), tagLists.slice(), legalMetas.slice()];
         },
         reuseFirstRound: function (kept) {
             metaAt = kept[0].slice();
-            tagsAt = kept[1].slice();
-            tagLists = kept[2].slice();
-            legalMetas = kept[3].slice();
+            tagLists = kept[1].slice();
+            legalMetas = kept[2].slice();
             for (var i = 0; i < metaAt.length; ++i)
                 metaById.set(metaAt[i].id, metaAt[i]);
         },
@@ -385,7 +396,7 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
                 opened[j] = m.branch;
             }
             observed.push({ id: m.id, branch: m.branch, attempt: m.attempt, parentId: m.parentId, seq: m.seq,
-                            index: index, score: score, evaluated: evaluated, valid: valid, failClass: failClass,
+                            tags: m.tags, index: index, score: score, evaluated: evaluated, valid: valid, failClass: failClass,
                             error: error, nValid: nValid, nTotal: nTotal, deltaVsBaseline: dB, deltaVsParent: dP });
         },
         select: function (round, base) {
@@ -399,7 +410,7 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
             // copy would cost more than the copy).
             var obs = new Array(observed.length);
             for (var j = 0; j < observed.length; ++j) {
-                var r = observed[j], t = tagsAt[r.index], n = t.length;
+                var r = observed[j], t = r.tags, n = t.length;
                 obs[j] = { id: r.id, branch: r.branch, attempt: r.attempt, parentId: r.parentId, seq: r.seq,
                            tags: n === 2 ? [t[0], t[1]] : n === 1 ? [t[0]] : n === 0 ? [] : n === 3 ? [t[0], t[1], t[2]] : t.slice(),
                            score: r.score, evaluated: r.evaluated, valid: r.valid,

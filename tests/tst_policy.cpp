@@ -420,6 +420,22 @@ function selectBatch(s) {
             QVERIFY2(error.contains(QLatin1String("Error: function,undefined,boolean,function")), qPrintable(error));
     }
 
+    void globalsTurnedIntoThrowingGettersComeBack()
+    {
+        // Getters that throw in place of Math, of a helper and of an
+        // addition: the next episode still starts, with the originals.
+        std::unique_ptr<ScriptedPolicy> p = compile(QStringLiteral(
+            "function selectBatch(s) {\n"
+            "  var seen = [typeof Math.max, typeof isSuccess, typeof [].at].join();\n"
+            "  var boom = { get: function () { throw new Error('boom'); }, configurable: true };\n"
+            "  Object.defineProperty(globalThis, 'Math', boom); Object.defineProperty(globalThis, 'isSuccess', boom);\n"
+            "  Object.defineProperty(Array.prototype, 'at', boom);\n"
+            "  throw new Error(seen); }"));
+        QVERIFY(p);
+        for (const QString &error : episodeErrors(*p, 3))
+            QVERIFY2(error.contains(QLatin1String("Error: function,function,function")), qPrintable(error));
+    }
+
     void episodesStartAfresh()
     {
         // Top-level variables and globals made by assignment start over every episode.

@@ -309,7 +309,10 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
             // were. Usually nothing changed: the same number of names, each
             // base name holding its base value (so no name was added), and
             // every addition in place; that is checked first, cheaply.
-            if (ownNames(G).length !== baseNames.length || baseValuesChanged(G, baseValues)) {
+            // A getter that throws counts as a change.
+            var changed = true;
+            try { changed = ownNames(G).length !== baseNames.length || baseValuesChanged(G, baseValues); } catch (e) { /* changed */ }
+            if (changed) {
                 var names = ownNames(G);
                 for (var i = 0; i < names.length; ++i) {
                     if (!baseGlobals.has(names[i])) {
@@ -317,12 +320,21 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
                     }
                 }
                 for (var g = 0; g < baseNames.length; ++g) {
-                    if (!same(G[baseNames[g]], baseValues[g])) {
-                        try { G[baseNames[g]] = baseValues[g]; } catch (e) { /* made read-only: left as is */ }
+                    try {
+                        if (!same(G[baseNames[g]], baseValues[g]))
+                            G[baseNames[g]] = baseValues[g];
+                    } catch (e) {
+                        // An accessor now (or read-only): defined back as it
+                        // was, unless the policy made it non-configurable.
+                        try {
+                            defineProperty(G, baseNames[g], { value: baseValues[g], writable: true, configurable: true, enumerable: false });
+                        } catch (e2) { /* left as is */ }
                     }
                 }
             }
-            if (!installed())
+            var complete = false;
+            try { complete = installed(); } catch (e) { /* a getter that throws: install again */ }
+            if (!complete)
                 install();
             rngState = seed | 0;
             beta = b; W = w;

@@ -61,6 +61,16 @@ QStringList episodeErrors(ScriptedPolicy &policy, int episodes)
     return errors;
 }
 
+/// Compiles `source` and runs three episodes of it one after another in
+/// errorWorld: each must end with an error that contains `expected`.
+void eachEpisodeSays(const QString &source, QLatin1String expected)
+{
+    std::unique_ptr<ScriptedPolicy> p = compile(source);
+    QVERIFY(p);
+    for (const QString &error : episodeErrors(*p, 3))
+        QVERIFY2(error.contains(expected), qPrintable(error));
+}
+
 } // namespace
 
 class TestPolicy : public QObject
@@ -395,13 +405,11 @@ function selectBatch(s) {
     // A policy that replaces a built-in does not carry it into the next episode.
     void replacedBuiltinsAreRestoredEachEpisode()
     {
-        std::unique_ptr<ScriptedPolicy> p = compile(QStringLiteral(
+        eachEpisodeSays(QStringLiteral(
             "function selectBatch(s) { var before = [2, 1].sort().join();\n"
             "  Array.prototype.sort = function () { return 'hijacked'; }; Math.random = function () { return 7; };\n"
-            "  throw new Error(before + '/' + (Math.random() === 7)); }"));
-        QVERIFY(p);
-        for (const QString &error : episodeErrors(*p, 2))
-            QVERIFY2(error.contains(QLatin1String("Error: 1,2/true")), qPrintable(error));
+            "  throw new Error(before + '/' + (Math.random() === 7)); }"),
+                        QLatin1String("Error: 1,2/true"));
     }
 
     void globalsSwappedOneForAnotherComeBack()
@@ -409,31 +417,27 @@ function selectBatch(s) {
         // One global deleted and one made (the same number of names), a
         // helper replaced, an addition deleted: the next episode has the
         // originals and not the new name.
-        std::unique_ptr<ScriptedPolicy> p = compile(QStringLiteral(
+        eachEpisodeSays(QStringLiteral(
             "function selectBatch(s) {\n"
             "  var seen = [typeof escape, typeof swapped, typeof isSuccess({}), typeof [1].at].join();\n"
             "  delete globalThis.escape; globalThis.swapped = 1;\n"
             "  isSuccess = function () { return 'replaced'; }; delete Array.prototype.at;\n"
-            "  throw new Error(seen); }"));
-        QVERIFY(p);
-        for (const QString &error : episodeErrors(*p, 3))
-            QVERIFY2(error.contains(QLatin1String("Error: function,undefined,boolean,function")), qPrintable(error));
+            "  throw new Error(seen); }"),
+                        QLatin1String("Error: function,undefined,boolean,function"));
     }
 
     void globalsTurnedIntoThrowingGettersComeBack()
     {
         // Getters that throw in place of Math, of a helper and of an
         // addition: the next episode still starts, with the originals.
-        std::unique_ptr<ScriptedPolicy> p = compile(QStringLiteral(
+        eachEpisodeSays(QStringLiteral(
             "function selectBatch(s) {\n"
             "  var seen = [typeof Math.max, typeof isSuccess, typeof [].at].join();\n"
             "  var boom = { get: function () { throw new Error('boom'); }, configurable: true };\n"
             "  Object.defineProperty(globalThis, 'Math', boom); Object.defineProperty(globalThis, 'isSuccess', boom);\n"
             "  Object.defineProperty(Array.prototype, 'at', boom);\n"
-            "  throw new Error(seen); }"));
-        QVERIFY(p);
-        for (const QString &error : episodeErrors(*p, 3))
-            QVERIFY2(error.contains(QLatin1String("Error: function,function,function")), qPrintable(error));
+            "  throw new Error(seen); }"),
+                        QLatin1String("Error: function,function,function"));
     }
 
     void episodesStartAfresh()
@@ -482,16 +486,14 @@ function selectBatch(s) {
         // A numeric global, a hidden one (defineProperty) and a removed
         // helper: none of it reaches the next episode, however the global
         // object's names were reordered.
-        std::unique_ptr<ScriptedPolicy> p = compile(QStringLiteral(
+        eachEpisodeSays(QStringLiteral(
             "function selectBatch(s) {\n"
             "  var seen = [typeof globalThis[0], typeof hidden, typeof failedHard].join();\n"
             "  globalThis[0] = 1;\n"
             "  Object.defineProperty(globalThis, 'hidden', { value: 2, enumerable: false, configurable: true });\n"
             "  delete globalThis.failedHard;\n"
-            "  throw new Error(seen); }"));
-        QVERIFY(p);
-        for (const QString &error : episodeErrors(*p, 3))
-            QVERIFY2(error.contains(QLatin1String("Error: undefined,undefined,function")), qPrintable(error));
+            "  throw new Error(seen); }"),
+                        QLatin1String("Error: undefined,undefined,function"));
     }
 
     void episodesAfterOthersSeeWhatAFreshPolicySees()

@@ -35,6 +35,22 @@ ReplayOptions opts(int workers = 10)
     return o;
 }
 
+/// `count` synthetic worlds (seeds firstSeed, firstSeed + 1, ...) written
+/// as w0.json, w1.json, ... in `dir`; the paths of those written.
+QStringList writeSynthWorlds(const QTemporaryDir &dir, int count, quint64 firstSeed)
+{
+    QStringList paths;
+    for (int i = 0; i < count; ++i) {
+        SynthParams p;
+        p.seed = firstSeed + quint64(i);
+        const QString path = dir.filePath(QStringLiteral("w%1.json").arg(i));
+        if (!TreeJson::writeFile(SynthWorld::generate(p), path))
+            break;
+        paths << path;
+    }
+    return paths;
+}
+
 /// Forwards to a policy made from a spec and notes the threads its
 /// episodes began on.
 class Witness : public Policy
@@ -564,13 +580,8 @@ private slots:
         // calling thread; the result is the one a fresh policy gives.
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        QStringList paths;
-        for (int i = 0; i < 12; ++i) {
-            SynthParams p;
-            p.seed = quint64(i + 40);
-            paths << dir.filePath(QStringLiteral("w%1.json").arg(i));
-            QVERIFY(TreeJson::writeFile(SynthWorld::generate(p), paths.last()));
-        }
+        const QStringList paths = writeSynthWorlds(dir, 12, 40);
+        QCOMPARE(paths.size(), 12);
         const PolicySpec spec = PolicySpec::script(QStringLiteral("function selectBatch(s) { return s.round < 3 && Math.random() < 0.9 ? s.legal.slice(0, 2) : []; }"),
                                                    QStringLiteral("m.js"));
         ReplayOptions o = opts();
@@ -600,13 +611,8 @@ private slots:
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        QStringList paths;
-        for (int i = 0; i < 30; ++i) {
-            SynthParams p;
-            p.seed = quint64(i + 1);
-            paths << dir.filePath(QStringLiteral("w%1.json").arg(i));
-            QVERIFY(TreeJson::writeFile(SynthWorld::generate(p), paths.last()));
-        }
+        QStringList paths = writeSynthWorlds(dir, 30, 1);
+        QCOMPARE(paths.size(), 30);
         // Two broken files: the first in path order is the one reported, on
         // any thread count, however the threads meet them.
         QFile truncated(paths.at(17));

@@ -252,9 +252,9 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
     // must stay reachable: the object returned below holds it (a local of
     // this function alone dies when the function returns).
     var ballast = [];
-    for (var made = 0; made < 8192; ++made) {
+    for (var count = 0; count < 8192; ++count) {
         var piece = { a: 0, b: 0, c: 0, d: 0, e: 0, f: 0, g: 0, h: 0, i: 0, j: 0, k: 0, l: 0 };
-        if ((made & 63) === 0)
+        if ((count & 63) === 0)
             ballast.push(piece);
     }
     var inst = null, beta = 0, W = 1;

@@ -339,6 +339,10 @@ function selectBatch(s) {
     out.first = ties.slice(0, 3).map(function (o) { return o.id; });
     out.small = [{k:1,n:'A'},{k:0,n:'B'},{k:1,n:'C'},{k:0,n:'D'},{k:1,n:'E'}]
         .sort(function (x, y) { return y.k - x.k; }).map(function (o) { return o.n; }).join('');
+    out.eight = [0, 1, 2, 3, 4, 5, 6, 7].map(function (n) { return { k: n % 2, n: n }; })
+        .sort(function (x, y) { return x.k - y.k; }).map(function (o) { return o.n; }).join('');
+    out.nine = [0, 1, 2, 3, 4, 5, 6, 7, 8].map(function (n) { return { k: n % 2, n: n }; })
+        .sort(function (x, y) { return x.k - y.k; }).map(function (o) { return o.n; }).join('');
     var holes = [10, undefined, 9, , 1];
     out.defaultSort = holes.sort();
     out.holesAtEnd = !(4 in holes) && holes.length === 5;
@@ -359,6 +363,8 @@ function selectBatch(s) {
         QCOMPARE(o.value(QLatin1String("stable")).toBool(), true);
         QCOMPARE(o.value(QLatin1String("first")).toArray(), (QJsonArray{2, 5, 8}));
         QCOMPARE(o.value(QLatin1String("small")).toString(), QStringLiteral("ACEBD"));
+        QCOMPARE(o.value(QLatin1String("eight")).toString(), QStringLiteral("02461357"));
+        QCOMPARE(o.value(QLatin1String("nine")).toString(), QStringLiteral("024681357"));
         QCOMPARE(o.value(QLatin1String("defaultSort")).toArray(), (QJsonArray{1, 10, 9, QJsonValue::Null, QJsonValue::Null}));
         QCOMPARE(o.value(QLatin1String("holesAtEnd")).toBool(), true);
         QCOMPARE(o.value(QLatin1String("nanComparator")).toArray(), (QJsonArray{3, 1, 2}));

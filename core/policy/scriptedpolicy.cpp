@@ -92,10 +92,25 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
                     values.push(v);
             }
         }
-        var cmp = comparefn === undefined
-            ? function (x, y) { var a = String(x), b = String(y); return a < b ? -1 : (a > b ? 1 : 0); }
-            : function (x, y) { var r = +comparefn(x, y); return r !== r ? 0 : r; };
-        mergeSort(values, 0, values.length, cmp, []);
+        var n = values.length;
+        if (comparefn !== undefined && n <= 8) {
+            // Few values with a comparison function (the usual case): an
+            // insertion sort that calls it directly, without a wrapper
+            // (every call costs this interpreter dearly). NaN counts as 0.
+            for (var s = 1; s < n; ++s) {
+                var moving = values[s], at = s;
+                while (at > 0 && +comparefn(values[at - 1], moving) > 0) {
+                    values[at] = values[at - 1];
+                    --at;
+                }
+                values[at] = moving;
+            }
+        } else {
+            var cmp = comparefn === undefined
+                ? function (x, y) { var a = String(x), b = String(y); return a < b ? -1 : (a > b ? 1 : 0); }
+                : function (x, y) { var r = +comparefn(x, y); return r !== r ? 0 : r; };
+            mergeSort(values, 0, n, cmp, []);
+        }
         var k = 0;
         for (; k < values.length; ++k)
             obj[k] = values[k];

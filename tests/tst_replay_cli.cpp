@@ -190,6 +190,50 @@ private slots:
         QVERIFY2(t.out.endsWith(last), t.out.constData());
     }
 
+    void largeOutputsArriveWhole()
+    {
+        // 40 worlds' JSON (several times a pipe's buffer) gathered from its
+        // pieces: byte for byte the document, through a pipe and into a
+        // file; a file that takes nothing (/dev/full) is an error, exit 1.
+        const QString out = m_dir.filePath(QStringLiteral("many"));
+        const Run synth = cli({QStringLiteral("synth"), QStringLiteral("--out"), out, QStringLiteral("--worlds"), QStringLiteral("40"),
+                               QStringLiteral("--seed"), QStringLiteral("5")});
+        QCOMPARE(synth.exitCode, 0);
+        const QDir dir(out);
+        QStringList args{QStringLiteral("replay"), QStringLiteral("--policy"), QStringLiteral("builtin:portfolio"), QStringLiteral("--json")};
+        QList<ReplayWorld> loaded;
+        for (const QString &name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
+            args << QStringLiteral("--world") << dir.filePath(name);
+            loaded.append(ReplayWorld{dir.filePath(name), std::make_shared<DiscoveryTree>(*TreeJson::readFile(dir.filePath(name)).tree)});
+        }
+        QCOMPARE(loaded.size(), 40);
+        const QByteArray expected =
+            ReplayJson::resultToIndentedJson(ReplayEngine::runWorlds(loaded, PolicySpec::builtin(QStringLiteral("portfolio")), ReplayOptions{}));
+        QVERIFY(expected.size() > 4 * 65536);
+        const Run piped = cli(args);
+        QCOMPARE(piped.exitCode, 0);
+        QVERIFY(piped.out == expected);
+
+        QProcess toFile;
+        toFile.setStandardOutputFile(m_dir.filePath(QStringLiteral("many.json")));
+        toFile.start(binary(), args);
+        QVERIFY(toFile.waitForFinished(60000));
+        QCOMPARE(toFile.exitCode(), 0);
+        QFile written(m_dir.filePath(QStringLiteral("many.json")));
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        QVERIFY(written.readAll() == expected);
+
+        if (!QFileInfo::exists(QStringLiteral("/dev/full")))
+            QSKIP("no /dev/full here");
+        QProcess full;
+        full.setStandardOutputFile(QStringLiteral("/dev/full"));
+        full.start(binary(), args);
+        QVERIFY(full.waitForFinished(60000));
+        QCOMPARE(full.exitCode(), 1);
+        const QByteArray err = full.readAllStandardError();
+        QVERIFY2(err.contains("cannot write the replay's JSON"), err.constData());
+    }
+
     void handComputedCase()
     {
         // tests/data/replay/sparse: a world, a policy and the numbers worked out by hand.

@@ -2,8 +2,17 @@
 
 #include "replay/replayjson.h"
 
+#include <QFileDevice>
 #include <QJsonDocument>
 #include <QSaveFile>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <vector>
+
+#include <sys/uio.h>
 
 namespace dreamrsi {
 
@@ -12,6 +21,33 @@ namespace {
 QString number(double x)
 {
     return QString::number(x, 'g', 6);
+}
+
+/// Writes `pieces` to the file descriptor `fd` in order, with as few system
+/// calls as writev allows (a pipe may take part of them at a time). False,
+/// with errno set, when the file refuses them.
+bool writeAll(int fd, std::vector<iovec> pieces)
+{
+    size_t next = 0;
+    while (next < pieces.size()) {
+        const int count = int(std::min<size_t>(pieces.size() - next, IOV_MAX));
+        const ssize_t written = ::writev(fd, pieces.data() + next, count);
+        if (written < 0) {
+            if (errno == EINTR)
+                continue;
+            return false;
+        }
+        size_t left = size_t(written);
+        while (next < pieces.size() && left >= pieces[next].iov_len) {
+            left -= pieces[next].iov_len;
+            ++next;
+        }
+        if (left > 0) {
+            pieces[next].iov_base = static_cast<char *>(pieces[next].iov_base) + left;
+            pieces[next].iov_len -= left;
+        }
+    }
+    return true;
 }
 
 } // namespace
@@ -39,8 +75,34 @@ int printReplayResult(const ReplayResult &result, const ReplayPrinting &printing
             }
         };
         if (worldEntries) {
-            const std::string json = ReplayJson::resultToIndentedJson(result, *worldEntries);
-            print(json.data(), qsizetype(json.size()));
+            // The worlds' entries go out from where they are, between the
+            // pieces of the rest of the document: no copy of them all.
+            const ReplayJson::IndentedFrame frame = ReplayJson::resultToIndentedFrame(result);
+            std::vector<iovec> pieces;
+            pieces.reserve(size_t(2 * worldEntries->size() + 1));
+            const auto add = [&pieces](const char *data, size_t size) {
+                if (size > 0)
+                    pieces.push_back(iovec{const_cast<char *>(data), size});
+            };
+            size_t from = 0;
+            for (qsizetype i = 0; i < worldEntries->size(); ++i) {
+                add(frame.text.data() + from, frame.entryAt[size_t(i)] - from);
+                add(worldEntries->at(i).constData(), size_t(worldEntries->at(i).size()));
+                from = frame.entryAt[size_t(i)];
+            }
+            add(frame.text.data() + from, frame.text.size() - from);
+            auto *file = qobject_cast<QFileDevice *>(out.device());
+            if (file && file->handle() >= 0) {
+                out.flush();
+                file->flush();
+                if (!writeAll(file->handle(), std::move(pieces))) {
+                    err << "error: cannot write the replay's JSON: " << QString::fromLocal8Bit(std::strerror(errno)) << '\n';
+                    rc = 1;
+                }
+            } else {
+                for (const iovec &piece : pieces)
+                    print(static_cast<const char *>(piece.iov_base), qsizetype(piece.iov_len));
+            }
         } else {
             const QByteArray json = ReplayJson::resultToIndentedJson(result);
             print(json.constData(), json.size());

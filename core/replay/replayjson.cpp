@@ -9,6 +9,7 @@
 #include <cmath>
 #include <numeric>
 #include <string>
+#include <vector>
 
 namespace dreamrsi {
 
@@ -103,6 +104,12 @@ public:
     {
         item();
         m_out.append(written.constData(), size_t(written.size()));
+    }
+    /// The place of such a value, left empty: where it goes is added to `at`.
+    void place(std::vector<size_t> &at)
+    {
+        item();
+        at.push_back(m_out.size());
     }
 
     void beginObject() { open('{'); }
@@ -320,12 +327,12 @@ namespace {
 /// The "worlds" entries, two levels deep.
 constexpr int worldDepth = 2;
 
-std::string writeResult(const ReplayResult &result, const QList<QByteArray> *worldEntries)
+/// The document; with `places`, each world's entry is left out and where it
+/// goes is added to *places instead.
+std::string writeResult(const ReplayResult &result, std::vector<size_t> *places)
 {
     std::string out;
-    out.reserve(worldEntries ? 4096 + std::accumulate(worldEntries->cbegin(), worldEntries->cend(), size_t(0),
-                                                      [](size_t n, const QByteArray &e) { return n + size_t(e.size()) + 16; })
-                             : size_t(1) << 16);
+    out.reserve(places ? size_t(4096) : size_t(1) << 16);
     IndentedWriter w(out);
     w.beginObject();
     w.key("betas").beginArray();
@@ -340,9 +347,9 @@ std::string writeResult(const ReplayResult &result, const QList<QByteArray> *wor
     w.key("value").optionalNumber(result.value);
     w.key("workers").integer(result.workers);
     w.key("worlds").beginArray();
-    if (worldEntries) {
-        for (const QByteArray &entry : *worldEntries)
-            w.entry(entry);
+    if (places) {
+        for (qsizetype i = 0; i < result.worlds.size(); ++i)
+            w.place(*places);
     } else {
         for (const SweepResult &s : result.worlds)
             writeSweep(w, s);
@@ -369,10 +376,29 @@ QByteArray ReplayJson::sweepToIndentedJson(const SweepResult &sweep)
     return QByteArray(out.data(), qsizetype(out.size()));
 }
 
+ReplayJson::IndentedFrame ReplayJson::resultToIndentedFrame(const ReplayResult &result)
+{
+    IndentedFrame frame;
+    frame.entryAt.reserve(size_t(result.worlds.size()));
+    frame.text = writeResult(result, &frame.entryAt);
+    return frame;
+}
+
 std::string ReplayJson::resultToIndentedJson(const ReplayResult &result, const QList<QByteArray> &worldEntries)
 {
     Q_ASSERT(worldEntries.size() == result.worlds.size());
-    return writeResult(result, &worldEntries);
+    const IndentedFrame frame = resultToIndentedFrame(result);
+    std::string out;
+    out.reserve(std::accumulate(worldEntries.cbegin(), worldEntries.cend(), frame.text.size(),
+                                [](size_t n, const QByteArray &e) { return n + size_t(e.size()); }));
+    size_t from = 0;
+    for (qsizetype i = 0; i < worldEntries.size(); ++i) {
+        out.append(frame.text, from, frame.entryAt[size_t(i)] - from);
+        out.append(worldEntries.at(i).constData(), size_t(worldEntries.at(i).size()));
+        from = frame.entryAt[size_t(i)];
+    }
+    out.append(frame.text, from, std::string::npos);
+    return out;
 }
 
 QJsonObject ReplayJson::resultToJson(const ReplayResult &result)

@@ -11,6 +11,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace dreamrsi {
 
@@ -33,6 +34,15 @@ QByteArray sweepToIndentedJson(const SweepResult &sweep);
 /// sweepToIndentedJson(), in the order of result.worlds (as a std::string:
 /// tens of MB are not copied once more on the way out).
 std::string resultToIndentedJson(const ReplayResult &result, const QList<QByteArray> &worldEntries);
+/// That document without its world entries: `text` is everything else, and
+/// world i's entry goes at byte entryAt[i] of it (ascending). Output can then
+/// be gathered from the pieces where they are, without a copy of them all.
+struct IndentedFrame
+{
+    std::string text;
+    std::vector<size_t> entryAt;
+};
+IndentedFrame resultToIndentedFrame(const ReplayResult &result);
 /// Reads resultToJson() output back (also what a child `dreamrsi replay`
 /// printed). Returns nothing and fills *error on a malformed document.
 std::optional<ReplayResult> resultFromJson(const QJsonObject &object, QString *error);

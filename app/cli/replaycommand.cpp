@@ -26,7 +26,8 @@ const char *const replayUsage =
     "                       [--no-grid-plan] [--progress]\n"
     "Replays a policy in frozen worlds over a budget sweep and prints the scores\n"
     "(replay.md). Built-in policies: parallel_refine, portfolio.\n"
-    "Exit status: 0 ok, 1 a policy error or an unreadable world or policy, 2 usage error.\n";
+    "Exit status: 0 ok, 1 a policy error, an unreadable world or policy, or output that cannot be written,\n"
+    "2 usage error.\n";
 
 /// What `replay --world` was asked to do.
 struct WorldReplay

@@ -337,7 +337,8 @@ QString onThreads(int threads, const PolicySpec &spec, const std::function<void(
     const std::thread::id caller = std::this_thread::get_id();
     auto runOnThisThread = [&] {
         QString error;
-        std::unique_ptr<Policy> own = made && std::this_thread::get_id() == caller ? std::move(made) : spec.create(&error);
+        // Only the calling thread looks at `made` (the others would race its move).
+        std::unique_ptr<Policy> own = std::this_thread::get_id() == caller && made ? std::move(made) : spec.create(&error);
         if (own) {
             work(*own);
         } else {

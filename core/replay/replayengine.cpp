@@ -5,9 +5,9 @@
 #include "model/treejson.h"
 
 #include <QRunnable>
-#include <QSet>
 #include <QThread>
 #include <QThreadPool>
+#include <QVarLengthArray>
 
 #include <algorithm>
 #include <cmath>
@@ -173,6 +173,7 @@ EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &polic
 
         const PolicyDecision decision = policy.selectBatch(state);
         state.setLegal({});
+        QVarLengthArray<qsizetype, 16> places; // of the batch's ids in `legal`
         const auto where = [k] { return QStringLiteral("round %1: ").arg(k + 1); };
         if (!decision.ok()) {
             r.error = where() + decision.error;
@@ -181,22 +182,22 @@ EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &polic
                 trace->batch = decision.batch;
             // In the order replay.md §2 lists them: an id not legal now, a
             // repeated id (each id in batch order), then more than W ids.
-            // Small batches look back for repeats; large ones hash.
-            const bool hashed = decision.batch.size() > 32;
-            QSet<QString> seen;
-            for (qsizetype i = 0; i < decision.batch.size(); ++i) {
-                const QString &id = decision.batch.at(i);
-                const bool repeated = hashed ? seen.contains(id) : decision.batch.indexOf(id) < i;
-                if (hashed)
-                    seen.insert(id);
-                if (repeated) {
+            // Every id before a repeat was legal, so a repeat is an id whose
+            // legal place an earlier one took. Each id's place is kept for
+            // the reveals below.
+            QVarLengthArray<bool, 32> taken(legal.size(), false);
+            for (const QString &id : decision.batch) {
+                const qsizetype j = legalAt(id);
+                if (j >= 0 && taken[j]) {
                     r.error = where() + QStringLiteral("id %1 appears twice in the batch").arg(id);
                     break;
                 }
-                if (legalAt(id) < 0) {
+                if (j < 0) {
                     r.error = where() + QStringLiteral("id %1 is not legal").arg(id);
                     break;
                 }
+                taken[j] = true;
+                places.append(j);
             }
             if (r.error.isEmpty() && decision.batch.size() > W) {
                 r.error = where()
@@ -211,8 +212,8 @@ EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &polic
         if (decision.batch.isEmpty())
             break;
 
-        for (const QString &id : decision.batch) {
-            const qsizetype j = legalAt(id);
+        for (qsizetype b = 0; b < places.size(); ++b) {
+            const qsizetype j = places.at(b);
             const int cell = legalCells.at(j);
             const Cell &c = world.cells().at(cell);
             r.revealed.append(c.id);
@@ -235,6 +236,10 @@ EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &polic
             } else {
                 legalCells.remove(j);
                 legal.remove(j);
+                for (qsizetype later = b + 1; later < places.size(); ++later) {
+                    if (places.at(later) > j)
+                        --places[later];
+                }
             }
         }
         k += 1;

@@ -79,18 +79,10 @@ int printReplayResult(const ReplayResult &result, const ReplayPrinting &printing
             // pieces of the rest of the document: no copy of them all.
             const ReplayJson::IndentedFrame frame = ReplayJson::resultToIndentedFrame(result);
             std::vector<iovec> pieces;
-            pieces.reserve(size_t(2 * worldEntries->size() + 1));
-            const auto add = [&pieces](const char *data, size_t size) {
-                if (size > 0)
-                    pieces.push_back(iovec{const_cast<char *>(data), size});
-            };
-            size_t from = 0;
-            for (qsizetype i = 0; i < worldEntries->size(); ++i) {
-                add(frame.text.data() + from, frame.entryAt[size_t(i)] - from);
-                add(worldEntries->at(i).constData(), size_t(worldEntries->at(i).size()));
-                from = frame.entryAt[size_t(i)];
+            for (const std::string_view piece : frame.pieces(*worldEntries)) {
+                if (!piece.empty())
+                    pieces.push_back(iovec{const_cast<char *>(piece.data()), piece.size()});
             }
-            add(frame.text.data() + from, frame.text.size() - from);
             auto *file = qobject_cast<QFileDevice *>(out.device());
             if (file && file->handle() >= 0) {
                 out.flush();

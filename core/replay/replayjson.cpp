@@ -99,13 +99,8 @@ public:
     /// without the indent (the enclosing writer's entry() writes that).
     IndentedWriter(std::string &out, int depth) : m_out(out), m_first(depth, false), m_pendingValue(true) {}
 
-    /// A value written by a nested writer, as the next item.
-    void entry(const QByteArray &written)
-    {
-        item();
-        m_out.append(written.constData(), size_t(written.size()));
-    }
-    /// The place of such a value, left empty: where it goes is added to `at`.
+    /// The place of a value a nested writer writes, left empty: where it
+    /// goes is added to `at`.
     void place(std::vector<size_t> &at)
     {
         item();
@@ -384,20 +379,30 @@ ReplayJson::IndentedFrame ReplayJson::resultToIndentedFrame(const ReplayResult &
     return frame;
 }
 
+std::vector<std::string_view> ReplayJson::IndentedFrame::pieces(const QList<QByteArray> &worldEntries) const
+{
+    Q_ASSERT(size_t(worldEntries.size()) == entryAt.size());
+    std::vector<std::string_view> out;
+    out.reserve(2 * entryAt.size() + 1);
+    size_t from = 0;
+    for (size_t i = 0; i < entryAt.size(); ++i) {
+        out.emplace_back(text.data() + from, entryAt[i] - from);
+        out.emplace_back(worldEntries.at(qsizetype(i)).constData(), size_t(worldEntries.at(qsizetype(i)).size()));
+        from = entryAt[i];
+    }
+    out.emplace_back(text.data() + from, text.size() - from);
+    return out;
+}
+
 std::string ReplayJson::resultToIndentedJson(const ReplayResult &result, const QList<QByteArray> &worldEntries)
 {
-    Q_ASSERT(worldEntries.size() == result.worlds.size());
     const IndentedFrame frame = resultToIndentedFrame(result);
+    const std::vector<std::string_view> pieces = frame.pieces(worldEntries);
     std::string out;
-    out.reserve(std::accumulate(worldEntries.cbegin(), worldEntries.cend(), frame.text.size(),
-                                [](size_t n, const QByteArray &e) { return n + size_t(e.size()); }));
-    size_t from = 0;
-    for (qsizetype i = 0; i < worldEntries.size(); ++i) {
-        out.append(frame.text, from, frame.entryAt[size_t(i)] - from);
-        out.append(worldEntries.at(i).constData(), size_t(worldEntries.at(i).size()));
-        from = frame.entryAt[size_t(i)];
-    }
-    out.append(frame.text, from, std::string::npos);
+    out.reserve(std::accumulate(pieces.cbegin(), pieces.cend(), size_t(0),
+                                [](size_t n, std::string_view p) { return n + p.size(); }));
+    for (const std::string_view p : pieces)
+        out.append(p);
     return out;
 }
 

@@ -11,6 +11,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dreamrsi {
@@ -30,19 +31,23 @@ QByteArray resultToIndentedJson(const ReplayResult &result);
 /// there (its first line without the indent): worlds can be written on the
 /// threads that replayed them.
 QByteArray sweepToIndentedJson(const SweepResult &sweep);
-/// resultToIndentedJson() with each world's entry already written by
-/// sweepToIndentedJson(), in the order of result.worlds (as a std::string:
-/// tens of MB are not copied once more on the way out).
-std::string resultToIndentedJson(const ReplayResult &result, const QList<QByteArray> &worldEntries);
-/// That document without its world entries: `text` is everything else, and
-/// world i's entry goes at byte entryAt[i] of it (ascending). Output can then
-/// be gathered from the pieces where they are, without a copy of them all.
+/// resultToIndentedJson() without its world entries: `text` is everything
+/// else, and world i's entry goes at byte entryAt[i] of it (ascending).
 struct IndentedFrame
 {
     std::string text;
     std::vector<size_t> entryAt;
+
+    /// The whole document as pieces in order, the frame's and each world's
+    /// entry (written by sweepToIndentedJson(), in the order of
+    /// result.worlds) where they are: output can be gathered from them
+    /// without a copy of them all. Valid while this frame and the entries are.
+    std::vector<std::string_view> pieces(const QList<QByteArray> &worldEntries) const;
 };
 IndentedFrame resultToIndentedFrame(const ReplayResult &result);
+/// resultToIndentedJson() with each world's entry already written: the
+/// pieces above joined.
+std::string resultToIndentedJson(const ReplayResult &result, const QList<QByteArray> &worldEntries);
 /// Reads resultToJson() output back (also what a child `dreamrsi replay`
 /// printed). Returns nothing and fills *error on a malformed document.
 std::optional<ReplayResult> resultFromJson(const QJsonObject &object, QString *error);

@@ -868,27 +868,30 @@ PolicyDecision ScriptedPolicy::selectBatch(const PolicyState &state)
     // interpreter's list against the new one finds the places to change and
     // to drop (the changes keep list positions valid when made in order).
     // When that does not give the new list, the whole list is sent.
-    const QList<Private::Slot> &sent = d->sentLegal;
+    struct Change
+    {
+        int place;
+        const CellMeta *cell; ///< the cell that takes the place; null: the place goes
+    };
+    QVarLengthArray<Change, 32> changes;
     qsizetype matched = 0;
-    for (const Private::Slot &slot : sent) {
-        if (matched < next.size() && next.at(matched)->branch == slot.branch)
+    for (const Private::Slot &slot : d->sentLegal) {
+        if (matched < next.size() && next.at(matched)->branch == slot.branch) {
+            if (next.at(matched)->id != slot.id)
+                changes.append(Change{int(matched), next.at(matched)});
             ++matched;
+        } else {
+            changes.append(Change{int(matched), nullptr});
+        }
     }
     if (matched == next.size()) {
-        qsizetype j = 0;
-        for (const Private::Slot &slot : sent) {
-            if (j < next.size() && next.at(j)->branch == slot.branch) {
-                const CellMeta &m = *next.at(j);
-                if (m.id != slot.id) {
-                    if (const auto known = d->indexOf.constFind(m.id); known != d->indexOf.cend())
-                        d->fnPlaceLegal.call({QJSValue(int(j)), QJSValue(known.value())});
-                    else
-                        d->addMeta(m, int(j));
-                }
-                ++j;
-            } else {
-                d->fnDropLegal.call({QJSValue(int(j))});
-            }
+        for (const Change &change : changes) {
+            if (!change.cell)
+                d->fnDropLegal.call({QJSValue(change.place)});
+            else if (const auto known = d->indexOf.constFind(change.cell->id); known != d->indexOf.cend())
+                d->fnPlaceLegal.call({QJSValue(change.place), QJSValue(known.value())});
+            else
+                d->addMeta(*change.cell, change.place);
         }
     } else {
         QJSValue indices = d->engine.newArray(uint(next.size()));

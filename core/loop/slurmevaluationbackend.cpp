@@ -358,11 +358,11 @@ EvaluationResult SlurmEvaluationBackend::Private::runOnce(const EvaluationReques
                                "# dreamrsi evaluation job (written by the Slurm backend)\n"
                                "export PATH=/usr/local/bin:/usr/bin:/bin LC_ALL=C.UTF-8\n"
                                "cd %1 || exit 3\n"
-                               "date +%s%N > started\n"
+                               "date +%s%N > started.part && mv started.part started\n"
                                "%2 > result.part 2> evaluate.err\n"
                                "echo $? > exit_code\n"
                                "mv result.part result.json\n"
-                               "date +%s%N > ended\n")
+                               "date +%s%N > ended.part && mv ended.part ended\n")
                                .arg(shellQuote(dir), quoted.join(QLatin1Char(' ')));
     {
         QSaveFile file(dir + QStringLiteral("/job.sh"));
@@ -500,7 +500,8 @@ EvaluationResult SlurmEvaluationBackend::Private::runOnce(const EvaluationReques
             // squeue gives a running job the reason "None"; the marker gives none.
             const bool sameReason = job.reason == report.reason || (quietReason(job.reason) && quietReason(report.reason));
             if (!stale && (job.state != report.state || !sameReason)) {
-                announce(job.state, job.reason, waiting(job.state) ? 0 : QDateTime::currentMSecsSinceEpoch());
+                const qint64 markerMs = waiting(job.state) ? 0 : readEpochMs(startMarker);
+                announce(job.state, job.reason, waiting(job.state) ? 0 : markerMs > 0 ? markerMs : QDateTime::currentMSecsSinceEpoch());
                 continue;
             }
             if (cancel.load() || job.gone || isTerminal(job.state))

@@ -196,6 +196,27 @@ private slots:
         QCOMPARE(model.index(0, PolicyTableModel::MeanValue).data(PolicyTableModel::SortRole).toDouble(), *r0->value);
         QCOMPARE(model.index(0, int(PolicyTableModel::FixedColumns) + int(PolicyTableModel::WorldHypervolume)).data(PolicyTableModel::SortRole).toDouble(),
                  *r0->worlds.at(0).hypervolume);
+        QCOMPARE(model.index(0, PolicyTableModel::MeanValue).data().toString(), QString::number(*r0->value, 'f', 4));
+        {
+            // A version replayed on one world only (as a stored result older
+            // than the newest world is): no mean, and the cell says why.
+            auto partial = std::make_shared<ReplayResult>(*r0);
+            partial->worlds.removeLast();
+            partial->value.reset();
+            ws.setResult(ws.versions().at(0).name, partial);
+            const QModelIndex mean = model.index(0, PolicyTableModel::MeanValue);
+            QCOMPARE(mean.data().toString(), QStringLiteral("1 of 2 worlds"));
+            QVERIFY2(mean.data(Qt::ToolTipRole).toString().contains(QStringLiteral("Replayed on 1 of the 2 worlds")),
+                     qPrintable(mean.data(Qt::ToolTipRole).toString()));
+            QCOMPARE(mean.data(PolicyTableModel::SortRole).toDouble(), -std::numeric_limits<double>::infinity());
+            // Its one world still shows its own numbers; the missing one a dash.
+            QCOMPARE(model.index(0, int(PolicyTableModel::FixedColumns) + int(PolicyTableModel::WorldValue)).data().toString(),
+                     QString::number(*r0->worlds.at(0).value, 'f', 4));
+            QCOMPARE(model.index(0, int(PolicyTableModel::FixedColumns) + int(PolicyTableModel::PerWorld)).data().toString(),
+                     QStringLiteral("—"));
+            ws.setResult(ws.versions().at(0).name, r0);
+            QCOMPARE(model.index(0, PolicyTableModel::MeanValue).data().toString(), QString::number(*r0->value, 'f', 4));
+        }
         // Both versions are drawn, per world and as the mean.
         frontiers.setChecked({ws.versions().at(0).name, ws.versions().at(1).name});
         QCOMPARE(frontiers.seriesShown(), 2);

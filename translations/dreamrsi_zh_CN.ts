@@ -1580,6 +1580,14 @@
         <source>Approval</source>
         <translation>批准</translation>
     </message>
+    <message>
+        <source>%1 of %2 worlds</source>
+        <translation>%2 个世界中的 %1 个</translation>
+    </message>
+    <message>
+        <source>Replayed on %1 of the %2 worlds, so there is no mean value yet: versions are compared over every world. Replay this version to fill in the rest.</source>
+        <translation>只在 %2 个世界中的 %1 个上重放过，因此还没有平均值：各版本要在所有世界上比较。重放此版本即可补齐其余世界。</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::ProgressPage</name>

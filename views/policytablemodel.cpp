@@ -6,6 +6,7 @@
 #include <QFont>
 #include <QLocale>
 
+#include <algorithm>
 #include <cmath>
 
 namespace dreamrsi {
@@ -144,13 +145,32 @@ QVariant PolicyTableModel::data(const QModelIndex &index, int role) const
         }
     }
     if (col == MeanValue) {
+        if (role == Qt::ToolTipRole && r && !r->ok())
+            return r->firstError();
+        // A mean over some of the worlds would not compare with the others'
+        // (ProjectScores leaves it out): say how far the replays reach.
+        if (r && r->ok() && !r->value && role != SortRole) {
+            const auto covered = std::count_if(m_worlds.cbegin(), m_worlds.cend(),
+                                               [&r](const QString &world) { return r->sweepOf(world) != nullptr; });
+            if (covered < m_worlds.size()) {
+                switch (role) {
+                case Qt::DisplayRole: return tr("%1 of %2 worlds").arg(covered).arg(m_worlds.size());
+                case Qt::ToolTipRole:
+                    return tr("Replayed on %1 of the %2 worlds, so there is no mean value yet: versions are compared "
+                              "over every world. Replay this version to fill in the rest.")
+                        .arg(covered)
+                        .arg(m_worlds.size());
+                case Qt::ForegroundRole: return QColor(0x7f, 0x7f, 0x7f);
+                case Qt::FontRole: return QFont();
+                default: return {};
+                }
+            }
+        }
         if (role == Qt::FontRole) {
             QFont f;
             f.setBold(true);
             return f;
         }
-        if (role == Qt::ToolTipRole && r && !r->ok())
-            return r->firstError();
         return number(r ? r->value : std::nullopt);
     }
     const int w = (col - FixedColumns) / PerWorld;

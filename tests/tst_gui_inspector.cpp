@@ -90,6 +90,20 @@ private slots:
         const QString parentId = tree->cells().at(tree->parentIndex(cell)).id;
         QVERIFY2(w.diffText().startsWith(QStringLiteral("--- ") + parentId), qPrintable(w.diffText().left(80)));
         QCOMPARE(w.metricCount(), c.payload.value(QStringLiteral("metrics")).toObject().size());
+        // Payload objects of plain values read as a line per key, not as JSON.
+        auto *fields = qobject_cast<QTextBrowser *>(w.pages()->widget(InspectorWidget::FieldsPage));
+        const QJsonObject agent = c.payload.value(QStringLiteral("agent")).toObject();
+        QVERIFY(!agent.isEmpty());
+        const QString shown = fields->toPlainText();
+        QVERIFY2(!shown.contains(QLatin1Char('{')), qPrintable(shown));
+        for (auto it = agent.constBegin(); it != agent.constEnd(); ++it) {
+            const QString value = it.value().isDouble() ? QString::number(it.value().toDouble(), 'g', 6) : it.value().toString();
+            // Key and value on a line of their own.
+            const QRegularExpression line(QLatin1Char('^') + QRegularExpression::escape(it.key()) + QStringLiteral("\\s+")
+                                              + QRegularExpression::escape(value) + QLatin1Char('$'),
+                                          QRegularExpression::MultilineOption);
+            QVERIFY2(line.match(shown).hasMatch(), qPrintable(it.key() + QStringLiteral(" in\n") + shown));
+        }
         // Markdown is rendered: the bold "Direction" is not shown with its asterisks.
         auto *proposal = qobject_cast<QTextBrowser *>(w.pages()->widget(InspectorWidget::ProposalPage));
         QVERIFY(!proposal->toPlainText().contains(QLatin1String("**")));

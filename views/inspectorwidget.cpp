@@ -43,6 +43,24 @@ QString jsonText(const QJsonValue &v)
     return QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
 }
 
+/// A payload object of plain values (an agent call's model, tokens and cost,
+/// timings) as a small table of its own, one key a line, numbers rounded for
+/// reading; empty when the object holds arrays or objects (shown as JSON).
+QString nestedTableHtml(const QJsonObject &object)
+{
+    if (object.isEmpty())
+        return {};
+    QString html = QStringLiteral("<table cellspacing='0' cellpadding='1'>");
+    for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
+        const QJsonValue v = it.value();
+        if (v.isArray() || v.isObject())
+            return {};
+        const QString text = v.isDouble() ? QString::number(v.toDouble(), 'g', 6) : jsonText(v);
+        html += QStringLiteral("<tr><td>%1&nbsp;&nbsp;</td><td>%2</td></tr>").arg(it.key().toHtmlEscaped(), text.toHtmlEscaped());
+    }
+    return html + QStringLiteral("</table>");
+}
+
 // Payload keys that carry evaluator output, in the order they are shown.
 const char *const OutputKeys[] = {"evaluator_output", "output", "stdout", "stderr", "log", "compile_log"};
 } // namespace
@@ -143,7 +161,11 @@ void InspectorWidget::showCell(std::shared_ptr<const DiscoveryTree> tree, int ce
         bool isOutput = false;
         for (const char *k : OutputKeys)
             isOutput = isOutput || key == QLatin1String(k);
-        if (!isOutput)
+        if (isOutput)
+            continue;
+        if (const QString nested = nestedTableHtml(it.value().toObject()); !nested.isEmpty())
+            html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(key.toHtmlEscaped(), nested);
+        else
             row(key, jsonText(it.value()));
     }
     html += QStringLiteral("</table>");

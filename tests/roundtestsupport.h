@@ -5,6 +5,7 @@
 
 #include "agent/agent.h"
 
+#include <QHash>
 #include <QRegularExpression>
 #include <QSet>
 #include <QString>
@@ -36,6 +37,13 @@ public:
     std::atomic_int calls{0};
     std::atomic_int waiting{0};
 
+    /// The direction hint and detail each cell id was asked for.
+    QHash<QString, std::pair<QString, QString>> directions() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_directions;
+    }
+
     QString kind() const override { return QStringLiteral("fake"); }
     QString model() const override { return QStringLiteral("fake-model"); }
 
@@ -65,6 +73,7 @@ public:
         calls.fetch_add(1);
         {
             std::unique_lock lock(m_mutex);
+            m_directions.insert(context.cellId, {context.directionHint, context.directionDetail});
             waiting.fetch_add(1);
             while (!m_open && !cancel.load())
                 m_changed.wait_for(lock, std::chrono::milliseconds(10));
@@ -99,7 +108,8 @@ public:
     }
 
 private:
-    std::mutex m_mutex;
+    mutable std::mutex m_mutex;
+    QHash<QString, std::pair<QString, QString>> m_directions;
     std::condition_variable m_changed;
     bool m_open = true;
 };

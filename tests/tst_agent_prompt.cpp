@@ -77,6 +77,12 @@ private Q_SLOTS:
         QCOMPARE(history.counted, 0);
         QVERIFY(!request.system.isEmpty());
         QVERIFY(request.system.contains(QStringLiteral("step-heights")));       // the branch's direction
+        QVERIFY(!request.system.contains(QStringLiteral("step-heights\" (")));  // no description given
+        AttemptContext described = context;
+        described.directionDetail = QStringLiteral("search over single step heights");
+        QVERIFY2(prompt.build(described, ExplorationPrompt::Mode::Chat, 200000)
+                     .system.contains(QStringLiteral("\"step-heights\" (search over single step heights)")),
+                 qPrintable(prompt.build(described, ExplorationPrompt::Mode::Chat, 200000).system));
         QVERIFY(request.system.contains(QStringLiteral("last fenced code block")));
         QVERIFY(request.user.contains(QStringLiteral("TASK-MARKER")));
         QVERIFY(request.user.contains(QStringLiteral("PARENT-PROGRAM")));

@@ -8,10 +8,15 @@
 
 #include "loop/localevaluationbackend.h"
 #include "loop/roundrunner.h"
+#include "loop/roundtask.h"
 #include "loop/roundtree.h"
 #include "store/projectstore.h"
 
 #include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QFileInfo>
 #include <QHash>
@@ -96,9 +101,13 @@ private slots:
     void unknownTaskIsAnError();
     void legalCellsFollowThePlan();
     void schedulerProgressReachesTheCell();
+    void branchesGetDirectionsAndTags();
+    void badDirectionsAreAnError();
 
 private:
     RoundConfig config(const QString &policy, int workers) const;
+    /// A copy of the toy task whose task.json also holds `directions`.
+    QString toyTaskWithDirections(const QJsonValue &directions) const;
     /// Runs to the end; fills m_cells (in cellFinished order).
     RoundSummary run(RoundConfig c, const std::shared_ptr<FakeAgent> &agent, RoundRunner **keep = nullptr);
 
@@ -464,4 +473,101 @@ void TestLoopRound::schedulerProgressReachesTheCell()
 }
 
 QTEST_GUILESS_MAIN(TestLoopRound)
+
+QString TestLoopRound::toyTaskWithDirections(const QJsonValue &directions) const
+{
+    const QString dir = m_dir->filePath(QStringLiteral("task-with-directions"));
+    QDir().mkpath(dir);
+    const QDir toy(test::toyTaskDir());
+    for (const QString &name : toy.entryList(QDir::Files)) {
+        QFile::remove(dir + QLatin1Char('/') + name);
+        if (!QFile::copy(toy.filePath(name), dir + QLatin1Char('/') + name))
+            return {};
+    }
+    QFile spec(dir + QStringLiteral("/task.json"));
+    if (!spec.open(QIODevice::ReadOnly))
+        return {};
+    QJsonObject o = QJsonDocument::fromJson(spec.readAll()).object();
+    spec.close();
+    o.insert(QStringLiteral("directions"), directions);
+    QFile::remove(spec.fileName());
+    if (!spec.open(QIODevice::WriteOnly) || spec.write(QJsonDocument(o).toJson()) < 0)
+        return {};
+    return dir;
+}
+
+void TestLoopRound::branchesGetDirectionsAndTags()
+{
+    // Branch b follows directions[b mod 2] at every attempt, whatever the
+    // agent: the agent is told (name and description) and the cell is tagged.
+    RoundConfig c = config(QStringLiteral("all"), 3);
+    c.task = toyTaskWithDirections(QJsonArray{QStringLiteral("alpha"),
+                                              QJsonObject{{QStringLiteral("name"), QStringLiteral("beta")},
+                                                          {QStringLiteral("description"), QStringLiteral("try the beta idea")}}});
+    QVERIFY(!c.task.isEmpty());
+    auto agent = std::make_shared<FakeAgent>();
+    const RoundSummary s = run(c, agent);
+    QVERIFY2(s.ok(), qPrintable(s.error));
+    QCOMPARE(m_cells.size(), 9);
+    const auto asked = agent->directions();
+    QCOMPARE(asked.size(), 9);
+    for (const Cell &cell : std::as_const(m_cells)) {
+        const bool alpha = cell.branch % 2 == 0;
+        const QString tag = alpha ? QStringLiteral("direction:alpha") : QStringLiteral("direction:beta");
+        QCOMPARE(cell.tags, QStringList{tag});
+        QCOMPARE(asked.value(cell.id).first, tag);
+        QCOMPARE(asked.value(cell.id).second, alpha ? QString() : QStringLiteral("try the beta idea"));
+    }
+    // The tags are stored with the cells (and so reach replay's meta().tags).
+    const IterationData data = take(m_store->iterationData(s.iteration));
+    for (const Cell &cell : data.cells)
+        QCOMPARE(cell.tags.size(), 1);
+
+    // The toy task itself has none: no hint, no tag.
+    init();
+    auto plain = std::make_shared<FakeAgent>();
+    QVERIFY(run(config(QStringLiteral("one"), 2), plain).ok());
+    QVERIFY(!m_cells.isEmpty());
+    for (const Cell &cell : std::as_const(m_cells)) {
+        QVERIFY(cell.tags.isEmpty());
+        QCOMPARE(plain->directions().value(cell.id).first, QString());
+    }
+
+    // A built-in task brings the built-in agent's directions, described.
+    QString error;
+    const std::optional<RoundTask> builtin = RoundTask::resolve(QStringLiteral("circle_packing_26"), &error);
+    QVERIFY2(builtin, qPrintable(error));
+    QCOMPARE(builtin->directions.size(), 5);
+    QCOMPARE(builtin->directionFor(0)->name, QStringLiteral("hex-rows"));
+    QCOMPARE(builtin->directionFor(6)->name, builtin->directionFor(1)->name);
+    for (const RoundTask::Direction &d : builtin->directions)
+        QVERIFY2(!d.detail.isEmpty(), qPrintable(d.name));
+}
+
+void TestLoopRound::badDirectionsAreAnError()
+{
+    const QList<std::pair<QJsonValue, QString>> cases{
+        {QJsonValue(5), QStringLiteral("\"directions\" is not an array")},
+        {QJsonArray{QStringLiteral("ok"), 3}, QStringLiteral("entry 1 is neither a name nor an object")},
+        {QJsonArray{QJsonObject{{QStringLiteral("description"), QStringLiteral("nameless")}}}, QStringLiteral("entry 0 has no name")},
+        {QJsonArray{QStringLiteral("  ")}, QStringLiteral("entry 0 has no name")},
+        {QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("x")}, {QStringLiteral("description"), 1}}},
+         QStringLiteral("entry 0: \"description\" is not a string")},
+    };
+    for (const auto &[directions, message] : cases) {
+        const QString task = toyTaskWithDirections(directions);
+        QVERIFY(!task.isEmpty());
+        QString error;
+        QVERIFY(!RoundTask::resolve(task, &error));
+        QVERIFY2(error.contains(message) && error.contains(QStringLiteral("task.json")), qPrintable(error));
+        // A round on it stops before it starts: nothing stored.
+        RoundConfig c = config(QStringLiteral("all"), 2);
+        c.task = task;
+        const RoundSummary s = run(c, std::make_shared<FakeAgent>());
+        QVERIFY(!s.ok());
+        QVERIFY2(s.error.contains(message), qPrintable(s.error));
+        QCOMPARE(take(m_store->iterations()).size(), 0);
+    }
+}
+
 #include "tst_loop_round.moc"

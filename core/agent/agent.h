@@ -68,6 +68,7 @@ struct AttemptContext
     std::optional<double> baselineScore; ///< score of the initial program, when known
     QList<AttemptRecord> history;  ///< earlier attempts of this and past iterations, oldest first
     QString directionHint;         ///< per-branch direction ("direction:vectorize"), may be empty
+    QString directionDetail;       ///< what that direction means (one sentence), may be empty
     quint64 seed = 0;              ///< per-attempt seed (deterministic agents use it)
 };
 

@@ -221,15 +221,30 @@ QStringList builtinAgentTasks()
     return tasks;
 }
 
+namespace {
+/// The strategy for a built-in task name, or for a task folder naming a built-in evaluator.
+std::unique_ptr<BuiltinStrategy> strategyForTaskOrFolder(const QString &task)
+{
+    const QString name = task.trimmed();
+    if (std::unique_ptr<BuiltinStrategy> strategy = strategyFor(name))
+        return strategy;
+    return strategyFor(folderEvaluator(name));
+}
+} // namespace
+
+QList<std::pair<QString, QString>> builtinTaskDirections(const QString &task)
+{
+    QList<std::pair<QString, QString>> directions;
+    if (const std::unique_ptr<BuiltinStrategy> strategy = strategyForTaskOrFolder(task)) {
+        for (const QString &d : strategy->directions())
+            directions.append({d, strategy->describe(d)});
+    }
+    return directions;
+}
+
 std::unique_ptr<DiscoveryAgent> createBuiltinAgent(const AgentConfig &config, const QString &task, QString *error)
 {
-    QString name = task.trimmed();
-    if (!strategyFor(name)) {
-        const QString viaFolder = folderEvaluator(name);
-        if (strategyFor(viaFolder))
-            name = viaFolder;
-    }
-    std::unique_ptr<BuiltinStrategy> strategy = strategyFor(name);
+    std::unique_ptr<BuiltinStrategy> strategy = strategyForTaskOrFolder(task);
     if (!strategy) {
         if (error)
             *error = QStringLiteral("the built-in agent has no strategy for task '%1' (it knows: %2)")

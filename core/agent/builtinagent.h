@@ -73,11 +73,18 @@
 #include <QStringList>
 
 #include <memory>
+#include <utility>
 
 namespace dreamrsi {
 
 /// The tasks the built-in agent knows, sorted.
 QStringList builtinAgentTasks();
+
+/// The directions the built-in agent knows for `task` (a built-in task name, or
+/// a task folder whose task.json names a built-in evaluator), each with its
+/// one-sentence description; empty for any other task. Live rounds hand them
+/// out to branches as direction hints, whatever the agent.
+QList<std::pair<QString, QString>> builtinTaskDirections(const QString &task);
 
 /// The built-in agent for `task`: a built-in task name, or a task folder whose
 /// task.json names a built-in evaluator. Null with `*error` set (naming the

@@ -310,9 +310,11 @@ ChatRequest ExplorationPrompt::build(const AttemptContext &context, Mode mode, i
     v.insert(QStringLiteral("direction"),
              hint.isEmpty() ? QString()
                             : QStringLiteral("## Direction for this branch\n\nThis branch is asked to explore the "
-                                             "direction \"%1\". Let it steer your choice wherever the history "
+                                             "direction \"%1\"%2. Let it steer your choice wherever the history "
                                              "leaves room for it.")
-                                  .arg(hint));
+                                  .arg(hint, context.directionDetail.trimmed().isEmpty()
+                                                 ? QString()
+                                                 : QStringLiteral(" (%1)").arg(context.directionDetail.trimmed())));
     if (mode == Mode::Chat) {
         v.insert(QStringLiteral("output_instructions"),
                  QStringLiteral("Answer in Markdown, in two parts. First the proposal: the mechanism, the evidence "

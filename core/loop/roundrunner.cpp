@@ -249,6 +249,10 @@ struct RoundRunner::Run
         c.baselineDir = task.directory;
         c.baselineScore = tree.baselineScore();
         c.history = history;
+        if (const RoundTask::Direction *d = task.directionFor(branch)) {
+            c.directionHint = QStringLiteral("direction:") + d->name;
+            c.directionDetail = d->detail;
+        }
         c.seed = mix(q->m_config.seed ^ mix(quint64(iteration) * 0x100000001ull + quint64(branch) * 65537u + quint64(attempt)));
         if (const Cell *p = tree.parent(branch, attempt)) {
             c.parentWorkspaceDir = iterationDir + QLatin1Char('/') + p->id;
@@ -278,6 +282,8 @@ struct RoundRunner::Run
         c.branch = r.branch;
         c.attempt = r.attempt;
         c.seq = tree.nextSeq();
+        if (const RoundTask::Direction *d = task.directionFor(r.branch))
+            c.tags = {QStringLiteral("direction:") + d->name};
         QJsonObject payload;
         if (!r.setupError.isEmpty()) {
             c.failClass = QString::fromLatin1(FailClass::Env);

@@ -1,12 +1,65 @@
 #include "roundtask.h"
 
+#include "agent/builtinagent.h"
 #include "eval/taskregistry.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 
 namespace dreamrsi {
+
+namespace {
+
+/// task.json "directions" (optional): an array of names, or of objects
+/// {"name": …, "description": …}. False with *error naming the bad entry.
+bool readDirections(const QString &taskJson, QList<RoundTask::Direction> *out, QString *error)
+{
+    QFile file(taskJson);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("cannot read '%1': %2").arg(taskJson, file.errorString());
+        return false;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
+    if (!doc.isObject()) // the evaluator reports a malformed task.json in its own words
+        return true;
+    const QJsonValue directions = doc.object().value(QStringLiteral("directions"));
+    if (directions.isUndefined() || directions.isNull())
+        return true;
+    const auto bad = [&](const QString &what) {
+        *error = QStringLiteral("%1: \"directions\" %2 (give an array of names, or of {\"name\", \"description\"} objects)")
+                     .arg(taskJson, what);
+        return false;
+    };
+    if (!directions.isArray())
+        return bad(QStringLiteral("is not an array"));
+    const QJsonArray list = directions.toArray();
+    for (qsizetype i = 0; i < list.size(); ++i) {
+        const QJsonValue entry = list.at(i);
+        RoundTask::Direction d;
+        if (entry.isString()) {
+            d.name = entry.toString().trimmed();
+        } else if (entry.isObject()) {
+            d.name = entry.toObject().value(QStringLiteral("name")).toString().trimmed();
+            const QJsonValue description = entry.toObject().value(QStringLiteral("description"));
+            if (!description.isUndefined() && !description.isString())
+                return bad(QStringLiteral("entry %1: \"description\" is not a string").arg(i));
+            d.detail = description.toString().trimmed();
+        } else {
+            return bad(QStringLiteral("entry %1 is neither a name nor an object").arg(i));
+        }
+        if (d.name.isEmpty())
+            return bad(QStringLiteral("entry %1 has no name").arg(i));
+        out->append(d);
+    }
+    return true;
+}
+
+} // namespace
 
 QString RoundTask::programFileNameFor(const QString &initialFileName)
 {
@@ -68,7 +121,20 @@ std::optional<RoundTask> RoundTask::resolve(const QString &task, QString *error)
         t.statement = QString::fromUtf8(problem.readAll());
     }
     t.programFileName = programFileNameFor(QFileInfo(t.initialProgram).fileName());
+    if (!builtin && !readDirections(t.directory + QStringLiteral("/task.json"), &t.directions, error))
+        return std::nullopt;
+    if (t.directions.isEmpty()) {
+        for (const auto &[name, detail] : builtinTaskDirections(t.name))
+            t.directions.append({name, detail});
+    }
     return t;
+}
+
+const RoundTask::Direction *RoundTask::directionFor(int branch) const
+{
+    if (directions.isEmpty() || branch < 0)
+        return nullptr;
+    return &directions.at(branch % directions.size());
 }
 
 } // namespace dreamrsi

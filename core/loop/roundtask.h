@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QList>
 #include <QString>
 
 #include <optional>
@@ -19,6 +20,20 @@ struct RoundTask
     /// for Python, `solver.cpp` for C++, `kernel.cu` for CUDA, else
     /// `program.<ext>` after the initial program's extension.
     QString programFileName;
+
+    /// A direction a branch is asked to explore (online.md §3).
+    struct Direction
+    {
+        QString name;   ///< short name; cells of its branches are tagged "direction:<name>"
+        QString detail; ///< one sentence for the agent, may be empty
+    };
+    /// Per-branch directions: a task folder's task.json "directions", else
+    /// the built-in agent's directions for the task (a built-in task, or a
+    /// folder naming a built-in evaluator); empty when there are none.
+    QList<Direction> directions;
+    /// The direction of branch `branch` (directions[branch mod count]: the
+    /// same for every attempt of the branch, whatever the agent), or null.
+    const Direction *directionFor(int branch) const;
 
     /// Resolves `task`; nothing and *error naming the problem (unknown task,
     /// folder without task.json or initial program, unreadable problem.md).

@@ -28,6 +28,10 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
+#include <QChartView>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
+#include <QVBoxLayout>
 #include <QtTest>
 
 using namespace dreamrsi;
@@ -40,6 +44,7 @@ private slots:
     void initTestCase();
     void treeGrowsRowByRow();
     void dashboardPoints();
+    void dashboardScoreLabelsAreWhole();
     void stopFromThePanel();
     void cancelFromTheStatusBar();
     void dialogRemembersChoices();
@@ -133,6 +138,45 @@ void TestGuiRound::treeGrowsRowByRow()
     QVERIFY(panel.launchAction()->isEnabled());
     QVERIFY(!panel.stopAction()->isEnabled());
     take(store.close());
+}
+
+void TestGuiRound::dashboardScoreLabelsAreWhole()
+{
+    // Scores of a circle-packing round, as they were stored: the best moves
+    // in the third decimal, so the score axis' labels grow from "2.6" to
+    // "2.625". The live panel's size, shown once the round is under way.
+    // Every tick label is drawn whole. (In the workbench's Live Round dock
+    // the labels stayed "..." until the chart's layout was invalidated at
+    // each hand-over; this setting does not reproduce that, it guards the
+    // labels' text.)
+    QWidget window;
+    auto *layout = new QVBoxLayout(&window);
+    auto *dash = new LiveDashboard;
+    layout->addWidget(dash);
+    window.resize(460, 250);
+    const double scores[] = {2.62008, 2.62343, 2.62644, 2.6017, 2.62481, 2.62644, 2.62343, 2.62435, 2.63037, 2.62343, 2.62976};
+    int n = 0;
+    for (const double s : scores) {
+        Cell c;
+        c.id = QStringLiteral("b%1a0").arg(n++);
+        c.score = s;
+        c.failClass = QStringLiteral("ok");
+        dash->addCell(c);
+        QTest::qWait(n % 3 == 0 ? 250 : 0); // some hand-overs by the redraw timer, as in a round
+        if (n == 2) { // the panel is shown once the round is under way
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+        }
+    }
+    QTest::qWait(300);
+    QStringList labels;
+    for (QGraphicsItem *item : dash->scoreView()->scene()->items()) {
+        if (auto *text = dynamic_cast<QGraphicsTextItem *>(item); text && text->isVisible())
+            labels << text->toPlainText();
+    }
+    QVERIFY2(labels.contains(QStringLiteral("Best score")), qPrintable(labels.join(QLatin1Char('|'))));
+    for (const QString &label : std::as_const(labels))
+        QVERIFY2(!label.contains(QStringLiteral("...")), qPrintable(labels.join(QLatin1Char('|'))));
 }
 
 void TestGuiRound::dashboardPoints()

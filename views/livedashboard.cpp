@@ -176,9 +176,7 @@ void LiveDashboard::flush()
 
 void LiveDashboard::updateRanges()
 {
-    // Every axis is set at each hand-over: a changed range is what makes the
-    // chart lay its axes out again, and a score axis whose labels grew wider
-    // is elided until then.
+    // Every axis is set at each hand-over.
     m_callsAxis->setRange(0.0, std::max<double>(5.0, double(m_calls)));
     m_callsAxis->applyNiceNumbers();
     if (m_best) {
@@ -193,6 +191,11 @@ void LiveDashboard::updateRanges()
     m_timeAxis->setRange(0.0, std::max(10.0, m_lastSeconds));
     m_timeAxis->applyNiceNumbers();
     m_usdAxis->setRange(0.0, std::max(0.01, m_usd * 1.1));
+    // Qt Charts recomputes the axes' widths on a range change only within the
+    // space the last full layout gave them, so labels that grew wider (2.6 ->
+    // 2.6265) stayed elided to "..."; a full layout gives them their width.
+    for (QChartView *view : {m_scoreView, m_costView})
+        view->chart()->layout()->invalidate();
 }
 
 } // namespace dreamrsi

@@ -136,12 +136,16 @@ int main(int argc, char *argv[])
                 auto *midway = new QTimer(&window);
                 midway->setSingleShot(true);
                 QObject::connect(midway, &QTimer::timeout, &window, grabLive);
-                QObject::connect(panel, &dreamrsi::RoundPanel::roundFinished, &window, [midway, grabLive] {
-                    if (midway->isActive()) { // ended before the mid-round grab
-                        midway->stop();
+                QObject::connect(panel, &dreamrsi::RoundPanel::roundFinished, &window, [&window, midway, grabLive] {
+                    if (!midway->isActive())
+                        return QApplication::exit(0);
+                    // Ended before the mid-round grab: grab once the last
+                    // cells' redraw and the charts' layout have run.
+                    midway->stop();
+                    QTimer::singleShot(600, &window, [grabLive] {
                         grabLive();
-                    }
-                    QApplication::exit(0);
+                        QApplication::exit(0);
+                    });
                 });
                 window.tabs()->setCurrentIndex(dreamrsi::MainWindow::DiscoveryTab);
                 if (!panel->startRound(config))

@@ -9,6 +9,7 @@
 #include "plotstyle.h"
 #include "policiespage.h"
 #include "policytablemodel.h"
+#include "projecttreemodel.h"
 #include "replay/replayengine.h"
 #include "replayjobs.h"
 #include "replaypage.h"
@@ -209,6 +210,10 @@ private slots:
             QVERIFY2(mean.data(Qt::ToolTipRole).toString().contains(QStringLiteral("Replayed on 1 of the 2 worlds")),
                      qPrintable(mean.data(Qt::ToolTipRole).toString()));
             QCOMPARE(mean.data(PolicyTableModel::SortRole).toDouble(), -std::numeric_limits<double>::infinity());
+            // The project dock says the same beside the version's name.
+            ProjectTreeModel project(&ws);
+            const QModelIndex row = project.index(0, 0, project.groupIndex(ProjectTreeModel::VersionsGroup));
+            QCOMPARE(row.data().toString(), ws.versions().at(0).name + QStringLiteral(" — 1 of 2 worlds"));
             // Its one world still shows its own numbers; the missing one a dash.
             QCOMPARE(model.index(0, int(PolicyTableModel::FixedColumns) + int(PolicyTableModel::WorldValue)).data().toString(),
                      QString::number(*r0->worlds.at(0).value, 'f', 4));

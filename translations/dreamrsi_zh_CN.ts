@@ -1696,6 +1696,10 @@
         <source>Project</source>
         <translation>项目</translation>
     </message>
+    <message>
+        <source>%1 — %2 of %3 worlds</source>
+        <translation>%1 — %3 个世界中的 %2 个</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::ReplayPage</name>

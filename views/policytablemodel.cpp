@@ -6,7 +6,6 @@
 #include <QFont>
 #include <QLocale>
 
-#include <algorithm>
 #include <cmath>
 
 namespace dreamrsi {
@@ -150,8 +149,7 @@ QVariant PolicyTableModel::data(const QModelIndex &index, int role) const
         // A mean over some of the worlds would not compare with the others'
         // (ProjectScores leaves it out): say how far the replays reach.
         if (r && r->ok() && !r->value && role != SortRole) {
-            const auto covered = std::count_if(m_worlds.cbegin(), m_worlds.cend(),
-                                               [&r](const QString &world) { return r->sweepOf(world) != nullptr; });
+            const qsizetype covered = m_workspace->worldsReplayed(*r);
             if (covered < m_worlds.size()) {
                 switch (role) {
                 case Qt::DisplayRole: return tr("%1 of %2 worlds").arg(covered).arg(m_worlds.size());

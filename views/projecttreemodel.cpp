@@ -145,6 +145,8 @@ QVariant ProjectTreeModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         if (r && r->value)
             return tr("%1 — value %2").arg(v.name).arg(*r->value, 0, 'f', 4);
+        if (r && r->ok() && m_workspace->worldsReplayed(*r) < m_workspace->worlds().size())
+            return tr("%1 — %2 of %3 worlds").arg(v.name).arg(m_workspace->worldsReplayed(*r)).arg(m_workspace->worlds().size());
         return v.name;
     case Qt::ToolTipRole:
         return v.prompt.isEmpty() ? v.name : QString(v.name + QLatin1Char('\n') + v.prompt.left(300));

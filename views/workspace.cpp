@@ -1,5 +1,7 @@
 #include "workspace.h"
 
+#include <algorithm>
+
 #include <QFileInfo>
 
 namespace dreamrsi {
@@ -137,6 +139,12 @@ QString Workspace::freshVersionName(const QString &base) const
         if (indexOfVersion(name) < 0)
             return name;
     }
+}
+
+qsizetype Workspace::worldsReplayed(const ReplayResult &result) const
+{
+    return std::count_if(m_worlds.cbegin(), m_worlds.cend(),
+                         [&result](const WorldEntry &w) { return result.sweepOf(w.name) != nullptr; });
 }
 
 void Workspace::setResult(const QString &versionName, ReplayResultPtr result)

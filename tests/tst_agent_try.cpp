@@ -81,6 +81,9 @@ void TestAgentTry::standInPrintsUsage()
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QCOMPARE(server.requests().size(), 1);
     QCOMPARE(server.requests().first().headers.value("authorization"), QByteArray("Bearer " + kKey));
+    // Attempt 0 of branch 0 is asked for the task's first direction, described.
+    const QByteArray body = server.requests().first().body;
+    QVERIFY2(body.contains("direction \\\"tensor-anneal\\\" ("), body.left(3000).constData());
     const QString out = QString::fromUtf8(r.out);
     QVERIFY2(out.contains(QStringLiteral("Keep Conway's set as it is.")), r.out.constData());
     QVERIFY2(out.contains(QStringLiteral("tokens: 1200 in, 300 out")), r.out.constData());

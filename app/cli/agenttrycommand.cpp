@@ -132,6 +132,10 @@ int runAgentCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     c.workspaceDir = scratch.path() + QStringLiteral("/b0a0");
     c.baselineDir = t.directory;
     c.seed = config.seed;
+    if (const RoundTask::Direction *d = t.directionFor(0)) { // branch 0's, as in a live round
+        c.directionHint = QStringLiteral("direction:") + d->name;
+        c.directionDetail = d->detail;
+    }
     QFile initial(t.initialProgram);
     if (initial.open(QIODevice::ReadOnly))
         c.parentProgram = QString::fromUtf8(initial.readAll());

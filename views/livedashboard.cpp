@@ -16,6 +16,8 @@ namespace dreamrsi {
 
 namespace {
 
+constexpr int VerticalTicks = 3;
+
 QChart *makeChart(const QString &title)
 {
     auto *chart = new QChart;
@@ -29,7 +31,7 @@ QChart *makeChart(const QString &title)
     return chart;
 }
 
-QValueAxis *makeAxis(const QString &title, const QString &format)
+QValueAxis *makeAxis(const QString &title, const QString &format, int ticks = 5)
 {
     auto *axis = new QValueAxis;
     axis->setTitleText(title);
@@ -37,7 +39,7 @@ QValueAxis *makeAxis(const QString &title, const QString &format)
     font.setPointSizeF(font.pointSizeF() * 0.9);
     axis->setTitleFont(font);
     axis->setLabelFormat(format);
-    axis->setTickCount(5);
+    axis->setTickCount(ticks);
     axis->setMinorTickCount(0);
     return axis;
 }
@@ -76,7 +78,9 @@ LiveDashboard::LiveDashboard(QWidget *parent)
     m_bestSeries = new QLineSeries;
     m_bestSeries->setName(tr("Best so far"));
     m_callsAxis = makeAxis(tr("Agent calls"), QStringLiteral("%d"));
-    m_scoreAxis = makeAxis(tr("Best score"), QStringLiteral("%.5g"));
+    // The charts are low: three ticks on the vertical axes keep every label
+    // (with five, Qt Charts drops the ones that would touch).
+    m_scoreAxis = makeAxis(tr("Best score"), QStringLiteral("%.5g"), VerticalTicks);
     m_scoreView = makeLineChart(tr("Best score by agent call"), m_bestSeries, QColor(0x1f, 0x77, 0xb4), m_callsAxis,
                                 m_scoreAxis);
     m_scoreView->setObjectName(QStringLiteral("dashboardScore"));
@@ -84,7 +88,7 @@ LiveDashboard::LiveDashboard(QWidget *parent)
     m_costSeries = new QLineSeries;
     m_costSeries->setName(tr("Cumulative cost"));
     m_timeAxis = makeAxis(tr("Elapsed time (s)"), QStringLiteral("%.0f"));
-    m_usdAxis = makeAxis(tr("USD"), QStringLiteral("%.3g")); // short: the chart is low
+    m_usdAxis = makeAxis(tr("USD"), QStringLiteral("%.3g"), VerticalTicks); // short: the chart is low
     m_costView = makeLineChart(tr("Cost over time"), m_costSeries, QColor(0x2c, 0xa0, 0x2c), m_timeAxis, m_usdAxis);
     m_costView->setObjectName(QStringLiteral("dashboardCost"));
 
@@ -184,6 +188,7 @@ void LiveDashboard::updateRanges()
         const double span = *m_best - lo;
         const double pad = span > 0.0 ? span * 0.08 : std::max(1e-6, std::abs(*m_best) * 0.01);
         m_scoreAxis->setRange(lo - pad, *m_best + pad);
+        m_scoreAxis->setTickCount(VerticalTicks); // nice numbers may have changed it last time
         m_scoreAxis->applyNiceNumbers();
     } else {
         m_scoreAxis->setRange(0.0, 1.0);
@@ -191,6 +196,8 @@ void LiveDashboard::updateRanges()
     m_timeAxis->setRange(0.0, std::max(10.0, m_lastSeconds));
     m_timeAxis->applyNiceNumbers();
     m_usdAxis->setRange(0.0, std::max(0.01, m_usd * 1.1));
+    m_usdAxis->setTickCount(VerticalTicks);
+    m_usdAxis->applyNiceNumbers();
     // Qt Charts recomputes the axes' widths on a range change only within the
     // space the last full layout gave them, so labels that grew wider (2.6 ->
     // 2.6265) stayed elided to "..."; a full layout gives them their width.

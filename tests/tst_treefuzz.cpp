@@ -3,6 +3,7 @@
 // never crash the parser and never be accepted when the file breaks a rule of
 // replay.md §1. An independent, deliberately naive oracle decides validity.
 #include "model/treejson.h"
+#include "model/treejsonfast.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -221,6 +222,9 @@ QByteArray corrupt(QByteArray bytes, QRandomGenerator &rng)
 /// what the reference reading gives: the same verdict, the same error (message,
 /// cell, field) and, when accepted, the same tree down to payload numbers.
 /// Returns an empty string when they agree, else what differs.
+/// Files the compact reading accepted, over all differenceFromReference() calls.
+int compactAccepted = 0;
+
 QString differenceFromReference(const QByteArray &bytes)
 {
     const TreeJson::ParseResult fast = TreeJson::parse(bytes);
@@ -238,6 +242,16 @@ QString differenceFromReference(const QByteArray &bytes)
             return QStringLiteral("trees differ");
         if (TreeJson::serialize(*fast.tree) != TreeJson::serialize(*ref.tree))
             return QStringLiteral("serialized trees differ");
+    }
+    // The compact reading (replay of built-in policies) accepts only what
+    // the reference accepts, and then holds what the reference's tree holds.
+    const QByteArray padded = bytes + QByteArray(TreeJson::detail::paddingBytes(), '\0');
+    if (const std::optional<CompactTree> compact = TreeJson::detail::parseCompactPadded(padded.constData(), bytes.size())) {
+        ++compactAccepted;
+        if (!ref.ok())
+            return QStringLiteral("the compact reading accepts what the reference rejects: %1").arg(ref.error.message);
+        if (!(*compact == CompactTree::fromTree(*ref.tree)))
+            return QStringLiteral("compact trees differ");
     }
     return QString();
 }
@@ -296,6 +310,7 @@ void TestTreeFuzz::structuralMutations()
 {
     QRandomGenerator rng(20261129);
     int accepted = 0, rejected = 0;
+    const int compactBefore = compactAccepted;
     for (int round = 0; round < 2000; ++round) {
         const QJsonObject &seed = m_seeds.at(round % m_seeds.size());
         QByteArray bytes = mutate(seed, rng);
@@ -324,8 +339,10 @@ void TestTreeFuzz::structuralMutations()
             QVERIFY(!r.error.message.isEmpty());
         }
     }
-    qInfo("structural mutations: %d accepted, %d rejected", accepted, rejected);
+    qInfo("structural mutations: %d accepted, %d rejected, %d by the compact reading too", accepted, rejected,
+          compactAccepted - compactBefore);
     QVERIFY(rejected > 1000); // most mutations break a rule; the suite must exercise rejection
+    QVERIFY(compactAccepted - compactBefore > 100); // and the compact reading's acceptance
 }
 
 void TestTreeFuzz::byteCorruptions()
@@ -497,6 +514,14 @@ void TestTreeFuzz::filesReadLikeBytes()
                 QVERIFY(got.tree->meta() == expected.tree->meta() && got.tree->cells() == expected.tree->cells());
             else
                 QCOMPARE(got.error.message, paths.at(i) + QStringLiteral(": ") + expected.error.message);
+            // The compact reading of the same file: the same verdict and message.
+            QString compactError;
+            const std::optional<CompactTree> compact = TreeJson::readCompactFile(paths.at(i), &compactError);
+            QCOMPARE(compact.has_value(), expected.ok());
+            if (compact)
+                QVERIFY(*compact == CompactTree::fromTree(*expected.tree));
+            else
+                QCOMPARE(compactError, got.error.message);
         }
         QVERIFY(read.constLast().error.message.contains(QStringLiteral("missing.json: cannot open")));
     }

@@ -384,30 +384,62 @@ bool readPadded(QFile &file, QByteArray &buffer, qsizetype *size)
 
 } // namespace
 
-ParseResult readFile(const QString &path)
+/// Reads the file at `path` into the thread's buffer (with the parser's
+/// padding) and hands its bytes to `parse`; the message of a file that
+/// cannot be opened or read otherwise.
+template<typename Parse>
+auto withFileBytes(const QString &path, QString *readError, Parse parse) -> decltype(parse(nullptr, 0))
 {
     QFile file(path);
-    ParseResult result;
     thread_local QByteArray buffer;
     qsizetype size = 0;
     if (!file.open(QIODevice::ReadOnly)) {
-        result.error.message = QStringLiteral("%1: cannot open: %2").arg(path, file.errorString());
-        return result;
+        *readError = QStringLiteral("%1: cannot open: %2").arg(path, file.errorString());
+        return {};
     }
     if (!readPadded(file, buffer, &size)) {
-        result.error.message = QStringLiteral("%1: cannot read: %2").arg(path, file.errorString());
-        return result;
+        *readError = QStringLiteral("%1: cannot read: %2").arg(path, file.errorString());
+        return {};
     }
-    if (std::optional<ParseResult> fast = detail::parseFastPadded(buffer.constData(), size))
-        result = std::move(*fast);
-    else
-        result = parseReference(QByteArray(buffer.constData(), size));
+    auto parsed = parse(buffer.constData(), size);
     // A thread keeps the buffer of ordinary files, not of a huge one.
     if (buffer.capacity() > 16 * 1024 * 1024)
         buffer = QByteArray();
-    if (!result.ok())
+    return parsed;
+}
+
+ParseResult readFile(const QString &path)
+{
+    QString readError;
+    ParseResult result = withFileBytes(path, &readError, [](const char *data, qsizetype size) {
+        if (std::optional<ParseResult> fast = detail::parseFastPadded(data, size))
+            return std::move(*fast);
+        return parseReference(QByteArray(data, size));
+    });
+    if (!readError.isEmpty())
+        result.error.message = readError;
+    else if (!result.ok())
         result.error.message = path + QStringLiteral(": ") + result.error.message;
     return result;
+}
+
+std::optional<CompactTree> readCompactFile(const QString &path, QString *error)
+{
+    QString readError;
+    std::optional<CompactTree> compact = withFileBytes(path, &readError, detail::parseCompactPadded);
+    if (compact)
+        return compact;
+    if (!readError.isEmpty()) {
+        *error = readError;
+        return std::nullopt;
+    }
+    // Anything the compact reading declines is read in full, which decides.
+    ParseResult full = readFile(path);
+    if (!full.ok()) {
+        *error = full.error.message;
+        return std::nullopt;
+    }
+    return CompactTree::fromTree(*full.tree);
 }
 
 void readFilesEach(const QStringList &paths, const std::function<void(qsizetype, ParseResult &&)> &take, int threads)

@@ -1,9 +1,11 @@
 #include "treejsonfast.h"
 
 #include <QJsonArray>
+#include <QVarLengthArray>
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string_view>
 #include <vector>
@@ -76,36 +78,75 @@ struct Walker
 
     static QString string(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
-    /// A payload value exactly as QJsonDocument represents it; false for repeated keys.
+    /// Appends UTF-8 text to `to` (ASCII, the common case, without a temporary).
+    static void appendUtf8(QString &to, std::string_view s)
+    {
+        if (std::all_of(s.cbegin(), s.cend(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
+            to.append(QLatin1StringView(s.data(), qsizetype(s.size())));
+        else
+            to.append(string(s));
+    }
+
+    /// A payload value exactly as QJsonDocument represents it; false for
+    /// repeated keys and for anything the reference must decide. With `out`
+    /// null, only checks (the compact reading keeps no payload).
     static bool value(dom::element e, QJsonValue *out)
     {
         switch (e.type()) {
-        case dom::element_type::NULL_VALUE: *out = QJsonValue(QJsonValue::Null); return true;
-        case dom::element_type::BOOL: *out = QJsonValue(bool(e)); return true;
-        case dom::element_type::INT64: *out = QJsonValue(qint64(int64_t(e))); return true;
-        case dom::element_type::UINT64: *out = QJsonValue(double(uint64_t(e))); return true;
+        case dom::element_type::NULL_VALUE:
+            if (out)
+                *out = QJsonValue(QJsonValue::Null);
+            return true;
+        case dom::element_type::BOOL:
+            if (out)
+                *out = QJsonValue(bool(e));
+            return true;
+        case dom::element_type::INT64:
+            if (out)
+                *out = QJsonValue(qint64(int64_t(e)));
+            return true;
+        case dom::element_type::UINT64:
+            if (out)
+                *out = QJsonValue(double(uint64_t(e)));
+            return true;
         case dom::element_type::DOUBLE: {
             double d = 0;
             // QJsonValue(double) may keep an integral value as an integer, which
             // QJsonDocument's reading does not ("1.0", "1e20"): the reference decides.
             if (!number(e, &d) || d == std::floor(d))
                 return false;
-            *out = QJsonValue(d);
+            if (out)
+                *out = QJsonValue(d);
             return true;
         }
-        case dom::element_type::STRING: *out = QJsonValue(string(std::string_view(e))); return true;
+        case dom::element_type::STRING:
+            if (out)
+                *out = QJsonValue(string(std::string_view(e)));
+            return true;
         case dom::element_type::ARRAY: {
             QJsonArray array;
             for (dom::element item : dom::array(e)) {
                 QJsonValue v;
-                if (!value(item, &v))
+                if (!value(item, out ? &v : nullptr))
                     return false;
-                array.append(v);
+                if (out)
+                    array.append(v);
             }
-            *out = array;
+            if (out)
+                *out = array;
             return true;
         }
         case dom::element_type::OBJECT: {
+            if (!out) {
+                std::vector<std::string_view> keys;
+                for (dom::key_value_pair field : dom::object(e)) {
+                    if (!value(field.value, nullptr))
+                        return false;
+                    keys.push_back(field.key);
+                }
+                std::sort(keys.begin(), keys.end());
+                return std::adjacent_find(keys.cbegin(), keys.cend()) == keys.cend();
+            }
             QJsonObject object;
             for (dom::key_value_pair field : dom::object(e)) {
                 const QString key = string(field.key);
@@ -143,13 +184,13 @@ struct Walker
         return true;
     }
 
-    static bool optionalString(dom::element e, std::optional<QString> *out, Interner *interner = nullptr)
+    static bool optionalString(dom::element e, std::optional<QString> *out)
     {
         if (e.is_null())
             return true;
         if (!e.is_string())
             return false;
-        *out = interner ? (*interner)(std::string_view(e)) : string(std::string_view(e));
+        *out = string(std::string_view(e));
         return true;
     }
 
@@ -173,15 +214,38 @@ struct Walker
         }
     }
 
-    static bool cell(dom::element e, Cell *c, Interner &intern)
+    /// A cell as read, every check of replay.md §1 on its own fields done
+    /// except the payload's values (which each reading checks as it takes
+    /// them); strings are views into the parser's document.
+    struct RawCell
     {
-        static const QString ok = QString::fromLatin1(FailClass::Ok);
-        static const QString agent = QString::fromLatin1(FailClass::Agent);
+        std::string_view id;
+        int branch = 0;
+        int attempt = 0;
+        qint64 seq = 0;
+        std::optional<double> score;
+        std::optional<bool> evaluated;
+        std::optional<bool> valid;
+        std::optional<std::string_view> failClass;
+        std::optional<std::string_view> error;
+        std::optional<qint64> nValid;
+        std::optional<qint64> nTotal;
+        std::optional<dom::array> tags; ///< every item a string
+        QVarLengthArray<std::pair<std::string_view, dom::element>, 4> payload; ///< keys unique
+
+        bool resolvedEvaluated() const { return evaluated ? *evaluated : score.has_value(); }
+        /// The fail class with its default (replay.md §1).
+        std::string_view resolvedFailClass() const
+        {
+            return failClass ? *failClass : resolvedEvaluated() && !error ? FailClass::Ok : FailClass::Agent;
+        }
+    };
+
+    static bool rawCell(dom::element e, RawCell *c)
+    {
         if (!e.is_object())
             return false;
         unsigned seen = 0;
-        bool evaluatedGiven = false;
-        std::optional<QString> failClass;
         qint64 n = 0;
         for (dom::key_value_pair field : dom::object(e)) {
             const unsigned which = cellField(field.key);
@@ -193,7 +257,7 @@ struct Walker
             case Id:
                 if (!v.is_string() || std::string_view(v).empty())
                     return false;
-                c->id = string(std::string_view(v));
+                c->id = std::string_view(v);
                 break;
             case Branch:
                 if (!integer(v, 0, 2147483647.0, &n))
@@ -217,7 +281,6 @@ struct Walker
                 if (!v.is_bool())
                     return false;
                 c->evaluated = bool(v);
-                evaluatedGiven = true;
                 break;
             case Valid:
                 if (v.is_bool())
@@ -228,10 +291,12 @@ struct Walker
             case FailClassField:
                 if (!v.is_string())
                     return false;
-                failClass = intern(std::string_view(v));
+                c->failClass = std::string_view(v);
                 break;
             case Error:
-                if (!optionalString(v, &c->error, &intern))
+                if (v.is_string())
+                    c->error = std::string_view(v);
+                else if (!v.is_null())
                     return false;
                 break;
             case NValid:
@@ -245,28 +310,54 @@ struct Walker
             case Tags:
                 if (!v.is_array())
                     return false;
-                c->tags.reserve(qsizetype(dom::array(v).size()));
                 for (dom::element tag : dom::array(v)) {
                     if (!tag.is_string())
                         return false;
-                    c->tags.append(intern(std::string_view(tag)));
                 }
+                c->tags = dom::array(v);
                 break;
-            default: {
-                const QString key = string(field.key);
-                QJsonValue payload;
-                if (c->payload.contains(key) || !value(v, &payload))
-                    return false;
-                c->payload.insert(key, payload);
+            default:
+                for (const auto &[key, ignored] : c->payload) {
+                    if (key == field.key)
+                        return false;
+                }
+                c->payload.append({field.key, v});
                 break;
-            }
             }
         }
-        if ((seen & (Id | Branch | Attempt | Seq)) != (Id | Branch | Attempt | Seq))
+        return (seen & (Id | Branch | Attempt | Seq)) == (Id | Branch | Attempt | Seq);
+    }
+
+    static bool cell(dom::element e, Cell *c, Interner &intern)
+    {
+        static const QString ok = QString::fromLatin1(FailClass::Ok);
+        static const QString agent = QString::fromLatin1(FailClass::Agent);
+        RawCell raw;
+        if (!rawCell(e, &raw))
             return false;
-        if (!evaluatedGiven)
-            c->evaluated = c->score.has_value();
-        c->failClass = failClass ? *failClass : c->evaluated && !c->error ? ok : agent;
+        c->id = string(raw.id);
+        c->branch = raw.branch;
+        c->attempt = raw.attempt;
+        c->seq = raw.seq;
+        c->score = raw.score;
+        c->evaluated = raw.resolvedEvaluated();
+        c->valid = raw.valid;
+        if (raw.error)
+            c->error = intern(*raw.error);
+        c->nValid = raw.nValid;
+        c->nTotal = raw.nTotal;
+        if (raw.tags) {
+            c->tags.reserve(qsizetype(raw.tags->size()));
+            for (dom::element tag : *raw.tags)
+                c->tags.append(intern(std::string_view(tag)));
+        }
+        for (const auto &[key, v] : raw.payload) {
+            QJsonValue payload;
+            if (!value(v, &payload))
+                return false;
+            c->payload.insert(string(key), payload);
+        }
+        c->failClass = raw.failClass ? intern(*raw.failClass) : c->evaluated && !c->error ? ok : agent;
         return true;
     }
 
@@ -316,51 +407,57 @@ struct Walker
         return true;
     }
 
-    static std::optional<ParseResult> tree(dom::element root)
+    /// The top-level fields: false when the reference must decide.
+    static bool top(dom::element root, TreeMeta *meta, std::optional<dom::array> *cellsArray)
     {
         if (!root.is_object())
-            return std::nullopt;
-        TreeMeta meta;
+            return false;
         unsigned seen = 0;
-        std::optional<dom::array> cellsArray;
         for (dom::key_value_pair field : dom::object(root)) {
             const unsigned which = topField(field.key);
             if (seen & which)
-                return std::nullopt;
+                return false;
             seen |= which;
             const dom::element v = field.value;
             bool ok = true;
             switch (which) {
             case Format: ok = v.is_string() && std::string_view(v) == std::string_view(FormatTag); break;
-            case Task: ok = optionalString(v, &meta.task); break;
-            case Iteration: ok = optionalInteger(v, &meta.iteration); break;
-            case Baseline: ok = optionalNumber(v, &meta.baselineScore); break;
+            case Task: ok = optionalString(v, &meta->task); break;
+            case Iteration: ok = optionalInteger(v, &meta->iteration); break;
+            case Baseline: ok = optionalNumber(v, &meta->baselineScore); break;
             case MaxParallelism: {
                 qint64 w = 0;
                 ok = v.is_null() || integer(v, 1, 1000000, &w);
                 if (ok && !v.is_null())
-                    meta.maxParallelism = int(w);
+                    meta->maxParallelism = int(w);
                 break;
             }
-            case Grid: ok = grid(v, &meta.grid); break;
+            case Grid: ok = grid(v, &meta->grid); break;
             case Cells:
                 ok = v.is_array();
                 if (ok)
-                    cellsArray = dom::array(v);
+                    *cellsArray = dom::array(v);
                 break;
             default: {
                 const QString key = string(field.key);
                 QJsonValue payload;
-                ok = !meta.payload.contains(key) && value(v, &payload);
+                ok = !meta->payload.contains(key) && value(v, &payload);
                 if (ok)
-                    meta.payload.insert(key, payload);
+                    meta->payload.insert(key, payload);
                 break;
             }
             }
             if (!ok)
-                return std::nullopt;
+                return false;
         }
-        if (!(seen & Format) || !cellsArray)
+        return (seen & Format) && cellsArray->has_value();
+    }
+
+    static std::optional<ParseResult> tree(dom::element root)
+    {
+        TreeMeta meta;
+        std::optional<dom::array> cellsArray;
+        if (!top(root, &meta, &cellsArray))
             return std::nullopt;
         QList<Cell> cells;
         cells.reserve(qsizetype(cellsArray->size()));
@@ -375,13 +472,90 @@ struct Walker
         result.tree = DiscoveryTree::build(std::move(meta), std::move(cells), &result.error);
         return result;
     }
+
+    /// The compact form of a file whose every cell passes and whose
+    /// structure holds (unique ids, seqs and (branch, attempt) pairs,
+    /// attempts 0..L-1): what DiscoveryTree::build would accept. Nothing
+    /// otherwise: the full reading then decides and names the problem.
+    static std::optional<CompactTree> compact(dom::element root)
+    {
+        TreeMeta meta;
+        std::optional<dom::array> cellsArray;
+        if (!top(root, &meta, &cellsArray))
+            return std::nullopt;
+        const size_t n = cellsArray->size();
+        struct Read
+        {
+            CompactTree::CellFacts facts;
+            qint64 seq;
+            std::string_view id;
+        };
+        std::vector<Read> read;
+        read.reserve(n);
+        for (dom::element e : *cellsArray) {
+            RawCell raw;
+            if (!rawCell(e, &raw))
+                return std::nullopt;
+            for (const auto &[key, v] : raw.payload) {
+                if (!value(v, nullptr))
+                    return std::nullopt;
+            }
+            CompactTree::CellFacts f;
+            f.hasScore = raw.score.has_value();
+            f.score = raw.score.value_or(0.0);
+            f.effective = f.score > 0.0 ? f.score : 0.0; // number() gives finite values only
+            f.branch = raw.branch;
+            f.attempt = raw.attempt;
+            const std::string_view failClass = raw.resolvedFailClass();
+            f.success = raw.resolvedEvaluated() && !raw.error && failClass == FailClass::Ok;
+            f.hard = failClass == FailClass::Env;
+            read.push_back(Read{f, raw.seq, raw.id});
+        }
+        // Repeated seqs or ids: the full reading names them.
+        std::vector<qint64> seqs(n);
+        std::vector<std::string_view> ids(n);
+        size_t idBytes = 0;
+        for (size_t i = 0; i < n; ++i) {
+            seqs[i] = read[i].seq;
+            ids[i] = read[i].id;
+            idBytes += read[i].id.size();
+        }
+        std::sort(seqs.begin(), seqs.end());
+        std::sort(ids.begin(), ids.end());
+        if (std::adjacent_find(seqs.cbegin(), seqs.cend()) != seqs.cend()
+            || std::adjacent_find(ids.cbegin(), ids.cend()) != ids.cend())
+            return std::nullopt;
+        std::sort(read.begin(), read.end(), [](const Read &a, const Read &b) {
+            return a.facts.branch != b.facts.branch ? a.facts.branch < b.facts.branch : a.facts.attempt < b.facts.attempt;
+        });
+        CompactTree t;
+        t.ids.reserve(qsizetype(idBytes));
+        t.cells.reserve(n);
+        t.idEnds.reserve(n);
+        for (size_t i = 0; i < n; ++i) {
+            const CompactTree::CellFacts &f = read[i].facts;
+            const bool first = i == 0 || read[i - 1].facts.branch != f.branch;
+            if (f.attempt != (first ? 0 : read[i - 1].facts.attempt + 1))
+                return std::nullopt; // a repeated or missing attempt
+            if (first)
+                t.branches.push_back(CompactTree::Branch{f.branch, int(i), 0});
+            t.branches.back().length += 1;
+            t.cells.push_back(f);
+            appendUtf8(t.ids, read[i].id);
+            t.idEnds.push_back(t.ids.size());
+            t.best = std::max(t.best, f.effective);
+        }
+        return t;
+    }
 };
 
 } // namespace
 
 namespace {
 
-std::optional<ParseResult> parseWith(const char *data, qsizetype size, bool padded)
+/// The document's root, or nothing when the reference reading must decide.
+/// Valid until the thread parses again.
+std::optional<dom::element> rootOf(const char *data, qsizetype size, bool padded)
 {
     if (size > MaxFastBytes || std::string_view(data, size_t(size)).starts_with("\xEF\xBB\xBF"))
         return std::nullopt;
@@ -397,7 +571,13 @@ std::optional<ParseResult> parseWith(const char *data, qsizetype size, bool padd
     // Unpadded input is copied into a padded buffer by the parser.
     if (parser.parse(data, size_t(size), !padded).get(root) != simdjson::SUCCESS)
         return std::nullopt;
-    return Walker::tree(root);
+    return root;
+}
+
+std::optional<ParseResult> parseWith(const char *data, qsizetype size, bool padded)
+{
+    const std::optional<dom::element> root = rootOf(data, size, padded);
+    return root ? Walker::tree(*root) : std::nullopt;
 }
 
 } // namespace
@@ -410,6 +590,12 @@ std::optional<ParseResult> parseFast(const QByteArray &json)
 std::optional<ParseResult> parseFastPadded(const char *data, qsizetype size)
 {
     return parseWith(data, size, true);
+}
+
+std::optional<CompactTree> parseCompactPadded(const char *data, qsizetype size)
+{
+    const std::optional<dom::element> root = rootOf(data, size, true);
+    return root ? Walker::compact(*root) : std::nullopt;
 }
 
 qsizetype paddingBytes()

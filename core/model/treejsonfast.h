@@ -1,5 +1,6 @@
 #pragma once
 
+#include "compacttree.h"
 #include "treejson.h"
 
 #include <optional>
@@ -21,5 +22,11 @@ std::optional<ParseResult> parseFast(const QByteArray &json);
 /// paddingBytes() more (so that the parser need not copy the document).
 std::optional<ParseResult> parseFastPadded(const char *data, qsizetype size);
 qsizetype paddingBytes();
+
+/// The compact form (for replaying built-in policies) of `size` padded bytes
+/// at `data`, when parseFastPadded() would return a tree: every check of
+/// replay.md §1 passes. Nothing for anything else, which the full reading
+/// then decides.
+std::optional<CompactTree> parseCompactPadded(const char *data, qsizetype size);
 
 } // namespace dreamrsi::TreeJson::detail

@@ -6,6 +6,8 @@
 //   the frontiers are capped at W as well; an empty batch stops the episode.
 #include "parallelrefinepolicy.h"
 
+#include <QVarLengthArray>
+
 #include <cmath>
 
 namespace dreamrsi {
@@ -21,23 +23,35 @@ void ParallelRefinePolicy::beginEpisode(double, int)
 
 PolicyDecision ParallelRefinePolicy::selectBatch(const PolicyState &state)
 {
-    const int W = state.maxParallelism();
-    const int width = 1 + int(std::floor(state.beta() * double(W - 1) + 0.5));
+    const QList<CellMeta> &legal = state.legal();
+    QVarLengthArray<BuiltinRules::LegalCell, 32> cells;
+    for (const CellMeta &m : legal)
+        cells.append(BuiltinRules::LegalCell{m.branch, m.attempt, -1});
+    BuiltinRules::Batch places;
+    BuiltinRules::parallelRefine(state.beta(), state.maxParallelism(), int(state.openedBranches().size()),
+                                 cells.constData(), int(cells.size()), &places);
     PolicyDecision decision;
-    for (const CellMeta &m : state.legal()) {
-        if (m.attempt > 0 && decision.batch.size() < W)
-            decision.batch.append(m.id);
+    decision.batch.reserve(places.size());
+    for (const int place : places)
+        decision.batch.append(legal.at(place).id);
+    return decision;
+}
+
+void BuiltinRules::parallelRefine(double beta, int W, int opened, const LegalCell *legal, int legalCount, Batch *batch)
+{
+    const int width = 1 + int(std::floor(beta * double(W - 1) + 0.5));
+    for (int i = 0; i < legalCount; ++i) {
+        if (legal[i].attempt > 0 && batch->size() < W)
+            batch->append(i);
     }
-    int opened = int(state.openedBranches().size());
-    for (const CellMeta &m : state.legal()) {
-        if (m.attempt != 0)
+    for (int i = 0; i < legalCount; ++i) {
+        if (legal[i].attempt != 0)
             continue;
-        if (opened >= width || decision.batch.size() >= W)
+        if (opened >= width || batch->size() >= W)
             break;
-        decision.batch.append(m.id);
+        batch->append(i);
         ++opened;
     }
-    return decision;
 }
 
 } // namespace dreamrsi

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "builtinrules.h"
 #include "policy.h"
 
 namespace dreamrsi {

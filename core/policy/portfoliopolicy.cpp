@@ -34,7 +34,6 @@
 //   4. remaining slots: more legal roots while the root budget allows.
 #include "portfoliopolicy.h"
 
-#include <QHash>
 #include <QVarLengthArray>
 
 #include <algorithm>
@@ -42,11 +41,13 @@
 
 namespace dreamrsi {
 
+namespace BuiltinRules {
+
 namespace {
 
 struct Candidate
 {
-    const QString *id; ///< the legal cell's, in the state
+    int place = 0; ///< in the legal list
     int branch = 0;
     bool hasAnchor = false;
     double anchor = 0.0;
@@ -66,99 +67,76 @@ bool before(const Candidate &a, const Candidate &b)
 
 } // namespace
 
-QString PortfolioPolicy::name() const
-{
-    return QStringLiteral("builtin:portfolio");
-}
-
-void PortfolioPolicy::beginEpisode(double, int)
+void Portfolio::reset()
 {
     m_trajectories.clear();
     m_folded = 0;
     m_hasBest = false;
     m_best = 0.0;
     m_sinceBest = 0;
-    m_lastFoldedId.clear();
 }
 
-void PortfolioPolicy::fold(const QList<Observation> &observed)
+void Portfolio::fold(int key, const Outcome &o)
 {
-    // A list that no longer starts with what was folded (a caller that
-    // rebuilt its state differently) is folded again from the start.
-    if (observed.size() < m_folded || (m_folded > 0 && observed.at(m_folded - 1).meta.id != m_lastFoldedId))
-        beginEpisode(0.0, 0);
-    for (; m_folded < observed.size(); ++m_folded) {
-        const Observation &o = observed.at(m_folded);
-        Trajectory &t = m_trajectories[o.meta.branch];
-        ++m_sinceBest;
-        if (o.isSuccess()) {
-            if (o.score && (!t.hasAnchor || *o.score > t.anchor)) {
-                t.hasAnchor = true;
-                t.anchor = *o.score;
-                t.stall = 0;
-            } else {
-                t.stall += 1;
-            }
-            t.failRun = 0;
-            t.lastSuccess = true;
-            t.lastHard = false;
-            if (o.score && (!m_hasBest || *o.score > m_best)) {
-                m_hasBest = true;
-                m_best = *o.score;
-                m_sinceBest = 0;
-            }
+    if (size_t(key) >= m_trajectories.size())
+        m_trajectories.resize(size_t(key) + 1);
+    Trajectory &t = m_trajectories[size_t(key)];
+    ++m_folded;
+    ++m_sinceBest;
+    if (o.success) {
+        if (o.hasScore && (!t.hasAnchor || o.score > t.anchor)) {
+            t.hasAnchor = true;
+            t.anchor = o.score;
+            t.stall = 0;
         } else {
-            t.failRun += 1;
-            t.lastSuccess = false;
-            t.lastHard = o.failedHard();
+            t.stall += 1;
         }
+        t.failRun = 0;
+        t.lastSuccess = true;
+        t.lastHard = false;
+        if (o.hasScore && (!m_hasBest || o.score > m_best)) {
+            m_hasBest = true;
+            m_best = o.score;
+            m_sinceBest = 0;
+        }
+    } else {
+        t.failRun += 1;
+        t.lastSuccess = false;
+        t.lastHard = o.hard;
     }
-    if (m_folded > 0)
-        m_lastFoldedId = observed.at(m_folded - 1).meta.id;
 }
 
-PolicyDecision PortfolioPolicy::selectBatch(const PolicyState &state)
+void Portfolio::select(double beta, int W, int opened, const LegalCell *legal, int legalCount, Batch *batch) const
 {
-    const double beta = state.beta();
-    const int W = state.maxParallelism();
-    // The legal roots, ascending by branch (pointers into the state).
-    QVarLengthArray<const QString *, 32> roots;
-    for (const CellMeta &m : state.legal()) {
-        if (m.attempt == 0)
-            roots.append(&m.id);
+    // The legal roots, ascending by branch (places in the legal list).
+    QVarLengthArray<int, 32> roots;
+    for (int i = 0; i < legalCount; ++i) {
+        if (legal[i].attempt == 0)
+            roots.append(i);
     }
-    const int opened = int(state.openedBranches().size());
     const int T = opened + int(roots.size());
     const int R = 1 + int(std::floor(beta * double(T - 1) + 0.5));
     const int w0 = std::min(R, 1 + int(std::floor(beta * double(W - 1) + 0.5)));
     const int P = 1 + int(std::floor(3.0 * beta));
     const int F = 1 + int(std::floor(2.0 * beta));
     const int G = W * (1 + int(std::floor(2.0 * beta)));
-
-    PolicyDecision decision;
-    QStringList &batch = decision.batch;
-    batch.reserve(state.maxParallelism());
-    const QList<Observation> &observed = state.observed();
-    fold(observed);
-
-    if (observed.isEmpty()) {
+    if (m_folded == 0) {
         for (int i = 0; i < roots.size() && i < w0 && i < W; ++i)
-            batch.append(*roots.at(i));
-        return decision;
+            batch->append(roots.at(i));
+        return;
     }
-
     if (m_sinceBest >= G)
-        return decision;
-
+        return;
     // Classify the frontiers.
     QVarLengthArray<Candidate, 32> exploit;
     QVarLengthArray<Candidate, 32> recovery;
-    for (const CellMeta &m : state.legal()) {
+    for (int i = 0; i < legalCount; ++i) {
+        const LegalCell &m = legal[i];
         if (m.attempt == 0)
             continue;
-        const auto found = m_trajectories.constFind(m.branch);
-        const Trajectory t = found == m_trajectories.cend() ? Trajectory{} : *found;
-        const Candidate c{&m.id, m.branch, t.hasAnchor, t.anchor, t.failRun};
+        const Trajectory t = m.key >= 0 && size_t(m.key) < m_trajectories.size() ? m_trajectories[size_t(m.key)]
+                                                                                  : Trajectory{};
+        const Candidate c{i, m.branch, t.hasAnchor, t.anchor, t.failRun};
         if (t.lastSuccess) {
             if (t.stall < P)
                 exploit.append(c);
@@ -168,26 +146,73 @@ PolicyDecision PortfolioPolicy::selectBatch(const PolicyState &state)
     }
     std::sort(exploit.begin(), exploit.end(), before);
     std::sort(recovery.begin(), recovery.end(), before);
-
     int rootsLeft = R - opened;
     int nextRoot = 0;
-    if (rootsLeft > 0 && nextRoot < roots.size() && batch.size() < W) {
-        batch.append(*roots.at(nextRoot++));
+    if (rootsLeft > 0 && nextRoot < roots.size() && batch->size() < W) {
+        batch->append(roots.at(nextRoot++));
         --rootsLeft;
     }
-    const int space = W - int(batch.size());
+    const int space = W - int(batch->size());
     if (!recovery.isEmpty() && exploit.size() < space) {
         for (const Candidate &c : exploit)
-            batch.append(*c.id);
-        batch.append(*recovery.first().id);
+            batch->append(c.place);
+        batch->append(recovery.first().place);
     } else {
         for (int i = 0; i < exploit.size() && i < space; ++i)
-            batch.append(*exploit.at(i).id);
+            batch->append(exploit.at(i).place);
     }
-    while (batch.size() < W && rootsLeft > 0 && nextRoot < roots.size()) {
-        batch.append(*roots.at(nextRoot++));
+    while (batch->size() < W && rootsLeft > 0 && nextRoot < roots.size()) {
+        batch->append(roots.at(nextRoot++));
         --rootsLeft;
     }
+}
+
+} // namespace BuiltinRules
+
+QString PortfolioPolicy::name() const
+{
+    return QStringLiteral("builtin:portfolio");
+}
+
+void PortfolioPolicy::beginEpisode(double, int)
+{
+    m_rule.reset();
+    m_keys.clear();
+    m_lastFoldedId.clear();
+}
+
+void PortfolioPolicy::fold(const QList<Observation> &observed)
+{
+    // A list that no longer starts with what was folded (a caller that
+    // rebuilt its state differently) is folded again from the start.
+    const int folded = m_rule.folded();
+    if (observed.size() < folded || (folded > 0 && observed.at(folded - 1).meta.id != m_lastFoldedId))
+        beginEpisode(0.0, 0);
+    for (qsizetype i = m_rule.folded(); i < observed.size(); ++i) {
+        const Observation &o = observed.at(i);
+        auto key = m_keys.constFind(o.meta.branch);
+        if (key == m_keys.cend())
+            key = m_keys.insert(o.meta.branch, int(m_keys.size()));
+        m_rule.fold(*key, BuiltinRules::Outcome{o.isSuccess(), o.failedHard(), o.score.has_value(), o.score.value_or(0.0)});
+    }
+    if (!observed.isEmpty())
+        m_lastFoldedId = observed.constLast().meta.id;
+}
+
+PolicyDecision PortfolioPolicy::selectBatch(const PolicyState &state)
+{
+    fold(state.observed());
+    const QList<CellMeta> &legal = state.legal();
+    QVarLengthArray<BuiltinRules::LegalCell, 32> cells;
+    for (const CellMeta &m : legal)
+        cells.append(BuiltinRules::LegalCell{m.branch, m.attempt, m_keys.value(m.branch, -1)});
+    BuiltinRules::Batch places;
+    m_rule.select(state.beta(), state.maxParallelism(), int(state.openedBranches().size()), cells.constData(),
+                  int(cells.size()), &places);
+    PolicyDecision decision;
+    decision.batch.reserve(places.size());
+    for (const int place : places)
+        decision.batch.append(legal.at(place).id);
     return decision;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "builtinrules.h"
 #include "policy.h"
 
 #include <QHash>
@@ -17,29 +18,15 @@ public:
     void beginEpisode(double beta, int maxParallelism) override;
     PolicyDecision selectBatch(const PolicyState &state) override;
 
-    /// What the policy keeps of one branch's revealed attempts (see the .cpp).
-    struct Trajectory
-    {
-        bool hasAnchor = false;
-        double anchor = 0.0;
-        int stall = 0;
-        int failRun = 0;
-        bool lastSuccess = false;
-        bool lastHard = false;
-    };
-
 private:
-    /// Folds observations [m_folded, end) into the trajectories and the
-    /// portfolio best. Observations are only ever appended within an episode,
-    /// so each is folded once; a shorter list means a new episode.
+    /// Folds observations [folded, end) into the rule. Observations are only
+    /// ever appended within an episode, so each is folded once; a shorter
+    /// list means a new episode.
     void fold(const QList<Observation> &observed);
 
-    QHash<int, Trajectory> m_trajectories;
-    qsizetype m_folded = 0;
+    BuiltinRules::Portfolio m_rule;
+    QHash<int, int> m_keys; ///< branch id -> trajectory key, in the order branches were first seen
     QString m_lastFoldedId;
-    bool m_hasBest = false;
-    double m_best = 0.0;
-    int m_sinceBest = 0;
 };
 
 } // namespace dreamrsi

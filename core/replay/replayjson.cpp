@@ -152,12 +152,11 @@ public:
         item();
         m_out += b ? "true" : "false";
     }
-    void string(const QString &s)
+    void string(QStringView s)
     {
         item();
         escaped(s);
     }
-
 private:
     void item()
     {
@@ -190,7 +189,7 @@ private:
         indent();
         m_out += c;
     }
-    void escaped(const QString &s)
+    void escaped(QStringView s)
     {
         static const char hex[] = "0123456789abcdef";
         const auto escapeByte = [this](unsigned char u) {
@@ -235,7 +234,7 @@ private:
                 m_out.resize(start);
                 if (std::any_of(s.cbegin(), s.cend(), [](QChar c) { return c.isSurrogate(); })) {
                     // Surrogates (an unpaired one above all) are Qt's business: print as it does.
-                    const QByteArray q = QJsonDocument(QJsonArray{s}).toJson(QJsonDocument::Compact);
+                    const QByteArray q = QJsonDocument(QJsonArray{s.toString()}).toJson(QJsonDocument::Compact);
                     append(q.mid(1, q.size() - 2));
                     return;
                 }
@@ -263,7 +262,9 @@ private:
     bool m_pendingValue = false;
 };
 
-void writeSweepEntry(IndentedWriter &w, const EpisodeResult &e, bool scorable)
+/// `ids`, when given, is the episode's reveal order in place of e.revealed.
+void writeSweepEntry(IndentedWriter &w, const EpisodeResult &e, bool scorable,
+                     const std::vector<QStringView> *ids = nullptr)
 {
     w.beginObject();
     w.key("attainment");
@@ -281,14 +282,20 @@ void writeSweepEntry(IndentedWriter &w, const EpisodeResult &e, bool scorable)
         w.endObject();
     }
     w.key("revealed").beginArray();
-    for (const QString &id : e.revealed)
-        w.string(id);
+    if (ids) {
+        for (const QStringView id : *ids)
+            w.string(id);
+    } else {
+        for (const QString &id : e.revealed)
+            w.string(id);
+    }
     w.endArray();
     w.key("rounds").integer(e.rounds);
     w.endObject();
 }
 
-void writeSweep(IndentedWriter &w, const SweepResult &s)
+/// `ids`, when given, holds each episode's reveal order in place of its `revealed`.
+void writeSweep(IndentedWriter &w, const SweepResult &s, const std::vector<std::vector<QStringView>> *ids = nullptr)
 {
     w.beginObject();
     w.key("best").number(s.best);
@@ -307,8 +314,8 @@ void writeSweep(IndentedWriter &w, const SweepResult &s)
     w.key("penalty").optionalNumber(s.penalty);
     w.key("scorable").boolean(s.scorable);
     w.key("sweep").beginArray();
-    for (const EpisodeResult &e : s.episodes)
-        writeSweepEntry(w, e, s.scorable);
+    for (qsizetype i = 0; i < s.episodes.size(); ++i)
+        writeSweepEntry(w, s.episodes.at(i), s.scorable, ids ? &ids->at(size_t(i)) : nullptr);
     w.endArray();
     w.key("value").optionalNumber(s.value);
     w.key("world").string(s.world);
@@ -368,6 +375,16 @@ QByteArray ReplayJson::sweepToIndentedJson(const SweepResult &sweep)
     std::string out;
     IndentedWriter w(out, worldDepth);
     writeSweep(w, sweep);
+    return QByteArray(out.data(), qsizetype(out.size()));
+}
+
+QByteArray ReplayJson::sweepToIndentedJson(const SweepResult &sweep,
+                                           const std::vector<std::vector<QStringView>> &revealedIds)
+{
+    Q_ASSERT(revealedIds.size() == size_t(sweep.episodes.size()));
+    std::string out;
+    IndentedWriter w(out, worldDepth);
+    writeSweep(w, sweep, &revealedIds);
     return QByteArray(out.data(), qsizetype(out.size()));
 }
 

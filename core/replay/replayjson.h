@@ -31,6 +31,10 @@ QByteArray resultToIndentedJson(const ReplayResult &result);
 /// there (its first line without the indent): worlds can be written on the
 /// threads that replayed them.
 QByteArray sweepToIndentedJson(const SweepResult &sweep);
+/// sweepToIndentedJson() with each episode's reveal order given apart, as
+/// UTF-8 ids (revealedIds[i] for episode i; the episodes' own `revealed`
+/// lists are not read): what CompactReplay hands over.
+QByteArray sweepToIndentedJson(const SweepResult &sweep, const std::vector<std::vector<QStringView>> &revealedIds);
 /// resultToIndentedJson() without its world entries: `text` is everything
 /// else, and world i's entry goes at byte entryAt[i] of it (ascending).
 struct IndentedFrame

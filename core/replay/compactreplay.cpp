@@ -1,0 +1,219 @@
+#include "compactreplay.h"
+
+#include "model/treejson.h"
+#include "policy/builtinrules.h"
+
+#include <QThread>
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+namespace dreamrsi::CompactReplay {
+
+namespace {
+
+enum class Rule { ParallelRefine, Portfolio };
+
+std::optional<Rule> ruleOf(const PolicySpec &spec)
+{
+    if (spec.kind() != PolicySpec::Kind::Builtin)
+        return std::nullopt;
+    if (spec.builtinName() == QLatin1String("parallel_refine"))
+        return Rule::ParallelRefine;
+    if (spec.builtinName() == QLatin1String("portfolio"))
+        return Rule::Portfolio;
+    return std::nullopt;
+}
+
+double attainmentOf(double best, double S)
+{
+    if (!(S > 0.0))
+        return 0.0;
+    return std::min(std::max(best / S, 0.0), 1.0);
+}
+
+/// One episode (ReplayEngine::runEpisode with no grid restriction and no
+/// trace), the state kept by cell index: the legal list holds one cell per
+/// branch, by branch id, and a revealed cell's place goes to its next attempt.
+EpisodeResult runEpisode(const CompactTree &world, Rule rule, BuiltinRules::Portfolio &portfolio, double beta,
+                         const ReplayOptions &options, std::vector<int> &revealed)
+{
+    EpisodeResult r;
+    r.beta = beta;
+    const double S = world.best;
+    r.scorable = S > 0.0;
+    const int W = std::max(1, options.workers);
+    portfolio.reset();
+
+    std::vector<BuiltinRules::LegalCell> legal;
+    std::vector<int> legalCells; // indices into world.cells
+    legal.reserve(world.branches.size());
+    legalCells.reserve(world.branches.size());
+    for (size_t bi = 0; bi < world.branches.size(); ++bi) {
+        const CompactTree::Branch &b = world.branches[bi];
+        if (b.length > 0) {
+            // The portfolio's trajectory key of a branch is its index.
+            legal.push_back(BuiltinRules::LegalCell{b.id, 0, int(bi)});
+            legalCells.push_back(b.first);
+        }
+    }
+    revealed.clear();
+    revealed.reserve(world.cells.size());
+    double best = 0.0;
+    int opened = 0;
+    int k = 0;
+    BuiltinRules::Batch places;
+    for (;;) {
+        if (legal.empty())
+            break;
+        if (options.maxRounds && k >= *options.maxRounds)
+            break;
+        places.clear();
+        if (rule == Rule::Portfolio)
+            portfolio.select(beta, W, opened, legal.data(), int(legal.size()), &places);
+        else
+            BuiltinRules::parallelRefine(beta, W, opened, legal.data(), int(legal.size()), &places);
+        // The checks of ReplayEngine::runEpisode; a rule's places are legal by construction.
+        const auto where = [k] { return QStringLiteral("round %1: ").arg(k + 1); };
+        for (qsizetype i = 0; i < places.size() && r.error.isEmpty(); ++i) {
+            if (std::find(places.cbegin(), places.cbegin() + i, places.at(i)) != places.cbegin() + i) {
+                r.error = where()
+                    + QStringLiteral("id %1 appears twice in the batch").arg(world.id(legalCells[size_t(places.at(i))]));
+            }
+        }
+        if (r.error.isEmpty() && places.size() > W)
+            r.error = where() + QStringLiteral("batch of %1 ids exceeds the %2 workers").arg(places.size()).arg(W);
+        if (!r.error.isEmpty() || places.isEmpty())
+            break;
+
+        for (qsizetype b = 0; b < places.size(); ++b) {
+            const size_t j = size_t(places.at(b));
+            const int cell = legalCells[j];
+            const CompactTree::CellFacts &c = world.cells[size_t(cell)];
+            revealed.push_back(cell);
+            r.calls += 1;
+            best = std::max(best, c.effective);
+            if (rule == Rule::Portfolio)
+                portfolio.fold(legal[j].key, BuiltinRules::Outcome{c.success, c.hard, c.hasScore, c.score});
+            if (c.attempt == 0)
+                ++opened;
+            const CompactTree::Branch &branch = world.branches[size_t(legal[j].key)];
+            if (c.attempt + 1 < branch.length) {
+                legalCells[j] = cell + 1;
+                legal[j].attempt = c.attempt + 1;
+            } else {
+                legalCells.erase(legalCells.begin() + qsizetype(j));
+                legal.erase(legal.begin() + qsizetype(j));
+                for (qsizetype later = b + 1; later < places.size(); ++later) {
+                    if (size_t(places.at(later)) > j)
+                        --places[later];
+                }
+            }
+        }
+        k += 1;
+    }
+    r.rounds = k;
+    r.best = best;
+    r.attainment = attainmentOf(best, S);
+    return r;
+}
+
+} // namespace
+
+bool handles(const PolicySpec &spec)
+{
+    return ruleOf(spec).has_value();
+}
+
+SweepResult runSweep(const CompactTree &world, const QString &name, const PolicySpec &spec,
+                     const ReplayOptions &options, std::vector<std::vector<int>> *revealed)
+{
+    const std::optional<Rule> rule = ruleOf(spec);
+    Q_ASSERT(rule);
+    SweepResult sweep;
+    sweep.world = name;
+    sweep.lambda = options.lambda;
+    sweep.cells = world.cellCount();
+    sweep.best = world.best;
+    sweep.scorable = world.isScorable();
+    revealed->resize(size_t(options.betas.size()));
+    BuiltinRules::Portfolio portfolio;
+    for (qsizetype i = 0; i < options.betas.size(); ++i) {
+        sweep.episodes.append(runEpisode(world, *rule, portfolio, options.betas.at(i), options, (*revealed)[size_t(i)]));
+        if (sweep.error.isEmpty() && !sweep.episodes.constLast().ok())
+            sweep.error = sweep.episodes.constLast().error;
+    }
+    ReplayEngine::score(sweep, int(options.betas.size()));
+    return sweep;
+}
+
+ReplayResult runFiles(const QStringList &paths, const PolicySpec &spec, const ReplayOptions &options,
+                      QString *readError, const SweepDone &done, const ReplayEngine::Progress &progress)
+{
+    const qsizetype n = paths.size();
+    const qsizetype nb = options.betas.size();
+    ReplayResult result;
+    result.policy = spec.label();
+    result.lambda = options.lambda;
+    result.workers = options.workers;
+    result.maxRounds = options.maxRounds;
+    result.betas = options.betas;
+
+    QList<SweepResult> sweeps(n);
+    SweepResult *sweepSlots = sweeps.data();
+    QList<QString> errors(n);
+    QString *errorSlots = errors.data();
+    std::atomic<qsizetype> nextWorld{0};
+    std::atomic<qsizetype> stopAt{n}; // the first unreadable file found so far
+    std::atomic<int> finished{0};
+    const auto work = [&] {
+        std::vector<std::vector<int>> revealed;
+        std::vector<std::vector<QStringView>> ids;
+        for (;;) {
+            // Worlds are taken in order, so every file before an unreadable
+            // one has been taken by the time it is found.
+            const qsizetype i = nextWorld.fetch_add(1);
+            if (i >= stopAt.load())
+                return;
+            const std::optional<CompactTree> world = TreeJson::readCompactFile(paths.at(i), &errorSlots[i]);
+            if (!world) {
+                for (qsizetype seen = stopAt.load(); i < seen && !stopAt.compare_exchange_weak(seen, i);) {
+                }
+                return;
+            }
+            sweepSlots[i] = runSweep(*world, paths.at(i), spec, options, &revealed);
+            if (done) {
+                ids.resize(revealed.size());
+                for (size_t e = 0; e < revealed.size(); ++e) {
+                    ids[e].clear();
+                    for (const int cell : revealed[e])
+                        ids[e].push_back(world->id(cell));
+                }
+                done(i, sweepSlots[i], ids);
+            }
+            const int count = finished.fetch_add(int(nb)) + int(nb);
+            if (progress)
+                progress(count, int(n * nb));
+        }
+    };
+    const int wanted = options.threads > 0 ? options.threads : QThread::idealThreadCount();
+    const int threads = int(std::max<qsizetype>(1, std::min<qsizetype>(wanted, n)));
+    std::vector<std::thread> pool;
+    pool.reserve(size_t(threads - 1));
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back(work);
+    work();
+    for (std::thread &t : pool)
+        t.join();
+
+    if (const qsizetype failed = stopAt.load(); failed < n) {
+        *readError = errors.at(failed);
+        return result;
+    }
+    result.worlds = std::move(sweeps);
+    result.computeValue();
+    return result;
+}
+
+} // namespace dreamrsi::CompactReplay

@@ -1,0 +1,48 @@
+#pragma once
+
+#include "replayengine.h"
+
+#include "model/compacttree.h"
+
+#include <functional>
+#include <vector>
+
+namespace dreamrsi {
+
+/// Replay of the built-in policies on CompactTree worlds: the path of
+/// `dreamrsi replay --policy builtin:NAME` when no trace is asked for.
+///
+/// It gives exactly what ReplayEngine gives for the same worlds, options and
+/// policy (tst_compactreplay compares the two byte for byte): the built-in
+/// policies' rules are shared with their Policy classes (BuiltinRules), and
+/// the episode loop follows ReplayEngine::runEpisode step for step. What it
+/// saves is the general engine's per-cell work: ids, metadata and
+/// observations as Qt strings and lists, id lookups, and the tree's own
+/// building. Built-in policies have no planGrid, so no grid restriction
+/// applies. Episodes carry no anytime curve and no `revealed` list: the reveal
+/// order comes apart, as cell indices.
+namespace CompactReplay {
+
+/// True when `spec` is a built-in policy this path replays.
+bool handles(const PolicySpec &spec);
+
+/// One world's sweep over options.betas. revealed[i] gets episode i's reveal
+/// order as indices into world.cells.
+SweepResult runSweep(const CompactTree &world, const QString &name, const PolicySpec &spec,
+                     const ReplayOptions &options, std::vector<std::vector<int>> *revealed);
+
+/// Called with each world's sweep and its episodes' reveal orders as ids
+/// (views valid during the call only), on the thread that replayed it.
+using SweepDone = std::function<void(qsizetype world, const SweepResult &sweep,
+                                     const std::vector<std::vector<QStringView>> &revealedIds)>;
+
+/// ReplayEngine::runFiles() for a spec that handles() accepts: each thread
+/// reads the next file (TreeJson::readCompactFile), replays it over every β
+/// and hands it to `done`; the result and the read error are those
+/// ReplayEngine::runFiles() gives, with the episodes' `revealed` left empty.
+ReplayResult runFiles(const QStringList &paths, const PolicySpec &spec, const ReplayOptions &options,
+                      QString *readError, const SweepDone &done = {}, const ReplayEngine::Progress &progress = {});
+
+} // namespace CompactReplay
+
+} // namespace dreamrsi

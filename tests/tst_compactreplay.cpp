@@ -85,6 +85,14 @@ QList<QByteArray> handMadeWorlds()
             {"id":"c","branch":1,"attempt":1,"seq":2}
         ]})",
         R"({"format":"dreamrsi-tree/1","cells":[]})",
+        // Branch ids far apart, cells in no order.
+        R"({"format":"dreamrsi-tree/1","cells":[
+            {"id":"f2","branch":2000000000,"attempt":2,"seq":8,"score":9},
+            {"id":"f0","branch":2000000000,"attempt":0,"seq":2,"score":3},
+            {"id":"g0","branch":0,"attempt":0,"seq":7,"score":5,"fail_class":"compile"},
+            {"id":"f1","branch":2000000000,"attempt":1,"seq":4,"score":2},
+            {"id":"g1","branch":0,"attempt":1,"seq":1,"score":6}
+        ]})",
         // A payload number the fast readings leave to the reference (1.0): the compact path falls back.
         R"({"format":"dreamrsi-tree/1","cells":[
             {"id":"z0","branch":0,"attempt":0,"seq":0,"score":1,"cost":1.0},

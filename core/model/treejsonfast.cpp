@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -199,17 +201,25 @@ struct Walker
                               Score = 1u << 4, Evaluated = 1u << 5, Valid = 1u << 6, FailClassField = 1u << 7,
                               Error = 1u << 8, NValid = 1u << 9, NTotal = 1u << 10, Tags = 1u << 11;
 
+    /// `key` == `name`, a literal of the same length (a fixed-size compare the
+    /// compiler inlines; string_view's == calls memcmp, per field of every cell).
+    template<size_t N>
+    static bool is(std::string_view key, const char (&name)[N])
+    {
+        return std::memcmp(key.data(), name, N - 1) == 0;
+    }
+
     static unsigned cellField(std::string_view key)
     {
         switch (key.size()) {
-        case 2: return key == "id" ? Id : 0;
-        case 3: return key == "seq" ? Seq : 0;
-        case 4: return key == "tags" ? Tags : 0;
-        case 5: return key == "score" ? Score : key == "valid" ? Valid : key == "error" ? Error : 0;
-        case 6: return key == "branch" ? Branch : 0;
-        case 7: return key == "attempt" ? Attempt : key == "n_valid" ? NValid : key == "n_total" ? NTotal : 0;
-        case 9: return key == "evaluated" ? Evaluated : 0;
-        case 10: return key == "fail_class" ? FailClassField : 0;
+        case 2: return is(key, "id") ? Id : 0;
+        case 3: return is(key, "seq") ? Seq : 0;
+        case 4: return is(key, "tags") ? Tags : 0;
+        case 5: return is(key, "score") ? Score : is(key, "valid") ? Valid : is(key, "error") ? Error : 0;
+        case 6: return is(key, "branch") ? Branch : 0;
+        case 7: return is(key, "attempt") ? Attempt : is(key, "n_valid") ? NValid : is(key, "n_total") ? NTotal : 0;
+        case 9: return is(key, "evaluated") ? Evaluated : 0;
+        case 10: return is(key, "fail_class") ? FailClassField : 0;
         default: return 0;
         }
     }
@@ -473,6 +483,101 @@ struct Walker
         return result;
     }
 
+    /// A cell as the compact reading keeps it until the structure is checked.
+    struct Read
+    {
+        CompactTree::CellFacts facts;
+        qint64 seq;
+        std::string_view id;
+    };
+
+    static bool uniqueSeqs(const std::vector<Read> &read)
+    {
+        // Files are written in seq order: one pass then.
+        bool ascending = true;
+        for (size_t i = 1; i < read.size() && ascending; ++i)
+            ascending = read[i - 1].seq < read[i].seq;
+        if (ascending)
+            return true;
+        std::vector<qint64> seqs(read.size());
+        for (size_t i = 0; i < read.size(); ++i)
+            seqs[i] = read[i].seq;
+        std::sort(seqs.begin(), seqs.end());
+        return std::adjacent_find(seqs.cbegin(), seqs.cend()) == seqs.cend();
+    }
+
+    static bool uniqueIds(const std::vector<Read> &read)
+    {
+        // An open-addressing set of the ids, at most half full.
+        size_t capacity = 16;
+        while (capacity < 2 * read.size())
+            capacity *= 2;
+        std::vector<const std::string_view *> table(capacity, nullptr);
+        const std::hash<std::string_view> hash;
+        for (const Read &r : read) {
+            for (size_t at = hash(r.id) & (capacity - 1);; at = (at + 1) & (capacity - 1)) {
+                if (!table[at]) {
+                    table[at] = &r.id;
+                    break;
+                }
+                if (*table[at] == r.id)
+                    return false;
+            }
+        }
+        return true;
+    }
+
+    /// The cells' places sorted by (branch, attempt), when every branch's
+    /// attempts are exactly 0..L-1 once each; nothing otherwise.
+    static std::optional<std::vector<int>> byBranchAndAttempt(const std::vector<Read> &read)
+    {
+        const size_t n = read.size();
+        std::vector<int> order(n);
+        if (n == 0)
+            return order;
+        int low = read[0].facts.branch, high = low;
+        for (const Read &r : read) {
+            low = std::min(low, r.facts.branch);
+            high = std::max(high, r.facts.branch);
+        }
+        if (size_t(high) - size_t(low) < 4 * n + 64) {
+            // Branch ids in a small range: count each branch's cells, then
+            // place attempt a of branch b at b's start + a. With as many
+            // places as cells, all of them taken once means 0..L-1 each.
+            std::vector<int> start(size_t(high - low) + 2, 0);
+            for (const Read &r : read)
+                ++start[size_t(r.facts.branch - low) + 1];
+            for (size_t b = 1; b < start.size(); ++b)
+                start[b] += start[b - 1];
+            std::vector<char> taken(n, 0);
+            for (size_t i = 0; i < n; ++i) {
+                const size_t b = size_t(read[i].facts.branch - low);
+                const int attempt = read[i].facts.attempt;
+                if (attempt >= start[b + 1] - start[b])
+                    return std::nullopt;
+                const size_t at = size_t(start[b] + attempt);
+                if (taken[at])
+                    return std::nullopt;
+                taken[at] = 1;
+                order[at] = int(i);
+            }
+            return order;
+        }
+        for (size_t i = 0; i < n; ++i)
+            order[i] = int(i);
+        std::sort(order.begin(), order.end(), [&read](int a, int b) {
+            const CompactTree::CellFacts &x = read[size_t(a)].facts, &y = read[size_t(b)].facts;
+            return x.branch != y.branch ? x.branch < y.branch : x.attempt < y.attempt;
+        });
+        for (size_t i = 0; i < n; ++i) {
+            const CompactTree::CellFacts &f = read[size_t(order[i])].facts;
+            const bool first = i == 0 || read[size_t(order[i - 1])].facts.branch != f.branch;
+            if (f.attempt != (first ? 0 : read[size_t(order[i - 1])].facts.attempt + 1))
+                return std::nullopt;
+        }
+        return order;
+    }
+
     /// The compact form of a file whose every cell passes and whose
     /// structure holds (unique ids, seqs and (branch, attempt) pairs,
     /// attempts 0..L-1): what DiscoveryTree::build would accept. Nothing
@@ -484,12 +589,6 @@ struct Walker
         if (!top(root, &meta, &cellsArray))
             return std::nullopt;
         const size_t n = cellsArray->size();
-        struct Read
-        {
-            CompactTree::CellFacts facts;
-            qint64 seq;
-            std::string_view id;
-        };
         std::vector<Read> read;
         read.reserve(n);
         for (dom::element e : *cellsArray) {
@@ -507,41 +606,32 @@ struct Walker
             f.branch = raw.branch;
             f.attempt = raw.attempt;
             const std::string_view failClass = raw.resolvedFailClass();
-            f.success = raw.resolvedEvaluated() && !raw.error && failClass == FailClass::Ok;
-            f.hard = failClass == FailClass::Env;
+            f.success = raw.resolvedEvaluated() && !raw.error && failClass == std::string_view("ok");
+            f.hard = failClass == std::string_view("env");
             read.push_back(Read{f, raw.seq, raw.id});
         }
-        // Repeated seqs or ids: the full reading names them.
-        std::vector<qint64> seqs(n);
-        std::vector<std::string_view> ids(n);
-        size_t idBytes = 0;
-        for (size_t i = 0; i < n; ++i) {
-            seqs[i] = read[i].seq;
-            ids[i] = read[i].id;
-            idBytes += read[i].id.size();
-        }
-        std::sort(seqs.begin(), seqs.end());
-        std::sort(ids.begin(), ids.end());
-        if (std::adjacent_find(seqs.cbegin(), seqs.cend()) != seqs.cend()
-            || std::adjacent_find(ids.cbegin(), ids.cend()) != ids.cend())
+        // Repeated seqs or ids, a repeated or missing attempt: the full
+        // reading names them.
+        if (!uniqueSeqs(read) || !uniqueIds(read))
             return std::nullopt;
-        std::sort(read.begin(), read.end(), [](const Read &a, const Read &b) {
-            return a.facts.branch != b.facts.branch ? a.facts.branch < b.facts.branch : a.facts.attempt < b.facts.attempt;
-        });
+        const std::optional<std::vector<int>> order = byBranchAndAttempt(read);
+        if (!order)
+            return std::nullopt;
         CompactTree t;
-        t.ids.reserve(qsizetype(idBytes));
         t.cells.reserve(n);
         t.idEnds.reserve(n);
+        qsizetype idBytes = 0;
+        for (const Read &r : read)
+            idBytes += qsizetype(r.id.size());
+        t.ids.reserve(idBytes);
         for (size_t i = 0; i < n; ++i) {
-            const CompactTree::CellFacts &f = read[i].facts;
-            const bool first = i == 0 || read[i - 1].facts.branch != f.branch;
-            if (f.attempt != (first ? 0 : read[i - 1].facts.attempt + 1))
-                return std::nullopt; // a repeated or missing attempt
-            if (first)
+            const Read &r = read[size_t((*order)[i])];
+            const CompactTree::CellFacts &f = r.facts;
+            if (f.attempt == 0)
                 t.branches.push_back(CompactTree::Branch{f.branch, int(i), 0});
             t.branches.back().length += 1;
             t.cells.push_back(f);
-            appendUtf8(t.ids, read[i].id);
+            appendUtf8(t.ids, r.id);
             t.idEnds.push_back(t.ids.size());
             t.best = std::max(t.best, f.effective);
         }

@@ -157,6 +157,23 @@ public:
         item();
         escaped(s);
     }
+    /// string() of each of `items`, into the array just begun (the
+    /// separator and indent made once for all of them).
+    void strings(const std::vector<QStringView> &items)
+    {
+        if (items.empty())
+            return;
+        std::string separator = ",\n";
+        separator.append(size_t(4 * m_first.size()), ' ');
+        // No comma before the first item of an array empty so far.
+        const bool first = m_first.constLast();
+        m_first.last() = false;
+        for (size_t i = 0; i < items.size(); ++i) {
+            m_out.append(i == 0 && first ? std::string_view(separator).substr(1) : std::string_view(separator));
+            escaped(items[i]);
+        }
+    }
+
 private:
     void item()
     {
@@ -283,8 +300,7 @@ void writeSweepEntry(IndentedWriter &w, const EpisodeResult &e, bool scorable,
     }
     w.key("revealed").beginArray();
     if (ids) {
-        for (const QStringView id : *ids)
-            w.string(id);
+        w.strings(*ids);
     } else {
         for (const QString &id : e.revealed)
             w.string(id);
@@ -370,22 +386,34 @@ QByteArray ReplayJson::resultToIndentedJson(const ReplayResult &result)
     return QByteArray(text.data(), qsizetype(text.size()));
 }
 
+namespace {
+
+/// writeSweep() into a buffer the thread keeps from world to world (so it
+/// grows once, not in every entry), copied out at its final size.
+QByteArray sweepEntry(const SweepResult &sweep, const std::vector<std::vector<QStringView>> *revealedIds)
+{
+    thread_local std::string out;
+    out.clear();
+    IndentedWriter w(out, worldDepth);
+    writeSweep(w, sweep, revealedIds);
+    QByteArray entry(out.data(), qsizetype(out.size()));
+    if (out.capacity() > 4 * 1024 * 1024)
+        std::string().swap(out); // not the buffer of one huge world
+    return entry;
+}
+
+} // namespace
+
 QByteArray ReplayJson::sweepToIndentedJson(const SweepResult &sweep)
 {
-    std::string out;
-    IndentedWriter w(out, worldDepth);
-    writeSweep(w, sweep);
-    return QByteArray(out.data(), qsizetype(out.size()));
+    return sweepEntry(sweep, nullptr);
 }
 
 QByteArray ReplayJson::sweepToIndentedJson(const SweepResult &sweep,
                                            const std::vector<std::vector<QStringView>> &revealedIds)
 {
     Q_ASSERT(revealedIds.size() == size_t(sweep.episodes.size()));
-    std::string out;
-    IndentedWriter w(out, worldDepth);
-    writeSweep(w, sweep, &revealedIds);
-    return QByteArray(out.data(), qsizetype(out.size()));
+    return sweepEntry(sweep, &revealedIds);
 }
 
 ReplayJson::IndentedFrame ReplayJson::resultToIndentedFrame(const ReplayResult &result)

@@ -45,8 +45,9 @@ Run compact(const QStringList &paths, const PolicySpec &spec, const ReplayOption
     std::atomic<int> count{0};
     const ReplayResult result = CompactReplay::runFiles(
         paths, spec, options, &run.readError,
-        [&](qsizetype world, const SweepResult &sweep, const std::vector<std::vector<QStringView>> &revealed) {
-            entries[world] = ReplayJson::sweepToIndentedJson(sweep, revealed);
+        [&](qsizetype index, const SweepResult &sweep, const CompactTree &world,
+            const std::vector<std::vector<int>> &revealed) {
+            entries[index] = ReplayJson::sweepToIndentedJson(sweep, world, revealed);
             ++count;
         });
     if (run.readError.isEmpty())

@@ -200,9 +200,9 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
         // A built-in policy, no trace: the compact path (same results, a fraction of the work).
         CompactReplay::SweepDone written;
         if (entries) {
-            written = [entries](qsizetype world, const SweepResult &sweep,
-                                const std::vector<std::vector<QStringView>> &revealed) {
-                entries[world] = ReplayJson::sweepToIndentedJson(sweep, revealed);
+            written = [entries](qsizetype index, const SweepResult &sweep, const CompactTree &world,
+                                const std::vector<std::vector<int>> &revealed) {
+                entries[index] = ReplayJson::sweepToIndentedJson(sweep, world, revealed);
             };
         }
         result = std::make_shared<ReplayResult>(

@@ -169,7 +169,6 @@ ReplayResult runFiles(const QStringList &paths, const PolicySpec &spec, const Re
     std::atomic<int> finished{0};
     const auto work = [&] {
         std::vector<std::vector<int>> revealed;
-        std::vector<std::vector<QStringView>> ids;
         for (;;) {
             // Worlds are taken in order, so every file before an unreadable
             // one has been taken by the time it is found.
@@ -183,15 +182,8 @@ ReplayResult runFiles(const QStringList &paths, const PolicySpec &spec, const Re
                 return;
             }
             sweepSlots[i] = runSweep(*world, paths.at(i), spec, options, &revealed);
-            if (done) {
-                ids.resize(revealed.size());
-                for (size_t e = 0; e < revealed.size(); ++e) {
-                    ids[e].clear();
-                    for (const int cell : revealed[e])
-                        ids[e].push_back(world->id(cell));
-                }
-                done(i, sweepSlots[i], ids);
-            }
+            if (done)
+                done(i, sweepSlots[i], *world, revealed);
             const int count = finished.fetch_add(int(nb)) + int(nb);
             if (progress)
                 progress(count, int(n * nb));

@@ -31,10 +31,11 @@ bool handles(const PolicySpec &spec);
 SweepResult runSweep(const CompactTree &world, const QString &name, const PolicySpec &spec,
                      const ReplayOptions &options, std::vector<std::vector<int>> *revealed);
 
-/// Called with each world's sweep and its episodes' reveal orders as ids
-/// (views valid during the call only), on the thread that replayed it.
-using SweepDone = std::function<void(qsizetype world, const SweepResult &sweep,
-                                     const std::vector<std::vector<QStringView>> &revealedIds)>;
+/// Called with each world's sweep, the world and its episodes' reveal orders
+/// as indices into world.cells (valid during the call only), on the thread
+/// that replayed it.
+using SweepDone = std::function<void(qsizetype index, const SweepResult &sweep, const CompactTree &world,
+                                     const std::vector<std::vector<int>> &revealed)>;
 
 /// ReplayEngine::runFiles() for a spec that handles() accepts: each thread
 /// reads the next file (TreeJson::readCompactFile), replays it over every β

@@ -157,20 +157,54 @@ public:
         item();
         escaped(s);
     }
-    /// string() of each of `items`, into the array just begun (the
-    /// separator and indent made once for all of them).
-    void strings(const std::vector<QStringView> &items)
+    /// The reveal orders of a sweep's episodes as indices into a world's
+    /// cells, with each cell's id written once as an item (separator,
+    /// indent and JSON string) and copied from there: ids repeat from
+    /// episode to episode.
+    class RevealedCells
     {
-        if (items.empty())
+    public:
+        RevealedCells(const CompactTree &world, const std::vector<std::vector<int>> &episodes)
+            : m_world(world), m_episodes(episodes)
+        {
+        }
+        const std::vector<int> &episode(qsizetype i) const { return m_episodes[size_t(i)]; }
+
+    private:
+        friend class IndentedWriter;
+        const CompactTree &m_world;
+        const std::vector<std::vector<int>> &m_episodes;
+        std::string m_items;          ///< ",\n<indent>\"id\"" of every cell, back to back
+        std::vector<size_t> m_ends;   ///< where each cell's item ends in m_items
+        qsizetype m_depth = -1;       ///< the nesting the items were made for
+    };
+
+    /// string() of the id of each cell of `cells`, into the array just begun.
+    void cellIds(const std::vector<int> &cells, RevealedCells &table)
+    {
+        if (cells.empty())
             return;
-        std::string separator = ",\n";
-        separator.append(size_t(4 * m_first.size()), ' ');
+        if (table.m_depth != m_first.size()) {
+            table.m_depth = m_first.size();
+            table.m_items.clear();
+            table.m_ends.clear();
+            std::string separator = ",\n";
+            separator.append(size_t(4 * m_first.size()), ' ');
+            IndentedWriter literal(table.m_items);
+            for (int c = 0; c < table.m_world.cellCount(); ++c) {
+                table.m_items += separator;
+                literal.escaped(table.m_world.id(c));
+                table.m_ends.push_back(table.m_items.size());
+            }
+        }
         // No comma before the first item of an array empty so far.
-        const bool first = m_first.constLast();
+        bool first = m_first.constLast();
         m_first.last() = false;
-        for (size_t i = 0; i < items.size(); ++i) {
-            m_out.append(i == 0 && first ? std::string_view(separator).substr(1) : std::string_view(separator));
-            escaped(items[i]);
+        for (const int c : cells) {
+            const size_t from = c == 0 ? 0 : table.m_ends[size_t(c) - 1];
+            const std::string_view item = std::string_view(table.m_items).substr(from, table.m_ends[size_t(c)] - from);
+            m_out.append(first ? item.substr(1) : item);
+            first = false;
         }
     }
 
@@ -279,9 +313,9 @@ private:
     bool m_pendingValue = false;
 };
 
-/// `ids`, when given, is the episode's reveal order in place of e.revealed.
-void writeSweepEntry(IndentedWriter &w, const EpisodeResult &e, bool scorable,
-                     const std::vector<QStringView> *ids = nullptr)
+/// `cells`, when given, is the episode's reveal order in place of e.revealed.
+void writeSweepEntry(IndentedWriter &w, const EpisodeResult &e, bool scorable, const std::vector<int> *cells = nullptr,
+                     IndentedWriter::RevealedCells *table = nullptr)
 {
     w.beginObject();
     w.key("attainment");
@@ -299,8 +333,8 @@ void writeSweepEntry(IndentedWriter &w, const EpisodeResult &e, bool scorable,
         w.endObject();
     }
     w.key("revealed").beginArray();
-    if (ids) {
-        w.strings(*ids);
+    if (cells) {
+        w.cellIds(*cells, *table);
     } else {
         for (const QString &id : e.revealed)
             w.string(id);
@@ -310,8 +344,8 @@ void writeSweepEntry(IndentedWriter &w, const EpisodeResult &e, bool scorable,
     w.endObject();
 }
 
-/// `ids`, when given, holds each episode's reveal order in place of its `revealed`.
-void writeSweep(IndentedWriter &w, const SweepResult &s, const std::vector<std::vector<QStringView>> *ids = nullptr)
+/// `revealed`, when given, holds each episode's reveal order in place of its `revealed`.
+void writeSweep(IndentedWriter &w, const SweepResult &s, IndentedWriter::RevealedCells *revealed = nullptr)
 {
     w.beginObject();
     w.key("best").number(s.best);
@@ -331,7 +365,7 @@ void writeSweep(IndentedWriter &w, const SweepResult &s, const std::vector<std::
     w.key("scorable").boolean(s.scorable);
     w.key("sweep").beginArray();
     for (qsizetype i = 0; i < s.episodes.size(); ++i)
-        writeSweepEntry(w, s.episodes.at(i), s.scorable, ids ? &ids->at(size_t(i)) : nullptr);
+        writeSweepEntry(w, s.episodes.at(i), s.scorable, revealed ? &revealed->episode(i) : nullptr, revealed);
     w.endArray();
     w.key("value").optionalNumber(s.value);
     w.key("world").string(s.world);
@@ -390,12 +424,12 @@ namespace {
 
 /// writeSweep() into a buffer the thread keeps from world to world (so it
 /// grows once, not in every entry), copied out at its final size.
-QByteArray sweepEntry(const SweepResult &sweep, const std::vector<std::vector<QStringView>> *revealedIds)
+QByteArray sweepEntry(const SweepResult &sweep, IndentedWriter::RevealedCells *revealed)
 {
     thread_local std::string out;
     out.clear();
     IndentedWriter w(out, worldDepth);
-    writeSweep(w, sweep, revealedIds);
+    writeSweep(w, sweep, revealed);
     QByteArray entry(out.data(), qsizetype(out.size()));
     if (out.capacity() > 4 * 1024 * 1024)
         std::string().swap(out); // not the buffer of one huge world
@@ -409,11 +443,12 @@ QByteArray ReplayJson::sweepToIndentedJson(const SweepResult &sweep)
     return sweepEntry(sweep, nullptr);
 }
 
-QByteArray ReplayJson::sweepToIndentedJson(const SweepResult &sweep,
-                                           const std::vector<std::vector<QStringView>> &revealedIds)
+QByteArray ReplayJson::sweepToIndentedJson(const SweepResult &sweep, const CompactTree &world,
+                                           const std::vector<std::vector<int>> &revealed)
 {
-    Q_ASSERT(revealedIds.size() == size_t(sweep.episodes.size()));
-    return sweepEntry(sweep, &revealedIds);
+    Q_ASSERT(revealed.size() == size_t(sweep.episodes.size()));
+    IndentedWriter::RevealedCells cells(world, revealed);
+    return sweepEntry(sweep, &cells);
 }
 
 ReplayJson::IndentedFrame ReplayJson::resultToIndentedFrame(const ReplayResult &result)

@@ -4,6 +4,8 @@
 #include "replayresult.h"
 #include "roundtrace.h"
 
+#include "model/compacttree.h"
+
 #include <QByteArray>
 #include <QJsonObject>
 #include <QList>
@@ -32,9 +34,10 @@ QByteArray resultToIndentedJson(const ReplayResult &result);
 /// threads that replayed them.
 QByteArray sweepToIndentedJson(const SweepResult &sweep);
 /// sweepToIndentedJson() with each episode's reveal order given apart, as
-/// UTF-8 ids (revealedIds[i] for episode i; the episodes' own `revealed`
-/// lists are not read): what CompactReplay hands over.
-QByteArray sweepToIndentedJson(const SweepResult &sweep, const std::vector<std::vector<QStringView>> &revealedIds);
+/// indices into world.cells (revealed[i] for episode i; the episodes' own
+/// `revealed` lists are not read): what CompactReplay hands over.
+QByteArray sweepToIndentedJson(const SweepResult &sweep, const CompactTree &world,
+                               const std::vector<std::vector<int>> &revealed);
 /// resultToIndentedJson() without its world entries: `text` is everything
 /// else, and world i's entry goes at byte entryAt[i] of it (ascending).
 struct IndentedFrame

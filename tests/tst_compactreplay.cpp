@@ -4,6 +4,7 @@
 // regime, hand-made worlds with sparse branches, unicode and escaped ids,
 // payload and unscorable worlds, under several W, K and β grids; and the
 // same error for an unreadable file.
+#include "model/compactcache.h"
 #include "model/treejson.h"
 #include "policy/policyspec.h"
 #include "replay/compactreplay.h"
@@ -11,9 +12,15 @@
 #include "replay/replayjson.h"
 #include "replay/synthworld.h"
 
+#include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <chrono>
+#include <thread>
+
+#include <sys/stat.h>
 
 using namespace dreamrsi;
 
@@ -113,6 +120,11 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
+        QVERIFY(m_cacheDir.isValid());
+        // Before anything asks CompactCache where it lives (it asks once).
+        qputenv("DREAMRSI_CACHE_DIR", m_cacheDir.path().toLocal8Bit());
+        qunsetenv("DREAMRSI_WORLD_CACHE");
+        QCOMPARE(CompactCache::directory(), m_cacheDir.path() + QStringLiteral("/worlds"));
         int n = 0;
         for (const QString &regime : SynthWorld::regimes()) {
             for (quint64 seed = 1; seed <= 6; ++seed) {
@@ -217,8 +229,93 @@ private slots:
         QVERIFY(!CompactReplay::handles(PolicySpec::builtin(QStringLiteral("no_such_policy"))));
     }
 
+    // The compact world cache (CompactCache): a settled file is cached and
+    // served from there; a changed file never is; a damaged entry is
+    // ignored; a file just written is not cached; replays with and without
+    // the cache print the same bytes.
+    void worldCacheServesOnlyUnchangedFiles()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString a = dir.filePath(QStringLiteral("a.json")), b = dir.filePath(QStringLiteral("b.json"));
+        const QByteArray worldA = R"({"format":"dreamrsi-tree/1","cells":[{"id":"a0","branch":0,"attempt":0,"seq":0,"score":0.5}]})";
+        const QByteArray worldB = R"({"format":"dreamrsi-tree/1","cells":[{"id":"b0","branch":4,"attempt":0,"seq":0,"score":0.25}]})";
+        QVERIFY(write(a, worldA));
+        QVERIFY(write(b, worldB));
+        const auto expected = [](const QString &path) { return CompactTree::fromTree(*TreeJson::readFile(path).tree); };
+        const auto entries = [this] {
+            return QDir(CompactCache::directory()).entryList({QStringLiteral("*.cw")}, QDir::Files).size();
+        };
+        const qsizetype before = entries();
+        QString error;
+        // Just written: read, not cached.
+        QVERIFY(*TreeJson::readCompactFile(a, &error, true) == expected(a));
+        QCOMPARE(entries(), before);
+
+        std::this_thread::sleep_for(std::chrono::milliseconds(CompactCache::SettleSeconds * 1000 + 300));
+        QVERIFY(*TreeJson::readCompactFile(a, &error, false) == expected(a));
+        QCOMPARE(entries(), before); // not asked to cache
+        QVERIFY(*TreeJson::readCompactFile(a, &error, true) == expected(a));
+        QVERIFY(*TreeJson::readCompactFile(b, &error, true) == expected(b));
+        QCOMPARE(entries(), before + 2);
+        struct stat infoA, infoB;
+        QVERIFY(::stat(QFile::encodeName(a).constData(), &infoA) == 0);
+        QVERIFY(::stat(QFile::encodeName(b).constData(), &infoB) == 0);
+        QVERIFY(*CompactCache::load(infoA) == expected(a));
+
+        // Served from the cache: give b's entry a's tree, and b reads as a.
+        CompactCache::store(infoB, expected(a));
+        QVERIFY(*TreeJson::readCompactFile(b, &error, true) == expected(a));
+        QVERIFY(*TreeJson::readCompactFile(b, &error, false) == expected(b));
+
+        // b rewritten, same size and inode: its ctime moved, the entry no longer matches.
+        QByteArray changed = worldB;
+        changed.replace("0.25", "0.75");
+        QCOMPARE(changed.size(), worldB.size());
+        QVERIFY(write(b, changed));
+        struct stat now;
+        QVERIFY(::stat(QFile::encodeName(b).constData(), &now) == 0);
+        QCOMPARE(now.st_ino, infoB.st_ino);
+        QVERIFY(!CompactCache::load(now)); // the entry is of the file as it was
+        const std::optional<CompactTree> reread = TreeJson::readCompactFile(b, &error, true);
+        QVERIFY(*reread == expected(b));
+        QCOMPARE(reread->best, 0.75);
+
+        // A damaged entry is ignored (and rewritten).
+        const QString entry = QDir(CompactCache::directory())
+                                  .filePath(QStringLiteral("%1-%2.cw")
+                                                .arg(quint64(infoA.st_dev), 0, 16)
+                                                .arg(quint64(infoA.st_ino), 0, 16));
+        QFile f(entry);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        QByteArray bytes = f.readAll();
+        QVERIFY(bytes.size() > 100);
+        bytes[bytes.size() - 3] = char(bytes.at(bytes.size() - 3) ^ 0x5a);
+        QVERIFY(f.seek(0) && f.write(bytes) == bytes.size());
+        f.close();
+        QVERIFY(!CompactCache::load(infoA));
+        QVERIFY(*TreeJson::readCompactFile(a, &error, true) == expected(a));
+        QVERIFY(*CompactCache::load(infoA) == expected(a));
+    }
+
+    void cachedReplayPrintsTheSameJson()
+    {
+        // The suite's worlds have settled by now (the test above waited).
+        const PolicySpec spec = PolicySpec::builtin(QStringLiteral("portfolio"));
+        ReplayOptions options;
+        options.worldCache = true;
+        const Run expected = classic(m_paths, spec, options);
+        const Run first = compact(m_paths, spec, options);
+        const qsizetype cached = QDir(CompactCache::directory()).entryList({QStringLiteral("*.cw")}, QDir::Files).size();
+        QVERIFY(cached >= m_paths.size()); // the one read in full (payload 1.0) as well
+        const Run warm = compact(m_paths, spec, options);
+        QVERIFY(first.json == expected.json);
+        QVERIFY(warm.json == expected.json);
+    }
+
 private:
     QTemporaryDir m_dir;
+    QTemporaryDir m_cacheDir;
     QStringList m_paths;
 };
 

@@ -24,9 +24,13 @@ const char *const replayUsage =
     "usage: dreamrsi replay --world A.json [--world B.json ...] --policy P.js|builtin:NAME\n"
     "                       [--workers 10] [--lambda 0.1] [--betas 0,0.25,0.5,0.75,1] [--rounds K]\n"
     "                       [--json] [--trace FILE] [--time-limit-ms 2000] [--seed N] [--threads T]\n"
-    "                       [--no-grid-plan] [--progress]\n"
+    "                       [--no-grid-plan] [--progress] [--no-cache]\n"
     "Replays a policy in frozen worlds over a budget sweep and prints the scores\n"
     "(replay.md). Built-in policies: parallel_refine, portfolio.\n"
+    "Built-in policies keep a compact form of each world read in a cache (DREAMRSI_CACHE_DIR/worlds,\n"
+    "else the user's cache folder), keyed by the file's identity and change time, so replaying the same\n"
+    "worlds again skips reading and parsing them; --no-cache (or DREAMRSI_WORLD_CACHE=0) neither reads\n"
+    "nor fills it.\n"
     "Exit status: 0 ok, 1 a policy error, an unreadable world or policy, or output that cannot be written,\n"
     "2 usage error.\n";
 
@@ -62,6 +66,8 @@ QString apply(const CommandLine::Given &o, WorldReplay *r)
         r->progress = true;
     } else if (o.name == QLatin1String("no-grid-plan")) {
         r->replay.useGridPlan = false;
+    } else if (o.name == QLatin1String("no-cache")) {
+        r->replay.worldCache = false;
     } else if (o.name == QLatin1String("world")) {
         r->worldPaths.append(v);
     } else if (o.name == QLatin1String("policy")) {
@@ -136,7 +142,7 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
     const QList<QCommandLineOption> options{
         value("world", "FILE"), value("policy", "P"), value("workers", "W"), value("lambda", "L"),
         value("betas", "LIST"), value("rounds", "K"), value("trace", "FILE"), value("time-limit-ms", "MS"),
-        value("seed", "N"), value("threads", "T"), CommandLine::flag("json"), CommandLine::flag("no-grid-plan"),
+        value("seed", "N"), value("threads", "T"), CommandLine::flag("json"), CommandLine::flag("no-grid-plan"), CommandLine::flag("no-cache"),
         CommandLine::flag("progress")};
     QCommandLineParser parser;
     CommandLine::Problem problem;
@@ -152,6 +158,7 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
         break;
     }
     WorldReplay request;
+    request.replay.worldCache = true;
     for (const CommandLine::Given &o : CommandLine::inOrder(parser, options)) {
         if (const QString complaint = apply(o, &request); !complaint.isEmpty())
             return usageError(err, complaint);

@@ -1,5 +1,6 @@
 #include "treejson.h"
 
+#include "compactcache.h"
 #include "treejsonfast.h"
 
 #include <QFile>
@@ -481,12 +482,31 @@ ParseResult readFile(const QString &path)
     return result;
 }
 
-std::optional<CompactTree> readCompactFile(const QString &path, QString *error)
+std::optional<CompactTree> readCompactFile(const QString &path, QString *error, bool useCache)
 {
+    // The cache is asked with the file's status before its bytes are read,
+    // and filled only when the status is the same after they were.
+    const QByteArray name = QFile::encodeName(path);
+    struct stat before;
+    const bool caching = useCache && !CompactCache::directory().isEmpty() && ::stat(name.constData(), &before) == 0
+        && S_ISREG(before.st_mode);
+    if (caching) {
+        if (std::optional<CompactTree> cached = CompactCache::load(before))
+            return cached;
+    }
+    const auto keep = [&](std::optional<CompactTree> &&tree) {
+        struct stat after;
+        if (caching && ::stat(name.constData(), &after) == 0 && after.st_ino == before.st_ino
+            && after.st_dev == before.st_dev && after.st_size == before.st_size
+            && after.st_mtim.tv_sec == before.st_mtim.tv_sec && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec
+            && after.st_ctim.tv_sec == before.st_ctim.tv_sec && after.st_ctim.tv_nsec == before.st_ctim.tv_nsec)
+            CompactCache::store(before, *tree);
+        return std::move(tree);
+    };
     QString readError;
     std::optional<CompactTree> compact = withFileBytes(path, &readError, detail::parseCompactPadded);
     if (compact)
-        return compact;
+        return keep(std::move(compact));
     if (!readError.isEmpty()) {
         *error = readError;
         return std::nullopt;
@@ -497,7 +517,7 @@ std::optional<CompactTree> readCompactFile(const QString &path, QString *error)
         *error = full.error.message;
         return std::nullopt;
     }
-    return CompactTree::fromTree(*full.tree);
+    return keep(CompactTree::fromTree(*full.tree));
 }
 
 void readFilesEach(const QStringList &paths, const std::function<void(qsizetype, ParseResult &&)> &take, int threads)

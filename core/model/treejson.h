@@ -45,11 +45,13 @@ ParseResult parse(const QByteArray &json);
 ParseResult parseReference(const QByteArray &json);
 /// Reads and parses a file; the error message starts with the path.
 ParseResult readFile(const QString &path);
-/// The compact form of a tree file, for replaying built-in policies: read
-/// straight from the file when it is valid, else through readFile() (so a
-/// file is accepted or rejected exactly as readFile() does it, with its
-/// message in *error, path first).
-std::optional<CompactTree> readCompactFile(const QString &path, QString *error);
+/// The compact form of a tree file, for replaying built-in policies: from
+/// the compact world cache when `useCache` and it holds the file as it is
+/// now (CompactCache), else read straight from the file when it is valid,
+/// else through readFile() (so a file is accepted or rejected exactly as
+/// readFile() does it, with its message in *error, path first). A file read
+/// is put in the cache when `useCache`.
+std::optional<CompactTree> readCompactFile(const QString &path, QString *error, bool useCache = false);
 /// readFile() for every path on up to `threads` threads (0: one a core); the
 /// results are in the order of `paths`, whatever the thread count.
 QList<ParseResult> readFiles(const QStringList &paths, int threads = 0);

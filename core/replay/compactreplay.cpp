@@ -175,7 +175,7 @@ ReplayResult runFiles(const QStringList &paths, const PolicySpec &spec, const Re
             const qsizetype i = nextWorld.fetch_add(1);
             if (i >= stopAt.load())
                 return;
-            const std::optional<CompactTree> world = TreeJson::readCompactFile(paths.at(i), &errorSlots[i]);
+            const std::optional<CompactTree> world = TreeJson::readCompactFile(paths.at(i), &errorSlots[i], options.worldCache);
             if (!world) {
                 for (qsizetype seen = stopAt.load(); i < seen && !stopAt.compare_exchange_weak(seen, i);) {
                 }

@@ -22,6 +22,9 @@ struct ReplayOptions
     int threads = 0;
     /// Record a RoundTrace per round in every EpisodeResult.
     bool trace = false;
+    /// CompactReplay: read worlds from, and add them to, the compact world
+    /// cache (CompactCache). `dreamrsi replay` turns it on unless --no-cache.
+    bool worldCache = false;
 };
 
 } // namespace dreamrsi

@@ -8,6 +8,8 @@
 #include "commandline.h"
 #include "optionvalues.h"
 
+#include "model/compactcache.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
@@ -15,6 +17,7 @@
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QThread>
 
 #include <algorithm>
 #include <limits>
@@ -31,7 +34,9 @@ const char *const compareUsage =
     "reference of replay.md in DIR (default: tests/replay_reference of the source tree,\n"
     "found from $DREAMRSI_SOURCE_DIR or next to the build) on the same synthetic worlds\n"
     "(5 betas, W = 10): greedy.js, builtin:portfolio, and validate against json.load.\n"
-    "With --before, an older dreamrsi is timed on the same rows too.\n";
+    "builtin:portfolio is timed twice: reading every world (--no-cache), and with the\n"
+    "compact world cache filled by one run before (in the bench's own folder).\n"
+    "With --before, an older dreamrsi is timed on the same rows too (without --no-cache).\n";
 
 // The Python side: the reference's greedy policy over every world and β, and
 // json.load of every file. Paths come as arguments.
@@ -69,11 +74,13 @@ struct Timed
 
 /// Runs `program` `runs` times; its output is dropped unless `keepOutput`
 /// (as a shell's > /dev/null would, so that reading it costs nothing).
-Timed timeRuns(const QString &program, const QStringList &arguments, int runs, bool keepOutput = false)
+Timed timeRuns(const QString &program, const QStringList &arguments, int runs, bool keepOutput = false,
+               const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment())
 {
     Timed t;
     for (int i = 0; i < runs; ++i) {
         QProcess p;
+        p.setProcessEnvironment(environment);
         if (!keepOutput)
             p.setStandardOutputFile(QProcess::nullDevice());
         QElapsedTimer clock;
@@ -181,11 +188,17 @@ int runBenchCompareCommand(const QStringList &args, QTextStream &out, QTextStrea
     if (!dir.isValid())
         return CommandLine::runtimeError(err, QStringLiteral("cannot create a temporary folder: %1").arg(dir.errorString()));
     const QString self = QCoreApplication::applicationFilePath();
+    // dreamrsi's compact world cache lives in the bench's folder, never the user's.
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("DREAMRSI_CACHE_DIR"), dir.filePath(QStringLiteral("cache")));
+    environment.remove(QStringLiteral("DREAMRSI_WORLD_CACHE"));
+    QElapsedTimer sinceSynth;
     const Timed synth = timeRuns(self, {QStringLiteral("synth"), QStringLiteral("--out"), dir.path(), QStringLiteral("--worlds"),
                                         QString::number(worlds), QStringLiteral("--seed"), QString::number(seed)},
                                  1);
     if (!synth.seconds)
         return CommandLine::runtimeError(err, synth.failure);
+    sinceSynth.start();
     QStringList paths;
     qint64 bytes = 0;
     for (const QFileInfo &f : QDir(dir.path()).entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
@@ -220,10 +233,12 @@ int runBenchCompareCommand(const QStringList &args, QTextStream &out, QTextStrea
         const char *name;
         double python;
         QStringList arguments;
+        bool warmCache = false; ///< one untimed run first, to fill the compact world cache
     };
     const QList<Row> rows{
         {"scripted (greedy.js)", *pyReplay.seconds, replay(reference + QStringLiteral("/greedy.js"))},
-        {"built-in portfolio", *pyReplay.seconds, replay(QStringLiteral("builtin:portfolio"))},
+        {"built-in portfolio", *pyReplay.seconds, replay(QStringLiteral("builtin:portfolio")) << QStringLiteral("--no-cache")},
+        {"built-in portfolio, cached", *pyReplay.seconds, replay(QStringLiteral("builtin:portfolio")), true},
         {"parse (validate vs json.load)", *pyParse.seconds, QStringList{QStringLiteral("validate")} + paths},
     };
     auto cell = [](double seconds, int width) { return QString(QString::number(seconds, 'f', 2) + QLatin1Char('s')).rightJustified(width); };
@@ -237,14 +252,24 @@ int runBenchCompareCommand(const QStringList &args, QTextStream &out, QTextStrea
         head += QStringLiteral(" %1 %2").arg(QStringLiteral("before").rightJustified(10), QStringLiteral("ratio").rightJustified(8));
     out << head << '\n';
     for (const Row &row : rows) {
-        const Timed now = timeRuns(self, row.arguments, runs);
+        if (row.warmCache) {
+            // The cache takes files whose change time has settled (CompactCache::SettleSeconds).
+            const qint64 settle = (CompactCache::SettleSeconds + 1) * 1000 - sinceSynth.elapsed();
+            if (settle > 0)
+                QThread::msleep(static_cast<unsigned long>(settle));
+            if (const Timed fill = timeRuns(self, row.arguments, 1, false, environment); !fill.seconds)
+                return CommandLine::runtimeError(err, fill.failure);
+        }
+        const Timed now = timeRuns(self, row.arguments, runs, false, environment);
         if (!now.seconds)
             return CommandLine::runtimeError(err, now.failure);
         QString line = QStringLiteral("%1 %2 %3 %4")
                            .arg(QString::fromLatin1(row.name).leftJustified(32), cell(row.python, 10), cell(*now.seconds, 10),
                                 ratio(row.python, *now.seconds));
         if (!before.isEmpty()) {
-            const Timed old = timeRuns(before, row.arguments, runs);
+            QStringList arguments = row.arguments;
+            arguments.removeAll(QStringLiteral("--no-cache")); // an older dreamrsi may not know it
+            const Timed old = timeRuns(before, arguments, runs, false, environment);
             if (!old.seconds)
                 return CommandLine::runtimeError(err, old.failure);
             line += QStringLiteral(" %1 %2").arg(cell(*old.seconds, 10), ratio(row.python, *old.seconds));

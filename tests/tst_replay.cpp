@@ -492,6 +492,22 @@ private slots:
             r.worlds[0].episodes[0].attainment = d / 3.0;
             QVERIFY2(same(r), qPrintable(QString::number(d, 'g', 17)));
         }
+        // Numbers around the writer's own fixed form (fractions from 1e-3 to 2^52) and its edges.
+        QRandomGenerator rng(15);
+        for (int i = 0; i < 3000; ++i) {
+            const double magnitude = std::pow(10.0, -5.0 + 21.0 * rng.generateDouble());
+            double d = (rng.bounded(2) ? -1.0 : 1.0) * magnitude;
+            if (i % 3 == 1)
+                d = std::round(d * 1000.0) / 1000.0;
+            r.lambda = d;
+            r.worlds[0].episodes[0].attainment = 0.001 * (1.0 + double(i) * 1e-4);
+            QVERIFY2(same(r), qPrintable(QString::number(d, 'g', 17)));
+        }
+        for (const double d : {0.001, 0.0009999999999999998, 0.0010000000000000002, 0.0001, 4503599627370495.5,
+                               4503599627370496.0, -4503599627370495.5, 0.30000000000000004, 123456.78125}) {
+            r.lambda = d;
+            QVERIFY2(same(r), qPrintable(QString::number(d, 'g', 17)));
+        }
         r.worlds[0].world = QStringLiteral("emoji \U0001F600 and a lone ") + QChar(0xd800) + QStringLiteral(" surrogate");
         r.worlds[0].episodes[0].revealed.append(QStringLiteral("caf\u00e9\u007f/"));
         QVERIFY(same(r));

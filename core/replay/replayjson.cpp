@@ -113,12 +113,13 @@ public:
     void endArray() { close(']'); }
 
     /// Starts the next member of the current object.
-    IndentedWriter &key(const char *k)
+    template<size_t N>
+    IndentedWriter &key(const char (&k)[N])
     {
         item();
         m_out += '"';
-        m_out += k;
-        m_out += "\": ";
+        m_out.append(k, N - 1);
+        m_out.append("\": ", 3);
         m_pendingValue = true;
         return *this;
     }
@@ -129,12 +130,21 @@ public:
         // QJsonValue(double) keeps an integral value within ±2^53 as an
         // integer (so -0.0 prints as 0); other finite values print in the
         // shortest form that reads back, non-finite ones as null.
-        if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) <= 9007199254740992.0)
+        if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) <= 9007199254740992.0) {
             integerText(qint64(d));
-        else if (std::isfinite(d))
+        } else if (std::isfinite(d) && std::fabs(d) >= 1e-3 && std::fabs(d) < 4503599627370496.0) {
+            // A fraction of 1e-3 or more (below 2^52 every double with a
+            // fraction is): Qt's shortest 'g' form is the shortest fixed
+            // form, which to_chars writes without Qt's allocations
+            // (indentedJsonMatchesQJsonDocument compares the two).
+            char digits[48];
+            const auto end = std::to_chars(digits, digits + sizeof digits, d, std::chars_format::fixed).ptr;
+            m_out.append(digits, size_t(end - digits));
+        } else if (std::isfinite(d)) {
             append(QByteArray::number(d, 'g', QLocale::FloatingPointShortest));
-        else
+        } else {
             m_out += "null";
+        }
     }
     void integer(qint64 v)
     {
@@ -264,21 +274,24 @@ private:
         };
         // Most strings (ids, file names) are printable ASCII with nothing to
         // escape: those are copied whole.
-        const bool plain = std::all_of(s.cbegin(), s.cend(), [](QChar ch) {
+        const size_t start = m_out.size();
+        m_out.resize(start + size_t(s.size()) + 2);
+        char *to = m_out.data() + start;
+        *to++ = '"';
+        bool plain = true;
+        for (const QChar ch : s) {
             const char16_t u = ch.unicode();
-            return u >= 0x20 && u < 0x80 && u != '"' && u != '\\';
-        });
+            if (u < 0x20 || u >= 0x80 || u == '"' || u == '\\') {
+                plain = false;
+                break;
+            }
+            *to++ = char(u);
+        }
         if (plain) {
-            const size_t at = m_out.size();
-            m_out.resize(at + size_t(s.size()) + 2);
-            char *to = m_out.data() + at;
-            *to++ = '"';
-            for (const QChar ch : s)
-                *to++ = char(ch.unicode());
             *to = '"';
             return;
         }
-        const size_t start = m_out.size();
+        m_out.resize(start);
         m_out += '"';
         for (const QChar ch : s) {
             if (ch.unicode() >= 0x80) { // not ASCII: write the whole string from its UTF-8

@@ -142,8 +142,8 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
     const QList<QCommandLineOption> options{
         value("world", "FILE"), value("policy", "P"), value("workers", "W"), value("lambda", "L"),
         value("betas", "LIST"), value("rounds", "K"), value("trace", "FILE"), value("time-limit-ms", "MS"),
-        value("seed", "N"), value("threads", "T"), CommandLine::flag("json"), CommandLine::flag("no-grid-plan"), CommandLine::flag("no-cache"),
-        CommandLine::flag("progress")};
+        value("seed", "N"), value("threads", "T"), CommandLine::flag("json"), CommandLine::flag("no-grid-plan"),
+        CommandLine::flag("no-cache"), CommandLine::flag("progress")};
     QCommandLineParser parser;
     CommandLine::Problem problem;
     switch (CommandLine::parse(parser, options, args, &problem)) {

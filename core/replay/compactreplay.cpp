@@ -1,5 +1,7 @@
 #include "compactreplay.h"
 
+#include "scoring.h"
+
 #include "model/treejson.h"
 #include "policy/builtinrules.h"
 
@@ -26,12 +28,6 @@ std::optional<Rule> ruleOf(const PolicySpec &spec)
     return std::nullopt;
 }
 
-double attainmentOf(double best, double S)
-{
-    if (!(S > 0.0))
-        return 0.0;
-    return std::min(std::max(best / S, 0.0), 1.0);
-}
 
 /// One episode (ReplayEngine::runEpisode with no grid restriction and no
 /// trace), the state kept by cell index: the legal list holds one cell per
@@ -115,7 +111,7 @@ EpisodeResult runEpisode(const CompactTree &world, Rule rule, BuiltinRules::Port
     }
     r.rounds = k;
     r.best = best;
-    r.attainment = attainmentOf(best, S);
+    r.attainment = Scoring::attainment(best, S);
     return r;
 }
 

@@ -52,12 +52,6 @@ Observation observationOf(const DiscoveryTree &world, int cellIndex, CellMeta &&
     return o;
 }
 
-double attainmentOf(double best, double S)
-{
-    if (!(S > 0.0))
-        return 0.0;
-    return std::min(std::max(best / S, 0.0), 1.0);
-}
 
 } // namespace
 
@@ -166,7 +160,7 @@ EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &polic
             trace->prefix.calls = r.calls;
             trace->prefix.best = best;
             trace->prefix.bestId = bestId;
-            trace->prefix.attainment = attainmentOf(best, S);
+            trace->prefix.attainment = Scoring::attainment(best, S);
             trace->prefix.openedBranches = state.openedBranches();
             trace->prefix.legal = state.legalIds();
         }
@@ -223,7 +217,7 @@ EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &polic
                 bestId = c.id;
                 best = std::max(best, e);
             }
-            r.curve.append(CurvePoint{r.calls, attainmentOf(best, S)});
+            r.curve.append(CurvePoint{r.calls, Scoring::attainment(best, S)});
             state.appendObservation(observationOf(world, cell, std::move(legal[j])));
             if (trace)
                 trace->revealed.append(RevealedCell{c.id, c.branch, c.attempt, c.score, e, c.failClass});
@@ -246,7 +240,7 @@ EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &polic
     }
     r.rounds = k;
     r.best = best;
-    r.attainment = attainmentOf(best, S);
+    r.attainment = Scoring::attainment(best, S);
     return r;
 }
 

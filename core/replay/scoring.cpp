@@ -57,4 +57,11 @@ double Scoring::value(double hypervolume, double penalty, double lambda)
     return hypervolume - lambda * penalty;
 }
 
+double Scoring::attainment(double best, double S)
+{
+    if (!(S > 0.0))
+        return 0.0;
+    return std::min(std::max(best / S, 0.0), 1.0);
+}
+
 } // namespace dreamrsi

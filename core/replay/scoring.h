@@ -17,6 +17,8 @@ double hypervolume(const QList<ParetoPoint> &points, int cellCount);
 double penalty(const QList<int> &calls, const QList<int> &rounds, int gridSize);
 /// hypervolume − λ · penalty.
 double value(double hypervolume, double penalty, double lambda);
+/// a = min(max(best / S, 0), 1) (replay.md §2); 0 when S is not positive.
+double attainment(double best, double S);
 
 } // namespace Scoring
 } // namespace dreamrsi

@@ -418,10 +418,16 @@ struct Walker
     }
 
     /// The top-level fields: false when the reference must decide.
+    /// `meta` null: checks only (the compact reading keeps none of it).
     static bool top(dom::element root, TreeMeta *meta, std::optional<dom::array> *cellsArray)
     {
         if (!root.is_object())
             return false;
+        TreeMeta scratch;
+        const bool keep = meta != nullptr;
+        if (!keep)
+            meta = &scratch;
+        QVarLengthArray<std::string_view, 8> payloadKeys; // when not kept
         unsigned seen = 0;
         for (dom::key_value_pair field : dom::object(root)) {
             const unsigned which = topField(field.key);
@@ -449,6 +455,12 @@ struct Walker
                     *cellsArray = dom::array(v);
                 break;
             default: {
+                if (!keep) {
+                    ok = std::find(payloadKeys.cbegin(), payloadKeys.cend(), field.key) == payloadKeys.cend()
+                        && value(v, nullptr);
+                    payloadKeys.append(field.key);
+                    break;
+                }
                 const QString key = string(field.key);
                 QJsonValue payload;
                 ok = !meta->payload.contains(key) && value(v, &payload);
@@ -584,9 +596,8 @@ struct Walker
     /// otherwise: the full reading then decides and names the problem.
     static std::optional<CompactTree> compact(dom::element root)
     {
-        TreeMeta meta;
         std::optional<dom::array> cellsArray;
-        if (!top(root, &meta, &cellsArray))
+        if (!top(root, nullptr, &cellsArray))
             return std::nullopt;
         const size_t n = cellsArray->size();
         std::vector<Read> read;

@@ -39,7 +39,9 @@ Run classic(const QStringList &paths, const PolicySpec &spec, const ReplayOption
     QList<QByteArray> entries(paths.size());
     const ReplayResult result = ReplayEngine::runFiles(
         paths, spec, options, &run.readError,
-        [&entries](qsizetype world, const SweepResult &sweep) { entries[world] = ReplayJson::sweepToIndentedJson(sweep); });
+        [&entries](qsizetype world, const SweepResult &sweep) {
+            entries[world] = ReplayJson::sweepToIndentedJson(sweep);
+        });
     if (run.readError.isEmpty())
         run.json = ReplayJson::resultToIndentedJson(result, entries);
     return run;
@@ -306,7 +308,8 @@ private slots:
         options.worldCache = true;
         const Run expected = classic(m_paths, spec, options);
         const Run first = compact(m_paths, spec, options);
-        const qsizetype cached = QDir(CompactCache::directory()).entryList({QStringLiteral("*.cw")}, QDir::Files).size();
+        const QDir cacheDir(CompactCache::directory());
+        const qsizetype cached = cacheDir.entryList({QStringLiteral("*.cw")}, QDir::Files).size();
         QVERIFY(cached >= m_paths.size()); // the one read in full (payload 1.0) as well
         const Run warm = compact(m_paths, spec, options);
         QVERIFY(first.json == expected.json);

@@ -19,8 +19,11 @@ namespace dreamrsi::CompactCache {
 
 namespace {
 
-/// Format tag and version; also tells a cache written on a machine of the
-/// other byte order (the records are native) from one of this machine.
+/// Format tag and version. The version must change whenever what an entry
+/// holds or means changes (the records, or how a file's facts are derived:
+/// CompactTree, TreeJson's reading), so that entries of an older build are
+/// never taken for this one's. ByteOrderMark tells a cache written on a
+/// machine of the other byte order (the records are native).
 constexpr char Magic[8] = {'D', 'R', 'S', 'I', 'C', 'W', '1', '\n'};
 constexpr quint32 ByteOrderMark = 0x01020304u;
 
@@ -160,7 +163,8 @@ std::optional<CompactTree> load(const struct stat &info)
         CellRecord r;
         std::memcpy(&r, at, sizeof r);
         at += sizeof r;
-        f = CompactTree::CellFacts{r.score, r.effective, r.branch, r.attempt, r.hasScore != 0, r.success != 0, r.hard != 0};
+        f = CompactTree::CellFacts{r.score,         r.effective,    r.branch,   r.attempt,
+                                   r.hasScore != 0, r.success != 0, r.hard != 0};
     }
     t.branches.resize(branches);
     int next = 0;

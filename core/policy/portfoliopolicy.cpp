@@ -193,7 +193,8 @@ void PortfolioPolicy::fold(const QList<Observation> &observed)
         auto key = m_keys.constFind(o.meta.branch);
         if (key == m_keys.cend())
             key = m_keys.insert(o.meta.branch, int(m_keys.size()));
-        m_rule.fold(*key, BuiltinRules::Outcome{o.isSuccess(), o.failedHard(), o.score.has_value(), o.score.value_or(0.0)});
+        const BuiltinRules::Outcome outcome{o.isSuccess(), o.failedHard(), o.score.has_value(), o.score.value_or(0.0)};
+        m_rule.fold(*key, outcome);
     }
     if (!observed.isEmpty())
         m_lastFoldedId = observed.constLast().meta.id;

@@ -28,7 +28,6 @@ std::optional<Rule> ruleOf(const PolicySpec &spec)
     return std::nullopt;
 }
 
-
 /// One episode (ReplayEngine::runEpisode with no grid restriction and no
 /// trace), the state kept by cell index: the legal list holds one cell per
 /// branch, by branch id, and a revealed cell's place goes to its next attempt.
@@ -74,8 +73,8 @@ EpisodeResult runEpisode(const CompactTree &world, Rule rule, BuiltinRules::Port
         const auto where = [k] { return QStringLiteral("round %1: ").arg(k + 1); };
         for (qsizetype i = 0; i < places.size() && r.error.isEmpty(); ++i) {
             if (std::find(places.cbegin(), places.cbegin() + i, places.at(i)) != places.cbegin() + i) {
-                r.error = where()
-                    + QStringLiteral("id %1 appears twice in the batch").arg(world.id(legalCells[size_t(places.at(i))]));
+                const QStringView id = world.id(legalCells[size_t(places.at(i))]);
+                r.error = where() + QStringLiteral("id %1 appears twice in the batch").arg(id);
             }
         }
         if (r.error.isEmpty() && places.size() > W)
@@ -136,7 +135,8 @@ SweepResult runSweep(const CompactTree &world, const QString &name, const Policy
     revealed->resize(size_t(options.betas.size()));
     BuiltinRules::Portfolio portfolio;
     for (qsizetype i = 0; i < options.betas.size(); ++i) {
-        sweep.episodes.append(runEpisode(world, *rule, portfolio, options.betas.at(i), options, (*revealed)[size_t(i)]));
+        std::vector<int> &order = (*revealed)[size_t(i)];
+        sweep.episodes.append(runEpisode(world, *rule, portfolio, options.betas.at(i), options, order));
         if (sweep.error.isEmpty() && !sweep.episodes.constLast().ok())
             sweep.error = sweep.episodes.constLast().error;
     }
@@ -171,7 +171,8 @@ ReplayResult runFiles(const QStringList &paths, const PolicySpec &spec, const Re
             const qsizetype i = nextWorld.fetch_add(1);
             if (i >= stopAt.load())
                 return;
-            const std::optional<CompactTree> world = TreeJson::readCompactFile(paths.at(i), &errorSlots[i], options.worldCache);
+            const std::optional<CompactTree> world =
+                TreeJson::readCompactFile(paths.at(i), &errorSlots[i], options.worldCache);
             if (!world) {
                 for (qsizetype seen = stopAt.load(); i < seen && !stopAt.compare_exchange_weak(seen, i);) {
                 }

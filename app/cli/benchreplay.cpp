@@ -3,6 +3,7 @@
 
 #include "policy/builtinpolicies.h"
 #include "policy/policyspec.h"
+#include "replay/compactreplay.h"
 #include "replay/replayengine.h"
 #include "replay/replayprocess.h"
 #include "replay/synthworld.h"
@@ -101,6 +102,36 @@ int benchReplay(const ReplayBenchOptions &bench, QTextStream &out, QTextStream &
     for (const int threads : {1, cores}) {
         ok = measure(QStringLiteral("builtin:portfolio (C++)"), builtin, threads, worlds) && ok;
         ok = measure(QStringLiteral("portfolio.js (scripted)"), scripted, threads, worlds) && ok;
+    }
+    {
+        // The compact engine `dreamrsi replay` uses for built-in policies
+        // (CompactReplay), on the same worlds in compact form, one thread.
+        std::vector<CompactTree> compact;
+        compact.reserve(size_t(worlds.size()));
+        for (const ReplayWorld &w : std::as_const(worlds))
+            compact.push_back(CompactTree::fromTree(*w.tree));
+        QElapsedTimer timer;
+        timer.start();
+        const double cpu0 = processCpuSeconds();
+        std::vector<std::vector<int>> revealed;
+        qint64 reveals = 0;
+        int episodes = 0;
+        for (const CompactTree &w : compact) {
+            const SweepResult s = CompactReplay::runSweep(w, QString(), builtin, ReplayOptions{}, &revealed);
+            ok = s.ok() && ok;
+            for (const EpisodeResult &e : s.episodes) {
+                reveals += e.calls;
+                ++episodes;
+            }
+        }
+        const double seconds = double(timer.nsecsElapsed()) / 1e9;
+        const double cpu = processCpuSeconds() - cpu0;
+        out << "  " << QStringLiteral("builtin:portfolio (compact engine)").leftJustified(44) << " threads  1: "
+            << QString::number(seconds * 1000.0, 'f', 1).rightJustified(8) << " ms  "
+            << QString::number(episodes / seconds, 'f', 0).rightJustified(8) << " episodes/s  "
+            << QString::number(double(reveals) / seconds, 'f', 0).rightJustified(9) << " reveals/s  (cpu "
+            << QString::number(cpu * 1000.0, 'f', 0) << " ms)\n";
+        out.flush();
     }
 
     // A dreaming evaluation: 4 policy versions x 10 worlds x 5 betas, scripted,

@@ -298,6 +298,17 @@ private slots:
         QVERIFY(!CompactCache::load(infoA));
         QVERIFY(*TreeJson::readCompactFile(a, &error, true) == expected(a));
         QVERIFY(*CompactCache::load(infoA) == expected(a));
+
+        // An entry whose facts contradict each other is ignored too, checksum or not.
+        CompactTree inconsistent = expected(a);
+        inconsistent.best = 7.0;
+        CompactCache::store(infoA, inconsistent);
+        QVERIFY(!CompactCache::load(infoA));
+        inconsistent = expected(a);
+        inconsistent.cells[0].effective = 0.125;
+        CompactCache::store(infoA, inconsistent);
+        QVERIFY(!CompactCache::load(infoA));
+        QVERIFY(*TreeJson::readCompactFile(a, &error, true) == expected(a));
     }
 
     void cachedReplayPrintsTheSameJson()

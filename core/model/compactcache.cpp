@@ -4,7 +4,9 @@
 #include <QFile>
 #include <QStandardPaths>
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <ctime>
 #include <functional>
@@ -159,13 +161,20 @@ std::optional<CompactTree> load(const struct stat &info)
     CompactTree t;
     const char *at = bytes.data() + sizeof h;
     t.cells.resize(cells);
+    double best = 0.0;
     for (CompactTree::CellFacts &f : t.cells) {
         CellRecord r;
         std::memcpy(&r, at, sizeof r);
         at += sizeof r;
+        // What a reading derives from the score holds (and nothing is NaN).
+        if (!std::isfinite(r.score) || r.effective != (r.hasScore && r.score > 0.0 ? r.score : 0.0))
+            return std::nullopt;
         f = CompactTree::CellFacts{r.score,         r.effective,    r.branch,   r.attempt,
                                    r.hasScore != 0, r.success != 0, r.hard != 0};
+        best = std::max(best, f.effective);
     }
+    if (best != h.best)
+        return std::nullopt;
     t.branches.resize(branches);
     int next = 0;
     for (CompactTree::Branch &b : t.branches) {

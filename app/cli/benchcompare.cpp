@@ -241,7 +241,10 @@ int runBenchCompareCommand(const QStringList &args, QTextStream &out, QTextStrea
         {"built-in portfolio, cached", *pyReplay.seconds, replay(QStringLiteral("builtin:portfolio")), true},
         {"parse (validate vs json.load)", *pyParse.seconds, QStringList{QStringLiteral("validate")} + paths},
     };
-    auto cell = [](double seconds, int width) { return QString(QString::number(seconds, 'f', 2) + QLatin1Char('s')).rightJustified(width); };
+    // Three decimals: the built-in rows take tens of milliseconds.
+    auto cell = [](double seconds, int width) {
+        return QString(QString::number(seconds, 'f', 3) + QLatin1Char('s')).rightJustified(width);
+    };
     auto ratio = [](double python, double ours) {
         return QString(QString::number(python / ours, 'f', 1) + QLatin1Char('x')).rightJustified(8);
     };

@@ -26,7 +26,7 @@ namespace {
 /// CompactTree, TreeJson's reading), so that entries of an older build are
 /// never taken for this one's. ByteOrderMark tells a cache written on a
 /// machine of the other byte order (the records are native).
-constexpr char Magic[8] = {'D', 'R', 'S', 'I', 'C', 'W', '1', '\n'};
+constexpr char Magic[8] = {'D', 'R', 'S', 'I', 'C', 'W', '2', '\n'};
 constexpr quint32 ByteOrderMark = 0x01020304u;
 
 qint64 nanoseconds(const struct timespec &t)
@@ -44,7 +44,6 @@ struct Header
     qint64 size;
     qint64 mtimeNs;
     qint64 ctimeNs;
-    qint64 createdNs;
     quint32 branches;
     quint32 idChars;
     double best;
@@ -256,7 +255,6 @@ void store(const struct stat &info, const CompactTree &tree)
     h.size = qint64(info.st_size);
     h.mtimeNs = nanoseconds(info.st_mtim);
     h.ctimeNs = nanoseconds(info.st_ctim);
-    h.createdNs = nanoseconds(now);
     h.branches = quint32(tree.branches.size());
     h.idChars = quint32(tree.ids.size());
     h.best = tree.best;

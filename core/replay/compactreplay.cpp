@@ -46,12 +46,10 @@ EpisodeResult runEpisode(const CompactTree &world, Rule rule, BuiltinRules::Port
     legal.reserve(world.branches.size());
     legalCells.reserve(world.branches.size());
     for (size_t bi = 0; bi < world.branches.size(); ++bi) {
+        // Every branch has an attempt 0. The portfolio's trajectory key of a branch is its index.
         const CompactTree::Branch &b = world.branches[bi];
-        if (b.length > 0) {
-            // The portfolio's trajectory key of a branch is its index.
-            legal.push_back(BuiltinRules::LegalCell{b.id, 0, int(bi)});
-            legalCells.push_back(b.first);
-        }
+        legal.push_back(BuiltinRules::LegalCell{b.id, 0, int(bi)});
+        legalCells.push_back(b.first);
     }
     revealed.clear();
     revealed.reserve(world.cells.size());

@@ -20,3 +20,8 @@ dreamrsi_add_test(tst_loop_cli SOURCES tst_loop_cli.cpp LIBS dreamrsi::store LAB
 dreamrsi_add_test(tst_gui_follow SOURCES tst_gui_follow.cpp
                   LIBS dreamrsi::views LABELS loop gui TIMEOUT 300)
 add_dependencies(tst_gui_follow round_helper)
+
+# The counterfactual loop (recorded worlds instead of the discovery agent).
+dreamrsi_add_test(tst_counterfactual SOURCES tst_counterfactual.cpp clirunsupport.h
+                  LIBS dreamrsi::loop LABELS loop cli TIMEOUT 600)
+add_dependencies(tst_counterfactual dreamrsi)

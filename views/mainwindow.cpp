@@ -11,6 +11,7 @@
 #include "figurelayout.h"
 #include "frontierpage.h"
 #include "progresspage.h"
+#include "simulationplot.h"
 #include "inspectorwidget.h"
 #include "jobtracker.h"
 #include "model/treejson.h"
@@ -146,6 +147,7 @@ void MainWindow::connectSession()
         if (!report.interrupted.isEmpty())
             statusBar()->showMessage(tr("%n interrupted round(s) found; their finished attempts are kept.", nullptr,
                                         int(report.interrupted.size())), 8000);
+        m_progress->setProject(path);
         updateActions();
         emit projectOpened(path);
     });
@@ -515,7 +517,10 @@ bool MainWindow::exportCurrentFigureData(const QString &path, QString *error)
         break;
     }
     case ProgressTab:
-        data = FigureData::progress(m_progress->curves());
+        if (const std::optional<SimulationCurves> simulation = m_progress->shownSimulation())
+            data = SimulationPlot::data(*simulation);
+        else
+            data = FigureData::progress(m_progress->curves());
         break;
     default:
         break;

@@ -131,6 +131,7 @@ private:
     void createEditMenu();
     void createViewMenu();
     void createReplayMenu();
+    void simulateLoop();
     void createHelpMenu();
     void showWorld(int row);
     void inspectCell(int cellIndex);

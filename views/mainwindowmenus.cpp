@@ -6,6 +6,8 @@
 #include "cellspage.h"
 #include "discoverypage.h"
 #include "dreamingdialog.h"
+#include "progresspage.h"
+#include "simulationdialog.h"
 #include "frontierpage.h"
 #include "policiespage.h"
 #include "projectsession.h"
@@ -242,11 +244,33 @@ void MainWindow::createReplayMenu()
         connect(dialog, &DreamingDialog::approvalRequested, m_session, &ProjectSession::storeApproval);
         dialog->show();
     });
+    QAction *simulate = replayMenu->addAction(themeIcon("media-seek-forward", QStyle::SP_MediaSeekForward), tr("&Simulate the Loop…"));
+    simulate->setObjectName(QStringLiteral("actionSimulateLoop"));
+    simulate->setStatusTip(tr("Dream-RSI against fixed exploration over recorded worlds, repeated over many world orders"));
+    connect(simulate, &QAction::triggered, this, &MainWindow::simulateLoop);
     m_toolbar->addSeparator();
     m_toolbar->addAction(m_replayAction);
     m_toolbar->addAction(m_compareAction);
     m_toolbar->addAction(dreamAction);
 
+}
+
+void MainWindow::simulateLoop()
+{
+    // The project's finished iterations, named as everywhere else.
+    QList<ReplayWorld> worlds;
+    for (const WorldEntry &w : m_workspace->worlds()) {
+        if (w.iteration != 0 && w.tree)
+            worlds.append(ReplayWorld{w.name, w.tree});
+    }
+    const QString project = m_session->isOpen() && !m_session->isReadOnly() ? m_session->path() : QString();
+    auto *dialog = new SimulationDialog(worlds, project, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &SimulationDialog::simulated, this, [this](const QString &label, const SimulationCurves &curves) {
+        m_progress->showSimulation(label, curves);
+        m_tabs->setCurrentIndex(ProgressTab);
+    });
+    dialog->show();
 }
 
 void MainWindow::createHelpMenu()

@@ -12,6 +12,8 @@
 #include "project/projectprogress.h"
 #include "project/projectsnapshot.h"
 #include "progressplot.h"
+#include "project/projectsimulations.h"
+#include "simulationplot.h"
 #include "store/projectreader.h"
 #include "treerenderer.h"
 #include "worldselection.h"
@@ -98,6 +100,36 @@ int writeProgress(const QStringList &projects, const QStringList &labels, const 
     return writeData(dataPath, FigureData::progress(curves), out, err) ? 0 : 1;
 }
 
+// `plot progress --simulation`: a counterfactual loop's arms, mean curves
+// with their intervals.
+int writeSimulation(const QString &path, const QString &outPath, FigureExport::Options options, const QString &dataPath,
+                    QTextStream &out, QTextStream &err)
+{
+    const Result<SimulationCurves> curves = ProjectSimulations::readCurves(path);
+    if (!curves.ok()) {
+        err << "dreamrsi plot: " << curves.error << '\n';
+        return 1;
+    }
+    QCustomPlot plot;
+    plot.resize(FigureExport::logicalSize(options.sizeMm).toSize());
+    SimulationPlot::populate(&plot, *curves.value, false);
+    options.title = QStringLiteral("Counterfactual loop");
+    QString error;
+    if (!FigureExport::write(outPath, options, FigureLayout::painterFor(&plot), &error)) {
+        err << "dreamrsi plot: " << error << '\n';
+        return 1;
+    }
+    out << outPath << '\n';
+    const FigureTable table = SimulationPlot::table(*curves.value);
+    const QString tablePath = FigureExport::captionTablePath(outPath);
+    if (!FigureExport::writeText(tablePath, table.toLatex(), &error)) {
+        err << "dreamrsi plot: " << error << '\n';
+        return 1;
+    }
+    out << tablePath << '\n' << table.toText();
+    return writeData(dataPath, SimulationPlot::data(*curves.value), out, err) ? 0 : 1;
+}
+
 struct Inputs
 {
     QList<WorldEntry> worlds;
@@ -117,6 +149,8 @@ int writePlot(const PlotRequest &request, QTextStream &out, QTextStream &err)
     const double beta = request.beta;
     FigureExport::Options options = request.options;
     AppSettings settings;
+    if (kind == QLatin1String("progress") && !request.simulation.isEmpty())
+        return writeSimulation(request.simulation, outPath, options, dataPath, out, err);
     if (kind == QLatin1String("progress"))
         return writeProgress(request.projects, request.labels, outPath, options, dataPath, out, err);
 

@@ -18,6 +18,7 @@ struct PlotRequest
     QStringList worldPaths;   ///< or tree files (frontier, anytime, tree)
     QStringList projects;     ///< progress: one project per curve, in order
     QStringList labels;       ///< progress: the curve names, parallel to `projects` (empty: the project's name)
+    QString simulation;       ///< progress: a counterfactual loop's JSON (`loop --worlds --json`) instead of projects
     QStringList versionNames; ///< project version names, or builtin:NAME / a .js file with tree files; all when empty
     QString select;           ///< one world by name or iteration number; empty: all (frontier) or the first
     double beta = 0.5;        ///< the β of anytime curves

@@ -1,11 +1,17 @@
 #include "progresspage.h"
 
 #include "progressplot.h"
+#include "simulationplot.h"
 #include "qcp.h"
 #include "workspace.h"
 
+#include <QComboBox>
+#include <QFileInfo>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QTimer>
+#include <QJsonObject>
+#include <QLocale>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -20,10 +26,22 @@ ProgressPage::ProgressPage(Workspace *workspace, QWidget *parent)
     m_hint->setWordWrap(true);
     m_plot = new QCustomPlot;
     m_plot->setMinimumSize(300, 240);
+    m_simulationPlot = new QCustomPlot;
+    m_simulationPlot->setMinimumSize(300, 240);
+    m_simulationPlot->hide();
+    m_view = new QComboBox;
+    m_view->setObjectName(QStringLiteral("progressView"));
+    m_view->addItem(tr("This project's progress"));
+    m_view->setToolTip(tr("The project's own iterations, or a simulated loop (Round ▸ Simulate the Loop…)"));
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_view);
+    top->addWidget(m_hint, 1);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(m_hint);
+    layout->addLayout(top);
     layout->addWidget(m_plot, 1);
+    layout->addWidget(m_simulationPlot, 1);
+    connect(m_view, &QComboBox::currentIndexChanged, this, &ProgressPage::showView);
 
     m_pending = new QTimer(this);
     m_pending->setSingleShot(true);
@@ -40,6 +58,95 @@ void ProgressPage::setDark(bool dark)
 {
     m_dark = dark;
     refresh();
+    if (m_view->currentIndex() > 0)
+        showView(m_view->currentIndex());
+}
+
+QCustomPlot *ProgressPage::plot() const
+{
+    return m_view->currentIndex() > 0 ? m_simulationPlot : m_plot;
+}
+
+QStringList ProgressPage::views() const
+{
+    QStringList out;
+    for (int i = 0; i < m_view->count(); ++i)
+        out.append(m_view->itemText(i));
+    return out;
+}
+
+void ProgressPage::setProject(const QString &projectPath)
+{
+    // Runs kept in memory stay; the stored ones are those of the new project.
+    QList<SimulationView> kept;
+    for (const SimulationView &v : std::as_const(m_simulations)) {
+        if (v.path.isEmpty())
+            kept.append(v);
+    }
+    if (!projectPath.isEmpty()) {
+        for (const StoredSimulation &s : ProjectSimulations::list(projectPath))
+            kept.append({tr("Simulation of %1").arg(QLocale().toString(s.created.toLocalTime(), QLocale::ShortFormat)), s.path, {}});
+    }
+    m_simulations = kept;
+    const QSignalBlocker block(m_view);
+    m_view->clear();
+    m_view->addItem(tr("This project's progress"));
+    for (const SimulationView &v : std::as_const(m_simulations))
+        m_view->addItem(v.label);
+    showView(0);
+}
+
+void ProgressPage::showSimulation(const QString &label, const SimulationCurves &curves)
+{
+    m_simulations.append({label, QString(), curves});
+    m_view->addItem(label);
+    m_view->setCurrentIndex(m_view->count() - 1);
+}
+
+std::optional<SimulationCurves> ProgressPage::shownSimulation() const
+{
+    const int i = m_view->currentIndex() - 1;
+    if (i < 0 || i >= m_simulations.size())
+        return std::nullopt;
+    return m_simulations.at(i).curves;
+}
+
+void ProgressPage::showView(int index)
+{
+    const bool simulation = index > 0 && index - 1 < m_simulations.size();
+    m_plot->setVisible(!simulation);
+    m_simulationPlot->setVisible(simulation);
+    if (!simulation) {
+        refresh();
+        return;
+    }
+    SimulationView &v = m_simulations[index - 1];
+    if (!v.curves) {
+        const Result<SimulationCurves> read = ProjectSimulations::readCurves(v.path);
+        if (!read.ok()) {
+            m_simulationPlot->clearPlottables();
+            m_simulationPlot->replot();
+            m_hint->setText(tr("Cannot show this simulation: %1").arg(read.error));
+            emit refreshed();
+            return;
+        }
+        v.curves = read.value;
+    }
+    SimulationPlot::populate(m_simulationPlot, *v.curves, m_dark);
+    QStringList parts;
+    for (const SimulationArmCurve &c : std::as_const(v.curves->arms)) {
+        const QJsonObject s = v.curves->summary.value(c.arm).toObject();
+        parts.append(tr("%1: %2 calls per iteration, attainment %3")
+                         .arg(SimulationPlot::armLabel(c.arm))
+                         .arg(QString::number(s.value(QStringLiteral("calls_mean")).toDouble(), 'f', 1))
+                         .arg(QString::number(s.value(QStringLiteral("attainment_mean")).toDouble(), 'f', 3)));
+    }
+    const QJsonObject reach = v.curves->summary.value(QStringLiteral("calls_to_reach_fixed_best")).toObject();
+    if (reach.value(QStringLiteral("mean")).isDouble())
+        parts.append(tr("Dream-RSI reaches fixed exploration's final best after %1 calls on average")
+                         .arg(QString::number(reach.value(QStringLiteral("mean")).toDouble(), 'f', 1)));
+    m_hint->setText(parts.join(QStringLiteral("; ")) + QLatin1Char('.'));
+    emit refreshed();
 }
 
 void ProgressPage::scheduleRefresh()
@@ -50,6 +157,8 @@ void ProgressPage::scheduleRefresh()
 void ProgressPage::refresh()
 {
     m_pending->stop();
+    if (m_view->currentIndex() > 0)
+        return; // a simulation is shown; the project's figure is redrawn when selected again
     // The project's iterations in the order the store made them (ids grow);
     // loose tree files are no part of the project's progress.
     QList<const WorldEntry *> iterations;

@@ -9,5 +9,9 @@ namespace dreamrsi {
 int runDreamCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 /// `dreamrsi loop`: T iterations of round → dream → approve (online.md §5, §6).
 int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+/// True when `loop` is asked for the counterfactual loop (--worlds or --world-dir).
+bool isCounterfactualLoop(const QStringList &args);
+/// `dreamrsi loop --worlds …`: the counterfactual loop over recorded worlds.
+int runCounterfactualLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 
 } // namespace dreamrsi

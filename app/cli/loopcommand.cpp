@@ -26,6 +26,8 @@ namespace dreamrsi {
 
 int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
+    if (isCounterfactualLoop(args))
+        return runCounterfactualLoopCommand(args, out, err);
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "The recursive loop: T iterations of round → dream → approve. Each iteration runs one live round with\n"

@@ -14,8 +14,10 @@ namespace {
 
 const char *const synthUsage =
     "usage: dreamrsi synth --out DIR --worlds N --seed S [--width 10] [--depth 11]\n"
-    "                      [--fail-rate 0.2] [--regime steady|plateau|needle|noisy] [--workers 10]\n"
-    "Writes N synthetic worlds DIR/synth-REGIME-SEED-I.json (seeds S, S+1, ...).\n";
+    "                      [--fail-rate 0.2] [--regime steady|plateau|needle|noisy|directions|late|flat] [--workers 10]\n"
+    "Writes N synthetic worlds DIR/synth-REGIME-SEED-I.json (seeds S, S+1, ...).\n"
+    "directions, late and flat are the counterfactual loop's study regimes: a few directions carry the\n"
+    "task; gains arrive late; nothing improves after a branch's first attempt.\n";
 
 int usageError(QTextStream &err, const QString &message)
 {

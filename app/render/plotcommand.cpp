@@ -16,6 +16,7 @@ const char Usage[] =
     "                     [--data FILE.csv] --out FIG\n"
     "       dreamrsi plot progress --project P [--label NAME] [--project Q [--label NAME2] ...] [sizes]\n"
     "                     [--data FILE.csv] --out FIG\n"
+    "       dreamrsi plot progress --simulation OUT.json [sizes] [--data FILE.csv] --out FIG\n"
     "  FIG ends in .pdf, .svg or .png. Versions: project version names, or builtin:NAME / P.js with --world.\n"
     "  frontier: the mean over all worlds, or one world with --select (or when only one is given).\n"
     "  --select takes a world's name or its iteration number. Frontier and anytime figures name the\n"
@@ -24,7 +25,10 @@ const char Usage[] =
     "  progress steps and iteration starts), one row per plotted point, with a header naming each column.\n"
     "  progress: best score against cumulative agent calls, one curve per project (a run of `dreamrsi loop`,\n"
     "  e.g. a Dream-RSI run and its --fixed baseline), marked where each iteration starts; --label names the\n"
-    "  curve of the --project before it (default: the project's name).\n";
+    "  curve of the --project before it (default: the project's name).\n"
+    "  progress --simulation: the JSON `dreamrsi loop --worlds … --json` printed; each arm (Dream-RSI, fixed\n"
+    "  exploration) as the mean over the repeats of attainment (top) and cumulative calls (bottom) against\n"
+    "  the iteration, with the 95 % interval shaded.\n";
 
 /// Applies one option to the request; false when its value is bad.
 bool apply(const CommandLine::Given &o, PlotRequest *r)
@@ -38,6 +42,8 @@ bool apply(const CommandLine::Given &o, PlotRequest *r)
         if (r->projects.isEmpty())
             return false; // a label names the --project before it
         r->labels.last() = o.value;
+    } else if (o.name == QLatin1String("simulation")) {
+        r->simulation = o.value;
     } else if (o.name == QLatin1String("world")) {
         r->worldPaths.append(o.value);
     } else if (o.name == QLatin1String("versions")) {
@@ -85,7 +91,8 @@ int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     const QList<QCommandLineOption> options{value("project", "P"),  value("label", "NAME"),   value("world", "FILE"),
                                             value("versions", "A,B"), value("select", "WORLD"), value("data", "FILE"),
                                             value("out", "FIG"),      value("beta", "B"),       value("width-mm", "W"),
-                                            value("height-mm", "H"),  value("dpi", "D")};
+                                            value("height-mm", "H"),  value("dpi", "D"),
+                                            value("simulation", "FILE")};
     QCommandLineParser parser;
     CommandLine::Problem problem;
     switch (CommandLine::parse(parser, options, args.mid(1), &problem)) {
@@ -116,6 +123,21 @@ int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             return 2;
         }
     }
+    if (!request.simulation.isEmpty()) {
+        if (request.kind != QLatin1String("progress") || !request.projects.isEmpty() || !request.worldPaths.isEmpty()) {
+            err << "dreamrsi plot: --simulation goes with progress alone (no --project, no --world)\n";
+            return 2;
+        }
+        if (request.outPath.isEmpty()) {
+            err << "dreamrsi plot: give --out\n" << Usage;
+            return 2;
+        }
+        if (!FigureExport::formatForPath(request.outPath)) {
+            err << "dreamrsi plot: " << request.outPath << ": use .pdf, .svg or .png\n";
+            return 2;
+        }
+        return writePlot(request, out, err);
+    }
     if (request.outPath.isEmpty() || (request.project.isEmpty() == request.worldPaths.isEmpty())) {
         err << "dreamrsi plot: give --out and either --project or --world\n" << Usage;
         return 2;
@@ -125,7 +147,7 @@ int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         return 2;
     }
     if (request.kind == QLatin1String("progress") && request.projects.isEmpty()) {
-        err << "dreamrsi plot: progress needs --project (one per run)\n";
+        err << "dreamrsi plot: progress needs --project (one per run) or --simulation\n";
         return 2;
     }
     if (request.kind != QLatin1String("progress") && request.projects.size() > 1) {

@@ -3,6 +3,8 @@
 #include "sandboxedreplay.h"
 
 #include "model/treejson.h"
+#include "policy/policyspec.h"
+#include "replay/replayengine.h"
 #include "policy/builtinpolicies.h"
 #include "project/projectscores.h"
 #include "project/projectworlds.h"
@@ -184,8 +186,20 @@ StoreResult<QList<DreamWorld>> Dreamer::finishedWorlds(ProjectStore &store)
 
 DreamReport Dreamer::run(const QList<DreamWorld> &worlds, const DreamSettings &settings)
 {
+    return dream(worlds, settings, PolicyVersion(), 1, true);
+}
+
+DreamReport Dreamer::runInMemory(const QList<DreamWorld> &worlds, const DreamSettings &settings, const PolicyVersion &deployed,
+                                 int firstNumber)
+{
+    return dream(worlds, settings, deployed, firstNumber, false);
+}
+
+DreamReport Dreamer::dream(const QList<DreamWorld> &worlds, const DreamSettings &settings, const PolicyVersion &given,
+                           int firstNumber, bool persist)
+{
     DreamReport report;
-    if (!m_store || !m_developer) {
+    if ((persist && !m_store) || !m_developer) {
         report.error = QStringLiteral("dreaming needs an open project and a policy developer");
         return report;
     }
@@ -204,14 +218,25 @@ DreamReport Dreamer::run(const QList<DreamWorld> &worlds, const DreamSettings &s
     const int total = settings.versions;
 
     // The worlds go to disk once; every replay child reads the same files.
+    // An in-process dream replays the trees it holds and writes nothing.
     QTemporaryDir dir;
-    if (!dir.isValid()) {
+    if (!settings.inProcess && !dir.isValid()) {
         report.error = QStringLiteral("cannot create a temporary folder for the worlds: %1").arg(dir.errorString());
         return report;
     }
     QStringList paths;
     QHash<QString, int> worldOfName; // path or name → index into worlds
+    QList<ReplayWorld> replayWorlds;
     for (qsizetype i = 0; i < worlds.size(); ++i) {
+        replayWorlds.append(worlds.at(i).world);
+        worldOfName.insert(worlds.at(i).world.name, int(i));
+        if (settings.inProcess) {
+            if (!worlds.at(i).world.tree) {
+                report.error = QStringLiteral("world %1 holds no tree").arg(worlds.at(i).world.name);
+                return report;
+            }
+            continue;
+        }
         const QString path = dir.filePath(QStringLiteral("world%1.json").arg(i));
         QString error;
         if (!worlds.at(i).world.tree || !TreeJson::writeFile(*worlds.at(i).world.tree, path, &error)) {
@@ -220,8 +245,58 @@ DreamReport Dreamer::run(const QList<DreamWorld> &worlds, const DreamSettings &s
         }
         paths.append(path);
         worldOfName.insert(path, int(i));
-        worldOfName.insert(worlds.at(i).world.name, int(i));
     }
+
+    // In this process: the same replay the child runs (replay.md's engine,
+    // scripts under their time limit), every episode traced.
+    auto replayHere = [&](const PolicyVersion &v, const QString &builtin) -> SandboxedReplayOutcome {
+        PolicySpec spec = builtin.isEmpty() ? PolicySpec::script(v.code, v.name) : PolicySpec::builtin(builtin.mid(8));
+        spec.setTimeLimitMs(settings.scriptTimeLimitMs);
+        QString error;
+        std::unique_ptr<Policy> made = spec.create(&error);
+        SandboxedReplayOutcome outcome;
+        if (!made) {
+            // What the child reports for a script that does not compile: an
+            // error in every world's result, so the version is judged failed.
+            auto output = std::make_shared<ReplayProcessOutput>();
+            output->result.policy = v.name;
+            output->result.lambda = settings.lambda;
+            output->result.workers = settings.workers;
+            output->result.betas = settings.betas;
+            output->result.maxRounds = settings.maxRounds;
+            for (const ReplayWorld &w : replayWorlds) {
+                SweepResult sweep;
+                sweep.world = w.name;
+                sweep.error = error;
+                output->result.worlds.append(sweep);
+            }
+            outcome.output = output;
+            return outcome;
+        }
+        ReplayOptions options;
+        options.workers = settings.workers;
+        options.lambda = settings.lambda;
+        options.betas = settings.betas;
+        options.maxRounds = settings.maxRounds;
+        options.trace = true;
+        auto output = std::make_shared<ReplayProcessOutput>();
+        output->result = ReplayEngine::runWorlds(
+            replayWorlds, spec, options, [this](int done, int all) { emit replayProgress(done, all); }, &m_cancel, std::move(made));
+        if (m_cancel.load()) {
+            outcome.cancelled = true;
+            outcome.error = QStringLiteral("cancelled");
+            return outcome;
+        }
+        for (const SweepResult &s : output->result.worlds) {
+            for (const EpisodeResult &e : s.episodes) {
+                output->traces.append(e);
+                output->traceWorlds.append(s.world);
+            }
+        }
+        output->result.policy = v.name;
+        outcome.output = output;
+        return outcome;
+    };
 
     QHash<QString, SandboxedReplayOutcome> cache; // by script
     auto replay = [&](const PolicyVersion &v) -> SandboxedReplayOutcome {
@@ -229,6 +304,12 @@ DreamReport Dreamer::run(const QList<DreamWorld> &worlds, const DreamSettings &s
         const QString key = builtin.isEmpty() ? v.code : builtin;
         if (const auto it = cache.constFind(key); it != cache.cend())
             return *it;
+        if (settings.inProcess) {
+            SandboxedReplayOutcome here = replayHere(v, builtin);
+            if (!here.cancelled)
+                cache.insert(key, here);
+            return here;
+        }
         ReplayProcessRequest request;
         request.worldPaths = paths;
         if (builtin.isEmpty())
@@ -286,6 +367,8 @@ DreamReport Dreamer::run(const QList<DreamWorld> &worlds, const DreamSettings &s
                 d.error = QStringLiteral("replay failed: %1").arg(outcome->error);
             records = errorRecords(d.version.id, worlds, settings, d.error);
         }
+        if (!persist)
+            return true;
         const StoreResult<Done> stored = m_store->storeReplayResults(records).result();
         if (!stored.ok()) {
             report.error = QStringLiteral("cannot store the results of %1: %2").arg(d.version.name, stored.error);
@@ -307,7 +390,7 @@ DreamReport Dreamer::run(const QList<DreamWorld> &worlds, const DreamSettings &s
 
     // Version 0: the deployed one.
     emit stepStarted(0, total);
-    const StoreResult<PolicyVersion> deployed = deployedVersion(*m_store);
+    const StoreResult<PolicyVersion> deployed = persist ? deployedVersion(*m_store) : StoreResult<PolicyVersion>::success(given);
     if (!deployed.ok()) {
         report.error = deployed.error;
         return report;
@@ -334,8 +417,8 @@ DreamReport Dreamer::run(const QList<DreamWorld> &worlds, const DreamSettings &s
                                                                                  : QStringLiteral("failed: %1").arg(v0.developed.error)));
 
     // Names of new versions: v<N>, above every stored vN.
-    int nextNumber = 1;
-    {
+    int nextNumber = firstNumber;
+    if (persist) {
         static const QRegularExpression vn(QStringLiteral("^v(\\d+)$"));
         const StoreResult<QList<PolicyVersion>> all = m_store->policyVersions().result();
         for (const PolicyVersion &v : all.value.value_or(QList<PolicyVersion>())) {
@@ -400,12 +483,16 @@ DreamReport Dreamer::run(const QList<DreamWorld> &worlds, const DreamSettings &s
         pv.prompt = developed.prompt;
         pv.response = developed.response;
         pv.created = QDateTime::currentDateTimeUtc();
-        const StoreResult<PolicyVersionId> id = m_store->addPolicyVersion(pv).result();
-        if (!id.ok()) {
-            report.error = QStringLiteral("cannot store version %1: %2").arg(pv.name, id.error);
-            return report;
+        if (persist) {
+            const StoreResult<PolicyVersionId> id = m_store->addPolicyVersion(pv).result();
+            if (!id.ok()) {
+                report.error = QStringLiteral("cannot store version %1: %2").arg(pv.name, id.error);
+                return report;
+            }
+            pv.id = *id.value;
+        } else {
+            pv.id = nextNumber - 1; // in memory: the version's number is its id
         }
-        pv.id = *id.value;
 
         if (!developed.ok) {
             dv.developed.error = developed.error.isEmpty() ? QStringLiteral("the developer returned no script") : developed.error;

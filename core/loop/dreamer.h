@@ -39,6 +39,11 @@ struct DreamSettings
     quint64 seed = 0;                ///< seeds the developer's steps (not the replays)
     int traceEpisodes = 3;           ///< traced episodes shown to the developer
     QString program;                 ///< the dreamrsi binary for the child; empty = default
+    /// Replay in this process (ReplayEngine, the script watchdog's time
+    /// limit, no address-space limit) instead of a sandboxed child: for the
+    /// counterfactual loop, whose many small dreams would spend most of their
+    /// time starting children. Results are the same bit for bit.
+    bool inProcess = false;
 };
 
 /// One version of a dream with its stored id and its standing.
@@ -81,6 +86,12 @@ public:
     Dreamer(ProjectStore *store, std::shared_ptr<PolicyDeveloper> developer, QObject *parent = nullptr);
 
     DreamReport run(const QList<DreamWorld> &worlds, const DreamSettings &settings);
+    /// A dream with no project (the Dreamer may be made with a null store):
+    /// version 0 is `deployed`, the new versions live in memory only, named
+    /// v<firstNumber>, v<firstNumber + 1>, … and given those numbers as ids;
+    /// nothing is stored. Used by the counterfactual loop.
+    DreamReport runInMemory(const QList<DreamWorld> &worlds, const DreamSettings &settings, const PolicyVersion &deployed,
+                            int firstNumber);
     void cancel();
     bool isCancelled() const { return m_cancel.load(); }
 
@@ -104,6 +115,10 @@ signals:
     void replayProgress(int done, int total);
 
 private:
+    /// The dream itself; `persist` stores versions and results in m_store.
+    DreamReport dream(const QList<DreamWorld> &worlds, const DreamSettings &settings, const PolicyVersion &deployed,
+                      int firstNumber, bool persist);
+
     std::shared_ptr<PolicyDeveloper> m_developer;
     ProjectStore *m_store;
     std::atomic_bool m_cancel{false};

@@ -45,6 +45,11 @@ QStringList SynthWorld::regimes()
     return {QStringLiteral("steady"), QStringLiteral("plateau"), QStringLiteral("needle"), QStringLiteral("noisy")};
 }
 
+QStringList SynthWorld::studyRegimes()
+{
+    return {QStringLiteral("directions"), QStringLiteral("late"), QStringLiteral("flat")};
+}
+
 QString SynthWorld::validate(const SynthParams &p)
 {
     if (p.width < 1 || p.width > 10000)
@@ -53,12 +58,88 @@ QString SynthWorld::validate(const SynthParams &p)
         return QStringLiteral("depth must be in 1..10000 (got %1)").arg(p.depth);
     if (!(p.failRate >= 0.0 && p.failRate <= 1.0))
         return QStringLiteral("fail-rate must be in [0, 1] (got %1)").arg(p.failRate);
-    if (!regimes().contains(p.regime))
-        return QStringLiteral("unknown regime '%1' (known: %2)").arg(p.regime, regimes().join(QStringLiteral(", ")));
+    if (!regimes().contains(p.regime) && !studyRegimes().contains(p.regime))
+        return QStringLiteral("unknown regime '%1' (known: %2)").arg(p.regime, (regimes() + studyRegimes()).join(QStringLiteral(", ")));
     if (p.maxParallelism < 1)
         return QStringLiteral("max parallelism must be ≥ 1 (got %1)").arg(p.maxParallelism);
     return {};
 }
+
+namespace {
+
+/// The study regimes (see the header): a direction per branch, drawn per
+/// world; what it is worth is fixed by the regime.
+QList<Cell> studyCells(const SynthParams &p, SplitMix &rng)
+{
+    const QString failClasses[] = {QStringLiteral("compile"), QStringLiteral("runtime"), QStringLiteral("correctness"),
+                                   QStringLiteral("resource"), QStringLiteral("timeout")};
+    QList<Cell> cells;
+    for (int b = 0; b < p.width; ++b) {
+        const int low = std::max(1, (p.depth + 1) / 2);
+        const int length = low + rng.below(p.depth - low + 1);
+        const int direction = rng.below(8);
+        const bool strongDirection = direction == 2 || direction == 5;
+        double current = 0.0, step = 0.0;
+        int lateFrom = 0;
+        bool climbs = false;
+        if (p.regime == QLatin1String("directions")) {
+            current = strongDirection ? 1.25 + 0.15 * rng.uniform() : 0.8 + 0.25 * rng.uniform();
+            step = strongDirection ? 0.05 + 0.05 * rng.uniform() : 0.004 * rng.uniform();
+        } else if (p.regime == QLatin1String("late")) {
+            current = 0.9 + 0.2 * rng.uniform();
+            step = 0.08 + 0.08 * rng.uniform();
+            lateFrom = 3 + rng.below(3);
+            climbs = rng.uniform() < 0.5;
+        } else { // flat
+            current = 0.7 + 0.6 * rng.uniform();
+        }
+        const double first = current;
+        for (int a = 0; a < length; ++a) {
+            Cell c;
+            c.id = QStringLiteral("b%1a%2").arg(b).arg(a);
+            c.branch = b;
+            c.attempt = a;
+            c.seq = qint64(a) * p.width + b;
+            c.tags = {QStringLiteral("direction:d%1").arg(direction), QStringLiteral("regime:") + p.regime};
+            const double failDraw = rng.uniform();
+            const double noise = rng.uniform() - 0.5;
+            const int failPick = rng.below(5);
+            if (a > 0 && failDraw < p.failRate) {
+                c.evaluated = true;
+                c.valid = false;
+                c.failClass = failClasses[failPick];
+                c.error = c.failClass + QStringLiteral(" failure in the candidate");
+                c.nValid = 0;
+                c.nTotal = 5;
+                cells.append(c);
+                continue;
+            }
+            double score = current;
+            if (a > 0) {
+                if (p.regime == QLatin1String("directions")) {
+                    current += step * (1.0 + 0.5 * noise);
+                    score = current;
+                } else if (p.regime == QLatin1String("late")) {
+                    if (climbs && a >= lateFrom)
+                        current += step * (1.0 + 0.5 * noise);
+                    score = a >= lateFrom && climbs ? current : first - 0.01 * a + 0.01 * noise;
+                } else {
+                    score = first - 0.02 - 0.03 * std::abs(noise);
+                }
+            }
+            c.score = roundTo6(score + 0.005 * noise);
+            c.evaluated = true;
+            c.valid = true;
+            c.failClass = QStringLiteral("ok");
+            c.nValid = 5;
+            c.nTotal = 5;
+            cells.append(c);
+        }
+    }
+    return cells;
+}
+
+} // namespace
 
 DiscoveryTree SynthWorld::generate(const SynthParams &p)
 {
@@ -66,8 +147,9 @@ DiscoveryTree SynthWorld::generate(const SynthParams &p)
     const QString failClasses[] = {QStringLiteral("compile"), QStringLiteral("runtime"), QStringLiteral("correctness"),
                                    QStringLiteral("resource"), QStringLiteral("timeout")};
     const double baseline = 1.0;
-    QList<Cell> cells;
-    for (int b = 0; b < p.width; ++b) {
+    const bool study = studyRegimes().contains(p.regime);
+    QList<Cell> cells = study ? studyCells(p, rng) : QList<Cell>();
+    for (int b = 0; !study && b < p.width; ++b) {
         const int low = std::max(1, (p.depth + 1) / 2);
         const int length = low + rng.below(p.depth - low + 1);
         const bool strong = rng.uniform() < 0.1;

@@ -20,6 +20,19 @@ namespace dreamrsi {
 /// - "needle":  most branches are flat and weak; one branch in ten is
 ///              strong and keeps improving.
 /// - "noisy":   no trend: each attempt is the branch quality plus large noise.
+///
+/// Three more regimes model what a history can teach an exploration policy
+/// (the counterfactual loop's study; SynthWorld::studyRegimes()). Each
+/// branch gets one of eight directions (`direction:d0` … `d7`) drawn per
+/// branch, so which branch carries which direction changes from world to
+/// world while what a direction is worth stays a property of the "task":
+/// - "directions": directions d2 and d5 start higher and keep improving;
+///                 the other six start lower and barely move.
+/// - "late":       refinements stall for three to five attempts, then half
+///                 of the branches climb in large steps; a policy that closes
+///                 stalled branches early never sees those gains.
+/// - "flat":       the first attempt of a branch is as good as it gets;
+///                 refinements only add noise around it.
 /// Failures: each attempt fails with probability `failRate` with a fail class
 /// drawn from compile/runtime/correctness/resource/timeout, and one branch in
 /// twenty fails with "env" from some attempt on. Branch lengths vary between
@@ -36,7 +49,10 @@ struct SynthParams
 
 namespace SynthWorld {
 
+/// The four regimes of the replay benchmarks.
 QStringList regimes();
+/// The three regimes of the counterfactual loop's study.
+QStringList studyRegimes();
 /// A valid tree, identical for identical parameters (own generator; no
 /// dependency on the platform's random library).
 DiscoveryTree generate(const SynthParams &params);

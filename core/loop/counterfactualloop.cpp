@@ -1,0 +1,522 @@
+#include "counterfactualloop.h"
+
+#include "model/treejson.h"
+#include "policy/builtinpolicies.h"
+#include "policy/policyspec.h"
+#include "replay/replayengine.h"
+#include "replay/scoring.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QSet>
+
+#include <algorithm>
+#include <cmath>
+
+namespace dreamrsi {
+
+namespace {
+
+/// splitmix64, the generator worldOrder() documents.
+quint64 splitmix(quint64 &state)
+{
+    quint64 z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/// The starting version: a built-in's JavaScript twin (replayed by its C++
+/// form while unchanged) or the file's script, named by the argument.
+Result<PolicyVersion> startingVersion(const QString &argument)
+{
+    PolicyVersion v;
+    v.name = argument;
+    if (argument.startsWith(QLatin1String("builtin:"))) {
+        const QString name = argument.mid(8);
+        if (!BuiltinPolicies::names().contains(name))
+            return Result<PolicyVersion>::failure(QStringLiteral("unknown built-in policy '%1' (known: %2)")
+                                                      .arg(name, BuiltinPolicies::names().join(QStringLiteral(", "))));
+        v.origin = PolicyOrigin::Builtin;
+        v.code = BuiltinPolicies::javaScriptSource(name);
+        return Result<PolicyVersion>::success(v);
+    }
+    QFile file(argument);
+    if (!file.open(QIODevice::ReadOnly))
+        return Result<PolicyVersion>::failure(QStringLiteral("cannot read the policy %1: %2").arg(argument, file.errorString()));
+    v.origin = PolicyOrigin::Human;
+    v.code = QString::fromUtf8(file.readAll());
+    return Result<PolicyVersion>::success(v);
+}
+
+/// How a version is deployed: the C++ built-in while its twin is unchanged
+/// (the same batches, faster), else its script.
+PolicySpec specOf(const PolicyVersion &v, const CounterfactualSettings &s)
+{
+    PolicySpec spec;
+    const QString name = v.name.mid(8);
+    if (v.origin == PolicyOrigin::Builtin && v.name.startsWith(QLatin1String("builtin:")) && BuiltinPolicies::names().contains(name)
+        && BuiltinPolicies::javaScriptSource(name) == v.code)
+        spec = PolicySpec::builtin(name);
+    else
+        spec = PolicySpec::script(v.code, v.name);
+    spec.setTimeLimitMs(s.scriptTimeLimitMs);
+    if (s.episodeSeed)
+        spec.setRandomSeed(*s.episodeSeed);
+    return spec;
+}
+
+/// Mean attainment over the scorable worlds of `result` at the grid β
+/// nearest to `beta`; none when no world could be scored.
+std::optional<double> meanAttainmentAt(const ReplayResult &result, double beta)
+{
+    double sum = 0.0;
+    int n = 0;
+    for (const SweepResult &s : result.worlds) {
+        if (!s.scorable || !s.ok() || s.episodes.isEmpty())
+            continue;
+        const EpisodeResult *nearest = nullptr;
+        for (const EpisodeResult &e : s.episodes) {
+            if (!nearest || std::abs(e.beta - beta) < std::abs(nearest->beta - beta))
+                nearest = &e;
+        }
+        sum += nearest->attainment;
+        ++n;
+    }
+    if (n == 0)
+        return std::nullopt;
+    return sum / n;
+}
+
+struct MeanInterval
+{
+    std::optional<double> mean;
+    std::optional<double> ci95;
+};
+
+/// The mean of every value of every repeat, and 1.96 × the standard error of
+/// the per-repeat means (none with fewer than two repeats that have values).
+MeanInterval meanAndInterval(const QList<QList<double>> &perRepeat)
+{
+    MeanInterval out;
+    double sum = 0.0;
+    qsizetype count = 0;
+    QList<double> means;
+    for (const QList<double> &values : perRepeat) {
+        if (values.isEmpty())
+            continue;
+        double s = 0.0;
+        for (const double v : values)
+            s += v;
+        sum += s;
+        count += values.size();
+        means.append(s / double(values.size()));
+    }
+    if (count > 0)
+        out.mean = sum / double(count);
+    if (means.size() >= 2) {
+        double m = 0.0;
+        for (const double v : means)
+            m += v;
+        m /= double(means.size());
+        double ss = 0.0;
+        for (const double v : means)
+            ss += (v - m) * (v - m);
+        const double sd = std::sqrt(ss / double(means.size() - 1));
+        out.ci95 = 1.96 * sd / std::sqrt(double(means.size()));
+    }
+    return out;
+}
+
+QJsonValue orNull(const std::optional<double> &v)
+{
+    return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null);
+}
+
+} // namespace
+
+QString counterfactualArmName(CounterfactualArm arm)
+{
+    switch (arm) {
+    case CounterfactualArm::Dream:
+        return QStringLiteral("dream");
+    case CounterfactualArm::Guarded:
+        return QStringLiteral("dream_guarded");
+    case CounterfactualArm::Fixed:
+        return QStringLiteral("fixed");
+    }
+    return {};
+}
+
+CounterfactualLoop::CounterfactualLoop(std::shared_ptr<PolicyDeveloper> developer, QObject *parent)
+    : QObject(parent)
+    , m_developer(std::move(developer))
+{
+}
+
+void CounterfactualLoop::stop()
+{
+    m_stop.store(true);
+    if (Dreamer *d = m_dreamer.load())
+        d->cancel();
+}
+
+QList<int> CounterfactualLoop::worldOrder(int n, int repeat, quint64 seed)
+{
+    QList<int> order;
+    for (int i = 0; i < n; ++i)
+        order.append(i);
+    if (repeat == 0)
+        return order;
+    quint64 state = seed + quint64(repeat);
+    for (int i = n - 1; i >= 1; --i) {
+        const int j = int(splitmix(state) % quint64(i + 1));
+        std::swap(order[i], order[j]);
+    }
+    return order;
+}
+
+DiscoveryTree CounterfactualLoop::revealedTree(const DiscoveryTree &world, const QStringList &revealed)
+{
+    const QSet<QString> ids(revealed.cbegin(), revealed.cend());
+    QList<Cell> cells;
+    for (const Cell &c : world.cells()) {
+        if (ids.contains(c.id))
+            cells.append(c);
+    }
+    // The revealed cells of a branch are always its attempts 0 … a (an
+    // episode reveals a branch's attempts in order), so this cannot fail.
+    std::optional<DiscoveryTree> tree = DiscoveryTree::build(world.meta(), cells);
+    return tree ? std::move(*tree) : DiscoveryTree();
+}
+
+CounterfactualReport CounterfactualLoop::run(const CounterfactualSettings &settings)
+{
+    CounterfactualReport report;
+    const bool inMemory = !settings.worlds.isEmpty();
+    QStringList names = settings.worldPaths;
+    if (inMemory) {
+        names.clear();
+        for (const ReplayWorld &w : settings.worlds)
+            names.append(w.name);
+    }
+    const int n = int(names.size());
+    if (settings.iterations < 1 || settings.iterations > n) {
+        report.error = QStringLiteral("the number of iterations (%1) must be between 1 and the number of worlds (%2)")
+                           .arg(settings.iterations)
+                           .arg(n);
+        return report;
+    }
+    if (settings.repeats < 1 || settings.versions < 1 || settings.workers < 1) {
+        report.error = QStringLiteral("repeats, versions and workers must be at least 1");
+        return report;
+    }
+    const bool dreams = settings.arms.contains(CounterfactualArm::Dream) || settings.arms.contains(CounterfactualArm::Guarded);
+    if (dreams && !m_developer) {
+        report.error = QStringLiteral("dreaming needs a policy developer");
+        return report;
+    }
+    Result<PolicyVersion> start = startingVersion(settings.policyArgument);
+    if (!start.ok()) {
+        report.error = start.error;
+        return report;
+    }
+    {
+        QString error;
+        if (!specOf(*start.value, settings).create(&error)) {
+            report.error = QStringLiteral("the policy %1 cannot run: %2").arg(settings.policyArgument, error);
+            return report;
+        }
+    }
+
+    QList<std::shared_ptr<const DiscoveryTree>> worlds;
+    if (inMemory) {
+        for (const ReplayWorld &w : settings.worlds) {
+            if (!w.tree) {
+                report.error = QStringLiteral("world %1 holds no tree").arg(w.name);
+                return report;
+            }
+            worlds.append(w.tree);
+        }
+    } else {
+        emit message(QStringLiteral("reading %1 worlds").arg(n));
+        QList<TreeJson::ParseResult> read = TreeJson::readFiles(settings.worldPaths);
+        for (TreeJson::ParseResult &r : read) {
+            if (!r.ok()) {
+                report.error = r.error.message;
+                return report;
+            }
+            worlds.append(std::make_shared<const DiscoveryTree>(std::move(*r.tree)));
+        }
+    }
+
+    const int total = settings.repeats * int(settings.arms.size()) * settings.iterations;
+    int done = 0;
+    emit progress(0, total);
+    for (int r = 0; r < settings.repeats; ++r) {
+        const QList<int> order = worldOrder(n, r, settings.seed);
+        for (const CounterfactualArm arm : settings.arms) {
+            CounterfactualRun run;
+            run.arm = arm;
+            run.repeat = r;
+            PolicyVersion current = *start.value;
+            QList<DreamWorld> history;
+            qint64 cumulative = 0;
+            int nextNumber = 1;
+            for (int t = 1; t <= settings.iterations; ++t) {
+                if (m_stop.load()) {
+                    report.stopped = true;
+                    report.runs.append(run);
+                    return report;
+                }
+                const int w = order.at(t - 1);
+                const DiscoveryTree &world = *worlds.at(w);
+                CounterfactualIteration it;
+                it.iteration = t;
+                it.world = names.at(w);
+                it.policyVersion = current.name;
+
+                // The deployment: exactly one replay episode.
+                QString error;
+                std::unique_ptr<Policy> policy = specOf(current, settings).create(&error);
+                if (!policy) {
+                    // A dreamed version replayed cleanly, so this only happens
+                    // for a script that breaks in a way replay never reached.
+                    it.error = error;
+                } else {
+                    it.beta = settings.beta.value_or(policy->defaultBeta().value_or(0.5));
+                    ReplayOptions options;
+                    options.workers = settings.workers;
+                    options.maxRounds = settings.maxRounds;
+                    const EpisodeResult episode = ReplayEngine::runEpisode(world, *policy, it.beta, options);
+                    it.calls = episode.calls;
+                    it.rounds = episode.rounds;
+                    it.error = episode.error;
+                    for (const QString &id : episode.revealed) {
+                        const std::optional<double> score = world.cells().at(world.indexOfId(id)).score;
+                        if (score && std::isfinite(*score) && (!it.bestScore || *score > *it.bestScore))
+                            it.bestScore = score;
+                    }
+                    if (world.isScorable())
+                        it.attainment = episode.attainment;
+                    history.append(DreamWorld{IterationId(t), ReplayWorld{QStringLiteral("iteration %1").arg(t),
+                                                                          std::make_shared<const DiscoveryTree>(
+                                                                              revealedTree(world, episode.revealed))}});
+                }
+                cumulative += it.calls;
+                it.cumulativeCalls = cumulative;
+                emit message(QStringLiteral("%1 repeat %2 iteration %3/%4: %5 on %6 (β %7): %8 calls, best %9%10")
+                                 .arg(counterfactualArmName(arm))
+                                 .arg(r)
+                                 .arg(t)
+                                 .arg(settings.iterations)
+                                 .arg(current.name, it.world)
+                                 .arg(it.beta)
+                                 .arg(it.calls)
+                                 .arg(it.bestScore ? QString::number(*it.bestScore, 'g', 6) : QStringLiteral("none"),
+                                      it.error.isEmpty() ? QString() : QStringLiteral(" (policy error: %1)").arg(it.error)));
+
+                // The dream after every iteration but the last.
+                if (arm != CounterfactualArm::Fixed && t < settings.iterations) {
+                    DreamSettings ds;
+                    ds.versions = settings.versions;
+                    ds.workers = settings.workers;
+                    ds.lambda = settings.lambda;
+                    ds.betas = settings.betas;
+                    ds.maxRounds = settings.maxRounds;
+                    ds.scriptTimeLimitMs = settings.scriptTimeLimitMs;
+                    ds.seed = settings.seed * 0x100000001B3ull + quint64(r) * 1009u + quint64(t);
+                    ds.inProcess = true;
+                    emit dreaming(r, t, history);
+                    Dreamer dreamer(nullptr, m_developer);
+                    connect(&dreamer, &Dreamer::message, this, [this](const QString &line) { emit message(QStringLiteral("  dream: ") + line); },
+                            Qt::DirectConnection);
+                    m_dreamer.store(&dreamer);
+                    if (m_stop.load())
+                        dreamer.cancel();
+                    const DreamReport dream = dreamer.runInMemory(history, ds, current, nextNumber);
+                    m_dreamer.store(nullptr);
+                    nextNumber += std::max<qsizetype>(0, dream.versions.size() - 1);
+                    if (dream.cancelled || m_stop.load()) {
+                        run.iterations.append(it);
+                        report.stopped = true;
+                        report.runs.append(run);
+                        return report;
+                    }
+                    const DreamVersion *proposal = dream.proposal();
+                    if (proposal)
+                        it.proposed = proposal->developed.version.name;
+                    int chosen = dream.proposed;
+                    if (!dream.error.isEmpty())
+                        it.approvalNote = QStringLiteral("the dream failed: %1").arg(dream.error);
+                    if (arm == CounterfactualArm::Guarded && chosen > 0) {
+                        // The guard: a version must reach, on the history, the
+                        // mean attainment the deployed version reaches at the
+                        // deployment β; among those, the best mean value.
+                        const DevelopedVersion &deployed = dream.versions.at(0).developed;
+                        const std::optional<double> floor =
+                            deployed.result ? meanAttainmentAt(*deployed.result, it.beta) : std::optional<double>();
+                        int best = 0;
+                        for (qsizetype i = 1; i < dream.versions.size(); ++i) {
+                            const DevelopedVersion &d = dream.versions.at(i).developed;
+                            if (!d.value || !d.error.isEmpty() || !d.result)
+                                continue;
+                            const std::optional<double> a = meanAttainmentAt(*d.result, it.beta);
+                            if (floor && (!a || *a < *floor - settings.guardTolerance))
+                                continue;
+                            const DevelopedVersion &b = dream.versions.at(best).developed;
+                            if (!b.value || *d.value > *b.value)
+                                best = int(i);
+                        }
+                        if (best != chosen)
+                            it.approvalNote = QStringLiteral("the guard refused %1: it reaches less of the history's quality at β %2")
+                                                  .arg(*it.proposed)
+                                                  .arg(it.beta);
+                        chosen = best;
+                    }
+                    if (chosen > 0) {
+                        current = dream.versions.at(chosen).developed.version;
+                        current.origin = PolicyOrigin::Agent;
+                    }
+                    it.approved = current.name;
+                }
+                run.iterations.append(it);
+                emit progress(++done, total);
+            }
+            report.runs.append(run);
+        }
+    }
+    return report;
+}
+
+QJsonObject CounterfactualLoop::toJson(const CounterfactualReport &report, const CounterfactualSettings &settings)
+{
+    QJsonArray runs;
+    for (const CounterfactualRun &run : report.runs) {
+        QJsonArray iterations;
+        for (const CounterfactualIteration &it : run.iterations) {
+            QJsonObject o;
+            o.insert(QStringLiteral("iteration"), it.iteration);
+            o.insert(QStringLiteral("world"), it.world);
+            o.insert(QStringLiteral("policy_version"), it.policyVersion);
+            o.insert(QStringLiteral("beta"), it.beta);
+            o.insert(QStringLiteral("calls"), it.calls);
+            o.insert(QStringLiteral("rounds"), it.rounds);
+            o.insert(QStringLiteral("best_score"), orNull(it.bestScore));
+            o.insert(QStringLiteral("attainment"), orNull(it.attainment));
+            o.insert(QStringLiteral("cumulative_calls"), double(it.cumulativeCalls));
+            if (!it.error.isEmpty())
+                o.insert(QStringLiteral("error"), it.error);
+            if (it.proposed)
+                o.insert(QStringLiteral("proposed"), *it.proposed);
+            if (it.approved)
+                o.insert(QStringLiteral("approved"), *it.approved);
+            if (!it.approvalNote.isEmpty())
+                o.insert(QStringLiteral("approval_note"), it.approvalNote);
+            iterations.append(o);
+        }
+        QJsonObject r;
+        r.insert(QStringLiteral("fixed"), run.arm == CounterfactualArm::Fixed);
+        r.insert(QStringLiteral("arm"), counterfactualArmName(run.arm));
+        r.insert(QStringLiteral("repeat"), run.repeat);
+        r.insert(QStringLiteral("iterations"), iterations);
+        runs.append(r);
+    }
+
+    // Per arm and repeat: calls and attainments of the iterations, the final
+    // best score, and the cumulative calls at each iteration.
+    QJsonObject summary;
+    QHash<int, std::optional<double>> fixedFinalBest; // by repeat
+    for (const CounterfactualRun &run : report.runs) {
+        if (run.arm != CounterfactualArm::Fixed)
+            continue;
+        std::optional<double> best;
+        for (const CounterfactualIteration &it : run.iterations) {
+            if (it.bestScore && (!best || *it.bestScore > *best))
+                best = it.bestScore;
+        }
+        fixedFinalBest.insert(run.repeat, best);
+    }
+    const bool compare = settings.arms.contains(CounterfactualArm::Fixed) && settings.arms.size() > 1;
+    for (const CounterfactualArm arm : settings.arms) {
+        QList<QList<double>> calls, attainments, totals;
+        QJsonArray reach;
+        QList<double> reached;
+        for (const CounterfactualRun &run : report.runs) {
+            if (run.arm != arm)
+                continue;
+            QList<double> c, a;
+            std::optional<double> bestSoFar;
+            std::optional<qint64> reachedAt;
+            const std::optional<double> target = fixedFinalBest.value(run.repeat);
+            for (const CounterfactualIteration &it : run.iterations) {
+                c.append(it.calls);
+                if (it.attainment)
+                    a.append(*it.attainment);
+                if (it.bestScore && (!bestSoFar || *it.bestScore > *bestSoFar))
+                    bestSoFar = it.bestScore;
+                if (!reachedAt && target && bestSoFar && *bestSoFar >= *target)
+                    reachedAt = it.cumulativeCalls;
+            }
+            calls.append(c);
+            attainments.append(a);
+            if (!run.iterations.isEmpty())
+                totals.append(QList<double>{double(run.iterations.last().cumulativeCalls)});
+            reach.append(reachedAt ? QJsonValue(double(*reachedAt)) : QJsonValue(QJsonValue::Null));
+            if (reachedAt)
+                reached.append(double(*reachedAt));
+        }
+        const MeanInterval c = meanAndInterval(calls);
+        const MeanInterval a = meanAndInterval(attainments);
+        const MeanInterval total = meanAndInterval(totals);
+        QJsonObject o;
+        o.insert(QStringLiteral("repeats"), qsizetype(calls.size()));
+        o.insert(QStringLiteral("calls_mean"), orNull(c.mean));
+        o.insert(QStringLiteral("calls_ci95"), orNull(c.ci95));
+        o.insert(QStringLiteral("attainment_mean"), orNull(a.mean));
+        o.insert(QStringLiteral("attainment_ci95"), orNull(a.ci95));
+        o.insert(QStringLiteral("total_calls_mean"), orNull(total.mean));
+        o.insert(QStringLiteral("total_calls_ci95"), orNull(total.ci95));
+        if (compare && arm != CounterfactualArm::Fixed) {
+            QJsonObject r;
+            r.insert(QStringLiteral("per_repeat"), reach);
+            std::optional<double> mean;
+            if (!reached.isEmpty()) {
+                double s = 0.0;
+                for (const double v : reached)
+                    s += v;
+                mean = s / double(reached.size());
+            }
+            r.insert(QStringLiteral("mean"), orNull(mean));
+            r.insert(QStringLiteral("reached"), qsizetype(reached.size()));
+            o.insert(QStringLiteral("calls_to_reach_fixed_best"), r);
+            if (arm == CounterfactualArm::Dream)
+                summary.insert(QStringLiteral("calls_to_reach_fixed_best"), r);
+        }
+        summary.insert(counterfactualArmName(arm), o);
+    }
+
+    QJsonObject out;
+    out.insert(QStringLiteral("runs"), runs);
+    out.insert(QStringLiteral("summary"), summary);
+    QJsonObject config;
+    config.insert(QStringLiteral("iterations"), settings.iterations);
+    config.insert(QStringLiteral("versions"), settings.versions);
+    config.insert(QStringLiteral("policy"), settings.policyArgument);
+    config.insert(QStringLiteral("workers"), settings.workers);
+    config.insert(QStringLiteral("rounds"), settings.maxRounds ? QJsonValue(*settings.maxRounds) : QJsonValue(QJsonValue::Null));
+    config.insert(QStringLiteral("beta"), settings.beta ? QJsonValue(*settings.beta) : QJsonValue(QJsonValue::Null));
+    config.insert(QStringLiteral("seed"), double(settings.seed));
+    config.insert(QStringLiteral("repeats"), settings.repeats);
+    config.insert(QStringLiteral("lambda"), settings.lambda);
+    QJsonArray betas;
+    for (const double b : settings.betas)
+        betas.append(b);
+    config.insert(QStringLiteral("betas"), betas);
+    out.insert(QStringLiteral("config"), config);
+    if (report.stopped)
+        out.insert(QStringLiteral("stopped"), true);
+    return out;
+}
+
+} // namespace dreamrsi

@@ -1,0 +1,142 @@
+#pragma once
+
+// The counterfactual loop: the recursive loop of round → dream → approve with
+// recorded worlds standing in for the discovery agent, so Dream-RSI and fixed
+// exploration can be compared exactly, cheaply and over many seeds
+// (docs/online.md, "The counterfactual loop").
+
+#include "dreamer.h"
+#include "policydeveloper.h"
+
+#include "model/discoverytree.h"
+#include "replay/replayworld.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <atomic>
+#include <memory>
+#include <optional>
+
+namespace dreamrsi {
+
+/// Which arms a counterfactual run holds.
+enum class CounterfactualArm {
+    Dream,   ///< Dream-RSI with the paper's approval rule: the best mean value
+    Guarded, ///< Dream-RSI whose proposals must not lose final quality on the history
+    Fixed,   ///< fixed exploration: the starting policy throughout
+};
+
+/// "dream", "dream_guarded", "fixed".
+QString counterfactualArmName(CounterfactualArm arm);
+
+/// How a counterfactual loop runs.
+struct CounterfactualSettings
+{
+    QStringList worldPaths;          ///< the worlds in the given order (named by these paths)
+    /// Or worlds already in memory (a project's iterations), named by their
+    /// names; used instead of worldPaths when not empty.
+    QList<ReplayWorld> worlds;
+    int iterations = 1;              ///< T ≤ worldPaths.size()
+    int versions = 4;                ///< M per dream
+    QString policyArgument = QStringLiteral("builtin:portfolio"); ///< the starting policy: builtin:NAME or a .js path
+    int workers = 10;                ///< W of the deployments and of the dreams' replays
+    std::optional<int> maxRounds;    ///< K of the deployments and of the dreams' replays
+    std::optional<double> beta;      ///< β of every deployment; none = the policy's defaultBeta, else 0.5
+    quint64 seed = 0;                ///< S: repeat r > 0 shuffles the worlds with S + r; seeds the developer
+    /// Math.random seed of every episode (as `dreamrsi replay --seed`); none
+    /// = the replay command's default.
+    std::optional<quint32> episodeSeed;
+    int repeats = 1;                 ///< R
+    QList<CounterfactualArm> arms{CounterfactualArm::Dream};
+    double lambda = 0.1;             ///< of the dreams
+    QList<double> betas{0.0, 0.25, 0.5, 0.75, 1.0}; ///< the dreams' β grid
+    int scriptTimeLimitMs = 2000;
+    /// Tolerance of the guard: a proposal may lose at most this much mean
+    /// attainment at the deployment β against the deployed version.
+    double guardTolerance = 1e-9;
+};
+
+/// One iteration of one arm and repeat.
+struct CounterfactualIteration
+{
+    int iteration = 0;               ///< 1 … T
+    QString world;                   ///< the path as given
+    QString policyVersion;           ///< the deployed version's name
+    double beta = 0.5;               ///< the β it was deployed at
+    int calls = 0;                   ///< cells the deployment revealed
+    int rounds = 0;
+    std::optional<double> bestScore; ///< best raw score revealed on this world; none when no scored cell was revealed
+    std::optional<double> attainment; ///< clip(best / S_world, 0, 1); none for an unscorable world
+    qint64 cumulativeCalls = 0;
+    QString error;                   ///< the episode's policy error, if any
+    /// The dream after this iteration (none after the last and in the fixed arm).
+    std::optional<QString> proposed;  ///< the proposal of the plain rule
+    std::optional<QString> approved;  ///< the version deployed next
+    QString approvalNote;             ///< why (the guard's verdict, a failed dream)
+};
+
+/// One arm of one repeat.
+struct CounterfactualRun
+{
+    CounterfactualArm arm = CounterfactualArm::Dream;
+    int repeat = 0;
+    QList<CounterfactualIteration> iterations;
+};
+
+/// What a counterfactual loop produced.
+struct CounterfactualReport
+{
+    QList<CounterfactualRun> runs;
+    bool stopped = false;
+    QString error;                   ///< what stopped it early; empty when it ran to the end
+};
+
+/// Runs the counterfactual loop. For each repeat r (0 … R−1) the worlds are
+/// taken in order (r = 0) or in the shuffle of worldOrder(); iteration t
+/// deploys the current policy on world t as exactly one replay episode
+/// (W, K, β, the episode seed), only the cells that episode revealed become
+/// the iteration's tree, and (for the Dream arms, except after the last
+/// iteration) a dream of M versions in memory over the revealed trees so
+/// far picks the next policy. Nothing is stored.
+///
+/// run() blocks (dreams spin local event loops only for HTTP developers):
+/// call it from the CLI or a worker thread. stop() is thread-safe.
+class CounterfactualLoop : public QObject
+{
+    Q_OBJECT
+public:
+    explicit CounterfactualLoop(std::shared_ptr<PolicyDeveloper> developer, QObject *parent = nullptr);
+
+    CounterfactualReport run(const CounterfactualSettings &settings);
+    void stop();
+
+    /// The indices of the worlds repeat `repeat` takes, in order: 0 … n−1
+    /// for repeat 0; else a Fisher–Yates shuffle driven by splitmix64 seeded
+    /// with seed + repeat (for i = n−1 … 1: swap i with next() mod (i + 1)).
+    static QList<int> worldOrder(int n, int repeat, quint64 seed);
+    /// The tree of the cells of `world` whose ids are in `revealed`, in the
+    /// world's order, with the world's top-level fields: what the loop adds
+    /// to the history. A prefix of every branch, so always a valid tree.
+    static DiscoveryTree revealedTree(const DiscoveryTree &world, const QStringList &revealed);
+    /// `{runs: [...], summary: {...}}` (docs/online.md).
+    static QJsonObject toJson(const CounterfactualReport &report, const CounterfactualSettings &settings);
+
+signals:
+    void message(const QString &line);
+    /// Iterations done of all arms and repeats, of `total`.
+    void progress(int done, int total);
+    /// A dream is about to run over `history` (emitted on the running
+    /// thread; connect directly): what the developer and the replays see.
+    void dreaming(int repeat, int iteration, const QList<dreamrsi::DreamWorld> &history);
+
+private:
+    std::shared_ptr<PolicyDeveloper> m_developer;
+    std::atomic_bool m_stop{false};
+    std::atomic<Dreamer *> m_dreamer{nullptr};
+};
+
+} // namespace dreamrsi

@@ -1,0 +1,280 @@
+#include "simulationdialog.h"
+
+#include "loop/counterfactualloop.h"
+#include "loop/policyimprover.h"
+#include "policy/builtinpolicies.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPointer>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+namespace dreamrsi {
+
+SimulationDialog::SimulationDialog(QList<ReplayWorld> projectWorlds, QString projectPath, QWidget *parent)
+    : QDialog(parent)
+    , m_projectWorlds(std::move(projectWorlds))
+    , m_projectPath(std::move(projectPath))
+{
+    setWindowTitle(tr("Simulate the Loop"));
+    setObjectName(QStringLiteral("simulationDialog"));
+
+    auto *intro = new QLabel(tr("Runs the recursive loop with recorded worlds standing in for the discovery agent: "
+                                "iteration t deploys the current policy on world t as one replay episode, only the "
+                                "cells it revealed join the history, and a dream over that history picks the next "
+                                "policy. Fixed exploration keeps the starting policy. Exact and cheap, so it can be "
+                                "repeated over many world orders."));
+    intro->setWordWrap(true);
+
+    m_fromProject = new QRadioButton(tr("The open project's worlds (%n)", nullptr, int(m_projectWorlds.size())));
+    m_fromProject->setObjectName(QStringLiteral("fromProject"));
+    m_fromFolder = new QRadioButton(tr("Tree files in a folder:"));
+    m_fromFolder->setObjectName(QStringLiteral("fromFolder"));
+    m_folder = new QLineEdit;
+    m_folder->setObjectName(QStringLiteral("folder"));
+    m_browse = new QPushButton(tr("Browse…"));
+    auto *folderRow = new QHBoxLayout;
+    folderRow->addWidget(m_fromFolder);
+    folderRow->addWidget(m_folder, 1);
+    folderRow->addWidget(m_browse);
+    (m_projectWorlds.isEmpty() ? m_fromFolder : m_fromProject)->setChecked(true);
+    m_fromProject->setEnabled(!m_projectWorlds.isEmpty());
+
+    auto spin = [](int low, int high, int value, const char *name) {
+        auto *s = new QSpinBox;
+        s->setRange(low, high);
+        s->setValue(value);
+        s->setObjectName(QLatin1String(name));
+        return s;
+    };
+    m_iterations = spin(1, 100000, 5, "iterations");
+    m_versions = spin(1, 50, 4, "versions");
+    m_workers = spin(1, 1000, 4, "workers");
+    m_rounds = spin(0, 100000, 0, "rounds");
+    m_rounds->setSpecialValueText(tr("no limit"));
+    m_fixBeta = new QCheckBox(tr("Fixed β"));
+    m_beta = new QDoubleSpinBox;
+    m_beta->setRange(0.0, 1.0);
+    m_beta->setSingleStep(0.05);
+    m_beta->setValue(0.5);
+    m_beta->setEnabled(false);
+    auto *betaRow = new QHBoxLayout;
+    betaRow->addWidget(m_fixBeta);
+    betaRow->addWidget(m_beta, 1);
+    m_seed = spin(0, 1000000, 0, "seed");
+    m_repeats = spin(1, 10000, 20, "repeats");
+    m_policy = new QComboBox;
+    m_policy->setObjectName(QStringLiteral("policy"));
+    for (const QString &name : BuiltinPolicies::names())
+        m_policy->addItem(QStringLiteral("builtin:") + name);
+    m_policy->setCurrentText(QStringLiteral("builtin:portfolio"));
+    m_arms = new QComboBox;
+    m_arms->setObjectName(QStringLiteral("arms"));
+    m_arms->addItem(tr("Dream-RSI against fixed exploration"));
+    m_arms->addItem(tr("Dream-RSI only"));
+    m_arms->addItem(tr("Fixed exploration only"));
+    m_guard = new QCheckBox(tr("Also run Dream-RSI with the quality guard"));
+    m_guard->setObjectName(QStringLiteral("guard"));
+    m_guard->setToolTip(tr("A proposal that reaches less of the history's quality than the deployed version "
+                           "(at the deployment β) is refused for the best version that does not"));
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("Worlds:"), m_fromProject);
+    form->addRow(QString(), folderRow);
+    form->addRow(tr("Iterations (T):"), m_iterations);
+    form->addRow(tr("Versions per dream (M):"), m_versions);
+    form->addRow(tr("Workers (W):"), m_workers);
+    form->addRow(tr("Round limit (K):"), m_rounds);
+    form->addRow(tr("Budget preference:"), betaRow);
+    form->addRow(tr("Seed:"), m_seed);
+    form->addRow(tr("Repeats:"), m_repeats);
+    form->addRow(tr("Starting policy:"), m_policy);
+    form->addRow(tr("Arms:"), m_arms);
+    form->addRow(QString(), m_guard);
+    auto *developer = new QLabel(tr("New versions are written by the built-in policy improver (no key, no cost)."));
+    developer->setWordWrap(true);
+    form->addRow(tr("Developer:"), developer);
+
+    m_progress = new QProgressBar;
+    m_progress->setObjectName(QStringLiteral("progress"));
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_status = new QLabel;
+    m_status->setWordWrap(true);
+    m_log = new QPlainTextEdit;
+    m_log->setReadOnly(true);
+    m_log->setMaximumBlockCount(5000);
+    m_log->setMinimumHeight(120);
+
+    m_start = new QPushButton(tr("&Start"));
+    m_start->setObjectName(QStringLiteral("start"));
+    m_start->setDefault(true);
+    m_stop = new QPushButton(tr("S&top"));
+    m_stop->setObjectName(QStringLiteral("stop"));
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    buttons->addButton(m_start, QDialogButtonBox::ActionRole);
+    buttons->addButton(m_stop, QDialogButtonBox::ActionRole);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(intro);
+    layout->addLayout(form);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_status);
+    layout->addWidget(m_log, 1);
+    layout->addWidget(buttons);
+
+    connect(m_fixBeta, &QCheckBox::toggled, m_beta, &QWidget::setEnabled);
+    connect(m_fromProject, &QRadioButton::toggled, this, &SimulationDialog::updateState);
+    connect(m_folder, &QLineEdit::textChanged, this, &SimulationDialog::updateState);
+    connect(m_arms, &QComboBox::currentIndexChanged, this, &SimulationDialog::updateState);
+    connect(m_browse, &QPushButton::clicked, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder of Tree Files"), m_folder->text());
+        if (!dir.isEmpty()) {
+            m_folder->setText(dir);
+            m_fromFolder->setChecked(true);
+        }
+    });
+    connect(m_start, &QPushButton::clicked, this, &SimulationDialog::start);
+    connect(m_stop, &QPushButton::clicked, this, &SimulationDialog::stop);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    updateState();
+}
+
+SimulationDialog::~SimulationDialog()
+{
+    // The worker keeps its own reference to the loop and finishes soon after.
+    if (m_loop)
+        m_loop->stop();
+}
+
+int SimulationDialog::worldCount() const
+{
+    if (m_fromProject->isChecked())
+        return int(m_projectWorlds.size());
+    const QDir dir(m_folder->text());
+    return m_folder->text().isEmpty() || !dir.exists() ? 0 : int(dir.entryList({QStringLiteral("*.json")}, QDir::Files).size());
+}
+
+void SimulationDialog::updateState()
+{
+    const int worlds = worldCount();
+    m_iterations->setMaximum(std::max(1, worlds));
+    const bool fixedOnly = m_arms->currentIndex() == 2;
+    m_versions->setEnabled(!m_running && !fixedOnly);
+    m_guard->setEnabled(!m_running && !fixedOnly);
+    m_start->setEnabled(!m_running && worlds > 0);
+    m_stop->setEnabled(m_running);
+    if (!m_running)
+        m_status->setText(worlds > 0 ? tr("%n world(s) to draw from.", nullptr, worlds)
+                                     : tr("Choose a folder of tree files (*.json), or open a project with finished iterations."));
+}
+
+void SimulationDialog::log(const QString &line)
+{
+    m_log->appendPlainText(line);
+}
+
+void SimulationDialog::stop()
+{
+    if (m_loop) {
+        m_loop->stop();
+        m_status->setText(tr("Stopping after the current iteration…"));
+        m_stop->setEnabled(false);
+    }
+}
+
+void SimulationDialog::start()
+{
+    if (m_running)
+        return;
+    CounterfactualSettings s;
+    if (m_fromProject->isChecked()) {
+        s.worlds = m_projectWorlds;
+    } else {
+        const QDir dir(m_folder->text());
+        for (const QString &name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+            s.worldPaths.append(dir.filePath(name));
+    }
+    s.iterations = m_iterations->value();
+    s.versions = m_versions->value();
+    s.workers = m_workers->value();
+    if (m_rounds->value() > 0)
+        s.maxRounds = m_rounds->value();
+    if (m_fixBeta->isChecked())
+        s.beta = m_beta->value();
+    s.seed = quint64(m_seed->value());
+    s.episodeSeed = quint32(m_seed->value());
+    s.repeats = m_repeats->value();
+    s.policyArgument = m_policy->currentText();
+    s.arms.clear();
+    if (m_arms->currentIndex() != 2)
+        s.arms.append(CounterfactualArm::Dream);
+    if (m_arms->currentIndex() != 2 && m_guard->isChecked())
+        s.arms.append(CounterfactualArm::Guarded);
+    if (m_arms->currentIndex() != 1)
+        s.arms.append(CounterfactualArm::Fixed);
+
+    m_loop = std::make_shared<CounterfactualLoop>(m_arms->currentIndex() == 2 ? nullptr : std::make_shared<PolicyImprover>());
+    connect(m_loop.get(), &CounterfactualLoop::message, this, &SimulationDialog::log, Qt::QueuedConnection);
+    connect(m_loop.get(), &CounterfactualLoop::progress, this, [this](int done, int total) {
+        m_progress->setRange(0, std::max(1, total));
+        m_progress->setValue(done);
+        m_status->setText(tr("%1 of %2 iterations simulated.").arg(done).arg(total));
+    }, Qt::QueuedConnection);
+    m_running = true;
+    m_log->clear();
+    updateState();
+    m_status->setText(tr("Simulating…"));
+
+    QPointer<SimulationDialog> self(this);
+    const std::shared_ptr<CounterfactualLoop> loop = m_loop;
+    QtConcurrent::run([loop, s] {
+        const CounterfactualReport report = loop->run(s);
+        return std::make_pair(report, QJsonDocument(CounterfactualLoop::toJson(report, s)).toJson(QJsonDocument::Indented));
+    }).then(this, [self, loop](const std::pair<CounterfactualReport, QByteArray> &result) {
+        if (!self)
+            return;
+        self->m_running = false;
+        self->m_loop.reset();
+        self->updateState();
+        const CounterfactualReport &report = result.first;
+        if (!report.error.isEmpty()) {
+            self->m_status->setText(tr("The simulation could not run: %1").arg(report.error));
+            self->log(report.error);
+            return;
+        }
+        const Result<SimulationCurves> curves = ProjectSimulations::curvesFromJson(result.second);
+        if (!curves.ok()) {
+            self->m_status->setText(report.stopped ? tr("Stopped before any iteration finished.")
+                                                   : tr("The simulation gave no result: %1").arg(curves.error));
+            return;
+        }
+        QString where;
+        if (!self->m_projectPath.isEmpty()) {
+            const Result<QString> saved = ProjectSimulations::save(self->m_projectPath, result.second);
+            where = saved.ok() ? tr(" Stored as %1.").arg(QDir::toNativeSeparators(*saved.value))
+                               : tr(" It could not be stored: %1").arg(saved.error);
+        }
+        self->m_status->setText((report.stopped ? tr("Stopped; the runs so far are shown in the Progress tab.")
+                                                : tr("Done; the result is shown in the Progress tab."))
+                                + where);
+        emit self->simulated(report.stopped ? tr("Simulation (stopped)") : tr("Simulation"), *curves.value);
+    });
+}
+
+} // namespace dreamrsi

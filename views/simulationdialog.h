@@ -1,0 +1,80 @@
+#pragma once
+
+#include "project/projectsimulations.h"
+#include "replay/replayworld.h"
+
+#include <QDialog>
+#include <QList>
+
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QRadioButton;
+class QSpinBox;
+
+namespace dreamrsi {
+
+class CounterfactualLoop;
+
+/// "Simulate the Loop…": the counterfactual loop (docs/online.md) over the
+/// open project's worlds or the tree files of a folder, run on a worker
+/// thread with live progress, a log and Stop. Its result is stored beside the
+/// project when one is open for writing, and handed to the Progress tab.
+class SimulationDialog final : public QDialog
+{
+    Q_OBJECT
+public:
+    /// `projectWorlds`: the open project's finished iterations (may be empty);
+    /// `projectPath`: where to store the result, empty when it cannot be stored.
+    SimulationDialog(QList<ReplayWorld> projectWorlds, QString projectPath, QWidget *parent = nullptr);
+    ~SimulationDialog() override;
+
+    bool isRunning() const { return m_running; }
+
+public Q_SLOTS:
+    void start();
+    void stop();
+
+Q_SIGNALS:
+    /// The run ended with a result (also after Stop: the runs so far).
+    void simulated(const QString &label, const dreamrsi::SimulationCurves &curves);
+
+private:
+    void log(const QString &line);
+    void updateState();
+    int worldCount() const;
+
+    QList<ReplayWorld> m_projectWorlds;
+    QString m_projectPath;
+    QRadioButton *m_fromProject = nullptr;
+    QRadioButton *m_fromFolder = nullptr;
+    QLineEdit *m_folder = nullptr;
+    QPushButton *m_browse = nullptr;
+    QSpinBox *m_iterations = nullptr;
+    QSpinBox *m_versions = nullptr;
+    QSpinBox *m_workers = nullptr;
+    QSpinBox *m_rounds = nullptr;
+    QCheckBox *m_fixBeta = nullptr;
+    QDoubleSpinBox *m_beta = nullptr;
+    QSpinBox *m_seed = nullptr;
+    QSpinBox *m_repeats = nullptr;
+    QComboBox *m_policy = nullptr;
+    QComboBox *m_arms = nullptr;
+    QCheckBox *m_guard = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QPlainTextEdit *m_log = nullptr;
+    QLabel *m_status = nullptr;
+    QPushButton *m_start = nullptr;
+    QPushButton *m_stop = nullptr;
+    std::shared_ptr<CounterfactualLoop> m_loop;
+    bool m_running = false;
+};
+
+} // namespace dreamrsi

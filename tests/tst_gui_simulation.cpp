@@ -1,0 +1,252 @@
+// The counterfactual loop in the window and in figures: `plot progress
+// --simulation` (formats, bad input), the Progress tab's simulation view
+// (stored runs listed, a damaged one reported, the figure drawn), and the
+// Simulate the Loop dialog (runs on a worker thread with progress, stores
+// its result beside the project, Stop ends it with the runs so far).
+#include "commands.h"
+
+#include "loop/counterfactualloop.h"
+#include "loop/policyimprover.h"
+#include "progresspage.h"
+#include "qcp.h"
+#include "replay/synthworld.h"
+#include "simulationdialog.h"
+#include "workspace.h"
+
+#include <QComboBox>
+#include <QFileInfo>
+#include <QImage>
+#include <QLabel>
+#include <QJsonDocument>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace dreamrsi;
+
+namespace {
+
+QList<ReplayWorld> synthWorlds(const QString &regime, int n)
+{
+    QList<ReplayWorld> worlds;
+    for (int i = 0; i < n; ++i) {
+        SynthParams p;
+        p.regime = regime;
+        p.seed = quint64(40 + i);
+        p.width = 6;
+        p.depth = 6;
+        worlds.append(ReplayWorld{QStringLiteral("world %1").arg(i), std::make_shared<const DiscoveryTree>(SynthWorld::generate(p))});
+    }
+    return worlds;
+}
+
+QByteArray simulate(int repeats)
+{
+    CounterfactualSettings s;
+    s.worlds = synthWorlds(QStringLiteral("flat"), 4);
+    s.iterations = 3;
+    s.versions = 2;
+    s.workers = 3;
+    s.repeats = repeats;
+    s.arms = {CounterfactualArm::Dream, CounterfactualArm::Fixed};
+    CounterfactualLoop loop(std::make_shared<PolicyImprover>(2));
+    const CounterfactualReport report = loop.run(s);
+    if (!report.error.isEmpty())
+        return {};
+    return QJsonDocument(CounterfactualLoop::toJson(report, s)).toJson();
+}
+
+} // namespace
+
+class TestGuiSimulation : public QObject
+{
+    Q_OBJECT
+
+    int plot(const QStringList &args, QString *errText = nullptr)
+    {
+        QString o, e;
+        QTextStream out(&o), err(&e);
+        const int rc = runPlotCommand(args, out, err);
+        err.flush();
+        if (errText)
+            *errText = e;
+        return rc;
+    }
+
+private slots:
+    void initTestCase();
+    void plotSimulation_data();
+    void plotSimulation();
+    void plotSimulationBadInput();
+    void progressPageListsStoredRuns();
+    void dialogRunsStoresAndShows();
+    void dialogStops();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_json;
+    QByteArray m_text;
+};
+
+void TestGuiSimulation::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    m_text = simulate(3);
+    QVERIFY(!m_text.isEmpty());
+    m_json = m_dir.filePath(QStringLiteral("sim.json"));
+    QFile f(m_json);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(m_text);
+}
+
+void TestGuiSimulation::plotSimulation_data()
+{
+    QTest::addColumn<QString>("suffix");
+    for (const char *suffix : {"png", "pdf", "svg"})
+        QTest::newRow(suffix) << QString::fromLatin1(suffix);
+}
+
+void TestGuiSimulation::plotSimulation()
+{
+    QFETCH(QString, suffix);
+    const QString out = m_dir.filePath(QStringLiteral("sim.") + suffix);
+    const QString data = m_dir.filePath(QStringLiteral("sim-%1.csv").arg(suffix));
+    QString err;
+    const int rc = plot({QStringLiteral("progress"), QStringLiteral("--simulation"), m_json, QStringLiteral("--width-mm"),
+                         QStringLiteral("120"), QStringLiteral("--height-mm"), QStringLiteral("90"), QStringLiteral("--dpi"),
+                         QStringLiteral("150"), QStringLiteral("--data"), data, QStringLiteral("--out"), out},
+                        &err);
+    QVERIFY2(rc == 0, qPrintable(err));
+    QVERIFY(QFileInfo(out).size() > 1000);
+    if (suffix == QLatin1String("png"))
+        QCOMPARE(QImage(out).size(), QSize(709, 531)); // 120 x 90 mm at 150 dpi
+    // The numbers behind it: one row per arm and iteration, after the header.
+    QFile csv(data);
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = csv.readAll().trimmed().split('\n');
+    QCOMPARE(lines.size(), 1 + 2 * 3);
+    QVERIFY(lines.at(0).startsWith("arm,iteration,repeats,attainment_mean"));
+    QVERIFY(lines.at(1).startsWith("dream,1,3,"));
+    QVERIFY(lines.at(4).startsWith("fixed,1,3,"));
+    // The caption table names both arms.
+    QFile table(out.left(out.lastIndexOf(QLatin1Char('.'))) + QStringLiteral(".table.tex"));
+    QVERIFY(table.open(QIODevice::ReadOnly));
+    const QByteArray tex = table.readAll();
+    QVERIFY(tex.contains("Dream-RSI") && tex.contains("Fixed exploration"));
+}
+
+void TestGuiSimulation::plotSimulationBadInput()
+{
+    const QString out = m_dir.filePath(QStringLiteral("bad.png"));
+    const QString broken = m_dir.filePath(QStringLiteral("broken.json"));
+    QFile f(broken);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{\"runs\": [{\"fixed\": true, \"iterations\": [{\"iteration\": 1}]}]}");
+    f.close();
+    QString err;
+    QCOMPARE(plot({QStringLiteral("progress"), QStringLiteral("--simulation"), broken, QStringLiteral("--out"), out}, &err), 1);
+    QVERIFY2(err.contains(QStringLiteral("broken.json")) && err.contains(QStringLiteral("cumulative_calls")), qPrintable(err));
+    QVERIFY(!QFileInfo::exists(out));
+    QCOMPARE(plot({QStringLiteral("progress"), QStringLiteral("--simulation"), m_dir.filePath(QStringLiteral("none.json")),
+                   QStringLiteral("--out"), out},
+                  &err),
+             1);
+    QVERIFY2(err.contains(QStringLiteral("none.json")), qPrintable(err));
+    QCOMPARE(plot({QStringLiteral("progress"), QStringLiteral("--simulation"), m_json, QStringLiteral("--project"), broken,
+                   QStringLiteral("--out"), out},
+                  &err),
+             2);
+    QCOMPARE(plot({QStringLiteral("frontier"), QStringLiteral("--simulation"), m_json, QStringLiteral("--out"), out}, &err), 2);
+}
+
+void TestGuiSimulation::progressPageListsStoredRuns()
+{
+    const QString project = m_dir.filePath(QStringLiteral("listed.dreamrsi"));
+    QFile p(project);
+    QVERIFY(p.open(QIODevice::WriteOnly));
+    p.close();
+    QVERIFY(ProjectSimulations::save(project, m_text).ok());
+    QVERIFY(ProjectSimulations::save(project, "{not json").ok());
+    Workspace workspace;
+    ProgressPage page(&workspace);
+    page.resize(800, 600);
+    page.setProject(project);
+    QCOMPARE(page.views().size(), 3);
+    QVERIFY(!page.shownSimulation());
+    auto *view = page.findChild<QComboBox *>(QStringLiteral("progressView"));
+    QVERIFY(view);
+    QCustomPlot *projectPlot = page.plot();
+    view->setCurrentIndex(1);
+    QVERIFY(page.shownSimulation());
+    QVERIFY(page.plot() != projectPlot);
+    // Two arms, each a band (two graphs) and a mean curve, in two panels.
+    QCOMPARE(page.plot()->plottableCount(), 2 * 3 * 2);
+    QCOMPARE(page.plot()->legend->itemCount(), 2);
+    view->setCurrentIndex(2);
+    QVERIFY(!page.shownSimulation());
+    const QLabel *hint = nullptr;
+    for (const QLabel *l : page.findChildren<QLabel *>()) {
+        if (l->text().startsWith(QStringLiteral("Cannot show this simulation")))
+            hint = l;
+    }
+    QVERIFY2(hint, "the damaged run is reported");
+    view->setCurrentIndex(0);
+    QCOMPARE(page.plot(), projectPlot);
+    // Another project: its own stored runs, the in-memory one kept.
+    const Result<SimulationCurves> curves = ProjectSimulations::curvesFromJson(m_text);
+    QVERIFY(curves.ok());
+    page.showSimulation(QStringLiteral("kept"), *curves.value);
+    page.setProject(QString());
+    QCOMPARE(page.views(), (QStringList{page.views().first(), QStringLiteral("kept")}));
+}
+
+void TestGuiSimulation::dialogRunsStoresAndShows()
+{
+    const QString project = m_dir.filePath(QStringLiteral("dialog.dreamrsi"));
+    QFile p(project);
+    QVERIFY(p.open(QIODevice::WriteOnly));
+    p.close();
+    SimulationDialog dialog(synthWorlds(QStringLiteral("directions"), 3), project);
+    QVERIFY(dialog.findChild<QRadioButton *>(QStringLiteral("fromProject"))->isChecked());
+    auto *iterations = dialog.findChild<QSpinBox *>(QStringLiteral("iterations"));
+    QCOMPARE(iterations->maximum(), 3); // T is at most the number of worlds
+    iterations->setValue(2);
+    dialog.findChild<QSpinBox *>(QStringLiteral("repeats"))->setValue(2);
+    dialog.findChild<QSpinBox *>(QStringLiteral("versions"))->setValue(2);
+    QSignalSpy simulated(&dialog, &SimulationDialog::simulated);
+    dialog.findChild<QPushButton *>(QStringLiteral("start"))->click();
+    QVERIFY(dialog.isRunning());
+    QVERIFY(!dialog.findChild<QPushButton *>(QStringLiteral("start"))->isEnabled());
+    QTRY_COMPARE_WITH_TIMEOUT(simulated.count(), 1, 120000);
+    QVERIFY(!dialog.isRunning());
+    const auto curves = simulated.at(0).at(1).value<SimulationCurves>();
+    QCOMPARE(curves.arms.size(), 2);
+    QCOMPARE(curves.arms.at(0).repeats, 2);
+    auto *progress = dialog.findChild<QProgressBar *>(QStringLiteral("progress"));
+    QCOMPARE(progress->value(), progress->maximum());
+    QCOMPARE(progress->maximum(), 2 * 2 * 2);
+    QCOMPARE(ProjectSimulations::list(project).size(), 1);
+}
+
+void TestGuiSimulation::dialogStops()
+{
+    SimulationDialog dialog(synthWorlds(QStringLiteral("late"), 4), QString());
+    dialog.findChild<QSpinBox *>(QStringLiteral("iterations"))->setValue(4);
+    dialog.findChild<QSpinBox *>(QStringLiteral("repeats"))->setValue(10000);
+    QSignalSpy simulated(&dialog, &SimulationDialog::simulated);
+    dialog.findChild<QPushButton *>(QStringLiteral("start"))->click();
+    auto *progress = dialog.findChild<QProgressBar *>(QStringLiteral("progress"));
+    QTRY_VERIFY_WITH_TIMEOUT(progress->value() >= 2, 120000);
+    dialog.findChild<QPushButton *>(QStringLiteral("stop"))->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.isRunning(), 120000);
+    QCOMPARE(simulated.count(), 1);
+    QCOMPARE(simulated.at(0).at(0).toString(), QStringLiteral("Simulation (stopped)"));
+    QVERIFY(progress->value() < progress->maximum());
+}
+
+QTEST_MAIN(TestGuiSimulation)
+#include "tst_gui_simulation.moc"

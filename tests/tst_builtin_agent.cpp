@@ -462,7 +462,10 @@ void TestBuiltinAgent::firstAttemptDoesNotSolve()
                 QVERIFY2(r.isSuccess(), qPrintable(r.summary()));
                 qInfo("%s branch %d: target %.3f of the gap, reached %.3f", qPrintable(task), branch,
                       gap.fraction(target), gap.fraction(*r.score));
-                QVERIFY(*r.score <= target + 1e-3 * (gap.best - gap.initial));
+                // A walk over sets stops after the move that reaches the target,
+                // and one move may overshoot it by a few percent of the gap.
+                const double slack = task == QLatin1String("sums_differences") ? 0.05 : 1e-3;
+                QVERIFY(gap.fraction(*r.score) <= gap.fraction(target) + slack);
                 QVERIFY(*r.score > *baseline.score);
             }
         }

@@ -289,8 +289,8 @@ QString BuiltinCirclePacking::describe(const QString &direction) const
 
 std::optional<BuiltinScale> BuiltinCirclePacking::scale() const
 {
-    // The initial ring layout scores 1.5443; the best published packing 2.6359830849.
-    return BuiltinScale{1.5443, 2.6359830849};
+    // The initial ring layout scores 1.5440; the best published packing 2.6359830849.
+    return BuiltinScale{1.5440, 2.6359830849};
 }
 
 BuiltinProfile BuiltinCirclePacking::profile(const QString &direction) const

@@ -452,10 +452,15 @@ void TestBuiltinAgent::firstAttemptDoesNotSolve()
             c.baselineScore = baseline.score;
             const AgentOutcome out = propose(*agent, c);
             QVERIFY2(out.ok, qPrintable(out.error));
-            const double target = BuiltinParams::parse(out.program)->number(QStringLiteral("target"), std::nan(""));
+            const double target =
+                BuiltinParams::parse(out.program)->number(QStringLiteral("target"), std::nan(""));
             QVERIFY2(std::isfinite(target), qPrintable(out.program.left(300)));
             QVERIFY2(gap.fraction(target) > 0.0 && gap.fraction(target) <= 0.6 + 1e-9,
-                     qPrintable(QStringLiteral("%1 branch %2 seed %3: target %4").arg(task).arg(branch).arg(seed).arg(target)));
+                     qPrintable(QStringLiteral("%1 branch %2 seed %3: target %4")
+                                    .arg(task)
+                                    .arg(branch)
+                                    .arg(seed)
+                                    .arg(target)));
             if (seed == 1 && branch < 2) {
                 // The real program reaches no more than its target, and more than the initial program.
                 const EvaluationResult r = evaluate(task, out.program);
@@ -527,7 +532,8 @@ void TestBuiltinAgent::mistakesAtARealisticRate()
             QVERIFY2(out.ok, qPrintable(out.error));
             // Every mistake the model draws applies to the program it wrote.
             QVERIFY2(!out.log.contains(QLatin1String("mistake applies")), qPrintable(out.log));
-            const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("simulated mistake \\(([a-z ]+)\\)")).match(out.log);
+            const QRegularExpressionMatch m =
+                QRegularExpression(QStringLiteral("simulated mistake \\(([a-z ]+)\\)")).match(out.log);
             const AgentOutcome clean = propose(*none, c);
             if (m.hasMatch()) {
                 ++mistakes;
@@ -540,9 +546,9 @@ void TestBuiltinAgent::mistakesAtARealisticRate()
             }
         }
         const double rate = double(mistakes) / attempts;
-        qInfo("%s: %d of %d programs carry a mistake (invalid %d, crash %d, timeout %d)", qPrintable(task), mistakes,
-              attempts, kinds.value(QStringLiteral("invalid construction")), kinds.value(QStringLiteral("crash")),
-              kinds.value(QStringLiteral("timeout")));
+        qInfo("%s: %d of %d programs carry a mistake (invalid %d, crash %d, timeout %d)", qPrintable(task),
+              mistakes, attempts, kinds.value(QStringLiteral("invalid construction")),
+              kinds.value(QStringLiteral("crash")), kinds.value(QStringLiteral("timeout")));
         // Real trees fail 19-31 % of their attempts.
         QVERIFY2(rate >= 0.15 && rate <= 0.33, qPrintable(QString::number(rate)));
         QCOMPARE(kinds.size(), 3);
@@ -561,7 +567,8 @@ void TestBuiltinAgent::mistakesFailRealistically()
                                      {QStringLiteral("timeout"), QStringLiteral("timeout")}};
     for (int i = 0; i < 400 && !expected.isEmpty(); ++i) {
         const AgentOutcome out = propose(*agent, attemptZero(task, i % 5, quint64(i)));
-        const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("simulated mistake \\(([a-z ]+)\\)")).match(out.log);
+        const QRegularExpressionMatch m =
+            QRegularExpression(QStringLiteral("simulated mistake \\(([a-z ]+)\\)")).match(out.log);
         if (!m.hasMatch() || !expected.contains(m.captured(1)))
             continue;
         const EvaluationResult r = evaluate(task, out.program, 4);
@@ -679,9 +686,10 @@ void TestBuiltinAgent::curveOnSumsDifferences()
         for (int round = 0; round < rounds; ++round) {
             std::vector<AttemptContext> batch(width);
             for (int b = 0; b < width; ++b) {
-                AttemptContext c = round == 0 ? attemptZero(task, b, 0)
-                                              : refinementOf(last[b], outcomes[b], results[b].score,
-                                                             results[b].isSuccess() ? QString() : results[b].summary());
+                AttemptContext c =
+                    round == 0 ? attemptZero(task, b, 0)
+                               : refinementOf(last[b], outcomes[b], results[b].score,
+                                              results[b].isSuccess() ? QString() : results[b].summary());
                 c.seed = seed * 1000 + quint64(b) * 37 + quint64(round);
                 c.baselineScore = baseline.score;
                 c.directionHint = QStringLiteral("direction:") + directions.at(b % directions.size()).first;
@@ -718,15 +726,16 @@ void TestBuiltinAgent::curveOnSumsDifferences()
             if (round == 0)
                 first = best;
         }
-        qInfo("seed %llu: first batch %.3f of the gap, %d calls %.3f", static_cast<unsigned long long>(seed), first,
-              rounds * width, best);
+        qInfo("seed %llu: first batch %.3f of the gap, %d calls %.3f", static_cast<unsigned long long>(seed),
+              first, rounds * width, best);
         QVERIFY2(first <= 0.7, qPrintable(QString::number(first)));
         QVERIFY(best >= first);
         gainSum += best - first;
     }
-    qInfo("mean gain over the first batch: %.3f of the gap; %d of %d calls failed", gainSum / double(seeds.size()),
-          failures, calls);
-    QVERIFY2(gainSum / double(seeds.size()) >= 0.10, qPrintable(QString::number(gainSum / double(seeds.size()))));
+    qInfo("mean gain over the first batch: %.3f of the gap; %d of %d calls failed",
+          gainSum / double(seeds.size()), failures, calls);
+    QVERIFY2(gainSum / double(seeds.size()) >= 0.10,
+             qPrintable(QString::number(gainSum / double(seeds.size()))));
 }
 
 QTEST_GUILESS_MAIN(TestBuiltinAgent)

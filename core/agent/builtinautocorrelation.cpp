@@ -215,7 +215,8 @@ QList<BuiltinDefect> BuiltinAutocorrelation::defects() const
         {K::Crash, QStringLiteral("    return f, 2.0 * np.correlate(w, a, \"valid\") - 2.0 / s\n"),
          QStringLiteral("    return f, 2.0 * np.correlate(w, a, \"valid\") - 2.0 / total_sum\n"),
          QStringLiteral("the gradient uses a name that was never defined (a NameError)")},
-        {K::Timeout, QStringLiteral("for it in range(int(P[\"polish\"])):\n"), QStringLiteral("while value > 0.0:\n"),
+        {K::Timeout, QStringLiteral("for it in range(int(P[\"polish\"])):\n"),
+         QStringLiteral("while value > 0.0:\n"),
          QStringLiteral("the local search loops until C3 reaches zero, which it never does")},
     };
 }

@@ -322,7 +322,8 @@ QList<BuiltinDefect> BuiltinCirclePacking::defects() const
          QStringLiteral("split() returns two of the three arrays, so unpacking raises a ValueError")},
         {K::Timeout, QStringLiteral("    for k in range(first_stage, int(P[\"stages\"])):\n"),
          QStringLiteral("    k = first_stage\n    while k < int(P[\"stages\"]):\n"),
-         QStringLiteral("the penalty stages became a while loop whose counter is never advanced: it never ends")},
+         QStringLiteral(
+             "the penalty stages became a while loop whose counter is never advanced: it never ends")},
     };
 }
 

@@ -269,12 +269,14 @@ QList<BuiltinDefect> BuiltinSumsDifferences::defects() const
         {K::Invalid, QStringLiteral("result = [int(v) + low for v in best_set]"),
          QStringLiteral("result = [int(v) / 2 + low for v in best_set]"),
          QStringLiteral("a halving left over from a scaled variant makes the elements half-integers")},
-        {K::Crash, QStringLiteral("S = np.zeros(2 * L, dtype=np.int32)"), QStringLiteral("S = np.zeros(L, dtype=np.int32)"),
+        {K::Crash, QStringLiteral("S = np.zeros(2 * L, dtype=np.int32)"),
+         QStringLiteral("S = np.zeros(L, dtype=np.int32)"),
          QStringLiteral("the sum counts are sized for A, not A+A, so an index runs out of range")},
         {K::Timeout, QStringLiteral("for it in range(moves):\n    if best >= TARGET:\n        break\n"),
          QStringLiteral("it = 0\nwhile it < moves:\n"),
-         QStringLiteral("the move loop became a while loop that neither counts its moves nor stops at the target: "
-                        "it never ends")},
+         QStringLiteral(
+             "the move loop became a while loop that neither counts its moves nor stops at the target: "
+             "it never ends")},
     };
 }
 

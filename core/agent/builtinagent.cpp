@@ -162,7 +162,6 @@ public:
             BuiltinRandom draws(
                 BuiltinRandom::mix(seed, BuiltinRandom::stableHash(QStringLiteral("progress"))));
             const bool fresh = source.attempt == 0 || !parentUsable;
-            step.startOver = fresh && source.attempt > 0;
             const double from = fresh ? 0.0 : gap->fraction(source.parentScore.value_or(gap->initial));
             plan = planBuiltinStep(m_strategy->profile(step.direction), from, fresh,
                                    historyBest(context, *gap), m_options.failureRate, draws);

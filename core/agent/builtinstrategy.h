@@ -27,9 +27,6 @@ struct BuiltinStep
     /// The score the program may reach (the progress model's target); nullopt
     /// for tasks without a progress model (their programs run unbounded).
     std::optional<double> target;
-    /// The attempt starts over from the direction's own start: nothing usable
-    /// precedes it (its parent and every earlier attempt of its branch failed).
-    bool startOver = false;
 };
 
 /// A program made by a strategy, with its parameters and the sentences that

@@ -52,7 +52,9 @@ private slots:
 
 void TestAgentTry::builtinGivesValidScore()
 {
-    const CliRun r = runDreamrsi(tryArgs(QStringLiteral("builtin"), {QStringLiteral("--seed"), QStringLiteral("7"),
+    // About a quarter of the built-in agent's programs carry a deliberate
+    // mistake (its progress model); seed 8's attempt is a correct one.
+    const CliRun r = runDreamrsi(tryArgs(QStringLiteral("builtin"), {QStringLiteral("--seed"), QStringLiteral("8"),
                                                                      QStringLiteral("--json")}));
     QVERIFY2(r.finished, r.err.constData());
     QCOMPARE(r.exitCode, 0);

@@ -1,7 +1,10 @@
 // The built-in discovery agent: every program it writes is evaluated by the
 // real evaluator. Determinism for a seed, different directions per branch,
 // refinements that read their parent's parameters and construction back,
-// repairs after a failed parent, concurrent calls, unknown tasks.
+// repairs after a failed parent, concurrent calls, unknown tasks; and its
+// progress model: a first attempt that does not solve the task, directions
+// whose reach is a property of the task, mistakes at a realistic rate, help
+// from earlier iterations, and the curve of a whole round over a few seeds.
 #include "agent/agentfactory.h"
 #include "agent/builtinagent.h"
 #include "agent/builtinparams.h"
@@ -15,13 +18,27 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <QRegularExpression>
+
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <thread>
 #include <vector>
 
 using namespace dreamrsi;
 
 namespace {
+
+/// Programs without deliberate mistakes, for the tests that check what a correct program reaches.
+constexpr BuiltinAgentOptions correct{0.0};
+
+/// A number the agent's log gives after `label` ("ceiling 0.9200"), or NaN.
+double logged(const QString &log, const QString &label)
+{
+    const QRegularExpressionMatch m = QRegularExpression(label + QStringLiteral(" ([0-9.]+)")).match(log);
+    return m.hasMatch() ? m.captured(1).toDouble() : std::nan("");
+}
 
 AgentConfig configWithSeed(quint64 seed)
 {
@@ -85,11 +102,12 @@ class TestBuiltinAgent : public QObject
     Q_OBJECT
 
 private:
-    /// Writes `program` under a fresh name in the temp dir and evaluates it.
-    EvaluationResult evaluate(const QString &task, const QString &program);
+    /// Writes `program` under a fresh name in the temp dir and evaluates it
+    /// (with `timeLimitS` as the run's time limit when it is positive).
+    EvaluationResult evaluate(const QString &task, const QString &program, int timeLimitS = 0);
     QString m_scratch;
     QTemporaryDir m_dir;
-    int m_files = 0;
+    std::atomic_int m_files{0};
 
 private Q_SLOTS:
     void initTestCase();
@@ -105,6 +123,14 @@ private Q_SLOTS:
     void failedParentIsRepaired();
     void concurrentCallsAgree();
     void cudaVariantsBuild();
+    void firstAttemptDoesNotSolve_data();
+    void firstAttemptDoesNotSolve();
+    void directionsDifferDeterministically();
+    void mistakesAtARealisticRate();
+    void mistakesFailRealistically();
+    void historyHelps();
+    void failedParentFallsBackToLastWorkingAttempt();
+    void curveOnSumsDifferences();
 };
 
 void TestBuiltinAgent::initTestCase()
@@ -112,7 +138,7 @@ void TestBuiltinAgent::initTestCase()
     QVERIFY(m_dir.isValid());
 }
 
-EvaluationResult TestBuiltinAgent::evaluate(const QString &task, const QString &program)
+EvaluationResult TestBuiltinAgent::evaluate(const QString &task, const QString &program, int timeLimitS)
 {
     const QString path = m_dir.filePath(QStringLiteral("p%1-%2").arg(++m_files).arg(programFileFor(task)));
     QFile file(path);
@@ -124,6 +150,8 @@ EvaluationResult TestBuiltinAgent::evaluate(const QString &task, const QString &
     request.candidatePath = path;
     if (task == QLatin1String("lasso_path"))
         request.options = {{QStringLiteral("suite"), QStringLiteral("quick")}, {QStringLiteral("timing_seeds"), 1}};
+    if (timeLimitS > 0)
+        request.options.insert(QStringLiteral("time_limit_s"), timeLimitS);
     return Evaluator::evaluate(request);
 }
 
@@ -251,7 +279,7 @@ void TestBuiltinAgent::searchImprovesOnTheInitialProgram()
     QVERIFY2(baseline.isSuccess(), qPrintable(baseline.summary()));
 
     QString error;
-    const auto agent = createBuiltinAgent(configWithSeed(7), task, &error);
+    const auto agent = createBuiltinAgent(configWithSeed(7), task, &error, correct);
     QVERIFY(agent);
     const AttemptContext first = attemptZero(task, 0, 1);
     const AttemptContext second = attemptZero(task, 1, 1);
@@ -393,6 +421,321 @@ void TestBuiltinAgent::cudaVariantsBuild()
         // Built and, with a GPU, checked and timed; without one it ends as `env` after the build.
         QVERIFY2(r.isSuccess() || r.failClass == QLatin1String("env"), qPrintable(r.summary()));
     }
+}
+
+void TestBuiltinAgent::firstAttemptDoesNotSolve_data()
+{
+    QTest::addColumn<QString>("task");
+    QTest::newRow("circle_packing_26") << QStringLiteral("circle_packing_26");
+    QTest::newRow("c3_autocorrelation") << QStringLiteral("c3_autocorrelation");
+    QTest::newRow("sums_differences") << QStringLiteral("sums_differences");
+}
+
+void TestBuiltinAgent::firstAttemptDoesNotSolve()
+{
+    QFETCH(QString, task);
+    const std::optional<BuiltinScale> scale = builtinTaskScale(task);
+    QVERIFY(scale);
+    const EvaluationResult baseline = evaluate(task, readFile(TaskRegistry::initialProgram(task)));
+    QVERIFY2(baseline.isSuccess(), qPrintable(baseline.summary()));
+    BuiltinScale gap = *scale;
+    gap.initial = *baseline.score;
+    QString error;
+    const auto agent = createBuiltinAgent(configWithSeed(11), task, &error, correct);
+    QVERIFY(agent);
+    // Every direction, several seeds: the target of attempt 0 is a part of the
+    // gap, never more than 60 % of it.
+    const int directions = int(builtinTaskDirections(task).size());
+    for (quint64 seed = 1; seed <= 4; ++seed) {
+        for (int branch = 0; branch < directions; ++branch) {
+            AttemptContext c = attemptZero(task, branch, seed);
+            c.baselineScore = baseline.score;
+            const AgentOutcome out = propose(*agent, c);
+            QVERIFY2(out.ok, qPrintable(out.error));
+            const double target =
+                BuiltinParams::parse(out.program)->number(QStringLiteral("target"), std::nan(""));
+            QVERIFY2(std::isfinite(target), qPrintable(out.program.left(300)));
+            QVERIFY2(gap.fraction(target) > 0.0 && gap.fraction(target) <= 0.6 + 1e-9,
+                     qPrintable(QStringLiteral("%1 branch %2 seed %3: target %4")
+                                    .arg(task)
+                                    .arg(branch)
+                                    .arg(seed)
+                                    .arg(target)));
+            if (seed == 1 && branch < 2) {
+                // The real program reaches no more than its target, and more than the initial program.
+                const EvaluationResult r = evaluate(task, out.program);
+                QVERIFY2(r.isSuccess(), qPrintable(r.summary()));
+                qInfo("%s branch %d: target %.3f of the gap, reached %.3f", qPrintable(task), branch,
+                      gap.fraction(target), gap.fraction(*r.score));
+                // A walk over sets stops after the move that reaches the target,
+                // and one move may overshoot it by a few percent of the gap.
+                const double slack = task == QLatin1String("sums_differences") ? 0.05 : 1e-3;
+                QVERIFY(gap.fraction(*r.score) <= gap.fraction(target) + slack);
+                QVERIFY(*r.score > *baseline.score);
+            }
+        }
+    }
+}
+
+void TestBuiltinAgent::directionsDifferDeterministically()
+{
+    for (const QString &task : {QStringLiteral("circle_packing_26"), QStringLiteral("c3_autocorrelation"),
+                                QStringLiteral("sums_differences")}) {
+        const auto profiles = builtinTaskProfiles(task);
+        QCOMPARE(profiles.size(), builtinTaskDirections(task).size());
+        QSet<double> ceilings;
+        for (const auto &[name, profile] : profiles) {
+            ceilings.insert(profile.ceiling);
+            QVERIFY(profile.ceiling > 0.0 && profile.ceiling <= 1.0);
+            QVERIFY(profile.failRate >= 0.15 && profile.failRate <= 0.3);
+        }
+        QVERIFY2(ceilings.size() >= 3, qPrintable(task));
+        QCOMPARE(builtinTaskProfiles(task).first().second.ceiling, profiles.first().second.ceiling);
+
+        // The agent applies the direction's ceiling whatever the seed or the
+        // iteration: a refinement's log names it.
+        const std::optional<BuiltinScale> scale = builtinTaskScale(task);
+        QVERIFY(scale);
+        for (const auto &[name, profile] : profiles) {
+            for (quint64 seed : {1u, 5u}) {
+                const auto agent = createBuiltinAgent(configWithSeed(seed), task, nullptr);
+                QVERIFY(agent);
+                AttemptContext c = attemptZero(task, 0, seed);
+                c.attempt = 1;
+                c.cellId = QStringLiteral("b0a1");
+                c.iteration = qint64(seed) * 3;
+                c.directionHint = QStringLiteral("direction:") + name;
+                c.parentScore = scale->score(0.01);
+                const AgentOutcome out = propose(*agent, c);
+                QVERIFY2(out.ok, qPrintable(out.error));
+                QCOMPARE(logged(out.log, QStringLiteral("ceiling")), std::round(profile.ceiling * 1e4) / 1e4);
+                const double target = logged(out.log, QStringLiteral("target"));
+                QVERIFY2(target >= 0.01 - 1e-4 && target <= profile.ceiling + 1e-9, qPrintable(out.log));
+            }
+        }
+    }
+}
+
+void TestBuiltinAgent::mistakesAtARealisticRate()
+{
+    for (const QString &task : {QStringLiteral("circle_packing_26"), QStringLiteral("c3_autocorrelation"),
+                                QStringLiteral("sums_differences")}) {
+        const auto agent = createBuiltinAgent(configWithSeed(3), task, nullptr);
+        const auto none = createBuiltinAgent(configWithSeed(3), task, nullptr, correct);
+        QVERIFY(agent && none);
+        QHash<QString, int> kinds;
+        int mistakes = 0;
+        constexpr int attempts = 200;
+        for (int i = 0; i < attempts; ++i) {
+            const AttemptContext c = attemptZero(task, i % 7, quint64(i));
+            const AgentOutcome out = propose(*agent, c);
+            QVERIFY2(out.ok, qPrintable(out.error));
+            // Every mistake the model draws applies to the program it wrote.
+            QVERIFY2(!out.log.contains(QLatin1String("mistake applies")), qPrintable(out.log));
+            const QRegularExpressionMatch m =
+                QRegularExpression(QStringLiteral("simulated mistake \\(([a-z ]+)\\)")).match(out.log);
+            const AgentOutcome clean = propose(*none, c);
+            if (m.hasMatch()) {
+                ++mistakes;
+                ++kinds[m.captured(1)];
+                // The mistake is in the program, not in what the agent says it did.
+                QVERIFY(out.program != clean.program);
+                QCOMPARE(out.proposal, clean.proposal);
+            } else {
+                QCOMPARE(out.program, clean.program);
+            }
+        }
+        const double rate = double(mistakes) / attempts;
+        qInfo("%s: %d of %d programs carry a mistake (invalid %d, crash %d, timeout %d)", qPrintable(task),
+              mistakes, attempts, kinds.value(QStringLiteral("invalid construction")),
+              kinds.value(QStringLiteral("crash")), kinds.value(QStringLiteral("timeout")));
+        // Real trees fail 19-31 % of their attempts.
+        QVERIFY2(rate >= 0.15 && rate <= 0.33, qPrintable(QString::number(rate)));
+        QCOMPARE(kinds.size(), 3);
+    }
+}
+
+void TestBuiltinAgent::mistakesFailRealistically()
+{
+    // One program of each kind of mistake, evaluated for real: the evaluator
+    // rejects the construction, the interpreter crashes, the run times out.
+    const QString task = QStringLiteral("sums_differences");
+    const auto agent = createBuiltinAgent(configWithSeed(3), task, nullptr);
+    QVERIFY(agent);
+    QHash<QString, QString> expected{{QStringLiteral("invalid construction"), QStringLiteral("correctness")},
+                                     {QStringLiteral("crash"), QStringLiteral("runtime")},
+                                     {QStringLiteral("timeout"), QStringLiteral("timeout")}};
+    for (int i = 0; i < 400 && !expected.isEmpty(); ++i) {
+        const AgentOutcome out = propose(*agent, attemptZero(task, i % 5, quint64(i)));
+        const QRegularExpressionMatch m =
+            QRegularExpression(QStringLiteral("simulated mistake \\(([a-z ]+)\\)")).match(out.log);
+        if (!m.hasMatch() || !expected.contains(m.captured(1)))
+            continue;
+        const EvaluationResult r = evaluate(task, out.program, 4);
+        qInfo("%s: %s", qPrintable(m.captured(1)), qPrintable(r.summary().simplified().left(200)));
+        QVERIFY2(!r.isSuccess(), qPrintable(out.log));
+        QCOMPARE(r.failClass, expected.value(m.captured(1)));
+        expected.remove(m.captured(1));
+    }
+    QVERIFY2(expected.isEmpty(), qPrintable(expected.keys().join(QStringLiteral(", "))));
+}
+
+void TestBuiltinAgent::historyHelps()
+{
+    // A refinement whose parent is at its direction's ceiling gains nothing on
+    // its own; with a better program of an earlier iteration in the history it
+    // may go on towards that program's score.
+    const QString task = QStringLiteral("sums_differences");
+    const std::optional<BuiltinScale> scale = builtinTaskScale(task);
+    QVERIFY(scale);
+    const double ceiling = builtinTaskProfiles(task).first().second.ceiling;
+    int helped = 0;
+    for (quint64 seed = 1; seed <= 8; ++seed) {
+        const auto agent = createBuiltinAgent(configWithSeed(seed), task, nullptr, correct);
+        AttemptContext c = attemptZero(task, 0, seed);
+        c.attempt = 2;
+        c.cellId = QStringLiteral("b0a2");
+        c.iteration = 2;
+        c.parentScore = scale->score(ceiling);
+        const AgentOutcome alone = propose(*agent, c);
+        AttemptRecord earlier;
+        earlier.iteration = 1;
+        earlier.cellId = QStringLiteral("b3a4");
+        earlier.score = scale->score(0.5);
+        earlier.program = c.parentProgram;
+        c.history = {earlier};
+        const AgentOutcome helpedOut = propose(*agent, c);
+        // This iteration's own cells do not count as an earlier iteration's.
+        AttemptContext same = c;
+        same.history.first().iteration = 2;
+        const AgentOutcome sameIteration = propose(*agent, same);
+        const double without = logged(alone.log, QStringLiteral("target"));
+        const double with = logged(helpedOut.log, QStringLiteral("target"));
+        QVERIFY2(std::abs(without - ceiling) < 1e-3, qPrintable(alone.log));
+        QVERIFY2(with >= without - 1e-9 && with <= 0.5 + 1e-9, qPrintable(helpedOut.log));
+        QCOMPARE(logged(sameIteration.log, QStringLiteral("target")), without);
+        if (with > without + 1e-3) {
+            ++helped;
+            QVERIFY2(helpedOut.log.contains(QLatin1String("earlier iteration")), qPrintable(helpedOut.log));
+        }
+    }
+    QVERIFY2(helped >= 4, qPrintable(QString::number(helped)));
+}
+
+void TestBuiltinAgent::failedParentFallsBackToLastWorkingAttempt()
+{
+    const QString task = QStringLiteral("sums_differences");
+    const auto agent = createBuiltinAgent(configWithSeed(6), task, nullptr, correct);
+    QVERIFY(agent);
+    const AttemptContext first = attemptZero(task, 2, 1);
+    const AgentOutcome a0 = propose(*agent, first);
+    const EvaluationResult r0 = evaluate(task, a0.program);
+    QVERIFY2(r0.isSuccess(), qPrintable(r0.summary()));
+    AttemptContext second = refinementOf(first, a0, r0.score);
+    const AgentOutcome a1 = propose(*agent, second);
+    // Attempt 1 crashed; attempt 2 goes back to attempt 0's construction.
+    AttemptContext third = refinementOf(second, a1, std::nullopt, QStringLiteral("runtime: IndexError"));
+    AttemptRecord working;
+    working.cellId = QStringLiteral("b2a0");
+    working.branch = 2;
+    working.attempt = 0;
+    working.score = r0.score;
+    working.program = a0.program;
+    AttemptRecord crashed = working;
+    crashed.cellId = QStringLiteral("b2a1");
+    crashed.attempt = 1;
+    crashed.score.reset();
+    crashed.error = QStringLiteral("runtime: IndexError");
+    crashed.program = a1.program;
+    third.history = {working, crashed};
+    const AgentOutcome a2 = propose(*agent, third);
+    QVERIFY2(a2.ok, qPrintable(a2.error));
+    QVERIFY2(a2.proposal.contains(QLatin1String("b2a0")), qPrintable(a2.proposal));
+    QVERIFY2(!a2.program.contains(QLatin1String("WARM = None")), qPrintable(a2.log));
+    const EvaluationResult r2 = evaluate(task, a2.program);
+    QVERIFY2(r2.isSuccess(), qPrintable(r2.summary()));
+    QVERIFY(*r2.score >= *r0.score - 1e-12);
+}
+
+void TestBuiltinAgent::curveOnSumsDifferences()
+{
+    // parallel_refine on W = 4 as a live round runs it: four branches opened
+    // at once, then every branch refined each round. The default agent, with
+    // its mistakes, on three seeds.
+    const QString task = QStringLiteral("sums_differences");
+    const EvaluationResult baseline = evaluate(task, readFile(TaskRegistry::initialProgram(task)));
+    QVERIFY2(baseline.isSuccess(), qPrintable(baseline.summary()));
+    BuiltinScale gap = *builtinTaskScale(task);
+    gap.initial = *baseline.score;
+    const auto directions = builtinTaskDirections(task);
+    constexpr int width = 4;
+    constexpr int rounds = 4;
+    double gainSum = 0.0;
+    int failures = 0;
+    int calls = 0;
+    const QList<quint64> seeds{1, 2, 3};
+    for (const quint64 seed : seeds) {
+        const auto agent = createBuiltinAgent(configWithSeed(seed), task, nullptr);
+        QVERIFY(agent);
+        QList<AttemptRecord> history;
+        std::vector<AttemptContext> last(width);
+        std::vector<AgentOutcome> outcomes(width);
+        std::vector<EvaluationResult> results(width);
+        double first = 0.0;
+        double best = 0.0;
+        for (int round = 0; round < rounds; ++round) {
+            std::vector<AttemptContext> batch(width);
+            for (int b = 0; b < width; ++b) {
+                AttemptContext c =
+                    round == 0 ? attemptZero(task, b, 0)
+                               : refinementOf(last[b], outcomes[b], results[b].score,
+                                              results[b].isSuccess() ? QString() : results[b].summary());
+                c.seed = seed * 1000 + quint64(b) * 37 + quint64(round);
+                c.baselineScore = baseline.score;
+                c.directionHint = QStringLiteral("direction:") + directions.at(b % directions.size()).first;
+                c.history = history;
+                batch[b] = c;
+            }
+            std::vector<std::thread> threads;
+            for (int b = 0; b < width; ++b) {
+                threads.emplace_back([&, b] {
+                    outcomes[b] = propose(*agent, batch[b]);
+                    results[b] = outcomes[b].ok ? evaluate(task, outcomes[b].program, 8)
+                                                : EvaluationResult::failure("agent", outcomes[b].error);
+                });
+            }
+            for (std::thread &t : threads)
+                t.join();
+            for (int b = 0; b < width; ++b) {
+                last[b] = batch[b];
+                ++calls;
+                AttemptRecord r;
+                r.cellId = batch[b].cellId;
+                r.branch = b;
+                r.attempt = batch[b].attempt;
+                r.score = results[b].score;
+                r.error = results[b].isSuccess() ? QString() : results[b].summary();
+                r.program = outcomes[b].program;
+                history << r;
+                if (!results[b].isSuccess()) {
+                    ++failures;
+                    continue;
+                }
+                best = std::max(best, gap.fraction(*results[b].score));
+            }
+            if (round == 0)
+                first = best;
+        }
+        qInfo("seed %llu: first batch %.3f of the gap, %d calls %.3f", static_cast<unsigned long long>(seed),
+              first, rounds * width, best);
+        QVERIFY2(first <= 0.7, qPrintable(QString::number(first)));
+        QVERIFY(best >= first);
+        gainSum += best - first;
+    }
+    qInfo("mean gain over the first batch: %.3f of the gap; %d of %d calls failed",
+          gainSum / double(seeds.size()), failures, calls);
+    QVERIFY2(gainSum / double(seeds.size()) >= 0.10,
+             qPrintable(QString::number(gainSum / double(seeds.size()))));
 }
 
 QTEST_GUILESS_MAIN(TestBuiltinAgent)

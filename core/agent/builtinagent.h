@@ -26,6 +26,20 @@
 //    evaluator's sandbox, reads what it printed and writes it into the new
 //    program as WARM: the new program starts from the parent's construction
 //    and keeps it as a candidate, so along a branch the score does not drop.
+//    When the parent failed, the attempt starts from the branch's last
+//    working attempt (from the history) instead.
+//  - The three math tasks follow a progress model (builtinprogress.h), so a
+//    round has a curve as a model's would: before writing a program the
+//    agent draws how much of the task's gap (initial program → best published
+//    value) this call may close: attempt 0 a part of its direction's ceiling
+//    (never more than 60 %), a refinement a step of the remaining way to the
+//    ceiling (or nothing: some changes do not pay). Ceilings and steps are
+//    fixed per task and direction. The program's real search stops at that
+//    target (or trims its result down to it). About a quarter of the programs
+//    carry a realistic mistake (an invalid construction, a crash, a run that
+//    never ends); the log names it, the proposal does not. A refinement that
+//    can read a better program of an earlier iteration may go past its
+//    direction's ceiling towards that program's score.
 //  - Usage: model "builtin:<task>", no tokens, no cost, one call.
 //  - propose() is safe to call from several threads at once (the strategies
 //    are stateless; the cache of parent outputs is locked).
@@ -51,8 +65,8 @@
 //    counts, started from Conway's set times itself (a + stride·b; a stride
 //    below 29 folds the copies into each other). Directions: tensor-anneal
 //    (stride 29), folded-tensor (23), shift-moves, wide-fold (26, hotter),
-//    greedy. Refinements continue from the parent's set, cooler, with a new
-//    move mix.
+//    greedy. Refinements continue from the parent's set at a new
+//    temperature, with a new move mix.
 //  - lasso_path (C++17, no Eigen so it builds fast): coordinate descent with
 //    warm starts, every path point certified by a duality gap below 1e-10
 //    (so it stays within the evaluator's 1e-6); variants toggle strong-rule
@@ -68,11 +82,13 @@
 //    `env` after the build is checked.
 
 #include "agent.h"
+#include "builtinprogress.h"
 
 #include <QString>
 #include <QStringList>
 
 #include <memory>
+#include <optional>
 #include <utility>
 
 namespace dreamrsi {
@@ -86,9 +102,29 @@ QStringList builtinAgentTasks();
 /// out to branches as direction hints, whatever the agent.
 QList<std::pair<QString, QString>> builtinTaskDirections(const QString &task);
 
+/// The progress model's gap for `task` (a built-in task name or a folder
+/// naming a built-in evaluator); nullopt when the task has none.
+std::optional<BuiltinScale> builtinTaskScale(const QString &task);
+
+/// How far each of the task's directions can go (its ceiling, step, first
+/// reach and failure rate), in direction order; empty without a progress model.
+QList<std::pair<QString, BuiltinProfile>> builtinTaskProfiles(const QString &task);
+
+/// Settings of the built-in agent that no user sets (tests do).
+struct BuiltinAgentOptions
+{
+    /// Share of attempts whose program has a mistake; negative = each
+    /// direction's own rate (builtinprogress.h). 0 makes every program correct.
+    double failureRate = -1.0;
+};
+
 /// The built-in agent for `task`: a built-in task name, or a task folder whose
 /// task.json names a built-in evaluator. Null with `*error` set (naming the
 /// task and the known ones) for any other task.
-std::unique_ptr<DiscoveryAgent> createBuiltinAgent(const AgentConfig &config, const QString &task, QString *error);
+std::unique_ptr<DiscoveryAgent> createBuiltinAgent(const AgentConfig &config, const QString &task,
+                                                   QString *error);
+/// The same with settings no user sets (tests turn the mistakes off with them).
+std::unique_ptr<DiscoveryAgent> createBuiltinAgent(const AgentConfig &config, const QString &task,
+                                                   QString *error, BuiltinAgentOptions options);
 
 } // namespace dreamrsi

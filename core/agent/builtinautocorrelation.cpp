@@ -18,7 +18,9 @@ on a smooth stand-in (the p-norm of the convolution, p raised stage by stage
 towards the maximum), then a local search that moves one height at a time
 and keeps a move only when the exact C3 drops. WARM, when set, is the
 parent's step function: it is kept as a candidate and, with init "parent",
-resampled to n steps as the starting point.
+resampled to n steps as the starting point. TARGET bounds what this one
+change may gain: a better step function is moved back towards the parent's
+along the straight line between them until its score is within the target.
 """
 import json
 import math
@@ -28,6 +30,7 @@ from scipy.optimize import minimize
 
 P = @PARAMS@
 WARM = @WARM@
+TARGET = float(P.get("target", math.inf))
 
 rng = np.random.default_rng(int(P["seed"]))
 
@@ -93,6 +96,18 @@ if WARM is not None:
     warm = np.asarray(WARM, dtype=float)
     if len(warm) >= 1 and c3(warm) < value:
         a, value = warm, c3(warm)
+
+if 1.0 / c3(a) > TARGET:
+    warm = np.asarray(WARM, dtype=float) if WARM is not None else np.ones(len(a))
+    base = resample(warm, len(a))
+    base = base / np.sum(base) * len(a)
+    keep, kept = warm, 1.0 / c3(warm)
+    for t in np.linspace(0.0, 1.0, 201)[1:]:
+        trial = base + t * (a - base)
+        s = 1.0 / c3(trial)
+        if kept < s <= TARGET:
+            keep, kept = trial, s
+    a = keep
 
 print(json.dumps({"heights": [float(v) for v in a]}))
 )PY";
@@ -170,6 +185,42 @@ QString BuiltinAutocorrelation::describe(const QString &direction) const
     return QStringLiteral("random heights, then a p-norm minimax schedule from p = 8 to 512 with L-BFGS-B");
 }
 
+std::optional<BuiltinScale> BuiltinAutocorrelation::scale() const
+{
+    // Score = 1/C3: the constant initial program has C3 = 2 (score 0.5), the
+    // best published construction C3 = 1.4536754656 (score 0.6879).
+    return BuiltinScale{0.5, 1.0 / 1.4536754656};
+}
+
+BuiltinProfile BuiltinAutocorrelation::profile(const QString &direction) const
+{
+    // {ceiling, step, first, failRate}: cancellation (negative lobes) goes
+    // furthest, a pure local search least.
+    if (direction == QLatin1String("negative-lobes"))
+        return {0.95, 0.28, 0.40, 0.26};
+    if (direction == QLatin1String("hill-climb"))
+        return {0.65, 0.35, 0.55, 0.18};
+    if (direction == QLatin1String("coarse-to-fine"))
+        return {0.80, 0.30, 0.40, 0.22};
+    return {0.88, 0.32, 0.45, 0.24}; // smooth-minimax
+}
+
+QList<BuiltinDefect> BuiltinAutocorrelation::defects() const
+{
+    using K = BuiltinDefect::Kind;
+    return {
+        {K::Invalid, QStringLiteral("print(json.dumps({\"heights\": [float(v) for v in a]}))"),
+         QStringLiteral("print(json.dumps({\"heights\": [float(v) for v in a - np.mean(a)]}))"),
+         QStringLiteral("the heights are centred before printing, so they sum to zero")},
+        {K::Crash, QStringLiteral("    return f, 2.0 * np.correlate(w, a, \"valid\") - 2.0 / s\n"),
+         QStringLiteral("    return f, 2.0 * np.correlate(w, a, \"valid\") - 2.0 / total_sum\n"),
+         QStringLiteral("the gradient uses a name that was never defined (a NameError)")},
+        {K::Timeout, QStringLiteral("for it in range(int(P[\"polish\"])):\n"),
+         QStringLiteral("while value > 0.0:\n"),
+         QStringLiteral("the local search loops until C3 reaches zero, which it never does")},
+    };
+}
+
 BuiltinDraft BuiltinAutocorrelation::draft(const BuiltinStep &step, BuiltinRandom &random) const
 {
     BuiltinDraft d;
@@ -215,6 +266,7 @@ BuiltinDraft BuiltinAutocorrelation::draft(const BuiltinStep &step, BuiltinRando
     // Cost grows with n² per evaluation: keep a run to a few seconds.
     const int n = p.integer(QStringLiteral("n"), 300);
     p.setInteger(QStringLiteral("lbfgs"), std::min(p.integer(QStringLiteral("lbfgs"), 200), int(60000 / std::max(n, 1))));
+    p.set(QStringLiteral("target"), step.target ? exact(*step.target) : QStringLiteral("inf"));
     stamp(p, step, random);
 
     QString note;

@@ -6,6 +6,11 @@ namespace dreamrsi {
 
 BuiltinStrategy::~BuiltinStrategy() = default;
 
+BuiltinProfile BuiltinStrategy::profile(const QString &) const
+{
+    return {};
+}
+
 bool BuiltinStrategy::parentFailed(const BuiltinStep &step)
 {
     const AttemptContext &c = *step.context;
@@ -18,7 +23,8 @@ void BuiltinStrategy::stamp(BuiltinParams &params, const BuiltinStep &step, Buil
 {
     params.set(QStringLiteral("task"), task());
     params.set(QStringLiteral("direction"), step.direction);
-    const int generation = step.parentParams ? step.parentParams->integer(QStringLiteral("generation"), 0) + 1 : 0;
+    const int generation =
+        step.parentParams ? step.parentParams->integer(QStringLiteral("generation"), 0) + 1 : 0;
     params.setInteger(QStringLiteral("generation"), generation);
     params.setInteger(QStringLiteral("seed"), random.programSeed());
 }

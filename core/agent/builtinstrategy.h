@@ -2,6 +2,7 @@
 
 #include "agent.h"
 #include "builtinparams.h"
+#include "builtinprogress.h"
 
 #include <QJsonValue>
 #include <QString>
@@ -19,10 +20,13 @@ class BuiltinRandom;
 struct BuiltinStep
 {
     const AttemptContext *context = nullptr;
-    QString direction;                        ///< one of the strategy's directions
+    QString direction;                         ///< one of the strategy's directions
     std::optional<BuiltinParams> parentParams; ///< the parent's block, nullopt when it has none
-    QJsonValue parentOutput;                  ///< the parent's printed JSON; Undefined when unknown
-    QString parentOutputNote;                 ///< why there is no parent output (for the proposal)
+    QJsonValue parentOutput;                   ///< the parent's printed JSON; Undefined when unknown
+    QString parentOutputNote;                  ///< why there is no parent output (for the proposal)
+    /// The score the program may reach (the progress model's target); nullopt
+    /// for tasks without a progress model (their programs run unbounded).
+    std::optional<double> target;
 };
 
 /// A program made by a strategy, with its parameters and the sentences that
@@ -52,6 +56,16 @@ public:
     /// the parent in the sandbox).
     virtual bool usesParentOutput() const = 0;
     virtual BuiltinDraft draft(const BuiltinStep &step, BuiltinRandom &random) const = 0;
+
+    /// The task's gap (initial program → best published value), for the
+    /// progress model; nullopt when the task has none (the programs then run
+    /// unbounded and make no deliberate mistakes).
+    virtual std::optional<BuiltinScale> scale() const { return std::nullopt; }
+    /// How far `direction` can go on this task (see builtinprogress.h).
+    virtual BuiltinProfile profile(const QString &direction) const;
+    /// The realistic mistakes this task's programs can make, each a
+    /// substitution on the text draft() writes.
+    virtual QList<BuiltinDefect> defects() const { return {}; }
 
 protected:
     /// The parent failed: no score, or an error.

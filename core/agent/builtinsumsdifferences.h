@@ -15,6 +15,9 @@ public:
     QString describe(const QString &direction) const override;
     bool usesParentOutput() const override { return true; }
     BuiltinDraft draft(const BuiltinStep &step, BuiltinRandom &random) const override;
+    std::optional<BuiltinScale> scale() const override;
+    BuiltinProfile profile(const QString &direction) const override;
+    QList<BuiltinDefect> defects() const override;
 };
 
 } // namespace dreamrsi

@@ -245,10 +245,40 @@ std::optional<Cell> readCell(Reader &r, const QJsonValue &value)
 
 } // namespace
 
+namespace {
+
+struct Counters
+{
+    std::atomic<qint64> fast{0}, fallback{0}, compactFast{0}, compactFallback{0};
+};
+
+Counters &counters()
+{
+    static Counters c;
+    return c;
+}
+
+void count(std::atomic<qint64> &counter)
+{
+    counter.fetch_add(1, std::memory_order_relaxed);
+}
+
+} // namespace
+
+ReadCounts readCounts()
+{
+    const Counters &c = counters();
+    return ReadCounts{c.fast.load(std::memory_order_relaxed), c.fallback.load(std::memory_order_relaxed),
+                      c.compactFast.load(std::memory_order_relaxed), c.compactFallback.load(std::memory_order_relaxed)};
+}
+
 ParseResult parse(const QByteArray &json)
 {
-    if (std::optional<ParseResult> fast = detail::parseFast(json))
+    if (std::optional<ParseResult> fast = detail::parseFast(json)) {
+        count(counters().fast);
         return std::move(*fast);
+    }
+    count(counters().fallback);
     return parseReference(json);
 }
 
@@ -471,8 +501,11 @@ ParseResult readFile(const QString &path)
 {
     QString readError;
     ParseResult result = withFileBytes(path, &readError, [](const char *data, qsizetype size) {
-        if (std::optional<ParseResult> fast = detail::parseFastPadded(data, size))
+        if (std::optional<ParseResult> fast = detail::parseFastPadded(data, size)) {
+            count(counters().fast);
             return std::move(*fast);
+        }
+        count(counters().fallback);
         return parseReference(QByteArray(data, size));
     });
     if (!readError.isEmpty())
@@ -505,12 +538,15 @@ std::optional<CompactTree> readCompactFile(const QString &path, QString *error, 
     };
     QString readError;
     std::optional<CompactTree> compact = withFileBytes(path, &readError, detail::parseCompactPadded);
-    if (compact)
+    if (compact) {
+        count(counters().compactFast);
         return keep(std::move(compact));
+    }
     if (!readError.isEmpty()) {
         *error = readError;
         return std::nullopt;
     }
+    count(counters().compactFallback);
     // Anything the compact reading declines is read in full, which decides.
     ParseResult full = readFile(path);
     if (!full.ok()) {

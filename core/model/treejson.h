@@ -37,6 +37,22 @@ struct ParseResult
     }
 };
 
+/// How this process read tree files so far: how many the fast reading
+/// decided and how many went to the reference reading because the fast one
+/// declined them (every invalid file, and any valid file it cannot take,
+/// which is a regression to look into). The compact reading of
+/// readCompactFile() is counted on its own; a file it declines is read in
+/// full, and counted there too. Files served by the compact world cache are
+/// not read, and not counted.
+struct ReadCounts
+{
+    qint64 fast = 0;            ///< parse() and readFile() decided by the fast reading
+    qint64 fallback = 0;        ///< parse() and readFile() decided by parseReference()
+    qint64 compactFast = 0;     ///< readCompactFile() straight from the bytes
+    qint64 compactFallback = 0; ///< readCompactFile() through readFile()
+};
+ReadCounts readCounts();
+
 /// Fast (simdjson) for valid files; anything it does not accept is read again by
 /// parseReference(), so the result and every message are exactly the reference's.
 ParseResult parse(const QByteArray &json);

@@ -329,6 +329,17 @@ QString treeDifference(const DiscoveryTree &fast, const DiscoveryTree &ref)
     return QString();
 }
 
+/// `tree` with no payload, at the top or in any cell.
+DiscoveryTree withoutPayload(const DiscoveryTree &tree)
+{
+    TreeMeta meta = tree.meta();
+    meta.payload = QJsonObject();
+    QList<Cell> cells = tree.cells();
+    for (Cell &c : cells)
+        c.payload = QJsonObject();
+    return *DiscoveryTree::build(meta, cells);
+}
+
 QString compactDifference(const CompactTree &compact, const CompactTree &ref)
 {
     if (!(compact == ref))
@@ -466,6 +477,13 @@ void TestTreeJsonProperty::validTreesTakeTheFastPath()
         difference = treeDifference(*fromFile->tree, *ref.tree);
         QVERIFY2(difference.isEmpty(), context(difference).constData());
 
+        // Without payload (Payload::Skip): the reference's tree with its payload left out.
+        const std::optional<TreeJson::ParseResult> bare =
+            TreeJson::detail::parseFastPadded(withPadding.constData(), bytes.size(), false);
+        QVERIFY2(bare && bare->ok(), context(QStringLiteral("the reading without payload fell back")).constData());
+        difference = treeDifference(*bare->tree, withoutPayload(*ref.tree));
+        QVERIFY2(difference.isEmpty(), context(QStringLiteral("without payload: ") + difference).constData());
+
         const std::optional<CompactTree> compact =
             TreeJson::detail::parseCompactPadded(withPadding.constData(), bytes.size());
         QVERIFY2(compact.has_value(), context(QStringLiteral("the compact reading fell back")).constData());
@@ -515,6 +533,11 @@ void TestTreeJsonProperty::defectsGetTheReferenceVerdict()
             }
         }
         const QByteArray withPadding = padded(bytes);
+        if (const std::optional<TreeJson::ParseResult> bare =
+                TreeJson::detail::parseFastPadded(withPadding.constData(), bytes.size(), false)) {
+            QVERIFY2(bare->ok() == ref.ok() && bare->error.message == ref.error.message,
+                     context(QStringLiteral("the verdict without payload differs")).constData());
+        }
         if (const std::optional<CompactTree> compact =
                 TreeJson::detail::parseCompactPadded(withPadding.constData(), bytes.size())) {
             QVERIFY2(ref.ok(), context(QStringLiteral("the compact reading accepts what the reference rejects")).constData());

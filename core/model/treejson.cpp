@@ -497,11 +497,11 @@ auto withFileBytes(const QString &path, QString *readError, Parse parse) -> decl
     return parsed;
 }
 
-ParseResult readFile(const QString &path)
+ParseResult readFile(const QString &path, Payload payload)
 {
     QString readError;
-    ParseResult result = withFileBytes(path, &readError, [](const char *data, qsizetype size) {
-        if (std::optional<ParseResult> fast = detail::parseFastPadded(data, size)) {
+    ParseResult result = withFileBytes(path, &readError, [payload](const char *data, qsizetype size) {
+        if (std::optional<ParseResult> fast = detail::parseFastPadded(data, size, payload == Payload::Keep)) {
             count(counters().fast);
             return std::move(*fast);
         }
@@ -548,7 +548,7 @@ std::optional<CompactTree> readCompactFile(const QString &path, QString *error, 
     }
     count(counters().compactFallback);
     // Anything the compact reading declines is read in full, which decides.
-    ParseResult full = readFile(path);
+    ParseResult full = readFile(path, Payload::Skip); // only its compact form is kept
     if (!full.ok()) {
         *error = full.error.message;
         return std::nullopt;
@@ -556,21 +556,22 @@ std::optional<CompactTree> readCompactFile(const QString &path, QString *error, 
     return keep(CompactTree::fromTree(*full.tree));
 }
 
-void readFilesEach(const QStringList &paths, const std::function<void(qsizetype, ParseResult &&)> &take, int threads)
+void readFilesEach(const QStringList &paths, const std::function<void(qsizetype, ParseResult &&)> &take, int threads,
+                   Payload payload)
 {
     if (threads <= 0)
         threads = int(std::max(1u, std::thread::hardware_concurrency()));
     threads = int(std::min<qsizetype>(threads, paths.size()));
     if (threads <= 1) {
         for (qsizetype i = 0; i < paths.size(); ++i)
-            take(i, readFile(paths.at(i)));
+            take(i, readFile(paths.at(i), payload));
         return;
     }
     // Each worker takes the next unread path.
     std::atomic<qsizetype> next{0};
     auto work = [&] {
         for (qsizetype i = next++; i < paths.size(); i = next++)
-            take(i, readFile(paths.at(i)));
+            take(i, readFile(paths.at(i), payload));
     };
     std::vector<std::thread> pool;
     pool.reserve(size_t(threads - 1));
@@ -581,11 +582,11 @@ void readFilesEach(const QStringList &paths, const std::function<void(qsizetype,
         t.join();
 }
 
-QList<ParseResult> readFiles(const QStringList &paths, int threads)
+QList<ParseResult> readFiles(const QStringList &paths, int threads, Payload payload)
 {
     QList<ParseResult> results(paths.size());
     ParseResult *into = results.data();
-    readFilesEach(paths, [into](qsizetype i, ParseResult &&r) { into[i] = std::move(r); }, threads);
+    readFilesEach(paths, [into](qsizetype i, ParseResult &&r) { into[i] = std::move(r); }, threads, payload);
     return results;
 }
 

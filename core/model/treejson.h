@@ -59,8 +59,16 @@ ParseResult parse(const QByteArray &json);
 /// The reference reading (QJsonDocument plus per-field checks): the messages'
 /// source, and the cross-check of parse() in the fuzz suite.
 ParseResult parseReference(const QByteArray &json);
+/// Whether a reading keeps the payload keys (those the format does not
+/// name) of the tree and its cells. Skip is for callers that never look at
+/// them (a replay, validate's summary): they are checked all the same, so
+/// the verdict and every message are the same, but building them as
+/// QJsonObjects is most of the cost of reading a file with rich payload.
+/// A file the fast reading declines may still come with its payload.
+enum class Payload { Keep, Skip };
+
 /// Reads and parses a file; the error message starts with the path.
-ParseResult readFile(const QString &path);
+ParseResult readFile(const QString &path, Payload payload = Payload::Keep);
 /// The compact form of a tree file, for replaying built-in policies: from
 /// the compact world cache when `useCache` and it holds the file as it is
 /// now (CompactCache), else read straight from the file when it is valid,
@@ -70,12 +78,12 @@ ParseResult readFile(const QString &path);
 std::optional<CompactTree> readCompactFile(const QString &path, QString *error, bool useCache = false);
 /// readFile() for every path on up to `threads` threads (0: one a core); the
 /// results are in the order of `paths`, whatever the thread count.
-QList<ParseResult> readFiles(const QStringList &paths, int threads = 0);
+QList<ParseResult> readFiles(const QStringList &paths, int threads = 0, Payload payload = Payload::Keep);
 /// readFiles() handing each result to `take(index, result)` on the thread
 /// that read it, in no particular order: for callers that keep only a
 /// digest of each tree, whose trees are then freed in parallel too.
 void readFilesEach(const QStringList &paths, const std::function<void(qsizetype, ParseResult &&)> &take,
-                   int threads = 0);
+                   int threads = 0, Payload payload = Payload::Keep);
 
 QJsonObject cellToJson(const Cell &cell);
 QJsonObject toJson(const DiscoveryTree &tree);

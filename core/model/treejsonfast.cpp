@@ -6,6 +6,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -87,12 +88,45 @@ private:
         if (!impl || !impl->structural_indexes)
             return true; // cannot tell: the reference decides
         const uint32_t *index = impl->structural_indexes.get();
-        for (uint32_t i = 0; i < impl->n_structural_indexes; ++i) {
+        const uint32_t n = impl->n_structural_indexes;
+        for (uint32_t i = 0; i < n; ++i) {
             const size_t at = index[i];
             if (at >= m_size)
                 continue;
             const char c = m_data[at];
-            if ((c == '-' || (c >= '0' && c <= '9')) && underflows(m_data + at, m_data + m_size))
+            if (c != '-' && (c < '0' || c > '9'))
+                continue;
+            // The token and the blanks after it, up to the next structural character.
+            const size_t next = i + 1 < n ? std::min<size_t>(index[i + 1], m_size) : m_size;
+            const size_t length = next > at ? next - at : 0;
+            // Shorter than "2e-324", or short and without an exponent: no underflow.
+            if (length < 6)
+                continue;
+            if (length < 32 && !hasExponent(m_data + at, length, m_size - at))
+                continue;
+            if (underflows(m_data + at, m_data + next))
+                return true;
+        }
+        return false;
+    }
+
+    /// Whether the `length` (< 32) bytes at `p` hold an 'e' or 'E'; `readable`
+    /// bytes may be read there. Eight bytes at a time: number tokens are
+    /// checked by the thousand per file.
+    static bool hasExponent(const char *p, size_t length, size_t readable)
+    {
+        if (readable < 32 || std::endian::native != std::endian::little) {
+            return std::any_of(p, p + length, [](char c) { return c == 'e' || c == 'E'; });
+        }
+        for (size_t k = 0; k < length; k += 8) {
+            uint64_t x = 0;
+            std::memcpy(&x, p + k, 8);
+            // Bytes that are 'e' or 'E' become zero; then the usual test for a zero byte.
+            x = (x | 0x2020202020202020ull) ^ 0x6565656565656565ull;
+            uint64_t zero = (x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull;
+            if (length - k < 8)
+                zero &= (uint64_t(1) << (8 * (length - k))) - 1; // the token's bytes only (little-endian)
+            if (zero)
                 return true;
         }
         return false;
@@ -454,7 +488,8 @@ struct Walker
         return (seen & (Id | Branch | Attempt | Seq)) == (Id | Branch | Attempt | Seq);
     }
 
-    static bool cell(dom::element e, Cell *c, Interner &intern)
+    /// `keepPayload` false: the payload is checked, not kept.
+    static bool cell(dom::element e, Cell *c, Interner &intern, bool keepPayload)
     {
         static const QString ok = QString::fromLatin1(FailClass::Ok);
         static const QString agent = QString::fromLatin1(FailClass::Agent);
@@ -479,9 +514,10 @@ struct Walker
         }
         for (const auto &[key, v] : raw.payload) {
             QJsonValue payload;
-            if (!value(v, &payload))
+            if (!value(v, keepPayload ? &payload : nullptr))
                 return false;
-            c->payload.insert(string(key), payload);
+            if (keepPayload)
+                c->payload.insert(string(key), payload);
         }
         c->failClass = raw.failClass ? intern(*raw.failClass) : c->evaluated && !c->error ? ok : agent;
         return true;
@@ -539,14 +575,15 @@ struct Walker
     }
 
     /// The top-level fields: false when the reference must decide.
-    /// `meta` null: checks only (the compact reading keeps none of it).
-    static bool top(dom::element root, TreeMeta *meta, std::optional<dom::array> *cellsArray)
+    /// `meta` null: checks only (the compact reading keeps none of it);
+    /// `keepPayload` false: the payload keys are checked, not kept.
+    static bool top(dom::element root, TreeMeta *meta, std::optional<dom::array> *cellsArray, bool keepPayload = true)
     {
         if (!root.is_object())
             return false;
         TreeMeta scratch;
-        const bool keep = meta != nullptr;
-        if (!keep)
+        const bool keep = meta != nullptr && keepPayload;
+        if (!meta)
             meta = &scratch;
         QVarLengthArray<std::string_view, 8> payloadKeys; // when not kept
         unsigned seen = 0;
@@ -596,18 +633,18 @@ struct Walker
         return (seen & Format) && cellsArray->has_value();
     }
 
-    static std::optional<ParseResult> tree(dom::element root)
+    static std::optional<ParseResult> tree(dom::element root, bool keepPayload)
     {
         TreeMeta meta;
         std::optional<dom::array> cellsArray;
-        if (!top(root, &meta, &cellsArray))
+        if (!top(root, &meta, &cellsArray, keepPayload))
             return std::nullopt;
         QList<Cell> cells;
         cells.reserve(qsizetype(cellsArray->size()));
         Interner intern;
         for (dom::element e : *cellsArray) {
             Cell c;
-            if (!cell(e, &c, intern))
+            if (!cell(e, &c, intern, keepPayload))
                 return std::nullopt;
             cells.append(std::move(c));
         }
@@ -797,22 +834,22 @@ std::optional<dom::element> rootOf(const char *data, qsizetype size, bool padded
     return root;
 }
 
-std::optional<ParseResult> parseWith(const char *data, qsizetype size, bool padded)
+std::optional<ParseResult> parseWith(const char *data, qsizetype size, bool padded, bool keepPayload)
 {
     const std::optional<dom::element> root = rootOf(data, size, padded);
-    return root ? Walker::tree(*root) : std::nullopt;
+    return root ? Walker::tree(*root, keepPayload) : std::nullopt;
 }
 
 } // namespace
 
 std::optional<ParseResult> parseFast(const QByteArray &json)
 {
-    return parseWith(json.constData(), json.size(), false);
+    return parseWith(json.constData(), json.size(), false, true);
 }
 
-std::optional<ParseResult> parseFastPadded(const char *data, qsizetype size)
+std::optional<ParseResult> parseFastPadded(const char *data, qsizetype size, bool keepPayload)
 {
-    return parseWith(data, size, true);
+    return parseWith(data, size, true, keepPayload);
 }
 
 std::optional<CompactTree> parseCompactPadded(const char *data, qsizetype size)

@@ -23,7 +23,9 @@ std::optional<ParseResult> parseFast(const QByteArray &json);
 
 /// parseFast() of `size` bytes at `data`, which stay readable for
 /// paddingBytes() more (so that the parser need not copy the document).
-std::optional<ParseResult> parseFastPadded(const char *data, qsizetype size);
+/// With `keepPayload` false, payload keys are checked as always but the
+/// tree holds none (TreeJson::Payload::Skip).
+std::optional<ParseResult> parseFastPadded(const char *data, qsizetype size, bool keepPayload = true);
 qsizetype paddingBytes();
 
 /// The compact form (for replaying built-in policies) of `size` padded bytes

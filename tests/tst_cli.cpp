@@ -142,6 +142,7 @@ void TestCli::benchTree()
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains(QStringLiteral("500 cells")), qPrintable(r.out));
     QVERIFY(r.out.contains(QStringLiteral("cells/s")));
+    QVERIFY2(r.out.contains(QStringLiteral("fast path: 1 files, fallback: 0")), qPrintable(r.out));
     QCOMPARE(runCli({QStringLiteral("bench"), QStringLiteral("tree"), QStringLiteral("--cells"), QStringLiteral("x")}).exitCode, 2);
 }
 
@@ -216,15 +217,37 @@ void TestCli::benchCompare()
     const Run r = runCli({QStringLiteral("bench"), QStringLiteral("compare"), QStringLiteral("--worlds"), QStringLiteral("3"),
                           QStringLiteral("--runs"), QStringLiteral("1"), QStringLiteral("--reference"), reference});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-    QVERIFY2(r.out.startsWith(QStringLiteral("3 worlds, ")), qPrintable(r.out));
+    // Both generators, each with its heading, its fast-path count and four rows.
+    QVERIFY2(r.out.startsWith(QStringLiteral("generator synth (")), qPrintable(r.out));
+    QVERIFY2(r.out.contains(QStringLiteral("\ngenerator python (")), qPrintable(r.out));
+    QVERIFY2(r.out.contains(QStringLiteral("): 3 worlds, ")), qPrintable(r.out));
+    // Every file of either generator is read by the fast path, full and compact.
+    QCOMPARE(r.out.count(QStringLiteral("fast path: 3 files, fallback: 0; compact reading: 3 files, fallback: 0\n")), 2);
     const QRegularExpression row(
         QStringLiteral(R"(^(scripted \(greedy\.js\)|built-in portfolio|built-in portfolio, cached|)"
-                       R"(parse \(validate vs json\.load\))\s+\d+\.\d{3}s\s+\d+\.\d{3}s\s+\d+\.\dx$)"),
+                       R"(parse \(validate vs json\.load\))\s+\d+\.\d{3}s\s+\d+\.\d{3}s\s+\d+\.\dx)"
+                       R"((  goal >= (3|20|5)x: (met|MISSED))?$)"),
         QRegularExpression::MultilineOption);
-    int rows = 0;
-    for (QRegularExpressionMatchIterator it = row.globalMatch(r.out); it.hasNext(); it.next())
+    int rows = 0, goals = 0;
+    for (QRegularExpressionMatchIterator it = row.globalMatch(r.out); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
         ++rows;
-    QVERIFY2(rows == 4, qPrintable(r.out));
+        goals += m.captured(2).isEmpty() ? 0 : 1;
+    }
+    QVERIFY2(rows == 8, qPrintable(r.out));
+    QVERIFY2(goals == 6, qPrintable(r.out)); // the cached row has no goal
+    QVERIFY2(r.out.endsWith(QStringLiteral("every goal met\n")) || r.out.contains(QStringLiteral(" goal(s) missed\n")),
+             qPrintable(r.out));
+    const Run one = runCli({QStringLiteral("bench"), QStringLiteral("compare"), QStringLiteral("--worlds"), QStringLiteral("2"),
+                            QStringLiteral("--runs"), QStringLiteral("1"), QStringLiteral("--reference"), reference,
+                            QStringLiteral("--generators"), QStringLiteral("python")});
+    QVERIFY2(one.exitCode == 0, qPrintable(one.err));
+    QVERIFY2(one.out.startsWith(QStringLiteral("generator python (")) && !one.out.contains(QStringLiteral("generator synth")),
+             qPrintable(one.out));
+    const Run unknown = runCli({QStringLiteral("bench"), QStringLiteral("compare"), QStringLiteral("--generators"),
+                                QStringLiteral("synth,perl")});
+    QCOMPARE(unknown.exitCode, 2);
+    QVERIFY2(unknown.err.contains(QStringLiteral("unknown generator 'perl'")), qPrintable(unknown.err));
 
     const Run missing = runCli({QStringLiteral("bench"), QStringLiteral("compare"), QStringLiteral("--reference"),
                                 QStringLiteral("/nonexistent/reference")});

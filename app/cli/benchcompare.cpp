@@ -1,14 +1,18 @@
-// `dreamrsi bench compare`: the speed rows of issue 15 in one run. Whole
-// processes, from start to exit, of this dreamrsi and of the independent
-// Python reading of replay.md (tests/replay_reference, which rebuilds its
-// state every round) on the same synthetic worlds: a scripted policy, the
-// built-in portfolio, and reading the files. Figures only; nothing is judged.
+// `dreamrsi bench compare`: the speed rows of issues 15 and 25 in one run.
+// Whole processes, from start to exit, of this dreamrsi and of the
+// independent Python reading of replay.md (tests/replay_reference, which
+// rebuilds its state every round) on the same worlds: a scripted policy, the
+// built-in portfolio, and reading the files. The worlds come from two
+// generators with different habits: `dreamrsi synth` (Qt's writer) and a
+// Python one (json.dump), so that the figures hold on files we did not
+// write. Each row is printed with its goal and whether it was met.
 #include "commands.h"
 
 #include "commandline.h"
 #include "optionvalues.h"
 
 #include "model/compactcache.h"
+#include "model/treejson.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -29,14 +33,21 @@ namespace {
 
 const char *const compareUsage =
     "usage: dreamrsi bench compare [--worlds 1000] [--runs 3] [--seed 1] [--threads T]\n"
-    "                              [--reference DIR] [--python python3] [--before OLD_DREAMRSI]\n"
+    "                              [--generators synth,python] [--reference DIR]\n"
+    "                              [--python python3] [--before OLD_DREAMRSI]\n"
     "Times, best of N runs each, whole processes of this dreamrsi and of the Python\n"
     "reference of replay.md in DIR (default: tests/replay_reference of the source tree,\n"
-    "found from $DREAMRSI_SOURCE_DIR or next to the build) on the same synthetic worlds\n"
+    "found from $DREAMRSI_SOURCE_DIR or next to the build) on the same worlds\n"
     "(5 betas, W = 10): greedy.js, builtin:portfolio, and validate against json.load.\n"
     "builtin:portfolio is timed twice: reading every world (--no-cache), and with the\n"
     "compact world cache filled by one run before (in the bench's own folder).\n"
-    "With --before, an older dreamrsi is timed on the same rows too (without --no-cache).\n";
+    "The worlds come from each generator named: synth (`dreamrsi synth`, Qt's indented\n"
+    "JSON, cells by seq, keys sorted) and python (json.dump: \", \" and \": \" spacing,\n"
+    "other key order, cells shuffled, sparse branches, zeros written 0.0, optional fields\n"
+    "left out, error texts, escaped Unicode). Before the rows, how many files the fast\n"
+    "reader took and how many fell back to the reference reading. Goals: scripted >= 3x,\n"
+    "built-in (--no-cache) >= 20x, parse >= 5x the Python reference.\n"
+    "With --before, an older dreamrsi is timed on the same rows too.\n";
 
 // The Python side: the reference's greedy policy over every world and β, and
 // json.load of every file. Paths come as arguments.
@@ -63,6 +74,75 @@ for path in sys.argv[1:]:
     with open(path) as f:
         cells += len(json.load(f)["cells"])
 print(cells)
+)PY";
+
+// The second generator: worlds as a Python program writes them (json.dump
+// with its default separators), with habits our own writer does not have.
+// Arguments: folder, count, seed. Deterministic for a seed (random.Random's
+// random() only).
+const char *const pythonGenerate = R"PY(
+import json, os, random, sys
+out, count, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+os.makedirs(out, exist_ok=True)
+IDEAS = ["warm start from the previous \u03bb", "coordinate descent with active set",
+         "strong screening rule \u2192 fewer features", "step size from the Lipschitz bound",
+         "Gap-safe r\u00e8gle d'\u00e9limination", "Nesterov momentum", "\u7a00\u758f\u5206\u89e3 (sparse split)"]
+ERRORS = {
+    "compile": "solver.cpp:%d:17: error: no matching function for call to 'soft_threshold(Eigen::VectorXd&, double)'",
+    "runtime": "Traceback (most recent call last):\n  File \"solver.py\", line %d, in fit\n    beta = np.linalg.solve(A, b)\nnumpy.linalg.LinAlgError: Singular matrix",
+    "timeout": "time limit exceeded after %d s",
+    "correctness": "tolerance 1e-06 not met: relative duality gap 3.2e-04 after %d iterations",
+    "resource": "MemoryError: cannot allocate %d MiB",
+    "env": "ModuleNotFoundError: No module named 'sklearn' (worker %d)",
+    "agent": "the model returned no program (attempt %d)",
+}
+def below(rng, n):
+    return int(rng.random() * n)
+for w in range(count):
+    rng = random.Random(seed * 100003 + w)
+    zero_world = rng.random() < 0.05  # every score 0.0: S = 0
+    quiet_ok = rng.random() < 0.5     # successes leave "error" out instead of null
+    cells, branch = [], below(rng, 3)
+    for _ in range(6 + below(rng, 4)):
+        quality = 0.4 + rng.random()
+        for a in range(4 + below(rng, 9)):
+            c = {"branch": branch, "attempt": a, "id": "lasso-%d-%d" % (branch, a),
+                 "proposal": IDEAS[below(rng, len(IDEAS))] + " (%d)" % below(rng, 1000)}
+            r = rng.random()
+            if r < 0.3:  # a solver that misses its tolerance scores 0
+                c.update(score=0.0, fail_class="correctness", error=ERRORS["correctness"] % below(rng, 5000),
+                         evaluated=True, valid=False, n_valid=below(rng, 5), n_total=5)
+            elif r < 0.4:
+                kind = ["compile", "runtime", "timeout", "resource"][below(rng, 4)]
+                c.update(score=None, fail_class=kind, error=ERRORS[kind] % below(rng, 500), evaluated=True, valid=False)
+            elif r < 0.45:
+                kind = "agent" if rng.random() < 0.7 else "env"
+                c.update(fail_class=kind, error=ERRORS[kind] % a, evaluated=False)
+            else:
+                quality += 0.05 * (rng.random() - 0.3)
+                c["score"] = 0.0 if zero_world else quality
+                c.update(fail_class="ok", evaluated=True, valid=True, n_valid=5, n_total=5)
+                if not quiet_ok:
+                    c["error"] = None
+            c["metrics"] = {"runtime_ms": round(5 + 200 * rng.random(), 1), "iterations": below(rng, 2000),
+                            "objective": round(rng.random(), 8) if r >= 0.3 else 0.0, "tol": 1e-06}
+            if rng.random() < 0.6:
+                c["tags"] = ["solver:lasso", "direction:%d" % below(rng, 5)]
+            cells.append(c)
+        branch += 1 + below(rng, 4)
+    order = list(range(len(cells)))
+    for i in range(len(order) - 1, 0, -1):
+        j = below(rng, i + 1)
+        order[i], order[j] = order[j], order[i]
+    for s, c in zip(order, cells):
+        c["seq"] = s
+    for i in range(len(cells) - 1, 0, -1):
+        j = below(rng, i + 1)
+        cells[i], cells[j] = cells[j], cells[i]
+    doc = {"format": "dreamrsi-tree/1", "cells": cells, "task": "lasso_path", "baseline_score": 0.0,
+           "iteration": w, "generator": {"name": "python-json", "seed": seed}}
+    with open(os.path.join(out, "py-%d-%04d.json" % (seed, w)), "w") as f:
+        json.dump(doc, f, ensure_ascii=(w % 2 == 0))
 )PY";
 
 struct Timed
@@ -126,6 +206,40 @@ QString defaultReference()
     return {};
 }
 
+/// A generator of the worlds the rows run on.
+struct Generator
+{
+    QString name;
+    QString habits; ///< what its files look like, for the heading
+};
+
+const QList<Generator> &generators()
+{
+    static const QList<Generator> all{
+        {QStringLiteral("synth"), QStringLiteral("dreamrsi synth: Qt's indented JSON, keys sorted, cells by seq")},
+        {QStringLiteral("python"), QStringLiteral("Python json.dump: \", \" spacing, own key order, cells shuffled, "
+                                                  "zeros as 0.0, error texts, escaped Unicode")}};
+    return all;
+}
+
+/// How many of `paths` this process reads by the fast path, full and compact
+/// (no cache), as "fast path: N files, fallback: M; compact: ...".
+QString fastPathLine(const QStringList &paths, int threads)
+{
+    const TreeJson::ReadCounts before = TreeJson::readCounts();
+    TreeJson::readFilesEach(paths, [](qsizetype, TreeJson::ParseResult &&) {}, threads);
+    for (const QString &path : paths) {
+        QString ignored;
+        TreeJson::readCompactFile(path, &ignored, false);
+    }
+    const TreeJson::ReadCounts after = TreeJson::readCounts();
+    return QStringLiteral("fast path: %1 files, fallback: %2; compact reading: %3 files, fallback: %4")
+        .arg(after.fast - before.fast)
+        .arg(after.fallback - before.fallback)
+        .arg(after.compactFast - before.compactFast)
+        .arg(after.compactFallback - before.compactFallback);
+}
+
 } // namespace
 
 int runBenchCompareCommand(const QStringList &args, QTextStream &out, QTextStream &err)
@@ -134,7 +248,7 @@ int runBenchCompareCommand(const QStringList &args, QTextStream &out, QTextStrea
         CommandLine::value("worlds", "N"),      CommandLine::value("runs", "N"),
         CommandLine::value("seed", "N"),        CommandLine::value("threads", "T"),
         CommandLine::value("reference", "DIR"), CommandLine::value("python", "EXE"),
-        CommandLine::value("before", "OLD_DREAMRSI")};
+        CommandLine::value("before", "OLD_DREAMRSI"), CommandLine::value("generators", "LIST")};
     auto usageError = [&](const QString &message) {
         err << "dreamrsi bench compare: " << message << '\n' << compareUsage;
         return 2;
@@ -148,6 +262,7 @@ int runBenchCompareCommand(const QStringList &args, QTextStream &out, QTextStrea
     QString reference = defaultReference();
     QString python = QStringLiteral("python3");
     QString before;
+    QList<Generator> chosen = generators();
     for (const CommandLine::Given &g : CommandLine::inOrder(parser, options)) {
         int *number = g.name == QLatin1String("worlds")    ? &worlds
                       : g.name == QLatin1String("runs")    ? &runs
@@ -168,6 +283,16 @@ int runBenchCompareCommand(const QStringList &args, QTextStream &out, QTextStrea
             python = g.value;
         } else if (g.name == QLatin1String("before")) {
             before = g.value;
+        } else if (g.name == QLatin1String("generators")) {
+            chosen.clear();
+            for (const QString &name : g.value.split(QLatin1Char(','))) {
+                const auto it = std::find_if(generators().cbegin(), generators().cend(),
+                                             [&name](const Generator &x) { return x.name == name.trimmed(); });
+                if (it == generators().cend())
+                    return usageError(QStringLiteral("unknown generator '%1' in --generators (known: synth, python)").arg(name));
+                if (std::none_of(chosen.cbegin(), chosen.cend(), [&it](const Generator &x) { return x.name == it->name; }))
+                    chosen.append(*it);
+            }
         }
     }
     if (reference.isEmpty() || !QFileInfo::exists(reference + QStringLiteral("/reference.py"))) {
@@ -183,6 +308,12 @@ int runBenchCompareCommand(const QStringList &args, QTextStream &out, QTextStrea
         return CommandLine::runtimeError(err, QStringLiteral("Python interpreter '%1' not found (--python)").arg(python));
     if (!before.isEmpty() && !QFileInfo(before).isExecutable())
         return CommandLine::runtimeError(err, QStringLiteral("%1 is not an executable (--before)").arg(before));
+    // An older dreamrsi may not know --no-cache: it then reads every world anyway.
+    bool beforeKnowsNoCache = false;
+    if (!before.isEmpty()) {
+        const Timed help = timeRuns(before, {QStringLiteral("replay"), QStringLiteral("--help")}, 1, true);
+        beforeKnowsNoCache = help.out.contains("--no-cache");
+    }
 
     QTemporaryDir dir(QDir::tempPath() + QStringLiteral("/dreamrsi-compare-XXXXXX"));
     if (!dir.isValid())
@@ -192,94 +323,116 @@ int runBenchCompareCommand(const QStringList &args, QTextStream &out, QTextStrea
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QStringLiteral("DREAMRSI_CACHE_DIR"), dir.filePath(QStringLiteral("cache")));
     environment.remove(QStringLiteral("DREAMRSI_WORLD_CACHE"));
-    QElapsedTimer sinceSynth;
-    const Timed synth = timeRuns(self, {QStringLiteral("synth"), QStringLiteral("--out"), dir.path(), QStringLiteral("--worlds"),
-                                        QString::number(worlds), QStringLiteral("--seed"), QString::number(seed)},
-                                 1);
-    if (!synth.seconds)
-        return CommandLine::runtimeError(err, synth.failure);
-    sinceSynth.start();
-    QStringList paths;
-    qint64 bytes = 0;
-    for (const QFileInfo &f : QDir(dir.path()).entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
-        paths << f.filePath();
-        bytes += f.size();
-    }
-    const Timed cells = timeRuns(pythonProgram, QStringList{QStringLiteral("-c"), QString::fromUtf8(pythonParse)} + paths, 1, true);
-    if (!cells.seconds)
-        return CommandLine::runtimeError(err, cells.failure);
-    const qint64 cellCount = cells.out.trimmed().toLongLong();
-    out << paths.size() << " worlds, " << cellCount << " cells (" << (paths.isEmpty() ? 0 : cellCount / paths.size())
-        << " per world), " << QString::number(double(bytes) / 1e6, 'f', 1)
-        << " MB of tree JSON; 5 betas, W = 10; best of " << runs << " runs\n";
-    out.flush();
-
-    QStringList worldArgs;
-    for (const QString &p : std::as_const(paths))
-        worldArgs << QStringLiteral("--world") << p;
     const QStringList extra = threads > 0 ? QStringList{QStringLiteral("--threads"), QString::number(threads)} : QStringList{};
-    auto replay = [&](const QString &policy) {
-        return QStringList{QStringLiteral("replay"), QStringLiteral("--policy"), policy, QStringLiteral("--json")} + worldArgs
-            + extra;
-    };
-    const Timed pyReplay = timeRuns(pythonProgram, QStringList{QStringLiteral("-c"), QString::fromUtf8(pythonReplay), reference} + paths, runs);
-    const Timed pyParse = timeRuns(pythonProgram, QStringList{QStringLiteral("-c"), QString::fromUtf8(pythonParse)} + paths, runs);
-    for (const Timed *t : {&pyReplay, &pyParse}) {
-        if (!t->seconds)
-            return CommandLine::runtimeError(err, t->failure);
-    }
-    struct Row
-    {
-        const char *name;
-        double python;
-        QStringList arguments;
-        bool warmCache = false; ///< one untimed run first, to fill the compact world cache
-    };
-    const QList<Row> rows{
-        {"scripted (greedy.js)", *pyReplay.seconds, replay(reference + QStringLiteral("/greedy.js"))},
-        {"built-in portfolio", *pyReplay.seconds, replay(QStringLiteral("builtin:portfolio")) << QStringLiteral("--no-cache")},
-        {"built-in portfolio, cached", *pyReplay.seconds, replay(QStringLiteral("builtin:portfolio")), true},
-        {"parse (validate vs json.load)", *pyParse.seconds, QStringList{QStringLiteral("validate")} + paths},
-    };
-    // Three decimals: the built-in rows take tens of milliseconds.
-    auto cell = [](double seconds, int width) {
-        return QString(QString::number(seconds, 'f', 3) + QLatin1Char('s')).rightJustified(width);
-    };
-    auto ratio = [](double python, double ours) {
-        return QString(QString::number(python / ours, 'f', 1) + QLatin1Char('x')).rightJustified(8);
-    };
-    QString head = QStringLiteral("%1 %2 %3 %4")
-                       .arg(QStringLiteral("path").leftJustified(32), QStringLiteral("Python").rightJustified(10),
-                            QStringLiteral("dreamrsi").rightJustified(10), QStringLiteral("ratio").rightJustified(8));
-    if (!before.isEmpty())
-        head += QStringLiteral(" %1 %2").arg(QStringLiteral("before").rightJustified(10), QStringLiteral("ratio").rightJustified(8));
-    out << head << '\n';
-    for (const Row &row : rows) {
-        if (row.warmCache) {
-            // The cache takes files whose change time has settled (CompactCache::SettleSeconds).
-            const qint64 settle = (CompactCache::SettleSeconds + 1) * 1000 - sinceSynth.elapsed();
-            if (settle > 0)
-                QThread::msleep(static_cast<unsigned long>(settle));
-            if (const Timed fill = timeRuns(self, row.arguments, 1, false, environment); !fill.seconds)
-                return CommandLine::runtimeError(err, fill.failure);
+
+    int missed = 0;
+    for (const Generator &generator : std::as_const(chosen)) {
+        const QString folder = dir.filePath(generator.name);
+        const Timed made = generator.name == QLatin1String("synth")
+                               ? timeRuns(self,
+                                          {QStringLiteral("synth"), QStringLiteral("--out"), folder, QStringLiteral("--worlds"),
+                                           QString::number(worlds), QStringLiteral("--seed"), QString::number(seed)},
+                                          1)
+                               : timeRuns(pythonProgram,
+                                          {QStringLiteral("-c"), QString::fromUtf8(pythonGenerate), folder,
+                                           QString::number(worlds), QString::number(seed)},
+                                          1);
+        if (!made.seconds)
+            return CommandLine::runtimeError(err, made.failure);
+        QElapsedTimer sinceMade;
+        sinceMade.start();
+        QStringList paths;
+        qint64 bytes = 0;
+        for (const QFileInfo &f : QDir(folder).entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
+            paths << f.filePath();
+            bytes += f.size();
         }
-        const Timed now = timeRuns(self, row.arguments, runs, false, environment);
-        if (!now.seconds)
-            return CommandLine::runtimeError(err, now.failure);
-        QString line = QStringLiteral("%1 %2 %3 %4")
-                           .arg(QString::fromLatin1(row.name).leftJustified(32), cell(row.python, 10), cell(*now.seconds, 10),
-                                ratio(row.python, *now.seconds));
-        if (!before.isEmpty()) {
-            QStringList arguments = row.arguments;
-            arguments.removeAll(QStringLiteral("--no-cache")); // an older dreamrsi may not know it
-            const Timed old = timeRuns(before, arguments, runs, false, environment);
-            if (!old.seconds)
-                return CommandLine::runtimeError(err, old.failure);
-            line += QStringLiteral(" %1 %2").arg(cell(*old.seconds, 10), ratio(row.python, *old.seconds));
-        }
-        out << line << '\n';
+        const Timed cells = timeRuns(pythonProgram, QStringList{QStringLiteral("-c"), QString::fromUtf8(pythonParse)} + paths, 1, true);
+        if (!cells.seconds)
+            return CommandLine::runtimeError(err, cells.failure);
+        const qint64 cellCount = cells.out.trimmed().toLongLong();
+        out << "generator " << generator.name << " (" << generator.habits << "): " << paths.size() << " worlds, "
+            << cellCount << " cells (" << (paths.isEmpty() ? 0 : cellCount / paths.size()) << " per world), "
+            << QString::number(double(bytes) / 1e6, 'f', 1) << " MB of tree JSON; 5 betas, W = 10; best of " << runs
+            << " runs\n";
+        out << fastPathLine(paths, threads) << '\n';
         out.flush();
+
+        QStringList worldArgs;
+        for (const QString &p : std::as_const(paths))
+            worldArgs << QStringLiteral("--world") << p;
+        auto replay = [&](const QString &policy) {
+            return QStringList{QStringLiteral("replay"), QStringLiteral("--policy"), policy, QStringLiteral("--json")}
+                + worldArgs + extra;
+        };
+        const Timed pyReplay =
+            timeRuns(pythonProgram, QStringList{QStringLiteral("-c"), QString::fromUtf8(pythonReplay), reference} + paths, runs);
+        const Timed pyParse = timeRuns(pythonProgram, QStringList{QStringLiteral("-c"), QString::fromUtf8(pythonParse)} + paths, runs);
+        for (const Timed *t : {&pyReplay, &pyParse}) {
+            if (!t->seconds)
+                return CommandLine::runtimeError(err, t->failure);
+        }
+        struct Row
+        {
+            const char *name;
+            double python;
+            QStringList arguments;
+            int goal = 0;           ///< the ratio to reach; 0 for none
+            bool warmCache = false; ///< one untimed run first, to fill the compact world cache
+        };
+        const QList<Row> rows{
+            {"scripted (greedy.js)", *pyReplay.seconds, replay(reference + QStringLiteral("/greedy.js")), 3},
+            {"built-in portfolio", *pyReplay.seconds, replay(QStringLiteral("builtin:portfolio")) << QStringLiteral("--no-cache"), 20},
+            {"built-in portfolio, cached", *pyReplay.seconds, replay(QStringLiteral("builtin:portfolio")), 0, true},
+            {"parse (validate vs json.load)", *pyParse.seconds, QStringList{QStringLiteral("validate")} + paths, 5},
+        };
+        // Three decimals: the built-in rows take tens of milliseconds.
+        auto cell = [](double seconds, int width) {
+            return QString(QString::number(seconds, 'f', 3) + QLatin1Char('s')).rightJustified(width);
+        };
+        auto ratio = [](double python, double ours) {
+            return QString(QString::number(python / ours, 'f', 1) + QLatin1Char('x')).rightJustified(8);
+        };
+        QString head = QStringLiteral("%1 %2 %3 %4")
+                           .arg(QStringLiteral("path").leftJustified(32), QStringLiteral("Python").rightJustified(10),
+                                QStringLiteral("dreamrsi").rightJustified(10), QStringLiteral("ratio").rightJustified(8));
+        if (!before.isEmpty())
+            head += QStringLiteral(" %1 %2").arg(QStringLiteral("before").rightJustified(10), QStringLiteral("ratio").rightJustified(8));
+        out << head << '\n';
+        for (const Row &row : rows) {
+            if (row.warmCache) {
+                // The cache takes files whose change time has settled (CompactCache::SettleSeconds).
+                const qint64 settle = (CompactCache::SettleSeconds + 1) * 1000 - sinceMade.elapsed();
+                if (settle > 0)
+                    QThread::msleep(static_cast<unsigned long>(settle));
+                if (const Timed fill = timeRuns(self, row.arguments, 1, false, environment); !fill.seconds)
+                    return CommandLine::runtimeError(err, fill.failure);
+            }
+            const Timed now = timeRuns(self, row.arguments, runs, false, environment);
+            if (!now.seconds)
+                return CommandLine::runtimeError(err, now.failure);
+            QString line = QStringLiteral("%1 %2 %3 %4")
+                               .arg(QString::fromLatin1(row.name).leftJustified(32), cell(row.python, 10),
+                                    cell(*now.seconds, 10), ratio(row.python, *now.seconds));
+            if (!before.isEmpty()) {
+                QStringList arguments = row.arguments;
+                if (!beforeKnowsNoCache)
+                    arguments.removeAll(QStringLiteral("--no-cache"));
+                const Timed old = timeRuns(before, arguments, runs, false, environment);
+                if (!old.seconds)
+                    return CommandLine::runtimeError(err, old.failure);
+                line += QStringLiteral(" %1 %2").arg(cell(*old.seconds, 10), ratio(row.python, *old.seconds));
+            }
+            if (row.goal > 0) {
+                const bool met = row.python / *now.seconds >= row.goal;
+                missed += met ? 0 : 1;
+                line += QStringLiteral("  goal >= %1x: %2").arg(row.goal).arg(met ? QStringLiteral("met") : QStringLiteral("MISSED"));
+            }
+            out << line << '\n';
+            out.flush();
+        }
     }
+    out << (missed == 0 ? QStringLiteral("every goal met") : QStringLiteral("%1 goal(s) missed").arg(missed)) << '\n';
     return 0;
 }
 

@@ -28,10 +28,12 @@ int benchTree(const TreeBenchOptions &options, QTextStream &out, QTextStream &er
     const QByteArray json = QJsonDocument(QJsonObject{{QLatin1String("format"), QLatin1String(TreeJson::FormatTag)},
                                                       {QLatin1String("cells"), array}})
                                 .toJson(QJsonDocument::Compact);
+    const TreeJson::ReadCounts before = TreeJson::readCounts();
     QElapsedTimer timer;
     timer.start();
     const TreeJson::ParseResult r = TreeJson::parse(json);
     const double parseMs = double(timer.nsecsElapsed()) / 1e6;
+    const qint64 fallbacks = TreeJson::readCounts().fallback - before.fallback;
     if (!r.ok()) {
         err << "error: " << r.error.message << '\n';
         return 1;
@@ -46,6 +48,7 @@ int benchTree(const TreeBenchOptions &options, QTextStream &out, QTextStream &er
         << "  parse+validate+index: " << QString::number(parseMs, 'f', 1) << " ms ("
         << QString::number(cells / parseMs * 1000.0, 'f', 0) << " cells/s, "
         << QString::number(double(json.size()) / 1e3 / parseMs, 'f', 0) << " MB/s)\n"
+        << "  fast path: " << 1 - fallbacks << " files, fallback: " << fallbacks << '\n'
         << "  reference (QJsonDocument): " << QString::number(referenceMs, 'f', 1) << " ms ("
         << QString::number(referenceMs / parseMs, 'f', 1) << "x the time" << (reference.ok() ? "" : ", REJECTED")
         << ")\n"

@@ -37,6 +37,7 @@ int runValidateCommand(const QStringList &args, QTextStream &out, QTextStream &e
         return 2;
     }
     // Each file's line is made where it was read; only the lines are kept.
+    // The summary reads no payload: it is checked, not built.
     struct Line
     {
         bool ok = false;
@@ -46,7 +47,7 @@ int runValidateCommand(const QStringList &args, QTextStream &out, QTextStream &e
     Line *into = lines.data();
     TreeJson::readFilesEach(files, [into](qsizetype i, TreeJson::ParseResult &&r) {
         into[i] = r.ok() ? Line{true, summarizeTree(*r.tree)} : Line{false, r.error.message};
-    });
+    }, 0, TreeJson::Payload::Skip);
     int invalid = 0;
     for (qsizetype i = 0; i < files.size(); ++i) {
         if (lines.at(i).ok) {

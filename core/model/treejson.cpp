@@ -245,10 +245,40 @@ std::optional<Cell> readCell(Reader &r, const QJsonValue &value)
 
 } // namespace
 
+namespace {
+
+struct Counters
+{
+    std::atomic<qint64> fast{0}, fallback{0}, compactFast{0}, compactFallback{0};
+};
+
+Counters &counters()
+{
+    static Counters c;
+    return c;
+}
+
+void count(std::atomic<qint64> &counter)
+{
+    counter.fetch_add(1, std::memory_order_relaxed);
+}
+
+} // namespace
+
+ReadCounts readCounts()
+{
+    const Counters &c = counters();
+    return ReadCounts{c.fast.load(std::memory_order_relaxed), c.fallback.load(std::memory_order_relaxed),
+                      c.compactFast.load(std::memory_order_relaxed), c.compactFallback.load(std::memory_order_relaxed)};
+}
+
 ParseResult parse(const QByteArray &json)
 {
-    if (std::optional<ParseResult> fast = detail::parseFast(json))
+    if (std::optional<ParseResult> fast = detail::parseFast(json)) {
+        count(counters().fast);
         return std::move(*fast);
+    }
+    count(counters().fallback);
     return parseReference(json);
 }
 
@@ -467,12 +497,15 @@ auto withFileBytes(const QString &path, QString *readError, Parse parse) -> decl
     return parsed;
 }
 
-ParseResult readFile(const QString &path)
+ParseResult readFile(const QString &path, Payload payload)
 {
     QString readError;
-    ParseResult result = withFileBytes(path, &readError, [](const char *data, qsizetype size) {
-        if (std::optional<ParseResult> fast = detail::parseFastPadded(data, size))
+    ParseResult result = withFileBytes(path, &readError, [payload](const char *data, qsizetype size) {
+        if (std::optional<ParseResult> fast = detail::parseFastPadded(data, size, payload == Payload::Keep)) {
+            count(counters().fast);
             return std::move(*fast);
+        }
+        count(counters().fallback);
         return parseReference(QByteArray(data, size));
     });
     if (!readError.isEmpty())
@@ -505,14 +538,17 @@ std::optional<CompactTree> readCompactFile(const QString &path, QString *error, 
     };
     QString readError;
     std::optional<CompactTree> compact = withFileBytes(path, &readError, detail::parseCompactPadded);
-    if (compact)
+    if (compact) {
+        count(counters().compactFast);
         return keep(std::move(compact));
+    }
     if (!readError.isEmpty()) {
         *error = readError;
         return std::nullopt;
     }
+    count(counters().compactFallback);
     // Anything the compact reading declines is read in full, which decides.
-    ParseResult full = readFile(path);
+    ParseResult full = readFile(path, Payload::Skip); // only its compact form is kept
     if (!full.ok()) {
         *error = full.error.message;
         return std::nullopt;
@@ -520,21 +556,22 @@ std::optional<CompactTree> readCompactFile(const QString &path, QString *error, 
     return keep(CompactTree::fromTree(*full.tree));
 }
 
-void readFilesEach(const QStringList &paths, const std::function<void(qsizetype, ParseResult &&)> &take, int threads)
+void readFilesEach(const QStringList &paths, const std::function<void(qsizetype, ParseResult &&)> &take, int threads,
+                   Payload payload)
 {
     if (threads <= 0)
         threads = int(std::max(1u, std::thread::hardware_concurrency()));
     threads = int(std::min<qsizetype>(threads, paths.size()));
     if (threads <= 1) {
         for (qsizetype i = 0; i < paths.size(); ++i)
-            take(i, readFile(paths.at(i)));
+            take(i, readFile(paths.at(i), payload));
         return;
     }
     // Each worker takes the next unread path.
     std::atomic<qsizetype> next{0};
     auto work = [&] {
         for (qsizetype i = next++; i < paths.size(); i = next++)
-            take(i, readFile(paths.at(i)));
+            take(i, readFile(paths.at(i), payload));
     };
     std::vector<std::thread> pool;
     pool.reserve(size_t(threads - 1));
@@ -545,11 +582,11 @@ void readFilesEach(const QStringList &paths, const std::function<void(qsizetype,
         t.join();
 }
 
-QList<ParseResult> readFiles(const QStringList &paths, int threads)
+QList<ParseResult> readFiles(const QStringList &paths, int threads, Payload payload)
 {
     QList<ParseResult> results(paths.size());
     ParseResult *into = results.data();
-    readFilesEach(paths, [into](qsizetype i, ParseResult &&r) { into[i] = std::move(r); }, threads);
+    readFilesEach(paths, [into](qsizetype i, ParseResult &&r) { into[i] = std::move(r); }, threads, payload);
     return results;
 }
 

@@ -37,14 +37,38 @@ struct ParseResult
     }
 };
 
+/// How this process read tree files so far: how many the fast reading
+/// decided and how many went to the reference reading because the fast one
+/// declined them (every invalid file, and any valid file it cannot take,
+/// which is a regression to look into). The compact reading of
+/// readCompactFile() is counted on its own; a file it declines is read in
+/// full, and counted there too. Files served by the compact world cache are
+/// not read, and not counted.
+struct ReadCounts
+{
+    qint64 fast = 0;            ///< parse() and readFile() decided by the fast reading
+    qint64 fallback = 0;        ///< parse() and readFile() decided by parseReference()
+    qint64 compactFast = 0;     ///< readCompactFile() straight from the bytes
+    qint64 compactFallback = 0; ///< readCompactFile() through readFile()
+};
+ReadCounts readCounts();
+
 /// Fast (simdjson) for valid files; anything it does not accept is read again by
 /// parseReference(), so the result and every message are exactly the reference's.
 ParseResult parse(const QByteArray &json);
 /// The reference reading (QJsonDocument plus per-field checks): the messages'
 /// source, and the cross-check of parse() in the fuzz suite.
 ParseResult parseReference(const QByteArray &json);
+/// Whether a reading keeps the payload keys (those the format does not
+/// name) of the tree and its cells. Skip is for callers that never look at
+/// them (a replay, validate's summary): they are checked all the same, so
+/// the verdict and every message are the same, but building them as
+/// QJsonObjects is most of the cost of reading a file with rich payload.
+/// A file the fast reading declines may still come with its payload.
+enum class Payload { Keep, Skip };
+
 /// Reads and parses a file; the error message starts with the path.
-ParseResult readFile(const QString &path);
+ParseResult readFile(const QString &path, Payload payload = Payload::Keep);
 /// The compact form of a tree file, for replaying built-in policies: from
 /// the compact world cache when `useCache` and it holds the file as it is
 /// now (CompactCache), else read straight from the file when it is valid,
@@ -54,12 +78,12 @@ ParseResult readFile(const QString &path);
 std::optional<CompactTree> readCompactFile(const QString &path, QString *error, bool useCache = false);
 /// readFile() for every path on up to `threads` threads (0: one a core); the
 /// results are in the order of `paths`, whatever the thread count.
-QList<ParseResult> readFiles(const QStringList &paths, int threads = 0);
+QList<ParseResult> readFiles(const QStringList &paths, int threads = 0, Payload payload = Payload::Keep);
 /// readFiles() handing each result to `take(index, result)` on the thread
 /// that read it, in no particular order: for callers that keep only a
 /// digest of each tree, whose trees are then freed in parallel too.
 void readFilesEach(const QStringList &paths, const std::function<void(qsizetype, ParseResult &&)> &take,
-                   int threads = 0);
+                   int threads = 0, Payload payload = Payload::Keep);
 
 QJsonObject cellToJson(const Cell &cell);
 QJsonObject toJson(const DiscoveryTree &tree);

@@ -6,6 +6,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -46,10 +47,154 @@ private:
     std::vector<std::pair<std::string_view, QString>> m_seen; ///< views into the parser's document
 };
 
+/// Whether a number text of the document QJsonDocument rejects as an
+/// underflow: a number with a digit other than 0 before its exponent that
+/// still comes out zero ("1e-400", "2e-324"). simdjson reads those as 0, like
+/// a true zero ("0.0", "-0.0", "0e-999"), which both readings take: telling
+/// the two apart takes the text, which the DOM does not keep. The check is
+/// made once per document, the first time a zero written as a fraction or
+/// with an exponent is read (files from Python write every zero score so).
+class ZeroCheck
+{
+public:
+    /// A new document at `data` (`size` bytes) was parsed by `parser`.
+    void reset(const char *data, size_t size, const dom::parser *parser)
+    {
+        m_data = data;
+        m_size = size;
+        m_parser = parser;
+        m_state = State::Unknown;
+    }
+
+    /// True when no number text of the document is an underflow.
+    bool zerosAreZeros()
+    {
+        if (m_state == State::Unknown)
+            m_state = anyUnderflow() ? State::Underflow : State::Clean;
+        return m_state == State::Clean;
+    }
+
+private:
+    enum class State { Unknown, Clean, Underflow };
+
+    /// Every number text of the document starts at one of the parser's
+    /// structural indexes (the starts of its values, which the parser found
+    /// outside strings). That array is the parser's own and marked private
+    /// in simdjson 3.0 ("for benchmarking access"); it is the one place the
+    /// document's tokens can be had without scanning its bytes again.
+    bool anyUnderflow() const
+    {
+        const auto *impl = m_parser ? m_parser->implementation.get() : nullptr;
+        if (!impl || !impl->structural_indexes)
+            return true; // cannot tell: the reference decides
+        const uint32_t *index = impl->structural_indexes.get();
+        const uint32_t n = impl->n_structural_indexes;
+        for (uint32_t i = 0; i < n; ++i) {
+            const size_t at = index[i];
+            if (at >= m_size)
+                continue;
+            const char c = m_data[at];
+            if (c != '-' && (c < '0' || c > '9'))
+                continue;
+            // The token and the blanks after it, up to the next structural character.
+            const size_t next = i + 1 < n ? std::min<size_t>(index[i + 1], m_size) : m_size;
+            const size_t length = next > at ? next - at : 0;
+            // Shorter than "2e-324", or short and without an exponent: no underflow.
+            if (length < 6)
+                continue;
+            if (length < 32 && !hasExponent(m_data + at, length, m_size - at))
+                continue;
+            if (underflows(m_data + at, m_data + next))
+                return true;
+        }
+        return false;
+    }
+
+    /// Whether the `length` (< 32) bytes at `p` hold an 'e' or 'E'; `readable`
+    /// bytes may be read there. Eight bytes at a time: number tokens are
+    /// checked by the thousand per file.
+    static bool hasExponent(const char *p, size_t length, size_t readable)
+    {
+        if (readable < 32 || std::endian::native != std::endian::little) {
+            return std::any_of(p, p + length, [](char c) { return c == 'e' || c == 'E'; });
+        }
+        for (size_t k = 0; k < length; k += 8) {
+            uint64_t x = 0;
+            std::memcpy(&x, p + k, 8);
+            // Bytes that are 'e' or 'E' become zero; then the usual test for a zero byte.
+            x = (x | 0x2020202020202020ull) ^ 0x6565656565656565ull;
+            uint64_t zero = (x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull;
+            if (length - k < 8)
+                zero &= (uint64_t(1) << (8 * (length - k))) - 1; // the token's bytes only (little-endian)
+            if (zero)
+                return true;
+        }
+        return false;
+    }
+
+    /// Whether the number text at `p` is one QJsonDocument rejects as an underflow.
+    static bool underflows(const char *p, const char *end)
+    {
+        const char *const start = p;
+        if (p < end && *p == '-')
+            ++p;
+        // The magnitude's decimal exponent, roughly: digits before the point,
+        // or the zeros after it before the first other digit.
+        long magnitude = 0;
+        bool nonZero = false;
+        for (; p < end && *p >= '0' && *p <= '9'; ++p) {
+            if (nonZero)
+                ++magnitude;
+            else if (*p != '0')
+                nonZero = true;
+        }
+        if (p < end && *p == '.') {
+            for (++p; p < end && *p >= '0' && *p <= '9'; ++p) {
+                if (!nonZero) {
+                    --magnitude;
+                    nonZero = *p != '0';
+                }
+            }
+        }
+        if (!nonZero)
+            return false; // a true zero
+        long exponent = 0;
+        if (p < end && (*p == 'e' || *p == 'E')) {
+            ++p;
+            const bool negative = p < end && *p == '-';
+            if (p < end && (*p == '-' || *p == '+'))
+                ++p;
+            for (; p < end && *p >= '0' && *p <= '9'; ++p)
+                exponent = std::min(exponent * 10 + (*p - '0'), 100000L);
+            if (negative)
+                exponent = -exponent;
+        }
+        // The smallest double is about 4.9e-324: anything well above it is no underflow.
+        if (magnitude + exponent > -300)
+            return false;
+        // Near the edge: read the text as QJsonDocument does.
+        bool ok = false;
+        QByteArray::fromRawData(start, qsizetype(p - start)).toDouble(&ok);
+        return !ok;
+    }
+
+    const char *m_data = nullptr;
+    size_t m_size = 0;
+    const dom::parser *m_parser = nullptr;
+    State m_state = State::Unknown;
+};
+
+/// The document being read on this thread (its parser is the thread's too).
+thread_local ZeroCheck zeroCheck;
+
 /// Every helper returns false (or nothing) when the reference reading must decide.
 struct Walker
 {
-    /// The number as QJsonValue::toDouble() gives it after QJsonDocument read it.
+    /// The number as QJsonValue::toDouble() gives it after QJsonDocument
+    /// read it. QJsonDocument keeps a number as an integer when it is one
+    /// exactly and as the nearest double otherwise (never -0: "-0.0" reads
+    /// as 0), and rejects a number that does not fit a double (simdjson
+    /// rejects too large ones itself, and reads too small ones as 0).
     static bool number(dom::element e, double *out)
     {
         switch (e.type()) {
@@ -57,11 +202,10 @@ struct Walker
         case dom::element_type::UINT64: *out = double(uint64_t(e)); return true;
         case dom::element_type::DOUBLE: {
             const double d = double(e);
-            // A fraction or exponent that comes out zero or subnormal may be an
-            // underflow, which QJsonDocument rejects ("1e-400") and simdjson
-            // rounds: let the reference decide. (An integer text is INT64 here.)
-            if (d == 0.0 || std::fpclassify(d) == FP_SUBNORMAL)
-                return false;
+            if (d == 0.0) {
+                *out = 0.0; // +0 for -0 too
+                return zeroCheck.zerosAreZeros();
+            }
             *out = d;
             return std::isfinite(d);
         }
@@ -113,12 +257,18 @@ struct Walker
             return true;
         case dom::element_type::DOUBLE: {
             double d = 0;
-            // QJsonValue(double) may keep an integral value as an integer, which
-            // QJsonDocument's reading does not ("1.0", "1e20"): the reference decides.
-            if (!number(e, &d) || d == std::floor(d))
+            if (!number(e, &d))
                 return false;
-            if (out)
-                *out = QJsonValue(d);
+            // QJsonDocument keeps a double that is an integer in the 64-bit
+            // range as that integer ("1.0", "1e17", "-0.0" read as 1, 10^17
+            // and 0; "1e20" stays a double). QJsonValue(double) does so only
+            // up to 2^53.
+            if (out) {
+                if (d == std::floor(d) && d >= -9223372036854775808.0 && d < 9223372036854775808.0)
+                    *out = QJsonValue(qint64(d));
+                else
+                    *out = QJsonValue(d);
+            }
             return true;
         }
         case dom::element_type::STRING:
@@ -338,7 +488,8 @@ struct Walker
         return (seen & (Id | Branch | Attempt | Seq)) == (Id | Branch | Attempt | Seq);
     }
 
-    static bool cell(dom::element e, Cell *c, Interner &intern)
+    /// `keepPayload` false: the payload is checked, not kept.
+    static bool cell(dom::element e, Cell *c, Interner &intern, bool keepPayload)
     {
         static const QString ok = QString::fromLatin1(FailClass::Ok);
         static const QString agent = QString::fromLatin1(FailClass::Agent);
@@ -363,9 +514,10 @@ struct Walker
         }
         for (const auto &[key, v] : raw.payload) {
             QJsonValue payload;
-            if (!value(v, &payload))
+            if (!value(v, keepPayload ? &payload : nullptr))
                 return false;
-            c->payload.insert(string(key), payload);
+            if (keepPayload)
+                c->payload.insert(string(key), payload);
         }
         c->failClass = raw.failClass ? intern(*raw.failClass) : c->evaluated && !c->error ? ok : agent;
         return true;
@@ -404,8 +556,13 @@ struct Walker
             std::optional<qint64> *slot = field.key == "branches"      ? &branches
                                           : field.key == "refinements" ? &refinements
                                                                        : nullptr;
-            if (!slot)
-                continue; // other keys of the grid are not read (as in the reference)
+            if (!slot) {
+                // Other keys of the grid are not read (as in the reference),
+                // but their numbers must be ones QJsonDocument takes.
+                if (!value(field.value, nullptr))
+                    return false;
+                continue;
+            }
             qint64 n = 0;
             if (slot->has_value() || !integer(field.value, 0, 1000000, &n))
                 return false;
@@ -418,14 +575,15 @@ struct Walker
     }
 
     /// The top-level fields: false when the reference must decide.
-    /// `meta` null: checks only (the compact reading keeps none of it).
-    static bool top(dom::element root, TreeMeta *meta, std::optional<dom::array> *cellsArray)
+    /// `meta` null: checks only (the compact reading keeps none of it);
+    /// `keepPayload` false: the payload keys are checked, not kept.
+    static bool top(dom::element root, TreeMeta *meta, std::optional<dom::array> *cellsArray, bool keepPayload = true)
     {
         if (!root.is_object())
             return false;
         TreeMeta scratch;
-        const bool keep = meta != nullptr;
-        if (!keep)
+        const bool keep = meta != nullptr && keepPayload;
+        if (!meta)
             meta = &scratch;
         QVarLengthArray<std::string_view, 8> payloadKeys; // when not kept
         unsigned seen = 0;
@@ -475,18 +633,18 @@ struct Walker
         return (seen & Format) && cellsArray->has_value();
     }
 
-    static std::optional<ParseResult> tree(dom::element root)
+    static std::optional<ParseResult> tree(dom::element root, bool keepPayload)
     {
         TreeMeta meta;
         std::optional<dom::array> cellsArray;
-        if (!top(root, &meta, &cellsArray))
+        if (!top(root, &meta, &cellsArray, keepPayload))
             return std::nullopt;
         QList<Cell> cells;
         cells.reserve(qsizetype(cellsArray->size()));
         Interner intern;
         for (dom::element e : *cellsArray) {
             Cell c;
-            if (!cell(e, &c, intern))
+            if (!cell(e, &c, intern, keepPayload))
                 return std::nullopt;
             cells.append(std::move(c));
         }
@@ -672,25 +830,26 @@ std::optional<dom::element> rootOf(const char *data, qsizetype size, bool padded
     // Unpadded input is copied into a padded buffer by the parser.
     if (parser.parse(data, size_t(size), !padded).get(root) != simdjson::SUCCESS)
         return std::nullopt;
+    zeroCheck.reset(data, size_t(size), &parser);
     return root;
 }
 
-std::optional<ParseResult> parseWith(const char *data, qsizetype size, bool padded)
+std::optional<ParseResult> parseWith(const char *data, qsizetype size, bool padded, bool keepPayload)
 {
     const std::optional<dom::element> root = rootOf(data, size, padded);
-    return root ? Walker::tree(*root) : std::nullopt;
+    return root ? Walker::tree(*root, keepPayload) : std::nullopt;
 }
 
 } // namespace
 
 std::optional<ParseResult> parseFast(const QByteArray &json)
 {
-    return parseWith(json.constData(), json.size(), false);
+    return parseWith(json.constData(), json.size(), false, true);
 }
 
-std::optional<ParseResult> parseFastPadded(const char *data, qsizetype size)
+std::optional<ParseResult> parseFastPadded(const char *data, qsizetype size, bool keepPayload)
 {
-    return parseWith(data, size, true);
+    return parseWith(data, size, true, keepPayload);
 }
 
 std::optional<CompactTree> parseCompactPadded(const char *data, qsizetype size)

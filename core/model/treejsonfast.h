@@ -11,16 +11,21 @@ namespace dreamrsi::TreeJson::detail {
 ///
 /// It decides only files that are valid JSON and pass every check of
 /// replay.md §1 cell by cell; it then returns the same tree the reference
-/// reading (QJsonDocument, parseReference) returns, payload included. For
-/// anything else (a syntax error, a wrong type, a repeated key, a number the
-/// two parsers might read differently, a very deep or very large document) it
-/// returns nothing and the caller runs the reference reading, so every error
-/// message stays exactly the reference's.
+/// reading (QJsonDocument, parseReference) returns, payload included, every
+/// number as QJsonDocument holds it (zeros in any form, "-0.0" as 0,
+/// subnormals, integral doubles). For anything else (a syntax error, a wrong
+/// type, a repeated key, a number QJsonDocument rejects such as the underflow
+/// "1e-400", an integer text beyond 64 bits, which simdjson does not take, a
+/// very deep or very large document) it returns nothing and the caller runs
+/// the reference reading, so every verdict and message stays exactly the
+/// reference's.
 std::optional<ParseResult> parseFast(const QByteArray &json);
 
 /// parseFast() of `size` bytes at `data`, which stay readable for
 /// paddingBytes() more (so that the parser need not copy the document).
-std::optional<ParseResult> parseFastPadded(const char *data, qsizetype size);
+/// With `keepPayload` false, payload keys are checked as always but the
+/// tree holds none (TreeJson::Payload::Skip).
+std::optional<ParseResult> parseFastPadded(const char *data, qsizetype size, bool keepPayload = true);
 qsizetype paddingBytes();
 
 /// The compact form (for replaying built-in policies) of `size` padded bytes

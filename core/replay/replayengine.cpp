@@ -422,7 +422,8 @@ ReplayResult ReplayEngine::runFiles(const QStringList &paths, const PolicySpec &
     // Reads every file first, then spreads the (world, β) episodes.
     const auto readThenRun = [&] {
         QList<ReplayWorld> worlds;
-        QList<TreeJson::ParseResult> parsed = TreeJson::readFiles(paths, threads);
+        // A replay reads no payload (replay.md §4): it is checked, not built.
+        QList<TreeJson::ParseResult> parsed = TreeJson::readFiles(paths, threads, TreeJson::Payload::Skip);
         for (qsizetype i = 0; i < n; ++i) {
             if (!parsed[i].ok()) {
                 *readError = parsed[i].error.message;
@@ -454,7 +455,7 @@ ReplayResult ReplayEngine::runFiles(const QStringList &paths, const PolicySpec &
             const qsizetype i = nextWorld.fetch_add(1);
             if (i >= stopAt.load())
                 return;
-            TreeJson::ParseResult parsed = TreeJson::readFile(paths.at(i));
+            TreeJson::ParseResult parsed = TreeJson::readFile(paths.at(i), TreeJson::Payload::Skip);
             if (!parsed.ok()) {
                 errorSlots[i] = parsed.error.message;
                 for (qsizetype seen = stopAt.load(); i < seen && !stopAt.compare_exchange_weak(seen, i);) {

@@ -1,5 +1,7 @@
 #include "policytunables.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QRegularExpression>
 
 #include <cmath>
@@ -7,6 +9,15 @@
 namespace dreamrsi {
 
 namespace {
+
+/// The DIRECTION_PRIORITY line; capture 1 is the object literal.
+const QRegularExpression &directionPriorityLine()
+{
+    static const QRegularExpression line(
+        QStringLiteral(R"(^[ \t]*(?:const|var|let)[ \t]+DIRECTION_PRIORITY[ \t]*=[ \t]*(\{[^\n]*?\})[ \t]*;)"),
+        QRegularExpression::MultilineOption);
+    return line;
+}
 
 bool isWhole(double x)
 {
@@ -38,6 +49,7 @@ QList<PolicyTunable> PolicyTunables::parse(const QString &source)
         t.literalLength = m.capturedLength(2);
         t.integer = !literalText.contains(QLatin1Char('.')) && !literalText.contains(QLatin1Char('e'), Qt::CaseInsensitive);
         const QString comment = m.captured(3);
+        t.learned = comment.trimmed().startsWith(QLatin1String("learned"));
         const QRegularExpressionMatch c = choice.match(comment);
         if (c.hasMatch()) {
             for (const QString &part : c.captured(1).split(QLatin1Char('|'))) {
@@ -87,6 +99,30 @@ QString PolicyTunables::withValue(const QString &source, const PolicyTunable &tu
 {
     QString out = source;
     out.replace(tunable.literalStart, tunable.literalLength, literal(value, tunable.integer));
+    return out;
+}
+
+bool PolicyTunables::hasDirectionPriority(const QString &source)
+{
+    return directionPriorityLine().match(source).hasMatch();
+}
+
+QString PolicyTunables::withDirectionPriority(const QString &source, const QList<DirectionPriority> &priorities)
+{
+    const QRegularExpressionMatch m = directionPriorityLine().match(source);
+    if (!m.hasMatch())
+        return source;
+    // Written by hand rather than through QJsonObject, which would sort the
+    // keys: the order carries the ranking for a reader. Names are escaped as
+    // JSON strings (a JSON string is a JavaScript string literal).
+    QStringList entries;
+    for (const DirectionPriority &p : priorities) {
+        const QByteArray key = QJsonDocument(QJsonArray{p.direction}).toJson(QJsonDocument::Compact);
+        const double rounded = std::round(p.priority * 1e4) / 1e4;
+        entries << QString::fromUtf8(key.mid(1, key.size() - 2)) + QStringLiteral(": ") + literal(rounded == 0.0 ? 0.0 : rounded, false);
+    }
+    QString out = source;
+    out.replace(m.capturedStart(1), m.capturedLength(1), QStringLiteral("{") + entries.join(QStringLiteral(", ")) + QStringLiteral("}"));
     return out;
 }
 

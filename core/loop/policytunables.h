@@ -13,7 +13,9 @@ namespace dreamrsi {
 /// `range [lo, hi]` (numeric, integer when lo, hi and the value are
 /// integers) or `choice a|b|c` (a structural alternative picked by value).
 /// Without an annotation an integer stays ≥ 0 when it is ≥ 0 and a real
-/// keeps its sign.
+/// keeps its sign. A comment that begins with `learned` marks a number the
+/// built-in improver rewrites from the history's statistics and never
+/// mutates (portfolio.js PATIENCE_FLOOR, STALL_FLOOR).
 struct PolicyTunable
 {
     QString name;
@@ -22,6 +24,7 @@ struct PolicyTunable
     std::optional<double> low;        ///< from `range [lo, hi]`
     std::optional<double> high;
     QList<double> choices;            ///< from `choice a|b|c`; empty for a numeric tunable
+    bool learned = false;             ///< `// learned …`: set from the history, not searched
     qsizetype literalStart = 0;       ///< offset of the number literal in the source
     qsizetype literalLength = 0;
 };
@@ -36,6 +39,20 @@ QList<PolicyTunable> parse(const QString &source);
 QString withValue(const QString &source, const PolicyTunable &tunable, double value);
 /// The literal written for `value` (integers without a fraction).
 QString literal(double value, bool integer);
+
+/// One entry of a direction-priority table.
+struct DirectionPriority
+{
+    QString direction;                ///< the NAME of `direction:NAME`; "*" = any direction not listed
+    double priority = 0.0;
+};
+/// Whether `source` has a top-level `const DIRECTION_PRIORITY = {…};` line
+/// (an object literal on one line; also `var`/`let`).
+bool hasDirectionPriority(const QString &source);
+/// `source` with that object literal replaced by `priorities` (a JSON
+/// object, keys in the given order, priorities rounded to 4 decimals);
+/// `source` unchanged when it has no such line.
+QString withDirectionPriority(const QString &source, const QList<DirectionPriority> &priorities);
 
 } // namespace PolicyTunables
 } // namespace dreamrsi

@@ -247,7 +247,8 @@ void TestDream::tunablesOfTheStarterPolicies()
     for (const PolicyTunable &t : tunables)
         QCOMPARE(t.learned, t.name.endsWith(QLatin1String("_FLOOR")));
     QVERIFY(!tunables.at(10).integer); // WEAK_SHARE is a share, not a count
-    QVERIFY(PolicyTunables::hasDirectionPriority(portfolio));
+    QVERIFY(PolicyTunables::hasDirectionTable(portfolio, QStringLiteral("DIRECTION_PRIORITY")));
+    QVERIFY(PolicyTunables::hasDirectionTable(portfolio, QStringLiteral("DIRECTION_DEEPEST_GAIN")));
     const PolicyTunable &rounding = tunables.at(0);
     QCOMPARE(rounding.value, 0.5);
     QVERIFY(!rounding.integer);
@@ -379,17 +380,19 @@ void TestDream::historyStatsOfAHandMadeHistory()
 
 void TestDream::directionPriorityLine()
 {
+    const QString table = QStringLiteral("DIRECTION_PRIORITY");
     const QString source = QStringLiteral("var x = 1;\nconst DIRECTION_PRIORITY = {}; // learned: {a: 1};\nfunction selectBatch(s) { return []; }\n");
-    QVERIFY(PolicyTunables::hasDirectionPriority(source));
-    QVERIFY(!PolicyTunables::hasDirectionPriority(QStringLiteral("const DIRECTION_PRIORITY = 3;\n")));
-    const QString written = PolicyTunables::withDirectionPriority(
-        source, {{QStringLiteral("payoff"), 0.912345}, {QStringLiteral("say \"hi\""), 0.25}, {QStringLiteral("*"), 1.0 / 3}});
-    QVERIFY2(written.contains(QStringLiteral("const DIRECTION_PRIORITY = {\"payoff\": 0.9123, \"say \\\"hi\\\"\": 0.25, \"*\": 0.3333}; // learned: {a: 1};")),
+    QVERIFY(PolicyTunables::hasDirectionTable(source, table));
+    QVERIFY(!PolicyTunables::hasDirectionTable(source, QStringLiteral("DIRECTION")));
+    QVERIFY(!PolicyTunables::hasDirectionTable(QStringLiteral("const DIRECTION_PRIORITY = 3;\n"), table));
+    const QString written = PolicyTunables::withDirectionTable(
+        source, table, {{QStringLiteral("payoff"), 0.912345}, {QStringLiteral("say \"hi\""), 2.0}, {QStringLiteral("*"), 1.0 / 3}});
+    QVERIFY2(written.contains(QStringLiteral("const DIRECTION_PRIORITY = {\"payoff\": 0.9123, \"say \\\"hi\\\"\": 2, \"*\": 0.3333}; // learned: {a: 1};")),
              qPrintable(written));
     // Written again from a written line: only the table changes.
-    const QString again = PolicyTunables::withDirectionPriority(written, {{QStringLiteral("x"), 0.5}});
+    const QString again = PolicyTunables::withDirectionTable(written, table, {{QStringLiteral("x"), 0.5}});
     QVERIFY(again.contains(QStringLiteral("const DIRECTION_PRIORITY = {\"x\": 0.5}; // learned: {a: 1};")));
-    QCOMPARE(PolicyTunables::withDirectionPriority(QStringLiteral("no table"), {{QStringLiteral("x"), 1}}), QStringLiteral("no table"));
+    QCOMPARE(PolicyTunables::withDirectionTable(QStringLiteral("no table"), table, {{QStringLiteral("x"), 1}}), QStringLiteral("no table"));
 }
 
 void TestDream::improverIsDeterministicAndClimbs()
@@ -505,6 +508,7 @@ void TestDream::improverLearnsWhichDirectionPays()
     QVERIFY2(m.hasMatch(), qPrintable(a.code));
     QCOMPARE(m.captured(1), QStringLiteral("payoff"));
     QVERIFY(a.code.contains(QStringLiteral("\"*\": %1}").arg(PolicyTunables::literal(std::round(stats.unseenPriority * 1e4) / 1e4, false))));
+    QVERIFY2(a.code.contains(QStringLiteral("const DIRECTION_DEEPEST_GAIN = {\"payoff\": 2, ")), qPrintable(a.code));
     // The floors are the history's, whatever the search changed.
     for (const PolicyTunable &t : PolicyTunables::parse(a.code)) {
         if (t.name == QLatin1String("PATIENCE_FLOOR"))

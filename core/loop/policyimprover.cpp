@@ -96,7 +96,8 @@ struct Learned
 /// Rewrites the learned parts of `code` from `stats`: the DIRECTION_PRIORITY
 /// table (each direction's shrunk mean branch attainment, "*" the mean of
 /// all branches, so a direction the history never tried ranks as an average
-/// one rather than last) and the learned floors of the stopping rules
+/// one rather than last), the DIRECTION_DEEPEST_GAIN table (the deepest
+/// attempt at which each direction gained) and the learned floors of the stopping rules
 /// (PATIENCE_FLOOR, STALL_FLOOR: one more than the longest drought or stall
 /// after which the history shows a gain). These lines are never mutated:
 /// a replay over revealed prefixes cannot see the gains that stopping sooner
@@ -107,8 +108,9 @@ Learned learn(const QString &code, const HistoryStats &stats)
     Learned out{code, {}};
     if (stats.isEmpty())
         return out;
-    if (PolicyTunables::hasDirectionPriority(out.code) && !stats.directions.isEmpty()) {
-        QList<PolicyTunables::DirectionPriority> table;
+    const QString priorityTable = QStringLiteral("DIRECTION_PRIORITY");
+    if (PolicyTunables::hasDirectionTable(out.code, priorityTable) && !stats.directions.isEmpty()) {
+        QList<PolicyTunables::DirectionValue> table;
         QStringList order;
         for (const DirectionStats &d : stats.directions) {
             table.append({d.name, d.priority});
@@ -117,11 +119,24 @@ Learned learn(const QString &code, const HistoryStats &stats)
                                                      QString::number(d.priority, 'f', 3));
         }
         table.append({QStringLiteral("*"), stats.unseenPriority});
-        const QString written = PolicyTunables::withDirectionPriority(out.code, table);
+        const QString written = PolicyTunables::withDirectionTable(out.code, priorityTable, table);
         if (written != out.code) {
             out.code = written;
             out.changes << QStringLiteral("direction priority %1%2")
                                .arg(order.join(QStringLiteral(" > ")), stats.directions.size() > order.size() ? QStringLiteral(" > …") : QString());
+        }
+    }
+    // The deepest attempt at which each direction gained: a cap on weak
+    // directions never cuts a branch off above it.
+    const QString depthTable = QStringLiteral("DIRECTION_DEEPEST_GAIN");
+    if (PolicyTunables::hasDirectionTable(out.code, depthTable) && !stats.directions.isEmpty()) {
+        QList<PolicyTunables::DirectionValue> table;
+        for (const DirectionStats &d : stats.directions)
+            table.append({d.name, double(std::max(d.deepestGain, 0))});
+        const QString written = PolicyTunables::withDirectionTable(out.code, depthTable, table);
+        if (written != out.code) {
+            out.code = written;
+            out.changes << QStringLiteral("deepest gain per direction");
         }
     }
     const QList<PolicyTunable> tunables = PolicyTunables::parse(out.code);

@@ -10,13 +10,12 @@ namespace dreamrsi {
 
 namespace {
 
-/// The DIRECTION_PRIORITY line; capture 1 is the object literal.
-const QRegularExpression &directionPriorityLine()
+/// The line of table `name`; capture 1 is the object literal.
+QRegularExpression tableLine(const QString &name)
 {
-    static const QRegularExpression line(
-        QStringLiteral(R"(^[ \t]*(?:const|var|let)[ \t]+DIRECTION_PRIORITY[ \t]*=[ \t]*(\{[^\n]*?\})[ \t]*;)"),
-        QRegularExpression::MultilineOption);
-    return line;
+    return QRegularExpression(QStringLiteral(R"(^[ \t]*(?:const|var|let)[ \t]+%1[ \t]*=[ \t]*(\{[^\n]*?\})[ \t]*;)")
+                                  .arg(QRegularExpression::escape(name)),
+                              QRegularExpression::MultilineOption);
 }
 
 bool isWhole(double x)
@@ -102,27 +101,27 @@ QString PolicyTunables::withValue(const QString &source, const PolicyTunable &tu
     return out;
 }
 
-bool PolicyTunables::hasDirectionPriority(const QString &source)
+bool PolicyTunables::hasDirectionTable(const QString &source, const QString &table)
 {
-    return directionPriorityLine().match(source).hasMatch();
+    return tableLine(table).match(source).hasMatch();
 }
 
-QString PolicyTunables::withDirectionPriority(const QString &source, const QList<DirectionPriority> &priorities)
+QString PolicyTunables::withDirectionTable(const QString &source, const QString &table, const QList<DirectionValue> &entries)
 {
-    const QRegularExpressionMatch m = directionPriorityLine().match(source);
+    const QRegularExpressionMatch m = tableLine(table).match(source);
     if (!m.hasMatch())
         return source;
     // Written by hand rather than through QJsonObject, which would sort the
     // keys: the order carries the ranking for a reader. Names are escaped as
     // JSON strings (a JSON string is a JavaScript string literal).
-    QStringList entries;
-    for (const DirectionPriority &p : priorities) {
-        const QByteArray key = QJsonDocument(QJsonArray{p.direction}).toJson(QJsonDocument::Compact);
-        const double rounded = std::round(p.priority * 1e4) / 1e4;
-        entries << QString::fromUtf8(key.mid(1, key.size() - 2)) + QStringLiteral(": ") + literal(rounded == 0.0 ? 0.0 : rounded, false);
+    QStringList written;
+    for (const DirectionValue &e : entries) {
+        const QByteArray key = QJsonDocument(QJsonArray{e.direction}).toJson(QJsonDocument::Compact);
+        const double rounded = std::round(e.value * 1e4) / 1e4;
+        written << QString::fromUtf8(key.mid(1, key.size() - 2)) + QStringLiteral(": ") + literal(rounded == 0.0 ? 0.0 : rounded, isWhole(rounded));
     }
     QString out = source;
-    out.replace(m.capturedStart(1), m.capturedLength(1), QStringLiteral("{") + entries.join(QStringLiteral(", ")) + QStringLiteral("}"));
+    out.replace(m.capturedStart(1), m.capturedLength(1), QStringLiteral("{") + written.join(QStringLiteral(", ")) + QStringLiteral("}"));
     return out;
 }
 

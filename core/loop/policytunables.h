@@ -40,19 +40,20 @@ QString withValue(const QString &source, const PolicyTunable &tunable, double va
 /// The literal written for `value` (integers without a fraction).
 QString literal(double value, bool integer);
 
-/// One entry of a direction-priority table.
-struct DirectionPriority
+/// One entry of a per-direction table.
+struct DirectionValue
 {
     QString direction;                ///< the NAME of `direction:NAME`; "*" = any direction not listed
-    double priority = 0.0;
+    double value = 0.0;
 };
-/// Whether `source` has a top-level `const DIRECTION_PRIORITY = {…};` line
-/// (an object literal on one line; also `var`/`let`).
-bool hasDirectionPriority(const QString &source);
-/// `source` with that object literal replaced by `priorities` (a JSON
-/// object, keys in the given order, priorities rounded to 4 decimals);
-/// `source` unchanged when it has no such line.
-QString withDirectionPriority(const QString &source, const QList<DirectionPriority> &priorities);
+/// Whether `source` has a top-level `const TABLE = {…};` line (an object
+/// literal on one line; also `var`/`let`), TABLE being `table`
+/// (portfolio.js: DIRECTION_PRIORITY, DIRECTION_DEEPEST_GAIN).
+bool hasDirectionTable(const QString &source, const QString &table);
+/// `source` with that object literal replaced by `entries` (a JSON object,
+/// keys in the given order, values rounded to 4 decimals); `source`
+/// unchanged when it has no such line.
+QString withDirectionTable(const QString &source, const QString &table, const QList<DirectionValue> &entries);
 
 } // namespace PolicyTunables
 } // namespace dreamrsi

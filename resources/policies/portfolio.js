@@ -41,8 +41,10 @@
 //     table does not list. Empty = ascending branch, as above.
 //   - WEAK_SHARE, WEAK_DEPTH: a listed direction whose priority is below
 //     WEAK_SHARE times the best listed priority is weak; its branches are not
-//     refined past attempt WEAK_DEPTH. A direction the table does not list is
-//     never weak: what the history never tried is not known to be bad.
+//     refined past attempt WEAK_DEPTH, nor past the deepest attempt at which
+//     the direction gained in the history (DIRECTION_DEEPEST_GAIN, learned).
+//     A direction the table does not list is never weak: what the history
+//     never tried is not known to be bad.
 //   - ROOT_BASE, FIRST_BASE: R = ROOT_BASE + floor(beta*(T - ROOT_BASE) + r),
 //     w0 = min(R, FIRST_BASE + floor(beta*(W - FIRST_BASE) + r)).
 //   - PATIENCE_FLOOR, STALL_FLOOR (learned): G and P never drop below them.
@@ -75,6 +77,7 @@ const WEAK_DEPTH = 1;        // range [0, 8]: deepest attempt a weak direction's
 const PATIENCE_FLOOR = 0;    // learned: G is at least this (reveals without a new best)
 const STALL_FLOOR = 0;       // learned: P is at least this (non-improving successes in a row)
 const DIRECTION_PRIORITY = {}; // learned: priority per direction, "*" for any other
+const DIRECTION_DEEPEST_GAIN = {}; // learned: deepest attempt at which each direction gained
 
 function directionOf(tags) {
     for (var i = 0; i < tags.length; ++i) {
@@ -133,6 +136,13 @@ function isWeak(state, id) {
     }
     var p = priorityOf(state, id);
     return top !== null && p.listed && p.value < WEAK_SHARE * top;
+}
+
+// The deepest attempt a weak direction's branch is refined to.
+function weakDepth(state, id) {
+    var d = directionOf(state.meta(id).tags);
+    var deepest = Object.prototype.hasOwnProperty.call(DIRECTION_DEEPEST_GAIN, d) ? DIRECTION_DEEPEST_GAIN[d] : 0;
+    return Math.max(WEAK_DEPTH, deepest);
 }
 
 function before(a, b) {
@@ -208,7 +218,7 @@ function selectBatch(state) {
     var legal = state.legal;
     for (i = 0; i < legal.length; ++i) {
         var m = state.meta(legal[i]);
-        if (m.attempt === 0 || (m.attempt > WEAK_DEPTH && isWeak(state, m.id)))
+        if (m.attempt === 0 || (m.attempt > WEAK_DEPTH && isWeak(state, m.id) && m.attempt > weakDepth(state, m.id)))
             continue;
         var tr = traj[m.branch];
         var c = { id: m.id, branch: m.branch, hasAnchor: tr.hasAnchor, anchor: tr.anchor, failRun: tr.failRun };

@@ -197,6 +197,7 @@ private slots:
     void directionPriorityLine();
     void improverIsDeterministicAndClimbs();
     void improverLearnsWhichDirectionPays();
+    void promptCarriesTheHistoryStatistics();
     void agentFailuresAreStoredAndFedBack();
     void dreamWithImproverKeepsOrImproves();
     void cancelFromTheModelStopsTheDream();
@@ -546,6 +547,38 @@ void TestDream::improverLearnsWhichDirectionPays()
     QVERIFY2(onFresh.ok(), qPrintable(onFresh.firstError()));
     QCOMPARE(onFresh.worlds.first().episodes.first().revealed,
              (QStringList{QStringLiteral("b2a0"), QStringLiteral("b1a0"), QStringLiteral("b0a0")}));
+}
+
+void TestDream::promptCarriesTheHistoryStatistics()
+{
+    const QList<DiscoveryTree> history = payoffHistory();
+    QList<const DiscoveryTree *> trees;
+    for (const DiscoveryTree &t : history)
+        trees.append(&t);
+    DevelopmentContext context;
+    context.current.version.name = QStringLiteral("builtin:portfolio");
+    context.current.version.code = BuiltinPolicies::javaScriptSource(QStringLiteral("portfolio"));
+    context.current.value = 0.25;
+    context.worldCount = 3;
+    context.betas = {0.0, 1.0};
+    const QString without = AgentPolicyDeveloper::userMessage(context);
+    QVERIFY(!without.contains(QStringLiteral("per direction")));
+
+    context.worldStats = computeHistoryStats(trees);
+    const QString user = AgentPolicyDeveloper::userMessage(context);
+    QVERIFY(user.contains(QStringLiteral("# What the stored worlds show, per direction")));
+    // payoff: 3 worlds, 3 branches, 9 calls, 9 successes, best 1, every branch at attainment 1,
+    // gain per call (0.9 per branch) / 3 = 0.3, last gain at attempt 2.
+    QVERIFY2(user.contains(QStringLiteral("| payoff | 3 | 3 | 9 | 9 | 1 | 1 | 1 | 0.3 | 2 |")), qPrintable(user));
+    QVERIFY(user.contains(QStringLiteral("| alpha | 3 | 3 | 9 | 9 | 0.22 | 0.22 | 0.22 |")));
+    QVERIFY(user.indexOf(QStringLiteral("| payoff |")) < user.indexOf(QStringLiteral("| alpha |"))); // highest priority first
+    QVERIFY(user.contains(QStringLiteral("Where gains arrive along a branch")));
+    QVERIFY(user.contains(QStringLiteral("Caution: these worlds hold only what earlier policies revealed")));
+    // The statistics come before the task, after the current version's code.
+    QVERIFY(user.indexOf(QStringLiteral("per direction")) > user.indexOf(QStringLiteral("## Its code")));
+    QVERIFY(user.indexOf(QStringLiteral("per direction")) < user.indexOf(QStringLiteral("# Task")));
+    // The built-in prompt tells the model what the statistics are for.
+    QVERIFY(AgentPolicyDeveloper::builtinPrompt().contains(QStringLiteral("per-direction statistics")));
 }
 
 void TestDream::agentFailuresAreStoredAndFedBack()

@@ -1,9 +1,12 @@
-// Dreaming: tunables, the built-in improver, the policy-development agent on
-// a stand-in chat model (good script, syntax error, no code block), failures
-// stored and fed back, the best-by-mean proposal, cancel, `dreamrsi dream`.
+// Dreaming: tunables, the history's per-direction statistics, the built-in
+// improver (learning direction priorities and stopping floors from a
+// history), the policy-development agent on a stand-in chat model (good
+// script, syntax error, no code block), failures stored and fed back, the
+// best-by-mean proposal, cancel, `dreamrsi dream`.
 #include "loop/agentpolicydeveloper.h"
 #include "loop/autoapproval.h"
 #include "loop/dreamer.h"
+#include "loop/historystats.h"
 #include "loop/policyimprover.h"
 #include "loop/policytunables.h"
 
@@ -111,6 +114,63 @@ QString answerWith(const QString &code)
         + QStringLiteral("```\n");
 }
 
+/// A hand-made cell: a success when `failClass` is "ok" and it has a score.
+Cell makeCell(int branch, int attempt, qint64 seq, std::optional<double> score, const QString &direction,
+              const QString &failClass = QStringLiteral("ok"))
+{
+    Cell c;
+    c.id = QStringLiteral("b%1a%2").arg(branch).arg(attempt);
+    c.branch = branch;
+    c.attempt = attempt;
+    c.seq = seq;
+    c.score = score;
+    c.failClass = failClass;
+    c.evaluated = failClass == QLatin1String("ok") && score.has_value();
+    if (failClass != QLatin1String("ok"))
+        c.error = QStringLiteral("planted %1 failure").arg(failClass);
+    if (!direction.isEmpty())
+        c.tags = {QStringLiteral("direction:") + direction};
+    return c;
+}
+
+DiscoveryTree makeTree(const QList<Cell> &cells, std::optional<double> baseline)
+{
+    TreeMeta meta;
+    meta.baselineScore = baseline;
+    TreeError error;
+    const std::optional<DiscoveryTree> tree = DiscoveryTree::build(meta, cells, &error);
+    if (!tree)
+        qFatal("hand-made tree rejected: %s", qPrintable(error.message));
+    return *tree;
+}
+
+/// A history in which one direction, "payoff", clearly pays: five other
+/// directions creep from 0.20 to 0.22 over three attempts, "payoff" climbs
+/// 0.6 → 0.8 → 1.0. Its branch id differs per world (5, 3, 4), so only its
+/// tag can tell a policy where it is.
+QList<DiscoveryTree> payoffHistory()
+{
+    const QStringList others{QStringLiteral("alpha"), QStringLiteral("beta"), QStringLiteral("gamma"), QStringLiteral("delta"),
+                             QStringLiteral("epsilon")};
+    const int payoffBranch[] = {5, 3, 4};
+    QList<DiscoveryTree> trees;
+    for (int w = 0; w < 3; ++w) {
+        QList<Cell> cells;
+        qint64 seq = 0;
+        int other = 0;
+        for (int b = 0; b < 6; ++b) {
+            const bool pays = b == payoffBranch[w];
+            const QString direction = pays ? QStringLiteral("payoff") : others.at(other++);
+            for (int a = 0; a < 3; ++a) {
+                const double score = pays ? 0.6 + 0.2 * a : 0.2 + 0.01 * a;
+                cells.append(makeCell(b, a, seq++, score, direction));
+            }
+        }
+        trees.append(makeTree(cells, 0.1));
+    }
+    return trees;
+}
+
 DreamSettings smallSettings(int versions)
 {
     DreamSettings s;
@@ -133,7 +193,11 @@ private slots:
     void lastCodeBlock_data();
     void lastCodeBlock();
     void tunablesOfTheStarterPolicies();
+    void historyStatsOfAHandMadeHistory();
+    void directionPriorityLine();
     void improverIsDeterministicAndClimbs();
+    void improverLearnsWhichDirectionPays();
+    void promptCarriesTheHistoryStatistics();
     void agentFailuresAreStoredAndFedBack();
     void dreamWithImproverKeepsOrImproves();
     void cancelFromTheModelStopsTheDream();
@@ -177,7 +241,15 @@ void TestDream::tunablesOfTheStarterPolicies()
         names << t.name;
     QCOMPARE(names, (QStringList{QStringLiteral("ROOT_ROUNDING"), QStringLiteral("STALL_BASE"), QStringLiteral("STALL_SLOPE"),
                                  QStringLiteral("REPAIR_BASE"), QStringLiteral("REPAIR_SLOPE"), QStringLiteral("PATIENCE_BASE"),
-                                 QStringLiteral("PATIENCE_SLOPE"), QStringLiteral("RECOVERY_MODE")}));
+                                 QStringLiteral("PATIENCE_SLOPE"), QStringLiteral("RECOVERY_MODE"), QStringLiteral("ROOT_BASE"),
+                                 QStringLiteral("FIRST_BASE"), QStringLiteral("WEAK_SHARE"), QStringLiteral("WEAK_DEPTH"),
+                                 QStringLiteral("PATIENCE_FLOOR"), QStringLiteral("STALL_FLOOR")}));
+    // The floors are learned from the history, never searched; the rest are searched.
+    for (const PolicyTunable &t : tunables)
+        QCOMPARE(t.learned, t.name.endsWith(QLatin1String("_FLOOR")));
+    QVERIFY(!tunables.at(10).integer); // WEAK_SHARE is a share, not a count
+    QVERIFY(PolicyTunables::hasDirectionTable(portfolio, QStringLiteral("DIRECTION_PRIORITY")));
+    QVERIFY(PolicyTunables::hasDirectionTable(portfolio, QStringLiteral("DIRECTION_DEEPEST_GAIN")));
     const PolicyTunable &rounding = tunables.at(0);
     QCOMPARE(rounding.value, 0.5);
     QVERIFY(!rounding.integer);
@@ -216,6 +288,112 @@ void TestDream::tunablesOfTheStarterPolicies()
                 QCOMPARE(js.worlds.at(w).episodes.at(e).revealed, cpp.worlds.at(w).episodes.at(e).revealed);
         }
     }
+}
+
+void TestDream::historyStatsOfAHandMadeHistory()
+{
+    // World 1 (baseline 0.5, S = 2): alpha on branches 0 and 2, beta on branch 1.
+    //   b0: 1.0, 0.8 (a stall), runtime failure, 1.2 (gains again after a stall of 1)
+    //   b1: 2.0, 1.5          b2: env failure
+    // Creation order b0a0 b0a1 b2a0 b1a0 b1a1 b0a2 b0a3: two cells pass
+    // between the first best (1.0) and the next (2.0).
+    const DiscoveryTree scorable = makeTree({makeCell(0, 0, 0, 1.0, QStringLiteral("alpha")), makeCell(0, 1, 1, 0.8, QStringLiteral("alpha")),
+                                             makeCell(2, 0, 2, std::nullopt, QStringLiteral("alpha"), QStringLiteral("env")),
+                                             makeCell(1, 0, 3, 2.0, QStringLiteral("beta")), makeCell(1, 1, 4, 1.5, QStringLiteral("beta")),
+                                             makeCell(0, 2, 5, std::nullopt, QStringLiteral("alpha"), QStringLiteral("runtime")),
+                                             makeCell(0, 3, 6, 1.2, QStringLiteral("alpha"))},
+                                            0.5);
+    // World 2: S = 0, not scorable: gamma's one success counts, its attainment does not.
+    const DiscoveryTree flat = makeTree({makeCell(0, 0, 0, 0.0, QStringLiteral("gamma"))}, std::nullopt);
+    const HistoryStats h = computeHistoryStats({&scorable, nullptr, &flat});
+
+    QCOMPARE(h.worlds, 2);
+    QCOMPARE(h.scorableWorlds, 1);
+    QCOMPARE(h.cells, 8);
+    QCOMPARE(h.branches, 4);
+    QCOMPARE(h.branchesAtAttempt, (QList<int>{4, 2, 1, 1}));
+    QCOMPARE(h.gainAtAttempt.size(), 4);
+    // Attempt 0: alpha (1.0 − 0.5)/2 + beta (2.0 − 0.5)/2; attempt 3: (1.2 − 1.0)/2.
+    QCOMPARE(h.gainAtAttempt.at(0), 1.0);
+    QCOMPARE(h.gainAtAttempt.at(1), 0.0);
+    QCOMPARE(h.gainAtAttempt.at(3), 0.1);
+    QVERIFY(qFuzzyCompare(h.lateGainShare(), 0.1 / 1.1));
+    QCOMPARE(h.stoppedWhileImproving, 1); // b0's last attempt raised its best
+    QCOMPARE(h.longestStallBeforeGain, 1);
+    QCOMPARE(h.stallFloor(), 2);
+    QCOMPARE(h.longestDroughtBeforeGain, 2);
+    QCOMPARE(h.patienceFloor(), 3);
+    // Branch attainments 0.6 (b0), 1.0 (b1), 0 (b2): the mean is the unseen prior.
+    QVERIFY(qFuzzyCompare(h.unseenPriority, 1.6 / 3));
+
+    QCOMPARE(h.directions.size(), 3);
+    QCOMPARE(h.directions.at(0).name, QStringLiteral("beta"));
+    QCOMPARE(h.directions.at(1).name, QStringLiteral("gamma"));
+    QCOMPARE(h.directions.at(2).name, QStringLiteral("alpha"));
+
+    const DirectionStats *alpha = h.direction(QStringLiteral("alpha"));
+    QVERIFY(alpha);
+    QCOMPARE(alpha->worlds, 1);
+    QCOMPARE(alpha->branches, 2);
+    QCOMPARE(alpha->calls, 5);
+    QCOMPARE(alpha->successes, 3);
+    QCOMPARE(alpha->best.value_or(-1), 1.2);
+    QVERIFY(qFuzzyCompare(alpha->gain, 0.35));
+    QVERIFY(qFuzzyCompare(alpha->gainPerCall(), 0.07));
+    QCOMPARE(alpha->deepestGain, 3);
+    QVERIFY(qFuzzyCompare(alpha->meanAttainment, 0.3));
+    QVERIFY(qFuzzyCompare(alpha->bestAttainment, 0.6));
+    QVERIFY(qFuzzyCompare(alpha->priority, (0.6 + 1.6 / 3) / 3)); // shrunk towards the prior
+
+    const DirectionStats *beta = h.direction(QStringLiteral("beta"));
+    QVERIFY(beta);
+    QCOMPARE(beta->calls, 2);
+    QCOMPARE(beta->successes, 2);
+    QCOMPARE(beta->best.value_or(-1), 2.0);
+    QVERIFY(qFuzzyCompare(beta->gainPerCall(), 0.375));
+    QCOMPARE(beta->deepestGain, 0);
+    QVERIFY(qFuzzyCompare(beta->priority, (1.0 + 1.6 / 3) / 2));
+
+    const DirectionStats *gamma = h.direction(QStringLiteral("gamma"));
+    QVERIFY(gamma);
+    QCOMPARE(gamma->worlds, 1);
+    QCOMPARE(gamma->calls, 1);
+    QCOMPARE(gamma->successes, 1);
+    QCOMPARE(gamma->best.value_or(-1), 0.0);
+    QCOMPARE(gamma->gain, 0.0);
+    QCOMPARE(gamma->deepestGain, -1);
+    QVERIFY(qFuzzyCompare(gamma->priority, h.unseenPriority)); // no scorable branch: the prior
+
+    const QString table = h.markdown();
+    QVERIFY2(table.contains(QStringLiteral("| beta | 1 | 1 | 2 | 2 | 2 | 1 | 1 | 0.375 | 0 |")), qPrintable(table));
+    QVERIFY2(table.contains(QStringLiteral("| alpha | 1 | 2 | 5 | 3 | 1.2 | 0.3 | 0.6 | 0.07 | 3 |")), qPrintable(table));
+    QVERIFY(table.contains(QStringLiteral("| gamma | 1 | 1 | 1 | 1 | 0 | 0 | 0 | 0 | none |")));
+    QVERIFY(table.contains(QStringLiteral("| 3 | 1 | 0.1 | 0.1 |")));
+    QVERIFY(table.contains(QStringLiteral("1 of 2 refined branches")));
+
+    // Nothing given, nothing learned.
+    const HistoryStats none = computeHistoryStats({});
+    QVERIFY(none.isEmpty());
+    QVERIFY(none.directions.isEmpty());
+    QCOMPARE(none.stallFloor(), 1);
+    QCOMPARE(none.patienceFloor(), 1);
+}
+
+void TestDream::directionPriorityLine()
+{
+    const QString table = QStringLiteral("DIRECTION_PRIORITY");
+    const QString source = QStringLiteral("var x = 1;\nconst DIRECTION_PRIORITY = {}; // learned: {a: 1};\nfunction selectBatch(s) { return []; }\n");
+    QVERIFY(PolicyTunables::hasDirectionTable(source, table));
+    QVERIFY(!PolicyTunables::hasDirectionTable(source, QStringLiteral("DIRECTION")));
+    QVERIFY(!PolicyTunables::hasDirectionTable(QStringLiteral("const DIRECTION_PRIORITY = 3;\n"), table));
+    const QString written = PolicyTunables::withDirectionTable(
+        source, table, {{QStringLiteral("payoff"), 0.912345}, {QStringLiteral("say \"hi\""), 2.0}, {QStringLiteral("*"), 1.0 / 3}});
+    QVERIFY2(written.contains(QStringLiteral("const DIRECTION_PRIORITY = {\"payoff\": 0.9123, \"say \\\"hi\\\"\": 2, \"*\": 0.3333}; // learned: {a: 1};")),
+             qPrintable(written));
+    // Written again from a written line: only the table changes.
+    const QString again = PolicyTunables::withDirectionTable(written, table, {{QStringLiteral("x"), 0.5}});
+    QVERIFY(again.contains(QStringLiteral("const DIRECTION_PRIORITY = {\"x\": 0.5}; // learned: {a: 1};")));
+    QCOMPARE(PolicyTunables::withDirectionTable(QStringLiteral("no table"), table, {{QStringLiteral("x"), 1}}), QStringLiteral("no table"));
 }
 
 void TestDream::improverIsDeterministicAndClimbs()
@@ -287,6 +465,122 @@ void TestDream::improverIsDeterministicAndClimbs()
     QVERIFY(none.error.contains(QStringLiteral("no tunables")));
 }
 
+void TestDream::improverLearnsWhichDirectionPays()
+{
+    const QList<DiscoveryTree> history = payoffHistory();
+    QList<ReplayWorld> worlds;
+    QList<const DiscoveryTree *> trees;
+    for (const DiscoveryTree &t : history) {
+        worlds.append(ReplayWorld{QStringLiteral("w%1").arg(worlds.size()), std::make_shared<const DiscoveryTree>(t)});
+        trees.append(worlds.constLast().tree.get());
+    }
+    ReplayOptions options;
+    options.workers = 4;
+    options.threads = 1;
+    auto evaluate = [&](const QString &code, const std::atomic_bool &) {
+        const ReplayResult r = ReplayEngine::runWorlds(worlds, PolicySpec::script(code, QStringLiteral("candidate")), options);
+        CandidateScore s;
+        s.value = r.ok() ? r.value : std::nullopt;
+        s.error = r.firstError();
+        return s;
+    };
+    const HistoryStats stats = computeHistoryStats(trees);
+    QCOMPARE(stats.directions.first().name, QStringLiteral("payoff"));
+
+    DevelopmentContext context;
+    context.current.version.name = QStringLiteral("builtin:portfolio");
+    context.current.version.code = BuiltinPolicies::javaScriptSource(QStringLiteral("portfolio"));
+    context.current.value = evaluate(context.current.version.code, std::atomic_bool(false)).value;
+    QVERIFY(context.current.value.has_value());
+    context.seed = 7;
+    context.worldStats = stats;
+    context.evaluate = evaluate;
+
+    PolicyImprover improver(4);
+    std::atomic_bool cancel(false);
+    const DevelopmentOutcome a = improver.develop(context, cancel);
+    QVERIFY2(a.ok, qPrintable(a.error));
+    QVERIFY2(a.prompt.contains(QStringLiteral("Learned from it: direction priority payoff")), qPrintable(a.prompt));
+    QCOMPARE(improver.develop(context, cancel).code, a.code); // deterministic for a seed
+
+    // The table ranks "payoff" first; unseen directions get the mean.
+    static const QRegularExpression table(QStringLiteral("const DIRECTION_PRIORITY = \\{\"([^\"]+)\": ([0-9.]+), "));
+    const QRegularExpressionMatch m = table.match(a.code);
+    QVERIFY2(m.hasMatch(), qPrintable(a.code));
+    QCOMPARE(m.captured(1), QStringLiteral("payoff"));
+    QVERIFY(a.code.contains(QStringLiteral("\"*\": %1}").arg(PolicyTunables::literal(std::round(stats.unseenPriority * 1e4) / 1e4, false))));
+    QVERIFY2(a.code.contains(QStringLiteral("const DIRECTION_DEEPEST_GAIN = {\"payoff\": 2, ")), qPrintable(a.code));
+    // The floors are the history's, whatever the search changed.
+    for (const PolicyTunable &t : PolicyTunables::parse(a.code)) {
+        if (t.name == QLatin1String("PATIENCE_FLOOR"))
+            QCOMPARE(int(t.value), stats.patienceFloor());
+        if (t.name == QLatin1String("STALL_FLOOR"))
+            QCOMPARE(int(t.value), stats.stallFloor());
+    }
+
+    // It opens the paying direction first, on every world and every β, and
+    // scores a better value than the deployed portfolio, which opens roots
+    // by branch id.
+    const ReplayResult learned = ReplayEngine::runWorlds(worlds, PolicySpec::script(a.code, QStringLiteral("learned")), options);
+    QVERIFY2(learned.ok(), qPrintable(learned.firstError()));
+    const int payoffBranch[] = {5, 3, 4};
+    for (qsizetype w = 0; w < learned.worlds.size(); ++w) {
+        for (const EpisodeResult &e : learned.worlds.at(w).episodes) {
+            QVERIFY(!e.revealed.isEmpty());
+            QCOMPARE(e.revealed.first(), QStringLiteral("b%1a0").arg(payoffBranch[w]));
+            QCOMPARE(e.attainment, 1.0);
+        }
+    }
+    QVERIFY(learned.value.has_value());
+    qInfo("deployed portfolio %.4f, learned %.4f", *context.current.value, *learned.value);
+    QVERIFY(*learned.value > *context.current.value + 0.05);
+
+    // A direction the history never tried ranks as an average one: above
+    // the directions that did not pay, below the one that did.
+    QList<Cell> cells;
+    cells << makeCell(0, 0, 0, 0.2, QStringLiteral("alpha")) << makeCell(1, 0, 1, 0.5, QStringLiteral("novel"))
+          << makeCell(2, 0, 2, 0.9, QStringLiteral("payoff"));
+    const QList<ReplayWorld> fresh{ReplayWorld{QStringLiteral("fresh"), std::make_shared<const DiscoveryTree>(makeTree(cells, 0.1))}};
+    ReplayOptions wide = options;
+    wide.betas = {1.0};
+    const ReplayResult onFresh = ReplayEngine::runWorlds(fresh, PolicySpec::script(a.code, QStringLiteral("learned")), wide);
+    QVERIFY2(onFresh.ok(), qPrintable(onFresh.firstError()));
+    QCOMPARE(onFresh.worlds.first().episodes.first().revealed,
+             (QStringList{QStringLiteral("b2a0"), QStringLiteral("b1a0"), QStringLiteral("b0a0")}));
+}
+
+void TestDream::promptCarriesTheHistoryStatistics()
+{
+    const QList<DiscoveryTree> history = payoffHistory();
+    QList<const DiscoveryTree *> trees;
+    for (const DiscoveryTree &t : history)
+        trees.append(&t);
+    DevelopmentContext context;
+    context.current.version.name = QStringLiteral("builtin:portfolio");
+    context.current.version.code = BuiltinPolicies::javaScriptSource(QStringLiteral("portfolio"));
+    context.current.value = 0.25;
+    context.worldCount = 3;
+    context.betas = {0.0, 1.0};
+    const QString without = AgentPolicyDeveloper::userMessage(context);
+    QVERIFY(!without.contains(QStringLiteral("per direction")));
+
+    context.worldStats = computeHistoryStats(trees);
+    const QString user = AgentPolicyDeveloper::userMessage(context);
+    QVERIFY(user.contains(QStringLiteral("# What the stored worlds show, per direction")));
+    // payoff: 3 worlds, 3 branches, 9 calls, 9 successes, best 1, every branch at attainment 1,
+    // gain per call (0.9 per branch) / 3 = 0.3, last gain at attempt 2.
+    QVERIFY2(user.contains(QStringLiteral("| payoff | 3 | 3 | 9 | 9 | 1 | 1 | 1 | 0.3 | 2 |")), qPrintable(user));
+    QVERIFY(user.contains(QStringLiteral("| alpha | 3 | 3 | 9 | 9 | 0.22 | 0.22 | 0.22 |")));
+    QVERIFY(user.indexOf(QStringLiteral("| payoff |")) < user.indexOf(QStringLiteral("| alpha |"))); // highest priority first
+    QVERIFY(user.contains(QStringLiteral("Where gains arrive along a branch")));
+    QVERIFY(user.contains(QStringLiteral("Caution: these worlds hold only what earlier policies revealed")));
+    // The statistics come before the task, after the current version's code.
+    QVERIFY(user.indexOf(QStringLiteral("per direction")) > user.indexOf(QStringLiteral("## Its code")));
+    QVERIFY(user.indexOf(QStringLiteral("per direction")) < user.indexOf(QStringLiteral("# Task")));
+    // The built-in prompt tells the model what the statistics are for.
+    QVERIFY(AgentPolicyDeveloper::builtinPrompt().contains(QStringLiteral("per-direction statistics")));
+}
+
 void TestDream::agentFailuresAreStoredAndFedBack()
 {
     QTemporaryDir dir;
@@ -328,6 +622,12 @@ void TestDream::agentFailuresAreStoredAndFedBack()
     QVERIFY(requests.at(0).user.contains(QStringLiteral("# Current version: builtin:portfolio")));
     QVERIFY(requests.at(0).user.contains(QStringLiteral("frontier (calls, attainment)")));
     QVERIFY(requests.at(0).user.contains(QStringLiteral("round 1: prefix 0 calls")));
+    // The history's per-direction statistics (synthetic worlds tag branches d0 … d4).
+    QVERIFY(requests.at(0).user.contains(QStringLiteral("# What the stored worlds show, per direction")));
+    QVERIFY(requests.at(0).user.contains(QStringLiteral("| direction | worlds | branches | calls | successes | best score |")));
+    QVERIFY(requests.at(0).user.contains(QStringLiteral("gain per call")));
+    QVERIFY(requests.at(0).user.contains(QStringLiteral("| d0 | 2 | ")));
+    QVERIFY(requests.at(0).user.contains(QStringLiteral("Longest stall before a branch improved again")));
     QVERIFY(requests.at(2).user.contains(QStringLiteral("This version FAILED: ") + syntaxError));
     QVERIFY(requests.at(3).user.contains(QStringLiteral("FAILED: ") + noCode));
     QVERIFY(requests.at(3).user.contains(QStringLiteral("- %1: FAILED: %2").arg(report.versions.at(2).developed.version.name, syntaxError)));

@@ -2,7 +2,8 @@
 // stand-in on 127.0.0.1 over a project of worlds from `dreamrsi synth`. The
 // stand-in answers a working policy, then one that throws in selectBatch,
 // then a working one again: the failing version is stored with its error,
-// the dream goes on, and each prompt carries the earlier versions' results.
+// the dream goes on, and each prompt carries the earlier versions' results
+// and the per-direction statistics of the worlds.
 #include "agentstandin.h"
 #include "clirunsupport.h"
 
@@ -117,6 +118,12 @@ void TestDreamHttp::dreamWithProvider()
     QVERIFY2(second.contains(name1), qPrintable(name1));
     QVERIFY2(second.contains(value1), qPrintable(value1 + QStringLiteral(" not in the second prompt")));
     QVERIFY(second.contains(QStringLiteral("state.legal.slice(0, state.maxParallelism)")));
+    // Every prompt carries the history's per-direction statistics (synth tags d0 … d4).
+    const QString first = userText(server.requests().at(0));
+    QVERIFY(first.contains(QStringLiteral("# What the stored worlds show, per direction")));
+    QVERIFY(first.contains(QStringLiteral("| direction | worlds | branches | calls | successes | best score |")));
+    QVERIFY(first.contains(QStringLiteral("| d0 | 2 | ")));
+    QVERIFY(first.contains(QStringLiteral("Where gains arrive along a branch")));
     const QString third = userText(server.requests().at(2));
     QVERIFY(third.contains(QStringLiteral("FAILED")));
     QVERIFY(third.contains(QStringLiteral("planted failure in selectBatch")));

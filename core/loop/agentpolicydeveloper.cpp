@@ -174,6 +174,14 @@ QString AgentPolicyDeveloper::userMessage(const DevelopmentContext &context)
         for (const TracedEpisode &t : context.traces)
             appendTrace(out, t);
     }
+    if (!context.worldStats.isEmpty()) {
+        out << QStringLiteral("# What the stored worlds show, per direction");
+        out << QStringLiteral("Branches are grouped by the `direction:NAME` tag a script reads from `state.meta(id).tags` "
+                              "(legal roots included) and from observations.");
+        out << QString();
+        out << context.worldStats.markdown();
+        out << QString();
+    }
     if (!context.history.isEmpty()) {
         out << QStringLiteral("# Earlier versions of this dream (oldest first)");
         for (const DevelopedVersion &v : context.history) {

@@ -11,7 +11,9 @@ namespace dreamrsi {
 /// (resources/prompts/policy_development.md, or the file the user names);
 /// the user text lays out version m's code, its replay results per world and
 /// β (points, frontier, hypervolume, penalty, value), traces of its worst
-/// episodes and the earlier versions with their values and errors. The new
+/// episodes, the per-direction statistics of the stored worlds
+/// (HistoryStats::markdown: calls, successes, best, attainment, gain per call,
+/// where gains arrive) and the earlier versions with their values and errors. The new
 /// script is the last fenced code block of the answer; an answer without one
 /// is a failed step whose error names it.
 class AgentPolicyDeveloper final : public PolicyDeveloper

@@ -447,6 +447,12 @@ DreamReport Dreamer::dream(const QList<DreamWorld> &worlds, const DreamSettings 
         context.betas = settings.betas;
         context.worldCount = int(worlds.size());
         context.seed = settings.seed;
+        {
+            QList<const DiscoveryTree *> trees;
+            for (const DreamWorld &w : worlds)
+                trees.append(w.world.tree.get());
+            context.worldStats = computeHistoryStats(trees);
+        }
         context.evaluate = [&](const QString &code, const std::atomic_bool &) {
             PolicyVersion candidate;
             candidate.name = QStringLiteral("candidate");

@@ -6,6 +6,8 @@
 // (AgentPolicyDeveloper) and the offline built-in improver (PolicyImprover),
 // so the dreamer does not care which one it drives.
 
+#include "historystats.h"
+
 #include "agent/agent.h"
 #include "replay/episoderesult.h"
 #include "replay/replayresult.h"
@@ -57,6 +59,9 @@ struct DevelopmentContext
     QList<double> betas;
     int worldCount = 0;
     quint64 seed = 0;                ///< per-step seed (deterministic developers use it)
+    /// Per-direction statistics of the stored worlds (what paid, where gains
+    /// arrived); empty when the dreamer has none to give.
+    HistoryStats worldStats;
     /// Replays a candidate script on the same worlds with the same settings
     /// (the dreamer supplies it: the sandboxed child process). Blocking.
     std::function<CandidateScore(const QString &code, const std::atomic_bool &cancel)> evaluate;

@@ -1,5 +1,6 @@
 #include "policyimprover.h"
 
+#include "historystats.h"
 #include "policytunables.h"
 
 #include <QSet>
@@ -85,6 +86,80 @@ std::optional<double> mutate(const PolicyTunable &t, Random &rng)
     return std::nullopt;
 }
 
+/// A script with its learned lines rewritten from the history.
+struct Learned
+{
+    QString code;
+    QStringList changes;             ///< what was rewritten, for the report; empty = nothing
+};
+
+/// Rewrites the learned parts of `code` from `stats`: the DIRECTION_PRIORITY
+/// table (each direction's shrunk mean branch attainment, "*" the mean of
+/// all branches, so a direction the history never tried ranks as an average
+/// one rather than last), the DIRECTION_DEEPEST_GAIN table (the deepest
+/// attempt at which each direction gained) and the learned floors of the stopping rules
+/// (PATIENCE_FLOOR, STALL_FLOOR: one more than the longest drought or stall
+/// after which the history shows a gain). These lines are never mutated:
+/// a replay over revealed prefixes cannot see the gains that stopping sooner
+/// would lose, so the search may only move the stopping rules above what the
+/// history has shown, never below.
+Learned learn(const QString &code, const HistoryStats &stats)
+{
+    Learned out{code, {}};
+    if (stats.isEmpty())
+        return out;
+    const QString priorityTable = QStringLiteral("DIRECTION_PRIORITY");
+    if (PolicyTunables::hasDirectionTable(out.code, priorityTable) && !stats.directions.isEmpty()) {
+        QList<PolicyTunables::DirectionValue> table;
+        QStringList order;
+        for (const DirectionStats &d : stats.directions) {
+            table.append({d.name, d.priority});
+            if (order.size() < 4)
+                order << QStringLiteral("%1 %2").arg(d.name.isEmpty() ? QStringLiteral("(untagged)") : d.name,
+                                                     QString::number(d.priority, 'f', 3));
+        }
+        table.append({QStringLiteral("*"), stats.unseenPriority});
+        const QString written = PolicyTunables::withDirectionTable(out.code, priorityTable, table);
+        if (written != out.code) {
+            out.code = written;
+            out.changes << QStringLiteral("direction priority %1%2")
+                               .arg(order.join(QStringLiteral(" > ")), stats.directions.size() > order.size() ? QStringLiteral(" > …") : QString());
+        }
+    }
+    // The deepest attempt at which each direction gained: a cap on weak
+    // directions never cuts a branch off above it.
+    const QString depthTable = QStringLiteral("DIRECTION_DEEPEST_GAIN");
+    if (PolicyTunables::hasDirectionTable(out.code, depthTable) && !stats.directions.isEmpty()) {
+        QList<PolicyTunables::DirectionValue> table;
+        for (const DirectionStats &d : stats.directions)
+            table.append({d.name, double(std::max(d.deepestGain, 0))});
+        const QString written = PolicyTunables::withDirectionTable(out.code, depthTable, table);
+        if (written != out.code) {
+            out.code = written;
+            out.changes << QStringLiteral("deepest gain per direction");
+        }
+    }
+    const QList<PolicyTunable> tunables = PolicyTunables::parse(out.code);
+    QStringList floors;
+    for (qsizetype i = tunables.size() - 1; i >= 0; --i) { // from the end: offsets stay valid
+        const PolicyTunable &t = tunables.at(i);
+        if (!t.learned)
+            continue;
+        std::optional<double> value;
+        if (t.name == QLatin1String("PATIENCE_FLOOR"))
+            value = stats.patienceFloor();
+        else if (t.name == QLatin1String("STALL_FLOOR"))
+            value = stats.stallFloor();
+        if (!value || *value == t.value)
+            continue;
+        out.code = PolicyTunables::withValue(out.code, t, *value);
+        floors.prepend(QStringLiteral("%1 %2 → %3")
+                           .arg(t.name, PolicyTunables::literal(t.value, t.integer), PolicyTunables::literal(*value, t.integer)));
+    }
+    out.changes << floors;
+    return out;
+}
+
 } // namespace
 
 PolicyImprover::PolicyImprover(int candidates)
@@ -126,7 +201,14 @@ DevelopmentOutcome PolicyImprover::develop(const DevelopmentContext &context, co
     const DevelopedVersion *base = &seen.at(baseIndex);
     outcome.baseIndex = int(baseIndex);
     const QString baseCode = base->version.code;
-    const QList<PolicyTunable> tunables = PolicyTunables::parse(baseCode);
+    // The learned parts first; every candidate mutates that script.
+    const Learned learned = learn(baseCode, context.worldStats);
+    const QString startCode = learned.code;
+    QList<PolicyTunable> tunables;
+    for (const PolicyTunable &t : PolicyTunables::parse(startCode)) {
+        if (!t.learned)
+            tunables.append(t);
+    }
 
     QStringList prompt;
     prompt << QStringLiteral("Built-in policy improver, step %1, seed %2.").arg(context.step).arg(context.seed);
@@ -135,9 +217,21 @@ DevelopmentOutcome PolicyImprover::develop(const DevelopmentContext &context, co
     for (const PolicyTunable &t : tunables)
         names << QStringLiteral("%1=%2").arg(t.name, PolicyTunables::literal(t.value, t.integer));
     prompt << QStringLiteral("Tunables: %1.").arg(names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", ")));
+    if (context.worldStats.isEmpty()) {
+        prompt << QStringLiteral("History: no statistics.");
+    } else {
+        prompt << QStringLiteral("History: %1 worlds, %2 cells, %3 directions; stall floor %4, patience floor %5.")
+                      .arg(context.worldStats.worlds)
+                      .arg(context.worldStats.cells)
+                      .arg(context.worldStats.directions.size())
+                      .arg(context.worldStats.stallFloor())
+                      .arg(context.worldStats.patienceFloor());
+        prompt << QStringLiteral("Learned from it: %1.")
+                      .arg(learned.changes.isEmpty() ? QStringLiteral("nothing the script can take") : learned.changes.join(QStringLiteral("; ")));
+    }
     outcome.prompt = prompt.join(QLatin1Char('\n'));
 
-    if (tunables.isEmpty()) {
+    if (tunables.isEmpty() && startCode == baseCode) {
         outcome.error = QStringLiteral("%1 has no tunables for the built-in improver: it mutates top-level "
                                        "`const NAME = number;` lines (NAME in capitals), optionally annotated "
                                        "`// range [lo, hi]` or `// choice a|b|c`")
@@ -159,7 +253,35 @@ DevelopmentOutcome PolicyImprover::develop(const DevelopmentContext &context, co
     QString bestCode, bestChange;
     QString firstError;
     int written = 0;
-    for (int attempt = 0; written < m_candidates && attempt < m_candidates * 8; ++attempt) {
+    // Replays one candidate; false when the dream was cancelled.
+    auto tryCandidate = [&](const QString &code, const QString &what) {
+        tried.insert(code);
+        ++written;
+        const CandidateScore score = context.evaluate(code, cancel);
+        if (score.cancelled || cancel.load())
+            return false;
+        if (!score.value) {
+            if (firstError.isEmpty())
+                firstError = score.error;
+            report << QStringLiteral("- %1: failed: %2").arg(what, score.error);
+            return true;
+        }
+        report << QStringLiteral("- %1: mean value %2").arg(what, formatValue(score.value));
+        if (!bestValue || *score.value > *bestValue) {
+            bestValue = score.value;
+            bestCode = code;
+            bestChange = what;
+        }
+        return true;
+    };
+    const QString learnedWhat = learned.changes.join(QStringLiteral(", "));
+    // The learned script as it is: the first candidate when it is new.
+    if (startCode != baseCode && !tried.contains(startCode) && !cancel.load() && !tryCandidate(startCode, learnedWhat)) {
+        outcome.cancelled = true;
+        outcome.error = QStringLiteral("cancelled");
+        return outcome;
+    }
+    for (int attempt = 0; !tunables.isEmpty() && written < m_candidates && attempt < m_candidates * 8; ++attempt) {
         if (cancel.load()) {
             outcome.cancelled = true;
             outcome.error = QStringLiteral("cancelled");
@@ -175,7 +297,7 @@ DevelopmentOutcome PolicyImprover::develop(const DevelopmentContext &context, co
                 picks.append(i);
         }
         std::sort(picks.begin(), picks.end(), std::greater<int>());
-        QString code = baseCode;
+        QString code = startCode;
         QStringList change;
         for (const int i : picks) {
             const PolicyTunable &t = tunables.at(i);
@@ -188,26 +310,12 @@ DevelopmentOutcome PolicyImprover::develop(const DevelopmentContext &context, co
         }
         if (change.isEmpty() || tried.contains(code))
             continue;
-        tried.insert(code);
-        ++written;
-        const CandidateScore score = context.evaluate(code, cancel);
-        if (score.cancelled || cancel.load()) {
+        if (!learnedWhat.isEmpty())
+            change.prepend(QStringLiteral("learned"));
+        if (!tryCandidate(code, change.join(QStringLiteral(", ")))) {
             outcome.cancelled = true;
             outcome.error = QStringLiteral("cancelled");
             return outcome;
-        }
-        const QString what = change.join(QStringLiteral(", "));
-        if (!score.value) {
-            if (firstError.isEmpty())
-                firstError = score.error;
-            report << QStringLiteral("- %1: failed: %2").arg(what, score.error);
-            continue;
-        }
-        report << QStringLiteral("- %1: mean value %2").arg(what, formatValue(score.value));
-        if (!bestValue || *score.value > *bestValue) {
-            bestValue = score.value;
-            bestCode = code;
-            bestChange = what;
         }
     }
     outcome.usage.calls = written;

@@ -8,12 +8,16 @@ namespace dreamrsi {
 ///
 /// Hill climbing over a script's tunables (see PolicyTunables): it starts
 /// from the best clean version seen so far in this dream (version m when
-/// nothing better exists), writes `candidates` variants that each change one
-/// or two tunables (numbers step within their range, a `choice` takes
-/// another alternative), replays every variant through the context's
-/// `evaluate`, and returns the best-scoring variant. Variants already tried
-/// in this dream are not written again. Deterministic for a seed: the same
-/// context and seed give the same script.
+/// nothing better exists) and first rewrites what the script learns from the
+/// history (the context's worldStats): its DIRECTION_PRIORITY table and its
+/// `learned` floors of the stopping rules. It then writes `candidates`
+/// variants, the learned script itself when it is new and others that each
+/// change one or two tunables of it (numbers step within their range, a
+/// `choice` takes another alternative; `learned` lines are never mutated),
+/// replays every variant through the context's `evaluate`, and returns the
+/// best-scoring variant. Variants already tried in this dream are not written
+/// again. Deterministic for a seed: the same context and seed give the same
+/// script.
 class PolicyImprover final : public PolicyDeveloper
 {
 public:

@@ -1,5 +1,7 @@
 #include "policytunables.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QRegularExpression>
 
 #include <cmath>
@@ -7,6 +9,14 @@
 namespace dreamrsi {
 
 namespace {
+
+/// The line of table `name`; capture 1 is the object literal.
+QRegularExpression tableLine(const QString &name)
+{
+    return QRegularExpression(QStringLiteral(R"(^[ \t]*(?:const|var|let)[ \t]+%1[ \t]*=[ \t]*(\{[^\n]*?\})[ \t]*;)")
+                                  .arg(QRegularExpression::escape(name)),
+                              QRegularExpression::MultilineOption);
+}
 
 bool isWhole(double x)
 {
@@ -38,6 +48,7 @@ QList<PolicyTunable> PolicyTunables::parse(const QString &source)
         t.literalLength = m.capturedLength(2);
         t.integer = !literalText.contains(QLatin1Char('.')) && !literalText.contains(QLatin1Char('e'), Qt::CaseInsensitive);
         const QString comment = m.captured(3);
+        t.learned = comment.trimmed().startsWith(QLatin1String("learned"));
         const QRegularExpressionMatch c = choice.match(comment);
         if (c.hasMatch()) {
             for (const QString &part : c.captured(1).split(QLatin1Char('|'))) {
@@ -87,6 +98,30 @@ QString PolicyTunables::withValue(const QString &source, const PolicyTunable &tu
 {
     QString out = source;
     out.replace(tunable.literalStart, tunable.literalLength, literal(value, tunable.integer));
+    return out;
+}
+
+bool PolicyTunables::hasDirectionTable(const QString &source, const QString &table)
+{
+    return tableLine(table).match(source).hasMatch();
+}
+
+QString PolicyTunables::withDirectionTable(const QString &source, const QString &table, const QList<DirectionValue> &entries)
+{
+    const QRegularExpressionMatch m = tableLine(table).match(source);
+    if (!m.hasMatch())
+        return source;
+    // Written by hand rather than through QJsonObject, which would sort the
+    // keys: the order carries the ranking for a reader. Names are escaped as
+    // JSON strings (a JSON string is a JavaScript string literal).
+    QStringList written;
+    for (const DirectionValue &e : entries) {
+        const QByteArray key = QJsonDocument(QJsonArray{e.direction}).toJson(QJsonDocument::Compact);
+        const double rounded = std::round(e.value * 1e4) / 1e4;
+        written << QString::fromUtf8(key.mid(1, key.size() - 2)) + QStringLiteral(": ") + literal(rounded == 0.0 ? 0.0 : rounded, isWhole(rounded));
+    }
+    QString out = source;
+    out.replace(m.capturedStart(1), m.capturedLength(1), QStringLiteral("{") + written.join(QStringLiteral(", ")) + QStringLiteral("}"));
     return out;
 }
 

@@ -13,7 +13,9 @@ namespace dreamrsi {
 /// `range [lo, hi]` (numeric, integer when lo, hi and the value are
 /// integers) or `choice a|b|c` (a structural alternative picked by value).
 /// Without an annotation an integer stays ≥ 0 when it is ≥ 0 and a real
-/// keeps its sign.
+/// keeps its sign. A comment that begins with `learned` marks a number the
+/// built-in improver rewrites from the history's statistics and never
+/// mutates (portfolio.js PATIENCE_FLOOR, STALL_FLOOR).
 struct PolicyTunable
 {
     QString name;
@@ -22,6 +24,7 @@ struct PolicyTunable
     std::optional<double> low;        ///< from `range [lo, hi]`
     std::optional<double> high;
     QList<double> choices;            ///< from `choice a|b|c`; empty for a numeric tunable
+    bool learned = false;             ///< `// learned …`: set from the history, not searched
     qsizetype literalStart = 0;       ///< offset of the number literal in the source
     qsizetype literalLength = 0;
 };
@@ -36,6 +39,21 @@ QList<PolicyTunable> parse(const QString &source);
 QString withValue(const QString &source, const PolicyTunable &tunable, double value);
 /// The literal written for `value` (integers without a fraction).
 QString literal(double value, bool integer);
+
+/// One entry of a per-direction table.
+struct DirectionValue
+{
+    QString direction;                ///< the NAME of `direction:NAME`; "*" = any direction not listed
+    double value = 0.0;
+};
+/// Whether `source` has a top-level `const TABLE = {…};` line (an object
+/// literal on one line; also `var`/`let`), TABLE being `table`
+/// (portfolio.js: DIRECTION_PRIORITY, DIRECTION_DEEPEST_GAIN).
+bool hasDirectionTable(const QString &source, const QString &table);
+/// `source` with that object literal replaced by `entries` (a JSON object,
+/// keys in the given order, values rounded to 4 decimals); `source`
+/// unchanged when it has no such line.
+QString withDirectionTable(const QString &source, const QString &table, const QList<DirectionValue> &entries);
 
 } // namespace PolicyTunables
 } // namespace dreamrsi

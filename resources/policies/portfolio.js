@@ -25,19 +25,40 @@
 //      raise the best successful score, return [] (also when the batch below
 //      comes out empty);
 //   1. first round: the first w0 legal roots (ascending branch);
-//   2. exploration: one legal root (lowest branch id) if fewer than R branches
-//      are opened;
+//   2. exploration: one legal root (the first, ascending branch) if fewer
+//      than R branches are opened;
 //   3. exploitation, best anchor first (ties: lower branch id), into the
 //      remaining slots; the best recovery candidate (anchored before
 //      unanchored, higher anchor, shorter failure run, lower branch id) is added
 //      only when every exploitation candidate fits and a slot is left;
 //   4. remaining slots: more legal roots while the root budget allows.
+//
+// What the built-in policy improver adds (all neutral at the defaults, so the
+// rule above holds as written):
+//   - DIRECTION_PRIORITY: learned from the history's per-direction statistics.
+//     Legal roots are taken in decreasing priority of their `direction:NAME`
+//     tag (ties: ascending branch); "*" is the priority of a direction the
+//     table does not list. Empty = ascending branch, as above.
+//   - WEAK_SHARE, WEAK_DEPTH: a listed direction whose priority is below
+//     WEAK_SHARE times the best listed priority is weak; its branches are not
+//     refined past attempt WEAK_DEPTH, nor past the deepest attempt at which
+//     the direction gained in the history (DIRECTION_DEEPEST_GAIN, learned).
+//     A direction the table does not list is never weak: what the history
+//     never tried is not known to be bad.
+//   - ROOT_BASE, FIRST_BASE: R = ROOT_BASE + floor(beta*(T - ROOT_BASE) + r),
+//     w0 = min(R, FIRST_BASE + floor(beta*(W - FIRST_BASE) + r)).
+//   - PATIENCE_FLOOR, STALL_FLOOR (learned): G and P never drop below them.
+//     The improver sets them from the history (the longest drought before a
+//     new best, the longest stall before a branch improved again, plus one),
+//     so a stopping rule tuned on replays of revealed prefixes cannot stop
+//     sooner than gains the history has shown.
 
 var defaultBeta = 0.5;
 
 // Tunables. Each is a top-level `const NAME = number;` with its range or its
 // alternatives in a comment: the built-in policy improver (dreaming without a
-// key) mutates exactly these lines. The defaults give the rule above, batch
+// key) mutates these lines, except those marked `learned`, which it rewrites
+// from the statistics of the history. The defaults give the rule above, batch
 // for batch identical to the C++ built-in.
 const ROOT_ROUNDING = 0.5;   // range [0, 1]: rounding of the root budget R and the first-round width w0
 const STALL_BASE = 1;        // range [0, 6]: P = STALL_BASE + floor(STALL_SLOPE*beta)
@@ -49,6 +70,80 @@ const PATIENCE_SLOPE = 2;    // range [0, 6]
 const RECOVERY_MODE = 1;     // choice 0|1|2: 0 never repairs; 1 adds the best recovery when every
                              // exploitation candidate fits and a slot is left; 2 fills every slot
                              // left after exploitation with recoveries, best first
+const ROOT_BASE = 1;         // range [1, 10]: branches opened at beta = 0
+const FIRST_BASE = 1;        // range [1, 10]: roots of the first round at beta = 0 (at most R)
+const WEAK_SHARE = 0.0;      // range [0, 1]: below this share of the best listed priority a direction is weak
+const WEAK_DEPTH = 1;        // range [0, 8]: deepest attempt a weak direction's branch is refined to
+const PATIENCE_FLOOR = 0;    // learned: G is at least this (reveals without a new best)
+const STALL_FLOOR = 0;       // learned: P is at least this (non-improving successes in a row)
+const DIRECTION_PRIORITY = {}; // learned: priority per direction, "*" for any other
+const DIRECTION_DEEPEST_GAIN = {}; // learned: deepest attempt at which each direction gained
+
+function directionOf(tags) {
+    for (var i = 0; i < tags.length; ++i) {
+        if (tags[i].indexOf("direction:") === 0)
+            return tags[i].substring(10);
+    }
+    return "";
+}
+
+function hasPriorities() {
+    for (var key in DIRECTION_PRIORITY) {
+        if (Object.prototype.hasOwnProperty.call(DIRECTION_PRIORITY, key))
+            return true;
+    }
+    return false;
+}
+
+// The priority of a cell's direction and whether the table lists it.
+function priorityOf(state, id) {
+    var d = directionOf(state.meta(id).tags);
+    if (Object.prototype.hasOwnProperty.call(DIRECTION_PRIORITY, d) && d !== "*")
+        return { listed: true, value: DIRECTION_PRIORITY[d] };
+    if (Object.prototype.hasOwnProperty.call(DIRECTION_PRIORITY, "*"))
+        return { listed: false, value: DIRECTION_PRIORITY["*"] };
+    return { listed: false, value: 0 };
+}
+
+// Legal roots in decreasing priority (ties: ascending branch).
+function orderedRoots(state) {
+    var roots = state.legalRoots;
+    if (!hasPriorities())
+        return roots;
+    var ranked = [];
+    for (var i = 0; i < roots.length; ++i)
+        ranked.push({ id: roots[i], branch: state.meta(roots[i]).branch, p: priorityOf(state, roots[i]).value });
+    ranked.sort(function (a, b) {
+        if (a.p !== b.p)
+            return a.p > b.p ? -1 : 1;
+        return a.branch < b.branch ? -1 : (a.branch > b.branch ? 1 : 0);
+    });
+    var out = [];
+    for (i = 0; i < ranked.length; ++i)
+        out.push(ranked[i].id);
+    return out;
+}
+
+// Whether the branch of legal frontier `id` belongs to a weak direction.
+function isWeak(state, id) {
+    if (WEAK_SHARE <= 0 || !hasPriorities())
+        return false;
+    var top = null;
+    for (var key in DIRECTION_PRIORITY) {
+        if (key !== "*" && Object.prototype.hasOwnProperty.call(DIRECTION_PRIORITY, key)
+            && (top === null || DIRECTION_PRIORITY[key] > top))
+            top = DIRECTION_PRIORITY[key];
+    }
+    var p = priorityOf(state, id);
+    return top !== null && p.listed && p.value < WEAK_SHARE * top;
+}
+
+// The deepest attempt a weak direction's branch is refined to.
+function weakDepth(state, id) {
+    var d = directionOf(state.meta(id).tags);
+    var deepest = Object.prototype.hasOwnProperty.call(DIRECTION_DEEPEST_GAIN, d) ? DIRECTION_DEEPEST_GAIN[d] : 0;
+    return Math.max(WEAK_DEPTH, deepest);
+}
 
 function before(a, b) {
     if (a.hasAnchor !== b.hasAnchor)
@@ -63,14 +158,14 @@ function before(a, b) {
 function selectBatch(state) {
     var beta = state.beta;
     var W = state.maxParallelism;
-    var roots = state.legalRoots;
+    var roots = orderedRoots(state);
     var opened = state.openedBranches.length;
     var T = opened + roots.length;
-    var R = 1 + Math.floor(beta * (T - 1) + ROOT_ROUNDING);
-    var w0 = Math.min(R, 1 + Math.floor(beta * (W - 1) + ROOT_ROUNDING));
-    var P = STALL_BASE + Math.floor(STALL_SLOPE * beta);
+    var R = ROOT_BASE + Math.floor(beta * Math.max(0, T - ROOT_BASE) + ROOT_ROUNDING);
+    var w0 = Math.min(R, FIRST_BASE + Math.floor(beta * Math.max(0, W - FIRST_BASE) + ROOT_ROUNDING));
+    var P = Math.max(STALL_FLOOR, STALL_BASE + Math.floor(STALL_SLOPE * beta));
     var F = REPAIR_BASE + Math.floor(REPAIR_SLOPE * beta);
-    var G = W * (PATIENCE_BASE + Math.floor(PATIENCE_SLOPE * beta));
+    var G = Math.max(PATIENCE_FLOOR, W * (PATIENCE_BASE + Math.floor(PATIENCE_SLOPE * beta)));
     var batch = [];
     var observed = state.observed;
     var i;
@@ -123,7 +218,7 @@ function selectBatch(state) {
     var legal = state.legal;
     for (i = 0; i < legal.length; ++i) {
         var m = state.meta(legal[i]);
-        if (m.attempt === 0)
+        if (m.attempt === 0 || (m.attempt > WEAK_DEPTH && isWeak(state, m.id) && m.attempt > weakDepth(state, m.id)))
             continue;
         var tr = traj[m.branch];
         var c = { id: m.id, branch: m.branch, hasAnchor: tr.hasAnchor, anchor: tr.anchor, failRun: tr.failRun };

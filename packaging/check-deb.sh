@@ -40,6 +40,10 @@ deb="$(ls -t "$build"/dreamrsi-workbench_*.deb | head -n1)"
 size=$(stat -c %s "$deb")
 installed_kb=$(dpkg-deb -f "$deb" Installed-Size)
 echo "check-deb: $(basename "$deb"): $((size / 1024)) KiB, $((installed_kb / 1024)) MiB installed"
+# Before and after stripping, from this build: the binaries as built and as packaged.
+built=$(stat -c %s "$build"/bin/dreamrsi "$build"/bin/dreamrsi-workbench "$build"/bin/dreamrsi-render | awk '{s += $1} END {print s}')
+packed=$(dpkg-deb -c "$deb" | awk '$6 ~ /^\.\/usr\/bin\// {s += $3} END {print s}')
+echo "check-deb: the three binaries: $((built / 1048576)) MiB as built, $((packed / 1048576)) MiB in the package"
 echo "check-deb: Depends: $(dpkg-deb -f "$deb" Depends)"
 echo "check-deb: Suggests: $(dpkg-deb -f "$deb" Suggests)"
 for bin in dreamrsi dreamrsi-workbench dreamrsi-render; do

@@ -25,10 +25,10 @@
 #include <QFile>
 #include <QLabel>
 #include <QPlainTextEdit>
-#include <QProgressBar>
-#include <QStatusBar>
 #include <QProcess>
+#include <QProgressBar>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QtTest>
 

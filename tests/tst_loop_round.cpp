@@ -508,6 +508,9 @@ QString TestLoopRound::toyTaskWithDirections(const QJsonValue &directions) const
 {
     const QString dir = m_dir->filePath(QStringLiteral("task-with-directions"));
     QDir().mkpath(dir);
+    // The evaluator's sandbox may run as another user (root runs it as
+    // nobody): the private temporary folder must let it reach the task.
+    QFile::setPermissions(m_dir->path(), QFile::permissions(m_dir->path()) | QFileDevice::ExeGroup | QFileDevice::ExeOther);
     const QDir toy(test::toyTaskDir());
     for (const QString &name : toy.entryList(QDir::Files)) {
         QFile::remove(dir + QLatin1Char('/') + name);

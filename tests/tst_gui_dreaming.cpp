@@ -11,6 +11,7 @@
 
 #include <QComboBox>
 #include <QLineEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -53,6 +54,19 @@ private:
     }
 
 private slots:
+    // Before a dream starts, the bar counts the versions asked for.
+    void progressCountsTheVersionsAskedFor()
+    {
+        Workspace workspace;
+        DreamingDialog dialog(workspace, nullptr, AppSettings());
+        auto *bar = dialog.findChild<QProgressBar *>(QStringLiteral("dreamProgress"));
+        QVERIFY(bar);
+        QCOMPARE(dialog.versionsBox()->value(), 4);
+        QCOMPARE(bar->text(), QStringLiteral("0 of 4 versions"));
+        dialog.versionsBox()->setValue(7);
+        QCOMPARE(bar->text(), QStringLiteral("0 of 7 versions"));
+    }
+
     void versionsArriveAndTheProposalCanBeReviewed()
     {
         QTemporaryDir dir;

@@ -5,8 +5,11 @@
 // disabled, a label naming the process, rows inserted (never a reset) as
 // the child stores cells, and the finished iteration a replay world once the
 // child has let the project go. A child killed mid-round leaves its
-// iteration interrupted, and the follower says so.
+// iteration interrupted, and the follower says so. A followed round's
+// progress counts what its stored limits allow, and nothing that writes
+// (Dream…) is offered while the project is read-only.
 #include "storetestsupport.h"
+#include "dreamingdialog.h"
 #include "livedashboard.h"
 #include "livetreemodel.h"
 #include "mainwindow.h"
@@ -21,8 +24,11 @@
 #include <QAction>
 #include <QFile>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QProcess>
+#include <QProgressBar>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -36,6 +42,7 @@ private slots:
     void initTestCase();
     void followsARoundToItsEnd();
     void childKilledMidRound();
+    void followerKnowsTheLimitsAndCannotDream();
 
 private:
     /// A new empty project; returns its path.
@@ -185,7 +192,58 @@ void TestGuiFollow::childKilledMidRound()
     // Reopened for writing, the store marks it interrupted too: it can be resumed.
     QTRY_VERIFY_WITH_TIMEOUT(!window.session()->isReadOnly() && window.session()->isOpen(), 30000);
     QCOMPARE(take(window.session()->store()->iterationData(iteration)).info.status, IterationStatus::Interrupted);
-    QVERIFY(panel->resumeAction()->isEnabled());
+    QTRY_VERIFY_WITH_TIMEOUT(panel->resumeAction()->isEnabled(), 10000); // once the store has answered
+}
+
+void TestGuiFollow::followerKnowsTheLimitsAndCannotDream()
+{
+    // A round begun elsewhere with W 2 and a round limit of 6 on a 10 x 10
+    // grid makes at most 12 attempts, not the grid's 110. The writer is a
+    // second store in this process: it holds the project's lock as another
+    // process would.
+    const QString project = newProject(QStringLiteral("limits.dreamrsi"));
+    ProjectStore writer;
+    take(writer.open(project));
+    IterationInfo info;
+    info.number = 1;
+    info.task = QStringLiteral("circle_packing_26");
+    info.maxParallelism = 2;
+    info.roundLimit = 6;
+    info.grid = GridShape{10, 10};
+    info.status = IterationStatus::Running;
+    info.started = QDateTime::currentDateTimeUtc();
+    const IterationId iteration = take(writer.beginIteration(info));
+    const IterationInfo stored = take(writer.iterationData(iteration)).info;
+    QCOMPARE(stored.roundLimit, std::optional<int>(6));
+    QCOMPARE(stored.maxParallelism, std::optional<int>(2));
+    QVERIFY(!stored.callLimit);
+
+    MainWindow window;
+    window.show();
+    RoundPanel *panel = window.roundPanel();
+    panel->follower()->setInterval(200);
+    QSignalSpy opened(&window, &MainWindow::projectOpened);
+    window.openProject(project);
+    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000);
+    QVERIFY(window.session()->isReadOnly());
+    QTRY_COMPARE_WITH_TIMEOUT(panel->follower()->iteration(), iteration, 30000);
+    auto *bar = window.statusBar()->findChild<QProgressBar *>(QStringLiteral("roundProgress"));
+    QVERIFY(bar);
+    QCOMPARE(bar->maximum(), 12);
+
+    // Read-only: no dreaming (it stores versions); a dialog opened anyway refuses.
+    QAction *dream = window.findChild<QAction *>(QStringLiteral("actionDream"));
+    QVERIFY(dream);
+    QVERIFY(!dream->isEnabled());
+    DreamingDialog dialog(*window.workspace(), window.session()->store(), AppSettings());
+    QVERIFY(!dialog.start());
+    QVERIFY(dialog.findChild<QPlainTextEdit *>(QStringLiteral("dreamLog"))->toPlainText().contains(QStringLiteral("read-only")));
+
+    // The writer lets go: the project is writable again, and so is dreaming.
+    take(writer.finishIteration(iteration, IterationStatus::Finished));
+    take(writer.close());
+    QTRY_VERIFY_WITH_TIMEOUT(!window.session()->isReadOnly() && window.session()->isOpen(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(dream->isEnabled(), 10000);
 }
 
 QTEST_MAIN(TestGuiFollow)

@@ -138,6 +138,29 @@ private slots:
         QCOMPARE(evidence, dialog.evidence);
     }
 
+    // A world's name shows once in the project dock ("iteration 1", not
+    // "iteration 1 (iteration 1)"), followed by the task it ran.
+    void worldNamesShowOnce()
+    {
+        Workspace ws;
+        Cell cell;
+        cell.id = QStringLiteral("b0a0");
+        cell.score = 1.0;
+        TreeMeta live;
+        live.task = QStringLiteral("circle_packing_26");
+        live.iteration = 1;
+        const std::optional<DiscoveryTree> round = DiscoveryTree::build(live, {cell});
+        const std::optional<DiscoveryTree> imported = DiscoveryTree::build(TreeMeta(), {cell});
+        QVERIFY(round && imported);
+        ws.addWorld({QStringLiteral("iteration 1"), QString(), 1, std::make_shared<const DiscoveryTree>(*round)});
+        ws.addWorld({QStringLiteral("alpha"), QString(), 2, std::make_shared<const DiscoveryTree>(*imported)});
+        ProjectTreeModel model(&ws);
+        const QModelIndex worlds = model.groupIndex(ProjectTreeModel::WorldsGroup);
+        QCOMPARE(model.rowCount(worlds), 2);
+        QCOMPARE(model.index(0, 0, worlds).data().toString(), QStringLiteral("iteration 1 — circle_packing_26"));
+        QCOMPARE(model.index(1, 0, worlds).data().toString(), QStringLiteral("alpha"));
+    }
+
     // A live world grows one cell at a time: the cell table inserts rows.
     void appendCellInsertsRows()
     {

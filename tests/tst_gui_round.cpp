@@ -3,7 +3,8 @@
 // reset; running attempts first shown as running), the counters move, the
 // drawn tree and the dashboard get every stored cell, Stop stops it (from
 // the panel, and from the status bar's cancel button: a second press kills),
-// and the dialog remembers its choices.
+// the dialog remembers its choices and its labels show no '&', and Resume
+// is offered only while an iteration can be resumed.
 #include "storetestsupport.h"
 #include "roundtestsupport.h"
 
@@ -17,6 +18,7 @@
 #include "store/projectstore.h"
 
 #include <QComboBox>
+#include <QAbstractButton>
 #include <QDateTime>
 #include <QJsonObject>
 #include <QLabel>
@@ -48,6 +50,8 @@ private slots:
     void stopFromThePanel();
     void cancelFromTheStatusBar();
     void dialogRemembersChoices();
+    void dialogLabelsShowNoAmpersand();
+    void resumeOnlyWithSomethingToResume();
     void runningAttemptShowsItsJob();
 
 private:
@@ -274,6 +278,86 @@ void TestGuiRound::dialogRemembersChoices()
     QCOMPARE(c.policy, QStringLiteral("v7"));
     QCOMPARE(c.task, QStringLiteral("lasso_path"));
     QVERIFY(!c.beta); // the policy's default
+}
+
+void TestGuiRound::dialogLabelsShowNoAmpersand()
+{
+    // A label with a mnemonic needs a buddy: without one Qt draws the '&'
+    // itself ("&Task:", "&β:" were shown so). Every mnemonic is used once.
+    LaunchRoundDialog dialog({});
+    dialog.show();
+    QHash<QChar, QString> keys;
+    auto mnemonic = [](QString text) -> std::optional<QChar> {
+        text.remove(QStringLiteral("&&"));
+        const qsizetype amp = text.indexOf(QLatin1Char('&'));
+        if (amp < 0 || amp + 1 >= text.size())
+            return std::nullopt;
+        return text.at(amp + 1).toLower();
+    };
+    int labelled = 0;
+    for (QLabel *label : dialog.findChildren<QLabel *>()) {
+        const std::optional<QChar> key = mnemonic(label->text());
+        if (!key)
+            continue;
+        QVERIFY2(label->buddy(), qPrintable(QStringLiteral("'%1' has no buddy: its '&' is shown").arg(label->text())));
+        QVERIFY2(!keys.contains(*key), qPrintable(QStringLiteral("'%1' and '%2'").arg(label->text(), keys.value(*key))));
+        keys.insert(*key, label->text());
+        ++labelled;
+    }
+    for (QAbstractButton *button : dialog.findChildren<QAbstractButton *>()) {
+        if (const std::optional<QChar> key = mnemonic(button->text())) {
+            QVERIFY2(!keys.contains(*key), qPrintable(QStringLiteral("'%1' and '%2'").arg(button->text(), keys.value(*key))));
+            keys.insert(*key, button->text());
+        }
+    }
+    QVERIFY(labelled >= 12); // task, agent, model, URL, command, W, K1, policy, β, seed, calls, cost, backend
+    for (const QString &text : {QStringLiteral("&Task:"), QStringLiteral("&Beta (β):")}) {
+        bool found = false;
+        for (QLabel *label : dialog.findChildren<QLabel *>())
+            found = found || label->text() == text;
+        QVERIFY2(found, qPrintable(text));
+    }
+}
+
+void TestGuiRound::resumeOnlyWithSomethingToResume()
+{
+    ProjectStore store;
+    take(store.create(m_dir->filePath(QStringLiteral("resume.dreamrsi")), ProjectInfo()));
+    addPolicy(store);
+    RoundPanel panel(&store);
+    QSignalSpy checked(&panel, &RoundPanel::resumableChecked);
+    // A new project: nothing to resume.
+    QTRY_VERIFY_WITH_TIMEOUT(checked.count() >= 1, 30000);
+    QCOMPARE(checked.last().at(0).toBool(), false);
+    QVERIFY(!panel.resumeAction()->isEnabled());
+    QVERIFY(panel.launchAction()->isEnabled());
+
+    // A stopped round can be resumed.
+    auto agent = std::make_shared<test::FakeAgent>();
+    agent->closeGate();
+    QSignalSpy finished(&panel, &RoundPanel::roundFinished);
+    QVERIFY(panel.startRound(toyConfig(), agent));
+    QVERIFY(!panel.resumeAction()->isEnabled());
+    QTRY_COMPARE_WITH_TIMEOUT(panel.model()->runningCount(), 2, 60000);
+    panel.stopAction()->trigger();
+    agent->openGate();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+    QCOMPARE(finished.first().at(1).toString(), QStringLiteral("stopped"));
+    const qint64 iteration = finished.first().at(0).toLongLong();
+    QTRY_VERIFY_WITH_TIMEOUT(panel.resumeAction()->isEnabled(), 30000);
+
+    // Resumed to its end: nothing is left to resume.
+    RoundConfig config = toyConfig();
+    config.resume = iteration;
+    QVERIFY(panel.startRound(config, std::make_shared<test::FakeAgent>()));
+    QVERIFY(!panel.resumeAction()->isEnabled());
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 120000);
+    QCOMPARE(finished.last().at(1).toString(), QStringLiteral("finished"));
+    // The store's answer once the round ended (until it comes, Resume may show the earlier one).
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.resumeAction()->isEnabled(), 30000);
+    QCOMPARE(checked.last().at(0).toBool(), false);
+    QVERIFY(panel.launchAction()->isEnabled());
+    take(store.close());
 }
 
 void TestGuiRound::runningAttemptShowsItsJob()

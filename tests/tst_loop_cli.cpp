@@ -1,13 +1,19 @@
 // `dreamrsi round` (online.md §6): bad usage exits 2 naming the problem,
 // --help describes every flag, an agent that cannot be made exits 1, and a
 // real round with the built-in agent prints the JSON summary and stores its
-// cells in the project; SIGTERM stops a round cleanly (exit 0, stopped).
+// cells in the project; SIGTERM stops a round cleanly (exit 0, stopped). A
+// round whose first attempts all fail for an environment reason (a CUDA
+// round without the toolkit, or without a GPU) stops after them: exit 1,
+// status stopped, the cause on stderr.
 #include "storetestsupport.h"
 #include "store/projectstore.h"
 
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -25,9 +31,11 @@ struct Run
     QByteArray err;
 };
 
-Run cli(const QStringList &args, int timeoutMs = 300000)
+Run cli(const QStringList &args, int timeoutMs = 300000,
+        const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
 {
     QProcess p;
+    p.setProcessEnvironment(env);
     p.start(QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi"), QStringList{QStringLiteral("round")} + args);
     Run r;
     if (!p.waitForFinished(timeoutMs)) {
@@ -52,6 +60,8 @@ private slots:
     void usageErrors();
     void agentThatCannotBeMadeExits1();
     void builtinRoundPrintsSummary();
+    void cudaRoundWithoutToolkitStops();
+    void cudaRoundWithoutGpuSaysSo();
 
 private:
     QTemporaryDir m_dir;
@@ -163,6 +173,59 @@ void TestLoopCli::builtinRoundPrintsSummary()
                            QStringLiteral("--resume"), QString::number(o.value(QStringLiteral("iteration")).toInteger())});
     QCOMPARE(again.exitCode, 1);
     QVERIFY2(again.err.contains("only an interrupted or stopped round can be resumed"), again.err.constData());
+}
+
+namespace {
+
+/// Runs a built-in CUDA round (W 2, at most 3 rounds) and checks that it
+/// stopped after its first round with `cause` on stderr.
+void checkStoppedByEnvironment(const QString &project, const QProcessEnvironment &env, const QString &cause)
+{
+    const Run r = cli({QStringLiteral("--project"), project, QStringLiteral("--task"), QStringLiteral("cuda_kernels"),
+                       QStringLiteral("--agent"), QStringLiteral("builtin"), QStringLiteral("--workers"), QStringLiteral("2"),
+                       QStringLiteral("--rounds"), QStringLiteral("3"), QStringLiteral("--json")},
+                      300000, env);
+    QVERIFY2(r.exitCode == 1, r.err.constData());
+    const QJsonObject o = QJsonDocument::fromJson(r.out.trimmed()).object();
+    QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("stopped"));
+    QCOMPARE(o.value(QStringLiteral("cells")).toInt(), 2); // the first round only
+    QCOMPARE(o.value(QStringLiteral("calls")).toInt(), 2);
+    const QString err = QString::fromUtf8(r.err);
+    QVERIFY2(err.contains(QStringLiteral("error: every attempt of the first round failed for an environment reason")),
+             r.err.constData());
+    QVERIFY2(err.contains(cause), r.err.constData());
+    ProjectStore store;
+    take(store.open(project));
+    QCOMPARE(take(store.iterationData(o.value(QStringLiteral("iteration")).toInteger())).info.status, IterationStatus::Stopped);
+    take(store.close());
+}
+
+} // namespace
+
+void TestLoopCli::cudaRoundWithoutToolkitStops()
+{
+    // No nvcc anywhere the evaluator looks: PATH holds only bubblewrap,
+    // CUDA_HOME points nowhere.
+    QTemporaryDir bin;
+    const QString bwrap = QStandardPaths::findExecutable(QStringLiteral("bwrap"));
+    if (!bwrap.isEmpty())
+        QVERIFY(QFile::link(bwrap, bin.filePath(QStringLiteral("bwrap"))));
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("PATH"), bin.path());
+    env.insert(QStringLiteral("CUDA_HOME"), bin.filePath(QStringLiteral("no-cuda")));
+    checkStoppedByEnvironment(m_dir.filePath(QStringLiteral("nvcc.dreamrsi")), env, QStringLiteral("needs the CUDA toolkit"));
+}
+
+void TestLoopCli::cudaRoundWithoutGpuSaysSo()
+{
+    const bool nvcc = !QStandardPaths::findExecutable(QStringLiteral("nvcc")).isEmpty()
+                      || QFileInfo::exists(qEnvironmentVariable("CUDA_HOME", QStringLiteral("/usr/local/cuda")) + QStringLiteral("/bin/nvcc"));
+    if (!nvcc)
+        QSKIP("no CUDA toolkit here (the round without it is checked above)");
+    if (QFileInfo::exists(QStringLiteral("/dev/nvidia0")) || QFileInfo::exists(QStringLiteral("/dev/nvidiactl")))
+        QSKIP("this machine has a CUDA GPU");
+    checkStoppedByEnvironment(m_dir.filePath(QStringLiteral("gpu.dreamrsi")), QProcessEnvironment::systemEnvironment(),
+                              QStringLiteral("no CUDA GPU on this machine"));
 }
 
 QTEST_GUILESS_MAIN(TestLoopCli)

@@ -82,6 +82,27 @@ private:
     std::atomic_int m_next{100};
 };
 
+/// The local evaluator, except that every evaluation after the first
+/// `okCalls` fails `env`, as when a cluster refuses the jobs.
+class RefusingBackend final : public EvaluationBackend
+{
+public:
+    explicit RefusingBackend(int okCalls) : m_ok(okCalls) {}
+    QString name() const override { return QStringLiteral("refusing"); }
+    EvaluationResult evaluate(const EvaluationRequest &request, const std::atomic_bool &cancel,
+                              const ProgressSink &) override
+    {
+        if (m_calls.fetch_add(1) >= m_ok)
+            return EvaluationResult::failure(FailClass::Env, QStringLiteral("the cluster refused the job"));
+        return m_local.evaluate(request, cancel);
+    }
+
+private:
+    LocalEvaluationBackend m_local;
+    const int m_ok;
+    std::atomic_int m_calls{0};
+};
+
 } // namespace
 
 class TestLoopRound : public QObject
@@ -103,6 +124,8 @@ private slots:
     void schedulerProgressReachesTheCell();
     void branchesGetDirectionsAndTags();
     void badDirectionsAreAnError();
+    void envFailuresOfTheFirstRoundStopIt();
+    void laterEnvFailuresStayCells();
 
 private:
     RoundConfig config(const QString &policy, int workers) const;
@@ -273,6 +296,11 @@ void TestLoopRound::roundLimitStops()
     QCOMPARE(s.status, IterationStatus::Finished);
     QCOMPARE(s.counters.cells, 6);
     QCOMPARE(s.counters.rounds, 2);
+    // Stored with the iteration, for a workbench that follows the round.
+    const IterationInfo info = take(m_store->iterationData(s.iteration)).info;
+    QCOMPARE(info.roundLimit, std::optional<int>(2));
+    QCOMPARE(info.maxParallelism, std::optional<int>(3));
+    QVERIFY(!info.callLimit);
 }
 
 void TestLoopRound::callBudgetCutsTheLastBatch()
@@ -284,6 +312,7 @@ void TestLoopRound::callBudgetCutsTheLastBatch()
     QCOMPARE(s.counters.calls, 4);
     QCOMPARE(s.counters.cells, 4);
     QVERIFY(s.stopReason.startsWith(QStringLiteral("budget")));
+    QCOMPARE(take(m_store->iterationData(s.iteration)).info.callLimit, std::optional<qint64>(4));
 }
 
 void TestLoopRound::usdBudgetStops()
@@ -355,6 +384,7 @@ void TestLoopRound::secondStopKillsThenResumeCompletes()
     }
     QCOMPARE(ids.size(), 9);
     QCOMPARE(seqs.size(), 9);
+    QCOMPARE(data.info.maxParallelism, std::optional<int>(2)); // the resumed round's W
 }
 
 void TestLoopRound::policyErrorStopsWithError()
@@ -478,6 +508,9 @@ QString TestLoopRound::toyTaskWithDirections(const QJsonValue &directions) const
 {
     const QString dir = m_dir->filePath(QStringLiteral("task-with-directions"));
     QDir().mkpath(dir);
+    // The evaluator's sandbox may run as another user (root runs it as
+    // nobody): the private temporary folder must let it reach the task.
+    QFile::setPermissions(m_dir->path(), QFile::permissions(m_dir->path()) | QFileDevice::ExeGroup | QFileDevice::ExeOther);
     const QDir toy(test::toyTaskDir());
     for (const QString &name : toy.entryList(QDir::Files)) {
         QFile::remove(dir + QLatin1Char('/') + name);
@@ -568,6 +601,51 @@ void TestLoopRound::badDirectionsAreAnError()
         QVERIFY2(s.error.contains(message), qPrintable(s.error));
         QCOMPARE(take(m_store->iterations()).size(), 0);
     }
+}
+
+void TestLoopRound::envFailuresOfTheFirstRoundStopIt()
+{
+    // Every attempt of the first round fails `env`: the round stops after
+    // it with the cause, before the agent is called again.
+    auto agent = std::make_shared<FakeAgent>();
+    RoundRunner runner(m_store.get(), config(QStringLiteral("all"), 2), agent, std::make_shared<RefusingBackend>(0));
+    bool done = false;
+    connect(&runner, &RoundRunner::finished, this, [&done] { done = true; });
+    runner.start();
+    QTRY_VERIFY_WITH_TIMEOUT(done, 120000);
+    runner.wait();
+    const RoundSummary s = runner.summary();
+    QVERIFY(!s.ok());
+    QCOMPARE(s.status, IterationStatus::Stopped);
+    QVERIFY2(s.error.contains(QStringLiteral("environment")) && s.error.contains(QStringLiteral("the cluster refused the job")),
+             qPrintable(s.error));
+    QCOMPARE(s.counters.cells, 2);
+    QCOMPARE(agent->calls.load(), 2);
+    const IterationData data = take(m_store->iterationData(s.iteration));
+    QCOMPARE(data.info.status, IterationStatus::Stopped);
+    QCOMPARE(data.cells.size(), 2);
+}
+
+void TestLoopRound::laterEnvFailuresStayCells()
+{
+    // One attempt of the first round scores; every later one fails `env`.
+    // Those are cells like any other failure, and the round runs to its end.
+    auto agent = std::make_shared<FakeAgent>();
+    RoundRunner runner(m_store.get(), config(QStringLiteral("all"), 2), agent, std::make_shared<RefusingBackend>(1));
+    bool done = false;
+    connect(&runner, &RoundRunner::finished, this, [&done] { done = true; });
+    runner.start();
+    QTRY_VERIFY_WITH_TIMEOUT(done, 120000);
+    runner.wait();
+    const RoundSummary s = runner.summary();
+    QVERIFY2(s.ok(), qPrintable(s.error));
+    QCOMPARE(s.status, IterationStatus::Finished);
+    QCOMPARE(s.counters.cells, 9);
+    const IterationData data = take(m_store->iterationData(s.iteration));
+    int env = 0;
+    for (const Cell &c : data.cells)
+        env += c.failClass == QLatin1String(FailClass::Env) ? 1 : 0;
+    QCOMPARE(env, 8);
 }
 
 #include "tst_loop_round.moc"

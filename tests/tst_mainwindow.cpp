@@ -12,6 +12,7 @@
 #include <QComboBox>
 #include <QLineEdit>
 #include <QMenu>
+#include <QMenuBar>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
@@ -220,6 +221,32 @@ private slots:
         QVERIFY(w.isDarkTheme());
         dark->trigger();
         QVERIFY(!w.isDarkTheme());
+    }
+
+    // Help is the last menu (the Round menu, added by the live-round panel,
+    // comes before it), and Launch Round has a shortcut of its own.
+    void menusEndWithHelpAndLaunchHasAShortcut()
+    {
+        MainWindow w;
+        QStringList menus;
+        for (QAction *a : w.menuBar()->actions()) {
+            if (a->menu())
+                menus.append(a->menu()->objectName());
+        }
+        QVERIFY2(menus.size() >= 6, qPrintable(menus.join(QLatin1Char(' '))));
+        QCOMPARE(menus.last(), QStringLiteral("menuHelp"));
+        QVERIFY2(menus.contains(QStringLiteral("menuRound")), qPrintable(menus.join(QLatin1Char(' '))));
+        QAction *launch = w.findChild<QAction *>(QStringLiteral("actionLaunchRound"));
+        QVERIFY(launch);
+        QVERIFY(!launch->shortcut().isEmpty());
+        QVERIFY(w.menuBar()->findChild<QMenu *>(QStringLiteral("menuRound"))->actions().contains(launch));
+        for (QAction *a : w.findChildren<QAction *>()) {
+            if (a == launch)
+                continue;
+            for (const QKeySequence &k : a->shortcuts())
+                QVERIFY2(k != launch->shortcut(), qPrintable(QStringLiteral("'%1' (%2) has %3 too")
+                                                               .arg(a->text(), a->objectName(), k.toString())));
+        }
     }
 
     void exportsTreeFigure()

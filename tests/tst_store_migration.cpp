@@ -185,6 +185,11 @@ void TestStoreMigration::v1OpensUnderCurrent()
     QCOMPARE(first.payload.value(QStringLiteral("extra")).toArray().size(), 2);
     QCOMPARE(tree.value->meta().payload.value(QStringLiteral("note")).toString(), QStringLiteral("v1"));
     QCOMPARE(tree.value->meta().grid, std::optional<GridShape>(GridShape{2, 1}));
+    // Version 4's round limits: not recorded for older rounds.
+    const StoreResult<IterationInfo> old = (*r.value)->iteration(1);
+    QVERIFY2(old.ok(), qPrintable(old.error));
+    QVERIFY(!old.value->roundLimit && !old.value->callLimit);
+    QCOMPARE(old.value->maxParallelism, std::optional<int>(4));
     QCOMPARE((*r.value)->cellArtifacts(1, QStringLiteral("b0a0")).value->size(), 1);
     QCOMPARE(*(*r.value)->readArtifact(QStringLiteral("2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824")).value,
              QByteArrayLiteral("hello"));

@@ -87,9 +87,14 @@ DreamingDialog::DreamingDialog(Workspace &workspace, ProjectStore *store, const 
 
     m_progress = new QProgressBar(this);
     m_progress->setObjectName(QStringLiteral("dreamProgress"));
-    m_progress->setRange(0, 1);
+    m_progress->setRange(0, m_versions->value());
     m_progress->setValue(0);
     m_progress->setFormat(tr("%v of %m versions"));
+    // Until a dream starts, the bar counts what Versions asks for.
+    connect(m_versions, &QSpinBox::valueChanged, this, [this](int versions) {
+        if (!m_running)
+            m_progress->setRange(0, versions);
+    });
 
     m_table = new QTableWidget(0, ColumnCount, this);
     m_table->setObjectName(QStringLiteral("dreamVersionsTable"));
@@ -175,6 +180,10 @@ bool DreamingDialog::start()
         return false;
     if (!m_store || m_store->path().isEmpty()) {
         log(tr("Open a project first: dreaming stores its versions and results there."));
+        return false;
+    }
+    if (m_store->isReadOnly()) {
+        log(tr("The project is open read-only while another process writes it; dreaming cannot store its versions."));
         return false;
     }
     QList<DreamWorld> worlds;

@@ -59,7 +59,11 @@ LaunchRoundDialog::LaunchRoundDialog(const QStringList &policyNames, QWidget *pa
     auto *taskRow = new QHBoxLayout;
     taskRow->addWidget(m_task, 1);
     taskRow->addWidget(browse);
-    form->addRow(tr("&Task:"), taskRow);
+    // A row whose field is a layout gets no buddy from the form, and a label
+    // without one shows its '&' literally: these labels are made here.
+    auto *taskLabel = new QLabel(tr("&Task:"));
+    taskLabel->setBuddy(m_task);
+    form->addRow(taskLabel, taskRow);
 
     m_agent = new QComboBox;
     m_agent->setObjectName(QStringLiteral("agent"));
@@ -76,7 +80,7 @@ LaunchRoundDialog::LaunchRoundDialog(const QStringList &policyNames, QWidget *pa
     m_command = new QLineEdit;
     m_command->setObjectName(QStringLiteral("command"));
     m_command->setPlaceholderText(tr("run in the attempt's workspace with /bin/sh -c"));
-    form->addRow(tr("&Command:"), m_command);
+    form->addRow(tr("Comma&nd:"), m_command);
     m_keyStatus = new QLabel;
     m_keyStatus->setObjectName(QStringLiteral("keyStatus"));
     form->addRow(tr("Key:"), m_keyStatus);
@@ -116,7 +120,9 @@ LaunchRoundDialog::LaunchRoundDialog(const QStringList &policyNames, QWidget *pa
     auto *betaRow = new QHBoxLayout;
     betaRow->addWidget(m_beta);
     betaRow->addWidget(m_policyBeta, 1);
-    form->addRow(tr("&β:"), betaRow);
+    auto *betaLabel = new QLabel(tr("&Beta (β):"));
+    betaLabel->setBuddy(m_beta);
+    form->addRow(betaLabel, betaRow);
     m_seed = new QSpinBox;
     m_seed->setObjectName(QStringLiteral("seed"));
     m_seed->setRange(0, std::numeric_limits<int>::max());
@@ -125,14 +131,14 @@ LaunchRoundDialog::LaunchRoundDialog(const QStringList &policyNames, QWidget *pa
     m_maxCalls->setObjectName(QStringLiteral("maxCalls"));
     m_maxCalls->setRange(0, 10000000);
     m_maxCalls->setSpecialValueText(tr("no cap"));
-    form->addRow(tr("Max agent &calls:"), m_maxCalls);
+    form->addRow(tr("Max a&gent calls:"), m_maxCalls);
     m_maxUsd = new QDoubleSpinBox;
     m_maxUsd->setObjectName(QStringLiteral("maxUsd"));
     m_maxUsd->setRange(0.0, 1e6);
     m_maxUsd->setDecimals(2);
     m_maxUsd->setPrefix(QStringLiteral("$ "));
     m_maxUsd->setSpecialValueText(tr("no cap"));
-    form->addRow(tr("Max &cost:"), m_maxUsd);
+    form->addRow(tr("Max c&ost:"), m_maxUsd);
 
     // Where evaluations run.
     m_backend = new QComboBox;

@@ -163,6 +163,7 @@ private:
     QAction *m_replayAction = nullptr;
     QAction *m_compareAction = nullptr;
     QAction *m_cancelReplayAction = nullptr;
+    QAction *m_dreamAction = nullptr;
     QMenu *m_recentProjectsMenu = nullptr;
 
     QTabWidget *m_tabs = nullptr;

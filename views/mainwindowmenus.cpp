@@ -235,10 +235,10 @@ void MainWindow::createReplayMenu()
         }
         compareVersions(names.value(0), names.value(1));
     });
-    QAction *dreamAction = replayMenu->addAction(themeIcon("system-run", QStyle::SP_ComputerIcon), tr("&Dream…"));
-    dreamAction->setObjectName(QStringLiteral("actionDream"));
-    dreamAction->setStatusTip(tr("Write, replay and propose new policy versions over the project's worlds"));
-    connect(dreamAction, &QAction::triggered, this, [this] {
+    m_dreamAction = replayMenu->addAction(themeIcon("system-run", QStyle::SP_ComputerIcon), tr("&Dream…"));
+    m_dreamAction->setObjectName(QStringLiteral("actionDream"));
+    m_dreamAction->setStatusTip(tr("Write, replay and propose new policy versions over the project's worlds"));
+    connect(m_dreamAction, &QAction::triggered, this, [this] {
         auto *dialog = new DreamingDialog(*m_workspace, m_session->store(), m_settings, this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         connect(dialog, &DreamingDialog::approvalRequested, m_session, &ProjectSession::storeApproval);
@@ -251,7 +251,7 @@ void MainWindow::createReplayMenu()
     m_toolbar->addSeparator();
     m_toolbar->addAction(m_replayAction);
     m_toolbar->addAction(m_compareAction);
-    m_toolbar->addAction(dreamAction);
+    m_toolbar->addAction(m_dreamAction);
 
 }
 
@@ -276,6 +276,7 @@ void MainWindow::simulateLoop()
 void MainWindow::createHelpMenu()
 {
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->setObjectName(QStringLiteral("menuHelp")); // menus added later go before it
     QAction *about = help->addAction(tr("&About Dream-RSI Workbench"));
     about->setObjectName(QStringLiteral("actionAbout"));
     about->setMenuRole(QAction::AboutRole);
@@ -352,7 +353,10 @@ void MainWindow::updateActions()
     const bool hasWorlds = !m_workspace->worlds().isEmpty();
     const bool hasVersions = !m_workspace->versions().isEmpty();
     m_exportAction->setEnabled(onTree || (hasWorlds && (tab == FrontiersTab || tab == ReplayTab)));
-    m_importAction->setEnabled(m_session->isOpen() && !m_session->isReadOnly());
+    const bool writable = m_session->isOpen() && !m_session->isReadOnly();
+    m_importAction->setEnabled(writable);
+    // Dreaming stores versions and results: not in a project another process writes.
+    m_dreamAction->setEnabled(writable);
     m_replayAction->setEnabled(hasWorlds && hasVersions);
     m_compareAction->setEnabled(hasWorlds && hasVersions);
     m_cancelReplayAction->setEnabled(m_runner->isRunning());

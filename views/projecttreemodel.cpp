@@ -130,7 +130,12 @@ QVariant ProjectTreeModel::data(const QModelIndex &index, int role) const
         const WorldEntry &w = m_workspace->worlds().at(index.row());
         switch (role) {
         case Qt::DisplayRole:
-            return w.iteration ? tr("%1 (iteration %2)").arg(w.name).arg(w.iteration) : w.name;
+        {
+            // The name already says which iteration it is ("iteration 3",
+            // or the imported file's name); the task it ran follows it.
+            const QString task = w.tree ? w.tree->meta().task.value_or(QString()) : QString();
+            return task.isEmpty() || w.name.contains(task) ? w.name : tr("%1 — %2").arg(w.name, task);
+        }
         case Qt::ToolTipRole:
             return QString((w.path.isEmpty() ? QString() : w.path + QLatin1Char('\n')) + (w.tree ? TreeSummaryText::of(*w.tree) : QString()));
         default:

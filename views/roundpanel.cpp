@@ -23,6 +23,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QMainWindow>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -49,6 +50,7 @@ RoundPanel::RoundPanel(ProjectStore *store, QWidget *parent)
     setObjectName(QStringLiteral("roundPanel"));
     m_launch = new QAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Launch Round…"), this);
     m_launch->setObjectName(QStringLiteral("actionLaunchRound"));
+    m_launch->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L)); // no other action has it
     m_launch->setStatusTip(tr("Run a live round: the policy picks attempts, the agent writes programs, the evaluator scores them"));
     m_stop = new QAction(style()->standardIcon(QStyle::SP_MediaStop), tr("&Stop Round"), this);
     m_stop->setObjectName(QStringLiteral("actionStopRound"));
@@ -142,6 +144,10 @@ RoundPanel::RoundPanel(ProjectStore *store, QWidget *parent)
         emit followingChanged(false);
         emit writerReleased();
     });
+    // A round stopped, finished or resumed (here, or by whoever writes the
+    // project) changes what Resume can continue.
+    if (m_store)
+        connect(m_store, &ProjectStore::iterationChanged, this, &RoundPanel::refreshResumable);
     onCounters(RoundCounters{});
     updateActions();
 }
@@ -170,7 +176,15 @@ void RoundPanel::install(QMainWindow *window)
         toolbar->addAction(m_launch);
         toolbar->addAction(m_stop);
     }
-    QMenu *menu = window->menuBar()->addMenu(tr("R&ound"));
+    // Before the Help menu, which stays the last one.
+    QAction *before = nullptr;
+    for (QAction *a : window->menuBar()->actions()) {
+        if (a->menu() && a->menu()->objectName() == QLatin1String("menuHelp"))
+            before = a;
+    }
+    auto *menu = new QMenu(tr("R&ound"), window->menuBar());
+    menu->setObjectName(QStringLiteral("menuRound"));
+    window->menuBar()->insertMenu(before, menu);
     menu->addAction(m_launch);
     menu->addAction(m_stop);
     menu->addAction(m_resume);
@@ -213,9 +227,29 @@ void RoundPanel::updateActions()
     // read-only (another process writes it) takes no round.
     const bool readOnly = m_store && m_store->isReadOnly();
     m_launch->setEnabled(!running && !readOnly);
-    m_resume->setEnabled(!running && !readOnly);
+    m_resume->setEnabled(!running && !readOnly && m_resumable);
     m_stop->setEnabled(running);
     m_stop->setText(running && m_runner->stopRequests() > 0 ? tr("&Kill Running Attempts") : tr("&Stop Round"));
+    refreshResumable();
+}
+
+void RoundPanel::refreshResumable()
+{
+    const quint64 query = ++m_resumableQuery;
+    if (!m_store || m_store->path().isEmpty()) {
+        m_resumable = false;
+        m_resume->setEnabled(false);
+        return;
+    }
+    m_store->iterations().then(this, [this, query](StoreResult<QList<IterationInfo>> list) {
+        if (query != m_resumableQuery)
+            return; // a newer question is on its way
+        m_resumable = list.ok() && std::any_of(list.value->cbegin(), list.value->cend(), [](const IterationInfo &it) {
+                          return it.status == IterationStatus::Interrupted || it.status == IterationStatus::Stopped;
+                      });
+        m_resume->setEnabled(!isRunning() && !m_store->isReadOnly() && m_resumable);
+        emit resumableChecked(m_resumable);
+    });
 }
 
 bool RoundPanel::startRound(const RoundConfig &config, std::shared_ptr<DiscoveryAgent> agent)
@@ -443,6 +477,12 @@ qint64 RoundPanel::plannedAttempts() const
             cap(*m_config.maxCalls);
         if (m_config.maxRounds && m_config.workers > 0)
             cap(qint64(*m_config.maxRounds) * m_config.workers);
+    } else {
+        // Another process's round: the limits it stored with its iteration.
+        if (m_iteration.callLimit)
+            cap(*m_iteration.callLimit);
+        if (m_iteration.roundLimit && m_iteration.maxParallelism.value_or(0) > 0)
+            cap(qint64(*m_iteration.roundLimit) * *m_iteration.maxParallelism);
     }
     return planned;
 }

@@ -96,6 +96,8 @@ signals:
     void followingChanged(bool following);
     /// The process that held the followed project has let it go.
     void writerReleased();
+    /// The store answered whether something can be resumed (Resume's state is set).
+    void resumableChecked(bool resumable);
 
 private:
     void launch();
@@ -112,6 +114,9 @@ private:
     void appendLog(const QString &line);
     void redrawTree();
     void updateActions();
+    /// Asks the store whether an iteration is interrupted or stopped (what
+    /// Resume can continue) and enables Resume from the answer.
+    void refreshResumable();
     void updateProgress();
     void showStatus(bool visible);
     /// Attempts the round can run at most (grid, round limit, call budget); 0 = unknown.
@@ -140,6 +145,8 @@ private:
     bool m_building = false;    ///< a tree build runs on a worker
     bool m_redrawAgain = false; ///< cells arrived during that build
     quint64 m_generation = 0;   ///< bumped per round: older builds are dropped
+    bool m_resumable = false;   ///< the store has an interrupted or stopped iteration
+    quint64 m_resumableQuery = 0; ///< the latest question; older answers are dropped
     QList<Cell> m_deferred;
     RoundCounters m_followed; ///< counters of a followed round, summed from its cells
     IterationInfo m_iteration;

@@ -67,6 +67,10 @@ const char *const roundUsage =
     "Progress goes to stderr. SIGINT/SIGTERM stop the round cleanly (status stopped, exit 0);\n"
     "a second one kills the running attempts. API keys come from the environment\n"
     "(OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY) and are never passed to children.\n"
+    "When every attempt of the first round fails for an environment reason (env: the\n"
+    "evaluator's runtime is missing, no GPU for a CUDA task, the cluster refuses the job),\n"
+    "the round stops there with the cause (status stopped, exit 1); later env failures are\n"
+    "cells like any other.\n"
     "Exit 0 finished or stopped, 1 an error stopped it, 2 bad usage.\n";
 
 std::atomic_int g_signals{0};

@@ -8,6 +8,7 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QIcon>
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QSaveFile>
@@ -23,6 +24,8 @@ int main(int argc, char *argv[])
     QApplication::setApplicationDisplayName(QStringLiteral("Dream-RSI Workbench"));
     QApplication::setOrganizationName(QStringLiteral("DreamRSI"));
     QApplication::setApplicationVersion(QStringLiteral(DREAMRSI_VERSION));
+    // The icon the package installs in the hicolor theme.
+    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("dreamrsi-workbench")));
 
     QTranslator qtTranslator;
     if (qtTranslator.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),

@@ -172,6 +172,27 @@ struct RoundRunner::Run
         counters.bestScore = tree.bestScore();
     }
 
+    /// When every stored attempt of the first round failed `env` (the
+    /// evaluator's runtime is missing, the cluster refuses the job, no GPU
+    /// for a CUDA task), what they said; else empty. Such a round cannot
+    /// score anything here, and each further attempt would be a paid call.
+    QString environmentFailure() const
+    {
+        QStringList causes;
+        for (const Cell &c : tree.cells()) {
+            if (c.failClass != QLatin1String(FailClass::Env))
+                return {};
+            const QString cause = c.error.value_or(QStringLiteral("no reason given")).left(300);
+            if (!causes.contains(cause))
+                causes.append(cause);
+        }
+        if (causes.isEmpty())
+            return {};
+        return QStringLiteral("every attempt of the first round failed for an environment reason (env), so the round "
+                              "stops before calling the agent again: %1")
+            .arg(causes.mid(0, 3).join(QStringLiteral("; ")));
+    }
+
     /// Which budget cap is reached, or empty.
     QString budgetReached() const
     {
@@ -490,7 +511,11 @@ struct RoundRunner::Run
                 return false;
             }
             iterationDir = artifactDir + QStringLiteral("/attempts/%1").arg(config.resume);
-            const StoreResult<QList<Cell>> cells = await(q->m_store->resumeIteration(config.resume));
+            if (config.workers <= 0)
+                workers = std::max(1, info.maxParallelism.value_or(4));
+            // The row records the limits it now runs under, for whoever follows it.
+            const StoreResult<QList<Cell>> cells = await(q->m_store->resumeIteration(
+                config.resume, IterationLimits{workers, config.maxRounds, config.maxCalls}));
             if (!cells.ok()) {
                 error = cells.error;
                 return false;
@@ -498,8 +523,6 @@ struct RoundRunner::Run
             iteration = config.resume; // running again: from here on it is closed as stopped on an error
             tree = RoundTree(GridPlan{info.grid->branches, info.grid->refinements, info.gridReason}, info.baselineScore);
             beta = info.beta.value_or(0.5);
-            if (config.workers <= 0)
-                workers = std::max(1, info.maxParallelism.value_or(4));
             if (!loadHistory(task.name, nullptr))
                 return false;
             for (const Cell &c : *cells.value) {
@@ -703,6 +726,8 @@ void RoundRunner::run()
         info.task = run.task.name;
         info.baselineScore = baseline;
         info.maxParallelism = run.workers;
+        info.roundLimit = m_config.maxRounds;
+        info.callLimit = m_config.maxCalls;
         info.grid = GridShape{plan.branches, plan.refinements};
         info.gridReason = plan.reason;
         info.beta = run.beta;
@@ -804,6 +829,12 @@ void RoundRunner::run()
         if (m_kill->load()) {
             run.stopReason = QStringLiteral("stopped; running attempts killed");
             break;
+        }
+        if (completed == 0) { // only the first round: later env failures stay cells
+            if (const QString cause = run.environmentFailure(); !cause.isEmpty()) {
+                run.error = cause;
+                break;
+            }
         }
         completed += 1;
         run.counters.rounds = completed;

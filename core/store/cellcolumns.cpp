@@ -220,6 +220,9 @@ IterationInfo iterationFromRow(const SqliteStatement &r)
     it.cellCount = r.int64(14);
     it.source = r.text(15);
     it.payload = parseObject(r.textUtf8(16));
+    if (!r.isNull(17))
+        it.roundLimit = int(r.int64(17));
+    it.callLimit = r.optInt(18);
     return it;
 }
 

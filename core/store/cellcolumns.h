@@ -55,7 +55,7 @@ Cell cellFromRow(const SqliteStatement &row, int first = 0);
 /// Column list of `iterations` selected by readers, in the order iterationFromRow() expects.
 inline constexpr const char *IterationSelectColumns =
     "id, number, task, baseline_score, max_parallelism, grid_branches, grid_refinements, grid_reason, beta, "
-    "policy_version_id, status, started, finished, best_score, cell_count, source, payload";
+    "policy_version_id, status, started, finished, best_score, cell_count, source, payload, rounds_limit, calls_limit";
 IterationInfo iterationFromRow(const SqliteStatement &row);
 
 /// Compact JSON helpers and the UTC timestamp format of the database.

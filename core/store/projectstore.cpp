@@ -336,10 +336,11 @@ QFuture<StoreResult<Done>> ProjectStore::finishIteration(IterationId iteration, 
     });
 }
 
-QFuture<StoreResult<QList<Cell>>> ProjectStore::resumeIteration(IterationId iteration)
+QFuture<StoreResult<QList<Cell>>> ProjectStore::resumeIteration(IterationId iteration,
+                                                                const std::optional<IterationLimits> &limits)
 {
     return DREAMRSI_WRITE(QList<Cell>, {
-        StoreResult<QList<Cell>> r = p->writer->resumeIteration(iteration);
+        StoreResult<QList<Cell>> r = p->writer->resumeIteration(iteration, limits);
         if (r.ok())
             emit iterationChanged(iteration);
         return r;

@@ -89,8 +89,10 @@ public:
     /// Marks a round Finished, Stopped (the user stopped it) or Interrupted.
     QFuture<StoreResult<Done>> finishIteration(IterationId iteration, IterationStatus status = IterationStatus::Finished);
     /// Sets an Interrupted or Stopped round back to Running so the loop can continue it;
-    /// returns the cells it already has, in seq order.
-    QFuture<StoreResult<QList<Cell>>> resumeIteration(IterationId iteration);
+    /// returns the cells it already has, in seq order. With `limits`, the
+    /// row records the limits the resumed round runs under.
+    QFuture<StoreResult<QList<Cell>>> resumeIteration(IterationId iteration,
+                                                      const std::optional<IterationLimits> &limits = std::nullopt);
     /// Stores a validated tree as a new finished iteration, all or nothing.
     QFuture<StoreResult<IterationId>> importTree(const DiscoveryTree &tree, const QString &source = {});
     /// Copies `content` into the artifact folder (content-addressed, written

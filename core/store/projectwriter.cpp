@@ -181,8 +181,8 @@ struct ProjectWriter::Private
         SqliteStatement s(*db,
                           "INSERT INTO iterations(number, task, baseline_score, max_parallelism, grid_branches, "
                           "grid_refinements, grid_reason, beta, policy_version_id, status, started, finished, "
-                          "best_score, cell_count, source, payload) "
-                          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)");
+                          "best_score, cell_count, source, payload, rounds_limit, calls_limit) "
+                          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)");
         s.bind(1, info.number);
         s.bind(2, info.task);
         s.bind(3, info.baselineScore);
@@ -204,6 +204,9 @@ struct ProjectWriter::Private
         s.bind(14, info.cellCount);
         s.bind(15, info.source);
         s.bindText(16, compactJson(info.payload));
+        if (info.roundLimit)
+            s.bind(17, qint64(*info.roundLimit));
+        s.bind(18, info.callLimit);
         if (!s.run()) {
             *error = where(QStringLiteral("cannot store the iteration: %1").arg(s.error()));
             return std::nullopt;
@@ -553,7 +556,7 @@ StoreResult<Done> ProjectWriter::finishIteration(IterationId iteration, Iteratio
     return R::success({});
 }
 
-StoreResult<QList<Cell>> ProjectWriter::resumeIteration(IterationId iteration)
+StoreResult<QList<Cell>> ProjectWriter::resumeIteration(IterationId iteration, const std::optional<IterationLimits> &limits)
 {
     using R = StoreResult<QList<Cell>>;
     QString error;
@@ -568,6 +571,16 @@ StoreResult<QList<Cell>> ProjectWriter::resumeIteration(IterationId iteration)
         return R::failure(d->where(s.error()));
     if (d->db->changes() == 0)
         return R::failure(d->where(QStringLiteral("iteration %1 is not an interrupted or stopped round").arg(iteration)));
+    if (limits) {
+        SqliteStatement l(*d->db, "UPDATE iterations SET max_parallelism = ?2, rounds_limit = ?3, calls_limit = ?4 WHERE id = ?1");
+        l.bind(1, iteration);
+        l.bind(2, qint64(limits->maxParallelism));
+        if (limits->roundLimit)
+            l.bind(3, qint64(*limits->roundLimit));
+        l.bind(4, limits->callLimit);
+        if (!l.run())
+            return R::failure(d->where(l.error()));
+    }
     QList<Cell> cells;
     const QByteArray sql = QByteArray("SELECT ") + CellSelectColumns + " FROM cells WHERE iteration_id = ?1 ORDER BY seq";
     SqliteStatement q(*d->db, sql.constData());

@@ -43,7 +43,8 @@ public:
     StoreResult<IterationId> beginIteration(const IterationInfo &info);
     StoreResult<Done> appendCell(IterationId iteration, const Cell &cell, const QList<ArtifactRef> &artifacts = {});
     StoreResult<Done> finishIteration(IterationId iteration, IterationStatus status);
-    StoreResult<QList<Cell>> resumeIteration(IterationId iteration);
+    /// With `limits`, the row takes the resumed round's limits.
+    StoreResult<QList<Cell>> resumeIteration(IterationId iteration, const std::optional<IterationLimits> &limits = std::nullopt);
     StoreResult<IterationId> importTree(const DiscoveryTree &tree, const QString &source = {});
     /// Imports many trees in one transaction: all of them or none.
     StoreResult<QList<IterationId>> importTrees(const QList<DiscoveryTree> &trees, const QStringList &sources = {});

@@ -166,6 +166,15 @@ ALTER TABLE iterations_v3 RENAME TO iterations;
 CREATE INDEX iterations_by_status ON iterations(status);
 )sql";
 
+// Version 4: a live round's limits beside its W (max_parallelism): the round
+// limit K1 and the agent-call cap, so that a workbench following the round
+// from another process knows how many attempts it will make. Older rows
+// have neither (NULL: not recorded).
+constexpr const char *V4 = R"sql(
+ALTER TABLE iterations ADD COLUMN rounds_limit INTEGER;
+ALTER TABLE iterations ADD COLUMN calls_limit INTEGER;
+)sql";
+
 QString describe(const SqliteConnection &db, const QString &what)
 {
     return QStringLiteral("%1: %2").arg(db.path(), what);
@@ -179,6 +188,7 @@ const char *migrationTo(int v)
     case 1: return V1;
     case 2: return V2;
     case 3: return V3;
+    case 4: return V4;
     default: return nullptr;
     }
 }

@@ -52,6 +52,8 @@ struct IterationInfo
     std::optional<QString> task;        ///< the tree's `task`
     std::optional<double> baselineScore;
     std::optional<int> maxParallelism;  ///< W of the round (`max_parallelism`)
+    std::optional<int> roundLimit;      ///< K1 of a live round (its round limit); nullopt = none or unknown
+    std::optional<qint64> callLimit;    ///< a live round's agent-call cap; nullopt = none or unknown
     std::optional<GridShape> grid;      ///< the grid plan (`grid`)
     QString gridReason;                 ///< why the policy chose that grid
     std::optional<double> beta;         ///< budget preference of the live round
@@ -66,6 +68,15 @@ struct IterationInfo
 
     /// The tree-file view of the top-level fields.
     TreeMeta treeMeta() const;
+};
+
+/// The limits a resumed round runs under; its iteration's row takes them
+/// (W, round limit, call cap), so that whoever follows it knows them.
+struct IterationLimits
+{
+    int maxParallelism = 1;
+    std::optional<int> roundLimit;
+    std::optional<qint64> callLimit;
 };
 
 /// An iteration's row and its cells, read from one snapshot: the cell

@@ -51,7 +51,13 @@ StandInReply claudeReply(const StandInRequest &request)
     static const QRegularExpression cwd(QStringLiteral("Primary working directory: ([^\\\\\"]+)"));
     const QRegularExpressionMatch where = cwd.match(body);
     const QString file = (where.hasMatch() ? where.captured(1).trimmed() : QDir::currentPath()) + QStringLiteral("/main.py");
-    const qsizetype results = body.count(QStringLiteral("\"tool_result\""));
+    qsizetype results = 0; // tool results sent back so far
+    const QJsonArray messages = request.json.value(QStringLiteral("messages")).toArray();
+    for (const QJsonValue &message : messages) {
+        const QJsonArray content = message.toObject().value(QStringLiteral("content")).toArray();
+        for (const QJsonValue &part : content)
+            results += part.toObject().value(QStringLiteral("type")).toString() == QLatin1String("tool_result") ? 1 : 0;
+    }
     const QString model = request.json.value(QStringLiteral("model")).toString();
     auto start = QJsonObject{{QStringLiteral("type"), QStringLiteral("message_start")},
                              {QStringLiteral("message"),

@@ -796,6 +796,7 @@ QString SlurmEvaluationBackend::checkJob(const EvaluationRequest &request)
     // The job exactly as a round submits it, in a folder of its own, asked
     // with --test-only: Slurm judges the requests and schedules nothing.
     const QString root = d->sharedDir();
+    QDir().mkpath(root);
     QTemporaryDir jobDir(root + QStringLiteral("/check-XXXXXX"));
     if (!jobDir.isValid())
         return QStringLiteral("cannot create a job folder under the shared directory '%1': %2").arg(root, jobDir.errorString());

@@ -43,7 +43,7 @@ fi
 mkdir -p "$dir"
 [ -f "$dir/package.json" ] || echo '{"private": true}' >"$dir/package.json"
 echo "install-agent-tools: installing ${missing[*]} into $dir"
-if ! log="$(timeout 900 npm install --prefix "$dir" --save-exact --no-audit --no-fund --no-update-notifier \
+if ! log="$(timeout 540 npm install --prefix "$dir" --save-exact --no-audit --no-fund --no-update-notifier \
             --fetch-timeout=120000 --fetch-retries=2 "${missing[@]}" 2>&1)"; then
   echo "$log" >&2
   echo "install-agent-tools: npm install failed" >&2

@@ -236,14 +236,14 @@ void TestAgentPresets::presetsNameTheInstalledVersions()
         ++npmTools;
         QVERIFY2(text.contains(u'"' + preset.checkedWith + u'"'), qPrintable(preset.name + QStringLiteral(": ") + preset.checkedWith));
         // The installed tool says it is that release.
-        const QString program = preset.command.section(u' ', 0, 0);
+        const QString tool = preset.command.section(u' ', 0, 0);
         QProcess version;
         version.setProcessChannelMode(QProcess::MergedChannels);
-        version.start(m_bin + u'/' + program, {QStringLiteral("--version")});
-        QVERIFY2(version.waitForStarted(10'000), qPrintable(program + QStringLiteral(": ") + version.errorString()));
+        version.start(m_bin + u'/' + tool, {QStringLiteral("--version")});
+        QVERIFY2(version.waitForStarted(10'000), qPrintable(tool + QStringLiteral(": ") + version.errorString()));
         QVERIFY(version.waitForFinished(60'000));
         const QString said = QString::fromLocal8Bit(version.readAll());
-        QVERIFY2(said.contains(preset.checkedWith.section(u'@', -1)), qPrintable(program + QStringLiteral(" --version: ") + said));
+        QVERIFY2(said.contains(preset.checkedWith.section(u'@', -1)), qPrintable(tool + QStringLiteral(" --version: ") + said));
     }
     QCOMPARE(npmTools, 3);
 }

@@ -45,7 +45,9 @@ const char *const roundUsage =
     "  --agent KIND     builtin, openai, anthropic, gemini or command\n"
     "  --model M        provider model (default: the provider's)\n"
     "  --base-url URL   provider endpoint (default: the public one)\n"
-    "  --command CMD    the command of --agent command (run with /bin/sh -c)\n"
+    "  --command CMD    the command of --agent command (run with /bin/sh -c), or preset:NAME\n"
+    "                   (claude-code, codex, gemini-cli, aider: that tool's command, with its\n"
+    "                   key and base-URL variable let through to it)\n"
     "  --workers W      attempts at once, the largest batch (default 4; on resume the\n"
     "                   iteration's own)\n"
     "  --rounds K1      round limit (default: until an empty batch or no legal cell)\n"
@@ -66,7 +68,8 @@ const char *const roundUsage =
     "\n"
     "Progress goes to stderr. SIGINT/SIGTERM stop the round cleanly (status stopped, exit 0);\n"
     "a second one kills the running attempts. API keys come from the environment\n"
-    "(OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY) and are never passed to children.\n"
+    "(OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY) and are never passed to children\n"
+    "but a command preset's own.\n"
     "Exit 0 finished or stopped, 1 an error stopped it, 2 bad usage.\n";
 
 std::atomic_int g_signals{0};

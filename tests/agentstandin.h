@@ -3,7 +3,9 @@
 // A stand-in for the HTTP providers of online.md §3, on 127.0.0.1 inside a
 // test: it parses each request (method, path, headers, JSON body), records
 // it, and plays a scripted reply (a status with headers and a body, a hang
-// that never answers, or a connection closed without an answer).
+// that never answers, or a connection closed without an answer), or the
+// reply a responder function makes from the request (for a client that asks
+// several things in an order of its own, like a coding agent's CLI).
 
 #include <QByteArray>
 #include <QHash>
@@ -16,6 +18,8 @@
 #include <QPointer>
 #include <QTcpServer>
 #include <QTcpSocket>
+
+#include <functional>
 
 namespace dreamrsi::test {
 
@@ -51,6 +55,21 @@ struct StandInReply
         r.status = status;
         r.body = std::move(body);
         r.headers.append(qMakePair(QByteArray("Content-Type"), QByteArray("application/json")));
+        return r;
+    }
+    /// A Server-Sent Events stream (the streamed Messages, Responses and
+    /// streamGenerateContent APIs): each event as `event: NAME` (when
+    /// given) and `data: JSON`, then a blank line.
+    static StandInReply events(const QList<QPair<QByteArray, QJsonObject>> &events)
+    {
+        StandInReply r;
+        for (const auto &[name, data] : events) {
+            if (!name.isEmpty())
+                r.body += "event: " + name + "\n";
+            r.body += "data: " + QJsonDocument(data).toJson(QJsonDocument::Compact) + "\n\n";
+        }
+        r.headers.append(qMakePair(QByteArray("Content-Type"), QByteArray("text/event-stream")));
+        r.headers.append(qMakePair(QByteArray("Cache-Control"), QByteArray("no-cache")));
         return r;
     }
     static StandInReply hang()
@@ -96,6 +115,9 @@ public:
 
     /// Replies in order; the last one repeats.
     void setScript(QList<StandInReply> script) { m_script = std::move(script); }
+    /// Every reply made by `responder` from the request instead (on the
+    /// stand-in's thread, as requests arrive).
+    void setResponder(std::function<StandInReply(const StandInRequest &)> responder) { m_responder = std::move(responder); }
     const QList<StandInRequest> &requests() const { return m_requests; }
 
 private:
@@ -134,7 +156,11 @@ private:
             request.json = doc.object();
             const int index = int(m_requests.size());
             m_requests.append(request);
-            respond(socket, m_script.isEmpty() ? StandInReply::json(500, {}) : m_script.value(std::min<int>(index, int(m_script.size()) - 1)));
+            if (m_responder)
+                respond(socket, m_responder(request));
+            else
+                respond(socket, m_script.isEmpty() ? StandInReply::json(500, {})
+                                                   : m_script.value(std::min<int>(index, int(m_script.size()) - 1)));
         }
     }
 
@@ -158,6 +184,7 @@ private:
     QList<QPointer<QTcpSocket>> m_sockets;
     QHash<QTcpSocket *, QByteArray> m_buffers;
     QList<StandInReply> m_script;
+    std::function<StandInReply(const StandInRequest &)> m_responder;
     QList<StandInRequest> m_requests;
 };
 

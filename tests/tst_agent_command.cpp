@@ -10,10 +10,12 @@
 #include <QDir>
 #include <QFile>
 #include <QFuture>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -296,6 +298,99 @@ private Q_SLOTS:
             QCOMPARE(commandAgentPreset(p.name).command, p.command);
         }
         QVERIFY(commandAgentPreset(QStringLiteral("no-such-agent")).name.isEmpty());
+        // Codex 0.169 rejects --full-auto ("unexpected argument").
+        QVERIFY(!commandAgentPreset(QStringLiteral("codex")).command.contains(QStringLiteral("--full-auto")));
+        // A tool from npm names the release it was run with, and lets its base-URL variable through.
+        for (const QString &name : {QStringLiteral("claude-code"), QStringLiteral("codex"), QStringLiteral("gemini-cli")}) {
+            const CommandAgentPreset p = commandAgentPreset(name);
+            QVERIFY2(p.checkedWith.contains(u'@'), qPrintable(name));
+            QVERIFY2(std::any_of(p.allowedEnvironment.cbegin(), p.allowedEnvironment.cend(),
+                                 [](const QString &e) { return e.endsWith(QLatin1String("_BASE_URL")); }),
+                     qPrintable(name));
+        }
+    }
+
+    void presetByName()
+    {
+        // --command preset:NAME: the preset's command, its variables added to
+        // those the user allowed (a value the user gave wins).
+        QString command = QStringLiteral(" preset:claude-code ");
+        QStringList allowed = {QStringLiteral("ANTHROPIC_BASE_URL=http://127.0.0.1:9")};
+        QString error;
+        QVERIFY(resolveCommandPreset(&command, &allowed, &error));
+        QCOMPARE(command, commandAgentPreset(QStringLiteral("claude-code")).command);
+        QVERIFY(allowed.contains(QStringLiteral("ANTHROPIC_API_KEY")));
+        QVERIFY(allowed.contains(QStringLiteral("DISABLE_TELEMETRY=1")));
+        QCOMPARE(allowed.filter(QStringLiteral("ANTHROPIC_BASE_URL")), QStringList{QStringLiteral("ANTHROPIC_BASE_URL=http://127.0.0.1:9")});
+        // Any other command is left alone.
+        QString plain = QStringLiteral("claude -p");
+        QStringList none;
+        QVERIFY(resolveCommandPreset(&plain, &none, &error));
+        QCOMPARE(plain, QStringLiteral("claude -p"));
+        QVERIFY(none.isEmpty());
+        // An unknown preset is refused, naming the known ones.
+        QVERIFY(!createDiscoveryAgent(commandConfig(QStringLiteral("preset:cursor")), QString(), &error));
+        QVERIFY2(error.contains(QStringLiteral("unknown command preset 'cursor'")), qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("preset:codex")), qPrintable(error));
+        AgentConfig chat = commandConfig(QStringLiteral("preset:cursor"));
+        QVERIFY(!createChatModel(chat, &error));
+        QVERIFY2(error.contains(QStringLiteral("unknown command preset")), qPrintable(error));
+    }
+
+    void presetCarriesKeyAndBaseUrl()
+    {
+        // The codex preset run with a stand-in `codex` on PATH (the real one
+        // is tst_agent_presets'): the key and the base URL reach it, the
+        // provider it selects for that URL is on its command line, nothing
+        // else of ours does, and the key never comes back.
+        QTemporaryDir bin;
+        QTemporaryDir dir;
+        QVERIFY(bin.isValid() && dir.isValid());
+        writeText(bin.filePath(QStringLiteral("codex")),
+                  QStringLiteral("#!/bin/sh\nenv > env.seen\nprintf '%s\\n' \"$@\" > args.seen\ncat > prompt.seen\n"
+                                 "printf 'Done, key %s.\\n\\n```python\\nVALUE = 3\\n```\\n' \"$OPENAI_API_KEY\"\n"));
+        QVERIFY(QFile::setPermissions(bin.filePath(QStringLiteral("codex")), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        const QByteArray path = qgetenv("PATH");
+        qputenv("PATH", QFile::encodeName(bin.path()) + ':' + path);
+        qputenv("OPENAI_API_KEY", "sk-PRESET-4242");
+        qputenv("OPENAI_BASE_URL", "http://127.0.0.1:1/v1");
+        qputenv("DREAMRSI_TEST_NOT_ALLOWED", "hidden-value-78");
+        const auto restore = qScopeGuard([&] {
+            qputenv("PATH", path);
+            qunsetenv("OPENAI_API_KEY");
+            qunsetenv("OPENAI_BASE_URL");
+            qunsetenv("DREAMRSI_TEST_NOT_ALLOWED");
+        });
+        QString error;
+        auto agent = createDiscoveryAgent(commandConfig(QStringLiteral("preset:codex")), QString(), &error);
+        QVERIFY2(agent, qPrintable(error));
+        std::atomic_bool cancel = false;
+        const AgentOutcome outcome = proposeAsync(*agent, contextIn(dir.path()), cancel);
+        QVERIFY2(outcome.ok, qPrintable(outcome.error + outcome.log));
+        QCOMPARE(outcome.program, QStringLiteral("VALUE = 3\n"));
+        const QString env = readText(dir.filePath(QStringLiteral("env.seen")));
+        QVERIFY(env.contains(QStringLiteral("OPENAI_API_KEY=sk-PRESET-4242")));
+        QVERIFY(env.contains(QStringLiteral("OPENAI_BASE_URL=http://127.0.0.1:1/v1")));
+        QVERIFY(!env.contains(QStringLiteral("hidden-value-78")));
+        const QStringList args = readText(dir.filePath(QStringLiteral("args.seen"))).split(u'\n');
+        QVERIFY2(args.contains(QStringLiteral("exec")) && args.contains(QStringLiteral("workspace-write")), qPrintable(args.join(u' ')));
+        QVERIFY2(args.contains(QStringLiteral("model_provider=dreamrsi")), qPrintable(args.join(u' ')));
+        QVERIFY2(args.contains(QStringLiteral("model_providers.dreamrsi={name=\"OpenAI-compatible\", base_url=\"http://127.0.0.1:1/v1\", "
+                                              "env_key=\"OPENAI_API_KEY\", wire_api=\"responses\", supports_websockets=false}")),
+                 qPrintable(args.join(u' ')));
+        QCOMPARE(args.last(), QString()); // after "-" (stdin) the file ends
+        QVERIFY(args.contains(QStringLiteral("-")));
+        QVERIFY(readText(dir.filePath(QStringLiteral("prompt.seen"))).contains(QStringLiteral("STATEMENT-MARKER")));
+        QVERIFY(!outcome.log.contains(QStringLiteral("sk-PRESET-4242")));
+        QVERIFY(!outcome.proposal.contains(QStringLiteral("sk-PRESET-4242")));
+        QVERIFY(outcome.proposal.contains(QStringLiteral("[hidden]")));
+
+        // Without a base URL it is Codex's own provider.
+        qunsetenv("OPENAI_BASE_URL");
+        QTemporaryDir plain;
+        const AgentOutcome again = proposeAsync(*agent, contextIn(plain.path()), cancel);
+        QVERIFY2(again.ok, qPrintable(again.error));
+        QVERIFY(!readText(plain.filePath(QStringLiteral("args.seen"))).contains(QStringLiteral("model_provider")));
     }
 };
 

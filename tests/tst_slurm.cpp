@@ -34,6 +34,7 @@
 #include <mutex>
 
 #include <sys/types.h>
+#include <unistd.h>
 
 using namespace dreamrsi;
 using dreamrsi::test::take;
@@ -152,6 +153,9 @@ private slots:
     void timeLimitBecomesTimeout();
     void memoryLimitInsideTheJobIsResource();
     void slurmMemoryKillIsResource();
+    void jobSpecFromTheRequest();
+    void refusedJobSpendsNoAgentCall();
+    void refusalDuringTheRoundStopsIt();
 
 public:
     struct RoundOutcome
@@ -173,6 +177,8 @@ private:
     const RoundOutcome &localReference();
     /// Compares a round's cells with the local backend's.
     void compareWithLocal(const RoundOutcome &remote);
+    /// A copy of the toy task whose task.json asks `options`.
+    QString toyTaskWith(const QString &name, const QByteArray &options);
     /// An evaluation request whose candidate is `program` run by python3.
     EvaluationRequest pythonCandidate(const QString &name, const QByteArray &program, int memoryMb);
 
@@ -745,6 +751,209 @@ print("not killed")
     QTRY_COMPARE_WITH_TIMEOUT(liveJobs(), QString(), 60'000);
     qInfo("Slurm's memory kill: job state %s; %s", qPrintable(info.value(QStringLiteral("state")).toString()),
           qPrintable(result.error.value_or(QString())));
+}
+
+
+QString TestSlurm::toyTaskWith(const QString &name, const QByteArray &options)
+{
+    const QString dir = m_projects.filePath(name);
+    QDir().mkpath(dir);
+    for (const QString &file : QDir(test::toyTaskDir()).entryList(QDir::Files)) {
+        if (file != QLatin1String("task.json"))
+            QFile::copy(test::toyTaskDir() + QLatin1Char('/') + file, dir + QLatin1Char('/') + file);
+    }
+    QFile spec(dir + QStringLiteral("/task.json"));
+    if (!spec.open(QIODevice::WriteOnly))
+        qFatal("cannot write %s", qPrintable(spec.fileName()));
+    spec.write(R"({"evaluator": {"command": "python3 \"$DREAMRSI_TASK_DIR/score.py\""}, "options": )" + options + "}");
+    QFile::setPermissions(dir, QFile::permissions(dir) | QFileDevice::ReadOther | QFileDevice::ExeOther);
+    return dir;
+}
+
+void TestSlurm::jobSpecFromTheRequest()
+{
+    // No cluster needed: the job a request becomes.
+    SlurmSettings s;
+    s.partition = QStringLiteral("gpu");
+    s.account = QStringLiteral("lab");
+    s.qos = QStringLiteral("short");
+    s.extraArgs = {QStringLiteral("--constraint=avx2")};
+    EvaluationRequest request;
+    request.task = QStringLiteral("circle_packing_26");
+    request.candidatePath = QStringLiteral("/work/attempts/1/b0a0/main.py");
+    request.options.insert(QStringLiteral("time_limit_s"), 100);
+    request.options.insert(QStringLiteral("seed"), 3);
+    const QJsonObject defaults{{QStringLiteral("memory_mb"), 2000}, {QStringLiteral("time_limit_s"), 900}, {QStringLiteral("cpus"), 4}};
+    const auto spec = SlurmEvaluationBackend::jobSpec(request, s, QStringLiteral("/shared/job-1"), QStringLiteral("/opt/bin/dreamrsi"), defaults);
+    QCOMPARE(spec.minutes, 5);     // (100 × 1.5 + 120) s, rounded up to minutes: the request's limit wins over the task's
+    QCOMPARE(spec.memoryMb, 2256); // the task's 2000 MB and 256 MB for the evaluator itself
+    QCOMPARE(spec.cpus, 4);
+    QCOMPARE(spec.gpus, 0);
+    QCOMPARE(spec.sbatchArgs,
+             (QStringList{QStringLiteral("--job-name=dreamrsi-eval"), QStringLiteral("--chdir=/shared/job-1"),
+                          QStringLiteral("--output=/shared/job-1/slurm.out"), QStringLiteral("--export=NONE"),
+                          QStringLiteral("--nodes=1"), QStringLiteral("--ntasks=1"), QStringLiteral("--time=5"),
+                          QStringLiteral("--mem=2256M"), QStringLiteral("--cpus-per-task=4"), QStringLiteral("--partition=gpu"),
+                          QStringLiteral("--account=lab"), QStringLiteral("--qos=short"), QStringLiteral("--constraint=avx2"),
+                          QStringLiteral("/shared/job-1/job.sh")}));
+    QVERIFY2(spec.script.contains(QStringLiteral("cd '/shared/job-1' || exit 3")), qPrintable(spec.script));
+    QVERIFY2(spec.script.contains(QStringLiteral("'/opt/bin/dreamrsi' 'evaluate' '--task' 'circle_packing_26' '--option' 'seed=3' "
+                                                 "'--option' 'time_limit_s=100' '--sandbox' 'auto' '--json' "
+                                                 "'/shared/job-1/candidate/main.py' > result.part")),
+             qPrintable(spec.script));
+    QCOMPARE(spec.requestText(), QStringLiteral("2256 MB of memory, 5 min, 4 CPUs, partition gpu, account lab, qos short"));
+
+    // A CUDA task asks a GPU; defaults without a task folder: 8 GiB, 600 s; a settings time limit overrides.
+    EvaluationRequest cuda;
+    cuda.task = QStringLiteral("cuda_kernels");
+    cuda.candidatePath = QStringLiteral("/w/kernel.cu");
+    SlurmSettings plain;
+    plain.timeLimitMinutes = 42;
+    const auto gpu = SlurmEvaluationBackend::jobSpec(cuda, plain, QStringLiteral("/s/j 2"), QStringLiteral("/bin/dreamrsi"));
+    QCOMPARE(gpu.memoryMb, 8448);
+    QCOMPARE(gpu.minutes, 42);
+    QCOMPARE(gpu.gpus, 1);
+    QVERIFY(gpu.sbatchArgs.contains(QStringLiteral("--gres=gpu:1")));
+    QVERIFY(!gpu.sbatchArgs.join(u' ').contains(QStringLiteral("--partition")));
+    QVERIFY2(gpu.script.contains(QStringLiteral("cd '/s/j 2' || exit 3")), qPrintable(gpu.script));
+    QCOMPARE(gpu.requestText(), QStringLiteral("8448 MB of memory, 42 min, 1 CPU, 1 GPU"));
+
+    // A task folder's options are its defaults; a quote in a path stays one word.
+    QTemporaryDir task;
+    QVERIFY(task.isValid());
+    QFile json(task.filePath(QStringLiteral("task.json")));
+    QVERIFY(json.open(QIODevice::WriteOnly));
+    json.write(R"({"options": {"memory_mb": 512, "time_limit_s": 60, "gpus": 2}})");
+    json.close();
+    QCOMPARE(SlurmEvaluationBackend::taskOptionDefaults(task.path()).value(QStringLiteral("memory_mb")).toInt(), 512);
+    QVERIFY(SlurmEvaluationBackend::taskOptionDefaults(QStringLiteral("circle_packing_26")).isEmpty());
+    EvaluationRequest folder;
+    folder.task = task.path();
+    folder.candidatePath = QStringLiteral("/w/it's.py");
+    const auto fromFolder = SlurmEvaluationBackend::jobSpec(folder, plain, QStringLiteral("/s/j"), QStringLiteral("/bin/dreamrsi"),
+                                                            SlurmEvaluationBackend::taskOptionDefaults(task.path()));
+    QCOMPARE(fromFolder.memoryMb, 768);
+    QVERIFY(fromFolder.sbatchArgs.contains(QStringLiteral("--gres=gpu:2")));
+    QVERIFY2(fromFolder.script.contains(QStringLiteral("'/s/j/candidate/it'\\''s.py'")), qPrintable(fromFolder.script));
+}
+
+void TestSlurm::refusedJobSpendsNoAgentCall()
+{
+    NEED_CLUSTER();
+    // The node has RealMemory below this machine's; a task asking 50 TB
+    // cannot run on it (Slurm: "Memory specification can not be satisfied").
+    // sbatch --test-only with the real job finds it before the baseline or
+    // any agent call.
+    const QString task = toyTaskWith(QStringLiteral("hugememory"), R"({"time_limit_s": 60, "memory_mb": 50000000})");
+    auto slurm = std::make_shared<SlurmEvaluationBackend>(settings());
+    Log log;
+    slurm->setLogSink(log.sink());
+    const RoundOutcome outcome = runRound(slurm, QStringLiteral("hugememory"), task);
+    QVERIFY(!outcome.summary.ok());
+    QCOMPARE(outcome.summary.status, IterationStatus::Stopped);
+    QVERIFY2(outcome.summary.error.contains(QStringLiteral("Slurm would refuse the evaluation jobs (50000256 MB of memory")),
+             qPrintable(outcome.summary.error));
+    // Slurm's own answer is generic ("Requested node configuration is not
+    // available"); the nodes' sizes name the request that no node meets.
+    QVERIFY2(outcome.summary.error.contains(QStringLiteral("no node of partition debug has 50000256 MB of memory (the largest has ")),
+             qPrintable(outcome.summary.error));
+    QCOMPARE(outcome.agentCalls, 0);
+    QCOMPARE(outcome.cells.size(), 0);
+    QCOMPARE(outcome.summary.iteration, IterationId(0));
+    QCOMPARE(liveJobs(), QString());
+
+    // The same check passes for a job the node can run.
+    SlurmEvaluationBackend backend(settings());
+    Log accepted;
+    backend.setLogSink(accepted.sink());
+    EvaluationRequest fits;
+    fits.task = test::toyTaskDir();
+    fits.candidatePath = test::toyTaskDir() + QStringLiteral("/initial.py");
+    QCOMPARE(backend.checkJob(fits), QString());
+    QVERIFY2(accepted.contains(QStringLiteral("would be accepted")), qPrintable(accepted.text()));
+    QCOMPARE(liveJobs(), QString()); // --test-only submits nothing
+
+    // The CLI refuses it the same way, exit 1.
+    const Run cli = runCommand(QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi"),
+                               {QStringLiteral("round"), QStringLiteral("--project"), m_projects.filePath(QStringLiteral("huge-cli.dreamrsi")),
+                                QStringLiteral("--task"), task, QStringLiteral("--agent"), QStringLiteral("command"),
+                                QStringLiteral("--command"), QStringLiteral("echo called >> ") + m_projects.filePath(QStringLiteral("calls")),
+                                QStringLiteral("--backend"), QStringLiteral("slurm"), QStringLiteral("--partition"),
+                                QStringLiteral("debug"), QStringLiteral("--shared-dir"), m_shared.path()});
+    QCOMPARE(cli.exitCode, 1);
+    QVERIFY2(cli.output.contains(QStringLiteral("no node of partition debug has 50000256 MB of memory")), qPrintable(cli.output));
+    QVERIFY(!QFileInfo::exists(m_projects.filePath(QStringLiteral("calls")))); // the agent command never ran
+}
+
+void TestSlurm::refusalDuringTheRoundStopsIt()
+{
+    NEED_CLUSTER();
+    // A partition of this test's own that stops accepting jobs (drained)
+    // after the baseline ran and while the first batch's agents work: both
+    // jobs are refused, and the round stops there instead of calling the
+    // agent for the four cells left.
+    char host[256] = {};
+    QCOMPARE(::gethostname(host, sizeof host - 1), 0);
+    const QString node = QString::fromLocal8Bit(host).section(QLatin1Char('.'), 0, 0);
+    const QString partition = QStringLiteral("dreamrsi-refuse");
+    runCommand(QStringLiteral("scontrol"), {QStringLiteral("delete"), QStringLiteral("PartitionName=") + partition});
+    const Run created = runCommand(QStringLiteral("scontrol"), {QStringLiteral("create"), QStringLiteral("PartitionName=") + partition,
+                                                                QStringLiteral("Nodes=") + node, QStringLiteral("State=UP"),
+                                                                QStringLiteral("MaxTime=INFINITE")});
+    QVERIFY2(created.exitCode == 0, qPrintable(created.output));
+    const auto removePartition = qScopeGuard([&] {
+        runCommand(QStringLiteral("scontrol"), {QStringLiteral("delete"), QStringLiteral("PartitionName=") + partition});
+    });
+
+    ProjectStore store;
+    take(store.create(m_projects.filePath(QStringLiteral("drained.dreamrsi")), ProjectInfo()));
+    PolicyVersion v;
+    v.name = QStringLiteral("all");
+    v.code = QString::fromLatin1(allLegal);
+    take(store.addPolicyVersion(v));
+    RoundConfig c;
+    c.task = test::toyTaskDir();
+    c.agent.kind = QStringLiteral("fake");
+    c.policy = QStringLiteral("all");
+    c.workers = 2;
+    c.seed = 7;
+    c.evaluateBaseline = true;
+    c.fallbackGrid = GridPlan{3, 1, QStringLiteral("fallback")};
+    auto agent = std::make_shared<FakeAgent>();
+    agent->closeGate();
+    SlurmSettings s = settings();
+    s.partition = partition;
+    auto slurm = std::make_shared<SlurmEvaluationBackend>(s);
+    Log log;
+    slurm->setLogSink(log.sink());
+    RoundRunner runner(&store, c, agent, slurm);
+    bool done = false;
+    connect(&runner, &RoundRunner::finished, this, [&done] { done = true; });
+    runner.start();
+    // The baseline job ran; the first batch's two agent calls wait at the gate.
+    QTRY_VERIFY_WITH_TIMEOUT(agent->waiting.load() == 2, 300'000);
+    const Run drained = runCommand(QStringLiteral("scontrol"), {QStringLiteral("update"), QStringLiteral("PartitionName=") + partition,
+                                                                QStringLiteral("State=DRAIN")});
+    QVERIFY2(drained.exitCode == 0, qPrintable(drained.output));
+    agent->openGate();
+    QTRY_VERIFY_WITH_TIMEOUT(done, 300'000);
+    runner.wait();
+    QCoreApplication::processEvents();
+    const RoundSummary summary = runner.summary();
+    QVERIFY(!summary.ok());
+    QCOMPARE(summary.status, IterationStatus::Stopped);
+    QVERIFY2(summary.error.contains(QStringLiteral("sbatch refused the evaluation job")), qPrintable(summary.error));
+    QVERIFY2(summary.error.contains(QStringLiteral("partition dreamrsi-refuse")), qPrintable(summary.error));
+    QVERIFY2(summary.error.contains(QStringLiteral("before more agent calls")), qPrintable(summary.error));
+    QCOMPARE(agent->calls.load(), 2);
+    const QList<Cell> cells = take(store.iterationData(summary.iteration)).cells;
+    take(store.close());
+    QCOMPARE(cells.size(), 2); // the first batch is kept, as env failures
+    for (const Cell &cell : cells) {
+        QCOMPARE(cell.failClass, QStringLiteral("env"));
+        QVERIFY2(cell.error.value_or(QString()).contains(QStringLiteral("sbatch refused")), qPrintable(cell.error.value_or(QString())));
+    }
+    QCOMPARE(liveJobs(), QString());
 }
 
 QTEST_GUILESS_MAIN(TestSlurm)

@@ -1,6 +1,7 @@
 #include "commandagent.h"
 
 #include "answerparser.h"
+#include "commandagentpresets.h"
 #include "commandchatmodel.h"
 #include "commandoutput.h"
 #include "commandprocess.h"
@@ -157,26 +158,32 @@ AgentOutcome CommandAgent::propose(const AttemptContext &context, const std::ato
     return outcome;
 }
 
-std::unique_ptr<DiscoveryAgent> createCommandAgent(const AgentConfig &config, QString *error)
+std::unique_ptr<DiscoveryAgent> createCommandAgent(const AgentConfig &given, QString *error)
 {
-    if (config.command.trimmed().isEmpty()) {
+    if (given.command.trimmed().isEmpty()) {
         if (error)
-            *error = QStringLiteral("the command agent needs a command (--command \"...\")");
+            *error = QStringLiteral("the command agent needs a command (--command \"...\" or --command preset:NAME)");
         return nullptr;
     }
+    AgentConfig config = given;
+    if (!resolveCommandPreset(&config.command, &config.allowedEnvironment, error))
+        return nullptr;
     auto prompt = ExplorationPrompt::load(config, error);
     if (!prompt)
         return nullptr;
     return std::make_unique<CommandAgent>(config, std::move(*prompt));
 }
 
-std::unique_ptr<ChatModel> createCommandChatModel(const AgentConfig &config, QString *error)
+std::unique_ptr<ChatModel> createCommandChatModel(const AgentConfig &given, QString *error)
 {
-    if (config.command.trimmed().isEmpty()) {
+    if (given.command.trimmed().isEmpty()) {
         if (error)
-            *error = QStringLiteral("the command chat model needs a command (--command \"...\")");
+            *error = QStringLiteral("the command chat model needs a command (--command \"...\" or --command preset:NAME)");
         return nullptr;
     }
+    AgentConfig config = given;
+    if (!resolveCommandPreset(&config.command, &config.allowedEnvironment, error))
+        return nullptr;
     return std::make_unique<CommandChatModel>(config);
 }
 

@@ -42,8 +42,10 @@ private:
     ExplorationPrompt m_prompt;
 };
 
-/// The factory entries of agentfactory.cpp. Null with `*error` when the
-/// command is empty or the prompt override cannot be read.
+/// The factory entries of agentfactory.cpp. A command `preset:NAME` is that
+/// preset's command with its variables added to the allowed environment
+/// (commandagentpresets.h). Null with `*error` when the command is empty,
+/// names no preset, or the prompt override cannot be read.
 std::unique_ptr<DiscoveryAgent> createCommandAgent(const AgentConfig &config, QString *error);
 /// A chat model answering on the command's stdout (see CommandChatModel).
 std::unique_ptr<ChatModel> createCommandChatModel(const AgentConfig &config, QString *error);

@@ -16,4 +16,9 @@ QString EvaluationBackend::prepare()
     return {};
 }
 
+QString EvaluationBackend::checkJob(const EvaluationRequest &)
+{
+    return {};
+}
+
 } // namespace dreamrsi

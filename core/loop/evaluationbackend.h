@@ -54,6 +54,9 @@ struct EvaluationProgress
 ///   calls it.
 /// - It never throws: every failure (cannot submit, job lost, no score) is
 ///   an EvaluationResult with a fail class of replay.md §1.
+/// - A job the scheduler refuses in a way no later job of the round can
+///   escape (the same requests go with every one) is an `env` failure with
+///   metrics.refused = true: the runner stops the round on it.
 class EvaluationBackend
 {
 public:
@@ -65,6 +68,12 @@ public:
     /// ready, else the reason. Called once by the runner from its driver
     /// thread; the default has nothing to check.
     virtual QString prepare();
+    /// Checks, before the round's first agent call, that the job of
+    /// `request` (the round's first evaluation) would be accepted as it
+    /// stands, without running it: a cluster asked to reserve more memory
+    /// or time than any node has refuses every attempt's job alike. Empty
+    /// when it would, else the reason. The default has nothing to check.
+    virtual QString checkJob(const EvaluationRequest &request);
     using ProgressSink = std::function<void(const EvaluationProgress &)>;
     /// Runs one evaluation to its end (see the class comment).
     virtual EvaluationResult evaluate(const EvaluationRequest &request, const std::atomic_bool &cancel,

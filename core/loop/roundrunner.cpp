@@ -453,9 +453,12 @@ struct RoundRunner::Run
         counters.running = int(ids.size());
         emit q->countersChanged(counters);
         bool ok = true;
+        QString refused; // a job the backend refused for good: no later one would run either
         for (qsizetype i = 0; i < ids.size(); ++i) {
             RoundAttempt::Result r = completions->take();
             counters.running -= 1;
+            if (refused.isEmpty() && r.evaluation && r.evaluation->metrics.value(QStringLiteral("refused")).toBool())
+                refused = r.evaluation->error.value_or(r.evaluation->failClass);
             if (r.abandoned || !ok) {
                 emit q->attemptAbandoned(r.cellId);
                 log(QStringLiteral("%1 killed; it runs again on resume").arg(r.cellId));
@@ -466,6 +469,10 @@ struct RoundRunner::Run
             emit q->countersChanged(counters);
         }
         pool.waitForDone();
+        if (ok && !refused.isEmpty()) {
+            error = QStringLiteral("%1 backend: %2; the round stops before more agent calls").arg(q->m_backend->name(), refused);
+            return false;
+        }
         return ok;
     }
 
@@ -649,6 +656,19 @@ void RoundRunner::run()
         closeIteration(IterationStatus::Stopped);
         return;
     }
+    {
+        // The first evaluation's job as the backend would run it: a cluster
+        // that would refuse it is found before any agent call is paid for.
+        EvaluationRequest first;
+        first.task = run.task.name;
+        first.candidatePath = run.task.initialProgram;
+        first.sandboxMode = m_config.sandboxMode;
+        if (const QString refused = m_backend->checkJob(first); !refused.isEmpty()) {
+            run.error = QStringLiteral("%1 backend: %2").arg(m_backend->name(), refused);
+            closeIteration(IterationStatus::Stopped);
+            return;
+        }
+    }
     QString problem;
     const std::optional<RoundPolicy> resolved =
         RoundPolicy::resolve(*m_store, m_config.policy, run.info.policyVersion, m_config.seed, &problem);
@@ -677,6 +697,11 @@ void RoundRunner::run()
             request.candidatePath = run.task.initialProgram;
             request.sandboxMode = m_config.sandboxMode;
             const EvaluationResult r = m_backend->evaluate(request, *m_kill);
+            if (r.metrics.value(QStringLiteral("refused")).toBool()) {
+                run.error = QStringLiteral("%1 backend: %2").arg(m_backend->name(), r.error.value_or(r.failClass));
+                conclude(IterationStatus::Stopped);
+                return;
+            }
             baseline = r.score;
             emit logLine(r.score ? QStringLiteral("baseline score %1").arg(*r.score, 0, 'g', 8)
                                  : QStringLiteral("the initial program has no score (%1); no baseline")

@@ -105,6 +105,38 @@ bool killedForMemory(const QString &output)
     return false;
 }
 
+/// Slurm's time limit text ("infinite", "MM", "MM:SS", "HH:MM:SS",
+/// "D-HH", "D-HH:MM", "D-HH:MM:SS") in minutes; -1 when unlimited or unreadable.
+int limitMinutes(const QString &text)
+{
+    if (text.isEmpty() || text == QLatin1String("infinite") || text == QLatin1String("UNLIMITED"))
+        return -1;
+    int days = 0;
+    QString rest = text;
+    if (text.contains(QLatin1Char('-'))) {
+        days = text.section(QLatin1Char('-'), 0, 0).toInt();
+        rest = text.section(QLatin1Char('-'), 1);
+    }
+    const QStringList f = rest.split(QLatin1Char(':'));
+    bool ok = true;
+    QList<int> n;
+    for (const QString &x : f) {
+        bool good = false;
+        n << x.toInt(&good);
+        ok = ok && good;
+    }
+    if (!ok || n.isEmpty() || n.size() > 3)
+        return -1;
+    int minutes = 0;
+    if (text.contains(QLatin1Char('-')))
+        minutes = n.value(0) * 60 + n.value(1) + (n.value(2) > 0 ? 1 : 0);
+    else if (n.size() == 3)
+        minutes = n.at(0) * 60 + n.at(1) + (n.at(2) > 0 ? 1 : 0);
+    else
+        minutes = n.at(0) + (n.size() == 2 && n.at(1) > 0 ? 1 : 0);
+    return days * 24 * 60 + minutes;
+}
+
 /// Waits `ms` unless `cancel` turns true first (checked every 50 ms). False when cancelled.
 bool pause(int ms, const std::atomic_bool &cancel)
 {
@@ -295,6 +327,50 @@ public:
     EvaluationResult runOnce(const EvaluationRequest &request, const std::atomic_bool &cancel, int submit, QJsonObject *info,
                              const ProgressSink &progress);
 
+    /// Which of the job's requests no node of its partition meets (memory,
+    /// CPUs, GPUs, time), from sinfo; empty when none stands out.
+    QString whyNoNodeFits(const JobSpec &spec) const
+    {
+        QStringList args = {QStringLiteral("-h"), QStringLiteral("-N"), QStringLiteral("-o"), QStringLiteral("%N|%m|%c|%G|%l")};
+        if (!settings.partition.isEmpty())
+            args << QStringLiteral("-p") << settings.partition;
+        const Command c = runTool(QStringLiteral("sinfo"), args);
+        if (!c.started || c.exitCode != 0)
+            return {};
+        qint64 maxMemory = 0;
+        int maxCpus = 0;
+        bool anyGpu = false;
+        int maxMinutes = 0;
+        bool unlimited = false;
+        int nodes = 0;
+        for (const QByteArray &line : c.out.split('\n')) {
+            const QStringList f = QString::fromLocal8Bit(line).trimmed().split(QLatin1Char('|'));
+            if (f.size() < 5)
+                continue;
+            ++nodes;
+            maxMemory = std::max(maxMemory, f.at(1).toLongLong());
+            maxCpus = std::max(maxCpus, f.at(2).toInt());
+            anyGpu = anyGpu || f.at(3).contains(QLatin1String("gpu"));
+            const int m = limitMinutes(f.at(4));
+            unlimited = unlimited || m < 0;
+            maxMinutes = std::max(maxMinutes, m);
+        }
+        if (nodes == 0)
+            return {};
+        const QString where = settings.partition.isEmpty() ? QStringLiteral("the cluster")
+                                                           : QStringLiteral("partition %1").arg(settings.partition);
+        QStringList why;
+        if (spec.memoryMb > maxMemory)
+            why << QStringLiteral("no node of %1 has %2 MB of memory (the largest has %3 MB)").arg(where).arg(spec.memoryMb).arg(maxMemory);
+        if (spec.cpus > maxCpus)
+            why << QStringLiteral("no node of %1 has %2 CPUs (the largest has %3)").arg(where).arg(spec.cpus).arg(maxCpus);
+        if (spec.gpus > 0 && !anyGpu)
+            why << QStringLiteral("no node of %1 has a GPU").arg(where);
+        if (!unlimited && spec.minutes > maxMinutes)
+            why << QStringLiteral("%1 allows at most %2 min, the job asks %3").arg(where).arg(maxMinutes).arg(spec.minutes);
+        return why.join(QStringLiteral("; "));
+    }
+
     SlurmSettings settings;
     std::mutex mutex;
     std::condition_variable wake;         ///< to the poller: a new job, or quit
@@ -324,23 +400,7 @@ EvaluationResult SlurmEvaluationBackend::Private::runOnce(const EvaluationReques
                                              | QFileDevice::ExeOther);
     const QString dir = jobDir.path();
 
-    // The command: the same evaluator as locally, its score JSON on stdout.
-    QStringList evaluate = {program(), QStringLiteral("evaluate")};
-    if (request.task == QLatin1String("custom") || (request.task.isEmpty() && !request.command.isEmpty()))
-        evaluate << QStringLiteral("--command") << request.command;
-    else
-        evaluate << QStringLiteral("--task") << request.task;
-    for (auto it = request.options.constBegin(); it != request.options.constEnd(); ++it) {
-        const QJsonValue v = it.value();
-        const QString text = v.isString() ? v.toString()
-                                          : QString::fromUtf8(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact)).mid(1).chopped(1);
-        evaluate << QStringLiteral("--option") << it.key() + QLatin1Char('=') + text;
-    }
-    evaluate << QStringLiteral("--sandbox")
-             << (request.sandboxMode == SandboxMode::Bubblewrap ? QStringLiteral("bwrap")
-                 : request.sandboxMode == SandboxMode::Fallback ? QStringLiteral("fallback")
-                                                                : QStringLiteral("auto"))
-             << QStringLiteral("--json");
+    // The candidate travels in the job's folder.
     if (!request.candidatePath.isEmpty()) {
         const QString local = dir + QStringLiteral("/candidate/") + QFileInfo(request.candidatePath).fileName();
         QDir().mkpath(QFileInfo(local).absolutePath());
@@ -348,59 +408,16 @@ EvaluationResult SlurmEvaluationBackend::Private::runOnce(const EvaluationReques
             return EvaluationResult::failure(FailClass::Agent,
                                              QStringLiteral("cannot copy the candidate '%1' to the shared directory '%2'")
                                                  .arg(request.candidatePath, dir));
-        evaluate << local;
     }
-    QStringList quoted;
-    for (const QString &word : evaluate)
-        quoted << shellQuote(word);
-    const QString script = QStringLiteral(
-                               "#!/bin/sh\n"
-                               "# dreamrsi evaluation job (written by the Slurm backend)\n"
-                               "export PATH=/usr/local/bin:/usr/bin:/bin LC_ALL=C.UTF-8\n"
-                               "cd %1 || exit 3\n"
-                               "date +%s%N > started.part && mv started.part started\n"
-                               "%2 > result.part 2> evaluate.err\n"
-                               "echo $? > exit_code\n"
-                               "mv result.part result.json\n"
-                               "date +%s%N > ended.part && mv ended.part ended\n")
-                               .arg(shellQuote(dir), quoted.join(QLatin1Char(' ')));
+    const JobSpec spec = jobSpec(request, settings, dir, program(), taskOptionDefaults(request.task));
     {
         QSaveFile file(dir + QStringLiteral("/job.sh"));
-        if (!file.open(QIODevice::WriteOnly) || file.write(script.toUtf8()) < 0 || !file.commit())
+        if (!file.open(QIODevice::WriteOnly) || file.write(spec.script.toUtf8()) < 0 || !file.commit())
             return EvaluationResult::failure(FailClass::Env, QStringLiteral("cannot write the job script in '%1'").arg(dir));
     }
-
-    // Requests from the task's limits (a task folder's task.json options as defaults).
-    QJsonObject limits = request.options;
-    if (QFileInfo(request.task).isDir()) {
-        QFile spec(request.task + QStringLiteral("/task.json"));
-        if (spec.open(QIODevice::ReadOnly)) {
-            const QJsonObject defaults = QJsonDocument::fromJson(spec.readAll()).object().value(QStringLiteral("options")).toObject();
-            for (auto it = defaults.constBegin(); it != defaults.constEnd(); ++it) {
-                if (!limits.contains(it.key()))
-                    limits.insert(it.key(), it.value());
-            }
-        }
-    }
-    const double seconds = limits.value(QStringLiteral("time_limit_s")).toDouble(600.0);
-    const int minutes = settings.timeLimitMinutes > 0 ? settings.timeLimitMinutes
-                                                      : int(std::ceil((seconds * 1.5 + 120.0) / 60.0));
-    const qint64 memoryMb = qint64(limits.value(QStringLiteral("memory_mb")).toDouble(8192.0)) + 256;
-    const int cpus = std::max(1, limits.value(QStringLiteral("cpus")).toInt(1));
-    QStringList args = {QStringLiteral("--parsable"), QStringLiteral("--job-name=dreamrsi-eval"),
-                        QStringLiteral("--chdir=") + dir, QStringLiteral("--output=") + dir + QStringLiteral("/slurm.out"),
-                        QStringLiteral("--export=NONE"), QStringLiteral("--nodes=1"), QStringLiteral("--ntasks=1"),
-                        QStringLiteral("--time=%1").arg(minutes), QStringLiteral("--mem=%1M").arg(memoryMb),
-                        QStringLiteral("--cpus-per-task=%1").arg(cpus)};
-    if (request.task == QLatin1String("cuda_kernels") || limits.value(QStringLiteral("gpus")).toInt() > 0)
-        args << QStringLiteral("--gres=gpu:%1").arg(std::max(1, limits.value(QStringLiteral("gpus")).toInt(1)));
-    if (!settings.partition.isEmpty())
-        args << QStringLiteral("--partition=") + settings.partition;
-    if (!settings.account.isEmpty())
-        args << QStringLiteral("--account=") + settings.account;
-    if (!settings.qos.isEmpty())
-        args << QStringLiteral("--qos=") + settings.qos;
-    args << settings.extraArgs << dir + QStringLiteral("/job.sh");
+    const QStringList args = QStringList{QStringLiteral("--parsable")} + spec.sbatchArgs;
+    const int minutes = spec.minutes;
+    const qint64 memoryMb = spec.memoryMb;
 
     // Submit; a controller that cannot be reached is waited for and asked again.
     const QString label = request.candidatePath.isEmpty() ? QStringLiteral("evaluation") : QFileInfo(request.candidatePath).dir().dirName();
@@ -421,7 +438,14 @@ EvaluationResult SlurmEvaluationBackend::Private::runOnce(const EvaluationReques
                 break;
             }
             const QString why = sbatch.text();
-            if (!sbatch.started || !isTransient(why) || patience.elapsed() > qint64(settings.controllerPatienceS) * 1000)
+            if (!sbatch.started || !isTransient(why)) {
+                // Every job of the round asks the same: none would be accepted.
+                EvaluationResult refused = EvaluationResult::failure(
+                    FailClass::Env, QStringLiteral("sbatch refused the evaluation job (%1): %2").arg(spec.requestText(), why));
+                refused.metrics.insert(QStringLiteral("refused"), true);
+                return refused;
+            }
+            if (patience.elapsed() > qint64(settings.controllerPatienceS) * 1000)
                 return EvaluationResult::failure(FailClass::Env, QStringLiteral("sbatch refused the evaluation job: %1").arg(why));
             if (!reported) {
                 log(QStringLiteral("slurm: sbatch cannot reach the controller for %1 (%2); trying again").arg(label, why));
@@ -579,6 +603,97 @@ EvaluationResult SlurmEvaluationBackend::Private::runOnce(const EvaluationReques
     return result;
 }
 
+QJsonObject SlurmEvaluationBackend::taskOptionDefaults(const QString &task)
+{
+    if (!QFileInfo(task).isDir())
+        return {};
+    QFile spec(task + QStringLiteral("/task.json"));
+    if (!spec.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(spec.readAll()).object().value(QStringLiteral("options")).toObject();
+}
+
+SlurmEvaluationBackend::JobSpec SlurmEvaluationBackend::jobSpec(const EvaluationRequest &request, const SlurmSettings &settings,
+                                                                const QString &dir, const QString &program,
+                                                                const QJsonObject &taskDefaults)
+{
+    JobSpec spec;
+    // The command: the same evaluator as locally, its score JSON on stdout.
+    QStringList evaluate = {program, QStringLiteral("evaluate")};
+    if (request.task == QLatin1String("custom") || (request.task.isEmpty() && !request.command.isEmpty()))
+        evaluate << QStringLiteral("--command") << request.command;
+    else
+        evaluate << QStringLiteral("--task") << request.task;
+    for (auto it = request.options.constBegin(); it != request.options.constEnd(); ++it) {
+        const QJsonValue v = it.value();
+        const QString text = v.isString() ? v.toString()
+                                          : QString::fromUtf8(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact)).mid(1).chopped(1);
+        evaluate << QStringLiteral("--option") << it.key() + QLatin1Char('=') + text;
+    }
+    evaluate << QStringLiteral("--sandbox")
+             << (request.sandboxMode == SandboxMode::Bubblewrap ? QStringLiteral("bwrap")
+                 : request.sandboxMode == SandboxMode::Fallback ? QStringLiteral("fallback")
+                                                                : QStringLiteral("auto"))
+             << QStringLiteral("--json");
+    if (!request.candidatePath.isEmpty())
+        evaluate << dir + QStringLiteral("/candidate/") + QFileInfo(request.candidatePath).fileName();
+    QStringList quoted;
+    for (const QString &word : evaluate)
+        quoted << shellQuote(word);
+    spec.script = QStringLiteral(
+                      "#!/bin/sh\n"
+                      "# dreamrsi evaluation job (written by the Slurm backend)\n"
+                      "export PATH=/usr/local/bin:/usr/bin:/bin LC_ALL=C.UTF-8\n"
+                      "cd %1 || exit 3\n"
+                      "date +%s%N > started.part && mv started.part started\n"
+                      "%2 > result.part 2> evaluate.err\n"
+                      "echo $? > exit_code\n"
+                      "mv result.part result.json\n"
+                      "date +%s%N > ended.part && mv ended.part ended\n")
+                      .arg(shellQuote(dir), quoted.join(QLatin1Char(' ')));
+
+    // Requests from the task's limits (a task folder's task.json options as defaults).
+    QJsonObject limits = request.options;
+    for (auto it = taskDefaults.constBegin(); it != taskDefaults.constEnd(); ++it) {
+        if (!limits.contains(it.key()))
+            limits.insert(it.key(), it.value());
+    }
+    const double seconds = limits.value(QStringLiteral("time_limit_s")).toDouble(600.0);
+    spec.minutes = settings.timeLimitMinutes > 0 ? settings.timeLimitMinutes : int(std::ceil((seconds * 1.5 + 120.0) / 60.0));
+    spec.memoryMb = qint64(limits.value(QStringLiteral("memory_mb")).toDouble(8192.0)) + 256;
+    spec.cpus = std::max(1, limits.value(QStringLiteral("cpus")).toInt(1));
+    spec.sbatchArgs = {QStringLiteral("--job-name=dreamrsi-eval"), QStringLiteral("--chdir=") + dir,
+                       QStringLiteral("--output=") + dir + QStringLiteral("/slurm.out"), QStringLiteral("--export=NONE"),
+                       QStringLiteral("--nodes=1"), QStringLiteral("--ntasks=1"), QStringLiteral("--time=%1").arg(spec.minutes),
+                       QStringLiteral("--mem=%1M").arg(spec.memoryMb), QStringLiteral("--cpus-per-task=%1").arg(spec.cpus)};
+    if (request.task == QLatin1String("cuda_kernels") || limits.value(QStringLiteral("gpus")).toInt() > 0) {
+        spec.gpus = std::max(1, limits.value(QStringLiteral("gpus")).toInt(1));
+        spec.sbatchArgs << QStringLiteral("--gres=gpu:%1").arg(spec.gpus);
+    }
+    if (!settings.partition.isEmpty())
+        spec.sbatchArgs << QStringLiteral("--partition=") + settings.partition;
+    if (!settings.account.isEmpty())
+        spec.sbatchArgs << QStringLiteral("--account=") + settings.account;
+    if (!settings.qos.isEmpty())
+        spec.sbatchArgs << QStringLiteral("--qos=") + settings.qos;
+    spec.sbatchArgs << settings.extraArgs << dir + QStringLiteral("/job.sh");
+    return spec;
+}
+
+QString SlurmEvaluationBackend::JobSpec::requestText() const
+{
+    QStringList parts = {QStringLiteral("%1 MB of memory").arg(memoryMb), QStringLiteral("%1 min").arg(minutes),
+                         QStringLiteral("%1 CPU%2").arg(cpus).arg(cpus == 1 ? QString() : QStringLiteral("s"))};
+    if (gpus > 0)
+        parts << QStringLiteral("%1 GPU%2").arg(gpus).arg(gpus == 1 ? QString() : QStringLiteral("s"));
+    for (const QString &arg : sbatchArgs) {
+        if (arg.startsWith(QLatin1String("--partition=")) || arg.startsWith(QLatin1String("--account="))
+            || arg.startsWith(QLatin1String("--qos=")))
+            parts << arg.mid(2).replace(QLatin1Char('='), QLatin1Char(' '));
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
 std::optional<EvaluationResult> SlurmEvaluationBackend::verdict(const JobEnd &end)
 {
     const QString &state = end.state;
@@ -674,6 +789,37 @@ QString SlurmEvaluationBackend::prepare()
     d->log(QStringLiteral("slurm: partition %1, shared directory %2")
                .arg(d->settings.partition.isEmpty() ? QStringLiteral("(default)") : d->settings.partition, root));
     return {};
+}
+
+QString SlurmEvaluationBackend::checkJob(const EvaluationRequest &request)
+{
+    // The job exactly as a round submits it, in a folder of its own, asked
+    // with --test-only: Slurm judges the requests and schedules nothing.
+    const QString root = d->sharedDir();
+    QDir().mkpath(root);
+    QTemporaryDir jobDir(root + QStringLiteral("/check-XXXXXX"));
+    if (!jobDir.isValid())
+        return QStringLiteral("cannot create a job folder under the shared directory '%1': %2").arg(root, jobDir.errorString());
+    const JobSpec spec = jobSpec(request, d->settings, jobDir.path(), d->program(), taskOptionDefaults(request.task));
+    {
+        QSaveFile file(jobDir.path() + QStringLiteral("/job.sh"));
+        if (!file.open(QIODevice::WriteOnly) || file.write(spec.script.toUtf8()) < 0 || !file.commit())
+            return QStringLiteral("cannot write the job script in '%1'").arg(jobDir.path());
+    }
+    const Command c = d->runTool(QStringLiteral("sbatch"), QStringList{QStringLiteral("--test-only")} + spec.sbatchArgs);
+    const QString answer = c.text();
+    if (c.started && c.exitCode == 0) {
+        d->log(QStringLiteral("slurm: the evaluation job (%1) would be accepted: %2").arg(spec.requestText(), answer));
+        return {};
+    }
+    if (c.started && isTransient(answer)) {
+        // Not a judgement of the job: the submissions wait for the controller.
+        d->log(QStringLiteral("slurm: cannot check the evaluation job now (%1); going on").arg(answer));
+        return {};
+    }
+    const QString cause = d->whyNoNodeFits(spec);
+    return QStringLiteral("Slurm would refuse the evaluation jobs (%1): %2%3")
+        .arg(spec.requestText(), answer, cause.isEmpty() ? QString() : QStringLiteral(": ") + cause);
 }
 
 EvaluationResult SlurmEvaluationBackend::evaluate(const EvaluationRequest &request, const std::atomic_bool &cancel,

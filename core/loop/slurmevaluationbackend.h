@@ -43,7 +43,14 @@ namespace dreamrsi {
 ///   reasons go to the log sink (naming the attempt) and, per evaluation, to
 ///   the progress sink of evaluate().
 /// - prepare() checks the Slurm commands, the partition, the shared
-///   directory and the program before any job is submitted.
+///   directory and the program before any job is submitted; checkJob()
+///   asks `sbatch --test-only` whether the job of a request, exactly as it
+///   would be submitted, could run (its memory, time, CPUs, GPUs,
+///   partition, account and QOS), and names Slurm's objection.
+/// - sbatch refusing a job for any reason but an unreachable controller
+///   (a request no node satisfies, an account or QOS denied, a bad
+///   partition) is final: every job of the round asks the same, so the
+///   failure is `env` with metrics.refused = true, and the runner stops.
 class SlurmEvaluationBackend final : public EvaluationBackend
 {
 public:
@@ -54,6 +61,7 @@ public:
 
     QString name() const override;
     QString prepare() override;
+    QString checkJob(const EvaluationRequest &request) override;
     EvaluationResult evaluate(const EvaluationRequest &request, const std::atomic_bool &cancel,
                               const ProgressSink &progress = {}) override;
 
@@ -73,6 +81,26 @@ public:
         bool gone = false;      ///< the controller no longer knows it
         bool haveResult = false; ///< the job script got to its end and left the evaluator's JSON
     };
+    /// One evaluation's batch job: its script and sbatch arguments.
+    struct JobSpec
+    {
+        QString script;          ///< job.sh: runs `dreamrsi evaluate … --json` in the job folder
+        QStringList sbatchArgs;  ///< everything after `sbatch [--parsable|--test-only]`, job.sh last
+        int minutes = 0;         ///< --time
+        qint64 memoryMb = 0;     ///< --mem (the task's memory_mb + 256 MB for the evaluator itself)
+        int cpus = 1;            ///< --cpus-per-task
+        int gpus = 0;            ///< --gres=gpu:N (0 = none asked)
+        /// "8448 MB of memory, 17 min, 1 CPU, partition debug": what the job asks, for messages.
+        QString requestText() const;
+    };
+    /// The job for `request` in folder `dir` running `program`, from the
+    /// request's options over `taskDefaults` (a task folder's task.json
+    /// options) and the settings. Pure: touches no file and no cluster.
+    static JobSpec jobSpec(const EvaluationRequest &request, const SlurmSettings &settings, const QString &dir,
+                           const QString &program, const QJsonObject &taskDefaults = {});
+    /// The `options` of `task`/task.json when `task` is a folder; empty otherwise.
+    static QJsonObject taskOptionDefaults(const QString &task);
+
     /// The failure a job's end stands for, or nullopt when the evaluator's
     /// own result decides. A failure worth one more submission (the job was
     /// lost, not judged) carries metrics.retry = true.

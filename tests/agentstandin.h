@@ -1,6 +1,6 @@
 #pragma once
 
-// A stand-in for the HTTP providers of online.md §3, on 127.0.0.1 inside a
+// A stand-in for the HTTP providers of docs/online.md#http-providers, on 127.0.0.1 inside a
 // test: it parses each request (method, path, headers, JSON body), records
 // it, and plays a scripted reply (a status with headers and a body, a hang
 // that never answers, or a connection closed without an answer), or the

@@ -1,4 +1,4 @@
-# Progress (online.md §5): the extraction of best score against cumulative
+# Progress (docs/online.md#the-recursive-loop): the extraction of best score against cumulative
 # agent calls from a project's iterations, and the figure, tab and
 # `dreamrsi plot progress` that draw it at paper sizes (offscreen).
 dreamrsi_add_test(tst_progress SOURCES tst_progress.cpp LIBS dreamrsi::project LABELS project progress)

@@ -1,4 +1,4 @@
-// Command-line agents (online.md §3): a small fake agent written in sh
+// Command-line agents (docs/online.md#command-line-agents): a small fake agent written in sh
 // reads the prompt on stdin and leaves files in its workspace; the time
 // limit kills its whole process group, children included; its environment
 // carries only what was allowed; files outside the workspace are ignored.

@@ -1,4 +1,4 @@
-// The HTTP providers (online.md §3) against stand-ins of their APIs on
+// The HTTP providers (docs/online.md#http-providers) against stand-ins of their APIs on
 // 127.0.0.1: request shape (method, path, headers, body), program = last
 // fenced block, usage → tokens and cost, retries on 429/500 and network
 // errors, refusals, timeouts, cancellation, and a planted key that never

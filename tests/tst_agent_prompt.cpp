@@ -1,4 +1,4 @@
-// The exploration prompt (online.md §3), the answer parser and the price
+// The exploration prompt (docs/online.md#prompts), the answer parser and the price
 // table: long histories keep their newest attempts in full and say what was
 // summarised; the bundled template can be overridden; the program is the
 // last fenced block; usd = tokens × price.

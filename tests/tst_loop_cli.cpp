@@ -1,4 +1,4 @@
-// `dreamrsi round` (online.md §6): bad usage exits 2 naming the problem,
+// `dreamrsi round` (docs/online.md#commands): bad usage exits 2 naming the problem,
 // --help describes every flag, an agent that cannot be made exits 1, and a
 // real round with the built-in agent prints the JSON summary and stores its
 // cells in the project; SIGTERM stops a round cleanly (exit 0, stopped). A

@@ -110,7 +110,7 @@ private slots:
         QCOMPARE(fixed.iterations.first().round.counters.bestScore.value_or(-1), dream.iterations.first().round.counters.bestScore.value_or(-1));
         QCOMPARE(fixed.iterations.first().policyName, dream.iterations.first().policyName);
 
-        // The JSON of online.md §6.
+        // The JSON of docs/online.md#commands.
         const QJsonObject json = RecursiveLoop::toJson({dream, fixed});
         const QJsonArray runs = json.value(QStringLiteral("runs")).toArray();
         QCOMPARE(runs.size(), 2);

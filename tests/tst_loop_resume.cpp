@@ -1,4 +1,4 @@
-// Resume after crashes (online.md §1 step 5): a child runs a live round
+// Resume after crashes (docs/online.md#resume): a child runs a live round
 // (round_helper: toy task, fake agent, 3 branches x 4 attempts, W 3) and is
 // killed with SIGKILL at random moments, again and again; each time the
 // round is resumed. After every kill the project holds every cell the child

@@ -1,4 +1,4 @@
-// The live round runner (online.md §1, §2) with a deterministic fake agent
+// The live round runner (docs/online.md#a-live-round, #workspaces) with a deterministic fake agent
 // and the toy task (python3 scores `VALUE = n`): cells stored as they
 // finish with seq in finishing order and their artifacts, the stops (empty
 // batch, K1, budget caps, Stop, second Stop), agent and evaluator failures

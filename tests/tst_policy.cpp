@@ -1,4 +1,4 @@
-// Scripted policies (replay.md §4, §5) and the built-in policies with their
+// Scripted policies (docs/policy-api.md) and the built-in policies with their
 // JavaScript twins.
 #include "tst_replay_helpers.h"
 
@@ -381,7 +381,7 @@ function selectBatch(s) {
     }
 
     // A policy error nulls the world's value only: the frontier, hypervolume
-    // and penalty of the points reached are still reported (replay.md §6).
+    // and penalty of the points reached are still reported (docs/replay.md#scoring).
     void policyErrorNullsOnlyTheValue()
     {
         std::unique_ptr<ScriptedPolicy> p = compile(QStringLiteral(

@@ -1,4 +1,4 @@
-// The replay engine against hand-computed worlds (replay.md §2, §3, §5).
+// The replay engine against hand-computed worlds (docs/replay.md#an-episode, #scoring, #grid-plans-in-replay).
 #include "tst_replay_helpers.h"
 
 #include "policy/builtinpolicies.h"

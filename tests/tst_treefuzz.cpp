@@ -1,7 +1,7 @@
 // Robustness: thousands of random mutations of valid tree files (truncation,
 // wrong types, duplicated ids, non-finite and huge numbers, deep nesting) must
 // never crash the parser and never be accepted when the file breaks a rule of
-// replay.md §1. An independent, deliberately naive oracle decides validity.
+// docs/tree-format.md. An independent, deliberately naive oracle decides validity.
 #include "model/treejson.h"
 #include "model/treejsonfast.h"
 
@@ -28,7 +28,7 @@ bool isInt(const QJsonValue &v, double min, double max)
     return std::isfinite(d) && d == std::floor(d) && d >= min && d <= max;
 }
 
-/// Straight from the text of replay.md §1, written independently of TreeJson.
+/// Straight from the text of docs/tree-format.md, written independently of TreeJson.
 bool oracleValid(const QJsonDocument &doc)
 {
     if (!doc.isObject())

@@ -1,4 +1,4 @@
-// The discovery-tree model against replay.md §1: one row per acceptance or
+// The discovery-tree model against docs/tree-format.md: one row per acceptance or
 // rejection rule, defaults, effective score, B and S, payload round trips.
 #include "model/treejson.h"
 #include "model/treesummary.h"

@@ -23,7 +23,7 @@ struct AppSettings
     int replayMemoryLimitMb = 4096;
     int replayWallLimitS = 600;
     int playIntervalMs = 600;                       ///< stepper speed: one round per interval
-    /// USD per million tokens per model (online.md §3). API keys are not
+    /// USD per million tokens per model (docs/online.md#cost-and-budgets). API keys are not
     /// settings: they stay in memory (SessionKeys).
     PriceTable prices = PriceTable::defaults();
     /// Cluster defaults of the Launch Round dialog (Slurm backend): partition,

@@ -23,7 +23,7 @@ namespace dreamrsi {
 class ProjectStore;
 class Workspace;
 
-/// The Dreaming view (online.md §4): runs a dream over the open project's
+/// The Dreaming view (docs/online.md#dreaming): runs a dream over the open project's
 /// worlds on a worker thread — M versions, written by the built-in improver
 /// or a policy-development agent, each replayed in the sandboxed child —
 /// and shows the versions' values as they arrive, the diff of each version

@@ -9,7 +9,7 @@ class QPainter;
 namespace dreamrsi {
 
 /// The mark a failed attempt carries in the tree view, one shape per fail
-/// class of replay.md §1, chosen to stay distinct in greyscale print.
+/// class of docs/tree-format.md#fail-classes, chosen to stay distinct in greyscale print.
 enum class FailGlyph {
     None,        ///< ok
     Cross,       ///< compile

@@ -16,7 +16,7 @@ class QSpinBox;
 
 namespace dreamrsi {
 
-/// Launch Round (online.md §6, the GUI twin of `dreamrsi round`): task,
+/// Launch Round (docs/online.md#commands, the GUI twin of `dreamrsi round`): task,
 /// agent kind, model, base URL or command, whether the provider's key is in
 /// the environment, W, K1, policy version, β, seed, budget caps and where
 /// evaluations run (local, or Slurm with partition, account, QOS, extra sbatch

@@ -19,7 +19,7 @@ class Workspace;
 
 /// The Progress tab: best score against cumulative agent calls over the
 /// open project's iterations, in iteration order, marked by iteration
-/// (online.md §5). It follows the workspace: a world added, changed or
+/// (docs/online.md#the-recursive-loop). It follows the workspace: a world added, changed or
 /// growing by a cell (a live round) redraws it, several changes at once
 /// in one redraw.
 ///

@@ -9,7 +9,7 @@ class QCustomPlot;
 
 namespace dreamrsi {
 
-/// Draws the Progress figure (online.md §5; the paper's Figures 3 and 4b):
+/// Draws the Progress figure (docs/online.md#the-recursive-loop; the paper's Figures 3 and 4b):
 /// best score against cumulative agent calls, one stepped curve per run, a
 /// marker where each iteration ends and a labelled dotted line where each
 /// iteration starts. The same code serves the workbench's Progress tab and

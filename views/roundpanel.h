@@ -27,7 +27,7 @@ class RoundRunner;
 class RoundStatus;
 class TreeView;
 
-/// A live round in the workbench (online.md §1, §6): Launch Round (dialog),
+/// A live round in the workbench (docs/online.md#a-live-round, #commands): Launch Round (dialog),
 /// Stop (a second press kills the running attempts), Resume for interrupted
 /// or stopped iterations; the discovery tree growing as cells arrive (an
 /// item tree whose rows are inserted, running attempts animated with their

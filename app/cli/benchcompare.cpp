@@ -1,6 +1,6 @@
 // `dreamrsi bench compare`: the speed rows of issues 15 and 25 in one run.
 // Whole processes, from start to exit, of this dreamrsi and of the
-// independent Python reading of replay.md (tests/replay_reference, which
+// independent Python reading of docs/replay.md (tests/replay_reference, which
 // rebuilds its state every round) on the same worlds: a scripted policy, the
 // built-in portfolio, and reading the files. The worlds come from two
 // generators with different habits: `dreamrsi synth` (Qt's writer) and a
@@ -36,7 +36,7 @@ const char *const compareUsage =
     "                              [--generators synth,python] [--reference DIR]\n"
     "                              [--python python3] [--before OLD_DREAMRSI]\n"
     "Times, best of N runs each, whole processes of this dreamrsi and of the Python\n"
-    "reference of replay.md in DIR (default: tests/replay_reference of the source tree,\n"
+    "reference of docs/replay.md in DIR (default: tests/replay_reference of the source tree,\n"
     "found from $DREAMRSI_SOURCE_DIR or next to the build) on the same worlds\n"
     "(5 betas, W = 10): greedy.js, builtin:portfolio, and validate against json.load.\n"
     "builtin:portfolio is timed twice: reading every world (--no-cache), and with the\n"

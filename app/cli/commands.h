@@ -35,7 +35,7 @@ int runProjectCommand(const QStringList &args, QTextStream &out, QTextStream &er
 
 /// `dreamrsi evaluate (--task NAME PATH | --command CMD [PATH]) [--option K=V]…
 /// [--sandbox auto|bwrap|fallback] [--keep] [--json]`: the score JSON
-/// (replay.md §1) and a summary. 1 when the candidate failed.
+/// (docs/evaluators.md#the-score-json) and a summary. 1 when the candidate failed.
 int runEvaluateCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 
 /// `dreamrsi tasks`: the built-in tasks with their folders and initial programs.
@@ -44,7 +44,7 @@ int runTasksCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 /// `dreamrsi replay --world A.json … --policy P.js|builtin:NAME [--workers W]
 /// [--lambda L] [--betas …] [--rounds K] [--json] [--trace FILE]
 /// [--time-limit-ms MS] [--seed S] [--threads T] [--no-grid-plan] [--progress]`
-/// (replay.md §6). 1 on a policy error or an unreadable world.
+/// (docs/replay.md#the-replay-command). 1 on a policy error or an unreadable world.
 int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 
 /// `dreamrsi synth --out DIR --worlds N --seed S [--width W] [--depth D]
@@ -61,7 +61,7 @@ int runBenchStoreCommand(const QStringList &args, QTextStream &out, QTextStream 
 int runBenchRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 int runBenchReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 int runBenchLiveTreeCommand(const QStringList &args, QTextStream &out, QTextStream &err);
-/// `dreamrsi bench compare`: whole-process times against the Python reference of replay.md.
+/// `dreamrsi bench compare`: whole-process times against the Python reference of docs/replay.md.
 int runBenchCompareCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 
 } // namespace dreamrsi

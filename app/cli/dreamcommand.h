@@ -5,9 +5,9 @@
 
 namespace dreamrsi {
 
-/// `dreamrsi dream`: dreaming over a project's finished iterations (online.md §4, §6).
+/// `dreamrsi dream`: dreaming over a project's finished iterations (docs/online.md#dreaming, #commands).
 int runDreamCommand(const QStringList &args, QTextStream &out, QTextStream &err);
-/// `dreamrsi loop`: T iterations of round → dream → approve (online.md §5, §6).
+/// `dreamrsi loop`: T iterations of round → dream → approve (docs/online.md#the-recursive-loop, #commands).
 int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 /// True when `loop` is asked for the counterfactual loop (--worlds or --world-dir).
 bool isCounterfactualLoop(const QStringList &args);

@@ -1,4 +1,4 @@
-// `dreamrsi loop`: T iterations of round → dream → approve (online.md §5),
+// `dreamrsi loop`: T iterations of round → dream → approve (docs/online.md#the-recursive-loop),
 // or with --fixed the fixed-exploration baseline: the same rounds (agent,
 // evaluator, seeds, budgets) with a policy that never changes.
 #include "dreamcommand.h"

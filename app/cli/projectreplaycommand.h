@@ -6,7 +6,7 @@
 namespace dreamrsi {
 
 /// `dreamrsi replay --project P.dreamrsi --policy NAME|FILE.js|builtin:NAME [--name VERSION]`
-/// with the replay options of replay.md §6; the work is ProjectReplay::run
+/// with the replay options of docs/replay.md#the-replay-command; the work is ProjectReplay::run
 /// (core/project). Also `dreamrsi project replay P …`. Exit status: 0 ok,
 /// 1 a policy error or a store failure, 2 usage error.
 int runProjectReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err);

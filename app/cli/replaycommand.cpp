@@ -1,4 +1,4 @@
-// `dreamrsi replay --world A.json … --policy P` (replay.md §6): argument
+// `dreamrsi replay --world A.json … --policy P` (docs/replay.md#the-replay-command): argument
 // reading and printing; the replay itself is ReplayEngine::runWorlds.
 #include "commands.h"
 
@@ -26,7 +26,7 @@ const char *const replayUsage =
     "                       [--json] [--trace FILE] [--time-limit-ms 2000] [--seed N] [--threads T]\n"
     "                       [--no-grid-plan] [--progress] [--no-cache]\n"
     "Replays a policy in frozen worlds over a budget sweep and prints the scores\n"
-    "(replay.md). Built-in policies: parallel_refine, portfolio.\n"
+    "(docs/replay.md). Built-in policies: parallel_refine, portfolio.\n"
     "Built-in policies keep a compact form of each world read in a cache (DREAMRSI_CACHE_DIR/worlds,\n"
     "else the user's cache folder), keyed by the file's identity and change time, so replaying the same\n"
     "worlds again skips reading and parsing them; --no-cache (or DREAMRSI_WORLD_CACHE=0) neither reads\n"

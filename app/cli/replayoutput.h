@@ -10,7 +10,7 @@ namespace dreamrsi {
 /// How a replay's result is printed: by `replay --world` and `replay --project` alike.
 struct ReplayPrinting
 {
-    bool json = false; ///< --json: the JSON of replay.md §6, else a table
+    bool json = false; ///< --json: the JSON of docs/replay.md#the-json-output, else a table
     QString tracePath; ///< --trace FILE: one JSON line per episode, empty when not asked
 };
 

@@ -35,7 +35,7 @@ const char *const roundUsage =
     "                      [--backend local|slurm] [--partition P] [--account A] [--qos Q]\n"
     "                      [--sbatch-args \"ARGS\"] [--shared-dir D]\n"
     "\n"
-    "Runs one live round (online.md §1) in the project (created when it does not exist):\n"
+    "Runs one live round (docs/online.md#a-live-round) in the project (created when it does not exist):\n"
     "the policy plans the grid and picks a batch each round; every id is one attempt\n"
     "(agent, then the sandboxed evaluator) on W workers, stored the moment it finishes.\n"
     "\n"

@@ -12,7 +12,7 @@ namespace {
 
 const char *const validateUsage =
     "usage: dreamrsi validate FILE...\n"
-    "Checks tree files (replay.md §1) and prints each one's summary, or what is wrong with it.\n"
+    "Checks tree files (docs/tree-format.md) and prints each one's summary, or what is wrong with it.\n"
     "Exit status: 0 every file is valid, 1 one is not, 2 usage error.\n";
 
 } // namespace

@@ -1,8 +1,8 @@
 #pragma once
 
-// The agent interface of online.md §3: one shape for every kind of discovery
+// The agent interface of docs/online.md#agents: one shape for every kind of discovery
 // agent (built-in, HTTP providers, command line) and for the chat models that
-// the policy-development agent (dreaming, online.md §4) talks to.
+// the policy-development agent (dreaming, docs/online.md#dreaming) talks to.
 //
 // Threading: every call is blocking and made on a worker thread (the round
 // runner's pool, the dreaming job); an implementation must allow concurrent
@@ -42,13 +42,13 @@ struct AttemptRecord
     int branch = 0;
     int attempt = 0;
     std::optional<double> score;   ///< nullopt when it failed
-    QString failClass;             ///< replay.md §1 vocabulary
+    QString failClass;             ///< docs/tree-format.md#fail-classes vocabulary
     QString error;                 ///< evaluator or agent error, empty when none
     QString proposal;              ///< proposal.md text
     QString program;               ///< the program (may be long; prompts summarise)
 };
 
-/// Everything a discovery agent gets for one attempt (online.md §3).
+/// Everything a discovery agent gets for one attempt (docs/online.md#agents).
 struct AttemptContext
 {
     QString task;                  ///< built-in task name or task folder
@@ -132,7 +132,7 @@ public:
 };
 
 /// How to reach an agent; the same for discovery and policy development.
-/// Never serialised with `apiKey`: keys stay in memory (online.md §3).
+/// Never serialised with `apiKey`: keys stay in memory (docs/online.md#http-providers).
 struct AgentConfig
 {
     QString kind = QStringLiteral("builtin"); ///< builtin | openai | anthropic | gemini | command

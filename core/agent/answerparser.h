@@ -4,7 +4,7 @@
 
 namespace dreamrsi {
 
-/// An agent's Markdown answer split into proposal and program (online.md §3).
+/// An agent's Markdown answer split into proposal and program (docs/online.md#http-providers).
 struct ParsedAnswer
 {
     bool ok = false;

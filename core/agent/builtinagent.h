@@ -1,6 +1,6 @@
 #pragma once
 
-// The built-in discovery agent (online.md §3, "Built-in agent"): offline, no
+// The built-in discovery agent (docs/online.md#the-built-in-agent, "Built-in agent"): offline, no
 // key, deterministic, one search strategy per bundled task. It is what a
 // fresh machine, CI and the demo project run with.
 //

@@ -7,7 +7,7 @@
 
 namespace dreamrsi {
 
-/// A command-line agent (online.md §3): a configured command, for example a
+/// A command-line agent (docs/online.md#command-line-agents): a configured command, for example a
 /// coding agent in its non-interactive mode, does the attempt in its workspace.
 ///
 /// Promises of propose():

@@ -6,7 +6,7 @@
 
 namespace dreamrsi {
 
-/// The exploration prompt of online.md §3: the project's own text (the
+/// The exploration prompt of docs/online.md#prompts: the project's own text (the
 /// bundled :/prompts/exploration.md, or a user's file), filled in from an
 /// attempt's context.
 ///

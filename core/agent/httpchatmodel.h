@@ -9,7 +9,7 @@
 
 namespace dreamrsi {
 
-/// The fixed facts of one HTTP provider (online.md §3, the provider table).
+/// The fixed facts of one HTTP provider (docs/online.md#http-providers, the provider table).
 struct HttpProviderInfo
 {
     QString kind;            ///< "openai", "anthropic", "gemini"
@@ -24,7 +24,7 @@ std::optional<HttpProviderInfo> httpProviderInfo(const QString &kind);
 
 /// A chat model behind an HTTP provider, on QNetworkAccessManager (no SDK).
 ///
-/// Requests (online.md §3):
+/// Requests (docs/online.md#http-providers):
 /// - openai:    POST {base}/chat/completions, `Authorization: Bearer KEY` (omitted without a key);
 ///              usage.prompt_tokens / usage.completion_tokens.
 /// - anthropic: POST {base}/v1/messages, `x-api-key`, `anthropic-version: 2023-06-01`;

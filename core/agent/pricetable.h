@@ -18,7 +18,7 @@ struct ModelPrice
     friend bool operator==(const ModelPrice &, const ModelPrice &) = default;
 };
 
-/// The price table of online.md §3: USD per million input and output tokens
+/// The price table of docs/online.md#cost-and-budgets: USD per million input and output tokens
 /// per model, editable by the user (Settings page, or a JSON file).
 ///
 /// Promises:

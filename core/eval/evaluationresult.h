@@ -8,7 +8,7 @@
 
 namespace dreamrsi {
 
-/// The score protocol (replay.md §1): what one evaluation reports.
+/// The score protocol (docs/evaluators.md#the-score-json): what one evaluation reports.
 ///
 /// `score` is larger-is-better and positive on success; the task's natural
 /// metric is kept in `metrics`. `failClass` is one of the FailClass names

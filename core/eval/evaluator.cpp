@@ -20,7 +20,7 @@ namespace dreamrsi {
 
 namespace {
 
-/// A task folder (tasks.md "Custom tasks"): task.json names the evaluator, a
+/// A task folder (docs/evaluators.md#custom-tasks): task.json names the evaluator, a
 /// built-in task or {"command": …}, and may give default options. Fills
 /// `request`; returns the reason when the folder is not a usable task.
 QString resolveTaskFolder(EvaluationRequest &request, QString *taskDir)

@@ -7,7 +7,7 @@
 
 namespace dreamrsi {
 
-/// Turns what happened to a sandboxed run into the replay.md fail classes.
+/// Turns what happened to a sandboxed run into the fail classes of docs/tree-format.md#fail-classes.
 class FailureClassifier
 {
 public:

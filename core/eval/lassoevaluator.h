@@ -12,7 +12,7 @@
 namespace dreamrsi {
 
 /// lasso_path: a C++17 candidate solves the Lasso regularization path over a
-/// suite of problems (wire protocol and suite in tasks.md); score =
+/// suite of problems (wire protocol and suite in docs/evaluators.md#lasso-regularization-path); score =
 /// 1 / geometric mean of the per-problem milliseconds.
 ///
 /// The candidate is built with `g++ -O3 -march=native -std=c++17 -fopenmp`

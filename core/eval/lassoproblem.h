@@ -7,7 +7,7 @@
 
 namespace dreamrsi {
 
-/// One Lasso path instance of tasks.md: y = Xw* + 0.1·ε and a 50-value
+/// One Lasso path instance of docs/evaluators.md#lasso-regularization-path: y = Xw* + 0.1·ε and a 50-value
 /// geometric λ path from λ_max = max|Xᵀy|/n down to 0.01·λ_max, the grid
 /// scikit-learn's `lasso_path(eps=0.01, n_alphas=50)` uses (same formula, so
 /// equal to it up to the last bits of libm's pow/log10).
@@ -33,7 +33,7 @@ struct LassoProblem
 
     static constexpr int pathLength = 50;
 
-    /// The 17 problems of tasks.md, in its order.
+    /// The 17 problems of docs/evaluators.md (Lasso), in its order.
     static QList<Spec> fullSuite();
     /// The documented quick subset (see evaluators/lasso_path/problem.md).
     static QList<Spec> quickSuite();

@@ -6,7 +6,7 @@
 
 namespace dreamrsi {
 
-/// The reference Lasso path solvers of lasso_path (tasks.md, Lasso section).
+/// The reference Lasso path solvers of lasso_path (docs/evaluators.md#lasso-regularization-path).
 ///
 /// Both minimise (1/(2n))‖y − Xw‖² + λ‖w‖₁ at each λ of the problem's path,
 /// warm-starting each λ from the previous solution:

@@ -6,7 +6,7 @@
 
 namespace dreamrsi {
 
-/// The policy-development agent (online.md §4): asks a chat model for the
+/// The policy-development agent (docs/online.md#dreaming): asks a chat model for the
 /// next version. The system text is the project's prompt
 /// (resources/prompts/policy_development.md, or the file the user names);
 /// the user text lays out version m's code, its replay results per world and

@@ -247,7 +247,7 @@ DreamReport Dreamer::dream(const QList<DreamWorld> &worlds, const DreamSettings 
         worldOfName.insert(path, int(i));
     }
 
-    // In this process: the same replay the child runs (replay.md's engine,
+    // In this process: the same replay the child runs (docs/replay.md's engine,
     // scripts under their time limit), every episode traced.
     auto replayHere = [&](const PolicyVersion &v, const QString &builtin) -> SandboxedReplayOutcome {
         PolicySpec spec = builtin.isEmpty() ? PolicySpec::script(v.code, v.name) : PolicySpec::builtin(builtin.mid(8));

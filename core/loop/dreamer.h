@@ -66,7 +66,7 @@ struct DreamReport
     const DreamVersion *proposal() const { return proposed >= 0 ? &versions.at(proposed) : nullptr; }
 };
 
-/// Dreaming (online.md §4): from the deployed version, asks a policy
+/// Dreaming (docs/online.md#dreaming): from the deployed version, asks a policy
 /// developer for M − 1 new versions, one after the other; stores each
 /// (origin Agent, parent, prompt, response) the moment it exists, replays it
 /// on every given world over the β grid in the sandboxed child process

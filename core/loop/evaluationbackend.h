@@ -36,7 +36,7 @@ struct EvaluationProgress
     bool isQueued() const;
 };
 
-/// Where a round's evaluations run (online.md §1 step 3): the local
+/// Where a round's evaluations run (docs/online.md#a-live-round): the local
 /// sandboxed evaluator now, a cluster scheduler later. The round runner only
 /// sees this interface, so a new backend never touches the runner.
 ///
@@ -53,7 +53,7 @@ struct EvaluationProgress
 ///   measured queue wait and run time); a backend without a scheduler never
 ///   calls it.
 /// - It never throws: every failure (cannot submit, job lost, no score) is
-///   an EvaluationResult with a fail class of replay.md §1.
+///   an EvaluationResult with a fail class of docs/tree-format.md#fail-classes.
 /// - A job the scheduler refuses in a way no later job of the round can
 ///   escape (the same requests go with every one) is an `env` failure with
 ///   metrics.refused = true: the runner stops the round on it.

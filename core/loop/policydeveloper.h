@@ -1,6 +1,6 @@
 #pragma once
 
-// The policy-development step of dreaming (online.md §4): given a version's
+// The policy-development step of dreaming (docs/online.md#dreaming): given a version's
 // code and how it replayed, write the next version. Two implementations
 // share this interface: an agent that asks a chat model
 // (AgentPolicyDeveloper) and the offline built-in improver (PolicyImprover),

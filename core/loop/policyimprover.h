@@ -4,7 +4,7 @@
 
 namespace dreamrsi {
 
-/// The built-in policy improver: dreaming without a key (online.md §4).
+/// The built-in policy improver: dreaming without a key (docs/online.md#dreaming).
 ///
 /// Hill climbing over a script's tunables (see PolicyTunables): it starts
 /// from the best clean version seen so far in this dream (version m when

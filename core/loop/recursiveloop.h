@@ -18,7 +18,7 @@ class DiscoveryAgent;
 class EvaluationBackend;
 class ProjectStore;
 
-/// How the recursive loop runs (online.md §5).
+/// How the recursive loop runs (docs/online.md#the-recursive-loop).
 struct LoopSettings
 {
     RoundConfig round;        ///< every round's settings; `policy` and `seed` are set per iteration
@@ -50,7 +50,7 @@ struct LoopReport
     QString error;                      ///< what stopped the loop early; empty when it ran to the end
 };
 
-/// The recursive loop (online.md §5): T iterations of round → dream →
+/// The recursive loop (docs/online.md#the-recursive-loop): T iterations of round → dream →
 /// approve on one project. Each round runs with the deployed version (the
 /// newest approved one, else builtin:portfolio) and seed S + t − 1; after it
 /// a dream over every finished iteration of the project writes M versions;

@@ -13,8 +13,8 @@
 
 namespace dreamrsi {
 
-/// One attempt of a live round, run on a worker thread (online.md §1 step
-/// 3, §2): prepare the workspace, run the agent, write proposal.md and the
+/// One attempt of a live round, run on a worker thread (docs/online.md#a-live-round,
+/// docs/online.md#workspaces): prepare the workspace, run the agent, write proposal.md and the
 /// program, evaluate through the backend, write eval/score.json, error.txt
 /// and agent.log. Everything it needs is in the job; it touches no shared
 /// state, so any number run at once.

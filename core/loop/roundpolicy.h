@@ -11,7 +11,7 @@ namespace dreamrsi {
 
 class ProjectStore;
 
-/// The policy that drives a live round (online.md §6 `--policy`), resolved
+/// The policy that drives a live round (docs/online.md#commands `--policy`), resolved
 /// against the project: a stored version's name or id, `builtin:NAME`, or,
 /// when no argument is given, the latest approved version, else the stored
 /// version of a resumed round, else `builtin:portfolio`. A built-in policy is

@@ -21,7 +21,7 @@ class DiscoveryAgent;
 class EvaluationBackend;
 class ProjectStore;
 
-/// Runs one live round (online.md §1, §2) or resumes one.
+/// Runs one live round (docs/online.md#a-live-round, #workspaces) or resumes one.
 ///
 /// start() returns at once: a driver thread plans the grid (policy planGrid,
 /// stored with the iteration), then round after round builds the policy's

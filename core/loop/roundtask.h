@@ -8,7 +8,7 @@
 namespace dreamrsi {
 
 /// The task of a live round, resolved once before it starts: a built-in task
-/// name (TaskRegistry) or a task folder (tasks.md "Custom tasks": problem.md,
+/// name (TaskRegistry) or a task folder (docs/evaluators.md#custom-tasks: problem.md,
 /// an initial program `initial.*`, task.json).
 struct RoundTask
 {
@@ -16,12 +16,12 @@ struct RoundTask
     QString directory;       ///< folder holding problem.md and the initial program (the baseline_dir)
     QString statement;       ///< problem.md
     QString initialProgram;  ///< absolute path of the initial program
-    /// File the program goes to in every workspace (online.md §2): `main.py`
+    /// File the program goes to in every workspace (docs/online.md#workspaces): `main.py`
     /// for Python, `solver.cpp` for C++, `kernel.cu` for CUDA, else
     /// `program.<ext>` after the initial program's extension.
     QString programFileName;
 
-    /// A direction a branch is asked to explore (online.md §3).
+    /// A direction a branch is asked to explore (docs/online.md#a-live-round).
     struct Direction
     {
         QString name;   ///< short name; cells of its branches are tagged "direction:<name>"

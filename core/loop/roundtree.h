@@ -14,7 +14,7 @@
 namespace dreamrsi {
 
 /// The live tree of one round's iteration as the policy sees it
-/// (online.md §1 step 2, replay.md §4): the finished cells, the grid plan,
+/// (docs/online.md#a-live-round, docs/policy-api.md#state): the finished cells, the grid plan,
 /// the legal cells derived from them, and the PolicyState built from both,
 /// exactly as the replay engine builds it for a frozen world.
 ///
@@ -55,7 +55,7 @@ public:
     /// Resets `state` and fills it for round `round` (observations in seq
     /// order, the legal cells).
     void fillState(PolicyState &state, double beta, int workers, int round) const;
-    /// Why `batch` is illegal now (replay.md §2 order: an id not legal, a
+    /// Why `batch` is illegal now (docs/replay.md#illegal-batches-and-policy-errors order: an id not legal, a
     /// repeated id, more than `workers` ids), or empty when it is legal.
     QString checkBatch(const QStringList &batch, int workers) const;
     /// The observation a policy gets for a finished cell.

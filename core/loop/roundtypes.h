@@ -11,7 +11,7 @@
 
 #include <optional>
 
-// The vocabulary of a live round (online.md §1): what the runner is asked to
+// The vocabulary of a live round (docs/online.md#a-live-round): what the runner is asked to
 // do, its running counters and its summary. Plain data, copied between the
 // runner's thread and its listeners.
 
@@ -57,7 +57,7 @@ struct RoundCounters
     std::optional<double> bestScore;
 };
 
-/// How a round ended (`dreamrsi round --json`, online.md §6).
+/// How a round ended (`dreamrsi round --json`, docs/online.md#commands).
 struct RoundSummary
 {
     IterationId iteration = 0;      ///< 0 when none was created

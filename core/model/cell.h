@@ -8,7 +8,7 @@
 
 namespace dreamrsi {
 
-/// The fail-class vocabulary of replay.md §1. Unknown strings are kept as they are.
+/// The fail-class vocabulary of docs/tree-format.md#fail-classes. Unknown strings are kept as they are.
 namespace FailClass {
 inline constexpr auto Ok = "ok";
 inline constexpr auto Compile = "compile";
@@ -18,14 +18,14 @@ inline constexpr auto Correctness = "correctness";
 inline constexpr auto Resource = "resource";
 inline constexpr auto Env = "env";
 inline constexpr auto Agent = "agent";
-/// The eight known classes, in the order of replay.md §1.
+/// The eight known classes, in the order of docs/tree-format.md#fail-classes.
 QStringList known();
 bool isKnown(const QString &failClass);
 } // namespace FailClass
 
 /// One discovery attempt: attempt `attempt` of branch `branch`.
 ///
-/// All optional fields of replay.md §1 are already resolved to their defaults
+/// All optional fields of docs/tree-format.md#cell-fields are already resolved to their defaults
 /// (see TreeJson::parse): `evaluated` and `failClass` always hold a value.
 /// Keys the format does not name (proposal, program, metrics, …) live in
 /// `payload`, untouched.
@@ -47,7 +47,7 @@ struct Cell
 
     /// e(v) = max(score, 0) for a finite score, else 0.
     double effectiveScore() const;
-    /// True when evaluated, no error and fail class "ok" (replay.md §4 isSuccess).
+    /// True when evaluated, no error and fail class "ok" (docs/policy-api.md#helpers isSuccess).
     bool isSuccess() const;
     /// Payload text fields shown by the inspector; empty when absent.
     QString proposal() const;

@@ -24,12 +24,12 @@ struct CompactTree
     struct CellFacts
     {
         double score = 0.0;     ///< the raw score, when hasScore
-        double effective = 0.0; ///< e(v) (replay.md §1)
+        double effective = 0.0; ///< e(v) (docs/tree-format.md#effective-score-best-score-scorability)
         int branch = 0;         ///< branch id
         int attempt = 0;
         bool hasScore = false;
-        bool success = false;   ///< evaluated, no error, fail class "ok" (replay.md §4 isSuccess)
-        bool hard = false;      ///< fail class "env" (replay.md §4 failedHard)
+        bool success = false;   ///< evaluated, no error, fail class "ok" (docs/policy-api.md#helpers isSuccess)
+        bool hard = false;      ///< fail class "env" (docs/policy-api.md#helpers failedHard)
         friend bool operator==(const CellFacts &, const CellFacts &) = default;
     };
     struct Branch

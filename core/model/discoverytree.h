@@ -40,7 +40,7 @@ struct TreeError
     QString field;    ///< offending field, empty when not about one field
 };
 
-/// A validated discovery tree ("world", replay.md §1). Immutable once built:
+/// A validated discovery tree ("world", docs/tree-format.md). Immutable once built:
 /// the only way to get one is `build()` (or TreeJson::parse), which checks every
 /// structural rule, so code that holds a DiscoveryTree may rely on them.
 ///
@@ -70,7 +70,7 @@ public:
     int cellCount() const { return int(m_cells.size()); }
     /// S = max over cells of the effective score (0 for an empty tree).
     double bestEffectiveScore() const { return m_bestEffective; }
-    /// A tree with S = 0 cannot be scored (replay.md §1).
+    /// A tree with S = 0 cannot be scored (docs/tree-format.md#effective-score-best-score-scorability).
     bool isScorable() const { return m_bestEffective > 0.0; }
     /// Index into cells() of the cell with the largest effective score (first by seq on ties), -1 if none.
     int bestCellIndex() const { return m_bestIndex; }

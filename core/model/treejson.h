@@ -16,7 +16,7 @@
 
 namespace dreamrsi {
 
-/// Reading and writing the interchange format `dreamrsi-tree/1` (replay.md §1).
+/// Reading and writing the interchange format `dreamrsi-tree/1` (docs/tree-format.md).
 ///
 /// A file is accepted whole or rejected whole: on any violation parse() returns
 /// no tree and an error naming the cell (index and id) and the field. Keys the

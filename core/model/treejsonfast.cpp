@@ -346,7 +346,7 @@ struct Walker
         return true;
     }
 
-    /// The fields replay.md §1 names for a cell, one bit each, to catch repeats.
+    /// The fields docs/tree-format.md names for a cell, one bit each, to catch repeats.
     static constexpr unsigned Id = 1u << 0, Branch = 1u << 1, Attempt = 1u << 2, Seq = 1u << 3,
                               Score = 1u << 4, Evaluated = 1u << 5, Valid = 1u << 6, FailClassField = 1u << 7,
                               Error = 1u << 8, NValid = 1u << 9, NTotal = 1u << 10, Tags = 1u << 11;
@@ -374,7 +374,7 @@ struct Walker
         }
     }
 
-    /// A cell as read, every check of replay.md §1 on its own fields done
+    /// A cell as read, every check of docs/tree-format.md on its own fields done
     /// except the payload's values (which each reading checks as it takes
     /// them); strings are views into the parser's document.
     struct RawCell
@@ -394,7 +394,7 @@ struct Walker
         QVarLengthArray<std::pair<std::string_view, dom::element>, 4> payload; ///< keys unique
 
         bool resolvedEvaluated() const { return evaluated ? *evaluated : score.has_value(); }
-        /// The fail class with its default (replay.md §1).
+        /// The fail class with its default (docs/tree-format.md#fail-classes).
         std::string_view resolvedFailClass() const
         {
             return failClass ? *failClass : resolvedEvaluated() && !error ? FailClass::Ok : FailClass::Agent;

@@ -10,7 +10,7 @@ namespace dreamrsi::TreeJson::detail {
 /// The fast reading of a tree file (simdjson), used by TreeJson::parse.
 ///
 /// It decides only files that are valid JSON and pass every check of
-/// replay.md §1 cell by cell; it then returns the same tree the reference
+/// docs/tree-format.md cell by cell; it then returns the same tree the reference
 /// reading (QJsonDocument, parseReference) returns, payload included, every
 /// number as QJsonDocument holds it (zeros in any form, "-0.0" as 0,
 /// subnormals, integral doubles). For anything else (a syntax error, a wrong
@@ -30,7 +30,7 @@ qsizetype paddingBytes();
 
 /// The compact form (for replaying built-in policies) of `size` padded bytes
 /// at `data`, when parseFastPadded() would return a tree: every check of
-/// replay.md §1 passes. Nothing for anything else, which the full reading
+/// docs/tree-format.md passes. Nothing for anything else, which the full reading
 /// then decides.
 std::optional<CompactTree> parseCompactPadded(const char *data, qsizetype size);
 

@@ -22,8 +22,8 @@ struct LegalCell
 /// What the rules read of a revealed cell.
 struct Outcome
 {
-    bool success = false;  ///< replay.md §4 isSuccess
-    bool hard = false;     ///< replay.md §4 failedHard
+    bool success = false;  ///< docs/policy-api.md#helpers isSuccess
+    bool hard = false;     ///< docs/policy-api.md#helpers failedHard
     bool hasScore = false;
     double score = 0.0;
 };

@@ -5,7 +5,7 @@
 
 namespace dreamrsi {
 
-/// What a policy may know about a cell before it is revealed (replay.md §4
+/// What a policy may know about a cell before it is revealed (docs/policy-api.md#metaid
 /// `meta(id)`): its place in the tree and its tags, never its outcome.
 /// `parentId` is empty for attempt 0.
 struct CellMeta

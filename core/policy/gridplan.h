@@ -7,7 +7,7 @@
 
 namespace dreamrsi {
 
-/// A grid plan (replay.md §5): the round may open branches 0..branches-1,
+/// A grid plan (docs/policy-api.md#plangrid): the round may open branches 0..branches-1,
 /// each with attempts 0..refinements. In replay, "branches" counts the
 /// world's branch ids in ascending order.
 struct GridPlan
@@ -33,7 +33,7 @@ struct GridHistoryEntry
     double beta = 0.0;
 };
 
-/// The argument of planGrid (replay.md §5).
+/// The argument of planGrid (docs/policy-api.md#plangrid).
 struct GridContext
 {
     QList<GridHistoryEntry> history;

@@ -8,7 +8,7 @@
 
 namespace dreamrsi {
 
-/// A revealed cell as a policy sees it (replay.md §4 "observation").
+/// A revealed cell as a policy sees it (docs/policy-api.md#observations "observation").
 ///
 /// `deltaVsBaseline = score − baselineScore` when both are numbers;
 /// `deltaVsParent = score − parent's score` for attempt > 0 and
@@ -27,13 +27,13 @@ struct Observation
     std::optional<double> deltaVsBaseline;
     std::optional<double> deltaVsParent;
 
-    /// `deltaVsParent > 0` (replay.md §4 improvedVsParent).
+    /// `deltaVsParent > 0` (docs/policy-api.md#helpers improvedVsParent).
     bool improvedVsParent() const { return deltaVsParent && *deltaVsParent > 0.0; }
-    /// `deltaVsBaseline > 0` (replay.md §4 improvedVsBaseline).
+    /// `deltaVsBaseline > 0` (docs/policy-api.md#helpers improvedVsBaseline).
     bool improvedVsBaseline() const { return deltaVsBaseline && *deltaVsBaseline > 0.0; }
-    /// Evaluated, no error and fail class "ok", whatever `valid` says (replay.md §4 isSuccess).
+    /// Evaluated, no error and fail class "ok", whatever `valid` says (docs/policy-api.md#helpers isSuccess).
     bool isSuccess() const { return evaluated && !error && failClass == QLatin1String("ok"); }
-    /// Fail class "env" (replay.md §4 failedHard).
+    /// Fail class "env" (docs/policy-api.md#helpers failedHard).
     bool failedHard() const { return failClass == QLatin1String("env"); }
 
     friend bool operator==(const Observation &, const Observation &) = default;

@@ -30,7 +30,7 @@ struct GridPlanResult
     QString error;
 };
 
-/// An exploration policy (design.md "Data flow"): one interface for replay
+/// An exploration policy (docs/architecture.md#what-the-program-is-for): one interface for replay
 /// and live rounds.
 ///
 /// Contract:
@@ -49,7 +49,7 @@ public:
     virtual QString name() const = 0;
     /// The policy's preferred β for a live round, if it states one.
     virtual std::optional<double> defaultBeta() const { return std::nullopt; }
-    /// True when the policy defines planGrid (replay.md §5).
+    /// True when the policy defines planGrid (docs/policy-api.md#plangrid).
     virtual bool hasGridPlanner() const { return false; }
     /// Plans the grid of a round; only called when hasGridPlanner().
     virtual GridPlanResult planGrid(const GridContext &context);

@@ -12,7 +12,7 @@
 
 namespace dreamrsi {
 
-/// The state a policy decides from, one round of one episode (replay.md §4).
+/// The state a policy decides from, one round of one episode (docs/policy-api.md#state).
 ///
 /// Prefix-only by construction: it holds the revealed cells as observations
 /// (in reveal order), the metadata of the cells legal now, and nothing else

@@ -852,7 +852,7 @@ PolicyDecision ScriptedPolicy::selectBatch(const PolicyState &state)
     }
     d->pushedObservations = observed.size();
 
-    // The legal list is sorted by (branch, attempt) (replay.md §4), as the
+    // The legal list is sorted by (branch, attempt) (docs/policy-api.md#state), as the
     // engine keeps it; a hand-made one in another order is sorted here.
     const QList<CellMeta> &legal = state.legal();
     const auto before = [](const CellMeta *a, const CellMeta *b) {

@@ -8,7 +8,7 @@
 
 namespace dreamrsi {
 
-/// A policy written in JavaScript (replay.md §4), run on its own QJSEngine.
+/// A policy written in JavaScript (docs/policy-api.md), run on its own QJSEngine.
 ///
 /// Sandbox: only the ECMAScript built-ins exist (no Qt, console, file,
 /// network or process API). `Date` is replaced by a function that throws

@@ -29,7 +29,7 @@ struct IterationMark
     friend bool operator==(const IterationMark &, const IterationMark &) = default;
 };
 
-/// One run's progress (online.md §5): best score against cumulative agent
+/// One run's progress (docs/online.md#the-recursive-loop): best score against cumulative agent
 /// calls, marked by iteration.
 struct ProgressCurve
 {

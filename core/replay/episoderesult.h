@@ -21,7 +21,7 @@ struct CurvePoint
     friend bool operator==(const CurvePoint &, const CurvePoint &) = default;
 };
 
-/// The result of one episode (replay.md §2). An immutable value once the
+/// The result of one episode (docs/replay.md#the-result-of-an-episode). An immutable value once the
 /// engine returns it.
 struct EpisodeResult
 {

@@ -174,7 +174,7 @@ EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &polic
         } else {
             if (trace)
                 trace->batch = decision.batch;
-            // In the order replay.md §2 lists them: an id not legal now, a
+            // In the order docs/replay.md#illegal-batches-and-policy-errors lists them: an id not legal now, a
             // repeated id (each id in batch order), then more than W ids.
             // Every id before a repeat was legal, so a repeat is an id whose
             // legal place an earlier one took. Each id's place is kept for
@@ -250,7 +250,7 @@ void ReplayEngine::score(SweepResult &sweep, int gridSize)
     sweep.hypervolume.reset();
     sweep.penalty.reset();
     sweep.value.reset();
-    // A policy error nulls only the world's value (replay.md §6); the
+    // A policy error nulls only the world's value (docs/replay.md#scoring); the
     // frontier, hypervolume and penalty of the points the episodes reached
     // are still reported.
     if (sweep.episodes.isEmpty())
@@ -422,7 +422,7 @@ ReplayResult ReplayEngine::runFiles(const QStringList &paths, const PolicySpec &
     // Reads every file first, then spreads the (world, β) episodes.
     const auto readThenRun = [&] {
         QList<ReplayWorld> worlds;
-        // A replay reads no payload (replay.md §4): it is checked, not built.
+        // A replay reads no payload (docs/policy-api.md): it is checked, not built.
         QList<TreeJson::ParseResult> parsed = TreeJson::readFiles(paths, threads, TreeJson::Payload::Skip);
         for (qsizetype i = 0; i < n; ++i) {
             if (!parsed[i].ok()) {

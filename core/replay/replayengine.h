@@ -18,7 +18,7 @@
 
 namespace dreamrsi {
 
-/// Replays policies inside frozen worlds (replay.md §2, §3, §5).
+/// Replays policies inside frozen worlds (docs/replay.md#an-episode, #scoring, #grid-plans-in-replay).
 ///
 /// Every function is reentrant and deterministic: the same world, policy and
 /// options give bit-identical results on any thread count.

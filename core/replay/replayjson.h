@@ -18,7 +18,7 @@
 
 namespace dreamrsi {
 
-/// The JSON of `dreamrsi replay --json` (replay.md §6) and of `--trace`
+/// The JSON of `dreamrsi replay --json` (docs/replay.md#the-json-output) and of `--trace`
 /// lines, both ways. Numbers go through QJsonDocument, which prints the
 /// shortest form that reads back to the same double.
 namespace ReplayJson {

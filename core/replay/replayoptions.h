@@ -7,7 +7,7 @@
 namespace dreamrsi {
 
 /// Everything an episode, sweep or multi-world replay is run with besides the
-/// world and the policy. Defaults are those of replay.md.
+/// world and the policy. Defaults are those of docs/replay.md.
 struct ReplayOptions
 {
     int workers = 10;                         ///< W ≥ 1

@@ -31,7 +31,7 @@ struct ReplayResult
     /// The sweep of the world named `world`, or null.
     const SweepResult *sweepOf(const QString &world) const;
     /// Sets `value` and `scorableWorlds` from `worlds` by the one rule of a
-    /// policy's value (replay.md §6): the mean of the sweep values of the
+    /// policy's value (docs/replay.md#a-policys-value): the mean of the sweep values of the
     /// scorable worlds; no value when any world has an error or none is
     /// scorable. The engine, stored results and the project layer all use it.
     void computeValue();

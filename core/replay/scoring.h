@@ -6,7 +6,7 @@
 
 namespace dreamrsi {
 
-/// The formulas of replay.md §3, computed in double in the order written.
+/// The formulas of docs/replay.md#scoring, computed in double in the order written.
 namespace Scoring {
 
 /// The distinct non-dominated (n, a) points, sorted by n ascending.
@@ -17,7 +17,7 @@ double hypervolume(const QList<ParetoPoint> &points, int cellCount);
 double penalty(const QList<int> &calls, const QList<int> &rounds, int gridSize);
 /// hypervolume − λ · penalty.
 double value(double hypervolume, double penalty, double lambda);
-/// a = min(max(best / S, 0), 1) (replay.md §2); 0 when S is not positive.
+/// a = min(max(best / S, 0), 1) (docs/replay.md#the-result-of-an-episode); 0 when S is not positive.
 double attainment(double best, double S);
 
 } // namespace Scoring

@@ -17,10 +17,10 @@ struct ParetoPoint
     friend bool operator==(const ParetoPoint &, const ParetoPoint &) = default;
 };
 
-/// One policy over one world across the β grid (replay.md §3).
+/// One policy over one world across the β grid (docs/replay.md#scoring).
 ///
 /// `hypervolume` is empty when the world is not scorable (S = 0); `value`
-/// also when an episode ended in a policy error (replay.md §6: the world's
+/// also when an episode ended in a policy error (docs/replay.md#scoring: the world's
 /// value is null), while frontier, hypervolume and penalty of the points the
 /// episodes reached are still reported.
 struct SweepResult

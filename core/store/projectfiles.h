@@ -13,7 +13,7 @@ class ProjectWriter;
 
 /// Moving data in and out of a project as files.
 ///
-/// Tree files are the interchange format of replay.md §1. A project bundle is
+/// Tree files are the interchange format of docs/tree-format.md. A project bundle is
 /// one file that carries a whole project: a consistent snapshot of the
 /// database (made with SQLite's VACUUM INTO while the project stays open)
 /// with every artifact inside it, in a table `bundle_artifacts(hash, content)`.

@@ -15,7 +15,7 @@ class ArtifactStore;
 /// taken over). It must be used from one thread only: ProjectStore runs it on
 /// its writer thread, the CLI on the main thread.
 ///
-/// How a cell is stored: the tree fields of replay.md §1 get their own
+/// How a cell is stored: the tree fields of docs/tree-format.md get their own
 /// columns; so do the conventional payload keys `proposal`, `program`,
 /// `stdout`, `stderr` (strings), `metrics` (object), `agent` (object with
 /// `name`, `model`, `tokens_in`, `tokens_out`, `cost`) and `timing` (object

@@ -132,7 +132,7 @@ CREATE TABLE approvals(
 CREATE INDEX approvals_by_version ON approvals(policy_version_id);
 )sql";
 
-// Version 3: a round the user stopped is `stopped` (online.md §1), distinct
+// Version 3: a round the user stopped is `stopped` (docs/online.md#how-a-round-ends), distinct
 // from `interrupted` (the process died). SQLite cannot change a CHECK
 // constraint, so the iterations table is rebuilt under the same name; the
 // migration runs with foreign keys off (prepare() turns them off around the

@@ -44,7 +44,7 @@ QString iterationStatusName(IterationStatus s);
 std::optional<IterationStatus> iterationStatusFromName(const QString &name);
 
 /// One iteration (online round, or an imported tree). The tree's top-level
-/// fields (replay.md §1) are kept exactly so that export reproduces the file.
+/// fields (docs/tree-format.md) are kept exactly so that export reproduces the file.
 struct IterationInfo
 {
     IterationId id = 0;                 ///< project-internal id (assigned by the store)
@@ -92,7 +92,7 @@ enum class PolicyOrigin { Builtin, Human, Agent };
 QString policyOriginName(PolicyOrigin o);
 std::optional<PolicyOrigin> policyOriginFromName(const QString &name);
 
-/// One version of an exploration policy (a JavaScript file, replay.md §4).
+/// One version of an exploration policy (a JavaScript file, docs/policy-api.md).
 struct PolicyVersion
 {
     PolicyVersionId id = 0;       ///< assigned by the store
@@ -106,7 +106,7 @@ struct PolicyVersion
 };
 
 /// The parameters that identify one replay episode of a version in a world
-/// (replay.md §2): β, W, λ, round limit K and an optional grid restriction.
+/// (docs/replay.md#an-episode): β, W, λ, round limit K and an optional grid restriction.
 struct ReplayKey
 {
     PolicyVersionId version = 0;

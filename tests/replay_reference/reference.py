@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An independent reading of replay.md §2–§6, in Python, used to check the C++
+"""An independent reading of docs/replay.md (episodes, scoring, the command) and docs/policy-api.md, in Python, used to check the C++
 engine and the `dreamrsi replay` command result for result.
 
 It makes seeded synthetic worlds (sparse branch ids, failures, negative and

@@ -8,7 +8,9 @@
 #include <QFileInfo>
 #include <QSaveFile>
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 #include <limits>
 
 namespace dreamrsi {
@@ -44,7 +46,16 @@ QList<StoredSimulation> ProjectSimulations::list(const QString &projectPath)
 {
     QList<StoredSimulation> out;
     const QDir dir(folderOf(projectPath));
-    const QStringList names = dir.entryList({QStringLiteral("simulation-*.json")}, QDir::Files, QDir::Name);
+    QStringList names = dir.entryList({QStringLiteral("simulation-*.json")}, QDir::Files, QDir::Name);
+    // Runs of the same millisecond are named STAMP.json, STAMP-2.json, …:
+    // by stamp, then by that number (a plain name sort puts "-2" first).
+    auto key = [](const QString &name) {
+        const QString stem = name.chopped(5); // without ".json"
+        const QString stamp = stem.mid(11, int(qstrlen(StampFormat)));
+        const int n = stem.size() > 11 + stamp.size() + 1 ? stem.mid(11 + stamp.size() + 1).toInt() : 1;
+        return std::make_pair(stamp, n);
+    };
+    std::stable_sort(names.begin(), names.end(), [&](const QString &a, const QString &b) { return key(a) < key(b); });
     for (const QString &name : names) {
         StoredSimulation s;
         s.path = dir.filePath(name);

@@ -61,14 +61,19 @@ DreamingDialog::DreamingDialog(Workspace &workspace, ProjectStore *store, const 
     m_baseUrl->setPlaceholderText(tr("provider default"));
     m_seed = new QSpinBox(this);
     m_seed->setRange(0, 1000000);
+    // Dreams replay under the project's one replay configuration (the Dreamer
+    // reads it from the project when it starts).
+    const ReplayConfig config = workspace.replayConfig() ? workspace.replayConfig()->config : ReplayConfig();
     QStringList betas;
-    for (const double b : m_settings.betas)
+    for (const double b : config.betas)
         betas << QString::number(b);
-    m_grid = new QLabel(tr("W = %1, λ = %2, β ∈ {%3} (from Settings)")
-                            .arg(m_settings.workers)
-                            .arg(m_settings.lambda)
-                            .arg(betas.join(QStringLiteral(", "))),
+    m_grid = new QLabel(tr("W = %1, λ = %2, β ∈ {%3}, %4 (the project's replay configuration)")
+                            .arg(config.workers)
+                            .arg(config.lambda)
+                            .arg(betas.join(QStringLiteral(", ")),
+                                 config.rounds ? tr("K = %1").arg(*config.rounds) : tr("no round limit")),
                         this);
+    m_grid->setObjectName(QStringLiteral("dreamReplayConfig"));
 
     auto *form = new QFormLayout;
     form->addRow(tr("&Versions:"), m_versions);
@@ -213,9 +218,6 @@ bool DreamingDialog::start()
 
     DreamSettings settings;
     settings.versions = m_versions->value();
-    settings.workers = m_settings.workers;
-    settings.lambda = m_settings.lambda;
-    settings.betas = m_settings.betas;
     settings.scriptTimeLimitMs = m_settings.scriptTimeLimitMs;
     settings.memoryLimitBytes = qint64(m_settings.replayMemoryLimitMb) << 20;
     settings.wallLimitMs = m_settings.replayWallLimitS * 1000;

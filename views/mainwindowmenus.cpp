@@ -237,7 +237,7 @@ void MainWindow::createReplayMenu()
     dreamAction->setObjectName(QStringLiteral("actionDream"));
     dreamAction->setStatusTip(tr("Write, replay and propose new policy versions over the project's worlds"));
     connect(dreamAction, &QAction::triggered, this, [this] {
-        auto *dialog = new DreamingDialog(*m_workspace, m_session->store(), m_settings, this);
+        auto *dialog = new DreamingDialog(*m_workspace, m_session->store(), replaySettings(), this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         connect(dialog, &DreamingDialog::approvalRequested, m_session, &ProjectSession::storeApproval);
         dialog->show();

@@ -102,6 +102,26 @@ QJsonArray staleJson(const ProjectSnapshot &s)
     return out;
 }
 
+/// Every result kept under another configuration, labelled with it.
+QJsonArray othersJson(const ProjectSnapshot &s)
+{
+    QJsonArray out;
+    for (const ConfiguredResult &r : s.others) {
+        QString name;
+        for (const PolicyVersion &v : s.versions) {
+            if (v.id == r.version)
+                name = v.name;
+        }
+        out.append(QJsonObject{{QStringLiteral("id"), r.version},
+                               {QStringLiteral("name"), name},
+                               {QStringLiteral("config"), r.config.toJson()},
+                               {QStringLiteral("label"), r.config.label()},
+                               {QStringLiteral("value"), r.result && r.result->value ? QJsonValue(*r.result->value)
+                                                                                     : QJsonValue(QJsonValue::Null)}});
+    }
+    return out;
+}
+
 Result<ProjectSnapshot> loadSnapshot(const QString &path)
 {
     Result<std::unique_ptr<ProjectReader>> reader = ProjectFiles::openReader(path);
@@ -224,6 +244,16 @@ int runProjectConfigCommand(const QStringList &args, QTextStream &out, QTextStre
             if (!parser.isSet(replay))
                 out << "replay them under this configuration with --replay\n";
         }
+        const QJsonArray others = othersJson(*snapshot.value);
+        if (!others.isEmpty()) {
+            out << "kept under other configurations (never averaged or compared with this one):\n";
+            for (const QJsonValue &v : others) {
+                const QJsonObject o = v.toObject();
+                const QJsonValue value = o.value(QStringLiteral("value"));
+                out << "  " << o.value(QStringLiteral("name")).toString() << "  " << o.value(QStringLiteral("label")).toString()
+                    << ": " << (value.isDouble() ? QString::number(value.toDouble(), 'f', 4) : QStringLiteral("no value")) << '\n';
+            }
+        }
     }
 
     QJsonArray replayed;
@@ -276,6 +306,7 @@ int runProjectConfigCommand(const QStringList &args, QTextStream &out, QTextStre
                       {QStringLiteral("changed"), changed},
                       {QStringLiteral("previous"), previous ? QJsonValue(previous->toJson()) : QJsonValue(QJsonValue::Null)},
                       {QStringLiteral("stale"), stale},
+                      {QStringLiteral("other_results"), othersJson(*snapshot.value)},
                       {QStringLiteral("replayed"), replayed}};
         if (parser.isSet(replay)) {
             Result<ProjectSnapshot> after = loadSnapshot(path);

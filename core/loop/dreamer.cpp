@@ -199,21 +199,21 @@ DreamReport Dreamer::run(const QList<DreamWorld> &worlds, const DreamSettings &s
     }
     // The settings source: the project's one replay configuration, with the
     // caller's explicit overrides for this dream only.
-    const StoreResult<StoredReplayConfig> stored = m_store->replayConfig().result();
-    if (!stored.ok()) {
-        report.error = stored.error;
+    const StoreResult<StoredReplayConfig> projectConfig = m_store->replayConfig().result();
+    if (!projectConfig.ok()) {
+        report.error = projectConfig.error;
         return report;
     }
-    const ReplayConfig config = settings.replay.applyTo(stored.value->config);
+    const ReplayConfig config = settings.replay.applyTo(projectConfig.value->config);
     report.config = config;
-    report.overridden = !(config == stored.value->config);
+    report.overridden = !(config == projectConfig.value->config);
     if (config.betas.isEmpty()) {
         report.error = QStringLiteral("the β grid is empty");
         return report;
     }
     emit message(QStringLiteral("replay configuration: %1%2")
                      .arg(config.label(), report.overridden ? QStringLiteral(" (overrides the project's %1 for this dream)")
-                                                                  .arg(stored.value->config.label())
+                                                                  .arg(projectConfig.value->config.label())
                                                             : QStringLiteral(" (the project's)")));
     const int total = settings.versions;
 

@@ -12,6 +12,14 @@
 
 namespace dreamrsi {
 
+/// A version's result under a configuration other than the project's.
+struct ConfiguredResult
+{
+    PolicyVersionId version = 0;
+    ReplayConfig config;    ///< its W, λ, K and the β its episodes used
+    ReplayResultPtr result; ///< value computed over its own configuration
+};
+
 /// The value of a policy version over a project, from stored results, and
 /// the stored form of a replay. One rule for everybody (GUI, CLI, approval):
 ///
@@ -44,14 +52,6 @@ QList<ReplayResultRecord> recordsFor(const ReplayResult &result, PolicyVersionId
 /// any record under `config` in `worlds` are absent.
 QHash<PolicyVersionId, ReplayResultPtr> resultsFromRecords(const QList<ReplayResultRecord> &records,
                                                            const QList<ProjectWorld> &worlds, const ReplayConfig &config);
-
-/// A version's result under a configuration other than the project's.
-struct ConfiguredResult
-{
-    PolicyVersionId version = 0;
-    ReplayConfig config;    ///< its W, λ, K and the β its episodes used
-    ReplayResultPtr result; ///< value computed over its own configuration
-};
 
 /// The stored results computed under other configurations than `config`
 /// (another W, λ or K), one per version and configuration, ordered by

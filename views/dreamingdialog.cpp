@@ -63,15 +63,9 @@ DreamingDialog::DreamingDialog(Workspace &workspace, ProjectStore *store, const 
     m_seed->setRange(0, 1000000);
     // Dreams replay under the project's one replay configuration (the Dreamer
     // reads it from the project when it starts).
-    const ReplayConfig config = workspace.replayConfig() ? workspace.replayConfig()->config : ReplayConfig();
-    QStringList betas;
-    for (const double b : config.betas)
-        betas << QString::number(b);
-    m_grid = new QLabel(tr("W = %1, λ = %2, β ∈ {%3}, %4 (the project's replay configuration)")
-                            .arg(config.workers)
-                            .arg(config.lambda)
-                            .arg(betas.join(QStringLiteral(", ")),
-                                 config.rounds ? tr("K = %1").arg(*config.rounds) : tr("no round limit")),
+    const std::optional<StoredReplayConfig> &config = workspace.replayConfig();
+    m_grid = new QLabel(config ? tr("%1 (the project's replay configuration)").arg(config->config.label())
+                               : tr("the project's replay configuration"),
                         this);
     m_grid->setObjectName(QStringLiteral("dreamReplayConfig"));
 

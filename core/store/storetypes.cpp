@@ -59,6 +59,8 @@ TreeMeta IterationInfo::treeMeta() const
     return m;
 }
 
+ReplayConfig::ReplayConfig() = default;
+
 QString ReplayConfig::label() const
 {
     QStringList bs;

@@ -114,6 +114,7 @@ struct ReplayKey
 /// theirs, never averaged or compared with the project's.
 struct ReplayConfig
 {
+    ReplayConfig(); // out of line: keeps GCC's inlined QList copy of the default β grid out of callers
     int workers = 10;                               ///< W
     double lambda = 0.1;                            ///< λ of the value
     QList<double> betas{0.0, 0.25, 0.5, 0.75, 1.0}; ///< the β grid, ascending

@@ -175,8 +175,8 @@ DreamSettings smallSettings(int versions)
 {
     DreamSettings s;
     s.versions = versions;
-    s.workers = 4;
-    s.betas = {0.0, 0.5, 1.0};
+    s.replay.workers = 4;
+    s.replay.betas = QList<double>{0.0, 0.5, 1.0};
     s.memoryLimitBytes = qint64(2048) << 20;
     s.wallLimitMs = 120000;
     s.seed = 5;
@@ -757,7 +757,7 @@ void TestDream::autoApprovalRecordsThatItWasAutomatic()
     Dreamer dreamer(&store, std::make_shared<PolicyImprover>(2));
     const DreamReport report = dreamer.run(*worlds.value, settings);
     QVERIFY(report.proposal());
-    const StoreResult<qint64> id = approveAutomatically(store, report, report.proposed, *worlds.value, settings, QStringLiteral("tester"));
+    const StoreResult<qint64> id = approveAutomatically(store, report, report.proposed, *worlds.value, QStringLiteral("tester"));
     QVERIFY2(id.ok(), qPrintable(id.error));
     const StoreResult<QList<Approval>> approvals = store.approvals().result();
     QCOMPARE(approvals.value->size(), 1);

@@ -41,6 +41,11 @@ private:
             StoreResult<std::unique_ptr<ProjectWriter>> writer = ProjectWriter::create(path, ProjectInfo{});
             QVERIFY2(writer.ok(), qPrintable(writer.error));
             QVERIFY((*writer.value)->importTrees(trees).ok());
+            // Dreams replay under the project's configuration: a small one keeps the test quick.
+            ReplayConfig config;
+            config.workers = 4;
+            config.betas = {0.0, 0.5, 1.0};
+            QVERIFY((*writer.value)->setReplayConfig(config).ok());
         }
         QVERIFY(store.open(path).result().ok());
         const StoreResult<QList<IterationInfo>> its = store.iterations().result();
@@ -74,8 +79,6 @@ private slots:
         Workspace workspace;
         openProject(dir.filePath(QStringLiteral("p.dreamrsi")), store, workspace);
         AppSettings settings;
-        settings.workers = 4;
-        settings.betas = {0.0, 0.5, 1.0};
         DreamingDialog dialog(workspace, &store, settings);
         dialog.show();
         QCOMPARE(dialog.agentBox()->currentData().toString(), QStringLiteral("builtin"));
@@ -117,7 +120,6 @@ private slots:
         Workspace workspace;
         openProject(dir.filePath(QStringLiteral("p.dreamrsi")), store, workspace);
         AppSettings settings;
-        settings.workers = 4;
         DreamingDialog dialog(workspace, &store, settings);
         dialog.versionsBox()->setValue(50);
         QSignalSpy finished(&dialog, &DreamingDialog::dreamFinished);

@@ -4,15 +4,23 @@
 // `dreamrsi approve` exactly as the approval dialog judges it, and the
 // workspace's row signals let the project dock insert rows.
 #include "approvaldialog.h"
+#include "frontierpage.h"
 #include "mainwindow.h"
+#include "policiespage.h"
 #include "projectsession.h"
 #include "projecttreemodel.h"
+#include "settingsdialog.h"
 #include "workspace.h"
 
 #include <QAbstractItemModelTester>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSpinBox>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -162,6 +170,89 @@ private slots:
     }
 
     // A live world grows one cell at a time: the cell table inserts rows.
+    // The window's paths use the project's replay configuration: the values
+    // it loads, the Policies and Frontiers tabs and the approval dialog say
+    // which; Settings shows it, and changing it there asks whether to replay
+    // the stale versions and does so as a replay job.
+    void settingsChangeTheProjectConfiguration()
+    {
+        QTemporaryDir dir;
+        const QString p = dir.filePath(QStringLiteral("c.dreamrsi"));
+        QCOMPARE(cli({QStringLiteral("project"), QStringLiteral("new"), p}).exitCode, 0);
+        Run r = cli({QStringLiteral("import"), p, fixture("alpha.json"), fixture("beta.json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        r = cli({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--workers"), QStringLiteral("4"),
+                 QStringLiteral("--betas"), QStringLiteral("0,0.5,1")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        r = cli({QStringLiteral("replay"), QStringLiteral("--project"), p, QStringLiteral("--policy"),
+                 QStringLiteral("builtin:portfolio"), QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const double cliValue = QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("value")).toDouble();
+
+        auto window = std::make_unique<MainWindow>();
+        MainWindow &w = *window;
+        QSignalSpy loaded(&w, &MainWindow::projectLoaded);
+        w.openProject(p);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 60000);
+        Workspace *ws = w.workspace();
+        QVERIFY(ws->replayConfig());
+        const ReplayConfig four = ws->replayConfig()->config;
+        QCOMPARE(four.workers, 4);
+        QCOMPARE(w.replaySettings().workers, 4);
+        const QString version = QStringLiteral("builtin:portfolio");
+        QVERIFY(ws->result(version));
+        QCOMPARE(*ws->result(version)->value, cliValue);
+        auto *policiesLabel = w.policiesPage()->findChild<QLabel *>(QStringLiteral("policiesReplayConfig"));
+        QVERIFY(policiesLabel);
+        QVERIFY2(policiesLabel->text().contains(four.label()), qPrintable(policiesLabel->text()));
+        auto *frontiersLabel = w.frontierPage()->findChild<QLabel *>(QStringLiteral("frontiersReplayConfig"));
+        QVERIFY(frontiersLabel);
+        QVERIFY2(frontiersLabel->text().contains(four.label()), qPrintable(frontiersLabel->text()));
+        {
+            ApprovalDialog approval(*ws, version);
+            auto *label = approval.findChild<QLabel *>(QStringLiteral("approvalReplayConfig"));
+            QVERIFY(label);
+            QVERIFY2(label->text().contains(four.label()), qPrintable(label->text()));
+            QCOMPARE(approval.comparison().evidence.value(QStringLiteral("replay")).toObject(), four.toJson());
+        }
+
+        // Settings shows the project's configuration; W 3 there makes portfolio stale.
+        QAction *settings = w.findChild<QAction *>(QStringLiteral("actionSettings"));
+        QVERIFY(settings);
+        settings->trigger();
+        SettingsDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = w.findChild<SettingsDialog *>()));
+        auto *workers = dialog->findChild<QSpinBox *>(QStringLiteral("replayWorkers"));
+        auto *betas = dialog->findChild<QLineEdit *>(QStringLiteral("replayBetas"));
+        QVERIFY(workers && betas);
+        QCOMPARE(workers->value(), 4);
+        QCOMPARE(betas->text(), QStringLiteral("0, 0.5, 1"));
+        QVERIFY(dialog->projectReplayConfig());
+        workers->setValue(3);
+        dialog->accept();
+        QMessageBox *ask = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((ask = w.findChild<QMessageBox *>(QStringLiteral("staleReplayQuestion"))), 30000);
+        QVERIFY2(ask->text().contains(version), qPrintable(ask->text()));
+        QCOMPARE(ws->replayConfig()->config.workers, 3);
+        QCOMPARE(ws->replayConfig()->origin, ReplayConfigOrigin::User);
+        QVERIFY(!ws->result(version)); // its value was under W 4: not shown as the project's
+        QCOMPARE(ws->otherResults().size(), 1);
+        QCOMPARE(ws->otherResults().first().config.workers, 4);
+        QVERIFY(policiesLabel->text().contains(QStringLiteral("W 4")));
+        QSignalSpy stored(&w, &MainWindow::resultsStored);
+        ask->button(QMessageBox::Yes)->click();
+        QTRY_COMPARE_WITH_TIMEOUT(stored.count(), 1, 120000);
+        QVERIFY(ws->result(version));
+        QCOMPARE(ws->result(version)->workers, 3);
+        QTRY_VERIFY_WITH_TIMEOUT(ws->staleVersions().isEmpty(), 30000);
+        window.reset();
+        // What the window stored is the project's value under W 3.
+        r = cli({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--json")});
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(o.value(QStringLiteral("config")).toObject().value(QStringLiteral("workers")).toInt(), 3);
+        QVERIFY(o.value(QStringLiteral("stale")).toArray().isEmpty());
+    }
+
     void appendCellInsertsRows()
     {
         Workspace ws;

@@ -276,7 +276,7 @@ private slots:
         QCOMPARE(progress.constLast().at(2).toInt(), int(2 * settings.betas.size()));
         const QList<ReplayResultRecord> records = ReplayJobs::recordsFor(*r, 7, ws.worlds());
         QCOMPARE(records.size(), 2 * settings.betas.size());
-        const auto back = ReplayJobs::resultsFromRecords(records, ws.worlds());
+        const auto back = ReplayJobs::resultsFromRecords(records, ws.worlds(), settings.replayConfig());
         QVERIFY(back.contains(7));
         const ReplayResultPtr b = back.value(7);
         QCOMPARE(b->worlds.size(), 2);

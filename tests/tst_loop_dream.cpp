@@ -30,8 +30,8 @@ LoopSettings toySettings(bool fixed)
     s.round.fallbackGrid = GridPlan{4, 2, QStringLiteral("toy fallback")};
     s.round.seed = 9;
     s.dream.versions = 2;
-    s.dream.workers = 2;
-    s.dream.betas = {0.0, 0.5, 1.0};
+    s.dream.replay.workers = 2;
+    s.dream.replay.betas = QList<double>{0.0, 0.5, 1.0};
     s.dream.memoryLimitBytes = qint64(2048) << 20;
     s.dream.wallLimitMs = 120000;
     s.iterations = 3;
@@ -127,6 +127,76 @@ private slots:
                 QVERIFY(o.value(QStringLiteral("best_score")).toDouble() >= lastBest);
                 lastBest = o.value(QStringLiteral("best_score")).toDouble();
             }
+        }
+    }
+
+    // The dream inside the loop replays under the project's replay
+    // configuration: on a fresh project the first round's W; on a project
+    // whose configuration the user set, that one; explicit values override
+    // it for the run only and the report says so.
+    void dreamsUseTheProjectConfiguration()
+    {
+        QTemporaryDir dir;
+        auto runTwo = [](ProjectStore &store, LoopSettings settings) {
+            settings.iterations = 2;
+            RecursiveLoop loop(&store, std::make_shared<FakeAgent>(), std::make_shared<LocalEvaluationBackend>(),
+                               std::make_shared<PolicyImprover>(2));
+            return loop.run(settings);
+        };
+        LoopSettings settings = toySettings(false);
+        settings.dream.replay = ReplayConfigOverrides();
+        settings.round.workers = 2;
+
+        // A fresh project: the first round sets W = 2.
+        {
+            ProjectStore store;
+            QVERIFY(store.create(dir.filePath(QStringLiteral("fresh.dreamrsi")), ProjectInfo()).result().ok());
+            const LoopReport report = runTwo(store, settings);
+            QVERIFY2(report.error.isEmpty(), qPrintable(report.error));
+            const StoredReplayConfig config = *store.replayConfig().result().value;
+            QCOMPARE(config.origin, ReplayConfigOrigin::FirstRound);
+            QCOMPARE(config.config.workers, 2);
+            const DreamReport &dream = *report.iterations.first().dream;
+            QCOMPARE(dream.config, config.config);
+            QVERIFY(!dream.overridden);
+            const QList<ReplayResultRecord> records = *store.replayResults().result().value;
+            QVERIFY(!records.isEmpty());
+            for (const ReplayResultRecord &r : records)
+                QVERIFY(config.config.covers(r.key));
+            // The approval's evidence names the configuration.
+            const QList<Approval> approvals = *store.approvals().result().value;
+            QCOMPARE(approvals.size(), 1);
+            QCOMPARE(approvals.first().evidence.value(QStringLiteral("replay")).toObject(), config.config.toJson());
+            store.close().waitForFinished();
+        }
+        // The user set W = 3 and β {0, 1} before: the rounds run with W = 2, the dream with the project's.
+        {
+            ProjectStore store;
+            QVERIFY(store.create(dir.filePath(QStringLiteral("set.dreamrsi")), ProjectInfo()).result().ok());
+            ReplayConfig mine;
+            mine.workers = 3;
+            mine.betas = {0.0, 1.0};
+            QVERIFY(store.setReplayConfig(mine).result().ok());
+            const LoopReport report = runTwo(store, settings);
+            QVERIFY2(report.error.isEmpty(), qPrintable(report.error));
+            QCOMPARE(store.replayConfig().result().value->config, mine);
+            QCOMPARE(report.iterations.first().dream->config, mine);
+            for (const ReplayResultRecord &r : *store.replayResults().result().value)
+                QVERIFY(mine.covers(r.key));
+            store.close().waitForFinished();
+        }
+        // An explicit λ: this run only, labelled.
+        {
+            ProjectStore store;
+            QVERIFY(store.create(dir.filePath(QStringLiteral("override.dreamrsi")), ProjectInfo()).result().ok());
+            LoopSettings overriding = settings;
+            overriding.dream.replay.lambda = 0.3;
+            const LoopReport report = runTwo(store, overriding);
+            QVERIFY2(report.error.isEmpty(), qPrintable(report.error));
+            QVERIFY(report.iterations.first().dream->overridden);
+            QCOMPARE(report.iterations.first().dream->config.lambda, 0.3);
+            QCOMPARE(store.replayConfig().result().value->config.lambda, 0.1);
+            store.close().waitForFinished();
         }
     }
 };

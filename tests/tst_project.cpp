@@ -177,7 +177,9 @@ private slots:
         // Stored and re-read, the same numbers, bit for bit.
         QList<ReplayResultRecord> records = ProjectScores::recordsFor(fresh, 5, worlds);
         QCOMPARE(records.size(), 3 * o.betas.size());
-        const auto back = ProjectScores::resultsFromRecords(records, worlds);
+        ReplayConfig config;
+        config.workers = 3;
+        const auto back = ProjectScores::resultsFromRecords(records, worlds, config);
         QVERIFY(back.value(5));
         QCOMPARE(*back.value(5)->value, *fresh.value);
         for (qsizetype w = 0; w < worlds.size(); ++w)
@@ -189,14 +191,14 @@ private slots:
             if (r.key.world != 2)
                 partial.append(r);
         }
-        const auto missing = ProjectScores::resultsFromRecords(partial, worlds);
+        const auto missing = ProjectScores::resultsFromRecords(partial, worlds, config);
         QVERIFY(missing.value(5));
         QVERIFY(!missing.value(5)->value);
         QVERIFY(!ProjectScores::coversAll(*missing.value(5), worlds));
 
         // An error in any world: no value either.
         records.first().error = QStringLiteral("round 1: boom");
-        QVERIFY(!ProjectScores::resultsFromRecords(records, worlds).value(5)->value);
+        QVERIFY(!ProjectScores::resultsFromRecords(records, worlds, config).value(5)->value);
     }
 
     // `dreamrsi replay --project` and the project layer give the same numbers;

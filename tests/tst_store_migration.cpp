@@ -153,6 +153,8 @@ private slots:
     void everyVersionOpens_data();
     void everyVersionOpens();
     void readerAsksForUpgrade();
+    void olderProjectTakesItsReplayConfiguration_data();
+    void olderProjectTakesItsReplayConfiguration();
 };
 
 void TestStoreMigration::v1OpensUnderCurrent()
@@ -256,6 +258,79 @@ void TestStoreMigration::readerAsksForUpgrade()
     QVERIFY2(r.error.contains(QStringLiteral("schema version 1")) && r.error.contains(QStringLiteral("upgraded")),
              qPrintable(r.error));
     QCOMPARE(userVersion(path), qint64(1)); // a reader never changes the file
+}
+
+void TestStoreMigration::olderProjectTakesItsReplayConfiguration_data()
+{
+    // History written under schema 3; the upgrade to 5 derives the configuration from it.
+    QTest::addColumn<QByteArray>("history");
+    QTest::addColumn<QString>("origin");
+    QTest::addColumn<int>("workers");
+    QTest::addColumn<double>("lambda");
+    QTest::addColumn<QList<double>>("betas");
+    QTest::addColumn<int>("rounds");
+    const QByteArray rounds = "INSERT INTO iterations(id, number, max_parallelism, status, started) VALUES "
+                              "(1, 1, 4, 'finished', '2026-01-01T00:00:00.000Z'), (2, 2, 8, 'finished', '2026-01-02T00:00:00.000Z');\n";
+    const QByteArray versions = "INSERT INTO policy_versions(id, name, code, origin, created) VALUES "
+                                "(1, 'builtin:portfolio', 'x', 'builtin', '2026-01-01T00:00:00.000Z'), "
+                                "(2, 'v1', 'y', 'agent', '2026-01-01T00:00:00.000Z'), "
+                                "(3, 'v2', 'z', 'agent', '2026-01-01T00:00:00.000Z');\n";
+    // An older dream (v1: W 4) and the most recent one (v2: W 6, λ 0.2, β {0, 1}, K 3);
+    // a later replay of a built-in with W 10 is not a dream.
+    const QByteArray results =
+        "INSERT INTO replay_results(policy_version_id, world_id, beta, workers, lambda, rounds_limit, calls, rounds, best, "
+        "attainment, created) VALUES "
+        "(2, 1, 0.5, 4, 0.1, 0, 1, 1, 1, 1, '2026-01-03T00:00:00.000Z'), "
+        "(3, 1, 0.0, 6, 0.2, 3, 1, 1, 1, 1, '2026-01-04T00:00:00.000Z'), "
+        "(3, 1, 1.0, 6, 0.2, 3, 1, 1, 1, 1, '2026-01-04T00:00:00.000Z'), "
+        "(3, 2, 1.0, 6, 0.2, 3, 1, 1, 1, 1, '2026-01-04T00:00:00.000Z'), "
+        "(1, 1, 0.5, 10, 0.1, 0, 1, 1, 1, 1, '2026-01-05T00:00:00.000Z');\n";
+    QTest::addRow("latest dream") << rounds + versions + results << QStringLiteral("dream") << 6 << 0.2
+                                  << QList<double>{0.0, 1.0} << 3;
+    QTest::addRow("first round") << rounds + versions << QStringLiteral("first_round") << 4 << 0.1
+                                 << QList<double>{0.0, 0.25, 0.5, 0.75, 1.0} << 0;
+    QTest::addRow("defaults") << QByteArray() << QStringLiteral("default") << 10 << 0.1
+                              << QList<double>{0.0, 0.25, 0.5, 0.75, 1.0} << 0;
+}
+
+void TestStoreMigration::olderProjectTakesItsReplayConfiguration()
+{
+    QFETCH(QByteArray, history);
+    QFETCH(QString, origin);
+    QFETCH(int, workers);
+    QFETCH(double, lambda);
+    QFETCH(QList<double>, betas);
+    QFETCH(int, rounds);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("v3.dreamrsi"));
+    {
+        QString error;
+        auto db = SqliteConnection::open(path, SqliteConnection::Mode::Create, &error);
+        QVERIFY2(db, qPrintable(error));
+        for (int v = 1; v <= 3; ++v)
+            QVERIFY2(db->exec(Schema::migrationTo(v), &error), qPrintable(error));
+        const QByteArray setup = "INSERT INTO project(id, name, created) VALUES (1, 'old', '2026-01-01T00:00:00.000Z');\n"
+                                 + history + "PRAGMA application_id = " + QByteArray::number(Schema::ApplicationId)
+                                 + "; PRAGMA user_version = 3;";
+        QVERIFY2(db->exec(setup.constData(), &error), qPrintable(error));
+    }
+    StoreResult<std::unique_ptr<ProjectWriter>> w = ProjectWriter::open(path);
+    QVERIFY2(w.ok(), qPrintable(w.error));
+    QCOMPARE(userVersion(path), qint64(Schema::CurrentVersion));
+    StoreResult<std::unique_ptr<ProjectReader>> r = ProjectReader::open(path);
+    QVERIFY(r.ok());
+    const StoreResult<StoredReplayConfig> config = (*r.value)->replayConfig();
+    QVERIFY2(config.ok(), qPrintable(config.error));
+    QCOMPARE(replayConfigOriginName(config.value->origin), origin);
+    QCOMPARE(config.value->config.workers, workers);
+    QCOMPARE(config.value->config.lambda, lambda);
+    QCOMPARE(config.value->config.betas, betas);
+    QCOMPARE(config.value->config.rounds.value_or(0), rounds);
+    // A project upgraded from its history is not at the defaults: a new round leaves it alone.
+    IterationInfo round;
+    round.maxParallelism = 2;
+    QVERIFY((*w.value)->beginIteration(round).ok());
+    QCOMPARE((*r.value)->replayConfig().value->config.workers, origin == QLatin1String("default") ? 2 : workers);
 }
 
 QTEST_GUILESS_MAIN(TestStoreMigration)

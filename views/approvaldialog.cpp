@@ -25,6 +25,8 @@ ApprovalInputs ApprovalDialog::inputsOf(const Workspace &workspace)
     for (const PolicyVersion &v : workspace.versions())
         in.versions.append({v, v.id != 0 && !Workspace::isLocalId(v.id), workspace.result(v.name)});
     in.deployed = workspace.deployedVersion();
+    if (workspace.replayConfig())
+        in.config = workspace.replayConfig()->config;
     return in;
 }
 
@@ -81,6 +83,12 @@ ApprovalDialog::ApprovalDialog(const Workspace &workspace, const QString &candid
                                                                                : tr("best other version"),
                        m_comparison.baseline.toHtmlEscaped()));
     intro->setWordWrap(true);
+    const ApprovalInputs inputs = inputsOf(workspace);
+    auto *config = new QLabel(inputs.config ? tr("Both values are under the project's replay configuration: %1.")
+                                                  .arg(inputs.config->label())
+                                            : tr("Values under the replay settings of the workbench (no project is open)."));
+    config->setObjectName(QStringLiteral("approvalReplayConfig"));
+    config->setWordWrap(true);
 
     m_table = new QTableWidget;
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -119,6 +127,7 @@ ApprovalDialog::ApprovalDialog(const Workspace &workspace, const QString &candid
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(intro);
+    layout->addWidget(config);
     layout->addWidget(m_table, 1);
     layout->addWidget(notes);
     layout->addLayout(form);

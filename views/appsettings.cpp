@@ -83,4 +83,24 @@ QString AppSettings::formatBetas(const QList<double> &betas)
     return parts.join(QStringLiteral(", "));
 }
 
+AppSettings AppSettings::withReplayConfig(const ReplayConfig &config) const
+{
+    AppSettings a = *this;
+    a.workers = config.workers;
+    a.lambda = config.lambda;
+    a.betas = config.betas;
+    a.replayRounds = config.rounds;
+    return a;
+}
+
+ReplayConfig AppSettings::replayConfig() const
+{
+    ReplayConfig c;
+    c.workers = workers;
+    c.lambda = lambda;
+    c.betas = betas;
+    c.rounds = replayRounds;
+    return c;
+}
+
 } // namespace dreamrsi

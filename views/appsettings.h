@@ -1,6 +1,7 @@
 #pragma once
 
 #include "agent/pricetable.h"
+#include "store/storetypes.h"
 
 #include <QList>
 #include <QString>
@@ -14,9 +15,13 @@ struct AppSettings
 {
     enum class Theme { System, Light, Dark };
     Theme theme = Theme::System;
+    /// W, λ and the β grid of replays of loose tree files (no project open).
+    /// With a project open, the workbench replays under the project's replay
+    /// configuration instead (withReplayConfig()); Settings edits that one.
     int workers = 10;                               ///< W of replays started from the GUI
     double lambda = 0.1;                            ///< λ of the value
     QList<double> betas{0.0, 0.25, 0.5, 0.75, 1.0}; ///< the β grid
+    std::optional<int> replayRounds;                ///< K of the replays; only a project's configuration sets it (not saved)
     int scriptTimeLimitMs = 2000;
     /// Replays started from the GUI run in a child `dreamrsi` process with
     /// this address-space limit and this wall-clock limit.
@@ -41,6 +46,10 @@ struct AppSettings
     void save() const;
     /// "0, 0.25, 0.5" → list; nothing when a value is not in [0, 1].
     static std::optional<QList<double>> parseBetas(const QString &text);
+    /// These settings with W, λ, β and K of `config` (a project's).
+    AppSettings withReplayConfig(const ReplayConfig &config) const;
+    /// W, λ, β and K as a replay configuration.
+    ReplayConfig replayConfig() const;
     static QString formatBetas(const QList<double> &betas);
 };
 

@@ -61,14 +61,13 @@ DreamingDialog::DreamingDialog(Workspace &workspace, ProjectStore *store, const 
     m_baseUrl->setPlaceholderText(tr("provider default"));
     m_seed = new QSpinBox(this);
     m_seed->setRange(0, 1000000);
-    QStringList betas;
-    for (const double b : m_settings.betas)
-        betas << QString::number(b);
-    m_grid = new QLabel(tr("W = %1, λ = %2, β ∈ {%3} (from Settings)")
-                            .arg(m_settings.workers)
-                            .arg(m_settings.lambda)
-                            .arg(betas.join(QStringLiteral(", "))),
+    // Dreams replay under the project's one replay configuration (the Dreamer
+    // reads it from the project when it starts).
+    const std::optional<StoredReplayConfig> &config = workspace.replayConfig();
+    m_grid = new QLabel(config ? tr("%1 (the project's replay configuration)").arg(config->config.label())
+                               : tr("the project's replay configuration"),
                         this);
+    m_grid->setObjectName(QStringLiteral("dreamReplayConfig"));
 
     auto *form = new QFormLayout;
     form->addRow(tr("&Versions:"), m_versions);
@@ -222,9 +221,6 @@ bool DreamingDialog::start()
 
     DreamSettings settings;
     settings.versions = m_versions->value();
-    settings.workers = m_settings.workers;
-    settings.lambda = m_settings.lambda;
-    settings.betas = m_settings.betas;
     settings.scriptTimeLimitMs = m_settings.scriptTimeLimitMs;
     settings.memoryLimitBytes = qint64(m_settings.replayMemoryLimitMb) << 20;
     settings.wallLimitMs = m_settings.replayWallLimitS * 1000;

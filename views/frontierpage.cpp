@@ -33,6 +33,10 @@ FrontierPage::FrontierPage(Workspace *workspace, QWidget *parent)
     m_hint = new QLabel;
     m_hint->setWordWrap(true);
     sideLayout->addWidget(m_hint);
+    m_config = new QLabel;
+    m_config->setObjectName(QStringLiteral("frontiersReplayConfig"));
+    m_config->setWordWrap(true);
+    sideLayout->addWidget(m_config);
 
     m_plot = new QCustomPlot;
     m_plot->setMinimumSize(300, 240);
@@ -60,8 +64,20 @@ FrontierPage::FrontierPage(Workspace *workspace, QWidget *parent)
         }
         refresh();
     });
+    connect(workspace, &Workspace::replayConfigChanged, this, &FrontierPage::updateConfigLabel);
     rebuildWorlds();
     rebuildVersions();
+    updateConfigLabel();
+}
+
+void FrontierPage::updateConfigLabel()
+{
+    const std::optional<StoredReplayConfig> &config = m_workspace->replayConfig();
+    m_config->setVisible(config.has_value());
+    m_config->setText(config ? tr("Frontiers under the project's replay configuration: %1. Results under other "
+                                  "configurations are listed on the Policies tab, not drawn here.")
+                                   .arg(config->config.label())
+                             : QString());
 }
 
 void FrontierPage::setDark(bool dark)

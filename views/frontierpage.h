@@ -33,6 +33,7 @@ signals:
     void replayRequested(const QStringList &versionNames);
 
 private:
+    void updateConfigLabel();
     void rebuildVersions();
     void rebuildWorlds();
     void refresh();
@@ -41,6 +42,7 @@ private:
     QListWidget *m_versions = nullptr;
     QComboBox *m_world = nullptr;
     QCustomPlot *m_plot = nullptr;
+    QLabel *m_config = nullptr; ///< the replay configuration the frontiers are under
     QLabel *m_hint = nullptr;
     bool m_dark = false;
     int m_shown = 0;

@@ -66,7 +66,7 @@ MainWindow::MainWindow(QWidget *parent)
     setDockNestingEnabled(true);
     m_session = new ProjectSession(m_workspace, m_jobs, this);
     m_runner = new SweepRunner(m_workspace, this);
-    m_runner->setSettings(m_settings);
+    m_runner->setSettings(replaySettings());
     for (const PolicyVersion &v : ReplayJobs::builtinVersions())
         m_workspace->addVersion(v);
 
@@ -76,7 +76,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_discovery = new DiscoveryPage;
     m_cells = new CellsPage;
     m_replay = new ReplayPage(m_workspace);
-    m_replay->setSettings(m_settings);
+    m_replay->setSettings(replaySettings());
     m_frontiers = new FrontierPage(m_workspace);
     m_policies = new PoliciesPage(m_workspace, m_runner);
     m_tabs->addTab(m_discovery, tr("Discovery"));
@@ -108,6 +108,7 @@ MainWindow::MainWindow(QWidget *parent)
             m_inspector->showCell(tree, cell);
     });
     // What the workspace announces.
+    connect(m_workspace, &Workspace::replayConfigChanged, this, &MainWindow::pushReplaySettings);
     connect(m_workspace, &Workspace::versionsChanged, this, &MainWindow::updateActions);
     connect(m_workspace, &Workspace::worldsChanged, this, [this] {
         if (m_currentWorld >= m_workspace->worlds().size())
@@ -187,6 +188,7 @@ void MainWindow::connectSession()
         QMessageBox::warning(this, tr("Cannot store %1").arg(what), message);
     });
     connect(m_session, &ProjectSession::resultsStored, this, &MainWindow::resultsStored);
+    connect(m_session, &ProjectSession::replayConfigStored, this, &MainWindow::offerStaleReplay);
     connect(m_session, &ProjectSession::approvalStored, this, [this](const QString &name) {
         statusBar()->showMessage(tr("%1 approved: the next online round deploys it").arg(name), 8000);
         emit approvalStored(name);
@@ -226,7 +228,8 @@ void MainWindow::compareVersions(const QString &a, const QString &b)
 {
     const QString world = m_currentWorld >= 0 ? m_workspace->worlds().at(m_currentWorld).name
                                               : (m_workspace->worlds().isEmpty() ? QString() : m_workspace->worlds().first().name);
-    m_replay->compare(world, a, b.isEmpty() ? a : b, m_settings.betas.value(m_settings.betas.size() / 2, 0.5));
+    const QList<double> betas = replaySettings().betas;
+    m_replay->compare(world, a, b.isEmpty() ? a : b, betas.value(betas.size() / 2, 0.5));
     m_tabs->setCurrentIndex(ReplayTab);
 }
 
@@ -422,9 +425,43 @@ void MainWindow::applySettings(const AppSettings &settings)
 {
     m_settings = settings;
     m_settings.save();
-    m_runner->setSettings(m_settings);
-    m_replay->setSettings(m_settings);
+    pushReplaySettings();
     applyTheme();
+}
+
+AppSettings MainWindow::replaySettings() const
+{
+    const std::optional<StoredReplayConfig> &config = m_workspace->replayConfig();
+    return config ? m_settings.withReplayConfig(config->config) : m_settings;
+}
+
+void MainWindow::pushReplaySettings()
+{
+    m_runner->setSettings(replaySettings());
+    m_replay->setSettings(replaySettings());
+}
+
+void MainWindow::offerStaleReplay(const QStringList &staleVersions)
+{
+    const std::optional<StoredReplayConfig> &config = m_workspace->replayConfig();
+    statusBar()->showMessage(tr("Replay configuration stored: %1").arg(config ? config->config.label() : QString()), 6000);
+    if (staleVersions.isEmpty() || m_workspace->worlds().isEmpty())
+        return;
+    auto *ask = new QMessageBox(QMessageBox::Question, tr("Replay stale versions?"),
+                                tr("%n policy version(s) have values computed under another replay configuration: %1.\n\n"
+                                   "Replay them now under the project's configuration? Their old values are kept and "
+                                   "listed with their own configuration.",
+                                   nullptr, int(staleVersions.size()))
+                                    .arg(staleVersions.join(QStringLiteral(", "))),
+                                QMessageBox::Yes | QMessageBox::No, this);
+    ask->setObjectName(QStringLiteral("staleReplayQuestion"));
+    ask->setAttribute(Qt::WA_DeleteOnClose);
+    ask->setDefaultButton(QMessageBox::Yes);
+    connect(ask, &QMessageBox::finished, this, [this, staleVersions](int result) {
+        if (result == QMessageBox::Yes)
+            replayVersions(staleVersions); // the replay job: progress in the status bar, Cancel Replays stops it
+    });
+    ask->open();
 }
 
 void MainWindow::applyTheme()
@@ -443,7 +480,15 @@ void MainWindow::editSettings()
 {
     auto *dialog = new SettingsDialog(m_settings, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::accepted, this, [this, dialog] { applySettings(dialog->settings()); });
+    const std::optional<StoredReplayConfig> config = m_session->isOpen() ? m_workspace->replayConfig() : std::nullopt;
+    if (config)
+        dialog->setProjectReplayConfig(config->config, QFileInfo(m_session->path()).completeBaseName());
+    connect(dialog, &QDialog::accepted, this, [this, dialog, config] {
+        applySettings(dialog->settings());
+        const std::optional<ReplayConfig> edited = dialog->projectReplayConfig();
+        if (config && edited && !(*edited == config->config))
+            m_session->setReplayConfig(*edited); // then offerStaleReplay()
+    });
     dialog->open();
 }
 

@@ -98,6 +98,9 @@ public:
     QStringList recentFiles() const;
     const AppSettings &settings() const { return m_settings; }
     void applySettings(const AppSettings &settings);
+    /// The settings replays run with: with a project open, its replay
+    /// configuration replaces W, λ, β and K of the workbench's settings.
+    AppSettings replaySettings() const;
     bool isDarkTheme() const { return m_dark; }
 
     /// Renders the current tab's figure into a file (PNG/PDF/SVG by suffix).
@@ -143,6 +146,11 @@ private:
     void applyTheme();
     void exportFigureInteractive();
     void editSettings();
+    /// Hands replaySettings() to the replay runner and the replay page.
+    void pushReplaySettings();
+    /// After the project's replay configuration changed: offers to replay the
+    /// versions it made stale (as a replay job with progress).
+    void offerStaleReplay(const QStringList &staleVersions);
     void showOpenError(const QString &title, const QString &text, const QString &details);
 
     Workspace *m_workspace = nullptr;

@@ -135,6 +135,7 @@ struct Inputs
     QList<WorldEntry> worlds;
     QList<PolicyVersion> versions;
     QHash<PolicyVersionId, ReplayResultPtr> stored;
+    QString configLabel; ///< the project's replay configuration; empty for tree files
 };
 } // namespace
 
@@ -176,6 +177,10 @@ int writePlot(const PlotRequest &request, QTextStream &out, QTextStream &err)
                 in.versions.append(pv);
         }
         in.stored = snapshot.value->results;
+        // Values, and any replay the plot runs itself, are under the project's
+        // one replay configuration; the figure says which.
+        settings = settings.withReplayConfig(snapshot.value->config.config);
+        in.configLabel = snapshot.value->config.config.label();
         for (const QString &n : versionNames) {
             bool found = false;
             for (const PolicyVersion &pv : std::as_const(in.versions))
@@ -272,7 +277,8 @@ int writePlot(const PlotRequest &request, QTextStream &out, QTextStream &err)
             PlotStyle::populateFrontier(&plot, series, world, false);
             table = PlotStyle::frontierTable(series, world);
             data = FigureData::frontier(series);
-            options.title = QStringLiteral("Frontiers");
+            options.title = in.configLabel.isEmpty() ? QStringLiteral("Frontiers")
+                                                     : QStringLiteral("Frontiers (%1)").arg(in.configLabel);
         } else {
             QList<AnytimeSeries> series;
             for (const PolicyVersion &pv : std::as_const(in.versions)) {

@@ -97,8 +97,18 @@ PoliciesPage::PoliciesPage(Workspace *workspace, SweepRunner *runner, QWidget *p
     bottomLayout->addWidget(m_tabs, 1);
     bottomLayout->addLayout(buttons);
     bottomLayout->addWidget(m_status);
+    // Whose values the table shows, and what is kept apart under other configurations.
+    m_configLabel = new QLabel;
+    m_configLabel->setObjectName(QStringLiteral("policiesReplayConfig"));
+    m_configLabel->setWordWrap(true);
+    m_configLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *top = new QWidget;
+    auto *topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addWidget(m_configLabel);
+    topLayout->addWidget(m_table, 1);
     auto *splitter = new QSplitter(Qt::Vertical);
-    splitter->addWidget(m_table);
+    splitter->addWidget(top);
     splitter->addWidget(bottom);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 2);
@@ -132,6 +142,9 @@ PoliciesPage::PoliciesPage(Workspace *workspace, SweepRunner *runner, QWidget *p
     connect(m_approve, &QPushButton::clicked, this, &PoliciesPage::approveSelected);
     connect(workspace, &Workspace::resultsChanged, this, &PoliciesPage::updateButtons);
     connect(workspace, &Workspace::approvalsChanged, this, &PoliciesPage::updateButtons);
+    connect(workspace, &Workspace::replayConfigChanged, this, &PoliciesPage::updateConfigLabel);
+    connect(workspace, &Workspace::versionsChanged, this, &PoliciesPage::updateConfigLabel);
+    updateConfigLabel();
     connect(runner, &SweepRunner::started, this, [this](const QString &name) {
         m_progress->setRange(0, 0);
         m_status->setText(tr("Replaying %1…").arg(name));
@@ -266,6 +279,41 @@ void PoliciesPage::replaySelected()
 {
     if (!m_shown.isEmpty())
         m_runner->run({m_shown});
+}
+
+void PoliciesPage::updateConfigLabel()
+{
+    const std::optional<StoredReplayConfig> &config = m_workspace->replayConfig();
+    if (!config) { // no project: the values are under Settings' W, λ and β
+        m_configLabel->clear();
+        m_configLabel->setVisible(false);
+        return;
+    }
+    m_configLabel->setVisible(true);
+    auto nameOf = [this](PolicyVersionId id) {
+        for (const PolicyVersion &v : m_workspace->versions()) {
+            if (v.id == id)
+                return v.name;
+        }
+        return QString::number(id);
+    };
+    QString text = tr("Values under the project's replay configuration: %1.").arg(config->config.label());
+    if (!m_workspace->otherResults().isEmpty()) {
+        QStringList others;
+        for (const ConfiguredResult &r : m_workspace->otherResults()) {
+            const QString value = r.result && r.result->value ? QString::number(*r.result->value, 'f', 4) : tr("no value");
+            others.append(tr("%1 under %2: %3").arg(nameOf(r.version), r.config.label(), value));
+        }
+        text += QLatin1Char('\n')
+                + tr("Kept under other configurations, not compared with the table: %1.").arg(others.join(QStringLiteral("; ")));
+    }
+    if (!m_workspace->staleVersions().isEmpty()) {
+        QStringList stale;
+        for (const PolicyVersionId id : m_workspace->staleVersions())
+            stale.append(nameOf(id));
+        text += QLatin1Char('\n') + tr("Stale under this configuration (replay them): %1.").arg(stale.join(QStringLiteral(", ")));
+    }
+    m_configLabel->setText(text);
 }
 
 } // namespace dreamrsi

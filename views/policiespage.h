@@ -58,6 +58,8 @@ private:
     void showSelected();
     void updateDiff();
     void updateButtons();
+    /// The replay configuration the table's values are under, and the results kept apart.
+    void updateConfigLabel();
 
     Workspace *m_workspace;
     SweepRunner *m_runner;
@@ -76,6 +78,7 @@ private:
     QPushButton *m_cancel = nullptr;
     QPushButton *m_approve = nullptr;
     QProgressBar *m_progress = nullptr;
+    QLabel *m_configLabel = nullptr;
     QLabel *m_status = nullptr;
     QString m_shown;
 };

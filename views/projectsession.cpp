@@ -72,6 +72,9 @@ void ProjectSession::finishOpen(const QString &absolute, const OpenReport &repor
     m_writer = report.writer;
     m_workspace->clearWorlds();
     m_workspace->clearVersions();
+    m_workspace->setOtherResults({});
+    m_workspace->setStaleVersions({});
+    m_workspace->setReplayConfig(std::nullopt);
     emit opened(absolute, report);
     emit stageReached(Stage::Opened);
     seed();
@@ -165,17 +168,66 @@ void ProjectSession::loadVersions()
 
 void ProjectSession::loadResults()
 {
-    m_jobs->then(Scope, m_store->replayResults(), this, [this](StoreResult<QList<ReplayResultRecord>> rs) {
-        if (!rs.ok())
-            emit stageFailed(Stage::Results, rs.error);
-        const auto results = ProjectScores::resultsFromRecords(rs.value.value_or(QList<ReplayResultRecord>()),
-                                                               ReplayJobs::projectWorldsOf(m_workspace->worlds()));
-        for (const PolicyVersion &v : m_workspace->versions()) {
-            if (const ReplayResultPtr r = results.value(v.id))
-                m_workspace->setResult(v.name, r);
-        }
+    reloadResults(true, [this] {
         emit stageReached(Stage::Results);
         loadApprovals();
+    });
+}
+
+void ProjectSession::reloadResults(bool replaceResults, std::function<void()> then)
+{
+    // The project's replay configuration first: the values shown are those
+    // under it; results under other configurations are listed apart.
+    m_jobs->then(Scope, m_store->replayConfig(), this, [this, then](StoreResult<StoredReplayConfig> config) {
+        if (!config.ok())
+            emit stageFailed(Stage::Results, config.error);
+        const StoredReplayConfig stored = config.value.value_or(StoredReplayConfig());
+        m_jobs->then(Scope, m_store->replayResults(), this,
+                     [this, then, stored, replaceResults](StoreResult<QList<ReplayResultRecord>> rs) {
+            if (!rs.ok())
+                emit stageFailed(Stage::Results, rs.error);
+            const QList<ReplayResultRecord> records = rs.value.value_or(QList<ReplayResultRecord>());
+            const QList<ProjectWorld> worlds = ReplayJobs::projectWorldsOf(m_workspace->worlds());
+            if (replaceResults) {
+                // Results in memory were computed under the previous configuration.
+                const auto results = ProjectScores::resultsFromRecords(records, worlds, stored.config);
+                m_workspace->clearResults();
+                for (const PolicyVersion &v : m_workspace->versions()) {
+                    if (const ReplayResultPtr r = results.value(v.id))
+                        m_workspace->setResult(v.name, r);
+                }
+            }
+            m_workspace->setReplayConfig(stored);
+            m_workspace->setOtherResults(ProjectScores::otherResults(records, worlds, stored.config));
+            m_workspace->setStaleVersions(ProjectScores::staleVersions(records, worlds, stored.config));
+            then();
+        });
+    });
+}
+
+void ProjectSession::setReplayConfig(const ReplayConfig &config)
+{
+    if (!isOpen())
+        return;
+    if (isReadOnly()) {
+        emit storeFailed(tr("the replay configuration"), readOnlyMessage());
+        return;
+    }
+    m_jobs->then(Scope, m_store->setReplayConfig(config), this, [this](StoreResult<Done> r) {
+        if (!r.ok()) {
+            emit storeFailed(tr("the replay configuration"), r.error);
+            return;
+        }
+        reloadResults(true, [this] {
+            QStringList stale;
+            for (const PolicyVersionId id : m_workspace->staleVersions()) {
+                for (const PolicyVersion &v : m_workspace->versions()) {
+                    if (v.id == id)
+                        stale.append(v.name);
+                }
+            }
+            emit replayConfigStored(stale);
+        });
     });
 }
 
@@ -248,10 +300,12 @@ void ProjectSession::storeResult(const QString &versionName, const ReplayResultP
     if (records.isEmpty())
         return;
     m_jobs->then(Scope, m_store->storeReplayResults(records), this, [this, versionName](StoreResult<Done> r) {
-        if (!r.ok())
+        if (!r.ok()) {
             emit storeFailed(tr("results of %1").arg(versionName), r.error);
-        else
-            emit resultsStored(versionName);
+            return;
+        }
+        emit resultsStored(versionName);
+        reloadResults(false, [] {}); // the version may no longer be stale
     });
 }
 

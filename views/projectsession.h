@@ -6,6 +6,7 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
 #include <memory>
 
 namespace dreamrsi {
@@ -60,6 +61,9 @@ public:
     /// Stores the episodes of a result computed over the workspace's worlds.
     void storeResult(const QString &versionName, const ReplayResultPtr &result);
     void storeApproval(const Approval &approval);
+    /// Replaces the project's replay configuration, then reloads the values
+    /// under it; replayConfigStored() names the versions it made stale.
+    void setReplayConfig(const ReplayConfig &config);
 
 signals:
     void opened(const QString &path, const dreamrsi::OpenReport &report);
@@ -73,6 +77,10 @@ signals:
     void versionStored(const QString &name);
     void resultsStored(const QString &versionName);
     void approvalStored(const QString &versionName);
+    /// The replay configuration was stored and the values reloaded under it;
+    /// `staleVersions` have stored values only under other configurations
+    /// (or not for every world and β), so they need a replay.
+    void replayConfigStored(const QStringList &staleVersions);
     /// A write that failed (the message names what).
     void storeFailed(const QString &what, const QString &message);
 
@@ -85,6 +93,11 @@ private:
     void loadVersions();
     void loadResults();
     void loadApprovals();
+    /// Reads the replay configuration and the results, puts the others'
+    /// results and the stale versions in the workspace and, with
+    /// `replaceResults`, replaces its results by those under the
+    /// configuration; then calls `then`.
+    void reloadResults(bool replaceResults, std::function<void()> then);
 
     Workspace *m_workspace;
     JobTracker *m_jobs;

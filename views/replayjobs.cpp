@@ -14,6 +14,7 @@ ReplayOptions ReplayJobs::optionsFrom(const AppSettings &settings)
     o.workers = settings.workers;
     o.lambda = settings.lambda;
     o.betas = settings.betas;
+    o.maxRounds = settings.replayRounds;
     return o;
 }
 
@@ -55,6 +56,7 @@ ReplayProcessRequest ReplayJobs::sweepRequest(QList<ReplayWorld> worlds, const P
     request.workers = settings.workers;
     request.lambda = settings.lambda;
     request.betas = settings.betas;
+    request.maxRounds = settings.replayRounds.value_or(0);
     request.scriptTimeLimitMs = settings.scriptTimeLimitMs;
     request.memoryLimitBytes = qint64(settings.replayMemoryLimitMb) << 20;
     request.wallLimitMs = settings.replayWallLimitS * 1000;
@@ -87,9 +89,10 @@ std::shared_ptr<const EpisodeResult> ReplayJobs::tracedEpisodeOf(const ReplayPro
 }
 
 QHash<PolicyVersionId, ReplayResultPtr> ReplayJobs::resultsFromRecords(const QList<ReplayResultRecord> &records,
-                                                                       const QList<WorldEntry> &worlds)
+                                                                       const QList<WorldEntry> &worlds,
+                                                                       const ReplayConfig &config)
 {
-    return ProjectScores::resultsFromRecords(records, projectWorldsOf(worlds));
+    return ProjectScores::resultsFromRecords(records, projectWorldsOf(worlds), config);
 }
 
 QList<ReplayResultRecord> ReplayJobs::recordsFor(const ReplayResult &result, PolicyVersionId version,

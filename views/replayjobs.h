@@ -44,9 +44,10 @@ ReplayProcessRequest tracedEpisodeRequest(ReplayWorld world, const PolicyVersion
 /// the error when the output holds none or the world failed.
 std::shared_ptr<const EpisodeResult> tracedEpisodeOf(const ReplayProcessOutput &output);
 
-/// ProjectScores::resultsFromRecords over the workspace's project iterations.
+/// ProjectScores::resultsFromRecords over the workspace's project iterations,
+/// under the project's replay configuration `config`.
 QHash<PolicyVersionId, ReplayResultPtr> resultsFromRecords(const QList<ReplayResultRecord> &records,
-                                                           const QList<WorldEntry> &worlds);
+                                                           const QList<WorldEntry> &worlds, const ReplayConfig &config);
 /// ProjectScores::recordsFor over workspace worlds (loose files are skipped).
 QList<ReplayResultRecord> recordsFor(const ReplayResult &result, PolicyVersionId version, const QList<WorldEntry> &worlds);
 

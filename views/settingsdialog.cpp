@@ -22,6 +22,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace dreamrsi {
 
 namespace {
@@ -50,6 +52,7 @@ public:
 
 SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     : QDialog(parent)
+    , m_initial(settings)
 {
     setWindowTitle(tr("Settings"));
     auto *form = new QFormLayout;
@@ -57,12 +60,18 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     m_theme->addItems({tr("Follow the system"), tr("Light"), tr("Dark")});
     m_theme->setCurrentIndex(int(settings.theme));
     form->addRow(tr("Colour theme:"), m_theme);
+    m_replayScope = new QLabel(tr("Replays of tree files (no project is open):"));
+    m_replayScope->setObjectName(QStringLiteral("replayScope"));
+    m_replayScope->setWordWrap(true);
+    form->addRow(m_replayScope);
     m_workers = new QSpinBox;
+    m_workers->setObjectName(QStringLiteral("replayWorkers"));
     m_workers->setRange(1, 1000);
     m_workers->setValue(settings.workers);
     m_workers->setToolTip(tr("W: the most attempts a policy may run in one round."));
     form->addRow(tr("Parallel workers (W):"), m_workers);
     m_lambda = new QDoubleSpinBox;
+    m_lambda->setObjectName(QStringLiteral("replayLambda"));
     m_lambda->setRange(0, 10);
     m_lambda->setDecimals(3);
     m_lambda->setSingleStep(0.05);
@@ -70,8 +79,16 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     m_lambda->setToolTip(tr("Weight of the parallelism penalty in the value."));
     form->addRow(tr("Penalty weight (λ):"), m_lambda);
     m_betas = new QLineEdit(AppSettings::formatBetas(settings.betas));
+    m_betas->setObjectName(QStringLiteral("replayBetas"));
     m_betas->setToolTip(tr("Budget preferences of a sweep, comma separated, each in [0, 1]."));
     form->addRow(tr("β grid:"), m_betas);
+    m_rounds = new QSpinBox;
+    m_rounds->setObjectName(QStringLiteral("replayRounds"));
+    m_rounds->setRange(0, 100000);
+    m_rounds->setSpecialValueText(tr("no limit"));
+    m_rounds->setToolTip(tr("K: the most rounds a replayed episode may take."));
+    form->addRow(tr("Round limit (K):"), m_rounds);
+    form->setRowVisible(m_rounds, false); // only a project's configuration has a K
     m_timeLimit = new QSpinBox;
     m_timeLimit->setRange(10, 600000);
     m_timeLimit->setSuffix(tr(" ms"));
@@ -272,13 +289,49 @@ std::optional<PriceTable> SettingsDialog::pricesFromTable(QString *error) const
     return table;
 }
 
+void SettingsDialog::setProjectReplayConfig(const ReplayConfig &config, const QString &projectName)
+{
+    m_projectConfig = true;
+    m_replayScope->setText(tr("Replay configuration of the project %1: its dreams, replays, values, approvals and "
+                              "plots all use it. Values computed under another configuration are kept, but not "
+                              "compared with these.")
+                               .arg(projectName));
+    m_workers->setValue(config.workers);
+    m_lambda->setValue(config.lambda);
+    m_betas->setText(AppSettings::formatBetas(config.betas));
+    m_rounds->setValue(config.rounds.value_or(0));
+    if (auto *form = qobject_cast<QFormLayout *>(m_rounds->parentWidget() ? m_rounds->parentWidget()->layout() : nullptr))
+        form->setRowVisible(m_rounds, true);
+}
+
+std::optional<ReplayConfig> SettingsDialog::projectReplayConfig() const
+{
+    if (!m_projectConfig)
+        return std::nullopt;
+    ReplayConfig c;
+    c.workers = m_workers->value();
+    c.lambda = m_lambda->value();
+    c.betas = AppSettings::parseBetas(m_betas->text()).value_or(c.betas);
+    std::sort(c.betas.begin(), c.betas.end());
+    c.betas.erase(std::unique(c.betas.begin(), c.betas.end()), c.betas.end());
+    if (m_rounds->value() > 0)
+        c.rounds = m_rounds->value();
+    return c;
+}
+
 AppSettings SettingsDialog::settings() const
 {
     AppSettings s;
     s.theme = AppSettings::Theme(m_theme->currentIndex());
-    s.workers = m_workers->value();
-    s.lambda = m_lambda->value();
-    s.betas = AppSettings::parseBetas(m_betas->text()).value_or(s.betas);
+    if (m_projectConfig) {
+        s.workers = m_initial.workers;
+        s.lambda = m_initial.lambda;
+        s.betas = m_initial.betas;
+    } else {
+        s.workers = m_workers->value();
+        s.lambda = m_lambda->value();
+        s.betas = AppSettings::parseBetas(m_betas->text()).value_or(s.betas);
+    }
     s.scriptTimeLimitMs = m_timeLimit->value();
     s.replayMemoryLimitMb = m_memoryLimit->value();
     s.replayWallLimitS = m_wallLimit->value();

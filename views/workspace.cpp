@@ -161,6 +161,24 @@ void Workspace::clearResults()
         emit resultsChanged(n);
 }
 
+void Workspace::setReplayConfig(std::optional<StoredReplayConfig> config)
+{
+    m_replayConfig = std::move(config);
+    emit replayConfigChanged();
+}
+
+void Workspace::setOtherResults(QList<ConfiguredResult> results)
+{
+    m_otherResults = std::move(results);
+    emit replayConfigChanged();
+}
+
+void Workspace::setStaleVersions(QList<PolicyVersionId> versions)
+{
+    m_stale = std::move(versions);
+    emit replayConfigChanged();
+}
+
 void Workspace::setApprovals(QList<Approval> approvals)
 {
     m_approvals = std::move(approvals);

@@ -3,6 +3,7 @@
 #include "model/discoverytree.h"
 #include "replay/replayresult.h"
 #include "model/result.h"
+#include "project/projectscores.h"
 #include "store/storetypes.h"
 
 #include <QHash>
@@ -68,6 +69,19 @@ public:
     void setResult(const QString &versionName, ReplayResultPtr result);
     void clearResults();
 
+    /// The open project's replay configuration (W, λ, β grid, K); nothing
+    /// while no project is open. The results above are under it.
+    const std::optional<StoredReplayConfig> &replayConfig() const { return m_replayConfig; }
+    void setReplayConfig(std::optional<StoredReplayConfig> config);
+    /// Stored results computed under other configurations than the project's:
+    /// kept and shown with their own configuration, never compared with the
+    /// results above (ProjectScores::otherResults).
+    const QList<ConfiguredResult> &otherResults() const { return m_otherResults; }
+    void setOtherResults(QList<ConfiguredResult> results);
+    /// Versions whose stored values are stale under the project's configuration.
+    const QList<PolicyVersionId> &staleVersions() const { return m_stale; }
+    void setStaleVersions(QList<PolicyVersionId> versions);
+
     /// Approvals for redeployment, oldest first. The newest one names the
     /// version the next online round deploys.
     const QList<Approval> &approvals() const { return m_approvals; }
@@ -94,12 +108,18 @@ signals:
     void versionsChanged();
     void resultsChanged(const QString &versionName);
     void approvalsChanged();
+    /// The project's replay configuration, the other configurations' results
+    /// or the stale versions changed.
+    void replayConfigChanged();
 
 private:
     QList<WorldEntry> m_worlds;
     QList<PolicyVersion> m_versions;
     QHash<QString, ReplayResultPtr> m_results;
     QList<Approval> m_approvals;
+    std::optional<StoredReplayConfig> m_replayConfig;
+    QList<ConfiguredResult> m_otherResults;
+    QList<PolicyVersionId> m_stale;
     PolicyVersionId m_nextLocalId = LocalIdBase;
 };
 

@@ -96,7 +96,7 @@ int runDreamCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         rc = 1;
     } else if (parser.isSet(autoApprove)) {
         const StoreResult<qint64> a =
-            approveAutomatically(store, report, report.proposed, *worlds.value, options->settings, QStringLiteral("dreamrsi dream"));
+            approveAutomatically(store, report, report.proposed, *worlds.value, QStringLiteral("dreamrsi dream"));
         if (!a.ok()) {
             err << "error: cannot record the approval: " << a.error << '\n';
             rc = 1;

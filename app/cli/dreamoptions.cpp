@@ -31,14 +31,21 @@ void DreamOptions::add(QCommandLineParser &parser, const QString &agentOption, b
         parser.addOption(QCommandLineOption(QStringLiteral("command"), QStringLiteral("Agent kind command: the command line."), QStringLiteral("CMD")));
         parser.addOption(QCommandLineOption(QStringLiteral("seed"), QStringLiteral("Seed of the built-in improver (default 0)."), QStringLiteral("S"),
                           QStringLiteral("0")));
-        parser.addOption(QCommandLineOption(QStringLiteral("workers"), QStringLiteral("W of the replays (default 10)."), QStringLiteral("W"),
-                          QStringLiteral("10")));
     }
-    parser.addOption(QCommandLineOption(QStringLiteral("lambda"), QStringLiteral("λ of the value (default 0.1)."), QStringLiteral("L"),
-                      QStringLiteral("0.1")));
-    parser.addOption(QCommandLineOption(QStringLiteral("betas"), QStringLiteral("The β grid (default 0,0.25,0.5,0.75,1)."), QStringLiteral("LIST"),
-                      QStringLiteral("0,0.25,0.5,0.75,1")));
-    parser.addOption(QCommandLineOption(QStringLiteral("replay-rounds"), QStringLiteral("Round limit K of each replayed episode (default none)."),
+    // The replay configuration is the project's (`dreamrsi project config`);
+    // these flags override it for this run only, and the results say so.
+    parser.addOption(QCommandLineOption(workersOption(shared),
+                      QStringLiteral("W of the replays, for this run only (default: the project's replay configuration)."),
+                      QStringLiteral("W")));
+    parser.addOption(QCommandLineOption(QStringLiteral("lambda"),
+                      QStringLiteral("λ of the value, for this run only (default: the project's replay configuration)."),
+                      QStringLiteral("L")));
+    parser.addOption(QCommandLineOption(QStringLiteral("betas"),
+                      QStringLiteral("The β grid, for this run only (default: the project's replay configuration)."),
+                      QStringLiteral("LIST")));
+    parser.addOption(QCommandLineOption(QStringLiteral("replay-rounds"),
+                      QStringLiteral("Round limit K of each replayed episode, for this run only (default: the project's "
+                                     "replay configuration)."),
                       QStringLiteral("K")));
     parser.addOption(QCommandLineOption(QStringLiteral("time-limit-ms"), QStringLiteral("Time limit of one script call (default 2000)."),
                       QStringLiteral("MS"), QStringLiteral("2000")));
@@ -51,7 +58,13 @@ void DreamOptions::add(QCommandLineParser &parser, const QString &agentOption, b
                       QStringLiteral("FILE")));
 }
 
-std::optional<DreamOptions> DreamOptions::read(const QCommandLineParser &parser, QString *error, const QString &agentOption)
+QString DreamOptions::workersOption(bool shared)
+{
+    return shared ? QStringLiteral("workers") : QStringLiteral("replay-workers");
+}
+
+std::optional<DreamOptions> DreamOptions::read(const QCommandLineParser &parser, QString *error, const QString &agentOption,
+                                               bool shared)
 {
     DreamOptions o;
     auto integer = [&](const QString &name, int low, int *target) {
@@ -64,9 +77,15 @@ std::optional<DreamOptions> DreamOptions::read(const QCommandLineParser &parser,
         *target = v;
         return true;
     };
-    if (!integer(QStringLiteral("versions"), 1, &o.settings.versions) || !integer(QStringLiteral("workers"), 1, &o.settings.workers)
+    if (!integer(QStringLiteral("versions"), 1, &o.settings.versions)
         || !integer(QStringLiteral("time-limit-ms"), 1, &o.settings.scriptTimeLimitMs))
         return std::nullopt;
+    if (parser.isSet(workersOption(shared))) {
+        int w = 0;
+        if (!integer(workersOption(shared), 1, &w))
+            return std::nullopt;
+        o.settings.replay.workers = w;
+    }
     int memoryMb = 0, wallS = 0;
     if (!integer(QStringLiteral("memory-mb"), 64, &memoryMb) || !integer(QStringLiteral("wall-s"), 1, &wallS))
         return std::nullopt;
@@ -76,17 +95,21 @@ std::optional<DreamOptions> DreamOptions::read(const QCommandLineParser &parser,
         int k = 0;
         if (!integer(QStringLiteral("replay-rounds"), 1, &k))
             return std::nullopt;
-        o.settings.maxRounds = k;
+        o.settings.replay.rounds = k;
     }
-    const auto lambda = OptionValues::number(QStringLiteral("--lambda"), parser.value(QStringLiteral("lambda")), 0.0,
-                                             std::numeric_limits<double>::infinity(), error);
-    if (!lambda)
-        return std::nullopt;
-    o.settings.lambda = *lambda;
-    const auto betas = OptionValues::betas(QStringLiteral("--betas"), parser.value(QStringLiteral("betas")), error);
-    if (!betas)
-        return std::nullopt;
-    o.settings.betas = *betas;
+    if (parser.isSet(QStringLiteral("lambda"))) {
+        const auto lambda = OptionValues::number(QStringLiteral("--lambda"), parser.value(QStringLiteral("lambda")), 0.0,
+                                                 std::numeric_limits<double>::infinity(), error);
+        if (!lambda)
+            return std::nullopt;
+        o.settings.replay.lambda = *lambda;
+    }
+    if (parser.isSet(QStringLiteral("betas"))) {
+        const auto betas = OptionValues::betas(QStringLiteral("--betas"), parser.value(QStringLiteral("betas")), error);
+        if (!betas)
+            return std::nullopt;
+        o.settings.replay.betas = *betas;
+    }
     bool ok = false;
     o.settings.seed = parser.value(QStringLiteral("seed")).toULongLong(&ok);
     if (!ok) {

@@ -22,12 +22,17 @@ struct DreamOptions
 
     /// Registers the options. `agentOption` is "agent" for dream and
     /// "dream-agent" for loop; with `shared` false the options a round also
-    /// has (--model, --base-url, --command, --seed, --workers) are left to
-    /// the caller to register.
+    /// has (--model, --base-url, --command, --seed) are left to the caller to
+    /// register, and the replays' W is --replay-workers (--workers being the
+    /// round's). --workers/--replay-workers, --lambda, --betas and
+    /// --replay-rounds override the project's replay configuration for this
+    /// run only; unset, the project's applies (settings.replay stays empty).
     static void add(QCommandLineParser &parser, const QString &agentOption = QStringLiteral("agent"), bool shared = true);
     /// Reads and checks them; nothing and *error (naming the option) on bad input.
     static std::optional<DreamOptions> read(const QCommandLineParser &parser, QString *error,
-                                            const QString &agentOption = QStringLiteral("agent"));
+                                            const QString &agentOption = QStringLiteral("agent"), bool shared = true);
+    /// The option that overrides the replays' W: "workers", or "replay-workers" when not `shared`.
+    static QString workersOption(bool shared);
     /// The built-in improver, or the policy-development agent on the chat
     /// model the options name; null and *error when it cannot be made.
     std::shared_ptr<PolicyDeveloper> createDeveloper(QString *error) const;

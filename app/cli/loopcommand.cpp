@@ -47,7 +47,9 @@ int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     const QCommandLineOption model(QStringLiteral("model"), QStringLiteral("The provider's model name."), QStringLiteral("M"));
     const QCommandLineOption baseUrl(QStringLiteral("base-url"), QStringLiteral("The provider's base URL."), QStringLiteral("URL"));
     const QCommandLineOption command(QStringLiteral("command"), QStringLiteral("Agent kind command: the command line."), QStringLiteral("CMD"));
-    const QCommandLineOption workers(QStringLiteral("workers"), QStringLiteral("W: attempts at once (default 4); also W of the replays."),
+    const QCommandLineOption workers(QStringLiteral("workers"),
+                                     QStringLiteral("W: attempts at once (default 4). The dreams replay under the project's "
+                                                    "replay configuration, whose W the project's first round sets."),
                                      QStringLiteral("W"), QStringLiteral("4"));
     const QCommandLineOption rounds(QStringLiteral("rounds"), QStringLiteral("K1: round limit of each live round."), QStringLiteral("K1"));
     const QCommandLineOption beta(QStringLiteral("beta"), QStringLiteral("Budget preference of the live rounds."), QStringLiteral("B"));
@@ -83,7 +85,7 @@ int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     if (!parser.isSet(agent))
         return usageError(QStringLiteral("--agent is required (%1)").arg(discoveryAgentKinds().join(QStringLiteral(", "))));
     QString error;
-    std::optional<DreamOptions> dream = DreamOptions::read(parser, &error, QStringLiteral("dream-agent"));
+    std::optional<DreamOptions> dream = DreamOptions::read(parser, &error, QStringLiteral("dream-agent"), false);
     if (!dream)
         return usageError(error);
 
@@ -101,7 +103,9 @@ int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     const int t = parser.value(iterations).toInt(&ok);
     if (!ok || t < 1)
         return usageError(QStringLiteral("--iterations must be an integer ≥ 1 (got '%1')").arg(parser.value(iterations)));
-    base.workers = dream->settings.workers;
+    base.workers = parser.value(workers).toInt(&ok);
+    if (!ok || base.workers < 1)
+        return usageError(QStringLiteral("--workers must be an integer ≥ 1 (got '%1')").arg(parser.value(workers)));
     if (parser.isSet(rounds)) {
         const int k = parser.value(rounds).toInt(&ok);
         if (!ok || k < 1)

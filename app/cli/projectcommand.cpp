@@ -1,8 +1,10 @@
-// `dreamrsi project new|info|replay`: create a project, show what it holds,
-// or replay in it (the same as `dreamrsi replay --project P`).
+// `dreamrsi project new|info|config|replay`: create a project, show what it
+// holds, show or change its replay configuration, or replay in it (the same
+// as `dreamrsi replay --project P`).
 #include "commands.h"
 
 #include "commandline.h"
+#include "projectconfigcommand.h"
 #include "projectreplaycommand.h"
 
 #include "store/projectfiles.h"
@@ -19,6 +21,8 @@ namespace {
 const char *const projectUsage =
     "usage: dreamrsi project new P.dreamrsi [--name NAME] [--task TASK]\n"
     "       dreamrsi project info P.dreamrsi\n"
+    "       dreamrsi project config P.dreamrsi [--workers W] [--lambda L] [--betas B,...] [--rounds K]\n"
+    "                                   [--replay] [--json]   (the replay configuration; see --help there)\n"
     "       dreamrsi project replay P.dreamrsi --policy NAME|FILE.js|builtin:NAME [replay options]\n"
     "                                   (the same as `dreamrsi replay --project P.dreamrsi …`)\n";
 
@@ -90,7 +94,8 @@ int projectInfo(const QStringList &args, QTextStream &out, QTextStream &err)
     const StoreResult<QList<ReplayResultRecord>> rs = reader.replayResults();
     const StoreResult<QList<Approval>> as = reader.approvals();
     const StoreResult<qint64> cells = reader.cellCount();
-    for (const QString &e : {p.error, its.error, vs.error, rs.error, as.error, cells.error}) {
+    const StoreResult<StoredReplayConfig> config = reader.replayConfig();
+    for (const QString &e : {p.error, its.error, vs.error, rs.error, as.error, cells.error, config.error}) {
         if (!e.isEmpty())
             return CommandLine::runtimeError(err, e);
     }
@@ -110,6 +115,7 @@ int projectInfo(const QStringList &args, QTextStream &out, QTextStream &err)
     out << "policies    " << vs.value->size() << '\n';
     out << "results     " << rs.value->size() << '\n';
     out << "approvals   " << as.value->size() << '\n';
+    out << "replay      " << config.value->config.label() << '\n';
     if (!note.isEmpty())
         out << "note        " << note << '\n';
     for (const IterationInfo &it : report.interrupted) {
@@ -146,6 +152,8 @@ int runProjectCommand(const QStringList &args, QTextStream &out, QTextStream &er
         return projectNew(rest, out, err);
     if (sub == QLatin1String("info"))
         return projectInfo(rest, out, err);
+    if (sub == QLatin1String("config"))
+        return runProjectConfigCommand(rest, out, err);
     if (sub == QLatin1String("replay")) {
         if (!rest.isEmpty() && !rest.first().startsWith(QLatin1Char('-')))
             return runProjectReplayCommand(QStringList{QStringLiteral("--project"), rest.first()} + rest.mid(1), out, err);

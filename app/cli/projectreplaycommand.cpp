@@ -16,12 +16,14 @@ namespace {
 
 const char *const usage =
     "usage: dreamrsi replay --project P.dreamrsi --policy NAME|FILE.js|builtin:NAME [--name VERSION]\n"
-    "                       [--workers 10] [--lambda 0.1] [--betas 0,0.25,0.5,0.75,1] [--rounds K]\n"
+    "                       [--workers W] [--lambda L] [--betas B,...] [--rounds K]\n"
     "                       [--json] [--trace FILE] [--time-limit-ms 2000] [--seed N] [--threads T]\n"
     "                       [--no-grid-plan] [--progress]\n"
     "Replays a policy version in every finished iteration of the project and stores the results.\n"
     "NAME is a stored policy version (see `dreamrsi ls P policies`); a .js file or builtin:NAME is\n"
-    "first stored as a version.\n";
+    "first stored as a version. It replays under the project's replay configuration (see\n"
+    "`dreamrsi project config`); --workers, --lambda, --betas and --rounds override it for this run\n"
+    "only, and its results are stored under the configuration they were computed with.\n";
 
 QCommandLineOption valueOption(const char *name)
 {
@@ -75,27 +77,33 @@ int runProjectReplayCommand(const QStringList &args, QTextStream &out, QTextStre
         return 2;
     };
     bool ok = true;
-    if (parser.isSet(workers) && ((request.options.workers = parser.value(workers).toInt(&ok)) < 1 || !ok))
-        return bad(workers);
+    // W, λ, β and K are the project's replay configuration; a flag overrides
+    // it for this run only.
+    if (parser.isSet(workers)) {
+        const int w = parser.value(workers).toInt(&ok);
+        if (!ok || w < 1)
+            return bad(workers);
+        request.overrides.workers = w;
+    }
     QString why;
     if (parser.isSet(lambda)) {
         const auto l = OptionValues::number(QStringLiteral("--lambda"), parser.value(lambda), 0.0,
                                             std::numeric_limits<double>::infinity(), &why);
         if (!l)
             return bad(lambda);
-        request.options.lambda = *l;
+        request.overrides.lambda = *l;
     }
     if (parser.isSet(betas)) {
         const auto list = OptionValues::betas(QStringLiteral("--betas"), parser.value(betas), &why);
         if (!list)
             return bad(betas);
-        request.options.betas = *list;
+        request.overrides.betas = *list;
     }
     if (parser.isSet(rounds)) {
         const int k = parser.value(rounds).toInt(&ok);
         if (!ok || k < 1)
             return bad(rounds);
-        request.options.maxRounds = k;
+        request.overrides.rounds = k;
     }
     if (parser.isSet(timeLimit) && ((request.scriptTimeLimitMs = parser.value(timeLimit).toInt(&ok)) < 1 || !ok))
         return bad(timeLimit);
@@ -128,7 +136,11 @@ int runProjectReplayCommand(const QStringList &args, QTextStream &out, QTextStre
         << "\" over " << o.worlds.size() << " worlds";
     if (o.skippedIterations > 0)
         err << " (" << o.skippedIterations << " running or interrupted iterations skipped)";
-    err << '\n';
+    err << " under " << o.config.label()
+        << (o.overridden ? QStringLiteral(" (overrides the project's replay configuration for this run; the project's "
+                                          "values do not include these results)")
+                         : QStringLiteral(" (the project's replay configuration)"))
+        << '\n';
     return rc;
 }
 

@@ -28,8 +28,7 @@ QJsonValue sweepJson(const ReplayResultPtr &result, const QString &world)
 
 } // namespace
 
-QJsonObject dreamApprovalEvidence(const DreamReport &report, int index, const QList<DreamWorld> &worlds,
-                                  const DreamSettings &settings)
+QJsonObject dreamApprovalEvidence(const DreamReport &report, int index, const QList<DreamWorld> &worlds)
 {
     if (index < 0 || index >= report.versions.size())
         return {};
@@ -45,9 +44,6 @@ QJsonObject dreamApprovalEvidence(const DreamReport &report, int index, const QL
                                      {QStringLiteral("baseline"), baseline ? sweepJson(baseline->result, w.world.name)
                                                                            : QJsonValue(QJsonValue::Null)}});
     }
-    QJsonArray betas;
-    for (const double b : settings.betas)
-        betas.append(b);
     QJsonValue baselineValue(QJsonValue::Null);
     QJsonValue difference(QJsonValue::Null);
     if (baseline && baseline->value) {
@@ -72,9 +68,8 @@ QJsonObject dreamApprovalEvidence(const DreamReport &report, int index, const QL
         {QStringLiteral("baseline"), baseline ? QJsonValue(baseline->version.name) : QJsonValue(QJsonValue::Null)},
         {QStringLiteral("baseline_role"), baseline ? QJsonValue(QStringLiteral("deployed")) : QJsonValue(QJsonValue::Null)},
         {QStringLiteral("replay"),
-         QJsonObject{{QStringLiteral("workers"), settings.workers},
-                     {QStringLiteral("lambda"), settings.lambda},
-                     {QStringLiteral("betas"), betas}}},
+         report.config.toJson()},
+        {QStringLiteral("replay_config_overridden"), report.overridden},
         {QStringLiteral("value"),
          QJsonObject{{QStringLiteral("candidate"), jsonNumber(candidate.value)},
                      {QStringLiteral("baseline"), baselineValue},
@@ -84,8 +79,7 @@ QJsonObject dreamApprovalEvidence(const DreamReport &report, int index, const QL
 }
 
 StoreResult<qint64> approveAutomatically(ProjectStore &store, const DreamReport &report, int index,
-                                         const QList<DreamWorld> &worlds, const DreamSettings &settings,
-                                         const QString &who)
+                                         const QList<DreamWorld> &worlds, const QString &who)
 {
     if (index < 0 || index >= report.versions.size())
         return StoreResult<qint64>::failure(QStringLiteral("no version to approve"));
@@ -98,7 +92,7 @@ StoreResult<qint64> approveAutomatically(ProjectStore &store, const DreamReport 
                         .arg(candidate.version.name,
                              candidate.value ? QString::number(*candidate.value, 'g', 6) : QStringLiteral("none"),
                              index == 0 ? QStringLiteral("; the deployed version stays") : QString());
-    approval.evidence = dreamApprovalEvidence(report, index, worlds, settings);
+    approval.evidence = dreamApprovalEvidence(report, index, worlds);
     return store.addApproval(approval).result();
 }
 

@@ -40,7 +40,7 @@ QString builtinArgument(const PolicyVersion &v)
 /// Error results for every world and β: how a version that could not be
 /// replayed (no script, child killed) is stored with its error.
 QList<ReplayResultRecord> errorRecords(PolicyVersionId version, const QList<DreamWorld> &worlds,
-                                       const DreamSettings &s, const QString &error)
+                                       const ReplayConfig &s, const QString &error)
 {
     QList<ReplayResultRecord> records;
     for (const DreamWorld &w : worlds) {
@@ -51,7 +51,7 @@ QList<ReplayResultRecord> errorRecords(PolicyVersionId version, const QList<Drea
             r.key.beta = beta;
             r.key.workers = s.workers;
             r.key.lambda = s.lambda;
-            r.key.rounds = s.maxRounds;
+            r.key.rounds = s.rounds;
             r.error = error;
             records.append(r);
         }
@@ -211,10 +211,24 @@ DreamReport Dreamer::dream(const QList<DreamWorld> &worlds, const DreamSettings 
         report.error = QStringLiteral("the number of versions must be at least 1 (got %1)").arg(settings.versions);
         return report;
     }
-    if (settings.betas.isEmpty()) {
+    // The settings source: the project's one replay configuration, with the
+    // caller's explicit overrides for this dream only.
+    const StoreResult<StoredReplayConfig> projectConfig = m_store->replayConfig().result();
+    if (!projectConfig.ok()) {
+        report.error = projectConfig.error;
+        return report;
+    }
+    const ReplayConfig config = settings.replay.applyTo(projectConfig.value->config);
+    report.config = config;
+    report.overridden = !(config == projectConfig.value->config);
+    if (config.betas.isEmpty()) {
         report.error = QStringLiteral("the β grid is empty");
         return report;
     }
+    emit message(QStringLiteral("replay configuration: %1%2")
+                     .arg(config.label(), report.overridden ? QStringLiteral(" (overrides the project's %1 for this dream)")
+                                                                  .arg(projectConfig.value->config.label())
+                                                            : QStringLiteral(" (the project's)")));
     const int total = settings.versions;
 
     // The worlds go to disk once; every replay child reads the same files.
@@ -316,10 +330,10 @@ DreamReport Dreamer::dream(const QList<DreamWorld> &worlds, const DreamSettings 
             request.policySource = v.code;
         else
             request.policyArgument = builtin;
-        request.workers = settings.workers;
-        request.lambda = settings.lambda;
-        request.betas = settings.betas;
-        request.maxRounds = settings.maxRounds.value_or(0);
+        request.workers = config.workers;
+        request.lambda = config.lambda;
+        request.betas = config.betas;
+        request.maxRounds = config.rounds.value_or(0);
         request.scriptTimeLimitMs = settings.scriptTimeLimitMs;
         request.memoryLimitBytes = settings.memoryLimitBytes;
         request.wallLimitMs = settings.wallLimitMs;
@@ -359,13 +373,13 @@ DreamReport Dreamer::dream(const QList<DreamWorld> &worlds, const DreamSettings 
                 if (w < 0)
                     continue;
                 for (const EpisodeResult &e : s.episodes)
-                    records.append(ProjectScores::recordOf(e, d.version.id, worlds.at(w).iteration, settings.workers,
-                                                      settings.lambda, settings.maxRounds));
+                    records.append(ProjectScores::recordOf(e, d.version.id, worlds.at(w).iteration, config.workers,
+                                                           config.lambda, config.rounds));
             }
         } else {
             if (outcome && !outcome->error.isEmpty())
                 d.error = QStringLiteral("replay failed: %1").arg(outcome->error);
-            records = errorRecords(d.version.id, worlds, settings, d.error);
+            records = errorRecords(d.version.id, worlds, config, d.error);
         }
         if (!persist)
             return true;
@@ -399,7 +413,7 @@ DreamReport Dreamer::dream(const QList<DreamWorld> &worlds, const DreamSettings 
                      .arg(total - 1)
                      .arg(deployed.value->name)
                      .arg(worlds.size())
-                     .arg(settings.betas.size()));
+                     .arg(config.betas.size()));
     DreamVersion v0;
     v0.index = 0;
     v0.developer = QStringLiteral("deployed");
@@ -442,9 +456,9 @@ DreamReport Dreamer::dream(const QList<DreamWorld> &worlds, const DreamSettings 
             context.history.append(report.versions.at(h).developed);
         if (const auto out = outputs.value(m))
             context.traces = pickTraces(*out, settings.traceEpisodes);
-        context.workers = settings.workers;
-        context.lambda = settings.lambda;
-        context.betas = settings.betas;
+        context.workers = config.workers;
+        context.lambda = config.lambda;
+        context.betas = config.betas;
         context.worldCount = int(worlds.size());
         context.seed = settings.seed;
         {
@@ -510,7 +524,7 @@ DreamReport Dreamer::dream(const QList<DreamWorld> &worlds, const DreamSettings 
                              .arg(index)
                              .arg(pv.name)
                              .arg(worlds.size())
-                             .arg(settings.betas.size()));
+                             .arg(config.betas.size()));
             const SandboxedReplayOutcome o = replay(pv);
             if (o.cancelled) {
                 // Stored without results: a later dream or replay can judge it.

@@ -29,10 +29,10 @@ struct DreamWorld
 struct DreamSettings
 {
     int versions = 4;                ///< M: version 0 (deployed) plus M − 1 new ones
-    int workers = 10;                ///< W of the replays
-    double lambda = 0.1;
-    QList<double> betas{0.0, 0.25, 0.5, 0.75, 1.0};
-    std::optional<int> maxRounds;    ///< K; none = no limit
+    /// The replays run under the project's replay configuration (W, λ, β
+    /// grid, K) as it stands when the dream starts; explicit values here
+    /// override it for this dream only (DreamReport::config says what ran).
+    ReplayConfigOverrides replay;
     int scriptTimeLimitMs = 2000;    ///< per script call, in the child
     qint64 memoryLimitBytes = qint64(4) << 30; ///< address space of each replay child
     int wallLimitMs = 600000;        ///< each replay child is killed after this
@@ -59,6 +59,8 @@ struct DreamVersion
 struct DreamReport
 {
     QList<DreamVersion> versions;    ///< in order; version 0 first
+    ReplayConfig config;             ///< the replay configuration the versions were replayed under
+    bool overridden = false;         ///< `config` is not the project's (explicit overrides)
     int proposed = -1;               ///< index of the best mean value; -1 when no version scored
     bool cancelled = false;
     QString error;                   ///< a problem that stopped the dream (store, no worlds); empty otherwise
@@ -85,6 +87,8 @@ class Dreamer : public QObject
 public:
     Dreamer(ProjectStore *store, std::shared_ptr<PolicyDeveloper> developer, QObject *parent = nullptr);
 
+    /// Runs the dream under the project's replay configuration (read from the
+    /// store when it starts) with `settings.replay` applied.
     DreamReport run(const QList<DreamWorld> &worlds, const DreamSettings &settings);
     /// A dream with no project (the Dreamer may be made with a null store):
     /// version 0 is `deployed`, the new versions live in memory only, named

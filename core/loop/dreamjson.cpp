@@ -25,9 +25,6 @@ QJsonObject dreamReportJson(const DreamReport &report, const QList<DreamWorld> &
         worldRows.append(QJsonObject{{QStringLiteral("world"), w.world.name},
                                      {QStringLiteral("iteration"), w.iteration},
                                      {QStringLiteral("cells"), w.world.tree ? w.world.tree->cellCount() : 0}});
-    QJsonArray betas;
-    for (const double b : settings.betas)
-        betas.append(b);
     QJsonArray versions;
     for (const DreamVersion &v : report.versions) {
         const DevelopedVersion &d = v.developed;
@@ -66,10 +63,14 @@ QJsonObject dreamReportJson(const DreamReport &report, const QList<DreamWorld> &
                                {QStringLiteral("id"), p->developed.version.id},
                                {QStringLiteral("name"), p->developed.version.name},
                                {QStringLiteral("value"), jsonNumber(p->developed.value)}};
-    QJsonObject o{{QStringLiteral("workers"), settings.workers},
-                  {QStringLiteral("lambda"), settings.lambda},
-                  {QStringLiteral("betas"), betas},
-                  {QStringLiteral("rounds"), settings.maxRounds ? QJsonValue(*settings.maxRounds) : QJsonValue(QJsonValue::Null)},
+    const QJsonObject config = report.config.toJson();
+    QJsonObject o{{QStringLiteral("workers"), config.value(QStringLiteral("workers"))},
+                  {QStringLiteral("lambda"), config.value(QStringLiteral("lambda"))},
+                  {QStringLiteral("betas"), config.value(QStringLiteral("betas"))},
+                  {QStringLiteral("rounds"), config.value(QStringLiteral("rounds"))},
+                  {QStringLiteral("replay_config"), config},
+                  {QStringLiteral("replay_config_label"), report.config.label()},
+                  {QStringLiteral("replay_config_overridden"), report.overridden},
                   {QStringLiteral("seed"), double(settings.seed)},
                   {QStringLiteral("worlds"), worldRows},
                   {QStringLiteral("versions"), versions},

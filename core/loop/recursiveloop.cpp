@@ -157,7 +157,7 @@ LoopReport RecursiveLoop::run(const LoopSettings &settings)
             if (const DreamVersion *p = dr.proposal()) {
                 if (settings.autoApprove) {
                     const StoreResult<qint64> a =
-                        approveAutomatically(*m_store, dr, dr.proposed, *worlds.value, dream, QStringLiteral("dreamrsi loop"));
+                        approveAutomatically(*m_store, dr, dr.proposed, *worlds.value, QStringLiteral("dreamrsi loop"));
                     if (!a.ok()) {
                         report.iterations.append(it);
                         report.error = QStringLiteral("cannot record the approval: %1").arg(a.error);

@@ -97,7 +97,8 @@ ApprovalComparison ApprovalRules::compare(const ApprovalInputs &inputs, const QS
     c.candidateValue = result ? result->value : std::nullopt;
     c.baselineValue = baseline ? baseline->value : std::nullopt;
     if (result && baseline) {
-        if (result->workers != baseline->workers || result->lambda != baseline->lambda || result->betas != baseline->betas)
+        if (result->workers != baseline->workers || result->lambda != baseline->lambda || result->betas != baseline->betas
+            || result->maxRounds != baseline->maxRounds)
             c.warnings.append(ApprovalWarning::DifferentParameters);
         if (result->value && baseline->value && *result->value < *baseline->value)
             c.warnings.append(ApprovalWarning::LowerValue);
@@ -120,6 +121,14 @@ ApprovalComparison ApprovalRules::compare(const ApprovalInputs &inputs, const QS
         for (const double b : result->betas)
             betas.append(b);
     }
+    // The configuration both values are under: the project's, else the result's own.
+    QJsonObject replay{{QStringLiteral("workers"), result ? result->workers : 0},
+                       {QStringLiteral("lambda"), result ? result->lambda : 0.0},
+                       {QStringLiteral("betas"), betas}};
+    if (inputs.config)
+        replay = inputs.config->toJson();
+    else if (result)
+        replay.insert(QStringLiteral("rounds"), result->maxRounds ? QJsonValue(*result->maxRounds) : QJsonValue(QJsonValue::Null));
     QJsonArray warnings;
     for (const ApprovalWarning w : std::as_const(c.warnings))
         warnings.append(warningCode(w));
@@ -128,10 +137,7 @@ ApprovalComparison ApprovalRules::compare(const ApprovalInputs &inputs, const QS
         {QStringLiteral("candidate_id"), c.candidateId},
         {QStringLiteral("baseline"), c.baseline.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(c.baseline)},
         {QStringLiteral("baseline_role"), c.baselineRole.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(c.baselineRole)},
-        {QStringLiteral("replay"),
-         QJsonObject{{QStringLiteral("workers"), result ? result->workers : 0},
-                     {QStringLiteral("lambda"), result ? result->lambda : 0.0},
-                     {QStringLiteral("betas"), betas}}},
+        {QStringLiteral("replay"), replay},
         {QStringLiteral("value"),
          QJsonObject{{QStringLiteral("candidate"), cv}, {QStringLiteral("baseline"), bv}, {QStringLiteral("difference"), difference}}},
         {QStringLiteral("worlds"), worlds},

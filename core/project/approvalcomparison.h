@@ -26,6 +26,9 @@ struct ApprovalInputs
     QList<ProjectWorld> worlds;
     QList<Version> versions;
     PolicyVersionId deployed = 0; ///< the newest approval's version, 0 when none
+    /// The project's replay configuration, which every result above is under
+    /// (ProjectScores::resultsFromRecords); none for loose tree files.
+    std::optional<ReplayConfig> config;
 };
 
 /// Why a version cannot be approved (the first that applies, in this order).

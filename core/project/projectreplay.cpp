@@ -77,7 +77,9 @@ Result<ProjectReplayOutcome> ProjectReplay::run(const ProjectReplayRequest &requ
     if (!reader.ok())
         return reader.failureAs<ProjectReplayOutcome>();
     ProjectReplayOutcome outcome;
-    Result<PolicyVersion> version = resolveVersion(**writer.value, **reader.value, request.policy, request.versionName);
+    Result<PolicyVersion> version = request.versionId != 0
+                                        ? (*reader.value)->policyVersion(request.versionId)
+                                        : resolveVersion(**writer.value, **reader.value, request.policy, request.versionName);
     if (!version.ok())
         return version.failureAs<ProjectReplayOutcome>();
     outcome.version = *version.value;
@@ -97,10 +99,16 @@ Result<ProjectReplayOutcome> ProjectReplay::run(const ProjectReplayRequest &requ
             message += QStringLiteral(" (%1 running or interrupted)").arg(outcome.skippedIterations);
         return Result<ProjectReplayOutcome>::failure(message);
     }
+    const Result<StoredReplayConfig> config = (*reader.value)->replayConfig();
+    if (!config.ok())
+        return config.failureAs<ProjectReplayOutcome>();
+    outcome.config = request.overrides.applyTo(config.value->config);
+    outcome.overridden = !(outcome.config == config.value->config);
     QList<ReplayWorld> replayWorlds;
     for (const ProjectWorld &w : std::as_const(outcome.worlds))
         replayWorlds.append(ReplayWorld{w.name, w.tree});
-    outcome.result = ReplayEngine::runWorlds(replayWorlds, spec, request.options, request.progress);
+    outcome.result =
+        ReplayEngine::runWorlds(replayWorlds, spec, ProjectScores::optionsFor(outcome.config, request.options), request.progress);
 
     const QList<ReplayResultRecord> records = ProjectScores::recordsFor(outcome.result, outcome.version.id, outcome.worlds);
     const Result<Done> stored = (*writer.value)->storeReplayResults(records);

@@ -20,7 +20,14 @@ struct ProjectReplayRequest
     /// name or "builtin:NAME"; an existing version of that name must hold the same code).
     QString policy;
     QString versionName;
+    /// A stored version's id; when not 0 it names the version and `policy` is ignored.
+    PolicyVersionId versionId = 0;
+    /// How to replay besides the replay configuration (threads, trace, grid
+    /// plan): its W, λ, β grid and K are replaced by the project's replay
+    /// configuration with `overrides` applied.
     ReplayOptions options;
+    /// Explicit flags that override the project's configuration for this run only.
+    ReplayConfigOverrides overrides;
     int scriptTimeLimitMs = 2000;
     quint32 seed = 0x5EED1234u;
     ReplayEngine::Progress progress;
@@ -30,6 +37,8 @@ struct ProjectReplayRequest
 struct ProjectReplayOutcome
 {
     PolicyVersion version;
+    ReplayConfig config;       ///< what it was replayed under (the project's, unless overridden)
+    bool overridden = false;   ///< `config` differs from the project's configuration
     QList<ProjectWorld> worlds;
     int skippedIterations = 0; ///< running or interrupted
     ReplayResult result;
@@ -39,7 +48,8 @@ struct ProjectReplayOutcome
 
 /// Replays a policy version in every replay world of a project
 /// (ProjectWorlds: finished iterations), running it by the project's rule
-/// (ProjectPolicies::specFor), and stores one record per (version, world, β,
+/// (ProjectPolicies::specFor) under the project's replay configuration (or
+/// the request's overrides), and stores one record per (version, world, β,
 /// W, λ, K, grid), replacing earlier ones. Fails — before replaying — when the
 /// project cannot be opened, the policy cannot be resolved, or there is no
 /// replay world.

@@ -2,7 +2,9 @@
 
 #include "replay/replayengine.h"
 
+#include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace dreamrsi {
@@ -56,78 +58,179 @@ bool ProjectScores::coversAll(const ReplayResult &result, const QList<ProjectWor
     return true;
 }
 
-QHash<PolicyVersionId, ReplayResultPtr> ProjectScores::resultsFromRecords(const QList<ReplayResultRecord> &records,
-                                                                          const QList<ProjectWorld> &worlds)
+namespace {
+
+using Params = std::tuple<int, double, int>; // W, λ, K (0 = none)
+
+Params paramsOf(const ReplayKey &k)
 {
-    QList<ProjectWorld> projectWorlds;
+    return Params{k.workers, k.lambda, k.rounds.value_or(0)};
+}
+
+std::pair<int, int> gridOf(const ReplayKey &k)
+{
+    return k.grid ? std::pair{k.grid->branches, k.grid->refinements} : std::pair{-1, -1};
+}
+
+QList<ProjectWorld> replayWorldsIn(const QList<ProjectWorld> &worlds)
+{
+    QList<ProjectWorld> out;
     for (const ProjectWorld &w : worlds) {
         if (w.iteration != 0 && w.tree)
-            projectWorlds.append(w);
-    }
-    // Pick, per version, the parameter set (W, λ, K, grid) of its newest record.
-    using Params = std::tuple<int, double, int, int, int>;
-    auto paramsOf = [](const ReplayKey &k) {
-        return Params{k.workers, k.lambda, k.rounds.value_or(-1), k.grid ? k.grid->branches : -1,
-                      k.grid ? k.grid->refinements : -1};
-    };
-    QHash<PolicyVersionId, const ReplayResultRecord *> newest;
-    for (const ReplayResultRecord &r : records) {
-        const ReplayResultRecord *&n = newest[r.key.version];
-        if (!n || r.created > n->created)
-            n = &r;
-    }
-    QHash<PolicyVersionId, ReplayResultPtr> out;
-    for (auto it = newest.cbegin(); it != newest.cend(); ++it) {
-        const Params chosen = paramsOf(it.value()->key);
-        // world iteration → β → record
-        std::map<IterationId, std::map<double, const ReplayResultRecord *>> byWorld;
-        for (const ReplayResultRecord &r : records) {
-            if (r.key.version == it.key() && paramsOf(r.key) == chosen)
-                byWorld[r.key.world][r.key.beta] = &r;
-        }
-        auto result = std::make_shared<ReplayResult>();
-        result->workers = it.value()->key.workers;
-        result->lambda = it.value()->key.lambda;
-        result->maxRounds = it.value()->key.rounds;
-        for (const ProjectWorld &w : std::as_const(projectWorlds)) {
-            auto found = byWorld.find(w.iteration);
-            if (found == byWorld.end())
-                continue;
-            SweepResult sweep;
-            sweep.world = w.name;
-            sweep.cells = w.tree->cellCount();
-            sweep.best = w.tree->bestEffectiveScore();
-            sweep.scorable = w.tree->isScorable();
-            sweep.lambda = result->lambda;
-            QList<double> betas;
-            for (const auto &[beta, rec] : found->second) {
-                EpisodeResult e;
-                e.beta = beta;
-                e.calls = int(rec->calls);
-                e.rounds = rec->rounds;
-                e.best = rec->best;
-                e.attainment = rec->attainment;
-                e.scorable = sweep.scorable;
-                e.revealed = rec->revealed;
-                e.error = rec->error.value_or(QString());
-                if (!e.error.isEmpty() && sweep.error.isEmpty())
-                    sweep.error = e.error;
-                sweep.episodes.append(e);
-                betas.append(beta);
-            }
-            ReplayEngine::score(sweep, int(sweep.episodes.size()));
-            if (result->betas.isEmpty())
-                result->betas = betas;
-            result->worlds.append(sweep);
-        }
-        if (result->worlds.isEmpty())
-            continue;
-        result->computeValue();
-        if (!coversAll(*result, projectWorlds))
-            result->value.reset();
-        out.insert(it.key(), result);
+            out.append(w);
     }
     return out;
+}
+
+/// One version's result from `records` (all of that version and one W, λ,
+/// K), restricted to `betas` when given; worlds lacking one of `betas` are
+/// left out. Null when no world has a record.
+ReplayResultPtr resultOf(const QList<const ReplayResultRecord *> &records, const QList<ProjectWorld> &projectWorlds,
+                         const std::optional<QList<double>> &betas)
+{
+    if (records.isEmpty())
+        return nullptr;
+    // The grid restriction of the newest record wins.
+    const ReplayResultRecord *newest = nullptr;
+    for (const ReplayResultRecord *r : records) {
+        if (!newest || r->created > newest->created)
+            newest = r;
+    }
+    const auto grid = gridOf(newest->key);
+    // world iteration → β → record
+    std::map<IterationId, std::map<double, const ReplayResultRecord *>> byWorld;
+    std::set<double> seen;
+    for (const ReplayResultRecord *r : records) {
+        if (gridOf(r->key) == grid && (!betas || betas->contains(r->key.beta))) {
+            byWorld[r->key.world][r->key.beta] = r;
+            seen.insert(r->key.beta);
+        }
+    }
+    auto result = std::make_shared<ReplayResult>();
+    result->workers = newest->key.workers;
+    result->lambda = newest->key.lambda;
+    result->maxRounds = newest->key.rounds;
+    if (betas) {
+        result->betas = *betas;
+        std::sort(result->betas.begin(), result->betas.end());
+    } else {
+        result->betas = QList<double>(seen.begin(), seen.end());
+    }
+    for (const ProjectWorld &w : projectWorlds) {
+        auto found = byWorld.find(w.iteration);
+        if (found == byWorld.end() || (betas && found->second.size() != size_t(result->betas.size())))
+            continue;
+        SweepResult sweep;
+        sweep.world = w.name;
+        sweep.cells = w.tree->cellCount();
+        sweep.best = w.tree->bestEffectiveScore();
+        sweep.scorable = w.tree->isScorable();
+        sweep.lambda = result->lambda;
+        for (const auto &[beta, rec] : found->second) {
+            EpisodeResult e;
+            e.beta = beta;
+            e.calls = int(rec->calls);
+            e.rounds = rec->rounds;
+            e.best = rec->best;
+            e.attainment = rec->attainment;
+            e.scorable = sweep.scorable;
+            e.revealed = rec->revealed;
+            e.error = rec->error.value_or(QString());
+            if (!e.error.isEmpty() && sweep.error.isEmpty())
+                sweep.error = e.error;
+            sweep.episodes.append(e);
+        }
+        ReplayEngine::score(sweep, int(sweep.episodes.size()));
+        result->worlds.append(sweep);
+    }
+    if (result->worlds.isEmpty())
+        return nullptr;
+    result->computeValue();
+    if (!ProjectScores::coversAll(*result, projectWorlds))
+        result->value.reset();
+    return result;
+}
+
+} // namespace
+
+QHash<PolicyVersionId, ReplayResultPtr> ProjectScores::resultsFromRecords(const QList<ReplayResultRecord> &records,
+                                                                          const QList<ProjectWorld> &worlds,
+                                                                          const ReplayConfig &config)
+{
+    const QList<ProjectWorld> projectWorlds = replayWorldsIn(worlds);
+    QHash<PolicyVersionId, QList<const ReplayResultRecord *>> byVersion;
+    for (const ReplayResultRecord &r : records) {
+        if (config.covers(r.key))
+            byVersion[r.key.version].append(&r);
+    }
+    QHash<PolicyVersionId, ReplayResultPtr> out;
+    for (auto it = byVersion.cbegin(); it != byVersion.cend(); ++it) {
+        if (ReplayResultPtr result = resultOf(it.value(), projectWorlds, config.betas))
+            out.insert(it.key(), result);
+    }
+    return out;
+}
+
+QList<ConfiguredResult> ProjectScores::otherResults(const QList<ReplayResultRecord> &records, const QList<ProjectWorld> &worlds,
+                                                    const ReplayConfig &config)
+{
+    const QList<ProjectWorld> projectWorlds = replayWorldsIn(worlds);
+    const Params own{config.workers, config.lambda, config.rounds.value_or(0)};
+    std::map<std::pair<PolicyVersionId, Params>, QList<const ReplayResultRecord *>> groups;
+    for (const ReplayResultRecord &r : records) {
+        if (paramsOf(r.key) != own)
+            groups[{r.key.version, paramsOf(r.key)}].append(&r);
+    }
+    QList<ConfiguredResult> out;
+    for (const auto &[key, group] : groups) {
+        ReplayResultPtr result = resultOf(group, projectWorlds, std::nullopt);
+        if (result)
+            out.append(ConfiguredResult{key.first, configOf(*result), result});
+    }
+    return out;
+}
+
+QList<PolicyVersionId> ProjectScores::staleVersions(const QList<ReplayResultRecord> &records, const QList<ProjectWorld> &worlds,
+                                                    const ReplayConfig &config)
+{
+    const QList<ProjectWorld> projectWorlds = replayWorldsIn(worlds);
+    // version → (world, β) pairs stored under the configuration
+    std::map<PolicyVersionId, std::set<std::pair<IterationId, double>>> covered;
+    for (const ReplayResultRecord &r : records) {
+        auto &pairs = covered[r.key.version];
+        if (config.covers(r.key))
+            pairs.insert({r.key.world, r.key.beta});
+    }
+    QList<PolicyVersionId> stale;
+    for (const auto &[version, pairs] : covered) {
+        bool complete = true;
+        for (const ProjectWorld &w : projectWorlds) {
+            for (const double b : config.betas)
+                complete = complete && pairs.count({w.iteration, b}) > 0;
+        }
+        if (!complete)
+            stale.append(version);
+    }
+    return stale;
+}
+
+ReplayOptions ProjectScores::optionsFor(const ReplayConfig &config, ReplayOptions base)
+{
+    base.workers = config.workers;
+    base.lambda = config.lambda;
+    base.betas = config.betas;
+    base.maxRounds = config.rounds;
+    return base;
+}
+
+ReplayConfig ProjectScores::configOf(const ReplayResult &result)
+{
+    ReplayConfig c;
+    c.workers = result.workers;
+    c.lambda = result.lambda;
+    c.betas = result.betas;
+    c.rounds = result.maxRounds;
+    return c;
 }
 
 } // namespace dreamrsi

@@ -21,6 +21,7 @@ ApprovalInputs ProjectSnapshot::approvalInputs() const
     ApprovalInputs in;
     in.worlds = worlds;
     in.deployed = deployedVersion();
+    in.config = config.config;
     for (const PolicyVersion &v : versions)
         in.versions.append({v, true, results.value(v.id)});
     return in;
@@ -37,10 +38,16 @@ Result<ProjectSnapshot> ProjectSnapshot::load(ProjectReader &reader)
     if (!versions.ok())
         return versions.failureAs<ProjectSnapshot>();
     s.versions = std::move(*versions.value);
+    Result<StoredReplayConfig> config = reader.replayConfig();
+    if (!config.ok())
+        return config.failureAs<ProjectSnapshot>();
+    s.config = *config.value;
     const Result<QList<ReplayResultRecord>> records = reader.replayResults();
     if (!records.ok())
         return records.failureAs<ProjectSnapshot>();
-    s.results = ProjectScores::resultsFromRecords(*records.value, s.worlds);
+    s.results = ProjectScores::resultsFromRecords(*records.value, s.worlds, s.config.config);
+    s.others = ProjectScores::otherResults(*records.value, s.worlds, s.config.config);
+    s.stale = ProjectScores::staleVersions(*records.value, s.worlds, s.config.config);
     Result<QList<Approval>> approvals = reader.approvals();
     if (!approvals.ok())
         return approvals.failureAs<ProjectSnapshot>();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "approvalcomparison.h"
+#include "projectscores.h"
 #include "projectworld.h"
 
 #include "model/result.h"
@@ -15,8 +16,10 @@ namespace dreamrsi {
 class ProjectReader;
 
 /// Everything the offline half knows of a project at one moment: its replay
-/// worlds (ProjectWorlds), its policy versions, each version's result over
-/// those worlds (ProjectScores) and the approvals. The GUI builds the same
+/// worlds (ProjectWorlds), its policy versions, its replay configuration,
+/// each version's result over those worlds under that configuration
+/// (ProjectScores), the results kept under other configurations and the
+/// approvals. The GUI builds the same
 /// from the same functions stage by stage (views/projectsession); the CLI
 /// loads it at once.
 struct ProjectSnapshot
@@ -24,7 +27,10 @@ struct ProjectSnapshot
     QList<ProjectWorld> worlds;
     int skippedIterations = 0; ///< running or interrupted, not replay worlds
     QList<PolicyVersion> versions;
-    QHash<PolicyVersionId, ReplayResultPtr> results;
+    StoredReplayConfig config;                      ///< the project's replay configuration
+    QHash<PolicyVersionId, ReplayResultPtr> results; ///< under `config` only
+    QList<ConfiguredResult> others;                 ///< under other configurations, labelled with theirs
+    QList<PolicyVersionId> stale;                   ///< versions whose stored values do not cover `config`
     QList<Approval> approvals; ///< oldest first; the newest names the deployed version
 
     PolicyVersionId deployedVersion() const { return approvals.isEmpty() ? 0 : approvals.constLast().version; }

@@ -12,6 +12,8 @@
 
 #include <sqlite3.h>
 
+#include <cmath>
+
 namespace dreamrsi {
 
 namespace {
@@ -353,6 +355,46 @@ StoreResult<QList<ReplayResultRecord>> ProjectReader::replayResults(PolicyVersio
     }
     if (step == SqliteStatement::Step::Error)
         return d->fail<QList<ReplayResultRecord>>(s);
+    return R::success(out);
+}
+
+StoreResult<StoredReplayConfig> ProjectReader::replayConfig()
+{
+    using R = StoreResult<StoredReplayConfig>;
+    ReadTransaction tx(*d->db);
+    SqliteStatement s(*d->db, "SELECT workers, lambda, betas, rounds_limit, origin, updated FROM replay_config WHERE id = 1");
+    StoredReplayConfig out;
+    switch (s.step()) {
+    case SqliteStatement::Step::Done: return R::success(out); // never written: the defaults
+    case SqliteStatement::Step::Error: return d->fail<StoredReplayConfig>(s);
+    case SqliteStatement::Step::Row: break;
+    }
+    const auto damaged = [&](const QString &what) {
+        return R::failure(d->where(QStringLiteral("the stored replay configuration is damaged: %1").arg(what)));
+    };
+    out.config.workers = int(s.int64(0));
+    out.config.lambda = s.real(1);
+    if (out.config.workers < 1)
+        return damaged(QStringLiteral("W is %1").arg(out.config.workers));
+    if (!std::isfinite(out.config.lambda) || out.config.lambda < 0)
+        return damaged(QStringLiteral("λ is %1").arg(out.config.lambda));
+    const QJsonDocument betas = QJsonDocument::fromJson(s.textUtf8(2));
+    if (!betas.isArray() || betas.array().isEmpty())
+        return damaged(QStringLiteral("the β grid '%1' is not a list of numbers").arg(s.text(2)));
+    out.config.betas.clear();
+    for (const QJsonValue &b : betas.array()) {
+        if (!b.isDouble() || !(b.toDouble() >= 0.0 && b.toDouble() <= 1.0))
+            return damaged(QStringLiteral("the β grid '%1' holds a value outside [0, 1]").arg(s.text(2)));
+        out.config.betas.append(b.toDouble());
+    }
+    if (s.int64(3) > 0)
+        out.config.rounds = int(s.int64(3));
+    const std::optional<ReplayConfigOrigin> origin = replayConfigOriginFromName(s.text(4));
+    if (!origin)
+        return damaged(QStringLiteral("unknown origin '%1'").arg(s.text(4)));
+    out.origin = *origin;
+    if (!s.isNull(5))
+        out.updated = parseStoreTimestamp(s.text(5));
     return R::success(out);
 }
 

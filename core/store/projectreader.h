@@ -46,6 +46,8 @@ public:
     /// Results of one version, or of all versions when `version` is 0.
     StoreResult<QList<ReplayResultRecord>> replayResults(PolicyVersionId version = 0);
     StoreResult<QList<Approval>> approvals();
+    /// The project's replay configuration (the defaults when none was stored).
+    StoreResult<StoredReplayConfig> replayConfig();
     StoreResult<QList<ArtifactRef>> cellArtifacts(IterationId iteration, const QString &cellId);
     /// The artifact's bytes, verified against its hash.
     StoreResult<QByteArray> readArtifact(const QString &hash);

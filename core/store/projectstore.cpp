@@ -269,6 +269,11 @@ QFuture<StoreResult<QList<Approval>>> ProjectStore::approvals()
     return runRead<QList<Approval>>(&d->readPool, d.get(), [](ProjectReader &r) { return r.approvals(); });
 }
 
+QFuture<StoreResult<StoredReplayConfig>> ProjectStore::replayConfig()
+{
+    return runRead<StoredReplayConfig>(&d->readPool, d.get(), [](ProjectReader &r) { return r.replayConfig(); });
+}
+
 QFuture<StoreResult<QList<ArtifactRef>>> ProjectStore::cellArtifacts(IterationId iteration, const QString &cellId)
 {
     return runRead<QList<ArtifactRef>>(&d->readPool, d.get(), [iteration, cellId](ProjectReader &r) {
@@ -309,8 +314,11 @@ QFuture<StoreResult<IterationId>> ProjectStore::beginIteration(const IterationIn
 {
     return DREAMRSI_WRITE(IterationId, {
         StoreResult<IterationId> r = p->writer->beginIteration(info);
-        if (r.ok())
+        if (r.ok()) {
             emit iterationChanged(*r.value);
+            if (info.maxParallelism) // the first round may have set W
+                emit replayConfigChanged();
+        }
         return r;
     });
 }
@@ -395,6 +403,16 @@ QFuture<StoreResult<qint64>> ProjectStore::addApproval(const Approval &approval)
         StoreResult<qint64> r = p->writer->addApproval(approval);
         if (r.ok())
             emit approvalsChanged();
+        return r;
+    });
+}
+
+QFuture<StoreResult<Done>> ProjectStore::setReplayConfig(const ReplayConfig &config)
+{
+    return DREAMRSI_WRITE(Done, {
+        StoreResult<Done> r = p->writer->setReplayConfig(config);
+        if (r.ok())
+            emit replayConfigChanged();
         return r;
     });
 }

@@ -75,6 +75,8 @@ public:
     /// Results of one version (or of every version when `version` is 0).
     QFuture<StoreResult<QList<ReplayResultRecord>>> replayResults(PolicyVersionId version = 0);
     QFuture<StoreResult<QList<Approval>>> approvals();
+    /// The project's one replay configuration (ProjectReader::replayConfig).
+    QFuture<StoreResult<StoredReplayConfig>> replayConfig();
     QFuture<StoreResult<QList<ArtifactRef>>> cellArtifacts(IterationId iteration, const QString &cellId);
     QFuture<StoreResult<QByteArray>> readArtifact(const QString &hash);
 
@@ -103,6 +105,8 @@ public:
     /// Stores replay results in one transaction, replacing results with equal keys.
     QFuture<StoreResult<Done>> storeReplayResults(const QList<ReplayResultRecord> &results);
     QFuture<StoreResult<qint64>> addApproval(const Approval &approval);
+    /// Replaces the project's replay configuration (ProjectWriter::setReplayConfig).
+    QFuture<StoreResult<Done>> setReplayConfig(const ReplayConfig &config);
 
 signals:
     void cellAppended(qint64 iteration, const QString &cellId);
@@ -110,6 +114,8 @@ signals:
     void policyVersionsChanged();
     void replayResultsChanged(qint64 version);
     void approvalsChanged();
+    /// The replay configuration was set (by the user, or by the first round).
+    void replayConfigChanged();
 
 private:
     struct Private;

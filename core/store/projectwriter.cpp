@@ -16,6 +16,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include <fcntl.h>
@@ -504,8 +505,20 @@ StoreResult<IterationId> ProjectWriter::beginIteration(const IterationInfo &info
     running.cellCount = 0;
     running.bestScore.reset();
     const std::optional<IterationId> id = d->insertIteration(running, &error);
-    if (!id || !tx.commit(&error))
-        return R::failure(id ? d->where(error) : error);
+    if (!id)
+        return R::failure(error);
+    if (info.maxParallelism && *info.maxParallelism >= 1) {
+        // The first round sets W unless someone set the configuration before.
+        SqliteStatement w(*d->db, "INSERT INTO replay_config(id, workers, origin, updated) VALUES (1, ?1, 'first_round', ?2) "
+                                  "ON CONFLICT(id) DO UPDATE SET workers = excluded.workers, origin = excluded.origin, "
+                                  "updated = excluded.updated WHERE origin = 'default'");
+        w.bind(1, qint64(*info.maxParallelism));
+        w.bind(2, nowText());
+        if (!w.run())
+            return R::failure(d->where(w.error()));
+    }
+    if (!tx.commit(&error))
+        return R::failure(d->where(error));
     return R::success(*id);
 }
 
@@ -735,6 +748,38 @@ StoreResult<qint64> ProjectWriter::addApproval(const Approval &a)
                                        : s.error()));
     }
     return R::success(d->db->lastInsertRowId());
+}
+
+StoreResult<Done> ProjectWriter::setReplayConfig(const ReplayConfig &c)
+{
+    using R = StoreResult<Done>;
+    if (c.workers < 1)
+        return R::failure(d->where(QStringLiteral("replay configuration: W must be at least 1 (got %1)").arg(c.workers)));
+    if (!std::isfinite(c.lambda) || c.lambda < 0)
+        return R::failure(d->where(QStringLiteral("replay configuration: λ must be a finite number ≥ 0 (got %1)").arg(c.lambda)));
+    if (c.betas.isEmpty())
+        return R::failure(d->where(QStringLiteral("replay configuration: the β grid is empty")));
+    QList<double> sorted = c.betas;
+    std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+    QJsonArray betas;
+    for (const double b : std::as_const(sorted)) {
+        if (!(b >= 0.0 && b <= 1.0))
+            return R::failure(d->where(QStringLiteral("replay configuration: β %1 is outside [0, 1]").arg(b)));
+        betas.append(b);
+    }
+    if (c.rounds && *c.rounds < 1)
+        return R::failure(d->where(QStringLiteral("replay configuration: K must be at least 1 (got %1)").arg(*c.rounds)));
+    SqliteStatement s(*d->db, "INSERT OR REPLACE INTO replay_config(id, workers, lambda, betas, rounds_limit, origin, updated) "
+                              "VALUES (1, ?1, ?2, ?3, ?4, 'user', ?5)");
+    s.bind(1, qint64(c.workers));
+    s.bind(2, c.lambda);
+    s.bindText(3, QJsonDocument(betas).toJson(QJsonDocument::Compact));
+    s.bind(4, qint64(c.rounds.value_or(0)));
+    s.bind(5, nowText());
+    if (!s.run())
+        return R::failure(d->where(s.error()));
+    return R::success({});
 }
 
 StoreResult<Done> ProjectWriter::integrityCheck()

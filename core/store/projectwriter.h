@@ -40,6 +40,9 @@ public:
     QString artifactDir() const;
 
     StoreResult<Done> updateProject(const ProjectInfo &info);
+    /// Starts an online round. The project's first round (while the replay
+    /// configuration is still the defaults, never set by anyone) also sets
+    /// the configuration's W to the round's, in the same transaction.
     StoreResult<IterationId> beginIteration(const IterationInfo &info);
     StoreResult<Done> appendCell(IterationId iteration, const Cell &cell, const QList<ArtifactRef> &artifacts = {});
     StoreResult<Done> finishIteration(IterationId iteration, IterationStatus status);
@@ -52,6 +55,9 @@ public:
     StoreResult<PolicyVersionId> addPolicyVersion(const PolicyVersion &version);
     StoreResult<Done> storeReplayResults(const QList<ReplayResultRecord> &results);
     StoreResult<qint64> addApproval(const Approval &approval);
+    /// Replaces the project's replay configuration (origin User): W ≥ 1, λ ≥ 0
+    /// and finite, a non-empty β grid in [0, 1], K ≥ 1 when given.
+    StoreResult<Done> setReplayConfig(const ReplayConfig &config);
 
     /// PRAGMA integrity_check; success when it reports "ok".
     StoreResult<Done> integrityCheck();

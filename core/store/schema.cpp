@@ -175,6 +175,47 @@ ALTER TABLE iterations ADD COLUMN rounds_limit INTEGER;
 ALTER TABLE iterations ADD COLUMN calls_limit INTEGER;
 )sql";
 
+// Version 5: the project's one replay configuration (W, λ, β grid, K) and
+// where it came from. An upgraded project takes the configuration of its
+// most recent dream (the newest result of a version an agent or the
+// improver wrote: its W, λ and K, and the β its episodes under them used),
+// else its first round's W, else the defaults. β are kept as a JSON array;
+// rounds_limit 0 means no K, as in replay_results.
+constexpr const char *V5 = R"sql(
+CREATE TABLE replay_config(
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  workers INTEGER NOT NULL DEFAULT 10 CHECK (workers >= 1),
+  lambda REAL NOT NULL DEFAULT 0.1,
+  betas TEXT NOT NULL DEFAULT '[0,0.25,0.5,0.75,1]',
+  rounds_limit INTEGER NOT NULL DEFAULT 0,
+  origin TEXT NOT NULL DEFAULT 'default' CHECK (origin IN ('default', 'first_round', 'dream', 'user')),
+  updated TEXT
+);
+INSERT INTO replay_config(id) VALUES (1);
+CREATE TEMP TABLE latest_dream AS
+  SELECT r.policy_version_id AS version, r.workers AS workers, r.lambda AS lambda, r.rounds_limit AS rounds_limit
+  FROM replay_results r JOIN policy_versions p ON p.id = r.policy_version_id
+  WHERE p.origin = 'agent' AND r.error IS NULL
+  ORDER BY r.created DESC, r.id DESC LIMIT 1;
+UPDATE replay_config SET
+  workers = (SELECT workers FROM latest_dream),
+  lambda = (SELECT lambda FROM latest_dream),
+  rounds_limit = (SELECT rounds_limit FROM latest_dream),
+  betas = (SELECT '[' || group_concat(beta, ',') || ']' FROM
+             (SELECT DISTINCT r.beta AS beta FROM replay_results r, latest_dream l
+              WHERE r.policy_version_id = l.version AND r.workers = l.workers AND r.lambda = l.lambda
+                AND r.rounds_limit = l.rounds_limit ORDER BY r.beta)),
+  origin = 'dream',
+  updated = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+WHERE EXISTS (SELECT 1 FROM latest_dream);
+UPDATE replay_config SET
+  workers = (SELECT max_parallelism FROM iterations WHERE max_parallelism >= 1 ORDER BY id LIMIT 1),
+  origin = 'first_round',
+  updated = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+WHERE origin = 'default' AND EXISTS (SELECT 1 FROM iterations WHERE max_parallelism >= 1);
+DROP TABLE latest_dream;
+)sql";
+
 QString describe(const SqliteConnection &db, const QString &what)
 {
     return QStringLiteral("%1: %2").arg(db.path(), what);
@@ -189,6 +230,7 @@ const char *migrationTo(int v)
     case 2: return V2;
     case 3: return V3;
     case 4: return V4;
+    case 5: return V5;
     default: return nullptr;
     }
 }

@@ -1,5 +1,10 @@
 #include "storetypes.h"
 
+#include <QJsonArray>
+#include <QStringList>
+
+#include <algorithm>
+
 namespace dreamrsi {
 
 QString iterationStatusName(IterationStatus s)
@@ -52,6 +57,81 @@ TreeMeta IterationInfo::treeMeta() const
     m.grid = grid;
     m.payload = payload;
     return m;
+}
+
+ReplayConfig::ReplayConfig() = default;
+
+QString ReplayConfig::label() const
+{
+    QStringList bs;
+    for (const double b : betas)
+        bs.append(QString::number(b));
+    return QStringLiteral("W %1, λ %2, β {%3}, %4")
+        .arg(workers)
+        .arg(QString::number(lambda))
+        .arg(bs.join(QStringLiteral(", ")),
+             rounds ? QStringLiteral("K %1").arg(*rounds) : QStringLiteral("no K"));
+}
+
+QJsonObject ReplayConfig::toJson() const
+{
+    QJsonArray bs;
+    for (const double b : betas)
+        bs.append(b);
+    return QJsonObject{{QStringLiteral("workers"), workers},
+                       {QStringLiteral("lambda"), lambda},
+                       {QStringLiteral("betas"), bs},
+                       {QStringLiteral("rounds"), rounds ? QJsonValue(*rounds) : QJsonValue(QJsonValue::Null)}};
+}
+
+ReplayConfig ReplayConfig::ofKey(const ReplayKey &key, const QList<double> &betas)
+{
+    ReplayConfig c;
+    c.workers = key.workers;
+    c.lambda = key.lambda;
+    c.rounds = key.rounds;
+    c.betas = betas;
+    std::sort(c.betas.begin(), c.betas.end());
+    return c;
+}
+
+bool ReplayConfig::covers(const ReplayKey &key) const
+{
+    return key.workers == workers && key.lambda == lambda && key.rounds == rounds && betas.contains(key.beta);
+}
+
+QString replayConfigOriginName(ReplayConfigOrigin o)
+{
+    switch (o) {
+    case ReplayConfigOrigin::Default: return QStringLiteral("default");
+    case ReplayConfigOrigin::FirstRound: return QStringLiteral("first_round");
+    case ReplayConfigOrigin::Dream: return QStringLiteral("dream");
+    case ReplayConfigOrigin::User: return QStringLiteral("user");
+    }
+    return {};
+}
+
+std::optional<ReplayConfigOrigin> replayConfigOriginFromName(const QString &name)
+{
+    for (ReplayConfigOrigin o : {ReplayConfigOrigin::Default, ReplayConfigOrigin::FirstRound, ReplayConfigOrigin::Dream,
+                                 ReplayConfigOrigin::User}) {
+        if (replayConfigOriginName(o) == name)
+            return o;
+    }
+    return std::nullopt;
+}
+
+ReplayConfig ReplayConfigOverrides::applyTo(ReplayConfig config) const
+{
+    if (workers)
+        config.workers = *workers;
+    if (lambda)
+        config.lambda = *lambda;
+    if (betas)
+        config.betas = *betas;
+    if (rounds)
+        config.rounds = *rounds;
+    return config;
 }
 
 } // namespace dreamrsi

@@ -119,6 +119,62 @@ struct ReplayKey
     friend bool operator==(const ReplayKey &, const ReplayKey &) = default;
 };
 
+/// The replay configuration of a project (one per project): W, λ, the β
+/// grid and K. Dreams, project replays, values, approval and plots all use
+/// it; results computed under another configuration are kept and shown with
+/// theirs, never averaged or compared with the project's.
+struct ReplayConfig
+{
+    ReplayConfig(); // out of line: keeps GCC's inlined QList copy of the default β grid out of callers
+    int workers = 10;                               ///< W
+    double lambda = 0.1;                            ///< λ of the value
+    QList<double> betas{0.0, 0.25, 0.5, 0.75, 1.0}; ///< the β grid, ascending
+    std::optional<int> rounds;                      ///< K; nullopt = no limit
+    friend bool operator==(const ReplayConfig &, const ReplayConfig &) = default;
+
+    /// "W 10, λ 0.1, β {0, 0.25, 0.5, 0.75, 1}, no K": how results are labelled.
+    QString label() const;
+    /// {workers, lambda, betas, rounds} (rounds null when there is no K).
+    QJsonObject toJson() const;
+    /// The configuration of a stored episode's key, with β set `betas`.
+    static ReplayConfig ofKey(const ReplayKey &key, const QList<double> &betas);
+    /// True when an episode stored under `key` belongs to this configuration:
+    /// same W, λ and K, and its β is in the grid.
+    bool covers(const ReplayKey &key) const;
+};
+
+/// Who set a project's replay configuration last.
+enum class ReplayConfigOrigin {
+    Default,   ///< never set: the defaults; the first round sets W to its own
+    FirstRound,///< W taken from the project's first round
+    Dream,     ///< taken from the project's most recent dream when the schema was upgraded
+    User,      ///< set by the user (Settings, `dreamrsi project config`)
+};
+QString replayConfigOriginName(ReplayConfigOrigin o);
+std::optional<ReplayConfigOrigin> replayConfigOriginFromName(const QString &name);
+
+/// The stored replay configuration and where it came from.
+struct StoredReplayConfig
+{
+    ReplayConfig config;
+    ReplayConfigOrigin origin = ReplayConfigOrigin::Default;
+    QDateTime updated; ///< UTC; invalid when never set
+};
+
+/// Explicit flags that replace parts of the project's configuration for one
+/// run only (`replay --project`, `dream`, `loop`); results are labelled with
+/// the configuration they were computed under.
+struct ReplayConfigOverrides
+{
+    std::optional<int> workers;
+    std::optional<double> lambda;
+    std::optional<QList<double>> betas;
+    std::optional<int> rounds;
+
+    bool any() const { return workers || lambda || betas || rounds; }
+    ReplayConfig applyTo(ReplayConfig config) const;
+};
+
 /// One stored replay episode result. Storing a result with the same key
 /// replaces the earlier one.
 struct ReplayResultRecord

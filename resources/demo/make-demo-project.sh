@@ -15,6 +15,10 @@
 # - the finished iterations exported next to this script as tree files
 #   (demo worlds for `dreamrsi replay --world`).
 #
+# Every value is computed under the project's one replay configuration, whose W
+# the first round sets (4); its dreams and the replays of the built-ins use it,
+# so the Policies table and the approval compare like with like.
+#
 # Scores and programs depend only on the seeds; timings and timestamps vary.
 # An existing OUT (with its artifact folder) is replaced.
 set -eu

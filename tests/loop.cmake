@@ -20,3 +20,13 @@ dreamrsi_add_test(tst_loop_cli SOURCES tst_loop_cli.cpp LIBS dreamrsi::store LAB
 dreamrsi_add_test(tst_gui_follow SOURCES tst_gui_follow.cpp
                   LIBS dreamrsi::views LABELS loop gui TIMEOUT 300)
 add_dependencies(tst_gui_follow round_helper)
+
+# Steering a live round: interventions between batches, from this process
+# and from a second one (dreamrsi steer), surviving a SIGKILL and resume.
+dreamrsi_add_test(tst_loop_steering SOURCES tst_loop_steering.cpp roundtestsupport.h
+                  LIBS dreamrsi::loop dreamrsi::store LABELS loop cli TIMEOUT 600)
+add_dependencies(tst_loop_steering round_helper)
+
+# The loop's approval gate: answered by `dreamrsi approve` from another process.
+dreamrsi_add_test(tst_loop_approval SOURCES tst_loop_approval.cpp roundtestsupport.h
+                  LIBS dreamrsi::loop dreamrsi::store LABELS loop cli TIMEOUT 600)

@@ -46,6 +46,9 @@ public:
     /// Results of one version, or of all versions when `version` is 0.
     StoreResult<QList<ReplayResultRecord>> replayResults(PolicyVersionId version = 0);
     StoreResult<QList<Approval>> approvals();
+    /// Steering events of one iteration in the order they were applied, or
+    /// every event of the project (approval waits included) when `iteration` is 0.
+    StoreResult<QList<SteeringEvent>> steeringEvents(IterationId iteration = 0);
     StoreResult<QList<ArtifactRef>> cellArtifacts(IterationId iteration, const QString &cellId);
     /// The artifact's bytes, verified against its hash.
     StoreResult<QByteArray> readArtifact(const QString &hash);

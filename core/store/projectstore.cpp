@@ -269,6 +269,12 @@ QFuture<StoreResult<QList<Approval>>> ProjectStore::approvals()
     return runRead<QList<Approval>>(&d->readPool, d.get(), [](ProjectReader &r) { return r.approvals(); });
 }
 
+QFuture<StoreResult<QList<SteeringEvent>>> ProjectStore::steeringEvents(IterationId iteration)
+{
+    return runRead<QList<SteeringEvent>>(&d->readPool, d.get(),
+                                         [iteration](ProjectReader &r) { return r.steeringEvents(iteration); });
+}
+
 QFuture<StoreResult<QList<ArtifactRef>>> ProjectStore::cellArtifacts(IterationId iteration, const QString &cellId)
 {
     return runRead<QList<ArtifactRef>>(&d->readPool, d.get(), [iteration, cellId](ProjectReader &r) {
@@ -394,6 +400,16 @@ QFuture<StoreResult<qint64>> ProjectStore::addApproval(const Approval &approval)
         StoreResult<qint64> r = p->writer->addApproval(approval);
         if (r.ok())
             emit approvalsChanged();
+        return r;
+    });
+}
+
+QFuture<StoreResult<qint64>> ProjectStore::addSteeringEvent(const SteeringEvent &event)
+{
+    return DREAMRSI_WRITE(qint64, {
+        StoreResult<qint64> r = p->writer->addSteeringEvent(event);
+        if (r.ok())
+            emit steeringChanged(event.iteration);
         return r;
     });
 }

@@ -75,6 +75,8 @@ public:
     /// Results of one version (or of every version when `version` is 0).
     QFuture<StoreResult<QList<ReplayResultRecord>>> replayResults(PolicyVersionId version = 0);
     QFuture<StoreResult<QList<Approval>>> approvals();
+    /// Steering events of one iteration, or of the whole project when `iteration` is 0.
+    QFuture<StoreResult<QList<SteeringEvent>>> steeringEvents(IterationId iteration = 0);
     QFuture<StoreResult<QList<ArtifactRef>>> cellArtifacts(IterationId iteration, const QString &cellId);
     QFuture<StoreResult<QByteArray>> readArtifact(const QString &hash);
 
@@ -101,6 +103,8 @@ public:
     /// Stores replay results in one transaction, replacing results with equal keys.
     QFuture<StoreResult<Done>> storeReplayResults(const QList<ReplayResultRecord> &results);
     QFuture<StoreResult<qint64>> addApproval(const Approval &approval);
+    /// Records a steering event (ProjectWriter::addSteeringEvent); emits steeringChanged.
+    QFuture<StoreResult<qint64>> addSteeringEvent(const SteeringEvent &event);
 
 signals:
     void cellAppended(qint64 iteration, const QString &cellId);
@@ -108,6 +112,8 @@ signals:
     void policyVersionsChanged();
     void replayResultsChanged(qint64 version);
     void approvalsChanged();
+    /// A steering event was stored (iteration 0: outside a round).
+    void steeringChanged(qint64 iteration);
 
 private:
     struct Private;

@@ -51,6 +51,10 @@ public:
     StoreResult<PolicyVersionId> addPolicyVersion(const PolicyVersion &version);
     StoreResult<Done> storeReplayResults(const QList<ReplayResultRecord> &results);
     StoreResult<qint64> addApproval(const Approval &approval);
+    /// Records a steering event. An event whose requestId is already stored
+    /// is not stored again: the earlier event's id is returned (a request
+    /// applied before a crash and seen again on resume counts once).
+    StoreResult<qint64> addSteeringEvent(const SteeringEvent &event);
 
     /// PRAGMA integrity_check; success when it reports "ok".
     StoreResult<Done> integrityCheck();

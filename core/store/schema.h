@@ -12,10 +12,11 @@ class SqliteConnection;
 ///   1  project, policy_versions, iterations, cells, artifacts, cell_artifacts
 ///   2  replay_results, approvals (dreaming and redeploy)
 ///   3  iteration status 'stopped' (iterations table rebuilt)
+///   4  steering_events (interventions on live rounds, approval waits)
 /// A database is recognised as a project by PRAGMA application_id.
 namespace Schema {
 
-inline constexpr int CurrentVersion = 3;
+inline constexpr int CurrentVersion = 4;
 inline constexpr int ApplicationId = 0x44525349; // "DRSI"
 
 /// SQL that brings a database from version `v - 1` to `v` (1 ≤ v ≤ CurrentVersion).

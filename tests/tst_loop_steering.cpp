@@ -73,6 +73,15 @@ SteeringRequest request(const QString &action, std::optional<int> branch = std::
     return r;
 }
 
+/// The answer to request `id`, waiting for it (not in a QTRY: taking it removes it).
+std::optional<SteeringAck> waitForAck(const QString &path, const QString &id)
+{
+    std::optional<SteeringAck> ack;
+    for (int i = 0; i < 1200 && !(ack = SteeringInbox::takeAck(path, id)); ++i)
+        QTest::qWait(50);
+    return ack;
+}
+
 struct CliRun
 {
     int code = -1;
@@ -185,6 +194,8 @@ void TestLoopSteering::interventionsChangeTheNextBatch()
     c.evaluateBaseline = false;
     c.acceptSteering = true;
     RoundRunner runner(m_store.get(), c, agent, std::make_shared<LocalEvaluationBackend>());
+    connect(&runner, &RoundRunner::logLine, this, [](const QString &line) { qInfo("round: %s", qPrintable(line)); },
+            Qt::DirectConnection);
     QList<SteeringEvent> signalled;
     connect(&runner, &RoundRunner::steered, this, [&](const SteeringEvent &e) { signalled.append(e); });
     runner.start();
@@ -205,7 +216,8 @@ void TestLoopSteering::interventionsChangeTheNextBatch()
     QList<SteeringAck> acks;
     for (const SteeringRequest &r : std::as_const(requests)) {
         std::optional<SteeringAck> ack;
-        QTRY_VERIFY_WITH_TIMEOUT((ack = SteeringInbox::takeAck(m_path, r.id)).has_value(), 60000);
+        ack = waitForAck(m_path, r.id);
+        QVERIFY(ack.has_value());
         acks.append(*ack);
     }
     const RoundSummary s = runToEnd(runner);
@@ -308,14 +320,16 @@ void TestLoopSteering::pauseHoldsTheRoundUntilContinue()
     QVERIFY(SteeringInbox::submit(m_path, &pause, &error));
     agent->openGate();
     std::optional<SteeringAck> ack;
-    QTRY_VERIFY_WITH_TIMEOUT((ack = SteeringInbox::takeAck(m_path, pause.id)).has_value(), 60000);
+    ack = waitForAck(m_path, pause.id);
+    QVERIFY(ack.has_value());
     QVERIFY2(ack->applied, qPrintable(ack->message));
     QTRY_VERIFY_WITH_TIMEOUT(paused, 30000);
     // Held after the first batch: no attempt of round 2 has started.
     QCOMPARE(agent->calls.load(), 3);
     SteeringRequest again = request(QStringLiteral("pause"));
     QVERIFY(SteeringInbox::submit(m_path, &again, &error));
-    QTRY_VERIFY_WITH_TIMEOUT((ack = SteeringInbox::takeAck(m_path, again.id)).has_value(), 60000);
+    ack = waitForAck(m_path, again.id);
+    QVERIFY(ack.has_value());
     QVERIFY(!ack->applied);
     QCOMPARE(ack->message, QStringLiteral("the round is already paused"));
     QCOMPARE(agent->calls.load(), 3);

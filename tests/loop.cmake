@@ -25,3 +25,12 @@ add_dependencies(tst_gui_follow round_helper)
 dreamrsi_add_test(tst_counterfactual SOURCES tst_counterfactual.cpp clirunsupport.h
                   LIBS dreamrsi::loop LABELS loop cli TIMEOUT 600)
 add_dependencies(tst_counterfactual dreamrsi)
+# Steering a live round: interventions between batches, from this process
+# and from a second one (dreamrsi steer), surviving a SIGKILL and resume.
+dreamrsi_add_test(tst_loop_steering SOURCES tst_loop_steering.cpp roundtestsupport.h
+                  LIBS dreamrsi::loop dreamrsi::store LABELS loop cli TIMEOUT 600)
+add_dependencies(tst_loop_steering round_helper)
+
+# The loop's approval gate: answered by `dreamrsi approve` from another process.
+dreamrsi_add_test(tst_loop_approval SOURCES tst_loop_approval.cpp roundtestsupport.h
+                  LIBS dreamrsi::loop dreamrsi::store LABELS loop cli TIMEOUT 600)

@@ -7,6 +7,8 @@
 // The test kills it with SIGKILL at random moments. With a fifth argument,
 // a file path, the agent's calls wait until that file exists (tst_gui_follow
 // opens the project in the workbench while the round is held there).
+// With DREAMRSI_HELPER_STEER=1 in the environment the round accepts
+// steering requests (tst_loop_steering).
 #include "roundtestsupport.h"
 
 #include "loop/localevaluationbackend.h"
@@ -43,6 +45,7 @@ int main(int argc, char *argv[])
     config.beta = 1.0;
     config.workers = 3;
     config.fallbackGrid = GridPlan{3, 3, QStringLiteral("crash test grid")};
+    config.acceptSteering = qEnvironmentVariableIntValue("DREAMRSI_HELPER_STEER") == 1;
     auto agent = std::make_shared<test::FakeAgent>();
     QTimer gate;
     if (args.size() == 5) {

@@ -44,6 +44,13 @@ public:
         return m_directions;
     }
 
+    /// The researcher's hint each cell id was given (steered rounds), when it had one.
+    QHash<QString, QString> hints() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_hints;
+    }
+
     QString kind() const override { return QStringLiteral("fake"); }
     QString model() const override { return QStringLiteral("fake-model"); }
 
@@ -74,6 +81,8 @@ public:
         {
             std::unique_lock lock(m_mutex);
             m_directions.insert(context.cellId, {context.directionHint, context.directionDetail});
+            if (!context.researcherHint.isEmpty())
+                m_hints.insert(context.cellId, context.researcherHint);
             waiting.fetch_add(1);
             while (!m_open && !cancel.load())
                 m_changed.wait_for(lock, std::chrono::milliseconds(10));
@@ -110,6 +119,7 @@ public:
 private:
     mutable std::mutex m_mutex;
     QHash<QString, std::pair<QString, QString>> m_directions;
+    QHash<QString, QString> m_hints;
     std::condition_variable m_changed;
     bool m_open = true;
 };

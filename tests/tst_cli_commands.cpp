@@ -75,13 +75,14 @@ void TestCliCommands::help_data()
     QTest::addRow("bench store") << words("bench store --help") << words("--worlds --cells --project-cells --tree-cells");
     QTest::addRow("bench round") << words("bench round --help") << words("--branches --refinements --workers");
     QTest::addRow("bench replay") << words("bench replay --help") << words("--worlds");
-    QTest::addRow("round") << words("round --help") << words("--project --task --agent --workers --rounds");
+    QTest::addRow("round") << words("round --help") << words("--project --task --agent --workers --rounds --accept-steering");
     QTest::addRow("dream") << words("dream --help") << words("--project --versions --agent");
-    QTest::addRow("loop") << words("loop --help") << words("--project --task --iterations --versions");
-    QTest::addRow("approve") << words("approve --help") << words("--project --version --note --best");
+    QTest::addRow("loop") << words("loop --help") << words("--project --task --iterations --versions --accept-steering --await-approval");
+    QTest::addRow("approve") << words("approve --help") << words("--project --version --note --best --decline");
+    QTest::addRow("steer") << words("steer --help") << words("--project --by --why close refine hint pause continue");
     QTest::addRow("agent try") << words("agent try --help") << words("--task --agent");
     QTest::addRow("dreamrsi") << words("--help") << words("validate export import ls project evaluate tasks replay "
-                                                          "synth plot bench round dream loop approve agent");
+                                                          "synth plot bench round dream loop approve agent steer");
 }
 
 void TestCliCommands::help()
@@ -105,7 +106,7 @@ void TestCliCommands::usageError_data()
     QTest::addColumn<QString>("named"); // what the message must name
     // An option the command does not have.
     for (const char *command : {"validate", "export", "import", "ls", "evaluate", "tasks", "replay", "synth", "round",
-                                "dream", "loop", "approve"}) {
+                                "dream", "loop", "approve", "steer"}) {
         QTest::addRow("%s unknown option", command)
             << QStringList{QString::fromLatin1(command), QStringLiteral("--frobnicate")} << QStringLiteral("frobnicate");
     }

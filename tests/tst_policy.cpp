@@ -180,7 +180,7 @@ function selectBatch(s) {
     if (s.round === 1) return ['b0a1', 'b1a1'];
     throw new Error(JSON.stringify({ round: s.round, beta: s.beta, W: s.maxParallelism, baseline: s.baselineScore,
         observed: s.observed, legal: s.legal, legalRoots: s.legalRoots, opened: s.openedBranches,
-        metaLegal: s.meta('b0a2'), metaRevealed: s.meta('b1a1'), keys: Object.keys(s).sort(),
+        metaLegal: s.meta('b0a2'), metaRevealed: s.meta('b1a1'), keys: Object.keys(s).sort(), steering: s.steering,
         helpers: s.observed.map(function (o) { return [improvedVsParent(o), improvedVsBaseline(o), isSuccess(o), failedHard(o)]; }) }));
 })JS");
         const EpisodeResult r = run(js, w, 7, 0.25);
@@ -193,10 +193,15 @@ function selectBatch(s) {
         QCOMPARE(s.value(QLatin1String("legal")).toArray(), (QJsonArray{QStringLiteral("b0a2"), QStringLiteral("b2a0")}));
         QCOMPARE(s.value(QLatin1String("legalRoots")).toArray(), QJsonArray{QStringLiteral("b2a0")});
         QCOMPARE(s.value(QLatin1String("opened")).toArray(), (QJsonArray{0, 1}));
+        // Nobody steers a replay: state.steering is empty.
+        QCOMPARE(s.value(QLatin1String("steering")).toObject(),
+                 (QJsonObject{{QLatin1String("closed"), QJsonArray{}}, {QLatin1String("pinned"), QJsonArray{}},
+                              {QLatin1String("hints"), QJsonObject{}}}));
         QCOMPARE(s.value(QLatin1String("keys")).toArray(),
                  (QJsonArray{QStringLiteral("baselineScore"), QStringLiteral("beta"), QStringLiteral("legal"),
                              QStringLiteral("legalRoots"), QStringLiteral("maxParallelism"), QStringLiteral("meta"),
-                             QStringLiteral("observed"), QStringLiteral("openedBranches"), QStringLiteral("round")}));
+                             QStringLiteral("observed"), QStringLiteral("openedBranches"), QStringLiteral("round"),
+                             QStringLiteral("steering")}));
         const QJsonObject metaLegal{{QLatin1String("id"), QStringLiteral("b0a2")}, {QLatin1String("branch"), 0},
                                     {QLatin1String("attempt"), 2}, {QLatin1String("parentId"), QStringLiteral("b0a1")},
                                     {QLatin1String("seq"), 2}, {QLatin1String("tags"), QJsonArray{QStringLiteral("t0")}}};

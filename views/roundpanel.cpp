@@ -279,6 +279,8 @@ bool RoundPanel::startRound(const RoundConfig &config, std::shared_ptr<Discovery
     m_runner.reset();
     m_follower->stop();
     m_config = config;
+    // Rounds started from the workbench accept steering (`dreamrsi steer`).
+    m_config.acceptSteering = true;
     clearRound(QDateTime::currentDateTimeUtc());
     std::shared_ptr<EvaluationBackend> backend;
     if (m_slurm) {
@@ -297,7 +299,7 @@ bool RoundPanel::startRound(const RoundConfig &config, std::shared_ptr<Discovery
     } else {
         backend = std::make_shared<LocalEvaluationBackend>();
     }
-    m_runner = std::make_unique<RoundRunner>(m_store, config, std::move(agent), std::move(backend));
+    m_runner = std::make_unique<RoundRunner>(m_store, m_config, std::move(agent), std::move(backend));
     RoundRunner *r = m_runner.get();
     connect(r, &RoundRunner::iterationStarted, this,
             [this](qint64 iteration, int branches, int refinements, const QString &, bool resumed) {

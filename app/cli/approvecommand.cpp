@@ -1,8 +1,10 @@
 // `dreamrsi approve`: argument parsing and printing; the rules are ApprovalRules (core/project).
 #include "projectreplaycommand.h"
+#include "steercommand.h"
 
 #include "project/approvalcomparison.h"
 #include "project/projectsnapshot.h"
+#include "store/projectlock.h"
 #include "store/projectreader.h"
 #include "store/projectwriter.h"
 
@@ -17,10 +19,15 @@ namespace {
 const char *const usage =
     "usage: dreamrsi approve --project P.dreamrsi --version V [--note TEXT] [--by NAME] [--json]\n"
     "       dreamrsi approve --project P.dreamrsi --best [--note TEXT] [--by NAME] [--json]\n"
+    "       dreamrsi approve --project P.dreamrsi --decline [--note TEXT] [--by NAME]\n"
     "Approves a policy version for the next online round, with the evidence the workbench's\n"
     "approval dialog stores: the version against the deployed one (else the best other\n"
     "version), world by world, over the project's finished iterations. --best picks the\n"
-    "approvable version of highest value that is not deployed yet. --by defaults to $USER.\n";
+    "approvable version of highest value that is not deployed yet. --by defaults to $USER.\n"
+    "While `dreamrsi loop --await-approval` waits after a dream (it holds the project), the\n"
+    "answer goes to the loop through the project's inbox: --version V or --best approve one\n"
+    "of that dream's versions, --decline keeps the deployed one; exit 1 when it is refused.\n"
+    "--decline needs a waiting loop.\n";
 
 QString number(const std::optional<double> &v)
 {
@@ -40,7 +47,8 @@ int runApproveCommand(const QStringList &args, QTextStream &out, QTextStream &er
     const QCommandLineOption by(QStringLiteral("by"), QString(), QStringLiteral("NAME"));
     const QCommandLineOption best(QStringLiteral("best"));
     const QCommandLineOption json(QStringLiteral("json"));
-    parser.addOptions({help, project, version, note, by, best, json});
+    const QCommandLineOption decline(QStringLiteral("decline"));
+    parser.addOptions({help, project, version, note, by, best, json, decline});
     if (!parser.parse(QStringList{QStringLiteral("dreamrsi-approve")} + args)) {
         err << "error: " << parser.errorText() << '\n' << usage;
         return 2;
@@ -53,9 +61,9 @@ int runApproveCommand(const QStringList &args, QTextStream &out, QTextStream &er
         err << "error: unknown argument '" << parser.positionalArguments().first() << "'\n" << usage;
         return 2;
     }
-    if (parser.value(project).isEmpty() || parser.isSet(version) == parser.isSet(best)
+    if (parser.value(project).isEmpty() || int(parser.isSet(version)) + int(parser.isSet(best)) + int(parser.isSet(decline)) != 1
         || (parser.isSet(version) && parser.value(version).isEmpty())) {
-        err << "error: give --project and either --version V or --best\n" << usage;
+        err << "error: give --project and one of --version V, --best or --decline\n" << usage;
         return 2;
     }
     const QString who = parser.isSet(by) ? parser.value(by).trimmed()
@@ -63,6 +71,32 @@ int runApproveCommand(const QStringList &args, QTextStream &out, QTextStream &er
     if (who.isEmpty()) {
         err << "error: an approval names who gave it; pass --by NAME\n" << usage;
         return 2;
+    }
+
+    // A loop waiting for approval holds the project: the answer goes through its inbox.
+    const QString path = parser.value(project);
+    const std::optional<SteeringLive> live = SteeringInbox::readLive(path);
+    const std::optional<WriterInfo> holder = ProjectLock::liveWriter(path);
+    if (live && live->kind == QLatin1String("approval") && holder && (holder->pid == 0 || holder->pid == live->pid)) {
+        SteeringRequest request;
+        request.action = parser.isSet(decline) ? QStringLiteral("decline") : QStringLiteral("approve");
+        request.version = parser.value(version);
+        request.best = parser.isSet(best);
+        request.by = who;
+        request.why = parser.value(note);
+        QString refusal;
+        const std::optional<SteeringAck> ack = sendSteeringRequest(path, request, QStringLiteral("approval"), 0, &refusal);
+        if (!ack || !ack->applied) {
+            err << "error: " << (ack ? QStringLiteral("refused: ") + ack->message : refusal) << '\n';
+            return 1;
+        }
+        out << ack->message << '\n';
+        return 0;
+    }
+    if (parser.isSet(decline)) {
+        err << "error: nothing awaits approval in " << path
+            << " (--decline answers a `dreamrsi loop --await-approval` waiting after a dream)\n";
+        return 1;
     }
 
     Result<std::unique_ptr<ProjectWriter>> writer = ProjectWriter::open(parser.value(project));

@@ -4,6 +4,7 @@
 
 #include "commandline.h"
 
+#include "loop/recordedpolicy.h"
 #include "model/treejson.h"
 #include "store/projectfiles.h"
 #include "store/projectreader.h"
@@ -21,6 +22,8 @@ namespace {
 const char *const exportUsage =
     "usage: dreamrsi export P.dreamrsi --iteration ID [-o OUT.json]   one iteration as a tree file\n"
     "       dreamrsi export P.dreamrsi --iteration ID --dir DIR       tree, round metadata and artifacts\n"
+    "       dreamrsi export P.dreamrsi --iteration N --recorded-policy OUT.js\n"
+    "                                          a policy that replays the iteration's batches exactly\n"
     "       dreamrsi export P.dreamrsi --all --dir DIR                every iteration as a tree file\n"
     "       dreamrsi export P.dreamrsi --bundle OUT.dreamrsi-bundle   the whole project as one file\n"
     "       dreamrsi export IN.json [-o OUT.json]                     re-write a tree file canonically\n";
@@ -70,8 +73,9 @@ int runProjectExportCommand(const QStringList &args, QTextStream &out, QTextStre
     const QCommandLineOption dirOption = CommandLine::value("dir", "DIR");
     const QCommandLineOption bundleOption = CommandLine::value("bundle", "FILE");
     const QCommandLineOption allOption = CommandLine::flag("all");
+    const QCommandLineOption recordedOption = CommandLine::value("recorded-policy", "FILE");
     QCommandLineParser parser;
-    if (const auto rc = CommandLine::parseOrAnswer(parser, {iterationOption, outOption, dirOption, bundleOption, allOption}, args, exportUsage, out,
+    if (const auto rc = CommandLine::parseOrAnswer(parser, {iterationOption, outOption, dirOption, bundleOption, allOption, recordedOption}, args, exportUsage, out,
                                                    [&err](const QString &why) { return usageError(err, why); }))
         return *rc;
     const QStringList positional = parser.positionalArguments();
@@ -81,6 +85,10 @@ int runProjectExportCommand(const QStringList &args, QTextStream &out, QTextStre
     const QString dir = parser.value(dirOption);
     const QString bundle = parser.value(bundleOption);
     const bool all = parser.isSet(allOption);
+    const QString recorded = parser.value(recordedOption);
+    if (parser.isSet(recordedOption) && (recorded.isEmpty() || !parser.isSet(iterationOption) || all
+                                         || parser.isSet(bundleOption) || parser.isSet(outOption) || parser.isSet(dirOption)))
+        return usageError(err, QStringLiteral("--recorded-policy OUT.js goes with --iteration N alone"));
     const bool projectForm = parser.isSet(iterationOption) || all || parser.isSet(bundleOption)
                              || (!positional.isEmpty() && looksLikeSqlite(positional.first()));
     if (!projectForm) {
@@ -124,6 +132,21 @@ int runProjectExportCommand(const QStringList &args, QTextStream &out, QTextStre
     if (!r.ok())
         return CommandLine::runtimeError(err, r.error);
     ProjectReader &reader = **r.value;
+    if (iteration && !recorded.isEmpty()) {
+        QString problem;
+        const std::optional<QList<QStringList>> batches = RecordedPolicy::batches(reader, *iteration, &problem);
+        const StoreResult<IterationInfo> info = reader.iteration(*iteration);
+        if (!batches || !info.ok())
+            return CommandLine::runtimeError(err, batches ? info.error : problem);
+        QFile file(recorded);
+        const QByteArray code =
+            RecordedPolicy::script(*info.value, *batches, QStringLiteral("project %1").arg(QFileInfo(project).fileName())).toUtf8();
+        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(code) != code.size())
+            return CommandLine::runtimeError(err, QStringLiteral("%1: %2").arg(recorded, file.errorString()));
+        out << "recorded policy of iteration " << *iteration << " (" << batches->size() << " rounds) written to "
+            << QFileInfo(recorded).absoluteFilePath() << '\n';
+        return 0;
+    }
     if (iteration) {
         if (!dir.isEmpty()) {
             const StoreResult<Done> done = ProjectFiles::exportIterationDir(reader, *iteration, dir);

@@ -18,11 +18,63 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <csignal>
 #include <mutex>
+#include <thread>
 #include <limits>
 
 namespace dreamrsi {
+
+namespace {
+
+std::atomic_int g_loopSignals{0};
+
+extern "C" void onLoopStopSignal(int)
+{
+    g_loopSignals.fetch_add(1);
+}
+
+/// While it lives: SIGINT and SIGTERM call RecursiveLoop::stop() (from a
+/// watcher thread: run() blocks the calling thread).
+class LoopStopSignals
+{
+public:
+    explicit LoopStopSignals(RecursiveLoop *loop)
+    {
+        g_loopSignals.store(0);
+        struct sigaction action = {};
+        action.sa_handler = onLoopStopSignal;
+        sigemptyset(&action.sa_mask);
+        sigaction(SIGINT, &action, &m_oldInt);
+        sigaction(SIGTERM, &action, &m_oldTerm);
+        m_watcher = std::thread([this, loop] {
+            int handled = 0;
+            while (!m_done.load()) {
+                for (const int seen = g_loopSignals.load(); handled < seen; ++handled)
+                    loop->stop();
+                std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            }
+        });
+    }
+    ~LoopStopSignals()
+    {
+        m_done.store(true);
+        m_watcher.join();
+        sigaction(SIGINT, &m_oldInt, nullptr);
+        sigaction(SIGTERM, &m_oldTerm, nullptr);
+    }
+
+private:
+    std::atomic_bool m_done{false};
+    std::thread m_watcher;
+    struct sigaction m_oldInt = {};
+    struct sigaction m_oldTerm = {};
+};
+
+} // namespace
 
 int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
@@ -61,8 +113,13 @@ int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     const QCommandLineOption autoApprove(QStringLiteral("auto-approve"),
                                          QStringLiteral("Approve each dream's proposal and record that it was automatic."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print the runs as JSON."));
+    const QCommandLineOption acceptSteering(QStringLiteral("accept-steering"),
+                                            QStringLiteral("Let `dreamrsi steer` close, refine, hint, pause and continue each round."));
+    const QCommandLineOption awaitApproval(
+        QStringLiteral("await-approval"),
+        QStringLiteral("After each dream, wait until `dreamrsi approve` approves a version (--version V, --best) or declines."));
     parser.addOptions({project, task, iterations, agent, model, baseUrl, command, workers, rounds, beta, seed, maxCalls, maxUsd,
-                       fixed, autoApprove, json});
+                       fixed, autoApprove, json, acceptSteering, awaitApproval});
     DreamOptions::add(parser, QStringLiteral("dream-agent"), false);
 
     auto usageError = [&](const QString &message) {
@@ -84,6 +141,10 @@ int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
                               .arg(TaskRegistry::names().join(QStringLiteral(", "))));
     if (!parser.isSet(agent))
         return usageError(QStringLiteral("--agent is required (%1)").arg(discoveryAgentKinds().join(QStringLiteral(", "))));
+    if (parser.isSet(awaitApproval) && (parser.isSet(autoApprove) || parser.isSet(fixed)))
+        return usageError(QStringLiteral("--await-approval cannot go with %1: a person approves each dream's proposal")
+                              .arg(parser.isSet(fixed) ? QStringLiteral("--fixed (nothing is dreamed)")
+                                                       : QStringLiteral("--auto-approve")));
     QString error;
     std::optional<DreamOptions> dream = DreamOptions::read(parser, &error, QStringLiteral("dream-agent"), false);
     if (!dream)
@@ -178,7 +239,12 @@ int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     settings.iterations = t;
     settings.fixed = isFixed;
     settings.autoApprove = parser.isSet(autoApprove);
+    settings.awaitApproval = parser.isSet(awaitApproval);
+    settings.round.acceptSteering = parser.isSet(acceptSteering);
     RecursiveLoop loop(&store, discovery, std::make_shared<LocalEvaluationBackend>(), developer);
+    // SIGINT/SIGTERM stop the loop cleanly (the round's attempts finish; a
+    // wait for approval ends, its proposal stays).
+    LoopStopSignals stopSignals(&loop);
     std::mutex errMutex;
     QObject::connect(&loop, &RecursiveLoop::message, &loop, [&](const QString &line) {
         std::lock_guard lock(errMutex);

@@ -11,6 +11,7 @@
 #include "dreamcommand.h"
 #include "projectreplaycommand.h"
 #include "roundcommand.h"
+#include "steercommand.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -57,6 +58,7 @@ const Command commands[] = {
     {"replay", "replay a policy in tree files (--world) or a project's iterations (--project) and score it",
      runReplay},
     {"round", "run or resume a live round: agent attempts on W workers, stored as they finish", dreamrsi::runRoundCommand},
+    {"steer", "steer a live round another process runs: close, refine, hint, pause, continue", dreamrsi::runSteerCommand},
     {"synth", "write synthetic worlds of documented regimes", dreamrsi::runSynthCommand},
     {"tasks", "list the built-in evaluation tasks", dreamrsi::runTasksCommand},
     {"validate", "check tree files and print their summary", dreamrsi::runValidateCommand},

@@ -33,7 +33,7 @@ const char *const roundUsage =
     "                      [--policy VERSION|builtin:NAME] [--beta B] [--seed S]\n"
     "                      [--max-calls N] [--max-usd X] [--resume ITERATION] [--json]\n"
     "                      [--backend local|slurm] [--partition P] [--account A] [--qos Q]\n"
-    "                      [--sbatch-args \"ARGS\"] [--shared-dir D]\n"
+    "                      [--sbatch-args \"ARGS\"] [--shared-dir D] [--accept-steering]\n"
     "\n"
     "Runs one live round (docs/online.md#a-live-round) in the project (created when it does not exist):\n"
     "the policy plans the grid and picks a batch each round; every id is one attempt\n"
@@ -63,6 +63,8 @@ const char *const roundUsage =
     "  --account A      Slurm account;  --qos Q  Slurm quality of service\n"
     "  --sbatch-args S  extra sbatch arguments, split like a shell (quotes kept together)\n"
     "  --shared-dir D   work directory every node sees (default ~/.cache/dreamrsi/slurm)\n"
+    "  --accept-steering  let `dreamrsi steer` close, refine, hint, pause and continue the\n"
+    "                   round between batches (requests through the project's inbox)\n"
     "  --json           print {iteration, status, cells, rounds, best_score, calls,\n"
     "                   tokens_in, tokens_out, usd, grid} on stdout at the end\n"
     "\n"
@@ -126,8 +128,10 @@ int runRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     const QCommandLineOption qos(QStringLiteral("qos"), {}, QStringLiteral("Q"));
     const QCommandLineOption sbatchArgs(QStringLiteral("sbatch-args"), {}, QStringLiteral("ARGS"));
     const QCommandLineOption sharedDir(QStringLiteral("shared-dir"), {}, QStringLiteral("D"));
+    const QCommandLineOption acceptSteering(QStringLiteral("accept-steering"), {});
     parser.addOptions({help, project, task, agent, model, baseUrl, command, workers, rounds, policy, beta, seed,
-                       maxCalls, maxUsd, resume, json, backendOption, partition, account, qos, sbatchArgs, sharedDir});
+                       maxCalls, maxUsd, resume, json, backendOption, partition, account, qos, sbatchArgs, sharedDir,
+                       acceptSteering});
     if (!parser.parse(QStringList{QStringLiteral("dreamrsi round")} + args))
         return usageError(err, parser.errorText());
     if (parser.isSet(help)) {
@@ -213,6 +217,10 @@ int runRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     if (config.resume != 0 && !parser.isSet(workers))
         config.workers = 0; // the iteration's own W
     config.policy = parser.value(policy);
+    if (config.policy == QLatin1String("manual") || config.policy == QLatin1String("builtin:manual"))
+        return usageError(err, QStringLiteral("the manual policy exists in the workbench only (a person picks each batch "
+                                              "there); steer a headless round with --accept-steering and dreamrsi steer"));
+    config.acceptSteering = parser.isSet(acceptSteering);
     if (parser.isSet(task)) {
         config.task = parser.value(task);
         const bool known = TaskRegistry::names().contains(config.task) || QFileInfo(config.task).isDir();

@@ -69,6 +69,10 @@ struct AttemptContext
     QList<AttemptRecord> history;  ///< earlier attempts of this and past iterations, oldest first
     QString directionHint;         ///< per-branch direction ("direction:vectorize"), may be empty
     QString directionDetail;       ///< what that direction means (one sentence), may be empty
+    /// A researcher's hint for this attempt (steering a live round), may be
+    /// empty. When it names one of the task's directions, directionHint is
+    /// that direction for this attempt.
+    QString researcherHint;
     quint64 seed = 0;              ///< per-attempt seed (deterministic agents use it)
 };
 

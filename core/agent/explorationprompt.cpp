@@ -315,6 +315,14 @@ ChatRequest ExplorationPrompt::build(const AttemptContext &context, Mode mode, i
                                   .arg(hint, context.directionDetail.trimmed().isEmpty()
                                                  ? QString()
                                                  : QStringLiteral(" (%1)").arg(context.directionDetail.trimmed())));
+    if (const QString researcher = context.researcherHint.trimmed(); !researcher.isEmpty()) {
+        QString &direction = v[QStringLiteral("direction")];
+        if (!direction.isEmpty())
+            direction += QStringLiteral("\n\n");
+        direction += QStringLiteral("## A hint from the researcher\n\nThe researcher following this search asks you to "
+                                    "take this into account for this attempt:\n\n%1")
+                         .arg(researcher);
+    }
     if (mode == Mode::Chat) {
         v.insert(QStringLiteral("output_instructions"),
                  QStringLiteral("Answer in Markdown, in two parts. First the proposal: the mechanism, the evidence "

@@ -2,11 +2,13 @@
 
 #include "autoapproval.h"
 #include "roundrunner.h"
+#include "steeringinbox.h"
 
 #include "store/projectstore.h"
 
 #include <QEventLoop>
 #include <QJsonArray>
+#include <QThread>
 
 namespace dreamrsi {
 
@@ -63,6 +65,9 @@ LoopReport RecursiveLoop::run(const LoopSettings &settings)
         return report;
     }
     const int total = settings.iterations;
+    if (!settings.fixed && !settings.autoApprove && !settings.awaitApproval)
+        emit message(QStringLiteral("no dreamed version will be deployed: without --auto-approve or --await-approval "
+                                    "every round runs the version deployed now"));
     const quint64 seed0 = settings.round.seed;
     std::optional<PolicyVersion> pinned;
     qint64 calls = 0;
@@ -166,6 +171,19 @@ LoopReport RecursiveLoop::run(const LoopSettings &settings)
                     it.approved = p->developed.version.id;
                     emit message(QStringLiteral("approved %1 automatically (mean value %2)")
                                      .arg(p->developed.version.name, QString::number(*p->developed.value, 'g', 6)));
+                } else if (settings.awaitApproval) {
+                    QString problem;
+                    const ApprovalOutcome outcome = awaitApproval(dr, *worlds.value, dream, t, &it.approved, &problem);
+                    if (outcome == ApprovalOutcome::Failed) {
+                        report.iterations.append(it);
+                        report.error = problem;
+                        break;
+                    }
+                    if (outcome == ApprovalOutcome::Stopped) {
+                        report.iterations.append(it);
+                        report.stopped = true;
+                        break;
+                    }
                 } else {
                     emit message(QStringLiteral("%1 is proposed but not approved (no automatic approval): the deployed "
                                                 "version stays")
@@ -177,6 +195,141 @@ LoopReport RecursiveLoop::run(const LoopSettings &settings)
         emit iterationFinished(t, total);
     }
     return report;
+}
+
+RecursiveLoop::ApprovalOutcome RecursiveLoop::awaitApproval(const DreamReport &dr, const QList<DreamWorld> &worlds,
+                                                            const DreamSettings &settings, int t,
+                                                            PolicyVersionId *approved, QString *error)
+{
+    const DreamVersion *p = dr.proposal();
+    const QString path = m_store->path();
+    QJsonArray versions;
+    for (const DreamVersion &v : dr.versions)
+        versions.append(QJsonObject{{QStringLiteral("id"), v.developed.version.id},
+                                    {QStringLiteral("name"), v.developed.version.name},
+                                    {QStringLiteral("value"), jsonNumber(v.developed.value)},
+                                    {QStringLiteral("error"), v.developed.error}});
+    QJsonObject proposal{{QStringLiteral("version"), p->developed.version.id},
+                         {QStringLiteral("name"), p->developed.version.name},
+                         {QStringLiteral("value"), jsonNumber(p->developed.value)},
+                         {QStringLiteral("index"), t},
+                         {QStringLiteral("versions"), versions}};
+    SteeringEvent waiting;
+    waiting.action = QStringLiteral("awaiting_approval");
+    waiting.who = QStringLiteral("dreamrsi loop");
+    waiting.text = p->developed.version.name;
+    waiting.payload = proposal;
+    const StoreResult<qint64> recorded = m_store->addSteeringEvent(waiting).result();
+    if (!recorded.ok()) {
+        *error = recorded.error;
+        return ApprovalOutcome::Failed;
+    }
+    proposal.insert(QStringLiteral("event"), *recorded.value);
+    QString problem;
+    if (!SteeringInbox::publish(path, SteeringLive{0, QStringLiteral("approval"), 0, proposal}, &problem)) {
+        *error = QStringLiteral("cannot wait for approval: ") + problem;
+        return ApprovalOutcome::Failed;
+    }
+    emit message(QStringLiteral("iteration %1: %2 (mean value %3) awaits approval: dreamrsi approve --project %4 "
+                                "--version V | --best | --decline")
+                     .arg(t)
+                     .arg(p->developed.version.name, proposal.value(QStringLiteral("value")).toVariant().toString(), path));
+    emit awaitingApproval(proposal);
+
+    auto answer = [&](const SteeringAck &ack) {
+        QString ignored;
+        SteeringInbox::acknowledge(path, ack, &ignored);
+    };
+    auto finish = [&](ApprovalOutcome outcome) {
+        SteeringInbox::unpublish(path);
+        for (const SteeringRequest &r : SteeringInbox::pending(path))
+            answer(SteeringAck{r.id, false, QStringLiteral("the loop no longer waits for approval"), 0});
+        emit awaitingApproval({});
+        return outcome;
+    };
+    for (;;) {
+        if (m_stop.load()) {
+            emit message(QStringLiteral("stopped while %1 awaited approval; it stays proposed").arg(p->developed.version.name));
+            return finish(ApprovalOutcome::Stopped);
+        }
+        QList<SteeringAck> unreadable;
+        for (const SteeringRequest &r : SteeringInbox::pending(path, &unreadable)) {
+            SteeringEvent e;
+            e.who = r.by;
+            e.why = r.why;
+            e.requestId = r.id;
+            e.payload = QJsonObject{{QStringLiteral("awaited"), *recorded.value}};
+            int index = -1;
+            if (r.action == QLatin1String("approve")) {
+                for (const DreamVersion &v : dr.versions) {
+                    if (r.best ? v.index == dr.proposed
+                               : (v.developed.version.name == r.version
+                                  || QString::number(v.developed.version.id) == r.version))
+                        index = v.index;
+                }
+                QString refusal;
+                if (index < 0) {
+                    QStringList names;
+                    for (const DreamVersion &v : dr.versions)
+                        names.append(v.developed.version.name);
+                    refusal = QStringLiteral("version %1 is not one of this dream's versions (%2)")
+                                  .arg(r.version, names.join(QStringLiteral(", ")));
+                } else if (!dr.versions.at(index).developed.error.isEmpty() || !dr.versions.at(index).developed.value) {
+                    refusal = QStringLiteral("%1 has no clean replay value (%2)")
+                                  .arg(dr.versions.at(index).developed.version.name,
+                                       dr.versions.at(index).developed.error.isEmpty()
+                                           ? QStringLiteral("no value")
+                                           : dr.versions.at(index).developed.error);
+                }
+                if (!refusal.isEmpty()) {
+                    answer(SteeringAck{r.id, false, refusal, 0});
+                    continue;
+                }
+                const DevelopedVersion &candidate = dr.versions.at(index).developed;
+                Approval approval;
+                approval.version = candidate.version.id;
+                approval.who = r.by;
+                approval.note = r.why;
+                approval.evidence = dreamApprovalEvidence(dr, index, worlds, settings);
+                const StoreResult<qint64> a = m_store->addApproval(approval).result();
+                if (!a.ok()) {
+                    *error = QStringLiteral("cannot record the approval: %1").arg(a.error);
+                    answer(SteeringAck{r.id, false, *error, 0});
+                    return finish(ApprovalOutcome::Failed);
+                }
+                e.action = QStringLiteral("approved");
+                e.text = candidate.version.name;
+                e.payload.insert(QStringLiteral("version"), candidate.version.id);
+                e.payload.insert(QStringLiteral("approval"), *a.value);
+            } else if (r.action == QLatin1String("decline")) {
+                e.action = QStringLiteral("declined");
+                e.text = p->developed.version.name;
+            } else {
+                answer(SteeringAck{r.id, false,
+                                   QStringLiteral("the loop is waiting for approval after a dream, not running a round"), 0});
+                continue;
+            }
+            const StoreResult<qint64> id = m_store->addSteeringEvent(e).result();
+            if (!id.ok()) {
+                *error = id.error;
+                answer(SteeringAck{r.id, false, id.error, 0});
+                return finish(ApprovalOutcome::Failed);
+            }
+            const QString what = e.action == QLatin1String("approved")
+                                     ? QStringLiteral("%1 approved by %2; it drives the next round").arg(e.text, r.by)
+                                     : QStringLiteral("%1 declined by %2; the deployed version stays").arg(e.text, r.by);
+            answer(SteeringAck{r.id, true, what, *id.value});
+            emit message(what);
+            if (e.action == QLatin1String("approved")) {
+                *approved = dr.versions.at(index).developed.version.id;
+                return finish(ApprovalOutcome::Approved);
+            }
+            return finish(ApprovalOutcome::Declined);
+        }
+        for (const SteeringAck &ack : std::as_const(unreadable))
+            answer(ack);
+        QThread::msleep(100);
+    }
 }
 
 QJsonObject RecursiveLoop::runJson(const LoopReport &run)

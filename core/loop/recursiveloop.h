@@ -26,6 +26,11 @@ struct LoopSettings
     int iterations = 3;       ///< T
     bool fixed = false;       ///< the fixed-exploration baseline: no dreaming, the policy never changes
     bool autoApprove = false; ///< approve each proposal and record that it was automatic
+    /// After each dream, wait until a person approves a version of it or
+    /// declines (SteeringInbox: `dreamrsi approve` from another process, or
+    /// the workbench following the loop). The project records the wait and
+    /// its proposal; Stop while waiting ends the loop cleanly.
+    bool awaitApproval = false;
 };
 
 /// One iteration of the loop: its round, and the dream after it.
@@ -80,6 +85,10 @@ public:
 
 signals:
     void message(const QString &line);
+    /// The loop waits for approval of `proposal` ({version, name, value,
+    /// index, versions: [{id, name, value, error}], event}), or (empty) no
+    /// longer waits.
+    void awaitingApproval(const QJsonObject &proposal);
     void iterationFinished(int index, int total);
 
 private:
@@ -89,6 +98,11 @@ private:
     std::shared_ptr<PolicyDeveloper> m_developer;
     std::atomic_bool m_stop{false};
     void setActive(QObject *object);
+    enum class ApprovalOutcome { Approved, Declined, Stopped, Failed };
+    /// Records that the dream's proposal awaits approval and answers the
+    /// inbox's requests until one approves or declines, or Stop.
+    ApprovalOutcome awaitApproval(const DreamReport &dream, const QList<DreamWorld> &worlds,
+                                  const DreamSettings &settings, int t, PolicyVersionId *approved, QString *error);
     std::mutex m_activeMutex;
     QObject *m_active = nullptr; ///< the running RoundRunner or Dreamer, under m_activeMutex
 };

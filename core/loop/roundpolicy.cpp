@@ -47,6 +47,23 @@ std::optional<RoundPolicy> RoundPolicy::resolve(ProjectStore &store, const QStri
     RoundPolicy r;
     const PolicyVersion *chosen = nullptr;
     QString builtinName;
+    if (argument == QLatin1String("manual") && !byName(argument)) {
+        PolicyVersion v;
+        v.name = argument;
+        v.code = QStringLiteral(
+            "// Manual exploration: a person picked every batch of the rounds this version\n"
+            "// names (stored as `batch` steering events); export them with\n"
+            "// `dreamrsi export P --iteration N --recorded-policy OUT.js` to replay them.\n"
+            "function selectBatch(state) { return []; }\n");
+        v.origin = PolicyOrigin::Human;
+        v.created = QDateTime::currentDateTimeUtc();
+        const StoreResult<PolicyVersionId> added = await(store.addPolicyVersion(v));
+        if (!added.ok()) {
+            *error = added.error;
+            return std::nullopt;
+        }
+        return resolve(store, argument, resumedVersion, seed, error);
+    }
     if (argument.startsWith(QLatin1String("builtin:"))) {
         builtinName = argument.mid(8);
         if (!BuiltinPolicies::names().contains(builtinName)) {
@@ -101,6 +118,9 @@ std::optional<RoundPolicy> RoundPolicy::resolve(ProjectStore &store, const QStri
         else
             r.spec = PolicySpec::script(chosen->code, chosen->name);
         r.version = chosen->id;
+        r.manual = chosen->name == QLatin1String("manual");
+        if (r.manual)
+            r.description = QStringLiteral("manual exploration (a person picks every batch)");
     } else {
         r.spec = PolicySpec::builtin(builtinName);
         const QString name = QStringLiteral("builtin:") + builtinName;

@@ -22,6 +22,10 @@ struct RoundPolicy
     PolicySpec spec = PolicySpec::builtin(QStringLiteral("portfolio"));
     PolicyVersionId version = 0;
     QString description; ///< which policy and why ("latest approved version v3")
+    /// Manual exploration (`manual`): a person picks every batch (SteeringInbox
+    /// `batch` requests); the stored version named "manual" is a placeholder
+    /// script that only makes the iteration record who chose.
+    bool manual = false;
 
     /// Blocking (waits for the store); call it off the GUI thread.
     /// `resumedVersion` is the version of the round being resumed (0 = none).

@@ -5,6 +5,8 @@
 #include "roundpolicy.h"
 #include "roundtask.h"
 #include "roundtree.h"
+#include "steeringbook.h"
+#include "steeringinbox.h"
 
 #include "agent/agent.h"
 #include "store/projectstore.h"
@@ -16,6 +18,7 @@
 #include <QFuture>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QSet>
 #include <QThread>
@@ -114,6 +117,18 @@ struct RoundRunner::Run
     QList<AttemptRecord> history;  ///< earlier iterations, then this one's cells
     QString stopReason;
     QString error;
+    /// Steering (RoundConfig::acceptSteering): the book of what was applied,
+    /// the project whose inbox is read, the requests already stored as
+    /// events (a request seen again after a crash is acknowledged, not
+    /// applied twice).
+    SteeringBook book;
+    QString projectPath;
+    bool steerable = false;
+    QSet<QString> appliedRequests;
+    /// Manual exploration (RoundPolicy::manual): the batch a person picked
+    /// for the next round, once a `batch` request was applied.
+    bool manual = false;
+    std::optional<QStringList> manualBatch;
 
     explicit Run(RoundRunner *runner) : q(runner) {}
 
@@ -135,6 +150,172 @@ struct RoundRunner::Run
         if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
             error = QStringLiteral("cannot record round %1 in '%2': %3").arg(round + 1).arg(file.fileName(), file.errorString());
             return false;
+        }
+        return true;
+    }
+
+    /// Every recorded batch, by round (a missing file: an empty batch).
+    QList<QStringList> recordedBatches() const
+    {
+        QList<QStringList> out;
+        QStringList last;
+        const int n = lastRecordedRound(&last);
+        for (int k = 0; k <= n; ++k) {
+            QStringList batch;
+            QFile file(roundFile(k));
+            if (file.open(QIODevice::ReadOnly)) {
+                const QJsonArray ids = QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("batch")).toArray();
+                for (const QJsonValue &v : ids)
+                    batch.append(v.toString());
+            }
+            out.append(batch);
+        }
+        return out;
+    }
+
+    /// On resume, rebuilds the steering applied before (honoured whether or
+    /// not this run accepts steering); then, when the round accepts it,
+    /// starts accepting requests (live.json).
+    bool beginSteering(bool resumed)
+    {
+        projectPath = q->m_store->path();
+        if (resumed) {
+            const StoreResult<QList<SteeringEvent>> events = await(q->m_store->steeringEvents(iteration));
+            if (!events.ok()) {
+                error = events.error;
+                return false;
+            }
+            book.rebuild(*events.value, recordedBatches());
+            for (const SteeringEvent &e : *events.value)
+                appliedRequests.insert(e.requestId);
+            if (!events.value->isEmpty())
+                log(QStringLiteral("steering: %1 earlier interventions honoured").arg(events.value->size()));
+            if (book.paused()) {
+                book.setPaused(false);
+                log(QStringLiteral("steering: the round was paused; resuming it continues it"));
+            }
+        }
+        if (!q->m_config.acceptSteering && !manual)
+            return true;
+        QString problem;
+        if (!SteeringInbox::publish(projectPath, SteeringLive{0, QStringLiteral("round"), iteration, {}}, &problem)) {
+            error = QStringLiteral("cannot accept steering: ") + problem;
+            return false;
+        }
+        steerable = true;
+        log(QStringLiteral("accepting steering requests (dreamrsi steer --project %1)").arg(projectPath));
+        return true;
+    }
+
+    /// Stops accepting requests: every request still waiting is refused.
+    void endSteering()
+    {
+        if (!steerable)
+            return;
+        steerable = false;
+        SteeringInbox::unpublish(projectPath);
+        QList<SteeringAck> acks;
+        for (const SteeringRequest &r : SteeringInbox::pending(projectPath, &acks))
+            acks.append(SteeringAck{r.id, false, QStringLiteral("the round has ended (iteration %1)").arg(iteration), 0});
+        for (const SteeringAck &ack : std::as_const(acks)) {
+            QString problem;
+            SteeringInbox::acknowledge(projectPath, ack, &problem);
+        }
+    }
+
+    /// What an applied event did, in words.
+    static QString describeEvent(const SteeringEvent &e)
+    {
+        QString what;
+        if (e.action == QLatin1String("close"))
+            what = QStringLiteral("closed branch b%1").arg(e.branch.value_or(-1));
+        else if (e.action == QLatin1String("refine"))
+            what = QStringLiteral("pinned %1 first in the next batch").arg(e.target);
+        else if (e.action == QLatin1String("hint") && e.target == QLatin1String("new"))
+            what = QStringLiteral("hint for the next new branch: \"%1\"").arg(e.text);
+        else if (e.action == QLatin1String("hint"))
+            what = QStringLiteral("hint for %1: \"%2\"").arg(e.target, e.text);
+        else if (e.action == QLatin1String("pause"))
+            what = QStringLiteral("paused the round after the current batch");
+        else if (e.action == QLatin1String("continue"))
+            what = QStringLiteral("continued the round");
+        else if (e.action == QLatin1String("batch"))
+            what = e.text.isEmpty() ? QStringLiteral("picked an empty batch (the round ends)")
+                                    : QStringLiteral("picked the batch %1").arg(e.text);
+        else
+            what = e.action;
+        return what;
+    }
+
+    /// Why request `r` cannot be applied to a manual round (or why a batch
+    /// cannot go to a round that is not manual), or empty.
+    QString manualCheck(const SteeringRequest &r, int round) const
+    {
+        if (r.action != QLatin1String("batch")) {
+            if (r.action == QLatin1String("refine"))
+                return QStringLiteral("this round is manual: put b%1's next attempt in the batch you pick").arg(r.branch.value_or(-1));
+            return book.check(r, tree);
+        }
+        if (!manual)
+            return QStringLiteral("this round is not manual: its policy picks the batches");
+        if (manualBatch)
+            return QStringLiteral("round %1 has its batch already").arg(round + 1);
+        const QStringList ids = r.text.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        if (const QString illegal = RoundTree::checkBatchAgainst(ids, book.policyLegal(tree.legal(), {}), workers);
+            !illegal.isEmpty())
+            return illegal;
+        return {};
+    }
+
+    /// Applies the requests waiting in the inbox, before round `round`.
+    /// False on a store error (the round stops).
+    bool pollSteering(int round)
+    {
+        if (!steerable)
+            return true;
+        QList<SteeringAck> unreadable;
+        const QList<SteeringRequest> requests = SteeringInbox::pending(projectPath, &unreadable);
+        for (const SteeringRequest &r : requests) {
+            SteeringAck ack;
+            ack.id = r.id;
+            if (appliedRequests.contains(r.id)) {
+                ack.applied = true;
+                ack.message = QStringLiteral("%1: applied before the round was resumed").arg(r.describe());
+            } else if (const QString refusal = manual || r.action == QLatin1String("batch") ? manualCheck(r, round)
+                                                                                            : book.check(r, tree);
+                       !refusal.isEmpty()) {
+                ack.message = refusal;
+                log(QStringLiteral("steering: refused %1 from %2: %3")
+                        .arg(r.describe(), r.by.isEmpty() ? QStringLiteral("someone") : r.by, refusal));
+            } else {
+                SteeringEvent e = book.eventFor(r, tree, iteration, round);
+                if (r.action == QLatin1String("batch"))
+                    e.text = r.text.split(QLatin1Char(' '), Qt::SkipEmptyParts).join(QLatin1Char(' '));
+                const StoreResult<qint64> id = await(q->m_store->addSteeringEvent(e));
+                if (!id.ok()) {
+                    error = id.error;
+                    return false;
+                }
+                e.id = *id.value;
+                book.apply(e);
+                if (e.action == QLatin1String("batch"))
+                    manualBatch = e.text.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+                appliedRequests.insert(r.id);
+                ack.applied = true;
+                ack.eventId = e.id;
+                ack.message = QStringLiteral("%1 before round %2").arg(describeEvent(e)).arg(round + 1);
+                log(QStringLiteral("steering: %1 %2%3")
+                        .arg(e.who.isEmpty() ? QStringLiteral("someone") : e.who, ack.message,
+                             e.why.isEmpty() ? QString() : QStringLiteral(" (why: %1)").arg(e.why)));
+                emit q->steered(e);
+            }
+            QString problem;
+            if (!SteeringInbox::acknowledge(projectPath, ack, &problem))
+                log(QStringLiteral("steering: cannot answer request %1: %2").arg(r.id, problem));
+        }
+        for (const SteeringAck &ack : std::as_const(unreadable)) {
+            QString problem;
+            SteeringInbox::acknowledge(projectPath, ack, &problem);
         }
         return true;
     }
@@ -274,6 +455,21 @@ struct RoundRunner::Run
             c.directionHint = QStringLiteral("direction:") + d->name;
             c.directionDetail = d->detail;
         }
+        c.researcherHint = book.hintFor(id);
+        if (!c.researcherHint.isEmpty()) {
+            // A hint naming one of the task's directions asks for it in this
+            // attempt (the branch keeps its own direction tag).
+            for (const RoundTask::Direction &d : task.directions) {
+                const QRegularExpression word(QStringLiteral("(^|[^A-Za-z0-9_])%1($|[^A-Za-z0-9_])")
+                                                  .arg(QRegularExpression::escape(d.name)),
+                                              QRegularExpression::CaseInsensitiveOption);
+                if (word.match(c.researcherHint).hasMatch()) {
+                    c.directionHint = QStringLiteral("direction:") + d.name;
+                    c.directionDetail = d.detail;
+                    break;
+                }
+            }
+        }
         c.seed = mix(q->m_config.seed ^ mix(quint64(iteration) * 0x100000001ull + quint64(branch) * 65537u + quint64(attempt)));
         if (const Cell *p = tree.parent(branch, attempt)) {
             c.parentWorkspaceDir = iterationDir + QLatin1Char('/') + p->id;
@@ -305,6 +501,8 @@ struct RoundRunner::Run
         c.seq = tree.nextSeq();
         if (const RoundTask::Direction *d = task.directionFor(r.branch))
             c.tags = {QStringLiteral("direction:") + d->name};
+        if (!book.hintFor(r.cellId).isEmpty())
+            c.tags.append(QStringLiteral("hint"));
         QJsonObject payload;
         if (!r.setupError.isEmpty()) {
             c.failClass = QString::fromLatin1(FailClass::Env);
@@ -611,6 +809,7 @@ void RoundRunner::run()
     Run run(this);
     RoundSummary summary;
     auto conclude = [&](IterationStatus status) {
+        run.endSteering();
         summary.iteration = run.iteration;
         summary.status = status;
         summary.counters = run.counters;
@@ -679,6 +878,7 @@ void RoundRunner::run()
         return;
     }
     emit logLine(QStringLiteral("policy: ") + resolved->description);
+    run.manual = resolved->manual;
 
     int completed = 0;
     QStringList pending;
@@ -769,6 +969,10 @@ void RoundRunner::run()
         run.info = info;
         run.iterationDir = run.artifactDir + QStringLiteral("/attempts/%1").arg(run.iteration);
         run.tree = RoundTree(plan, baseline);
+        if (!run.beginSteering(false)) {
+            closeIteration(IterationStatus::Stopped);
+            return;
+        }
         emit logLine(QStringLiteral("iteration %1: grid %2 branches × %3 refinements (%4), β %5, W %6, policy %7")
                          .arg(run.iteration)
                          .arg(plan.branches)
@@ -795,6 +999,10 @@ void RoundRunner::run()
                              .arg(pending.join(QLatin1Char(' '))));
     }
     run.counters.rounds = completed;
+    if (m_config.resume != 0 && !run.beginSteering(true)) {
+        closeIteration(IterationStatus::Stopped);
+        return;
+    }
     if (m_config.resume != 0)
         policy->beginEpisode(run.beta, run.workers);
 
@@ -804,10 +1012,34 @@ void RoundRunner::run()
             run.stopReason = QStringLiteral("stopped");
             break;
         }
+        // Steering between batches (never before the rerun of a batch that
+        // was in flight: its interventions came before it).
+        if (pending.isEmpty()) {
+            if (!run.pollSteering(completed))
+                break;
+            if (run.book.paused()) {
+                emit logLine(QStringLiteral("round %1: paused; waiting for continue (or Stop)").arg(completed + 1));
+                emit pausedChanged(true);
+                bool ok = true;
+                while (ok && run.book.paused() && m_stopRequests.load() == 0) {
+                    QThread::msleep(100);
+                    ok = run.pollSteering(completed);
+                }
+                emit pausedChanged(false);
+                if (!ok)
+                    break;
+                if (m_stopRequests.load() > 0) {
+                    run.stopReason = QStringLiteral("stopped");
+                    break;
+                }
+            }
+        }
         QStringList batch;
+        bool fresh = false;
         if (!pending.isEmpty()) {
             batch = std::exchange(pending, {});
         } else {
+            fresh = true;
             if (m_config.maxRounds && completed >= *m_config.maxRounds) {
                 run.stopReason = QStringLiteral("round limit %1 reached").arg(*m_config.maxRounds);
                 break;
@@ -816,26 +1048,71 @@ void RoundRunner::run()
                 run.stopReason = budget;
                 break;
             }
-            if (run.tree.legal().isEmpty()) {
-                run.stopReason = QStringLiteral("no legal cell left in the grid");
+            // Pinned cells go first; the policy gets the rest of W and a
+            // legal list without the pins and the closed branches.
+            const QStringList pins = run.book.pins(run.tree, run.workers);
+            const QList<CellMeta> legal = run.tree.legal();
+            const QList<CellMeta> policyLegal = run.book.policyLegal(legal, pins);
+            if (pins.isEmpty() && policyLegal.isEmpty()) {
+                run.stopReason = legal.isEmpty() ? QStringLiteral("no legal cell left in the grid")
+                                                 : QStringLiteral("no legal cell left in the grid (the others are closed)");
                 break;
             }
-            run.tree.fillState(state, run.beta, run.workers, completed);
-            const PolicyDecision decision = policy->selectBatch(state);
-            const QString where = QStringLiteral("round %1: ").arg(completed + 1);
-            if (!decision.ok()) {
-                run.error = where + decision.error;
-                break;
+            const int policyWorkers = run.workers - int(pins.size());
+            QStringList chosen;
+            if (run.manual) {
+                // A person picks the batch (a `batch` request); Stop ends the wait.
+                QStringList legalIds;
+                for (const CellMeta &m : policyLegal)
+                    legalIds.append(m.id);
+                emit batchWanted(completed, legalIds, run.workers);
+                emit logLine(QStringLiteral("round %1: waiting for the researcher's batch").arg(completed + 1));
+                bool ok = true;
+                while (ok && !run.manualBatch && m_stopRequests.load() == 0) {
+                    QThread::msleep(100);
+                    ok = run.pollSteering(completed);
+                }
+                if (!ok)
+                    break;
+                if (!run.manualBatch) {
+                    run.stopReason = QStringLiteral("stopped");
+                    break;
+                }
+                chosen = *std::exchange(run.manualBatch, std::nullopt);
+                if (chosen.isEmpty()) {
+                    run.stopReason = QStringLiteral("the researcher picked an empty batch");
+                    break;
+                }
+            } else if (policyWorkers > 0 && !policyLegal.isEmpty()) {
+                run.tree.fillState(state, run.beta, run.workers, completed);
+                PolicySteering steering = run.book.view(run.tree, pins);
+                if (!steering.isEmpty()) {
+                    state.setLegal(policyLegal);
+                    state.setMaxParallelism(policyWorkers);
+                    state.setSteering(std::move(steering));
+                }
+                const PolicyDecision decision = policy->selectBatch(state);
+                const QString where = QStringLiteral("round %1: ").arg(completed + 1);
+                if (!decision.ok()) {
+                    run.error = where + decision.error;
+                    break;
+                }
+                if (const QString illegal = RoundTree::checkBatchAgainst(decision.batch, policyLegal, policyWorkers);
+                    !illegal.isEmpty()) {
+                    run.error = where + illegal;
+                    break;
+                }
+                if (decision.batch.isEmpty() && pins.isEmpty()) {
+                    run.stopReason = QStringLiteral("the policy returned an empty batch");
+                    break;
+                }
+                chosen = decision.batch;
             }
-            if (const QString illegal = run.tree.checkBatch(decision.batch, run.workers); !illegal.isEmpty()) {
-                run.error = where + illegal;
-                break;
-            }
-            if (decision.batch.isEmpty()) {
-                run.stopReason = QStringLiteral("the policy returned an empty batch");
-                break;
-            }
-            batch = decision.batch;
+            batch = pins + chosen;
+            if (!pins.isEmpty())
+                emit logLine(QStringLiteral("round %1: pinned first by hand: %2")
+                                 .arg(completed + 1)
+                                 .arg(pins.join(QLatin1Char(' '))));
             if (m_config.maxCalls && run.counters.calls + batch.size() > *m_config.maxCalls) {
                 batch = batch.mid(0, qsizetype(*m_config.maxCalls - run.counters.calls));
                 emit logLine(QStringLiteral("round %1: batch cut to %2 ids by the %3-call budget")
@@ -846,6 +1123,8 @@ void RoundRunner::run()
         }
         if (!run.writeRoundFile(completed, batch))
             break;
+        if (fresh)
+            run.book.noteBatch(batch);
         emit logLine(QStringLiteral("round %1: %2").arg(completed + 1).arg(batch.join(QLatin1Char(' '))));
         emit roundStarted(completed, batch);
         const bool stored = run.runBatch(completed, batch);

@@ -47,6 +47,15 @@ class ProjectStore;
 /// recorded batch's missing ids from their parents, and never stores an id
 /// twice.
 ///
+/// Steering (config.acceptSteering, SteeringBook, SteeringInbox): while the
+/// round runs, `<project>.inbox/live.json` says so; before each new batch the
+/// runner applies the requests waiting in the inbox (close, refine, hint,
+/// pause, continue), stores each applied one as an event, then answers it.
+/// Pinned cells go first in the batch and the policy picks the rest from a
+/// legal list without them and without closed branches, with W less the
+/// pins; a paused round waits (polling the inbox) until continue or Stop. A
+/// resume rebuilds the steering from the stored events.
+///
 /// Signals are emitted from the driver thread (listeners in other threads
 /// get them queued), in this order per attempt: attemptStarted, then
 /// cellFinished (stored) or attemptAbandoned (killed); attemptProgress
@@ -91,6 +100,13 @@ Q_SIGNALS:
     /// An attempt was killed by a second stop(); it is not stored.
     void attemptAbandoned(const QString &cellId);
     void logLine(const QString &line);
+    /// A steering request was applied and stored (RoundConfig::acceptSteering).
+    void steered(const dreamrsi::SteeringEvent &event);
+    /// A manual round waits for a person to pick round `round`'s batch:
+    /// at most `workers` of `legal` (closed branches left out).
+    void batchWanted(int round, const QStringList &legal, int workers);
+    /// The round waits (true) for `continue` after a `pause`, or goes on (false).
+    void pausedChanged(bool paused);
     void countersChanged(const dreamrsi::RoundCounters &counters);
     void finished(const dreamrsi::RoundSummary &summary);
 
@@ -111,3 +127,5 @@ private:
 };
 
 } // namespace dreamrsi
+
+Q_DECLARE_METATYPE(dreamrsi::SteeringEvent)

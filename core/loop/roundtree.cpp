@@ -121,8 +121,13 @@ void RoundTree::fillState(PolicyState &state, double beta, int workers, int roun
 
 QString RoundTree::checkBatch(const QStringList &batch, int workers) const
 {
+    return checkBatchAgainst(batch, legal(), workers);
+}
+
+QString RoundTree::checkBatchAgainst(const QStringList &batch, const QList<CellMeta> &legal, int workers)
+{
     QSet<QString> legalIds;
-    for (const CellMeta &m : legal())
+    for (const CellMeta &m : legal)
         legalIds.insert(m.id);
     QSet<QString> seen;
     for (const QString &id : batch) {

@@ -48,6 +48,8 @@ public:
     std::optional<double> bestScore() const { return m_best; }
     /// Branches with a cell, ascending; deepest attempt count over them.
     QList<int> openedBranches() const;
+    /// The highest finished attempt of `branch`, or -1 when it has none.
+    int topAttempt(int branch) const { return m_top.value(branch, -1); }
     int depth() const;
 
     /// Cells legal now, sorted by (branch, attempt).
@@ -58,6 +60,9 @@ public:
     /// Why `batch` is illegal now (docs/replay.md#illegal-batches-and-policy-errors order: an id not legal, a
     /// repeated id, more than `workers` ids), or empty when it is legal.
     QString checkBatch(const QStringList &batch, int workers) const;
+    /// checkBatch() against a given legal list (a steered round's policy
+    /// gets fewer legal cells and fewer workers).
+    static QString checkBatchAgainst(const QStringList &batch, const QList<CellMeta> &legal, int workers);
     /// The observation a policy gets for a finished cell.
     Observation observationOf(const Cell &cell) const;
 

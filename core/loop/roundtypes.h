@@ -42,6 +42,10 @@ struct RoundConfig
     SandboxMode sandboxMode = SandboxMode::Auto;
     /// 0 = a new iteration; else an interrupted or stopped one to continue.
     IterationId resume = 0;
+    /// Read steering requests (close, refine, hint, pause, continue) from
+    /// the project's inbox between batches (SteeringInbox). Off: nobody can
+    /// steer the round, and a request gets that answer from `dreamrsi steer`.
+    bool acceptSteering = false;
 };
 
 /// Running totals of an iteration (resumed cells included).

@@ -58,6 +58,7 @@ void PolicyState::reset(double beta, int maxParallelism, std::optional<double> b
     m_beta = beta;
     m_maxParallelism = maxParallelism;
     m_baselineScore = baselineScore;
+    m_steering = {};
     m_observed.clear();
     m_legal.clear();
     m_openedBranches.clear();

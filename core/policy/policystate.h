@@ -9,8 +9,26 @@
 #include <QStringList>
 
 #include <optional>
+#include <utility>
 
 namespace dreamrsi {
+
+/// What a person did to a live round so far, as its policy sees it
+/// (`state.steering` of a scripted policy): the branches they closed (never
+/// legal again), the cells they pinned first in this round's batch (already
+/// taken out of the legal list and of maxParallelism), and the hints waiting
+/// for the next attempt of a branch ("3") or for the next new branch
+/// ("new"). Empty in replay unless an iteration is replayed with its
+/// steering applied.
+struct PolicySteering
+{
+    QList<int> closed;                         ///< ascending
+    QStringList pinned;                        ///< cell ids, in pin order
+    QList<std::pair<QString, QString>> hints;  ///< (branch number or "new", text), in the order given
+
+    bool isEmpty() const { return closed.isEmpty() && pinned.isEmpty() && hints.isEmpty(); }
+    friend bool operator==(const PolicySteering &, const PolicySteering &) = default;
+};
 
 /// The state a policy decides from, one round of one episode (docs/policy-api.md#state).
 ///
@@ -32,6 +50,8 @@ public:
     double beta() const { return m_beta; }
     /// W, the largest batch the engine accepts.
     int maxParallelism() const { return m_maxParallelism; }
+    /// What a person did to the live round (PolicySteering); empty in replay.
+    const PolicySteering &steering() const { return m_steering; }
     /// The world's `baseline_score`, if it has one.
     std::optional<double> baselineScore() const { return m_baselineScore; }
 
@@ -56,6 +76,9 @@ public:
     /// Starts a new episode: clears everything.
     void reset(double beta, int maxParallelism, std::optional<double> baselineScore);
     void setRound(int round) { m_round = round; }
+    /// A live round with cells pinned by hand: W less the pins.
+    void setMaxParallelism(int maxParallelism) { m_maxParallelism = maxParallelism; }
+    void setSteering(PolicySteering steering) { m_steering = std::move(steering); }
     /// Appends a revealed cell; its branch becomes opened.
     void appendObservation(const Observation &observation);
     void appendObservation(Observation &&observation);
@@ -69,6 +92,7 @@ private:
     double m_beta = 0.0;
     int m_maxParallelism = 1;
     std::optional<double> m_baselineScore;
+    PolicySteering m_steering;
     QList<Observation> m_observed;
     QList<CellMeta> m_legal;
     QList<int> m_openedBranches;

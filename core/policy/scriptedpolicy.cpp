@@ -429,7 +429,9 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
                             tags: m.tags, index: index, score: score, evaluated: evaluated, valid: valid, failClass: failClass,
                             error: error, nValid: nValid, nTotal: nTotal, deltaVsBaseline: dB, deltaVsParent: dP });
         },
-        select: function (round, base) {
+        // w: this round's maxParallelism (W less the cells a person pinned
+        // in a live round); steer: {closed, pinned, hints} or null.
+        select: function (round, base, w, steer) {
             var legal = [], roots = [];
             for (var i = 0; i < legalMetas.length; ++i) {
                 legal.push(legalMetas[i].id);
@@ -447,9 +449,10 @@ const char *const runtimeSource = R"JS((function (factory, G, lineShift) {
                            failClass: r.failClass, error: r.error, nValid: r.nValid, nTotal: r.nTotal,
                            deltaVsBaseline: r.deltaVsBaseline, deltaVsParent: r.deltaVsParent };
             }
-            var state = { round: round, beta: beta, maxParallelism: W, baselineScore: base,
+            var state = { round: round, beta: beta, maxParallelism: w, baselineScore: base,
                           observed: obs, legal: legal, legalRoots: roots,
-                          openedBranches: opened.slice(), meta: meta };
+                          openedBranches: opened.slice(), meta: meta,
+                          steering: steer !== null ? steer : { closed: [], pinned: [], hints: {} } };
             try {
                 return { v: inst.selectBatch(state) };
             } catch (e) {
@@ -909,7 +912,23 @@ PolicyDecision ScriptedPolicy::selectBatch(const PolicyState &state)
         d->firstRound = Private::FirstRound{legal, d->fnFirstRound.call(), d->indexOf, d->sentLegal, d->tagList};
 
     QString error;
-    QJSValue result = d->guardedCall(d->fnSelect, {QJSValue(state.round()), optionalNumber(state.baselineScore())},
+    QJSValue steering(QJSValue::NullValue);
+    if (!state.steering().isEmpty()) {
+        const PolicySteering &s = state.steering();
+        steering = d->engine.newObject();
+        QJSValue closed = d->engine.newArray(uint(s.closed.size()));
+        for (qsizetype i = 0; i < s.closed.size(); ++i)
+            closed.setProperty(quint32(i), s.closed.at(i));
+        steering.setProperty(QStringLiteral("closed"), closed);
+        steering.setProperty(QStringLiteral("pinned"), d->stringArray(s.pinned));
+        QJSValue hints = d->engine.newObject();
+        for (const auto &[key, text] : s.hints)
+            hints.setProperty(key, text);
+        steering.setProperty(QStringLiteral("hints"), hints);
+    }
+    QJSValue result = d->guardedCall(d->fnSelect,
+                                     {QJSValue(state.round()), optionalNumber(state.baselineScore()),
+                                      QJSValue(state.maxParallelism()), steering},
                                      QStringLiteral("selectBatch"), &error);
     if (!error.isEmpty())
         return PolicyDecision::failure(error);

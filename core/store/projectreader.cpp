@@ -420,6 +420,41 @@ StoreResult<QList<Approval>> ProjectReader::approvals()
     return StoreResult<QList<Approval>>::success(out);
 }
 
+StoreResult<QList<SteeringEvent>> ProjectReader::steeringEvents(IterationId iteration)
+{
+    ReadTransaction tx(*d->db);
+    SqliteStatement s(*d->db, iteration != 0
+                                  ? "SELECT id, iteration_id, round, time, who, action, branch, target, text, why, request_id, "
+                                    "payload FROM steering_events WHERE iteration_id = ?1 ORDER BY id"
+                                  : "SELECT id, iteration_id, round, time, who, action, branch, target, text, why, request_id, "
+                                    "payload FROM steering_events ORDER BY id");
+    if (iteration != 0)
+        s.bind(1, iteration);
+    QList<SteeringEvent> out;
+    SqliteStatement::Step step;
+    while ((step = s.step()) == SqliteStatement::Step::Row) {
+        SteeringEvent e;
+        e.id = s.int64(0);
+        e.iteration = s.optInt(1).value_or(0);
+        if (const std::optional<qint64> r = s.optInt(2))
+            e.round = int(*r);
+        e.time = parseStoreTimestamp(s.text(3));
+        e.who = s.text(4);
+        e.action = s.text(5);
+        if (const std::optional<qint64> b = s.optInt(6))
+            e.branch = int(*b);
+        e.target = s.text(7);
+        e.text = s.text(8);
+        e.why = s.text(9);
+        e.requestId = s.optText(10).value_or(QString());
+        e.payload = parseObject(s.textUtf8(11));
+        out.append(e);
+    }
+    if (step == SqliteStatement::Step::Error)
+        return d->fail<QList<SteeringEvent>>(s);
+    return StoreResult<QList<SteeringEvent>>::success(out);
+}
+
 StoreResult<QList<ArtifactRef>> ProjectReader::cellArtifacts(IterationId iteration, const QString &cellId)
 {
     ReadTransaction tx(*d->db);

@@ -48,6 +48,9 @@ public:
     StoreResult<QList<Approval>> approvals();
     /// The project's replay configuration (the defaults when none was stored).
     StoreResult<StoredReplayConfig> replayConfig();
+    /// Steering events of one iteration in the order they were applied, or
+    /// every event of the project (approval waits included) when `iteration` is 0.
+    StoreResult<QList<SteeringEvent>> steeringEvents(IterationId iteration = 0);
     StoreResult<QList<ArtifactRef>> cellArtifacts(IterationId iteration, const QString &cellId);
     /// The artifact's bytes, verified against its hash.
     StoreResult<QByteArray> readArtifact(const QString &hash);

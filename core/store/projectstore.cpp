@@ -274,6 +274,12 @@ QFuture<StoreResult<StoredReplayConfig>> ProjectStore::replayConfig()
     return runRead<StoredReplayConfig>(&d->readPool, d.get(), [](ProjectReader &r) { return r.replayConfig(); });
 }
 
+QFuture<StoreResult<QList<SteeringEvent>>> ProjectStore::steeringEvents(IterationId iteration)
+{
+    return runRead<QList<SteeringEvent>>(&d->readPool, d.get(),
+                                         [iteration](ProjectReader &r) { return r.steeringEvents(iteration); });
+}
+
 QFuture<StoreResult<QList<ArtifactRef>>> ProjectStore::cellArtifacts(IterationId iteration, const QString &cellId)
 {
     return runRead<QList<ArtifactRef>>(&d->readPool, d.get(), [iteration, cellId](ProjectReader &r) {
@@ -413,6 +419,16 @@ QFuture<StoreResult<Done>> ProjectStore::setReplayConfig(const ReplayConfig &con
         StoreResult<Done> r = p->writer->setReplayConfig(config);
         if (r.ok())
             emit replayConfigChanged();
+        return r;
+    });
+}
+
+QFuture<StoreResult<qint64>> ProjectStore::addSteeringEvent(const SteeringEvent &event)
+{
+    return DREAMRSI_WRITE(qint64, {
+        StoreResult<qint64> r = p->writer->addSteeringEvent(event);
+        if (r.ok())
+            emit steeringChanged(event.iteration);
         return r;
     });
 }

@@ -77,6 +77,8 @@ public:
     QFuture<StoreResult<QList<Approval>>> approvals();
     /// The project's one replay configuration (ProjectReader::replayConfig).
     QFuture<StoreResult<StoredReplayConfig>> replayConfig();
+    /// Steering events of one iteration, or of the whole project when `iteration` is 0.
+    QFuture<StoreResult<QList<SteeringEvent>>> steeringEvents(IterationId iteration = 0);
     QFuture<StoreResult<QList<ArtifactRef>>> cellArtifacts(IterationId iteration, const QString &cellId);
     QFuture<StoreResult<QByteArray>> readArtifact(const QString &hash);
 
@@ -107,6 +109,8 @@ public:
     QFuture<StoreResult<qint64>> addApproval(const Approval &approval);
     /// Replaces the project's replay configuration (ProjectWriter::setReplayConfig).
     QFuture<StoreResult<Done>> setReplayConfig(const ReplayConfig &config);
+    /// Records a steering event (ProjectWriter::addSteeringEvent); emits steeringChanged.
+    QFuture<StoreResult<qint64>> addSteeringEvent(const SteeringEvent &event);
 
 signals:
     void cellAppended(qint64 iteration, const QString &cellId);
@@ -116,6 +120,8 @@ signals:
     void approvalsChanged();
     /// The replay configuration was set (by the user, or by the first round).
     void replayConfigChanged();
+    /// A steering event was stored (iteration 0: outside a round).
+    void steeringChanged(qint64 iteration);
 
 private:
     struct Private;

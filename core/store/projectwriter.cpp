@@ -782,6 +782,42 @@ StoreResult<Done> ProjectWriter::setReplayConfig(const ReplayConfig &c)
     return R::success({});
 }
 
+StoreResult<qint64> ProjectWriter::addSteeringEvent(const SteeringEvent &e)
+{
+    using R = StoreResult<qint64>;
+    if (!e.requestId.isEmpty()) {
+        SqliteStatement known(*d->db, "SELECT id FROM steering_events WHERE request_id = ?1");
+        known.bind(1, e.requestId);
+        switch (known.step()) {
+        case SqliteStatement::Step::Row: return R::success(known.int64(0));
+        case SqliteStatement::Step::Error: return R::failure(d->where(known.error()));
+        case SqliteStatement::Step::Done: break;
+        }
+    }
+    SqliteStatement s(*d->db, "INSERT INTO steering_events(iteration_id, round, time, who, action, branch, target, text, "
+                              "why, request_id, payload) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+    if (e.iteration != 0)
+        s.bind(1, e.iteration);
+    else
+        s.bindNull(1);
+    s.bind(2, e.round ? std::optional<qint64>(*e.round) : std::nullopt);
+    s.bind(3, storeTimestamp(e.time.isValid() ? e.time : QDateTime::currentDateTimeUtc()));
+    s.bind(4, e.who);
+    s.bind(5, e.action);
+    s.bind(6, e.branch ? std::optional<qint64>(*e.branch) : std::nullopt);
+    s.bind(7, e.target);
+    s.bind(8, e.text);
+    s.bind(9, e.why);
+    s.bind(10, e.requestId.isEmpty() ? std::nullopt : std::optional<QString>(e.requestId));
+    s.bindText(11, compactJson(e.payload));
+    if (!s.run()) {
+        return R::failure(d->where((d->db->lastErrorCode() & 0xff) == SQLITE_CONSTRAINT
+                                       ? QStringLiteral("steering event: iteration %1 does not exist").arg(e.iteration)
+                                       : s.error()));
+    }
+    return R::success(d->db->lastInsertRowId());
+}
+
 StoreResult<Done> ProjectWriter::integrityCheck()
 {
     SqliteStatement s(*d->db, "PRAGMA integrity_check");

@@ -58,6 +58,10 @@ public:
     /// Replaces the project's replay configuration (origin User): W ≥ 1, λ ≥ 0
     /// and finite, a non-empty β grid in [0, 1], K ≥ 1 when given.
     StoreResult<Done> setReplayConfig(const ReplayConfig &config);
+    /// Records a steering event. An event whose requestId is already stored
+    /// is not stored again: the earlier event's id is returned (a request
+    /// applied before a crash and seen again on resume counts once).
+    StoreResult<qint64> addSteeringEvent(const SteeringEvent &event);
 
     /// PRAGMA integrity_check; success when it reports "ok".
     StoreResult<Done> integrityCheck();

@@ -216,6 +216,30 @@ WHERE origin = 'default' AND EXISTS (SELECT 1 FROM iterations WHERE max_parallel
 DROP TABLE latest_dream;
 )sql";
 
+// Version 6: what a person did to a live round while it ran (close a
+// branch, refine it next, hint, pause, continue, a manual batch) and the
+// loop's approval waits. One row per applied request; `request_id` is the
+// inbox request it answers (unique, so a request is never applied twice).
+// `iteration_id` is null for events outside a round (approval waits).
+constexpr const char *V6 = R"sql(
+CREATE TABLE steering_events(
+  id INTEGER PRIMARY KEY,
+  iteration_id INTEGER REFERENCES iterations(id) ON DELETE CASCADE,
+  round INTEGER,
+  time TEXT NOT NULL,
+  who TEXT NOT NULL DEFAULT '',
+  action TEXT NOT NULL,
+  branch INTEGER,
+  target TEXT NOT NULL DEFAULT '',
+  text TEXT NOT NULL DEFAULT '',
+  why TEXT NOT NULL DEFAULT '',
+  request_id TEXT,
+  payload TEXT NOT NULL DEFAULT '{}',
+  UNIQUE (request_id)
+);
+CREATE INDEX steering_events_by_iteration ON steering_events(iteration_id);
+)sql";
+
 QString describe(const SqliteConnection &db, const QString &what)
 {
     return QStringLiteral("%1: %2").arg(db.path(), what);
@@ -231,6 +255,7 @@ const char *migrationTo(int v)
     case 3: return V3;
     case 4: return V4;
     case 5: return V5;
+    case 6: return V6;
     default: return nullptr;
     }
 }

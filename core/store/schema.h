@@ -14,10 +14,11 @@ class SqliteConnection;
 ///   3  iteration status 'stopped' (iterations table rebuilt)
 ///   4  iterations.rounds_limit and calls_limit (a live round's limits)
 ///   5  replay_config: the project's one replay configuration
+///   6  steering_events (interventions on live rounds, approval waits)
 /// A database is recognised as a project by PRAGMA application_id.
 namespace Schema {
 
-inline constexpr int CurrentVersion = 5;
+inline constexpr int CurrentVersion = 6;
 inline constexpr int ApplicationId = 0x44525349; // "DRSI"
 
 /// SQL that brings a database from version `v - 1` to `v` (1 ≤ v ≤ CurrentVersion).

@@ -200,6 +200,27 @@ struct Approval
     QString note;
 };
 
+/// Something a person did to a live round or a loop while it ran, recorded
+/// the moment it was applied: an intervention (`close`, `refine`, `hint`,
+/// `pause`, `continue`), a batch picked by hand (`batch`, manual
+/// exploration), or the loop's approval gate (`awaiting_approval`,
+/// `approved`, `declined`).
+struct SteeringEvent
+{
+    qint64 id = 0;                     ///< assigned by the store
+    IterationId iteration = 0;         ///< 0 = outside a round (approval waits)
+    std::optional<int> round;          ///< 0-based round the event applies to (the next batch)
+    QDateTime time;                    ///< UTC; set by the store when invalid
+    QString who;
+    QString action;
+    std::optional<int> branch;         ///< the branch named, if any
+    QString target;                    ///< the cell it aims at ("b2a3"), or "new" for the next new branch
+    QString text;                      ///< a hint's text; a batch's ids separated by spaces
+    QString why;
+    QString requestId;                 ///< the inbox request it answers; empty when none
+    QJsonObject payload;               ///< anything else (an approval wait's proposal)
+};
+
 /// A file kept in the project's content-addressed artifact folder.
 struct ArtifactRef
 {

@@ -1,0 +1,203 @@
+// `dreamrsi steer`: steer a live round that another process runs, through
+// the inbox beside the project (the one-writer rule: this process never
+// opens the project for writing).
+#include "steercommand.h"
+
+#include "store/projectlock.h"
+
+#include <QCommandLineParser>
+#include <QDeadlineTimer>
+#include <QFileInfo>
+#include <QThread>
+
+namespace dreamrsi {
+
+namespace {
+
+const char *const steerUsage =
+    "usage: dreamrsi steer --project P.dreamrsi [--by NAME] [--why TEXT] [--timeout S]\n"
+    "                      close B | refine B | hint B|new TEXT | pause | continue\n"
+    "\n"
+    "Steers the live round another process runs in the project (started with\n"
+    "`dreamrsi round --accept-steering`, `dreamrsi loop --accept-steering`, or from the\n"
+    "workbench). The request goes to the inbox beside the project; the round applies\n"
+    "it between batches, records it in the project and answers.\n"
+    "\n"
+    "  close B        branch B is never refined again\n"
+    "  refine B       branch B's next attempt goes first in the next batch\n"
+    "  hint B TEXT    TEXT goes to the agent with branch B's next attempt\n"
+    "  hint new TEXT  TEXT goes to the agent with the next new branch\n"
+    "  pause          no new batch starts after the current one\n"
+    "  continue       a paused round goes on\n"
+    "\n"
+    "  B              a branch number (3) or id (b3)\n"
+    "  --by NAME      who asks (default: $USER)\n"
+    "  --why TEXT     why, recorded with the intervention\n"
+    "  --timeout S    give up (and take the request back) after S seconds without an\n"
+    "                 answer (default: wait while the round runs)\n"
+    "\n"
+    "Exit 0 once the request was applied, 1 when it was refused (the reason on stderr)\n"
+    "or no round accepting steering runs in the project, 2 bad usage.\n";
+
+int usageError(QTextStream &err, const QString &message)
+{
+    err << "dreamrsi steer: " << message << "\n\n" << steerUsage;
+    return 2;
+}
+
+/// Why nobody answers requests of `kind` in the project now, or empty.
+QString notAccepting(const QString &projectPath, const QString &kind)
+{
+    const std::optional<WriterInfo> writer = ProjectLock::liveWriter(projectPath);
+    if (!writer)
+        return QStringLiteral("no round is running in %1 (no process has the project open)").arg(projectPath);
+    const std::optional<SteeringLive> live = SteeringInbox::readLive(projectPath);
+    const QString holder = writer->pid != 0 ? QStringLiteral("process %1 (%2)").arg(writer->pid).arg(writer->application)
+                                            : QStringLiteral("the process that holds it");
+    if (!live || (writer->pid != 0 && live->pid != writer->pid)) {
+        return QStringLiteral("%1 has %2 open but does not accept steering (start the round with --accept-steering)")
+            .arg(holder, projectPath);
+    }
+    if (live->kind != kind) {
+        if (kind == QLatin1String("round"))
+            return QStringLiteral("the loop in %1 is waiting for approval, not running a round; answer it with "
+                                  "dreamrsi approve")
+                .arg(holder);
+        return QStringLiteral("no loop is waiting for approval in %1 (%2 is running round %3)")
+            .arg(projectPath, holder)
+            .arg(live->iteration);
+    }
+    return {};
+}
+
+} // namespace
+
+QString defaultSteeringName()
+{
+    for (const char *name : {"USER", "USERNAME", "LOGNAME"}) {
+        const QString v = qEnvironmentVariable(name);
+        if (!v.isEmpty())
+            return v;
+    }
+    return QStringLiteral("unknown");
+}
+
+std::optional<SteeringAck> sendSteeringRequest(const QString &projectPath, SteeringRequest request, const QString &kind,
+                                               double timeoutS, QString *refusal)
+{
+    if (const QString why = notAccepting(projectPath, kind); !why.isEmpty()) {
+        *refusal = why;
+        return std::nullopt;
+    }
+    QString problem;
+    if (!SteeringInbox::submit(projectPath, &request, &problem)) {
+        *refusal = problem;
+        return std::nullopt;
+    }
+    QDeadlineTimer deadline = timeoutS > 0 ? QDeadlineTimer(qint64(timeoutS * 1000.0)) : QDeadlineTimer(QDeadlineTimer::Forever);
+    int sleeps = 0;
+    for (;;) {
+        if (std::optional<SteeringAck> ack = SteeringInbox::takeAck(projectPath, request.id))
+            return ack;
+        // Every second: is anybody still there to answer?
+        const bool gone = (++sleeps % 20 == 0) && !notAccepting(projectPath, kind).isEmpty();
+        if (gone || deadline.hasExpired()) {
+            if (SteeringInbox::withdraw(projectPath, request.id)) {
+                *refusal = gone ? QStringLiteral("the round ended before answering; the request was taken back")
+                                : QStringLiteral("no answer within %1 s; the request was taken back").arg(timeoutS);
+                return std::nullopt;
+            }
+            // Taken already: the answer is being written.
+            deadline = QDeadlineTimer(5000);
+            if (gone && sleeps > 200) {
+                *refusal = QStringLiteral("the round ended before answering");
+                return std::nullopt;
+            }
+        }
+        QThread::msleep(50);
+    }
+}
+
+int runSteerCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    QCommandLineParser parser;
+    parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("usage"));
+    const QCommandLineOption project(QStringLiteral("project"), {}, QStringLiteral("P"));
+    const QCommandLineOption by(QStringLiteral("by"), {}, QStringLiteral("NAME"));
+    const QCommandLineOption why(QStringLiteral("why"), {}, QStringLiteral("TEXT"));
+    const QCommandLineOption timeout(QStringLiteral("timeout"), {}, QStringLiteral("S"));
+    parser.addOptions({help, project, by, why, timeout});
+    if (!parser.parse(QStringList{QStringLiteral("dreamrsi steer")} + args))
+        return usageError(err, parser.errorText());
+    if (parser.isSet(help)) {
+        out << steerUsage;
+        return 0;
+    }
+    for (const QString &name : {QStringLiteral("project"), QStringLiteral("by"), QStringLiteral("why"), QStringLiteral("timeout")}) {
+        if (parser.values(name).size() > 1)
+            return usageError(err, QStringLiteral("--%1 given more than once").arg(name));
+    }
+    if (!parser.isSet(project) || parser.value(project).isEmpty())
+        return usageError(err, QStringLiteral("--project is required"));
+    double timeoutS = 0;
+    if (parser.isSet(timeout)) {
+        bool ok = false;
+        timeoutS = parser.value(timeout).toDouble(&ok);
+        if (!ok || !(timeoutS > 0))
+            return usageError(err, QStringLiteral("--timeout must be a number of seconds > 0, not '%1'").arg(parser.value(timeout)));
+    }
+    const QStringList words = parser.positionalArguments();
+    if (words.isEmpty())
+        return usageError(err, QStringLiteral("what to do is missing: close B, refine B, hint B|new TEXT, pause or continue"));
+    SteeringRequest request;
+    request.action = words.first();
+    request.by = parser.isSet(by) ? parser.value(by).trimmed() : defaultSteeringName();
+    request.why = parser.value(why).trimmed();
+    if (parser.isSet(by) && request.by.isEmpty())
+        return usageError(err, QStringLiteral("--by needs a name"));
+    if (request.action == QLatin1String("close") || request.action == QLatin1String("refine")) {
+        if (words.size() != 2)
+            return usageError(err, QStringLiteral("%1 takes one branch (a number or b<number>)").arg(request.action));
+        request.branch = SteeringInbox::parseBranch(words.at(1));
+        if (!request.branch)
+            return usageError(err, QStringLiteral("'%1' is not a branch (a number like 3 or an id like b3)").arg(words.at(1)));
+    } else if (request.action == QLatin1String("hint")) {
+        if (words.size() < 3)
+            return usageError(err, QStringLiteral("hint takes a branch (or new) and a text"));
+        if (words.at(1) == QLatin1String("new")) {
+            request.newBranch = true;
+        } else {
+            request.branch = SteeringInbox::parseBranch(words.at(1));
+            if (!request.branch)
+                return usageError(err, QStringLiteral("'%1' is not a branch (a number like 3, an id like b3, or new)").arg(words.at(1)));
+        }
+        request.text = words.mid(2).join(QLatin1Char(' ')).trimmed();
+        if (request.text.isEmpty())
+            return usageError(err, QStringLiteral("the hint's text is empty"));
+    } else if (request.action == QLatin1String("pause") || request.action == QLatin1String("continue")) {
+        if (words.size() != 1)
+            return usageError(err, QStringLiteral("%1 takes no argument (got '%2')").arg(request.action, words.at(1)));
+    } else {
+        return usageError(err, QStringLiteral("unknown action '%1' (close, refine, hint, pause, continue)").arg(request.action));
+    }
+    const QString path = parser.value(project);
+    if (!QFileInfo::exists(path)) {
+        err << "dreamrsi steer: no project " << path << '\n';
+        return 1;
+    }
+    QString refusal;
+    const std::optional<SteeringAck> ack = sendSteeringRequest(path, request, QStringLiteral("round"), timeoutS, &refusal);
+    if (!ack) {
+        err << "dreamrsi steer: " << refusal << '\n';
+        return 1;
+    }
+    if (!ack->applied) {
+        err << "dreamrsi steer: refused: " << ack->message << '\n';
+        return 1;
+    }
+    out << "applied: " << ack->message << '\n';
+    return 0;
+}
+
+} // namespace dreamrsi

@@ -1,0 +1,28 @@
+#pragma once
+
+#include "loop/steeringinbox.h"
+
+#include <QStringList>
+#include <QTextStream>
+
+namespace dreamrsi {
+
+/// `dreamrsi steer --project P.dreamrsi [--by NAME] [--why TEXT] close B |
+/// refine B | hint B|new TEXT | pause | continue`: drops the request in the
+/// project's inbox for the process running the round there and waits for
+/// its answer. 0 applied, 1 refused (the reason on stderr; also when no
+/// round accepting steering runs), 2 bad usage.
+int runSteerCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+
+/// Sends `request` to the process holding `projectPath` and waits for the
+/// answer (`timeoutS` ≤ 0: as long as that process runs and accepts
+/// requests). `kind` is the live kind the request is for ("round" or
+/// "approval"). Nothing, with *refusal, when no such process accepts
+/// requests or it ended before answering; the answer otherwise.
+std::optional<SteeringAck> sendSteeringRequest(const QString &projectPath, SteeringRequest request,
+                                               const QString &kind, double timeoutS, QString *refusal);
+
+/// The person's name when no --by is given: $USER (or $USERNAME), else "unknown".
+QString defaultSteeringName();
+
+} // namespace dreamrsi

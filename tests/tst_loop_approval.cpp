@@ -1,0 +1,215 @@
+// The loop's approval gate (`loop --await-approval`): after each dream the
+// loop waits, the project records the wait with its proposal, and a second
+// process answers with `dreamrsi approve` through the inbox (the loop holds
+// the project): the approved version drives the next round, a declined
+// proposal leaves the deployed one. Stop while waiting ends the loop
+// cleanly with the proposal still unanswered. Without --await-approval or
+// --auto-approve the loop says that no dreamed version will be deployed.
+#include "roundtestsupport.h"
+#include "storetestsupport.h"
+
+#include "loop/localevaluationbackend.h"
+#include "loop/policyimprover.h"
+#include "loop/recursiveloop.h"
+#include "loop/steeringinbox.h"
+#include "store/projectstore.h"
+
+#include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QtTest>
+
+using namespace dreamrsi;
+using dreamrsi::test::FakeAgent;
+using dreamrsi::test::take;
+
+namespace {
+
+LoopSettings toySettings(int iterations)
+{
+    LoopSettings s;
+    s.round.task = test::toyTaskDir();
+    s.round.agent.kind = QStringLiteral("fake");
+    s.round.workers = 2;
+    s.round.evaluateBaseline = false;
+    s.round.fallbackGrid = GridPlan{3, 1, QStringLiteral("toy fallback")};
+    s.round.seed = 3;
+    s.dream.versions = 2;
+    s.dream.workers = 2;
+    s.dream.betas = {0.0, 1.0};
+    s.dream.memoryLimitBytes = qint64(2048) << 20;
+    s.dream.wallLimitMs = 120000;
+    s.iterations = iterations;
+    s.awaitApproval = true;
+    return s;
+}
+
+struct CliRun
+{
+    int code = -1;
+    QString out;
+    QString err;
+};
+
+CliRun approve(const QStringList &args)
+{
+    QProcess p;
+    p.start(QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi"), QStringList{QStringLiteral("approve")} + args);
+    CliRun r;
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished();
+        return r;
+    }
+    r.code = p.exitCode();
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+} // namespace
+
+class TestLoopApproval : public QObject
+{
+    Q_OBJECT
+private slots:
+    void approvedThenDeclinedFromAnotherProcess();
+    void stopWhileWaitingEndsCleanly();
+    void withoutApprovalTheLoopSaysSo();
+    void badApproveUsage();
+};
+
+void TestLoopApproval::approvedThenDeclinedFromAnotherProcess()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("gate.dreamrsi"));
+    ProjectStore store;
+    take(store.create(path, ProjectInfo()));
+    RecursiveLoop loop(&store, std::make_shared<FakeAgent>(), std::make_shared<LocalEvaluationBackend>(),
+                       std::make_shared<PolicyImprover>(2));
+    QList<QJsonObject> proposals;
+    connect(&loop, &RecursiveLoop::awaitingApproval, this, [&](const QJsonObject &p) { proposals.append(p); },
+            Qt::DirectConnection);
+    LoopReport report;
+    QThread *worker = QThread::create([&] { report = loop.run(toySettings(3)); });
+    worker->start();
+
+    // First wait: approve the proposal by name, from another process.
+    QTRY_VERIFY_WITH_TIMEOUT(SteeringInbox::readLive(path).has_value(), 240000);
+    const SteeringLive first = *SteeringInbox::readLive(path);
+    QCOMPARE(first.kind, QStringLiteral("approval"));
+    const QString name = first.proposal.value(QStringLiteral("name")).toString();
+    QVERIFY(!name.isEmpty());
+    CliRun r = approve({QStringLiteral("--project"), path, QStringLiteral("--version"), QStringLiteral("no-such-version"),
+                        QStringLiteral("--by"), QStringLiteral("ada")});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains(QStringLiteral("not one of this dream's versions")), qPrintable(r.err));
+    r = approve({QStringLiteral("--project"), path, QStringLiteral("--version"), name, QStringLiteral("--by"),
+                 QStringLiteral("ada"), QStringLiteral("--note"), QStringLiteral("looks right")});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains(QStringLiteral("approved by ada")), qPrintable(r.out));
+
+    // Second wait: decline.
+    QTRY_VERIFY_WITH_TIMEOUT(SteeringInbox::readLive(path).has_value()
+                                 && SteeringInbox::readLive(path)->proposal.value(QStringLiteral("index")).toInt() == 2,
+                             240000);
+    r = approve({QStringLiteral("--project"), path, QStringLiteral("--decline"), QStringLiteral("--by"), QStringLiteral("ada")});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains(QStringLiteral("declined by ada")), qPrintable(r.out));
+
+    QTRY_VERIFY_WITH_TIMEOUT(worker->isFinished(), 240000);
+    delete worker;
+    QVERIFY2(report.error.isEmpty(), qPrintable(report.error));
+    QCOMPARE(report.iterations.size(), 3);
+    const LoopIteration &one = report.iterations.at(0);
+    QVERIFY(one.approved != 0);
+    QCOMPARE(report.iterations.at(1).policyVersion, one.approved);  // the approved version drove round 2
+    QCOMPARE(report.iterations.at(1).approved, PolicyVersionId(0));                  // declined
+    QCOMPARE(report.iterations.at(2).policyVersion, one.approved);  // the deployed one stays
+    const QList<Approval> approvals = take(store.approvals());
+    QCOMPARE(approvals.size(), 1);
+    QCOMPARE(approvals.at(0).who, QStringLiteral("ada"));
+    QCOMPARE(approvals.at(0).note, QStringLiteral("looks right"));
+    QCOMPARE(approvals.at(0).version, one.approved);
+    QStringList actions;
+    for (const SteeringEvent &e : take(store.steeringEvents()))
+        actions.append(e.action);
+    QCOMPARE(actions, (QStringList{QStringLiteral("awaiting_approval"), QStringLiteral("approved"),
+                                   QStringLiteral("awaiting_approval"), QStringLiteral("declined")}));
+    QCOMPARE(proposals.size(), 4); // two waits, each announced and ended
+    QVERIFY(!SteeringInbox::readLive(path).has_value());
+    // Nothing waits now: --decline is refused.
+    take(store.close());
+    r = approve({QStringLiteral("--project"), path, QStringLiteral("--decline")});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains(QStringLiteral("nothing awaits approval")), qPrintable(r.err));
+}
+
+void TestLoopApproval::stopWhileWaitingEndsCleanly()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("stop.dreamrsi"));
+    ProjectStore store;
+    take(store.create(path, ProjectInfo()));
+    RecursiveLoop loop(&store, std::make_shared<FakeAgent>(), std::make_shared<LocalEvaluationBackend>(),
+                       std::make_shared<PolicyImprover>(2));
+    LoopReport report;
+    QThread *worker = QThread::create([&] { report = loop.run(toySettings(2)); });
+    worker->start();
+    QTRY_VERIFY_WITH_TIMEOUT(SteeringInbox::readLive(path).has_value(), 240000);
+    loop.stop();
+    QTRY_VERIFY_WITH_TIMEOUT(worker->isFinished(), 60000);
+    delete worker;
+    QVERIFY2(report.error.isEmpty(), qPrintable(report.error));
+    QVERIFY(report.stopped);
+    QCOMPARE(report.iterations.size(), 1);
+    const QList<SteeringEvent> events = take(store.steeringEvents());
+    QCOMPARE(events.size(), 1); // the proposal is still listed, unanswered
+    QCOMPARE(events.at(0).action, QStringLiteral("awaiting_approval"));
+    QVERIFY(!events.at(0).payload.value(QStringLiteral("name")).toString().isEmpty());
+    QVERIFY(!SteeringInbox::readLive(path).has_value());
+}
+
+void TestLoopApproval::withoutApprovalTheLoopSaysSo()
+{
+    QTemporaryDir dir;
+    ProjectStore store;
+    take(store.create(dir.filePath(QStringLiteral("plain.dreamrsi")), ProjectInfo()));
+    RecursiveLoop loop(&store, std::make_shared<FakeAgent>(), std::make_shared<LocalEvaluationBackend>(),
+                       std::make_shared<PolicyImprover>(2));
+    QStringList lines;
+    connect(&loop, &RecursiveLoop::message, this, [&](const QString &line) { lines.append(line); }, Qt::DirectConnection);
+    LoopSettings s = toySettings(1);
+    s.awaitApproval = false;
+    const LoopReport report = loop.run(s);
+    QVERIFY2(report.error.isEmpty(), qPrintable(report.error));
+    QVERIFY(!lines.isEmpty());
+    QVERIFY2(lines.first().startsWith(QStringLiteral("no dreamed version will be deployed")), qPrintable(lines.first()));
+}
+
+void TestLoopApproval::badApproveUsage()
+{
+    QTemporaryDir dir;
+    const QString p = dir.filePath(QStringLiteral("x.dreamrsi"));
+    for (const QStringList &args : {QStringList{QStringLiteral("--project"), p, QStringLiteral("--best"), QStringLiteral("--decline")},
+                                    QStringList{QStringLiteral("--project"), p}}) {
+        const CliRun r = approve(args);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("--decline")), qPrintable(r.err));
+    }
+    // --await-approval excludes --auto-approve and --fixed.
+    for (const QString &other : {QStringLiteral("--auto-approve"), QStringLiteral("--fixed")}) {
+        QProcess loop;
+        loop.start(QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi"),
+                   {QStringLiteral("loop"), QStringLiteral("--project"), p, QStringLiteral("--task"), test::toyTaskDir(),
+                    QStringLiteral("--agent"), QStringLiteral("builtin"), QStringLiteral("--await-approval"), other});
+        QVERIFY(loop.waitForFinished(60000));
+        QCOMPARE(loop.exitCode(), 2);
+        QVERIFY(QString::fromUtf8(loop.readAllStandardError()).contains(QStringLiteral("--await-approval cannot go with")));
+    }
+    QVERIFY(!QFileInfo::exists(p));
+}
+
+QTEST_GUILESS_MAIN(TestLoopApproval)
+#include "tst_loop_approval.moc"

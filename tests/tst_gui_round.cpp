@@ -34,6 +34,7 @@
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
 #include <QVBoxLayout>
+#include <QAbstractItemModelTester>
 #include <QtTest>
 
 using namespace dreamrsi;
@@ -97,6 +98,9 @@ void TestGuiRound::treeGrowsRowByRow()
     panel.resize(900, 600);
     panel.show();
     LiveTreeModel *model = panel.model();
+    // The one model whose rows are inserted one by one: Qt's checker
+    // verifies every insertion and change against the model's own answers.
+    QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
 
     QList<int> finishedAfterEachChange;
     int runningInserted = 0;
@@ -166,13 +170,15 @@ void TestGuiRound::dashboardScoreLabelsAreWhole()
         c.score = s;
         c.failClass = QStringLiteral("ok");
         dash->addCell(c);
-        QTest::qWait(n % 3 == 0 ? 250 : 0); // some hand-overs by the redraw timer, as in a round
+        if (n % 3 == 0)
+            dash->flush(); // some hand-overs, as the redraw timer makes them in a round
         if (n == 2) { // the panel is shown once the round is under way
             window.show();
             QVERIFY(QTest::qWaitForWindowExposed(&window));
         }
     }
-    QTest::qWait(300);
+    dash->flush();
+    QCoreApplication::processEvents(); // the scene lays out the labels
     QStringList labels;
     for (QGraphicsItem *item : dash->scoreView()->scene()->items()) {
         if (auto *text = dynamic_cast<QGraphicsTextItem *>(item); text && text->isVisible())

@@ -36,8 +36,8 @@ LoopSettings toySettings(int iterations)
     s.round.fallbackGrid = GridPlan{3, 1, QStringLiteral("toy fallback")};
     s.round.seed = 3;
     s.dream.versions = 2;
-    s.dream.workers = 2;
-    s.dream.betas = {0.0, 1.0};
+    s.dream.replay.workers = 2;
+    s.dream.replay.betas = QList<double>{0.0, 1.0};
     s.dream.memoryLimitBytes = qint64(2048) << 20;
     s.dream.wallLimitMs = 120000;
     s.iterations = iterations;

@@ -181,7 +181,9 @@ private slots:
             QVERIFY2(report.error.isEmpty(), qPrintable(report.error));
             QCOMPARE(store.replayConfig().result().value->config, mine);
             QCOMPARE(report.iterations.first().dream->config, mine);
-            for (const ReplayResultRecord &r : *store.replayResults().result().value)
+            const StoreResult<QList<ReplayResultRecord>> results = store.replayResults().result();
+            QVERIFY(results.ok());
+            for (const ReplayResultRecord &r : *results.value)
                 QVERIFY(mine.covers(r.key));
             store.close().waitForFinished();
         }

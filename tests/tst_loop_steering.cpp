@@ -15,6 +15,9 @@
 #include "loop/roundtree.h"
 #include "loop/steeringbook.h"
 #include "loop/steeringinbox.h"
+#include "policy/policyspec.h"
+#include "project/projectreplay.h"
+#include "replay/replayengine.h"
 #include "store/projectstore.h"
 
 #include <QDir>
@@ -121,6 +124,7 @@ private slots:
     void secondProcessSteersAndSurvivesKill();
     void steerRefusesBadInput();
     void manualRoundReplaysFromItsRecordedPolicy();
+    void replayAppliesSteeringOnlyWhenAsked();
 
 private:
     QString taskWithDirections();
@@ -156,6 +160,8 @@ QString TestLoopSteering::taskWithDirections()
 {
     const QString dir = m_dir->filePath(QStringLiteral("task"));
     QDir().mkpath(dir);
+    // The sandbox's user must reach the task through the temporary folder (0700).
+    QFile::setPermissions(m_dir->path(), QFile::permissions(m_dir->path()) | QFileDevice::ExeGroup | QFileDevice::ExeOther);
     const QDir toy(test::toyTaskDir());
     for (const QString &name : toy.entryList(QDir::Files))
         QFile::copy(toy.filePath(name), dir + QLatin1Char('/') + name);
@@ -561,6 +567,8 @@ void TestLoopSteering::manualRoundReplaysFromItsRecordedPolicy()
                 QCOMPARE(workers, 2);
                 offered.append(legal);
             });
+    bool ended = false; // connected before the start: the last batch may end the round at once
+    connect(&runner, &RoundRunner::finished, this, [&ended] { ended = true; });
     runner.start();
     auto send = [&](const QString &action, const QString &text, std::optional<int> branch = std::nullopt) {
         SteeringRequest r = request(action, branch, text);
@@ -595,7 +603,9 @@ void TestLoopSteering::manualRoundReplaysFromItsRecordedPolicy()
     QVERIFY(!offered.at(2).contains(QStringLiteral("b2a1")));
     ack = send(QStringLiteral("batch"), QString());
     QVERIFY2(ack.applied, qPrintable(ack.message));
-    const RoundSummary s = runToEnd(runner);
+    QTRY_VERIFY_WITH_TIMEOUT(ended, 120000);
+    runner.wait();
+    const RoundSummary s = runner.summary();
     QVERIFY2(s.ok(), qPrintable(s.error));
     QCOMPARE(s.status, IterationStatus::Finished);
     QCOMPARE(s.stopReason, QStringLiteral("the researcher picked an empty batch"));
@@ -641,6 +651,74 @@ void TestLoopSteering::manualRoundReplaysFromItsRecordedPolicy()
     r = runCli({QStringLiteral("export"), m_path, QStringLiteral("--recorded-policy"), script});
     QCOMPARE(r.code, 2);
     QVERIFY2(r.err.contains(QStringLiteral("--recorded-policy OUT.js goes with --iteration N alone")), qPrintable(r.err));
+}
+
+// `replay --project --apply-steering` (ReplayEngine::runEpisode with a
+// WorldSteering): a closing removes the branch from its round on, a pin goes
+// first in its round's batch and the policy gets W less the pins; without
+// steering, or with none recorded, the replay is the plain one.
+void TestLoopSteering::replayAppliesSteeringOnlyWhenAsked()
+{
+    QList<Cell> cells;
+    int seq = 0;
+    for (int b = 0; b < 4; ++b) {
+        for (int a = 0; a < 3; ++a) {
+            Cell c;
+            c.id = RoundTree::idOf(b, a);
+            c.branch = b;
+            c.attempt = a;
+            c.seq = seq++;
+            c.score = 0.1 * (b + 1) + 0.01 * a;
+            c.evaluated = true;
+            c.failClass = QStringLiteral("ok");
+            cells.append(c);
+        }
+    }
+    TreeError treeError;
+    const std::optional<DiscoveryTree> tree = DiscoveryTree::build(TreeMeta(), cells, &treeError);
+    QVERIFY2(tree, qPrintable(treeError.message));
+    PolicySpec spec = PolicySpec::script(QStringLiteral("function selectBatch(s) {\n"
+                                                        "  return s.legal.slice(0, s.maxParallelism).map(function (c) {\n"
+                                                        "    return typeof c === 'string' ? c : c.id; });\n"
+                                                        "}\n"),
+                                         QStringLiteral("in-order.js"));
+    QString error;
+    std::unique_ptr<Policy> policy = spec.create(&error);
+    QVERIFY2(policy, qPrintable(error));
+    ReplayOptions options;
+    options.workers = 3;
+    const EpisodeResult plain = ReplayEngine::runEpisode(*tree, *policy, 0.5, options);
+    QVERIFY2(plain.ok(), qPrintable(plain.error));
+    QCOMPARE(plain.revealed.mid(0, 6), (QStringList{QStringLiteral("b0a0"), QStringLiteral("b1a0"), QStringLiteral("b2a0"),
+                                                    QStringLiteral("b0a1"), QStringLiteral("b1a1"), QStringLiteral("b2a1")}));
+    const WorldSteering none;
+    QCOMPARE(ReplayEngine::runEpisode(*tree, *policy, 0.5, options, &none).revealed, plain.revealed);
+
+    // The events a live round stores: close b1 and refine b2 before round 2 (index 1).
+    SteeringEvent close;
+    close.action = QStringLiteral("close");
+    close.round = 1;
+    close.branch = 1;
+    SteeringEvent refine;
+    refine.action = QStringLiteral("refine");
+    refine.round = 1;
+    refine.branch = 2;
+    refine.target = QStringLiteral("b2a1");
+    SteeringEvent hint;
+    hint.action = QStringLiteral("hint");
+    hint.round = 1;
+    hint.branch = 0;
+    hint.text = QStringLiteral("no effect on what is revealed");
+    const WorldSteering steering = ProjectReplay::steeringOf({close, refine, hint});
+    QCOMPARE(steering.steps.size(), 2);
+    const EpisodeResult steered = ReplayEngine::runEpisode(*tree, *policy, 0.5, options, &steering);
+    QVERIFY2(steered.ok(), qPrintable(steered.error));
+    // Round 2: the pin first, then the policy's two of {b0a1, b3a0}.
+    QCOMPARE(steered.revealed.mid(0, 6), (QStringList{QStringLiteral("b0a0"), QStringLiteral("b1a0"), QStringLiteral("b2a0"),
+                                                      QStringLiteral("b2a1"), QStringLiteral("b0a1"), QStringLiteral("b3a0")}));
+    for (const QString &id : steered.revealed)
+        QVERIFY2(!id.startsWith(QLatin1String("b1a")) || id == QLatin1String("b1a0"), qPrintable(id)); // closed
+    QCOMPARE(steered.calls, int(cells.size()) - 2); // everything else, in time
 }
 
 QTEST_GUILESS_MAIN(TestLoopSteering)

@@ -1,5 +1,7 @@
 #include "appsettings.h"
 
+#include "loop/steeringinbox.h"
+
 #include <QJsonDocument>
 #include <QSettings>
 #include <QStringList>
@@ -36,6 +38,7 @@ AppSettings AppSettings::load()
     a.slurmQos = s.value(QStringLiteral("slurm/qos")).toString();
     a.slurmSbatchArgs = s.value(QStringLiteral("slurm/sbatchArgs")).toString();
     a.slurmSharedDir = s.value(QStringLiteral("slurm/sharedDir")).toString();
+    a.userName = s.value(QStringLiteral("ui/userName")).toString();
     return a;
 }
 
@@ -57,6 +60,14 @@ void AppSettings::save() const
     s.setValue(QStringLiteral("slurm/qos"), slurmQos);
     s.setValue(QStringLiteral("slurm/sbatchArgs"), slurmSbatchArgs);
     s.setValue(QStringLiteral("slurm/sharedDir"), slurmSharedDir);
+    s.setValue(QStringLiteral("ui/userName"), userName);
+}
+
+QString AppSettings::steeringName() const
+{
+    if (!userName.trimmed().isEmpty())
+        return userName.trimmed();
+    return SteeringInbox::loginName();
 }
 
 std::optional<QList<double>> AppSettings::parseBetas(const QString &text)

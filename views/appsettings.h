@@ -39,6 +39,11 @@ struct AppSettings
     QString slurmQos;
     QString slurmSbatchArgs;
     QString slurmSharedDir;
+    /// "Your name": who steers a live round or approves a version from this
+    /// workbench (recorded with each intervention); empty = the login name.
+    QString userName;
+    /// userName, else $USER (or $USERNAME), else "unknown".
+    QString steeringName() const;
 
     /// Reads QSettings; also installs `prices` as PriceTable::current().
     static AppSettings load();

@@ -102,9 +102,11 @@ LaunchRoundDialog::LaunchRoundDialog(const QStringList &policyNames, QWidget *pa
     for (const QString &name : BuiltinPolicies::names())
         m_policy->addItem(QString(QStringLiteral("builtin:") + name), QString(QStringLiteral("builtin:") + name));
     for (const QString &name : policyNames) {
-        if (m_policy->findData(name) < 0)
+        if (m_policy->findData(name) < 0 && name != QLatin1String("manual"))
             m_policy->addItem(name, name);
     }
+    // Manual exploration: the live round asks for every batch (docs/steering.md).
+    m_policy->addItem(tr("manual (you pick every batch in the live tree)"), QStringLiteral("manual"));
     form->addRow(tr("&Policy:"), m_policy);
     m_policyBeta = new QCheckBox(tr("the policy's default"));
     m_policyBeta->setObjectName(QStringLiteral("policyBeta"));

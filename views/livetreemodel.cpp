@@ -27,6 +27,7 @@ void LiveTreeModel::reset(const QList<Cell> &cells)
 {
     beginResetModel();
     m_branches.clear();
+    m_steered.clear();
     m_finished = 0;
     for (const Cell &c : cells) {
         auto it = std::lower_bound(m_branches.begin(), m_branches.end(), c.branch,
@@ -44,6 +45,27 @@ void LiveTreeModel::reset(const QList<Cell> &cells)
         ++m_finished;
     }
     endResetModel();
+}
+
+void LiveTreeModel::markSteered(int branch, const QString &kind)
+{
+    QStringList &kinds = m_steered[branch];
+    if (kinds.contains(kind))
+        return;
+    kinds.append(kind);
+    const int row = branchRow(branch, false);
+    if (row >= 0)
+        emit dataChanged(index(row, IdColumn), index(row, IdColumn), {Qt::DisplayRole, Qt::ToolTipRole});
+}
+
+std::optional<int> LiveTreeModel::branchOf(const QModelIndex &index) const
+{
+    if (!index.isValid())
+        return std::nullopt;
+    const qsizetype row = index.internalId() == BranchNode ? index.row() : qsizetype(index.internalId() - 1);
+    if (row < 0 || row >= m_branches.size())
+        return std::nullopt;
+    return m_branches.at(row).branch;
 }
 
 int LiveTreeModel::branchRow(int branch, bool insert)
@@ -252,8 +274,23 @@ QVariant LiveTreeModel::data(const QModelIndex &index, int role) const
         return {};
     if (index.internalId() == BranchNode) {
         const Branch &b = m_branches.at(index.row());
-        if (role == Qt::DisplayRole && index.column() == IdColumn)
-            return tr("Branch %1").arg(b.branch);
+        const QStringList steered = m_steered.value(b.branch);
+        if (role == Qt::DisplayRole && index.column() == IdColumn) {
+            QString glyphs;
+            for (const QString &kind : steered)
+                glyphs += kind == QLatin1String("close") ? QStringLiteral(" \u2715") // ✕
+                          : kind == QLatin1String("refine") ? QStringLiteral(" \u21E7") // ⇧
+                                                             : QStringLiteral(" \u270E"); // ✎
+            return QString(tr("Branch %1").arg(b.branch) + glyphs);
+        }
+        if (role == Qt::ToolTipRole && index.column() == IdColumn && !steered.isEmpty()) {
+            QStringList lines;
+            for (const QString &kind : steered)
+                lines.append(kind == QLatin1String("close")    ? tr("\u2715 closed by hand: never refined again")
+                             : kind == QLatin1String("refine") ? tr("\u21E7 pinned by hand first in a batch")
+                                                               : tr("\u270E given a hint for its next attempt"));
+            return lines.join(QLatin1Char('\n'));
+        }
         if (role == Qt::DisplayRole && index.column() == ScoreColumn) {
             std::optional<double> best;
             for (const Attempt &a : b.attempts) {

@@ -41,6 +41,13 @@ public:
     /// Repaints the elapsed time of running rows (call from a timer).
     void tick();
 
+    /// What people did to a branch (steering): shown as a glyph after the
+    /// branch's name, explained in its tooltip. Kinds: "close", "refine",
+    /// "hint". Cleared by reset().
+    void markSteered(int branch, const QString &kind);
+    /// The branch of a branch or attempt row; nothing for an invalid index.
+    std::optional<int> branchOf(const QModelIndex &index) const;
+
     int cellCount() const { return m_finished; }
     int runningCount() const;
 
@@ -76,6 +83,7 @@ private:
     QString runningTime(const Attempt &a) const;
 
     QList<Branch> m_branches; ///< sorted by branch
+    QHash<int, QStringList> m_steered; ///< branch -> steering kinds, in the order applied
     int m_finished = 0;
 };
 

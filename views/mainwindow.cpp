@@ -1,5 +1,7 @@
 #include "mainwindow.h"
 
+#include "approvaldialog.h"
+
 #include "apptheme.h"
 #include "cellspage.h"
 #include "celltablemodel.h"
@@ -95,6 +97,10 @@ MainWindow::MainWindow(QWidget *parent)
     // world: reopening reads it, for writing once the other process let go.
     connect(m_roundPanel, &RoundPanel::roundFinished, this, [this] { openProject(m_session->path()); });
     connect(m_roundPanel, &RoundPanel::writerReleased, this, [this] { openProject(m_session->path()); });
+    // A followed loop waits for approval: reload (the dream's versions and
+    // values are new), then the same dialog as for an own approval; its
+    // answer goes to the loop through the inbox.
+    connect(m_roundPanel, &RoundPanel::approvalReviewRequested, this, &MainWindow::reviewAwaitedApproval);
     statusBar()->showMessage(tr("Ready"));
 
     // What the pages ask for.
@@ -238,6 +244,28 @@ void MainWindow::openProject(const QString &path)
     statusBar()->showMessage(tr("Opening project %1…").arg(QFileInfo(path).fileName()));
     m_roundPanel->stopFollowing(); // the store is about to close; opened() says what to follow next
     m_session->open(path);
+}
+
+void MainWindow::reviewAwaitedApproval(const QString &name)
+{
+    connect(
+        m_session, &ProjectSession::loaded, this,
+        [this, name] {
+            if (m_workspace->indexOfVersion(name) < 0) {
+                statusBar()->showMessage(tr("Version %1 is not in the project (yet); try again").arg(name), 8000);
+                return;
+            }
+            auto *dialog = new ApprovalDialog(*m_workspace, name, this);
+            dialog->setAttribute(Qt::WA_DeleteOnClose);
+            dialog->setObjectName(QStringLiteral("awaitedApprovalDialog"));
+            connect(dialog, &QDialog::accepted, this, [this, dialog, name] {
+                const Approval a = dialog->approval();
+                m_roundPanel->answerApproval(name, a.who, a.note);
+            });
+            dialog->open();
+        },
+        Qt::SingleShotConnection);
+    openProject(m_session->path());
 }
 
 void MainWindow::newProject(const QString &path)

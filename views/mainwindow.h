@@ -67,6 +67,9 @@ public:
     /// Stores tree files in the open project as new iterations.
     void importTrees(const QStringList &paths);
     QString projectPath() const;
+    /// Reloads the project and opens the approval dialog on `name`, the
+    /// version a followed loop waits to have approved (RoundPanel::answerApproval).
+    void reviewAwaitedApproval(const QString &name);
     ProjectSession *session() const { return m_session; }
     JobTracker *jobs() const { return m_jobs; }
     /// Replays the versions (by name) in every open world.

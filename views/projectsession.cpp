@@ -178,7 +178,7 @@ void ProjectSession::reloadResults(bool replaceResults, std::function<void()> th
 {
     // The project's replay configuration first: the values shown are those
     // under it; results under other configurations are listed apart.
-    m_jobs->then(Scope, m_store->replayConfig(), this, [this, then](StoreResult<StoredReplayConfig> config) {
+    m_jobs->then(Scope, m_store->replayConfig(), this, [this, then, replaceResults](StoreResult<StoredReplayConfig> config) {
         if (!config.ok())
             emit stageFailed(Stage::Results, config.error);
         const StoredReplayConfig stored = config.value.value_or(StoredReplayConfig());

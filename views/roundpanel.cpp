@@ -1,10 +1,12 @@
 #include "roundpanel.h"
 
+#include "appsettings.h"
 #include "launchrounddialog.h"
 #include "livedashboard.h"
 #include "livetreemodel.h"
 #include "roundfollower.h"
 #include "roundstatus.h"
+#include "steeringcontroller.h"
 #include "treeview.h"
 
 #include "agent/agentfactory.h"
@@ -23,7 +25,10 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QMainWindow>
+#include <QListWidget>
 #include <QMenu>
+#include <QPushButton>
+#include <QRegularExpression>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -61,6 +66,27 @@ RoundPanel::RoundPanel(ProjectStore *store, QWidget *parent)
     connect(m_launch, &QAction::triggered, this, &RoundPanel::launch);
     connect(m_stop, &QAction::triggered, this, &RoundPanel::stop);
     connect(m_resume, &QAction::triggered, this, &RoundPanel::chooseResume);
+    m_pause = new QAction(style()->standardIcon(QStyle::SP_MediaPause), tr("&Pause After This Batch"), this);
+    m_pause->setObjectName(QStringLiteral("actionPauseRound"));
+    m_pause->setStatusTip(tr("No new batch starts until Continue; running attempts finish"));
+    m_continue = new QAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("C&ontinue Round"), this);
+    m_continue->setObjectName(QStringLiteral("actionContinueRound"));
+    m_continue->setStatusTip(tr("Let a paused round start its next batch"));
+    connect(m_pause, &QAction::triggered, this, [this] { steer(QStringLiteral("pause")); });
+    connect(m_continue, &QAction::triggered, this, [this] { steer(QStringLiteral("continue")); });
+    m_steering = new SteeringController(this);
+    connect(m_steering, &SteeringController::answered, this, [this](const SteeringRequest &request, const SteeringAck &ack) {
+        const QString line = ack.applied ? tr("steering by %1: %2 — applied: %3").arg(request.by, request.describe(), ack.message)
+                                         : tr("steering by %1: %2 — refused: %3").arg(request.by, request.describe(), ack.message);
+        // The own round logs what it applied itself; a followed one does not.
+        if (!ack.applied || !isRunning())
+            appendLog(line);
+        emit statusMessage(line);
+        if (ack.applied && request.branch && !isRunning())
+            m_model->markSteered(*request.branch, request.action);
+        if (!ack.applied && request.action == QLatin1String("batch") && isRunning())
+            m_manualBar->show(); // pick again
+    });
 
     auto *buttons = new QHBoxLayout;
     for (QAction *a : {m_launch, m_stop, m_resume}) {
@@ -92,6 +118,8 @@ RoundPanel::RoundPanel(ProjectStore *store, QWidget *parent)
         m_list->setColumnWidth(LiveTreeModel::ScoreColumn, fm.horizontalAdvance(QStringLiteral("-0.000000e-00")) + pad);
         m_list->setColumnWidth(LiveTreeModel::TimeColumn, fm.horizontalAdvance(tr("%1 s").arg(9999.9, 0, 'f', 1)) + pad);
     }
+    m_list->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_list, &QWidget::customContextMenuRequested, this, &RoundPanel::steeringMenu);
     connect(m_model, &QAbstractItemModel::rowsInserted, m_list, [this](const QModelIndex &parent) {
         if (parent.isValid())
             m_list->expand(parent);
@@ -116,9 +144,89 @@ RoundPanel::RoundPanel(ProjectStore *store, QWidget *parent)
     split->addWidget(top);
     split->addWidget(m_log);
     split->setStretchFactor(0, 3);
+    // Manual exploration: shown while a manual round waits for its batch.
+    m_manualBar = new QWidget;
+    m_manualBar->setObjectName(QStringLiteral("manualBar"));
+    {
+        auto *bar = new QHBoxLayout(m_manualBar);
+        bar->setContentsMargins(0, 0, 0, 0);
+        m_manualPrompt = new QLabel;
+        m_manualPrompt->setObjectName(QStringLiteral("manualPrompt"));
+        m_manualPrompt->setWordWrap(true);
+        m_manualList = new QListWidget;
+        m_manualList->setObjectName(QStringLiteral("manualLegal"));
+        m_manualList->setFlow(QListView::LeftToRight);
+        m_manualList->setWrapping(true);
+        m_manualList->setResizeMode(QListView::Adjust);
+        m_manualList->setMaximumHeight(m_manualList->fontMetrics().height() * 4 + 12);
+        m_manualList->setToolTip(tr("The cells legal now: tick up to W of them, or click branches in the list or the tree"));
+        m_manualRun = new QPushButton(tr("&Run Batch"));
+        m_manualRun->setObjectName(QStringLiteral("manualRun"));
+        auto *left = new QVBoxLayout;
+        left->addWidget(m_manualPrompt);
+        left->addWidget(m_manualList);
+        bar->addLayout(left, 1);
+        bar->addWidget(m_manualRun, 0, Qt::AlignBottom);
+        connect(m_manualRun, &QPushButton::clicked, this, &RoundPanel::runManualBatch);
+        connect(m_manualList, &QListWidget::itemChanged, this, [this](QListWidgetItem *item) {
+            if (item->checkState() == Qt::Checked && manualPicks().size() > m_manualWorkers) {
+                const QSignalBlocker block(m_manualList);
+                item->setCheckState(Qt::Unchecked);
+                emit statusMessage(tr("At most %n cell(s) per batch (W)", nullptr, m_manualWorkers));
+                return;
+            }
+            if (item->checkState() == Qt::Checked) {
+                const QSignalBlocker block(m_manualList); // the pick order is not a change to answer
+                item->setData(Qt::UserRole + 1, ++m_manualPickCounter);
+            }
+            updateManualPrompt();
+        });
+    }
+    m_manualBar->hide();
+    connect(m_list, &QTreeView::clicked, this, [this](const QModelIndex &index) {
+        if (!m_manualBar->isVisible())
+            return;
+        if (const std::optional<int> branch = m_model->branchOf(index))
+            toggleManualBranch(*branch);
+    });
+    connect(m_view, &TreeView::cellActivated, this, [this](int cellIndex) {
+        const std::shared_ptr<const DiscoveryTree> tree = m_view->tree();
+        if (m_manualBar->isVisible() && tree && cellIndex >= 0 && cellIndex < tree->cells().size())
+            toggleManualBranch(tree->cells().at(cellIndex).branch);
+    });
+
+    // A loop in another process that waits for approval (dreamrsi loop --await-approval).
+    m_approvalBar = new QWidget;
+    m_approvalBar->setObjectName(QStringLiteral("approvalBar"));
+    {
+        auto *bar = new QHBoxLayout(m_approvalBar);
+        bar->setContentsMargins(0, 0, 0, 0);
+        m_approvalText = new QLabel;
+        m_approvalText->setObjectName(QStringLiteral("approvalText"));
+        m_approvalText->setWordWrap(true);
+        auto *review = new QPushButton(tr("Review and &Approve…"));
+        review->setObjectName(QStringLiteral("approvalReview"));
+        auto *decline = new QPushButton(tr("&Decline"));
+        decline->setObjectName(QStringLiteral("approvalDecline"));
+        decline->setToolTip(tr("The loop goes on with the deployed version; the proposal stays listed"));
+        bar->addWidget(m_approvalText, 1);
+        bar->addWidget(review);
+        bar->addWidget(decline);
+        connect(review, &QPushButton::clicked, this, [this] {
+            emit approvalReviewRequested(m_approvalShown.section(QLatin1Char(':'), 1));
+        });
+        connect(decline, &QPushButton::clicked, this, [this] { answerApproval({}); });
+    }
+    m_approvalBar->hide();
+    m_approvalPoll = new QTimer(this);
+    m_approvalPoll->setInterval(1000);
+    connect(m_approvalPoll, &QTimer::timeout, this, &RoundPanel::checkApprovalWait);
+
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(buttons);
+    layout->addWidget(m_approvalBar);
+    layout->addWidget(m_manualBar);
     layout->addWidget(split, 1);
 
     m_ticker = new QTimer(this);
@@ -189,6 +297,9 @@ void RoundPanel::install(QMainWindow *window)
     menu->addAction(m_stop);
     menu->addAction(m_resume);
     menu->addSeparator();
+    menu->addAction(m_pause);
+    menu->addAction(m_continue);
+    menu->addSeparator();
     menu->addAction(dock->toggleViewAction());
     connect(this, &RoundPanel::statusMessage, window, [window](const QString &text) {
         window->statusBar()->showMessage(text);
@@ -230,6 +341,8 @@ void RoundPanel::updateActions()
     m_resume->setEnabled(!running && !readOnly && m_resumable);
     m_stop->setEnabled(running);
     m_stop->setText(running && m_runner->stopRequests() > 0 ? tr("&Kill Running Attempts") : tr("&Stop Round"));
+    m_pause->setEnabled(running || isFollowing());
+    m_continue->setEnabled(running || isFollowing());
     refreshResumable();
 }
 
@@ -250,6 +363,70 @@ void RoundPanel::refreshResumable()
         m_resume->setEnabled(!isRunning() && !m_store->isReadOnly() && m_resumable);
         emit resumableChecked(m_resumable);
     });
+}
+
+bool RoundPanel::steer(const QString &action, std::optional<int> branch, const QString &text, bool newBranch,
+                       const QString &why)
+{
+    if (!m_store || m_store->path().isEmpty()) {
+        emit statusMessage(tr("Open a project to steer its round"));
+        return false;
+    }
+    m_steering->setProjectPath(m_store->path());
+    SteeringRequest request;
+    request.action = action;
+    request.branch = branch;
+    request.newBranch = newBranch;
+    request.text = text;
+    request.why = why;
+    request.by = AppSettings::load().steeringName();
+    QString error;
+    if (!m_steering->send(request, &error)) {
+        const QString line = tr("steering: %1 not sent: %2").arg(request.describe(), error);
+        appendLog(line);
+        emit statusMessage(line);
+        return false;
+    }
+    emit statusMessage(tr("Sent %1; it applies before the next batch").arg(request.describe()));
+    return true;
+}
+
+void RoundPanel::steeringMenu(const QPoint &pos)
+{
+    const std::optional<int> branch = m_model->branchOf(m_list->indexAt(pos));
+    QMenu menu(this);
+    auto item = [&menu, this](const QString &text, auto slot) {
+        QAction *a = menu.addAction(text);
+        connect(a, &QAction::triggered, this, slot);
+    };
+    if (branch) {
+        const int b = *branch;
+        item(tr("Close Branch b%1").arg(b), [this, b] { steer(QStringLiteral("close"), b); });
+        item(tr("Refine b%1 Next").arg(b), [this, b] { steer(QStringLiteral("refine"), b); });
+        item(tr("Hint for b%1's Next Attempt…").arg(b), [this, b] {
+            bool ok = false;
+            const QString text = QInputDialog::getMultiLineText(this, tr("Hint for b%1").arg(b),
+                                                                tr("Text given to the agent with branch b%1's next attempt:").arg(b),
+                                                                {}, &ok);
+            if (ok && !text.trimmed().isEmpty())
+                steer(QStringLiteral("hint"), b, text.trimmed());
+        });
+    }
+    item(tr("Hint for the Next New Branch…"), [this] {
+        bool ok = false;
+        const QString text = QInputDialog::getMultiLineText(this, tr("Hint for the next new branch"),
+                                                            tr("Text given to the agent with the next branch the round opens:"),
+                                                            {}, &ok);
+        if (ok && !text.trimmed().isEmpty())
+            steer(QStringLiteral("hint"), std::nullopt, text.trimmed(), true);
+    });
+    const bool live = isRunning() || isFollowing();
+    for (QAction *a : menu.actions())
+        a->setEnabled(live);
+    menu.addSeparator();
+    menu.addAction(m_pause);
+    menu.addAction(m_continue);
+    menu.exec(m_list->viewport()->mapToGlobal(pos));
 }
 
 bool RoundPanel::startRound(const RoundConfig &config, std::shared_ptr<DiscoveryAgent> agent)
@@ -279,7 +456,7 @@ bool RoundPanel::startRound(const RoundConfig &config, std::shared_ptr<Discovery
     m_runner.reset();
     m_follower->stop();
     m_config = config;
-    // Rounds started from the workbench accept steering (`dreamrsi steer`).
+    // Rounds started from the workbench accept steering (`dreamrsi steer`, a following workbench).
     m_config.acceptSteering = true;
     clearRound(QDateTime::currentDateTimeUtc());
     std::shared_ptr<EvaluationBackend> backend;
@@ -334,6 +511,23 @@ bool RoundPanel::startRound(const RoundConfig &config, std::shared_ptr<Discovery
     connect(r, &RoundRunner::cellFinished, this, &RoundPanel::onCell);
     connect(r, &RoundRunner::countersChanged, this, &RoundPanel::onCounters);
     connect(r, &RoundRunner::logLine, this, &RoundPanel::appendLog);
+    connect(r, &RoundRunner::steered, this, [this](const SteeringEvent &e) {
+        if (e.branch)
+            m_model->markSteered(*e.branch, e.action);
+        // A branch closed while a manual round waits for its batch is no pick any more.
+        if (e.branch && e.action == QLatin1String("close") && m_manualBar->isVisible()) {
+            for (int i = m_manualList->count() - 1; i >= 0; --i) {
+                if (m_manualList->item(i)->data(Qt::UserRole + 2).toInt() == *e.branch)
+                    delete m_manualList->takeItem(i);
+            }
+            updateManualPrompt();
+        }
+    });
+    connect(r, &RoundRunner::pausedChanged, this, [this](bool paused) {
+        m_state->setText(paused ? tr("Iteration %1 paused: Continue starts the next batch").arg(m_iteration.id)
+                                : tr("Iteration %1 running").arg(m_iteration.id));
+    });
+    connect(r, &RoundRunner::batchWanted, this, &RoundPanel::onBatchWanted);
     connect(r, &RoundRunner::finished, this, &RoundPanel::onFinished);
     m_log->clear();
     r->start();
@@ -499,6 +693,8 @@ void RoundPanel::followProject(const WriterInfo &writer)
     if (isRunning())
         return;
     m_follower->start(writer);
+    m_approvalPoll->start();
+    checkApprovalWait();
     m_state->setText(tr("Read-only: another process (pid %1) writes this project; waiting for its round").arg(writer.pid));
     m_status->setCaption(tr("Waiting for pid %1").arg(writer.pid));
     m_status->setProgress(0, 0);
@@ -511,6 +707,8 @@ void RoundPanel::stopFollowing()
 {
     const bool was = isFollowing();
     m_follower->stop();
+    m_approvalPoll->stop();
+    m_approvalBar->hide();
     if (was) {
         showStatus(false);
         m_state->setText(tr("No round running"));
@@ -642,6 +840,7 @@ void RoundPanel::onCounters(const RoundCounters &c)
 
 void RoundPanel::onFinished(const RoundSummary &summary)
 {
+    m_manualBar->hide();
     m_ticker->stop();
     m_model->tick();
     m_dashboard->flush();
@@ -669,6 +868,133 @@ void RoundPanel::onFinished(const RoundSummary &summary)
 void RoundPanel::appendLog(const QString &line)
 {
     m_log->appendPlainText(QTime::currentTime().toString(QStringLiteral("HH:mm:ss ")) + line);
+}
+
+QStringList RoundPanel::manualPicks() const
+{
+    QList<QListWidgetItem *> picked;
+    for (int i = 0; i < m_manualList->count(); ++i) {
+        if (m_manualList->item(i)->checkState() == Qt::Checked)
+            picked.append(m_manualList->item(i));
+    }
+    std::sort(picked.begin(), picked.end(), [](QListWidgetItem *a, QListWidgetItem *b) {
+        return a->data(Qt::UserRole + 1).toInt() < b->data(Qt::UserRole + 1).toInt();
+    });
+    QStringList ids;
+    for (QListWidgetItem *item : std::as_const(picked))
+        ids.append(item->data(Qt::UserRole).toString());
+    return ids;
+}
+
+void RoundPanel::onBatchWanted(int round, const QStringList &legal, int workers)
+{
+    m_manualRound = round;
+    m_manualWorkers = workers;
+    const QSignalBlocker block(m_manualList);
+    m_manualList->clear();
+    static const QRegularExpression idPattern(QStringLiteral("^b(\\d+)a(\\d+)$"));
+    for (const QString &id : legal) {
+        const QRegularExpressionMatch m = idPattern.match(id);
+        const int branch = m.hasMatch() ? m.captured(1).toInt() : -1;
+        const int attempt = m.hasMatch() ? m.captured(2).toInt() : -1;
+        const QString what = attempt == 0 ? tr("%1 · open branch b%2").arg(id).arg(branch)
+                                          : tr("%1 · refine b%2 (attempt %3)").arg(id).arg(branch).arg(attempt);
+        auto *item = new QListWidgetItem(what, m_manualList);
+        item->setData(Qt::UserRole, id);
+        item->setData(Qt::UserRole + 2, branch);
+        item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
+        item->setCheckState(Qt::Unchecked);
+    }
+    m_manualBar->show();
+    updateManualPrompt();
+    m_state->setText(tr("Iteration %1: round %2 waits for your batch").arg(m_iteration.id).arg(round + 1));
+    emit statusMessage(m_state->text());
+}
+
+bool RoundPanel::toggleManualBranch(int branch)
+{
+    for (int i = 0; i < m_manualList->count(); ++i) {
+        QListWidgetItem *item = m_manualList->item(i);
+        if (item->data(Qt::UserRole + 2).toInt() != branch)
+            continue;
+        const bool pick = item->checkState() != Qt::Checked;
+        if (pick && manualPicks().size() >= m_manualWorkers) {
+            emit statusMessage(tr("At most %n cell(s) per batch (W)", nullptr, m_manualWorkers));
+            return false;
+        }
+        item->setCheckState(pick ? Qt::Checked : Qt::Unchecked);
+        return true;
+    }
+    emit statusMessage(tr("Branch b%1 has no legal attempt now (finished, closed or beyond the grid)").arg(branch));
+    return false;
+}
+
+void RoundPanel::updateManualPrompt()
+{
+    const QStringList picks = manualPicks();
+    m_manualPrompt->setText(picks.isEmpty()
+                                ? tr("Round %1 is yours: pick up to %n cell(s) (ticks, or click branches in the list or the tree), "
+                                     "then Run. Run with nothing picked ends the round.", nullptr, m_manualWorkers)
+                                      .arg(m_manualRound + 1)
+                                : tr("Round %1: %2 of at most %3 picked: %4")
+                                      .arg(m_manualRound + 1)
+                                      .arg(picks.size())
+                                      .arg(m_manualWorkers)
+                                      .arg(picks.join(QStringLiteral(", "))));
+    m_manualRun->setText(picks.isEmpty() ? tr("&End Round") : tr("&Run Batch"));
+}
+
+void RoundPanel::runManualBatch()
+{
+    const QStringList picks = manualPicks();
+    if (steer(QStringLiteral("batch"), std::nullopt, picks.join(QLatin1Char(' '))))
+        m_manualBar->hide();
+}
+
+void RoundPanel::checkApprovalWait()
+{
+    const QString path = m_store ? m_store->path() : QString();
+    const std::optional<SteeringLive> live = path.isEmpty() ? std::nullopt : SteeringInbox::readLive(path);
+    if (!live || live->kind != QLatin1String("approval") || !SteeringInbox::whyNotAccepting(path, live->kind).isEmpty()) {
+        m_approvalBar->hide();
+        return;
+    }
+    const QString name = live->proposal.value(QStringLiteral("name")).toString();
+    const QString key = QStringLiteral("%1:%2").arg(live->proposal.value(QStringLiteral("event")).toVariant().toString(), name);
+    const QJsonValue value = live->proposal.value(QStringLiteral("value"));
+    m_approvalText->setText(tr("The loop (pid %1) waits for approval after iteration %2: the dream proposes %3 (mean value %4). "
+                               "Until you answer, no round runs.")
+                                .arg(live->pid)
+                                .arg(live->proposal.value(QStringLiteral("index")).toInt())
+                                .arg(name, value.isDouble() ? QString::number(value.toDouble(), 'g', 6) : tr("none")));
+    m_approvalBar->show();
+    if (key == m_approvalShown)
+        return;
+    m_approvalShown = key;
+    appendLog(m_approvalText->text());
+    emit approvalAwaited(name, live->proposal);
+}
+
+bool RoundPanel::answerApproval(const QString &version, const QString &by, const QString &note)
+{
+    if (!m_store || m_store->path().isEmpty())
+        return false;
+    m_steering->setProjectPath(m_store->path());
+    SteeringRequest request;
+    request.action = version.isEmpty() ? QStringLiteral("decline") : QStringLiteral("approve");
+    request.version = version;
+    request.why = note;
+    request.by = by.isEmpty() ? AppSettings::load().steeringName() : by;
+    QString error;
+    if (!m_steering->send(request, &error, QStringLiteral("approval"))) {
+        const QString line = tr("approval: %1 not sent: %2").arg(request.describe(), error);
+        appendLog(line);
+        emit statusMessage(line);
+        return false;
+    }
+    m_approvalBar->hide();
+    emit statusMessage(tr("Sent %1 to the waiting loop").arg(request.describe()));
+    return true;
 }
 
 } // namespace dreamrsi

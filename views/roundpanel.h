@@ -4,6 +4,7 @@
 #include "loop/slurmsettings.h"
 #include "model/cell.h"
 
+#include <QJsonObject>
 #include <QSet>
 #include <QWidget>
 
@@ -16,6 +17,9 @@ class QPlainTextEdit;
 class QTimer;
 class QTreeView;
 
+class QListWidget;
+class QPushButton;
+
 namespace dreamrsi {
 
 class DiscoveryAgent;
@@ -25,6 +29,7 @@ class ProjectStore;
 class RoundFollower;
 class RoundRunner;
 class RoundStatus;
+class SteeringController;
 class TreeView;
 
 /// A live round in the workbench (docs/online.md#a-live-round, #commands): Launch Round (dialog),
@@ -60,6 +65,25 @@ public:
     QAction *launchAction() const { return m_launch; }
     QAction *stopAction() const { return m_stop; }
     QAction *resumeAction() const { return m_resume; }
+    QAction *pauseAction() const { return m_pause; }
+    QAction *continueAction() const { return m_continue; }
+    SteeringController *steering() const { return m_steering; }
+    /// The manual round's picking bar (visible while a batch is wanted).
+    QWidget *manualBar() const { return m_manualBar; }
+    /// Cell ids picked for the manual round's next batch, in pick order.
+    QStringList manualPicks() const;
+    /// Manual picking: toggles branch `branch`'s legal cell; false (with a
+    /// status message) when the branch has none or W cells are picked.
+    bool toggleManualBranch(int branch);
+    /// The bar that says a followed loop waits for approval.
+    QWidget *approvalBar() const { return m_approvalBar; }
+    /// Answers a followed loop that waits for approval: approve `version`
+    /// (a name), recorded as by `by` with `note`, or decline when `version`
+    /// is empty. The answer comes back in the log. False with a message when
+    /// no loop waits.
+    bool answerApproval(const QString &version, const QString &by = {}, const QString &note = {});
+    /// Looks at once whether a followed loop waits for approval (a timer does it every second).
+    void checkApprovalWait();
     bool isRunning() const;
     LiveTreeModel *model() const { return m_model; }
     TreeView *treeView() const { return m_view; }
@@ -86,6 +110,13 @@ public:
     bool startRound(const RoundConfig &config, std::shared_ptr<DiscoveryAgent> agent = {});
     /// Stop: first press lets running attempts finish, second kills them.
     void stop();
+    /// Steers the round that runs in the project, here or in the process
+    /// followed (close, refine, hint with `branch` or `newBranch`, pause,
+    /// continue), as Settings' "Your name". The answer, applied or refused
+    /// with the reason, goes to the log and the status bar. False with a
+    /// message when no round accepts steering.
+    bool steer(const QString &action, std::optional<int> branch = std::nullopt, const QString &text = {},
+               bool newBranch = false, const QString &why = {});
 
 signals:
     void runningChanged(bool running);
@@ -98,6 +129,11 @@ signals:
     void writerReleased();
     /// The store answered whether something can be resumed (Resume's state is set).
     void resumableChecked(bool resumable);
+    /// A followed loop waits for approval of version `name` (`proposal` as the
+    /// loop published it: version, name, value, index, versions). Once per proposal.
+    void approvalAwaited(const QString &name, const QJsonObject &proposal);
+    /// The researcher asked to review the waiting proposal (Review and Approve…).
+    void approvalReviewRequested(const QString &name);
 
 private:
     void launch();
@@ -117,6 +153,13 @@ private:
     /// Asks the store whether an iteration is interrupted or stopped (what
     /// Resume can continue) and enables Resume from the answer.
     void refreshResumable();
+    /// The context menu of the cell list: steer the branch under `pos`.
+    void steeringMenu(const QPoint &pos);
+    /// A manual round asks for round `round`'s batch: at most `workers` of `legal`.
+    void onBatchWanted(int round, const QStringList &legal, int workers);
+    void updateManualPrompt();
+    /// Sends the picked batch (empty: end the round).
+    void runManualBatch();
     void updateProgress();
     void showStatus(bool visible);
     /// Attempts the round can run at most (grid, round limit, call budget); 0 = unknown.
@@ -136,6 +179,20 @@ private:
     QAction *m_launch = nullptr;
     QAction *m_stop = nullptr;
     QAction *m_resume = nullptr;
+    QAction *m_pause = nullptr;
+    QAction *m_continue = nullptr;
+    SteeringController *m_steering = nullptr;
+    QWidget *m_manualBar = nullptr;
+    QLabel *m_manualPrompt = nullptr;
+    QListWidget *m_manualList = nullptr;
+    QPushButton *m_manualRun = nullptr;
+    int m_manualRound = -1;
+    int m_manualWorkers = 0;
+    int m_manualPickCounter = 0;
+    QWidget *m_approvalBar = nullptr;
+    QLabel *m_approvalText = nullptr;
+    QTimer *m_approvalPoll = nullptr;
+    QString m_approvalShown; ///< the proposal the bar shows ("event id:name"), empty when none
     QTimer *m_ticker = nullptr;
     QTimer *m_redraw = nullptr;
     QList<Cell> m_cells;

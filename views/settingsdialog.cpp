@@ -60,6 +60,11 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     m_theme->addItems({tr("Follow the system"), tr("Light"), tr("Dark")});
     m_theme->setCurrentIndex(int(settings.theme));
     form->addRow(tr("Colour theme:"), m_theme);
+    m_userName = new QLineEdit(settings.userName);
+    m_userName->setObjectName(QStringLiteral("userName"));
+    m_userName->setPlaceholderText(settings.steeringName());
+    m_userName->setToolTip(tr("Recorded with every intervention you make in a live round and every approval."));
+    form->addRow(tr("Your name:"), m_userName);
     m_replayScope = new QLabel(tr("Replays of tree files (no project is open):"));
     m_replayScope->setObjectName(QStringLiteral("replayScope"));
     m_replayScope->setWordWrap(true);
@@ -343,6 +348,7 @@ AppSettings SettingsDialog::settings() const
     s.slurmQos = m_slurmQos->text().trimmed();
     s.slurmSbatchArgs = m_slurmSbatchArgs->text().trimmed();
     s.slurmSharedDir = m_slurmSharedDir->text().trimmed();
+    s.userName = m_userName->text().trimmed();
     return s;
 }
 

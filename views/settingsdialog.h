@@ -67,6 +67,7 @@ private:
     QLineEdit *m_slurmQos = nullptr;
     QLineEdit *m_slurmSbatchArgs = nullptr;
     QLineEdit *m_slurmSharedDir = nullptr;
+    QLineEdit *m_userName = nullptr;
 };
 
 } // namespace dreamrsi

@@ -66,8 +66,10 @@ int runApproveCommand(const QStringList &args, QTextStream &out, QTextStream &er
         err << "error: give --project and one of --version V, --best or --decline\n" << usage;
         return 2;
     }
-    const QString who = parser.isSet(by) ? parser.value(by).trimmed()
-                                         : qEnvironmentVariable("USER", qEnvironmentVariable("LOGNAME")).trimmed();
+    QString who = parser.isSet(by) ? parser.value(by).trimmed()
+                                   : qEnvironmentVariable("USER", qEnvironmentVariable("LOGNAME")).trimmed();
+    if (who.isEmpty() && parser.isSet(decline) && !parser.isSet(by))
+        who = SteeringInbox::loginName(); // a decline writes no approval; "unknown" when nobody is named
     if (who.isEmpty()) {
         err << "error: an approval names who gave it; pass --by NAME\n" << usage;
         return 2;

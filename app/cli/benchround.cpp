@@ -1,6 +1,7 @@
 // `dreamrsi bench round`: a live round's orchestration overhead per attempt.
 #include "benches.h"
 
+#include "store/storeawait.h"
 #include "agent/agent.h"
 #include "loop/evaluationbackend.h"
 #include "loop/roundrunner.h"
@@ -44,13 +45,6 @@ public:
         return EvaluationResult::success(double(request.candidatePath.size() % 97 + 1));
     }
 };
-
-template<typename T>
-StoreResult<T> await(QFuture<StoreResult<T>> future)
-{
-    future.waitForFinished();
-    return future.result();
-}
 
 } // namespace
 

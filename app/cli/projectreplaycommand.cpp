@@ -18,12 +18,14 @@ const char *const usage =
     "usage: dreamrsi replay --project P.dreamrsi --policy NAME|FILE.js|builtin:NAME [--name VERSION]\n"
     "                       [--workers W] [--lambda L] [--betas B,...] [--rounds K]\n"
     "                       [--json] [--trace FILE] [--time-limit-ms 2000] [--seed N] [--threads T]\n"
-    "                       [--no-grid-plan] [--progress]\n"
+    "                       [--no-grid-plan] [--progress] [--apply-steering]\n"
     "Replays a policy version in every finished iteration of the project and stores the results.\n"
     "NAME is a stored policy version (see `dreamrsi ls P policies`); a .js file or builtin:NAME is\n"
     "first stored as a version. It replays under the project's replay configuration (see\n"
     "`dreamrsi project config`); --workers, --lambda, --betas and --rounds override it for this run\n"
-    "only, and its results are stored under the configuration they were computed with.\n";
+    "only, and its results are stored under the configuration they were computed with.\n"
+    "--apply-steering applies what people did to each iteration's live round (branches closed,\n"
+    "cells pinned first; docs/steering.md): a what-if whose results are printed, not stored.\n";
 
 QCommandLineOption valueOption(const char *name)
 {
@@ -43,9 +45,9 @@ int runProjectReplayCommand(const QStringList &args, QTextStream &out, QTextStre
                              timeLimit = valueOption("time-limit-ms"), seed = valueOption("seed"),
                              threads = valueOption("threads"), world = valueOption("world");
     const QCommandLineOption json(QStringLiteral("json")), noGridPlan(QStringLiteral("no-grid-plan")),
-        progress(QStringLiteral("progress"));
+        progress(QStringLiteral("progress")), applySteering(QStringLiteral("apply-steering"));
     parser.addOptions({help, project, policy, name, workers, lambda, betas, rounds, trace, timeLimit, seed, threads, world,
-                       json, noGridPlan, progress});
+                       json, noGridPlan, progress, applySteering});
     if (!parser.parse(QStringList{QStringLiteral("dreamrsi-replay")} + args)) {
         err << "error: " << parser.errorText() << '\n' << usage;
         return 2;
@@ -115,6 +117,7 @@ int runProjectReplayCommand(const QStringList &args, QTextStream &out, QTextStre
     if (parser.isSet(threads) && ((request.options.threads = parser.value(threads).toInt(&ok)) < 0 || !ok))
         return bad(threads);
     request.options.useGridPlan = !parser.isSet(noGridPlan);
+    request.applySteering = parser.isSet(applySteering);
     printing.json = parser.isSet(json);
     printing.tracePath = parser.value(trace);
     request.options.trace = !printing.tracePath.isEmpty();
@@ -131,6 +134,12 @@ int runProjectReplayCommand(const QStringList &args, QTextStream &out, QTextStre
     if (!o.storeError.isEmpty()) {
         err << "error: " << o.storeError << '\n';
         return 1;
+    }
+    if (request.applySteering) {
+        err << "replayed policy version " << o.version.id << " \"" << o.version.name << "\" over " << o.worlds.size()
+            << " worlds with their steering applied (" << o.steeredWorlds << " of them steered) under "
+            << o.config.label() << "; the results are not stored\n";
+        return rc;
     }
     err << "stored " << o.storedRecords << " results of policy version " << o.version.id << " \"" << o.version.name
         << "\" over " << o.worlds.size() << " worlds";

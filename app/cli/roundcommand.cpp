@@ -1,5 +1,6 @@
 #include "roundcommand.h"
 
+#include "store/storeawait.h"
 #include "optionvalues.h"
 
 #include "agent/agentfactory.h"
@@ -83,15 +84,6 @@ std::atomic_int g_signals{0};
 extern "C" void onStopSignal(int)
 {
     g_signals.fetch_add(1);
-}
-
-template<typename T>
-StoreResult<T> await(QFuture<StoreResult<T>> future)
-{
-    future.waitForFinished();
-    if (future.isCanceled() || future.resultCount() == 0)
-        return StoreResult<T>::failure(QStringLiteral("the project store stopped before answering"));
-    return future.result();
 }
 
 int usageError(QTextStream &err, const QString &message)

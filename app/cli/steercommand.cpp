@@ -3,8 +3,6 @@
 // opens the project for writing).
 #include "steercommand.h"
 
-#include "store/projectlock.h"
-
 #include <QCommandLineParser>
 #include <QDeadlineTimer>
 #include <QFileInfo>
@@ -45,47 +43,12 @@ int usageError(QTextStream &err, const QString &message)
     return 2;
 }
 
-/// Why nobody answers requests of `kind` in the project now, or empty.
-QString notAccepting(const QString &projectPath, const QString &kind)
-{
-    const std::optional<WriterInfo> writer = ProjectLock::liveWriter(projectPath);
-    if (!writer)
-        return QStringLiteral("no round is running in %1 (no process has the project open)").arg(projectPath);
-    const std::optional<SteeringLive> live = SteeringInbox::readLive(projectPath);
-    const QString holder = writer->pid != 0 ? QStringLiteral("process %1 (%2)").arg(writer->pid).arg(writer->application)
-                                            : QStringLiteral("the process that holds it");
-    if (!live || (writer->pid != 0 && live->pid != writer->pid)) {
-        return QStringLiteral("%1 has %2 open but does not accept steering (start the round with --accept-steering)")
-            .arg(holder, projectPath);
-    }
-    if (live->kind != kind) {
-        if (kind == QLatin1String("round"))
-            return QStringLiteral("the loop in %1 is waiting for approval, not running a round; answer it with "
-                                  "dreamrsi approve")
-                .arg(holder);
-        return QStringLiteral("no loop is waiting for approval in %1 (%2 is running round %3)")
-            .arg(projectPath, holder)
-            .arg(live->iteration);
-    }
-    return {};
-}
-
 } // namespace
-
-QString defaultSteeringName()
-{
-    for (const char *name : {"USER", "USERNAME", "LOGNAME"}) {
-        const QString v = qEnvironmentVariable(name);
-        if (!v.isEmpty())
-            return v;
-    }
-    return QStringLiteral("unknown");
-}
 
 std::optional<SteeringAck> sendSteeringRequest(const QString &projectPath, SteeringRequest request, const QString &kind,
                                                double timeoutS, QString *refusal)
 {
-    if (const QString why = notAccepting(projectPath, kind); !why.isEmpty()) {
+    if (const QString why = SteeringInbox::whyNotAccepting(projectPath, kind); !why.isEmpty()) {
         *refusal = why;
         return std::nullopt;
     }
@@ -100,7 +63,7 @@ std::optional<SteeringAck> sendSteeringRequest(const QString &projectPath, Steer
         if (std::optional<SteeringAck> ack = SteeringInbox::takeAck(projectPath, request.id))
             return ack;
         // Every second: is anybody still there to answer?
-        const bool gone = (++sleeps % 20 == 0) && !notAccepting(projectPath, kind).isEmpty();
+        const bool gone = (++sleeps % 20 == 0) && !SteeringInbox::whyNotAccepting(projectPath, kind).isEmpty();
         if (gone || deadline.hasExpired()) {
             if (SteeringInbox::withdraw(projectPath, request.id)) {
                 *refusal = gone ? QStringLiteral("the round ended before answering; the request was taken back")
@@ -152,7 +115,7 @@ int runSteerCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         return usageError(err, QStringLiteral("what to do is missing: close B, refine B, hint B|new TEXT, pause or continue"));
     SteeringRequest request;
     request.action = words.first();
-    request.by = parser.isSet(by) ? parser.value(by).trimmed() : defaultSteeringName();
+    request.by = parser.isSet(by) ? parser.value(by).trimmed() : SteeringInbox::loginName();
     request.why = parser.value(why).trimmed();
     if (parser.isSet(by) && request.by.isEmpty())
         return usageError(err, QStringLiteral("--by needs a name"));

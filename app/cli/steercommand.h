@@ -22,7 +22,4 @@ int runSteerCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 std::optional<SteeringAck> sendSteeringRequest(const QString &projectPath, SteeringRequest request,
                                                const QString &kind, double timeoutS, QString *refusal);
 
-/// The person's name when no --by is given: $USER (or $USERNAME), else "unknown".
-QString defaultSteeringName();
-
 } // namespace dreamrsi

@@ -1,5 +1,7 @@
 #include "builtinrandom.h"
 
+#include "model/splitmix64.h"
+
 #include <QByteArray>
 
 #include <cmath>
@@ -30,10 +32,10 @@ std::uint64_t BuiltinRandom::mix(std::uint64_t a, std::uint64_t b)
 
 std::uint64_t BuiltinRandom::next()
 {
-    std::uint64_t z = (m_state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
+    SplitMix64 g(m_state);
+    const std::uint64_t z = g.next();
+    m_state = g.state();
+    return z;
 }
 
 double BuiltinRandom::uniform()

@@ -1,5 +1,7 @@
 #include "counterfactualloop.h"
 
+#include "model/splitmix64.h"
+
 #include "model/treejson.h"
 #include "policy/builtinpolicies.h"
 #include "policy/policyspec.h"
@@ -20,10 +22,10 @@ namespace {
 /// splitmix64, the generator worldOrder() documents.
 quint64 splitmix(quint64 &state)
 {
-    quint64 z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
+    SplitMix64 g(state);
+    const quint64 z = g.next();
+    state = g.state();
+    return z;
 }
 
 /// The starting version: a built-in's JavaScript twin (replayed by its C++
@@ -320,10 +322,10 @@ CounterfactualReport CounterfactualLoop::run(const CounterfactualSettings &setti
                 if (arm != CounterfactualArm::Fixed && t < settings.iterations) {
                     DreamSettings ds;
                     ds.versions = settings.versions;
-                    ds.workers = settings.workers;
-                    ds.lambda = settings.lambda;
-                    ds.betas = settings.betas;
-                    ds.maxRounds = settings.maxRounds;
+                    ds.replay.workers = settings.workers;
+                    ds.replay.lambda = settings.lambda;
+                    ds.replay.betas = settings.betas;
+                    ds.replay.rounds = settings.maxRounds;
                     ds.scriptTimeLimitMs = settings.scriptTimeLimitMs;
                     ds.seed = settings.seed * 0x100000001B3ull + quint64(r) * 1009u + quint64(t);
                     ds.inProcess = true;

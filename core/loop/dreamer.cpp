@@ -212,22 +212,27 @@ DreamReport Dreamer::dream(const QList<DreamWorld> &worlds, const DreamSettings 
         return report;
     }
     // The settings source: the project's one replay configuration, with the
-    // caller's explicit overrides for this dream only.
-    const StoreResult<StoredReplayConfig> projectConfig = m_store->replayConfig().result();
-    if (!projectConfig.ok()) {
-        report.error = projectConfig.error;
-        return report;
+    // caller's explicit overrides for this dream only. A dream in memory
+    // (the counterfactual loop) has no project: the defaults, overridden.
+    ReplayConfig projectDefaults;
+    if (persist) {
+        const StoreResult<StoredReplayConfig> stored = m_store->replayConfig().result();
+        if (!stored.ok()) {
+            report.error = stored.error;
+            return report;
+        }
+        projectDefaults = stored.value->config;
     }
-    const ReplayConfig config = settings.replay.applyTo(projectConfig.value->config);
+    const ReplayConfig config = settings.replay.applyTo(projectDefaults);
     report.config = config;
-    report.overridden = !(config == projectConfig.value->config);
+    report.overridden = !(config == projectDefaults);
     if (config.betas.isEmpty()) {
         report.error = QStringLiteral("the β grid is empty");
         return report;
     }
     emit message(QStringLiteral("replay configuration: %1%2")
                      .arg(config.label(), report.overridden ? QStringLiteral(" (overrides the project's %1 for this dream)")
-                                                                  .arg(projectConfig.value->config.label())
+                                                                  .arg(projectDefaults.label())
                                                             : QStringLiteral(" (the project's)")));
     const int total = settings.versions;
 
@@ -274,10 +279,10 @@ DreamReport Dreamer::dream(const QList<DreamWorld> &worlds, const DreamSettings 
             // error in every world's result, so the version is judged failed.
             auto output = std::make_shared<ReplayProcessOutput>();
             output->result.policy = v.name;
-            output->result.lambda = settings.lambda;
-            output->result.workers = settings.workers;
-            output->result.betas = settings.betas;
-            output->result.maxRounds = settings.maxRounds;
+            output->result.lambda = config.lambda;
+            output->result.workers = config.workers;
+            output->result.betas = config.betas;
+            output->result.maxRounds = config.rounds;
             for (const ReplayWorld &w : replayWorlds) {
                 SweepResult sweep;
                 sweep.world = w.name;
@@ -288,10 +293,10 @@ DreamReport Dreamer::dream(const QList<DreamWorld> &worlds, const DreamSettings 
             return outcome;
         }
         ReplayOptions options;
-        options.workers = settings.workers;
-        options.lambda = settings.lambda;
-        options.betas = settings.betas;
-        options.maxRounds = settings.maxRounds;
+        options.workers = config.workers;
+        options.lambda = config.lambda;
+        options.betas = config.betas;
+        options.maxRounds = config.rounds;
         options.trace = true;
         auto output = std::make_shared<ReplayProcessOutput>();
         output->result = ReplayEngine::runWorlds(

@@ -1,5 +1,7 @@
 #include "policyimprover.h"
 
+#include "model/splitmix64.h"
+
 #include "historystats.h"
 #include "policytunables.h"
 
@@ -15,27 +17,12 @@ namespace dreamrsi {
 namespace {
 
 /// splitmix64: small, portable and the same on every platform.
-class Random
+/// The improver's draws (uniform(), below()): splitmix64.
+class Random : public SplitMix64
 {
 public:
-    explicit Random(quint64 seed)
-        : m_state(seed)
-    {
-    }
-    quint64 next()
-    {
-        quint64 z = (m_state += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
-    /// Uniform in [0, n).
-    int below(int n) { return n <= 1 ? 0 : int(next() % quint64(n)); }
-    /// Uniform in [0, 1).
-    double unit() { return double(next() >> 11) * (1.0 / 9007199254740992.0); }
-
-private:
-    quint64 m_state;
+    using SplitMix64::SplitMix64;
+    double unit() { return uniform(); }
 };
 
 QString formatValue(const std::optional<double> &v)

@@ -173,7 +173,7 @@ LoopReport RecursiveLoop::run(const LoopSettings &settings)
                                      .arg(p->developed.version.name, QString::number(*p->developed.value, 'g', 6)));
                 } else if (settings.awaitApproval) {
                     QString problem;
-                    const ApprovalOutcome outcome = awaitApproval(dr, *worlds.value, dream, t, &it.approved, &problem);
+                    const ApprovalOutcome outcome = awaitApproval(dr, *worlds.value, t, &it.approved, &problem);
                     if (outcome == ApprovalOutcome::Failed) {
                         report.iterations.append(it);
                         report.error = problem;
@@ -197,8 +197,7 @@ LoopReport RecursiveLoop::run(const LoopSettings &settings)
     return report;
 }
 
-RecursiveLoop::ApprovalOutcome RecursiveLoop::awaitApproval(const DreamReport &dr, const QList<DreamWorld> &worlds,
-                                                            const DreamSettings &settings, int t,
+RecursiveLoop::ApprovalOutcome RecursiveLoop::awaitApproval(const DreamReport &dr, const QList<DreamWorld> &worlds, int t,
                                                             PolicyVersionId *approved, QString *error)
 {
     const DreamVersion *p = dr.proposal();
@@ -290,7 +289,7 @@ RecursiveLoop::ApprovalOutcome RecursiveLoop::awaitApproval(const DreamReport &d
                 approval.version = candidate.version.id;
                 approval.who = r.by;
                 approval.note = r.why;
-                approval.evidence = dreamApprovalEvidence(dr, index, worlds, settings);
+                approval.evidence = dreamApprovalEvidence(dr, index, worlds);
                 const StoreResult<qint64> a = m_store->addApproval(approval).result();
                 if (!a.ok()) {
                     *error = QStringLiteral("cannot record the approval: %1").arg(a.error);

@@ -101,8 +101,8 @@ private:
     enum class ApprovalOutcome { Approved, Declined, Stopped, Failed };
     /// Records that the dream's proposal awaits approval and answers the
     /// inbox's requests until one approves or declines, or Stop.
-    ApprovalOutcome awaitApproval(const DreamReport &dream, const QList<DreamWorld> &worlds,
-                                  const DreamSettings &settings, int t, PolicyVersionId *approved, QString *error);
+    ApprovalOutcome awaitApproval(const DreamReport &dream, const QList<DreamWorld> &worlds, int t,
+                                  PolicyVersionId *approved, QString *error);
     std::mutex m_activeMutex;
     QObject *m_active = nullptr; ///< the running RoundRunner or Dreamer, under m_activeMutex
 };

@@ -1,5 +1,6 @@
 #include "roundpolicy.h"
 
+#include "store/storeawait.h"
 #include "policy/builtinpolicies.h"
 #include "store/projectstore.h"
 
@@ -7,19 +8,6 @@
 #include <QFuture>
 
 namespace dreamrsi {
-
-namespace {
-
-template<typename T>
-StoreResult<T> await(QFuture<StoreResult<T>> future)
-{
-    future.waitForFinished();
-    if (future.isCanceled() || future.resultCount() == 0)
-        return StoreResult<T>::failure(QStringLiteral("the project store stopped before answering"));
-    return future.result();
-}
-
-} // namespace
 
 std::optional<RoundPolicy> RoundPolicy::resolve(ProjectStore &store, const QString &argument,
                                                 PolicyVersionId resumedVersion, quint64 seed, QString *error)

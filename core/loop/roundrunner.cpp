@@ -1,5 +1,8 @@
 #include "roundrunner.h"
 
+#include "store/storeawait.h"
+#include "model/splitmix64.h"
+
 #include "evaluationbackend.h"
 #include "roundattempt.h"
 #include "roundpolicy.h"
@@ -33,23 +36,10 @@ namespace dreamrsi {
 
 namespace {
 
-/// Waits for a store call (the driver thread may block; the GUI thread never runs this).
-template<typename T>
-StoreResult<T> await(QFuture<StoreResult<T>> future)
-{
-    future.waitForFinished();
-    if (future.isCanceled() || future.resultCount() == 0)
-        return StoreResult<T>::failure(QStringLiteral("the project store stopped before answering"));
-    return future.result();
-}
-
+/// Per-attempt seeds that differ in every bit.
 quint64 mix(quint64 x)
 {
-    // splitmix64 finaliser: per-attempt seeds that differ in every bit.
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
+    return SplitMix64::mix(x);
 }
 
 AttemptRecord recordOf(const Cell &c, qint64 iteration)

@@ -1,7 +1,9 @@
 #include "roundtree.h"
 
+#include "policy/episoderules.h"
+
+#include <QHash>
 #include <QRegularExpression>
-#include <QSet>
 
 #include <algorithm>
 #include <cmath>
@@ -90,24 +92,8 @@ QList<CellMeta> RoundTree::legal() const
 
 Observation RoundTree::observationOf(const Cell &c) const
 {
-    Observation o;
-    o.meta = CellMeta{c.id, c.branch, c.attempt, c.attempt == 0 ? QString() : idOf(c.branch, c.attempt - 1), c.seq,
-                      c.tags};
-    o.score = c.score;
-    o.evaluated = c.evaluated;
-    o.valid = c.valid;
-    o.failClass = c.failClass;
-    o.error = c.error;
-    o.nValid = c.nValid;
-    o.nTotal = c.nTotal;
-    if (c.score && m_baselineScore)
-        o.deltaVsBaseline = *c.score - *m_baselineScore;
-    if (c.attempt == 0) {
-        o.deltaVsParent = o.deltaVsBaseline;
-    } else if (const Cell *p = parent(c.branch, c.attempt); p && c.score && p->score) {
-        o.deltaVsParent = *c.score - *p->score;
-    }
-    return o;
+    CellMeta meta{c.id, c.branch, c.attempt, c.attempt == 0 ? QString() : idOf(c.branch, c.attempt - 1), c.seq, c.tags};
+    return EpisodeRules::observe(c, std::move(meta), m_baselineScore, parent(c.branch, c.attempt));
 }
 
 void RoundTree::fillState(PolicyState &state, double beta, int workers, int round) const
@@ -126,20 +112,13 @@ QString RoundTree::checkBatch(const QStringList &batch, int workers) const
 
 QString RoundTree::checkBatchAgainst(const QStringList &batch, const QList<CellMeta> &legal, int workers)
 {
-    QSet<QString> legalIds;
-    for (const CellMeta &m : legal)
-        legalIds.insert(m.id);
-    QSet<QString> seen;
-    for (const QString &id : batch) {
-        if (seen.contains(id))
-            return QStringLiteral("id %1 appears twice in the batch").arg(id);
-        seen.insert(id);
-        if (!legalIds.contains(id))
-            return QStringLiteral("id %1 is not legal").arg(id);
-    }
-    if (batch.size() > workers)
-        return QStringLiteral("batch of %1 ids exceeds the %2 workers").arg(batch.size()).arg(workers);
-    return {};
+    QHash<QString, qsizetype> places;
+    for (qsizetype j = 0; j < legal.size(); ++j)
+        places.insert(legal.at(j).id, j);
+    EpisodeRules::Places unused;
+    return EpisodeRules::checkBatch(
+        batch, legal.size(), workers, [&](const QString &id) { return places.value(id, -1); },
+        [](const QString &id) -> const QString & { return id; }, &unused);
 }
 
 } // namespace dreamrsi

@@ -1,5 +1,7 @@
 #include "steeringinbox.h"
 
+#include "store/projectlock.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -277,6 +279,40 @@ std::optional<int> parseBranch(const QString &text)
     if (!m.hasMatch())
         return std::nullopt;
     return m.captured(1).toInt();
+}
+
+QString whyNotAccepting(const QString &projectPath, const QString &kind)
+{
+    const std::optional<WriterInfo> writer = ProjectLock::liveWriter(projectPath);
+    if (!writer)
+        return QStringLiteral("no round is running in %1 (no process has the project open)").arg(projectPath);
+    const std::optional<SteeringLive> live = SteeringInbox::readLive(projectPath);
+    const QString holder = writer->pid != 0 ? QStringLiteral("process %1 (%2)").arg(writer->pid).arg(writer->application)
+                                            : QStringLiteral("the process that holds it");
+    if (!live || (writer->pid != 0 && live->pid != writer->pid)) {
+        return QStringLiteral("%1 has %2 open but does not accept steering (start the round with --accept-steering)")
+            .arg(holder, projectPath);
+    }
+    if (live->kind != kind) {
+        if (kind == QLatin1String("round"))
+            return QStringLiteral("the loop in %1 is waiting for approval, not running a round; answer it with "
+                                  "dreamrsi approve")
+                .arg(holder);
+        return QStringLiteral("no loop is waiting for approval in %1 (%2 is running round %3)")
+            .arg(projectPath, holder)
+            .arg(live->iteration);
+    }
+    return {};
+}
+
+QString loginName()
+{
+    for (const char *name : {"USER", "USERNAME", "LOGNAME"}) {
+        const QString v = qEnvironmentVariable(name);
+        if (!v.isEmpty())
+            return v;
+    }
+    return QStringLiteral("unknown");
 }
 
 } // namespace SteeringInbox

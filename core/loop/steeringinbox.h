@@ -5,6 +5,7 @@
 #include <QDateTime>
 #include <QJsonObject>
 #include <QList>
+#include <QMetaType>
 #include <QString>
 
 #include <optional>
@@ -101,6 +102,18 @@ std::optional<SteeringLive> readLive(const QString &projectPath);
 /// "3" or "b3" → 3; nothing for anything else.
 std::optional<int> parseBranch(const QString &text);
 
+/// Why nobody answers requests of `kind` ("round" or "approval") in the
+/// project now (no process holds it, the one that does accepts no
+/// steering, or it waits for the other kind), or empty when somebody does.
+QString whyNotAccepting(const QString &projectPath, const QString &kind);
+
+/// The person's name when none was given: $USER (or $USERNAME, $LOGNAME),
+/// else "unknown".
+QString loginName();
+
 } // namespace SteeringInbox
 
 } // namespace dreamrsi
+
+Q_DECLARE_METATYPE(dreamrsi::SteeringRequest)
+Q_DECLARE_METATYPE(dreamrsi::SteeringAck)

@@ -1,5 +1,6 @@
 #include "compactcache.h"
 
+#include <atomic>
 #include <QDir>
 #include <QFile>
 #include <QStandardPaths>
@@ -211,12 +212,27 @@ std::optional<CompactTree> load(const struct stat &info)
     return t;
 }
 
+namespace {
+std::atomic<qint64> clockOffset{0};
+} // namespace
+
+qint64 now()
+{
+    struct timespec t;
+    if (::clock_gettime(CLOCK_REALTIME, &t) != 0)
+        return 0;
+    return nanoseconds(t) + clockOffset.load(std::memory_order_relaxed);
+}
+
+void setClockOffset(qint64 nanoseconds)
+{
+    clockOffset.store(nanoseconds, std::memory_order_relaxed);
+}
+
 void store(const struct stat &info, const CompactTree &tree)
 {
     const QString dir = directory();
-    struct timespec now;
-    if (dir.isEmpty() || ::clock_gettime(CLOCK_REALTIME, &now) != 0
-        || nanoseconds(now) - nanoseconds(info.st_ctim) < qint64(SettleSeconds) * 1000000000)
+    if (dir.isEmpty() || now() - nanoseconds(info.st_ctim) < qint64(SettleSeconds) * 1000000000)
         return;
     const size_t cells = tree.cells.size();
     std::vector<char> bytes(sizeof(Header) + cells * (sizeof(CellRecord) + sizeof(quint32))

@@ -31,6 +31,13 @@ namespace CompactCache {
 
 inline constexpr int SettleSeconds = 2;
 
+/// The clock the settle age is measured with: nanoseconds of
+/// CLOCK_REALTIME, the clock of a file's ctime. Tests move it forward
+/// (setClockOffset) rather than sleep through the settle age.
+qint64 now();
+/// Adds `nanoseconds` to now() for this process (tests only; 0 by default).
+void setClockOffset(qint64 nanoseconds);
+
 /// The cache folder; empty when caching is off (DREAMRSI_WORLD_CACHE=0).
 QString directory();
 

@@ -66,6 +66,20 @@ Result<PolicyVersion> resolveVersion(ProjectWriter &writer, ProjectReader &reade
 
 } // namespace
 
+WorldSteering ProjectReplay::steeringOf(const QList<SteeringEvent> &events)
+{
+    WorldSteering steering;
+    for (const SteeringEvent &e : events) {
+        if (!e.round)
+            continue;
+        if (e.action == QLatin1String("close") && e.branch)
+            steering.steps.append(WorldSteering::Step{*e.round, true, *e.branch, {}});
+        else if (e.action == QLatin1String("refine") && !e.target.isEmpty())
+            steering.steps.append(WorldSteering::Step{*e.round, false, e.branch.value_or(-1), e.target});
+    }
+    return steering;
+}
+
 ProjectReplayRequest::ProjectReplayRequest() = default;
 
 Result<ProjectReplayOutcome> ProjectReplay::run(const ProjectReplayRequest &request)
@@ -105,10 +119,24 @@ Result<ProjectReplayOutcome> ProjectReplay::run(const ProjectReplayRequest &requ
     outcome.config = request.overrides.applyTo(config.value->config);
     outcome.overridden = !(outcome.config == config.value->config);
     QList<ReplayWorld> replayWorlds;
-    for (const ProjectWorld &w : std::as_const(outcome.worlds))
-        replayWorlds.append(ReplayWorld{w.name, w.tree});
+    for (const ProjectWorld &w : std::as_const(outcome.worlds)) {
+        ReplayWorld world{w.name, w.tree, nullptr};
+        if (request.applySteering && w.iteration != 0) {
+            const Result<QList<SteeringEvent>> events = (*reader.value)->steeringEvents(w.iteration);
+            if (!events.ok())
+                return events.failureAs<ProjectReplayOutcome>();
+            auto steering = std::make_shared<WorldSteering>(steeringOf(*events.value));
+            if (!steering->isEmpty()) {
+                world.steering = std::move(steering);
+                ++outcome.steeredWorlds;
+            }
+        }
+        replayWorlds.append(world);
+    }
     outcome.result =
         ReplayEngine::runWorlds(replayWorlds, spec, ProjectScores::optionsFor(outcome.config, request.options), request.progress);
+    if (request.applySteering)
+        return Result<ProjectReplayOutcome>::success(std::move(outcome)); // a what-if: nothing stored
 
     const QList<ReplayResultRecord> records = ProjectScores::recordsFor(outcome.result, outcome.version.id, outcome.worlds);
     const Result<Done> stored = (*writer.value)->storeReplayResults(records);

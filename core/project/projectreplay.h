@@ -31,6 +31,10 @@ struct ProjectReplayRequest
     int scriptTimeLimitMs = 2000;
     quint32 seed = 0x5EED1234u;
     ReplayEngine::Progress progress;
+    /// Apply each iteration's stored interventions (closings and pins,
+    /// docs/steering.md) as its live round did; the results are then a
+    /// what-if and are not stored.
+    bool applySteering = false;
 };
 
 /// What a project replay did.
@@ -41,6 +45,7 @@ struct ProjectReplayOutcome
     bool overridden = false;   ///< `config` differs from the project's configuration
     QList<ProjectWorld> worlds;
     int skippedIterations = 0; ///< running or interrupted
+    int steeredWorlds = 0;     ///< worlds replayed with interventions (applySteering)
     ReplayResult result;
     int storedRecords = 0;
     QString storeError;        ///< the replay ran but its results could not be stored
@@ -55,6 +60,10 @@ struct ProjectReplayOutcome
 /// replay world.
 namespace ProjectReplay {
 Result<ProjectReplayOutcome> run(const ProjectReplayRequest &request);
+/// The closings and pins of an iteration's stored steering events, as a
+/// replay applies them (hints, pauses and manual batches have no effect on
+/// which cells a policy reveals).
+WorldSteering steeringOf(const QList<SteeringEvent> &events);
 }
 
 } // namespace dreamrsi

@@ -4,6 +4,7 @@
 
 #include "model/treejson.h"
 #include "policy/builtinrules.h"
+#include "policy/episoderules.h"
 
 #include <QThread>
 
@@ -57,6 +58,7 @@ EpisodeResult runEpisode(const CompactTree &world, Rule rule, BuiltinRules::Port
     int opened = 0;
     int k = 0;
     BuiltinRules::Batch places;
+    EpisodeRules::Places checked;
     for (;;) {
         if (legal.empty())
             break;
@@ -67,43 +69,44 @@ EpisodeResult runEpisode(const CompactTree &world, Rule rule, BuiltinRules::Port
             portfolio.select(beta, W, opened, legal.data(), int(legal.size()), &places);
         else
             BuiltinRules::parallelRefine(beta, W, opened, legal.data(), int(legal.size()), &places);
-        // The checks of ReplayEngine::runEpisode; a rule's places are legal by construction.
-        const auto where = [k] { return QStringLiteral("round %1: ").arg(k + 1); };
-        for (qsizetype i = 0; i < places.size() && r.error.isEmpty(); ++i) {
-            if (std::find(places.cbegin(), places.cbegin() + i, places.at(i)) != places.cbegin() + i) {
-                const QStringView id = world.id(legalCells[size_t(places.at(i))]);
-                r.error = where() + QStringLiteral("id %1 appears twice in the batch").arg(id);
-            }
-        }
-        if (r.error.isEmpty() && places.size() > W)
-            r.error = where() + QStringLiteral("batch of %1 ids exceeds the %2 workers").arg(places.size()).arg(W);
+        // The checks of every episode (EpisodeRules); a rule's places are legal by construction.
+        const QString fault = EpisodeRules::checkBatch(
+            places, qsizetype(legal.size()), W,
+            [n = qsizetype(legal.size())](int p) { return p >= 0 && p < n ? qsizetype(p) : qsizetype(-1); },
+            [&](int p) { return p >= 0 && size_t(p) < legalCells.size() ? world.id(legalCells[size_t(p)]) : QStringView(); },
+            &checked);
+        if (!fault.isEmpty())
+            r.error = QStringLiteral("round %1: ").arg(k + 1) + fault;
         if (!r.error.isEmpty() || places.isEmpty())
             break;
 
-        for (qsizetype b = 0; b < places.size(); ++b) {
-            const size_t j = size_t(places.at(b));
-            const int cell = legalCells[j];
-            const CompactTree::CellFacts &c = world.cells[size_t(cell)];
-            revealed.push_back(cell);
-            r.calls += 1;
-            best = std::max(best, c.effective);
-            if (rule == Rule::Portfolio)
-                portfolio.fold(legal[j].key, BuiltinRules::Outcome{c.success, c.hard, c.hasScore, c.score});
-            if (c.attempt == 0)
-                ++opened;
-            const CompactTree::Branch &branch = world.branches[size_t(legal[j].key)];
-            if (c.attempt + 1 < branch.length) {
-                legalCells[j] = cell + 1;
-                legal[j].attempt = c.attempt + 1;
-            } else {
-                legalCells.erase(legalCells.begin() + qsizetype(j));
-                legal.erase(legal.begin() + qsizetype(j));
-                for (qsizetype later = b + 1; later < places.size(); ++later) {
-                    if (size_t(places.at(later)) > j)
-                        --places[later];
-                }
-            }
-        }
+        EpisodeRules::revealBatch(
+            checked,
+            [&](qsizetype j) {
+                const int cell = legalCells[size_t(j)];
+                const CompactTree::CellFacts &c = world.cells[size_t(cell)];
+                revealed.push_back(cell);
+                r.calls += 1;
+                best = std::max(best, c.effective);
+                if (rule == Rule::Portfolio)
+                    portfolio.fold(legal[size_t(j)].key, BuiltinRules::Outcome{c.success, c.hard, c.hasScore, c.score});
+                if (c.attempt == 0)
+                    ++opened;
+            },
+            [&](qsizetype j) {
+                const int cell = legalCells[size_t(j)];
+                const CompactTree::CellFacts &c = world.cells[size_t(cell)];
+                const CompactTree::Branch &branch = world.branches[size_t(legal[size_t(j)].key)];
+                if (c.attempt + 1 >= branch.length)
+                    return false;
+                legalCells[size_t(j)] = cell + 1;
+                legal[size_t(j)].attempt = c.attempt + 1;
+                return true;
+            },
+            [&](qsizetype j) {
+                legalCells.erase(legalCells.begin() + j);
+                legal.erase(legal.begin() + j);
+            });
         k += 1;
     }
     r.rounds = k;

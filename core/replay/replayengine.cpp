@@ -3,6 +3,7 @@
 #include "scoring.h"
 
 #include "model/treejson.h"
+#include "policy/episoderules.h"
 
 #include <QRunnable>
 #include <QThread>
@@ -30,28 +31,43 @@ CellMeta metaOf(const DiscoveryTree &world, int cellIndex)
 Observation observationOf(const DiscoveryTree &world, int cellIndex, CellMeta &&meta)
 {
     const Cell &c = world.cells().at(cellIndex);
-    Observation o;
-    o.meta = std::move(meta);
-    o.score = c.score;
-    o.evaluated = c.evaluated;
-    o.valid = c.valid;
-    o.failClass = c.failClass;
-    o.error = c.error;
-    o.nValid = c.nValid;
-    o.nTotal = c.nTotal;
-    const std::optional<double> baseline = world.meta().baselineScore;
-    if (c.score && baseline)
-        o.deltaVsBaseline = *c.score - *baseline;
-    if (c.attempt == 0) {
-        o.deltaVsParent = o.deltaVsBaseline;
-    } else {
-        const Cell &p = world.cells().at(world.parentIndex(cellIndex));
-        if (c.score && p.score)
-            o.deltaVsParent = *c.score - *p.score;
-    }
-    return o;
+    const Cell *parent = c.attempt == 0 ? nullptr : &world.cells().at(world.parentIndex(cellIndex));
+    return EpisodeRules::observe(c, std::move(meta), world.meta().baselineScore, parent);
 }
 
+/// Steering before round `k` (ReplayEngine::runEpisode): the closings of
+/// rounds ≤ k join `closed`; the legal pins of round k (not closed, at most
+/// W) go to `pins`; `offered` is `legal` without closed branches and pins.
+void applySteering(const WorldSteering &steering, int k, int W, const QList<CellMeta> &legal, QList<int> *closed,
+                   QStringList *pins, QList<CellMeta> *offered)
+{
+    for (const WorldSteering::Step &s : steering.steps) {
+        if (s.round <= k && s.close && !closed->contains(s.branch)) {
+            closed->append(s.branch);
+            std::sort(closed->begin(), closed->end());
+        }
+    }
+    const auto legalCell = [&](const QString &id) {
+        return std::any_of(legal.cbegin(), legal.cend(),
+                           [&](const CellMeta &m) { return m.id == id && !closed->contains(m.branch); });
+    };
+    for (const WorldSteering::Step &s : steering.steps) {
+        if (s.round == k && !s.close && pins->size() < W && !pins->contains(s.cell) && legalCell(s.cell))
+            pins->append(s.cell);
+    }
+    for (const CellMeta &m : legal) {
+        if (!closed->contains(m.branch) && !pins->contains(m.id))
+            offered->append(m);
+    }
+}
+
+PolicySteering steeringView(const QList<int> &closed, const QStringList &pins)
+{
+    PolicySteering v;
+    v.closed = closed;
+    v.pinned = pins;
+    return v;
+}
 
 } // namespace
 
@@ -73,7 +89,7 @@ GridContext ReplayEngine::gridContextFor(const DiscoveryTree &world, const Repla
 }
 
 EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &policy, double beta,
-                                       const ReplayOptions &options)
+                                       const ReplayOptions &options, const WorldSteering *steering)
 {
     EpisodeResult r;
     r.beta = beta;
@@ -140,6 +156,7 @@ EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &polic
     double best = 0.0;
     QString bestId;
     int k = 0;
+    QList<int> closedBranches; // by steering, ascending
     // Every cell is revealed at most once.
     r.revealed.reserve(world.cells().size());
     r.curve.reserve(world.cells().size());
@@ -150,7 +167,18 @@ EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &polic
         if (options.maxRounds && k >= *options.maxRounds)
             break;
         state.setRound(k);
-        state.setLegal(legal); // shared until the state lets go of it below
+        // Steering applied (never in a plain replay): what the policy is
+        // offered this round, and the pins that go first.
+        QList<CellMeta> offered;
+        QStringList pins;
+        if (steering) {
+            applySteering(*steering, k, W, legal, &closedBranches, &pins, &offered);
+            state.setMaxParallelism(W - int(pins.size()));
+            state.setSteering(steeringView(closedBranches, pins));
+            state.setLegal(offered);
+        } else {
+            state.setLegal(legal); // shared until the state lets go of it below
+        }
 
         RoundTrace *trace = nullptr;
         if (options.trace) {
@@ -167,75 +195,82 @@ EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &polic
 
         const PolicyDecision decision = policy.selectBatch(state);
         state.setLegal({});
-        QVarLengthArray<qsizetype, 16> places; // of the batch's ids in `legal`
+        EpisodeRules::Places places; // of the batch's ids in `legal`
         const auto where = [k] { return QStringLiteral("round %1: ").arg(k + 1); };
         if (!decision.ok()) {
             r.error = where() + decision.error;
         } else {
             if (trace)
                 trace->batch = decision.batch;
-            // In the order docs/replay.md#illegal-batches-and-policy-errors lists them: an id not legal now, a
-            // repeated id (each id in batch order), then more than W ids.
-            // Every id before a repeat was legal, so a repeat is an id whose
-            // legal place an earlier one took. Each id's place is kept for
-            // the reveals below.
-            QVarLengthArray<bool, 32> taken(legal.size(), false);
-            for (const QString &id : decision.batch) {
-                const qsizetype j = legalAt(id);
-                if (j >= 0 && taken[j]) {
-                    r.error = where() + QStringLiteral("id %1 appears twice in the batch").arg(id);
-                    break;
+            const auto sameId = [](const QString &id) -> const QString & { return id; };
+            QString fault;
+            if (!steering) {
+                fault = EpisodeRules::checkBatch(decision.batch, legal.size(), W, legalAt, sameId, &places);
+            } else {
+                // The policy's batch against what it was offered; then the
+                // pins first, each id's place in the full legal list.
+                EpisodeRules::Places chosen;
+                const auto offeredAt = [&](const QString &id) -> qsizetype {
+                    for (qsizetype j = 0; j < offered.size(); ++j) {
+                        if (offered.at(j).id == id)
+                            return j;
+                    }
+                    return -1;
+                };
+                fault = EpisodeRules::checkBatch(decision.batch, offered.size(), W - int(pins.size()), offeredAt, sameId,
+                                                 &chosen);
+                if (fault.isEmpty()) {
+                    for (const QString &id : std::as_const(pins))
+                        places.append(legalAt(id));
+                    for (const QString &id : decision.batch)
+                        places.append(legalAt(id));
+                    if (trace)
+                        trace->batch = pins + decision.batch;
                 }
-                if (j < 0) {
-                    r.error = where() + QStringLiteral("id %1 is not legal").arg(id);
-                    break;
-                }
-                taken[j] = true;
-                places.append(j);
             }
-            if (r.error.isEmpty() && decision.batch.size() > W) {
-                r.error = where()
-                    + QStringLiteral("batch of %1 ids exceeds the %2 workers").arg(decision.batch.size()).arg(W);
-            }
+            if (!fault.isEmpty())
+                r.error = where() + fault;
         }
         if (!r.error.isEmpty()) {
             if (trace)
                 trace->error = r.error;
             break;
         }
-        if (decision.batch.isEmpty())
+        if (places.isEmpty())
             break;
 
-        for (qsizetype b = 0; b < places.size(); ++b) {
-            const qsizetype j = places.at(b);
-            const int cell = legalCells.at(j);
-            const Cell &c = world.cells().at(cell);
-            r.revealed.append(c.id);
-            r.calls += 1;
-            const double e = c.effectiveScore();
-            if (bestId.isEmpty() || e > best) {
-                bestId = c.id;
-                best = std::max(best, e);
-            }
-            r.curve.append(CurvePoint{r.calls, Scoring::attainment(best, S)});
-            state.appendObservation(observationOf(world, cell, std::move(legal[j])));
-            if (trace)
-                trace->revealed.append(RevealedCell{c.id, c.branch, c.attempt, c.score, e, c.failClass});
-            // The branch's next attempt takes the revealed cell's place.
-            const QList<int> &attempts = branches.at(world.branchIndexOfCell(cell)).cells;
-            const int nextAttempt = c.attempt + 1;
-            if (nextAttempt < attempts.size() && nextAttempt <= maxAttempt) {
+        EpisodeRules::revealBatch(
+            places,
+            [&](qsizetype j) {
+                const int cell = legalCells.at(j);
+                const Cell &c = world.cells().at(cell);
+                r.revealed.append(c.id);
+                r.calls += 1;
+                const double e = c.effectiveScore();
+                if (bestId.isEmpty() || e > best) {
+                    bestId = c.id;
+                    best = std::max(best, e);
+                }
+                r.curve.append(CurvePoint{r.calls, Scoring::attainment(best, S)});
+                state.appendObservation(observationOf(world, cell, std::move(legal[j])));
+                if (trace)
+                    trace->revealed.append(RevealedCell{c.id, c.branch, c.attempt, c.score, e, c.failClass});
+            },
+            [&](qsizetype j) {
+                // The branch's next attempt takes the revealed cell's place.
+                const int cell = legalCells.at(j);
+                const QList<int> &attempts = branches.at(world.branchIndexOfCell(cell)).cells;
+                const int nextAttempt = world.cells().at(cell).attempt + 1;
+                if (nextAttempt >= attempts.size() || nextAttempt > maxAttempt)
+                    return false;
                 legalCells[j] = attempts.at(nextAttempt);
                 legal[j] = metaOf(world, legalCells.at(j));
-            } else {
+                return true;
+            },
+            [&](qsizetype j) {
                 legalCells.remove(j);
                 legal.remove(j);
-                for (qsizetype later = b + 1; later < places.size(); ++later) {
-                    if (places.at(later) > j)
-                        --places[later];
-                }
-            }
-        }
+            });
         k += 1;
     }
     r.rounds = k;
@@ -297,7 +332,7 @@ SweepResult ReplayEngine::runSweep(const ReplayWorld &world, Policy &policy, con
     if (!world.tree)
         return sweep;
     for (const double beta : options.betas) {
-        sweep.episodes.append(runEpisode(*world.tree, policy, beta, options));
+        sweep.episodes.append(runEpisode(*world.tree, policy, beta, options, world.steering.get()));
         if (sweep.error.isEmpty() && !sweep.episodes.constLast().ok())
             sweep.error = sweep.episodes.constLast().error;
     }
@@ -383,7 +418,7 @@ ReplayResult ReplayEngine::runWorlds(const QList<ReplayWorld> &worlds, const Pol
                 return;
             const ReplayWorld &world = worlds.at(job / nb);
             if (world.tree)
-                episodeSlots[job] = runEpisode(*world.tree, policy, options.betas.at(job % nb), options);
+                episodeSlots[job] = runEpisode(*world.tree, policy, options.betas.at(job % nb), options, world.steering.get());
             doneSlots[job] = true;
             const int n = finished.fetch_add(1) + 1;
             if (progress)

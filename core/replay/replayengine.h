@@ -34,8 +34,15 @@ public:
     /// then rounds until a stop. A policy error ends the episode with
     /// `error = "round N: reason"` (N counts from 1) and keeps what was
     /// revealed before it.
+    ///
+    /// `steering`, when given, is applied as the live round applied it
+    /// (RoundRunner): a closed branch's cells are never legal from the
+    /// closing's round on; a pinned cell, when legal and not closed, goes
+    /// first in its round's batch, and the policy gets the legal list
+    /// without the pins and closed branches, W less the pins, and
+    /// state.steering; an empty policy batch with pins runs the pins.
     static EpisodeResult runEpisode(const DiscoveryTree &world, Policy &policy, double beta,
-                                    const ReplayOptions &options);
+                                    const ReplayOptions &options, const WorldSteering *steering = nullptr);
 
     /// One episode per β of options.betas, in order, then the scores.
     static SweepResult runSweep(const ReplayWorld &world, Policy &policy, const ReplayOptions &options);

@@ -1,5 +1,7 @@
 #include "synthworld.h"
 
+#include "model/splitmix64.h"
+
 #include <QJsonObject>
 
 #include <algorithm>
@@ -10,28 +12,7 @@ namespace dreamrsi {
 namespace {
 
 /// SplitMix64: small, fast, and the same on every platform.
-class SplitMix
-{
-public:
-    explicit SplitMix(quint64 seed)
-        : m_state(seed)
-    {
-    }
-    quint64 next()
-    {
-        quint64 z = (m_state += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
-    /// Uniform in [0, 1).
-    double uniform() { return double(next() >> 11) * (1.0 / 9007199254740992.0); }
-    /// Uniform integer in [0, n).
-    int below(int n) { return n <= 1 ? 0 : int(next() % quint64(n)); }
-
-private:
-    quint64 m_state;
-};
+using SplitMix = SplitMix64;
 
 double roundTo6(double x)
 {

@@ -1,0 +1,190 @@
+// Steering from the workbench (offscreen), issue 26: a manual round whose
+// batches are picked by clicking branches (illegal picks refused, W
+// enforced, the batch recorded, an empty batch ends the round), an
+// intervention marking its branch in the live tree, and the approval bar
+// answering a loop that waits for approval (approve, then decline).
+#include "roundtestsupport.h"
+#include "storetestsupport.h"
+
+#include "livetreemodel.h"
+#include "roundpanel.h"
+#include "steeringcontroller.h"
+
+#include "loop/localevaluationbackend.h"
+#include "loop/policyimprover.h"
+#include "loop/recursiveloop.h"
+#include "loop/steeringinbox.h"
+#include "store/projectstore.h"
+
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QtTest>
+
+using namespace dreamrsi;
+using dreamrsi::test::FakeAgent;
+using dreamrsi::test::take;
+
+class TestGuiSteering : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void manualRoundPickedByClicking();
+    void approvalBarAnswersAWaitingLoop();
+
+private:
+    std::unique_ptr<QTemporaryDir> m_dir;
+};
+
+void TestGuiSteering::initTestCase()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("DreamRSI-test-gui-steering"));
+    m_dir = std::make_unique<QTemporaryDir>();
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir->path());
+    qputenv("USER", "tester");
+}
+
+void TestGuiSteering::manualRoundPickedByClicking()
+{
+    const QString path = m_dir->filePath(QStringLiteral("manual.dreamrsi"));
+    ProjectStore store;
+    take(store.create(path, ProjectInfo()));
+    RoundPanel panel(&store);
+    panel.resize(1000, 640);
+    panel.show();
+    RoundConfig c;
+    c.task = test::toyTaskDir();
+    c.policy = QStringLiteral("manual");
+    c.workers = 2;
+    c.evaluateBaseline = false;
+    c.fallbackGrid = GridPlan{3, 2, QStringLiteral("manual grid")};
+    QSignalSpy finished(&panel, &RoundPanel::roundFinished);
+    QVERIFY(panel.startRound(c, std::make_shared<FakeAgent>()));
+    auto *legal = panel.manualBar()->findChild<QListWidget *>(QStringLiteral("manualLegal"));
+    auto *run = panel.manualBar()->findChild<QPushButton *>(QStringLiteral("manualRun"));
+    QVERIFY(legal && run);
+
+    // Round 1: the three roots are legal; W = 2 is enforced.
+    QTRY_VERIFY_WITH_TIMEOUT(panel.manualBar()->isVisible(), 30000);
+    QCOMPARE(legal->count(), 3);
+    QCOMPARE(run->text().remove(u'&'), QStringLiteral("End Round")); // nothing picked yet
+    QVERIFY(!panel.toggleManualBranch(7)); // not a legal branch: refused
+    QVERIFY(panel.toggleManualBranch(0));
+    QVERIFY(panel.toggleManualBranch(2));
+    QVERIFY(!panel.toggleManualBranch(1)); // a third cell exceeds W
+    legal->item(1)->setCheckState(Qt::Checked); // ticking it is undone too
+    QCOMPARE(legal->item(1)->checkState(), Qt::Unchecked);
+    QCOMPARE(panel.manualPicks(), (QStringList{QStringLiteral("b0a0"), QStringLiteral("b2a0")}));
+    QCOMPARE(run->text().remove(u'&'), QStringLiteral("Run Batch"));
+    run->click();
+    QVERIFY(!panel.manualBar()->isVisible());
+
+    // Round 2: both cells stored; close b2 from the panel, it is marked in the tree.
+    QTRY_VERIFY_WITH_TIMEOUT(panel.manualBar()->isVisible() && panel.model()->cellCount() == 2, 60000);
+    QVERIFY(panel.steer(QStringLiteral("close"), 2, {}, false, QStringLiteral("wasting calls")));
+    QTRY_VERIFY_WITH_TIMEOUT(panel.model()->index(1, LiveTreeModel::IdColumn).data().toString().contains(QChar(0x2715)),
+                             30000);
+    // b2's refinement is not legal any more: it left the list, a pick of it is refused.
+    QTRY_COMPARE_WITH_TIMEOUT(panel.steering()->waiting(), 0, 30000);
+    QCOMPARE(legal->count(), 2);
+    QVERIFY(!panel.toggleManualBranch(2));
+    QVERIFY(panel.toggleManualBranch(1));
+    QVERIFY(panel.toggleManualBranch(0));
+    run->click();
+
+    // Round 3: nothing picked ends the round.
+    QTRY_VERIFY_WITH_TIMEOUT(panel.manualBar()->isVisible() && panel.model()->cellCount() == 4, 60000);
+    QVERIFY(panel.manualPicks().isEmpty());
+    run->click();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+    QCOMPARE(finished.first().at(1).toString(), QStringLiteral("finished"));
+    QVERIFY(!panel.manualBar()->isVisible());
+
+    // The batches and the closing are in the history, by Settings' name (the login name here).
+    QStringList events;
+    for (const SteeringEvent &e : take(store.steeringEvents())) {
+        events.append(QStringLiteral("%1:%2:%3").arg(e.action, e.action == QLatin1String("batch") ? e.text : QString::number(e.branch.value_or(-1)), e.who));
+    }
+    QCOMPARE(events, (QStringList{QStringLiteral("batch:b0a0 b2a0:tester"), QStringLiteral("close:2:tester"),
+                                  QStringLiteral("batch:b1a0 b0a1:tester"), QStringLiteral("batch::tester")}));
+    take(store.close());
+}
+
+void TestGuiSteering::approvalBarAnswersAWaitingLoop()
+{
+    const QString path = m_dir->filePath(QStringLiteral("gate.dreamrsi"));
+    ProjectStore store;
+    take(store.create(path, ProjectInfo()));
+    RoundPanel panel(&store);
+    panel.show();
+    RecursiveLoop loop(&store, std::make_shared<FakeAgent>(), std::make_shared<LocalEvaluationBackend>(),
+                       std::make_shared<PolicyImprover>(2));
+    LoopSettings s;
+    s.round.task = test::toyTaskDir();
+    s.round.agent.kind = QStringLiteral("fake");
+    s.round.workers = 2;
+    s.round.evaluateBaseline = false;
+    s.round.fallbackGrid = GridPlan{3, 1, QStringLiteral("toy fallback")};
+    s.round.seed = 3;
+    s.dream.versions = 2;
+    s.dream.replay.workers = 2;
+    s.dream.replay.betas = QList<double>{0.0, 1.0};
+    s.dream.memoryLimitBytes = qint64(2048) << 20;
+    s.dream.wallLimitMs = 120000;
+    s.iterations = 3;
+    s.awaitApproval = true;
+    QSignalSpy awaited(&panel, &RoundPanel::approvalAwaited);
+    LoopReport report;
+    QThread *worker = QThread::create([&] { report = loop.run(s); });
+    worker->start();
+
+    // The first proposal: the bar says so once; approve it from the panel.
+    QTRY_VERIFY_WITH_TIMEOUT((panel.checkApprovalWait(), panel.approvalBar()->isVisible()) || worker->isFinished(), 240000);
+    if (worker->isFinished()) {
+        QStringList what{report.error};
+        for (const LoopIteration &it : std::as_const(report.iterations))
+            what.append(QStringLiteral("iteration %1 (%5, %6 cells): round %2 %3, dream %4").arg(it.index).arg(it.round.error, it.round.stopReason,
+                                                                                   it.dream ? it.dream->error : QStringLiteral("none"), it.policyName).arg(it.round.counters.cells));
+        QFAIL(qPrintable(QStringLiteral("the loop ended without waiting: ") + what.join(QStringLiteral("; "))));
+    }
+    QCOMPARE(awaited.count(), 1);
+    panel.checkApprovalWait();
+    QCOMPARE(awaited.count(), 1); // once per proposal
+    const QString name = awaited.first().at(0).toString();
+    QVERIFY(!name.isEmpty());
+    QVERIFY(panel.approvalBar()->findChild<QLabel *>(QStringLiteral("approvalText"))->text().contains(name));
+    QSignalSpy answered(panel.steering(), &SteeringController::answered);
+    QVERIFY(panel.answerApproval(name, QStringLiteral("ada"), QStringLiteral("looks right")));
+    QTRY_COMPARE_WITH_TIMEOUT(answered.count(), 1, 60000);
+    QVERIFY(answered.first().at(1).value<SteeringAck>().applied);
+
+    // The second: decline with the bar's button.
+    QTRY_VERIFY_WITH_TIMEOUT((panel.checkApprovalWait(), awaited.count() == 2), 240000);
+    panel.approvalBar()->findChild<QPushButton *>(QStringLiteral("approvalDecline"))->click();
+    QTRY_COMPARE_WITH_TIMEOUT(answered.count(), 2, 60000);
+    QVERIFY(answered.at(1).at(1).value<SteeringAck>().applied);
+
+    // The third round ends the loop (no dream after the last).
+    QTRY_VERIFY_WITH_TIMEOUT(worker->isFinished(), 240000);
+    QCOMPARE(awaited.count(), 2);
+    delete worker;
+    QVERIFY2(report.error.isEmpty(), qPrintable(report.error));
+    QCOMPARE(report.iterations.size(), 3);
+    const PolicyVersionId approved = report.iterations.at(0).approved;
+    QVERIFY(approved != 0);
+    QCOMPARE(report.iterations.at(1).policyVersion, approved);
+    QCOMPARE(report.iterations.at(2).policyVersion, approved); // declined: the deployed one stays
+    const QList<Approval> approvals = take(store.approvals());
+    QCOMPARE(approvals.size(), 1);
+    QCOMPARE(approvals.at(0).who, QStringLiteral("ada"));
+    panel.checkApprovalWait();
+    QVERIFY(!panel.approvalBar()->isVisible()); // nobody waits any more
+    take(store.close());
+}
+
+QTEST_MAIN(TestGuiSteering)
+#include "tst_gui_steering.moc"

@@ -7,7 +7,9 @@
 #
 # OUT_DIR defaults to packaging/screenshots, BIN_DIR to build/bin.
 # SCREENSHOT_LIVE_TASK=circle_packing_26 also grabs a live round of the
-# built-in agent in progress (it runs real evaluations: a minute or two). Needs
+# built-in agent in progress (it runs real evaluations: a minute or two).
+# SCREENSHOT_STEERING_TASK=sums_differences grabs a manual round being picked
+# and a branch closed by hand (real evaluations too). Needs
 # xvfb-run and xauth (packaging/install-deps.sh installs them).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -50,5 +52,6 @@ fi
 mkdir -p "$out"
 rm -f "$out"/[0-9][0-9]-*.png
 xvfb-run -a -s "-screen 0 1920x1200x24" \
-    "$shooter" --size "$size" ${SCREENSHOT_LIVE_TASK:+--live-round "$SCREENSHOT_LIVE_TASK"} "$out" "${inputs[@]}"
+    "$shooter" --size "$size" ${SCREENSHOT_LIVE_TASK:+--live-round "$SCREENSHOT_LIVE_TASK"} \
+    ${SCREENSHOT_STEERING_TASK:+--steering-round "$SCREENSHOT_STEERING_TASK"} "$out" "${inputs[@]}"
 ls -l "$out"/*.png

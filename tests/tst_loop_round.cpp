@@ -352,8 +352,7 @@ void TestLoopRound::secondStopKillsThenResumeCompletes()
     RoundRunner *runner = nullptr;
     QTimer::singleShot(0, this, [&] {
         QTRY_COMPARE_WITH_TIMEOUT(agent->waiting.load(), 3, 60000);
-        runner->stop();
-        runner->stop();
+        runner->stop(RoundRunner::StopMode::Kill);
     });
     const RoundSummary first = run(config(QStringLiteral("all"), 3), agent, &runner);
     QCOMPARE(first.status, IterationStatus::Stopped);

@@ -207,9 +207,12 @@ private slots:
     {
         QTemporaryDir dir;
         const QString p = makeProject(dir);
+        // Values are compared under the project's replay configuration: make its W 4.
+        Run r = cli({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--workers"), QStringLiteral("4")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const QStringList common{QStringLiteral("--workers"), QStringLiteral("4"), QStringLiteral("--threads"),
                                  QStringLiteral("1"), QStringLiteral("--json")};
-        Run r = cli(QStringList{QStringLiteral("replay"), QStringLiteral("--project"), p, QStringLiteral("--policy"),
+        r = cli(QStringList{QStringLiteral("replay"), QStringLiteral("--project"), p, QStringLiteral("--policy"),
                                 QStringLiteral("builtin:parallel_refine")} + common);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY2(r.err.contains(QStringLiteral("stored 15 results")) && r.err.contains(QStringLiteral("2 running or interrupted")),

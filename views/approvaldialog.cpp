@@ -1,5 +1,7 @@
 #include "approvaldialog.h"
 
+#include "appsettings.h"
+
 #include "workspace.h"
 
 #include <QColor>
@@ -107,7 +109,9 @@ ApprovalDialog::ApprovalDialog(const Workspace &workspace, const QString &candid
     notes->setText(lines.join(QStringLiteral("<br>")));
     notes->setVisible(!lines.isEmpty());
 
-    m_who = new QLineEdit(qEnvironmentVariable("USER", qEnvironmentVariable("LOGNAME")));
+    // Settings' "Your name", else the login name; never a made-up one (an approval names a person).
+    const QString yourName = AppSettings::load().userName.trimmed();
+    m_who = new QLineEdit(yourName.isEmpty() ? qEnvironmentVariable("USER", qEnvironmentVariable("LOGNAME")) : yourName);
     m_who->setPlaceholderText(tr("Your name"));
     m_note = new QPlainTextEdit;
     m_note->setPlaceholderText(tr("Why this version should run next (kept with the approval)"));

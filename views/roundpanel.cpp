@@ -9,10 +9,8 @@
 #include "steeringcontroller.h"
 #include "treeview.h"
 
-#include "agent/agentfactory.h"
-#include "loop/localevaluationbackend.h"
 #include "loop/roundrunner.h"
-#include "loop/slurmevaluationbackend.h"
+#include "loop/roundsession.h"
 #include "model/discoverytree.h"
 #include "store/projectstore.h"
 
@@ -264,8 +262,7 @@ RoundPanel::~RoundPanel()
 {
     if (m_runner) {
         m_runner->disconnect(this);
-        m_runner->stop();
-        m_runner->stop();
+        m_runner->stop(RoundRunner::StopMode::Kill);
         m_runner.reset();
     }
 }
@@ -445,7 +442,7 @@ bool RoundPanel::startRound(const RoundConfig &config, std::shared_ptr<Discovery
     }
     if (!agent) {
         QString error;
-        agent = createDiscoveryAgent(config.agent, config.task, &error);
+        agent = RoundSession::makeAgent(config, config.task, &error);
         if (!agent) {
             const QString message = tr("The agent %1 cannot run: %2").arg(config.agent.kind, error);
             appendLog(message);
@@ -459,23 +456,16 @@ bool RoundPanel::startRound(const RoundConfig &config, std::shared_ptr<Discovery
     // Rounds started from the workbench accept steering (`dreamrsi steer`, a following workbench).
     m_config.acceptSteering = true;
     clearRound(QDateTime::currentDateTimeUtc());
-    std::shared_ptr<EvaluationBackend> backend;
-    if (m_slurm) {
-        auto slurm = std::make_shared<SlurmEvaluationBackend>(*m_slurm);
-        // The poller thread reports job states and Slurm's reasons; the log lives on the GUI thread.
-        QPointer<RoundPanel> self(this);
-        slurm->setLogSink([self](const QString &line) {
-            QMetaObject::invokeMethod(
-                qApp, [self, line] {
-                    if (self)
-                        self->appendLog(line);
-                },
-                Qt::QueuedConnection);
-        });
-        backend = std::move(slurm);
-    } else {
-        backend = std::make_shared<LocalEvaluationBackend>();
-    }
+    // The Slurm poller thread reports job states and Slurm's reasons; the log lives on the GUI thread.
+    QPointer<RoundPanel> self(this);
+    std::shared_ptr<EvaluationBackend> backend = RoundSession::makeBackend(m_slurm, [self](const QString &line) {
+        QMetaObject::invokeMethod(
+            qApp, [self, line] {
+                if (self)
+                    self->appendLog(line);
+            },
+            Qt::QueuedConnection);
+    });
     m_runner = std::make_unique<RoundRunner>(m_store, m_config, std::move(agent), std::move(backend));
     RoundRunner *r = m_runner.get();
     connect(r, &RoundRunner::iterationStarted, this,
@@ -544,7 +534,8 @@ void RoundPanel::stop()
 {
     if (!isRunning())
         return;
-    m_runner->stop();
+    // The first press lets the running attempts finish, the next kills them.
+    m_runner->stop(m_runner->stopRequests() == 0 ? RoundRunner::StopMode::Finish : RoundRunner::StopMode::Kill);
     appendLog(m_runner->stopRequests() == 1 ? tr("Stop: the running attempts finish, then the round stops (press again to kill them)")
                                             : tr("Stop again: killing the running attempts"));
     updateActions();
@@ -743,15 +734,8 @@ void RoundPanel::onFollowedCells(const IterationInfo &info, const QList<Cell> &c
         if (m_cellIds.contains(c.id))
             continue;
         takeCell(c);
-        const QJsonObject agent = c.payload.value(QStringLiteral("agent")).toObject();
-        m_followed.cells += 1;
-        m_followed.calls += 1;
-        m_followed.tokensIn += agent.value(QStringLiteral("tokens_in")).toInteger();
-        m_followed.tokensOut += agent.value(QStringLiteral("tokens_out")).toInteger();
-        m_followed.usd += agent.value(QStringLiteral("cost")).toDouble();
+        RoundSession::count(m_followed, c); // as the runner in the other process counts
         m_followed.rounds = std::max(m_followed.rounds, c.payload.value(QStringLiteral("round")).toInt(-1) + 1);
-        if (c.score && (!m_followed.bestScore || *c.score > *m_followed.bestScore))
-            m_followed.bestScore = c.score;
         if (cells.size() <= 50)
             lines.append(c.score ? tr("%1 stored: score %2 (%3)").arg(c.id, QString::number(*c.score, 'g', 6), c.failClass)
                                  : tr("%1 stored: %2").arg(c.id, c.error.value_or(c.failClass)));

@@ -21,6 +21,7 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSpinBox>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
@@ -140,7 +141,14 @@ SimulationDialog::SimulationDialog(QList<ReplayWorld> projectWorlds, QString pro
 
     connect(m_fixBeta, &QCheckBox::toggled, m_beta, &QWidget::setEnabled);
     connect(m_fromProject, &QRadioButton::toggled, this, &SimulationDialog::updateState);
-    connect(m_folder, &QLineEdit::textChanged, this, &SimulationDialog::updateState);
+    m_folderDebounce = new QTimer(this);
+    m_folderDebounce->setSingleShot(true);
+    m_folderDebounce->setInterval(250);
+    connect(m_folderDebounce, &QTimer::timeout, this, &SimulationDialog::countFolder);
+    connect(m_folder, &QLineEdit::textChanged, this, [this] {
+        m_folderDebounce->start();
+        updateState();
+    });
     connect(m_arms, &QComboBox::currentIndexChanged, this, &SimulationDialog::updateState);
     connect(m_browse, &QPushButton::clicked, this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder of Tree Files"), m_folder->text());
@@ -166,8 +174,20 @@ int SimulationDialog::worldCount() const
 {
     if (m_fromProject->isChecked())
         return int(m_projectWorlds.size());
-    const QDir dir(m_folder->text());
-    return m_folder->text().isEmpty() || !dir.exists() ? 0 : int(dir.entryList({QStringLiteral("*.json")}, QDir::Files).size());
+    return m_countedFolder == m_folder->text() ? m_folderWorlds : 0;
+}
+
+void SimulationDialog::countFolder()
+{
+    const QString folder = m_folder->text();
+    QtConcurrent::run([folder] {
+        const QDir dir(folder);
+        return folder.isEmpty() || !dir.exists() ? 0 : int(dir.entryList({QStringLiteral("*.json")}, QDir::Files).size());
+    }).then(this, [this, folder](int count) {
+        m_countedFolder = folder;
+        m_folderWorlds = count;
+        updateState();
+    });
 }
 
 void SimulationDialog::updateState()

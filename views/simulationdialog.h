@@ -18,6 +18,7 @@ class QProgressBar;
 class QPushButton;
 class QRadioButton;
 class QSpinBox;
+class QTimer;
 
 namespace dreamrsi {
 
@@ -50,6 +51,13 @@ private:
     void log(const QString &line);
     void updateState();
     int worldCount() const;
+    /// Counts the folder's tree files off the GUI thread (a network folder
+    /// can take long), a moment after the last keystroke.
+    void countFolder();
+
+    QTimer *m_folderDebounce = nullptr;
+    QString m_countedFolder;   ///< the folder m_folderWorlds was counted for
+    int m_folderWorlds = 0;
 
     QList<ReplayWorld> m_projectWorlds;
     QString m_projectPath;

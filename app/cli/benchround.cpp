@@ -1,11 +1,11 @@
 // `dreamrsi bench round`: a live round's orchestration overhead per attempt.
 #include "benches.h"
 
-#include "store/storeawait.h"
 #include "agent/agent.h"
 #include "loop/evaluationbackend.h"
 #include "loop/roundrunner.h"
 #include "store/projectstore.h"
+#include "store/storeawait.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -8,8 +8,8 @@
 
 #include "agent/agentfactory.h"
 #include "eval/taskregistry.h"
-#include "loop/localevaluationbackend.h"
 #include "loop/recursiveloop.h"
+#include "loop/roundsession.h"
 #include "store/projectstore.h"
 
 #include <QCommandLineParser>
@@ -200,7 +200,7 @@ int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     const quint64 seed0 = dream->settings.seed;
     const bool isFixed = parser.isSet(fixed);
 
-    std::shared_ptr<DiscoveryAgent> discovery(createDiscoveryAgent(base.agent, base.task, &error));
+    const std::shared_ptr<DiscoveryAgent> discovery = RoundSession::makeAgent(base, base.task, &error);
     if (!discovery) {
         err << "error: agent " << base.agent.kind << ": " << error << '\n';
         return 1;
@@ -241,7 +241,7 @@ int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     settings.autoApprove = parser.isSet(autoApprove);
     settings.awaitApproval = parser.isSet(awaitApproval);
     settings.round.acceptSteering = parser.isSet(acceptSteering);
-    RecursiveLoop loop(&store, discovery, std::make_shared<LocalEvaluationBackend>(), developer);
+    RecursiveLoop loop(&store, discovery, RoundSession::makeBackend(std::nullopt), developer);
     // SIGINT/SIGTERM stop the loop cleanly (the round's attempts finish; a
     // wait for approval ends, its proposal stays).
     LoopStopSignals stopSignals(&loop);

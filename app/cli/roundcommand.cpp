@@ -1,14 +1,14 @@
 #include "roundcommand.h"
 
-#include "store/storeawait.h"
 #include "optionvalues.h"
 
 #include "agent/agentfactory.h"
 #include "eval/taskregistry.h"
-#include "loop/localevaluationbackend.h"
 #include "loop/roundrunner.h"
-#include "loop/slurmevaluationbackend.h"
+#include "loop/roundsession.h"
+#include "loop/slurmsettings.h"
 #include "store/projectstore.h"
+#include "store/storeawait.h"
 
 #include <QCommandLineParser>
 #include <QEventLoop>
@@ -223,7 +223,7 @@ int runRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             config.task = QFileInfo(config.task).absoluteFilePath();
     }
 
-    std::shared_ptr<EvaluationBackend> backend;
+    std::optional<SlurmSettings> slurmSettings;
     const QString backendName = parser.isSet(backendOption) ? parser.value(backendOption) : QStringLiteral("local");
     if (backendName == QLatin1String("slurm")) {
         SlurmSettings slurm;
@@ -235,16 +235,21 @@ int runRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         if (!bad.isEmpty())
             return usageError(err, bad);
         slurm.sharedDir = parser.value(sharedDir);
-        backend = std::make_shared<SlurmEvaluationBackend>(slurm);
+        slurmSettings = slurm;
     } else if (backendName == QLatin1String("local")) {
         for (const QCommandLineOption *o : {&partition, &account, &qos, &sbatchArgs, &sharedDir}) {
             if (parser.isSet(*o))
                 return usageError(err, QStringLiteral("--%1 needs --backend slurm").arg(o->names().first()));
         }
-        backend = std::make_shared<LocalEvaluationBackend>();
     } else {
         return usageError(err, QStringLiteral("--backend must be local or slurm, not '%1'").arg(backendName));
     }
+    std::mutex errMutex;
+    const std::shared_ptr<EvaluationBackend> backend = RoundSession::makeBackend(slurmSettings, [&err, &errMutex](const QString &line) {
+        std::lock_guard lock(errMutex);
+        err << line << '\n';
+        err.flush();
+    });
     // Checked before the project or the agent is touched: a missing
     // partition costs nothing (the runner checks again when it starts).
     if (const QString problem = backend->prepare(); !problem.isEmpty()) {
@@ -281,20 +286,12 @@ int runRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             agentTask = data.value->info.task.value_or(QString());
     }
     QString problem;
-    std::shared_ptr<DiscoveryAgent> discovery(createDiscoveryAgent(config.agent, agentTask, &problem));
+    const std::shared_ptr<DiscoveryAgent> discovery = RoundSession::makeAgent(config, agentTask, &problem);
     if (!discovery) {
         err << "error: agent " << config.agent.kind << ": " << problem << '\n';
         return 1;
     }
 
-    std::mutex errMutex;
-    if (auto *slurm = dynamic_cast<SlurmEvaluationBackend *>(backend.get())) {
-        slurm->setLogSink([&err, &errMutex](const QString &line) {
-            std::lock_guard lock(errMutex);
-            err << line << '\n';
-            err.flush();
-        });
-    }
     RoundRunner runner(&store, config, discovery, backend);
     QObject::connect(&runner, &RoundRunner::logLine, &runner, [&](const QString &line) {
         std::lock_guard lock(errMutex);
@@ -324,7 +321,7 @@ int runRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err)
                                      : "second stop: killing the running attempts\n");
                 err.flush();
             }
-            runner.stop();
+            runner.stop(handled == 0 ? RoundRunner::StopMode::Finish : RoundRunner::StopMode::Kill);
         }
     });
     poll.start();

@@ -8,6 +8,7 @@
 #include "replaypage.h"
 #include "roundpanel.h"
 #include "settingsdialog.h"
+#include "steeringcontroller.h"
 #include "sweeprunner.h"
 #include "treeview.h"
 #include "workspace.h"
@@ -15,6 +16,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QPushButton>
 #include <QTabWidget>
 #include <QTextStream>
 #include <QTimer>
@@ -70,6 +72,65 @@ QStringList saveScreenshots(dreamrsi::MainWindow &window, const QString &dir)
     return written;
 }
 
+/// A manual round of the built-in agent on `task`: grabs the first batch
+/// being picked, then (after it ran) the round with branch b1 closed by hand
+/// and the next picks, then ends the round and quits.
+void shootSteering(dreamrsi::MainWindow &window, dreamrsi::RoundPanel &panel, const QString &dir, const QString &task)
+{
+    const int first = window.tabs()->count() + 4;
+    auto grab = [&window, dir](int number, const char *name) {
+        QApplication::processEvents();
+        const QString path = QDir(dir).filePath(QStringLiteral("%1-%2.png").arg(number, 2, 10, QLatin1Char('0')).arg(QLatin1String(name)));
+        if (window.grab().save(path))
+            QTextStream(stdout) << path << '\n';
+    };
+    auto batches = std::make_shared<int>(0);
+    auto *wanted = new QTimer(&window);
+    wanted->setInterval(200);
+    QObject::connect(wanted, &QTimer::timeout, &window, [&window, &panel, grab, batches, first, wanted] {
+        if (!panel.manualBar()->isVisible())
+            return;
+        auto *run = panel.manualBar()->findChild<QPushButton *>(QStringLiteral("manualRun"));
+        switch (*batches) {
+        case 0: // round 1: open three branches
+            panel.toggleManualBranch(0);
+            panel.toggleManualBranch(1);
+            panel.toggleManualBranch(2);
+            QTimer::singleShot(500, &window, [grab, first] { grab(first, "manual-round"); });
+            QTimer::singleShot(900, &window, [run] { run->click(); });
+            *batches = 1;
+            break;
+        case 1: // round 2: close b1 by hand, refine b0 and b2
+            panel.steer(QStringLiteral("close"), 1, {}, false, QStringLiteral("its first program scored lowest"));
+            *batches = 2;
+            break;
+        case 2:
+            if (panel.steering()->waiting() > 0)
+                return;
+            panel.toggleManualBranch(0);
+            panel.toggleManualBranch(2);
+            QTimer::singleShot(500, &window, [grab, first] { grab(first + 1, "steering"); });
+            QTimer::singleShot(900, &window, [run] { run->click(); });
+            *batches = 3;
+            break;
+        default: // round 3: nothing picked ends the round
+            wanted->stop();
+            QTimer::singleShot(300, &window, [run] { run->click(); });
+            break;
+        }
+    });
+    QObject::connect(&panel, &dreamrsi::RoundPanel::roundFinished, &window, [] { QTimer::singleShot(500, qApp, [] { QApplication::exit(0); }); });
+    dreamrsi::RoundConfig config;
+    config.task = task;
+    config.policy = QStringLiteral("manual");
+    config.workers = 3;
+    config.seed = 3;
+    window.tabs()->setCurrentIndex(dreamrsi::MainWindow::DiscoveryTab);
+    if (!panel.startRound(config))
+        return QApplication::exit(1);
+    wanted->start();
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -91,6 +152,11 @@ int main(int argc, char *argv[])
                                                        "project and grab the window while it runs."),
                                         QStringLiteral("TASK"));
     parser.addOption(liveOption);
+    const QCommandLineOption steeringOption(QStringLiteral("steering-round"),
+                                            QStringLiteral("After the tour, run a manual round of the built-in agent on TASK: grab "
+                                                           "the batch being picked, then a closed branch and the next picks."),
+                                            QStringLiteral("TASK"));
+    parser.addOption(steeringOption);
     parser.process(app);
     QStringList files = parser.positionalArguments();
     if (files.isEmpty()) {
@@ -112,13 +178,16 @@ int main(int argc, char *argv[])
         window.resize(wh.value(0).toInt() > 0 ? wh.value(0).toInt() : 1600, wh.value(1).toInt() > 0 ? wh.value(1).toInt() : 1000);
         auto remaining = std::make_shared<int>(int(files.size()));
         const QString liveTask = parser.value(liveOption);
-        auto grabAll = [&window, dir, liveTask] {
+        const QString steeringTask = parser.value(steeringOption);
+        auto grabAll = [&window, dir, liveTask, steeringTask] {
             // Let the last layout and paint settle before grabbing.
-            QTimer::singleShot(400, &window, [&window, dir, liveTask] {
+            QTimer::singleShot(400, &window, [&window, dir, liveTask, steeringTask] {
                 const QStringList written = saveScreenshots(window, dir);
                 for (const QString &path : written)
                     QTextStream(stdout) << path << '\n';
                 auto *panel = window.findChild<dreamrsi::RoundPanel *>();
+                if (!written.isEmpty() && !steeringTask.isEmpty() && panel)
+                    return shootSteering(window, *panel, dir, steeringTask);
                 if (written.isEmpty() || liveTask.isEmpty() || !panel)
                     return QApplication::exit(written.isEmpty() ? 1 : 0);
                 // A live round of the built-in agent, grabbed while attempts run

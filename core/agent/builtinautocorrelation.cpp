@@ -1,4 +1,5 @@
 #include "builtinautocorrelation.h"
+#include "builtintemplates.h"
 
 #include "builtinrandom.h"
 #include "eval/autocorrelationevaluator.h"
@@ -10,107 +11,12 @@ namespace dreamrsi {
 
 namespace {
 
-const char *const programTemplate = R"PY(@HEADER@
-"""Third autocorrelation inequality (C3): written by the built-in agent.
-
-C3 = 2n * max|conv(a, a)| / (sum a)^2 is minimised in two phases: L-BFGS-B
-on a smooth stand-in (the p-norm of the convolution, p raised stage by stage
-towards the maximum), then a local search that moves one height at a time
-and keeps a move only when the exact C3 drops. WARM, when set, is the
-parent's step function: it is kept as a candidate and, with init "parent",
-resampled to n steps as the starting point. TARGET bounds what this one
-change may gain: a better step function is moved back towards the parent's
-along the straight line between them until its score is within the target.
-"""
-import json
-import math
-
-import numpy as np
-from scipy.optimize import minimize
-
-P = @PARAMS@
-WARM = @WARM@
-TARGET = float(P.get("target", math.inf))
-
-rng = np.random.default_rng(int(P["seed"]))
-
-
-def c3(a):
-    s = float(np.sum(a))
-    if not np.all(np.isfinite(a)) or abs(s) < 1e-9:
-        return math.inf
-    return 2.0 * len(a) * float(np.max(np.abs(np.convolve(a, a)))) / (s * s)
-
-
-def smooth(a, p):
-    b = np.convolve(a, a)
-    s = float(np.sum(a))
-    m = float(np.max(np.abs(b)))
-    if m <= 0.0 or abs(s) < 1e-12:
-        return 1e6, np.zeros_like(a)
-    u = np.abs(b) / m
-    up = u ** p
-    total = float(np.sum(up))
-    f = math.log(m) + math.log(total) / p - 2.0 * math.log(abs(s))
-    w = (u ** (p - 1.0)) * np.sign(b) / (m * total)
-    return f, 2.0 * np.correlate(w, a, "valid") - 2.0 / s
-
-
-def resample(h, n):
-    h = np.asarray(h, dtype=float)
-    idx = ((np.arange(n) + 0.5) * len(h) / n).astype(int)
-    return h[np.minimum(idx, len(h) - 1)]
-
-
-n = int(P["n"])
-kind = P["init"]
-if kind == "parent" and WARM is not None:
-    a = resample(WARM, n)
-elif kind == "lobes":
-    x = np.linspace(-1.0, 1.0, n)
-    a = 1.0 - 0.6 * np.cos(3.0 * math.pi * x) * (1.0 - x * x) + 0.02 * rng.standard_normal(n)
-elif kind == "flat":
-    a = 1.0 + 0.05 * rng.standard_normal(n)
-else:
-    a = 1.0 + 0.3 * rng.standard_normal(n)
-
-stages = int(P["stages"])
-for k in range(stages):
-    p = float(P["pmin"]) * (float(P["pmax"]) / float(P["pmin"])) ** (k / max(1, stages - 1))
-    res = minimize(smooth, a, args=(p,), jac=True, method="L-BFGS-B", options={"maxiter": int(P["lbfgs"])})
-    if c3(res.x) < c3(a) * 1.5:
-        a = res.x
-
-a = a / np.sum(a) * len(a)
-value = c3(a)
-step = float(P["step"])
-for it in range(int(P["polish"])):
-    i = int(rng.integers(len(a)))
-    trial = a.copy()
-    trial[i] += step * rng.standard_normal()
-    v = c3(trial)
-    if v < value:
-        a, value = trial, v
-
-if WARM is not None:
-    warm = np.asarray(WARM, dtype=float)
-    if len(warm) >= 1 and c3(warm) < value:
-        a, value = warm, c3(warm)
-
-if 1.0 / c3(a) > TARGET:
-    warm = np.asarray(WARM, dtype=float) if WARM is not None else np.ones(len(a))
-    base = resample(warm, len(a))
-    base = base / np.sum(base) * len(a)
-    keep, kept = warm, 1.0 / c3(warm)
-    for t in np.linspace(0.0, 1.0, 201)[1:]:
-        trial = base + t * (a - base)
-        s = 1.0 / c3(trial)
-        if kept < s <= TARGET:
-            keep, kept = trial, s
-    a = keep
-
-print(json.dumps({"heights": [float(v) for v in a]}))
-)PY";
+// The program, in a file of its own language: core/agent/templates/autocorrelation.py.in.
+const QString &programTemplate()
+{
+    static const QString text = BuiltinTemplates::load(QStringLiteral("autocorrelation.py.in"));
+    return text;
+}
 
 const QStringList inits{QStringLiteral("random"), QStringLiteral("lobes"), QStringLiteral("flat")};
 
@@ -278,7 +184,7 @@ BuiltinDraft BuiltinAutocorrelation::draft(const BuiltinStep &step, BuiltinRando
     else if (warm != QLatin1String("None"))
         d.notes << QStringLiteral("The parent's step function is kept as a candidate, so the result cannot be worse.");
 
-    d.program = QString::fromUtf8(programTemplate);
+    d.program = programTemplate();
     d.program.replace(QStringLiteral("@HEADER@"), p.header(QStringLiteral("#")));
     d.program.replace(QStringLiteral("@PARAMS@"), p.pythonDict());
     d.program.replace(QStringLiteral("@WARM@"), warm);

@@ -1,4 +1,5 @@
 #include "builtinsumsdifferences.h"
+#include "builtintemplates.h"
 
 #include "builtinrandom.h"
 #include "eval/sumsdifferencesevaluator.h"
@@ -10,148 +11,12 @@ namespace dreamrsi {
 
 namespace {
 
-const char *const programTemplate = R"PY(@HEADER@
-"""Sums and differences: written by the built-in agent.
-
-Simulated annealing over a set A of integers in [0, span): each move adds an
-element, removes one, or shifts one by a small step. The number of ways to
-write every sum and every difference is kept in two count arrays and updated
-in O(|A|) per move, so |A+A| and |A-A| are the numbers of nonzero counts.
-The best set seen is printed. WARM, when set, is the parent's set: it starts
-the walk (init "parent") and is printed instead when nothing found beats it.
-TARGET bounds what this one change may gain: the walk stops as soon as the
-best set reaches it and keeps the best set within it.
-"""
-import json
-import math
-
-import numpy as np
-
-P = @PARAMS@
-WARM = @WARM@
-TARGET = float(P.get("target", math.inf))
-
-rng = np.random.default_rng(int(P["seed"]))
-CONWAY = [0, 2, 3, 4, 7, 11, 12, 14]
-
-kind = P["init"]
-if WARM is not None and len(WARM) >= 2 and kind == "parent":
-    start = [int(v) for v in WARM]
-elif kind == "tensor":
-    # Conway's set times itself: a + stride * b. With stride >= 29 the sums and
-    # differences do not collide and the ratio is Conway's; a smaller stride
-    # folds the copies into each other and changes the structure.
-    start = [a + int(P["stride"]) * b for a in CONWAY for b in CONWAY]
-elif kind == "interval":
-    start = list(range(int(P["span"]) // 3)) + [int(P["span"]) // 2 + v for v in CONWAY]
-elif kind == "random":
-    start = [int(v) for v in np.nonzero(rng.random(int(P["span"])) < 0.25)[0]]
-else:
-    start = list(CONWAY)
-start = sorted(set(start))
-low = start[0]
-start = [v - low for v in start]
-L = max(int(P["span"]), start[-1] + 1)
-inA = np.zeros(L, dtype=bool)
-S = np.zeros(2 * L, dtype=np.int32)
-D = np.zeros(2 * L, dtype=np.int32)
-
-
-def add(x):
-    els = np.nonzero(inA)[0]
-    S[x + els] += 1
-    S[2 * x] += 1
-    D[x - els + L] += 1
-    D[els - x + L] += 1
-    D[L] += 1
-    inA[x] = True
-
-
-def remove(x):
-    inA[x] = False
-    els = np.nonzero(inA)[0]
-    S[x + els] -= 1
-    S[2 * x] -= 1
-    D[x - els + L] -= 1
-    D[els - x + L] -= 1
-    D[L] -= 1
-
-
-def value():
-    k = int(np.count_nonzero(inA))
-    if k < 2 or k > 512:
-        return -1.0
-    s = int(np.count_nonzero(S))
-    d = int(np.count_nonzero(D))
-    if s <= k or d <= k:
-        return -1.0
-    return math.log(s / k) / math.log(d / k)
-
-
-for x in start:
-    add(x)
-current = value()
-best, best_set = current, np.nonzero(inA)[0].copy()
-# The best set within the target: what this change keeps when the walk
-# overshoots (one move can gain a few percent of the way to the record).
-kept, kept_set = (best, best_set) if best <= TARGET else (-1.0, None)
-moves = int(P["moves"])
-t0, t1 = float(P["t0"]), float(P["t1"])
-p_add, p_remove = float(P["p_add"]), float(P["p_remove"])
-reach = int(P["shift"])
-for it in range(moves):
-    if best >= TARGET:
-        break
-    temperature = t0 * (t1 / t0) ** (it / moves)
-    u = rng.random()
-    if u < p_add:
-        x = int(rng.integers(L))
-        if inA[x]:
-            continue
-        add(x)
-        undo = (remove, x)
-    elif u < p_add + p_remove:
-        els = np.nonzero(inA)[0]
-        if len(els) <= 3:
-            continue
-        x = int(els[rng.integers(len(els))])
-        remove(x)
-        undo = (add, x)
-    else:
-        els = np.nonzero(inA)[0]
-        x = int(els[rng.integers(len(els))])
-        y = x + int(rng.integers(-reach, reach + 1))
-        if y == x or y < 0 or y >= L or inA[y]:
-            continue
-        remove(x)
-        add(y)
-        undo = None
-    v = value()
-    if v >= current or rng.random() < math.exp((v - current) / temperature):
-        current = v
-        if v > best:
-            best, best_set = v, np.nonzero(inA)[0].copy()
-        if kept < v <= TARGET:
-            kept, kept_set = v, np.nonzero(inA)[0].copy()
-    elif undo is None:
-        remove(y)
-        add(x)
-    else:
-        undo[0](undo[1])
-
-if best > TARGET and kept_set is not None:
-    best, best_set = kept, kept_set
-result = [int(v) + low for v in best_set]
-if WARM is not None and len(set(WARM)) >= 2:
-    W = np.array(sorted(set(int(v) for v in WARM)))
-    k = len(W)
-    s = len(np.unique(np.add.outer(W, W)))
-    d = len(np.unique(np.subtract.outer(W, W)))
-    if k <= 512 and s > k and d > k and math.log(s / k) / math.log(d / k) > best:
-        result = [int(v) for v in W]
-
-print(json.dumps({"set": result}))
-)PY";
+// The program, in a file of its own language: core/agent/templates/sums_differences.py.in.
+const QString &programTemplate()
+{
+    static const QString text = BuiltinTemplates::load(QStringLiteral("sums_differences.py.in"));
+    return text;
+}
 
 BuiltinParams fresh(const QString &direction)
 {
@@ -326,7 +191,7 @@ BuiltinDraft BuiltinSumsDifferences::draft(const BuiltinStep &step, BuiltinRando
     else if (!haveWarm && !step.parentOutputNote.isEmpty())
         d.notes << QStringLiteral("No warm start: %1.").arg(step.parentOutputNote);
 
-    d.program = QString::fromUtf8(programTemplate);
+    d.program = programTemplate();
     d.program.replace(QStringLiteral("@HEADER@"), p.header(QStringLiteral("#")));
     d.program.replace(QStringLiteral("@PARAMS@"), p.pythonDict());
     d.program.replace(QStringLiteral("@WARM@"), warm);

@@ -1,5 +1,6 @@
 #include "counterfactualloop.h"
 
+#include "model/meanci.h"
 #include "model/splitmix64.h"
 
 #include "model/treejson.h"
@@ -116,17 +117,7 @@ MeanInterval meanAndInterval(const QList<QList<double>> &perRepeat)
     }
     if (count > 0)
         out.mean = sum / double(count);
-    if (means.size() >= 2) {
-        double m = 0.0;
-        for (const double v : means)
-            m += v;
-        m /= double(means.size());
-        double ss = 0.0;
-        for (const double v : means)
-            ss += (v - m) * (v - m);
-        const double sd = std::sqrt(ss / double(means.size() - 1));
-        out.ci95 = 1.96 * sd / std::sqrt(double(means.size()));
-    }
+    out.ci95 = meanCi95(means).ci95;
     return out;
 }
 

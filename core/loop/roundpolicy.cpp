@@ -1,8 +1,8 @@
 #include "roundpolicy.h"
 
-#include "store/storeawait.h"
 #include "policy/builtinpolicies.h"
 #include "store/projectstore.h"
+#include "store/storeawait.h"
 
 #include <QDateTime>
 #include <QFuture>

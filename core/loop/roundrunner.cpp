@@ -1,10 +1,8 @@
 #include "roundrunner.h"
 
-#include "store/storeawait.h"
-#include "model/splitmix64.h"
-
 #include "evaluationbackend.h"
 #include "roundattempt.h"
+#include "roundsession.h"
 #include "roundpolicy.h"
 #include "roundtask.h"
 #include "roundtree.h"
@@ -12,7 +10,9 @@
 #include "steeringinbox.h"
 
 #include "agent/agent.h"
+#include "model/splitmix64.h"
 #include "store/projectstore.h"
+#include "store/storeawait.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -334,13 +334,8 @@ struct RoundRunner::Run
 
     void addCounters(const Cell &c)
     {
-        counters.cells += 1;
-        counters.calls += 1;
-        const QJsonObject agent = c.payload.value(QStringLiteral("agent")).toObject();
-        counters.tokensIn += agent.value(QStringLiteral("tokens_in")).toInteger();
-        counters.tokensOut += agent.value(QStringLiteral("tokens_out")).toInteger();
-        counters.usd += agent.value(QStringLiteral("cost")).toDouble();
-        counters.bestScore = tree.bestScore();
+        RoundSession::count(counters, c);
+        counters.bestScore = tree.bestScore(); // resumed cells count towards the best too
     }
 
     /// When every stored attempt of the first round failed `env` (the
@@ -775,11 +770,19 @@ void RoundRunner::start()
     m_thread->start();
 }
 
-void RoundRunner::stop()
+void RoundRunner::stop(StopMode mode)
 {
-    const int n = m_stopRequests.fetch_add(1) + 1;
-    if (n >= 2)
+    if (mode == StopMode::Kill) {
+        // Counts as the second request, whatever came before.
+        int n = m_stopRequests.load();
+        while (n < 2 && !m_stopRequests.compare_exchange_weak(n, 2)) {
+        }
         m_kill->store(true);
+        return;
+    }
+    int n = m_stopRequests.load();
+    while (n < 1 && !m_stopRequests.compare_exchange_weak(n, 1)) {
+    }
 }
 
 void RoundRunner::wait()

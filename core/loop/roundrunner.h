@@ -39,8 +39,8 @@ class ProjectStore;
 /// resume knows which attempts were in flight.
 ///
 /// Ends: empty batch or no legal cell or K1 rounds or a budget cap → status
-/// `finished`; stop() → `stopped` (first call lets running attempts finish,
-/// second kills them; killed attempts are not stored and run again on
+/// `finished`; stop() → `stopped` (StopMode::Finish lets running attempts
+/// finish, StopMode::Kill kills them; killed attempts are not stored and run again on
 /// resume); a policy or store error → `stopped` with the error; a crash
 /// leaves `running`, which the store turns into `interrupted` at the next
 /// open. Resuming (config.resume) keeps the stored cells, reruns the
@@ -72,10 +72,14 @@ public:
 
     /// Starts the driver thread; a runner runs once.
     void start();
-    /// Thread-safe. First call: no new round or attempt, running attempts
-    /// finish. Second call: running attempts are killed.
-    void stop();
-    /// How many times stop() was called.
+    /// How to stop a round.
+    enum class StopMode {
+        Finish, ///< no new round or attempt; the running attempts finish and are stored
+        Kill,   ///< as Finish, and the running attempts are killed (not stored; a resume reruns them)
+    };
+    /// Thread-safe; may be called again (Finish, then Kill).
+    void stop(StopMode mode = StopMode::Finish);
+    /// How many times stop() was called (a Kill counts as a second call).
     int stopRequests() const { return m_stopRequests.load(); }
     /// True from start() until finished() was emitted.
     bool isRunning() const { return m_running.load(); }
@@ -97,7 +101,7 @@ Q_SIGNALS:
     void attemptProgress(const QString &cellId, const dreamrsi::EvaluationProgress &progress);
     /// A cell was stored.
     void cellFinished(qint64 iteration, const dreamrsi::Cell &cell);
-    /// An attempt was killed by a second stop(); it is not stored.
+    /// An attempt was killed by stop(StopMode::Kill); it is not stored.
     void attemptAbandoned(const QString &cellId);
     void logLine(const QString &line);
     /// A steering request was applied and stored (RoundConfig::acceptSteering).

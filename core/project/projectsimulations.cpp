@@ -1,5 +1,7 @@
 #include "projectsimulations.h"
 
+#include "model/meanci.h"
+
 #include <QDir>
 #include <QHash>
 #include <QFile>
@@ -116,20 +118,11 @@ Result<SimulationCurves> ProjectSimulations::curvesFromJson(const QByteArray &js
         }
         ++index;
     }
+    // The band of a curve point: NaN where no repeat has a value, 0 with one.
     auto meanCi = [](const QList<double> &xs, double *mean, double *ci) {
-        if (xs.isEmpty()) {
-            *mean = *ci = std::numeric_limits<double>::quiet_NaN();
-            return;
-        }
-        double m = 0.0;
-        for (const double x : xs)
-            m += x;
-        m /= double(xs.size());
-        double ss = 0.0;
-        for (const double x : xs)
-            ss += (x - m) * (x - m);
-        *mean = m;
-        *ci = xs.size() < 2 ? 0.0 : 1.96 * std::sqrt(ss / double(xs.size() - 1)) / std::sqrt(double(xs.size()));
+        const MeanCi95 m = meanCi95(xs);
+        *mean = m.mean.value_or(std::numeric_limits<double>::quiet_NaN());
+        *ci = m.mean ? m.ci95.value_or(0.0) : std::numeric_limits<double>::quiet_NaN();
     };
     SimulationCurves curves;
     curves.summary = doc.object().value(QStringLiteral("summary")).toObject();

@@ -1,0 +1,41 @@
+#include "roundsession.h"
+
+#include "localevaluationbackend.h"
+#include "slurmevaluationbackend.h"
+
+#include "agent/agentfactory.h"
+
+#include <QJsonObject>
+
+#include <cmath>
+
+namespace dreamrsi {
+
+std::shared_ptr<EvaluationBackend> RoundSession::makeBackend(const std::optional<SlurmSettings> &slurm, LogSink log)
+{
+    if (!slurm)
+        return std::make_shared<LocalEvaluationBackend>();
+    auto backend = std::make_shared<SlurmEvaluationBackend>(*slurm);
+    if (log)
+        backend->setLogSink(std::move(log));
+    return backend;
+}
+
+std::shared_ptr<DiscoveryAgent> RoundSession::makeAgent(const RoundConfig &round, const QString &task, QString *error)
+{
+    return std::shared_ptr<DiscoveryAgent>(createDiscoveryAgent(round.agent, task.isEmpty() ? round.task : task, error));
+}
+
+void RoundSession::count(RoundCounters &counters, const Cell &cell)
+{
+    counters.cells += 1;
+    counters.calls += 1;
+    const QJsonObject agent = cell.payload.value(QStringLiteral("agent")).toObject();
+    counters.tokensIn += agent.value(QStringLiteral("tokens_in")).toInteger();
+    counters.tokensOut += agent.value(QStringLiteral("tokens_out")).toInteger();
+    counters.usd += agent.value(QStringLiteral("cost")).toDouble();
+    if (cell.score && std::isfinite(*cell.score) && (!counters.bestScore || *cell.score > *counters.bestScore))
+        counters.bestScore = cell.score;
+}
+
+} // namespace dreamrsi

@@ -128,6 +128,14 @@ RoundPanel::RoundPanel(ProjectStore *store, QWidget *parent)
     m_log->setObjectName(QStringLiteral("roundLog"));
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(20000);
+    connect(m_log->verticalScrollBar(), &QScrollBar::actionTriggered, this, [this] {
+        QScrollBar *bar = m_log->verticalScrollBar();
+        m_logFollows = bar->sliderPosition() >= bar->maximum() - 2; // a reader's scroll only
+    });
+    connect(m_log->verticalScrollBar(), &QScrollBar::rangeChanged, this, [this](int, int max) {
+        if (m_logFollows) // laid out, resized or grown: stay on the newest line
+            m_log->verticalScrollBar()->setValue(max);
+    });
 
     m_dashboard = new LiveDashboard;
     auto *top = new QSplitter(Qt::Horizontal);
@@ -852,6 +860,9 @@ void RoundPanel::onFinished(const RoundSummary &summary)
 void RoundPanel::appendLog(const QString &line)
 {
     m_log->appendPlainText(QTime::currentTime().toString(QStringLiteral("HH:mm:ss ")) + line);
+    // Follow the newest line unless the reader scrolled up to read older ones.
+    if (m_logFollows)
+        m_log->verticalScrollBar()->setValue(m_log->verticalScrollBar()->maximum());
 }
 
 QStringList RoundPanel::manualPicks() const

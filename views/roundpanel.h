@@ -189,6 +189,7 @@ private:
     int m_manualRound = -1;
     int m_manualWorkers = 0;
     int m_manualPickCounter = 0;
+    bool m_logFollows = true; ///< the log shows its newest line (until the reader scrolls up)
     QWidget *m_approvalBar = nullptr;
     QLabel *m_approvalText = nullptr;
     QTimer *m_approvalPoll = nullptr;

@@ -4,6 +4,7 @@
 // rounds in, inspects the best cell, then saves one PNG per tab (and the
 // approval and settings dialogs) into DIR.
 #include "approvaldialog.h"
+#include "livetreemodel.h"
 #include "mainwindow.h"
 #include "replaypage.h"
 #include "roundpanel.h"
@@ -84,36 +85,43 @@ void shootSteering(dreamrsi::MainWindow &window, dreamrsi::RoundPanel &panel, co
         if (window.grab().save(path))
             QTextStream(stdout) << path << '\n';
     };
-    auto batches = std::make_shared<int>(0);
+    // A small state machine driven by what the panel shows: each step waits
+    // for the round to ask for its next batch (the cells of the last one stored).
+    auto step = std::make_shared<int>(0);
     auto *wanted = new QTimer(&window);
     wanted->setInterval(200);
-    QObject::connect(wanted, &QTimer::timeout, &window, [&window, &panel, grab, batches, first, wanted] {
+    QObject::connect(wanted, &QTimer::timeout, &window, [&window, &panel, grab, step, first, wanted] {
         if (!panel.manualBar()->isVisible())
             return;
         auto *run = panel.manualBar()->findChild<QPushButton *>(QStringLiteral("manualRun"));
-        switch (*batches) {
+        const int cells = panel.model()->cellCount();
+        switch (*step) {
         case 0: // round 1: open three branches
             panel.toggleManualBranch(0);
             panel.toggleManualBranch(1);
             panel.toggleManualBranch(2);
             QTimer::singleShot(500, &window, [grab, first] { grab(first, "manual-round"); });
             QTimer::singleShot(900, &window, [run] { run->click(); });
-            *batches = 1;
+            *step = 1;
             break;
-        case 1: // round 2: close b1 by hand, refine b0 and b2
+        case 1: // round 2 asks: close b1 by hand
+            if (cells < 3)
+                return;
             panel.steer(QStringLiteral("close"), 1, {}, false, QStringLiteral("its first program scored lowest"));
-            *batches = 2;
+            *step = 2;
             break;
-        case 2:
+        case 2: // closed: refine b0 and b2
             if (panel.steering()->waiting() > 0)
                 return;
             panel.toggleManualBranch(0);
             panel.toggleManualBranch(2);
-            QTimer::singleShot(500, &window, [grab, first] { grab(first + 1, "steering"); });
-            QTimer::singleShot(900, &window, [run] { run->click(); });
-            *batches = 3;
+            QTimer::singleShot(700, &window, [grab, first] { grab(first + 1, "steering"); });
+            QTimer::singleShot(1100, &window, [run] { run->click(); });
+            *step = 3;
             break;
-        default: // round 3: nothing picked ends the round
+        default: // round 3 asks: nothing picked ends the round
+            if (cells < 5)
+                return;
             wanted->stop();
             QTimer::singleShot(300, &window, [run] { run->click(); });
             break;

@@ -60,4 +60,19 @@ inline CliRun runDreamrsi(const QStringList &args, const QProcessEnvironment &en
     return run;
 }
 
+/// A run as text: the exit code (−2 when it did not end within the limit or
+/// did not start) and what it printed, for tests that read messages.
+struct TextRun
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+inline TextRun runText(const QStringList &args, int limitMs = 300000)
+{
+    const CliRun r = runDreamrsi(args, QProcessEnvironment::systemEnvironment(), limitMs);
+    return TextRun{r.finished ? r.exitCode : -2, QString::fromUtf8(r.out), QString::fromUtf8(r.err)};
+}
+
 } // namespace dreamrsi::test

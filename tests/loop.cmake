@@ -33,9 +33,9 @@ add_dependencies(tst_loop_steering round_helper)
 
 # Steering from the workbench: manual batches by clicking, interventions
 # shown in the live tree, the approval bar answering a waiting loop.
-dreamrsi_add_test(tst_gui_steering SOURCES tst_gui_steering.cpp roundtestsupport.h
+dreamrsi_add_test(tst_gui_steering SOURCES tst_gui_steering.cpp looptestsupport.h roundtestsupport.h
                   LIBS dreamrsi::views LABELS loop gui TIMEOUT 600)
 
 # The loop's approval gate: answered by `dreamrsi approve` from another process.
-dreamrsi_add_test(tst_loop_approval SOURCES tst_loop_approval.cpp roundtestsupport.h
+dreamrsi_add_test(tst_loop_approval SOURCES tst_loop_approval.cpp looptestsupport.h roundtestsupport.h
                   LIBS dreamrsi::loop dreamrsi::store LABELS loop cli TIMEOUT 600)

@@ -1,4 +1,5 @@
 // The headless `dreamrsi` command line: exit codes and messages of validate and export.
+#include "clirunsupport.h"
 #include "model/treejson.h"
 
 #include <QProcess>
@@ -9,22 +10,8 @@ using namespace dreamrsi;
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-Run runCli(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi"), args);
-    if (!p.waitForFinished(60000))
-        p.kill();
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
-}
+using Run = dreamrsi::test::TextRun;
+using dreamrsi::test::runText;
 
 QString writeFile(const QTemporaryDir &dir, const QString &name, const QByteArray &bytes)
 {
@@ -64,7 +51,7 @@ void TestCli::validateSummary()
 {
     QTemporaryDir dir;
     const QString path = writeFile(dir, QStringLiteral("ok.json"), validTree);
-    const Run r = runCli({QStringLiteral("validate"), path});
+    const Run r = runText({QStringLiteral("validate"), path});
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains(QStringLiteral("3 cells, 2 branches, max depth 2, best score 2.5")), qPrintable(r.out));
     QVERIFY2(r.out.contains(QStringLiteral("compile=1 ok=2")), qPrintable(r.out));
@@ -80,7 +67,7 @@ void TestCli::validateReportsEachFile()
                                      {"id":"a","branch":1,"attempt":0,"seq":1}]})");
     const QString broken = writeFile(dir, QStringLiteral("broken.json"), "{\"format\": \"dreamrsi-tree/1\", \"cells\": [");
     const QString missing = dir.filePath(QStringLiteral("missing.json"));
-    const Run r = runCli({QStringLiteral("validate"), good, dup, broken, missing});
+    const Run r = runText({QStringLiteral("validate"), good, dup, broken, missing});
     QCOMPARE(r.exitCode, 1);
     QVERIFY(r.out.contains(good + QStringLiteral(": ok")));
     QVERIFY2(r.err.contains(dup + QStringLiteral(": cell 1 (id \"a\"): id: repeats the id of cell 0")), qPrintable(r.err));
@@ -91,7 +78,7 @@ void TestCli::validateReportsEachFile()
 
 void TestCli::validateUsage()
 {
-    const Run r = runCli({QStringLiteral("validate")});
+    const Run r = runText({QStringLiteral("validate")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY(r.err.contains(QStringLiteral("usage: dreamrsi validate")));
 }
@@ -101,14 +88,14 @@ void TestCli::exportCanonical()
     QTemporaryDir dir;
     const QString in = writeFile(dir, QStringLiteral("in.json"), validTree);
     const QString out = dir.filePath(QStringLiteral("out.json"));
-    const Run r = runCli({QStringLiteral("export"), in, QStringLiteral("-o"), out});
+    const Run r = runText({QStringLiteral("export"), in, QStringLiteral("-o"), out});
     QCOMPARE(r.exitCode, 0);
     const TreeJson::ParseResult written = TreeJson::readFile(out);
     QVERIFY2(written.ok(), qPrintable(written.error.message));
     QCOMPARE(written.tree->cells().at(0).id, QStringLiteral("b0a0"));
     QCOMPARE(written.tree->cells().at(2).payload.value(QLatin1String("note")).toString(), QStringLiteral("kept"));
     // stdout form gives the same bytes as the file form
-    const Run toStdout = runCli({QStringLiteral("export"), in});
+    const Run toStdout = runText({QStringLiteral("export"), in});
     QCOMPARE(toStdout.exitCode, 0);
     QFile f(out);
     QVERIFY(f.open(QIODevice::ReadOnly));
@@ -120,7 +107,7 @@ void TestCli::exportRejectsInvalid()
     QTemporaryDir dir;
     const QString in = writeFile(dir, QStringLiteral("bad.json"), R"({"format":"dreamrsi-tree/1","cells":[{"id":"a","branch":0,"attempt":1,"seq":0}]})");
     const QString out = dir.filePath(QStringLiteral("out.json"));
-    const Run r = runCli({QStringLiteral("export"), in, QStringLiteral("-o"), out});
+    const Run r = runText({QStringLiteral("export"), in, QStringLiteral("-o"), out});
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains(QStringLiteral("attempt")), qPrintable(r.err));
     QVERIFY(!QFile::exists(out)); // nothing written for a rejected file
@@ -128,34 +115,34 @@ void TestCli::exportRejectsInvalid()
 
 void TestCli::unknownCommand()
 {
-    const Run r = runCli({QStringLiteral("frobnicate")});
+    const Run r = runText({QStringLiteral("frobnicate")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY(r.err.contains(QStringLiteral("unknown command 'frobnicate'")));
-    const Run none = runCli({});
+    const Run none = runText({});
     QCOMPARE(none.exitCode, 2);
     QVERIFY(none.err.contains(QStringLiteral("usage: dreamrsi")));
 }
 
 void TestCli::benchTree()
 {
-    const Run r = runCli({QStringLiteral("bench"), QStringLiteral("tree"), QStringLiteral("--cells"), QStringLiteral("500")});
+    const Run r = runText({QStringLiteral("bench"), QStringLiteral("tree"), QStringLiteral("--cells"), QStringLiteral("500")});
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains(QStringLiteral("500 cells")), qPrintable(r.out));
     QVERIFY(r.out.contains(QStringLiteral("cells/s")));
     QVERIFY2(r.out.contains(QStringLiteral("fast path: 1 files, fallback: 0")), qPrintable(r.out));
-    QCOMPARE(runCli({QStringLiteral("bench"), QStringLiteral("tree"), QStringLiteral("--cells"), QStringLiteral("x")}).exitCode, 2);
+    QCOMPARE(runText({QStringLiteral("bench"), QStringLiteral("tree"), QStringLiteral("--cells"), QStringLiteral("x")}).exitCode, 2);
 }
 
 // The figures themselves are not judged here (benchmarks print, tests do not time).
 void TestCli::benchLiveTree()
 {
-    const Run r = runCli({QStringLiteral("bench"), QStringLiteral("livetree"), QStringLiteral("--cells"), QStringLiteral("300"),
+    const Run r = runText({QStringLiteral("bench"), QStringLiteral("livetree"), QStringLiteral("--cells"), QStringLiteral("300"),
                           QStringLiteral("--seconds"), QStringLiteral("0.5")});
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains(QStringLiteral("livetree: 300 cells, then 50 more")), qPrintable(r.out));
     QVERIFY(r.out.contains(QStringLiteral("350 cells shown")));
     QVERIFY(r.out.contains(QStringLiteral("ms per frame (GUI thread CPU)")));
-    const Run bad = runCli({QStringLiteral("bench"), QStringLiteral("livetree"), QStringLiteral("--rate"), QStringLiteral("fast")});
+    const Run bad = runText({QStringLiteral("bench"), QStringLiteral("livetree"), QStringLiteral("--rate"), QStringLiteral("fast")});
     QCOMPARE(bad.exitCode, 2);
     QVERIFY(bad.err.contains(QStringLiteral("--rate needs a positive number")));
 }
@@ -168,7 +155,7 @@ void TestCli::drawingCommandsGoToTheRenderer()
     QVERIFY(dir.isValid());
     const QString tree = writeFile(dir, QStringLiteral("t.json"), validTree);
     const QString figure = dir.filePath(QStringLiteral("tree.svg"));
-    const Run r = runCli({QStringLiteral("plot"), QStringLiteral("tree"), QStringLiteral("--world"), tree,
+    const Run r = runText({QStringLiteral("plot"), QStringLiteral("tree"), QStringLiteral("--world"), tree,
                           QStringLiteral("--out"), figure});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QFile svg(figure);
@@ -214,7 +201,7 @@ void TestCli::startsWithoutGuiLibraries()
 void TestCli::benchCompare()
 {
     const QString reference = QStringLiteral(DREAMRSI_SOURCE_DIR "/tests/replay_reference");
-    const Run r = runCli({QStringLiteral("bench"), QStringLiteral("compare"), QStringLiteral("--worlds"), QStringLiteral("3"),
+    const Run r = runText({QStringLiteral("bench"), QStringLiteral("compare"), QStringLiteral("--worlds"), QStringLiteral("3"),
                           QStringLiteral("--runs"), QStringLiteral("1"), QStringLiteral("--reference"), reference});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     // Both generators, each with its heading, its fast-path count and four rows.
@@ -238,22 +225,22 @@ void TestCli::benchCompare()
     QVERIFY2(goals == 6, qPrintable(r.out)); // the cached row has no goal
     QVERIFY2(r.out.endsWith(QStringLiteral("every goal met\n")) || r.out.contains(QStringLiteral(" goal(s) missed\n")),
              qPrintable(r.out));
-    const Run one = runCli({QStringLiteral("bench"), QStringLiteral("compare"), QStringLiteral("--worlds"), QStringLiteral("2"),
+    const Run one = runText({QStringLiteral("bench"), QStringLiteral("compare"), QStringLiteral("--worlds"), QStringLiteral("2"),
                             QStringLiteral("--runs"), QStringLiteral("1"), QStringLiteral("--reference"), reference,
                             QStringLiteral("--generators"), QStringLiteral("python")});
     QVERIFY2(one.exitCode == 0, qPrintable(one.err));
     QVERIFY2(one.out.startsWith(QStringLiteral("generator python (")) && !one.out.contains(QStringLiteral("generator synth")),
              qPrintable(one.out));
-    const Run unknown = runCli({QStringLiteral("bench"), QStringLiteral("compare"), QStringLiteral("--generators"),
+    const Run unknown = runText({QStringLiteral("bench"), QStringLiteral("compare"), QStringLiteral("--generators"),
                                 QStringLiteral("synth,perl")});
     QCOMPARE(unknown.exitCode, 2);
     QVERIFY2(unknown.err.contains(QStringLiteral("unknown generator 'perl'")), qPrintable(unknown.err));
 
-    const Run missing = runCli({QStringLiteral("bench"), QStringLiteral("compare"), QStringLiteral("--reference"),
+    const Run missing = runText({QStringLiteral("bench"), QStringLiteral("compare"), QStringLiteral("--reference"),
                                 QStringLiteral("/nonexistent/reference")});
     QCOMPARE(missing.exitCode, 1);
     QVERIFY2(missing.err.contains(QStringLiteral("/nonexistent/reference holds no reference.py")), qPrintable(missing.err));
-    QCOMPARE(runCli({QStringLiteral("bench"), QStringLiteral("compare"), QStringLiteral("--runs"), QStringLiteral("0")}).exitCode, 2);
+    QCOMPARE(runText({QStringLiteral("bench"), QStringLiteral("compare"), QStringLiteral("--runs"), QStringLiteral("0")}).exitCode, 2);
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -2,6 +2,7 @@
 // naming its options) and rejects bad usage with exit 2 and a message that
 // names what was wrong; the shared argument reader keeps the order of
 // options and reads single-dash long options.
+#include "clirunsupport.h"
 #include "commandline.h"
 
 #include <QProcess>
@@ -12,22 +13,8 @@ using namespace dreamrsi;
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-Run runCli(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi"), args);
-    if (!p.waitForFinished(120000))
-        p.kill();
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
-}
+using Run = dreamrsi::test::TextRun;
+using dreamrsi::test::runText;
 
 QStringList words(const char *text)
 {
@@ -89,7 +76,7 @@ void TestCliCommands::help()
 {
     QFETCH(QStringList, args);
     QFETCH(QStringList, names);
-    const Run r = runCli(args);
+    const Run r = runText(args);
     QCOMPARE(r.exitCode, 0);
     // "usage: dreamrsi …", or Qt's "Usage: …/dreamrsi [options]" of the commands that print helpText().
     QVERIFY2(r.out.contains(QStringLiteral("sage: ")) && r.out.contains(QStringLiteral("dreamrsi")), qPrintable(r.out));
@@ -163,7 +150,7 @@ void TestCliCommands::usageError()
 {
     QFETCH(QStringList, args);
     QFETCH(QString, named);
-    const Run r = runCli(args);
+    const Run r = runText(args);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(named), qPrintable(r.err));
     QVERIFY2(r.out.isEmpty(), qPrintable(r.out));

@@ -3,6 +3,7 @@
 // with the CLI's values, a replay started in the window is judged by
 // `dreamrsi approve` exactly as the approval dialog judges it, and the
 // workspace's row signals let the project dock insert rows.
+#include "clirunsupport.h"
 #include "approvaldialog.h"
 #include "frontierpage.h"
 #include "mainwindow.h"
@@ -30,28 +31,8 @@ using namespace dreamrsi;
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-Run cli(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi"), args);
-    Run r;
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
+using Run = dreamrsi::test::TextRun;
+using dreamrsi::test::runText;
 
 QString fixture(const char *name)
 {
@@ -76,15 +57,15 @@ private slots:
     {
         QTemporaryDir dir;
         const QString p = dir.filePath(QStringLiteral("p.dreamrsi"));
-        QCOMPARE(cli({QStringLiteral("project"), QStringLiteral("new"), p}).exitCode, 0);
-        Run r = cli({QStringLiteral("import"), p, fixture("alpha.json"), fixture("beta.json"), fixture("flat.json")});
+        QCOMPARE(runText({QStringLiteral("project"), QStringLiteral("new"), p}).exitCode, 0);
+        Run r = runText({QStringLiteral("import"), p, fixture("alpha.json"), fixture("beta.json"), fixture("flat.json")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         // The CLI replays one built-in with the workbench's default parameters.
         const AppSettings defaults;
         QStringList betas;
         for (const double b : defaults.betas)
             betas.append(QString::number(b));
-        r = cli({QStringLiteral("replay"), QStringLiteral("--project"), p, QStringLiteral("--policy"),
+        r = runText({QStringLiteral("replay"), QStringLiteral("--project"), p, QStringLiteral("--policy"),
                  QStringLiteral("builtin:portfolio"), QStringLiteral("--workers"), QString::number(defaults.workers),
                  QStringLiteral("--lambda"), QString::number(defaults.lambda), QStringLiteral("--betas"),
                  betas.join(QLatin1Char(',')), QStringLiteral("--json")});
@@ -132,14 +113,14 @@ private slots:
         QCOMPARE(QJsonValue(*ws->result(version)->value), cliResult.value(QStringLiteral("value")));
         const ApprovalComparison dialog = ApprovalDialog::compare(*ws, version);
         QVERIFY(dialog.approvable());
-        r = cli({QStringLiteral("approve"), QStringLiteral("--project"), p, QStringLiteral("--version"), version,
+        r = runText({QStringLiteral("approve"), QStringLiteral("--project"), p, QStringLiteral("--version"), version,
                  QStringLiteral("--by"), QStringLiteral("Ada"), QStringLiteral("--json")});
         // The window holds the project open for writing: the CLI is refused, naming the holder …
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(QStringLiteral("open")), qPrintable(r.err));
         window.reset(); // the store finishes its writes and closes
         // … and once the window let go, it records exactly the evidence the dialog showed.
-        r = cli({QStringLiteral("approve"), QStringLiteral("--project"), p, QStringLiteral("--version"), version,
+        r = runText({QStringLiteral("approve"), QStringLiteral("--project"), p, QStringLiteral("--version"), version,
                  QStringLiteral("--by"), QStringLiteral("Ada"), QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const QJsonObject evidence = QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("evidence")).toObject();
@@ -178,13 +159,13 @@ private slots:
     {
         QTemporaryDir dir;
         const QString p = dir.filePath(QStringLiteral("c.dreamrsi"));
-        QCOMPARE(cli({QStringLiteral("project"), QStringLiteral("new"), p}).exitCode, 0);
-        Run r = cli({QStringLiteral("import"), p, fixture("alpha.json"), fixture("beta.json")});
+        QCOMPARE(runText({QStringLiteral("project"), QStringLiteral("new"), p}).exitCode, 0);
+        Run r = runText({QStringLiteral("import"), p, fixture("alpha.json"), fixture("beta.json")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        r = cli({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--workers"), QStringLiteral("4"),
+        r = runText({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--workers"), QStringLiteral("4"),
                  QStringLiteral("--betas"), QStringLiteral("0,0.5,1")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        r = cli({QStringLiteral("replay"), QStringLiteral("--project"), p, QStringLiteral("--policy"),
+        r = runText({QStringLiteral("replay"), QStringLiteral("--project"), p, QStringLiteral("--policy"),
                  QStringLiteral("builtin:portfolio"), QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const double cliValue = QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("value")).toDouble();
@@ -247,7 +228,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(ws->staleVersions().isEmpty(), 30000);
         window.reset();
         // What the window stored is the project's value under W 3.
-        r = cli({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--json")});
+        r = runText({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--json")});
         const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
         QCOMPARE(o.value(QStringLiteral("config")).toObject().value(QStringLiteral("workers")).toInt(), 3);
         QVERIFY(o.value(QStringLiteral("stale")).toArray().isEmpty());

@@ -3,7 +3,7 @@
 // enforced, the batch recorded, an empty batch ends the round), an
 // intervention marking its branch in the live tree, and the approval bar
 // answering a loop that waits for approval (approve, then decline).
-#include "roundtestsupport.h"
+#include "looptestsupport.h"
 #include "storetestsupport.h"
 
 #include "livetreemodel.h"
@@ -123,20 +123,7 @@ void TestGuiSteering::approvalBarAnswersAWaitingLoop()
     panel.show();
     RecursiveLoop loop(&store, std::make_shared<FakeAgent>(), std::make_shared<LocalEvaluationBackend>(),
                        std::make_shared<PolicyImprover>(2));
-    LoopSettings s;
-    s.round.task = test::toyTaskDir();
-    s.round.agent.kind = QStringLiteral("fake");
-    s.round.workers = 2;
-    s.round.evaluateBaseline = false;
-    s.round.fallbackGrid = GridPlan{3, 1, QStringLiteral("toy fallback")};
-    s.round.seed = 3;
-    s.dream.versions = 2;
-    s.dream.replay.workers = 2;
-    s.dream.replay.betas = QList<double>{0.0, 1.0};
-    s.dream.memoryLimitBytes = qint64(2048) << 20;
-    s.dream.wallLimitMs = 120000;
-    s.iterations = 3;
-    s.awaitApproval = true;
+    const LoopSettings s = test::toyLoopSettings(3);
     QSignalSpy awaited(&panel, &RoundPanel::approvalAwaited);
     LoopReport report;
     QThread *worker = QThread::create([&] { report = loop.run(s); });

@@ -5,7 +5,7 @@
 // proposal leaves the deployed one. Stop while waiting ends the loop
 // cleanly with the proposal still unanswered. Without --await-approval or
 // --auto-approve the loop says that no dreamed version will be deployed.
-#include "roundtestsupport.h"
+#include "looptestsupport.h"
 #include "storetestsupport.h"
 
 #include "loop/localevaluationbackend.h"
@@ -28,21 +28,7 @@ namespace {
 
 LoopSettings toySettings(int iterations)
 {
-    LoopSettings s;
-    s.round.task = test::toyTaskDir();
-    s.round.agent.kind = QStringLiteral("fake");
-    s.round.workers = 2;
-    s.round.evaluateBaseline = false;
-    s.round.fallbackGrid = GridPlan{3, 1, QStringLiteral("toy fallback")};
-    s.round.seed = 3;
-    s.dream.versions = 2;
-    s.dream.replay.workers = 2;
-    s.dream.replay.betas = QList<double>{0.0, 1.0};
-    s.dream.memoryLimitBytes = qint64(2048) << 20;
-    s.dream.wallLimitMs = 120000;
-    s.iterations = iterations;
-    s.awaitApproval = true;
-    return s;
+    return test::toyLoopSettings(iterations);
 }
 
 struct CliRun

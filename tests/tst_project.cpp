@@ -2,6 +2,7 @@
 // names, how a version runs, the value rule, approval, `dreamrsi replay
 // --project` and `dreamrsi approve` against the same functions, and a
 // damaged project file refused with the damage named.
+#include "clirunsupport.h"
 #include "model/treejson.h"
 #include "policy/builtinpolicies.h"
 #include "project/approvalcomparison.h"
@@ -25,28 +26,8 @@ using namespace dreamrsi;
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-Run cli(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi"), args);
-    Run r;
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
+using Run = dreamrsi::test::TextRun;
+using dreamrsi::test::runText;
 
 QString fixture(const char *name)
 {
@@ -208,11 +189,11 @@ private slots:
         QTemporaryDir dir;
         const QString p = makeProject(dir);
         // Values are compared under the project's replay configuration: make its W 4.
-        Run r = cli({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--workers"), QStringLiteral("4")});
+        Run r = runText({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--workers"), QStringLiteral("4")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const QStringList common{QStringLiteral("--workers"), QStringLiteral("4"), QStringLiteral("--threads"),
                                  QStringLiteral("1"), QStringLiteral("--json")};
-        r = cli(QStringList{QStringLiteral("replay"), QStringLiteral("--project"), p, QStringLiteral("--policy"),
+        r = runText(QStringList{QStringLiteral("replay"), QStringLiteral("--project"), p, QStringLiteral("--policy"),
                                 QStringLiteral("builtin:parallel_refine")} + common);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY2(r.err.contains(QStringLiteral("stored 15 results")) && r.err.contains(QStringLiteral("2 running or interrupted")),
@@ -222,11 +203,11 @@ private slots:
         QStringList direct{QStringLiteral("replay"), QStringLiteral("--policy"), QStringLiteral("builtin:parallel_refine")};
         for (const char *name : {"alpha.json", "beta.json", "flat.json"})
             direct << QStringLiteral("--world") << fixture(name);
-        r = cli(direct + common);
+        r = runText(direct + common);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QCOMPARE(QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("value")), greedy.value(QStringLiteral("value")));
         // Again: results are replaced, not duplicated.
-        r = cli(QStringList{QStringLiteral("replay"), QStringLiteral("--project"), p, QStringLiteral("--policy"),
+        r = runText(QStringList{QStringLiteral("replay"), QStringLiteral("--project"), p, QStringLiteral("--policy"),
                             QStringLiteral("builtin:parallel_refine")} + common);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         {
@@ -234,7 +215,7 @@ private slots:
             QVERIFY(reader.ok());
             QCOMPARE((*reader.value)->replayResults().value->size(), 15);
         }
-        r = cli(QStringList{QStringLiteral("project"), QStringLiteral("replay"), p, QStringLiteral("--policy"),
+        r = runText(QStringList{QStringLiteral("project"), QStringLiteral("replay"), p, QStringLiteral("--policy"),
                             QStringLiteral("builtin:portfolio")} + common);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const QJsonObject portfolio = QJsonDocument::fromJson(r.out.toUtf8()).object();
@@ -252,7 +233,7 @@ private slots:
         const ApprovalInputs inputs = s.approvalInputs();
         QCOMPARE(ApprovalRules::compare(inputs, QStringLiteral("mine")).blocker, ApprovalBlocker::NotReplayed);
         QCOMPARE(ApprovalRules::compare(inputs, QStringLiteral("nope")).blocker, ApprovalBlocker::UnknownVersion);
-        r = cli({QStringLiteral("approve"), QStringLiteral("--project"), p, QStringLiteral("--version"),
+        r = runText({QStringLiteral("approve"), QStringLiteral("--project"), p, QStringLiteral("--version"),
                  QStringLiteral("mine"), QStringLiteral("--by"), QStringLiteral("Ada")});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(QStringLiteral("replay it first")), qPrintable(r.err));
@@ -264,7 +245,7 @@ private slots:
         const ApprovalComparison expected = ApprovalRules::compare(inputs, best);
         QVERIFY(expected.approvable());
         QCOMPARE(expected.baselineRole, QStringLiteral("best other version"));
-        r = cli({QStringLiteral("approve"), QStringLiteral("--project"), p, QStringLiteral("--best"), QStringLiteral("--by"),
+        r = runText({QStringLiteral("approve"), QStringLiteral("--project"), p, QStringLiteral("--best"), QStringLiteral("--by"),
                  QStringLiteral("Ada"), QStringLiteral("--note"), QStringLiteral("the better one"), QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const QJsonObject printed = QJsonDocument::fromJson(r.out.toUtf8()).object();
@@ -307,7 +288,7 @@ private slots:
             full[0] = QStringLiteral("replay");
         else
             full.prepend(QStringLiteral("approve"));
-        const Run r = cli(full);
+        const Run r = runText(full);
         QCOMPARE(r.exitCode, exitCode);
         if (exitCode == 2)
             QVERIFY2(r.err.contains(QStringLiteral("usage")) || r.err.startsWith(QStringLiteral("error: ")), qPrintable(r.err));
@@ -341,7 +322,7 @@ private slots:
         auto writer = ProjectWriter::open(p);
         QVERIFY(!writer.ok());
         QVERIFY2(writer.error.contains(QStringLiteral("damaged")), qPrintable(writer.error));
-        Run r = cli({QStringLiteral("export"), p, QStringLiteral("--all"), QStringLiteral("--dir"), dir.filePath(QStringLiteral("out"))});
+        Run r = runText({QStringLiteral("export"), p, QStringLiteral("--all"), QStringLiteral("--dir"), dir.filePath(QStringLiteral("out"))});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(QStringLiteral("damaged")) && !r.err.contains(QStringLiteral("no such column")), qPrintable(r.err));
 

@@ -25,18 +25,8 @@ using namespace dreamrsi;
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-Run cli(const QStringList &args)
-{
-    const test::CliRun r = test::runDreamrsi(args);
-    return Run{r.finished ? r.exitCode : -2, QString::fromUtf8(r.out), QString::fromUtf8(r.err)};
-}
+using Run = dreamrsi::test::TextRun;
+using dreamrsi::test::runText;
 
 QJsonObject jsonOf(const Run &r)
 {
@@ -52,9 +42,9 @@ QString fixture(const char *name)
 QString makeProject(const QTemporaryDir &dir, const QString &name = QStringLiteral("p.dreamrsi"))
 {
     const QString p = dir.filePath(name);
-    if (cli({QStringLiteral("project"), QStringLiteral("new"), p}).exitCode != 0)
+    if (runText({QStringLiteral("project"), QStringLiteral("new"), p}).exitCode != 0)
         qFatal("project new failed");
-    const Run r = cli({QStringLiteral("import"), p, fixture("alpha.json"), fixture("beta.json")});
+    const Run r = runText({QStringLiteral("import"), p, fixture("alpha.json"), fixture("beta.json")});
     if (r.exitCode != 0)
         qFatal("import failed: %s", qPrintable(r.err));
     return p;
@@ -249,7 +239,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString p = makeProject(dir);
-        Run r = cli({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--json")});
+        Run r = runText({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QJsonObject o = jsonOf(r);
         QCOMPARE(o.value(QStringLiteral("config")).toObject(), ReplayConfig().toJson());
@@ -257,12 +247,12 @@ private slots:
         QCOMPARE(o.value(QStringLiteral("changed")).toBool(), false);
         QVERIFY(o.value(QStringLiteral("stale")).toArray().isEmpty());
 
-        r = cli({QStringLiteral("replay"), QStringLiteral("--project"), p, QStringLiteral("--policy"),
+        r = runText({QStringLiteral("replay"), QStringLiteral("--project"), p, QStringLiteral("--policy"),
                  QStringLiteral("builtin:portfolio"), QStringLiteral("--threads"), QStringLiteral("1")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
 
         // Changing it lists the version replayed under the old one, and does not replay it.
-        r = cli({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--workers"), QStringLiteral("3"),
+        r = runText({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--workers"), QStringLiteral("3"),
                  QStringLiteral("--lambda"), QStringLiteral("0.2"), QStringLiteral("--betas"), QStringLiteral("1,0"),
                  QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
@@ -281,14 +271,14 @@ private slots:
         QVERIFY(!snapshotOf(p).results.contains(idOf(snapshotOf(p), QStringLiteral("builtin:portfolio"))));
 
         // The text form says the same and how to replay.
-        r = cli({QStringLiteral("project"), QStringLiteral("config"), p});
+        r = runText({QStringLiteral("project"), QStringLiteral("config"), p});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY2(r.out.contains(QStringLiteral("W        3")) && r.out.contains(QStringLiteral("builtin:portfolio"))
                      && r.out.contains(QStringLiteral("computed under W 10")) && r.out.contains(QStringLiteral("--replay")),
                  qPrintable(r.out));
 
         // --replay replays it under the project's configuration; the old values are kept, listed apart.
-        r = cli({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--replay"), QStringLiteral("--json")});
+        r = runText({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--replay"), QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         o = jsonOf(r);
         QCOMPARE(o.value(QStringLiteral("replayed")).toArray().size(), 1);
@@ -305,10 +295,10 @@ private slots:
         QVERIFY(s.stale.isEmpty());
 
         // K: set, then removed.
-        r = cli({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--rounds"), QStringLiteral("5"),
+        r = runText({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--rounds"), QStringLiteral("5"),
                  QStringLiteral("--json")});
         QCOMPARE(jsonOf(r).value(QStringLiteral("config")).toObject().value(QStringLiteral("rounds")).toInt(), 5);
-        r = cli({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--rounds"), QStringLiteral("none"),
+        r = runText({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--rounds"), QStringLiteral("none"),
                  QStringLiteral("--json")});
         QVERIFY(jsonOf(r).value(QStringLiteral("config")).toObject().value(QStringLiteral("rounds")).isNull());
         QCOMPARE(jsonOf(r).value(QStringLiteral("changed")).toBool(), true);
@@ -337,12 +327,12 @@ private slots:
         QStringList full{QStringLiteral("project"), QStringLiteral("config")};
         if (QString::fromLatin1(QTest::currentDataTag()) != QLatin1String("no file"))
             full.append(p);
-        const Run r = cli(full + args);
+        const Run r = runText(full + args);
         QCOMPARE(r.exitCode, exitCode);
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
         // Nothing changed.
         QCOMPARE(snapshotOf(p).config.config, ReplayConfig());
-        const Run missing = cli({QStringLiteral("project"), QStringLiteral("config"), dir.filePath(QStringLiteral("none.dreamrsi"))});
+        const Run missing = runText({QStringLiteral("project"), QStringLiteral("config"), dir.filePath(QStringLiteral("none.dreamrsi"))});
         QCOMPARE(missing.exitCode, 1);
         QVERIFY(missing.err.contains(QStringLiteral("no such project file")));
     }
@@ -352,12 +342,12 @@ private slots:
     {
         QTemporaryDir dir;
         const QString p = makeProject(dir);
-        Run r = cli({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--workers"), QStringLiteral("3"),
+        Run r = runText({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--workers"), QStringLiteral("3"),
                      QStringLiteral("--lambda"), QStringLiteral("0.2"), QStringLiteral("--betas"), QStringLiteral("0,1")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
 
         // replay --project
-        r = cli({QStringLiteral("replay"), QStringLiteral("--project"), p, QStringLiteral("--policy"),
+        r = runText({QStringLiteral("replay"), QStringLiteral("--project"), p, QStringLiteral("--policy"),
                  QStringLiteral("builtin:portfolio"), QStringLiteral("--threads"), QStringLiteral("1"), QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY2(r.err.contains(QStringLiteral("under W 3, λ 0.2, β {0, 1}, no K (the project's replay configuration)")),
@@ -367,7 +357,7 @@ private slots:
         QCOMPARE(recordsOf(p, QStringLiteral("builtin:portfolio")).size(), 4);
 
         // … with a flag: this run only, said so, never mixed into the project's values.
-        r = cli({QStringLiteral("replay"), QStringLiteral("--project"), p, QStringLiteral("--policy"),
+        r = runText({QStringLiteral("replay"), QStringLiteral("--project"), p, QStringLiteral("--policy"),
                  QStringLiteral("builtin:portfolio"), QStringLiteral("--workers"), QStringLiteral("5"), QStringLiteral("--threads"),
                  QStringLiteral("1")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
@@ -380,7 +370,7 @@ private slots:
         QCOMPARE(s.others.first().config.workers, 5);
 
         // dream
-        r = cli({QStringLiteral("dream"), QStringLiteral("--project"), p, QStringLiteral("--versions"), QStringLiteral("2"),
+        r = runText({QStringLiteral("dream"), QStringLiteral("--project"), p, QStringLiteral("--versions"), QStringLiteral("2"),
                  QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QJsonObject o = jsonOf(r);
@@ -394,7 +384,7 @@ private slots:
         for (const ReplayResultRecord &rec : dreamed)
             QVERIFY(small().covers(rec.key));
         // … with a flag: labelled as an override.
-        r = cli({QStringLiteral("dream"), QStringLiteral("--project"), p, QStringLiteral("--versions"), QStringLiteral("1"),
+        r = runText({QStringLiteral("dream"), QStringLiteral("--project"), p, QStringLiteral("--versions"), QStringLiteral("1"),
                  QStringLiteral("--lambda"), QStringLiteral("0.3"), QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         o = jsonOf(r);
@@ -404,7 +394,7 @@ private slots:
         QCOMPARE(snapshotOf(p).config.config, small());
 
         // approve: the evidence names the project's configuration
-        r = cli({QStringLiteral("approve"), QStringLiteral("--project"), p, QStringLiteral("--version"),
+        r = runText({QStringLiteral("approve"), QStringLiteral("--project"), p, QStringLiteral("--version"),
                  QStringLiteral("builtin:portfolio"), QStringLiteral("--by"), QStringLiteral("tester"), QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const QJsonObject evidence = jsonOf(r).value(QStringLiteral("evidence")).toObject();
@@ -413,7 +403,7 @@ private slots:
                  *snapshotOf(p).results.value(portfolio)->value);
 
         // project info
-        r = cli({QStringLiteral("project"), QStringLiteral("info"), p});
+        r = runText({QStringLiteral("project"), QStringLiteral("info"), p});
         QVERIFY2(r.out.contains(QStringLiteral("replay      W 3, λ 0.2, β {0, 1}, no K")), qPrintable(r.out));
     }
 };

@@ -58,6 +58,7 @@ dpkg-deb -c "$deb" | grep -q "usr/share/icons/hicolor/.*/dreamrsi-workbench\." |
 
 # 2. A fresh Debian 12 root.
 root="$(mktemp -d /tmp/check-deb-root.XXXXXX)"
+chmod 755 "$root" # it becomes /: mktemp's 0700 would keep every user but root out
 cleanup() {
   if [ "${KEEP_ROOT:-0}" = 1 ]; then
     echo "check-deb: the root is kept in $root"

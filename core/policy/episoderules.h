@@ -56,8 +56,9 @@ Observation observe(const CellLike &c, CellMeta meta, std::optional<double> base
 using Places = QVarLengthArray<qsizetype, 32>;
 
 /// Checks a batch against the legal list of the round and returns the
-/// first fault, in the documented order (docs/replay.md#illegal-batches-
-/// and-policy-errors): going through the batch in order, an id that is not
+/// first fault, in the documented order
+/// (docs/replay.md#illegal-batches-and-policy-errors): going through the
+/// batch in order, an id that is not
 /// legal now or one that repeats an earlier id; then more ids than
 /// `workers`. Empty when the batch is legal; `places` then holds each
 /// item's place in the legal list, in batch order.

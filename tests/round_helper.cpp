@@ -62,8 +62,8 @@ int main(int argc, char *argv[])
     }
     RoundRunner runner(&store, config, agent, std::make_shared<LocalEvaluationBackend>());
     QObject::connect(&runner, &RoundRunner::iterationStarted, &runner,
-                     [](qint64 iteration) {
-                         std::printf("iteration %lld\n", static_cast<long long>(iteration));
+                     [](const IterationInfo &info) {
+                         std::printf("iteration %lld\n", static_cast<long long>(info.id));
                          std::fflush(stdout);
                      },
                      Qt::DirectConnection);

@@ -93,7 +93,7 @@ bool processAlive(pid_t pid)
 class TestAgentCommand : public QObject
 {
     Q_OBJECT
-private Q_SLOTS:
+private slots:
     void writesFilesInItsWorkspace()
     {
         QTemporaryDir dir;

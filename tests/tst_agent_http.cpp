@@ -100,7 +100,7 @@ void verifyNoKey(const AgentOutcome &outcome)
 class TestAgentHttp : public QObject
 {
     Q_OBJECT
-private Q_SLOTS:
+private slots:
     void initTestCase()
     {
         PriceTable prices = PriceTable::defaults();

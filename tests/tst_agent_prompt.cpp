@@ -53,7 +53,7 @@ AttemptContext contextWith(int attempts)
 class TestAgentPrompt : public QObject
 {
     Q_OBJECT
-private Q_SLOTS:
+private slots:
     void bundledTemplate()
     {
         const QString text = ExplorationPrompt::bundledTemplate();

@@ -20,7 +20,7 @@ using namespace dreamrsi;
 class TestAgentSettings : public QObject
 {
     Q_OBJECT
-private Q_SLOTS:
+private slots:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);

@@ -109,7 +109,7 @@ private:
     QTemporaryDir m_dir;
     std::atomic_int m_files{0};
 
-private Q_SLOTS:
+private slots:
     void initTestCase();
     void knowsEveryBundledTask();
     void unknownTaskIsAClearError();

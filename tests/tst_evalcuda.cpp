@@ -24,7 +24,7 @@ private:
         return Evaluator::evaluate(request);
     }
 
-private Q_SLOTS:
+private slots:
     void initialPrograms_data();
     void initialPrograms();
     void compileErrorIsCompile();

@@ -29,7 +29,7 @@ private:
 
     QTemporaryDir m_dir;
 
-private Q_SLOTS:
+private slots:
     void suites();
     void generatorIsDeterministic();
     void wireProtocolLayout();

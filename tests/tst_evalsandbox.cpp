@@ -49,7 +49,7 @@ private:
 
     QTemporaryDir m_root{QDir::tempPath() + QStringLiteral("/dreamrsi-tst-sandbox-XXXXXX")};
 
-private Q_SLOTS:
+private slots:
     void initTestCase();
     void hostile_data();
     void hostile();

@@ -41,7 +41,7 @@ class TestEvalTasks : public QObject
 {
     Q_OBJECT
 
-private Q_SLOTS:
+private slots:
     void registryKnowsEveryTask();
     void packingValid();
     void packingOverlapRejectedAtTolerance();

@@ -14,7 +14,7 @@
 #include "livetreemodel.h"
 #include "mainwindow.h"
 #include "projectsession.h"
-#include "roundfollower.h"
+#include "loop/roundfollower.h"
 #include "roundpanel.h"
 #include "roundstatus.h"
 #include "workspace.h"

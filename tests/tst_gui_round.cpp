@@ -433,7 +433,9 @@ void TestGuiRound::cancelFromTheStatusBar()
     addPolicy(store);
     QMainWindow window;
     auto *panel = new RoundPanel(&store);
-    panel->install(&window);
+    // As the main window places it: the panel in the window, its status in the status bar.
+    window.setCentralWidget(panel);
+    window.statusBar()->addPermanentWidget(panel->statusWidget());
     window.show();
     auto *cancel = window.statusBar()->findChild<QToolButton *>(QStringLiteral("roundCancel"));
     auto *bar = window.statusBar()->findChild<QProgressBar *>(QStringLiteral("roundProgress"));

@@ -38,7 +38,7 @@ private:
     QString inputPath(int i) const { return m_dir.path() + QStringLiteral("/problem%1.bin").arg(i); }
     QString outputPath(int i) const { return m_dir.path() + QStringLiteral("/sklearn%1.bin").arg(i); }
 
-private Q_SLOTS:
+private slots:
     void initTestCase();
     void matchesScikitLearn_data();
     void matchesScikitLearn();

@@ -1,5 +1,7 @@
 #include "discoverypage.h"
 
+#include "figuredata.h"
+#include "treerenderer.h"
 #include "treesummarytext.h"
 #include "treeview.h"
 
@@ -37,6 +39,7 @@ DiscoveryPage::DiscoveryPage(QWidget *parent)
 
 void DiscoveryPage::setTree(const QString &title, std::shared_ptr<const DiscoveryTree> tree)
 {
+    m_name = title;
     m_title->setText(tree ? QStringLiteral("<b>%1</b> — %2").arg(title.toHtmlEscaped(), TreeSummaryText::of(*tree).toHtmlEscaped())
                           : QString());
     m_view->setTree(std::move(tree));
@@ -48,6 +51,27 @@ void DiscoveryPage::runSearch()
     const QString text = m_search->text().trimmed();
     const int found = m_view->search(text);
     m_status->setText(text.isEmpty() ? QString() : tr("%n match(es)", nullptr, found));
+}
+
+QString DiscoveryPage::figureName() const
+{
+    return m_name.isEmpty() ? tr("Discovery tree") : m_name;
+}
+
+FigureExport::Painter DiscoveryPage::figurePainter()
+{
+    if (!m_view->tree())
+        return {};
+    TreeRenderer renderer = m_view->renderer();
+    renderer.setPalette(TreePalette::light());
+    renderer.setSelected(-1);
+    return [renderer](QPainter &p, const QRectF &area) { renderer.paintFigure(p, area); };
+}
+
+FigureTable DiscoveryPage::figureData() const
+{
+    const std::shared_ptr<const DiscoveryTree> tree = m_view->tree();
+    return tree ? FigureData::tree(m_name, *tree) : FigureTable{};
 }
 
 } // namespace dreamrsi

@@ -385,4 +385,16 @@ FigureExport::Painter FigureLayout::painterFor(QCustomPlot *plot)
     return [plot](QPainter &painter, const QRectF &area) { paint(plot, painter, area); };
 }
 
+FigureExport::Painter FigureLayout::paperPainterFor(QCustomPlot *plot, bool dark, std::function<void(bool dark)> restyle)
+{
+    FigureExport::Painter paint = painterFor(plot);
+    if (!dark)
+        return paint;
+    return [paint, restyle = std::move(restyle)](QPainter &p, const QRectF &area) {
+        restyle(false);
+        paint(p, area);
+        restyle(true);
+    };
+}
+
 } // namespace dreamrsi

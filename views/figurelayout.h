@@ -4,6 +4,8 @@
 
 #include <QCoreApplication>
 #include <QSizeF>
+
+#include <functional>
 #include <QString>
 
 class QCPAbstractPlottable;
@@ -56,6 +58,9 @@ public:
     static void paint(QCustomPlot *plot, QPainter &painter, const QRectF &area);
     /// A FigureExport painter that draws `plot` through paint().
     static FigureExport::Painter painterFor(QCustomPlot *plot);
+    /// painterFor() in the paper's light palette: on a dark screen,
+    /// `restyle(false)` before painting and `restyle(true)` after.
+    static FigureExport::Painter paperPainterFor(QCustomPlot *plot, bool dark, std::function<void(bool dark)> restyle);
 };
 
 } // namespace dreamrsi

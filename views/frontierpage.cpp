@@ -1,5 +1,7 @@
 #include "frontierpage.h"
 
+#include "figuredata.h"
+#include "figurelayout.h"
 #include "plotstyle.h"
 #include "qcp.h"
 #include "workspace.h"
@@ -168,6 +170,28 @@ void FrontierPage::refresh()
         m_hint->setText(tr("Check versions and press “Replay Checked Versions” to compute their frontiers."));
     else
         m_hint->setText(tr("Shaded: the hypervolume each frontier dominates. Filled dots: non-dominated β points."));
+}
+
+QString FrontierPage::figureName() const
+{
+    return tr("Frontiers");
+}
+
+FigureExport::Painter FrontierPage::figurePainter()
+{
+    if (m_workspace->worlds().isEmpty())
+        return {};
+    return FigureLayout::paperPainterFor(m_plot, m_dark, [this](bool dark) { setDark(dark); });
+}
+
+FigureTable FrontierPage::figureData() const
+{
+    QList<FrontierSeries> series;
+    for (const QString &name : checkedVersions()) {
+        if (const ReplayResultPtr r = m_workspace->result(name))
+            series.append({name, r});
+    }
+    return FigureData::frontier(series);
 }
 
 } // namespace dreamrsi

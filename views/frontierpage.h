@@ -1,5 +1,7 @@
 #pragma once
 
+#include "figuresource.h"
+
 #include <QWidget>
 
 class QComboBox;
@@ -14,7 +16,7 @@ class Workspace;
 /// The Frontiers tab: the (calls, attainment) point of each β, the
 /// non-dominated staircase and its hypervolume, for the checked policy
 /// versions, in one world or as the mean over all of them.
-class FrontierPage final : public QWidget
+class FrontierPage final : public QWidget, public FigureSource
 {
     Q_OBJECT
 public:
@@ -28,6 +30,11 @@ public:
     QCustomPlot *plot() const { return m_plot; }
     int seriesShown() const { return m_shown; }
     void setDark(bool dark);
+
+    // FigureSource
+    QString figureName() const override;
+    FigureExport::Painter figurePainter() override;
+    FigureTable figureData() const override;
 
 signals:
     void replayRequested(const QStringList &versionNames);

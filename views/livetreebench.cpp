@@ -1,7 +1,8 @@
 #include "livetreebench.h"
 
 #include "livetreemodel.h"
-#include "roundfollower.h"
+#include "loop/roundfollower.h"
+#include "loop/roundsession.h"
 #include "roundpanel.h"
 #include "treeview.h"
 
@@ -98,10 +99,19 @@ int benchLiveTree(const LiveTreeBenchOptions &options, QTextStream &out, QTextSt
     info.started = started;
     info.grid = GridShape{branches, depth - 1};
     RoundFollower *follower = panel.follower();
-    emit follower->following(info);
+    // What the follower gives for cells it read: each cell, then the counters.
+    RoundCounters counters;
+    const auto arrive = [follower, &counters](const QList<Cell> &batch) {
+        for (const Cell &c : batch) {
+            RoundSession::count(counters, c);
+            emit follower->cellFinished(1, c);
+        }
+        emit follower->countersChanged(counters);
+    };
+    emit follower->iterationStarted(info, false);
     QElapsedTimer preload;
     preload.start();
-    emit follower->cellsArrived(info, all.mid(0, cells));
+    arrive(all.mid(0, cells));
     QApplication::processEvents();
     const double preloadMs = double(preload.nsecsElapsed()) / 1e6;
     // Let the first full redraw of the drawn tree and the charts land.
@@ -132,7 +142,7 @@ int benchLiveTree(const LiveTreeBenchOptions &options, QTextStream &out, QTextSt
         if (due > next) {
             // The stored cells turn their running rows finished; as many new
             // attempts start, so `workers` rows are always running.
-            emit follower->cellsArrived(info, all.mid(next, due - next));
+            arrive(all.mid(next, due - next));
             for (int k = std::max(next + workers, due); k < std::min(total, due + workers); ++k)
                 panel.model()->markRunning(all.at(k).id);
             next = due;

@@ -8,12 +8,10 @@
 #include "discoverypage.h"
 #include "dreamingdialog.h"
 #include "exportdialog.h"
-#include "figuredata.h"
 #include "figureexport.h"
-#include "figurelayout.h"
+#include "figuresource.h"
 #include "frontierpage.h"
 #include "progresspage.h"
-#include "simulationplot.h"
 #include "inspectorwidget.h"
 #include "jobtracker.h"
 #include "model/treejson.h"
@@ -90,9 +88,8 @@ MainWindow::MainWindow(QWidget *parent)
     m_tabs->addTab(m_progress, tr("Progress"));
     setCentralWidget(m_tabs);
     createDocks();
-    createActions();
     m_roundPanel = new RoundPanel(m_session->store(), this);
-    m_roundPanel->install(this);
+    createActions();
     // A round that ended (here or in the process being followed) becomes a
     // world: reopening reads it, for writing once the other process let go.
     connect(m_roundPanel, &RoundPanel::roundFinished, this, [this] { openProject(m_session->path()); });
@@ -520,84 +517,33 @@ void MainWindow::editSettings()
     dialog->open();
 }
 
+FigureSource *MainWindow::currentFigureSource() const
+{
+    return dynamic_cast<FigureSource *>(m_tabs->currentWidget());
+}
+
 bool MainWindow::exportCurrentFigure(const QString &path, QString *error)
 {
+    FigureSource *source = currentFigureSource();
+    const FigureExport::Painter paint = source ? source->figurePainter() : FigureExport::Painter();
+    if (!paint) {
+        if (error)
+            *error = tr("The current tab has no figure to export.");
+        return false;
+    }
     FigureExport::Options options;
     QSettings s;
     options.sizeMm = QSizeF(s.value(QStringLiteral("export/widthMm"), 170.0).toDouble(),
                             s.value(QStringLiteral("export/heightMm"), 100.0).toDouble());
     options.dpi = s.value(QStringLiteral("export/dpi"), 300).toInt();
-    const auto tree = currentTree();
-    if (m_tabs->currentIndex() == FrontiersTab || m_tabs->currentIndex() == ReplayTab || m_tabs->currentIndex() == ProgressTab) {
-        QCustomPlot *source = m_tabs->currentIndex() == FrontiersTab  ? m_frontiers->plot()
-                              : m_tabs->currentIndex() == ProgressTab ? m_progress->plot()
-                                                                      : m_replay->plot();
-        // Re-draw in the paper palette, export, then restore the screen look.
-        const bool dark = m_dark;
-        if (dark) {
-            m_frontiers->setDark(false);
-            m_replay->setDark(false);
-            m_progress->setDark(false);
-        }
-        options.title = m_tabs->tabText(m_tabs->currentIndex());
-        // The paper layout (legend band, fonts for the final size, integer
-        // ticks) is applied for the export and the screen look put back.
-        const bool ok = FigureExport::write(path, options, FigureLayout::painterFor(source), error);
-        if (dark) {
-            m_frontiers->setDark(true);
-            m_replay->setDark(true);
-            m_progress->setDark(true);
-        }
-        return ok;
-    }
-    if (m_tabs->currentIndex() != DiscoveryTab || !tree) {
-        if (error)
-            *error = tr("The current tab has no figure to export.");
-        return false;
-    }
-    TreeRenderer renderer = m_discovery->treeView()->renderer();
-    renderer.setPalette(TreePalette::light());
-    renderer.setSelected(-1);
-    options.title = m_workspace->worlds().at(m_currentWorld).name;
-    return FigureExport::write(path, options, [&renderer](QPainter &p, const QRectF &area) { renderer.paintFigure(p, area); },
-                               error);
+    options.title = source->figureName();
+    return FigureExport::write(path, options, paint, error);
 }
 
 bool MainWindow::exportCurrentFigureData(const QString &path, QString *error)
 {
-    FigureTable data;
-    switch (m_tabs->currentIndex()) {
-    case DiscoveryTab:
-        if (const auto tree = currentTree())
-            data = FigureData::tree(m_workspace->worlds().at(m_currentWorld).name, *tree);
-        break;
-    case FrontiersTab: {
-        QList<FrontierSeries> series;
-        for (const QString &name : m_frontiers->checkedVersions()) {
-            if (const ReplayResultPtr r = m_workspace->result(name))
-                series.append({name, r});
-        }
-        data = FigureData::frontier(series);
-        break;
-    }
-    case ReplayTab: {
-        QList<AnytimeSeries> series;
-        for (int side : {0, 1}) {
-            if (const auto episode = m_replay->state(side).episode())
-                series.append({m_replay->versionName(side), episode->curve, -1});
-        }
-        data = FigureData::anytime(series);
-        break;
-    }
-    case ProgressTab:
-        if (const std::optional<SimulationCurves> simulation = m_progress->shownSimulation())
-            data = SimulationPlot::data(*simulation);
-        else
-            data = FigureData::progress(m_progress->curves());
-        break;
-    default:
-        break;
-    }
+    FigureSource *source = currentFigureSource();
+    const FigureTable data = source ? source->figureData() : FigureTable();
     if (data.isEmpty()) {
         if (error)
             *error = tr("The current tab's figure has no data to write.");
@@ -608,22 +554,14 @@ bool MainWindow::exportCurrentFigureData(const QString &path, QString *error)
 
 void MainWindow::exportFigureInteractive()
 {
-    const int tab = m_tabs->currentIndex();
-    const QString name = tab == DiscoveryTab ? tr("Discovery tree") : tab == FrontiersTab ? tr("Frontiers")
-                         : tab == ProgressTab ? tr("Progress") : tr("Anytime curves");
-    auto *dialog = new ExportDialog(name, this);
+    FigureSource *source = currentFigureSource();
+    if (!source)
+        return;
+    auto *dialog = new ExportDialog(source->figureName(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     // The preview is drawn at the size chosen in the dialog, as the file will be.
-    if (tab == FrontiersTab || tab == ReplayTab || tab == ProgressTab) {
-        dialog->setPreview(FigureLayout::painterFor(tab == FrontiersTab  ? m_frontiers->plot()
-                                                    : tab == ProgressTab ? m_progress->plot()
-                                                                         : m_replay->plot()));
-    } else if (tab == DiscoveryTab && currentTree()) {
-        TreeRenderer renderer = m_discovery->treeView()->renderer();
-        renderer.setPalette(TreePalette::light());
-        renderer.setSelected(-1);
-        dialog->setPreview([renderer](QPainter &p, const QRectF &area) { renderer.paintFigure(p, area); });
-    }
+    if (const FigureExport::Painter paint = source->figurePainter())
+        dialog->setPreview(paint);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         QString error;
         const QString path = dialog->path();

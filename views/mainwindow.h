@@ -24,6 +24,7 @@ namespace dreamrsi {
 class CellTableModel;
 class CellsPage;
 class DiscoveryPage;
+class FigureSource;
 class FrontierPage;
 class ProgressPage;
 class InspectorWidget;
@@ -107,6 +108,8 @@ public:
     bool isDarkTheme() const { return m_dark; }
 
     /// Renders the current tab's figure into a file (PNG/PDF/SVG by suffix).
+    /// The page on screen as a figure (FigureSource), or null when it draws none.
+    FigureSource *currentFigureSource() const;
     bool exportCurrentFigure(const QString &path, QString *error = nullptr);
     /// Writes the numbers behind the current tab's figure as CSV (FigureData).
     bool exportCurrentFigureData(const QString &path, QString *error = nullptr);
@@ -138,6 +141,8 @@ private:
     void createViewMenu();
     void createReplayMenu();
     void simulateLoop();
+    /// The live round: its dock, its actions on the toolbar and in the Round menu, its status.
+    void createRoundMenu();
     void createHelpMenu();
     void showWorld(int row);
     void inspectCell(int cellIndex);

@@ -7,6 +7,8 @@
 #include "discoverypage.h"
 #include "dreamingdialog.h"
 #include "progresspage.h"
+#include "roundpanel.h"
+#include "roundstatus.h"
 #include "simulationdialog.h"
 #include "frontierpage.h"
 #include "policiespage.h"
@@ -24,6 +26,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
+#include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
 #include <QToolBar>
@@ -49,7 +52,42 @@ void MainWindow::createActions()
     createEditMenu();
     createViewMenu();
     createReplayMenu();
+    createRoundMenu();
     createHelpMenu();
+}
+
+void MainWindow::createRoundMenu()
+{
+    // The live round's panel in a dock, out of the way until a round runs
+    // (it shows itself then); the Round menu brings it back at any time.
+    auto *dock = new QDockWidget(tr("Live Round"), this);
+    dock->setObjectName(QStringLiteral("roundDock"));
+    dock->setWidget(m_roundPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, dock);
+    dock->hide();
+    m_toolbar->addSeparator();
+    m_toolbar->addAction(m_roundPanel->launchAction());
+    m_toolbar->addAction(m_roundPanel->stopAction());
+    QMenu *menu = menuBar()->addMenu(tr("R&ound"));
+    menu->setObjectName(QStringLiteral("menuRound"));
+    menu->addAction(m_roundPanel->launchAction());
+    menu->addAction(m_roundPanel->stopAction());
+    menu->addAction(m_roundPanel->resumeAction());
+    menu->addSeparator();
+    menu->addAction(m_roundPanel->pauseAction());
+    menu->addAction(m_roundPanel->continueAction());
+    menu->addSeparator();
+    menu->addAction(dock->toggleViewAction());
+    connect(m_roundPanel, &RoundPanel::statusMessage, this, [this](const QString &text) { statusBar()->showMessage(text); });
+    auto showDock = [dock](bool active) {
+        if (active) {
+            dock->show();
+            dock->raise();
+        }
+    };
+    connect(m_roundPanel, &RoundPanel::runningChanged, dock, showDock);
+    connect(m_roundPanel, &RoundPanel::followingChanged, dock, showDock);
+    statusBar()->addPermanentWidget(m_roundPanel->statusWidget());
 }
 
 void MainWindow::createFileMenu()
@@ -276,7 +314,7 @@ void MainWindow::simulateLoop()
 void MainWindow::createHelpMenu()
 {
     QMenu *help = menuBar()->addMenu(tr("&Help"));
-    help->setObjectName(QStringLiteral("menuHelp")); // menus added later go before it
+    help->setObjectName(QStringLiteral("menuHelp")); // the last menu
     QAction *about = help->addAction(tr("&About Dream-RSI Workbench"));
     about->setObjectName(QStringLiteral("actionAbout"));
     about->setMenuRole(QAction::AboutRole);
@@ -352,7 +390,8 @@ void MainWindow::updateActions()
     m_findAction->setEnabled(hasTree);
     const bool hasWorlds = !m_workspace->worlds().isEmpty();
     const bool hasVersions = !m_workspace->versions().isEmpty();
-    m_exportAction->setEnabled(onTree || (hasWorlds && (tab == FrontiersTab || tab == ReplayTab)));
+    FigureSource *figure = currentFigureSource();
+    m_exportAction->setEnabled(figure && figure->figurePainter());
     const bool writable = m_session->isOpen() && !m_session->isReadOnly();
     m_importAction->setEnabled(writable);
     // Dreaming stores versions and results: not in a project another process writes.

@@ -1,5 +1,8 @@
 #include "progresspage.h"
 
+#include "figuredata.h"
+#include "figurelayout.h"
+#include "simulationplot.h"
 #include "progressplot.h"
 #include "simulationplot.h"
 #include "qcp.h"
@@ -190,6 +193,25 @@ void ProgressPage::refresh()
     else
         m_hint->setText(tr("%n iteration(s) of %1 tasks, one curve per task.", nullptr, int(data.size())).arg(m_curves.size()));
     emit refreshed();
+}
+
+QString ProgressPage::figureName() const
+{
+    return tr("Progress");
+}
+
+FigureExport::Painter ProgressPage::figurePainter()
+{
+    if (m_curves.isEmpty() && !shownSimulation())
+        return {};
+    return FigureLayout::paperPainterFor(plot(), m_dark, [this](bool dark) { setDark(dark); });
+}
+
+FigureTable ProgressPage::figureData() const
+{
+    if (const std::optional<SimulationCurves> simulation = shownSimulation())
+        return SimulationPlot::data(*simulation);
+    return FigureData::progress(m_curves);
 }
 
 } // namespace dreamrsi

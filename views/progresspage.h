@@ -6,6 +6,8 @@
 #include <QList>
 
 #include <optional>
+#include "figuresource.h"
+
 #include <QWidget>
 
 class QCustomPlot;
@@ -27,7 +29,7 @@ class Workspace;
 /// (docs/online.md, "The counterfactual loop"): one run just simulated, or
 /// one stored beside the open project. The figure and its export then show
 /// both arms as mean curves with their intervals.
-class ProgressPage final : public QWidget
+class ProgressPage final : public QWidget, public FigureSource
 {
     Q_OBJECT
 public:
@@ -47,6 +49,11 @@ public:
     /// The curves drawn now (one for the open project, none without iterations).
     const QList<ProgressCurve> &curves() const { return m_curves; }
     void setDark(bool dark);
+
+    // FigureSource
+    QString figureName() const override;
+    FigureExport::Painter figurePainter() override;
+    FigureTable figureData() const override;
     /// Redraws now instead of on the next turn of the event loop.
     void refresh();
 

@@ -1,5 +1,7 @@
 #include "replaypage.h"
 
+#include "figuredata.h"
+#include "figurelayout.h"
 #include "jobtracker.h"
 #include "plotstyle.h"
 #include "qcp.h"
@@ -356,6 +358,28 @@ void ReplayPage::showPosition()
     m_forward->setEnabled(m_position < rounds);
     m_playButton->setEnabled(rounds > 0);
     PlotStyle::populateAnytime(m_plot, curves, cells, m_dark);
+}
+
+QString ReplayPage::figureName() const
+{
+    return tr("Anytime curves");
+}
+
+FigureExport::Painter ReplayPage::figurePainter()
+{
+    if (m_workspace->worlds().isEmpty())
+        return {};
+    return FigureLayout::paperPainterFor(m_plot, m_dark, [this](bool dark) { setDark(dark); });
+}
+
+FigureTable ReplayPage::figureData() const
+{
+    QList<AnytimeSeries> series;
+    for (int side : {0, 1}) {
+        if (const auto episode = state(side).episode())
+            series.append({versionName(side), episode->curve, -1});
+    }
+    return FigureData::anytime(series);
 }
 
 } // namespace dreamrsi

@@ -5,6 +5,8 @@
 
 #include <QPointer>
 #include <QTimer>
+#include "figuresource.h"
+
 #include <QWidget>
 
 class QComboBox;
@@ -24,7 +26,7 @@ class Workspace;
 /// side by side on the tree, round by round, with their anytime curves
 /// below. Episodes run on worker threads; a newer request makes older
 /// answers stale, so the view never shows a mix of settings.
-class ReplayPage final : public QWidget
+class ReplayPage final : public QWidget, public FigureSource
 {
     Q_OBJECT
 public:
@@ -32,6 +34,11 @@ public:
 
     void setSettings(const AppSettings &settings);
     void setDark(bool dark);
+
+    // FigureSource
+    QString figureName() const override;
+    FigureExport::Painter figurePainter() override;
+    FigureTable figureData() const override;
     /// Picks world, versions and β and starts the two replays.
     void compare(const QString &world, const QString &versionA, const QString &versionB, double beta);
 

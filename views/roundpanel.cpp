@@ -4,11 +4,11 @@
 #include "launchrounddialog.h"
 #include "livedashboard.h"
 #include "livetreemodel.h"
-#include "roundfollower.h"
 #include "roundstatus.h"
 #include "steeringcontroller.h"
 #include "treeview.h"
 
+#include "loop/roundfollower.h"
 #include "loop/roundrunner.h"
 #include "loop/roundsession.h"
 #include "model/discoverytree.h"
@@ -16,28 +16,23 @@
 
 #include <QAction>
 #include <QCoreApplication>
-#include <QDockWidget>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QJsonObject>
 #include <QLabel>
-#include <QMainWindow>
 #include <QListWidget>
 #include <QMenu>
 #include <QPushButton>
 #include <QRegularExpression>
-#include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QScrollBar>
 #include <QPointer>
 #include <QSplitter>
-#include <QStatusBar>
 #include <QStyle>
 #include <QTime>
 #include <QTimer>
-#include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -246,10 +241,7 @@ RoundPanel::RoundPanel(ProjectStore *store, QWidget *parent)
     m_status = new RoundStatus(m_stop, this);
     m_status->hide();
     m_follower = new RoundFollower(m_store, this);
-    connect(m_follower, &RoundFollower::following, this, &RoundPanel::onFollowing);
-    connect(m_follower, &RoundFollower::cellsArrived, this, &RoundPanel::onFollowedCells);
-    connect(m_follower, &RoundFollower::iterationEnded, this, &RoundPanel::onFollowEnded);
-    connect(m_follower, &RoundFollower::failed, this, &RoundPanel::appendLog);
+    connectEvents(m_follower);
     connect(m_follower, &RoundFollower::writerGone, this, [this] {
         showStatus(false);
         m_state->setText(tr("The other process (pid %1) has closed the project").arg(m_follower->writer().pid));
@@ -275,51 +267,6 @@ RoundPanel::~RoundPanel()
     }
 }
 
-void RoundPanel::install(QMainWindow *window)
-{
-    auto *dock = new QDockWidget(tr("Live Round"), window);
-    dock->setObjectName(QStringLiteral("roundDock"));
-    dock->setWidget(this);
-    window->addDockWidget(Qt::BottomDockWidgetArea, dock);
-    // Out of the way until a round runs (it shows itself then); the Round
-    // menu brings it back at any time.
-    dock->hide();
-    if (auto *toolbar = window->findChild<QToolBar *>(QStringLiteral("mainToolBar"))) {
-        toolbar->addSeparator();
-        toolbar->addAction(m_launch);
-        toolbar->addAction(m_stop);
-    }
-    // Before the Help menu, which stays the last one.
-    QAction *before = nullptr;
-    for (QAction *a : window->menuBar()->actions()) {
-        if (a->menu() && a->menu()->objectName() == QLatin1String("menuHelp"))
-            before = a;
-    }
-    auto *menu = new QMenu(tr("R&ound"), window->menuBar());
-    menu->setObjectName(QStringLiteral("menuRound"));
-    window->menuBar()->insertMenu(before, menu);
-    menu->addAction(m_launch);
-    menu->addAction(m_stop);
-    menu->addAction(m_resume);
-    menu->addSeparator();
-    menu->addAction(m_pause);
-    menu->addAction(m_continue);
-    menu->addSeparator();
-    menu->addAction(dock->toggleViewAction());
-    connect(this, &RoundPanel::statusMessage, window, [window](const QString &text) {
-        window->statusBar()->showMessage(text);
-    });
-    auto showDock = [dock](bool active) {
-        if (active) {
-            dock->show();
-            dock->raise();
-        }
-    };
-    connect(this, &RoundPanel::runningChanged, dock, showDock);
-    connect(this, &RoundPanel::followingChanged, dock, showDock);
-    window->statusBar()->addPermanentWidget(m_status);
-}
-
 bool RoundPanel::isRunning() const
 {
     return m_runner && m_runner->isRunning();
@@ -327,7 +274,7 @@ bool RoundPanel::isRunning() const
 
 void RoundPanel::showStatus(bool visible)
 {
-    // Until install() puts it in a status bar it has no place to be shown.
+    // Until the window puts it in its status bar it has no place to be shown.
     m_status->setVisible(visible && m_status->parentWidget() != this);
 }
 
@@ -476,39 +423,13 @@ bool RoundPanel::startRound(const RoundConfig &config, std::shared_ptr<Discovery
     });
     m_runner = std::make_unique<RoundRunner>(m_store, m_config, std::move(agent), std::move(backend));
     RoundRunner *r = m_runner.get();
-    connect(r, &RoundRunner::iterationStarted, this,
-            [this](qint64 iteration, int branches, int refinements, const QString &, bool resumed) {
-                m_iteration.id = iteration;
-                m_iteration.grid = GridShape{branches, refinements};
-                m_state->setText(resumed ? tr("Iteration %1 resumed").arg(iteration) : tr("Iteration %1 running").arg(iteration));
-                m_status->setCaption(tr("Iteration %1").arg(iteration));
-                updateProgress();
-                if (resumed) {
-                    // The kept cells first (charts need them in stored order), then what arrived meanwhile.
-                    m_awaitingBacklog = true;
-                    m_store->iterationData(iteration).then(this, [this, iteration](StoreResult<IterationData> data) {
-                        if (m_iteration.id != iteration)
-                            return;
-                        m_awaitingBacklog = false;
-                        if (data.ok()) {
-                            m_dashboard->reset(data.value->info.started);
-                            for (const Cell &c : std::as_const(data.value->cells))
-                                takeCell(c);
-                        }
-                        for (const Cell &c : std::exchange(m_deferred, {}))
-                            takeCell(c);
-                    });
-                }
-            });
+    connectEvents(r);
     connect(r, &RoundRunner::roundStarted, this, [this](int round, const QStringList &batch) {
         emit statusMessage(tr("Round %1: %n attempt(s) running", nullptr, int(batch.size())).arg(round + 1));
     });
     connect(r, &RoundRunner::attemptStarted, m_model, &LiveTreeModel::markRunning);
     connect(r, &RoundRunner::attemptProgress, m_model, &LiveTreeModel::setProgress);
     connect(r, &RoundRunner::attemptAbandoned, m_model, &LiveTreeModel::removeRunning);
-    connect(r, &RoundRunner::cellFinished, this, &RoundPanel::onCell);
-    connect(r, &RoundRunner::countersChanged, this, &RoundPanel::onCounters);
-    connect(r, &RoundRunner::logLine, this, &RoundPanel::appendLog);
     connect(r, &RoundRunner::steered, this, [this](const SteeringEvent &e) {
         if (e.branch)
             m_model->markSteered(*e.branch, e.action);
@@ -526,7 +447,6 @@ bool RoundPanel::startRound(const RoundConfig &config, std::shared_ptr<Discovery
                                 : tr("Iteration %1 running").arg(m_iteration.id));
     });
     connect(r, &RoundRunner::batchWanted, this, &RoundPanel::onBatchWanted);
-    connect(r, &RoundRunner::finished, this, &RoundPanel::onFinished);
     m_log->clear();
     r->start();
     m_ticker->start();
@@ -561,11 +481,14 @@ void RoundPanel::launch()
             for (const PolicyVersion &v : *versions.value)
                 names.append(v.name);
         }
-        LaunchRoundDialog dialog(names, this);
-        if (dialog.exec() == QDialog::Accepted) {
-            m_slurm = dialog.slurmSettings();
-            startRound(dialog.config());
-        }
+        // open(), not exec(): no nested event loop inside the store's answer.
+        auto *dialog = new LaunchRoundDialog(names, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &QDialog::accepted, this, [this, dialog] {
+            m_slurm = dialog->slurmSettings();
+            startRound(dialog->config());
+        });
+        dialog->open();
     });
 }
 
@@ -590,30 +513,43 @@ void RoundPanel::chooseResume()
                 ids.append(it.id);
             }
         }
+        // open(), not exec(): no nested event loop inside the store's answer.
         if (items.isEmpty()) {
-            QMessageBox::information(this, tr("Resume Round"), tr("No interrupted or stopped iteration in this project."));
+            auto *box = new QMessageBox(QMessageBox::Information, tr("Resume Round"),
+                                        tr("No interrupted or stopped iteration in this project."), QMessageBox::Ok, this);
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            box->open();
             return;
         }
-        bool ok = false;
-        const QString item = QInputDialog::getItem(this, tr("Resume Round"), tr("Iteration:"), items, 0, false, &ok);
-        if (!ok)
-            return;
-        const IterationId id = ids.value(items.indexOf(item));
-        QString task;
-        for (const IterationInfo &it : *list.value) {
-            if (it.id == id)
-                task = it.task.value_or(QString());
+        auto *choose = new QInputDialog(this);
+        choose->setAttribute(Qt::WA_DeleteOnClose);
+        choose->setWindowTitle(tr("Resume Round"));
+        choose->setLabelText(tr("Iteration:"));
+        choose->setComboBoxItems(items);
+        choose->setComboBoxEditable(false);
+        QHash<QString, std::pair<IterationId, QString>> byItem; // the iteration and its task
+        for (qsizetype i = 0; i < items.size(); ++i) {
+            for (const IterationInfo &it : *list.value) {
+                if (it.id == ids.at(i))
+                    byItem.insert(items.at(i), {it.id, it.task.value_or(QString())});
+            }
         }
-        LaunchRoundDialog dialog({}, this);
-        dialog.setWindowTitle(tr("Resume Iteration %1").arg(id));
-        if (dialog.exec() != QDialog::Accepted)
-            return;
-        RoundConfig config = dialog.config();
-        m_slurm = dialog.slurmSettings();
-        config.resume = id;
-        if (!task.isEmpty())
-            config.task = task;
-        startRound(config);
+        connect(choose, &QInputDialog::textValueSelected, this, [this, byItem](const QString &item) {
+            const auto [id, task] = byItem.value(item);
+            auto *dialog = new LaunchRoundDialog({}, this);
+            dialog->setAttribute(Qt::WA_DeleteOnClose);
+            dialog->setWindowTitle(tr("Resume Iteration %1").arg(id));
+            connect(dialog, &QDialog::accepted, this, [this, dialog, id, task] {
+                RoundConfig config = dialog->config();
+                m_slurm = dialog->slurmSettings();
+                config.resume = id;
+                if (!task.isEmpty())
+                    config.task = task;
+                startRound(config);
+            });
+            dialog->open();
+        });
+        choose->open();
     });
 }
 
@@ -667,18 +603,12 @@ qint64 RoundPanel::plannedAttempts() const
     };
     if (m_iteration.grid)
         cap(qint64(m_iteration.grid->branches) * (m_iteration.grid->refinements + 1));
-    if (!isFollowing()) {
-        if (m_config.maxCalls)
-            cap(*m_config.maxCalls);
-        if (m_config.maxRounds && m_config.workers > 0)
-            cap(qint64(*m_config.maxRounds) * m_config.workers);
-    } else {
-        // Another process's round: the limits it stored with its iteration.
-        if (m_iteration.callLimit)
-            cap(*m_iteration.callLimit);
-        if (m_iteration.roundLimit && m_iteration.maxParallelism.value_or(0) > 0)
-            cap(qint64(*m_iteration.roundLimit) * *m_iteration.maxParallelism);
-    }
+    // The limits the round runs under, stored with its iteration (so the
+    // same for a round run here and one followed in another process).
+    if (m_iteration.callLimit)
+        cap(*m_iteration.callLimit);
+    if (m_iteration.roundLimit && m_iteration.maxParallelism.value_or(0) > 0)
+        cap(qint64(*m_iteration.roundLimit) * *m_iteration.maxParallelism);
     return planned;
 }
 
@@ -716,70 +646,54 @@ void RoundPanel::stopFollowing()
     updateActions();
 }
 
-void RoundPanel::onFollowing(const IterationInfo &info)
+void RoundPanel::connectEvents(RoundEvents *events)
 {
-    clearRound(info.started);
-    m_iteration = info;
-    m_followed = RoundCounters{};
-    m_log->clear();
+    const bool followed = events == m_follower;
+    connect(events, &RoundEvents::iterationStarted, this,
+            [this, followed](const IterationInfo &info, bool resumed) { onIterationStarted(info, resumed, followed); });
+    connect(events, &RoundEvents::cellFinished, this, &RoundPanel::onCell);
+    connect(events, &RoundEvents::countersChanged, this, &RoundPanel::onCounters);
+    connect(events, &RoundEvents::logLine, this, &RoundPanel::appendLog);
+    connect(events, &RoundEvents::finished, this, [this, followed](const RoundSummary &summary) { onFinished(summary, followed); });
+}
+
+void RoundPanel::onIterationStarted(const IterationInfo &info, bool resumed, bool followed)
+{
     const qint64 pid = m_follower->writer().pid;
-    m_state->setText(tr("Following iteration %1, a round running in another process (pid %2); read-only")
-                         .arg(info.id)
-                         .arg(pid));
-    m_status->setCaption(tr("Following pid %1").arg(pid));
-    appendLog(m_state->text());
-    onCounters(m_followed);
+    if (followed) {
+        clearRound(info.started);
+        m_log->clear();
+    }
+    m_iteration = info;
+    if (followed) {
+        m_state->setText(tr("Following iteration %1, a round running in another process (pid %2); read-only")
+                             .arg(info.id)
+                             .arg(pid));
+        m_status->setCaption(tr("Following pid %1").arg(pid));
+        appendLog(m_state->text());
+        showStatus(true);
+    } else {
+        m_state->setText(resumed ? tr("Iteration %1 resumed").arg(info.id) : tr("Iteration %1 running").arg(info.id));
+        m_status->setCaption(tr("Iteration %1").arg(info.id));
+    }
     updateProgress();
-    showStatus(true);
-}
-
-void RoundPanel::onFollowedCells(const IterationInfo &info, const QList<Cell> &cells)
-{
-    if (info.id != m_iteration.id)
+    if (!resumed)
         return;
-    QStringList lines;
-    for (const Cell &c : cells) {
-        if (m_cellIds.contains(c.id))
-            continue;
-        takeCell(c);
-        RoundSession::count(m_followed, c); // as the runner in the other process counts
-        m_followed.rounds = std::max(m_followed.rounds, c.payload.value(QStringLiteral("round")).toInt(-1) + 1);
-        if (cells.size() <= 50)
-            lines.append(c.score ? tr("%1 stored: score %2 (%3)").arg(c.id, QString::number(*c.score, 'g', 6), c.failClass)
-                                 : tr("%1 stored: %2").arg(c.id, c.error.value_or(c.failClass)));
-    }
-    // One append for the batch; a large first batch (a round followed
-    // midway) is summed up rather than listed.
-    if (cells.size() > 50)
-        appendLog(tr("%n cell(s) stored so far", nullptr, int(cells.size())));
-    else if (!lines.isEmpty())
-        appendLog(lines.join(QLatin1Char('\n') + QTime::currentTime().toString(QStringLiteral("HH:mm:ss "))));
-    onCounters(m_followed);
-}
-
-void RoundPanel::onFollowEnded(const IterationInfo &info, IterationStatus status)
-{
-    m_dashboard->flush();
-    if (m_redraw->isActive()) {
-        m_redraw->stop();
-        redrawTree();
-    }
-    showStatus(false);
-    const QString text = status == IterationStatus::Interrupted
-                             ? tr("Iteration %1 interrupted: the process that ran it (pid %2) ended without closing it")
-                                   .arg(info.id)
-                                   .arg(m_follower->writer().pid)
-                             : tr("Iteration %1 %2 in another process (pid %3): %4 cells")
-                                   .arg(info.id)
-                                   .arg(iterationStatusName(status))
-                                   .arg(m_follower->writer().pid)
-                                   .arg(m_cells.size());
-    m_state->setText(text);
-    appendLog(text);
-    emit statusMessage(text);
-    updateActions();
-    emit followingChanged(false);
-    emit roundFinished(info.id, iterationStatusName(status));
+    // The kept cells first (charts need them in stored order), then what arrived meanwhile.
+    const IterationId iteration = info.id;
+    m_awaitingBacklog = true;
+    m_store->iterationData(iteration).then(this, [this, iteration](StoreResult<IterationData> data) {
+        if (m_iteration.id != iteration)
+            return;
+        m_awaitingBacklog = false;
+        if (data.ok()) {
+            m_dashboard->reset(data.value->info.started);
+            for (const Cell &c : std::as_const(data.value->cells))
+                takeCell(c);
+        }
+        for (const Cell &c : std::exchange(m_deferred, {}))
+            takeCell(c);
+    });
 }
 
 void RoundPanel::redrawTree()
@@ -830,11 +744,13 @@ void RoundPanel::onCounters(const RoundCounters &c)
                             .arg(c.running));
 }
 
-void RoundPanel::onFinished(const RoundSummary &summary)
+void RoundPanel::onFinished(const RoundSummary &summary, bool followed)
 {
-    m_manualBar->hide();
-    m_ticker->stop();
-    m_model->tick();
+    if (!followed) {
+        m_manualBar->hide();
+        m_ticker->stop();
+        m_model->tick();
+    }
     m_dashboard->flush();
     showStatus(false);
     if (m_redraw->isActive()) {
@@ -842,18 +758,35 @@ void RoundPanel::onFinished(const RoundSummary &summary)
         redrawTree();
     }
     const QString status = iterationStatusName(summary.status);
-    const QString text = summary.ok()
-                             ? tr("Iteration %1 %2: %3 cells in %4 rounds (%5)")
-                                   .arg(summary.iteration)
-                                   .arg(status)
-                                   .arg(summary.counters.cells)
-                                   .arg(summary.counters.rounds)
-                                   .arg(summary.stopReason)
-                             : tr("Iteration %1 %2: %3").arg(summary.iteration).arg(status, summary.error);
+    const qint64 pid = m_follower->writer().pid;
+    QString text;
+    if (followed) {
+        text = summary.status == IterationStatus::Interrupted
+                   ? tr("Iteration %1 interrupted: the process that ran it (pid %2) ended without closing it")
+                         .arg(summary.iteration)
+                         .arg(pid)
+                   : tr("Iteration %1 %2 in another process (pid %3): %4 cells")
+                         .arg(summary.iteration)
+                         .arg(status)
+                         .arg(pid)
+                         .arg(m_cells.size());
+        appendLog(text);
+    } else {
+        text = summary.ok() ? tr("Iteration %1 %2: %3 cells in %4 rounds (%5)")
+                                  .arg(summary.iteration)
+                                  .arg(status)
+                                  .arg(summary.counters.cells)
+                                  .arg(summary.counters.rounds)
+                                  .arg(summary.stopReason)
+                            : tr("Iteration %1 %2: %3").arg(summary.iteration).arg(status, summary.error);
+    }
     m_state->setText(text);
     emit statusMessage(text);
     updateActions();
-    emit runningChanged(false);
+    if (followed)
+        emit followingChanged(false);
+    else
+        emit runningChanged(false);
     emit roundFinished(summary.iteration, status);
 }
 

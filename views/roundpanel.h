@@ -12,7 +12,6 @@
 
 class QAction;
 class QLabel;
-class QMainWindow;
 class QPlainTextEdit;
 class QTimer;
 class QTreeView;
@@ -26,6 +25,7 @@ class DiscoveryAgent;
 class LiveDashboard;
 class LiveTreeModel;
 class ProjectStore;
+class RoundEvents;
 class RoundFollower;
 class RoundRunner;
 class RoundStatus;
@@ -58,10 +58,6 @@ public:
     /// Kills a round still running and waits for its threads.
     ~RoundPanel() override;
 
-    /// Puts the panel in a dock of `window`, its actions on the window's
-    /// main toolbar and in a Round menu, and its messages in the status bar.
-    void install(QMainWindow *window);
-
     QAction *launchAction() const { return m_launch; }
     QAction *stopAction() const { return m_stop; }
     QAction *resumeAction() const { return m_resume; }
@@ -92,7 +88,7 @@ public:
     QLabel *stateLabel() const { return m_state; }
     QPlainTextEdit *log() const { return m_log; }
     LiveDashboard *dashboard() const { return m_dashboard; }
-    /// The status-bar part: progress and cancel (in the window's status bar after install()).
+    /// The status-bar part: progress and cancel (the main window puts it in its status bar).
     RoundStatus *statusWidget() const { return m_status; }
     RoundFollower *follower() const { return m_follower; }
 
@@ -140,10 +136,11 @@ private:
     void chooseResume();
     void onCell(qint64 iteration, const Cell &cell);
     void onCounters(const RoundCounters &counters);
-    void onFinished(const RoundSummary &summary);
-    void onFollowing(const IterationInfo &info);
-    void onFollowedCells(const IterationInfo &info, const QList<Cell> &cells);
-    void onFollowEnded(const IterationInfo &info, IterationStatus status);
+    /// Shows a round's RoundEvents: one run here (RoundRunner) or one
+    /// followed in another process (m_follower) alike.
+    void connectEvents(RoundEvents *events);
+    void onIterationStarted(const IterationInfo &info, bool resumed, bool followed);
+    void onFinished(const RoundSummary &summary, bool followed);
     /// Shows a stored cell everywhere: tree, drawn tree, dashboard, progress.
     void takeCell(const Cell &cell);
     void clearRound(const QDateTime &started);
@@ -206,7 +203,6 @@ private:
     bool m_resumable = false;   ///< the store has an interrupted or stopped iteration
     quint64 m_resumableQuery = 0; ///< the latest question; older answers are dropped
     QList<Cell> m_deferred;
-    RoundCounters m_followed; ///< counters of a followed round, summed from its cells
     IterationInfo m_iteration;
     RoundConfig m_config;
     std::optional<SlurmSettings> m_slurm; ///< the backend of the next round: Slurm when set, else local

@@ -39,11 +39,11 @@ public:
 
     bool isRunning() const { return m_running; }
 
-public Q_SLOTS:
+public slots:
     void start();
     void stop();
 
-Q_SIGNALS:
+signals:
     /// The run ended with a result (also after Stop: the runs so far).
     void simulated(const QString &label, const dreamrsi::SimulationCurves &curves);
 

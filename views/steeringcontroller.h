@@ -38,7 +38,7 @@ public:
     /// How often answers are looked for (ms).
     void setInterval(int ms);
 
-Q_SIGNALS:
+signals:
     /// The running process answered (applied, or refused with the reason),
     /// or the request was taken back because nobody will answer it.
     void answered(const dreamrsi::SteeringRequest &request, const dreamrsi::SteeringAck &ack);

@@ -94,16 +94,16 @@ bool EvaluationPool::waitForIdle(int timeoutMs)
 void EvaluationPool::onJobStarted(quint64 id)
 {
     if (m_cancelFlags.contains(id))
-        Q_EMIT started(id);
+        emit started(id);
 }
 
 void EvaluationPool::onJobFinished(quint64 id, const EvaluationResult &result)
 {
     if (!m_cancelFlags.remove(id))
         return;
-    Q_EMIT finished(id, result);
+    emit finished(id, result);
     if (m_cancelFlags.isEmpty())
-        Q_EMIT idle();
+        emit idle();
 }
 
 } // namespace dreamrsi

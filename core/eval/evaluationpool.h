@@ -41,7 +41,7 @@ public:
     /// passed; returns true when none is pending.
     bool waitForIdle(int timeoutMs);
 
-Q_SIGNALS:
+signals:
     void started(quint64 id);
     void finished(quint64 id, const dreamrsi::EvaluationResult &result);
     /// Emitted after the last pending job finished.

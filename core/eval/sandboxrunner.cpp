@@ -571,7 +571,7 @@ void SandboxRunner::complete()
         m_result.wallMs = m_clock.elapsed();
     }
     m_result.processGroup = m_pgid;
-    Q_EMIT finished(m_result);
+    emit finished(m_result);
 }
 
 SandboxResult SandboxRunner::run(const SandboxRequest &request, const std::atomic_bool *cancelFlag)

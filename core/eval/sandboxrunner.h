@@ -70,7 +70,7 @@ public:
     /// The mode `Auto` resolves to on this machine.
     static SandboxMode effectiveMode(SandboxMode requested);
 
-Q_SIGNALS:
+signals:
     void finished(const dreamrsi::SandboxResult &result);
 
 private:

@@ -724,7 +724,12 @@ struct RoundRunner::Run
                 addCounters(c);
             }
             log(QStringLiteral("resuming iteration %1: %2 cells kept").arg(iteration).arg(cells.value->size()));
-            emit q->iterationStarted(iteration, tree.plan().branches, tree.plan().refinements, tree.plan().reason, true);
+            IterationInfo running = info;
+            running.maxParallelism = workers; // the limits it runs under now
+            running.roundLimit = config.maxRounds;
+            running.callLimit = config.maxCalls;
+            running.status = IterationStatus::Running;
+            emit q->iterationStarted(running, true);
             emit q->countersChanged(counters);
             return true;
         }
@@ -741,7 +746,7 @@ struct RoundRunner::Run
 
 RoundRunner::RoundRunner(ProjectStore *store, RoundConfig config, std::shared_ptr<DiscoveryAgent> agent,
                          std::shared_ptr<EvaluationBackend> backend, QObject *parent)
-    : QObject(parent)
+    : RoundEvents(parent)
     , m_store(store)
     , m_config(std::move(config))
     , m_agent(std::move(agent))
@@ -974,7 +979,8 @@ void RoundRunner::run()
                          .arg(run.beta)
                          .arg(run.workers)
                          .arg(policy->name()));
-        emit iterationStarted(run.iteration, plan.branches, plan.refinements, plan.reason, false);
+        info.status = IterationStatus::Running;
+        emit iterationStarted(info, false);
         emit countersChanged(run.counters);
     } else {
         QStringList recorded;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "evaluationbackend.h"
+#include "roundevents.h"
 #include "roundtypes.h"
 
 #include "model/cell.h"
@@ -57,11 +58,13 @@ class ProjectStore;
 /// resume rebuilds the steering from the stored events.
 ///
 /// Signals are emitted from the driver thread (listeners in other threads
-/// get them queued), in this order per attempt: attemptStarted, then
+/// get them queued). The RoundEvents ones (iterationStarted, cellFinished,
+/// countersChanged, logLine, finished) are what a round followed in another
+/// process gives too (RoundFollower). In this order per attempt: attemptStarted, then
 /// cellFinished (stored) or attemptAbandoned (killed); attemptProgress
 /// alone comes from the attempt's worker thread, always after its
 /// attemptStarted and before its cellFinished.
-class RoundRunner final : public QObject
+class RoundRunner final : public RoundEvents
 {
     Q_OBJECT
 public:
@@ -89,9 +92,7 @@ public:
     RoundSummary summary() const;
     const RoundConfig &config() const { return m_config; }
 
-Q_SIGNALS:
-    /// The iteration exists (new or resumed), with its grid plan.
-    void iterationStarted(qint64 iteration, int branches, int refinements, const QString &reason, bool resumed);
+signals:
     /// Round `round` (0-based) starts with `batch` (ids in policy order).
     void roundStarted(int round, const QStringList &batch);
     void attemptStarted(const QString &cellId);
@@ -99,11 +100,8 @@ Q_SIGNALS:
     /// submitted, waits with a reason, runs, ended with its queue wait and
     /// run time). Only backends with a scheduler report it.
     void attemptProgress(const QString &cellId, const dreamrsi::EvaluationProgress &progress);
-    /// A cell was stored.
-    void cellFinished(qint64 iteration, const dreamrsi::Cell &cell);
     /// An attempt was killed by stop(StopMode::Kill); it is not stored.
     void attemptAbandoned(const QString &cellId);
-    void logLine(const QString &line);
     /// A steering request was applied and stored (RoundConfig::acceptSteering).
     void steered(const dreamrsi::SteeringEvent &event);
     /// A manual round waits for a person to pick round `round`'s batch:
@@ -111,8 +109,6 @@ Q_SIGNALS:
     void batchWanted(int round, const QStringList &legal, int workers);
     /// The round waits (true) for `continue` after a `pause`, or goes on (false).
     void pausedChanged(bool paused);
-    void countersChanged(const dreamrsi::RoundCounters &counters);
-    void finished(const dreamrsi::RoundSummary &summary);
 
 private:
     struct Run;

@@ -1,10 +1,9 @@
 #pragma once
 
-#include "model/cell.h"
+#include "roundevents.h"
+
 #include "store/storetypes.h"
 
-#include <QList>
-#include <QObject>
 #include <QString>
 
 class QTimer;
@@ -14,16 +13,19 @@ namespace dreamrsi {
 class ProjectStore;
 
 /// Follows a round that another process runs in the open project (opened
-/// read-only: ProjectStore::openReadOnly). Every second, off the GUI
-/// thread, it asks whether the other process still holds the project
-/// (ProjectLock::liveWriter) and then reads what the store committed since
-/// the last look: the newest `running` iteration while none is followed,
-/// the followed iteration's new cells (seq after the last one seen)
-/// otherwise. The liveness check comes before the read, so a round whose
-/// process died shows as interrupted only when it really ended `running`.
+/// read-only: ProjectStore::openReadOnly), as the same RoundEvents a round
+/// run here gives. Every second, off the calling thread, it asks whether
+/// the other process still holds the project (ProjectLock::liveWriter) and
+/// then reads what the store committed since the last look: the newest
+/// `running` iteration while none is followed (iterationStarted), the
+/// followed iteration's new cells (seq after the last one seen) otherwise
+/// (cellFinished each, counted with RoundSession::count, then
+/// countersChanged). The liveness check comes before the read, so a round
+/// whose process died shows as interrupted only when it really ended
+/// `running` (finished with status Interrupted).
 ///
 /// One look at a time; answers that arrive after stop() are dropped.
-class RoundFollower final : public QObject
+class RoundFollower final : public RoundEvents
 {
     Q_OBJECT
 public:
@@ -44,28 +46,21 @@ public:
     void poll();
 
 signals:
-    /// A running iteration of the other process is followed from now on.
-    void following(const dreamrsi::IterationInfo &info);
-    /// Cells stored since the last look, in seq order (possibly the whole
-    /// iteration at the first look).
-    void cellsArrived(const dreamrsi::IterationInfo &info, const QList<dreamrsi::Cell> &cells);
-    /// The followed iteration is no longer running: `status` as stored, or
-    /// Interrupted when its process ended without closing it. Following stops.
-    void iterationEnded(const dreamrsi::IterationInfo &info, dreamrsi::IterationStatus status);
     /// The other process no longer holds the project, no round being
     /// followed. Following stops.
     void writerGone();
-    /// A read failed; following goes on.
-    void failed(const QString &message);
 
 private:
     void look(bool writerAlive);
+    void take(const IterationData &data);
 
     ProjectStore *m_store;
     QTimer *m_timer = nullptr;
     WriterInfo m_writer;
     IterationId m_iteration = 0;
+    IterationInfo m_info; ///< of the iteration followed
     qint64 m_lastSeq = -1;
+    RoundCounters m_counters;
     quint64 m_epoch = 0; ///< bumped by start/stop: answers of older looks are dropped
     bool m_busy = false;
 };

@@ -1,5 +1,7 @@
 #include "roundfollower.h"
 
+#include "roundsession.h"
+
 #include "store/projectlock.h"
 #include "store/projectstore.h"
 
@@ -9,7 +11,7 @@
 namespace dreamrsi {
 
 RoundFollower::RoundFollower(ProjectStore *store, QObject *parent)
-    : QObject(parent)
+    : RoundEvents(parent)
     , m_store(store)
     , m_timer(new QTimer(this))
 {
@@ -24,7 +26,9 @@ void RoundFollower::start(const WriterInfo &writer)
     ++m_epoch;
     m_writer = writer;
     m_iteration = 0;
+    m_info = IterationInfo{};
     m_lastSeq = -1;
+    m_counters = RoundCounters{};
     m_busy = false;
     m_timer->start();
     poll();
@@ -71,7 +75,7 @@ void RoundFollower::look(bool writerAlive)
                 return;
             m_busy = false;
             if (!list.ok()) {
-                emit failed(list.error);
+                emit logLine(QStringLiteral("error: ") + list.error);
                 return;
             }
             std::optional<IterationInfo> running;
@@ -87,8 +91,11 @@ void RoundFollower::look(bool writerAlive)
             if (!running)
                 return; // the other process holds the project between rounds
             m_iteration = running->id;
+            m_info = *running;
             m_lastSeq = -1;
-            emit following(*running);
+            m_counters = RoundCounters{};
+            emit iterationStarted(*running, false);
+            emit countersChanged(m_counters);
             // Its cells at once, not a second later.
             if (epoch == m_epoch) {
                 m_busy = true;
@@ -102,22 +109,51 @@ void RoundFollower::look(bool writerAlive)
             return;
         m_busy = false;
         if (!data.ok()) {
-            emit failed(data.error);
+            emit logLine(QStringLiteral("error: ") + data.error);
             return;
         }
-        const IterationInfo &info = data.value->info;
-        if (!data.value->cells.isEmpty()) {
-            m_lastSeq = data.value->cells.last().seq;
-            emit cellsArrived(info, data.value->cells);
-        }
+        take(*data.value);
         if (epoch != m_epoch)
             return;
+        const IterationInfo &info = data.value->info;
         if (info.status != IterationStatus::Running || !writerAlive) {
-            const IterationStatus status = info.status == IterationStatus::Running ? IterationStatus::Interrupted : info.status;
             stop();
-            emit iterationEnded(info, status);
+            RoundSummary summary;
+            summary.iteration = info.id;
+            summary.status = info.status == IterationStatus::Running ? IterationStatus::Interrupted : info.status;
+            summary.counters = m_counters;
+            if (info.grid)
+                summary.grid = GridPlan{info.grid->branches, info.grid->refinements, info.gridReason};
+            summary.stopReason = summary.status == IterationStatus::Interrupted
+                                     ? QStringLiteral("its process ended without closing it")
+                                     : QStringLiteral("ended in another process");
+            emit finished(summary);
         }
     });
+}
+
+void RoundFollower::take(const IterationData &data)
+{
+    if (data.cells.isEmpty())
+        return;
+    const quint64 epoch = m_epoch;
+    m_lastSeq = data.cells.constLast().seq;
+    // A round followed midway arrives as one large first look: summed up, not listed.
+    const bool listed = data.cells.size() <= 50;
+    for (const Cell &c : data.cells) {
+        RoundSession::count(m_counters, c); // as the runner in the other process counts
+        m_counters.rounds = std::max(m_counters.rounds, c.payload.value(QStringLiteral("round")).toInt(-1) + 1);
+        emit cellFinished(data.info.id, c);
+        if (epoch != m_epoch)
+            return; // a listener stopped following
+        if (listed) {
+            emit logLine(c.score ? QStringLiteral("%1 stored: score %2 (%3)").arg(c.id, QString::number(*c.score, 'g', 6), c.failClass)
+                                 : QStringLiteral("%1 stored: %2").arg(c.id, c.error.value_or(c.failClass)));
+        }
+    }
+    if (!listed)
+        emit logLine(QStringLiteral("%1 cells stored so far").arg(data.cells.size()));
+    emit countersChanged(m_counters);
 }
 
 } // namespace dreamrsi

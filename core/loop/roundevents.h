@@ -1,0 +1,42 @@
+#pragma once
+
+#include "roundtypes.h"
+
+#include "model/cell.h"
+#include "store/storetypes.h"
+
+#include <QObject>
+#include <QString>
+
+namespace dreamrsi {
+
+/// What a live round tells whoever shows it, the same whether this process
+/// runs the round (RoundRunner) or another process does and this one reads
+/// what it stores (RoundFollower). A view connects to these five signals
+/// once and shows either; the runner adds the signals only the process that
+/// runs a round can give (attempts in flight, steering, manual batches).
+///
+/// Order: iterationStarted, then cellFinished for each stored cell in seq
+/// order with countersChanged after it (the follower: after each look's
+/// cells), then finished once. logLine may come at any time.
+class RoundEvents : public QObject
+{
+    Q_OBJECT
+public:
+    using QObject::QObject;
+
+signals:
+    /// The iteration runs (new, resumed, or found running in another
+    /// process): its grid plan and the limits it runs under.
+    void iterationStarted(const dreamrsi::IterationInfo &info, bool resumed);
+    /// A cell was stored.
+    void cellFinished(qint64 iteration, const dreamrsi::Cell &cell);
+    /// The round's counters, counted the same way on both sides (RoundSession::count).
+    void countersChanged(const dreamrsi::RoundCounters &counters);
+    void logLine(const QString &line);
+    /// The iteration is no longer running: how it ended. A round followed
+    /// whose process died without closing it ends Interrupted.
+    void finished(const dreamrsi::RoundSummary &summary);
+};
+
+} // namespace dreamrsi

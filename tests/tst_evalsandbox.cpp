@@ -6,6 +6,7 @@
 #include "eval/evaluationpool.h"
 #include "eval/evaluator.h"
 #include "eval/failureclassifier.h"
+#include "eval/sandboxisolation.h"
 #include "eval/sandboxrunner.h"
 #include "model/cell.h"
 
@@ -60,6 +61,7 @@ private slots:
     void secretsAreScrubbed_data();
     void secretsAreScrubbed();
     void scrubbedNames();
+    void bubblewrapArgumentsOfARequest();
     void cancelKillsTheGroup();
     void candidateFailuresAreClassified_data();
     void candidateFailuresAreClassified();
@@ -284,6 +286,35 @@ void TestEvalSandbox::secretsAreScrubbed()
     QVERIFY(!result.standardOutput.contains("sk-dreamrsi-test"));
     QVERIFY(!result.standardOutput.contains("ghp-dreamrsi-test"));
     QVERIFY(!result.standardOutput.contains("proxy.invalid"));
+}
+
+// The isolation policy without running anything: what bwrap is asked to show.
+void TestEvalSandbox::bubblewrapArgumentsOfARequest()
+{
+    QTemporaryDir outside(QDir::tempPath() + QStringLiteral("/iso-XXXXXX"));
+    QVERIFY(outside.isValid());
+    const QString script = outside.filePath(QStringLiteral("eval.py"));
+    QFile f(script);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.close();
+    const QString work = outside.filePath(QStringLiteral("work"));
+    SandboxRequest request;
+    request.program = QStringLiteral("/bin/sh");
+    // A /tmp file named inside an argument is bound back read-only, once;
+    // a missing one and the work folder's own files are not.
+    request.arguments = {QStringLiteral("-c"), QStringLiteral("python3 %1 %1 /tmp/none-such %2/x").arg(script, work)};
+    const QStringList args = SandboxIsolation::bubblewrapArguments(request, work);
+    const QStringList base = SandboxIsolation::baseArguments();
+    QCOMPARE(args.mid(0, base.size()), base);
+    QVERIFY(base.contains(QStringLiteral("--unshare-all")) && base.contains(QStringLiteral("--die-with-parent")));
+    QCOMPARE(args.count(script), 2); // --ro-bind script script
+    QCOMPARE(args.at(args.indexOf(script) - 1), QStringLiteral("--ro-bind"));
+    QVERIFY(!args.contains(QStringLiteral("/tmp/none-such")));
+    const qsizetype bind = args.indexOf(QStringLiteral("--bind"));
+    QVERIFY(bind > 0);
+    QCOMPARE(args.mid(bind, 5), (QStringList{QStringLiteral("--bind"), work, work, QStringLiteral("--chdir"), work}));
+    QCOMPARE(args.mid(bind + 5), (QStringList{QStringLiteral("--"), request.program} + request.arguments));
+    QVERIFY(!args.contains(QStringLiteral("--dev-bind"))); // no GPU asked
 }
 
 void TestEvalSandbox::scrubbedNames()

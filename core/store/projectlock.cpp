@@ -16,20 +16,25 @@ QString lockPathFor(const QString &projectPath)
     return QFileInfo(projectPath).absoluteFilePath() + QStringLiteral(".lock");
 }
 
-std::optional<WriterInfo> liveWriter(const QString &projectPath)
+Held heldState(const QString &lockPath)
 {
-    const QString lockPath = lockPathFor(projectPath);
     const int fd = ::open(QFile::encodeName(lockPath).constData(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return std::nullopt; // no lock file: nobody writes the project
+        return Held::NoFile;
     bool held = false;
     if (::flock(fd, LOCK_SH | LOCK_NB) == 0)
         ::flock(fd, LOCK_UN);
     else
         held = errno == EWOULDBLOCK;
     ::close(fd);
-    if (!held)
-        return std::nullopt;
+    return held ? Held::Yes : Held::No;
+}
+
+std::optional<WriterInfo> liveWriter(const QString &projectPath)
+{
+    const QString lockPath = lockPathFor(projectPath);
+    if (heldState(lockPath) != Held::Yes)
+        return std::nullopt; // no lock file, or one nobody holds: nobody writes the project
     WriterInfo info;
     QLockFile lock(lockPath);
     if (!lock.getLockInfo(&info.pid, &info.host, &info.application)) {

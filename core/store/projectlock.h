@@ -11,6 +11,11 @@ namespace dreamrsi::ProjectLock {
 /// The lock file that ProjectWriter holds while a process writes `projectPath`.
 QString lockPathFor(const QString &projectPath);
 
+/// Whether a process holds the flock(2) of `lockPath` (the probe described
+/// at liveWriter()); NoFile when there is no such file.
+enum class Held { Yes, No, NoFile };
+Held heldState(const QString &lockPath);
+
 /// The live process holding `projectPath` for writing, or nullopt when no
 /// process holds it (no lock file, or one left by a process that died).
 ///

@@ -2,6 +2,7 @@
 
 #include "artifactstore.h"
 #include "cellcolumns.h"
+#include "projectlock.h"
 #include "schema.h"
 #include "sqliteconnection.h"
 #include "sqlitestatement.h"
@@ -18,10 +19,6 @@
 
 #include <algorithm>
 #include <cmath>
-
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
 
 namespace dreamrsi {
 
@@ -301,12 +298,7 @@ bool unreadableAndUnheld(const QString &lockPath, QLockFile &lock)
         QString host, app;
         if (lock.getLockInfo(&pid, &host, &app))
             return false;
-        const int fd = ::open(QFile::encodeName(lockPath).constData(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-            return false;
-        const bool free = ::flock(fd, LOCK_EX | LOCK_NB) == 0;
-        ::close(fd);
-        return free;
+        return ProjectLock::heldState(lockPath) == ProjectLock::Held::No;
     };
     if (!check())
         return false;
@@ -380,13 +372,7 @@ StoreResult<std::unique_ptr<ProjectWriter>> ProjectWriter::openImpl(const QStrin
     }
     // WAL: readers keep reading while the writer commits; NORMAL is durable
     // against a crash of the process (not of the machine) and never corrupts.
-    sqlite3_stmt *stmt = nullptr;
-    QString mode;
-    if (sqlite3_prepare_v2(d.db->handle(), "PRAGMA journal_mode = WAL;", -1, &stmt, nullptr) == SQLITE_OK
-        && sqlite3_step(stmt) == SQLITE_ROW)
-        mode = QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(stmt, 0)));
-    sqlite3_finalize(stmt);
-    if (mode != QLatin1String("wal"))
+    if (d.db->queryText("PRAGMA journal_mode = WAL;", nullptr) != QLatin1String("wal"))
         return R::failure(QStringLiteral("%1: cannot switch the database to WAL mode: %2 (is the location read-only?)")
                               .arg(path, d.db->lastError()));
     if (!d.db->exec("PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = 67108864;", &error))

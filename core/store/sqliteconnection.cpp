@@ -50,7 +50,8 @@ bool SqliteConnection::exec(const char *sql, QString *error)
     return true;
 }
 
-std::optional<qint64> SqliteConnection::queryInt(const char *sql, QString *error)
+template<typename T, typename Column>
+std::optional<T> SqliteConnection::queryOne(const char *sql, QString *error, Column column)
 {
     sqlite3_stmt *stmt = nullptr;
     int rc = sqlite3_prepare_v2(m_db, sql, -1, &stmt, nullptr);
@@ -61,13 +62,25 @@ std::optional<qint64> SqliteConnection::queryInt(const char *sql, QString *error
         return std::nullopt;
     }
     rc = sqlite3_step(stmt);
-    std::optional<qint64> result;
+    std::optional<T> result;
     if (rc == SQLITE_ROW)
-        result = sqlite3_column_int64(stmt, 0);
+        result = column(stmt);
     else if (error)
         *error = rc == SQLITE_DONE ? QStringLiteral("query returned no row") : lastError();
     sqlite3_finalize(stmt);
     return result;
+}
+
+std::optional<qint64> SqliteConnection::queryInt(const char *sql, QString *error)
+{
+    return queryOne<qint64>(sql, error, [](sqlite3_stmt *stmt) { return sqlite3_column_int64(stmt, 0); });
+}
+
+std::optional<QString> SqliteConnection::queryText(const char *sql, QString *error)
+{
+    return queryOne<QString>(sql, error, [](sqlite3_stmt *stmt) {
+        return QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(stmt, 0)));
+    });
 }
 
 QString SqliteConnection::lastError() const

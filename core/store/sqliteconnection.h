@@ -34,6 +34,8 @@ public:
     bool exec(const char *sql, QString *error);
     /// Runs a query returning one integer (e.g. a pragma); nullopt and *error on failure.
     std::optional<qint64> queryInt(const char *sql, QString *error);
+    /// The same for one text value.
+    std::optional<QString> queryText(const char *sql, QString *error);
     /// sqlite3_errmsg of the connection.
     QString lastError() const;
     int lastErrorCode() const;
@@ -41,6 +43,9 @@ public:
     int changes() const;
 
 private:
+    /// The first column of the first row of `sql`, read by `column`.
+    template<typename T, typename Column>
+    std::optional<T> queryOne(const char *sql, QString *error, Column column);
     SqliteConnection() = default;
     sqlite3 *m_db = nullptr;
     QString m_path;

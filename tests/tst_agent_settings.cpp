@@ -3,8 +3,8 @@
 // typed in go to the session's memory only, never into QSettings.
 #include "agent/pricetable.h"
 #include "agent/sessionkeys.h"
-#include "appsettings.h"
-#include "settingsdialog.h"
+#include "session/appsettings.h"
+#include "window/settingsdialog.h"
 
 #include <QApplication>
 #include <QFile>

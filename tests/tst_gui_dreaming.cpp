@@ -1,10 +1,10 @@
 // The Dreaming view over a project: the built-in improver's versions arrive
 // in the table and the workspace with their results, the proposal can be
 // reviewed in the approval dialog, and Cancel stops a dream.
-#include "dreamingdialog.h"
-#include "workspace.h"
+#include "policies/dreamingdialog.h"
+#include "session/workspace.h"
 
-#include "approvaldialog.h"
+#include "policies/approvaldialog.h"
 #include "replay/synthworld.h"
 #include "store/projectstore.h"
 #include "store/projectwriter.h"

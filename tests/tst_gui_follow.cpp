@@ -9,15 +9,15 @@
 // progress counts what its stored limits allow, and nothing that writes
 // (Dream…) is offered while the project is read-only.
 #include "storetestsupport.h"
-#include "dreamingdialog.h"
-#include "livedashboard.h"
-#include "livetreemodel.h"
-#include "mainwindow.h"
-#include "projectsession.h"
+#include "policies/dreamingdialog.h"
+#include "live/livedashboard.h"
+#include "live/livetreemodel.h"
+#include "window/mainwindow.h"
+#include "session/projectsession.h"
 #include "loop/roundfollower.h"
-#include "roundpanel.h"
-#include "roundstatus.h"
-#include "workspace.h"
+#include "live/roundpanel.h"
+#include "live/roundstatus.h"
+#include "session/workspace.h"
 
 #include "store/projectstore.h"
 

@@ -1,10 +1,10 @@
 // The inspector and its parts: unified diff (dtl), syntax guessing, Markdown
 // proposal, metrics, evaluator output; figure export sizes.
-#include "codehighlighter.h"
-#include "figureexport.h"
-#include "inspectorwidget.h"
+#include "tree/codehighlighter.h"
+#include "figures/figureexport.h"
+#include "tree/inspectorwidget.h"
 #include "model/treejson.h"
-#include "unifieddiff.h"
+#include "tree/unifieddiff.h"
 
 #include <QFile>
 #include <QImage>

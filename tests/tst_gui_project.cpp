@@ -4,14 +4,14 @@
 // `dreamrsi approve` exactly as the approval dialog judges it, and the
 // workspace's row signals let the project dock insert rows.
 #include "clirunsupport.h"
-#include "approvaldialog.h"
-#include "frontierpage.h"
-#include "mainwindow.h"
-#include "policiespage.h"
-#include "projectsession.h"
-#include "projecttreemodel.h"
-#include "settingsdialog.h"
-#include "workspace.h"
+#include "policies/approvaldialog.h"
+#include "replayview/frontierpage.h"
+#include "window/mainwindow.h"
+#include "policies/policiespage.h"
+#include "session/projectsession.h"
+#include "window/projecttreemodel.h"
+#include "window/settingsdialog.h"
+#include "session/workspace.h"
 
 #include <QAbstractItemModelTester>
 #include <QJsonArray>

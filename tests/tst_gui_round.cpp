@@ -8,12 +8,12 @@
 #include "storetestsupport.h"
 #include "roundtestsupport.h"
 
-#include "launchrounddialog.h"
-#include "livedashboard.h"
-#include "livetreemodel.h"
-#include "roundpanel.h"
-#include "roundstatus.h"
-#include "treeview.h"
+#include "live/launchrounddialog.h"
+#include "live/livedashboard.h"
+#include "live/livetreemodel.h"
+#include "live/roundpanel.h"
+#include "live/roundstatus.h"
+#include "tree/treeview.h"
 
 #include "store/projectstore.h"
 

@@ -7,11 +7,11 @@
 
 #include "loop/counterfactualloop.h"
 #include "loop/policyimprover.h"
-#include "progresspage.h"
-#include "qcp.h"
+#include "progress/progresspage.h"
+#include "figures/qcp.h"
 #include "replay/synthworld.h"
-#include "simulationdialog.h"
-#include "workspace.h"
+#include "progress/simulationdialog.h"
+#include "session/workspace.h"
 
 #include <QComboBox>
 #include <QFileInfo>

@@ -6,9 +6,9 @@
 #include "looptestsupport.h"
 #include "storetestsupport.h"
 
-#include "livetreemodel.h"
-#include "roundpanel.h"
-#include "steeringcontroller.h"
+#include "live/livetreemodel.h"
+#include "live/roundpanel.h"
+#include "live/steeringcontroller.h"
 
 #include "loop/localevaluationbackend.h"
 #include "loop/policyimprover.h"

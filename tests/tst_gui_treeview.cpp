@@ -1,12 +1,12 @@
 // The discovery-tree view: layout on small hand-made trees, the style of
 // each cell (best mark, glyph per fail class, overlay), painted pixels, and
 // the 10,000-cell render benchmark.
-#include "colormap.h"
-#include "failglyph.h"
+#include "tree/colormap.h"
+#include "tree/failglyph.h"
 #include "model/treejson.h"
-#include "treelayout.h"
-#include "treerenderer.h"
-#include "treeview.h"
+#include "tree/treelayout.h"
+#include "tree/treerenderer.h"
+#include "tree/treeview.h"
 
 #include <QElapsedTimer>
 #include <QImage>

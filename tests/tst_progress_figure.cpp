@@ -3,16 +3,16 @@
 // 6–9 pt, the page the size asked, whole-number ticks on the calls axis, a
 // labelled line where each iteration starts. Then `dreamrsi plot progress`
 // on two projects made here, and the Progress tab following the workspace.
-#include "figureexport.h"
-#include "figurelayout.h"
+#include "figures/figureexport.h"
+#include "figures/figurelayout.h"
 #include "commands.h"
-#include "progresspage.h"
-#include "progressplot.h"
+#include "progress/progresspage.h"
+#include "progress/progressplot.h"
 #include "progresstestdata.h"
-#include "qcp.h"
+#include "figures/qcp.h"
 #include "store/projectreader.h"
 #include "store/projectwriter.h"
-#include "workspace.h"
+#include "session/workspace.h"
 
 #include <QApplication>
 #include <QFontMetrics>

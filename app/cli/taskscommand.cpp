@@ -20,17 +20,11 @@ const char *const tasksUsage = "usage: dreamrsi tasks\n\nLists the built-in task
 int runTasksCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     QCommandLineParser parser;
-    CommandLine::Problem problem;
-    switch (CommandLine::parse(parser, {}, args, &problem)) {
-    case CommandLine::Outcome::Help:
-        out << tasksUsage;
-        return 0;
-    case CommandLine::Outcome::Error:
-        err << "dreamrsi tasks: unknown option '" << problem.argument << "'\n" << tasksUsage;
-        return 2;
-    case CommandLine::Outcome::Run:
-        break;
-    }
+    if (const std::optional<int> answered = CommandLine::parseOrAnswer(parser, {}, args, tasksUsage, out, [&err](const QString &message) {
+            err << "dreamrsi tasks: " << message << '\n' << tasksUsage;
+            return 2;
+        }))
+        return *answered;
     if (!parser.positionalArguments().isEmpty()) {
         err << "dreamrsi tasks: unexpected argument '" << parser.positionalArguments().constFirst() << "'\n" << tasksUsage;
         return 2;

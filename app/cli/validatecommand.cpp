@@ -20,17 +20,11 @@ const char *const validateUsage =
 int runValidateCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     QCommandLineParser parser;
-    CommandLine::Problem problem;
-    switch (CommandLine::parse(parser, {}, args, &problem)) {
-    case CommandLine::Outcome::Help:
-        out << validateUsage;
-        return 0;
-    case CommandLine::Outcome::Error:
-        err << "dreamrsi validate: unknown option '" << problem.argument << "'\n" << validateUsage;
-        return 2;
-    case CommandLine::Outcome::Run:
-        break;
-    }
+    if (const std::optional<int> answered = CommandLine::parseOrAnswer(parser, {}, args, validateUsage, out, [&err](const QString &message) {
+            err << "dreamrsi validate: " << message << '\n' << validateUsage;
+            return 2;
+        }))
+        return *answered;
     const QStringList files = parser.positionalArguments();
     if (files.isEmpty()) {
         err << validateUsage;

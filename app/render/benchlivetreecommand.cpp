@@ -1,4 +1,4 @@
-// `dreamrsi bench livetree`: its arguments; the benchmark is views/livetreebench.cpp.
+// `dreamrsi bench livetree`: its arguments; the benchmark is livetreebench.cpp.
 #include "commands.h"
 
 #include "benches.h"

@@ -1,5 +1,5 @@
 // dreamrsi-workbench: the GUI. The window itself lives in the views library.
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

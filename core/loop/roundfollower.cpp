@@ -2,6 +2,7 @@
 
 #include "roundsession.h"
 
+#include "model/attemptpayload.h"
 #include "store/projectlock.h"
 #include "store/projectstore.h"
 
@@ -142,7 +143,7 @@ void RoundFollower::take(const IterationData &data)
     const bool listed = data.cells.size() <= 50;
     for (const Cell &c : data.cells) {
         RoundSession::count(m_counters, c); // as the runner in the other process counts
-        m_counters.rounds = std::max(m_counters.rounds, c.payload.value(QStringLiteral("round")).toInt(-1) + 1);
+        m_counters.rounds = std::max(m_counters.rounds, AttemptPayload::roundOf(c).value_or(-1) + 1);
         emit cellFinished(data.info.id, c);
         if (epoch != m_epoch)
             return; // a listener stopped following

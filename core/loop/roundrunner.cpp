@@ -1,5 +1,7 @@
 #include "roundrunner.h"
 
+#include "model/attemptpayload.h"
+
 #include "evaluationbackend.h"
 #include "roundattempt.h"
 #include "roundsession.h"
@@ -395,7 +397,7 @@ struct RoundRunner::Run
                 history.append(recordOf(c, number));
                 opened.insert(c.branch);
                 depth = std::max(depth, c.attempt + 1);
-                rounds = std::max(rounds, c.payload.value(QStringLiteral("round")).toInt(-1) + 1);
+                rounds = std::max(rounds, AttemptPayload::roundOf(c).value_or(-1) + 1);
             }
             if (entries && it.source.isEmpty()) {
                 GridHistoryEntry e;
@@ -511,42 +513,40 @@ struct RoundRunner::Run
             payload.insert(QStringLiteral("proposal"), r.outcome.proposal);
             payload.insert(QStringLiteral("program"), r.outcome.program);
         }
-        QJsonObject agent;
-        agent.insert(QStringLiteral("name"), q->m_agent->kind());
-        agent.insert(QStringLiteral("model"), usage.model.isEmpty() ? q->m_agent->model() : usage.model);
-        agent.insert(QStringLiteral("tokens_in"), usage.tokensIn);
-        agent.insert(QStringLiteral("tokens_out"), usage.tokensOut);
-        agent.insert(QStringLiteral("cost"), usage.usd);
-        agent.insert(QStringLiteral("latency_s"), usage.latencyS);
-        agent.insert(QStringLiteral("retries"), usage.retries);
-        agent.insert(QStringLiteral("requests"), usage.calls);
-        payload.insert(QStringLiteral("agent"), agent);
-        QJsonObject timing;
-        timing.insert(QStringLiteral("agent_s"), r.agentSeconds);
-        timing.insert(QStringLiteral("eval_s"), r.evalSeconds);
-        timing.insert(QStringLiteral("wall_s"), r.wallSeconds);
+        AttemptPayload::Agent agent;
+        agent.name = q->m_agent->kind();
+        agent.model = usage.model.isEmpty() ? q->m_agent->model() : usage.model;
+        agent.tokensIn = usage.tokensIn;
+        agent.tokensOut = usage.tokensOut;
+        agent.cost = usage.usd;
+        agent.latencyS = usage.latencyS;
+        agent.retries = usage.retries;
+        agent.requests = usage.calls;
+        payload.insert(QLatin1String(AttemptPayload::Key::agent), agent.toJson());
+        AttemptPayload::Timing timing;
+        timing.agentS = r.agentSeconds;
+        timing.evalS = r.evalSeconds;
+        timing.wallS = r.wallSeconds;
         if (r.scheduling) {
             // Where the evaluation ran: its job, and the queue wait apart from the run.
             const EvaluationProgress &p = *r.scheduling;
-            if (p.queueWaitS)
-                timing.insert(QStringLiteral("queue_wait_s"), *p.queueWaitS);
-            if (p.runS)
-                timing.insert(QStringLiteral("run_s"), *p.runS);
-            QJsonObject scheduler;
-            scheduler.insert(QStringLiteral("backend"), p.backend);
-            scheduler.insert(QStringLiteral("job_id"), p.jobId);
-            scheduler.insert(QStringLiteral("state"), p.state);
-            if (!p.reason.isEmpty() && p.reason != QLatin1String("None"))
-                scheduler.insert(QStringLiteral("reason"), p.reason);
-            scheduler.insert(QStringLiteral("submits"), p.submits);
-            payload.insert(QStringLiteral("scheduler"), scheduler);
+            timing.queueWaitS = p.queueWaitS;
+            timing.runS = p.runS;
+            AttemptPayload::Scheduler scheduler;
+            scheduler.backend = p.backend;
+            scheduler.jobId = p.jobId;
+            scheduler.state = p.state;
+            if (p.reason != QLatin1String("None"))
+                scheduler.reason = p.reason;
+            scheduler.submits = p.submits;
+            payload.insert(QLatin1String(AttemptPayload::Key::scheduler), scheduler.toJson());
         }
         // When the attempt ended (UTC): the live dashboard's time axis, for
         // this process and for a workbench following the round from another.
-        timing.insert(QStringLiteral("ended"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
-        payload.insert(QStringLiteral("timing"), timing);
-        payload.insert(QStringLiteral("round"), r.round);
-        payload.insert(QStringLiteral("workspace"), QDir(artifactDir).relativeFilePath(r.workspace));
+        timing.ended = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+        payload.insert(QLatin1String(AttemptPayload::Key::timing), timing.toJson());
+        payload.insert(QLatin1String(AttemptPayload::Key::round), r.round);
+        payload.insert(QLatin1String(AttemptPayload::Key::workspace), QDir(artifactDir).relativeFilePath(r.workspace));
         c.payload = payload;
         return c;
     }

@@ -1,5 +1,7 @@
 #include "roundsession.h"
 
+#include "model/attemptpayload.h"
+
 #include "localevaluationbackend.h"
 #include "slurmevaluationbackend.h"
 
@@ -30,10 +32,10 @@ void RoundSession::count(RoundCounters &counters, const Cell &cell)
 {
     counters.cells += 1;
     counters.calls += 1;
-    const QJsonObject agent = cell.payload.value(QStringLiteral("agent")).toObject();
-    counters.tokensIn += agent.value(QStringLiteral("tokens_in")).toInteger();
-    counters.tokensOut += agent.value(QStringLiteral("tokens_out")).toInteger();
-    counters.usd += agent.value(QStringLiteral("cost")).toDouble();
+    const AttemptPayload::Agent agent = AttemptPayload::agentOf(cell);
+    counters.tokensIn += agent.tokensIn;
+    counters.tokensOut += agent.tokensOut;
+    counters.usd += agent.cost;
     if (cell.score && std::isfinite(*cell.score) && (!counters.bestScore || *cell.score > *counters.bestScore))
         counters.bestScore = cell.score;
 }

@@ -2,6 +2,8 @@
 
 #include "sqlitestatement.h"
 
+#include "model/attemptpayload.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTimeZone>
@@ -87,32 +89,32 @@ CellColumns CellColumns::split(const QJsonObject &payload)
     // own columns, with the scalar fields derived from them, for queries.
     CellColumns c;
     QJsonObject rest = payload;
-    c.proposal = takeString(rest, "proposal");
-    c.program = takeString(rest, "program");
-    c.stdoutText = takeString(rest, "stdout");
-    c.stderrText = takeString(rest, "stderr");
-    const QJsonValue metrics = rest.value(key("metrics"));
+    c.proposal = takeString(rest, AttemptPayload::Key::proposal);
+    c.program = takeString(rest, AttemptPayload::Key::program);
+    c.stdoutText = takeString(rest, AttemptPayload::Key::stdoutText);
+    c.stderrText = takeString(rest, AttemptPayload::Key::stderrText);
+    const QJsonValue metrics = rest.value(key(AttemptPayload::Key::metrics));
     if (metrics.isObject()) {
         c.metrics = compactJson(metrics.toObject());
-        c.wall = number(metrics.toObject(), "wall_s");
+        c.wall = number(metrics.toObject(), AttemptPayload::Timing::wallKey);
     }
-    const QJsonValue agent = rest.value(key("agent"));
+    const QJsonValue agent = rest.value(key(AttemptPayload::Key::agent));
     if (agent.isObject()) {
         const QJsonObject a = agent.toObject();
         c.agent = compactJson(a);
-        c.agentName = string(a, "name");
-        c.model = string(a, "model");
-        c.tokensIn = integer(a, "tokens_in");
-        c.tokensOut = integer(a, "tokens_out");
-        c.cost = number(a, "cost");
+        c.agentName = string(a, AttemptPayload::Agent::nameKey);
+        c.model = string(a, AttemptPayload::Agent::modelKey);
+        c.tokensIn = integer(a, AttemptPayload::Agent::tokensInKey);
+        c.tokensOut = integer(a, AttemptPayload::Agent::tokensOutKey);
+        c.cost = number(a, AttemptPayload::Agent::costKey);
     }
-    const QJsonValue timing = rest.value(key("timing"));
+    const QJsonValue timing = rest.value(key(AttemptPayload::Key::timing));
     if (timing.isObject()) {
         const QJsonObject t = timing.toObject();
         c.timing = compactJson(t);
-        c.agentWall = number(t, "agent_s");
-        c.evalWall = number(t, "eval_s");
-        if (const std::optional<double> wall = number(t, "wall_s"))
+        c.agentWall = number(t, AttemptPayload::Timing::agentKey);
+        c.evalWall = number(t, AttemptPayload::Timing::evalKey);
+        if (const std::optional<double> wall = number(t, AttemptPayload::Timing::wallKey))
             c.wall = wall;
     }
     c.payload = compactJson(rest);
@@ -126,21 +128,21 @@ QJsonObject CellColumns::join(const std::optional<QString> &proposal, const std:
 {
     QJsonObject o = parseObject(payload);
     if (proposal)
-        o.insert(key("proposal"), *proposal);
+        o.insert(key(AttemptPayload::Key::proposal), *proposal);
     if (program)
-        o.insert(key("program"), *program);
+        o.insert(key(AttemptPayload::Key::program), *program);
     if (stdoutText)
-        o.insert(key("stdout"), *stdoutText);
+        o.insert(key(AttemptPayload::Key::stdoutText), *stdoutText);
     if (stderrText)
-        o.insert(key("stderr"), *stderrText);
+        o.insert(key(AttemptPayload::Key::stderrText), *stderrText);
     // Rows written before the payload kept these objects have them only in
     // their own columns.
-    if (!metrics.isEmpty() && !o.contains(key("metrics")))
-        o.insert(key("metrics"), parseObject(metrics));
-    if (!agent.isEmpty() && !o.contains(key("agent")))
-        o.insert(key("agent"), parseObject(agent));
-    if (!timing.isEmpty() && !o.contains(key("timing")))
-        o.insert(key("timing"), parseObject(timing));
+    if (!metrics.isEmpty() && !o.contains(key(AttemptPayload::Key::metrics)))
+        o.insert(key(AttemptPayload::Key::metrics), parseObject(metrics));
+    if (!agent.isEmpty() && !o.contains(key(AttemptPayload::Key::agent)))
+        o.insert(key(AttemptPayload::Key::agent), parseObject(agent));
+    if (!timing.isEmpty() && !o.contains(key(AttemptPayload::Key::timing)))
+        o.insert(key(AttemptPayload::Key::timing), parseObject(timing));
     return o;
 }
 

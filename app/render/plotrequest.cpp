@@ -1,0 +1,318 @@
+#include "plotrequest.h"
+
+#include "figures/figuredata.h"
+#include "figures/figureexport.h"
+#include "figures/figurelayout.h"
+#include "model/treejson.h"
+#include "figures/plotstyle.h"
+#include "policy/policyspec.h"
+#include "figures/qcp.h"
+#include "replay/replayengine.h"
+#include "session/replayjobs.h"
+#include "project/projectprogress.h"
+#include "project/projectsnapshot.h"
+#include "progress/progressplot.h"
+#include "project/projectsimulations.h"
+#include "progress/simulationplot.h"
+#include "store/projectreader.h"
+#include "tree/treerenderer.h"
+#include "session/worldselection.h"
+
+#include <QFile>
+#include <QFileInfo>
+
+#include <algorithm>
+
+namespace dreamrsi {
+
+namespace {
+
+/// Writes the numbers behind a figure when --data asked for them.
+bool writeData(const QString &dataPath, const FigureTable &data, QTextStream &out, QTextStream &err)
+{
+    if (dataPath.isEmpty())
+        return true;
+    QString error;
+    if (!FigureExport::writeText(dataPath, data.toCsv(), &error)) {
+        err << "dreamrsi plot: " << error << '\n';
+        return false;
+    }
+    out << dataPath << '\n';
+    return true;
+}
+
+// `plot progress`: one curve per project, in the order given.
+int writeProgress(const QStringList &projects, const QStringList &labels, const QString &outPath,
+                  FigureExport::Options options, const QString &dataPath, QTextStream &out, QTextStream &err)
+{
+    QList<ProgressCurve> curves;
+    for (qsizetype i = 0; i < projects.size(); ++i) {
+        const QString &path = projects.at(i);
+        auto reader = ProjectReader::open(path);
+        if (!reader.ok()) {
+            err << "dreamrsi plot: " << path << ": " << reader.error << '\n';
+            return 1;
+        }
+        ProjectReader &r = **reader.value;
+        auto info = r.projectInfo();
+        auto list = info.ok() ? r.iterations() : StoreResult<QList<IterationInfo>>::failure(info.error);
+        if (!list.ok()) {
+            err << "dreamrsi plot: " << path << ": " << list.error << '\n';
+            return 1;
+        }
+        QList<IterationInfo> ordered = *list.value;
+        std::stable_sort(ordered.begin(), ordered.end(), [](const IterationInfo &a, const IterationInfo &b) { return a.id < b.id; });
+        QList<IterationData> data;
+        for (const IterationInfo &it : std::as_const(ordered)) {
+            auto d = r.iterationData(it.id);
+            if (!d.ok()) {
+                err << "dreamrsi plot: " << path << ": iteration " << it.id << ": " << d.error << '\n';
+                return 1;
+            }
+            data.append(*d.value);
+        }
+        if (data.isEmpty()) {
+            err << "dreamrsi plot: " << path << ": the project has no iterations\n";
+            return 1;
+        }
+        QString label = labels.value(i);
+        if (label.isEmpty())
+            label = info.value->name.isEmpty() ? QFileInfo(path).completeBaseName() : info.value->name;
+        curves.append(ProjectProgress::curvesByTask(label, data));
+    }
+    QCustomPlot plot;
+    plot.resize(FigureExport::logicalSize(options.sizeMm).toSize());
+    ProgressPlot::populate(&plot, curves, false);
+    options.title = QStringLiteral("Progress");
+    QString error;
+    if (!FigureExport::write(outPath, options, FigureLayout::painterFor(&plot), &error)) {
+        err << "dreamrsi plot: " << error << '\n';
+        return 1;
+    }
+    out << outPath << '\n';
+    const FigureTable table = ProgressPlot::table(curves);
+    const QString tablePath = FigureExport::captionTablePath(outPath);
+    if (!FigureExport::writeText(tablePath, table.toLatex(), &error)) {
+        err << "dreamrsi plot: " << error << '\n';
+        return 1;
+    }
+    out << tablePath << '\n' << table.toText();
+    return writeData(dataPath, FigureData::progress(curves), out, err) ? 0 : 1;
+}
+
+// `plot progress --simulation`: a counterfactual loop's arms, mean curves
+// with their intervals.
+int writeSimulation(const QString &path, const QString &outPath, FigureExport::Options options, const QString &dataPath,
+                    QTextStream &out, QTextStream &err)
+{
+    const Result<SimulationCurves> curves = ProjectSimulations::readCurves(path);
+    if (!curves.ok()) {
+        err << "dreamrsi plot: " << curves.error << '\n';
+        return 1;
+    }
+    QCustomPlot plot;
+    plot.resize(FigureExport::logicalSize(options.sizeMm).toSize());
+    SimulationPlot::populate(&plot, *curves.value, false);
+    options.title = QStringLiteral("Counterfactual loop");
+    QString error;
+    if (!FigureExport::write(outPath, options, FigureLayout::painterFor(&plot), &error)) {
+        err << "dreamrsi plot: " << error << '\n';
+        return 1;
+    }
+    out << outPath << '\n';
+    const FigureTable table = SimulationPlot::table(*curves.value);
+    const QString tablePath = FigureExport::captionTablePath(outPath);
+    if (!FigureExport::writeText(tablePath, table.toLatex(), &error)) {
+        err << "dreamrsi plot: " << error << '\n';
+        return 1;
+    }
+    out << tablePath << '\n' << table.toText();
+    return writeData(dataPath, SimulationPlot::data(*curves.value), out, err) ? 0 : 1;
+}
+
+struct Inputs
+{
+    QList<WorldEntry> worlds;
+    QList<PolicyVersion> versions;
+    QHash<PolicyVersionId, ReplayResultPtr> stored;
+    QString configLabel; ///< the project's replay configuration; empty for tree files
+};
+} // namespace
+
+int writePlot(const PlotRequest &request, QTextStream &out, QTextStream &err)
+{
+    const QString &kind = request.kind;
+    const QString &project = request.project;
+    const QString &outPath = request.outPath;
+    const QString &select = request.select;
+    const QString &dataPath = request.dataPath;
+    const QStringList &versionNames = request.versionNames;
+    const double beta = request.beta;
+    FigureExport::Options options = request.options;
+    AppSettings settings;
+    if (kind == QLatin1String("progress") && !request.simulation.isEmpty())
+        return writeSimulation(request.simulation, outPath, options, dataPath, out, err);
+    if (kind == QLatin1String("progress"))
+        return writeProgress(request.projects, request.labels, outPath, options, dataPath, out, err);
+
+    // Worlds, versions and (for a project) stored results.
+    Inputs in;
+    if (!project.isEmpty()) {
+        auto reader = ProjectReader::open(project);
+        if (!reader.ok()) {
+            err << "dreamrsi plot: " << reader.error << '\n';
+            return 1;
+        }
+        // The project layer decides the worlds (finished iterations), their
+        // names and the versions' stored values, as in the workbench.
+        auto snapshot = ProjectSnapshot::load(**reader.value);
+        if (!snapshot.ok()) {
+            err << "dreamrsi plot: " << snapshot.error << '\n';
+            return 1;
+        }
+        for (const ProjectWorld &w : std::as_const(snapshot.value->worlds))
+            in.worlds.append({w.name, QString(), w.iteration, w.tree});
+        for (const PolicyVersion &pv : std::as_const(snapshot.value->versions)) {
+            if (versionNames.isEmpty() || versionNames.contains(pv.name))
+                in.versions.append(pv);
+        }
+        in.stored = snapshot.value->results;
+        // Values, and any replay the plot runs itself, are under the project's
+        // one replay configuration; the figure says which.
+        settings = settings.withReplayConfig(snapshot.value->config.config);
+        in.configLabel = snapshot.value->config.config.label();
+        for (const QString &n : versionNames) {
+            bool found = false;
+            for (const PolicyVersion &pv : std::as_const(in.versions))
+                found = found || pv.name == n;
+            if (!found) {
+                err << "dreamrsi plot: the project has no policy version '" << n << "'\n";
+                return 1;
+            }
+        }
+    } else {
+        for (const QString &path : request.worldPaths) {
+            auto parsed = TreeJson::readFile(path);
+            if (!parsed.ok()) {
+                err << "dreamrsi plot: " << parsed.error.message << '\n';
+                return 1;
+            }
+            in.worlds.append({QFileInfo(path).completeBaseName(), path, 0,
+                              std::make_shared<const DiscoveryTree>(std::move(*parsed.tree))});
+        }
+        if (versionNames.isEmpty()) {
+            in.versions = ReplayJobs::builtinVersions();
+        } else {
+            for (const QString &n : versionNames) {
+                QString error;
+                const auto spec = PolicySpec::fromArgument(n, &error);
+                if (!spec) {
+                    err << "dreamrsi plot: " << error << '\n';
+                    return 1;
+                }
+                PolicyVersion pv;
+                pv.name = n;
+                pv.code = spec->kind() == PolicySpec::Kind::Script ? spec->source() : QString();
+                if (spec->kind() == PolicySpec::Kind::Builtin) {
+                    for (const PolicyVersion &b : ReplayJobs::builtinVersions()) {
+                        if (b.name == n)
+                            pv.code = b.code;
+                    }
+                }
+                in.versions.append(pv);
+            }
+        }
+    }
+    if (in.worlds.isEmpty()) {
+        err << "dreamrsi plot: no worlds to plot\n";
+        return 1;
+    }
+    int selected = 0;
+    if (!select.isEmpty()) {
+        QString why;
+        selected = selectWorld(in.worlds, select, &why);
+        if (selected < 0) {
+            err << "dreamrsi plot: " << why << '\n';
+            return 1;
+        }
+    }
+    QList<ReplayWorld> worlds;
+    for (const WorldEntry &w : std::as_const(in.worlds))
+        worlds.append({w.name, w.tree});
+
+    QString error;
+    bool written = false;
+    FigureTable table; // the numbers the figure's compact legend leaves out
+    FigureTable data;  // every plotted number, for --data
+    if (kind == QLatin1String("tree")) {
+        data = FigureData::tree(in.worlds.at(selected).name, *in.worlds.at(selected).tree);
+        TreeRenderer renderer;
+        renderer.setTree(in.worlds.at(selected).tree);
+        options.title = in.worlds.at(selected).name;
+        written = FigureExport::write(outPath, options, [&renderer](QPainter &p, const QRectF &area) { renderer.paintFigure(p, area); },
+                                      &error);
+    } else {
+        if (in.versions.isEmpty()) {
+            err << "dreamrsi plot: no policy versions to plot\n";
+            return 1;
+        }
+        QCustomPlot plot;
+        plot.resize(FigureExport::logicalSize(options.sizeMm).toSize());
+        if (kind == QLatin1String("frontier")) {
+            QList<FrontierSeries> series;
+            for (const PolicyVersion &pv : std::as_const(in.versions)) {
+                ReplayResultPtr r = in.stored.value(pv.id);
+                if (!r || r->worlds.size() != worlds.size()) {
+                    err << "replaying " << pv.name << " in " << worlds.size() << " world(s)…\n";
+                    err.flush();
+                    auto result = std::make_shared<ReplayResult>(
+                        ReplayEngine::runWorlds(worlds, ReplayJobs::specFor(pv, settings), ReplayJobs::optionsFrom(settings)));
+                    r = result;
+                }
+                if (!r->ok())
+                    err << "warning: " << pv.name << ": " << r->firstError() << '\n';
+                series.append({pv.name, r});
+            }
+            const QString world = (!select.isEmpty() || worlds.size() == 1) ? in.worlds.at(selected).name : QString();
+            PlotStyle::populateFrontier(&plot, series, world, false);
+            table = PlotStyle::frontierTable(series, world);
+            data = FigureData::frontier(series);
+            options.title = in.configLabel.isEmpty() ? QStringLiteral("Frontiers")
+                                                     : QStringLiteral("Frontiers (%1)").arg(in.configLabel);
+        } else {
+            QList<AnytimeSeries> series;
+            for (const PolicyVersion &pv : std::as_const(in.versions)) {
+                ReplayOptions o = ReplayJobs::optionsFrom(settings);
+                o.betas = {beta};
+                const ReplayResult r = ReplayEngine::runWorlds({worlds.at(selected)}, ReplayJobs::specFor(pv, settings), o);
+                if (!r.ok())
+                    err << "warning: " << pv.name << ": " << r.firstError() << '\n';
+                const QList<CurvePoint> curve = r.worlds.isEmpty() || r.worlds.first().episodes.isEmpty()
+                                                    ? QList<CurvePoint>()
+                                                    : r.worlds.first().episodes.first().curve;
+                series.append({QStringLiteral("%1 (β=%2)").arg(pv.name).arg(beta), curve, -1});
+            }
+            PlotStyle::populateAnytime(&plot, series, in.worlds.at(selected).tree->cellCount(), false);
+            table = PlotStyle::anytimeTable(series);
+            data = FigureData::anytime(series);
+            options.title = QStringLiteral("Anytime curves: %1").arg(in.worlds.at(selected).name);
+        }
+        written = FigureExport::write(outPath, options, FigureLayout::painterFor(&plot), &error);
+    }
+    if (!written) {
+        err << "dreamrsi plot: " << error << '\n';
+        return 1;
+    }
+    out << outPath << '\n';
+    if (!table.isEmpty()) {
+        const QString tablePath = FigureExport::captionTablePath(outPath);
+        if (!FigureExport::writeText(tablePath, table.toLatex(), &error)) {
+            err << "dreamrsi plot: " << error << '\n';
+            return 1;
+        }
+        out << tablePath << '\n' << table.toText();
+    }
+    return writeData(dataPath, data, out, err) ? 0 : 1;
+}
+
+} // namespace dreamrsi

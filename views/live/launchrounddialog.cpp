@@ -1,0 +1,325 @@
+#include "launchrounddialog.h"
+
+#include "session/appsettings.h"
+
+#include "agent/agentfactory.h"
+#include "eval/taskregistry.h"
+#include "policy/builtinpolicies.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+
+namespace dreamrsi {
+
+namespace {
+
+constexpr auto SettingsGroup = "launchRound";
+
+QString keyVariable(const QString &kind)
+{
+    if (kind == QLatin1String("openai"))
+        return QStringLiteral("OPENAI_API_KEY");
+    if (kind == QLatin1String("anthropic"))
+        return QStringLiteral("ANTHROPIC_API_KEY");
+    if (kind == QLatin1String("gemini"))
+        return QStringLiteral("GEMINI_API_KEY");
+    return {};
+}
+
+} // namespace
+
+LaunchRoundDialog::LaunchRoundDialog(const QStringList &policyNames, QWidget *parent)
+    : QDialog(parent)
+{
+    setWindowTitle(tr("Launch Round"));
+    auto *form = new QFormLayout;
+
+    m_task = new QComboBox;
+    m_task->setObjectName(QStringLiteral("task"));
+    m_task->setEditable(true);
+    m_task->addItems(TaskRegistry::names());
+    m_task->setToolTip(tr("A built-in task, or the folder of a custom task (problem.md, initial program, task.json)"));
+    auto *browse = new QPushButton(tr("Folder…"));
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Task Folder"));
+        if (!dir.isEmpty())
+            m_task->setCurrentText(dir);
+    });
+    auto *taskRow = new QHBoxLayout;
+    taskRow->addWidget(m_task, 1);
+    taskRow->addWidget(browse);
+    // A row whose field is a layout gets no buddy from the form, and a label
+    // without one shows its '&' literally: these labels are made here.
+    auto *taskLabel = new QLabel(tr("&Task:"));
+    taskLabel->setBuddy(m_task);
+    form->addRow(taskLabel, taskRow);
+
+    m_agent = new QComboBox;
+    m_agent->setObjectName(QStringLiteral("agent"));
+    m_agent->addItems(discoveryAgentKinds());
+    form->addRow(tr("&Agent:"), m_agent);
+    m_model = new QLineEdit;
+    m_model->setObjectName(QStringLiteral("model"));
+    m_model->setPlaceholderText(tr("the provider's default"));
+    form->addRow(tr("&Model:"), m_model);
+    m_baseUrl = new QLineEdit;
+    m_baseUrl->setObjectName(QStringLiteral("baseUrl"));
+    m_baseUrl->setPlaceholderText(tr("the provider's public endpoint"));
+    form->addRow(tr("Base &URL:"), m_baseUrl);
+    m_command = new QLineEdit;
+    m_command->setObjectName(QStringLiteral("command"));
+    m_command->setPlaceholderText(tr("run in the attempt's workspace with /bin/sh -c"));
+    form->addRow(tr("Comma&nd:"), m_command);
+    m_keyStatus = new QLabel;
+    m_keyStatus->setObjectName(QStringLiteral("keyStatus"));
+    form->addRow(tr("Key:"), m_keyStatus);
+
+    m_workers = new QSpinBox;
+    m_workers->setObjectName(QStringLiteral("workers"));
+    m_workers->setRange(1, 256);
+    m_workers->setValue(4);
+    form->addRow(tr("&Workers (W):"), m_workers);
+    m_rounds = new QSpinBox;
+    m_rounds->setObjectName(QStringLiteral("rounds"));
+    m_rounds->setRange(0, 100000);
+    m_rounds->setSpecialValueText(tr("no limit"));
+    form->addRow(tr("&Rounds (K1):"), m_rounds);
+
+    m_policy = new QComboBox;
+    m_policy->setObjectName(QStringLiteral("policy"));
+    m_policy->addItem(tr("Latest approved (else builtin:portfolio)"), QString());
+    for (const QString &name : BuiltinPolicies::names())
+        m_policy->addItem(QString(QStringLiteral("builtin:") + name), QString(QStringLiteral("builtin:") + name));
+    for (const QString &name : policyNames) {
+        if (m_policy->findData(name) < 0 && name != QLatin1String("manual"))
+            m_policy->addItem(name, name);
+    }
+    // Manual exploration: the live round asks for every batch (docs/steering.md).
+    m_policy->addItem(tr("manual (you pick every batch in the live tree)"), QStringLiteral("manual"));
+    form->addRow(tr("&Policy:"), m_policy);
+    m_policyBeta = new QCheckBox(tr("the policy's default"));
+    m_policyBeta->setObjectName(QStringLiteral("policyBeta"));
+    m_policyBeta->setChecked(true);
+    m_beta = new QDoubleSpinBox;
+    m_beta->setObjectName(QStringLiteral("beta"));
+    m_beta->setRange(0.0, 1.0);
+    m_beta->setSingleStep(0.05);
+    m_beta->setDecimals(2);
+    m_beta->setValue(0.5);
+    m_beta->setEnabled(false);
+    connect(m_policyBeta, &QCheckBox::toggled, m_beta, [this](bool on) { m_beta->setEnabled(!on); });
+    auto *betaRow = new QHBoxLayout;
+    betaRow->addWidget(m_beta);
+    betaRow->addWidget(m_policyBeta, 1);
+    auto *betaLabel = new QLabel(tr("&Beta (β):"));
+    betaLabel->setBuddy(m_beta);
+    form->addRow(betaLabel, betaRow);
+    m_seed = new QSpinBox;
+    m_seed->setObjectName(QStringLiteral("seed"));
+    m_seed->setRange(0, std::numeric_limits<int>::max());
+    form->addRow(tr("&Seed:"), m_seed);
+    m_maxCalls = new QSpinBox;
+    m_maxCalls->setObjectName(QStringLiteral("maxCalls"));
+    m_maxCalls->setRange(0, 10000000);
+    m_maxCalls->setSpecialValueText(tr("no cap"));
+    form->addRow(tr("Max a&gent calls:"), m_maxCalls);
+    m_maxUsd = new QDoubleSpinBox;
+    m_maxUsd->setObjectName(QStringLiteral("maxUsd"));
+    m_maxUsd->setRange(0.0, 1e6);
+    m_maxUsd->setDecimals(2);
+    m_maxUsd->setPrefix(QStringLiteral("$ "));
+    m_maxUsd->setSpecialValueText(tr("no cap"));
+    form->addRow(tr("Max c&ost:"), m_maxUsd);
+
+    // Where evaluations run.
+    m_backend = new QComboBox;
+    m_backend->setObjectName(QStringLiteral("backend"));
+    m_backend->addItem(tr("This machine"), QStringLiteral("local"));
+    m_backend->addItem(tr("Slurm cluster"), QStringLiteral("slurm"));
+    form->addRow(tr("&Evaluate on:"), m_backend);
+    const AppSettings defaults = AppSettings::load();
+    auto clusterField = [&](const char *name, const QString &value, const QString &label, const QString &placeholder) {
+        auto *edit = new QLineEdit(value);
+        edit->setObjectName(QString::fromLatin1(name));
+        edit->setPlaceholderText(placeholder);
+        form->addRow(label, edit);
+        return edit;
+    };
+    m_partition = clusterField("partition", defaults.slurmPartition, tr("Partition:"), tr("the cluster's default"));
+    m_account = clusterField("account", defaults.slurmAccount, tr("Account:"), QString());
+    m_qos = clusterField("qos", defaults.slurmQos, tr("QOS:"), QString());
+    m_sbatchArgs = clusterField("sbatchArgs", defaults.slurmSbatchArgs, tr("Extra sbatch arguments:"), QString());
+    m_sharedDir = clusterField("sharedDir", defaults.slurmSharedDir, tr("Shared work directory:"),
+                               tr("~/.cache/dreamrsi/slurm"));
+    auto updateBackend = [this] {
+        const bool slurm = m_backend->currentData().toString() == QLatin1String("slurm");
+        for (QLineEdit *e : {m_partition, m_account, m_qos, m_sbatchArgs, m_sharedDir})
+            e->setEnabled(slurm);
+    };
+    connect(m_backend, &QComboBox::currentIndexChanged, this, updateBackend);
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("&Launch"));
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(buttons);
+
+    connect(m_agent, &QComboBox::currentTextChanged, this, &LaunchRoundDialog::updateAgentFields);
+    load();
+    updateAgentFields();
+    updateBackend();
+}
+
+QWidget *LaunchRoundDialog::field(const QString &name) const
+{
+    return findChild<QWidget *>(name);
+}
+
+void LaunchRoundDialog::updateAgentFields()
+{
+    const QString kind = m_agent->currentText();
+    const bool http = !keyVariable(kind).isEmpty();
+    m_model->setEnabled(http);
+    m_baseUrl->setEnabled(http);
+    m_command->setEnabled(kind == QLatin1String("command"));
+    if (!http) {
+        m_keyStatus->setText(kind == QLatin1String("builtin") ? tr("none needed (offline, deterministic)")
+                                                               : tr("none needed"));
+    } else {
+        const QString variable = keyVariable(kind);
+        m_keyStatus->setText(qEnvironmentVariableIsEmpty(variable.toLatin1().constData())
+                                 ? tr("%1 is not set (a local OpenAI-compatible server may need none)").arg(variable)
+                                 : tr("%1 is set").arg(variable));
+    }
+}
+
+RoundConfig LaunchRoundDialog::config() const
+{
+    RoundConfig c;
+    c.task = m_task->currentText().trimmed();
+    c.agent.kind = m_agent->currentText();
+    c.agent.model = m_model->text().trimmed();
+    c.agent.baseUrl = m_baseUrl->text().trimmed();
+    c.agent.command = m_command->text();
+    c.workers = m_workers->value();
+    if (m_rounds->value() > 0)
+        c.maxRounds = m_rounds->value();
+    c.policy = m_policy->currentData().toString();
+    if (!m_policyBeta->isChecked())
+        c.beta = m_beta->value();
+    c.seed = quint64(m_seed->value());
+    c.agent.seed = c.seed;
+    if (m_maxCalls->value() > 0)
+        c.maxCalls = m_maxCalls->value();
+    if (m_maxUsd->value() > 0.0)
+        c.maxUsd = m_maxUsd->value();
+    return c;
+}
+
+std::optional<SlurmSettings> LaunchRoundDialog::slurmSettings() const
+{
+    if (m_backend->currentData().toString() != QLatin1String("slurm"))
+        return std::nullopt;
+    SlurmSettings s;
+    s.partition = m_partition->text().trimmed();
+    s.account = m_account->text().trimmed();
+    s.qos = m_qos->text().trimmed();
+    s.extraArgs = SlurmSettings::splitArguments(m_sbatchArgs->text(), nullptr);
+    s.sharedDir = m_sharedDir->text().trimmed();
+    return s;
+}
+
+void LaunchRoundDialog::accept()
+{
+    QString badArgs;
+    SlurmSettings::splitArguments(m_sbatchArgs->text(), &badArgs);
+    if (m_backend->currentData().toString() == QLatin1String("slurm") && !badArgs.isEmpty()) {
+        QMessageBox::warning(this, windowTitle(), tr("Extra sbatch arguments: %1").arg(badArgs));
+        return;
+    }
+    const RoundConfig c = config();
+    if (c.task.isEmpty()) {
+        QMessageBox::warning(this, windowTitle(), tr("Choose a task."));
+        return;
+    }
+    if (c.agent.kind == QLatin1String("command") && c.agent.command.trimmed().isEmpty()) {
+        QMessageBox::warning(this, windowTitle(), tr("The command agent needs a command."));
+        return;
+    }
+    save();
+    QDialog::accept();
+}
+
+void LaunchRoundDialog::load()
+{
+    QSettings s;
+    s.beginGroup(QLatin1String(SettingsGroup));
+    if (s.contains(QStringLiteral("task")))
+        m_task->setCurrentText(s.value(QStringLiteral("task")).toString());
+    const int agent = m_agent->findText(s.value(QStringLiteral("agent"), QStringLiteral("builtin")).toString());
+    if (agent >= 0)
+        m_agent->setCurrentIndex(agent);
+    m_model->setText(s.value(QStringLiteral("model")).toString());
+    m_baseUrl->setText(s.value(QStringLiteral("baseUrl")).toString());
+    m_command->setText(s.value(QStringLiteral("command")).toString());
+    m_workers->setValue(s.value(QStringLiteral("workers"), 4).toInt());
+    m_rounds->setValue(s.value(QStringLiteral("rounds"), 0).toInt());
+    const int policy = m_policy->findData(s.value(QStringLiteral("policy")).toString());
+    if (policy >= 0)
+        m_policy->setCurrentIndex(policy);
+    m_policyBeta->setChecked(s.value(QStringLiteral("policyBeta"), true).toBool());
+    m_beta->setValue(s.value(QStringLiteral("beta"), 0.5).toDouble());
+    m_seed->setValue(s.value(QStringLiteral("seed"), 0).toInt());
+    m_maxCalls->setValue(s.value(QStringLiteral("maxCalls"), 0).toInt());
+    m_maxUsd->setValue(s.value(QStringLiteral("maxUsd"), 0.0).toDouble());
+    const int backend = m_backend->findData(s.value(QStringLiteral("backend"), QStringLiteral("local")).toString());
+    if (backend >= 0)
+        m_backend->setCurrentIndex(backend);
+    const QList<std::pair<QLineEdit *, QString>> cluster = {
+        {m_partition, QStringLiteral("partition")}, {m_account, QStringLiteral("account")}, {m_qos, QStringLiteral("qos")},
+        {m_sbatchArgs, QStringLiteral("sbatchArgs")}, {m_sharedDir, QStringLiteral("sharedDir")}};
+    for (const auto &[edit, key] : cluster) {
+        if (s.contains(key))
+            edit->setText(s.value(key).toString());
+    }
+}
+
+void LaunchRoundDialog::save() const
+{
+    QSettings s;
+    s.beginGroup(QLatin1String(SettingsGroup));
+    s.setValue(QStringLiteral("task"), m_task->currentText());
+    s.setValue(QStringLiteral("agent"), m_agent->currentText());
+    s.setValue(QStringLiteral("model"), m_model->text());
+    s.setValue(QStringLiteral("baseUrl"), m_baseUrl->text());
+    s.setValue(QStringLiteral("command"), m_command->text());
+    s.setValue(QStringLiteral("workers"), m_workers->value());
+    s.setValue(QStringLiteral("rounds"), m_rounds->value());
+    s.setValue(QStringLiteral("policy"), m_policy->currentData());
+    s.setValue(QStringLiteral("policyBeta"), m_policyBeta->isChecked());
+    s.setValue(QStringLiteral("beta"), m_beta->value());
+    s.setValue(QStringLiteral("seed"), m_seed->value());
+    s.setValue(QStringLiteral("maxCalls"), m_maxCalls->value());
+    s.setValue(QStringLiteral("maxUsd"), m_maxUsd->value());
+    s.setValue(QStringLiteral("backend"), m_backend->currentData());
+    s.setValue(QStringLiteral("partition"), m_partition->text());
+    s.setValue(QStringLiteral("account"), m_account->text());
+    s.setValue(QStringLiteral("qos"), m_qos->text());
+    s.setValue(QStringLiteral("sbatchArgs"), m_sbatchArgs->text());
+    s.setValue(QStringLiteral("sharedDir"), m_sharedDir->text());
+}
+
+} // namespace dreamrsi

@@ -1,0 +1,200 @@
+#include "approvaldialog.h"
+
+#include "session/appsettings.h"
+
+#include "session/workspace.h"
+
+#include <QColor>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace dreamrsi {
+
+ApprovalInputs ApprovalDialog::inputsOf(const Workspace &workspace)
+{
+    ApprovalInputs in;
+    for (const WorldEntry &w : workspace.worlds())
+        in.worlds.append({w.name, w.iteration, w.tree});
+    for (const PolicyVersion &v : workspace.versions())
+        in.versions.append({v, v.id != 0 && !Workspace::isLocalId(v.id), workspace.result(v.name)});
+    in.deployed = workspace.deployedVersion();
+    if (workspace.replayConfig())
+        in.config = workspace.replayConfig()->config;
+    return in;
+}
+
+ApprovalComparison ApprovalDialog::compare(const Workspace &workspace, const QString &candidate)
+{
+    return ApprovalRules::compare(inputsOf(workspace), candidate);
+}
+
+QString ApprovalDialog::blockerText(const ApprovalComparison &c)
+{
+    const QString &name = c.candidate;
+    switch (c.blocker) {
+    case ApprovalBlocker::None: return {};
+    case ApprovalBlocker::UnknownVersion: return tr("There is no version named %1.").arg(name);
+    case ApprovalBlocker::NotStored:
+        return tr("%1 is not stored in a project. Open or create a project to record approvals.").arg(name);
+    case ApprovalBlocker::NoWorlds: return tr("No world is open to judge %1 by.").arg(name);
+    case ApprovalBlocker::NotReplayed: return tr("%1 has not been replayed in the open worlds. Replay it first.").arg(name);
+    case ApprovalBlocker::PolicyError: return tr("The replay of %1 ended in a policy error: %2").arg(name, c.blockerDetail);
+    case ApprovalBlocker::IncompleteCoverage:
+        return tr("The result of %1 does not cover world %2. Replay it again.").arg(name, c.blockerDetail);
+    case ApprovalBlocker::Unscorable: return tr("No open world could score %1 (every world has S = 0).").arg(name);
+    }
+    return {};
+}
+
+QString ApprovalDialog::warningText(const ApprovalComparison &c, ApprovalWarning warning)
+{
+    switch (warning) {
+    case ApprovalWarning::DifferentParameters:
+        return tr("%1 and %2 were replayed with different W, λ or β grids; their values are not directly comparable.")
+            .arg(c.candidate, c.baseline);
+    case ApprovalWarning::LowerValue:
+        return tr("%1 scores below %2 (%3 against %4).")
+            .arg(c.candidate, c.baseline, QString::number(c.candidateValue.value_or(0), 'f', 4),
+                 QString::number(c.baselineValue.value_or(0), 'f', 4));
+    }
+    return {};
+}
+
+ApprovalDialog::ApprovalDialog(const Workspace &workspace, const QString &candidate, QWidget *parent)
+    : QDialog(parent)
+    , m_comparison(compare(workspace, candidate))
+{
+    setWindowTitle(tr("Approve %1 for Redeployment").arg(candidate));
+    auto *intro = new QLabel(
+        m_comparison.baseline.isEmpty()
+            ? tr("The next online round will run <b>%1</b>. No other version has a result to compare it with.")
+                  .arg(candidate.toHtmlEscaped())
+            : tr("The next online round will run <b>%1</b> instead of the %2 <b>%3</b>. Compare them world by world "
+                 "before you approve.")
+                  .arg(candidate.toHtmlEscaped(),
+                       m_comparison.baselineRole == QLatin1String("deployed") ? tr("deployed version")
+                                                                               : tr("best other version"),
+                       m_comparison.baseline.toHtmlEscaped()));
+    intro->setWordWrap(true);
+    const ApprovalInputs inputs = inputsOf(workspace);
+    auto *config = new QLabel(inputs.config ? tr("Both values are under the project's replay configuration: %1.")
+                                                  .arg(inputs.config->label())
+                                            : tr("Values under the replay settings of the workbench (no project is open)."));
+    config->setObjectName(QStringLiteral("approvalReplayConfig"));
+    config->setWordWrap(true);
+
+    m_table = new QTableWidget;
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionMode(QAbstractItemView::NoSelection);
+    m_table->verticalHeader()->hide();
+    m_table->setAlternatingRowColors(true);
+    fillTable();
+
+    auto *notes = new QLabel;
+    notes->setWordWrap(true);
+    QStringList lines;
+    if (!m_comparison.approvable())
+        lines.append(QStringLiteral("<span style='color:#d62728'><b>%1</b></span>").arg(blockerText(m_comparison).toHtmlEscaped()));
+    for (const ApprovalWarning w : m_comparison.warnings)
+        lines.append(QStringLiteral("<span style='color:#b8860b'>%1</span>").arg(warningText(m_comparison, w).toHtmlEscaped()));
+    notes->setText(lines.join(QStringLiteral("<br>")));
+    notes->setVisible(!lines.isEmpty());
+
+    // Settings' "Your name", else the login name; never a made-up one (an approval names a person).
+    const QString yourName = AppSettings::load().userName.trimmed();
+    m_who = new QLineEdit(yourName.isEmpty() ? qEnvironmentVariable("USER", qEnvironmentVariable("LOGNAME")) : yourName);
+    m_who->setPlaceholderText(tr("Your name"));
+    m_note = new QPlainTextEdit;
+    m_note->setPlaceholderText(tr("Why this version should run next (kept with the approval)"));
+    m_note->setMaximumHeight(90);
+    auto *form = new QFormLayout;
+    form->addRow(tr("Approved by:"), m_who);
+    form->addRow(tr("Note:"), m_note);
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel);
+    m_approve = buttons->addButton(tr("Approve"), QDialogButtonBox::AcceptRole);
+    m_approve->setEnabled(m_comparison.approvable() && !m_who->text().trimmed().isEmpty());
+    connect(m_who, &QLineEdit::textChanged, this, [this](const QString &text) {
+        m_approve->setEnabled(m_comparison.approvable() && !text.trimmed().isEmpty());
+    });
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(intro);
+    layout->addWidget(config);
+    layout->addWidget(m_table, 1);
+    layout->addWidget(notes);
+    layout->addLayout(form);
+    layout->addWidget(buttons);
+    resize(760, 460);
+}
+
+void ApprovalDialog::fillTable()
+{
+    const QJsonObject &e = m_comparison.evidence;
+    const bool withBaseline = !m_comparison.baseline.isEmpty();
+    QStringList headers{tr("World"), tr("%1: value").arg(m_comparison.candidate), tr("HV"), tr("Penalty")};
+    if (withBaseline)
+        headers << tr("%1: value").arg(m_comparison.baseline) << tr("Δ value");
+    m_table->setColumnCount(int(headers.size()));
+    m_table->setHorizontalHeaderLabels(headers);
+    const QJsonArray worlds = e.value(QLatin1String("worlds")).toArray();
+    m_table->setRowCount(int(worlds.size()) + 1);
+    auto cell = [](const QJsonValue &v) {
+        auto *item = new QTableWidgetItem(v.isDouble() ? QString::number(v.toDouble(), 'f', 4) : QStringLiteral("—"));
+        item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        return item;
+    };
+    auto delta = [&cell](const QJsonValue &a, const QJsonValue &b) {
+        QTableWidgetItem *item = cell(a.isDouble() && b.isDouble() ? QJsonValue(a.toDouble() - b.toDouble()) : QJsonValue());
+        if (a.isDouble() && b.isDouble() && a.toDouble() != b.toDouble())
+            item->setForeground(a.toDouble() > b.toDouble() ? QColor(0x2c, 0xa0, 0x2c) : QColor(0xd6, 0x27, 0x28));
+        return item;
+    };
+    for (int r = 0; r < worlds.size(); ++r) {
+        const QJsonObject w = worlds.at(r).toObject();
+        const QJsonObject c = w.value(QLatin1String("candidate")).toObject();
+        const QJsonObject b = w.value(QLatin1String("baseline")).toObject();
+        m_table->setItem(r, 0, new QTableWidgetItem(w.value(QLatin1String("world")).toString()));
+        m_table->setItem(r, 1, cell(c.value(QLatin1String("value"))));
+        m_table->setItem(r, 2, cell(c.value(QLatin1String("hypervolume"))));
+        m_table->setItem(r, 3, cell(c.value(QLatin1String("penalty"))));
+        if (withBaseline) {
+            m_table->setItem(r, 4, cell(b.value(QLatin1String("value"))));
+            m_table->setItem(r, 5, delta(c.value(QLatin1String("value")), b.value(QLatin1String("value"))));
+        }
+    }
+    const int mean = int(worlds.size());
+    const QJsonObject value = e.value(QLatin1String("value")).toObject();
+    auto *label = new QTableWidgetItem(tr("Mean value"));
+    QFont bold = label->font();
+    bold.setBold(true);
+    label->setFont(bold);
+    m_table->setItem(mean, 0, label);
+    m_table->setItem(mean, 1, cell(value.value(QLatin1String("candidate"))));
+    m_table->item(mean, 1)->setFont(bold);
+    if (withBaseline) {
+        m_table->setItem(mean, 4, cell(value.value(QLatin1String("baseline"))));
+        m_table->setItem(mean, 5, delta(value.value(QLatin1String("candidate")), value.value(QLatin1String("baseline"))));
+        m_table->item(mean, 5)->setFont(bold);
+    }
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+}
+
+Approval ApprovalDialog::approval() const
+{
+    return ApprovalRules::approvalOf(m_comparison, m_who->text(), m_note->toPlainText());
+}
+
+} // namespace dreamrsi

@@ -1,0 +1,93 @@
+#pragma once
+
+#include "session/appsettings.h"
+
+#include "loop/dreamer.h"
+#include "store/storetypes.h"
+
+#include <QDialog>
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+
+namespace dreamrsi {
+
+class ProjectStore;
+class Workspace;
+
+/// The Dreaming view (docs/online.md#dreaming): runs a dream over the open project's
+/// worlds on a worker thread — M versions, written by the built-in improver
+/// or a policy-development agent, each replayed in the sandboxed child —
+/// and shows the versions' values as they arrive, the diff of each version
+/// against its parent, progress and Cancel. The proposal (best mean value)
+/// opens in the approval dialog; an approval is handed on through
+/// approvalRequested(). Versions and results go into the workspace as they
+/// arrive (the dreamer stores them in the project itself).
+class DreamingDialog final : public QDialog
+{
+    Q_OBJECT
+public:
+    DreamingDialog(Workspace &workspace, ProjectStore *store, const AppSettings &settings, QWidget *parent = nullptr);
+    ~DreamingDialog() override;
+
+    bool isRunning() const { return m_running; }
+    QSpinBox *versionsBox() const { return m_versions; }
+    QComboBox *agentBox() const { return m_agent; }
+    QPushButton *startButton() const { return m_start; }
+    QPushButton *cancelButton() const { return m_cancel; }
+    QPushButton *reviewButton() const { return m_review; }
+    QTableWidget *table() const { return m_table; }
+    const DreamReport &report() const { return m_report; }
+
+public slots:
+    /// Starts a dream with the dialog's choices; false (with the reason in
+    /// the log) when there is no project, no world or no agent.
+    bool start();
+    void cancel();
+    /// Opens the approval dialog for the proposal (or the selected version).
+    void review();
+
+signals:
+    void approvalRequested(const dreamrsi::Approval &approval);
+    /// The dream ended (finished, cancelled or failed).
+    void dreamFinished();
+
+private:
+    void onVersion(const DreamVersion &version);
+    void onFinished(const DreamReport &report);
+    void showSelected();
+    void log(const QString &line);
+    void updateButtons();
+
+    Workspace &m_workspace;
+    ProjectStore *m_store;
+    AppSettings m_settings;
+    std::shared_ptr<Dreamer> m_dreamer;
+    DreamReport m_report;
+    QList<DreamVersion> m_arrived;
+    bool m_running = false;
+
+    QSpinBox *m_versions = nullptr;
+    QComboBox *m_agent = nullptr;
+    QLineEdit *m_model = nullptr;
+    QLineEdit *m_baseUrl = nullptr;
+    QSpinBox *m_seed = nullptr;
+    QLabel *m_grid = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QTableWidget *m_table = nullptr;
+    QPlainTextEdit *m_detail = nullptr;
+    QPlainTextEdit *m_log = nullptr;
+    QPushButton *m_start = nullptr;
+    QPushButton *m_cancel = nullptr;
+    QPushButton *m_review = nullptr;
+};
+
+} // namespace dreamrsi

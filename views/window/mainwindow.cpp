@@ -1,0 +1,636 @@
+#include "mainwindow.h"
+
+#include "policies/approvaldialog.h"
+
+#include "apptheme.h"
+#include "tree/cellspage.h"
+#include "tree/celltablemodel.h"
+#include "tree/discoverypage.h"
+#include "policies/dreamingdialog.h"
+#include "figures/exportdialog.h"
+#include "figures/figureexport.h"
+#include "figures/figuresource.h"
+#include "replayview/frontierpage.h"
+#include "progress/progresspage.h"
+#include "tree/inspectorwidget.h"
+#include "session/jobtracker.h"
+#include "model/treejson.h"
+#include "figures/plotstyle.h"
+#include "policies/policiespage.h"
+#include "session/projectsession.h"
+#include "projecttreemodel.h"
+#include "figures/qcp.h"
+#include "session/replayjobs.h"
+#include "replayview/replaypage.h"
+#include "live/roundpanel.h"
+#include "settingsdialog.h"
+#include "session/sweeprunner.h"
+#include "tree/treesummarytext.h"
+#include "tree/treeview.h"
+#include "session/workspace.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPainter>
+#include <QSettings>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTabWidget>
+#include <QTimer>
+#include <QToolBar>
+#include <QTreeView>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace dreamrsi {
+
+namespace {
+const auto GeometryKey = "mainWindow/geometry";
+const auto StateKey = "mainWindow/state";
+} // namespace
+
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent)
+    , m_workspace(new Workspace(this))
+    , m_jobs(new JobTracker(this))
+    , m_settings(AppSettings::load())
+{
+    setWindowTitle(tr("Dream-RSI Workbench"));
+    setAcceptDrops(true);
+    setDockNestingEnabled(true);
+    m_session = new ProjectSession(m_workspace, m_jobs, this);
+    m_runner = new SweepRunner(m_workspace, this);
+    m_runner->setSettings(replaySettings());
+    for (const PolicyVersion &v : ReplayJobs::builtinVersions())
+        m_workspace->addVersion(v);
+
+    // The pages, each owning its widgets.
+    m_tabs = new QTabWidget;
+    m_tabs->setDocumentMode(true);
+    m_discovery = new DiscoveryPage;
+    m_cells = new CellsPage;
+    m_replay = new ReplayPage(m_workspace);
+    m_replay->setSettings(replaySettings());
+    m_frontiers = new FrontierPage(m_workspace);
+    m_policies = new PoliciesPage(m_workspace, m_runner);
+    m_tabs->addTab(m_discovery, tr("Discovery"));
+    m_tabs->addTab(m_cells, tr("Cells"));
+    m_tabs->addTab(m_replay, tr("Replay"));
+    m_tabs->addTab(m_frontiers, tr("Frontiers"));
+    m_tabs->addTab(m_policies, tr("Policies"));
+    m_progress = new ProgressPage(m_workspace);
+    m_tabs->addTab(m_progress, tr("Progress"));
+    setCentralWidget(m_tabs);
+    createDocks();
+    m_roundPanel = new RoundPanel(m_session->store(), this);
+    createActions();
+    // A round that ended (here or in the process being followed) becomes a
+    // world: reopening reads it, for writing once the other process let go.
+    connect(m_roundPanel, &RoundPanel::roundFinished, this, [this] { openProject(m_session->path()); });
+    connect(m_roundPanel, &RoundPanel::writerReleased, this, [this] { openProject(m_session->path()); });
+    // A followed loop waits for approval: reload (the dream's versions and
+    // values are new), then the same dialog as for an own approval; its
+    // answer goes to the loop through the inbox.
+    connect(m_roundPanel, &RoundPanel::approvalReviewRequested, this, &MainWindow::reviewAwaitedApproval);
+    statusBar()->showMessage(tr("Ready"));
+
+    // What the pages ask for.
+    connect(m_frontiers, &FrontierPage::replayRequested, this, &MainWindow::replayVersions);
+    connect(m_policies, &PoliciesPage::versionCreated, m_session, &ProjectSession::storeVersion);
+    connect(m_policies, &PoliciesPage::approvalRequested, m_session, &ProjectSession::storeApproval);
+    connect(m_discovery->treeView(), &TreeView::cellActivated, this, &MainWindow::inspectCell);
+    connect(m_cells, &CellsPage::cellActivated, this, &MainWindow::inspectCell);
+    connect(m_replay, &ReplayPage::cellActivated, this, [this](int, int cell) {
+        if (auto tree = m_replay->treeView(0)->tree())
+            m_inspector->showCell(tree, cell);
+    });
+    // What the workspace announces.
+    connect(m_workspace, &Workspace::replayConfigChanged, this, &MainWindow::pushReplaySettings);
+    connect(m_workspace, &Workspace::versionsChanged, this, &MainWindow::updateActions);
+    connect(m_workspace, &Workspace::worldsChanged, this, [this] {
+        if (m_currentWorld >= m_workspace->worlds().size())
+            m_currentWorld = int(m_workspace->worlds().size()) - 1;
+        showWorld(m_currentWorld);
+    });
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateActions);
+    connectSession();
+    connectRunner();
+
+    QSettings settings;
+    if (!restoreGeometry(settings.value(QLatin1String(GeometryKey)).toByteArray()))
+        resize(1400, 860);
+    // Without a saved layout, size the docks once the window has its real size.
+    m_defaultDockSizes = !restoreState(settings.value(QLatin1String(StateKey)).toByteArray());
+    rebuildRecentMenu();
+    applyTheme();
+    updateActions();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::connectSession()
+{
+    connect(m_session, &ProjectSession::opened, this, [this](const QString &path, const OpenReport &report) {
+        addRecentProject(path);
+        if (report.readOnly && report.writer) {
+            setWindowTitle(tr("%1 (read-only) — Dream-RSI Workbench").arg(QFileInfo(path).completeBaseName()));
+            statusBar()->showMessage(tr("Another process (pid %1) writes this project: it is open read-only and its round is followed")
+                                         .arg(report.writer->pid),
+                                     8000);
+            m_roundPanel->followProject(*report.writer);
+        } else {
+            setWindowTitle(tr("%1 — Dream-RSI Workbench").arg(QFileInfo(path).completeBaseName()));
+            m_roundPanel->stopFollowing();
+        }
+        if (!report.interrupted.isEmpty())
+            statusBar()->showMessage(tr("%n interrupted round(s) found; their finished attempts are kept.", nullptr,
+                                        int(report.interrupted.size())), 8000);
+        m_progress->setProject(path);
+        updateActions();
+        emit projectOpened(path);
+    });
+    connect(m_session, &ProjectSession::openFailed, this, [this](const QString &path, const QString &message) {
+        emit openFailed(path, message);
+        QMessageBox::warning(this, tr("Cannot open project"), message);
+        statusBar()->clearMessage();
+    });
+    // A part that cannot be read is said in the window and the rest still loads.
+    connect(m_session, &ProjectSession::stageFailed, this, [this](ProjectSession::Stage stage, const QString &message) {
+        const QString title = stage == ProjectSession::Stage::Worlds     ? tr("Cannot read project")
+                              : stage == ProjectSession::Stage::Versions ? tr("Cannot read policy versions")
+                              : stage == ProjectSession::Stage::Results  ? tr("Cannot read replay results")
+                                                                         : tr("Cannot read approvals");
+        QMessageBox::warning(this, title, message);
+    });
+    connect(m_session, &ProjectSession::loaded, this, [this](const QString &path) {
+        statusBar()->showMessage(tr("Project %1: %2 worlds, %3 policy versions")
+                                     .arg(QFileInfo(path).fileName())
+                                     .arg(m_workspace->worlds().size())
+                                     .arg(m_workspace->versions().size()), 6000);
+        if (m_currentWorld < 0 && !m_workspace->worlds().isEmpty())
+            setCurrentWorld(0);
+        updateActions();
+        emit projectLoaded(path);
+    });
+    connect(m_session, &ProjectSession::treeImported, this, [this](const QString &source, int row) {
+        setCurrentWorld(row);
+        statusBar()->showMessage(tr("Imported %1 into the project").arg(QFileInfo(source).fileName()), 5000);
+        emit treeOpened(source);
+    });
+    connect(m_session, &ProjectSession::importFailed, this, [this](const QString &source, const QString &message) {
+        emit openFailed(source, message);
+        QMessageBox::warning(this, tr("Cannot import tree"), message);
+    });
+    connect(m_session, &ProjectSession::storeFailed, this, [this](const QString &what, const QString &message) {
+        QMessageBox::warning(this, tr("Cannot store %1").arg(what), message);
+    });
+    connect(m_session, &ProjectSession::resultsStored, this, &MainWindow::resultsStored);
+    connect(m_session, &ProjectSession::replayConfigStored, this, &MainWindow::offerStaleReplay);
+    connect(m_session, &ProjectSession::approvalStored, this, [this](const QString &name) {
+        statusBar()->showMessage(tr("%1 approved: the next online round deploys it").arg(name), 8000);
+        emit approvalStored(name);
+    });
+}
+
+void MainWindow::connectRunner()
+{
+    connect(m_runner, &SweepRunner::finished, m_session, &ProjectSession::storeResult);
+    connect(m_runner, &SweepRunner::progress, this, [this](const QString &name, int done, int total) {
+        statusBar()->showMessage(tr("Replaying %1: %2 of %3 episodes").arg(name).arg(done).arg(total));
+    });
+    connect(m_runner, &SweepRunner::failed, this, [this](const QString &name, const QString &message) {
+        m_replayFailures.append(tr("%1: %2").arg(name, message));
+    });
+    connect(m_runner, &SweepRunner::idle, this, [this] {
+        if (m_replayFailures.isEmpty()) {
+            statusBar()->showMessage(tr("Replays finished"), 4000);
+        } else {
+            statusBar()->showMessage(tr("Replay failed: %1").arg(m_replayFailures.join(QStringLiteral("; "))));
+            m_replayFailures.clear();
+        }
+        updateActions();
+    });
+    connect(m_runner, &SweepRunner::started, this, &MainWindow::updateActions);
+}
+
+void MainWindow::replayVersions(const QStringList &names)
+{
+    if (m_workspace->worlds().isEmpty() || names.isEmpty())
+        return;
+    m_runner->run(names);
+    updateActions();
+}
+
+void MainWindow::compareVersions(const QString &a, const QString &b)
+{
+    const QString world = m_currentWorld >= 0 ? m_workspace->worlds().at(m_currentWorld).name
+                                              : (m_workspace->worlds().isEmpty() ? QString() : m_workspace->worlds().first().name);
+    const QList<double> betas = replaySettings().betas;
+    m_replay->compare(world, a, b.isEmpty() ? a : b, betas.value(betas.size() / 2, 0.5));
+    m_tabs->setCurrentIndex(ReplayTab);
+}
+
+void MainWindow::openProject(const QString &path)
+{
+    statusBar()->showMessage(tr("Opening project %1…").arg(QFileInfo(path).fileName()));
+    m_roundPanel->stopFollowing(); // the store is about to close; opened() says what to follow next
+    m_session->open(path);
+}
+
+void MainWindow::reviewAwaitedApproval(const QString &name)
+{
+    connect(
+        m_session, &ProjectSession::loaded, this,
+        [this, name] {
+            if (m_workspace->indexOfVersion(name) < 0) {
+                statusBar()->showMessage(tr("Version %1 is not in the project (yet); try again").arg(name), 8000);
+                return;
+            }
+            auto *dialog = new ApprovalDialog(*m_workspace, name, this);
+            dialog->setAttribute(Qt::WA_DeleteOnClose);
+            dialog->setObjectName(QStringLiteral("awaitedApprovalDialog"));
+            connect(dialog, &QDialog::accepted, this, [this, dialog, name] {
+                const Approval a = dialog->approval();
+                m_roundPanel->answerApproval(name, a.who, a.note);
+            });
+            dialog->open();
+        },
+        Qt::SingleShotConnection);
+    openProject(m_session->path());
+}
+
+void MainWindow::newProject(const QString &path)
+{
+    m_roundPanel->stopFollowing();
+    m_session->create(path);
+}
+
+QString MainWindow::projectPath() const
+{
+    return m_session->path();
+}
+
+void MainWindow::importTrees(const QStringList &paths)
+{
+    if (!m_session->isOpen())
+        return;
+    for (const QString &path : paths) {
+        const QString absolute = QFileInfo(path).absoluteFilePath();
+        m_jobs->then(QStringLiteral("project"), QtConcurrent::run([absolute] { return TreeJson::readFile(absolute); }), this,
+                     [this, absolute](TreeJson::ParseResult parsed) {
+                         if (!parsed.ok()) {
+                             emit openFailed(absolute, parsed.error.message);
+                             QMessageBox::warning(this, tr("Cannot import tree"), parsed.error.message);
+                             return;
+                         }
+                         m_session->importTree(std::make_shared<const DiscoveryTree>(std::move(*parsed.tree)), absolute);
+                     });
+    }
+}
+
+void MainWindow::createDocks()
+{
+    auto *projectDock = new QDockWidget(tr("Project"), this);
+    projectDock->setObjectName(QStringLiteral("projectDock"));
+    m_projectModel = new ProjectTreeModel(m_workspace, this);
+    m_projectView = new QTreeView;
+    m_projectView->setModel(m_projectModel);
+    m_projectView->setHeaderHidden(true);
+    m_projectView->setMinimumWidth(200);
+    m_projectView->expandAll();
+    projectDock->setWidget(m_projectView);
+    addDockWidget(Qt::LeftDockWidgetArea, projectDock);
+    connect(m_projectModel, &QAbstractItemModel::rowsInserted, m_projectView, [this](const QModelIndex &parent) {
+        m_projectView->expand(parent);
+    });
+    connect(m_projectView->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex &current) {
+        if (current.data(ProjectTreeModel::KindRole).toInt() == ProjectTreeModel::WorldItem)
+            setCurrentWorld(current.data(ProjectTreeModel::RowRole).toInt());
+    });
+
+    auto *inspectorDock = new QDockWidget(tr("Inspector"), this);
+    inspectorDock->setObjectName(QStringLiteral("inspectorDock"));
+    m_inspector = new InspectorWidget;
+    m_inspector->setMinimumWidth(340);
+    inspectorDock->setWidget(m_inspector);
+    addDockWidget(Qt::RightDockWidgetArea, inspectorDock);
+}
+
+void MainWindow::openFiles(const QStringList &paths)
+{
+    for (const QString &path : paths) {
+        const QString absolute = QFileInfo(path).absoluteFilePath();
+        statusBar()->showMessage(tr("Loading %1…").arg(QFileInfo(path).fileName()));
+        // Through the tracker like every job (counted in pending(), never
+        // answered after the window is gone); opened files outlive projects,
+        // so their scope is never renewed.
+        m_jobs->then(QStringLiteral("files"), QtConcurrent::run([absolute] { return TreeJson::readFile(absolute); }), this,
+            [this, absolute](TreeJson::ParseResult result) {
+                if (!result.ok()) {
+                    statusBar()->showMessage(tr("Could not open %1").arg(QFileInfo(absolute).fileName()), 8000);
+                    emit openFailed(absolute, result.error.message);
+                    auto *box = new QMessageBox(QMessageBox::Warning, tr("Cannot open tree"),
+                                                tr("The file was rejected; nothing of it was loaded."), QMessageBox::Ok, this);
+                    box->setInformativeText(result.error.message);
+                    box->setAttribute(Qt::WA_DeleteOnClose);
+                    box->open();
+                    return;
+                }
+                auto tree = std::make_shared<const DiscoveryTree>(std::move(*result.tree));
+                const int row = m_workspace->addWorld({QFileInfo(absolute).fileName(), absolute, 0, tree});
+                setCurrentWorld(row);
+                addRecentFile(absolute);
+                statusBar()->showMessage(tr("Opened %1: %2 cells").arg(QFileInfo(absolute).fileName()).arg(tree->cellCount()), 5000);
+                emit treeOpened(absolute);
+            });
+    }
+}
+
+int MainWindow::openTreeCount() const
+{
+    return int(m_workspace->worlds().size());
+}
+
+std::shared_ptr<const DiscoveryTree> MainWindow::currentTree() const
+{
+    const auto &worlds = m_workspace->worlds();
+    return m_currentWorld >= 0 && m_currentWorld < worlds.size() ? worlds.at(m_currentWorld).tree : nullptr;
+}
+
+TreeView *MainWindow::treeView() const
+{
+    return m_discovery->treeView();
+}
+
+QSortFilterProxyModel *MainWindow::cellProxyModel() const
+{
+    return m_cells->proxy();
+}
+
+CellTableModel *MainWindow::cellModel() const
+{
+    return m_cells->model();
+}
+
+QTableView *MainWindow::cellView() const
+{
+    return m_cells->view();
+}
+
+QLineEdit *MainWindow::filterEdit() const
+{
+    return m_cells->filterEdit();
+}
+
+QComboBox *MainWindow::filterColumn() const
+{
+    return m_cells->filterColumn();
+}
+
+void MainWindow::setCurrentWorld(int row)
+{
+    if (row < 0 || row >= m_workspace->worlds().size())
+        row = -1;
+    m_currentWorld = row;
+    showWorld(row);
+    if (row >= 0) {
+        const QModelIndex idx = m_projectModel->index(row, 0, m_projectModel->groupIndex(ProjectTreeModel::WorldsGroup));
+        if (m_projectView->currentIndex() != idx)
+            m_projectView->setCurrentIndex(idx);
+    }
+}
+
+void MainWindow::showWorld(int row)
+{
+    const auto &worlds = m_workspace->worlds();
+    if (row < 0 || row >= worlds.size()) {
+        m_cells->setTree(QString(), nullptr);
+        m_discovery->setTree(QString(), nullptr);
+        m_inspector->clear();
+        setWindowTitle(tr("Dream-RSI Workbench"));
+        updateActions();
+        return;
+    }
+    const WorldEntry &w = worlds.at(row);
+    if (m_cells->model()->tree() != w.tree) {
+        m_discovery->setTree(w.name, w.tree);
+        m_inspector->clear();
+    }
+    m_cells->setTree(w.name, w.tree);
+    setWindowTitle(tr("%1 — Dream-RSI Workbench").arg(w.name));
+    updateActions();
+}
+
+void MainWindow::inspectCell(int cellIndex)
+{
+    const auto tree = currentTree();
+    if (!tree)
+        return;
+    m_inspector->showCell(tree, cellIndex);
+    m_discovery->treeView()->selectCell(cellIndex);
+    // Keep the table's current row in step without re-entering.
+    m_cells->selectCell(cellIndex);
+    emit cellInspected(cellIndex);
+}
+
+void MainWindow::closeCurrentWorld()
+{
+    if (m_currentWorld < 0)
+        return;
+    const int row = m_currentWorld;
+    m_currentWorld = -1;
+    m_workspace->removeWorld(row);
+    setCurrentWorld(std::min(row, int(m_workspace->worlds().size()) - 1));
+}
+
+void MainWindow::applySettings(const AppSettings &settings)
+{
+    m_settings = settings;
+    m_settings.save();
+    pushReplaySettings();
+    applyTheme();
+}
+
+AppSettings MainWindow::replaySettings() const
+{
+    const std::optional<StoredReplayConfig> &config = m_workspace->replayConfig();
+    return config ? m_settings.withReplayConfig(config->config) : m_settings;
+}
+
+void MainWindow::pushReplaySettings()
+{
+    m_runner->setSettings(replaySettings());
+    m_replay->setSettings(replaySettings());
+}
+
+void MainWindow::offerStaleReplay(const QStringList &staleVersions)
+{
+    const std::optional<StoredReplayConfig> &config = m_workspace->replayConfig();
+    statusBar()->showMessage(tr("Replay configuration stored: %1").arg(config ? config->config.label() : QString()), 6000);
+    if (staleVersions.isEmpty() || m_workspace->worlds().isEmpty())
+        return;
+    auto *ask = new QMessageBox(QMessageBox::Question, tr("Replay stale versions?"),
+                                tr("%n policy version(s) have values computed under another replay configuration: %1.\n\n"
+                                   "Replay them now under the project's configuration? Their old values are kept and "
+                                   "listed with their own configuration.",
+                                   nullptr, int(staleVersions.size()))
+                                    .arg(staleVersions.join(QStringLiteral(", "))),
+                                QMessageBox::Yes | QMessageBox::No, this);
+    ask->setObjectName(QStringLiteral("staleReplayQuestion"));
+    ask->setAttribute(Qt::WA_DeleteOnClose);
+    ask->setDefaultButton(QMessageBox::Yes);
+    connect(ask, &QMessageBox::finished, this, [this, staleVersions](int result) {
+        if (result == QMessageBox::Yes)
+            replayVersions(staleVersions); // the replay job: progress in the status bar, Cancel Replays stops it
+    });
+    ask->open();
+}
+
+void MainWindow::applyTheme()
+{
+    m_dark = AppTheme::apply(m_settings.theme);
+    m_darkAction->setChecked(m_dark);
+    m_discovery->treeView()->setDarkPalette(m_dark);
+    m_inspector->setDark(m_dark);
+    m_replay->setDark(m_dark);
+    m_frontiers->setDark(m_dark);
+    m_policies->setDark(m_dark);
+    m_progress->setDark(m_dark);
+}
+
+void MainWindow::editSettings()
+{
+    auto *dialog = new SettingsDialog(m_settings, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    const std::optional<StoredReplayConfig> config = m_session->isOpen() ? m_workspace->replayConfig() : std::nullopt;
+    if (config)
+        dialog->setProjectReplayConfig(config->config, QFileInfo(m_session->path()).completeBaseName());
+    connect(dialog, &QDialog::accepted, this, [this, dialog, config] {
+        applySettings(dialog->settings());
+        const std::optional<ReplayConfig> edited = dialog->projectReplayConfig();
+        if (config && edited && !(*edited == config->config))
+            m_session->setReplayConfig(*edited); // then offerStaleReplay()
+    });
+    dialog->open();
+}
+
+FigureSource *MainWindow::currentFigureSource() const
+{
+    return dynamic_cast<FigureSource *>(m_tabs->currentWidget());
+}
+
+bool MainWindow::exportCurrentFigure(const QString &path, QString *error)
+{
+    FigureSource *source = currentFigureSource();
+    const FigureExport::Painter paint = source ? source->figurePainter() : FigureExport::Painter();
+    if (!paint) {
+        if (error)
+            *error = tr("The current tab has no figure to export.");
+        return false;
+    }
+    FigureExport::Options options;
+    QSettings s;
+    options.sizeMm = QSizeF(s.value(QStringLiteral("export/widthMm"), 170.0).toDouble(),
+                            s.value(QStringLiteral("export/heightMm"), 100.0).toDouble());
+    options.dpi = s.value(QStringLiteral("export/dpi"), 300).toInt();
+    options.title = source->figureName();
+    return FigureExport::write(path, options, paint, error);
+}
+
+bool MainWindow::exportCurrentFigureData(const QString &path, QString *error)
+{
+    FigureSource *source = currentFigureSource();
+    const FigureTable data = source ? source->figureData() : FigureTable();
+    if (data.isEmpty()) {
+        if (error)
+            *error = tr("The current tab's figure has no data to write.");
+        return false;
+    }
+    return FigureExport::writeText(path, data.toCsv(), error);
+}
+
+void MainWindow::exportFigureInteractive()
+{
+    FigureSource *source = currentFigureSource();
+    if (!source)
+        return;
+    auto *dialog = new ExportDialog(source->figureName(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    // The preview is drawn at the size chosen in the dialog, as the file will be.
+    if (const FigureExport::Painter paint = source->figurePainter())
+        dialog->setPreview(paint);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        QString error;
+        const QString path = dialog->path();
+        if (!exportCurrentFigure(path, &error)) {
+            QMessageBox::warning(this, tr("Export failed"), error);
+            return;
+        }
+        if (dialog->writesData() && !exportCurrentFigureData(dialog->dataPath(), &error)) {
+            QMessageBox::warning(this, tr("Export failed"), error);
+            return;
+        }
+        statusBar()->showMessage(dialog->writesData()
+                                     ? tr("Exported %1 and %2").arg(QDir::toNativeSeparators(path), QDir::toNativeSeparators(dialog->dataPath()))
+                                     : tr("Exported %1").arg(QDir::toNativeSeparators(path)),
+                                 6000);
+    });
+    dialog->open();
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    if (!m_defaultDockSizes)
+        return;
+    m_defaultDockSizes = false;
+    // After the first layout pass, when the docks have their places.
+    QTimer::singleShot(0, this, [this] {
+        QList<QDockWidget *> docks;
+        QList<int> widths;
+        for (QDockWidget *d : findChildren<QDockWidget *>()) {
+            docks.append(d);
+            widths.append(d->objectName() == QLatin1String("inspectorDock") ? width() * 3 / 10 : width() / 6);
+        }
+        resizeDocks(docks, widths, Qt::Horizontal);
+    });
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    QSettings settings;
+    settings.setValue(QLatin1String(GeometryKey), saveGeometry());
+    settings.setValue(QLatin1String(StateKey), saveState());
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    QStringList paths;
+    for (const QUrl &url : event->mimeData()->urls()) {
+        if (!url.isLocalFile())
+            continue;
+        // A dropped project opens as the project; tree files open as worlds.
+        if (url.toLocalFile().endsWith(QLatin1String(".dreamrsi")))
+            openProject(url.toLocalFile());
+        else
+            paths.append(url.toLocalFile());
+    }
+    if (!paths.isEmpty())
+        openFiles(paths);
+    event->acceptProposedAction();
+}
+
+} // namespace dreamrsi

@@ -1,0 +1,203 @@
+#pragma once
+
+#include "session/appsettings.h"
+#include "model/discoverytree.h"
+#include "store/storetypes.h"
+
+#include <QIcon>
+#include <QMainWindow>
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QMenu;
+class QSortFilterProxyModel;
+class QTabWidget;
+class QTableView;
+class QToolBar;
+class QTreeView;
+
+namespace dreamrsi {
+
+class CellTableModel;
+class CellsPage;
+class DiscoveryPage;
+class FigureSource;
+class FrontierPage;
+class ProgressPage;
+class InspectorWidget;
+class JobTracker;
+class PoliciesPage;
+class ProjectSession;
+class ProjectTreeModel;
+class ReplayPage;
+class RoundPanel;
+class SweepRunner;
+class TreeView;
+class Workspace;
+struct PolicyVersion;
+
+/// The workbench's main window: a project dock (worlds and policy
+/// versions), an inspector dock and the central tabs. Opens tree files by
+/// dialog, command line, drag-and-drop and the recent-files menu; every
+/// file is parsed off the GUI thread.
+///
+/// It only builds the window and connects: the open project is a
+/// ProjectSession (store, staged loading, writes), background answers go
+/// through one JobTracker, each page owns its widgets. Menus are built one
+/// per function (createFileMenu, …); a new action goes into its menu's
+/// function and, when it depends on state, into updateActions().
+class MainWindow final : public QMainWindow
+{
+    Q_OBJECT
+public:
+    enum Tab { DiscoveryTab, CellsTab, ReplayTab, FrontiersTab, PoliciesTab, ProgressTab, TabCount };
+
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    /// Starts loading the files off the GUI thread; treeOpened / openFailed follow.
+    void openFiles(const QStringList &paths);
+    /// Opens a project file (SQLite) with its worlds, versions and results;
+    /// projectOpened or openFailed follow.
+    void openProject(const QString &path);
+    /// Creates an empty project seeded with the built-in policies, then opens it.
+    void newProject(const QString &path);
+    /// Stores tree files in the open project as new iterations.
+    void importTrees(const QStringList &paths);
+    QString projectPath() const;
+    /// Reloads the project and opens the approval dialog on `name`, the
+    /// version a followed loop waits to have approved (RoundPanel::answerApproval).
+    void reviewAwaitedApproval(const QString &name);
+    ProjectSession *session() const { return m_session; }
+    JobTracker *jobs() const { return m_jobs; }
+    /// Replays the versions (by name) in every open world.
+    void replayVersions(const QStringList &names);
+    /// Shows two versions side by side in the Replay tab.
+    void compareVersions(const QString &a, const QString &b);
+    FrontierPage *frontierPage() const { return m_frontiers; }
+    ProgressPage *progressPage() const { return m_progress; }
+    ReplayPage *replayPage() const { return m_replay; }
+    PoliciesPage *policiesPage() const { return m_policies; }
+    SweepRunner *sweepRunner() const { return m_runner; }
+    RoundPanel *roundPanel() const { return m_roundPanel; }
+
+    Workspace *workspace() const { return m_workspace; }
+    int openTreeCount() const;
+    int currentWorld() const { return m_currentWorld; }
+    void setCurrentWorld(int row);
+    std::shared_ptr<const DiscoveryTree> currentTree() const;
+    QSortFilterProxyModel *cellProxyModel() const;
+    CellTableModel *cellModel() const;
+    QTableView *cellView() const;
+    QLineEdit *filterEdit() const;
+    QComboBox *filterColumn() const;
+    TreeView *treeView() const;
+    InspectorWidget *inspector() const { return m_inspector; }
+    QTabWidget *tabs() const { return m_tabs; }
+    QTreeView *projectView() const { return m_projectView; }
+    ProjectTreeModel *projectModel() const { return m_projectModel; }
+    QStringList recentFiles() const;
+    const AppSettings &settings() const { return m_settings; }
+    void applySettings(const AppSettings &settings);
+    /// The settings replays run with: with a project open, its replay
+    /// configuration replaces W, λ, β and K of the workbench's settings.
+    AppSettings replaySettings() const;
+    bool isDarkTheme() const { return m_dark; }
+
+    /// Renders the current tab's figure into a file (PNG/PDF/SVG by suffix).
+    /// The page on screen as a figure (FigureSource), or null when it draws none.
+    FigureSource *currentFigureSource() const;
+    bool exportCurrentFigure(const QString &path, QString *error = nullptr);
+    /// Writes the numbers behind the current tab's figure as CSV (FigureData).
+    bool exportCurrentFigureData(const QString &path, QString *error = nullptr);
+
+signals:
+    void treeOpened(const QString &path);
+    void openFailed(const QString &path, const QString &message);
+    void cellInspected(int cellIndex);
+    void projectOpened(const QString &path);
+    void projectLoaded(const QString &path);
+    void resultsStored(const QString &versionName);
+    /// An approval of `versionName` for redeployment is in the project.
+    void approvalStored(const QString &versionName);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+
+private:
+    void createDocks();
+    void connectSession();
+    void connectRunner();
+    void createActions();
+    QIcon themeIcon(const char *name, int fallback) const;
+    void createFileMenu();
+    void createEditMenu();
+    void createViewMenu();
+    void createReplayMenu();
+    void simulateLoop();
+    /// The live round: its dock, its actions on the toolbar and in the Round menu, its status.
+    void createRoundMenu();
+    void createHelpMenu();
+    void showWorld(int row);
+    void inspectCell(int cellIndex);
+    void closeCurrentWorld();
+    void addRecentFile(const QString &path);
+    void addRecentProject(const QString &path);
+    void rebuildRecentMenu();
+    void updateActions();
+    void applyTheme();
+    void exportFigureInteractive();
+    void editSettings();
+    /// Hands replaySettings() to the replay runner and the replay page.
+    void pushReplaySettings();
+    /// After the project's replay configuration changed: offers to replay the
+    /// versions it made stale (as a replay job with progress).
+    void offerStaleReplay(const QStringList &staleVersions);
+    void showOpenError(const QString &title, const QString &text, const QString &details);
+
+    Workspace *m_workspace = nullptr;
+    JobTracker *m_jobs = nullptr;
+    ProjectSession *m_session = nullptr;
+    AppSettings m_settings;
+    bool m_dark = false;
+    bool m_defaultDockSizes = false;
+    int m_currentWorld = -1;
+    SweepRunner *m_runner = nullptr;
+    RoundPanel *m_roundPanel = nullptr;
+    QStringList m_replayFailures; ///< since the runner was last idle, shown when it is
+    FrontierPage *m_frontiers = nullptr;
+    ProgressPage *m_progress = nullptr;
+    ReplayPage *m_replay = nullptr;
+    PoliciesPage *m_policies = nullptr;
+    QAction *m_importAction = nullptr;
+    QAction *m_replayAction = nullptr;
+    QAction *m_compareAction = nullptr;
+    QAction *m_cancelReplayAction = nullptr;
+    QAction *m_dreamAction = nullptr;
+    QMenu *m_recentProjectsMenu = nullptr;
+
+    QTabWidget *m_tabs = nullptr;
+    DiscoveryPage *m_discovery = nullptr;
+    CellsPage *m_cells = nullptr;
+    QTreeView *m_projectView = nullptr;
+    ProjectTreeModel *m_projectModel = nullptr;
+    InspectorWidget *m_inspector = nullptr;
+    QToolBar *m_toolbar = nullptr;
+    QMenu *m_recentMenu = nullptr;
+    QAction *m_closeAction = nullptr;
+    QAction *m_exportAction = nullptr;
+    QAction *m_zoomInAction = nullptr;
+    QAction *m_zoomOutAction = nullptr;
+    QAction *m_fitAction = nullptr;
+    QAction *m_legendAction = nullptr;
+    QAction *m_findAction = nullptr;
+    QAction *m_darkAction = nullptr;
+};
+
+} // namespace dreamrsi

@@ -1,0 +1,416 @@
+// MainWindow's menus, tool bar and recent-file lists: one function per menu.
+// A new action goes into its menu's function and, when its state depends on
+// the window, into updateActions().
+#include "mainwindow.h"
+
+#include "tree/cellspage.h"
+#include "tree/discoverypage.h"
+#include "policies/dreamingdialog.h"
+#include "progress/progresspage.h"
+#include "live/roundpanel.h"
+#include "live/roundstatus.h"
+#include "progress/simulationdialog.h"
+#include "replayview/frontierpage.h"
+#include "policies/policiespage.h"
+#include "session/projectsession.h"
+#include "session/sweeprunner.h"
+#include "tree/treeview.h"
+#include "session/workspace.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTabWidget>
+#include <QToolBar>
+
+namespace dreamrsi {
+
+namespace {
+constexpr int MaxRecentFiles = 10;
+const auto RecentFilesKey = "recentFiles";
+} // namespace
+
+QIcon MainWindow::themeIcon(const char *name, int fallback) const
+{
+    return QIcon::fromTheme(QLatin1String(name), style()->standardIcon(QStyle::StandardPixmap(fallback)));
+}
+
+void MainWindow::createActions()
+{
+    m_toolbar = addToolBar(tr("Main"));
+    m_toolbar->setObjectName(QStringLiteral("mainToolBar"));
+    m_toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    createFileMenu();
+    createEditMenu();
+    createViewMenu();
+    createReplayMenu();
+    createRoundMenu();
+    createHelpMenu();
+}
+
+void MainWindow::createRoundMenu()
+{
+    // The live round's panel in a dock, out of the way until a round runs
+    // (it shows itself then); the Round menu brings it back at any time.
+    auto *dock = new QDockWidget(tr("Live Round"), this);
+    dock->setObjectName(QStringLiteral("roundDock"));
+    dock->setWidget(m_roundPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, dock);
+    dock->hide();
+    m_toolbar->addSeparator();
+    m_toolbar->addAction(m_roundPanel->launchAction());
+    m_toolbar->addAction(m_roundPanel->stopAction());
+    QMenu *menu = menuBar()->addMenu(tr("R&ound"));
+    menu->setObjectName(QStringLiteral("menuRound"));
+    menu->addAction(m_roundPanel->launchAction());
+    menu->addAction(m_roundPanel->stopAction());
+    menu->addAction(m_roundPanel->resumeAction());
+    menu->addSeparator();
+    menu->addAction(m_roundPanel->pauseAction());
+    menu->addAction(m_roundPanel->continueAction());
+    menu->addSeparator();
+    menu->addAction(dock->toggleViewAction());
+    connect(m_roundPanel, &RoundPanel::statusMessage, this, [this](const QString &text) { statusBar()->showMessage(text); });
+    auto showDock = [dock](bool active) {
+        if (active) {
+            dock->show();
+            dock->raise();
+        }
+    };
+    connect(m_roundPanel, &RoundPanel::runningChanged, dock, showDock);
+    connect(m_roundPanel, &RoundPanel::followingChanged, dock, showDock);
+    statusBar()->addPermanentWidget(m_roundPanel->statusWidget());
+}
+
+void MainWindow::createFileMenu()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *open = file->addAction(themeIcon("document-open", QStyle::SP_DialogOpenButton), tr("&Open Tree…"));
+    open->setObjectName(QStringLiteral("actionOpen"));
+    open->setShortcut(QKeySequence::Open);
+    open->setStatusTip(tr("Open discovery-tree files (dreamrsi-tree/1 JSON)"));
+    connect(open, &QAction::triggered, this, [this] {
+        QSettings settings;
+        const QStringList paths = QFileDialog::getOpenFileNames(
+            this, tr("Open Discovery Trees"), settings.value(QStringLiteral("lastDir")).toString(),
+            tr("Discovery trees (*.json);;All files (*)"));
+        if (!paths.isEmpty()) {
+            settings.setValue(QStringLiteral("lastDir"), QFileInfo(paths.first()).absolutePath());
+            openFiles(paths);
+        }
+    });
+    m_toolbar->addAction(open);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addSeparator();
+    QAction *openProjectAction = file->addAction(themeIcon("folder-open", QStyle::SP_DirOpenIcon), tr("Open &Project…"));
+    openProjectAction->setObjectName(QStringLiteral("actionOpenProject"));
+    openProjectAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    openProjectAction->setStatusTip(tr("Open a Dream-RSI project (iterations, policy versions, replay results)"));
+    connect(openProjectAction, &QAction::triggered, this, [this] {
+        QSettings settings;
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open Project"), settings.value(QStringLiteral("lastProjectDir")).toString(),
+                                                          tr("Dream-RSI projects (*.dreamrsi *.sqlite *.db);;All files (*)"));
+        if (!path.isEmpty()) {
+            settings.setValue(QStringLiteral("lastProjectDir"), QFileInfo(path).absolutePath());
+            openProject(path);
+        }
+    });
+    m_toolbar->insertAction(m_toolbar->actions().value(1), openProjectAction);
+    QAction *newProjectAction = file->addAction(themeIcon("document-new", QStyle::SP_FileIcon), tr("&New Project…"));
+    newProjectAction->setObjectName(QStringLiteral("actionNewProject"));
+    newProjectAction->setShortcut(QKeySequence::New);
+    connect(newProjectAction, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("New Project"), QString(), tr("Dream-RSI projects (*.dreamrsi)"));
+        if (!path.isEmpty())
+            newProject(path.endsWith(QLatin1String(".dreamrsi")) ? path : path + QStringLiteral(".dreamrsi"));
+    });
+    m_recentProjectsMenu = file->addMenu(tr("Recent Pro&jects"));
+    m_importAction = file->addAction(themeIcon("document-import", QStyle::SP_ArrowRight), tr("&Import Trees into Project…"));
+    m_importAction->setObjectName(QStringLiteral("actionImport"));
+    m_importAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    m_importAction->setStatusTip(tr("Store tree files in the open project as new iterations"));
+    connect(m_importAction, &QAction::triggered, this, [this] {
+        const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Import Discovery Trees"), QString(),
+                                                                tr("Discovery trees (*.json);;All files (*)"));
+        if (!paths.isEmpty())
+            importTrees(paths);
+    });
+    file->addSeparator();
+    m_exportAction = file->addAction(themeIcon("document-save-as", QStyle::SP_DialogSaveButton), tr("&Export Figure…"));
+    m_exportAction->setObjectName(QStringLiteral("actionExport"));
+    m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_exportAction->setStatusTip(tr("Export the current tab's figure to PDF, SVG or PNG"));
+    connect(m_exportAction, &QAction::triggered, this, &MainWindow::exportFigureInteractive);
+    m_toolbar->addAction(m_exportAction);
+    m_closeAction = file->addAction(themeIcon("document-close", QStyle::SP_DialogCloseButton), tr("&Close World"));
+    m_closeAction->setObjectName(QStringLiteral("actionClose"));
+    m_closeAction->setShortcut(QKeySequence::Close);
+    connect(m_closeAction, &QAction::triggered, this, &MainWindow::closeCurrentWorld);
+    file->addSeparator();
+    QAction *quit = file->addAction(themeIcon("application-exit", QStyle::SP_DialogCloseButton), tr("&Quit"));
+    quit->setObjectName(QStringLiteral("actionQuit"));
+    quit->setShortcut(QKeySequence::Quit);
+    connect(quit, &QAction::triggered, this, &QWidget::close);
+
+}
+
+void MainWindow::createEditMenu()
+{
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    m_findAction = edit->addAction(themeIcon("edit-find", QStyle::SP_FileDialogContentsView), tr("&Find Cells…"));
+    m_findAction->setObjectName(QStringLiteral("actionFind"));
+    m_findAction->setShortcut(QKeySequence::Find);
+    connect(m_findAction, &QAction::triggered, this, [this] {
+        if (m_tabs->currentIndex() == CellsTab) {
+            m_cells->focusFilter();
+        } else {
+            m_tabs->setCurrentIndex(DiscoveryTab);
+            m_discovery->searchEdit()->setFocus();
+            m_discovery->searchEdit()->selectAll();
+        }
+    });
+    edit->addSeparator();
+    QAction *prefs = edit->addAction(themeIcon("preferences-system", QStyle::SP_FileDialogDetailedView), tr("&Settings…"));
+    prefs->setObjectName(QStringLiteral("actionSettings"));
+    prefs->setShortcut(QKeySequence::Preferences);
+    prefs->setMenuRole(QAction::PreferencesRole);
+    connect(prefs, &QAction::triggered, this, &MainWindow::editSettings);
+
+}
+
+void MainWindow::createViewMenu()
+{
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    TreeView *tree = m_discovery->treeView();
+    m_zoomInAction = view->addAction(themeIcon("zoom-in", QStyle::SP_ArrowUp), tr("Zoom &In"));
+    m_zoomInAction->setObjectName(QStringLiteral("actionZoomIn"));
+    m_zoomInAction->setShortcut(QKeySequence::ZoomIn);
+    connect(m_zoomInAction, &QAction::triggered, tree, &TreeView::zoomIn);
+    m_zoomOutAction = view->addAction(themeIcon("zoom-out", QStyle::SP_ArrowDown), tr("Zoom &Out"));
+    m_zoomOutAction->setObjectName(QStringLiteral("actionZoomOut"));
+    m_zoomOutAction->setShortcut(QKeySequence::ZoomOut);
+    connect(m_zoomOutAction, &QAction::triggered, tree, &TreeView::zoomOut);
+    m_fitAction = view->addAction(themeIcon("zoom-fit-best", QStyle::SP_TitleBarMaxButton), tr("&Fit Tree"));
+    m_fitAction->setObjectName(QStringLiteral("actionFit"));
+    m_fitAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    connect(m_fitAction, &QAction::triggered, tree, &TreeView::fitToView);
+    m_legendAction = view->addAction(tr("Show &Legend"));
+    m_legendAction->setObjectName(QStringLiteral("actionLegend"));
+    m_legendAction->setCheckable(true);
+    m_legendAction->setChecked(true);
+    m_legendAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    connect(m_legendAction, &QAction::toggled, tree, &TreeView::setLegendVisible);
+    m_darkAction = view->addAction(tr("&Dark Theme"));
+    m_darkAction->setObjectName(QStringLiteral("actionDark"));
+    m_darkAction->setCheckable(true);
+    m_darkAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    connect(m_darkAction, &QAction::triggered, this, [this](bool dark) {
+        AppSettings s = m_settings;
+        s.theme = dark ? AppSettings::Theme::Dark : AppSettings::Theme::Light;
+        applySettings(s);
+    });
+    view->addSeparator();
+    m_toolbar->addSeparator();
+    m_toolbar->addAction(m_zoomInAction);
+    m_toolbar->addAction(m_zoomOutAction);
+    m_toolbar->addAction(m_fitAction);
+    QMenu *tabsMenu = view->addMenu(tr("&Go to Tab"));
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        QAction *a = tabsMenu->addAction(m_tabs->tabText(i));
+        a->setObjectName(QStringLiteral("actionTab%1").arg(i + 1));
+        a->setShortcut(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + i)));
+        connect(a, &QAction::triggered, this, [this, i] { m_tabs->setCurrentIndex(i); });
+    }
+    view->addSeparator();
+    for (QDockWidget *dock : findChildren<QDockWidget *>())
+        view->addAction(dock->toggleViewAction());
+    view->addAction(m_toolbar->toggleViewAction());
+
+}
+
+void MainWindow::createReplayMenu()
+{
+    QMenu *replayMenu = menuBar()->addMenu(tr("&Replay"));
+    m_replayAction = replayMenu->addAction(themeIcon("media-playback-start", QStyle::SP_MediaPlay), tr("&Replay Selected Versions"));
+    m_replayAction->setObjectName(QStringLiteral("actionReplay"));
+    m_replayAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_replayAction->setStatusTip(tr("Replay the versions checked in Frontiers (or selected in Policies) in every open world"));
+    connect(m_replayAction, &QAction::triggered, this, [this] {
+        QStringList names = m_tabs->currentIndex() == PoliciesTab && !m_policies->selectedVersion().isEmpty()
+                                ? QStringList{m_policies->selectedVersion()}
+                                : m_frontiers->checkedVersions();
+        if (names.isEmpty()) {
+            for (const PolicyVersion &v : m_workspace->versions())
+                names.append(v.name);
+        }
+        replayVersions(names);
+        if (m_tabs->currentIndex() != PoliciesTab)
+            m_tabs->setCurrentIndex(FrontiersTab);
+    });
+    m_cancelReplayAction = replayMenu->addAction(themeIcon("process-stop", QStyle::SP_BrowserStop), tr("&Cancel Replays"));
+    m_cancelReplayAction->setObjectName(QStringLiteral("actionCancelReplay"));
+    m_cancelReplayAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    connect(m_cancelReplayAction, &QAction::triggered, m_runner, &SweepRunner::cancel);
+    m_compareAction = replayMenu->addAction(themeIcon("view-split-left-right", QStyle::SP_FileDialogListView), tr("&Compare Two Versions"));
+    m_compareAction->setObjectName(QStringLiteral("actionCompare"));
+    m_compareAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    m_compareAction->setStatusTip(tr("Step through the replays of two versions side by side"));
+    connect(m_compareAction, &QAction::triggered, this, [this] {
+        QStringList names = m_frontiers->checkedVersions();
+        for (const PolicyVersion &v : m_workspace->versions()) {
+            if (names.size() >= 2)
+                break;
+            if (!names.contains(v.name))
+                names.append(v.name);
+        }
+        compareVersions(names.value(0), names.value(1));
+    });
+    m_dreamAction = replayMenu->addAction(themeIcon("system-run", QStyle::SP_ComputerIcon), tr("&Dream…"));
+    m_dreamAction->setObjectName(QStringLiteral("actionDream"));
+    m_dreamAction->setStatusTip(tr("Write, replay and propose new policy versions over the project's worlds"));
+    connect(m_dreamAction, &QAction::triggered, this, [this] {
+        auto *dialog = new DreamingDialog(*m_workspace, m_session->store(), replaySettings(), this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &DreamingDialog::approvalRequested, m_session, &ProjectSession::storeApproval);
+        dialog->show();
+    });
+    QAction *simulate = replayMenu->addAction(themeIcon("media-seek-forward", QStyle::SP_MediaSeekForward), tr("&Simulate the Loop…"));
+    simulate->setObjectName(QStringLiteral("actionSimulateLoop"));
+    simulate->setStatusTip(tr("Dream-RSI against fixed exploration over recorded worlds, repeated over many world orders"));
+    connect(simulate, &QAction::triggered, this, &MainWindow::simulateLoop);
+    m_toolbar->addSeparator();
+    m_toolbar->addAction(m_replayAction);
+    m_toolbar->addAction(m_compareAction);
+    m_toolbar->addAction(m_dreamAction);
+
+}
+
+void MainWindow::simulateLoop()
+{
+    // The project's finished iterations, named as everywhere else.
+    QList<ReplayWorld> worlds;
+    for (const WorldEntry &w : m_workspace->worlds()) {
+        if (w.iteration != 0 && w.tree)
+            worlds.append(ReplayWorld{w.name, w.tree});
+    }
+    const QString project = m_session->isOpen() && !m_session->isReadOnly() ? m_session->path() : QString();
+    auto *dialog = new SimulationDialog(worlds, project, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &SimulationDialog::simulated, this, [this](const QString &label, const SimulationCurves &curves) {
+        m_progress->showSimulation(label, curves);
+        m_tabs->setCurrentIndex(ProgressTab);
+    });
+    dialog->show();
+}
+
+void MainWindow::createHelpMenu()
+{
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->setObjectName(QStringLiteral("menuHelp")); // the last menu
+    QAction *about = help->addAction(tr("&About Dream-RSI Workbench"));
+    about->setObjectName(QStringLiteral("actionAbout"));
+    about->setMenuRole(QAction::AboutRole);
+    connect(about, &QAction::triggered, this, [this] {
+        QMessageBox::about(this, tr("About Dream-RSI Workbench"),
+                           tr("<p><b>Dream-RSI Workbench</b> %1</p><p>Replay-based recursive self-improvement "
+                              "of exploration policies for LLM-driven program discovery.</p>")
+                               .arg(QCoreApplication::applicationVersion()));
+    });
+}
+
+QStringList MainWindow::recentFiles() const
+{
+    return QSettings().value(QLatin1String(RecentFilesKey)).toStringList();
+}
+
+void MainWindow::addRecentFile(const QString &path)
+{
+    QStringList files = recentFiles();
+    files.removeAll(path);
+    files.prepend(path);
+    while (files.size() > MaxRecentFiles)
+        files.removeLast();
+    QSettings().setValue(QLatin1String(RecentFilesKey), files);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList files = recentFiles();
+    for (int i = 0; i < files.size(); ++i) {
+        const QString path = files.at(i);
+        QAction *a = m_recentMenu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()));
+        a->setToolTip(path);
+        a->setStatusTip(path);
+        connect(a, &QAction::triggered, this, [this, path] { openFiles({path}); });
+    }
+    if (!files.isEmpty()) {
+        m_recentMenu->addSeparator();
+        QAction *clear = m_recentMenu->addAction(tr("Clear List"));
+        connect(clear, &QAction::triggered, this, [this] {
+            QSettings().remove(QLatin1String(RecentFilesKey));
+            rebuildRecentMenu();
+        });
+    }
+    m_recentMenu->setEnabled(!files.isEmpty());
+    m_recentProjectsMenu->clear();
+    const QStringList projects = QSettings().value(QStringLiteral("recentProjects")).toStringList();
+    for (int i = 0; i < projects.size(); ++i) {
+        const QString path = projects.at(i);
+        QAction *a = m_recentProjectsMenu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()));
+        a->setStatusTip(path);
+        connect(a, &QAction::triggered, this, [this, path] { openProject(path); });
+    }
+    m_recentProjectsMenu->setEnabled(!projects.isEmpty());
+}
+
+void MainWindow::updateActions()
+{
+    if (!m_replayAction)
+        return; // still constructing
+    const bool hasTree = currentTree() != nullptr;
+    const int tab = m_tabs->currentIndex();
+    m_closeAction->setEnabled(m_currentWorld >= 0);
+    filterEdit()->setEnabled(hasTree);
+    filterColumn()->setEnabled(hasTree);
+    const bool onTree = tab == DiscoveryTab && hasTree;
+    m_zoomInAction->setEnabled(onTree);
+    m_zoomOutAction->setEnabled(onTree);
+    m_fitAction->setEnabled(onTree);
+    m_legendAction->setEnabled(onTree);
+    m_findAction->setEnabled(hasTree);
+    const bool hasWorlds = !m_workspace->worlds().isEmpty();
+    const bool hasVersions = !m_workspace->versions().isEmpty();
+    FigureSource *figure = currentFigureSource();
+    m_exportAction->setEnabled(figure && figure->figurePainter());
+    const bool writable = m_session->isOpen() && !m_session->isReadOnly();
+    m_importAction->setEnabled(writable);
+    // Dreaming stores versions and results: not in a project another process writes.
+    m_dreamAction->setEnabled(writable);
+    m_replayAction->setEnabled(hasWorlds && hasVersions);
+    m_compareAction->setEnabled(hasWorlds && hasVersions);
+    m_cancelReplayAction->setEnabled(m_runner->isRunning());
+}
+
+void MainWindow::addRecentProject(const QString &path)
+{
+    QSettings settings;
+    QStringList projects = settings.value(QStringLiteral("recentProjects")).toStringList();
+    projects.removeAll(path);
+    projects.prepend(path);
+    while (projects.size() > MaxRecentFiles)
+        projects.removeLast();
+    settings.setValue(QStringLiteral("recentProjects"), projects);
+    rebuildRecentMenu();
+}
+
+} // namespace dreamrsi

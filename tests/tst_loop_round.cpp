@@ -7,6 +7,8 @@
 #include "roundtestsupport.h"
 
 #include "loop/localevaluationbackend.h"
+#include "loop/roundbudget.h"
+#include "loop/roundjournal.h"
 #include "loop/roundrunner.h"
 #include "loop/roundtask.h"
 #include "loop/roundtree.h"
@@ -126,6 +128,8 @@ private slots:
     void badDirectionsAreAnError();
     void envFailuresOfTheFirstRoundStopIt();
     void laterEnvFailuresStayCells();
+    void journalRecordsAndReadsBatches();
+    void budgetCapsAndEnvironmentFailure();
 
 private:
     RoundConfig config(const QString &policy, int workers) const;
@@ -499,6 +503,59 @@ void TestLoopRound::schedulerProgressReachesTheCell()
         QCOMPARE(cell.payload.value(QStringLiteral("scheduler")).toObject().value(QStringLiteral("job_id")).toString(),
                  jobs.value(cell.id));
     }
+}
+
+// The resume journal on its own: what a resume reads back.
+void TestLoopRound::journalRecordsAndReadsBatches()
+{
+    const RoundJournal journal(m_dir->filePath(QStringLiteral("attempts/7")));
+    QStringList last;
+    QCOMPARE(journal.lastRound(&last), -1); // nothing recorded yet
+    QVERIFY(journal.batches().isEmpty());
+    QVERIFY(journal.record(0, {QStringLiteral("b0a0"), QStringLiteral("b1a0")}).ok());
+    QVERIFY(journal.record(2, {QStringLiteral("b0a1")}).ok());
+    QCOMPARE(journal.fileOf(2), m_dir->filePath(QStringLiteral("attempts/7/rounds/2.json")));
+    QCOMPARE(journal.lastRound(&last), 2);
+    QCOMPARE(last, QStringList{QStringLiteral("b0a1")});
+    // A round with no file (never recorded) reads as an empty batch.
+    QCOMPARE(journal.batches(), (QList<QStringList>{{QStringLiteral("b0a0"), QStringLiteral("b1a0")}, {}, {QStringLiteral("b0a1")}}));
+    // A journal that cannot be written says where.
+    const QString blocked = m_dir->filePath(QStringLiteral("blocked"));
+    QFile file(blocked);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.close();
+    const Result<Done> refused = RoundJournal(blocked).record(0, {QStringLiteral("b0a0")});
+    QVERIFY(!refused.ok());
+    QVERIFY2(refused.error.contains(QStringLiteral("cannot record round 1")), qPrintable(refused.error));
+}
+
+void TestLoopRound::budgetCapsAndEnvironmentFailure()
+{
+    RoundConfig c;
+    RoundCounters counters;
+    QVERIFY(RoundBudget::reached(c, counters).isEmpty()); // no cap, nothing reached
+    c.maxCalls = 3;
+    c.maxTokens = 1000;
+    c.maxUsd = 0.5;
+    counters.calls = 2;
+    counters.tokensIn = 600;
+    counters.tokensOut = 300;
+    counters.usd = 0.49;
+    QVERIFY(RoundBudget::reached(c, counters).isEmpty());
+    counters.tokensOut = 400;
+    QCOMPARE(RoundBudget::reached(c, counters), QStringLiteral("budget: 1000 tokens reached"));
+    counters.calls = 3;
+    QCOMPARE(RoundBudget::reached(c, counters), QStringLiteral("budget: 3 agent calls reached"));
+
+    Cell env;
+    env.failClass = QString::fromLatin1(FailClass::Env);
+    env.error = QStringLiteral("python3: not found");
+    Cell ok;
+    ok.failClass = QString::fromLatin1(FailClass::Ok);
+    QVERIFY(RoundBudget::environmentFailure({}).isEmpty());
+    QVERIFY(RoundBudget::environmentFailure({env, ok}).isEmpty()); // one scored: the round goes on
+    const QString cause = RoundBudget::environmentFailure({env, env});
+    QVERIFY2(cause.contains(QStringLiteral("(env)")) && cause.count(QStringLiteral("python3: not found")) == 1, qPrintable(cause));
 }
 
 QTEST_GUILESS_MAIN(TestLoopRound)

@@ -1,4 +1,5 @@
 #include "agenttrycommand.h"
+#include "commandline.h"
 
 #include "agent/agentfactory.h"
 #include "eval/taskregistry.h"
@@ -60,7 +61,6 @@ int runAgentCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     }
     QCommandLineParser parser;
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
-    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("usage"));
     const QCommandLineOption task(QStringLiteral("task"), {}, QStringLiteral("NAME"));
     const QCommandLineOption agent(QStringLiteral("agent"), {}, QStringLiteral("KIND"));
     const QCommandLineOption model(QStringLiteral("model"), {}, QStringLiteral("M"));
@@ -68,13 +68,12 @@ int runAgentCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     const QCommandLineOption command(QStringLiteral("command"), {}, QStringLiteral("CMD"));
     const QCommandLineOption seed(QStringLiteral("seed"), {}, QStringLiteral("S"));
     const QCommandLineOption json(QStringLiteral("json"), {});
-    parser.addOptions({help, task, agent, model, baseUrl, command, seed, json});
-    if (!parser.parse(QStringList{QStringLiteral("dreamrsi agent try")} + args.mid(1)))
-        return usageError(err, parser.errorText());
-    if (parser.isSet(help)) {
-        out << agentUsage;
-        return 0;
-    }
+    parser.addOptions({task, agent, model, baseUrl, command, seed, json});
+    if (const std::optional<int> answered =
+            CommandLine::parseOrAnswer(parser, {}, args.mid(1), agentUsage, out, [&](const CommandLine::Problem &problem) {
+            return usageError(err, problem.message);
+            }))
+        return *answered;
     if (!parser.positionalArguments().isEmpty())
         return usageError(err, QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
     for (const QCommandLineOption &o : {task, agent, model, baseUrl, command, seed}) {

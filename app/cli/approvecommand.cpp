@@ -1,5 +1,6 @@
 // `dreamrsi approve`: argument parsing and printing; the rules are ApprovalRules (core/project).
 #include "projectreplaycommand.h"
+#include "commandline.h"
 #include "steercommand.h"
 
 #include "project/approvalcomparison.h"
@@ -40,7 +41,6 @@ int runApproveCommand(const QStringList &args, QTextStream &out, QTextStream &er
 {
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    const QCommandLineOption help(QStringLiteral("help"));
     const QCommandLineOption project(QStringLiteral("project"), QString(), QStringLiteral("P"));
     const QCommandLineOption version(QStringLiteral("version"), QString(), QStringLiteral("V"));
     const QCommandLineOption note(QStringLiteral("note"), QString(), QStringLiteral("TEXT"));
@@ -48,15 +48,13 @@ int runApproveCommand(const QStringList &args, QTextStream &out, QTextStream &er
     const QCommandLineOption best(QStringLiteral("best"));
     const QCommandLineOption json(QStringLiteral("json"));
     const QCommandLineOption decline(QStringLiteral("decline"));
-    parser.addOptions({help, project, version, note, by, best, json, decline});
-    if (!parser.parse(QStringList{QStringLiteral("dreamrsi-approve")} + args)) {
-        err << "error: " << parser.errorText() << '\n' << usage;
-        return 2;
-    }
-    if (parser.isSet(help)) {
-        out << usage;
-        return 0;
-    }
+    parser.addOptions({project, version, note, by, best, json, decline});
+    if (const std::optional<int> answered =
+            CommandLine::parseOrAnswer(parser, {}, args, usage, out, [&](const CommandLine::Problem &problem) {
+            err << "error: " << problem.message << '\n' << usage;
+            return 2;
+            }))
+        return *answered;
     if (!parser.positionalArguments().isEmpty()) {
         err << "error: unknown argument '" << parser.positionalArguments().first() << "'\n" << usage;
         return 2;

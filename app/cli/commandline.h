@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <optional>
+#include <type_traits>
 
 namespace dreamrsi::CommandLine {
 
@@ -73,7 +74,12 @@ std::optional<int> parseOrAnswer(QCommandLineParser &parser, const QList<QComman
     Problem problem;
     switch (parse(parser, options, args, &problem)) {
     case Outcome::Help: out << usage; return 0;
-    case Outcome::Error: return usageError(describe(problem));
+    case Outcome::Error:
+        // A command whose wording depends on the kind of problem takes the Problem itself.
+        if constexpr (std::is_invocable_v<UsageError, const Problem &>)
+            return usageError(problem);
+        else
+            return usageError(describe(problem));
     case Outcome::Run: break;
     }
     return std::nullopt;

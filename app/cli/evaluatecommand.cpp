@@ -70,21 +70,16 @@ int runEvaluateCommand(const QStringList &args, QTextStream &out, QTextStream &e
                                             CommandLine::value("option", "KEY=VALUE"),
                                             CommandLine::value("sandbox", "MODE"), CommandLine::flag("keep"), json};
     QCommandLineParser parser;
-    CommandLine::Problem problem;
-    switch (CommandLine::parse(parser, options, args, &problem)) {
-    case CommandLine::Outcome::Help:
-        out << evaluateUsage;
-        return 0;
-    case CommandLine::Outcome::Error:
-        // An option given last without its value reads as given an empty one
-        // (which then says what it needs), as it always has.
-        if (problem.kind == CommandLine::Problem::Kind::MissingValue)
-            return runEvaluateCommand(args + QStringList{QString()}, out, err);
-        err << "dreamrsi evaluate: unknown option '" << problem.argument << "'\n" << evaluateUsage;
-        return 2;
-    case CommandLine::Outcome::Run:
-        break;
-    }
+    if (const std::optional<int> answered = CommandLine::parseOrAnswer(
+            parser, options, args, evaluateUsage, out, [&](const CommandLine::Problem &problem) {
+                // An option given last without its value reads as given an empty one
+                // (which then says what it needs), as it always has.
+                if (problem.kind == CommandLine::Problem::Kind::MissingValue)
+                    return runEvaluateCommand(args + QStringList{QString()}, out, err);
+                err << "dreamrsi evaluate: unknown option '" << problem.argument << "'\n" << evaluateUsage;
+                return 2;
+            }))
+        return *answered;
     EvaluationRequest request;
     for (const CommandLine::Given &o : CommandLine::inOrder(parser, options)) {
         if (const QString complaint = apply(o, &request); !complaint.isEmpty()) {

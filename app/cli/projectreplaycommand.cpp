@@ -1,5 +1,6 @@
 // `dreamrsi replay --project`: argument parsing only; the project layer replays.
 #include "projectreplaycommand.h"
+#include "commandline.h"
 
 #include "optionvalues.h"
 #include "replayoutput.h"
@@ -38,7 +39,6 @@ int runProjectReplayCommand(const QStringList &args, QTextStream &out, QTextStre
 {
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    const QCommandLineOption help(QStringLiteral("help"));
     const QCommandLineOption project = valueOption("project"), policy = valueOption("policy"), name = valueOption("name"),
                              workers = valueOption("workers"), lambda = valueOption("lambda"), betas = valueOption("betas"),
                              rounds = valueOption("rounds"), trace = valueOption("trace"),
@@ -46,16 +46,14 @@ int runProjectReplayCommand(const QStringList &args, QTextStream &out, QTextStre
                              threads = valueOption("threads"), world = valueOption("world");
     const QCommandLineOption json(QStringLiteral("json")), noGridPlan(QStringLiteral("no-grid-plan")),
         progress(QStringLiteral("progress")), applySteering(QStringLiteral("apply-steering"));
-    parser.addOptions({help, project, policy, name, workers, lambda, betas, rounds, trace, timeLimit, seed, threads, world,
+    parser.addOptions({project, policy, name, workers, lambda, betas, rounds, trace, timeLimit, seed, threads, world,
                        json, noGridPlan, progress, applySteering});
-    if (!parser.parse(QStringList{QStringLiteral("dreamrsi-replay")} + args)) {
-        err << "error: " << parser.errorText() << '\n' << usage;
-        return 2;
-    }
-    if (parser.isSet(help)) {
-        out << usage;
-        return 0;
-    }
+    if (const std::optional<int> answered =
+            CommandLine::parseOrAnswer(parser, {}, args, usage, out, [&](const CommandLine::Problem &problem) {
+            err << "error: " << problem.message << '\n' << usage;
+            return 2;
+            }))
+        return *answered;
     if (!parser.positionalArguments().isEmpty()) {
         err << "error: unknown argument '" << parser.positionalArguments().first() << "'\n" << usage;
         return 2;

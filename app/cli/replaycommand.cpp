@@ -145,18 +145,13 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
         value("seed", "N"), value("threads", "T"), CommandLine::flag("json"), CommandLine::flag("no-grid-plan"),
         CommandLine::flag("no-cache"), CommandLine::flag("progress")};
     QCommandLineParser parser;
-    CommandLine::Problem problem;
-    switch (CommandLine::parse(parser, options, args, &problem)) {
-    case CommandLine::Outcome::Help:
-        out << replayUsage;
-        return 0;
-    case CommandLine::Outcome::Error:
-        if (problem.kind == CommandLine::Problem::Kind::MissingValue)
-            return usageError(err, missingValue(problem.argument));
-        return usageError(err, QStringLiteral("unknown argument '%1'").arg(problem.argument));
-    case CommandLine::Outcome::Run:
-        break;
-    }
+    if (const std::optional<int> answered =
+            CommandLine::parseOrAnswer(parser, options, args, replayUsage, out, [&err](const CommandLine::Problem &problem) {
+                if (problem.kind == CommandLine::Problem::Kind::MissingValue)
+                    return usageError(err, missingValue(problem.argument));
+                return usageError(err, QStringLiteral("unknown argument '%1'").arg(problem.argument));
+            }))
+        return *answered;
     WorldReplay request;
     request.replay.worldCache = true;
     for (const CommandLine::Given &o : CommandLine::inOrder(parser, options)) {

@@ -1,4 +1,5 @@
 #include "roundcommand.h"
+#include "commandline.h"
 
 #include "optionvalues.h"
 
@@ -98,7 +99,6 @@ int runRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     QCommandLineParser parser;
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
-    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("usage"));
     const QCommandLineOption project(QStringLiteral("project"), {}, QStringLiteral("P"));
     const QCommandLineOption task(QStringLiteral("task"), {}, QStringLiteral("NAME"));
     const QCommandLineOption agent(QStringLiteral("agent"), {}, QStringLiteral("KIND"));
@@ -121,15 +121,14 @@ int runRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     const QCommandLineOption sbatchArgs(QStringLiteral("sbatch-args"), {}, QStringLiteral("ARGS"));
     const QCommandLineOption sharedDir(QStringLiteral("shared-dir"), {}, QStringLiteral("D"));
     const QCommandLineOption acceptSteering(QStringLiteral("accept-steering"), {});
-    parser.addOptions({help, project, task, agent, model, baseUrl, command, workers, rounds, policy, beta, seed,
+    parser.addOptions({project, task, agent, model, baseUrl, command, workers, rounds, policy, beta, seed,
                        maxCalls, maxUsd, resume, json, backendOption, partition, account, qos, sbatchArgs, sharedDir,
                        acceptSteering});
-    if (!parser.parse(QStringList{QStringLiteral("dreamrsi round")} + args))
-        return usageError(err, parser.errorText());
-    if (parser.isSet(help)) {
-        out << roundUsage;
-        return 0;
-    }
+    if (const std::optional<int> answered =
+            CommandLine::parseOrAnswer(parser, {}, args, roundUsage, out, [&](const CommandLine::Problem &problem) {
+            return usageError(err, problem.message);
+            }))
+        return *answered;
     if (!parser.positionalArguments().isEmpty())
         return usageError(err, QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
     const QStringList single = {QStringLiteral("project"), QStringLiteral("task"), QStringLiteral("agent"),

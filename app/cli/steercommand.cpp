@@ -84,6 +84,9 @@ std::optional<SteeringAck> sendSteeringRequest(const QString &projectPath, Steer
 int runSteerCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     QCommandLineParser parser;
+    // Its own parse, not CommandLine::parseOrAnswer: after the action every
+    // word is the action's (a hint may begin with '-', a branch may be
+    // written -1 and must be refused as one), never an option.
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("usage"));
     const QCommandLineOption project(QStringLiteral("project"), {}, QStringLiteral("P"));

@@ -34,18 +34,13 @@ int runSynthCommand(const QStringList &args, QTextStream &out, QTextStream &err)
                                             value("width", "W"),   value("depth", "D"),     value("fail-rate", "F"),
                                             value("regime", "NAME"), value("workers", "W")};
     QCommandLineParser parser;
-    CommandLine::Problem problem;
-    switch (CommandLine::parse(parser, options, args, &problem)) {
-    case CommandLine::Outcome::Help:
-        out << synthUsage;
-        return 0;
-    case CommandLine::Outcome::Error:
-        if (problem.kind == CommandLine::Problem::Kind::MissingValue)
-            return usageError(err, QStringLiteral("bad value for %1: ''").arg(problem.argument));
-        return usageError(err, QStringLiteral("unknown argument '%1'").arg(problem.argument));
-    case CommandLine::Outcome::Run:
-        break;
-    }
+    if (const std::optional<int> answered =
+            CommandLine::parseOrAnswer(parser, options, args, synthUsage, out, [&err](const CommandLine::Problem &problem) {
+                if (problem.kind == CommandLine::Problem::Kind::MissingValue)
+                    return usageError(err, QStringLiteral("bad value for %1: ''").arg(problem.argument));
+                return usageError(err, QStringLiteral("unknown argument '%1'").arg(problem.argument));
+            }))
+        return *answered;
     if (!parser.positionalArguments().isEmpty())
         return usageError(err, QStringLiteral("unknown argument '%1'").arg(parser.positionalArguments().constFirst()));
 

@@ -1,0 +1,226 @@
+// RoundRunner::Run: setting up a new or resumed iteration, the history of
+// earlier iterations and what one attempt is given. Private part of
+// RoundRunner (roundrun_p.h).
+#include "roundrun_p.h"
+
+#include "store/projectstore.h"
+#include "store/storeawait.h"
+
+#include "roundsession.h"
+#include "model/attemptpayload.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+
+namespace dreamrsi {
+
+using RoundRunPrivate::mix;
+using RoundRunPrivate::recordOf;
+
+AttemptRecord RoundRunPrivate::recordOf(const Cell &c, qint64 iteration)
+{
+    AttemptRecord r;
+    r.iteration = iteration;
+    r.cellId = c.id;
+    r.branch = c.branch;
+    r.attempt = c.attempt;
+    r.score = c.score;
+    r.failClass = c.failClass;
+    r.error = c.error.value_or(QString());
+    r.proposal = c.proposal();
+    r.program = c.program();
+    return r;
+}
+
+bool RoundRunner::Run::begin()
+{
+    const RoundConfig &config = q->m_config;
+    const StoreResult<ProjectInfo> project = await(q->m_store->projectInfo());
+    if (!project.ok()) {
+        error = project.error;
+        return false;
+    }
+    artifactDir = project.value->artifactDir;
+    workers = std::max(1, config.workers);
+
+    QString problem;
+    if (config.resume != 0) {
+        const StoreResult<IterationData> data = await(q->m_store->iterationData(config.resume));
+        if (!data.ok()) {
+            error = data.error;
+            return false;
+        }
+        info = data.value->info;
+        if (info.status != IterationStatus::Interrupted && info.status != IterationStatus::Stopped) {
+            error = QStringLiteral("iteration %1 is %2; only an interrupted or stopped round can be resumed")
+                        .arg(config.resume)
+                        .arg(iterationStatusName(info.status));
+            return false;
+        }
+        const QString storedTask = info.task.value_or(QString());
+        if (!config.task.isEmpty() && !storedTask.isEmpty() && config.task != storedTask
+            && QFileInfo(config.task).absoluteFilePath() != storedTask) {
+            error = QStringLiteral("iteration %1 ran task '%2', not '%3'").arg(config.resume).arg(storedTask, config.task);
+            return false;
+        }
+        const std::optional<RoundTask> t = RoundTask::resolve(storedTask.isEmpty() ? config.task : storedTask, &problem);
+        if (!t) {
+            error = problem;
+            return false;
+        }
+        task = *t;
+        if (!info.grid) {
+            error = QStringLiteral("iteration %1 has no grid plan; it is not a live round").arg(config.resume);
+            return false;
+        }
+        iterationDir = artifactDir + QStringLiteral("/attempts/%1").arg(config.resume);
+        if (config.workers <= 0)
+            workers = std::max(1, info.maxParallelism.value_or(4));
+        // The row records the limits it now runs under, for whoever follows it.
+        const StoreResult<QList<Cell>> cells = await(q->m_store->resumeIteration(
+            config.resume, IterationLimits{workers, config.maxRounds, config.maxCalls}));
+        if (!cells.ok()) {
+            error = cells.error;
+            return false;
+        }
+        iteration = config.resume; // running again: from here on it is closed as stopped on an error
+        tree = RoundTree(GridPlan{info.grid->branches, info.grid->refinements, info.gridReason}, info.baselineScore);
+        beta = info.beta.value_or(0.5);
+        if (!loadHistory(task.name, nullptr))
+            return false;
+        for (const Cell &c : *cells.value) {
+            if (!tree.add(c)) {
+                error = QStringLiteral("iteration %1: stored cell %2 does not continue its branch").arg(iteration).arg(c.id);
+                return false;
+            }
+            history.append(recordOf(c, info.number.value_or(iteration)));
+            addCounters(c);
+        }
+        log(QStringLiteral("resuming iteration %1: %2 cells kept").arg(iteration).arg(cells.value->size()));
+        IterationInfo running = info;
+        running.maxParallelism = workers; // the limits it runs under now
+        running.roundLimit = config.maxRounds;
+        running.callLimit = config.maxCalls;
+        running.status = IterationStatus::Running;
+        emit q->iterationStarted(running, true);
+        emit q->countersChanged(counters);
+        return true;
+    }
+
+    const std::optional<RoundTask> t = RoundTask::resolve(config.task, &problem);
+    if (!t) {
+        error = problem;
+        return false;
+    }
+    task = *t;
+    return true;
+}
+
+bool RoundRunner::Run::loadHistory(const QString &taskName, QList<GridHistoryEntry> *entries)
+{
+    const StoreResult<QList<IterationInfo>> list = await(q->m_store->iterations());
+    if (!list.ok()) {
+        error = list.error;
+        return false;
+    }
+    for (const IterationInfo &it : *list.value) {
+        if (it.id == iteration || it.task.value_or(QString()) != taskName || it.status == IterationStatus::Running)
+            continue;
+        const StoreResult<IterationData> data = await(q->m_store->iterationData(it.id));
+        if (!data.ok()) {
+            error = data.error;
+            return false;
+        }
+        const qint64 number = it.number.value_or(it.id);
+        QSet<int> opened;
+        int depth = 0;
+        int rounds = 0;
+        for (const Cell &c : data.value->cells) {
+            history.append(recordOf(c, number));
+            opened.insert(c.branch);
+            depth = std::max(depth, c.attempt + 1);
+            rounds = std::max(rounds, AttemptPayload::roundOf(c).value_or(-1) + 1);
+        }
+        if (entries && it.source.isEmpty()) {
+            GridHistoryEntry e;
+            e.iteration = number;
+            e.plannedBranches = it.grid ? it.grid->branches : 0;
+            e.plannedRefinements = it.grid ? it.grid->refinements : 0;
+            e.openedBranches = int(opened.size());
+            e.depth = depth;
+            e.probes = int(data.value->cells.size());
+            e.rounds = rounds;
+            e.bestScore = it.bestScore;
+            e.beta = it.beta.value_or(0.0);
+            entries->append(e);
+        }
+    }
+    return true;
+}
+
+RoundAttempt::Job RoundRunner::Run::jobFor(const QString &id, int round) const
+{
+    int branch = 0;
+    int attempt = 0;
+    RoundTree::parseId(id, &branch, &attempt);
+    RoundAttempt::Job job;
+    job.round = round;
+    job.evaluationTask = task.name;
+    job.initialProgram = task.initialProgram;
+    job.sandboxMode = q->m_config.sandboxMode;
+    AttemptContext &c = job.context;
+    c.task = task.name;
+    c.taskStatement = task.statement;
+    c.programFileName = task.programFileName;
+    c.cellId = id;
+    c.branch = branch;
+    c.attempt = attempt;
+    c.iteration = info.number.value_or(iteration);
+    c.workspaceDir = iterationDir + QLatin1Char('/') + id;
+    c.baselineDir = task.directory;
+    c.baselineScore = tree.baselineScore();
+    c.history = history;
+    if (const RoundTask::Direction *d = task.directionFor(branch)) {
+        c.directionHint = QStringLiteral("direction:") + d->name;
+        c.directionDetail = d->detail;
+    }
+    c.researcherHint = book.hintFor(id);
+    if (!c.researcherHint.isEmpty()) {
+        // A hint naming one of the task's directions asks for it in this
+        // attempt (the branch keeps its own direction tag).
+        for (const RoundTask::Direction &d : task.directions) {
+            const QRegularExpression word(QStringLiteral("(^|[^A-Za-z0-9_])%1($|[^A-Za-z0-9_])")
+                                              .arg(QRegularExpression::escape(d.name)),
+                                          QRegularExpression::CaseInsensitiveOption);
+            if (word.match(c.researcherHint).hasMatch()) {
+                c.directionHint = QStringLiteral("direction:") + d.name;
+                c.directionDetail = d.detail;
+                break;
+            }
+        }
+    }
+    c.seed = mix(q->m_config.seed ^ mix(quint64(iteration) * 0x100000001ull + quint64(branch) * 65537u + quint64(attempt)));
+    if (const Cell *p = tree.parent(branch, attempt)) {
+        c.parentWorkspaceDir = iterationDir + QLatin1Char('/') + p->id;
+        c.parentProgram = p->program();
+        if (c.parentProgram.isEmpty()) {
+            // The parent wrote no program (an agent failure): its
+            // workspace still holds the program it started from.
+            QFile inherited(c.parentWorkspaceDir + QLatin1Char('/') + task.programFileName);
+            if (inherited.open(QIODevice::ReadOnly))
+                c.parentProgram = QString::fromUtf8(inherited.readAll());
+        }
+        c.parentProposal = p->proposal();
+        c.parentScore = p->score;
+        c.parentError = p->error.value_or(QString());
+    } else {
+        QFile initial(task.initialProgram);
+        if (initial.open(QIODevice::ReadOnly))
+            c.parentProgram = QString::fromUtf8(initial.readAll());
+    }
+    return job;
+}
+
+} // namespace dreamrsi

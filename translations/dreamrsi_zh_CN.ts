@@ -140,6 +140,14 @@
         <source>Mean value</source>
         <translation>平均价值</translation>
     </message>
+    <message>
+        <source>Both values are under the project&apos;s replay configuration: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Values under the replay settings of the workbench (no project is open).</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::CellTableModel</name>
@@ -223,6 +231,10 @@
             <numerusform>%n 个匹配</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Discovery tree</source>
+        <translation type="unfinished">发现树</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::DreamingDialog</name>
@@ -257,10 +269,6 @@
     <message>
         <source>provider default</source>
         <translation>提供方默认值</translation>
-    </message>
-    <message>
-        <source>W = %1, λ = %2, β ∈ {%3} (from Settings)</source>
-        <translation>W = %1，λ = %2，β ∈ {%3}（来自设置）</translation>
     </message>
     <message>
         <source>&amp;Versions:</source>
@@ -387,6 +395,18 @@
     <message>
         <source>Response:</source>
         <translation>响应：</translation>
+    </message>
+    <message>
+        <source>%1 (the project&apos;s replay configuration)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the project&apos;s replay configuration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The project is open read-only while another process writes it; dreaming cannot store its versions.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -580,6 +600,14 @@
         <source>Shaded: the hypervolume each frontier dominates. Filled dots: non-dominated β points.</source>
         <translation>阴影：每条前沿所支配的超体积。实心点：非支配的 β 点。</translation>
     </message>
+    <message>
+        <source>Frontiers under the project&apos;s replay configuration: %1. Results under other configurations are listed on the Policies tab, not drawn here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Frontiers</source>
+        <translation type="unfinished">前沿</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::InspectorWidget</name>
@@ -771,10 +799,6 @@
         <translation>在尝试的工作区中以 /bin/sh -c 运行</translation>
     </message>
     <message>
-        <source>&amp;Command:</source>
-        <translation>命令(&amp;C)：</translation>
-    </message>
-    <message>
         <source>Key:</source>
         <translation>密钥：</translation>
     </message>
@@ -803,24 +827,12 @@
         <translation>策略默认值</translation>
     </message>
     <message>
-        <source>&amp;β:</source>
-        <translation>&amp;β：</translation>
-    </message>
-    <message>
         <source>&amp;Seed:</source>
         <translation>种子(&amp;S)：</translation>
     </message>
     <message>
         <source>no cap</source>
         <translation>无上限</translation>
-    </message>
-    <message>
-        <source>Max agent &amp;calls:</source>
-        <translation>智能体调用次数上限(&amp;C)：</translation>
-    </message>
-    <message>
-        <source>Max &amp;cost:</source>
-        <translation>成本上限(&amp;C)：</translation>
     </message>
     <message>
         <source>This machine</source>
@@ -893,6 +905,26 @@
     <message>
         <source>The command agent needs a command.</source>
         <translation>命令智能体需要指定命令。</translation>
+    </message>
+    <message>
+        <source>Comma&amp;nd:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>manual (you pick every batch in the live tree)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Beta (β):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max a&amp;gent calls:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max c&amp;ost:</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1001,6 +1033,18 @@
     <message>
         <source>%1 job %2: %3</source>
         <translation>%1 作业 %2：%3</translation>
+    </message>
+    <message>
+        <source>✕ closed by hand: never refined again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⇧ pinned by hand first in a batch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>✎ given a hint for its next attempt</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1280,14 +1324,6 @@
         <translation>当前标签页没有可导出的图表。</translation>
     </message>
     <message>
-        <source>Discovery tree</source>
-        <translation>发现树</translation>
-    </message>
-    <message>
-        <source>Anytime curves</source>
-        <translation>随时曲线</translation>
-    </message>
-    <message>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
@@ -1350,6 +1386,42 @@
     <message>
         <source>Another process (pid %1) writes this project: it is open read-only and its round is followed</source>
         <translation>另一个进程（pid %1）正在写入此项目：项目以只读方式打开，并跟随其轮次</translation>
+    </message>
+    <message>
+        <source>Version %1 is not in the project (yet); try again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay configuration stored: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay stale versions?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n policy version(s) have values computed under another replay configuration: %1.
+
+Replay them now under the project&apos;s configuration? Their old values are kept and listed with their own configuration.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Live Round</source>
+        <translation type="unfinished">实时轮次</translation>
+    </message>
+    <message>
+        <source>R&amp;ound</source>
+        <translation type="unfinished">轮次(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Simulate the Loop…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dream-RSI against fixed exploration over recorded worlds, repeated over many world orders</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1509,6 +1581,26 @@
         <source>Compare the selected version with the deployed one and approve it for the next online round</source>
         <translation>将所选版本与已部署版本比较，并批准其用于下一轮在线运行</translation>
     </message>
+    <message>
+        <source>Values under the project&apos;s replay configuration: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 under %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kept under other configurations, not compared with the table: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stale under this configuration (replay them): %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::PolicyTableModel</name>
@@ -1615,6 +1707,34 @@
             <numerusform>%1 个任务的 %n 次迭代，每个任务一条曲线。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>This project&apos;s progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The project&apos;s own iterations, or a simulated loop (Round ▸ Simulate the Loop…)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Simulation of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot show this simulation: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 calls per iteration, attainment %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dream-RSI reaches fixed exploration&apos;s final best after %1 calls on average</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation type="unfinished">进展</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::ProgressPlot</name>
@@ -1673,6 +1793,10 @@
         <source>the approval</source>
         <translation>批准</translation>
     </message>
+    <message>
+        <source>the replay configuration</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::ProjectTreeModel</name>
@@ -1685,10 +1809,6 @@
         <translation>策略版本（%1）</translation>
     </message>
     <message>
-        <source>%1 (iteration %2)</source>
-        <translation>%1（迭代 %2）</translation>
-    </message>
-    <message>
         <source>%1 — value %2</source>
         <translation>%1 — 值 %2</translation>
     </message>
@@ -1699,6 +1819,10 @@
     <message>
         <source>%1 — %2 of %3 worlds</source>
         <translation>%1 — %3 个世界中的 %2 个</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1755,6 +1879,10 @@
         <source>Round %1 of %2</source>
         <translation>第 %1 轮，共 %2 轮</translation>
     </message>
+    <message>
+        <source>Anytime curves</source>
+        <translation type="unfinished">随时曲线</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::RoundPanel</name>
@@ -1785,14 +1913,6 @@
     <message>
         <source>No round running</source>
         <translation>没有正在运行的轮次</translation>
-    </message>
-    <message>
-        <source>Live Round</source>
-        <translation>实时轮次</translation>
-    </message>
-    <message>
-        <source>R&amp;ound</source>
-        <translation>轮次(&amp;O)</translation>
     </message>
     <message>
         <source>&amp;Kill Running Attempts</source>
@@ -1923,20 +2043,6 @@
         <translation>跟随 pid %1</translation>
     </message>
     <message>
-        <source>%1 stored: score %2 (%3)</source>
-        <translation>%1 已保存：得分 %2（%3）</translation>
-    </message>
-    <message>
-        <source>%1 stored: %2</source>
-        <translation>%1 已保存：%2</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n cell(s) stored so far</source>
-        <translation>
-            <numerusform>迄今已保存 %n 个单元</numerusform>
-        </translation>
-    </message>
-    <message>
         <source>Iteration %1 interrupted: the process that ran it (pid %2) ended without closing it</source>
         <translation>迭代 %1 已中断：运行它的进程（pid %2）未关闭就已结束</translation>
     </message>
@@ -1947,6 +2053,146 @@
     <message>
         <source>Calls %1 · Tokens %2 in / %3 out · Cost $%4 · Best %5</source>
         <translation>调用 %1 · Token 输入 %2 / 输出 %3 · 成本 $%4 · 最佳 %5</translation>
+    </message>
+    <message>
+        <source>&amp;Pause After This Batch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No new batch starts until Continue; running attempts finish</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>C&amp;ontinue Round</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Let a paused round start its next batch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>steering by %1: %2 — applied: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>steering by %1: %2 — refused: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The cells legal now: tick up to W of them, or click branches in the list or the tree</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Run Batch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>At most %n cell(s) per batch (W)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Review and &amp;Approve…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Decline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The loop goes on with the deployed version; the proposal stays listed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a project to steer its round</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>steering: %1 not sent: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent %1; it applies before the next batch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close Branch b%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refine b%1 Next</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hint for b%1&apos;s Next Attempt…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hint for b%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Text given to the agent with branch b%1&apos;s next attempt:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hint for the Next New Branch…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hint for the next new branch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Text given to the agent with the next branch the round opens:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Iteration %1 paused: Continue starts the next batch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · open branch b%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · refine b%2 (attempt %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Iteration %1: round %2 waits for your batch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Branch b%1 has no legal attempt now (finished, closed or beyond the grid)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Round %1 is yours: pick up to %n cell(s) (ticks, or click branches in the list or the tree), then Run. Run with nothing picked ends the round.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Round %1: %2 of at most %3 picked: %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;End Round</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The loop (pid %1) waits for approval after iteration %2: the dream proposes %3 (mean value %4). Until you answer, no round runs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>approval: %1 not sent: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent %1 to the waiting loop</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2195,6 +2441,287 @@
     <message>
         <source>Extra sbatch arguments: %1</source>
         <translation>额外 sbatch 参数：%1</translation>
+    </message>
+    <message>
+        <source>Recorded with every intervention you make in a live round and every approval.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replays of tree files (no project is open):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation type="unfinished">不限</translation>
+    </message>
+    <message>
+        <source>K: the most rounds a replayed episode may take.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Round limit (K):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay configuration of the project %1: its dreams, replays, values, approvals and plots all use it. Values computed under another configuration are kept, but not compared with these.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::SimulationDialog</name>
+    <message>
+        <source>Simulate the Loop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs the recursive loop with recorded worlds standing in for the discovery agent: iteration t deploys the current policy on world t as one replay episode, only the cells it revealed join the history, and a dream over that history picks the next policy. Fixed exploration keeps the starting policy. Exact and cheap, so it can be repeated over many world orders.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>The open project&apos;s worlds (%n)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Tree files in a folder:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation type="unfinished">浏览…</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation type="unfinished">不限</translation>
+    </message>
+    <message>
+        <source>Fixed β</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dream-RSI against fixed exploration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dream-RSI only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fixed exploration only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Also run Dream-RSI with the quality guard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A proposal that reaches less of the history&apos;s quality than the deployed version (at the deployment β) is refused for the best version that does not</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Worlds:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Iterations (T):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Versions per dream (M):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Workers (W):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Round limit (K):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Budget preference:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repeats:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starting policy:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Arms:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New versions are written by the built-in policy improver (no key, no cost).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Developer:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folder of Tree Files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n world(s) to draw from.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Choose a folder of tree files (*.json), or open a project with finished iterations.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopping after the current iteration…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 iterations simulated.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Simulating…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The simulation could not run: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped before any iteration finished.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The simulation gave no result: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> Stored as %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> It could not be stored: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped; the runs so far are shown in the Progress tab.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done; the result is shown in the Progress tab.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Simulation (stopped)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Simulation</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::SimulationPlot</name>
+    <message>
+        <source>Dream-RSI</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dream-RSI, guarded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fixed exploration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attainment (mean, 95 % CI)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attainment</source>
+        <translation type="unfinished">达成度</translation>
+    </message>
+    <message>
+        <source>Iteration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cumulative agent calls</source>
+        <translation type="unfinished">累计智能体调用次数</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2 repeats)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Arm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repeats</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calls per iteration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Total calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calls to reach fixed best</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2 of %3 repeats)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>never (%1 repeats)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::SteeringController</name>
+    <message>
+        <source>the workbench left the project before the answer came</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no project is open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not answered: %1; the request was taken back</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

@@ -142,11 +142,11 @@
     </message>
     <message>
         <source>Both values are under the project&apos;s replay configuration: %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>两个值均基于项目的重放配置：%1。</translation>
     </message>
     <message>
         <source>Values under the replay settings of the workbench (no project is open).</source>
-        <translation type="unfinished"></translation>
+        <translation>这些值基于工作台的重放设置（未打开项目）。</translation>
     </message>
 </context>
 <context>
@@ -233,7 +233,7 @@
     </message>
     <message>
         <source>Discovery tree</source>
-        <translation type="unfinished">发现树</translation>
+        <translation>发现树</translation>
     </message>
 </context>
 <context>
@@ -398,15 +398,15 @@
     </message>
     <message>
         <source>%1 (the project&apos;s replay configuration)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（项目的重放配置）</translation>
     </message>
     <message>
         <source>the project&apos;s replay configuration</source>
-        <translation type="unfinished"></translation>
+        <translation>项目的重放配置</translation>
     </message>
     <message>
         <source>The project is open read-only while another process writes it; dreaming cannot store its versions.</source>
-        <translation type="unfinished"></translation>
+        <translation>另一个进程正在写入，项目以只读方式打开；梦境推演无法保存其版本。</translation>
     </message>
 </context>
 <context>
@@ -602,11 +602,11 @@
     </message>
     <message>
         <source>Frontiers under the project&apos;s replay configuration: %1. Results under other configurations are listed on the Policies tab, not drawn here.</source>
-        <translation type="unfinished"></translation>
+        <translation>基于项目重放配置的前沿：%1。其他配置下的结果列在“策略”标签页中，不在此处绘制。</translation>
     </message>
     <message>
         <source>Frontiers</source>
-        <translation type="unfinished">前沿</translation>
+        <translation>前沿</translation>
     </message>
 </context>
 <context>
@@ -908,23 +908,23 @@
     </message>
     <message>
         <source>Comma&amp;nd:</source>
-        <translation type="unfinished"></translation>
+        <translation>命令(&amp;N)：</translation>
     </message>
     <message>
         <source>manual (you pick every batch in the live tree)</source>
-        <translation type="unfinished"></translation>
+        <translation>手动（由您在实时树中选择每个批次）</translation>
     </message>
     <message>
         <source>&amp;Beta (β):</source>
-        <translation type="unfinished"></translation>
+        <translation>Beta（β）(&amp;B)：</translation>
     </message>
     <message>
         <source>Max a&amp;gent calls:</source>
-        <translation type="unfinished"></translation>
+        <translation>智能体调用上限(&amp;G)：</translation>
     </message>
     <message>
         <source>Max c&amp;ost:</source>
-        <translation type="unfinished"></translation>
+        <translation>成本上限(&amp;O)：</translation>
     </message>
 </context>
 <context>
@@ -1036,15 +1036,15 @@
     </message>
     <message>
         <source>✕ closed by hand: never refined again</source>
-        <translation type="unfinished"></translation>
+        <translation>✕ 已手动关闭：不再细化</translation>
     </message>
     <message>
         <source>⇧ pinned by hand first in a batch</source>
-        <translation type="unfinished"></translation>
+        <translation>⇧ 已手动固定为批次中的首位</translation>
     </message>
     <message>
         <source>✎ given a hint for its next attempt</source>
-        <translation type="unfinished"></translation>
+        <translation>✎ 已为其下一次尝试提供提示</translation>
     </message>
 </context>
 <context>
@@ -1389,39 +1389,41 @@
     </message>
     <message>
         <source>Version %1 is not in the project (yet); try again</source>
-        <translation type="unfinished"></translation>
+        <translation>版本 %1（尚）不在项目中；请重试</translation>
     </message>
     <message>
         <source>Replay configuration stored: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已保存重放配置：%1</translation>
     </message>
     <message>
         <source>Replay stale versions?</source>
-        <translation type="unfinished"></translation>
+        <translation>重放过期的版本？</translation>
     </message>
     <message numerus="yes">
         <source>%n policy version(s) have values computed under another replay configuration: %1.
 
 Replay them now under the project&apos;s configuration? Their old values are kept and listed with their own configuration.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个策略版本的值是在另一种重放配置下计算的：%1。
+
+现在按项目的配置重放它们吗？它们的旧值会保留，并与各自的配置一同列出。</numerusform>
         </translation>
     </message>
     <message>
         <source>Live Round</source>
-        <translation type="unfinished">实时轮次</translation>
+        <translation>实时轮次</translation>
     </message>
     <message>
         <source>R&amp;ound</source>
-        <translation type="unfinished">轮次(&amp;O)</translation>
+        <translation>轮次(&amp;O)</translation>
     </message>
     <message>
         <source>&amp;Simulate the Loop…</source>
-        <translation type="unfinished"></translation>
+        <translation>模拟循环(&amp;S)…</translation>
     </message>
     <message>
         <source>Dream-RSI against fixed exploration over recorded worlds, repeated over many world orders</source>
-        <translation type="unfinished"></translation>
+        <translation>在已记录的世界上比较 Dream-RSI 与固定探索，并按多种世界顺序重复</translation>
     </message>
 </context>
 <context>
@@ -1583,23 +1585,23 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     </message>
     <message>
         <source>Values under the project&apos;s replay configuration: %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>基于项目重放配置的值：%1。</translation>
     </message>
     <message>
         <source>no value</source>
-        <translation type="unfinished"></translation>
+        <translation>无值</translation>
     </message>
     <message>
         <source>%1 under %2: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 在 %2 下：%3</translation>
     </message>
     <message>
         <source>Kept under other configurations, not compared with the table: %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>在其他配置下保留、不与表格比较的值：%1。</translation>
     </message>
     <message>
         <source>Stale under this configuration (replay them): %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>在此配置下已过期（请重放）：%1。</translation>
     </message>
 </context>
 <context>
@@ -1709,31 +1711,31 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     </message>
     <message>
         <source>This project&apos;s progress</source>
-        <translation type="unfinished"></translation>
+        <translation>本项目的进展</translation>
     </message>
     <message>
-        <source>The project&apos;s own iterations, or a simulated loop (Round ▸ Simulate the Loop…)</source>
-        <translation type="unfinished"></translation>
+        <source>The project&apos;s own iterations, or a simulated loop (Replay ▸ Simulate the Loop…)</source>
+        <translation>项目自身的迭代，或模拟的循环（重放 ▸ 模拟循环…）</translation>
     </message>
     <message>
         <source>Simulation of %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的模拟</translation>
     </message>
     <message>
         <source>Cannot show this simulation: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法显示此模拟：%1</translation>
     </message>
     <message>
         <source>%1: %2 calls per iteration, attainment %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：每次迭代 %2 次调用，达成度 %3</translation>
     </message>
     <message>
         <source>Dream-RSI reaches fixed exploration&apos;s final best after %1 calls on average</source>
-        <translation type="unfinished"></translation>
+        <translation>Dream-RSI 平均在 %1 次调用后达到固定探索的最终最佳</translation>
     </message>
     <message>
         <source>Progress</source>
-        <translation type="unfinished">进展</translation>
+        <translation>进展</translation>
     </message>
 </context>
 <context>
@@ -1795,7 +1797,7 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     </message>
     <message>
         <source>the replay configuration</source>
-        <translation type="unfinished"></translation>
+        <translation>重放配置</translation>
     </message>
 </context>
 <context>
@@ -1822,7 +1824,7 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     </message>
     <message>
         <source>%1 — %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — %2</translation>
     </message>
 </context>
 <context>
@@ -1881,7 +1883,7 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     </message>
     <message>
         <source>Anytime curves</source>
-        <translation type="unfinished">随时曲线</translation>
+        <translation>任意时刻曲线</translation>
     </message>
 </context>
 <context>
@@ -2056,143 +2058,143 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     </message>
     <message>
         <source>&amp;Pause After This Batch</source>
-        <translation type="unfinished"></translation>
+        <translation>本批次后暂停(&amp;P)</translation>
     </message>
     <message>
         <source>No new batch starts until Continue; running attempts finish</source>
-        <translation type="unfinished"></translation>
+        <translation>在点击“继续”前不会开始新批次；正在运行的尝试会完成</translation>
     </message>
     <message>
         <source>C&amp;ontinue Round</source>
-        <translation type="unfinished"></translation>
+        <translation>继续轮次(&amp;O)</translation>
     </message>
     <message>
         <source>Let a paused round start its next batch</source>
-        <translation type="unfinished"></translation>
+        <translation>让已暂停的轮次开始下一批次</translation>
     </message>
     <message>
         <source>steering by %1: %2 — applied: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的引导：%2 — 已应用：%3</translation>
     </message>
     <message>
         <source>steering by %1: %2 — refused: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的引导：%2 — 已拒绝：%3</translation>
     </message>
     <message>
         <source>The cells legal now: tick up to W of them, or click branches in the list or the tree</source>
-        <translation type="unfinished"></translation>
+        <translation>当前可选的单元：最多勾选 W 个，或在列表或树中点击分支</translation>
     </message>
     <message>
         <source>&amp;Run Batch</source>
-        <translation type="unfinished"></translation>
+        <translation>运行批次(&amp;R)</translation>
     </message>
     <message numerus="yes">
         <source>At most %n cell(s) per batch (W)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>每批次最多 %n 个单元（W）</numerusform>
         </translation>
     </message>
     <message>
         <source>Review and &amp;Approve…</source>
-        <translation type="unfinished"></translation>
+        <translation>审阅并批准(&amp;A)…</translation>
     </message>
     <message>
         <source>&amp;Decline</source>
-        <translation type="unfinished"></translation>
+        <translation>拒绝(&amp;D)</translation>
     </message>
     <message>
         <source>The loop goes on with the deployed version; the proposal stays listed</source>
-        <translation type="unfinished"></translation>
+        <translation>循环继续使用已部署版本；提案仍保留在列表中</translation>
     </message>
     <message>
         <source>Open a project to steer its round</source>
-        <translation type="unfinished"></translation>
+        <translation>请打开项目以引导其轮次</translation>
     </message>
     <message>
         <source>steering: %1 not sent: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>引导：%1 未发送：%2</translation>
     </message>
     <message>
         <source>Sent %1; it applies before the next batch</source>
-        <translation type="unfinished"></translation>
+        <translation>已发送 %1；将在下一批次之前生效</translation>
     </message>
     <message>
         <source>Close Branch b%1</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭分支 b%1</translation>
     </message>
     <message>
         <source>Refine b%1 Next</source>
-        <translation type="unfinished"></translation>
+        <translation>下一个细化 b%1</translation>
     </message>
     <message>
         <source>Hint for b%1&apos;s Next Attempt…</source>
-        <translation type="unfinished"></translation>
+        <translation>为 b%1 的下一次尝试提供提示…</translation>
     </message>
     <message>
         <source>Hint for b%1</source>
-        <translation type="unfinished"></translation>
+        <translation>b%1 的提示</translation>
     </message>
     <message>
         <source>Text given to the agent with branch b%1&apos;s next attempt:</source>
-        <translation type="unfinished"></translation>
+        <translation>随分支 b%1 的下一次尝试提供给智能体的文本：</translation>
     </message>
     <message>
         <source>Hint for the Next New Branch…</source>
-        <translation type="unfinished"></translation>
+        <translation>为下一个新分支提供提示…</translation>
     </message>
     <message>
         <source>Hint for the next new branch</source>
-        <translation type="unfinished"></translation>
+        <translation>下一个新分支的提示</translation>
     </message>
     <message>
         <source>Text given to the agent with the next branch the round opens:</source>
-        <translation type="unfinished"></translation>
+        <translation>随本轮开启的下一个分支提供给智能体的文本：</translation>
     </message>
     <message>
         <source>Iteration %1 paused: Continue starts the next batch</source>
-        <translation type="unfinished"></translation>
+        <translation>迭代 %1 已暂停：点击“继续”开始下一批次</translation>
     </message>
     <message>
         <source>%1 · open branch b%2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · 开启分支 b%2</translation>
     </message>
     <message>
         <source>%1 · refine b%2 (attempt %3)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · 细化 b%2（尝试 %3）</translation>
     </message>
     <message>
         <source>Iteration %1: round %2 waits for your batch</source>
-        <translation type="unfinished"></translation>
+        <translation>迭代 %1：第 %2 轮等待您选择批次</translation>
     </message>
     <message>
         <source>Branch b%1 has no legal attempt now (finished, closed or beyond the grid)</source>
-        <translation type="unfinished"></translation>
+        <translation>分支 b%1 当前没有可用的尝试（已完成、已关闭或超出网格）</translation>
     </message>
     <message numerus="yes">
         <source>Round %1 is yours: pick up to %n cell(s) (ticks, or click branches in the list or the tree), then Run. Run with nothing picked ends the round.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>第 %1 轮由您决定：最多选择 %n 个单元（勾选，或在列表或树中点击分支），然后点击“运行”。未选择任何单元就运行将结束本轮。</numerusform>
         </translation>
     </message>
     <message>
         <source>Round %1: %2 of at most %3 picked: %4</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 轮：已选择 %2 个（最多 %3 个）：%4</translation>
     </message>
     <message>
         <source>&amp;End Round</source>
-        <translation type="unfinished"></translation>
+        <translation>结束轮次(&amp;E)</translation>
     </message>
     <message>
         <source>The loop (pid %1) waits for approval after iteration %2: the dream proposes %3 (mean value %4). Until you answer, no round runs.</source>
-        <translation type="unfinished"></translation>
+        <translation>循环（pid %1）在迭代 %2 之后等待批准：梦境推演提议 %3（平均价值 %4）。在您答复之前，不会运行任何轮次。</translation>
     </message>
     <message>
         <source>approval: %1 not sent: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>批准：%1 未发送：%2</translation>
     </message>
     <message>
         <source>Sent %1 to the waiting loop</source>
-        <translation type="unfinished"></translation>
+        <translation>已将 %1 发送给等待中的循环</translation>
     </message>
 </context>
 <context>
@@ -2444,284 +2446,284 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     </message>
     <message>
         <source>Recorded with every intervention you make in a live round and every approval.</source>
-        <translation type="unfinished"></translation>
+        <translation>会随您在实时轮次中的每次干预和每次批准一同记录。</translation>
     </message>
     <message>
         <source>Your name:</source>
-        <translation type="unfinished"></translation>
+        <translation>您的姓名：</translation>
     </message>
     <message>
         <source>Replays of tree files (no project is open):</source>
-        <translation type="unfinished"></translation>
+        <translation>树文件的重放（未打开项目）：</translation>
     </message>
     <message>
         <source>no limit</source>
-        <translation type="unfinished">不限</translation>
+        <translation>不限</translation>
     </message>
     <message>
         <source>K: the most rounds a replayed episode may take.</source>
-        <translation type="unfinished"></translation>
+        <translation>K：一个重放回合最多可进行的轮数。</translation>
     </message>
     <message>
         <source>Round limit (K):</source>
-        <translation type="unfinished"></translation>
+        <translation>轮数上限（K）：</translation>
     </message>
     <message>
         <source>Replay configuration of the project %1: its dreams, replays, values, approvals and plots all use it. Values computed under another configuration are kept, but not compared with these.</source>
-        <translation type="unfinished"></translation>
+        <translation>项目 %1 的重放配置：其梦境推演、重放、值、批准和图表均使用此配置。在其他配置下计算的值会保留，但不与这些值比较。</translation>
     </message>
 </context>
 <context>
     <name>dreamrsi::SimulationDialog</name>
     <message>
         <source>Simulate the Loop</source>
-        <translation type="unfinished"></translation>
+        <translation>模拟循环</translation>
     </message>
     <message>
         <source>Runs the recursive loop with recorded worlds standing in for the discovery agent: iteration t deploys the current policy on world t as one replay episode, only the cells it revealed join the history, and a dream over that history picks the next policy. Fixed exploration keeps the starting policy. Exact and cheap, so it can be repeated over many world orders.</source>
-        <translation type="unfinished"></translation>
+        <translation>以已记录的世界代替发现智能体来运行递归循环：第 t 次迭代将当前策略作为一个重放回合部署到世界 t 上，只有它揭示的单元才会加入历史，再由基于该历史的梦境推演选出下一个策略。固定探索则始终保留初始策略。该模拟精确且开销低，因此可以按多种世界顺序重复运行。</translation>
     </message>
     <message numerus="yes">
         <source>The open project&apos;s worlds (%n)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已打开项目的世界（%n）</numerusform>
         </translation>
     </message>
     <message>
         <source>Tree files in a folder:</source>
-        <translation type="unfinished"></translation>
+        <translation>文件夹中的树文件：</translation>
     </message>
     <message>
         <source>Browse…</source>
-        <translation type="unfinished">浏览…</translation>
+        <translation>浏览…</translation>
     </message>
     <message>
         <source>no limit</source>
-        <translation type="unfinished">不限</translation>
+        <translation>不限</translation>
     </message>
     <message>
         <source>Fixed β</source>
-        <translation type="unfinished"></translation>
+        <translation>固定 β</translation>
     </message>
     <message>
         <source>Dream-RSI against fixed exploration</source>
-        <translation type="unfinished"></translation>
+        <translation>Dream-RSI 对比固定探索</translation>
     </message>
     <message>
         <source>Dream-RSI only</source>
-        <translation type="unfinished"></translation>
+        <translation>仅 Dream-RSI</translation>
     </message>
     <message>
         <source>Fixed exploration only</source>
-        <translation type="unfinished"></translation>
+        <translation>仅固定探索</translation>
     </message>
     <message>
         <source>Also run Dream-RSI with the quality guard</source>
-        <translation type="unfinished"></translation>
+        <translation>同时运行带质量保护的 Dream-RSI</translation>
     </message>
     <message>
         <source>A proposal that reaches less of the history&apos;s quality than the deployed version (at the deployment β) is refused for the best version that does not</source>
-        <translation type="unfinished"></translation>
+        <translation>若提案（在部署时的 β 下）达到的历史质量低于已部署版本，则拒绝该提案，改用未低于已部署版本的最佳版本</translation>
     </message>
     <message>
         <source>Worlds:</source>
-        <translation type="unfinished"></translation>
+        <translation>世界：</translation>
     </message>
     <message>
         <source>Iterations (T):</source>
-        <translation type="unfinished"></translation>
+        <translation>迭代次数（T）：</translation>
     </message>
     <message>
         <source>Versions per dream (M):</source>
-        <translation type="unfinished"></translation>
+        <translation>每次梦境推演的版本数（M）：</translation>
     </message>
     <message>
         <source>Workers (W):</source>
-        <translation type="unfinished"></translation>
+        <translation>并行工作数（W）：</translation>
     </message>
     <message>
         <source>Round limit (K):</source>
-        <translation type="unfinished"></translation>
+        <translation>轮数上限（K）：</translation>
     </message>
     <message>
         <source>Budget preference:</source>
-        <translation type="unfinished"></translation>
+        <translation>预算偏好：</translation>
     </message>
     <message>
         <source>Seed:</source>
-        <translation type="unfinished"></translation>
+        <translation>种子：</translation>
     </message>
     <message>
         <source>Repeats:</source>
-        <translation type="unfinished"></translation>
+        <translation>重复次数：</translation>
     </message>
     <message>
         <source>Starting policy:</source>
-        <translation type="unfinished"></translation>
+        <translation>初始策略：</translation>
     </message>
     <message>
         <source>Arms:</source>
-        <translation type="unfinished"></translation>
+        <translation>实验组：</translation>
     </message>
     <message>
         <source>New versions are written by the built-in policy improver (no key, no cost).</source>
-        <translation type="unfinished"></translation>
+        <translation>新版本由内置策略改进器编写（无需密钥，无成本）。</translation>
     </message>
     <message>
         <source>Developer:</source>
-        <translation type="unfinished"></translation>
+        <translation>开发者：</translation>
     </message>
     <message>
         <source>&amp;Start</source>
-        <translation type="unfinished"></translation>
+        <translation>开始(&amp;S)</translation>
     </message>
     <message>
         <source>S&amp;top</source>
-        <translation type="unfinished"></translation>
+        <translation>停止(&amp;T)</translation>
     </message>
     <message>
         <source>Folder of Tree Files</source>
-        <translation type="unfinished"></translation>
+        <translation>树文件所在文件夹</translation>
     </message>
     <message numerus="yes">
         <source>%n world(s) to draw from.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>可供抽取的世界共 %n 个。</numerusform>
         </translation>
     </message>
     <message>
         <source>Choose a folder of tree files (*.json), or open a project with finished iterations.</source>
-        <translation type="unfinished"></translation>
+        <translation>请选择包含树文件（*.json）的文件夹，或打开一个含有已完成迭代的项目。</translation>
     </message>
     <message>
         <source>Stopping after the current iteration…</source>
-        <translation type="unfinished"></translation>
+        <translation>将在当前迭代结束后停止…</translation>
     </message>
     <message>
         <source>%1 of %2 iterations simulated.</source>
-        <translation type="unfinished"></translation>
+        <translation>已模拟 %2 次迭代中的 %1 次。</translation>
     </message>
     <message>
         <source>Simulating…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在模拟…</translation>
     </message>
     <message>
         <source>The simulation could not run: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>模拟无法运行：%1</translation>
     </message>
     <message>
         <source>Stopped before any iteration finished.</source>
-        <translation type="unfinished"></translation>
+        <translation>在任何迭代完成之前已停止。</translation>
     </message>
     <message>
         <source>The simulation gave no result: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>模拟未产生结果：%1</translation>
     </message>
     <message>
         <source> Stored as %1.</source>
-        <translation type="unfinished"></translation>
+        <translation> 已保存为 %1。</translation>
     </message>
     <message>
         <source> It could not be stored: %1</source>
-        <translation type="unfinished"></translation>
+        <translation> 无法保存：%1</translation>
     </message>
     <message>
         <source>Stopped; the runs so far are shown in the Progress tab.</source>
-        <translation type="unfinished"></translation>
+        <translation>已停止；目前的运行结果显示在“进展”标签页中。</translation>
     </message>
     <message>
         <source>Done; the result is shown in the Progress tab.</source>
-        <translation type="unfinished"></translation>
+        <translation>已完成；结果显示在“进展”标签页中。</translation>
     </message>
     <message>
         <source>Simulation (stopped)</source>
-        <translation type="unfinished"></translation>
+        <translation>模拟（已停止）</translation>
     </message>
     <message>
         <source>Simulation</source>
-        <translation type="unfinished"></translation>
+        <translation>模拟</translation>
     </message>
 </context>
 <context>
     <name>dreamrsi::SimulationPlot</name>
     <message>
         <source>Dream-RSI</source>
-        <translation type="unfinished"></translation>
+        <translation>Dream-RSI</translation>
     </message>
     <message>
         <source>Dream-RSI, guarded</source>
-        <translation type="unfinished"></translation>
+        <translation>Dream-RSI（带保护）</translation>
     </message>
     <message>
         <source>Fixed exploration</source>
-        <translation type="unfinished"></translation>
+        <translation>固定探索</translation>
     </message>
     <message>
         <source>Attainment (mean, 95 % CI)</source>
-        <translation type="unfinished"></translation>
+        <translation>达成度（均值，95 % 置信区间）</translation>
     </message>
     <message>
         <source>Attainment</source>
-        <translation type="unfinished">达成度</translation>
+        <translation>达成度</translation>
     </message>
     <message>
         <source>Iteration</source>
-        <translation type="unfinished"></translation>
+        <translation>迭代</translation>
     </message>
     <message>
         <source>Cumulative agent calls</source>
-        <translation type="unfinished">累计智能体调用次数</translation>
+        <translation>累计智能体调用次数</translation>
     </message>
     <message>
         <source>Calls</source>
-        <translation type="unfinished"></translation>
+        <translation>调用次数</translation>
     </message>
     <message>
         <source>%1 (%2 repeats)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（%2 次重复）</translation>
     </message>
     <message>
         <source>Arm</source>
-        <translation type="unfinished"></translation>
+        <translation>实验组</translation>
     </message>
     <message>
         <source>Repeats</source>
-        <translation type="unfinished"></translation>
+        <translation>重复次数</translation>
     </message>
     <message>
         <source>Calls per iteration</source>
-        <translation type="unfinished"></translation>
+        <translation>每次迭代的调用次数</translation>
     </message>
     <message>
         <source>Total calls</source>
-        <translation type="unfinished"></translation>
+        <translation>总调用次数</translation>
     </message>
     <message>
         <source>Calls to reach fixed best</source>
-        <translation type="unfinished"></translation>
+        <translation>达到固定探索最佳所需调用次数</translation>
     </message>
     <message>
         <source>%1 (%2 of %3 repeats)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（%3 次重复中的 %2 次）</translation>
     </message>
     <message>
         <source>never (%1 repeats)</source>
-        <translation type="unfinished"></translation>
+        <translation>从未达到（%1 次重复）</translation>
     </message>
 </context>
 <context>
     <name>dreamrsi::SteeringController</name>
     <message>
         <source>the workbench left the project before the answer came</source>
-        <translation type="unfinished"></translation>
+        <translation>工作台在收到答复前已离开项目</translation>
     </message>
     <message>
         <source>no project is open</source>
-        <translation type="unfinished"></translation>
+        <translation>未打开项目</translation>
     </message>
     <message>
         <source>not answered: %1; the request was taken back</source>
-        <translation type="unfinished"></translation>
+        <translation>未答复：%1；请求已撤回</translation>
     </message>
 </context>
 <context>

@@ -35,7 +35,7 @@ ProgressPage::ProgressPage(Workspace *workspace, QWidget *parent)
     m_view = new QComboBox;
     m_view->setObjectName(QStringLiteral("progressView"));
     m_view->addItem(tr("This project's progress"));
-    m_view->setToolTip(tr("The project's own iterations, or a simulated loop (Round ▸ Simulate the Loop…)"));
+    m_view->setToolTip(tr("The project's own iterations, or a simulated loop (Replay ▸ Simulate the Loop…)"));
     auto *top = new QHBoxLayout;
     top->addWidget(m_view);
     top->addWidget(m_hint, 1);

@@ -623,9 +623,9 @@ void TestLoopRound::branchesGetDirectionsAndTags()
     }
 
     // A built-in task brings the built-in agent's directions, described.
-    QString error;
-    const std::optional<RoundTask> builtin = RoundTask::resolve(QStringLiteral("circle_packing_26"), &error);
-    QVERIFY2(builtin, qPrintable(error));
+    const Result<RoundTask> resolved = RoundTask::resolve(QStringLiteral("circle_packing_26"));
+    QVERIFY2(resolved.ok(), qPrintable(resolved.error));
+    const std::optional<RoundTask> &builtin = resolved.value;
     QCOMPARE(builtin->directions.size(), 5);
     QCOMPARE(builtin->directionFor(0)->name, QStringLiteral("hex-rows"));
     QCOMPARE(builtin->directionFor(6)->name, builtin->directionFor(1)->name);
@@ -646,8 +646,8 @@ void TestLoopRound::badDirectionsAreAnError()
     for (const auto &[directions, message] : cases) {
         const QString task = toyTaskWithDirections(directions);
         QVERIFY(!task.isEmpty());
-        QString error;
-        QVERIFY(!RoundTask::resolve(task, &error));
+        const QString error = RoundTask::resolve(task).error;
+        QVERIFY(!error.isEmpty());
         QVERIFY2(error.contains(message) && error.contains(QStringLiteral("task.json")), qPrintable(error));
         // A round on it stops before it starts: nothing stored.
         RoundConfig c = config(QStringLiteral("all"), 2);

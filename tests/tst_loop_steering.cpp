@@ -215,8 +215,8 @@ void TestLoopSteering::interventionsChangeTheNextBatch()
                                        request(QStringLiteral("continue"))};
     requests[3].newBranch = true;
     for (SteeringRequest &r : requests) {
-        QString error;
-        QVERIFY2(SteeringInbox::submit(m_path, &r, &error), qPrintable(error));
+        const Result<Done> submitted = SteeringInbox::submit(m_path, &r);
+        QVERIFY2(submitted.ok(), qPrintable(submitted.error));
     }
     agent->openGate();
     QList<SteeringAck> acks;
@@ -322,8 +322,7 @@ void TestLoopSteering::pauseHoldsTheRoundUntilContinue()
     runner.start();
     QTRY_COMPARE_WITH_TIMEOUT(agent->waiting.load(), 3, 30000);
     SteeringRequest pause = request(QStringLiteral("pause"));
-    QString error;
-    QVERIFY(SteeringInbox::submit(m_path, &pause, &error));
+    QVERIFY(SteeringInbox::submit(m_path, &pause).ok());
     agent->openGate();
     std::optional<SteeringAck> ack;
     ack = waitForAck(m_path, pause.id);
@@ -333,14 +332,14 @@ void TestLoopSteering::pauseHoldsTheRoundUntilContinue()
     // Held after the first batch: no attempt of round 2 has started.
     QCOMPARE(agent->calls.load(), 3);
     SteeringRequest again = request(QStringLiteral("pause"));
-    QVERIFY(SteeringInbox::submit(m_path, &again, &error));
+    QVERIFY(SteeringInbox::submit(m_path, &again).ok());
     ack = waitForAck(m_path, again.id);
     QVERIFY(ack.has_value());
     QVERIFY(!ack->applied);
     QCOMPARE(ack->message, QStringLiteral("the round is already paused"));
     QCOMPARE(agent->calls.load(), 3);
     SteeringRequest go = request(QStringLiteral("continue"));
-    QVERIFY(SteeringInbox::submit(m_path, &go, &error));
+    QVERIFY(SteeringInbox::submit(m_path, &go).ok());
     const RoundSummary s = runToEnd(runner);
     QVERIFY2(s.ok(), qPrintable(s.error));
     QCOMPARE(s.counters.cells, 9);
@@ -572,9 +571,8 @@ void TestLoopSteering::manualRoundReplaysFromItsRecordedPolicy()
     runner.start();
     auto send = [&](const QString &action, const QString &text, std::optional<int> branch = std::nullopt) {
         SteeringRequest r = request(action, branch, text);
-        QString error;
-        if (!SteeringInbox::submit(m_path, &r, &error))
-            return SteeringAck{r.id, false, error, 0};
+        if (const Result<Done> submitted = SteeringInbox::submit(m_path, &r); !submitted.ok())
+            return SteeringAck{r.id, false, submitted.error, 0};
         std::optional<SteeringAck> ack;
         for (int i = 0; i < 1200 && !(ack = SteeringInbox::takeAck(m_path, r.id)); ++i)
             QTest::qWait(50);

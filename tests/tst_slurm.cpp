@@ -230,12 +230,12 @@ SlurmSettings TestSlurm::settings() const
 
 void TestSlurm::splitsSbatchArguments()
 {
-    QString error;
-    QCOMPARE(SlurmSettings::splitArguments(QStringLiteral(" --constraint=avx2  --comment='two words' -J\"x y\" "), &error),
-             (QStringList{QStringLiteral("--constraint=avx2"), QStringLiteral("--comment=two words"), QStringLiteral("-Jx y")}));
-    QVERIFY(error.isEmpty());
-    QVERIFY(SlurmSettings::splitArguments(QStringLiteral("--comment='open"), &error).isEmpty());
-    QVERIFY(error.contains(QStringLiteral("unterminated")));
+    const Result<QStringList> words = SlurmSettings::splitArguments(QStringLiteral(" --constraint=avx2  --comment='two words' -J\"x y\" "));
+    QVERIFY2(words.ok(), qPrintable(words.error));
+    QCOMPARE(*words.value, (QStringList{QStringLiteral("--constraint=avx2"), QStringLiteral("--comment=two words"), QStringLiteral("-Jx y")}));
+    const Result<QStringList> open = SlurmSettings::splitArguments(QStringLiteral("--comment='open"));
+    QVERIFY(!open.ok());
+    QVERIFY(open.error.contains(QStringLiteral("unterminated")));
 }
 
 TestSlurm::RoundOutcome TestSlurm::runRound(const std::shared_ptr<EvaluationBackend> &backend, const QString &name,

@@ -103,11 +103,11 @@ int runAgentCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             return usageError(err, QStringLiteral("--seed must be a non-negative integer, not '%1'").arg(parser.value(seed)));
     }
 
+    const Result<RoundTask> resolved = RoundTask::resolve(parser.value(task));
+    if (!resolved.ok())
+        return usageError(err, resolved.error);
+    const RoundTask &t = *resolved.value;
     QString problem;
-    const std::optional<RoundTask> resolved = RoundTask::resolve(parser.value(task), &problem);
-    if (!resolved)
-        return usageError(err, problem);
-    const RoundTask &t = *resolved;
     std::unique_ptr<DiscoveryAgent> discovery = createDiscoveryAgent(config, t.name, &problem);
     if (!discovery) {
         err << "error: agent " << config.kind << ": " << problem << '\n';

@@ -132,10 +132,9 @@ std::shared_ptr<PolicyDeveloper> DreamOptions::createDeveloper(QString *error) c
 {
     if (agentKind == QLatin1String("builtin"))
         return std::make_shared<PolicyImprover>();
-    QString promptError;
-    const QString prompt = AgentPolicyDeveloper::loadPrompt(promptPath, &promptError);
-    if (prompt.isEmpty()) {
-        *error = promptError;
+    const Result<QString> prompt = AgentPolicyDeveloper::loadPrompt(promptPath);
+    if (!prompt.ok()) {
+        *error = prompt.error;
         return nullptr;
     }
     AgentConfig config;
@@ -150,7 +149,7 @@ std::shared_ptr<PolicyDeveloper> DreamOptions::createDeveloper(QString *error) c
             *error = QStringLiteral("no chat model of kind %1").arg(agentKind);
         return nullptr;
     }
-    return std::make_shared<AgentPolicyDeveloper>(std::shared_ptr<ChatModel>(std::move(chat)), prompt);
+    return std::make_shared<AgentPolicyDeveloper>(std::shared_ptr<ChatModel>(std::move(chat)), *prompt.value);
 }
 
 } // namespace dreamrsi

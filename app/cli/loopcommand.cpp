@@ -200,11 +200,12 @@ int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     const quint64 seed0 = dream->settings.seed;
     const bool isFixed = parser.isSet(fixed);
 
-    const std::shared_ptr<DiscoveryAgent> discovery = RoundSession::makeAgent(base, base.task, &error);
-    if (!discovery) {
-        err << "error: agent " << base.agent.kind << ": " << error << '\n';
+    const Result<std::shared_ptr<DiscoveryAgent>> made = RoundSession::makeAgent(base, base.task);
+    if (!made.ok()) {
+        err << "error: agent " << base.agent.kind << ": " << made.error << '\n';
         return 1;
     }
+    const std::shared_ptr<DiscoveryAgent> discovery = *made.value;
     std::shared_ptr<PolicyDeveloper> developer;
     if (!isFixed) {
         developer = dream->createDeveloper(&error);

@@ -229,10 +229,10 @@ int runRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         slurm.partition = parser.value(partition);
         slurm.account = parser.value(account);
         slurm.qos = parser.value(qos);
-        QString bad;
-        slurm.extraArgs = SlurmSettings::splitArguments(parser.value(sbatchArgs), &bad);
-        if (!bad.isEmpty())
-            return usageError(err, bad);
+        const Result<QStringList> words = SlurmSettings::splitArguments(parser.value(sbatchArgs));
+        if (!words.ok())
+            return usageError(err, words.error);
+        slurm.extraArgs = *words.value;
         slurm.sharedDir = parser.value(sharedDir);
         slurmSettings = slurm;
     } else if (backendName == QLatin1String("local")) {
@@ -284,12 +284,12 @@ int runRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         if (agentTask.isEmpty())
             agentTask = data.value->info.task.value_or(QString());
     }
-    QString problem;
-    const std::shared_ptr<DiscoveryAgent> discovery = RoundSession::makeAgent(config, agentTask, &problem);
-    if (!discovery) {
-        err << "error: agent " << config.agent.kind << ": " << problem << '\n';
+    const Result<std::shared_ptr<DiscoveryAgent>> made = RoundSession::makeAgent(config, agentTask);
+    if (!made.ok()) {
+        err << "error: agent " << config.agent.kind << ": " << made.error << '\n';
         return 1;
     }
+    const std::shared_ptr<DiscoveryAgent> discovery = *made.value;
 
     RoundRunner runner(&store, config, discovery, backend);
     QObject::connect(&runner, &RoundRunner::logLine, &runner, [&](const QString &line) {

@@ -52,9 +52,8 @@ std::optional<SteeringAck> sendSteeringRequest(const QString &projectPath, Steer
         *refusal = why;
         return std::nullopt;
     }
-    QString problem;
-    if (!SteeringInbox::submit(projectPath, &request, &problem)) {
-        *refusal = problem;
+    if (const Result<Done> submitted = SteeringInbox::submit(projectPath, &request); !submitted.ok()) {
+        *refusal = submitted.error;
         return std::nullopt;
     }
     QDeadlineTimer deadline = timeoutS > 0 ? QDeadlineTimer(qint64(timeoutS * 1000.0)) : QDeadlineTimer(QDeadlineTimer::Forever);

@@ -102,7 +102,7 @@ void appendTrace(QStringList &out, const TracedEpisode &t)
 
 AgentPolicyDeveloper::AgentPolicyDeveloper(std::shared_ptr<ChatModel> model, QString systemPrompt)
     : m_model(std::move(model))
-    , m_system(systemPrompt.isEmpty() ? loadPrompt() : std::move(systemPrompt))
+    , m_system(systemPrompt.isEmpty() ? loadPrompt().valueOr(QString()) : std::move(systemPrompt))
 {
     if (m_system.isEmpty())
         m_system = builtinPrompt();
@@ -121,26 +121,20 @@ QString AgentPolicyDeveloper::builtinPrompt()
     return QString::fromUtf8(file.readAll());
 }
 
-QString AgentPolicyDeveloper::loadPrompt(const QString &path, QString *error)
+Result<QString> AgentPolicyDeveloper::loadPrompt(const QString &path)
 {
     QString file = path;
     if (file.isEmpty())
         file = qEnvironmentVariable(PromptEnvironmentVariable);
     if (file.isEmpty())
-        return builtinPrompt();
+        return Result<QString>::success(builtinPrompt());
     QFile f(file);
-    if (!f.open(QIODevice::ReadOnly)) {
-        if (error)
-            *error = QStringLiteral("%1: cannot read the policy-development prompt: %2").arg(file, f.errorString());
-        return {};
-    }
+    if (!f.open(QIODevice::ReadOnly))
+        return Result<QString>::failure(QStringLiteral("%1: cannot read the policy-development prompt: %2").arg(file, f.errorString()));
     const QString text = QString::fromUtf8(f.readAll());
-    if (text.trimmed().isEmpty()) {
-        if (error)
-            *error = QStringLiteral("%1: the policy-development prompt is empty").arg(file);
-        return {};
-    }
-    return text;
+    if (text.trimmed().isEmpty())
+        return Result<QString>::failure(QStringLiteral("%1: the policy-development prompt is empty").arg(file));
+    return Result<QString>::success(text);
 }
 
 QString AgentPolicyDeveloper::userMessage(const DevelopmentContext &context)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/result.h"
+
 #include "policydeveloper.h"
 
 #include <memory>
@@ -31,9 +33,9 @@ public:
     /// Environment variable naming a prompt file that replaces the built-in one.
     static constexpr const char *PromptEnvironmentVariable = "DREAMRSI_POLICY_PROMPT";
     /// The prompt: the file `path` names when it is not empty, else the file
-    /// $DREAMRSI_POLICY_PROMPT names, else the built-in text. Empty with
-    /// *error when a named file cannot be read or is empty.
-    static QString loadPrompt(const QString &path = {}, QString *error = nullptr);
+    /// $DREAMRSI_POLICY_PROMPT names, else the built-in text. A failure when
+    /// a named file cannot be read or is empty.
+    static Result<QString> loadPrompt(const QString &path = {});
     /// The built-in prompt text.
     static QString builtinPrompt();
 

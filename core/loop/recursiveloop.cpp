@@ -224,9 +224,9 @@ RecursiveLoop::ApprovalOutcome RecursiveLoop::awaitApproval(const DreamReport &d
         return ApprovalOutcome::Failed;
     }
     proposal.insert(QStringLiteral("event"), *recorded.value);
-    QString problem;
-    if (!SteeringInbox::publish(path, SteeringLive{0, QStringLiteral("approval"), 0, proposal}, &problem)) {
-        *error = QStringLiteral("cannot wait for approval: ") + problem;
+    if (const Result<Done> published = SteeringInbox::publish(path, SteeringLive{0, QStringLiteral("approval"), 0, proposal});
+        !published.ok()) {
+        *error = QStringLiteral("cannot wait for approval: ") + published.error;
         return ApprovalOutcome::Failed;
     }
     emit message(QStringLiteral("iteration %1: %2 (mean value %3) awaits approval: dreamrsi approve --project %4 "
@@ -235,10 +235,7 @@ RecursiveLoop::ApprovalOutcome RecursiveLoop::awaitApproval(const DreamReport &d
                      .arg(p->developed.version.name, proposal.value(QStringLiteral("value")).toVariant().toString(), path));
     emit awaitingApproval(proposal);
 
-    auto answer = [&](const SteeringAck &ack) {
-        QString ignored;
-        SteeringInbox::acknowledge(path, ack, &ignored);
-    };
+    auto answer = [&](const SteeringAck &ack) { SteeringInbox::acknowledge(path, ack); };
     auto finish = [&](ApprovalOutcome outcome) {
         SteeringInbox::unpublish(path);
         for (const SteeringRequest &r : SteeringInbox::pending(path))

@@ -29,7 +29,7 @@ bool writeFile(const QString &path, const QByteArray &content, QString *error)
 
 } // namespace
 
-bool RoundAttempt::copyWorkspace(const QString &source, const QString &target, QString *error)
+dreamrsi::Result<Done> RoundAttempt::copyWorkspace(const QString &source, const QString &target)
 {
     const QDir from(source);
     QDirIterator it(source, QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
@@ -47,12 +47,11 @@ bool RoundAttempt::copyWorkspace(const QString &source, const QString &target, Q
         QString why;
         if (!in.open(QIODevice::ReadOnly) || !writeFile(destination, in.readAll(), &why)
             || !QFile::setPermissions(destination, in.permissions())) {
-            *error = QStringLiteral("cannot copy '%1' into the workspace '%2'%3")
-                         .arg(path, target, why.isEmpty() ? QString() : QStringLiteral(": ") + why);
-            return false;
+            return dreamrsi::Result<Done>::failure(QStringLiteral("cannot copy '%1' into the workspace '%2'%3")
+                                             .arg(path, target, why.isEmpty() ? QString() : QStringLiteral(": ") + why));
         }
     }
-    return true;
+    return dreamrsi::Result<Done>::success({});
 }
 
 RoundAttempt::Result RoundAttempt::run(const Job &job, DiscoveryAgent &agent, EvaluationBackend &backend,
@@ -98,8 +97,8 @@ RoundAttempt::Result RoundAttempt::run(const Job &job, DiscoveryAgent &agent, Ev
                                            : error;
             return finish();
         }
-    } else if (!copyWorkspace(ctx.parentWorkspaceDir, ctx.workspaceDir, &error)) {
-        r.setupError = error;
+    } else if (const dreamrsi::Result<Done> copied = copyWorkspace(ctx.parentWorkspaceDir, ctx.workspaceDir); !copied.ok()) {
+        r.setupError = copied.error;
         return finish();
     }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/result.h"
+
 #include "evaluationbackend.h"
 
 #include "agent/agent.h"
@@ -59,7 +61,7 @@ public:
 
     /// Copies the parent's workspace into `target` (without what belongs to
     /// the parent's attempt: proposal.md, eval/, error.txt, agent.log). False with *error when a file cannot be copied.
-    static bool copyWorkspace(const QString &source, const QString &target, QString *error);
+    static dreamrsi::Result<Done> copyWorkspace(const QString &source, const QString &target);
 };
 
 } // namespace dreamrsi

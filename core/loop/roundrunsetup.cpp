@@ -45,7 +45,6 @@ bool RoundRunner::Run::begin()
     artifactDir = project.value->artifactDir;
     workers = std::max(1, config.workers);
 
-    QString problem;
     if (config.resume != 0) {
         const StoreResult<IterationData> data = await(q->m_store->iterationData(config.resume));
         if (!data.ok()) {
@@ -65,12 +64,12 @@ bool RoundRunner::Run::begin()
             error = QStringLiteral("iteration %1 ran task '%2', not '%3'").arg(config.resume).arg(storedTask, config.task);
             return false;
         }
-        const std::optional<RoundTask> t = RoundTask::resolve(storedTask.isEmpty() ? config.task : storedTask, &problem);
-        if (!t) {
-            error = problem;
+        const Result<RoundTask> t = RoundTask::resolve(storedTask.isEmpty() ? config.task : storedTask);
+        if (!t.ok()) {
+            error = t.error;
             return false;
         }
-        task = *t;
+        task = *t.value;
         if (!info.grid) {
             error = QStringLiteral("iteration %1 has no grid plan; it is not a live round").arg(config.resume);
             return false;
@@ -109,12 +108,12 @@ bool RoundRunner::Run::begin()
         return true;
     }
 
-    const std::optional<RoundTask> t = RoundTask::resolve(config.task, &problem);
-    if (!t) {
-        error = problem;
+    const Result<RoundTask> t = RoundTask::resolve(config.task);
+    if (!t.ok()) {
+        error = t.error;
         return false;
     }
-    task = *t;
+    task = *t.value;
     return true;
 }
 

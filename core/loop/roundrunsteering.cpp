@@ -30,9 +30,9 @@ bool RoundRunner::Run::beginSteering(bool resumed)
     }
     if (!q->m_config.acceptSteering && !manual)
         return true;
-    QString problem;
-    if (!SteeringInbox::publish(projectPath, SteeringLive{0, QStringLiteral("round"), iteration, {}}, &problem)) {
-        error = QStringLiteral("cannot accept steering: ") + problem;
+    if (const Result<Done> published = SteeringInbox::publish(projectPath, SteeringLive{0, QStringLiteral("round"), iteration, {}});
+        !published.ok()) {
+        error = QStringLiteral("cannot accept steering: ") + published.error;
         return false;
     }
     steerable = true;
@@ -49,10 +49,8 @@ void RoundRunner::Run::endSteering()
     QList<SteeringAck> acks;
     for (const SteeringRequest &r : SteeringInbox::pending(projectPath, &acks))
         acks.append(SteeringAck{r.id, false, QStringLiteral("the round has ended (iteration %1)").arg(iteration), 0});
-    for (const SteeringAck &ack : std::as_const(acks)) {
-        QString problem;
-        SteeringInbox::acknowledge(projectPath, ack, &problem);
-    }
+    for (const SteeringAck &ack : std::as_const(acks))
+        SteeringInbox::acknowledge(projectPath, ack); // the round is over: nobody to tell of a failure
 }
 
 QString RoundRunner::Run::describeEvent(const SteeringEvent &e)
@@ -136,14 +134,11 @@ bool RoundRunner::Run::pollSteering(int round)
                          e.why.isEmpty() ? QString() : QStringLiteral(" (why: %1)").arg(e.why)));
             emit q->steered(e);
         }
-        QString problem;
-        if (!SteeringInbox::acknowledge(projectPath, ack, &problem))
-            log(QStringLiteral("steering: cannot answer request %1: %2").arg(r.id, problem));
+        if (const Result<Done> answered = SteeringInbox::acknowledge(projectPath, ack); !answered.ok())
+            log(QStringLiteral("steering: cannot answer request %1: %2").arg(r.id, answered.error));
     }
-    for (const SteeringAck &ack : std::as_const(unreadable)) {
-        QString problem;
-        SteeringInbox::acknowledge(projectPath, ack, &problem);
-    }
+    for (const SteeringAck &ack : std::as_const(unreadable))
+        SteeringInbox::acknowledge(projectPath, ack);
     return true;
 }
 

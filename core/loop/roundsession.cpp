@@ -23,9 +23,12 @@ std::shared_ptr<EvaluationBackend> RoundSession::makeBackend(const std::optional
     return backend;
 }
 
-std::shared_ptr<DiscoveryAgent> RoundSession::makeAgent(const RoundConfig &round, const QString &task, QString *error)
+Result<std::shared_ptr<DiscoveryAgent>> RoundSession::makeAgent(const RoundConfig &round, const QString &task)
 {
-    return std::shared_ptr<DiscoveryAgent>(createDiscoveryAgent(round.agent, task.isEmpty() ? round.task : task, error));
+    using R = Result<std::shared_ptr<DiscoveryAgent>>;
+    QString problem;
+    std::shared_ptr<DiscoveryAgent> agent(createDiscoveryAgent(round.agent, task.isEmpty() ? round.task : task, &problem));
+    return agent ? R::success(std::move(agent)) : R::failure(problem);
 }
 
 void RoundSession::count(RoundCounters &counters, const Cell &cell)

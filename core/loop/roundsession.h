@@ -4,6 +4,7 @@
 #include "slurmsettings.h"
 
 #include "model/cell.h"
+#include "model/result.h"
 
 #include <functional>
 #include <memory>
@@ -36,9 +37,9 @@ struct RoundSession
     /// The evaluation backend: Slurm when `slurm` is given, else local.
     static std::shared_ptr<EvaluationBackend> makeBackend(const std::optional<SlurmSettings> &slurm, LogSink log = {});
     /// The discovery agent of `round` for `task` (the round's task, or a
-    /// resumed iteration's stored one when the round names none). Nothing,
-    /// with *error, when the agent cannot run (a missing key, an unknown kind).
-    static std::shared_ptr<DiscoveryAgent> makeAgent(const RoundConfig &round, const QString &task, QString *error);
+    /// resumed iteration's stored one when the round names none). A failure
+    /// when the agent cannot run (a missing key, an unknown kind).
+    static Result<std::shared_ptr<DiscoveryAgent>> makeAgent(const RoundConfig &round, const QString &task);
     /// Counts a stored cell: one cell, one agent call, its tokens and cost
     /// (the payload's `agent` object) and the best finite score. The runner
     /// counts its own round with it, and a workbench following a round that

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/result.h"
+
 #include <QList>
 #include <QString>
 
@@ -37,7 +39,7 @@ struct RoundTask
 
     /// Resolves `task`; nothing and *error naming the problem (unknown task,
     /// folder without task.json or initial program, unreadable problem.md).
-    static std::optional<RoundTask> resolve(const QString &task, QString *error);
+    static Result<RoundTask> resolve(const QString &task);
     /// The workspace file name for an initial program's file name.
     static QString programFileNameFor(const QString &initialFileName);
 };

@@ -2,7 +2,7 @@
 
 namespace dreamrsi {
 
-QStringList SlurmSettings::splitArguments(const QString &text, QString *error)
+Result<QStringList> SlurmSettings::splitArguments(const QString &text)
 {
     QStringList words;
     QString word;
@@ -27,14 +27,11 @@ QStringList SlurmSettings::splitArguments(const QString &text, QString *error)
             inWord = true;
         }
     }
-    if (!quote.isNull()) {
-        if (error)
-            *error = QStringLiteral("unterminated %1 quote in the sbatch arguments '%2'").arg(quote, text);
-        return {};
-    }
+    if (!quote.isNull())
+        return Result<QStringList>::failure(QStringLiteral("unterminated %1 quote in the sbatch arguments '%2'").arg(quote, text));
     if (inWord)
         words << word;
-    return words;
+    return Result<QStringList>::success(words);
 }
 
 } // namespace dreamrsi

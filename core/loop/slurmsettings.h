@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/result.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -36,8 +38,8 @@ struct SlurmSettings
     int controllerPatienceS = 900;
 
     /// Splits a user's "extra sbatch arguments" text like a shell would for
-    /// plain words and quotes ('…', "…"). Sets *error on an open quote.
-    static QStringList splitArguments(const QString &text, QString *error);
+    /// plain words and quotes ('…', "…"). A failure on an open quote.
+    static Result<QStringList> splitArguments(const QString &text);
 };
 
 } // namespace dreamrsi

@@ -27,35 +27,26 @@ const QStringList &knownActions()
 }
 
 /// Writes `object` to `path` atomically (QSaveFile: a temporary file renamed into place).
-bool writeJson(const QString &path, const QJsonObject &object, QString *error)
+Result<Done> writeJson(const QString &path, const QJsonObject &object)
 {
     QDir().mkpath(QFileInfo(path).absolutePath());
     QSaveFile file(path);
     const QByteArray bytes = QJsonDocument(object).toJson(QJsonDocument::Compact);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-        if (error)
-            *error = QStringLiteral("cannot write '%1': %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
+        return Result<Done>::failure(QStringLiteral("cannot write '%1': %2").arg(path, file.errorString()));
+    return Result<Done>::success({});
 }
 
-std::optional<QJsonObject> readJson(const QString &path, QString *error)
+Result<QJsonObject> readJson(const QString &path)
 {
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        if (error)
-            *error = QStringLiteral("cannot read '%1': %2").arg(path, file.errorString());
-        return std::nullopt;
-    }
+    if (!file.open(QIODevice::ReadOnly))
+        return Result<QJsonObject>::failure(QStringLiteral("cannot read '%1': %2").arg(path, file.errorString()));
     QJsonParseError parse{};
     const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parse);
-    if (!doc.isObject()) {
-        if (error)
-            *error = QStringLiteral("'%1' is not a JSON object (%2)").arg(path, parse.errorString());
-        return std::nullopt;
-    }
-    return doc.object();
+    if (!doc.isObject())
+        return Result<QJsonObject>::failure(QStringLiteral("'%1' is not a JSON object (%2)").arg(path, parse.errorString()));
+    return Result<QJsonObject>::success(doc.object());
 }
 
 QString requestsDir(const QString &projectPath)
@@ -99,28 +90,23 @@ QJsonObject SteeringRequest::toJson() const
     return o;
 }
 
-std::optional<SteeringRequest> SteeringRequest::fromJson(const QJsonObject &o, QString *error)
+Result<SteeringRequest> SteeringRequest::fromJson(const QJsonObject &o)
 {
     SteeringRequest r;
     r.id = o.value(QStringLiteral("id")).toString();
     r.action = o.value(QStringLiteral("action")).toString();
-    if (!knownActions().contains(r.action)) {
-        *error = QStringLiteral("unknown action '%1' (known: %2)").arg(r.action, knownActions().join(QStringLiteral(", ")));
-        return std::nullopt;
-    }
+    if (!knownActions().contains(r.action))
+        return Result<SteeringRequest>::failure(QStringLiteral("unknown action '%1' (known: %2)").arg(r.action, knownActions().join(QStringLiteral(", "))));
     const QJsonValue branch = o.value(QStringLiteral("branch"));
     if (branch.isString() && branch.toString() == QLatin1String("new")) {
         r.newBranch = true;
     } else if (branch.isDouble()) {
         const double b = branch.toDouble();
-        if (b != double(int(b)) || b < 0) {
-            *error = QStringLiteral("branch %1 is not a branch number").arg(b);
-            return std::nullopt;
-        }
+        if (b != double(int(b)) || b < 0)
+            return Result<SteeringRequest>::failure(QStringLiteral("branch %1 is not a branch number").arg(b));
         r.branch = int(b);
     } else if (!branch.isUndefined() && !branch.isNull()) {
-        *error = QStringLiteral("branch must be a number or \"new\"");
-        return std::nullopt;
+        return Result<SteeringRequest>::failure(QStringLiteral("branch must be a number or \"new\""));
     }
     r.text = o.value(QStringLiteral("text")).toString();
     r.why = o.value(QStringLiteral("why")).toString();
@@ -128,7 +114,7 @@ std::optional<SteeringRequest> SteeringRequest::fromJson(const QJsonObject &o, Q
     r.time = QDateTime::fromString(o.value(QStringLiteral("time")).toString(), Qt::ISODateWithMs);
     r.version = o.value(QStringLiteral("version")).toVariant().toString();
     r.best = o.value(QStringLiteral("best")).toBool();
-    return r;
+    return Result<SteeringRequest>::success(std::move(r));
 }
 
 QString SteeringRequest::describe() const
@@ -152,7 +138,7 @@ QString folderFor(const QString &projectPath)
     return QFileInfo(projectPath).absoluteFilePath() + QStringLiteral(".inbox");
 }
 
-bool submit(const QString &projectPath, SteeringRequest *request, QString *error)
+Result<Done> submit(const QString &projectPath, SteeringRequest *request)
 {
     if (!request->time.isValid())
         request->time = QDateTime::currentDateTimeUtc();
@@ -164,12 +150,9 @@ bool submit(const QString &projectPath, SteeringRequest *request, QString *error
                       + QStringLiteral("%1").arg(made.fetch_add(1) % 1000000, 6, 10, QLatin1Char('0')) + QLatin1Char('-')
                       + QUuid::createUuid().toString(QUuid::Id128).left(12);
     }
-    if (!safeId(request->id)) {
-        *error = QStringLiteral("request id '%1' is not a plain name").arg(request->id);
-        return false;
-    }
-    return writeJson(requestsDir(projectPath) + QLatin1Char('/') + request->id + QStringLiteral(".json"),
-                     request->toJson(), error);
+    if (!safeId(request->id))
+        return Result<Done>::failure(QStringLiteral("request id '%1' is not a plain name").arg(request->id));
+    return writeJson(requestsDir(projectPath) + QLatin1Char('/') + request->id + QStringLiteral(".json"), request->toJson());
 }
 
 std::optional<SteeringAck> takeAck(const QString &projectPath, const QString &id)
@@ -177,16 +160,16 @@ std::optional<SteeringAck> takeAck(const QString &projectPath, const QString &id
     const QString path = acksDir(projectPath) + QLatin1Char('/') + id + QStringLiteral(".json");
     if (!QFileInfo::exists(path))
         return std::nullopt;
-    QString problem;
-    const std::optional<QJsonObject> o = readJson(path, &problem);
+    const Result<QJsonObject> read = readJson(path);
     SteeringAck ack;
     ack.id = id;
-    if (!o) {
-        ack.message = problem;
+    if (!read.ok()) {
+        ack.message = read.error;
     } else {
-        ack.applied = o->value(QStringLiteral("applied")).toBool();
-        ack.message = o->value(QStringLiteral("message")).toString();
-        ack.eventId = o->value(QStringLiteral("event")).toInteger();
+        const QJsonObject &o = *read.value;
+        ack.applied = o.value(QStringLiteral("applied")).toBool();
+        ack.message = o.value(QStringLiteral("message")).toString();
+        ack.eventId = o.value(QStringLiteral("event")).toInteger();
     }
     QFile::remove(path);
     return ack;
@@ -204,10 +187,11 @@ QList<SteeringRequest> pending(const QString &projectPath, QList<SteeringAck> *u
     std::sort(files.begin(), files.end());
     for (const QString &f : std::as_const(files)) {
         const QString id = QFileInfo(f).completeBaseName();
-        QString problem;
-        std::optional<SteeringRequest> r;
-        if (const std::optional<QJsonObject> o = readJson(requestsDir(projectPath) + QLatin1Char('/') + f, &problem))
-            r = SteeringRequest::fromJson(*o, &problem);
+        const Result<QJsonObject> read = readJson(requestsDir(projectPath) + QLatin1Char('/') + f);
+        const Result<SteeringRequest> request = read.ok() ? SteeringRequest::fromJson(*read.value)
+                                                          : read.failureAs<SteeringRequest>();
+        QString problem = request.error;
+        std::optional<SteeringRequest> r = request.value;
         if (r && r->id != id) {
             problem = QStringLiteral("the request's id '%1' is not its file name").arg(r->id);
             r.reset();
@@ -221,25 +205,23 @@ QList<SteeringRequest> pending(const QString &projectPath, QList<SteeringAck> *u
     return out;
 }
 
-bool acknowledge(const QString &projectPath, const SteeringAck &ack, QString *error)
+Result<Done> acknowledge(const QString &projectPath, const SteeringAck &ack)
 {
-    if (!safeId(ack.id)) {
-        *error = QStringLiteral("request id '%1' is not a plain name").arg(ack.id);
-        return false;
-    }
+    if (!safeId(ack.id))
+        return Result<Done>::failure(QStringLiteral("request id '%1' is not a plain name").arg(ack.id));
     QJsonObject o;
     o.insert(QStringLiteral("id"), ack.id);
     o.insert(QStringLiteral("applied"), ack.applied);
     o.insert(QStringLiteral("message"), ack.message);
     if (ack.eventId != 0)
         o.insert(QStringLiteral("event"), ack.eventId);
-    if (!writeJson(acksDir(projectPath) + QLatin1Char('/') + ack.id + QStringLiteral(".json"), o, error))
-        return false;
+    if (Result<Done> written = writeJson(acksDir(projectPath) + QLatin1Char('/') + ack.id + QStringLiteral(".json"), o); !written.ok())
+        return written;
     QFile::remove(requestsDir(projectPath) + QLatin1Char('/') + ack.id + QStringLiteral(".json"));
-    return true;
+    return Result<Done>::success({});
 }
 
-bool publish(const QString &projectPath, const SteeringLive &live, QString *error)
+Result<Done> publish(const QString &projectPath, const SteeringLive &live)
 {
     QJsonObject o;
     o.insert(QStringLiteral("pid"), live.pid != 0 ? live.pid : QCoreApplication::applicationPid());
@@ -248,7 +230,7 @@ bool publish(const QString &projectPath, const SteeringLive &live, QString *erro
         o.insert(QStringLiteral("iteration"), live.iteration);
     if (!live.proposal.isEmpty())
         o.insert(QStringLiteral("proposal"), live.proposal);
-    return writeJson(folderFor(projectPath) + QStringLiteral("/live.json"), o, error);
+    return writeJson(folderFor(projectPath) + QStringLiteral("/live.json"), o);
 }
 
 void unpublish(const QString &projectPath)
@@ -261,9 +243,10 @@ void unpublish(const QString &projectPath)
 
 std::optional<SteeringLive> readLive(const QString &projectPath)
 {
-    const std::optional<QJsonObject> o = readJson(folderFor(projectPath) + QStringLiteral("/live.json"), nullptr);
-    if (!o)
+    const Result<QJsonObject> read = readJson(folderFor(projectPath) + QStringLiteral("/live.json"));
+    if (!read.ok())
         return std::nullopt;
+    const std::optional<QJsonObject> &o = read.value;
     SteeringLive live;
     live.pid = o->value(QStringLiteral("pid")).toInteger();
     live.kind = o->value(QStringLiteral("kind")).toString();

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/result.h"
+
 #include "store/storetypes.h"
 
 #include <QDateTime>
@@ -33,7 +35,7 @@ struct SteeringRequest
 
     QJsonObject toJson() const;
     /// Nothing, and *error saying what is wrong, for an object that is not a request.
-    static std::optional<SteeringRequest> fromJson(const QJsonObject &o, QString *error);
+    static Result<SteeringRequest> fromJson(const QJsonObject &o);
     /// "close b3", "hint new: …", "pause": what it asks, for logs and messages.
     QString describe() const;
 };
@@ -74,8 +76,8 @@ QString folderFor(const QString &projectPath);
 // ---- the requester ----
 
 /// Gives the request an id and time (when it has none) and drops it in the
-/// inbox. False and *error when the folder cannot be written.
-bool submit(const QString &projectPath, SteeringRequest *request, QString *error);
+/// inbox. A failure when the folder cannot be written.
+Result<Done> submit(const QString &projectPath, SteeringRequest *request);
 /// The answer to request `id`, removed from the inbox, or nothing yet.
 std::optional<SteeringAck> takeAck(const QString &projectPath, const QString &id);
 /// Takes back a request nobody answered (its process ended). True when it
@@ -87,12 +89,12 @@ bool withdraw(const QString &projectPath, const QString &id);
 /// The requests waiting, in id order. Files that are not requests come
 /// back as acks to send (refused, saying why) in *unreadable.
 QList<SteeringRequest> pending(const QString &projectPath, QList<SteeringAck> *unreadable = nullptr);
-/// Writes the answer, then removes the request. False and *error when the
-/// answer cannot be written.
-bool acknowledge(const QString &projectPath, const SteeringAck &ack, QString *error);
+/// Writes the answer, then removes the request. A failure when the answer
+/// cannot be written.
+Result<Done> acknowledge(const QString &projectPath, const SteeringAck &ack);
 
 /// Says that this process accepts requests (replaces an earlier live.json).
-bool publish(const QString &projectPath, const SteeringLive &live, QString *error);
+Result<Done> publish(const QString &projectPath, const SteeringLive &live);
 /// Removes live.json (when it is this process's).
 void unpublish(const QString &projectPath);
 /// live.json as written, or nothing. Whether its process still runs is for

@@ -237,17 +237,16 @@ std::optional<SlurmSettings> LaunchRoundDialog::slurmSettings() const
     s.partition = m_partition->text().trimmed();
     s.account = m_account->text().trimmed();
     s.qos = m_qos->text().trimmed();
-    s.extraArgs = SlurmSettings::splitArguments(m_sbatchArgs->text(), nullptr);
+    s.extraArgs = SlurmSettings::splitArguments(m_sbatchArgs->text()).valueOr({}); // accept() refused an open quote
     s.sharedDir = m_sharedDir->text().trimmed();
     return s;
 }
 
 void LaunchRoundDialog::accept()
 {
-    QString badArgs;
-    SlurmSettings::splitArguments(m_sbatchArgs->text(), &badArgs);
-    if (m_backend->currentData().toString() == QLatin1String("slurm") && !badArgs.isEmpty()) {
-        QMessageBox::warning(this, windowTitle(), tr("Extra sbatch arguments: %1").arg(badArgs));
+    const Result<QStringList> words = SlurmSettings::splitArguments(m_sbatchArgs->text());
+    if (m_backend->currentData().toString() == QLatin1String("slurm") && !words.ok()) {
+        QMessageBox::warning(this, windowTitle(), tr("Extra sbatch arguments: %1").arg(words.error));
         return;
     }
     const RoundConfig c = config();

@@ -406,14 +406,14 @@ bool RoundPanel::startRound(const RoundConfig &config, std::shared_ptr<Discovery
         return false;
     }
     if (!agent) {
-        QString error;
-        agent = RoundSession::makeAgent(config, config.task, &error);
-        if (!agent) {
-            const QString message = tr("The agent %1 cannot run: %2").arg(config.agent.kind, error);
+        const Result<std::shared_ptr<DiscoveryAgent>> made = RoundSession::makeAgent(config, config.task);
+        if (!made.ok()) {
+            const QString message = tr("The agent %1 cannot run: %2").arg(config.agent.kind, made.error);
             appendLog(message);
             emit statusMessage(message);
             return false;
         }
+        agent = *made.value;
     }
     m_runner.reset();
     m_follower->stop();

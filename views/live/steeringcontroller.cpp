@@ -47,8 +47,11 @@ bool SteeringController::send(SteeringRequest request, QString *error, const QSt
         *error = why;
         return false;
     }
-    if (!SteeringInbox::submit(m_path, &request, error))
+    if (const Result<Done> submitted = SteeringInbox::submit(m_path, &request); !submitted.ok()) {
+        if (error)
+            *error = submitted.error;
         return false;
+    }
     m_waiting.insert(request.id, Waiting{request, kind, 0});
     if (!m_timer->isActive())
         m_timer->start();

@@ -210,13 +210,12 @@ bool DreamingDialog::start()
             log(tr("Cannot use the %1 agent: %2").arg(kind, error));
             return false;
         }
-        QString promptError;
-        const QString prompt = AgentPolicyDeveloper::loadPrompt({}, &promptError);
-        if (prompt.isEmpty()) {
-            log(promptError);
+        const Result<QString> prompt = AgentPolicyDeveloper::loadPrompt();
+        if (!prompt.ok()) {
+            log(prompt.error);
             return false;
         }
-        developer = std::make_shared<AgentPolicyDeveloper>(std::shared_ptr<ChatModel>(std::move(model)), prompt);
+        developer = std::make_shared<AgentPolicyDeveloper>(std::shared_ptr<ChatModel>(std::move(model)), *prompt.value);
     }
 
     DreamSettings settings;

@@ -358,10 +358,8 @@ void SettingsDialog::accept()
         QMessageBox::warning(this, windowTitle(), tr("The β grid must be a comma-separated list of numbers between 0 and 1."));
         return;
     }
-    QString bad;
-    SlurmSettings::splitArguments(m_slurmSbatchArgs->text(), &bad);
-    if (!bad.isEmpty()) {
-        QMessageBox::warning(this, windowTitle(), tr("Extra sbatch arguments: %1").arg(bad));
+    if (const Result<QStringList> words = SlurmSettings::splitArguments(m_slurmSbatchArgs->text()); !words.ok()) {
+        QMessageBox::warning(this, windowTitle(), tr("Extra sbatch arguments: %1").arg(words.error));
         return;
     }
     QString error;

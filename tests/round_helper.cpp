@@ -61,12 +61,13 @@ int main(int argc, char *argv[])
         gate.start();
     }
     RoundRunner runner(&store, config, agent, std::make_shared<LocalEvaluationBackend>());
-    QObject::connect(&runner, &RoundRunner::iterationStarted, &runner,
-                     [](const IterationInfo &info) {
-                         std::printf("iteration %lld\n", static_cast<long long>(info.id));
-                         std::fflush(stdout);
-                     },
-                     Qt::DirectConnection);
+    QObject::connect(
+        &runner, &RoundRunner::iterationStarted, &runner,
+        [](const IterationInfo &info) {
+            std::printf("iteration %lld\n", static_cast<long long>(info.id));
+            std::fflush(stdout);
+        },
+        Qt::DirectConnection);
     QObject::connect(&runner, &RoundRunner::cellFinished, &runner,
                      [](qint64, const Cell &cell) {
                          std::printf("cell %s %lld\n", qPrintable(cell.id), static_cast<long long>(cell.seq));

@@ -302,17 +302,20 @@ void TestEvalSandbox::bubblewrapArgumentsOfARequest()
     request.program = QStringLiteral("/bin/sh");
     // A /tmp file named inside an argument is bound back read-only, once;
     // a missing one and the work folder's own files are not.
-    request.arguments = {QStringLiteral("-c"), QStringLiteral("python3 %1 %1 /tmp/none-such %2/x").arg(script, work)};
+    request.arguments = {QStringLiteral("-c"),
+                         QStringLiteral("python3 %1 %1 /tmp/none-such %2/x").arg(script, work)};
     const QStringList args = SandboxIsolation::bubblewrapArguments(request, work);
     const QStringList base = SandboxIsolation::baseArguments();
     QCOMPARE(args.mid(0, base.size()), base);
-    QVERIFY(base.contains(QStringLiteral("--unshare-all")) && base.contains(QStringLiteral("--die-with-parent")));
+    QVERIFY(base.contains(QStringLiteral("--unshare-all")) &&
+            base.contains(QStringLiteral("--die-with-parent")));
     QCOMPARE(args.count(script), 2); // --ro-bind script script
     QCOMPARE(args.at(args.indexOf(script) - 1), QStringLiteral("--ro-bind"));
     QVERIFY(!args.contains(QStringLiteral("/tmp/none-such")));
     const qsizetype bind = args.indexOf(QStringLiteral("--bind"));
     QVERIFY(bind > 0);
-    QCOMPARE(args.mid(bind, 5), (QStringList{QStringLiteral("--bind"), work, work, QStringLiteral("--chdir"), work}));
+    QCOMPARE(args.mid(bind, 5),
+             (QStringList{QStringLiteral("--bind"), work, work, QStringLiteral("--chdir"), work}));
     QCOMPARE(args.mid(bind + 5), (QStringList{QStringLiteral("--"), request.program} + request.arguments));
     QVERIFY(!args.contains(QStringLiteral("--dev-bind"))); // no GPU asked
 }

@@ -2,19 +2,19 @@
 // double-column sizes, in every format. Legend, axis titles and tick labels
 // lie on the page and off the data; fonts are 6–9 pt and embedded in PDF;
 // the file's page is the size asked; counting axes have whole-number ticks.
+#include "commands.h"
 #include "figures/exportdialog.h"
 #include "figures/figureexport.h"
 #include "figures/figurelayout.h"
 #include "figures/figuretable.h"
 #include "figures/integerticker.h"
-#include "model/treejson.h"
-#include "commands.h"
 #include "figures/plotstyle.h"
 #include "figures/qcp.h"
+#include "model/treejson.h"
 #include "replay/replayengine.h"
 #include "session/replayjobs.h"
-#include "tree/treerenderer.h"
 #include "session/worldselection.h"
+#include "tree/treerenderer.h"
 
 #include <QFontMetrics>
 #include <QGuiApplication>

@@ -8,16 +8,16 @@
 // iteration interrupted, and the follower says so. A followed round's
 // progress counts what its stored limits allow, and nothing that writes
 // (Dream…) is offered while the project is read-only.
-#include "storetestsupport.h"
-#include "policies/dreamingdialog.h"
 #include "live/livedashboard.h"
 #include "live/livetreemodel.h"
-#include "window/mainwindow.h"
-#include "session/projectsession.h"
-#include "loop/roundfollower.h"
 #include "live/roundpanel.h"
 #include "live/roundstatus.h"
+#include "loop/roundfollower.h"
+#include "policies/dreamingdialog.h"
+#include "session/projectsession.h"
 #include "session/workspace.h"
+#include "storetestsupport.h"
+#include "window/mainwindow.h"
 
 #include "store/projectstore.h"
 

@@ -1,9 +1,9 @@
 // The inspector and its parts: unified diff (dtl), syntax guessing, Markdown
 // proposal, metrics, evaluator output; figure export sizes.
-#include "tree/codehighlighter.h"
 #include "figures/figureexport.h"
-#include "tree/inspectorwidget.h"
 #include "model/treejson.h"
+#include "tree/codehighlighter.h"
+#include "tree/inspectorwidget.h"
 #include "tree/unifieddiff.h"
 
 #include <QFile>

@@ -5,13 +5,13 @@
 // workspace's row signals let the project dock insert rows.
 #include "clirunsupport.h"
 #include "policies/approvaldialog.h"
-#include "replayview/frontierpage.h"
-#include "window/mainwindow.h"
 #include "policies/policiespage.h"
+#include "replayview/frontierpage.h"
 #include "session/projectsession.h"
+#include "session/workspace.h"
+#include "window/mainwindow.h"
 #include "window/projecttreemodel.h"
 #include "window/settingsdialog.h"
-#include "session/workspace.h"
 
 #include <QAbstractItemModelTester>
 #include <QJsonArray>

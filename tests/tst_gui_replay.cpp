@@ -1,22 +1,22 @@
 // Replay views: the stepper against the engine's trace, the replay page,
 // sweeps with cancel, the policy table (model tester), new versions,
 // frontiers, stored results round trip, and a project opened in the window.
-#include "policies/approvaldialog.h"
-#include "replayview/frontierpage.h"
-#include "session/jobtracker.h"
-#include "window/mainwindow.h"
-#include "model/treejson.h"
 #include "figures/plotstyle.h"
+#include "model/treejson.h"
+#include "policies/approvaldialog.h"
 #include "policies/policiespage.h"
 #include "policies/policytablemodel.h"
-#include "window/projecttreemodel.h"
 #include "replay/replayengine.h"
-#include "session/replayjobs.h"
+#include "replayview/frontierpage.h"
 #include "replayview/replaypage.h"
 #include "replayview/stepperstate.h"
+#include "session/jobtracker.h"
+#include "session/replayjobs.h"
 #include "session/sweeprunner.h"
-#include "tree/treeview.h"
 #include "session/workspace.h"
+#include "tree/treeview.h"
+#include "window/mainwindow.h"
+#include "window/projecttreemodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QScopeGuard>

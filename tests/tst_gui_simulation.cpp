@@ -5,12 +5,12 @@
 // its result beside the project, Stop ends it with the runs so far).
 #include "commands.h"
 
+#include "figures/qcp.h"
 #include "loop/counterfactualloop.h"
 #include "loop/policyimprover.h"
 #include "progress/progresspage.h"
-#include "figures/qcp.h"
-#include "replay/synthworld.h"
 #include "progress/simulationdialog.h"
+#include "replay/synthworld.h"
 #include "session/workspace.h"
 
 #include <QComboBox>

@@ -1,9 +1,9 @@
 // The discovery-tree view: layout on small hand-made trees, the style of
 // each cell (best mark, glyph per fail class, overlay), painted pixels, and
 // the 10,000-cell render benchmark.
+#include "model/treejson.h"
 #include "tree/colormap.h"
 #include "tree/failglyph.h"
-#include "model/treejson.h"
 #include "tree/treelayout.h"
 #include "tree/treerenderer.h"
 #include "tree/treeview.h"

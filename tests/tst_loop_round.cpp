@@ -518,7 +518,9 @@ void TestLoopRound::journalRecordsAndReadsBatches()
     QCOMPARE(journal.lastRound(&last), 2);
     QCOMPARE(last, QStringList{QStringLiteral("b0a1")});
     // A round with no file (never recorded) reads as an empty batch.
-    QCOMPARE(journal.batches(), (QList<QStringList>{{QStringLiteral("b0a0"), QStringLiteral("b1a0")}, {}, {QStringLiteral("b0a1")}}));
+    QCOMPARE(
+        journal.batches(),
+        (QList<QStringList>{{QStringLiteral("b0a0"), QStringLiteral("b1a0")}, {}, {QStringLiteral("b0a1")}}));
     // A journal that cannot be written says where.
     const QString blocked = m_dir->filePath(QStringLiteral("blocked"));
     QFile file(blocked);
@@ -555,7 +557,9 @@ void TestLoopRound::budgetCapsAndEnvironmentFailure()
     QVERIFY(RoundBudget::environmentFailure({}).isEmpty());
     QVERIFY(RoundBudget::environmentFailure({env, ok}).isEmpty()); // one scored: the round goes on
     const QString cause = RoundBudget::environmentFailure({env, env});
-    QVERIFY2(cause.contains(QStringLiteral("(env)")) && cause.count(QStringLiteral("python3: not found")) == 1, qPrintable(cause));
+    QVERIFY2(cause.contains(QStringLiteral("(env)")) &&
+                 cause.count(QStringLiteral("python3: not found")) == 1,
+             qPrintable(cause));
 }
 
 QTEST_GUILESS_MAIN(TestLoopRound)

@@ -1,11 +1,11 @@
 // The main window: opening files, the cell table (model tester, sorting,
 // filtering), the project dock, the inspector and the actions.
+#include "session/workspace.h"
 #include "tree/celltablemodel.h"
 #include "tree/inspectorwidget.h"
+#include "tree/treeview.h"
 #include "window/mainwindow.h"
 #include "window/projecttreemodel.h"
-#include "tree/treeview.h"
-#include "session/workspace.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

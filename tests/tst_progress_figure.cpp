@@ -3,16 +3,16 @@
 // 6–9 pt, the page the size asked, whole-number ticks on the calls axis, a
 // labelled line where each iteration starts. Then `dreamrsi plot progress`
 // on two projects made here, and the Progress tab following the workspace.
+#include "commands.h"
 #include "figures/figureexport.h"
 #include "figures/figurelayout.h"
-#include "commands.h"
+#include "figures/qcp.h"
 #include "progress/progresspage.h"
 #include "progress/progressplot.h"
 #include "progresstestdata.h"
-#include "figures/qcp.h"
+#include "session/workspace.h"
 #include "store/projectreader.h"
 #include "store/projectwriter.h"
-#include "session/workspace.h"
 
 #include <QApplication>
 #include <QFontMetrics>

@@ -230,9 +230,11 @@ SlurmSettings TestSlurm::settings() const
 
 void TestSlurm::splitsSbatchArguments()
 {
-    const Result<QStringList> words = SlurmSettings::splitArguments(QStringLiteral(" --constraint=avx2  --comment='two words' -J\"x y\" "));
+    const Result<QStringList> words =
+        SlurmSettings::splitArguments(QStringLiteral(" --constraint=avx2  --comment='two words' -J\"x y\" "));
     QVERIFY2(words.ok(), qPrintable(words.error));
-    QCOMPARE(*words.value, (QStringList{QStringLiteral("--constraint=avx2"), QStringLiteral("--comment=two words"), QStringLiteral("-Jx y")}));
+    QCOMPARE(*words.value, (QStringList{QStringLiteral("--constraint=avx2"),
+                                        QStringLiteral("--comment=two words"), QStringLiteral("-Jx y")}));
     const Result<QStringList> open = SlurmSettings::splitArguments(QStringLiteral("--comment='open"));
     QVERIFY(!open.ok());
     QVERIFY(open.error.contains(QStringLiteral("unterminated")));

@@ -69,10 +69,9 @@ int runAgentCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     const QCommandLineOption seed(QStringLiteral("seed"), {}, QStringLiteral("S"));
     const QCommandLineOption json(QStringLiteral("json"), {});
     parser.addOptions({task, agent, model, baseUrl, command, seed, json});
-    if (const std::optional<int> answered =
-            CommandLine::parseOrAnswer(parser, {}, args.mid(1), agentUsage, out, [&](const CommandLine::Problem &problem) {
-            return usageError(err, problem.message);
-            }))
+    if (const std::optional<int> answered = CommandLine::parseOrAnswer(
+            parser, {}, args.mid(1), agentUsage, out,
+            [&](const CommandLine::Problem &problem) { return usageError(err, problem.message); }))
         return *answered;
     if (!parser.positionalArguments().isEmpty())
         return usageError(err, QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));

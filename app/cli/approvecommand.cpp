@@ -1,6 +1,6 @@
 // `dreamrsi approve`: argument parsing and printing; the rules are ApprovalRules (core/project).
-#include "projectreplaycommand.h"
 #include "commandline.h"
+#include "projectreplaycommand.h"
 #include "steercommand.h"
 
 #include "project/approvalcomparison.h"
@@ -49,10 +49,10 @@ int runApproveCommand(const QStringList &args, QTextStream &out, QTextStream &er
     const QCommandLineOption json(QStringLiteral("json"));
     const QCommandLineOption decline(QStringLiteral("decline"));
     parser.addOptions({project, version, note, by, best, json, decline});
-    if (const std::optional<int> answered =
-            CommandLine::parseOrAnswer(parser, {}, args, usage, out, [&](const CommandLine::Problem &problem) {
-            err << "error: " << problem.message << '\n' << usage;
-            return 2;
+    if (const std::optional<int> answered = CommandLine::parseOrAnswer(
+            parser, {}, args, usage, out, [&](const CommandLine::Problem &problem) {
+                err << "error: " << problem.message << '\n' << usage;
+                return 2;
             }))
         return *answered;
     if (!parser.positionalArguments().isEmpty()) {

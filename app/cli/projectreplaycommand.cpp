@@ -46,12 +46,12 @@ int runProjectReplayCommand(const QStringList &args, QTextStream &out, QTextStre
                              threads = valueOption("threads"), world = valueOption("world");
     const QCommandLineOption json(QStringLiteral("json")), noGridPlan(QStringLiteral("no-grid-plan")),
         progress(QStringLiteral("progress")), applySteering(QStringLiteral("apply-steering"));
-    parser.addOptions({project, policy, name, workers, lambda, betas, rounds, trace, timeLimit, seed, threads, world,
-                       json, noGridPlan, progress, applySteering});
-    if (const std::optional<int> answered =
-            CommandLine::parseOrAnswer(parser, {}, args, usage, out, [&](const CommandLine::Problem &problem) {
-            err << "error: " << problem.message << '\n' << usage;
-            return 2;
+    parser.addOptions({project, policy, name, workers, lambda, betas, rounds, trace, timeLimit, seed, threads,
+                       world, json, noGridPlan, progress, applySteering});
+    if (const std::optional<int> answered = CommandLine::parseOrAnswer(
+            parser, {}, args, usage, out, [&](const CommandLine::Problem &problem) {
+                err << "error: " << problem.message << '\n' << usage;
+                return 2;
             }))
         return *answered;
     if (!parser.positionalArguments().isEmpty()) {

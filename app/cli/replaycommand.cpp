@@ -145,8 +145,8 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
         value("seed", "N"), value("threads", "T"), CommandLine::flag("json"), CommandLine::flag("no-grid-plan"),
         CommandLine::flag("no-cache"), CommandLine::flag("progress")};
     QCommandLineParser parser;
-    if (const std::optional<int> answered =
-            CommandLine::parseOrAnswer(parser, options, args, replayUsage, out, [&err](const CommandLine::Problem &problem) {
+    if (const std::optional<int> answered = CommandLine::parseOrAnswer(
+            parser, options, args, replayUsage, out, [&err](const CommandLine::Problem &problem) {
                 if (problem.kind == CommandLine::Problem::Kind::MissingValue)
                     return usageError(err, missingValue(problem.argument));
                 return usageError(err, QStringLiteral("unknown argument '%1'").arg(problem.argument));

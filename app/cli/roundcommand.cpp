@@ -121,13 +121,13 @@ int runRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     const QCommandLineOption sbatchArgs(QStringLiteral("sbatch-args"), {}, QStringLiteral("ARGS"));
     const QCommandLineOption sharedDir(QStringLiteral("shared-dir"), {}, QStringLiteral("D"));
     const QCommandLineOption acceptSteering(QStringLiteral("accept-steering"), {});
-    parser.addOptions({project, task, agent, model, baseUrl, command, workers, rounds, policy, beta, seed,
-                       maxCalls, maxUsd, resume, json, backendOption, partition, account, qos, sbatchArgs, sharedDir,
-                       acceptSteering});
-    if (const std::optional<int> answered =
-            CommandLine::parseOrAnswer(parser, {}, args, roundUsage, out, [&](const CommandLine::Problem &problem) {
-            return usageError(err, problem.message);
-            }))
+    parser.addOptions({project, task,       agent,     model,         baseUrl,   command,
+                       workers, rounds,     policy,    beta,          seed,      maxCalls,
+                       maxUsd,  resume,     json,      backendOption, partition, account,
+                       qos,     sbatchArgs, sharedDir, acceptSteering});
+    if (const std::optional<int> answered = CommandLine::parseOrAnswer(
+            parser, {}, args, roundUsage, out,
+            [&](const CommandLine::Problem &problem) { return usageError(err, problem.message); }))
         return *answered;
     if (!parser.positionalArguments().isEmpty())
         return usageError(err, QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));

@@ -34,8 +34,8 @@ int runSynthCommand(const QStringList &args, QTextStream &out, QTextStream &err)
                                             value("width", "W"),   value("depth", "D"),     value("fail-rate", "F"),
                                             value("regime", "NAME"), value("workers", "W")};
     QCommandLineParser parser;
-    if (const std::optional<int> answered =
-            CommandLine::parseOrAnswer(parser, options, args, synthUsage, out, [&err](const CommandLine::Problem &problem) {
+    if (const std::optional<int> answered = CommandLine::parseOrAnswer(
+            parser, options, args, synthUsage, out, [&err](const CommandLine::Problem &problem) {
                 if (problem.kind == CommandLine::Problem::Kind::MissingValue)
                     return usageError(err, QStringLiteral("bad value for %1: ''").arg(problem.argument));
                 return usageError(err, QStringLiteral("unknown argument '%1'").arg(problem.argument));

@@ -20,10 +20,11 @@ const char *const tasksUsage = "usage: dreamrsi tasks\n\nLists the built-in task
 int runTasksCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     QCommandLineParser parser;
-    if (const std::optional<int> answered = CommandLine::parseOrAnswer(parser, {}, args, tasksUsage, out, [&err](const QString &message) {
-            err << "dreamrsi tasks: " << message << '\n' << tasksUsage;
-            return 2;
-        }))
+    if (const std::optional<int> answered =
+            CommandLine::parseOrAnswer(parser, {}, args, tasksUsage, out, [&err](const QString &message) {
+                err << "dreamrsi tasks: " << message << '\n' << tasksUsage;
+                return 2;
+            }))
         return *answered;
     if (!parser.positionalArguments().isEmpty()) {
         err << "dreamrsi tasks: unexpected argument '" << parser.positionalArguments().constFirst() << "'\n" << tasksUsage;

@@ -20,10 +20,11 @@ const char *const validateUsage =
 int runValidateCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     QCommandLineParser parser;
-    if (const std::optional<int> answered = CommandLine::parseOrAnswer(parser, {}, args, validateUsage, out, [&err](const QString &message) {
-            err << "dreamrsi validate: " << message << '\n' << validateUsage;
-            return 2;
-        }))
+    if (const std::optional<int> answered =
+            CommandLine::parseOrAnswer(parser, {}, args, validateUsage, out, [&err](const QString &message) {
+                err << "dreamrsi validate: " << message << '\n' << validateUsage;
+                return 2;
+            }))
         return *answered;
     const QStringList files = parser.positionalArguments();
     if (files.isEmpty()) {

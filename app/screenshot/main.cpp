@@ -3,16 +3,16 @@
 // replays every version that has no result, compares two versions a few
 // rounds in, inspects the best cell, then saves one PNG per tab (and the
 // approval and settings dialogs) into DIR.
-#include "policies/approvaldialog.h"
 #include "live/livetreemodel.h"
-#include "window/mainwindow.h"
-#include "replayview/replaypage.h"
 #include "live/roundpanel.h"
-#include "window/settingsdialog.h"
 #include "live/steeringcontroller.h"
+#include "policies/approvaldialog.h"
+#include "replayview/replaypage.h"
 #include "session/sweeprunner.h"
-#include "tree/treeview.h"
 #include "session/workspace.h"
+#include "tree/treeview.h"
+#include "window/mainwindow.h"
+#include "window/settingsdialog.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

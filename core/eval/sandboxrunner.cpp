@@ -18,7 +18,6 @@
 
 namespace dreamrsi {
 
-
 SandboxRunner::SandboxRunner(QObject *parent)
     : QObject(parent)
     , m_wallTimer(new QTimer(this))
@@ -95,9 +94,10 @@ SandboxMode SandboxRunner::effectiveMode(SandboxMode requested)
     std::call_once(said, [] {
         qWarning("dreamrsi: sandbox fallback (rlimits + process group + scrubbed environment%s; "
                  "no filesystem or PID isolation): %s",
-                 !SandboxIsolation::user().dropRoot      ? ", network reachable"
-                 : SandboxIsolation::networkNamespaceWorks()     ? ", own unprivileged user, no network"
-                                               : ", own unprivileged user, network reachable (no network namespace)",
+                 !SandboxIsolation::user().dropRoot ? ", network reachable"
+                 : SandboxIsolation::networkNamespaceWorks()
+                     ? ", own unprivileged user, no network"
+                     : ", own unprivileged user, network reachable (no network namespace)",
                  qPrintable(bubblewrapProblem()));
     });
     return SandboxMode::Fallback;
@@ -161,8 +161,8 @@ void SandboxRunner::start(const SandboxRequest &request)
         m_process->setStandardInputFile(QProcess::nullDevice());
     else
         m_process->setStandardInputFile(request.stdinFile);
-    m_process->setChildProcessModifier(
-        SandboxIsolation::childSetup(request.limits, mode == SandboxMode::Fallback && SandboxIsolation::networkNamespaceWorks(), m_uid));
+    m_process->setChildProcessModifier(SandboxIsolation::childSetup(
+        request.limits, mode == SandboxMode::Fallback && SandboxIsolation::networkNamespaceWorks(), m_uid));
 
     if (mode == SandboxMode::Bubblewrap) {
         m_result.bubblewrap = true;

@@ -101,8 +101,8 @@ void appendTrace(QStringList &out, const TracedEpisode &t)
 } // namespace
 
 AgentPolicyDeveloper::AgentPolicyDeveloper(std::shared_ptr<ChatModel> model, QString systemPrompt)
-    : m_model(std::move(model))
-    , m_system(systemPrompt.isEmpty() ? loadPrompt().valueOr(QString()) : std::move(systemPrompt))
+    : m_model(std::move(model)),
+      m_system(systemPrompt.isEmpty() ? loadPrompt().valueOr(QString()) : std::move(systemPrompt))
 {
     if (m_system.isEmpty())
         m_system = builtinPrompt();
@@ -130,10 +130,12 @@ Result<QString> AgentPolicyDeveloper::loadPrompt(const QString &path)
         return Result<QString>::success(builtinPrompt());
     QFile f(file);
     if (!f.open(QIODevice::ReadOnly))
-        return Result<QString>::failure(QStringLiteral("%1: cannot read the policy-development prompt: %2").arg(file, f.errorString()));
+        return Result<QString>::failure(
+            QStringLiteral("%1: cannot read the policy-development prompt: %2").arg(file, f.errorString()));
     const QString text = QString::fromUtf8(f.readAll());
     if (text.trimmed().isEmpty())
-        return Result<QString>::failure(QStringLiteral("%1: the policy-development prompt is empty").arg(file));
+        return Result<QString>::failure(
+            QStringLiteral("%1: the policy-development prompt is empty").arg(file));
     return Result<QString>::success(text);
 }
 

@@ -224,7 +224,8 @@ RecursiveLoop::ApprovalOutcome RecursiveLoop::awaitApproval(const DreamReport &d
         return ApprovalOutcome::Failed;
     }
     proposal.insert(QStringLiteral("event"), *recorded.value);
-    if (const Result<Done> published = SteeringInbox::publish(path, SteeringLive{0, QStringLiteral("approval"), 0, proposal});
+    if (const Result<Done> published =
+            SteeringInbox::publish(path, SteeringLive{0, QStringLiteral("approval"), 0, proposal});
         !published.ok()) {
         *error = QStringLiteral("cannot wait for approval: ") + published.error;
         return ApprovalOutcome::Failed;

@@ -47,8 +47,9 @@ dreamrsi::Result<Done> RoundAttempt::copyWorkspace(const QString &source, const 
         QString why;
         if (!in.open(QIODevice::ReadOnly) || !writeFile(destination, in.readAll(), &why)
             || !QFile::setPermissions(destination, in.permissions())) {
-            return dreamrsi::Result<Done>::failure(QStringLiteral("cannot copy '%1' into the workspace '%2'%3")
-                                             .arg(path, target, why.isEmpty() ? QString() : QStringLiteral(": ") + why));
+            return dreamrsi::Result<Done>::failure(
+                QStringLiteral("cannot copy '%1' into the workspace '%2'%3")
+                    .arg(path, target, why.isEmpty() ? QString() : QStringLiteral(": ") + why));
         }
     }
     return dreamrsi::Result<Done>::success({});
@@ -97,7 +98,8 @@ RoundAttempt::Result RoundAttempt::run(const Job &job, DiscoveryAgent &agent, Ev
                                            : error;
             return finish();
         }
-    } else if (const dreamrsi::Result<Done> copied = copyWorkspace(ctx.parentWorkspaceDir, ctx.workspaceDir); !copied.ok()) {
+    } else if (const dreamrsi::Result<Done> copied = copyWorkspace(ctx.parentWorkspaceDir, ctx.workspaceDir);
+               !copied.ok()) {
         r.setupError = copied.error;
         return finish();
     }

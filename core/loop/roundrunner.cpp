@@ -5,9 +5,9 @@
 #include "evaluationbackend.h"
 #include "roundattempt.h"
 #include "roundbudget.h"
+#include "roundpolicy.h"
 #include "roundrun_p.h"
 #include "roundsession.h"
-#include "roundpolicy.h"
 #include "roundtask.h"
 #include "roundtree.h"
 #include "steeringbook.h"
@@ -104,8 +104,9 @@ Cell RoundRunner::Run::cellOf(const RoundAttempt::Result &r, const AgentUsage &u
         c.score = e.score;
         c.evaluated = e.score.has_value();
         c.valid = e.valid;
-        c.failClass = e.failClass.isEmpty() ? QString::fromLatin1(c.evaluated ? FailClass::Ok : FailClass::Env)
-                                            : e.failClass;
+        c.failClass = e.failClass.isEmpty()
+                          ? QString::fromLatin1(c.evaluated ? FailClass::Ok : FailClass::Env)
+                          : e.failClass;
         c.error = e.error;
         c.nValid = e.nValid;
         c.nTotal = e.nTotal;
@@ -148,7 +149,8 @@ Cell RoundRunner::Run::cellOf(const RoundAttempt::Result &r, const AgentUsage &u
     timing.ended = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
     payload.insert(QLatin1String(AttemptPayload::Key::timing), timing.toJson());
     payload.insert(QLatin1String(AttemptPayload::Key::round), r.round);
-    payload.insert(QLatin1String(AttemptPayload::Key::workspace), QDir(artifactDir).relativeFilePath(r.workspace));
+    payload.insert(QLatin1String(AttemptPayload::Key::workspace),
+                   QDir(artifactDir).relativeFilePath(r.workspace));
     c.payload = payload;
     return c;
 }
@@ -172,11 +174,11 @@ bool RoundRunner::Run::store(const RoundAttempt::Result &r)
         pending.append(q->m_store->putArtifact(f.readAll(), name));
         return true;
     };
-    const bool allRead = put(QStringLiteral("proposal.md"), QStringLiteral("proposal.md"))
-        && (!r.outcome.ok || put(r.programFileName, r.programFileName))
-        && put(QStringLiteral("eval/score.json"), QStringLiteral("score.json"))
-        && put(QStringLiteral("agent.log"), QStringLiteral("agent.log"))
-        && put(QStringLiteral("error.txt"), QStringLiteral("error.txt"));
+    const bool allRead = put(QStringLiteral("proposal.md"), QStringLiteral("proposal.md")) &&
+                         (!r.outcome.ok || put(r.programFileName, r.programFileName)) &&
+                         put(QStringLiteral("eval/score.json"), QStringLiteral("score.json")) &&
+                         put(QStringLiteral("agent.log"), QStringLiteral("agent.log")) &&
+                         put(QStringLiteral("error.txt"), QStringLiteral("error.txt"));
     QList<ArtifactRef> refs; // every answer is awaited, even after a failure
     for (QFuture<StoreResult<ArtifactRef>> &f : pending) {
         const StoreResult<ArtifactRef> ref = await(std::move(f));
@@ -228,9 +230,10 @@ bool RoundRunner::Run::runBatch(int round, const QStringList &ids)
         emit q->attemptStarted(id);
         RoundRunner *runner = q;
         pool.start([job = std::move(job), agent, backend, kill, completions, runner, id]() {
-            completions->push(RoundAttempt::run(job, *agent, *backend, *kill, [runner, &id](const EvaluationProgress &p) {
-                emit runner->attemptProgress(id, p);
-            }));
+            completions->push(
+                RoundAttempt::run(job, *agent, *backend, *kill, [runner, &id](const EvaluationProgress &p) {
+                    emit runner->attemptProgress(id, p);
+                }));
         });
     }
     counters.running = int(ids.size());
@@ -240,7 +243,8 @@ bool RoundRunner::Run::runBatch(int round, const QStringList &ids)
     for (qsizetype i = 0; i < ids.size(); ++i) {
         RoundAttempt::Result r = completions->take();
         counters.running -= 1;
-        if (refused.isEmpty() && r.evaluation && r.evaluation->metrics.value(QStringLiteral("refused")).toBool())
+        if (refused.isEmpty() && r.evaluation &&
+            r.evaluation->metrics.value(QStringLiteral("refused")).toBool())
             refused = r.evaluation->error.value_or(r.evaluation->failClass);
         if (r.abandoned || !ok) {
             emit q->attemptAbandoned(r.cellId);
@@ -253,7 +257,8 @@ bool RoundRunner::Run::runBatch(int round, const QStringList &ids)
     }
     pool.waitForDone();
     if (ok && !refused.isEmpty()) {
-        error = QStringLiteral("%1 backend: %2; the round stops before more agent calls").arg(q->m_backend->name(), refused);
+        error = QStringLiteral("%1 backend: %2; the round stops before more agent calls")
+                    .arg(q->m_backend->name(), refused);
         return false;
     }
     return ok;
@@ -261,12 +266,8 @@ bool RoundRunner::Run::runBatch(int round, const QStringList &ids)
 
 RoundRunner::RoundRunner(ProjectStore *store, RoundConfig config, std::shared_ptr<DiscoveryAgent> agent,
                          std::shared_ptr<EvaluationBackend> backend, QObject *parent)
-    : RoundEvents(parent)
-    , m_store(store)
-    , m_config(std::move(config))
-    , m_agent(std::move(agent))
-    , m_backend(std::move(backend))
-    , m_kill(std::make_shared<std::atomic_bool>(false))
+    : RoundEvents(parent), m_store(store), m_config(std::move(config)), m_agent(std::move(agent)),
+      m_backend(std::move(backend)), m_kill(std::make_shared<std::atomic_bool>(false))
 {
 }
 

@@ -27,7 +27,8 @@ Result<std::shared_ptr<DiscoveryAgent>> RoundSession::makeAgent(const RoundConfi
 {
     using R = Result<std::shared_ptr<DiscoveryAgent>>;
     QString problem;
-    std::shared_ptr<DiscoveryAgent> agent(createDiscoveryAgent(round.agent, task.isEmpty() ? round.task : task, &problem));
+    std::shared_ptr<DiscoveryAgent> agent(
+        createDiscoveryAgent(round.agent, task.isEmpty() ? round.task : task, &problem));
     return agent ? R::success(std::move(agent)) : R::failure(problem);
 }
 

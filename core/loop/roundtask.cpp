@@ -77,8 +77,9 @@ Result<RoundTask> RoundTask::resolve(const QString &task)
 {
     RoundTask t;
     if (task.trimmed().isEmpty()) {
-        return Result<RoundTask>::failure(QStringLiteral("no task given (a built-in task: %1, or a task folder)")
-                     .arg(TaskRegistry::names().join(QStringLiteral(", "))));
+        return Result<RoundTask>::failure(
+            QStringLiteral("no task given (a built-in task: %1, or a task folder)")
+                .arg(TaskRegistry::names().join(QStringLiteral(", "))));
     }
     const bool builtin = TaskRegistry::names().contains(task) && !task.contains(QLatin1Char('/'));
     if (builtin) {
@@ -86,36 +87,42 @@ Result<RoundTask> RoundTask::resolve(const QString &task)
         t.directory = TaskRegistry::taskDirectory(task);
         t.initialProgram = TaskRegistry::initialProgram(task);
         if (t.directory.isEmpty() || t.initialProgram.isEmpty()) {
-            return Result<RoundTask>::failure(QStringLiteral("task '%1': its folder or initial program is not installed (looked in '%2')")
-                         .arg(task, TaskRegistry::evaluatorsRoot()));
+            return Result<RoundTask>::failure(
+                QStringLiteral("task '%1': its folder or initial program is not installed (looked in '%2')")
+                    .arg(task, TaskRegistry::evaluatorsRoot()));
         }
     } else {
         const QFileInfo dir(task);
         if (!dir.isDir()) {
-            return Result<RoundTask>::failure(QStringLiteral("unknown task '%1': not a built-in task (%2) nor a task folder")
-                         .arg(task, TaskRegistry::names().join(QStringLiteral(", "))));
+            return Result<RoundTask>::failure(
+                QStringLiteral("unknown task '%1': not a built-in task (%2) nor a task folder")
+                    .arg(task, TaskRegistry::names().join(QStringLiteral(", "))));
         }
         t.directory = dir.absoluteFilePath();
         t.name = t.directory;
         if (!QFileInfo::exists(t.directory + QStringLiteral("/task.json"))) {
-            return Result<RoundTask>::failure(QStringLiteral("task folder '%1' has no task.json").arg(t.directory));
+            return Result<RoundTask>::failure(
+                QStringLiteral("task folder '%1' has no task.json").arg(t.directory));
         }
         const QStringList initials =
             QDir(t.directory).entryList({QStringLiteral("initial.*")}, QDir::Files, QDir::Name);
         if (initials.isEmpty()) {
-            return Result<RoundTask>::failure(QStringLiteral("task folder '%1' has no initial program (initial.*)").arg(t.directory));
+            return Result<RoundTask>::failure(
+                QStringLiteral("task folder '%1' has no initial program (initial.*)").arg(t.directory));
         }
         t.initialProgram = t.directory + QLatin1Char('/') + initials.first();
     }
     QFile problem(t.directory + QStringLiteral("/problem.md"));
     if (problem.exists()) {
         if (!problem.open(QIODevice::ReadOnly)) {
-            return Result<RoundTask>::failure(QStringLiteral("cannot read '%1': %2").arg(problem.fileName(), problem.errorString()));
+            return Result<RoundTask>::failure(
+                QStringLiteral("cannot read '%1': %2").arg(problem.fileName(), problem.errorString()));
         }
         t.statement = QString::fromUtf8(problem.readAll());
     }
     t.programFileName = programFileNameFor(QFileInfo(t.initialProgram).fileName());
-    if (QString why; !builtin && !readDirections(t.directory + QStringLiteral("/task.json"), &t.directions, &why))
+    if (QString why;
+        !builtin && !readDirections(t.directory + QStringLiteral("/task.json"), &t.directions, &why))
         return Result<RoundTask>::failure(why);
     if (t.directions.isEmpty()) {
         for (const auto &[name, detail] : builtinTaskDirections(t.name))

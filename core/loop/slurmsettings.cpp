@@ -28,7 +28,8 @@ Result<QStringList> SlurmSettings::splitArguments(const QString &text)
         }
     }
     if (!quote.isNull())
-        return Result<QStringList>::failure(QStringLiteral("unterminated %1 quote in the sbatch arguments '%2'").arg(quote, text));
+        return Result<QStringList>::failure(
+            QStringLiteral("unterminated %1 quote in the sbatch arguments '%2'").arg(quote, text));
     if (inWord)
         words << word;
     return Result<QStringList>::success(words);

@@ -41,11 +41,13 @@ Result<QJsonObject> readJson(const QString &path)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return Result<QJsonObject>::failure(QStringLiteral("cannot read '%1': %2").arg(path, file.errorString()));
+        return Result<QJsonObject>::failure(
+            QStringLiteral("cannot read '%1': %2").arg(path, file.errorString()));
     QJsonParseError parse{};
     const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parse);
     if (!doc.isObject())
-        return Result<QJsonObject>::failure(QStringLiteral("'%1' is not a JSON object (%2)").arg(path, parse.errorString()));
+        return Result<QJsonObject>::failure(
+            QStringLiteral("'%1' is not a JSON object (%2)").arg(path, parse.errorString()));
     return Result<QJsonObject>::success(doc.object());
 }
 
@@ -96,14 +98,17 @@ Result<SteeringRequest> SteeringRequest::fromJson(const QJsonObject &o)
     r.id = o.value(QStringLiteral("id")).toString();
     r.action = o.value(QStringLiteral("action")).toString();
     if (!knownActions().contains(r.action))
-        return Result<SteeringRequest>::failure(QStringLiteral("unknown action '%1' (known: %2)").arg(r.action, knownActions().join(QStringLiteral(", "))));
+        return Result<SteeringRequest>::failure(
+            QStringLiteral("unknown action '%1' (known: %2)")
+                .arg(r.action, knownActions().join(QStringLiteral(", "))));
     const QJsonValue branch = o.value(QStringLiteral("branch"));
     if (branch.isString() && branch.toString() == QLatin1String("new")) {
         r.newBranch = true;
     } else if (branch.isDouble()) {
         const double b = branch.toDouble();
         if (b != double(int(b)) || b < 0)
-            return Result<SteeringRequest>::failure(QStringLiteral("branch %1 is not a branch number").arg(b));
+            return Result<SteeringRequest>::failure(
+                QStringLiteral("branch %1 is not a branch number").arg(b));
         r.branch = int(b);
     } else if (!branch.isUndefined() && !branch.isNull()) {
         return Result<SteeringRequest>::failure(QStringLiteral("branch must be a number or \"new\""));
@@ -152,7 +157,8 @@ Result<Done> submit(const QString &projectPath, SteeringRequest *request)
     }
     if (!safeId(request->id))
         return Result<Done>::failure(QStringLiteral("request id '%1' is not a plain name").arg(request->id));
-    return writeJson(requestsDir(projectPath) + QLatin1Char('/') + request->id + QStringLiteral(".json"), request->toJson());
+    return writeJson(requestsDir(projectPath) + QLatin1Char('/') + request->id + QStringLiteral(".json"),
+                     request->toJson());
 }
 
 std::optional<SteeringAck> takeAck(const QString &projectPath, const QString &id)
@@ -188,8 +194,8 @@ QList<SteeringRequest> pending(const QString &projectPath, QList<SteeringAck> *u
     for (const QString &f : std::as_const(files)) {
         const QString id = QFileInfo(f).completeBaseName();
         const Result<QJsonObject> read = readJson(requestsDir(projectPath) + QLatin1Char('/') + f);
-        const Result<SteeringRequest> request = read.ok() ? SteeringRequest::fromJson(*read.value)
-                                                          : read.failureAs<SteeringRequest>();
+        const Result<SteeringRequest> request =
+            read.ok() ? SteeringRequest::fromJson(*read.value) : read.failureAs<SteeringRequest>();
         QString problem = request.error;
         std::optional<SteeringRequest> r = request.value;
         if (r && r->id != id) {
@@ -215,7 +221,9 @@ Result<Done> acknowledge(const QString &projectPath, const SteeringAck &ack)
     o.insert(QStringLiteral("message"), ack.message);
     if (ack.eventId != 0)
         o.insert(QStringLiteral("event"), ack.eventId);
-    if (Result<Done> written = writeJson(acksDir(projectPath) + QLatin1Char('/') + ack.id + QStringLiteral(".json"), o); !written.ok())
+    if (Result<Done> written =
+            writeJson(acksDir(projectPath) + QLatin1Char('/') + ack.id + QStringLiteral(".json"), o);
+        !written.ok())
         return written;
     QFile::remove(requestsDir(projectPath) + QLatin1Char('/') + ack.id + QStringLiteral(".json"));
     return Result<Done>::success({});

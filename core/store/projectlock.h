@@ -13,7 +13,12 @@ QString lockPathFor(const QString &projectPath);
 
 /// Whether a process holds the flock(2) of `lockPath` (the probe described
 /// at liveWriter()); NoFile when there is no such file.
-enum class Held { Yes, No, NoFile };
+enum class Held
+{
+    Yes,
+    No,
+    NoFile
+};
 Held heldState(const QString &lockPath);
 
 /// The live process holding `projectPath` for writing, or nullopt when no

@@ -50,7 +50,7 @@ bool SqliteConnection::exec(const char *sql, QString *error)
     return true;
 }
 
-template<typename T, typename Column>
+template <typename T, typename Column>
 std::optional<T> SqliteConnection::queryOne(const char *sql, QString *error, Column column)
 {
     sqlite3_stmt *stmt = nullptr;

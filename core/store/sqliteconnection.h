@@ -44,7 +44,7 @@ public:
 
 private:
     /// The first column of the first row of `sql`, read by `column`.
-    template<typename T, typename Column>
+    template <typename T, typename Column>
     std::optional<T> queryOne(const char *sql, QString *error, Column column);
     SqliteConnection() = default;
     sqlite3 *m_db = nullptr;

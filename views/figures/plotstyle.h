@@ -6,6 +6,7 @@
 
 #include <QColor>
 #include <QList>
+#include <QPointF>
 #include <QString>
 
 class QCustomPlot;

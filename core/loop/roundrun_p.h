@@ -67,23 +67,6 @@ struct RoundRunner::Run
 
     void log(const QString &line) { emit q->logLine(line); }
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
     /// The resume journal of this iteration (its rounds/<k>.json).
     RoundJournal journal() const { return RoundJournal(iterationDir); }
 
@@ -106,12 +89,18 @@ struct RoundRunner::Run
     /// False on a store error (the round stops).
     bool pollSteering(int round);
 
+    /// Counts a stored cell (RoundSession::count), best score from the tree.
     void addCounters(const Cell &c);
 
+    /// The cells of earlier iterations of `taskName` (what the agent sees of
+    /// them) and, for planGrid, one entry per earlier live round. False on a store error.
     bool loadHistory(const QString &taskName, QList<GridHistoryEntry> *entries);
 
+    /// What attempt `id` of round `round` is given: its workspace, its
+    /// parent, its direction, a researcher's hint, its seed.
     RoundAttempt::Job jobFor(const QString &id, int round) const;
 
+    /// The cell a finished attempt is stored as, with its AttemptPayload.
     Cell cellOf(const RoundAttempt::Result &r, const AgentUsage &usage) const;
 
     /// Stores one finished attempt: its artifacts, then the cell. False on a store error.
@@ -120,6 +109,8 @@ struct RoundRunner::Run
     /// Runs the ids of one round on the pool and stores them as they finish.
     bool runBatch(int round, const QStringList &ids);
 
+    /// Opens the iteration to run: the resumed one (config.resume), or reads
+    /// the project and the task for a new one. False with `error` set.
     bool begin();
 };
 

@@ -60,10 +60,9 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("{{history}}")));
         QVERIFY(text.contains(QStringLiteral("{{output_instructions}}")));
         QVERIFY(text.contains(QStringLiteral("<!-- user -->")));
-        QString error;
-        const auto prompt = ExplorationPrompt::load(AgentConfig{}, &error);
-        QVERIFY2(prompt, qPrintable(error));
-        QCOMPARE(prompt->source(), QStringLiteral("bundled"));
+        const Result<ExplorationPrompt> prompt = ExplorationPrompt::load(AgentConfig{});
+        QVERIFY2(prompt.ok(), qPrintable(prompt.error));
+        QCOMPARE(prompt.value->source(), QStringLiteral("bundled"));
     }
 
     void shortHistoryIsShownInFull()
@@ -182,18 +181,19 @@ private slots:
         file.close();
         AgentConfig config;
         config.promptFile = path;
-        QString error;
-        auto prompt = ExplorationPrompt::load(config, &error);
-        QVERIFY2(prompt, qPrintable(error));
+        Result<ExplorationPrompt> read = ExplorationPrompt::load(config);
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        std::optional<ExplorationPrompt> prompt = read.value;
         QCOMPARE(prompt->build(contextWith(0), ExplorationPrompt::Mode::Chat, 1000).user,
                  QStringLiteral("MY OWN PROMPT for c3_autocorrelation\n"));
 
         qputenv("DREAMRSI_EXPLORATION_PROMPT", path.toUtf8());
-        prompt = ExplorationPrompt::load(AgentConfig{}, &error);
+        prompt = ExplorationPrompt::load(AgentConfig{}).value;
         QVERIFY(prompt);
         QVERIFY(prompt->templateText().startsWith(QStringLiteral("MY OWN PROMPT")));
         qputenv("DREAMRSI_EXPLORATION_PROMPT", "/nonexistent/prompt.md");
-        QVERIFY(!ExplorationPrompt::load(AgentConfig{}, &error));
+        const QString error = ExplorationPrompt::load(AgentConfig{}).error;
+        QVERIFY(!error.isEmpty());
         QVERIFY(error.contains(QStringLiteral("/nonexistent/prompt.md")));
         QVERIFY(error.contains(QStringLiteral("DREAMRSI_EXPLORATION_PROMPT")));
         qunsetenv("DREAMRSI_EXPLORATION_PROMPT");
@@ -249,24 +249,23 @@ private slots:
         // JSON round trip through a file.
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("prices.json"));
-        QString error;
-        QVERIFY2(table.save(path, &error), qPrintable(error));
-        const auto loaded = PriceTable::load(path, &error);
-        QVERIFY2(loaded, qPrintable(error));
+        const Result<Done> saved = table.save(path);
+        QVERIFY2(saved.ok(), qPrintable(saved.error));
+        const Result<PriceTable> read = PriceTable::load(path);
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        const std::optional<PriceTable> &loaded = read.value;
         QVERIFY(*loaded == table);
         QVERIFY(table.remove(QStringLiteral("my-model")));
         QVERIFY(!table.priceFor(QStringLiteral("my-model")));
         // Bad input names what is wrong.
         const QJsonObject bad = QJsonDocument::fromJson(
             R"({"format":"dreamrsi-prices/1","models":{"m1":{"input":-1,"output":2}}})").object();
-        QVERIFY(!PriceTable::fromJson(bad, &error));
-        QVERIFY(error.contains(QStringLiteral("m1")));
+        QVERIFY(PriceTable::fromJson(bad).error.contains(QStringLiteral("m1")));
         QFile junk(dir.filePath(QStringLiteral("junk.json")));
         QVERIFY(junk.open(QIODevice::WriteOnly));
         junk.write("{not json");
         junk.close();
-        QVERIFY(!PriceTable::load(junk.fileName(), &error));
-        QVERIFY(error.contains(QStringLiteral("junk.json")));
+        QVERIFY(PriceTable::load(junk.fileName()).error.contains(QStringLiteral("junk.json")));
         // The process-wide table.
         PriceTable::setCurrent(*loaded);
         QCOMPARE(PriceTable::current().usd(QStringLiteral("my-model"), 1'000'000, 0), 3.0);

@@ -455,9 +455,9 @@ private slots:
         for (const char *k : {"beta", "calls", "rounds", "best", "attainment", "revealed"})
             QVERIFY2(e.contains(QLatin1String(k)), k);
         QVERIFY(!e.contains(QLatin1String("error")));
-        QString error;
-        const std::optional<ReplayResult> back = ReplayJson::resultFromJson(j, &error);
-        QVERIFY2(back, qPrintable(error));
+        const Result<ReplayResult> read = ReplayJson::resultFromJson(j);
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        const std::optional<ReplayResult> &back = read.value;
         QCOMPARE(ReplayJson::resultToJson(*back), j);
         QCOMPARE(*back->value, *r.value); // shortest round-trip printing keeps the bits
     }

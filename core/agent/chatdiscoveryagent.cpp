@@ -69,10 +69,13 @@ std::unique_ptr<DiscoveryAgent> createChatDiscoveryAgent(std::shared_ptr<ChatMod
             *error = QStringLiteral("no chat model for the discovery agent");
         return nullptr;
     }
-    auto prompt = ExplorationPrompt::load(config, error);
-    if (!prompt)
+    Result<ExplorationPrompt> prompt = ExplorationPrompt::load(config);
+    if (!prompt.ok()) {
+        if (error)
+            *error = prompt.error;
         return nullptr;
-    return std::make_unique<ChatDiscoveryAgent>(std::move(model), config, std::move(*prompt));
+    }
+    return std::make_unique<ChatDiscoveryAgent>(std::move(model), config, std::move(*prompt.value));
 }
 
 } // namespace dreamrsi

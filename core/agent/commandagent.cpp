@@ -168,10 +168,13 @@ std::unique_ptr<DiscoveryAgent> createCommandAgent(const AgentConfig &given, QSt
     AgentConfig config = given;
     if (!resolveCommandPreset(&config.command, &config.allowedEnvironment, error))
         return nullptr;
-    auto prompt = ExplorationPrompt::load(config, error);
-    if (!prompt)
+    Result<ExplorationPrompt> prompt = ExplorationPrompt::load(config);
+    if (!prompt.ok()) {
+        if (error)
+            *error = prompt.error;
         return nullptr;
-    return std::make_unique<CommandAgent>(config, std::move(*prompt));
+    }
+    return std::make_unique<CommandAgent>(config, std::move(*prompt.value));
 }
 
 std::unique_ptr<ChatModel> createCommandChatModel(const AgentConfig &given, QString *error)

@@ -176,7 +176,7 @@ QString ExplorationPrompt::bundledTemplate()
     return QString::fromUtf8(file.readAll());
 }
 
-std::optional<ExplorationPrompt> ExplorationPrompt::load(const AgentConfig &config, QString *error)
+Result<ExplorationPrompt> ExplorationPrompt::load(const AgentConfig &config)
 {
     QString path = config.promptFile.trimmed();
     QString origin = QStringLiteral("the prompt file");
@@ -185,22 +185,17 @@ std::optional<ExplorationPrompt> ExplorationPrompt::load(const AgentConfig &conf
         origin = QStringLiteral("DREAMRSI_EXPLORATION_PROMPT");
     }
     if (path.isEmpty())
-        return ExplorationPrompt(bundledTemplate());
+        return Result<ExplorationPrompt>::success(ExplorationPrompt(bundledTemplate()));
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        if (error)
-            *error = QStringLiteral("cannot read the exploration prompt %1 (from %2): %3").arg(path, origin, file.errorString());
-        return std::nullopt;
-    }
+    if (!file.open(QIODevice::ReadOnly))
+        return Result<ExplorationPrompt>::failure(
+            QStringLiteral("cannot read the exploration prompt %1 (from %2): %3").arg(path, origin, file.errorString()));
     const QString text = QString::fromUtf8(file.readAll());
-    if (text.trimmed().isEmpty()) {
-        if (error)
-            *error = QStringLiteral("the exploration prompt %1 (from %2) is empty").arg(path, origin);
-        return std::nullopt;
-    }
+    if (text.trimmed().isEmpty())
+        return Result<ExplorationPrompt>::failure(QStringLiteral("the exploration prompt %1 (from %2) is empty").arg(path, origin));
     ExplorationPrompt prompt(text);
     prompt.m_source = QFileInfo(path).absoluteFilePath();
-    return prompt;
+    return Result<ExplorationPrompt>::success(std::move(prompt));
 }
 
 ExplorationPrompt::History ExplorationPrompt::renderHistory(const QList<AttemptRecord> &history, int budgetChars)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/result.h"
+
 #include "agent.h"
 
 #include <optional>
@@ -49,7 +51,7 @@ public:
     /// The template `config.promptFile` names, else $DREAMRSI_EXPLORATION_PROMPT,
     /// else the bundled one. Nullopt with `*error` naming an override file
     /// that cannot be read or is empty.
-    static std::optional<ExplorationPrompt> load(const AgentConfig &config, QString *error);
+    static Result<ExplorationPrompt> load(const AgentConfig &config);
 
     QString templateText() const { return m_template; }
     /// Where the template came from ("bundled" or the file's path).

@@ -119,13 +119,9 @@ QJsonObject PriceTable::toJson() const
     return QJsonObject{{QStringLiteral("format"), kFormat}, {QStringLiteral("models"), models}};
 }
 
-std::optional<PriceTable> PriceTable::fromJson(const QJsonObject &json, QString *error)
+Result<PriceTable> PriceTable::fromJson(const QJsonObject &json)
 {
-    auto fail = [&](const QString &message) -> std::optional<PriceTable> {
-        if (error)
-            *error = message;
-        return std::nullopt;
-    };
+    auto fail = [](const QString &message) { return Result<PriceTable>::failure(message); };
     const QString format = json.value(QStringLiteral("format")).toString();
     if (!format.isEmpty() && format != kFormat)
         return fail(QStringLiteral("price table: unknown format '%1' (expected %2)").arg(format, kFormat));
@@ -146,45 +142,31 @@ std::optional<PriceTable> PriceTable::fromJson(const QJsonObject &json, QString 
             return fail(QStringLiteral("price table: a model name is empty"));
         table.setPrice({it.key(), in.toDouble(), out.toDouble()});
     }
-    return table;
+    return Result<PriceTable>::success(std::move(table));
 }
 
-bool PriceTable::save(const QString &path, QString *error) const
+Result<Done> PriceTable::save(const QString &path) const
 {
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error)
-            *error = QStringLiteral("cannot write the price table %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    file.write(QJsonDocument(toJson()).toJson(QJsonDocument::Indented));
-    if (!file.commit()) {
-        if (error)
-            *error = QStringLiteral("cannot write the price table %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    if (!file.open(QIODevice::WriteOnly) || file.write(QJsonDocument(toJson()).toJson(QJsonDocument::Indented)) < 0
+        || !file.commit())
+        return Result<Done>::failure(QStringLiteral("cannot write the price table %1: %2").arg(path, file.errorString()));
+    return Result<Done>::success({});
 }
 
-std::optional<PriceTable> PriceTable::load(const QString &path, QString *error)
+Result<PriceTable> PriceTable::load(const QString &path)
 {
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        if (error)
-            *error = QStringLiteral("cannot read the price table %1: %2").arg(path, file.errorString());
-        return std::nullopt;
-    }
+    if (!file.open(QIODevice::ReadOnly))
+        return Result<PriceTable>::failure(QStringLiteral("cannot read the price table %1: %2").arg(path, file.errorString()));
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
-    if (!doc.isObject()) {
-        if (error)
-            *error = QStringLiteral("price table %1 is not a JSON object: %2").arg(path, parseError.errorString());
-        return std::nullopt;
-    }
-    QString why;
-    auto table = fromJson(doc.object(), &why);
-    if (!table && error)
-        *error = QStringLiteral("%1 (%2)").arg(why, path);
+    if (!doc.isObject())
+        return Result<PriceTable>::failure(
+            QStringLiteral("price table %1 is not a JSON object: %2").arg(path, parseError.errorString()));
+    Result<PriceTable> table = fromJson(doc.object());
+    if (!table.ok())
+        table.error = QStringLiteral("%1 (%2)").arg(table.error, path);
     return table;
 }
 
@@ -197,11 +179,10 @@ PriceTable PriceTable::current()
         c.table = defaults();
         const QString path = qEnvironmentVariable("DREAMRSI_PRICE_TABLE");
         if (!path.isEmpty()) {
-            QString error;
-            if (auto loaded = load(path, &error))
-                c.table = *loaded;
+            if (const Result<PriceTable> loaded = load(path); loaded.ok())
+                c.table = *loaded.value;
             else
-                qWarning("%s; using the default prices", qPrintable(error));
+                qWarning("%s; using the default prices", qPrintable(loaded.error));
         }
     }
     return c.table;

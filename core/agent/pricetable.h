@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/result.h"
+
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -49,9 +51,9 @@ public:
     double usd(const QString &model, qint64 tokensIn, qint64 tokensOut) const;
 
     QJsonObject toJson() const;
-    static std::optional<PriceTable> fromJson(const QJsonObject &json, QString *error);
-    bool save(const QString &path, QString *error) const;
-    static std::optional<PriceTable> load(const QString &path, QString *error);
+    static Result<PriceTable> fromJson(const QJsonObject &json);
+    Result<Done> save(const QString &path) const;
+    static Result<PriceTable> load(const QString &path);
 
     static PriceTable current();
     static void setCurrent(const PriceTable &table);

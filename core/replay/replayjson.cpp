@@ -535,13 +535,9 @@ QJsonObject ReplayJson::resultToJson(const ReplayResult &result)
                        {key("worlds"), worlds}};
 }
 
-std::optional<ReplayResult> ReplayJson::resultFromJson(const QJsonObject &object, QString *error)
+Result<ReplayResult> ReplayJson::resultFromJson(const QJsonObject &object)
 {
-    auto fail = [error](const QString &message) -> std::optional<ReplayResult> {
-        if (error)
-            *error = message;
-        return std::nullopt;
-    };
+    auto fail = [](const QString &message) { return Result<ReplayResult>::failure(message); };
     if (!object.value(key("worlds")).isArray() || !object.value(key("betas")).isArray())
         return fail(QStringLiteral("replay result: 'worlds' and 'betas' must be arrays"));
     ReplayResult r;
@@ -590,7 +586,7 @@ std::optional<ReplayResult> ReplayJson::resultFromJson(const QJsonObject &object
         r.worlds.append(s);
         ++index;
     }
-    return r;
+    return Result<ReplayResult>::success(std::move(r));
 }
 
 QJsonObject ReplayJson::episodeTraceToJson(const QString &world, const EpisodeResult &episode)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/result.h"
+
 #include "episoderesult.h"
 #include "replayresult.h"
 #include "roundtrace.h"
@@ -56,8 +58,8 @@ IndentedFrame resultToIndentedFrame(const ReplayResult &result);
 /// pieces above joined.
 std::string resultToIndentedJson(const ReplayResult &result, const QList<QByteArray> &worldEntries);
 /// Reads resultToJson() output back (also what a child `dreamrsi replay`
-/// printed). Returns nothing and fills *error on a malformed document.
-std::optional<ReplayResult> resultFromJson(const QJsonObject &object, QString *error);
+/// printed). A failure that names the field on a malformed document.
+Result<ReplayResult> resultFromJson(const QJsonObject &object);
 
 /// One trace line: {"world", "beta", "calls", "rounds", "best", "attainment",
 /// "error", "plan", "rounds_trace": [{"round", "prefix", "batch", "revealed", "error"}]}.

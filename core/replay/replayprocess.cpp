@@ -282,14 +282,13 @@ void ReplayProcess::onFinished(int exitCode, QProcess::ExitStatus status)
                             : tail);
         return;
     }
-    QString error;
-    std::optional<ReplayResult> result = ReplayJson::resultFromJson(doc.object(), &error);
-    if (!result) {
-        fail(error);
+    Result<ReplayResult> result = ReplayJson::resultFromJson(doc.object());
+    if (!result.ok()) {
+        fail(result.error);
         return;
     }
     auto output = std::make_shared<ReplayProcessOutput>();
-    output->result = std::move(*result);
+    output->result = std::move(*result.value);
     if (output->result.worlds.size() == m_worldNames.size()) {
         for (int i = 0; i < m_worldNames.size(); ++i)
             output->result.worlds[i].world = m_worldNames.at(i);
@@ -303,8 +302,9 @@ void ReplayProcess::onFinished(int exitCode, QProcess::ExitStatus status)
                 if (line.isEmpty())
                     continue;
                 QString world;
+                QString unreadable; // a line that is no trace is skipped
                 const std::optional<EpisodeResult> e =
-                    ReplayJson::episodeTraceFromJson(QJsonDocument::fromJson(line).object(), &world, &error);
+                    ReplayJson::episodeTraceFromJson(QJsonDocument::fromJson(line).object(), &world, &unreadable);
                 if (e) {
                     output->traces.append(*e);
                     const qsizetype at = m_worldPaths.indexOf(world);

@@ -26,11 +26,10 @@ AppSettings AppSettings::load()
     a.playIntervalMs = std::clamp(s.value(QStringLiteral("replay/playIntervalMs"), a.playIntervalMs).toInt(), 30, 10000);
     const QByteArray prices = s.value(QStringLiteral("agent/prices")).toByteArray();
     if (!prices.isEmpty()) {
-        QString error;
-        if (auto table = PriceTable::fromJson(QJsonDocument::fromJson(prices).object(), &error))
-            a.prices = *table;
+        if (const Result<PriceTable> table = PriceTable::fromJson(QJsonDocument::fromJson(prices).object()); table.ok())
+            a.prices = *table.value;
         else
-            qWarning("settings: %s; using the default prices", qPrintable(error));
+            qWarning("settings: %s; using the default prices", qPrintable(table.error));
     }
     PriceTable::setCurrent(a.prices);
     a.slurmPartition = s.value(QStringLiteral("slurm/partition")).toString();

@@ -265,7 +265,11 @@ RoundPanel::RoundPanel(ProjectStore *store, QWidget *parent)
     if (m_store)
         connect(m_store, &ProjectStore::iterationChanged, this, &RoundPanel::refreshResumable);
     onCounters(RoundCounters{});
-    updateActions();
+    updateActionStates();
+    // Asked once the panel exists: an answer the store already has would
+    // otherwise arrive (and be emitted) inside this constructor, before
+    // anyone could connect to resumableChecked.
+    QMetaObject::invokeMethod(this, &RoundPanel::refreshResumable, Qt::QueuedConnection);
 }
 
 RoundPanel::~RoundPanel()
@@ -295,6 +299,12 @@ bool RoundPanel::isFollowing() const
 
 void RoundPanel::updateActions()
 {
+    updateActionStates();
+    refreshResumable();
+}
+
+void RoundPanel::updateActionStates()
+{
     const bool running = isRunning();
     // Launch and Resume say so when no project is open; a project open
     // read-only (another process writes it) takes no round.
@@ -305,7 +315,6 @@ void RoundPanel::updateActions()
     m_stop->setText(running && m_runner->stopRequests() > 0 ? tr("&Kill Running Attempts") : tr("&Stop Round"));
     m_pause->setEnabled(running || isFollowing());
     m_continue->setEnabled(running || isFollowing());
-    refreshResumable();
 }
 
 void RoundPanel::refreshResumable()

@@ -147,7 +147,10 @@ private:
     void clearRound(const QDateTime &started);
     void appendLog(const QString &line);
     void redrawTree();
+    /// The actions' states, then asks the store what Resume can continue.
     void updateActions();
+    /// The actions' states from what is known now.
+    void updateActionStates();
     /// Asks the store whether an iteration is interrupted or stopped (what
     /// Resume can continue) and enables Resume from the answer.
     void refreshResumable();

@@ -27,7 +27,6 @@ void RoundFollower::start(const WriterInfo &writer)
     ++m_epoch;
     m_writer = writer;
     m_iteration = 0;
-    m_info = IterationInfo{};
     m_lastSeq = -1;
     m_counters = RoundCounters{};
     m_busy = false;
@@ -92,7 +91,6 @@ void RoundFollower::look(bool writerAlive)
             if (!running)
                 return; // the other process holds the project between rounds
             m_iteration = running->id;
-            m_info = *running;
             m_lastSeq = -1;
             m_counters = RoundCounters{};
             emit iterationStarted(*running, false);

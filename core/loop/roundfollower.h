@@ -58,7 +58,6 @@ private:
     QTimer *m_timer = nullptr;
     WriterInfo m_writer;
     IterationId m_iteration = 0;
-    IterationInfo m_info; ///< of the iteration followed
     qint64 m_lastSeq = -1;
     RoundCounters m_counters;
     quint64 m_epoch = 0; ///< bumped by start/stop: answers of older looks are dropped

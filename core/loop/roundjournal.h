@@ -7,7 +7,7 @@
 
 namespace dreamrsi {
 
-/// A live round's resume journal (docs/online.md#resuming-a-round): before a
+/// A live round's resume journal (docs/online.md#resume): before a
 /// batch's attempts start, `attempts/<iteration>/rounds/<k>.json` records
 /// it ({"round": k, "batch": [ids]}), so that a resume knows which attempts
 /// were in flight and rebuilds steering in round order. A cheap value over

@@ -139,6 +139,7 @@ void RoundFollower::take(const IterationData &data)
     m_lastSeq = data.cells.constLast().seq;
     // A round followed midway arrives as one large first look: summed up, not listed.
     const bool listed = data.cells.size() <= 50;
+    QStringList lines; // one log line for the look, not one append per cell
     for (const Cell &c : data.cells) {
         RoundSession::count(m_counters, c); // as the runner in the other process counts
         m_counters.rounds = std::max(m_counters.rounds, AttemptPayload::roundOf(c).value_or(-1) + 1);
@@ -146,12 +147,11 @@ void RoundFollower::take(const IterationData &data)
         if (epoch != m_epoch)
             return; // a listener stopped following
         if (listed) {
-            emit logLine(c.score ? QStringLiteral("%1 stored: score %2 (%3)").arg(c.id, QString::number(*c.score, 'g', 6), c.failClass)
+            lines.append(c.score ? QStringLiteral("%1 stored: score %2 (%3)").arg(c.id, QString::number(*c.score, 'g', 6), c.failClass)
                                  : QStringLiteral("%1 stored: %2").arg(c.id, c.error.value_or(c.failClass)));
         }
     }
-    if (!listed)
-        emit logLine(QStringLiteral("%1 cells stored so far").arg(data.cells.size()));
+    emit logLine(listed ? lines.join(QLatin1Char('\n')) : QStringLiteral("%1 cells stored so far").arg(data.cells.size()));
     emit countersChanged(m_counters);
 }
 

@@ -104,9 +104,9 @@ private slots:
         const QString command = QStringLiteral(
             "cat > prompt.seen; printf 'print(42)\\n' > \"$DREAMRSI_PROGRAM_FILE\"; "
             "printf '# Idea\\nA table of answers.\\n' > proposal.md; echo done");
-        QString error;
-        auto agent = createDiscoveryAgent(commandConfig(command), QString(), &error);
-        QVERIFY2(agent, qPrintable(error));
+        auto made = createDiscoveryAgent(commandConfig(command), QString());
+        QVERIFY2(made, qPrintable(made.error));
+        auto agent = std::move(*made.value);
         QCOMPARE(agent->kind(), QStringLiteral("command"));
         std::atomic_bool cancel = false;
         const AgentOutcome outcome = proposeAsync(*agent, contextIn(ws), cancel);
@@ -127,9 +127,9 @@ private slots:
         QVERIFY(dir.isValid());
         const QString command = QStringLiteral(
             "cat > /dev/null; printf 'Use a greedy fill.\\n\\n```python\\nx = 1\\n```\\n'");
-        QString error;
-        auto agent = createDiscoveryAgent(commandConfig(command), QString(), &error);
-        QVERIFY2(agent, qPrintable(error));
+        auto made = createDiscoveryAgent(commandConfig(command), QString());
+        QVERIFY2(made, qPrintable(made.error));
+        auto agent = std::move(*made.value);
         std::atomic_bool cancel = false;
         const AgentOutcome outcome = proposeAsync(*agent, contextIn(dir.path()), cancel);
         QVERIFY2(outcome.ok, qPrintable(outcome.error));
@@ -142,9 +142,9 @@ private slots:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         writeText(dir.filePath(QStringLiteral("main.py")), QStringLiteral("print('parent')\n"));
-        QString error;
-        auto agent = createDiscoveryAgent(commandConfig(QStringLiteral("cat > /dev/null; echo thinking only")), QString(), &error);
-        QVERIFY2(agent, qPrintable(error));
+        auto made = createDiscoveryAgent(commandConfig(QStringLiteral("cat > /dev/null; echo thinking only")), QString());
+        QVERIFY2(made, qPrintable(made.error));
+        auto agent = std::move(*made.value);
         std::atomic_bool cancel = false;
         const AgentOutcome outcome = proposeAsync(*agent, contextIn(dir.path()), cancel);
         QVERIFY(!outcome.ok);
@@ -156,9 +156,9 @@ private slots:
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        QString error;
-        auto agent = createDiscoveryAgent(commandConfig(QStringLiteral("echo 'no credits left' >&2; exit 3")), QString(), &error);
-        QVERIFY2(agent, qPrintable(error));
+        auto made = createDiscoveryAgent(commandConfig(QStringLiteral("echo 'no credits left' >&2; exit 3")), QString());
+        QVERIFY2(made, qPrintable(made.error));
+        auto agent = std::move(*made.value);
         std::atomic_bool cancel = false;
         const AgentOutcome outcome = proposeAsync(*agent, contextIn(dir.path()), cancel);
         QVERIFY(!outcome.ok);
@@ -172,9 +172,9 @@ private slots:
         QVERIFY(dir.isValid());
         // A child left running in the background, and the command waiting forever.
         const QString command = QStringLiteral("sleep 1000 & echo $! > child.pid; sleep 1000");
-        QString error;
-        auto agent = createDiscoveryAgent(commandConfig(command, 1500), QString(), &error);
-        QVERIFY2(agent, qPrintable(error));
+        auto made = createDiscoveryAgent(commandConfig(command, 1500), QString());
+        QVERIFY2(made, qPrintable(made.error));
+        auto agent = std::move(*made.value);
         std::atomic_bool cancel = false;
         const AgentOutcome outcome = proposeAsync(*agent, contextIn(dir.path()), cancel);
         QVERIFY(!outcome.ok);
@@ -191,9 +191,9 @@ private slots:
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        QString error;
-        auto agent = createDiscoveryAgent(commandConfig(QStringLiteral("touch started; sleep 1000"), 600000), QString(), &error);
-        QVERIFY2(agent, qPrintable(error));
+        auto made = createDiscoveryAgent(commandConfig(QStringLiteral("touch started; sleep 1000"), 600000), QString());
+        QVERIFY2(made, qPrintable(made.error));
+        auto agent = std::move(*made.value);
         std::atomic_bool cancel = false;
         const AgentOutcome outcome = proposeAsync(*agent, contextIn(dir.path()), cancel, [&] {
             QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(dir.filePath(QStringLiteral("started"))), 20000);
@@ -215,9 +215,9 @@ private slots:
             "printf 'print(1)\\n' > main.py"));
         config.allowedEnvironment = {QStringLiteral("DREAMRSI_TEST_ALLOWED"), QStringLiteral("DREAMRSI_TEST_API_KEY"),
                                      QStringLiteral("DREAMRSI_TEST_LITERAL=given")};
-        QString error;
-        auto agent = createDiscoveryAgent(config, QString(), &error);
-        QVERIFY2(agent, qPrintable(error));
+        auto made = createDiscoveryAgent(config, QString());
+        QVERIFY2(made, qPrintable(made.error));
+        auto agent = std::move(*made.value);
         std::atomic_bool cancel = false;
         const AgentOutcome outcome = proposeAsync(*agent, contextIn(dir.path()), cancel);
         QVERIFY2(outcome.ok, qPrintable(outcome.error));
@@ -248,9 +248,9 @@ private slots:
         const QString command = QStringLiteral(
             "cat > /dev/null; printf 'print(\"outside\")\\n' > ../main.py; printf '# outside\\n' > ../proposal.md; "
             "printf 'print(\"inside\")\\n' > main.py");
-        QString error;
-        auto agent = createDiscoveryAgent(commandConfig(command), QString(), &error);
-        QVERIFY2(agent, qPrintable(error));
+        auto made = createDiscoveryAgent(commandConfig(command), QString());
+        QVERIFY2(made, qPrintable(made.error));
+        auto agent = std::move(*made.value);
         std::atomic_bool cancel = false;
         const AgentOutcome outcome = proposeAsync(*agent, contextIn(ws), cancel);
         QVERIFY2(outcome.ok, qPrintable(outcome.error));
@@ -262,12 +262,13 @@ private slots:
     {
         AgentConfig config = commandConfig(QStringLiteral(
             "grep -c STATEMENT-MARKER > /dev/null && printf 'A plan.\\n\\n```cpp\\nint main() { return 0; }\\n```\\n'"));
-        QString error;
-        std::shared_ptr<ChatModel> model = createChatModel(config, &error);
-        QVERIFY2(model, qPrintable(error));
+        auto made = createChatModel(config);
+        QVERIFY2(made, qPrintable(made.error));
+        std::shared_ptr<ChatModel> model = std::move(*made.value);
         QCOMPARE(model->kind(), QStringLiteral("command"));
-        auto agent = createChatDiscoveryAgent(model, config, &error);
-        QVERIFY2(agent, qPrintable(error));
+        auto agentMade = createChatDiscoveryAgent(model, config);
+        QVERIFY2(agentMade, qPrintable(agentMade.error));
+        auto agent = std::move(*agentMade.value);
         QTemporaryDir dir;
         std::atomic_bool cancel = false;
         const AgentOutcome outcome = proposeAsync(*agent, contextIn(dir.path()), cancel);
@@ -279,11 +280,13 @@ private slots:
     void configurationErrors()
     {
         QString error;
-        QVERIFY(!createDiscoveryAgent(commandConfig(QStringLiteral("  ")), QString(), &error));
+        error = createDiscoveryAgent(commandConfig(QStringLiteral("  ")), QString()).error;
+        QVERIFY(!error.isEmpty());
         QVERIFY(error.contains(QStringLiteral("needs a command")));
         AgentConfig config = commandConfig(QStringLiteral("true"));
         config.promptFile = QStringLiteral("/nonexistent/prompt.md");
-        QVERIFY(!createDiscoveryAgent(config, QString(), &error));
+        error = createDiscoveryAgent(config, QString()).error;
+        QVERIFY(!error.isEmpty());
         QVERIFY2(error.contains(QStringLiteral("/nonexistent/prompt.md")), qPrintable(error));
     }
 
@@ -314,26 +317,31 @@ private slots:
     {
         // --command preset:NAME: the preset's command, its variables added to
         // those the user allowed (a value the user gave wins).
-        QString command = QStringLiteral(" preset:claude-code ");
-        QStringList allowed = {QStringLiteral("ANTHROPIC_BASE_URL=http://127.0.0.1:9")};
-        QString error;
-        QVERIFY(resolveCommandPreset(&command, &allowed, &error));
-        QCOMPARE(command, commandAgentPreset(QStringLiteral("claude-code")).command);
+        AgentConfig given;
+        given.command = QStringLiteral(" preset:claude-code ");
+        given.allowedEnvironment = {QStringLiteral("ANTHROPIC_BASE_URL=http://127.0.0.1:9")};
+        const Result<AgentConfig> resolved = resolveCommandPreset(given);
+        QVERIFY2(resolved, qPrintable(resolved.error));
+        QCOMPARE(resolved.value->command, commandAgentPreset(QStringLiteral("claude-code")).command);
+        const QStringList &allowed = resolved.value->allowedEnvironment;
         QVERIFY(allowed.contains(QStringLiteral("ANTHROPIC_API_KEY")));
         QVERIFY(allowed.contains(QStringLiteral("DISABLE_TELEMETRY=1")));
         QCOMPARE(allowed.filter(QStringLiteral("ANTHROPIC_BASE_URL")), QStringList{QStringLiteral("ANTHROPIC_BASE_URL=http://127.0.0.1:9")});
         // Any other command is left alone.
-        QString plain = QStringLiteral("claude -p");
-        QStringList none;
-        QVERIFY(resolveCommandPreset(&plain, &none, &error));
-        QCOMPARE(plain, QStringLiteral("claude -p"));
-        QVERIFY(none.isEmpty());
+        AgentConfig plain;
+        plain.command = QStringLiteral("claude -p");
+        const Result<AgentConfig> left = resolveCommandPreset(plain);
+        QVERIFY2(left, qPrintable(left.error));
+        QCOMPARE(left.value->command, QStringLiteral("claude -p"));
+        QVERIFY(left.value->allowedEnvironment.isEmpty());
         // An unknown preset is refused, naming the known ones.
-        QVERIFY(!createDiscoveryAgent(commandConfig(QStringLiteral("preset:cursor")), QString(), &error));
+        QString error = createDiscoveryAgent(commandConfig(QStringLiteral("preset:cursor")), QString()).error;
+        QVERIFY(!error.isEmpty());
         QVERIFY2(error.contains(QStringLiteral("unknown command preset 'cursor'")), qPrintable(error));
         QVERIFY2(error.contains(QStringLiteral("preset:codex")), qPrintable(error));
         AgentConfig chat = commandConfig(QStringLiteral("preset:cursor"));
-        QVERIFY(!createChatModel(chat, &error));
+        error = createChatModel(chat).error;
+        QVERIFY(!error.isEmpty());
         QVERIFY2(error.contains(QStringLiteral("unknown command preset")), qPrintable(error));
     }
 
@@ -361,9 +369,9 @@ private slots:
             qunsetenv("OPENAI_BASE_URL");
             qunsetenv("DREAMRSI_TEST_NOT_ALLOWED");
         });
-        QString error;
-        auto agent = createDiscoveryAgent(commandConfig(QStringLiteral("preset:codex")), QString(), &error);
-        QVERIFY2(agent, qPrintable(error));
+        auto made = createDiscoveryAgent(commandConfig(QStringLiteral("preset:codex")), QString());
+        QVERIFY2(made, qPrintable(made.error));
+        auto agent = std::move(*made.value);
         std::atomic_bool cancel = false;
         const AgentOutcome outcome = proposeAsync(*agent, contextIn(dir.path()), cancel);
         QVERIFY2(outcome.ok, qPrintable(outcome.error + outcome.log));

@@ -121,9 +121,9 @@ private slots:
         ProviderStandIn server;
         QVERIFY(server.listen());
         server.setScript({StandInReply::json(200, providerAnswer(kind, kModel, kAnswer, 1200, 300))});
-        QString error;
-        auto agent = createDiscoveryAgent(configFor(kind, server), QStringLiteral("circle_packing_26"), &error);
-        QVERIFY2(agent, qPrintable(error));
+        auto made = createDiscoveryAgent(configFor(kind, server), QStringLiteral("circle_packing_26"));
+        QVERIFY2(made, qPrintable(made.error));
+        auto agent = std::move(*made.value);
         QCOMPARE(agent->kind(), kind);
         QCOMPARE(agent->model(), kModel);
         std::atomic_bool cancel = false;
@@ -189,9 +189,9 @@ private slots:
         QVERIFY(server.listen());
         server.setScript({StandInReply::json(
             200, providerAnswer(kind, kModel, QStringLiteral("I would try a spiral, but here is no code."), 50, 10))});
-        QString error;
-        auto agent = createDiscoveryAgent(configFor(kind, server), QString(), &error);
-        QVERIFY2(agent, qPrintable(error));
+        auto made = createDiscoveryAgent(configFor(kind, server), QString());
+        QVERIFY2(made, qPrintable(made.error));
+        auto agent = std::move(*made.value);
         std::atomic_bool cancel = false;
         const AgentOutcome outcome = proposeAsync(*agent, sampleContext(), cancel);
         QVERIFY(!outcome.ok);
@@ -209,9 +209,9 @@ private slots:
         QVERIFY(server.listen());
         server.setScript({StandInReply::json(429, providerError(kind, QStringLiteral("slow down"))).withHeader("Retry-After", "1"),
                           StandInReply::json(200, providerAnswer(kind, kModel, kAnswer, 10, 20))});
-        QString error;
-        auto agent = createDiscoveryAgent(configFor(kind, server), QString(), &error);
-        QVERIFY2(agent, qPrintable(error));
+        auto made = createDiscoveryAgent(configFor(kind, server), QString());
+        QVERIFY2(made, qPrintable(made.error));
+        auto agent = std::move(*made.value);
         std::atomic_bool cancel = false;
         const AgentOutcome outcome = proposeAsync(*agent, sampleContext(), cancel);
         QVERIFY2(outcome.ok, qPrintable(outcome.error));
@@ -232,9 +232,9 @@ private slots:
         server.setScript({StandInReply::json(500, providerError(kind, QStringLiteral("internal trouble")))});
         AgentConfig config = configFor(kind, server);
         config.maxRetries = 3;
-        QString error;
-        auto agent = createDiscoveryAgent(config, QString(), &error);
-        QVERIFY2(agent, qPrintable(error));
+        auto made = createDiscoveryAgent(config, QString());
+        QVERIFY2(made, qPrintable(made.error));
+        auto agent = std::move(*made.value);
         std::atomic_bool cancel = false;
         const AgentOutcome outcome = proposeAsync(*agent, sampleContext(), cancel);
         QVERIFY(!outcome.ok);
@@ -256,9 +256,9 @@ private slots:
                           StandInReply::json(200, providerAnswer(QStringLiteral("openai"), kModel, kAnswer, 1, 2))});
         AgentConfig config = configFor(QStringLiteral("openai"), server);
         config.maxRetries = 6;
-        QString error;
-        auto agent = createDiscoveryAgent(config, QString(), &error);
-        QVERIFY2(agent, qPrintable(error));
+        auto made = createDiscoveryAgent(config, QString());
+        QVERIFY2(made, qPrintable(made.error));
+        auto agent = std::move(*made.value);
         std::atomic_bool cancel = false;
         const AgentOutcome outcome = proposeAsync(*agent, sampleContext(), cancel);
         QVERIFY2(outcome.ok, qPrintable(outcome.error));
@@ -275,9 +275,9 @@ private slots:
         QVERIFY(server.listen());
         // A provider that echoes the key it was given in its error message.
         server.setScript({StandInReply::json(401, providerError(kind, QStringLiteral("invalid key ") + kKey))});
-        QString error;
-        auto agent = createDiscoveryAgent(configFor(kind, server), QString(), &error);
-        QVERIFY2(agent, qPrintable(error));
+        auto made = createDiscoveryAgent(configFor(kind, server), QString());
+        QVERIFY2(made, qPrintable(made.error));
+        auto agent = std::move(*made.value);
         std::atomic_bool cancel = false;
         const AgentOutcome outcome = proposeAsync(*agent, sampleContext(), cancel);
         QVERIFY(!outcome.ok);
@@ -293,9 +293,9 @@ private slots:
         ProviderStandIn server;
         QVERIFY(server.listen());
         server.setScript({StandInReply::raw(200, QByteArrayLiteral("{\"choices\":[{\"message\":{\"content\":\"```py\\nx=1"))});
-        QString error;
-        auto agent = createDiscoveryAgent(configFor(QStringLiteral("openai"), server), QString(), &error);
-        QVERIFY2(agent, qPrintable(error));
+        auto made = createDiscoveryAgent(configFor(QStringLiteral("openai"), server), QString());
+        QVERIFY2(made, qPrintable(made.error));
+        auto agent = std::move(*made.value);
         std::atomic_bool cancel = false;
         const AgentOutcome outcome = proposeAsync(*agent, sampleContext(), cancel);
         QVERIFY(!outcome.ok);
@@ -332,9 +332,9 @@ private slots:
         ProviderStandIn server;
         QVERIFY(server.listen());
         server.setScript({StandInReply::json(200, answer)});
-        QString error;
-        auto agent = createDiscoveryAgent(configFor(kind, server), QString(), &error);
-        QVERIFY2(agent, qPrintable(error));
+        auto made = createDiscoveryAgent(configFor(kind, server), QString());
+        QVERIFY2(made, qPrintable(made.error));
+        auto agent = std::move(*made.value);
         std::atomic_bool cancel = false;
         const AgentOutcome outcome = proposeAsync(*agent, sampleContext(), cancel);
         QVERIFY(!outcome.ok);
@@ -351,9 +351,9 @@ private slots:
             text += QStringLiteral("Line %1 of the reasoning about the lattice.\n").arg(i);
         text += QStringLiteral("```python\nprint('huge')\n```\n");
         server.setScript({StandInReply::json(200, providerAnswer(QStringLiteral("anthropic"), kModel, text, 10, 400000))});
-        QString error;
-        auto agent = createDiscoveryAgent(configFor(QStringLiteral("anthropic"), server), QString(), &error);
-        QVERIFY2(agent, qPrintable(error));
+        auto made = createDiscoveryAgent(configFor(QStringLiteral("anthropic"), server), QString());
+        QVERIFY2(made, qPrintable(made.error));
+        auto agent = std::move(*made.value);
         std::atomic_bool cancel = false;
         const AgentOutcome outcome = proposeAsync(*agent, sampleContext(), cancel);
         QVERIFY2(outcome.ok, qPrintable(outcome.error));
@@ -369,9 +369,9 @@ private slots:
         server.setScript({StandInReply::hang()});
         AgentConfig config = configFor(QStringLiteral("gemini"), server);
         config.timeoutMs = 1500;
-        QString error;
-        auto agent = createDiscoveryAgent(config, QString(), &error);
-        QVERIFY2(agent, qPrintable(error));
+        auto made = createDiscoveryAgent(config, QString());
+        QVERIFY2(made, qPrintable(made.error));
+        auto agent = std::move(*made.value);
         std::atomic_bool cancel = false;
         const AgentOutcome outcome = proposeAsync(*agent, sampleContext(), cancel);
         QVERIFY(!outcome.ok);
@@ -388,9 +388,9 @@ private slots:
         server.setScript({StandInReply::hang()});
         AgentConfig config = configFor(QStringLiteral("anthropic"), server);
         config.timeoutMs = 600000;
-        QString error;
-        auto agent = createDiscoveryAgent(config, QString(), &error);
-        QVERIFY2(agent, qPrintable(error));
+        auto made = createDiscoveryAgent(config, QString());
+        QVERIFY2(made, qPrintable(made.error));
+        auto agent = std::move(*made.value);
         std::atomic_bool cancel = false;
         const AgentOutcome outcome = proposeAsync(*agent, sampleContext(), cancel, [&] {
             QTRY_COMPARE_WITH_TIMEOUT(server.requests().size(), qsizetype(1), 20000);
@@ -409,9 +409,9 @@ private slots:
                               .withHeader("Retry-After", "3600")});
         AgentConfig config = configFor(QStringLiteral("openai"), server);
         config.timeoutMs = 24 * 3600 * 1000;
-        QString error;
-        auto agent = createDiscoveryAgent(config, QString(), &error);
-        QVERIFY2(agent, qPrintable(error));
+        auto made = createDiscoveryAgent(config, QString());
+        QVERIFY2(made, qPrintable(made.error));
+        auto agent = std::move(*made.value);
         std::atomic_bool cancel = false;
         const AgentOutcome outcome = proposeAsync(*agent, sampleContext(), cancel, [&] {
             QTRY_COMPARE_WITH_TIMEOUT(server.requests().size(), qsizetype(1), 20000);
@@ -428,9 +428,9 @@ private slots:
         server.setScript({StandInReply::json(429, providerError(QStringLiteral("openai"), QStringLiteral("quota")))
                               .withHeader("Retry-After", "Wed, 21 Oct 2099 07:28:00 GMT")});
         AgentConfig config = configFor(QStringLiteral("openai"), server);
-        QString error;
-        auto agent = createDiscoveryAgent(config, QString(), &error);
-        QVERIFY2(agent, qPrintable(error));
+        auto made = createDiscoveryAgent(config, QString());
+        QVERIFY2(made, qPrintable(made.error));
+        auto agent = std::move(*made.value);
         std::atomic_bool cancel = false;
         const AgentOutcome outcome = proposeAsync(*agent, sampleContext(), cancel);
         QVERIFY(!outcome.ok);
@@ -447,16 +447,17 @@ private slots:
         AgentConfig config;
         config.kind = QStringLiteral("anthropic");
         QString error;
-        QVERIFY(!createChatModel(config, &error));
+        error = createChatModel(config).error;
+        QVERIFY(!error.isEmpty());
         QVERIFY2(error.contains(QStringLiteral("ANTHROPIC_API_KEY")), qPrintable(error));
         // A key typed in for the session, then one from the environment.
         SessionKeys::set(QStringLiteral("anthropic"), QStringLiteral("typed-key-1"));
-        auto typed = HttpChatModel::create(config, &error);
-        QVERIFY2(typed && typed->hasKey(), qPrintable(error));
-        QCOMPARE(typed->endpoint(), QUrl(QStringLiteral("https://api.anthropic.com/v1/messages")));
+        const auto typed = HttpChatModel::create(config);
+        QVERIFY2(typed && (*typed.value)->hasKey(), qPrintable(typed.error));
+        QCOMPARE((*typed.value)->endpoint(), QUrl(QStringLiteral("https://api.anthropic.com/v1/messages")));
         SessionKeys::clear();
         qputenv("ANTHROPIC_API_KEY", "env-key-1");
-        QVERIFY(HttpChatModel::create(config, &error));
+        QVERIFY(HttpChatModel::create(config));
         if (saved.isEmpty())
             qunsetenv("ANTHROPIC_API_KEY");
         else
@@ -470,8 +471,9 @@ private slots:
         server.setScript({StandInReply::json(200, providerAnswer(QStringLiteral("openai"), kModel, kAnswer, 3, 4))});
         AgentConfig local = configFor(QStringLiteral("openai"), server);
         local.apiKey.clear();
-        auto agent = createDiscoveryAgent(local, QString(), &error);
-        QVERIFY2(agent, qPrintable(error));
+        auto agentMade = createDiscoveryAgent(local, QString());
+        QVERIFY2(agentMade, qPrintable(agentMade.error));
+        auto agent = std::move(*agentMade.value);
         std::atomic_bool cancel = false;
         const AgentOutcome outcome = proposeAsync(*agent, sampleContext(), cancel);
         QVERIFY2(outcome.ok, qPrintable(outcome.error));
@@ -479,7 +481,8 @@ private slots:
         // The hosted OpenAI endpoint does need one.
         AgentConfig hosted;
         hosted.kind = QStringLiteral("openai");
-        QVERIFY(!createChatModel(hosted, &error));
+        error = createChatModel(hosted).error;
+        QVERIFY(!error.isEmpty());
         QVERIFY(error.contains(QStringLiteral("OPENAI_API_KEY")));
         if (!savedOpenAI.isEmpty())
             qputenv("OPENAI_API_KEY", savedOpenAI);
@@ -487,7 +490,8 @@ private slots:
         // A malformed base URL is refused, naming it.
         AgentConfig bad = configFor(QStringLiteral("gemini"), server);
         bad.baseUrl = QStringLiteral("ftp://nowhere");
-        QVERIFY(!createChatModel(bad, &error));
+        error = createChatModel(bad).error;
+        QVERIFY(!error.isEmpty());
         QVERIFY(error.contains(QStringLiteral("ftp://nowhere")));
     }
 
@@ -497,9 +501,9 @@ private slots:
         ProviderStandIn server;
         QVERIFY(server.listen());
         server.setScript({StandInReply::json(200, providerAnswer(QStringLiteral("openai"), kModel, kAnswer, 7, 9))});
-        QString error;
-        auto agent = createDiscoveryAgent(configFor(QStringLiteral("openai"), server), QString(), &error);
-        QVERIFY2(agent, qPrintable(error));
+        auto made = createDiscoveryAgent(configFor(QStringLiteral("openai"), server), QString());
+        QVERIFY2(made, qPrintable(made.error));
+        auto agent = std::move(*made.value);
         std::atomic_bool cancel = false;
         QList<QFuture<AgentOutcome>> futures;
         for (int i = 0; i < 4; ++i)
@@ -523,9 +527,9 @@ private slots:
         AgentConfig config;
         config.kind = QStringLiteral("gemini");
         config.apiKey = kKey;
-        QString error;
-        auto model = HttpChatModel::create(config, &error);
-        QVERIFY2(model, qPrintable(error));
+        auto made = HttpChatModel::create(config);
+        QVERIFY2(made, qPrintable(made.error));
+        auto model = std::move(*made.value);
         QCOMPARE(model->endpoint().toString(),
                  QStringLiteral("https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-pro:generateContent"));
     }

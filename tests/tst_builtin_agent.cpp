@@ -48,6 +48,15 @@ AgentConfig configWithSeed(quint64 seed)
     return config;
 }
 
+/// The built-in agent for `task`; null when it cannot be made (each test
+/// checks it).
+std::unique_ptr<DiscoveryAgent> builtinAgent(const AgentConfig &config, const QString &task,
+                                             BuiltinAgentOptions options = {})
+{
+    Result<std::unique_ptr<DiscoveryAgent>> made = createBuiltinAgent(config, task, options);
+    return made ? std::move(*made.value) : nullptr;
+}
+
 QString programFileFor(const QString &task)
 {
     if (task == QLatin1String("lasso_path"))
@@ -159,9 +168,9 @@ void TestBuiltinAgent::knowsEveryBundledTask()
 {
     QCOMPARE(builtinAgentTasks(), TaskRegistry::names());
     for (const QString &task : builtinAgentTasks()) {
-        QString error;
-        const auto agent = createBuiltinAgent(configWithSeed(1), task, &error);
-        QVERIFY2(agent, qPrintable(error));
+        auto agentMade = createBuiltinAgent(configWithSeed(1), task);
+        QVERIFY2(agentMade, qPrintable(agentMade.error));
+        const auto agent = std::move(*agentMade.value);
         QCOMPARE(agent->kind(), QStringLiteral("builtin"));
         QCOMPARE(agent->model(), QStringLiteral("builtin:") + task);
     }
@@ -170,13 +179,14 @@ void TestBuiltinAgent::knowsEveryBundledTask()
 void TestBuiltinAgent::unknownTaskIsAClearError()
 {
     QString error;
-    QVERIFY(!createBuiltinAgent(configWithSeed(1), QStringLiteral("knapsack_99"), &error));
+    error = createBuiltinAgent(configWithSeed(1), QStringLiteral("knapsack_99")).error;
+    QVERIFY(!error.isEmpty());
     QVERIFY2(error.contains(QLatin1String("knapsack_99")), qPrintable(error));
     for (const QString &task : builtinAgentTasks())
         QVERIFY2(error.contains(task), qPrintable(error));
 
     // An agent made for one task refuses an attempt of another.
-    const auto agent = createBuiltinAgent(configWithSeed(1), QStringLiteral("lasso_path"), &error);
+    const auto agent = builtinAgent(configWithSeed(1), QStringLiteral("lasso_path"));
     QVERIFY(agent);
     const AgentOutcome out = propose(*agent, attemptZero(QStringLiteral("sums_differences"), 0, 1));
     QVERIFY(!out.ok);
@@ -187,10 +197,12 @@ void TestBuiltinAgent::unknownTaskIsAClearError()
 void TestBuiltinAgent::factoryBuildsIt()
 {
     QString error;
-    const auto agent = createDiscoveryAgent(configWithSeed(3), QStringLiteral("c3_autocorrelation"), &error);
-    QVERIFY2(agent, qPrintable(error));
+    auto agentMade = createDiscoveryAgent(configWithSeed(3), QStringLiteral("c3_autocorrelation"));
+    QVERIFY2(agentMade, qPrintable(agentMade.error));
+    const auto agent = std::move(*agentMade.value);
     QCOMPARE(agent->model(), QStringLiteral("builtin:c3_autocorrelation"));
-    QVERIFY(!createDiscoveryAgent(configWithSeed(3), QStringLiteral("nope"), &error));
+    error = createDiscoveryAgent(configWithSeed(3), QStringLiteral("nope")).error;
+    QVERIFY(!error.isEmpty());
     QVERIFY2(error.contains(QLatin1String("nope")), qPrintable(error));
 }
 
@@ -204,10 +216,9 @@ void TestBuiltinAgent::deterministicForASeed_data()
 void TestBuiltinAgent::deterministicForASeed()
 {
     QFETCH(QString, task);
-    QString error;
-    const auto agent = createBuiltinAgent(configWithSeed(11), task, &error);
-    const auto again = createBuiltinAgent(configWithSeed(11), task, &error);
-    const auto otherSeed = createBuiltinAgent(configWithSeed(12), task, &error);
+    const auto agent = builtinAgent(configWithSeed(11), task);
+    const auto again = builtinAgent(configWithSeed(11), task);
+    const auto otherSeed = builtinAgent(configWithSeed(12), task);
     QVERIFY(agent && again && otherSeed);
 
     const AttemptContext context = attemptZero(task, 0, 5);
@@ -238,8 +249,7 @@ void TestBuiltinAgent::deterministicForASeed()
 
 void TestBuiltinAgent::directionsFromHintsAndBranches()
 {
-    QString error;
-    const auto agent = createBuiltinAgent(configWithSeed(2), QStringLiteral("lasso_path"), &error);
+    const auto agent = builtinAgent(configWithSeed(2), QStringLiteral("lasso_path"));
     QVERIFY(agent);
     QSet<QString> seen;
     for (int branch = 0; branch < 3; ++branch) {
@@ -278,8 +288,7 @@ void TestBuiltinAgent::searchImprovesOnTheInitialProgram()
     const EvaluationResult baseline = evaluate(task, readFile(TaskRegistry::initialProgram(task)));
     QVERIFY2(baseline.isSuccess(), qPrintable(baseline.summary()));
 
-    QString error;
-    const auto agent = createBuiltinAgent(configWithSeed(7), task, &error, correct);
+    const auto agent = builtinAgent(configWithSeed(7), task, correct);
     QVERIFY(agent);
     const AttemptContext first = attemptZero(task, 0, 1);
     const AttemptContext second = attemptZero(task, 1, 1);
@@ -324,8 +333,7 @@ void TestBuiltinAgent::searchImprovesOnTheInitialProgram()
 void TestBuiltinAgent::lassoVariantsAreExact()
 {
     const QString task = QStringLiteral("lasso_path");
-    QString error;
-    const auto agent = createBuiltinAgent(configWithSeed(7), task, &error);
+    const auto agent = builtinAgent(configWithSeed(7), task);
     QVERIFY(agent);
     // Branches 0..2 cover screening, active sets and covariance updates.
     QList<AgentOutcome> outcomes;
@@ -348,8 +356,7 @@ void TestBuiltinAgent::lassoVariantsAreExact()
 
 void TestBuiltinAgent::failedParentIsRepaired()
 {
-    QString error;
-    const auto agent = createBuiltinAgent(configWithSeed(4), QStringLiteral("circle_packing_26"), &error);
+    const auto agent = builtinAgent(configWithSeed(4), QStringLiteral("circle_packing_26"));
     QVERIFY(agent);
     // The parent's program is the agent's own; pretend its run timed out.
     const AttemptContext first = attemptZero(QStringLiteral("circle_packing_26"), 3, 1);
@@ -366,7 +373,7 @@ void TestBuiltinAgent::failedParentIsRepaired()
     QVERIFY(child.program.contains(QLatin1String("WARM = None")));
 
     // Lasso: a build failure drops the compiler flags.
-    const auto lasso = createBuiltinAgent(configWithSeed(4), QStringLiteral("lasso_path"), &error);
+    const auto lasso = builtinAgent(configWithSeed(4), QStringLiteral("lasso_path"));
     AttemptContext vector = attemptZero(QStringLiteral("lasso_path"), 0, 1);
     vector.directionHint = QStringLiteral("vector-math");
     const AgentOutcome flagged = propose(*lasso, vector);
@@ -379,8 +386,7 @@ void TestBuiltinAgent::failedParentIsRepaired()
 
 void TestBuiltinAgent::concurrentCallsAgree()
 {
-    QString error;
-    const auto agent = createBuiltinAgent(configWithSeed(9), QStringLiteral("sums_differences"), &error);
+    const auto agent = builtinAgent(configWithSeed(9), QStringLiteral("sums_differences"));
     QVERIFY(agent);
     constexpr int workers = 4;
     QList<AttemptContext> contexts;
@@ -392,7 +398,7 @@ void TestBuiltinAgent::concurrentCallsAgree()
         threads.emplace_back([&, i] { parallel[i] = propose(*agent, contexts.at(i)); });
     for (std::thread &t : threads)
         t.join();
-    const auto fresh = createBuiltinAgent(configWithSeed(9), QStringLiteral("sums_differences"), &error);
+    const auto fresh = builtinAgent(configWithSeed(9), QStringLiteral("sums_differences"));
     for (int i = 0; i < workers; ++i) {
         QVERIFY2(parallel[i].ok, qPrintable(parallel[i].error));
         QCOMPARE(parallel[i].program, propose(*fresh, contexts.at(i)).program);
@@ -402,8 +408,7 @@ void TestBuiltinAgent::concurrentCallsAgree()
 void TestBuiltinAgent::cudaVariantsBuild()
 {
     const QString task = QStringLiteral("cuda_kernels");
-    QString error;
-    const auto agent = createBuiltinAgent(configWithSeed(5), task, &error);
+    const auto agent = builtinAgent(configWithSeed(5), task);
     QVERIFY(agent);
     AttemptContext layerNorm = attemptZero(task, 0, 1);
     AttemptContext convDiv = attemptZero(task, 1, 1);
@@ -440,8 +445,7 @@ void TestBuiltinAgent::firstAttemptDoesNotSolve()
     QVERIFY2(baseline.isSuccess(), qPrintable(baseline.summary()));
     BuiltinScale gap = *scale;
     gap.initial = *baseline.score;
-    QString error;
-    const auto agent = createBuiltinAgent(configWithSeed(11), task, &error, correct);
+    const auto agent = builtinAgent(configWithSeed(11), task, correct);
     QVERIFY(agent);
     // Every direction, several seeds: the target of attempt 0 is a part of the
     // gap, never more than 60 % of it.
@@ -498,7 +502,7 @@ void TestBuiltinAgent::directionsDifferDeterministically()
         QVERIFY(scale);
         for (const auto &[name, profile] : profiles) {
             for (quint64 seed : {1u, 5u}) {
-                const auto agent = createBuiltinAgent(configWithSeed(seed), task, nullptr);
+                const auto agent = builtinAgent(configWithSeed(seed), task);
                 QVERIFY(agent);
                 AttemptContext c = attemptZero(task, 0, seed);
                 c.attempt = 1;
@@ -520,8 +524,8 @@ void TestBuiltinAgent::mistakesAtARealisticRate()
 {
     for (const QString &task : {QStringLiteral("circle_packing_26"), QStringLiteral("c3_autocorrelation"),
                                 QStringLiteral("sums_differences")}) {
-        const auto agent = createBuiltinAgent(configWithSeed(3), task, nullptr);
-        const auto none = createBuiltinAgent(configWithSeed(3), task, nullptr, correct);
+        const auto agent = builtinAgent(configWithSeed(3), task);
+        const auto none = builtinAgent(configWithSeed(3), task, correct);
         QVERIFY(agent && none);
         QHash<QString, int> kinds;
         int mistakes = 0;
@@ -560,7 +564,7 @@ void TestBuiltinAgent::mistakesFailRealistically()
     // One program of each kind of mistake, evaluated for real: the evaluator
     // rejects the construction, the interpreter crashes, the run times out.
     const QString task = QStringLiteral("sums_differences");
-    const auto agent = createBuiltinAgent(configWithSeed(3), task, nullptr);
+    const auto agent = builtinAgent(configWithSeed(3), task);
     QVERIFY(agent);
     QHash<QString, QString> expected{{QStringLiteral("invalid construction"), QStringLiteral("correctness")},
                                      {QStringLiteral("crash"), QStringLiteral("runtime")},
@@ -591,7 +595,7 @@ void TestBuiltinAgent::historyHelps()
     const double ceiling = builtinTaskProfiles(task).first().second.ceiling;
     int helped = 0;
     for (quint64 seed = 1; seed <= 8; ++seed) {
-        const auto agent = createBuiltinAgent(configWithSeed(seed), task, nullptr, correct);
+        const auto agent = builtinAgent(configWithSeed(seed), task, correct);
         AttemptContext c = attemptZero(task, 0, seed);
         c.attempt = 2;
         c.cellId = QStringLiteral("b0a2");
@@ -625,7 +629,7 @@ void TestBuiltinAgent::historyHelps()
 void TestBuiltinAgent::failedParentFallsBackToLastWorkingAttempt()
 {
     const QString task = QStringLiteral("sums_differences");
-    const auto agent = createBuiltinAgent(configWithSeed(6), task, nullptr, correct);
+    const auto agent = builtinAgent(configWithSeed(6), task, correct);
     QVERIFY(agent);
     const AttemptContext first = attemptZero(task, 2, 1);
     const AgentOutcome a0 = propose(*agent, first);
@@ -675,7 +679,7 @@ void TestBuiltinAgent::curveOnSumsDifferences()
     int calls = 0;
     const QList<quint64> seeds{1, 2, 3};
     for (const quint64 seed : seeds) {
-        const auto agent = createBuiltinAgent(configWithSeed(seed), task, nullptr);
+        const auto agent = builtinAgent(configWithSeed(seed), task);
         QVERIFY(agent);
         QList<AttemptRecord> history;
         std::vector<AttemptContext> last(width);

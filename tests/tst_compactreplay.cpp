@@ -36,13 +36,14 @@ Run classic(const QStringList &paths, const PolicySpec &spec, const ReplayOption
 {
     Run run;
     QList<QByteArray> entries(paths.size());
-    const ReplayResult result = ReplayEngine::runFiles(
-        paths, spec, options, &run.readError,
+    const Result<ReplayResult> result = ReplayEngine::runFiles(
+        paths, spec, options,
         [&entries](qsizetype world, const SweepResult &sweep) {
             entries[world] = ReplayJson::sweepToIndentedJson(sweep);
         });
-    if (run.readError.isEmpty())
-        run.json = ReplayJson::resultToIndentedJson(result, entries);
+    run.readError = result.error;
+    if (result)
+        run.json = ReplayJson::resultToIndentedJson(*result.value, entries);
     return run;
 }
 
@@ -51,15 +52,16 @@ Run compact(const QStringList &paths, const PolicySpec &spec, const ReplayOption
     Run run;
     QList<QByteArray> entries(paths.size());
     std::atomic<int> count{0};
-    const ReplayResult result = CompactReplay::runFiles(
-        paths, spec, options, &run.readError,
+    const Result<ReplayResult> result = CompactReplay::runFiles(
+        paths, spec, options,
         [&](qsizetype index, const SweepResult &sweep, const CompactTree &world,
             const std::vector<std::vector<int>> &revealed) {
             entries[index] = ReplayJson::sweepToIndentedJson(sweep, world, revealed);
             ++count;
         });
-    if (run.readError.isEmpty())
-        run.json = ReplayJson::resultToIndentedJson(result, entries);
+    run.readError = result.error;
+    if (result)
+        run.json = ReplayJson::resultToIndentedJson(*result.value, entries);
     if (handedOver)
         *handedOver = count.load();
     return run;
@@ -248,16 +250,15 @@ private slots:
             return QDir(CompactCache::directory()).entryList({QStringLiteral("*.cw")}, QDir::Files).size();
         };
         const qsizetype before = entries();
-        QString error;
         // Just written: read, not cached.
-        QVERIFY(*TreeJson::readCompactFile(a, &error, true) == expected(a));
+        QVERIFY(*TreeJson::readCompactFile(a, true).value == expected(a));
         QCOMPARE(entries(), before);
 
         settle(); // the files' ctimes are now older than the settle age
-        QVERIFY(*TreeJson::readCompactFile(a, &error, false) == expected(a));
+        QVERIFY(*TreeJson::readCompactFile(a, false).value == expected(a));
         QCOMPARE(entries(), before); // not asked to cache
-        QVERIFY(*TreeJson::readCompactFile(a, &error, true) == expected(a));
-        QVERIFY(*TreeJson::readCompactFile(b, &error, true) == expected(b));
+        QVERIFY(*TreeJson::readCompactFile(a, true).value == expected(a));
+        QVERIFY(*TreeJson::readCompactFile(b, true).value == expected(b));
         QCOMPARE(entries(), before + 2);
         struct stat infoA, infoB;
         QVERIFY(::stat(QFile::encodeName(a).constData(), &infoA) == 0);
@@ -266,8 +267,8 @@ private slots:
 
         // Served from the cache: give b's entry a's tree, and b reads as a.
         CompactCache::store(infoB, expected(a));
-        QVERIFY(*TreeJson::readCompactFile(b, &error, true) == expected(a));
-        QVERIFY(*TreeJson::readCompactFile(b, &error, false) == expected(b));
+        QVERIFY(*TreeJson::readCompactFile(b, true).value == expected(a));
+        QVERIFY(*TreeJson::readCompactFile(b, false).value == expected(b));
 
         // b rewritten, same size and inode: its ctime moved, the entry no longer matches.
         QByteArray changed = worldB;
@@ -278,8 +279,8 @@ private slots:
         QVERIFY(::stat(QFile::encodeName(b).constData(), &now) == 0);
         QCOMPARE(now.st_ino, infoB.st_ino);
         QVERIFY(!CompactCache::load(now)); // the entry is of the file as it was
-        const std::optional<CompactTree> reread = TreeJson::readCompactFile(b, &error, true);
-        QVERIFY(*reread == expected(b));
+        const std::optional<CompactTree> reread = TreeJson::readCompactFile(b, true).value;
+        QVERIFY(reread && *reread == expected(b));
         QCOMPARE(reread->best, 0.75);
 
         // A damaged entry is ignored (and rewritten).
@@ -295,7 +296,7 @@ private slots:
         QVERIFY(f.seek(0) && f.write(bytes) == bytes.size());
         f.close();
         QVERIFY(!CompactCache::load(infoA));
-        QVERIFY(*TreeJson::readCompactFile(a, &error, true) == expected(a));
+        QVERIFY(*TreeJson::readCompactFile(a, true).value == expected(a));
         QVERIFY(*CompactCache::load(infoA) == expected(a));
 
         // An entry whose facts contradict each other is ignored too, checksum or not.
@@ -307,7 +308,7 @@ private slots:
         inconsistent.cells[0].effective = 0.125;
         CompactCache::store(infoA, inconsistent);
         QVERIFY(!CompactCache::load(infoA));
-        QVERIFY(*TreeJson::readCompactFile(a, &error, true) == expected(a));
+        QVERIFY(*TreeJson::readCompactFile(a, true).value == expected(a));
     }
 
     void cachedReplayPrintsTheSameJson()

@@ -3,6 +3,8 @@
 // history), the policy-development agent on a stand-in chat model (good
 // script, syntax error, no code block), failures stored and fed back, the
 // best-by-mean proposal, cancel, `dreamrsi dream`.
+#include "clirunsupport.h"
+
 #include "loop/agentpolicydeveloper.h"
 #include "loop/autoapproval.h"
 #include "loop/dreamer.h"
@@ -782,17 +784,15 @@ void TestDream::dreamCommandJson()
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("p.dreamrsi"));
     makeProject(path, synthTrees(2, QStringLiteral("needle")));
-    QProcess p;
-    p.start(QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi"),
-            {QStringLiteral("dream"), QStringLiteral("--project"), path, QStringLiteral("--versions"), QStringLiteral("3"),
-             QStringLiteral("--agent"), QStringLiteral("builtin"), QStringLiteral("--seed"), QStringLiteral("3"),
-             QStringLiteral("--workers"), QStringLiteral("4"), QStringLiteral("--auto-approve"), QStringLiteral("--json")});
-    QVERIFY(p.waitForFinished(300000));
-    const QByteArray err = p.readAllStandardError();
-    QCOMPARE(p.exitCode(), 0);
+    const test::CliRun run = test::runDreamrsi(
+        {QStringLiteral("dream"), QStringLiteral("--project"), path, QStringLiteral("--versions"), QStringLiteral("3"),
+         QStringLiteral("--agent"), QStringLiteral("builtin"), QStringLiteral("--seed"), QStringLiteral("3"),
+         QStringLiteral("--workers"), QStringLiteral("4"), QStringLiteral("--auto-approve"), QStringLiteral("--json")});
+    const QByteArray &err = run.err;
+    QCOMPARE(run.exitCode, 0);
     QVERIFY2(err.contains("dream: version 0/2"), err.constData());
     QJsonParseError parseError;
-    const QJsonObject o = QJsonDocument::fromJson(p.readAllStandardOutput(), &parseError).object();
+    const QJsonObject o = QJsonDocument::fromJson(run.out, &parseError).object();
     QCOMPARE(parseError.error, QJsonParseError::NoError);
     const QJsonArray versions = o.value(QStringLiteral("versions")).toArray();
     QCOMPARE(versions.size(), 3);
@@ -825,14 +825,13 @@ void TestDream::dreamCommandUsage()
     const QString path = dir.filePath(QStringLiteral("p.dreamrsi"));
     makeProject(path, {});
     auto run = [](const QStringList &args, QByteArray *err = nullptr, QByteArray *out = nullptr) {
-        QProcess p;
-        p.start(QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi"), QStringList{QStringLiteral("dream")} + args);
-        p.waitForFinished(60000);
+        const test::CliRun r =
+            test::runDreamrsi(QStringList{QStringLiteral("dream")} + args, QProcessEnvironment::systemEnvironment(), 60000);
         if (err)
-            *err = p.readAllStandardError();
+            *err = r.err;
         if (out)
-            *out = p.readAllStandardOutput();
-        return p.exitCode();
+            *out = r.out;
+        return r.exitCode;
     };
     QByteArray err, out;
     QCOMPARE(run({QStringLiteral("--help")}, nullptr, &out), 0);

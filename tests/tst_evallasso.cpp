@@ -229,12 +229,13 @@ void TestEvalLasso::decodeAndCheck()
     const LassoProblem problem = LassoProblem::generate({50, 20, QStringLiteral("gaussian")}, 2);
     const LassoSolver::Path path = LassoSolver::solve(problem);
     const QByteArray bytes(reinterpret_cast<const char *>(path.coefficients.data()), 20 * 50 * 8);
-    QString error;
-    const auto w = LassoEvaluator::decode(bytes, 20, 50, &error);
-    QVERIFY(w);
+    const Result<Eigen::MatrixXd> decoded = LassoEvaluator::decode(bytes, 20, 50);
+    QVERIFY2(decoded, qPrintable(decoded.error));
+    const Eigen::MatrixXd *w = &*decoded.value;
     QVERIFY(*w == path.coefficients);
-    QVERIFY(!LassoEvaluator::decode(bytes.left(bytes.size() - 8), 20, 50, &error));
-    QVERIFY(error.contains(QStringLiteral("expected exactly 8000 bytes")));
+    const Result<Eigen::MatrixXd> short8 = LassoEvaluator::decode(bytes.left(bytes.size() - 8), 20, 50);
+    QVERIFY(!short8);
+    QVERIFY(short8.error.contains(QStringLiteral("expected exactly 8000 bytes")));
     double worst = 0;
     QVERIFY(LassoEvaluator::check(problem, *w, path.objectives, 1e-6, &worst).isEmpty());
     Eigen::MatrixXd bad = *w;
@@ -253,13 +254,13 @@ void TestEvalLasso::decodeAndCheck()
 
 void TestEvalLasso::flagsAreFiltered()
 {
-    QString error;
-    const auto ok = LassoEvaluator::requestedFlags("// dreamrsi-flags: -funroll-loops -DFAST=1 -mavx2\nint main(){}", &error);
-    QVERIFY(ok);
-    QCOMPARE(*ok, (QStringList{QStringLiteral("-funroll-loops"), QStringLiteral("-DFAST=1"), QStringLiteral("-mavx2")}));
-    QVERIFY(!LassoEvaluator::requestedFlags("// dreamrsi-flags: -o /etc/passwd\n", &error));
-    QVERIFY(error.contains(QStringLiteral("'-o'")));
-    QVERIFY(!LassoEvaluator::requestedFlags("// dreamrsi-flags: -fplugin=x;rm\n", &error));
+    const Result<QStringList> ok = LassoEvaluator::requestedFlags("// dreamrsi-flags: -funroll-loops -DFAST=1 -mavx2\nint main(){}");
+    QVERIFY2(ok, qPrintable(ok.error));
+    QCOMPARE(*ok.value, (QStringList{QStringLiteral("-funroll-loops"), QStringLiteral("-DFAST=1"), QStringLiteral("-mavx2")}));
+    const Result<QStringList> output = LassoEvaluator::requestedFlags("// dreamrsi-flags: -o /etc/passwd\n");
+    QVERIFY(!output);
+    QVERIFY(output.error.contains(QStringLiteral("'-o'")));
+    QVERIFY(!LassoEvaluator::requestedFlags("// dreamrsi-flags: -fplugin=x;rm\n"));
 }
 
 void TestEvalLasso::correctCandidateAccepted()

@@ -136,15 +136,15 @@ void TestEvalTasks::packingRejections()
 
 void TestEvalTasks::packingParsesEveryShape()
 {
-    QString error;
     const auto triples = CirclePackingEvaluator::parse(
-        QJsonDocument::fromJson(R"({"circles": [[0.5, 0.5, 0.25]]})").object(), &error);
+        QJsonDocument::fromJson(R"({"circles": [[0.5, 0.5, 0.25]]})").object()).value;
     QVERIFY(triples && triples->size() == 1 && triples->first().r == 0.25);
     const auto split = CirclePackingEvaluator::parse(
-        QJsonDocument::fromJson(R"({"centers": [[0.5, 0.5], [0.1, 0.1]], "radii": [0.2, 0.05]})").object(), &error);
+        QJsonDocument::fromJson(R"({"centers": [[0.5, 0.5], [0.1, 0.1]], "radii": [0.2, 0.05]})").object()).value;
     QVERIFY(split && split->size() == 2 && split->at(1).x == 0.1);
-    QVERIFY(!CirclePackingEvaluator::parse(QJsonDocument::fromJson(R"([[0.5, 0.5]])").array(), &error));
-    QVERIFY(error.contains(QStringLiteral("circle 0")));
+    const auto pair = CirclePackingEvaluator::parse(QJsonDocument::fromJson(R"([[0.5, 0.5]])").array());
+    QVERIFY(!pair);
+    QVERIFY(pair.error.contains(QStringLiteral("circle 0")));
     const EvaluationResult wrongCount = CirclePackingEvaluator::score(touchingGrid().mid(0, 25), 26, 0.0);
     QVERIFY(wrongCount.error->contains(QStringLiteral("expected 26 circles, got 25")));
 }
@@ -261,15 +261,15 @@ void TestEvalTasks::scoreJsonRoundTrip()
     QCOMPARE(json.keys().size(), 7);
     QCOMPARE(json.value(QStringLiteral("fail_class")).toString(), QStringLiteral("ok"));
     QVERIFY(json.value(QStringLiteral("error")).isNull());
-    QString error;
-    const auto back = EvaluationResult::fromJson(json, &error);
-    QVERIFY2(back, qPrintable(error));
-    QCOMPARE(back->toJson(), json);
+    const Result<EvaluationResult> back = EvaluationResult::fromJson(json);
+    QVERIFY2(back, qPrintable(back.error));
+    QCOMPARE(back.value->toJson(), json);
     const EvaluationResult failed = EvaluationResult::failure("timeout", QStringLiteral("too slow"));
     QVERIFY(failed.toJson().value(QStringLiteral("score")).isNull());
-    QCOMPARE(EvaluationResult::fromJson(failed.toJson(), &error)->failClass, QStringLiteral("timeout"));
-    QVERIFY(!EvaluationResult::fromJson(QJsonObject{{QStringLiteral("n_valid"), 1.5}}, &error));
-    QVERIFY(error.contains(QStringLiteral("n_valid")));
+    QCOMPARE(EvaluationResult::fromJson(failed.toJson()).value->failClass, QStringLiteral("timeout"));
+    const Result<EvaluationResult> fractional = EvaluationResult::fromJson(QJsonObject{{QStringLiteral("n_valid"), 1.5}});
+    QVERIFY(!fractional);
+    QVERIFY(fractional.error.contains(QStringLiteral("n_valid")));
     const EvaluationResult empty = EvaluationResult::fromEvaluatorOutput("\n\n");
     QCOMPARE(empty.failClass, QStringLiteral("env"));
 }

@@ -282,8 +282,8 @@ private slots:
         FigureExport::Options options;
         options.sizeMm = mm;
         options.dpi = 200;
-        QString error;
-        QVERIFY2(FigureExport::write(path, options, FigureLayout::painterFor(&plot), &error), qPrintable(error));
+        const Result<Done> written = FigureExport::write(path, options, FigureLayout::painterFor(&plot));
+        QVERIFY2(written, qPrintable(written.error));
         checkFile(path, mm, options.dpi);
     }
 
@@ -349,9 +349,9 @@ private slots:
         FigureExport::Options options;
         options.sizeMm = mm;
         options.dpi = 200;
-        QString error;
-        QVERIFY2(FigureExport::write(path, options, [&renderer](QPainter &p, const QRectF &area) { renderer.paintFigure(p, area); }, &error),
-                 qPrintable(error));
+        const Result<Done> written = FigureExport::write(
+            path, options, [&renderer](QPainter &p, const QRectF &area) { renderer.paintFigure(p, area); });
+        QVERIFY2(written, qPrintable(written.error));
         checkFile(path, mm, options.dpi);
     }
 
@@ -385,19 +385,23 @@ private slots:
 
     void selectByNameOrIteration()
     {
-        QString error;
-        QCOMPARE(selectWorld(m_worlds, QStringLiteral("tiny-iter2"), &error), 1);
-        QCOMPARE(selectWorld(m_worlds, QStringLiteral("2"), &error), 1);
-        QCOMPARE(selectWorld(m_worlds, QStringLiteral("1"), &error), 0);
-        QCOMPARE(selectWorld(m_worlds, QStringLiteral("7"), &error), -1);
-        QVERIFY2(error.contains(QStringLiteral("iteration 7")), qPrintable(error));
-        QCOMPARE(selectWorld(m_worlds, QStringLiteral("nope"), &error), -1);
-        QVERIFY2(error.contains(QStringLiteral("nope")) && error.contains(QStringLiteral("tiny-iter1")), qPrintable(error));
+        QCOMPARE(selectWorld(m_worlds, QStringLiteral("tiny-iter2")).valueOr(-1), 1);
+        QCOMPARE(selectWorld(m_worlds, QStringLiteral("2")).valueOr(-1), 1);
+        QCOMPARE(selectWorld(m_worlds, QStringLiteral("1")).valueOr(-1), 0);
+        const Result<int> seven = selectWorld(m_worlds, QStringLiteral("7"));
+        QVERIFY(!seven);
+        QVERIFY2(seven.error.contains(QStringLiteral("iteration 7")), qPrintable(seven.error));
+        const Result<int> nope = selectWorld(m_worlds, QStringLiteral("nope"));
+        QVERIFY(!nope);
+        QVERIFY2(nope.error.contains(QStringLiteral("nope")) && nope.error.contains(QStringLiteral("tiny-iter1")),
+                 qPrintable(nope.error));
         // Two worlds with the same iteration number: the number alone is ambiguous.
         QList<WorldEntry> twins = m_worlds;
         twins.append({QStringLiteral("copy"), QString(), 0, m_worlds.at(1).tree});
-        QCOMPARE(selectWorld(twins, QStringLiteral("2"), &error), -1);
-        QVERIFY2(error.contains(QStringLiteral("copy")) && error.contains(QStringLiteral("tiny-iter2")), qPrintable(error));
+        const Result<int> two = selectWorld(twins, QStringLiteral("2"));
+        QVERIFY(!two);
+        QVERIFY2(two.error.contains(QStringLiteral("copy")) && two.error.contains(QStringLiteral("tiny-iter2")),
+                 qPrintable(two.error));
     }
 
     void commandSelectsIterationAndWritesCaptionTable()

@@ -138,12 +138,12 @@ private slots:
         o.sizeMm = QSizeF(100, 50);
         o.dpi = 200;
         QSizeF seen;
-        QString error;
-        QVERIFY2(FigureExport::write(path, o, [&seen](QPainter &p, const QRectF &area) {
+        const Result<Done> written = FigureExport::write(path, o, [&seen](QPainter &p, const QRectF &area) {
             seen = area.size();
             p.fillRect(area.adjusted(10, 10, -10, -10), QColor(0x21, 0x91, 0x8c));
             p.drawText(area, Qt::AlignCenter, QStringLiteral("Dream-RSI"));
-        }, &error), qPrintable(error));
+        });
+        QVERIFY2(written, qPrintable(written.error));
         QVERIFY(QFileInfo(path).size() > 200);
         // The painter always sees the logical canvas: 1/96 inch units.
         QCOMPARE(seen.toSize(), QSize(378, 189));
@@ -174,12 +174,14 @@ private slots:
     void exportRejectsBadInput()
     {
         QTemporaryDir dir;
-        QString error;
-        QVERIFY(!FigureExport::write(dir.filePath(QStringLiteral("fig.gif")), {}, [](QPainter &, const QRectF &) {}, &error));
-        QVERIFY(error.contains(QLatin1String(".png")));
+        const Result<Done> gif = FigureExport::write(dir.filePath(QStringLiteral("fig.gif")), {}, [](QPainter &, const QRectF &) {});
+        QVERIFY(!gif);
+        QVERIFY(gif.error.contains(QLatin1String(".png")));
         FigureExport::Options tiny;
         tiny.sizeMm = QSizeF(1, 1);
-        QVERIFY(!FigureExport::write(dir.filePath(QStringLiteral("fig.png")), tiny, [](QPainter &, const QRectF &) {}, &error));
+        const Result<Done> small = FigureExport::write(dir.filePath(QStringLiteral("fig.png")), tiny, [](QPainter &, const QRectF &) {});
+        QVERIFY(!small);
+        QVERIFY(small.error.contains(QLatin1String("10 and 2000 mm")));
     }
 };
 

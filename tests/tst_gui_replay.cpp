@@ -67,8 +67,9 @@ private slots:
         ReplayOptions options;
         options.trace = true;
         options.workers = 3;
-        auto policy = PolicySpec::builtin(QStringLiteral("portfolio")).create(nullptr);
-        QVERIFY(policy);
+        auto made = PolicySpec::builtin(QStringLiteral("portfolio")).create();
+        QVERIFY2(made, qPrintable(made.error));
+        const auto &policy = *made.value;
         auto episode = std::make_shared<const EpisodeResult>(ReplayEngine::runEpisode(*tree, *policy, 0.5, options));
         QVERIFY(episode->ok());
         // Steps are the rounds that revealed something (a final empty batch only stops).

@@ -5,6 +5,7 @@
 // proposal leaves the deployed one. Stop while waiting ends the loop
 // cleanly with the proposal still unanswered. Without --await-approval or
 // --auto-approve the loop says that no dreamed version will be deployed.
+#include "clirunsupport.h"
 #include "looptestsupport.h"
 #include "storetestsupport.h"
 
@@ -31,27 +32,9 @@ LoopSettings toySettings(int iterations)
     return test::toyLoopSettings(iterations);
 }
 
-struct CliRun
+test::TextRun approve(const QStringList &args)
 {
-    int code = -1;
-    QString out;
-    QString err;
-};
-
-CliRun approve(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi"), QStringList{QStringLiteral("approve")} + args);
-    CliRun r;
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        return r;
-    }
-    r.code = p.exitCode();
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return test::runText(QStringList{QStringLiteral("approve")} + args, 120000);
 }
 
 } // namespace
@@ -87,13 +70,13 @@ void TestLoopApproval::approvedThenDeclinedFromAnotherProcess()
     QCOMPARE(first.kind, QStringLiteral("approval"));
     const QString name = first.proposal.value(QStringLiteral("name")).toString();
     QVERIFY(!name.isEmpty());
-    CliRun r = approve({QStringLiteral("--project"), path, QStringLiteral("--version"), QStringLiteral("no-such-version"),
+    test::TextRun r = approve({QStringLiteral("--project"), path, QStringLiteral("--version"), QStringLiteral("no-such-version"),
                         QStringLiteral("--by"), QStringLiteral("ada")});
-    QCOMPARE(r.code, 1);
+    QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains(QStringLiteral("not one of this dream's versions")), qPrintable(r.err));
     r = approve({QStringLiteral("--project"), path, QStringLiteral("--version"), name, QStringLiteral("--by"),
                  QStringLiteral("ada"), QStringLiteral("--note"), QStringLiteral("looks right")});
-    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains(QStringLiteral("approved by ada")), qPrintable(r.out));
 
     // Second wait: decline.
@@ -101,7 +84,7 @@ void TestLoopApproval::approvedThenDeclinedFromAnotherProcess()
                                  && SteeringInbox::readLive(path)->proposal.value(QStringLiteral("index")).toInt() == 2,
                              240000);
     r = approve({QStringLiteral("--project"), path, QStringLiteral("--decline"), QStringLiteral("--by"), QStringLiteral("ada")});
-    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains(QStringLiteral("declined by ada")), qPrintable(r.out));
 
     QTRY_VERIFY_WITH_TIMEOUT(worker->isFinished(), 240000);
@@ -128,7 +111,7 @@ void TestLoopApproval::approvedThenDeclinedFromAnotherProcess()
     // Nothing waits now: --decline is refused.
     take(store.close());
     r = approve({QStringLiteral("--project"), path, QStringLiteral("--decline")});
-    QCOMPARE(r.code, 1);
+    QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains(QStringLiteral("nothing awaits approval")), qPrintable(r.err));
 }
 
@@ -180,8 +163,8 @@ void TestLoopApproval::badApproveUsage()
     const QString p = dir.filePath(QStringLiteral("x.dreamrsi"));
     for (const QStringList &args : {QStringList{QStringLiteral("--project"), p, QStringLiteral("--best"), QStringLiteral("--decline")},
                                     QStringList{QStringLiteral("--project"), p}}) {
-        const CliRun r = approve(args);
-        QCOMPARE(r.code, 2);
+        const test::TextRun r = approve(args);
+        QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(QStringLiteral("--decline")), qPrintable(r.err));
     }
     // --await-approval excludes --auto-approve and --fixed.

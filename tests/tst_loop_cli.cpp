@@ -5,6 +5,7 @@
 // round whose first attempts all fail for an environment reason (a CUDA
 // round without the toolkit, or without a GPU) stops after them: exit 1,
 // status stopped, the cause on stderr.
+#include "clirunsupport.h"
 #include "storetestsupport.h"
 #include "store/projectstore.h"
 
@@ -24,29 +25,12 @@ using dreamrsi::test::take;
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Run = test::CliRun;
 
 Run cli(const QStringList &args, int timeoutMs = 300000,
         const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
 {
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi"), QStringList{QStringLiteral("round")} + args);
-    Run r;
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    return test::runDreamrsi(QStringList{QStringLiteral("round")} + args, env, timeoutMs);
 }
 
 } // namespace

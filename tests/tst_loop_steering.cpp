@@ -7,6 +7,7 @@
 // branch; every applied request is a stored event. A second process
 // (round_helper) is steered with `dreamrsi steer`, killed with SIGKILL and
 // resumed: what was acknowledged is honoured. `steer` refuses bad input.
+#include "clirunsupport.h"
 #include "roundtestsupport.h"
 #include "storetestsupport.h"
 
@@ -57,7 +58,7 @@ function selectBatch(state) { return state.legal.slice(0, state.maxParallelism);
 
 QString binary()
 {
-    return QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi");
+    return test::dreamrsiProgram();
 }
 
 QString helperPath()
@@ -85,28 +86,9 @@ std::optional<SteeringAck> waitForAck(const QString &path, const QString &id)
     return ack;
 }
 
-struct CliRun
+test::TextRun runCli(const QStringList &args, int timeoutMs = 60000)
 {
-    int code = -1;
-    QString out;
-    QString err;
-};
-
-CliRun runCli(const QStringList &args, int timeoutMs = 60000)
-{
-    QProcess p;
-    p.start(binary(), args);
-    CliRun r;
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = QStringLiteral("timed out");
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return test::runText(args, timeoutMs);
 }
 
 } // namespace
@@ -353,14 +335,14 @@ void TestLoopSteering::roundWithoutSteeringIsRefused()
 {
     // The project is open here (this process is its writer) but no round
     // accepting steering runs: `steer` says so and exits 1.
-    const CliRun r = runCli({QStringLiteral("steer"), QStringLiteral("--project"), m_path, QStringLiteral("close"),
+    const test::TextRun r = runCli({QStringLiteral("steer"), QStringLiteral("--project"), m_path, QStringLiteral("close"),
                              QStringLiteral("b1")});
-    QCOMPARE(r.code, 1);
+    QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains(QStringLiteral("does not accept steering")), qPrintable(r.err));
     QVERIFY2(r.err.contains(QStringLiteral("--accept-steering")), qPrintable(r.err));
     m_store.reset();
-    const CliRun closed = runCli({QStringLiteral("steer"), QStringLiteral("--project"), m_path, QStringLiteral("pause")});
-    QCOMPARE(closed.code, 1);
+    const test::TextRun closed = runCli({QStringLiteral("steer"), QStringLiteral("--project"), m_path, QStringLiteral("pause")});
+    QCOMPARE(closed.exitCode, 1);
     QVERIFY2(closed.err.contains(QStringLiteral("no round is running")), qPrintable(closed.err));
     // Nothing left in the inbox.
     QVERIFY(SteeringInbox::pending(m_path).isEmpty());
@@ -534,19 +516,19 @@ void TestLoopSteering::steerRefusesBadInput()
         {{QStringLiteral("--project"), p, QStringLiteral("--by"), QStringLiteral(""), QStringLiteral("pause")}, QStringLiteral("--by needs a name")},
     };
     for (const Case &c : cases) {
-        const CliRun r = runCli(QStringList{QStringLiteral("steer")} + c.args);
-        QVERIFY2(r.code == 2, qPrintable(c.args.join(u' ') + QStringLiteral(" → ") + QString::number(r.code) + r.err));
+        const test::TextRun r = runCli(QStringList{QStringLiteral("steer")} + c.args);
+        QVERIFY2(r.exitCode == 2, qPrintable(c.args.join(u' ') + QStringLiteral(" → ") + QString::number(r.exitCode) + r.err));
         QVERIFY2(r.err.contains(c.message), qPrintable(r.err));
     }
-    const CliRun missing = runCli({QStringLiteral("steer"), QStringLiteral("--project"), m_dir->filePath(QStringLiteral("none.dreamrsi")),
+    const test::TextRun missing = runCli({QStringLiteral("steer"), QStringLiteral("--project"), m_dir->filePath(QStringLiteral("none.dreamrsi")),
                                    QStringLiteral("pause")});
-    QCOMPARE(missing.code, 1);
+    QCOMPARE(missing.exitCode, 1);
     QVERIFY2(missing.err.contains(QStringLiteral("no project")), qPrintable(missing.err));
     // `round --policy manual` is the workbench's only.
-    const CliRun manual = runCli({QStringLiteral("round"), QStringLiteral("--project"), m_dir->filePath(QStringLiteral("m.dreamrsi")),
+    const test::TextRun manual = runCli({QStringLiteral("round"), QStringLiteral("--project"), m_dir->filePath(QStringLiteral("m.dreamrsi")),
                                   QStringLiteral("--task"), test::toyTaskDir(), QStringLiteral("--agent"), QStringLiteral("builtin"),
                                   QStringLiteral("--policy"), QStringLiteral("manual")});
-    QCOMPARE(manual.code, 2);
+    QCOMPARE(manual.exitCode, 2);
     QVERIFY2(manual.err.contains(QStringLiteral("manual policy exists in the workbench only")), qPrintable(manual.err));
 }
 
@@ -626,13 +608,13 @@ void TestLoopSteering::manualRoundReplaysFromItsRecordedPolicy()
     const QString tree = m_dir->filePath(QStringLiteral("tree.json"));
     const QString trace = m_dir->filePath(QStringLiteral("trace.jsonl"));
     const QString id = QString::number(s.iteration);
-    CliRun r = runCli({QStringLiteral("export"), m_path, QStringLiteral("--iteration"), id, QStringLiteral("--recorded-policy"), script});
-    QVERIFY2(r.code == 0, qPrintable(r.err));
+    test::TextRun r = runCli({QStringLiteral("export"), m_path, QStringLiteral("--iteration"), id, QStringLiteral("--recorded-policy"), script});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     r = runCli({QStringLiteral("export"), m_path, QStringLiteral("--iteration"), id, QStringLiteral("-o"), tree});
-    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     r = runCli({QStringLiteral("replay"), QStringLiteral("--world"), tree, QStringLiteral("--policy"), script, QStringLiteral("--workers"),
                 QStringLiteral("2"), QStringLiteral("--betas"), QStringLiteral("0.5"), QStringLiteral("--trace"), trace});
-    QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
     QFile traced(trace);
     QVERIFY(traced.open(QIODevice::ReadOnly));
     const QJsonObject episode = QJsonDocument::fromJson(traced.readAll().split('\n').first()).object();
@@ -647,7 +629,7 @@ void TestLoopSteering::manualRoundReplaysFromItsRecordedPolicy()
     QCOMPARE(replayed, (QStringList{QStringLiteral("b0a0 b2a0"), QStringLiteral("b1a0 b0a1")}));
     // Bad use of --recorded-policy.
     r = runCli({QStringLiteral("export"), m_path, QStringLiteral("--recorded-policy"), script});
-    QCOMPARE(r.code, 2);
+    QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("--recorded-policy OUT.js goes with --iteration N alone")), qPrintable(r.err));
 }
 
@@ -680,9 +662,9 @@ void TestLoopSteering::replayAppliesSteeringOnlyWhenAsked()
                                                         "    return typeof c === 'string' ? c : c.id; });\n"
                                                         "}\n"),
                                          QStringLiteral("in-order.js"));
-    QString error;
-    std::unique_ptr<Policy> policy = spec.create(&error);
-    QVERIFY2(policy, qPrintable(error));
+    Result<std::unique_ptr<Policy>> made = spec.create();
+    QVERIFY2(made, qPrintable(made.error));
+    const std::unique_ptr<Policy> policy = std::move(*made.value);
     ReplayOptions options;
     options.workers = 3;
     const EpisodeResult plain = ReplayEngine::runEpisode(*tree, *policy, 0.5, options);

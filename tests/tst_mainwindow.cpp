@@ -259,24 +259,24 @@ private slots:
         w.tabs()->setCurrentIndex(MainWindow::DiscoveryTab);
         for (const char *suffix : {"png", "pdf", "svg"}) {
             const QString path = dir.filePath(QStringLiteral("tree.") + QLatin1String(suffix));
-            QString error;
-            QVERIFY2(w.exportCurrentFigure(path, &error), qPrintable(error));
+            const Result<Done> written = w.exportCurrentFigure(path);
+            QVERIFY2(written, qPrintable(written.error));
             QVERIFY(QFileInfo(path).size() > 1000);
         }
         // The numbers behind the tree figure: one row per cell, header first.
-        QString dataError;
         const QString csvPath = dir.filePath(QStringLiteral("tree.csv"));
-        QVERIFY2(w.exportCurrentFigureData(csvPath, &dataError), qPrintable(dataError));
+        const Result<Done> dataWritten = w.exportCurrentFigureData(csvPath);
+        QVERIFY2(dataWritten, qPrintable(dataWritten.error));
         QFile csv(csvPath);
         QVERIFY(csv.open(QIODevice::ReadOnly));
         const QStringList lines = QString::fromUtf8(csv.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.first().trimmed(), QStringLiteral("world,id,branch,attempt,seq,score,fail_class"));
         QCOMPARE(lines.size() - 1, qsizetype(w.currentTree()->cellCount()));
         w.tabs()->setCurrentIndex(MainWindow::CellsTab);
-        QString error;
-        QVERIFY(!w.exportCurrentFigure(dir.filePath(QStringLiteral("cells.png")), &error));
-        QVERIFY(!error.isEmpty());
-        QVERIFY(!w.exportCurrentFigureData(dir.filePath(QStringLiteral("cells.csv")), &error));
+        const Result<Done> noFigure = w.exportCurrentFigure(dir.filePath(QStringLiteral("cells.png")));
+        QVERIFY(!noFigure);
+        QVERIFY(noFigure.error.contains(QStringLiteral("no figure")));
+        QVERIFY(!w.exportCurrentFigureData(dir.filePath(QStringLiteral("cells.csv"))));
     }
 };
 

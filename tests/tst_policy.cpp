@@ -21,11 +21,12 @@ namespace {
 
 std::unique_ptr<ScriptedPolicy> compile(const QString &source, int timeLimitMs = 2000, quint32 seed = 0x5EED1234u)
 {
-    QString error;
-    std::unique_ptr<ScriptedPolicy> p = ScriptedPolicy::create(source, QStringLiteral("test.js"), timeLimitMs, seed, &error);
-    if (!p)
-        qWarning("compile failed: %s", qUtf8Printable(error));
-    return p;
+    Result<std::unique_ptr<ScriptedPolicy>> p = ScriptedPolicy::create(source, QStringLiteral("test.js"), timeLimitMs, seed);
+    if (!p) {
+        qWarning("compile failed: %s", qUtf8Printable(p.error));
+        return nullptr;
+    }
+    return std::move(*p.value);
 }
 
 EpisodeResult run(const QString &source, const DiscoveryTree &w, int workers = 10, double beta = 0.5,
@@ -163,9 +164,9 @@ private slots:
     {
         QFETCH(QString, source);
         QFETCH(QString, error);
-        QString message;
-        std::unique_ptr<ScriptedPolicy> p = ScriptedPolicy::create(source, QStringLiteral("bad.js"), 300, 1, &message);
+        const Result<std::unique_ptr<ScriptedPolicy>> p = ScriptedPolicy::create(source, QStringLiteral("bad.js"), 300, 1);
         QVERIFY(!p);
+        const QString &message = p.error;
         QVERIFY2(message.contains(error), qPrintable(message));
         QVERIFY(message.contains(QLatin1String("bad.js")));
     }
@@ -486,9 +487,10 @@ function selectBatch(s) {
         QVERIFY(clock);
         QCOMPARE(ReplayEngine::runEpisode(world(errorWorld), *clock, 0.5, o).error,
                  QStringLiteral("round 1: selectBatch threw: Error: Date is not available to policies (no clock access)"));
-        QString error;
-        QVERIFY(!ScriptedPolicy::create(QStringLiteral("var a = 1;\nthrow new Error('top');\nfunction selectBatch(s) { return []; }"),
-                                        QStringLiteral("p.js"), 2000, 0, &error));
+        const QString error =
+            ScriptedPolicy::create(QStringLiteral("var a = 1;\nthrow new Error('top');\nfunction selectBatch(s) { return []; }"),
+                                   QStringLiteral("p.js"), 2000, 0)
+                .error;
         QVERIFY2(error.endsWith(QStringLiteral("Error: top (line 2)")), qPrintable(error));
     }
 
@@ -887,11 +889,12 @@ function selectBatch(s) {
                                              QStringLiteral("b0a1"), QStringLiteral("b1a1")}));
         QCOMPARE(wide.rounds, 2);
         QVERIFY(!BuiltinPolicies::create(QStringLiteral("nope")));
-        QString error;
-        QVERIFY(!PolicySpec::fromArgument(QStringLiteral("builtin:nope"), &error));
-        QVERIFY(error.contains(QLatin1String("portfolio")));
-        QVERIFY(!PolicySpec::fromArgument(QStringLiteral("/no/such/policy.js"), &error));
-        QVERIFY(error.contains(QLatin1String("/no/such/policy.js")));
+        const Result<PolicySpec> unknown = PolicySpec::fromArgument(QStringLiteral("builtin:nope"));
+        QVERIFY(!unknown);
+        QVERIFY(unknown.error.contains(QLatin1String("portfolio")));
+        const Result<PolicySpec> missing = PolicySpec::fromArgument(QStringLiteral("/no/such/policy.js"));
+        QVERIFY(!missing);
+        QVERIFY(missing.error.contains(QLatin1String("/no/such/policy.js")));
     }
 
     void portfolioUsesOneRecoveryAndStops()

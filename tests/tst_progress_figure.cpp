@@ -209,8 +209,8 @@ private slots:
         FigureExport::Options options;
         options.sizeMm = mm;
         options.dpi = 200;
-        QString error;
-        QVERIFY2(FigureExport::write(path, options, FigureLayout::painterFor(&plot), &error), qPrintable(error));
+        const Result<Done> written = FigureExport::write(path, options, FigureLayout::painterFor(&plot));
+        QVERIFY2(written, qPrintable(written.error));
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray bytes = f.readAll();

@@ -425,12 +425,11 @@ private slots:
         QCOMPARE(r.trace.at(1).batch, QStringList{QStringLiteral("b0a1")});
         QCOMPARE(r.trace.at(1).revealed.at(0).score.value(), 3.0);
         // Round trip through the trace line.
-        QString name;
-        QString error;
-        const std::optional<EpisodeResult> back =
-            ReplayJson::episodeTraceFromJson(ReplayJson::episodeTraceToJson(QStringLiteral("w"), r), &name, &error);
-        QVERIFY2(back, qPrintable(error));
-        QCOMPARE(name, QStringLiteral("w"));
+        const Result<ReplayJson::EpisodeTrace> line =
+            ReplayJson::episodeTraceFromJson(ReplayJson::episodeTraceToJson(QStringLiteral("w"), r));
+        QVERIFY2(line, qPrintable(line.error));
+        QCOMPARE(line.value->world, QStringLiteral("w"));
+        const EpisodeResult *back = &line.value->episode;
         QCOMPARE(back->revealed, r.revealed);
         QCOMPARE(back->curve, r.curve);
         QCOMPARE(back->trace.size(), 2);
@@ -571,16 +570,16 @@ private slots:
                     QList<QByteArray> entries(count);
                     QList<int> progress;
                     std::mutex progressMutex;
-                    QString readError;
-                    const ReplayResult r = ReplayEngine::runFiles(
-                        some, spec, o, &readError,
+                    const Result<ReplayResult> replayed = ReplayEngine::runFiles(
+                        some, spec, o,
                         [&entries](qsizetype w, const SweepResult &sweep) { entries[w] = ReplayJson::sweepToIndentedJson(sweep); },
                         [&](int done, int total) {
                             std::lock_guard lock(progressMutex);
                             QCOMPARE(total, int(count * 5));
                             progress << done;
                         });
-                    QVERIFY2(readError.isEmpty(), qPrintable(readError));
+                    QVERIFY2(replayed, qPrintable(replayed.error));
+                    const ReplayResult &r = *replayed.value;
                     QCOMPARE(ReplayJson::resultToJson(r), expected);
                     // The entries written as worlds finished make the same document.
                     QCOMPARE(QByteArray::fromStdString(ReplayJson::resultToIndentedJson(r, entries)), ReplayJson::resultToIndentedJson(r));
@@ -603,22 +602,22 @@ private slots:
         const PolicySpec spec = PolicySpec::script(QStringLiteral("function selectBatch(s) { return s.round < 3 && Math.random() < 0.9 ? s.legal.slice(0, 2) : []; }"),
                                                    QStringLiteral("m.js"));
         ReplayOptions o = opts();
-        QString readError;
-        const QJsonObject expected = ReplayJson::resultToJson(ReplayEngine::runFiles(paths, spec, o, &readError));
-        QVERIFY2(readError.isEmpty(), qPrintable(readError));
+        const Result<ReplayResult> first = ReplayEngine::runFiles(paths, spec, o);
+        QVERIFY2(first, qPrintable(first.error));
+        const QJsonObject expected = ReplayJson::resultToJson(*first.value);
         QVERIFY(!expected.value(QLatin1String("value")).isNull());
         // 12 files: a world per thread at a time with 1 to 3 threads; with 4
         // they are read first and the episodes spread.
         for (const int threads : {1, 2, 3, 4}) {
             o.threads = threads;
-            QString error;
-            std::unique_ptr<Policy> made = spec.create(&error);
-            QVERIFY2(made, qPrintable(error));
+            Result<std::unique_ptr<Policy>> compiled = spec.create();
+            QVERIFY2(compiled, qPrintable(compiled.error));
+            std::unique_ptr<Policy> made = std::move(*compiled.value);
             auto began = std::make_shared<QList<std::thread::id>>();
-            const ReplayResult r = ReplayEngine::runFiles(paths, spec, o, &readError, {}, {},
-                                                          std::make_unique<Witness>(std::move(made), began));
-            QVERIFY2(readError.isEmpty(), qPrintable(readError));
-            QCOMPARE(ReplayJson::resultToJson(r), expected);
+            const Result<ReplayResult> r =
+                ReplayEngine::runFiles(paths, spec, o, {}, {}, std::make_unique<Witness>(std::move(made), began));
+            QVERIFY2(r, qPrintable(r.error));
+            QCOMPARE(ReplayJson::resultToJson(*r.value), expected);
             QVERIFY(std::all_of(began->cbegin(), began->cend(), [](std::thread::id t) { return t == std::this_thread::get_id(); }));
             if (threads == 1)
                 QCOMPARE(began->size(), paths.size() * 5);
@@ -641,12 +640,11 @@ private slots:
         for (const int threads : {1, 2, 3}) {
             ReplayOptions o = opts();
             o.threads = threads;
-            QString readError;
             std::atomic_int handed{0}; // sweeps end on every thread
-            const ReplayResult r = ReplayEngine::runFiles(paths, PolicySpec::builtin(QStringLiteral("portfolio")), o, &readError,
-                                                          [&handed](qsizetype, const SweepResult &) { ++handed; });
-            QVERIFY2(readError.startsWith(paths.at(17) + QStringLiteral(": ")), qPrintable(readError));
-            QVERIFY(r.worlds.isEmpty());
+            const Result<ReplayResult> r = ReplayEngine::runFiles(paths, PolicySpec::builtin(QStringLiteral("portfolio")), o,
+                                                                  [&handed](qsizetype, const SweepResult &) { ++handed; });
+            QVERIFY(!r);
+            QVERIFY2(r.error.startsWith(paths.at(17) + QStringLiteral(": ")), qPrintable(r.error));
             // One thread stops at the broken file. With more, the others may
             // finish worlds past it while it is being read (how many depends
             // on timing: a busy machine let more through than one a thread);
@@ -659,11 +657,11 @@ private slots:
         // A script that does not compile on any thread: every world says why, as runWorlds does.
         ReplayOptions o = opts();
         o.threads = 2;
-        QString readError;
-        const ReplayResult bad = ReplayEngine::runFiles(paths.first(12), PolicySpec::script(QStringLiteral("function selectBatch(s) {"), QStringLiteral("broken.js")), o, &readError);
-        QVERIFY(readError.isEmpty());
-        QCOMPARE(bad.worlds.size(), 12);
-        for (const SweepResult &s : bad.worlds) {
+        const Result<ReplayResult> broken = ReplayEngine::runFiles(
+            paths.first(12), PolicySpec::script(QStringLiteral("function selectBatch(s) {"), QStringLiteral("broken.js")), o);
+        QVERIFY2(broken, qPrintable(broken.error));
+        QCOMPARE(broken.value->worlds.size(), 12);
+        for (const SweepResult &s : broken.value->worlds) {
             QVERIFY2(s.error.startsWith(QLatin1String("broken.js: line")), qPrintable(s.error));
             QCOMPARE(s.episodes.size(), 5);
         }

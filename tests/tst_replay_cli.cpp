@@ -1,4 +1,6 @@
 // `dreamrsi replay`, `dreamrsi synth` and ReplayProcess, driving the real binary.
+#include "clirunsupport.h"
+
 #include "model/treejson.h"
 #include "policy/policyspec.h"
 #include "replay/replayengine.h"
@@ -17,32 +19,16 @@ using namespace dreamrsi;
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Run = test::CliRun;
 
 QString binary()
 {
-    return QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi");
+    return test::dreamrsiProgram();
 }
 
 Run cli(const QStringList &args, int timeoutMs = 60000)
 {
-    QProcess p;
-    p.start(binary(), args);
-    Run r;
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    return test::runDreamrsi(args, QProcessEnvironment::systemEnvironment(), timeoutMs);
 }
 
 } // namespace
@@ -165,8 +151,9 @@ private slots:
         o.workers = 4;
         o.lambda = 0.2;
         o.betas = {0.0, 0.5, 1.0};
-        QString error;
-        const ReplayResult here = ReplayEngine::runWorlds(loaded, *PolicySpec::fromArgument(policy, &error), o);
+        const Result<PolicySpec> spec = PolicySpec::fromArgument(policy);
+        QVERIFY2(spec, qPrintable(spec.error));
+        const ReplayResult here = ReplayEngine::runWorlds(loaded, *spec.value, o);
         QCOMPARE(j, ReplayJson::resultToJson(here));
     }
 
@@ -343,9 +330,9 @@ private slots:
         request.worldPaths = m_worlds.mid(0, 2);
         request.worlds = {ReplayWorld{QStringLiteral("in memory"), std::make_shared<DiscoveryTree>(*TreeJson::readFile(m_worlds.at(2)).tree)}};
         request.policySource = QStringLiteral("function selectBatch(s) { return s.observed.length < 6 ? [s.legal[0]] : []; }");
-        QString error;
-        QVERIFY2(process.start(request, &error), qPrintable(error));
-        QVERIFY(!process.start(request, &error));
+        const Result<Done> started = process.start(request);
+        QVERIFY2(started, qPrintable(started.error));
+        QVERIFY(!process.start(request));
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
         QCOMPARE(failed.size(), 0);
         QVERIFY(!progress.isEmpty());

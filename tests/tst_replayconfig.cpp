@@ -176,10 +176,10 @@ private slots:
         // A damaged stored configuration is reported, naming what is wrong.
         w2.value->reset();
         {
-            QString error;
-            auto db = SqliteConnection::open(other, SqliteConnection::Mode::ReadWrite, &error);
-            QVERIFY2(db, qPrintable(error));
-            QVERIFY(db->exec("UPDATE replay_config SET betas = 'nonsense';", &error));
+            const auto db = SqliteConnection::open(other, SqliteConnection::Mode::ReadWrite);
+            QVERIFY2(db, qPrintable(db.error));
+            const Result<Done> damaged = (*db.value)->exec("UPDATE replay_config SET betas = 'nonsense';");
+            QVERIFY2(damaged, qPrintable(damaged.error));
         }
         auto r3 = ProjectReader::open(other);
         QVERIFY(r3.ok());

@@ -138,9 +138,8 @@ void makeV1(const QString &path)
 
 qint64 userVersion(const QString &path)
 {
-    QString error;
-    auto db = SqliteConnection::open(path, SqliteConnection::Mode::ReadOnly, &error);
-    return db ? db->queryInt("PRAGMA user_version;", &error).value_or(-1) : -1;
+    const auto db = SqliteConnection::open(path, SqliteConnection::Mode::ReadOnly);
+    return db ? (*db.value)->queryInt("PRAGMA user_version;").valueOr(-1) : -1;
 }
 
 } // namespace
@@ -229,15 +228,16 @@ void TestStoreMigration::everyVersionOpens()
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("p.dreamrsi"));
     {
-        QString error;
-        auto db = SqliteConnection::open(path, SqliteConnection::Mode::Create, &error);
-        QVERIFY2(db, qPrintable(error));
+        auto opened = SqliteConnection::open(path, SqliteConnection::Mode::Create);
+        QVERIFY2(opened, qPrintable(opened.error));
+        const std::unique_ptr<SqliteConnection> db = std::move(*opened.value);
+        Result<Done> ran;
         for (int v = 1; v <= version; ++v) {
-            QVERIFY2(db->exec(Schema::migrationTo(v), &error), qPrintable(error));
+            QVERIFY2((ran = db->exec(Schema::migrationTo(v))), qPrintable(ran.error));
         }
         const QByteArray pragmas = QByteArray("PRAGMA application_id = ") + QByteArray::number(Schema::ApplicationId)
                                    + "; PRAGMA user_version = " + QByteArray::number(version) + ";";
-        QVERIFY(db->exec(pragmas.constData(), &error));
+        QVERIFY2((ran = db->exec(pragmas.constData())), qPrintable(ran.error));
     }
     StoreResult<std::unique_ptr<ProjectWriter>> w = ProjectWriter::open(path);
     QVERIFY2(w.ok(), qPrintable(w.error));
@@ -304,15 +304,16 @@ void TestStoreMigration::olderProjectTakesItsReplayConfiguration()
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("v3.dreamrsi"));
     {
-        QString error;
-        auto db = SqliteConnection::open(path, SqliteConnection::Mode::Create, &error);
-        QVERIFY2(db, qPrintable(error));
+        auto opened = SqliteConnection::open(path, SqliteConnection::Mode::Create);
+        QVERIFY2(opened, qPrintable(opened.error));
+        const std::unique_ptr<SqliteConnection> db = std::move(*opened.value);
+        Result<Done> ran;
         for (int v = 1; v <= 3; ++v)
-            QVERIFY2(db->exec(Schema::migrationTo(v), &error), qPrintable(error));
+            QVERIFY2((ran = db->exec(Schema::migrationTo(v))), qPrintable(ran.error));
         const QByteArray setup = "INSERT INTO project(id, name, created) VALUES (1, 'old', '2026-01-01T00:00:00.000Z');\n"
                                  + history + "PRAGMA application_id = " + QByteArray::number(Schema::ApplicationId)
                                  + "; PRAGMA user_version = 3;";
-        QVERIFY2(db->exec(setup.constData(), &error), qPrintable(error));
+        QVERIFY2((ran = db->exec(setup.constData())), qPrintable(ran.error));
     }
     StoreResult<std::unique_ptr<ProjectWriter>> w = ProjectWriter::open(path);
     QVERIFY2(w.ok(), qPrintable(w.error));

@@ -515,13 +515,12 @@ void TestTreeFuzz::filesReadLikeBytes()
             else
                 QCOMPARE(got.error.message, paths.at(i) + QStringLiteral(": ") + expected.error.message);
             // The compact reading of the same file: the same verdict and message.
-            QString compactError;
-            const std::optional<CompactTree> compact = TreeJson::readCompactFile(paths.at(i), &compactError);
-            QCOMPARE(compact.has_value(), expected.ok());
+            const Result<CompactTree> compact = TreeJson::readCompactFile(paths.at(i));
+            QCOMPARE(compact.ok(), expected.ok());
             if (compact)
-                QVERIFY(*compact == CompactTree::fromTree(*expected.tree));
+                QVERIFY(*compact.value == CompactTree::fromTree(*expected.tree));
             else
-                QCOMPARE(compactError, got.error.message);
+                QCOMPARE(compact.error, got.error.message);
         }
         QVERIFY(read.constLast().error.message.contains(QStringLiteral("missing.json: cannot open")));
     }

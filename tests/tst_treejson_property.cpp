@@ -566,9 +566,8 @@ void TestTreeJsonProperty::zeroScoresAreCountedFast()
     const TreeJson::ReadCounts before = TreeJson::readCounts();
     const TreeJson::ParseResult r = TreeJson::readFile(path);
     QVERIFY2(r.ok(), qPrintable(r.error.message));
-    QString error;
-    const std::optional<CompactTree> compact = TreeJson::readCompactFile(path, &error);
-    QVERIFY2(compact.has_value(), qPrintable(error));
+    const Result<CompactTree> compact = TreeJson::readCompactFile(path);
+    QVERIFY2(compact.ok(), qPrintable(compact.error));
     const TreeJson::ReadCounts after = TreeJson::readCounts();
     QCOMPARE(after.fast - before.fast, qint64(1));
     QCOMPARE(after.fallback - before.fallback, qint64(0));
@@ -577,7 +576,7 @@ void TestTreeJsonProperty::zeroScoresAreCountedFast()
     const auto cell = [&r](const char *id) { return r.tree->cells().at(r.tree->indexOfId(QString::fromLatin1(id))); };
     QCOMPARE(bits(*cell("b0a1").score), bits(0.0)); // -0.0 reads as 0, as QJsonDocument reads it
     QCOMPARE(cell("b0a0").payload.value(QLatin1String("m")).toObject().value(QLatin1String("n")).toInteger(), 100);
-    QVERIFY(!compact->isScorable());
+    QVERIFY(!compact.value->isScorable());
 
     // An underflow anywhere still goes to the reference, which rejects it.
     QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));

@@ -106,12 +106,12 @@ int runAgentCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     if (!resolved.ok())
         return usageError(err, resolved.error);
     const RoundTask &t = *resolved.value;
-    QString problem;
-    std::unique_ptr<DiscoveryAgent> discovery = createDiscoveryAgent(config, t.name, &problem);
-    if (!discovery) {
-        err << "error: agent " << config.kind << ": " << problem << '\n';
+    Result<std::unique_ptr<DiscoveryAgent>> made = createDiscoveryAgent(config, t.name);
+    if (!made) {
+        err << "error: agent " << config.kind << ": " << made.error << '\n';
         return 1;
     }
+    const std::unique_ptr<DiscoveryAgent> discovery = std::move(*made.value);
     QTemporaryDir scratch;
     if (!scratch.isValid()) {
         err << "error: cannot create a temporary workspace: " << scratch.errorString() << '\n';

@@ -84,10 +84,10 @@ int runApproveCommand(const QStringList &args, QTextStream &out, QTextStream &er
         request.best = parser.isSet(best);
         request.by = who;
         request.why = parser.value(note);
-        QString refusal;
-        const std::optional<SteeringAck> ack = sendSteeringRequest(path, request, QStringLiteral("approval"), 0, &refusal);
+        const Result<SteeringAck> answer = sendSteeringRequest(path, request, QStringLiteral("approval"), 0);
+        const std::optional<SteeringAck> &ack = answer.value;
         if (!ack || !ack->applied) {
-            err << "error: " << (ack ? QStringLiteral("refused: ") + ack->message : refusal) << '\n';
+            err << "error: " << (ack ? QStringLiteral("refused: ") + ack->message : answer.error) << '\n';
             return 1;
         }
         out << ack->message << '\n';

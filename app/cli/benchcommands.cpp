@@ -30,20 +30,19 @@ std::optional<int> readBenchCounts(const char *bench, const char *usage, const Q
         for (const Count &c : counts) {
             if (g.name != QLatin1String(c.name))
                 continue;
-            QString why;
             if (c.real) {
-                const std::optional<double> x = OptionValues::number(QStringLiteral("--") + g.name, g.value, 0.0,
-                                                                     std::numeric_limits<double>::infinity(), &why);
-                if (!x || *x <= 0.0)
+                const Result<double> x = OptionValues::number(QStringLiteral("--") + g.name, g.value, 0.0,
+                                                              std::numeric_limits<double>::infinity());
+                if (!x || *x.value <= 0.0)
                     return usageError(QStringLiteral("--%1 needs a positive number (got '%2')").arg(g.name, g.value));
-                *c.real = *x;
+                *c.real = *x.value;
                 continue;
             }
-            const std::optional<qint64> n = OptionValues::integer(QStringLiteral("--") + g.name, g.value, c.min,
-                                                                  std::numeric_limits<int>::max(), &why);
+            const Result<qint64> n =
+                OptionValues::integer(QStringLiteral("--") + g.name, g.value, c.min, std::numeric_limits<int>::max());
             if (!n)
-                return usageError(why);
-            *c.target = int(*n);
+                return usageError(n.error);
+            *c.target = int(*n.value);
         }
     }
     return std::nullopt;

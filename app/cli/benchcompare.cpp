@@ -228,10 +228,8 @@ QString fastPathLine(const QStringList &paths, int threads)
 {
     const TreeJson::ReadCounts before = TreeJson::readCounts();
     TreeJson::readFilesEach(paths, [](qsizetype, TreeJson::ParseResult &&) {}, threads);
-    for (const QString &path : paths) {
-        QString ignored;
-        TreeJson::readCompactFile(path, &ignored, false);
-    }
+    for (const QString &path : paths)
+        TreeJson::readCompactFile(path, false); // only the counts are wanted
     const TreeJson::ReadCounts after = TreeJson::readCounts();
     return QStringLiteral("fast path: %1 files, fallback: %2; compact reading: %3 files, fallback: %4")
         .arg(after.fast - before.fast)
@@ -270,13 +268,12 @@ int runBenchCompareCommand(const QStringList &args, QTextStream &out, QTextStrea
                       : g.name == QLatin1String("threads") ? &threads
                                                            : nullptr;
         if (number) {
-            QString why;
             const int min = g.name == QLatin1String("threads") || g.name == QLatin1String("seed") ? 0 : 1;
-            const std::optional<qint64> n = OptionValues::integer(QStringLiteral("--") + g.name, g.value, min,
-                                                                  std::numeric_limits<int>::max(), &why);
+            const Result<qint64> n =
+                OptionValues::integer(QStringLiteral("--") + g.name, g.value, min, std::numeric_limits<int>::max());
             if (!n)
-                return usageError(why);
-            *number = int(*n);
+                return usageError(n.error);
+            *number = int(*n.value);
         } else if (g.name == QLatin1String("reference")) {
             reference = g.value;
         } else if (g.name == QLatin1String("python")) {

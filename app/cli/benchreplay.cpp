@@ -192,10 +192,9 @@ int benchReplay(const ReplayBenchOptions &bench, QTextStream &out, QTextStream &
                 if (--pending == 0)
                     loop.quit();
             });
-            QString error;
             ++pending;
-            if (!child->start(request, &error)) {
-                failure = error;
+            if (const Result<Done> started = child->start(request); !started) {
+                failure = started.error;
                 --pending;
             }
             children.append(child);

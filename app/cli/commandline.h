@@ -66,14 +66,20 @@ QString describe(const Problem &problem);
 /// parse() with the usual answers: on --help prints `usage` on `out` and
 /// gives 0; on a usage error gives usageError(describe(problem)) (which
 /// prints and returns the exit status, 2); gives nothing when the command
-/// should run.
-template<typename UsageError>
+/// should run. `usage` is a text, or a function giving it once the parser
+/// is complete (a command printing QCommandLineParser::helpText()).
+template<typename Usage, typename UsageError>
 std::optional<int> parseOrAnswer(QCommandLineParser &parser, const QList<QCommandLineOption> &options,
-                                 const QStringList &args, const char *usage, QTextStream &out, UsageError usageError)
+                                 const QStringList &args, const Usage &usage, QTextStream &out, UsageError usageError)
 {
     Problem problem;
     switch (parse(parser, options, args, &problem)) {
-    case Outcome::Help: out << usage; return 0;
+    case Outcome::Help:
+        if constexpr (std::is_invocable_v<const Usage &>)
+            out << usage();
+        else
+            out << usage;
+        return 0;
     case Outcome::Error:
         // A command whose wording depends on the kind of problem takes the Problem itself.
         if constexpr (std::is_invocable_v<UsageError, const Problem &>)

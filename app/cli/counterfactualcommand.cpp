@@ -122,7 +122,9 @@ int runCounterfactualLoopCommand(const QStringList &args, QTextStream &out, QTex
         const QString option = QString::fromLatin1(name);
         if (!parser.isSet(option))
             return fallback;
-        return OptionValues::integer(QStringLiteral("--") + option, parser.value(option), low, high, &error);
+        const Result<qint64> n = OptionValues::integer(QStringLiteral("--") + option, parser.value(option), low, high);
+        error = n.error;
+        return n.value;
     };
     const std::optional<qint64> t = integer("iterations", 1, std::numeric_limits<int>::max(), 1);
     if (!t)
@@ -147,9 +149,10 @@ int runCounterfactualLoopCommand(const QStringList &args, QTextStream &out, QTex
         s.maxRounds = int(*k);
     }
     if (parser.isSet(QStringLiteral("beta"))) {
-        s.beta = OptionValues::number(QStringLiteral("--beta"), parser.value(QStringLiteral("beta")), 0.0, 1.0, &error);
-        if (!s.beta)
-            return usageError(error);
+        const Result<double> beta = OptionValues::number(QStringLiteral("--beta"), parser.value(QStringLiteral("beta")), 0.0, 1.0);
+        if (!beta)
+            return usageError(beta.error);
+        s.beta = beta.value;
     }
     if (parser.isSet(QStringLiteral("seed"))) {
         bool ok = false;
@@ -203,11 +206,12 @@ int runCounterfactualLoopCommand(const QStringList &args, QTextStream &out, QTex
     }
     std::shared_ptr<PolicyDeveloper> developer;
     if (!fixed) {
-        developer = dream.createDeveloper(&error);
-        if (!developer) {
-            err << "error: policy developer " << dream.agentKind << ": " << error << '\n';
+        const Result<std::shared_ptr<PolicyDeveloper>> made = dream.createDeveloper();
+        if (!made) {
+            err << "error: policy developer " << dream.agentKind << ": " << made.error << '\n';
             return 1;
         }
+        developer = *made.value;
     }
 
     CounterfactualLoop loop(developer);

@@ -3,6 +3,7 @@
 // by mean value proposed (and approved with --auto-approve).
 #include "dreamcommand.h"
 
+#include "commandline.h"
 #include "dreamoptions.h"
 
 #include "loop/autoapproval.h"
@@ -24,7 +25,6 @@ int runDreamCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         "newest approved version, else builtin:portfolio), replays each in the sandboxed child process on\n"
         "every finished iteration of the project over the β grid, stores versions and results, and\n"
         "proposes the version with the best mean value."));
-    parser.addHelpOption();
     const QCommandLineOption project(QStringLiteral("project"), QStringLiteral("The project file."), QStringLiteral("P"));
     parser.addOption(project);
     DreamOptions::add(parser);
@@ -38,29 +38,27 @@ int runDreamCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         err << "error: " << message << "\n\n" << parser.helpText();
         return 2;
     };
-    if (!parser.parse(QStringList{QStringLiteral("dreamrsi dream")} + args))
-        return usageError(parser.errorText());
-    if (parser.isSet(QStringLiteral("help"))) {
-        out << parser.helpText();
-        return 0;
-    }
+    if (const std::optional<int> answered = CommandLine::parseOrAnswer(
+            parser, {}, args, [&parser] { return parser.helpText(); }, out,
+            [&](const CommandLine::Problem &problem) { return usageError(problem.message); }))
+        return *answered;
     if (!parser.positionalArguments().isEmpty())
         return usageError(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
     if (!parser.isSet(project))
         return usageError(QStringLiteral("--project is required"));
-    QString error;
-    std::optional<DreamOptions> options = DreamOptions::read(parser, &error);
-    if (!options)
-        return usageError(error);
+    const Result<DreamOptions> read = DreamOptions::read(parser);
+    if (!read)
+        return usageError(read.error);
+    const DreamOptions &options = *read.value;
     const QString path = parser.value(project);
     if (!QFileInfo::exists(path)) {
         err << "error: " << path << ": no such project file\n";
         return 1;
     }
 
-    std::shared_ptr<PolicyDeveloper> developer = options->createDeveloper(&error);
+    const Result<std::shared_ptr<PolicyDeveloper>> developer = options.createDeveloper();
     if (!developer) {
-        err << "error: " << error << '\n';
+        err << "error: " << developer.error << '\n';
         return 1;
     }
 
@@ -80,12 +78,12 @@ int runDreamCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         return 1;
     }
 
-    Dreamer dreamer(&store, developer);
+    Dreamer dreamer(&store, *developer.value);
     QObject::connect(&dreamer, &Dreamer::message, &dreamer,
                      [&err](const QString &line) { err << "dream: " << line << '\n' << Qt::flush; });
-    const DreamReport report = dreamer.run(*worlds.value, options->settings);
+    const DreamReport report = dreamer.run(*worlds.value, options.settings);
     int rc = 0;
-    QJsonObject result = dreamReportJson(report, *worlds.value, options->settings);
+    QJsonObject result = dreamReportJson(report, *worlds.value, options.settings);
     result.insert(QStringLiteral("project"), QFileInfo(path).absoluteFilePath());
     QJsonValue approved(QJsonValue::Null);
     if (!report.error.isEmpty()) {

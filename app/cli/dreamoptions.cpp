@@ -63,93 +63,90 @@ QString DreamOptions::workersOption(bool shared)
     return shared ? QStringLiteral("workers") : QStringLiteral("replay-workers");
 }
 
-std::optional<DreamOptions> DreamOptions::read(const QCommandLineParser &parser, QString *error, const QString &agentOption,
-                                               bool shared)
+Result<DreamOptions> DreamOptions::read(const QCommandLineParser &parser, const QString &agentOption, bool shared)
 {
+    using Read = Result<DreamOptions>;
     DreamOptions o;
+    QString problem;
     auto integer = [&](const QString &name, int low, int *target) {
-        bool ok = false;
-        const int v = parser.value(name).toInt(&ok);
-        if (!ok || v < low) {
-            *error = QStringLiteral("--%1 must be an integer ≥ %2 (got '%3')").arg(name).arg(low).arg(parser.value(name));
+        const Result<qint64> n =
+            OptionValues::integer(QStringLiteral("--") + name, parser.value(name), low, std::numeric_limits<int>::max());
+        if (!n) {
+            problem = n.error;
             return false;
         }
-        *target = v;
+        *target = int(*n.value);
         return true;
     };
     if (!integer(QStringLiteral("versions"), 1, &o.settings.versions)
         || !integer(QStringLiteral("time-limit-ms"), 1, &o.settings.scriptTimeLimitMs))
-        return std::nullopt;
+        return Read::failure(problem);
     if (parser.isSet(workersOption(shared))) {
         int w = 0;
         if (!integer(workersOption(shared), 1, &w))
-            return std::nullopt;
+            return Read::failure(problem);
         o.settings.replay.workers = w;
     }
     int memoryMb = 0, wallS = 0;
     if (!integer(QStringLiteral("memory-mb"), 64, &memoryMb) || !integer(QStringLiteral("wall-s"), 1, &wallS))
-        return std::nullopt;
+        return Read::failure(problem);
     o.settings.memoryLimitBytes = qint64(memoryMb) << 20;
     o.settings.wallLimitMs = wallS * 1000;
     if (parser.isSet(QStringLiteral("replay-rounds"))) {
         int k = 0;
         if (!integer(QStringLiteral("replay-rounds"), 1, &k))
-            return std::nullopt;
+            return Read::failure(problem);
         o.settings.replay.rounds = k;
     }
     if (parser.isSet(QStringLiteral("lambda"))) {
-        const auto lambda = OptionValues::number(QStringLiteral("--lambda"), parser.value(QStringLiteral("lambda")), 0.0,
-                                                 std::numeric_limits<double>::infinity(), error);
+        const Result<double> lambda = OptionValues::number(QStringLiteral("--lambda"), parser.value(QStringLiteral("lambda")),
+                                                           0.0, std::numeric_limits<double>::infinity());
         if (!lambda)
-            return std::nullopt;
-        o.settings.replay.lambda = *lambda;
+            return lambda.failureAs<DreamOptions>();
+        o.settings.replay.lambda = *lambda.value;
     }
     if (parser.isSet(QStringLiteral("betas"))) {
-        const auto betas = OptionValues::betas(QStringLiteral("--betas"), parser.value(QStringLiteral("betas")), error);
+        const Result<QList<double>> betas =
+            OptionValues::betas(QStringLiteral("--betas"), parser.value(QStringLiteral("betas")));
         if (!betas)
-            return std::nullopt;
-        o.settings.replay.betas = *betas;
+            return betas.failureAs<DreamOptions>();
+        o.settings.replay.betas = *betas.value;
     }
     bool ok = false;
     o.settings.seed = parser.value(QStringLiteral("seed")).toULongLong(&ok);
-    if (!ok) {
-        *error = QStringLiteral("--seed must be a non-negative integer (got '%1')").arg(parser.value(QStringLiteral("seed")));
-        return std::nullopt;
-    }
+    if (!ok)
+        return Read::failure(
+            QStringLiteral("--seed must be a non-negative integer (got '%1')").arg(parser.value(QStringLiteral("seed"))));
     o.agentKind = parser.value(agentOption);
-    if (!kinds().contains(o.agentKind)) {
-        *error = QStringLiteral("--%1: unknown kind '%2' (one of %3)").arg(agentOption, o.agentKind, kinds().join(QStringLiteral(", ")));
-        return std::nullopt;
-    }
+    if (!kinds().contains(o.agentKind))
+        return Read::failure(QStringLiteral("--%1: unknown kind '%2' (one of %3)")
+                                 .arg(agentOption, o.agentKind, kinds().join(QStringLiteral(", "))));
     o.model = parser.value(QStringLiteral("model"));
     o.baseUrl = parser.value(QStringLiteral("base-url"));
     o.command = parser.value(QStringLiteral("command"));
     o.promptPath = parser.value(QStringLiteral("prompt"));
-    return o;
+    return Read::success(std::move(o));
 }
 
-std::shared_ptr<PolicyDeveloper> DreamOptions::createDeveloper(QString *error) const
+Result<std::shared_ptr<PolicyDeveloper>> DreamOptions::createDeveloper() const
 {
+    using Made = Result<std::shared_ptr<PolicyDeveloper>>;
     if (agentKind == QLatin1String("builtin"))
-        return std::make_shared<PolicyImprover>();
+        return Made::success(std::make_shared<PolicyImprover>());
     const Result<QString> prompt = AgentPolicyDeveloper::loadPrompt(promptPath);
-    if (!prompt.ok()) {
-        *error = prompt.error;
-        return nullptr;
-    }
+    if (!prompt.ok())
+        return prompt.failureAs<std::shared_ptr<PolicyDeveloper>>();
     AgentConfig config;
     config.kind = agentKind;
     config.model = model;
     config.baseUrl = baseUrl;
     config.command = command;
     config.seed = settings.seed;
-    std::unique_ptr<ChatModel> chat = createChatModel(config, error);
-    if (!chat) {
-        if (error->isEmpty())
-            *error = QStringLiteral("no chat model of kind %1").arg(agentKind);
-        return nullptr;
-    }
-    return std::make_shared<AgentPolicyDeveloper>(std::shared_ptr<ChatModel>(std::move(chat)), *prompt.value);
+    Result<std::unique_ptr<ChatModel>> chat = createChatModel(config);
+    if (!chat)
+        return chat.failureAs<std::shared_ptr<PolicyDeveloper>>();
+    return Made::success(
+        std::make_shared<AgentPolicyDeveloper>(std::shared_ptr<ChatModel>(std::move(*chat.value)), *prompt.value));
 }
 
 } // namespace dreamrsi

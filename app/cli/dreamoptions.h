@@ -6,7 +6,6 @@
 #include <QCommandLineParser>
 
 #include <memory>
-#include <optional>
 
 namespace dreamrsi {
 
@@ -28,14 +27,14 @@ struct DreamOptions
     /// --replay-rounds override the project's replay configuration for this
     /// run only; unset, the project's applies (settings.replay stays empty).
     static void add(QCommandLineParser &parser, const QString &agentOption = QStringLiteral("agent"), bool shared = true);
-    /// Reads and checks them; nothing and *error (naming the option) on bad input.
-    static std::optional<DreamOptions> read(const QCommandLineParser &parser, QString *error,
-                                            const QString &agentOption = QStringLiteral("agent"), bool shared = true);
+    /// Reads and checks them; a failure naming the option on bad input.
+    static Result<DreamOptions> read(const QCommandLineParser &parser, const QString &agentOption = QStringLiteral("agent"),
+                                     bool shared = true);
     /// The option that overrides the replays' W: "workers", or "replay-workers" when not `shared`.
     static QString workersOption(bool shared);
     /// The built-in improver, or the policy-development agent on the chat
-    /// model the options name; null and *error when it cannot be made.
-    std::shared_ptr<PolicyDeveloper> createDeveloper(QString *error) const;
+    /// model the options name; a failure when it cannot be made.
+    Result<std::shared_ptr<PolicyDeveloper>> createDeveloper() const;
     /// Kinds --agent accepts.
     static QStringList kinds();
 };

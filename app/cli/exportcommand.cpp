@@ -56,9 +56,8 @@ int rewriteTree(const QString &input, const QString &output, QTextStream &out, Q
         out.flush();
         return 0;
     }
-    QString error;
-    if (!TreeJson::writeFile(*r.tree, output, &error)) {
-        err << "error: " << error << '\n';
+    if (const Result<Done> written = TreeJson::writeFile(*r.tree, output); !written) {
+        err << "error: " << written.error << '\n';
         return 1;
     }
     return 0;
@@ -133,11 +132,11 @@ int runProjectExportCommand(const QStringList &args, QTextStream &out, QTextStre
         return CommandLine::runtimeError(err, r.error);
     ProjectReader &reader = **r.value;
     if (iteration && !recorded.isEmpty()) {
-        QString problem;
-        const std::optional<QList<QStringList>> batches = RecordedPolicy::batches(reader, *iteration, &problem);
+        const Result<QList<QStringList>> recordedBatches = RecordedPolicy::batches(reader, *iteration);
         const StoreResult<IterationInfo> info = reader.iteration(*iteration);
-        if (!batches || !info.ok())
-            return CommandLine::runtimeError(err, batches ? info.error : problem);
+        if (!recordedBatches || !info.ok())
+            return CommandLine::runtimeError(err, recordedBatches ? info.error : recordedBatches.error);
+        const QList<QStringList> *batches = &*recordedBatches.value;
         QFile file(recorded);
         const QByteArray code =
             RecordedPolicy::script(*info.value, *batches, QStringLiteral("project %1").arg(QFileInfo(project).fileName())).toUtf8();

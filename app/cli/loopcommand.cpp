@@ -3,6 +3,7 @@
 // evaluator, seeds, budgets) with a policy that never changes.
 #include "dreamcommand.h"
 
+#include "commandline.h"
 #include "dreamoptions.h"
 #include "optionvalues.h"
 
@@ -89,7 +90,6 @@ int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         "deployed at the start, and no dreaming. No dream follows the last round (its version would never run).\n"
         "Prints {runs: [{fixed, iterations: [{iteration, policy_version, cells, best_score, cumulative_calls}]}]}\n"
         "with --json; best_score is the best score of the run so far."));
-    parser.addHelpOption();
     const QCommandLineOption project(QStringLiteral("project"), QStringLiteral("The project file (created when missing)."), QStringLiteral("P"));
     const QCommandLineOption task(QStringLiteral("task"), QStringLiteral("Built-in task or task folder."), QStringLiteral("NAME"));
     const QCommandLineOption iterations(QStringLiteral("iterations"), QStringLiteral("T: iterations (default 3)."), QStringLiteral("T"),
@@ -126,12 +126,10 @@ int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         err << "error: " << message << "\n\n" << parser.helpText();
         return 2;
     };
-    if (!parser.parse(QStringList{QStringLiteral("dreamrsi loop")} + args))
-        return usageError(parser.errorText());
-    if (parser.isSet(QStringLiteral("help"))) {
-        out << parser.helpText();
-        return 0;
-    }
+    if (const std::optional<int> answered = CommandLine::parseOrAnswer(
+            parser, {}, args, [&parser] { return parser.helpText(); }, out,
+            [&](const CommandLine::Problem &problem) { return usageError(problem.message); }))
+        return *answered;
     if (!parser.positionalArguments().isEmpty())
         return usageError(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
     if (!parser.isSet(project) || parser.value(project).isEmpty())
@@ -145,10 +143,10 @@ int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         return usageError(QStringLiteral("--await-approval cannot go with %1: a person approves each dream's proposal")
                               .arg(parser.isSet(fixed) ? QStringLiteral("--fixed (nothing is dreamed)")
                                                        : QStringLiteral("--auto-approve")));
-    QString error;
-    std::optional<DreamOptions> dream = DreamOptions::read(parser, &error, QStringLiteral("dream-agent"), false);
-    if (!dream)
-        return usageError(error);
+    const Result<DreamOptions> read = DreamOptions::read(parser, QStringLiteral("dream-agent"), false);
+    if (!read)
+        return usageError(read.error);
+    const DreamOptions &dream = *read.value;
 
     RoundConfig base;
     base.agent.kind = parser.value(agent);
@@ -173,11 +171,11 @@ int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             return usageError(QStringLiteral("--rounds must be an integer ≥ 1 (got '%1')").arg(parser.value(rounds)));
         base.maxRounds = k;
     }
-    QString valueError;
     if (parser.isSet(beta)) {
-        base.beta = OptionValues::number(QStringLiteral("--beta"), parser.value(beta), 0.0, 1.0, &valueError);
-        if (!base.beta)
-            return usageError(valueError);
+        const Result<double> b = OptionValues::number(QStringLiteral("--beta"), parser.value(beta), 0.0, 1.0);
+        if (!b)
+            return usageError(b.error);
+        base.beta = b.value;
     }
     if (parser.isSet(maxCalls)) {
         const qint64 n = parser.value(maxCalls).toLongLong(&ok);
@@ -186,9 +184,11 @@ int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         base.maxCalls = n;
     }
     if (parser.isSet(maxUsd)) {
-        base.maxUsd = OptionValues::number(QStringLiteral("--max-usd"), parser.value(maxUsd), 0.0, std::numeric_limits<double>::infinity(), &valueError);
-        if (!base.maxUsd)
-            return usageError(valueError);
+        const Result<double> usd = OptionValues::number(QStringLiteral("--max-usd"), parser.value(maxUsd), 0.0,
+                                                        std::numeric_limits<double>::infinity());
+        if (!usd)
+            return usageError(usd.error);
+        base.maxUsd = usd.value;
     }
     base.task = parser.value(task);
     const bool builtinTask = TaskRegistry::names().contains(base.task);
@@ -197,7 +197,7 @@ int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
                               .arg(base.task, TaskRegistry::names().join(QStringLiteral(", "))));
     if (!builtinTask)
         base.task = QFileInfo(base.task).absoluteFilePath();
-    const quint64 seed0 = dream->settings.seed;
+    const quint64 seed0 = dream.settings.seed;
     const bool isFixed = parser.isSet(fixed);
 
     const Result<std::shared_ptr<DiscoveryAgent>> made = RoundSession::makeAgent(base, base.task);
@@ -208,11 +208,12 @@ int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     const std::shared_ptr<DiscoveryAgent> discovery = *made.value;
     std::shared_ptr<PolicyDeveloper> developer;
     if (!isFixed) {
-        developer = dream->createDeveloper(&error);
-        if (!developer) {
-            err << "error: dream agent " << dream->agentKind << ": " << error << '\n';
+        const Result<std::shared_ptr<PolicyDeveloper>> made = dream.createDeveloper();
+        if (!made) {
+            err << "error: dream agent " << dream.agentKind << ": " << made.error << '\n';
             return 1;
         }
+        developer = *made.value;
     }
 
     ProjectStore store;
@@ -236,7 +237,7 @@ int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     LoopSettings settings;
     settings.round = base;
     settings.round.seed = seed0;
-    settings.dream = dream->settings;
+    settings.dream = dream.settings;
     settings.iterations = t;
     settings.fixed = isFixed;
     settings.autoApprove = parser.isSet(autoApprove);
@@ -259,7 +260,7 @@ int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         QJsonObject run = runs.at(0).toObject();
         run.insert(QStringLiteral("task"), base.task);
         run.insert(QStringLiteral("agent"), base.agent.kind);
-        run.insert(QStringLiteral("dream_agent"), isFixed ? QJsonValue(QJsonValue::Null) : QJsonValue(dream->agentKind));
+        run.insert(QStringLiteral("dream_agent"), isFixed ? QJsonValue(QJsonValue::Null) : QJsonValue(dream.agentKind));
         run.insert(QStringLiteral("seed"), double(seed0));
         runs[0] = run;
         result.insert(QStringLiteral("runs"), runs);

@@ -152,7 +152,6 @@ int runProjectConfigCommand(const QStringList &args, QTextStream &out, QTextStre
     const QString path = parser.positionalArguments().constFirst();
 
     Change change;
-    QString why;
     if (parser.isSet(workers)) {
         bool ok = false;
         const int w = parser.value(workers).toInt(&ok);
@@ -161,17 +160,17 @@ int runProjectConfigCommand(const QStringList &args, QTextStream &out, QTextStre
         change.overrides.workers = w;
     }
     if (parser.isSet(lambda)) {
-        const auto l = OptionValues::number(QStringLiteral("--lambda"), parser.value(lambda), 0.0,
-                                            std::numeric_limits<double>::infinity(), &why);
+        const Result<double> l = OptionValues::number(QStringLiteral("--lambda"), parser.value(lambda), 0.0,
+                                                      std::numeric_limits<double>::infinity());
         if (!l)
-            return usageError(err, why);
-        change.overrides.lambda = *l;
+            return usageError(err, l.error);
+        change.overrides.lambda = *l.value;
     }
     if (parser.isSet(betas)) {
-        const auto list = OptionValues::betas(QStringLiteral("--betas"), parser.value(betas), &why);
+        const Result<QList<double>> list = OptionValues::betas(QStringLiteral("--betas"), parser.value(betas));
         if (!list)
-            return usageError(err, why);
-        change.overrides.betas = *list;
+            return usageError(err, list.error);
+        change.overrides.betas = *list.value;
     }
     if (parser.isSet(rounds)) {
         const QString k = parser.value(rounds).trimmed();

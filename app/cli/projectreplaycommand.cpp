@@ -85,19 +85,18 @@ int runProjectReplayCommand(const QStringList &args, QTextStream &out, QTextStre
             return bad(workers);
         request.overrides.workers = w;
     }
-    QString why;
     if (parser.isSet(lambda)) {
-        const auto l = OptionValues::number(QStringLiteral("--lambda"), parser.value(lambda), 0.0,
-                                            std::numeric_limits<double>::infinity(), &why);
+        const Result<double> l = OptionValues::number(QStringLiteral("--lambda"), parser.value(lambda), 0.0,
+                                                      std::numeric_limits<double>::infinity());
         if (!l)
             return bad(lambda);
-        request.overrides.lambda = *l;
+        request.overrides.lambda = *l.value;
     }
     if (parser.isSet(betas)) {
-        const auto list = OptionValues::betas(QStringLiteral("--betas"), parser.value(betas), &why);
+        const Result<QList<double>> list = OptionValues::betas(QStringLiteral("--betas"), parser.value(betas));
         if (!list)
             return bad(betas);
-        request.overrides.betas = *list;
+        request.overrides.betas = *list.value;
     }
     if (parser.isSet(rounds)) {
         const int k = parser.value(rounds).toInt(&ok);

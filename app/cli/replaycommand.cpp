@@ -163,22 +163,24 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
     if (request.worldPaths.isEmpty() || request.policyArgument.isEmpty())
         return usageError(err, QStringLiteral("at least one --world and a --policy are required"));
 
-    QString error;
-    std::optional<PolicySpec> spec = PolicySpec::fromArgument(request.policyArgument, &error);
+    Result<PolicySpec> parsed = PolicySpec::fromArgument(request.policyArgument);
     std::unique_ptr<Policy> checked;
-    if (spec) {
-        spec->setTimeLimitMs(request.timeLimitMs);
-        spec->setRandomSeed(request.seed);
+    if (parsed) {
+        parsed.value->setTimeLimitMs(request.timeLimitMs);
+        parsed.value->setRandomSeed(request.seed);
         // Fail early and clearly on a script that does not compile; the
         // policy made to find out replays on this thread.
-        checked = spec->create(&error);
-        if (!checked)
-            spec.reset();
-    }
-    if (!spec) {
-        err << "error: " << error << '\n';
+        Result<std::unique_ptr<Policy>> compiled = parsed.value->create();
+        if (!compiled) {
+            err << "error: " << compiled.error << '\n';
+            return 1;
+        }
+        checked = std::move(*compiled.value);
+    } else {
+        err << "error: " << parsed.error << '\n';
         return 1;
     }
+    const std::optional<PolicySpec> &spec = parsed.value;
     ReplayOptions replay = request.replay;
     replay.trace = !request.printing.tracePath.isEmpty();
     ReplayEngine::Progress progress;
@@ -196,8 +198,7 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
     if (request.printing.json)
         worldEntries->resize(request.worldPaths.size());
     QByteArray *entries = request.printing.json ? worldEntries->data() : nullptr;
-    QString readError;
-    std::shared_ptr<ReplayResult> result;
+    Result<ReplayResult> replayed;
     if (!replay.trace && CompactReplay::handles(*spec)) {
         // A built-in policy, no trace: the compact path (same results, a fraction of the work).
         CompactReplay::SweepDone written;
@@ -207,8 +208,7 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
                 entries[index] = ReplayJson::sweepToIndentedJson(sweep, world, revealed);
             };
         }
-        result = std::make_shared<ReplayResult>(
-            CompactReplay::runFiles(request.worldPaths, *spec, replay, &readError, written, progress));
+        replayed = CompactReplay::runFiles(request.worldPaths, *spec, replay, written, progress);
     } else {
         ReplayEngine::SweepDone written;
         if (entries) {
@@ -216,13 +216,13 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
                 entries[world] = ReplayJson::sweepToIndentedJson(sweep);
             };
         }
-        result = std::make_shared<ReplayResult>(
-            ReplayEngine::runFiles(request.worldPaths, *spec, replay, &readError, written, progress, std::move(checked)));
+        replayed = ReplayEngine::runFiles(request.worldPaths, *spec, replay, written, progress, std::move(checked));
     }
-    if (!readError.isEmpty()) {
-        err << "error: " << readError << '\n';
+    if (!replayed) {
+        err << "error: " << replayed.error << '\n';
         return 1;
     }
+    auto result = std::make_shared<ReplayResult>(std::move(*replayed.value));
     const int rc = printReplayResult(*result, request.printing, out, err, request.printing.json ? worldEntries.get() : nullptr);
     CommandLine::keepUntilExit(std::move(result));
     CommandLine::keepUntilExit(std::move(worldEntries));

@@ -194,16 +194,18 @@ int runRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             return usageError(err, QStringLiteral("--seed must be a non-negative integer, not '%1'").arg(parser.value(seed)));
     }
     config.agent.seed = config.seed;
-    QString valueError;
     if (parser.isSet(beta)) {
-        config.beta = OptionValues::number(QStringLiteral("--beta"), parser.value(beta), 0.0, 1.0, &valueError);
-        if (!config.beta)
-            return usageError(err, valueError);
+        const Result<double> b = OptionValues::number(QStringLiteral("--beta"), parser.value(beta), 0.0, 1.0);
+        if (!b)
+            return usageError(err, b.error);
+        config.beta = b.value;
     }
     if (parser.isSet(maxUsd)) {
-        config.maxUsd = OptionValues::number(QStringLiteral("--max-usd"), parser.value(maxUsd), 0.0, std::numeric_limits<double>::infinity(), &valueError);
-        if (!config.maxUsd)
-            return usageError(err, valueError);
+        const Result<double> usd = OptionValues::number(QStringLiteral("--max-usd"), parser.value(maxUsd), 0.0,
+                                                        std::numeric_limits<double>::infinity());
+        if (!usd)
+            return usageError(err, usd.error);
+        config.maxUsd = usd.value;
     }
     if (config.resume != 0 && !parser.isSet(workers))
         config.workers = 0; // the iteration's own W

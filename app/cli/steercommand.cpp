@@ -45,36 +45,29 @@ int usageError(QTextStream &err, const QString &message)
 
 } // namespace
 
-std::optional<SteeringAck> sendSteeringRequest(const QString &projectPath, SteeringRequest request, const QString &kind,
-                                               double timeoutS, QString *refusal)
+Result<SteeringAck> sendSteeringRequest(const QString &projectPath, SteeringRequest request, const QString &kind,
+                                        double timeoutS)
 {
-    if (const QString why = SteeringInbox::whyNotAccepting(projectPath, kind); !why.isEmpty()) {
-        *refusal = why;
-        return std::nullopt;
-    }
-    if (const Result<Done> submitted = SteeringInbox::submit(projectPath, &request); !submitted.ok()) {
-        *refusal = submitted.error;
-        return std::nullopt;
-    }
+    using Answer = Result<SteeringAck>;
+    if (const QString why = SteeringInbox::whyNotAccepting(projectPath, kind); !why.isEmpty())
+        return Answer::failure(why);
+    if (const Result<Done> submitted = SteeringInbox::submit(projectPath, &request); !submitted.ok())
+        return submitted.failureAs<SteeringAck>();
     QDeadlineTimer deadline = timeoutS > 0 ? QDeadlineTimer(qint64(timeoutS * 1000.0)) : QDeadlineTimer(QDeadlineTimer::Forever);
     int sleeps = 0;
     for (;;) {
         if (std::optional<SteeringAck> ack = SteeringInbox::takeAck(projectPath, request.id))
-            return ack;
+            return Answer::success(std::move(*ack));
         // Every second: is anybody still there to answer?
         const bool gone = (++sleeps % 20 == 0) && !SteeringInbox::whyNotAccepting(projectPath, kind).isEmpty();
         if (gone || deadline.hasExpired()) {
-            if (SteeringInbox::withdraw(projectPath, request.id)) {
-                *refusal = gone ? QStringLiteral("the round ended before answering; the request was taken back")
-                                : QStringLiteral("no answer within %1 s; the request was taken back").arg(timeoutS);
-                return std::nullopt;
-            }
+            if (SteeringInbox::withdraw(projectPath, request.id))
+                return Answer::failure(gone ? QStringLiteral("the round ended before answering; the request was taken back")
+                                            : QStringLiteral("no answer within %1 s; the request was taken back").arg(timeoutS));
             // Taken already: the answer is being written.
             deadline = QDeadlineTimer(5000);
-            if (gone && sleeps > 200) {
-                *refusal = QStringLiteral("the round ended before answering");
-                return std::nullopt;
-            }
+            if (gone && sleeps > 200)
+                return Answer::failure(QStringLiteral("the round ended before answering"));
         }
         QThread::msleep(50);
     }
@@ -151,12 +144,12 @@ int runSteerCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         err << "dreamrsi steer: no project " << path << '\n';
         return 1;
     }
-    QString refusal;
-    const std::optional<SteeringAck> ack = sendSteeringRequest(path, request, QStringLiteral("round"), timeoutS, &refusal);
-    if (!ack) {
-        err << "dreamrsi steer: " << refusal << '\n';
+    const Result<SteeringAck> answer = sendSteeringRequest(path, request, QStringLiteral("round"), timeoutS);
+    if (!answer) {
+        err << "dreamrsi steer: " << answer.error << '\n';
         return 1;
     }
+    const std::optional<SteeringAck> &ack = answer.value;
     if (!ack->applied) {
         err << "dreamrsi steer: refused: " << ack->message << '\n';
         return 1;

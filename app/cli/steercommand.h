@@ -17,9 +17,9 @@ int runSteerCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 /// Sends `request` to the process holding `projectPath` and waits for the
 /// answer (`timeoutS` ≤ 0: as long as that process runs and accepts
 /// requests). `kind` is the live kind the request is for ("round" or
-/// "approval"). Nothing, with *refusal, when no such process accepts
-/// requests or it ended before answering; the answer otherwise.
-std::optional<SteeringAck> sendSteeringRequest(const QString &projectPath, SteeringRequest request,
-                                               const QString &kind, double timeoutS, QString *refusal);
+/// "approval"). The answer; a failure saying why when no such process
+/// accepts requests or it ended before answering.
+Result<SteeringAck> sendSteeringRequest(const QString &projectPath, SteeringRequest request, const QString &kind,
+                                        double timeoutS);
 
 } // namespace dreamrsi

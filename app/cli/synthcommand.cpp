@@ -89,9 +89,8 @@ int runSynthCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         const DiscoveryTree tree = SynthWorld::generate(params);
         const QString path = QDir(outDir).filePath(
             QStringLiteral("synth-%1-%2-%3.json").arg(params.regime).arg(firstSeed).arg(i, 4, 10, QLatin1Char('0')));
-        QString error;
-        if (!TreeJson::writeFile(tree, path, &error)) {
-            err << "error: " << error << '\n';
+        if (const Result<Done> written = TreeJson::writeFile(tree, path); !written) {
+            err << "error: " << written.error << '\n';
             return 1;
         }
         out << path << ": " << tree.cellCount() << " cells, S = " << QString::number(tree.bestEffectiveScore(), 'g', 6)

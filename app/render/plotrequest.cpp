@@ -32,9 +32,8 @@ bool writeData(const QString &dataPath, const FigureTable &data, QTextStream &ou
 {
     if (dataPath.isEmpty())
         return true;
-    QString error;
-    if (!FigureExport::writeText(dataPath, data.toCsv(), &error)) {
-        err << "dreamrsi plot: " << error << '\n';
+    if (const Result<Done> written = FigureExport::writeText(dataPath, data.toCsv()); !written) {
+        err << "dreamrsi plot: " << written.error << '\n';
         return false;
     }
     out << dataPath << '\n';
@@ -84,16 +83,17 @@ int writeProgress(const QStringList &projects, const QStringList &labels, const 
     plot.resize(FigureExport::logicalSize(options.sizeMm).toSize());
     ProgressPlot::populate(&plot, curves, false);
     options.title = QStringLiteral("Progress");
-    QString error;
-    if (!FigureExport::write(outPath, options, FigureLayout::painterFor(&plot), &error)) {
-        err << "dreamrsi plot: " << error << '\n';
+    Result<Done> written = FigureExport::write(outPath, options, FigureLayout::painterFor(&plot));
+    if (!written) {
+        err << "dreamrsi plot: " << written.error << '\n';
         return 1;
     }
     out << outPath << '\n';
     const FigureTable table = ProgressPlot::table(curves);
     const QString tablePath = FigureExport::captionTablePath(outPath);
-    if (!FigureExport::writeText(tablePath, table.toLatex(), &error)) {
-        err << "dreamrsi plot: " << error << '\n';
+    written = FigureExport::writeText(tablePath, table.toLatex());
+    if (!written) {
+        err << "dreamrsi plot: " << written.error << '\n';
         return 1;
     }
     out << tablePath << '\n' << table.toText();
@@ -114,16 +114,17 @@ int writeSimulation(const QString &path, const QString &outPath, FigureExport::O
     plot.resize(FigureExport::logicalSize(options.sizeMm).toSize());
     SimulationPlot::populate(&plot, *curves.value, false);
     options.title = QStringLiteral("Counterfactual loop");
-    QString error;
-    if (!FigureExport::write(outPath, options, FigureLayout::painterFor(&plot), &error)) {
-        err << "dreamrsi plot: " << error << '\n';
+    Result<Done> written = FigureExport::write(outPath, options, FigureLayout::painterFor(&plot));
+    if (!written) {
+        err << "dreamrsi plot: " << written.error << '\n';
         return 1;
     }
     out << outPath << '\n';
     const FigureTable table = SimulationPlot::table(*curves.value);
     const QString tablePath = FigureExport::captionTablePath(outPath);
-    if (!FigureExport::writeText(tablePath, table.toLatex(), &error)) {
-        err << "dreamrsi plot: " << error << '\n';
+    written = FigureExport::writeText(tablePath, table.toLatex());
+    if (!written) {
+        err << "dreamrsi plot: " << written.error << '\n';
         return 1;
     }
     out << tablePath << '\n' << table.toText();
@@ -204,12 +205,12 @@ int writePlot(const PlotRequest &request, QTextStream &out, QTextStream &err)
             in.versions = ReplayJobs::builtinVersions();
         } else {
             for (const QString &n : versionNames) {
-                QString error;
-                const auto spec = PolicySpec::fromArgument(n, &error);
-                if (!spec) {
-                    err << "dreamrsi plot: " << error << '\n';
+                const Result<PolicySpec> parsed = PolicySpec::fromArgument(n);
+                if (!parsed) {
+                    err << "dreamrsi plot: " << parsed.error << '\n';
                     return 1;
                 }
+                const std::optional<PolicySpec> &spec = parsed.value;
                 PolicyVersion pv;
                 pv.name = n;
                 pv.code = spec->kind() == PolicySpec::Kind::Script ? spec->source() : QString();
@@ -229,19 +230,18 @@ int writePlot(const PlotRequest &request, QTextStream &out, QTextStream &err)
     }
     int selected = 0;
     if (!select.isEmpty()) {
-        QString why;
-        selected = selectWorld(in.worlds, select, &why);
-        if (selected < 0) {
-            err << "dreamrsi plot: " << why << '\n';
+        const Result<int> chosen = selectWorld(in.worlds, select);
+        if (!chosen) {
+            err << "dreamrsi plot: " << chosen.error << '\n';
             return 1;
         }
+        selected = *chosen.value;
     }
     QList<ReplayWorld> worlds;
     for (const WorldEntry &w : std::as_const(in.worlds))
         worlds.append({w.name, w.tree});
 
-    QString error;
-    bool written = false;
+    Result<Done> written = Result<Done>::failure(QStringLiteral("nothing was drawn"));
     FigureTable table; // the numbers the figure's compact legend leaves out
     FigureTable data;  // every plotted number, for --data
     if (kind == QLatin1String("tree")) {
@@ -249,8 +249,8 @@ int writePlot(const PlotRequest &request, QTextStream &out, QTextStream &err)
         TreeRenderer renderer;
         renderer.setTree(in.worlds.at(selected).tree);
         options.title = in.worlds.at(selected).name;
-        written = FigureExport::write(outPath, options, [&renderer](QPainter &p, const QRectF &area) { renderer.paintFigure(p, area); },
-                                      &error);
+        written = FigureExport::write(outPath, options,
+                                      [&renderer](QPainter &p, const QRectF &area) { renderer.paintFigure(p, area); });
     } else {
         if (in.versions.isEmpty()) {
             err << "dreamrsi plot: no policy versions to plot\n";
@@ -297,17 +297,17 @@ int writePlot(const PlotRequest &request, QTextStream &out, QTextStream &err)
             data = FigureData::anytime(series);
             options.title = QStringLiteral("Anytime curves: %1").arg(in.worlds.at(selected).name);
         }
-        written = FigureExport::write(outPath, options, FigureLayout::painterFor(&plot), &error);
+        written = FigureExport::write(outPath, options, FigureLayout::painterFor(&plot));
     }
     if (!written) {
-        err << "dreamrsi plot: " << error << '\n';
+        err << "dreamrsi plot: " << written.error << '\n';
         return 1;
     }
     out << outPath << '\n';
     if (!table.isEmpty()) {
         const QString tablePath = FigureExport::captionTablePath(outPath);
-        if (!FigureExport::writeText(tablePath, table.toLatex(), &error)) {
-            err << "dreamrsi plot: " << error << '\n';
+        if (const Result<Done> tableWritten = FigureExport::writeText(tablePath, table.toLatex()); !tableWritten) {
+            err << "dreamrsi plot: " << tableWritten.error << '\n';
             return 1;
         }
         out << tablePath << '\n' << table.toText();

@@ -10,6 +10,8 @@
 // `cancel` is polled: when it turns true the call returns within ~100 ms
 // with an outcome whose `cancelled` is set.
 
+#include "base/result.h"
+
 #include <QList>
 #include <QString>
 #include <QStringList>

@@ -29,37 +29,33 @@ QStringList discoveryAgentKinds()
             QStringLiteral("gemini"), QStringLiteral("command")};
 }
 
-std::unique_ptr<DiscoveryAgent> createDiscoveryAgent(const AgentConfig &config, const QString &task, QString *error)
+Result<std::unique_ptr<DiscoveryAgent>> createDiscoveryAgent(const AgentConfig &config, const QString &task)
 {
     const QString &kind = config.kind;
     if (kind == QLatin1String("builtin"))
-        return createBuiltinAgent(config, task, error);
+        return createBuiltinAgent(config, task);
     if (isHttpKind(kind)) {
-        std::shared_ptr<ChatModel> model = createHttpChatModel(config, error);
+        Result<std::unique_ptr<ChatModel>> model = createHttpChatModel(config);
         if (!model)
-            return nullptr;
-        return createChatDiscoveryAgent(std::move(model), config, error);
+            return model.failureAs<std::unique_ptr<DiscoveryAgent>>();
+        return createChatDiscoveryAgent(std::move(*model.value), config);
     }
     if (kind == QLatin1String("command"))
-        return createCommandAgent(config, error);
-    if (error)
-        *error = unknown(kind);
-    return nullptr;
+        return createCommandAgent(config);
+    return Result<std::unique_ptr<DiscoveryAgent>>::failure(unknown(kind));
 }
 
-std::unique_ptr<ChatModel> createChatModel(const AgentConfig &config, QString *error)
+Result<std::unique_ptr<ChatModel>> createChatModel(const AgentConfig &config)
 {
     const QString &kind = config.kind;
     if (isHttpKind(kind))
-        return createHttpChatModel(config, error);
+        return createHttpChatModel(config);
     if (kind == QLatin1String("command"))
-        return createCommandChatModel(config, error);
-    if (error)
-        *error = kind == QLatin1String("builtin")
-                     ? QStringLiteral("the built-in agent writes programs, not chat answers; "
-                                      "for dreaming without a key use the built-in policy improver")
-                     : unknown(kind);
-    return nullptr;
+        return createCommandChatModel(config);
+    return Result<std::unique_ptr<ChatModel>>::failure(
+        kind == QLatin1String("builtin") ? QStringLiteral("the built-in agent writes programs, not chat answers; "
+                                                          "for dreaming without a key use the built-in policy improver")
+                                         : unknown(kind));
 }
 
 } // namespace dreamrsi

@@ -380,23 +380,16 @@ QList<std::pair<QString, BuiltinProfile>> builtinTaskProfiles(const QString &tas
     return profiles;
 }
 
-std::unique_ptr<DiscoveryAgent> createBuiltinAgent(const AgentConfig &config, const QString &task,
-                                                   QString *error)
-{
-    return createBuiltinAgent(config, task, error, BuiltinAgentOptions{});
-}
-
-std::unique_ptr<DiscoveryAgent> createBuiltinAgent(const AgentConfig &config, const QString &task,
-                                                   QString *error, BuiltinAgentOptions options)
+Result<std::unique_ptr<DiscoveryAgent>> createBuiltinAgent(const AgentConfig &config, const QString &task,
+                                                           BuiltinAgentOptions options)
 {
     std::unique_ptr<BuiltinStrategy> strategy = strategyForTaskOrFolder(task);
-    if (!strategy) {
-        if (error)
-            *error = QStringLiteral("the built-in agent has no strategy for task '%1' (it knows: %2)")
-                         .arg(task, builtinAgentTasks().join(QStringLiteral(", ")));
-        return nullptr;
-    }
-    return std::make_unique<BuiltinAgent>(config, std::move(strategy), options);
+    if (!strategy)
+        return Result<std::unique_ptr<DiscoveryAgent>>::failure(
+            QStringLiteral("the built-in agent has no strategy for task '%1' (it knows: %2)")
+                .arg(task, builtinAgentTasks().join(QStringLiteral(", "))));
+    return Result<std::unique_ptr<DiscoveryAgent>>::success(
+        std::make_unique<BuiltinAgent>(config, std::move(strategy), options));
 }
 
 } // namespace dreamrsi

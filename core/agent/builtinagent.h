@@ -119,12 +119,9 @@ struct BuiltinAgentOptions
 };
 
 /// The built-in agent for `task`: a built-in task name, or a task folder whose
-/// task.json names a built-in evaluator. Null with `*error` set (naming the
-/// task and the known ones) for any other task.
-std::unique_ptr<DiscoveryAgent> createBuiltinAgent(const AgentConfig &config, const QString &task,
-                                                   QString *error);
-/// The same with settings no user sets (tests turn the mistakes off with them).
-std::unique_ptr<DiscoveryAgent> createBuiltinAgent(const AgentConfig &config, const QString &task,
-                                                   QString *error, BuiltinAgentOptions options);
+/// task.json names a built-in evaluator. For any other task, a failure naming
+/// the task and the known ones.
+Result<std::unique_ptr<DiscoveryAgent>> createBuiltinAgent(const AgentConfig &config, const QString &task,
+                                                           BuiltinAgentOptions options = {});
 
 } // namespace dreamrsi

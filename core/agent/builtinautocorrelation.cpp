@@ -53,11 +53,11 @@ QString warmLiteral(const QJsonValue &output, QString *note)
 {
     if (output.isUndefined())
         return QStringLiteral("None");
-    QString error;
-    const auto heights = AutocorrelationEvaluator::parse(output, &error);
+    const Result<std::vector<double>> parsed = AutocorrelationEvaluator::parse(output);
+    const std::optional<std::vector<double>> &heights = parsed.value;
     if (!heights || heights->empty() || heights->size() > 5000) {
         *note = QStringLiteral("the parent's heights could not be read back (%1)")
-                    .arg(error.isEmpty() ? QStringLiteral("empty or too long") : error);
+                    .arg(parsed.error.isEmpty() ? QStringLiteral("empty or too long") : parsed.error);
         return QStringLiteral("None");
     }
     QStringList values;

@@ -56,11 +56,11 @@ QString warmLiteral(const QJsonValue &output, QString *note)
 {
     if (output.isUndefined())
         return QStringLiteral("None");
-    QString error;
-    const auto circles = CirclePackingEvaluator::parse(output, &error);
+    const Result<QList<CirclePackingEvaluator::Circle>> parsed = CirclePackingEvaluator::parse(output);
+    const std::optional<QList<CirclePackingEvaluator::Circle>> &circles = parsed.value;
     if (!circles || circles->size() != 26) {
         *note = QStringLiteral("the parent's output could not be read back (%1)")
-                    .arg(error.isEmpty() ? QStringLiteral("wrong count") : error);
+                    .arg(parsed.error.isEmpty() ? QStringLiteral("wrong count") : parsed.error);
         return QStringLiteral("None");
     }
     QStringList rows;

@@ -52,11 +52,11 @@ QString warmLiteral(const QJsonValue &output, QString *note, int *spanNeeded)
 {
     if (output.isUndefined())
         return QStringLiteral("None");
-    QString error;
-    const auto elements = SumsDifferencesEvaluator::parse(output, &error);
+    const Result<std::vector<double>> parsed = SumsDifferencesEvaluator::parse(output);
+    const std::optional<std::vector<double>> &elements = parsed.value;
     if (!elements || elements->size() < 2) {
         *note = QStringLiteral("the parent's set could not be read back (%1)")
-                    .arg(error.isEmpty() ? QStringLiteral("fewer than 2 elements") : error);
+                    .arg(parsed.error.isEmpty() ? QStringLiteral("fewer than 2 elements") : parsed.error);
         return QStringLiteral("None");
     }
     std::vector<qint64> values;

@@ -61,21 +61,16 @@ AgentOutcome ChatDiscoveryAgent::propose(const AttemptContext &context, const st
     return outcome;
 }
 
-std::unique_ptr<DiscoveryAgent> createChatDiscoveryAgent(std::shared_ptr<ChatModel> model, const AgentConfig &config,
-                                                         QString *error)
+Result<std::unique_ptr<DiscoveryAgent>> createChatDiscoveryAgent(std::shared_ptr<ChatModel> model,
+                                                                 const AgentConfig &config)
 {
-    if (!model) {
-        if (error)
-            *error = QStringLiteral("no chat model for the discovery agent");
-        return nullptr;
-    }
+    using Made = Result<std::unique_ptr<DiscoveryAgent>>;
+    if (!model)
+        return Made::failure(QStringLiteral("no chat model for the discovery agent"));
     Result<ExplorationPrompt> prompt = ExplorationPrompt::load(config);
-    if (!prompt.ok()) {
-        if (error)
-            *error = prompt.error;
-        return nullptr;
-    }
-    return std::make_unique<ChatDiscoveryAgent>(std::move(model), config, std::move(*prompt.value));
+    if (!prompt.ok())
+        return prompt.failureAs<std::unique_ptr<DiscoveryAgent>>();
+    return Made::success(std::make_unique<ChatDiscoveryAgent>(std::move(model), config, std::move(*prompt.value)));
 }
 
 } // namespace dreamrsi

@@ -35,9 +35,9 @@ private:
     ExplorationPrompt m_prompt;
 };
 
-/// The factory entry of agentfactory.cpp. Null with `*error` when the model
-/// is null or the prompt override cannot be read.
-std::unique_ptr<DiscoveryAgent> createChatDiscoveryAgent(std::shared_ptr<ChatModel> model, const AgentConfig &config,
-                                                         QString *error);
+/// The factory entry of agentfactory.cpp. A failure when the model is null
+/// or the prompt override cannot be read.
+Result<std::unique_ptr<DiscoveryAgent>> createChatDiscoveryAgent(std::shared_ptr<ChatModel> model,
+                                                                 const AgentConfig &config);
 
 } // namespace dreamrsi

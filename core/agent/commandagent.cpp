@@ -158,36 +158,30 @@ AgentOutcome CommandAgent::propose(const AttemptContext &context, const std::ato
     return outcome;
 }
 
-std::unique_ptr<DiscoveryAgent> createCommandAgent(const AgentConfig &given, QString *error)
+Result<std::unique_ptr<DiscoveryAgent>> createCommandAgent(const AgentConfig &given)
 {
-    if (given.command.trimmed().isEmpty()) {
-        if (error)
-            *error = QStringLiteral("the command agent needs a command (--command \"...\" or --command preset:NAME)");
-        return nullptr;
-    }
-    AgentConfig config = given;
-    if (!resolveCommandPreset(&config.command, &config.allowedEnvironment, error))
-        return nullptr;
-    Result<ExplorationPrompt> prompt = ExplorationPrompt::load(config);
-    if (!prompt.ok()) {
-        if (error)
-            *error = prompt.error;
-        return nullptr;
-    }
-    return std::make_unique<CommandAgent>(config, std::move(*prompt.value));
+    using Made = Result<std::unique_ptr<DiscoveryAgent>>;
+    if (given.command.trimmed().isEmpty())
+        return Made::failure(QStringLiteral("the command agent needs a command (--command \"...\" or --command preset:NAME)"));
+    Result<AgentConfig> config = resolveCommandPreset(given);
+    if (!config)
+        return config.failureAs<std::unique_ptr<DiscoveryAgent>>();
+    Result<ExplorationPrompt> prompt = ExplorationPrompt::load(*config.value);
+    if (!prompt.ok())
+        return prompt.failureAs<std::unique_ptr<DiscoveryAgent>>();
+    return Made::success(std::make_unique<CommandAgent>(*config.value, std::move(*prompt.value)));
 }
 
-std::unique_ptr<ChatModel> createCommandChatModel(const AgentConfig &given, QString *error)
+Result<std::unique_ptr<ChatModel>> createCommandChatModel(const AgentConfig &given)
 {
-    if (given.command.trimmed().isEmpty()) {
-        if (error)
-            *error = QStringLiteral("the command chat model needs a command (--command \"...\" or --command preset:NAME)");
-        return nullptr;
-    }
-    AgentConfig config = given;
-    if (!resolveCommandPreset(&config.command, &config.allowedEnvironment, error))
-        return nullptr;
-    return std::make_unique<CommandChatModel>(config);
+    using Made = Result<std::unique_ptr<ChatModel>>;
+    if (given.command.trimmed().isEmpty())
+        return Made::failure(
+            QStringLiteral("the command chat model needs a command (--command \"...\" or --command preset:NAME)"));
+    Result<AgentConfig> config = resolveCommandPreset(given);
+    if (!config)
+        return config.failureAs<std::unique_ptr<ChatModel>>();
+    return Made::success(std::make_unique<CommandChatModel>(*config.value));
 }
 
 } // namespace dreamrsi

@@ -44,10 +44,10 @@ private:
 
 /// The factory entries of agentfactory.cpp. A command `preset:NAME` is that
 /// preset's command with its variables added to the allowed environment
-/// (commandagentpresets.h). Null with `*error` when the command is empty,
-/// names no preset, or the prompt override cannot be read.
-std::unique_ptr<DiscoveryAgent> createCommandAgent(const AgentConfig &config, QString *error);
+/// (commandagentpresets.h). A failure when the command is empty, names no
+/// preset, or the prompt override cannot be read.
+Result<std::unique_ptr<DiscoveryAgent>> createCommandAgent(const AgentConfig &config);
 /// A chat model answering on the command's stdout (see CommandChatModel).
-std::unique_ptr<ChatModel> createCommandChatModel(const AgentConfig &config, QString *error);
+Result<std::unique_ptr<ChatModel>> createCommandChatModel(const AgentConfig &config);
 
 } // namespace dreamrsi

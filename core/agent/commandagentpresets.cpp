@@ -59,30 +59,30 @@ CommandAgentPreset commandAgentPreset(const QString &name)
     return {};
 }
 
-bool resolveCommandPreset(QString *command, QStringList *allowedEnvironment, QString *error)
+Result<AgentConfig> resolveCommandPreset(AgentConfig config)
 {
-    const QString text = command->trimmed();
+    const QString text = config.command.trimmed();
     if (!text.startsWith(QLatin1String(commandPresetPrefix)))
-        return true;
+        return Result<AgentConfig>::success(std::move(config));
     const QString name = text.mid(qsizetype(sizeof(commandPresetPrefix)) - 1).trimmed();
     const CommandAgentPreset preset = commandAgentPreset(name);
     if (preset.name.isEmpty()) {
         QStringList known;
         for (const CommandAgentPreset &p : commandAgentPresets())
             known << QLatin1String(commandPresetPrefix) + p.name;
-        if (error)
-            *error = QStringLiteral("unknown command preset '%1' (known: %2)").arg(name, known.join(QStringLiteral(", ")));
-        return false;
+        return Result<AgentConfig>::failure(
+            QStringLiteral("unknown command preset '%1' (known: %2)").arg(name, known.join(QStringLiteral(", "))));
     }
-    *command = preset.command;
+    config.command = preset.command;
+    QStringList &allowed = config.allowedEnvironment;
     for (const QString &entry : preset.allowedEnvironment) {
         const QString entryName = entry.section(u'=', 0, 0);
-        const bool given = std::any_of(allowedEnvironment->cbegin(), allowedEnvironment->cend(),
+        const bool given = std::any_of(allowed.cbegin(), allowed.cend(),
                                        [&](const QString &e) { return e.section(u'=', 0, 0) == entryName; });
         if (!given)
-            allowedEnvironment->append(entry);
+            allowed.append(entry);
     }
-    return true;
+    return Result<AgentConfig>::success(std::move(config));
 }
 
 } // namespace dreamrsi

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "agent.h"
+
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -30,10 +32,10 @@ CommandAgentPreset commandAgentPreset(const QString &name);
 /// A command written `preset:NAME` (the command agent's way to use a
 /// preset from the command line or the launch dialog) names a preset.
 inline constexpr char commandPresetPrefix[] = "preset:";
-/// Resolves `preset:NAME` in `*command`: the preset's command replaces it
-/// and the preset's variables are added to `*allowedEnvironment` (those
-/// already there stay). Any other command is left alone. False, with
-/// `*error` naming the known presets, for an unknown name.
-bool resolveCommandPreset(QString *command, QStringList *allowedEnvironment, QString *error);
+/// `config` with `preset:NAME` in its command resolved: the preset's command
+/// replaces it and the preset's variables are added to the allowed
+/// environment (those already there stay). Any other command is left alone.
+/// A failure naming the known presets for an unknown name.
+Result<AgentConfig> resolveCommandPreset(AgentConfig config);
 
 } // namespace dreamrsi

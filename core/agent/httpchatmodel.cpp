@@ -321,13 +321,9 @@ std::optional<HttpProviderInfo> httpProviderInfo(const QString &kind)
     return std::nullopt;
 }
 
-std::unique_ptr<HttpChatModel> HttpChatModel::create(const AgentConfig &config, QString *error)
+Result<std::unique_ptr<HttpChatModel>> HttpChatModel::create(const AgentConfig &config)
 {
-    auto fail = [&](const QString &message) -> std::unique_ptr<HttpChatModel> {
-        if (error)
-            *error = message;
-        return nullptr;
-    };
+    auto fail = [](const QString &message) { return Result<std::unique_ptr<HttpChatModel>>::failure(message); };
     const auto info = httpProviderInfo(config.kind);
     if (!info)
         return fail(QStringLiteral("'%1' is not an HTTP provider (expected openai, anthropic or gemini)").arg(config.kind));
@@ -369,7 +365,7 @@ std::unique_ptr<HttpChatModel> HttpChatModel::create(const AgentConfig &config, 
     if (key.contains(u'\n') || key.contains(u'\r'))
         return fail(QStringLiteral("the API key for %1 contains a line break").arg(info->kind));
     model->m_key = key;
-    return model;
+    return Result<std::unique_ptr<HttpChatModel>>::success(std::move(model));
 }
 
 QByteArray HttpChatModel::requestBody(const ChatRequest &request) const
@@ -605,9 +601,12 @@ ChatResponse HttpChatModel::complete(const ChatRequest &request, const std::atom
     }
 }
 
-std::unique_ptr<ChatModel> createHttpChatModel(const AgentConfig &config, QString *error)
+Result<std::unique_ptr<ChatModel>> createHttpChatModel(const AgentConfig &config)
 {
-    return HttpChatModel::create(config, error);
+    Result<std::unique_ptr<HttpChatModel>> model = HttpChatModel::create(config);
+    if (!model)
+        return model.failureAs<std::unique_ptr<ChatModel>>();
+    return Result<std::unique_ptr<ChatModel>>::success(std::move(*model.value));
 }
 
 } // namespace dreamrsi

@@ -50,9 +50,9 @@ std::optional<HttpProviderInfo> httpProviderInfo(const QString &kind);
 class HttpChatModel final : public ChatModel
 {
 public:
-    /// Null with `*error` for an unknown kind, a malformed base URL or a
-    /// missing key where one is needed (naming the environment variable).
-    static std::unique_ptr<HttpChatModel> create(const AgentConfig &config, QString *error);
+    /// A failure for an unknown kind, a malformed base URL or a missing key
+    /// where one is needed (naming the environment variable).
+    static Result<std::unique_ptr<HttpChatModel>> create(const AgentConfig &config);
 
     QString kind() const override { return m_info.kind; }
     QString model() const override { return m_model; }
@@ -77,6 +77,6 @@ private:
 };
 
 /// The factory entry of agentfactory.cpp: HttpChatModel::create for openai | anthropic | gemini.
-std::unique_ptr<ChatModel> createHttpChatModel(const AgentConfig &config, QString *error);
+Result<std::unique_ptr<ChatModel>> createHttpChatModel(const AgentConfig &config);
 
 } // namespace dreamrsi

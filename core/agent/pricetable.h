@@ -1,6 +1,6 @@
 #pragma once
 
-#include "model/result.h"
+#include "base/result.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -22,8 +22,9 @@ QString AutocorrelationEvaluator::summary() const
     return QStringLiteral("third autocorrelation inequality: minimise C3 = 2n·max|a*a|/(Σa)² (score 1/C3)");
 }
 
-std::optional<std::vector<double>> AutocorrelationEvaluator::parse(const QJsonValue &output, QString *error)
+Result<std::vector<double>> AutocorrelationEvaluator::parse(const QJsonValue &output)
 {
+    using Parsed = Result<std::vector<double>>;
     QJsonArray values;
     if (output.isArray()) {
         values = output.toArray();
@@ -35,24 +36,19 @@ std::optional<std::vector<double>> AutocorrelationEvaluator::parse(const QJsonVa
                 break;
             }
         }
-        if (values.isEmpty() && !o.value(QStringLiteral("heights")).isArray()) {
-            *error = QStringLiteral("expected [a1, …, an] or {\"heights\": […]}");
-            return std::nullopt;
-        }
+        if (values.isEmpty() && !o.value(QStringLiteral("heights")).isArray())
+            return Parsed::failure(QStringLiteral("expected [a1, …, an] or {\"heights\": […]}"));
     } else {
-        *error = QStringLiteral("expected [a1, …, an] or {\"heights\": […]}");
-        return std::nullopt;
+        return Parsed::failure(QStringLiteral("expected [a1, …, an] or {\"heights\": […]}"));
     }
     std::vector<double> heights;
     heights.reserve(size_t(values.size()));
     for (qsizetype i = 0; i < values.size(); ++i) {
-        if (!values.at(i).isDouble()) {
-            *error = QStringLiteral("height %1 is not a number").arg(i);
-            return std::nullopt;
-        }
+        if (!values.at(i).isDouble())
+            return Parsed::failure(QStringLiteral("height %1 is not a number").arg(i));
         heights.push_back(values.at(i).toDouble());
     }
-    return heights;
+    return Parsed::success(std::move(heights));
 }
 
 EvaluationResult AutocorrelationEvaluator::score(const std::vector<double> &a)
@@ -99,11 +95,10 @@ EvaluationResult AutocorrelationEvaluator::evaluate(const EvaluationContext &con
     const CandidateProgram::Output out = CandidateProgram::runForJson(context);
     if (out.failure)
         return *out.failure;
-    QString error;
-    const auto heights = parse(out.json, &error);
+    const Result<std::vector<double>> heights = parse(out.json);
     if (!heights)
-        return EvaluationResult::failure(FailClass::Correctness, QStringLiteral("bad C3 output: ") + error);
-    EvaluationResult r = score(*heights);
+        return EvaluationResult::failure(FailClass::Correctness, QStringLiteral("bad C3 output: ") + heights.error);
+    EvaluationResult r = score(*heights.value);
     r.metrics.insert(QStringLiteral("run_s"), out.runSeconds);
     return r;
 }

@@ -23,13 +23,9 @@ QString CirclePackingEvaluator::summary() const
     return QStringLiteral("pack 26 circles in the unit square, maximise the sum of radii (strict by default)");
 }
 
-std::optional<QList<CirclePackingEvaluator::Circle>> CirclePackingEvaluator::parse(const QJsonValue &output,
-                                                                                   QString *error)
+Result<QList<CirclePackingEvaluator::Circle>> CirclePackingEvaluator::parse(const QJsonValue &output)
 {
-    auto fail = [error](const QString &why) {
-        *error = why;
-        return std::nullopt;
-    };
+    auto fail = [](const QString &why) { return Result<QList<Circle>>::failure(why); };
     auto number = [](const QJsonValue &v, double *out) {
         if (!v.isDouble())
             return false;
@@ -56,7 +52,7 @@ std::optional<QList<CirclePackingEvaluator::Circle>> CirclePackingEvaluator::par
                 return fail(QStringLiteral("circle %1: center must be [x, y] and radius a number").arg(i));
             circles.append(circle);
         }
-        return circles;
+        return Result<QList<Circle>>::success(circles);
     } else {
         return fail(QStringLiteral("expected [[x, y, r], …], {\"circles\": …} or {\"centers\": …, \"radii\": …}"));
     }
@@ -67,7 +63,7 @@ std::optional<QList<CirclePackingEvaluator::Circle>> CirclePackingEvaluator::par
             return fail(QStringLiteral("circle %1 is not a triple of numbers [x, y, r]").arg(i));
         circles.append(circle);
     }
-    return circles;
+    return Result<QList<Circle>>::success(circles);
 }
 
 EvaluationResult CirclePackingEvaluator::score(const QList<Circle> &circles, int expectedCount, double tolerance)
@@ -128,11 +124,10 @@ EvaluationResult CirclePackingEvaluator::evaluate(const EvaluationContext &conte
     const CandidateProgram::Output out = CandidateProgram::runForJson(context);
     if (out.failure)
         return *out.failure;
-    QString error;
-    const auto circles = parse(out.json, &error);
+    const Result<QList<Circle>> circles = parse(out.json);
     if (!circles)
-        return EvaluationResult::failure(FailClass::Correctness, QStringLiteral("bad packing output: ") + error);
-    EvaluationResult r = score(*circles, context.optionInt(QStringLiteral("n"), 26),
+        return EvaluationResult::failure(FailClass::Correctness, QStringLiteral("bad packing output: ") + circles.error);
+    EvaluationResult r = score(*circles.value, context.optionInt(QStringLiteral("n"), 26),
                                context.optionDouble(QStringLiteral("tolerance"), 0.0));
     r.metrics.insert(QStringLiteral("run_s"), out.runSeconds);
     return r;

@@ -25,7 +25,7 @@ public:
     EvaluationResult evaluate(const EvaluationContext &context) const override;
 
     /// Reads the circles from any accepted output shape; nullopt with `*error` set otherwise.
-    static std::optional<QList<Circle>> parse(const QJsonValue &output, QString *error);
+    static Result<QList<Circle>> parse(const QJsonValue &output);
     /// Valid when every r ≥ 0 and finite, r − tol ≤ x ≤ 1 − r + tol (same
     /// for y) and ‖cᵢ − cⱼ‖ ≥ rᵢ + rⱼ − tol for every pair; score Σr.
     static EvaluationResult score(const QList<Circle> &circles, int expectedCount, double tolerance);

@@ -53,13 +53,9 @@ QJsonObject EvaluationResult::toJson() const
     return o;
 }
 
-std::optional<EvaluationResult> EvaluationResult::fromJson(const QJsonObject &o, QString *error)
+Result<EvaluationResult> EvaluationResult::fromJson(const QJsonObject &o)
 {
-    auto fail = [error](const QString &why) {
-        if (error)
-            *error = why;
-        return std::nullopt;
-    };
+    auto fail = [](const QString &why) { return Result<EvaluationResult>::failure(why); };
     EvaluationResult r;
     const QJsonValue score = o.value(QStringLiteral("score"));
     if (score.isDouble())
@@ -108,7 +104,7 @@ std::optional<EvaluationResult> EvaluationResult::fromJson(const QJsonObject &o,
         return fail(QStringLiteral("'metrics' must be an object"));
     if (r.score && !std::isfinite(*r.score))
         return fail(QStringLiteral("'score' is not finite"));
-    return r;
+    return Result<EvaluationResult>::success(std::move(r));
 }
 
 EvaluationResult EvaluationResult::fromEvaluatorOutput(const QByteArray &standardOutput)
@@ -134,12 +130,11 @@ EvaluationResult EvaluationResult::fromEvaluatorOutput(const QByteArray &standar
     if (parseError.error != QJsonParseError::NoError || !doc.isObject())
         return failure(FailClass::Env, QStringLiteral("the evaluator's last stdout line is not a JSON object: \"%1\"")
                                            .arg(quote(last)));
-    QString why;
-    const std::optional<EvaluationResult> r = fromJson(doc.object(), &why);
+    const Result<EvaluationResult> r = fromJson(doc.object());
     if (!r)
         return failure(FailClass::Env,
-                       QStringLiteral("the evaluator's score JSON is malformed (%1): \"%2\"").arg(why, quote(last)));
-    return *r;
+                       QStringLiteral("the evaluator's score JSON is malformed (%1): \"%2\"").arg(r.error, quote(last)));
+    return *r.value;
 }
 
 QString EvaluationResult::summary() const

@@ -4,6 +4,8 @@
 #include <QMetaType>
 #include <QString>
 
+#include "base/result.h"
+
 #include <optional>
 
 namespace dreamrsi {
@@ -36,8 +38,8 @@ struct EvaluationResult
     /// absent optionals written as null.
     QJsonObject toJson() const;
     /// Reads the object written by toJson() (or by a custom evaluator). On a
-    /// malformed object returns nullopt and sets `*error` to the reason.
-    static std::optional<EvaluationResult> fromJson(const QJsonObject &object, QString *error);
+    /// malformed object, a failure giving the reason.
+    static Result<EvaluationResult> fromJson(const QJsonObject &object);
     /// A custom evaluator's stdout: the last non-empty line must be the JSON
     /// object. Anything else gives an `env` failure quoting the text.
     static EvaluationResult fromEvaluatorOutput(const QByteArray &standardOutput);

@@ -22,17 +22,19 @@ namespace {
 
 /// A task folder (docs/evaluators.md#custom-tasks): task.json names the evaluator, a
 /// built-in task or {"command": …}, and may give default options. Fills
-/// `request`; returns the reason when the folder is not a usable task.
-QString resolveTaskFolder(EvaluationRequest &request, QString *taskDir)
+/// `request` and gives the task's folder; a failure says why the folder is
+/// not a usable task.
+Result<QString> resolveTaskFolder(EvaluationRequest &request)
 {
+    using Resolved = Result<QString>;
     const QString dir = QFileInfo(request.task).absoluteFilePath();
     QFile file(dir + QStringLiteral("/task.json"));
     if (!file.open(QIODevice::ReadOnly))
-        return QStringLiteral("task folder '%1' has no readable task.json").arg(dir);
+        return Resolved::failure(QStringLiteral("task folder '%1' has no readable task.json").arg(dir));
     QJsonParseError error{};
     const QJsonObject spec = QJsonDocument::fromJson(file.readAll(), &error).object();
     if (error.error != QJsonParseError::NoError)
-        return QStringLiteral("%1: %2").arg(file.fileName(), error.errorString());
+        return Resolved::failure(QStringLiteral("%1: %2").arg(file.fileName(), error.errorString()));
     const QJsonValue evaluator = spec.value(QStringLiteral("evaluator"));
     if (evaluator.isString() && TaskRegistry::create(evaluator.toString())) {
         request.task = evaluator.toString();
@@ -40,15 +42,14 @@ QString resolveTaskFolder(EvaluationRequest &request, QString *taskDir)
         request.task = QStringLiteral("custom");
         request.command = evaluator.toObject().value(QStringLiteral("command")).toString();
     } else {
-        return QStringLiteral("%1: \"evaluator\" must name a built-in task (%2) or be {\"command\": \"…\"}")
-            .arg(file.fileName(), TaskRegistry::names().join(QStringLiteral(", ")));
+        return Resolved::failure(QStringLiteral("%1: \"evaluator\" must name a built-in task (%2) or be {\"command\": \"…\"}")
+            .arg(file.fileName(), TaskRegistry::names().join(QStringLiteral(", "))));
     }
     QJsonObject options = spec.value(QStringLiteral("options")).toObject();
     for (auto it = request.options.constBegin(); it != request.options.constEnd(); ++it)
         options.insert(it.key(), it.value()); // the request's own options win
     request.options = options;
-    *taskDir = dir;
-    return {};
+    return Resolved::success(dir);
 }
 
 EvaluationResult runCustomCommand(const EvaluationRequest &request, const EvaluationContext &context,
@@ -95,9 +96,10 @@ EvaluationResult Evaluator::evaluate(const EvaluationRequest &original, const st
         EvaluationRequest request = original;
         QString taskDir;
         if (request.task.contains(QLatin1Char('/')) || (QFileInfo(request.task).isDir() && !TaskRegistry::create(request.task))) {
-            const QString problem = resolveTaskFolder(request, &taskDir);
-            if (!problem.isEmpty())
-                return EvaluationResult::failure(FailClass::Env, problem);
+            const Result<QString> folder = resolveTaskFolder(request);
+            if (!folder)
+                return EvaluationResult::failure(FailClass::Env, folder.error);
+            taskDir = *folder.value;
         }
         const bool custom = request.task == QLatin1String("custom") || (!request.command.isEmpty() && request.task.isEmpty());
         std::unique_ptr<TaskEvaluator> task;

@@ -67,7 +67,7 @@ QHash<QString, QString> LassoEvaluator::candidateEnvironment()
             {QStringLiteral("VECLIB_MAXIMUM_THREADS"), one}};
 }
 
-std::optional<QStringList> LassoEvaluator::requestedFlags(const QByteArray &source, QString *error)
+Result<QStringList> LassoEvaluator::requestedFlags(const QByteArray &source)
 {
     static const QRegularExpression line(QStringLiteral("^\\s*//\\s*dreamrsi-flags:(.*)$"),
                                          QRegularExpression::MultilineOption);
@@ -77,30 +77,27 @@ std::optional<QStringList> LassoEvaluator::requestedFlags(const QByteArray &sour
     while (it.hasNext()) {
         const QStringList tokens = it.next().captured(1).split(QLatin1Char(' '), Qt::SkipEmptyParts);
         for (const QString &token : tokens) {
-            if (!allowed.match(token).hasMatch()) {
-                *error = QStringLiteral("compile flag '%1' is not allowed (only -f…, -m…, -O…, -D…, -W…)").arg(token);
-                return std::nullopt;
-            }
+            if (!allowed.match(token).hasMatch())
+                return Result<QStringList>::failure(
+                    QStringLiteral("compile flag '%1' is not allowed (only -f…, -m…, -O…, -D…, -W…)").arg(token));
             flags << token;
         }
     }
-    return flags;
+    return Result<QStringList>::success(flags);
 }
 
-std::optional<Eigen::MatrixXd> LassoEvaluator::decode(const QByteArray &output, int p, int nLambda, QString *error)
+Result<Eigen::MatrixXd> LassoEvaluator::decode(const QByteArray &output, int p, int nLambda)
 {
     const qint64 expected = qint64(p) * nLambda * qint64(sizeof(double));
-    if (output.size() != expected) {
-        *error = QStringLiteral("expected exactly %1 bytes on stdout (%2×%3 float64), got %4")
-                     .arg(expected)
-                     .arg(p)
-                     .arg(nLambda)
-                     .arg(output.size());
-        return std::nullopt;
-    }
+    if (output.size() != expected)
+        return Result<Eigen::MatrixXd>::failure(QStringLiteral("expected exactly %1 bytes on stdout (%2×%3 float64), got %4")
+                                                    .arg(expected)
+                                                    .arg(p)
+                                                    .arg(nLambda)
+                                                    .arg(output.size()));
     Eigen::MatrixXd w(p, nLambda);
     std::memcpy(w.data(), output.constData(), size_t(expected)); // Eigen's default storage is column-major
-    return w;
+    return Result<Eigen::MatrixXd>::success(std::move(w));
 }
 
 QString LassoEvaluator::check(const LassoProblem &problem, const Eigen::MatrixXd &candidate,
@@ -198,15 +195,14 @@ EvaluationResult LassoEvaluator::evaluate(const EvaluationContext &context) cons
                                          QStringLiteral("unknown reference '%1' (sklearn-default or exact)").arg(referenceOption));
 
     // Build.
-    QString flagError;
-    const std::optional<QStringList> extra = requestedFlags(source, &flagError);
+    const Result<QStringList> extra = requestedFlags(source);
     if (!extra)
-        return EvaluationResult::failure(FailClass::Compile, flagError);
+        return EvaluationResult::failure(FailClass::Compile, extra.error);
     if (!QFile::copy(path, context.workDir() + QStringLiteral("/candidate.cpp")))
         return EvaluationResult::failure(FailClass::Env, QStringLiteral("cannot copy the candidate into the work directory"));
     QStringList flags{QStringLiteral("-O3"), QStringLiteral("-march=native"), QStringLiteral("-std=c++17"),
                       QStringLiteral("-fopenmp"), QStringLiteral("-I/usr/include/eigen3")};
-    flags += *extra;
+    flags += *extra.value;
     if (auto failure = CandidateProgram::compileCpp(context, QStringLiteral("candidate.cpp"), QStringLiteral("candidate"),
                                                     flags, context.optionInt(QStringLiteral("compile_time_limit_s"), 180)))
         return *failure;
@@ -236,11 +232,10 @@ EvaluationResult LassoEvaluator::evaluate(const EvaluationContext &context) cons
         if (auto failure = FailureClassifier::classify(run, FailureClassifier::Stage::Run,
                                                        QStringLiteral("the candidate on ") + problem.spec.label()))
             return *failure;
-        QString error;
-        std::optional<Eigen::MatrixXd> w = decode(run.standardOutput, int(problem.X.cols()), int(problem.lambdas.size()), &error);
+        Result<Eigen::MatrixXd> w = decode(run.standardOutput, int(problem.X.cols()), int(problem.lambdas.size()));
         if (!w)
-            return EvaluationResult::failure(FailClass::Correctness, problem.spec.label() + QStringLiteral(": ") + error);
-        return *w;
+            return EvaluationResult::failure(FailClass::Correctness, problem.spec.label() + QStringLiteral(": ") + w.error);
+        return std::move(*w.value);
     };
 
     QJsonObject perProblem;

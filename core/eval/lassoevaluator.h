@@ -56,8 +56,8 @@ public:
     static QHash<QString, QString> candidateEnvironment();
 
     /// Decodes the candidate's stdout (p·n_lambda float64, column-major).
-    /// nullopt with `*error` set when the size is wrong.
-    static std::optional<Eigen::MatrixXd> decode(const QByteArray &output, int p, int nLambda, QString *error);
+    /// A failure naming the sizes when the size is wrong.
+    static Result<Eigen::MatrixXd> decode(const QByteArray &output, int p, int nLambda);
     /// Correctness of a decoded path against the reference path: empty when
     /// every coefficient is finite and every objective excess ≤ tolerance,
     /// else the reason, naming the λ index, the excess and `reference`.
@@ -69,8 +69,8 @@ public:
     static Eigen::VectorXd referenceObjectives(const LassoProblem &problem,
                                                Reference reference = Reference::ScikitLearnDefault);
     /// Compile flags requested by the source's `// dreamrsi-flags:` line;
-    /// nullopt with `*error` set when a token is not allowed.
-    static std::optional<QStringList> requestedFlags(const QByteArray &source, QString *error);
+    /// a failure naming the token when one is not allowed.
+    static Result<QStringList> requestedFlags(const QByteArray &source);
 };
 
 } // namespace dreamrsi

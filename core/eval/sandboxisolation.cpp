@@ -224,26 +224,24 @@ QString checkReachable(const QString &dir, uid_t uid)
     return {};
 }
 
-bool chownTree(const QString &dir, uid_t uid, QString *error)
+Result<Done> chownTree(const QString &dir, uid_t uid)
 {
     const User runAs = user();
     auto own = [&](const QString &path) {
-        if (::lchown(QFile::encodeName(path).constData(), uid, runAs.gid) != 0) {
-            *error = QStringLiteral("cannot hand %1 to the sandbox user: %2")
-                         .arg(path, QString::fromLocal8Bit(std::strerror(errno)));
-            return false;
-        }
-        return true;
+        if (::lchown(QFile::encodeName(path).constData(), uid, runAs.gid) != 0)
+            return Result<Done>::failure(QStringLiteral("cannot hand %1 to the sandbox user: %2")
+                                             .arg(path, QString::fromLocal8Bit(std::strerror(errno))));
+        return Result<Done>::success({});
     };
-    if (!own(dir))
-        return false;
+    if (Result<Done> owned = own(dir); !owned)
+        return owned;
     QDirIterator it(dir, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
                     QDirIterator::Subdirectories);
     while (it.hasNext()) {
-        if (!own(it.next()))
-            return false;
+        if (Result<Done> owned = own(it.next()); !owned)
+            return owned;
     }
-    return true;
+    return Result<Done>::success({});
 }
 
 QStringList baseArguments()

@@ -2,6 +2,8 @@
 
 #include "sandboxlimits.h"
 
+#include "base/result.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -63,8 +65,9 @@ QStringList bubblewrapArguments(const SandboxRequest &request, const QString &wo
 /// Checks that the user `uid` can reach `dir` (every ancestor searchable by
 /// others); the problem, or nothing.
 QString checkReachable(const QString &dir, uid_t uid);
-/// Hands `dir` and everything in it to `uid`.
-bool chownTree(const QString &dir, uid_t uid, QString *error);
+/// Hands `dir` and everything in it to `uid`; a failure names the first
+/// path it could not hand over.
+Result<Done> chownTree(const QString &dir, uid_t uid);
 
 } // namespace SandboxIsolation
 

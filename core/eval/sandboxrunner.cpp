@@ -141,7 +141,7 @@ void SandboxRunner::start(const SandboxRequest &request)
     if (SandboxIsolation::user().dropRoot) {
         QString problem = SandboxIsolation::checkReachable(workDir, m_uid);
         if (problem.isEmpty())
-            SandboxIsolation::chownTree(workDir, m_uid, &problem);
+            problem = SandboxIsolation::chownTree(workDir, m_uid).error;
         if (!problem.isEmpty())
             return failToStart(problem);
     }

@@ -23,8 +23,9 @@ QString SumsDifferencesEvaluator::summary() const
     return QStringLiteral("sums and differences: maximise log(|A+A|/|A|)/log(|A−A|/|A|), |A| ≤ 512");
 }
 
-std::optional<std::vector<double>> SumsDifferencesEvaluator::parse(const QJsonValue &output, QString *error)
+Result<std::vector<double>> SumsDifferencesEvaluator::parse(const QJsonValue &output)
 {
+    using Parsed = Result<std::vector<double>>;
     QJsonArray values;
     if (output.isArray())
         values = output.toArray();
@@ -32,19 +33,15 @@ std::optional<std::vector<double>> SumsDifferencesEvaluator::parse(const QJsonVa
         values = output.toObject().value(QStringLiteral("set")).toArray();
     else if (output.isObject() && output.toObject().value(QStringLiteral("A")).isArray())
         values = output.toObject().value(QStringLiteral("A")).toArray();
-    else {
-        *error = QStringLiteral("expected [a1, …] or {\"set\": […]}");
-        return std::nullopt;
-    }
+    else
+        return Parsed::failure(QStringLiteral("expected [a1, …] or {\"set\": […]}"));
     std::vector<double> out;
     for (qsizetype i = 0; i < values.size(); ++i) {
-        if (!values.at(i).isDouble()) {
-            *error = QStringLiteral("element %1 is not a number").arg(i);
-            return std::nullopt;
-        }
+        if (!values.at(i).isDouble())
+            return Parsed::failure(QStringLiteral("element %1 is not a number").arg(i));
         out.push_back(values.at(i).toDouble());
     }
-    return out;
+    return Parsed::success(std::move(out));
 }
 
 EvaluationResult SumsDifferencesEvaluator::score(const std::vector<double> &elements, int maxSize)
@@ -105,11 +102,10 @@ EvaluationResult SumsDifferencesEvaluator::evaluate(const EvaluationContext &con
     const CandidateProgram::Output out = CandidateProgram::runForJson(context);
     if (out.failure)
         return *out.failure;
-    QString error;
-    const auto elements = parse(out.json, &error);
+    const Result<std::vector<double>> elements = parse(out.json);
     if (!elements)
-        return EvaluationResult::failure(FailClass::Correctness, QStringLiteral("bad set output: ") + error);
-    EvaluationResult r = score(*elements, context.optionInt(QStringLiteral("max_size"), 512));
+        return EvaluationResult::failure(FailClass::Correctness, QStringLiteral("bad set output: ") + elements.error);
+    EvaluationResult r = score(*elements.value, context.optionInt(QStringLiteral("max_size"), 512));
     r.metrics.insert(QStringLiteral("run_s"), out.runSeconds);
     return r;
 }

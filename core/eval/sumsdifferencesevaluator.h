@@ -20,7 +20,7 @@ public:
     QString summary() const override;
     EvaluationResult evaluate(const EvaluationContext &context) const override;
 
-    static std::optional<std::vector<double>> parse(const QJsonValue &output, QString *error);
+    static Result<std::vector<double>> parse(const QJsonValue &output);
     static EvaluationResult score(const std::vector<double> &elements, int maxSize = 512);
 };
 

@@ -215,9 +215,8 @@ CounterfactualReport CounterfactualLoop::run(const CounterfactualSettings &setti
         return report;
     }
     {
-        QString error;
-        if (!specOf(*start.value, settings).create(&error)) {
-            report.error = QStringLiteral("the policy %1 cannot run: %2").arg(settings.policyArgument, error);
+        if (const Result<std::unique_ptr<Policy>> compiled = specOf(*start.value, settings).create(); !compiled) {
+            report.error = QStringLiteral("the policy %1 cannot run: %2").arg(settings.policyArgument, compiled.error);
             return report;
         }
     }
@@ -270,13 +269,13 @@ CounterfactualReport CounterfactualLoop::run(const CounterfactualSettings &setti
                 it.policyVersion = current.name;
 
                 // The deployment: exactly one replay episode.
-                QString error;
-                std::unique_ptr<Policy> policy = specOf(current, settings).create(&error);
-                if (!policy) {
+                Result<std::unique_ptr<Policy>> made = specOf(current, settings).create();
+                if (!made) {
                     // A dreamed version replayed cleanly, so this only happens
                     // for a script that breaks in a way replay never reached.
-                    it.error = error;
+                    it.error = made.error;
                 } else {
+                    const std::unique_ptr<Policy> &policy = *made.value;
                     it.beta = settings.beta.value_or(policy->defaultBeta().value_or(0.5));
                     ReplayOptions options;
                     options.workers = settings.workers;

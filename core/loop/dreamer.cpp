@@ -257,9 +257,11 @@ DreamReport Dreamer::dream(const QList<DreamWorld> &worlds, const DreamSettings 
             continue;
         }
         const QString path = dir.filePath(QStringLiteral("world%1.json").arg(i));
-        QString error;
-        if (!worlds.at(i).world.tree || !TreeJson::writeFile(*worlds.at(i).world.tree, path, &error)) {
-            report.error = QStringLiteral("cannot write world %1: %2").arg(worlds.at(i).world.name, error);
+        const Result<Done> written = worlds.at(i).world.tree
+                                         ? TreeJson::writeFile(*worlds.at(i).world.tree, path)
+                                         : Result<Done>::failure(QStringLiteral("its tree is not loaded"));
+        if (!written) {
+            report.error = QStringLiteral("cannot write world %1: %2").arg(worlds.at(i).world.name, written.error);
             return report;
         }
         paths.append(path);
@@ -271,10 +273,10 @@ DreamReport Dreamer::dream(const QList<DreamWorld> &worlds, const DreamSettings 
     auto replayHere = [&](const PolicyVersion &v, const QString &builtin) -> SandboxedReplayOutcome {
         PolicySpec spec = builtin.isEmpty() ? PolicySpec::script(v.code, v.name) : PolicySpec::builtin(builtin.mid(8));
         spec.setTimeLimitMs(settings.scriptTimeLimitMs);
-        QString error;
-        std::unique_ptr<Policy> made = spec.create(&error);
+        Result<std::unique_ptr<Policy>> compiled = spec.create();
         SandboxedReplayOutcome outcome;
-        if (!made) {
+        if (!compiled) {
+            const QString &error = compiled.error;
             // What the child reports for a script that does not compile: an
             // error in every world's result, so the version is judged failed.
             auto output = std::make_shared<ReplayProcessOutput>();
@@ -300,7 +302,7 @@ DreamReport Dreamer::dream(const QList<DreamWorld> &worlds, const DreamSettings 
         options.trace = true;
         auto output = std::make_shared<ReplayProcessOutput>();
         output->result = ReplayEngine::runWorlds(
-            replayWorlds, spec, options, [this](int done, int all) { emit replayProgress(done, all); }, &m_cancel, std::move(made));
+            replayWorlds, spec, options, [this](int done, int all) { emit replayProgress(done, all); }, &m_cancel, std::move(*compiled.value));
         if (m_cancel.load()) {
             outcome.cancelled = true;
             outcome.error = QStringLiteral("cancelled");

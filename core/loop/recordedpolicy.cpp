@@ -12,18 +12,15 @@
 
 namespace dreamrsi::RecordedPolicy {
 
-std::optional<QList<QStringList>> batches(ProjectReader &reader, IterationId iteration, QString *error)
+Result<QList<QStringList>> batches(ProjectReader &reader, IterationId iteration)
 {
+    using Batches = Result<QList<QStringList>>;
     const StoreResult<IterationInfo> info = reader.iteration(iteration);
-    if (!info.ok()) {
-        *error = info.error;
-        return std::nullopt;
-    }
+    if (!info.ok())
+        return info.failureAs<QList<QStringList>>();
     const StoreResult<QList<SteeringEvent>> events = reader.steeringEvents(iteration);
-    if (!events.ok()) {
-        *error = events.error;
-        return std::nullopt;
-    }
+    if (!events.ok())
+        return events.failureAs<QList<QStringList>>();
     QMap<int, QStringList> byRound;
     for (const SteeringEvent &e : *events.value) {
         if (e.action == QLatin1String("batch") && e.round)
@@ -31,10 +28,8 @@ std::optional<QList<QStringList>> batches(ProjectReader &reader, IterationId ite
     }
     if (byRound.isEmpty()) {
         const StoreResult<ProjectInfo> project = reader.projectInfo();
-        if (!project.ok()) {
-            *error = project.error;
-            return std::nullopt;
-        }
+        if (!project.ok())
+            return project.failureAs<QList<QStringList>>();
         const QDir rounds(project.value->artifactDir + QStringLiteral("/attempts/%1/rounds").arg(iteration));
         for (const QString &name : rounds.entryList({QStringLiteral("*.json")}, QDir::Files)) {
             bool ok = false;
@@ -48,19 +43,17 @@ std::optional<QList<QStringList>> batches(ProjectReader &reader, IterationId ite
             byRound.insert(k, batch);
         }
     }
-    if (byRound.isEmpty()) {
-        *error = QStringLiteral("iteration %1 has no recorded batches (it was not run as a live round here)").arg(iteration);
-        return std::nullopt;
-    }
+    if (byRound.isEmpty())
+        return Batches::failure(
+            QStringLiteral("iteration %1 has no recorded batches (it was not run as a live round here)").arg(iteration));
     QList<QStringList> out;
     for (auto it = byRound.constBegin(); it != byRound.constEnd(); ++it) {
-        if (it.key() != out.size()) {
-            *error = QStringLiteral("iteration %1: the batch of round %2 is missing").arg(iteration).arg(out.size() + 1);
-            return std::nullopt;
-        }
+        if (it.key() != out.size())
+            return Batches::failure(
+                QStringLiteral("iteration %1: the batch of round %2 is missing").arg(iteration).arg(out.size() + 1));
         out.append(it.value());
     }
-    return out;
+    return Batches::success(out);
 }
 
 QString script(const IterationInfo &info, const QList<QStringList> &batches, const QString &origin)

@@ -18,9 +18,9 @@ namespace RecordedPolicy {
 
 /// The iteration's batches in round order: those stored as `batch` events
 /// (rounds picked by hand), else the batches the round runner recorded in
-/// the artifact folder (`attempts/<iteration>/rounds/<k>.json`). Nothing,
-/// with *error, when the iteration has neither.
-std::optional<QList<QStringList>> batches(ProjectReader &reader, IterationId iteration, QString *error);
+/// the artifact folder (`attempts/<iteration>/rounds/<k>.json`). A failure
+/// when the iteration has neither.
+Result<QList<QStringList>> batches(ProjectReader &reader, IterationId iteration);
 
 /// A policy script (the JavaScript API of docs/policy-api.md) that returns batch k in
 /// round k, keeping only the ids legal then and at most maxParallelism of

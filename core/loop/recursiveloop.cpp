@@ -172,14 +172,14 @@ LoopReport RecursiveLoop::run(const LoopSettings &settings)
                     emit message(QStringLiteral("approved %1 automatically (mean value %2)")
                                      .arg(p->developed.version.name, QString::number(*p->developed.value, 'g', 6)));
                 } else if (settings.awaitApproval) {
-                    QString problem;
-                    const ApprovalOutcome outcome = awaitApproval(dr, *worlds.value, t, &it.approved, &problem);
-                    if (outcome == ApprovalOutcome::Failed) {
+                    const Result<ApprovalAnswer> answer = awaitApproval(dr, *worlds.value, t);
+                    if (!answer) {
                         report.iterations.append(it);
-                        report.error = problem;
+                        report.error = answer.error;
                         break;
                     }
-                    if (outcome == ApprovalOutcome::Stopped) {
+                    it.approved = answer.value->approved;
+                    if (answer.value->outcome == ApprovalAnswer::Outcome::Stopped) {
                         report.iterations.append(it);
                         report.stopped = true;
                         break;
@@ -197,9 +197,10 @@ LoopReport RecursiveLoop::run(const LoopSettings &settings)
     return report;
 }
 
-RecursiveLoop::ApprovalOutcome RecursiveLoop::awaitApproval(const DreamReport &dr, const QList<DreamWorld> &worlds, int t,
-                                                            PolicyVersionId *approved, QString *error)
+Result<RecursiveLoop::ApprovalAnswer> RecursiveLoop::awaitApproval(const DreamReport &dr, const QList<DreamWorld> &worlds,
+                                                                    int t)
 {
+    using Answer = Result<ApprovalAnswer>;
     const DreamVersion *p = dr.proposal();
     const QString path = m_store->path();
     QJsonArray versions;
@@ -219,17 +220,13 @@ RecursiveLoop::ApprovalOutcome RecursiveLoop::awaitApproval(const DreamReport &d
     waiting.text = p->developed.version.name;
     waiting.payload = proposal;
     const StoreResult<qint64> recorded = m_store->addSteeringEvent(waiting).result();
-    if (!recorded.ok()) {
-        *error = recorded.error;
-        return ApprovalOutcome::Failed;
-    }
+    if (!recorded.ok())
+        return Answer::failure(recorded.error);
     proposal.insert(QStringLiteral("event"), *recorded.value);
     if (const Result<Done> published =
             SteeringInbox::publish(path, SteeringLive{0, QStringLiteral("approval"), 0, proposal});
-        !published.ok()) {
-        *error = QStringLiteral("cannot wait for approval: ") + published.error;
-        return ApprovalOutcome::Failed;
-    }
+        !published.ok())
+        return Answer::failure(QStringLiteral("cannot wait for approval: ") + published.error);
     emit message(QStringLiteral("iteration %1: %2 (mean value %3) awaits approval: dreamrsi approve --project %4 "
                                 "--version V | --best | --decline")
                      .arg(t)
@@ -237,7 +234,7 @@ RecursiveLoop::ApprovalOutcome RecursiveLoop::awaitApproval(const DreamReport &d
     emit awaitingApproval(proposal);
 
     auto answer = [&](const SteeringAck &ack) { SteeringInbox::acknowledge(path, ack); };
-    auto finish = [&](ApprovalOutcome outcome) {
+    auto finish = [&](Answer outcome) {
         SteeringInbox::unpublish(path);
         for (const SteeringRequest &r : SteeringInbox::pending(path))
             answer(SteeringAck{r.id, false, QStringLiteral("the loop no longer waits for approval"), 0});
@@ -247,7 +244,7 @@ RecursiveLoop::ApprovalOutcome RecursiveLoop::awaitApproval(const DreamReport &d
     for (;;) {
         if (m_stop.load()) {
             emit message(QStringLiteral("stopped while %1 awaited approval; it stays proposed").arg(p->developed.version.name));
-            return finish(ApprovalOutcome::Stopped);
+            return finish(Answer::success({ApprovalAnswer::Outcome::Stopped, 0}));
         }
         QList<SteeringAck> unreadable;
         for (const SteeringRequest &r : SteeringInbox::pending(path, &unreadable)) {
@@ -290,9 +287,9 @@ RecursiveLoop::ApprovalOutcome RecursiveLoop::awaitApproval(const DreamReport &d
                 approval.evidence = dreamApprovalEvidence(dr, index, worlds);
                 const StoreResult<qint64> a = m_store->addApproval(approval).result();
                 if (!a.ok()) {
-                    *error = QStringLiteral("cannot record the approval: %1").arg(a.error);
-                    answer(SteeringAck{r.id, false, *error, 0});
-                    return finish(ApprovalOutcome::Failed);
+                    const QString why = QStringLiteral("cannot record the approval: %1").arg(a.error);
+                    answer(SteeringAck{r.id, false, why, 0});
+                    return finish(Answer::failure(why));
                 }
                 e.action = QStringLiteral("approved");
                 e.text = candidate.version.name;
@@ -308,20 +305,18 @@ RecursiveLoop::ApprovalOutcome RecursiveLoop::awaitApproval(const DreamReport &d
             }
             const StoreResult<qint64> id = m_store->addSteeringEvent(e).result();
             if (!id.ok()) {
-                *error = id.error;
                 answer(SteeringAck{r.id, false, id.error, 0});
-                return finish(ApprovalOutcome::Failed);
+                return finish(Answer::failure(id.error));
             }
             const QString what = e.action == QLatin1String("approved")
                                      ? QStringLiteral("%1 approved by %2; it drives the next round").arg(e.text, r.by)
                                      : QStringLiteral("%1 declined by %2; the deployed version stays").arg(e.text, r.by);
             answer(SteeringAck{r.id, true, what, *id.value});
             emit message(what);
-            if (e.action == QLatin1String("approved")) {
-                *approved = dr.versions.at(index).developed.version.id;
-                return finish(ApprovalOutcome::Approved);
-            }
-            return finish(ApprovalOutcome::Declined);
+            if (e.action == QLatin1String("approved"))
+                return finish(
+                    Answer::success({ApprovalAnswer::Outcome::Approved, dr.versions.at(index).developed.version.id}));
+            return finish(Answer::success({ApprovalAnswer::Outcome::Declined, 0}));
         }
         for (const SteeringAck &ack : std::as_const(unreadable))
             answer(ack);

@@ -98,11 +98,16 @@ private:
     std::shared_ptr<PolicyDeveloper> m_developer;
     std::atomic_bool m_stop{false};
     void setActive(QObject *object);
-    enum class ApprovalOutcome { Approved, Declined, Stopped, Failed };
+    /// How the wait for approval ended (a failure is the Result's).
+    struct ApprovalAnswer
+    {
+        enum class Outcome { Approved, Declined, Stopped };
+        Outcome outcome = Outcome::Stopped;
+        PolicyVersionId approved = 0; ///< the version approved, for Approved
+    };
     /// Records that the dream's proposal awaits approval and answers the
     /// inbox's requests until one approves or declines, or Stop.
-    ApprovalOutcome awaitApproval(const DreamReport &dream, const QList<DreamWorld> &worlds, int t,
-                                  PolicyVersionId *approved, QString *error);
+    Result<ApprovalAnswer> awaitApproval(const DreamReport &dream, const QList<DreamWorld> &worlds, int t);
     std::mutex m_activeMutex;
     QObject *m_active = nullptr; ///< the running RoundRunner or Dreamer, under m_activeMutex
 };

@@ -17,14 +17,12 @@ namespace {
 
 // Workspace files are a working copy: the durable copy is the artifact the
 // store keeps, and a rerun rebuilds the workspace; no fsync per file.
-bool writeFile(const QString &path, const QByteArray &content, QString *error)
+dreamrsi::Result<Done> writeFile(const QString &path, const QByteArray &content)
 {
     QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(content) != content.size()) {
-        *error = QStringLiteral("cannot write '%1': %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(content) != content.size())
+        return dreamrsi::Result<Done>::failure(QStringLiteral("cannot write '%1': %2").arg(path, file.errorString()));
+    return dreamrsi::Result<Done>::success({});
 }
 
 } // namespace
@@ -44,13 +42,16 @@ dreamrsi::Result<Done> RoundAttempt::copyWorkspace(const QString &source, const 
         // Read and written plainly (QFile::copy goes through a temporary
         // file and a rename per file); the permissions come along.
         QFile in(path);
-        QString why;
-        if (!in.open(QIODevice::ReadOnly) || !writeFile(destination, in.readAll(), &why)
-            || !QFile::setPermissions(destination, in.permissions())) {
+        const auto fail = [&](const QString &why) {
             return dreamrsi::Result<Done>::failure(
-                QStringLiteral("cannot copy '%1' into the workspace '%2'%3")
-                    .arg(path, target, why.isEmpty() ? QString() : QStringLiteral(": ") + why));
-        }
+                QStringLiteral("cannot copy '%1' into the workspace '%2': %3").arg(path, target, why));
+        };
+        if (!in.open(QIODevice::ReadOnly))
+            return fail(in.errorString());
+        if (const dreamrsi::Result<Done> written = writeFile(destination, in.readAll()); !written)
+            return fail(written.error);
+        if (!QFile::setPermissions(destination, in.permissions()))
+            return fail(QStringLiteral("cannot set its permissions"));
     }
     return dreamrsi::Result<Done>::success({});
 }
@@ -76,7 +77,6 @@ RoundAttempt::Result RoundAttempt::run(const Job &job, DiscoveryAgent &agent, Ev
 
     // The workspace: a fresh copy of the parent's (a rerun after a crash
     // starts again from the parent, never from its own leftovers).
-    QString error;
     QDir(ctx.workspaceDir).removeRecursively();
     if (!QDir().mkpath(ctx.workspaceDir)) {
         r.setupError = QStringLiteral("cannot create the workspace '%1'").arg(ctx.workspaceDir);
@@ -85,17 +85,17 @@ RoundAttempt::Result RoundAttempt::run(const Job &job, DiscoveryAgent &agent, Ev
     if (ctx.attempt == 0 || !QFileInfo(ctx.parentWorkspaceDir).isDir()) {
         // Attempt 0 starts from the initial program; a parent workspace that
         // is gone (project copied without its attempts) from the stored program.
-        bool copied = false;
+        dreamrsi::Result<Done> copied = dreamrsi::Result<Done>::success({});
         if (ctx.attempt == 0) {
             QFile::remove(programPath);
-            copied = QFile::copy(job.initialProgram, programPath);
+            if (!QFile::copy(job.initialProgram, programPath))
+                copied = dreamrsi::Result<Done>::failure(QStringLiteral("cannot copy the initial program '%1' into '%2'")
+                                                             .arg(job.initialProgram, ctx.workspaceDir));
         } else {
-            copied = writeFile(programPath, ctx.parentProgram.toUtf8(), &error);
+            copied = writeFile(programPath, ctx.parentProgram.toUtf8());
         }
         if (!copied) {
-            r.setupError = error.isEmpty() ? QStringLiteral("cannot copy the initial program '%1' into '%2'")
-                                                 .arg(job.initialProgram, ctx.workspaceDir)
-                                           : error;
+            r.setupError = copied.error;
             return finish();
         }
     } else if (const dreamrsi::Result<Done> copied = copyWorkspace(ctx.parentWorkspaceDir, ctx.workspaceDir);
@@ -112,16 +112,21 @@ RoundAttempt::Result RoundAttempt::run(const Job &job, DiscoveryAgent &agent, Ev
         r.abandoned = true;
         return finish();
     }
-    writeFile(ctx.workspaceDir + QStringLiteral("/agent.log"), r.outcome.log.toUtf8(), &error);
+    // The log and the error text are a convenience for whoever opens the
+    // workspace (the store keeps both): a failure to write them is not the
+    // attempt's.
+    writeFile(ctx.workspaceDir + QStringLiteral("/agent.log"), r.outcome.log.toUtf8());
     if (!r.outcome.ok) {
         if (r.outcome.error.isEmpty())
             r.outcome.error = QStringLiteral("the agent returned no program");
-        writeFile(ctx.workspaceDir + QStringLiteral("/error.txt"), r.outcome.error.toUtf8(), &error);
+        writeFile(ctx.workspaceDir + QStringLiteral("/error.txt"), r.outcome.error.toUtf8());
         return finish();
     }
-    if (!writeFile(ctx.workspaceDir + QStringLiteral("/proposal.md"), r.outcome.proposal.toUtf8(), &error)
-        || !writeFile(programPath, r.outcome.program.toUtf8(), &error)) {
-        r.setupError = error;
+    dreamrsi::Result<Done> written = writeFile(ctx.workspaceDir + QStringLiteral("/proposal.md"), r.outcome.proposal.toUtf8());
+    if (written)
+        written = writeFile(programPath, r.outcome.program.toUtf8());
+    if (!written) {
+        r.setupError = written.error;
         return finish();
     }
 
@@ -142,9 +147,9 @@ RoundAttempt::Result RoundAttempt::run(const Job &job, DiscoveryAgent &agent, Ev
     }
     QDir().mkpath(ctx.workspaceDir + QStringLiteral("/eval"));
     writeFile(ctx.workspaceDir + QStringLiteral("/eval/score.json"),
-              QJsonDocument(result.toJson()).toJson(QJsonDocument::Indented), &error);
+              QJsonDocument(result.toJson()).toJson(QJsonDocument::Indented));
     if (result.error)
-        writeFile(ctx.workspaceDir + QStringLiteral("/error.txt"), result.error->toUtf8(), &error);
+        writeFile(ctx.workspaceDir + QStringLiteral("/error.txt"), result.error->toUtf8());
     r.evaluation = std::move(result);
     return finish();
 }

@@ -9,14 +9,13 @@
 
 namespace dreamrsi {
 
-std::optional<RoundPolicy> RoundPolicy::resolve(ProjectStore &store, const QString &argument,
-                                                PolicyVersionId resumedVersion, quint64 seed, QString *error)
+Result<RoundPolicy> RoundPolicy::resolve(ProjectStore &store, const QString &argument, PolicyVersionId resumedVersion,
+                                         quint64 seed)
 {
+    using Resolved = Result<RoundPolicy>;
     const StoreResult<QList<PolicyVersion>> versions = await(store.policyVersions());
-    if (!versions.ok()) {
-        *error = versions.error;
-        return std::nullopt;
-    }
+    if (!versions.ok())
+        return versions.failureAs<RoundPolicy>();
     auto byId = [&](PolicyVersionId id) -> const PolicyVersion * {
         for (const PolicyVersion &v : *versions.value) {
             if (v.id == id)
@@ -46,19 +45,15 @@ std::optional<RoundPolicy> RoundPolicy::resolve(ProjectStore &store, const QStri
         v.origin = PolicyOrigin::Human;
         v.created = QDateTime::currentDateTimeUtc();
         const StoreResult<PolicyVersionId> added = await(store.addPolicyVersion(v));
-        if (!added.ok()) {
-            *error = added.error;
-            return std::nullopt;
-        }
-        return resolve(store, argument, resumedVersion, seed, error);
+        if (!added.ok())
+            return added.failureAs<RoundPolicy>();
+        return resolve(store, argument, resumedVersion, seed);
     }
     if (argument.startsWith(QLatin1String("builtin:"))) {
         builtinName = argument.mid(8);
-        if (!BuiltinPolicies::names().contains(builtinName)) {
-            *error = QStringLiteral("unknown built-in policy '%1' (known: %2)")
-                         .arg(argument, BuiltinPolicies::names().join(QStringLiteral(", ")));
-            return std::nullopt;
-        }
+        if (!BuiltinPolicies::names().contains(builtinName))
+            return Resolved::failure(QStringLiteral("unknown built-in policy '%1' (known: %2)")
+                                         .arg(argument, BuiltinPolicies::names().join(QStringLiteral(", "))));
         r.description = QStringLiteral("built-in policy %1 (asked for)").arg(argument);
     } else if (!argument.isEmpty()) {
         chosen = byName(argument);
@@ -70,17 +65,15 @@ std::optional<RoundPolicy> RoundPolicy::resolve(ProjectStore &store, const QStri
             QStringList names;
             for (const PolicyVersion &v : *versions.value)
                 names.append(v.name);
-            *error = QStringLiteral("no policy version '%1' in the project (stored: %2; or builtin:NAME)")
-                         .arg(argument, names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", ")));
-            return std::nullopt;
+            return Resolved::failure(
+                QStringLiteral("no policy version '%1' in the project (stored: %2; or builtin:NAME)")
+                    .arg(argument, names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", "))));
         }
         r.description = QStringLiteral("stored version %1 (asked for)").arg(chosen->name);
     } else {
         const StoreResult<QList<Approval>> approvals = await(store.approvals());
-        if (!approvals.ok()) {
-            *error = approvals.error;
-            return std::nullopt;
-        }
+        if (!approvals.ok())
+            return approvals.failureAs<RoundPolicy>();
         const Approval *latest = nullptr;
         for (const Approval &a : *approvals.value) {
             if (!latest || a.when > latest->when || (a.when == latest->when && a.id > latest->id))
@@ -121,20 +114,15 @@ std::optional<RoundPolicy> RoundPolicy::resolve(ProjectStore &store, const QStri
             v.origin = PolicyOrigin::Builtin;
             v.created = QDateTime::currentDateTimeUtc();
             const StoreResult<PolicyVersionId> added = await(store.addPolicyVersion(v));
-            if (!added.ok()) {
-                *error = added.error;
-                return std::nullopt;
-            }
+            if (!added.ok())
+                return added.failureAs<RoundPolicy>();
             r.version = *added.value;
         }
     }
     r.spec.setRandomSeed(quint32(seed ^ (seed >> 32)) ^ 0x5EED1234u);
-    QString problem;
-    if (!r.spec.create(&problem)) {
-        *error = QStringLiteral("policy %1: %2").arg(r.spec.label(), problem);
-        return std::nullopt;
-    }
-    return r;
+    if (const Result<std::unique_ptr<Policy>> compiled = r.spec.create(); !compiled)
+        return Resolved::failure(QStringLiteral("policy %1: %2").arg(r.spec.label(), compiled.error));
+    return Resolved::success(std::move(r));
 }
 
 } // namespace dreamrsi

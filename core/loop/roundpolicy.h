@@ -29,8 +29,8 @@ struct RoundPolicy
 
     /// Blocking (waits for the store); call it off the GUI thread.
     /// `resumedVersion` is the version of the round being resumed (0 = none).
-    static std::optional<RoundPolicy> resolve(ProjectStore &store, const QString &argument, PolicyVersionId resumedVersion,
-                                              quint64 seed, QString *error);
+    static Result<RoundPolicy> resolve(ProjectStore &store, const QString &argument, PolicyVersionId resumedVersion,
+                                       quint64 seed);
 };
 
 } // namespace dreamrsi

@@ -382,17 +382,18 @@ void RoundRunner::run()
             return;
         }
     }
-    QString problem;
-    const std::optional<RoundPolicy> resolved =
-        RoundPolicy::resolve(*m_store, m_config.policy, run.info.policyVersion, m_config.seed, &problem);
-    std::unique_ptr<Policy> policy = resolved ? resolved->spec.create(&problem) : nullptr;
-    if (!policy) {
-        run.error = problem;
+    const Result<RoundPolicy> resolved =
+        RoundPolicy::resolve(*m_store, m_config.policy, run.info.policyVersion, m_config.seed);
+    Result<std::unique_ptr<Policy>> made =
+        resolved ? resolved.value->spec.create() : resolved.failureAs<std::unique_ptr<Policy>>();
+    if (!made) {
+        run.error = made.error;
         closeIteration(IterationStatus::Stopped);
         return;
     }
-    emit logLine(QStringLiteral("policy: ") + resolved->description);
-    run.manual = resolved->manual;
+    std::unique_ptr<Policy> policy = std::move(*made.value);
+    emit logLine(QStringLiteral("policy: ") + resolved.value->description);
+    run.manual = resolved.value->manual;
 
     int completed = 0;
     QStringList pending;
@@ -470,7 +471,7 @@ void RoundRunner::run()
         info.grid = GridShape{plan.branches, plan.refinements};
         info.gridReason = plan.reason;
         info.beta = run.beta;
-        info.policyVersion = resolved->version;
+        info.policyVersion = resolved.value->version;
         info.started = QDateTime::currentDateTimeUtc();
         const StoreResult<IterationId> id = await(m_store->beginIteration(info));
         if (!id.ok()) {

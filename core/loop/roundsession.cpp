@@ -25,11 +25,10 @@ std::shared_ptr<EvaluationBackend> RoundSession::makeBackend(const std::optional
 
 Result<std::shared_ptr<DiscoveryAgent>> RoundSession::makeAgent(const RoundConfig &round, const QString &task)
 {
-    using R = Result<std::shared_ptr<DiscoveryAgent>>;
-    QString problem;
-    std::shared_ptr<DiscoveryAgent> agent(
-        createDiscoveryAgent(round.agent, task.isEmpty() ? round.task : task, &problem));
-    return agent ? R::success(std::move(agent)) : R::failure(problem);
+    Result<std::unique_ptr<DiscoveryAgent>> made = createDiscoveryAgent(round.agent, task.isEmpty() ? round.task : task);
+    if (!made)
+        return made.failureAs<std::shared_ptr<DiscoveryAgent>>();
+    return Result<std::shared_ptr<DiscoveryAgent>>::success(std::move(*made.value));
 }
 
 void RoundSession::count(RoundCounters &counters, const Cell &cell)

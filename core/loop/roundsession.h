@@ -4,7 +4,7 @@
 #include "slurmsettings.h"
 
 #include "model/cell.h"
-#include "model/result.h"
+#include "base/result.h"
 
 #include <functional>
 #include <memory>

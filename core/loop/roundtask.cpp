@@ -15,26 +15,26 @@ namespace dreamrsi {
 namespace {
 
 /// task.json "directions" (optional): an array of names, or of objects
-/// {"name": …, "description": …}. False with *error naming the bad entry.
-bool readDirections(const QString &taskJson, QList<RoundTask::Direction> *out, QString *error)
+/// {"name": …, "description": …}. A failure names the bad entry.
+Result<QList<RoundTask::Direction>> readDirections(const QString &taskJson)
 {
+    using Read = Result<QList<RoundTask::Direction>>;
     QFile file(taskJson);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("cannot read '%1': %2").arg(taskJson, file.errorString());
-        return false;
-    }
+    if (!file.open(QIODevice::ReadOnly))
+        return Read::failure(QStringLiteral("cannot read '%1': %2").arg(taskJson, file.errorString()));
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
     if (!doc.isObject()) // the evaluator reports a malformed task.json in its own words
-        return true;
+        return Read::success({});
     const QJsonValue directions = doc.object().value(QStringLiteral("directions"));
     if (directions.isUndefined() || directions.isNull())
-        return true;
+        return Read::success({});
     const auto bad = [&](const QString &what) {
-        *error = QStringLiteral("%1: \"directions\" %2 (give an array of names, or of {\"name\", \"description\"} objects)")
-                     .arg(taskJson, what);
-        return false;
+        return Read::failure(
+            QStringLiteral("%1: \"directions\" %2 (give an array of names, or of {\"name\", \"description\"} objects)")
+                .arg(taskJson, what));
     };
+    QList<RoundTask::Direction> out;
     if (!directions.isArray())
         return bad(QStringLiteral("is not an array"));
     const QJsonArray list = directions.toArray();
@@ -54,9 +54,9 @@ bool readDirections(const QString &taskJson, QList<RoundTask::Direction> *out, Q
         }
         if (d.name.isEmpty())
             return bad(QStringLiteral("entry %1 has no name").arg(i));
-        out->append(d);
+        out.append(d);
     }
-    return true;
+    return Read::success(out);
 }
 
 } // namespace
@@ -121,9 +121,12 @@ Result<RoundTask> RoundTask::resolve(const QString &task)
         t.statement = QString::fromUtf8(problem.readAll());
     }
     t.programFileName = programFileNameFor(QFileInfo(t.initialProgram).fileName());
-    if (QString why;
-        !builtin && !readDirections(t.directory + QStringLiteral("/task.json"), &t.directions, &why))
-        return Result<RoundTask>::failure(why);
+    if (!builtin) {
+        Result<QList<Direction>> directions = readDirections(t.directory + QStringLiteral("/task.json"));
+        if (!directions)
+            return directions.failureAs<RoundTask>();
+        t.directions = std::move(*directions.value);
+    }
     if (t.directions.isEmpty()) {
         for (const auto &[name, detail] : builtinTaskDirections(t.name))
             t.directions.append({name, detail});

@@ -38,9 +38,8 @@ SandboxedReplayOutcome runSandboxedReplay(const ReplayProcessRequest &request, c
             process.cancel();
         }
     });
-    QString error;
-    if (!process.start(request, &error)) {
-        outcome.error = error.isEmpty() ? QStringLiteral("the replay could not be started") : error;
+    if (const Result<Done> started = process.start(request); !started) {
+        outcome.error = started.error;
         return outcome;
     }
     poll.start();

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "model/result.h"
+#include "base/result.h"
 
 #include <QString>
 #include <QStringList>

@@ -470,37 +470,34 @@ bool readRegularFile(const QString &path, QByteArray &buffer, qsizetype *size)
     return true;
 }
 
+/// `parse` of the file's bytes (padded for simdjson), or why they could not
+/// be read.
 template<typename Parse>
-auto withFileBytes(const QString &path, QString *readError, Parse parse) -> decltype(parse(nullptr, 0))
+auto withFileBytes(const QString &path, Parse parse) -> Result<decltype(parse(nullptr, 0))>
 {
+    using Read = Result<decltype(parse(nullptr, 0))>;
     thread_local QByteArray buffer;
     qsizetype size = 0;
-    if (readRegularFile(path, buffer, &size)) {
-        auto parsed = parse(buffer.constData(), size);
+    const auto parseBuffer = [&] {
+        Read parsed = Read::success(parse(buffer.constData(), size));
+        // A thread keeps the buffer of ordinary files, not of a huge one.
         if (buffer.capacity() > 16 * 1024 * 1024)
             buffer = QByteArray();
         return parsed;
-    }
+    };
+    if (readRegularFile(path, buffer, &size))
+        return parseBuffer();
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *readError = QStringLiteral("%1: cannot open: %2").arg(path, file.errorString());
-        return {};
-    }
-    if (!readPadded(file, buffer, &size)) {
-        *readError = QStringLiteral("%1: cannot read: %2").arg(path, file.errorString());
-        return {};
-    }
-    auto parsed = parse(buffer.constData(), size);
-    // A thread keeps the buffer of ordinary files, not of a huge one.
-    if (buffer.capacity() > 16 * 1024 * 1024)
-        buffer = QByteArray();
-    return parsed;
+    if (!file.open(QIODevice::ReadOnly))
+        return Read::failure(QStringLiteral("%1: cannot open: %2").arg(path, file.errorString()));
+    if (!readPadded(file, buffer, &size))
+        return Read::failure(QStringLiteral("%1: cannot read: %2").arg(path, file.errorString()));
+    return parseBuffer();
 }
 
 ParseResult readFile(const QString &path, Payload payload)
 {
-    QString readError;
-    ParseResult result = withFileBytes(path, &readError, [payload](const char *data, qsizetype size) {
+    Result<ParseResult> read = withFileBytes(path, [payload](const char *data, qsizetype size) {
         if (std::optional<ParseResult> fast = detail::parseFastPadded(data, size, payload == Payload::Keep)) {
             count(counters().fast);
             return std::move(*fast);
@@ -508,15 +505,20 @@ ParseResult readFile(const QString &path, Payload payload)
         count(counters().fallback);
         return parseReference(QByteArray(data, size));
     });
-    if (!readError.isEmpty())
-        result.error.message = readError;
-    else if (!result.ok())
+    if (!read) {
+        ParseResult unreadable;
+        unreadable.error.message = read.error;
+        return unreadable;
+    }
+    ParseResult &result = *read.value;
+    if (!result.ok())
         result.error.message = path + QStringLiteral(": ") + result.error.message;
-    return result;
+    return std::move(result);
 }
 
-std::optional<CompactTree> readCompactFile(const QString &path, QString *error, bool useCache)
+Result<CompactTree> readCompactFile(const QString &path, bool useCache)
 {
+    using Read = Result<CompactTree>;
     // The cache is asked with the file's status before its bytes are read,
     // and filled only when the status is the same after they were.
     const QByteArray name = QFile::encodeName(path);
@@ -525,34 +527,29 @@ std::optional<CompactTree> readCompactFile(const QString &path, QString *error, 
         && S_ISREG(before.st_mode);
     if (caching) {
         if (std::optional<CompactTree> cached = CompactCache::load(before))
-            return cached;
+            return Read::success(std::move(*cached));
     }
-    const auto keep = [&](std::optional<CompactTree> &&tree) {
+    const auto keep = [&](CompactTree &&tree) {
         struct stat after;
         if (caching && ::stat(name.constData(), &after) == 0 && after.st_ino == before.st_ino
             && after.st_dev == before.st_dev && after.st_size == before.st_size
             && after.st_mtim.tv_sec == before.st_mtim.tv_sec && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec
             && after.st_ctim.tv_sec == before.st_ctim.tv_sec && after.st_ctim.tv_nsec == before.st_ctim.tv_nsec)
-            CompactCache::store(before, *tree);
-        return std::move(tree);
+            CompactCache::store(before, tree);
+        return Read::success(std::move(tree));
     };
-    QString readError;
-    std::optional<CompactTree> compact = withFileBytes(path, &readError, detail::parseCompactPadded);
-    if (compact) {
+    Result<std::optional<CompactTree>> compact = withFileBytes(path, detail::parseCompactPadded);
+    if (!compact)
+        return compact.failureAs<CompactTree>();
+    if (*compact.value) {
         count(counters().compactFast);
-        return keep(std::move(compact));
-    }
-    if (!readError.isEmpty()) {
-        *error = readError;
-        return std::nullopt;
+        return keep(std::move(**compact.value));
     }
     count(counters().compactFallback);
     // Anything the compact reading declines is read in full, which decides.
     ParseResult full = readFile(path, Payload::Skip); // only its compact form is kept
-    if (!full.ok()) {
-        *error = full.error.message;
-        return std::nullopt;
-    }
+    if (!full.ok())
+        return Read::failure(full.error.message);
     return keep(CompactTree::fromTree(*full.tree));
 }
 
@@ -636,21 +633,15 @@ QByteArray serialize(const DiscoveryTree &tree, QJsonDocument::JsonFormat format
     return QJsonDocument(toJson(tree)).toJson(format);
 }
 
-bool writeFile(const DiscoveryTree &tree, const QString &path, QString *error)
+Result<Done> writeFile(const DiscoveryTree &tree, const QString &path)
 {
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error)
-            *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
-        return false;
+    if (file.open(QIODevice::WriteOnly)) {
+        file.write(serialize(tree));
+        if (file.commit())
+            return Result<Done>::success({});
     }
-    file.write(serialize(tree));
-    if (!file.commit()) {
-        if (error)
-            *error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    return Result<Done>::failure(QStringLiteral("%1: cannot write: %2").arg(path, file.errorString()));
 }
 
 } // namespace dreamrsi::TreeJson

@@ -4,7 +4,7 @@
 
 #include "compacttree.h"
 #include "discoverytree.h"
-#include "result.h"
+#include "base/result.h"
 
 #include <QByteArray>
 #include <QJsonDocument>
@@ -73,9 +73,9 @@ ParseResult readFile(const QString &path, Payload payload = Payload::Keep);
 /// the compact world cache when `useCache` and it holds the file as it is
 /// now (CompactCache), else read straight from the file when it is valid,
 /// else through readFile() (so a file is accepted or rejected exactly as
-/// readFile() does it, with its message in *error, path first). A file read
-/// is put in the cache when `useCache`.
-std::optional<CompactTree> readCompactFile(const QString &path, QString *error, bool useCache = false);
+/// readFile() does it, with its message, path first). A file read is put in
+/// the cache when `useCache`.
+Result<CompactTree> readCompactFile(const QString &path, bool useCache = false);
 /// readFile() for every path on up to `threads` threads (0: one a core); the
 /// results are in the order of `paths`, whatever the thread count.
 QList<ParseResult> readFiles(const QStringList &paths, int threads = 0, Payload payload = Payload::Keep);
@@ -89,8 +89,8 @@ QJsonObject cellToJson(const Cell &cell);
 QJsonObject toJson(const DiscoveryTree &tree);
 /// Canonical form: cells sorted by seq, every known field written with its resolved value.
 QByteArray serialize(const DiscoveryTree &tree, QJsonDocument::JsonFormat format = QJsonDocument::Indented);
-/// Writes atomically (QSaveFile); returns false and fills *error on failure.
-bool writeFile(const DiscoveryTree &tree, const QString &path, QString *error = nullptr);
+/// Writes atomically (QSaveFile); a failure names the path and the cause.
+Result<Done> writeFile(const DiscoveryTree &tree, const QString &path);
 
 } // namespace TreeJson
 } // namespace dreamrsi

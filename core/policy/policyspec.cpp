@@ -26,43 +26,39 @@ PolicySpec PolicySpec::script(const QString &source, const QString &label)
     return spec;
 }
 
-std::optional<PolicySpec> PolicySpec::fromArgument(const QString &argument, QString *error)
+Result<PolicySpec> PolicySpec::fromArgument(const QString &argument)
 {
+    using Parsed = Result<PolicySpec>;
     const QLatin1String prefix("builtin:");
     if (argument.startsWith(prefix)) {
         const QString name = argument.mid(prefix.size());
-        if (!BuiltinPolicies::names().contains(name)) {
-            if (error) {
-                *error = QStringLiteral("unknown built-in policy '%1' (known: %2)")
-                             .arg(name, BuiltinPolicies::names().join(QStringLiteral(", ")));
-            }
-            return std::nullopt;
-        }
-        return builtin(name);
+        if (!BuiltinPolicies::names().contains(name))
+            return Parsed::failure(QStringLiteral("unknown built-in policy '%1' (known: %2)")
+                                       .arg(name, BuiltinPolicies::names().join(QStringLiteral(", "))));
+        return Parsed::success(builtin(name));
     }
-    if (argument.isEmpty()) {
-        if (error)
-            *error = QStringLiteral("no policy given (a .js file or builtin:NAME)");
-        return std::nullopt;
-    }
+    if (argument.isEmpty())
+        return Parsed::failure(QStringLiteral("no policy given (a .js file or builtin:NAME)"));
     QFile file(argument);
-    if (!QFileInfo(argument).isFile() || !file.open(QIODevice::ReadOnly)) {
-        if (error)
-            *error = QStringLiteral("cannot read policy file '%1'").arg(argument);
-        return std::nullopt;
-    }
-    return script(QString::fromUtf8(file.readAll()), argument);
+    if (!QFileInfo(argument).isFile() || !file.open(QIODevice::ReadOnly))
+        return Parsed::failure(QStringLiteral("cannot read policy file '%1'").arg(argument));
+    return Parsed::success(script(QString::fromUtf8(file.readAll()), argument));
 }
 
-std::unique_ptr<Policy> PolicySpec::create(QString *error) const
+Result<std::unique_ptr<Policy>> PolicySpec::create() const
 {
+    using Made = Result<std::unique_ptr<Policy>>;
     if (m_kind == Kind::Builtin) {
         std::unique_ptr<Policy> policy = BuiltinPolicies::create(m_builtinName);
-        if (!policy && error)
-            *error = QStringLiteral("unknown built-in policy '%1'").arg(m_builtinName);
-        return policy;
+        if (!policy)
+            return Made::failure(QStringLiteral("unknown built-in policy '%1'").arg(m_builtinName));
+        return Made::success(std::move(policy));
     }
-    return ScriptedPolicy::create(m_source, m_label, m_timeLimitMs, m_randomSeed, error);
+    Result<std::unique_ptr<ScriptedPolicy>> scripted =
+        ScriptedPolicy::create(m_source, m_label, m_timeLimitMs, m_randomSeed);
+    if (!scripted)
+        return scripted.failureAs<std::unique_ptr<Policy>>();
+    return Made::success(std::move(*scripted.value));
 }
 
 } // namespace dreamrsi

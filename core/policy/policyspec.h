@@ -2,6 +2,8 @@
 
 #include "policy.h"
 
+#include "base/result.h"
+
 #include <QString>
 
 #include <memory>
@@ -23,9 +25,9 @@ public:
     /// A scripted policy; `label` names it in reports (usually the file path).
     static PolicySpec script(const QString &source, const QString &label);
     /// Parses a `--policy` argument: `builtin:NAME` or a path to a `.js`
-    /// file (read now). Returns nothing and fills *error when the name is
-    /// unknown or the file cannot be read.
-    static std::optional<PolicySpec> fromArgument(const QString &argument, QString *error);
+    /// file (read now). A failure when the name is unknown or the file
+    /// cannot be read.
+    static Result<PolicySpec> fromArgument(const QString &argument);
 
     Kind kind() const { return m_kind; }
     QString label() const { return m_label; }
@@ -39,9 +41,9 @@ public:
     quint32 randomSeed() const { return m_randomSeed; }
     void setRandomSeed(quint32 seed) { m_randomSeed = seed; }
 
-    /// A fresh policy for the calling thread; nullptr and *error on failure
-    /// (unknown built-in, script syntax error, no selectBatch function).
-    std::unique_ptr<Policy> create(QString *error) const;
+    /// A fresh policy for the calling thread; a failure for an unknown
+    /// built-in, a script syntax error or no selectBatch function.
+    Result<std::unique_ptr<Policy>> create() const;
 
 private:
     Kind m_kind = Kind::Builtin;

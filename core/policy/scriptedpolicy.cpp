@@ -153,32 +153,28 @@ public:
         fnAddObs.call(obsArgs);
     }
 
-    /// Calls `fn` under the watchdog; on a throw or a timeout returns an
-    /// undefined value and fills *error.
-    QJSValue guardedCall(QJSValue &fn, const QJSValueList &args, const QString &what, QString *error)
+    /// Calls `fn` under the watchdog: its value, or a failure saying that
+    /// it threw or ran past the time limit.
+    Result<QJSValue> guardedCall(QJSValue &fn, const QJSValueList &args, const QString &what)
     {
+        using Called = Result<QJSValue>;
         watchdog->arm(timeLimitMs);
         const QJSValue result = fn.call(args);
         const bool timedOut = watchdog->disarm();
-        if (timedOut) {
-            *error = QStringLiteral("%1 ran past its time limit of %2 ms").arg(what).arg(timeLimitMs);
-            return {};
-        }
+        if (timedOut)
+            return Called::failure(QStringLiteral("%1 ran past its time limit of %2 ms").arg(what).arg(timeLimitMs));
         // The runtime wraps every call in try/catch and answers {v} or {e, line}.
-        if (result.isError() || !result.isObject()) {
-            *error = QStringLiteral("%1 failed: %2").arg(what, result.toString());
-            return {};
-        }
+        if (result.isError() || !result.isObject())
+            return Called::failure(QStringLiteral("%1 failed: %2").arg(what, result.toString()));
         const QJSValue thrown = result.property(QStringLiteral("e"));
         if (!thrown.isUndefined()) {
             QString message = thrown.toString();
             const int line = result.property(QStringLiteral("line")).toInt();
             if (line > 0)
                 message += QStringLiteral(" (line %1)").arg(line);
-            *error = QStringLiteral("%1 threw: %2").arg(what, message);
-            return {};
+            return Called::failure(QStringLiteral("%1 threw: %2").arg(what, message));
         }
-        return result.property(QStringLiteral("v"));
+        return Called::success(result.property(QStringLiteral("v")));
     }
 
     QJSValue stringArray(const QStringList &list)
@@ -201,9 +197,10 @@ ScriptedPolicy::~ScriptedPolicy()
     d->watchdog.reset();
 }
 
-std::unique_ptr<ScriptedPolicy> ScriptedPolicy::create(const QString &source, const QString &label, int timeLimitMs,
-                                                       quint32 seed, QString *error)
+Result<std::unique_ptr<ScriptedPolicy>> ScriptedPolicy::create(const QString &source, const QString &label,
+                                                               int timeLimitMs, quint32 seed)
 {
+    using Made = Result<std::unique_ptr<ScriptedPolicy>>;
     std::unique_ptr<ScriptedPolicy> policy(new ScriptedPolicy);
     Private &p = *policy->d;
     p.label = label;
@@ -239,28 +236,18 @@ std::unique_ptr<ScriptedPolicy> ScriptedPolicy::create(const QString &source, co
         maker = QJSValue();
         lineShift = 0;
     }
-    if (factory.isError() || !factory.isCallable()) {
-        if (error) {
-            *error = QStringLiteral("%1: line %2: %3")
-                         .arg(label)
-                         .arg(factory.property(QStringLiteral("lineNumber")).toInt())
-                         .arg(factory.toString());
-        }
-        return nullptr;
-    }
+    if (factory.isError() || !factory.isCallable())
+        return Made::failure(QStringLiteral("%1: line %2: %3")
+                                 .arg(label)
+                                 .arg(factory.property(QStringLiteral("lineNumber")).toInt())
+                                 .arg(factory.toString()));
     if (!maker.isCallable())
         maker = p.engine.evaluate(runtimeSource(), QStringLiteral("dreamrsi-runtime"), 1);
-    if (!maker.isCallable()) {
-        if (error)
-            *error = QStringLiteral("internal error: policy runtime failed to load: %1").arg(maker.toString());
-        return nullptr;
-    }
+    if (!maker.isCallable())
+        return Made::failure(QStringLiteral("internal error: policy runtime failed to load: %1").arg(maker.toString()));
     p.runtime = maker.call({factory, p.engine.globalObject(), QJSValue(lineShift)});
-    if (p.runtime.isError()) {
-        if (error)
-            *error = QStringLiteral("internal error: policy runtime failed to start: %1").arg(p.runtime.toString());
-        return nullptr;
-    }
+    if (p.runtime.isError())
+        return Made::failure(QStringLiteral("internal error: policy runtime failed to start: %1").arg(p.runtime.toString()));
     p.fnBegin = p.runtime.property(QStringLiteral("begin"));
     p.fnAddTags = p.runtime.property(QStringLiteral("addTags"));
     p.fnAddMeta = p.runtime.property(QStringLiteral("addMeta"));
@@ -275,18 +262,15 @@ std::unique_ptr<ScriptedPolicy> ScriptedPolicy::create(const QString &source, co
     p.fnPlan = p.runtime.property(QStringLiteral("plan"));
 
     QJSValue probe = p.runtime.property(QStringLiteral("probe"));
-    QString probeError;
-    const QJSValue info = p.guardedCall(probe, {}, QStringLiteral("the script's top level"), &probeError);
-    if (!probeError.isEmpty()) {
-        if (error)
-            *error = label + QStringLiteral(": ") + probeError;
-        return nullptr;
-    }
+    const Result<QJSValue> probed = p.guardedCall(probe, {}, QStringLiteral("the script's top level"));
+    if (!probed)
+        return Made::failure(label + QStringLiteral(": ") + probed.error);
+    const QJSValue &info = *probed.value;
     p.hasPlanGrid = info.property(QStringLiteral("hasPlanGrid")).toBool();
     const QJSValue beta = info.property(QStringLiteral("defaultBeta"));
     if (beta.isNumber())
         p.defaultBeta = beta.toNumber();
-    return policy;
+    return Made::success(std::move(policy));
 }
 
 QString ScriptedPolicy::name() const
@@ -311,11 +295,9 @@ void ScriptedPolicy::beginEpisode(double beta, int maxParallelism)
     d->indexOf.clear();
     d->sentLegal.clear();
     d->tagList.clear();
-    QString error;
-    d->guardedCall(d->fnBegin,
-                   {QJSValue(beta), QJSValue(maxParallelism), QJSValue(int(d->seed))},
-                   QStringLiteral("the script's top level"), &error);
-    d->pendingError = error;
+    d->pendingError = d->guardedCall(d->fnBegin, {QJSValue(beta), QJSValue(maxParallelism), QJSValue(int(d->seed))},
+                                     QStringLiteral("the script's top level"))
+                          .error;
 }
 
 GridPlanResult ScriptedPolicy::planGrid(const GridContext &context)
@@ -358,12 +340,12 @@ GridPlanResult ScriptedPolicy::planGrid(const GridContext &context)
         ctx.setProperty(QStringLiteral("recordedBranches"), *context.recordedBranches);
         ctx.setProperty(QStringLiteral("recordedRefinements"), *context.recordedRefinements);
     }
-    QString error;
-    const QJSValue plan = d->guardedCall(d->fnPlan, {ctx}, QStringLiteral("planGrid"), &error);
-    if (!error.isEmpty()) {
-        result.error = error;
+    const Result<QJSValue> called = d->guardedCall(d->fnPlan, {ctx}, QStringLiteral("planGrid"));
+    if (!called) {
+        result.error = called.error;
         return result;
     }
+    const QJSValue &plan = *called.value;
     if (!plan.isObject() || plan.isArray() || plan.isCallable()) {
         result.error = QStringLiteral("planGrid returned %1, not an object {branches, refinements, reason}")
                            .arg(typeName(plan));
@@ -472,7 +454,6 @@ PolicyDecision ScriptedPolicy::selectBatch(const PolicyState &state)
     if (firstCall && !reused)
         d->firstRound = Private::FirstRound{legal, d->fnFirstRound.call(), d->indexOf, d->sentLegal, d->tagList};
 
-    QString error;
     QJSValue steering(QJSValue::NullValue);
     if (!state.steering().isEmpty()) {
         const PolicySteering &s = state.steering();
@@ -487,12 +468,13 @@ PolicyDecision ScriptedPolicy::selectBatch(const PolicyState &state)
             hints.setProperty(key, text);
         steering.setProperty(QStringLiteral("hints"), hints);
     }
-    QJSValue result = d->guardedCall(d->fnSelect,
-                                     {QJSValue(state.round()), optionalNumber(state.baselineScore()),
-                                      QJSValue(state.maxParallelism()), steering},
-                                     QStringLiteral("selectBatch"), &error);
-    if (!error.isEmpty())
-        return PolicyDecision::failure(error);
+    const Result<QJSValue> called = d->guardedCall(d->fnSelect,
+                                                   {QJSValue(state.round()), optionalNumber(state.baselineScore()),
+                                                    QJSValue(state.maxParallelism()), steering},
+                                                   QStringLiteral("selectBatch"));
+    if (!called)
+        return PolicyDecision::failure(called.error);
+    const QJSValue &result = *called.value;
     if (!result.isArray())
         return PolicyDecision::failure(QStringLiteral("selectBatch returned %1, not an array").arg(typeName(result)));
     PolicyDecision decision;

@@ -2,6 +2,8 @@
 
 #include "policy.h"
 
+#include "base/result.h"
+
 #include <QString>
 
 #include <memory>
@@ -33,10 +35,10 @@ class ScriptedPolicy final : public Policy
 public:
     ~ScriptedPolicy() override;
 
-    /// Compiles `source`; nullptr and *error on a syntax error, a missing
+    /// Compiles `source`; a failure on a syntax error, a missing
     /// selectBatch, or a top level that throws or runs past the limit.
-    static std::unique_ptr<ScriptedPolicy> create(const QString &source, const QString &label, int timeLimitMs,
-                                                  quint32 seed, QString *error);
+    static Result<std::unique_ptr<ScriptedPolicy>> create(const QString &source, const QString &label, int timeLimitMs,
+                                                          quint32 seed);
 
     QString name() const override;
     std::optional<double> defaultBeta() const override;

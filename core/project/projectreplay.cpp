@@ -99,9 +99,9 @@ Result<ProjectReplayOutcome> ProjectReplay::run(const ProjectReplayRequest &requ
     outcome.version = *version.value;
     PolicySpec spec = ProjectPolicies::specFor(outcome.version, request.scriptTimeLimitMs);
     spec.setRandomSeed(request.seed);
-    QString compileError;
-    if (!spec.create(&compileError))
-        return Result<ProjectReplayOutcome>::failure(QStringLiteral("policy version \"%1\": %2").arg(outcome.version.name, compileError));
+    if (const Result<std::unique_ptr<Policy>> compiled = spec.create(); !compiled)
+        return Result<ProjectReplayOutcome>::failure(
+            QStringLiteral("policy version \"%1\": %2").arg(outcome.version.name, compiled.error));
 
     Result<QList<ProjectWorld>> worlds = ProjectWorlds::load(**reader.value, &outcome.skippedIterations);
     if (!worlds.ok())

@@ -2,7 +2,7 @@
 
 #include "projectworld.h"
 
-#include "model/result.h"
+#include "base/result.h"
 #include "replay/replayengine.h"
 #include "replay/replayoptions.h"
 #include "replay/replayresult.h"

@@ -4,7 +4,7 @@
 #include "projectscores.h"
 #include "projectworld.h"
 
-#include "model/result.h"
+#include "base/result.h"
 #include "replay/replayresult.h"
 #include "store/storetypes.h"
 

@@ -2,7 +2,7 @@
 
 #include "projectworld.h"
 
-#include "model/result.h"
+#include "base/result.h"
 
 #include <QList>
 

@@ -145,8 +145,8 @@ SweepResult runSweep(const CompactTree &world, const QString &name, const Policy
     return sweep;
 }
 
-ReplayResult runFiles(const QStringList &paths, const PolicySpec &spec, const ReplayOptions &options,
-                      QString *readError, const SweepDone &done, const ReplayEngine::Progress &progress)
+Result<ReplayResult> runFiles(const QStringList &paths, const PolicySpec &spec, const ReplayOptions &options,
+                              const SweepDone &done, const ReplayEngine::Progress &progress)
 {
     const qsizetype n = paths.size();
     const qsizetype nb = options.betas.size();
@@ -172,16 +172,17 @@ ReplayResult runFiles(const QStringList &paths, const PolicySpec &spec, const Re
             const qsizetype i = nextWorld.fetch_add(1);
             if (i >= stopAt.load())
                 return;
-            const std::optional<CompactTree> world =
-                TreeJson::readCompactFile(paths.at(i), &errorSlots[i], options.worldCache);
-            if (!world) {
+            const Result<CompactTree> read = TreeJson::readCompactFile(paths.at(i), options.worldCache);
+            if (!read) {
+                errorSlots[i] = read.error;
                 for (qsizetype seen = stopAt.load(); i < seen && !stopAt.compare_exchange_weak(seen, i);) {
                 }
                 return;
             }
-            sweepSlots[i] = runSweep(*world, paths.at(i), spec, options, &revealed);
+            const CompactTree &world = *read.value;
+            sweepSlots[i] = runSweep(world, paths.at(i), spec, options, &revealed);
             if (done)
-                done(i, sweepSlots[i], *world, revealed);
+                done(i, sweepSlots[i], world, revealed);
             const int count = finished.fetch_add(int(nb)) + int(nb);
             if (progress)
                 progress(count, int(n * nb));
@@ -197,13 +198,11 @@ ReplayResult runFiles(const QStringList &paths, const PolicySpec &spec, const Re
     for (std::thread &t : pool)
         t.join();
 
-    if (const qsizetype failed = stopAt.load(); failed < n) {
-        *readError = errors.at(failed);
-        return result;
-    }
+    if (const qsizetype failed = stopAt.load(); failed < n)
+        return Result<ReplayResult>::failure(errors.at(failed));
     result.worlds = std::move(sweeps);
     result.computeValue();
-    return result;
+    return Result<ReplayResult>::success(std::move(result));
 }
 
 } // namespace dreamrsi::CompactReplay

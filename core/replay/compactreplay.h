@@ -39,10 +39,10 @@ using SweepDone = std::function<void(qsizetype index, const SweepResult &sweep, 
 
 /// ReplayEngine::runFiles() for a spec that handles() accepts: each thread
 /// reads the next file (TreeJson::readCompactFile), replays it over every β
-/// and hands it to `done`; the result and the read error are those
+/// and hands it to `done`; the result, or the read failure, is the one
 /// ReplayEngine::runFiles() gives, with the episodes' `revealed` left empty.
-ReplayResult runFiles(const QStringList &paths, const PolicySpec &spec, const ReplayOptions &options,
-                      QString *readError, const SweepDone &done = {}, const ReplayEngine::Progress &progress = {});
+Result<ReplayResult> runFiles(const QStringList &paths, const PolicySpec &spec, const ReplayOptions &options,
+                              const SweepDone &done = {}, const ReplayEngine::Progress &progress = {});
 
 } // namespace CompactReplay
 

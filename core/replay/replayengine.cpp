@@ -370,14 +370,15 @@ QString onThreads(int threads, const PolicySpec &spec, const std::function<void(
     std::mutex errorMutex;
     const std::thread::id caller = std::this_thread::get_id();
     auto runOnThisThread = [&] {
-        QString error;
         // Only the calling thread looks at `made` (the others would race its move).
-        std::unique_ptr<Policy> own = std::this_thread::get_id() == caller && made ? std::move(made) : spec.create(&error);
+        Result<std::unique_ptr<Policy>> own = std::this_thread::get_id() == caller && made
+                                                  ? Result<std::unique_ptr<Policy>>::success(std::move(made))
+                                                  : spec.create();
         if (own) {
-            work(*own);
+            work(**own.value);
         } else {
             std::lock_guard lock(errorMutex);
-            createError = error;
+            createError = own.error;
         }
     };
     if (threads == 1) {
@@ -447,23 +448,21 @@ ReplayResult ReplayEngine::runWorlds(const QList<ReplayWorld> &worlds, const Pol
     return result;
 }
 
-ReplayResult ReplayEngine::runFiles(const QStringList &paths, const PolicySpec &spec, const ReplayOptions &options,
-                                    QString *readError, const SweepDone &done, const Progress &progress,
-                                    std::unique_ptr<Policy> made)
+Result<ReplayResult> ReplayEngine::runFiles(const QStringList &paths, const PolicySpec &spec, const ReplayOptions &options,
+                                            const SweepDone &done, const Progress &progress, std::unique_ptr<Policy> made)
 {
+    using Replayed = Result<ReplayResult>;
     const qsizetype n = paths.size();
     const qsizetype nb = options.betas.size();
     const int threads = threadsFor(options, n * nb);
     // Reads every file first, then spreads the (world, β) episodes.
-    const auto readThenRun = [&] {
+    const auto readThenRun = [&]() -> Replayed {
         QList<ReplayWorld> worlds;
         // A replay reads no payload (docs/policy-api.md): it is checked, not built.
         QList<TreeJson::ParseResult> parsed = TreeJson::readFiles(paths, threads, TreeJson::Payload::Skip);
         for (qsizetype i = 0; i < n; ++i) {
-            if (!parsed[i].ok()) {
-                *readError = parsed[i].error.message;
-                return emptyResult(spec, options);
-            }
+            if (!parsed[i].ok())
+                return Replayed::failure(parsed[i].error.message);
             worlds.append(ReplayWorld{paths.at(i), std::make_shared<const DiscoveryTree>(std::move(*parsed[i].tree))});
         }
         ReplayResult result = runWorlds(worlds, spec, options, progress, nullptr, std::move(made));
@@ -471,7 +470,7 @@ ReplayResult ReplayEngine::runFiles(const QStringList &paths, const PolicySpec &
             for (qsizetype i = 0; i < n; ++i)
                 done(i, result.worlds.at(i));
         }
-        return result;
+        return Replayed::success(std::move(result));
     };
     if (n < 4 * threads) // too few files to keep every thread busy a world at a time
         return readThenRun();
@@ -506,19 +505,17 @@ ReplayResult ReplayEngine::runFiles(const QStringList &paths, const PolicySpec &
                 progress(count, int(n * nb));
         }
     }, std::move(made));
-    ReplayResult result = emptyResult(spec, options);
-    if (const qsizetype failed = stopAt.load(); failed < n) {
-        *readError = errors.at(failed);
-        return result;
-    }
+    if (const qsizetype failed = stopAt.load(); failed < n)
+        return Replayed::failure(errors.at(failed));
     if (!createError.isEmpty()
         && std::any_of(sweeps.cbegin(), sweeps.cend(), [](const SweepResult &s) { return s.episodes.isEmpty(); })) {
         // No thread could make the policy: every world reports why, as runWorlds() does.
         return readThenRun();
     }
+    ReplayResult result = emptyResult(spec, options);
     result.worlds = std::move(sweeps);
     result.computeValue();
-    return result;
+    return Replayed::success(std::move(result));
 }
 
 } // namespace dreamrsi

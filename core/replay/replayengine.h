@@ -6,6 +6,7 @@
 #include "replayworld.h"
 #include "sweepresult.h"
 
+#include "base/result.h"
 #include "policy/policy.h"
 #include "policy/policyspec.h"
 
@@ -68,12 +69,11 @@ public:
     /// fewer files than about four per thread, the files are read first and
     /// the (world, β) episodes spread instead. The result is the same as
     /// runWorlds() gives for those trees. When a file cannot be read, nothing
-    /// past it is replayed, `readError` gets the message of the first such
-    /// file in path order, and the result holds no world. `made`: as for
-    /// runWorlds().
-    static ReplayResult runFiles(const QStringList &paths, const PolicySpec &spec, const ReplayOptions &options,
-                                 QString *readError, const SweepDone &done = {}, const Progress &progress = {},
-                                 std::unique_ptr<Policy> made = {});
+    /// past it is replayed and the failure is the message of the first such
+    /// file in path order. `made`: as for runWorlds().
+    static Result<ReplayResult> runFiles(const QStringList &paths, const PolicySpec &spec, const ReplayOptions &options,
+                                         const SweepDone &done = {}, const Progress &progress = {},
+                                         std::unique_ptr<Policy> made = {});
 
     /// The grid context shown to planGrid in replay (§5).
     static GridContext gridContextFor(const DiscoveryTree &world, const ReplayOptions &options);

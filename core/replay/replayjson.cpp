@@ -632,17 +632,13 @@ QJsonObject ReplayJson::episodeTraceToJson(const QString &world, const EpisodeRe
                        {key("rounds_trace"), rounds}};
 }
 
-std::optional<EpisodeResult> ReplayJson::episodeTraceFromJson(const QJsonObject &object, QString *world,
-                                                             QString *error)
+Result<ReplayJson::EpisodeTrace> ReplayJson::episodeTraceFromJson(const QJsonObject &object)
 {
-    if (!object.value(key("rounds_trace")).isArray() || !object.value(key("beta")).isDouble()) {
-        if (error)
-            *error = QStringLiteral("trace line: missing 'beta' or 'rounds_trace'");
-        return std::nullopt;
-    }
-    if (world)
-        *world = object.value(key("world")).toString();
-    EpisodeResult e;
+    if (!object.value(key("rounds_trace")).isArray() || !object.value(key("beta")).isDouble())
+        return Result<EpisodeTrace>::failure(QStringLiteral("trace line: missing 'beta' or 'rounds_trace'"));
+    EpisodeTrace line;
+    line.world = object.value(key("world")).toString();
+    EpisodeResult &e = line.episode;
     e.beta = object.value(key("beta")).toDouble();
     e.calls = object.value(key("calls")).toInt();
     e.rounds = object.value(key("rounds")).toInt();
@@ -676,7 +672,7 @@ std::optional<EpisodeResult> ReplayJson::episodeTraceFromJson(const QJsonObject 
         t.error = o.value(key("error")).toString();
         e.trace.append(t);
     }
-    return e;
+    return Result<EpisodeTrace>::success(std::move(line));
 }
 
 QByteArray ReplayJson::traceLines(const ReplayResult &result)

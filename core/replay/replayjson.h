@@ -1,6 +1,6 @@
 #pragma once
 
-#include "model/result.h"
+#include "base/result.h"
 
 #include "episoderesult.h"
 #include "replayresult.h"
@@ -64,8 +64,15 @@ Result<ReplayResult> resultFromJson(const QJsonObject &object);
 /// One trace line: {"world", "beta", "calls", "rounds", "best", "attainment",
 /// "error", "plan", "rounds_trace": [{"round", "prefix", "batch", "revealed", "error"}]}.
 QJsonObject episodeTraceToJson(const QString &world, const EpisodeResult &episode);
-/// Parses one trace line into (world, episode with its trace).
-std::optional<EpisodeResult> episodeTraceFromJson(const QJsonObject &object, QString *world, QString *error);
+/// One trace line read back: the world it was replayed in and the episode
+/// with its trace.
+struct EpisodeTrace
+{
+    QString world;
+    EpisodeResult episode;
+};
+/// Parses one trace line; a failure names what is missing.
+Result<EpisodeTrace> episodeTraceFromJson(const QJsonObject &object);
 
 /// One compact JSON line per (world, β) episode, worlds in order, β in grid order.
 QByteArray traceLines(const ReplayResult &result);

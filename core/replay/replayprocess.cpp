@@ -69,13 +69,9 @@ bool ReplayProcess::isRunning() const
     return m_running;
 }
 
-bool ReplayProcess::start(const ReplayProcessRequest &request, QString *error)
+Result<Done> ReplayProcess::start(const ReplayProcessRequest &request)
 {
-    auto refuse = [error](const QString &message) {
-        if (error)
-            *error = message;
-        return false;
-    };
+    auto refuse = [](const QString &message) { return Result<Done>::failure(message); };
     if (m_running)
         return refuse(QStringLiteral("a replay is already running"));
     m_dir = std::make_shared<QTemporaryDir>();
@@ -149,12 +145,12 @@ bool ReplayProcess::start(const ReplayProcessRequest &request, QString *error)
     QtConcurrent::run([toWrite = std::move(toWrite), dir = m_dir]() {
         // `dir` keeps the folder alive until the files are written.
         Q_UNUSED(dir);
-        QString writeError;
         for (const auto &[tree, path] : toWrite) {
-            if (!TreeJson::writeFile(*tree, path, &writeError))
-                break;
+            const Result<Done> written = TreeJson::writeFile(*tree, path);
+            if (!written)
+                return written.error;
         }
-        return writeError;
+        return QString();
     }).then(this, [this, launch, program, args, wallMs = request.wallLimitMs](const QString &writeError) {
         if (launch != m_launch)
             return; // cancelled while the worlds were written
@@ -163,7 +159,7 @@ bool ReplayProcess::start(const ReplayProcessRequest &request, QString *error)
         else
             launchChild(program, args, wallMs);
     });
-    return true;
+    return Result<Done>::success({});
 }
 
 void ReplayProcess::launchChild(const QString &program, const QStringList &args, int wallLimitMs)
@@ -301,14 +297,13 @@ void ReplayProcess::onFinished(int exitCode, QProcess::ExitStatus status)
                 const QByteArray line = file.readLine().trimmed();
                 if (line.isEmpty())
                     continue;
-                QString world;
-                QString unreadable; // a line that is no trace is skipped
-                const std::optional<EpisodeResult> e =
-                    ReplayJson::episodeTraceFromJson(QJsonDocument::fromJson(line).object(), &world, &unreadable);
+                // A line that is no trace is skipped.
+                const Result<ReplayJson::EpisodeTrace> e =
+                    ReplayJson::episodeTraceFromJson(QJsonDocument::fromJson(line).object());
                 if (e) {
-                    output->traces.append(*e);
-                    const qsizetype at = m_worldPaths.indexOf(world);
-                    output->traceWorlds.append(at >= 0 ? m_worldNames.at(at) : world);
+                    output->traces.append(e.value->episode);
+                    const qsizetype at = m_worldPaths.indexOf(e.value->world);
+                    output->traceWorlds.append(at >= 0 ? m_worldNames.at(at) : e.value->world);
                 }
             }
         }

@@ -3,6 +3,8 @@
 #include "replayresult.h"
 #include "replayworld.h"
 
+#include "base/result.h"
+
 #include <QList>
 #include <QObject>
 #include <QPointer>
@@ -64,10 +66,10 @@ public:
     ~ReplayProcess() override;
 
     /// Starts the child once the in-memory worlds are written (on a worker
-    /// thread). Returns false (and emits nothing) when already running or when
-    /// the request is invalid; *error says why. A world that cannot be written
+    /// thread). A failure saying why (and nothing emitted) when already
+    /// running or when the request is invalid. A world that cannot be written
     /// arrives as failed().
-    bool start(const ReplayProcessRequest &request, QString *error = nullptr);
+    Result<Done> start(const ReplayProcessRequest &request);
     bool isRunning() const;
     /// Kills the child; failed("cancelled") follows.
     void cancel();

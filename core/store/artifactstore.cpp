@@ -28,15 +28,11 @@ bool ArtifactStore::folderExists() const
     return QFileInfo(m_folder).isDir();
 }
 
-bool ArtifactStore::ensureFolder(QString *error) const
+Result<Done> ArtifactStore::ensureFolder() const
 {
-    if (folderExists())
-        return true;
-    if (!QDir().mkpath(m_folder)) {
-        *error = QStringLiteral("%1: cannot create the artifact folder").arg(m_folder);
-        return false;
-    }
-    return true;
+    if (!folderExists() && !QDir().mkpath(m_folder))
+        return Result<Done>::failure(QStringLiteral("%1: cannot create the artifact folder").arg(m_folder));
+    return Result<Done>::success({});
 }
 
 QString ArtifactStore::pathOf(const QString &hash) const
@@ -49,19 +45,18 @@ bool ArtifactStore::contains(const QString &hash) const
     return QFileInfo::exists(pathOf(hash));
 }
 
-QString ArtifactStore::put(const QByteArray &content, QString *error) const
+Result<QString> ArtifactStore::put(const QByteArray &content) const
 {
+    using Put = Result<QString>;
     const QString hash = hashOf(content);
     const QString path = pathOf(hash);
     const QFileInfo existing(path);
     if (existing.exists() && existing.size() == content.size())
-        return hash;
-    if (!ensureFolder(error))
-        return {};
-    if (!QDir().mkpath(existing.absolutePath())) {
-        *error = QStringLiteral("%1: cannot create the folder").arg(existing.absolutePath());
-        return {};
-    }
+        return Put::success(hash);
+    if (const Result<Done> folder = ensureFolder(); !folder)
+        return folder.failureAs<QString>();
+    if (!QDir().mkpath(existing.absolutePath()))
+        return Put::failure(QStringLiteral("%1: cannot create the folder").arg(existing.absolutePath()));
     // Written under a temporary name in the same folder and renamed into
     // place, so a killed process leaves the whole file or none. There is no
     // fsync per artifact (QSaveFile's was most of a live round's per-attempt
@@ -70,38 +65,32 @@ QString ArtifactStore::put(const QByteArray &content, QString *error) const
     // as well, and an artifact torn by one is caught by its hash on reading
     // and named as corrupted (read()).
     QTemporaryFile file(existing.absolutePath() + QStringLiteral("/.incoming-XXXXXX"));
-    if (!file.open() || file.write(content) != content.size() || !file.flush()) {
-        *error = QStringLiteral("%1: cannot write the artifact: %2").arg(path, file.errorString());
-        return {};
-    }
+    if (!file.open() || file.write(content) != content.size() || !file.flush())
+        return Put::failure(QStringLiteral("%1: cannot write the artifact: %2").arg(path, file.errorString()));
     // As any new file (QTemporaryFile starts owner-only): others may read.
     file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther);
     if (existing.exists())
         QFile::remove(path); // a damaged copy of the same hash
-    if (!file.rename(path)) {
-        *error = QStringLiteral("%1: cannot write the artifact: %2").arg(path, file.errorString());
-        return {};
-    }
+    if (!file.rename(path))
+        return Put::failure(QStringLiteral("%1: cannot write the artifact: %2").arg(path, file.errorString()));
     file.setAutoRemove(false);
-    return hash;
+    return Put::success(hash);
 }
 
-bool ArtifactStore::read(const QString &hash, QByteArray *content, QString *error) const
+Result<QByteArray> ArtifactStore::read(const QString &hash) const
 {
+    using Read = Result<QByteArray>;
     QFile file(pathOf(hash));
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = folderExists()
-                     ? QStringLiteral("artifact %1 is missing from %2").arg(hash, m_folder)
-                     : QStringLiteral("artifact %1 is unavailable: the artifact folder %2 is missing").arg(hash, m_folder);
-        return false;
-    }
-    *content = file.readAll();
-    if (hashOf(*content) != hash) {
-        *error = QStringLiteral("artifact %1 in %2 is corrupted (its content does not match its hash)").arg(hash, m_folder);
-        content->clear();
-        return false;
-    }
-    return true;
+    if (!file.open(QIODevice::ReadOnly))
+        return Read::failure(
+            folderExists()
+                ? QStringLiteral("artifact %1 is missing from %2").arg(hash, m_folder)
+                : QStringLiteral("artifact %1 is unavailable: the artifact folder %2 is missing").arg(hash, m_folder));
+    QByteArray content = file.readAll();
+    if (hashOf(content) != hash)
+        return Read::failure(
+            QStringLiteral("artifact %1 in %2 is corrupted (its content does not match its hash)").arg(hash, m_folder));
+    return Read::success(std::move(content));
 }
 
 } // namespace dreamrsi

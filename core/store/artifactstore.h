@@ -1,5 +1,7 @@
 #pragma once
 
+#include "base/result.h"
+
 #include <QByteArray>
 #include <QString>
 
@@ -21,14 +23,14 @@ public:
 
     const QString &folder() const { return m_folder; }
     bool folderExists() const;
-    /// Creates the folder when missing; false and *error on failure.
-    bool ensureFolder(QString *error) const;
+    /// Creates the folder when missing.
+    Result<Done> ensureFolder() const;
     QString pathOf(const QString &hash) const;
     bool contains(const QString &hash) const;
-    /// Stores `content`; returns its hash, or an empty string and *error.
-    QString put(const QByteArray &content, QString *error) const;
-    /// Reads and verifies; false and *error when missing or corrupted.
-    bool read(const QString &hash, QByteArray *content, QString *error) const;
+    /// Stores `content`; its hash.
+    Result<QString> put(const QByteArray &content) const;
+    /// Reads and verifies; a failure when missing or corrupted.
+    Result<QByteArray> read(const QString &hash) const;
 
 private:
     QString m_folder;

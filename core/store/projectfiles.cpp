@@ -21,14 +21,12 @@ namespace {
 
 constexpr int BundleApplicationId = 0x44525342; // "DRSB"
 
-bool writeWhole(const QString &path, const QByteArray &bytes, QString *error)
+Result<Done> writeWhole(const QString &path, const QByteArray &bytes)
 {
     QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
-        *error = QStringLiteral("%1: cannot write: %2").arg(path, f.errorString());
-        return false;
-    }
-    return true;
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
+        return Result<Done>::failure(QStringLiteral("%1: cannot write: %2").arg(path, f.errorString()));
+    return Result<Done>::success({});
 }
 
 /// Removes a file or folder left by an attempt that failed half-way.
@@ -48,11 +46,12 @@ StoreResult<std::unique_ptr<ProjectReader>> openReader(const QString &path)
     StoreResult<std::unique_ptr<ProjectReader>> r = ProjectReader::open(path);
     if (r.ok())
         return r;
-    QString error;
-    std::unique_ptr<SqliteConnection> db = SqliteConnection::open(path, SqliteConnection::Mode::ReadOnly, &error);
-    const std::optional<qint64> version = db ? db->queryInt("PRAGMA user_version;", &error) : std::nullopt;
-    const std::optional<qint64> app = db ? db->queryInt("PRAGMA application_id;", &error) : std::nullopt;
-    db.reset();
+    std::optional<qint64> version;
+    std::optional<qint64> app;
+    if (Result<std::unique_ptr<SqliteConnection>> db = SqliteConnection::open(path, SqliteConnection::Mode::ReadOnly)) {
+        version = (*db.value)->queryInt("PRAGMA user_version;").value;
+        app = (*db.value)->queryInt("PRAGMA application_id;").value;
+    }
     if (version && app && *app == Schema::ApplicationId && *version < Schema::CurrentVersion) {
         StoreResult<std::unique_ptr<ProjectWriter>> w = ProjectWriter::open(path);
         if (!w.ok())
@@ -111,10 +110,7 @@ StoreResult<Done> exportTree(ProjectReader &reader, IterationId id, const QStrin
     StoreResult<DiscoveryTree> tree = reader.loadIteration(id);
     if (!tree.ok())
         return StoreResult<Done>::failure(tree.error);
-    QString error;
-    if (!TreeJson::writeFile(*tree.value, outPath, &error))
-        return StoreResult<Done>::failure(error);
-    return StoreResult<Done>::success({});
+    return TreeJson::writeFile(*tree.value, outPath);
 }
 
 StoreResult<Done> exportIterationDir(ProjectReader &reader, IterationId id, const QString &dir)
@@ -128,9 +124,8 @@ StoreResult<Done> exportIterationDir(ProjectReader &reader, IterationId id, cons
     StoreResult<DiscoveryTree> tree = reader.loadIteration(id);
     if (!tree.ok())
         return R::failure(tree.error);
-    QString error;
-    if (!TreeJson::writeFile(*tree.value, QDir(dir).filePath(QStringLiteral("tree.json")), &error))
-        return R::failure(error);
+    if (const R written = TreeJson::writeFile(*tree.value, QDir(dir).filePath(QStringLiteral("tree.json"))); !written)
+        return written;
 
     const IterationInfo &it = *info.value;
     QJsonObject round;
@@ -173,17 +168,17 @@ StoreResult<Done> exportIterationDir(ProjectReader &reader, IterationId id, cons
             if (name.isEmpty() || name == QLatin1String("..") || name == QLatin1String("."))
                 return R::failure(QStringLiteral("cell \"%1\": artifact %2 has an unusable name \"%3\"")
                                       .arg(c.id, ref.hash, ref.name));
-            if (!QDir().mkpath(cellDir) || !writeWhole(QDir(cellDir).filePath(name), *bytes.value, &error))
-                return R::failure(error.isEmpty() ? QStringLiteral("%1: cannot create the folder").arg(cellDir) : error);
+            if (!QDir().mkpath(cellDir))
+                return R::failure(QStringLiteral("%1: cannot create the folder").arg(cellDir));
+            if (const R written = writeWhole(QDir(cellDir).filePath(name), *bytes.value); !written)
+                return written;
             perCell.insert(name, ref.hash);
         }
         if (!perCell.isEmpty())
             artifactIndex.insert(c.id, perCell);
     }
     round.insert(QStringLiteral("artifacts"), artifactIndex);
-    if (!writeWhole(QDir(dir).filePath(QStringLiteral("iteration.json")), QJsonDocument(round).toJson(), &error))
-        return R::failure(error);
-    return R::success({});
+    return writeWhole(QDir(dir).filePath(QStringLiteral("iteration.json")), QJsonDocument(round).toJson());
 }
 
 StoreResult<Done> exportBundle(const QString &projectPath, const QString &bundlePath)
@@ -195,17 +190,17 @@ StoreResult<Done> exportBundle(const QString &projectPath, const QString &bundle
         return R::failure(QStringLiteral("%1: already exists; choose a new bundle name").arg(bundle));
     if (!QFileInfo::exists(project))
         return R::failure(QStringLiteral("%1: no such project file").arg(project));
-    QString error;
-    std::unique_ptr<SqliteConnection> src = SqliteConnection::open(project, SqliteConnection::Mode::ReadWrite, &error);
-    if (!src)
-        src = SqliteConnection::open(project, SqliteConnection::Mode::ReadOnly, &error);
-    if (!src)
-        return R::failure(QStringLiteral("%1: cannot open: %2").arg(project, error));
+    Result<std::unique_ptr<SqliteConnection>> opened = SqliteConnection::open(project, SqliteConnection::Mode::ReadWrite);
+    if (!opened)
+        opened = SqliteConnection::open(project, SqliteConnection::Mode::ReadOnly);
+    if (!opened)
+        return R::failure(QStringLiteral("%1: cannot open: %2").arg(project, opened.error));
+    std::unique_ptr<SqliteConnection> src = std::move(*opened.value);
     // Not query_only: VACUUM INTO counts as a write, though it only reads this database.
-    if (!Schema::configure(*src, true, &error))
-        return R::failure(QStringLiteral("%1: %2").arg(project, error));
-    if (Schema::prepare(*src, false, false, &error) < 0)
-        return R::failure(error);
+    if (const Result<Done> configured = Schema::configure(*src, true); !configured)
+        return R::failure(QStringLiteral("%1: %2").arg(project, configured.error));
+    if (const Result<int> prepared = Schema::prepare(*src, false, false); !prepared)
+        return prepared.failureAs<Done>();
 
     const QString part = bundle + QStringLiteral(".part");
     removeAll(part);
@@ -221,31 +216,32 @@ StoreResult<Done> exportBundle(const QString &projectPath, const QString &bundle
 
     const ArtifactStore artifacts(ArtifactStore::folderFor(project));
     {
-        std::unique_ptr<SqliteConnection> out = SqliteConnection::open(part, SqliteConnection::Mode::ReadWrite, &error);
-        if (!out) {
+        Result<std::unique_ptr<SqliteConnection>> made = SqliteConnection::open(part, SqliteConnection::Mode::ReadWrite);
+        if (!made) {
             removeAll(part);
-            return R::failure(QStringLiteral("%1: %2").arg(bundle, error));
+            return R::failure(QStringLiteral("%1: %2").arg(bundle, made.error));
         }
+        std::unique_ptr<SqliteConnection> out = std::move(*made.value);
         const auto fail = [&](const QString &message) {
             out.reset();
             removeAll(part);
             return R::failure(message);
         };
-        if (!out->exec("PRAGMA journal_mode = DELETE; BEGIN;"
-                       "CREATE TABLE bundle_artifacts(hash TEXT PRIMARY KEY, content BLOB NOT NULL);",
-                       &error))
-            return fail(QStringLiteral("%1: %2").arg(bundle, error));
+        if (const Result<Done> begun = out->exec("PRAGMA journal_mode = DELETE; BEGIN;"
+                                                 "CREATE TABLE bundle_artifacts(hash TEXT PRIMARY KEY, content BLOB NOT NULL);");
+            !begun)
+            return fail(QStringLiteral("%1: %2").arg(bundle, begun.error));
         {
             SqliteStatement list(*out, "SELECT hash FROM artifacts ORDER BY hash");
             SqliteStatement put(*out, "INSERT INTO bundle_artifacts(hash, content) VALUES (?1, ?2)");
             SqliteStatement::Step step;
             while ((step = list.step()) == SqliteStatement::Step::Row) {
                 const QString hash = list.text(0);
-                QByteArray content;
-                if (!artifacts.read(hash, &content, &error))
-                    return fail(QStringLiteral("%1: cannot bundle the project: %2").arg(bundle, error));
+                const Result<QByteArray> content = artifacts.read(hash);
+                if (!content)
+                    return fail(QStringLiteral("%1: cannot bundle the project: %2").arg(bundle, content.error));
                 put.bind(1, hash);
-                put.bindBlob(2, content);
+                put.bindBlob(2, *content.value);
                 const bool ok = put.run();
                 put.reset();
                 if (!ok)
@@ -256,8 +252,8 @@ StoreResult<Done> exportBundle(const QString &projectPath, const QString &bundle
         }
         const QByteArray finish = QByteArray("PRAGMA application_id = ") + QByteArray::number(BundleApplicationId)
                                   + QByteArray("; COMMIT;");
-        if (!out->exec(finish.constData(), &error))
-            return fail(QStringLiteral("%1: %2").arg(bundle, error));
+        if (const Result<Done> finished = out->exec(finish.constData()); !finished)
+            return fail(QStringLiteral("%1: %2").arg(bundle, finished.error));
     }
     if (!QFile::rename(part, bundle)) {
         removeAll(part);
@@ -291,18 +287,18 @@ StoreResult<Done> importBundle(const QString &bundlePath, const QString &project
     if (!QFile::copy(bundle, part))
         return fail(QStringLiteral("%1: cannot write %2").arg(bundle, part));
     QFile::setPermissions(part, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
-    QString error;
     {
-        std::unique_ptr<SqliteConnection> db = SqliteConnection::open(part, SqliteConnection::Mode::ReadWrite, &error);
-        if (!db)
-            return fail(QStringLiteral("%1: cannot open: %2").arg(bundle, error));
-        const std::optional<qint64> appId = db->queryInt("PRAGMA application_id;", &error);
-        if (!appId || *appId != BundleApplicationId) {
+        Result<std::unique_ptr<SqliteConnection>> opened = SqliteConnection::open(part, SqliteConnection::Mode::ReadWrite);
+        if (!opened)
+            return fail(QStringLiteral("%1: cannot open: %2").arg(bundle, opened.error));
+        std::unique_ptr<SqliteConnection> db = std::move(*opened.value);
+        const Result<qint64> appId = db->queryInt("PRAGMA application_id;");
+        if (!appId || *appId.value != BundleApplicationId) {
             db.reset();
             return fail(QStringLiteral("%1: not a Dream-RSI project bundle%2")
-                            .arg(bundle, appId ? QString() : QStringLiteral(" (%1)").arg(error)));
+                            .arg(bundle, appId ? QString() : QStringLiteral(" (%1)").arg(appId.error)));
         }
-        const std::optional<qint64> version = db->queryInt("PRAGMA user_version;", &error);
+        const std::optional<qint64> version = db->queryInt("PRAGMA user_version;").value;
         if (!version || *version > Schema::CurrentVersion) {
             db.reset();
             return fail(QStringLiteral("%1: the bundle has schema version %2, written by a newer Dream-RSI; "
@@ -319,8 +315,8 @@ StoreResult<Done> importBundle(const QString &bundlePath, const QString &project
             }
         }
         const ArtifactStore artifacts(artifactPart);
-        if (!artifacts.ensureFolder(&error))
-            return fail(error);
+        if (const Result<Done> folder = artifacts.ensureFolder(); !folder)
+            return fail(folder.error);
         {
             SqliteStatement list(*db, "SELECT hash, content FROM bundle_artifacts ORDER BY hash");
             SqliteStatement::Step step;
@@ -329,8 +325,8 @@ StoreResult<Done> importBundle(const QString &bundlePath, const QString &project
                 const QByteArray content = list.blob(1);
                 if (ArtifactStore::hashOf(content) != hash)
                     return fail(QStringLiteral("%1: artifact %2 in the bundle is corrupted").arg(bundle, hash));
-                if (artifacts.put(content, &error).isEmpty())
-                    return fail(error);
+                if (const Result<QString> put = artifacts.put(content); !put)
+                    return fail(put.error);
             }
             if (step == SqliteStatement::Step::Error)
                 return fail(QStringLiteral("%1: %2").arg(bundle, list.error()));
@@ -342,8 +338,8 @@ StoreResult<Done> importBundle(const QString &bundlePath, const QString &project
         }
         const QByteArray finish = QByteArray("DROP TABLE bundle_artifacts; PRAGMA application_id = ")
                                   + QByteArray::number(Schema::ApplicationId) + QByteArray("; VACUUM;");
-        if (!db->exec(finish.constData(), &error))
-            return fail(QStringLiteral("%1: %2").arg(part, error));
+        if (const Result<Done> finished = db->exec(finish.constData()); !finished)
+            return fail(QStringLiteral("%1: %2").arg(part, finished.error));
     }
     if (!QFile::rename(artifactPart, artifactDir))
         return fail(QStringLiteral("%1: cannot move the artifact folder into place").arg(artifactDir));

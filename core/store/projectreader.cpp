@@ -25,15 +25,12 @@ public:
     explicit ReadTransaction(SqliteConnection &db)
         : m_db(db)
     {
-        QString ignored;
-        m_open = m_db.exec("BEGIN;", &ignored);
+        m_open = m_db.exec("BEGIN;").ok();
     }
     ~ReadTransaction()
     {
-        if (m_open) {
-            QString ignored;
-            m_db.exec("COMMIT;", &ignored);
-        }
+        if (m_open)
+            m_db.exec("COMMIT;"); // a read-only transaction: nothing to lose
     }
     ReadTransaction(const ReadTransaction &) = delete;
     ReadTransaction &operator=(const ReadTransaction &) = delete;
@@ -67,20 +64,21 @@ struct ProjectReader::Private
         return StoreResult<T>::failure(where(s.error()));
     }
 
-    std::optional<IterationInfo> iteration(IterationId id, QString *error)
+    StoreResult<IterationInfo> iteration(IterationId id)
     {
+        using R = StoreResult<IterationInfo>;
         const QByteArray sql = QByteArray("SELECT ") + IterationSelectColumns + " FROM iterations WHERE id = ?1";
         SqliteStatement s(*db, sql.constData());
         s.bind(1, id);
         switch (s.step()) {
-        case SqliteStatement::Step::Row: return iterationFromRow(s);
-        case SqliteStatement::Step::Done: *error = where(QStringLiteral("iteration %1 does not exist").arg(id)); break;
-        case SqliteStatement::Step::Error: *error = where(s.error()); break;
+        case SqliteStatement::Step::Row: return R::success(iterationFromRow(s));
+        case SqliteStatement::Step::Done: return R::failure(where(QStringLiteral("iteration %1 does not exist").arg(id)));
+        case SqliteStatement::Step::Error: break;
         }
-        return std::nullopt;
+        return fail<IterationInfo>(s);
     }
 
-    std::optional<QList<Cell>> cells(IterationId id, QString *error, std::optional<qint64> afterSeq = std::nullopt)
+    StoreResult<QList<Cell>> cells(IterationId id, std::optional<qint64> afterSeq = std::nullopt)
     {
         const QByteArray sql = QByteArray("SELECT ") + CellSelectColumns + " FROM cells WHERE iteration_id = ?1"
                                + (afterSeq ? " AND seq > ?2" : "") + " ORDER BY seq";
@@ -92,14 +90,12 @@ struct ProjectReader::Private
         SqliteStatement::Step step;
         while ((step = s.step()) == SqliteStatement::Step::Row)
             out.append(cellFromRow(s));
-        if (step == SqliteStatement::Step::Error) {
-            *error = where(s.error());
-            return std::nullopt;
-        }
-        return out;
+        if (step == SqliteStatement::Step::Error)
+            return fail<QList<Cell>>(s);
+        return StoreResult<QList<Cell>>::success(std::move(out));
     }
 
-    std::optional<QList<PolicyVersion>> versions(const char *whereClause, const QString &arg, qint64 id, QString *error)
+    StoreResult<QList<PolicyVersion>> versions(const char *whereClause, const QString &arg, qint64 id)
     {
         const QByteArray sql =
             QByteArray("SELECT id, name, code, parent_id, origin, prompt, response, created FROM policy_versions ")
@@ -123,11 +119,9 @@ struct ProjectReader::Private
             v.created = parseStoreTimestamp(s.text(7));
             out.append(v);
         }
-        if (step == SqliteStatement::Step::Error) {
-            *error = where(s.error());
-            return std::nullopt;
-        }
-        return out;
+        if (step == SqliteStatement::Step::Error)
+            return fail<QList<PolicyVersion>>(s);
+        return StoreResult<QList<PolicyVersion>>::success(std::move(out));
     }
 };
 
@@ -150,27 +144,25 @@ StoreResult<std::unique_ptr<ProjectReader>> ProjectReader::open(const QString &r
     if (fi.isDir())
         return R::failure(QStringLiteral("%1: is a folder, not a project file").arg(path));
     std::unique_ptr<ProjectReader> r(new ProjectReader);
-    QString error;
-    const auto connect = [&](SqliteConnection::Mode mode) {
-        r->d->db = SqliteConnection::open(path, mode, &error);
-        if (!r->d->db) {
-            error = QStringLiteral("%1: cannot open: %2").arg(path, error);
-            return false;
-        }
-        if (!Schema::configure(*r->d->db, false, &error)) {
-            error = QStringLiteral("%1: %2").arg(path, error);
-            return false;
-        }
-        r->d->version = Schema::prepare(*r->d->db, false, false, &error);
-        return r->d->version >= 0;
+    const auto connect = [&](SqliteConnection::Mode mode) -> Result<Done> {
+        Result<std::unique_ptr<SqliteConnection>> opened = SqliteConnection::open(path, mode);
+        if (!opened)
+            return Result<Done>::failure(QStringLiteral("%1: cannot open: %2").arg(path, opened.error));
+        r->d->db = std::move(*opened.value);
+        if (const Result<Done> configured = Schema::configure(*r->d->db, false); !configured)
+            return Result<Done>::failure(QStringLiteral("%1: %2").arg(path, configured.error));
+        const Result<int> version = Schema::prepare(*r->d->db, false, false);
+        if (!version)
+            return version.failureAs<Done>();
+        r->d->version = *version.value;
+        return Result<Done>::success({});
     };
-    if (!connect(SqliteConnection::Mode::ReadWrite)) {
+    if (const Result<Done> first = connect(SqliteConnection::Mode::ReadWrite); !first) {
         // A WAL database in a place this user cannot write (no room for the
         // WAL index): read it as an immutable file instead.
         const bool readOnlyPlace = !fi.isWritable() || !QFileInfo(fi.absolutePath()).isWritable();
-        const QString first = error;
         if (!readOnlyPlace || !connect(SqliteConnection::Mode::Immutable))
-            return R::failure(first);
+            return first.failureAs<std::unique_ptr<ProjectReader>>();
     }
     r->d->artifacts = std::make_unique<ArtifactStore>(ArtifactStore::folderFor(path));
     return R::success(std::move(r));
@@ -221,35 +213,26 @@ StoreResult<QList<IterationInfo>> ProjectReader::iterations()
 StoreResult<IterationInfo> ProjectReader::iteration(IterationId id)
 {
     ReadTransaction tx(*d->db);
-    QString error;
-    std::optional<IterationInfo> it = d->iteration(id, &error);
-    if (!it)
-        return StoreResult<IterationInfo>::failure(error);
-    return StoreResult<IterationInfo>::success(*it);
+    return d->iteration(id);
 }
 
 StoreResult<QList<Cell>> ProjectReader::cells(IterationId id)
 {
     ReadTransaction tx(*d->db);
-    QString error;
-    std::optional<QList<Cell>> cells = d->cells(id, &error);
-    if (!cells)
-        return StoreResult<QList<Cell>>::failure(error);
-    return StoreResult<QList<Cell>>::success(std::move(*cells));
+    return d->cells(id);
 }
 
 StoreResult<IterationData> ProjectReader::readIterationData(IterationId id, std::optional<qint64> afterSeq)
 {
     using R = StoreResult<IterationData>;
-    QString error;
     ReadTransaction tx(*d->db);
-    std::optional<IterationInfo> it = d->iteration(id, &error);
+    StoreResult<IterationInfo> it = d->iteration(id);
     if (!it)
-        return R::failure(error);
-    std::optional<QList<Cell>> cells = d->cells(id, &error, afterSeq);
+        return it.failureAs<IterationData>();
+    StoreResult<QList<Cell>> cells = d->cells(id, afterSeq);
     if (!cells)
-        return R::failure(error);
-    return R::success(IterationData{std::move(*it), std::move(*cells)});
+        return cells.failureAs<IterationData>();
+    return R::success(IterationData{std::move(*it.value), std::move(*cells.value)});
 }
 
 StoreResult<IterationData> ProjectReader::iterationData(IterationId id)
@@ -265,20 +248,19 @@ StoreResult<IterationData> ProjectReader::iterationDataAfter(IterationId id, qin
 StoreResult<DiscoveryTree> ProjectReader::loadIteration(IterationId id)
 {
     using R = StoreResult<DiscoveryTree>;
-    QString error;
-    std::optional<IterationInfo> it;
-    std::optional<QList<Cell>> cells;
+    StoreResult<IterationInfo> it;
+    StoreResult<QList<Cell>> cells;
     {
         ReadTransaction tx(*d->db);
-        it = d->iteration(id, &error);
+        it = d->iteration(id);
         if (!it)
-            return R::failure(error);
-        cells = d->cells(id, &error);
+            return it.failureAs<DiscoveryTree>();
+        cells = d->cells(id);
         if (!cells)
-            return R::failure(error);
+            return cells.failureAs<DiscoveryTree>();
     }
     TreeError treeError;
-    std::optional<DiscoveryTree> tree = DiscoveryTree::build(it->treeMeta(), std::move(*cells), &treeError);
+    std::optional<DiscoveryTree> tree = DiscoveryTree::build(it.value->treeMeta(), std::move(*cells.value), &treeError);
     if (!tree)
         return R::failure(d->where(QStringLiteral("iteration %1 is not a valid tree: %2").arg(id).arg(treeError.message)));
     return R::success(std::move(*tree));
@@ -287,35 +269,30 @@ StoreResult<DiscoveryTree> ProjectReader::loadIteration(IterationId id)
 StoreResult<QList<PolicyVersion>> ProjectReader::policyVersions()
 {
     ReadTransaction tx(*d->db);
-    QString error;
-    std::optional<QList<PolicyVersion>> v = d->versions("", QString(), 0, &error);
-    if (!v)
-        return StoreResult<QList<PolicyVersion>>::failure(error);
-    return StoreResult<QList<PolicyVersion>>::success(*v);
+    return d->versions("", QString(), 0);
 }
 
 StoreResult<PolicyVersion> ProjectReader::policyVersion(PolicyVersionId id)
 {
     ReadTransaction tx(*d->db);
-    QString error;
-    std::optional<QList<PolicyVersion>> v = d->versions("WHERE id = ?1", QString(), id, &error);
+    const StoreResult<QList<PolicyVersion>> v = d->versions("WHERE id = ?1", QString(), id);
     if (!v)
-        return StoreResult<PolicyVersion>::failure(error);
-    if (v->isEmpty())
+        return v.failureAs<PolicyVersion>();
+    if (v.value->isEmpty())
         return StoreResult<PolicyVersion>::failure(d->where(QStringLiteral("policy version %1 does not exist").arg(id)));
-    return StoreResult<PolicyVersion>::success(v->first());
+    return StoreResult<PolicyVersion>::success(v.value->first());
 }
 
 StoreResult<PolicyVersion> ProjectReader::policyVersionByName(const QString &name)
 {
     ReadTransaction tx(*d->db);
-    QString error;
-    std::optional<QList<PolicyVersion>> v = d->versions("WHERE name = ?1", name.isNull() ? QStringLiteral("") : name, 0, &error);
+    const StoreResult<QList<PolicyVersion>> v =
+        d->versions("WHERE name = ?1", name.isNull() ? QStringLiteral("") : name, 0);
     if (!v)
-        return StoreResult<PolicyVersion>::failure(error);
-    if (v->isEmpty())
+        return v.failureAs<PolicyVersion>();
+    if (v.value->isEmpty())
         return StoreResult<PolicyVersion>::failure(d->where(QStringLiteral("no policy version named \"%1\"").arg(name)));
-    return StoreResult<PolicyVersion>::success(v->first());
+    return StoreResult<PolicyVersion>::success(v.value->first());
 }
 
 StoreResult<QList<ReplayResultRecord>> ProjectReader::replayResults(PolicyVersionId version)
@@ -474,11 +451,7 @@ StoreResult<QList<ArtifactRef>> ProjectReader::cellArtifacts(IterationId iterati
 
 StoreResult<QByteArray> ProjectReader::readArtifact(const QString &hash)
 {
-    QByteArray content;
-    QString error;
-    if (!d->artifacts->read(hash, &content, &error))
-        return StoreResult<QByteArray>::failure(error);
-    return StoreResult<QByteArray>::success(content);
+    return d->artifacts->read(hash);
 }
 
 StoreResult<qint64> ProjectReader::cellCount()

@@ -34,25 +34,24 @@ public:
     }
     ~WriteTransaction()
     {
-        if (m_open) {
-            QString ignored;
-            m_db.exec("ROLLBACK;", &ignored);
-        }
+        if (m_open)
+            m_db.exec("ROLLBACK;"); // whatever went wrong is reported by the caller
     }
     WriteTransaction(const WriteTransaction &) = delete;
     WriteTransaction &operator=(const WriteTransaction &) = delete;
 
-    bool begin(QString *error)
+    Result<Done> begin()
     {
-        m_open = m_db.exec("BEGIN IMMEDIATE;", error);
-        return m_open;
+        Result<Done> begun = m_db.exec("BEGIN IMMEDIATE;");
+        m_open = begun.ok();
+        return begun;
     }
-    bool commit(QString *error)
+    Result<Done> commit()
     {
-        if (!m_db.exec("COMMIT;", error))
-            return false;
-        m_open = false;
-        return true;
+        Result<Done> committed = m_db.exec("COMMIT;");
+        if (committed)
+            m_open = false;
+        return committed;
     }
 
 private:
@@ -110,12 +109,10 @@ struct ProjectWriter::Private
     QString where(const QString &what) const { return QStringLiteral("%1: %2").arg(db->path(), what); }
 
     /// Inserts one cell row and its artifact links; the caller holds a transaction.
-    bool insertCellRow(IterationId iteration, const Cell &c, const QList<ArtifactRef> &refs, QString *error)
+    Result<Done> insertCellRow(IterationId iteration, const Cell &c, const QList<ArtifactRef> &refs)
     {
-        if (const QString bad = checkCell(c); !bad.isEmpty()) {
-            *error = where(QStringLiteral("iteration %1: %2").arg(iteration).arg(bad));
-            return false;
-        }
+        if (const QString bad = checkCell(c); !bad.isEmpty())
+            return Result<Done>::failure(where(QStringLiteral("iteration %1: %2").arg(iteration).arg(bad)));
         SqliteStatement &s = *insertCell;
         const CellColumns cols = CellColumns::split(c.payload);
         s.bind(1, iteration);
@@ -151,10 +148,9 @@ struct ProjectWriter::Private
         s.bindText(29, cols.payload);
         const bool ok = s.run();
         s.reset();
-        if (!ok) {
-            *error = where(QStringLiteral("iteration %1: cannot store cell \"%2\": %3").arg(iteration).arg(c.id, s.error()));
-            return false;
-        }
+        if (!ok)
+            return Result<Done>::failure(
+                where(QStringLiteral("iteration %1: cannot store cell \"%2\": %3").arg(iteration).arg(c.id, s.error())));
         const qint64 rowid = db->lastInsertRowId();
         for (const ArtifactRef &ref : refs) {
             SqliteStatement &l = *linkArtifact;
@@ -163,18 +159,16 @@ struct ProjectWriter::Private
             l.bind(3, ref.hash);
             const bool linked = l.run();
             l.reset();
-            if (!linked) {
-                *error = where(QStringLiteral("iteration %1: cell \"%2\": cannot link artifact %3 (%4): %5")
-                                   .arg(iteration)
-                                   .arg(c.id, ref.hash, ref.name, l.error()));
-                return false;
-            }
+            if (!linked)
+                return Result<Done>::failure(where(QStringLiteral("iteration %1: cell \"%2\": cannot link artifact %3 (%4): %5")
+                                                       .arg(iteration)
+                                                       .arg(c.id, ref.hash, ref.name, l.error())));
         }
-        return true;
+        return Result<Done>::success({});
     }
 
     /// Inserts an iteration row; the caller holds a transaction.
-    std::optional<IterationId> insertIteration(const IterationInfo &info, QString *error)
+    Result<IterationId> insertIteration(const IterationInfo &info)
     {
         SqliteStatement s(*db,
                           "INSERT INTO iterations(number, task, baseline_score, max_parallelism, grid_branches, "
@@ -205,14 +199,12 @@ struct ProjectWriter::Private
         if (info.roundLimit)
             s.bind(17, qint64(*info.roundLimit));
         s.bind(18, info.callLimit);
-        if (!s.run()) {
-            *error = where(QStringLiteral("cannot store the iteration: %1").arg(s.error()));
-            return std::nullopt;
-        }
-        return db->lastInsertRowId();
+        if (!s.run())
+            return Result<IterationId>::failure(where(QStringLiteral("cannot store the iteration: %1").arg(s.error())));
+        return Result<IterationId>::success(db->lastInsertRowId());
     }
 
-    std::optional<IterationId> insertTree(const DiscoveryTree &tree, const QString &source, QString *error)
+    Result<IterationId> insertTree(const DiscoveryTree &tree, const QString &source)
     {
         IterationInfo info;
         const TreeMeta &m = tree.meta();
@@ -226,15 +218,13 @@ struct ProjectWriter::Private
         info.bestScore = tree.bestScore();
         info.cellCount = tree.cellCount();
         info.source = source;
-        const std::optional<IterationId> id = insertIteration(info, error);
+        const Result<IterationId> id = insertIteration(info);
         if (!id)
-            return std::nullopt;
+            return id;
         for (const Cell &c : tree.cells()) {
-            if (!insertCellRow(*id, c, {}, error)) {
-                if (!source.isEmpty())
-                    *error = source + QStringLiteral(": ") + *error;
-                return std::nullopt;
-            }
+            if (const Result<Done> stored = insertCellRow(*id.value, c, {}); !stored)
+                return Result<IterationId>::failure(source.isEmpty() ? stored.error
+                                                                     : source + QStringLiteral(": ") + stored.error);
         }
         return id;
     }
@@ -252,8 +242,7 @@ ProjectWriter::~ProjectWriter()
     d->linkArtifact.reset();
     if (d->db) {
         // Fold the WAL back into the database so the file is self-contained when closed.
-        QString ignored;
-        d->db->exec("PRAGMA wal_checkpoint(TRUNCATE);", &ignored);
+        d->db->exec("PRAGMA wal_checkpoint(TRUNCATE);"); // only keeps the WAL small
     }
     d->db.reset();
     if (d->lock)
@@ -352,31 +341,32 @@ StoreResult<std::unique_ptr<ProjectWriter>> ProjectWriter::openImpl(const QStrin
             return R::failure(lockError(path, *d.lock));
     }
 
-    QString error;
-    d.db = SqliteConnection::open(path, create ? SqliteConnection::Mode::Create : SqliteConnection::Mode::ReadWrite,
-                                  &error);
-    if (!d.db) {
+    Result<std::unique_ptr<SqliteConnection>> opened =
+        SqliteConnection::open(path, create ? SqliteConnection::Mode::Create : SqliteConnection::Mode::ReadWrite);
+    if (!opened) {
         return R::failure(QStringLiteral("%1: cannot open for writing: %2%3")
-                              .arg(path, error,
+                              .arg(path, opened.error,
                                    fi.exists() && !fi.isWritable() ? QStringLiteral(" (the file is read-only)") : QString()));
     }
-    if (!Schema::configure(*d.db, true, &error))
-        return R::failure(QStringLiteral("%1: %2").arg(path, error));
-    const int version = Schema::prepare(*d.db, true, create, &error);
-    if (version < 0) {
+    d.db = std::move(*opened.value);
+    if (const Result<Done> configured = Schema::configure(*d.db, true); !configured)
+        return R::failure(QStringLiteral("%1: %2").arg(path, configured.error));
+    const Result<int> prepared = Schema::prepare(*d.db, true, create);
+    if (!prepared) {
         if (create) {
             d.db.reset();
             QFile::remove(path);
         }
-        return R::failure(error);
+        return prepared.failureAs<std::unique_ptr<ProjectWriter>>();
     }
+    const int version = *prepared.value;
     // WAL: readers keep reading while the writer commits; NORMAL is durable
     // against a crash of the process (not of the machine) and never corrupts.
-    if (d.db->queryText("PRAGMA journal_mode = WAL;", nullptr) != QLatin1String("wal"))
+    if (d.db->queryText("PRAGMA journal_mode = WAL;").valueOr(QString()) != QLatin1String("wal"))
         return R::failure(QStringLiteral("%1: cannot switch the database to WAL mode: %2 (is the location read-only?)")
                               .arg(path, d.db->lastError()));
-    if (!d.db->exec("PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = 67108864;", &error))
-        return R::failure(QStringLiteral("%1: %2").arg(path, error));
+    if (const Result<Done> tuned = d.db->exec("PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = 67108864;"); !tuned)
+        return R::failure(QStringLiteral("%1: %2").arg(path, tuned.error));
 
     d.artifacts = std::make_unique<ArtifactStore>(ArtifactStore::folderFor(path));
     d.insertCell = std::make_unique<SqliteStatement>(*d.db, InsertCellSql);
@@ -391,8 +381,8 @@ StoreResult<std::unique_ptr<ProjectWriter>> ProjectWriter::openImpl(const QStrin
     }
 
     WriteTransaction tx(*d.db);
-    if (!tx.begin(&error))
-        return R::failure(QStringLiteral("%1: %2").arg(path, error));
+    if (const Result<Done> begun = tx.begin(); !begun)
+        return R::failure(QStringLiteral("%1: %2").arg(path, begun.error));
     // The project row: written at creation; re-made when a crash came between
     // the schema and the row.
     {
@@ -424,14 +414,14 @@ StoreResult<std::unique_ptr<ProjectWriter>> ProjectWriter::openImpl(const QStrin
         if (!mark.run())
             return R::failure(QStringLiteral("%1: %2").arg(path, mark.error()));
     }
-    if (!tx.commit(&error))
-        return R::failure(QStringLiteral("%1: %2").arg(path, error));
+    if (const Result<Done> committed = tx.commit(); !committed)
+        return R::failure(QStringLiteral("%1: %2").arg(path, committed.error));
 
     // The artifact folder: made with the project; when it went missing, it is
     // re-made and every artifact the database refers to is reported.
     const bool folderMissing = !d.artifacts->folderExists();
-    if (!d.artifacts->ensureFolder(&error))
-        return R::failure(error);
+    if (const Result<Done> folder = d.artifacts->ensureFolder(); !folder)
+        return folder.failureAs<std::unique_ptr<ProjectWriter>>();
     if (report) {
         *report = OpenReport();
         report->interrupted = interrupted;
@@ -482,17 +472,16 @@ StoreResult<Done> ProjectWriter::updateProject(const ProjectInfo &info)
 StoreResult<IterationId> ProjectWriter::beginIteration(const IterationInfo &info)
 {
     using R = StoreResult<IterationId>;
-    QString error;
     WriteTransaction tx(*d->db);
-    if (!tx.begin(&error))
-        return R::failure(d->where(error));
+    if (const Result<Done> begun = tx.begin(); !begun)
+        return R::failure(d->where(begun.error));
     IterationInfo running = info;
     running.status = IterationStatus::Running;
     running.cellCount = 0;
     running.bestScore.reset();
-    const std::optional<IterationId> id = d->insertIteration(running, &error);
+    const Result<IterationId> id = d->insertIteration(running);
     if (!id)
-        return R::failure(error);
+        return id;
     if (info.maxParallelism && *info.maxParallelism >= 1) {
         // The first round sets W unless someone set the configuration before.
         SqliteStatement w(*d->db, "INSERT INTO replay_config(id, workers, origin, updated) VALUES (1, ?1, 'first_round', ?2) "
@@ -503,18 +492,17 @@ StoreResult<IterationId> ProjectWriter::beginIteration(const IterationInfo &info
         if (!w.run())
             return R::failure(d->where(w.error()));
     }
-    if (!tx.commit(&error))
-        return R::failure(d->where(error));
-    return R::success(*id);
+    if (const Result<Done> committed = tx.commit(); !committed)
+        return R::failure(d->where(committed.error));
+    return id;
 }
 
 StoreResult<Done> ProjectWriter::appendCell(IterationId iteration, const Cell &cell, const QList<ArtifactRef> &artifacts)
 {
     using R = StoreResult<Done>;
-    QString error;
     WriteTransaction tx(*d->db);
-    if (!tx.begin(&error))
-        return R::failure(d->where(error));
+    if (const Result<Done> begun = tx.begin(); !begun)
+        return R::failure(d->where(begun.error));
     {
         SqliteStatement st(*d->db, "SELECT status FROM iterations WHERE id = ?1");
         st.bind(1, iteration);
@@ -525,8 +513,8 @@ StoreResult<Done> ProjectWriter::appendCell(IterationId iteration, const Cell &c
                                            .arg(iteration)
                                            .arg(st.text(0))));
     }
-    if (!d->insertCellRow(iteration, cell, artifacts, &error))
-        return R::failure(error);
+    if (const Result<Done> stored = d->insertCellRow(iteration, cell, artifacts); !stored)
+        return stored;
     SqliteStatement &count = *d->countCell;
     count.bind(1, iteration);
     count.bind(2, cell.score);
@@ -534,8 +522,8 @@ StoreResult<Done> ProjectWriter::appendCell(IterationId iteration, const Cell &c
     count.reset();
     if (!counted)
         return R::failure(d->where(count.error()));
-    if (!tx.commit(&error))
-        return R::failure(d->where(error));
+    if (const Result<Done> committed = tx.commit(); !committed)
+        return R::failure(d->where(committed.error));
     return R::success({});
 }
 
@@ -558,10 +546,9 @@ StoreResult<Done> ProjectWriter::finishIteration(IterationId iteration, Iteratio
 StoreResult<QList<Cell>> ProjectWriter::resumeIteration(IterationId iteration, const std::optional<IterationLimits> &limits)
 {
     using R = StoreResult<QList<Cell>>;
-    QString error;
     WriteTransaction tx(*d->db);
-    if (!tx.begin(&error))
-        return R::failure(d->where(error));
+    if (const Result<Done> begun = tx.begin(); !begun)
+        return R::failure(d->where(begun.error));
     SqliteStatement s(*d->db,
                       "UPDATE iterations SET status = 'running', finished = NULL WHERE id = ?1 "
                       "AND status IN ('interrupted', 'stopped')");
@@ -589,8 +576,8 @@ StoreResult<QList<Cell>> ProjectWriter::resumeIteration(IterationId iteration, c
         cells.append(cellFromRow(q));
     if (step == SqliteStatement::Step::Error)
         return R::failure(d->where(q.error()));
-    if (!tx.commit(&error))
-        return R::failure(d->where(error));
+    if (const Result<Done> committed = tx.commit(); !committed)
+        return R::failure(d->where(committed.error));
     return R::success(std::move(cells));
 }
 
@@ -605,30 +592,29 @@ StoreResult<IterationId> ProjectWriter::importTree(const DiscoveryTree &tree, co
 StoreResult<QList<IterationId>> ProjectWriter::importTrees(const QList<DiscoveryTree> &trees, const QStringList &sources)
 {
     using R = StoreResult<QList<IterationId>>;
-    QString error;
     WriteTransaction tx(*d->db);
-    if (!tx.begin(&error))
-        return R::failure(d->where(error));
+    if (const Result<Done> begun = tx.begin(); !begun)
+        return R::failure(d->where(begun.error));
     QList<IterationId> ids;
     ids.reserve(trees.size());
     for (qsizetype i = 0; i < trees.size(); ++i) {
-        const std::optional<IterationId> id = d->insertTree(trees.at(i), sources.value(i), &error);
+        const Result<IterationId> id = d->insertTree(trees.at(i), sources.value(i));
         if (!id)
-            return R::failure(error);
-        ids.append(*id);
+            return id.failureAs<QList<IterationId>>();
+        ids.append(*id.value);
     }
-    if (!tx.commit(&error))
-        return R::failure(d->where(error));
+    if (const Result<Done> committed = tx.commit(); !committed)
+        return R::failure(d->where(committed.error));
     return R::success(std::move(ids));
 }
 
 StoreResult<ArtifactRef> ProjectWriter::putArtifact(const QByteArray &content, const QString &name)
 {
     using R = StoreResult<ArtifactRef>;
-    QString error;
-    const QString hash = d->artifacts->put(content, &error);
-    if (hash.isEmpty())
-        return R::failure(error);
+    const Result<QString> put = d->artifacts->put(content);
+    if (!put)
+        return put.failureAs<ArtifactRef>();
+    const QString &hash = *put.value;
     SqliteStatement s(*d->db, "INSERT OR IGNORE INTO artifacts(hash, size, created) VALUES (?1, ?2, ?3)");
     s.bind(1, hash);
     s.bind(2, qint64(content.size()));
@@ -674,10 +660,9 @@ StoreResult<PolicyVersionId> ProjectWriter::addPolicyVersion(const PolicyVersion
 StoreResult<Done> ProjectWriter::storeReplayResults(const QList<ReplayResultRecord> &results)
 {
     using R = StoreResult<Done>;
-    QString error;
     WriteTransaction tx(*d->db);
-    if (!tx.begin(&error))
-        return R::failure(d->where(error));
+    if (const Result<Done> begun = tx.begin(); !begun)
+        return R::failure(d->where(begun.error));
     SqliteStatement s(*d->db,
                       "INSERT OR REPLACE INTO replay_results(policy_version_id, world_id, beta, workers, lambda, "
                       "rounds_limit, grid, calls, rounds, best, attainment, revealed, error, created) "
@@ -713,8 +698,8 @@ StoreResult<Done> ProjectWriter::storeReplayResults(const QList<ReplayResultReco
                                            .arg(s.error())));
         }
     }
-    if (!tx.commit(&error))
-        return R::failure(d->where(error));
+    if (const Result<Done> committed = tx.commit(); !committed)
+        return R::failure(d->where(committed.error));
     return R::success({});
 }
 

@@ -260,125 +260,108 @@ const char *migrationTo(int v)
     }
 }
 
-bool configure(SqliteConnection &db, bool writer, QString *error)
+Result<Done> configure(SqliteConnection &db, bool writer)
 {
     sqlite3_busy_timeout(db.handle(), 5000);
-    if (!db.exec("PRAGMA foreign_keys = ON;", error))
-        return false;
+    if (Result<Done> on = db.exec("PRAGMA foreign_keys = ON;"); !on)
+        return on;
     if (!writer)
-        return db.exec("PRAGMA query_only = ON;", error);
-    return true;
+        return db.exec("PRAGMA query_only = ON;");
+    return Result<Done>::success({});
 }
 
-int prepare(SqliteConnection &db, bool migrate, bool initialise, QString *error)
+Result<int> prepare(SqliteConnection &db, bool migrate, bool initialise)
 {
-    QString sqlError;
+    auto fail = [&db](const QString &what) { return Result<int>::failure(describe(db, what)); };
+    auto checked = [&db](int version) {
+        const Result<Done> intact = checkIntegrity(db);
+        return intact ? Result<int>::success(version) : intact.failureAs<int>();
+    };
     // The first read of the header is where a file that is not SQLite shows.
-    const std::optional<qint64> appId = db.queryInt("PRAGMA application_id;", &sqlError);
+    const Result<qint64> appId = db.queryInt("PRAGMA application_id;");
     if (!appId) {
         const int code = db.lastErrorCode() & 0xff;
         if (code == SQLITE_NOTADB)
-            *error = describe(db, QStringLiteral("not a Dream-RSI project: the file is not an SQLite database"));
-        else if (code == SQLITE_CORRUPT)
-            *error = describe(db, QStringLiteral("the project file is damaged and was not opened (%1)").arg(sqlError));
-        else
-            *error = describe(db, QStringLiteral("cannot read the project: %1").arg(sqlError));
-        return -1;
+            return fail(QStringLiteral("not a Dream-RSI project: the file is not an SQLite database"));
+        if (code == SQLITE_CORRUPT)
+            return fail(QStringLiteral("the project file is damaged and was not opened (%1)").arg(appId.error));
+        return fail(QStringLiteral("cannot read the project: %1").arg(appId.error));
     }
-    const std::optional<qint64> version = db.queryInt("PRAGMA user_version;", &sqlError);
-    if (!version) {
-        *error = describe(db, QStringLiteral("cannot read the schema version: %1").arg(sqlError));
-        return -1;
+    const Result<qint64> version = db.queryInt("PRAGMA user_version;");
+    if (!version)
+        return fail(QStringLiteral("cannot read the schema version: %1").arg(version.error));
+    if (*appId.value != ApplicationId) {
+        const std::optional<qint64> tables = db.queryInt("SELECT count(*) FROM sqlite_schema;").value;
+        const bool empty = tables && *tables == 0 && *appId.value == 0 && *version.value == 0;
+        if (!(empty && initialise))
+            return fail(*appId.value == 0 && tables && *tables > 0
+                            ? QStringLiteral("not a Dream-RSI project: an SQLite database of another application")
+                        : empty ? QStringLiteral("not a Dream-RSI project: the database is empty")
+                                : QStringLiteral("not a Dream-RSI project (application id %1)").arg(*appId.value));
     }
-    if (*appId != ApplicationId) {
-        const std::optional<qint64> tables = db.queryInt("SELECT count(*) FROM sqlite_schema;", &sqlError);
-        const bool empty = tables && *tables == 0 && *appId == 0 && *version == 0;
-        if (!(empty && initialise)) {
-            *error = describe(db, *appId == 0 && tables && *tables > 0
-                                      ? QStringLiteral("not a Dream-RSI project: an SQLite database of another application")
-                                      : empty ? QStringLiteral("not a Dream-RSI project: the database is empty")
-                                              : QStringLiteral("not a Dream-RSI project (application id %1)").arg(*appId));
-            return -1;
-        }
-    }
-    if (*version > CurrentVersion) {
-        *error = describe(db, QStringLiteral("the project has schema version %1, written by a newer Dream-RSI; "
-                                             "this build reads versions up to %2")
-                                  .arg(*version)
-                                  .arg(CurrentVersion));
-        return -1;
-    }
-    if (*version == CurrentVersion)
-        return checkIntegrity(db, error) ? int(*version) : -1;
-    if (!migrate) {
-        *error = describe(db, QStringLiteral("the project has schema version %1 and must be upgraded to %2 "
-                                             "by opening it for writing first")
-                                  .arg(*version)
-                                  .arg(CurrentVersion));
-        return -1;
-    }
+    if (*version.value > CurrentVersion)
+        return fail(QStringLiteral("the project has schema version %1, written by a newer Dream-RSI; "
+                                   "this build reads versions up to %2")
+                        .arg(*version.value)
+                        .arg(CurrentVersion));
+    if (*version.value == CurrentVersion)
+        return checked(int(*version.value));
+    if (!migrate)
+        return fail(QStringLiteral("the project has schema version %1 and must be upgraded to %2 "
+                                   "by opening it for writing first")
+                        .arg(*version.value)
+                        .arg(CurrentVersion));
     // Table rebuilds (V3) must not cascade: foreign keys are off while the
     // migrations run (the pragma is a no-op inside a transaction, hence
     // here) and every step checks them before it commits.
-    QString fkError;
-    if (!db.exec("PRAGMA foreign_keys = OFF;", &fkError)) {
-        *error = describe(db, QStringLiteral("cannot prepare the schema migration: %1").arg(fkError));
-        return -1;
-    }
-    for (int v = int(*version) + 1; v <= CurrentVersion; ++v) {
-        QString step;
+    if (const Result<Done> off = db.exec("PRAGMA foreign_keys = OFF;"); !off)
+        return fail(QStringLiteral("cannot prepare the schema migration: %1").arg(off.error));
+    for (int v = int(*version.value) + 1; v <= CurrentVersion; ++v) {
         QByteArray sql = QByteArray("BEGIN IMMEDIATE;\n") + migrationTo(v)
                          + QByteArray("\nPRAGMA application_id = ") + QByteArray::number(ApplicationId)
                          + QByteArray(";\nPRAGMA user_version = ") + QByteArray::number(v) + QByteArray(";\n");
-        bool done = db.exec(sql.constData(), &step);
-        if (done) {
-            const std::optional<qint64> broken =
-                db.queryInt("SELECT count(*) FROM pragma_foreign_key_check;", &step);
+        Result<Done> step = db.exec(sql.constData());
+        if (step) {
+            const Result<qint64> broken = db.queryInt("SELECT count(*) FROM pragma_foreign_key_check;");
             if (!broken)
-                done = false;
-            else if (*broken > 0) {
-                done = false;
-                step = QStringLiteral("%1 rows would break a foreign key").arg(*broken);
-            }
+                step = broken.failureAs<Done>();
+            else if (*broken.value > 0)
+                step = Result<Done>::failure(QStringLiteral("%1 rows would break a foreign key").arg(*broken.value));
         }
-        if (done)
-            done = db.exec("COMMIT;", &step);
-        if (!done) {
-            QString ignored;
-            db.exec("ROLLBACK;", &ignored);
-            db.exec("PRAGMA foreign_keys = ON;", &ignored);
-            *error = describe(db, QStringLiteral("migration of the schema to version %1 failed: %2").arg(v).arg(step));
-            return -1;
+        if (step)
+            step = db.exec("COMMIT;");
+        if (!step) {
+            // Best effort: the migration's failure is what is reported.
+            db.exec("ROLLBACK;");
+            db.exec("PRAGMA foreign_keys = ON;");
+            return fail(QStringLiteral("migration of the schema to version %1 failed: %2").arg(v).arg(step.error));
         }
     }
-    if (!db.exec("PRAGMA foreign_keys = ON;", &fkError)) {
-        *error = describe(db, QStringLiteral("cannot re-enable foreign keys after the migration: %1").arg(fkError));
-        return -1;
-    }
-    return checkIntegrity(db, error) ? CurrentVersion : -1;
+    if (const Result<Done> on = db.exec("PRAGMA foreign_keys = ON;"); !on)
+        return fail(QStringLiteral("cannot re-enable foreign keys after the migration: %1").arg(on.error));
+    return checked(CurrentVersion);
 }
 
 namespace {
 
 /// Rows of a one-column text query (PRAGMA quick_check, table names, …).
-std::optional<QStringList> queryTexts(sqlite3 *db, const QByteArray &sql, QString *error)
+Result<QStringList> queryTexts(sqlite3 *db, const QByteArray &sql)
 {
     sqlite3_stmt *stmt = nullptr;
     if (sqlite3_prepare_v2(db, sql.constData(), -1, &stmt, nullptr) != SQLITE_OK) {
-        *error = QString::fromUtf8(sqlite3_errmsg(db));
+        const QString why = QString::fromUtf8(sqlite3_errmsg(db));
         sqlite3_finalize(stmt);
-        return std::nullopt;
+        return Result<QStringList>::failure(why);
     }
     QStringList rows;
     int rc;
     while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
         rows.append(QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(stmt, 0))));
-    if (rc != SQLITE_DONE)
-        *error = QString::fromUtf8(sqlite3_errmsg(db));
+    const QString why = rc == SQLITE_DONE ? QString() : QString::fromUtf8(sqlite3_errmsg(db));
     sqlite3_finalize(stmt);
     if (rc != SQLITE_DONE)
-        return std::nullopt;
-    return rows;
+        return Result<QStringList>::failure(why);
+    return Result<QStringList>::success(rows);
 }
 
 /// Table → column names of the schema this build writes, from a scratch
@@ -394,59 +377,43 @@ QHash<QString, QStringList> expectedColumns()
     bool ok = true;
     for (int v = 1; v <= CurrentVersion && ok; ++v)
         ok = sqlite3_exec(mem, migrationTo(v), nullptr, nullptr, nullptr) == SQLITE_OK;
-    QString error;
-    const auto tables = ok ? queryTexts(mem, "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%';", &error)
-                           : std::nullopt;
-    for (const QString &t : tables.value_or(QStringList())) {
-        const auto columns = queryTexts(mem, "SELECT name FROM pragma_table_info('" + t.toUtf8() + "');", &error);
-        out.insert(t, columns.value_or(QStringList()));
-    }
+    const QStringList tables =
+        ok ? queryTexts(mem, "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%';").valueOr({})
+           : QStringList();
+    for (const QString &t : tables)
+        out.insert(t, queryTexts(mem, "SELECT name FROM pragma_table_info('" + t.toUtf8() + "');").valueOr({}));
     sqlite3_close(mem);
     return out;
 }
 
 } // namespace
 
-bool checkIntegrity(SqliteConnection &db, QString *error)
+Result<Done> checkIntegrity(SqliteConnection &db)
 {
-    QString sqlError;
-    const auto check = queryTexts(db.handle(), "PRAGMA quick_check(5);", &sqlError);
-    if (!check) {
-        *error = describe(db, QStringLiteral("the project file is damaged and was not opened (%1)").arg(sqlError));
-        return false;
-    }
-    if (check->size() != 1 || check->first() != QLatin1String("ok")) {
-        *error = describe(db, QStringLiteral("the project file is damaged and was not opened: %1")
-                                  .arg(check->join(QStringLiteral("; "))));
-        return false;
-    }
+    auto damaged = [&db](const QString &what) {
+        return Result<Done>::failure(describe(db, QStringLiteral("the project file is damaged and was not opened") + what));
+    };
+    const Result<QStringList> check = queryTexts(db.handle(), "PRAGMA quick_check(5);");
+    if (!check)
+        return damaged(QStringLiteral(" (%1)").arg(check.error));
+    if (check.value->size() != 1 || check.value->first() != QLatin1String("ok"))
+        return damaged(QStringLiteral(": %1").arg(check.value->join(QStringLiteral("; "))));
     static const QHash<QString, QStringList> expected = expectedColumns();
     for (auto it = expected.cbegin(); it != expected.cend(); ++it) {
-        const auto columns = queryTexts(db.handle(), "SELECT name FROM pragma_table_info('" + it.key().toUtf8() + "');", &sqlError);
-        if (!columns) {
-            *error = describe(db, QStringLiteral("the project file is damaged and was not opened: cannot read the "
-                                                 "columns of table %1 (%2)")
-                                      .arg(it.key(), sqlError));
-            return false;
-        }
-        if (columns->isEmpty()) {
-            *error = describe(db, QStringLiteral("the project file is damaged and was not opened: table %1 is missing "
-                                                 "from its schema (version %2)")
-                                      .arg(it.key())
-                                      .arg(CurrentVersion));
-            return false;
-        }
+        const Result<QStringList> columns =
+            queryTexts(db.handle(), "SELECT name FROM pragma_table_info('" + it.key().toUtf8() + "');");
+        if (!columns)
+            return damaged(QStringLiteral(": cannot read the columns of table %1 (%2)").arg(it.key(), columns.error));
+        if (columns.value->isEmpty())
+            return damaged(QStringLiteral(": table %1 is missing from its schema (version %2)").arg(it.key()).arg(CurrentVersion));
         for (const QString &c : it.value()) {
-            if (!columns->contains(c)) {
-                *error = describe(db, QStringLiteral("the project file is damaged and was not opened: table %1 has no "
-                                                     "column %2 (schema version %3 has it)")
-                                          .arg(it.key(), c)
-                                          .arg(CurrentVersion));
-                return false;
-            }
+            if (!columns.value->contains(c))
+                return damaged(QStringLiteral(": table %1 has no column %2 (schema version %3 has it)")
+                                   .arg(it.key(), c)
+                                   .arg(CurrentVersion));
         }
     }
-    return true;
+    return Result<Done>::success({});
 }
 
 } // namespace dreamrsi::Schema

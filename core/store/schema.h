@@ -1,5 +1,7 @@
 #pragma once
 
+#include "base/result.h"
+
 #include <QString>
 
 namespace dreamrsi {
@@ -26,21 +28,21 @@ const char *migrationTo(int v);
 
 /// Sets the connection's pragmas (foreign keys, busy timeout; WAL and
 /// synchronous for writers).
-bool configure(SqliteConnection &db, bool writer, QString *error);
+Result<Done> configure(SqliteConnection &db, bool writer);
 
 /// Checks the application id and version of an opened database and, when
 /// `migrate` is true, migrates it forward (each step one transaction) or
 /// initialises an empty one when `initialise` is true. Errors name the file
-/// and say what is wrong. Returns the final version, or -1 on error.
-int prepare(SqliteConnection &db, bool migrate, bool initialise, QString *error);
+/// and say what is wrong. The final version, or the failure.
+Result<int> prepare(SqliteConnection &db, bool migrate, bool initialise);
 
 /// Checks a database at CurrentVersion before it is used: SQLite's
 /// `PRAGMA quick_check` (damaged pages, broken indexes) and the schema itself
 /// (every table and column this version writes and reads is there; flipped
-/// bytes in the stored CREATE statements show here). Returns false and a
-/// message naming the file and the damage — the first few problems SQLite
-/// reports, or the missing table or column. prepare() calls it.
-bool checkIntegrity(SqliteConnection &db, QString *error);
+/// bytes in the stored CREATE statements show here). A failure names the file
+/// and the damage: the first few problems SQLite reports, or the missing
+/// table or column. prepare() calls it.
+Result<Done> checkIntegrity(SqliteConnection &db);
 
 } // namespace Schema
 } // namespace dreamrsi

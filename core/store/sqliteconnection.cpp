@@ -12,8 +12,9 @@ SqliteConnection::~SqliteConnection()
         sqlite3_close_v2(m_db);
 }
 
-std::unique_ptr<SqliteConnection> SqliteConnection::open(const QString &path, Mode mode, QString *error)
+Result<std::unique_ptr<SqliteConnection>> SqliteConnection::open(const QString &path, Mode mode)
 {
+    using Opened = Result<std::unique_ptr<SqliteConnection>>;
     int flags = SQLITE_OPEN_FULLMUTEX;
     switch (mode) {
     case Mode::ReadOnly: flags |= SQLITE_OPEN_READONLY; break;
@@ -27,58 +28,50 @@ std::unique_ptr<SqliteConnection> SqliteConnection::open(const QString &path, Mo
                                 ? QByteArray("file:") + QUrl::toPercentEncoding(path, "/") + QByteArray("?immutable=1")
                                 : path.toUtf8();
     const int rc = sqlite3_open_v2(name.constData(), &c->m_db, flags, nullptr);
-    if (rc != SQLITE_OK) {
-        if (error) {
-            *error = c->m_db ? QString::fromUtf8(sqlite3_errmsg(c->m_db)) : QString::fromUtf8(sqlite3_errstr(rc));
-        }
-        return nullptr;
-    }
+    if (rc != SQLITE_OK)
+        return Opened::failure(c->m_db ? QString::fromUtf8(sqlite3_errmsg(c->m_db)) : QString::fromUtf8(sqlite3_errstr(rc)));
     sqlite3_extended_result_codes(c->m_db, 1);
-    return c;
+    return Opened::success(std::move(c));
 }
 
-bool SqliteConnection::exec(const char *sql, QString *error)
+Result<Done> SqliteConnection::exec(const char *sql)
 {
     char *msg = nullptr;
     const int rc = sqlite3_exec(m_db, sql, nullptr, nullptr, &msg);
     if (rc != SQLITE_OK) {
-        if (error)
-            *error = msg ? QString::fromUtf8(msg) : QString::fromUtf8(sqlite3_errstr(rc));
+        const QString why = msg ? QString::fromUtf8(msg) : QString::fromUtf8(sqlite3_errstr(rc));
         sqlite3_free(msg);
-        return false;
+        return Result<Done>::failure(why);
     }
-    return true;
+    return Result<Done>::success({});
 }
 
 template <typename T, typename Column>
-std::optional<T> SqliteConnection::queryOne(const char *sql, QString *error, Column column)
+Result<T> SqliteConnection::queryOne(const char *sql, Column column)
 {
     sqlite3_stmt *stmt = nullptr;
     int rc = sqlite3_prepare_v2(m_db, sql, -1, &stmt, nullptr);
     if (rc != SQLITE_OK) {
-        if (error)
-            *error = lastError();
+        const QString why = lastError();
         sqlite3_finalize(stmt);
-        return std::nullopt;
+        return Result<T>::failure(why);
     }
     rc = sqlite3_step(stmt);
-    std::optional<T> result;
-    if (rc == SQLITE_ROW)
-        result = column(stmt);
-    else if (error)
-        *error = rc == SQLITE_DONE ? QStringLiteral("query returned no row") : lastError();
+    Result<T> result = rc == SQLITE_ROW ? Result<T>::success(column(stmt))
+                                        : Result<T>::failure(rc == SQLITE_DONE ? QStringLiteral("query returned no row")
+                                                                                : lastError());
     sqlite3_finalize(stmt);
     return result;
 }
 
-std::optional<qint64> SqliteConnection::queryInt(const char *sql, QString *error)
+Result<qint64> SqliteConnection::queryInt(const char *sql)
 {
-    return queryOne<qint64>(sql, error, [](sqlite3_stmt *stmt) { return sqlite3_column_int64(stmt, 0); });
+    return queryOne<qint64>(sql, [](sqlite3_stmt *stmt) { return sqlite3_column_int64(stmt, 0); });
 }
 
-std::optional<QString> SqliteConnection::queryText(const char *sql, QString *error)
+Result<QString> SqliteConnection::queryText(const char *sql)
 {
-    return queryOne<QString>(sql, error, [](sqlite3_stmt *stmt) {
+    return queryOne<QString>(sql, [](sqlite3_stmt *stmt) {
         return QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(stmt, 0)));
     });
 }

@@ -1,10 +1,11 @@
 #pragma once
 
+#include "base/result.h"
+
 #include <QByteArray>
 #include <QString>
 
 #include <memory>
-#include <optional>
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -24,18 +25,18 @@ public:
     SqliteConnection(const SqliteConnection &) = delete;
     SqliteConnection &operator=(const SqliteConnection &) = delete;
 
-    /// Opens `path`; on failure returns null and sets *error.
-    static std::unique_ptr<SqliteConnection> open(const QString &path, Mode mode, QString *error);
+    /// Opens `path`; a failure gives SQLite's message.
+    static Result<std::unique_ptr<SqliteConnection>> open(const QString &path, Mode mode);
 
     sqlite3 *handle() const { return m_db; }
     const QString &path() const { return m_path; }
 
-    /// Runs one or more statements without results; false and *error on failure.
-    bool exec(const char *sql, QString *error);
-    /// Runs a query returning one integer (e.g. a pragma); nullopt and *error on failure.
-    std::optional<qint64> queryInt(const char *sql, QString *error);
+    /// Runs one or more statements without results.
+    Result<Done> exec(const char *sql);
+    /// Runs a query returning one integer (e.g. a pragma).
+    Result<qint64> queryInt(const char *sql);
     /// The same for one text value.
-    std::optional<QString> queryText(const char *sql, QString *error);
+    Result<QString> queryText(const char *sql);
     /// sqlite3_errmsg of the connection.
     QString lastError() const;
     int lastErrorCode() const;
@@ -45,7 +46,7 @@ public:
 private:
     /// The first column of the first row of `sql`, read by `column`.
     template <typename T, typename Column>
-    std::optional<T> queryOne(const char *sql, QString *error, Column column);
+    Result<T> queryOne(const char *sql, Column column);
     SqliteConnection() = default;
     sqlite3 *m_db = nullptr;
     QString m_path;

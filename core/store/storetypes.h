@@ -2,7 +2,7 @@
 
 #include "model/cell.h"
 #include "model/discoverytree.h"
-#include "model/result.h"
+#include "base/result.h"
 
 #include <QByteArray>
 #include <QDateTime>

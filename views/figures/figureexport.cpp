@@ -71,13 +71,10 @@ QImage FigureExport::render(const Options &options, const Painter &paint)
     return image;
 }
 
-bool FigureExport::write(const QString &path, const Options &options, const Painter &paint, QString *error)
+Result<Done> FigureExport::write(const QString &path, const Options &options, const Painter &paint)
 {
-    auto fail = [error](const QString &message) {
-        if (error)
-            *error = message;
-        return false;
-    };
+    auto fail = [](const QString &message) { return Result<Done>::failure(message); };
+    const auto written = [] { return Result<Done>::success({}); };
     const auto format = formatForPath(path);
     if (!format)
         return fail(QCoreApplication::translate("dreamrsi::FigureExport", "Unknown figure format of %1: use .png, .pdf or .svg.").arg(path));
@@ -98,7 +95,7 @@ bool FigureExport::write(const QString &path, const Options &options, const Pain
         }
         if (!image.save(path, "PNG"))
             return fail(QCoreApplication::translate("dreamrsi::FigureExport", "Could not write %1.").arg(path));
-        return true;
+        return written();
     }
     case Format::Pdf: {
         QPdfWriter writer(path);
@@ -114,7 +111,9 @@ bool FigureExport::write(const QString &path, const Options &options, const Pain
         painter.setMode(QCPPainter::pmNoCaching);
         paint(painter, area);
         painter.end();
-        return QFileInfo(path).size() > 0 || fail(QCoreApplication::translate("dreamrsi::FigureExport", "Could not write %1.").arg(path));
+        if (QFileInfo(path).size() <= 0)
+            return fail(QCoreApplication::translate("dreamrsi::FigureExport", "Could not write %1.").arg(path));
+        return written();
     }
     case Format::Svg: {
         // Written to memory first: the generator rounds the canvas to whole
@@ -141,10 +140,10 @@ bool FigureExport::write(const QString &path, const Options &options, const Pain
         svg.replace(size, QStringLiteral("<svg width=\"%1mm\" height=\"%2mm\"")
                               .arg(options.sizeMm.width(), 0, 'f', 2)
                               .arg(options.sizeMm.height(), 0, 'f', 2));
-        return writeText(path, svg, error);
+        return writeText(path, svg);
     }
     }
-    return false;
+    return fail(QCoreApplication::translate("dreamrsi::FigureExport", "Unknown figure format of %1: use .png, .pdf or .svg.").arg(path));
 }
 
 QString FigureExport::captionTablePath(const QString &figurePath)
@@ -153,15 +152,13 @@ QString FigureExport::captionTablePath(const QString &figurePath)
     return info.dir().filePath(info.completeBaseName() + QStringLiteral(".table.tex"));
 }
 
-bool FigureExport::writeText(const QString &path, const QString &text, QString *error)
+Result<Done> FigureExport::writeText(const QString &path, const QString &text)
 {
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(text.toUtf8()) < 0 || !file.commit()) {
-        if (error)
-            *error = QCoreApplication::translate("dreamrsi::FigureExport", "Could not write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.toUtf8()) < 0 || !file.commit())
+        return Result<Done>::failure(
+            QCoreApplication::translate("dreamrsi::FigureExport", "Could not write %1: %2").arg(path, file.errorString()));
+    return Result<Done>::success({});
 }
 
 } // namespace dreamrsi

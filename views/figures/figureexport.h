@@ -5,6 +5,8 @@
 #include <QSizeF>
 #include <QString>
 
+#include "base/result.h"
+
 #include <functional>
 #include <optional>
 
@@ -43,13 +45,13 @@ public:
     /// The figure as an image of `options.sizeMm` at `options.dpi` (white
     /// paper, resolution in the header); a null image when it is too large.
     static QImage render(const Options &options, const Painter &paint);
-    /// Writes the figure; returns false and fills *error on failure.
-    static bool write(const QString &path, const Options &options, const Painter &paint, QString *error = nullptr);
+    /// Writes the figure; a failure says what went wrong (format, size, file).
+    static Result<Done> write(const QString &path, const Options &options, const Painter &paint);
 
     /// Where the caption table of a figure goes: beside it, `fig.pdf` → `fig.table.tex`.
     static QString captionTablePath(const QString &figurePath);
-    /// Writes `text` (UTF-8) atomically; returns false and fills *error on failure.
-    static bool writeText(const QString &path, const QString &text, QString *error = nullptr);
+    /// Writes `text` (UTF-8) atomically; a failure names the path and the cause.
+    static Result<Done> writeText(const QString &path, const QString &text);
 };
 
 } // namespace dreamrsi

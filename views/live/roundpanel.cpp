@@ -351,9 +351,8 @@ bool RoundPanel::steer(const QString &action, std::optional<int> branch, const Q
     request.text = text;
     request.why = why;
     request.by = AppSettings::load().steeringName();
-    QString error;
-    if (!m_steering->send(request, &error)) {
-        const QString line = tr("steering: %1 not sent: %2").arg(request.describe(), error);
+    if (const Result<Done> sent = m_steering->send(request); !sent) {
+        const QString line = tr("steering: %1 not sent: %2").arg(request.describe(), sent.error);
         appendLog(line);
         emit statusMessage(line);
         return false;
@@ -936,9 +935,8 @@ bool RoundPanel::answerApproval(const QString &version, const QString &by, const
     request.version = version;
     request.why = note;
     request.by = by.isEmpty() ? AppSettings::load().steeringName() : by;
-    QString error;
-    if (!m_steering->send(request, &error, QStringLiteral("approval"))) {
-        const QString line = tr("approval: %1 not sent: %2").arg(request.describe(), error);
+    if (const Result<Done> sent = m_steering->send(request, QStringLiteral("approval")); !sent) {
+        const QString line = tr("approval: %1 not sent: %2").arg(request.describe(), sent.error);
         appendLog(line);
         emit statusMessage(line);
         return false;

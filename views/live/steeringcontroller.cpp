@@ -37,25 +37,18 @@ void SteeringController::setInterval(int ms)
     m_timer->setInterval(ms);
 }
 
-bool SteeringController::send(SteeringRequest request, QString *error, const QString &kind)
+Result<Done> SteeringController::send(SteeringRequest request, const QString &kind)
 {
-    if (m_path.isEmpty()) {
-        *error = tr("no project is open");
-        return false;
-    }
-    if (const QString why = SteeringInbox::whyNotAccepting(m_path, kind); !why.isEmpty()) {
-        *error = why;
-        return false;
-    }
-    if (const Result<Done> submitted = SteeringInbox::submit(m_path, &request); !submitted.ok()) {
-        if (error)
-            *error = submitted.error;
-        return false;
-    }
+    if (m_path.isEmpty())
+        return Result<Done>::failure(tr("no project is open"));
+    if (const QString why = SteeringInbox::whyNotAccepting(m_path, kind); !why.isEmpty())
+        return Result<Done>::failure(why);
+    if (const Result<Done> submitted = SteeringInbox::submit(m_path, &request); !submitted.ok())
+        return submitted;
     m_waiting.insert(request.id, Waiting{request, kind, 0});
     if (!m_timer->isActive())
         m_timer->start();
-    return true;
+    return Result<Done>::success({});
 }
 
 void SteeringController::poll()

@@ -29,10 +29,10 @@ public:
     QString projectPath() const { return m_path; }
 
     /// Drops `request` in the inbox for a process of live kind `kind`
-    /// ("round", or "approval" for a loop waiting for approval). False with
-    /// *error when nobody accepts such requests there or the inbox cannot be
+    /// ("round", or "approval" for a loop waiting for approval). A failure
+    /// when nobody accepts such requests there or the inbox cannot be
     /// written; the answer comes later through answered().
-    bool send(SteeringRequest request, QString *error, const QString &kind = QStringLiteral("round"));
+    Result<Done> send(SteeringRequest request, const QString &kind = QStringLiteral("round"));
     /// Requests sent and not answered yet.
     int waiting() const { return int(m_waiting.size()); }
     /// How often answers are looked for (ms).

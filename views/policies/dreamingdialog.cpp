@@ -204,10 +204,9 @@ bool DreamingDialog::start()
         config.model = m_model->text().trimmed();
         config.baseUrl = m_baseUrl->text().trimmed();
         config.seed = quint64(m_seed->value());
-        QString error;
-        std::unique_ptr<ChatModel> model = createChatModel(config, &error);
+        Result<std::unique_ptr<ChatModel>> model = createChatModel(config);
         if (!model) {
-            log(tr("Cannot use the %1 agent: %2").arg(kind, error));
+            log(tr("Cannot use the %1 agent: %2").arg(kind, model.error));
             return false;
         }
         const Result<QString> prompt = AgentPolicyDeveloper::loadPrompt();
@@ -215,7 +214,7 @@ bool DreamingDialog::start()
             log(prompt.error);
             return false;
         }
-        developer = std::make_shared<AgentPolicyDeveloper>(std::shared_ptr<ChatModel>(std::move(model)), *prompt.value);
+        developer = std::make_shared<AgentPolicyDeveloper>(std::shared_ptr<ChatModel>(std::move(*model.value)), *prompt.value);
     }
 
     DreamSettings settings;

@@ -272,11 +272,10 @@ void ReplayPage::run()
             deliver(episode);
         };
         connect(job, &ReplayProcess::failed, this, deliverError);
-        QString error;
-        if (!job->start(ReplayJobs::tracedEpisodeRequest({world.name, world.tree}, m_workspace->versions().at(v), beta(),
-                                                         m_settings),
-                        &error))
-            deliverError(error);
+        const Result<Done> started = job->start(
+            ReplayJobs::tracedEpisodeRequest({world.name, world.tree}, m_workspace->versions().at(v), beta(), m_settings));
+        if (!started)
+            deliverError(started.error);
     }
     showPosition();
 }

@@ -77,11 +77,11 @@ void SweepRunner::startNext()
         });
         const PolicyVersion version = m_workspace->versions().at(row);
         emit started(name);
-        QString error;
-        if (!m_process->start(ReplayJobs::sweepRequest(ReplayJobs::worldsOf(*m_workspace), version, m_settings),
-                              &error)) {
+        const Result<Done> launched =
+            m_process->start(ReplayJobs::sweepRequest(ReplayJobs::worldsOf(*m_workspace), version, m_settings));
+        if (!launched) {
             finishCurrent();
-            emit failed(name, error);
+            emit failed(name, launched.error);
             continue;
         }
         emit progress(name, 0, int(m_workspace->worlds().size() * m_settings.betas.size()));

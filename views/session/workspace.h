@@ -2,7 +2,7 @@
 
 #include "model/discoverytree.h"
 #include "replay/replayresult.h"
-#include "model/result.h"
+#include "base/result.h"
 #include "project/projectscores.h"
 #include "store/storetypes.h"
 

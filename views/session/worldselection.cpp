@@ -5,16 +5,12 @@
 
 namespace dreamrsi {
 
-int selectWorld(const QList<WorldEntry> &worlds, const QString &select, QString *error)
+Result<int> selectWorld(const QList<WorldEntry> &worlds, const QString &select)
 {
-    auto fail = [error](const QString &message) {
-        if (error)
-            *error = message;
-        return -1;
-    };
+    auto fail = [](const QString &message) { return Result<int>::failure(message); };
     for (int i = 0; i < worlds.size(); ++i) {
         if (worlds.at(i).name == select)
-            return i;
+            return Result<int>::success(i);
     }
     bool isNumber = false;
     const qint64 number = select.trimmed().toLongLong(&isNumber);
@@ -38,7 +34,7 @@ int selectWorld(const QList<WorldEntry> &worlds, const QString &select, QString 
         }
     }
     if (matches.size() == 1)
-        return matches.first();
+        return Result<int>::success(matches.first());
     if (matches.isEmpty())
         return fail(QCoreApplication::translate("dreamrsi::WorldSelection", "no world is iteration %1").arg(number));
     QStringList names;

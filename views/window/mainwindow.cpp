@@ -525,34 +525,28 @@ FigureSource *MainWindow::currentFigureSource() const
     return dynamic_cast<FigureSource *>(m_tabs->currentWidget());
 }
 
-bool MainWindow::exportCurrentFigure(const QString &path, QString *error)
+Result<Done> MainWindow::exportCurrentFigure(const QString &path)
 {
     FigureSource *source = currentFigureSource();
     const FigureExport::Painter paint = source ? source->figurePainter() : FigureExport::Painter();
-    if (!paint) {
-        if (error)
-            *error = tr("The current tab has no figure to export.");
-        return false;
-    }
+    if (!paint)
+        return Result<Done>::failure(tr("The current tab has no figure to export."));
     FigureExport::Options options;
     QSettings s;
     options.sizeMm = QSizeF(s.value(QStringLiteral("export/widthMm"), 170.0).toDouble(),
                             s.value(QStringLiteral("export/heightMm"), 100.0).toDouble());
     options.dpi = s.value(QStringLiteral("export/dpi"), 300).toInt();
     options.title = source->figureName();
-    return FigureExport::write(path, options, paint, error);
+    return FigureExport::write(path, options, paint);
 }
 
-bool MainWindow::exportCurrentFigureData(const QString &path, QString *error)
+Result<Done> MainWindow::exportCurrentFigureData(const QString &path)
 {
     FigureSource *source = currentFigureSource();
     const FigureTable data = source ? source->figureData() : FigureTable();
-    if (data.isEmpty()) {
-        if (error)
-            *error = tr("The current tab's figure has no data to write.");
-        return false;
-    }
-    return FigureExport::writeText(path, data.toCsv(), error);
+    if (data.isEmpty())
+        return Result<Done>::failure(tr("The current tab's figure has no data to write."));
+    return FigureExport::writeText(path, data.toCsv());
 }
 
 void MainWindow::exportFigureInteractive()
@@ -566,14 +560,12 @@ void MainWindow::exportFigureInteractive()
     if (const FigureExport::Painter paint = source->figurePainter())
         dialog->setPreview(paint);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
-        QString error;
         const QString path = dialog->path();
-        if (!exportCurrentFigure(path, &error)) {
-            QMessageBox::warning(this, tr("Export failed"), error);
-            return;
-        }
-        if (dialog->writesData() && !exportCurrentFigureData(dialog->dataPath(), &error)) {
-            QMessageBox::warning(this, tr("Export failed"), error);
+        Result<Done> written = exportCurrentFigure(path);
+        if (written && dialog->writesData())
+            written = exportCurrentFigureData(dialog->dataPath());
+        if (!written) {
+            QMessageBox::warning(this, tr("Export failed"), written.error);
             return;
         }
         statusBar()->showMessage(dialog->writesData()

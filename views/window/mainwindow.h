@@ -107,12 +107,12 @@ public:
     AppSettings replaySettings() const;
     bool isDarkTheme() const { return m_dark; }
 
-    /// Renders the current tab's figure into a file (PNG/PDF/SVG by suffix).
     /// The page on screen as a figure (FigureSource), or null when it draws none.
     FigureSource *currentFigureSource() const;
-    bool exportCurrentFigure(const QString &path, QString *error = nullptr);
+    /// Renders the current tab's figure into a file (PNG/PDF/SVG by suffix).
+    Result<Done> exportCurrentFigure(const QString &path);
     /// Writes the numbers behind the current tab's figure as CSV (FigureData).
-    bool exportCurrentFigureData(const QString &path, QString *error = nullptr);
+    Result<Done> exportCurrentFigureData(const QString &path);
 
 signals:
     void treeOpened(const QString &path);

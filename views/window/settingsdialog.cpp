@@ -262,36 +262,31 @@ void SettingsDialog::addPriceRow(const ModelPrice &price)
     m_prices->setItem(row, OutputColumn, out);
 }
 
-std::optional<PriceTable> SettingsDialog::pricesFromTable(QString *error) const
+Result<PriceTable> SettingsDialog::pricesFromTable() const
 {
+    using Read = Result<PriceTable>;
     PriceTable table;
     QSet<QString> seen;
     for (int row = 0; row < m_prices->rowCount(); ++row) {
         const QTableWidgetItem *modelItem = m_prices->item(row, ModelColumn);
         const QString model = modelItem ? modelItem->text().trimmed() : QString();
-        if (model.isEmpty()) {
-            *error = tr("Row %1 of the price table has no model name.").arg(row + 1);
-            return std::nullopt;
-        }
-        if (seen.contains(model)) {
-            *error = tr("The price table lists the model \"%1\" twice.").arg(model);
-            return std::nullopt;
-        }
+        if (model.isEmpty())
+            return Read::failure(tr("Row %1 of the price table has no model name.").arg(row + 1));
+        if (seen.contains(model))
+            return Read::failure(tr("The price table lists the model \"%1\" twice.").arg(model));
         seen.insert(model);
         double values[2] = {0.0, 0.0};
         for (int c = 0; c < 2; ++c) {
             const QTableWidgetItem *item = m_prices->item(row, InputColumn + c);
             bool ok = false;
             values[c] = item ? item->data(Qt::EditRole).toDouble(&ok) : 0.0;
-            if (!ok || !(values[c] >= 0.0)) {
-                *error = tr("The %1 price of \"%2\" must be a number of dollars, 0 or more.")
-                             .arg(c == 0 ? tr("input") : tr("output"), model);
-                return std::nullopt;
-            }
+            if (!ok || !(values[c] >= 0.0))
+                return Read::failure(tr("The %1 price of \"%2\" must be a number of dollars, 0 or more.")
+                                         .arg(c == 0 ? tr("input") : tr("output"), model));
         }
         table.setPrice({model, values[0], values[1]});
     }
-    return table;
+    return Read::success(table);
 }
 
 void SettingsDialog::setProjectReplayConfig(const ReplayConfig &config, const QString &projectName)
@@ -341,8 +336,7 @@ AppSettings SettingsDialog::settings() const
     s.replayMemoryLimitMb = m_memoryLimit->value();
     s.replayWallLimitS = m_wallLimit->value();
     s.playIntervalMs = m_playInterval->value();
-    QString error;
-    s.prices = pricesFromTable(&error).value_or(m_initialPrices);
+    s.prices = pricesFromTable().valueOr(m_initialPrices);
     s.slurmPartition = m_slurmPartition->text().trimmed();
     s.slurmAccount = m_slurmAccount->text().trimmed();
     s.slurmQos = m_slurmQos->text().trimmed();
@@ -362,9 +356,8 @@ void SettingsDialog::accept()
         QMessageBox::warning(this, windowTitle(), tr("Extra sbatch arguments: %1").arg(words.error));
         return;
     }
-    QString error;
-    if (!pricesFromTable(&error)) {
-        QMessageBox::warning(this, windowTitle(), error);
+    if (const Result<PriceTable> prices = pricesFromTable(); !prices) {
+        QMessageBox::warning(this, windowTitle(), prices.error);
         return;
     }
     for (const auto &[kind, edit] : std::as_const(m_keys))

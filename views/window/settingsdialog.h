@@ -43,8 +43,8 @@ private:
     QWidget *createAgentsPage(const AppSettings &settings);
     void fillPrices(const PriceTable &prices);
     void addPriceRow(const ModelPrice &price);
-    /// The table's prices; nullopt with `*error` naming the bad row.
-    std::optional<PriceTable> pricesFromTable(QString *error) const;
+    /// The table's prices, or a failure naming the bad row.
+    Result<PriceTable> pricesFromTable() const;
 
     QComboBox *m_theme = nullptr;
     QSpinBox *m_workers = nullptr;

@@ -17,7 +17,9 @@ namespace dreamrsi {
 ///
 /// StoreResult<T> (core/store) is this type; TreeJson::ParseResult converts
 /// to it with toResult(); functions that used `bool f(..., QString *error)`
-/// return Result<Done> when they are touched.
+/// return Result<Done> (or Result<T>) instead.
+///
+/// It lives in core/base, the one room every other room may include.
 template<typename T>
 struct Result
 {

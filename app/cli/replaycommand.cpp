@@ -3,6 +3,7 @@
 #include "commands.h"
 
 #include "commandline.h"
+#include "hugepageheap.h"
 #include "replayoutput.h"
 
 #include "policy/policyspec.h"
@@ -200,6 +201,12 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
     QByteArray *entries = request.printing.json ? worldEntries->data() : nullptr;
     Result<ReplayResult> replayed;
     if (!replay.trace && CompactReplay::handles(*spec)) {
+        // Many worlds: most of what this replay allocates is new memory,
+        // touched once (hugepageheap.h says what a page fault costs here).
+        // Not for scripts: their engines allocate on every thread at once,
+        // and one arena for all of them costs more than the faults.
+        if (request.worldPaths.size() > 16)
+            preferHugePageHeap();
         // A built-in policy, no trace: the compact path (same results, a fraction of the work).
         CompactReplay::SweepDone written;
         if (entries) {

@@ -80,7 +80,8 @@ QCommandLineOption flag(const char *names)
 Outcome parse(QCommandLineParser &parser, const QList<QCommandLineOption> &options, const QStringList &args,
               Problem *problem)
 {
-    const QCommandLineOption help = flag("h,help");
+    const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")},
+                                  QStringLiteral("Show this help.")); // the text helpText() prints
     parser.addOptions(options);
     parser.addOption(help);
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);

@@ -184,6 +184,12 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
     const std::optional<PolicySpec> &spec = parsed.value;
     ReplayOptions replay = request.replay;
     replay.trace = !request.printing.tracePath.isEmpty();
+    // Many worlds: much of what a replay allocates is new memory, touched
+    // once (hugepageheap.h says what a page fault costs here).
+    if (request.worldPaths.size() > 16) {
+        preferHugePageHeap();
+        replay.threadStart = preferHugePagesOnThisThread;
+    }
     ReplayEngine::Progress progress;
     std::mutex progressMutex;
     if (request.progress) {
@@ -201,12 +207,7 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
     QByteArray *entries = request.printing.json ? worldEntries->data() : nullptr;
     Result<ReplayResult> replayed;
     if (!replay.trace && CompactReplay::handles(*spec)) {
-        // Many worlds: most of what this replay allocates is new memory,
-        // touched once (hugepageheap.h says what a page fault costs here).
-        // Not for scripts: their engines allocate on every thread at once,
-        // and one arena for all of them costs more than the faults.
-        if (request.worldPaths.size() > 16)
-            preferHugePageHeap();
+
         // A built-in policy, no trace: the compact path (same results, a fraction of the work).
         CompactReplay::SweepDone written;
         if (entries) {

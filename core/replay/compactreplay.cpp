@@ -165,6 +165,8 @@ Result<ReplayResult> runFiles(const QStringList &paths, const PolicySpec &spec, 
     std::atomic<qsizetype> stopAt{n}; // the first unreadable file found so far
     std::atomic<int> finished{0};
     const auto work = [&] {
+        if (options.threadStart)
+            options.threadStart();
         std::vector<std::vector<int>> revealed;
         for (;;) {
             // Worlds are taken in order, so every file before an unreadable

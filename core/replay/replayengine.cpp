@@ -483,6 +483,8 @@ Result<ReplayResult> ReplayEngine::runFiles(const QStringList &paths, const Poli
     std::atomic<qsizetype> stopAt{n}; // the first unreadable file found so far
     std::atomic<int> finished{0};
     const QString createError = onThreads(threads, spec, [&](Policy &policy) {
+        if (options.threadStart)
+            options.threadStart();
         for (;;) {
             // Worlds are taken in order, so every file before an unreadable
             // one has been taken by the time it is found.

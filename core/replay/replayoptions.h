@@ -2,6 +2,7 @@
 
 #include <QList>
 
+#include <functional>
 #include <optional>
 
 namespace dreamrsi {
@@ -25,6 +26,12 @@ struct ReplayOptions
     /// CompactReplay: read worlds from, and add them to, the compact world
     /// cache (CompactCache). `dreamrsi replay` turns it on unless --no-cache.
     bool worldCache = false;
+    /// Replays of tree files a world at a time (ReplayEngine::runFiles,
+    /// CompactReplay::runFiles): called once on each thread they replay on
+    /// (the calling thread too) before that thread's first world, so that a
+    /// process can prepare the thread's memory (dreamrsi's huge-page heap,
+    /// app/cli/hugepageheap.h). Must be safe to call on several threads at once.
+    std::function<void()> threadStart;
 };
 
 } // namespace dreamrsi

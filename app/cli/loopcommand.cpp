@@ -158,18 +158,23 @@ int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     base.agent.command = parser.value(command);
     if (base.agent.kind == QLatin1String("command") && base.agent.command.trimmed().isEmpty())
         return usageError(QStringLiteral("--agent command needs --command CMD"));
-    bool ok = false;
-    const int t = parser.value(iterations).toInt(&ok);
-    if (!ok || t < 1)
-        return usageError(QStringLiteral("--iterations must be an integer ≥ 1 (got '%1')").arg(parser.value(iterations)));
-    base.workers = parser.value(workers).toInt(&ok);
-    if (!ok || base.workers < 1)
-        return usageError(QStringLiteral("--workers must be an integer ≥ 1 (got '%1')").arg(parser.value(workers)));
+    // A whole number ≥ 1 of an int option; the option names itself in the error.
+    const auto positive = [&parser](const QCommandLineOption &o) {
+        return OptionValues::integer(QStringLiteral("--") + o.names().constFirst(), parser.value(o), 1,
+                                     std::numeric_limits<int>::max());
+    };
+    const Result<qint64> t = positive(iterations);
+    if (!t)
+        return usageError(t.error);
+    const Result<qint64> w = positive(workers);
+    if (!w)
+        return usageError(w.error);
+    base.workers = int(*w.value);
     if (parser.isSet(rounds)) {
-        const int k = parser.value(rounds).toInt(&ok);
-        if (!ok || k < 1)
-            return usageError(QStringLiteral("--rounds must be an integer ≥ 1 (got '%1')").arg(parser.value(rounds)));
-        base.maxRounds = k;
+        const Result<qint64> k = positive(rounds);
+        if (!k)
+            return usageError(k.error);
+        base.maxRounds = int(*k.value);
     }
     if (parser.isSet(beta)) {
         const Result<double> b = OptionValues::number(QStringLiteral("--beta"), parser.value(beta), 0.0, 1.0);
@@ -178,10 +183,11 @@ int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         base.beta = b.value;
     }
     if (parser.isSet(maxCalls)) {
-        const qint64 n = parser.value(maxCalls).toLongLong(&ok);
-        if (!ok || n < 1)
-            return usageError(QStringLiteral("--max-calls must be an integer ≥ 1 (got '%1')").arg(parser.value(maxCalls)));
-        base.maxCalls = n;
+        const Result<qint64> n = OptionValues::integer(QStringLiteral("--max-calls"), parser.value(maxCalls), 1,
+                                                       std::numeric_limits<qint64>::max());
+        if (!n)
+            return usageError(n.error);
+        base.maxCalls = *n.value;
     }
     if (parser.isSet(maxUsd)) {
         const Result<double> usd = OptionValues::number(QStringLiteral("--max-usd"), parser.value(maxUsd), 0.0,
@@ -238,7 +244,7 @@ int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     settings.round = base;
     settings.round.seed = seed0;
     settings.dream = dream.settings;
-    settings.iterations = t;
+    settings.iterations = int(*t.value);
     settings.fixed = isFixed;
     settings.autoApprove = parser.isSet(autoApprove);
     settings.awaitApproval = parser.isSet(awaitApproval);

@@ -153,11 +153,11 @@ int runProjectConfigCommand(const QStringList &args, QTextStream &out, QTextStre
 
     Change change;
     if (parser.isSet(workers)) {
-        bool ok = false;
-        const int w = parser.value(workers).toInt(&ok);
-        if (!ok || w < 1)
-            return usageError(err, QStringLiteral("--workers must be an integer ≥ 1 (got '%1')").arg(parser.value(workers)));
-        change.overrides.workers = w;
+        const Result<qint64> w =
+            OptionValues::integer(QStringLiteral("--workers"), parser.value(workers), 1, std::numeric_limits<int>::max());
+        if (!w)
+            return usageError(err, w.error);
+        change.overrides.workers = int(*w.value);
     }
     if (parser.isSet(lambda)) {
         const Result<double> l = OptionValues::number(QStringLiteral("--lambda"), parser.value(lambda), 0.0,

@@ -28,6 +28,12 @@ void preferHugePageHeap(std::size_t reserveBytes = std::size_t(64) << 20);
 /// For the calling thread: marks its malloc arena MADV_HUGEPAGE. A thread's
 /// arena is glibc's (it gives each thread one of its own, up to its limit):
 /// a 64 MiB reservation aligned to its size, or the main heap.
+///
+/// Both leave the first, partial 2 MiB of their heap to what is already
+/// there: glibc's bookkeeping touched it in 4 KiB pages, so it could never
+/// become a huge page, and new blocks are placed after it. With that, a
+/// 1,000-world replay takes about 700 page faults instead of 1,400 (570 of
+/// them are the start-up's, loading the libraries).
 void preferHugePagesOnThisThread();
 
 } // namespace dreamrsi

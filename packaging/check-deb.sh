@@ -41,16 +41,17 @@ size=$(stat -c %s "$deb")
 installed_kb=$(dpkg-deb -f "$deb" Installed-Size)
 echo "check-deb: $(basename "$deb"): $((size / 1024)) KiB, $((installed_kb / 1024)) MiB installed"
 # Before and after stripping, from this build: the binaries as built and as packaged.
-built=$(stat -c %s "$build"/bin/dreamrsi "$build"/bin/dreamrsi-workbench "$build"/bin/dreamrsi-render | awk '{s += $1} END {print s}')
-packed=$(dpkg-deb -c "$deb" | awk '$6 ~ /^\.\/usr\/bin\// {s += $3} END {print s}')
-echo "check-deb: the three binaries: $((built / 1048576)) MiB as built, $((packed / 1048576)) MiB in the package"
+built=$(stat -c %s "$build"/bin/dreamrsi "$build"/bin/dreamrsi-workbench "$build"/bin/dreamrsi-render \
+  "$build"/lib/dreamrsi/dreamrsi-commands.so | awk '{s += $1} END {print s}')
+packed=$(dpkg-deb -c "$deb" | awk '$6 ~ /^\.\/usr\/(bin\/|lib\/dreamrsi\/)/ {s += $3} END {print s}')
+echo "check-deb: the three binaries and the commands' module: $((built / 1048576)) MiB as built, $((packed / 1048576)) MiB in the package"
 echo "check-deb: Depends: $(dpkg-deb -f "$deb" Depends)"
 echo "check-deb: Suggests: $(dpkg-deb -f "$deb" Suggests)"
-for bin in dreamrsi dreamrsi-workbench dreamrsi-render; do
-  dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/bin/$bin" > "/tmp/check-deb-$$-$bin"
-  if file "/tmp/check-deb-$$-$bin" | grep -q "not stripped"; then
+for bin in bin/dreamrsi bin/dreamrsi-workbench bin/dreamrsi-render lib/dreamrsi/dreamrsi-commands.so; do
+  dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/$bin" > "/tmp/check-deb-$$-${bin##*/}" || fail "the package has no usr/$bin"
+  if file "/tmp/check-deb-$$-${bin##*/}" | grep -q "not stripped"; then
     rm -f "/tmp/check-deb-$$-"*
-    fail "usr/bin/$bin is not stripped"
+    fail "usr/$bin is not stripped"
   fi
 done
 rm -f "/tmp/check-deb-$$-"*

@@ -162,15 +162,35 @@ void TestCli::drawingCommandsGoToTheRenderer()
     QVERIFY(svg.open(QIODevice::ReadOnly));
     QVERIFY(svg.readAll().contains("<svg"));
 
-    const QString alone = dir.filePath(QStringLiteral("dreamrsi"));
+    // dreamrsi copied alone: its commands' module (../lib/dreamrsi) is
+    // missing, and it says where it looked; a built-in replay, which the
+    // executable runs itself, still works.
+    QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("bin")) && QDir(dir.path()).mkpath(QStringLiteral("lib/dreamrsi")));
+    const QString alone = dir.filePath(QStringLiteral("bin/dreamrsi"));
     QVERIFY(QFile::copy(QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi"), alone));
+    const QStringList plot{QStringLiteral("plot"), QStringLiteral("tree"), QStringLiteral("--world"), tree,
+                           QStringLiteral("--out"), dir.filePath(QStringLiteral("no.svg"))};
     QProcess p;
-    p.start(alone, {QStringLiteral("plot"), QStringLiteral("tree"), QStringLiteral("--world"), tree,
-                    QStringLiteral("--out"), dir.filePath(QStringLiteral("no.svg"))});
+    p.start(alone, plot);
     QVERIFY(p.waitForFinished(60000));
     QCOMPARE(p.exitCode(), 1);
-    const QString err = QString::fromUtf8(p.readAllStandardError());
-    QVERIFY2(err.contains(dir.filePath(QStringLiteral("dreamrsi-render"))) && err.contains(QStringLiteral("'plot'")),
+    QString err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(err.contains(dir.filePath(QStringLiteral("bin/../lib/dreamrsi/dreamrsi-commands.so"))), qPrintable(err));
+    p.start(alone, {QStringLiteral("replay"), QStringLiteral("--policy"), QStringLiteral("builtin:portfolio"),
+                    QStringLiteral("--world"), tree, QStringLiteral("--json"), QStringLiteral("--no-cache")});
+    QVERIFY(p.waitForFinished(60000));
+    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+    QVERIFY(p.readAllStandardOutput().contains("\"policy\": \"builtin:portfolio\""));
+
+    // With the module beside it, the drawing command goes on to
+    // dreamrsi-render, which is missing: named too.
+    QVERIFY(QFile::copy(QStringLiteral(DREAMRSI_BIN_DIR "/../lib/dreamrsi/dreamrsi-commands.so"),
+                        dir.filePath(QStringLiteral("lib/dreamrsi/dreamrsi-commands.so"))));
+    p.start(alone, plot);
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 1);
+    err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(err.contains(dir.filePath(QStringLiteral("bin/dreamrsi-render"))) && err.contains(QStringLiteral("'plot'")),
              qPrintable(err));
     QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("no.svg"))));
 }
@@ -193,6 +213,26 @@ void TestCli::startsWithoutGuiLibraries()
     QVERIFY2(loaded.contains(QStringLiteral("libQt6Core.so")), "LD_DEBUG=files printed nothing usable");
     for (const char *library : {"libQt6Gui.so", "libQt6Widgets.so", "libQt6Charts.so", "libQCustomPlotQt6.so"})
         QVERIFY2(!loaded.contains(QLatin1String(library)), library);
+    QVERIFY2(loaded.contains(QStringLiteral("dreamrsi-commands.so")), "validate runs in the commands' module");
+
+    // A built-in replay over tree files runs in the executable itself,
+    // without the module and the libraries only other commands use; a
+    // scripted one loads the module and the script engine.
+    const auto librariesOf = [&](const QString &policy) {
+        p.start(QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi"),
+                {QStringLiteral("replay"), QStringLiteral("--policy"), policy, QStringLiteral("--world"), tree,
+                 QStringLiteral("--no-cache")});
+        return p.waitForFinished(60000) && p.exitCode() == 0 ? QString::fromUtf8(p.readAllStandardError()) : QString();
+    };
+    const QString builtin = librariesOf(QStringLiteral("builtin:portfolio"));
+    QVERIFY2(builtin.contains(QStringLiteral("libQt6Core.so")), qPrintable(builtin.right(2000)));
+    for (const char *library : {"dreamrsi-commands.so", "libQt6Qml.so", "libQt6Network.so", "libsqlite3.so"})
+        QVERIFY2(!builtin.contains(QLatin1String(library)), library);
+    const QString script = writeFile(dir, QStringLiteral("first.js"),
+                                     "function selectBatch(state) { return [state.legal[0]]; }\n");
+    const QString scripted = librariesOf(script);
+    QVERIFY2(scripted.contains(QStringLiteral("dreamrsi-commands.so")) && scripted.contains(QStringLiteral("libQt6Qml.so")),
+             qPrintable(scripted.right(2000)));
 }
 
 // Three worlds, one run: the table's four rows (the built-in policy reading

@@ -1,7 +1,10 @@
 #include "commandline.h"
 
+#include <QFileDevice>
 #include <QHash>
 
+#include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 namespace dreamrsi::CommandLine {
@@ -24,6 +27,26 @@ void keepUntilExit(std::shared_ptr<void> object)
 bool keptUntilExit()
 {
     return !kept().empty();
+}
+
+int finish(int rc, QTextStream &out, QTextStream &err)
+{
+    out.flush();
+    err.flush();
+#if !defined(__SANITIZE_ADDRESS__)
+    if (keptUntilExit()) {
+        // Output written to the file below a stream (a replay's JSON) may
+        // still sit in the file's own buffer.
+        for (QTextStream *stream : {&out, &err}) {
+            if (auto *file = qobject_cast<QFileDevice *>(stream->device()))
+                file->flush();
+        }
+        std::fflush(stdout);
+        std::fflush(stderr);
+        std::_Exit(rc);
+    }
+#endif
+    return rc;
 }
 
 namespace {

@@ -22,6 +22,13 @@ void keepUntilExit(std::shared_ptr<void> object);
 /// Whether a command kept anything until the exit.
 bool keptUntilExit();
 
+/// What `dreamrsi` does when a command returned `rc`: flushes `out` and
+/// `err`, and when the command kept anything until the exit, ends the
+/// process here (std::_Exit, after flushing the files below the streams).
+/// Returns `rc` otherwise, and always under AddressSanitizer, whose leak
+/// check runs at a normal exit.
+int finish(int rc, QTextStream &out, QTextStream &err);
+
 // The one way the commands under app/cli read their arguments: a
 // QCommandLineParser with --help/-h added, single-dash words read as long
 // options (`-o` of export, `-world` reads as --world), options allowed after

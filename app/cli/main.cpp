@@ -1,8 +1,12 @@
-// dreamrsi: the headless twin of the workbench. Each command reads its
-// arguments in its own file under app/cli and calls dreamrsi_core; this file
-// only dispatches. The commands that draw with QtGui (plot, bench livetree)
-// live in the sibling dreamrsi-render, which this one becomes (execv): so
-// that every other command, run thousands of times by replays, rounds and
+// The commands of dreamrsi: this module, dreamrsi-commands.so, holds all of
+// them; the `dreamrsi` executable (launcher.cpp) loads it and calls
+// dreamrsi_commands_main, except for the replays of built-in policies
+// over tree files, which it runs without loading the module (and the
+// libraries only the other commands need). Each command reads its arguments
+// in its own file under app/cli and calls dreamrsi_core; this file only
+// dispatches. The commands that draw with QtGui (plot, bench livetree) live
+// in the sibling dreamrsi-render, which this process becomes (execv): so that
+// every other command, run thousands of times by replays, rounds and
 // sandboxed evaluations, starts without loading Qt's GUI libraries (about
 // 13 ms of dynamic loading a start).
 #include "agenttrycommand.h"
@@ -15,7 +19,6 @@
 
 #include <QCoreApplication>
 #include <QFile>
-#include <QFileDevice>
 #include <QTextStream>
 
 #include <cerrno>
@@ -97,7 +100,7 @@ const Command *find(const auto &table, const QString &name)
 
 } // namespace
 
-int main(int argc, char *argv[])
+extern "C" Q_DECL_EXPORT int dreamrsi_commands_main(int argc, char *argv[])
 {
     QStringList args;
     for (int i = 1; i < argc; ++i)
@@ -135,24 +138,5 @@ int main(int argc, char *argv[])
         printUsage(err);
         return 2;
     }
-    const int rc = command->run(args, out, err);
-    out.flush();
-    err.flush();
-#if !defined(__SANITIZE_ADDRESS__)
-    // What the command kept for its output is left to the kernel (see
-    // CommandLine::keepUntilExit); under AddressSanitizer the exit stays
-    // normal, so that its leak check still runs.
-    if (dreamrsi::CommandLine::keptUntilExit()) {
-        // Output written to the file below a stream (a replay's JSON) may
-        // still sit in the file's own buffer.
-        for (QTextStream *stream : {&out, &err}) {
-            if (auto *file = qobject_cast<QFileDevice *>(stream->device()))
-                file->flush();
-        }
-        std::fflush(stdout);
-        std::fflush(stderr);
-        std::_Exit(rc);
-    }
-#endif
-    return rc;
+    return dreamrsi::CommandLine::finish(command->run(args, out, err), out, err);
 }

@@ -1,7 +1,6 @@
 #include "policyspec.h"
 
 #include "builtinpolicies.h"
-#include "scriptedpolicy.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -54,11 +53,7 @@ Result<std::unique_ptr<Policy>> PolicySpec::create() const
             return Made::failure(QStringLiteral("unknown built-in policy '%1'").arg(m_builtinName));
         return Made::success(std::move(policy));
     }
-    Result<std::unique_ptr<ScriptedPolicy>> scripted =
-        ScriptedPolicy::create(m_source, m_label, m_timeLimitMs, m_randomSeed);
-    if (!scripted)
-        return scripted.failureAs<std::unique_ptr<Policy>>();
-    return Made::success(std::move(*scripted.value));
+    return createScripted();
 }
 
 } // namespace dreamrsi

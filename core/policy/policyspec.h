@@ -46,6 +46,12 @@ public:
     Result<std::unique_ptr<Policy>> create() const;
 
 private:
+    /// create() for a script, in its own file (policyspecscript.cpp): the one
+    /// place that brings in the JavaScript engine. `dreamrsi`'s launcher,
+    /// which replays built-in policies without loading QtQml, links its own
+    /// definition instead (app/cli/launcher.cpp).
+    Result<std::unique_ptr<Policy>> createScripted() const;
+
     Kind m_kind = Kind::Builtin;
     QString m_label;
     QString m_builtinName;

@@ -70,12 +70,45 @@ public:
     bool zerosAreZeros()
     {
         if (m_state == State::Unknown)
-            m_state = anyUnderflow() ? State::Underflow : State::Clean;
+            m_state = mayUnderflow(m_data, m_size) && anyUnderflow() ? State::Underflow : State::Clean;
         return m_state == State::Clean;
     }
 
 private:
     enum class State { Unknown, Clean, Underflow };
+
+    /// False when no number text of the `size` bytes at `data` can be an
+    /// underflow, found from the bytes alone (strings included, so true
+    /// says "look closer", not "yes"); a few microseconds a file, where the
+    /// token by token look of anyUnderflow() took a fifth of a built-in
+    /// replay's CPU over files that write their zeros "0.0".
+    ///
+    /// A nonzero number that comes out zero is below 4.9e-324: its decimal
+    /// exponent (the exponent written, minus the zeros after the point
+    /// before its first other digit) is below -323. Either the exponent is
+    /// written with a minus and three digits or more ("e-324", "E-0400"), or
+    /// it is above -100 and more than 223 zeros follow the point, which then
+    /// hold 16 in a row on an 8-byte boundary (two aligned words of '0').
+    static bool mayUnderflow(const char *data, size_t size)
+    {
+        const char *const end = data + size;
+        for (const char *p = data; (p = static_cast<const char *>(std::memchr(p, '-', size_t(end - p)))); ++p) {
+            const auto digit = [end](const char *q) { return q < end && *q >= '0' && *q <= '9'; };
+            if (p > data && (p[-1] == 'e' || p[-1] == 'E') && digit(p + 1) && digit(p + 2) && digit(p + 3))
+                return true;
+        }
+        constexpr uint64_t zeros = 0x3030303030303030ull;
+        bool previous = false;
+        for (size_t at = 0; at + 8 <= size; at += 8) {
+            uint64_t word = 0;
+            std::memcpy(&word, data + at, 8);
+            const bool now = word == zeros;
+            if (now && previous)
+                return true;
+            previous = now;
+        }
+        return false;
+    }
 
     /// Every number text of the document starts at one of the parser's
     /// structural indexes (the starts of its values, which the parser found
@@ -290,7 +323,7 @@ struct Walker
         }
         case dom::element_type::OBJECT: {
             if (!out) {
-                std::vector<std::string_view> keys;
+                QVarLengthArray<std::string_view, 16> keys;
                 for (dom::key_value_pair field : dom::object(e)) {
                     if (!value(field.value, nullptr))
                         return false;

@@ -54,8 +54,9 @@ struct Candidate
     int failRun = 0;
 };
 
-bool before(const Candidate &a, const Candidate &b)
-{
+/// The candidates' order (a lambda's type, so that std::sort inlines it:
+/// through a function pointer, every comparison was a call).
+constexpr auto before = [](const Candidate &a, const Candidate &b) {
     if (a.hasAnchor != b.hasAnchor)
         return a.hasAnchor;
     if (a.hasAnchor && a.anchor != b.anchor)
@@ -63,7 +64,7 @@ bool before(const Candidate &a, const Candidate &b)
     if (a.failRun != b.failRun)
         return a.failRun < b.failRun;
     return a.branch < b.branch;
-}
+};
 
 } // namespace
 
@@ -145,7 +146,8 @@ void Portfolio::select(double beta, int W, int opened, const LegalCell *legal, i
         }
     }
     std::sort(exploit.begin(), exploit.end(), before);
-    std::sort(recovery.begin(), recovery.end(), before);
+    // Of the recovery candidates only the first is ever taken.
+    const Candidate *firstRecovery = recovery.isEmpty() ? nullptr : &*std::min_element(recovery.cbegin(), recovery.cend(), before);
     int rootsLeft = R - opened;
     int nextRoot = 0;
     if (rootsLeft > 0 && nextRoot < roots.size() && batch->size() < W) {
@@ -153,10 +155,10 @@ void Portfolio::select(double beta, int W, int opened, const LegalCell *legal, i
         --rootsLeft;
     }
     const int space = W - int(batch->size());
-    if (!recovery.isEmpty() && exploit.size() < space) {
+    if (firstRecovery && exploit.size() < space) {
         for (const Candidate &c : exploit)
             batch->append(c.place);
-        batch->append(recovery.first().place);
+        batch->append(firstRecovery->place);
     } else {
         for (int i = 0; i < exploit.size() && i < space; ++i)
             batch->append(exploit.at(i).place);

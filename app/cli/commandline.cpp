@@ -142,18 +142,36 @@ Outcome parse(QCommandLineParser &parser, const QList<QCommandLineOption> &optio
 
 QList<Given> inOrder(const QCommandLineParser &parser, const QList<QCommandLineOption> &options)
 {
+    // Each option's values are asked of the parser once: a replay names a
+    // thousand worlds, and asking per occurrence copied the whole list each
+    // time (milliseconds before the first world).
+    struct Values
+    {
+        QStringList values;
+        qsizetype used = 0; ///< read so far
+    };
+    QHash<QString, const QCommandLineOption *> optionOf; // by the name as typed
+    QHash<QString, Values> valuesOf;                      // by the option's first name
+    const QStringList typedNames = parser.optionNames();
     QList<Given> given;
-    QHash<QString, qsizetype> used; // values of each option read so far
-    for (const QString &typed : parser.optionNames()) {
-        const QCommandLineOption *option = optionNamed(options, typed);
+    given.reserve(typedNames.size());
+    for (const QString &typed : typedNames) {
+        auto known = optionOf.constFind(typed);
+        if (known == optionOf.cend())
+            known = optionOf.insert(typed, optionNamed(options, typed));
+        const QCommandLineOption *option = *known;
         if (!option)
             continue; // --help
         Given g;
         g.name = option->names().constFirst();
         g.typed = typed;
-        if (!option->valueName().isEmpty())
-            g.value = parser.values(g.name).value(used[g.name]++);
-        given.append(g);
+        if (!option->valueName().isEmpty()) {
+            auto values = valuesOf.find(g.name);
+            if (values == valuesOf.end())
+                values = valuesOf.insert(g.name, Values{parser.values(g.name)});
+            g.value = values->values.value(values->used++);
+        }
+        given.append(std::move(g));
     }
     return given;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <utility>
 
 #include <malloc.h>
 #include <sys/mman.h>
@@ -43,6 +44,9 @@ void skipToHugePage(std::uintptr_t boundary)
 void preferHugePageHeap(std::size_t reserveBytes)
 {
 #if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)
+    static bool done = false; // the first call's reserve stands
+    if (std::exchange(done, true))
+        return;
     // Keep what is freed in the heap, and keep large blocks (file buffers,
     // parser tapes, up to glibc's limit of 32 MiB) in it too.
     mallopt(M_TRIM_THRESHOLD, 1 << 30);

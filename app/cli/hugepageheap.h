@@ -22,7 +22,7 @@ namespace dreamrsi {
 /// For the whole process, before it starts threads: memory that is freed
 /// stays in the heap (no trimming), blocks up to 32 MiB are taken from the
 /// heap rather than mmapped, and the main heap grows by `reserveBytes` at
-/// once, marked MADV_HUGEPAGE.
+/// once, marked MADV_HUGEPAGE. Once per process: later calls do nothing.
 void preferHugePageHeap(std::size_t reserveBytes = std::size_t(64) << 20);
 
 /// For the calling thread: marks its malloc arena MADV_HUGEPAGE. A thread's

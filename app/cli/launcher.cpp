@@ -13,6 +13,7 @@
 // before (the same libraries, loaded by dlopen instead of at exec).
 #include "commandline.h"
 #include "commands.h"
+#include "hugepageheap.h"
 
 #include "policy/policyspec.h"
 
@@ -108,10 +109,16 @@ int main(int argc, char *argv[])
         }
         return run(argc, argv);
     }
+    // A replay of many worlds: its heap in huge pages from the start, the
+    // arguments' strings included (hugepageheap.h; the command asks again).
+    if (argc > 2 + 2 * 16)
+        dreamrsi::preferHugePageHeap();
     QStringList args;
+    args.reserve(argc);
     for (int i = 2; i < argc; ++i)
         args.append(QString::fromLocal8Bit(argv[i]));
-    QCoreApplication app(argc, argv);
+    // No QCoreApplication: the replay needs none (its names serve the
+    // cache's folder), and making one cost about a millisecond.
     QCoreApplication::setApplicationName(QStringLiteral("dreamrsi"));
     QCoreApplication::setOrganizationName(QStringLiteral("DreamRSI"));
     QTextStream out(stdout);

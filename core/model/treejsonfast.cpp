@@ -87,8 +87,8 @@ private:
     /// exponent (the exponent written, minus the zeros after the point
     /// before its first other digit) is below -323. Either the exponent is
     /// written with a minus and three digits or more ("e-324", "E-0400"), or
-    /// it is above -100 and more than 223 zeros follow the point, which then
-    /// hold 16 in a row on an 8-byte boundary (two aligned words of '0').
+    /// it is above -100 and more than 223 zeros follow the point: 127 zeros
+    /// in a row hold a whole 64-byte block (counted from the start) of '0'.
     static bool mayUnderflow(const char *data, size_t size)
     {
         const char *const end = data + size;
@@ -98,14 +98,16 @@ private:
                 return true;
         }
         constexpr uint64_t zeros = 0x3030303030303030ull;
-        bool previous = false;
-        for (size_t at = 0; at + 8 <= size; at += 8) {
-            uint64_t word = 0;
-            std::memcpy(&word, data + at, 8);
-            const bool now = word == zeros;
-            if (now && previous)
+        constexpr size_t Block = 64;
+        for (size_t at = 0; at + Block <= size; at += Block) {
+            uint64_t other = 0; // the bits in which the block differs from all '0'
+            for (size_t k = 0; k < Block; k += 8) {
+                uint64_t word = 0;
+                std::memcpy(&word, data + at + k, 8);
+                other |= word ^ zeros;
+            }
+            if (other == 0)
                 return true;
-            previous = now;
         }
         return false;
     }
@@ -702,6 +704,20 @@ struct Walker
             ascending = read[i - 1].seq < read[i].seq;
         if (ascending)
             return true;
+        // Seqs in a small range (files number their cells 0..n-1, in any
+        // order): one mark each.
+        const auto [low, high] = std::minmax_element(read.cbegin(), read.cend(),
+                                                     [](const Read &a, const Read &b) { return a.seq < b.seq; });
+        if (quint64(high->seq - low->seq) < 4 * read.size() + 64) {
+            std::vector<char> seen(size_t(high->seq - low->seq) + 1, 0);
+            for (const Read &r : read) {
+                char &mark = seen[size_t(r.seq - low->seq)];
+                if (mark)
+                    return false;
+                mark = 1;
+            }
+            return true;
+        }
         std::vector<qint64> seqs(read.size());
         for (size_t i = 0; i < read.size(); ++i)
             seqs[i] = read[i].seq;

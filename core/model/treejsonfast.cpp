@@ -101,6 +101,10 @@ private:
         constexpr size_t Block = 64;
         for (size_t at = 0; at + Block <= size; at += Block) {
             uint64_t other = 0; // the bits in which the block differs from all '0'
+            std::memcpy(&other, data + at, 8);
+            if (other != zeros)
+                continue; // its first word says no, as it does for nearly every block
+            other = 0;
             for (size_t k = 0; k < Block; k += 8) {
                 uint64_t word = 0;
                 std::memcpy(&word, data + at + k, 8);

@@ -60,6 +60,15 @@ public:
     void select(double beta, int maxParallelism, int opened, const LegalCell *legal, int legalCount, Batch *batch) const;
 
 private:
+    /// The rule's thresholds (portfoliopolicy.cpp) for one β, W and T.
+    struct Thresholds
+    {
+        double beta = -1.0;
+        int W = 0, T = -1;
+        int R = 0, w0 = 0, P = 0, F = 0, G = 0;
+    };
+
+    mutable Thresholds m_thresholds; ///< of the last select(): a cache, not state
     std::vector<Trajectory> m_trajectories; ///< by key
     int m_folded = 0;
     bool m_hasBest = false;

@@ -115,12 +115,21 @@ void Portfolio::select(double beta, int W, int opened, const LegalCell *legal, i
         if (legal[i].attempt == 0)
             roots.append(i);
     }
+    // T is the same all episode long (a branch is opened or its root is
+    // legal), so the thresholds are worked out once an episode.
     const int T = opened + int(roots.size());
-    const int R = 1 + int(std::floor(beta * double(T - 1) + 0.5));
-    const int w0 = std::min(R, 1 + int(std::floor(beta * double(W - 1) + 0.5)));
-    const int P = 1 + int(std::floor(3.0 * beta));
-    const int F = 1 + int(std::floor(2.0 * beta));
-    const int G = W * (1 + int(std::floor(2.0 * beta)));
+    Thresholds &th = m_thresholds;
+    if (th.beta != beta || th.W != W || th.T != T) {
+        th.beta = beta;
+        th.W = W;
+        th.T = T;
+        th.R = 1 + int(std::floor(beta * double(T - 1) + 0.5));
+        th.w0 = std::min(th.R, 1 + int(std::floor(beta * double(W - 1) + 0.5)));
+        th.P = 1 + int(std::floor(3.0 * beta));
+        th.F = 1 + int(std::floor(2.0 * beta));
+        th.G = W * (1 + int(std::floor(2.0 * beta)));
+    }
+    const int R = th.R, w0 = th.w0, P = th.P, F = th.F, G = th.G;
     if (m_folded == 0) {
         for (int i = 0; i < roots.size() && i < w0 && i < W; ++i)
             batch->append(roots.at(i));
@@ -135,8 +144,8 @@ void Portfolio::select(double beta, int W, int opened, const LegalCell *legal, i
         const LegalCell &m = legal[i];
         if (m.attempt == 0)
             continue;
-        const Trajectory t = m.key >= 0 && size_t(m.key) < m_trajectories.size() ? m_trajectories[size_t(m.key)]
-                                                                                  : Trajectory{};
+        static const Trajectory none;
+        const Trajectory &t = m.key >= 0 && size_t(m.key) < m_trajectories.size() ? m_trajectories[size_t(m.key)] : none;
         const Candidate c{i, m.branch, t.hasAnchor, t.anchor, t.failRun};
         if (t.lastSuccess) {
             if (t.stall < P)

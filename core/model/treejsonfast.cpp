@@ -335,6 +335,14 @@ struct Walker
                         return false;
                     keys.push_back(field.key);
                 }
+                if (keys.size() <= 8) {
+                    // A few keys (a cell's metrics): each against the ones before it.
+                    for (qsizetype i = 1; i < keys.size(); ++i) {
+                        if (std::find(keys.cbegin(), keys.cbegin() + i, keys.at(i)) != keys.cbegin() + i)
+                            return false;
+                    }
+                    return true;
+                }
                 std::sort(keys.begin(), keys.end());
                 return std::adjacent_find(keys.cbegin(), keys.cend()) == keys.cend();
             }

@@ -35,9 +35,11 @@ const char *const compareUsage =
     "usage: dreamrsi bench compare [--worlds 1000] [--runs 3] [--seed 1] [--threads T]\n"
     "                              [--generators synth,python] [--reference DIR]\n"
     "                              [--python python3] [--before OLD_DREAMRSI]\n"
-    "Times, best of N runs each, whole processes of this dreamrsi and of the Python\n"
-    "reference of docs/replay.md in DIR (default: tests/replay_reference of the source tree,\n"
-    "found from $DREAMRSI_SOURCE_DIR or next to the build) on the same worlds\n"
+    "Times whole processes of this dreamrsi and of the Python reference of docs/replay.md\n"
+    "in DIR, best of N runs each, taken in turn (run 1 of every command, then run 2, ...)\n"
+    "so that a machine whose speed drifts slows both sides alike. DIR defaults to\n"
+    "tests/replay_reference of the source tree, found from $DREAMRSI_SOURCE_DIR or next to\n"
+    "the build. The commands run on the same worlds\n"
     "(5 betas, W = 10): greedy.js, builtin:portfolio, and validate against json.load.\n"
     "builtin:portfolio is timed twice: reading every world (--no-cache), and with the\n"
     "compact world cache filled by one run before (in the bench's own folder).\n"
@@ -362,27 +364,71 @@ int runBenchCompareCommand(const QStringList &args, QTextStream &out, QTextStrea
             return QStringList{QStringLiteral("replay"), QStringLiteral("--policy"), policy, QStringLiteral("--json")}
                 + worldArgs + extra;
         };
-        const Timed pyReplay =
-            timeRuns(pythonProgram, QStringList{QStringLiteral("-c"), QString::fromUtf8(pythonReplay), reference} + paths, runs);
-        const Timed pyParse = timeRuns(pythonProgram, QStringList{QStringLiteral("-c"), QString::fromUtf8(pythonParse)} + paths, runs);
-        for (const Timed *t : {&pyReplay, &pyParse}) {
-            if (!t->seconds)
-                return CommandLine::runtimeError(err, t->failure);
-        }
         struct Row
         {
             const char *name;
-            double python;
+            bool pythonParses;      ///< compared with the Python parse, else with the Python replay
             QStringList arguments;
             int goal = 0;           ///< the ratio to reach; 0 for none
             bool warmCache = false; ///< one untimed run first, to fill the compact world cache
         };
         const QList<Row> rows{
-            {"scripted (greedy.js)", *pyReplay.seconds, replay(reference + QStringLiteral("/greedy.js")), 3},
-            {"built-in portfolio", *pyReplay.seconds, replay(QStringLiteral("builtin:portfolio")) << QStringLiteral("--no-cache"), 20},
-            {"built-in portfolio, cached", *pyReplay.seconds, replay(QStringLiteral("builtin:portfolio")), 0, true},
-            {"parse (validate vs json.load)", *pyParse.seconds, QStringList{QStringLiteral("validate")} + paths, 5},
+            {"scripted (greedy.js)", false, replay(reference + QStringLiteral("/greedy.js")), 3},
+            {"built-in portfolio", false, replay(QStringLiteral("builtin:portfolio")) << QStringLiteral("--no-cache"), 20},
+            {"built-in portfolio, cached", false, replay(QStringLiteral("builtin:portfolio")), 0, true},
+            {"parse (validate vs json.load)", true, QStringList{QStringLiteral("validate")} + paths, 5},
         };
+        // Every command to time: the two Python ones, each row's, and each
+        // row's with --before.
+        struct Job
+        {
+            QString program;
+            QStringList arguments;
+            QProcessEnvironment environment;
+            std::optional<double> best;
+        };
+        QList<Job> jobs{
+            {pythonProgram, QStringList{QStringLiteral("-c"), QString::fromUtf8(pythonReplay), reference} + paths,
+             QProcessEnvironment::systemEnvironment(), {}},
+            {pythonProgram, QStringList{QStringLiteral("-c"), QString::fromUtf8(pythonParse)} + paths,
+             QProcessEnvironment::systemEnvironment(), {}},
+        };
+        for (const Row &row : rows)
+            jobs.append({self, row.arguments, environment, {}});
+        if (!before.isEmpty()) {
+            for (const Row &row : rows) {
+                QStringList arguments = row.arguments;
+                if (!beforeKnowsNoCache)
+                    arguments.removeAll(QStringLiteral("--no-cache"));
+                jobs.append({before, arguments, environment, {}});
+            }
+        }
+        // The cache takes files whose change time has settled (CompactCache::SettleSeconds).
+        const qint64 settle = (CompactCache::SettleSeconds + 1) * 1000 - sinceMade.elapsed();
+        if (settle > 0)
+            QThread::msleep(static_cast<unsigned long>(settle));
+        for (qsizetype r = 0; r < rows.size(); ++r) {
+            if (!rows.at(r).warmCache)
+                continue;
+            for (qsizetype j = 2 + r; j < jobs.size(); j += rows.size()) {
+                if (const Timed fill = timeRuns(jobs.at(j).program, jobs.at(j).arguments, 1, false, environment); !fill.seconds)
+                    return CommandLine::runtimeError(err, fill.failure);
+            }
+        }
+        // Run by run, every command once in turn: on a machine whose speed
+        // drifts (a shared virtual machine), each side's best run then comes
+        // from the same stretches of time, not Python's from one and ours
+        // from another.
+        for (int run = 0; run < runs; ++run) {
+            for (Job &job : jobs) {
+                const Timed once = timeRuns(job.program, job.arguments, 1, false, job.environment);
+                if (!once.seconds)
+                    return CommandLine::runtimeError(err, once.failure);
+                job.best = job.best ? std::min(*job.best, *once.seconds) : *once.seconds;
+            }
+        }
+        const double pythonReplaySeconds = *jobs.at(0).best;
+        const double pythonParseSeconds = *jobs.at(1).best;
         // Three decimals: the built-in rows take tens of milliseconds.
         auto cell = [](double seconds, int width) {
             return QString(QString::number(seconds, 'f', 3) + QLatin1Char('s')).rightJustified(width);
@@ -396,32 +442,19 @@ int runBenchCompareCommand(const QStringList &args, QTextStream &out, QTextStrea
         if (!before.isEmpty())
             head += QStringLiteral(" %1 %2").arg(QStringLiteral("before").rightJustified(10), QStringLiteral("ratio").rightJustified(8));
         out << head << '\n';
-        for (const Row &row : rows) {
-            if (row.warmCache) {
-                // The cache takes files whose change time has settled (CompactCache::SettleSeconds).
-                const qint64 settle = (CompactCache::SettleSeconds + 1) * 1000 - sinceMade.elapsed();
-                if (settle > 0)
-                    QThread::msleep(static_cast<unsigned long>(settle));
-                if (const Timed fill = timeRuns(self, row.arguments, 1, false, environment); !fill.seconds)
-                    return CommandLine::runtimeError(err, fill.failure);
-            }
-            const Timed now = timeRuns(self, row.arguments, runs, false, environment);
-            if (!now.seconds)
-                return CommandLine::runtimeError(err, now.failure);
+        for (qsizetype r = 0; r < rows.size(); ++r) {
+            const Row &row = rows.at(r);
+            const double python = row.pythonParses ? pythonParseSeconds : pythonReplaySeconds;
+            const double now = *jobs.at(2 + r).best;
             QString line = QStringLiteral("%1 %2 %3 %4")
-                               .arg(QString::fromLatin1(row.name).leftJustified(32), cell(row.python, 10),
-                                    cell(*now.seconds, 10), ratio(row.python, *now.seconds));
+                               .arg(QString::fromLatin1(row.name).leftJustified(32), cell(python, 10), cell(now, 10),
+                                    ratio(python, now));
             if (!before.isEmpty()) {
-                QStringList arguments = row.arguments;
-                if (!beforeKnowsNoCache)
-                    arguments.removeAll(QStringLiteral("--no-cache"));
-                const Timed old = timeRuns(before, arguments, runs, false, environment);
-                if (!old.seconds)
-                    return CommandLine::runtimeError(err, old.failure);
-                line += QStringLiteral(" %1 %2").arg(cell(*old.seconds, 10), ratio(row.python, *old.seconds));
+                const double old = *jobs.at(2 + rows.size() + r).best;
+                line += QStringLiteral(" %1 %2").arg(cell(old, 10), ratio(python, old));
             }
             if (row.goal > 0) {
-                const bool met = row.python / *now.seconds >= row.goal;
+                const bool met = python / now >= row.goal;
                 missed += met ? 0 : 1;
                 line += QStringLiteral("  goal >= %1x: %2").arg(row.goal).arg(met ? QStringLiteral("met") : QStringLiteral("MISSED"));
             }

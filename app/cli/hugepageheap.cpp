@@ -83,8 +83,9 @@ void preferHugePagesOnThisThread()
     madvise(reinterpret_cast<void *>(heap), ThreadHeap, MADV_HUGEPAGE);
     // glibc makes a thread heap writable only as far as it is used, page by
     // page, and a huge page needs its whole 2 MiB writable when first
-    // touched: make the first half writable now (nothing is touched).
-    void *volatile grow = std::malloc(ThreadHeap / 2);
+    // touched: make about half of it writable now (nothing is touched; below
+    // the 32 MiB mmap threshold, so that the block comes from this heap).
+    void *volatile grow = std::malloc(ThreadHeap / 2 - HugePage);
     std::free(grow);
     skipToHugePage(heap + HugePage);
 #endif

@@ -80,7 +80,7 @@ private:
     /// False when no number text of the `size` bytes at `data` can be an
     /// underflow, found from the bytes alone (strings included, so true
     /// says "look closer", not "yes"); a few microseconds a file, where the
-    /// token by token look of anyUnderflow() took a fifth of a built-in
+    /// token by token look of anyUnderflow() took a tenth of a built-in
     /// replay's CPU over files that write their zeros "0.0".
     ///
     /// A nonzero number that comes out zero is below 4.9e-324: its decimal

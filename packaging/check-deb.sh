@@ -5,6 +5,7 @@
 #   3. installs the package there with apt, which pulls in its dependencies;
 #   4. runs one built-in round there (circle_packing_26, the built-in agent)
 #      and requires a score;
+#      then replays its tree with a built-in policy and with its script twin;
 #   5. opens the bundled demo project offscreen and requires it to stay up.
 # Prints the package's size and the round's result. Needs root (debootstrap,
 # namespaces, pivot_root) and network access to a Debian mirror. Not part of .ci/run.
@@ -105,6 +106,17 @@ set -e
 echo "check-deb: round exit $rc: $(cat "$root/tmp/round.json")"
 [ $rc -eq 0 ] || { tail -n 30 "$root/tmp/round.log" >&2; fail "the round failed"; }
 grep -q '"best_score":[0-9-]' "$root/tmp/round.json" || { tail -n 30 "$root/tmp/round.log" >&2; fail "the round has no score"; }
+
+# 4b. The round's tree replayed: with a built-in policy (run by the dreamrsi
+# executable itself) and with the installed JavaScript twin of the same
+# policy (run in /usr/lib/dreamrsi/dreamrsi-commands.so); both score it alike.
+in_root su checker -c "cd ~ && dreamrsi export round.dreamrsi --iteration 1 -o tree.json" >"$root/tmp/export.log" 2>&1 \
+  || { cat "$root/tmp/export.log" >&2; fail "the round's tree does not export"; }
+for policy in builtin:portfolio /usr/share/dreamrsi/policies/portfolio.js; do
+  in_root su checker -c "cd ~ && dreamrsi replay --world tree.json --policy $policy" >"$root/tmp/replay.txt" 2>&1 \
+    || { cat "$root/tmp/replay.txt" >&2; fail "replay --policy $policy failed"; }
+  echo "check-deb: replay --policy $policy: $(grep -E '^value' "$root/tmp/replay.txt")"
+done
 
 # 5. The demo, offscreen: it opens and stays up until it is stopped.
 echo "check-deb: dreamrsi-workbench --demo (offscreen)"

@@ -56,7 +56,10 @@ for bin in bin/dreamrsi bin/dreamrsi-workbench bin/dreamrsi-render lib/dreamrsi/
   fi
 done
 rm -f "/tmp/check-deb-$$-"*
-dpkg-deb -c "$deb" | grep -q "usr/share/icons/hicolor/.*/dreamrsi-workbench\." || fail "the package has no icon"
+# (The listing is read whole first: with pipefail, grep -q stopping early
+# would make dpkg-deb's broken pipe fail the check.)
+listing="$(dpkg-deb -c "$deb")"
+grep -q "usr/share/icons/hicolor/.*/dreamrsi-workbench\." <<<"$listing" || fail "the package has no icon"
 
 # 2. A fresh Debian 12 root.
 root="$(mktemp -d /tmp/check-deb-root.XXXXXX)"

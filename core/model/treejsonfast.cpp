@@ -254,6 +254,15 @@ struct Walker
 
     static bool integer(dom::element e, double min, double max, qint64 *out)
     {
+        if (e.type() == dom::element_type::INT64) {
+            // The common case, without number()'s floor (a libm call here):
+            // the same double, the same checks, the same result.
+            const double d = double(int64_t(e));
+            if (d < min || d > max)
+                return false;
+            *out = qint64(d);
+            return true;
+        }
         double d = 0;
         if (!number(e, &d) || d != std::floor(d) || d < min || d > max)
             return false;
@@ -337,9 +346,15 @@ struct Walker
                 }
                 if (keys.size() <= 8) {
                     // A few keys (a cell's metrics): each against the ones before it.
+                    // (Length and first byte before the bytes: most pairs differ there.)
+                    const auto same = [](std::string_view a, std::string_view b) {
+                        return a.size() == b.size() && (a.empty() || (a.front() == b.front() && a == b));
+                    };
                     for (qsizetype i = 1; i < keys.size(); ++i) {
-                        if (std::find(keys.cbegin(), keys.cbegin() + i, keys.at(i)) != keys.cbegin() + i)
-                            return false;
+                        for (qsizetype j = 0; j < i; ++j) {
+                            if (same(keys.at(i), keys.at(j)))
+                                return false;
+                        }
                     }
                     return true;
                 }

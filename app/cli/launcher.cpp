@@ -1,13 +1,13 @@
 // dreamrsi, the executable: a launcher for the commands in
 // dreamrsi-commands.so (main.cpp), installed in ../lib/dreamrsi beside it.
 //
-// Why a launcher: `replay` of a built-in policy over tree files is run by
-// the thousand (by bench compare, by dreaming, by scripts) and takes tens
-// of milliseconds, a third of which was loading libraries it never uses.
-// Loading a library costs about as much CPU as the work it is loaded for
-// here: QtCore alone takes 8 ms a start, and QtQml, QtNetwork and SQLite
-// with what they pull in (Kerberos, ICU's i18n, glib's network parts)
-// another 10 ms. So this executable links only what such a replay needs and
+// Why a launcher: `replay` of a built-in policy over tree files is run over
+// and over (by scripts, by the workbench's child replays, by bench compare)
+// and takes tens of milliseconds, a third of which was loading libraries it
+// never uses. Loading a library costs about as much CPU as the work it is
+// loaded for here: QtCore alone takes 8 ms a start, and QtQml, QtNetwork and
+// SQLite with what they pull in (Kerberos, libproxy, brotli, zstd) another
+// 10 ms. So this executable links only what such a replay needs and
 // runs it itself; every other command line, scripted replays included,
 // loads the module, whose start costs what dreamrsi's whole start cost
 // before (the same libraries, loaded by dlopen instead of at exec).

@@ -115,8 +115,9 @@ void Portfolio::select(double beta, int W, int opened, const LegalCell *legal, i
         if (legal[i].attempt == 0)
             roots.append(i);
     }
-    // T is the same all episode long (a branch is opened or its root is
-    // legal), so the thresholds are worked out once an episode.
+    // T is the same all episode long when every root stays legal until it
+    // is opened, so the thresholds are worked out once an episode (and again
+    // whenever β, W or T differ from the last call's).
     const int T = opened + int(roots.size());
     Thresholds &th = m_thresholds;
     if (th.beta != beta || th.W != W || th.T != T) {

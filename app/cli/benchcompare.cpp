@@ -379,7 +379,7 @@ int runBenchCompareCommand(const QStringList &args, QTextStream &out, QTextStrea
             {"parse (validate vs json.load)", true, QStringList{QStringLiteral("validate")} + paths, 5},
         };
         // Every command to time: the two Python ones, each row's, and each
-        // row's with --before.
+        // row's with --before (by place: rowJob and beforeJob).
         struct Job
         {
             QString program;
@@ -393,13 +393,16 @@ int runBenchCompareCommand(const QStringList &args, QTextStream &out, QTextStrea
             {pythonProgram, QStringList{QStringLiteral("-c"), QString::fromUtf8(pythonParse)} + paths,
              QProcessEnvironment::systemEnvironment(), {}},
         };
-        for (const Row &row : rows)
+        constexpr qsizetype pythonReplayJob = 0, pythonParseJob = 1;
+        QList<qsizetype> rowJob, beforeJob; // by row
+        for (const Row &row : rows) {
+            rowJob.append(jobs.size());
             jobs.append({self, row.arguments, environment, {}});
-        if (!before.isEmpty()) {
-            for (const Row &row : rows) {
+            if (!before.isEmpty()) {
                 QStringList arguments = row.arguments;
                 if (!beforeKnowsNoCache)
                     arguments.removeAll(QStringLiteral("--no-cache"));
+                beforeJob.append(jobs.size());
                 jobs.append({before, arguments, environment, {}});
             }
         }
@@ -410,8 +413,11 @@ int runBenchCompareCommand(const QStringList &args, QTextStream &out, QTextStrea
         for (qsizetype r = 0; r < rows.size(); ++r) {
             if (!rows.at(r).warmCache)
                 continue;
-            for (qsizetype j = 2 + r; j < jobs.size(); j += rows.size()) {
-                if (const Timed fill = timeRuns(jobs.at(j).program, jobs.at(j).arguments, 1, false, environment); !fill.seconds)
+            for (const qsizetype j : {rowJob.at(r), beforeJob.value(r, -1)}) {
+                if (j < 0)
+                    continue;
+                const Job &job = jobs.at(j);
+                if (const Timed fill = timeRuns(job.program, job.arguments, 1, false, job.environment); !fill.seconds)
                     return CommandLine::runtimeError(err, fill.failure);
             }
         }
@@ -427,8 +433,8 @@ int runBenchCompareCommand(const QStringList &args, QTextStream &out, QTextStrea
                 job.best = job.best ? std::min(*job.best, *once.seconds) : *once.seconds;
             }
         }
-        const double pythonReplaySeconds = *jobs.at(0).best;
-        const double pythonParseSeconds = *jobs.at(1).best;
+        const double pythonReplaySeconds = *jobs.at(pythonReplayJob).best;
+        const double pythonParseSeconds = *jobs.at(pythonParseJob).best;
         // Three decimals: the built-in rows take tens of milliseconds.
         auto cell = [](double seconds, int width) {
             return QString(QString::number(seconds, 'f', 3) + QLatin1Char('s')).rightJustified(width);
@@ -445,12 +451,12 @@ int runBenchCompareCommand(const QStringList &args, QTextStream &out, QTextStrea
         for (qsizetype r = 0; r < rows.size(); ++r) {
             const Row &row = rows.at(r);
             const double python = row.pythonParses ? pythonParseSeconds : pythonReplaySeconds;
-            const double now = *jobs.at(2 + r).best;
+            const double now = *jobs.at(rowJob.at(r)).best;
             QString line = QStringLiteral("%1 %2 %3 %4")
                                .arg(QString::fromLatin1(row.name).leftJustified(32), cell(python, 10), cell(now, 10),
                                     ratio(python, now));
             if (!before.isEmpty()) {
-                const double old = *jobs.at(2 + rows.size() + r).best;
+                const double old = *jobs.at(beforeJob.at(r)).best;
                 line += QStringLiteral(" %1 %2").arg(cell(old, 10), ratio(python, old));
             }
             if (row.goal > 0) {

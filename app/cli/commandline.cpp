@@ -1,5 +1,6 @@
 #include "commandline.h"
 
+#include <QCoreApplication>
 #include <QFileDevice>
 #include <QHash>
 
@@ -27,6 +28,12 @@ void keepUntilExit(std::shared_ptr<void> object)
 bool keptUntilExit()
 {
     return !kept().empty();
+}
+
+void nameApplication()
+{
+    QCoreApplication::setApplicationName(QStringLiteral("dreamrsi"));
+    QCoreApplication::setOrganizationName(QStringLiteral("DreamRSI"));
 }
 
 int finish(int rc, QTextStream &out, QTextStream &err)

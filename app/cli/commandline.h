@@ -22,6 +22,11 @@ void keepUntilExit(std::shared_ptr<void> object);
 /// Whether a command kept anything until the exit.
 bool keptUntilExit();
 
+/// Names the application "dreamrsi" of "DreamRSI", as both of dreamrsi's
+/// entry points do before a command runs (the names place its cache and
+/// settings).
+void nameApplication();
+
 /// What `dreamrsi` does when a command returned `rc`: flushes `out` and
 /// `err`, and when the command kept anything until the exit, ends the
 /// process here (std::_Exit, after flushing the files below the streams).

@@ -17,7 +17,6 @@
 
 #include "policy/policyspec.h"
 
-#include <QCoreApplication>
 #include <QTextStream>
 
 #include <dlfcn.h>
@@ -119,8 +118,7 @@ int main(int argc, char *argv[])
         args.append(QString::fromLocal8Bit(argv[i]));
     // No QCoreApplication: the replay needs none (its names serve the
     // cache's folder), and making one cost about a millisecond.
-    QCoreApplication::setApplicationName(QStringLiteral("dreamrsi"));
-    QCoreApplication::setOrganizationName(QStringLiteral("DreamRSI"));
+    dreamrsi::CommandLine::nameApplication();
     QTextStream out(stdout);
     QTextStream err(stderr);
     return dreamrsi::CommandLine::finish(dreamrsi::runReplayCommand(args, out, err), out, err);

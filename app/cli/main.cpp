@@ -125,8 +125,7 @@ extern "C" Q_DECL_EXPORT int dreamrsi_commands_main(int argc, char *argv[])
                             << " (it is built and installed next to dreamrsi)\n";
         return 1;
     }
-    QCoreApplication::setApplicationName(QStringLiteral("dreamrsi"));
-    QCoreApplication::setOrganizationName(QStringLiteral("DreamRSI"));
+    dreamrsi::CommandLine::nameApplication();
     QTextStream out(stdout);
     QTextStream err(stderr);
     if (name.isEmpty() || name == QLatin1String("--help") || name == QLatin1String("help")) {

@@ -7,3 +7,7 @@ dreamrsi_add_test(tst_gui_dreaming SOURCES tst_gui_dreaming.cpp LIBS dreamrsi::v
 # The recursive loop and its fixed-exploration baseline on the toy task with a fake agent.
 dreamrsi_add_test(tst_loop_dream SOURCES tst_loop_dream.cpp roundtestsupport.h
   LIBS dreamrsi::loop dreamrsi::store LABELS dream loop TIMEOUT 900)
+# Imagined completions of history worlds and the imagined valuation: the test
+# vectors reproduced by `dreamrsi imagine`, threads, the cap, value vs replay.
+dreamrsi_add_test(tst_imagination SOURCES tst_imagination.cpp clirunsupport.h
+  LIBS dreamrsi::loop dreamrsi::replay dreamrsi::model LABELS dream loop TIMEOUT 300)

@@ -51,6 +51,11 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
 /// [--fail-rate F] [--regime NAME] [--workers W]`: synthetic worlds (SynthWorld).
 int runSynthCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 
+/// `dreamrsi imagine (--world T.json … | --project P) --out DIR [--seed S] [--completions C]
+/// [--directions LIST] [--no-cap] [--threads N] [--json]`: imagined completions of history
+/// worlds as tree files, and the fitted world model (core/replay/worldmodel.h).
+int runImagineCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+
 /// `dreamrsi plot frontier|anytime|tree|progress …`: figures (writePlot, views).
 int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 

@@ -27,7 +27,7 @@ const char *const Usage =
     "Usage: dreamrsi loop --worlds W1.json [--worlds W2.json …] [--world-dir DIR] --iterations T [--versions M]\n"
     "                     [--agent builtin|openai|anthropic|gemini|command] [--policy builtin:NAME|FILE.js]\n"
     "                     [--workers W] [--rounds K] [--beta B] [--seed S] [--repeats R] [--compare | --fixed]\n"
-    "                     [--guard] [--project P] [--json]\n"
+    "                     [--guard] [--valuation imagined|revealed] [--completions C] [--project P] [--json]\n"
     "\n"
     "The counterfactual loop: the recursive loop with recorded worlds standing in for the discovery agent,\n"
     "so Dream-RSI and fixed exploration can be compared exactly and over many seeds. Iteration t deploys\n"
@@ -36,6 +36,9 @@ const char *const Usage =
     "replay command's default seed without --seed). Only the cells that episode revealed join the history;\n"
     "after every iteration but the last a dream of M versions over that history (W, λ 0.1, β {0, 0.25, 0.5,\n"
     "0.75, 1}, K) picks the best mean value, approved automatically. Nothing is stored unless --project.\n"
+    "The dreams value versions over C imagined completions of every history world (the default, a new\n"
+    "project's) or over the history as revealed; the dream after iteration t of repeat r draws its\n"
+    "completions with seed S + 1000·r + t.\n"
     "\n"
     "  --worlds FILE      a recorded world (repeatable; in the given order)\n"
     "  --world-dir DIR    every *.json of DIR, sorted by file name, after the --worlds\n"
@@ -56,6 +59,8 @@ const char *const Usage =
     "  --guard            also run Dream-RSI with the quality guard (arm dream_guarded): a proposal that\n"
     "                     reaches less mean attainment on the history than the deployed version at the\n"
     "                     deployment β is refused for the best one that does not\n"
+    "  --valuation V      imagined (default) or revealed: what the dreams value versions over\n"
+    "  --completions C    imagined completions of each history world (default 8)\n"
     "  --time-limit-ms MS time limit of one script call (default 2000)\n"
     "  --project P        store the run's JSON beside the project (P.simulations/)\n"
     "  --json             print {runs: [{fixed, arm, repeat, iterations: [{iteration, world,\n"
@@ -96,7 +101,8 @@ int runCounterfactualLoopCommand(const QStringList &args, QTextStream &out, QTex
         value("agent", "KIND"), value("dream-agent", "KIND"), value("model", "M"), value("base-url", "URL"),
         value("command", "CMD"), value("prompt", "FILE"), value("policy", "P"), value("workers", "W"),
         value("rounds", "K"), value("beta", "B"), value("seed", "S"), value("repeats", "R"),
-        value("time-limit-ms", "MS"), flag("fixed"), flag("compare"), flag("guard"), value("project", "P"), flag("json")};
+        value("time-limit-ms", "MS"), flag("fixed"), flag("compare"), flag("guard"), value("project", "P"), flag("json"),
+        value("valuation", "V"), value("completions", "C")};
     if (const std::optional<int> answered = CommandLine::parseOrAnswer(parser, options, args, Usage, out, usageError))
         return *answered;
     if (!parser.positionalArguments().isEmpty())
@@ -164,6 +170,18 @@ int runCounterfactualLoopCommand(const QStringList &args, QTextStream &out, QTex
     }
     if (parser.isSet(QStringLiteral("policy")))
         s.policyArgument = parser.value(QStringLiteral("policy"));
+    if (parser.isSet(QStringLiteral("valuation"))) {
+        const std::optional<Valuation> v = valuationFromName(parser.value(QStringLiteral("valuation")));
+        if (!v)
+            return usageError(QStringLiteral("--valuation must be imagined or revealed (got '%1')").arg(parser.value(QStringLiteral("valuation"))));
+        s.valuation = *v;
+    }
+    if (parser.isSet(QStringLiteral("completions"))) {
+        const std::optional<qint64> c = integer("completions", 1, 1000, 8);
+        if (!c)
+            return usageError(error);
+        s.completions = int(*c);
+    }
 
     const bool fixed = parser.isSet(QStringLiteral("fixed"));
     const bool compare = parser.isSet(QStringLiteral("compare"));
@@ -246,7 +264,11 @@ int runCounterfactualLoopCommand(const QStringList &args, QTextStream &out, QTex
     for (const CounterfactualArm arm : s.arms) {
         const QJsonObject a = summary.value(counterfactualArmName(arm)).toObject();
         auto fmt = [](const QJsonValue &v) { return v.isDouble() ? QString::number(v.toDouble(), 'g', 4) : QStringLiteral("–"); };
-        err << "loop: " << counterfactualArmName(arm) << ": calls per iteration " << fmt(a.value(QStringLiteral("calls_mean")))
+        err << "loop: " << counterfactualArmName(arm)
+            << (arm == CounterfactualArm::Fixed ? QString()
+                : s.valuation == Valuation::Imagined ? QStringLiteral(" (imagined valuation, C %1)").arg(s.completions)
+                                                      : QStringLiteral(" (revealed valuation)"))
+            << ": calls per iteration " << fmt(a.value(QStringLiteral("calls_mean")))
             << " ± " << fmt(a.value(QStringLiteral("calls_ci95"))) << ", attainment " << fmt(a.value(QStringLiteral("attainment_mean")))
             << " ± " << fmt(a.value(QStringLiteral("attainment_ci95"))) << '\n';
     }

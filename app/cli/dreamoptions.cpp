@@ -47,6 +47,14 @@ void DreamOptions::add(QCommandLineParser &parser, const QString &agentOption, b
                       QStringLiteral("Round limit K of each replayed episode, for this run only (default: the project's "
                                      "replay configuration)."),
                       QStringLiteral("K")));
+    parser.addOption(QCommandLineOption(QStringLiteral("valuation"),
+                      QStringLiteral("What dreams value versions over: imagined (C completions of every history world) or "
+                                     "revealed, for this run only (default: the project's replay configuration)."),
+                      QStringLiteral("V")));
+    parser.addOption(QCommandLineOption(QStringLiteral("completions"),
+                      QStringLiteral("C, imagined completions per history world, for this run only (default: the project's "
+                                     "replay configuration)."),
+                      QStringLiteral("C")));
     parser.addOption(QCommandLineOption(QStringLiteral("time-limit-ms"), QStringLiteral("Time limit of one script call (default 2000)."),
                       QStringLiteral("MS"), QStringLiteral("2000")));
     parser.addOption(QCommandLineOption(QStringLiteral("memory-mb"), QStringLiteral("Address-space limit of each replay child (default 4096)."),
@@ -111,6 +119,19 @@ Result<DreamOptions> DreamOptions::read(const QCommandLineParser &parser, const 
         if (!betas)
             return betas.failureAs<DreamOptions>();
         o.settings.replay.betas = *betas.value;
+    }
+    if (parser.isSet(QStringLiteral("valuation"))) {
+        const std::optional<Valuation> v = valuationFromName(parser.value(QStringLiteral("valuation")).trimmed());
+        if (!v)
+            return Read::failure(QStringLiteral("--valuation must be imagined or revealed (got '%1')")
+                                     .arg(parser.value(QStringLiteral("valuation"))));
+        o.settings.replay.valuation = *v;
+    }
+    if (parser.isSet(QStringLiteral("completions"))) {
+        int c = 0;
+        if (!integer(QStringLiteral("completions"), 1, &c))
+            return Read::failure(problem);
+        o.settings.replay.completions = c;
     }
     bool ok = false;
     o.settings.seed = parser.value(QStringLiteral("seed")).toULongLong(&ok);

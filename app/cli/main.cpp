@@ -53,6 +53,7 @@ const Command commands[] = {
     {"dream", "write, replay and propose new policy versions over a project's worlds", dreamrsi::runDreamCommand},
     {"evaluate", "evaluate a candidate for a built-in task or with a custom command", dreamrsi::runEvaluateCommand},
     {"export", "export iterations, a project bundle, or re-write a tree file", dreamrsi::runProjectExportCommand},
+    {"imagine", "imagined completions of history worlds, drawn from a model fitted on them", dreamrsi::runImagineCommand},
     {"import", "store tree files, a policy version or a bundle in a project", dreamrsi::runImportCommand},
     {"loop", "T iterations of round, dream and approve, or the fixed-exploration baseline (--fixed)", dreamrsi::runLoopCommand},
     {"ls", "list a project's iterations, policy versions, replay results, approvals", dreamrsi::runLsCommand},

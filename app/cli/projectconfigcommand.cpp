@@ -4,6 +4,8 @@
 #include "projectconfigcommand.h"
 
 #include "commandline.h"
+
+#include "loop/imaginedhistory.h"
 #include "optionvalues.h"
 
 #include "project/projectreplay.h"
@@ -26,8 +28,9 @@ namespace {
 
 const char *const usage =
     "usage: dreamrsi project config P.dreamrsi [--workers W] [--lambda L] [--betas B,...] [--rounds K|none]\n"
-    "                                          [--replay] [--json]\n"
-    "Prints the project's replay configuration (W, lambda, the beta grid and the round limit K), or\n"
+    "                                          [--valuation imagined|revealed] [--completions C] [--replay] [--json]\n"
+    "Prints the project's replay configuration (W, lambda, the beta grid, the round limit K, the\n"
+    "valuation of dreams and its completions C per world), or\n"
     "changes the values given. Dreams, the loop, `project replay`, approval, plots and the workbench's\n"
     "values all use it. Then lists the policy versions whose stored values are stale under it\n"
     "(computed under another configuration, or not covering every world and beta) and, with\n"
@@ -138,10 +141,12 @@ int runProjectConfigCommand(const QStringList &args, QTextStream &out, QTextStre
     const QCommandLineOption lambda = CommandLine::value("lambda", "L");
     const QCommandLineOption betas = CommandLine::value("betas", "B,...");
     const QCommandLineOption rounds = CommandLine::value("rounds", "K");
+    const QCommandLineOption valuation = CommandLine::value("valuation", "V");
+    const QCommandLineOption completions = CommandLine::value("completions", "C");
     const QCommandLineOption replay = CommandLine::flag("replay");
     const QCommandLineOption json = CommandLine::flag("json");
     QCommandLineParser parser;
-    if (const auto rc = CommandLine::parseOrAnswer(parser, {workers, lambda, betas, rounds, replay, json}, args, usage, out,
+    if (const auto rc = CommandLine::parseOrAnswer(parser, {workers, lambda, betas, rounds, valuation, completions, replay, json}, args, usage, out,
                                                    [&err](const QString &why) { return usageError(err, why); }))
         return *rc;
     if (parser.positionalArguments().size() != 1) {
@@ -183,6 +188,18 @@ int runProjectConfigCommand(const QStringList &args, QTextStream &out, QTextStre
         else
             change.overrides.rounds = n;
     }
+    if (parser.isSet(valuation)) {
+        const std::optional<Valuation> v = valuationFromName(parser.value(valuation).trimmed());
+        if (!v)
+            return usageError(err, QStringLiteral("--valuation must be imagined or revealed (got '%1')").arg(parser.value(valuation)));
+        change.overrides.valuation = *v;
+    }
+    if (parser.isSet(completions)) {
+        const Result<qint64> c = OptionValues::integer(QStringLiteral("--completions"), parser.value(completions), 1, 1000);
+        if (!c)
+            return usageError(err, c.error);
+        change.overrides.completions = int(*c.value);
+    }
     if (!QFileInfo::exists(path)) {
         err << "error: " << path << ": no such project file\n";
         return 1;
@@ -223,6 +240,10 @@ int runProjectConfigCommand(const QStringList &args, QTextStream &out, QTextStre
         out << "  lambda   " << QString::number(config.config.lambda) << '\n';
         out << "  betas    " << betasText(config.config.betas) << '\n';
         out << "  K        " << (config.config.rounds ? QString::number(*config.config.rounds) : QStringLiteral("none")) << '\n';
+        out << "  valuation " << valuationName(config.config.valuation)
+            << (config.config.valuation == Valuation::Imagined ? QStringLiteral(" (C %1 completions per world)").arg(config.config.completions)
+                                                                : QStringLiteral(" (C %1 when imagined)").arg(config.config.completions))
+            << '\n';
         if (changed)
             out << "changed from " << previous->label() << '\n';
         if (stale.isEmpty()) {
@@ -267,6 +288,7 @@ int runProjectConfigCommand(const QStringList &args, QTextStream &out, QTextStre
                 << Qt::flush;
             ProjectReplayRequest request;
             request.project = path;
+            request.directionsOf = &ImaginedHistories::taskDirections;
             request.versionId = PolicyVersionId(o.value(QStringLiteral("id")).toInteger());
             const Result<ProjectReplayOutcome> outcome = ProjectReplay::run(request);
             QJsonObject row{{QStringLiteral("id"), o.value(QStringLiteral("id"))}, {QStringLiteral("name"), name}};

@@ -1,9 +1,10 @@
 // `dreamrsi replay --project`: argument parsing only; the project layer replays.
 #include "projectreplaycommand.h"
 #include "commandline.h"
-
 #include "optionvalues.h"
 #include "replayoutput.h"
+
+#include "loop/imaginedhistory.h"
 
 #include "project/projectreplay.h"
 
@@ -70,6 +71,7 @@ int runProjectReplayCommand(const QStringList &args, QTextStream &out, QTextStre
     ReplayPrinting printing; // how the result is printed (shared with `replay --world`)
     ProjectReplayRequest request;
     request.project = parser.value(project);
+    request.directionsOf = &ImaginedHistories::taskDirections;
     request.policy = parser.value(policy);
     request.versionName = parser.value(name);
     auto bad = [&err](const QCommandLineOption &o) {

@@ -316,8 +316,13 @@ CounterfactualReport CounterfactualLoop::run(const CounterfactualSettings &setti
                     ds.replay.lambda = settings.lambda;
                     ds.replay.betas = settings.betas;
                     ds.replay.rounds = settings.maxRounds;
+                    ds.replay.valuation = settings.valuation;
+                    ds.replay.completions = settings.completions;
                     ds.scriptTimeLimitMs = settings.scriptTimeLimitMs;
                     ds.seed = settings.seed * 0x100000001B3ull + quint64(r) * 1009u + quint64(t);
+                    // The completions of the dream after iteration t of repeat r.
+                    ds.imagineSeed = settings.seed + 1000u * quint64(r) + quint64(t);
+                    ds.bothValuations = false;
                     ds.inProcess = true;
                     emit dreaming(r, t, history);
                     Dreamer dreamer(nullptr, m_developer);
@@ -411,6 +416,11 @@ QJsonObject CounterfactualLoop::toJson(const CounterfactualReport &report, const
         r.insert(QStringLiteral("fixed"), run.arm == CounterfactualArm::Fixed);
         r.insert(QStringLiteral("arm"), counterfactualArmName(run.arm));
         r.insert(QStringLiteral("repeat"), run.repeat);
+        if (run.arm != CounterfactualArm::Fixed) {
+            r.insert(QStringLiteral("valuation"), valuationName(settings.valuation));
+            r.insert(QStringLiteral("completions"),
+                     settings.valuation == Valuation::Imagined ? QJsonValue(settings.completions) : QJsonValue(QJsonValue::Null));
+        }
         r.insert(QStringLiteral("iterations"), iterations);
         runs.append(r);
     }
@@ -462,6 +472,12 @@ QJsonObject CounterfactualLoop::toJson(const CounterfactualReport &report, const
         const MeanInterval a = meanAndInterval(attainments);
         const MeanInterval total = meanAndInterval(totals);
         QJsonObject o;
+        if (arm != CounterfactualArm::Fixed) {
+            // What this arm's dreams valued versions over.
+            o.insert(QStringLiteral("valuation"), valuationName(settings.valuation));
+            o.insert(QStringLiteral("completions"),
+                     settings.valuation == Valuation::Imagined ? QJsonValue(settings.completions) : QJsonValue(QJsonValue::Null));
+        }
         o.insert(QStringLiteral("repeats"), qsizetype(calls.size()));
         o.insert(QStringLiteral("calls_mean"), orNull(c.mean));
         o.insert(QStringLiteral("calls_ci95"), orNull(c.ci95));
@@ -505,6 +521,8 @@ QJsonObject CounterfactualLoop::toJson(const CounterfactualReport &report, const
     for (const double b : settings.betas)
         betas.append(b);
     config.insert(QStringLiteral("betas"), betas);
+    config.insert(QStringLiteral("valuation"), valuationName(settings.valuation));
+    config.insert(QStringLiteral("completions"), settings.completions);
     out.insert(QStringLiteral("config"), config);
     if (report.stopped)
         out.insert(QStringLiteral("stopped"), true);

@@ -10,6 +10,7 @@
 
 #include "model/discoverytree.h"
 #include "replay/replayworld.h"
+#include "store/storetypes.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -54,6 +55,10 @@ struct CounterfactualSettings
     QList<CounterfactualArm> arms{CounterfactualArm::Dream};
     double lambda = 0.1;             ///< of the dreams
     QList<double> betas{0.0, 0.25, 0.5, 0.75, 1.0}; ///< the dreams' β grid
+    /// What the dreams value versions over (docs/online.md#valuation) and
+    /// the completions per world; the defaults are a new project's.
+    Valuation valuation = Valuation::Imagined;
+    int completions = 8;
     int scriptTimeLimitMs = 2000;
     /// Tolerance of the guard: a proposal may lose at most this much mean
     /// attainment at the deployment β against the deployed version.

@@ -1,5 +1,6 @@
 #include "dreamer.h"
 
+#include "imaginedhistory.h"
 #include "sandboxedreplay.h"
 
 #include "model/treejson.h"
@@ -40,20 +41,24 @@ QString builtinArgument(const PolicyVersion &v)
 /// Error results for every world and β: how a version that could not be
 /// replayed (no script, child killed) is stored with its error.
 QList<ReplayResultRecord> errorRecords(PolicyVersionId version, const QList<DreamWorld> &worlds,
-                                       const ReplayConfig &s, const QString &error)
+                                       const ReplayConfig &s, const QString &error, int completions)
 {
     QList<ReplayResultRecord> records;
     for (const DreamWorld &w : worlds) {
-        for (const double beta : s.betas) {
-            ReplayResultRecord r;
-            r.key.version = version;
-            r.key.world = w.iteration;
-            r.key.beta = beta;
-            r.key.workers = s.workers;
-            r.key.lambda = s.lambda;
-            r.key.rounds = s.rounds;
-            r.error = error;
-            records.append(r);
+        for (int k = 0; k < std::max(1, completions); ++k) {
+            for (const double beta : s.betas) {
+                ReplayResultRecord r;
+                r.key.version = version;
+                r.key.world = w.iteration;
+                r.key.beta = beta;
+                r.key.workers = s.workers;
+                r.key.lambda = s.lambda;
+                r.key.rounds = s.rounds;
+                r.key.completions = completions;
+                r.key.completion = completions > 0 ? k : 0;
+                r.error = error;
+                records.append(r);
+            }
         }
     }
     return records;
@@ -236,41 +241,83 @@ DreamReport Dreamer::dream(const QList<DreamWorld> &worlds, const DreamSettings 
                                                             : QStringLiteral(" (the project's)")));
     const int total = settings.versions;
 
-    // The worlds go to disk once; every replay child reads the same files.
-    // An in-process dream replays the trees it holds and writes nothing.
+    // The worlds a version is valued over: the history as revealed, and (for
+    // an imagined valuation, or the other number of the deployed version and
+    // the proposal) C completions of each world drawn once for the whole
+    // dream, so every version meets the same imagined worlds.
     QTemporaryDir dir;
     if (!settings.inProcess && !dir.isValid()) {
         report.error = QStringLiteral("cannot create a temporary folder for the worlds: %1").arg(dir.errorString());
         return report;
     }
-    QStringList paths;
-    QHash<QString, int> worldOfName; // path or name → index into worlds
-    QList<ReplayWorld> replayWorlds;
-    for (qsizetype i = 0; i < worlds.size(); ++i) {
-        replayWorlds.append(worlds.at(i).world);
-        worldOfName.insert(worlds.at(i).world.name, int(i));
-        if (settings.inProcess) {
-            if (!worlds.at(i).world.tree) {
-                report.error = QStringLiteral("world %1 holds no tree").arg(worlds.at(i).world.name);
-                return report;
-            }
-            continue;
-        }
-        const QString path = dir.filePath(QStringLiteral("world%1.json").arg(i));
-        const Result<Done> written = worlds.at(i).world.tree
-                                         ? TreeJson::writeFile(*worlds.at(i).world.tree, path)
-                                         : Result<Done>::failure(QStringLiteral("its tree is not loaded"));
-        if (!written) {
-            report.error = QStringLiteral("cannot write world %1: %2").arg(worlds.at(i).world.name, written.error);
+    struct WorldSet
+    {
+        QList<ReplayWorld> worlds;
+        QStringList paths;              ///< the files a replay child reads
+        QHash<QString, int> indexOfName; ///< a world's name or path → index into worlds
+        int completions = 0;            ///< C; 0 for the history as revealed
+        bool ready = false;
+    };
+    WorldSet revealedSet;
+    WorldSet imaginedSet;
+    imaginedSet.completions = std::max(1, config.completions);
+    QList<IterationId> iterations;
+    QList<ReplayWorld> history;
+    for (const DreamWorld &w : worlds) {
+        if (!w.world.tree) {
+            report.error = QStringLiteral("world %1 holds no tree").arg(w.world.name);
             return report;
         }
-        paths.append(path);
-        worldOfName.insert(path, int(i));
+        iterations.append(w.iteration);
+        history.append(w.world);
     }
+    report.imagineSeed = settings.imagineSeed.value_or(settings.seed);
+    auto prepare = [&](WorldSet &set, const QString &stem) -> bool {
+        if (set.ready)
+            return true;
+        if (&set == &imaginedSet) {
+            ImaginationOptions options;
+            Result<ImaginedHistory> imagined =
+                ImaginedHistories::imagine(history, report.imagineSeed, set.completions, options, settings.imagineThreads);
+            if (!imagined) {
+                report.error = imagined.error;
+                return false;
+            }
+            report.model = imagined.value->model.toJson();
+            set.worlds = std::move(imagined.value->completions);
+            emit message(QStringLiteral("imagined %1 completions of each of %2 worlds (seed %3)")
+                             .arg(set.completions)
+                             .arg(worlds.size())
+                             .arg(report.imagineSeed));
+        } else {
+            set.worlds = history;
+        }
+        for (qsizetype i = 0; i < set.worlds.size(); ++i) {
+            set.indexOfName.insert(set.worlds.at(i).name, int(i));
+            if (settings.inProcess)
+                continue;
+            // The worlds go to disk once; every replay child reads the same files.
+            const QString path = dir.filePath(QStringLiteral("%1%2.json").arg(stem).arg(i));
+            const Result<Done> written = TreeJson::writeFile(*set.worlds.at(i).tree, path);
+            if (!written) {
+                report.error = QStringLiteral("cannot write world %1: %2").arg(set.worlds.at(i).name, written.error);
+                return false;
+            }
+            set.paths.append(path);
+            set.indexOfName.insert(path, int(i));
+        }
+        set.ready = true;
+        return true;
+    };
+    const bool imaginedValuation = config.valuation == Valuation::Imagined;
+    WorldSet &valued = imaginedValuation ? imaginedSet : revealedSet;
+    WorldSet &other = imaginedValuation ? revealedSet : imaginedSet;
+    if (!prepare(valued, imaginedValuation ? QStringLiteral("imagined") : QStringLiteral("world")))
+        return report;
 
     // In this process: the same replay the child runs (docs/replay.md's engine,
     // scripts under their time limit), every episode traced.
-    auto replayHere = [&](const PolicyVersion &v, const QString &builtin) -> SandboxedReplayOutcome {
+    auto replayHere = [&](const PolicyVersion &v, const QString &builtin, const WorldSet &set) -> SandboxedReplayOutcome {
         PolicySpec spec = builtin.isEmpty() ? PolicySpec::script(v.code, v.name) : PolicySpec::builtin(builtin.mid(8));
         spec.setTimeLimitMs(settings.scriptTimeLimitMs);
         Result<std::unique_ptr<Policy>> compiled = spec.create();
@@ -285,7 +332,7 @@ DreamReport Dreamer::dream(const QList<DreamWorld> &worlds, const DreamSettings 
             output->result.workers = config.workers;
             output->result.betas = config.betas;
             output->result.maxRounds = config.rounds;
-            for (const ReplayWorld &w : replayWorlds) {
+            for (const ReplayWorld &w : set.worlds) {
                 SweepResult sweep;
                 sweep.world = w.name;
                 sweep.error = error;
@@ -294,15 +341,11 @@ DreamReport Dreamer::dream(const QList<DreamWorld> &worlds, const DreamSettings 
             outcome.output = output;
             return outcome;
         }
-        ReplayOptions options;
-        options.workers = config.workers;
-        options.lambda = config.lambda;
-        options.betas = config.betas;
-        options.maxRounds = config.rounds;
+        ReplayOptions options = ProjectScores::optionsFor(config);
         options.trace = true;
         auto output = std::make_shared<ReplayProcessOutput>();
         output->result = ReplayEngine::runWorlds(
-            replayWorlds, spec, options, [this](int done, int all) { emit replayProgress(done, all); }, &m_cancel, std::move(*compiled.value));
+            set.worlds, spec, options, [this](int done, int all) { emit replayProgress(done, all); }, &m_cancel, std::move(*compiled.value));
         if (m_cancel.load()) {
             outcome.cancelled = true;
             outcome.error = QStringLiteral("cancelled");
@@ -319,74 +362,81 @@ DreamReport Dreamer::dream(const QList<DreamWorld> &worlds, const DreamSettings 
         return outcome;
     };
 
-    QHash<QString, SandboxedReplayOutcome> cache; // by script
-    auto replay = [&](const PolicyVersion &v) -> SandboxedReplayOutcome {
+    QHash<QString, SandboxedReplayOutcome> cache; // by world set and script
+    auto replay = [&](const PolicyVersion &v, const WorldSet &set) -> SandboxedReplayOutcome {
         const QString builtin = builtinArgument(v);
-        const QString key = builtin.isEmpty() ? v.code : builtin;
+        const QString key = QString::number(set.completions) + QLatin1Char(':') + (builtin.isEmpty() ? v.code : builtin);
         if (const auto it = cache.constFind(key); it != cache.cend())
             return *it;
+        SandboxedReplayOutcome outcome;
         if (settings.inProcess) {
-            SandboxedReplayOutcome here = replayHere(v, builtin);
-            if (!here.cancelled)
-                cache.insert(key, here);
-            return here;
+            outcome = replayHere(v, builtin, set);
+        } else {
+            ReplayProcessRequest request;
+            request.worldPaths = set.paths;
+            if (builtin.isEmpty())
+                request.policySource = v.code;
+            else
+                request.policyArgument = builtin;
+            request.workers = config.workers;
+            request.lambda = config.lambda;
+            request.betas = config.betas;
+            request.maxRounds = config.rounds.value_or(0);
+            request.scriptTimeLimitMs = settings.scriptTimeLimitMs;
+            request.memoryLimitBytes = settings.memoryLimitBytes;
+            request.wallLimitMs = settings.wallLimitMs;
+            request.trace = true;
+            request.program = settings.program;
+            outcome = runSandboxedReplay(request, m_cancel, [this](int done, int all) { emit replayProgress(done, all); });
+            if (outcome.output) {
+                // Results name the worlds as the dream does, not by temporary path.
+                auto renamed = std::make_shared<ReplayProcessOutput>(*outcome.output);
+                for (SweepResult &s : renamed->result.worlds) {
+                    if (const auto w = set.indexOfName.constFind(s.world); w != set.indexOfName.cend())
+                        s.world = set.worlds.at(*w).name;
+                }
+                for (QString &name : renamed->traceWorlds) {
+                    if (const auto w = set.indexOfName.constFind(name); w != set.indexOfName.cend())
+                        name = set.worlds.at(*w).name;
+                }
+                renamed->result.policy = v.name;
+                outcome.output = renamed;
+            }
         }
-        ReplayProcessRequest request;
-        request.worldPaths = paths;
-        if (builtin.isEmpty())
-            request.policySource = v.code;
-        else
-            request.policyArgument = builtin;
-        request.workers = config.workers;
-        request.lambda = config.lambda;
-        request.betas = config.betas;
-        request.maxRounds = config.rounds.value_or(0);
-        request.scriptTimeLimitMs = settings.scriptTimeLimitMs;
-        request.memoryLimitBytes = settings.memoryLimitBytes;
-        request.wallLimitMs = settings.wallLimitMs;
-        request.trace = true;
-        request.program = settings.program;
-        SandboxedReplayOutcome outcome =
-            runSandboxedReplay(request, m_cancel, [this](int done, int all) { emit replayProgress(done, all); });
-        if (outcome.output) {
-            // Results name the worlds as the dream does, not by temporary path.
-            auto renamed = std::make_shared<ReplayProcessOutput>(*outcome.output);
-            for (SweepResult &s : renamed->result.worlds) {
-                if (const auto w = worldOfName.constFind(s.world); w != worldOfName.cend())
-                    s.world = worlds.at(*w).world.name;
-            }
-            for (QString &name : renamed->traceWorlds) {
-                if (const auto w = worldOfName.constFind(name); w != worldOfName.cend())
-                    name = worlds.at(*w).world.name;
-            }
-            renamed->result.policy = v.name;
-            outcome.output = renamed;
+        if (outcome.output && set.completions > 0) {
+            auto marked = std::make_shared<ReplayProcessOutput>(*outcome.output);
+            marked->result.completions = set.completions;
+            outcome.output = marked;
         }
         if (!outcome.cancelled)
             cache.insert(key, outcome);
         return outcome;
     };
 
-    // Stores a version's results (or its error for every world and β).
-    auto storeResults = [&](DevelopedVersion &d, const SandboxedReplayOutcome *outcome) -> bool {
+    // Stores a version's results over `set` (or its error for every world and β).
+    auto storeResults = [&](DevelopedVersion &d, const SandboxedReplayOutcome *outcome, const WorldSet &set) -> bool {
         QList<ReplayResultRecord> records;
         if (outcome && outcome->output) {
             auto result = std::make_shared<ReplayResult>(outcome->output->result);
             result->policy = d.version.name;
             d.result = result;
             judge(d);
-            for (const SweepResult &s : d.result->worlds) {
-                const int w = worldOfName.value(s.world, -1);
-                if (w < 0)
-                    continue;
-                for (const EpisodeResult &e : s.episodes)
-                    records.append(ProjectScores::recordOf(e, d.version.id, worlds.at(w).iteration, config.workers,
-                                                           config.lambda, config.rounds));
+            if (set.completions > 0) {
+                records = ProjectScores::recordsForCompletions(*result, d.version.id, iterations, set.completions);
+            } else {
+                for (const SweepResult &s : d.result->worlds) {
+                    const int w = set.indexOfName.value(s.world, -1);
+                    if (w < 0)
+                        continue;
+                    for (const EpisodeResult &e : s.episodes)
+                        records.append(ProjectScores::recordOf(e, d.version.id, worlds.at(w).iteration, config.workers,
+                                                               config.lambda, config.rounds));
+                }
             }
         } else {
             if (outcome && !outcome->error.isEmpty())
                 d.error = QStringLiteral("replay failed: %1").arg(outcome->error);
-            records = errorRecords(d.version.id, worlds, config, d.error);
+            records = errorRecords(d.version.id, worlds, config, d.error, set.completions);
         }
         if (!persist)
             return true;
@@ -397,10 +447,36 @@ DreamReport Dreamer::dream(const QList<DreamWorld> &worlds, const DreamSettings 
         }
         return true;
     };
+    // Sets the number of the dream's valuation on `v` from its judged value.
+    auto noteValue = [&](DreamVersion &v) {
+        (imaginedValuation ? v.imaginedValue : v.revealedValue) = v.developed.error.isEmpty() ? v.developed.value : std::nullopt;
+    };
+    // The other valuation's number of version `index`: replayed and stored
+    // like the dream's own, without changing how the version is judged.
+    auto valueOtherwise = [&](int index) {
+        DreamVersion &v = report.versions[index];
+        if (!settings.bothValuations || !v.developed.error.isEmpty() || !v.developed.value || m_cancel.load())
+            return;
+        if (!prepare(other, imaginedValuation ? QStringLiteral("world") : QStringLiteral("imagined")))
+            return;
+        const SandboxedReplayOutcome o = replay(v.developed.version, other);
+        if (o.cancelled)
+            return;
+        DevelopedVersion judged = v.developed;
+        judged.error.clear();
+        judged.value.reset();
+        if (!storeResults(judged, &o, other))
+            return;
+        (imaginedValuation ? v.revealedValue : v.imaginedValue) = judged.error.isEmpty() ? judged.value : std::nullopt;
+    };
 
     auto finish = [&]() -> DreamReport {
         report.cancelled = m_cancel.load();
         report.proposed = bestByMeanValue(report.versions);
+        if (!report.versions.isEmpty())
+            valueOtherwise(0);
+        if (report.proposed > 0)
+            valueOtherwise(report.proposed);
         if (const DreamVersion *p = report.proposal())
             emit message(QStringLiteral("proposed: %1 (mean value %2)")
                              .arg(p->developed.version.name, QString::number(*p->developed.value, 'g', 6)));
@@ -425,13 +501,14 @@ DreamReport Dreamer::dream(const QList<DreamWorld> &worlds, const DreamSettings 
     v0.index = 0;
     v0.developer = QStringLiteral("deployed");
     v0.developed.version = *deployed.value;
-    SandboxedReplayOutcome outcome0 = replay(v0.developed.version);
+    SandboxedReplayOutcome outcome0 = replay(v0.developed.version, valued);
     if (outcome0.cancelled)
         return finish();
     QHash<int, std::shared_ptr<const ReplayProcessOutput>> outputs;
     outputs.insert(0, outcome0.output);
-    if (!storeResults(v0.developed, &outcome0))
+    if (!storeResults(v0.developed, &outcome0, valued))
         return report;
+    noteValue(v0);
     report.versions.append(v0);
     emit versionReady(v0);
     emit message(QStringLiteral("version 0: %1").arg(v0.developed.error.isEmpty() ? QStringLiteral("mean value %1").arg(QString::number(*v0.developed.value, 'g', 6))
@@ -478,7 +555,7 @@ DreamReport Dreamer::dream(const QList<DreamWorld> &worlds, const DreamSettings 
             PolicyVersion candidate;
             candidate.name = QStringLiteral("candidate");
             candidate.code = code;
-            const SandboxedReplayOutcome o = replay(candidate);
+            const SandboxedReplayOutcome o = replay(candidate, valued);
             CandidateScore score;
             score.cancelled = o.cancelled;
             if (!o.output) {
@@ -524,7 +601,7 @@ DreamReport Dreamer::dream(const QList<DreamWorld> &worlds, const DreamSettings 
         if (!developed.ok) {
             dv.developed.error = developed.error.isEmpty() ? QStringLiteral("the developer returned no script") : developed.error;
             emit message(QStringLiteral("version %1 (%2): no script: %3").arg(index).arg(pv.name, dv.developed.error));
-            if (!storeResults(dv.developed, nullptr))
+            if (!storeResults(dv.developed, nullptr, valued))
                 return report;
         } else {
             emit message(QStringLiteral("version %1 (%2): replaying on %3 worlds × %4 β")
@@ -532,15 +609,16 @@ DreamReport Dreamer::dream(const QList<DreamWorld> &worlds, const DreamSettings 
                              .arg(pv.name)
                              .arg(worlds.size())
                              .arg(config.betas.size()));
-            const SandboxedReplayOutcome o = replay(pv);
+            const SandboxedReplayOutcome o = replay(pv, valued);
             if (o.cancelled) {
                 // Stored without results: a later dream or replay can judge it.
                 report.versions.append(dv);
                 return finish();
             }
             outputs.insert(index, o.output);
-            if (!storeResults(dv.developed, &o))
+            if (!storeResults(dv.developed, &o, valued))
                 return report;
+            noteValue(dv);
             emit message(QStringLiteral("version %1 (%2): %3")
                              .arg(index)
                              .arg(pv.name,

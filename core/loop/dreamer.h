@@ -5,6 +5,7 @@
 #include "replay/replayworld.h"
 #include "store/storetypes.h"
 
+#include <QJsonObject>
 #include <QList>
 #include <QMetaType>
 #include <QObject>
@@ -36,7 +37,17 @@ struct DreamSettings
     int scriptTimeLimitMs = 2000;    ///< per script call, in the child
     qint64 memoryLimitBytes = qint64(4) << 30; ///< address space of each replay child
     int wallLimitMs = 600000;        ///< each replay child is killed after this
-    quint64 seed = 0;                ///< seeds the developer's steps (not the replays)
+    quint64 seed = 0;                ///< seeds the developer's steps and, unless imagineSeed is set, the completions
+    /// The seed of the imagined completions (docs/online.md#valuation); none:
+    /// `seed`. The loops set it to S + 1000·repeat + iteration.
+    std::optional<quint64> imagineSeed;
+    /// Threads that draw the completions (0 = as many as the machine has);
+    /// the completions do not depend on it.
+    int imagineThreads = 0;
+    /// Also value the deployed version and the proposal under the other
+    /// valuation (the dialogs show both numbers); the counterfactual loop,
+    /// which shows neither, turns it off.
+    bool bothValuations = true;
     int traceEpisodes = 3;           ///< traced episodes shown to the developer
     QString program;                 ///< the dreamrsi binary for the child; empty = default
     /// Replay in this process (ReplayEngine, the script watchdog's time
@@ -53,6 +64,12 @@ struct DreamVersion
     DevelopedVersion developed;      ///< version (as stored), result, value, error
     QString developer;               ///< who wrote it ("deployed", "builtin-improver", a model)
     AgentUsage usage;                ///< what writing it cost
+    /// Its value on the history as revealed and on the imagined completions
+    /// (the dream's valuation decides which one `developed.value` is). Both
+    /// are known for the deployed version and the proposal; each other
+    /// version has the one of the valuation.
+    std::optional<double> revealedValue;
+    std::optional<double> imaginedValue;
 };
 
 /// What a dream produced.
@@ -62,6 +79,8 @@ struct DreamReport
     ReplayConfig config;             ///< the replay configuration the versions were replayed under
     bool overridden = false;         ///< `config` is not the project's (explicit overrides)
     int proposed = -1;               ///< index of the best mean value; -1 when no version scored
+    quint64 imagineSeed = 0;         ///< the seed of the completions (imagined valuation)
+    QJsonObject model;               ///< the fitted world model (WorldModel::toJson); empty when none was fitted
     bool cancelled = false;
     QString error;                   ///< a problem that stopped the dream (store, no worlds); empty otherwise
 

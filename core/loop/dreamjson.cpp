@@ -1,5 +1,7 @@
 #include "dreamjson.h"
 
+#include "replay/worldmodel.h"
+
 #include <QJsonArray>
 
 namespace dreamrsi {
@@ -30,14 +32,26 @@ QJsonObject dreamReportJson(const DreamReport &report, const QList<DreamWorld> &
         const DevelopedVersion &d = v.developed;
         QJsonArray perWorld;
         if (d.result) {
-            for (const SweepResult &s : d.result->worlds) {
+            const int completions = d.result->completions;
+            for (qsizetype i = 0; i < d.result->worlds.size(); ++i) {
+                const SweepResult &s = d.result->worlds.at(i);
                 QJsonValue iteration(QJsonValue::Null);
-                for (const DreamWorld &w : worlds) {
-                    if (w.world.name == s.world)
-                        iteration = w.iteration;
+                QJsonValue completion(QJsonValue::Null);
+                if (completions > 0) {
+                    // Imagined valuation: completion k of world j, world-major.
+                    const Imagination::CompletionPlace p = Imagination::placeOf(i, completions);
+                    if (p.world < worlds.size())
+                        iteration = worlds.at(p.world).iteration;
+                    completion = p.completion;
+                } else {
+                    for (const DreamWorld &w : worlds) {
+                        if (w.world.name == s.world)
+                            iteration = w.iteration;
+                    }
                 }
                 perWorld.append(QJsonObject{{QStringLiteral("world"), s.world},
                                             {QStringLiteral("iteration"), iteration},
+                                            {QStringLiteral("completion"), completion},
                                             {QStringLiteral("scorable"), s.scorable},
                                             {QStringLiteral("value"), jsonNumber(s.value)},
                                             {QStringLiteral("hypervolume"), jsonNumber(s.hypervolume)},
@@ -53,6 +67,8 @@ QJsonObject dreamReportJson(const DreamReport &report, const QList<DreamWorld> &
             {QStringLiteral("parent"), d.version.parent ? QJsonValue(d.version.parent) : QJsonValue(QJsonValue::Null)},
             {QStringLiteral("developer"), v.developer},
             {QStringLiteral("value"), jsonNumber(d.value)},
+            {QStringLiteral("revealed_value"), jsonNumber(v.revealedValue)},
+            {QStringLiteral("imagined_value"), jsonNumber(v.imaginedValue)},
             {QStringLiteral("error"), jsonText(d.error)},
             {QStringLiteral("deployed"), v.index == 0},
             {QStringLiteral("worlds"), perWorld}});
@@ -72,6 +88,9 @@ QJsonObject dreamReportJson(const DreamReport &report, const QList<DreamWorld> &
                   {QStringLiteral("replay_config_label"), report.config.label()},
                   {QStringLiteral("replay_config_overridden"), report.overridden},
                   {QStringLiteral("seed"), double(settings.seed)},
+                  {QStringLiteral("valuation"), valuationName(report.config.valuation)},
+                  {QStringLiteral("completions"), report.config.completions},
+                  {QStringLiteral("imagine_seed"), QString::number(report.imagineSeed)},
                   {QStringLiteral("worlds"), worldRows},
                   {QStringLiteral("versions"), versions},
                   {QStringLiteral("proposed"), proposed},

@@ -133,12 +133,28 @@ Result<ProjectReplayOutcome> ProjectReplay::run(const ProjectReplayRequest &requ
         }
         replayWorlds.append(world);
     }
+    // Imagined valuation (a what-if with steering aside): the version is
+    // valued over C completions of every world, drawn with the request's seed.
+    const int completions = request.applySteering ? 0 : outcome.config.imaginedCompletions();
+    if (completions > 0) {
+        Result<ImaginedHistory> imagined = Imagination::imagine(replayWorlds, request.imagineSeed, completions,
+                                                                ImaginationOptions(), request.options.threads, request.directionsOf);
+        if (!imagined)
+            return imagined.failureAs<ProjectReplayOutcome>();
+        replayWorlds = std::move(imagined.value->completions);
+    }
     outcome.result =
         ReplayEngine::runWorlds(replayWorlds, spec, ProjectScores::optionsFor(outcome.config, request.options), request.progress);
+    outcome.result.completions = completions;
     if (request.applySteering)
         return Result<ProjectReplayOutcome>::success(std::move(outcome)); // a what-if: nothing stored
 
-    const QList<ReplayResultRecord> records = ProjectScores::recordsFor(outcome.result, outcome.version.id, outcome.worlds);
+    QList<IterationId> iterations;
+    for (const ProjectWorld &w : std::as_const(outcome.worlds))
+        iterations.append(w.iteration);
+    const QList<ReplayResultRecord> records =
+        completions > 0 ? ProjectScores::recordsForCompletions(outcome.result, outcome.version.id, iterations, completions)
+                        : ProjectScores::recordsFor(outcome.result, outcome.version.id, outcome.worlds);
     const Result<Done> stored = (*writer.value)->storeReplayResults(records);
     if (stored.ok())
         outcome.storedRecords = int(records.size());

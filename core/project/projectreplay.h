@@ -6,6 +6,7 @@
 #include "replay/replayengine.h"
 #include "replay/replayoptions.h"
 #include "replay/replayresult.h"
+#include "replay/worldmodel.h"
 #include "store/storetypes.h"
 
 namespace dreamrsi {
@@ -35,6 +36,10 @@ struct ProjectReplayRequest
     /// docs/steering.md) as its live round did; the results are then a
     /// what-if and are not stored.
     bool applySteering = false;
+    /// Imagined valuation: the seed of the completions (a dream's seed; 0
+    /// for a replay outside a dream) and how a task's directions are found.
+    quint64 imagineSeed = 0;
+    Imagination::TaskDirections directionsOf;
 };
 
 /// What a project replay did.
@@ -46,7 +51,7 @@ struct ProjectReplayOutcome
     QList<ProjectWorld> worlds;
     int skippedIterations = 0; ///< running or interrupted
     int steeredWorlds = 0;     ///< worlds replayed with interventions (applySteering)
-    ReplayResult result;
+    ReplayResult result;           ///< over the worlds, or (imagined valuation) their completions, world-major
     int storedRecords = 0;
     QString storeError;        ///< the replay ran but its results could not be stored
 };

@@ -1,6 +1,7 @@
 #include "projectscores.h"
 
 #include "replay/replayengine.h"
+#include "replay/worldmodel.h"
 
 #include <algorithm>
 #include <map>
@@ -10,9 +11,12 @@
 namespace dreamrsi {
 
 ReplayResultRecord ProjectScores::recordOf(const EpisodeResult &episode, PolicyVersionId version, IterationId world,
-                                           int workers, double lambda, std::optional<int> maxRounds)
+                                           int workers, double lambda, std::optional<int> maxRounds, int completions,
+                                           int completion)
 {
     ReplayResultRecord r;
+    r.key.completions = completions;
+    r.key.completion = completions > 0 ? completion : 0;
     r.key.version = version;
     r.key.world = world;
     r.key.beta = episode.beta;
@@ -49,6 +53,21 @@ QList<ReplayResultRecord> ProjectScores::recordsFor(const ReplayResult &result, 
     return records;
 }
 
+QList<ReplayResultRecord> ProjectScores::recordsForCompletions(const ReplayResult &result, PolicyVersionId version,
+                                                               const QList<IterationId> &history, int completions)
+{
+    QList<ReplayResultRecord> records;
+    for (qsizetype i = 0; i < result.worlds.size(); ++i) {
+        const Imagination::CompletionPlace p = Imagination::placeOf(i, completions);
+        if (p.world >= history.size())
+            break;
+        for (const EpisodeResult &e : result.worlds.at(i).episodes)
+            records.append(recordOf(e, version, history.at(p.world), result.workers, result.lambda, result.maxRounds,
+                                    completions, p.completion));
+    }
+    return records;
+}
+
 bool ProjectScores::coversAll(const ReplayResult &result, const QList<ProjectWorld> &worlds)
 {
     for (const ProjectWorld &w : worlds) {
@@ -60,11 +79,11 @@ bool ProjectScores::coversAll(const ReplayResult &result, const QList<ProjectWor
 
 namespace {
 
-using Params = std::tuple<int, double, int>; // W, λ, K (0 = none)
+using Params = std::tuple<int, double, int, int>; // W, λ, K (0 = none), C (0 = revealed)
 
 Params paramsOf(const ReplayKey &k)
 {
-    return Params{k.workers, k.lambda, k.rounds.value_or(0)};
+    return Params{k.workers, k.lambda, k.rounds.value_or(0), k.completions};
 }
 
 std::pair<int, int> gridOf(const ReplayKey &k)
@@ -97,12 +116,14 @@ ReplayResultPtr resultOf(const QList<const ReplayResultRecord *> &records, const
             newest = r;
     }
     const auto grid = gridOf(newest->key);
-    // world iteration → β → record
-    std::map<IterationId, std::map<double, const ReplayResultRecord *>> byWorld;
+    // (world iteration, completion) → β → record; an imagined valuation
+    // replays C completions of each world (all records of a group have one C).
+    const int completions = newest->key.completions;
+    std::map<std::pair<IterationId, int>, std::map<double, const ReplayResultRecord *>> byWorld;
     std::set<double> seen;
     for (const ReplayResultRecord *r : records) {
         if (gridOf(r->key) == grid && (!betas || betas->contains(r->key.beta))) {
-            byWorld[r->key.world][r->key.beta] = r;
+            byWorld[{r->key.world, r->key.completion}][r->key.beta] = r;
             seen.insert(r->key.beta);
         }
     }
@@ -116,16 +137,33 @@ ReplayResultPtr resultOf(const QList<const ReplayResultRecord *> &records, const
     } else {
         result->betas = QList<double>(seen.begin(), seen.end());
     }
+    bool complete = true;
     for (const ProjectWorld &w : projectWorlds) {
-        auto found = byWorld.find(w.iteration);
-        if (found == byWorld.end() || (betas && found->second.size() != size_t(result->betas.size())))
+      for (int k = 0; k < std::max(1, completions); ++k) {
+        auto found = byWorld.find({w.iteration, k});
+        if (found == byWorld.end() || (betas && found->second.size() != size_t(result->betas.size()))) {
+            complete = false;
             continue;
+        }
         SweepResult sweep;
-        sweep.world = w.name;
-        sweep.cells = w.tree->cellCount();
-        sweep.best = w.tree->bestEffectiveScore();
-        sweep.scorable = w.tree->isScorable();
+        sweep.world = completions > 0 ? ProjectScores::completionName(w.name, k) : w.name;
         sweep.lambda = result->lambda;
+        if (completions > 0) {
+            // A completion holds the world's whole grid; its best score S is
+            // what an episode's best and attainment say (s / a), else the
+            // revealed world's (a completion keeps every revealed cell).
+            sweep.cells = Imagination::completedCellCount(*w.tree);
+            sweep.best = w.tree->bestEffectiveScore();
+            for (const auto &[beta, rec] : found->second) {
+                if (rec->attainment > 0.0)
+                    sweep.best = std::max(sweep.best, rec->best / rec->attainment);
+            }
+            sweep.scorable = sweep.best > 0.0;
+        } else {
+            sweep.cells = w.tree->cellCount();
+            sweep.best = w.tree->bestEffectiveScore();
+            sweep.scorable = w.tree->isScorable();
+        }
         for (const auto &[beta, rec] : found->second) {
             EpisodeResult e;
             e.beta = beta;
@@ -142,11 +180,12 @@ ReplayResultPtr resultOf(const QList<const ReplayResultRecord *> &records, const
         }
         ReplayEngine::score(sweep, int(sweep.episodes.size()));
         result->worlds.append(sweep);
+      }
     }
     if (result->worlds.isEmpty())
         return nullptr;
     result->computeValue();
-    if (!ProjectScores::coversAll(*result, projectWorlds))
+    if (!complete)
         result->value.reset();
     return result;
 }
@@ -175,7 +214,7 @@ QList<ConfiguredResult> ProjectScores::otherResults(const QList<ReplayResultReco
                                                     const ReplayConfig &config)
 {
     const QList<ProjectWorld> projectWorlds = replayWorldsIn(worlds);
-    const Params own{config.workers, config.lambda, config.rounds.value_or(0)};
+    const Params own{config.workers, config.lambda, config.rounds.value_or(0), config.imaginedCompletions()};
     std::map<std::pair<PolicyVersionId, Params>, QList<const ReplayResultRecord *>> groups;
     for (const ReplayResultRecord &r : records) {
         if (paramsOf(r.key) != own)
@@ -194,19 +233,22 @@ QList<PolicyVersionId> ProjectScores::staleVersions(const QList<ReplayResultReco
                                                     const ReplayConfig &config)
 {
     const QList<ProjectWorld> projectWorlds = replayWorldsIn(worlds);
-    // version → (world, β) pairs stored under the configuration
-    std::map<PolicyVersionId, std::set<std::pair<IterationId, double>>> covered;
+    // version → (world, completion, β) stored under the configuration
+    std::map<PolicyVersionId, std::set<std::tuple<IterationId, int, double>>> covered;
     for (const ReplayResultRecord &r : records) {
         auto &pairs = covered[r.key.version];
         if (config.covers(r.key))
-            pairs.insert({r.key.world, r.key.beta});
+            pairs.insert({r.key.world, r.key.completion, r.key.beta});
     }
+    const int completions = std::max(1, config.imaginedCompletions());
     QList<PolicyVersionId> stale;
     for (const auto &[version, pairs] : covered) {
         bool complete = true;
         for (const ProjectWorld &w : projectWorlds) {
-            for (const double b : config.betas)
-                complete = complete && pairs.count({w.iteration, b}) > 0;
+            for (int k = 0; k < completions; ++k) {
+                for (const double b : config.betas)
+                    complete = complete && pairs.count({w.iteration, k, b}) > 0;
+            }
         }
         if (!complete)
             stale.append(version);
@@ -230,7 +272,15 @@ ReplayConfig ProjectScores::configOf(const ReplayResult &result)
     c.lambda = result.lambda;
     c.betas = result.betas;
     c.rounds = result.maxRounds;
+    c.valuation = result.completions > 0 ? Valuation::Imagined : Valuation::Revealed;
+    if (result.completions > 0)
+        c.completions = result.completions;
     return c;
+}
+
+QString ProjectScores::completionName(const QString &world, int completion)
+{
+    return Imagination::completionName(world, completion);
 }
 
 } // namespace dreamrsi

@@ -35,8 +35,17 @@ namespace ProjectScores {
 
 /// The stored form of one replayed episode: its key (version, world, β, W,
 /// λ, K and the grid restriction the policy's plan applied) and its outcome.
+/// `completions` > 0: the episode was replayed in completion `completion` of C of the world.
 ReplayResultRecord recordOf(const EpisodeResult &episode, PolicyVersionId version, IterationId world, int workers,
-                            double lambda, std::optional<int> maxRounds);
+                            double lambda, std::optional<int> maxRounds, int completions = 0, int completion = 0);
+
+/// The records of a result over the completions of `history` as
+/// Imagination::completeAll() orders them (world-major, `completions` each).
+QList<ReplayResultRecord> recordsForCompletions(const ReplayResult &result, PolicyVersionId version,
+                                                const QList<IterationId> &history, int completions);
+
+/// The name results give completion k of a world (Imagination::completionName).
+QString completionName(const QString &world, int completion);
 
 /// The records to store for a result computed over `worlds` (sweeps are
 /// matched by world name; worlds without a project iteration are skipped).

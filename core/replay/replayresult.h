@@ -20,6 +20,9 @@ struct ReplayResult
     int workers = 10;
     std::optional<int> maxRounds;
     QList<double> betas;
+    /// Imagined valuation: the worlds are C = `completions` completions of
+    /// each history world (world-major); 0 = the worlds as revealed.
+    int completions = 0;
     QList<SweepResult> worlds;
     std::optional<double> value;
     int scorableWorlds = 0;

@@ -301,8 +301,9 @@ StoreResult<QList<ReplayResultRecord>> ProjectReader::replayResults(PolicyVersio
     ReadTransaction tx(*d->db);
     const QByteArray sql =
         QByteArray("SELECT policy_version_id, world_id, beta, workers, lambda, rounds_limit, grid, calls, rounds, best, "
-                   "attainment, revealed, error, created FROM replay_results ")
-        + (version > 0 ? "WHERE policy_version_id = ?1 " : "") + "ORDER BY policy_version_id, world_id, lambda, workers, rounds_limit, grid, beta";
+                   "attainment, revealed, error, created, completions, completion FROM replay_results ")
+        + (version > 0 ? "WHERE policy_version_id = ?1 " : "")
+        + "ORDER BY policy_version_id, world_id, lambda, workers, rounds_limit, grid, completions, completion, beta";
     SqliteStatement s(*d->db, sql.constData());
     if (version > 0)
         s.bind(1, version);
@@ -328,6 +329,8 @@ StoreResult<QList<ReplayResultRecord>> ProjectReader::replayResults(PolicyVersio
             r.revealed.append(v.toString());
         r.error = s.optText(12);
         r.created = parseStoreTimestamp(s.text(13));
+        r.key.completions = int(s.int64(14));
+        r.key.completion = int(s.int64(15));
         out.append(r);
     }
     if (step == SqliteStatement::Step::Error)
@@ -339,7 +342,8 @@ StoreResult<StoredReplayConfig> ProjectReader::replayConfig()
 {
     using R = StoreResult<StoredReplayConfig>;
     ReadTransaction tx(*d->db);
-    SqliteStatement s(*d->db, "SELECT workers, lambda, betas, rounds_limit, origin, updated FROM replay_config WHERE id = 1");
+    SqliteStatement s(*d->db, "SELECT workers, lambda, betas, rounds_limit, origin, updated, valuation, completions "
+                              "FROM replay_config WHERE id = 1");
     StoredReplayConfig out;
     switch (s.step()) {
     case SqliteStatement::Step::Done: return R::success(out); // never written: the defaults
@@ -372,6 +376,13 @@ StoreResult<StoredReplayConfig> ProjectReader::replayConfig()
     out.origin = *origin;
     if (!s.isNull(5))
         out.updated = parseStoreTimestamp(s.text(5));
+    const std::optional<Valuation> valuation = valuationFromName(s.text(6));
+    if (!valuation)
+        return damaged(QStringLiteral("unknown valuation '%1'").arg(s.text(6)));
+    out.config.valuation = *valuation;
+    out.config.completions = int(s.int64(7));
+    if (out.config.completions < 1)
+        return damaged(QStringLiteral("C is %1").arg(out.config.completions));
     return R::success(out);
 }
 

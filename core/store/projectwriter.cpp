@@ -665,8 +665,8 @@ StoreResult<Done> ProjectWriter::storeReplayResults(const QList<ReplayResultReco
         return R::failure(d->where(begun.error));
     SqliteStatement s(*d->db,
                       "INSERT OR REPLACE INTO replay_results(policy_version_id, world_id, beta, workers, lambda, "
-                      "rounds_limit, grid, calls, rounds, best, attainment, revealed, error, created) "
-                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)");
+                      "rounds_limit, grid, calls, rounds, best, attainment, revealed, error, created, completions, completion) "
+                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)");
     const QString now = nowText();
     for (const ReplayResultRecord &r : results) {
         const ReplayKey &k = r.key;
@@ -688,6 +688,8 @@ StoreResult<Done> ProjectWriter::storeReplayResults(const QList<ReplayResultReco
         s.bindText(12, QJsonDocument(QJsonArray::fromStringList(r.revealed)).toJson(QJsonDocument::Compact));
         s.bind(13, r.error);
         s.bind(14, now);
+        s.bind(15, qint64(k.completions));
+        s.bind(16, qint64(k.completion));
         const bool ok = s.run();
         s.reset();
         if (!ok) {
@@ -741,13 +743,17 @@ StoreResult<Done> ProjectWriter::setReplayConfig(const ReplayConfig &c)
     }
     if (c.rounds && *c.rounds < 1)
         return R::failure(d->where(QStringLiteral("replay configuration: K must be at least 1 (got %1)").arg(*c.rounds)));
-    SqliteStatement s(*d->db, "INSERT OR REPLACE INTO replay_config(id, workers, lambda, betas, rounds_limit, origin, updated) "
-                              "VALUES (1, ?1, ?2, ?3, ?4, 'user', ?5)");
+    if (c.completions < 1)
+        return R::failure(d->where(QStringLiteral("replay configuration: C must be at least 1 (got %1)").arg(c.completions)));
+    SqliteStatement s(*d->db, "INSERT OR REPLACE INTO replay_config(id, workers, lambda, betas, rounds_limit, origin, updated, "
+                              "valuation, completions) VALUES (1, ?1, ?2, ?3, ?4, 'user', ?5, ?6, ?7)");
     s.bind(1, qint64(c.workers));
     s.bind(2, c.lambda);
     s.bindText(3, QJsonDocument(betas).toJson(QJsonDocument::Compact));
     s.bind(4, qint64(c.rounds.value_or(0)));
     s.bind(5, nowText());
+    s.bind(6, valuationName(c.valuation));
+    s.bind(7, qint64(c.completions));
     if (!s.run())
         return R::failure(d->where(s.error()));
     return R::success({});

@@ -240,6 +240,48 @@ CREATE TABLE steering_events(
 CREATE INDEX steering_events_by_iteration ON steering_events(iteration_id);
 )sql";
 
+// Version 7: the valuation of dreams (docs/online.md#valuation). The replay
+// configuration names it and its number of completions C; a project upgraded
+// with stored results keeps `revealed`, so no stored value changes meaning,
+// while one with none (a new project among them) takes `imagined`. A result
+// of an imagined valuation is one episode in completion k of C of a world,
+// so the results' key gains (completions, completion), 0 and 0 for a world
+// as revealed; SQLite cannot change a UNIQUE constraint, so the table is
+// rebuilt under the same name (foreign keys are off, as for V3).
+constexpr const char *V7 = R"sql(
+ALTER TABLE replay_config ADD COLUMN valuation TEXT NOT NULL DEFAULT 'revealed'
+  CHECK (valuation IN ('revealed', 'imagined'));
+ALTER TABLE replay_config ADD COLUMN completions INTEGER NOT NULL DEFAULT 8 CHECK (completions >= 1);
+UPDATE replay_config SET valuation = 'imagined' WHERE NOT EXISTS (SELECT 1 FROM replay_results);
+CREATE TABLE replay_results_v7(
+  id INTEGER PRIMARY KEY,
+  policy_version_id INTEGER NOT NULL REFERENCES policy_versions(id) ON DELETE CASCADE,
+  world_id INTEGER NOT NULL REFERENCES iterations(id) ON DELETE CASCADE,
+  beta REAL NOT NULL,
+  workers INTEGER NOT NULL,
+  lambda REAL NOT NULL,
+  rounds_limit INTEGER NOT NULL DEFAULT 0,
+  grid TEXT NOT NULL DEFAULT '',
+  completions INTEGER NOT NULL DEFAULT 0,
+  completion INTEGER NOT NULL DEFAULT 0,
+  calls INTEGER NOT NULL,
+  rounds INTEGER NOT NULL,
+  best REAL NOT NULL,
+  attainment REAL NOT NULL,
+  revealed TEXT NOT NULL DEFAULT '[]',
+  error TEXT,
+  created TEXT NOT NULL,
+  UNIQUE (policy_version_id, world_id, beta, workers, lambda, rounds_limit, grid, completions, completion)
+);
+INSERT INTO replay_results_v7(id, policy_version_id, world_id, beta, workers, lambda, rounds_limit, grid, calls,
+  rounds, best, attainment, revealed, error, created)
+  SELECT id, policy_version_id, world_id, beta, workers, lambda, rounds_limit, grid, calls, rounds, best,
+  attainment, revealed, error, created FROM replay_results;
+DROP TABLE replay_results;
+ALTER TABLE replay_results_v7 RENAME TO replay_results;
+CREATE INDEX replay_results_by_world ON replay_results(world_id);
+)sql";
+
 QString describe(const SqliteConnection &db, const QString &what)
 {
     return QStringLiteral("%1: %2").arg(db.path(), what);
@@ -256,6 +298,7 @@ const char *migrationTo(int v)
     case 4: return V4;
     case 5: return V5;
     case 6: return V6;
+    case 7: return V7;
     default: return nullptr;
     }
 }

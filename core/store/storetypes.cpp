@@ -61,16 +61,33 @@ TreeMeta IterationInfo::treeMeta() const
 
 ReplayConfig::ReplayConfig() = default;
 
+QString valuationName(Valuation v)
+{
+    return v == Valuation::Imagined ? QStringLiteral("imagined") : QStringLiteral("revealed");
+}
+
+std::optional<Valuation> valuationFromName(const QString &name)
+{
+    if (name == QLatin1String("imagined"))
+        return Valuation::Imagined;
+    if (name == QLatin1String("revealed"))
+        return Valuation::Revealed;
+    return std::nullopt;
+}
+
 QString ReplayConfig::label() const
 {
     QStringList bs;
     for (const double b : betas)
         bs.append(QString::number(b));
-    return QStringLiteral("W %1, λ %2, β {%3}, %4")
-        .arg(workers)
-        .arg(QString::number(lambda))
-        .arg(bs.join(QStringLiteral(", ")),
-             rounds ? QStringLiteral("K %1").arg(*rounds) : QStringLiteral("no K"));
+    QString text = QStringLiteral("W %1, λ %2, β {%3}, %4")
+                       .arg(workers)
+                       .arg(QString::number(lambda))
+                       .arg(bs.join(QStringLiteral(", ")),
+                            rounds ? QStringLiteral("K %1").arg(*rounds) : QStringLiteral("no K"));
+    if (valuation == Valuation::Imagined)
+        text += QStringLiteral(", imagined C %1").arg(completions);
+    return text;
 }
 
 QJsonObject ReplayConfig::toJson() const
@@ -81,7 +98,9 @@ QJsonObject ReplayConfig::toJson() const
     return QJsonObject{{QStringLiteral("workers"), workers},
                        {QStringLiteral("lambda"), lambda},
                        {QStringLiteral("betas"), bs},
-                       {QStringLiteral("rounds"), rounds ? QJsonValue(*rounds) : QJsonValue(QJsonValue::Null)}};
+                       {QStringLiteral("rounds"), rounds ? QJsonValue(*rounds) : QJsonValue(QJsonValue::Null)},
+                       {QStringLiteral("valuation"), valuationName(valuation)},
+                       {QStringLiteral("completions"), completions}};
 }
 
 ReplayConfig ReplayConfig::ofKey(const ReplayKey &key, const QList<double> &betas)
@@ -90,6 +109,9 @@ ReplayConfig ReplayConfig::ofKey(const ReplayKey &key, const QList<double> &beta
     c.workers = key.workers;
     c.lambda = key.lambda;
     c.rounds = key.rounds;
+    c.valuation = key.isImagined() ? Valuation::Imagined : Valuation::Revealed;
+    if (key.isImagined())
+        c.completions = key.completions;
     c.betas = betas;
     std::sort(c.betas.begin(), c.betas.end());
     return c;
@@ -97,7 +119,8 @@ ReplayConfig ReplayConfig::ofKey(const ReplayKey &key, const QList<double> &beta
 
 bool ReplayConfig::covers(const ReplayKey &key) const
 {
-    return key.workers == workers && key.lambda == lambda && key.rounds == rounds && betas.contains(key.beta);
+    return key.workers == workers && key.lambda == lambda && key.rounds == rounds
+           && key.completions == imaginedCompletions() && betas.contains(key.beta);
 }
 
 QString replayConfigOriginName(ReplayConfigOrigin o)
@@ -131,6 +154,10 @@ ReplayConfig ReplayConfigOverrides::applyTo(ReplayConfig config) const
         config.betas = *betas;
     if (rounds)
         config.rounds = *rounds;
+    if (valuation)
+        config.valuation = *valuation;
+    if (completions)
+        config.completions = *completions;
     return config;
 }
 

@@ -116,6 +116,13 @@ struct ReplayKey
     double lambda = 0.1;               ///< λ of the sweep the episode belongs to
     std::optional<int> rounds;         ///< K; nullopt = no limit
     std::optional<GridShape> grid;     ///< grid restriction; nullopt = none
+    /// Imagined valuation (docs/online.md#valuation): the number C of
+    /// completions of each world the episode's value belongs to, and which
+    /// completion k (0 … C−1) of `world` was replayed. 0 and 0: the world as
+    /// revealed.
+    int completions = 0;
+    int completion = 0;
+    bool isImagined() const { return completions > 0; }
     friend bool operator==(const ReplayKey &, const ReplayKey &) = default;
 };
 
@@ -123,6 +130,16 @@ struct ReplayKey
 /// grid and K. Dreams, project replays, values, approval and plots all use
 /// it; results computed under another configuration are kept and shown with
 /// theirs, never averaged or compared with the project's.
+/// What a dream values a version over (docs/online.md#valuation): the
+/// history worlds as the deployed policies revealed them, or C imagined
+/// completions of each (core/replay/worldmodel.h).
+enum class Valuation {
+    Revealed,
+    Imagined,
+};
+QString valuationName(Valuation v);
+std::optional<Valuation> valuationFromName(const QString &name);
+
 struct ReplayConfig
 {
     ReplayConfig(); // out of line: keeps GCC's inlined QList copy of the default β grid out of callers
@@ -130,16 +147,24 @@ struct ReplayConfig
     double lambda = 0.1;                            ///< λ of the value
     QList<double> betas{0.0, 0.25, 0.5, 0.75, 1.0}; ///< the β grid, ascending
     std::optional<int> rounds;                      ///< K; nullopt = no limit
+    /// The valuation and its number of completions C. The defaults are a new
+    /// project's (and a loop's without a project); an upgraded project keeps
+    /// `revealed` until the user changes it.
+    Valuation valuation = Valuation::Imagined;
+    int completions = 8;
     friend bool operator==(const ReplayConfig &, const ReplayConfig &) = default;
 
-    /// "W 10, λ 0.1, β {0, 0.25, 0.5, 0.75, 1}, no K": how results are labelled.
+    /// Completions per world under this configuration: C when imagined, 0 when revealed.
+    int imaginedCompletions() const { return valuation == Valuation::Imagined ? completions : 0; }
+    /// "W 10, λ 0.1, β {0, 0.25, 0.5, 0.75, 1}, no K" (revealed) or "…, no K,
+    /// imagined C 8": how results are labelled.
     QString label() const;
-    /// {workers, lambda, betas, rounds} (rounds null when there is no K).
+    /// {workers, lambda, betas, rounds, valuation, completions} (rounds null when there is no K).
     QJsonObject toJson() const;
     /// The configuration of a stored episode's key, with β set `betas`.
     static ReplayConfig ofKey(const ReplayKey &key, const QList<double> &betas);
     /// True when an episode stored under `key` belongs to this configuration:
-    /// same W, λ and K, and its β is in the grid.
+    /// same W, λ, K and valuation (C), and its β is in the grid.
     bool covers(const ReplayKey &key) const;
 };
 
@@ -170,8 +195,10 @@ struct ReplayConfigOverrides
     std::optional<double> lambda;
     std::optional<QList<double>> betas;
     std::optional<int> rounds;
+    std::optional<Valuation> valuation;
+    std::optional<int> completions;
 
-    bool any() const { return workers || lambda || betas || rounds; }
+    bool any() const { return workers || lambda || betas || rounds || valuation || completions; }
     ReplayConfig applyTo(ReplayConfig config) const;
 };
 

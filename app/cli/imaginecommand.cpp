@@ -1,0 +1,159 @@
+// `dreamrsi imagine`: the imagined completions of history worlds, written as
+// tree files, and the world model they were drawn from (docs/online.md#valuation).
+#include "commands.h"
+
+#include "commandline.h"
+#include "optionvalues.h"
+
+#include "loop/imaginedhistory.h"
+#include "model/treejson.h"
+#include "project/projectworlds.h"
+#include "store/projectfiles.h"
+#include "store/projectreader.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace dreamrsi {
+
+namespace {
+
+const char *const imagineUsage =
+    "usage: dreamrsi imagine (--world T.json [--world T.json …] | --project P) --out DIR [--seed S]\n"
+    "                        [--completions C] [--directions d0,d1,…] [--no-cap] [--threads N] [--json]\n"
+    "Fits the world model on every revealed cell of the history worlds (the files in the order given, or\n"
+    "the project's replay worlds in iteration order), draws C completions of each (default 8, seed 0)\n"
+    "and writes completion k of world j as DIR/h<j>_k<k>.json. Revealed cells are kept exactly; every\n"
+    "other (branch, attempt) of a world's grid is imagined (\"imagined\": true), its score capped at the\n"
+    "best score the history revealed unless --no-cap. A branch explores the direction its cells are\n"
+    "tagged with, else d[b mod n] of --directions, else of the worlds' task when it is known.\n"
+    "--json prints the fitted model and which world each j is.\n";
+
+int usageError(QTextStream &err, const QString &message)
+{
+    err << "dreamrsi imagine: " << message << '\n' << imagineUsage;
+    return 2;
+}
+
+} // namespace
+
+int runImagineCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    using CommandLine::flag;
+    using CommandLine::value;
+    const QList<QCommandLineOption> options{value("world", "T.json"), value("project", "P"),      value("out", "DIR"),
+                                            value("seed", "S"),       value("completions", "C"),  value("directions", "LIST"),
+                                            flag("no-cap"),           value("threads", "N"),      flag("json")};
+    QCommandLineParser parser;
+    if (const std::optional<int> answered = CommandLine::parseOrAnswer(
+            parser, options, args, imagineUsage, out, [&err](const QString &why) { return usageError(err, why); }))
+        return *answered;
+    if (!parser.positionalArguments().isEmpty())
+        return usageError(err, QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().constFirst()));
+
+    const QStringList worldPaths = parser.values(QStringLiteral("world"));
+    const QString project = parser.value(QStringLiteral("project"));
+    if (worldPaths.isEmpty() == project.isEmpty())
+        return usageError(err, QStringLiteral("give either --world files or --project"));
+    const QString outDir = parser.value(QStringLiteral("out"));
+    if (outDir.isEmpty())
+        return usageError(err, QStringLiteral("--out DIR is required"));
+    quint64 seed = 0;
+    if (parser.isSet(QStringLiteral("seed"))) {
+        bool ok = false;
+        seed = parser.value(QStringLiteral("seed")).toULongLong(&ok);
+        if (!ok)
+            return usageError(err, QStringLiteral("--seed must be a non-negative integer (got '%1')").arg(parser.value(QStringLiteral("seed"))));
+    }
+    int count = 8;
+    if (parser.isSet(QStringLiteral("completions"))) {
+        const Result<qint64> c = OptionValues::integer(QStringLiteral("--completions"), parser.value(QStringLiteral("completions")), 1, 10000);
+        if (!c)
+            return usageError(err, c.error);
+        count = int(*c.value);
+    }
+    int threads = 0;
+    if (parser.isSet(QStringLiteral("threads"))) {
+        const Result<qint64> t = OptionValues::integer(QStringLiteral("--threads"), parser.value(QStringLiteral("threads")), 1, 1024);
+        if (!t)
+            return usageError(err, t.error);
+        threads = int(*t.value);
+    }
+    ImaginationOptions imagination;
+    imagination.cap = !parser.isSet(QStringLiteral("no-cap"));
+    if (parser.isSet(QStringLiteral("directions"))) {
+        for (const QString &d : parser.value(QStringLiteral("directions")).split(QLatin1Char(','))) {
+            if (d.trimmed().isEmpty())
+                return usageError(err, QStringLiteral("--directions: an empty direction name in '%1'").arg(parser.value(QStringLiteral("directions"))));
+            imagination.directions.append(d.trimmed());
+        }
+    }
+
+    // The history, j = 0, 1, … in the order given or in iteration order.
+    QList<ReplayWorld> history;
+    QJsonArray sources;
+    if (!project.isEmpty()) {
+        if (!QFileInfo(project).isFile())
+            return CommandLine::runtimeError(err, QStringLiteral("%1: no such project file").arg(project));
+        StoreResult<std::unique_ptr<ProjectReader>> reader = ProjectFiles::openReader(project);
+        if (!reader.ok())
+            return CommandLine::runtimeError(err, reader.error);
+        Result<QList<ProjectWorld>> worlds = ProjectWorlds::load(**reader.value);
+        if (!worlds)
+            return CommandLine::runtimeError(err, worlds.error);
+        if (worlds.value->isEmpty())
+            return CommandLine::runtimeError(err, QStringLiteral("%1: no finished iteration to imagine").arg(project));
+        for (const ProjectWorld &w : *worlds.value) {
+            history.append(ReplayWorld{w.name, w.tree});
+            const std::optional<qint64> number = w.tree->meta().iteration;
+            sources.append(QJsonObject{{QStringLiteral("j"), int(history.size() - 1)},
+                                       {QStringLiteral("name"), w.name},
+                                       {QStringLiteral("iteration_id"), double(w.iteration)},
+                                       {QStringLiteral("iteration"), number ? QJsonValue(double(*number)) : QJsonValue()}});
+        }
+    } else {
+        QList<TreeJson::ParseResult> read = TreeJson::readFiles(worldPaths);
+        for (qsizetype i = 0; i < read.size(); ++i) {
+            if (!read[i].ok())
+                return CommandLine::runtimeError(err, QStringLiteral("%1: %2").arg(worldPaths.at(i), read[i].error.message));
+            history.append(ReplayWorld{worldPaths.at(i), std::make_shared<const DiscoveryTree>(std::move(*read[i].tree))});
+            sources.append(QJsonObject{{QStringLiteral("j"), int(i)}, {QStringLiteral("path"), worldPaths.at(i)}});
+        }
+    }
+
+    Result<ImaginedHistory> imagined = ImaginedHistories::imagine(history, seed, count, imagination, threads);
+    if (!imagined)
+        return CommandLine::runtimeError(err, imagined.error);
+    if (!QDir().mkpath(outDir))
+        return CommandLine::runtimeError(err, QStringLiteral("cannot create folder '%1'").arg(outDir));
+    QJsonArray files;
+    for (qsizetype i = 0; i < imagined.value->completions.size(); ++i) {
+        const Imagination::CompletionPlace p = Imagination::placeOf(i, count);
+        const QString path = QDir(outDir).filePath(QStringLiteral("h%1_k%2.json").arg(p.world).arg(p.completion));
+        if (const Result<Done> written = TreeJson::writeFile(*imagined.value->completions.at(i).tree, path); !written)
+            return CommandLine::runtimeError(err, written.error);
+        files.append(path);
+    }
+    const WorldModel &model = imagined.value->model;
+    err << "imagine: " << count << " completions of each of " << history.size() << " worlds in " << outDir
+        << " (seed " << seed << ", cap "
+        << (model.cap() ? QString::number(*model.cap(), 'g', 10) : QStringLiteral("none")) << ", directions "
+        << (model.options().directions.isEmpty() ? QStringLiteral("from the worlds' tags")
+                                                 : model.options().directions.join(QLatin1Char(',')))
+        << ")\n";
+    if (parser.isSet(QStringLiteral("json"))) {
+        const QJsonObject o{{QStringLiteral("seed"), QString::number(seed)},
+                            {QStringLiteral("completions"), count},
+                            {QStringLiteral("worlds"), sources},
+                            {QStringLiteral("files"), files},
+                            {QStringLiteral("model"), model.toJson()}};
+        out << QJsonDocument(o).toJson(QJsonDocument::Indented);
+    }
+    out.flush();
+    return 0;
+}
+
+} // namespace dreamrsi

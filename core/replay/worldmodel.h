@@ -1,0 +1,162 @@
+#pragma once
+
+#include "replayworld.h"
+
+#include "base/result.h"
+#include "model/discoverytree.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <optional>
+#include <vector>
+
+namespace dreamrsi {
+
+/// The imagined-worlds valuation (docs/imagination.md): a model of how cells
+/// score, fitted once per dream on every revealed cell of the history, and
+/// completions of each history world drawn from it. Revealed cells are kept
+/// exactly; every other (branch, attempt) of the world's grid is imagined.
+///
+/// Everything here is deterministic for a seed: a completion's draws come
+/// from its own SplitMix64 stream (seeded from the dream's seed, the world's
+/// place j in the history and the completion's number k), so completions are
+/// the same whatever the number of threads that draw them.
+
+/// How the model is fitted and completions drawn.
+struct ImaginationOptions
+{
+    int minSamples = 3;      ///< NMIN: a stratum with fewer values falls back to a wider one
+    bool cap = true;         ///< clamp imagined scores to the best score the history revealed
+    /// The task's directions d0 … dn−1: an unrevealed branch b explores
+    /// direction d[b mod n]. Empty: only revealed cells' `direction:` tags
+    /// say what a branch explores, and other branches belong to the pooled
+    /// stratum only.
+    QStringList directions;
+};
+
+/// The fitted model (docs/imagination.md#the-model). Lists keep the order in
+/// which the walk over the history filled them: the draws depend on it.
+class WorldModel
+{
+public:
+    /// The pooled stratum's name.
+    static QString pooled() { return QStringLiteral("*"); }
+
+    /// Fits the model on `history` (j ascending, as given).
+    static WorldModel fit(const QList<const DiscoveryTree *> &history, const ImaginationOptions &options);
+
+    /// Probability that an imagined attempt at depth `attempt` fails.
+    double failureRate(int attempt) const;
+    /// The values a branch's first ok score is drawn from.
+    const QList<double> &firstScores(const QString &tag) const;
+    /// The values a gain over the branch's best is drawn from at `attempt`.
+    const QList<double> &gains(const QString &tag, int attempt) const;
+    /// The largest ok score the history revealed (none when it has none, or
+    /// the cap is off).
+    std::optional<double> cap() const { return m_cap; }
+    const ImaginationOptions &options() const { return m_options; }
+
+    /// The strata with samples ("*" first, then tags in byte order).
+    QStringList strata() const;
+
+    /// The model as JSON: per stratum its first-attempt scores and gains by
+    /// depth with their counts, the pooled failure counts by depth, the cap.
+    QJsonObject toJson() const;
+
+private:
+    struct Trials
+    {
+        int trials = 0;
+        int failures = 0;
+        double rate() const { return trials > 0 ? double(failures) / trials : 0.0; }
+    };
+    struct Stratum
+    {
+        QList<double> first;
+        QMap<int, QList<double>> gains; ///< by attempt
+    };
+
+    /// The stratum `name`, an empty one when the model has none of that name.
+    const Stratum &stratum(const QString &name) const;
+
+    ImaginationOptions m_options;
+    QMap<int, Trials> m_failByDepth;  ///< F[a]
+    Trials m_failDeep;                ///< F[*]: every a ≥ 1
+    QMap<QString, Stratum> m_strata;  ///< "*" and the tags
+    QList<double> m_allGains;         ///< every pooled gain, in depth order (the last fallback)
+    std::optional<double> m_cap;
+};
+
+namespace Imagination {
+
+/// The tag that says which direction branch `branchId` of `world` explores:
+/// its revealed cells' `direction:` tag, else `direction:` + directions[b mod n]
+/// when directions are known, else empty (the pooled stratum only).
+QString branchTag(const DiscoveryTree &world, int branchId, const QStringList &directions);
+
+/// The seed of completion k of history world j for a dream seeded `dreamSeed`.
+quint64 completionSeed(quint64 dreamSeed, int world, int completion);
+
+/// Completion `completion` of history world `world` (its place j in the
+/// history). Imagined cells carry `"imagined": true` in their payload and
+/// seqs from 1 000 000 on. Fails only when the completed tree is not valid.
+Result<DiscoveryTree> complete(const DiscoveryTree &tree, const WorldModel &model, quint64 dreamSeed, int world,
+                               int completion);
+
+/// True when `cell` was imagined.
+bool isImagined(const Cell &cell);
+
+/// The number of cells of any completion of `tree`: its revealed cells and
+/// every other (branch, attempt) of its grid.
+int completedCellCount(const DiscoveryTree &tree);
+
+/// "<world> · imagined k": how results name completion k of a world.
+QString completionName(const QString &world, int completion);
+
+/// Completions k = 0 … count−1 of every world of `history`, world-major
+/// (index j·count + k), named "<name> · imagined k", drawn on up to
+/// `threads` threads (0 = as many as the machine has). The result does not
+/// depend on `threads`.
+Result<QList<ReplayWorld>> completeAll(const QList<ReplayWorld> &history, const WorldModel &model, quint64 dreamSeed,
+                                       int count, int threads = 0);
+
+/// The world a completion of completeAll() came from and its k.
+struct CompletionPlace
+{
+    int world = 0;
+    int completion = 0;
+};
+inline CompletionPlace placeOf(qsizetype index, int count) { return {int(index / count), int(index % count)}; }
+
+/// The directions of a task by its name (a built-in task or a task folder),
+/// empty when it has none or is unknown. Resolving a task is above this room
+/// (core/loop/imaginedhistory.h gives the one every caller uses).
+using TaskDirections = std::function<QStringList(const QString &task)>;
+
+/// The imagined history of a dream: the model fitted once on every revealed
+/// cell of the history and C completions of each world drawn from it.
+struct ImaginedHistory
+{
+    WorldModel model;
+    QList<ReplayWorld> completions; ///< world-major: completion k of world j at j·C + k
+    int count = 0;                  ///< C
+    quint64 seed = 0;               ///< the dream's seed the completions were drawn with
+};
+
+/// Fits the model on `history` and draws `count` completions of each world.
+/// When `options.directions` is empty, those of the first world whose task
+/// `directionsOf` knows; none known: only the worlds' own `direction:` tags.
+/// Deterministic for a seed, whatever `threads`.
+Result<ImaginedHistory> imagine(const QList<ReplayWorld> &history, quint64 seed, int count, ImaginationOptions options,
+                                int threads = 0, const TaskDirections &directionsOf = {});
+
+} // namespace Imagination
+
+using Imagination::ImaginedHistory;
+
+} // namespace dreamrsi

@@ -1,0 +1,360 @@
+// Imagined completions of history worlds (core/replay/worldmodel.h) and the
+// imagined valuation: the test vectors of tests/data/imagination reproduced by
+// `dreamrsi imagine` cell by cell, revealed cells unchanged, the cap, thread
+// counts, and a version's imagined value against `dreamrsi replay` over the
+// written completion files.
+#include "clirunsupport.h"
+
+#include "loop/dreamer.h"
+#include "loop/imaginedhistory.h"
+#include "loop/policydeveloper.h"
+#include "model/treejson.h"
+#include "policy/builtinpolicies.h"
+#include "replay/replayengine.h"
+#include "replay/worldmodel.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <cstring>
+
+using namespace dreamrsi;
+using dreamrsi::test::runDreamrsi;
+
+namespace {
+
+QString vectors(const QString &kind)
+{
+    return QStringLiteral(DREAMRSI_SOURCE_DIR "/tests/data/imagination/") + kind;
+}
+
+QStringList historyFiles(const QString &kind)
+{
+    const QDir dir(vectors(kind) + QStringLiteral("/history"));
+    QStringList paths;
+    for (const QString &name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+        paths.append(dir.filePath(name));
+    return paths;
+}
+
+QJsonObject readJson(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+/// (branch, attempt) → cell object of a tree file.
+QMap<std::pair<int, int>, QJsonObject> cellsByPlace(const QJsonObject &tree)
+{
+    QMap<std::pair<int, int>, QJsonObject> out;
+    for (const QJsonValue &v : tree.value(QStringLiteral("cells")).toArray()) {
+        const QJsonObject c = v.toObject();
+        out.insert({c.value(QStringLiteral("branch")).toInt(), c.value(QStringLiteral("attempt")).toInt()}, c);
+    }
+    return out;
+}
+
+bool sameBits(double a, double b)
+{
+    return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+/// The fields the vectors are compared on: id, seq, score (to the bit), fail
+/// class, tags and `imagined`. Empty when equal, else what differs.
+QString compareCell(const QJsonObject &want, const QJsonObject &got)
+{
+    auto failClass = [](const QJsonObject &c) {
+        return c.value(QStringLiteral("fail_class")).toString(QStringLiteral("ok"));
+    };
+    if (want.value(QStringLiteral("id")) != got.value(QStringLiteral("id")))
+        return QStringLiteral("id");
+    if (want.value(QStringLiteral("seq")).toInteger() != got.value(QStringLiteral("seq")).toInteger())
+        return QStringLiteral("seq");
+    const QJsonValue ws = want.value(QStringLiteral("score")), gs = got.value(QStringLiteral("score"));
+    if (ws.isDouble() != gs.isDouble() || (ws.isDouble() && !sameBits(ws.toDouble(), gs.toDouble())))
+        return QStringLiteral("score %1 != %2").arg(ws.toDouble(), 0, 'g', 17).arg(gs.toDouble(), 0, 'g', 17);
+    if (failClass(want) != failClass(got))
+        return QStringLiteral("fail_class");
+    if (want.value(QStringLiteral("tags")).toArray() != got.value(QStringLiteral("tags")).toArray())
+        return QStringLiteral("tags");
+    if (want.value(QStringLiteral("imagined")).toBool() != got.value(QStringLiteral("imagined")).toBool())
+        return QStringLiteral("imagined");
+    return {};
+}
+
+QList<ReplayWorld> readWorlds(const QStringList &paths)
+{
+    QList<ReplayWorld> worlds;
+    for (const QString &p : paths) {
+        TreeJson::ParseResult r = TreeJson::readFile(p);
+        if (!r.ok())
+            return {};
+        worlds.append(ReplayWorld{p, std::make_shared<const DiscoveryTree>(std::move(*r.tree))});
+    }
+    return worlds;
+}
+
+const QString Directions = QStringLiteral("d0,d1,d2,d3,d4,d5,d6,d7,d8,d9");
+
+/// A developer that writes nothing: a dream of it values the deployed version only.
+class NoDeveloper : public PolicyDeveloper
+{
+public:
+    QString kind() const override { return QStringLiteral("none"); }
+    DevelopmentOutcome develop(const DevelopmentContext &, const std::atomic_bool &) override { return {}; }
+};
+
+} // namespace
+
+class TestImagination : public QObject
+{
+    Q_OBJECT
+private slots:
+    void vectorsReproduced_data();
+    void vectorsReproduced();
+    void revealedKeptAndCapped();
+    void threadsDoNotMatter();
+    void modelFallbacks();
+    void imaginedValueMatchesReplay();
+    void badInput();
+};
+
+void TestImagination::vectorsReproduced_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<double>("cap");
+    QTest::newRow("late") << QStringLiteral("late") << 0.997533547;
+    QTest::newRow("directions") << QStringLiteral("directions") << 0.983952251;
+}
+
+void TestImagination::vectorsReproduced()
+{
+    QFETCH(QString, kind);
+    QFETCH(double, cap);
+    QTemporaryDir out;
+    QVERIFY(out.isValid());
+    QStringList args{QStringLiteral("imagine")};
+    for (const QString &p : historyFiles(kind))
+        args << QStringLiteral("--world") << p;
+    args << QStringLiteral("--seed") << QStringLiteral("1234") << QStringLiteral("--completions") << QStringLiteral("2")
+         << QStringLiteral("--directions") << Directions << QStringLiteral("--out") << out.path() << QStringLiteral("--json");
+    const auto run = runDreamrsi(args);
+    QVERIFY2(run.finished && run.exitCode == 0, run.err.constData());
+    const QJsonObject json = QJsonDocument::fromJson(run.out).object();
+    QCOMPARE(json.value(QStringLiteral("model")).toObject().value(QStringLiteral("cap")).toDouble(), cap);
+
+    const QDir expected(vectors(kind) + QStringLiteral("/completions"));
+    const QStringList names = expected.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+    QCOMPARE(names.size(), 6);
+    int imagined = 0;
+    for (const QString &name : names) {
+        const auto want = cellsByPlace(readJson(expected.filePath(name)));
+        const auto got = cellsByPlace(readJson(QDir(out.path()).filePath(name)));
+        QVERIFY2(!got.isEmpty(), qPrintable(name));
+        QCOMPARE(got.keys(), want.keys());
+        for (auto it = want.cbegin(); it != want.cend(); ++it) {
+            const QString why = compareCell(it.value(), got.value(it.key()));
+            QVERIFY2(why.isEmpty(), qPrintable(QStringLiteral("%1 b%2a%3: %4").arg(name).arg(it.key().first).arg(it.key().second).arg(why)));
+            imagined += it.value().value(QStringLiteral("imagined")).toBool() ? 1 : 0;
+        }
+    }
+    QVERIFY(imagined > 100); // the vectors do exercise imagination
+}
+
+void TestImagination::revealedKeptAndCapped()
+{
+    const QList<ReplayWorld> history = readWorlds(historyFiles(QStringLiteral("late")));
+    QCOMPARE(history.size(), 3);
+    ImaginationOptions options;
+    options.directions = Directions.split(QLatin1Char(','));
+    const Result<ImaginedHistory> imagined = Imagination::imagine(history, 7, 4, options, 1);
+    QVERIFY2(imagined.ok(), qPrintable(imagined.error));
+    const double cap = *imagined.value->model.cap();
+    for (qsizetype i = 0; i < imagined.value->completions.size(); ++i) {
+        const DiscoveryTree &world = *history.at(Imagination::placeOf(i, 4).world).tree;
+        const DiscoveryTree &done = *imagined.value->completions.at(i).tree;
+        QCOMPARE(done.cellCount(), Imagination::completedCellCount(world));
+        QCOMPARE(done.cellCount(), 110); // the full 10 × 11 grid
+        for (const Cell &c : world.cells()) {
+            const int j = done.indexOfId(c.id);
+            QVERIFY(j >= 0);
+            QCOMPARE(done.cells().at(j), c); // revealed cells never change
+        }
+        for (const Cell &c : done.cells()) {
+            if (Imagination::isImagined(c) && c.score)
+                QVERIFY(*c.score <= cap);
+        }
+    }
+    // Without the cap the late kind's gains carry branches past it.
+    options.cap = false;
+    const Result<ImaginedHistory> uncapped = Imagination::imagine(history, 7, 4, options, 1);
+    QVERIFY(uncapped.ok());
+    QVERIFY(!uncapped.value->model.cap());
+    double highest = 0.0;
+    for (const ReplayWorld &w : uncapped.value->completions)
+        highest = std::max(highest, w.tree->bestEffectiveScore());
+    QVERIFY(highest > cap);
+}
+
+void TestImagination::threadsDoNotMatter()
+{
+    QTemporaryDir one, two;
+    auto run = [](const QString &dir, const QString &threads) {
+        QStringList args{QStringLiteral("imagine")};
+        for (const QString &p : historyFiles(QStringLiteral("directions")))
+            args << QStringLiteral("--world") << p;
+        args << QStringLiteral("--seed") << QStringLiteral("99") << QStringLiteral("--completions") << QStringLiteral("5")
+             << QStringLiteral("--threads") << threads << QStringLiteral("--out") << dir;
+        return runDreamrsi(args);
+    };
+    const auto a = run(one.path(), QStringLiteral("1"));
+    const auto b = run(two.path(), QStringLiteral("2"));
+    QVERIFY2(a.finished && a.exitCode == 0, a.err.constData());
+    QVERIFY2(b.finished && b.exitCode == 0, b.err.constData());
+    const QStringList names = QDir(one.path()).entryList(QDir::Files, QDir::Name);
+    QCOMPARE(names.size(), 15);
+    QCOMPARE(QDir(two.path()).entryList(QDir::Files, QDir::Name), names);
+    for (const QString &name : names) {
+        QFile f1(QDir(one.path()).filePath(name)), f2(QDir(two.path()).filePath(name));
+        QVERIFY(f1.open(QIODevice::ReadOnly) && f2.open(QIODevice::ReadOnly));
+        QVERIFY2(f1.readAll() == f2.readAll(), qPrintable(name));
+    }
+}
+
+void TestImagination::modelFallbacks()
+{
+    // A tiny history: one tagged branch with two ok cells and a failure.
+    QList<Cell> cells;
+    auto cell = [&](int attempt, std::optional<double> score, qint64 seq) {
+        Cell c;
+        c.id = QStringLiteral("b0a%1").arg(attempt);
+        c.branch = 0;
+        c.attempt = attempt;
+        c.seq = seq;
+        c.score = score;
+        c.evaluated = score.has_value();
+        c.failClass = score ? QStringLiteral("ok") : QStringLiteral("runtime");
+        c.tags = {QStringLiteral("direction:x")};
+        cells.append(c);
+    };
+    cell(0, 0.5, 0);
+    cell(1, 0.7, 1);
+    cell(2, std::nullopt, 2);
+    TreeMeta meta;
+    meta.grid = GridShape{2, 3};
+    const std::optional<DiscoveryTree> tree = DiscoveryTree::build(meta, cells);
+    QVERIFY(tree);
+    const WorldModel m = WorldModel::fit({&*tree}, ImaginationOptions());
+    // Fewer than NMIN samples: pooled lists, then the fallbacks of the contract.
+    QCOMPARE(m.firstScores(QStringLiteral("direction:x")), QList<double>{0.5});
+    QCOMPARE(m.firstScores(QString()), QList<double>{0.5});
+    QCOMPARE(m.gains(QStringLiteral("direction:x"), 1).size(), 1); // every pooled gain in depth order
+    QVERIFY(std::abs(m.gains(QString(), 5).constFirst() - 0.2) < 1e-12);
+    QCOMPARE(m.failureRate(0), 0.0);        // F[0]: 1 trial, 0 failures
+    QCOMPARE(m.failureRate(2), 0.5);        // F[2] has 1 trial < NMIN: F[*] = 1 of 2
+    QCOMPARE(*m.cap(), 0.7);
+    QCOMPARE(Imagination::branchTag(*tree, 1, {QStringLiteral("a"), QStringLiteral("b")}), QStringLiteral("direction:b"));
+    QCOMPARE(Imagination::branchTag(*tree, 0, {QStringLiteral("a")}), QStringLiteral("direction:x"));
+    QVERIFY(Imagination::branchTag(*tree, 1, {}).isEmpty());
+    const QJsonObject json = m.toJson();
+    QCOMPARE(json.value(QStringLiteral("strata")).toArray().size(), 2);
+    QCOMPARE(json.value(QStringLiteral("min_samples")).toInt(), 3);
+}
+
+void TestImagination::imaginedValueMatchesReplay()
+{
+    // A dream (in memory, no developer's versions) values the deployed
+    // version over the completions; `dreamrsi replay` over the files that
+    // `imagine` writes with the same seed prints the same mean value.
+    const QStringList paths = historyFiles(QStringLiteral("late"));
+    const QList<ReplayWorld> history = readWorlds(paths);
+    QList<DreamWorld> worlds;
+    for (qsizetype i = 0; i < history.size(); ++i)
+        worlds.append(DreamWorld{IterationId(i + 1), history.at(i)});
+    DreamSettings settings;
+    settings.versions = 1;
+    settings.inProcess = true;
+    settings.seed = 42;
+    settings.replay.workers = 4;
+    settings.replay.valuation = Valuation::Imagined;
+    settings.replay.completions = 3;
+    PolicyVersion deployed;
+    deployed.name = QStringLiteral("builtin:portfolio");
+    deployed.origin = PolicyOrigin::Builtin;
+    deployed.code = BuiltinPolicies::javaScriptSource(QStringLiteral("portfolio"));
+    Dreamer dreamer(nullptr, std::make_shared<NoDeveloper>());
+    const DreamReport report = dreamer.runInMemory(worlds, settings, deployed, 1);
+    QVERIFY2(report.error.isEmpty(), qPrintable(report.error));
+    QCOMPARE(report.versions.size(), 1);
+    const DreamVersion &v0 = report.versions.constFirst();
+    QVERIFY(v0.imaginedValue);
+    QVERIFY(v0.revealedValue); // the dialogs' other number
+    QCOMPARE(*v0.developed.value, *v0.imaginedValue);
+    QCOMPARE(report.config.valuation, Valuation::Imagined);
+    QVERIFY(!report.model.isEmpty());
+
+    QTemporaryDir out;
+    QStringList args{QStringLiteral("imagine")};
+    for (const QString &p : paths)
+        args << QStringLiteral("--world") << p;
+    args << QStringLiteral("--seed") << QStringLiteral("42") << QStringLiteral("--completions") << QStringLiteral("3")
+         << QStringLiteral("--out") << out.path();
+    const auto imagined = runDreamrsi(args);
+    QVERIFY2(imagined.finished && imagined.exitCode == 0, imagined.err.constData());
+    QStringList replayArgs{QStringLiteral("replay"), QStringLiteral("--policy"), QStringLiteral("builtin:portfolio"),
+                           QStringLiteral("--workers"), QStringLiteral("4"), QStringLiteral("--json")};
+    for (const QString &name : QDir(out.path()).entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+        replayArgs << QStringLiteral("--world") << QDir(out.path()).filePath(name);
+    QCOMPARE(replayArgs.count(QStringLiteral("--world")), 9);
+    const auto replayed = runDreamrsi(replayArgs);
+    QVERIFY2(replayed.finished && replayed.exitCode == 0, replayed.err.constData());
+    const QJsonObject result = QJsonDocument::fromJson(replayed.out).object();
+    QVERIFY2(result.value(QStringLiteral("value")).isDouble(), replayed.out.left(400).constData());
+    QVERIFY2(std::abs(result.value(QStringLiteral("value")).toDouble() - *v0.imaginedValue) <= 1e-12,
+             qPrintable(QStringLiteral("%1 vs %2").arg(result.value(QStringLiteral("value")).toDouble(), 0, 'g', 17)
+                            .arg(*v0.imaginedValue, 0, 'g', 17)));
+    // The revealed number is the plain replay of the history.
+    QStringList revealedArgs{QStringLiteral("replay"), QStringLiteral("--policy"), QStringLiteral("builtin:portfolio"),
+                             QStringLiteral("--workers"), QStringLiteral("4"), QStringLiteral("--json")};
+    for (const QString &p : paths)
+        revealedArgs << QStringLiteral("--world") << p;
+    const auto revealed = runDreamrsi(revealedArgs);
+    QVERIFY(revealed.finished && revealed.exitCode == 0);
+    QVERIFY(std::abs(QJsonDocument::fromJson(revealed.out).object().value(QStringLiteral("value")).toDouble() - *v0.revealedValue)
+            <= 1e-12);
+}
+
+void TestImagination::badInput()
+{
+    QTemporaryDir out;
+    // Neither --world nor --project.
+    auto run = runDreamrsi({QStringLiteral("imagine"), QStringLiteral("--out"), out.path()});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY(run.err.contains("--world"));
+    // A file that is not a tree: named, exit 1, nothing written.
+    const QString bad = QDir(out.path()).filePath(QStringLiteral("bad.json"));
+    QFile f(bad);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{\"cells\": 3}");
+    f.close();
+    const QString dest = QDir(out.path()).filePath(QStringLiteral("completions"));
+    run = runDreamrsi({QStringLiteral("imagine"), QStringLiteral("--world"), bad, QStringLiteral("--out"), dest});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains("bad.json"), run.err.constData());
+    QVERIFY(!QFileInfo::exists(dest));
+    // C must be at least 1.
+    run = runDreamrsi({QStringLiteral("imagine"), QStringLiteral("--world"), historyFiles(QStringLiteral("late")).constFirst(),
+                       QStringLiteral("--completions"), QStringLiteral("0"), QStringLiteral("--out"), dest});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY(run.err.contains("--completions"));
+}
+
+QTEST_GUILESS_MAIN(TestImagination)
+#include "tst_imagination.moc"

@@ -106,4 +106,28 @@ int runBenchReplayCommand(const QStringList &args, QTextStream &out, QTextStream
     return benchReplay(o, out, err);
 }
 
+int runBenchDreamCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    DreamBenchOptions o;
+    QStringList rest = args;
+    // --valuation takes a word; the counts go through readBenchCounts.
+    if (const qsizetype i = rest.indexOf(QStringLiteral("--valuation")); i >= 0) {
+        if (i + 1 >= rest.size() || !QStringList{QStringLiteral("revealed"), QStringLiteral("imagined"), QStringLiteral("both")}.contains(rest.at(i + 1))) {
+            err << "error: --valuation must be revealed, imagined or both\n";
+            return 2;
+        }
+        o.valuation = rest.at(i + 1);
+        rest.remove(i, 2);
+    }
+    if (const auto rc = readBenchCounts("dream",
+                                        "usage: dreamrsi bench dream [--worlds 30] [--versions 4] [--completions 8] "
+                                        "[--valuation revealed|imagined|both]\n"
+                                        "Time and peak memory of one dream (built-in improver, in process) over N synthetic\n"
+                                        "history worlds, valued over the history as revealed and over C imagined completions.\n",
+                                        rest, {{"worlds", &o.worlds, 1}, {"versions", &o.versions, 1}, {"completions", &o.completions, 1}},
+                                        out, err))
+        return *rc;
+    return benchDream(o, out, err);
+}
+
 } // namespace dreamrsi

@@ -72,4 +72,15 @@ struct ReplayBenchOptions
 };
 int benchReplay(const ReplayBenchOptions &options, QTextStream &out, QTextStream &err);
 
+/// Time and peak memory of one dream over synthetic history worlds, valued
+/// over the history as revealed and over C imagined completions.
+struct DreamBenchOptions
+{
+    int worlds = 30;
+    int versions = 4;
+    int completions = 8;
+    QString valuation = QStringLiteral("both"); ///< revealed, imagined or both (revealed first)
+};
+int benchDream(const DreamBenchOptions &options, QTextStream &out, QTextStream &err);
+
 } // namespace dreamrsi

@@ -171,7 +171,8 @@ private slots:
         QCOMPARE(c.value->config.workers, 3);
         QCOMPARE(c.value->config.betas, (QList<double>{0.0, 1.0}));
         QCOMPARE(c.value->config.rounds, std::optional<int>(5));
-        QCOMPARE(c.value->config.label(), QStringLiteral("W 3, λ 0.2, β {0, 1}, K 5"));
+        QCOMPARE(c.value->config.label(), QStringLiteral("W 3, λ 0.2, β {0, 1}, K 5, imagined C 8"));
+        QCOMPARE(c.value->config.valuation, Valuation::Imagined);
 
         // A damaged stored configuration is reported, naming what is wrong.
         w2.value->reset();
@@ -211,6 +212,7 @@ private slots:
         ReplayConfig config;
         config.workers = 3;
         config.betas = {0.0, 1.0};
+        config.valuation = Valuation::Revealed; // the records are of the worlds as revealed
         const auto results = ProjectScores::resultsFromRecords(records, worlds, config);
         QVERIFY(results.value(5));
         QVERIFY(!results.contains(6));
@@ -350,18 +352,19 @@ private slots:
         r = runText({QStringLiteral("replay"), QStringLiteral("--project"), p, QStringLiteral("--policy"),
                  QStringLiteral("builtin:portfolio"), QStringLiteral("--threads"), QStringLiteral("1"), QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        QVERIFY2(r.err.contains(QStringLiteral("under W 3, λ 0.2, β {0, 1}, no K (the project's replay configuration)")),
+        // A new project values over imagined completions (C 8 of each of the 2 worlds).
+        QVERIFY2(r.err.contains(QStringLiteral("under W 3, λ 0.2, β {0, 1}, no K, imagined C 8 (the project's replay configuration)")),
                  qPrintable(r.err));
         for (const ReplayResultRecord &rec : recordsOf(p, QStringLiteral("builtin:portfolio")))
-            QVERIFY(small().covers(rec.key));
-        QCOMPARE(recordsOf(p, QStringLiteral("builtin:portfolio")).size(), 4);
+            QVERIFY(small().covers(rec.key) && rec.key.isImagined());
+        QCOMPARE(recordsOf(p, QStringLiteral("builtin:portfolio")).size(), 2 * 8 * 2);
 
         // … with a flag: this run only, said so, never mixed into the project's values.
         r = runText({QStringLiteral("replay"), QStringLiteral("--project"), p, QStringLiteral("--policy"),
                  QStringLiteral("builtin:portfolio"), QStringLiteral("--workers"), QStringLiteral("5"), QStringLiteral("--threads"),
                  QStringLiteral("1")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        QVERIFY2(r.err.contains(QStringLiteral("under W 5, λ 0.2, β {0, 1}, no K (overrides")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("under W 5, λ 0.2, β {0, 1}, no K, imagined C 8 (overrides")), qPrintable(r.err));
         ProjectSnapshot s = snapshotOf(p);
         const PolicyVersionId portfolio = idOf(s, QStringLiteral("builtin:portfolio"));
         QCOMPARE(s.config.config, small());
@@ -381,8 +384,16 @@ private slots:
         QVERIFY(!written.isEmpty());
         const QList<ReplayResultRecord> dreamed = recordsOf(p, written);
         QVERIFY(!dreamed.isEmpty());
-        for (const ReplayResultRecord &rec : dreamed)
-            QVERIFY(small().covers(rec.key));
+        // Under the project's (imagined) valuation; a proposal is also valued
+        // over the history as revealed, for the dialogs' second number.
+        ReplayConfig revealedTwin = small();
+        revealedTwin.valuation = Valuation::Revealed;
+        int imagined = 0;
+        for (const ReplayResultRecord &rec : dreamed) {
+            QVERIFY(small().covers(rec.key) || revealedTwin.covers(rec.key));
+            imagined += small().covers(rec.key) ? 1 : 0;
+        }
+        QCOMPARE(imagined, 2 * 8 * 2);
         // … with a flag: labelled as an override.
         r = runText({QStringLiteral("dream"), QStringLiteral("--project"), p, QStringLiteral("--versions"), QStringLiteral("1"),
                  QStringLiteral("--lambda"), QStringLiteral("0.3"), QStringLiteral("--json")});
@@ -404,7 +415,7 @@ private slots:
 
         // project info
         r = runText({QStringLiteral("project"), QStringLiteral("info"), p});
-        QVERIFY2(r.out.contains(QStringLiteral("replay      W 3, λ 0.2, β {0, 1}, no K")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("replay      W 3, λ 0.2, β {0, 1}, no K, imagined C 8")), qPrintable(r.out));
     }
 };
 

@@ -269,6 +269,9 @@ void TestStoreMigration::olderProjectTakesItsReplayConfiguration_data()
     QTest::addColumn<double>("lambda");
     QTest::addColumn<QList<double>>("betas");
     QTest::addColumn<int>("rounds");
+    // Schema 7: a project with stored results keeps the revealed valuation
+    // (no stored value changes meaning); one without takes imagined.
+    QTest::addColumn<QString>("valuation");
     const QByteArray rounds = "INSERT INTO iterations(id, number, max_parallelism, status, started) VALUES "
                               "(1, 1, 4, 'finished', '2026-01-01T00:00:00.000Z'), (2, 2, 8, 'finished', '2026-01-02T00:00:00.000Z');\n";
     const QByteArray versions = "INSERT INTO policy_versions(id, name, code, origin, created) VALUES "
@@ -286,11 +289,11 @@ void TestStoreMigration::olderProjectTakesItsReplayConfiguration_data()
         "(3, 2, 1.0, 6, 0.2, 3, 1, 1, 1, 1, '2026-01-04T00:00:00.000Z'), "
         "(1, 1, 0.5, 10, 0.1, 0, 1, 1, 1, 1, '2026-01-05T00:00:00.000Z');\n";
     QTest::addRow("latest dream") << rounds + versions + results << QStringLiteral("dream") << 6 << 0.2
-                                  << QList<double>{0.0, 1.0} << 3;
+                                  << QList<double>{0.0, 1.0} << 3 << QStringLiteral("revealed");
     QTest::addRow("first round") << rounds + versions << QStringLiteral("first_round") << 4 << 0.1
-                                 << QList<double>{0.0, 0.25, 0.5, 0.75, 1.0} << 0;
+                                 << QList<double>{0.0, 0.25, 0.5, 0.75, 1.0} << 0 << QStringLiteral("imagined");
     QTest::addRow("defaults") << QByteArray() << QStringLiteral("default") << 10 << 0.1
-                              << QList<double>{0.0, 0.25, 0.5, 0.75, 1.0} << 0;
+                              << QList<double>{0.0, 0.25, 0.5, 0.75, 1.0} << 0 << QStringLiteral("imagined");
 }
 
 void TestStoreMigration::olderProjectTakesItsReplayConfiguration()
@@ -301,6 +304,7 @@ void TestStoreMigration::olderProjectTakesItsReplayConfiguration()
     QFETCH(double, lambda);
     QFETCH(QList<double>, betas);
     QFETCH(int, rounds);
+    QFETCH(QString, valuation);
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("v3.dreamrsi"));
     {
@@ -327,6 +331,14 @@ void TestStoreMigration::olderProjectTakesItsReplayConfiguration()
     QCOMPARE(config.value->config.lambda, lambda);
     QCOMPARE(config.value->config.betas, betas);
     QCOMPARE(config.value->config.rounds.value_or(0), rounds);
+    QCOMPARE(valuationName(config.value->config.valuation), valuation);
+    QCOMPARE(config.value->config.completions, 8);
+    // The stored results survive the rebuilt table, as results of the worlds as revealed.
+    const StoreResult<QList<ReplayResultRecord>> records = (*r.value)->replayResults();
+    QVERIFY(records.ok());
+    QCOMPARE(records.value->size(), history.contains("replay_results") ? 5 : 0);
+    for (const ReplayResultRecord &rec : *records.value)
+        QVERIFY(!rec.key.isImagined());
     // A project upgraded from its history is not at the defaults: a new round leaves it alone.
     IterationInfo round;
     round.maxParallelism = 2;

@@ -140,6 +140,9 @@ LoopReport RecursiveLoop::run(const LoopSettings &settings)
             }
             DreamSettings dream = settings.dream;
             dream.seed = settings.dream.seed + quint64(t - 1);
+            // The completions of the dream after iteration t (docs/online.md#valuation):
+            // S + 1000·repeat + t, with one repeat.
+            dream.imagineSeed = settings.dream.seed + quint64(t);
             Dreamer dreamer(m_store, m_developer);
             connect(&dreamer, &Dreamer::message, this, [this](const QString &line) { emit message(QStringLiteral("dream: ") + line); },
                     Qt::DirectConnection);

@@ -1,5 +1,7 @@
 #include "approvalcomparison.h"
 
+#include "replay/worldmodel.h"
+
 #include <QJsonArray>
 
 #include <limits>
@@ -25,6 +27,52 @@ QJsonObject sweepJson(const SweepResult *s)
     return QJsonObject{{QStringLiteral("value"), jsonNumber(s->value)},
                        {QStringLiteral("hypervolume"), jsonNumber(s->hypervolume)},
                        {QStringLiteral("penalty"), jsonNumber(s->penalty)}};
+}
+
+/// True when `r` holds what it needs of world `world`: its sweep, or under
+/// an imagined valuation the sweep of every completion of it.
+bool covers(const ReplayResult &r, const QString &world)
+{
+    if (r.completions <= 0)
+        return r.sweepOf(world) != nullptr;
+    for (int k = 0; k < r.completions; ++k) {
+        if (!r.sweepOf(Imagination::completionName(world, k)))
+            return false;
+    }
+    return true;
+}
+
+/// A world's part of the comparison: its sweep, or under an imagined
+/// valuation the means over its completions (the world's own value is the
+/// mean of their values over the scorable ones).
+QJsonObject worldJson(const ReplayResultPtr &r, const QString &world)
+{
+    if (!r || r->completions <= 0)
+        return sweepJson(sweepOf(r, world));
+    double value = 0.0, hypervolume = 0.0, penalty = 0.0;
+    int values = 0, hypervolumes = 0, penalties = 0;
+    for (int k = 0; k < r->completions; ++k) {
+        const SweepResult *s = r->sweepOf(Imagination::completionName(world, k));
+        if (!s)
+            return {};
+        if (s->value) {
+            value += *s->value;
+            ++values;
+        }
+        if (s->hypervolume) {
+            hypervolume += *s->hypervolume;
+            ++hypervolumes;
+        }
+        if (s->penalty) {
+            penalty += *s->penalty;
+            ++penalties;
+        }
+    }
+    auto mean = [](double sum, int n) { return n > 0 ? QJsonValue(sum / n) : QJsonValue(QJsonValue::Null); };
+    return QJsonObject{{QStringLiteral("value"), mean(value, values)},
+                       {QStringLiteral("hypervolume"), mean(hypervolume, hypervolumes)},
+                       {QStringLiteral("penalty"), mean(penalty, penalties)},
+                       {QStringLiteral("completions"), r->completions}};
 }
 
 } // namespace
@@ -85,7 +133,7 @@ ApprovalComparison ApprovalRules::compare(const ApprovalInputs &inputs, const QS
         c.blockerDetail = result->firstError();
     } else {
         for (const ProjectWorld &w : inputs.worlds) {
-            if (!result->sweepOf(w.name)) {
+            if (!covers(*result, w.name)) {
                 c.blocker = ApprovalBlocker::IncompleteCoverage;
                 c.blockerDetail = w.name;
                 break;
@@ -98,7 +146,7 @@ ApprovalComparison ApprovalRules::compare(const ApprovalInputs &inputs, const QS
     c.baselineValue = baseline ? baseline->value : std::nullopt;
     if (result && baseline) {
         if (result->workers != baseline->workers || result->lambda != baseline->lambda || result->betas != baseline->betas
-            || result->maxRounds != baseline->maxRounds)
+            || result->maxRounds != baseline->maxRounds || result->completions != baseline->completions)
             c.warnings.append(ApprovalWarning::DifferentParameters);
         if (result->value && baseline->value && *result->value < *baseline->value)
             c.warnings.append(ApprovalWarning::LowerValue);
@@ -106,11 +154,11 @@ ApprovalComparison ApprovalRules::compare(const ApprovalInputs &inputs, const QS
 
     QJsonArray worlds;
     for (const ProjectWorld &w : inputs.worlds) {
-        const SweepResult *b = sweepOf(baseline, w.name);
+        const QJsonObject b = worldJson(baseline, w.name);
         worlds.append(QJsonObject{{QStringLiteral("world"), w.name},
                                   {QStringLiteral("iteration"), w.iteration},
-                                  {QStringLiteral("candidate"), sweepJson(sweepOf(result, w.name))},
-                                  {QStringLiteral("baseline"), b ? QJsonValue(sweepJson(b)) : QJsonValue(QJsonValue::Null)}});
+                                  {QStringLiteral("candidate"), worldJson(result, w.name)},
+                                  {QStringLiteral("baseline"), b.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(b)}});
     }
     const QJsonValue cv = jsonNumber(c.candidateValue);
     const QJsonValue bv = jsonNumber(c.baselineValue);

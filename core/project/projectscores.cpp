@@ -131,6 +131,7 @@ ReplayResultPtr resultOf(const QList<const ReplayResultRecord *> &records, const
     result->workers = newest->key.workers;
     result->lambda = newest->key.lambda;
     result->maxRounds = newest->key.rounds;
+    result->completions = completions;
     if (betas) {
         result->betas = *betas;
         std::sort(result->betas.begin(), result->betas.end());

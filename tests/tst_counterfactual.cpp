@@ -242,6 +242,7 @@ void TestCounterfactual::dreamPicksTheBestMeanValue()
     s.iterations = 2;
     s.versions = 2;
     s.policyArgument = m_policy;
+    s.valuation = Valuation::Revealed; // the values below are over the revealed prefixes
 
     // A version that cannot run is stored with its error and never proposed:
     // the deployed version stays.

@@ -5,9 +5,11 @@
 // written completion files.
 #include "clirunsupport.h"
 
+#include "loop/counterfactualloop.h"
 #include "loop/dreamer.h"
 #include "loop/imaginedhistory.h"
 #include "loop/policydeveloper.h"
+#include "loop/policyimprover.h"
 #include "model/treejson.h"
 #include "policy/builtinpolicies.h"
 #include "replay/replayengine.h"
@@ -123,6 +125,7 @@ private slots:
     void threadsDoNotMatter();
     void modelFallbacks();
     void imaginedValueMatchesReplay();
+    void counterfactualNamesItsValuation();
     void badInput();
 };
 
@@ -329,6 +332,41 @@ void TestImagination::imaginedValueMatchesReplay()
     QVERIFY(revealed.finished && revealed.exitCode == 0);
     QVERIFY(std::abs(QJsonDocument::fromJson(revealed.out).object().value(QStringLiteral("value")).toDouble() - *v0.revealedValue)
             <= 1e-12);
+}
+
+void TestImagination::counterfactualNamesItsValuation()
+{
+    // The loop over recorded worlds values its dreams over completions by
+    // default, and its JSON names the valuation and C of every dream arm.
+    CounterfactualSettings s;
+    s.worldPaths = historyFiles(QStringLiteral("late"));
+    s.iterations = 3;
+    s.versions = 2;
+    s.workers = 4;
+    s.completions = 2;
+    s.arms = {CounterfactualArm::Dream, CounterfactualArm::Fixed};
+    QCOMPARE(s.valuation, Valuation::Imagined);
+    CounterfactualLoop loop(std::make_shared<PolicyImprover>(2));
+    const CounterfactualReport report = loop.run(s);
+    QVERIFY2(report.error.isEmpty(), qPrintable(report.error));
+    const QJsonObject json = CounterfactualLoop::toJson(report, s);
+    for (const QJsonValue &v : json.value(QStringLiteral("runs")).toArray()) {
+        const QJsonObject run = v.toObject();
+        const bool fixed = run.value(QStringLiteral("fixed")).toBool();
+        QCOMPARE(run.value(QStringLiteral("valuation")).toString(), fixed ? QString() : QStringLiteral("imagined"));
+        if (!fixed)
+            QCOMPARE(run.value(QStringLiteral("completions")).toInt(), 2);
+        QCOMPARE(run.value(QStringLiteral("iterations")).toArray().size(), 3);
+    }
+    const QJsonObject dream = json.value(QStringLiteral("summary")).toObject().value(QStringLiteral("dream")).toObject();
+    QCOMPARE(dream.value(QStringLiteral("valuation")).toString(), QStringLiteral("imagined"));
+    QCOMPARE(json.value(QStringLiteral("config")).toObject().value(QStringLiteral("completions")).toInt(), 2);
+    // The revealed valuation is said so, with no C.
+    s.valuation = Valuation::Revealed;
+    const QJsonObject revealed = CounterfactualLoop::toJson(loop.run(s), s);
+    const QJsonObject arm = revealed.value(QStringLiteral("summary")).toObject().value(QStringLiteral("dream")).toObject();
+    QCOMPARE(arm.value(QStringLiteral("valuation")).toString(), QStringLiteral("revealed"));
+    QVERIFY(arm.value(QStringLiteral("completions")).isNull());
 }
 
 void TestImagination::badInput()

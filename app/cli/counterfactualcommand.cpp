@@ -8,6 +8,8 @@
 
 #include "loop/counterfactualloop.h"
 #include "project/projectsimulations.h"
+#include "store/projectfiles.h"
+#include "store/projectreader.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -59,7 +61,8 @@ const char *const Usage =
     "  --guard            also run Dream-RSI with the quality guard (arm dream_guarded): a proposal that\n"
     "                     reaches less mean attainment on the history than the deployed version at the\n"
     "                     deployment β is refused for the best one that does not\n"
-    "  --valuation V      imagined (default) or revealed: what the dreams value versions over\n"
+    "  --valuation V      imagined (default; with --project, the project's) or revealed: what the dreams\n"
+    "                     value versions over\n"
     "  --completions C    imagined completions of each history world (default 8)\n"
     "  --time-limit-ms MS time limit of one script call (default 2000)\n"
     "  --project P        store the run's JSON beside the project (P.simulations/)\n"
@@ -221,6 +224,25 @@ int runCounterfactualLoopCommand(const QStringList &args, QTextStream &out, QTex
     if (parser.isSet(QStringLiteral("project")) && !QFileInfo(project).isFile()) {
         err << "error: --project: no project at " << project << '\n';
         return 1;
+    }
+    // With --project, the dreams value versions as the project's replay
+    // configuration says, unless --valuation / --completions override it.
+    if (!fixed && parser.isSet(QStringLiteral("project"))
+        && (!parser.isSet(QStringLiteral("valuation")) || !parser.isSet(QStringLiteral("completions")))) {
+        StoreResult<std::unique_ptr<ProjectReader>> reader = ProjectFiles::openReader(project);
+        if (!reader.ok()) {
+            err << "error: " << reader.error << '\n';
+            return 1;
+        }
+        const StoreResult<StoredReplayConfig> config = (*reader.value)->replayConfig();
+        if (!config.ok()) {
+            err << "error: " << config.error << '\n';
+            return 1;
+        }
+        if (!parser.isSet(QStringLiteral("valuation")))
+            s.valuation = config.value->config.valuation;
+        if (!parser.isSet(QStringLiteral("completions")))
+            s.completions = config.value->config.completions;
     }
     std::shared_ptr<PolicyDeveloper> developer;
     if (!fixed) {

@@ -2,8 +2,9 @@
 # The live loop of issue 24 §4: T = 5 iterations of round → dream → approve
 # (M = 4 versions, the built-in agent and improver, W = 4, 24 calls a round)
 # against fixed exploration with the same agent, seeds and budgets: sums and
-# differences with seeds 1–3, circle packing with seed 1. Real programs and
-# real evaluations; not part of CI (about half an hour on two cores).
+# differences and circle packing with seeds 1–3. Real programs and real
+# evaluations; not part of CI (about an hour on two cores). The projects are
+# new, so their dreams use the imagined valuation (C 8), a new project's default.
 # Usage: packaging/figures/live-study.sh [BUILD_DIR]
 # Writes live-TASK-SEED.{png,csv,table.tex} and live-summary.csv here.
 set -euo pipefail
@@ -37,3 +38,5 @@ run sums_differences 1
 run sums_differences 2
 run sums_differences 3
 run circle_packing_26 1
+run circle_packing_26 2
+run circle_packing_26 3

@@ -182,6 +182,9 @@ DreamSettings smallSettings(int versions)
     s.memoryLimitBytes = qint64(2048) << 20;
     s.wallLimitMs = 120000;
     s.seed = 5;
+    // These suites check the dream's mechanics over the worlds as revealed
+    // (records per world and β); tst_imagination covers the imagined valuation.
+    s.replay.valuation = Valuation::Revealed;
     return s;
 }
 
@@ -787,10 +790,12 @@ void TestDream::dreamCommandJson()
     const test::CliRun run = test::runDreamrsi(
         {QStringLiteral("dream"), QStringLiteral("--project"), path, QStringLiteral("--versions"), QStringLiteral("3"),
          QStringLiteral("--agent"), QStringLiteral("builtin"), QStringLiteral("--seed"), QStringLiteral("3"),
-         QStringLiteral("--workers"), QStringLiteral("4"), QStringLiteral("--auto-approve"), QStringLiteral("--json")});
+         QStringLiteral("--workers"), QStringLiteral("4"), QStringLiteral("--completions"), QStringLiteral("2"),
+         QStringLiteral("--auto-approve"), QStringLiteral("--json")});
     const QByteArray &err = run.err;
     QCOMPARE(run.exitCode, 0);
     QVERIFY2(err.contains("dream: version 0/2"), err.constData());
+    QVERIFY2(err.contains("imagined C 2 (overrides the project's"), err.constData());
     QJsonParseError parseError;
     const QJsonObject o = QJsonDocument::fromJson(run.out, &parseError).object();
     QCOMPARE(parseError.error, QJsonParseError::NoError);
@@ -803,9 +808,16 @@ void TestDream::dreamCommandJson()
         QVERIFY(vo.value(QStringLiteral("id")).toInteger() > 0);
         QVERIFY(vo.value(QStringLiteral("value")).isDouble());
         QVERIFY(vo.value(QStringLiteral("error")).isNull());
-        QCOMPARE(vo.value(QStringLiteral("worlds")).toArray().size(), 2);
+        // A new project values over imagined completions: 2 of each of the 2 worlds.
+        QCOMPARE(vo.value(QStringLiteral("worlds")).toArray().size(), 2 * 2);
+        QCOMPARE(vo.value(QStringLiteral("worlds")).toArray().at(3).toObject().value(QStringLiteral("completion")).toInt(), 1);
+        QCOMPARE(vo.value(QStringLiteral("value")).toDouble(), vo.value(QStringLiteral("imagined_value")).toDouble());
         best = std::max(best, vo.value(QStringLiteral("value")).toDouble());
     }
+    QCOMPARE(o.value(QStringLiteral("valuation")).toString(), QStringLiteral("imagined"));
+    QCOMPARE(o.value(QStringLiteral("completions")).toInt(), 2);
+    // The deployed version is valued over the history as revealed too.
+    QVERIFY(versions.at(0).toObject().value(QStringLiteral("revealed_value")).isDouble());
     QCOMPARE(versions.at(0).toObject().value(QStringLiteral("name")).toString(), QStringLiteral("builtin:portfolio"));
     const QJsonObject proposed = o.value(QStringLiteral("proposed")).toObject();
     QCOMPARE(proposed.value(QStringLiteral("value")).toDouble(), best);

@@ -88,8 +88,11 @@ private slots:
                 QVERIFY(it.dream->proposal());
                 QCOMPARE(it.approved, it.dream->proposal()->developed.version.id);
                 QCOMPARE(dream.iterations.at(it.index).policyVersion, it.approved);
-                // The second dream replays in both finished iterations.
-                QCOMPARE(it.dream->versions.at(0).developed.result->worlds.size(), it.index);
+                // The second dream replays in both finished iterations, over
+                // C imagined completions of each (a new project's valuation).
+                QCOMPARE(it.dream->config.valuation, Valuation::Imagined);
+                QCOMPARE(it.dream->versions.at(0).developed.result->worlds.size(), it.index * it.dream->config.completions);
+                QVERIFY(it.dream->versions.at(0).revealedValue);
             }
         }
         QCOMPARE(approvals.size(), 2);
@@ -161,8 +164,12 @@ private slots:
             QVERIFY(!dream.overridden);
             const QList<ReplayResultRecord> records = *store.replayResults().result().value;
             QVERIFY(!records.isEmpty());
+            // Under the project's configuration, except the deployed version's
+            // and the proposal's values over the history as revealed.
+            ReplayConfig revealedTwin = config.config;
+            revealedTwin.valuation = Valuation::Revealed;
             for (const ReplayResultRecord &r : records)
-                QVERIFY(config.config.covers(r.key));
+                QVERIFY(config.config.covers(r.key) || revealedTwin.covers(r.key));
             // The approval's evidence names the configuration.
             const QList<Approval> approvals = *store.approvals().result().value;
             QCOMPARE(approvals.size(), 1);
@@ -176,6 +183,7 @@ private slots:
             ReplayConfig mine;
             mine.workers = 3;
             mine.betas = {0.0, 1.0};
+            mine.valuation = Valuation::Revealed; // and the history as revealed
             QVERIFY(store.setReplayConfig(mine).result().ok());
             const LoopReport report = runTwo(store, settings);
             QVERIFY2(report.error.isEmpty(), qPrintable(report.error));
@@ -183,8 +191,16 @@ private slots:
             QCOMPARE(report.iterations.first().dream->config, mine);
             const StoreResult<QList<ReplayResultRecord>> results = store.replayResults().result();
             QVERIFY(results.ok());
-            for (const ReplayResultRecord &r : *results.value)
-                QVERIFY(mine.covers(r.key));
+            // Everything under the project's configuration, but the imagined
+            // values of the deployed version and the proposal (the dialogs' other number).
+            ReplayConfig imaginedTwin = mine;
+            imaginedTwin.valuation = Valuation::Imagined;
+            int revealed = 0;
+            for (const ReplayResultRecord &r : *results.value) {
+                QVERIFY(mine.covers(r.key) || imaginedTwin.covers(r.key));
+                revealed += mine.covers(r.key) ? 1 : 0;
+            }
+            QVERIFY(revealed > 0);
             store.close().waitForFinished();
         }
         // An explicit λ: this run only, labelled.

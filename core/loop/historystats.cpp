@@ -102,6 +102,7 @@ HistoryStats computeHistoryStats(const QList<const DiscoveryTree *> &trees)
                 if (h.branchesAtAttempt.size() <= a) {
                     h.branchesAtAttempt.append(0);
                     h.gainAtAttempt.append(0.0);
+                    h.evidenceAtAttempt.append(0);
                 }
                 ++h.branchesAtAttempt[a];
                 const double e = c.effectiveScore();
@@ -119,8 +120,11 @@ HistoryStats computeHistoryStats(const QList<const DiscoveryTree *> &trees)
                     const bool scored = c.score && std::isfinite(*c.score);
                     if (scored && (!acc.stats.best || *c.score > *acc.stats.best))
                         acc.stats.best = c.score;
+                    if (scored && (a == 0 || anchor))
+                        ++h.evidenceAtAttempt[a];
                     if (scored && (!anchor || *c.score > *anchor)) {
                         h.longestStallBeforeGain = std::max(h.longestStallBeforeGain, stall);
+                        acc.stats.longestStallBeforeGain = std::max(acc.stats.longestStallBeforeGain, stall);
                         anchor = c.score;
                         stall = 0;
                         lastRaised = true;

@@ -81,6 +81,8 @@ HistoryStats computeHistoryStats(const QList<const DiscoveryTree *> &trees)
         const std::optional<double> baseline = tree->meta().baselineScore;
         const double base = baseline && std::isfinite(*baseline) ? std::max(*baseline, 0.0) : 0.0;
         h.cells += tree->cellCount();
+        if (const std::optional<GridShape> &grid = tree->meta().grid)
+            h.deepestGridAttempt = std::max(h.deepestGridAttempt, grid->refinements);
 
         QSet<QString> here;
         for (const DiscoveryTree::Branch &branch : tree->branches()) {
@@ -165,6 +167,7 @@ HistoryStats computeHistoryStats(const QList<const DiscoveryTree *> &trees)
         }
     }
 
+    h.deepestGridAttempt = std::max(h.deepestGridAttempt, int(h.branchesAtAttempt.size()) - 1);
     h.unseenPriority = allCount > 0 ? allSum / allCount : 0.0;
     for (Accumulator &acc : byName) {
         DirectionStats d = acc.stats;

@@ -73,6 +73,9 @@ struct HistoryStats
     /// branch that had one before it, i.e. a gain over the branch's best, which
     /// may be negative or zero). The evidence a world model has at that depth.
     QList<int> evidenceAtAttempt;
+    /// The deepest attempt the history's grids allow (the largest recorded
+    /// `grid.refinements`; without grids, the deepest attempt revealed).
+    int deepestGridAttempt = 0;
     /// Branches whose last revealed attempt raised the branch's best: they
     /// were still improving when the history stopped them.
     int stoppedWhileImproving = 0;

@@ -251,14 +251,26 @@ bool showsLateGains(const HistoryStats &stats)
     return stats.lateGainShare() > 0.0 || stats.stoppedWhileImproving > 0 || stats.longestStallBeforeGain > 0;
 }
 
+/// The first attempt ≥ 1 within the history's grids at which it holds fewer
+/// than `enough` cells showing what a success scores there; -1 when none.
+int thinAttempt(const HistoryStats &stats, int enough)
+{
+    for (int a = 1; a <= stats.deepestGridAttempt; ++a) {
+        if (stats.evidenceAtAttempt.value(a, 0) < enough)
+            return a;
+    }
+    return -1;
+}
+
 /// The candidates the history asks for (before the random steps), each new:
 /// - directions: when some directions paid clearly more than the others, a
 ///   version that opens only those (SKIP_WEAK_ROOTS 1 with WEAK_SHARE at the
 ///   gap), one that also takes patience per direction, and one that only
 ///   ranks and caps them (SKIP_WEAK_ROOTS 0);
-/// - probing: when the history shows late gains (or was stopped while
-///   improving) and the script does not probe, versions with 3 and 2 probe
-///   calls.
+/// - probing: when the script does not probe and the history shows late
+///   gains (or was stopped while improving), or holds too little evidence
+///   (fewer than PROBE_EVIDENCE successes) at some attempt its grids allow,
+///   versions with 3 and 2 probe calls.
 /// The two kinds alternate in the list.
 QList<Proposal> proposals(const QString &code, const HistoryStats &stats)
 {
@@ -288,10 +300,16 @@ QList<Proposal> proposals(const QString &code, const HistoryStats &stats)
     }
     into = &probes;
     const PolicyTunable *probe = findTunable(tunables, QStringLiteral("PROBE_CALLS"));
-    if (probe && probe->value == 0.0 && showsLateGains(stats)) {
-        const QString why = QStringLiteral("late gains in the history: %1 of the gain at attempt 2 or later, %2 branches stopped while improving")
-                                .arg(QString::number(stats.lateGainShare(), 'f', 3))
-                                .arg(stats.stoppedWhileImproving);
+    const PolicyTunable *enough = findTunable(tunables, QStringLiteral("PROBE_EVIDENCE"));
+    const int thin = thinAttempt(stats, enough ? int(enough->value) : 1);
+    if (probe && probe->value == 0.0 && (showsLateGains(stats) || thin >= 0)) {
+        const QString why = showsLateGains(stats)
+                                ? QStringLiteral("late gains in the history: %1 of the gain at attempt 2 or later, %2 branches stopped while improving")
+                                      .arg(QString::number(stats.lateGainShare(), 'f', 3))
+                                      .arg(stats.stoppedWhileImproving)
+                                : QStringLiteral("the history holds %1 successes at attempt %2, fewer than PROBE_EVIDENCE")
+                                      .arg(stats.evidenceAtAttempt.value(thin, 0))
+                                      .arg(thin);
         propose({{QStringLiteral("PROBE_CALLS"), 3}}, why);
         propose({{QStringLiteral("PROBE_CALLS"), 2}}, why);
     }

@@ -973,12 +973,12 @@ function selectBatch(s) {
         QCOMPARE(run(withProbe(1), w, 1, 0.0).revealed, stops + QStringList{QStringLiteral("b0a3")});
         const EpisodeResult probed = run(withProbe(3), w, 1, 0.0);
         QVERIFY2(probed.ok(), qPrintable(probed.error));
-        QCOMPARE(probed.revealed, stops + QStringList{QStringLiteral("b0a3"), QStringLiteral("b0a4")});
+        QCOMPARE(probed.revealed, (stops + QStringList{QStringLiteral("b0a3"), QStringLiteral("b0a4")}));
         QCOMPARE(probed.best, 9.0);
         // The probe decays once the history holds evidence at the depths it would reach.
         QCOMPARE(run(withProbe(2, QStringLiteral("{\"3\": 10, \"4\": 10}")), w, 1, 0.0).revealed, stops);
         QCOMPARE(run(withProbe(2, QStringLiteral("{\"3\": 10, \"4\": 2}")), w, 1, 0.0).revealed,
-                 stops + QStringList{QStringLiteral("b0a3"), QStringLiteral("b0a4")});
+                 (stops + QStringList{QStringLiteral("b0a3"), QStringLiteral("b0a4")}));
         // When the best branch has nothing left, the next opened branch is probed.
         const DiscoveryTree two = world(QStringLiteral("0: 5 4 | 1: 1 1 1 1 1 1 6"));
         const EpisodeResult next = run(withProbe(3), two, 2, 1.0);

@@ -202,6 +202,7 @@ private slots:
     void directionPriorityLine();
     void improverIsDeterministicAndClimbs();
     void improverLearnsWhichDirectionPays();
+    void improverProposesDirectionAndProbeVersions();
     void promptCarriesTheHistoryStatistics();
     void agentFailuresAreStoredAndFedBack();
     void dreamWithImproverKeepsOrImproves();
@@ -248,13 +249,19 @@ void TestDream::tunablesOfTheStarterPolicies()
                                  QStringLiteral("REPAIR_BASE"), QStringLiteral("REPAIR_SLOPE"), QStringLiteral("PATIENCE_BASE"),
                                  QStringLiteral("PATIENCE_SLOPE"), QStringLiteral("RECOVERY_MODE"), QStringLiteral("ROOT_BASE"),
                                  QStringLiteral("FIRST_BASE"), QStringLiteral("WEAK_SHARE"), QStringLiteral("WEAK_DEPTH"),
-                                 QStringLiteral("PATIENCE_FLOOR"), QStringLiteral("STALL_FLOOR")}));
+                                 QStringLiteral("PATIENCE_FLOOR"), QStringLiteral("STALL_FLOOR"), QStringLiteral("SKIP_WEAK_ROOTS"),
+                                 QStringLiteral("STALL_BY_DIRECTION"), QStringLiteral("PROBE_CALLS"), QStringLiteral("PROBE_EVIDENCE")}));
     // The floors are learned from the history, never searched; the rest are searched.
     for (const PolicyTunable &t : tunables)
         QCOMPARE(t.learned, t.name.endsWith(QLatin1String("_FLOOR")));
     QVERIFY(!tunables.at(10).integer); // WEAK_SHARE is a share, not a count
     QVERIFY(PolicyTunables::hasDirectionTable(portfolio, QStringLiteral("DIRECTION_PRIORITY")));
     QVERIFY(PolicyTunables::hasDirectionTable(portfolio, QStringLiteral("DIRECTION_DEEPEST_GAIN")));
+    QVERIFY(PolicyTunables::hasDirectionTable(portfolio, QStringLiteral("DIRECTION_STALL")));
+    QVERIFY(PolicyTunables::hasDirectionTable(portfolio, QStringLiteral("DEPTH_EVIDENCE")));
+    QCOMPARE(tunables.at(14).choices, (QList<double>{0, 1})); // SKIP_WEAK_ROOTS
+    QCOMPARE(tunables.at(16).low.value_or(-1), 0.0);           // PROBE_CALLS: 0 (no probe) is one of its values
+    QCOMPARE(tunables.at(16).value, 0.0);
     const PolicyTunable &rounding = tunables.at(0);
     QCOMPARE(rounding.value, 0.5);
     QVERIFY(!rounding.integer);
@@ -552,6 +559,108 @@ void TestDream::improverLearnsWhichDirectionPays()
     QVERIFY2(onFresh.ok(), qPrintable(onFresh.firstError()));
     QCOMPARE(onFresh.worlds.first().episodes.first().revealed,
              (QStringList{QStringLiteral("b2a0"), QStringLiteral("b1a0"), QStringLiteral("b0a0")}));
+}
+
+void TestDream::improverProposesDirectionAndProbeVersions()
+{
+    // Every candidate the improver writes, and the replay it would get.
+    auto runWith = [](const QList<DiscoveryTree> &history, QStringList *codes) {
+        QList<ReplayWorld> worlds;
+        QList<const DiscoveryTree *> trees;
+        for (const DiscoveryTree &t : history) {
+            worlds.append(ReplayWorld{QStringLiteral("w%1").arg(worlds.size()), std::make_shared<const DiscoveryTree>(t)});
+            trees.append(worlds.constLast().tree.get());
+        }
+        ReplayOptions options;
+        options.workers = 4;
+        options.threads = 1;
+        auto evaluate = [worlds, options, codes](const QString &code, const std::atomic_bool &) {
+            codes->append(code);
+            const ReplayResult r = ReplayEngine::runWorlds(worlds, PolicySpec::script(code, QStringLiteral("candidate")), options);
+            CandidateScore s;
+            s.value = r.ok() ? r.value : std::nullopt;
+            s.error = r.firstError();
+            return s;
+        };
+        DevelopmentContext context;
+        context.current.version.name = QStringLiteral("builtin:portfolio");
+        context.current.version.code = BuiltinPolicies::javaScriptSource(QStringLiteral("portfolio"));
+        context.current.value = evaluate(context.current.version.code, std::atomic_bool(false)).value;
+        codes->clear();
+        context.seed = 11;
+        context.worldStats = computeHistoryStats(trees);
+        context.evaluate = evaluate;
+        PolicyImprover improver(4);
+        std::atomic_bool cancel(false);
+        return improver.develop(context, cancel);
+    };
+    auto tunable = [](const QString &code, const QString &name) -> std::optional<double> {
+        for (const PolicyTunable &t : PolicyTunables::parse(code)) {
+            if (t.name == name)
+                return t.value;
+        }
+        return std::nullopt;
+    };
+
+    // One direction pays and gains keep arriving at attempt 2: the first
+    // step tries a version that opens only the paying direction and one that
+    // probes past patience.
+    QStringList codes;
+    const DevelopmentOutcome paying = runWith(payoffHistory(), &codes);
+    QVERIFY2(paying.ok, qPrintable(paying.error));
+    QCOMPARE(codes.size(), 4);
+    bool directionAware = false, probing = false;
+    for (const QString &code : std::as_const(codes)) {
+        if (tunable(code, QStringLiteral("SKIP_WEAK_ROOTS")) == 1.0 && tunable(code, QStringLiteral("WEAK_SHARE")).value_or(0) > 0.0)
+            directionAware = true;
+        if (tunable(code, QStringLiteral("PROBE_CALLS")).value_or(0) > 0.0)
+            probing = true;
+        // Every candidate carries what the history taught: per attempt, the
+        // successes that show a score there (18 branches of three attempts),
+        // and the stall floor per direction.
+        QVERIFY2(code.contains(QStringLiteral("const DEPTH_EVIDENCE = {\"0\": 18, \"1\": 18, \"2\": 18};")), qPrintable(code));
+        QVERIFY2(code.contains(QStringLiteral("const DIRECTION_STALL = {\"payoff\": 1, ")), qPrintable(code));
+    }
+    QVERIFY(directionAware);
+    QVERIFY(probing);
+    QVERIFY2(paying.response.contains(QStringLiteral("the history's paying directions: payoff")), qPrintable(paying.response));
+    QVERIFY2(paying.response.contains(QStringLiteral("PROBE_CALLS 0 → 3 (late gains in the history")), qPrintable(paying.response));
+    // The paying direction opened alone: on every world and β its branch is
+    // the only one revealed.
+    for (const QString &code : std::as_const(codes)) {
+        if (tunable(code, QStringLiteral("SKIP_WEAK_ROOTS")) != 1.0 || tunable(code, QStringLiteral("WEAK_SHARE")).value_or(0) < 0.5)
+            continue; // (a random step moves WEAK_SHARE by 0.3 at most)
+        QList<ReplayWorld> worlds;
+        for (const DiscoveryTree &t : payoffHistory())
+            worlds.append(ReplayWorld{QStringLiteral("w%1").arg(worlds.size()), std::make_shared<const DiscoveryTree>(t)});
+        ReplayOptions options;
+        options.workers = 4;
+        const ReplayResult r = ReplayEngine::runWorlds(worlds, PolicySpec::script(code, QStringLiteral("paying")), options);
+        QVERIFY2(r.ok(), qPrintable(r.firstError()));
+        const int payoffBranch[] = {5, 3, 4};
+        for (qsizetype w = 0; w < r.worlds.size(); ++w) {
+            for (const EpisodeResult &e : r.worlds.at(w).episodes) {
+                for (const QString &id : e.revealed)
+                    QVERIFY2(id.startsWith(QStringLiteral("b%1a").arg(payoffBranch[w])), qPrintable(id));
+            }
+        }
+    }
+
+    // Nothing after the first attempt and every direction alike: neither is asked for.
+    QList<DiscoveryTree> flat;
+    for (int w = 0; w < 3; ++w) {
+        QList<Cell> cells;
+        qint64 seq = 0;
+        for (int b = 0; b < 6; ++b) {
+            for (int a = 0; a < 3; ++a)
+                cells.append(makeCell(b, a, seq++, a == 0 ? 0.5 + 0.01 * b : 0.4, QStringLiteral("d%1").arg(b % 3)));
+        }
+        flat.append(makeTree(cells, 0.1));
+    }
+    const DevelopmentOutcome none = runWith(flat, &codes);
+    QVERIFY2(none.ok, qPrintable(none.error));
+    QVERIFY(!none.response.contains(QStringLiteral("late gains in the history")));
+    QVERIFY(!none.response.contains(QStringLiteral("paying directions")));
 }
 
 void TestDream::promptCarriesTheHistoryStatistics()

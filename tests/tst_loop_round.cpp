@@ -12,6 +12,9 @@
 #include "loop/roundrunner.h"
 #include "loop/roundtask.h"
 #include "loop/roundtree.h"
+#include "policy/builtinpolicies.h"
+#include "policy/policyspec.h"
+#include "replay/replayengine.h"
 #include "store/projectstore.h"
 
 #include <QDateTime>
@@ -41,6 +44,29 @@ function selectBatch(state) { return state.legal.slice(0, state.maxParallelism);
 
 const char *const oneRound = R"js(
 function selectBatch(state) { return state.round >= 1 ? [] : state.legalRoots.slice(0, 2); }
+)js";
+
+// Opens and refines only the branches whose legal cells say they explore
+// "beta", for two rounds.
+const char *const betaOnly = R"js(
+function planGrid(context) { return {branches: 4, refinements: 1, reason: "toy grid 4x1"}; }
+function directionOf(m) {
+    for (var i = 0; i < m.tags.length; ++i) {
+        if (m.tags[i].indexOf("direction:") === 0)
+            return m.tags[i].substring(10);
+    }
+    return "";
+}
+function selectBatch(state) {
+    if (state.round >= 2)
+        return [];
+    return state.legal.filter(function (id) { return directionOf(state.meta(id)) === "beta"; }).slice(0, state.maxParallelism);
+}
+)js";
+
+const char *const allOf4x1 = R"js(
+function planGrid(context) { return {branches: 4, refinements: 1, reason: "toy grid 4x1"}; }
+function selectBatch(state) { return state.legal.slice(0, state.maxParallelism); }
 )js";
 
 const char *const illegal = R"js(
@@ -125,6 +151,8 @@ private slots:
     void legalCellsFollowThePlan();
     void schedulerProgressReachesTheCell();
     void branchesGetDirectionsAndTags();
+    void legalRootsTellTheirDirectionLiveAsInReplay();
+    void probeCellsAreRealCalls();
     void badDirectionsAreAnError();
     void envFailuresOfTheFirstRoundStopIt();
     void laterEnvFailuresStayCells();
@@ -152,7 +180,8 @@ void TestLoopRound::init()
     m_store = std::make_unique<ProjectStore>();
     const OpenReport report = take(m_store->create(m_dir->filePath(QStringLiteral("p.dreamrsi")), ProjectInfo()));
     m_artifactDir = report.project.artifactDir;
-    for (const auto &[name, code] : {std::pair{"all", allLegal}, std::pair{"one", oneRound}, std::pair{"illegal", illegal}}) {
+    for (const auto &[name, code] : {std::pair{"all", allLegal}, std::pair{"one", oneRound}, std::pair{"illegal", illegal},
+                                     std::pair{"beta", betaOnly}, std::pair{"all4x1", allOf4x1}}) {
         PolicyVersion v;
         v.name = QString::fromLatin1(name);
         v.code = QString::fromLatin1(code);
@@ -635,6 +664,109 @@ void TestLoopRound::branchesGetDirectionsAndTags()
     QCOMPARE(builtin->directionFor(6)->name, builtin->directionFor(1)->name);
     for (const RoundTask::Direction &d : builtin->directions)
         QVERIFY2(!d.detail.isEmpty(), qPrintable(d.name));
+}
+
+void TestLoopRound::legalRootsTellTheirDirectionLiveAsInReplay()
+{
+    // The live tree tags every legal cell with its branch's direction,
+    // directions[b mod n], before the cell exists.
+    RoundTree tree(GridPlan{3, 1, QString()}, 1.0);
+    for (const CellMeta &m : tree.legal())
+        QVERIFY(m.tags.isEmpty()); // no directions, no tags
+    tree.setDirections({QStringLiteral("alpha"), QStringLiteral("beta")});
+    QStringList tags;
+    for (const CellMeta &m : tree.legal())
+        tags.append(m.tags.join(QLatin1Char(',')));
+    QCOMPARE(tags, (QStringList{QStringLiteral("direction:alpha"), QStringLiteral("direction:beta"), QStringLiteral("direction:alpha")}));
+    PolicyState state;
+    tree.fillState(state, 0.5, 2, 0);
+    QCOMPARE(state.meta(QStringLiteral("b1a0"))->tags, QStringList{QStringLiteral("direction:beta")});
+
+    // A policy that opens only the roots of direction "beta" (and refines
+    // them) does so live: before the legal roots told their direction, it
+    // found none and ran nothing.
+    const QString task = toyTaskWithDirections(QJsonArray{QStringLiteral("alpha"), QStringLiteral("beta")});
+    QVERIFY(!task.isEmpty());
+    RoundConfig c = config(QStringLiteral("beta"), 3);
+    c.task = task;
+    const RoundSummary live = run(c, std::make_shared<FakeAgent>());
+    QVERIFY2(live.ok(), qPrintable(live.error));
+    QSet<QString> liveIds;
+    for (const Cell &cell : std::as_const(m_cells)) {
+        liveIds.insert(cell.id);
+        QCOMPARE(cell.tags, QStringList{QStringLiteral("direction:beta")});
+    }
+    QCOMPARE(liveIds, (QSet<QString>{QStringLiteral("b1a0"), QStringLiteral("b3a0"), QStringLiteral("b1a1"), QStringLiteral("b3a1")}));
+
+    // Replayed on a world recorded by another policy (every cell of the same
+    // grid), the same policy reads the recorded tags and reveals the same cells.
+    m_cells.clear();
+    c.policy = QStringLiteral("all4x1");
+    const RoundSummary full = run(c, std::make_shared<FakeAgent>());
+    QVERIFY2(full.ok(), qPrintable(full.error));
+    QCOMPARE(full.counters.cells, 8);
+    const DiscoveryTree world = take(m_store->loadIteration(full.iteration));
+    Result<std::unique_ptr<Policy>> policy = PolicySpec::script(QString::fromLatin1(betaOnly), QStringLiteral("beta")).create();
+    QVERIFY2(policy.ok(), qPrintable(policy.error));
+    ReplayOptions options;
+    options.workers = 3;
+    const EpisodeResult replayed = ReplayEngine::runEpisode(world, **policy.value, 0.5, options);
+    QVERIFY2(replayed.ok(), qPrintable(replayed.error));
+    QCOMPARE(QSet<QString>(replayed.revealed.begin(), replayed.revealed.end()), liveIds);
+    QCOMPARE(replayed.rounds, live.counters.rounds);
+}
+
+void TestLoopRound::probeCellsAreRealCalls()
+{
+    // The portfolio with probing on: once its rule would stop, it goes on
+    // with the best branch; those cells are agent calls and evaluations like
+    // any other, stored with the iteration. One worker, so both rounds take
+    // the same decisions up to the stop; β 0 stops after one reveal without
+    // a new best, here the agent failure at b0a1.
+    const QString source = BuiltinPolicies::javaScriptSource(QStringLiteral("portfolio"));
+    QString probing = source;
+    probing.replace(QStringLiteral("const PROBE_CALLS = 0;"), QStringLiteral("const PROBE_CALLS = 3;"));
+    QVERIFY(probing != source);
+    PolicyVersion v;
+    v.name = QStringLiteral("probing");
+    v.code = probing;
+    take(m_store->addPolicyVersion(v));
+
+    RoundConfig c = config(QStringLiteral("builtin:portfolio"), 1);
+    c.fallbackGrid = GridPlan{2, 8, QStringLiteral("toy fallback")};
+    c.beta = 0.0;
+    auto plainAgent = std::make_shared<FakeAgent>();
+    plainAgent->failIds = {QStringLiteral("b0a1")};
+    const RoundSummary plain = run(c, plainAgent);
+    QVERIFY2(plain.ok(), qPrintable(plain.error));
+    const QList<Cell> plainCells = m_cells;
+    QCOMPARE(plainCells.size(), 2); // b0a0, then b0a1 fails: the rule stops
+
+    m_cells.clear();
+    c.policy = QStringLiteral("probing");
+    auto probeAgent = std::make_shared<FakeAgent>();
+    probeAgent->failIds = {QStringLiteral("b0a1")};
+    const RoundSummary probed = run(c, probeAgent);
+    QVERIFY2(probed.ok(), qPrintable(probed.error));
+    QVERIFY2(m_cells.size() > plainCells.size(), qPrintable(QStringLiteral("%1 vs %2").arg(m_cells.size()).arg(plainCells.size())));
+    for (qsizetype i = 0; i < plainCells.size(); ++i)
+        QCOMPARE(m_cells.at(i).id, plainCells.at(i).id);
+    // The first probe refines the branch that held the best score.
+    std::optional<double> best;
+    int bestBranch = -1;
+    for (const Cell &cell : plainCells) {
+        if (cell.isSuccess() && cell.score && (!best || *cell.score > *best)) {
+            best = cell.score;
+            bestBranch = cell.branch;
+        }
+    }
+    QCOMPARE(m_cells.at(plainCells.size()).branch, bestBranch);
+    QVERIFY(m_cells.at(plainCells.size()).attempt > 0);
+    // Real calls: the agent ran for each, and each is stored.
+    QCOMPARE(probeAgent->calls.load(), int(m_cells.size()));
+    QCOMPARE(plainAgent->calls.load(), int(plainCells.size()));
+    QCOMPARE(probed.counters.calls, qint64(m_cells.size()));
+    QCOMPARE(take(m_store->iterationData(probed.iteration)).cells.size(), m_cells.size());
 }
 
 void TestLoopRound::badDirectionsAreAnError()

@@ -897,6 +897,99 @@ function selectBatch(s) {
         QVERIFY(missing.error.contains(QLatin1String("/no/such/policy.js")));
     }
 
+    void directionPreferencesReplayDifferentlyAndCorrectly()
+    {
+        // Worlds of the "directions" study regime: each branch carries a
+        // `direction:dN` tag, d2 and d5 pay. A portfolio version that ranks
+        // them first and opens no root of the weak ones reveals only their
+        // branches, opening their roots in ascending branch order; the
+        // built-in opens roots by branch id whatever they explore.
+        const QString source = BuiltinPolicies::javaScriptSource(QStringLiteral("portfolio"));
+        QString preferring = source;
+        preferring.replace(QStringLiteral("const DIRECTION_PRIORITY = {};"),
+                           QStringLiteral("const DIRECTION_PRIORITY = {\"d2\": 0.9, \"d5\": 0.9, \"d0\": 0.3, \"d1\": 0.3, \"d3\": 0.3, "
+                                          "\"d4\": 0.3, \"d6\": 0.3, \"d7\": 0.3, \"*\": 0.5};"));
+        preferring.replace(QStringLiteral("const WEAK_SHARE = 0.0;"), QStringLiteral("const WEAK_SHARE = 0.5;"));
+        preferring.replace(QStringLiteral("const SKIP_WEAK_ROOTS = 0;"), QStringLiteral("const SKIP_WEAK_ROOTS = 1;"));
+        QVERIFY(preferring.contains(QStringLiteral("\"d2\": 0.9")));
+        QVERIFY(preferring.contains(QStringLiteral("const SKIP_WEAK_ROOTS = 1;")));
+        auto directionOf = [](const DiscoveryTree &w, const QString &id) {
+            for (const Cell &c : w.cells()) {
+                if (c.id == id)
+                    return c.tags.value(0);
+            }
+            return QString();
+        };
+        int differing = 0;
+        for (int seed = 1; seed <= 6; ++seed) {
+            SynthParams sp;
+            sp.seed = quint64(seed);
+            sp.regime = QStringLiteral("directions");
+            const DiscoveryTree w = SynthWorld::generate(sp);
+            QStringList paying; // attempt-0 ids of d2/d5 branches, ascending branch
+            for (const DiscoveryTree::Branch &b : w.branches()) {
+                const QString tag = w.cells().at(b.cells.first()).tags.value(0);
+                if (tag == QLatin1String("direction:d2") || tag == QLatin1String("direction:d5"))
+                    paying.append(w.cells().at(b.cells.first()).id);
+            }
+            for (const double beta : {0.25, 0.5, 1.0}) {
+                const EpisodeResult plain = run(source, w, 4, beta);
+                const EpisodeResult pref = run(preferring, w, 4, beta);
+                QVERIFY2(plain.ok(), qPrintable(plain.error));
+                QVERIFY2(pref.ok(), qPrintable(pref.error));
+                QStringList roots;
+                for (const QString &id : pref.revealed) {
+                    const QString tag = directionOf(w, id);
+                    QVERIFY2(tag == QLatin1String("direction:d2") || tag == QLatin1String("direction:d5"), qPrintable(id + tag));
+                    if (id.endsWith(QLatin1String("a0")))
+                        roots.append(id);
+                }
+                QCOMPARE(roots, paying.mid(0, roots.size()));
+                QCOMPARE(roots.isEmpty(), paying.isEmpty());
+                differing += plain.revealed != pref.revealed ? 1 : 0;
+            }
+        }
+        QVERIFY(differing >= 6);
+    }
+
+    void probeContinuesTheBestBranchPastItsPatience()
+    {
+        // W 1, β 0: one root, P 1, G 1. The built-in stops after b0a2 (no new
+        // best); a probe of PROBE_CALLS goes on with b0 past its patience,
+        // one call a round, and a probe that raises the best (b0a4: 9) hands
+        // the episode back to the rule.
+        const DiscoveryTree w = world(QStringLiteral("0: 1 2 2 2 9 | 1: 0.5"));
+        const QString source = BuiltinPolicies::javaScriptSource(QStringLiteral("portfolio"));
+        auto withProbe = [&](int calls, const QString &evidence = QString()) {
+            QString s = source;
+            s.replace(QStringLiteral("const PROBE_CALLS = 0;"), QStringLiteral("const PROBE_CALLS = %1;").arg(calls));
+            if (!evidence.isEmpty())
+                s.replace(QStringLiteral("const DEPTH_EVIDENCE = {};"), QStringLiteral("const DEPTH_EVIDENCE = %1;").arg(evidence));
+            return s;
+        };
+        const QStringList stops{QStringLiteral("b0a0"), QStringLiteral("b0a1"), QStringLiteral("b0a2")};
+        QCOMPARE(run(source, w, 1, 0.0).revealed, stops);
+        QCOMPARE(run(withProbe(0), w, 1, 0.0).revealed, stops);
+        QCOMPARE(run(withProbe(1), w, 1, 0.0).revealed, stops + QStringList{QStringLiteral("b0a3")});
+        const EpisodeResult probed = run(withProbe(3), w, 1, 0.0);
+        QVERIFY2(probed.ok(), qPrintable(probed.error));
+        QCOMPARE(probed.revealed, (stops + QStringList{QStringLiteral("b0a3"), QStringLiteral("b0a4")}));
+        QCOMPARE(probed.best, 9.0);
+        // The probe decays once the history holds evidence at the depths it would reach.
+        QCOMPARE(run(withProbe(2, QStringLiteral("{\"3\": 10, \"4\": 10}")), w, 1, 0.0).revealed, stops);
+        QCOMPARE(run(withProbe(2, QStringLiteral("{\"3\": 10, \"4\": 2}")), w, 1, 0.0).revealed,
+                 (stops + QStringList{QStringLiteral("b0a3"), QStringLiteral("b0a4")}));
+        // When the best branch has nothing left, the next opened branch is probed.
+        const DiscoveryTree two = world(QStringLiteral("0: 5 4 | 1: 1 1 1 1 1 1 6"));
+        const EpisodeResult next = run(withProbe(3), two, 2, 1.0);
+        QVERIFY2(next.ok(), qPrintable(next.error));
+        const EpisodeResult plainTwo = run(source, two, 2, 1.0);
+        QVERIFY(next.revealed.size() > plainTwo.revealed.size());
+        QCOMPARE(next.revealed.mid(0, plainTwo.revealed.size()), plainTwo.revealed);
+        // b0 holds the best (5) but has no next attempt: b1 is probed until its 6.
+        QCOMPARE(next.revealed.mid(plainTwo.revealed.size()), (QStringList{QStringLiteral("b1a5"), QStringLiteral("b1a6")}));
+    }
+
     void portfolioUsesOneRecoveryAndStops()
     {
         // W = 4, β = 1. Round 1 opens 4 roots; b1 and b2 fail (repairable), b3

@@ -81,6 +81,8 @@ HistoryStats computeHistoryStats(const QList<const DiscoveryTree *> &trees)
         const std::optional<double> baseline = tree->meta().baselineScore;
         const double base = baseline && std::isfinite(*baseline) ? std::max(*baseline, 0.0) : 0.0;
         h.cells += tree->cellCount();
+        if (const std::optional<GridShape> &grid = tree->meta().grid)
+            h.deepestGridAttempt = std::max(h.deepestGridAttempt, grid->refinements);
 
         QSet<QString> here;
         for (const DiscoveryTree::Branch &branch : tree->branches()) {
@@ -102,6 +104,7 @@ HistoryStats computeHistoryStats(const QList<const DiscoveryTree *> &trees)
                 if (h.branchesAtAttempt.size() <= a) {
                     h.branchesAtAttempt.append(0);
                     h.gainAtAttempt.append(0.0);
+                    h.evidenceAtAttempt.append(0);
                 }
                 ++h.branchesAtAttempt[a];
                 const double e = c.effectiveScore();
@@ -119,8 +122,11 @@ HistoryStats computeHistoryStats(const QList<const DiscoveryTree *> &trees)
                     const bool scored = c.score && std::isfinite(*c.score);
                     if (scored && (!acc.stats.best || *c.score > *acc.stats.best))
                         acc.stats.best = c.score;
+                    if (scored && (a == 0 || anchor))
+                        ++h.evidenceAtAttempt[a];
                     if (scored && (!anchor || *c.score > *anchor)) {
                         h.longestStallBeforeGain = std::max(h.longestStallBeforeGain, stall);
+                        acc.stats.longestStallBeforeGain = std::max(acc.stats.longestStallBeforeGain, stall);
                         anchor = c.score;
                         stall = 0;
                         lastRaised = true;
@@ -161,6 +167,7 @@ HistoryStats computeHistoryStats(const QList<const DiscoveryTree *> &trees)
         }
     }
 
+    h.deepestGridAttempt = std::max(h.deepestGridAttempt, int(h.branchesAtAttempt.size()) - 1);
     h.unseenPriority = allCount > 0 ? allSum / allCount : 0.0;
     for (Accumulator &acc : byName) {
         DirectionStats d = acc.stats;

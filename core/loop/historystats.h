@@ -40,6 +40,9 @@ struct DirectionStats
     double bestAttainment = 0.0;     ///< the best of them
     double gain = 0.0;               ///< sum of its cells' gains (attainment units)
     int deepestGain = -1;            ///< deepest attempt at which one of its branches gained; -1 when none did
+    /// Most successful, non-improving attempts in a row one of its branches
+    /// went through before its best rose again (HistoryStats::longestStallBeforeGain, per direction).
+    int longestStallBeforeGain = 0;
     /// Shrunk mean branch attainment (see shrunkMean): what a new
     /// branch of this direction is expected to reach; the improver opens
     /// roots in decreasing priority.
@@ -65,6 +68,14 @@ struct HistoryStats
     /// cells at attempt a brought in all (attainment units).
     QList<int> branchesAtAttempt;
     QList<double> gainAtAttempt;
+    /// Per attempt index a: the cells that show what a successful attempt a
+    /// scores (a successful cell with a finite score; for a ≥ 1 only on a
+    /// branch that had one before it, i.e. a gain over the branch's best, which
+    /// may be negative or zero). The evidence a world model has at that depth.
+    QList<int> evidenceAtAttempt;
+    /// The deepest attempt the history's grids allow (the largest recorded
+    /// `grid.refinements`; without grids, the deepest attempt revealed).
+    int deepestGridAttempt = 0;
     /// Branches whose last revealed attempt raised the branch's best: they
     /// were still improving when the history stopped them.
     int stoppedWhileImproving = 0;
@@ -83,6 +94,9 @@ struct HistoryStats
     /// Stall count a branch must be allowed so that no gain the history
     /// shows after a stall is cut off: longestStallBeforeGain + 1.
     int stallFloor() const { return longestStallBeforeGain + 1; }
+    /// stallFloor() of one direction's branches.
+    static int stallFloorOf(const DirectionStats &d) { return d.longestStallBeforeGain + 1; }
+
     /// Reveals without a new best a stopping rule must allow so that no gain
     /// the history shows after a drought is cut off: longestDroughtBeforeGain + 1.
     int patienceFloor() const { return longestDroughtBeforeGain + 1; }

@@ -126,6 +126,32 @@ Learned learn(const QString &code, const HistoryStats &stats)
             out.changes << QStringLiteral("deepest gain per direction");
         }
     }
+    // Patience per direction: one more than the longest stall before a gain
+    // each direction showed; "*" the history's own floor.
+    const QString stallTable = QStringLiteral("DIRECTION_STALL");
+    if (PolicyTunables::hasDirectionTable(out.code, stallTable) && !stats.directions.isEmpty()) {
+        QList<PolicyTunables::DirectionValue> table;
+        for (const DirectionStats &d : stats.directions)
+            table.append({d.name, double(HistoryStats::stallFloorOf(d))});
+        table.append({QStringLiteral("*"), double(stats.stallFloor())});
+        const QString written = PolicyTunables::withDirectionTable(out.code, stallTable, table);
+        if (written != out.code) {
+            out.code = written;
+            out.changes << QStringLiteral("stall floor per direction");
+        }
+    }
+    // The evidence the history holds per attempt: probes skip what it knows.
+    const QString evidenceTable = QStringLiteral("DEPTH_EVIDENCE");
+    if (PolicyTunables::hasDirectionTable(out.code, evidenceTable) && !stats.evidenceAtAttempt.isEmpty()) {
+        QList<PolicyTunables::DirectionValue> table;
+        for (qsizetype a = 0; a < stats.evidenceAtAttempt.size(); ++a)
+            table.append({QString::number(a), double(stats.evidenceAtAttempt.at(a))});
+        const QString written = PolicyTunables::withDirectionTable(out.code, evidenceTable, table);
+        if (written != out.code) {
+            out.code = written;
+            out.changes << QStringLiteral("evidence per attempt");
+        }
+    }
     const QList<PolicyTunable> tunables = PolicyTunables::parse(out.code);
     QStringList floors;
     for (qsizetype i = tunables.size() - 1; i >= 0; --i) { // from the end: offsets stay valid
@@ -144,6 +170,157 @@ Learned learn(const QString &code, const HistoryStats &stats)
                            .arg(t.name, PolicyTunables::literal(t.value, t.integer), PolicyTunables::literal(*value, t.integer)));
     }
     out.changes << floors;
+    return out;
+}
+
+/// A candidate the history asks for, before any random step.
+struct Proposal
+{
+    QString code;
+    QString what;
+};
+
+const PolicyTunable *findTunable(const QList<PolicyTunable> &tunables, const QString &name)
+{
+    for (const PolicyTunable &t : tunables) {
+        if (t.name == name)
+            return &t;
+    }
+    return nullptr;
+}
+
+/// `code` with the tunables named in `values` set (those it lacks are left
+/// out of the change); `what` lists the changes, empty when nothing changed.
+QString withValues(const QString &code, const QList<std::pair<QString, double>> &values, QStringList *what)
+{
+    QString out = code;
+    // From the end of the file, so the offsets of one parse stay valid.
+    QList<std::pair<PolicyTunable, double>> edits;
+    const QList<PolicyTunable> tunables = PolicyTunables::parse(code);
+    for (const auto &[name, value] : values) {
+        const PolicyTunable *t = findTunable(tunables, name);
+        if (t && !t->learned && t->value != value)
+            edits.append({*t, value});
+    }
+    std::sort(edits.begin(), edits.end(),
+              [](const auto &a, const auto &b) { return a.first.literalStart > b.first.literalStart; });
+    for (const auto &[t, value] : edits) {
+        out = PolicyTunables::withValue(out, t, value);
+        what->prepend(QStringLiteral("%1 %2 → %3")
+                          .arg(t.name, PolicyTunables::literal(t.value, t.integer), PolicyTunables::literal(value, t.integer)));
+    }
+    return out;
+}
+
+/// The share of the best priority that separates the directions that paid
+/// from the others: the widest relative gap between consecutive priorities of
+/// named directions seen on at least two branches, when the lower side is
+/// below 0.9 of the upper (a real separation). The share is the gap's midpoint
+/// over the best priority; nothing when the history shows no such gap.
+std::optional<double> payingShare(const HistoryStats &stats, QStringList *paying)
+{
+    QList<const DirectionStats *> named;
+    for (const DirectionStats &d : stats.directions) {
+        if (!d.name.isEmpty() && d.branches >= 2)
+            named.append(&d);
+    }
+    if (named.size() < 2 || named.first()->priority <= 0.0)
+        return std::nullopt; // directions are sorted by priority already
+    qsizetype split = -1;
+    double lowest = 0.9;
+    for (qsizetype i = 0; i + 1 < named.size(); ++i) {
+        const double upper = named.at(i)->priority, lower = named.at(i + 1)->priority;
+        if (upper > 0.0 && lower / upper < lowest) {
+            lowest = lower / upper;
+            split = i;
+        }
+    }
+    if (split < 0)
+        return std::nullopt;
+    for (qsizetype i = 0; i <= split; ++i)
+        paying->append(named.at(i)->name);
+    const double mid = 0.5 * (named.at(split)->priority + named.at(split + 1)->priority);
+    return std::round(mid / named.first()->priority * 1e4) / 1e4;
+}
+
+/// Whether the history shows gains a stopping rule would cut off or never
+/// reach: gains at attempt 2 or later, branches still improving when they
+/// were stopped, or a gain after a stall.
+bool showsLateGains(const HistoryStats &stats)
+{
+    return stats.lateGainShare() > 0.0 || stats.stoppedWhileImproving > 0 || stats.longestStallBeforeGain > 0;
+}
+
+/// The first attempt ≥ 1 within the history's grids at which it holds fewer
+/// than `enough` cells showing what a success scores there; -1 when none.
+int thinAttempt(const HistoryStats &stats, int enough)
+{
+    for (int a = 1; a <= stats.deepestGridAttempt; ++a) {
+        if (stats.evidenceAtAttempt.value(a, 0) < enough)
+            return a;
+    }
+    return -1;
+}
+
+/// The candidates the history asks for (before the random steps), each new:
+/// - directions: when some directions paid clearly more than the others, a
+///   version that opens only those (SKIP_WEAK_ROOTS 1 with WEAK_SHARE at the
+///   gap), one that also takes patience per direction, and one that only
+///   ranks and caps them (SKIP_WEAK_ROOTS 0);
+/// - probing: when the script does not probe and the history shows late
+///   gains (or was stopped while improving), or holds too little evidence
+///   (fewer than PROBE_EVIDENCE successes) at some attempt its grids allow,
+///   versions with 3 and 2 probe calls.
+/// The two kinds alternate in the list.
+QList<Proposal> proposals(const QString &code, const HistoryStats &stats)
+{
+    QList<Proposal> directions, probes;
+    if (stats.isEmpty())
+        return {};
+    const QList<PolicyTunable> tunables = PolicyTunables::parse(code);
+    QList<Proposal> *into = &directions;
+    auto propose = [&](const QList<std::pair<QString, double>> &values, const QString &why) {
+        QStringList what;
+        const QString written = withValues(code, values, &what);
+        if (written == code)
+            return;
+        for (const Proposal &p : *into) {
+            if (p.code == written)
+                return;
+        }
+        into->append({written, QStringLiteral("%1 (%2)").arg(what.join(QStringLiteral(", ")), why)});
+    };
+    QStringList paying;
+    if (const std::optional<double> share = payingShare(stats, &paying);
+        share && findTunable(tunables, QStringLiteral("WEAK_SHARE")) && PolicyTunables::hasDirectionTable(code, QStringLiteral("DIRECTION_PRIORITY"))) {
+        const QString why = QStringLiteral("the history's paying directions: %1").arg(paying.join(QStringLiteral(", ")));
+        propose({{QStringLiteral("WEAK_SHARE"), *share}, {QStringLiteral("SKIP_WEAK_ROOTS"), 1}}, why);
+        propose({{QStringLiteral("WEAK_SHARE"), *share}, {QStringLiteral("SKIP_WEAK_ROOTS"), 1}, {QStringLiteral("STALL_BY_DIRECTION"), 1}}, why);
+        propose({{QStringLiteral("WEAK_SHARE"), *share}, {QStringLiteral("SKIP_WEAK_ROOTS"), 0}}, why);
+    }
+    into = &probes;
+    const PolicyTunable *probe = findTunable(tunables, QStringLiteral("PROBE_CALLS"));
+    const PolicyTunable *enough = findTunable(tunables, QStringLiteral("PROBE_EVIDENCE"));
+    const int thin = thinAttempt(stats, enough ? int(enough->value) : 1);
+    if (probe && probe->value == 0.0 && (showsLateGains(stats) || thin >= 0)) {
+        const QString why = showsLateGains(stats)
+                                ? QStringLiteral("late gains in the history: %1 of the gain at attempt 2 or later, %2 branches stopped while improving")
+                                      .arg(QString::number(stats.lateGainShare(), 'f', 3))
+                                      .arg(stats.stoppedWhileImproving)
+                                : QStringLiteral("the history holds %1 successes at attempt %2, fewer than PROBE_EVIDENCE")
+                                      .arg(stats.evidenceAtAttempt.value(thin, 0))
+                                      .arg(thin);
+        propose({{QStringLiteral("PROBE_CALLS"), 3}}, why);
+        propose({{QStringLiteral("PROBE_CALLS"), 2}}, why);
+    }
+    // The two kinds in turn, so the first step tries one of each.
+    QList<Proposal> out;
+    for (qsizetype i = 0; i < std::max(directions.size(), probes.size()); ++i) {
+        if (i < directions.size())
+            out.append(directions.at(i));
+        if (i < probes.size())
+            out.append(probes.at(i));
+    }
     return out;
 }
 
@@ -267,6 +444,23 @@ DevelopmentOutcome PolicyImprover::develop(const DevelopmentContext &context, co
         outcome.cancelled = true;
         outcome.error = QStringLiteral("cancelled");
         return outcome;
+    }
+    // What the history asks for (at most half the candidates, taken in turn
+    // from step to step, so a proposal that lost does not crowd out the
+    // random steps), then random steps.
+    const QList<Proposal> asked = proposals(startCode, context.worldStats);
+    const int askedNow = std::min<int>(int(asked.size()), std::max(1, m_candidates / 2));
+    for (int i = 0; i < askedNow; ++i) {
+        const Proposal &p = asked.at((std::max(0, context.step) + i) % asked.size());
+        if (written >= m_candidates)
+            break;
+        if (tried.contains(p.code))
+            continue;
+        if (cancel.load() || !tryCandidate(p.code, learnedWhat.isEmpty() ? p.what : QStringLiteral("learned, ") + p.what)) {
+            outcome.cancelled = true;
+            outcome.error = QStringLiteral("cancelled");
+            return outcome;
+        }
     }
     for (int attempt = 0; !tunables.isEmpty() && written < m_candidates && attempt < m_candidates * 8; ++attempt) {
         if (cancel.load()) {

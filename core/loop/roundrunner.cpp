@@ -484,6 +484,7 @@ void RoundRunner::run()
         run.info = info;
         run.iterationDir = run.artifactDir + QStringLiteral("/attempts/%1").arg(run.iteration);
         run.tree = RoundTree(plan, baseline);
+        run.tree.setDirections(run.task.directionNames());
         if (!run.beginSteering(false)) {
             closeIteration(IterationStatus::Stopped);
             return;

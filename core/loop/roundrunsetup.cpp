@@ -86,6 +86,7 @@ bool RoundRunner::Run::begin()
         }
         iteration = config.resume; // running again: from here on it is closed as stopped on an error
         tree = RoundTree(GridPlan{info.grid->branches, info.grid->refinements, info.gridReason}, info.baselineScore);
+        tree.setDirections(task.directionNames());
         beta = info.beta.value_or(0.5);
         if (!loadHistory(task.name, nullptr))
             return false;

@@ -134,6 +134,14 @@ Result<RoundTask> RoundTask::resolve(const QString &task)
     return Result<RoundTask>::success(std::move(t));
 }
 
+QStringList RoundTask::directionNames() const
+{
+    QStringList names;
+    for (const Direction &d : directions)
+        names.append(d.name);
+    return names;
+}
+
 const RoundTask::Direction *RoundTask::directionFor(int branch) const
 {
     if (directions.isEmpty() || branch < 0)

@@ -4,6 +4,7 @@
 
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -36,6 +37,9 @@ struct RoundTask
     /// The direction of branch `branch` (directions[branch mod count]: the
     /// same for every attempt of the branch, whatever the agent), or null.
     const Direction *directionFor(int branch) const;
+    /// The directions' names, in order (what a live round's legal cells are
+    /// tagged with: RoundTree::setDirections).
+    QStringList directionNames() const;
 
     /// Resolves `task`; nothing and *error naming the problem (unknown task,
     /// folder without task.json or initial program, unreadable problem.md).

@@ -75,6 +75,13 @@ int RoundTree::depth() const
     return d;
 }
 
+QStringList RoundTree::legalTags(int branch) const
+{
+    if (m_directions.isEmpty() || branch < 0)
+        return {};
+    return {QStringLiteral("direction:") + m_directions.at(branch % m_directions.size())};
+}
+
 QList<CellMeta> RoundTree::legal() const
 {
     QList<CellMeta> legal;
@@ -83,7 +90,7 @@ QList<CellMeta> RoundTree::legal() const
         const int next = top == m_top.constEnd() ? 0 : *top + 1;
         if (next > m_plan.refinements)
             continue;
-        legal.append(CellMeta{idOf(b, next), b, next, next == 0 ? QString() : idOf(b, next - 1), -1, {}});
+        legal.append(CellMeta{idOf(b, next), b, next, next == 0 ? QString() : idOf(b, next - 1), -1, legalTags(b)});
     }
     // Branches opened outside the plan (a resumed round whose plan shrank
     // cannot happen: the plan is stored) are never legal.

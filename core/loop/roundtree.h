@@ -21,7 +21,9 @@ namespace dreamrsi {
 /// Legal now: `b<b>a0` for each branch 0..plan.branches-1 without a cell
 /// (branch ids ascending), and `b<b>a<a+1>` for each opened branch whose
 /// highest attempt `a` is below plan.refinements. `meta(id)` of a legal cell
-/// has seq -1 (it is not created yet) and no tags.
+/// has seq -1 (it is not created yet); its tags are the `direction:<name>`
+/// tag its branch explores (setDirections(): the task's directions[b mod n],
+/// the tag the cell will carry once it is created), none without directions.
 ///
 /// Not thread-safe; the runner's driver thread owns it.
 class RoundTree
@@ -31,6 +33,11 @@ public:
     RoundTree(GridPlan plan, std::optional<double> baselineScore);
 
     const GridPlan &plan() const { return m_plan; }
+    /// The task's directions, by name: branch b explores names[b mod n]
+    /// (RoundTask::directionFor). Empty: legal cells carry no tags.
+    void setDirections(QStringList names) { m_directions = std::move(names); }
+    /// The tags a legal cell of `branch` carries: {"direction:<name>"}, or none.
+    QStringList legalTags(int branch) const;
     std::optional<double> baselineScore() const { return m_baselineScore; }
 
     /// Adds a finished cell. Returns false (and adds nothing) when its id or
@@ -74,6 +81,7 @@ public:
 private:
     GridPlan m_plan;
     std::optional<double> m_baselineScore;
+    QStringList m_directions;
     QList<Cell> m_cells;
     QHash<QString, int> m_index;          ///< id -> index in m_cells
     QHash<int, int> m_top;                ///< branch -> highest attempt

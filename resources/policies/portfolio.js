@@ -52,6 +52,28 @@
 //     new best, the longest stall before a branch improved again, plus one),
 //     so a stopping rule tuned on replays of revealed prefixes cannot stop
 //     sooner than gains the history has shown.
+//   - SKIP_WEAK_ROOTS: 1 never opens a legal root of a weak direction (the
+//     root budget R is unchanged; it is spent on the other directions).
+//   - STALL_BY_DIRECTION, DIRECTION_STALL (learned): patience per direction.
+//     With 1, a branch's floor of P is its direction's entry in
+//     DIRECTION_STALL (one more than the longest stall before a gain that
+//     direction showed; "*" for a direction the table does not list) instead
+//     of STALL_FLOOR.
+//   - PROBE_CALLS, PROBE_EVIDENCE, DEPTH_EVIDENCE (learned): probing. When the
+//     rule above would stop (the portfolio stop, or an empty batch), the
+//     episode goes on with its best branch past that branch's patience, one
+//     call a round (by the exploitation order: best anchor first; a branch
+//     whose last attempt failed hard, or that has no legal next attempt, is
+//     passed over for the next), until PROBE_CALLS probe calls were made in
+//     the episode. A probe that raises the best hands the episode back to the
+//     rule. DEPTH_EVIDENCE holds, per attempt, how many cells of the history
+//     show what a successful attempt there scores; a probe is made only while
+//     one of the attempts it could still reach (its branch's next attempt and
+//     the ones after it, up to the probe calls left) holds fewer than
+//     PROBE_EVIDENCE of them, so the probe decays once the history has its
+//     own evidence at the depths it would reach. (The count of probe calls
+//     lives in the episode; a live round resumed from its journal starts it
+//     again.)
 
 var defaultBeta = 0.5;
 
@@ -78,6 +100,14 @@ const PATIENCE_FLOOR = 0;    // learned: G is at least this (reveals without a n
 const STALL_FLOOR = 0;       // learned: P is at least this (non-improving successes in a row)
 const DIRECTION_PRIORITY = {}; // learned: priority per direction, "*" for any other
 const DIRECTION_DEEPEST_GAIN = {}; // learned: deepest attempt at which each direction gained
+const SKIP_WEAK_ROOTS = 0;   // choice 0|1: 1 opens no root of a weak direction
+const STALL_BY_DIRECTION = 0; // choice 0|1: 1 takes P's floor per direction from DIRECTION_STALL
+const DIRECTION_STALL = {}; // learned: P's floor per direction, "*" for any other
+const PROBE_CALLS = 0;       // range [0, 6]: calls past patience on the best branch once the rule would stop
+const PROBE_EVIDENCE = 6;    // range [1, 30]: history cells an attempt needs before probes skip it
+const DEPTH_EVIDENCE = {};   // learned: per attempt, history cells that show what a success there scores
+
+var probesMade = 0; // probe calls so far in this episode
 
 function directionOf(tags) {
     for (var i = 0; i < tags.length; ++i) {
@@ -105,14 +135,18 @@ function priorityOf(state, id) {
     return { listed: false, value: 0 };
 }
 
-// Legal roots in decreasing priority (ties: ascending branch).
+// Legal roots in decreasing priority (ties: ascending branch); without the
+// roots of weak directions when SKIP_WEAK_ROOTS is 1.
 function orderedRoots(state) {
     var roots = state.legalRoots;
     if (!hasPriorities())
         return roots;
     var ranked = [];
-    for (var i = 0; i < roots.length; ++i)
+    for (var i = 0; i < roots.length; ++i) {
+        if (SKIP_WEAK_ROOTS === 1 && isWeak(state, roots[i]))
+            continue;
         ranked.push({ id: roots[i], branch: state.meta(roots[i]).branch, p: priorityOf(state, roots[i]).value });
+    }
     ranked.sort(function (a, b) {
         if (a.p !== b.p)
             return a.p > b.p ? -1 : 1;
@@ -122,6 +156,50 @@ function orderedRoots(state) {
     for (i = 0; i < ranked.length; ++i)
         out.push(ranked[i].id);
     return out;
+}
+
+// The floor of P for the branch of cell `id`.
+function stallFloorOf(state, id) {
+    if (STALL_BY_DIRECTION !== 1)
+        return STALL_FLOOR;
+    var d = directionOf(state.meta(id).tags);
+    if (d !== "*" && Object.prototype.hasOwnProperty.call(DIRECTION_STALL, d))
+        return DIRECTION_STALL[d];
+    if (Object.prototype.hasOwnProperty.call(DIRECTION_STALL, "*"))
+        return DIRECTION_STALL["*"];
+    return STALL_FLOOR;
+}
+
+// Whether some attempt from `attempt` on, within `calls` calls, lacks evidence.
+function needsProbe(attempt, calls) {
+    for (var a = attempt; a < attempt + calls; ++a) {
+        var key = String(a);
+        var n = Object.prototype.hasOwnProperty.call(DEPTH_EVIDENCE, key) ? DEPTH_EVIDENCE[key] : 0;
+        if (n < PROBE_EVIDENCE)
+            return true;
+    }
+    return false;
+}
+
+// The probe of this round: [] when there is none to make.
+function probe(state, traj) {
+    var left = PROBE_CALLS - probesMade;
+    if (left <= 0 || state.maxParallelism < 1)
+        return [];
+    var candidates = [];
+    var legal = state.legal;
+    for (var i = 0; i < legal.length; ++i) {
+        var m = state.meta(legal[i]);
+        var tr = m.attempt === 0 ? undefined : traj[m.branch];
+        if (tr === undefined || tr.lastHard || !needsProbe(m.attempt, left))
+            continue;
+        candidates.push({ id: m.id, branch: m.branch, hasAnchor: tr.hasAnchor, anchor: tr.anchor, failRun: tr.failRun });
+    }
+    if (candidates.length === 0)
+        return [];
+    candidates.sort(before);
+    probesMade += 1;
+    return [candidates[0].id];
 }
 
 // Whether the branch of legal frontier `id` belongs to a weak direction.
@@ -160,10 +238,11 @@ function selectBatch(state) {
     var W = state.maxParallelism;
     var roots = orderedRoots(state);
     var opened = state.openedBranches.length;
-    var T = opened + roots.length;
+    var T = opened + state.legalRoots.length;
     var R = ROOT_BASE + Math.floor(beta * Math.max(0, T - ROOT_BASE) + ROOT_ROUNDING);
     var w0 = Math.min(R, FIRST_BASE + Math.floor(beta * Math.max(0, W - FIRST_BASE) + ROOT_ROUNDING));
-    var P = Math.max(STALL_FLOOR, STALL_BASE + Math.floor(STALL_SLOPE * beta));
+    var P0 = STALL_BASE + Math.floor(STALL_SLOPE * beta);
+    var P = Math.max(STALL_FLOOR, P0);
     var F = REPAIR_BASE + Math.floor(REPAIR_SLOPE * beta);
     var G = Math.max(PATIENCE_FLOOR, W * (PATIENCE_BASE + Math.floor(PATIENCE_SLOPE * beta)));
     var batch = [];
@@ -211,7 +290,7 @@ function selectBatch(state) {
         }
     }
     if (sinceBest >= G)
-        return batch;
+        return PROBE_CALLS > 0 ? probe(state, traj) : batch;
 
     // Classify the frontiers.
     var exploit = [], recovery = [];
@@ -223,7 +302,7 @@ function selectBatch(state) {
         var tr = traj[m.branch];
         var c = { id: m.id, branch: m.branch, hasAnchor: tr.hasAnchor, anchor: tr.anchor, failRun: tr.failRun };
         if (tr.lastSuccess) {
-            if (tr.stall < P)
+            if (tr.stall < (STALL_BY_DIRECTION === 1 ? Math.max(P0, stallFloorOf(state, m.id)) : P))
                 exploit.push(c);
         } else if (!tr.lastHard && tr.failRun <= F) {
             recovery.push(c);
@@ -256,5 +335,7 @@ function selectBatch(state) {
         batch.push(roots[nextRoot++]);
         rootsLeft -= 1;
     }
+    if (batch.length === 0 && PROBE_CALLS > 0)
+        return probe(state, traj);
     return batch;
 }

@@ -123,10 +123,23 @@ RoundPanel::RoundPanel(ProjectStore *store, QWidget *parent)
     }
     m_list->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_list, &QWidget::customContextMenuRequested, this, &RoundPanel::steeringMenu);
+    // A branch shows its attempts while the round is small. A tree view lays
+    // out every row it shows again when a row is inserted under an expanded
+    // branch, and paints them again: with thousands of attempts shown that
+    // was most of every frame of a growing round. Past ExpandedRows the
+    // branches are collapsed, once, and new ones stay so (each still shows
+    // its attempts' count and best score); one opened by hand stays open.
     connect(m_model, &QAbstractItemModel::rowsInserted, m_list, [this](const QModelIndex &parent) {
-        if (parent.isValid())
+        if (!parent.isValid())
+            return;
+        if (m_model->attemptCount() <= ExpandedRows) {
             m_list->expand(parent);
+        } else if (!m_listCollapsed) {
+            m_listCollapsed = true;
+            m_list->collapseAll();
+        }
     });
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] { m_listCollapsed = false; });
     m_view = new TreeView;
     m_view->setObjectName(QStringLiteral("roundTree"));
     m_log = new QPlainTextEdit;

@@ -190,6 +190,9 @@ private:
     int m_manualRound = -1;
     int m_manualWorkers = 0;
     int m_manualPickCounter = 0;
+    /// Attempt rows up to which the cell list shows every branch expanded.
+    static constexpr int ExpandedRows = 1000;
+    bool m_listCollapsed = false; ///< the list went past ExpandedRows and was collapsed
     bool m_logFollows = true; ///< the log shows its newest line (until the reader scrolls up)
     QWidget *m_approvalBar = nullptr;
     QLabel *m_approvalText = nullptr;

@@ -200,7 +200,13 @@ private:
     QString m_approvalShown; ///< the proposal the bar shows ("event id:name"), empty when none
     QTimer *m_ticker = nullptr;
     QTimer *m_redraw = nullptr;
-    QList<Cell> m_cells;
+    /// The round's stored cells, in order, in blocks of CellBlock: a tree
+    /// build on a worker shares the blocks, and a cell stored meanwhile
+    /// copies only the last block, not every cell (tens of milliseconds of
+    /// the GUI thread at 50,000 cells).
+    QList<QList<Cell>> m_cells;
+    qsizetype m_cellCount = 0;
+    static constexpr qsizetype CellBlock = 1024;
     QSet<QString> m_cellIds;
     /// A resumed round's stored cells are read first; live cells wait here meanwhile.
     bool m_awaitingBacklog = false;

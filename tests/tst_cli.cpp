@@ -142,6 +142,11 @@ void TestCli::benchLiveTree()
     QVERIFY2(r.out.contains(QStringLiteral("livetree: 300 cells, then 50 more")), qPrintable(r.out));
     QVERIFY(r.out.contains(QStringLiteral("350 cells shown")));
     QVERIFY(r.out.contains(QStringLiteral("ms per frame (GUI thread CPU)")));
+    // The slowest frames name their phases, so that a regression names itself.
+    QVERIFY2(r.out.contains(QStringLiteral("phases, mean ms per frame (wall/CPU): model update")), qPrintable(r.out));
+    QVERIFY(r.out.contains(QStringLiteral("slowest frames")));
+    QVERIFY(r.out.contains(QStringLiteral("paint")));
+    QVERIFY(!r.out.contains(QStringLiteral("events not timed"))); // dreamrsi-render times them
     const Run bad = runText({QStringLiteral("bench"), QStringLiteral("livetree"), QStringLiteral("--rate"), QStringLiteral("fast")});
     QCOMPARE(bad.exitCode, 2);
     QVERIFY(bad.err.contains(QStringLiteral("--rate needs a positive number")));

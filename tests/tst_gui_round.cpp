@@ -27,6 +27,7 @@
 #include <QProgressBar>
 #include <QStatusBar>
 #include <QToolButton>
+#include <QTreeView>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -54,6 +55,7 @@ private slots:
     void dialogLabelsShowNoAmpersand();
     void resumeOnlyWithSomethingToResume();
     void runningAttemptShowsItsJob();
+    void bigRoundListsBranchesCollapsed();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -387,7 +389,15 @@ void TestGuiRound::runningAttemptShowsItsJob()
     p.reason = QStringLiteral("Resources");
     p.submittedMs = QDateTime::currentMSecsSinceEpoch() - 4000;
     model.setProgress(QStringLiteral("b1a0"), p);
-    QCOMPARE(changed.count(), 1);
+    // One signal per item from the status to the time (a range of items
+    // makes an item view repaint all it shows, at every report of a round).
+    QCOMPARE(changed.count(), LiveTreeModel::TimeColumn - LiveTreeModel::StatusColumn + 1);
+    for (const QList<QVariant> &signal : std::as_const(changed)) {
+        const QModelIndex first = signal.at(0).toModelIndex();
+        QCOMPARE(signal.at(1).toModelIndex(), first);
+        QCOMPARE(first.parent(), branch);
+        QVERIFY(first.column() >= LiveTreeModel::StatusColumn && first.column() <= LiveTreeModel::TimeColumn);
+    }
     QCOMPARE(text(LiveTreeModel::StatusColumn).section(QLatin1Char(' '), 1), QStringLiteral("pending (slurm job 123, Resources)"));
     QVERIFY2(text(LiveTreeModel::TimeColumn).contains(QStringLiteral("queued")), qPrintable(text(LiveTreeModel::TimeColumn)));
     QVERIFY(!text(LiveTreeModel::TimeColumn).contains(QStringLiteral("ran")));
@@ -464,6 +474,45 @@ void TestGuiRound::cancelFromTheStatusBar()
     QCOMPARE(take(store.iterationData(iteration)).info.status, IterationStatus::Stopped);
     agent->openGate();
     take(store.close());
+}
+
+void TestGuiRound::bigRoundListsBranchesCollapsed()
+{
+    // A small round's list shows every branch's attempts; past a thousand
+    // attempt rows the branches are collapsed (a row inserted under an
+    // expanded branch lays the whole list out again), and later ones stay so.
+    RoundPanel panel(nullptr);
+    LiveTreeModel *model = panel.model();
+    QTreeView *list = panel.cellList();
+    auto stored = [](int branch, int attempt) {
+        Cell c;
+        c.id = QStringLiteral("b%1a%2").arg(branch).arg(attempt);
+        c.branch = branch;
+        c.attempt = attempt;
+        c.seq = branch * 1000 + attempt;
+        c.evaluated = true;
+        c.score = 1.0;
+        c.failClass = QStringLiteral("ok");
+        return c;
+    };
+    for (int b = 0; b < 10; ++b)
+        model->addCell(stored(b, 0));
+    QVERIFY(list->isExpanded(model->index(0, 0)));
+    QVERIFY(list->isExpanded(model->index(9, 0)));
+    for (int a = 1; a < 110; ++a) {
+        for (int b = 0; b < 10; ++b)
+            model->addCell(stored(b, a));
+    }
+    QCOMPARE(model->attemptCount(), 1100);
+    QVERIFY(!list->isExpanded(model->index(0, 0)));
+    model->addCell(stored(10, 0)); // a new branch of a big round
+    QVERIFY(!list->isExpanded(model->index(10, 0)));
+    list->expand(model->index(3, 0)); // opened by hand: stays open
+    model->addCell(stored(3, 110));
+    QVERIFY(list->isExpanded(model->index(3, 0)));
+    model->reset({}); // the next round starts small again
+    model->addCell(stored(0, 0));
+    QVERIFY(list->isExpanded(model->index(0, 0)));
 }
 
 QTEST_MAIN(TestGuiRound)

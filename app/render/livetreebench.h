@@ -1,15 +1,33 @@
 #pragma once
 
+#include <QApplication>
 #include <QTextStream>
 
 namespace dreamrsi {
+
+class EventClock;
+
+/// dreamrsi-render's application: a QApplication that, while bench livetree
+/// has an EventClock running, times every event it delivers, so that a slow
+/// frame can be split into its phases (what timers and queued calls did,
+/// layout, paint) and the receivers that took the time.
+class RenderApplication final : public QApplication
+{
+public:
+    RenderApplication(int &argc, char **argv);
+    bool notify(QObject *receiver, QEvent *event) override;
+};
 
 /// `dreamrsi bench livetree` (arguments read in app/cli/benchcommands.cpp):
 /// the Live Round panel (its item tree and the list that shows it, the drawn
 /// tree, the dashboard) holding N cells (10,000) while R more arrive each
 /// second (100), frame by frame at F frames a second (60) for S seconds (5).
-/// Prints the milliseconds each frame took: cells handed over, timers that
-/// fell due, layout and paint.
+/// Prints the milliseconds each frame took, and the phases of the slowest
+/// frames: the model update (cells handed over, rows marked running), what
+/// timers and queued calls did (tree rebuilds, chart hand-overs), layout and
+/// paint, each with the receivers that took the most. The phases need the
+/// application to be a RenderApplication; under another one only the model
+/// update and the rest are told apart.
 struct LiveTreeBenchOptions
 {
     int cells = 10000;

@@ -19,6 +19,44 @@ namespace dreamrsi {
 namespace {
 
 constexpr int VerticalTicks = 3;
+constexpr int HorizontalTicks = 5;
+
+/// A round number near `x` > 0: 1, 2 or 5 times a power of ten; the next
+/// one up from x (`up`), or the closest. Heckbert's "nice numbers"
+/// (Graphics Gems, 1990), which QValueAxis::applyNiceNumbers also uses.
+double niceNumber(double x, bool up)
+{
+    const double power = std::pow(10.0, std::floor(std::log10(x)));
+    const double f = x / power; // in [1, 10)
+    double nice = 10.0;
+    if (up)
+        nice = f <= 1.0 ? 1.0 : f <= 2.0 ? 2.0 : f <= 5.0 ? 5.0 : 10.0;
+    else
+        nice = f < 1.5 ? 1.0 : f < 3.0 ? 2.0 : f < 7.0 ? 5.0 : 10.0;
+    return nice * power;
+}
+
+/// Gives `axis` the range of round numbers around [lo, hi] with about
+/// `ticks` ticks, and says whether that changed anything. An axis given a
+/// range lays its labels out again (milliseconds for a chart; the frames of
+/// a growing round felt it at every hand-over), so a range that stays the
+/// same is not set again.
+bool setNiceRange(QValueAxis *axis, double lo, double hi, int ticks)
+{
+    double min = lo, max = hi;
+    int count = ticks;
+    if (hi > lo) {
+        const double step = niceNumber(niceNumber(hi - lo, true) / double(ticks - 1), false);
+        min = std::floor(lo / step) * step;
+        max = std::ceil(hi / step) * step;
+        count = int(std::lround((max - min) / step)) + 1;
+    }
+    if (axis->min() == min && axis->max() == max && axis->tickCount() == count)
+        return false;
+    axis->setRange(min, max);
+    axis->setTickCount(count);
+    return true;
+}
 
 QChart *makeChart(const QString &title)
 {
@@ -182,29 +220,26 @@ void LiveDashboard::flush()
 
 void LiveDashboard::updateRanges()
 {
-    // Every axis is set at each hand-over.
-    m_callsAxis->setRange(0.0, std::max<double>(5.0, double(m_calls)));
-    m_callsAxis->applyNiceNumbers();
+    // Each axis gets round numbers around its data, set only when they change.
+    bool changed = setNiceRange(m_callsAxis, 0.0, std::max<double>(5.0, double(m_calls)), HorizontalTicks);
     if (m_best) {
         const double lo = m_firstBest.value_or(*m_best);
         const double span = *m_best - lo;
         const double pad = span > 0.0 ? span * 0.08 : std::max(1e-6, std::abs(*m_best) * 0.01);
-        m_scoreAxis->setRange(lo - pad, *m_best + pad);
-        m_scoreAxis->setTickCount(VerticalTicks); // nice numbers may have changed it last time
-        m_scoreAxis->applyNiceNumbers();
+        changed |= setNiceRange(m_scoreAxis, lo - pad, *m_best + pad, VerticalTicks);
     } else {
-        m_scoreAxis->setRange(0.0, 1.0);
+        changed |= setNiceRange(m_scoreAxis, 0.0, 1.0, VerticalTicks);
     }
-    m_timeAxis->setRange(0.0, std::max(10.0, m_lastSeconds));
-    m_timeAxis->applyNiceNumbers();
-    m_usdAxis->setRange(0.0, std::max(0.01, m_usd * 1.1));
-    m_usdAxis->setTickCount(VerticalTicks);
-    m_usdAxis->applyNiceNumbers();
+    changed |= setNiceRange(m_timeAxis, 0.0, std::max(10.0, m_lastSeconds), HorizontalTicks);
+    changed |= setNiceRange(m_usdAxis, 0.0, std::max(0.01, m_usd * 1.1), VerticalTicks);
     // Qt Charts recomputes the axes' widths on a range change only within the
     // space the last full layout gave them, so labels that grew wider (2.6 ->
     // 2.6265) stayed elided to "..."; a full layout gives them their width.
-    for (QChartView *view : {m_scoreView, m_costView})
-        view->chart()->layout()->invalidate();
+    // Only a new range can change a label.
+    if (changed) {
+        for (QChartView *view : {m_scoreView, m_costView})
+            view->chart()->layout()->invalidate();
+    }
 }
 
 } // namespace dreamrsi

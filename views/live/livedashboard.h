@@ -30,7 +30,8 @@ namespace dreamrsi {
 /// one layout per series and redraw. The staircase keeps only the points
 /// where the best score changed; a cost curve of more than MaxCostPoints
 /// points is drawn thinned (every k-th point and the last), the totals stay
-/// exact.
+/// exact. An axis is given a new range only when its round numbers change
+/// (a new range lays the chart out again).
 class LiveDashboard final : public QWidget
 {
     Q_OBJECT
@@ -61,7 +62,10 @@ public:
     /// The cost curve's points, unthinned.
     const QList<QPointF> &costPoints() const { return m_costPoints; }
 
-    static constexpr qsizetype MaxCostPoints = 1000;
+    /// About one point a pixel of the chart's width: a line of more points
+    /// looks the same and costs more at every hand-over (Qt Charts strokes
+    /// the whole line again to find its shape).
+    static constexpr qsizetype MaxCostPoints = 500;
 
 private:
     void scheduleFlush();

@@ -30,6 +30,7 @@ void LiveTreeModel::reset(const QList<Cell> &cells)
     m_branches.clear();
     m_steered.clear();
     m_finished = 0;
+    m_attempts = 0;
     for (const Cell &c : cells) {
         auto it = std::lower_bound(m_branches.begin(), m_branches.end(), c.branch,
                                    [](const Branch &b, int branch) { return b.branch < branch; });
@@ -44,6 +45,7 @@ void LiveTreeModel::reset(const QList<Cell> &cells)
                                    [](const Attempt &x, int attempt) { return x.attempt < attempt; });
         it->attempts.insert(at, a);
         ++m_finished;
+        ++m_attempts;
     }
     endResetModel();
 }
@@ -113,6 +115,7 @@ std::pair<int, int> LiveTreeModel::ensureAttempt(int branch, int attempt, const 
     fresh.attempt = attempt;
     fresh.started.start();
     list.insert(pos, fresh);
+    ++m_attempts;
     endInsertRows();
     return {b, pos};
 }
@@ -131,8 +134,7 @@ void LiveTreeModel::markRunning(const QString &cellId)
     }
     x.started.start();
     x.progress.reset();
-    const QModelIndex parent = index(b, 0);
-    emit dataChanged(index(a, 0, parent), index(a, ColumnCount - 1, parent));
+    changed(index(b, 0), a, 0, ColumnCount - 1);
 }
 
 void LiveTreeModel::setProgress(const QString &cellId, const EvaluationProgress &progress)
@@ -145,8 +147,7 @@ void LiveTreeModel::setProgress(const QString &cellId, const EvaluationProgress 
     if (b < 0 || a < 0 || !m_branches.at(b).attempts.at(a).running)
         return; // a late report of an attempt already stored or removed
     m_branches[b].attempts[a].progress = progress;
-    const QModelIndex parent = index(b, 0);
-    emit dataChanged(index(a, StatusColumn, parent), index(a, TimeColumn, parent));
+    changed(index(b, 0), a, StatusColumn, TimeColumn);
 }
 
 QString LiveTreeModel::runningStatus(const Attempt &a) const
@@ -190,9 +191,21 @@ void LiveTreeModel::addCell(const Cell &cell)
         ++m_finished;
     x.running = false;
     x.cell = cell;
-    const QModelIndex parent = index(b, 0);
-    emit dataChanged(index(a, 0, parent), index(a, ColumnCount - 1, parent));
-    emit dataChanged(index(b, 0), index(b, ColumnCount - 1));
+    changed(index(b, 0), a, 0, ColumnCount - 1);
+    changed({}, b, 0, ColumnCount - 1);
+}
+
+void LiveTreeModel::changed(const QModelIndex &parent, int row, int firstColumn, int lastColumn)
+{
+    // One signal per item: an item view repaints an item it shows, and
+    // nothing for one it does not (an attempt of a collapsed branch), but it
+    // repaints its whole viewport for a range of items, wherever they are.
+    // Rows change with every cell of a round: the whole list was painted
+    // again at every frame of a round.
+    for (int column = firstColumn; column <= lastColumn; ++column) {
+        const QModelIndex item = index(row, column, parent);
+        emit dataChanged(item, item);
+    }
 }
 
 void LiveTreeModel::removeRunning(const QString &cellId)
@@ -206,6 +219,7 @@ void LiveTreeModel::removeRunning(const QString &cellId)
         return;
     beginRemoveRows(index(b, 0), a, a);
     m_branches[b].attempts.removeAt(a);
+    --m_attempts;
     endRemoveRows();
     if (m_branches.at(b).attempts.isEmpty()) {
         beginRemoveRows({}, b, b);
@@ -219,10 +233,8 @@ void LiveTreeModel::tick()
     for (int b = 0; b < m_branches.size(); ++b) {
         const QList<Attempt> &list = m_branches.at(b).attempts;
         for (int a = 0; a < list.size(); ++a) {
-            if (list.at(a).running) {
-                const QModelIndex parent = index(b, 0);
-                emit dataChanged(index(a, StatusColumn, parent), index(a, TimeColumn, parent));
-            }
+            if (list.at(a).running)
+                changed(index(b, 0), a, StatusColumn, TimeColumn);
         }
     }
 }

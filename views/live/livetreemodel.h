@@ -49,6 +49,8 @@ public:
     std::optional<int> branchOf(const QModelIndex &index) const;
 
     int cellCount() const { return m_finished; }
+    /// Attempt rows, running or finished.
+    int attemptCount() const { return m_attempts; }
     int runningCount() const;
 
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
@@ -79,12 +81,15 @@ private:
     /// (branch row, attempt row) of an id, or (-1, -1).
     std::pair<int, int> find(int branch, int attempt) const;
     std::pair<int, int> ensureAttempt(int branch, int attempt, const QString &id);
+    /// Says that columns [firstColumn, lastColumn] of `row` under `parent` changed.
+    void changed(const QModelIndex &parent, int row, int firstColumn, int lastColumn);
     QString runningStatus(const Attempt &a) const;
     QString runningTime(const Attempt &a) const;
 
     QList<Branch> m_branches; ///< sorted by branch
     QHash<int, QStringList> m_steered; ///< branch -> steering kinds, in the order applied
     int m_finished = 0;
+    int m_attempts = 0;
 };
 
 } // namespace dreamrsi

@@ -123,10 +123,23 @@ RoundPanel::RoundPanel(ProjectStore *store, QWidget *parent)
     }
     m_list->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_list, &QWidget::customContextMenuRequested, this, &RoundPanel::steeringMenu);
+    // A branch shows its attempts while the round is small. A tree view lays
+    // out every row it shows again when a row is inserted under an expanded
+    // branch, and paints them again: with thousands of attempts shown that
+    // was most of every frame of a growing round. Past ExpandedRows the
+    // branches are collapsed, once, and new ones stay so (each still shows
+    // its attempts' count and best score); one opened by hand stays open.
     connect(m_model, &QAbstractItemModel::rowsInserted, m_list, [this](const QModelIndex &parent) {
-        if (parent.isValid())
+        if (!parent.isValid())
+            return;
+        if (m_model->attemptCount() <= ExpandedRows) {
             m_list->expand(parent);
+        } else if (!m_listCollapsed) {
+            m_listCollapsed = true;
+            m_list->collapseAll();
+        }
     });
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] { m_listCollapsed = false; });
     m_view = new TreeView;
     m_view->setObjectName(QStringLiteral("roundTree"));
     m_log = new QPlainTextEdit;
@@ -587,13 +600,18 @@ void RoundPanel::takeCell(const Cell &cell)
     if (m_cellIds.contains(cell.id))
         return;
     m_model->addCell(cell);
-    m_cells.append(cell);
+    if (m_cells.isEmpty() || m_cells.constLast().size() >= CellBlock) {
+        m_cells.append(QList<Cell>());
+        m_cells.last().reserve(CellBlock);
+    }
+    m_cells.last().append(cell);
+    ++m_cellCount;
     m_cellIds.insert(cell.id);
     m_dashboard->addCell(cell);
     if (!m_redraw->isActive()) {
         // The progress bar moves with the tree. A big tree is laid out and
         // painted less often: 150 ms up to 1,000 cells, then slower, 1 s at most.
-        m_redraw->setInterval(int(std::clamp<qsizetype>(150 + (m_cells.size() - 1000) / 20, 150, 1000)));
+        m_redraw->setInterval(int(std::clamp<qsizetype>(150 + (m_cellCount - 1000) / 20, 150, 1000)));
         m_redraw->start();
     }
 }
@@ -603,6 +621,7 @@ void RoundPanel::clearRound(const QDateTime &started)
     m_jobs->renew(TreeScope); // a tree still being built belongs to the round before
     m_redrawAgain = false;
     m_cells.clear();
+    m_cellCount = 0;
     m_cellIds.clear();
     m_deferred.clear();
     m_awaitingBacklog = false;
@@ -632,7 +651,7 @@ qint64 RoundPanel::plannedAttempts() const
 
 void RoundPanel::updateProgress()
 {
-    m_status->setProgress(m_cells.size(), m_iteration.id != 0 ? plannedAttempts() : 0);
+    m_status->setProgress(m_cellCount, m_iteration.id != 0 ? plannedAttempts() : 0);
 }
 
 void RoundPanel::followProject(const WriterInfo &writer)
@@ -730,16 +749,26 @@ void RoundPanel::redrawTree()
     // A tree of the round before (clearRound renewed the scope) is not built
     // to the end, nor shown.
     const JobTracker::CancelCheck stale = m_jobs->cancelCheck(TreeScope);
-    QtConcurrent::run([meta, cells = m_cells, stale]() -> std::shared_ptr<const DiscoveryTree> {
+    QtConcurrent::run([meta, blocks = m_cells, count = m_cellCount, stale]() -> std::shared_ptr<const DiscoveryTree> {
         if (stale())
             return nullptr;
+        QList<Cell> cells;
+        cells.reserve(count);
+        for (const QList<Cell> &block : blocks)
+            cells.append(block);
         TreeError error;
-        std::optional<DiscoveryTree> tree = DiscoveryTree::build(meta, cells, &error);
+        std::optional<DiscoveryTree> tree = DiscoveryTree::build(meta, std::move(cells), &error);
         return tree && !stale() ? std::make_shared<const DiscoveryTree>(std::move(*tree)) : nullptr;
     }).then(this, [this, stale](std::shared_ptr<const DiscoveryTree> tree) {
         m_building = false;
-        if (!stale() && tree)
+        if (!stale() && tree) {
+            // The tree shown until now is freed on a worker: tens of
+            // thousands of cells take milliseconds to free.
+            std::shared_ptr<const DiscoveryTree> old = m_view->tree();
             m_view->setTree(std::move(tree));
+            if (old.use_count() == 1)
+                (void)QtConcurrent::run([old = std::move(old)]() mutable { old.reset(); });
+        }
         if (std::exchange(m_redrawAgain, false))
             redrawTree();
     });
@@ -791,7 +820,7 @@ void RoundPanel::onFinished(const RoundSummary &summary, bool followed)
                          .arg(summary.iteration)
                          .arg(status)
                          .arg(pid)
-                         .arg(m_cells.size());
+                         .arg(m_cellCount);
         appendLog(text);
     } else {
         text = summary.ok() ? tr("Iteration %1 %2: %3 cells in %4 rounds (%5)")

@@ -190,6 +190,9 @@ private:
     int m_manualRound = -1;
     int m_manualWorkers = 0;
     int m_manualPickCounter = 0;
+    /// Attempt rows up to which the cell list shows every branch expanded.
+    static constexpr int ExpandedRows = 1000;
+    bool m_listCollapsed = false; ///< the list went past ExpandedRows and was collapsed
     bool m_logFollows = true; ///< the log shows its newest line (until the reader scrolls up)
     QWidget *m_approvalBar = nullptr;
     QLabel *m_approvalText = nullptr;
@@ -197,7 +200,13 @@ private:
     QString m_approvalShown; ///< the proposal the bar shows ("event id:name"), empty when none
     QTimer *m_ticker = nullptr;
     QTimer *m_redraw = nullptr;
-    QList<Cell> m_cells;
+    /// The round's stored cells, in order, in blocks of CellBlock: a tree
+    /// build on a worker shares the blocks, and a cell stored meanwhile
+    /// copies only the last block, not every cell (tens of milliseconds of
+    /// the GUI thread at 50,000 cells).
+    QList<QList<Cell>> m_cells;
+    qsizetype m_cellCount = 0;
+    static constexpr qsizetype CellBlock = 1024;
     QSet<QString> m_cellIds;
     /// A resumed round's stored cells are read first; live cells wait here meanwhile.
     bool m_awaitingBacklog = false;

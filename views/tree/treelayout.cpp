@@ -71,27 +71,16 @@ std::pair<int, int> TreeLayout::columnsIn(const QRectF &r) const
     return {first, last};
 }
 
+std::pair<int, int> TreeLayout::rowsIn(const QRectF &r) const
+{
+    const double pitch = m_metrics.cellHeight + m_metrics.rowGap;
+    return {std::max(0, int(std::floor((r.top() - rowY(0)) / pitch))), int(std::floor((r.bottom() - rowY(0)) / pitch))};
+}
+
 QList<int> TreeLayout::cellsIn(const QRectF &r) const
 {
     QList<int> result;
-    if (!m_tree || r.isEmpty())
-        return result;
-    const double pitch = m_metrics.cellHeight + m_metrics.rowGap;
-    const int firstRow = std::max(0, int(std::floor((r.top() - rowY(0)) / pitch)));
-    const int lastRow = int(std::floor((r.bottom() - rowY(0)) / pitch));
-    if (lastRow < firstRow)
-        return result;
-    const auto [firstCol, lastCol] = columnsIn(r);
-    const auto &branches = m_tree->branches();
-    for (int col = firstCol; col <= lastCol; ++col) {
-        const QList<int> &cells = branches.at(col).cells;
-        const int end = std::min(int(cells.size()) - 1, lastRow);
-        for (int a = firstRow; a <= end; ++a) {
-            const int idx = cells.at(a);
-            if (cellRect(idx).intersects(r))
-                result.append(idx);
-        }
-    }
+    forEachCellIn(r, [&result](int cell, const QRectF &) { result.append(cell); });
     return result;
 }
 

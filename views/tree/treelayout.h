@@ -6,6 +6,7 @@
 #include <QPointF>
 #include <QRectF>
 
+#include <algorithm>
 #include <memory>
 
 namespace dreamrsi {
@@ -51,10 +52,17 @@ public:
     int cellAt(const QPointF &p) const;
     /// Every cell whose rectangle intersects r, column by column.
     QList<int> cellsIn(const QRectF &r) const;
+    /// Calls f(cellIndex, cellRect) for every cell cellsIn(r) gives, in the
+    /// same order, without looking each cell up (what a painter of
+    /// thousands of cells wants).
+    template<typename F>
+    void forEachCellIn(const QRectF &r, F &&f) const;
     /// Columns intersecting r as [first, last]; first > last when none.
     std::pair<int, int> columnsIn(const QRectF &r) const;
 
 private:
+    /// Rows whose cells may intersect r, as [first, last] (first > last when none).
+    std::pair<int, int> rowsIn(const QRectF &r) const;
     double columnX(int column) const;
     double rowY(int attempt) const;
 
@@ -62,5 +70,28 @@ private:
     Metrics m_metrics;
     int m_rows = 0;
 };
+
+template<typename F>
+void TreeLayout::forEachCellIn(const QRectF &r, F &&f) const
+{
+    if (!m_tree || r.isEmpty())
+        return;
+    const auto [firstRow, lastRow] = rowsIn(r);
+    if (lastRow < firstRow)
+        return;
+    const auto [firstCol, lastCol] = columnsIn(r);
+    const auto &branches = m_tree->branches();
+    for (int col = firstCol; col <= lastCol; ++col) {
+        const QList<int> &cells = branches.at(col).cells;
+        const int end = std::min(int(cells.size()) - 1, lastRow);
+        const double x = columnX(col);
+        for (int a = firstRow; a <= end; ++a) {
+            // A branch's cells are its attempts in order: cell a is attempt a.
+            const QRectF rect(x, rowY(a), m_metrics.cellWidth, m_metrics.cellHeight);
+            if (rect.intersects(r))
+                f(cells.at(a), rect);
+        }
+    }
+}
 
 } // namespace dreamrsi

@@ -42,9 +42,12 @@ void TreeRenderer::setTree(std::shared_ptr<const DiscoveryTree> tree)
     m_scoreMin = 0.0;
     m_scoreMax = 1.0;
     m_fills.clear();
+    m_fillRgb.clear();
     m_glyphs.clear();
+    m_failCounts.clear();
     if (!m_layout.tree())
         return;
+    m_failCounts = m_layout.tree()->failClassCounts();
     for (const Cell &c : m_layout.tree()->cells()) {
         if (!c.score || !std::isfinite(*c.score))
             continue;
@@ -58,9 +61,11 @@ void TreeRenderer::setTree(std::shared_ptr<const DiscoveryTree> tree)
     }
     const auto &cells = m_layout.tree()->cells();
     m_fills.reserve(cells.size());
+    m_fillRgb.reserve(cells.size());
     m_glyphs.reserve(cells.size());
     for (const Cell &c : cells) {
         m_fills.append(c.score && std::isfinite(*c.score) ? colorForScore(*c.score) : QColor());
+        m_fillRgb.append(m_fills.constLast().rgba());
         m_glyphs.append(FailGlyphs::forClass(c.failClass));
     }
 }
@@ -114,6 +119,12 @@ QColor withAlpha(QColor c, int alpha)
 {
     c.setAlpha(alpha);
     return c;
+}
+
+/// The nearest whole pixel, halves away from zero (std::lround's rule, inline).
+int snap(double v)
+{
+    return v >= 0.0 ? int(v + 0.5) : -int(0.5 - v);
 }
 
 bool isDarkFill(const QColor &c)
@@ -204,7 +215,6 @@ void TreeRenderer::paint(QPainter &p, const QRectF &exposed, double scale, const
 
     // Cells: pixel-snapped solid fills (border as an outer fill), glyphs from a cache on raster
     // devices (vector exports draw them as paths), marks collected for later.
-    const QList<int> visible = m_layout.cellsIn(sceneExposed);
     QFont small = p.font();
     small.setPointSizeF(std::clamp(m.cellHeight * scale * 0.38, 6.0, 9.0));
     p.setFont(small);
@@ -214,12 +224,20 @@ void TreeRenderer::paint(QPainter &p, const QRectF &exposed, double scale, const
     const QColor dimBorder = withAlpha(m_palette.cellBorder, 60);
     const bool borders = cellPx >= 10.0;
     QList<std::pair<QRectF, CellStyle>> marked;
-    for (int idx : visible) {
+    // Small cells without borders on a raster device (a fitted tree of
+    // thousands): their fills are written into an image of the exposed part,
+    // drawn at once. A painter call per cell cost ten times its few pixels.
+    const bool direct = raster && !borders && p.worldTransform().type() <= QTransform::TxTranslate && p.opacity() >= 1.0;
+    QList<int> visible;
+    if (direct)
+        paintSmallCells(p, exposed, sceneExposed, scale, offset, dpr, detail, &marked);
+    else
+        visible = m_layout.cellsIn(sceneExposed);
+    for (int idx : std::as_const(visible)) {
         const CellStyle s = styleOf(idx);
         const QRectF r = toDevice(m_layout.cellRect(idx), scale, offset);
         // Snapped to whole pixels, solid fills take the raster engine's fast path.
-        const QRect snapped(QPoint(int(std::lround(r.left())), int(std::lround(r.top()))),
-                            QPoint(int(std::lround(r.right())) - 1, int(std::lround(r.bottom())) - 1));
+        const QRect snapped(QPoint(snap(r.left()), snap(r.top())), QPoint(snap(r.right()) - 1, snap(r.bottom()) - 1));
         QColor fill = s.fill;
         if (s.dimmed)
             fill = withAlpha(fill, 45);
@@ -283,6 +301,80 @@ void TreeRenderer::paint(QPainter &p, const QRectF &exposed, double scale, const
     p.restore();
 }
 
+void TreeRenderer::paintSmallCells(QPainter &p, const QRectF &exposed, const QRectF &sceneExposed, double scale,
+                                   const QPointF &offset, qreal dpr, bool detail,
+                                   QList<std::pair<QRectF, CellStyle>> *marked) const
+{
+    const QRect area = exposed.toAlignedRect();
+    if (area.isEmpty())
+        return;
+    // The image covers `area` (device-independent pixels) at the device's
+    // pixel ratio; it starts transparent, so the edges drawn before show
+    // between the cells, as they do between fills painted one by one.
+    QImage layer((QSizeF(area.size()) * dpr).toSize().expandedTo({1, 1}), QImage::Format_ARGB32_Premultiplied);
+    layer.fill(0);
+    const int width = layer.width();
+    const int height = layer.height();
+    // A rectangle snapped as fillRect(QRect) snaps it: [round(left), round(right)).
+    const auto fill = [&](const QRectF &r, QRgb premultiplied) {
+        const int x0 = std::clamp(snap((snap(r.left()) - area.left()) * dpr), 0, width);
+        const int x1 = std::clamp(snap((snap(r.right()) - area.left()) * dpr), 0, width);
+        const int y0 = std::clamp(snap((snap(r.top()) - area.top()) * dpr), 0, height);
+        const int y1 = std::clamp(snap((snap(r.bottom()) - area.top()) * dpr), 0, height);
+        for (int y = y0; y < y1; ++y) {
+            QRgb *line = reinterpret_cast<QRgb *>(layer.scanLine(y));
+            std::fill(line + x0, line + x1, premultiplied);
+        }
+    };
+    const auto &tree = m_layout.tree();
+    const auto &cells = tree->cells();
+    const int best = tree->isScorable() ? tree->bestCellIndex() : -1;
+    const QRgb noScore = m_palette.noScore.rgba();
+    const bool overlay = m_overlay.isActive();
+    struct Glyph
+    {
+        QRectF rect;
+        FailGlyph glyph;
+        QColor color;
+    };
+    QList<Glyph> glyphs; // painted over the image (cells large enough for one)
+    m_layout.forEachCellIn(sceneExposed, [&](int idx, const QRectF &sceneRect) {
+        const QRectF r = toDevice(sceneRect, scale, offset);
+        const Cell &c = cells.at(idx);
+        const bool scored = c.score && std::isfinite(*c.score);
+        QRgb rgb = scored ? m_fillRgb.at(idx) : noScore;
+        bool dimmed = false;
+        bool latest = false;
+        if (overlay) {
+            const int round = m_overlay.revealRound.value(idx, -1);
+            const bool revealed = round >= 0 && round < m_overlay.roundsShown;
+            dimmed = !revealed;
+            latest = revealed && round == m_overlay.roundsShown - 1;
+        }
+        if (dimmed)
+            rgb = (rgb & 0x00ffffffu) | (45u << 24);
+        fill(r, qPremultiply(rgb));
+        if (idx == best || idx == m_selected || latest || (!m_matches.isEmpty() && m_matches.contains(idx)))
+            marked->append({r, styleOf(idx)});
+        const FailGlyph glyph = m_glyphs.at(idx);
+        if (glyph == FailGlyph::None)
+            return;
+        const QColor color = isDarkFill(QColor::fromRgba(rgb)) && !dimmed ? QColor(Qt::white) : m_palette.glyph;
+        if (!detail) {
+            // Too small for a glyph: a dark centre still shows the failure.
+            if (!dimmed && r.width() >= 2.5)
+                fill(QRectF(r.center().x() - r.width() / 4, r.center().y() - r.height() / 4, r.width() / 2, r.height() / 2),
+                     qPremultiply(color.rgba()));
+            return;
+        }
+        glyphs.append(Glyph{r, glyph, dimmed ? withAlpha(color, 80) : color});
+    });
+    layer.setDevicePixelRatio(dpr);
+    p.drawImage(area.topLeft(), layer);
+    for (const Glyph &g : std::as_const(glyphs))
+        p.drawImage(g.rect.topLeft(), cachedGlyph(g.glyph, g.rect.size(), g.color, dpr));
+}
+
 namespace {
 // Fixed parts of the legend, in multiples of the font height.
 constexpr double LineFactor = 1.3;
@@ -299,7 +391,7 @@ TreeRenderer::LegendRows TreeRenderer::legendRows() const
     LegendRows rows;
     rows.labels.append(tr("Best cell"));
     rows.glyphs.append(FailGlyph::None);
-    const auto counts = tree()->failClassCounts();
+    const QMap<QString, int> &counts = m_failCounts;
     for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
         rows.labels.append(QStringLiteral("%1 (%2)").arg(FailGlyphs::label(it.key())).arg(it.value()));
         rows.glyphs.append(FailGlyphs::forClass(it.key()));

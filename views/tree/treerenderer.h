@@ -9,6 +9,7 @@
 #include <QHash>
 #include <QImage>
 #include <QList>
+#include <QMap>
 #include <QSet>
 
 class QFontMetricsF;
@@ -126,6 +127,11 @@ private:
     void paintLegendEntry(QPainter &painter, const QFontMetricsF &fm, const QPointF &topLeft, double width, int row,
                           const LegendRows &rows) const;
     QImage cachedGlyph(FailGlyph glyph, const QSizeF &size, const QColor &color, qreal dpr) const;
+    /// The cells of paint() when they are small and the device is raster:
+    /// their fills written into one image, failure glyphs over it; marks
+    /// are collected into `marked`.
+    void paintSmallCells(QPainter &painter, const QRectF &exposed, const QRectF &sceneExposed, double scale,
+                         const QPointF &offset, qreal dpr, bool detail, QList<std::pair<QRectF, CellStyle>> *marked) const;
 
     TreeLayout m_layout;
     TreePalette m_palette;
@@ -136,7 +142,9 @@ private:
     double m_scoreMax = 1.0;
     bool m_hasScores = false;
     QList<QColor> m_fills;      ///< score colour per cell, computed once per tree
+    QList<QRgb> m_fillRgb;      ///< the same as ARGB values
     QList<FailGlyph> m_glyphs;
+    QMap<QString, int> m_failCounts; ///< the tree's cells per fail class (the legend's rows)
     mutable QHash<QString, QImage> m_glyphCache;
 };
 

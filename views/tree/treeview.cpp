@@ -31,14 +31,14 @@ TreeView::TreeView(QWidget *parent)
 void TreeView::setTree(std::shared_ptr<const DiscoveryTree> tree)
 {
     m_renderer.setTree(std::move(tree));
-    rebuildOverview();
+    invalidateOverview();
     fitToView();
 }
 
 void TreeView::setDarkPalette(bool dark)
 {
     m_renderer.setPalette(dark ? TreePalette::dark() : TreePalette::light());
-    rebuildOverview();
+    invalidateOverview();
     update();
 }
 
@@ -169,16 +169,32 @@ int TreeView::search(const QString &text)
 
 bool TreeView::overviewVisible() const
 {
-    return m_renderer.tree() && !isFitted() && !m_overview.isNull();
+    return m_renderer.tree() && !isFitted() && !overview().isNull();
 }
 
 QRectF TreeView::overviewRect() const
 {
-    const QSizeF size = QSizeF(m_overview.size()) / m_overview.devicePixelRatio();
+    const QImage &image = overview();
+    const QSizeF size = QSizeF(image.size()) / image.devicePixelRatio();
     return QRectF(width() - size.width() - 10, height() - size.height() - 10, size.width(), size.height());
 }
 
-void TreeView::rebuildOverview()
+void TreeView::invalidateOverview()
+{
+    m_overview = QImage();
+    m_overviewStale = true;
+}
+
+const QImage &TreeView::overview() const
+{
+    if (m_overviewStale) {
+        m_overviewStale = false;
+        rebuildOverview();
+    }
+    return m_overview;
+}
+
+void TreeView::rebuildOverview() const
 {
     m_overview = QImage();
     const QRectF scene = m_renderer.layout().sceneRect();
@@ -218,7 +234,7 @@ void TreeView::paintEvent(QPaintEvent *event)
         p.setPen(QPen(pal.edge, 1));
         p.setBrush(pal.background);
         p.drawRect(o.adjusted(-2, -2, 2, 2));
-        p.drawImage(o.topLeft(), m_overview);
+        p.drawImage(o.topLeft(), overview());
         // The viewport, in overview coordinates.
         const QRectF view(toScene(QPointF(0, 0)) * m_overviewScale, QSizeF(size()) / m_scale * m_overviewScale);
         p.setPen(QPen(pal.selection, 1.5));
@@ -238,7 +254,7 @@ void TreeView::changeEvent(QEvent *event)
 {
     QWidget::changeEvent(event);
     if (event->type() == QEvent::ScreenChangeInternal)
-        rebuildOverview();
+        invalidateOverview();
 }
 
 void TreeView::wheelEvent(QWheelEvent *event)

@@ -66,7 +66,11 @@ private:
     void clampOffset();
     QRectF overviewRect() const;
     bool overviewVisible() const;
-    void rebuildOverview();
+    /// The overview is drawn when it is first shown after a change (a tree
+    /// that fits the view, as a growing live tree does, never needs one).
+    void invalidateOverview();
+    const QImage &overview() const;
+    void rebuildOverview() const;
     QPointF toScene(const QPointF &device) const;
     int cellAtPos(const QPointF &pos) const;
 
@@ -79,8 +83,9 @@ private:
     bool m_moved = false;
     QPointF m_dragStart;
     QPointF m_offsetAtDragStart;
-    QImage m_overview;
-    double m_overviewScale = 1.0;
+    mutable QImage m_overview;
+    mutable double m_overviewScale = 1.0;
+    mutable bool m_overviewStale = false;
 };
 
 } // namespace dreamrsi

@@ -144,6 +144,15 @@ inline QStringList layoutProblems(QCustomPlot *plot, const QRect &page)
                 problems << b.what + QStringLiteral(" overlaps ") + o.what;
         }
     }
+    // Annotations (β labels, iteration labels) whole inside the panel that clips them.
+    for (int i = 0; i < plot->itemCount(); ++i) {
+        auto *text = qobject_cast<QCPItemText *>(plot->item(i));
+        if (!text || !text->clipToAxisRect() || !text->clipAxisRect())
+            continue;
+        const QRect r = QRectF(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition()).toAlignedRect();
+        if (!text->clipAxisRect()->rect().adjusted(-1, -1, 1, 1).contains(r.adjusted(1, 1, -1, -1)))
+            problems << QStringLiteral("annotation '%1' cut by its panel: %2").arg(text->text(), describe(r));
+    }
     if (plot->legend->visible()) {
         for (int i = 0; i < plot->legend->itemCount(); ++i) {
             QCPAbstractLegendItem *item = plot->legend->item(i);

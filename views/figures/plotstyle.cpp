@@ -252,8 +252,10 @@ int PlotStyle::populateFrontier(QCustomPlot *plot, const QList<FrontierSeries> &
             for (const EpisodeResult &e : sweep->episodes) {
                 auto *label = new QCPItemText(plot);
                 label->position->setCoords(e.calls, e.attainment);
-                label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-                label->setPadding(QMargins(5, 2, 0, 0));
+                // Right of its point, or left of it near the right edge, so it is never cut.
+                const bool nearRight = e.calls > 0.8 * xMax;
+                label->setPositionAlignment((nearRight ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
+                label->setPadding(nearRight ? QMargins(0, 2, 5, 0) : QMargins(5, 2, 0, 0));
                 label->setText(QStringLiteral("β=%1").arg(e.beta));
                 label->setColor(dark ? QColor(0xc0, 0xc0, 0xc0) : QColor(0x50, 0x50, 0x50));
                 QFont f = label->font();

@@ -1,7 +1,11 @@
-// Figures for papers: every figure kind laid out at single- and
+// Figures for papers: every figure kind (frontier, anytime, tree, progress
+// and the counterfactual loop's two panels) laid out at single- and
 // double-column sizes, in every format. Legend, axis titles and tick labels
-// lie on the page and off the data; fonts are 6–9 pt and embedded in PDF;
-// the file's page is the size asked; counting axes have whole-number ticks.
+// lie on the page and off the data of every panel, no two pieces of text
+// overlap, each role of text has one size across panels; fonts are 6–9 pt
+// and embedded in PDF; the file's page is the size asked; counting axes have
+// whole-number ticks; 95 % bands stay within their quantity's range; the
+// frontier's attainment axis fits the data unless asked for 0–1.
 #include "commands.h"
 #include "figures/exportdialog.h"
 #include "figures/figureexport.h"
@@ -10,7 +14,11 @@
 #include "figures/integerticker.h"
 #include "figures/plotstyle.h"
 #include "figures/qcp.h"
+#include "figuretestsupport.h"
 #include "model/treejson.h"
+#include "progress/progressplot.h"
+#include "progress/simulationplot.h"
+#include "progresstestdata.h"
 #include "replay/replayengine.h"
 #include "session/replayjobs.h"
 #include "session/worldselection.h"
@@ -27,6 +35,7 @@
 #include <cmath>
 
 using namespace dreamrsi;
+using namespace dreamrsi::figuretest;
 
 namespace {
 constexpr double MmPerInch = 25.4;
@@ -36,75 +45,13 @@ QString fixture(const char *name)
     return QStringLiteral(DREAMRSI_SOURCE_DIR "/tests/data/figures/") + QLatin1String(name);
 }
 
-QString describe(const QRect &r)
-{
-    return QStringLiteral("(%1,%2 %3×%4)").arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height());
-}
-
-// The rectangles of every piece of text around a plot's data area, as
-// QCustomPlot places them: tick labels beside the axis, the axis title at the
-// outer edge of the margin, the legend where the layout put it.
-struct TextBox
-{
-    QString what;
-    QRect rect;
-};
-
-QList<TextBox> textBoxes(QCustomPlot *plot)
-{
-    QList<TextBox> boxes;
-    QCPAxisRect *ar = plot->axisRect();
-    const QRect data = ar->rect();
-    const QRect outer = ar->outerRect();
-    for (QCPAxis *axis : ar->axes()) {
-        if (!axis->visible())
-            continue;
-        const bool horizontal = axis->orientation() == Qt::Horizontal;
-        if (axis->tickLabels()) {
-            QVector<double> ticks;
-            QVector<QString> labels;
-            axis->ticker()->generate(axis->range(), plot->locale(), axis->numberFormat().at(0), axis->numberPrecision(), ticks,
-                                     nullptr, &labels);
-            const QFontMetrics fm(axis->tickLabelFont());
-            for (qsizetype i = 0; i < ticks.size(); ++i) {
-                const double px = axis->coordToPixel(ticks.at(i));
-                const QSize s = fm.boundingRect(0, 0, 0, 0, Qt::TextDontClip, labels.at(i)).size();
-                const int gap = axis->tickLengthOut() + axis->tickLabelPadding();
-                QRect r;
-                if (axis->axisType() == QCPAxis::atBottom)
-                    r = QRect(int(px - s.width() / 2.0), data.bottom() + 1 + gap, s.width(), s.height());
-                else if (axis->axisType() == QCPAxis::atLeft)
-                    r = QRect(data.left() - gap - s.width(), int(px - s.height() / 2.0), s.width(), s.height());
-                else
-                    continue; // the figures use the bottom and left axes only
-                boxes.append({QStringLiteral("tick label '%1'").arg(labels.at(i)), r});
-            }
-        }
-        if (!axis->label().isEmpty()) {
-            const QSize s = QFontMetrics(axis->labelFont()).boundingRect(0, 0, 0, 0, Qt::TextDontClip, axis->label()).size();
-            QRect r;
-            if (horizontal)
-                r = QRect(data.center().x() - s.width() / 2, outer.bottom() - axis->padding() - s.height(), s.width(), s.height());
-            else
-                r = QRect(outer.left() + axis->padding(), data.center().y() - s.width() / 2, s.height(), s.width());
-            boxes.append({QStringLiteral("axis title '%1'").arg(axis->label()), r});
-        }
-    }
-    if (plot->legend->visible() && plot->legend->itemCount() > 0) {
-        boxes.append({QStringLiteral("legend"), plot->legend->outerRect()});
-        for (int i = 0; i < plot->legend->itemCount(); ++i) {
-            QCPAbstractLegendItem *item = plot->legend->item(i);
-            boxes.append({QStringLiteral("legend item %1").arg(i), item->outerRect()});
-        }
-    }
-    return boxes;
-}
-
 QList<QFont> plotFonts(QCustomPlot *plot)
 {
     QList<QFont> fonts;
-    for (QCPAxis *axis : plot->axisRect()->axes())
-        fonts << axis->tickLabelFont() << axis->labelFont();
+    for (QCPAxisRect *rect : plot->axisRects()) {
+        for (QCPAxis *axis : rect->axes())
+            fonts << axis->tickLabelFont() << axis->labelFont();
+    }
     fonts << plot->legend->font();
     for (int i = 0; i < plot->legend->itemCount(); ++i)
         fonts << plot->legend->item(i)->font();
@@ -131,6 +78,23 @@ QSizeF svgSizeMm(const QByteArray &svg)
 }
 } // namespace
 
+// Two runs of the recursive loop, 12 calls an iteration over four iterations.
+QList<ProgressCurve> progressRuns()
+{
+    QList<IterationData> dream, fixed;
+    for (int t = 0; t < 4; ++t) {
+        QList<std::optional<double>> a, b;
+        for (int k = 0; k < 12; ++k) {
+            a.append(k % 5 == 4 ? std::nullopt : std::optional<double>(0.5 + 0.1 * t + 0.01 * k));
+            b.append(std::optional<double>(0.5 + 0.02 * ((k * 7 + t) % 6)));
+        }
+        dream.append(progresstest::iteration(t + 1, a));
+        fixed.append(progresstest::iteration(t + 1, b));
+    }
+    return {ProjectProgress::curveOf(QStringLiteral("Dream-RSI (recursive self-improvement)"), dream),
+            ProjectProgress::curveOf(QStringLiteral("Recursive fixed exploration"), fixed)};
+}
+
 class TestFigures : public QObject
 {
     Q_OBJECT
@@ -153,8 +117,13 @@ class TestFigures : public QObject
                              m_frontier.at(i % m_frontier.size()).result});
             }
             PlotStyle::populateFrontier(plot, many, m_worlds.first().name, false);
-        }
-        else
+        } else if (kind == QLatin1String("frontier-full")) {
+            PlotStyle::populateFrontier(plot, m_frontier, m_worlds.first().name, false, PlotStyle::AttainmentAxis::Full);
+        } else if (kind == QLatin1String("progress")) {
+            ProgressPlot::populate(plot, progressRuns(), false);
+        } else if (kind == QLatin1String("simulation")) {
+            SimulationPlot::populate(plot, overlappingArms(), false);
+        } else
             PlotStyle::populateAnytime(plot, m_anytime, m_worlds.first().tree->cellCount(), false);
     }
 
@@ -215,7 +184,7 @@ private slots:
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QSizeF>("mm");
         QTest::addColumn<QString>("suffix");
-        for (const char *kind : {"frontier", "frontier-mean", "frontier-crowded", "anytime"}) {
+        for (const char *kind : {"frontier", "frontier-mean", "frontier-crowded", "frontier-full", "anytime", "progress", "simulation"}) {
             for (const QSizeF mm : {QSizeF(85, 60), QSizeF(175, 90)}) {
                 for (const char *suffix : {"pdf", "svg", "png"})
                     QTest::addRow("%s-%gx%g-%s", kind, mm.width(), mm.height(), suffix) << QString::fromLatin1(kind) << mm
@@ -247,7 +216,7 @@ private slots:
             QVERIFY2(!b.rect.intersects(data), qPrintable(b.what + QStringLiteral(" over the data: ") + describe(b.rect)));
             titles += b.what.startsWith(QLatin1String("axis title"));
         }
-        QCOMPARE(titles, 2);
+        QCOMPARE(titles, kind == QLatin1String("simulation") ? 3 : 2);
         // Axis titles clear of tick labels and of the legend; legend entries not cut.
         for (const TextBox &title : boxes) {
             if (!title.what.startsWith(QLatin1String("axis title")))
@@ -285,6 +254,200 @@ private slots:
         const Result<Done> written = FigureExport::write(path, options, FigureLayout::painterFor(&plot));
         QVERIFY2(written, qPrintable(written.error));
         checkFile(path, mm, options.dpi);
+    }
+
+    // Every figure kind at both journal sizes: no text off the page or over
+    // any panel's data, no two pieces of text overlapping, no elided axis
+    // title, and text of one role (tick labels, axis titles, legend,
+    // annotations) in one size across the panels.
+    void everyFigureKindAtJournalSizes_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QSizeF>("mm");
+        for (const char *kind :
+             {"frontier", "frontier-mean", "frontier-crowded", "frontier-full", "anytime", "progress", "simulation", "tree"}) {
+            for (const QSizeF mm : {QSizeF(85, 60), QSizeF(175, 90)})
+                QTest::addRow("%s-%gx%g", kind, mm.width(), mm.height()) << QString::fromLatin1(kind) << mm;
+        }
+    }
+
+    void everyFigureKindAtJournalSizes()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QSizeF, mm);
+        const QSizeF logical = FigureExport::logicalSize(mm);
+        if (kind == QLatin1String("tree")) {
+            // One font for the whole figure; legend and tree apart, both on the page.
+            for (const WorldEntry &w : std::as_const(m_worlds)) {
+                TreeRenderer renderer;
+                renderer.setTree(w.tree);
+                const QRectF page(QPointF(0, 0), logical);
+                const QFont font = TreeRenderer::figureFont(QGuiApplication::font(), page);
+                QVERIFY(font.pointSizeF() >= FigureLayout::MinPointSize && font.pointSizeF() <= FigureLayout::MaxPointSize);
+                const TreeFigureGeometry g = renderer.figureGeometry(QFontMetricsF(font), page);
+                QVERIFY2(page.contains(g.legend) && page.contains(g.treeRect), qPrintable(w.name));
+                QVERIFY2(!g.legend.intersects(g.treeRect), qPrintable(w.name));
+                const QStringList ticks = renderer.scaleTickLabels(4);
+                QCOMPARE(QSet<QString>(ticks.cbegin(), ticks.cend()).size(), ticks.size());
+            }
+            return;
+        }
+        QCustomPlot plot;
+        populate(&plot, kind);
+        FigureLayout::apply(&plot, logical);
+        const QRect page(QPoint(0, 0), logical.toSize());
+        const QStringList problems = layoutProblems(&plot, page);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("\n"))));
+        // Each panel keeps room for its data.
+        for (QCPAxisRect *rect : plot.axisRects())
+            QVERIFY2(rect->height() >= 0.15 * page.height(), qPrintable(describe(rect->rect())));
+        // The legend is a band above the panels, never inside one.
+        if (plot.legend->visible() && plot.legend->itemCount() > 0) {
+            for (QCPAxisRect *rect : plot.axisRects())
+                QVERIFY2(plot.legend->outerRect().bottom() < rect->rect().top(), qPrintable(describe(plot.legend->outerRect())));
+        }
+    }
+
+    // `plot progress --simulation` at 85 × 60 mm: the figure that broke.
+    void simulationCommandAtSingleColumn()
+    {
+        QTemporaryDir dir;
+        const QString json = dir.filePath(QStringLiteral("run.json"));
+        QFile f(json);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(overlappingArmsJson());
+        f.close();
+        const Result<SimulationCurves> read = ProjectSimulations::readCurves(json);
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        QCOMPARE(read.value->arms.size(), 2);
+        for (const char *suffix : {"png", "pdf"}) {
+            const QString out = dir.filePath(QStringLiteral("simulation.") + QLatin1String(suffix));
+            QString o, e;
+            QTextStream outStream(&o), errStream(&e);
+            const int rc = runPlotCommand({QStringLiteral("progress"), QStringLiteral("--simulation"), json, QStringLiteral("--width-mm"),
+                                           QStringLiteral("85"), QStringLiteral("--height-mm"), QStringLiteral("60"), QStringLiteral("--out"), out},
+                                          outStream, errStream);
+            errStream.flush();
+            QVERIFY2(rc == 0, qPrintable(e));
+            checkFile(out, QSizeF(85, 60), 300);
+        }
+        // The same plot the command draws, laid out at that size.
+        QCustomPlot plot;
+        SimulationPlot::populate(&plot, *read.value, false);
+        FigureLayout::apply(&plot, FigureExport::logicalSize(QSizeF(85, 60)));
+        const QStringList problems = layoutProblems(&plot, QRect(QPoint(0, 0), FigureExport::logicalSize(QSizeF(85, 60)).toSize()));
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("\n"))));
+    }
+
+    // The 95 % bands: cut to the quantity's range (attainment 0–1, calls
+    // from 0), each edge outlined in its arm's colour with its own dash, the
+    // fill light enough that the other arm's band shows through.
+    void simulationBandsStayInRangeAndReadable()
+    {
+        QCustomPlot plot;
+        const SimulationCurves curves = overlappingArms();
+        QCOMPARE(SimulationPlot::populate(&plot, curves, false), 2);
+        const QList<QCPAxisRect *> panels = plot.axisRects();
+        QCOMPARE(panels.size(), 2);
+        // Some mean + ci of the fixture goes past 1: the band must not.
+        bool pastOne = false;
+        for (const SimulationArmCurve &c : curves.arms) {
+            for (qsizetype t = 0; t < c.iterations.size(); ++t)
+                pastOne = pastOne || c.attainmentMean.at(t) + c.attainmentCi95.at(t) > 1.0;
+        }
+        QVERIFY(pastOne);
+        QSet<int> edgeStyles;
+        int bands = 0;
+        for (int i = 0; i < plot.plottableCount(); ++i) {
+            auto *graph = qobject_cast<QCPGraph *>(plot.plottable(i));
+            QVERIFY(graph);
+            const bool attainment = graph->keyAxis()->axisRect() == panels.at(0);
+            for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
+                QVERIFY2(it->value >= 0.0, qPrintable(QString::number(it->value)));
+                if (attainment)
+                    QVERIFY2(it->value <= 1.0, qPrintable(QString::number(it->value)));
+            }
+            if (graph->channelFillGraph()) {
+                ++bands;
+                // The band's fill is light; both its edges are drawn.
+                QVERIFY2(graph->brush().color().alpha() <= 60, qPrintable(QString::number(graph->brush().color().alpha())));
+                QVERIFY(graph->pen().style() != Qt::NoPen);
+                QCOMPARE(graph->channelFillGraph()->pen(), graph->pen());
+                if (attainment)
+                    edgeStyles.insert(int(graph->pen().style()));
+                // In the arm's colour, one of the Okabe–Ito set.
+                const QColor edge = graph->pen().color();
+                bool okabeIto = false;
+                for (int k = 0; k < 8; ++k)
+                    okabeIto = okabeIto || PlotStyle::seriesColor(k).rgb() == edge.rgb();
+                QVERIFY(okabeIto);
+            }
+        }
+        QCOMPARE(bands, 4);          // two arms, two panels
+        QCOMPARE(edgeStyles.size(), 2); // the arms' edges differ without colour too
+        QVERIFY(plot.yAxis->range().upper <= 1.05);
+    }
+
+    // Frontiers: the attainment axis fits the points drawn (curves near 1
+    // stay apart), 0–1 when asked; each version's shading a tint of its
+    // colour on a layer under every curve, the largest region behind.
+    void frontierAxisFitsTheData()
+    {
+        QCustomPlot plot;
+        const QString world = m_worlds.first().name;
+        QVERIFY(PlotStyle::populateFrontier(&plot, m_frontier, world, false) >= 2);
+        double low = 1e9, high = -1e9;
+        for (const FrontierSeries &s : std::as_const(m_frontier)) {
+            for (const EpisodeResult &e : s.result->sweepOf(world)->episodes) {
+                low = std::min(low, e.attainment);
+                high = std::max(high, e.attainment);
+            }
+        }
+        const QCPRange fitted = plot.yAxis->range();
+        QVERIFY2(fitted.lower <= low && fitted.upper >= high, qPrintable(QStringLiteral("%1–%2").arg(fitted.lower).arg(fitted.upper)));
+        QCOMPARE(fitted.lower, PlotStyle::fittedAttainmentRange(low, high).lower);
+        // Points close to 1 take the whole height instead of one pixel row.
+        const QCPRange nearOne = PlotStyle::fittedAttainmentRange(0.985, 1.0);
+        QVERIFY(nearOne.lower > 0.9 && nearOne.lower < 0.985 && nearOne.upper > 1.0 && nearOne.upper <= 1.05);
+        const QCPRange flat = PlotStyle::fittedAttainmentRange(1.0, 1.0);
+        QVERIFY(flat.size() >= 0.02 && flat.contains(1.0));
+        QCOMPARE(PlotStyle::fittedAttainmentRange(0.0, 1.0).lower, 0.0);
+
+        QCPLayer *fills = plot.layer(QStringLiteral("fills"));
+        QVERIFY(fills);
+        QVERIFY(fills->index() < plot.layer(QStringLiteral("main"))->index());
+        QList<QColor> tints;
+        for (QCPLayerable *l : fills->children()) {
+            auto *area = qobject_cast<QCPCurve *>(l);
+            QVERIFY(area);
+            tints.append(area->brush().color());
+        }
+        QCOMPARE(tints.size(), m_frontier.size());
+        QVERIFY(tints.at(0).rgb() != tints.at(1).rgb());
+        for (const QColor &c : std::as_const(tints))
+            QVERIFY2(c.alpha() >= 200, "a tint that lets the others blend through turns grey");
+
+        PlotStyle::populateFrontier(&plot, m_frontier, world, false, PlotStyle::AttainmentAxis::Full);
+        QCOMPARE(plot.yAxis->range().lower, 0.0);
+        QCOMPARE(plot.yAxis->range().upper, 1.05);
+    }
+
+    // `plot frontier --full-axis` draws 0–1; the option means nothing to other figures.
+    void fullAxisOption()
+    {
+        QTemporaryDir dir;
+        QString o, e;
+        QTextStream outStream(&o), errStream(&e);
+        QCOMPARE(runPlotCommand({QStringLiteral("frontier"), QStringLiteral("--world"), fixture("tiny-iter1.json"), QStringLiteral("--full-axis"),
+                                 QStringLiteral("--out"), dir.filePath(QStringLiteral("f.svg"))},
+                                outStream, errStream),
+                 0);
+        QCOMPARE(runPlotCommand({QStringLiteral("tree"), QStringLiteral("--world"), fixture("tiny-iter1.json"), QStringLiteral("--full-axis"),
+                                 QStringLiteral("--out"), dir.filePath(QStringLiteral("t.svg"))},
+                                outStream, errStream),
+                 2);
+        errStream.flush();
+        QVERIFY2(e.contains(QStringLiteral("--full-axis")), qPrintable(e));
     }
 
     void paintRestoresScreenLayout()

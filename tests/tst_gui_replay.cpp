@@ -2,6 +2,7 @@
 // sweeps with cancel, the policy table (model tester), new versions,
 // frontiers, stored results round trip, and a project opened in the window.
 #include "figures/plotstyle.h"
+#include "figures/qcp.h"
 #include "model/treejson.h"
 #include "policies/approvaldialog.h"
 #include "policies/policiespage.h"
@@ -21,6 +22,7 @@
 #include <QAbstractItemModelTester>
 #include <QScopeGuard>
 #include <QAction>
+#include <QCheckBox>
 #include <QJsonArray>
 #include <QLineEdit>
 #include <QTableWidget>
@@ -229,6 +231,26 @@ private slots:
         frontiers.setCurrentWorld(QStringLiteral("c3"));
         QCOMPARE(frontiers.currentWorld(), QStringLiteral("c3"));
         QCOMPARE(frontiers.seriesShown(), 2);
+        // The attainment axis fits the points drawn; the check box gives 0–1 back.
+        auto *fullAxis = frontiers.findChild<QCheckBox *>(QStringLiteral("frontiersFullAxis"));
+        QVERIFY(fullAxis);
+        QVERIFY(!frontiers.fullAttainmentAxis());
+        double low = 1e9, high = -1e9;
+        for (const PolicyVersion &v : ws.versions()) {
+            for (const EpisodeResult &e : ws.result(v.name)->sweepOf(QStringLiteral("c3"))->episodes) {
+                low = std::min(low, e.attainment);
+                high = std::max(high, e.attainment);
+            }
+        }
+        const QCPRange fitted = frontiers.plot()->yAxis->range();
+        QCOMPARE(fitted.lower, PlotStyle::fittedAttainmentRange(low, high).lower);
+        QCOMPARE(fitted.upper, PlotStyle::fittedAttainmentRange(low, high).upper);
+        fullAxis->click();
+        QVERIFY(frontiers.fullAttainmentAxis());
+        QCOMPARE(frontiers.plot()->yAxis->range().lower, 0.0);
+        QCOMPARE(frontiers.plot()->yAxis->range().upper, 1.05);
+        fullAxis->click();
+        QCOMPARE(frontiers.plot()->yAxis->range().lower, fitted.lower);
         frontiers.setChecked({ws.versions().at(1).name});
         QCOMPARE(frontiers.seriesShown(), 1);
 

@@ -9,6 +9,8 @@
 #include "tree/treeview.h"
 
 #include <QElapsedTimer>
+#include <QFontMetricsF>
+#include <QGuiApplication>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -97,6 +99,49 @@ private slots:
             QVERIFY(luma > previous);
             previous = luma;
         }
+    }
+
+    // The colour scale's ticks read apart however close the scores are:
+    // as many decimals as it takes (scores of sums and differences that
+    // part in the fourth decimal), and no more than a plain 0–1 scale needs.
+    void colourScaleTellsCloseScoresApart()
+    {
+        auto check = [](const QList<double> &values, const QStringList &labels) {
+            QCOMPARE(labels.size(), values.size());
+            QCOMPARE(QSet<QString>(labels.cbegin(), labels.cend()).size(), labels.size());
+            const double step = std::abs(values.at(1) - values.at(0));
+            for (qsizetype i = 0; i < values.size(); ++i)
+                QVERIFY2(std::abs(labels.at(i).toDouble() - values.at(i)) <= step / 20, qPrintable(labels.at(i)));
+        };
+        const auto tree = treeFrom(QStringLiteral("0: 1.03583, 1.03601; 1: 1.03636, 1.0361; 2: 1.03590"));
+        TreeRenderer r;
+        r.setTree(tree);
+        QCOMPARE(r.scoreMin(), 1.03583);
+        QCOMPARE(r.scoreMax(), 1.03636);
+        const QStringList labels = r.scaleTickLabels(4);
+        check(r.scaleTickValues(4), labels);
+        QCOMPARE(labels.first(), QStringLiteral("1.03583"));
+        QCOMPARE(labels.last(), QStringLiteral("1.03636"));
+        check(r.scaleTickValues(2), r.scaleTickLabels(2));
+        // The legend is wide enough for its longest tick label.
+        const QFontMetricsF fm(QGuiApplication::font());
+        double widest = 0;
+        for (const QString &label : labels)
+            widest = std::max(widest, fm.horizontalAdvance(label));
+        QVERIFY(r.legendSize(fm).width() >= widest + 14);
+
+        // A plain scale keeps short labels; far-off magnitudes use significant digits.
+        QCOMPARE(Colormap::tickLabels({0.0, 0.25, 0.5, 0.75, 1.0}),
+                 (QStringList{QStringLiteral("0.00"), QStringLiteral("0.25"), QStringLiteral("0.50"), QStringLiteral("0.75"), QStringLiteral("1.00")}));
+        QCOMPARE(Colormap::tickLabels({10.0, 20.0, 30.0}), (QStringList{QStringLiteral("10"), QStringLiteral("20"), QStringLiteral("30")}));
+        const QList<double> tiny{2.0e-7, 2.5e-7, 3.0e-7};
+        check(tiny, Colormap::tickLabels(tiny));
+        const QList<double> huge{1.23456e9, 1.23457e9, 1.23458e9};
+        check(huge, Colormap::tickLabels(huge));
+        const QList<double> negative{-1.03636, -1.0361, -1.03583};
+        check(negative, Colormap::tickLabels(negative));
+        // One score: every tick at it, labelled alike.
+        QCOMPARE(Colormap::tickLabels({2.5, 2.5}), (QStringList{QStringLiteral("2.5"), QStringLiteral("2.5")}));
     }
 
     void layoutPositions()

@@ -7,6 +7,7 @@
 #include "figures/figureexport.h"
 #include "figures/figurelayout.h"
 #include "figures/qcp.h"
+#include "figuretestsupport.h"
 #include "progress/progresspage.h"
 #include "progress/progressplot.h"
 #include "progresstestdata.h"
@@ -26,54 +27,10 @@
 
 using namespace dreamrsi;
 using namespace dreamrsi::progresstest;
+using namespace dreamrsi::figuretest;
 
 namespace {
 constexpr double MmPerInch = 25.4;
-
-QString describe(const QRect &r)
-{
-    return QStringLiteral("(%1,%2 %3×%4)").arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height());
-}
-
-struct TextBox
-{
-    QString what;
-    QRect rect;
-};
-
-// Where QCustomPlot puts the text around the data area: tick labels of the
-// bottom and left axes, the axis titles, the legend and its entries.
-QList<TextBox> textBoxes(QCustomPlot *plot)
-{
-    QList<TextBox> boxes;
-    QCPAxisRect *ar = plot->axisRect();
-    const QRect data = ar->rect();
-    const QRect outer = ar->outerRect();
-    for (QCPAxis *axis : {plot->xAxis, plot->yAxis}) {
-        QVector<double> ticks;
-        QVector<QString> labels;
-        axis->ticker()->generate(axis->range(), plot->locale(), axis->numberFormat().at(0), axis->numberPrecision(), ticks, nullptr,
-                                 &labels);
-        const QFontMetrics fm(axis->tickLabelFont());
-        const int gap = axis->tickLengthOut() + axis->tickLabelPadding();
-        for (qsizetype i = 0; i < ticks.size(); ++i) {
-            const double px = axis->coordToPixel(ticks.at(i));
-            const QSize s = fm.boundingRect(0, 0, 0, 0, Qt::TextDontClip, labels.at(i)).size();
-            const QRect r = axis == plot->xAxis ? QRect(int(px - s.width() / 2.0), data.bottom() + 1 + gap, s.width(), s.height())
-                                                : QRect(data.left() - gap - s.width(), int(px - s.height() / 2.0), s.width(), s.height());
-            boxes.append({QStringLiteral("tick label '%1'").arg(labels.at(i)), r});
-        }
-        const QSize s = QFontMetrics(axis->labelFont()).boundingRect(0, 0, 0, 0, Qt::TextDontClip, axis->label()).size();
-        const QRect r = axis == plot->xAxis
-                            ? QRect(data.center().x() - s.width() / 2, outer.bottom() - axis->padding() - s.height(), s.width(), s.height())
-                            : QRect(outer.left() + axis->padding(), data.center().y() - s.width() / 2, s.height(), s.width());
-        boxes.append({QStringLiteral("axis title '%1'").arg(axis->label()), r});
-    }
-    boxes.append({QStringLiteral("legend"), plot->legend->outerRect()});
-    for (int i = 0; i < plot->legend->itemCount(); ++i)
-        boxes.append({QStringLiteral("legend item %1").arg(i), plot->legend->item(i)->outerRect()});
-    return boxes;
-}
 
 QList<ProgressCurve> twoRuns()
 {
@@ -157,6 +114,8 @@ private slots:
         QVERIFY2(page.contains(data), qPrintable(describe(data)));
         QVERIFY2(data.width() * data.height() >= 0.35 * page.width() * page.height(), qPrintable(describe(data)));
 
+        const QStringList problems = layoutProblems(&plot, page);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("\n"))));
         const QList<TextBox> boxes = textBoxes(&plot);
         for (const TextBox &b : boxes) {
             QVERIFY2(page.contains(b.rect), qPrintable(b.what + QStringLiteral(" off the page: ") + describe(b.rect)));

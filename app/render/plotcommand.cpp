@@ -12,13 +12,14 @@ namespace {
 
 const char Usage[] =
     "usage: dreamrsi plot frontier|anytime|tree (--project P | --world W.json ...) [--versions a,b]\n"
-    "                     [--select WORLD|ITERATION] [--beta B] [--width-mm W] [--height-mm H] [--dpi D]\n"
-    "                     [--data FILE.csv] --out FIG\n"
+    "                     [--select WORLD|ITERATION] [--beta B] [--full-axis] [--width-mm W] [--height-mm H]\n"
+    "                     [--dpi D] [--data FILE.csv] --out FIG\n"
     "       dreamrsi plot progress --project P [--label NAME] [--project Q [--label NAME2] ...] [sizes]\n"
     "                     [--data FILE.csv] --out FIG\n"
     "       dreamrsi plot progress --simulation OUT.json [sizes] [--data FILE.csv] --out FIG\n"
     "  FIG ends in .pdf, .svg or .png. Versions: project version names, or builtin:NAME / P.js with --world.\n"
-    "  frontier: the mean over all worlds, or one world with --select (or when only one is given).\n"
+    "  frontier: the mean over all worlds, or one world with --select (or when only one is given); the\n"
+    "  attainment axis fits the points drawn, or runs from 0 to 1 with --full-axis.\n"
     "  --select takes a world's name or its iteration number. Frontier and anytime figures name the\n"
     "  series only; their numbers go to a caption table beside the figure (FIG.table.tex) and to stdout.\n"
     "  --data FILE.csv writes the numbers behind the figure (points, staircase membership, curves, cells,\n"
@@ -28,7 +29,7 @@ const char Usage[] =
     "  curve of the --project before it (default: the project's name).\n"
     "  progress --simulation: the JSON `dreamrsi loop --worlds … --json` printed; each arm (Dream-RSI, fixed\n"
     "  exploration) as the mean over the repeats of attainment (top) and cumulative calls (bottom) against\n"
-    "  the iteration, with the 95 % interval shaded.\n";
+    "  the iteration, with the 95 % interval shaded (cut to 0–1 and 0 up, both edges outlined).\n";
 
 /// Applies one option to the request; false when its value is bad.
 bool apply(const CommandLine::Given &o, PlotRequest *r)
@@ -61,6 +62,8 @@ bool apply(const CommandLine::Given &o, PlotRequest *r)
         r->options.sizeMm.setWidth(o.value.toDouble(&ok));
     } else if (o.name == QLatin1String("height-mm")) {
         r->options.sizeMm.setHeight(o.value.toDouble(&ok));
+    } else if (o.name == QLatin1String("full-axis")) {
+        r->fullAttainmentAxis = true;
     } else if (o.name == QLatin1String("dpi")) {
         r->options.dpi = o.value.toInt(&ok);
     }
@@ -92,7 +95,7 @@ int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err)
                                             value("versions", "A,B"), value("select", "WORLD"), value("data", "FILE"),
                                             value("out", "FIG"),      value("beta", "B"),       value("width-mm", "W"),
                                             value("height-mm", "H"),  value("dpi", "D"),
-                                            value("simulation", "FILE")};
+                                            value("simulation", "FILE"), CommandLine::flag("full-axis")};
     QCommandLineParser parser;
     CommandLine::Problem problem;
     switch (CommandLine::parse(parser, options, args.mid(1), &problem)) {
@@ -148,6 +151,10 @@ int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     }
     if (request.kind == QLatin1String("progress") && request.projects.isEmpty()) {
         err << "dreamrsi plot: progress needs --project (one per run) or --simulation\n";
+        return 2;
+    }
+    if (request.fullAttainmentAxis && request.kind != QLatin1String("frontier")) {
+        err << "dreamrsi plot: --full-axis goes with frontier alone\n";
         return 2;
     }
     if (request.kind != QLatin1String("progress") && request.projects.size() > 1) {

@@ -274,7 +274,8 @@ int writePlot(const PlotRequest &request, QTextStream &out, QTextStream &err)
                 series.append({pv.name, r});
             }
             const QString world = (!select.isEmpty() || worlds.size() == 1) ? in.worlds.at(selected).name : QString();
-            PlotStyle::populateFrontier(&plot, series, world, false);
+            PlotStyle::populateFrontier(&plot, series, world, false,
+                                        request.fullAttainmentAxis ? PlotStyle::AttainmentAxis::Full : PlotStyle::AttainmentAxis::Fitted);
             table = PlotStyle::frontierTable(series, world);
             data = FigureData::frontier(series);
             options.title = in.configLabel.isEmpty() ? QStringLiteral("Frontiers")

@@ -22,6 +22,7 @@ struct PlotRequest
     QStringList versionNames; ///< project version names, or builtin:NAME / a .js file with tree files; all when empty
     QString select;           ///< one world by name or iteration number; empty: all (frontier) or the first
     double beta = 0.5;        ///< the β of anytime curves
+    bool fullAttainmentAxis = false; ///< frontier: attainment axis 0–1 instead of fitted to the points
     FigureExport::Options options;
     QString outPath;          ///< .pdf, .svg or .png
     QString dataPath;         ///< --data: the CSV of the numbers behind the figure, empty when not asked

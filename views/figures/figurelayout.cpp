@@ -22,6 +22,15 @@ QFont sized(QFont font, double points)
     return font;
 }
 
+// The axes of every panel (axis rect) of the plot.
+QList<QCPAxis *> allAxes(QCustomPlot *plot)
+{
+    QList<QCPAxis *> axes;
+    for (QCPAxisRect *rect : plot->axisRects())
+        axes += rect->axes();
+    return axes;
+}
+
 // Everything apply() changes, so that paint() can give an on-screen plot its look back.
 struct PlotState
 {
@@ -32,6 +41,8 @@ struct PlotState
         QString label;
         int labelPadding, tickLabelPadding, padding, tickLengthIn, tickLengthOut, subTickLengthIn, subTickLengthOut;
         int tickCount;
+        QCPAxisTicker::TickStepStrategy tickStepStrategy;
+        bool tickLabels;
     };
     QRect viewport;
     QList<Axis> axes;
@@ -47,15 +58,16 @@ struct PlotState
     QCPLayoutGrid::FillOrder legendFillOrder = QCPLayoutGrid::foRowsFirst;
     bool legendInInset = false;
     Qt::Alignment legendAlignment;
-    QMargins minimumMargins;
+    QList<std::pair<QCPAxisRect *, QMargins>> minimumMargins;
 
     explicit PlotState(QCustomPlot *plot)
     {
         viewport = plot->viewport();
-        for (QCPAxis *a : plot->axisRect()->axes()) {
+        for (QCPAxis *a : allAxes(plot)) {
             axes.append({a, a->labelFont(), a->tickLabelFont(), a->selectedLabelFont(), a->selectedTickLabelFont(), a->label(),
                          a->labelPadding(), a->tickLabelPadding(), a->padding(), a->tickLengthIn(), a->tickLengthOut(),
-                         a->subTickLengthIn(), a->subTickLengthOut(), a->ticker()->tickCount()});
+                         a->subTickLengthIn(), a->subTickLengthOut(), a->ticker()->tickCount(), a->ticker()->tickStepStrategy(),
+                         a->tickLabels()});
         }
         for (int i = 0; i < plot->plottableCount(); ++i)
             names.append({plot->plottable(i), plot->plottable(i)->name()});
@@ -82,7 +94,8 @@ struct PlotState
                 legendAlignment = inset->insetAlignment(i);
             }
         }
-        minimumMargins = plot->axisRect()->minimumMargins();
+        for (QCPAxisRect *rect : plot->axisRects())
+            minimumMargins.append({rect, rect->minimumMargins()});
     }
 
     void restore(QCustomPlot *plot) const
@@ -99,6 +112,8 @@ struct PlotState
             a.axis->setTickLength(a.tickLengthIn, a.tickLengthOut);
             a.axis->setSubTickLength(a.subTickLengthIn, a.subTickLengthOut);
             a.axis->ticker()->setTickCount(a.tickCount);
+            a.axis->ticker()->setTickStepStrategy(a.tickStepStrategy);
+            a.axis->setTickLabels(a.tickLabels);
         }
         for (const auto &[plottable, name] : names)
             plottable->setName(name);
@@ -121,7 +136,8 @@ struct PlotState
         legend->setRowSpacing(legendRowSpacing);
         legend->setWrap(legendWrap);
         legend->setFillOrder(legendFillOrder, true);
-        plot->axisRect()->setMinimumMargins(minimumMargins);
+        for (const auto &[rect, margins] : minimumMargins)
+            rect->setMinimumMargins(margins);
         plot->setViewport(viewport);
     }
 };
@@ -157,42 +173,83 @@ QSize textSize(const QFont &font, const QString &text)
     return QFontMetrics(font).boundingRect(0, 0, 0, 0, Qt::TextDontClip, text).size();
 }
 
-// Picks the first title that fits `length` (full, full on two lines, short,
-// short on two lines), shrinking the font to the minimum before eliding.
-void fitAxisTitle(QCPAxis *axis, const QString &full, int length)
+// The titles an axis may show, best first: full, full on two lines, short,
+// short on two lines.
+QStringList titleCandidates(const QCPAxis *axis, const QString &full)
 {
-    if (full.isEmpty() || length <= 0)
-        return;
     const QString shortLabel = axis->property(ShortLabelProperty).toString();
     QStringList candidates{full, twoLines(full)};
     if (!shortLabel.isEmpty())
         candidates << shortLabel << twoLines(shortLabel);
     candidates.removeAll(QString());
-    QFont font = axis->labelFont();
-    for (double pt = font.pointSizeF(); pt >= FigureLayout::MinPointSize - 1e-9; pt -= 0.5) {
-        font.setPointSizeF(pt);
-        for (const QString &c : std::as_const(candidates)) {
-            if (textSize(font, c).width() <= length) {
-                axis->setLabelFont(font);
-                axis->setSelectedLabelFont(font);
-                axis->setLabel(c);
-                return;
-            }
-        }
-    }
-    font.setPointSizeF(FigureLayout::MinPointSize);
-    axis->setLabelFont(font);
-    axis->setSelectedLabelFont(font);
-    const QString base = shortLabel.isEmpty() ? full : shortLabel;
-    axis->setLabel(QFontMetrics(font).elidedText(base, Qt::ElideRight, length));
+    return candidates;
 }
 
-// How far the outermost tick labels of `axis` reach past the page.
-QMargins tickLabelOverflow(QCPAxis *axis, const QRect &page)
+// The room an axis title has: the length of its axis.
+int titleRoom(const QCPAxis *axis)
 {
-    QMargins overflow;
+    return axis->orientation() == Qt::Horizontal ? axis->axisRect()->width() : axis->axisRect()->height();
+}
+
+// The largest point size, from `start` down to the minimum in half points,
+// at which one of the candidates fits `length`; 0 when none fits at all.
+double largestFittingSize(QFont font, const QStringList &candidates, int length, double start)
+{
+    for (double pt = start; pt >= FigureLayout::MinPointSize - 1e-9; pt -= 0.5) {
+        font.setPointSizeF(pt);
+        for (const QString &c : candidates) {
+            if (textSize(font, c).width() <= length)
+                return pt;
+        }
+    }
+    return 0.0;
+}
+
+// Gives every axis title of the figure one point size, the largest at which
+// each title fits its axis in one of its forms (full, two lines, short), and
+// picks the first form that fits at that size. A title that fits in no form
+// even at the minimum size is elided: the last resort.
+void fitAxisTitles(const QList<std::pair<QCPAxis *, QString>> &titles, double start)
+{
+    double common = start;
+    for (const auto &[axis, full] : titles) {
+        if (!axis->visible() || full.isEmpty())
+            continue;
+        const double fits = largestFittingSize(axis->labelFont(), titleCandidates(axis, full), titleRoom(axis), start);
+        common = std::min(common, fits > 0 ? fits : FigureLayout::MinPointSize);
+    }
+    for (const auto &[axis, full] : titles) {
+        if (!axis->visible() || full.isEmpty())
+            continue;
+        QFont font = axis->labelFont();
+        font.setPointSizeF(common);
+        axis->setLabelFont(font);
+        axis->setSelectedLabelFont(font);
+        const int length = std::max(titleRoom(axis), 1);
+        const QStringList candidates = titleCandidates(axis, full);
+        const auto fitting = std::find_if(candidates.cbegin(), candidates.cend(),
+                                          [&](const QString &c) { return textSize(font, c).width() <= length; });
+        if (fitting != candidates.cend()) {
+            axis->setLabel(*fitting);
+        } else {
+            const QString shortLabel = axis->property(ShortLabelProperty).toString();
+            axis->setLabel(QFontMetrics(font).elidedText(shortLabel.isEmpty() ? full : shortLabel, Qt::ElideRight, length));
+        }
+    }
+}
+
+// A tick label of an axis: its position along the axis and its size.
+struct TickLabel
+{
+    double px;
+    QSize size;
+};
+
+QList<TickLabel> tickLabelsOf(QCPAxis *axis)
+{
+    QList<TickLabel> out;
     if (!axis->visible() || !axis->tickLabels())
-        return overflow;
+        return out;
     QVector<double> ticks;
     QVector<QString> labels;
     const QString format = axis->numberFormat();
@@ -200,17 +257,113 @@ QMargins tickLabelOverflow(QCPAxis *axis, const QRect &page)
                              axis->numberPrecision(), ticks, nullptr, &labels);
     const QFontMetrics fm(axis->tickLabelFont());
     for (qsizetype i = 0; i < ticks.size() && i < labels.size(); ++i) {
-        const double px = axis->coordToPixel(ticks.at(i));
-        const QSize s = fm.boundingRect(0, 0, 0, 0, Qt::TextDontClip, labels.at(i)).size();
-        if (axis->orientation() == Qt::Horizontal) {
-            overflow.setLeft(std::max(overflow.left(), int(std::ceil(page.left() - (px - s.width() / 2.0))) + 1));
-            overflow.setRight(std::max(overflow.right(), int(std::ceil(px + s.width() / 2.0 - page.right())) + 1));
+        if (!axis->range().contains(ticks.at(i)))
+            continue;
+        out.append({axis->coordToPixel(ticks.at(i)), fm.boundingRect(0, 0, 0, 0, Qt::TextDontClip, labels.at(i)).size()});
+    }
+    return out;
+}
+
+// Whether two neighbouring tick labels of `axis` touch: along a horizontal
+// axis they need a space between them, along a vertical one a quarter line.
+bool tickLabelsCrowded(QCPAxis *axis)
+{
+    QList<TickLabel> labels = tickLabelsOf(axis);
+    std::sort(labels.begin(), labels.end(), [](const TickLabel &a, const TickLabel &b) { return a.px < b.px; });
+    const bool horizontal = axis->orientation() == Qt::Horizontal;
+    const QFontMetrics fm(axis->tickLabelFont());
+    const double gap = horizontal ? fm.horizontalAdvance(QLatin1Char(' ')) : fm.height() / 4.0;
+    for (qsizetype i = 1; i < labels.size(); ++i) {
+        const TickLabel &a = labels.at(i - 1), &b = labels.at(i);
+        const double half = horizontal ? (a.size.width() + b.size.width()) / 2.0 : (a.size.height() + b.size.height()) / 2.0;
+        if (b.px - a.px < half + gap)
+            return true;
+    }
+    return false;
+}
+
+// Fewer ticks until the labels of `axis` stand apart.
+void thinTicks(QCPAxis *axis)
+{
+    const QSharedPointer<QCPAxisTicker> ticker = axis->ticker();
+    while (tickLabelsCrowded(axis)) {
+        if (ticker->tickCount() > 2) {
+            ticker->setTickCount(ticker->tickCount() - 1);
+        } else if (ticker->tickStepStrategy() != QCPAxisTicker::tssMeetTickCount) {
+            ticker->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount);
         } else {
-            overflow.setTop(std::max(overflow.top(), int(std::ceil(page.top() - (px - s.height() / 2.0))) + 1));
-            overflow.setBottom(std::max(overflow.bottom(), int(std::ceil(px + s.height() / 2.0 - page.bottom())) + 1));
+            break;
+        }
+    }
+}
+
+// How far the outermost tick labels of `axis` reach past the page.
+QMargins tickLabelOverflow(QCPAxis *axis, const QRect &page)
+{
+    QMargins overflow;
+    for (const TickLabel &t : tickLabelsOf(axis)) {
+        if (axis->orientation() == Qt::Horizontal) {
+            overflow.setLeft(std::max(overflow.left(), int(std::ceil(page.left() - (t.px - t.size.width() / 2.0))) + 1));
+            overflow.setRight(std::max(overflow.right(), int(std::ceil(t.px + t.size.width() / 2.0 - page.right())) + 1));
+        } else {
+            overflow.setTop(std::max(overflow.top(), int(std::ceil(page.top() - (t.px - t.size.height() / 2.0))) + 1));
+            overflow.setBottom(std::max(overflow.bottom(), int(std::ceil(t.px + t.size.height() / 2.0 - page.bottom())) + 1));
         }
     }
     return overflow;
+}
+
+// The rectangles of the tick labels of `axis` as QCustomPlot places them.
+QList<QRect> tickLabelRects(QCPAxis *axis)
+{
+    QList<QRect> rects;
+    const QRect data = axis->axisRect()->rect();
+    const int gap = axis->tickLengthOut() + axis->tickLabelPadding();
+    for (const TickLabel &t : tickLabelsOf(axis)) {
+        const QSize s = t.size;
+        if (axis->axisType() == QCPAxis::atBottom)
+            rects.append(QRect(int(t.px - s.width() / 2.0), data.bottom() + 1 + gap, s.width(), s.height()));
+        else if (axis->axisType() == QCPAxis::atLeft)
+            rects.append(QRect(data.left() - gap - s.width(), int(t.px - s.height() / 2.0), s.width(), s.height()));
+    }
+    return rects;
+}
+
+// Where the bottom axis's first tick labels meet the left axis's lowest
+// ones (both at the corner of a panel), moves the left axis's labels away
+// by the overlap.
+void separateCornerLabels(QCPAxisRect *rect)
+{
+    QCPAxis *x = rect->axis(QCPAxis::atBottom), *y = rect->axis(QCPAxis::atLeft);
+    if (!x || !y)
+        return;
+    int overlap = 0;
+    const QList<QRect> ys = tickLabelRects(y);
+    for (const QRect &a : tickLabelRects(x)) {
+        for (const QRect &b : ys) {
+            if (a.intersects(b))
+                overlap = std::max(overlap, b.right() - a.left() + 2);
+        }
+    }
+    if (overlap > 0)
+        y->setTickLabelPadding(y->tickLabelPadding() + overlap);
+}
+
+// Ticks for the length each axis got: one per 16 mm, at least 3, at most 8
+// (a counting axis of up to eight whole numbers, such as iterations, a tick
+// on each), then fewer where the labels would touch.
+void setTickCounts(QCustomPlot *plot)
+{
+    constexpr double MmPerPixel = MmPerInch / LogicalDpi;
+    for (QCPAxis *axis : allAxes(plot)) {
+        const int length = axis->orientation() == Qt::Horizontal ? axis->axisRect()->width() : axis->axisRect()->height();
+        int count = std::clamp(int(length * MmPerPixel / 16), 3, 8);
+        if (FigureLayout::isIntegerAxis(axis) && axis->range().size() <= 8)
+            count = std::max(count, int(std::ceil(axis->range().size())));
+        axis->ticker()->setTickCount(count);
+        axis->ticker()->setTickStepStrategy(QCPAxisTicker::tssReadability);
+        thinTicks(axis);
+    }
 }
 } // namespace
 
@@ -250,11 +403,11 @@ void FigureLayout::apply(QCustomPlot *plot, const QSizeF &logicalSize)
     const QSizeF mm = logicalSize / LogicalDpi * MmPerInch;
     const Fonts fonts = fontsFor(mm);
     const QFont base = plot->font();
-    QCPAxisRect *rect = plot->axisRect();
+    const QList<QCPAxisRect *> rects = plot->axisRects();
 
-    // Fonts, ticks and paddings for the final size.
+    // Fonts, ticks and paddings for the final size, the same in every panel.
     QList<std::pair<QCPAxis *, QString>> titles;
-    for (QCPAxis *axis : rect->axes()) {
+    for (QCPAxis *axis : allAxes(plot)) {
         axis->setTickLabelFont(sized(axis->tickLabelFont(), fonts.tick));
         axis->setSelectedTickLabelFont(sized(axis->selectedTickLabelFont(), fonts.tick));
         axis->setLabelFont(sized(axis->labelFont(), fonts.label));
@@ -264,8 +417,6 @@ void FigureLayout::apply(QCustomPlot *plot, const QSizeF &logicalSize)
         axis->setPadding(2);
         axis->setTickLength(4, 0);
         axis->setSubTickLength(2, 0);
-        const double extentMm = axis->orientation() == Qt::Horizontal ? mm.width() : mm.height();
-        axis->ticker()->setTickCount(std::clamp(int(extentMm / 16), 3, 8));
         titles.append({axis, axis->label()});
     }
     for (int i = 0; i < plot->itemCount(); ++i) {
@@ -335,36 +486,66 @@ void FigureLayout::apply(QCustomPlot *plot, const QSizeF &logicalSize)
         }
         legend->setWrap(columns);
         legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+        // The band takes the height its entries need; the panels share the rest.
         plot->plotLayout()->setRowStretchFactor(0, 0.001);
     }
 
-    // Axis titles that fit their axis, then tick labels kept on the page.
-    rect->setMinimumMargins(QMargins(0, 0, 0, 0));
+    // Ticks for each axis's length, axis titles that fit their axis, then
+    // tick labels kept on the page. Panels side by side or stacked share
+    // their margins (QCPMarginGroup), so left and right grow alike in all.
+    for (QCPAxisRect *rect : rects)
+        rect->setMinimumMargins(QMargins(0, 0, 0, 0));
+    for (QCPAxis *axis : allAxes(plot))
+        axis->ticker()->setTickCount(std::clamp(int((axis->orientation() == Qt::Horizontal ? mm.width() : mm.height()) / 16), 3, 8));
     layOut(plot, size);
-    for (const auto &[axis, title] : std::as_const(titles)) {
-        if (axis->visible())
-            fitAxisTitle(axis, title, axis->orientation() == Qt::Horizontal ? rect->width() : rect->height());
-    }
+    setTickCounts(plot);
+    fitAxisTitles(titles, fonts.label);
     layOut(plot, size);
-    for (int pass = 0; pass < 2; ++pass) {
-        QMargins grow;
-        for (QCPAxis *axis : rect->axes()) {
-            const QMargins o = tickLabelOverflow(axis, page.adjusted(1, 1, -1, -1));
-            grow = QMargins(std::max(grow.left(), o.left()), std::max(grow.top(), o.top()), std::max(grow.right(), o.right()),
-                            std::max(grow.bottom(), o.bottom()));
+    for (int pass = 0; pass < 3; ++pass) {
+        setTickCounts(plot);
+        for (QCPAxis *axis : allAxes(plot))
+            axis->setTickLabelPadding(3);
+        layOut(plot, size);
+        for (QCPAxisRect *rect : rects)
+            separateCornerLabels(rect);
+        layOut(plot, size);
+        QList<QMargins> grows;
+        int left = 0, right = 0;
+        for (QCPAxisRect *rect : rects) {
+            QMargins grow;
+            // Tick labels stay in their panel's outer rectangle, clear of
+            // the legend band and of the other panels, and on the page.
+            const QRect room = rect->outerRect().intersected(page.adjusted(1, 1, -1, -1));
+            for (QCPAxis *axis : rect->axes()) {
+                const QMargins o = tickLabelOverflow(axis, room);
+                grow = QMargins(std::max(grow.left(), o.left()), std::max(grow.top(), o.top()), std::max(grow.right(), o.right()),
+                                std::max(grow.bottom(), o.bottom()));
+            }
+            left = std::max(left, grow.left());
+            right = std::max(right, grow.right());
+            grows.append(grow);
         }
-        if (grow.isNull() || (grow.left() <= 0 && grow.top() <= 0 && grow.right() <= 0 && grow.bottom() <= 0))
+        bool grew = false;
+        for (qsizetype i = 0; i < rects.size(); ++i) {
+            const QMargins g(std::max(left, 0), std::max(grows.at(i).top(), 0), std::max(right, 0), std::max(grows.at(i).bottom(), 0));
+            if (g.isNull())
+                continue;
+            grew = true;
+            const QMargins now = rects.at(i)->margins();
+            rects.at(i)->setMinimumMargins(QMargins(now.left() + g.left(), now.top() + g.top(), now.right() + g.right(),
+                                                    now.bottom() + g.bottom()));
+        }
+        if (!grew)
             break;
-        const QMargins now = rect->margins();
-        rect->setMinimumMargins(QMargins(now.left() + std::max(grow.left(), 0), now.top() + std::max(grow.top(), 0),
-                                         now.right() + std::max(grow.right(), 0), now.bottom() + std::max(grow.bottom(), 0)));
         layOut(plot, size);
-        for (const auto &[axis, title] : std::as_const(titles)) {
-            if (axis->visible())
-                fitAxisTitle(axis, title, axis->orientation() == Qt::Horizontal ? rect->width() : rect->height());
-        }
+        fitAxisTitles(titles, fonts.label);
         layOut(plot, size);
     }
+    setTickCounts(plot);
+    layOut(plot, size);
+    for (QCPAxisRect *rect : rects)
+        separateCornerLabels(rect);
+    layOut(plot, size);
 }
 
 void FigureLayout::paint(QCustomPlot *plot, QPainter &painter, const QRectF &area)

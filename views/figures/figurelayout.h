@@ -15,11 +15,15 @@ class QPainter;
 
 namespace dreamrsi {
 
-/// Lays out any QCustomPlot figure for the physical size it is exported at:
-/// fonts of 6 to 9 pt at the final size, the legend in a band above the
-/// data area (wrapped into columns, short series names) so it never covers
-/// a curve, axis titles that fit their axis (wrapped, shortened or smaller),
-/// tick labels inside the page and whole-number ticks on counting axes.
+/// Lays out any QCustomPlot figure for the physical size it is exported at,
+/// every panel (axis rect) of it alike: fonts of 6 to 9 pt at the final
+/// size, one size per role (tick labels, axis titles, legend, annotations)
+/// across the panels, the legend in a band above the panels (wrapped into
+/// columns, short series names) so it never covers a curve, axis titles
+/// that fit their axis (wrapped, shortened or, all of them together,
+/// smaller), as many ticks as each axis has room for without its labels
+/// touching, tick labels inside the page and whole-number ticks on
+/// counting axes.
 ///
 /// The code that fills a plot leaves hints on its objects (short names,
 /// short axis titles, counting axes); the layout reads them, so the same

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace dreamrsi {
 
@@ -102,11 +103,34 @@ QList<QPointF> PlotStyle::staircase(const QList<QPointF> &points)
     return out;
 }
 
-int PlotStyle::populateFrontier(QCustomPlot *plot, const QList<FrontierSeries> &series, const QString &world, bool dark)
+QCPRange PlotStyle::fittedAttainmentRange(double low, double high)
+{
+    if (!(low <= high))
+        return QCPRange(0, 1.05);
+    // Room around the points for their markers and β labels; a flat set
+    // still gets a readable span of a few hundredths.
+    constexpr double Least = 0.02;
+    const double span = std::max(high - low, Least);
+    return QCPRange(std::max(0.0, std::min(low, high - Least) - 0.12 * span), std::min(1.05, high + 0.12 * span));
+}
+
+int PlotStyle::populateFrontier(QCustomPlot *plot, const QList<FrontierSeries> &series, const QString &world, bool dark,
+                                AttainmentAxis axis)
 {
     plot->clearPlottables();
     plot->clearItems();
     applyTheme(plot, dark);
+    // The shaded regions lie on their own layer under the curves, so a tint
+    // never covers another version's staircase or points.
+    QCPLayer *fills = plot->layer(QStringLiteral("fills"));
+    if (!fills) {
+        plot->addLayer(QStringLiteral("fills"), plot->layer(QStringLiteral("main")), QCustomPlot::limBelow);
+        fills = plot->layer(QStringLiteral("fills"));
+    }
+    QList<std::pair<double, QCPCurve *>> areas; // dominated area and its shading
+    double yLow = std::numeric_limits<double>::infinity();
+    double yHigh = -std::numeric_limits<double>::infinity();
+    const QColor paper = dark ? QColor(0x1e, 0x1f, 0x22) : QColor(Qt::white);
     const bool mean = world.isEmpty();
     plot->xAxis->setLabel(mean ? QCoreApplication::translate("dreamrsi::PlotStyle", "Agent calls (fraction of the tree)") : QCoreApplication::translate("dreamrsi::PlotStyle", "Agent calls"));
     FigureLayout::setShortLabel(plot->xAxis, mean ? QCoreApplication::translate("dreamrsi::PlotStyle", "Calls / tree size") : QString());
@@ -171,11 +195,23 @@ int PlotStyle::populateFrontier(QCustomPlot *plot, const QList<FrontierSeries> &
         poly.append(QCPCurveData(t++, right, 0));
         poly.append(QCPCurveData(t++, stairs.first().x(), 0));
         area->data()->set(poly, true);
-        QColor fill = color;
-        fill.setAlpha(40);
+        // A light tint, nearly opaque: overlapping tints do not blend into
+        // grey, and the largest region goes behind (ordered below).
+        constexpr double Tint = 0.3;
+        const QColor fill = QColor::fromRgbF(float(Tint * color.redF() + (1 - Tint) * paper.redF()),
+                                             float(Tint * color.greenF() + (1 - Tint) * paper.greenF()),
+                                             float(Tint * color.blueF() + (1 - Tint) * paper.blueF()), 0.85f);
         area->setBrush(fill);
         area->setPen(Qt::NoPen);
         area->removeFromLegend();
+        double dominated = 0;
+        for (qsizetype k = 0; k < stairs.size(); ++k)
+            dominated += stairs.at(k).y() * ((k + 1 < stairs.size() ? stairs.at(k + 1).x() : right) - stairs.at(k).x());
+        areas.append({dominated, area});
+        for (const QPointF &p : std::as_const(points)) {
+            yLow = std::min(yLow, p.y());
+            yHigh = std::max(yHigh, p.y());
+        }
 
         // The staircase itself.
         auto *steps = new QCPCurve(plot->xAxis, plot->yAxis);
@@ -216,8 +252,10 @@ int PlotStyle::populateFrontier(QCustomPlot *plot, const QList<FrontierSeries> &
             for (const EpisodeResult &e : sweep->episodes) {
                 auto *label = new QCPItemText(plot);
                 label->position->setCoords(e.calls, e.attainment);
-                label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-                label->setPadding(QMargins(5, 2, 0, 0));
+                // Right of its point, or left of it near the right edge, so it is never cut.
+                const bool nearRight = e.calls > 0.8 * xMax;
+                label->setPositionAlignment((nearRight ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
+                label->setPadding(nearRight ? QMargins(0, 2, 5, 0) : QMargins(5, 2, 0, 0));
                 label->setText(QStringLiteral("β=%1").arg(e.beta));
                 label->setColor(dark ? QColor(0xc0, 0xc0, 0xc0) : QColor(0x50, 0x50, 0x50));
                 QFont f = label->font();
@@ -226,8 +264,11 @@ int PlotStyle::populateFrontier(QCustomPlot *plot, const QList<FrontierSeries> &
             }
         }
     }
+    std::stable_sort(areas.begin(), areas.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
+    for (const auto &[dominated, area] : std::as_const(areas))
+        area->setLayer(fills);
     plot->xAxis->setRange(0, mean ? 1.0 : xMax * 1.02);
-    plot->yAxis->setRange(0, 1.05);
+    plot->yAxis->setRange(axis == AttainmentAxis::Full ? QCPRange(0, 1.05) : fittedAttainmentRange(yLow, yHigh));
     plot->replot();
     return drawn;
 }

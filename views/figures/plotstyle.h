@@ -10,6 +10,7 @@
 #include <QString>
 
 class QCustomPlot;
+class QCPRange;
 
 namespace dreamrsi {
 
@@ -37,10 +38,19 @@ QColor seriesColor(int index);
 /// Paper (light) or screen-dark axes, grid and legend.
 void applyTheme(QCustomPlot *plot, bool dark);
 
+/// The attainment axis of a frontier plot: fitted to the points drawn, or the whole 0–1.
+enum class AttainmentAxis { Fitted, Full };
+
 /// Frontier plot for one world (by name) or, when `world` is empty, the mean
-/// over the worlds each result holds (calls then as a fraction of B).
-/// Returns the number of series that had data.
-int populateFrontier(QCustomPlot *plot, const QList<FrontierSeries> &series, const QString &world, bool dark);
+/// over the worlds each result holds (calls then as a fraction of B). Each
+/// version's dominated region is shaded with a light tint of its colour,
+/// the largest behind, so every version's shading shows where it reaches
+/// beyond the others. Returns the number of series that had data.
+int populateFrontier(QCustomPlot *plot, const QList<FrontierSeries> &series, const QString &world, bool dark,
+                     AttainmentAxis axis = AttainmentAxis::Fitted);
+/// The attainment range a fitted frontier axis shows for points whose
+/// attainments run from `low` to `high`: a margin around them, within 0–1.05.
+QCPRange fittedAttainmentRange(double low, double high);
 /// Anytime curves of the stepper's episodes.
 void populateAnytime(QCustomPlot *plot, const QList<AnytimeSeries> &series, int cellCount, bool dark);
 

@@ -30,10 +30,22 @@ QString plusMinus(const QJsonValue &mean, const QJsonValue &ci, int digits)
     return s;
 }
 
-/// A mean curve with its interval shaded between mean − ci and mean + ci.
-void addBand(QCPAxis *x, QCPAxis *y, const QList<int> &xs, const QList<double> &mean, const QList<double> &ci, const QColor &color,
-             const QString &name, bool legend, QCPScatterStyle::ScatterShape shape)
+/// The range a quantity can take; a band is cut to it.
+struct Bounds
 {
+    double low = -std::numeric_limits<double>::infinity();
+    double high = std::numeric_limits<double>::infinity();
+};
+
+/// A mean curve with its interval shaded between mean − ci and mean + ci,
+/// clamped to `bounds`. The fill is light and each edge of the band is
+/// outlined in the arm's colour, solid for the first arm and dashed for the
+/// next, so where two arms' bands overlap both stay readable (and tell apart
+/// without colour).
+void addBand(QCPAxis *x, QCPAxis *y, const QList<int> &xs, const QList<double> &mean, const QList<double> &ci, Bounds bounds,
+             int arm, const QString &name, const QString &shortName, bool legend)
+{
+    const QColor color = PlotStyle::seriesColor(arm);
     auto *low = new QCPGraph(x, y);
     auto *high = new QCPGraph(x, y);
     auto *line = new QCPGraph(x, y);
@@ -41,21 +53,24 @@ void addBand(QCPAxis *x, QCPAxis *y, const QList<int> &xs, const QList<double> &
         if (!std::isfinite(mean.at(i)))
             continue;
         const double c = std::isfinite(ci.at(i)) ? ci.at(i) : 0.0;
-        low->addData(xs.at(i), mean.at(i) - c);
-        high->addData(xs.at(i), mean.at(i) + c);
+        low->addData(xs.at(i), std::clamp(mean.at(i) - c, bounds.low, bounds.high));
+        high->addData(xs.at(i), std::clamp(mean.at(i) + c, bounds.low, bounds.high));
         line->addData(xs.at(i), mean.at(i));
     }
     QColor fill = color;
-    fill.setAlpha(55);
-    low->setPen(Qt::NoPen);
-    high->setPen(Qt::NoPen);
+    fill.setAlpha(30);
+    static const Qt::PenStyle edges[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
+    const QPen edgePen(color, 1.2, edges[arm % int(std::size(edges))]);
+    low->setPen(edgePen);
+    high->setPen(edgePen);
     high->setBrush(fill);
     high->setChannelFillGraph(low);
     low->removeFromLegend();
     high->removeFromLegend();
     line->setName(name);
+    FigureLayout::setShortName(line, shortName);
     line->setPen(QPen(color, 2.0));
-    line->setScatterStyle(QCPScatterStyle(shape, color, color, 6));
+    line->setScatterStyle(QCPScatterStyle(arm % 2 ? QCPScatterStyle::ssSquare : QCPScatterStyle::ssCircle, color, color, 6));
     if (!legend)
         line->removeFromLegend();
 }
@@ -111,7 +126,9 @@ int SimulationPlot::populate(QCustomPlot *plot, const SimulationCurves &curves, 
 
     QCPAxis *x1 = plot->xAxis, *y1 = plot->yAxis;
     QCPAxis *x2 = bottom->axis(QCPAxis::atBottom), *y2 = bottom->axis(QCPAxis::atLeft);
+    // The panels share the iterations: the lower one labels them.
     x1->setLabel(QString());
+    x1->setTickLabels(false);
     y1->setLabel(tr("Attainment (mean, 95 % CI)"));
     FigureLayout::setShortLabel(y1, tr("Attainment"));
     x2->setLabel(tr("Iteration"));
@@ -125,20 +142,22 @@ int SimulationPlot::populate(QCustomPlot *plot, const SimulationCurves &curves, 
     int maxT = 1;
     double callsMax = 1.0;
     double aMin = 1.0;
+    // Attainment lies in [0, 1] and cumulative calls are never negative.
+    const Bounds attainment{0.0, 1.0};
+    const Bounds calls{0.0, std::numeric_limits<double>::infinity()};
     for (qsizetype i = 0; i < curves.arms.size(); ++i) {
         const SimulationArmCurve &c = curves.arms.at(i);
-        const QColor color = PlotStyle::seriesColor(int(i));
-        const auto shape = i % 2 ? QCPScatterStyle::ssSquare : QCPScatterStyle::ssCircle;
         const QString name = c.repeats > 1 ? tr("%1 (%2 repeats)").arg(armLabel(c.arm)).arg(c.repeats) : armLabel(c.arm);
-        addBand(x1, y1, c.iterations, c.attainmentMean, c.attainmentCi95, color, name, true, shape);
-        addBand(x2, y2, c.iterations, c.callsMean, c.callsCi95, color, name, false, shape);
+        // A figure's legend names the arm; the repeats are in its caption table.
+        addBand(x1, y1, c.iterations, c.attainmentMean, c.attainmentCi95, attainment, int(i), name, armLabel(c.arm), true);
+        addBand(x2, y2, c.iterations, c.callsMean, c.callsCi95, calls, int(i), name, armLabel(c.arm), false);
         if (!c.iterations.isEmpty())
             maxT = std::max(maxT, c.iterations.last());
         for (qsizetype t = 0; t < c.callsMean.size(); ++t) {
             const double ci = std::isfinite(c.callsCi95.at(t)) ? c.callsCi95.at(t) : 0.0;
             callsMax = std::max(callsMax, c.callsMean.at(t) + ci);
             if (std::isfinite(c.attainmentMean.at(t)))
-                aMin = std::min(aMin, c.attainmentMean.at(t) - (std::isfinite(c.attainmentCi95.at(t)) ? c.attainmentCi95.at(t) : 0.0));
+                aMin = std::min(aMin, std::max(0.0, c.attainmentMean.at(t) - (std::isfinite(c.attainmentCi95.at(t)) ? c.attainmentCi95.at(t) : 0.0)));
         }
     }
     x1->setRange(0.7, maxT + 0.3);

@@ -10,7 +10,9 @@ namespace dreamrsi {
 /// Draws a counterfactual loop's result (docs/online.md, "The counterfactual
 /// loop"): for each arm, the mean over the repeats against the iteration of
 /// the attainment (top) and of the cumulative agent calls (bottom), each
-/// with its 95 % interval shaded. The same code serves the Progress tab and
+/// with its 95 % interval shaded, cut to the quantity's range (attainment
+/// within 0–1, calls not below 0), with outlined edges so overlapping bands
+/// both stay readable. The same code serves the Progress tab and
 /// `dreamrsi plot progress --simulation`.
 namespace SimulationPlot {
 

@@ -6,6 +6,7 @@
 #include "figures/qcp.h"
 #include "session/workspace.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -32,6 +33,10 @@ FrontierPage::FrontierPage(Workspace *workspace, QWidget *parent)
     auto *replay = new QPushButton(tr("Replay Checked Versions"));
     replay->setToolTip(tr("Run the β sweep of every checked version in every open world"));
     sideLayout->addWidget(replay);
+    m_fullAxis = new QCheckBox(tr("Attainment axis from 0 to 1"));
+    m_fullAxis->setObjectName(QStringLiteral("frontiersFullAxis"));
+    m_fullAxis->setToolTip(tr("Unchecked, the attainment axis fits the points drawn, so frontiers close to 1 stay apart"));
+    sideLayout->addWidget(m_fullAxis);
     m_hint = new QLabel;
     m_hint->setWordWrap(true);
     sideLayout->addWidget(m_hint);
@@ -54,6 +59,7 @@ FrontierPage::FrontierPage(Workspace *workspace, QWidget *parent)
 
     connect(replay, &QPushButton::clicked, this, [this] { emit replayRequested(checkedVersions()); });
     connect(m_world, &QComboBox::currentIndexChanged, this, &FrontierPage::refresh);
+    connect(m_fullAxis, &QCheckBox::toggled, this, &FrontierPage::refresh);
     connect(m_versions, &QListWidget::itemChanged, this, &FrontierPage::refresh);
     connect(workspace, &Workspace::versionsChanged, this, &FrontierPage::rebuildVersions);
     connect(workspace, &Workspace::worldsChanged, this, &FrontierPage::rebuildWorlds);
@@ -86,6 +92,16 @@ void FrontierPage::setDark(bool dark)
 {
     m_dark = dark;
     refresh();
+}
+
+bool FrontierPage::fullAttainmentAxis() const
+{
+    return m_fullAxis->isChecked();
+}
+
+void FrontierPage::setFullAttainmentAxis(bool full)
+{
+    m_fullAxis->setChecked(full);
 }
 
 QStringList FrontierPage::checkedVersions() const
@@ -163,13 +179,15 @@ void FrontierPage::refresh()
         else
             series.append({name, nullptr});
     }
-    m_shown = PlotStyle::populateFrontier(m_plot, series, currentWorld(), m_dark);
+    m_shown = PlotStyle::populateFrontier(m_plot, series, currentWorld(), m_dark,
+                                          m_fullAxis->isChecked() ? PlotStyle::AttainmentAxis::Full : PlotStyle::AttainmentAxis::Fitted);
     if (m_workspace->worlds().isEmpty())
         m_hint->setText(tr("Open tree files or a project to have worlds to replay in."));
     else if (m_shown == 0)
         m_hint->setText(tr("Check versions and press “Replay Checked Versions” to compute their frontiers."));
     else
-        m_hint->setText(tr("Shaded: the hypervolume each frontier dominates. Filled dots: non-dominated β points."));
+        m_hint->setText(tr("Shaded: the hypervolume each frontier dominates, in its version's colour (the largest behind). "
+                           "Filled dots: non-dominated β points."));
 }
 
 QString FrontierPage::figureName() const

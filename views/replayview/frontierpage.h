@@ -4,6 +4,7 @@
 
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QCustomPlot;
 class QLabel;
@@ -28,6 +29,9 @@ public:
     QString currentWorld() const;
     void setCurrentWorld(const QString &world);
     QCustomPlot *plot() const { return m_plot; }
+    /// Whether the attainment axis shows the whole 0–1 instead of fitting the points drawn.
+    bool fullAttainmentAxis() const;
+    void setFullAttainmentAxis(bool full);
     int seriesShown() const { return m_shown; }
     void setDark(bool dark);
 
@@ -48,6 +52,7 @@ private:
     Workspace *m_workspace;
     QListWidget *m_versions = nullptr;
     QComboBox *m_world = nullptr;
+    QCheckBox *m_fullAxis = nullptr; ///< attainment axis 0–1 instead of fitted
     QCustomPlot *m_plot = nullptr;
     QLabel *m_config = nullptr; ///< the replay configuration the frontiers are under
     QLabel *m_hint = nullptr;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 
 namespace dreamrsi {
 
@@ -36,6 +37,44 @@ QList<QColor> Colormap::viridisTable(int steps)
     for (int i = 0; i < steps; ++i)
         table.append(viridis(double(i) / (steps - 1)));
     return table;
+}
+
+QStringList Colormap::tickLabels(const QList<double> &values)
+{
+    QStringList labels;
+    double step = std::numeric_limits<double>::infinity();
+    double largest = 0;
+    for (qsizetype i = 0; i < values.size(); ++i) {
+        largest = std::max(largest, std::abs(values.at(i)));
+        if (i > 0 && values.at(i) != values.at(i - 1))
+            step = std::min(step, std::abs(values.at(i) - values.at(i - 1)));
+    }
+    auto format = [&values](char f, int precision) {
+        QStringList out;
+        for (double v : values)
+            out.append(QString::number(v, f, precision));
+        return out;
+    };
+    // All ticks at one value (a scale of one score): a plain label each.
+    if (!std::isfinite(step))
+        return format('g', 6);
+    const double tolerance = step / 20;
+    auto closeEnough = [&values, tolerance](const QStringList &candidate) {
+        for (qsizetype i = 0; i < values.size(); ++i) {
+            if (!(std::abs(candidate.at(i).toDouble() - values.at(i)) <= tolerance))
+                return false;
+        }
+        return true;
+    };
+    // Decimals for everyday magnitudes, significant digits for the very
+    // small and the very large, as few as keep each label near its tick.
+    const bool fixed = largest >= 1e-3 && largest < 1e6;
+    for (int precision = fixed ? 0 : 1; precision <= 15; ++precision) {
+        labels = format(fixed ? 'f' : 'g', precision);
+        if (closeEnough(labels))
+            return labels;
+    }
+    return format('g', 15);
 }
 
 } // namespace dreamrsi

@@ -2,6 +2,7 @@
 
 #include <QColor>
 #include <QList>
+#include <QStringList>
 
 namespace dreamrsi {
 
@@ -18,6 +19,13 @@ public:
     static QColor viridis(double t);
     /// Equally spaced samples, for legends and cached lookups.
     static QList<QColor> viridisTable(int steps);
+    /// Labels for the ticks of a colour scale at `values` (in order): the
+    /// fewest decimals that put every label within a twentieth of the
+    /// smallest step of its tick, so neighbouring ticks never read alike
+    /// (scores of 1.03583 … 1.03636 get five decimals, a 0–1 scale two).
+    /// Magnitudes below 0.001 or from a million up use significant digits
+    /// in the same way.
+    static QStringList tickLabels(const QList<double> &values);
 };
 
 } // namespace dreamrsi

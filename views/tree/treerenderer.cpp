@@ -399,6 +399,22 @@ TreeRenderer::LegendRows TreeRenderer::legendRows() const
     return rows;
 }
 
+QList<double> TreeRenderer::scaleTickValues(int intervals) const
+{
+    intervals = std::max(intervals, 1);
+    QList<double> values;
+    for (int i = 0; i <= intervals; ++i) {
+        const double t = double(i) / intervals;
+        values.append(m_hasScores ? m_scoreMin + t * (m_scoreMax - m_scoreMin) : t);
+    }
+    return values;
+}
+
+QStringList TreeRenderer::scaleTickLabels(int intervals) const
+{
+    return Colormap::tickLabels(scaleTickValues(intervals));
+}
+
 QSizeF TreeRenderer::legendSize(const QFontMetricsF &fm) const
 {
     return tree() ? columnLegendSize(fm, defaultBarLength(fm)) : QSizeF();
@@ -419,8 +435,8 @@ QSizeF TreeRenderer::columnLegendSize(const QFontMetricsF &fm, double barLength)
         width = std::max(width, fm.height() * 1.2 + Pad + fm.horizontalAdvance(label));
     // Bar, tick and the widest tick label.
     double tickWidth = 0;
-    for (int i = 0; i <= 4; ++i)
-        tickWidth = std::max(tickWidth, fm.horizontalAdvance(QString::number(m_scoreMin + i * (m_scoreMax - m_scoreMin) / 4, 'g', 4)));
+    for (const QString &label : scaleTickLabels(4))
+        tickWidth = std::max(tickWidth, fm.horizontalAdvance(label));
     width = std::max(width, 14 + Pad + tickWidth);
     return QSizeF(width + 2 * Pad, Pad + fm.height() * 1.5 + barLength + fm.height() / 2 + Pad + rows.labels.size() * line + Pad);
 }
@@ -486,13 +502,13 @@ void TreeRenderer::paintColumnLegend(QPainter &p, const QRectF &area, double bar
     p.fillRect(bar, g);
     p.setPen(m_palette.text);
     const int ticks = barLength >= fm.height() * 5 ? 4 : 2;
+    const QStringList labels = scaleTickLabels(ticks);
     for (int i = 0; i <= ticks; ++i) {
         const double t = double(i) / ticks;
         const double ty = bar.bottom() - t * bar.height();
-        const double v = m_hasScores ? m_scoreMin + t * (m_scoreMax - m_scoreMin) : t;
         p.drawLine(QPointF(bar.right(), ty), QPointF(bar.right() + 4, ty));
         p.drawText(QRectF(bar.right() + Pad, ty - fm.height() / 2, area.right() - bar.right() - Pad - 2, fm.height()),
-                   Qt::AlignLeft | Qt::AlignVCenter, QString::number(v, 'g', 4));
+                   Qt::AlignLeft | Qt::AlignVCenter, labels.at(i));
     }
     y = bar.bottom() + fm.height() / 2 + Pad;
     const LegendRows rows = legendRows();
@@ -525,12 +541,16 @@ void TreeRenderer::paintBandLegend(QPainter &p, const QRectF &area, double barLe
     p.setPen(Qt::NoPen);
     p.fillRect(bar, g);
     p.setPen(m_palette.text);
-    const int ticks = barLength >= fm.averageCharWidth() * 30 ? 4 : 2;
+    // Four intervals when their labels fit side by side under the bar, else two.
+    double widest = 0;
+    for (const QString &label : scaleTickLabels(4))
+        widest = std::max(widest, fm.horizontalAdvance(label));
+    const int ticks = barLength >= std::max(fm.averageCharWidth() * 30, 4 * (widest + fm.averageCharWidth() * 2)) ? 4 : 2;
+    const QStringList labels = scaleTickLabels(ticks);
     for (int i = 0; i <= ticks; ++i) {
         const double t = double(i) / ticks;
         const double tx = bar.left() + t * bar.width();
-        const double v = m_hasScores ? m_scoreMin + t * (m_scoreMax - m_scoreMin) : t;
-        const QString text = QString::number(v, 'g', 4);
+        const QString &text = labels.at(i);
         const double w = fm.horizontalAdvance(text);
         // End labels stay under the bar; the others are centred on their tick.
         const double left = i == 0 ? tx : i == ticks ? tx - w : tx - w / 2;

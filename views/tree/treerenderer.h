@@ -95,6 +95,11 @@ public:
     double scoreMin() const { return m_scoreMin; }
     double scoreMax() const { return m_scoreMax; }
     QColor colorForScore(double score) const;
+    /// The values and labels of the colour scale's `intervals` + 1 ticks,
+    /// lowest first; labels as Colormap::tickLabels() writes them, so ticks
+    /// of scores that differ only in the fourth decimal still read apart.
+    QList<double> scaleTickValues(int intervals) const;
+    QStringList scaleTickLabels(int intervals) const;
     CellStyle styleOf(int cellIndex) const;
 
     /// Paints the part of the tree that falls into `exposed` (device coordinates).

@@ -100,6 +100,8 @@ AppSettings AppSettings::withReplayConfig(const ReplayConfig &config) const
     a.lambda = config.lambda;
     a.betas = config.betas;
     a.replayRounds = config.rounds;
+    a.valuation = config.valuation;
+    a.completions = config.completions;
     return a;
 }
 
@@ -110,6 +112,8 @@ ReplayConfig AppSettings::replayConfig() const
     c.lambda = lambda;
     c.betas = betas;
     c.rounds = replayRounds;
+    c.valuation = valuation;
+    c.completions = completions;
     return c;
 }
 

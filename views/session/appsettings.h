@@ -22,6 +22,12 @@ struct AppSettings
     double lambda = 0.1;                            ///< λ of the value
     QList<double> betas{0.0, 0.25, 0.5, 0.75, 1.0}; ///< the β grid
     std::optional<int> replayRounds;                ///< K of the replays; only a project's configuration sets it (not saved)
+    /// The valuation replays from the window value versions under, and its
+    /// C: a project's configuration sets them (not saved); tree files opened
+    /// without a project are replayed as they are. Imagined: a sweep replays
+    /// C completions of every world (seed 0, docs/online.md#valuation).
+    Valuation valuation = Valuation::Revealed;
+    int completions = 8;
     int scriptTimeLimitMs = 2000;
     /// Replays started from the GUI run in a child `dreamrsi` process with
     /// this address-space limit and this wall-clock limit.

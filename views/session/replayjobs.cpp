@@ -98,6 +98,16 @@ QHash<PolicyVersionId, ReplayResultPtr> ReplayJobs::resultsFromRecords(const QLi
 QList<ReplayResultRecord> ReplayJobs::recordsFor(const ReplayResult &result, PolicyVersionId version,
                                                  const QList<WorldEntry> &worlds)
 {
+    if (result.completions > 0) {
+        // A sweep over completions: world-major, C of each of the workspace's worlds.
+        QList<IterationId> iterations;
+        for (const WorldEntry &w : worlds)
+            iterations.append(w.iteration);
+        QList<ReplayResultRecord> records =
+            ProjectScores::recordsForCompletions(result, version, iterations, result.completions);
+        records.removeIf([](const ReplayResultRecord &r) { return r.key.world == 0; }); // loose tree files
+        return records;
+    }
     return ProjectScores::recordsFor(result, version, projectWorldsOf(worlds));
 }
 

@@ -1,5 +1,7 @@
 #include "sweeprunner.h"
 
+#include "loop/imaginedhistory.h"
+
 #include "replay/replayprocess.h"
 #include "workspace.h"
 
@@ -65,6 +67,7 @@ void SweepRunner::startNext()
                 [this, name](std::shared_ptr<const ReplayProcessOutput> output) {
                     auto result = std::make_shared<ReplayResult>(output->result);
                     result->policy = name;
+                    result->completions = m_settings.valuation == Valuation::Imagined ? m_settings.completions : 0;
                     finishCurrent();
                     m_workspace->setResult(name, result);
                     emit finished(name, result);
@@ -77,14 +80,27 @@ void SweepRunner::startNext()
         });
         const PolicyVersion version = m_workspace->versions().at(row);
         emit started(name);
-        const Result<Done> launched =
-            m_process->start(ReplayJobs::sweepRequest(ReplayJobs::worldsOf(*m_workspace), version, m_settings));
+        // Under the imagined valuation the sweep runs over C completions of
+        // every world, drawn once per sweep with seed 0 (as `replay --project`).
+        QList<ReplayWorld> worlds = ReplayJobs::worldsOf(*m_workspace);
+        if (m_settings.valuation == Valuation::Imagined) {
+            Result<ImaginedHistory> imagined =
+                ImaginedHistories::imagine(worlds, 0, std::max(1, m_settings.completions), ImaginationOptions());
+            if (!imagined) {
+                finishCurrent();
+                emit failed(name, imagined.error);
+                continue;
+            }
+            worlds = std::move(imagined.value->completions);
+        }
+        const qsizetype worldCount = worlds.size();
+        const Result<Done> launched = m_process->start(ReplayJobs::sweepRequest(std::move(worlds), version, m_settings));
         if (!launched) {
             finishCurrent();
             emit failed(name, launched.error);
             continue;
         }
-        emit progress(name, 0, int(m_workspace->worlds().size() * m_settings.betas.size()));
+        emit progress(name, 0, int(worldCount * m_settings.betas.size()));
         return;
     }
     emit idle();

@@ -10,6 +10,7 @@
 #include "store/projectwriter.h"
 
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -18,6 +19,8 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <cmath>
 
 using namespace dreamrsi;
 
@@ -84,6 +87,7 @@ private slots:
         QCOMPARE(dialog.agentBox()->currentData().toString(), QStringLiteral("builtin"));
         dialog.versionsBox()->setValue(3);
         QSignalSpy finished(&dialog, &DreamingDialog::dreamFinished);
+        QSignalSpy otherLoaded(&dialog, &DreamingDialog::otherValuationLoaded);
         QVERIFY(dialog.start());
         QVERIFY(dialog.isRunning());
         QVERIFY(!dialog.startButton()->isEnabled());
@@ -99,12 +103,52 @@ private slots:
             QCOMPARE(r->worlds.size(), 2);
             QVERIFY(r->sweepOf(QStringLiteral("world 1")));
         }
+        // The valuation, and both numbers of the deployed version and the proposal.
+        QCOMPARE(dialog.report().config.valuation, Valuation::Imagined);
+        QVERIFY2(dialog.valuationLabel()->text().contains(QStringLiteral("imagined completions")),
+                 qPrintable(dialog.valuationLabel()->text()));
+        QVERIFY(dialog.valuationLabel()->text().contains(QStringLiteral("C = 8")));
+        const DreamVersion &deployed = dialog.report().versions.first();
+        const DreamVersion &proposal = *dialog.report().proposal();
+        for (const DreamVersion *v : {&deployed, &proposal}) {
+            QVERIFY2(v->revealedValue && v->imaginedValue, qPrintable(v->developed.version.name));
+            QCOMPARE(*v->imaginedValue, *v->developed.value); // the valuation's number is the judged one
+            bool shown = false;
+            for (int row = 0; row < dialog.table()->rowCount(); ++row) {
+                if (!dialog.table()->item(row, 1)->text().startsWith(v->developed.version.name))
+                    continue;
+                QCOMPARE(dialog.table()->item(row, 4)->text(), QString::number(*v->revealedValue, 'f', 4));
+                QCOMPARE(dialog.table()->item(row, 5)->text(), QString::number(*v->imaginedValue, 'f', 4));
+                shown = true;
+            }
+            QVERIFY(shown);
+        }
+        // The approval dialog reads the other valuation's values back from the stored records.
+        QTRY_COMPARE_WITH_TIMEOUT(otherLoaded.size(), 1, 30000);
+        QVERIFY(workspace.otherValuationResult(proposal.developed.version.name));
+
         QVERIFY(dialog.reviewButton()->isEnabled());
         dialog.review();
         auto *approval = dialog.findChild<ApprovalDialog *>();
         QVERIFY(approval);
         QVERIFY2(approval->comparison().blocker == ApprovalBlocker::None,
                  qPrintable(ApprovalDialog::blockerText(approval->comparison())));
+        const ApprovalComparison &c = approval->comparison();
+        QCOMPARE(c.candidate, proposal.developed.version.name);
+        QVERIFY(c.otherConfig && c.otherConfig->valuation == Valuation::Revealed);
+        QVERIFY(c.candidateValue && c.candidateOtherValue);
+        // From stored records, the same numbers as the dream computed.
+        QVERIFY(std::abs(*c.candidateValue - *proposal.imaginedValue) <= 1e-12);
+        QVERIFY(std::abs(*c.candidateOtherValue - *proposal.revealedValue) <= 1e-12);
+        auto *valuation = approval->findChild<QLabel *>(QStringLiteral("approvalValuation"));
+        QVERIFY(valuation);
+        QVERIFY2(valuation->text().contains(QString::number(*proposal.revealedValue, 'f', 4))
+                     && valuation->text().contains(QString::number(*proposal.imaginedValue, 'f', 4)),
+                 qPrintable(valuation->text()));
+        const int last = approval->table()->rowCount() - 1;
+        QCOMPARE(approval->table()->item(last, 0)->text(), QStringLiteral("Mean value (revealed history)"));
+        QCOMPARE(approval->table()->item(last, 1)->text(), QString::number(*proposal.revealedValue, 'f', 4));
+        QVERIFY(c.evidence.value(QStringLiteral("other_valuation")).isObject());
         QSignalSpy requested(&dialog, &DreamingDialog::approvalRequested);
         approval->whoEdit()->setText(QStringLiteral("tester"));
         approval->approveButton()->click();

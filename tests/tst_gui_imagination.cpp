@@ -318,7 +318,9 @@ private slots:
     // Settings' replay section edits the project's valuation and C.
     void settingsEditTheValuationAndCompletions()
     {
-        SettingsDialog plain{AppSettings()};
+        AppSettings settings;
+        settings.workers = 4;
+        SettingsDialog plain(settings);
         auto *valuation = plain.findChild<QComboBox *>(QStringLiteral("replayValuation"));
         auto *completions = plain.findChild<QSpinBox *>(QStringLiteral("replayCompletions"));
         QVERIFY(valuation && completions);
@@ -326,7 +328,7 @@ private slots:
         QVERIFY(!valuation->isVisible()); // tree files have no valuation: only a project's configuration
         QVERIFY(!plain.projectReplayConfig());
 
-        SettingsDialog dialog{AppSettings()};
+        SettingsDialog dialog(settings);
         ReplayConfig config;
         config.valuation = Valuation::Revealed;
         config.completions = 5;

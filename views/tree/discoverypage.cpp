@@ -172,6 +172,13 @@ QString DiscoveryPage::imaginedOrigin(int cellIndex) const
     return m_completionTree ? ImaginedOrigin::describe(*m_completionTree, cellIndex, m_draw) : QString();
 }
 
+void DiscoveryPage::runSearch()
+{
+    const QString text = m_search->text().trimmed();
+    const int found = m_view->search(text);
+    m_status->setText(text.isEmpty() ? QString() : tr("%n match(es)", nullptr, found));
+}
+
 QString DiscoveryPage::figureName() const
 {
     return m_name.isEmpty() ? tr("Discovery tree") : m_name;

@@ -6,6 +6,7 @@
 
 #include "policies/approvaldialog.h"
 #include "replay/synthworld.h"
+#include "replay/worldmodel.h"
 #include "store/projectstore.h"
 #include "store/projectwriter.h"
 
@@ -96,12 +97,14 @@ private slots:
         QVERIFY(!dialog.isRunning());
         QCOMPARE(dialog.table()->rowCount(), 3);
         QVERIFY(dialog.report().proposal());
-        // Each version is in the workspace with a result over both worlds.
+        // Each version is in the workspace with a result over both worlds:
+        // under the project's imagined valuation, over C = 8 completions of each.
         for (const DreamVersion &v : dialog.report().versions) {
             const ReplayResultPtr r = workspace.result(v.developed.version.name);
             QVERIFY2(r, qPrintable(v.developed.version.name));
-            QCOMPARE(r->worlds.size(), 2);
-            QVERIFY(r->sweepOf(QStringLiteral("world 1")));
+            QCOMPARE(r->completions, 8);
+            QCOMPARE(r->worlds.size(), 2 * 8);
+            QVERIFY(r->sweepOf(Imagination::completionName(QStringLiteral("world 1"), 7)));
         }
         // The valuation, and both numbers of the deployed version and the proposal.
         QCOMPARE(dialog.report().config.valuation, Valuation::Imagined);

@@ -3,10 +3,12 @@
 // replays every version that has no result, compares two versions a few
 // rounds in, inspects the best cell, then saves one PNG per tab (and the
 // approval and settings dialogs) into DIR.
+#include "figures/figureexport.h"
 #include "live/livetreemodel.h"
 #include "live/roundpanel.h"
 #include "live/steeringcontroller.h"
 #include "policies/approvaldialog.h"
+#include "replay/worldmodel.h"
 #include "replayview/replaypage.h"
 #include "replayview/worldmodelpage.h"
 #include "tree/discoverypage.h"
@@ -84,6 +86,26 @@ QStringList shootImagination(dreamrsi::MainWindow &window, const QString &dir)
     const QString path = QDir(dir).filePath(QStringLiteral("%1-world-model.png").arg(TourTabs + 7, 2, 10, QLatin1Char('0')));
     if (window.grab().save(path))
         written.append(path);
+    // Each panel as it goes into a paper: one column (89 mm) at 300 dpi.
+    const struct
+    {
+        dreamrsi::WorldModelPlot::Panel panel;
+        const char *name;
+    } panels[] = {{dreamrsi::WorldModelPlot::Panel::FirstScores, "first-scores"},
+                  {dreamrsi::WorldModelPlot::Panel::Gains, "gains"},
+                  {dreamrsi::WorldModelPlot::Panel::Failures, "failures"}};
+    dreamrsi::FigureExport::Options options;
+    options.sizeMm = QSizeF(89, 64);
+    options.dpi = 300;
+    int number = TourTabs + 8;
+    for (const auto &p : panels) {
+        model->showPanel(p.panel);
+        const QString figure =
+            QDir(dir).filePath(QStringLiteral("%1-world-model-%2.png").arg(number++, 2, 10, QLatin1Char('0')).arg(QLatin1String(p.name)));
+        if (dreamrsi::FigureExport::write(figure, options, model->figurePainter()).ok())
+            written.append(figure);
+    }
+    model->showPanel(dreamrsi::WorldModelPlot::Panel::Gains);
     window.tabs()->setCurrentIndex(dreamrsi::MainWindow::DiscoveryTab);
     return written;
 }
@@ -124,6 +146,8 @@ QStringList saveScreenshots(dreamrsi::MainWindow &window, const QString &dir)
     }
     // The settings, with the replay process's limits.
     dreamrsi::SettingsDialog settings(window.settings(), &window);
+    if (const auto &config = window.workspace()->replayConfig())
+        settings.setProjectReplayConfig(config->config, QStringLiteral("demo"));
     settings.show();
     QApplication::processEvents();
     const QString settingsPath =

@@ -62,7 +62,8 @@ QString ApprovalDialog::warningText(const ApprovalComparison &c, ApprovalWarning
 {
     switch (warning) {
     case ApprovalWarning::DifferentParameters:
-        return tr("%1 and %2 were replayed with different W, λ or β grids; their values are not directly comparable.")
+        return tr("%1 and %2 were replayed with different W, λ, β grids or valuations; their values are not directly "
+                  "comparable.")
             .arg(c.candidate, c.baseline);
     case ApprovalWarning::LowerValue:
         return tr("%1 scores below %2 (%3 against %4).")
@@ -90,18 +91,20 @@ QString ApprovalDialog::valuationText(const ApprovalComparison &c)
     const std::optional<double> &baselineRevealed = own == Valuation::Revealed ? c.baselineValue : c.baselineOtherValue;
     const std::optional<double> &baselineImagined = own == Valuation::Imagined ? c.baselineValue : c.baselineOtherValue;
     const int completions = c.otherConfig->completions; // the same C under both
-    QString text = tr("Valuation: <b>%1</b> (the values above). ").arg(valuationName(own).toHtmlEscaped());
-    text += tr("%1 — revealed history %2, imagined completions (C %3) %4.")
+    QString text = tr("Valuation: <b>%1</b> (the values above).").arg(valuationName(own).toHtmlEscaped());
+    text += QLatin1Char(' ')
+          + tr("%1: revealed history %2, imagined completions (C %3) %4.")
                 .arg(c.candidate.toHtmlEscaped(), number(candidateRevealed))
                 .arg(completions)
                 .arg(number(candidateImagined));
     if (!c.baseline.isEmpty())
         text += QLatin1Char(' ')
-              + tr("%1 — revealed history %2, imagined completions %3.")
+              + tr("%1: revealed history %2, imagined completions %3.")
                     .arg(c.baseline.toHtmlEscaped(), number(baselineRevealed), number(baselineImagined));
     if (!c.candidateOtherValue || (!c.baseline.isEmpty() && !c.baselineOtherValue))
-        text += QLatin1Char(' ') + tr("A value shown as — has no stored results under the %1 valuation yet.")
-                                        .arg(valuationName(other).toHtmlEscaped());
+        text += QLatin1Char(' ') + tr("— : nothing stored under %1 yet (a dream stores both numbers for the deployed "
+                                      "version and its proposal).")
+                                       .arg(valuationName(other).toHtmlEscaped());
     return text;
 }
 

@@ -164,6 +164,8 @@ void WorldModelPage::fillTable()
                 text = quantity(text);
             else if (c == 1)
                 text = WorldModelPlot::stratumLabel(text);
+            else if (c >= 4 && c <= 6 && !text.isEmpty())
+                text = QString::number(text.toDouble(), 'g', 6); // every digit is in the exported data
             auto *item = new QTableWidgetItem(text);
             if (c >= 2)
                 item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);

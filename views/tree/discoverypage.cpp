@@ -145,6 +145,7 @@ void DiscoveryPage::showCompletion(std::shared_ptr<const DiscoveryTree> completi
     m_completionTree = std::move(completion);
     m_draw = draw;
     showTree(m_completionTree);
+    emit shownTreeChanged();
     m_imaginedStatus->setText(tr("%n imagined cell(s): completion k = %1 of world j = %2, seed %3", nullptr, imagined)
                                   .arg(draw.completion)
                                   .arg(draw.world)
@@ -165,6 +166,7 @@ void DiscoveryPage::showRecorded()
     m_completionTree.reset();
     m_draw = {};
     showTree(m_tree);
+    emit shownTreeChanged();
 }
 
 QString DiscoveryPage::imaginedOrigin(int cellIndex) const

@@ -72,6 +72,9 @@ signals:
     void imaginedRequested();
     /// A completion is shown (or drawing it failed: `error`).
     void imaginedDrawn(const QString &error);
+    /// The view switched between the recorded tree and a completion (cell
+    /// indices mean other cells now).
+    void shownTreeChanged();
 
 public:
     // FigureSource

@@ -119,7 +119,7 @@ MainWindow::MainWindow(QWidget *parent)
         m_inspector->showCell(m_discovery->shownTree(), cell, m_discovery->imaginedOrigin(cell));
         m_discovery->treeView()->selectCell(cell);
     });
-    connect(m_discovery, &DiscoveryPage::imaginedDrawn, this, [this] { m_inspector->clear(); });
+    connect(m_discovery, &DiscoveryPage::shownTreeChanged, this, [this] { m_inspector->clear(); });
     connect(m_cells, &CellsPage::cellActivated, this, &MainWindow::inspectCell);
     connect(m_replay, &ReplayPage::cellActivated, this, [this](int, int cell) {
         if (auto tree = m_replay->treeView(0)->tree())

@@ -52,6 +52,10 @@ private:
             QVERIFY((*writer.value)->setReplayConfig(config).ok());
         }
         QVERIFY(store.open(path).result().ok());
+        // As an open project's session does: the configuration values are shown under.
+        const StoreResult<StoredReplayConfig> stored = store.replayConfig().result();
+        QVERIFY(stored.ok());
+        workspace.setReplayConfig(*stored.value);
         const StoreResult<QList<IterationInfo>> its = store.iterations().result();
         QVERIFY(its.ok());
         for (const IterationInfo &info : *its.value) {

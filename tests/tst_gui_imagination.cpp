@@ -18,6 +18,7 @@
 #include "tree/inspectorwidget.h"
 #include "tree/treerenderer.h"
 #include "tree/treeview.h"
+#include "window/mainwindow.h"
 #include "window/settingsdialog.h"
 
 #include <QCheckBox>
@@ -313,6 +314,41 @@ private slots:
         QVERIFY(page.model().isEmpty());
         QVERIFY(!page.figurePainter());
         QVERIFY(page.figureData().isEmpty());
+    }
+
+    // In the window: the Discovery page knows the shown world's place in the
+    // history, an imagined cell clicked says "imagined" in the inspector, and
+    // the World Model tab is there.
+    void theWindowShowsImaginedCellsAndTheWorldModel()
+    {
+        const QList<ReplayWorld> history = vectorHistory();
+        MainWindow w;
+        w.resize(1200, 800);
+        for (int i = 0; i < history.size(); ++i)
+            w.workspace()->addWorld({history.at(i).name, QString(), IterationId(i + 1), history.at(i).tree});
+        QCOMPARE(w.tabs()->widget(MainWindow::WorldModelTab), w.worldModelPage());
+        w.setCurrentWorld(2);
+        DiscoveryPage *page = w.discoveryPage();
+        QCOMPARE(page->imaginationPlace(), 2);
+        QVERIFY(page->imaginedToggle()->isEnabled());
+        QCOMPARE(page->completionBox()->maximum(), ReplayConfig().completions - 1); // no project: the default C
+        page->imaginedToggle()->setChecked(true);
+        QTRY_VERIFY_WITH_TIMEOUT(page->showsImagined(), 30000);
+        const auto shown = page->shownTree();
+        int imagined = -1;
+        for (int i = 0; i < shown->cellCount() && imagined < 0; ++i) {
+            if (Imagination::isImagined(shown->cells().at(i)))
+                imagined = i;
+        }
+        QVERIFY(imagined >= 0);
+        emit page->treeView()->cellActivated(imagined);
+        QCOMPARE(w.inspector()->cellIndex(), imagined);
+        QVERIFY2(w.inspector()->fieldsText().contains(QStringLiteral("world j = 2")), qPrintable(w.inspector()->fieldsText()));
+        // Back to the recorded tree: the inspector let go of the completion's cell.
+        page->imaginedToggle()->setChecked(false);
+        QCOMPARE(w.inspector()->cellIndex(), -1);
+        QCOMPARE(page->treeView()->tree(), history.at(2).tree);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.worldModelPage()->model().isEmpty(), 30000);
     }
 
     // Settings' replay section edits the project's valuation and C.

@@ -360,9 +360,9 @@ void DreamingDialog::reloadOtherValuation()
     // The approval dialog shows both valuations' values from stored records:
     // the dream stored the other valuation's episodes of the deployed version
     // and the proposal; read them back off the GUI thread.
-    if (!m_store || m_store->path().isEmpty() || !m_workspace.replayConfig())
+    if (!m_store || m_store->path().isEmpty() || m_report.versions.isEmpty())
         return;
-    const ReplayConfig config = m_workspace.replayConfig()->config;
+    const ReplayConfig config = m_report.config; // the project's, as the dream ran under it
     m_store->replayResults().then(this, [this, config](StoreResult<QList<ReplayResultRecord>> records) {
         if (!records.ok())
             return;

@@ -15,11 +15,6 @@ namespace dreamrsi {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("dreamrsi::WorldModelPlot", text);
-}
-
 QJsonObject stratumObject(const QJsonObject &model, const QString &name)
 {
     for (const QJsonValue &v : model.value(QLatin1String("strata")).toArray()) {
@@ -55,14 +50,14 @@ void capLine(QCustomPlot *plot, const QJsonObject &model, const QColor &color)
     line->point1->setCoords(0, cap.toDouble());
     line->point2->setCoords(1, cap.toDouble());
     line->setPen(QPen(color, 1, Qt::DashLine));
+    // Named in the top left corner, clear of the counts over the points.
     auto *label = new QCPItemText(plot);
-    label->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
-    label->position->setTypeY(QCPItemPosition::ptPlotCoords);
-    label->position->setCoords(1.0, cap.toDouble());
-    label->setPositionAlignment(Qt::AlignBottom | Qt::AlignRight);
-    label->setPadding(QMargins(2, 0, 2, 2));
+    label->position->setType(QCPItemPosition::ptAxisRectRatio);
+    label->position->setCoords(0.0, 0.0);
+    label->setPositionAlignment(Qt::AlignTop | Qt::AlignLeft);
+    label->setPadding(QMargins(4, 2, 2, 2));
     label->setColor(color);
-    label->setText(tr("cap %1").arg(QString::number(cap.toDouble(), 'g', 4)));
+    label->setText(QCoreApplication::translate("dreamrsi::WorldModelPlot", "dashed: cap %1").arg(QString::number(cap.toDouble(), 'g', 4)));
 }
 
 } // namespace
@@ -70,9 +65,9 @@ void capLine(QCustomPlot *plot, const QJsonObject &model, const QColor &color)
 QString WorldModelPlot::title(Panel panel)
 {
     switch (panel) {
-    case Panel::FirstScores: return tr("First-attempt scores by direction");
-    case Panel::Gains: return tr("Gain over the branch's best by depth");
-    case Panel::Failures: return tr("Failure rate by depth (pooled)");
+    case Panel::FirstScores: return QCoreApplication::translate("dreamrsi::WorldModelPlot", "First-attempt scores by direction");
+    case Panel::Gains: return QCoreApplication::translate("dreamrsi::WorldModelPlot", "Gain over the branch's best by depth");
+    case Panel::Failures: return QCoreApplication::translate("dreamrsi::WorldModelPlot", "Failure rate by depth (pooled)");
     }
     return {};
 }
@@ -80,7 +75,7 @@ QString WorldModelPlot::title(Panel panel)
 QString WorldModelPlot::stratumLabel(const QString &stratum)
 {
     if (stratum == QLatin1String("*"))
-        return tr("pooled");
+        return QCoreApplication::translate("dreamrsi::WorldModelPlot", "pooled");
     return stratum.startsWith(QLatin1String("direction:")) ? stratum.mid(10) : stratum;
 }
 
@@ -98,6 +93,12 @@ int WorldModelPlot::populate(QCustomPlot *plot, const QJsonObject &model, Panel 
     plot->clearItems();
     PlotStyle::applyTheme(plot, dark);
     plot->legend->setVisible(false);
+    // One plot shows every panel: what a panel set on the axes goes first.
+    for (QCPAxis *axis : {plot->xAxis, plot->yAxis}) {
+        axis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        axis->setTickLabelRotation(0);
+        FigureLayout::setShortLabel(axis, QString());
+    }
     const QColor ink = dark ? QColor(220, 220, 220) : QColor(40, 40, 40);
     const QColor guide = dark ? QColor(170, 170, 170) : QColor(110, 110, 110);
     const QStringList names = strata(model);
@@ -114,9 +115,9 @@ int WorldModelPlot::populate(QCustomPlot *plot, const QJsonObject &model, Panel 
         // Every value of a stratum as a point (spread sideways by its place
         // in the list), its mean as a bar mark, its count above.
         auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-        plot->xAxis->setLabel(tr("Direction (stratum)"));
-        plot->yAxis->setLabel(tr("First-attempt score"));
-        FigureLayout::setShortLabel(plot->yAxis, tr("First score"));
+        plot->xAxis->setLabel(QCoreApplication::translate("dreamrsi::WorldModelPlot", "Direction (stratum)"));
+        plot->yAxis->setLabel(QCoreApplication::translate("dreamrsi::WorldModelPlot", "First-attempt score"));
+        FigureLayout::setShortLabel(plot->yAxis, QCoreApplication::translate("dreamrsi::WorldModelPlot", "First score"));
         for (int i = 0; i < names.size(); ++i) {
             const QJsonObject s = stratumObject(model, names.at(i));
             const QJsonArray first = s.value(QLatin1String("first")).toArray();
@@ -144,9 +145,10 @@ int WorldModelPlot::populate(QCustomPlot *plot, const QJsonObject &model, Panel 
                 mean->end->setCoords(i + 0.3, sum / n);
                 mean->setPen(QPen(color, 2.0));
             }
-            countLabel(plot, i, top, QStringLiteral("n = %1").arg(n), ink);
+            countLabel(plot, i, top, QCoreApplication::translate("dreamrsi::WorldModelPlot", "n = %1").arg(n), ink);
         }
         plot->xAxis->setTicker(ticker);
+        plot->xAxis->setTickLabelRotation(names.size() > 3 ? -30 : 0); // long direction names side by side
         plot->xAxis->setRange(-0.6, std::max(0.6, names.size() - 0.4));
         capLine(plot, model, guide);
         if (model.value(QLatin1String("cap")).isDouble())
@@ -157,10 +159,10 @@ int WorldModelPlot::populate(QCustomPlot *plot, const QJsonObject &model, Panel 
         // One series per stratum: the mean gain at each depth with its
         // min–max range, points shifted a little sideways per stratum.
         plot->legend->setVisible(true);
-        plot->xAxis->setLabel(tr("Attempt depth"));
+        plot->xAxis->setLabel(QCoreApplication::translate("dreamrsi::WorldModelPlot", "Attempt depth"));
         FigureLayout::setIntegerAxis(plot->xAxis);
-        plot->yAxis->setLabel(tr("Gain over the branch's best so far"));
-        FigureLayout::setShortLabel(plot->yAxis, tr("Gain"));
+        plot->yAxis->setLabel(QCoreApplication::translate("dreamrsi::WorldModelPlot", "Gain over the branch's best so far"));
+        FigureLayout::setShortLabel(plot->yAxis, QCoreApplication::translate("dreamrsi::WorldModelPlot", "Gain"));
         int maxDepth = 1;
         const double step = names.size() > 1 ? 0.5 / (names.size() - 1) : 0.0;
         for (int i = 0; i < names.size(); ++i) {
@@ -210,11 +212,11 @@ int WorldModelPlot::populate(QCustomPlot *plot, const QJsonObject &model, Panel 
         break;
     }
     case Panel::Failures: {
-        plot->xAxis->setLabel(tr("Attempt depth"));
+        plot->xAxis->setLabel(QCoreApplication::translate("dreamrsi::WorldModelPlot", "Attempt depth"));
         FigureLayout::setIntegerAxis(plot->xAxis);
-        plot->yAxis->setLabel(tr("Failure rate"));
+        plot->yAxis->setLabel(QCoreApplication::translate("dreamrsi::WorldModelPlot", "Failure rate"));
         auto *bars = new QCPBars(plot->xAxis, plot->yAxis);
-        bars->setName(tr("failure rate"));
+        bars->setName(QCoreApplication::translate("dreamrsi::WorldModelPlot", "failure rate"));
         bars->setWidth(0.6);
         bars->setPen(QPen(PlotStyle::seriesColor(0).darker(130), 1.0));
         bars->setBrush(PlotStyle::seriesColor(0));
@@ -239,13 +241,12 @@ int WorldModelPlot::populate(QCustomPlot *plot, const QJsonObject &model, Panel 
             line->point2->setCoords(1, deep.value(QLatin1String("rate")).toDouble());
             line->setPen(QPen(guide, 1, Qt::DashLine));
             auto *label = new QCPItemText(plot);
-            label->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
-            label->position->setTypeY(QCPItemPosition::ptPlotCoords);
-            label->position->setCoords(1.0, deep.value(QLatin1String("rate")).toDouble());
-            label->setPositionAlignment(Qt::AlignBottom | Qt::AlignRight);
-            label->setPadding(QMargins(2, 0, 2, 2));
+            label->position->setType(QCPItemPosition::ptAxisRectRatio);
+            label->position->setCoords(1.0, 0.0);
+            label->setPositionAlignment(Qt::AlignTop | Qt::AlignRight);
+            label->setPadding(QMargins(2, 2, 4, 2));
             label->setColor(guide);
-            label->setText(tr("depth ≥ 1: %1/%2")
+            label->setText(QCoreApplication::translate("dreamrsi::WorldModelPlot", "dashed: depth ≥ 1, %1/%2 failed")
                                .arg(deep.value(QLatin1String("failures")).toInt())
                                .arg(deep.value(QLatin1String("trials")).toInt()));
             extend(deep.value(QLatin1String("rate")).toDouble());
@@ -262,7 +263,10 @@ int WorldModelPlot::populate(QCustomPlot *plot, const QJsonObject &model, Panel 
     }
     const double span = yMax > yMin ? yMax - yMin : std::max(std::abs(yMax), 1.0) * 0.1;
     // Head room for the counts above the points.
-    plot->yAxis->setRange(panel == Panel::Failures ? 0.0 : yMin - 0.06 * span, yMax + 0.18 * span);
+    if (panel == Panel::Failures)
+        plot->yAxis->setRange(0.0, std::max(0.1, yMax * 1.3)); // a rate: never a range of rounding noise
+    else
+        plot->yAxis->setRange(yMin - 0.06 * span, yMax + (panel == Panel::FirstScores ? 0.3 : 0.18) * span);
     plot->replot();
     return drawn;
 }

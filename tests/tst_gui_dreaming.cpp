@@ -6,10 +6,12 @@
 
 #include "policies/approvaldialog.h"
 #include "replay/synthworld.h"
+#include "replay/worldmodel.h"
 #include "store/projectstore.h"
 #include "store/projectwriter.h"
 
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -18,6 +20,8 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <cmath>
 
 using namespace dreamrsi;
 
@@ -48,6 +52,10 @@ private:
             QVERIFY((*writer.value)->setReplayConfig(config).ok());
         }
         QVERIFY(store.open(path).result().ok());
+        // As an open project's session does: the configuration values are shown under.
+        const StoreResult<StoredReplayConfig> stored = store.replayConfig().result();
+        QVERIFY(stored.ok());
+        workspace.setReplayConfig(*stored.value);
         const StoreResult<QList<IterationInfo>> its = store.iterations().result();
         QVERIFY(its.ok());
         for (const IterationInfo &info : *its.value) {
@@ -84,6 +92,7 @@ private slots:
         QCOMPARE(dialog.agentBox()->currentData().toString(), QStringLiteral("builtin"));
         dialog.versionsBox()->setValue(3);
         QSignalSpy finished(&dialog, &DreamingDialog::dreamFinished);
+        QSignalSpy otherLoaded(&dialog, &DreamingDialog::otherValuationLoaded);
         QVERIFY(dialog.start());
         QVERIFY(dialog.isRunning());
         QVERIFY(!dialog.startButton()->isEnabled());
@@ -92,19 +101,61 @@ private slots:
         QVERIFY(!dialog.isRunning());
         QCOMPARE(dialog.table()->rowCount(), 3);
         QVERIFY(dialog.report().proposal());
-        // Each version is in the workspace with a result over both worlds.
+        // Each version is in the workspace with a result over both worlds:
+        // under the project's imagined valuation, over C = 8 completions of each.
         for (const DreamVersion &v : dialog.report().versions) {
             const ReplayResultPtr r = workspace.result(v.developed.version.name);
             QVERIFY2(r, qPrintable(v.developed.version.name));
-            QCOMPARE(r->worlds.size(), 2);
-            QVERIFY(r->sweepOf(QStringLiteral("world 1")));
+            QCOMPARE(r->completions, 8);
+            QCOMPARE(r->worlds.size(), 2 * 8);
+            QVERIFY(r->sweepOf(Imagination::completionName(QStringLiteral("world 1"), 7)));
         }
+        // The valuation, and both numbers of the deployed version and the proposal.
+        QCOMPARE(dialog.report().config.valuation, Valuation::Imagined);
+        QVERIFY2(dialog.valuationLabel()->text().contains(QStringLiteral("imagined completions")),
+                 qPrintable(dialog.valuationLabel()->text()));
+        QVERIFY(dialog.valuationLabel()->text().contains(QStringLiteral("C = 8")));
+        const DreamVersion &deployed = dialog.report().versions.first();
+        const DreamVersion &proposal = *dialog.report().proposal();
+        for (const DreamVersion *v : {&deployed, &proposal}) {
+            QVERIFY2(v->revealedValue && v->imaginedValue, qPrintable(v->developed.version.name));
+            QCOMPARE(*v->imaginedValue, *v->developed.value); // the valuation's number is the judged one
+            bool shown = false;
+            for (int row = 0; row < dialog.table()->rowCount(); ++row) {
+                if (!dialog.table()->item(row, 1)->text().startsWith(v->developed.version.name))
+                    continue;
+                QCOMPARE(dialog.table()->item(row, 4)->text(), QString::number(*v->revealedValue, 'f', 4));
+                QCOMPARE(dialog.table()->item(row, 5)->text(), QString::number(*v->imaginedValue, 'f', 4));
+                shown = true;
+            }
+            QVERIFY(shown);
+        }
+        // The approval dialog reads the other valuation's values back from the stored records.
+        QTRY_COMPARE_WITH_TIMEOUT(otherLoaded.size(), 1, 30000);
+        QVERIFY(workspace.otherValuationResult(proposal.developed.version.name));
+
         QVERIFY(dialog.reviewButton()->isEnabled());
         dialog.review();
         auto *approval = dialog.findChild<ApprovalDialog *>();
         QVERIFY(approval);
         QVERIFY2(approval->comparison().blocker == ApprovalBlocker::None,
                  qPrintable(ApprovalDialog::blockerText(approval->comparison())));
+        const ApprovalComparison &c = approval->comparison();
+        QCOMPARE(c.candidate, proposal.developed.version.name);
+        QVERIFY(c.otherConfig && c.otherConfig->valuation == Valuation::Revealed);
+        QVERIFY(c.candidateValue && c.candidateOtherValue);
+        // From stored records, the same numbers as the dream computed.
+        QVERIFY(std::abs(*c.candidateValue - *proposal.imaginedValue) <= 1e-12);
+        QVERIFY(std::abs(*c.candidateOtherValue - *proposal.revealedValue) <= 1e-12);
+        auto *valuation = approval->findChild<QLabel *>(QStringLiteral("approvalValuation"));
+        QVERIFY(valuation);
+        QVERIFY2(valuation->text().contains(QString::number(*proposal.revealedValue, 'f', 4))
+                     && valuation->text().contains(QString::number(*proposal.imaginedValue, 'f', 4)),
+                 qPrintable(valuation->text()));
+        const int last = approval->table()->rowCount() - 1;
+        QCOMPARE(approval->table()->item(last, 0)->text(), QStringLiteral("Mean value (revealed history)"));
+        QCOMPARE(approval->table()->item(last, 1)->text(), QString::number(*proposal.revealedValue, 'f', 4));
+        QVERIFY(c.evidence.value(QStringLiteral("other_valuation")).isObject());
         QSignalSpy requested(&dialog, &DreamingDialog::approvalRequested);
         approval->whoEdit()->setText(QStringLiteral("tester"));
         approval->approveButton()->click();

@@ -3,11 +3,16 @@
 // replays every version that has no result, compares two versions a few
 // rounds in, inspects the best cell, then saves one PNG per tab (and the
 // approval and settings dialogs) into DIR.
+#include "figures/figureexport.h"
 #include "live/livetreemodel.h"
 #include "live/roundpanel.h"
 #include "live/steeringcontroller.h"
 #include "policies/approvaldialog.h"
+#include "replay/worldmodel.h"
 #include "replayview/replaypage.h"
+#include "replayview/worldmodelpage.h"
+#include "tree/discoverypage.h"
+#include "tree/inspectorwidget.h"
 #include "session/sweeprunner.h"
 #include "session/workspace.h"
 #include "tree/treeview.h"
@@ -15,8 +20,10 @@
 #include "window/settingsdialog.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QEventLoop>
 #include <QPushButton>
 #include <QTabWidget>
 #include <QTextStream>
@@ -27,13 +34,89 @@
 
 namespace {
 
+// The tabs grabbed first (01 … 06); the later pages and dialogs are numbered
+// after them, so adding a tab does not renumber the screenshots.
+constexpr int TourTabs = 6;
+
+/// Waits (in this tool only) until `signal` of `sender` fires or `ms` pass.
+template<typename Sender, typename Signal>
+void waitFor(Sender *sender, Signal signal, int ms)
+{
+    QEventLoop loop;
+    QObject::connect(sender, signal, &loop, &QEventLoop::quit);
+    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+    loop.exec();
+}
+
+/// Show imagined cells on the first history world (completion 0, seed 0),
+/// an imagined cell inspected, then the World Model tab.
+QStringList shootImagination(dreamrsi::MainWindow &window, const QString &dir)
+{
+    QStringList written;
+    auto *page = window.discoveryPage();
+    if (window.workspace()->worlds().isEmpty() || !page->imaginedToggle()->isEnabled())
+        return written;
+    window.tabs()->setCurrentIndex(dreamrsi::MainWindow::DiscoveryTab);
+    page->imaginedToggle()->setChecked(true);
+    waitFor(page, &dreamrsi::DiscoveryPage::imaginedDrawn, 60000);
+    if (const auto tree = page->shownTree(); tree && page->showsImagined()) {
+        // The best imagined cell, so the inspector says where its draw came from.
+        int pick = -1;
+        for (int i = 0; i < tree->cellCount(); ++i) {
+            const auto &c = tree->cells().at(i);
+            if (!dreamrsi::Imagination::isImagined(c) || !c.score)
+                continue;
+            if (pick < 0 || *c.score > *tree->cells().at(pick).score)
+                pick = i;
+        }
+        if (pick >= 0)
+            emit page->treeView()->cellActivated(pick);
+        QApplication::processEvents();
+        const QString path = QDir(dir).filePath(QStringLiteral("%1-imagined-cells.png").arg(TourTabs + 6, 2, 10, QLatin1Char('0')));
+        if (window.grab().save(path))
+            written.append(path);
+    }
+    page->imaginedToggle()->setChecked(false);
+    auto *model = window.worldModelPage();
+    window.tabs()->setCurrentWidget(model);
+    if (model->model().isEmpty())
+        waitFor(model, &dreamrsi::WorldModelPage::modelFitted, 60000);
+    model->showPanel(dreamrsi::WorldModelPlot::Panel::Gains);
+    QApplication::processEvents();
+    const QString path = QDir(dir).filePath(QStringLiteral("%1-world-model.png").arg(TourTabs + 7, 2, 10, QLatin1Char('0')));
+    if (window.grab().save(path))
+        written.append(path);
+    // Each panel as it goes into a paper: one column (89 mm) at 300 dpi.
+    const struct
+    {
+        dreamrsi::WorldModelPlot::Panel panel;
+        const char *name;
+    } panels[] = {{dreamrsi::WorldModelPlot::Panel::FirstScores, "first-scores"},
+                  {dreamrsi::WorldModelPlot::Panel::Gains, "gains"},
+                  {dreamrsi::WorldModelPlot::Panel::Failures, "failures"}};
+    dreamrsi::FigureExport::Options options;
+    options.sizeMm = QSizeF(89, 64);
+    options.dpi = 300;
+    int number = TourTabs + 8;
+    for (const auto &p : panels) {
+        model->showPanel(p.panel);
+        const QString figure =
+            QDir(dir).filePath(QStringLiteral("%1-world-model-%2.png").arg(number++, 2, 10, QLatin1Char('0')).arg(QLatin1String(p.name)));
+        if (dreamrsi::FigureExport::write(figure, options, model->figurePainter()).ok())
+            written.append(figure);
+    }
+    model->showPanel(dreamrsi::WorldModelPlot::Panel::Gains);
+    window.tabs()->setCurrentIndex(dreamrsi::MainWindow::DiscoveryTab);
+    return written;
+}
+
 QStringList saveScreenshots(dreamrsi::MainWindow &window, const QString &dir)
 {
     QStringList written;
     QDir().mkpath(dir);
     static const char *const names[] = {"discovery", "cells", "replay", "frontiers", "policies", "progress"};
     const int current = window.tabs()->currentIndex();
-    for (int i = 0; i < window.tabs()->count(); ++i) {
+    for (int i = 0; i < TourTabs && i < window.tabs()->count(); ++i) {
         window.tabs()->setCurrentIndex(i);
         QApplication::processEvents();
         const QString name = i < int(std::size(names)) ? QLatin1String(names[i]) : QStringLiteral("tab%1").arg(i + 1);
@@ -56,20 +139,23 @@ QStringList saveScreenshots(dreamrsi::MainWindow &window, const QString &dir)
         dreamrsi::ApprovalDialog dialog(*window.workspace(), candidate, &window);
         dialog.show();
         QApplication::processEvents();
-        const QString path = QDir(dir).filePath(QStringLiteral("%1-approval.png").arg(window.tabs()->count() + 1, 2, 10, QLatin1Char('0')));
+        const QString path = QDir(dir).filePath(QStringLiteral("%1-approval.png").arg(TourTabs + 1, 2, 10, QLatin1Char('0')));
         if (dialog.grab().save(path))
             written.append(path);
         dialog.close();
     }
     // The settings, with the replay process's limits.
     dreamrsi::SettingsDialog settings(window.settings(), &window);
+    if (const auto &config = window.workspace()->replayConfig())
+        settings.setProjectReplayConfig(config->config, QStringLiteral("demo"));
     settings.show();
     QApplication::processEvents();
     const QString settingsPath =
-        QDir(dir).filePath(QStringLiteral("%1-settings.png").arg(window.tabs()->count() + 2, 2, 10, QLatin1Char('0')));
+        QDir(dir).filePath(QStringLiteral("%1-settings.png").arg(TourTabs + 2, 2, 10, QLatin1Char('0')));
     if (settings.grab().save(settingsPath))
         written.append(settingsPath);
     settings.close();
+    written += shootImagination(window, dir);
     return written;
 }
 
@@ -78,7 +164,7 @@ QStringList saveScreenshots(dreamrsi::MainWindow &window, const QString &dir)
 /// and the next picks, then ends the round and quits.
 void shootSteering(dreamrsi::MainWindow &window, dreamrsi::RoundPanel &panel, const QString &dir, const QString &task)
 {
-    const int first = window.tabs()->count() + 4;
+    const int first = TourTabs + 4;
     auto grab = [&window, dir](int number, const char *name) {
         QApplication::processEvents();
         const QString path = QDir(dir).filePath(QStringLiteral("%1-%2.png").arg(number, 2, 10, QLatin1Char('0')).arg(QLatin1String(name)));
@@ -205,7 +291,7 @@ int main(int argc, char *argv[])
                 config.workers = 4;
                 config.maxRounds = 3;
                 config.seed = 3;
-                const QString live = QDir(dir).filePath(QStringLiteral("%1-live-round.png").arg(window.tabs()->count() + 3, 2, 10, QLatin1Char('0')));
+                const QString live = QDir(dir).filePath(QStringLiteral("%1-live-round.png").arg(TourTabs + 3, 2, 10, QLatin1Char('0')));
                 auto grabLive = [&window, live] {
                     if (window.grab().save(live))
                         QTextStream(stdout) << live << '\n';

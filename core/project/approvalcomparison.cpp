@@ -144,6 +144,14 @@ ApprovalComparison ApprovalRules::compare(const ApprovalInputs &inputs, const QS
     }
     c.candidateValue = result ? result->value : std::nullopt;
     c.baselineValue = baseline ? baseline->value : std::nullopt;
+    if (inputs.otherConfig) {
+        c.otherConfig = inputs.otherConfig;
+        c.candidateOtherValue = version->otherResult ? version->otherResult->value : std::nullopt;
+        for (const ApprovalInputs::Version &v : inputs.versions) {
+            if (!c.baseline.isEmpty() && v.version.name == c.baseline && v.otherResult)
+                c.baselineOtherValue = v.otherResult->value;
+        }
+    }
     if (result && baseline) {
         if (result->workers != baseline->workers || result->lambda != baseline->lambda || result->betas != baseline->betas
             || result->maxRounds != baseline->maxRounds || result->completions != baseline->completions)
@@ -190,7 +198,18 @@ ApprovalComparison ApprovalRules::compare(const ApprovalInputs &inputs, const QS
          QJsonObject{{QStringLiteral("candidate"), cv}, {QStringLiteral("baseline"), bv}, {QStringLiteral("difference"), difference}}},
         {QStringLiteral("worlds"), worlds},
         {QStringLiteral("warnings"), warnings}};
+    if (c.otherConfig)
+        c.evidence.insert(QStringLiteral("other_valuation"),
+                          QJsonObject{{QStringLiteral("replay"), c.otherConfig->toJson()},
+                                      {QStringLiteral("candidate"), jsonNumber(c.candidateOtherValue)},
+                                      {QStringLiteral("baseline"), jsonNumber(c.baselineOtherValue)}});
     return c;
+}
+
+ReplayConfig ApprovalRules::otherValuation(ReplayConfig config)
+{
+    config.valuation = config.valuation == Valuation::Imagined ? Valuation::Revealed : Valuation::Imagined;
+    return config;
 }
 
 QString ApprovalRules::describe(const ApprovalComparison &c)

@@ -22,6 +22,8 @@ struct ApprovalInputs
         PolicyVersion version;
         bool stored = false;    ///< stored in a project (approvals refer to stored ids)
         ReplayResultPtr result; ///< its latest result over `worlds`, or null
+        /// Its result under `otherConfig` (the other valuation), or null.
+        ReplayResultPtr otherResult;
     };
     QList<ProjectWorld> worlds;
     QList<Version> versions;
@@ -29,6 +31,10 @@ struct ApprovalInputs
     /// The project's replay configuration, which every result above is under
     /// (ProjectScores::resultsFromRecords); none for loose tree files.
     std::optional<ReplayConfig> config;
+    /// `config` with the valuation switched (ApprovalRules::otherValuation):
+    /// the comparison then also gives both versions' values under it, from
+    /// Version::otherResult. None: only the configuration's own values.
+    std::optional<ReplayConfig> otherConfig;
 };
 
 /// Why a version cannot be approved (the first that applies, in this order).
@@ -64,9 +70,15 @@ struct ApprovalComparison
     QList<ApprovalWarning> warnings;
     std::optional<double> candidateValue;
     std::optional<double> baselineValue;
+    /// The values under the other valuation (ApprovalInputs::otherConfig):
+    /// imagined when the configuration's is revealed and the other way round.
+    std::optional<ReplayConfig> otherConfig;
+    std::optional<double> candidateOtherValue;
+    std::optional<double> baselineOtherValue;
     /// Stored verbatim with the approval (Approval::evidence): candidate, ids,
     /// baseline and role, replay parameters, values, a row per world and the
-    /// warnings as codes ("different_parameters", "lower_value").
+    /// warnings as codes ("different_parameters", "lower_value"); with an
+    /// otherConfig also "other_valuation": its configuration and both values.
     QJsonObject evidence;
 
     bool approvable() const { return blocker == ApprovalBlocker::None; }
@@ -75,6 +87,10 @@ struct ApprovalComparison
 namespace ApprovalRules {
 
 ApprovalComparison compare(const ApprovalInputs &inputs, const QString &candidate);
+/// `config` with the other valuation: revealed for an imagined one, imagined
+/// (with its C) for a revealed one. Results under it come from stored records
+/// (ProjectScores::resultsFromRecords) like the configuration's own.
+ReplayConfig otherValuation(ReplayConfig config);
 /// The code of a warning as stored in the evidence.
 QString warningCode(ApprovalWarning warning);
 /// An English sentence for a blocker or warning (the CLI's wording; the GUI translates its own).

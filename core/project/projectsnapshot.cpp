@@ -23,7 +23,7 @@ ApprovalInputs ProjectSnapshot::approvalInputs() const
     in.deployed = deployedVersion();
     in.config = config.config;
     for (const PolicyVersion &v : versions)
-        in.versions.append({v, true, results.value(v.id)});
+        in.versions.append({v, true, results.value(v.id), nullptr});
     return in;
 }
 

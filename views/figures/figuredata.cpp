@@ -1,6 +1,11 @@
 #include "figuredata.h"
 
+#include "replay/worldmodel.h"
+
+#include <QJsonArray>
 #include <QPointF>
+
+#include <algorithm>
 
 namespace dreamrsi::FigureData {
 
@@ -66,10 +71,61 @@ FigureTable tree(const QString &world, const DiscoveryTree &tree)
     FigureTable t;
     t.header = {QStringLiteral("world"), QStringLiteral("id"),    QStringLiteral("branch"),    QStringLiteral("attempt"),
                 QStringLiteral("seq"),   QStringLiteral("score"), QStringLiteral("fail_class")};
+    bool anyImagined = false;
     for (const Cell &c : tree.cells()) {
         t.rows.append({world, c.id, QString::number(c.branch), QString::number(c.attempt), QString::number(c.seq),
                        optionalNumber(c.score), c.failClass});
+        anyImagined = anyImagined || Imagination::isImagined(c);
     }
+    if (anyImagined) {
+        // A completion: say which cells the model drew.
+        t.header.append(QStringLiteral("imagined"));
+        for (qsizetype i = 0; i < t.rows.size(); ++i)
+            t.rows[i].append(Imagination::isImagined(tree.cells().at(i)) ? QStringLiteral("1") : QStringLiteral("0"));
+    }
+    return t;
+}
+
+FigureTable worldModel(const QJsonObject &model)
+{
+    FigureTable t;
+    t.header = {QStringLiteral("quantity"), QStringLiteral("stratum"), QStringLiteral("attempt"), QStringLiteral("count"),
+                QStringLiteral("mean"),     QStringLiteral("min"),     QStringLiteral("max"),     QStringLiteral("failures")};
+    auto summary = [](const QJsonArray &values) -> QStringList {
+        if (values.isEmpty())
+            return {QString(), QString(), QString()};
+        double sum = 0, lo = values.first().toDouble(), hi = lo;
+        for (const QJsonValue &v : values) {
+            sum += v.toDouble();
+            lo = std::min(lo, v.toDouble());
+            hi = std::max(hi, v.toDouble());
+        }
+        return {number(sum / double(values.size())), number(lo), number(hi)};
+    };
+    for (const QJsonValue &sv : model.value(QLatin1String("strata")).toArray()) {
+        const QJsonObject s = sv.toObject();
+        const QString name = s.value(QLatin1String("stratum")).toString();
+        const QJsonArray first = s.value(QLatin1String("first")).toArray();
+        t.rows.append(QStringList{QStringLiteral("first_score"), name, QStringLiteral("0"), QString::number(first.size())}
+                      + summary(first) + QStringList{QString()});
+        for (const QJsonValue &gv : s.value(QLatin1String("gains")).toArray()) {
+            const QJsonObject g = gv.toObject();
+            const QJsonArray values = g.value(QLatin1String("values")).toArray();
+            t.rows.append(QStringList{QStringLiteral("gain"), name, QString::number(g.value(QLatin1String("attempt")).toInt()),
+                                      QString::number(values.size())}
+                          + summary(values) + QStringList{QString()});
+        }
+    }
+    for (const QJsonValue &fv : model.value(QLatin1String("failures")).toArray()) {
+        const QJsonObject f = fv.toObject();
+        const QString rate = number(f.value(QLatin1String("rate")).toDouble());
+        t.rows.append({QStringLiteral("failure_rate"), QStringLiteral("*"), QString::number(f.value(QLatin1String("attempt")).toInt()),
+                       QString::number(f.value(QLatin1String("trials")).toInt()), rate, QString(), QString(),
+                       QString::number(f.value(QLatin1String("failures")).toInt())});
+    }
+    const QJsonValue cap = model.value(QLatin1String("cap"));
+    t.rows.append({QStringLiteral("cap"), QStringLiteral("*"), QString(), QString(), cap.isDouble() ? number(cap.toDouble()) : QString(),
+                   QString(), QString(), QString()});
     return t;
 }
 

@@ -6,6 +6,8 @@
 #include "model/discoverytree.h"
 #include "project/projectprogress.h"
 
+#include <QJsonObject>
+
 #include <memory>
 
 namespace dreamrsi {
@@ -25,8 +27,15 @@ FigureTable frontier(const QList<FrontierSeries> &series);
 /// Anytime: one row per reveal of each curve: (calls, best-so-far attainment).
 FigureTable anytime(const QList<AnytimeSeries> &series);
 
-/// Tree: one row per cell: id, branch, attempt, seq, score, fail class.
+/// Tree: one row per cell: id, branch, attempt, seq, score, fail class;
+/// for an imagined completion also whether the cell was imagined (1) or revealed (0).
 FigureTable tree(const QString &world, const DiscoveryTree &tree);
+
+/// World model (WorldModel::toJson): per stratum a row of its first-attempt
+/// scores and a row per depth of its gains over the branch's best (count,
+/// mean, min, max), a row per depth of the pooled failure rate (trials,
+/// rate, failures), and the cap.
+FigureTable worldModel(const QJsonObject &model);
 
 /// Progress: the step points of each run's best-so-far curve, then one row
 /// per iteration mark (where it starts, how many calls, best after it).

@@ -25,10 +25,13 @@ ApprovalInputs ApprovalDialog::inputsOf(const Workspace &workspace)
     for (const WorldEntry &w : workspace.worlds())
         in.worlds.append({w.name, w.iteration, w.tree});
     for (const PolicyVersion &v : workspace.versions())
-        in.versions.append({v, v.id != 0 && !Workspace::isLocalId(v.id), workspace.result(v.name)});
+        in.versions.append({v, v.id != 0 && !Workspace::isLocalId(v.id), workspace.result(v.name),
+                            workspace.otherValuationResult(v.name)});
     in.deployed = workspace.deployedVersion();
-    if (workspace.replayConfig())
+    if (workspace.replayConfig()) {
         in.config = workspace.replayConfig()->config;
+        in.otherConfig = ApprovalRules::otherValuation(*in.config);
+    }
     return in;
 }
 
@@ -59,7 +62,8 @@ QString ApprovalDialog::warningText(const ApprovalComparison &c, ApprovalWarning
 {
     switch (warning) {
     case ApprovalWarning::DifferentParameters:
-        return tr("%1 and %2 were replayed with different W, λ or β grids; their values are not directly comparable.")
+        return tr("%1 and %2 were replayed with different W, λ, β grids or valuations; their values are not directly "
+                  "comparable.")
             .arg(c.candidate, c.baseline);
     case ApprovalWarning::LowerValue:
         return tr("%1 scores below %2 (%3 against %4).")
@@ -67,6 +71,41 @@ QString ApprovalDialog::warningText(const ApprovalComparison &c, ApprovalWarning
                  QString::number(c.baselineValue.value_or(0), 'f', 4));
     }
     return {};
+}
+
+QString ApprovalDialog::valuationName(Valuation valuation)
+{
+    return valuation == Valuation::Imagined ? tr("imagined completions") : tr("revealed history");
+}
+
+QString ApprovalDialog::valuationText(const ApprovalComparison &c)
+{
+    if (!c.otherConfig)
+        return {};
+    const Valuation other = c.otherConfig->valuation;
+    const Valuation own = other == Valuation::Imagined ? Valuation::Revealed : Valuation::Imagined;
+    auto number = [](const std::optional<double> &v) { return v ? QString::number(*v, 'f', 4) : tr("—"); };
+    // Revealed first, then imagined, whichever the configuration judges by.
+    const std::optional<double> &candidateRevealed = own == Valuation::Revealed ? c.candidateValue : c.candidateOtherValue;
+    const std::optional<double> &candidateImagined = own == Valuation::Imagined ? c.candidateValue : c.candidateOtherValue;
+    const std::optional<double> &baselineRevealed = own == Valuation::Revealed ? c.baselineValue : c.baselineOtherValue;
+    const std::optional<double> &baselineImagined = own == Valuation::Imagined ? c.baselineValue : c.baselineOtherValue;
+    const int completions = c.otherConfig->completions; // the same C under both
+    QString text = tr("Valuation: <b>%1</b> (the values above).").arg(valuationName(own).toHtmlEscaped());
+    text += QLatin1Char(' ')
+          + tr("%1: revealed history %2, imagined completions (C %3) %4.")
+                .arg(c.candidate.toHtmlEscaped(), number(candidateRevealed))
+                .arg(completions)
+                .arg(number(candidateImagined));
+    if (!c.baseline.isEmpty())
+        text += QLatin1Char(' ')
+              + tr("%1: revealed history %2, imagined completions %3.")
+                    .arg(c.baseline.toHtmlEscaped(), number(baselineRevealed), number(baselineImagined));
+    if (!c.candidateOtherValue || (!c.baseline.isEmpty() && !c.baselineOtherValue))
+        text += QLatin1Char(' ') + tr("— : nothing stored under %1 yet (a dream stores both numbers for the deployed "
+                                      "version and its proposal).")
+                                       .arg(valuationName(other).toHtmlEscaped());
+    return text;
 }
 
 ApprovalDialog::ApprovalDialog(const Workspace &workspace, const QString &candidate, QWidget *parent)
@@ -91,6 +130,10 @@ ApprovalDialog::ApprovalDialog(const Workspace &workspace, const QString &candid
                                             : tr("Values under the replay settings of the workbench (no project is open)."));
     config->setObjectName(QStringLiteral("approvalReplayConfig"));
     config->setWordWrap(true);
+    auto *valuation = new QLabel(valuationText(m_comparison));
+    valuation->setObjectName(QStringLiteral("approvalValuation"));
+    valuation->setWordWrap(true);
+    valuation->setVisible(!valuation->text().isEmpty());
 
     m_table = new QTableWidget;
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -132,6 +175,7 @@ ApprovalDialog::ApprovalDialog(const Workspace &workspace, const QString &candid
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(intro);
     layout->addWidget(config);
+    layout->addWidget(valuation);
     layout->addWidget(m_table, 1);
     layout->addWidget(notes);
     layout->addLayout(form);
@@ -149,7 +193,8 @@ void ApprovalDialog::fillTable()
     m_table->setColumnCount(int(headers.size()));
     m_table->setHorizontalHeaderLabels(headers);
     const QJsonArray worlds = e.value(QLatin1String("worlds")).toArray();
-    m_table->setRowCount(int(worlds.size()) + 1);
+    const bool other = m_comparison.otherConfig.has_value();
+    m_table->setRowCount(int(worlds.size()) + (other ? 2 : 1));
     auto cell = [](const QJsonValue &v) {
         auto *item = new QTableWidgetItem(v.isDouble() ? QString::number(v.toDouble(), 'f', 4) : QStringLiteral("—"));
         item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -176,7 +221,11 @@ void ApprovalDialog::fillTable()
     }
     const int mean = int(worlds.size());
     const QJsonObject value = e.value(QLatin1String("value")).toObject();
-    auto *label = new QTableWidgetItem(tr("Mean value"));
+    auto *label = new QTableWidgetItem(
+        other ? tr("Mean value (%1)").arg(valuationName(m_comparison.otherConfig->valuation == Valuation::Imagined
+                                                            ? Valuation::Revealed
+                                                            : Valuation::Imagined))
+              : tr("Mean value"));
     QFont bold = label->font();
     bold.setBold(true);
     label->setFont(bold);
@@ -187,6 +236,19 @@ void ApprovalDialog::fillTable()
         m_table->setItem(mean, 4, cell(value.value(QLatin1String("baseline"))));
         m_table->setItem(mean, 5, delta(value.value(QLatin1String("candidate")), value.value(QLatin1String("baseline"))));
         m_table->item(mean, 5)->setFont(bold);
+    }
+    if (other) {
+        // The same versions under the other valuation, from stored records.
+        const int row = mean + 1;
+        const QJsonValue c = m_comparison.candidateOtherValue ? QJsonValue(*m_comparison.candidateOtherValue) : QJsonValue();
+        const QJsonValue b = m_comparison.baselineOtherValue ? QJsonValue(*m_comparison.baselineOtherValue) : QJsonValue();
+        auto *otherLabel = new QTableWidgetItem(tr("Mean value (%1)").arg(valuationName(m_comparison.otherConfig->valuation)));
+        m_table->setItem(row, 0, otherLabel);
+        m_table->setItem(row, 1, cell(c));
+        if (withBaseline) {
+            m_table->setItem(row, 4, cell(b));
+            m_table->setItem(row, 5, delta(c, b));
+        }
     }
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);

@@ -36,6 +36,11 @@ public:
     /// The blocker and the warnings of a comparison in the user's language.
     static QString blockerText(const ApprovalComparison &comparison);
     static QString warningText(const ApprovalComparison &comparison, ApprovalWarning warning);
+    /// "imagined completions" or "revealed history".
+    static QString valuationName(Valuation valuation);
+    /// The valuation the values are under and both versions' values under
+    /// each valuation (rich text); empty when the comparison has no other valuation.
+    static QString valuationText(const ApprovalComparison &comparison);
 
     const ApprovalComparison &comparison() const { return m_comparison; }
     /// The approval to store (version id, who, note, evidence; `when` now, UTC).

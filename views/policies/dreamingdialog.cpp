@@ -2,6 +2,7 @@
 
 #include "approvaldialog.h"
 #include "tree/unifieddiff.h"
+#include "session/replayjobs.h"
 #include "session/workspace.h"
 
 #include "agent/agentfactory.h"
@@ -30,7 +31,14 @@ namespace dreamrsi {
 
 namespace {
 
-enum Column { IndexColumn, NameColumn, DeveloperColumn, ValueColumn, ErrorColumn, ColumnCount };
+// The value the dream judges by, then the value on the revealed history and
+// on the imagined completions (both known for the deployed version and the proposal).
+enum Column { IndexColumn, NameColumn, DeveloperColumn, ValueColumn, RevealedColumn, ImaginedColumn, ErrorColumn, ColumnCount };
+
+QString valueText(const std::optional<double> &v)
+{
+    return v ? QString::number(*v, 'f', 4) : QStringLiteral("—");
+}
 
 } // namespace
 
@@ -68,6 +76,9 @@ DreamingDialog::DreamingDialog(Workspace &workspace, ProjectStore *store, const 
                                : tr("the project's replay configuration"),
                         this);
     m_grid->setObjectName(QStringLiteral("dreamReplayConfig"));
+    m_valuation = new QLabel(config ? valuationText(config->config) : tr("the project's valuation"), this);
+    m_valuation->setObjectName(QStringLiteral("dreamValuation"));
+    m_valuation->setWordWrap(true);
 
     auto *form = new QFormLayout;
     form->addRow(tr("&Versions:"), m_versions);
@@ -76,6 +87,7 @@ DreamingDialog::DreamingDialog(Workspace &workspace, ProjectStore *store, const 
     form->addRow(tr("&Base URL:"), m_baseUrl);
     form->addRow(tr("&Seed:"), m_seed);
     form->addRow(tr("Replay:"), m_grid);
+    form->addRow(tr("Valuation:"), m_valuation);
     auto syncAgent = [this] {
         const bool http = m_agent->currentData().toString() != QLatin1String("builtin");
         m_model->setEnabled(http);
@@ -97,7 +109,13 @@ DreamingDialog::DreamingDialog(Workspace &workspace, ProjectStore *store, const 
 
     m_table = new QTableWidget(0, ColumnCount, this);
     m_table->setObjectName(QStringLiteral("dreamVersionsTable"));
-    m_table->setHorizontalHeaderLabels({tr("#"), tr("Version"), tr("Written by"), tr("Mean value"), tr("Error")});
+    m_table->setHorizontalHeaderLabels({tr("#"), tr("Version"), tr("Written by"), tr("Mean value"), tr("Revealed history"),
+                                        tr("Imagined completions"), tr("Error")});
+    m_table->horizontalHeaderItem(ValueColumn)->setToolTip(tr("The value the dream judges the version by (its valuation)"));
+    m_table->horizontalHeaderItem(RevealedColumn)
+        ->setToolTip(tr("Mean value over the history worlds as the deployed policies revealed them"));
+    m_table->horizontalHeaderItem(ImaginedColumn)
+        ->setToolTip(tr("Mean value over the imagined completions of the history worlds"));
     m_table->horizontalHeader()->setSectionResizeMode(ErrorColumn, QHeaderView::Stretch);
     m_table->verticalHeader()->hide();
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -270,8 +288,9 @@ void DreamingDialog::onVersion(const DreamVersion &version)
     m_table->setItem(row, NameColumn, new QTableWidgetItem(v.name));
     m_table->setItem(row, DeveloperColumn,
                      new QTableWidgetItem(version.index == 0 ? tr("deployed") : version.developer));
-    m_table->setItem(row, ValueColumn,
-                     new QTableWidgetItem(version.developed.value ? QString::number(*version.developed.value, 'f', 4) : tr("—")));
+    m_table->setItem(row, ValueColumn, new QTableWidgetItem(valueText(version.developed.value)));
+    m_table->setItem(row, RevealedColumn, new QTableWidgetItem(valueText(version.revealedValue)));
+    m_table->setItem(row, ImaginedColumn, new QTableWidgetItem(valueText(version.imaginedValue)));
     m_table->setItem(row, ErrorColumn, new QTableWidgetItem(version.developed.error));
     if (!version.developed.error.isEmpty())
         m_table->item(row, ErrorColumn)->setToolTip(version.developed.error);
@@ -282,6 +301,27 @@ void DreamingDialog::onFinished(const DreamReport &report)
 {
     m_running = false;
     m_report = report;
+    // The dream's valuation as it ran, and the deployed version's and the
+    // proposal's other number (valued once the dream had chosen).
+    m_valuation->setText(valuationText(report.config, report.imagineSeed));
+    for (const DreamVersion &v : report.versions) {
+        for (int row = 0; row < m_table->rowCount(); ++row) {
+            const int arrived = m_table->item(row, IndexColumn)->data(Qt::UserRole).toInt();
+            if (arrived < 0 || arrived >= m_arrived.size() || m_arrived.at(arrived).index != v.index)
+                continue;
+            m_arrived[arrived].revealedValue = v.revealedValue;
+            m_arrived[arrived].imaginedValue = v.imaginedValue;
+            m_table->item(row, RevealedColumn)->setText(valueText(v.revealedValue));
+            m_table->item(row, ImaginedColumn)->setText(valueText(v.imaginedValue));
+        }
+    }
+    if (const DreamVersion *deployed = report.versions.isEmpty() ? nullptr : &report.versions.first())
+        log(tr("Deployed %1: revealed history %2, imagined completions %3")
+                .arg(deployed->developed.version.name, valueText(deployed->revealedValue), valueText(deployed->imaginedValue)));
+    if (const DreamVersion *p = report.proposal(); p && p->index != 0)
+        log(tr("Proposal %1: revealed history %2, imagined completions %3")
+                .arg(p->developed.version.name, valueText(p->revealedValue), valueText(p->imaginedValue)));
+    reloadOtherValuation();
     if (!report.error.isEmpty())
         log(tr("Dreaming stopped: %1").arg(report.error));
     else if (report.cancelled)
@@ -302,6 +342,34 @@ void DreamingDialog::onFinished(const DreamReport &report)
     }
     updateButtons();
     emit dreamFinished();
+}
+
+QString DreamingDialog::valuationText(const ReplayConfig &config, std::optional<quint64> seed)
+{
+    if (config.valuation == Valuation::Revealed)
+        return tr("revealed history: each version's mean value over the history worlds as the deployed policies "
+                  "revealed them");
+    const QString text = tr("imagined completions: each version's mean value over C = %1 completions of every history "
+                            "world drawn from a model of the history")
+                             .arg(config.completions);
+    return seed ? tr("%1 (seed %2)").arg(text).arg(*seed) : text;
+}
+
+void DreamingDialog::reloadOtherValuation()
+{
+    // The approval dialog shows both valuations' values from stored records:
+    // the dream stored the other valuation's episodes of the deployed version
+    // and the proposal; read them back off the GUI thread.
+    if (!m_store || m_store->path().isEmpty() || m_report.versions.isEmpty())
+        return;
+    const ReplayConfig config = m_report.config; // the project's, as the dream ran under it
+    m_store->replayResults().then(this, [this, config](StoreResult<QList<ReplayResultRecord>> records) {
+        if (!records.ok())
+            return;
+        m_workspace.setOtherValuationResults(
+            ReplayJobs::otherValuationResults(*records.value, m_workspace.worlds(), m_workspace.versions(), config));
+        emit otherValuationLoaded();
+    });
 }
 
 void DreamingDialog::showSelected()

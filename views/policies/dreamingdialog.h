@@ -45,6 +45,7 @@ public:
     QPushButton *cancelButton() const { return m_cancel; }
     QPushButton *reviewButton() const { return m_review; }
     QTableWidget *table() const { return m_table; }
+    QLabel *valuationLabel() const { return m_valuation; }
     const DreamReport &report() const { return m_report; }
 
 public slots:
@@ -59,6 +60,9 @@ signals:
     void approvalRequested(const dreamrsi::Approval &approval);
     /// The dream ended (finished, cancelled or failed).
     void dreamFinished();
+    /// The versions' values under the other valuation were read back from
+    /// the project (after a dream) into the workspace.
+    void otherValuationLoaded();
 
 private:
     void onVersion(const DreamVersion &version);
@@ -66,6 +70,9 @@ private:
     void showSelected();
     void log(const QString &line);
     void updateButtons();
+    void reloadOtherValuation();
+    /// What the dream values a version over, in the user's words.
+    static QString valuationText(const ReplayConfig &config, std::optional<quint64> seed = std::nullopt);
 
     Workspace &m_workspace;
     ProjectStore *m_store;
@@ -81,6 +88,7 @@ private:
     QLineEdit *m_baseUrl = nullptr;
     QSpinBox *m_seed = nullptr;
     QLabel *m_grid = nullptr;
+    QLabel *m_valuation = nullptr;
     QProgressBar *m_progress = nullptr;
     QTableWidget *m_table = nullptr;
     QPlainTextEdit *m_detail = nullptr;

@@ -197,6 +197,9 @@ void ProjectSession::reloadResults(bool replaceResults, std::function<void()> th
                         m_workspace->setResult(v.name, r);
                 }
             }
+            // The other valuation's values, shown next to the project's.
+            m_workspace->setOtherValuationResults(ReplayJobs::otherValuationResults(records, m_workspace->worlds(),
+                                                                                     m_workspace->versions(), stored.config));
             m_workspace->setReplayConfig(stored);
             m_workspace->setOtherResults(ProjectScores::otherResults(records, worlds, stored.config));
             m_workspace->setStaleVersions(ProjectScores::staleVersions(records, worlds, stored.config));

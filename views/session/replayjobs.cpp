@@ -1,5 +1,6 @@
 #include "replayjobs.h"
 
+#include "project/approvalcomparison.h"
 #include "project/projectpolicies.h"
 #include "project/projectscores.h"
 
@@ -93,6 +94,21 @@ QHash<PolicyVersionId, ReplayResultPtr> ReplayJobs::resultsFromRecords(const QLi
                                                                        const ReplayConfig &config)
 {
     return ProjectScores::resultsFromRecords(records, projectWorldsOf(worlds), config);
+}
+
+QHash<QString, ReplayResultPtr> ReplayJobs::otherValuationResults(const QList<ReplayResultRecord> &records,
+                                                                  const QList<WorldEntry> &worlds,
+                                                                  const QList<PolicyVersion> &versions,
+                                                                  const ReplayConfig &config)
+{
+    const QHash<PolicyVersionId, ReplayResultPtr> byId =
+        resultsFromRecords(records, worlds, ApprovalRules::otherValuation(config));
+    QHash<QString, ReplayResultPtr> out;
+    for (const PolicyVersion &v : versions) {
+        if (const ReplayResultPtr r = byId.value(v.id))
+            out.insert(v.name, r);
+    }
+    return out;
 }
 
 QList<ReplayResultRecord> ReplayJobs::recordsFor(const ReplayResult &result, PolicyVersionId version,

@@ -48,6 +48,12 @@ std::shared_ptr<const EpisodeResult> tracedEpisodeOf(const ReplayProcessOutput &
 /// under the project's replay configuration `config`.
 QHash<PolicyVersionId, ReplayResultPtr> resultsFromRecords(const QList<ReplayResultRecord> &records,
                                                            const QList<WorldEntry> &worlds, const ReplayConfig &config);
+/// Results by version name under `config` with the other valuation
+/// (ApprovalRules::otherValuation), rebuilt from `records` like the
+/// configuration's own: what the dialogs show next to the project's value.
+QHash<QString, ReplayResultPtr> otherValuationResults(const QList<ReplayResultRecord> &records,
+                                                      const QList<WorldEntry> &worlds,
+                                                      const QList<PolicyVersion> &versions, const ReplayConfig &config);
 /// ProjectScores::recordsFor over workspace worlds (loose files are skipped).
 QList<ReplayResultRecord> recordsFor(const ReplayResult &result, PolicyVersionId version, const QList<WorldEntry> &worlds);
 

@@ -115,6 +115,7 @@ void Workspace::clearVersions()
 {
     m_versions.clear();
     m_results.clear();
+    m_otherValuation.clear();
     m_approvals.clear();
     emit versionsCleared();
     emit versionsChanged();
@@ -159,6 +160,11 @@ void Workspace::clearResults()
     m_results.clear();
     for (const QString &n : names)
         emit resultsChanged(n);
+}
+
+void Workspace::setOtherValuationResults(QHash<QString, ReplayResultPtr> results)
+{
+    m_otherValuation = std::move(results);
 }
 
 void Workspace::setReplayConfig(std::optional<StoredReplayConfig> config)

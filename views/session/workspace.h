@@ -68,6 +68,13 @@ public:
     qsizetype worldsReplayed(const ReplayResult &result) const;
     void setResult(const QString &versionName, ReplayResultPtr result);
     void clearResults();
+    /// A version's result over the open worlds under the project's
+    /// configuration with the other valuation (revealed when the project's is
+    /// imagined, imagined when it is revealed), rebuilt from stored records;
+    /// null when none. The dialogs show it next to the project's value.
+    ReplayResultPtr otherValuationResult(const QString &versionName) const { return m_otherValuation.value(versionName); }
+    /// Replaces every such result (by version name).
+    void setOtherValuationResults(QHash<QString, ReplayResultPtr> results);
 
     /// The open project's replay configuration (W, λ, β grid, K); nothing
     /// while no project is open. The results above are under it.
@@ -116,6 +123,7 @@ private:
     QList<WorldEntry> m_worlds;
     QList<PolicyVersion> m_versions;
     QHash<QString, ReplayResultPtr> m_results;
+    QHash<QString, ReplayResultPtr> m_otherValuation;
     QList<Approval> m_approvals;
     std::optional<StoredReplayConfig> m_replayConfig;
     QList<ConfiguredResult> m_otherResults;

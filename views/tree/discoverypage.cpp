@@ -5,9 +5,13 @@
 #include "treesummarytext.h"
 #include "treeview.h"
 
+#include "replay/worldmodel.h"
+
+#include <QCheckBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 namespace dreamrsi {
@@ -31,10 +35,40 @@ DiscoveryPage::DiscoveryPage(QWidget *parent)
     row->addWidget(m_status);
     row->addWidget(m_search);
     layout->addLayout(row);
+
+    // Imagined cells of a history world.
+    auto *imagination = new QHBoxLayout;
+    m_imagined = new QCheckBox(tr("Show &imagined cells"));
+    m_imagined->setObjectName(QStringLiteral("showImaginedCells"));
+    m_imagined->setToolTip(tr("Draw one imagined completion of this history world around its revealed cells: every "
+                              "cell of its grid the deployed policy did not reveal, drawn from the world model fitted "
+                              "over the project's replay worlds (as a dream values versions)."));
+    m_completion = new QSpinBox;
+    m_completion->setObjectName(QStringLiteral("imaginedCompletion"));
+    m_completion->setPrefix(tr("completion k = "));
+    m_completion->setRange(0, 7);
+    m_completion->setToolTip(tr("Which completion k of the project's C to draw"));
+    m_seed = new QSpinBox;
+    m_seed->setObjectName(QStringLiteral("imaginedSeed"));
+    m_seed->setPrefix(tr("seed "));
+    m_seed->setRange(0, 1000000000);
+    m_seed->setToolTip(tr("The dream's seed the completions are drawn with (a dream's --seed; replays use 0)"));
+    m_imaginedStatus = new QLabel;
+    m_imaginedStatus->setObjectName(QStringLiteral("imaginedStatus"));
+    imagination->addWidget(m_imagined);
+    imagination->addWidget(m_completion);
+    imagination->addWidget(m_seed);
+    imagination->addWidget(m_imaginedStatus, 1);
+    layout->addLayout(imagination);
+    connect(m_imagined, &QCheckBox::toggled, this, &DiscoveryPage::requestImagined);
+    connect(m_completion, &QSpinBox::valueChanged, this, &DiscoveryPage::requestImagined);
+    connect(m_seed, &QSpinBox::valueChanged, this, &DiscoveryPage::requestImagined);
+
     m_view = new TreeView;
     layout->addWidget(m_view, 1);
     connect(m_search, &QLineEdit::textChanged, this, &DiscoveryPage::runSearch);
     connect(m_search, &QLineEdit::returnPressed, this, &DiscoveryPage::runSearch);
+    setImaginationContext(-1, 8); // no history world until the window says so
 }
 
 void DiscoveryPage::setTree(const QString &title, std::shared_ptr<const DiscoveryTree> tree)
@@ -42,8 +76,102 @@ void DiscoveryPage::setTree(const QString &title, std::shared_ptr<const Discover
     m_name = title;
     m_title->setText(tree ? QStringLiteral("<b>%1</b> — %2").arg(title.toHtmlEscaped(), TreeSummaryText::of(*tree).toHtmlEscaped())
                           : QString());
+    m_tree = tree;
+    // Where this tree is in the history comes next (setImaginationContext).
+    m_completionTree.reset();
+    m_draw = {};
+    showTree(std::move(tree));
+    setImaginationContext(-1, m_completion->maximum() + 1);
+}
+
+void DiscoveryPage::showTree(std::shared_ptr<const DiscoveryTree> tree)
+{
     m_view->setTree(std::move(tree));
     runSearch();
+}
+
+std::shared_ptr<const DiscoveryTree> DiscoveryPage::shownTree() const
+{
+    return m_completionTree ? m_completionTree : m_tree;
+}
+
+void DiscoveryPage::setImaginationContext(int place, int completions)
+{
+    const int c = std::max(1, completions);
+    const bool changed = place != m_place || m_completion->maximum() != c - 1;
+    m_place = place;
+    const bool usable = m_place >= 0 && m_tree;
+    m_imagined->setEnabled(usable);
+    m_completion->setEnabled(usable);
+    m_seed->setEnabled(usable);
+    {
+        const QSignalBlocker block(m_completion);
+        m_completion->setRange(0, c - 1);
+        m_completion->setSuffix(tr(" of %1").arg(c));
+    }
+    m_imagined->setToolTip(usable ? tr("Draw one imagined completion of this history world around its revealed cells: "
+                                       "every cell of its grid the deployed policy did not reveal, drawn from the world "
+                                       "model fitted over the project's replay worlds (as a dream values versions).")
+                                  : tr("Imagined cells are drawn for the project's history worlds (its finished "
+                                       "iterations) only."));
+    if (changed || !usable)
+        requestImagined();
+}
+
+bool DiscoveryPage::wantsImagined() const
+{
+    return m_imagined->isChecked() && m_place >= 0 && m_tree;
+}
+
+void DiscoveryPage::requestImagined()
+{
+    if (!wantsImagined()) {
+        m_imaginedStatus->setText(m_imagined->isChecked() && m_tree && m_place < 0 ? tr("not a history world of the project")
+                                                                                  : QString());
+        showRecorded();
+    } else {
+        m_imaginedStatus->setText(tr("drawing completion %1…").arg(m_completion->value()));
+    }
+    emit imaginedRequested();
+}
+
+void DiscoveryPage::showCompletion(std::shared_ptr<const DiscoveryTree> completion, const ImaginedDraw &draw)
+{
+    if (!completion)
+        return showImaginedError(tr("no completion"));
+    int imagined = 0;
+    for (const Cell &c : completion->cells())
+        imagined += Imagination::isImagined(c) ? 1 : 0;
+    m_completionTree = std::move(completion);
+    m_draw = draw;
+    showTree(m_completionTree);
+    emit shownTreeChanged();
+    m_imaginedStatus->setText(tr("%n imagined cell(s): completion k = %1 of world j = %2, seed %3", nullptr, imagined)
+                                  .arg(draw.completion)
+                                  .arg(draw.world)
+                                  .arg(draw.seed));
+    emit imaginedDrawn(QString());
+}
+
+void DiscoveryPage::showImaginedError(const QString &error)
+{
+    m_imaginedStatus->setText(tr("cannot draw imagined cells: %1").arg(error));
+    emit imaginedDrawn(error);
+}
+
+void DiscoveryPage::showRecorded()
+{
+    if (!m_completionTree)
+        return;
+    m_completionTree.reset();
+    m_draw = {};
+    showTree(m_tree);
+    emit shownTreeChanged();
+}
+
+QString DiscoveryPage::imaginedOrigin(int cellIndex) const
+{
+    return m_completionTree ? ImaginedOrigin::describe(*m_completionTree, cellIndex, m_draw) : QString();
 }
 
 void DiscoveryPage::runSearch()
@@ -71,7 +199,9 @@ FigureExport::Painter DiscoveryPage::figurePainter()
 FigureTable DiscoveryPage::figureData() const
 {
     const std::shared_ptr<const DiscoveryTree> tree = m_view->tree();
-    return tree ? FigureData::tree(m_name, *tree) : FigureTable{};
+    return tree ? FigureData::tree(m_completionTree ? tr("%1, imagined completion %2").arg(m_name).arg(m_draw.completion) : m_name,
+                                   *tree)
+                : FigureTable{};
 }
 
 } // namespace dreamrsi

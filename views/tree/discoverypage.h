@@ -2,30 +2,81 @@
 
 #include "model/discoverytree.h"
 
+#include "imaginedorigin.h"
+
 #include "figures/figuresource.h"
 
 #include <QWidget>
 
 #include <memory>
 
+class QCheckBox;
 class QLabel;
 class QLineEdit;
+class QSpinBox;
 
 namespace dreamrsi {
 
 class TreeView;
 
 /// The Discovery tab: the tree view with a search field and zoom controls.
+///
+/// On a history world of the project, **Show imagined cells** shows one
+/// completion of it (docs/online.md#valuation): completion k of the world's
+/// place j in the history for a seed, its imagined cells hatched and
+/// outlined around the revealed ones. The page only asks (imaginedRequested)
+/// and shows what it is given: the completion is drawn on a worker by the
+/// window's ImaginedCells, and the recorded tree stays shown until it arrives.
 class DiscoveryPage final : public QWidget, public FigureSource
 {
     Q_OBJECT
 public:
     explicit DiscoveryPage(QWidget *parent = nullptr);
 
+    /// Shows a recorded tree; until setImaginationContext() says where the
+    /// tree is in the history, no imagined cells.
     void setTree(const QString &title, std::shared_ptr<const DiscoveryTree> tree);
     TreeView *treeView() const { return m_view; }
     QLineEdit *searchEdit() const { return m_search; }
 
+    /// The shown tree's place j among the project's replay worlds (-1: not a
+    /// history world, the toggle is off limits) and C, the completions of the
+    /// project's configuration (k runs 0 … C − 1). Asks again for the
+    /// completion when the toggle is on and something changed.
+    void setImaginationContext(int place, int completions);
+    int imaginationPlace() const { return m_place; }
+    QCheckBox *imaginedToggle() const { return m_imagined; }
+    QSpinBox *completionBox() const { return m_completion; }
+    QSpinBox *seedBox() const { return m_seed; }
+    /// True when imagined cells are asked for (toggle on, a history world).
+    bool wantsImagined() const;
+
+    /// Shows `completion`, drawn as `draw` says, in place of the recorded tree.
+    void showCompletion(std::shared_ptr<const DiscoveryTree> completion, const ImaginedDraw &draw);
+    /// Drawing failed: the recorded tree stays, the reason is shown.
+    void showImaginedError(const QString &error);
+    /// Back to the recorded tree.
+    void showRecorded();
+    /// True while the view shows a completion rather than the recorded tree.
+    bool showsImagined() const { return m_completionTree != nullptr; }
+    /// The tree the view shows: the completion, or the recorded tree.
+    std::shared_ptr<const DiscoveryTree> shownTree() const;
+    /// Where an imagined cell of the shown completion came from (model
+    /// stratum, seed, j, k), empty for a revealed cell or a recorded tree.
+    QString imaginedOrigin(int cellIndex) const;
+
+signals:
+    /// The toggle, k, the seed or the context changed: draw completion
+    /// completionBox() of world imaginationPlace() for seedBox(), or show the
+    /// recorded tree when wantsImagined() is false.
+    void imaginedRequested();
+    /// A completion is shown (or drawing it failed: `error`).
+    void imaginedDrawn(const QString &error);
+    /// The view switched between the recorded tree and a completion (cell
+    /// indices mean other cells now).
+    void shownTreeChanged();
+
+public:
     // FigureSource
     QString figureName() const override;
     FigureExport::Painter figurePainter() override;
@@ -33,12 +84,23 @@ public:
 
 private:
     void runSearch();
+    void requestImagined();
+    void showTree(std::shared_ptr<const DiscoveryTree> tree);
 
     TreeView *m_view = nullptr;
     QLineEdit *m_search = nullptr;
     QLabel *m_title = nullptr;
     QString m_name; ///< the tree's title, the figure's name
     QLabel *m_status = nullptr;
+    std::shared_ptr<const DiscoveryTree> m_tree; ///< the recorded tree
+    // Imagined cells
+    QCheckBox *m_imagined = nullptr;
+    QSpinBox *m_completion = nullptr;
+    QSpinBox *m_seed = nullptr;
+    QLabel *m_imaginedStatus = nullptr;
+    int m_place = -1;
+    std::shared_ptr<const DiscoveryTree> m_completionTree; ///< the completion shown, null when none
+    ImaginedDraw m_draw;                                   ///< where it came from
 };
 
 } // namespace dreamrsi

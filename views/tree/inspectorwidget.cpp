@@ -4,6 +4,8 @@
 #include "failglyph.h"
 #include "unifieddiff.h"
 
+#include "replay/worldmodel.h"
+
 #include <QFontDatabase>
 #include <QHeaderView>
 #include <QJsonArray>
@@ -118,7 +120,7 @@ void InspectorWidget::clear()
     m_metrics->setRowCount(0);
 }
 
-void InspectorWidget::showCell(std::shared_ptr<const DiscoveryTree> tree, int cellIndex)
+void InspectorWidget::showCell(std::shared_ptr<const DiscoveryTree> tree, int cellIndex, const QString &imaginedOrigin)
 {
     if (!tree || cellIndex < 0 || cellIndex >= tree->cellCount()) {
         clear();
@@ -128,11 +130,19 @@ void InspectorWidget::showCell(std::shared_ptr<const DiscoveryTree> tree, int ce
     m_cellIndex = cellIndex;
     const Cell &c = m_tree->cells().at(cellIndex);
 
-    QString html = QStringLiteral("<h3>%1</h3><table cellspacing='2' cellpadding='2'>").arg(c.id.toHtmlEscaped());
+    const bool imagined = Imagination::isImagined(c);
+    QString html = imagined ? QStringLiteral("<h3>%1 <i>(%2)</i></h3>").arg(c.id.toHtmlEscaped(), tr("imagined").toHtmlEscaped())
+                            : QStringLiteral("<h3>%1</h3>").arg(c.id.toHtmlEscaped());
+    html += QStringLiteral("<table cellspacing='2' cellpadding='2'>");
     auto row = [&html](const QString &k, const QString &v) {
         html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(k.toHtmlEscaped(), v.toHtmlEscaped());
     };
     const QString none = tr("none");
+    if (imagined) {
+        // Not revealed by any policy: a draw of the world model.
+        row(tr("Imagined"), imaginedOrigin.isEmpty() ? tr("yes: drawn from the world model, never evaluated")
+                                                     : tr("yes: %1").arg(imaginedOrigin));
+    }
     row(tr("Branch"), QString::number(c.branch));
     row(tr("Attempt"), QString::number(c.attempt));
     const int parent = m_tree->parentIndex(cellIndex);
@@ -156,7 +166,8 @@ void InspectorWidget::showCell(std::shared_ptr<const DiscoveryTree> tree, int ce
     // Remaining payload (agent, timings, …), except the fields with their own page.
     for (auto it = c.payload.constBegin(); it != c.payload.constEnd(); ++it) {
         const QString key = it.key();
-        if (key == QLatin1String("proposal") || key == QLatin1String("program") || key == QLatin1String("metrics"))
+        if (key == QLatin1String("proposal") || key == QLatin1String("program") || key == QLatin1String("metrics")
+            || (imagined && key == QLatin1String("imagined")))
             continue;
         bool isOutput = false;
         for (const char *k : OutputKeys)
@@ -218,6 +229,11 @@ void InspectorWidget::showCell(std::shared_ptr<const DiscoveryTree> tree, int ce
     }
     m_metrics->setSortingEnabled(true);
     m_metrics->resizeColumnToContents(0);
+}
+
+QString InspectorWidget::fieldsText() const
+{
+    return m_fields->toPlainText();
 }
 
 QString InspectorWidget::proposalMarkdown() const

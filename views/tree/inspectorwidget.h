@@ -26,7 +26,11 @@ public:
 
     explicit InspectorWidget(QWidget *parent = nullptr);
 
-    void showCell(std::shared_ptr<const DiscoveryTree> tree, int cellIndex);
+    /// Shows a cell; an imagined one (an imagined completion's) says so,
+    /// with `imaginedOrigin` telling where its draw came from.
+    void showCell(std::shared_ptr<const DiscoveryTree> tree, int cellIndex, const QString &imaginedOrigin = {});
+    /// The Fields page as plain text.
+    QString fieldsText() const;
     void clear();
     void setDark(bool dark);
 

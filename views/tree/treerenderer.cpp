@@ -1,5 +1,7 @@
 #include "treerenderer.h"
 
+#include "replay/worldmodel.h"
+
 #include "colormap.h"
 
 #include <QFontMetricsF>
@@ -45,6 +47,8 @@ void TreeRenderer::setTree(std::shared_ptr<const DiscoveryTree> tree)
     m_fillRgb.clear();
     m_glyphs.clear();
     m_failCounts.clear();
+    m_imagined.clear();
+    m_imaginedCount = 0;
     if (!m_layout.tree())
         return;
     m_failCounts = m_layout.tree()->failClassCounts();
@@ -67,6 +71,8 @@ void TreeRenderer::setTree(std::shared_ptr<const DiscoveryTree> tree)
         m_fills.append(c.score && std::isfinite(*c.score) ? colorForScore(*c.score) : QColor());
         m_fillRgb.append(m_fills.constLast().rgba());
         m_glyphs.append(FailGlyphs::forClass(c.failClass));
+        m_imagined.append(Imagination::isImagined(c));
+        m_imaginedCount += m_imagined.constLast() ? 1 : 0;
     }
 }
 
@@ -88,6 +94,7 @@ CellStyle TreeRenderer::styleOf(int cellIndex) const
     s.best = cellIndex == tree->bestCellIndex() && tree->isScorable();
     s.selected = cellIndex == m_selected;
     s.match = m_matches.contains(cellIndex);
+    s.imagined = m_imagined.value(cellIndex, false);
     if (m_overlay.isActive()) {
         const int r = m_overlay.revealRound.value(cellIndex, -1);
         const bool revealed = r >= 0 && r < m_overlay.roundsShown;
@@ -241,6 +248,17 @@ void TreeRenderer::paint(QPainter &p, const QRectF &exposed, double scale, const
         QColor fill = s.fill;
         if (s.dimmed)
             fill = withAlpha(fill, 45);
+        if (s.imagined) {
+            // Imagined: the background, hatched and outlined in the cell's
+            // colour, so a drawn cell never passes for a revealed one.
+            paintImaginedCell(p, snapped, fill, cellPx);
+            if (s.best || s.selected || s.match || s.inLatestBatch)
+                marked.append({r, s});
+            if (s.glyph != FailGlyph::None && detail)
+                FailGlyphs::paint(p, s.glyph, r.adjusted(r.width() / 4, r.height() / 4, -r.width() / 4, -r.height() / 4),
+                                  m_palette.glyph);
+            continue;
+        }
         if (borders) {
             p.fillRect(snapped, s.dimmed ? dimBorder : border);
             p.fillRect(snapped.adjusted(1, 1, -1, -1), fill);
@@ -343,6 +361,12 @@ void TreeRenderer::paintSmallCells(QPainter &p, const QRectF &exposed, const QRe
         const Cell &c = cells.at(idx);
         const bool scored = c.score && std::isfinite(*c.score);
         QRgb rgb = scored ? m_fillRgb.at(idx) : noScore;
+        if (m_imagined.value(idx, false)) {
+            // Too small to hatch: an imagined cell is a faint tint of its
+            // colour over the background, never a solid fill.
+            const QRgb bg = m_palette.background.rgba();
+            rgb = qRgb((3 * qRed(bg) + qRed(rgb)) / 4, (3 * qGreen(bg) + qGreen(rgb)) / 4, (3 * qBlue(bg) + qBlue(rgb)) / 4);
+        }
         bool dimmed = false;
         bool latest = false;
         if (overlay) {
@@ -386,11 +410,33 @@ double defaultBarLength(const QFontMetricsF &fm)
 }
 } // namespace
 
+void TreeRenderer::paintImaginedCell(QPainter &p, const QRectF &r, const QColor &color, double cellPx) const
+{
+    p.fillRect(r, m_palette.background);
+    if (cellPx >= 4.0) {
+        p.save();
+        p.setRenderHint(QPainter::Antialiasing, false);
+        p.fillRect(r.adjusted(1, 1, -1, -1), QBrush(color, Qt::BDiagPattern));
+        p.restore();
+    }
+    QPen pen(color, cellPx >= 10.0 ? 2.0 : 1.0);
+    pen.setJoinStyle(Qt::MiterJoin);
+    p.setPen(pen);
+    p.setBrush(Qt::NoBrush);
+    const double inset = pen.widthF() / 2;
+    p.drawRect(r.adjusted(inset, inset, -inset, -inset));
+}
+
 TreeRenderer::LegendRows TreeRenderer::legendRows() const
 {
     LegendRows rows;
     rows.labels.append(tr("Best cell"));
     rows.glyphs.append(FailGlyph::None);
+    if (m_imaginedCount > 0) {
+        rows.imaginedRow = int(rows.labels.size());
+        rows.labels.append(tr("Imagined (%1)").arg(m_imaginedCount));
+        rows.glyphs.append(FailGlyph::None);
+    }
     const QMap<QString, int> &counts = m_failCounts;
     for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
         rows.labels.append(QStringLiteral("%1 (%2)").arg(FailGlyphs::label(it.key())).arg(it.value()));
@@ -461,7 +507,9 @@ void TreeRenderer::paintLegendEntry(QPainter &p, const QFontMetricsF &fm, const 
     const double x = topLeft.x();
     const double y = topLeft.y();
     const QRectF sw(x, y + (line - fm.height() * 0.9) / 2, fm.height() * 1.2, fm.height() * 0.9);
-    if (row == 0) {
+    if (row == rows.imaginedRow) {
+        paintImaginedCell(p, sw, Colormap::viridis(0.6), 16.0);
+    } else if (row == 0) {
         p.fillRect(sw, Colormap::viridis(1.0));
         p.setPen(QPen(m_palette.best, 2.0));
         p.setBrush(Qt::NoBrush);

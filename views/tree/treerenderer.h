@@ -54,6 +54,9 @@ struct CellStyle
     bool dimmed = false;       ///< not yet revealed by the overlay
     bool inLatestBatch = false;
     int round = -1;            ///< 1-based reveal round, -1 when none
+    /// Drawn from the world model, not revealed (Imagination::isImagined):
+    /// painted outlined and hatched in its colour, never as a solid fill.
+    bool imagined = false;
 };
 
 /// Where a figure of the tree puts its parts (device coordinates).
@@ -101,6 +104,8 @@ public:
     QList<double> scaleTickValues(int intervals) const;
     QStringList scaleTickLabels(int intervals) const;
     CellStyle styleOf(int cellIndex) const;
+    /// Cells drawn from the world model (an imagined completion); 0 for a recorded tree.
+    int imaginedCount() const { return m_imaginedCount; }
 
     /// Paints the part of the tree that falls into `exposed` (device coordinates).
     void paint(QPainter &painter, const QRectF &exposed, double scale, const QPointF &offset) const;
@@ -123,6 +128,7 @@ private:
     {
         QStringList labels;
         QList<FailGlyph> glyphs; ///< FailGlyph::None for the best-cell row
+        int imaginedRow = -1;    ///< the row of imagined cells, -1 when the tree has none
     };
     LegendRows legendRows() const;
     QSizeF columnLegendSize(const QFontMetricsF &fm, double barLength) const;
@@ -131,6 +137,8 @@ private:
     void paintBandLegend(QPainter &painter, const QRectF &area, double barLength) const;
     void paintLegendEntry(QPainter &painter, const QFontMetricsF &fm, const QPointF &topLeft, double width, int row,
                           const LegendRows &rows) const;
+    /// An imagined cell: background, hatch and outline in `color`.
+    void paintImaginedCell(QPainter &painter, const QRectF &r, const QColor &color, double cellPx) const;
     QImage cachedGlyph(FailGlyph glyph, const QSizeF &size, const QColor &color, qreal dpr) const;
     /// The cells of paint() when they are small and the device is raster:
     /// their fills written into one image, failure glyphs over it; marks
@@ -150,6 +158,8 @@ private:
     QList<QRgb> m_fillRgb;      ///< the same as ARGB values
     QList<FailGlyph> m_glyphs;
     QMap<QString, int> m_failCounts; ///< the tree's cells per fail class (the legend's rows)
+    QList<bool> m_imagined;     ///< per cell: drawn from the world model
+    int m_imaginedCount = 0;
     mutable QHash<QString, QImage> m_glyphCache;
 };
 

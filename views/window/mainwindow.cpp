@@ -12,6 +12,9 @@
 #include "figures/figuresource.h"
 #include "replayview/frontierpage.h"
 #include "progress/progresspage.h"
+#include "replayview/imaginedcells.h"
+#include "replayview/worldmodelpage.h"
+#include "session/imaginedworlds.h"
 #include "tree/inspectorwidget.h"
 #include "session/jobtracker.h"
 #include "model/treejson.h"
@@ -86,6 +89,9 @@ MainWindow::MainWindow(QWidget *parent)
     m_tabs->addTab(m_policies, tr("Policies"));
     m_progress = new ProgressPage(m_workspace);
     m_tabs->addTab(m_progress, tr("Progress"));
+    m_worldModel = new WorldModelPage(m_workspace, m_jobs);
+    m_tabs->addTab(m_worldModel, tr("World Model"));
+    m_imaginedCells = new ImaginedCells(m_discovery, m_jobs, this);
     setCentralWidget(m_tabs);
     createDocks();
     m_roundPanel = new RoundPanel(m_session->store(), this);
@@ -104,7 +110,16 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_frontiers, &FrontierPage::replayRequested, this, &MainWindow::replayVersions);
     connect(m_policies, &PoliciesPage::versionCreated, m_session, &ProjectSession::storeVersion);
     connect(m_policies, &PoliciesPage::approvalRequested, m_session, &ProjectSession::storeApproval);
-    connect(m_discovery->treeView(), &TreeView::cellActivated, this, &MainWindow::inspectCell);
+    connect(m_discovery->treeView(), &TreeView::cellActivated, this, [this](int cell) {
+        // A completion's cells are not the world's: inspect them where they are shown.
+        if (!m_discovery->showsImagined()) {
+            inspectCell(cell);
+            return;
+        }
+        m_inspector->showCell(m_discovery->shownTree(), cell, m_discovery->imaginedOrigin(cell));
+        m_discovery->treeView()->selectCell(cell);
+    });
+    connect(m_discovery, &DiscoveryPage::shownTreeChanged, this, [this] { m_inspector->clear(); });
     connect(m_cells, &CellsPage::cellActivated, this, &MainWindow::inspectCell);
     connect(m_replay, &ReplayPage::cellActivated, this, [this](int, int cell) {
         if (auto tree = m_replay->treeView(0)->tree())
@@ -112,6 +127,7 @@ MainWindow::MainWindow(QWidget *parent)
     });
     // What the workspace announces.
     connect(m_workspace, &Workspace::replayConfigChanged, this, &MainWindow::pushReplaySettings);
+    connect(m_workspace, &Workspace::replayConfigChanged, this, &MainWindow::updateImaginationContext);
     connect(m_workspace, &Workspace::versionsChanged, this, &MainWindow::updateActions);
     connect(m_workspace, &Workspace::worldsChanged, this, [this] {
         if (m_currentWorld >= m_workspace->worlds().size())
@@ -423,8 +439,17 @@ void MainWindow::showWorld(int row)
         m_inspector->clear();
     }
     m_cells->setTree(w.name, w.tree);
+    updateImaginationContext();
     setWindowTitle(tr("%1 — Dream-RSI Workbench").arg(w.name));
     updateActions();
+}
+
+void MainWindow::updateImaginationContext()
+{
+    const ImaginedWorlds::History history = ImaginedWorlds::historyOf(m_workspace->worlds());
+    const int completions =
+        m_workspace->replayConfig() ? m_workspace->replayConfig()->config.completions : ReplayConfig().completions;
+    m_imaginedCells->setHistory(history.worlds, history.placeOf(m_currentWorld), completions);
 }
 
 void MainWindow::inspectCell(int cellIndex)
@@ -433,7 +458,8 @@ void MainWindow::inspectCell(int cellIndex)
     if (!tree)
         return;
     m_inspector->showCell(tree, cellIndex);
-    m_discovery->treeView()->selectCell(cellIndex);
+    if (!m_discovery->showsImagined()) // a completion numbers its cells otherwise
+        m_discovery->treeView()->selectCell(cellIndex);
     // Keep the table's current row in step without re-entering.
     m_cells->selectCell(cellIndex);
     emit cellInspected(cellIndex);
@@ -502,6 +528,7 @@ void MainWindow::applyTheme()
     m_frontiers->setDark(m_dark);
     m_policies->setDark(m_dark);
     m_progress->setDark(m_dark);
+    m_worldModel->setDark(m_dark);
 }
 
 void MainWindow::editSettings()

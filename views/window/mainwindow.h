@@ -26,6 +26,7 @@ class CellsPage;
 class DiscoveryPage;
 class FigureSource;
 class FrontierPage;
+class ImaginedCells;
 class ProgressPage;
 class InspectorWidget;
 class JobTracker;
@@ -37,6 +38,7 @@ class RoundPanel;
 class SweepRunner;
 class TreeView;
 class Workspace;
+class WorldModelPage;
 struct PolicyVersion;
 
 /// The workbench's main window: a project dock (worlds and policy
@@ -53,7 +55,7 @@ class MainWindow final : public QMainWindow
 {
     Q_OBJECT
 public:
-    enum Tab { DiscoveryTab, CellsTab, ReplayTab, FrontiersTab, PoliciesTab, ProgressTab, TabCount };
+    enum Tab { DiscoveryTab, CellsTab, ReplayTab, FrontiersTab, PoliciesTab, ProgressTab, WorldModelTab, TabCount };
 
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -79,6 +81,8 @@ public:
     void compareVersions(const QString &a, const QString &b);
     FrontierPage *frontierPage() const { return m_frontiers; }
     ProgressPage *progressPage() const { return m_progress; }
+    WorldModelPage *worldModelPage() const { return m_worldModel; }
+    DiscoveryPage *discoveryPage() const { return m_discovery; }
     ReplayPage *replayPage() const { return m_replay; }
     PoliciesPage *policiesPage() const { return m_policies; }
     SweepRunner *sweepRunner() const { return m_runner; }
@@ -145,6 +149,9 @@ private:
     void createRoundMenu();
     void createHelpMenu();
     void showWorld(int row);
+    /// Tells the Discovery page where the shown world is in the project's
+    /// history and the project's C (for Show imagined cells).
+    void updateImaginationContext();
     void inspectCell(int cellIndex);
     void closeCurrentWorld();
     void addRecentFile(const QString &path);
@@ -173,6 +180,8 @@ private:
     QStringList m_replayFailures; ///< since the runner was last idle, shown when it is
     FrontierPage *m_frontiers = nullptr;
     ProgressPage *m_progress = nullptr;
+    WorldModelPage *m_worldModel = nullptr;
+    ImaginedCells *m_imaginedCells = nullptr; ///< draws the Discovery page's imagined cells
     ReplayPage *m_replay = nullptr;
     PoliciesPage *m_policies = nullptr;
     QAction *m_importAction = nullptr;

@@ -94,6 +94,26 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     m_rounds->setToolTip(tr("K: the most rounds a replayed episode may take."));
     form->addRow(tr("Round limit (K):"), m_rounds);
     form->setRowVisible(m_rounds, false); // only a project's configuration has a K
+    m_valuation = new QComboBox;
+    m_valuation->setObjectName(QStringLiteral("replayValuation"));
+    m_valuation->addItem(tr("Imagined completions"), int(Valuation::Imagined));
+    m_valuation->addItem(tr("Revealed history"), int(Valuation::Revealed));
+    m_valuation->setToolTip(tr("What a dream values a version over: C imagined completions of every history world "
+                               "(cells the deployed policy never revealed drawn from a model of the history), or the "
+                               "history worlds as they were revealed."));
+    form->addRow(tr("Valuation:"), m_valuation);
+    m_completions = new QSpinBox;
+    m_completions->setObjectName(QStringLiteral("replayCompletions"));
+    m_completions->setRange(1, 1000);
+    m_completions->setValue(ReplayConfig().completions);
+    m_completions->setToolTip(tr("C: the imagined completions drawn of each history world."));
+    form->addRow(tr("Completions (C):"), m_completions);
+    connect(m_valuation, &QComboBox::currentIndexChanged, this, [this] {
+        m_completions->setEnabled(Valuation(m_valuation->currentData().toInt()) == Valuation::Imagined);
+    });
+    // Only a project's configuration has a valuation.
+    form->setRowVisible(m_valuation, false);
+    form->setRowVisible(m_completions, false);
     m_timeLimit = new QSpinBox;
     m_timeLimit->setRange(10, 600000);
     m_timeLimit->setSuffix(tr(" ms"));
@@ -300,8 +320,14 @@ void SettingsDialog::setProjectReplayConfig(const ReplayConfig &config, const QS
     m_lambda->setValue(config.lambda);
     m_betas->setText(AppSettings::formatBetas(config.betas));
     m_rounds->setValue(config.rounds.value_or(0));
-    if (auto *form = qobject_cast<QFormLayout *>(m_rounds->parentWidget() ? m_rounds->parentWidget()->layout() : nullptr))
+    m_valuation->setCurrentIndex(m_valuation->findData(int(config.valuation)));
+    m_completions->setValue(config.completions);
+    m_completions->setEnabled(config.valuation == Valuation::Imagined);
+    if (auto *form = qobject_cast<QFormLayout *>(m_rounds->parentWidget() ? m_rounds->parentWidget()->layout() : nullptr)) {
         form->setRowVisible(m_rounds, true);
+        form->setRowVisible(m_valuation, true);
+        form->setRowVisible(m_completions, true);
+    }
 }
 
 std::optional<ReplayConfig> SettingsDialog::projectReplayConfig() const
@@ -316,6 +342,8 @@ std::optional<ReplayConfig> SettingsDialog::projectReplayConfig() const
     c.betas.erase(std::unique(c.betas.begin(), c.betas.end()), c.betas.end());
     if (m_rounds->value() > 0)
         c.rounds = m_rounds->value();
+    c.valuation = Valuation(m_valuation->currentData().toInt());
+    c.completions = m_completions->value();
     return c;
 }
 

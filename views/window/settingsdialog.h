@@ -33,7 +33,7 @@ public:
     /// is shown, W, λ and β are the ones the dialog was opened with.
     AppSettings settings() const;
     /// Shows (and lets the user change) the open project's replay
-    /// configuration in place of the workbench's W, λ and β, with its K.
+    /// configuration in place of the workbench's W, λ and β, with its K, valuation and C.
     void setProjectReplayConfig(const ReplayConfig &config, const QString &projectName);
     /// The project's replay configuration as edited; nothing when no project's is shown.
     std::optional<ReplayConfig> projectReplayConfig() const;
@@ -51,6 +51,8 @@ private:
     QDoubleSpinBox *m_lambda = nullptr;
     QLineEdit *m_betas = nullptr;
     QSpinBox *m_rounds = nullptr;       ///< K of the project's configuration; 0 = none
+    QComboBox *m_valuation = nullptr;   ///< the project's valuation (imagined or revealed)
+    QSpinBox *m_completions = nullptr;  ///< C of the project's configuration
     QLabel *m_replayScope = nullptr;    ///< whose W, λ and β the fields above are
     AppSettings m_initial;              ///< W, λ and β kept while a project's are shown
     bool m_projectConfig = false;

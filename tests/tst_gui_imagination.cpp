@@ -1,0 +1,392 @@
+// Imagined valuation in the workbench: Show imagined cells on a history world
+// of the Discovery view (the completion a dream draws, its imagined cells
+// marked in the renderer and painted hatched, not filled; the inspector says
+// where a draw came from), the World Model page (strata, counts, export with
+// its data), and the valuation with C in Settings' replay configuration.
+#include "figures/figureexport.h"
+#include "figures/figuredata.h"
+#include "figures/qcp.h"
+#include "loop/imaginedhistory.h"
+#include "model/treejson.h"
+#include "replay/worldmodel.h"
+#include "replayview/imaginedcells.h"
+#include "replayview/worldmodelpage.h"
+#include "session/imaginedworlds.h"
+#include "session/jobtracker.h"
+#include "session/workspace.h"
+#include "tree/discoverypage.h"
+#include "tree/inspectorwidget.h"
+#include "tree/treerenderer.h"
+#include "tree/treeview.h"
+#include "window/mainwindow.h"
+#include "window/settingsdialog.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QFileInfo>
+#include <QImage>
+#include <QJsonArray>
+#include <QPainter>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cstring>
+
+using namespace dreamrsi;
+
+namespace {
+
+/// The history worlds of the "directions" test vectors (direction tags, a
+/// 10 × 10 grid, unknown task): j = 0, 1, 2.
+QList<ReplayWorld> vectorHistory()
+{
+    const QDir dir(QStringLiteral(DREAMRSI_SOURCE_DIR "/tests/data/imagination/directions/history"));
+    QList<ReplayWorld> out;
+    for (const QString &name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
+        TreeJson::ParseResult r = TreeJson::readFile(dir.filePath(name));
+        if (!r.ok())
+            qFatal("cannot read %s", qPrintable(r.error.message));
+        out.append(ReplayWorld{name, std::make_shared<const DiscoveryTree>(std::move(*r.tree))});
+    }
+    return out;
+}
+
+bool sameBits(double a, double b)
+{
+    return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+} // namespace
+
+class TestGuiImagination : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // The toggle draws completion k of world j exactly as a dream draws it
+    // (completeAll's j·C + k), the renderer marks the imagined cells, the
+    // inspector says "imagined" and where the draw came from.
+    void showImaginedCellsDrawsTheDreamsCompletion()
+    {
+        const QList<ReplayWorld> history = vectorHistory();
+        QCOMPARE(history.size(), 3);
+        DiscoveryPage page;
+        JobTracker jobs;
+        ImaginedCells cells(&page, &jobs);
+        page.resize(900, 700);
+        page.show();
+        page.setTree(QStringLiteral("world 1"), history.at(1).tree);
+        cells.setHistory(history, 1, 4);
+        QCOMPARE(page.imaginationPlace(), 1);
+        QVERIFY(page.imaginedToggle()->isEnabled());
+        QCOMPARE(page.completionBox()->maximum(), 3); // k = 0 … C − 1
+        QCOMPARE(page.seedBox()->value(), 0);
+        QVERIFY(!page.showsImagined());
+
+        QSignalSpy drawn(&page, &DiscoveryPage::imaginedDrawn);
+        page.completionBox()->setValue(2);
+        page.seedBox()->setValue(7);
+        page.imaginedToggle()->setChecked(true);
+        QTRY_VERIFY_WITH_TIMEOUT(page.showsImagined(), 30000);
+        QVERIFY(drawn.size() >= 1);
+        QCOMPARE(drawn.last().first().toString(), QString());
+        const std::shared_ptr<const DiscoveryTree> shown = page.shownTree();
+        QCOMPARE(page.treeView()->tree(), shown);
+        QCOMPARE(shown->cellCount(), Imagination::completedCellCount(*history.at(1).tree));
+
+        // The same cells as the dream's completions (seed 7, C 4, one thread).
+        Result<ImaginedHistory> dream = ImaginedHistories::imagine(history, 7, 4, ImaginationOptions(), 1);
+        QVERIFY2(dream.ok(), qPrintable(dream.error));
+        const DiscoveryTree &want = *dream.value->completions.at(1 * 4 + 2).tree;
+        QCOMPARE(shown->cellCount(), want.cellCount());
+        for (int i = 0; i < want.cellCount(); ++i) {
+            const Cell &a = want.cells().at(i);
+            const Cell &b = shown->cells().at(i);
+            QCOMPARE(b.id, a.id);
+            QCOMPARE(b.failClass, a.failClass);
+            QCOMPARE(b.score.has_value(), a.score.has_value());
+            if (a.score)
+                QVERIFY2(sameBits(*a.score, *b.score), qPrintable(a.id));
+            QCOMPARE(Imagination::isImagined(b), Imagination::isImagined(a));
+        }
+
+        // Every imagined cell is marked in the renderer, no revealed one is.
+        const TreeRenderer &renderer = page.treeView()->renderer();
+        int imagined = 0, firstImagined = -1, firstRevealed = -1;
+        for (int i = 0; i < shown->cellCount(); ++i) {
+            const bool is = Imagination::isImagined(shown->cells().at(i));
+            QCOMPARE(renderer.styleOf(i).imagined, is);
+            imagined += is;
+            if (is && firstImagined < 0 && shown->cells().at(i).score)
+                firstImagined = i;
+            if (!is && firstRevealed < 0)
+                firstRevealed = i;
+        }
+        QCOMPARE(renderer.imaginedCount(), imagined);
+        QCOMPARE(imagined, shown->cellCount() - history.at(1).tree->cellCount());
+        QVERIFY(firstImagined >= 0 && firstRevealed >= 0);
+
+        // Where the draw came from: the model's stratum, seed, j and k.
+        const QString origin = page.imaginedOrigin(firstImagined);
+        QVERIFY2(origin.contains(QStringLiteral("seed 7")), qPrintable(origin));
+        QVERIFY2(origin.contains(QStringLiteral("j = 1")), qPrintable(origin));
+        QVERIFY2(origin.contains(QStringLiteral("k = 2")), qPrintable(origin));
+        QVERIFY2(origin.contains(QStringLiteral("stratum")), qPrintable(origin));
+        QCOMPARE(page.imaginedOrigin(firstRevealed), QString());
+        InspectorWidget inspector;
+        inspector.showCell(shown, firstImagined, origin);
+        QVERIFY2(inspector.fieldsText().contains(QStringLiteral("imagined")), qPrintable(inspector.fieldsText()));
+        QVERIFY(inspector.fieldsText().contains(QStringLiteral("k = 2")));
+        inspector.showCell(shown, firstRevealed);
+        QVERIFY(!inspector.fieldsText().contains(QStringLiteral("imagined")));
+
+        // The figure's data says which cells were imagined.
+        const FigureTable data = page.figureData();
+        QCOMPARE(data.header.last(), QStringLiteral("imagined"));
+        int marked = 0;
+        for (const QStringList &row : data.rows)
+            marked += row.last() == QLatin1String("1");
+        QCOMPARE(marked, imagined);
+
+        // Off again: the recorded tree.
+        page.imaginedToggle()->setChecked(false);
+        QVERIFY(!page.showsImagined());
+        QCOMPARE(page.treeView()->tree(), history.at(1).tree);
+        QCOMPARE(page.treeView()->renderer().imaginedCount(), 0);
+    }
+
+    // A world that is not one of the project's history worlds has no toggle.
+    void onlyHistoryWorldsCanBeImagined()
+    {
+        const QList<ReplayWorld> history = vectorHistory();
+        DiscoveryPage page;
+        ImaginedCells cells(&page, nullptr);
+        page.setTree(QStringLiteral("loose file"), history.at(0).tree);
+        cells.setHistory(history, -1, 8);
+        QVERIFY(!page.imaginedToggle()->isEnabled());
+        page.imaginedToggle()->setChecked(true);
+        QTest::qWait(50);
+        QVERIFY(!page.showsImagined());
+    }
+
+    // Imagined cells are painted outlined and hatched over the background,
+    // never filled like a revealed cell: a good share of an imagined cell's
+    // inside is background, while a revealed cell's inside has none.
+    void imaginedCellsAreHatchedNotFilled()
+    {
+        const QList<ReplayWorld> history = vectorHistory();
+        const ImaginedWorlds::Completion c = ImaginedWorlds::draw(history, 0, 0, 0);
+        QVERIFY2(c.tree, qPrintable(c.error));
+        QVERIFY(c.imagined > 0);
+        TreeRenderer renderer;
+        renderer.setTree(c.tree);
+        renderer.setPalette(TreePalette::light());
+        QImage image(2400, 2400, QImage::Format_ARGB32_Premultiplied);
+        image.fill(TreePalette::light().background);
+        const auto [scale, offset] = renderer.fitTransform(QRectF(0, 0, image.width(), image.height()));
+        {
+            QPainter p(&image);
+            renderer.paint(p, QRectF(0, 0, image.width(), image.height()), scale, offset);
+        }
+        const QRgb background = TreePalette::light().background.rgb();
+        auto backgroundShare = [&](int cell) {
+            const QRectF s = renderer.layout().cellRect(cell);
+            const QRect r(int(s.left() * scale + offset.x()) + 4, int(s.top() * scale + offset.y()) + 4,
+                          int(s.width() * scale) - 8, int(s.height() * scale) - 8);
+            int bg = 0, all = 0;
+            for (int y = r.top(); y <= r.bottom(); ++y) {
+                for (int x = r.left(); x <= r.right(); ++x) {
+                    bg += image.pixel(x, y) == background;
+                    ++all;
+                }
+            }
+            return all > 0 ? double(bg) / all : 0.0;
+        };
+        int imaginedChecked = 0, revealedChecked = 0;
+        for (int i = 0; i < c.tree->cellCount(); ++i) {
+            const Cell &cell = c.tree->cells().at(i);
+            if (!cell.score)
+                continue;
+            if (Imagination::isImagined(cell)) {
+                QVERIFY2(backgroundShare(i) > 0.3, qPrintable(cell.id));
+                ++imaginedChecked;
+            } else {
+                QCOMPARE(backgroundShare(i), 0.0);
+                ++revealedChecked;
+            }
+        }
+        QVERIFY(imaginedChecked > 0 && revealedChecked > 0);
+    }
+
+    // The World Model page: the model a dream fits over the history, per
+    // stratum with its counts, the failure rates and the cap; each panel
+    // plots, and the figure exports with its data.
+    void worldModelPageShowsStrataAndCountsAndExports()
+    {
+        const QList<ReplayWorld> history = vectorHistory();
+        Workspace workspace;
+        for (int i = 0; i < history.size(); ++i)
+            workspace.addWorld({history.at(i).name, QString(), IterationId(i + 1), history.at(i).tree});
+        // A loose tree file is no history world.
+        workspace.addWorld({QStringLiteral("loose.json"), QStringLiteral("/tmp/loose.json"), 0, history.at(0).tree});
+        WorldModelPage page(&workspace, nullptr);
+        page.resize(900, 700);
+        page.show();
+        QSignalSpy fitted(&page, &WorldModelPage::modelFitted);
+        page.refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(!fitted.isEmpty() && fitted.last().first().toInt() == 3, 30000);
+
+        const QJsonObject want = WorldModel::fit({history.at(0).tree.get(), history.at(1).tree.get(), history.at(2).tree.get()},
+                                                 ImaginationOptions())
+                                     .toJson();
+        QCOMPARE(page.model(), want);
+        const QStringList strata = WorldModelPlot::strata(page.model());
+        QVERIFY2(strata.size() > 2, qPrintable(strata.join(QLatin1Char(','))));
+        QCOMPARE(strata.first(), QStringLiteral("*"));
+        QVERIFY(strata.contains(QStringLiteral("direction:d3")));
+
+        // The table: a first-score row per stratum with its count, gains with
+        // theirs, failure rates with trials, the cap.
+        const FigureTable data = page.figureData();
+        QCOMPARE(page.table()->rowCount(), int(data.rows.size()));
+        int firstRows = 0, gainRows = 0, failureRows = 0, capRows = 0;
+        for (const QJsonValue &sv : want.value(QStringLiteral("strata")).toArray()) {
+            const QJsonObject s = sv.toObject();
+            bool found = false;
+            for (const QStringList &row : data.rows) {
+                if (row.at(0) == QLatin1String("first_score") && row.at(1) == s.value(QStringLiteral("stratum")).toString()) {
+                    QCOMPARE(row.at(3).toInt(), s.value(QStringLiteral("first_count")).toInt());
+                    found = true;
+                }
+            }
+            QVERIFY(found);
+        }
+        for (const QStringList &row : data.rows) {
+            firstRows += row.at(0) == QLatin1String("first_score");
+            gainRows += row.at(0) == QLatin1String("gain");
+            failureRows += row.at(0) == QLatin1String("failure_rate");
+            capRows += row.at(0) == QLatin1String("cap");
+        }
+        QCOMPARE(firstRows, int(strata.size()));
+        QVERIFY(gainRows > 0);
+        QCOMPARE(failureRows, int(want.value(QStringLiteral("failures")).toArray().size()));
+        QCOMPARE(capRows, 1);
+        // The table shows the counts as the data has them.
+        bool sawCount = false;
+        for (int r = 0; r < page.table()->rowCount(); ++r)
+            sawCount = sawCount || page.table()->item(r, 3)->text() == data.rows.at(r).at(3);
+        QVERIFY(sawCount);
+
+        // Each panel draws something.
+        for (const WorldModelPlot::Panel p :
+             {WorldModelPlot::Panel::FirstScores, WorldModelPlot::Panel::Gains, WorldModelPlot::Panel::Failures}) {
+            page.showPanel(p);
+            QVERIFY(page.plot()->plottableCount() > 0);
+            QVERIFY(page.figureName().contains(WorldModelPlot::title(p)));
+        }
+
+        // Exported at a journal size, with its data beside it.
+        QTemporaryDir dir;
+        FigureExport::Options options;
+        options.sizeMm = QSizeF(89, 60);
+        options.dpi = 300;
+        const QString png = dir.filePath(QStringLiteral("world-model.png"));
+        const FigureExport::Painter painter = page.figurePainter();
+        QVERIFY(painter);
+        const Result<Done> written = FigureExport::write(png, options, painter);
+        QVERIFY2(written.ok(), qPrintable(written.error));
+        const QImage image(png);
+        QCOMPARE(image.size(), FigureExport::pixelSize(options.sizeMm, options.dpi));
+        const QString pdf = dir.filePath(QStringLiteral("world-model.pdf"));
+        QVERIFY(FigureExport::write(pdf, options, page.figurePainter()).ok());
+        QVERIFY(QFileInfo(pdf).size() > 0);
+        const QString csv = data.toCsv();
+        for (const char *key : {"first_score", "gain", "failure_rate", "cap", "direction:d3"})
+            QVERIFY2(csv.contains(QLatin1String(key)), key);
+
+        // No history world: nothing to fit, nothing to export.
+        workspace.clearWorlds();
+        page.refresh();
+        QVERIFY(page.model().isEmpty());
+        QVERIFY(!page.figurePainter());
+        QVERIFY(page.figureData().isEmpty());
+    }
+
+    // In the window: the Discovery page knows the shown world's place in the
+    // history, an imagined cell clicked says "imagined" in the inspector, and
+    // the World Model tab is there.
+    void theWindowShowsImaginedCellsAndTheWorldModel()
+    {
+        const QList<ReplayWorld> history = vectorHistory();
+        MainWindow w;
+        w.resize(1200, 800);
+        for (int i = 0; i < history.size(); ++i)
+            w.workspace()->addWorld({history.at(i).name, QString(), IterationId(i + 1), history.at(i).tree});
+        QCOMPARE(w.tabs()->widget(MainWindow::WorldModelTab), w.worldModelPage());
+        w.setCurrentWorld(2);
+        DiscoveryPage *page = w.discoveryPage();
+        QCOMPARE(page->imaginationPlace(), 2);
+        QVERIFY(page->imaginedToggle()->isEnabled());
+        QCOMPARE(page->completionBox()->maximum(), ReplayConfig().completions - 1); // no project: the default C
+        page->imaginedToggle()->setChecked(true);
+        QTRY_VERIFY_WITH_TIMEOUT(page->showsImagined(), 30000);
+        const auto shown = page->shownTree();
+        int imagined = -1;
+        for (int i = 0; i < shown->cellCount() && imagined < 0; ++i) {
+            if (Imagination::isImagined(shown->cells().at(i)))
+                imagined = i;
+        }
+        QVERIFY(imagined >= 0);
+        emit page->treeView()->cellActivated(imagined);
+        QCOMPARE(w.inspector()->cellIndex(), imagined);
+        QVERIFY2(w.inspector()->fieldsText().contains(QStringLiteral("world j = 2")), qPrintable(w.inspector()->fieldsText()));
+        // Back to the recorded tree: the inspector let go of the completion's cell.
+        page->imaginedToggle()->setChecked(false);
+        QCOMPARE(w.inspector()->cellIndex(), -1);
+        QCOMPARE(page->treeView()->tree(), history.at(2).tree);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.worldModelPage()->model().isEmpty(), 30000);
+    }
+
+    // Settings' replay section edits the project's valuation and C.
+    void settingsEditTheValuationAndCompletions()
+    {
+        AppSettings settings;
+        settings.workers = 4;
+        SettingsDialog plain(settings);
+        auto *valuation = plain.findChild<QComboBox *>(QStringLiteral("replayValuation"));
+        auto *completions = plain.findChild<QSpinBox *>(QStringLiteral("replayCompletions"));
+        QVERIFY(valuation && completions);
+        plain.show();
+        QVERIFY(!valuation->isVisible()); // tree files have no valuation: only a project's configuration
+        QVERIFY(!plain.projectReplayConfig());
+
+        SettingsDialog dialog(settings);
+        ReplayConfig config;
+        config.valuation = Valuation::Revealed;
+        config.completions = 5;
+        dialog.setProjectReplayConfig(config, QStringLiteral("p"));
+        dialog.show();
+        valuation = dialog.findChild<QComboBox *>(QStringLiteral("replayValuation"));
+        completions = dialog.findChild<QSpinBox *>(QStringLiteral("replayCompletions"));
+        QVERIFY(valuation->isVisible() && completions->isVisible());
+        QCOMPARE(Valuation(valuation->currentData().toInt()), Valuation::Revealed);
+        QCOMPARE(completions->value(), 5);
+        QVERIFY(!completions->isEnabled()); // C means nothing under the revealed valuation
+        QCOMPARE(dialog.projectReplayConfig()->valuation, Valuation::Revealed);
+        valuation->setCurrentIndex(valuation->findData(int(Valuation::Imagined)));
+        QVERIFY(completions->isEnabled());
+        completions->setValue(12);
+        const std::optional<ReplayConfig> edited = dialog.projectReplayConfig();
+        QVERIFY(edited);
+        QCOMPARE(edited->valuation, Valuation::Imagined);
+        QCOMPARE(edited->completions, 12);
+        QVERIFY(edited->label().contains(QStringLiteral("imagined C 12")));
+    }
+};
+
+QTEST_MAIN(TestGuiImagination)
+#include "tst_gui_imagination.moc"

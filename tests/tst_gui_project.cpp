@@ -60,6 +60,9 @@ private slots:
         QCOMPARE(runText({QStringLiteral("project"), QStringLiteral("new"), p}).exitCode, 0);
         Run r = runText({QStringLiteral("import"), p, fixture("alpha.json"), fixture("beta.json"), fixture("flat.json")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        // Both value the worlds as revealed here (tst_gui_imagination covers completions).
+        r = runText({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--valuation"), QStringLiteral("revealed")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         // The CLI replays one built-in with the workbench's default parameters.
         const AppSettings defaults;
         QStringList betas;

@@ -160,6 +160,7 @@ private slots:
         QCOMPARE(records.size(), 3 * o.betas.size());
         ReplayConfig config;
         config.workers = 3;
+        config.valuation = Valuation::Revealed; // the records are of the worlds as revealed
         const auto back = ProjectScores::resultsFromRecords(records, worlds, config);
         QVERIFY(back.value(5));
         QCOMPARE(*back.value(5)->value, *fresh.value);
@@ -188,8 +189,10 @@ private slots:
     {
         QTemporaryDir dir;
         const QString p = makeProject(dir);
-        // Values are compared under the project's replay configuration: make its W 4.
-        Run r = runText({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--workers"), QStringLiteral("4")});
+        // Values are compared under the project's replay configuration: make
+        // its W 4, over the worlds as revealed (the files replayed directly).
+        Run r = runText({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--workers"), QStringLiteral("4"),
+                         QStringLiteral("--valuation"), QStringLiteral("revealed")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const QStringList common{QStringLiteral("--workers"), QStringLiteral("4"), QStringLiteral("--threads"),
                                  QStringLiteral("1"), QStringLiteral("--json")};

@@ -22,8 +22,11 @@ ApprovalInputs ProjectSnapshot::approvalInputs() const
     in.worlds = worlds;
     in.deployed = deployedVersion();
     in.config = config.config;
+    // The other valuation's values beside the configuration's, as the
+    // approval dialog shows them: `dreamrsi approve` records the same evidence.
+    in.otherConfig = ApprovalRules::otherValuation(config.config);
     for (const PolicyVersion &v : versions)
-        in.versions.append({v, true, results.value(v.id), nullptr});
+        in.versions.append({v, true, results.value(v.id), otherValuationResults.value(v.id)});
     return in;
 }
 
@@ -46,6 +49,8 @@ Result<ProjectSnapshot> ProjectSnapshot::load(ProjectReader &reader)
     if (!records.ok())
         return records.failureAs<ProjectSnapshot>();
     s.results = ProjectScores::resultsFromRecords(*records.value, s.worlds, s.config.config);
+    s.otherValuationResults =
+        ProjectScores::resultsFromRecords(*records.value, s.worlds, ApprovalRules::otherValuation(s.config.config));
     s.others = ProjectScores::otherResults(*records.value, s.worlds, s.config.config);
     s.stale = ProjectScores::staleVersions(*records.value, s.worlds, s.config.config);
     Result<QList<Approval>> approvals = reader.approvals();

@@ -29,6 +29,9 @@ struct ProjectSnapshot
     QList<PolicyVersion> versions;
     StoredReplayConfig config;                      ///< the project's replay configuration
     QHash<PolicyVersionId, ReplayResultPtr> results; ///< under `config` only
+    /// Each version's result under the configuration with the valuation
+    /// switched (ApprovalRules::otherValuation): the approval's second number.
+    QHash<PolicyVersionId, ReplayResultPtr> otherValuationResults;
     QList<ConfiguredResult> others;                 ///< under other configurations, labelled with theirs
     QList<PolicyVersionId> stale;                   ///< versions whose stored values do not cover `config`
     QList<Approval> approvals; ///< oldest first; the newest names the deployed version

@@ -41,6 +41,12 @@ using RoundRunPrivate::recordOf;
 
 namespace {
 
+/// "1 cell", "2 cells".
+QString countOf(qint64 n, const char *noun)
+{
+    return QStringLiteral("%1 %2%3").arg(n).arg(QLatin1String(noun), n == 1 ? QString() : QStringLiteral("s"));
+}
+
 } // namespace
 
 QString RoundRunner::describeOutcome(const Cell &c)
@@ -351,11 +357,14 @@ void RoundRunner::run()
         }
         if (!run.error.isEmpty())
             emit logLine(QStringLiteral("error: ") + run.error);
-        emit logLine(QStringLiteral("iteration %1 %2 (%3): %4 cells, %5 rounds")
+        // The reason only when it says more than the status ("stopped (stopped)" does not).
+        const QString statusName = iterationStatusName(status);
+        const QString reason = run.stopReason.isEmpty() ? run.error : run.stopReason;
+        emit logLine(QStringLiteral("iteration %1 %2%3: %4, %5")
                          .arg(run.iteration)
-                         .arg(iterationStatusName(status), run.stopReason.isEmpty() ? run.error : run.stopReason)
-                         .arg(run.counters.cells)
-                         .arg(run.counters.rounds));
+                         .arg(statusName, reason.isEmpty() || reason == statusName ? QString()
+                                                                                  : QStringLiteral(" (%1)").arg(reason))
+                         .arg(countOf(run.counters.cells, "cell"), countOf(run.counters.rounds, "round")));
         m_running.store(false);
         emit finished(summary);
     };

@@ -48,6 +48,23 @@ void TreeView::setOverlay(RevealOverlay overlay)
     update();
 }
 
+void TreeView::setBranchMarks(QHash<int, QStringList> marks)
+{
+    m_renderer.setBranchMarks(std::move(marks));
+    update();
+}
+
+void TreeView::setRunningAttempts(QList<RunningAttempt> running)
+{
+    const bool grows = m_renderer.running().size() != running.size();
+    m_renderer.setRunning(std::move(running));
+    // Attempts that start or end can move the scene's edge: refit while fitted.
+    if (grows && m_fitted)
+        fitToView();
+    else
+        update();
+}
+
 void TreeView::setLegendVisible(bool visible)
 {
     m_legendVisible = visible;
@@ -56,7 +73,7 @@ void TreeView::setLegendVisible(bool visible)
 
 bool TreeView::isFitted() const
 {
-    const QRectF scene = m_renderer.layout().sceneRect();
+    const QRectF scene = m_renderer.sceneRect();
     const QRectF shown(m_offset, scene.size() * m_scale);
     return QRectF(rect()).adjusted(-1, -1, 1, 1).contains(shown);
 }
@@ -113,7 +130,7 @@ void TreeView::zoomAt(double factor, const QPointF &anchor)
 void TreeView::clampOffset()
 {
     // Keep at least a quarter of the view covered by the scene.
-    const QRectF scene = m_renderer.layout().sceneRect();
+    const QRectF scene = m_renderer.sceneRect();
     const QSizeF shown = scene.size() * m_scale;
     const double mx = width() * 0.75;
     const double my = height() * 0.75;
@@ -197,7 +214,7 @@ const QImage &TreeView::overview() const
 void TreeView::rebuildOverview() const
 {
     m_overview = QImage();
-    const QRectF scene = m_renderer.layout().sceneRect();
+    const QRectF scene = m_renderer.sceneRect();
     if (!m_renderer.tree() || scene.isEmpty())
         return;
     m_overviewScale = OverviewMax / std::max(scene.width(), scene.height());

@@ -24,6 +24,10 @@ public:
     void setDarkPalette(bool dark);
     void setOverlay(RevealOverlay overlay);
     void setLegendVisible(bool visible);
+    /// Steering marks under steered branches (TreeRenderer::setBranchMarks).
+    void setBranchMarks(QHash<int, QStringList> marks);
+    /// A live round's running attempts with their elapsed time and limit.
+    void setRunningAttempts(QList<RunningAttempt> running);
     bool isLegendVisible() const { return m_legendVisible; }
 
     double scale() const { return m_scale; }

@@ -460,6 +460,10 @@ void TestGuiRound::cancelFromTheStatusBar()
     // Planned: the policy's 3 x 2 grid, 3 attempts per branch; none finished.
     QCOMPARE(bar->maximum(), 9);
     QCOMPARE(bar->value(), 0);
+    // The number stands beside the bar, where its fill cannot cover it.
+    QVERIFY(!bar->isTextVisible());
+    QCOMPARE(panel->statusWidget()->text()->text(), QStringLiteral("0 of 9 attempts"));
+    QVERIFY(panel->statusWidget()->text()->isVisible());
     QVERIFY(cancel->isEnabled());
     QTest::mouseClick(cancel, Qt::LeftButton);
     QCOMPARE(panel->stopAction()->text(), QStringLiteral("&Kill Running Attempts"));

@@ -342,6 +342,24 @@ void RoundPanel::updateActionStates()
     const bool live = isRoundLive();
     m_pause->setEnabled(live && !m_paused);
     m_continue->setEnabled(live && m_paused);
+    updatePlaceholder();
+}
+
+void RoundPanel::updatePlaceholder()
+{
+    QString text;
+    if (isRunning() || (isFollowing() && m_follower->iteration() != 0)) {
+        text = tr("Iteration %1: the first attempts are running; the tree grows here as their cells are stored.")
+                   .arg(m_iteration.id);
+    } else if (isFollowing()) {
+        text = tr("Another process (pid %1) holds this project: its next round is followed here as it runs.")
+                   .arg(m_follower->writer().pid);
+    } else if (m_store && !m_store->path().isEmpty()) {
+        text = tr("No round is running. Launch Round… runs one; its tree grows here.");
+    } else {
+        text = tr("No project is open. Open or create one, then Launch Round… to run a round here.");
+    }
+    m_view->setPlaceholderText(text);
 }
 
 bool RoundPanel::isRoundLive() const
@@ -840,6 +858,7 @@ void RoundPanel::onIterationStarted(const IterationInfo &info, bool resumed, boo
     m_paused = false;
     if (followed)
         loadDirections(info.task.value_or(QString()));
+    updatePlaceholder();
     if (followed) {
         m_state->setText(tr("Following iteration %1, a round running in another process (pid %2); read-only")
                              .arg(info.id)

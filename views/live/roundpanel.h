@@ -174,6 +174,8 @@ private:
     void steeringMenu(const QPoint &pos);
     /// Shows what was done to a branch in the list and on the drawn tree.
     void markSteered(int branch, const QString &kind);
+    /// What the drawn tree says while it has no cell: the round's state.
+    void updatePlaceholder();
     /// The round waits for Continue (true) or runs on; sets Pause and Continue.
     void setPaused(bool paused);
 

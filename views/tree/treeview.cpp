@@ -65,6 +65,21 @@ void TreeView::setRunningAttempts(QList<RunningAttempt> running)
         update();
 }
 
+QString TreeView::placeholderText() const
+{
+    return m_placeholder.isEmpty() ? tr("No tree open.\nOpen a tree file or a project, or drop a tree file here.")
+                                   : m_placeholder;
+}
+
+void TreeView::setPlaceholderText(const QString &text)
+{
+    if (text == m_placeholder)
+        return;
+    m_placeholder = text;
+    if (!m_renderer.tree())
+        update();
+}
+
 void TreeView::setLegendVisible(bool visible)
 {
     m_legendVisible = visible;
@@ -237,8 +252,7 @@ void TreeView::paintEvent(QPaintEvent *event)
     p.fillRect(event->rect(), pal.background);
     if (!m_renderer.tree()) {
         p.setPen(pal.text);
-        p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap,
-                   tr("No tree open.\nOpen a tree file or a project, or drop a tree file here."));
+        p.drawText(rect().adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap, placeholderText());
         return;
     }
     m_renderer.paint(p, QRectF(event->rect()), m_scale, m_offset);

@@ -100,6 +100,8 @@ MainWindow::MainWindow(QWidget *parent)
     // world: reopening reads it, for writing once the other process let go.
     connect(m_roundPanel, &RoundPanel::roundFinished, this, [this] { openProject(m_session->path()); });
     connect(m_roundPanel, &RoundPanel::writerReleased, this, [this] { openProject(m_session->path()); });
+    connect(m_roundPanel, &RoundPanel::runningChanged, this, &MainWindow::updateDiscoveryPlaceholder);
+    connect(m_roundPanel, &RoundPanel::followingChanged, this, &MainWindow::updateDiscoveryPlaceholder);
     // A followed loop waits for approval: reload (the dream's versions and
     // values are new), then the same dialog as for an own approval; its
     // answer goes to the loop through the inbox.
@@ -428,6 +430,7 @@ void MainWindow::showWorld(int row)
     if (row < 0 || row >= worlds.size()) {
         m_cells->setTree(QString(), nullptr);
         m_discovery->setTree(QString(), nullptr);
+        updateDiscoveryPlaceholder();
         m_inspector->clear();
         setWindowTitle(tr("Dream-RSI Workbench"));
         updateActions();
@@ -450,6 +453,22 @@ void MainWindow::updateImaginationContext()
     const int completions =
         m_workspace->replayConfig() ? m_workspace->replayConfig()->config.completions : ReplayConfig().completions;
     m_imaginedCells->setHistory(history.worlds, history.placeOf(m_currentWorld), completions);
+}
+
+void MainWindow::updateDiscoveryPlaceholder()
+{
+    // "No tree open" only when nothing is: an open project says what it waits for.
+    QString text;
+    if (m_session->isOpen()) {
+        if (m_roundPanel->isRunning() || m_roundPanel->isFollowing())
+            text = tr("A round is running in this project: the Live Round panel shows its tree as it grows; "
+                      "each finished iteration is listed under Worlds, to be shown here.");
+        else if (m_workspace->worlds().isEmpty())
+            text = tr("This project has no finished iteration yet: Launch Round… (Ctrl+Shift+L) runs one.");
+        else
+            text = tr("Pick a world in the Project panel to show its tree.");
+    }
+    m_discovery->treeView()->setPlaceholderText(text);
 }
 
 void MainWindow::inspectCell(int cellIndex)

@@ -152,6 +152,8 @@ private:
     /// Tells the Discovery page where the shown world is in the project's
     /// history and the project's C (for Show imagined cells).
     void updateImaginationContext();
+    /// What the Discovery tab says while it shows no tree (the project's state).
+    void updateDiscoveryPlaceholder();
     void inspectCell(int cellIndex);
     void closeCurrentWorld();
     void addRecentFile(const QString &path);

@@ -377,6 +377,7 @@ void MainWindow::updateActions()
 {
     if (!m_replayAction)
         return; // still constructing
+    updateDiscoveryPlaceholder();
     const bool hasTree = currentTree() != nullptr;
     const int tab = m_tabs->currentIndex();
     m_closeAction->setEnabled(m_currentWorld >= 0);

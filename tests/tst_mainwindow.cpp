@@ -17,6 +17,7 @@
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -247,6 +248,61 @@ private slots:
                 QVERIFY2(k != launch->shortcut(), qPrintable(QStringLiteral("'%1' (%2) has %3 too")
                                                                .arg(a->text(), a->objectName(), k.toString())));
         }
+    }
+
+    // One list of recent projects and files in the File menu, enabled as soon as
+    // either has an entry; Help offers the user guide and the shortcuts.
+    void fileMenuHasOneRecentListAndHelpHasTheGuide()
+    {
+        QSettings().clear();
+        QSettings().setValue(QStringLiteral("recentProjects"), QStringList{QStringLiteral("/tmp/a.dreamrsi")});
+        MainWindow w;
+        QMenu *file = nullptr;
+        for (QAction *a : w.menuBar()->actions()) {
+            if (a->menu() && a->text().remove(u'&') == QStringLiteral("File"))
+                file = a->menu();
+        }
+        QVERIFY(file);
+        QStringList recentMenus;
+        for (QAction *a : file->actions()) {
+            if (a->menu() && a->text().contains(QStringLiteral("Recent")))
+                recentMenus.append(a->text());
+        }
+        QCOMPARE(recentMenus.size(), 1);
+        auto *recent = file->findChild<QMenu *>(QStringLiteral("menuRecent"));
+        QVERIFY(recent);
+        QVERIFY(recent->isEnabled()); // a project alone enables it
+        QStringList entries;
+        for (QAction *a : recent->actions()) {
+            if (!a->isSeparator())
+                entries.append(a->text().remove(u'&'));
+        }
+        QVERIFY2(entries.contains(QStringLiteral("1 a.dreamrsi")), qPrintable(entries.join(QLatin1Char('|'))));
+        QSignalSpy opened(&w, &MainWindow::treeOpened);
+        w.openFiles({demo("c3-iter1.json")});
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 10000);
+        entries.clear();
+        for (QAction *a : recent->actions()) {
+            if (!a->isSeparator())
+                entries.append(a->text().remove(u'&'));
+        }
+        QVERIFY2(entries.contains(QStringLiteral("2 c3-iter1.json")), qPrintable(entries.join(QLatin1Char('|'))));
+        QSettings().clear();
+
+        // Help: the guide (README with docs/, found in the source tree here) and the shortcuts.
+        QVERIFY(w.findChild<QAction *>(QStringLiteral("actionUserGuide")));
+        const QString guide = MainWindow::userGuidePath();
+        QVERIFY2(guide.endsWith(QStringLiteral("/README.md")), qPrintable(guide));
+        QVERIFY(QFileInfo(QFileInfo(guide).absolutePath() + QStringLiteral("/docs/steering.md")).isFile());
+        QVERIFY(w.findChild<QAction *>(QStringLiteral("actionShortcuts")));
+        std::unique_ptr<QDialog> keys(w.shortcutsDialog());
+        auto *table = keys->findChild<QTableWidget *>(QStringLiteral("shortcutsTable"));
+        QVERIFY(table);
+        const QString launch = w.findChild<QAction *>(QStringLiteral("actionLaunchRound"))->shortcut().toString(QKeySequence::NativeText);
+        bool listed = false;
+        for (int r = 0; r < table->rowCount(); ++r)
+            listed = listed || (table->item(r, 2)->text() == launch && table->item(r, 1)->text().startsWith(QStringLiteral("Launch Round")));
+        QVERIFY2(listed, qPrintable(launch));
     }
 
     void exportsTreeFigure()

@@ -1,5 +1,6 @@
 // The main window: opening files, the cell table (model tester, sorting,
 // filtering), the project dock, the inspector and the actions.
+#include "figures/exportdialog.h"
 #include "session/workspace.h"
 #include "tree/celltablemodel.h"
 #include "tree/inspectorwidget.h"
@@ -303,6 +304,29 @@ private slots:
         for (int r = 0; r < table->rowCount(); ++r)
             listed = listed || (table->item(r, 2)->text() == launch && table->item(r, 1)->text().startsWith(QStringLiteral("Launch Round")));
         QVERIFY2(listed, qPrintable(launch));
+    }
+
+    // Export proposes the open project's folder, or the subfolder of it used last.
+    void exportGoesBesideTheProject()
+    {
+        QTemporaryDir project;
+        QSettings().setValue(QStringLiteral("export/dir"), QDir::homePath());
+        {
+            ExportDialog dialog(QStringLiteral("Progress"), nullptr, project.path());
+            QCOMPARE(QFileInfo(dialog.path()).absolutePath(), QDir(project.path()).absolutePath());
+            QVERIFY2(dialog.path().endsWith(QStringLiteral("/progress.pdf")), qPrintable(dialog.path()));
+        }
+        const QString figures = project.filePath(QStringLiteral("figures"));
+        QSettings().setValue(QStringLiteral("export/dir"), figures);
+        {
+            ExportDialog dialog(QStringLiteral("Progress"), nullptr, project.path());
+            QCOMPARE(QFileInfo(dialog.path()).absolutePath(), figures);
+        }
+        {
+            ExportDialog dialog(QStringLiteral("Progress")); // no project: the last folder used
+            QCOMPARE(QFileInfo(dialog.path()).absolutePath(), figures);
+        }
+        QSettings().remove(QStringLiteral("export"));
     }
 
     void exportsTreeFigure()

@@ -600,7 +600,9 @@ void MainWindow::exportFigureInteractive()
     FigureSource *source = currentFigureSource();
     if (!source)
         return;
-    auto *dialog = new ExportDialog(source->figureName(), this);
+    // Figures of a project go beside it unless told otherwise.
+    const QString projectDir = m_session->isOpen() ? QFileInfo(m_session->path()).absolutePath() : QString();
+    auto *dialog = new ExportDialog(source->figureName(), this, projectDir);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     // The preview is drawn at the size chosen in the dialog, as the file will be.
     if (const FigureExport::Painter paint = source->figurePainter())

@@ -19,6 +19,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
+#include <QTabBar>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -327,6 +328,19 @@ private slots:
             QCOMPARE(QFileInfo(dialog.path()).absolutePath(), figures);
         }
         QSettings().remove(QStringLiteral("export"));
+    }
+
+    // At the default size, the inspector's six tabs fit without scroll arrows.
+    void inspectorTabsFitAtTheDefaultWidth()
+    {
+        QSettings().remove(QStringLiteral("mainWindow"));
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTabBar *bar = w.inspector()->pages()->tabBar();
+        QCOMPARE(bar->count(), 6);
+        QTRY_VERIFY2(bar->width() >= bar->sizeHint().width(),
+                     qPrintable(QStringLiteral("%1 < %2").arg(bar->width()).arg(bar->sizeHint().width())));
     }
 
     void exportsTreeFigure()

@@ -45,6 +45,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTimer>
 #include <QToolBar>
@@ -636,7 +637,9 @@ void MainWindow::showEvent(QShowEvent *event)
         QList<int> widths;
         for (QDockWidget *d : findChildren<QDockWidget *>()) {
             docks.append(d);
-            widths.append(d->objectName() == QLatin1String("inspectorDock") ? width() * 3 / 10 : width() / 6);
+            // The inspector at least as wide as its tabs, so they need no scroll arrows.
+            const int tabs = m_inspector->pages()->tabBar()->sizeHint().width() + 2 * d->frameWidth() + 12;
+            widths.append(d->objectName() == QLatin1String("inspectorDock") ? std::max(width() * 3 / 10, tabs) : width() / 6);
         }
         resizeDocks(docks, widths, Qt::Horizontal);
     });

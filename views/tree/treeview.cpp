@@ -56,6 +56,8 @@ void TreeView::setBranchMarks(QHash<int, QStringList> marks)
 
 void TreeView::setRunningAttempts(QList<RunningAttempt> running)
 {
+    if (running.isEmpty() && m_renderer.running().isEmpty())
+        return; // nothing ran, nothing runs: no repaint
     const bool grows = m_renderer.running().size() != running.size();
     m_renderer.setRunning(std::move(running));
     // Attempts that start or end can move the scene's edge: refit while fitted.

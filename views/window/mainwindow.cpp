@@ -638,7 +638,7 @@ void MainWindow::showEvent(QShowEvent *event)
         for (QDockWidget *d : findChildren<QDockWidget *>()) {
             docks.append(d);
             // The inspector at least as wide as its tabs, so they need no scroll arrows.
-            const int tabs = m_inspector->pages()->tabBar()->sizeHint().width() + 2 * d->frameWidth() + 12;
+            const int tabs = m_inspector->pages()->tabBar()->sizeHint().width() + 2 * d->style()->pixelMetric(QStyle::PM_DockWidgetFrameWidth, nullptr, d) + 12;
             widths.append(d->objectName() == QLatin1String("inspectorDock") ? std::max(width() * 3 / 10, tabs) : width() / 6);
         }
         resizeDocks(docks, widths, Qt::Horizontal);

@@ -336,7 +336,8 @@ void MainWindow::createDocks()
     auto *inspectorDock = new QDockWidget(tr("Inspector"), this);
     inspectorDock->setObjectName(QStringLiteral("inspectorDock"));
     m_inspector = new InspectorWidget;
-    m_inspector->setMinimumWidth(340);
+    // Never narrower than its six tabs: they would hide behind scroll arrows.
+    m_inspector->setMinimumWidth(std::max(340, m_inspector->pages()->tabBar()->sizeHint().width() + 8));
     inspectorDock->setWidget(m_inspector);
     addDockWidget(Qt::RightDockWidgetArea, inspectorDock);
 }
@@ -637,9 +638,7 @@ void MainWindow::showEvent(QShowEvent *event)
         QList<int> widths;
         for (QDockWidget *d : findChildren<QDockWidget *>()) {
             docks.append(d);
-            // The inspector at least as wide as its tabs, so they need no scroll arrows.
-            const int tabs = m_inspector->pages()->tabBar()->sizeHint().width() + 2 * d->style()->pixelMetric(QStyle::PM_DockWidgetFrameWidth, nullptr, d) + 12;
-            widths.append(d->objectName() == QLatin1String("inspectorDock") ? std::max(width() * 3 / 10, tabs) : width() / 6);
+            widths.append(d->objectName() == QLatin1String("inspectorDock") ? width() * 3 / 10 : width() / 6);
         }
         resizeDocks(docks, widths, Qt::Horizontal);
     });

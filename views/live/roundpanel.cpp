@@ -858,7 +858,7 @@ void RoundPanel::onIterationStarted(const IterationInfo &info, bool resumed, boo
     m_paused = false;
     if (followed)
         loadDirections(info.task.value_or(QString()));
-    updatePlaceholder();
+    updateActionStates(); // a followed round now takes steering; the tree says what it waits for
     if (followed) {
         m_state->setText(tr("Following iteration %1, a round running in another process (pid %2); read-only")
                              .arg(info.id)

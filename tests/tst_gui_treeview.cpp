@@ -275,6 +275,18 @@ private slots:
         const QColor left = image.pixelColor(QPoint(int(running.right() - running.width() * 0.1), int(running.top() + 3)));
         QVERIFY2(used != left, qPrintable(used.name() + QLatin1Char(' ') + left.name()));
         QCOMPARE(TreeRenderer::runningLabel(r.running().at(0)), QStringLiteral("30/60 s"));
+
+        // A fitted view stays fitted (no overview) as marks and running attempts grow the scene.
+        TreeView view;
+        view.resize(400, 300);
+        view.setTree(tree);
+        QVERIFY(view.isFitted());
+        view.setBranchMarks({{1, {QStringLiteral("close")}}});
+        QVERIFY(view.isFitted());
+        view.setRunningAttempts({RunningAttempt{4, 0, 5.0, std::nullopt}, RunningAttempt{0, 2, 1.0, std::nullopt}});
+        QVERIFY(view.isFitted());
+        view.setRunningAttempts({});
+        QVERIFY(view.isFitted());
     }
 
     void overlayDimsAndNumbers()

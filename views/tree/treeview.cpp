@@ -50,7 +50,16 @@ void TreeView::setOverlay(RevealOverlay overlay)
 
 void TreeView::setBranchMarks(QHash<int, QStringList> marks)
 {
+    const bool grows = m_renderer.branchMarks().isEmpty() != marks.isEmpty();
     m_renderer.setBranchMarks(std::move(marks));
+    // The first mark adds a line under the deepest leaves: refit while fitted.
+    if (grows) {
+        rebuildOverview();
+        if (m_fitted) {
+            fitToView();
+            return;
+        }
+    }
     update();
 }
 
@@ -61,6 +70,8 @@ void TreeView::setRunningAttempts(QList<RunningAttempt> running)
     const bool grows = m_renderer.running().size() != running.size();
     m_renderer.setRunning(std::move(running));
     // Attempts that start or end can move the scene's edge: refit while fitted.
+    if (grows)
+        rebuildOverview();
     if (grows && m_fitted)
         fitToView();
     else

@@ -54,7 +54,7 @@ void TreeView::setBranchMarks(QHash<int, QStringList> marks)
     m_renderer.setBranchMarks(std::move(marks));
     // The first mark adds a line under the deepest leaves: refit while fitted.
     if (grows) {
-        rebuildOverview();
+        invalidateOverview();
         if (m_fitted) {
             fitToView();
             return;
@@ -71,7 +71,7 @@ void TreeView::setRunningAttempts(QList<RunningAttempt> running)
     m_renderer.setRunning(std::move(running));
     // Attempts that start or end can move the scene's edge: refit while fitted.
     if (grows)
-        rebuildOverview();
+        invalidateOverview();
     if (grows && m_fitted)
         fitToView();
     else

@@ -4,6 +4,13 @@
 <context>
     <name>dreamrsi::DiscoveryPage</name>
     <message numerus="yes">
+        <source>%n imagined cell(s): completion k = %1 of world j = %2, seed %3</source>
+        <translation>
+            <numerusform>%n imagined cell: completion k = %1 of world j = %2, seed %3</numerusform>
+            <numerusform>%n imagined cells: completion k = %1 of world j = %2, seed %3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>%n match(es)</source>
         <translation>
             <numerusform>%n match</numerusform>
@@ -18,6 +25,16 @@
         <translation>
             <numerusform>Dreaming cancelled after %n version.</numerusform>
             <numerusform>Dreaming cancelled after %n versions.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::ImaginedCells</name>
+    <message numerus="yes">
+        <source>the world is not one of the project&apos;s %n history world(s)</source>
+        <translation>
+            <numerusform>the world is not one of the project&apos;s %n history world</numerusform>
+            <numerusform>the world is not one of the project&apos;s %n history worlds</numerusform>
         </translation>
     </message>
 </context>
@@ -147,6 +164,23 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <translation>
             <numerusform>%n world to draw from.</numerusform>
             <numerusform>%n worlds to draw from.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::WorldModelPage</name>
+    <message numerus="yes">
+        <source>Fitting the world model over %n history world(s)…</source>
+        <translation>
+            <numerusform>Fitting the world model over %n history world…</numerusform>
+            <numerusform>Fitting the world model over %n history worlds…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Fitted over &lt;b&gt;%n&lt;/b&gt; history world(s) as a dream fits it</source>
+        <translation>
+            <numerusform>Fitted over &lt;b&gt;%n&lt;/b&gt; history world as a dream fits it</numerusform>
+            <numerusform>Fitted over &lt;b&gt;%n&lt;/b&gt; history worlds as a dream fits it</numerusform>
         </translation>
     </message>
 </context>

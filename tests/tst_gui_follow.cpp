@@ -12,6 +12,7 @@
 #include "live/livetreemodel.h"
 #include "live/roundpanel.h"
 #include "live/roundstatus.h"
+#include "tree/treeview.h"
 #include "loop/roundfollower.h"
 #include "policies/dreamingdialog.h"
 #include "session/projectsession.h"
@@ -24,6 +25,7 @@
 #include <QAction>
 #include <QFile>
 #include <QLabel>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QProgressBar>
@@ -133,6 +135,17 @@ void TestGuiFollow::followsARoundToItsEnd()
              qPrintable(panel->stateLabel()->text()));
     QVERIFY(panel->statusWidget()->isVisible());
     QCOMPARE(panel->model()->cellCount(), 0); // the gate holds every attempt
+    // No "No tree open" while a project is open and its round followed: both trees say what they wait for.
+    QVERIFY2(!panel->treeView()->placeholderText().startsWith(QStringLiteral("No tree open")),
+             qPrintable(panel->treeView()->placeholderText()));
+    QVERIFY2(panel->treeView()->placeholderText().contains(QStringLiteral("Iteration %1").arg(iteration)),
+             qPrintable(panel->treeView()->placeholderText()));
+    QVERIFY2(!window.treeView()->placeholderText().startsWith(QStringLiteral("No tree open")),
+             qPrintable(window.treeView()->placeholderText()));
+    // The followed round takes steering: Pause is offered, Continue is not (nothing is paused).
+    QVERIFY(panel->isRoundLive());
+    QVERIFY(panel->pauseAction()->isEnabled());
+    QVERIFY(!panel->continueAction()->isEnabled());
 
     LiveTreeModel *model = panel->model();
     QSignalSpy resets(model, &QAbstractItemModel::modelReset);
@@ -168,6 +181,24 @@ void TestGuiFollow::followsARoundToItsEnd()
     QVERIFY(!panel->isFollowing());
     QVERIFY(panel->launchAction()->isEnabled());
     QVERIFY(!panel->statusWidget()->isVisible());
+    // The followed round has ended: no steering is offered, and a request
+    // says no round runs, without naming this window's own process.
+    QVERIFY(!panel->isRoundLive());
+    QVERIFY(!panel->pauseAction()->isEnabled());
+    QVERIFY(!panel->continueAction()->isEnabled());
+    {
+        std::unique_ptr<QMenu> menu(panel->steeringMenuFor(0));
+        for (QAction *a : menu->actions())
+            QVERIFY2(a->isSeparator() || !a->isEnabled(), qPrintable(a->text()));
+    }
+    QVERIFY(!panel->steer(QStringLiteral("close"), 0));
+    const QString refusal = panel->log()->toPlainText().section(QLatin1Char('\n'), -1);
+    QVERIFY2(refusal.contains(QStringLiteral("no round is running")), qPrintable(refusal));
+    QVERIFY2(!refusal.contains(QStringLiteral("pid %1").arg(QCoreApplication::applicationPid()))
+                 && !refusal.contains(QStringLiteral("process %1").arg(QCoreApplication::applicationPid())),
+             qPrintable(refusal));
+    QVERIFY2(!window.treeView()->placeholderText().startsWith(QStringLiteral("No tree open")),
+             qPrintable(window.treeView()->placeholderText()));
 }
 
 void TestGuiFollow::childKilledMidRound()

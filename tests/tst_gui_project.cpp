@@ -151,6 +151,16 @@ private slots:
         QCOMPARE(model.rowCount(worlds), 2);
         QCOMPARE(model.index(0, 0, worlds).data().toString(), QStringLiteral("iteration 1 — circle_packing_26"));
         QCOMPARE(model.index(1, 0, worlds).data().toString(), QStringLiteral("alpha"));
+        // A long name, cut by the narrow dock, is whole in its tooltip.
+        const QString longName = QStringLiteral("a world imported from a tree file with a rather long name indeed");
+        ws.addWorld({longName, QStringLiteral("/data/") + longName + QStringLiteral(".json"), 0,
+                     std::make_shared<const DiscoveryTree>(*imported)});
+        QCOMPARE(model.rowCount(worlds), 3);
+        for (int row = 0; row < model.rowCount(worlds); ++row) {
+            const QModelIndex i = model.index(row, 0, worlds);
+            QVERIFY2(i.data(Qt::ToolTipRole).toString().startsWith(i.data().toString()),
+                     qPrintable(i.data(Qt::ToolTipRole).toString()));
+        }
     }
 
     // A live world grows one cell at a time: the cell table inserts rows.

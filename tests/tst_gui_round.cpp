@@ -21,7 +21,10 @@
 #include <QAbstractButton>
 #include <QDateTime>
 #include <QJsonObject>
+#include <QInputDialog>
 #include <QLabel>
+#include <QPlainTextEdit>
+#include <QRegularExpression>
 #include <QLineSeries>
 #include <QMainWindow>
 #include <QProgressBar>
@@ -354,13 +357,40 @@ void TestGuiRound::resumeOnlyWithSomethingToResume()
     const qint64 iteration = finished.first().at(0).toLongLong();
     QTRY_VERIFY_WITH_TIMEOUT(panel.resumeAction()->isEnabled(), 30000);
 
-    // Resumed to its end: nothing is left to resume.
-    RoundConfig config = toyConfig();
-    config.resume = iteration;
-    QVERIFY(panel.startRound(config, std::make_shared<test::FakeAgent>()));
-    QVERIFY(!panel.resumeAction()->isEnabled());
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 120000);
-    QCOMPARE(finished.last().at(1).toString(), QStringLiteral("finished"));
+    // A new round says that the stopped one stays stopped; stopped too, it is
+    // the one Resume offers first (the most recent).
+    agent->closeGate();
+    QVERIFY(panel.startRound(toyConfig(), agent));
+    QVERIFY2(panel.log()->toPlainText().contains(QStringLiteral("Iteration %1 stays stopped").arg(iteration)),
+             qPrintable(panel.log()->toPlainText()));
+    QTRY_COMPARE_WITH_TIMEOUT(panel.model()->runningCount(), 2, 60000);
+    panel.stopAction()->trigger();
+    agent->openGate();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 60000);
+    const qint64 second = finished.last().at(0).toLongLong();
+    QVERIFY(second > iteration);
+    QTRY_VERIFY_WITH_TIMEOUT(panel.resumeAction()->isEnabled(), 30000);
+    panel.resumeAction()->trigger();
+    QInputDialog *choose = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT((choose = panel.findChild<QInputDialog *>()) != nullptr, 30000);
+    const QStringList offered = choose->comboBoxItems();
+    QCOMPARE(offered.size(), 2);
+    QVERIFY2(offered.first().startsWith(QStringLiteral("Iteration %1 (stopped").arg(second)), qPrintable(offered.join(QLatin1Char('|'))));
+    QVERIFY2(offered.last().startsWith(QStringLiteral("Iteration %1 (stopped").arg(iteration)), qPrintable(offered.join(QLatin1Char('|'))));
+    choose->reject();
+    QRegularExpression cells(QStringLiteral("\\d cell\\(s\\)|\\d cells?"));
+    QVERIFY2(cells.match(offered.first()).hasMatch(), qPrintable(offered.first()));
+
+    // Resumed to their ends: nothing is left to resume.
+    for (const qint64 id : {second, iteration}) {
+        RoundConfig config = toyConfig();
+        config.resume = id;
+        const qsizetype before = finished.count();
+        QVERIFY(panel.startRound(config, std::make_shared<test::FakeAgent>()));
+        QVERIFY(!panel.resumeAction()->isEnabled());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), before + 1, 120000);
+        QCOMPARE(finished.last().at(1).toString(), QStringLiteral("finished"));
+    }
     // The store's answer once the round ended (until it comes, Resume may show the earlier one).
     QTRY_VERIFY_WITH_TIMEOUT(!panel.resumeAction()->isEnabled(), 30000);
     QCOMPARE(checked.last().at(0).toBool(), false);
@@ -460,6 +490,10 @@ void TestGuiRound::cancelFromTheStatusBar()
     // Planned: the policy's 3 x 2 grid, 3 attempts per branch; none finished.
     QCOMPARE(bar->maximum(), 9);
     QCOMPARE(bar->value(), 0);
+    // The number stands beside the bar, where its fill cannot cover it.
+    QVERIFY(!bar->isTextVisible());
+    QCOMPARE(panel->statusWidget()->text()->text(), QStringLiteral("0 of 9 attempts"));
+    QVERIFY(panel->statusWidget()->text()->isVisible());
     QVERIFY(cancel->isEnabled());
     QTest::mouseClick(cancel, Qt::LeftButton);
     QCOMPARE(panel->stopAction()->text(), QStringLiteral("&Kill Running Attempts"));

@@ -17,6 +17,7 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QLabel>
+#include <QLineEdit>
 #include <QJsonDocument>
 #include <QProgressBar>
 #include <QPushButton>
@@ -85,6 +86,7 @@ private slots:
     void progressPageListsStoredRuns();
     void dialogRunsStoresAndShows();
     void dialogStops();
+    void dialogKeepsTWhenTheSourceChanges();
 
 private:
     QTemporaryDir m_dir;
@@ -246,6 +248,43 @@ void TestGuiSimulation::dialogStops()
     QCOMPARE(simulated.count(), 1);
     QCOMPARE(simulated.at(0).at(0).toString(), QStringLiteral("Simulation (stopped)"));
     QVERIFY(progress->value() < progress->maximum());
+}
+
+void TestGuiSimulation::dialogKeepsTWhenTheSourceChanges()
+{
+    SimulationDialog dialog(synthWorlds(QStringLiteral("flat"), 8), QString());
+    dialog.show();
+    auto *iterations = dialog.findChild<QSpinBox *>(QStringLiteral("iterations"));
+    QCOMPARE(iterations->value(), 5);
+    // The folder source: no worlds known yet, T stays 5 …
+    dialog.findChild<QRadioButton *>(QStringLiteral("fromFolder"))->setChecked(true);
+    QCOMPARE(iterations->value(), 5);
+    // … a folder of 12 tree files keeps it …
+    QTemporaryDir many;
+    for (int i = 0; i < 12; ++i) {
+        QFile f(many.filePath(QStringLiteral("w%1.json").arg(i)));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+    }
+    dialog.findChild<QLineEdit *>(QStringLiteral("folder"))->setText(many.path());
+    QTRY_COMPARE_WITH_TIMEOUT(iterations->maximum(), 12, 10000);
+    QCOMPARE(iterations->value(), 5);
+    // … one of 3 caps it, and the chosen 5 comes back with the project's 8 worlds.
+    QTemporaryDir few;
+    for (int i = 0; i < 3; ++i) {
+        QFile f(few.filePath(QStringLiteral("w%1.json").arg(i)));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+    }
+    dialog.findChild<QLineEdit *>(QStringLiteral("folder"))->setText(few.path());
+    QTRY_COMPARE_WITH_TIMEOUT(iterations->maximum(), 3, 10000);
+    QCOMPARE(iterations->value(), 3);
+    dialog.findChild<QRadioButton *>(QStringLiteral("fromProject"))->setChecked(true);
+    QCOMPARE(iterations->maximum(), 8);
+    QCOMPARE(iterations->value(), 5);
+    // "Developer:" is shown whole: its label is as tall as its wrapped text needs.
+    auto *developer = dialog.findChild<QLabel *>(QStringLiteral("developer"));
+    QVERIFY(developer);
+    QVERIFY(developer->text().contains(QStringLiteral("Developer:")));
+    QTRY_VERIFY(developer->height() >= developer->heightForWidth(developer->width()));
 }
 
 QTEST_MAIN(TestGuiSimulation)

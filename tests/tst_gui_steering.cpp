@@ -9,6 +9,7 @@
 #include "live/livetreemodel.h"
 #include "live/roundpanel.h"
 #include "live/steeringcontroller.h"
+#include "tree/treeview.h"
 
 #include "loop/localevaluationbackend.h"
 #include "loop/policyimprover.h"
@@ -16,7 +17,12 @@
 #include "loop/steeringinbox.h"
 #include "store/projectstore.h"
 
+#include <QDialog>
+#include <QDir>
+#include <QFile>
 #include <QLabel>
+#include <QMenu>
+#include <QPlainTextEdit>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -35,6 +41,7 @@ private slots:
     void initTestCase();
     void manualRoundPickedByClicking();
     void approvalBarAnswersAWaitingLoop();
+    void hintDialogListsTheDirections();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -88,7 +95,23 @@ void TestGuiSteering::manualRoundPickedByClicking()
     QVERIFY(panel.steer(QStringLiteral("close"), 2, {}, false, QStringLiteral("wasting calls")));
     QTRY_VERIFY_WITH_TIMEOUT(panel.model()->index(1, LiveTreeModel::IdColumn).data().toString().contains(QChar(0x2715)),
                              30000);
+    // The drawn tree carries the mark too, under b2's leaf.
+    QCOMPARE(panel.treeView()->renderer().branchMarks().value(2), QStringList{QStringLiteral("close")});
+    QCOMPARE(TreeRenderer::steeringGlyphs({QStringLiteral("close"), QStringLiteral("refine"), QStringLiteral("hint")}),
+             QStringLiteral("\u2715\u21E7\u270E"));
     // b2's refinement is not legal any more: it left the list, a pick of it is refused.
+    QTRY_COMPARE_WITH_TIMEOUT(panel.steering()->waiting(), 0, 30000);
+
+    // Pause while the round runs unpaused; Continue only while it is paused.
+    QVERIFY(panel.isRoundLive());
+    QVERIFY(panel.pauseAction()->isEnabled());
+    QVERIFY(!panel.continueAction()->isEnabled());
+    QVERIFY(panel.steer(QStringLiteral("pause")));
+    QTRY_VERIFY_WITH_TIMEOUT(panel.continueAction()->isEnabled(), 30000);
+    QVERIFY(!panel.pauseAction()->isEnabled());
+    QVERIFY(panel.steer(QStringLiteral("continue")));
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.continueAction()->isEnabled(), 30000);
+    QVERIFY(panel.pauseAction()->isEnabled());
     QTRY_COMPARE_WITH_TIMEOUT(panel.steering()->waiting(), 0, 30000);
     QCOMPARE(legal->count(), 2);
     QVERIFY(!panel.toggleManualBranch(2));
@@ -104,12 +127,30 @@ void TestGuiSteering::manualRoundPickedByClicking()
     QCOMPARE(finished.first().at(1).toString(), QStringLiteral("finished"));
     QVERIFY(!panel.manualBar()->isVisible());
 
+    // The empty batch is logged once: by the round, not again when its answer is read after the round's end.
+    QTRY_COMPARE_WITH_TIMEOUT(panel.steering()->waiting(), 0, 30000);
+    QCOMPARE(panel.log()->toPlainText().count(QStringLiteral("picked an empty batch (the round ends)")), 1);
+    // The ended round takes no steering: every request of the menu, Pause and Continue are disabled.
+    QVERIFY(!panel.isRoundLive());
+    QVERIFY(!panel.pauseAction()->isEnabled());
+    QVERIFY(!panel.continueAction()->isEnabled());
+    for (const std::optional<int> branch : {std::optional<int>(1), std::optional<int>()}) {
+        std::unique_ptr<QMenu> menu(panel.steeringMenuFor(branch));
+        for (QAction *a : menu->actions())
+            QVERIFY2(a->isSeparator() || !a->isEnabled(), qPrintable(a->text()));
+    }
+    // What ended it is said once, the counts in words.
+    QVERIFY2(!panel.stateLabel()->text().contains(QStringLiteral("(finished)")), qPrintable(panel.stateLabel()->text()));
+    QVERIFY2(panel.stateLabel()->text().contains(QStringLiteral("(the researcher picked an empty batch)")),
+             qPrintable(panel.stateLabel()->text()));
+
     // The batches and the closing are in the history, by Settings' name (the login name here).
     QStringList events;
     for (const SteeringEvent &e : take(store.steeringEvents())) {
         events.append(QStringLiteral("%1:%2:%3").arg(e.action, e.action == QLatin1String("batch") ? e.text : QString::number(e.branch.value_or(-1)), e.who));
     }
     QCOMPARE(events, (QStringList{QStringLiteral("batch:b0a0 b2a0:tester"), QStringLiteral("close:2:tester"),
+                                  QStringLiteral("pause:-1:tester"), QStringLiteral("continue:-1:tester"),
                                   QStringLiteral("batch:b1a0 b0a1:tester"), QStringLiteral("batch::tester")}));
     take(store.close());
 }
@@ -171,6 +212,35 @@ void TestGuiSteering::approvalBarAnswersAWaitingLoop()
     panel.checkApprovalWait();
     QVERIFY(!panel.approvalBar()->isVisible()); // nobody waits any more
     take(store.close());
+}
+
+void TestGuiSteering::hintDialogListsTheDirections()
+{
+    // A task folder naming two directions and a time limit.
+    const QString task = m_dir->filePath(QStringLiteral("directed"));
+    QVERIFY(QDir().mkpath(task));
+    for (const QString &name : {QStringLiteral("initial.py"), QStringLiteral("problem.md"), QStringLiteral("score.py")})
+        QVERIFY(QFile::copy(test::toyTaskDir() + QLatin1Char('/') + name, task + QLatin1Char('/') + name));
+    QFile json(task + QStringLiteral("/task.json"));
+    QVERIFY(json.open(QIODevice::WriteOnly));
+    json.write(R"({"evaluator": {"command": "python3 \"$DREAMRSI_TASK_DIR/score.py\""},
+                   "options": {"time_limit_s": 45},
+                   "directions": [{"name": "greedy", "description": "place one at a time"}, "annealing"]})");
+    json.close();
+    RoundPanel panel(nullptr);
+    panel.loadDirections(task);
+    QTRY_COMPARE_WITH_TIMEOUT(panel.directions().size(), 2, 30000);
+    std::unique_ptr<QDialog> dialog(panel.hintDialog(3));
+    auto *listed = dialog->findChild<QLabel *>(QStringLiteral("hintDirections"));
+    QVERIFY(listed);
+    QVERIFY2(listed->text().contains(QStringLiteral("greedy")) && listed->text().contains(QStringLiteral("place one at a time")),
+             qPrintable(listed->text()));
+    // Branch 3 takes direction 3 mod 2 = 1, annealing.
+    QVERIFY2(listed->text().contains(QStringLiteral("annealing</b> <i>(b3's direction)</i>")), qPrintable(listed->text()));
+    QVERIFY(dialog->findChild<QPlainTextEdit *>(QStringLiteral("hintText")));
+    // The limit the task names is shown against a running attempt's time on the drawn tree.
+    QCOMPARE(TreeRenderer::runningLabel(RunningAttempt{3, 1, 12.4, 45.0}), QStringLiteral("12/45 s"));
+    QCOMPARE(TreeRenderer::runningLabel(RunningAttempt{3, 1, 12.4, std::nullopt}), QStringLiteral("12 s"));
 }
 
 QTEST_MAIN(TestGuiSteering)

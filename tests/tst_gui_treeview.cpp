@@ -236,6 +236,59 @@ private slots:
         QCOMPARE(image.pixelColor(QPoint(int(f.left()) + 3, int(f.center().y()))), r.palette().noScore);
     }
 
+    // A live round's steering marks go under the steered branch's leaf, and
+    // running attempts are drawn where their cells will be (a new branch in
+    // an extra column), their time against the limit inside.
+    void steeringMarksAndRunningAttempts()
+    {
+        const auto tree = treeFrom(QStringLiteral("0: 1, 2; 1: 3"));
+        TreeRenderer r;
+        r.setTree(tree);
+        const QRectF plainScene = r.sceneRect();
+        r.setBranchMarks({{1, {QStringLiteral("close")}}});
+        r.setRunning({RunningAttempt{0, 2, 30.0, 60.0}, RunningAttempt{4, 0, 5.0, 60.0}});
+        const QRectF onB0 = r.runningRect(r.running().at(0));
+        QCOMPARE(onB0, r.layout().slotRect(0, 2));
+        const QRectF fresh = r.runningRect(r.running().at(1));
+        QCOMPARE(fresh, r.layout().slotRect(2, 0)); // b4 has no cell yet: the column after b1
+        QVERIFY(r.sceneRect().contains(onB0) && r.sceneRect().contains(fresh));
+        QVERIFY(r.sceneRect().width() > plainScene.width());
+        // Painted: the mark under b1's leaf, and the running cells' half-used fill.
+        QImage image(600, 400, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        QPainter p(&image);
+        const auto [scale, offset] = r.fitTransform(QRectF(0, 0, 600, 400));
+        r.paint(p, QRectF(0, 0, 600, 400), scale, offset);
+        p.end();
+        const auto device = [&](const QRectF &c) { return QRectF(c.topLeft() * scale + offset, c.size() * scale); };
+        const QRectF leaf = device(r.layout().cellRect(tree->indexOfId(QStringLiteral("b1a0"))));
+        const QRect below = QRectF(leaf.left(), leaf.bottom() + 2, leaf.width(), leaf.height() * 0.7).toRect();
+        int dark = 0;
+        for (int y = below.top(); y <= below.bottom(); ++y) {
+            for (int x = below.left(); x <= below.right(); ++x)
+                dark += image.pixelColor(x, y).lightness() < 128;
+        }
+        QVERIFY2(dark > 3, "no mark under b1's leaf");
+        const QRectF running = device(onB0);
+        // The left half (time used) is tinted, the right half is not.
+        const QColor used = image.pixelColor(QPoint(int(running.left() + running.width() * 0.2), int(running.top() + 3)));
+        const QColor left = image.pixelColor(QPoint(int(running.right() - running.width() * 0.1), int(running.top() + 3)));
+        QVERIFY2(used != left, qPrintable(used.name() + QLatin1Char(' ') + left.name()));
+        QCOMPARE(TreeRenderer::runningLabel(r.running().at(0)), QStringLiteral("30/60 s"));
+
+        // A fitted view stays fitted (no overview) as marks and running attempts grow the scene.
+        TreeView view;
+        view.resize(400, 300);
+        view.setTree(tree);
+        QVERIFY(view.isFitted());
+        view.setBranchMarks({{1, {QStringLiteral("close")}}});
+        QVERIFY(view.isFitted());
+        view.setRunningAttempts({RunningAttempt{4, 0, 5.0, std::nullopt}, RunningAttempt{0, 2, 1.0, std::nullopt}});
+        QVERIFY(view.isFitted());
+        view.setRunningAttempts({});
+        QVERIFY(view.isFitted());
+    }
+
     void overlayDimsAndNumbers()
     {
         const auto tree = treeFrom(QStringLiteral("0: 1, 2, 3; 1: 4, 5"));

@@ -1,7 +1,7 @@
 // The loop's approval gate (`loop --await-approval`): after each dream the
 // loop waits, the project records the wait with its proposal, and a second
 // process answers with `dreamrsi approve` through the inbox (the loop holds
-// the project): the approved version drives the next round, a declined
+// the project; without --by and without $USER it names the account): the approved version drives the next round, a declined
 // proposal leaves the deployed one. Stop while waiting ends the loop
 // cleanly with the proposal still unanswered. Without --await-approval or
 // --auto-approve the loop says that no dreamed version will be deployed.
@@ -21,6 +21,9 @@
 #include <QThread>
 #include <QtTest>
 
+#include <pwd.h>
+#include <unistd.h>
+
 using namespace dreamrsi;
 using dreamrsi::test::FakeAgent;
 using dreamrsi::test::take;
@@ -30,6 +33,13 @@ namespace {
 LoopSettings toySettings(int iterations)
 {
     return test::toyLoopSettings(iterations);
+}
+
+/// The login name of the account this test runs as, from the system's user database.
+QString accountLoginName()
+{
+    const passwd *entry = getpwuid(geteuid());
+    return entry && entry->pw_name ? QString::fromLocal8Bit(entry->pw_name) : QString();
 }
 
 test::TextRun approve(const QStringList &args)
@@ -74,10 +84,19 @@ void TestLoopApproval::approvedThenDeclinedFromAnotherProcess()
                         QStringLiteral("--by"), QStringLiteral("ada")});
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains(QStringLiteral("not one of this dream's versions")), qPrintable(r.err));
-    r = approve({QStringLiteral("--project"), path, QStringLiteral("--version"), name, QStringLiteral("--by"),
-                 QStringLiteral("ada"), QStringLiteral("--note"), QStringLiteral("looks right")});
-    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-    QVERIFY2(r.out.contains(QStringLiteral("approved by ada")), qPrintable(r.out));
+    // Without --by and without $USER (as in many containers and CI jobs), the
+    // approval names the account the command runs as.
+    QProcessEnvironment noUser = QProcessEnvironment::systemEnvironment();
+    for (const QString &variable : {QStringLiteral("USER"), QStringLiteral("LOGNAME"), QStringLiteral("USERNAME")})
+        noUser.remove(variable);
+    const QString account = accountLoginName();
+    QVERIFY2(!account.isEmpty(), "this account has no entry in the system's user database");
+    const test::CliRun plain = test::runDreamrsi({QStringLiteral("approve"), QStringLiteral("--project"), path,
+                                                  QStringLiteral("--version"), name, QStringLiteral("--note"),
+                                                  QStringLiteral("looks right")},
+                                                 noUser, 120000);
+    QVERIFY2(plain.finished && plain.exitCode == 0, plain.err.constData());
+    QVERIFY2(QString::fromUtf8(plain.out).contains(QStringLiteral("approved by ") + account), plain.out.constData());
 
     // Second wait: decline.
     QTRY_VERIFY_WITH_TIMEOUT(SteeringInbox::readLive(path).has_value()
@@ -98,7 +117,7 @@ void TestLoopApproval::approvedThenDeclinedFromAnotherProcess()
     QCOMPARE(report.iterations.at(2).policyVersion, one.approved);  // the deployed one stays
     const QList<Approval> approvals = take(store.approvals());
     QCOMPARE(approvals.size(), 1);
-    QCOMPARE(approvals.at(0).who, QStringLiteral("ada"));
+    QCOMPARE(approvals.at(0).who, account);
     QCOMPARE(approvals.at(0).note, QStringLiteral("looks right"));
     QCOMPARE(approvals.at(0).version, one.approved);
     QStringList actions;

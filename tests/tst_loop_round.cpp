@@ -158,6 +158,7 @@ private slots:
     void laterEnvFailuresStayCells();
     void journalRecordsAndReadsBatches();
     void budgetCapsAndEnvironmentFailure();
+    void errorsEndTheLogLineWhole();
 
 private:
     RoundConfig config(const QString &policy, int workers) const;
@@ -838,6 +839,28 @@ void TestLoopRound::laterEnvFailuresStayCells()
     for (const Cell &c : data.cells)
         env += c.failClass == QLatin1String(FailClass::Env) ? 1 : 0;
     QCOMPARE(env, 8);
+}
+
+void TestLoopRound::errorsEndTheLogLineWhole()
+{
+    // A traceback: its last line ends the log line whole, whatever its
+    // length; the rest stays the cell's (the inspector shows it).
+    Cell c;
+    c.id = QStringLiteral("b0a1");
+    c.failClass = QStringLiteral("runtime");
+    const QString last = QStringLiteral("FileNotFoundError: [Errno 2] No such file or directory: '")
+                         + QString(240, u'x') + QStringLiteral("/data/input.csv'");
+    c.error = QStringLiteral("Traceback (most recent call last):\n  File \"/tmp/work/main.py\", line 3, in <module>\n    open(p)\n")
+              + last + QStringLiteral("\n");
+    const QString text = RoundRunner::describeOutcome(c);
+    QVERIFY2(text.startsWith(QStringLiteral("runtime: ") + last), qPrintable(text));
+    QVERIFY2(!text.contains(QStringLiteral("Traceback")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("inspector")), qPrintable(text));
+    c.error = QStringLiteral("no output");
+    QCOMPARE(RoundRunner::describeOutcome(c), QStringLiteral("runtime: no output"));
+    c.score = 0.5;
+    c.failClass = QStringLiteral("ok");
+    QCOMPARE(RoundRunner::describeOutcome(c), QStringLiteral("score 0.5 (ok)"));
 }
 
 #include "tst_loop_round.moc"

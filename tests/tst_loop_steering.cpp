@@ -31,6 +31,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <pwd.h>
+#include <unistd.h>
+
 using namespace dreamrsi;
 using dreamrsi::test::FakeAgent;
 using dreamrsi::test::take;
@@ -102,6 +105,7 @@ private slots:
     void interventionsChangeTheNextBatch();
     void pauseHoldsTheRoundUntilContinue();
     void roundWithoutSteeringIsRefused();
+    void nameWithoutUserComesFromTheSystem();
     void bookRebuildsFromEvents();
     void secondProcessSteersAndSurvivesKill();
     void steerRefusesBadInput();
@@ -340,12 +344,33 @@ void TestLoopSteering::roundWithoutSteeringIsRefused()
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains(QStringLiteral("does not accept steering")), qPrintable(r.err));
     QVERIFY2(r.err.contains(QStringLiteral("--accept-steering")), qPrintable(r.err));
+    // Asked by the process that holds the project itself (a window whose
+    // followed round ended): no round runs, and it does not name itself.
+    const QString own = SteeringInbox::whyNotAccepting(m_path, QStringLiteral("round"));
+    QVERIFY2(own.startsWith(QStringLiteral("no round is running")), qPrintable(own));
+    QVERIFY2(!own.contains(QStringLiteral("does not accept steering")), qPrintable(own));
+    QVERIFY2(!own.contains(QString::number(QCoreApplication::applicationPid())), qPrintable(own));
     m_store.reset();
     const test::TextRun closed = runCli({QStringLiteral("steer"), QStringLiteral("--project"), m_path, QStringLiteral("pause")});
     QCOMPARE(closed.exitCode, 1);
     QVERIFY2(closed.err.contains(QStringLiteral("no round is running")), qPrintable(closed.err));
     // Nothing left in the inbox.
     QVERIFY(SteeringInbox::pending(m_path).isEmpty());
+}
+
+void TestLoopSteering::nameWithoutUserComesFromTheSystem()
+{
+    // $USER first; without it, the account's login name from the system.
+    const QByteArray saved = qgetenv("USER");
+    qputenv("USER", "grace");
+    QCOMPARE(SteeringInbox::accountName(), QStringLiteral("grace"));
+    qunsetenv("USER");
+    const passwd *entry = getpwuid(geteuid());
+    QVERIFY2(entry && entry->pw_name, "this account has no entry in the system's user database");
+    QCOMPARE(SteeringInbox::accountName(), QString::fromLocal8Bit(entry->pw_name));
+    QCOMPARE(SteeringInbox::loginName(), QString::fromLocal8Bit(entry->pw_name));
+    if (!saved.isEmpty())
+        qputenv("USER", saved);
 }
 
 void TestLoopSteering::bookRebuildsFromEvents()

@@ -1,5 +1,6 @@
 // The main window: opening files, the cell table (model tester, sorting,
 // filtering), the project dock, the inspector and the actions.
+#include "figures/exportdialog.h"
 #include "session/workspace.h"
 #include "tree/celltablemodel.h"
 #include "tree/inspectorwidget.h"
@@ -17,6 +18,8 @@
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
+#include <QTabBar>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -247,6 +250,97 @@ private slots:
                 QVERIFY2(k != launch->shortcut(), qPrintable(QStringLiteral("'%1' (%2) has %3 too")
                                                                .arg(a->text(), a->objectName(), k.toString())));
         }
+    }
+
+    // One list of recent projects and files in the File menu, enabled as soon as
+    // either has an entry; Help offers the user guide and the shortcuts.
+    void fileMenuHasOneRecentListAndHelpHasTheGuide()
+    {
+        QSettings().clear();
+        QSettings().setValue(QStringLiteral("recentProjects"), QStringList{QStringLiteral("/tmp/a.dreamrsi")});
+        MainWindow w;
+        QMenu *file = nullptr;
+        for (QAction *a : w.menuBar()->actions()) {
+            if (a->menu() && a->text().remove(u'&') == QStringLiteral("File"))
+                file = a->menu();
+        }
+        QVERIFY(file);
+        QStringList recentMenus;
+        for (QAction *a : file->actions()) {
+            if (a->menu() && a->text().contains(QStringLiteral("Recent")))
+                recentMenus.append(a->text());
+        }
+        QCOMPARE(recentMenus.size(), 1);
+        auto *recent = file->findChild<QMenu *>(QStringLiteral("menuRecent"));
+        QVERIFY(recent);
+        QVERIFY(recent->isEnabled()); // a project alone enables it
+        QStringList entries;
+        for (QAction *a : recent->actions()) {
+            if (!a->isSeparator())
+                entries.append(a->text().remove(u'&'));
+        }
+        QVERIFY2(entries.contains(QStringLiteral("1 a.dreamrsi")), qPrintable(entries.join(QLatin1Char('|'))));
+        QSignalSpy opened(&w, &MainWindow::treeOpened);
+        w.openFiles({demo("c3-iter1.json")});
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 10000);
+        entries.clear();
+        for (QAction *a : recent->actions()) {
+            if (!a->isSeparator())
+                entries.append(a->text().remove(u'&'));
+        }
+        QVERIFY2(entries.contains(QStringLiteral("2 c3-iter1.json")), qPrintable(entries.join(QLatin1Char('|'))));
+        QSettings().clear();
+
+        // Help: the guide (README with docs/, found in the source tree here) and the shortcuts.
+        QVERIFY(w.findChild<QAction *>(QStringLiteral("actionUserGuide")));
+        const QString guide = MainWindow::userGuidePath();
+        QVERIFY2(guide.endsWith(QStringLiteral("/README.md")), qPrintable(guide));
+        QVERIFY(QFileInfo(QFileInfo(guide).absolutePath() + QStringLiteral("/docs/steering.md")).isFile());
+        QVERIFY(w.findChild<QAction *>(QStringLiteral("actionShortcuts")));
+        std::unique_ptr<QDialog> keys(w.shortcutsDialog());
+        auto *table = keys->findChild<QTableWidget *>(QStringLiteral("shortcutsTable"));
+        QVERIFY(table);
+        const QString launch = w.findChild<QAction *>(QStringLiteral("actionLaunchRound"))->shortcut().toString(QKeySequence::NativeText);
+        bool listed = false;
+        for (int r = 0; r < table->rowCount(); ++r)
+            listed = listed || (table->item(r, 2)->text() == launch && table->item(r, 1)->text().startsWith(QStringLiteral("Launch Round")));
+        QVERIFY2(listed, qPrintable(launch));
+    }
+
+    // Export proposes the open project's folder, or the subfolder of it used last.
+    void exportGoesBesideTheProject()
+    {
+        QTemporaryDir project;
+        QSettings().setValue(QStringLiteral("export/dir"), QDir::homePath());
+        {
+            ExportDialog dialog(QStringLiteral("Progress"), nullptr, project.path());
+            QCOMPARE(QFileInfo(dialog.path()).absolutePath(), QDir(project.path()).absolutePath());
+            QVERIFY2(dialog.path().endsWith(QStringLiteral("/progress.pdf")), qPrintable(dialog.path()));
+        }
+        const QString figures = project.filePath(QStringLiteral("figures"));
+        QSettings().setValue(QStringLiteral("export/dir"), figures);
+        {
+            ExportDialog dialog(QStringLiteral("Progress"), nullptr, project.path());
+            QCOMPARE(QFileInfo(dialog.path()).absolutePath(), figures);
+        }
+        {
+            ExportDialog dialog(QStringLiteral("Progress")); // no project: the last folder used
+            QCOMPARE(QFileInfo(dialog.path()).absolutePath(), figures);
+        }
+        QSettings().remove(QStringLiteral("export"));
+    }
+
+    // At the default size, the inspector's six tabs fit without scroll arrows.
+    void inspectorTabsFitAtTheDefaultWidth()
+    {
+        QSettings().remove(QStringLiteral("mainWindow"));
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTabBar *bar = w.inspector()->pages()->tabBar();
+        QCOMPARE(bar->count(), 6);
+        QTRY_VERIFY2(bar->width() >= bar->sizeHint().width(),
+                     qPrintable(QStringLiteral("%1 < %2").arg(bar->width()).arg(bar->sizeHint().width())));
     }
 
     void exportsTreeFigure()

@@ -291,6 +291,53 @@ private slots:
         workspace.clearWorlds();
         QTRY_VERIFY_WITH_TIMEOUT(page.curves().isEmpty(), 5000);
     }
+
+    // Tasks of different score scales (thousands and fractions) share the
+    // axis as attainment, and every iteration's label is named once.
+    void pageWithTasksOfDifferentScales()
+    {
+        Workspace workspace;
+        ProgressPage page(&workspace);
+        auto add = [&](IterationId id, const QString &task, const QList<std::optional<double>> &scores) {
+            TreeMeta meta;
+            meta.task = task;
+            meta.iteration = id;
+            TreeError error;
+            auto tree = DiscoveryTree::build(meta, iteration(id, scores).cells, &error);
+            QVERIFY(tree);
+            workspace.addWorld({QStringLiteral("it%1").arg(id), QString(), id,
+                                std::make_shared<const DiscoveryTree>(std::move(*tree))});
+        };
+        add(1, QStringLiteral("lasso_path"), {1000.0, 1200.0, 1500.0});
+        add(2, QStringLiteral("c3_autocorrelation"), {0.5, 0.9});
+        add(3, QStringLiteral("lasso_path"), {1800.0, 2000.0});
+        add(4, QStringLiteral("c3_autocorrelation"), {0.95, 1.0});
+        QTRY_COMPARE_WITH_TIMEOUT(page.curves().size(), 2, 5000);
+        QVERIFY(ProgressPlot::mixesTasks(page.curves()));
+        QCustomPlot *plot = page.plot();
+        QVERIFY2(plot->yAxis->label().contains(QStringLiteral("Attainment")), qPrintable(plot->yAxis->label()));
+        QVERIFY(plot->yAxis->range().upper <= 1.5);
+        QVERIFY(plot->yAxis->range().lower >= -0.5);
+        // Both curves end at their task's best: attainment 1.
+        for (int g = 0; g < plot->graphCount(); ++g) {
+            QCPGraph *graph = plot->graph(g);
+            if (!graph->visible() || graph->dataCount() == 0)
+                continue;
+            for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
+                QVERIFY2(it->value >= 0.0 && it->value <= 1.0, qPrintable(QString::number(it->value)));
+        }
+        QStringList labels;
+        for (int i = 0; i < plot->itemCount(); ++i) {
+            if (auto *text = qobject_cast<QCPItemText *>(plot->item(i)))
+                labels.append(text->text());
+        }
+        // Each task's second iteration starts at its own place (after 3 and 2
+        // calls): by index both would read "it. 2".
+        labels.sort();
+        QCOMPARE(labels, (QStringList{QStringLiteral("it. 1/2"), QStringLiteral("it. 3"), QStringLiteral("it. 4")}));
+        QCOMPARE(ProgressPlot::attainment(1500.0, 2000.0, 1000.0), 0.75);
+        QCOMPARE(ProgressPlot::attainment(-3.0, -1.0, -5.0), 0.5); // negative scores: over the curve's own range
+    }
 };
 
 QTEST_MAIN(TestProgressFigure)

@@ -24,7 +24,8 @@ const char *const usage =
     "Approves a policy version for the next online round, with the evidence the workbench's\n"
     "approval dialog stores: the version against the deployed one (else the best other\n"
     "version), world by world, over the project's finished iterations. --best picks the\n"
-    "approvable version of highest value that is not deployed yet. --by defaults to $USER.\n"
+    "approvable version of highest value that is not deployed yet. --by defaults to $USER, else\n"
+    "the account's login name.\n"
     "While `dreamrsi loop --await-approval` waits after a dream (it holds the project), the\n"
     "answer goes to the loop through the project's inbox: --version V or --best approve one\n"
     "of that dream's versions, --decline keeps the deployed one; exit 1 when it is refused.\n"
@@ -64,12 +65,15 @@ int runApproveCommand(const QStringList &args, QTextStream &out, QTextStream &er
         err << "error: give --project and one of --version V, --best or --decline\n" << usage;
         return 2;
     }
-    QString who = parser.isSet(by) ? parser.value(by).trimmed()
-                                   : qEnvironmentVariable("USER", qEnvironmentVariable("LOGNAME")).trimmed();
+    // --by, else the account's name ($USER, else the system's login name).
+    QString who = parser.isSet(by) ? parser.value(by).trimmed() : SteeringInbox::accountName();
     if (who.isEmpty() && parser.isSet(decline) && !parser.isSet(by))
         who = SteeringInbox::loginName(); // a decline writes no approval; "unknown" when nobody is named
     if (who.isEmpty()) {
-        err << "error: an approval names who gave it; pass --by NAME\n" << usage;
+        err << (parser.isSet(by) ? "error: --by names nobody; give a name\n"
+                                 : "error: an approval names who gave it, and neither $USER nor the system names this "
+                                   "account; pass --by NAME\n")
+            << usage;
         return 2;
     }
 

@@ -340,7 +340,8 @@ int runRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         out << QString::fromUtf8(QJsonDocument(summary.toJson()).toJson(QJsonDocument::Compact)) << '\n';
     } else {
         out << "iteration " << summary.iteration << ": " << iterationStatusName(summary.status) << ", "
-            << summary.counters.cells << " cells in " << summary.counters.rounds << " rounds, best score "
+            << summary.counters.cells << (summary.counters.cells == 1 ? " cell in " : " cells in ") << summary.counters.rounds
+            << (summary.counters.rounds == 1 ? " round" : " rounds") << ", best score "
             << (summary.counters.bestScore ? QString::number(*summary.counters.bestScore, 'g', 10) : QStringLiteral("none"))
             << ", " << summary.counters.calls << " calls, " << summary.counters.tokensIn << "+"
             << summary.counters.tokensOut << " tokens, " << summary.counters.usd << " USD\n";

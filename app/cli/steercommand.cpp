@@ -29,7 +29,7 @@ const char *const steerUsage =
     "  continue       a paused round goes on\n"
     "\n"
     "  B              a branch number (3) or id (b3)\n"
-    "  --by NAME      who asks (default: $USER)\n"
+    "  --by NAME      who asks (default: $USER, else the account's login name)\n"
     "  --why TEXT     why, recorded with the intervention\n"
     "  --timeout S    give up (and take the request back) after S seconds without an\n"
     "                 answer (default: wait while the round runs)\n"

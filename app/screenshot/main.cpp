@@ -190,10 +190,11 @@ void shootSteering(dreamrsi::MainWindow &window, dreamrsi::RoundPanel &panel, co
             QTimer::singleShot(900, &window, [run] { run->click(); });
             *step = 1;
             break;
-        case 1: // round 2 asks: close b1 by hand
+        case 1: // round 2 asks: close b1 by hand, and give b0's next attempt a hint
             if (cells < 3)
                 return;
             panel.steer(QStringLiteral("close"), 1, {}, false, QStringLiteral("its first program scored lowest"));
+            panel.steer(QStringLiteral("hint"), 0, QStringLiteral("try a finer grid near the best value so far"));
             *step = 2;
             break;
         case 2: // closed: refine b0 and b2

@@ -31,8 +31,11 @@ int main(int argc, char *argv[])
     if (qtTranslator.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
                           QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
         QApplication::installTranslator(&qtTranslator);
+    // The strings are English; a language without a translation of its own
+    // gets English's plural forms ("1 cell", "2 cells", not "2 cell(s)").
     QTranslator translator;
-    if (translator.load(QLocale(), QStringLiteral("dreamrsi"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+    if (translator.load(QLocale(), QStringLiteral("dreamrsi"), QStringLiteral("_"), QStringLiteral(":/i18n"))
+        || translator.load(QStringLiteral("dreamrsi_en"), QStringLiteral(":/i18n")))
         QApplication::installTranslator(&translator);
 
     QCommandLineParser parser;

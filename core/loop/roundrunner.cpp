@@ -41,12 +41,31 @@ using RoundRunPrivate::recordOf;
 
 namespace {
 
-QString describeScore(const Cell &c)
+/// "1 cell", "2 cells".
+QString countOf(qint64 n, const char *noun)
+{
+    return QStringLiteral("%1 %2%3").arg(n).arg(QLatin1String(noun), n == 1 ? QString() : QStringLiteral("s"));
+}
+
+} // namespace
+
+QString RoundRunner::describeOutcome(const Cell &c)
 {
     if (c.score)
         return QStringLiteral("score %1 (%2)").arg(*c.score, 0, 'g', 6).arg(c.failClass);
-    return QStringLiteral("%1: %2").arg(c.failClass, c.error.value_or(QStringLiteral("no score")).left(200));
+    if (!c.error || c.error->trimmed().isEmpty())
+        return QStringLiteral("%1: no score").arg(c.failClass);
+    // A traceback's last line says what went wrong: it is kept whole, the
+    // rest is the cell's error in the inspector.
+    const QStringList lines = c.error->trimmed().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    const QString last = lines.constLast().trimmed();
+    QString text = QStringLiteral("%1: %2").arg(c.failClass, last);
+    if (lines.size() > 1)
+        text += QStringLiteral(" (the whole error is in the inspector)");
+    return text;
 }
+
+namespace {
 
 /// Completed attempts, handed from the workers to the driver.
 struct Completions
@@ -209,11 +228,12 @@ bool RoundRunner::Run::store(const RoundAttempt::Result &r)
         if (p.runS)
             where += QStringLiteral(", ran %1 s").arg(*p.runS, 0, 'f', 2);
     }
-    log(QStringLiteral("%1 finished: %2 (agent %3 s, eval %4 s%5)")
-            .arg(cell.id, describeScore(cell))
+    // The timings first: the outcome ends the line, an error's last line whole.
+    log(QStringLiteral("%1 finished (agent %2 s, eval %3 s%4): %5")
+            .arg(cell.id)
             .arg(r.agentSeconds, 0, 'f', 2)
             .arg(r.evalSeconds, 0, 'f', 2)
-            .arg(where));
+            .arg(where, describeOutcome(cell)));
     return true;
 }
 
@@ -337,11 +357,14 @@ void RoundRunner::run()
         }
         if (!run.error.isEmpty())
             emit logLine(QStringLiteral("error: ") + run.error);
-        emit logLine(QStringLiteral("iteration %1 %2 (%3): %4 cells, %5 rounds")
+        // The reason only when it says more than the status ("stopped (stopped)" does not).
+        const QString statusName = iterationStatusName(status);
+        const QString reason = run.stopReason.isEmpty() ? run.error : run.stopReason;
+        emit logLine(QStringLiteral("iteration %1 %2%3: %4, %5")
                          .arg(run.iteration)
-                         .arg(iterationStatusName(status), run.stopReason.isEmpty() ? run.error : run.stopReason)
-                         .arg(run.counters.cells)
-                         .arg(run.counters.rounds));
+                         .arg(statusName, reason.isEmpty() || reason == statusName ? QString()
+                                                                                  : QStringLiteral(" (%1)").arg(reason))
+                         .arg(countOf(run.counters.cells, "cell"), countOf(run.counters.rounds, "round")));
         m_running.store(false);
         emit finished(summary);
     };

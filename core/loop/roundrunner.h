@@ -75,6 +75,10 @@ public:
 
     /// Starts the driver thread; a runner runs once.
     void start();
+    /// How a stored cell's outcome ends its line in the round's log: its
+    /// score, or its fail class and the last line of its error, whole (a
+    /// longer error, a traceback, is the cell's in the inspector).
+    static QString describeOutcome(const Cell &cell);
     /// How to stop a round.
     enum class StopMode {
         Finish, ///< no new round or attempt; the running attempts finish and are stored

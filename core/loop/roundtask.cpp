@@ -59,6 +59,22 @@ Result<QList<RoundTask::Direction>> readDirections(const QString &taskJson)
     return Read::success(out);
 }
 
+/// task.json options "time_limit_s", when it is a positive number.
+std::optional<double> readTimeLimit(const QString &taskJson)
+{
+    QFile file(taskJson);
+    if (!file.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    const QJsonValue limit = QJsonDocument::fromJson(file.readAll())
+                                 .object()
+                                 .value(QStringLiteral("options"))
+                                 .toObject()
+                                 .value(QStringLiteral("time_limit_s"));
+    if (!limit.isDouble() || !(limit.toDouble() > 0))
+        return std::nullopt;
+    return limit.toDouble();
+}
+
 } // namespace
 
 QString RoundTask::programFileNameFor(const QString &initialFileName)
@@ -126,6 +142,7 @@ Result<RoundTask> RoundTask::resolve(const QString &task)
         if (!directions)
             return directions.failureAs<RoundTask>();
         t.directions = std::move(*directions.value);
+        t.timeLimitSeconds = readTimeLimit(t.directory + QStringLiteral("/task.json"));
     }
     if (t.directions.isEmpty()) {
         for (const auto &[name, detail] : builtinTaskDirections(t.name))

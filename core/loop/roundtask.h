@@ -34,6 +34,11 @@ struct RoundTask
     /// the built-in agent's directions for the task (a built-in task, or a
     /// folder naming a built-in evaluator); empty when there are none.
     QList<Direction> directions;
+    /// A task folder's evaluation time limit (task.json options
+    /// "time_limit_s"), shown against a running attempt's time; nothing
+    /// when the folder names none or the task is built in (its evaluator's
+    /// default applies).
+    std::optional<double> timeLimitSeconds;
     /// The direction of branch `branch` (directions[branch mod count]: the
     /// same for every attempt of the branch, whatever the agent), or null.
     const Direction *directionFor(int branch) const;

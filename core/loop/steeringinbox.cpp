@@ -13,6 +13,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <vector>
+
+#include <pwd.h>
+#include <unistd.h>
 
 namespace dreamrsi {
 
@@ -281,7 +285,12 @@ QString whyNotAccepting(const QString &projectPath, const QString &kind)
     const QString holder = writer->pid != 0 ? QStringLiteral("process %1 (%2)").arg(writer->pid).arg(writer->application)
                                             : QStringLiteral("the process that holds it");
     if (!live || (writer->pid != 0 && live->pid != writer->pid)) {
-        return QStringLiteral("%1 has %2 open but does not accept steering (start the round with --accept-steering)")
+        // The asking process itself holds the project (a window whose followed
+        // round ended and which reopened it): there is no round, not a refusal.
+        if (writer->pid == QCoreApplication::applicationPid())
+            return QStringLiteral("no round is running in %1 (this process has it open and runs none)").arg(projectPath);
+        return QStringLiteral("%1 has %2 open but does not accept steering now: it runs no round, or its round was "
+                              "started without --accept-steering")
             .arg(holder, projectPath);
     }
     if (live->kind != kind) {
@@ -296,14 +305,29 @@ QString whyNotAccepting(const QString &projectPath, const QString &kind)
     return {};
 }
 
-QString loginName()
+QString accountName()
 {
-    for (const char *name : {"USER", "USERNAME", "LOGNAME"}) {
-        const QString v = qEnvironmentVariable(name);
-        if (!v.isEmpty())
+    if (const QString user = qEnvironmentVariable("USER").trimmed(); !user.isEmpty())
+        return user;
+    // $USER is unset in many containers and CI jobs; the account still has a name.
+    const long size = std::max(sysconf(_SC_GETPW_R_SIZE_MAX), 16384L);
+    std::vector<char> buffer(std::size_t(size), '\0');
+    passwd entry{};
+    passwd *found = nullptr;
+    if (getpwuid_r(geteuid(), &entry, buffer.data(), buffer.size(), &found) == 0 && found && found->pw_name
+        && *found->pw_name)
+        return QString::fromLocal8Bit(found->pw_name);
+    for (const char *name : {"LOGNAME", "USERNAME"}) {
+        if (const QString v = qEnvironmentVariable(name).trimmed(); !v.isEmpty())
             return v;
     }
-    return QStringLiteral("unknown");
+    return {};
+}
+
+QString loginName()
+{
+    const QString name = accountName();
+    return name.isEmpty() ? QStringLiteral("unknown") : name;
 }
 
 } // namespace SteeringInbox

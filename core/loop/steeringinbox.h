@@ -109,8 +109,14 @@ std::optional<int> parseBranch(const QString &text);
 /// steering, or it waits for the other kind), or empty when somebody does.
 QString whyNotAccepting(const QString &projectPath, const QString &kind);
 
-/// The person's name when none was given: $USER (or $USERNAME, $LOGNAME),
-/// else "unknown".
+/// The person's name when none was given, from the environment and the
+/// system: $USER, else the login name of the account this process runs as
+/// (the system's user database), else $LOGNAME or $USERNAME; empty when
+/// none of them names anybody (an account without an entry, as in some
+/// containers).
+QString accountName();
+
+/// accountName(), else "unknown".
 QString loginName();
 
 } // namespace SteeringInbox

@@ -61,6 +61,7 @@ QList<ProgressCurve> ProjectProgress::curvesByTask(const QString &label, const Q
         if (groups.size() > 1)
             name = label.isEmpty() ? tasks.at(i) : QStringLiteral("%1 — %2").arg(label, tasks.at(i));
         curves.append(curveOf(name, groups.at(i)));
+        curves.last().task = tasks.at(i);
     }
     return curves;
 }

@@ -38,6 +38,7 @@ struct ProgressCurve
     QList<IterationMark> marks;  ///< one per iteration, in run order
     qint64 totalCalls = 0;
     std::optional<double> best;  ///< none when no call produced a finite score
+    QString task;                ///< the task of its iterations (curvesByTask), empty when not known
 };
 
 /// Progress of a run from its iterations, as the recursive loop makes it:

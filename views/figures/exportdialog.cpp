@@ -36,7 +36,7 @@ QList<ExportDialog::Preset> ExportDialog::presets()
     };
 }
 
-ExportDialog::ExportDialog(const QString &figureName, QWidget *parent)
+ExportDialog::ExportDialog(const QString &figureName, QWidget *parent, const QString &projectDir)
     : QDialog(parent)
     , m_figureName(figureName)
 {
@@ -45,7 +45,13 @@ ExportDialog::ExportDialog(const QString &figureName, QWidget *parent)
     auto *form = new QFormLayout;
 
     m_path = new QLineEdit;
-    const QString dir = settings.value(QStringLiteral("export/dir"), QDir::homePath()).toString();
+    QString dir = settings.value(QStringLiteral("export/dir"), QDir::homePath()).toString();
+    if (!projectDir.isEmpty()) {
+        const QString project = QDir(projectDir).absolutePath();
+        const QString last = QDir(dir).absolutePath();
+        if (last != project && !last.startsWith(project + QLatin1Char('/')))
+            dir = project;
+    }
     const QString suffix = settings.value(QStringLiteral("export/suffix"), QStringLiteral("pdf")).toString();
     m_path->setText(QDir(dir).filePath(figureName.toLower().replace(QLatin1Char(' '), QLatin1Char('-')) + QLatin1Char('.') + suffix));
     auto *browse = new QPushButton(tr("Browse…"));

@@ -17,12 +17,16 @@ namespace dreamrsi {
 /// Asks where and how to export a figure: file (its suffix picks PNG, PDF or
 /// SVG), size in millimetres (with the common paper and slide sizes as
 /// presets) and resolution, with a preview of the figure laid out at that
-/// size. Remembers the last choices.
+/// size. Remembers the last choices; the file goes next to the open project
+/// unless one of its subfolders was used last.
 class ExportDialog final : public QDialog
 {
     Q_OBJECT
 public:
-    ExportDialog(const QString &figureName, QWidget *parent = nullptr);
+    /// `projectDir`: the open project's folder, proposed for the file (or the
+    /// last folder used, when it lies inside it); without one, the last
+    /// folder used, else the home folder.
+    ExportDialog(const QString &figureName, QWidget *parent = nullptr, const QString &projectDir = {});
 
     QString path() const;
     FigureExport::Options options() const;

@@ -247,6 +247,18 @@ int LiveTreeModel::runningCount() const
     return n;
 }
 
+QList<RunningAttempt> LiveTreeModel::runningAttempts(std::optional<double> limitS) const
+{
+    QList<RunningAttempt> out;
+    for (const Branch &b : m_branches) {
+        for (const Attempt &a : b.attempts) {
+            if (a.running)
+                out.append(RunningAttempt{b.branch, a.attempt, double(a.started.elapsed()) / 1000.0, limitS});
+        }
+    }
+    return out;
+}
+
 QModelIndex LiveTreeModel::index(int row, int column, const QModelIndex &parent) const
 {
     if (column < 0 || column >= ColumnCount || row < 0)

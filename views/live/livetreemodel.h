@@ -2,6 +2,7 @@
 
 #include "loop/evaluationbackend.h"
 #include "model/cell.h"
+#include "tree/treerenderer.h"
 
 #include <QAbstractItemModel>
 #include <QElapsedTimer>
@@ -52,6 +53,8 @@ public:
     /// Attempt rows, running or finished.
     int attemptCount() const { return m_attempts; }
     int runningCount() const;
+    /// The running attempts with their elapsed time, `limitS` their limit (for the drawn tree).
+    QList<RunningAttempt> runningAttempts(std::optional<double> limitS) const;
 
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
     QModelIndex parent(const QModelIndex &child) const override;

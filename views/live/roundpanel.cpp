@@ -18,6 +18,8 @@
 
 #include <QAction>
 #include <QCoreApplication>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -81,12 +83,19 @@ RoundPanel::RoundPanel(ProjectStore *store, QWidget *parent)
     connect(m_steering, &SteeringController::answered, this, [this](const SteeringRequest &request, const SteeringAck &ack) {
         const QString line = ack.applied ? tr("steering by %1: %2 — applied: %3").arg(request.by, request.describe(), ack.message)
                                          : tr("steering by %1: %2 — refused: %3").arg(request.by, request.describe(), ack.message);
-        // The own round logs what it applied itself; a followed one does not.
-        if (!ack.applied || !isRunning())
+        // The own round logs (and marks) what it applied itself, even when it
+        // has ended by the time the answer is read (an empty manual batch); a
+        // followed one does not.
+        const bool own = m_ownRequests.remove(request.id);
+        if (!ack.applied || !own)
             appendLog(line);
         emit statusMessage(line);
-        if (ack.applied && request.branch && !isRunning())
-            m_model->markSteered(*request.branch, request.action);
+        if (ack.applied && !own) {
+            if (request.branch)
+                markSteered(*request.branch, request.action);
+            if (request.action == QLatin1String("pause") || request.action == QLatin1String("continue"))
+                setPaused(request.action == QLatin1String("pause"));
+        }
         if (!ack.applied && request.action == QLatin1String("batch") && isRunning())
             m_manualBar->show(); // pick again
     });
@@ -256,6 +265,8 @@ RoundPanel::RoundPanel(ProjectStore *store, QWidget *parent)
     m_ticker = new QTimer(this);
     m_ticker->setInterval(250);
     connect(m_ticker, &QTimer::timeout, m_model, &LiveTreeModel::tick);
+    // The drawn tree shows each running attempt's time against its limit.
+    connect(m_ticker, &QTimer::timeout, this, [this] { m_view->setRunningAttempts(m_model->runningAttempts(m_timeLimitS)); });
     m_redraw = new QTimer(this);
     m_redraw->setSingleShot(true);
     m_redraw->setInterval(150); // coalesces bursts of cells into one redraw
@@ -326,8 +337,47 @@ void RoundPanel::updateActionStates()
     m_resume->setEnabled(!running && !readOnly && m_resumable);
     m_stop->setEnabled(running);
     m_stop->setText(running && m_runner->stopRequests() > 0 ? tr("&Kill Running Attempts") : tr("&Stop Round"));
-    m_pause->setEnabled(running || isFollowing());
-    m_continue->setEnabled(running || isFollowing());
+    // Steering needs a round that runs: here, or in the process followed
+    // (not one that has ended, nor a follower waiting for the next round).
+    const bool live = isRoundLive();
+    m_pause->setEnabled(live && !m_paused);
+    m_continue->setEnabled(live && m_paused);
+    updatePlaceholder();
+}
+
+void RoundPanel::updatePlaceholder()
+{
+    QString text;
+    if (isRunning() || (isFollowing() && m_follower->iteration() != 0)) {
+        text = tr("Iteration %1: the first attempts are running; the tree grows here as their cells are stored.")
+                   .arg(m_iteration.id);
+    } else if (isFollowing()) {
+        text = tr("Another process (pid %1) holds this project: its next round is followed here as it runs.")
+                   .arg(m_follower->writer().pid);
+    } else if (m_store && !m_store->path().isEmpty()) {
+        text = tr("No round is running. Launch Round… runs one; its tree grows here.");
+    } else {
+        text = tr("No project is open. Open or create one, then Launch Round… to run a round here.");
+    }
+    m_view->setPlaceholderText(text);
+}
+
+bool RoundPanel::isRoundLive() const
+{
+    return isRunning() || (isFollowing() && m_follower->iteration() != 0);
+}
+
+void RoundPanel::setPaused(bool paused)
+{
+    m_paused = paused;
+    updateActionStates();
+}
+
+void RoundPanel::markSteered(int branch, const QString &kind)
+{
+    m_model->markSteered(branch, kind);
+    m_steeredBranches[branch].append(kind);
+    m_view->setBranchMarks(m_steeredBranches);
 }
 
 void RoundPanel::refreshResumable()
@@ -335,15 +385,24 @@ void RoundPanel::refreshResumable()
     const quint64 query = ++m_resumableQuery;
     if (!m_store || m_store->path().isEmpty()) {
         m_resumable = false;
+        m_resumableIds.clear();
         m_resume->setEnabled(false);
         return;
     }
     m_store->iterations().then(this, [this, query](StoreResult<QList<IterationInfo>> list) {
         if (query != m_resumableQuery)
             return; // a newer question is on its way
-        m_resumable = list.ok() && std::any_of(list.value->cbegin(), list.value->cend(), [](const IterationInfo &it) {
-                          return it.status == IterationStatus::Interrupted || it.status == IterationStatus::Stopped;
-                      });
+        m_resumableIds.clear();
+        if (list.ok()) {
+            for (const IterationInfo &it : std::as_const(*list.value)) {
+                if (it.status == IterationStatus::Interrupted || it.status == IterationStatus::Stopped)
+                    m_resumableIds.append({it.id, iterationStatusName(it.status)});
+            }
+        }
+        // The most recent first: the one just stopped is the one to go on with.
+        std::sort(m_resumableIds.begin(), m_resumableIds.end(),
+                  [](const auto &a, const auto &b) { return a.first > b.first; });
+        m_resumable = !m_resumableIds.isEmpty();
         m_resume->setEnabled(!isRunning() && !m_store->isReadOnly() && m_resumable);
         emit resumableChecked(m_resumable);
     });
@@ -364,22 +423,30 @@ bool RoundPanel::steer(const QString &action, std::optional<int> branch, const Q
     request.text = text;
     request.why = why;
     request.by = AppSettings::load().steeringName();
-    if (const Result<Done> sent = m_steering->send(request); !sent) {
+    const Result<QString> sent = m_steering->send(request);
+    if (!sent) {
         const QString line = tr("steering: %1 not sent: %2").arg(request.describe(), sent.error);
         appendLog(line);
         emit statusMessage(line);
         return false;
     }
+    if (isRunning())
+        m_ownRequests.insert(*sent.value);
     emit statusMessage(tr("Sent %1; it applies before the next batch").arg(request.describe()));
     return true;
 }
 
 void RoundPanel::steeringMenu(const QPoint &pos)
 {
-    const std::optional<int> branch = m_model->branchOf(m_list->indexAt(pos));
-    QMenu menu(this);
-    auto item = [&menu, this](const QString &text, auto slot) {
-        QAction *a = menu.addAction(text);
+    std::unique_ptr<QMenu> menu(steeringMenuFor(m_model->branchOf(m_list->indexAt(pos))));
+    menu->exec(m_list->viewport()->mapToGlobal(pos));
+}
+
+QMenu *RoundPanel::steeringMenuFor(std::optional<int> branch)
+{
+    auto *menu = new QMenu(this);
+    auto item = [menu, this](const QString &text, auto slot) {
+        QAction *a = menu->addAction(text);
         connect(a, &QAction::triggered, this, slot);
     };
     if (branch) {
@@ -387,29 +454,90 @@ void RoundPanel::steeringMenu(const QPoint &pos)
         item(tr("Close Branch b%1").arg(b), [this, b] { steer(QStringLiteral("close"), b); });
         item(tr("Refine b%1 Next").arg(b), [this, b] { steer(QStringLiteral("refine"), b); });
         item(tr("Hint for b%1's Next Attempt…").arg(b), [this, b] {
-            bool ok = false;
-            const QString text = QInputDialog::getMultiLineText(this, tr("Hint for b%1").arg(b),
-                                                                tr("Text given to the agent with branch b%1's next attempt:").arg(b),
-                                                                {}, &ok);
-            if (ok && !text.trimmed().isEmpty())
-                steer(QStringLiteral("hint"), b, text.trimmed());
+            std::unique_ptr<QDialog> dialog(hintDialog(b));
+            if (dialog->exec() != QDialog::Accepted)
+                return;
+            const QString text = dialog->findChild<QPlainTextEdit *>(QStringLiteral("hintText"))->toPlainText().trimmed();
+            if (!text.isEmpty())
+                steer(QStringLiteral("hint"), b, text);
         });
     }
     item(tr("Hint for the Next New Branch…"), [this] {
-        bool ok = false;
-        const QString text = QInputDialog::getMultiLineText(this, tr("Hint for the next new branch"),
-                                                            tr("Text given to the agent with the next branch the round opens:"),
-                                                            {}, &ok);
-        if (ok && !text.trimmed().isEmpty())
-            steer(QStringLiteral("hint"), std::nullopt, text.trimmed(), true);
+        std::unique_ptr<QDialog> dialog(hintDialog(std::nullopt));
+        if (dialog->exec() != QDialog::Accepted)
+            return;
+        const QString text = dialog->findChild<QPlainTextEdit *>(QStringLiteral("hintText"))->toPlainText().trimmed();
+        if (!text.isEmpty())
+            steer(QStringLiteral("hint"), std::nullopt, text, true);
     });
-    const bool live = isRunning() || isFollowing();
-    for (QAction *a : menu.actions())
+    const bool live = isRoundLive();
+    for (QAction *a : menu->actions())
         a->setEnabled(live);
-    menu.addSeparator();
-    menu.addAction(m_pause);
-    menu.addAction(m_continue);
-    menu.exec(m_list->viewport()->mapToGlobal(pos));
+    menu->addSeparator();
+    menu->addAction(m_pause);
+    menu->addAction(m_continue);
+    return menu;
+}
+
+QDialog *RoundPanel::hintDialog(std::optional<int> branch)
+{
+    auto *dialog = new QDialog(this);
+    dialog->setObjectName(QStringLiteral("hintDialog"));
+    dialog->setWindowTitle(branch ? tr("Hint for b%1").arg(*branch) : tr("Hint for the next new branch"));
+    auto *layout = new QVBoxLayout(dialog);
+    layout->addWidget(new QLabel(branch ? tr("Text given to the agent with branch b%1's next attempt:").arg(*branch)
+                                        : tr("Text given to the agent with the next branch the round opens:")));
+    // The task's directions: what each branch is asked to explore, so that a
+    // hint can build on (or steer away from) its branch's.
+    auto *directions = new QLabel;
+    directions->setObjectName(QStringLiteral("hintDirections"));
+    directions->setWordWrap(true);
+    directions->setTextFormat(Qt::RichText);
+    directions->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    if (m_directions.isEmpty()) {
+        directions->setText(tr("The task names no directions: each branch is the agent's own idea."));
+    } else {
+        QStringList rows;
+        for (qsizetype i = 0; i < m_directions.size(); ++i) {
+            const RoundTask::Direction &d = m_directions.at(i);
+            const bool mine = branch && *branch % m_directions.size() == i;
+            QString row = QStringLiteral("<b>%1</b>").arg(d.name.toHtmlEscaped());
+            if (!d.detail.isEmpty())
+                row += QStringLiteral(": ") + d.detail.toHtmlEscaped();
+            if (mine)
+                row = tr("%1 <i>(b%2's direction)</i>").arg(row).arg(*branch);
+            rows.append(QStringLiteral("<li>%1</li>").arg(row));
+        }
+        directions->setText(tr("The task's directions, given to branches in turn (branch b<i>N</i> takes direction "
+                               "<i>N</i> mod %n):", nullptr, int(m_directions.size()))
+                            + QStringLiteral("<ul style='margin-left:0'>%1</ul>").arg(rows.join(QString())));
+    }
+    layout->addWidget(directions);
+    auto *text = new QPlainTextEdit;
+    text->setObjectName(QStringLiteral("hintText"));
+    layout->addWidget(text, 1);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    connect(buttons, &QDialogButtonBox::accepted, dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    layout->addWidget(buttons);
+    dialog->resize(520, 380);
+    return dialog;
+}
+
+void RoundPanel::loadDirections(const QString &task)
+{
+    m_directions.clear();
+    m_timeLimitS.reset();
+    m_directionsTask = task;
+    if (task.isEmpty())
+        return;
+    // task.json and problem.md are read off the GUI thread.
+    QtConcurrent::run([task] { return RoundTask::resolve(task); }).then(this, [this, task](Result<RoundTask> resolved) {
+        if (resolved.ok() && m_directionsTask == task) { // not a task asked for before
+            m_directions = resolved.value->directions;
+            m_timeLimitS = resolved.value->timeLimitSeconds;
+        }
+    });
 }
 
 bool RoundPanel::startRound(const RoundConfig &config, std::shared_ptr<DiscoveryAgent> agent)
@@ -438,6 +566,13 @@ bool RoundPanel::startRound(const RoundConfig &config, std::shared_ptr<Discovery
     }
     m_runner.reset();
     m_follower->stop();
+    // A new round leaves an interrupted or stopped iteration as it is: say so,
+    // and how to go on with it.
+    QString leftAsIs;
+    if (config.resume == 0 && !m_resumableIds.isEmpty())
+        leftAsIs = tr("Iteration %1 stays %2; Resume Round continues it later")
+                       .arg(m_resumableIds.constFirst().first)
+                       .arg(m_resumableIds.constFirst().second);
     m_config = config;
     // Rounds started from the workbench accept steering (`dreamrsi steer`, a following workbench).
     m_config.acceptSteering = true;
@@ -455,15 +590,18 @@ bool RoundPanel::startRound(const RoundConfig &config, std::shared_ptr<Discovery
     m_runner = std::make_unique<RoundRunner>(m_store, m_config, std::move(agent), std::move(backend));
     RoundRunner *r = m_runner.get();
     connectEvents(r);
+    // How many attempts run now is the counters' (Running); the message says what the batch was.
     connect(r, &RoundRunner::roundStarted, this, [this](int round, const QStringList &batch) {
-        emit statusMessage(tr("Round %1: %n attempt(s) running", nullptr, int(batch.size())).arg(round + 1));
+        emit statusMessage(tr("Round %1 started a batch of %n attempt(s)", nullptr, int(batch.size())).arg(round + 1));
     });
     connect(r, &RoundRunner::attemptStarted, m_model, &LiveTreeModel::markRunning);
     connect(r, &RoundRunner::attemptProgress, m_model, &LiveTreeModel::setProgress);
     connect(r, &RoundRunner::attemptAbandoned, m_model, &LiveTreeModel::removeRunning);
     connect(r, &RoundRunner::steered, this, [this](const SteeringEvent &e) {
         if (e.branch)
-            m_model->markSteered(*e.branch, e.action);
+            markSteered(*e.branch, e.action);
+        if (e.action == QLatin1String("pause") || e.action == QLatin1String("continue"))
+            setPaused(e.action == QLatin1String("pause"));
         // A branch closed while a manual round waits for its batch is no pick any more.
         if (e.branch && e.action == QLatin1String("close") && m_manualBar->isVisible()) {
             for (int i = m_manualList->count() - 1; i >= 0; --i) {
@@ -474,11 +612,15 @@ bool RoundPanel::startRound(const RoundConfig &config, std::shared_ptr<Discovery
         }
     });
     connect(r, &RoundRunner::pausedChanged, this, [this](bool paused) {
+        setPaused(paused);
         m_state->setText(paused ? tr("Iteration %1 paused: Continue starts the next batch").arg(m_iteration.id)
                                 : tr("Iteration %1 running").arg(m_iteration.id));
     });
     connect(r, &RoundRunner::batchWanted, this, &RoundPanel::onBatchWanted);
     m_log->clear();
+    if (!leftAsIs.isEmpty())
+        appendLog(leftAsIs);
+    loadDirections(m_config.task);
     r->start();
     m_ticker->start();
     m_status->setCaption(tr("Round"));
@@ -486,6 +628,8 @@ bool RoundPanel::startRound(const RoundConfig &config, std::shared_ptr<Discovery
     showStatus(true);
     updateActions();
     emit runningChanged(true);
+    if (!leftAsIs.isEmpty())
+        emit statusMessage(leftAsIs);
     return true;
 }
 
@@ -534,12 +678,16 @@ void RoundPanel::chooseResume()
         }
         QStringList items;
         QList<IterationId> ids;
-        for (const IterationInfo &it : *list.value) {
+        // The most recently stopped first (iterations are numbered in the order they began).
+        QList<IterationInfo> newestFirst = *list.value;
+        std::sort(newestFirst.begin(), newestFirst.end(),
+                  [](const IterationInfo &a, const IterationInfo &b) { return a.id > b.id; });
+        for (const IterationInfo &it : std::as_const(newestFirst)) {
             if (it.status == IterationStatus::Interrupted || it.status == IterationStatus::Stopped) {
-                items.append(tr("Iteration %1 (%2, %3 cells, %4)")
+                items.append(tr("Iteration %1 (%2, %3, %4)")
                                  .arg(it.id)
                                  .arg(iterationStatusName(it.status))
-                                 .arg(it.cellCount)
+                                 .arg(tr("%n cell(s)", nullptr, int(it.cellCount)))
                                  .arg(it.task.value_or(QString())));
                 ids.append(it.id);
             }
@@ -627,8 +775,13 @@ void RoundPanel::clearRound(const QDateTime &started)
     m_awaitingBacklog = false;
     m_model->reset({});
     m_view->setTree(nullptr);
+    m_steeredBranches.clear();
+    m_view->setBranchMarks({});
+    m_view->setRunningAttempts({});
     m_dashboard->reset(started);
     m_iteration = IterationInfo{};
+    m_paused = false;
+    m_ownRequests.clear();
 }
 
 qint64 RoundPanel::plannedAttempts() const
@@ -702,6 +855,10 @@ void RoundPanel::onIterationStarted(const IterationInfo &info, bool resumed, boo
         m_log->clear();
     }
     m_iteration = info;
+    m_paused = false;
+    if (followed)
+        loadDirections(info.task.value_or(QString()));
+    updateActionStates(); // a followed round now takes steering; the tree says what it waits for
     if (followed) {
         m_state->setText(tr("Following iteration %1, a round running in another process (pid %2); read-only")
                              .arg(info.id)
@@ -802,6 +959,8 @@ void RoundPanel::onFinished(const RoundSummary &summary, bool followed)
         m_ticker->stop();
         m_model->tick();
     }
+    m_paused = false;
+    m_view->setRunningAttempts({});
     m_dashboard->flush();
     showStatus(false);
     if (m_redraw->isActive()) {
@@ -816,20 +975,23 @@ void RoundPanel::onFinished(const RoundSummary &summary, bool followed)
                    ? tr("Iteration %1 interrupted: the process that ran it (pid %2) ended without closing it")
                          .arg(summary.iteration)
                          .arg(pid)
-                   : tr("Iteration %1 %2 in another process (pid %3): %4 cells")
+                   : tr("Iteration %1 %2 in another process (pid %3): %4")
                          .arg(summary.iteration)
                          .arg(status)
                          .arg(pid)
-                         .arg(m_cellCount);
+                         .arg(tr("%n cell(s)", nullptr, int(m_cellCount)));
         appendLog(text);
+    } else if (summary.ok()) {
+        text = tr("Iteration %1 %2: %3 in %4")
+                   .arg(summary.iteration)
+                   .arg(status)
+                   .arg(tr("%n cell(s)", nullptr, int(summary.counters.cells)))
+                   .arg(tr("%n round(s)", nullptr, summary.counters.rounds));
+        // The reason only when it adds to the status ("stopped (stopped)" says nothing).
+        if (!summary.stopReason.isEmpty() && summary.stopReason != status)
+            text = tr("%1 (%2)").arg(text, summary.stopReason);
     } else {
-        text = summary.ok() ? tr("Iteration %1 %2: %3 cells in %4 rounds (%5)")
-                                  .arg(summary.iteration)
-                                  .arg(status)
-                                  .arg(summary.counters.cells)
-                                  .arg(summary.counters.rounds)
-                                  .arg(summary.stopReason)
-                            : tr("Iteration %1 %2: %3").arg(summary.iteration).arg(status, summary.error);
+        text = tr("Iteration %1 %2: %3").arg(summary.iteration).arg(status, summary.error);
     }
     m_state->setText(text);
     emit statusMessage(text);
@@ -964,7 +1126,7 @@ bool RoundPanel::answerApproval(const QString &version, const QString &by, const
     request.version = version;
     request.why = note;
     request.by = by.isEmpty() ? AppSettings::load().steeringName() : by;
-    if (const Result<Done> sent = m_steering->send(request, QStringLiteral("approval")); !sent) {
+    if (const Result<QString> sent = m_steering->send(request, QStringLiteral("approval")); !sent) {
         const QString line = tr("approval: %1 not sent: %2").arg(request.describe(), sent.error);
         appendLog(line);
         emit statusMessage(line);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "loop/roundtask.h"
 #include "loop/roundtypes.h"
 #include "loop/slurmsettings.h"
 #include "model/cell.h"
@@ -11,7 +12,9 @@
 #include <memory>
 
 class QAction;
+class QDialog;
 class QLabel;
+class QMenu;
 class QPlainTextEdit;
 class QTimer;
 class QTreeView;
@@ -82,6 +85,19 @@ public:
     /// Looks at once whether a followed loop waits for approval (a timer does it every second).
     void checkApprovalWait();
     bool isRunning() const;
+    /// A round runs that can be steered: here, or in the process followed
+    /// (not a follower waiting for its next round).
+    bool isRoundLive() const;
+    /// The steering menu of the cell list for `branch` (or no branch): the
+    /// caller owns it. Its requests are disabled unless isRoundLive().
+    QMenu *steeringMenuFor(std::optional<int> branch);
+    /// The dialog a hint is written in, listing the task's directions.
+    QDialog *hintDialog(std::optional<int> branch);
+    /// The task's directions of the round shown (loaded when it starts).
+    const QList<RoundTask::Direction> &directions() const { return m_directions; }
+    /// Reads the directions (and time limit) of `task` off the GUI thread,
+    /// for the hint dialog and the drawn tree; a round does it as it starts.
+    void loadDirections(const QString &task);
     LiveTreeModel *model() const { return m_model; }
     TreeView *treeView() const { return m_view; }
     QTreeView *cellList() const { return m_list; }
@@ -156,6 +172,13 @@ private:
     void refreshResumable();
     /// The context menu of the cell list: steer the branch under `pos`.
     void steeringMenu(const QPoint &pos);
+    /// Shows what was done to a branch in the list and on the drawn tree.
+    void markSteered(int branch, const QString &kind);
+    /// What the drawn tree says while it has no cell: the round's state.
+    void updatePlaceholder();
+    /// The round waits for Continue (true) or runs on; sets Pause and Continue.
+    void setPaused(bool paused);
+
     /// A manual round asks for round `round`'s batch: at most `workers` of `legal`.
     void onBatchWanted(int round, const QStringList &legal, int workers);
     void updateManualPrompt();
@@ -216,6 +239,14 @@ private:
     /// so that a build of the round before is dropped.
     JobTracker *m_jobs = nullptr;
     bool m_resumable = false;   ///< the store has an interrupted or stopped iteration
+    /// The interrupted and stopped iterations (id, status), the most recent first.
+    QList<std::pair<IterationId, QString>> m_resumableIds;
+    bool m_paused = false;      ///< the round shown waits for Continue
+    QSet<QString> m_ownRequests; ///< steering requests sent to the round this panel runs
+    QHash<int, QStringList> m_steeredBranches; ///< branch -> steering kinds, in the order applied
+    QList<RoundTask::Direction> m_directions;
+    std::optional<double> m_timeLimitS; ///< the task's evaluation time limit, when it names one
+    QString m_directionsTask;           ///< the task loadDirections() was asked last
     quint64 m_resumableQuery = 0; ///< the latest question; older answers are dropped
     QList<Cell> m_deferred;
     IterationInfo m_iteration;

@@ -25,11 +25,14 @@ public:
     void setCaption(const QString &text);
 
     QProgressBar *bar() const { return m_bar; }
+    /// What the bar stands for, in words beside it ("3 of 9 attempts").
+    QLabel *text() const { return m_text; }
     QToolButton *cancelButton() const { return m_cancel; }
 
 private:
     QLabel *m_caption = nullptr;
     QProgressBar *m_bar = nullptr;
+    QLabel *m_text = nullptr;
     QToolButton *m_cancel = nullptr;
 };
 

@@ -37,18 +37,18 @@ void SteeringController::setInterval(int ms)
     m_timer->setInterval(ms);
 }
 
-Result<Done> SteeringController::send(SteeringRequest request, const QString &kind)
+Result<QString> SteeringController::send(SteeringRequest request, const QString &kind)
 {
     if (m_path.isEmpty())
-        return Result<Done>::failure(tr("no project is open"));
+        return Result<QString>::failure(tr("no project is open"));
     if (const QString why = SteeringInbox::whyNotAccepting(m_path, kind); !why.isEmpty())
-        return Result<Done>::failure(why);
+        return Result<QString>::failure(why);
     if (const Result<Done> submitted = SteeringInbox::submit(m_path, &request); !submitted.ok())
-        return submitted;
+        return Result<QString>::failure(submitted.error);
     m_waiting.insert(request.id, Waiting{request, kind, 0});
     if (!m_timer->isActive())
         m_timer->start();
-    return Result<Done>::success({});
+    return Result<QString>::success(request.id);
 }
 
 void SteeringController::poll()

@@ -32,7 +32,8 @@ public:
     /// ("round", or "approval" for a loop waiting for approval). A failure
     /// when nobody accepts such requests there or the inbox cannot be
     /// written; the answer comes later through answered().
-    Result<Done> send(SteeringRequest request, const QString &kind = QStringLiteral("round"));
+    /// The request's id when it was written.
+    Result<QString> send(SteeringRequest request, const QString &kind = QStringLiteral("round"));
     /// Requests sent and not answered yet.
     int waiting() const { return int(m_waiting.size()); }
     /// How often answers are looked for (ms).

@@ -152,9 +152,9 @@ ApprovalDialog::ApprovalDialog(const Workspace &workspace, const QString &candid
     notes->setText(lines.join(QStringLiteral("<br>")));
     notes->setVisible(!lines.isEmpty());
 
-    // Settings' "Your name", else the login name; never a made-up one (an approval names a person).
-    const QString yourName = AppSettings::load().userName.trimmed();
-    m_who = new QLineEdit(yourName.isEmpty() ? qEnvironmentVariable("USER", qEnvironmentVariable("LOGNAME")) : yourName);
+    // Settings' "Your name", else $USER, else the account's login name; never a
+    // made-up one (an approval names a person).
+    m_who = new QLineEdit(AppSettings::load().personName());
     m_who->setPlaceholderText(tr("Your name"));
     m_note = new QPlainTextEdit;
     m_note->setPlaceholderText(tr("Why this version should run next (kept with the approval)"));

@@ -5,6 +5,7 @@
 #include "figures/qcp.h"
 
 #include <QCoreApplication>
+#include <QHash>
 #include <QMap>
 
 #include <algorithm>
@@ -20,16 +21,48 @@ QString number(double v)
 }
 } // namespace
 
+bool ProgressPlot::mixesTasks(const QList<ProgressCurve> &curves)
+{
+    QStringList tasks;
+    for (const ProgressCurve &c : curves) {
+        if (!c.task.isEmpty() && !tasks.contains(c.task))
+            tasks.append(c.task);
+    }
+    return tasks.size() > 1;
+}
+
+double ProgressPlot::attainment(double best, double taskBest, double first)
+{
+    if (taskBest > 0)
+        return std::clamp(best / taskBest, 0.0, 1.0);
+    return taskBest > first ? std::clamp((best - first) / (taskBest - first), 0.0, 1.0) : 1.0;
+}
+
 int ProgressPlot::populate(QCustomPlot *plot, const QList<ProgressCurve> &curves, bool dark)
 {
+    // Tasks on scales of their own share one axis as attainment.
+    const bool perTask = mixesTasks(curves);
+    QHash<QString, double> taskBest;
+    for (const ProgressCurve &c : curves) {
+        if (c.best)
+            taskBest[c.task] = taskBest.contains(c.task) ? std::max(taskBest.value(c.task), *c.best) : *c.best;
+    }
+    auto yOf = [&](const ProgressCurve &c, double best) {
+        return perTask && !c.points.isEmpty() ? attainment(best, taskBest.value(c.task, best), c.points.first().best) : best;
+    };
     plot->clearPlottables();
     plot->clearItems();
     PlotStyle::applyTheme(plot, dark);
     plot->xAxis->setLabel(QCoreApplication::translate("dreamrsi::ProgressPlot", "Cumulative agent calls"));
     FigureLayout::setShortLabel(plot->xAxis, QCoreApplication::translate("dreamrsi::ProgressPlot", "Agent calls"));
     FigureLayout::setIntegerAxis(plot->xAxis);
-    plot->yAxis->setLabel(QCoreApplication::translate("dreamrsi::ProgressPlot", "Best score so far"));
-    FigureLayout::setShortLabel(plot->yAxis, QCoreApplication::translate("dreamrsi::ProgressPlot", "Best score"));
+    if (perTask) {
+        plot->yAxis->setLabel(QCoreApplication::translate("dreamrsi::ProgressPlot", "Attainment (best so far / task's best)"));
+        FigureLayout::setShortLabel(plot->yAxis, QCoreApplication::translate("dreamrsi::ProgressPlot", "Attainment"));
+    } else {
+        plot->yAxis->setLabel(QCoreApplication::translate("dreamrsi::ProgressPlot", "Best score so far"));
+        FigureLayout::setShortLabel(plot->yAxis, QCoreApplication::translate("dreamrsi::ProgressPlot", "Best score"));
+    }
     if (FigureLayout::isIntegerAxis(plot->yAxis))
         plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
     plot->legend->setVisible(true);
@@ -52,9 +85,10 @@ int ProgressPlot::populate(QCustomPlot *plot, const QList<ProgressCurve> &curves
         graph->setLineStyle(QCPGraph::lsStepLeft);
         graph->setPen(QPen(color, 2.0));
         for (const ProgressPoint &p : c.points) {
-            graph->addData(double(p.calls), p.best);
-            yMin = std::min(yMin, p.best);
-            yMax = std::max(yMax, p.best);
+            const double y = yOf(c, p.best);
+            graph->addData(double(p.calls), y);
+            yMin = std::min(yMin, y);
+            yMax = std::max(yMax, y);
         }
         withScore += c.best.has_value();
         // Where each iteration ends: a marker on the curve.
@@ -65,9 +99,10 @@ int ProgressPlot::populate(QCustomPlot *plot, const QList<ProgressCurve> &curves
                                               dark ? QColor(Qt::black) : QColor(Qt::white), 6));
         for (const IterationMark &m : c.marks) {
             if (m.bestAfter)
-                ends->addData(double(m.startCalls + m.calls), *m.bestAfter);
+                ends->addData(double(m.startCalls + m.calls), yOf(c, *m.bestAfter));
             QStringList &names = starts[m.startCalls];
-            const QString name = QString::number(m.index);
+            // Each task's run counts its iterations from 1: mixed, the project's numbers tell them apart.
+            const QString name = QString::number(perTask && m.iteration != 0 ? m.iteration : m.index);
             if (!names.contains(name))
                 names.append(name);
             if (!startRuns[m.startCalls].contains(i))
@@ -98,6 +133,8 @@ int ProgressPlot::populate(QCustomPlot *plot, const QList<ProgressCurve> &curves
     plot->xAxis->setRange(0, double(xMax));
     if (withScore == 0) {
         plot->yAxis->setRange(0, 1);
+    } else if (perTask) {
+        plot->yAxis->setRange(std::min(0.0, yMin) - 0.03, 1.25); // head room for the iteration labels
     } else {
         const double span = yMax > yMin ? yMax - yMin : std::max(std::abs(yMax), 1.0) * 0.1;
         // Head room above the best for the iteration labels.

@@ -107,9 +107,12 @@ SimulationDialog::SimulationDialog(QList<ReplayWorld> projectWorlds, QString pro
     form->addRow(tr("Starting policy:"), m_policy);
     form->addRow(tr("Arms:"), m_arms);
     form->addRow(QString(), m_guard);
-    auto *developer = new QLabel(tr("New versions are written by the built-in policy improver (no key, no cost)."));
+    // Under the form, not in a row of it: a wrapped label in a form row got
+    // too little height, and its row's "Developer:" was clipped.
+    auto *developer = new QLabel(tr("<b>Developer:</b> new versions are written by the built-in policy improver "
+                                    "(no key, no cost)."));
+    developer->setObjectName(QStringLiteral("developer"));
     developer->setWordWrap(true);
-    form->addRow(tr("Developer:"), developer);
 
     m_progress = new QProgressBar;
     m_progress->setObjectName(QStringLiteral("progress"));
@@ -134,12 +137,15 @@ SimulationDialog::SimulationDialog(QList<ReplayWorld> projectWorlds, QString pro
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(intro);
     layout->addLayout(form);
+    layout->addWidget(developer);
     layout->addWidget(m_progress);
     layout->addWidget(m_status);
     layout->addWidget(m_log, 1);
     layout->addWidget(buttons);
 
     connect(m_fixBeta, &QCheckBox::toggled, m_beta, &QWidget::setEnabled);
+    // The T the researcher chose, kept while the source of worlds changes.
+    connect(m_iterations, &QSpinBox::valueChanged, this, [this](int value) { m_wantedIterations = value; });
     connect(m_fromProject, &QRadioButton::toggled, this, &SimulationDialog::updateState);
     m_folderDebounce = new QTimer(this);
     m_folderDebounce->setSingleShot(true);
@@ -193,7 +199,14 @@ void SimulationDialog::countFolder()
 void SimulationDialog::updateState()
 {
     const int worlds = worldCount();
-    m_iterations->setMaximum(std::max(1, worlds));
+    // T is at most the number of worlds. While none are known (a folder not
+    // chosen or still being counted) the chosen T stays as it is, and once
+    // they are, it comes back as far as they allow.
+    if (worlds > 0) {
+        const QSignalBlocker block(m_iterations);
+        m_iterations->setMaximum(worlds);
+        m_iterations->setValue(std::min(m_wantedIterations, worlds));
+    }
     const bool fixedOnly = m_arms->currentIndex() == 2;
     m_versions->setEnabled(!m_running && !fixedOnly);
     m_guard->setEnabled(!m_running && !fixedOnly);

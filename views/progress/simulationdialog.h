@@ -66,6 +66,7 @@ private:
     QLineEdit *m_folder = nullptr;
     QPushButton *m_browse = nullptr;
     QSpinBox *m_iterations = nullptr;
+    int m_wantedIterations = 5; ///< T as last set by the researcher
     QSpinBox *m_versions = nullptr;
     QSpinBox *m_workers = nullptr;
     QSpinBox *m_rounds = nullptr;

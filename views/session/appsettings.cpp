@@ -62,11 +62,17 @@ void AppSettings::save() const
     s.setValue(QStringLiteral("ui/userName"), userName);
 }
 
-QString AppSettings::steeringName() const
+QString AppSettings::personName() const
 {
     if (!userName.trimmed().isEmpty())
         return userName.trimmed();
-    return SteeringInbox::loginName();
+    return SteeringInbox::accountName();
+}
+
+QString AppSettings::steeringName() const
+{
+    const QString name = personName();
+    return name.isEmpty() ? QStringLiteral("unknown") : name;
 }
 
 std::optional<QList<double>> AppSettings::parseBetas(const QString &text)

@@ -48,7 +48,11 @@ struct AppSettings
     /// "Your name": who steers a live round or approves a version from this
     /// workbench (recorded with each intervention); empty = the login name.
     QString userName;
-    /// userName, else $USER (or $USERNAME), else "unknown".
+    /// Who acts from this workbench: userName, else $USER, else the
+    /// account's login name from the system (SteeringInbox::accountName);
+    /// empty when none names anybody.
+    QString personName() const;
+    /// personName(), else "unknown" (a steering request is sent anyway).
     QString steeringName() const;
 
     /// Reads QSettings; also installs `prices` as PriceTable::current().

@@ -47,6 +47,11 @@ QRectF TreeLayout::rootRect() const
     return QRectF(cx - width / 2, m_metrics.margin, width, m_metrics.rootHeight);
 }
 
+QRectF TreeLayout::slotRect(int column, int attempt) const
+{
+    return QRectF(columnX(column), rowY(attempt), m_metrics.cellWidth, m_metrics.cellHeight);
+}
+
 QRectF TreeLayout::columnRect(int column) const
 {
     if (column < 0 || column >= columnCount())

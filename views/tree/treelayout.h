@@ -47,6 +47,9 @@ public:
     QRectF columnRect(int column) const;
     /// Horizontal position of the bus that joins the root to every attempt 0.
     double busY() const;
+    /// Where attempt `attempt` of column `column` sits, for any column and
+    /// row (also past the tree's: where a cell still running will be).
+    QRectF slotRect(int column, int attempt) const;
 
     /// The cell whose rectangle contains p, or -1.
     int cellAt(const QPointF &p) const;

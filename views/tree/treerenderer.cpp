@@ -105,9 +105,54 @@ CellStyle TreeRenderer::styleOf(int cellIndex) const
     return s;
 }
 
+QString TreeRenderer::steeringGlyphs(const QStringList &kinds)
+{
+    QString glyphs;
+    for (const QString &kind : kinds)
+        glyphs += kind == QLatin1String("close") ? QStringLiteral("\u2715")    // ✕
+                  : kind == QLatin1String("refine") ? QStringLiteral("\u21E7") // ⇧
+                                                     : QStringLiteral("\u270E"); // ✎
+    return glyphs;
+}
+
+QRectF TreeRenderer::runningRect(const RunningAttempt &a) const
+{
+    const auto &tree = m_layout.tree();
+    int column = tree ? tree->branchIndex(a.branch) : -1;
+    if (column < 0) {
+        // A branch the tree has no cell of yet: the extra columns on the right, by branch.
+        QList<int> fresh;
+        for (const RunningAttempt &r : m_running) {
+            if ((!tree || tree->branchIndex(r.branch) < 0) && !fresh.contains(r.branch))
+                fresh.append(r.branch);
+        }
+        std::sort(fresh.begin(), fresh.end());
+        column = m_layout.columnCount() + int(fresh.indexOf(a.branch));
+    }
+    return m_layout.slotRect(column, a.attempt);
+}
+
+QString TreeRenderer::runningLabel(const RunningAttempt &a)
+{
+    const QString elapsed = QString::number(a.elapsedS, 'f', 0);
+    return a.limitS && *a.limitS > 0 ? tr("%1/%2 s").arg(elapsed, QString::number(*a.limitS, 'f', 0))
+                                     : tr("%1 s").arg(elapsed);
+}
+
+QRectF TreeRenderer::sceneRect() const
+{
+    QRectF scene = m_layout.sceneRect();
+    const double margin = m_layout.metrics().margin;
+    for (const RunningAttempt &a : m_running)
+        scene = scene.united(runningRect(a).adjusted(0, 0, margin, margin));
+    if (!m_branchMarks.isEmpty()) // a mark under the deepest leaf needs a line of room
+        scene.setBottom(scene.bottom() + m_layout.metrics().cellHeight * 0.5);
+    return scene;
+}
+
 std::pair<double, QPointF> TreeRenderer::fitTransform(const QRectF &area) const
 {
-    const QRectF scene = m_layout.sceneRect();
+    const QRectF scene = sceneRect();
     if (scene.isEmpty() || area.isEmpty())
         return {1.0, area.topLeft()};
     const double scale = std::min(area.width() / scene.width(), area.height() / scene.height());
@@ -294,6 +339,8 @@ void TreeRenderer::paint(QPainter &p, const QRectF &exposed, double scale, const
         }
     }
 
+    paintLiveMarks(p, scale, offset, labels);
+
     // Marks on top: latest batch, search matches, selection, best.
     p.setRenderHint(QPainter::Antialiasing, true);
     p.setBrush(Qt::NoBrush);
@@ -397,6 +444,69 @@ void TreeRenderer::paintSmallCells(QPainter &p, const QRectF &exposed, const QRe
     p.drawImage(area.topLeft(), layer);
     for (const Glyph &g : std::as_const(glyphs))
         p.drawImage(g.rect.topLeft(), cachedGlyph(g.glyph, g.rect.size(), g.color, dpr));
+}
+
+void TreeRenderer::paintLiveMarks(QPainter &p, double scale, const QPointF &offset, bool labels) const
+{
+    const auto &tree = m_layout.tree();
+    const auto &m = m_layout.metrics();
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    QFont f = p.font();
+    f.setPointSizeF(std::clamp(m.cellHeight * scale * 0.45, 6.0, 11.0));
+    p.setFont(f);
+
+    // Running attempts: a dashed outline where the cell will be, filled as far
+    // as its time has used its limit (red once past it), its time inside.
+    for (const RunningAttempt &a : m_running) {
+        const QRectF r = toDevice(runningRect(a), scale, offset);
+        const double used = a.limitS && *a.limitS > 0 ? std::clamp(a.elapsedS / *a.limitS, 0.0, 1.0) : 0.0;
+        const bool over = a.limitS && *a.limitS > 0 && a.elapsedS >= *a.limitS * 0.8;
+        const QColor tint = over ? QColor(0xd6, 0x27, 0x28) : m_palette.batch;
+        p.fillRect(r, withAlpha(m_palette.noScore, 90));
+        if (used > 0)
+            p.fillRect(QRectF(r.left(), r.top(), r.width() * used, r.height()), withAlpha(tint, 110));
+        p.setPen(QPen(tint, std::clamp(scale, 1.0, 2.0), Qt::DashLine));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(r);
+        if (labels) {
+            p.setPen(m_palette.text);
+            p.drawText(r.adjusted(-m.columnGap * scale / 2, 0, m.columnGap * scale / 2, 0), Qt::AlignCenter,
+                       runningLabel(a));
+        }
+    }
+
+    // Steering marks under each steered branch's leaf (or its column's top
+    // while it has no cell yet).
+    if (tree && !m_branchMarks.isEmpty()) {
+        p.setPen(m_palette.text);
+        for (auto it = m_branchMarks.cbegin(); it != m_branchMarks.cend(); ++it) {
+            const int column = tree->branchIndex(it.key());
+            if (column < 0 || it.value().isEmpty())
+                continue;
+            const QList<int> &cells = tree->branches().at(column).cells;
+            int leaf = -1;
+            for (int c : cells) {
+                if (c >= 0)
+                    leaf = c;
+            }
+            const QRectF under = leaf >= 0 ? m_layout.cellRect(leaf) : m_layout.slotRect(column, 0);
+            const QRectF mark = toDevice(QRectF(under.left() - m.columnGap / 2, under.bottom() + 1,
+                                                under.width() + m.columnGap, m.cellHeight * 0.75),
+                                         scale, offset);
+            if (labels) {
+                p.drawText(mark, Qt::AlignHCenter | Qt::AlignTop, steeringGlyphs(it.value()));
+            } else {
+                // Too small for text: a dot in the text colour, a cross's red for a closed branch.
+                const double d = std::max(2.0, m.cellWidth * scale * 0.3);
+                p.setBrush(it.value().contains(QStringLiteral("close")) ? m_palette.best : m_palette.text);
+                p.setPen(Qt::NoPen);
+                p.drawEllipse(QPointF(mark.center().x(), mark.top() + d), d / 2, d / 2);
+                p.setPen(m_palette.text);
+            }
+        }
+    }
+    p.restore();
 }
 
 namespace {
@@ -633,7 +743,7 @@ TreeFigureGeometry TreeRenderer::figureGeometry(const QFontMetricsF &fm, const Q
     auto fitted = [this](TreeFigureGeometry g, const QRectF &area) {
         g.treeArea = area;
         std::tie(g.scale, g.offset) = fitTransform(area);
-        const QRectF scene = m_layout.sceneRect();
+        const QRectF scene = sceneRect();
         g.treeRect = QRectF(scene.x() * g.scale + g.offset.x(), scene.y() * g.scale + g.offset.y(), scene.width() * g.scale,
                             scene.height() * g.scale);
         return g;

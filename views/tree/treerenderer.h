@@ -12,6 +12,8 @@
 #include <QMap>
 #include <QSet>
 
+#include <optional>
+
 class QFontMetricsF;
 class QPainter;
 
@@ -59,6 +61,16 @@ struct CellStyle
     bool imagined = false;
 };
 
+/// An attempt of a live round that runs now: drawn where its cell will be,
+/// with its elapsed time against its limit.
+struct RunningAttempt
+{
+    int branch = 0;
+    int attempt = 0;
+    double elapsedS = 0.0;
+    std::optional<double> limitS; ///< the evaluation's time limit, when known
+};
+
 /// Where a figure of the tree puts its parts (device coordinates).
 struct TreeFigureGeometry
 {
@@ -93,6 +105,22 @@ public:
     const QSet<int> &matches() const { return m_matches; }
     void setOverlay(RevealOverlay overlay) { m_overlay = std::move(overlay); }
     const RevealOverlay &overlay() const { return m_overlay; }
+    /// What people did to branches of a live round (steering kinds "close",
+    /// "refine", "hint", in the order applied): marks under each branch's leaf.
+    void setBranchMarks(QHash<int, QStringList> marks) { m_branchMarks = std::move(marks); }
+    const QHash<int, QStringList> &branchMarks() const { return m_branchMarks; }
+    /// The marks of steering kinds: ✕ close, ⇧ refine, ✎ hint, in order.
+    static QString steeringGlyphs(const QStringList &kinds);
+    /// Attempts running now, drawn as outlined cells (new branches in extra
+    /// columns to the right). Not part of figures' legends.
+    void setRunning(QList<RunningAttempt> running) { m_running = std::move(running); }
+    const QList<RunningAttempt> &running() const { return m_running; }
+    /// Where a running attempt is drawn (scene units).
+    QRectF runningRect(const RunningAttempt &attempt) const;
+    /// The text drawn in a running attempt: "12 s" or "12/60 s".
+    static QString runningLabel(const RunningAttempt &attempt);
+    /// The scene: the layout's, grown by running attempts outside it.
+    QRectF sceneRect() const;
 
     /// Range of finite scores the colour scale spans.
     double scoreMin() const { return m_scoreMin; }
@@ -145,11 +173,14 @@ private:
     /// are collected into `marked`.
     void paintSmallCells(QPainter &painter, const QRectF &exposed, const QRectF &sceneExposed, double scale,
                          const QPointF &offset, qreal dpr, bool detail, QList<std::pair<QRectF, CellStyle>> *marked) const;
+    void paintLiveMarks(QPainter &painter, double scale, const QPointF &offset, bool labels) const;
 
     TreeLayout m_layout;
     TreePalette m_palette;
     QSet<int> m_matches;
     RevealOverlay m_overlay;
+    QHash<int, QStringList> m_branchMarks;
+    QList<RunningAttempt> m_running;
     int m_selected = -1;
     double m_scoreMin = 0.0;
     double m_scoreMax = 1.0;

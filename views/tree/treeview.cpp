@@ -48,6 +48,51 @@ void TreeView::setOverlay(RevealOverlay overlay)
     update();
 }
 
+void TreeView::setBranchMarks(QHash<int, QStringList> marks)
+{
+    const bool grows = m_renderer.branchMarks().isEmpty() != marks.isEmpty();
+    m_renderer.setBranchMarks(std::move(marks));
+    // The first mark adds a line under the deepest leaves: refit while fitted.
+    if (grows) {
+        invalidateOverview();
+        if (m_fitted) {
+            fitToView();
+            return;
+        }
+    }
+    update();
+}
+
+void TreeView::setRunningAttempts(QList<RunningAttempt> running)
+{
+    if (running.isEmpty() && m_renderer.running().isEmpty())
+        return; // nothing ran, nothing runs: no repaint
+    const bool grows = m_renderer.running().size() != running.size();
+    m_renderer.setRunning(std::move(running));
+    // Attempts that start or end can move the scene's edge: refit while fitted.
+    if (grows)
+        invalidateOverview();
+    if (grows && m_fitted)
+        fitToView();
+    else
+        update();
+}
+
+QString TreeView::placeholderText() const
+{
+    return m_placeholder.isEmpty() ? tr("No tree open.\nOpen a tree file or a project, or drop a tree file here.")
+                                   : m_placeholder;
+}
+
+void TreeView::setPlaceholderText(const QString &text)
+{
+    if (text == m_placeholder)
+        return;
+    m_placeholder = text;
+    if (!m_renderer.tree())
+        update();
+}
+
 void TreeView::setLegendVisible(bool visible)
 {
     m_legendVisible = visible;
@@ -56,7 +101,7 @@ void TreeView::setLegendVisible(bool visible)
 
 bool TreeView::isFitted() const
 {
-    const QRectF scene = m_renderer.layout().sceneRect();
+    const QRectF scene = m_renderer.sceneRect();
     const QRectF shown(m_offset, scene.size() * m_scale);
     return QRectF(rect()).adjusted(-1, -1, 1, 1).contains(shown);
 }
@@ -113,7 +158,7 @@ void TreeView::zoomAt(double factor, const QPointF &anchor)
 void TreeView::clampOffset()
 {
     // Keep at least a quarter of the view covered by the scene.
-    const QRectF scene = m_renderer.layout().sceneRect();
+    const QRectF scene = m_renderer.sceneRect();
     const QSizeF shown = scene.size() * m_scale;
     const double mx = width() * 0.75;
     const double my = height() * 0.75;
@@ -197,7 +242,7 @@ const QImage &TreeView::overview() const
 void TreeView::rebuildOverview() const
 {
     m_overview = QImage();
-    const QRectF scene = m_renderer.layout().sceneRect();
+    const QRectF scene = m_renderer.sceneRect();
     if (!m_renderer.tree() || scene.isEmpty())
         return;
     m_overviewScale = OverviewMax / std::max(scene.width(), scene.height());
@@ -220,8 +265,7 @@ void TreeView::paintEvent(QPaintEvent *event)
     p.fillRect(event->rect(), pal.background);
     if (!m_renderer.tree()) {
         p.setPen(pal.text);
-        p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap,
-                   tr("No tree open.\nOpen a tree file or a project, or drop a tree file here."));
+        p.drawText(rect().adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap, placeholderText());
         return;
     }
     m_renderer.paint(p, QRectF(event->rect()), m_scale, m_offset);

@@ -24,6 +24,13 @@ public:
     void setDarkPalette(bool dark);
     void setOverlay(RevealOverlay overlay);
     void setLegendVisible(bool visible);
+    /// What the view says while it has no tree; empty = "No tree open…".
+    void setPlaceholderText(const QString &text);
+    QString placeholderText() const;
+    /// Steering marks under steered branches (TreeRenderer::setBranchMarks).
+    void setBranchMarks(QHash<int, QStringList> marks);
+    /// A live round's running attempts with their elapsed time and limit.
+    void setRunningAttempts(QList<RunningAttempt> running);
     bool isLegendVisible() const { return m_legendVisible; }
 
     double scale() const { return m_scale; }
@@ -83,6 +90,7 @@ private:
     bool m_moved = false;
     QPointF m_dragStart;
     QPointF m_offsetAtDragStart;
+    QString m_placeholder;
     mutable QImage m_overview;
     mutable double m_overviewScale = 1.0;
     mutable bool m_overviewStale = false;

@@ -45,6 +45,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTimer>
 #include <QToolBar>
@@ -100,6 +101,8 @@ MainWindow::MainWindow(QWidget *parent)
     // world: reopening reads it, for writing once the other process let go.
     connect(m_roundPanel, &RoundPanel::roundFinished, this, [this] { openProject(m_session->path()); });
     connect(m_roundPanel, &RoundPanel::writerReleased, this, [this] { openProject(m_session->path()); });
+    connect(m_roundPanel, &RoundPanel::runningChanged, this, &MainWindow::updateDiscoveryPlaceholder);
+    connect(m_roundPanel, &RoundPanel::followingChanged, this, &MainWindow::updateDiscoveryPlaceholder);
     // A followed loop waits for approval: reload (the dream's versions and
     // values are new), then the same dialog as for an own approval; its
     // answer goes to the loop through the inbox.
@@ -333,7 +336,8 @@ void MainWindow::createDocks()
     auto *inspectorDock = new QDockWidget(tr("Inspector"), this);
     inspectorDock->setObjectName(QStringLiteral("inspectorDock"));
     m_inspector = new InspectorWidget;
-    m_inspector->setMinimumWidth(340);
+    // Never narrower than its six tabs: they would hide behind scroll arrows.
+    m_inspector->setMinimumWidth(std::max(340, m_inspector->pages()->tabBar()->sizeHint().width() + 8));
     inspectorDock->setWidget(m_inspector);
     addDockWidget(Qt::RightDockWidgetArea, inspectorDock);
 }
@@ -428,6 +432,7 @@ void MainWindow::showWorld(int row)
     if (row < 0 || row >= worlds.size()) {
         m_cells->setTree(QString(), nullptr);
         m_discovery->setTree(QString(), nullptr);
+        updateDiscoveryPlaceholder();
         m_inspector->clear();
         setWindowTitle(tr("Dream-RSI Workbench"));
         updateActions();
@@ -450,6 +455,22 @@ void MainWindow::updateImaginationContext()
     const int completions =
         m_workspace->replayConfig() ? m_workspace->replayConfig()->config.completions : ReplayConfig().completions;
     m_imaginedCells->setHistory(history.worlds, history.placeOf(m_currentWorld), completions);
+}
+
+void MainWindow::updateDiscoveryPlaceholder()
+{
+    // "No tree open" only when nothing is: an open project says what it waits for.
+    QString text;
+    if (m_session->isOpen()) {
+        if (m_roundPanel->isRunning() || m_roundPanel->isFollowing())
+            text = tr("A round is running in this project: the Live Round panel shows its tree as it grows; "
+                      "each finished iteration is listed under Worlds, to be shown here.");
+        else if (m_workspace->worlds().isEmpty())
+            text = tr("This project has no finished iteration yet: Launch Round… (Ctrl+Shift+L) runs one.");
+        else
+            text = tr("Pick a world in the Project panel to show its tree.");
+    }
+    m_discovery->treeView()->setPlaceholderText(text);
 }
 
 void MainWindow::inspectCell(int cellIndex)
@@ -581,7 +602,9 @@ void MainWindow::exportFigureInteractive()
     FigureSource *source = currentFigureSource();
     if (!source)
         return;
-    auto *dialog = new ExportDialog(source->figureName(), this);
+    // Figures of a project go beside it unless told otherwise.
+    const QString projectDir = m_session->isOpen() ? QFileInfo(m_session->path()).absolutePath() : QString();
+    auto *dialog = new ExportDialog(source->figureName(), this, projectDir);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     // The preview is drawn at the size chosen in the dialog, as the file will be.
     if (const FigureExport::Painter paint = source->figurePainter())

@@ -10,6 +10,7 @@
 #include <memory>
 
 class QComboBox;
+class QDialog;
 class QLabel;
 class QLineEdit;
 class QMenu;
@@ -99,6 +100,10 @@ public:
     QLineEdit *filterEdit() const;
     QComboBox *filterColumn() const;
     TreeView *treeView() const;
+    /// The user guide's README.md (installed, or the source tree's in a build); empty when none is found.
+    static QString userGuidePath();
+    /// Help ▸ Keyboard Shortcuts: every shortcut of the menus and the tree view (the caller owns it).
+    QDialog *shortcutsDialog();
     InspectorWidget *inspector() const { return m_inspector; }
     QTabWidget *tabs() const { return m_tabs; }
     QTreeView *projectView() const { return m_projectView; }
@@ -152,6 +157,8 @@ private:
     /// Tells the Discovery page where the shown world is in the project's
     /// history and the project's C (for Show imagined cells).
     void updateImaginationContext();
+    /// What the Discovery tab says while it shows no tree (the project's state).
+    void updateDiscoveryPlaceholder();
     void inspectCell(int cellIndex);
     void closeCurrentWorld();
     void addRecentFile(const QString &path);
@@ -189,7 +196,6 @@ private:
     QAction *m_compareAction = nullptr;
     QAction *m_cancelReplayAction = nullptr;
     QAction *m_dreamAction = nullptr;
-    QMenu *m_recentProjectsMenu = nullptr;
 
     QTabWidget *m_tabs = nullptr;
     DiscoveryPage *m_discovery = nullptr;

@@ -17,8 +17,19 @@
 #include "tree/treeview.h"
 #include "session/workspace.h"
 
+#include "eval/taskregistry.h"
+
+#include <functional>
+
 #include <QApplication>
 #include <QComboBox>
+#include <QDesktopServices>
+#include <QDialogButtonBox>
+#include <QHeaderView>
+#include <QTableWidget>
+#include <QUrl>
+#include <QVBoxLayout>
+#include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -108,7 +119,6 @@ void MainWindow::createFileMenu()
         }
     });
     m_toolbar->addAction(open);
-    m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addSeparator();
     QAction *openProjectAction = file->addAction(themeIcon("folder-open", QStyle::SP_DirOpenIcon), tr("Open &Project…"));
     openProjectAction->setObjectName(QStringLiteral("actionOpenProject"));
@@ -132,7 +142,9 @@ void MainWindow::createFileMenu()
         if (!path.isEmpty())
             newProject(path.endsWith(QLatin1String(".dreamrsi")) ? path : path + QStringLiteral(".dreamrsi"));
     });
-    m_recentProjectsMenu = file->addMenu(tr("Recent Pro&jects"));
+    // One list of what was open lately: projects first, then tree files.
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->setObjectName(QStringLiteral("menuRecent"));
     m_importAction = file->addAction(themeIcon("document-import", QStyle::SP_ArrowRight), tr("&Import Trees into Project…"));
     m_importAction->setObjectName(QStringLiteral("actionImport"));
     m_importAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
@@ -315,6 +327,31 @@ void MainWindow::createHelpMenu()
 {
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("menuHelp")); // the last menu
+    QAction *guide = help->addAction(themeIcon("help-contents", QStyle::SP_DialogHelpButton), tr("&User Guide"));
+    guide->setObjectName(QStringLiteral("actionUserGuide"));
+    guide->setShortcut(QKeySequence::HelpContents);
+    guide->setStatusTip(tr("Open the user guide (README and docs) in the desktop's viewer"));
+    connect(guide, &QAction::triggered, this, [this] {
+        const QString path = userGuidePath();
+        if (path.isEmpty()) {
+            QMessageBox::information(this, tr("User Guide"),
+                                     tr("The user guide is not installed: it is looked for in %1.")
+                                         .arg(QDir::toNativeSeparators(QCoreApplication::applicationDirPath()
+                                                                       + QStringLiteral("/../share/doc/dreamrsi-workbench"))));
+            return;
+        }
+        if (!QDesktopServices::openUrl(QUrl::fromLocalFile(path)))
+            statusBar()->showMessage(tr("No viewer opened %1").arg(QDir::toNativeSeparators(path)), 8000);
+    });
+    QAction *keys = help->addAction(tr("&Keyboard Shortcuts"));
+    keys->setObjectName(QStringLiteral("actionShortcuts"));
+    keys->setStatusTip(tr("Every keyboard shortcut of the window"));
+    connect(keys, &QAction::triggered, this, [this] {
+        QDialog *dialog = shortcutsDialog();
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
+    });
+    help->addSeparator();
     QAction *about = help->addAction(tr("&About Dream-RSI Workbench"));
     about->setObjectName(QStringLiteral("actionAbout"));
     about->setMenuRole(QAction::AboutRole);
@@ -324,6 +361,77 @@ void MainWindow::createHelpMenu()
                               "of exploration policies for LLM-driven program discovery.</p>")
                                .arg(QCoreApplication::applicationVersion()));
     });
+}
+
+QString MainWindow::userGuidePath()
+{
+    // Installed beside the executable's prefix; in a build, the source tree's
+    // (the evaluators' folder sits in it); $DREAMRSI_DOC_DIR first.
+    QStringList folders;
+    if (const QString fromEnv = qEnvironmentVariable("DREAMRSI_DOC_DIR"); !fromEnv.isEmpty())
+        folders << fromEnv;
+    folders << QCoreApplication::applicationDirPath() + QStringLiteral("/../share/doc/dreamrsi-workbench");
+    if (const QString evaluators = TaskRegistry::evaluatorsRoot(); !evaluators.isEmpty())
+        folders << evaluators + QStringLiteral("/..");
+    for (const QString &folder : std::as_const(folders)) {
+        const QFileInfo readme(folder + QStringLiteral("/README.md"));
+        if (readme.isFile() && QFileInfo(folder + QStringLiteral("/docs")).isDir())
+            return readme.canonicalFilePath();
+    }
+    return {};
+}
+
+QDialog *MainWindow::shortcutsDialog()
+{
+    auto *dialog = new QDialog(this);
+    dialog->setObjectName(QStringLiteral("shortcutsDialog"));
+    dialog->setWindowTitle(tr("Keyboard Shortcuts"));
+    auto *table = new QTableWidget(dialog);
+    table->setObjectName(QStringLiteral("shortcutsTable"));
+    table->setColumnCount(3);
+    table->setHorizontalHeaderLabels({tr("Menu"), tr("Action"), tr("Shortcut")});
+    table->verticalHeader()->hide();
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    // Every action of the menu bar that has a shortcut, menu by menu.
+    QList<QStringList> rows;
+    QSet<QAction *> seen;
+    std::function<void(QMenu *, const QString &)> collect = [&](QMenu *menu, const QString &title) {
+        for (QAction *a : menu->actions()) {
+            if (a->menu()) {
+                collect(a->menu(), title);
+                continue;
+            }
+            if (a->isSeparator() || a->shortcuts().isEmpty() || seen.contains(a))
+                continue;
+            seen.insert(a);
+            QStringList keys;
+            for (const QKeySequence &k : a->shortcuts())
+                keys.append(k.toString(QKeySequence::NativeText));
+            rows.append({title, a->text().remove(QLatin1Char('&')).remove(QChar(0x2026)), keys.join(QStringLiteral(", "))});
+        }
+    };
+    for (QAction *top : menuBar()->actions()) {
+        if (top->menu())
+            collect(top->menu(), top->text().remove(QLatin1Char('&')));
+    }
+    // The tree view's own keys, which no menu lists.
+    rows.append({tr("Tree view"), tr("Fit the tree to the view"), QStringLiteral("F")});
+    rows.append({tr("Tree view"), tr("Zoom in, zoom out"), QStringLiteral("+, -")});
+    table->setRowCount(int(rows.size()));
+    for (int r = 0; r < rows.size(); ++r) {
+        for (int c = 0; c < 3; ++c)
+            table->setItem(r, c, new QTableWidgetItem(rows.at(r).at(c)));
+    }
+    table->resizeColumnsToContents();
+    table->horizontalHeader()->setStretchLastSection(true);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    auto *layout = new QVBoxLayout(dialog);
+    layout->addWidget(table);
+    layout->addWidget(buttons);
+    dialog->resize(560, 520);
+    return dialog;
 }
 
 QStringList MainWindow::recentFiles() const
@@ -345,38 +453,45 @@ void MainWindow::addRecentFile(const QString &path)
 void MainWindow::rebuildRecentMenu()
 {
     m_recentMenu->clear();
+    m_recentMenu->setToolTipsVisible(true);
+    const QStringList projects = QSettings().value(QStringLiteral("recentProjects")).toStringList();
     const QStringList files = recentFiles();
-    for (int i = 0; i < files.size(); ++i) {
-        const QString path = files.at(i);
-        QAction *a = m_recentMenu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()));
-        a->setToolTip(path);
-        a->setStatusTip(path);
-        connect(a, &QAction::triggered, this, [this, path] { openFiles({path}); });
-    }
-    if (!files.isEmpty()) {
+    int number = 0;
+    auto add = [this, &number](const QString &path, auto open) {
+        ++number;
+        const QString name = QFileInfo(path).fileName();
+        QAction *a = m_recentMenu->addAction(number < 10 ? QStringLiteral("&%1 %2").arg(number).arg(name) : name);
+        a->setToolTip(QDir::toNativeSeparators(path));
+        a->setStatusTip(QDir::toNativeSeparators(path));
+        connect(a, &QAction::triggered, this, open);
+    };
+    if (!projects.isEmpty())
+        m_recentMenu->addSection(tr("Projects"));
+    for (const QString &path : projects)
+        add(path, [this, path] { openProject(path); });
+    if (!files.isEmpty())
+        m_recentMenu->addSection(tr("Tree Files"));
+    for (const QString &path : files)
+        add(path, [this, path] { openFiles({path}); });
+    if (!projects.isEmpty() || !files.isEmpty()) {
         m_recentMenu->addSeparator();
         QAction *clear = m_recentMenu->addAction(tr("Clear List"));
+        clear->setObjectName(QStringLiteral("actionClearRecent"));
         connect(clear, &QAction::triggered, this, [this] {
-            QSettings().remove(QLatin1String(RecentFilesKey));
+            QSettings settings;
+            settings.remove(QLatin1String(RecentFilesKey));
+            settings.remove(QStringLiteral("recentProjects"));
             rebuildRecentMenu();
         });
     }
-    m_recentMenu->setEnabled(!files.isEmpty());
-    m_recentProjectsMenu->clear();
-    const QStringList projects = QSettings().value(QStringLiteral("recentProjects")).toStringList();
-    for (int i = 0; i < projects.size(); ++i) {
-        const QString path = projects.at(i);
-        QAction *a = m_recentProjectsMenu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()));
-        a->setStatusTip(path);
-        connect(a, &QAction::triggered, this, [this, path] { openProject(path); });
-    }
-    m_recentProjectsMenu->setEnabled(!projects.isEmpty());
+    m_recentMenu->setEnabled(!projects.isEmpty() || !files.isEmpty());
 }
 
 void MainWindow::updateActions()
 {
     if (!m_replayAction)
         return; // still constructing
+    updateDiscoveryPlaceholder();
     const bool hasTree = currentTree() != nullptr;
     const int tab = m_tabs->currentIndex();
     m_closeAction->setEnabled(m_currentWorld >= 0);

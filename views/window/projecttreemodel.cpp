@@ -109,6 +109,8 @@ QVariant ProjectTreeModel::data(const QModelIndex &index, int role) const
         case Qt::DisplayRole:
             return index.row() == WorldsGroup ? tr("Worlds (%1)").arg(m_rows[WorldsGroup])
                                               : tr("Policy versions (%1)").arg(m_rows[VersionsGroup]);
+        case Qt::ToolTipRole:
+            return data(index, Qt::DisplayRole);
         case Qt::DecorationRole:
             return QIcon::fromTheme(index.row() == WorldsGroup ? QStringLiteral("folder") : QStringLiteral("text-x-script"));
         case KindRole:
@@ -137,7 +139,11 @@ QVariant ProjectTreeModel::data(const QModelIndex &index, int role) const
             return task.isEmpty() || w.name.contains(task) ? w.name : tr("%1 — %2").arg(w.name, task);
         }
         case Qt::ToolTipRole:
-            return QString((w.path.isEmpty() ? QString() : w.path + QLatin1Char('\n')) + (w.tree ? TreeSummaryText::of(*w.tree) : QString()));
+            // The whole name first: the dock is narrow and cuts long ones.
+            return QString(data(index, Qt::DisplayRole).toString() + QLatin1Char('\n')
+                           + (w.path.isEmpty() ? QString() : w.path + QLatin1Char('\n'))
+                           + (w.tree ? TreeSummaryText::of(*w.tree) : QString()))
+                .trimmed();
         default:
             return {};
         }
@@ -153,8 +159,10 @@ QVariant ProjectTreeModel::data(const QModelIndex &index, int role) const
         if (r && r->ok() && m_workspace->worldsReplayed(*r) < m_workspace->worlds().size())
             return tr("%1 — %2 of %3 worlds").arg(v.name).arg(m_workspace->worldsReplayed(*r)).arg(m_workspace->worlds().size());
         return v.name;
-    case Qt::ToolTipRole:
-        return v.prompt.isEmpty() ? v.name : QString(v.name + QLatin1Char('\n') + v.prompt.left(300));
+    case Qt::ToolTipRole: {
+        const QString shown = data(index, Qt::DisplayRole).toString(); // whole, however narrow the dock
+        return v.prompt.isEmpty() ? shown : QString(shown + QLatin1Char('\n') + v.prompt.left(300));
+    }
     default:
         return {};
     }

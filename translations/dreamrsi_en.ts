@@ -1,0 +1,187 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en">
+<context>
+    <name>dreamrsi::DiscoveryPage</name>
+    <message numerus="yes">
+        <source>%n imagined cell(s): completion k = %1 of world j = %2, seed %3</source>
+        <translation>
+            <numerusform>%n imagined cell: completion k = %1 of world j = %2, seed %3</numerusform>
+            <numerusform>%n imagined cells: completion k = %1 of world j = %2, seed %3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>%n match</numerusform>
+            <numerusform>%n matches</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::DreamingDialog</name>
+    <message numerus="yes">
+        <source>Dreaming cancelled after %n version(s).</source>
+        <translation>
+            <numerusform>Dreaming cancelled after %n version.</numerusform>
+            <numerusform>Dreaming cancelled after %n versions.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::ImaginedCells</name>
+    <message numerus="yes">
+        <source>the world is not one of the project&apos;s %n history world(s)</source>
+        <translation>
+            <numerusform>the world is not one of the project&apos;s %n history world</numerusform>
+            <numerusform>the world is not one of the project&apos;s %n history worlds</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::LiveTreeModel</name>
+    <message numerus="yes">
+        <source>%n attempt(s)</source>
+        <translation>
+            <numerusform>%n attempt</numerusform>
+            <numerusform>%n attempts</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::MainWindow</name>
+    <message numerus="yes">
+        <source>%n interrupted round(s) found; their finished attempts are kept.</source>
+        <translation>
+            <numerusform>%n interrupted round found; their finished attempts are kept.</numerusform>
+            <numerusform>%n interrupted rounds found; their finished attempts are kept.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n policy version(s) have values computed under another replay configuration: %1.
+
+Replay them now under the project&apos;s configuration? Their old values are kept and listed with their own configuration.</source>
+        <translation>
+            <numerusform>%n policy version have values computed under another replay configuration: %1.
+
+Replay them now under the project&apos;s configuration? Their old values are kept and listed with their own configuration.</numerusform>
+            <numerusform>%n policy versions have values computed under another replay configuration: %1.
+
+Replay them now under the project&apos;s configuration? Their old values are kept and listed with their own configuration.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::ProgressPage</name>
+    <message numerus="yes">
+        <source>%n iteration(s), %1 agent calls, best score %2.</source>
+        <translation>
+            <numerusform>%n iteration, %1 agent calls, best score %2.</numerusform>
+            <numerusform>%n iterations, %1 agent calls, best score %2.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n iteration(s) of %1 tasks, one curve per task.</source>
+        <translation>
+            <numerusform>%n iteration of %1 tasks, one curve per task.</numerusform>
+            <numerusform>%n iterations of %1 tasks, one curve per task.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::RoundPanel</name>
+    <message numerus="yes">
+        <source>%n attempt(s)</source>
+        <translation>
+            <numerusform>%n attempt</numerusform>
+            <numerusform>%n attempts</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>At most %n cell(s) per batch (W)</source>
+        <translation>
+            <numerusform>At most %n cell per batch (W)</numerusform>
+            <numerusform>At most %n cells per batch (W)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The task&apos;s directions, given to branches in turn (branch b&lt;i&gt;N&lt;/i&gt; takes direction &lt;i&gt;N&lt;/i&gt; mod %n):</source>
+        <translation>
+            <numerusform>The task&apos;s directions, given to branches in turn (branch b&lt;i&gt;N&lt;/i&gt; takes direction &lt;i&gt;N&lt;/i&gt; mod %n):</numerusform>
+            <numerusform>The task&apos;s directions, given to branches in turn (branch b&lt;i&gt;N&lt;/i&gt; takes direction &lt;i&gt;N&lt;/i&gt; mod %n):</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Round %1 started a batch of %n attempt(s)</source>
+        <translation>
+            <numerusform>Round %1 started a batch of %n attempt</numerusform>
+            <numerusform>Round %1 started a batch of %n attempts</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n cell(s)</source>
+        <translation>
+            <numerusform>%n cell</numerusform>
+            <numerusform>%n cells</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n round(s)</source>
+        <translation>
+            <numerusform>%n round</numerusform>
+            <numerusform>%n rounds</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Round %1 is yours: pick up to %n cell(s) (ticks, or click branches in the list or the tree), then Run. Run with nothing picked ends the round.</source>
+        <translation>
+            <numerusform>Round %1 is yours: pick up to %n cell (ticks, or click branches in the list or the tree), then Run. Run with nothing picked ends the round.</numerusform>
+            <numerusform>Round %1 is yours: pick up to %n cells (ticks, or click branches in the list or the tree), then Run. Run with nothing picked ends the round.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::RoundStatus</name>
+    <message numerus="yes">
+        <source>%n attempt(s)</source>
+        <translation>
+            <numerusform>%n attempt</numerusform>
+            <numerusform>%n attempts</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::SimulationDialog</name>
+    <message numerus="yes">
+        <source>The open project&apos;s worlds (%n)</source>
+        <translation>
+            <numerusform>The open project&apos;s worlds (%n)</numerusform>
+            <numerusform>The open project&apos;s worlds (%n)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n world(s) to draw from.</source>
+        <translation>
+            <numerusform>%n world to draw from.</numerusform>
+            <numerusform>%n worlds to draw from.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::WorldModelPage</name>
+    <message numerus="yes">
+        <source>Fitting the world model over %n history world(s)…</source>
+        <translation>
+            <numerusform>Fitting the world model over %n history world…</numerusform>
+            <numerusform>Fitting the world model over %n history worlds…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Fitted over &lt;b&gt;%n&lt;/b&gt; history world(s) as a dream fits it</source>
+        <translation>
+            <numerusform>Fitted over &lt;b&gt;%n&lt;/b&gt; history world as a dream fits it</numerusform>
+            <numerusform>Fitted over &lt;b&gt;%n&lt;/b&gt; history worlds as a dream fits it</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>

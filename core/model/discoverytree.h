@@ -27,6 +27,10 @@ struct TreeMeta
     std::optional<double> baselineScore;
     std::optional<int> maxParallelism;
     std::optional<GridShape> grid;
+    /// A world whose genealogy the chains only approximate (an imported run
+    /// with forks or orphans, docs/tree-format.md#imported-runs): replay
+    /// uses it only when asked, and labels what it gives.
+    bool approximate = false;
     QJsonObject payload; ///< unknown top-level keys, kept verbatim
     friend bool operator==(const TreeMeta &, const TreeMeta &) = default;
 };

@@ -150,7 +150,7 @@ const QSet<QString> &topKeys()
     static const QSet<QString> keys = {QStringLiteral("format"),          QStringLiteral("task"),
                                        QStringLiteral("iteration"),       QStringLiteral("baseline_score"),
                                        QStringLiteral("max_parallelism"), QStringLiteral("grid"),
-                                       QStringLiteral("cells")};
+                                       QStringLiteral("approximate"), QStringLiteral("cells")};
     return keys;
 }
 
@@ -343,6 +343,13 @@ ParseResult parseReference(const QByteArray &json)
                 ok = r.fail(QStringLiteral("grid.") + gr.error->field, gr.error->message.section(QStringLiteral(": "), 1));
             }
         }
+    }
+    if (ok && top.contains(QLatin1String("approximate"))) {
+        const QJsonValue a = top.value(QLatin1String("approximate"));
+        if (a.isBool())
+            meta.approximate = a.toBool();
+        else if (!a.isNull())
+            ok = r.fail(QStringLiteral("approximate"), QStringLiteral("expected a boolean or null, got %1").arg(typeName(a)));
     }
     if (!ok) {
         result.error = *r.error;
@@ -553,6 +560,17 @@ Result<CompactTree> readCompactFile(const QString &path, bool useCache)
     return keep(CompactTree::fromTree(*full.tree));
 }
 
+bool isApproximateFile(const QString &path)
+{
+    const Result<bool> spelt = withFileBytes(path, [](const char *data, qsizetype size) {
+        return QByteArrayView(data, size).contains(QByteArrayView("\"approximate\""));
+    });
+    if (!spelt || !*spelt.value)
+        return false;
+    const ParseResult full = readFile(path, Payload::Skip);
+    return full.ok() && full.tree->meta().approximate;
+}
+
 void readFilesEach(const QStringList &paths, const std::function<void(qsizetype, ParseResult &&)> &take, int threads,
                    Payload payload)
 {
@@ -618,6 +636,8 @@ QJsonObject toJson(const DiscoveryTree &tree)
         top.insert(QLatin1String("baseline_score"), *m.baselineScore);
     if (m.maxParallelism)
         top.insert(QLatin1String("max_parallelism"), *m.maxParallelism);
+    if (m.approximate)
+        top.insert(QLatin1String("approximate"), true);
     if (m.grid)
         top.insert(QLatin1String("grid"), QJsonObject{{QLatin1String("branches"), m.grid->branches},
                                                       {QLatin1String("refinements"), m.grid->refinements}});

@@ -586,7 +586,8 @@ struct Walker
     }
 
     static constexpr unsigned Format = 1u << 0, Task = 1u << 1, Iteration = 1u << 2, Baseline = 1u << 3,
-                              MaxParallelism = 1u << 4, Grid = 1u << 5, Cells = 1u << 6;
+                              MaxParallelism = 1u << 4, Grid = 1u << 5, Cells = 1u << 6,
+                              Approximate = 1u << 7;
 
     static unsigned topField(std::string_view key)
     {
@@ -604,6 +605,8 @@ struct Walker
             return Grid;
         if (key == "cells")
             return Cells;
+        if (key == "approximate")
+            return Approximate;
         return 0;
     }
 
@@ -669,6 +672,11 @@ struct Walker
                 break;
             }
             case Grid: ok = grid(v, &meta->grid); break;
+            case Approximate:
+                ok = v.is_null() || v.is_bool();
+                if (ok && v.is_bool())
+                    meta->approximate = bool(v);
+                break;
             case Cells:
                 ok = v.is_array();
                 if (ok)

@@ -361,6 +361,8 @@ void writeSweepEntry(IndentedWriter &w, const EpisodeResult &e, bool scorable, c
 void writeSweep(IndentedWriter &w, const SweepResult &s, IndentedWriter::RevealedCells *revealed = nullptr)
 {
     w.beginObject();
+    if (s.approximate)
+        w.key("approximate").boolean(true);
     w.key("best").number(s.best);
     w.key("cells").integer(s.cells);
     if (!s.ok())
@@ -523,6 +525,8 @@ QJsonObject ReplayJson::resultToJson(const ReplayResult &result)
                       {key("sweep"), sweep}};
         if (!s.ok())
             w.insert(key("error"), s.error);
+        if (s.approximate)
+            w.insert(key("approximate"), true);
         worlds.append(w);
     }
     return QJsonObject{{key("policy"), result.policy},
@@ -565,6 +569,7 @@ Result<ReplayResult> ReplayJson::resultFromJson(const QJsonObject &object)
         s.penalty = toOptionalNumber(w.value(key("penalty")));
         s.value = toOptionalNumber(w.value(key("value")));
         s.error = w.value(key("error")).toString();
+        s.approximate = w.value(key("approximate")).toBool();
         for (const QJsonValue &p : w.value(key("frontier")).toArray())
             s.frontier.append(ParetoPoint{p.toArray().at(0).toInt(), p.toArray().at(1).toDouble()});
         if (!w.value(key("sweep")).isArray())

@@ -36,6 +36,9 @@ struct SweepResult
     std::optional<double> penalty;
     std::optional<double> value;
     QString error;                 ///< first episode error, or a world-level problem
+    /// Replayed over an approximate world (docs/tree-format.md#imported-runs):
+    /// written as "approximate": true, and labelled wherever it is shown.
+    bool approximate = false;
 
     bool ok() const { return error.isEmpty(); }
 };

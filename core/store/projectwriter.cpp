@@ -214,6 +214,9 @@ struct ProjectWriter::Private
         info.maxParallelism = m.maxParallelism;
         info.grid = m.grid;
         info.payload = m.payload;
+        // The row has no column of its own for it: kept with the payload, taken out again by treeMeta().
+        if (m.approximate)
+            info.payload.insert(QLatin1String("approximate"), true);
         info.status = IterationStatus::Finished;
         info.bestScore = tree.bestScore();
         info.cellCount = tree.cellCount();

@@ -56,6 +56,11 @@ TreeMeta IterationInfo::treeMeta() const
     m.maxParallelism = maxParallelism;
     m.grid = grid;
     m.payload = payload;
+    // insertTree keeps the tree's `approximate` with the payload.
+    if (m.payload.contains(QLatin1String("approximate"))) {
+        m.approximate = m.payload.value(QLatin1String("approximate")).toBool();
+        m.payload.remove(QLatin1String("approximate"));
+    }
     return m;
 }
 

@@ -1,0 +1,292 @@
+#include "runmapping.h"
+
+#include <QHash>
+#include <QJsonArray>
+#include <QSet>
+
+#include <algorithm>
+#include <cmath>
+
+namespace dreamrsi::RunImport::detail {
+
+namespace {
+
+QLatin1String key(const char *k)
+{
+    return QLatin1String(k);
+}
+
+/// Where a program's parent leads once copies are seen through (rule 1).
+struct Parent
+{
+    enum Kind { None, Missing, Program } kind = None;
+    int index = -1; ///< the program, when kind == Program
+};
+
+QString describe(const RunProgram &p)
+{
+    return QStringLiteral("%1: program \"%2\"").arg(p.file, p.id);
+}
+
+} // namespace
+
+std::optional<double> finiteNumber(const QJsonValue &v)
+{
+    if (!v.isDouble())
+        return std::nullopt;
+    const double d = v.toDouble();
+    if (!std::isfinite(d))
+        return std::nullopt;
+    return d;
+}
+
+QByteArray withoutNonFiniteWords(const QByteArray &json)
+{
+    // Fast path: none of the words' first letters outside strings is rare to
+    // check for, so look for the words at all first.
+    if (!json.contains("NaN") && !json.contains("Infinity"))
+        return json;
+    QByteArray out;
+    out.reserve(json.size());
+    bool inString = false;
+    for (qsizetype i = 0; i < json.size(); ++i) {
+        const char c = json.at(i);
+        if (inString) {
+            out.append(c);
+            if (c == '\\' && i + 1 < json.size()) {
+                out.append(json.at(++i));
+            } else if (c == '"') {
+                inString = false;
+            }
+            continue;
+        }
+        if (c == '"') {
+            inString = true;
+            out.append(c);
+            continue;
+        }
+        const QByteArrayView rest = QByteArrayView(json).sliced(i);
+        if (rest.startsWith("NaN")) {
+            out.append("null");
+            i += 2;
+        } else if (rest.startsWith("Infinity")) {
+            out.append("null");
+            i += 7;
+        } else if (rest.startsWith("-Infinity")) {
+            out.append("null");
+            i += 8;
+        } else {
+            out.append(c);
+        }
+    }
+    return out;
+}
+
+Result<DiscoveryTree> buildTree(QList<RunProgram> programs, Framework framework, const RunExtras &extras)
+{
+    using Built = Result<DiscoveryTree>;
+    const qsizetype n = programs.size();
+
+    QHash<QString, int> byId;
+    byId.reserve(n);
+    for (int i = 0; i < int(n); ++i) {
+        const RunProgram &p = programs.at(i);
+        if (p.id.isEmpty())
+            return Built::failure(QStringLiteral("%1: a program has no id").arg(p.file));
+        const auto seen = byId.constFind(p.id);
+        if (seen != byId.constEnd()) {
+            const RunProgram &first = programs.at(*seen);
+            return Built::failure(first.file == p.file
+                                      ? QStringLiteral("%1: program id \"%2\" appears twice").arg(p.file, p.id)
+                                      : QStringLiteral("%1: program id \"%2\" appears twice (also in %3)")
+                                            .arg(p.file, p.id, first.file));
+        }
+        byId.insert(p.id, i);
+    }
+
+    // Rule 1: a copy stands for the program it copies, through chains of copies.
+    qint64 copies = 0;
+    QList<Parent> parentOf(n);
+    for (int i = 0; i < int(n); ++i) {
+        const RunProgram &p = programs.at(i);
+        if (p.isCopy) {
+            ++copies;
+            continue;
+        }
+        if (!p.parentId)
+            continue;
+        std::optional<QString> next = p.parentId;
+        QSet<int> through; // copies passed, to stop on a cycle of copies
+        Parent resolved{Parent::Missing, -1};
+        while (next) {
+            const int at = byId.value(*next, -1);
+            if (at < 0)
+                break;
+            if (!programs.at(at).isCopy) {
+                resolved = Parent{Parent::Program, at};
+                break;
+            }
+            if (through.contains(at))
+                return Built::failure(QStringLiteral("%1: a cycle of copies through \"%2\"")
+                                          .arg(describe(p), programs.at(at).id));
+            through.insert(at);
+            next = programs.at(at).copyOf;
+        }
+        if (resolved.kind == Parent::Program && resolved.index == i)
+            return Built::failure(QStringLiteral("%1: a cycle of parents: it is its own parent").arg(describe(p)));
+        parentOf[i] = resolved;
+    }
+
+    // Rule 2: creation order by timestamp, then id bytes; a child stamped
+    // before its parent comes right after its parent.
+    QList<int> sorted;
+    sorted.reserve(n);
+    QList<QByteArray> idBytes(n);
+    for (int i = 0; i < int(n); ++i) {
+        if (!programs.at(i).isCopy) {
+            sorted.append(i);
+            idBytes[i] = programs.at(i).id.toUtf8();
+        }
+    }
+    std::sort(sorted.begin(), sorted.end(), [&](int a, int b) {
+        const double ta = programs.at(a).timestamp, tb = programs.at(b).timestamp;
+        if (ta != tb)
+            return ta < tb;
+        return idBytes.at(a) < idBytes.at(b);
+    });
+    QList<bool> emitted(n, false);
+    QHash<int, QList<int>> waiting; // parent -> children stamped before it, in order
+    QList<int> order;
+    order.reserve(sorted.size());
+    const auto emitFrom = [&](int first) {
+        QList<int> stack{first};
+        while (!stack.isEmpty()) {
+            const int i = stack.takeLast();
+            emitted[i] = true;
+            order.append(i);
+            const QList<int> children = waiting.take(i);
+            for (auto it = children.crbegin(); it != children.crend(); ++it)
+                stack.append(*it);
+        }
+    };
+    for (const int i : std::as_const(sorted)) {
+        const Parent &parent = parentOf.at(i);
+        if (parent.kind == Parent::Program && !emitted.at(parent.index))
+            waiting[parent.index].append(i);
+        else
+            emitFrom(i);
+    }
+    if (order.size() != sorted.size()) {
+        // What is left hangs from a cycle of parents: walk up from one of them to it.
+        int at = -1;
+        for (const int i : std::as_const(sorted)) {
+            if (!emitted.at(i)) {
+                at = i;
+                break;
+            }
+        }
+        QSet<int> seen;
+        while (!seen.contains(at)) {
+            seen.insert(at);
+            at = parentOf.at(at).index;
+        }
+        QStringList cycle{programs.at(at).id};
+        for (int j = parentOf.at(at).index; j != at; j = parentOf.at(j).index)
+            cycle.append(programs.at(j).id);
+        cycle.append(programs.at(at).id);
+        return Built::failure(QStringLiteral("%1: a cycle of parents: %2")
+                                  .arg(describe(programs.at(at)), cycle.join(QStringLiteral(" -> "))));
+    }
+
+    // Rule 3: the initial program, the earliest without a parent.
+    int initial = -1;
+    for (const int i : std::as_const(order)) {
+        if (!programs.at(i).parentId) {
+            initial = i;
+            break;
+        }
+    }
+
+    // Rule 4: every other program is a cell.
+    struct Place
+    {
+        int branch = -1;
+        int attempt = -1;
+        bool continued = false; ///< its branch already goes on after it
+    };
+    QList<Place> place(n);
+    QList<Cell> cells;
+    cells.reserve(order.size());
+    int nextBranch = 0;
+    qint64 forks = 0, orphans = 0;
+    const QString frameworkText = frameworkName(framework);
+    for (const int i : std::as_const(order)) {
+        if (i == initial)
+            continue;
+        RunProgram &p = programs[i];
+        const Parent &parent = parentOf.at(i);
+        Cell c;
+        if (parent.kind == Parent::Program && parent.index == initial) {
+            c.branch = nextBranch++;
+            c.attempt = 0;
+        } else if (parent.kind == Parent::Program) {
+            Place &from = place[parent.index];
+            if (!from.continued) {
+                from.continued = true;
+                c.branch = from.branch;
+                c.attempt = from.attempt + 1;
+            } else {
+                c.branch = nextBranch++;
+                c.attempt = 0;
+                ++forks;
+                p.payload.insert(key("forked_from"),
+                                 QStringLiteral("b%1a%2").arg(from.branch).arg(from.attempt));
+            }
+        } else {
+            c.branch = nextBranch++;
+            c.attempt = 0;
+            ++orphans;
+            p.payload.insert(key("orphan"), true);
+        }
+        place[i] = Place{c.branch, c.attempt, false};
+        c.id = QStringLiteral("b%1a%2").arg(c.branch).arg(c.attempt);
+        c.seq = cells.size();
+        c.score = p.score;
+        c.evaluated = p.evaluated;
+        c.valid = p.valid;
+        c.failClass = p.failClass;
+        c.error = p.error;
+        c.payload = std::move(p.payload);
+        cells.append(std::move(c));
+    }
+
+    // Rule 7: the top level.
+    TreeMeta meta;
+    meta.approximate = forks + orphans > 0;
+    if (initial >= 0) {
+        const RunProgram &p = programs.at(initial);
+        if (p.failClass == QLatin1String(FailClass::Ok))
+            meta.baselineScore = p.score;
+        meta.payload.insert(key("initial_program"), p.code);
+    }
+    QJsonObject from{{key("framework"), frameworkText},
+                     {key("source"), extras.source},
+                     {key("programs"), qint64(n)},
+                     {key("copies_dropped"), copies},
+                     {key("orphans"), orphans},
+                     {key("forks"), forks},
+                     {key("failed_proposals"), extras.failedProposals}};
+    if (extras.snapshotIterations > 0) {
+        from.insert(key("population_snapshot"),
+                    QStringLiteral("%1 of %2 iterations").arg(n - copies).arg(extras.snapshotIterations));
+    }
+    meta.payload.insert(key("imported_from"), from);
+
+    TreeError error;
+    std::optional<DiscoveryTree> tree = DiscoveryTree::build(std::move(meta), std::move(cells), &error);
+    if (!tree)
+        return Built::failure(QStringLiteral("%1: %2").arg(extras.source, error.message));
+    return Built::success(std::move(*tree));
+}
+
+} // namespace dreamrsi::RunImport::detail

@@ -58,6 +58,17 @@ int runBenchTreeCommand(const QStringList &args, QTextStream &out, QTextStream &
     return benchTree(o, out, err);
 }
 
+int runBenchImportCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    ImportBenchOptions o;
+    if (const auto rc = readBenchCounts("import", "usage: dreamrsi bench import [--programs 10000]\n"
+                                             "Opens a synthetic OpenEvolve db folder and a synthetic ShinkaEvolve\n"
+                                             "database of N programs each as trees.\n",
+                                   args, {{"programs", &o.programs, 1}}, out, err))
+        return *rc;
+    return benchImport(o, out, err);
+}
+
 int runBenchSandboxCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     SandboxBenchOptions o;

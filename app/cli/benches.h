@@ -83,4 +83,13 @@ struct DreamBenchOptions
 };
 int benchDream(const DreamBenchOptions &options, QTextStream &out, QTextStream &err);
 
+/// Opening runs of other frameworks (core/import): a synthetic OpenEvolve
+/// db folder and a synthetic ShinkaEvolve database of N programs each, read
+/// and mapped onto a tree.
+struct ImportBenchOptions
+{
+    int programs = 10000;
+};
+int benchImport(const ImportBenchOptions &options, QTextStream &out, QTextStream &err);
+
 } // namespace dreamrsi

@@ -66,6 +66,7 @@ int runBenchStoreCommand(const QStringList &args, QTextStream &out, QTextStream 
 int runBenchRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 int runBenchReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 int runBenchDreamCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+int runBenchImportCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 int runBenchLiveTreeCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 /// `dreamrsi bench compare`: whole-process times against the Python reference of docs/replay.md.
 int runBenchCompareCommand(const QStringList &args, QTextStream &out, QTextStream &err);

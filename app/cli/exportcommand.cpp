@@ -4,6 +4,7 @@
 
 #include "commandline.h"
 
+#include "import/runimport.h"
 #include "loop/recordedpolicy.h"
 #include "model/treejson.h"
 #include "store/projectfiles.h"
@@ -26,7 +27,9 @@ const char *const exportUsage =
     "                                          a policy that replays the iteration's batches exactly\n"
     "       dreamrsi export P.dreamrsi --all --dir DIR                every iteration as a tree file\n"
     "       dreamrsi export P.dreamrsi --bundle OUT.dreamrsi-bundle   the whole project as one file\n"
-    "       dreamrsi export IN.json [-o OUT.json]                     re-write a tree file canonically\n";
+    "       dreamrsi export IN.json [-o OUT.json]                     re-write a tree file canonically\n"
+    "       dreamrsi export RUN [-o OUT.json] [--score METRIC]        an OpenEvolve folder or a ShinkaEvolve\n"
+    "                                          database as a tree (README: Opening OpenEvolve and ShinkaEvolve runs)\n";
 
 int usageError(QTextStream &err, const QString &message)
 {
@@ -63,6 +66,26 @@ int rewriteTree(const QString &input, const QString &output, QTextStream &out, Q
     return 0;
 }
 
+/// `export RUN [-o OUT.json] [--score METRIC]`: a run read and mapped onto a tree.
+int exportRun(const QString &run, const QString &output, const RunImport::Options &options, QTextStream &out,
+              QTextStream &err)
+{
+    const Result<RunImport::Imported> imported = RunImport::read(run, options);
+    if (!imported)
+        return CommandLine::runtimeError(err, imported.error);
+    for (const QString &note : imported.value->notes)
+        err << "note: " << note << '\n';
+    err.flush();
+    if (output.isEmpty()) {
+        out << QString::fromUtf8(TreeJson::serialize(imported.value->tree));
+        out.flush();
+        return 0;
+    }
+    if (const Result<Done> written = TreeJson::writeFile(imported.value->tree, output); !written)
+        return CommandLine::runtimeError(err, written.error);
+    return 0;
+}
+
 } // namespace
 
 int runProjectExportCommand(const QStringList &args, QTextStream &out, QTextStream &err)
@@ -73,8 +96,9 @@ int runProjectExportCommand(const QStringList &args, QTextStream &out, QTextStre
     const QCommandLineOption bundleOption = CommandLine::value("bundle", "FILE");
     const QCommandLineOption allOption = CommandLine::flag("all");
     const QCommandLineOption recordedOption = CommandLine::value("recorded-policy", "FILE");
+    const QCommandLineOption scoreOption = CommandLine::value("score", "METRIC");
     QCommandLineParser parser;
-    if (const auto rc = CommandLine::parseOrAnswer(parser, {iterationOption, outOption, dirOption, bundleOption, allOption, recordedOption}, args, exportUsage, out,
+    if (const auto rc = CommandLine::parseOrAnswer(parser, {iterationOption, outOption, dirOption, bundleOption, allOption, recordedOption, scoreOption}, args, exportUsage, out,
                                                    [&err](const QString &why) { return usageError(err, why); }))
         return *rc;
     const QStringList positional = parser.positionalArguments();
@@ -88,6 +112,15 @@ int runProjectExportCommand(const QStringList &args, QTextStream &out, QTextStre
     if (parser.isSet(recordedOption) && (recorded.isEmpty() || !parser.isSet(iterationOption) || all
                                          || parser.isSet(bundleOption) || parser.isSet(outOption) || parser.isSet(dirOption)))
         return usageError(err, QStringLiteral("--recorded-policy OUT.js goes with --iteration N alone"));
+    const bool runForm = !positional.isEmpty() && !parser.isSet(iterationOption) && !all && !parser.isSet(bundleOption)
+                         && !parser.isSet(recordedOption) && RunImport::looksLikeRunPath(positional.first());
+    if (runForm) {
+        if (parser.isSet(dirOption))
+            return usageError(err, QStringLiteral("--dir writes a project's iteration; '%1' is a run").arg(positional.first()));
+        return exportRun(positional.first(), output, RunImport::Options{parser.value(scoreOption)}, out, err);
+    }
+    if (parser.isSet(scoreOption))
+        return usageError(err, QStringLiteral("--score is for runs only (an OpenEvolve folder or a ShinkaEvolve database)"));
     const bool projectForm = parser.isSet(iterationOption) || all || parser.isSet(bundleOption)
                              || (!positional.isEmpty() && looksLikeSqlite(positional.first()));
     if (!projectForm) {

@@ -4,17 +4,22 @@
 
 #include "commandline.h"
 
+#include "import/runimport.h"
 #include "store/projectfiles.h"
 #include "store/projectwriter.h"
 
 #include <QFileInfo>
+
+#include <algorithm>
 
 namespace dreamrsi {
 
 namespace {
 
 const char *const importUsage =
-    "usage: dreamrsi import P.dreamrsi TREE.json...        store trees as iterations (all files or none)\n"
+    "usage: dreamrsi import P.dreamrsi TREE.json|RUN... [--score METRIC]\n"
+    "                                          store trees and runs as iterations (all or none); a RUN is an\n"
+    "                                          OpenEvolve folder or a ShinkaEvolve database\n"
     "       dreamrsi import P.dreamrsi --policy FILE.js --name NAME [--origin human|agent|builtin] [--parent NAME]\n"
     "       dreamrsi import --bundle B.dreamrsi-bundle NEW.dreamrsi   unpack a bundle into a new project\n";
 
@@ -33,8 +38,9 @@ int runImportCommand(const QStringList &args, QTextStream &out, QTextStream &err
     const QCommandLineOption name = CommandLine::value("name", "NAME");
     const QCommandLineOption origin = CommandLine::value("origin", "ORIGIN");
     const QCommandLineOption parent = CommandLine::value("parent", "NAME");
+    const QCommandLineOption score = CommandLine::value("score", "METRIC");
     QCommandLineParser parser;
-    if (const auto rc = CommandLine::parseOrAnswer(parser, {bundle, policy, name, origin, parent}, args, importUsage, out,
+    if (const auto rc = CommandLine::parseOrAnswer(parser, {bundle, policy, name, origin, parent, score}, args, importUsage, out,
                                                    [&err](const QString &why) { return usageError(err, why); }))
         return *rc;
     const QStringList positional = parser.positionalArguments();
@@ -43,6 +49,8 @@ int runImportCommand(const QStringList &args, QTextStream &out, QTextStream &err
         return 2;
     }
 
+    if (parser.isSet(score) && (parser.isSet(bundle) || parser.isSet(policy)))
+        return usageError(err, QStringLiteral("--score is for runs only (an OpenEvolve folder or a ShinkaEvolve database)"));
     if (parser.isSet(bundle)) {
         if (parser.isSet(policy) || parser.isSet(name) || parser.isSet(origin) || parser.isSet(parent))
             return usageError(err, QStringLiteral("--bundle takes a bundle and a new project file, nothing else"));
@@ -83,10 +91,29 @@ int runImportCommand(const QStringList &args, QTextStream &out, QTextStream &err
         return usageError(err, QStringLiteral("give the project and at least one tree file"));
     const QString project = positional.first();
     const QStringList trees = positional.mid(1);
+    const bool anyRun = std::any_of(trees.cbegin(), trees.cend(), &RunImport::looksLikeRunPath);
+    if (parser.isSet(score) && !anyRun)
+        return usageError(err, QStringLiteral("--score is for runs only (an OpenEvolve folder or a ShinkaEvolve database)"));
+    // Every tree and run is read before the project is opened: one bad input stores nothing.
+    QList<DiscoveryTree> read;
+    QStringList sources;
+    if (anyRun) {
+        const RunImport::Options options{parser.value(score)};
+        for (const QString &path : trees) {
+            Result<RunImport::Imported> one = RunImport::readTreeOrRun(path, options);
+            if (!one)
+                return CommandLine::runtimeError(err, one.error + QStringLiteral(" (nothing was imported)"));
+            for (const QString &note : one.value->notes)
+                err << "note: " << note << '\n';
+            read.append(std::move(one.value->tree));
+            sources.append(QFileInfo(path).fileName());
+        }
+    }
     StoreResult<std::unique_ptr<ProjectWriter>> w = ProjectWriter::open(project);
     if (!w.ok())
         return CommandLine::runtimeError(err, w.error);
-    const StoreResult<QList<IterationId>> ids = ProjectFiles::importTreeFiles(**w.value, trees);
+    const StoreResult<QList<IterationId>> ids = anyRun ? (*w.value)->importTrees(read, sources)
+                                                       : ProjectFiles::importTreeFiles(**w.value, trees);
     if (!ids.ok())
         return CommandLine::runtimeError(err, ids.error);
     for (qsizetype i = 0; i < trees.size(); ++i)

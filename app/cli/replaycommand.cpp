@@ -10,6 +10,7 @@
 #include "replay/compactreplay.h"
 #include "replay/replayengine.h"
 #include "replay/replayjson.h"
+#include "model/treejson.h"
 
 #include <cmath>
 #include <cstdio>
@@ -25,13 +26,15 @@ const char *const replayUsage =
     "usage: dreamrsi replay --world A.json [--world B.json ...] --policy P.js|builtin:NAME\n"
     "                       [--workers 10] [--lambda 0.1] [--betas 0,0.25,0.5,0.75,1] [--rounds K]\n"
     "                       [--json] [--trace FILE] [--time-limit-ms 2000] [--seed N] [--threads T]\n"
-    "                       [--no-grid-plan] [--progress] [--no-cache]\n"
+    "                       [--no-grid-plan] [--progress] [--no-cache] [--include-approximate]\n"
     "Replays a policy in frozen worlds over a budget sweep and prints the scores\n"
     "(docs/replay.md). Built-in policies: parallel_refine, portfolio.\n"
     "Built-in policies keep a compact form of each world read in a cache (DREAMRSI_CACHE_DIR/worlds,\n"
     "else the user's cache folder), keyed by the file's identity and change time, so replaying the same\n"
     "worlds again skips reading and parsing them; --no-cache (or DREAMRSI_WORLD_CACHE=0) neither reads\n"
     "nor fills it.\n"
+    "Approximate worlds (imported runs with forks or orphans, docs/tree-format.md#imported-runs) are\n"
+    "skipped, with a note on stderr, unless --include-approximate; results over them are labelled.\n"
     "Exit status: 0 ok, 1 a policy error, an unreadable world or policy, or output that cannot be written,\n"
     "2 usage error.\n";
 
@@ -44,6 +47,7 @@ struct WorldReplay
     int timeLimitMs = 2000;     ///< per script call
     quint32 seed = 0x5EED1234u; ///< Math.random seed
     bool progress = false;      ///< "progress D/T" lines on stderr
+    bool includeApproximate = false; ///< --include-approximate
     ReplayPrinting printing;
 };
 
@@ -67,6 +71,8 @@ QString apply(const CommandLine::Given &o, WorldReplay *r)
         r->progress = true;
     } else if (o.name == QLatin1String("no-grid-plan")) {
         r->replay.useGridPlan = false;
+    } else if (o.name == QLatin1String("include-approximate")) {
+        r->includeApproximate = true;
     } else if (o.name == QLatin1String("no-cache")) {
         r->replay.worldCache = false;
     } else if (o.name == QLatin1String("world")) {
@@ -144,7 +150,7 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
         value("world", "FILE"), value("policy", "P"), value("workers", "W"), value("lambda", "L"),
         value("betas", "LIST"), value("rounds", "K"), value("trace", "FILE"), value("time-limit-ms", "MS"),
         value("seed", "N"), value("threads", "T"), CommandLine::flag("json"), CommandLine::flag("no-grid-plan"),
-        CommandLine::flag("no-cache"), CommandLine::flag("progress")};
+        CommandLine::flag("no-cache"), CommandLine::flag("progress"), CommandLine::flag("include-approximate")};
     QCommandLineParser parser;
     if (const std::optional<int> answered = CommandLine::parseOrAnswer(
             parser, options, args, replayUsage, out, [&err](const CommandLine::Problem &problem) {
@@ -163,6 +169,30 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
         return usageError(err, QStringLiteral("unknown argument '%1'").arg(parser.positionalArguments().constFirst()));
     if (request.worldPaths.isEmpty() || request.policyArgument.isEmpty())
         return usageError(err, QStringLiteral("at least one --world and a --policy are required"));
+
+    // Approximate worlds: skipped unless asked for, labelled when replayed.
+    QList<bool> approximate;
+    {
+        QStringList kept;
+        for (const QString &path : std::as_const(request.worldPaths)) {
+            const bool isApproximate = TreeJson::isApproximateFile(path);
+            if (isApproximate && !request.includeApproximate) {
+                err << "note: skipping " << path
+                    << ": an approximate world (an imported run with forks or orphans); "
+                       "--include-approximate replays it\n";
+                continue;
+            }
+            kept.append(path);
+            approximate.append(isApproximate);
+        }
+        err.flush();
+        if (kept.isEmpty()) {
+            err << "error: every world given is approximate; nothing to replay (--include-approximate replays them)\n";
+            return 1;
+        }
+        request.worldPaths = kept;
+    }
+    const bool *approximateAt = approximate.constData();
 
     Result<PolicySpec> parsed = PolicySpec::fromArgument(request.policyArgument);
     std::unique_ptr<Policy> checked;
@@ -211,17 +241,29 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
         // A built-in policy, no trace: the compact path (same results, a fraction of the work).
         CompactReplay::SweepDone written;
         if (entries) {
-            written = [entries](qsizetype index, const SweepResult &sweep, const CompactTree &world,
-                                const std::vector<std::vector<int>> &revealed) {
-                entries[index] = ReplayJson::sweepToIndentedJson(sweep, world, revealed);
+            written = [entries, approximateAt](qsizetype index, const SweepResult &sweep, const CompactTree &world,
+                                               const std::vector<std::vector<int>> &revealed) {
+                if (approximateAt[index]) {
+                    SweepResult labelled = sweep;
+                    labelled.approximate = true;
+                    entries[index] = ReplayJson::sweepToIndentedJson(labelled, world, revealed);
+                } else {
+                    entries[index] = ReplayJson::sweepToIndentedJson(sweep, world, revealed);
+                }
             };
         }
         replayed = CompactReplay::runFiles(request.worldPaths, *spec, replay, written, progress);
     } else {
         ReplayEngine::SweepDone written;
         if (entries) {
-            written = [entries](qsizetype world, const SweepResult &sweep) {
-                entries[world] = ReplayJson::sweepToIndentedJson(sweep);
+            written = [entries, approximateAt](qsizetype world, const SweepResult &sweep) {
+                if (approximateAt[world]) {
+                    SweepResult labelled = sweep;
+                    labelled.approximate = true;
+                    entries[world] = ReplayJson::sweepToIndentedJson(labelled);
+                } else {
+                    entries[world] = ReplayJson::sweepToIndentedJson(sweep);
+                }
             };
         }
         replayed = ReplayEngine::runFiles(request.worldPaths, *spec, replay, written, progress, std::move(checked));
@@ -231,6 +273,8 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
         return 1;
     }
     auto result = std::make_shared<ReplayResult>(std::move(*replayed.value));
+    for (qsizetype i = 0; i < result->worlds.size() && i < approximate.size(); ++i)
+        result->worlds[i].approximate = approximate.at(i);
     const int rc = printReplayResult(*result, request.printing, out, err, request.printing.json ? worldEntries.get() : nullptr);
     CommandLine::keepUntilExit(std::move(result));
     CommandLine::keepUntilExit(std::move(worldEntries));

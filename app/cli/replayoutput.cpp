@@ -115,7 +115,8 @@ int printReplayResult(const ReplayResult &result, const ReplayPrinting &printing
             out << s.world.leftJustified(32) << QString::number(s.cells).rightJustified(7)
                 << number(s.best).rightJustified(11) << opt(s.hypervolume).rightJustified(11)
                 << opt(s.penalty).rightJustified(11) << opt(s.value).rightJustified(11)
-                << (s.scorable ? QString() : QStringLiteral("  (not scorable: S = 0)")) << '\n';
+                << (s.scorable ? QString() : QStringLiteral("  (not scorable: S = 0)"))
+                << (s.approximate ? QStringLiteral("  (approximate world)") : QString()) << '\n';
             for (const EpisodeResult &e : s.episodes) {
                 out << "    beta " << number(e.beta).leftJustified(6) << " calls " << QString::number(e.calls).rightJustified(5)
                     << "  rounds " << QString::number(e.rounds).rightJustified(4) << "  best "
@@ -126,8 +127,13 @@ int printReplayResult(const ReplayResult &result, const ReplayPrinting &printing
                 out << '\n';
             }
         }
+        const qsizetype approximateWorlds =
+            std::count_if(result.worlds.cbegin(), result.worlds.cend(), [](const SweepResult &s) { return s.approximate; });
         out << "\nvalue (mean over " << result.scorableWorlds << " scorable world"
-            << (result.scorableWorlds == 1 ? "" : "s") << "): " << opt(result.value) << '\n';
+            << (result.scorableWorlds == 1 ? "" : "s") << "): " << opt(result.value);
+        if (approximateWorlds > 0)
+            out << "  (over " << approximateWorlds << " approximate world" << (approximateWorlds == 1 ? "" : "s") << ')';
+        out << '\n';
     }
     if (!result.ok())
         err << "error: " << result.firstError() << '\n';

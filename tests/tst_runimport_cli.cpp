@@ -83,6 +83,7 @@ private slots:
     void importBadInputStoresNothing();
     void scoreIsForRunsOnly();
     void replaySkipsApproximateWorlds();
+    void benchImport();
 };
 
 void TestRunImportCli::exportRun()
@@ -250,6 +251,15 @@ void TestRunImportCli::replaySkipsApproximateWorlds()
     r = runText({s("replay"), s("--world"), approximate, s("--policy"), s("builtin:parallel_refine")});
     QCOMPARE(r.exitCode, 1);
     QVERIFY(r.err.contains(s("--include-approximate")));
+}
+
+void TestRunImportCli::benchImport()
+{
+    const TextRun r = runText({s("bench"), s("import"), s("--programs"), s("300")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains(s("openevolve")) && r.out.contains(s("shinkaevolve")), qPrintable(r.out));
+    QVERIFY(r.out.contains(s("299 cells")));
+    QCOMPARE(runText({s("bench"), s("import"), s("--programs"), s("0")}).exitCode, 2);
 }
 
 QTEST_GUILESS_MAIN(TestRunImportCli)

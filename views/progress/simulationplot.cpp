@@ -83,6 +83,10 @@ QString SimulationPlot::armLabel(const QString &arm)
         return tr("Dream-RSI");
     if (arm == QLatin1String("dream_guarded"))
         return tr("Dream-RSI, guarded");
+    // The study runs the loop under both valuations: "dream" under the
+    // configured one (imagined), "dream_revealed" on the revealed cells only.
+    if (arm == QLatin1String("dream_revealed"))
+        return tr("Dream-RSI, revealed");
     if (arm == QLatin1String("fixed"))
         return tr("Fixed exploration");
     return arm;

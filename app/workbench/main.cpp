@@ -42,7 +42,7 @@ int main(int argc, char *argv[])
     parser.setApplicationDescription(QApplication::translate("main", "Dream-RSI Workbench"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("files"), QApplication::translate("main", "Tree files to open, or one project (*.dreamrsi)."),
+    parser.addPositionalArgument(QStringLiteral("files"), QApplication::translate("main", "Tree files or runs (OpenEvolve folders, ShinkaEvolve databases) to open, or one project (*.dreamrsi)."),
                                  QStringLiteral("[FILE...]"));
     const QCommandLineOption demoOption(
         QStringLiteral("demo"),

@@ -115,27 +115,46 @@ Result<Imported> readTreeOrRun(const QString &path, const Options &options)
     return Result<Imported>::success(Imported{std::move(*parsed.tree), std::nullopt, {}});
 }
 
+namespace {
+
+/// Adds one program's metrics to a survey.
+void survey(MetricSurvey &survey, QSet<QString> &names, const QJsonObject &metrics)
+{
+    if (metrics.contains(QLatin1String("error")))
+        return; // a failed evaluation's metrics are no choice
+    if (finiteNumber(metrics.value(QLatin1String("combined_score"))))
+        survey.hasCombinedScore = true;
+    for (auto it = metrics.constBegin(); it != metrics.constEnd(); ++it) {
+        if (finiteNumber(it.value()))
+            names.insert(it.key());
+    }
+}
+
+} // namespace
+
+MetricSurvey surveyMetrics(const DiscoveryTree &imported)
+{
+    MetricSurvey result;
+    QSet<QString> names;
+    for (const Cell &c : imported.cells())
+        survey(result, names, c.payload.value(QLatin1String("metrics")).toObject());
+    result.numericMetrics = QStringList(names.cbegin(), names.cend());
+    result.numericMetrics.sort();
+    return result;
+}
+
 Result<MetricSurvey> surveyMetrics(const QString &path)
 {
     Result<std::pair<Framework, ProgramsRead>> programs = readPrograms(path, {});
     if (!programs)
         return programs.failureAs<MetricSurvey>();
-    MetricSurvey survey;
+    MetricSurvey result;
     QSet<QString> names;
-    for (const RunProgram &p : std::as_const(programs.value->second.programs)) {
-        const QJsonObject metrics = p.payload.value(QLatin1String("metrics")).toObject();
-        if (metrics.contains(QLatin1String("error")))
-            continue; // a failed evaluation's metrics are no choice
-        if (finiteNumber(metrics.value(QLatin1String("combined_score"))))
-            survey.hasCombinedScore = true;
-        for (auto it = metrics.constBegin(); it != metrics.constEnd(); ++it) {
-            if (finiteNumber(it.value()))
-                names.insert(it.key());
-        }
-    }
-    survey.numericMetrics = QStringList(names.cbegin(), names.cend());
-    survey.numericMetrics.sort();
-    return Result<MetricSurvey>::success(std::move(survey));
+    for (const RunProgram &p : std::as_const(programs.value->second.programs))
+        survey(result, names, p.payload.value(QLatin1String("metrics")).toObject());
+    result.numericMetrics = QStringList(names.cbegin(), names.cend());
+    result.numericMetrics.sort();
+    return Result<MetricSurvey>::success(std::move(result));
 }
 
 } // namespace dreamrsi::RunImport

@@ -72,5 +72,8 @@ struct MetricSurvey
     QStringList numericMetrics;
 };
 Result<MetricSurvey> surveyMetrics(const QString &path);
+/// The same over a tree a run was read into (its cells' `metrics`): what
+/// the workbench asks after one reading, before it reads again by the chosen metric.
+MetricSurvey surveyMetrics(const DiscoveryTree &imported);
 
 } // namespace dreamrsi::RunImport

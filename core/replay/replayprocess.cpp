@@ -120,7 +120,10 @@ Result<Done> ReplayProcess::start(const ReplayProcessRequest &request)
          << QString::number(request.scriptTimeLimitMs) << QStringLiteral("--threads")
          << QString::number(request.threads > 0 ? request.threads
                                                 : threadsWithin(memoryLimit(request), QThread::idealThreadCount()))
-         << QStringLiteral("--json") << QStringLiteral("--progress");
+         << QStringLiteral("--json") << QStringLiteral("--progress")
+         // The caller chose the worlds, approximate ones included or not
+         // (docs/tree-format.md#imported-runs); the child labels them.
+         << QStringLiteral("--include-approximate");
     if (request.maxRounds > 0)
         args << QStringLiteral("--rounds") << QString::number(request.maxRounds);
     m_tracePath.clear();

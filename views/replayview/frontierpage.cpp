@@ -15,6 +15,8 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace dreamrsi {
 
 FrontierPage::FrontierPage(Workspace *workspace, QWidget *parent)
@@ -158,7 +160,7 @@ void FrontierPage::rebuildWorlds()
     m_world->clear();
     m_world->addItem(tr("Mean over all worlds"), QString());
     for (const WorldEntry &w : m_workspace->worlds())
-        m_world->addItem(w.name, w.name);
+        m_world->addItem(w.tree && w.tree->meta().approximate ? tr("%1 (approximate)").arg(w.name) : w.name, w.name);
     const int i = m_world->findData(current);
     m_world->setCurrentIndex(std::max(i, 0));
     refresh();
@@ -188,6 +190,17 @@ void FrontierPage::refresh()
     else
         m_hint->setText(tr("Shaded: the hypervolume each frontier dominates, in its version's colour (the largest behind). "
                            "Filled dots: non-dominated β points."));
+    // Results over approximate worlds (imported runs with forks or orphans) are labelled.
+    int approximate = 0;
+    for (const FrontierSeries &s : std::as_const(series)) {
+        if (!s.result)
+            continue;
+        approximate = std::max(approximate, int(std::count_if(s.result->worlds.cbegin(), s.result->worlds.cend(),
+                                                                 [](const SweepResult &x) { return x.approximate; })));
+    }
+    if (approximate > 0 && m_shown > 0)
+        m_hint->setText(m_hint->text() + QLatin1Char(' ')
+                        + tr("Over %n approximate world(s) (imported runs with forks or orphans).", nullptr, approximate));
 }
 
 QString FrontierPage::figureName() const

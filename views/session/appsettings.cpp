@@ -23,6 +23,7 @@ AppSettings AppSettings::load()
     a.replayMemoryLimitMb =
         std::clamp(s.value(QStringLiteral("replay/memoryLimitMb"), a.replayMemoryLimitMb).toInt(), 256, 1 << 20);
     a.replayWallLimitS = std::clamp(s.value(QStringLiteral("replay/wallLimitS"), a.replayWallLimitS).toInt(), 5, 86400);
+    a.includeApproximate = s.value(QStringLiteral("replay/includeApproximate"), false).toBool();
     a.playIntervalMs = std::clamp(s.value(QStringLiteral("replay/playIntervalMs"), a.playIntervalMs).toInt(), 30, 10000);
     const QByteArray prices = s.value(QStringLiteral("agent/prices")).toByteArray();
     if (!prices.isEmpty()) {
@@ -52,6 +53,7 @@ void AppSettings::save() const
     s.setValue(QStringLiteral("replay/memoryLimitMb"), replayMemoryLimitMb);
     s.setValue(QStringLiteral("replay/wallLimitS"), replayWallLimitS);
     s.setValue(QStringLiteral("replay/playIntervalMs"), playIntervalMs);
+    s.setValue(QStringLiteral("replay/includeApproximate"), includeApproximate);
     s.setValue(QStringLiteral("agent/prices"), QJsonDocument(prices.toJson()).toJson(QJsonDocument::Compact));
     PriceTable::setCurrent(prices);
     s.setValue(QStringLiteral("slurm/partition"), slurmPartition);

@@ -29,6 +29,10 @@ struct AppSettings
     Valuation valuation = Valuation::Revealed;
     int completions = 8;
     int scriptTimeLimitMs = 2000;
+    /// Whether replays from the window include approximate worlds (imported
+    /// runs with forks or orphans, docs/tree-format.md#imported-runs); their
+    /// results are labelled either way.
+    bool includeApproximate = false;
     /// Replays started from the GUI run in a child `dreamrsi` process with
     /// this address-space limit and this wall-clock limit.
     int replayMemoryLimitMb = 4096;

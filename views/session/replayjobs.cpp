@@ -19,11 +19,13 @@ ReplayOptions ReplayJobs::optionsFrom(const AppSettings &settings)
     return o;
 }
 
-QList<ReplayWorld> ReplayJobs::worldsOf(const Workspace &workspace)
+QList<ReplayWorld> ReplayJobs::worldsOf(const Workspace &workspace, bool includeApproximate)
 {
     QList<ReplayWorld> worlds;
-    for (const WorldEntry &w : workspace.worlds())
-        worlds.append({w.name, w.tree});
+    for (const WorldEntry &w : workspace.worlds()) {
+        if (includeApproximate || !w.tree || !w.tree->meta().approximate)
+            worlds.append({w.name, w.tree});
+    }
     return worlds;
 }
 

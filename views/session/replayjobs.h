@@ -25,8 +25,10 @@ namespace dreamrsi {
 namespace ReplayJobs {
 
 ReplayOptions optionsFrom(const AppSettings &settings);
-/// The worlds of the workspace, in order, named as the workspace names them.
-QList<ReplayWorld> worldsOf(const Workspace &workspace);
+/// The worlds of the workspace, in order, named as the workspace names them;
+/// approximate worlds (docs/tree-format.md#imported-runs) only when
+/// `includeApproximate` (the settings' "Include approximate worlds").
+QList<ReplayWorld> worldsOf(const Workspace &workspace, bool includeApproximate = true);
 /// The workspace's worlds as the project layer sees them.
 QList<ProjectWorld> projectWorldsOf(const QList<WorldEntry> &worlds);
 /// ProjectPolicies::specFor with the settings' script time limit.

@@ -57,7 +57,9 @@ void SweepRunner::startNext()
     while (!m_queue.isEmpty()) {
         const QString name = m_queue.takeFirst();
         const int row = m_workspace->indexOfVersion(name);
-        if (row < 0 || m_workspace->worlds().isEmpty())
+        // Approximate worlds only when the settings include them.
+        QList<ReplayWorld> worlds = ReplayJobs::worldsOf(*m_workspace, m_settings.includeApproximate);
+        if (row < 0 || worlds.isEmpty())
             continue;
         m_current = name;
         m_process = new ReplayProcess(this);
@@ -82,7 +84,6 @@ void SweepRunner::startNext()
         emit started(name);
         // Under the imagined valuation the sweep runs over C completions of
         // every world, drawn once per sweep with seed 0 (as `replay --project`).
-        QList<ReplayWorld> worlds = ReplayJobs::worldsOf(*m_workspace);
         if (m_settings.valuation == Valuation::Imagined) {
             Result<ImaginedHistory> imagined =
                 ImaginedHistories::imagine(worlds, 0, std::max(1, m_settings.completions), ImaginationOptions());

@@ -145,8 +145,41 @@ void InspectorWidget::showCell(std::shared_ptr<const DiscoveryTree> tree, int ce
     }
     row(tr("Branch"), QString::number(c.branch));
     row(tr("Attempt"), QString::number(c.attempt));
-    const int parent = m_tree->parentIndex(cellIndex);
-    row(tr("Parent"), parent >= 0 ? m_tree->cells().at(parent).id : tr("root"));
+    // An imported run (docs/tree-format.md#imported-runs): a fork's real
+    // parent is another cell than the chain's, an orphan's is missing.
+    const QJsonObject origin = c.payload.value(QLatin1String("origin")).toObject();
+    const int chainParent = m_tree->parentIndex(cellIndex);
+    const int forkedFrom = m_tree->indexOfId(c.payload.value(QLatin1String("forked_from")).toString());
+    const bool orphan = c.payload.value(QLatin1String("orphan")).toBool();
+    const int parent = forkedFrom >= 0 ? forkedFrom : chainParent;
+    if (forkedFrom >= 0)
+        row(tr("Parent"), tr("%1 (a fork: the real parent; the chain starts a new branch)").arg(m_tree->cells().at(forkedFrom).id));
+    else if (orphan)
+        row(tr("Parent"), tr("missing from the run (an orphan: program %1)")
+                              .arg(origin.value(QLatin1String("parent_id")).toString(tr("none"))));
+    else
+        row(tr("Parent"), chainParent >= 0 ? m_tree->cells().at(chainParent).id
+                                           : (origin.isEmpty() ? tr("root") : tr("root (the initial program)")));
+    if (!origin.isEmpty()) {
+        const auto text = [](const QJsonValue &v) {
+            return v.isDouble() ? QString::number(v.toDouble(), 'g', 12) : v.isString() ? v.toString() : QString();
+        };
+        row(tr("Origin"), tr("%1 program %2").arg(origin.value(QLatin1String("framework")).toString(),
+                                                  origin.value(QLatin1String("id")).toString()));
+        if (const QString p = text(origin.value(QLatin1String("parent_id"))); !p.isEmpty())
+            row(tr("Origin parent"), p);
+        for (const auto &[key, label] : {std::pair{"generation", tr("Generation")}, std::pair{"island", tr("Island")},
+                                         std::pair{"iteration", tr("Iteration found")}}) {
+            if (const QString v = text(origin.value(QLatin1String(key))); !v.isEmpty())
+                row(label, v);
+        }
+        if (origin.contains(QLatin1String("inspirations"))) {
+            QStringList ids;
+            for (const QJsonValue &id : origin.value(QLatin1String("inspirations")).toArray())
+                ids.append(id.toString());
+            row(tr("Inspirations"), ids.isEmpty() ? none : ids.join(QStringLiteral(", ")));
+        }
+    }
     row(tr("Seq"), QString::number(c.seq));
     row(tr("Score"), c.score ? QString::number(*c.score, 'g', 12) : none);
     row(tr("Effective score"), QString::number(c.effectiveScore(), 'g', 12));
@@ -167,6 +200,7 @@ void InspectorWidget::showCell(std::shared_ptr<const DiscoveryTree> tree, int ce
     for (auto it = c.payload.constBegin(); it != c.payload.constEnd(); ++it) {
         const QString key = it.key();
         if (key == QLatin1String("proposal") || key == QLatin1String("program") || key == QLatin1String("metrics")
+            || key == QLatin1String("origin") || key == QLatin1String("forked_from") || key == QLatin1String("orphan")
             || (imagined && key == QLatin1String("imagined")))
             continue;
         bool isOutput = false;
@@ -196,6 +230,11 @@ void InspectorWidget::showCell(std::shared_ptr<const DiscoveryTree> tree, int ce
         const Cell &p = m_tree->cells().at(parent);
         const QString diff = unifiedDiff(p.program(), program, p.id, c.id);
         m_diff->setPlainText(diff.isEmpty() ? tr("The program is identical to the parent's (%1).").arg(p.id) : diff);
+    } else if (const QJsonValue initial = m_tree->meta().payload.value(QLatin1String("initial_program"));
+               initial.isString() && !orphan) {
+        // An imported run keeps the initial program: attempt 0 is diffed against it.
+        const QString diff = unifiedDiff(initial.toString(), program, tr("initial program"), c.id);
+        m_diff->setPlainText(diff.isEmpty() ? tr("The program is identical to the initial program.") : diff);
     } else {
         const QString diff = unifiedDiff(QString(), program, tr("root"), c.id);
         m_diff->setPlainText(diff.isEmpty() ? tr("Attempt 0 starts from the root; there is no parent program.") : diff);

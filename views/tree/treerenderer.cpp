@@ -8,6 +8,7 @@
 #include <QLinearGradient>
 #include <QPaintEngine>
 #include <QPainter>
+#include <QPainterPath>
 
 #include <algorithm>
 #include <cmath>
@@ -49,6 +50,8 @@ void TreeRenderer::setTree(std::shared_ptr<const DiscoveryTree> tree)
     m_failCounts.clear();
     m_imagined.clear();
     m_imaginedCount = 0;
+    m_forkLinks.clear();
+    m_orphans.clear();
     if (!m_layout.tree())
         return;
     m_failCounts = m_layout.tree()->failClassCounts();
@@ -73,6 +76,16 @@ void TreeRenderer::setTree(std::shared_ptr<const DiscoveryTree> tree)
         m_glyphs.append(FailGlyphs::forClass(c.failClass));
         m_imagined.append(Imagination::isImagined(c));
         m_imaginedCount += m_imagined.constLast() ? 1 : 0;
+    }
+    // An imported run's forks and orphans (payload forked_from, orphan).
+    for (int i = 0; i < cells.size(); ++i) {
+        const Cell &c = cells.at(i);
+        if (const QJsonValue from = c.payload.value(QLatin1String("forked_from")); from.isString()) {
+            if (const int parent = m_layout.tree()->indexOfId(from.toString()); parent >= 0)
+                m_forkLinks.append({i, parent});
+        }
+        if (c.payload.value(QLatin1String("orphan")).toBool())
+            m_orphans.append(i);
     }
 }
 
@@ -340,6 +353,7 @@ void TreeRenderer::paint(QPainter &p, const QRectF &exposed, double scale, const
     }
 
     paintLiveMarks(p, scale, offset, labels);
+    paintGenealogy(p, sceneExposed, scale, offset);
 
     // Marks on top: latest batch, search matches, selection, best.
     p.setRenderHint(QPainter::Antialiasing, true);
@@ -362,6 +376,55 @@ void TreeRenderer::paint(QPainter &p, const QRectF &exposed, double scale, const
             p.setPen(QPen(m_palette.selection, w));
             p.drawRect(r.adjusted(-w * 2.5, -w * 2.5, w * 2.5, w * 2.5));
         }
+    }
+    p.restore();
+}
+
+void TreeRenderer::paintGenealogy(QPainter &p, const QRectF &sceneExposed, double scale, const QPointF &offset) const
+{
+    if (m_forkLinks.isEmpty() && m_orphans.isEmpty())
+        return;
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setBrush(Qt::NoBrush);
+    // A fork (its column is right of its real parent's, opened later): a
+    // thin dashed curve from the parent's right edge to the fork's left edge.
+    const QColor linkColor = withAlpha(m_palette.text, 170);
+    QPen link(linkColor, 1.2, Qt::DashLine);
+    link.setCosmetic(true);
+    for (const auto &[fork, parent] : m_forkLinks) {
+        const QRectF from = m_layout.cellRect(parent), to = m_layout.cellRect(fork);
+        if (!from.united(to).intersects(sceneExposed))
+            continue;
+        const QRectF a = toDevice(from, scale, offset), b = toDevice(to, scale, offset);
+        const QPointF start(a.right(), a.center().y()), end(b.left(), b.center().y());
+        const double bend = std::max(4.0, (end.x() - start.x()) / 2.0);
+        QPainterPath path(start);
+        path.cubicTo(QPointF(start.x() + bend, start.y()), QPointF(end.x() - bend, end.y()), end);
+        p.setPen(link);
+        p.setBrush(Qt::NoBrush);
+        p.drawPath(path);
+        // Where it comes from: a small dot on the parent's edge.
+        p.setPen(Qt::NoPen);
+        p.setBrush(linkColor);
+        p.drawEllipse(start, 2.0, 2.0);
+    }
+    // An orphan: its parent is missing from the run; a broken ring sits on its link to the bus.
+    QPen ring(m_palette.text, 1.2);
+    ring.setCosmetic(true);
+    const double busY = m_layout.busY() * scale + offset.y();
+    for (const int orphan : m_orphans) {
+        const QRectF r = m_layout.cellRect(orphan);
+        if (!r.adjusted(0, -m_layout.metrics().rowGap * 4, 0, 0).intersects(sceneExposed))
+            continue;
+        const QRectF d = toDevice(r, scale, offset);
+        const double radius = std::clamp(d.width() / 5.0, 2.5, 6.0);
+        const QPointF centre(d.center().x(), std::max(busY + radius, d.top() - radius - 1.5));
+        p.setPen(ring);
+        p.setBrush(m_palette.background);
+        p.drawEllipse(centre, radius, radius);
+        p.drawLine(QPointF(centre.x() - radius * 0.7, centre.y() + radius * 0.7),
+                   QPointF(centre.x() + radius * 0.7, centre.y() - radius * 0.7));
     }
     p.restore();
 }

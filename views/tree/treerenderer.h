@@ -134,6 +134,12 @@ public:
     CellStyle styleOf(int cellIndex) const;
     /// Cells drawn from the world model (an imagined completion); 0 for a recorded tree.
     int imaginedCount() const { return m_imaginedCount; }
+    /// An imported run's forks (docs/tree-format.md#imported-runs): (fork,
+    /// real parent) cell indices, drawn as a thin dashed link between them.
+    const QList<std::pair<int, int>> &forkLinks() const { return m_forkLinks; }
+    /// Its orphans (cells whose parent is missing from the run), drawn with a
+    /// broken link above them.
+    const QList<int> &orphans() const { return m_orphans; }
 
     /// Paints the part of the tree that falls into `exposed` (device coordinates).
     void paint(QPainter &painter, const QRectF &exposed, double scale, const QPointF &offset) const;
@@ -174,6 +180,8 @@ private:
     void paintSmallCells(QPainter &painter, const QRectF &exposed, const QRectF &sceneExposed, double scale,
                          const QPointF &offset, qreal dpr, bool detail, QList<std::pair<QRectF, CellStyle>> *marked) const;
     void paintLiveMarks(QPainter &painter, double scale, const QPointF &offset, bool labels) const;
+    /// An imported run's fork links and orphan marks (forkLinks(), orphans()).
+    void paintGenealogy(QPainter &painter, const QRectF &sceneExposed, double scale, const QPointF &offset) const;
 
     TreeLayout m_layout;
     TreePalette m_palette;
@@ -190,6 +198,8 @@ private:
     QList<FailGlyph> m_glyphs;
     QMap<QString, int> m_failCounts; ///< the tree's cells per fail class (the legend's rows)
     QList<bool> m_imagined;     ///< per cell: drawn from the world model
+    QList<std::pair<int, int>> m_forkLinks;
+    QList<int> m_orphans;
     int m_imaginedCount = 0;
     mutable QHash<QString, QImage> m_glyphCache;
 };

@@ -17,6 +17,7 @@
 #include "session/imaginedworlds.h"
 #include "tree/inspectorwidget.h"
 #include "session/jobtracker.h"
+#include "import/runimport.h"
 #include "model/treejson.h"
 #include "figures/plotstyle.h"
 #include "policies/policiespage.h"
@@ -38,6 +39,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -301,14 +303,15 @@ void MainWindow::importTrees(const QStringList &paths)
         return;
     for (const QString &path : paths) {
         const QString absolute = QFileInfo(path).absoluteFilePath();
-        m_jobs->then(QStringLiteral("project"), QtConcurrent::run([absolute] { return TreeJson::readFile(absolute); }), this,
-                     [this, absolute](TreeJson::ParseResult parsed) {
+        // A run (core/import) is stored as the tree it maps onto, scored as it comes.
+        m_jobs->then(QStringLiteral("project"), QtConcurrent::run([absolute] { return RunImport::readTreeOrRun(absolute); }), this,
+                     [this, absolute](Result<RunImport::Imported> parsed) {
                          if (!parsed.ok()) {
-                             emit openFailed(absolute, parsed.error.message);
-                             QMessageBox::warning(this, tr("Cannot import tree"), parsed.error.message);
+                             emit openFailed(absolute, parsed.error);
+                             QMessageBox::warning(this, tr("Cannot import tree"), parsed.error);
                              return;
                          }
-                         m_session->importTree(std::make_shared<const DiscoveryTree>(std::move(*parsed.tree)), absolute);
+                         m_session->importTree(std::make_shared<const DiscoveryTree>(std::move(parsed.value->tree)), absolute);
                      });
     }
 }
@@ -346,6 +349,10 @@ void MainWindow::openFiles(const QStringList &paths)
 {
     for (const QString &path : paths) {
         const QString absolute = QFileInfo(path).absoluteFilePath();
+        if (RunImport::looksLikeRunPath(absolute)) {
+            openRun(absolute);
+            continue;
+        }
         statusBar()->showMessage(tr("Loading %1…").arg(QFileInfo(path).fileName()));
         // Through the tracker like every job (counted in pending(), never
         // answered after the window is gone); opened files outlive projects,
@@ -370,6 +377,85 @@ void MainWindow::openFiles(const QStringList &paths)
                 emit treeOpened(absolute);
             });
     }
+}
+
+namespace {
+
+/// A run's name as a world: a folder called db or checkpoint_N says little
+/// alone, so it goes with its parent's name.
+QString runWorldName(const QString &path)
+{
+    const QFileInfo info(path);
+    const QString name = info.fileName();
+    if (name == QLatin1String("db") || name.startsWith(QLatin1String("checkpoint_")))
+        return QFileInfo(info.absolutePath()).fileName() + QLatin1Char('/') + name;
+    return name;
+}
+
+/// What reading a run off the GUI thread gives back.
+struct RunRead
+{
+    Result<RunImport::Imported> imported;
+    RunImport::MetricSurvey survey; ///< of the reading, when no metric was named
+};
+
+} // namespace
+
+void MainWindow::openRun(const QString &path, std::optional<QString> metric)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    statusBar()->showMessage(tr("Reading the run %1…").arg(QFileInfo(absolute).fileName()));
+    m_jobs->then(QStringLiteral("files"), QtConcurrent::run([absolute, metric] {
+        RunRead read{RunImport::read(absolute, RunImport::Options{metric.value_or(QString())}), {}};
+        if (read.imported && !metric)
+            read.survey = RunImport::surveyMetrics(read.imported.value->tree);
+        return read;
+    }), this, [this, absolute, metric](RunRead read) {
+        if (!read.imported) {
+            statusBar()->showMessage(tr("Could not open %1").arg(QFileInfo(absolute).fileName()), 8000);
+            emit openFailed(absolute, read.imported.error);
+            auto *box = new QMessageBox(QMessageBox::Warning, tr("Cannot open run"),
+                                        tr("The run was rejected; nothing of it was loaded."), QMessageBox::Ok, this);
+            box->setInformativeText(read.imported.error);
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            box->open();
+            return;
+        }
+        if (!metric && !read.survey.hasCombinedScore && !read.survey.numericMetrics.isEmpty()) {
+            // No combined_score: the researcher says which metric scores the programs.
+            std::optional<QString> chosen;
+            if (m_metricChooser) {
+                chosen = m_metricChooser(absolute, read.survey.numericMetrics);
+            } else {
+                const QString mean = tr("The mean of all numeric metrics (OpenEvolve's own score)");
+                bool ok = false;
+                const QString item = QInputDialog::getItem(
+                    this, tr("Score by Which Metric?"),
+                    tr("%1 has no combined_score. Score its programs by:").arg(QFileInfo(absolute).fileName()),
+                    read.survey.numericMetrics + QStringList{mean}, 0, false, &ok);
+                if (ok)
+                    chosen = item == mean ? QString() : item;
+            }
+            if (!chosen) {
+                statusBar()->showMessage(tr("%1 was not opened").arg(QFileInfo(absolute).fileName()), 5000);
+                emit openFailed(absolute, tr("no metric was chosen to score by"));
+                return;
+            }
+            openRun(absolute, *chosen);
+            return;
+        }
+        auto tree = std::make_shared<const DiscoveryTree>(std::move(read.imported.value->tree));
+        const int row = m_workspace->addWorld({runWorldName(absolute), absolute, 0, tree});
+        setCurrentWorld(row);
+        addRecentFile(absolute);
+        QString message = tr("Opened %1: %2 cells").arg(runWorldName(absolute)).arg(tree->cellCount());
+        if (tree->meta().approximate)
+            message += QLatin1String("; ") + tr("an approximate world (forks or orphans)");
+        for (const QString &note : read.imported.value->notes)
+            message += QLatin1String("; ") + note;
+        statusBar()->showMessage(message, 8000);
+        emit treeOpened(absolute);
+    });
 }
 
 int MainWindow::openTreeCount() const
@@ -664,7 +750,8 @@ void MainWindow::dropEvent(QDropEvent *event)
     for (const QUrl &url : event->mimeData()->urls()) {
         if (!url.isLocalFile())
             continue;
-        // A dropped project opens as the project; tree files open as worlds.
+        // A dropped project opens as the project; tree files and runs
+        // (OpenEvolve folders, ShinkaEvolve databases) open as worlds.
         if (url.toLocalFile().endsWith(QLatin1String(".dreamrsi")))
             openProject(url.toLocalFile());
         else

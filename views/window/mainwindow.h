@@ -7,6 +7,8 @@
 #include <QIcon>
 #include <QMainWindow>
 
+#include <functional>
+#include <optional>
 #include <memory>
 
 class QComboBox;
@@ -62,7 +64,19 @@ public:
     ~MainWindow() override;
 
     /// Starts loading the files off the GUI thread; treeOpened / openFailed follow.
+    /// A run of OpenEvolve or ShinkaEvolve (a folder, a Shinka database) opens
+    /// as the tree it maps onto (openRun).
     void openFiles(const QStringList &paths);
+    /// Opens an OpenEvolve folder or a ShinkaEvolve database read-only as a
+    /// world (core/import). A run without combined_score asks which of its
+    /// numeric metrics to score by, unless `metric` is given ("" = the
+    /// framework's own fallback). treeOpened / openFailed follow.
+    void openRun(const QString &path, std::optional<QString> metric = std::nullopt);
+    /// Answers openRun()'s question: the run's path and its numeric metrics;
+    /// the metric chosen ("" for the mean of all), or nothing to cancel.
+    using MetricChooser = std::function<std::optional<QString>(const QString &run, const QStringList &metrics)>;
+    /// Replaces the dialog that asks (tests answer it themselves).
+    void setMetricChooser(MetricChooser chooser) { m_metricChooser = std::move(chooser); }
     /// Opens a project file (SQLite) with its worlds, versions and results;
     /// projectOpened or openFailed follow.
     void openProject(const QString &path);
@@ -177,6 +191,7 @@ private:
 
     Workspace *m_workspace = nullptr;
     JobTracker *m_jobs = nullptr;
+    MetricChooser m_metricChooser;
     ProjectSession *m_session = nullptr;
     AppSettings m_settings;
     bool m_dark = false;

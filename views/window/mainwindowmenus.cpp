@@ -107,18 +107,32 @@ void MainWindow::createFileMenu()
     QAction *open = file->addAction(themeIcon("document-open", QStyle::SP_DialogOpenButton), tr("&Open Tree…"));
     open->setObjectName(QStringLiteral("actionOpen"));
     open->setShortcut(QKeySequence::Open);
-    open->setStatusTip(tr("Open discovery-tree files (dreamrsi-tree/1 JSON)"));
+    open->setStatusTip(tr("Open discovery-tree files (dreamrsi-tree/1 JSON) or ShinkaEvolve databases"));
     connect(open, &QAction::triggered, this, [this] {
         QSettings settings;
         const QStringList paths = QFileDialog::getOpenFileNames(
             this, tr("Open Discovery Trees"), settings.value(QStringLiteral("lastDir")).toString(),
-            tr("Discovery trees (*.json);;All files (*)"));
+            tr("Discovery trees and runs (*.json *.sqlite *.sqlite3 *.db);;Discovery trees (*.json);;"
+               "ShinkaEvolve databases (*.sqlite *.sqlite3 *.db);;All files (*)"));
         if (!paths.isEmpty()) {
             settings.setValue(QStringLiteral("lastDir"), QFileInfo(paths.first()).absolutePath());
             openFiles(paths);
         }
     });
     m_toolbar->addAction(open);
+    // OpenEvolve writes folders: an output, checkpoint or db folder is chosen as a folder.
+    QAction *openRunFolder = file->addAction(themeIcon("folder-open", QStyle::SP_DirOpenIcon), tr("Open &Run Folder…"));
+    openRunFolder->setObjectName(QStringLiteral("actionOpenRunFolder"));
+    openRunFolder->setStatusTip(tr("Open an OpenEvolve output, checkpoint or db folder as a tree (read-only)"));
+    connect(openRunFolder, &QAction::triggered, this, [this] {
+        QSettings settings;
+        const QString folder = QFileDialog::getExistingDirectory(this, tr("Open OpenEvolve Run Folder"),
+                                                                 settings.value(QStringLiteral("lastDir")).toString());
+        if (!folder.isEmpty()) {
+            settings.setValue(QStringLiteral("lastDir"), QFileInfo(folder).absolutePath());
+            openRun(folder);
+        }
+    });
     file->addSeparator();
     QAction *openProjectAction = file->addAction(themeIcon("folder-open", QStyle::SP_DirOpenIcon), tr("Open &Project…"));
     openProjectAction->setObjectName(QStringLiteral("actionOpenProject"));

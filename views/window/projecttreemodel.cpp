@@ -136,7 +136,9 @@ QVariant ProjectTreeModel::data(const QModelIndex &index, int role) const
             // The name already says which iteration it is ("iteration 3",
             // or the imported file's name); the task it ran follows it.
             const QString task = w.tree ? w.tree->meta().task.value_or(QString()) : QString();
-            return task.isEmpty() || w.name.contains(task) ? w.name : tr("%1 — %2").arg(w.name, task);
+            const QString name = task.isEmpty() || w.name.contains(task) ? w.name : tr("%1 — %2").arg(w.name, task);
+            // An approximate world (an imported run with forks or orphans) says so.
+            return w.tree && w.tree->meta().approximate ? tr("%1 (approximate)").arg(name) : name;
         }
         case Qt::ToolTipRole:
             // The whole name first: the dock is narrow and cuts long ones.

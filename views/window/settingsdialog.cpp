@@ -4,6 +4,7 @@
 #include "agent/sessionkeys.h"
 #include "loop/slurmsettings.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
@@ -133,6 +134,13 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     m_wallLimit->setValue(settings.replayWallLimitS);
     m_wallLimit->setToolTip(tr("A replay process still running after this long is stopped."));
     form->addRow(tr("Replay process time limit:"), m_wallLimit);
+    m_includeApproximate = new QCheckBox(tr("Include approximate worlds"));
+    m_includeApproximate->setObjectName(QStringLiteral("includeApproximate"));
+    m_includeApproximate->setChecked(settings.includeApproximate);
+    m_includeApproximate->setToolTip(tr("Imported runs with forks or orphans only approximate their genealogy as "
+                                        "chains: a fork is replayed as a new idea. Replays and dreams leave them out "
+                                        "unless this is checked; results over them are labelled."));
+    form->addRow(QString(), m_includeApproximate);
     m_playInterval = new QSpinBox;
     m_playInterval->setRange(30, 10000);
     m_playInterval->setSuffix(tr(" ms"));
@@ -363,6 +371,7 @@ AppSettings SettingsDialog::settings() const
     s.scriptTimeLimitMs = m_timeLimit->value();
     s.replayMemoryLimitMb = m_memoryLimit->value();
     s.replayWallLimitS = m_wallLimit->value();
+    s.includeApproximate = m_includeApproximate->isChecked();
     s.playIntervalMs = m_playInterval->value();
     s.prices = pricesFromTable().valueOr(m_initialPrices);
     s.slurmPartition = m_slurmPartition->text().trimmed();

@@ -6,6 +6,7 @@
 
 #include <optional>
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -59,6 +60,7 @@ private:
     QSpinBox *m_timeLimit = nullptr;
     QSpinBox *m_memoryLimit = nullptr;
     QSpinBox *m_wallLimit = nullptr;
+    QCheckBox *m_includeApproximate = nullptr; ///< replays include approximate worlds
     QSpinBox *m_playInterval = nullptr;
     QTableWidget *m_prices = nullptr;
     PriceTable m_initialPrices; ///< what settings() keeps while the table is invalid

@@ -83,6 +83,7 @@ private slots:
     void importBadInputStoresNothing();
     void scoreIsForRunsOnly();
     void replaySkipsApproximateWorlds();
+    void projectReplayLeavesApproximateWorldsOut();
     void benchImport();
 };
 
@@ -251,6 +252,31 @@ void TestRunImportCli::replaySkipsApproximateWorlds()
     r = runText({s("replay"), s("--world"), approximate, s("--policy"), s("builtin:parallel_refine")});
     QCOMPARE(r.exitCode, 1);
     QVERIFY(r.err.contains(s("--include-approximate")));
+}
+
+void TestRunImportCli::projectReplayLeavesApproximateWorldsOut()
+{
+    QTemporaryDir dir;
+    const QString p = dir.filePath(s("p.dreamrsi"));
+    QCOMPARE(run(runProjectCommand, {s("new"), p}).rc, 0);
+    QCOMPARE(run(runImportCommand, {p, writeOutput(dir, "faithful", false), writeOutput(dir, "forked", true)}).rc, 0);
+    const QStringList replay{s("replay"), s("--project"), p, s("--policy"), s("builtin:parallel_refine"), s("--betas"), s("0,1")};
+    TextRun r = runText(replay + QStringList{s("--json")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.err.contains(s("note: 1 approximate world left out")), qPrintable(r.err));
+    // A new project values under imagined completions, 8 of each world (world-major).
+    QJsonArray worlds = QJsonDocument::fromJson(r.out.toUtf8()).object().value(s("worlds")).toArray();
+    QCOMPARE(worlds.size(), qsizetype(8));
+    for (const QJsonValue &w : worlds)
+        QVERIFY(!w.toObject().contains(s("approximate")));
+    r = runText(replay + QStringList{s("--json"), s("--include-approximate")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    worlds = QJsonDocument::fromJson(r.out.toUtf8()).object().value(s("worlds")).toArray();
+    QCOMPARE(worlds.size(), qsizetype(16));
+    int labelled = 0;
+    for (const QJsonValue &w : worlds)
+        labelled += w.toObject().value(s("approximate")).toBool() ? 1 : 0;
+    QCOMPARE(labelled, 8);
 }
 
 void TestRunImportCli::benchImport()

@@ -33,6 +33,10 @@ int runDreamCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     parser.addOption(autoApprove);
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print the versions and the proposal as JSON."));
     parser.addOption(json);
+    const QCommandLineOption includeApproximate(
+        QStringLiteral("include-approximate"),
+        QStringLiteral("Also dream in approximate worlds (imported runs with forks or orphans, docs/tree-format.md)."));
+    parser.addOption(includeApproximate);
 
     auto usageError = [&](const QString &message) {
         err << "error: " << message << "\n\n" << parser.helpText();
@@ -68,11 +72,16 @@ int runDreamCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         err << "error: " << opened.error << '\n';
         return 1;
     }
-    const StoreResult<QList<DreamWorld>> worlds = Dreamer::finishedWorlds(store);
+    int approximateLeftOut = 0;
+    const StoreResult<QList<DreamWorld>> worlds =
+        Dreamer::finishedWorlds(store, parser.isSet(includeApproximate), &approximateLeftOut);
     if (!worlds.ok()) {
         err << "error: " << worlds.error << '\n';
         return 1;
     }
+    if (approximateLeftOut > 0)
+        err << "note: " << approximateLeftOut << " approximate world" << (approximateLeftOut == 1 ? "" : "s")
+            << " left out (imported runs with forks or orphans); --include-approximate dreams in them too\n";
     if (worlds.value->isEmpty()) {
         err << "error: " << path << ": no finished iteration to dream in (import trees or run a round first)\n";
         return 1;

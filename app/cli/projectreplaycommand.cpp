@@ -20,14 +20,16 @@ const char *const usage =
     "usage: dreamrsi replay --project P.dreamrsi --policy NAME|FILE.js|builtin:NAME [--name VERSION]\n"
     "                       [--workers W] [--lambda L] [--betas B,...] [--rounds K]\n"
     "                       [--json] [--trace FILE] [--time-limit-ms 2000] [--seed N] [--threads T]\n"
-    "                       [--no-grid-plan] [--progress] [--apply-steering]\n"
+    "                       [--no-grid-plan] [--progress] [--apply-steering] [--include-approximate]\n"
     "Replays a policy version in every finished iteration of the project and stores the results.\n"
     "NAME is a stored policy version (see `dreamrsi ls P policies`); a .js file or builtin:NAME is\n"
     "first stored as a version. It replays under the project's replay configuration (see\n"
     "`dreamrsi project config`); --workers, --lambda, --betas and --rounds override it for this run\n"
     "only, and its results are stored under the configuration they were computed with.\n"
     "--apply-steering applies what people did to each iteration's live round (branches closed,\n"
-    "cells pinned first; docs/steering.md): a what-if whose results are printed, not stored.\n";
+    "cells pinned first; docs/steering.md): a what-if whose results are printed, not stored.\n"
+    "Approximate worlds (imported runs with forks or orphans, docs/tree-format.md#imported-runs) are\n"
+    "left out unless --include-approximate; results over them are labelled.\n";
 
 QCommandLineOption valueOption(const char *name)
 {
@@ -46,9 +48,10 @@ int runProjectReplayCommand(const QStringList &args, QTextStream &out, QTextStre
                              timeLimit = valueOption("time-limit-ms"), seed = valueOption("seed"),
                              threads = valueOption("threads"), world = valueOption("world");
     const QCommandLineOption json(QStringLiteral("json")), noGridPlan(QStringLiteral("no-grid-plan")),
-        progress(QStringLiteral("progress")), applySteering(QStringLiteral("apply-steering"));
+        progress(QStringLiteral("progress")), applySteering(QStringLiteral("apply-steering")),
+        includeApproximate(QStringLiteral("include-approximate"));
     parser.addOptions({project, policy, name, workers, lambda, betas, rounds, trace, timeLimit, seed, threads,
-                       world, json, noGridPlan, progress, applySteering});
+                       world, json, noGridPlan, progress, applySteering, includeApproximate});
     if (const std::optional<int> answered = CommandLine::parseOrAnswer(
             parser, {}, args, usage, out, [&](const CommandLine::Problem &problem) {
                 err << "error: " << problem.message << '\n' << usage;
@@ -117,6 +120,7 @@ int runProjectReplayCommand(const QStringList &args, QTextStream &out, QTextStre
         return bad(threads);
     request.options.useGridPlan = !parser.isSet(noGridPlan);
     request.applySteering = parser.isSet(applySteering);
+    request.includeApproximate = parser.isSet(includeApproximate);
     printing.json = parser.isSet(json);
     printing.tracePath = parser.value(trace);
     request.options.trace = !printing.tracePath.isEmpty();
@@ -129,6 +133,9 @@ int runProjectReplayCommand(const QStringList &args, QTextStream &out, QTextStre
         return 1;
     }
     const ProjectReplayOutcome &o = *outcome.value;
+    if (o.approximateLeftOut > 0)
+        err << "note: " << o.approximateLeftOut << " approximate world" << (o.approximateLeftOut == 1 ? "" : "s")
+            << " left out (imported runs with forks or orphans); --include-approximate replays them\n";
     int rc = printReplayResult(o.result, printing, out, err);
     if (!o.storeError.isEmpty()) {
         err << "error: " << o.storeError << '\n';

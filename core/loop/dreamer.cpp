@@ -169,8 +169,11 @@ StoreResult<PolicyVersion> Dreamer::deployedVersion(ProjectStore &store)
     return StoreResult<PolicyVersion>::success(v);
 }
 
-StoreResult<QList<DreamWorld>> Dreamer::finishedWorlds(ProjectStore &store)
+StoreResult<QList<DreamWorld>> Dreamer::finishedWorlds(ProjectStore &store, bool includeApproximate,
+                                                       int *approximateLeftOut)
 {
+    if (approximateLeftOut)
+        *approximateLeftOut = 0;
     const StoreResult<QList<IterationInfo>> iterations = store.iterations().result();
     if (!iterations.ok())
         return StoreResult<QList<DreamWorld>>::failure(iterations.error);
@@ -181,6 +184,12 @@ StoreResult<QList<DreamWorld>> Dreamer::finishedWorlds(ProjectStore &store)
     QList<DreamWorld> worlds;
     for (qsizetype i = 0; i < replayWorlds.size(); ++i) {
         const IterationInfo &it = replayWorlds.at(i);
+        // Approximate worlds (docs/tree-format.md#imported-runs) only when asked; the names stay the same.
+        if (!includeApproximate && ProjectWorlds::isApproximate(it)) {
+            if (approximateLeftOut)
+                ++*approximateLeftOut;
+            continue;
+        }
         StoreResult<DiscoveryTree> tree = store.loadIteration(it.id).result();
         if (!tree.ok())
             return StoreResult<QList<DreamWorld>>::failure(tree.error);

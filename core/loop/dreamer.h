@@ -123,7 +123,10 @@ public:
     static StoreResult<PolicyVersion> deployedVersion(ProjectStore &store);
     /// The finished iterations of the open project as worlds, named
     /// "iteration N" (N = the tree's iteration number, else its id). Blocking.
-    static StoreResult<QList<DreamWorld>> finishedWorlds(ProjectStore &store);
+    /// Approximate worlds (imported runs with forks or orphans) only when
+    /// `includeApproximate`; `approximateLeftOut` counts those left out.
+    static StoreResult<QList<DreamWorld>> finishedWorlds(ProjectStore &store, bool includeApproximate = false,
+                                                         int *approximateLeftOut = nullptr);
     /// The best mean value among `versions` (ties: the earliest); -1 when none scored.
     static int bestByMeanValue(const QList<DreamVersion> &versions);
 

@@ -107,6 +107,10 @@ Result<ProjectReplayOutcome> ProjectReplay::run(const ProjectReplayRequest &requ
     if (!worlds.ok())
         return worlds.failureAs<ProjectReplayOutcome>();
     outcome.worlds = std::move(*worlds.value);
+    if (!request.includeApproximate) {
+        outcome.approximateLeftOut = int(outcome.worlds.removeIf(
+            [](const ProjectWorld &w) { return w.tree && w.tree->meta().approximate; }));
+    }
     if (outcome.worlds.isEmpty()) {
         QString message = QStringLiteral("%1: no finished iteration to replay in").arg(request.project);
         if (outcome.skippedIterations > 0)
@@ -146,6 +150,14 @@ Result<ProjectReplayOutcome> ProjectReplay::run(const ProjectReplayRequest &requ
     outcome.result =
         ReplayEngine::runWorlds(replayWorlds, spec, ProjectScores::optionsFor(outcome.config, request.options), request.progress);
     outcome.result.completions = completions;
+    // Sweeps over approximate worlds (or their completions, world-major) are labelled.
+    const int perWorld = std::max(1, completions);
+    if (outcome.result.worlds.size() == outcome.worlds.size() * perWorld) {
+        for (qsizetype i = 0; i < outcome.result.worlds.size(); ++i) {
+            const ProjectWorld &w = outcome.worlds.at(i / perWorld);
+            outcome.result.worlds[i].approximate = w.tree && w.tree->meta().approximate;
+        }
+    }
     if (request.applySteering)
         return Result<ProjectReplayOutcome>::success(std::move(outcome)); // a what-if: nothing stored
 

@@ -36,6 +36,9 @@ struct ProjectReplayRequest
     /// docs/steering.md) as its live round did; the results are then a
     /// what-if and are not stored.
     bool applySteering = false;
+    /// Also replay in approximate worlds (docs/tree-format.md#imported-runs);
+    /// results over them are labelled either way.
+    bool includeApproximate = false;
     /// Imagined valuation: the seed of the completions (a dream's seed; 0
     /// for a replay outside a dream) and how a task's directions are found.
     quint64 imagineSeed = 0;
@@ -50,6 +53,7 @@ struct ProjectReplayOutcome
     bool overridden = false;   ///< `config` differs from the project's configuration
     QList<ProjectWorld> worlds;
     int skippedIterations = 0; ///< running or interrupted
+    int approximateLeftOut = 0; ///< approximate worlds left out (no includeApproximate)
     int steeredWorlds = 0;     ///< worlds replayed with interventions (applySteering)
     ReplayResult result;           ///< over the worlds, or (imagined valuation) their completions, world-major
     int storedRecords = 0;

@@ -6,6 +6,11 @@
 
 namespace dreamrsi {
 
+bool ProjectWorlds::isApproximate(const IterationInfo &info)
+{
+    return info.treeMeta().approximate;
+}
+
 bool ProjectWorlds::isReplayWorld(const IterationInfo &info)
 {
     return info.status == IterationStatus::Finished;

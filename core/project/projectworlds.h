@@ -24,6 +24,10 @@ class ProjectReader;
 namespace ProjectWorlds {
 
 bool isReplayWorld(const IterationInfo &info);
+/// An approximate world (an imported run with forks or orphans,
+/// docs/tree-format.md#imported-runs): still a replay world, but replays and
+/// dreams use it only when asked, and label what they give over it.
+bool isApproximate(const IterationInfo &info);
 /// The name of one iteration before duplicates are told apart.
 QString baseNameOf(const IterationInfo &info);
 /// The replay worlds among `iterations` (kept in their order) and their unique names.

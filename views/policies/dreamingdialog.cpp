@@ -204,10 +204,19 @@ bool DreamingDialog::start()
         return false;
     }
     QList<DreamWorld> worlds;
+    int approximateLeftOut = 0;
     for (const WorldEntry &w : m_workspace.worlds()) {
-        if (w.iteration != 0 && w.tree)
-            worlds.append(DreamWorld{w.iteration, ReplayWorld{w.name, w.tree}});
+        if (w.iteration == 0 || !w.tree)
+            continue;
+        // Approximate worlds (imported runs with forks or orphans) only when Settings include them.
+        if (w.tree->meta().approximate && !m_settings.includeApproximate) {
+            ++approximateLeftOut;
+            continue;
+        }
+        worlds.append(DreamWorld{w.iteration, ReplayWorld{w.name, w.tree}});
     }
+    if (approximateLeftOut > 0)
+        log(tr("%1 approximate world(s) left out; Settings ▸ Include approximate worlds dreams in them too.").arg(approximateLeftOut));
     if (worlds.isEmpty()) {
         log(tr("The project has no iteration to dream in. Import trees or run a round first."));
         return false;

@@ -27,6 +27,23 @@
             <numerusform>Dreaming cancelled after %n versions.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n approximate world(s) left out; Settings ▸ Include approximate worlds dreams in them too.</source>
+        <translation>
+            <numerusform>%n approximate world left out; Settings ▸ Include approximate worlds dreams in it too.</numerusform>
+            <numerusform>%n approximate worlds left out; Settings ▸ Include approximate worlds dreams in them too.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::FrontierPage</name>
+    <message numerus="yes">
+        <source>Over %n approximate world(s) (imported runs with forks or orphans).</source>
+        <translation>
+            <numerusform>Over %n approximate world (an imported run with forks or orphans).</numerusform>
+            <numerusform>Over %n approximate worlds (imported runs with forks or orphans).</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::ImaginedCells</name>

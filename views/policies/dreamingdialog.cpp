@@ -216,7 +216,8 @@ bool DreamingDialog::start()
         worlds.append(DreamWorld{w.iteration, ReplayWorld{w.name, w.tree}});
     }
     if (approximateLeftOut > 0)
-        log(tr("%1 approximate world(s) left out; Settings ▸ Include approximate worlds dreams in them too.").arg(approximateLeftOut));
+        log(tr("%n approximate world(s) left out; Settings ▸ Include approximate worlds dreams in them too.", nullptr,
+               approximateLeftOut));
     if (worlds.isEmpty()) {
         log(tr("The project has no iteration to dream in. Import trees or run a round first."));
         return false;

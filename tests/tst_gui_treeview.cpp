@@ -16,6 +16,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QPainter>
+#include <QThread>
 #include <QtTest>
 
 using namespace dreamrsi;
@@ -99,6 +100,40 @@ private slots:
             QVERIFY(luma > previous);
             previous = luma;
         }
+    }
+
+    // A live round derives the cells' styles on the worker that builds its
+    // tree; the renderer then shows exactly what it derives itself.
+    void stylesDerivedOnAWorkerMatch()
+    {
+        const auto tree = bigTree(40, 12);
+        TreeRenderer here;
+        here.setTree(tree);
+        TreeCellStyles styles;
+        QThread *worker = QThread::create([&] { styles = TreeCellStyles::of(*tree); });
+        worker->start();
+        QVERIFY(worker->wait(60000));
+        delete worker;
+        QCOMPARE(styles.fills.size(), qsizetype(tree->cellCount()));
+        TreeRenderer there;
+        there.setTree(tree, std::move(styles));
+        QCOMPARE(there.scoreMin(), here.scoreMin());
+        QCOMPARE(there.scoreMax(), here.scoreMax());
+        int failed = 0;
+        for (int i = 0; i < tree->cellCount(); ++i) {
+            const CellStyle a = here.styleOf(i);
+            const CellStyle b = there.styleOf(i);
+            QCOMPARE(b.fill, a.fill);
+            QCOMPARE(b.glyph, a.glyph);
+            QCOMPARE(b.best, a.best);
+            failed += a.glyph != FailGlyph::None ? 1 : 0;
+        }
+        QVERIFY(failed > 0); // the tree has failures, so glyphs were compared
+        // Without a tree, styles handed in are dropped.
+        TreeRenderer none;
+        none.setTree(nullptr, TreeCellStyles::of(*tree));
+        QCOMPARE(none.styleOf(0).glyph, FailGlyph::None);
+        QCOMPARE(none.imaginedCount(), 0);
     }
 
     // The colour scale's ticks read apart however close the scores are:

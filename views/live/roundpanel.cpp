@@ -906,7 +906,14 @@ void RoundPanel::redrawTree()
     // A tree of the round before (clearRound renewed the scope) is not built
     // to the end, nor shown.
     const JobTracker::CancelCheck stale = m_jobs->cancelCheck(TreeScope);
-    QtConcurrent::run([meta, blocks = m_cells, count = m_cellCount, stale]() -> std::shared_ptr<const DiscoveryTree> {
+    // The tree and what its painter derives from the cells (colours, glyphs:
+    // tens of milliseconds at 50,000 cells) are both made on the worker.
+    struct Built
+    {
+        std::shared_ptr<const DiscoveryTree> tree;
+        TreeCellStyles styles;
+    };
+    QtConcurrent::run([meta, blocks = m_cells, count = m_cellCount, stale]() -> std::shared_ptr<Built> {
         if (stale())
             return nullptr;
         QList<Cell> cells;
@@ -915,14 +922,19 @@ void RoundPanel::redrawTree()
             cells.append(block);
         TreeError error;
         std::optional<DiscoveryTree> tree = DiscoveryTree::build(meta, std::move(cells), &error);
-        return tree && !stale() ? std::make_shared<const DiscoveryTree>(std::move(*tree)) : nullptr;
-    }).then(this, [this, stale](std::shared_ptr<const DiscoveryTree> tree) {
+        if (!tree || stale())
+            return nullptr;
+        auto built = std::make_shared<Built>();
+        built->styles = TreeCellStyles::of(*tree);
+        built->tree = std::make_shared<const DiscoveryTree>(std::move(*tree));
+        return built;
+    }).then(this, [this, stale](std::shared_ptr<Built> built) {
         m_building = false;
-        if (!stale() && tree) {
+        if (!stale() && built) {
             // The tree shown until now is freed on a worker: tens of
             // thousands of cells take milliseconds to free.
             std::shared_ptr<const DiscoveryTree> old = m_view->tree();
-            m_view->setTree(std::move(tree));
+            m_view->setTree(std::move(built->tree), std::move(built->styles));
             if (old.use_count() == 1)
                 (void)QtConcurrent::run([old = std::move(old)]() mutable { old.reset(); });
         }

@@ -37,56 +37,29 @@ TreeRenderer::TreeRenderer()
 
 void TreeRenderer::setTree(std::shared_ptr<const DiscoveryTree> tree)
 {
+    TreeCellStyles styles = tree ? TreeCellStyles::of(*tree) : TreeCellStyles();
+    setTree(std::move(tree), std::move(styles));
+}
+
+void TreeRenderer::setTree(std::shared_ptr<const DiscoveryTree> tree, TreeCellStyles styles)
+{
     m_layout = TreeLayout(std::move(tree));
     m_selected = -1;
     m_matches.clear();
     m_overlay = {};
-    m_hasScores = false;
-    m_scoreMin = 0.0;
-    m_scoreMax = 1.0;
-    m_fills.clear();
-    m_fillRgb.clear();
-    m_glyphs.clear();
-    m_failCounts.clear();
-    m_imagined.clear();
-    m_imaginedCount = 0;
-    m_forkLinks.clear();
-    m_orphans.clear();
     if (!m_layout.tree())
-        return;
-    m_failCounts = m_layout.tree()->failClassCounts();
-    for (const Cell &c : m_layout.tree()->cells()) {
-        if (!c.score || !std::isfinite(*c.score))
-            continue;
-        if (!m_hasScores) {
-            m_scoreMin = m_scoreMax = *c.score;
-            m_hasScores = true;
-        } else {
-            m_scoreMin = std::min(m_scoreMin, *c.score);
-            m_scoreMax = std::max(m_scoreMax, *c.score);
-        }
-    }
-    const auto &cells = m_layout.tree()->cells();
-    m_fills.reserve(cells.size());
-    m_fillRgb.reserve(cells.size());
-    m_glyphs.reserve(cells.size());
-    for (const Cell &c : cells) {
-        m_fills.append(c.score && std::isfinite(*c.score) ? colorForScore(*c.score) : QColor());
-        m_fillRgb.append(m_fills.constLast().rgba());
-        m_glyphs.append(FailGlyphs::forClass(c.failClass));
-        m_imagined.append(Imagination::isImagined(c));
-        m_imaginedCount += m_imagined.constLast() ? 1 : 0;
-    }
-    // An imported run's forks and orphans (payload forked_from, orphan).
-    for (int i = 0; i < cells.size(); ++i) {
-        const Cell &c = cells.at(i);
-        if (const QJsonValue from = c.payload.value(QLatin1String("forked_from")); from.isString()) {
-            if (const int parent = m_layout.tree()->indexOfId(from.toString()); parent >= 0)
-                m_forkLinks.append({i, parent});
-        }
-        if (c.payload.value(QLatin1String("orphan")).toBool())
-            m_orphans.append(i);
-    }
+        styles = TreeCellStyles();
+    m_hasScores = styles.hasScores;
+    m_scoreMin = styles.scoreMin;
+    m_scoreMax = styles.scoreMax;
+    m_fills = std::move(styles.fills);
+    m_fillRgb = std::move(styles.fillRgb);
+    m_glyphs = std::move(styles.glyphs);
+    m_failCounts = std::move(styles.failCounts);
+    m_imagined = std::move(styles.imagined);
+    m_imaginedCount = styles.imaginedCount;
+    m_forkLinks = std::move(styles.forkLinks);
+    m_orphans = std::move(styles.orphans);
 }
 
 QColor TreeRenderer::colorForScore(double score) const

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "failglyph.h"
+#include "treecellstyles.h"
 #include "treelayout.h"
 
 #include <QColor>
@@ -94,6 +95,9 @@ public:
     TreeRenderer();
 
     void setTree(std::shared_ptr<const DiscoveryTree> tree);
+    /// The same with what TreeCellStyles::of(*tree) derived, perhaps on
+    /// another thread (a live round's tree builder).
+    void setTree(std::shared_ptr<const DiscoveryTree> tree, TreeCellStyles styles);
     const TreeLayout &layout() const { return m_layout; }
     const std::shared_ptr<const DiscoveryTree> &tree() const { return m_layout.tree(); }
 

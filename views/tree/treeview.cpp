@@ -35,6 +35,13 @@ void TreeView::setTree(std::shared_ptr<const DiscoveryTree> tree)
     fitToView();
 }
 
+void TreeView::setTree(std::shared_ptr<const DiscoveryTree> tree, TreeCellStyles styles)
+{
+    m_renderer.setTree(std::move(tree), std::move(styles));
+    invalidateOverview();
+    fitToView();
+}
+
 void TreeView::setDarkPalette(bool dark)
 {
     m_renderer.setPalette(dark ? TreePalette::dark() : TreePalette::light());

@@ -18,6 +18,8 @@ public:
     explicit TreeView(QWidget *parent = nullptr);
 
     void setTree(std::shared_ptr<const DiscoveryTree> tree);
+    /// The same with the cells' styles derived already (on a worker).
+    void setTree(std::shared_ptr<const DiscoveryTree> tree, TreeCellStyles styles);
     std::shared_ptr<const DiscoveryTree> tree() const { return m_renderer.tree(); }
     const TreeRenderer &renderer() const { return m_renderer; }
 

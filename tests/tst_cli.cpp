@@ -240,9 +240,10 @@ void TestCli::startsWithoutGuiLibraries()
              qPrintable(scripted.right(2000)));
 }
 
-// Three worlds, one run: the table's four rows (the built-in policy reading
-// every world and with the world cache filled), each with two times and a
-// ratio (the figures themselves are not judged); a missing reference is named.
+// Three worlds, one run: the table's five rows (two scripted policies, the
+// built-in policy reading every world and with the world cache filled, the
+// parse), each with two times and a ratio (the figures themselves are not
+// judged); a missing reference is named.
 void TestCli::benchCompare()
 {
     const QString reference = QStringLiteral(DREAMRSI_SOURCE_DIR "/tests/replay_reference");
@@ -256,7 +257,8 @@ void TestCli::benchCompare()
     // Every file of either generator is read by the fast path, full and compact.
     QCOMPARE(r.out.count(QStringLiteral("fast path: 3 files, fallback: 0; compact reading: 3 files, fallback: 0\n")), 2);
     const QRegularExpression row(
-        QStringLiteral(R"(^(scripted \(greedy\.js\)|built-in portfolio|built-in portfolio, cached|)"
+        QStringLiteral(R"(^(scripted \(greedy\.js\)|scripted \(observed_greedy\.js\)|built-in portfolio|)"
+                       R"(built-in portfolio, cached|)"
                        R"(parse \(validate vs json\.load\))\s+\d+\.\d{3}s\s+\d+\.\d{3}s\s+\d+\.\dx)"
                        R"((  goal >= (3|20|5)x: (met|MISSED))?$)"),
         QRegularExpression::MultilineOption);
@@ -266,8 +268,8 @@ void TestCli::benchCompare()
         ++rows;
         goals += m.captured(2).isEmpty() ? 0 : 1;
     }
-    QVERIFY2(rows == 8, qPrintable(r.out));
-    QVERIFY2(goals == 6, qPrintable(r.out)); // the cached row has no goal
+    QVERIFY2(rows == 10, qPrintable(r.out));
+    QVERIFY2(goals == 8, qPrintable(r.out)); // the cached row has no goal
     QVERIFY2(r.out.endsWith(QStringLiteral("every goal met\n")) || r.out.contains(QStringLiteral(" goal(s) missed\n")),
              qPrintable(r.out));
     const Run one = runText({QStringLiteral("bench"), QStringLiteral("compare"), QStringLiteral("--worlds"), QStringLiteral("2"),

@@ -1,7 +1,7 @@
 // `dreamrsi bench compare`: the speed rows of issues 15 and 25 in one run.
 // Whole processes, from start to exit, of this dreamrsi and of the
 // independent Python reading of docs/replay.md (tests/replay_reference, which
-// rebuilds its state every round) on the same worlds: a scripted policy, the
+// rebuilds its state every round) on the same worlds: two scripted policies, the
 // built-in portfolio, and reading the files. The worlds come from two
 // generators with different habits: `dreamrsi synth` (Qt's writer) and a
 // Python one (json.dump), so that the figures hold on files we did not
@@ -18,6 +18,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QHash>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -40,27 +41,29 @@ const char *const compareUsage =
     "so that a machine whose speed drifts slows both sides alike. DIR defaults to\n"
     "tests/replay_reference of the source tree, found from $DREAMRSI_SOURCE_DIR or next to\n"
     "the build. The commands run on the same worlds\n"
-    "(5 betas, W = 10): greedy.js, builtin:portfolio, and validate against json.load.\n"
+    "(5 betas, W = 10): greedy.js, observed_greedy.js (a policy that walks state.observed\n"
+    "and calls state.meta() every round), builtin:portfolio, and validate against json.load.\n"
     "builtin:portfolio is timed twice: reading every world (--no-cache), and with the\n"
     "compact world cache filled by one run before (in the bench's own folder).\n"
     "The worlds come from each generator named: synth (`dreamrsi synth`, Qt's indented\n"
     "JSON, cells by seq, keys sorted) and python (json.dump: \", \" and \": \" spacing,\n"
     "other key order, cells shuffled, sparse branches, zeros written 0.0, optional fields\n"
     "left out, error texts, escaped Unicode). Before the rows, how many files the fast\n"
-    "reader took and how many fell back to the reference reading. Goals: scripted >= 3x,\n"
+    "reader took and how many fell back to the reference reading. Goals: each scripted >= 3x,\n"
     "built-in (--no-cache) >= 20x, parse >= 5x the Python reference.\n"
     "With --before, an older dreamrsi is timed on the same rows too.\n";
 
-// The Python side: the reference's greedy policy over every world and β, and
-// json.load of every file. Paths come as arguments.
+// The Python side: one of the reference's policies over every world and β,
+// and json.load of every file. Arguments: the reference's folder, the
+// policy's name (replay only), the paths.
 const char *const pythonReplay = R"PY(
 import json, sys
 sys.path.insert(0, sys.argv[1])
 import reference, policies
-fn, plan = policies.POLICIES["greedy"]
+fn, plan = policies.POLICIES[sys.argv[2]]
 betas = [0, 0.25, 0.5, 0.75, 1]
 total = 0.0
-for path in sys.argv[2:]:
+for path in sys.argv[3:]:
     with open(path) as f:
         world = reference.World(json.load(f))
     sweep = [reference.episode(world, fn, b, 10, None, plan) for b in betas]
@@ -367,19 +370,21 @@ int runBenchCompareCommand(const QStringList &args, QTextStream &out, QTextStrea
         struct Row
         {
             const char *name;
-            bool pythonParses;      ///< compared with the Python parse, else with the Python replay
+            const char *pythonPolicy; ///< compared with the Python replay of this policy; null: with the Python parse
             QStringList arguments;
             int goal = 0;           ///< the ratio to reach; 0 for none
             bool warmCache = false; ///< one untimed run first, to fill the compact world cache
         };
         const QList<Row> rows{
-            {"scripted (greedy.js)", false, replay(reference + QStringLiteral("/greedy.js")), 3},
-            {"built-in portfolio", false, replay(QStringLiteral("builtin:portfolio")) << QStringLiteral("--no-cache"), 20},
-            {"built-in portfolio, cached", false, replay(QStringLiteral("builtin:portfolio")), 0, true},
-            {"parse (validate vs json.load)", true, QStringList{QStringLiteral("validate")} + paths, 5},
+            {"scripted (greedy.js)", "greedy", replay(reference + QStringLiteral("/greedy.js")), 3},
+            {"scripted (observed_greedy.js)", "observed_greedy", replay(reference + QStringLiteral("/observed_greedy.js")), 3},
+            {"built-in portfolio", "greedy", replay(QStringLiteral("builtin:portfolio")) << QStringLiteral("--no-cache"), 20},
+            {"built-in portfolio, cached", "greedy", replay(QStringLiteral("builtin:portfolio")), 0, true},
+            {"parse (validate vs json.load)", nullptr, QStringList{QStringLiteral("validate")} + paths, 5},
         };
-        // Every command to time: the two Python ones, each row's, and each
-        // row's with --before (by place: rowJob and beforeJob).
+        // Every command to time: the Python parse, the Python replay of each
+        // policy the rows name, each row's, and each row's with --before (by
+        // place: pythonJob, rowJob and beforeJob).
         struct Job
         {
             QString program;
@@ -387,15 +392,29 @@ int runBenchCompareCommand(const QStringList &args, QTextStream &out, QTextStrea
             QProcessEnvironment environment;
             std::optional<double> best;
         };
+        constexpr qsizetype pythonParseJob = 0;
         QList<Job> jobs{
-            {pythonProgram, QStringList{QStringLiteral("-c"), QString::fromUtf8(pythonReplay), reference} + paths,
-             QProcessEnvironment::systemEnvironment(), {}},
             {pythonProgram, QStringList{QStringLiteral("-c"), QString::fromUtf8(pythonParse)} + paths,
              QProcessEnvironment::systemEnvironment(), {}},
         };
-        constexpr qsizetype pythonReplayJob = 0, pythonParseJob = 1;
-        QList<qsizetype> rowJob, beforeJob; // by row
+        QList<qsizetype> pythonJob, rowJob, beforeJob; // by row
+        QHash<QByteArray, qsizetype> pythonReplayJob;  // by policy name
         for (const Row &row : rows) {
+            if (!row.pythonPolicy) {
+                pythonJob.append(pythonParseJob);
+            } else {
+                const QByteArray policy(row.pythonPolicy);
+                if (!pythonReplayJob.contains(policy)) {
+                    pythonReplayJob.insert(policy, jobs.size());
+                    jobs.append({pythonProgram,
+                                 QStringList{QStringLiteral("-c"), QString::fromUtf8(pythonReplay), reference,
+                                             QString::fromLatin1(policy)}
+                                     + paths,
+                                 QProcessEnvironment::systemEnvironment(),
+                                 {}});
+                }
+                pythonJob.append(pythonReplayJob.value(policy));
+            }
             rowJob.append(jobs.size());
             jobs.append({self, row.arguments, environment, {}});
             if (!before.isEmpty()) {
@@ -433,8 +452,6 @@ int runBenchCompareCommand(const QStringList &args, QTextStream &out, QTextStrea
                 job.best = job.best ? std::min(*job.best, *once.seconds) : *once.seconds;
             }
         }
-        const double pythonReplaySeconds = *jobs.at(pythonReplayJob).best;
-        const double pythonParseSeconds = *jobs.at(pythonParseJob).best;
         // Three decimals: the built-in rows take tens of milliseconds.
         auto cell = [](double seconds, int width) {
             return QString(QString::number(seconds, 'f', 3) + QLatin1Char('s')).rightJustified(width);
@@ -450,7 +467,7 @@ int runBenchCompareCommand(const QStringList &args, QTextStream &out, QTextStrea
         out << head << '\n';
         for (qsizetype r = 0; r < rows.size(); ++r) {
             const Row &row = rows.at(r);
-            const double python = row.pythonParses ? pythonParseSeconds : pythonReplaySeconds;
+            const double python = *jobs.at(pythonJob.at(r)).best;
             const double now = *jobs.at(rowJob.at(r)).best;
             QString line = QStringLiteral("%1 %2 %3 %4")
                                .arg(QString::fromLatin1(row.name).leftJustified(32), cell(python, 10), cell(now, 10),

@@ -761,6 +761,54 @@ function selectBatch(s) {
                                                            QStringLiteral("b"), QStringLiteral("|"), QStringLiteral("0")}));
     }
 
+    void metaFindsIdsThatObjectsKnowByName()
+    {
+        // meta() looks ids up by name: ids that are also names every object
+        // has (or array indices) are found as any other, names that are not
+        // ids are not, and an id given as a number or an object is looked up
+        // as String(id) gives it.
+        std::unique_ptr<ScriptedPolicy> p = compile(QStringLiteral(R"JS(
+function selectBatch(s) {
+    var found = s.legal.concat(s.observed.map(function (o) { return o.id; })).map(function (id) {
+        var m = s.meta(id);
+        return [m.id, m.branch, m.attempt, m.parentId].join(':');
+    });
+    var missing = ['valueOf', 'isPrototypeOf', '__defineGetter__', 'nope'].map(function (id) {
+        try { s.meta(id); return 'found ' + id; } catch (e) { return String(e.message); }
+    });
+    var coerced = [s.meta(0).id, s.meta({ toString: function () { return 'constructor'; } }).branch];
+    throw new Error(JSON.stringify({ found: found, missing: missing, coerced: coerced }));
+}
+)JS"));
+        QVERIFY(p);
+        p->beginEpisode(0.5, 4);
+        const CellMeta proto{QStringLiteral("__proto__"), 0, 0, QString(), 0, {QStringLiteral("t")}};
+        const CellMeta zero{QStringLiteral("0"), 0, 1, QStringLiteral("__proto__"), 1, {}};
+        const CellMeta ctor{QStringLiteral("constructor"), 1, 0, QString(), 2, {}};
+        const CellMeta str{QStringLiteral("toString"), 2, 0, QString(), 3, {}};
+        PolicyState state;
+        state.reset(0.5, 4, std::nullopt);
+        Observation o;
+        o.meta = proto;
+        o.evaluated = true;
+        o.failClass = QStringLiteral("ok");
+        state.appendObservation(o);
+        state.setRound(1);
+        state.setLegal({zero, ctor, str});
+        const PolicyDecision d = p->selectBatch(state);
+        const QJsonObject s = thrownJson(d.error);
+        QVERIFY2(!s.isEmpty(), qPrintable(d.error));
+        QCOMPARE(s.value(QLatin1String("found")).toArray(),
+                 (QJsonArray{QStringLiteral("0:0:1:__proto__"), QStringLiteral("constructor:1:0:"),
+                             QStringLiteral("toString:2:0:"), QStringLiteral("__proto__:0:0:")}));
+        QCOMPARE(s.value(QLatin1String("missing")).toArray(),
+                 (QJsonArray{QStringLiteral("meta: valueOf is neither a legal nor a revealed cell"),
+                             QStringLiteral("meta: isPrototypeOf is neither a legal nor a revealed cell"),
+                             QStringLiteral("meta: __defineGetter__ is neither a legal nor a revealed cell"),
+                             QStringLiteral("meta: nope is neither a legal nor a revealed cell")}));
+        QCOMPARE(s.value(QLatin1String("coerced")).toArray(), (QJsonArray{QStringLiteral("0"), 1}));
+    }
+
     void legalIdsAreSortedWhateverTheStateOrder()
     {
         // The engine's legal list is sorted by (branch, attempt) and new

@@ -88,7 +88,9 @@
             var cmp = comparefn === undefined
                 ? function (x, y) { var a = String(x), b = String(y); return a < b ? -1 : (a > b ? 1 : 0); }
                 : function (x, y) { var r = +comparefn(x, y); return r !== r ? 0 : r; };
-            mergeSort(values, 0, n, cmp, []);
+            // The scratch array has its length from the start: this
+            // interpreter stores past an array's end on a slow path.
+            mergeSort(values, 0, n, cmp, values.slice());
         }
         var k = 0;
         for (; k < values.length; ++k)
@@ -256,18 +258,25 @@
     }
     var inst = null, beta = 0, W = 1;
     var failClasses = []; // fail-class names by the index C++ gave them (kept across episodes)
-    // Per episode: metadata by engine index and by id (a Map: a plain object
-    // changes its hidden class with every new key), the distinct tag lists
+    // Per episode: metadata by engine index and by id, the distinct tag lists
     // (cells share them; sent once each), the legal metas sorted by
-    // (branch, attempt), opened branch ids, observations.
-    var metaAt = [], metaById = new Map(), tagLists = [], legalMetas = [], opened = [], observed = [];
+    // (branch, attempt), opened branch ids, observations. By id: an object
+    // without a prototype (no inherited name can answer), not a Map: this
+    // interpreter's Map compares a key with every key it holds, on every
+    // get and set, where an object finds a name by its hash (a third of the
+    // time of a Map get, measured on 60 ids).
+    var metaAt = [], metaById = Object.create(null), tagLists = [], legalMetas = [], opened = [], observed = [];
     // The records below stay inside this closure; a policy only ever gets
     // fresh plain copies (a new state, observations and metas every round and
     // every call), so whatever it changes changes nothing here.
     // Tag lists are copied by an array literal when short (most are): a
     // literal costs this interpreter a fraction of a call to slice().
     function meta(id) {
-        var m = metaById.get(String(id));
+        // The key is String(id) (a number's digits, an object's toString()),
+        // except a symbol, which String(id) turns into "Symbol(...)".
+        var m = metaById[id];
+        if (m === undefined && typeof id === "symbol")
+            m = metaById[String(id)];
         if (m === undefined)
             throw fail(ErrorType, "meta: " + String(id) + " is neither a legal nor a revealed cell");
         var t = m.tags, n = t.length;
@@ -335,7 +344,7 @@
                 install();
             rngState = seed | 0;
             beta = b; W = w;
-            metaAt = []; metaById = new Map(); tagLists = []; legalMetas = []; opened = []; observed = [];
+            metaAt = []; metaById = Object.create(null); tagLists = []; legalMetas = []; opened = []; observed = [];
             inst = null;
             try {
                 inst = instantiate();
@@ -359,8 +368,12 @@
             // tags: shared by the cells with the same list; handed out only as copies.
             var m = { id: id, branch: branch, attempt: attempt, parentId: parentId, seq: seq, index: index,
                       tags: tagLists[tagList] };
-            metaAt[index] = m;
-            metaById.set(id, m);
+            // Indices come in order: a push (a store past the end is slow here).
+            if (index === metaAt.length)
+                metaAt.push(m);
+            else
+                metaAt[index] = m;
+            metaById[id] = m;
             if (place >= 0)
                 legalMetas[place] = m;
         },
@@ -382,7 +395,7 @@
             tagLists = kept[1].slice();
             legalMetas = kept[2].slice();
             for (var i = 0; i < metaAt.length; ++i)
-                metaById.set(metaAt[i].id, metaAt[i]);
+                metaById[metaAt[i].id] = metaAt[i];
         },
         // The whole legal list, in order (indices into metaAt).
         setLegal: function (indices) {
@@ -411,16 +424,22 @@
         // w: this round's maxParallelism (W less the cells a person pinned
         // in a live round); steer: {closed, pinned, hints} or null.
         select: function (round, base, w, steer) {
-            var legal = [], roots = [];
-            for (var i = 0; i < legalMetas.length; ++i) {
-                legal.push(legalMetas[i].id);
-                if (legalMetas[i].attempt === 0)
-                    roots.push(legalMetas[i].id);
+            // The new arrays are made by slice() and then overwritten: an
+            // array of the right length from the start. This interpreter
+            // stores past the end of an array (and into new Array(n), which
+            // has a length but no room) on a slow path, about three times
+            // the cost of a store inside it.
+            var legal = legalMetas.slice(), roots = [];
+            for (var i = 0; i < legal.length; ++i) {
+                var lm = legalMetas[i];
+                legal[i] = lm.id;
+                if (lm.attempt === 0)
+                    roots.push(lm.id);
             }
             // Fresh copies of the observations, made in the loop (a call per
             // copy would cost more than the copy).
-            var obs = new Array(observed.length);
-            for (var j = 0; j < observed.length; ++j) {
+            var obs = observed.slice();
+            for (var j = 0; j < obs.length; ++j) {
                 var r = observed[j], t = r.tags, n = t.length;
                 obs[j] = { id: r.id, branch: r.branch, attempt: r.attempt, parentId: r.parentId, seq: r.seq,
                            tags: n === 2 ? [t[0], t[1]] : n === 1 ? [t[0]] : n === 0 ? [] : n === 3 ? [t[0], t[1], t[2]] : t.slice(),

@@ -137,6 +137,7 @@ private slots:
     void directionsDifferDeterministically();
     void mistakesAtARealisticRate();
     void mistakesFailRealistically();
+    void everyMistakeStillApplies();
     void historyHelps();
     void failedParentFallsBackToLastWorkingAttempt();
     void curveOnSumsDifferences();
@@ -174,6 +175,26 @@ void TestBuiltinAgent::knowsEveryBundledTask()
         QCOMPARE(agent->kind(), QStringLiteral("builtin"));
         QCOMPARE(agent->model(), QStringLiteral("builtin:") + task);
     }
+}
+
+// Each mistake is a substitution on the text a template writes: edit the
+// template and the substitution finds nothing, so the agent would silently
+// write that kind of program correctly. Every mistake of every task must
+// still apply to some of its drafts (exactly one match there).
+void TestBuiltinAgent::everyMistakeStillApplies()
+{
+    int mistakes = 0;
+    for (const QString &task : builtinAgentTasks()) {
+        const QList<std::pair<BuiltinDefect, int>> coverage = builtinDefectCoverage(task, 6);
+        for (const auto &[defect, applies] : coverage) {
+            ++mistakes;
+            QVERIFY2(applies > 0, qPrintable(QStringLiteral("%1: the %2 mistake \"%3\" finds \"%4\" in no draft")
+                                                 .arg(task, builtinDefectKindName(defect.kind), defect.description,
+                                                      defect.find.left(80))));
+        }
+    }
+    QVERIFY(mistakes >= 10); // the tasks with a progress model have mistake tables
+    QVERIFY(builtinDefectCoverage(QStringLiteral("no_such_task"), 3).isEmpty());
 }
 
 void TestBuiltinAgent::unknownTaskIsAClearError()

@@ -143,7 +143,7 @@ int runAgentCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     err.flush();
     LocalEvaluationBackend backend;
     const std::atomic_bool never{false};
-    const RoundAttempt::Result r = RoundAttempt::run(job, *discovery, backend, never);
+    const RoundAttempt::Outcome r = RoundAttempt::run(job, *discovery, backend, never);
     const AgentUsage &u = r.outcome.usage;
     const bool produced = r.setupError.isEmpty() && r.outcome.ok;
     const QString error = !r.setupError.isEmpty() ? r.setupError

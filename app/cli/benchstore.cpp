@@ -1,4 +1,4 @@
-// `dreamrsi bench store`: the figures of issue 4 (import many worlds; open a
+// `dreamrsi bench store`: the store's speed figures (import many worlds; open a
 // large project and load one large tree).
 #include "benches.h"
 

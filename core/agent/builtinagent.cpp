@@ -380,6 +380,55 @@ QList<std::pair<QString, BuiltinProfile>> builtinTaskProfiles(const QString &tas
     return profiles;
 }
 
+QList<std::pair<BuiltinDefect, int>> builtinDefectCoverage(const QString &task, int samples)
+{
+    QList<std::pair<BuiltinDefect, int>> coverage;
+    const std::unique_ptr<BuiltinStrategy> strategy = strategyForTaskOrFolder(task);
+    if (!strategy)
+        return coverage;
+    for (const BuiltinDefect &d : strategy->defects())
+        coverage.append({d, 0});
+    const std::optional<BuiltinScale> scale = strategy->scale();
+    auto count = [&](const QString &program) {
+        for (auto &[defect, applies] : coverage)
+            applies += program.count(defect.find) == 1 ? 1 : 0;
+    };
+    for (const QString &direction : strategy->directions()) {
+        for (int s = 0; s < samples; ++s) {
+            // A fresh branch, then a refinement of it (parameters perturbed,
+            // warm starts): the two shapes of program draft() writes.
+            AttemptContext fresh;
+            fresh.task = task;
+            fresh.cellId = QStringLiteral("b%1-0").arg(s);
+            fresh.branch = s;
+            fresh.directionHint = QStringLiteral("direction:") + direction;
+            BuiltinStep step;
+            step.context = &fresh;
+            step.direction = direction;
+            const double reach = 0.2 + 0.6 * double(s) / double(std::max(1, samples));
+            if (scale)
+                step.target = scale->score(reach);
+            BuiltinRandom random(BuiltinRandom::mix(BuiltinRandom::stableHash(direction), std::uint64_t(s)));
+            const BuiltinDraft first = strategy->draft(step, random);
+            count(first.program);
+
+            AttemptContext refine = fresh;
+            refine.cellId = QStringLiteral("b%1-1").arg(s);
+            refine.attempt = 1;
+            refine.parentProgram = first.program;
+            refine.parentScore = step.target.value_or(1.0);
+            BuiltinStep next;
+            next.context = &refine;
+            next.direction = direction;
+            next.parentParams = BuiltinParams::parse(first.program);
+            if (scale)
+                next.target = scale->score(std::min(1.0, reach + 0.1));
+            count(strategy->draft(next, random).program);
+        }
+    }
+    return coverage;
+}
+
 Result<std::unique_ptr<DiscoveryAgent>> createBuiltinAgent(const AgentConfig &config, const QString &task,
                                                            BuiltinAgentOptions options)
 {

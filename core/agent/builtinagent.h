@@ -110,6 +110,14 @@ std::optional<BuiltinScale> builtinTaskScale(const QString &task);
 /// reach and failure rate), in direction order; empty without a progress model.
 QList<std::pair<QString, BuiltinProfile>> builtinTaskProfiles(const QString &task);
 
+/// Every mistake the built-in agent can make on `task`'s programs (a text
+/// substitution, BuiltinDefect) with the number of drafts it applies to
+/// (its text found exactly once) among `samples` fresh drafts and as many
+/// refinements per direction. A mistake that applies to none is dead: its
+/// template changed under it, and the agent silently writes that kind of
+/// program correctly. Empty for a task without mistakes.
+QList<std::pair<BuiltinDefect, int>> builtinDefectCoverage(const QString &task, int samples);
+
 /// Settings of the built-in agent that no user sets (tests do).
 struct BuiltinAgentOptions
 {

@@ -49,7 +49,7 @@ public:
     /// The bundled template.
     static QString bundledTemplate();
     /// The template `config.promptFile` names, else $DREAMRSI_EXPLORATION_PROMPT,
-    /// else the bundled one. Nullopt with `*error` naming an override file
+    /// else the bundled one. A failure naming an override file
     /// that cannot be read or is empty.
     static Result<ExplorationPrompt> load(const AgentConfig &config);
 

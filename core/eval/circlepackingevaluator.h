@@ -24,7 +24,7 @@ public:
     QString summary() const override;
     EvaluationResult evaluate(const EvaluationContext &context) const override;
 
-    /// Reads the circles from any accepted output shape; nullopt with `*error` set otherwise.
+    /// Reads the circles from any accepted output shape; a failure saying what is wrong otherwise.
     static Result<QList<Circle>> parse(const QJsonValue &output);
     /// Valid when every r ≥ 0 and finite, r − tol ≤ x ≤ 1 − r + tol (same
     /// for y) and ‖cᵢ − cⱼ‖ ≥ rᵢ + rⱼ − tol for every pair; score Σr.

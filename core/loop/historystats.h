@@ -49,7 +49,6 @@ struct DirectionStats
     double priority = 0.0;
 
     double gainPerCall() const { return calls > 0 ? gain / calls : 0.0; }
-    double successRate() const { return calls > 0 ? double(successes) / calls : 0.0; }
 };
 
 /// Statistics of a list of discovery trees (the history of a dream).

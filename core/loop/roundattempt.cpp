@@ -56,12 +56,12 @@ dreamrsi::Result<Done> RoundAttempt::copyWorkspace(const QString &source, const 
     return dreamrsi::Result<Done>::success({});
 }
 
-RoundAttempt::Result RoundAttempt::run(const Job &job, DiscoveryAgent &agent, EvaluationBackend &backend,
+RoundAttempt::Outcome RoundAttempt::run(const Job &job, DiscoveryAgent &agent, EvaluationBackend &backend,
                                        const std::atomic_bool &kill, const EvaluationBackend::ProgressSink &progress)
 {
     QElapsedTimer wall;
     wall.start();
-    Result r;
+    Outcome r;
     const AttemptContext &ctx = job.context;
     r.cellId = ctx.cellId;
     r.branch = ctx.branch;

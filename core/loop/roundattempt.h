@@ -32,7 +32,9 @@ public:
         SandboxMode sandboxMode = SandboxMode::Auto;
     };
 
-    struct Result
+    /// What became of one attempt (not the project's Result<T>: an attempt
+    /// that failed is an outcome to store, not an error).
+    struct Outcome
     {
         QString cellId;
         int branch = 0;
@@ -56,11 +58,11 @@ public:
 
     /// Runs the job to its end (or until `kill` turns true). `progress`
     /// gets the backend's reports on the evaluation, on this thread.
-    static Result run(const Job &job, DiscoveryAgent &agent, EvaluationBackend &backend, const std::atomic_bool &kill,
+    static Outcome run(const Job &job, DiscoveryAgent &agent, EvaluationBackend &backend, const std::atomic_bool &kill,
                       const EvaluationBackend::ProgressSink &progress = {});
 
     /// Copies the parent's workspace into `target` (without what belongs to
-    /// the parent's attempt: proposal.md, eval/, error.txt, agent.log). False with *error when a file cannot be copied.
+    /// the parent's attempt: proposal.md, eval/, error.txt, agent.log). A failure naming the file when one cannot be copied.
     static dreamrsi::Result<Done> copyWorkspace(const QString &source, const QString &target);
 };
 

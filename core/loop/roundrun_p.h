@@ -101,10 +101,10 @@ struct RoundRunner::Run
     RoundAttempt::Job jobFor(const QString &id, int round) const;
 
     /// The cell a finished attempt is stored as, with its AttemptPayload.
-    Cell cellOf(const RoundAttempt::Result &r, const AgentUsage &usage) const;
+    Cell cellOf(const RoundAttempt::Outcome &r, const AgentUsage &usage) const;
 
     /// Stores one finished attempt: its artifacts, then the cell. False on a store error.
-    bool store(const RoundAttempt::Result &r);
+    bool store(const RoundAttempt::Outcome &r);
 
     /// Runs the ids of one round on the pool and stores them as they finish.
     bool runBatch(int round, const QStringList &ids);

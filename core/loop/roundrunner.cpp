@@ -72,9 +72,9 @@ struct Completions
 {
     std::mutex mutex;
     std::condition_variable ready;
-    std::deque<RoundAttempt::Result> done;
+    std::deque<RoundAttempt::Outcome> done;
 
-    void push(RoundAttempt::Result r)
+    void push(RoundAttempt::Outcome r)
     {
         {
             std::lock_guard lock(mutex);
@@ -82,11 +82,11 @@ struct Completions
         }
         ready.notify_one();
     }
-    RoundAttempt::Result take()
+    RoundAttempt::Outcome take()
     {
         std::unique_lock lock(mutex);
         ready.wait(lock, [this] { return !done.empty(); });
-        RoundAttempt::Result r = std::move(done.front());
+        RoundAttempt::Outcome r = std::move(done.front());
         done.pop_front();
         return r;
     }
@@ -100,7 +100,7 @@ void RoundRunner::Run::addCounters(const Cell &c)
     counters.bestScore = tree.bestScore(); // resumed cells count towards the best too
 }
 
-Cell RoundRunner::Run::cellOf(const RoundAttempt::Result &r, const AgentUsage &usage) const
+Cell RoundRunner::Run::cellOf(const RoundAttempt::Outcome &r, const AgentUsage &usage) const
 {
     Cell c;
     c.id = r.cellId;
@@ -174,7 +174,7 @@ Cell RoundRunner::Run::cellOf(const RoundAttempt::Result &r, const AgentUsage &u
     return c;
 }
 
-bool RoundRunner::Run::store(const RoundAttempt::Result &r)
+bool RoundRunner::Run::store(const RoundAttempt::Outcome &r)
 {
     const Cell cell = cellOf(r, r.outcome.usage);
     // Every artifact is handed to the store's writer thread before the
@@ -261,7 +261,7 @@ bool RoundRunner::Run::runBatch(int round, const QStringList &ids)
     bool ok = true;
     QString refused; // a job the backend refused for good: no later one would run either
     for (qsizetype i = 0; i < ids.size(); ++i) {
-        RoundAttempt::Result r = completions->take();
+        RoundAttempt::Outcome r = completions->take();
         counters.running -= 1;
         if (refused.isEmpty() && r.evaluation &&
             r.evaluation->metrics.value(QStringLiteral("refused")).toBool())

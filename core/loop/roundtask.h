@@ -46,7 +46,7 @@ struct RoundTask
     /// tagged with: RoundTree::setDirections).
     QStringList directionNames() const;
 
-    /// Resolves `task`; nothing and *error naming the problem (unknown task,
+    /// Resolves `task`; a failure naming the problem (unknown task,
     /// folder without task.json or initial program, unreadable problem.md).
     static Result<RoundTask> resolve(const QString &task);
     /// The workspace file name for an initial program's file name.

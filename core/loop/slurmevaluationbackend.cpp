@@ -236,12 +236,6 @@ public:
         wake.notify_all();
     }
 
-    void untrack(const QString &id)
-    {
-        std::lock_guard lock(mutex);
-        jobs.erase(id);
-    }
-
     /// The one poller: a single squeue call for every job, then backoff.
     void pollLoop()
     {

@@ -34,7 +34,7 @@ struct SteeringRequest
     bool best = false;          ///< approve --best
 
     QJsonObject toJson() const;
-    /// Nothing, and *error saying what is wrong, for an object that is not a request.
+    /// A failure saying what is wrong for an object that is not a request.
     static Result<SteeringRequest> fromJson(const QJsonObject &o);
     /// "close b3", "hint new: …", "pause": what it asks, for logs and messages.
     QString describe() const;

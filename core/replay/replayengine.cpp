@@ -100,7 +100,7 @@ EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &polic
 
     policy.beginEpisode(beta, W);
 
-    // Grid restriction (§5): the first `branches` branch ids, attempts ≤ refinements.
+    // Grid restriction (docs/replay.md#grid-plans-in-replay): the first `branches` branch ids, attempts ≤ refinements.
     qsizetype allowedBranches = branches.size();
     int maxAttempt = std::numeric_limits<int>::max();
     if (options.useGridPlan && policy.hasGridPlanner()) {

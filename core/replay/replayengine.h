@@ -75,7 +75,7 @@ public:
                                          const SweepDone &done = {}, const Progress &progress = {},
                                          std::unique_ptr<Policy> made = {});
 
-    /// The grid context shown to planGrid in replay (§5).
+    /// The grid context shown to planGrid in replay (docs/replay.md#grid-plans-in-replay).
     static GridContext gridContextFor(const DiscoveryTree &world, const ReplayOptions &options);
 
     /// Scores the episodes of one world (fills frontier, hypervolume,

@@ -25,7 +25,7 @@ namespace dreamrsi {
 /// shortest form that reads back to the same double.
 namespace ReplayJson {
 
-/// The §6 object: policy, lambda, workers, betas, value, worlds[…].
+/// The object of docs/replay.md#the-replay-command: policy, lambda, workers, betas, value, worlds[…].
 QJsonObject resultToJson(const ReplayResult &result);
 /// Exactly the bytes of QJsonDocument(resultToJson(result)).toJson(Indented)
 /// (keys sorted, four-space indent, Qt's number forms), written directly:

@@ -15,7 +15,7 @@ struct ReplayOptions
     std::optional<int> maxRounds;             ///< K; none = no limit
     double lambda = 0.1;                      ///< λ of the value
     QList<double> betas{0.0, 0.25, 0.5, 0.75, 1.0}; ///< the grid 𝓡
-    /// Use the policy's planGrid (when it has one) to restrict the world (§5).
+    /// Use the policy's planGrid (when it has one) to restrict the world (docs/replay.md#grid-plans-in-replay).
     bool useGridPlan = true;
     int hardMaxBranches = 64;                 ///< planGrid validation caps (raised to the world's size)
     int hardMaxRefinements = 64;

@@ -68,7 +68,6 @@ public:
     static constexpr qsizetype MaxCostPoints = 500;
 
 private:
-    void scheduleFlush();
     void updateRanges();
 
     QChartView *m_scoreView = nullptr;

@@ -113,7 +113,7 @@ void TestGuiRuns::opensOpenEvolveFolder()
     // The db folder itself opens too, named with its parent.
     w.openRun(db);
     QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 2, 10000);
-    QCOMPARE(w.workspace()->worlds().constLast().name, s("run/db"));
+    QCOMPARE(w.workspace()->worlds().constLast().name, s("run-db"));
 }
 
 void TestGuiRuns::asksWhichMetricWithoutCombinedScore()
@@ -179,7 +179,7 @@ void TestGuiRuns::opensShinkaDatabaseDropped()
     for (const WorldEntry &e : w.workspace()->worlds())
         names.append(e.name);
     names.sort();
-    QCOMPARE(names, (QStringList{s("evolution_db.sqlite"), s("run/db")}));
+    QCOMPARE(names, (QStringList{s("evolution_db.sqlite"), s("run-db")}));
 }
 
 void TestGuiRuns::rejectsBadRun()

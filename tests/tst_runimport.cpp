@@ -594,6 +594,13 @@ void TestRunImport::detectTellsRunsFromTreesAndProjects()
     QCOMPARE(RunImport::detect(oe), std::optional(RunImport::Framework::OpenEvolve));
     QCOMPARE(RunImport::detect(dir.path()), std::optional(RunImport::Framework::OpenEvolve)); // holds checkpoint_1
     QVERIFY(!RunImport::detect(dir.filePath(s("nothing"))));
+
+    // Names: a db or checkpoint folder goes with its parent's name.
+    QVERIFY(writeOeFolder(dir.filePath(s("out/db")), {oeProgram(s("p0"), {}, 1, score(1))}));
+    QCOMPARE(RunImport::worldName(dir.filePath(s("out/db"))), s("out-db"));
+    QCOMPARE(RunImport::worldName(oe), QFileInfo(dir.path()).fileName() + s("-checkpoint_1"));
+    QCOMPARE(RunImport::worldName(dir.filePath(s("out"))), s("out"));
+    QCOMPARE(RunImport::worldName(shinka), s("evolution_db.sqlite"));
 }
 
 void TestRunImport::approximateField()

@@ -106,7 +106,7 @@ int runImportCommand(const QStringList &args, QTextStream &out, QTextStream &err
             for (const QString &note : one.value->notes)
                 err << "note: " << note << '\n';
             read.append(std::move(one.value->tree));
-            sources.append(QFileInfo(path).fileName());
+            sources.append(one.value->framework ? RunImport::worldName(path) : QFileInfo(path).fileName());
         }
     }
     StoreResult<std::unique_ptr<ProjectWriter>> w = ProjectWriter::open(project);

@@ -70,6 +70,15 @@ Result<Imported> read(const QString &path, const Options &options)
     return Result<Imported>::success(Imported{std::move(*tree.value), framework, read.notes});
 }
 
+QString worldName(const QString &path)
+{
+    const QFileInfo info(path);
+    const QString name = info.fileName();
+    if (info.isDir() && (name == QLatin1String("db") || name.startsWith(QLatin1String("checkpoint_"))))
+        return QFileInfo(info.absolutePath()).fileName() + QLatin1Char('-') + name;
+    return name;
+}
+
 QString importSummary(const DiscoveryTree &tree)
 {
     const QJsonObject from = tree.meta().payload.value(QLatin1String("imported_from")).toObject();

@@ -57,6 +57,11 @@ bool looksLikeRunPath(const QString &path);
 /// `options` apply to runs only.
 Result<Imported> readTreeOrRun(const QString &path, const Options &options = {});
 
+/// A run's name as a world (and as the source an iteration is named by): a
+/// folder called db or checkpoint_N says little alone, so it goes with its
+/// parent's name ("openevolve_output-db"); anything else is its file name.
+QString worldName(const QString &path);
+
 /// What the mapping of a run did, from the tree's `imported_from` payload:
 /// "imported from openevolve: 12 programs, 2 copies dropped, 1 fork, 0
 /// orphans, 0 failed proposals; an approximate world". Empty for a tree that

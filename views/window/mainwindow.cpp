@@ -311,7 +311,9 @@ void MainWindow::importTrees(const QStringList &paths)
                              QMessageBox::warning(this, tr("Cannot import tree"), parsed.error);
                              return;
                          }
-                         m_session->importTree(std::make_shared<const DiscoveryTree>(std::move(parsed.value->tree)), absolute);
+                         // A run is named by RunImport::worldName (a db folder alone says little).
+                         const QString source = parsed.value->framework ? RunImport::worldName(absolute) : absolute;
+                         m_session->importTree(std::make_shared<const DiscoveryTree>(std::move(parsed.value->tree)), source);
                      });
     }
 }
@@ -381,17 +383,6 @@ void MainWindow::openFiles(const QStringList &paths)
 
 namespace {
 
-/// A run's name as a world: a folder called db or checkpoint_N says little
-/// alone, so it goes with its parent's name.
-QString runWorldName(const QString &path)
-{
-    const QFileInfo info(path);
-    const QString name = info.fileName();
-    if (name == QLatin1String("db") || name.startsWith(QLatin1String("checkpoint_")))
-        return QFileInfo(info.absolutePath()).fileName() + QLatin1Char('/') + name;
-    return name;
-}
-
 /// What reading a run off the GUI thread gives back.
 struct RunRead
 {
@@ -445,10 +436,10 @@ void MainWindow::openRun(const QString &path, std::optional<QString> metric)
             return;
         }
         auto tree = std::make_shared<const DiscoveryTree>(std::move(read.imported.value->tree));
-        const int row = m_workspace->addWorld({runWorldName(absolute), absolute, 0, tree});
+        const int row = m_workspace->addWorld({RunImport::worldName(absolute), absolute, 0, tree});
         setCurrentWorld(row);
         addRecentFile(absolute);
-        QString message = tr("Opened %1: %2 cells").arg(runWorldName(absolute)).arg(tree->cellCount());
+        QString message = tr("Opened %1: %2 cells").arg(RunImport::worldName(absolute)).arg(tree->cellCount());
         if (tree->meta().approximate)
             message += QLatin1String("; ") + tr("an approximate world (forks or orphans)");
         for (const QString &note : read.imported.value->notes)

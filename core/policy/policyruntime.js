@@ -21,21 +21,33 @@
     noClock.now = noClock;
     noClock.parse = noClock;
     noClock.UTC = noClock;
+    // What typeof answers, as the very strings it answers with: the
+    // interpreter compares two string objects character by character unless
+    // they are the same object, and a literal here is another object than
+    // the interpreter's own "function" (about 100 instructions a test).
+    var TYPE_FUNCTION = typeof noClock, TYPE_OBJECT = typeof noClock.prototype, TYPE_NUMBER = typeof rngState,
+        TYPE_STRING = typeof "", TYPE_SYMBOL = typeof Symbol === TYPE_FUNCTION ? typeof Symbol.iterator : "symbol";
+    // The same for the fail classes the helpers test: addFailClass() keeps
+    // these very strings for the classes of those names.
+    var CLASS_OK = "ok", CLASS_ENV = "env";
     var helpers = {
-        improvedVsParent: function (o) { return o !== null && typeof o === "object" && typeof o.deltaVsParent === "number" && o.deltaVsParent > 0; },
-        improvedVsBaseline: function (o) { return o !== null && typeof o === "object" && typeof o.deltaVsBaseline === "number" && o.deltaVsBaseline > 0; },
-        isSuccess: function (o) { return o !== null && typeof o === "object" && o.evaluated === true && o.error === null && o.failClass === "ok"; },
-        failedHard: function (o) { return o !== null && typeof o === "object" && o.failClass === "env"; }
+        improvedVsParent: function (o) { return o !== null && typeof o === TYPE_OBJECT && typeof o.deltaVsParent === TYPE_NUMBER && o.deltaVsParent > 0; },
+        improvedVsBaseline: function (o) { return o !== null && typeof o === TYPE_OBJECT && typeof o.deltaVsBaseline === TYPE_NUMBER && o.deltaVsBaseline > 0; },
+        isSuccess: function (o) { return o !== null && typeof o === TYPE_OBJECT && o.evaluated === true && o.error === null && o.failClass === CLASS_OK; },
+        failedHard: function (o) { return o !== null && typeof o === TYPE_OBJECT && o.failClass === CLASS_ENV; }
     };
     // Array.prototype.sort as ES2019 defines it: stable (equal elements keep
     // their order), undefined last, holes removed to the end. The engine's
     // own sort is not stable, so a policy that sorts with ties would pick
     // differently than under a current JavaScript engine.
+    // cmp: the policy's comparison function, called directly (a wrapper
+    // would double the calls, each dear in this interpreter); its answer is
+    // converted by + and a NaN fails every test below, so it counts as 0.
     function mergeSort(a, lo, hi, cmp, tmp) {
         if (hi - lo <= 8) {
             for (var i = lo + 1; i < hi; ++i) {
                 var v = a[i], j = i;
-                while (j > lo && cmp(a[j - 1], v) > 0) {
+                while (j > lo && +cmp(a[j - 1], v) > 0) {
                     a[j] = a[j - 1];
                     --j;
                 }
@@ -46,30 +58,33 @@
         var mid = (lo + hi) >>> 1;
         mergeSort(a, lo, mid, cmp, tmp);
         mergeSort(a, mid, hi, cmp, tmp);
-        if (cmp(a[mid - 1], a[mid]) <= 0)
+        if (!(+cmp(a[mid - 1], a[mid]) > 0))
             return;
         for (var t = lo; t < mid; ++t)
             tmp[t] = a[t];
         var l = lo, r = mid, k = lo;
         while (l < mid && r < hi)
-            a[k++] = cmp(a[r], tmp[l]) < 0 ? a[r++] : tmp[l++];
+            a[k++] = +cmp(a[r], tmp[l]) < 0 ? a[r++] : tmp[l++];
         while (l < mid)
             a[k++] = tmp[l++];
     }
+    function defaultCompare(x, y) {
+        var a = String(x), b = String(y);
+        return a < b ? -1 : (a > b ? 1 : 0);
+    }
     function stableSort(comparefn) {
-        if (comparefn !== undefined && typeof comparefn !== "function")
+        if (comparefn !== undefined && typeof comparefn !== TYPE_FUNCTION)
             throw fail(TypeErrorType, "Array.prototype.sort: the comparison function must be a function or undefined");
-        var obj = Object(this);
+        var obj = this !== null && (typeof this === TYPE_OBJECT || typeof this === TYPE_FUNCTION) ? this : Object(this);
         var len = obj.length >>> 0;
         var values = [], undefs = 0;
         for (var i = 0; i < len; ++i) {
-            if (i in obj) {
-                var v = obj[i];
-                if (v === undefined)
-                    ++undefs;
-                else
-                    values.push(v);
-            }
+            // Whether a hole or an undefined value: asked only of undefined.
+            var v = obj[i];
+            if (v !== undefined)
+                values.push(v);
+            else if (i in obj)
+                ++undefs;
         }
         var n = values.length;
         if (comparefn !== undefined && n <= 8) {
@@ -85,12 +100,9 @@
                 values[at] = moving;
             }
         } else {
-            var cmp = comparefn === undefined
-                ? function (x, y) { var a = String(x), b = String(y); return a < b ? -1 : (a > b ? 1 : 0); }
-                : function (x, y) { var r = +comparefn(x, y); return r !== r ? 0 : r; };
             // The scratch array has its length from the start: this
             // interpreter stores past an array's end on a slow path.
-            mergeSort(values, 0, n, cmp, values.slice());
+            mergeSort(values, 0, n, comparefn === undefined ? defaultCompare : comparefn, values.slice());
         }
         var k = 0;
         for (; k < values.length; ++k)
@@ -119,7 +131,7 @@
         return target;
     }
     function callable(f, what) {
-        if (typeof f !== "function")
+        if (typeof f !== TYPE_FUNCTION)
             throw fail(TypeErrorType, what + ": the callback must be a function");
     }
     function lastMatch(o, fn, thisArg, what) {
@@ -275,7 +287,7 @@
         // The key is String(id) (a number's digits, an object's toString()),
         // except a symbol, which String(id) turns into "Symbol(...)".
         var m = metaById[id];
-        if (m === undefined && typeof id === "symbol")
+        if (m === undefined && typeof id === TYPE_SYMBOL)
             m = metaById[String(id)];
         if (m === undefined)
             throw fail(ErrorType, "meta: " + String(id) + " is neither a legal nor a revealed cell");
@@ -356,7 +368,7 @@
         // A tag list comes joined by NUL characters (one string crosses
         // much faster than an array), or as an array when a tag holds one.
         addTags: function (k, tags, count) {
-            tagLists[k] = typeof tags !== "string" ? Array.prototype.slice.call(tags)
+            tagLists[k] = typeof tags !== TYPE_STRING ? Array.prototype.slice.call(tags)
                                                    : (count === 0 ? [] : tags.split("\u0000"));
         },
         // parent: the parent's index when the interpreter has its metadata,
@@ -364,7 +376,7 @@
         // the position in the legal list the cell takes over (C++ works out
         // the changes from the last round's list), or -1.
         addMeta: function (index, id, branch, attempt, parent, seq, tagList, place) {
-            var parentId = typeof parent === "number" ? metaAt[parent].id : parent;
+            var parentId = typeof parent === TYPE_NUMBER ? metaAt[parent].id : parent;
             // tags: shared by the cells with the same list; handed out only as copies.
             var m = { id: id, branch: branch, attempt: attempt, parentId: parentId, seq: seq, index: index,
                       tags: tagLists[tagList] };
@@ -404,7 +416,7 @@
                 legalMetas.push(metaAt[indices[i]]);
         },
         addFailClass: function (k, name) {
-            failClasses[k] = name;
+            failClasses[k] = name === CLASS_OK ? CLASS_OK : name === CLASS_ENV ? CLASS_ENV : name;
         },
         addObs: function (index, score, evaluated, valid, failClassIndex, error, nValid, nTotal, dB, dP) {
             var m = metaAt[index], failClass = failClasses[failClassIndex];

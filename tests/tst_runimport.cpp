@@ -3,12 +3,16 @@
 // checkpoints, copies, Shinka's failures, every bad input, and the tree
 // field `approximate` (docs/tree-format.md#imported-runs).
 #include "import/runimport.h"
+#include "model/compactcache.h"
 #include "model/treejson.h"
 #include "runfixtures.h"
 
 #include <QCryptographicHash>
+#include <QThread>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <sys/stat.h>
 
 using namespace dreamrsi;
 using namespace dreamrsi::test;
@@ -49,7 +53,10 @@ QByteArray digest(const QString &path)
 class TestRunImport : public QObject
 {
     Q_OBJECT
+    QTemporaryDir m_cache;
+
 private slots:
+    void initTestCase();
     void openEvolveNewEra();
     void openEvolveOldEra();
     void creationOrder();
@@ -68,8 +75,16 @@ private slots:
     void duplicatedId();
     void detectTellsRunsFromTreesAndProjects();
     void approximateField();
+    void compactFormKeepsApproximate();
     void largeRun();
 };
+
+void TestRunImport::initTestCase()
+{
+    // The compact world cache of this suite, before anything asks where it is.
+    qputenv("DREAMRSI_CACHE_DIR", QFile::encodeName(m_cache.path()));
+    qputenv("DREAMRSI_WORLD_CACHE", "1");
+}
 
 void TestRunImport::openEvolveNewEra()
 {
@@ -636,6 +651,34 @@ void TestRunImport::approximateField()
     QVERIFY(!TreeJson::isApproximateFile(faithful));
     QVERIFY(!TreeJson::isApproximateFile(mentions));
     QVERIFY(!TreeJson::isApproximateFile(dir.filePath(s("none.json"))));
+}
+
+void TestRunImport::compactFormKeepsApproximate()
+{
+    QTemporaryDir dir;
+    const QString approximate = dir.filePath(s("a.json")), faithful = dir.filePath(s("f.json"));
+    const QByteArray base = "{\"format\": \"dreamrsi-tree/1\", \"cells\": [{\"id\": \"b0a0\", \"branch\": 0, "
+                            "\"attempt\": 0, \"seq\": 0, \"score\": 1}]";
+    QVERIFY(writeFile(approximate, base + ", \"approximate\": true}"));
+    QVERIFY(writeFile(faithful, base + "}"));
+    // The compact reading and the compact form of a read tree agree.
+    QVERIFY(TreeJson::readCompactFile(approximate).value->approximate);
+    QVERIFY(!TreeJson::readCompactFile(faithful).value->approximate);
+    QVERIFY(CompactTree::fromTree(*TreeJson::readFile(approximate).tree).approximate);
+    // The cache keeps it: files settle for two seconds before they are cached.
+    QVERIFY(CompactCache::directory().startsWith(m_cache.path()));
+    QThread::sleep(3);
+    QVERIFY(TreeJson::readCompactFile(approximate, true).ok());
+    QVERIFY(TreeJson::readCompactFile(faithful, true).ok());
+    struct stat a, f;
+    QCOMPARE(::stat(QFile::encodeName(approximate).constData(), &a), 0);
+    QCOMPARE(::stat(QFile::encodeName(faithful).constData(), &f), 0);
+    const std::optional<CompactTree> cachedA = CompactCache::load(a), cachedF = CompactCache::load(f);
+    QVERIFY(cachedA && cachedF);
+    QVERIFY(cachedA->approximate);
+    QVERIFY(!cachedF->approximate);
+    QVERIFY(TreeJson::isApproximateFile(approximate, true));
+    QVERIFY(!TreeJson::isApproximateFile(faithful, true));
 }
 
 void TestRunImport::largeRun()

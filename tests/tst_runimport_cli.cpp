@@ -156,13 +156,13 @@ void TestRunImportCli::importRuns()
     QVERIFY2(r.rc == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains(s("stored as iteration")), qPrintable(r.out));
     QCOMPARE(iterationCount(p), qsizetype(3));
-    // Each is named by its run: a db folder with its parent's name.
+    // Each is named by its run (RunImport::worldName).
     {
         StoreResult<std::unique_ptr<ProjectReader>> reader = ProjectReader::open(p);
         QVERIFY(reader.ok());
         const StoreResult<QList<IterationInfo>> its = (*reader.value)->iterations();
         QVERIFY(its.ok());
-        QCOMPARE(its.value->at(0).source, s("faithful-db"));
+        QCOMPARE(its.value->at(0).source, s("faithful")); // the output folder given
         QCOMPARE(its.value->at(2).source, s("evolution_db.sqlite"));
     }
     // The stored tree keeps `approximate` and the payload: export gives them back.

@@ -175,7 +175,7 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
     {
         QStringList kept;
         for (const QString &path : std::as_const(request.worldPaths)) {
-            const bool isApproximate = TreeJson::isApproximateFile(path);
+            const bool isApproximate = TreeJson::isApproximateFile(path, request.replay.worldCache);
             if (isApproximate && !request.includeApproximate) {
                 err << "note: skipping " << path
                     << ": an approximate world (an imported run with forks or orphans); "

@@ -27,7 +27,7 @@ namespace {
 /// CompactTree, TreeJson's reading), so that entries of an older build are
 /// never taken for this one's. ByteOrderMark tells a cache written on a
 /// machine of the other byte order (the records are native).
-constexpr char Magic[8] = {'D', 'R', 'S', 'I', 'C', 'W', '2', '\n'};
+constexpr char Magic[8] = {'D', 'R', 'S', 'I', 'C', 'W', '3', '\n'};
 constexpr quint32 ByteOrderMark = 0x01020304u;
 
 qint64 nanoseconds(const struct timespec &t)
@@ -48,6 +48,8 @@ struct Header
     quint32 branches;
     quint32 idChars;
     double best;
+    quint32 flags;    ///< bit 0: the tree is approximate
+    quint32 reserved;
     quint64 checksum; ///< of everything after the header
 };
 
@@ -209,6 +211,7 @@ std::optional<CompactTree> load(const struct stat &info)
     t.ids.resize(qsizetype(idChars));
     std::memcpy(t.ids.data(), at, idChars * sizeof(char16_t));
     t.best = h.best;
+    t.approximate = (h.flags & 1u) != 0;
     return t;
 }
 
@@ -274,6 +277,7 @@ void store(const struct stat &info, const CompactTree &tree)
     h.branches = quint32(tree.branches.size());
     h.idChars = quint32(tree.ids.size());
     h.best = tree.best;
+    h.flags = tree.approximate ? 1u : 0u;
     h.checksum = checksum(bytes.data() + sizeof h, bytes.size() - sizeof h);
     std::memcpy(bytes.data(), &h, sizeof h);
 

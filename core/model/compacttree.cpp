@@ -28,6 +28,7 @@ CompactTree CompactTree::fromTree(const DiscoveryTree &tree)
         }
     }
     compact.best = tree.bestEffectiveScore();
+    compact.approximate = tree.meta().approximate;
     return compact;
 }
 

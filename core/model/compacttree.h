@@ -45,6 +45,9 @@ struct CompactTree
     QString ids;                  ///< the cells' ids back to back, in the order of cells
     std::vector<qsizetype> idEnds; ///< cell i's id is ids[idEnds[i-1] (0 for i = 0), idEnds[i])
     double best = 0.0;            ///< S = max e(v), 0 for an empty world
+    /// The tree's `approximate` (docs/tree-format.md#imported-runs): replay
+    /// asks the cache for it before reading a file.
+    bool approximate = false;
 
     int cellCount() const { return int(cells.size()); }
     bool isScorable() const { return best > 0.0; }

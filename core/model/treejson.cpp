@@ -560,8 +560,14 @@ Result<CompactTree> readCompactFile(const QString &path, bool useCache)
     return keep(CompactTree::fromTree(*full.tree));
 }
 
-bool isApproximateFile(const QString &path)
+bool isApproximateFile(const QString &path, bool useCache)
 {
+    struct stat info;
+    if (useCache && !CompactCache::directory().isEmpty() && ::stat(QFile::encodeName(path).constData(), &info) == 0
+        && S_ISREG(info.st_mode)) {
+        if (const std::optional<CompactTree> cached = CompactCache::load(info))
+            return cached->approximate;
+    }
     const Result<bool> spelt = withFileBytes(path, [](const char *data, qsizetype size) {
         return QByteArrayView(data, size).contains(QByteArrayView("\"approximate\""));
     });

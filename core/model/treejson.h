@@ -77,10 +77,11 @@ ParseResult readFile(const QString &path, Payload payload = Payload::Keep);
 /// the cache when `useCache`.
 Result<CompactTree> readCompactFile(const QString &path, bool useCache = false);
 /// Whether the tree file at `path` is an approximate world (its top-level
-/// `approximate`), without parsing files that do not spell the word at all.
-/// A file that cannot be read or parsed answers false: reading it for the
-/// replay then reports why.
-bool isApproximateFile(const QString &path);
+/// `approximate`): from the compact world cache when `useCache` and it holds
+/// the file as it is now, else without parsing files that do not spell the
+/// word at all. A file that cannot be read or parsed answers false: reading
+/// it for the replay then reports why.
+bool isApproximateFile(const QString &path, bool useCache = false);
 /// readFile() for every path on up to `threads` threads (0: one a core); the
 /// results are in the order of `paths`, whatever the thread count.
 QList<ParseResult> readFiles(const QStringList &paths, int threads = 0, Payload payload = Payload::Keep);

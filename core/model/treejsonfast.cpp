@@ -839,7 +839,8 @@ struct Walker
     static std::optional<CompactTree> compact(dom::element root)
     {
         std::optional<dom::array> cellsArray;
-        if (!top(root, nullptr, &cellsArray))
+        TreeMeta meta; // only `approximate` is kept, no payload
+        if (!top(root, &meta, &cellsArray, false))
             return std::nullopt;
         const size_t n = cellsArray->size();
         std::vector<Read> read;
@@ -871,6 +872,7 @@ struct Walker
         if (!order)
             return std::nullopt;
         CompactTree t;
+        t.approximate = meta.approximate;
         t.cells.reserve(n);
         t.idEnds.reserve(n);
         qsizetype idBytes = 0;

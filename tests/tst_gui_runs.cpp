@@ -6,6 +6,7 @@
 #include "runfixtures.h"
 #include "session/appsettings.h"
 #include "session/replayjobs.h"
+#include "session/sweeprunner.h"
 #include "session/workspace.h"
 #include "tree/inspectorwidget.h"
 #include "tree/treerenderer.h"
@@ -300,11 +301,36 @@ void TestGuiRuns::replaysLeaveApproximateWorldsOutUnlessAsked()
     Workspace workspace;
     workspace.addWorld({s("approximate"), s("/a"), 0, std::make_shared<const DiscoveryTree>(approximate.value->tree)});
     workspace.addWorld({s("faithful"), s("/f"), 0, std::make_shared<const DiscoveryTree>(faithful.value->tree)});
-    QCOMPARE(AppSettings().includeApproximate, false);
+    QCOMPARE(AppSettings::load().includeApproximate, false); // the default (settings cleared at the start)
     QList<ReplayWorld> worlds = ReplayJobs::worldsOf(workspace, false);
     QCOMPARE(worlds.size(), qsizetype(1));
     QCOMPARE(worlds.first().name, s("faithful"));
     QCOMPARE(ReplayJobs::worldsOf(workspace, true).size(), qsizetype(2));
+
+    // A sweep from the window: nothing but approximate worlds says why it cannot run...
+    Workspace only;
+    only.addWorld({s("approximate"), s("/a"), 0, std::make_shared<const DiscoveryTree>(approximate.value->tree)});
+    const PolicyVersion builtin = ReplayJobs::builtinVersions().first();
+    only.addVersion(builtin);
+    SweepRunner runner(&only);
+    QSignalSpy failed(&runner, &SweepRunner::failed);
+    QSignalSpy finished(&runner, &SweepRunner::finished);
+    runner.run({builtin.name});
+    QCOMPARE(failed.count(), 1);
+    QVERIFY(failed.first().at(1).toString().contains(s("Include approximate worlds")));
+    // ... and, asked to include them, replays them with the result labelled.
+    AppSettings include = AppSettings::load();
+    include.includeApproximate = true;
+    include.betas = {0.0, 1.0};
+    runner.setSettings(include);
+    runner.run({builtin.name});
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count() + failed.count(), 2, 60000);
+    QCOMPARE(finished.count(), 1);
+    const ReplayResultPtr result = only.result(builtin.name);
+    QVERIFY(result);
+    QCOMPARE(result->worlds.size(), qsizetype(1));
+    QVERIFY(result->worlds.first().approximate);
+    QCOMPARE(result->worlds.first().world, s("approximate"));
 
     // The setting is kept.
     AppSettings settings = AppSettings::load();

@@ -59,8 +59,13 @@ void SweepRunner::startNext()
         const int row = m_workspace->indexOfVersion(name);
         // Approximate worlds only when the settings include them.
         QList<ReplayWorld> worlds = ReplayJobs::worldsOf(*m_workspace, m_settings.includeApproximate);
-        if (row < 0 || worlds.isEmpty())
+        if (row < 0 || m_workspace->worlds().isEmpty())
             continue;
+        if (worlds.isEmpty()) {
+            emit failed(name, tr("Every open world is approximate (an imported run with forks or orphans); "
+                                 "Settings ▸ Include approximate worlds replays them."));
+            continue;
+        }
         m_current = name;
         m_process = new ReplayProcess(this);
         connect(m_process, &ReplayProcess::progress, this,

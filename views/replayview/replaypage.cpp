@@ -172,8 +172,14 @@ void ReplayPage::rebuildChoices()
     {
         const QSignalBlocker b1(m_world), b2(m_version[0]), b3(m_version[1]);
         m_world->clear();
-        for (const WorldEntry &w : m_workspace->worlds())
+        for (const WorldEntry &w : m_workspace->worlds()) {
             m_world->addItem(w.name);
+            // Stepped only when chosen: an approximate world (imported, with forks or orphans) says so.
+            if (w.tree && w.tree->meta().approximate)
+                m_world->setItemData(m_world->count() - 1,
+                                     tr("An approximate world: an imported run whose forks replay as new ideas"),
+                                     Qt::ToolTipRole);
+        }
         for (int s = 0; s < 2; ++s) {
             m_version[s]->clear();
             for (const PolicyVersion &v : m_workspace->versions())

@@ -3,6 +3,8 @@
 // the window, into updateActions().
 #include "mainwindow.h"
 
+#include "import/runimport.h"
+
 #include "tree/cellspage.h"
 #include "tree/discoverypage.h"
 #include "policies/dreamingdialog.h"
@@ -473,7 +475,8 @@ void MainWindow::rebuildRecentMenu()
     int number = 0;
     auto add = [this, &number](const QString &path, auto open) {
         ++number;
-        const QString name = QFileInfo(path).fileName();
+        // A run's folder goes by its world's name (a db folder alone says little).
+        const QString name = QFileInfo(path).isDir() ? RunImport::worldName(path) : QFileInfo(path).fileName();
         QAction *a = m_recentMenu->addAction(number < 10 ? QStringLiteral("&%1 %2").arg(number).arg(name) : name);
         a->setToolTip(QDir::toNativeSeparators(path));
         a->setStatusTip(QDir::toNativeSeparators(path));
@@ -484,7 +487,7 @@ void MainWindow::rebuildRecentMenu()
     for (const QString &path : projects)
         add(path, [this, path] { openProject(path); });
     if (!files.isEmpty())
-        m_recentMenu->addSection(tr("Tree Files"));
+        m_recentMenu->addSection(tr("Tree Files and Runs"));
     for (const QString &path : files)
         add(path, [this, path] { openFiles({path}); });
     if (!projects.isEmpty() || !files.isEmpty()) {

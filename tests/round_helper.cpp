@@ -41,7 +41,7 @@ int main(int argc, char *argv[])
     RoundConfig config;
     config.task = args.at(2);
     config.resume = args.at(3).toLongLong();
-    config.policy = QStringLiteral("builtin:parallel_refine");
+    config.policy = PolicyChoice::builtin(QStringLiteral("parallel_refine"));
     config.beta = 1.0;
     config.workers = 3;
     config.fallbackGrid = GridPlan{3, 3, QStringLiteral("crash test grid")};

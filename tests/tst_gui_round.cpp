@@ -70,7 +70,7 @@ RoundConfig toyConfig()
 {
     RoundConfig c;
     c.task = test::toyTaskDir();
-    c.policy = QStringLiteral("all");
+    c.policy = PolicyChoice::stored(QStringLiteral("all"));
     c.workers = 2;
     c.evaluateBaseline = false;
     return c;
@@ -286,7 +286,7 @@ void TestGuiRound::dialogRemembersChoices()
     const RoundConfig c = again.config();
     QCOMPARE(c.workers, 7);
     QCOMPARE(c.maxRounds.value_or(0), 3);
-    QCOMPARE(c.policy, QStringLiteral("v7"));
+    QCOMPARE(c.policy, PolicyChoice::stored(QStringLiteral("v7")));
     QCOMPARE(c.task, QStringLiteral("lasso_path"));
     QVERIFY(!c.beta); // the policy's default
 }

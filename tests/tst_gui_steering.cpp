@@ -65,7 +65,7 @@ void TestGuiSteering::manualRoundPickedByClicking()
     panel.show();
     RoundConfig c;
     c.task = test::toyTaskDir();
-    c.policy = QStringLiteral("manual");
+    c.policy = PolicyChoice::manual();
     c.workers = 2;
     c.evaluateBaseline = false;
     c.fallbackGrid = GridPlan{3, 2, QStringLiteral("manual grid")};

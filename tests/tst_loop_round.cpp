@@ -203,7 +203,7 @@ RoundConfig TestLoopRound::config(const QString &policy, int workers) const
     RoundConfig c;
     c.task = test::toyTaskDir();
     c.agent.kind = QStringLiteral("fake");
-    c.policy = policy;
+    c.policy = PolicyChoice::fromArgument(policy);
     c.workers = workers;
     c.evaluateBaseline = false;
     c.fallbackGrid = GridPlan{4, 2, QStringLiteral("toy fallback")};
@@ -702,7 +702,7 @@ void TestLoopRound::legalRootsTellTheirDirectionLiveAsInReplay()
     // Replayed on a world recorded by another policy (every cell of the same
     // grid), the same policy reads the recorded tags and reveals the same cells.
     m_cells.clear();
-    c.policy = QStringLiteral("all4x1");
+    c.policy = PolicyChoice::stored(QStringLiteral("all4x1"));
     const RoundSummary full = run(c, std::make_shared<FakeAgent>());
     QVERIFY2(full.ok(), qPrintable(full.error));
     QCOMPARE(full.counters.cells, 8);
@@ -744,7 +744,7 @@ void TestLoopRound::probeCellsAreRealCalls()
     QCOMPARE(plainCells.size(), 2); // b0a0, then b0a1 fails: the rule stops
 
     m_cells.clear();
-    c.policy = QStringLiteral("probing");
+    c.policy = PolicyChoice::stored(QStringLiteral("probing"));
     auto probeAgent = std::make_shared<FakeAgent>();
     probeAgent->failIds = {QStringLiteral("b0a1")};
     const RoundSummary probed = run(c, probeAgent);

@@ -181,7 +181,7 @@ void TestLoopSteering::interventionsChangeTheNextBatch()
     RoundConfig c;
     c.task = taskWithDirections();
     c.agent.kind = QStringLiteral("fake");
-    c.policy = QStringLiteral("recorder");
+    c.policy = PolicyChoice::stored(QStringLiteral("recorder"));
     c.workers = 3;
     c.evaluateBaseline = false;
     c.acceptSteering = true;
@@ -298,7 +298,7 @@ void TestLoopSteering::pauseHoldsTheRoundUntilContinue()
     RoundConfig c;
     c.task = test::toyTaskDir();
     c.agent.kind = QStringLiteral("fake");
-    c.policy = QStringLiteral("greedy");
+    c.policy = PolicyChoice::stored(QStringLiteral("greedy"));
     c.workers = 3;
     c.evaluateBaseline = false;
     c.acceptSteering = true;
@@ -562,7 +562,7 @@ void TestLoopSteering::manualRoundReplaysFromItsRecordedPolicy()
     RoundConfig c;
     c.task = test::toyTaskDir();
     c.agent.kind = QStringLiteral("fake");
-    c.policy = QStringLiteral("manual");
+    c.policy = PolicyChoice::manual();
     c.workers = 2;
     c.evaluateBaseline = false;
     c.fallbackGrid = GridPlan{3, 2, QStringLiteral("manual grid")};

@@ -7,6 +7,7 @@
 #include "policy/builtinpolicies.h"
 #include "project/approvalcomparison.h"
 #include "replay/replayengine.h"
+#include "project/policychoice.h"
 #include "project/projectpolicies.h"
 #include "project/projectscores.h"
 #include "project/projectsnapshot.h"
@@ -134,6 +135,26 @@ private slots:
             renamed.origin = PolicyOrigin::Human;
             QCOMPARE(ProjectPolicies::specFor(renamed).kind(), PolicySpec::Kind::Builtin);
         }
+    }
+
+    // The policy a round runs, typed once: its argument form reads back to
+    // the same choice, and every kind of `--policy` text is told apart.
+    void policyChoiceRoundTrips()
+    {
+        using Kind = PolicyChoice::Kind;
+        QCOMPARE(PolicyChoice::fromArgument(QString()).kind(), Kind::LatestApproved);
+        QCOMPARE(PolicyChoice::fromArgument(QStringLiteral("  ")), PolicyChoice::latestApproved());
+        QCOMPARE(PolicyChoice::fromArgument(QStringLiteral("builtin:greedy")), PolicyChoice::builtin(QStringLiteral("greedy")));
+        QCOMPARE(PolicyChoice::fromArgument(QStringLiteral("manual")), PolicyChoice::manual());
+        QCOMPARE(PolicyChoice::fromArgument(QStringLiteral("builtin:manual")), PolicyChoice::manual());
+        QCOMPARE(PolicyChoice::fromArgument(QStringLiteral("v7")), PolicyChoice::stored(QStringLiteral("v7")));
+        QCOMPARE(PolicyChoice::fromArgument(QStringLiteral("12")).name(), QStringLiteral("12"));
+        QVERIFY(PolicyChoice::builtin(QStringLiteral("greedy")) != PolicyChoice::stored(QStringLiteral("greedy")));
+        const QList<PolicyChoice> choices{PolicyChoice::latestApproved(), PolicyChoice::builtin(QStringLiteral("portfolio")),
+                                          PolicyChoice::manual(), PolicyChoice::stored(QStringLiteral("dreamed v3"))};
+        for (const PolicyChoice &c : choices)
+            QCOMPARE(PolicyChoice::fromArgument(c.toArgument()), c);
+        QCOMPARE(PolicyChoice::builtin(QStringLiteral("portfolio")).toArgument(), QStringLiteral("builtin:portfolio"));
     }
 
     // One value rule: mean over scorable worlds, none on an error or a missing world.

@@ -253,7 +253,7 @@ TestSlurm::RoundOutcome TestSlurm::runRound(const std::shared_ptr<EvaluationBack
     RoundConfig c;
     c.task = task.isEmpty() ? test::toyTaskDir() : task;
     c.agent.kind = QStringLiteral("fake");
-    c.policy = QStringLiteral("all");
+    c.policy = PolicyChoice::stored(QStringLiteral("all"));
     c.workers = 2;
     c.seed = 7;
     c.evaluateBaseline = true;
@@ -916,7 +916,7 @@ void TestSlurm::refusalDuringTheRoundStopsIt()
     RoundConfig c;
     c.task = test::toyTaskDir();
     c.agent.kind = QStringLiteral("fake");
-    c.policy = QStringLiteral("all");
+    c.policy = PolicyChoice::stored(QStringLiteral("all"));
     c.workers = 2;
     c.seed = 7;
     c.evaluateBaseline = true;

@@ -70,7 +70,7 @@ int benchRound(const RoundBenchOptions &options, QTextStream &out, QTextStream &
     }
     RoundConfig config;
     config.task = task;
-    config.policy = QStringLiteral("builtin:parallel_refine");
+    config.policy = PolicyChoice::builtin(QStringLiteral("parallel_refine"));
     config.beta = 1.0;
     config.workers = workers;
     config.evaluateBaseline = false;

@@ -209,8 +209,8 @@ int runRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     }
     if (config.resume != 0 && !parser.isSet(workers))
         config.workers = 0; // the iteration's own W
-    config.policy = parser.value(policy);
-    if (config.policy == QLatin1String("manual") || config.policy == QLatin1String("builtin:manual"))
+    config.policy = PolicyChoice::fromArgument(parser.value(policy));
+    if (config.policy.kind() == PolicyChoice::Kind::Manual)
         return usageError(err, QStringLiteral("the manual policy exists in the workbench only (a person picks each batch "
                                               "there); steer a headless round with --accept-steering and dreamrsi steer"));
     config.acceptSteering = parser.isSet(acceptSteering);

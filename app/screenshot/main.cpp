@@ -217,7 +217,7 @@ void shootSteering(dreamrsi::MainWindow &window, dreamrsi::RoundPanel &panel, co
     QObject::connect(&panel, &dreamrsi::RoundPanel::roundFinished, &window, [] { QTimer::singleShot(500, qApp, [] { QApplication::exit(0); }); });
     dreamrsi::RoundConfig config;
     config.task = task;
-    config.policy = QStringLiteral("manual");
+    config.policy = dreamrsi::PolicyChoice::manual();
     config.workers = 3;
     config.seed = 3;
     window.tabs()->setCurrentIndex(dreamrsi::MainWindow::DiscoveryTab);

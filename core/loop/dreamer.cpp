@@ -7,6 +7,7 @@
 #include "policy/policyspec.h"
 #include "replay/replayengine.h"
 #include "policy/builtinpolicies.h"
+#include "project/projectpolicies.h"
 #include "project/projectscores.h"
 #include "project/projectworlds.h"
 #include "store/projectstore.h"
@@ -25,18 +26,6 @@ namespace dreamrsi {
 namespace {
 
 const QString DeployedFallback = QStringLiteral("builtin:portfolio");
-
-/// `builtin:NAME` when `v` is an unchanged built-in (the C++ twin replays
-/// faster with identical results), else empty: the code is replayed.
-QString builtinArgument(const PolicyVersion &v)
-{
-    if (v.origin != PolicyOrigin::Builtin || !v.name.startsWith(QLatin1String("builtin:")))
-        return {};
-    const QString name = v.name.mid(8);
-    if (!BuiltinPolicies::names().contains(name) || BuiltinPolicies::javaScriptSource(name) != v.code)
-        return {};
-    return v.name;
-}
 
 /// Error results for every world and β: how a version that could not be
 /// replayed (no script, child killed) is stored with its error.
@@ -326,9 +315,9 @@ DreamReport Dreamer::dream(const QList<DreamWorld> &worlds, const DreamSettings 
 
     // In this process: the same replay the child runs (docs/replay.md's engine,
     // scripts under their time limit), every episode traced.
-    auto replayHere = [&](const PolicyVersion &v, const QString &builtin, const WorldSet &set) -> SandboxedReplayOutcome {
-        PolicySpec spec = builtin.isEmpty() ? PolicySpec::script(v.code, v.name) : PolicySpec::builtin(builtin.mid(8));
-        spec.setTimeLimitMs(settings.scriptTimeLimitMs);
+    auto replayHere = [&](const PolicyVersion &v, const WorldSet &set) -> SandboxedReplayOutcome {
+        // How a version runs is the project's one rule (a built-in's unchanged code as its C++ twin).
+        PolicySpec spec = ProjectPolicies::specFor(v, settings.scriptTimeLimitMs);
         Result<std::unique_ptr<Policy>> compiled = spec.create();
         SandboxedReplayOutcome outcome;
         if (!compiled) {
@@ -373,13 +362,13 @@ DreamReport Dreamer::dream(const QList<DreamWorld> &worlds, const DreamSettings 
 
     QHash<QString, SandboxedReplayOutcome> cache; // by world set and script
     auto replay = [&](const PolicyVersion &v, const WorldSet &set) -> SandboxedReplayOutcome {
-        const QString builtin = builtinArgument(v);
+        const QString builtin = ProjectPolicies::processArgumentFor(v);
         const QString key = QString::number(set.completions) + QLatin1Char(':') + (builtin.isEmpty() ? v.code : builtin);
         if (const auto it = cache.constFind(key); it != cache.cend())
             return *it;
         SandboxedReplayOutcome outcome;
         if (settings.inProcess) {
-            outcome = replayHere(v, builtin, set);
+            outcome = replayHere(v, set);
         } else {
             ReplayProcessRequest request;
             request.worldPaths = set.paths;

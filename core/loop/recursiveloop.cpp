@@ -92,7 +92,7 @@ LoopReport RecursiveLoop::run(const LoopSettings &settings)
         it.policyVersion = policy.value->id;
         it.policyName = policy.value->name;
         RoundConfig config = settings.round;
-        config.policy = policy.value->name;
+        config.policy = PolicyChoice::stored(policy.value->name);
         config.seed = seed0 + quint64(t - 1);
         config.agent.seed = config.seed;
         config.resume = 0;

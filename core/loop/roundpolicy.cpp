@@ -1,6 +1,7 @@
 #include "roundpolicy.h"
 
 #include "policy/builtinpolicies.h"
+#include "project/projectpolicies.h"
 #include "store/projectstore.h"
 #include "store/storeawait.h"
 
@@ -9,7 +10,7 @@
 
 namespace dreamrsi {
 
-Result<RoundPolicy> RoundPolicy::resolve(ProjectStore &store, const QString &argument, PolicyVersionId resumedVersion,
+Result<RoundPolicy> RoundPolicy::resolve(ProjectStore &store, const PolicyChoice &choice, PolicyVersionId resumedVersion,
                                          quint64 seed)
 {
     using Resolved = Result<RoundPolicy>;
@@ -34,7 +35,8 @@ Result<RoundPolicy> RoundPolicy::resolve(ProjectStore &store, const QString &arg
     RoundPolicy r;
     const PolicyVersion *chosen = nullptr;
     QString builtinName;
-    if (argument == QLatin1String("manual") && !byName(argument)) {
+    const QString argument = choice.toArgument();
+    if (choice.kind() == PolicyChoice::Kind::Manual && !byName(argument)) {
         PolicyVersion v;
         v.name = argument;
         v.code = QStringLiteral(
@@ -47,15 +49,15 @@ Result<RoundPolicy> RoundPolicy::resolve(ProjectStore &store, const QString &arg
         const StoreResult<PolicyVersionId> added = await(store.addPolicyVersion(v));
         if (!added.ok())
             return added.failureAs<RoundPolicy>();
-        return resolve(store, argument, resumedVersion, seed);
+        return resolve(store, choice, resumedVersion, seed);
     }
-    if (argument.startsWith(QLatin1String("builtin:"))) {
-        builtinName = argument.mid(8);
+    if (choice.kind() == PolicyChoice::Kind::Builtin) {
+        builtinName = choice.name();
         if (!BuiltinPolicies::names().contains(builtinName))
             return Resolved::failure(QStringLiteral("unknown built-in policy '%1' (known: %2)")
                                          .arg(argument, BuiltinPolicies::names().join(QStringLiteral(", "))));
         r.description = QStringLiteral("built-in policy %1 (asked for)").arg(argument);
-    } else if (!argument.isEmpty()) {
+    } else if (choice.kind() != PolicyChoice::Kind::LatestApproved) {
         chosen = byName(argument);
         bool numeric = false;
         const qint64 id = argument.toLongLong(&numeric);
@@ -92,12 +94,8 @@ Result<RoundPolicy> RoundPolicy::resolve(ProjectStore &store, const QString &arg
     }
 
     if (chosen) {
-        // A stored built-in version runs as its C++ policy (identical results, faster).
-        if (chosen->name.startsWith(QLatin1String("builtin:")) && BuiltinPolicies::names().contains(chosen->name.mid(8))
-            && chosen->code == BuiltinPolicies::javaScriptSource(chosen->name.mid(8)))
-            r.spec = PolicySpec::builtin(chosen->name.mid(8));
-        else
-            r.spec = PolicySpec::script(chosen->code, chosen->name);
+        // The project's one rule: a built-in's unchanged code runs as its C++ twin.
+        r.spec = ProjectPolicies::specFor(*chosen);
         r.version = chosen->id;
         r.manual = chosen->name == QLatin1String("manual");
         if (r.manual)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "policy/policyspec.h"
+#include "project/policychoice.h"
 #include "store/storetypes.h"
 
 #include <QString>
@@ -12,9 +13,10 @@ namespace dreamrsi {
 class ProjectStore;
 
 /// The policy that drives a live round (docs/online.md#commands `--policy`), resolved
-/// against the project: a stored version's name or id, `builtin:NAME`, or,
-/// when no argument is given, the latest approved version, else the stored
-/// version of a resumed round, else `builtin:portfolio`. A built-in policy is
+/// against the project: a stored version's name or id, a built-in, manual
+/// exploration, or, by default, the stored version of a resumed round, else
+/// the latest approved version, else `builtin:portfolio`. A stored version
+/// runs by the project's one rule (ProjectPolicies::specFor). A built-in policy is
 /// stored as a version (origin builtin, its JavaScript twin as code) the
 /// first time it drives a round, so every iteration names its policy.
 struct RoundPolicy
@@ -29,7 +31,7 @@ struct RoundPolicy
 
     /// Blocking (waits for the store); call it off the GUI thread.
     /// `resumedVersion` is the version of the round being resumed (0 = none).
-    static Result<RoundPolicy> resolve(ProjectStore &store, const QString &argument, PolicyVersionId resumedVersion,
+    static Result<RoundPolicy> resolve(ProjectStore &store, const PolicyChoice &choice, PolicyVersionId resumedVersion,
                                        quint64 seed);
 };
 

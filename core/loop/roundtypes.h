@@ -3,6 +3,7 @@
 #include "agent/agent.h"
 #include "eval/sandboxrequest.h"
 #include "policy/gridplan.h"
+#include "project/policychoice.h"
 #include "store/storetypes.h"
 
 #include <QJsonObject>
@@ -23,9 +24,9 @@ struct RoundConfig
 {
     QString task;                         ///< built-in task name or task folder
     AgentConfig agent;                    ///< recorded (kind, model, base URL); the key is never stored
-    /// `--policy`: a stored version's name or id, `builtin:NAME`, or empty
-    /// for the default (RoundPolicy::resolve).
-    QString policy;
+    /// Which policy drives the round (RoundPolicy::resolve); by default the
+    /// newest approved version.
+    PolicyChoice policy;
     int workers = 4;                      ///< W; ≤ 0 on resume = the iteration's own W
     std::optional<int> maxRounds;         ///< K1; nullopt = until an empty batch or no legal cell
     std::optional<double> beta;           ///< nullopt = the policy's defaultBeta, else 0.5

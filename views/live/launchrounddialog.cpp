@@ -98,15 +98,21 @@ LaunchRoundDialog::LaunchRoundDialog(const QStringList &policyNames, QWidget *pa
 
     m_policy = new QComboBox;
     m_policy->setObjectName(QStringLiteral("policy"));
-    m_policy->addItem(tr("Latest approved (else builtin:portfolio)"), QString());
-    for (const QString &name : BuiltinPolicies::names())
-        m_policy->addItem(QString(QStringLiteral("builtin:") + name), QString(QStringLiteral("builtin:") + name));
+    // Each entry's data is its PolicyChoice in argument form (what the
+    // settings keep and `round --policy` takes), made by PolicyChoice.
+    m_policy->addItem(tr("Latest approved (else builtin:portfolio)"), PolicyChoice::latestApproved().toArgument());
+    for (const QString &name : BuiltinPolicies::names()) {
+        const QString argument = PolicyChoice::builtin(name).toArgument();
+        m_policy->addItem(argument, argument);
+    }
+    const QString manual = PolicyChoice::manual().toArgument();
     for (const QString &name : policyNames) {
-        if (m_policy->findData(name) < 0 && name != QLatin1String("manual"))
-            m_policy->addItem(name, name);
+        const QString argument = PolicyChoice::stored(name).toArgument();
+        if (m_policy->findData(argument) < 0 && argument != manual)
+            m_policy->addItem(name, argument);
     }
     // Manual exploration: the live round asks for every batch (docs/steering.md).
-    m_policy->addItem(tr("manual (you pick every batch in the live tree)"), QStringLiteral("manual"));
+    m_policy->addItem(tr("manual (you pick every batch in the live tree)"), manual);
     form->addRow(tr("&Policy:"), m_policy);
     m_policyBeta = new QCheckBox(tr("the policy's default"));
     m_policyBeta->setObjectName(QStringLiteral("policyBeta"));
@@ -217,7 +223,7 @@ RoundConfig LaunchRoundDialog::config() const
     c.workers = m_workers->value();
     if (m_rounds->value() > 0)
         c.maxRounds = m_rounds->value();
-    c.policy = m_policy->currentData().toString();
+    c.policy = PolicyChoice::fromArgument(m_policy->currentData().toString());
     if (!m_policyBeta->isChecked())
         c.beta = m_beta->value();
     c.seed = quint64(m_seed->value());

@@ -2,6 +2,29 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>ImaginedOrigin</name>
+    <message>
+        <source>a failure (the failure rate at depth %1)</source>
+        <translation>一次失败（深度 %1 处的失败率）</translation>
+    </message>
+    <message>
+        <source>a gain over the branch&apos;s best at depth %1</source>
+        <translation>深度 %1 处相对分支最佳的增益</translation>
+    </message>
+    <message>
+        <source>a first-attempt score</source>
+        <translation>一个首次尝试得分</translation>
+    </message>
+    <message>
+        <source>drawn from the world model: %1, stratum %2; seed %3, world j = %4, completion k = %5</source>
+        <translation>从世界模型中抽取：%1，层 %2；种子 %3，世界 j = %4，补全 k = %5</translation>
+    </message>
+    <message>
+        <source>* (pooled)</source>
+        <translation>*（合并）</translation>
+    </message>
+</context>
+<context>
     <name>ReplayJobs</name>
     <message>
         <source>no episode was run</source>
@@ -22,6 +45,18 @@
         <source>Best cell</source>
         <translation>最佳单元</translation>
     </message>
+    <message>
+        <source>%1/%2 s</source>
+        <translation>%1/%2 秒</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>Imagined (%1)</source>
+        <translation>想象单元（%1）</translation>
+    </message>
 </context>
 <context>
     <name>TreeSummaryText</name>
@@ -36,6 +71,18 @@
     <message>
         <source> (not scorable: S = 0)</source>
         <translation>（不可评分：S = 0）</translation>
+    </message>
+    <message>
+        <source>Imported from %1: programs read %2, forks %3, orphans %4, copies dropped %5</source>
+        <translation>导入自 %1：读取程序 %2 个，分叉 %3 个，孤儿 %4 个，丢弃副本 %5 个</translation>
+    </message>
+    <message>
+        <source>population snapshot: %1</source>
+        <translation>种群快照：%1</translation>
+    </message>
+    <message>
+        <source>An approximate world: replays leave it out unless asked, and label results over it.</source>
+        <translation>近似世界：除非明确要求，重放会将其排除，并对基于它的结果加以标注。</translation>
     </message>
 </context>
 <context>
@@ -67,10 +114,6 @@
     <message>
         <source>The result of %1 does not cover world %2. Replay it again.</source>
         <translation>%1 的结果未覆盖世界 %2。请重新回放。</translation>
-    </message>
-    <message>
-        <source>%1 and %2 were replayed with different W, λ or β grids; their values are not directly comparable.</source>
-        <translation>%1 与 %2 使用了不同的 W、λ 或 β 网格进行回放；它们的价值不能直接比较。</translation>
     </message>
     <message>
         <source>%1 scores below %2 (%3 against %4).</source>
@@ -147,6 +190,42 @@
     <message>
         <source>Values under the replay settings of the workbench (no project is open).</source>
         <translation>这些值基于工作台的重放设置（未打开项目）。</translation>
+    </message>
+    <message>
+        <source>%1 and %2 were replayed with different W, λ, β grids or valuations; their values are not directly comparable.</source>
+        <translation>%1 与 %2 使用了不同的 W、λ、β 网格或估值方式进行重放；它们的价值不能直接比较。</translation>
+    </message>
+    <message>
+        <source>imagined completions</source>
+        <translation>想象补全</translation>
+    </message>
+    <message>
+        <source>revealed history</source>
+        <translation>已揭示历史</translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <source>Valuation: &lt;b&gt;%1&lt;/b&gt; (the values above).</source>
+        <translation>估值方式：&lt;b&gt;%1&lt;/b&gt;（即上方的值）。</translation>
+    </message>
+    <message>
+        <source>%1: revealed history %2, imagined completions (C %3) %4.</source>
+        <translation>%1：已揭示历史 %2，想象补全（C %3）%4。</translation>
+    </message>
+    <message>
+        <source>%1: revealed history %2, imagined completions %3.</source>
+        <translation>%1：已揭示历史 %2，想象补全 %3。</translation>
+    </message>
+    <message>
+        <source>— : nothing stored under %1 yet (a dream stores both numbers for the deployed version and its proposal).</source>
+        <translation>—：%1 下尚未保存任何值（梦境推演会为已部署版本及其提案保存这两个数值）。</translation>
+    </message>
+    <message>
+        <source>Mean value (%1)</source>
+        <translation>平均价值（%1）</translation>
     </message>
 </context>
 <context>
@@ -234,6 +313,64 @@
     <message>
         <source>Discovery tree</source>
         <translation>发现树</translation>
+    </message>
+    <message>
+        <source>Show &amp;imagined cells</source>
+        <translation>显示想象单元(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Draw one imagined completion of this history world around its revealed cells: every cell of its grid the deployed policy did not reveal, drawn from the world model fitted over the project&apos;s replay worlds (as a dream values versions).</source>
+        <translation>围绕此历史世界已揭示的单元，抽取它的一个想象补全：网格中已部署策略未揭示的每个单元，都从基于项目重放世界拟合的世界模型中抽取（与梦境推演评估版本的方式相同）。</translation>
+    </message>
+    <message>
+        <source>completion k = </source>
+        <translation>补全 k = </translation>
+    </message>
+    <message>
+        <source>Which completion k of the project&apos;s C to draw</source>
+        <translation>要抽取项目 C 个补全中的第几个（k）</translation>
+    </message>
+    <message>
+        <source>seed </source>
+        <translation>种子 </translation>
+    </message>
+    <message>
+        <source>The dream&apos;s seed the completions are drawn with (a dream&apos;s --seed; replays use 0)</source>
+        <translation>抽取补全所用的梦境推演种子（即梦境推演的 --seed；重放使用 0）</translation>
+    </message>
+    <message>
+        <source> of %1</source>
+        <translation> / %1</translation>
+    </message>
+    <message>
+        <source>Imagined cells are drawn for the project&apos;s history worlds (its finished iterations) only.</source>
+        <translation>仅为项目的历史世界（其已完成的迭代）抽取想象单元。</translation>
+    </message>
+    <message>
+        <source>not a history world of the project</source>
+        <translation>不是项目的历史世界</translation>
+    </message>
+    <message>
+        <source>drawing completion %1…</source>
+        <translation>正在抽取补全 %1…</translation>
+    </message>
+    <message>
+        <source>no completion</source>
+        <translation>无补全</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n imagined cell(s): completion k = %1 of world j = %2, seed %3</source>
+        <translation>
+            <numerusform>%n 个想象单元：世界 j = %2 的补全 k = %1，种子 %3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>cannot draw imagined cells: %1</source>
+        <translation>无法抽取想象单元：%1</translation>
+    </message>
+    <message>
+        <source>%1, imagined completion %2</source>
+        <translation>%1，想象补全 %2</translation>
     </message>
 </context>
 <context>
@@ -359,10 +496,6 @@
         <translation>已部署</translation>
     </message>
     <message>
-        <source>—</source>
-        <translation>—</translation>
-    </message>
-    <message>
         <source>Dreaming stopped: %1</source>
         <translation>梦境推演已停止：%1</translation>
     </message>
@@ -407,6 +540,60 @@
     <message>
         <source>The project is open read-only while another process writes it; dreaming cannot store its versions.</source>
         <translation>另一个进程正在写入，项目以只读方式打开；梦境推演无法保存其版本。</translation>
+    </message>
+    <message>
+        <source>the project&apos;s valuation</source>
+        <translation>项目的估值方式</translation>
+    </message>
+    <message>
+        <source>Valuation:</source>
+        <translation>估值方式：</translation>
+    </message>
+    <message>
+        <source>Revealed history</source>
+        <translation>已揭示历史</translation>
+    </message>
+    <message>
+        <source>Imagined completions</source>
+        <translation>想象补全</translation>
+    </message>
+    <message>
+        <source>The value the dream judges the version by (its valuation)</source>
+        <translation>梦境推演评判该版本所依据的价值（其估值方式）</translation>
+    </message>
+    <message>
+        <source>Mean value over the history worlds as the deployed policies revealed them</source>
+        <translation>在已部署策略所揭示的历史世界上的平均价值</translation>
+    </message>
+    <message>
+        <source>Mean value over the imagined completions of the history worlds</source>
+        <translation>在历史世界的想象补全上的平均价值</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n approximate world(s) left out; Settings ▸ Include approximate worlds dreams in them too.</source>
+        <translation>
+            <numerusform>已排除 %n 个近似世界；启用 设置 ▸ 包含近似世界 后，梦境推演也会在其中进行。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Deployed %1: revealed history %2, imagined completions %3</source>
+        <translation>已部署 %1：已揭示历史 %2，想象补全 %3</translation>
+    </message>
+    <message>
+        <source>Proposal %1: revealed history %2, imagined completions %3</source>
+        <translation>提案 %1：已揭示历史 %2，想象补全 %3</translation>
+    </message>
+    <message>
+        <source>revealed history: each version&apos;s mean value over the history worlds as the deployed policies revealed them</source>
+        <translation>已揭示历史：每个版本在已部署策略所揭示的历史世界上的平均价值</translation>
+    </message>
+    <message>
+        <source>imagined completions: each version&apos;s mean value over C = %1 completions of every history world drawn from a model of the history</source>
+        <translation>想象补全：每个版本在每个历史世界的 C = %1 个补全上的平均价值，补全从基于历史拟合的模型中抽取</translation>
+    </message>
+    <message>
+        <source>%1 (seed %2)</source>
+        <translation>%1（种子 %2）</translation>
     </message>
 </context>
 <context>
@@ -597,16 +784,43 @@
         <translation>勾选版本并点击“重放选中的版本”以计算其前沿。</translation>
     </message>
     <message>
-        <source>Shaded: the hypervolume each frontier dominates. Filled dots: non-dominated β points.</source>
-        <translation>阴影：每条前沿所支配的超体积。实心点：非支配的 β 点。</translation>
-    </message>
-    <message>
         <source>Frontiers under the project&apos;s replay configuration: %1. Results under other configurations are listed on the Policies tab, not drawn here.</source>
         <translation>基于项目重放配置的前沿：%1。其他配置下的结果列在“策略”标签页中，不在此处绘制。</translation>
     </message>
     <message>
         <source>Frontiers</source>
         <translation>前沿</translation>
+    </message>
+    <message>
+        <source>Attainment axis from 0 to 1</source>
+        <translation>达成度轴从 0 到 1</translation>
+    </message>
+    <message>
+        <source>Unchecked, the attainment axis fits the points drawn, so frontiers close to 1 stay apart</source>
+        <translation>不勾选时，达成度轴贴合所绘制的点，使接近 1 的各条前沿彼此分开</translation>
+    </message>
+    <message>
+        <source>%1 (approximate)</source>
+        <translation>%1（近似）</translation>
+    </message>
+    <message>
+        <source>Shaded: the hypervolume each frontier dominates, in its version&apos;s colour (the largest behind). Filled dots: non-dominated β points.</source>
+        <translation>阴影：每条前沿所支配的超体积，使用其版本的颜色（最大的位于最后面）。实心点：非支配的 β 点。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Over %n approximate world(s) (imported runs with forks or orphans).</source>
+        <translation>
+            <numerusform>基于 %n 个近似世界（含分叉或孤儿的导入运行）。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::ImaginedCells</name>
+    <message numerus="yes">
+        <source>the world is not one of the project&apos;s %n history world(s)</source>
+        <translation>
+            <numerusform>该世界不属于项目的 %n 个历史世界</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -750,6 +964,70 @@
     <message>
         <source>The evaluator reported no output for this cell.</source>
         <translation>评估器未报告此单元的任何输出。</translation>
+    </message>
+    <message>
+        <source>imagined</source>
+        <translation>想象</translation>
+    </message>
+    <message>
+        <source>Imagined</source>
+        <translation>想象</translation>
+    </message>
+    <message>
+        <source>yes: drawn from the world model, never evaluated</source>
+        <translation>是：从世界模型中抽取，从未评估</translation>
+    </message>
+    <message>
+        <source>yes: %1</source>
+        <translation>是：%1</translation>
+    </message>
+    <message>
+        <source>%1 (a fork: the real parent; the chain starts a new branch)</source>
+        <translation>%1（分叉：真实的父节点；该链开启了一个新分支）</translation>
+    </message>
+    <message>
+        <source>missing from the run (an orphan: program %1)</source>
+        <translation>运行中缺失（孤儿：程序 %1）</translation>
+    </message>
+    <message>
+        <source>root (the initial program)</source>
+        <translation>根（初始程序）</translation>
+    </message>
+    <message>
+        <source>Origin</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>%1 program %2</source>
+        <translation>%1 程序 %2</translation>
+    </message>
+    <message>
+        <source>Origin parent</source>
+        <translation>来源父节点</translation>
+    </message>
+    <message>
+        <source>Generation</source>
+        <translation>代</translation>
+    </message>
+    <message>
+        <source>Island</source>
+        <translation>岛</translation>
+    </message>
+    <message>
+        <source>Iteration found</source>
+        <translation>发现时的迭代</translation>
+    </message>
+    <message>
+        <source>Inspirations</source>
+        <translation>灵感来源</translation>
+    </message>
+    <message>
+        <source>initial program</source>
+        <translation>初始程序</translation>
+    </message>
+    <message>
+        <source>The program is identical to the initial program.</source>
+        <translation>该程序与初始程序相同。</translation>
     </message>
 </context>
 <context>
@@ -1140,10 +1418,6 @@
         <translation>打开树(&amp;O)…</translation>
     </message>
     <message>
-        <source>Open discovery-tree files (dreamrsi-tree/1 JSON)</source>
-        <translation>打开发现树文件（dreamrsi-tree/1 JSON）</translation>
-    </message>
-    <message>
         <source>Open Discovery Trees</source>
         <translation>打开发现树</translation>
     </message>
@@ -1182,10 +1456,6 @@
     <message>
         <source>Dream-RSI projects (*.dreamrsi)</source>
         <translation>Dream-RSI 项目 (*.dreamrsi)</translation>
-    </message>
-    <message>
-        <source>Recent Pro&amp;jects</source>
-        <translation>最近的项目(&amp;J)</translation>
     </message>
     <message>
         <source>&amp;Import Trees into Project…</source>
@@ -1424,6 +1694,142 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     <message>
         <source>Dream-RSI against fixed exploration over recorded worlds, repeated over many world orders</source>
         <translation>在已记录的世界上比较 Dream-RSI 与固定探索，并按多种世界顺序重复</translation>
+    </message>
+    <message>
+        <source>World Model</source>
+        <translation>世界模型</translation>
+    </message>
+    <message>
+        <source>Reading the run %1…</source>
+        <translation>正在读取运行 %1…</translation>
+    </message>
+    <message>
+        <source>Cannot open run</source>
+        <translation>无法打开运行</translation>
+    </message>
+    <message>
+        <source>The run was rejected; nothing of it was loaded.</source>
+        <translation>运行被拒绝；未加载其中任何内容。</translation>
+    </message>
+    <message>
+        <source>The mean of all numeric metrics (OpenEvolve&apos;s own score)</source>
+        <translation>所有数值指标的平均值（OpenEvolve 自身的得分）</translation>
+    </message>
+    <message>
+        <source>Score by Which Metric?</source>
+        <translation>按哪个指标评分？</translation>
+    </message>
+    <message>
+        <source>%1 has no combined_score. Score its programs by:</source>
+        <translation>%1 没有 combined_score。为其程序评分所用的指标：</translation>
+    </message>
+    <message>
+        <source>%1 was not opened</source>
+        <translation>%1 未打开</translation>
+    </message>
+    <message>
+        <source>no metric was chosen to score by</source>
+        <translation>未选择用于评分的指标</translation>
+    </message>
+    <message>
+        <source>an approximate world (forks or orphans)</source>
+        <translation>近似世界（含分叉或孤儿）</translation>
+    </message>
+    <message>
+        <source>A round is running in this project: the Live Round panel shows its tree as it grows; each finished iteration is listed under Worlds, to be shown here.</source>
+        <translation>此项目中有轮次正在运行：“实时轮次”面板会显示其不断生长的树；每个已完成的迭代都列在“世界”下，可在此处显示。</translation>
+    </message>
+    <message>
+        <source>This project has no finished iteration yet: Launch Round… (Ctrl+Shift+L) runs one.</source>
+        <translation>此项目尚无已完成的迭代：“启动轮次…”（Ctrl+Shift+L）可运行一次。</translation>
+    </message>
+    <message>
+        <source>Pick a world in the Project panel to show its tree.</source>
+        <translation>在“项目”面板中选择一个世界以显示其树。</translation>
+    </message>
+    <message>
+        <source>Open discovery-tree files (dreamrsi-tree/1 JSON) or ShinkaEvolve databases</source>
+        <translation>打开发现树文件（dreamrsi-tree/1 JSON）或 ShinkaEvolve 数据库</translation>
+    </message>
+    <message>
+        <source>Discovery trees and runs (*.json *.sqlite *.sqlite3 *.db);;Discovery trees (*.json);;ShinkaEvolve databases (*.sqlite *.sqlite3 *.db);;All files (*)</source>
+        <translation>发现树和运行 (*.json *.sqlite *.sqlite3 *.db);;发现树 (*.json);;ShinkaEvolve 数据库 (*.sqlite *.sqlite3 *.db);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Run Folder…</source>
+        <translation>打开运行文件夹(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Open an OpenEvolve output, checkpoint or db folder as a tree (read-only)</source>
+        <translation>将 OpenEvolve 的输出、检查点或数据库文件夹作为树打开（只读）</translation>
+    </message>
+    <message>
+        <source>Open OpenEvolve Run Folder</source>
+        <translation>打开 OpenEvolve 运行文件夹</translation>
+    </message>
+    <message>
+        <source>&amp;User Guide</source>
+        <translation>用户指南(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Open the user guide (README and docs) in the desktop&apos;s viewer</source>
+        <translation>在桌面环境的查看器中打开用户指南（README 和文档）</translation>
+    </message>
+    <message>
+        <source>User Guide</source>
+        <translation>用户指南</translation>
+    </message>
+    <message>
+        <source>The user guide is not installed: it is looked for in %1.</source>
+        <translation>未安装用户指南：查找位置为 %1。</translation>
+    </message>
+    <message>
+        <source>No viewer opened %1</source>
+        <translation>没有查看器能打开 %1</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Every keyboard shortcut of the window</source>
+        <translation>窗口的所有键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Menu</source>
+        <translation>菜单</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>快捷键</translation>
+    </message>
+    <message>
+        <source>Tree view</source>
+        <translation>树视图</translation>
+    </message>
+    <message>
+        <source>Fit the tree to the view</source>
+        <translation>使树适应视图</translation>
+    </message>
+    <message>
+        <source>Zoom in, zoom out</source>
+        <translation>放大、缩小</translation>
+    </message>
+    <message>
+        <source>Projects</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>Tree Files and Runs</source>
+        <translation>树文件和运行</translation>
     </message>
 </context>
 <context>
@@ -1772,6 +2178,14 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <source>Calls to reach it</source>
         <translation>达到所需调用次数</translation>
     </message>
+    <message>
+        <source>Attainment (best so far / task&apos;s best)</source>
+        <translation>达成度（迄今最佳 / 任务的最佳）</translation>
+    </message>
+    <message>
+        <source>Attainment</source>
+        <translation>达成度</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::ProjectSession</name>
@@ -1825,6 +2239,10 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     <message>
         <source>%1 — %2</source>
         <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>%1 (approximate)</source>
+        <translation>%1（近似）</translation>
     </message>
 </context>
 <context>
@@ -1885,6 +2303,10 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <source>Anytime curves</source>
         <translation>任意时刻曲线</translation>
     </message>
+    <message>
+        <source>An approximate world: an imported run whose forks replay as new ideas</source>
+        <translation>近似世界：导入的运行，其分叉在重放时被视为新想法</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::RoundPanel</name>
@@ -1940,12 +2362,6 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <source>Iteration %1 running</source>
         <translation>迭代 %1 正在运行</translation>
     </message>
-    <message numerus="yes">
-        <source>Round %1: %n attempt(s) running</source>
-        <translation>
-            <numerusform>第 %1 轮：%n 个尝试正在运行</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Stop: the running attempts finish, then the round stops (press again to kill them)</source>
         <translation>停止：正在运行的尝试完成后轮次将停止（再次按下将强制终止它们）</translation>
@@ -1961,10 +2377,6 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     <message>
         <source>Open or create a project first: rounds are stored in it.</source>
         <translation>请先打开或新建项目：轮次将保存在项目中。</translation>
-    </message>
-    <message>
-        <source>Iteration %1 (%2, %3 cells, %4)</source>
-        <translation>迭代 %1（%2，%3 个单元，%4）</translation>
     </message>
     <message>
         <source>Resume Round</source>
@@ -1989,10 +2401,6 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     <message>
         <source>none</source>
         <translation>无</translation>
-    </message>
-    <message>
-        <source>Iteration %1 %2: %3 cells in %4 rounds (%5)</source>
-        <translation>迭代 %1 %2：%4 轮共 %3 个单元（%5）</translation>
     </message>
     <message>
         <source>Iteration %1 %2: %3</source>
@@ -2047,10 +2455,6 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     <message>
         <source>Iteration %1 interrupted: the process that ran it (pid %2) ended without closing it</source>
         <translation>迭代 %1 已中断：运行它的进程（pid %2）未关闭就已结束</translation>
-    </message>
-    <message>
-        <source>Iteration %1 %2 in another process (pid %3): %4 cells</source>
-        <translation>迭代 %1 在另一个进程（pid %3）中%2：%4 个单元</translation>
     </message>
     <message>
         <source>Calls %1 · Tokens %2 in / %3 out · Cost $%4 · Best %5</source>
@@ -2195,6 +2599,74 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     <message>
         <source>Sent %1 to the waiting loop</source>
         <translation>已将 %1 发送给等待中的循环</translation>
+    </message>
+    <message>
+        <source>Iteration %1: the first attempts are running; the tree grows here as their cells are stored.</source>
+        <translation>迭代 %1：首批尝试正在运行；随着其单元被保存，树会在此处生长。</translation>
+    </message>
+    <message>
+        <source>Another process (pid %1) holds this project: its next round is followed here as it runs.</source>
+        <translation>另一个进程（pid %1）占用着此项目：其下一轮次运行时将在此处跟随显示。</translation>
+    </message>
+    <message>
+        <source>No round is running. Launch Round… runs one; its tree grows here.</source>
+        <translation>没有正在运行的轮次。“启动轮次…”可运行一轮；其树会在此处生长。</translation>
+    </message>
+    <message>
+        <source>No project is open. Open or create one, then Launch Round… to run a round here.</source>
+        <translation>未打开项目。请打开或新建项目，然后通过“启动轮次…”在此运行一轮。</translation>
+    </message>
+    <message>
+        <source>The task names no directions: each branch is the agent&apos;s own idea.</source>
+        <translation>任务未指定方向：每个分支都是智能体自己的想法。</translation>
+    </message>
+    <message>
+        <source>%1 &lt;i&gt;(b%2&apos;s direction)&lt;/i&gt;</source>
+        <translation>%1 &lt;i&gt;（b%2 的方向）&lt;/i&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>The task&apos;s directions, given to branches in turn (branch b&lt;i&gt;N&lt;/i&gt; takes direction &lt;i&gt;N&lt;/i&gt; mod %n):</source>
+        <translation>
+            <numerusform>任务的方向，依次分配给各分支（分支 b&lt;i&gt;N&lt;/i&gt; 采用方向 &lt;i&gt;N&lt;/i&gt; mod %n）：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Iteration %1 stays %2; Resume Round continues it later</source>
+        <translation>迭代 %1 保持 %2 状态；“恢复轮次”可稍后继续它</translation>
+    </message>
+    <message numerus="yes">
+        <source>Round %1 started a batch of %n attempt(s)</source>
+        <translation>
+            <numerusform>第 %1 轮启动了一个包含 %n 次尝试的批次</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Iteration %1 (%2, %3, %4)</source>
+        <translation>迭代 %1（%2，%3，%4）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n cell(s)</source>
+        <translation>
+            <numerusform>%n 个单元</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Iteration %1 %2 in another process (pid %3): %4</source>
+        <translation>迭代 %1 在另一个进程（pid %3）中 %2：%4</translation>
+    </message>
+    <message>
+        <source>Iteration %1 %2: %3 in %4</source>
+        <translation>迭代 %1 %2：%4，%3</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n round(s)</source>
+        <translation>
+            <numerusform>%n 轮</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
     </message>
 </context>
 <context>
@@ -2472,6 +2944,38 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <source>Replay configuration of the project %1: its dreams, replays, values, approvals and plots all use it. Values computed under another configuration are kept, but not compared with these.</source>
         <translation>项目 %1 的重放配置：其梦境推演、重放、值、批准和图表均使用此配置。在其他配置下计算的值会保留，但不与这些值比较。</translation>
     </message>
+    <message>
+        <source>Imagined completions</source>
+        <translation>想象补全</translation>
+    </message>
+    <message>
+        <source>Revealed history</source>
+        <translation>已揭示历史</translation>
+    </message>
+    <message>
+        <source>What a dream values a version over: C imagined completions of every history world (cells the deployed policy never revealed drawn from a model of the history), or the history worlds as they were revealed.</source>
+        <translation>梦境推演评估版本所基于的对象：每个历史世界的 C 个想象补全（已部署策略从未揭示的单元从基于历史拟合的模型中抽取），或按揭示时原样的历史世界。</translation>
+    </message>
+    <message>
+        <source>Valuation:</source>
+        <translation>估值方式：</translation>
+    </message>
+    <message>
+        <source>C: the imagined completions drawn of each history world.</source>
+        <translation>C：为每个历史世界抽取的想象补全数。</translation>
+    </message>
+    <message>
+        <source>Completions (C):</source>
+        <translation>补全数（C）：</translation>
+    </message>
+    <message>
+        <source>Include approximate worlds</source>
+        <translation>包含近似世界</translation>
+    </message>
+    <message>
+        <source>Imported runs with forks or orphans only approximate their genealogy as chains: a fork is replayed as a new idea. Replays and dreams leave them out unless this is checked; results over them are labelled.</source>
+        <translation>含分叉或孤儿的导入运行只能将其谱系近似为链：分叉会作为新想法重放。除非勾选此项，重放和梦境推演都会排除它们；基于它们的结果会加以标注。</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::SimulationDialog</name>
@@ -2566,14 +3070,6 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <translation>实验组：</translation>
     </message>
     <message>
-        <source>New versions are written by the built-in policy improver (no key, no cost).</source>
-        <translation>新版本由内置策略改进器编写（无需密钥，无成本）。</translation>
-    </message>
-    <message>
-        <source>Developer:</source>
-        <translation>开发者：</translation>
-    </message>
-    <message>
         <source>&amp;Start</source>
         <translation>开始(&amp;S)</translation>
     </message>
@@ -2643,6 +3139,10 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <source>Simulation</source>
         <translation>模拟</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Developer:&lt;/b&gt; new versions are written by the built-in policy improver (no key, no cost).</source>
+        <translation>&lt;b&gt;开发者：&lt;/b&gt;新版本由内置策略改进器编写（无需密钥，没有成本）。</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::SimulationPlot</name>
@@ -2710,6 +3210,10 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <source>never (%1 repeats)</source>
         <translation>从未达到（%1 次重复）</translation>
     </message>
+    <message>
+        <source>Dream-RSI, revealed</source>
+        <translation>Dream-RSI（已揭示历史）</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::SteeringController</name>
@@ -2724,6 +3228,13 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     <message>
         <source>not answered: %1; the request was taken back</source>
         <translation>未答复：%1；请求已撤回</translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::SweepRunner</name>
+    <message>
+        <source>Every open world is approximate (an imported run with forks or orphans); Settings ▸ Include approximate worlds replays them.</source>
+        <translation>所有已打开的世界都是近似世界（含分叉或孤儿的导入运行）；启用 设置 ▸ 包含近似世界 后即可重放它们。</translation>
     </message>
 </context>
 <context>
@@ -2768,6 +3279,168 @@ Open a tree file or a project, or drop a tree file here.</source>
     </message>
 </context>
 <context>
+    <name>dreamrsi::WorldModelPage</name>
+    <message>
+        <source>Which part of the world model the figure shows (every number is in the table below)</source>
+        <translation>图中显示世界模型的哪一部分（所有数值都在下方表格中）</translation>
+    </message>
+    <message>
+        <source>No history world: the world model is fitted over the project&apos;s finished iterations. Open a project with iterations.</source>
+        <translation>没有历史世界：世界模型基于项目已完成的迭代拟合。请打开一个含有迭代的项目。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Fitting the world model over %n history world(s)…</source>
+        <translation>
+            <numerusform>正在基于 %n 个历史世界拟合世界模型…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Fitted over &lt;b&gt;%n&lt;/b&gt; history world(s) as a dream fits it</source>
+        <translation>
+            <numerusform>按梦境推演的方式，基于 &lt;b&gt;%n&lt;/b&gt; 个历史世界拟合</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>directions from the cells&apos; tags</source>
+        <translation>方向取自单元的标签</translation>
+    </message>
+    <message>
+        <source>directions %1</source>
+        <translation>方向 %1</translation>
+    </message>
+    <message>
+        <source>a stratum with fewer than %1 values falls back to a wider one</source>
+        <translation>值少于 %1 个的层会退回到更宽的层</translation>
+    </message>
+    <message>
+        <source>cap &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>上限 &lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>no cap (no ok score)</source>
+        <translation>无上限（没有成功的得分）</translation>
+    </message>
+    <message>
+        <source>cap off</source>
+        <translation>上限已关闭</translation>
+    </message>
+    <message>
+        <source>Quantity</source>
+        <translation>统计量</translation>
+    </message>
+    <message>
+        <source>Stratum</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Depth</source>
+        <translation>深度</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>计数</translation>
+    </message>
+    <message>
+        <source>Mean / rate</source>
+        <translation>均值 / 比率</translation>
+    </message>
+    <message>
+        <source>Min</source>
+        <translation>最小值</translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>最大值</translation>
+    </message>
+    <message>
+        <source>Failures</source>
+        <translation>失败数</translation>
+    </message>
+    <message>
+        <source>first-attempt scores</source>
+        <translation>首次尝试得分</translation>
+    </message>
+    <message>
+        <source>gain over the branch&apos;s best</source>
+        <translation>相对分支最佳的增益</translation>
+    </message>
+    <message>
+        <source>failure rate</source>
+        <translation>失败率</translation>
+    </message>
+    <message>
+        <source>cap</source>
+        <translation>上限</translation>
+    </message>
+    <message>
+        <source>World model — %1</source>
+        <translation>世界模型 — %1</translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::WorldModelPlot</name>
+    <message>
+        <source>dashed: cap %1</source>
+        <translation>虚线：上限 %1</translation>
+    </message>
+    <message>
+        <source>First-attempt scores by direction</source>
+        <translation>各方向的首次尝试得分</translation>
+    </message>
+    <message>
+        <source>Gain over the branch&apos;s best by depth</source>
+        <translation>各深度相对分支最佳的增益</translation>
+    </message>
+    <message>
+        <source>Failure rate by depth (pooled)</source>
+        <translation>各深度的失败率（合并）</translation>
+    </message>
+    <message>
+        <source>pooled</source>
+        <translation>合并</translation>
+    </message>
+    <message>
+        <source>Direction (stratum)</source>
+        <translation>方向（层）</translation>
+    </message>
+    <message>
+        <source>First-attempt score</source>
+        <translation>首次尝试得分</translation>
+    </message>
+    <message>
+        <source>First score</source>
+        <translation>首次得分</translation>
+    </message>
+    <message>
+        <source>n = %1</source>
+        <translation>n = %1</translation>
+    </message>
+    <message>
+        <source>Attempt depth</source>
+        <translation>尝试深度</translation>
+    </message>
+    <message>
+        <source>Gain over the branch&apos;s best so far</source>
+        <translation>相对分支迄今最佳的增益</translation>
+    </message>
+    <message>
+        <source>Gain</source>
+        <translation>增益</translation>
+    </message>
+    <message>
+        <source>Failure rate</source>
+        <translation>失败率</translation>
+    </message>
+    <message>
+        <source>failure rate</source>
+        <translation>失败率</translation>
+    </message>
+    <message>
+        <source>dashed: depth ≥ 1, %1/%2 failed</source>
+        <translation>虚线：深度 ≥ 1，失败 %1/%2</translation>
+    </message>
+</context>
+<context>
     <name>dreamrsi::WorldSelection</name>
     <message>
         <source>no world named &apos;%1&apos; (worlds: %2)</source>
@@ -2789,16 +3462,16 @@ Open a tree file or a project, or drop a tree file here.</source>
         <translation>Dream-RSI 工作台</translation>
     </message>
     <message>
-        <source>Tree files to open, or one project (*.dreamrsi).</source>
-        <translation>要打开的树文件，或一个项目（*.dreamrsi）。</translation>
-    </message>
-    <message>
         <source>Open the bundled demo project (a private copy in the user&apos;s data folder).</source>
         <translation>打开内置的演示项目（用户数据目录中的私有副本）。</translation>
     </message>
     <message>
         <source>Cannot copy the demo project to %1</source>
         <translation>无法将演示项目复制到 %1</translation>
+    </message>
+    <message>
+        <source>Tree files or runs (OpenEvolve folders, ShinkaEvolve databases) to open, or one project (*.dreamrsi).</source>
+        <translation>要打开的树文件或运行（OpenEvolve 文件夹、ShinkaEvolve 数据库），或一个项目（*.dreamrsi）。</translation>
     </message>
 </context>
 </TS>

@@ -263,6 +263,11 @@ void TestGuiRuns::drawsForksAndOrphans()
     TreeRenderer bare;
     bare.setTree(unmarked);
     QVERIFY(bare.forkLinks().isEmpty() && bare.orphans().isEmpty());
+    // The legend names both marks with their counts; a faithful tree has neither row.
+    const QStringList legend = renderer.legendLabels();
+    QVERIFY2(legend.contains(s("Fork, linked to its real parent (2)")), qPrintable(legend.join(s(" | "))));
+    QVERIFY2(legend.contains(s("Orphan, parent missing (1)")), qPrintable(legend.join(s(" | "))));
+    QCOMPARE(bare.legendLabels().size(), legend.size() - 2);
     const auto draw = [](const TreeRenderer &t) {
         QImage image(QSize(800, 600), QImage::Format_ARGB32_Premultiplied);
         image.fill(Qt::white);

@@ -57,6 +57,14 @@
         <source>Imagined (%1)</source>
         <translation>想象单元（%1）</translation>
     </message>
+    <message>
+        <source>Fork, linked to its real parent (%1)</source>
+        <translation>分叉，连向其真实父节点（%1）</translation>
+    </message>
+    <message>
+        <source>Orphan, parent missing (%1)</source>
+        <translation>孤儿，父节点缺失（%1）</translation>
+    </message>
 </context>
 <context>
     <name>TreeSummaryText</name>

@@ -588,6 +588,17 @@ TreeRenderer::LegendRows TreeRenderer::legendRows() const
         rows.labels.append(QStringLiteral("%1 (%2)").arg(FailGlyphs::label(it.key())).arg(it.value()));
         rows.glyphs.append(FailGlyphs::forClass(it.key()));
     }
+    // An imported run's genealogy (docs/tree-format.md#imported-runs).
+    if (!m_forkLinks.isEmpty()) {
+        rows.forkRow = int(rows.labels.size());
+        rows.labels.append(tr("Fork, linked to its real parent (%1)").arg(m_forkLinks.size()));
+        rows.glyphs.append(FailGlyph::None);
+    }
+    if (!m_orphans.isEmpty()) {
+        rows.orphanRow = int(rows.labels.size());
+        rows.labels.append(tr("Orphan, parent missing (%1)").arg(m_orphans.size()));
+        rows.glyphs.append(FailGlyph::None);
+    }
     return rows;
 }
 
@@ -655,6 +666,23 @@ void TreeRenderer::paintLegendEntry(QPainter &p, const QFontMetricsF &fm, const 
     const QRectF sw(x, y + (line - fm.height() * 0.9) / 2, fm.height() * 1.2, fm.height() * 0.9);
     if (row == rows.imaginedRow) {
         paintImaginedCell(p, sw, Colormap::viridis(0.6), 16.0);
+    } else if (row == rows.forkRow) {
+        // The dashed link as drawn between a fork and its real parent.
+        QPen link(withAlpha(m_palette.text, 170), 1.2, Qt::DashLine);
+        p.setPen(link);
+        p.setBrush(Qt::NoBrush);
+        QPainterPath path(QPointF(sw.left(), sw.bottom()));
+        path.cubicTo(QPointF(sw.center().x(), sw.bottom()), QPointF(sw.center().x(), sw.top()), QPointF(sw.right(), sw.top()));
+        p.drawPath(path);
+    } else if (row == rows.orphanRow) {
+        // The broken ring drawn above an orphan.
+        const double radius = std::min(sw.width(), sw.height()) * 0.4;
+        const QPointF centre = sw.center();
+        p.setPen(QPen(m_palette.text, 1.2));
+        p.setBrush(m_palette.background);
+        p.drawEllipse(centre, radius, radius);
+        p.drawLine(QPointF(centre.x() - radius * 0.7, centre.y() + radius * 0.7),
+                   QPointF(centre.x() + radius * 0.7, centre.y() - radius * 0.7));
     } else if (row == 0) {
         p.fillRect(sw, Colormap::viridis(1.0));
         p.setPen(QPen(m_palette.best, 2.0));

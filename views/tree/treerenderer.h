@@ -147,6 +147,8 @@ public:
 
     /// Paints the part of the tree that falls into `exposed` (device coordinates).
     void paint(QPainter &painter, const QRectF &exposed, double scale, const QPointF &offset) const;
+    /// The legend's entries, top to bottom (after the colour scale).
+    QStringList legendLabels() const { return legendRows().labels; }
     /// Width and height the legend needs with the painter's current font.
     QSizeF legendSize(const QFontMetricsF &fm) const;
     void paintLegend(QPainter &painter, const QRectF &area) const;
@@ -167,6 +169,8 @@ private:
         QStringList labels;
         QList<FailGlyph> glyphs; ///< FailGlyph::None for the best-cell row
         int imaginedRow = -1;    ///< the row of imagined cells, -1 when the tree has none
+        int forkRow = -1;        ///< an imported run's fork links, -1 without forks
+        int orphanRow = -1;      ///< its orphan marks, -1 without orphans
     };
     LegendRows legendRows() const;
     QSizeF columnLegendSize(const QFontMetricsF &fm, double barLength) const;

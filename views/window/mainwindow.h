@@ -187,7 +187,6 @@ private:
     /// After the project's replay configuration changed: offers to replay the
     /// versions it made stale (as a replay job with progress).
     void offerStaleReplay(const QStringList &staleVersions);
-    void showOpenError(const QString &title, const QString &text, const QString &details);
 
     Workspace *m_workspace = nullptr;
     JobTracker *m_jobs = nullptr;

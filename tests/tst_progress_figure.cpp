@@ -193,6 +193,37 @@ private slots:
         }
     }
 
+    // Two runs whose iterations start a call apart (one drew 23 calls where
+    // the other drew 24): one label per iteration, not two overlapping ones.
+    void nearbyStartsShareOneLabel()
+    {
+        QList<IterationData> a, b;
+        for (int t = 0; t < 3; ++t) {
+            QList<std::optional<double>> x, y;
+            for (int k = 0; k < 24; ++k) {
+                x.append(std::optional<double>(0.5 + 0.01 * t + 0.001 * k));
+                if (!(t == 0 && k == 23))
+                    y.append(std::optional<double>(0.5 + 0.02 * t + 0.001 * k));
+            }
+            a.append(iteration(t + 1, x));
+            b.append(iteration(t + 1, y));
+        }
+        QCustomPlot plot;
+        QCOMPARE(ProgressPlot::populate(&plot, {ProjectProgress::curveOf(QStringLiteral("A"), a),
+                                                ProjectProgress::curveOf(QStringLiteral("B"), b)}, false),
+                 2);
+        QStringList labels;
+        int lines = 0;
+        for (int i = 0; i < plot.itemCount(); ++i) {
+            if (auto *text = qobject_cast<QCPItemText *>(plot.item(i)))
+                labels << text->text();
+            else if (qobject_cast<QCPItemStraightLine *>(plot.item(i)))
+                ++lines;
+        }
+        QCOMPARE(labels, (QStringList{QStringLiteral("it. 1"), QStringLiteral("it. 2"), QStringLiteral("it. 3")}));
+        QCOMPARE(lines, 4); // iterations 2 and 3 start at 23 and 24, 47 and 48 calls: each run keeps its line
+    }
+
     void captionTable()
     {
         const FigureTable t = ProgressPlot::table(twoRuns());

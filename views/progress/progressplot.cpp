@@ -110,6 +110,11 @@ int ProgressPlot::populate(QCustomPlot *plot, const QList<ProgressCurve> &curves
         }
     }
     const QColor guide = dark ? QColor(170, 170, 170) : QColor(110, 110, 110);
+    // Runs whose iteration starts a call or two apart would print the same
+    // label twice, one over the other: the first label names both (grey).
+    const double near = std::max(1.0, 0.04 * double(xMax));
+    QCPItemText *lastLabel = nullptr;
+    qint64 lastStart = 0;
     for (auto it = starts.cbegin(); it != starts.cend(); ++it) {
         // A start only one run has takes that run's colour; shared ones stay grey.
         const QList<int> runs = startRuns.value(it.key());
@@ -120,7 +125,14 @@ int ProgressPlot::populate(QCustomPlot *plot, const QList<ProgressCurve> &curves
             line->point2->setCoords(double(it.key()), 1);
             line->setPen(QPen(color, 1, Qt::DotLine));
         }
+        const QString text = QCoreApplication::translate("dreamrsi::ProgressPlot", "it. %1").arg(it.value().join(QLatin1Char('/')));
+        if (lastLabel && lastLabel->text() == text && double(it.key() - lastStart) < near) {
+            lastLabel->setColor(guide);
+            continue;
+        }
         auto *label = new QCPItemText(plot);
+        lastLabel = label;
+        lastStart = it.key();
         label->setClipToAxisRect(true);
         label->position->setTypeX(QCPItemPosition::ptPlotCoords);
         label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
@@ -128,7 +140,7 @@ int ProgressPlot::populate(QCustomPlot *plot, const QList<ProgressCurve> &curves
         label->setPositionAlignment(Qt::AlignTop | Qt::AlignLeft);
         label->setPadding(QMargins(3, 2, 3, 2));
         label->setColor(color);
-        label->setText(QCoreApplication::translate("dreamrsi::ProgressPlot", "it. %1").arg(it.value().join(QLatin1Char('/'))));
+        label->setText(text);
     }
     plot->xAxis->setRange(0, double(xMax));
     if (withScore == 0) {

@@ -10,9 +10,29 @@
 #include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
+#include <QTextStream>
 #include <QTimer>
 
 namespace dreamrsi::test {
+
+/// A command of commands.h run in this process: its exit code and output.
+struct CommandRun
+{
+    int rc = 0;
+    QString out;
+    QString err;
+};
+
+inline CommandRun runCommand(int (*command)(const QStringList &, QTextStream &, QTextStream &), const QStringList &args)
+{
+    CommandRun r;
+    QTextStream out(&r.out);
+    QTextStream err(&r.err);
+    r.rc = command(args, out, err);
+    out.flush();
+    err.flush();
+    return r;
+}
 
 struct CliRun
 {

@@ -21,22 +21,11 @@ QString s(const char *text)
     return QString::fromUtf8(text);
 }
 
-struct Run
-{
-    int rc = 0;
-    QString out;
-    QString err;
-};
+using Run = dreamrsi::test::CommandRun;
 
 Run run(int (*command)(const QStringList &, QTextStream &, QTextStream &), const QStringList &args)
 {
-    Run r;
-    QTextStream out(&r.out);
-    QTextStream err(&r.err);
-    r.rc = command(args, out, err);
-    out.flush();
-    err.flush();
-    return r;
+    return dreamrsi::test::runCommand(command, args);
 }
 
 /// An OpenEvolve output folder with db/: p2 is a second child of p1 (a fork)

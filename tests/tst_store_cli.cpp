@@ -1,6 +1,7 @@
 // The store's headless commands, driven as the CLI drives them.
 #include "model/treejson.h"
 #include "store/projectreader.h"
+#include "clirunsupport.h"
 #include "commands.h"
 
 #include <QTemporaryDir>
@@ -10,22 +11,11 @@ using namespace dreamrsi;
 
 namespace {
 
-struct Run
-{
-    int rc = 0;
-    QString out;
-    QString err;
-};
+using Run = dreamrsi::test::CommandRun;
 
 Run run(int (*command)(const QStringList &, QTextStream &, QTextStream &), const QStringList &args)
 {
-    Run r;
-    QTextStream out(&r.out);
-    QTextStream err(&r.err);
-    r.rc = command(args, out, err);
-    out.flush();
-    err.flush();
-    return r;
+    return dreamrsi::test::runCommand(command, args);
 }
 
 QString demo(const char *name)

@@ -11,8 +11,8 @@
 // steering requests (tst_loop_steering).
 #include "roundtestsupport.h"
 
-#include "loop/localevaluationbackend.h"
-#include "loop/roundrunner.h"
+#include "backend/localevaluationbackend.h"
+#include "loop/round/roundrunner.h"
 #include "store/projectstore.h"
 
 #include <QCoreApplication>

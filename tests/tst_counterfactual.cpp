@@ -4,8 +4,8 @@
 // the command's usage errors.
 #include "clirunsupport.h"
 
-#include "loop/counterfactualloop.h"
-#include "loop/policyimprover.h"
+#include "loop/counterfactual/counterfactualloop.h"
+#include "loop/dream/policyimprover.h"
 #include "model/treejson.h"
 #include "project/projectsimulations.h"
 

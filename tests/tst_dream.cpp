@@ -5,12 +5,12 @@
 // best-by-mean proposal, cancel, `dreamrsi dream`.
 #include "clirunsupport.h"
 
-#include "loop/agentpolicydeveloper.h"
-#include "loop/autoapproval.h"
-#include "loop/dreamer.h"
-#include "loop/historystats.h"
-#include "loop/policyimprover.h"
-#include "loop/policytunables.h"
+#include "loop/dream/agentpolicydeveloper.h"
+#include "loop/dream/autoapproval.h"
+#include "loop/dream/dreamer.h"
+#include "loop/dream/historystats.h"
+#include "loop/dream/policyimprover.h"
+#include "loop/dream/policytunables.h"
 
 #include "policy/builtinpolicies.h"
 #include "replay/replayengine.h"

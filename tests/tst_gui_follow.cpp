@@ -13,7 +13,7 @@
 #include "live/roundpanel.h"
 #include "live/roundstatus.h"
 #include "tree/treeview.h"
-#include "loop/roundfollower.h"
+#include "loop/round/roundfollower.h"
 #include "policies/dreamingdialog.h"
 #include "session/projectsession.h"
 #include "session/workspace.h"

@@ -6,7 +6,7 @@
 #include "figures/figureexport.h"
 #include "figures/figuredata.h"
 #include "figures/qcp.h"
-#include "loop/imaginedhistory.h"
+#include "loop/dream/imaginedhistory.h"
 #include "model/treejson.h"
 #include "replay/worldmodel.h"
 #include "replayview/imaginedcells.h"

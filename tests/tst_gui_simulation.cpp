@@ -6,8 +6,8 @@
 #include "commands.h"
 
 #include "figures/qcp.h"
-#include "loop/counterfactualloop.h"
-#include "loop/policyimprover.h"
+#include "loop/counterfactual/counterfactualloop.h"
+#include "loop/dream/policyimprover.h"
 #include "progress/progresspage.h"
 #include "progress/simulationdialog.h"
 #include "replay/synthworld.h"

@@ -11,10 +11,10 @@
 #include "live/steeringcontroller.h"
 #include "tree/treeview.h"
 
-#include "loop/localevaluationbackend.h"
-#include "loop/policyimprover.h"
+#include "backend/localevaluationbackend.h"
+#include "loop/dream/policyimprover.h"
 #include "loop/recursiveloop.h"
-#include "loop/steeringinbox.h"
+#include "loop/round/steeringinbox.h"
 #include "store/projectstore.h"
 
 #include <QDialog>

@@ -5,11 +5,11 @@
 // written completion files.
 #include "clirunsupport.h"
 
-#include "loop/counterfactualloop.h"
-#include "loop/dreamer.h"
-#include "loop/imaginedhistory.h"
-#include "loop/policydeveloper.h"
-#include "loop/policyimprover.h"
+#include "loop/counterfactual/counterfactualloop.h"
+#include "loop/dream/dreamer.h"
+#include "loop/dream/imaginedhistory.h"
+#include "loop/dream/policydeveloper.h"
+#include "loop/dream/policyimprover.h"
 #include "model/treejson.h"
 #include "policy/builtinpolicies.h"
 #include "replay/replayengine.h"

@@ -9,10 +9,10 @@
 #include "looptestsupport.h"
 #include "storetestsupport.h"
 
-#include "loop/localevaluationbackend.h"
-#include "loop/policyimprover.h"
+#include "backend/localevaluationbackend.h"
+#include "loop/dream/policyimprover.h"
 #include "loop/recursiveloop.h"
-#include "loop/steeringinbox.h"
+#include "loop/round/steeringinbox.h"
 #include "store/projectstore.h"
 
 #include <QFileInfo>

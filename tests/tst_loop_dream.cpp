@@ -5,8 +5,8 @@
 // keys.
 #include "roundtestsupport.h"
 
-#include "loop/localevaluationbackend.h"
-#include "loop/policyimprover.h"
+#include "backend/localevaluationbackend.h"
+#include "loop/dream/policyimprover.h"
 #include "loop/recursiveloop.h"
 #include "store/projectstore.h"
 

@@ -12,9 +12,9 @@
 #include "storetestsupport.h"
 #include "roundtestsupport.h"
 
-#include "loop/localevaluationbackend.h"
-#include "loop/roundrunner.h"
-#include "loop/slurmevaluationbackend.h"
+#include "backend/localevaluationbackend.h"
+#include "loop/round/roundrunner.h"
+#include "backend/slurmevaluationbackend.h"
 #include "store/projectstore.h"
 
 #include <QDir>

@@ -3,9 +3,9 @@
 
 #include "agent/agentfactory.h"
 #include "eval/taskregistry.h"
-#include "loop/localevaluationbackend.h"
-#include "loop/roundattempt.h"
-#include "loop/roundtask.h"
+#include "backend/localevaluationbackend.h"
+#include "loop/round/roundattempt.h"
+#include "loop/round/roundtask.h"
 
 #include <QCommandLineParser>
 #include <QFile>

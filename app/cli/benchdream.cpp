@@ -3,8 +3,8 @@
 // C imagined completions of it.
 #include "benches.h"
 
-#include "loop/dreamer.h"
-#include "loop/policyimprover.h"
+#include "loop/dream/dreamer.h"
+#include "loop/dream/policyimprover.h"
 #include "policy/builtinpolicies.h"
 #include "replay/synthworld.h"
 

@@ -2,8 +2,8 @@
 #include "benches.h"
 
 #include "agent/agent.h"
-#include "loop/evaluationbackend.h"
-#include "loop/roundrunner.h"
+#include "backend/evaluationbackend.h"
+#include "loop/round/roundrunner.h"
 #include "store/projectstore.h"
 #include "store/storeawait.h"
 

@@ -6,7 +6,7 @@
 #include "dreamoptions.h"
 #include "optionvalues.h"
 
-#include "loop/counterfactualloop.h"
+#include "loop/counterfactual/counterfactualloop.h"
 #include "project/projectsimulations.h"
 #include "store/projectfiles.h"
 #include "store/projectreader.h"

@@ -6,9 +6,9 @@
 #include "commandline.h"
 #include "dreamoptions.h"
 
-#include "loop/autoapproval.h"
-#include "loop/dreamer.h"
-#include "loop/dreamjson.h"
+#include "loop/dream/autoapproval.h"
+#include "loop/dream/dreamer.h"
+#include "loop/dream/dreamjson.h"
 #include "store/projectstore.h"
 
 #include <QCommandLineParser>

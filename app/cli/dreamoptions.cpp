@@ -3,8 +3,8 @@
 #include "optionvalues.h"
 
 #include "agent/agentfactory.h"
-#include "loop/agentpolicydeveloper.h"
-#include "loop/policyimprover.h"
+#include "loop/dream/agentpolicydeveloper.h"
+#include "loop/dream/policyimprover.h"
 
 #include <cmath>
 #include <limits>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "loop/dreamer.h"
-#include "loop/policydeveloper.h"
+#include "loop/dream/dreamer.h"
+#include "loop/dream/policydeveloper.h"
 
 #include <QCommandLineParser>
 

@@ -5,7 +5,7 @@
 #include "commandline.h"
 
 #include "import/runimport.h"
-#include "loop/recordedpolicy.h"
+#include "loop/round/recordedpolicy.h"
 #include "model/treejson.h"
 #include "store/projectfiles.h"
 #include "store/projectreader.h"

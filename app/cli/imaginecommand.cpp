@@ -5,7 +5,7 @@
 #include "commandline.h"
 #include "optionvalues.h"
 
-#include "loop/imaginedhistory.h"
+#include "loop/dream/imaginedhistory.h"
 #include "model/treejson.h"
 #include "project/projectworlds.h"
 #include "store/projectfiles.h"

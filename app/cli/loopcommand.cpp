@@ -10,7 +10,7 @@
 #include "agent/agentfactory.h"
 #include "eval/taskregistry.h"
 #include "loop/recursiveloop.h"
-#include "loop/roundsession.h"
+#include "loop/round/roundsession.h"
 #include "store/projectstore.h"
 
 #include <QCommandLineParser>

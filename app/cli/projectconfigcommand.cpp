@@ -5,7 +5,7 @@
 
 #include "commandline.h"
 
-#include "loop/imaginedhistory.h"
+#include "loop/dream/imaginedhistory.h"
 #include "optionvalues.h"
 
 #include "project/projectreplay.h"

@@ -4,7 +4,7 @@
 #include "optionvalues.h"
 #include "replayoutput.h"
 
-#include "loop/imaginedhistory.h"
+#include "loop/dream/imaginedhistory.h"
 
 #include "project/projectreplay.h"
 

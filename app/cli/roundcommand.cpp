@@ -5,9 +5,9 @@
 
 #include "agent/agentfactory.h"
 #include "eval/taskregistry.h"
-#include "loop/roundrunner.h"
-#include "loop/roundsession.h"
-#include "loop/slurmsettings.h"
+#include "loop/round/roundrunner.h"
+#include "loop/round/roundsession.h"
+#include "backend/slurmsettings.h"
 #include "store/projectstore.h"
 #include "store/storeawait.h"
 

@@ -2,12 +2,12 @@
 
 #include "live/livetreemodel.h"
 #include "model/attemptpayload.h"
-#include "loop/roundfollower.h"
-#include "loop/roundsession.h"
+#include "loop/round/roundfollower.h"
+#include "loop/round/roundsession.h"
 #include "live/roundpanel.h"
 #include "tree/treeview.h"
 
-#include "loop/roundtree.h"
+#include "loop/round/roundtree.h"
 
 #include <QApplication>
 #include <QDateTime>

@@ -1,8 +1,8 @@
 #include "recursiveloop.h"
 
-#include "autoapproval.h"
-#include "roundrunner.h"
-#include "steeringinbox.h"
+#include "loop/dream/autoapproval.h"
+#include "loop/round/roundrunner.h"
+#include "loop/round/steeringinbox.h"
 
 #include "store/projectstore.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "dreamer.h"
-#include "roundtypes.h"
+#include "loop/dream/dreamer.h"
+#include "loop/round/roundtypes.h"
 
 #include <QJsonObject>
 #include <QList>

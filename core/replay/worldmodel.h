@@ -135,7 +135,7 @@ inline CompletionPlace placeOf(qsizetype index, int count) { return {int(index /
 
 /// The directions of a task by its name (a built-in task or a task folder),
 /// empty when it has none or is unknown. Resolving a task is above this room
-/// (core/loop/imaginedhistory.h gives the one every caller uses).
+/// (core/loop/dream/imaginedhistory.h gives the one every caller uses).
 using TaskDirections = std::function<QStringList(const QString &task)>;
 
 /// The imagined history of a dream: the model fitted once on every revealed

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "loop/roundtypes.h"
-#include "loop/slurmsettings.h"
+#include "loop/round/roundtypes.h"
+#include "backend/slurmsettings.h"
 
 #include <QDialog>
 

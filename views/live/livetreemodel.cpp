@@ -1,6 +1,6 @@
 #include "livetreemodel.h"
 
-#include "loop/roundtree.h"
+#include "loop/round/roundtree.h"
 #include "model/attemptpayload.h"
 
 #include <QBrush>

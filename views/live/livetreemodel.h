@@ -1,6 +1,6 @@
 #pragma once
 
-#include "loop/evaluationbackend.h"
+#include "backend/evaluationbackend.h"
 #include "model/cell.h"
 #include "tree/treerenderer.h"
 

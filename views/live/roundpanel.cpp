@@ -10,9 +10,9 @@
 #include "session/jobtracker.h"
 #include "tree/treeview.h"
 
-#include "loop/roundfollower.h"
-#include "loop/roundrunner.h"
-#include "loop/roundsession.h"
+#include "loop/round/roundfollower.h"
+#include "loop/round/roundrunner.h"
+#include "loop/round/roundsession.h"
 #include "model/discoverytree.h"
 #include "store/projectstore.h"
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "loop/roundtask.h"
-#include "loop/roundtypes.h"
-#include "loop/slurmsettings.h"
+#include "loop/round/roundtask.h"
+#include "loop/round/roundtypes.h"
+#include "backend/slurmsettings.h"
 #include "model/cell.h"
 
 #include <QJsonObject>

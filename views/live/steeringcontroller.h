@@ -1,6 +1,6 @@
 #pragma once
 
-#include "loop/steeringinbox.h"
+#include "loop/round/steeringinbox.h"
 
 #include <QHash>
 #include <QObject>

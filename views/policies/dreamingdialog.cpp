@@ -6,8 +6,8 @@
 #include "session/workspace.h"
 
 #include "agent/agentfactory.h"
-#include "loop/agentpolicydeveloper.h"
-#include "loop/policyimprover.h"
+#include "loop/dream/agentpolicydeveloper.h"
+#include "loop/dream/policyimprover.h"
 #include "store/projectstore.h"
 
 #include <QComboBox>

@@ -2,7 +2,7 @@
 
 #include "session/appsettings.h"
 
-#include "loop/dreamer.h"
+#include "loop/dream/dreamer.h"
 #include "store/storetypes.h"
 
 #include <QDialog>

@@ -1,7 +1,7 @@
 #include "simulationdialog.h"
 
-#include "loop/counterfactualloop.h"
-#include "loop/policyimprover.h"
+#include "loop/counterfactual/counterfactualloop.h"
+#include "loop/dream/policyimprover.h"
 #include "policy/builtinpolicies.h"
 
 #include <QCheckBox>

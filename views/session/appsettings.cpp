@@ -1,6 +1,6 @@
 #include "appsettings.h"
 
-#include "loop/steeringinbox.h"
+#include "loop/round/steeringinbox.h"
 
 #include <QJsonDocument>
 #include <QSettings>

@@ -1,6 +1,6 @@
 #include "imaginedworlds.h"
 
-#include "loop/imaginedhistory.h"
+#include "loop/dream/imaginedhistory.h"
 
 
 namespace dreamrsi {

@@ -1,6 +1,6 @@
 #include "sweeprunner.h"
 
-#include "loop/imaginedhistory.h"
+#include "loop/dream/imaginedhistory.h"
 
 #include "replay/replayprocess.h"
 #include "workspace.h"

@@ -2,7 +2,7 @@
 
 #include "agent/httpchatmodel.h"
 #include "agent/sessionkeys.h"
-#include "loop/slurmsettings.h"
+#include "backend/slurmsettings.h"
 
 #include <QCheckBox>
 #include <QComboBox>

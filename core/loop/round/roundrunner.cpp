@@ -2,7 +2,7 @@
 
 #include "model/attemptpayload.h"
 
-#include "evaluationbackend.h"
+#include "backend/evaluationbackend.h"
 #include "roundattempt.h"
 #include "roundbudget.h"
 #include "roundpolicy.h"

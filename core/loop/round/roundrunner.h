@@ -1,6 +1,6 @@
 #pragma once
 
-#include "evaluationbackend.h"
+#include "backend/evaluationbackend.h"
 #include "roundevents.h"
 #include "roundtypes.h"
 

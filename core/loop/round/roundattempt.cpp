@@ -1,6 +1,6 @@
 #include "roundattempt.h"
 
-#include "evaluationbackend.h"
+#include "backend/evaluationbackend.h"
 
 #include "model/cell.h"
 

@@ -1,7 +1,7 @@
 #include "dreamer.h"
 
 #include "imaginedhistory.h"
-#include "sandboxedreplay.h"
+#include "replay/sandboxedreplay.h"
 
 #include "model/treejson.h"
 #include "policy/policyspec.h"

@@ -5,8 +5,8 @@
 // exploration can be compared exactly, cheaply and over many seeds
 // (docs/online.md, "The counterfactual loop").
 
-#include "dreamer.h"
-#include "policydeveloper.h"
+#include "loop/dream/dreamer.h"
+#include "loop/dream/policydeveloper.h"
 
 #include "model/discoverytree.h"
 #include "replay/replayworld.h"

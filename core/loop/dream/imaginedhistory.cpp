@@ -1,6 +1,6 @@
 #include "imaginedhistory.h"
 
-#include "roundtask.h"
+#include "loop/round/roundtask.h"
 
 #include <QHash>
 #include <QMutex>

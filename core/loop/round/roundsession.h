@@ -1,7 +1,7 @@
 #pragma once
 
 #include "roundtypes.h"
-#include "slurmsettings.h"
+#include "backend/slurmsettings.h"
 
 #include "model/cell.h"
 #include "base/result.h"

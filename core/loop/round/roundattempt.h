@@ -2,7 +2,7 @@
 
 #include "base/result.h"
 
-#include "evaluationbackend.h"
+#include "backend/evaluationbackend.h"
 
 #include "agent/agent.h"
 #include "eval/evaluationresult.h"

@@ -2,8 +2,8 @@
 
 #include "model/attemptpayload.h"
 
-#include "localevaluationbackend.h"
-#include "slurmevaluationbackend.h"
+#include "backend/localevaluationbackend.h"
+#include "backend/slurmevaluationbackend.h"
 
 #include "agent/agentfactory.h"
 

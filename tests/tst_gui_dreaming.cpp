@@ -2,7 +2,7 @@
 // in the table and the workspace with their results, the proposal can be
 // reviewed in the approval dialog, and Cancel stops a dream.
 #include "policies/dreamingdialog.h"
-#include "session/workspace.h"
+#include "models/workspace.h"
 
 #include "policies/approvaldialog.h"
 #include "replay/synthworld.h"

@@ -9,14 +9,14 @@
 // progress counts what its stored limits allow, and nothing that writes
 // (Dream…) is offered while the project is read-only.
 #include "live/livedashboard.h"
-#include "live/livetreemodel.h"
+#include "models/livetreemodel.h"
 #include "live/roundpanel.h"
 #include "live/roundstatus.h"
 #include "tree/treeview.h"
 #include "loop/round/roundfollower.h"
 #include "policies/dreamingdialog.h"
 #include "session/projectsession.h"
-#include "session/workspace.h"
+#include "models/workspace.h"
 #include "storetestsupport.h"
 #include "window/mainwindow.h"
 

@@ -13,7 +13,7 @@
 #include "replayview/worldmodelpage.h"
 #include "session/imaginedworlds.h"
 #include "session/jobtracker.h"
-#include "session/workspace.h"
+#include "models/workspace.h"
 #include "tree/discoverypage.h"
 #include "tree/inspectorwidget.h"
 #include "tree/treerenderer.h"

@@ -8,9 +8,9 @@
 #include "policies/policiespage.h"
 #include "replayview/frontierpage.h"
 #include "session/projectsession.h"
-#include "session/workspace.h"
+#include "models/workspace.h"
 #include "window/mainwindow.h"
-#include "window/projecttreemodel.h"
+#include "models/projecttreemodel.h"
 #include "window/settingsdialog.h"
 
 #include <QAbstractItemModelTester>

@@ -6,7 +6,7 @@
 #include "model/treejson.h"
 #include "policies/approvaldialog.h"
 #include "policies/policiespage.h"
-#include "policies/policytablemodel.h"
+#include "models/policytablemodel.h"
 #include "replay/replayengine.h"
 #include "replayview/frontierpage.h"
 #include "replayview/replaypage.h"
@@ -14,10 +14,10 @@
 #include "session/jobtracker.h"
 #include "session/replayjobs.h"
 #include "session/sweeprunner.h"
-#include "session/workspace.h"
+#include "models/workspace.h"
 #include "tree/treeview.h"
 #include "window/mainwindow.h"
-#include "window/projecttreemodel.h"
+#include "models/projecttreemodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QScopeGuard>

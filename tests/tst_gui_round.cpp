@@ -10,7 +10,7 @@
 
 #include "live/launchrounddialog.h"
 #include "live/livedashboard.h"
-#include "live/livetreemodel.h"
+#include "models/livetreemodel.h"
 #include "live/roundpanel.h"
 #include "live/roundstatus.h"
 #include "tree/treeview.h"

@@ -7,12 +7,12 @@
 #include "session/appsettings.h"
 #include "session/replayjobs.h"
 #include "session/sweeprunner.h"
-#include "session/workspace.h"
+#include "models/workspace.h"
 #include "tree/inspectorwidget.h"
 #include "tree/treerenderer.h"
 #include "tree/treeview.h"
 #include "window/mainwindow.h"
-#include "window/projecttreemodel.h"
+#include "models/projecttreemodel.h"
 
 #include <QDropEvent>
 #include <QImage>

@@ -11,7 +11,7 @@
 #include "progress/progresspage.h"
 #include "progress/simulationdialog.h"
 #include "replay/synthworld.h"
-#include "session/workspace.h"
+#include "models/workspace.h"
 
 #include <QComboBox>
 #include <QFileInfo>

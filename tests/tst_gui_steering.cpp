@@ -6,7 +6,7 @@
 #include "looptestsupport.h"
 #include "storetestsupport.h"
 
-#include "live/livetreemodel.h"
+#include "models/livetreemodel.h"
 #include "live/roundpanel.h"
 #include "live/steeringcontroller.h"
 #include "tree/treeview.h"

@@ -1,12 +1,12 @@
 // The main window: opening files, the cell table (model tester, sorting,
 // filtering), the project dock, the inspector and the actions.
 #include "figures/exportdialog.h"
-#include "session/workspace.h"
-#include "tree/celltablemodel.h"
+#include "models/workspace.h"
+#include "models/celltablemodel.h"
 #include "tree/inspectorwidget.h"
 #include "tree/treeview.h"
 #include "window/mainwindow.h"
-#include "window/projecttreemodel.h"
+#include "models/projecttreemodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

@@ -11,7 +11,7 @@
 #include "progress/progresspage.h"
 #include "progress/progressplot.h"
 #include "progresstestdata.h"
-#include "session/workspace.h"
+#include "models/workspace.h"
 #include "store/projectreader.h"
 #include "store/projectwriter.h"
 

@@ -1,6 +1,6 @@
 #include "livetreebench.h"
 
-#include "live/livetreemodel.h"
+#include "models/livetreemodel.h"
 #include "model/attemptpayload.h"
 #include "loop/round/roundfollower.h"
 #include "loop/round/roundsession.h"

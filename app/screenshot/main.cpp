@@ -4,7 +4,7 @@
 // rounds in, inspects the best cell, then saves one PNG per tab (and the
 // approval and settings dialogs) into DIR.
 #include "figures/figureexport.h"
-#include "live/livetreemodel.h"
+#include "models/livetreemodel.h"
 #include "live/roundpanel.h"
 #include "live/steeringcontroller.h"
 #include "policies/approvaldialog.h"
@@ -14,7 +14,7 @@
 #include "tree/discoverypage.h"
 #include "tree/inspectorwidget.h"
 #include "session/sweeprunner.h"
-#include "session/workspace.h"
+#include "models/workspace.h"
 #include "tree/treeview.h"
 #include "window/mainwindow.h"
 #include "window/settingsdialog.h"

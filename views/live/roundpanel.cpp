@@ -3,7 +3,7 @@
 #include "session/appsettings.h"
 #include "launchrounddialog.h"
 #include "livedashboard.h"
-#include "livetreemodel.h"
+#include "models/livetreemodel.h"
 #include "roundstatus.h"
 #include "steeringcontroller.h"
 

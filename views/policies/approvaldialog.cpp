@@ -2,7 +2,7 @@
 
 #include "session/appsettings.h"
 
-#include "session/workspace.h"
+#include "models/workspace.h"
 
 #include <QColor>
 #include <QDialogButtonBox>

@@ -3,7 +3,7 @@
 #include "approvaldialog.h"
 #include "tree/unifieddiff.h"
 #include "session/replayjobs.h"
-#include "session/workspace.h"
+#include "models/workspace.h"
 
 #include "agent/agentfactory.h"
 #include "loop/dream/agentpolicydeveloper.h"

@@ -2,10 +2,10 @@
 
 #include "approvaldialog.h"
 #include "tree/codehighlighter.h"
-#include "policytablemodel.h"
+#include "models/policytablemodel.h"
 #include "session/sweeprunner.h"
 #include "tree/unifieddiff.h"
-#include "session/workspace.h"
+#include "models/workspace.h"
 
 #include <QComboBox>
 #include <QFontDatabase>

@@ -6,7 +6,7 @@
 #include "progressplot.h"
 #include "simulationplot.h"
 #include "figures/qcp.h"
-#include "session/workspace.h"
+#include "models/workspace.h"
 
 #include <QComboBox>
 #include <QFileInfo>

@@ -4,7 +4,7 @@
 #include "figures/figurelayout.h"
 #include "figures/plotstyle.h"
 #include "figures/qcp.h"
-#include "session/workspace.h"
+#include "models/workspace.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -8,7 +8,7 @@
 #include "replay/replayprocess.h"
 #include "session/replayjobs.h"
 #include "tree/treeview.h"
-#include "session/workspace.h"
+#include "models/workspace.h"
 
 #include <QComboBox>
 #include <QGridLayout>

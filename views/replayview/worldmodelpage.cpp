@@ -5,7 +5,7 @@
 #include "figures/qcp.h"
 #include "session/imaginedworlds.h"
 #include "session/jobtracker.h"
-#include "session/workspace.h"
+#include "models/workspace.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

@@ -3,7 +3,7 @@
 #include "model/discoverytree.h"
 #include "replay/replayworld.h"
 #include "replay/worldmodel.h"
-#include "workspace.h"
+#include "models/workspace.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -6,7 +6,7 @@
 #include "project/projectworlds.h"
 #include "replayjobs.h"
 #include "store/projectstore.h"
-#include "workspace.h"
+#include "models/workspace.h"
 
 #include <QFileInfo>
 

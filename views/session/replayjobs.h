@@ -8,7 +8,7 @@
 #include "replay/replayresult.h"
 #include "replay/replayworld.h"
 #include "store/storetypes.h"
-#include "workspace.h"
+#include "models/workspace.h"
 
 #include <memory>
 

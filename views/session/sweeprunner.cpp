@@ -3,7 +3,7 @@
 #include "loop/dream/imaginedhistory.h"
 
 #include "replay/replayprocess.h"
-#include "workspace.h"
+#include "models/workspace.h"
 
 namespace dreamrsi {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "workspace.h"
+#include "models/workspace.h"
 
 #include "base/result.h"
 

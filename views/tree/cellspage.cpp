@@ -1,7 +1,7 @@
 #include "cellspage.h"
 
-#include "celltablemodel.h"
-#include "treesummarytext.h"
+#include "models/celltablemodel.h"
+#include "models/treesummarytext.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

@@ -2,7 +2,7 @@
 
 #include "figures/figuredata.h"
 #include "treerenderer.h"
-#include "treesummarytext.h"
+#include "models/treesummarytext.h"
 #include "treeview.h"
 
 #include "replay/worldmodel.h"

@@ -4,6 +4,8 @@
 #include "treecellstyles.h"
 #include "treelayout.h"
 
+#include "models/runningattempt.h"
+
 #include <QColor>
 #include <QCoreApplication>
 #include <QFont>
@@ -60,16 +62,6 @@ struct CellStyle
     /// Drawn from the world model, not revealed (Imagination::isImagined):
     /// painted outlined and hatched in its colour, never as a solid fill.
     bool imagined = false;
-};
-
-/// An attempt of a live round that runs now: drawn where its cell will be,
-/// with its elapsed time against its limit.
-struct RunningAttempt
-{
-    int branch = 0;
-    int attempt = 0;
-    double elapsedS = 0.0;
-    std::optional<double> limitS; ///< the evaluation's time limit, when known
 };
 
 /// Where a figure of the tree puts its parts (device coordinates).

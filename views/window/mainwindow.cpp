@@ -4,7 +4,7 @@
 
 #include "apptheme.h"
 #include "tree/cellspage.h"
-#include "tree/celltablemodel.h"
+#include "models/celltablemodel.h"
 #include "tree/discoverypage.h"
 #include "policies/dreamingdialog.h"
 #include "figures/exportdialog.h"
@@ -22,16 +22,16 @@
 #include "figures/plotstyle.h"
 #include "policies/policiespage.h"
 #include "session/projectsession.h"
-#include "projecttreemodel.h"
+#include "models/projecttreemodel.h"
 #include "figures/qcp.h"
 #include "session/replayjobs.h"
 #include "replayview/replaypage.h"
 #include "live/roundpanel.h"
 #include "settingsdialog.h"
 #include "session/sweeprunner.h"
-#include "tree/treesummarytext.h"
+#include "models/treesummarytext.h"
 #include "tree/treeview.h"
-#include "session/workspace.h"
+#include "models/workspace.h"
 
 #include <QApplication>
 #include <QCloseEvent>

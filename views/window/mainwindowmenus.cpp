@@ -17,7 +17,7 @@
 #include "session/projectsession.h"
 #include "session/sweeprunner.h"
 #include "tree/treeview.h"
-#include "session/workspace.h"
+#include "models/workspace.h"
 
 #include "eval/taskregistry.h"
 

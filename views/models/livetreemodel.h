@@ -2,7 +2,7 @@
 
 #include "backend/evaluationbackend.h"
 #include "model/cell.h"
-#include "tree/treerenderer.h"
+#include "runningattempt.h"
 
 #include <QAbstractItemModel>
 #include <QElapsedTimer>

@@ -1,7 +1,7 @@
 #include "projecttreemodel.h"
 
-#include "tree/treesummarytext.h"
-#include "session/workspace.h"
+#include "treesummarytext.h"
+#include "workspace.h"
 
 #include <QIcon>
 

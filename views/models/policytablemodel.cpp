@@ -1,6 +1,6 @@
 #include "policytablemodel.h"
 
-#include "session/workspace.h"
+#include "workspace.h"
 
 #include <QColor>
 #include <QFont>

@@ -4,7 +4,10 @@
 // cells in the project; SIGTERM stops a round cleanly (exit 0, stopped). A
 // round whose first attempts all fail for an environment reason (a CUDA
 // round without the toolkit, or without a GPU) stops after them: exit 1,
-// status stopped, the cause on stderr.
+// status stopped, the cause on stderr. `loop` reads a round's options with
+// the same parser (the same help, the same words for the same mistakes) and
+// checks a Slurm backend before it touches the project; a resume without
+// --task reads the iteration's own.
 #include "clirunsupport.h"
 #include "storetestsupport.h"
 #include "store/projectstore.h"
@@ -44,6 +47,11 @@ private slots:
     void usageErrors();
     void agentThatCannotBeMadeExits1();
     void builtinRoundPrintsSummary();
+    void loopTakesTheRoundsOptions();
+    void loopUsageErrors_data();
+    void loopUsageErrors();
+    void loopWithSlurmChecksItsBackendFirst();
+    void resumeOfAMissingIteration();
     void cudaRoundWithoutToolkitStops();
     void cudaRoundWithoutGpuSaysSo();
 
@@ -155,6 +163,100 @@ void TestLoopCli::builtinRoundPrintsSummary()
                            QStringLiteral("--resume"), QString::number(o.value(QStringLiteral("iteration")).toInteger())});
     QCOMPARE(again.exitCode, 1);
     QVERIFY2(again.err.contains("only an interrupted or stopped round can be resumed"), again.err.constData());
+}
+
+void TestLoopCli::loopTakesTheRoundsOptions()
+{
+    // `round` and `loop` read a round's options with one parser: both list them.
+    const QStringList shared = {QStringLiteral("--project"),  QStringLiteral("--task"),       QStringLiteral("--agent"),
+                                QStringLiteral("--model"),    QStringLiteral("--base-url"),   QStringLiteral("--command"),
+                                QStringLiteral("--workers"),  QStringLiteral("--rounds"),     QStringLiteral("--beta"),
+                                QStringLiteral("--seed"),     QStringLiteral("--max-calls"),  QStringLiteral("--max-usd"),
+                                QStringLiteral("--backend"),  QStringLiteral("--partition"),  QStringLiteral("--account"),
+                                QStringLiteral("--qos"),      QStringLiteral("--sbatch-args"), QStringLiteral("--shared-dir"),
+                                QStringLiteral("--accept-steering")};
+    const Run round = cli({QStringLiteral("--help")});
+    const Run loop = test::runDreamrsi({QStringLiteral("loop"), QStringLiteral("--help")});
+    QCOMPARE(round.exitCode, 0);
+    QCOMPARE(loop.exitCode, 0);
+    for (const QString &flag : shared) {
+        QVERIFY2(QString::fromUtf8(round.out).contains(flag), qPrintable(QStringLiteral("round: ") + flag));
+        QVERIFY2(QString::fromUtf8(loop.out).contains(flag), qPrintable(QStringLiteral("loop: ") + flag));
+    }
+    // What only a single round has.
+    QVERIFY(!loop.out.contains("--resume"));
+    QVERIFY(!loop.out.contains("--policy"));
+}
+
+void TestLoopCli::loopUsageErrors_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+    const QString p = m_dir.filePath(QStringLiteral("l.dreamrsi"));
+    auto base = [&](QStringList more) {
+        return QStringList{QStringLiteral("--project"), p, QStringLiteral("--task"), QStringLiteral("circle_packing_26"),
+                           QStringLiteral("--agent"), QStringLiteral("builtin"), QStringLiteral("--fixed")}
+               + more;
+    };
+    // The same words as `round` for the same mistakes.
+    QTest::newRow("no agent") << QStringList{QStringLiteral("--project"), p, QStringLiteral("--task"),
+                                             QStringLiteral("circle_packing_26")}
+                              << QStringLiteral("--agent is required");
+    QTest::newRow("unknown agent") << QStringList{QStringLiteral("--project"), p, QStringLiteral("--task"),
+                                                  QStringLiteral("circle_packing_26"), QStringLiteral("--agent"),
+                                                  QStringLiteral("gpt")}
+                                   << QStringLiteral("unknown agent 'gpt'");
+    QTest::newRow("workers 0") << base({QStringLiteral("--workers"), QStringLiteral("0")}) << QStringLiteral("--workers");
+    QTest::newRow("partition without slurm") << base({QStringLiteral("--partition"), QStringLiteral("debug")})
+                                             << QStringLiteral("--partition needs --backend slurm");
+    QTest::newRow("unknown backend") << base({QStringLiteral("--backend"), QStringLiteral("cloud")})
+                                     << QStringLiteral("--backend must be local or slurm, not 'cloud'");
+    QTest::newRow("open quote") << base({QStringLiteral("--backend"), QStringLiteral("slurm"), QStringLiteral("--sbatch-args"),
+                                         QStringLiteral("--comment 'open")})
+                                << QStringLiteral("quote");
+    QTest::newRow("resume is round's") << base({QStringLiteral("--resume"), QStringLiteral("1")}) << QStringLiteral("resume");
+    QTest::newRow("project twice") << base({QStringLiteral("--project"), p}) << QStringLiteral("more than once");
+}
+
+void TestLoopCli::loopUsageErrors()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    const Run r = test::runDreamrsi(QStringList{QStringLiteral("loop")} + args);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+    QVERIFY(!QFileInfo::exists(m_dir.filePath(QStringLiteral("l.dreamrsi"))));
+}
+
+void TestLoopCli::loopWithSlurmChecksItsBackendFirst()
+{
+    // `loop --backend slurm` makes the Slurm backend and asks it first, as
+    // `round` does: a partition this machine has no cluster for (or no
+    // such partition) is an error before the project or an agent is touched.
+    // tst_slurm runs such a loop on a real cluster.
+    const QString project = m_dir.filePath(QStringLiteral("slurmloop.dreamrsi"));
+    const Run r = test::runDreamrsi({QStringLiteral("loop"), QStringLiteral("--project"), project, QStringLiteral("--task"),
+                                     QStringLiteral("circle_packing_26"), QStringLiteral("--agent"), QStringLiteral("builtin"),
+                                     QStringLiteral("--fixed"), QStringLiteral("--iterations"), QStringLiteral("1"),
+                                     QStringLiteral("--backend"), QStringLiteral("slurm"), QStringLiteral("--partition"),
+                                     QStringLiteral("dreamrsi-no-such-partition"), QStringLiteral("--shared-dir"),
+                                     m_dir.filePath(QStringLiteral("shared"))});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("error: slurm backend: "), r.err.constData());
+    QVERIFY(!QFileInfo::exists(project));
+}
+
+void TestLoopCli::resumeOfAMissingIteration()
+{
+    // A resume without --task reads the iteration's own (RoundSession::prepare, as the workbench does).
+    const QString project = m_dir.filePath(QStringLiteral("missing.dreamrsi"));
+    ProjectStore store;
+    take(store.create(project, ProjectInfo()));
+    take(store.close());
+    const Run r = cli({QStringLiteral("--project"), project, QStringLiteral("--agent"), QStringLiteral("builtin"),
+                       QStringLiteral("--resume"), QStringLiteral("7")});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("iteration 7 does not exist"), r.err.constData());
 }
 
 namespace {

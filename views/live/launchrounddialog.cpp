@@ -212,6 +212,11 @@ void LaunchRoundDialog::updateAgentFields()
     }
 }
 
+RoundOptions LaunchRoundDialog::options() const
+{
+    return RoundOptions{config(), slurmSettings()};
+}
+
 RoundConfig LaunchRoundDialog::config() const
 {
     RoundConfig c;

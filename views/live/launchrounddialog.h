@@ -1,5 +1,6 @@
 #pragma once
 
+#include "loop/round/roundoptions.h"
 #include "loop/round/roundtypes.h"
 #include "backend/slurmsettings.h"
 
@@ -31,6 +32,9 @@ public:
     /// `policyNames`: stored versions of the project, offered beside the built-ins.
     explicit LaunchRoundDialog(const QStringList &policyNames, QWidget *parent = nullptr);
 
+    /// The round as chosen and where it evaluates: what `dreamrsi round`
+    /// reads from its command line (resume 0).
+    RoundOptions options() const;
     /// The round as chosen (resume 0).
     RoundConfig config() const;
     /// The Slurm backend's settings when "slurm" is chosen; nothing for local.

@@ -329,14 +329,14 @@ void RoundPanel::updateActions()
 
 void RoundPanel::updateActionStates()
 {
-    const bool running = isRunning();
+    const bool running = isRunning() || m_starting;
     // Launch and Resume say so when no project is open; a project open
     // read-only (another process writes it) takes no round.
     const bool readOnly = m_store && m_store->isReadOnly();
     m_launch->setEnabled(!running && !readOnly);
     m_resume->setEnabled(!running && !readOnly && m_resumable);
-    m_stop->setEnabled(running);
-    m_stop->setText(running && m_runner->stopRequests() > 0 ? tr("&Kill Running Attempts") : tr("&Stop Round"));
+    m_stop->setEnabled(isRunning());
+    m_stop->setText(isRunning() && m_runner->stopRequests() > 0 ? tr("&Kill Running Attempts") : tr("&Stop Round"));
     // Steering needs a round that runs: here, or in the process followed
     // (not one that has ended, nor a follower waiting for the next round).
     const bool live = isRoundLive();
@@ -540,9 +540,9 @@ void RoundPanel::loadDirections(const QString &task)
     });
 }
 
-bool RoundPanel::startRound(const RoundConfig &config, std::shared_ptr<DiscoveryAgent> agent)
+bool RoundPanel::startRound(const RoundOptions &options, std::shared_ptr<DiscoveryAgent> agent)
 {
-    if (isRunning()) {
+    if (isRunning() || m_starting) {
         emit statusMessage(tr("A round is already running"));
         return false;
     }
@@ -554,40 +554,58 @@ bool RoundPanel::startRound(const RoundConfig &config, std::shared_ptr<Discovery
         emit statusMessage(tr("The project is open read-only while another process writes it; no round can start here"));
         return false;
     }
-    if (!agent) {
-        const Result<std::shared_ptr<DiscoveryAgent>> made = RoundSession::makeAgent(config, config.task);
-        if (!made.ok()) {
-            const QString message = tr("The agent %1 cannot run: %2").arg(config.agent.kind, made.error);
-            appendLog(message);
-            emit statusMessage(message);
-            return false;
-        }
-        agent = *made.value;
-    }
-    m_runner.reset();
-    m_follower->stop();
+    RoundOptions round = options;
+    // Rounds started from the workbench accept steering (`dreamrsi steer`, a following workbench).
+    round.round.acceptSteering = true;
     // A new round leaves an interrupted or stopped iteration as it is: say so,
     // and how to go on with it.
     QString leftAsIs;
-    if (config.resume == 0 && !m_resumableIds.isEmpty())
+    if (round.round.resume == 0 && !m_resumableIds.isEmpty())
         leftAsIs = tr("Iteration %1 stays %2; Resume Round continues it later")
                        .arg(m_resumableIds.constFirst().first)
                        .arg(m_resumableIds.constFirst().second);
-    m_config = config;
-    // Rounds started from the workbench accept steering (`dreamrsi steer`, a following workbench).
-    m_config.acceptSteering = true;
-    clearRound(QDateTime::currentDateTimeUtc());
     // The Slurm poller thread reports job states and Slurm's reasons; the log lives on the GUI thread.
     QPointer<RoundPanel> self(this);
-    std::shared_ptr<EvaluationBackend> backend = RoundSession::makeBackend(m_slurm, [self](const QString &line) {
+    const RoundSession::LogSink log = [self](const QString &line) {
         QMetaObject::invokeMethod(
             qApp, [self, line] {
                 if (self)
                     self->appendLog(line);
             },
             Qt::QueuedConnection);
-    });
-    m_runner = std::make_unique<RoundRunner>(m_store, m_config, std::move(agent), std::move(backend));
+    };
+    QFuture<Result<PreparedRound>> prepared = RoundSession::prepare(m_store, round, log, {std::move(agent), {}});
+    if (prepared.isFinished()) // a new round, or a resume naming its task: made at once
+        return runPrepared(prepared.result(), leftAsIs);
+    // A resume runs its iteration's stored task: read first.
+    m_starting = true;
+    updateActionStates();
+    prepared
+        .then(this, [this, leftAsIs](const Result<PreparedRound> &made) {
+            m_starting = false;
+            runPrepared(made, leftAsIs);
+        })
+        .onCanceled(this, [this] {
+            m_starting = false;
+            runPrepared(Result<PreparedRound>::failure(tr("the project was closed")), {});
+        });
+    return true;
+}
+
+bool RoundPanel::runPrepared(const Result<PreparedRound> &prepared, const QString &leftAsIs)
+{
+    if (!prepared.ok()) {
+        const QString message = tr("The round cannot start: %1").arg(prepared.error);
+        appendLog(message);
+        emit statusMessage(message);
+        updateActions();
+        return false;
+    }
+    m_runner.reset();
+    m_follower->stop();
+    m_config = prepared.value->config;
+    clearRound(QDateTime::currentDateTimeUtc());
+    m_runner = std::make_unique<RoundRunner>(m_store, m_config, prepared.value->agent, prepared.value->backend);
     RoundRunner *r = m_runner.get();
     connectEvents(r);
     // How many attempts run now is the counters' (Running); the message says what the batch was.
@@ -659,10 +677,7 @@ void RoundPanel::launch()
         // open(), not exec(): no nested event loop inside the store's answer.
         auto *dialog = new LaunchRoundDialog(names, this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
-        connect(dialog, &QDialog::accepted, this, [this, dialog] {
-            m_slurm = dialog->slurmSettings();
-            startRound(dialog->config());
-        });
+        connect(dialog, &QDialog::accepted, this, [this, dialog] { startRound(dialog->options()); });
         dialog->open();
     });
 }
@@ -706,25 +721,20 @@ void RoundPanel::chooseResume()
         choose->setLabelText(tr("Iteration:"));
         choose->setComboBoxItems(items);
         choose->setComboBoxEditable(false);
-        QHash<QString, std::pair<IterationId, QString>> byItem; // the iteration and its task
-        for (qsizetype i = 0; i < items.size(); ++i) {
-            for (const IterationInfo &it : *list.value) {
-                if (it.id == ids.at(i))
-                    byItem.insert(items.at(i), {it.id, it.task.value_or(QString())});
-            }
-        }
+        QHash<QString, IterationId> byItem;
+        for (qsizetype i = 0; i < items.size(); ++i)
+            byItem.insert(items.at(i), ids.at(i));
         connect(choose, &QInputDialog::textValueSelected, this, [this, byItem](const QString &item) {
-            const auto [id, task] = byItem.value(item);
+            const IterationId id = byItem.value(item);
             auto *dialog = new LaunchRoundDialog({}, this);
             dialog->setAttribute(Qt::WA_DeleteOnClose);
             dialog->setWindowTitle(tr("Resume Iteration %1").arg(id));
-            connect(dialog, &QDialog::accepted, this, [this, dialog, id, task] {
-                RoundConfig config = dialog->config();
-                m_slurm = dialog->slurmSettings();
-                config.resume = id;
-                if (!task.isEmpty())
-                    config.task = task;
-                startRound(config);
+            connect(dialog, &QDialog::accepted, this, [this, dialog, id] {
+                // The iteration's own task, read by RoundSession::prepare as for `dreamrsi round --resume`.
+                RoundOptions options = dialog->options();
+                options.round.resume = id;
+                options.round.task.clear();
+                startRound(options);
             });
             dialog->open();
         });

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "loop/round/roundoptions.h"
 #include "loop/round/roundtask.h"
 #include "loop/round/roundtypes.h"
 #include "backend/slurmsettings.h"
@@ -33,6 +34,7 @@ class RoundEvents;
 class RoundFollower;
 class RoundRunner;
 class RoundStatus;
+struct PreparedRound;
 class SteeringController;
 class TreeView;
 
@@ -116,11 +118,18 @@ public:
     void stopFollowing();
     bool isFollowing() const;
 
-    /// Starts (or, with config.resume, continues) a round with `agent`, or
-    /// with the agent config.agent names when null. False with a message
-    /// when one is already running, no project is open or the agent cannot
-    /// be made.
-    bool startRound(const RoundConfig &config, std::shared_ptr<DiscoveryAgent> agent = {});
+    /// Starts (or, with options.round.resume, continues) a round with
+    /// `agent`, or with the agent options.round.agent names when null
+    /// (RoundSession::prepare, as `dreamrsi round` does). False with a
+    /// message when one is already running, no project is open or the
+    /// agent cannot be made; a resume whose task is read from its stored
+    /// iteration starts, or says why not, once the store has answered.
+    bool startRound(const RoundOptions &options, std::shared_ptr<DiscoveryAgent> agent = {});
+    /// startRound() evaluating on this machine.
+    bool startRound(const RoundConfig &config, std::shared_ptr<DiscoveryAgent> agent = {})
+    {
+        return startRound(RoundOptions{config, std::nullopt}, std::move(agent));
+    }
     /// Stop: first press lets running attempts finish, second kills them.
     void stop();
     /// Steers the round that runs in the project, here or in the process
@@ -186,6 +195,8 @@ private:
     void runManualBatch();
     void updateProgress();
     void showStatus(bool visible);
+    /// Runs a round RoundSession::prepare made; false with a message when it could not be made.
+    bool runPrepared(const Result<PreparedRound> &prepared, const QString &leftAsIs);
     /// Attempts the round can run at most (grid, round limit, call budget); 0 = unknown.
     qint64 plannedAttempts() const;
 
@@ -251,7 +262,7 @@ private:
     QList<Cell> m_deferred;
     IterationInfo m_iteration;
     RoundConfig m_config;
-    std::optional<SlurmSettings> m_slurm; ///< the backend of the next round: Slurm when set, else local
+    bool m_starting = false; ///< a resume's stored iteration is read before its round starts
 };
 
 } // namespace dreamrsi

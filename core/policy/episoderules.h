@@ -1,6 +1,8 @@
 #pragma once
 
+#include "gridplan.h"
 #include "observation.h"
+#include "policy.h"
 
 #include <QString>
 #include <QVarLengthArray>
@@ -110,6 +112,23 @@ void revealBatch(PlacesLike &places, Reveal &&reveal, Advance &&advance, Remove 
                 --places[later];
         }
     }
+}
+
+/// What is wrong with the answer of planGrid to `context`, or empty:
+/// the policy's own error, else a plan outside 1..hardMaxBranches branches
+/// or 0..hardMaxRefinements refinements (docs/policy-api.md#plangrid).
+/// Each caller says where (the live round names the policy, replay the
+/// round); an answer without a plan and without an error is no fault.
+inline QString checkGridPlan(const GridPlanResult &planned, const GridContext &context)
+{
+    if (!planned.error.isEmpty() || !planned.plan)
+        return planned.error;
+    const GridPlan &g = *planned.plan;
+    if (g.branches < 1 || g.branches > context.hardMaxBranches)
+        return QStringLiteral("planGrid: branches %1 is outside 1..%2").arg(g.branches).arg(context.hardMaxBranches);
+    if (g.refinements < 0 || g.refinements > context.hardMaxRefinements)
+        return QStringLiteral("planGrid: refinements %1 is outside 0..%2").arg(g.refinements).arg(context.hardMaxRefinements);
+    return {};
 }
 
 } // namespace EpisodeRules

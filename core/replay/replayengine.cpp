@@ -106,17 +106,7 @@ EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &polic
     if (options.useGridPlan && policy.hasGridPlanner()) {
         const GridContext context = gridContextFor(world, options);
         const GridPlanResult planned = policy.planGrid(context);
-        QString problem = planned.error;
-        if (problem.isEmpty() && planned.plan) {
-            const GridPlan &g = *planned.plan;
-            if (g.branches < 1 || g.branches > context.hardMaxBranches)
-                problem = QStringLiteral("planGrid: branches %1 is outside 1..%2").arg(g.branches).arg(context.hardMaxBranches);
-            else if (g.refinements < 0 || g.refinements > context.hardMaxRefinements)
-                problem = QStringLiteral("planGrid: refinements %1 is outside 0..%2")
-                              .arg(g.refinements)
-                              .arg(context.hardMaxRefinements);
-        }
-        if (!problem.isEmpty()) {
+        if (const QString problem = EpisodeRules::checkGridPlan(planned, context); !problem.isEmpty()) {
             r.error = QStringLiteral("round 1: ") + problem;
             return r;
         }

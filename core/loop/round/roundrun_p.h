@@ -1,9 +1,11 @@
 #pragma once
 
 // The state of one live round while RoundRunner drives it: private to
-// roundrunner.cpp (the driver: attempts, storing, batches), roundrunsetup.cpp
-// (a new or resumed iteration, the history, an attempt's context) and
-// roundrunsteering.cpp (requests from the inbox). Not part of the API.
+// roundrunner.cpp (the driver: the rounds, batches, attempts, storing, the
+// end), roundrunsetup.cpp (the run's set-up: the backend, the policy, a new
+// iteration with its grid plan or a resumed one; the history, an attempt's
+// context) and roundrunsteering.cpp (requests from the inbox). Not part of
+// the API.
 
 #include "roundjournal.h"
 #include "roundrunner.h"
@@ -14,10 +16,13 @@
 
 #include "agent/agent.h"
 #include "model/splitmix64.h"
+#include "policy/policy.h"
 
 #include <QSet>
 #include <QStringList>
 
+#include <functional>
+#include <memory>
 #include <optional>
 
 namespace dreamrsi {
@@ -62,6 +67,12 @@ struct RoundRunner::Run
     /// for the next round, once a `batch` request was applied.
     bool manual = false;
     std::optional<QStringList> manualBatch;
+    /// The policy that picks the batches, and its stored version.
+    std::unique_ptr<Policy> policy;
+    PolicyVersionId policyVersion = 0;
+    /// Rounds completed; the ids of a recorded batch still to run (a resume).
+    int completed = 0;
+    QStringList pending;
 
     explicit Run(RoundRunner *runner) : q(runner) {}
 
@@ -109,9 +120,93 @@ struct RoundRunner::Run
     /// Runs the ids of one round on the pool and stores them as they finish.
     bool runBatch(int round, const QStringList &ids);
 
-    /// Opens the iteration to run: the resumed one (config.resume), or reads
+    // RoundRunner::run() is setUp(), then openNewIteration() or
+    // continueResumed(), then runRounds() and finish(). A step that returns
+    // false has set `error` or `stopReason`; run() then closes the
+    // iteration as stopped.
+
+    /// The run's set-up (roundrunsetup.cpp): an agent, a backend and a
+    /// project; the backend prepared; begin(); the first job checked with
+    /// the backend; the policy resolved and created.
+    bool setUp();
+
+    /// Opens the iteration to run: the resumed one (loadResumed()), or reads
     /// the project and the task for a new one. False with `error` set.
     bool begin();
+
+    /// The stored iteration config.resume: its task, grid, cells and history,
+    /// announced as started again.
+    bool loadResumed();
+
+    /// Whether the backend would accept the first evaluation's job (a
+    /// cluster that would refuse it is found before any agent call).
+    bool checkFirstJob();
+
+    /// Resolves and creates the policy of config.policy (`policy`,
+    /// `policyVersion`, `manual`).
+    bool makePolicy();
+
+    /// A new iteration: the history, the baseline, the episode, the grid
+    /// plan, the stored row, steering; announced as started.
+    bool openNewIteration();
+
+    /// The initial program's score (config.evaluateBaseline), or none. False
+    /// when the backend refused the job.
+    bool evaluateBaseline(std::optional<double> *baseline);
+
+    /// The grid the iteration runs: the policy's planGrid (checked by
+    /// EpisodeRules::checkGridPlan) or the fallback grid.
+    bool planGrid(const QList<GridHistoryEntry> &entries, GridPlan *plan);
+
+    /// Stores the new iteration's row and sets up its tree.
+    bool storeNewIteration(const GridPlan &plan, std::optional<double> baseline);
+
+    /// A resumed iteration: the recorded batch's ids still to run, the
+    /// steering applied before, the policy's episode.
+    bool continueResumed();
+
+    /// The rounds (roundrunner.cpp), each a batch chosen (or the recorded
+    /// one rerun) and run, until a stop, a limit or an error.
+    void runRounds();
+
+    /// Applies the waiting steering before a new batch; a paused round waits
+    /// here for continue or Stop. False when the round ends.
+    bool steerBeforeBatch();
+
+    /// The one place the driver waits for a person: while `waiting()` holds
+    /// and no stop was asked for, waits up to 100 ms (stop() ends the wait
+    /// at once), then reads the inbox. False on a store error.
+    bool waitWhile(const std::function<bool()> &waiting);
+
+    /// The next fresh batch: the limits and caps checked, the pins first,
+    /// then the researcher's (manual) or the policy's choice, cut to the
+    /// call budget. False when the round ends.
+    bool nextBatch(PolicyState &state, QStringList *batch);
+
+    /// A manual round: waits for the researcher's batch out of `legal`.
+    bool askResearcher(const QList<CellMeta> &legal, QStringList *chosen);
+
+    /// The policy's batch for the workers the pins leave, checked against
+    /// `legal` (the legal cells less pins and closed branches).
+    bool askPolicy(PolicyState &state, const QStringList &pins, const QList<CellMeta> &legal, QStringList *chosen);
+
+    /// Records `batch` in the journal, runs it and counts the round. `fresh`:
+    /// chosen now, not a recorded batch run again.
+    bool runRound(const QStringList &batch, bool fresh);
+
+    /// Whether stop() was called.
+    bool stopAsked() const;
+
+    /// Closes the iteration: finished, or stopped on a stop or an error.
+    void finish();
+
+    /// Marks the stored iteration (if one was opened) with `status`, then
+    /// concludes.
+    void closeIteration(IterationStatus status);
+
+    /// Ends the run: steering refused from here, the summary, the last log
+    /// line, finished().
+    void conclude(IterationStatus status);
 };
 
 } // namespace dreamrsi

@@ -31,6 +31,7 @@
 #include <QThreadPool>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <condition_variable>
 #include <deque>
@@ -296,6 +297,7 @@ RoundRunner::~RoundRunner()
     if (m_thread) {
         m_stopRequests.fetch_add(2);
         m_kill->store(true);
+        wakeDriver();
         m_thread->wait();
         delete m_thread;
     }
@@ -319,11 +321,21 @@ void RoundRunner::stop(StopMode mode)
         while (n < 2 && !m_stopRequests.compare_exchange_weak(n, 2)) {
         }
         m_kill->store(true);
+        wakeDriver();
         return;
     }
     int n = m_stopRequests.load();
     while (n < 1 && !m_stopRequests.compare_exchange_weak(n, 1)) {
     }
+    wakeDriver();
+}
+
+void RoundRunner::wakeDriver()
+{
+    // Taken once so that a driver between its check of the stop requests
+    // and its wait does not miss the notification.
+    { std::lock_guard lock(m_wakeMutex); }
+    m_wake.notify_all();
 }
 
 void RoundRunner::wait()
@@ -341,355 +353,239 @@ RoundSummary RoundRunner::summary() const
 void RoundRunner::run()
 {
     Run run(this);
-    RoundSummary summary;
-    auto conclude = [&](IterationStatus status) {
-        run.endSteering();
-        summary.iteration = run.iteration;
-        summary.status = status;
-        summary.counters = run.counters;
-        summary.counters.running = 0;
-        summary.grid = run.tree.plan();
-        summary.stopReason = run.stopReason;
-        summary.error = run.error;
-        {
-            std::lock_guard lock(m_summaryMutex);
-            m_summary = summary;
-        }
-        if (!run.error.isEmpty())
-            emit logLine(QStringLiteral("error: ") + run.error);
-        // The reason only when it says more than the status ("stopped (stopped)" does not).
-        const QString statusName = iterationStatusName(status);
-        const QString reason = run.stopReason.isEmpty() ? run.error : run.stopReason;
-        emit logLine(QStringLiteral("iteration %1 %2%3: %4, %5")
-                         .arg(run.iteration)
-                         .arg(statusName, reason.isEmpty() || reason == statusName ? QString()
-                                                                                  : QStringLiteral(" (%1)").arg(reason))
-                         .arg(countOf(run.counters.cells, "cell"), countOf(run.counters.rounds, "round")));
-        m_running.store(false);
-        emit finished(summary);
-    };
-    auto closeIteration = [&](IterationStatus status) {
-        if (run.iteration != 0) {
-            const StoreResult<Done> done = await(m_store->finishIteration(run.iteration, status));
-            if (!done.ok() && run.error.isEmpty())
-                run.error = done.error;
-        }
-        conclude(status);
-    };
+    const bool ready = run.setUp() && (m_config.resume == 0 ? run.openNewIteration() : run.continueResumed());
+    if (!ready) {
+        // An iteration opened (or reopened) before the failure is closed as
+        // stopped; before that, this only concludes.
+        run.closeIteration(IterationStatus::Stopped);
+        return;
+    }
+    run.runRounds();
+    run.finish();
+}
 
-    if (!m_agent || !m_backend || !m_store) {
-        run.error = QStringLiteral("the round has no agent, evaluation backend or project");
-        conclude(IterationStatus::Stopped);
-        return;
-    }
-    if (const QString problem = m_backend->prepare(); !problem.isEmpty()) {
-        run.error = QStringLiteral("%1 backend: %2").arg(m_backend->name(), problem);
-        conclude(IterationStatus::Stopped);
-        return;
-    }
-    if (!run.begin()) {
-        // A resumed iteration that could not be reopened stays as it was.
-        closeIteration(IterationStatus::Stopped);
-        return;
-    }
-    {
-        // The first evaluation's job as the backend would run it: a cluster
-        // that would refuse it is found before any agent call is paid for.
-        EvaluationRequest first;
-        first.task = run.task.name;
-        first.candidatePath = run.task.initialProgram;
-        first.sandboxMode = m_config.sandboxMode;
-        if (const QString refused = m_backend->checkJob(first); !refused.isEmpty()) {
-            run.error = QStringLiteral("%1 backend: %2").arg(m_backend->name(), refused);
-            closeIteration(IterationStatus::Stopped);
-            return;
-        }
-    }
-    const Result<RoundPolicy> resolved =
-        RoundPolicy::resolve(*m_store, m_config.policy, run.info.policyVersion, m_config.seed);
-    Result<std::unique_ptr<Policy>> made =
-        resolved ? resolved.value->spec.create() : resolved.failureAs<std::unique_ptr<Policy>>();
-    if (!made) {
-        run.error = made.error;
-        closeIteration(IterationStatus::Stopped);
-        return;
-    }
-    std::unique_ptr<Policy> policy = std::move(*made.value);
-    emit logLine(QStringLiteral("policy: ") + resolved.value->description);
-    run.manual = resolved.value->manual;
+bool RoundRunner::Run::stopAsked() const
+{
+    return q->m_stopRequests.load() > 0;
+}
 
-    int completed = 0;
-    QStringList pending;
-    if (m_config.resume == 0) {
-        // A new iteration: baseline, grid plan, then the row.
-        QList<GridHistoryEntry> entries;
-        if (!run.loadHistory(run.task.name, &entries)) {
-            conclude(IterationStatus::Stopped);
-            return;
-        }
-        std::optional<double> baseline;
-        if (m_config.evaluateBaseline) {
-            emit logLine(QStringLiteral("evaluating the initial program of %1").arg(run.task.name));
-            EvaluationRequest request;
-            request.task = run.task.name;
-            request.candidatePath = run.task.initialProgram;
-            request.sandboxMode = m_config.sandboxMode;
-            const EvaluationResult r = m_backend->evaluate(request, *m_kill);
-            if (r.metrics.value(QStringLiteral("refused")).toBool()) {
-                run.error = QStringLiteral("%1 backend: %2").arg(m_backend->name(), r.error.value_or(r.failClass));
-                conclude(IterationStatus::Stopped);
-                return;
-            }
-            baseline = r.score;
-            emit logLine(r.score ? QStringLiteral("baseline score %1").arg(*r.score, 0, 'g', 8)
-                                 : QStringLiteral("the initial program has no score (%1); no baseline")
-                                       .arg(r.error.value_or(r.failClass)));
-        }
-        if (m_stopRequests.load() > 0) {
-            run.stopReason = QStringLiteral("stopped");
-            conclude(IterationStatus::Stopped);
-            return;
-        }
-        run.beta = m_config.beta ? *m_config.beta : policy->defaultBeta().value_or(0.5);
-        policy->beginEpisode(run.beta, run.workers);
-        GridContext context;
-        context.history = entries;
-        context.hardMaxBranches = m_config.hardMaxBranches;
-        context.hardMaxRefinements = m_config.hardMaxRefinements;
-        context.fallback = m_config.fallbackGrid;
-        context.maxWorkers = run.workers;
-        GridPlan plan = m_config.fallbackGrid;
-        if (policy->hasGridPlanner()) {
-            const GridPlanResult planned = policy->planGrid(context);
-            QString bad = planned.error;
-            if (bad.isEmpty() && planned.plan) {
-                const GridPlan &g = *planned.plan;
-                if (g.branches < 1 || g.branches > context.hardMaxBranches)
-                    bad = QStringLiteral("planGrid: branches %1 is outside 1..%2").arg(g.branches).arg(context.hardMaxBranches);
-                else if (g.refinements < 0 || g.refinements > context.hardMaxRefinements)
-                    bad = QStringLiteral("planGrid: refinements %1 is outside 0..%2")
-                              .arg(g.refinements)
-                              .arg(context.hardMaxRefinements);
-            }
-            if (!bad.isEmpty()) {
-                run.error = QStringLiteral("policy %1: %2").arg(policy->name(), bad);
-                conclude(IterationStatus::Stopped);
-                return;
-            }
-            if (planned.plan)
-                plan = *planned.plan;
-        }
-        qint64 number = 0;
-        if (const StoreResult<QList<IterationInfo>> list = await(m_store->iterations()); list.ok()) {
-            for (const IterationInfo &it : *list.value)
-                number = std::max(number, it.number.value_or(it.id));
-        }
-        IterationInfo info;
-        info.number = number + 1;
-        info.task = run.task.name;
-        info.baselineScore = baseline;
-        info.maxParallelism = run.workers;
-        info.roundLimit = m_config.maxRounds;
-        info.callLimit = m_config.maxCalls;
-        info.grid = GridShape{plan.branches, plan.refinements};
-        info.gridReason = plan.reason;
-        info.beta = run.beta;
-        info.policyVersion = resolved.value->version;
-        info.started = QDateTime::currentDateTimeUtc();
-        const StoreResult<IterationId> id = await(m_store->beginIteration(info));
-        if (!id.ok()) {
-            run.error = id.error;
-            conclude(IterationStatus::Stopped);
-            return;
-        }
-        run.iteration = *id.value;
-        info.id = run.iteration;
-        run.info = info;
-        run.iterationDir = run.artifactDir + QStringLiteral("/attempts/%1").arg(run.iteration);
-        run.tree = RoundTree(plan, baseline);
-        run.tree.setDirections(run.task.directionNames());
-        if (!run.beginSteering(false)) {
-            closeIteration(IterationStatus::Stopped);
-            return;
-        }
-        emit logLine(QStringLiteral("iteration %1: grid %2 branches × %3 refinements (%4), β %5, W %6, policy %7")
-                         .arg(run.iteration)
-                         .arg(plan.branches)
-                         .arg(plan.refinements)
-                         .arg(plan.reason.isEmpty() ? QStringLiteral("no reason given") : plan.reason)
-                         .arg(run.beta)
-                         .arg(run.workers)
-                         .arg(policy->name()));
-        info.status = IterationStatus::Running;
-        emit iterationStarted(info, false);
-        emit countersChanged(run.counters);
-    } else {
-        QStringList recorded;
-        const int last = run.journal().lastRound(&recorded);
-        if (last >= 0) {
-            for (const QString &id : std::as_const(recorded)) {
-                if (!run.tree.contains(id))
-                    pending.append(id);
-            }
-            completed = pending.isEmpty() ? last + 1 : last;
-        }
-        if (!pending.isEmpty())
-            emit logLine(QStringLiteral("round %1 had attempts in flight; running again: %2")
-                             .arg(completed + 1)
-                             .arg(pending.join(QLatin1Char(' '))));
-    }
-    run.counters.rounds = completed;
-    if (m_config.resume != 0 && !run.beginSteering(true)) {
-        closeIteration(IterationStatus::Stopped);
-        return;
-    }
-    if (m_config.resume != 0)
-        policy->beginEpisode(run.beta, run.workers);
-
+void RoundRunner::Run::runRounds()
+{
     PolicyState state;
     for (;;) {
-        if (m_stopRequests.load() > 0) {
-            run.stopReason = QStringLiteral("stopped");
-            break;
+        if (stopAsked()) {
+            stopReason = QStringLiteral("stopped");
+            return;
         }
         // Steering between batches (never before the rerun of a batch that
         // was in flight: its interventions came before it).
-        if (pending.isEmpty()) {
-            if (!run.pollSteering(completed))
-                break;
-            if (run.book.paused()) {
-                emit logLine(QStringLiteral("round %1: paused; waiting for continue (or Stop)").arg(completed + 1));
-                emit pausedChanged(true);
-                bool ok = true;
-                while (ok && run.book.paused() && m_stopRequests.load() == 0) {
-                    QThread::msleep(100);
-                    ok = run.pollSteering(completed);
-                }
-                emit pausedChanged(false);
-                if (!ok)
-                    break;
-                if (m_stopRequests.load() > 0) {
-                    run.stopReason = QStringLiteral("stopped");
-                    break;
-                }
-            }
-        }
+        if (pending.isEmpty() && !steerBeforeBatch())
+            return;
+        const bool fresh = pending.isEmpty();
         QStringList batch;
-        bool fresh = false;
-        if (!pending.isEmpty()) {
+        if (!fresh)
             batch = std::exchange(pending, {});
-        } else {
-            fresh = true;
-            if (m_config.maxRounds && completed >= *m_config.maxRounds) {
-                run.stopReason = QStringLiteral("round limit %1 reached").arg(*m_config.maxRounds);
-                break;
-            }
-            if (const QString budget = RoundBudget::reached(m_config, run.counters); !budget.isEmpty()) {
-                run.stopReason = budget;
-                break;
-            }
-            // Pinned cells go first; the policy gets the rest of W and a
-            // legal list without the pins and the closed branches.
-            const QStringList pins = run.book.pins(run.tree, run.workers);
-            const QList<CellMeta> legal = run.tree.legal();
-            const QList<CellMeta> policyLegal = run.book.policyLegal(legal, pins);
-            if (pins.isEmpty() && policyLegal.isEmpty()) {
-                run.stopReason = legal.isEmpty() ? QStringLiteral("no legal cell left in the grid")
-                                                 : QStringLiteral("no legal cell left in the grid (the others are closed)");
-                break;
-            }
-            const int policyWorkers = run.workers - int(pins.size());
-            QStringList chosen;
-            if (run.manual) {
-                // A person picks the batch (a `batch` request); Stop ends the wait.
-                QStringList legalIds;
-                for (const CellMeta &m : policyLegal)
-                    legalIds.append(m.id);
-                emit batchWanted(completed, legalIds, run.workers);
-                emit logLine(QStringLiteral("round %1: waiting for the researcher's batch").arg(completed + 1));
-                bool ok = true;
-                while (ok && !run.manualBatch && m_stopRequests.load() == 0) {
-                    QThread::msleep(100);
-                    ok = run.pollSteering(completed);
-                }
-                if (!ok)
-                    break;
-                if (!run.manualBatch) {
-                    run.stopReason = QStringLiteral("stopped");
-                    break;
-                }
-                chosen = *std::exchange(run.manualBatch, std::nullopt);
-                if (chosen.isEmpty()) {
-                    run.stopReason = QStringLiteral("the researcher picked an empty batch");
-                    break;
-                }
-            } else if (policyWorkers > 0 && !policyLegal.isEmpty()) {
-                run.tree.fillState(state, run.beta, run.workers, completed);
-                PolicySteering steering = run.book.view(run.tree, pins);
-                if (!steering.isEmpty()) {
-                    state.setLegal(policyLegal);
-                    state.setMaxParallelism(policyWorkers);
-                    state.setSteering(std::move(steering));
-                }
-                const PolicyDecision decision = policy->selectBatch(state);
-                const QString where = QStringLiteral("round %1: ").arg(completed + 1);
-                if (!decision.ok()) {
-                    run.error = where + decision.error;
-                    break;
-                }
-                if (const QString illegal = RoundTree::checkBatchAgainst(decision.batch, policyLegal, policyWorkers);
-                    !illegal.isEmpty()) {
-                    run.error = where + illegal;
-                    break;
-                }
-                if (decision.batch.isEmpty() && pins.isEmpty()) {
-                    run.stopReason = QStringLiteral("the policy returned an empty batch");
-                    break;
-                }
-                chosen = decision.batch;
-            }
-            batch = pins + chosen;
-            if (!pins.isEmpty())
-                emit logLine(QStringLiteral("round %1: pinned first by hand: %2")
-                                 .arg(completed + 1)
-                                 .arg(pins.join(QLatin1Char(' '))));
-            if (m_config.maxCalls && run.counters.calls + batch.size() > *m_config.maxCalls) {
-                batch = batch.mid(0, qsizetype(*m_config.maxCalls - run.counters.calls));
-                emit logLine(QStringLiteral("round %1: batch cut to %2 ids by the %3-call budget")
-                                 .arg(completed + 1)
-                                 .arg(batch.size())
-                                 .arg(*m_config.maxCalls));
-            }
-        }
-        if (const Result<Done> recorded = run.journal().record(completed, batch); !recorded.ok()) {
-            run.error = recorded.error;
-            break;
-        }
-        if (fresh)
-            run.book.noteBatch(batch);
-        emit logLine(QStringLiteral("round %1: %2").arg(completed + 1).arg(batch.join(QLatin1Char(' '))));
-        emit roundStarted(completed, batch);
-        const bool stored = run.runBatch(completed, batch);
-        if (!stored)
-            break;
-        if (m_kill->load()) {
-            run.stopReason = QStringLiteral("stopped; running attempts killed");
-            break;
-        }
-        if (completed == 0) { // only the first round: later env failures stay cells
-            if (const QString cause = RoundBudget::environmentFailure(run.tree.cells()); !cause.isEmpty()) {
-                run.error = cause;
-                break;
-            }
-        }
-        completed += 1;
-        run.counters.rounds = completed;
-        emit countersChanged(run.counters);
+        else if (!nextBatch(state, &batch))
+            return;
+        if (!runRound(batch, fresh))
+            return;
     }
-    const bool stopped = m_stopRequests.load() > 0 || !run.error.isEmpty();
-    if (m_stopRequests.load() > 0 && run.stopReason.isEmpty() && run.error.isEmpty())
-        run.stopReason = QStringLiteral("stopped");
+}
+
+bool RoundRunner::Run::steerBeforeBatch()
+{
+    if (!pollSteering(completed))
+        return false;
+    if (!book.paused())
+        return true;
+    log(QStringLiteral("round %1: paused; waiting for continue (or Stop)").arg(completed + 1));
+    emit q->pausedChanged(true);
+    const bool ok = waitWhile([this] { return book.paused(); });
+    emit q->pausedChanged(false);
+    if (!ok)
+        return false;
+    if (stopAsked()) {
+        stopReason = QStringLiteral("stopped");
+        return false;
+    }
+    return true;
+}
+
+bool RoundRunner::Run::waitWhile(const std::function<bool()> &waiting)
+{
+    while (waiting() && !stopAsked()) {
+        {
+            std::unique_lock lock(q->m_wakeMutex);
+            q->m_wake.wait_for(lock, std::chrono::milliseconds(100), [this] { return stopAsked(); });
+        }
+        if (!pollSteering(completed))
+            return false;
+    }
+    return true;
+}
+
+bool RoundRunner::Run::nextBatch(PolicyState &state, QStringList *batch)
+{
+    const RoundConfig &config = q->m_config;
+    if (config.maxRounds && completed >= *config.maxRounds) {
+        stopReason = QStringLiteral("round limit %1 reached").arg(*config.maxRounds);
+        return false;
+    }
+    if (const QString budget = RoundBudget::reached(config, counters); !budget.isEmpty()) {
+        stopReason = budget;
+        return false;
+    }
+    // Pinned cells go first; the policy gets the rest of W and a
+    // legal list without the pins and the closed branches.
+    const QStringList pins = book.pins(tree, workers);
+    const QList<CellMeta> legal = tree.legal();
+    const QList<CellMeta> policyLegal = book.policyLegal(legal, pins);
+    if (pins.isEmpty() && policyLegal.isEmpty()) {
+        stopReason = legal.isEmpty() ? QStringLiteral("no legal cell left in the grid")
+                                     : QStringLiteral("no legal cell left in the grid (the others are closed)");
+        return false;
+    }
+    QStringList chosen;
+    if (manual ? !askResearcher(policyLegal, &chosen) : !askPolicy(state, pins, policyLegal, &chosen))
+        return false;
+    *batch = pins + chosen;
+    if (!pins.isEmpty())
+        log(QStringLiteral("round %1: pinned first by hand: %2").arg(completed + 1).arg(pins.join(QLatin1Char(' '))));
+    if (config.maxCalls && counters.calls + batch->size() > *config.maxCalls) {
+        *batch = batch->mid(0, qsizetype(*config.maxCalls - counters.calls));
+        log(QStringLiteral("round %1: batch cut to %2 ids by the %3-call budget")
+                .arg(completed + 1)
+                .arg(batch->size())
+                .arg(*config.maxCalls));
+    }
+    return true;
+}
+
+bool RoundRunner::Run::askResearcher(const QList<CellMeta> &legal, QStringList *chosen)
+{
+    // A person picks the batch (a `batch` request); Stop ends the wait.
+    QStringList legalIds;
+    for (const CellMeta &m : legal)
+        legalIds.append(m.id);
+    emit q->batchWanted(completed, legalIds, workers);
+    log(QStringLiteral("round %1: waiting for the researcher's batch").arg(completed + 1));
+    if (!waitWhile([this] { return !manualBatch; }))
+        return false;
+    if (!manualBatch) {
+        stopReason = QStringLiteral("stopped");
+        return false;
+    }
+    *chosen = *std::exchange(manualBatch, std::nullopt);
+    if (chosen->isEmpty()) {
+        stopReason = QStringLiteral("the researcher picked an empty batch");
+        return false;
+    }
+    return true;
+}
+
+bool RoundRunner::Run::askPolicy(PolicyState &state, const QStringList &pins, const QList<CellMeta> &legal,
+                                 QStringList *chosen)
+{
+    const int policyWorkers = workers - int(pins.size());
+    if (policyWorkers <= 0 || legal.isEmpty())
+        return true; // the pins fill the batch
+    tree.fillState(state, beta, workers, completed);
+    PolicySteering steering = book.view(tree, pins);
+    if (!steering.isEmpty()) {
+        state.setLegal(legal);
+        state.setMaxParallelism(policyWorkers);
+        state.setSteering(std::move(steering));
+    }
+    const PolicyDecision decision = policy->selectBatch(state);
+    const QString where = QStringLiteral("round %1: ").arg(completed + 1);
+    if (!decision.ok()) {
+        error = where + decision.error;
+        return false;
+    }
+    if (const QString illegal = RoundTree::checkBatchAgainst(decision.batch, legal, policyWorkers); !illegal.isEmpty()) {
+        error = where + illegal;
+        return false;
+    }
+    if (decision.batch.isEmpty() && pins.isEmpty()) {
+        stopReason = QStringLiteral("the policy returned an empty batch");
+        return false;
+    }
+    *chosen = decision.batch;
+    return true;
+}
+
+bool RoundRunner::Run::runRound(const QStringList &batch, bool fresh)
+{
+    if (const Result<Done> recorded = journal().record(completed, batch); !recorded.ok()) {
+        error = recorded.error;
+        return false;
+    }
+    if (fresh)
+        book.noteBatch(batch);
+    log(QStringLiteral("round %1: %2").arg(completed + 1).arg(batch.join(QLatin1Char(' '))));
+    emit q->roundStarted(completed, batch);
+    if (!runBatch(completed, batch))
+        return false;
+    if (q->m_kill->load()) {
+        stopReason = QStringLiteral("stopped; running attempts killed");
+        return false;
+    }
+    if (completed == 0) { // only the first round: later env failures stay cells
+        if (const QString cause = RoundBudget::environmentFailure(tree.cells()); !cause.isEmpty()) {
+            error = cause;
+            return false;
+        }
+    }
+    completed += 1;
+    counters.rounds = completed;
+    emit q->countersChanged(counters);
+    return true;
+}
+
+void RoundRunner::Run::finish()
+{
+    const bool stopped = stopAsked() || !error.isEmpty();
+    if (stopAsked() && stopReason.isEmpty() && error.isEmpty())
+        stopReason = QStringLiteral("stopped");
     closeIteration(stopped ? IterationStatus::Stopped : IterationStatus::Finished);
+}
+
+void RoundRunner::Run::closeIteration(IterationStatus status)
+{
+    if (iteration != 0) {
+        const StoreResult<Done> done = await(q->m_store->finishIteration(iteration, status));
+        if (!done.ok() && error.isEmpty())
+            error = done.error;
+    }
+    conclude(status);
+}
+
+void RoundRunner::Run::conclude(IterationStatus status)
+{
+    endSteering();
+    RoundSummary summary;
+    summary.iteration = iteration;
+    summary.status = status;
+    summary.counters = counters;
+    summary.counters.running = 0;
+    summary.grid = tree.plan();
+    summary.stopReason = stopReason;
+    summary.error = error;
+    {
+        std::lock_guard lock(q->m_summaryMutex);
+        q->m_summary = summary;
+    }
+    if (!error.isEmpty())
+        log(QStringLiteral("error: ") + error);
+    // The reason only when it says more than the status ("stopped (stopped)" does not).
+    const QString statusName = iterationStatusName(status);
+    const QString reason = stopReason.isEmpty() ? error : stopReason;
+    log(QStringLiteral("iteration %1 %2%3: %4, %5")
+            .arg(iteration)
+            .arg(statusName, reason.isEmpty() || reason == statusName ? QString() : QStringLiteral(" (%1)").arg(reason))
+            .arg(countOf(counters.cells, "cell"), countOf(counters.rounds, "round")));
+    q->m_running.store(false);
+    emit q->finished(summary);
 }
 
 } // namespace dreamrsi

@@ -11,6 +11,7 @@
 #include <QStringList>
 
 #include <atomic>
+#include <condition_variable>
 #include <memory>
 #include <mutex>
 
@@ -116,7 +117,10 @@ signals:
 
 private:
     struct Run;
+    /// The driver thread: Run's steps (roundrun_p.h), set-up to finish.
     void run();
+    /// Ends a wait of the driver for a person (after a stop request).
+    void wakeDriver();
 
     ProjectStore *m_store;
     RoundConfig m_config;
@@ -126,6 +130,9 @@ private:
     std::atomic_int m_stopRequests{0};
     std::atomic_bool m_running{false};
     std::shared_ptr<std::atomic_bool> m_kill;
+    /// stop() wakes the driver here when it waits for a person (Run::waitWhile).
+    std::mutex m_wakeMutex;
+    std::condition_variable m_wake;
     mutable std::mutex m_summaryMutex;
     RoundSummary m_summary;
 };

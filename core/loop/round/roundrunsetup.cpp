@@ -1,13 +1,19 @@
-// RoundRunner::Run: setting up a new or resumed iteration, the history of
-// earlier iterations and what one attempt is given. Private part of
-// RoundRunner (roundrun_p.h).
+// RoundRunner::Run: the run's set-up (the backend, the policy, a new
+// iteration with its grid plan or a resumed one), the history of earlier
+// iterations and what one attempt is given. Private part of RoundRunner
+// (roundrun_p.h).
 #include "roundrun_p.h"
 
 #include "store/projectstore.h"
 #include "store/storeawait.h"
 
+#include "backend/evaluationbackend.h"
+#include "roundpolicy.h"
 #include "roundsession.h"
 #include "model/attemptpayload.h"
+#include "policy/episoderules.h"
+
+#include <QDateTime>
 
 #include <QDir>
 #include <QFile>
@@ -34,6 +40,20 @@ AttemptRecord RoundRunPrivate::recordOf(const Cell &c, qint64 iteration)
     return r;
 }
 
+bool RoundRunner::Run::setUp()
+{
+    if (!q->m_agent || !q->m_backend || !q->m_store) {
+        error = QStringLiteral("the round has no agent, evaluation backend or project");
+        return false;
+    }
+    if (const QString problem = q->m_backend->prepare(); !problem.isEmpty()) {
+        error = QStringLiteral("%1 backend: %2").arg(q->m_backend->name(), problem);
+        return false;
+    }
+    // A resumed iteration that could not be reopened stays as it was.
+    return begin() && checkFirstJob() && makePolicy();
+}
+
 bool RoundRunner::Run::begin()
 {
     const RoundConfig &config = q->m_config;
@@ -44,70 +64,8 @@ bool RoundRunner::Run::begin()
     }
     artifactDir = project.value->artifactDir;
     workers = std::max(1, config.workers);
-
-    if (config.resume != 0) {
-        const StoreResult<IterationData> data = await(q->m_store->iterationData(config.resume));
-        if (!data.ok()) {
-            error = data.error;
-            return false;
-        }
-        info = data.value->info;
-        if (info.status != IterationStatus::Interrupted && info.status != IterationStatus::Stopped) {
-            error = QStringLiteral("iteration %1 is %2; only an interrupted or stopped round can be resumed")
-                        .arg(config.resume)
-                        .arg(iterationStatusName(info.status));
-            return false;
-        }
-        const QString storedTask = info.task.value_or(QString());
-        if (!config.task.isEmpty() && !storedTask.isEmpty() && config.task != storedTask
-            && QFileInfo(config.task).absoluteFilePath() != storedTask) {
-            error = QStringLiteral("iteration %1 ran task '%2', not '%3'").arg(config.resume).arg(storedTask, config.task);
-            return false;
-        }
-        const Result<RoundTask> t = RoundTask::resolve(storedTask.isEmpty() ? config.task : storedTask);
-        if (!t.ok()) {
-            error = t.error;
-            return false;
-        }
-        task = *t.value;
-        if (!info.grid) {
-            error = QStringLiteral("iteration %1 has no grid plan; it is not a live round").arg(config.resume);
-            return false;
-        }
-        iterationDir = artifactDir + QStringLiteral("/attempts/%1").arg(config.resume);
-        if (config.workers <= 0)
-            workers = std::max(1, info.maxParallelism.value_or(4));
-        // The row records the limits it now runs under, for whoever follows it.
-        const StoreResult<QList<Cell>> cells = await(q->m_store->resumeIteration(
-            config.resume, IterationLimits{workers, config.maxRounds, config.maxCalls}));
-        if (!cells.ok()) {
-            error = cells.error;
-            return false;
-        }
-        iteration = config.resume; // running again: from here on it is closed as stopped on an error
-        tree = RoundTree(GridPlan{info.grid->branches, info.grid->refinements, info.gridReason}, info.baselineScore);
-        tree.setDirections(task.directionNames());
-        beta = info.beta.value_or(0.5);
-        if (!loadHistory(task.name, nullptr))
-            return false;
-        for (const Cell &c : *cells.value) {
-            if (!tree.add(c)) {
-                error = QStringLiteral("iteration %1: stored cell %2 does not continue its branch").arg(iteration).arg(c.id);
-                return false;
-            }
-            history.append(recordOf(c, info.number.value_or(iteration)));
-            addCounters(c);
-        }
-        log(QStringLiteral("resuming iteration %1: %2 cells kept").arg(iteration).arg(cells.value->size()));
-        IterationInfo running = info;
-        running.maxParallelism = workers; // the limits it runs under now
-        running.roundLimit = config.maxRounds;
-        running.callLimit = config.maxCalls;
-        running.status = IterationStatus::Running;
-        emit q->iterationStarted(running, true);
-        emit q->countersChanged(counters);
-        return true;
-    }
+    if (config.resume != 0)
+        return loadResumed();
 
     const Result<RoundTask> t = RoundTask::resolve(config.task);
     if (!t.ok()) {
@@ -115,6 +73,237 @@ bool RoundRunner::Run::begin()
         return false;
     }
     task = *t.value;
+    return true;
+}
+
+bool RoundRunner::Run::loadResumed()
+{
+    const RoundConfig &config = q->m_config;
+    const StoreResult<IterationData> data = await(q->m_store->iterationData(config.resume));
+    if (!data.ok()) {
+        error = data.error;
+        return false;
+    }
+    info = data.value->info;
+    if (info.status != IterationStatus::Interrupted && info.status != IterationStatus::Stopped) {
+        error = QStringLiteral("iteration %1 is %2; only an interrupted or stopped round can be resumed")
+                    .arg(config.resume)
+                    .arg(iterationStatusName(info.status));
+        return false;
+    }
+    const QString storedTask = info.task.value_or(QString());
+    if (!config.task.isEmpty() && !storedTask.isEmpty() && config.task != storedTask
+        && QFileInfo(config.task).absoluteFilePath() != storedTask) {
+        error = QStringLiteral("iteration %1 ran task '%2', not '%3'").arg(config.resume).arg(storedTask, config.task);
+        return false;
+    }
+    const Result<RoundTask> t = RoundTask::resolve(storedTask.isEmpty() ? config.task : storedTask);
+    if (!t.ok()) {
+        error = t.error;
+        return false;
+    }
+    task = *t.value;
+    if (!info.grid) {
+        error = QStringLiteral("iteration %1 has no grid plan; it is not a live round").arg(config.resume);
+        return false;
+    }
+    iterationDir = artifactDir + QStringLiteral("/attempts/%1").arg(config.resume);
+    if (config.workers <= 0)
+        workers = std::max(1, info.maxParallelism.value_or(4));
+    // The row records the limits it now runs under, for whoever follows it.
+    const StoreResult<QList<Cell>> cells = await(q->m_store->resumeIteration(
+        config.resume, IterationLimits{workers, config.maxRounds, config.maxCalls}));
+    if (!cells.ok()) {
+        error = cells.error;
+        return false;
+    }
+    iteration = config.resume; // running again: from here on it is closed as stopped on an error
+    tree = RoundTree(GridPlan{info.grid->branches, info.grid->refinements, info.gridReason}, info.baselineScore);
+    tree.setDirections(task.directionNames());
+    beta = info.beta.value_or(0.5);
+    if (!loadHistory(task.name, nullptr))
+        return false;
+    for (const Cell &c : *cells.value) {
+        if (!tree.add(c)) {
+            error = QStringLiteral("iteration %1: stored cell %2 does not continue its branch").arg(iteration).arg(c.id);
+            return false;
+        }
+        history.append(recordOf(c, info.number.value_or(iteration)));
+        addCounters(c);
+    }
+    log(QStringLiteral("resuming iteration %1: %2 cells kept").arg(iteration).arg(cells.value->size()));
+    IterationInfo running = info;
+    running.maxParallelism = workers; // the limits it runs under now
+    running.roundLimit = config.maxRounds;
+    running.callLimit = config.maxCalls;
+    running.status = IterationStatus::Running;
+    emit q->iterationStarted(running, true);
+    emit q->countersChanged(counters);
+    return true;
+}
+
+bool RoundRunner::Run::checkFirstJob()
+{
+    // The first evaluation's job as the backend would run it: a cluster
+    // that would refuse it is found before any agent call is paid for.
+    EvaluationRequest first;
+    first.task = task.name;
+    first.candidatePath = task.initialProgram;
+    first.sandboxMode = q->m_config.sandboxMode;
+    if (const QString refused = q->m_backend->checkJob(first); !refused.isEmpty()) {
+        error = QStringLiteral("%1 backend: %2").arg(q->m_backend->name(), refused);
+        return false;
+    }
+    return true;
+}
+
+bool RoundRunner::Run::makePolicy()
+{
+    const RoundConfig &config = q->m_config;
+    const Result<RoundPolicy> resolved = RoundPolicy::resolve(*q->m_store, config.policy, info.policyVersion, config.seed);
+    Result<std::unique_ptr<Policy>> made =
+        resolved ? resolved.value->spec.create() : resolved.failureAs<std::unique_ptr<Policy>>();
+    if (!made) {
+        error = made.error;
+        return false;
+    }
+    policy = std::move(*made.value);
+    log(QStringLiteral("policy: ") + resolved.value->description);
+    manual = resolved.value->manual;
+    policyVersion = resolved.value->version;
+    return true;
+}
+
+bool RoundRunner::Run::openNewIteration()
+{
+    const RoundConfig &config = q->m_config;
+    // A new iteration: baseline, grid plan, then the row.
+    QList<GridHistoryEntry> entries;
+    if (!loadHistory(task.name, &entries))
+        return false;
+    std::optional<double> baseline;
+    if (!evaluateBaseline(&baseline))
+        return false;
+    if (stopAsked()) {
+        stopReason = QStringLiteral("stopped");
+        return false;
+    }
+    beta = config.beta ? *config.beta : policy->defaultBeta().value_or(0.5);
+    policy->beginEpisode(beta, workers);
+    GridPlan plan;
+    if (!planGrid(entries, &plan) || !storeNewIteration(plan, baseline) || !beginSteering(false))
+        return false;
+    log(QStringLiteral("iteration %1: grid %2 branches × %3 refinements (%4), β %5, W %6, policy %7")
+            .arg(iteration)
+            .arg(plan.branches)
+            .arg(plan.refinements)
+            .arg(plan.reason.isEmpty() ? QStringLiteral("no reason given") : plan.reason)
+            .arg(beta)
+            .arg(workers)
+            .arg(policy->name()));
+    IterationInfo started = info;
+    started.status = IterationStatus::Running;
+    emit q->iterationStarted(started, false);
+    emit q->countersChanged(counters);
+    return true;
+}
+
+bool RoundRunner::Run::evaluateBaseline(std::optional<double> *baseline)
+{
+    const RoundConfig &config = q->m_config;
+    if (!config.evaluateBaseline)
+        return true;
+    log(QStringLiteral("evaluating the initial program of %1").arg(task.name));
+    EvaluationRequest request;
+    request.task = task.name;
+    request.candidatePath = task.initialProgram;
+    request.sandboxMode = config.sandboxMode;
+    const EvaluationResult r = q->m_backend->evaluate(request, *q->m_kill);
+    if (r.metrics.value(QStringLiteral("refused")).toBool()) {
+        error = QStringLiteral("%1 backend: %2").arg(q->m_backend->name(), r.error.value_or(r.failClass));
+        return false;
+    }
+    *baseline = r.score;
+    log(r.score ? QStringLiteral("baseline score %1").arg(*r.score, 0, 'g', 8)
+                : QStringLiteral("the initial program has no score (%1); no baseline").arg(r.error.value_or(r.failClass)));
+    return true;
+}
+
+bool RoundRunner::Run::planGrid(const QList<GridHistoryEntry> &entries, GridPlan *plan)
+{
+    const RoundConfig &config = q->m_config;
+    GridContext context;
+    context.history = entries;
+    context.hardMaxBranches = config.hardMaxBranches;
+    context.hardMaxRefinements = config.hardMaxRefinements;
+    context.fallback = config.fallbackGrid;
+    context.maxWorkers = workers;
+    *plan = config.fallbackGrid;
+    if (!policy->hasGridPlanner())
+        return true;
+    const GridPlanResult planned = policy->planGrid(context);
+    if (const QString bad = EpisodeRules::checkGridPlan(planned, context); !bad.isEmpty()) {
+        error = QStringLiteral("policy %1: %2").arg(policy->name(), bad);
+        return false;
+    }
+    if (planned.plan)
+        *plan = *planned.plan;
+    return true;
+}
+
+bool RoundRunner::Run::storeNewIteration(const GridPlan &plan, std::optional<double> baseline)
+{
+    const RoundConfig &config = q->m_config;
+    qint64 number = 0;
+    if (const StoreResult<QList<IterationInfo>> list = await(q->m_store->iterations()); list.ok()) {
+        for (const IterationInfo &it : *list.value)
+            number = std::max(number, it.number.value_or(it.id));
+    }
+    IterationInfo row;
+    row.number = number + 1;
+    row.task = task.name;
+    row.baselineScore = baseline;
+    row.maxParallelism = workers;
+    row.roundLimit = config.maxRounds;
+    row.callLimit = config.maxCalls;
+    row.grid = GridShape{plan.branches, plan.refinements};
+    row.gridReason = plan.reason;
+    row.beta = beta;
+    row.policyVersion = policyVersion;
+    row.started = QDateTime::currentDateTimeUtc();
+    const StoreResult<IterationId> id = await(q->m_store->beginIteration(row));
+    if (!id.ok()) {
+        error = id.error;
+        return false;
+    }
+    iteration = *id.value;
+    row.id = iteration;
+    info = row;
+    iterationDir = artifactDir + QStringLiteral("/attempts/%1").arg(iteration);
+    tree = RoundTree(plan, baseline);
+    tree.setDirections(task.directionNames());
+    return true;
+}
+
+bool RoundRunner::Run::continueResumed()
+{
+    QStringList recorded;
+    const int last = journal().lastRound(&recorded);
+    if (last >= 0) {
+        for (const QString &id : std::as_const(recorded)) {
+            if (!tree.contains(id))
+                pending.append(id);
+        }
+        completed = pending.isEmpty() ? last + 1 : last;
+    }
+    if (!pending.isEmpty())
+        log(QStringLiteral("round %1 had attempts in flight; running again: %2")
+                .arg(completed + 1)
+                .arg(pending.join(QLatin1Char(' '))));
+    counters.rounds = completed;
+    if (!beginSteering(true))
+        return false;
+    policy->beginEpisode(beta, workers);
     return true;
 }
 

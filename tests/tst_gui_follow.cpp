@@ -10,6 +10,7 @@
 // (Dream…) is offered while the project is read-only.
 #include "live/livedashboard.h"
 #include "models/livetreemodel.h"
+#include "live/roundcontroller.h"
 #include "live/roundpanel.h"
 #include "live/roundstatus.h"
 #include "tree/treeview.h"
@@ -115,7 +116,7 @@ void TestGuiFollow::followsARoundToItsEnd()
     window.show();
     RoundPanel *panel = window.roundPanel();
     QVERIFY(panel);
-    panel->follower()->setInterval(200);
+    panel->controller()->follower()->setInterval(200);
     QSignalSpy opened(&window, &MainWindow::projectOpened);
     QSignalSpy failed(&window, &MainWindow::openFailed);
     window.openProject(project);
@@ -126,7 +127,7 @@ void TestGuiFollow::followsARoundToItsEnd()
     QVERIFY(window.windowTitle().contains(QStringLiteral("read-only")));
 
     // The follower finds the child's running iteration.
-    QTRY_COMPARE_WITH_TIMEOUT(panel->follower()->iteration(), iteration, 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(panel->controller()->follower()->iteration(), iteration, 30000);
     QVERIFY(panel->isFollowing());
     QVERIFY(!panel->launchAction()->isEnabled());
     QVERIFY(!panel->stopAction()->isEnabled());
@@ -143,7 +144,7 @@ void TestGuiFollow::followsARoundToItsEnd()
     QVERIFY2(!window.treeView()->placeholderText().startsWith(QStringLiteral("No tree open")),
              qPrintable(window.treeView()->placeholderText()));
     // The followed round takes steering: Pause is offered, Continue is not (nothing is paused).
-    QVERIFY(panel->isRoundLive());
+    QVERIFY(panel->controller()->isRoundLive());
     QVERIFY(panel->pauseAction()->isEnabled());
     QVERIFY(!panel->continueAction()->isEnabled());
 
@@ -183,7 +184,7 @@ void TestGuiFollow::followsARoundToItsEnd()
     QVERIFY(!panel->statusWidget()->isVisible());
     // The followed round has ended: no steering is offered, and a request
     // says no round runs, without naming this window's own process.
-    QVERIFY(!panel->isRoundLive());
+    QVERIFY(!panel->controller()->isRoundLive());
     QVERIFY(!panel->pauseAction()->isEnabled());
     QVERIFY(!panel->continueAction()->isEnabled());
     {
@@ -191,8 +192,10 @@ void TestGuiFollow::followsARoundToItsEnd()
         for (QAction *a : menu->actions())
             QVERIFY2(a->isSeparator() || !a->isEnabled(), qPrintable(a->text()));
     }
-    QVERIFY(!panel->steer(QStringLiteral("close"), 0));
-    const QString refusal = panel->log()->toPlainText().section(QLatin1Char('\n'), -1);
+    QSignalSpy logged(panel->controller(), &RoundController::logLine);
+    QVERIFY(!panel->controller()->steer(QStringLiteral("close"), 0));
+    QVERIFY(!logged.isEmpty());
+    const QString refusal = logged.last().at(0).toString();
     QVERIFY2(refusal.contains(QStringLiteral("no round is running")), qPrintable(refusal));
     QVERIFY2(!refusal.contains(QStringLiteral("pid %1").arg(QCoreApplication::applicationPid()))
                  && !refusal.contains(QStringLiteral("process %1").arg(QCoreApplication::applicationPid())),
@@ -211,9 +214,9 @@ void TestGuiFollow::childKilledMidRound()
     MainWindow window;
     window.show();
     RoundPanel *panel = window.roundPanel();
-    panel->follower()->setInterval(200);
+    panel->controller()->follower()->setInterval(200);
     window.openProject(project);
-    QTRY_COMPARE_WITH_TIMEOUT(panel->follower()->iteration(), iteration, 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(panel->controller()->follower()->iteration(), iteration, 30000);
     QSignalSpy ended(panel, &RoundPanel::roundFinished);
     child.kill();
     QVERIFY(child.waitForFinished(30000));
@@ -252,12 +255,12 @@ void TestGuiFollow::followerKnowsTheLimitsAndCannotDream()
     MainWindow window;
     window.show();
     RoundPanel *panel = window.roundPanel();
-    panel->follower()->setInterval(200);
+    panel->controller()->follower()->setInterval(200);
     QSignalSpy opened(&window, &MainWindow::projectOpened);
     window.openProject(project);
     QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000);
     QVERIFY(window.session()->isReadOnly());
-    QTRY_COMPARE_WITH_TIMEOUT(panel->follower()->iteration(), iteration, 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(panel->controller()->follower()->iteration(), iteration, 30000);
     auto *bar = window.statusBar()->findChild<QProgressBar *>(QStringLiteral("roundProgress"));
     QVERIFY(bar);
     QCOMPARE(bar->maximum(), 12);

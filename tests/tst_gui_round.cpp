@@ -9,6 +9,7 @@
 #include "roundtestsupport.h"
 
 #include "live/launchrounddialog.h"
+#include "live/roundcontroller.h"
 #include "live/livedashboard.h"
 #include "models/livetreemodel.h"
 #include "live/roundpanel.h"
@@ -76,6 +77,11 @@ RoundConfig toyConfig()
     return c;
 }
 
+RoundOptions toyOptions()
+{
+    return RoundOptions{toyConfig(), std::nullopt};
+}
+
 void addPolicy(ProjectStore &store)
 {
     PolicyVersion v;
@@ -119,8 +125,9 @@ void TestGuiRound::treeGrowsRowByRow()
             finishedAfterEachChange.append(model->cellCount());
     });
     QSignalSpy finished(&panel, &RoundPanel::roundFinished);
+    QSignalSpy counted(panel.controller(), &RoundController::countersChanged);
     auto agent = std::make_shared<test::FakeAgent>();
-    QVERIFY(panel.startRound(toyConfig(), agent));
+    QVERIFY(panel.controller()->start(toyOptions(), agent));
     const int resetsAtStart = int(resets.count());
     QVERIFY(panel.stopAction()->isEnabled());
     QVERIFY(!panel.launchAction()->isEnabled());
@@ -138,7 +145,8 @@ void TestGuiRound::treeGrowsRowByRow()
     QCOMPARE(finishedAfterEachChange.last(), 9);
     for (qsizetype i = 1; i < finishedAfterEachChange.size(); ++i)
         QVERIFY(finishedAfterEachChange.at(i) - finishedAfterEachChange.at(i - 1) <= 1);
-    QVERIFY(panel.countersLabel()->text().contains(QStringLiteral("Calls 9")));
+    const RoundCounters counters = counted.last().at(0).value<RoundCounters>();
+    QCOMPARE(counters.calls, 9);
     QTRY_VERIFY_WITH_TIMEOUT(panel.treeView()->tree() && panel.treeView()->tree()->cells().size() == 9, 10000);
     // The dashboard got a point per stored cell: 9 calls at 0.001 USD each.
     LiveDashboard *dash = panel.dashboard();
@@ -147,7 +155,7 @@ void TestGuiRound::treeGrowsRowByRow()
     QVERIFY(qAbs(dash->costSeries()->points().last().y() - 0.009) < 1e-9);
     QVERIFY(dash->bestSeries()->count() >= 2);
     QCOMPARE(dash->bestSeries()->points().last(), QPointF(9.0, dash->bestScore().value_or(-1)));
-    QVERIFY(panel.countersLabel()->text().contains(QStringLiteral("Best %1").arg(QString::number(*dash->bestScore(), 'g', 6))));
+    QCOMPARE(counters.bestScore, dash->bestScore());
     QVERIFY(panel.launchAction()->isEnabled());
     QVERIFY(!panel.stopAction()->isEnabled());
     take(store.close());
@@ -257,7 +265,7 @@ void TestGuiRound::stopFromThePanel()
     auto agent = std::make_shared<test::FakeAgent>();
     agent->closeGate();
     QSignalSpy finished(&panel, &RoundPanel::roundFinished);
-    QVERIFY(panel.startRound(toyConfig(), agent));
+    QVERIFY(panel.controller()->start(toyOptions(), agent));
     QTRY_COMPARE_WITH_TIMEOUT(panel.model()->runningCount(), 2, 60000);
     panel.stopAction()->trigger();
     QCOMPARE(panel.stopAction()->text(), QStringLiteral("&Kill Running Attempts"));
@@ -336,7 +344,8 @@ void TestGuiRound::resumeOnlyWithSomethingToResume()
     take(store.create(m_dir->filePath(QStringLiteral("resume.dreamrsi")), ProjectInfo()));
     addPolicy(store);
     RoundPanel panel(&store);
-    QSignalSpy checked(&panel, &RoundPanel::resumableChecked);
+    QSignalSpy checked(panel.controller(), &RoundController::resumableChecked);
+    QSignalSpy logged(panel.controller(), &RoundController::logLine);
     // A new project: nothing to resume.
     QTRY_VERIFY_WITH_TIMEOUT(checked.count() >= 1, 30000);
     QCOMPARE(checked.last().at(0).toBool(), false);
@@ -347,7 +356,7 @@ void TestGuiRound::resumeOnlyWithSomethingToResume()
     auto agent = std::make_shared<test::FakeAgent>();
     agent->closeGate();
     QSignalSpy finished(&panel, &RoundPanel::roundFinished);
-    QVERIFY(panel.startRound(toyConfig(), agent));
+    QVERIFY(panel.controller()->start(toyOptions(), agent));
     QVERIFY(!panel.resumeAction()->isEnabled());
     QTRY_COMPARE_WITH_TIMEOUT(panel.model()->runningCount(), 2, 60000);
     panel.stopAction()->trigger();
@@ -360,9 +369,10 @@ void TestGuiRound::resumeOnlyWithSomethingToResume()
     // A new round says that the stopped one stays stopped; stopped too, it is
     // the one Resume offers first (the most recent).
     agent->closeGate();
-    QVERIFY(panel.startRound(toyConfig(), agent));
-    QVERIFY2(panel.log()->toPlainText().contains(QStringLiteral("Iteration %1 stays stopped").arg(iteration)),
-             qPrintable(panel.log()->toPlainText()));
+    QVERIFY(panel.controller()->start(toyOptions(), agent));
+    QVERIFY(std::any_of(logged.cbegin(), logged.cend(), [&](const QList<QVariant> &line) {
+        return line.at(0).toString().startsWith(QStringLiteral("Iteration %1 stays stopped").arg(iteration));
+    }));
     QTRY_COMPARE_WITH_TIMEOUT(panel.model()->runningCount(), 2, 60000);
     panel.stopAction()->trigger();
     agent->openGate();
@@ -382,11 +392,15 @@ void TestGuiRound::resumeOnlyWithSomethingToResume()
     QVERIFY2(cells.match(offered.first()).hasMatch(), qPrintable(offered.first()));
 
     // Resumed to their ends: nothing is left to resume.
+    // The second as Resume Round does it: the task left to the iteration's
+    // own, read from the store before the round starts.
     for (const qint64 id : {second, iteration}) {
         RoundConfig config = toyConfig();
         config.resume = id;
+        const RoundOptions options =
+            id == second ? RoundController::resumeOptions(toyOptions(), id) : RoundOptions{config, std::nullopt};
         const qsizetype before = finished.count();
-        QVERIFY(panel.startRound(config, std::make_shared<test::FakeAgent>()));
+        QVERIFY(panel.controller()->start(options, std::make_shared<test::FakeAgent>()));
         QVERIFY(!panel.resumeAction()->isEnabled());
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), before + 1, 120000);
         QCOMPARE(finished.last().at(1).toString(), QStringLiteral("finished"));
@@ -484,7 +498,7 @@ void TestGuiRound::cancelFromTheStatusBar()
     auto agent = std::make_shared<test::FakeAgent>();
     agent->closeGate();
     QSignalSpy finished(panel, &RoundPanel::roundFinished);
-    QVERIFY(panel->startRound(toyConfig(), agent));
+    QVERIFY(panel->controller()->start(toyOptions(), agent));
     QVERIFY(panel->statusWidget()->isVisible());
     QTRY_COMPARE_WITH_TIMEOUT(panel->model()->runningCount(), 2, 60000);
     // Planned: the policy's 3 x 2 grid, 3 attempts per branch; none finished.

@@ -7,6 +7,9 @@
 #include "storetestsupport.h"
 
 #include "models/livetreemodel.h"
+#include "live/approvalbar.h"
+#include "live/manualbatchbar.h"
+#include "live/roundcontroller.h"
 #include "live/roundpanel.h"
 #include "live/steeringcontroller.h"
 #include "tree/treeview.h"
@@ -69,30 +72,33 @@ void TestGuiSteering::manualRoundPickedByClicking()
     c.workers = 2;
     c.evaluateBaseline = false;
     c.fallbackGrid = GridPlan{3, 2, QStringLiteral("manual grid")};
+    RoundController *round = panel.controller();
+    ManualBatchBar *bar = panel.manualBar();
     QSignalSpy finished(&panel, &RoundPanel::roundFinished);
-    QVERIFY(panel.startRound(c, std::make_shared<FakeAgent>()));
-    auto *legal = panel.manualBar()->findChild<QListWidget *>(QStringLiteral("manualLegal"));
-    auto *run = panel.manualBar()->findChild<QPushButton *>(QStringLiteral("manualRun"));
+    QSignalSpy logged(round, &RoundController::logLine);
+    QVERIFY(round->start(RoundOptions{c, std::nullopt}, std::make_shared<FakeAgent>()));
+    auto *legal = bar->findChild<QListWidget *>(QStringLiteral("manualLegal"));
+    auto *run = bar->findChild<QPushButton *>(QStringLiteral("manualRun"));
     QVERIFY(legal && run);
 
     // Round 1: the three roots are legal; W = 2 is enforced.
-    QTRY_VERIFY_WITH_TIMEOUT(panel.manualBar()->isVisible(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(bar->isVisible(), 30000);
     QCOMPARE(legal->count(), 3);
     QCOMPARE(run->text().remove(u'&'), QStringLiteral("End Round")); // nothing picked yet
-    QVERIFY(!panel.toggleManualBranch(7)); // not a legal branch: refused
-    QVERIFY(panel.toggleManualBranch(0));
-    QVERIFY(panel.toggleManualBranch(2));
-    QVERIFY(!panel.toggleManualBranch(1)); // a third cell exceeds W
+    QVERIFY(!bar->toggleBranch(7)); // not a legal branch: refused
+    QVERIFY(bar->toggleBranch(0));
+    QVERIFY(bar->toggleBranch(2));
+    QVERIFY(!bar->toggleBranch(1)); // a third cell exceeds W
     legal->item(1)->setCheckState(Qt::Checked); // ticking it is undone too
     QCOMPARE(legal->item(1)->checkState(), Qt::Unchecked);
-    QCOMPARE(panel.manualPicks(), (QStringList{QStringLiteral("b0a0"), QStringLiteral("b2a0")}));
+    QCOMPARE(bar->picks(), (QStringList{QStringLiteral("b0a0"), QStringLiteral("b2a0")}));
     QCOMPARE(run->text().remove(u'&'), QStringLiteral("Run Batch"));
     run->click();
-    QVERIFY(!panel.manualBar()->isVisible());
+    QVERIFY(!bar->isVisible());
 
     // Round 2: both cells stored; close b2 from the panel, it is marked in the tree.
-    QTRY_VERIFY_WITH_TIMEOUT(panel.manualBar()->isVisible() && panel.model()->cellCount() == 2, 60000);
-    QVERIFY(panel.steer(QStringLiteral("close"), 2, {}, false, QStringLiteral("wasting calls")));
+    QTRY_VERIFY_WITH_TIMEOUT(bar->isVisible() && panel.model()->cellCount() == 2, 60000);
+    QVERIFY(round->steer(QStringLiteral("close"), 2, {}, false, QStringLiteral("wasting calls")));
     QTRY_VERIFY_WITH_TIMEOUT(panel.model()->index(1, LiveTreeModel::IdColumn).data().toString().contains(QChar(0x2715)),
                              30000);
     // The drawn tree carries the mark too, under b2's leaf.
@@ -100,38 +106,42 @@ void TestGuiSteering::manualRoundPickedByClicking()
     QCOMPARE(TreeRenderer::steeringGlyphs({QStringLiteral("close"), QStringLiteral("refine"), QStringLiteral("hint")}),
              QStringLiteral("\u2715\u21E7\u270E"));
     // b2's refinement is not legal any more: it left the list, a pick of it is refused.
-    QTRY_COMPARE_WITH_TIMEOUT(panel.steering()->waiting(), 0, 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(round->steering()->waiting(), 0, 30000);
 
     // Pause while the round runs unpaused; Continue only while it is paused.
-    QVERIFY(panel.isRoundLive());
+    QVERIFY(round->isRoundLive());
     QVERIFY(panel.pauseAction()->isEnabled());
     QVERIFY(!panel.continueAction()->isEnabled());
-    QVERIFY(panel.steer(QStringLiteral("pause")));
+    QVERIFY(round->steer(QStringLiteral("pause")));
     QTRY_VERIFY_WITH_TIMEOUT(panel.continueAction()->isEnabled(), 30000);
     QVERIFY(!panel.pauseAction()->isEnabled());
-    QVERIFY(panel.steer(QStringLiteral("continue")));
+    QVERIFY(round->steer(QStringLiteral("continue")));
     QTRY_VERIFY_WITH_TIMEOUT(!panel.continueAction()->isEnabled(), 30000);
     QVERIFY(panel.pauseAction()->isEnabled());
-    QTRY_COMPARE_WITH_TIMEOUT(panel.steering()->waiting(), 0, 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(round->steering()->waiting(), 0, 30000);
     QCOMPARE(legal->count(), 2);
-    QVERIFY(!panel.toggleManualBranch(2));
-    QVERIFY(panel.toggleManualBranch(1));
-    QVERIFY(panel.toggleManualBranch(0));
+    QVERIFY(!bar->toggleBranch(2));
+    QVERIFY(bar->toggleBranch(1));
+    QVERIFY(bar->toggleBranch(0));
     run->click();
 
     // Round 3: nothing picked ends the round.
-    QTRY_VERIFY_WITH_TIMEOUT(panel.manualBar()->isVisible() && panel.model()->cellCount() == 4, 60000);
-    QVERIFY(panel.manualPicks().isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(bar->isVisible() && panel.model()->cellCount() == 4, 60000);
+    QVERIFY(bar->picks().isEmpty());
     run->click();
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
     QCOMPARE(finished.first().at(1).toString(), QStringLiteral("finished"));
-    QVERIFY(!panel.manualBar()->isVisible());
+    QVERIFY(!bar->isVisible());
 
     // The empty batch is logged once: by the round, not again when its answer is read after the round's end.
-    QTRY_COMPARE_WITH_TIMEOUT(panel.steering()->waiting(), 0, 30000);
-    QCOMPARE(panel.log()->toPlainText().count(QStringLiteral("picked an empty batch (the round ends)")), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(round->steering()->waiting(), 0, 30000);
+    QCOMPARE(std::count_if(logged.cbegin(), logged.cend(),
+                           [](const QList<QVariant> &line) {
+                               return line.at(0).toString().contains(QStringLiteral("picked an empty batch (the round ends)"));
+                           }),
+             1);
     // The ended round takes no steering: every request of the menu, Pause and Continue are disabled.
-    QVERIFY(!panel.isRoundLive());
+    QVERIFY(!round->isRoundLive());
     QVERIFY(!panel.pauseAction()->isEnabled());
     QVERIFY(!panel.continueAction()->isEnabled());
     for (const std::optional<int> branch : {std::optional<int>(1), std::optional<int>()}) {
@@ -165,13 +175,14 @@ void TestGuiSteering::approvalBarAnswersAWaitingLoop()
     RecursiveLoop loop(&store, std::make_shared<FakeAgent>(), std::make_shared<LocalEvaluationBackend>(),
                        std::make_shared<PolicyImprover>(2));
     const LoopSettings s = test::toyLoopSettings(3);
-    QSignalSpy awaited(&panel, &RoundPanel::approvalAwaited);
+    RoundController *round = panel.controller();
+    QSignalSpy awaited(round, &RoundController::approvalAwaited);
     LoopReport report;
     QThread *worker = QThread::create([&] { report = loop.run(s); });
     worker->start();
 
     // The first proposal: the bar says so once; approve it from the panel.
-    QTRY_VERIFY_WITH_TIMEOUT((panel.checkApprovalWait(), panel.approvalBar()->isVisible()) || worker->isFinished(), 240000);
+    QTRY_VERIFY_WITH_TIMEOUT((round->checkApprovalWait(), panel.approvalBar()->isVisible()) || worker->isFinished(), 240000);
     if (worker->isFinished()) {
         QStringList what{report.error};
         for (const LoopIteration &it : std::as_const(report.iterations))
@@ -180,18 +191,18 @@ void TestGuiSteering::approvalBarAnswersAWaitingLoop()
         QFAIL(qPrintable(QStringLiteral("the loop ended without waiting: ") + what.join(QStringLiteral("; "))));
     }
     QCOMPARE(awaited.count(), 1);
-    panel.checkApprovalWait();
+    round->checkApprovalWait();
     QCOMPARE(awaited.count(), 1); // once per proposal
-    const QString name = awaited.first().at(0).toString();
+    const QString name = awaited.first().at(0).value<ApprovalWait>().name();
     QVERIFY(!name.isEmpty());
     QVERIFY(panel.approvalBar()->findChild<QLabel *>(QStringLiteral("approvalText"))->text().contains(name));
-    QSignalSpy answered(panel.steering(), &SteeringController::answered);
-    QVERIFY(panel.answerApproval(name, QStringLiteral("ada"), QStringLiteral("looks right")));
+    QSignalSpy answered(round->steering(), &SteeringController::answered);
+    QVERIFY(round->answerApproval(name, QStringLiteral("ada"), QStringLiteral("looks right")));
     QTRY_COMPARE_WITH_TIMEOUT(answered.count(), 1, 60000);
     QVERIFY(answered.first().at(1).value<SteeringAck>().applied);
 
     // The second: decline with the bar's button.
-    QTRY_VERIFY_WITH_TIMEOUT((panel.checkApprovalWait(), awaited.count() == 2), 240000);
+    QTRY_VERIFY_WITH_TIMEOUT((round->checkApprovalWait(), awaited.count() == 2), 240000);
     panel.approvalBar()->findChild<QPushButton *>(QStringLiteral("approvalDecline"))->click();
     QTRY_COMPARE_WITH_TIMEOUT(answered.count(), 2, 60000);
     QVERIFY(answered.at(1).at(1).value<SteeringAck>().applied);
@@ -209,7 +220,7 @@ void TestGuiSteering::approvalBarAnswersAWaitingLoop()
     const QList<Approval> approvals = take(store.approvals());
     QCOMPARE(approvals.size(), 1);
     QCOMPARE(approvals.at(0).who, QStringLiteral("ada"));
-    panel.checkApprovalWait();
+    round->checkApprovalWait();
     QVERIFY(!panel.approvalBar()->isVisible()); // nobody waits any more
     take(store.close());
 }

@@ -4,6 +4,7 @@
 #include "model/attemptpayload.h"
 #include "loop/round/roundfollower.h"
 #include "loop/round/roundsession.h"
+#include "live/roundcontroller.h"
 #include "live/roundpanel.h"
 #include "tree/treeview.h"
 
@@ -289,7 +290,7 @@ int benchLiveTree(const LiveTreeBenchOptions &options, QTextStream &out, QTextSt
     info.status = IterationStatus::Running;
     info.started = started;
     info.grid = GridShape{branches, depth - 1};
-    RoundFollower *follower = panel.follower();
+    RoundFollower *follower = panel.controller()->follower();
     // What the follower gives for cells it read: each cell, then the counters.
     RoundCounters counters;
     const auto arrive = [follower, &counters](const QList<Cell> &batch) {

@@ -5,6 +5,8 @@
 // approval and settings dialogs) into DIR.
 #include "figures/figureexport.h"
 #include "models/livetreemodel.h"
+#include "live/manualbatchbar.h"
+#include "live/roundcontroller.h"
 #include "live/roundpanel.h"
 #include "live/steeringcontroller.h"
 #include "policies/approvaldialog.h"
@@ -183,9 +185,9 @@ void shootSteering(dreamrsi::MainWindow &window, dreamrsi::RoundPanel &panel, co
         const int cells = panel.model()->cellCount();
         switch (*step) {
         case 0: // round 1: open three branches
-            panel.toggleManualBranch(0);
-            panel.toggleManualBranch(1);
-            panel.toggleManualBranch(2);
+            panel.manualBar()->toggleBranch(0);
+            panel.manualBar()->toggleBranch(1);
+            panel.manualBar()->toggleBranch(2);
             QTimer::singleShot(500, &window, [grab, first] { grab(first, "manual-round"); });
             QTimer::singleShot(900, &window, [run] { run->click(); });
             *step = 1;
@@ -193,15 +195,15 @@ void shootSteering(dreamrsi::MainWindow &window, dreamrsi::RoundPanel &panel, co
         case 1: // round 2 asks: close b1 by hand, and give b0's next attempt a hint
             if (cells < 3)
                 return;
-            panel.steer(QStringLiteral("close"), 1, {}, false, QStringLiteral("its first program scored lowest"));
-            panel.steer(QStringLiteral("hint"), 0, QStringLiteral("try a finer grid near the best value so far"));
+            panel.controller()->steer(QStringLiteral("close"), 1, {}, false, QStringLiteral("its first program scored lowest"));
+            panel.controller()->steer(QStringLiteral("hint"), 0, QStringLiteral("try a finer grid near the best value so far"));
             *step = 2;
             break;
         case 2: // closed: refine b0 and b2
-            if (panel.steering()->waiting() > 0)
+            if (panel.controller()->steering()->waiting() > 0)
                 return;
-            panel.toggleManualBranch(0);
-            panel.toggleManualBranch(2);
+            panel.manualBar()->toggleBranch(0);
+            panel.manualBar()->toggleBranch(2);
             QTimer::singleShot(700, &window, [grab, first] { grab(first + 1, "steering"); });
             QTimer::singleShot(1100, &window, [run] { run->click(); });
             *step = 3;
@@ -221,7 +223,7 @@ void shootSteering(dreamrsi::MainWindow &window, dreamrsi::RoundPanel &panel, co
     config.workers = 3;
     config.seed = 3;
     window.tabs()->setCurrentIndex(dreamrsi::MainWindow::DiscoveryTab);
-    if (!panel.startRound(config))
+    if (!panel.controller()->start(dreamrsi::RoundOptions{config, std::nullopt}))
         return QApplication::exit(1);
     wanted->start();
 }
@@ -312,7 +314,7 @@ int main(int argc, char *argv[])
                     });
                 });
                 window.tabs()->setCurrentIndex(dreamrsi::MainWindow::DiscoveryTab);
-                if (!panel->startRound(config))
+                if (!panel->controller()->start(dreamrsi::RoundOptions{config, std::nullopt}))
                     return QApplication::exit(1);
                 midway->start(25000);
             });

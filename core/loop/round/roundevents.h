@@ -5,10 +5,28 @@
 #include "model/cell.h"
 #include "store/storetypes.h"
 
+#include <QJsonObject>
 #include <QObject>
 #include <QString>
 
 namespace dreamrsi {
+
+/// A loop that waits for approval of its dream's proposal
+/// (`dreamrsi loop --await-approval`, docs/steering.md): who waits, and what
+/// it proposes, as the loop published it in its inbox (SteeringInbox).
+struct ApprovalWait
+{
+    qint64 pid = 0;       ///< the loop's process
+    QJsonObject proposal; ///< {version, name, value, index, versions, event}
+
+    /// The proposed version's name.
+    QString name() const { return proposal.value(QStringLiteral("name")).toString(); }
+    /// "event:name": one wait of one loop.
+    QString key() const
+    {
+        return QStringLiteral("%1:%2").arg(proposal.value(QStringLiteral("event")).toVariant().toString(), name());
+    }
+};
 
 /// What a live round tells whoever shows it, the same whether this process
 /// runs the round (RoundRunner) or another process does and this one reads
@@ -40,3 +58,5 @@ signals:
 };
 
 } // namespace dreamrsi
+
+Q_DECLARE_METATYPE(dreamrsi::ApprovalWait)

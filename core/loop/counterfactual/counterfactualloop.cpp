@@ -126,7 +126,265 @@ QJsonValue orNull(const std::optional<double> &v)
     return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null);
 }
 
+/// The names of the worlds: the in-memory worlds' names, else the paths.
+QStringList worldNames(const CounterfactualSettings &settings)
+{
+    if (settings.worlds.isEmpty())
+        return settings.worldPaths;
+    QStringList names;
+    for (const ReplayWorld &w : settings.worlds)
+        names.append(w.name);
+    return names;
+}
+
+/// The deployment of iteration `it` on `world`: exactly one replay episode
+/// of `current`; the cells it revealed join `history` as the iteration's tree.
+void deploy(const PolicyVersion &current, const DiscoveryTree &world, const CounterfactualSettings &settings,
+            CounterfactualIteration *it, QList<DreamWorld> *history)
+{
+    Result<std::unique_ptr<Policy>> made = specOf(current, settings).create();
+    if (!made) {
+        // A dreamed version replayed cleanly, so this only happens
+        // for a script that breaks in a way replay never reached.
+        it->error = made.error;
+        return;
+    }
+    const std::unique_ptr<Policy> &policy = *made.value;
+    it->beta = settings.beta.value_or(policy->defaultBeta().value_or(0.5));
+    ReplayOptions options;
+    options.workers = settings.workers;
+    options.maxRounds = settings.maxRounds;
+    const EpisodeResult episode = ReplayEngine::runEpisode(world, *policy, it->beta, options);
+    it->calls = episode.calls;
+    it->rounds = episode.rounds;
+    it->error = episode.error;
+    for (const QString &id : episode.revealed) {
+        const std::optional<double> score = world.cells().at(world.indexOfId(id)).score;
+        if (score && std::isfinite(*score) && (!it->bestScore || *score > *it->bestScore))
+            it->bestScore = score;
+    }
+    if (world.isScorable())
+        it->attainment = episode.attainment;
+    const int t = it->iteration;
+    history->append(DreamWorld{IterationId(t), ReplayWorld{QStringLiteral("iteration %1").arg(t),
+                                                           std::make_shared<const DiscoveryTree>(
+                                                               CounterfactualLoop::revealedTree(world, episode.revealed))}});
+}
+
+/// The dream after iteration `t` of repeat `r`: M versions, in memory.
+DreamSettings dreamSettings(const CounterfactualSettings &settings, int r, int t)
+{
+    DreamSettings ds;
+    ds.versions = settings.versions;
+    ds.replay.workers = settings.workers;
+    ds.replay.lambda = settings.lambda;
+    ds.replay.betas = settings.betas;
+    ds.replay.rounds = settings.maxRounds;
+    ds.replay.valuation = settings.valuation;
+    ds.replay.completions = settings.completions;
+    ds.scriptTimeLimitMs = settings.scriptTimeLimitMs;
+    ds.seed = settings.seed * 0x100000001B3ull + quint64(r) * 1009u + quint64(t);
+    // The completions of the dream after iteration t of repeat r.
+    ds.imagineSeed = settings.seed + 1000u * quint64(r) + quint64(t);
+    ds.bothValuations = false;
+    ds.inProcess = true;
+    return ds;
+}
+
+/// The guard (CounterfactualArm::Guarded): a version must reach, on the
+/// history, the mean attainment the deployed version reaches at the
+/// deployment β; among those, the best mean value. The version chosen (0:
+/// the deployed one); a note on `it` when the guard refused the proposal
+/// `chosen`.
+int guardedChoice(const DreamReport &dream, int chosen, const CounterfactualSettings &settings, CounterfactualIteration *it)
+{
+    const DevelopedVersion &deployed = dream.versions.at(0).developed;
+    const std::optional<double> floor =
+        deployed.result ? meanAttainmentAt(*deployed.result, it->beta) : std::optional<double>();
+    int best = 0;
+    for (qsizetype i = 1; i < dream.versions.size(); ++i) {
+        const DevelopedVersion &d = dream.versions.at(i).developed;
+        if (!d.value || !d.error.isEmpty() || !d.result)
+            continue;
+        const std::optional<double> a = meanAttainmentAt(*d.result, it->beta);
+        if (floor && (!a || *a < *floor - settings.guardTolerance))
+            continue;
+        const DevelopedVersion &b = dream.versions.at(best).developed;
+        if (!b.value || *d.value > *b.value)
+            best = int(i);
+    }
+    if (best != chosen)
+        it->approvalNote = QStringLiteral("the guard refused %1: it reaches less of the history's quality at β %2")
+                               .arg(*it->proposed)
+                               .arg(it->beta);
+    return best;
+}
+
+/// What a dreaming arm's dreams valued versions over (a run and its summary say it).
+void insertValuation(QJsonObject *o, const CounterfactualSettings &settings)
+{
+    o->insert(QStringLiteral("valuation"), valuationName(settings.valuation));
+    o->insert(QStringLiteral("completions"),
+              settings.valuation == Valuation::Imagined ? QJsonValue(settings.completions) : QJsonValue(QJsonValue::Null));
+}
+
+QJsonObject iterationJson(const CounterfactualIteration &it)
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("iteration"), it.iteration);
+    o.insert(QStringLiteral("world"), it.world);
+    o.insert(QStringLiteral("policy_version"), it.policyVersion);
+    o.insert(QStringLiteral("beta"), it.beta);
+    o.insert(QStringLiteral("calls"), it.calls);
+    o.insert(QStringLiteral("rounds"), it.rounds);
+    o.insert(QStringLiteral("best_score"), orNull(it.bestScore));
+    o.insert(QStringLiteral("attainment"), orNull(it.attainment));
+    o.insert(QStringLiteral("cumulative_calls"), double(it.cumulativeCalls));
+    if (!it.error.isEmpty())
+        o.insert(QStringLiteral("error"), it.error);
+    if (it.proposed)
+        o.insert(QStringLiteral("proposed"), *it.proposed);
+    if (it.approved)
+        o.insert(QStringLiteral("approved"), *it.approved);
+    if (!it.approvalNote.isEmpty())
+        o.insert(QStringLiteral("approval_note"), it.approvalNote);
+    return o;
+}
+
+QJsonObject runJson(const CounterfactualRun &run, const CounterfactualSettings &settings)
+{
+    QJsonArray iterations;
+    for (const CounterfactualIteration &it : run.iterations)
+        iterations.append(iterationJson(it));
+    QJsonObject r;
+    r.insert(QStringLiteral("fixed"), run.arm == CounterfactualArm::Fixed);
+    r.insert(QStringLiteral("arm"), counterfactualArmName(run.arm));
+    r.insert(QStringLiteral("repeat"), run.repeat);
+    if (run.arm != CounterfactualArm::Fixed)
+        insertValuation(&r, settings);
+    r.insert(QStringLiteral("iterations"), iterations);
+    return r;
+}
+
+/// The fixed arm's final best score, by repeat: what the dreaming arms race to.
+QHash<int, std::optional<double>> fixedFinalBests(const CounterfactualReport &report)
+{
+    QHash<int, std::optional<double>> fixedFinalBest;
+    for (const CounterfactualRun &run : report.runs) {
+        if (run.arm != CounterfactualArm::Fixed)
+            continue;
+        std::optional<double> best;
+        for (const CounterfactualIteration &it : run.iterations) {
+            if (it.bestScore && (!best || *it.bestScore > *best))
+                best = it.bestScore;
+        }
+        fixedFinalBest.insert(run.repeat, best);
+    }
+    return fixedFinalBest;
+}
+
+/// `{per_repeat, mean, reached}`: the cumulative calls at which each repeat
+/// reached the fixed arm's final best (null when it did not).
+QJsonObject reachJson(const QJsonArray &perRepeat, const QList<double> &reached)
+{
+    QJsonObject r;
+    r.insert(QStringLiteral("per_repeat"), perRepeat);
+    std::optional<double> mean;
+    if (!reached.isEmpty()) {
+        double s = 0.0;
+        for (const double v : reached)
+            s += v;
+        mean = s / double(reached.size());
+    }
+    r.insert(QStringLiteral("mean"), orNull(mean));
+    r.insert(QStringLiteral("reached"), qsizetype(reached.size()));
+    return r;
+}
+
+/// One arm's summary over its repeats: calls and attainments of the
+/// iterations, the total calls and, when the run compares with the fixed
+/// arm, the calls to reach its final best (also set in `reach`).
+QJsonObject armSummary(CounterfactualArm arm, const CounterfactualReport &report, const CounterfactualSettings &settings,
+                       const QHash<int, std::optional<double>> &fixedFinalBest, bool compare, std::optional<QJsonObject> *reach)
+{
+    QList<QList<double>> calls, attainments, totals;
+    QJsonArray perRepeat;
+    QList<double> reached;
+    for (const CounterfactualRun &run : report.runs) {
+        if (run.arm != arm)
+            continue;
+        QList<double> c, a;
+        std::optional<double> bestSoFar;
+        std::optional<qint64> reachedAt;
+        const std::optional<double> target = fixedFinalBest.value(run.repeat);
+        for (const CounterfactualIteration &it : run.iterations) {
+            c.append(it.calls);
+            if (it.attainment)
+                a.append(*it.attainment);
+            if (it.bestScore && (!bestSoFar || *it.bestScore > *bestSoFar))
+                bestSoFar = it.bestScore;
+            if (!reachedAt && target && bestSoFar && *bestSoFar >= *target)
+                reachedAt = it.cumulativeCalls;
+        }
+        calls.append(c);
+        attainments.append(a);
+        if (!run.iterations.isEmpty())
+            totals.append(QList<double>{double(run.iterations.last().cumulativeCalls)});
+        perRepeat.append(reachedAt ? QJsonValue(double(*reachedAt)) : QJsonValue(QJsonValue::Null));
+        if (reachedAt)
+            reached.append(double(*reachedAt));
+    }
+    const MeanInterval c = meanAndInterval(calls);
+    const MeanInterval a = meanAndInterval(attainments);
+    const MeanInterval total = meanAndInterval(totals);
+    QJsonObject o;
+    if (arm != CounterfactualArm::Fixed)
+        insertValuation(&o, settings);
+    o.insert(QStringLiteral("repeats"), qsizetype(calls.size()));
+    o.insert(QStringLiteral("calls_mean"), orNull(c.mean));
+    o.insert(QStringLiteral("calls_ci95"), orNull(c.ci95));
+    o.insert(QStringLiteral("attainment_mean"), orNull(a.mean));
+    o.insert(QStringLiteral("attainment_ci95"), orNull(a.ci95));
+    o.insert(QStringLiteral("total_calls_mean"), orNull(total.mean));
+    o.insert(QStringLiteral("total_calls_ci95"), orNull(total.ci95));
+    if (compare && arm != CounterfactualArm::Fixed) {
+        *reach = reachJson(perRepeat, reached);
+        o.insert(QStringLiteral("calls_to_reach_fixed_best"), **reach);
+    }
+    return o;
+}
+
+QJsonObject configJson(const CounterfactualSettings &settings)
+{
+    QJsonObject config;
+    config.insert(QStringLiteral("iterations"), settings.iterations);
+    config.insert(QStringLiteral("versions"), settings.versions);
+    config.insert(QStringLiteral("policy"), settings.policyArgument);
+    config.insert(QStringLiteral("workers"), settings.workers);
+    config.insert(QStringLiteral("rounds"), settings.maxRounds ? QJsonValue(*settings.maxRounds) : QJsonValue(QJsonValue::Null));
+    config.insert(QStringLiteral("beta"), settings.beta ? QJsonValue(*settings.beta) : QJsonValue(QJsonValue::Null));
+    config.insert(QStringLiteral("seed"), double(settings.seed));
+    config.insert(QStringLiteral("repeats"), settings.repeats);
+    config.insert(QStringLiteral("lambda"), settings.lambda);
+    QJsonArray betas;
+    for (const double b : settings.betas)
+        betas.append(b);
+    config.insert(QStringLiteral("betas"), betas);
+    config.insert(QStringLiteral("valuation"), valuationName(settings.valuation));
+    config.insert(QStringLiteral("completions"), settings.completions);
+    return config;
+}
+
 } // namespace
+
+/// What one run (an arm of a repeat) carries from iteration to iteration.
+struct CounterfactualLoop::ArmState
+{
+    PolicyVersion current;           ///< the version deployed next
+    QList<DreamWorld> history;       ///< the revealed trees so far
+    qint64 cumulative = 0;           ///< calls so far
+    int nextNumber = 1;              ///< the number of the next dreamed version
+};
 
 QString counterfactualArmName(CounterfactualArm arm)
 {
@@ -186,344 +444,180 @@ DiscoveryTree CounterfactualLoop::revealedTree(const DiscoveryTree &world, const
 CounterfactualReport CounterfactualLoop::run(const CounterfactualSettings &settings)
 {
     CounterfactualReport report;
-    const bool inMemory = !settings.worlds.isEmpty();
-    QStringList names = settings.worldPaths;
-    if (inMemory) {
-        names.clear();
-        for (const ReplayWorld &w : settings.worlds)
-            names.append(w.name);
-    }
-    const int n = int(names.size());
-    if (settings.iterations < 1 || settings.iterations > n) {
-        report.error = QStringLiteral("the number of iterations (%1) must be between 1 and the number of worlds (%2)")
-                           .arg(settings.iterations)
-                           .arg(n);
-        return report;
-    }
-    if (settings.repeats < 1 || settings.versions < 1 || settings.workers < 1) {
-        report.error = QStringLiteral("repeats, versions and workers must be at least 1");
-        return report;
-    }
-    const bool dreams = settings.arms.contains(CounterfactualArm::Dream) || settings.arms.contains(CounterfactualArm::Guarded);
-    if (dreams && !m_developer) {
-        report.error = QStringLiteral("dreaming needs a policy developer");
-        return report;
-    }
-    Result<PolicyVersion> start = startingVersion(settings.policyArgument);
+    const QStringList names = worldNames(settings);
+    const Result<PolicyVersion> start = startingPolicy(settings, int(names.size()));
     if (!start.ok()) {
         report.error = start.error;
         return report;
     }
-    {
-        if (const Result<std::unique_ptr<Policy>> compiled = specOf(*start.value, settings).create(); !compiled) {
-            report.error = QStringLiteral("the policy %1 cannot run: %2").arg(settings.policyArgument, compiled.error);
-            return report;
-        }
-    }
-
-    QList<std::shared_ptr<const DiscoveryTree>> worlds;
-    if (inMemory) {
-        for (const ReplayWorld &w : settings.worlds) {
-            if (!w.tree) {
-                report.error = QStringLiteral("world %1 holds no tree").arg(w.name);
-                return report;
-            }
-            worlds.append(w.tree);
-        }
-    } else {
-        emit message(QStringLiteral("reading %1 worlds").arg(n));
-        QList<TreeJson::ParseResult> read = TreeJson::readFiles(settings.worldPaths);
-        for (TreeJson::ParseResult &r : read) {
-            if (!r.ok()) {
-                report.error = r.error.message;
-                return report;
-            }
-            worlds.append(std::make_shared<const DiscoveryTree>(std::move(*r.tree)));
-        }
+    const Result<QList<std::shared_ptr<const DiscoveryTree>>> worlds = loadWorlds(settings);
+    if (!worlds.ok()) {
+        report.error = worlds.error;
+        return report;
     }
 
     const int total = settings.repeats * int(settings.arms.size()) * settings.iterations;
     int done = 0;
     emit progress(0, total);
     for (int r = 0; r < settings.repeats; ++r) {
-        const QList<int> order = worldOrder(n, r, settings.seed);
+        const QList<int> order = worldOrder(int(names.size()), r, settings.seed);
         for (const CounterfactualArm arm : settings.arms) {
             CounterfactualRun run;
             run.arm = arm;
             run.repeat = r;
-            PolicyVersion current = *start.value;
-            QList<DreamWorld> history;
-            qint64 cumulative = 0;
-            int nextNumber = 1;
-            for (int t = 1; t <= settings.iterations; ++t) {
-                if (m_stop.load()) {
-                    report.stopped = true;
-                    report.runs.append(run);
-                    return report;
-                }
-                const int w = order.at(t - 1);
-                const DiscoveryTree &world = *worlds.at(w);
-                CounterfactualIteration it;
-                it.iteration = t;
-                it.world = names.at(w);
-                it.policyVersion = current.name;
-
-                // The deployment: exactly one replay episode.
-                Result<std::unique_ptr<Policy>> made = specOf(current, settings).create();
-                if (!made) {
-                    // A dreamed version replayed cleanly, so this only happens
-                    // for a script that breaks in a way replay never reached.
-                    it.error = made.error;
-                } else {
-                    const std::unique_ptr<Policy> &policy = *made.value;
-                    it.beta = settings.beta.value_or(policy->defaultBeta().value_or(0.5));
-                    ReplayOptions options;
-                    options.workers = settings.workers;
-                    options.maxRounds = settings.maxRounds;
-                    const EpisodeResult episode = ReplayEngine::runEpisode(world, *policy, it.beta, options);
-                    it.calls = episode.calls;
-                    it.rounds = episode.rounds;
-                    it.error = episode.error;
-                    for (const QString &id : episode.revealed) {
-                        const std::optional<double> score = world.cells().at(world.indexOfId(id)).score;
-                        if (score && std::isfinite(*score) && (!it.bestScore || *score > *it.bestScore))
-                            it.bestScore = score;
-                    }
-                    if (world.isScorable())
-                        it.attainment = episode.attainment;
-                    history.append(DreamWorld{IterationId(t), ReplayWorld{QStringLiteral("iteration %1").arg(t),
-                                                                          std::make_shared<const DiscoveryTree>(
-                                                                              revealedTree(world, episode.revealed))}});
-                }
-                cumulative += it.calls;
-                it.cumulativeCalls = cumulative;
-                emit message(QStringLiteral("%1 repeat %2 iteration %3/%4: %5 on %6 (β %7): %8 calls, best %9%10")
-                                 .arg(counterfactualArmName(arm))
-                                 .arg(r)
-                                 .arg(t)
-                                 .arg(settings.iterations)
-                                 .arg(current.name, it.world)
-                                 .arg(it.beta)
-                                 .arg(it.calls)
-                                 .arg(it.bestScore ? QString::number(*it.bestScore, 'g', 6) : QStringLiteral("none"),
-                                      it.error.isEmpty() ? QString() : QStringLiteral(" (policy error: %1)").arg(it.error)));
-
-                // The dream after every iteration but the last.
-                if (arm != CounterfactualArm::Fixed && t < settings.iterations) {
-                    DreamSettings ds;
-                    ds.versions = settings.versions;
-                    ds.replay.workers = settings.workers;
-                    ds.replay.lambda = settings.lambda;
-                    ds.replay.betas = settings.betas;
-                    ds.replay.rounds = settings.maxRounds;
-                    ds.replay.valuation = settings.valuation;
-                    ds.replay.completions = settings.completions;
-                    ds.scriptTimeLimitMs = settings.scriptTimeLimitMs;
-                    ds.seed = settings.seed * 0x100000001B3ull + quint64(r) * 1009u + quint64(t);
-                    // The completions of the dream after iteration t of repeat r.
-                    ds.imagineSeed = settings.seed + 1000u * quint64(r) + quint64(t);
-                    ds.bothValuations = false;
-                    ds.inProcess = true;
-                    emit dreaming(r, t, history);
-                    Dreamer dreamer(nullptr, m_developer);
-                    connect(&dreamer, &Dreamer::message, this, [this](const QString &line) { emit message(QStringLiteral("  dream: ") + line); },
-                            Qt::DirectConnection);
-                    m_dreamer.store(&dreamer);
-                    if (m_stop.load())
-                        dreamer.cancel();
-                    const DreamReport dream = dreamer.runInMemory(history, ds, current, nextNumber);
-                    m_dreamer.store(nullptr);
-                    nextNumber += std::max<qsizetype>(0, dream.versions.size() - 1);
-                    if (dream.cancelled || m_stop.load()) {
-                        run.iterations.append(it);
-                        report.stopped = true;
-                        report.runs.append(run);
-                        return report;
-                    }
-                    const DreamVersion *proposal = dream.proposal();
-                    if (proposal)
-                        it.proposed = proposal->developed.version.name;
-                    int chosen = dream.proposed;
-                    if (!dream.error.isEmpty())
-                        it.approvalNote = QStringLiteral("the dream failed: %1").arg(dream.error);
-                    if (arm == CounterfactualArm::Guarded && chosen > 0) {
-                        // The guard: a version must reach, on the history, the
-                        // mean attainment the deployed version reaches at the
-                        // deployment β; among those, the best mean value.
-                        const DevelopedVersion &deployed = dream.versions.at(0).developed;
-                        const std::optional<double> floor =
-                            deployed.result ? meanAttainmentAt(*deployed.result, it.beta) : std::optional<double>();
-                        int best = 0;
-                        for (qsizetype i = 1; i < dream.versions.size(); ++i) {
-                            const DevelopedVersion &d = dream.versions.at(i).developed;
-                            if (!d.value || !d.error.isEmpty() || !d.result)
-                                continue;
-                            const std::optional<double> a = meanAttainmentAt(*d.result, it.beta);
-                            if (floor && (!a || *a < *floor - settings.guardTolerance))
-                                continue;
-                            const DevelopedVersion &b = dream.versions.at(best).developed;
-                            if (!b.value || *d.value > *b.value)
-                                best = int(i);
-                        }
-                        if (best != chosen)
-                            it.approvalNote = QStringLiteral("the guard refused %1: it reaches less of the history's quality at β %2")
-                                                  .arg(*it.proposed)
-                                                  .arg(it.beta);
-                        chosen = best;
-                    }
-                    if (chosen > 0) {
-                        current = dream.versions.at(chosen).developed.version;
-                        current.origin = PolicyOrigin::Agent;
-                    }
-                    it.approved = current.name;
-                }
-                run.iterations.append(it);
-                emit progress(++done, total);
-            }
+            const bool ended = runArm(settings, *start.value, names, *worlds.value, order, &run, &done, total);
             report.runs.append(run);
+            if (!ended) {
+                report.stopped = true;
+                return report;
+            }
         }
     }
     return report;
 }
 
+Result<PolicyVersion> CounterfactualLoop::startingPolicy(const CounterfactualSettings &settings, int n) const
+{
+    if (settings.iterations < 1 || settings.iterations > n)
+        return Result<PolicyVersion>::failure(
+            QStringLiteral("the number of iterations (%1) must be between 1 and the number of worlds (%2)")
+                .arg(settings.iterations)
+                .arg(n));
+    if (settings.repeats < 1 || settings.versions < 1 || settings.workers < 1)
+        return Result<PolicyVersion>::failure(QStringLiteral("repeats, versions and workers must be at least 1"));
+    const bool dreams = settings.arms.contains(CounterfactualArm::Dream) || settings.arms.contains(CounterfactualArm::Guarded);
+    if (dreams && !m_developer)
+        return Result<PolicyVersion>::failure(QStringLiteral("dreaming needs a policy developer"));
+    Result<PolicyVersion> start = startingVersion(settings.policyArgument);
+    if (!start.ok())
+        return start;
+    if (const Result<std::unique_ptr<Policy>> compiled = specOf(*start.value, settings).create(); !compiled)
+        return Result<PolicyVersion>::failure(
+            QStringLiteral("the policy %1 cannot run: %2").arg(settings.policyArgument, compiled.error));
+    return start;
+}
+
+Result<QList<std::shared_ptr<const DiscoveryTree>>> CounterfactualLoop::loadWorlds(const CounterfactualSettings &settings)
+{
+    using Worlds = QList<std::shared_ptr<const DiscoveryTree>>;
+    Worlds worlds;
+    if (!settings.worlds.isEmpty()) {
+        for (const ReplayWorld &w : settings.worlds) {
+            if (!w.tree)
+                return Result<Worlds>::failure(QStringLiteral("world %1 holds no tree").arg(w.name));
+            worlds.append(w.tree);
+        }
+        return Result<Worlds>::success(worlds);
+    }
+    emit message(QStringLiteral("reading %1 worlds").arg(settings.worldPaths.size()));
+    QList<TreeJson::ParseResult> read = TreeJson::readFiles(settings.worldPaths);
+    for (TreeJson::ParseResult &r : read) {
+        if (!r.ok())
+            return Result<Worlds>::failure(r.error.message);
+        worlds.append(std::make_shared<const DiscoveryTree>(std::move(*r.tree)));
+    }
+    return Result<Worlds>::success(worlds);
+}
+
+bool CounterfactualLoop::runArm(const CounterfactualSettings &settings, const PolicyVersion &start, const QStringList &names,
+                                const QList<std::shared_ptr<const DiscoveryTree>> &worlds, const QList<int> &order,
+                                CounterfactualRun *run, int *done, int total)
+{
+    ArmState state;
+    state.current = start;
+    for (int t = 1; t <= settings.iterations; ++t) {
+        if (m_stop.load())
+            return false;
+        const int w = order.at(t - 1);
+        CounterfactualIteration it;
+        it.iteration = t;
+        it.world = names.at(w);
+        it.policyVersion = state.current.name;
+        deploy(state.current, *worlds.at(w), settings, &it, &state.history);
+        state.cumulative += it.calls;
+        it.cumulativeCalls = state.cumulative;
+        announce(settings, run->arm, run->repeat, state.current, it);
+        // The dream after every iteration but the last (the dreaming arms).
+        const bool dreams = run->arm != CounterfactualArm::Fixed && t < settings.iterations;
+        if (dreams && !dreamAfter(settings, run->arm, run->repeat, &it, &state)) {
+            run->iterations.append(it);
+            return false;
+        }
+        run->iterations.append(it);
+        emit progress(++*done, total);
+    }
+    return true;
+}
+
+void CounterfactualLoop::announce(const CounterfactualSettings &settings, CounterfactualArm arm, int r,
+                                  const PolicyVersion &current, const CounterfactualIteration &it)
+{
+    emit message(QStringLiteral("%1 repeat %2 iteration %3/%4: %5 on %6 (β %7): %8 calls, best %9%10")
+                     .arg(counterfactualArmName(arm))
+                     .arg(r)
+                     .arg(it.iteration)
+                     .arg(settings.iterations)
+                     .arg(current.name, it.world)
+                     .arg(it.beta)
+                     .arg(it.calls)
+                     .arg(it.bestScore ? QString::number(*it.bestScore, 'g', 6) : QStringLiteral("none"),
+                          it.error.isEmpty() ? QString() : QStringLiteral(" (policy error: %1)").arg(it.error)));
+}
+
+bool CounterfactualLoop::dreamAfter(const CounterfactualSettings &settings, CounterfactualArm arm, int r,
+                                    CounterfactualIteration *it, ArmState *state)
+{
+    const int t = it->iteration;
+    const DreamSettings ds = dreamSettings(settings, r, t);
+    emit dreaming(r, t, state->history);
+    Dreamer dreamer(nullptr, m_developer);
+    connect(&dreamer, &Dreamer::message, this, [this](const QString &line) { emit message(QStringLiteral("  dream: ") + line); },
+            Qt::DirectConnection);
+    m_dreamer.store(&dreamer);
+    if (m_stop.load())
+        dreamer.cancel();
+    const DreamReport dream = dreamer.runInMemory(state->history, ds, state->current, state->nextNumber);
+    m_dreamer.store(nullptr);
+    state->nextNumber += std::max<qsizetype>(0, dream.versions.size() - 1);
+    if (dream.cancelled || m_stop.load())
+        return false;
+    if (const DreamVersion *proposal = dream.proposal())
+        it->proposed = proposal->developed.version.name;
+    int chosen = dream.proposed;
+    if (!dream.error.isEmpty())
+        it->approvalNote = QStringLiteral("the dream failed: %1").arg(dream.error);
+    if (arm == CounterfactualArm::Guarded && chosen > 0)
+        chosen = guardedChoice(dream, chosen, settings, it);
+    if (chosen > 0) {
+        state->current = dream.versions.at(chosen).developed.version;
+        state->current.origin = PolicyOrigin::Agent;
+    }
+    it->approved = state->current.name;
+    return true;
+}
+
 QJsonObject CounterfactualLoop::toJson(const CounterfactualReport &report, const CounterfactualSettings &settings)
 {
     QJsonArray runs;
-    for (const CounterfactualRun &run : report.runs) {
-        QJsonArray iterations;
-        for (const CounterfactualIteration &it : run.iterations) {
-            QJsonObject o;
-            o.insert(QStringLiteral("iteration"), it.iteration);
-            o.insert(QStringLiteral("world"), it.world);
-            o.insert(QStringLiteral("policy_version"), it.policyVersion);
-            o.insert(QStringLiteral("beta"), it.beta);
-            o.insert(QStringLiteral("calls"), it.calls);
-            o.insert(QStringLiteral("rounds"), it.rounds);
-            o.insert(QStringLiteral("best_score"), orNull(it.bestScore));
-            o.insert(QStringLiteral("attainment"), orNull(it.attainment));
-            o.insert(QStringLiteral("cumulative_calls"), double(it.cumulativeCalls));
-            if (!it.error.isEmpty())
-                o.insert(QStringLiteral("error"), it.error);
-            if (it.proposed)
-                o.insert(QStringLiteral("proposed"), *it.proposed);
-            if (it.approved)
-                o.insert(QStringLiteral("approved"), *it.approved);
-            if (!it.approvalNote.isEmpty())
-                o.insert(QStringLiteral("approval_note"), it.approvalNote);
-            iterations.append(o);
-        }
-        QJsonObject r;
-        r.insert(QStringLiteral("fixed"), run.arm == CounterfactualArm::Fixed);
-        r.insert(QStringLiteral("arm"), counterfactualArmName(run.arm));
-        r.insert(QStringLiteral("repeat"), run.repeat);
-        if (run.arm != CounterfactualArm::Fixed) {
-            r.insert(QStringLiteral("valuation"), valuationName(settings.valuation));
-            r.insert(QStringLiteral("completions"),
-                     settings.valuation == Valuation::Imagined ? QJsonValue(settings.completions) : QJsonValue(QJsonValue::Null));
-        }
-        r.insert(QStringLiteral("iterations"), iterations);
-        runs.append(r);
-    }
+    for (const CounterfactualRun &run : report.runs)
+        runs.append(runJson(run, settings));
 
     // Per arm and repeat: calls and attainments of the iterations, the final
     // best score, and the cumulative calls at each iteration.
     QJsonObject summary;
-    QHash<int, std::optional<double>> fixedFinalBest; // by repeat
-    for (const CounterfactualRun &run : report.runs) {
-        if (run.arm != CounterfactualArm::Fixed)
-            continue;
-        std::optional<double> best;
-        for (const CounterfactualIteration &it : run.iterations) {
-            if (it.bestScore && (!best || *it.bestScore > *best))
-                best = it.bestScore;
-        }
-        fixedFinalBest.insert(run.repeat, best);
-    }
+    const QHash<int, std::optional<double>> fixedFinalBest = fixedFinalBests(report);
     const bool compare = settings.arms.contains(CounterfactualArm::Fixed) && settings.arms.size() > 1;
     for (const CounterfactualArm arm : settings.arms) {
-        QList<QList<double>> calls, attainments, totals;
-        QJsonArray reach;
-        QList<double> reached;
-        for (const CounterfactualRun &run : report.runs) {
-            if (run.arm != arm)
-                continue;
-            QList<double> c, a;
-            std::optional<double> bestSoFar;
-            std::optional<qint64> reachedAt;
-            const std::optional<double> target = fixedFinalBest.value(run.repeat);
-            for (const CounterfactualIteration &it : run.iterations) {
-                c.append(it.calls);
-                if (it.attainment)
-                    a.append(*it.attainment);
-                if (it.bestScore && (!bestSoFar || *it.bestScore > *bestSoFar))
-                    bestSoFar = it.bestScore;
-                if (!reachedAt && target && bestSoFar && *bestSoFar >= *target)
-                    reachedAt = it.cumulativeCalls;
-            }
-            calls.append(c);
-            attainments.append(a);
-            if (!run.iterations.isEmpty())
-                totals.append(QList<double>{double(run.iterations.last().cumulativeCalls)});
-            reach.append(reachedAt ? QJsonValue(double(*reachedAt)) : QJsonValue(QJsonValue::Null));
-            if (reachedAt)
-                reached.append(double(*reachedAt));
-        }
-        const MeanInterval c = meanAndInterval(calls);
-        const MeanInterval a = meanAndInterval(attainments);
-        const MeanInterval total = meanAndInterval(totals);
-        QJsonObject o;
-        if (arm != CounterfactualArm::Fixed) {
-            // What this arm's dreams valued versions over.
-            o.insert(QStringLiteral("valuation"), valuationName(settings.valuation));
-            o.insert(QStringLiteral("completions"),
-                     settings.valuation == Valuation::Imagined ? QJsonValue(settings.completions) : QJsonValue(QJsonValue::Null));
-        }
-        o.insert(QStringLiteral("repeats"), qsizetype(calls.size()));
-        o.insert(QStringLiteral("calls_mean"), orNull(c.mean));
-        o.insert(QStringLiteral("calls_ci95"), orNull(c.ci95));
-        o.insert(QStringLiteral("attainment_mean"), orNull(a.mean));
-        o.insert(QStringLiteral("attainment_ci95"), orNull(a.ci95));
-        o.insert(QStringLiteral("total_calls_mean"), orNull(total.mean));
-        o.insert(QStringLiteral("total_calls_ci95"), orNull(total.ci95));
-        if (compare && arm != CounterfactualArm::Fixed) {
-            QJsonObject r;
-            r.insert(QStringLiteral("per_repeat"), reach);
-            std::optional<double> mean;
-            if (!reached.isEmpty()) {
-                double s = 0.0;
-                for (const double v : reached)
-                    s += v;
-                mean = s / double(reached.size());
-            }
-            r.insert(QStringLiteral("mean"), orNull(mean));
-            r.insert(QStringLiteral("reached"), qsizetype(reached.size()));
-            o.insert(QStringLiteral("calls_to_reach_fixed_best"), r);
-            if (arm == CounterfactualArm::Dream)
-                summary.insert(QStringLiteral("calls_to_reach_fixed_best"), r);
-        }
-        summary.insert(counterfactualArmName(arm), o);
+        std::optional<QJsonObject> reach;
+        summary.insert(counterfactualArmName(arm), armSummary(arm, report, settings, fixedFinalBest, compare, &reach));
+        if (reach && arm == CounterfactualArm::Dream)
+            summary.insert(QStringLiteral("calls_to_reach_fixed_best"), *reach);
     }
 
     QJsonObject out;
     out.insert(QStringLiteral("runs"), runs);
     out.insert(QStringLiteral("summary"), summary);
-    QJsonObject config;
-    config.insert(QStringLiteral("iterations"), settings.iterations);
-    config.insert(QStringLiteral("versions"), settings.versions);
-    config.insert(QStringLiteral("policy"), settings.policyArgument);
-    config.insert(QStringLiteral("workers"), settings.workers);
-    config.insert(QStringLiteral("rounds"), settings.maxRounds ? QJsonValue(*settings.maxRounds) : QJsonValue(QJsonValue::Null));
-    config.insert(QStringLiteral("beta"), settings.beta ? QJsonValue(*settings.beta) : QJsonValue(QJsonValue::Null));
-    config.insert(QStringLiteral("seed"), double(settings.seed));
-    config.insert(QStringLiteral("repeats"), settings.repeats);
-    config.insert(QStringLiteral("lambda"), settings.lambda);
-    QJsonArray betas;
-    for (const double b : settings.betas)
-        betas.append(b);
-    config.insert(QStringLiteral("betas"), betas);
-    config.insert(QStringLiteral("valuation"), valuationName(settings.valuation));
-    config.insert(QStringLiteral("completions"), settings.completions);
-    out.insert(QStringLiteral("config"), config);
+    out.insert(QStringLiteral("config"), configJson(settings));
     if (report.stopped)
         out.insert(QStringLiteral("stopped"), true);
     return out;

@@ -139,6 +139,25 @@ signals:
     void dreaming(int repeat, int iteration, const QList<dreamrsi::DreamWorld> &history);
 
 private:
+    struct ArmState;
+    /// The checks of `settings` over `n` worlds, then the starting version
+    /// (compiled once to see that it runs).
+    Result<PolicyVersion> startingPolicy(const CounterfactualSettings &settings, int n) const;
+    /// The worlds in memory, or read from their paths.
+    Result<QList<std::shared_ptr<const DiscoveryTree>>> loadWorlds(const CounterfactualSettings &settings);
+    /// One arm of one repeat (`run`): per iteration the deployment, then,
+    /// in the dreaming arms, the dream. False when stopped.
+    bool runArm(const CounterfactualSettings &settings, const PolicyVersion &start, const QStringList &names,
+                const QList<std::shared_ptr<const DiscoveryTree>> &worlds, const QList<int> &order, CounterfactualRun *run,
+                int *done, int total);
+    /// The iteration's line (message()).
+    void announce(const CounterfactualSettings &settings, CounterfactualArm arm, int r, const PolicyVersion &current,
+                  const CounterfactualIteration &it);
+    /// The dream after iteration `it` of repeat `r` and the version it
+    /// approves (the guard's choice in the guarded arm). False when stopped.
+    bool dreamAfter(const CounterfactualSettings &settings, CounterfactualArm arm, int r, CounterfactualIteration *it,
+                    ArmState *state);
+
     std::shared_ptr<PolicyDeveloper> m_developer;
     std::atomic_bool m_stop{false};
     std::atomic<Dreamer *> m_dreamer{nullptr};

@@ -162,6 +162,25 @@ struct TrackedJob
     bool gone = false;
 };
 
+/// One submission of an evaluation as runOnce() takes it through its
+/// phases: its folder and job, then its id and what was reported of it.
+struct Submission
+{
+    QString dir;                                 ///< the job's folder under the shared directory
+    SlurmEvaluationBackend::JobSpec spec;
+    QString label;                               ///< the attempt's name in the log
+    qint64 submittedMs = 0;
+    QString id;                                  ///< Slurm's job id, once submitted
+    EvaluationProgress report;                   ///< what the progress sink was told last
+};
+
+/// Writes `spec`'s job.sh into `dir`. False when it cannot.
+static bool writeJobScript(const QString &dir, const SlurmEvaluationBackend::JobSpec &spec)
+{
+    QSaveFile file(dir + QStringLiteral("/job.sh"));
+    return file.open(QIODevice::WriteOnly) && file.write(spec.script.toUtf8()) >= 0 && file.commit();
+}
+
 class SlurmEvaluationBackend::Private
 {
 public:
@@ -318,8 +337,33 @@ public:
         }
     }
 
+    /// One submission of `request`: writeJob, submitJob, followJob, then
+    /// collectResult (or the cancellation, or a controller gone too long).
     EvaluationResult runOnce(const EvaluationRequest &request, const std::atomic_bool &cancel, int submit, QJsonObject *info,
                              const ProgressSink &progress);
+
+    /// The job's folder `job->dir` gets the candidate and job.sh; sets
+    /// `job->spec`. The failure, or nothing.
+    std::optional<EvaluationResult> writeJob(const EvaluationRequest &request, Submission *job);
+
+    /// sbatch, with a controller that cannot be reached waited for and asked
+    /// again (adopting the job a failed-looking sbatch did submit); sets
+    /// `job->id`. The failure (refused for good, out of patience,
+    /// cancelled), or nothing.
+    std::optional<EvaluationResult> submitJob(const std::atomic_bool &cancel, Submission *job);
+
+    /// The id of a job of this folder the controller knows (a submission
+    /// that looked failed but reached it), or empty.
+    QString submittedAfterAll(const QString &dir);
+
+    /// Waits for the poller to see the job end, reporting every change;
+    /// the job as last seen. `outOfPatience`: the controller has not
+    /// answered for longer than controllerPatienceS.
+    TrackedJob followJob(const std::atomic_bool &cancel, const ProgressSink &progress, Submission *job,
+                         bool *outOfPatience);
+
+    /// The ended job's timing and verdict, or the evaluator's result.
+    EvaluationResult collectResult(const TrackedJob &end, Submission *job, QJsonObject *info, const ProgressSink &progress);
 
     /// Which of the job's requests no node of its partition meets (memory,
     /// CPUs, GPUs, time), from sinfo; empty when none stands out.
@@ -392,8 +436,53 @@ EvaluationResult SlurmEvaluationBackend::Private::runOnce(const EvaluationReques
     QFile::setPermissions(jobDir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
                                              | QFileDevice::ReadGroup | QFileDevice::ExeGroup | QFileDevice::ReadOther
                                              | QFileDevice::ExeOther);
-    const QString dir = jobDir.path();
+    Submission job;
+    job.dir = jobDir.path();
+    if (std::optional<EvaluationResult> failed = writeJob(request, &job))
+        return *failed;
 
+    job.label = request.candidatePath.isEmpty() ? QStringLiteral("evaluation") : QFileInfo(request.candidatePath).dir().dirName();
+    job.submittedMs = QDateTime::currentMSecsSinceEpoch();
+    if (std::optional<EvaluationResult> failed = submitJob(cancel, &job))
+        return *failed;
+    info->insert(QStringLiteral("job_id"), job.id);
+    info->insert(QStringLiteral("submits"), submit);
+    log(QStringLiteral("slurm job %1 submitted (%2)").arg(job.id, job.label));
+    track(job.id);
+
+    job.report.backend = QStringLiteral("slurm");
+    job.report.jobId = job.id;
+    job.report.state = QStringLiteral("SUBMITTED");
+    job.report.submittedMs = job.submittedMs;
+    job.report.submits = submit;
+    if (progress)
+        progress(job.report);
+
+    bool outOfPatience = false;
+    const TrackedJob end = followJob(cancel, progress, &job, &outOfPatience);
+    info->insert(QStringLiteral("state"), end.gone ? QStringLiteral("GONE") : end.state);
+    info->insert(QStringLiteral("reason"), end.reason);
+    if (!end.memory.isEmpty())
+        info->insert(QStringLiteral("memory"), end.memory);
+    if (cancel.load()) {
+        const Command c = runTool(QStringLiteral("scancel"), {job.id});
+        log(QStringLiteral("slurm job %1 (%2) cancelled%3")
+                .arg(job.id, job.label, c.exitCode == 0 ? QString() : QStringLiteral(": ") + c.text()));
+        info->insert(QStringLiteral("state"), QStringLiteral("CANCELLED"));
+        return EvaluationResult::failure(FailClass::Env, QStringLiteral("cancelled"));
+    }
+    if (outOfPatience) {
+        runTool(QStringLiteral("scancel"), {job.id}); // in case it answers after all
+        return EvaluationResult::failure(FailClass::Env, QStringLiteral("the Slurm controller has not answered for %1 s; job %2 given up")
+                                                             .arg(settings.controllerPatienceS)
+                                                             .arg(job.id));
+    }
+    return collectResult(end, &job, info, progress);
+}
+
+std::optional<EvaluationResult> SlurmEvaluationBackend::Private::writeJob(const EvaluationRequest &request, Submission *job)
+{
+    const QString &dir = job->dir;
     // The candidate travels in the job's folder.
     if (!request.candidatePath.isEmpty()) {
         const QString local = dir + QStringLiteral("/candidate/") + QFileInfo(request.candidatePath).fileName();
@@ -403,159 +492,141 @@ EvaluationResult SlurmEvaluationBackend::Private::runOnce(const EvaluationReques
                                              QStringLiteral("cannot copy the candidate '%1' to the shared directory '%2'")
                                                  .arg(request.candidatePath, dir));
     }
-    const JobSpec spec = jobSpec(request, settings, dir, program(), taskOptionDefaults(request.task));
-    {
-        QSaveFile file(dir + QStringLiteral("/job.sh"));
-        if (!file.open(QIODevice::WriteOnly) || file.write(spec.script.toUtf8()) < 0 || !file.commit())
-            return EvaluationResult::failure(FailClass::Env, QStringLiteral("cannot write the job script in '%1'").arg(dir));
-    }
-    const QStringList args = QStringList{QStringLiteral("--parsable")} + spec.sbatchArgs;
-    const int minutes = spec.minutes;
-    const qint64 memoryMb = spec.memoryMb;
+    job->spec = jobSpec(request, settings, dir, program(), taskOptionDefaults(request.task));
+    if (!writeJobScript(dir, job->spec))
+        return EvaluationResult::failure(FailClass::Env, QStringLiteral("cannot write the job script in '%1'").arg(dir));
+    return std::nullopt;
+}
 
-    // Submit; a controller that cannot be reached is waited for and asked again.
-    const QString label = request.candidatePath.isEmpty() ? QStringLiteral("evaluation") : QFileInfo(request.candidatePath).dir().dirName();
-    const qint64 submittedMs = QDateTime::currentMSecsSinceEpoch();
-    QString id;
-    {
-        QElapsedTimer patience;
-        patience.start();
-        int waitMs = settings.pollInitialMs;
-        bool reported = false;
-        for (;;) {
-            const Command sbatch = runTool(QStringLiteral("sbatch"), args);
-            const QString answer = QString::fromLocal8Bit(sbatch.out).trimmed().section(QLatin1Char(';'), 0, 0);
-            bool numeric = false;
-            answer.toLongLong(&numeric);
-            if (sbatch.started && sbatch.exitCode == 0 && numeric) {
-                id = answer;
-                break;
-            }
-            const QString why = sbatch.text();
-            if (!sbatch.started || !isTransient(why)) {
-                // Every job of the round asks the same: none would be accepted.
-                EvaluationResult refused = EvaluationResult::failure(
-                    FailClass::Env, QStringLiteral("sbatch refused the evaluation job (%1): %2").arg(spec.requestText(), why));
-                refused.metrics.insert(QStringLiteral("refused"), true);
-                return refused;
-            }
-            if (patience.elapsed() > qint64(settings.controllerPatienceS) * 1000)
-                return EvaluationResult::failure(FailClass::Env, QStringLiteral("sbatch refused the evaluation job: %1").arg(why));
-            if (!reported) {
-                log(QStringLiteral("slurm: sbatch cannot reach the controller for %1 (%2); trying again").arg(label, why));
-                reported = true;
-            }
-            if (!pause(waitMs, cancel))
-                return EvaluationResult::failure(FailClass::Env, QStringLiteral("cancelled"));
-            waitMs = std::min(waitMs * 2, settings.pollMaxMs);
-            // A submission that looked failed (a timeout) may still have reached
-            // the controller: adopt that job instead of running the candidate twice.
-            const Command known = runTool(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-t"), QStringLiteral("all"),
-                                                                    QStringLiteral("-n"), QStringLiteral("dreamrsi-eval"),
-                                                                    QStringLiteral("-o"), QStringLiteral("%i|%Z")});
-            if (known.started && known.exitCode == 0) {
-                for (const QByteArray &line : known.out.split('\n')) {
-                    const QStringList f = QString::fromLocal8Bit(line).trimmed().split(QLatin1Char('|'));
-                    if (f.size() == 2 && QDir::cleanPath(f.at(1)) == QDir::cleanPath(dir))
-                        id = f.at(0);
-                }
-                if (!id.isEmpty()) {
-                    log(QStringLiteral("slurm job %1 (%2) was submitted after all; following it").arg(id, label));
-                    break;
-                }
-            }
+std::optional<EvaluationResult> SlurmEvaluationBackend::Private::submitJob(const std::atomic_bool &cancel, Submission *job)
+{
+    const QStringList args = QStringList{QStringLiteral("--parsable")} + job->spec.sbatchArgs;
+    QElapsedTimer patience;
+    patience.start();
+    int waitMs = settings.pollInitialMs;
+    bool reported = false;
+    for (;;) {
+        const Command sbatch = runTool(QStringLiteral("sbatch"), args);
+        const QString answer = QString::fromLocal8Bit(sbatch.out).trimmed().section(QLatin1Char(';'), 0, 0);
+        bool numeric = false;
+        answer.toLongLong(&numeric);
+        if (sbatch.started && sbatch.exitCode == 0 && numeric) {
+            job->id = answer;
+            return std::nullopt;
+        }
+        const QString why = sbatch.text();
+        if (!sbatch.started || !isTransient(why)) {
+            // Every job of the round asks the same: none would be accepted.
+            EvaluationResult refused = EvaluationResult::failure(
+                FailClass::Env, QStringLiteral("sbatch refused the evaluation job (%1): %2").arg(job->spec.requestText(), why));
+            refused.metrics.insert(QStringLiteral("refused"), true);
+            return refused;
+        }
+        if (patience.elapsed() > qint64(settings.controllerPatienceS) * 1000)
+            return EvaluationResult::failure(FailClass::Env, QStringLiteral("sbatch refused the evaluation job: %1").arg(why));
+        if (!reported) {
+            log(QStringLiteral("slurm: sbatch cannot reach the controller for %1 (%2); trying again").arg(job->label, why));
+            reported = true;
+        }
+        if (!pause(waitMs, cancel))
+            return EvaluationResult::failure(FailClass::Env, QStringLiteral("cancelled"));
+        waitMs = std::min(waitMs * 2, settings.pollMaxMs);
+        // A submission that looked failed (a timeout) may still have reached
+        // the controller: adopt that job instead of running the candidate twice.
+        job->id = submittedAfterAll(job->dir);
+        if (!job->id.isEmpty()) {
+            log(QStringLiteral("slurm job %1 (%2) was submitted after all; following it").arg(job->id, job->label));
+            return std::nullopt;
         }
     }
-    info->insert(QStringLiteral("job_id"), id);
-    info->insert(QStringLiteral("submits"), submit);
-    log(QStringLiteral("slurm job %1 submitted (%2)").arg(id, label));
-    track(id);
+}
 
-    EvaluationProgress report;
-    report.backend = QStringLiteral("slurm");
-    report.jobId = id;
-    report.state = QStringLiteral("SUBMITTED");
-    report.submittedMs = submittedMs;
-    report.submits = submit;
-    if (progress)
-        progress(report);
+QString SlurmEvaluationBackend::Private::submittedAfterAll(const QString &dir)
+{
+    const Command known = runTool(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-t"), QStringLiteral("all"),
+                                                            QStringLiteral("-n"), QStringLiteral("dreamrsi-eval"),
+                                                            QStringLiteral("-o"), QStringLiteral("%i|%Z")});
+    QString id;
+    if (known.started && known.exitCode == 0) {
+        for (const QByteArray &line : known.out.split('\n')) {
+            const QStringList f = QString::fromLocal8Bit(line).trimmed().split(QLatin1Char('|'));
+            if (f.size() == 2 && QDir::cleanPath(f.at(1)) == QDir::cleanPath(dir))
+                id = f.at(0);
+        }
+    }
+    return id;
+}
 
-    // Wait for the poller to see the job end; report every change. The job
-    // script writes its start marker before anything else, so a job that
-    // starts (or starts and ends) between two polls is reported as running
-    // at once, before the next poll, instead of seeming to skip its run.
+TrackedJob SlurmEvaluationBackend::Private::followJob(const std::atomic_bool &cancel, const ProgressSink &progress,
+                                                      Submission *submission, bool *outOfPatience)
+{
+    // Every change is reported. The job script writes its start marker
+    // before anything else, so a job that starts (or starts and ends)
+    // between two polls is reported as running at once, before the next
+    // poll, instead of seeming to skip its run.
+    const QString &id = submission->id;
+    const QString &label = submission->label;
+    EvaluationProgress &report = submission->report;
     TrackedJob job;
-    bool outOfPatience = false;
     bool requeued = false;
-    const QString startMarker = dir + QStringLiteral("/started");
+    const QString startMarker = submission->dir + QStringLiteral("/started");
     const auto waiting = [](const QString &state) {
         return state == QLatin1String("PENDING") || state == QLatin1String("SUBMITTED") || state == QLatin1String("REQUEUED");
     };
-    {
-        std::unique_lock lock(mutex);
-        const auto announce = [&](const QString &state, const QString &reason, qint64 startedMs) {
-            report.state = state;
-            report.reason = reason;
-            if (report.startedMs == 0 && startedMs != 0)
-                report.startedMs = startedMs;
-            lock.unlock();
-            log(QStringLiteral("slurm job %1 (%2): %3%4").arg(id, label, state, quietReason(reason) ? QString() : QStringLiteral(" (%1)").arg(reason)));
-            if (progress)
-                progress(report);
-            lock.lock();
-        };
-        while (true) {
-            job = jobs[id];
-            requeued = requeued || job.state == QLatin1String("REQUEUED");
-            const bool started = report.startedMs != 0;
-            if (!started && !requeued && (waiting(job.state) || isTerminal(job.state)) && QFileInfo::exists(startMarker)) {
-                const qint64 markerMs = readEpochMs(startMarker);
-                announce(QStringLiteral("RUNNING"), QString(), markerMs > 0 ? markerMs : QDateTime::currentMSecsSinceEpoch());
-                continue;
-            }
-            // A poll from before the start marker appeared is not news.
-            const bool stale = started && !requeued && waiting(job.state);
-            // squeue gives a running job the reason "None"; the marker gives none.
-            const bool sameReason = job.reason == report.reason || (quietReason(job.reason) && quietReason(report.reason));
-            if (!stale && (job.state != report.state || !sameReason)) {
-                const qint64 markerMs = waiting(job.state) ? 0 : readEpochMs(startMarker);
-                announce(job.state, job.reason, waiting(job.state) ? 0 : markerMs > 0 ? markerMs : QDateTime::currentMSecsSinceEpoch());
-                continue;
-            }
-            if (cancel.load() || job.gone || isTerminal(job.state))
-                break;
-            if (controllerDownSinceMs != 0
-                && QDateTime::currentMSecsSinceEpoch() - controllerDownSinceMs > qint64(settings.controllerPatienceS) * 1000) {
-                outOfPatience = true;
-                break;
-            }
-            stateChanged.wait_for(lock, std::chrono::milliseconds(100));
+    std::unique_lock lock(mutex);
+    const auto announce = [&](const QString &state, const QString &reason, qint64 startedMs) {
+        report.state = state;
+        report.reason = reason;
+        if (report.startedMs == 0 && startedMs != 0)
+            report.startedMs = startedMs;
+        lock.unlock();
+        log(QStringLiteral("slurm job %1 (%2): %3%4").arg(id, label, state, quietReason(reason) ? QString() : QStringLiteral(" (%1)").arg(reason)));
+        if (progress)
+            progress(report);
+        lock.lock();
+    };
+    while (true) {
+        job = jobs[id];
+        requeued = requeued || job.state == QLatin1String("REQUEUED");
+        const bool started = report.startedMs != 0;
+        if (!started && !requeued && (waiting(job.state) || isTerminal(job.state)) && QFileInfo::exists(startMarker)) {
+            const qint64 markerMs = readEpochMs(startMarker);
+            announce(QStringLiteral("RUNNING"), QString(), markerMs > 0 ? markerMs : QDateTime::currentMSecsSinceEpoch());
+            continue;
         }
-        jobs.erase(id);
+        // A poll from before the start marker appeared is not news.
+        const bool stale = started && !requeued && waiting(job.state);
+        // squeue gives a running job the reason "None"; the marker gives none.
+        const bool sameReason = job.reason == report.reason || (quietReason(job.reason) && quietReason(report.reason));
+        if (!stale && (job.state != report.state || !sameReason)) {
+            const qint64 markerMs = waiting(job.state) ? 0 : readEpochMs(startMarker);
+            announce(job.state, job.reason, waiting(job.state) ? 0 : markerMs > 0 ? markerMs : QDateTime::currentMSecsSinceEpoch());
+            continue;
+        }
+        if (cancel.load() || job.gone || isTerminal(job.state))
+            break;
+        if (controllerDownSinceMs != 0
+            && QDateTime::currentMSecsSinceEpoch() - controllerDownSinceMs > qint64(settings.controllerPatienceS) * 1000) {
+            *outOfPatience = true;
+            break;
+        }
+        stateChanged.wait_for(lock, std::chrono::milliseconds(100));
     }
-    info->insert(QStringLiteral("state"), job.gone ? QStringLiteral("GONE") : job.state);
-    info->insert(QStringLiteral("reason"), job.reason);
-    if (!job.memory.isEmpty())
-        info->insert(QStringLiteral("memory"), job.memory);
-    if (cancel.load()) {
-        const Command c = runTool(QStringLiteral("scancel"), {id});
-        log(QStringLiteral("slurm job %1 (%2) cancelled%3").arg(id, label, c.exitCode == 0 ? QString() : QStringLiteral(": ") + c.text()));
-        info->insert(QStringLiteral("state"), QStringLiteral("CANCELLED"));
-        return EvaluationResult::failure(FailClass::Env, QStringLiteral("cancelled"));
-    }
-    if (outOfPatience) {
-        runTool(QStringLiteral("scancel"), {id}); // in case it answers after all
-        return EvaluationResult::failure(FailClass::Env, QStringLiteral("the Slurm controller has not answered for %1 s; job %2 given up")
-                                                             .arg(settings.controllerPatienceS)
-                                                             .arg(id));
-    }
+    jobs.erase(id);
+    return job;
+}
 
+EvaluationResult SlurmEvaluationBackend::Private::collectResult(const TrackedJob &job, Submission *submission,
+                                                                QJsonObject *info, const ProgressSink &progress)
+{
+    const QString &dir = submission->dir;
+    EvaluationProgress &report = submission->report;
     // Timing: submit → start (queue wait), start → end (run), end → here (result lag).
     const qint64 observedMs = QDateTime::currentMSecsSinceEpoch();
     const qint64 startedMs = readEpochMs(dir + QStringLiteral("/started"));
     const qint64 endedMs = readEpochMs(dir + QStringLiteral("/ended"));
     if (startedMs > 0) {
-        report.queueWaitS = double(startedMs - submittedMs) / 1000.0;
+        report.queueWaitS = double(startedMs - submission->submittedMs) / 1000.0;
         report.startedMs = startedMs;
         info->insert(QStringLiteral("queue_wait_s"), *report.queueWaitS);
     }
@@ -572,12 +643,12 @@ EvaluationResult SlurmEvaluationBackend::Private::runOnce(const EvaluationReques
 
     QFile resultFile(dir + QStringLiteral("/result.json"));
     JobEnd end;
-    end.jobId = id;
+    end.jobId = submission->id;
     end.state = job.state;
     end.reason = job.reason;
-    end.memory = job.memory.isEmpty() ? QStringLiteral("%1M").arg(memoryMb) : job.memory;
+    end.memory = job.memory.isEmpty() ? QStringLiteral("%1M").arg(submission->spec.memoryMb) : job.memory;
     end.output = tail(dir + QStringLiteral("/slurm.out"), 1000);
-    end.minutes = minutes;
+    end.minutes = submission->spec.minutes;
     end.gone = job.gone;
     end.haveResult = endedMs > 0 && resultFile.open(QIODevice::ReadOnly);
     if (std::optional<EvaluationResult> failure = verdict(end)) {
@@ -795,11 +866,8 @@ QString SlurmEvaluationBackend::checkJob(const EvaluationRequest &request)
     if (!jobDir.isValid())
         return QStringLiteral("cannot create a job folder under the shared directory '%1': %2").arg(root, jobDir.errorString());
     const JobSpec spec = jobSpec(request, d->settings, jobDir.path(), d->program(), taskOptionDefaults(request.task));
-    {
-        QSaveFile file(jobDir.path() + QStringLiteral("/job.sh"));
-        if (!file.open(QIODevice::WriteOnly) || file.write(spec.script.toUtf8()) < 0 || !file.commit())
-            return QStringLiteral("cannot write the job script in '%1'").arg(jobDir.path());
-    }
+    if (!writeJobScript(jobDir.path(), spec))
+        return QStringLiteral("cannot write the job script in '%1'").arg(jobDir.path());
     const Command c = d->runTool(QStringLiteral("sbatch"), QStringList{QStringLiteral("--test-only")} + spec.sbatchArgs);
     const QString answer = c.text();
     if (c.started && c.exitCode == 0) {

@@ -3,8 +3,10 @@
 // process answers with `dreamrsi approve` through the inbox (the loop holds
 // the project; without --by and without $USER it names the account): the approved version drives the next round, a declined
 // proposal leaves the deployed one. Stop while waiting ends the loop
-// cleanly with the proposal still unanswered. Without --await-approval or
-// --auto-approve the loop says that no dreamed version will be deployed.
+// cleanly with the proposal still unanswered. Each wait is on the loop's
+// stream (RecursiveLoop::events(): approvalAwaited, then approvalEnded).
+// Without --await-approval or --auto-approve the loop says that no dreamed
+// version will be deployed.
 #include "clirunsupport.h"
 #include "looptestsupport.h"
 #include "storetestsupport.h"
@@ -67,9 +69,12 @@ void TestLoopApproval::approvedThenDeclinedFromAnotherProcess()
     take(store.create(path, ProjectInfo()));
     RecursiveLoop loop(&store, std::make_shared<FakeAgent>(), std::make_shared<LocalEvaluationBackend>(),
                        std::make_shared<PolicyImprover>(2));
-    QList<QJsonObject> proposals;
-    connect(&loop, &RecursiveLoop::awaitingApproval, this, [&](const QJsonObject &p) { proposals.append(p); },
+    // The waits come on the loop's stream, as a round's events do.
+    QList<ApprovalWait> waits;
+    int ended = 0;
+    connect(loop.events(), &RoundEvents::approvalAwaited, this, [&](const ApprovalWait &w) { waits.append(w); },
             Qt::DirectConnection);
+    connect(loop.events(), &RoundEvents::approvalEnded, this, [&] { ++ended; }, Qt::DirectConnection);
     LoopReport report;
     QThread *worker = QThread::create([&] { report = loop.run(toySettings(3)); });
     worker->start();
@@ -125,7 +130,12 @@ void TestLoopApproval::approvedThenDeclinedFromAnotherProcess()
         actions.append(e.action);
     QCOMPARE(actions, (QStringList{QStringLiteral("awaiting_approval"), QStringLiteral("approved"),
                                    QStringLiteral("awaiting_approval"), QStringLiteral("declined")}));
-    QCOMPARE(proposals.size(), 4); // two waits, each announced and ended
+    QCOMPARE(waits.size(), 2); // two waits, each announced and ended
+    QCOMPARE(ended, 2);
+    QCOMPARE(waits.at(0).name(), name);
+    QCOMPARE(waits.at(0).pid, QCoreApplication::applicationPid());
+    QCOMPARE(waits.at(1).proposal.value(QStringLiteral("index")).toInt(), 2);
+    QVERIFY(waits.at(0).key() != waits.at(1).key());
     QVERIFY(!SteeringInbox::readLive(path).has_value());
     // Nothing waits now: --decline is refused.
     take(store.close());
@@ -142,6 +152,8 @@ void TestLoopApproval::stopWhileWaitingEndsCleanly()
     take(store.create(path, ProjectInfo()));
     RecursiveLoop loop(&store, std::make_shared<FakeAgent>(), std::make_shared<LocalEvaluationBackend>(),
                        std::make_shared<PolicyImprover>(2));
+    int ended = 0;
+    connect(loop.events(), &RoundEvents::approvalEnded, this, [&] { ++ended; }, Qt::DirectConnection);
     LoopReport report;
     QThread *worker = QThread::create([&] { report = loop.run(toySettings(2)); });
     worker->start();
@@ -151,6 +163,7 @@ void TestLoopApproval::stopWhileWaitingEndsCleanly()
     delete worker;
     QVERIFY2(report.error.isEmpty(), qPrintable(report.error));
     QVERIFY(report.stopped);
+    QCOMPARE(ended, 1); // the wait's end is on the loop's stream too
     QCOMPARE(report.iterations.size(), 1);
     const QList<SteeringEvent> events = take(store.steeringEvents());
     QCOMPARE(events.size(), 1); // the proposal is still listed, unanswered

@@ -6,9 +6,10 @@
 
 #include "store/projectstore.h"
 
+#include <QCoreApplication>
 #include <QEventLoop>
 #include <QJsonArray>
-#include <QThread>
+#include <QTimer>
 
 namespace dreamrsi {
 
@@ -29,6 +30,7 @@ RecursiveLoop::RecursiveLoop(ProjectStore *store, std::shared_ptr<DiscoveryAgent
     , m_agent(std::move(agent))
     , m_backend(std::move(backend))
     , m_developer(std::move(developer))
+    , m_events(new RoundEvents(this))
 {
 }
 
@@ -40,6 +42,8 @@ void RecursiveLoop::stop()
         runner->stop();
     else if (auto *dreamer = qobject_cast<Dreamer *>(m_active))
         dreamer->cancel();
+    else if (auto *wait = qobject_cast<QEventLoop *>(m_active)) // waiting for approval
+        QMetaObject::invokeMethod(wait, &QEventLoop::quit, Qt::QueuedConnection);
 }
 
 void RecursiveLoop::setActive(QObject *object)
@@ -103,6 +107,12 @@ LoopReport RecursiveLoop::run(const LoopSettings &settings)
         {
             RoundRunner runner(m_store, config, m_agent, m_backend);
             connect(&runner, &RoundRunner::logLine, this, &RecursiveLoop::message, Qt::DirectConnection);
+            // The round's stream is the loop's (events()), as it comes.
+            connect(&runner, &RoundEvents::iterationStarted, m_events, &RoundEvents::iterationStarted, Qt::DirectConnection);
+            connect(&runner, &RoundEvents::cellFinished, m_events, &RoundEvents::cellFinished, Qt::DirectConnection);
+            connect(&runner, &RoundEvents::countersChanged, m_events, &RoundEvents::countersChanged, Qt::DirectConnection);
+            connect(&runner, &RoundEvents::logLine, m_events, &RoundEvents::logLine, Qt::DirectConnection);
+            connect(&runner, &RoundEvents::finished, m_events, &RoundEvents::finished, Qt::DirectConnection);
             QEventLoop wait;
             connect(&runner, &RoundRunner::finished, &wait, &QEventLoop::quit, Qt::QueuedConnection);
             setActive(&runner);
@@ -234,97 +244,123 @@ Result<RecursiveLoop::ApprovalAnswer> RecursiveLoop::awaitApproval(const DreamRe
                                 "--version V | --best | --decline")
                      .arg(t)
                      .arg(p->developed.version.name, proposal.value(QStringLiteral("value")).toVariant().toString(), path));
-    emit awaitingApproval(proposal);
+    emit m_events->approvalAwaited(ApprovalWait{QCoreApplication::applicationPid(), proposal});
 
-    auto answer = [&](const SteeringAck &ack) { SteeringInbox::acknowledge(path, ack); };
-    auto finish = [&](Answer outcome) {
-        SteeringInbox::unpublish(path);
-        for (const SteeringRequest &r : SteeringInbox::pending(path))
-            answer(SteeringAck{r.id, false, QStringLiteral("the loop no longer waits for approval"), 0});
-        emit awaitingApproval({});
-        return outcome;
-    };
-    for (;;) {
+    // Until a request approves or declines, or Stop: the inbox is read
+    // every 100 ms on this thread's event loop, which stop() ends at once.
+    std::optional<Answer> outcome;
+    QEventLoop wait;
+    QTimer look;
+    look.setInterval(100);
+    const auto check = [&] {
         if (m_stop.load()) {
             emit message(QStringLiteral("stopped while %1 awaited approval; it stays proposed").arg(p->developed.version.name));
-            return finish(Answer::success({ApprovalAnswer::Outcome::Stopped, 0}));
+            outcome = Answer::success({ApprovalAnswer::Outcome::Stopped, 0});
+        } else {
+            outcome = answerApprovalRequests(dr, worlds, *recorded.value);
         }
-        QList<SteeringAck> unreadable;
-        for (const SteeringRequest &r : SteeringInbox::pending(path, &unreadable)) {
-            SteeringEvent e;
-            e.who = r.by;
-            e.why = r.why;
-            e.requestId = r.id;
-            e.payload = QJsonObject{{QStringLiteral("awaited"), *recorded.value}};
-            int index = -1;
-            if (r.action == QLatin1String("approve")) {
-                for (const DreamVersion &v : dr.versions) {
-                    if (r.best ? v.index == dr.proposed
-                               : (v.developed.version.name == r.version
-                                  || QString::number(v.developed.version.id) == r.version))
-                        index = v.index;
-                }
-                QString refusal;
-                if (index < 0) {
-                    QStringList names;
-                    for (const DreamVersion &v : dr.versions)
-                        names.append(v.developed.version.name);
-                    refusal = QStringLiteral("version %1 is not one of this dream's versions (%2)")
-                                  .arg(r.version, names.join(QStringLiteral(", ")));
-                } else if (!dr.versions.at(index).developed.error.isEmpty() || !dr.versions.at(index).developed.value) {
-                    refusal = QStringLiteral("%1 has no clean replay value (%2)")
-                                  .arg(dr.versions.at(index).developed.version.name,
-                                       dr.versions.at(index).developed.error.isEmpty()
-                                           ? QStringLiteral("no value")
-                                           : dr.versions.at(index).developed.error);
-                }
-                if (!refusal.isEmpty()) {
-                    answer(SteeringAck{r.id, false, refusal, 0});
-                    continue;
-                }
-                const DevelopedVersion &candidate = dr.versions.at(index).developed;
-                Approval approval;
-                approval.version = candidate.version.id;
-                approval.who = r.by;
-                approval.note = r.why;
-                approval.evidence = dreamApprovalEvidence(dr, index, worlds);
-                const StoreResult<qint64> a = m_store->addApproval(approval).result();
-                if (!a.ok()) {
-                    const QString why = QStringLiteral("cannot record the approval: %1").arg(a.error);
-                    answer(SteeringAck{r.id, false, why, 0});
-                    return finish(Answer::failure(why));
-                }
-                e.action = QStringLiteral("approved");
-                e.text = candidate.version.name;
-                e.payload.insert(QStringLiteral("version"), candidate.version.id);
-                e.payload.insert(QStringLiteral("approval"), *a.value);
-            } else if (r.action == QLatin1String("decline")) {
-                e.action = QStringLiteral("declined");
-                e.text = p->developed.version.name;
-            } else {
-                answer(SteeringAck{r.id, false,
-                                   QStringLiteral("the loop is waiting for approval after a dream, not running a round"), 0});
+        if (outcome)
+            wait.quit();
+    };
+    connect(&look, &QTimer::timeout, &wait, check);
+    setActive(&wait);
+    check();
+    if (!outcome) {
+        look.start();
+        wait.exec();
+    }
+    setActive(nullptr);
+    if (!outcome) { // stop() ended the wait between two looks
+        emit message(QStringLiteral("stopped while %1 awaited approval; it stays proposed").arg(p->developed.version.name));
+        outcome = Answer::success({ApprovalAnswer::Outcome::Stopped, 0});
+    }
+    SteeringInbox::unpublish(path);
+    for (const SteeringRequest &r : SteeringInbox::pending(path))
+        SteeringInbox::acknowledge(path, SteeringAck{r.id, false, QStringLiteral("the loop no longer waits for approval"), 0});
+    emit m_events->approvalEnded();
+    return *outcome;
+}
+
+std::optional<Result<RecursiveLoop::ApprovalAnswer>> RecursiveLoop::answerApprovalRequests(const DreamReport &dr,
+                                                                                         const QList<DreamWorld> &worlds,
+                                                                                         qint64 awaited)
+{
+    using Answer = Result<ApprovalAnswer>;
+    const DreamVersion *p = dr.proposal();
+    const QString path = m_store->path();
+    auto answer = [&](const SteeringAck &ack) { SteeringInbox::acknowledge(path, ack); };
+    QList<SteeringAck> unreadable;
+    for (const SteeringRequest &r : SteeringInbox::pending(path, &unreadable)) {
+        SteeringEvent e;
+        e.who = r.by;
+        e.why = r.why;
+        e.requestId = r.id;
+        e.payload = QJsonObject{{QStringLiteral("awaited"), awaited}};
+        int index = -1;
+        if (r.action == QLatin1String("approve")) {
+            for (const DreamVersion &v : dr.versions) {
+                if (r.best ? v.index == dr.proposed
+                           : (v.developed.version.name == r.version || QString::number(v.developed.version.id) == r.version))
+                    index = v.index;
+            }
+            QString refusal;
+            if (index < 0) {
+                QStringList names;
+                for (const DreamVersion &v : dr.versions)
+                    names.append(v.developed.version.name);
+                refusal = QStringLiteral("version %1 is not one of this dream's versions (%2)")
+                              .arg(r.version, names.join(QStringLiteral(", ")));
+            } else if (!dr.versions.at(index).developed.error.isEmpty() || !dr.versions.at(index).developed.value) {
+                refusal = QStringLiteral("%1 has no clean replay value (%2)")
+                              .arg(dr.versions.at(index).developed.version.name,
+                                   dr.versions.at(index).developed.error.isEmpty() ? QStringLiteral("no value")
+                                                                                   : dr.versions.at(index).developed.error);
+            }
+            if (!refusal.isEmpty()) {
+                answer(SteeringAck{r.id, false, refusal, 0});
                 continue;
             }
-            const StoreResult<qint64> id = m_store->addSteeringEvent(e).result();
-            if (!id.ok()) {
-                answer(SteeringAck{r.id, false, id.error, 0});
-                return finish(Answer::failure(id.error));
+            const DevelopedVersion &candidate = dr.versions.at(index).developed;
+            Approval approval;
+            approval.version = candidate.version.id;
+            approval.who = r.by;
+            approval.note = r.why;
+            approval.evidence = dreamApprovalEvidence(dr, index, worlds);
+            const StoreResult<qint64> a = m_store->addApproval(approval).result();
+            if (!a.ok()) {
+                const QString why = QStringLiteral("cannot record the approval: %1").arg(a.error);
+                answer(SteeringAck{r.id, false, why, 0});
+                return Answer::failure(why);
             }
-            const QString what = e.action == QLatin1String("approved")
-                                     ? QStringLiteral("%1 approved by %2; it drives the next round").arg(e.text, r.by)
-                                     : QStringLiteral("%1 declined by %2; the deployed version stays").arg(e.text, r.by);
-            answer(SteeringAck{r.id, true, what, *id.value});
-            emit message(what);
-            if (e.action == QLatin1String("approved"))
-                return finish(
-                    Answer::success({ApprovalAnswer::Outcome::Approved, dr.versions.at(index).developed.version.id}));
-            return finish(Answer::success({ApprovalAnswer::Outcome::Declined, 0}));
+            e.action = QStringLiteral("approved");
+            e.text = candidate.version.name;
+            e.payload.insert(QStringLiteral("version"), candidate.version.id);
+            e.payload.insert(QStringLiteral("approval"), *a.value);
+        } else if (r.action == QLatin1String("decline")) {
+            e.action = QStringLiteral("declined");
+            e.text = p->developed.version.name;
+        } else {
+            answer(SteeringAck{r.id, false, QStringLiteral("the loop is waiting for approval after a dream, not running a round"),
+                               0});
+            continue;
         }
-        for (const SteeringAck &ack : std::as_const(unreadable))
-            answer(ack);
-        QThread::msleep(100);
+        const StoreResult<qint64> id = m_store->addSteeringEvent(e).result();
+        if (!id.ok()) {
+            answer(SteeringAck{r.id, false, id.error, 0});
+            return Answer::failure(id.error);
+        }
+        const QString what = e.action == QLatin1String("approved")
+                                 ? QStringLiteral("%1 approved by %2; it drives the next round").arg(e.text, r.by)
+                                 : QStringLiteral("%1 declined by %2; the deployed version stays").arg(e.text, r.by);
+        answer(SteeringAck{r.id, true, what, *id.value});
+        emit message(what);
+        if (e.action == QLatin1String("approved"))
+            return Answer::success({ApprovalAnswer::Outcome::Approved, dr.versions.at(index).developed.version.id});
+        return Answer::success({ApprovalAnswer::Outcome::Declined, 0});
     }
+    for (const SteeringAck &ack : std::as_const(unreadable))
+        answer(ack);
+    return std::nullopt;
 }
 
 QJsonObject RecursiveLoop::runJson(const LoopReport &run)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "loop/dream/dreamer.h"
+#include "loop/round/roundevents.h"
 #include "loop/round/roundtypes.h"
 
 #include <QJsonObject>
@@ -83,12 +84,16 @@ public:
     /// One run's object of toJson().
     static QJsonObject runJson(const LoopReport &run);
 
+    /// What the loop tells a view, as a round does (RoundEvents): each
+    /// round's iteration, cells, counters, log and end as its RoundRunner
+    /// gives them, and between rounds the wait for approval
+    /// (approvalAwaited with the proposal {version, name, value, index,
+    /// versions: [{id, name, value, error}], event}, then approvalEnded).
+    /// Emitted from the thread run() runs on.
+    RoundEvents *events() const { return m_events; }
+
 signals:
     void message(const QString &line);
-    /// The loop waits for approval of `proposal` ({version, name, value,
-    /// index, versions: [{id, name, value, error}], event}), or (empty) no
-    /// longer waits.
-    void awaitingApproval(const QJsonObject &proposal);
     void iterationFinished(int index, int total);
 
 private:
@@ -105,11 +110,19 @@ private:
         Outcome outcome = Outcome::Stopped;
         PolicyVersionId approved = 0; ///< the version approved, for Approved
     };
-    /// Records that the dream's proposal awaits approval and answers the
-    /// inbox's requests until one approves or declines, or Stop.
+    /// Records that the dream's proposal awaits approval (an event, and the
+    /// inbox's live.json), says so on events(), and answers the inbox's
+    /// requests until one approves or declines, or Stop.
     Result<ApprovalAnswer> awaitApproval(const DreamReport &dream, const QList<DreamWorld> &worlds, int t);
+    /// Answers the requests waiting in the inbox: the outcome once one
+    /// approves or declines (or the store fails), nothing while none has.
+    std::optional<Result<ApprovalAnswer>> answerApprovalRequests(const DreamReport &dream, const QList<DreamWorld> &worlds,
+                                                                 qint64 awaited);
+    RoundEvents *m_events;
     std::mutex m_activeMutex;
-    QObject *m_active = nullptr; ///< the running RoundRunner or Dreamer, under m_activeMutex
+    /// The running RoundRunner or Dreamer, or the event loop of a wait for
+    /// approval, under m_activeMutex.
+    QObject *m_active = nullptr;
 };
 
 } // namespace dreamrsi

@@ -11,7 +11,6 @@
 
 #include <QCoreApplication>
 #include <QPointer>
-#include <QTimer>
 
 #include <algorithm>
 
@@ -22,18 +21,15 @@ RoundController::RoundController(ProjectStore *store, QObject *parent)
     , m_store(store)
     , m_follower(new RoundFollower(store, this))
     , m_steering(new SteeringController(this))
-    , m_approvalPoll(new QTimer(this))
 {
     connectEvents(m_follower, true);
     connect(m_follower, &RoundFollower::writerGone, this, [this] {
-        m_approvalPoll->stop();
+        onApprovalEnded();
         emit writerGone(m_follower->writer().pid);
         refreshResumable();
         emit stateChanged();
     });
     connect(m_steering, &SteeringController::answered, this, &RoundController::onSteeringAnswer);
-    m_approvalPoll->setInterval(1000);
-    connect(m_approvalPoll, &QTimer::timeout, this, &RoundController::checkApprovalWait);
     // A round stopped, finished or resumed (here, or by whoever writes the
     // project) changes what Resume can continue.
     if (m_store)
@@ -189,8 +185,6 @@ void RoundController::follow(const WriterInfo &writer)
     if (isBusy())
         return;
     m_follower->start(writer);
-    m_approvalPoll->start();
-    checkApprovalWait();
     emit followingChanged(true);
     refreshResumable();
     emit stateChanged();
@@ -200,11 +194,7 @@ bool RoundController::stopFollowing()
 {
     const bool was = isFollowing();
     m_follower->stop();
-    m_approvalPoll->stop();
-    if (m_approval) {
-        m_approval.reset();
-        emit approvalChanged();
-    }
+    onApprovalEnded();
     if (was)
         emit followingChanged(false);
     refreshResumable();
@@ -220,6 +210,8 @@ void RoundController::connectEvents(RoundEvents *events, bool followed)
     connect(events, &RoundEvents::countersChanged, this,
             [this, followed](const RoundCounters &counters) { emit countersChanged(counters, followed); });
     connect(events, &RoundEvents::logLine, this, &RoundController::logLine);
+    connect(events, &RoundEvents::approvalAwaited, this, &RoundController::onApprovalAwaited);
+    connect(events, &RoundEvents::approvalEnded, this, &RoundController::onApprovalEnded);
     connect(events, &RoundEvents::finished, this, [this, followed](const RoundSummary &summary) {
         setPaused(false);
         if (!followed)
@@ -362,6 +354,11 @@ void RoundController::onSteeringAnswer(const SteeringRequest &request, const Ste
     }
     if (!ack.applied && request.action == QLatin1String("batch") && isRunning())
         emit batchRefused(); // pick again
+    if (!ack.applied && (request.action == QLatin1String("approve") || request.action == QLatin1String("decline"))
+        && m_approvalSent) {
+        m_approvalSent = false; // the loop still waits: answer again
+        emit approvalChanged();
+    }
 }
 
 void RoundController::refreshResumable()
@@ -394,24 +391,25 @@ void RoundController::refreshResumable()
     });
 }
 
-void RoundController::checkApprovalWait()
+void RoundController::onApprovalAwaited(const ApprovalWait &wait)
 {
-    const QString path = m_store ? m_store->path() : QString();
-    const std::optional<SteeringLive> live = path.isEmpty() ? std::nullopt : SteeringInbox::readLive(path);
-    if (!live || live->kind != QLatin1String("approval") || !SteeringInbox::whyNotAccepting(path, live->kind).isEmpty()) {
-        if (m_approval) {
-            m_approval.reset();
-            emit approvalChanged();
-        }
-        return;
-    }
-    const ApprovalWait wait{live->pid, live->proposal};
     m_approval = wait;
+    m_approvalSent = false;
     emit approvalChanged();
+    // Told once per proposal, also when the project is followed again.
     if (wait.key() == m_approvalTold)
         return;
     m_approvalTold = wait.key();
     emit approvalAwaited(wait);
+}
+
+void RoundController::onApprovalEnded()
+{
+    if (!m_approval)
+        return;
+    m_approval.reset();
+    m_approvalSent = false;
+    emit approvalChanged();
 }
 
 bool RoundController::answerApproval(const QString &version, const QString &by, const QString &note)
@@ -430,7 +428,7 @@ bool RoundController::answerApproval(const QString &version, const QString &by, 
         emit statusMessage(line);
         return false;
     }
-    m_approval.reset();
+    m_approvalSent = true;
     emit approvalChanged();
     emit statusMessage(tr("Sent %1 to the waiting loop").arg(request.describe()));
     return true;

@@ -18,8 +18,6 @@
 #include <memory>
 #include <optional>
 
-class QTimer;
-
 namespace dreamrsi {
 
 class DiscoveryAgent;
@@ -116,15 +114,15 @@ public:
 
     // ---- approval ----
 
-    /// The approval a followed loop waits for, when it waits.
-    const std::optional<ApprovalWait> &approvalWait() const { return m_approval; }
+    /// The approval a followed loop waits for, as its stream says
+    /// (RoundFollower: RoundEvents::approvalAwaited), while no answer of
+    /// this window is on its way.
+    std::optional<ApprovalWait> approvalWait() const { return m_approvalSent ? std::nullopt : m_approval; }
     /// Answers the waiting loop: approve `version` (a name), recorded as by
     /// `by` (default: Settings' name) with `note`, or decline when `version`
     /// is empty. The answer comes back in the log. False with a message
     /// when no loop waits.
     bool answerApproval(const QString &version, const QString &by = {}, const QString &note = {});
-    /// Looks at once whether the followed loop waits for approval (a timer does it every second while following).
-    void checkApprovalWait();
 
 signals:
     // The round shown, here or followed (`followed` says which).
@@ -174,6 +172,8 @@ private:
     void onCell(qint64 iteration, const Cell &cell);
     void take(const Cell &cell);
     void onSteeringAnswer(const SteeringRequest &request, const SteeringAck &ack);
+    void onApprovalAwaited(const ApprovalWait &wait);
+    void onApprovalEnded();
     void setPaused(bool paused);
     /// Forgets the round shown.
     void clear();
@@ -182,7 +182,6 @@ private:
     std::unique_ptr<RoundRunner> m_runner;
     RoundFollower *m_follower = nullptr;
     SteeringController *m_steering = nullptr;
-    QTimer *m_approvalPoll = nullptr;
     bool m_starting = false;
     RoundConfig m_config;
     IterationInfo m_iteration;
@@ -195,6 +194,7 @@ private:
     QList<IterationInfo> m_resumable;
     quint64 m_resumableQuery = 0; ///< the latest question; older answers are dropped
     std::optional<ApprovalWait> m_approval;
+    bool m_approvalSent = false; ///< an answer to m_approval was sent and not refused
     QString m_approvalTold; ///< the key of the wait told last (told once, also across following again)
 };
 

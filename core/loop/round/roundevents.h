@@ -30,13 +30,19 @@ struct ApprovalWait
 
 /// What a live round tells whoever shows it, the same whether this process
 /// runs the round (RoundRunner) or another process does and this one reads
-/// what it stores (RoundFollower). A view connects to these five signals
-/// once and shows either; the runner adds the signals only the process that
-/// runs a round can give (attempts in flight, steering, manual batches).
+/// what it stores (RoundFollower). A view connects to these signals once and
+/// shows either; the runner adds the signals only the process that runs a
+/// round can give (attempts in flight, steering, manual batches).
 ///
 /// Order: iterationStarted, then cellFinished for each stored cell in seq
 /// order with countersChanged after it (the follower: after each look's
 /// cells), then finished once. logLine may come at any time.
+///
+/// A recursive loop's stream (RecursiveLoop::events()) is its rounds' one
+/// after the other, and between two rounds the wait for approval of a
+/// dream's proposal (`loop --await-approval`): approvalAwaited, then
+/// approvalEnded once it was answered or stopped. A follower of another
+/// process gives the same from the project's inbox (live.json) as it looks.
 class RoundEvents : public QObject
 {
     Q_OBJECT
@@ -55,6 +61,10 @@ signals:
     /// The iteration is no longer running: how it ended. A round followed
     /// whose process died without closing it ends Interrupted.
     void finished(const dreamrsi::RoundSummary &summary);
+    /// A loop waits for a person to approve its dream's proposal or decline it.
+    void approvalAwaited(const dreamrsi::ApprovalWait &wait);
+    /// The loop no longer waits for approval (answered, stopped or gone).
+    void approvalEnded();
 };
 
 } // namespace dreamrsi

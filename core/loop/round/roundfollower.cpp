@@ -1,6 +1,7 @@
 #include "roundfollower.h"
 
 #include "roundsession.h"
+#include "steeringinbox.h"
 
 #include "model/attemptpayload.h"
 #include "store/projectlock.h"
@@ -29,6 +30,7 @@ void RoundFollower::start(const WriterInfo &writer)
     m_iteration = 0;
     m_lastSeq = -1;
     m_counters = RoundCounters{};
+    m_approvalKey.clear();
     m_busy = false;
     m_timer->start();
     poll();
@@ -59,11 +61,41 @@ void RoundFollower::poll()
     const quint64 epoch = m_epoch;
     const QString path = m_store->path();
     // Liveness first, then the read: what the read shows was committed
-    // after the writer was last seen alive.
-    QtConcurrent::run([path] { return ProjectLock::liveWriter(path).has_value(); }).then(this, [this, epoch](bool alive) {
+    // after the writer was last seen alive. The inbox says whether a loop
+    // waits for approval (between its rounds).
+    struct Seen
+    {
+        bool alive = false;
+        std::optional<ApprovalWait> approval;
+    };
+    QtConcurrent::run([path] {
+        Seen seen;
+        seen.alive = ProjectLock::liveWriter(path).has_value();
+        const std::optional<SteeringLive> live = seen.alive ? SteeringInbox::readLive(path) : std::nullopt;
+        if (live && live->kind == QLatin1String("approval")
+            && SteeringInbox::whyNotAccepting(path, live->kind).isEmpty())
+            seen.approval = ApprovalWait{live->pid, live->proposal};
+        return seen;
+    }).then(this, [this, epoch](const Seen &seen) {
+        if (epoch != m_epoch)
+            return;
+        takeApproval(seen.approval);
         if (epoch == m_epoch)
-            look(alive);
+            look(seen.alive);
     });
+}
+
+void RoundFollower::takeApproval(const std::optional<ApprovalWait> &approval)
+{
+    const QString key = approval ? approval->key() : QString();
+    if (key == m_approvalKey)
+        return;
+    const bool was = !m_approvalKey.isEmpty();
+    m_approvalKey = key;
+    if (was)
+        emit approvalEnded();
+    if (approval)
+        emit approvalAwaited(*approval);
 }
 
 void RoundFollower::look(bool writerAlive)

@@ -6,6 +6,8 @@
 
 #include <QString>
 
+#include <optional>
+
 class QTimer;
 
 namespace dreamrsi {
@@ -22,7 +24,10 @@ class ProjectStore;
 /// (cellFinished each, counted with RoundSession::count, then
 /// countersChanged). The liveness check comes before the read, so a round
 /// whose process died shows as interrupted only when it really ended
-/// `running` (finished with status Interrupted).
+/// `running` (finished with status Interrupted). Each look also reads the
+/// project's inbox: a loop of that process that waits for approval
+/// (`dreamrsi loop --await-approval`) is approvalAwaited once per proposal,
+/// and approvalEnded once it no longer waits.
 ///
 /// One look at a time; answers that arrive after stop() are dropped.
 class RoundFollower final : public RoundEvents
@@ -52,6 +57,8 @@ signals:
 
 private:
     void look(bool writerAlive);
+    /// The approval the writer waits for now, if any: told when it changes.
+    void takeApproval(const std::optional<ApprovalWait> &approval);
     void take(const IterationData &data);
 
     ProjectStore *m_store;
@@ -60,6 +67,7 @@ private:
     IterationId m_iteration = 0;
     qint64 m_lastSeq = -1;
     RoundCounters m_counters;
+    QString m_approvalKey; ///< the wait told last (ApprovalWait::key), empty when none
     quint64 m_epoch = 0; ///< bumped by start/stop: answers of older looks are dropped
     bool m_busy = false;
 };

@@ -7,8 +7,9 @@
 // becomes `timeout`, a candidate past its memory becomes `resource` whether
 // the sandbox's own limit inside the job stops it or Slurm kills the job,
 // cancelling leaves no job, a missing partition is an error before any
-// attempt. How a job's end maps to a fail class is also checked without a
-// cluster. Prints the per-attempt scheduling overhead (never asserted).
+// attempt; `dreamrsi loop --backend slurm` evaluates its rounds there too.
+// How a job's end maps to a fail class is also checked without a cluster.
+// Prints the per-attempt scheduling overhead (never asserted).
 #include "storetestsupport.h"
 #include "roundtestsupport.h"
 
@@ -156,6 +157,7 @@ private slots:
     void jobSpecFromTheRequest();
     void refusedJobSpendsNoAgentCall();
     void refusalDuringTheRoundStopsIt();
+    void loopEvaluatesOnSlurm();
 
 public:
     struct RoundOutcome
@@ -955,6 +957,38 @@ void TestSlurm::refusalDuringTheRoundStopsIt()
         QCOMPARE(cell.failClass, QStringLiteral("env"));
         QVERIFY2(cell.error.value_or(QString()).contains(QStringLiteral("sbatch refused")), qPrintable(cell.error.value_or(QString())));
     }
+    QCOMPARE(liveJobs(), QString());
+}
+
+void TestSlurm::loopEvaluatesOnSlurm()
+{
+    NEED_CLUSTER();
+    // `dreamrsi loop` takes the Slurm options of `round` (one parser for
+    // both): the loop's round is evaluated by Slurm jobs, each cell keeping
+    // its job.
+    const QString project = m_projects.filePath(QStringLiteral("loop.dreamrsi"));
+    const Run loop = runCommand(QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi"),
+                                {QStringLiteral("loop"), QStringLiteral("--project"), project, QStringLiteral("--task"),
+                                 QStringLiteral("circle_packing_26"), QStringLiteral("--agent"), QStringLiteral("builtin"),
+                                 QStringLiteral("--fixed"), QStringLiteral("--iterations"), QStringLiteral("1"),
+                                 QStringLiteral("--workers"), QStringLiteral("2"), QStringLiteral("--rounds"), QStringLiteral("1"),
+                                 QStringLiteral("--backend"), QStringLiteral("slurm"), QStringLiteral("--partition"),
+                                 QStringLiteral("debug"), QStringLiteral("--shared-dir"), m_shared.path()},
+                                600'000);
+    QVERIFY2(loop.exitCode == 0, qPrintable(loop.output));
+    ProjectStore store;
+    take(store.open(project));
+    const QList<IterationInfo> iterations = take(store.iterations());
+    QCOMPARE(iterations.size(), 1);
+    QCOMPARE(iterations.at(0).status, IterationStatus::Finished);
+    const IterationData data = take(store.iterationData(iterations.at(0).id));
+    QCOMPARE(data.cells.size(), 2); // one round of W 2
+    for (const Cell &c : data.cells) {
+        const QJsonObject scheduler = c.payload.value(QStringLiteral("scheduler")).toObject();
+        QCOMPARE(scheduler.value(QStringLiteral("backend")).toString(), QStringLiteral("slurm"));
+        QVERIFY2(!scheduler.value(QStringLiteral("job_id")).toString().isEmpty(), qPrintable(c.id));
+    }
+    take(store.close());
     QCOMPARE(liveJobs(), QString());
 }
 

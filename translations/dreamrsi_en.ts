@@ -89,6 +89,23 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     </message>
 </context>
 <context>
+    <name>dreamrsi::ManualBatchBar</name>
+    <message numerus="yes">
+        <source>At most %n cell(s) per batch (W)</source>
+        <translation>
+            <numerusform>At most %n cell per batch (W)</numerusform>
+            <numerusform>At most %n cells per batch (W)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Round %1 is yours: pick up to %n cell(s) (ticks, or click branches in the list or the tree), then Run. Run with nothing picked ends the round.</source>
+        <translation>
+            <numerusform>Round %1 is yours: pick up to %n cell (ticks, or click branches in the list or the tree), then Run. Run with nothing picked ends the round.</numerusform>
+            <numerusform>Round %1 is yours: pick up to %n cells (ticks, or click branches in the list or the tree), then Run. Run with nothing picked ends the round.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>dreamrsi::ProgressPage</name>
     <message numerus="yes">
         <source>%n iteration(s), %1 agent calls, best score %2.</source>
@@ -112,13 +129,6 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <translation>
             <numerusform>%n attempt</numerusform>
             <numerusform>%n attempts</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>At most %n cell(s) per batch (W)</source>
-        <translation>
-            <numerusform>At most %n cell per batch (W)</numerusform>
-            <numerusform>At most %n cells per batch (W)</numerusform>
         </translation>
     </message>
     <message numerus="yes">
@@ -147,13 +157,6 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <translation>
             <numerusform>%n round</numerusform>
             <numerusform>%n rounds</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Round %1 is yours: pick up to %n cell(s) (ticks, or click branches in the list or the tree), then Run. Run with nothing picked ends the round.</source>
-        <translation>
-            <numerusform>Round %1 is yours: pick up to %n cell (ticks, or click branches in the list or the tree), then Run. Run with nothing picked ends the round.</numerusform>
-            <numerusform>Round %1 is yours: pick up to %n cells (ticks, or click branches in the list or the tree), then Run. Run with nothing picked ends the round.</numerusform>
         </translation>
     </message>
 </context>

@@ -94,6 +94,29 @@
     </message>
 </context>
 <context>
+    <name>dreamrsi::ApprovalBar</name>
+    <message>
+        <source>Review and &amp;Approve…</source>
+        <translation>审阅并批准(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Decline</source>
+        <translation>拒绝(&amp;D)</translation>
+    </message>
+    <message>
+        <source>The loop goes on with the deployed version; the proposal stays listed</source>
+        <translation>循环继续使用已部署版本；提案仍保留在列表中</translation>
+    </message>
+    <message>
+        <source>The loop (pid %1) waits for approval after iteration %2: the dream proposes %3 (mean value %4). Until you answer, no round runs.</source>
+        <translation>循环（pid %1）在迭代 %2 之后等待批准：梦境推演提议 %3（平均价值 %4）。在您答复之前，不会运行任何轮次。</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+</context>
+<context>
     <name>dreamrsi::ApprovalDialog</name>
     <message>
         <source>There is no version named %1.</source>
@@ -1841,6 +1864,49 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     </message>
 </context>
 <context>
+    <name>dreamrsi::ManualBatchBar</name>
+    <message>
+        <source>The cells legal now: tick up to W of them, or click branches in the list or the tree</source>
+        <translation>当前可选的单元：最多勾选 W 个，或在列表或树中点击分支</translation>
+    </message>
+    <message>
+        <source>&amp;Run Batch</source>
+        <translation>运行批次(&amp;R)</translation>
+    </message>
+    <message numerus="yes">
+        <source>At most %n cell(s) per batch (W)</source>
+        <translation>
+            <numerusform>每批次最多 %n 个单元（W）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 · open branch b%2</source>
+        <translation>%1 · 开启分支 b%2</translation>
+    </message>
+    <message>
+        <source>%1 · refine b%2 (attempt %3)</source>
+        <translation>%1 · 细化 b%2（尝试 %3）</translation>
+    </message>
+    <message>
+        <source>Branch b%1 has no legal attempt now (finished, closed or beyond the grid)</source>
+        <translation>分支 b%1 当前没有可用的尝试（已完成、已关闭或超出网格）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Round %1 is yours: pick up to %n cell(s) (ticks, or click branches in the list or the tree), then Run. Run with nothing picked ends the round.</source>
+        <translation>
+            <numerusform>第 %1 轮由您决定：最多选择 %n 个单元（勾选，或在列表或树中点击分支），然后点击“运行”。未选择任何单元就运行将结束本轮。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Round %1: %2 of at most %3 picked: %4</source>
+        <translation>第 %1 轮：已选择 %2 个（最多 %3 个）：%4</translation>
+    </message>
+    <message>
+        <source>&amp;End Round</source>
+        <translation>结束轮次(&amp;E)</translation>
+    </message>
+</context>
+<context>
     <name>dreamrsi::PlotStyle</name>
     <message>
         <source>Agent calls (fraction of the tree)</source>
@@ -2317,6 +2383,69 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     </message>
 </context>
 <context>
+    <name>dreamrsi::RoundController</name>
+    <message>
+        <source>A round is already running</source>
+        <translation>已有轮次正在运行</translation>
+    </message>
+    <message>
+        <source>Open or create a project before launching a round</source>
+        <translation>启动轮次前请先打开或新建项目</translation>
+    </message>
+    <message>
+        <source>The project is open read-only while another process writes it; no round can start here</source>
+        <translation>另一个进程正在写入，项目以只读方式打开；此处无法启动轮次</translation>
+    </message>
+    <message>
+        <source>Iteration %1 stays %2; Resume Round continues it later</source>
+        <translation>迭代 %1 保持 %2 状态；“恢复轮次”可稍后继续它</translation>
+    </message>
+    <message>
+        <source>the project was closed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The round cannot start: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop: the running attempts finish, then the round stops (press again to kill them)</source>
+        <translation>停止：正在运行的尝试完成后轮次将停止（再次按下将强制终止它们）</translation>
+    </message>
+    <message>
+        <source>Stop again: killing the running attempts</source>
+        <translation>再次停止：正在强制终止运行中的尝试</translation>
+    </message>
+    <message>
+        <source>Open a project to steer its round</source>
+        <translation>请打开项目以引导其轮次</translation>
+    </message>
+    <message>
+        <source>steering: %1 not sent: %2</source>
+        <translation>引导：%1 未发送：%2</translation>
+    </message>
+    <message>
+        <source>Sent %1; it applies before the next batch</source>
+        <translation>已发送 %1；将在下一批次之前生效</translation>
+    </message>
+    <message>
+        <source>steering by %1: %2 — applied: %3</source>
+        <translation>%1 的引导：%2 — 已应用：%3</translation>
+    </message>
+    <message>
+        <source>steering by %1: %2 — refused: %3</source>
+        <translation>%1 的引导：%2 — 已拒绝：%3</translation>
+    </message>
+    <message>
+        <source>approval: %1 not sent: %2</source>
+        <translation>批准：%1 未发送：%2</translation>
+    </message>
+    <message>
+        <source>Sent %1 to the waiting loop</source>
+        <translation>已将 %1 发送给等待中的循环</translation>
+    </message>
+</context>
+<context>
     <name>dreamrsi::RoundPanel</name>
     <message>
         <source>&amp;Launch Round…</source>
@@ -2351,32 +2480,12 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <translation>强制终止正在运行的尝试(&amp;K)</translation>
     </message>
     <message>
-        <source>A round is already running</source>
-        <translation>已有轮次正在运行</translation>
-    </message>
-    <message>
-        <source>Open or create a project before launching a round</source>
-        <translation>启动轮次前请先打开或新建项目</translation>
-    </message>
-    <message>
-        <source>The agent %1 cannot run: %2</source>
-        <translation>智能体 %1 无法运行：%2</translation>
-    </message>
-    <message>
         <source>Iteration %1 resumed</source>
         <translation>迭代 %1 已恢复</translation>
     </message>
     <message>
         <source>Iteration %1 running</source>
         <translation>迭代 %1 正在运行</translation>
-    </message>
-    <message>
-        <source>Stop: the running attempts finish, then the round stops (press again to kill them)</source>
-        <translation>停止：正在运行的尝试完成后轮次将停止（再次按下将强制终止它们）</translation>
-    </message>
-    <message>
-        <source>Stop again: killing the running attempts</source>
-        <translation>再次停止：正在强制终止运行中的尝试</translation>
     </message>
     <message>
         <source>Launch Round</source>
@@ -2433,10 +2542,6 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <translation>另一个进程（pid %1）已关闭项目</translation>
     </message>
     <message>
-        <source>The project is open read-only while another process writes it; no round can start here</source>
-        <translation>另一个进程正在写入，项目以只读方式打开；此处无法启动轮次</translation>
-    </message>
-    <message>
         <source>Iteration %1</source>
         <translation>迭代 %1</translation>
     </message>
@@ -2485,52 +2590,6 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <translation>让已暂停的轮次开始下一批次</translation>
     </message>
     <message>
-        <source>steering by %1: %2 — applied: %3</source>
-        <translation>%1 的引导：%2 — 已应用：%3</translation>
-    </message>
-    <message>
-        <source>steering by %1: %2 — refused: %3</source>
-        <translation>%1 的引导：%2 — 已拒绝：%3</translation>
-    </message>
-    <message>
-        <source>The cells legal now: tick up to W of them, or click branches in the list or the tree</source>
-        <translation>当前可选的单元：最多勾选 W 个，或在列表或树中点击分支</translation>
-    </message>
-    <message>
-        <source>&amp;Run Batch</source>
-        <translation>运行批次(&amp;R)</translation>
-    </message>
-    <message numerus="yes">
-        <source>At most %n cell(s) per batch (W)</source>
-        <translation>
-            <numerusform>每批次最多 %n 个单元（W）</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Review and &amp;Approve…</source>
-        <translation>审阅并批准(&amp;A)…</translation>
-    </message>
-    <message>
-        <source>&amp;Decline</source>
-        <translation>拒绝(&amp;D)</translation>
-    </message>
-    <message>
-        <source>The loop goes on with the deployed version; the proposal stays listed</source>
-        <translation>循环继续使用已部署版本；提案仍保留在列表中</translation>
-    </message>
-    <message>
-        <source>Open a project to steer its round</source>
-        <translation>请打开项目以引导其轮次</translation>
-    </message>
-    <message>
-        <source>steering: %1 not sent: %2</source>
-        <translation>引导：%1 未发送：%2</translation>
-    </message>
-    <message>
-        <source>Sent %1; it applies before the next batch</source>
-        <translation>已发送 %1；将在下一批次之前生效</translation>
-    </message>
-    <message>
         <source>Close Branch b%1</source>
         <translation>关闭分支 b%1</translation>
     </message>
@@ -2567,46 +2626,8 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <translation>迭代 %1 已暂停：点击“继续”开始下一批次</translation>
     </message>
     <message>
-        <source>%1 · open branch b%2</source>
-        <translation>%1 · 开启分支 b%2</translation>
-    </message>
-    <message>
-        <source>%1 · refine b%2 (attempt %3)</source>
-        <translation>%1 · 细化 b%2（尝试 %3）</translation>
-    </message>
-    <message>
         <source>Iteration %1: round %2 waits for your batch</source>
         <translation>迭代 %1：第 %2 轮等待您选择批次</translation>
-    </message>
-    <message>
-        <source>Branch b%1 has no legal attempt now (finished, closed or beyond the grid)</source>
-        <translation>分支 b%1 当前没有可用的尝试（已完成、已关闭或超出网格）</translation>
-    </message>
-    <message numerus="yes">
-        <source>Round %1 is yours: pick up to %n cell(s) (ticks, or click branches in the list or the tree), then Run. Run with nothing picked ends the round.</source>
-        <translation>
-            <numerusform>第 %1 轮由您决定：最多选择 %n 个单元（勾选，或在列表或树中点击分支），然后点击“运行”。未选择任何单元就运行将结束本轮。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Round %1: %2 of at most %3 picked: %4</source>
-        <translation>第 %1 轮：已选择 %2 个（最多 %3 个）：%4</translation>
-    </message>
-    <message>
-        <source>&amp;End Round</source>
-        <translation>结束轮次(&amp;E)</translation>
-    </message>
-    <message>
-        <source>The loop (pid %1) waits for approval after iteration %2: the dream proposes %3 (mean value %4). Until you answer, no round runs.</source>
-        <translation>循环（pid %1）在迭代 %2 之后等待批准：梦境推演提议 %3（平均价值 %4）。在您答复之前，不会运行任何轮次。</translation>
-    </message>
-    <message>
-        <source>approval: %1 not sent: %2</source>
-        <translation>批准：%1 未发送：%2</translation>
-    </message>
-    <message>
-        <source>Sent %1 to the waiting loop</source>
-        <translation>已将 %1 发送给等待中的循环</translation>
     </message>
     <message>
         <source>Iteration %1: the first attempts are running; the tree grows here as their cells are stored.</source>
@@ -2637,10 +2658,6 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <translation>
             <numerusform>任务的方向，依次分配给各分支（分支 b&lt;i&gt;N&lt;/i&gt; 采用方向 &lt;i&gt;N&lt;/i&gt; mod %n）：</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>Iteration %1 stays %2; Resume Round continues it later</source>
-        <translation>迭代 %1 保持 %2 状态；“恢复轮次”可稍后继续它</translation>
     </message>
     <message numerus="yes">
         <source>Round %1 started a batch of %n attempt(s)</source>

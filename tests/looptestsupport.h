@@ -22,8 +22,8 @@ inline LoopSettings toyLoopSettings(int iterations)
     s.dream.versions = 2;
     s.dream.replay.workers = 2;
     s.dream.replay.betas = QList<double>{0.0, 1.0};
-    s.dream.memoryLimitBytes = qint64(2048) << 20;
-    s.dream.wallLimitMs = 120000;
+    s.dream.limits.memoryBytes = qint64(2048) << 20;
+    s.dream.limits.wallMs = 120000;
     s.iterations = iterations;
     s.awaitApproval = true;
     return s;

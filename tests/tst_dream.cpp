@@ -179,8 +179,8 @@ DreamSettings smallSettings(int versions)
     s.versions = versions;
     s.replay.workers = 4;
     s.replay.betas = QList<double>{0.0, 0.5, 1.0};
-    s.memoryLimitBytes = qint64(2048) << 20;
-    s.wallLimitMs = 120000;
+    s.limits.memoryBytes = qint64(2048) << 20;
+    s.limits.wallMs = 120000;
     s.seed = 5;
     // These suites check the dream's mechanics over the worlds as revealed
     // (records per world and β); tst_imagination covers the imagined valuation.

@@ -165,11 +165,16 @@ private slots:
         QList<ReplayWorld> worlds;
         for (const WorldEntry &w : std::as_const(m_worlds))
             worlds.append({w.name, w.tree});
-        const AppSettings settings;
-        ReplayOptions options = ReplayJobs::optionsFrom(settings);
-        options.threads = 1;
+        // The replay job as `dreamrsi plot` runs it: in this process, under the loose files' configuration.
+        VersionReplayJob job;
+        job.worlds = worlds;
+        job.config = AppSettings().looseReplayConfig();
+        job.options.threads = 1;
         for (const PolicyVersion &pv : ReplayJobs::builtinVersions()) {
-            auto result = std::make_shared<ReplayResult>(ReplayEngine::runWorlds(worlds, ReplayJobs::specFor(pv, settings), options));
+            job.version = pv;
+            const SandboxedReplayOutcome replayed = VersionReplay::run(job);
+            QVERIFY(replayed.output);
+            auto result = std::make_shared<ReplayResult>(replayed.output->result);
             QVERIFY2(result->ok(), qPrintable(result->firstError()));
             m_frontier.append({pv.name, result});
             const SweepResult *sweep = result->sweepOf(m_worlds.first().name);

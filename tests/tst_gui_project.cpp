@@ -192,7 +192,7 @@ private slots:
         QVERIFY(ws->replayConfig());
         const ReplayConfig four = ws->replayConfig()->config;
         QCOMPARE(four.workers, 4);
-        QCOMPARE(w.replaySettings().workers, 4);
+        QCOMPARE(w.replayConfig().workers, 4);
         const QString version = QStringLiteral("builtin:portfolio");
         QVERIFY(ws->result(version));
         QCOMPARE(*ws->result(version)->value, cliValue);

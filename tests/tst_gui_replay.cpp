@@ -299,7 +299,7 @@ private slots:
         QCOMPARE(progress.constLast().at(2).toInt(), int(2 * settings.betas.size()));
         const QList<ReplayResultRecord> records = ReplayJobs::recordsFor(*r, 7, ws.worlds());
         QCOMPARE(records.size(), 2 * settings.betas.size());
-        const auto back = ReplayJobs::resultsFromRecords(records, ws.worlds(), settings.replayConfig());
+        const auto back = ReplayJobs::resultsFromRecords(records, ws.worlds(), runner.replayConfig());
         QVERIFY(back.contains(7));
         const ReplayResultPtr b = back.value(7);
         QCOMPARE(b->worlds.size(), 2);
@@ -360,6 +360,7 @@ private slots:
         settings.betas = {0.0, 0.3, 1.0};
         SweepRunner runner(&ws);
         runner.setSettings(settings);
+        runner.setReplayConfig(settings.looseReplayConfig());
         QSignalSpy finished(&runner, &SweepRunner::finished);
         runner.run({v.name});
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
@@ -425,6 +426,7 @@ private slots:
         settings.replayMemoryLimitMb = 1024;
         SweepRunner runner(&ws);
         runner.setSettings(settings);
+        runner.setReplayConfig(settings.looseReplayConfig());
         QSignalSpy failed(&runner, &SweepRunner::failed);
         QSignalSpy finished(&runner, &SweepRunner::finished);
         QSignalSpy idle(&runner, &SweepRunner::idle);

@@ -328,6 +328,7 @@ void TestGuiRuns::replaysLeaveApproximateWorldsOutUnlessAsked()
     include.includeApproximate = true;
     include.betas = {0.0, 1.0};
     runner.setSettings(include);
+    runner.setReplayConfig(include.looseReplayConfig());
     runner.run({builtin.name});
     QTRY_COMPARE_WITH_TIMEOUT(finished.count() + failed.count(), 2, 60000);
     QCOMPARE(finished.count(), 1);

@@ -32,8 +32,8 @@ LoopSettings toySettings(bool fixed)
     s.dream.versions = 2;
     s.dream.replay.workers = 2;
     s.dream.replay.betas = QList<double>{0.0, 0.5, 1.0};
-    s.dream.memoryLimitBytes = qint64(2048) << 20;
-    s.dream.wallLimitMs = 120000;
+    s.dream.limits.memoryBytes = qint64(2048) << 20;
+    s.dream.limits.wallMs = 120000;
     s.iterations = 3;
     s.fixed = fixed;
     s.autoApprove = !fixed;

@@ -423,8 +423,8 @@ private slots:
         request.program = binary();
         request.worldPaths = m_worlds;
         request.policyArgument = QStringLiteral(DREAMRSI_SOURCE_DIR "/resources/policies/portfolio.js");
-        request.memoryLimitBytes = qint64(1) << 30;
-        request.threads = ReplayProcess::threadsWithin(request.memoryLimitBytes, 16);
+        request.limits.memoryBytes = qint64(1) << 30;
+        request.threads = ReplayProcess::threadsWithin(request.limits.memoryBytes, 16);
         request.trace = false;
         QVERIFY(process.start(request));
         QTRY_VERIFY_WITH_TIMEOUT(finished.size() + failed.size() == 1, 60000);
@@ -463,10 +463,10 @@ private slots:
         request.policySource = source;
         // The hog must meet its 1 GiB address-space limit (or the 3 s script
         // limit), never the machine's memory.
-        request.scriptTimeLimitMs = expected == QLatin1String("memory") ? 3000 : 20000;
+        request.limits.callMs = expected == QLatin1String("memory") ? 3000 : 20000;
         request.betas = {0.0};
-        request.memoryLimitBytes = qint64(1) << 30;
-        request.wallLimitMs = wallMs;
+        request.limits.memoryBytes = qint64(1) << 30;
+        request.limits.wallMs = wallMs;
         request.threads = 1;
         QSignalSpy childStarted(&process, &ReplayProcess::childStarted);
         QVERIFY(process.start(request));

@@ -87,7 +87,7 @@ Result<DreamOptions> DreamOptions::read(const QCommandLineParser &parser, const 
         return true;
     };
     if (!integer(QStringLiteral("versions"), 1, &o.settings.versions)
-        || !integer(QStringLiteral("time-limit-ms"), 1, &o.settings.scriptTimeLimitMs))
+        || !integer(QStringLiteral("time-limit-ms"), 1, &o.settings.limits.callMs))
         return Read::failure(problem);
     if (parser.isSet(workersOption(shared))) {
         int w = 0;
@@ -98,8 +98,8 @@ Result<DreamOptions> DreamOptions::read(const QCommandLineParser &parser, const 
     int memoryMb = 0, wallS = 0;
     if (!integer(QStringLiteral("memory-mb"), 64, &memoryMb) || !integer(QStringLiteral("wall-s"), 1, &wallS))
         return Read::failure(problem);
-    o.settings.memoryLimitBytes = qint64(memoryMb) << 20;
-    o.settings.wallLimitMs = wallS * 1000;
+    o.settings.limits.memoryBytes = qint64(memoryMb) << 20;
+    o.settings.limits.wallMs = wallS * 1000;
     if (parser.isSet(QStringLiteral("replay-rounds"))) {
         int k = 0;
         if (!integer(QStringLiteral("replay-rounds"), 1, &k))

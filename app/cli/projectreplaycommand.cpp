@@ -109,7 +109,7 @@ int runProjectReplayCommand(const QStringList &args, QTextStream &out, QTextStre
             return bad(rounds);
         request.overrides.rounds = k;
     }
-    if (parser.isSet(timeLimit) && ((request.scriptTimeLimitMs = parser.value(timeLimit).toInt(&ok)) < 1 || !ok))
+    if (parser.isSet(timeLimit) && ((request.limits.callMs = parser.value(timeLimit).toInt(&ok)) < 1 || !ok))
         return bad(timeLimit);
     if (parser.isSet(seed)) {
         request.seed = parser.value(seed).toUInt(&ok);

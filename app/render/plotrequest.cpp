@@ -7,8 +7,8 @@
 #include "figures/plotstyle.h"
 #include "policy/policyspec.h"
 #include "figures/qcp.h"
-#include "replay/replayengine.h"
-#include "session/replayjobs.h"
+#include "project/projectpolicies.h"
+#include "project/versionreplay.h"
 #include "project/projectprogress.h"
 #include "project/projectsnapshot.h"
 #include "progress/progressplot.h"
@@ -26,6 +26,18 @@
 namespace dreamrsi {
 
 namespace {
+
+/// A replay the plot runs itself: the one replay job, in this process (the
+/// command line runs the code it is handed), under `config`.
+ReplayResult replayHere(const PolicyVersion &version, QList<ReplayWorld> worlds, const ReplayConfig &config)
+{
+    VersionReplayJob job;
+    job.version = version;
+    job.worlds = std::move(worlds);
+    job.config = config;
+    const SandboxedReplayOutcome outcome = VersionReplay::run(job);
+    return outcome.output ? outcome.output->result : ReplayResult();
+}
 
 /// Writes the numbers behind a figure when --data asked for them.
 bool writeData(const QString &dataPath, const FigureTable &data, QTextStream &out, QTextStream &err)
@@ -150,7 +162,10 @@ int writePlot(const PlotRequest &request, QTextStream &out, QTextStream &err)
     const QStringList &versionNames = request.versionNames;
     const double beta = request.beta;
     FigureExport::Options options = request.options;
-    AppSettings settings;
+    // Replays under the project's replay configuration, or (tree files)
+    // the defaults, valued as revealed.
+    ReplayConfig config;
+    config.valuation = Valuation::Revealed;
     if (kind == QLatin1String("progress") && !request.simulation.isEmpty())
         return writeSimulation(request.simulation, outPath, options, dataPath, out, err);
     if (kind == QLatin1String("progress"))
@@ -180,7 +195,7 @@ int writePlot(const PlotRequest &request, QTextStream &out, QTextStream &err)
         in.stored = snapshot.value->results;
         // Values, and any replay the plot runs itself, are under the project's
         // one replay configuration; the figure says which.
-        settings = settings.withReplayConfig(snapshot.value->config.config);
+        config = snapshot.value->config.config;
         in.configLabel = snapshot.value->config.config.label();
         for (const QString &n : versionNames) {
             bool found = false;
@@ -202,7 +217,7 @@ int writePlot(const PlotRequest &request, QTextStream &out, QTextStream &err)
                               std::make_shared<const DiscoveryTree>(std::move(*parsed.tree))});
         }
         if (versionNames.isEmpty()) {
-            in.versions = ReplayJobs::builtinVersions();
+            in.versions = ProjectPolicies::builtinVersions();
         } else {
             for (const QString &n : versionNames) {
                 const Result<PolicySpec> parsed = PolicySpec::fromArgument(n);
@@ -215,7 +230,7 @@ int writePlot(const PlotRequest &request, QTextStream &out, QTextStream &err)
                 pv.name = n;
                 pv.code = spec->kind() == PolicySpec::Kind::Script ? spec->source() : QString();
                 if (spec->kind() == PolicySpec::Kind::Builtin) {
-                    for (const PolicyVersion &b : ReplayJobs::builtinVersions()) {
+                    for (const PolicyVersion &b : ProjectPolicies::builtinVersions()) {
                         if (b.name == n)
                             pv.code = b.code;
                     }
@@ -265,9 +280,7 @@ int writePlot(const PlotRequest &request, QTextStream &out, QTextStream &err)
                 if (!r || r->worlds.size() != worlds.size()) {
                     err << "replaying " << pv.name << " in " << worlds.size() << " world(s)…\n";
                     err.flush();
-                    auto result = std::make_shared<ReplayResult>(
-                        ReplayEngine::runWorlds(worlds, ReplayJobs::specFor(pv, settings), ReplayJobs::optionsFrom(settings)));
-                    r = result;
+                    r = std::make_shared<ReplayResult>(replayHere(pv, worlds, config));
                 }
                 if (!r->ok())
                     err << "warning: " << pv.name << ": " << r->firstError() << '\n';
@@ -283,9 +296,9 @@ int writePlot(const PlotRequest &request, QTextStream &out, QTextStream &err)
         } else {
             QList<AnytimeSeries> series;
             for (const PolicyVersion &pv : std::as_const(in.versions)) {
-                ReplayOptions o = ReplayJobs::optionsFrom(settings);
-                o.betas = {beta};
-                const ReplayResult r = ReplayEngine::runWorlds({worlds.at(selected)}, ReplayJobs::specFor(pv, settings), o);
+                ReplayConfig one = config;
+                one.betas = {beta};
+                const ReplayResult r = replayHere(pv, {worlds.at(selected)}, one);
                 if (!r.ok())
                     err << "warning: " << pv.name << ": " << r.firstError() << '\n';
                 const QList<CurvePoint> curve = r.worlds.isEmpty() || r.worlds.first().episodes.isEmpty()

@@ -13,12 +13,12 @@ std::optional<QString> ProjectPolicies::builtinTwinOf(const QString &code)
     return std::nullopt;
 }
 
-PolicySpec ProjectPolicies::specFor(const PolicyVersion &version, int scriptTimeLimitMs)
+PolicySpec ProjectPolicies::specFor(const PolicyVersion &version, const ScriptLimits &limits)
 {
     if (const std::optional<QString> twin = builtinTwinOf(version.code))
         return PolicySpec::builtin(*twin);
     PolicySpec spec = PolicySpec::script(version.code, version.name);
-    spec.setTimeLimitMs(scriptTimeLimitMs);
+    spec.setTimeLimitMs(limits.callMs);
     return spec;
 }
 

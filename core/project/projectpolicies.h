@@ -1,6 +1,7 @@
 #pragma once
 
 #include "policy/policyspec.h"
+#include "policy/scriptlimits.h"
 #include "store/storetypes.h"
 
 #include <QString>
@@ -23,8 +24,9 @@ namespace ProjectPolicies {
 
 /// The built-in whose JavaScript twin `code` is exactly, if any.
 std::optional<QString> builtinTwinOf(const QString &code);
-/// How `version` runs in the replay engine (scripts get `scriptTimeLimitMs`).
-PolicySpec specFor(const PolicyVersion &version, int scriptTimeLimitMs = 2000);
+/// How `version` runs in the replay engine (a script under `limits.callMs`
+/// per call; its memory is bounded where it runs: VersionReplayJob::Where).
+PolicySpec specFor(const PolicyVersion &version, const ScriptLimits &limits = {});
 /// The same rule for a child `dreamrsi replay` process: "builtin:NAME" for a
 /// twin, empty when the code must be passed as a script.
 QString processArgumentFor(const PolicyVersion &version);

@@ -5,6 +5,7 @@
 #include "projectpolicies.h"
 #include "projectscores.h"
 #include "projectworlds.h"
+#include "versionreplay.h"
 
 #include "store/projectreader.h"
 #include "store/projectwriter.h"
@@ -97,8 +98,7 @@ Result<ProjectReplayOutcome> ProjectReplay::run(const ProjectReplayRequest &requ
     if (!version.ok())
         return version.failureAs<ProjectReplayOutcome>();
     outcome.version = *version.value;
-    PolicySpec spec = ProjectPolicies::specFor(outcome.version, request.scriptTimeLimitMs);
-    spec.setRandomSeed(request.seed);
+    PolicySpec spec = ProjectPolicies::specFor(outcome.version, request.limits);
     if (const Result<std::unique_ptr<Policy>> compiled = spec.create(); !compiled)
         return Result<ProjectReplayOutcome>::failure(
             QStringLiteral("policy version \"%1\": %2").arg(outcome.version.name, compiled.error));
@@ -147,9 +147,20 @@ Result<ProjectReplayOutcome> ProjectReplay::run(const ProjectReplayRequest &requ
             return imagined.failureAs<ProjectReplayOutcome>();
         replayWorlds = std::move(imagined.value->completions);
     }
-    outcome.result =
-        ReplayEngine::runWorlds(replayWorlds, spec, ProjectScores::optionsFor(outcome.config, request.options), request.progress);
-    outcome.result.completions = completions;
+    // In this process: the command line replays the code it was handed.
+    VersionReplayJob job;
+    job.version = outcome.version;
+    job.worlds = std::move(replayWorlds);
+    job.config = outcome.config;
+    job.completions = completions;
+    job.options = request.options;
+    job.limits = request.limits;
+    job.randomSeed = request.seed;
+    const SandboxedReplayOutcome replayed = VersionReplay::run(job, request.progress);
+    if (!replayed.output)
+        return Result<ProjectReplayOutcome>::failure(
+            QStringLiteral("policy version \"%1\": %2").arg(outcome.version.name, replayed.error));
+    outcome.result = replayed.output->result;
     // Sweeps over approximate worlds (or their completions, world-major) are labelled.
     const int perWorld = std::max(1, completions);
     if (outcome.result.worlds.size() == outcome.worlds.size() * perWorld) {

@@ -3,6 +3,7 @@
 #include "projectworld.h"
 
 #include "base/result.h"
+#include "policy/scriptlimits.h"
 #include "replay/replayengine.h"
 #include "replay/replayoptions.h"
 #include "replay/replayresult.h"
@@ -29,7 +30,7 @@ struct ProjectReplayRequest
     ReplayOptions options;
     /// Explicit flags that override the project's configuration for this run only.
     ReplayConfigOverrides overrides;
-    int scriptTimeLimitMs = 2000;
+    ScriptLimits limits;
     quint32 seed = 0x5EED1234u;
     ReplayEngine::Progress progress;
     /// Apply each iteration's stored interventions (closings and pins,

@@ -23,7 +23,7 @@ namespace dreamrsi {
 namespace {
 qint64 memoryLimit(const ReplayProcessRequest &request)
 {
-    return request.memoryLimitBytes > 0 ? request.memoryLimitBytes : (qint64(4) << 30);
+    return request.limits.memoryBytes > 0 ? request.limits.memoryBytes : ScriptLimits().memoryBytes;
 }
 } // namespace
 
@@ -117,7 +117,7 @@ Result<Done> ReplayProcess::start(const ReplayProcessRequest &request)
     args << QStringLiteral("--policy") << policy << QStringLiteral("--workers") << QString::number(request.workers)
          << QStringLiteral("--lambda") << QString::number(request.lambda, 'g', 17) << QStringLiteral("--betas")
          << betas.join(QLatin1Char(',')) << QStringLiteral("--time-limit-ms")
-         << QString::number(request.scriptTimeLimitMs) << QStringLiteral("--threads")
+         << QString::number(request.limits.callMs) << QStringLiteral("--threads")
          << QString::number(request.threads > 0 ? request.threads
                                                 : threadsWithin(memoryLimit(request), QThread::idealThreadCount()))
          << QStringLiteral("--json") << QStringLiteral("--progress")
@@ -154,7 +154,7 @@ Result<Done> ReplayProcess::start(const ReplayProcessRequest &request)
                 return written.error;
         }
         return QString();
-    }).then(this, [this, launch, program, args, wallMs = request.wallLimitMs](const QString &writeError) {
+    }).then(this, [this, launch, program, args, wallMs = request.limits.wallMs](const QString &writeError) {
         if (launch != m_launch)
             return; // cancelled while the worlds were written
         if (!writeError.isEmpty())

@@ -4,6 +4,7 @@
 #include "replayworld.h"
 
 #include "base/result.h"
+#include "policy/scriptlimits.h"
 
 #include <QList>
 #include <QObject>
@@ -29,10 +30,10 @@ struct ReplayProcessRequest
     double lambda = 0.1;
     QList<double> betas{0.0, 0.25, 0.5, 0.75, 1.0};
     int maxRounds = 0;                 ///< 0 = no limit
-    int scriptTimeLimitMs = 2000;      ///< per script call, inside the child
     int threads = 0;                   ///< child threads, 0 = all cores that fit the memory limit (threadsWithin)
-    qint64 memoryLimitBytes = qint64(4) << 30; ///< RLIMIT_AS of the child
-    int wallLimitMs = 120000;          ///< the child is killed after this
+    /// Per script call inside the child; the child's address space
+    /// (RLIMIT_AS); its wall clock, after which it is killed.
+    ScriptLimits limits;
     bool trace = true;                 ///< ask for the per-round trace
     QString program;                   ///< the dreamrsi binary; empty = defaultProgram()
 };

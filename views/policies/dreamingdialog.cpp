@@ -247,9 +247,7 @@ bool DreamingDialog::start()
 
     DreamSettings settings;
     settings.versions = m_versions->value();
-    settings.scriptTimeLimitMs = m_settings.scriptTimeLimitMs;
-    settings.memoryLimitBytes = qint64(m_settings.replayMemoryLimitMb) << 20;
-    settings.wallLimitMs = m_settings.replayWallLimitS * 1000;
+    settings.limits = m_settings.scriptLimits();
     settings.seed = quint64(m_seed->value());
 
     // Deleted on the GUI thread whichever thread lets go of it last.

@@ -5,7 +5,6 @@
 #include "session/jobtracker.h"
 #include "figures/plotstyle.h"
 #include "figures/qcp.h"
-#include "replay/replayprocess.h"
 #include "session/replayjobs.h"
 #include "tree/treeview.h"
 #include "models/workspace.h"
@@ -19,6 +18,7 @@
 #include <QStyle>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace dreamrsi {
 
@@ -31,6 +31,7 @@ ReplayPage::ReplayPage(Workspace *workspace, QWidget *parent)
     , m_workspace(workspace)
     , m_tracker(new JobTracker(this))
 {
+    m_config.valuation = Valuation::Revealed; // the loose files' defaults until told
     auto *controls = new QHBoxLayout;
     m_world = new QComboBox;
     m_world->setMinimumContentsLength(14);
@@ -127,14 +128,26 @@ ReplayPage::ReplayPage(Workspace *workspace, QWidget *parent)
     rebuildChoices();
 }
 
+ReplayPage::~ReplayPage()
+{
+    if (m_cancelRun)
+        m_cancelRun->store(true); // no child outlives the page
+}
+
 void ReplayPage::setSettings(const AppSettings &settings)
 {
     m_settings = settings;
     m_speed->setValue(std::clamp(1000 / std::max(settings.playIntervalMs, 1), 1, 20));
+    scheduleRun();
+}
+
+void ReplayPage::setReplayConfig(const ReplayConfig &config)
+{
+    m_config = config;
     const double current = beta();
     const QSignalBlocker blocker(m_beta);
     m_beta->clear();
-    for (double b : settings.betas)
+    for (double b : config.betas)
         m_beta->addItem(QString::number(b), b);
     const int i = m_beta->findData(current);
     m_beta->setCurrentIndex(i >= 0 ? i : 0);
@@ -193,7 +206,7 @@ void ReplayPage::rebuildChoices()
         m_version[1]->setCurrentIndex(ib);
     }
     if (m_beta->count() == 0)
-        setSettings(m_settings);
+        setReplayConfig(m_config);
     scheduleRun();
 }
 
@@ -223,14 +236,9 @@ void ReplayPage::run()
     if (m_play.isActive())
         togglePlay();
     m_tracker->renew(TrackerScope);
-    for (QPointer<ReplayProcess> &job : m_jobs) {
-        if (job) {
-            job->disconnect(this);
-            job->cancel();
-            job->deleteLater();
-        }
-        job = nullptr;
-    }
+    if (m_cancelRun)
+        m_cancelRun->store(true); // the children of the run before are killed; their answers are stale
+    m_cancelRun = std::make_shared<std::atomic_bool>(false);
     const int w = m_workspace->indexOfWorld(m_world->currentText());
     for (int s = 0; s < 2; ++s) {
         m_state[s] = StepperState();
@@ -253,35 +261,25 @@ void ReplayPage::run()
         const int v = versionRow[s];
         if (v < 0)
             continue;
-        auto *job = new ReplayProcess(this);
-        m_jobs[s] = job;
+        const VersionReplayJob job = ReplayJobs::tracedEpisodeJob({world.name, world.tree}, m_workspace->versions().at(v),
+                                                                  beta(), m_config, m_settings);
+        QFuture<std::shared_ptr<const EpisodeResult>> episode = QtConcurrent::run(ReplayJobs::pool(), [job, cancel = m_cancelRun] {
+            const SandboxedReplayOutcome outcome = VersionReplay::run(job, {}, cancel.get());
+            if (outcome.output)
+                return ReplayJobs::tracedEpisodeOf(*outcome.output);
+            // A child that failed or could not start shows as that side's error.
+            auto failed = std::make_shared<EpisodeResult>();
+            failed->error = outcome.error;
+            return std::shared_ptr<const EpisodeResult>(failed);
+        });
         // Applied only while this run is the newest: the choices may change meanwhile.
-        auto show = m_tracker->guard(TrackerScope, [this, s, tree = world.tree](std::shared_ptr<const EpisodeResult> episode) {
-            m_jobs[s] = nullptr;
-            m_state[s] = StepperState(tree, std::move(episode));
+        m_tracker->then(TrackerScope, episode, this, [this, s, tree = world.tree](std::shared_ptr<const EpisodeResult> e) {
+            m_state[s] = StepperState(tree, std::move(e));
             m_state[s].seek(m_position);
             if (--m_pending == 0)
                 emit episodesReady();
             showPosition();
         });
-        auto deliver = [job, show](std::shared_ptr<const EpisodeResult> episode) {
-            job->deleteLater();
-            show(std::move(episode));
-        };
-        connect(job, &ReplayProcess::finished, this, [deliver](std::shared_ptr<const ReplayProcessOutput> output) {
-            deliver(ReplayJobs::tracedEpisodeOf(*output));
-        });
-        // A child that failed or could not start shows as that side's error.
-        auto deliverError = [deliver](const QString &message) {
-            auto episode = std::make_shared<EpisodeResult>();
-            episode->error = message;
-            deliver(episode);
-        };
-        connect(job, &ReplayProcess::failed, this, deliverError);
-        const Result<Done> started = job->start(
-            ReplayJobs::tracedEpisodeRequest({world.name, world.tree}, m_workspace->versions().at(v), beta(), m_settings));
-        if (!started)
-            deliverError(started.error);
     }
     showPosition();
 }

@@ -9,6 +9,9 @@
 
 #include <QWidget>
 
+#include <atomic>
+#include <memory>
+
 class QComboBox;
 class QCustomPlot;
 class QLabel;
@@ -18,7 +21,6 @@ class QToolButton;
 namespace dreamrsi {
 
 class JobTracker;
-class ReplayProcess;
 class TreeView;
 class Workspace;
 
@@ -31,8 +33,13 @@ class ReplayPage final : public QWidget, public FigureSource
     Q_OBJECT
 public:
     explicit ReplayPage(Workspace *workspace, QWidget *parent = nullptr);
+    ~ReplayPage() override;
 
+    /// The person's preferences: limits, the stepper's speed.
     void setSettings(const AppSettings &settings);
+    /// The replay configuration episodes run under (its W, λ, K and β grid):
+    /// the open project's, else the loose files' one.
+    void setReplayConfig(const ReplayConfig &config);
     void setDark(bool dark);
 
     // FigureSource
@@ -71,6 +78,7 @@ private:
 
     Workspace *m_workspace;
     AppSettings m_settings;
+    ReplayConfig m_config; ///< until told: the loose files' defaults (revealed)
     bool m_dark = false;
     QComboBox *m_world = nullptr;
     QComboBox *m_beta = nullptr;
@@ -88,7 +96,9 @@ private:
     int m_position = 0;
     int m_pending = 0;
     JobTracker *m_tracker = nullptr;   ///< scope "replay page": a new run makes older answers stale
-    QPointer<ReplayProcess> m_jobs[2]; ///< the traced replays in flight, one child process per side
+    /// Cancels the traced replays in flight (one child process per side, each
+    /// waited for on a worker thread) when a newer run starts.
+    std::shared_ptr<std::atomic_bool> m_cancelRun;
     QTimer m_debounce;
     QTimer m_play;
 };

@@ -101,28 +101,19 @@ QString AppSettings::formatBetas(const QList<double> &betas)
     return parts.join(QStringLiteral(", "));
 }
 
-AppSettings AppSettings::withReplayConfig(const ReplayConfig &config) const
-{
-    AppSettings a = *this;
-    a.workers = config.workers;
-    a.lambda = config.lambda;
-    a.betas = config.betas;
-    a.replayRounds = config.rounds;
-    a.valuation = config.valuation;
-    a.completions = config.completions;
-    return a;
-}
-
-ReplayConfig AppSettings::replayConfig() const
+ReplayConfig AppSettings::looseReplayConfig() const
 {
     ReplayConfig c;
     c.workers = workers;
     c.lambda = lambda;
     c.betas = betas;
-    c.rounds = replayRounds;
-    c.valuation = valuation;
-    c.completions = completions;
+    c.valuation = Valuation::Revealed;
     return c;
+}
+
+ScriptLimits AppSettings::scriptLimits() const
+{
+    return ScriptLimits{scriptTimeLimitMs, qint64(replayMemoryLimitMb) << 20, replayWallLimitS * 1000};
 }
 
 } // namespace dreamrsi

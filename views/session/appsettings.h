@@ -1,6 +1,7 @@
 #pragma once
 
 #include "agent/pricetable.h"
+#include "policy/scriptlimits.h"
 #include "store/storetypes.h"
 
 #include <QList>
@@ -10,24 +11,20 @@
 
 namespace dreamrsi {
 
-/// The workbench's preferences, kept in QSettings.
+/// A person's preferences for the workbench, kept in QSettings. Nothing of
+/// a project lives here: with a project open, replays run under the
+/// project's replay configuration (MainWindow::replayConfig), which the
+/// window hands to the jobs beside these preferences.
 struct AppSettings
 {
     enum class Theme { System, Light, Dark };
     Theme theme = Theme::System;
-    /// W, λ and the β grid of replays of loose tree files (no project open).
-    /// With a project open, the workbench replays under the project's replay
-    /// configuration instead (withReplayConfig()); Settings edits that one.
+    /// W, λ and the β grid of replays of loose tree files (no project open):
+    /// looseReplayConfig(). With a project open, Settings edits the
+    /// project's replay configuration instead.
     int workers = 10;                               ///< W of replays started from the GUI
     double lambda = 0.1;                            ///< λ of the value
     QList<double> betas{0.0, 0.25, 0.5, 0.75, 1.0}; ///< the β grid
-    std::optional<int> replayRounds;                ///< K of the replays; only a project's configuration sets it (not saved)
-    /// The valuation replays from the window value versions under, and its
-    /// C: a project's configuration sets them (not saved); tree files opened
-    /// without a project are replayed as they are. Imagined: a sweep replays
-    /// C completions of every world (seed 0, docs/online.md#valuation).
-    Valuation valuation = Valuation::Revealed;
-    int completions = 8;
     int scriptTimeLimitMs = 2000;
     /// Whether replays from the window include approximate worlds (imported
     /// runs with forks or orphans, docs/tree-format.md#imported-runs); their
@@ -65,10 +62,12 @@ struct AppSettings
     void save() const;
     /// "0, 0.25, 0.5" → list; nothing when a value is not in [0, 1].
     static std::optional<QList<double>> parseBetas(const QString &text);
-    /// These settings with W, λ, β and K of `config` (a project's).
-    AppSettings withReplayConfig(const ReplayConfig &config) const;
-    /// W, λ, β and K as a replay configuration.
-    ReplayConfig replayConfig() const;
+    /// The replay configuration of loose tree files: W, λ and β of these
+    /// preferences, no K, valued as revealed (tree files are replayed as they are).
+    ReplayConfig looseReplayConfig() const;
+    /// The script time limit and the child replay's memory and wall-clock
+    /// limits, as every replay job takes them.
+    ScriptLimits scriptLimits() const;
     static QString formatBetas(const QList<double> &betas);
 };
 

@@ -5,19 +5,10 @@
 #include "project/projectscores.h"
 
 #include <QCoreApplication>
+#include <QThreadPool>
 
 
 namespace dreamrsi {
-
-ReplayOptions ReplayJobs::optionsFrom(const AppSettings &settings)
-{
-    ReplayOptions o;
-    o.workers = settings.workers;
-    o.lambda = settings.lambda;
-    o.betas = settings.betas;
-    o.maxRounds = settings.replayRounds;
-    return o;
-}
 
 QList<ReplayWorld> ReplayJobs::worldsOf(const Workspace &workspace, bool includeApproximate)
 {
@@ -37,44 +28,43 @@ QList<ProjectWorld> ReplayJobs::projectWorldsOf(const QList<WorldEntry> &worlds)
     return out;
 }
 
-PolicySpec ReplayJobs::specFor(const PolicyVersion &version, const AppSettings &settings)
-{
-    return ProjectPolicies::specFor(version, settings.scriptTimeLimitMs);
-}
-
 QList<PolicyVersion> ReplayJobs::builtinVersions()
 {
     return ProjectPolicies::builtinVersions();
 }
 
-ReplayProcessRequest ReplayJobs::sweepRequest(QList<ReplayWorld> worlds, const PolicyVersion &version,
-                                              const AppSettings &settings)
+VersionReplayJob ReplayJobs::sweepJob(const PolicyVersion &version, const ReplayConfig &config, const AppSettings &settings)
 {
-    ReplayProcessRequest request;
-    request.worlds = std::move(worlds);
-    // The project's rule: a built-in's exact twin runs as the built-in.
-    request.policyArgument = ProjectPolicies::processArgumentFor(version);
-    if (request.policyArgument.isEmpty())
-        request.policySource = version.code;
-    request.workers = settings.workers;
-    request.lambda = settings.lambda;
-    request.betas = settings.betas;
-    request.maxRounds = settings.replayRounds.value_or(0);
-    request.scriptTimeLimitMs = settings.scriptTimeLimitMs;
-    request.memoryLimitBytes = qint64(settings.replayMemoryLimitMb) << 20;
-    request.wallLimitMs = settings.replayWallLimitS * 1000;
-    request.trace = false;
-    return request;
+    VersionReplayJob job;
+    job.version = version;
+    job.config = config;
+    job.completions = config.valuation == Valuation::Imagined ? std::max(1, config.completions) : 0;
+    job.limits = settings.scriptLimits();
+    job.where = VersionReplayJob::Where::ChildProcess;
+    return job;
 }
 
-ReplayProcessRequest ReplayJobs::tracedEpisodeRequest(ReplayWorld world, const PolicyVersion &version, double beta,
-                                                      const AppSettings &settings)
+VersionReplayJob ReplayJobs::tracedEpisodeJob(ReplayWorld world, const PolicyVersion &version, double beta,
+                                              const ReplayConfig &config, const AppSettings &settings)
 {
-    ReplayProcessRequest request = sweepRequest({std::move(world)}, version, settings);
-    request.betas = {beta};
-    request.threads = 1;
-    request.trace = true;
-    return request;
+    VersionReplayJob job = sweepJob(version, config, settings);
+    job.worlds = {std::move(world)};
+    job.completions = 0;
+    job.config.betas = {beta};
+    job.options.threads = 1;
+    job.options.trace = true;
+    return job;
+}
+
+QThreadPool *ReplayJobs::pool()
+{
+    static QThreadPool jobs;
+    static const bool sized = [] {
+        jobs.setMaxThreadCount(4); // the stepper's two sides and a sweep, each waiting for a child
+        return true;
+    }();
+    Q_UNUSED(sized);
+    return &jobs;
 }
 
 std::shared_ptr<const EpisodeResult> ReplayJobs::tracedEpisodeOf(const ReplayProcessOutput &output)

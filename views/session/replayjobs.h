@@ -1,8 +1,8 @@
 #pragma once
 
 #include "appsettings.h"
-#include "policy/policyspec.h"
 #include "project/projectworld.h"
+#include "project/versionreplay.h"
 #include "replay/replayoptions.h"
 #include "replay/replayprocess.h"
 #include "replay/replayresult.h"
@@ -12,36 +12,43 @@
 
 #include <memory>
 
+class QThreadPool;
+
 namespace dreamrsi {
 
 /// How the views start replays. Every version the workbench shows is
-/// researcher-editable JavaScript, so replays started from the GUI run in a
-/// child `dreamrsi replay` process (ReplayProcess) with the memory and
-/// wall-clock limits of the settings: a run-away policy costs an error
-/// message, never the window. The in-process engine stays for trusted callers
-/// (the CLI's `plot`, tests). How a version runs, which worlds a project has
-/// and what a version is worth are decided by the project layer
-/// (core/project); these functions only adapt the workspace to it.
+/// researcher-editable JavaScript, so replays started from the GUI are
+/// VersionReplay jobs in a child `dreamrsi replay` process with the limits of
+/// the preferences (AppSettings::scriptLimits): a run-away policy costs an
+/// error message, never the window; the jobs run on worker threads. How a
+/// version runs, which worlds a project has and what a version is worth are
+/// decided by the project layer (core/project); these functions only adapt
+/// the workspace to it.
 namespace ReplayJobs {
 
-ReplayOptions optionsFrom(const AppSettings &settings);
 /// The worlds of the workspace, in order, named as the workspace names them;
 /// approximate worlds (docs/tree-format.md#imported-runs) only when
 /// `includeApproximate` (the settings' "Include approximate worlds").
 QList<ReplayWorld> worldsOf(const Workspace &workspace, bool includeApproximate = true);
 /// The workspace's worlds as the project layer sees them.
 QList<ProjectWorld> projectWorldsOf(const QList<WorldEntry> &worlds);
-/// ProjectPolicies::specFor with the settings' script time limit.
-PolicySpec specFor(const PolicyVersion &version, const AppSettings &settings);
 /// The versions a fresh workspace starts with: ProjectPolicies::builtinVersions().
 QList<PolicyVersion> builtinVersions();
 
-/// The child-process request that replays `version` in `worlds` over the β
-/// grid of `settings`, within the settings' limits (no trace).
-ReplayProcessRequest sweepRequest(QList<ReplayWorld> worlds, const PolicyVersion &version, const AppSettings &settings);
-/// The request for one traced episode of `version` in `world` at `beta` (the stepper).
-ReplayProcessRequest tracedEpisodeRequest(ReplayWorld world, const PolicyVersion &version, double beta,
-                                          const AppSettings &settings);
+/// The job of a sweep of `version` under `config` (the project's replay
+/// configuration, or the loose files' one) in a child process within the
+/// preferences' limits, no trace; its worlds are still to be given (under
+/// an imagined `config`, C completions of each world: `completions` is C).
+VersionReplayJob sweepJob(const PolicyVersion &version, const ReplayConfig &config, const AppSettings &settings);
+/// The job of one traced episode of `version` in `world` at `beta` (the
+/// stepper): the world as it is, on one thread.
+VersionReplayJob tracedEpisodeJob(ReplayWorld world, const PolicyVersion &version, double beta,
+                                  const ReplayConfig &config, const AppSettings &settings);
+/// The threads the window's replay jobs wait on: their own pool, since a
+/// job that waits for its child keeps its thread busy, and the child's
+/// worlds are written by tasks of the global pool (ReplayProcess), which
+/// two waiting jobs must never fill up.
+QThreadPool *pool();
 /// The traced episode of a finished tracedEpisodeRequest; an episode carrying
 /// the error when the output holds none or the world failed.
 std::shared_ptr<const EpisodeResult> tracedEpisodeOf(const ReplayProcessOutput &output);

@@ -1,9 +1,11 @@
 #include "sweeprunner.h"
 
 #include "loop/dream/imaginedhistory.h"
-
-#include "replay/replayprocess.h"
+#include "project/versionreplay.h"
 #include "models/workspace.h"
+
+#include <QPointer>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace dreamrsi {
 
@@ -11,13 +13,14 @@ SweepRunner::SweepRunner(Workspace *workspace, QObject *parent)
     : QObject(parent)
     , m_workspace(workspace)
 {
+    m_config.valuation = Valuation::Revealed; // the loose files' defaults until told
 }
 
 SweepRunner::~SweepRunner()
 {
-    // The child is killed by ReplayProcess's destructor; nothing is reported.
-    if (m_process)
-        m_process->disconnect(this);
+    // The worker's child is killed; its answer has no receiver and is dropped.
+    if (m_cancel)
+        m_cancel->store(true);
 }
 
 void SweepRunner::run(const QStringList &versionNames)
@@ -36,20 +39,34 @@ void SweepRunner::cancel()
     if (!isRunning())
         return;
     const QString name = m_current;
-    finishCurrent(); // the child is killed; its late signals are disconnected
+    finishCurrent(); // the child is killed; the worker's late answer is dropped
     emit cancelled(name);
     emit idle();
 }
 
 void SweepRunner::finishCurrent()
 {
-    if (m_process) {
-        m_process->disconnect(this);
-        m_process->cancel();
-        m_process->deleteLater();
-    }
-    m_process = nullptr;
+    if (m_cancel)
+        m_cancel->store(true);
+    m_cancel.reset();
+    ++m_sweep;
     m_current.clear();
+}
+
+void SweepRunner::deliver(quint64 sweep, const QString &name, const SandboxedReplayOutcome &outcome)
+{
+    if (sweep != m_sweep)
+        return; // cancelled meanwhile
+    finishCurrent();
+    if (!outcome.output) {
+        emit failed(name, outcome.error);
+    } else {
+        auto result = std::make_shared<ReplayResult>(outcome.output->result);
+        result->policy = name;
+        m_workspace->setResult(name, result);
+        emit finished(name, result);
+    }
+    startNext();
 }
 
 void SweepRunner::startNext()
@@ -67,46 +84,38 @@ void SweepRunner::startNext()
             continue;
         }
         m_current = name;
-        m_process = new ReplayProcess(this);
-        connect(m_process, &ReplayProcess::progress, this,
-                [this, name](int done, int total) { emit progress(name, done, total); });
-        connect(m_process, &ReplayProcess::finished, this,
-                [this, name](std::shared_ptr<const ReplayProcessOutput> output) {
-                    auto result = std::make_shared<ReplayResult>(output->result);
-                    result->policy = name;
-                    result->completions = m_settings.valuation == Valuation::Imagined ? m_settings.completions : 0;
-                    finishCurrent();
-                    m_workspace->setResult(name, result);
-                    emit finished(name, result);
-                    startNext();
-                });
-        connect(m_process, &ReplayProcess::failed, this, [this, name](const QString &message) {
-            finishCurrent();
-            emit failed(name, message);
-            startNext();
-        });
-        const PolicyVersion version = m_workspace->versions().at(row);
+        m_cancel = std::make_shared<std::atomic_bool>(false);
+        const quint64 sweep = ++m_sweep;
+        VersionReplayJob job = ReplayJobs::sweepJob(m_workspace->versions().at(row), m_config, m_settings);
         emit started(name);
+        emit progress(name, 0, int(worlds.size() * std::max(1, job.completions) * m_config.betas.size()));
+        QPointer<SweepRunner> self(this);
+        auto reportProgress = [self, sweep, name](int done, int total) {
+            QMetaObject::invokeMethod(self.data(), [self, sweep, name, done, total] {
+                if (self && self->m_sweep == sweep)
+                    emit self->progress(name, done, total);
+            }, Qt::QueuedConnection);
+        };
         // Under the imagined valuation the sweep runs over C completions of
-        // every world, drawn once per sweep with seed 0 (as `replay --project`).
-        if (m_settings.valuation == Valuation::Imagined) {
-            Result<ImaginedHistory> imagined =
-                ImaginedHistories::imagine(worlds, 0, std::max(1, m_settings.completions), ImaginationOptions());
-            if (!imagined) {
-                finishCurrent();
-                emit failed(name, imagined.error);
-                continue;
-            }
-            worlds = std::move(imagined.value->completions);
-        }
-        const qsizetype worldCount = worlds.size();
-        const Result<Done> launched = m_process->start(ReplayJobs::sweepRequest(std::move(worlds), version, m_settings));
-        if (!launched) {
-            finishCurrent();
-            emit failed(name, launched.error);
-            continue;
-        }
-        emit progress(name, 0, int(worldCount * m_settings.betas.size()));
+        // every world, drawn once per sweep with seed 0 (as `replay --project`),
+        // on the worker like the replay itself.
+        QFuture<SandboxedReplayOutcome> future =
+            QtConcurrent::run(ReplayJobs::pool(), [job = std::move(job), worlds = std::move(worlds), cancel = m_cancel,
+                               reportProgress]() mutable {
+                if (job.completions > 0) {
+                    Result<ImaginedHistory> imagined =
+                        ImaginedHistories::imagine(worlds, 0, job.completions, ImaginationOptions());
+                    if (!imagined) {
+                        SandboxedReplayOutcome failed;
+                        failed.error = imagined.error;
+                        return failed;
+                    }
+                    worlds = std::move(imagined.value->completions);
+                }
+                job.worlds = std::move(worlds);
+                return VersionReplay::run(job, reportProgress, cancel.get());
+            });
+        future.then(this, [this, sweep, name](const SandboxedReplayOutcome &outcome) { deliver(sweep, name, outcome); });
         return;
     }
     emit idle();

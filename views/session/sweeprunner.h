@@ -4,19 +4,20 @@
 #include "replayjobs.h"
 
 #include <QObject>
-#include <QPointer>
 
+#include <atomic>
 #include <memory>
 
 namespace dreamrsi {
 
-class ReplayProcess;
 class Workspace;
 
 /// Runs replay sweeps of policy versions over the workspace's worlds, one
-/// version after another, each in a child `dreamrsi` process with the
-/// settings' memory and time limits (ReplayProcess), so the GUI thread never
-/// runs policy code. cancel() kills the running child and drops the queue.
+/// version after another. Each sweep is a VersionReplay job in a child
+/// `dreamrsi` process (the preferences' memory, wall-clock and call limits),
+/// run on a worker thread together with the imagined completions it needs,
+/// so the GUI thread neither runs policy code nor draws completions.
+/// cancel() kills the running child and drops the queue.
 class SweepRunner final : public QObject
 {
     Q_OBJECT
@@ -24,7 +25,12 @@ public:
     explicit SweepRunner(Workspace *workspace, QObject *parent = nullptr);
     ~SweepRunner() override;
 
+    /// The person's preferences: limits, whether approximate worlds are replayed.
     void setSettings(const AppSettings &settings) { m_settings = settings; }
+    /// The replay configuration sweeps run under: the open project's, else
+    /// the preferences' one for tree files (AppSettings::looseReplayConfig).
+    void setReplayConfig(const ReplayConfig &config) { m_config = config; }
+    const ReplayConfig &replayConfig() const { return m_config; }
     /// Queues the versions (by name); a version already queued is not added twice.
     void run(const QStringList &versionNames);
     void cancel();
@@ -45,12 +51,17 @@ signals:
 private:
     void startNext();
     void finishCurrent();
+    void deliver(quint64 sweep, const QString &name, const SandboxedReplayOutcome &outcome);
 
     Workspace *m_workspace;
     AppSettings m_settings;
+    ReplayConfig m_config;
     QStringList m_queue;
     QString m_current;
-    QPointer<ReplayProcess> m_process;
+    /// The running sweep's cancel flag, shared with its worker.
+    std::shared_ptr<std::atomic_bool> m_cancel;
+    /// Counts sweeps; a worker's late answer for an earlier one is dropped.
+    quint64 m_sweep = 0;
 };
 
 } // namespace dreamrsi

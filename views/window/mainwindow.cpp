@@ -72,7 +72,8 @@ MainWindow::MainWindow(QWidget *parent)
     setDockNestingEnabled(true);
     m_session = new ProjectSession(m_workspace, m_jobs, this);
     m_runner = new SweepRunner(m_workspace, this);
-    m_runner->setSettings(replaySettings());
+    m_runner->setSettings(m_settings);
+    m_runner->setReplayConfig(replayConfig());
     for (const PolicyVersion &v : ReplayJobs::builtinVersions())
         m_workspace->addVersion(v);
 
@@ -82,7 +83,8 @@ MainWindow::MainWindow(QWidget *parent)
     m_discovery = new DiscoveryPage;
     m_cells = new CellsPage;
     m_replay = new ReplayPage(m_workspace);
-    m_replay->setSettings(replaySettings());
+    m_replay->setSettings(m_settings);
+    m_replay->setReplayConfig(replayConfig());
     m_frontiers = new FrontierPage(m_workspace);
     m_policies = new PoliciesPage(m_workspace, m_runner);
     m_tabs->addTab(m_discovery, tr("Discovery"));
@@ -252,7 +254,7 @@ void MainWindow::compareVersions(const QString &a, const QString &b)
 {
     const QString world = m_currentWorld >= 0 ? m_workspace->worlds().at(m_currentWorld).name
                                               : (m_workspace->worlds().isEmpty() ? QString() : m_workspace->worlds().first().name);
-    const QList<double> betas = replaySettings().betas;
+    const QList<double> betas = replayConfig().betas;
     m_replay->compare(world, a, b.isEmpty() ? a : b, betas.value(betas.size() / 2, 0.5));
     m_tabs->setCurrentIndex(ReplayTab);
 }
@@ -581,16 +583,19 @@ void MainWindow::applySettings(const AppSettings &settings)
     applyTheme();
 }
 
-AppSettings MainWindow::replaySettings() const
+ReplayConfig MainWindow::replayConfig() const
 {
     const std::optional<StoredReplayConfig> &config = m_workspace->replayConfig();
-    return config ? m_settings.withReplayConfig(config->config) : m_settings;
+    return config ? config->config : m_settings.looseReplayConfig();
 }
 
 void MainWindow::pushReplaySettings()
 {
-    m_runner->setSettings(replaySettings());
-    m_replay->setSettings(replaySettings());
+    const ReplayConfig config = replayConfig();
+    m_runner->setSettings(m_settings);
+    m_runner->setReplayConfig(config);
+    m_replay->setSettings(m_settings);
+    m_replay->setReplayConfig(config);
 }
 
 void MainWindow::offerStaleReplay(const QStringList &staleVersions)

@@ -125,9 +125,9 @@ public:
     QStringList recentFiles() const;
     const AppSettings &settings() const { return m_settings; }
     void applySettings(const AppSettings &settings);
-    /// The settings replays run with: with a project open, its replay
-    /// configuration replaces W, λ, β and K of the workbench's settings.
-    AppSettings replaySettings() const;
+    /// The replay configuration replays run under: the open project's, else
+    /// the loose tree files' one from the preferences.
+    ReplayConfig replayConfig() const;
     bool isDarkTheme() const { return m_dark; }
 
     /// The page on screen as a figure (FigureSource), or null when it draws none.
@@ -182,7 +182,7 @@ private:
     void applyTheme();
     void exportFigureInteractive();
     void editSettings();
-    /// Hands replaySettings() to the replay runner and the replay page.
+    /// Hands the preferences and replayConfig() to the replay runner and the replay page.
     void pushReplaySettings();
     /// After the project's replay configuration changed: offers to replay the
     /// versions it made stale (as a replay job with progress).

@@ -305,7 +305,7 @@ void MainWindow::createReplayMenu()
     m_dreamAction->setObjectName(QStringLiteral("actionDream"));
     m_dreamAction->setStatusTip(tr("Write, replay and propose new policy versions over the project's worlds"));
     connect(m_dreamAction, &QAction::triggered, this, [this] {
-        auto *dialog = new DreamingDialog(*m_workspace, m_session->store(), replaySettings(), this);
+        auto *dialog = new DreamingDialog(*m_workspace, m_session->store(), m_settings, this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         connect(dialog, &DreamingDialog::approvalRequested, m_session, &ProjectSession::storeApproval);
         dialog->show();

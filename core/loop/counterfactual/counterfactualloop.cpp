@@ -182,7 +182,7 @@ DreamSettings dreamSettings(const CounterfactualSettings &settings, int r, int t
     ds.replay.rounds = settings.maxRounds;
     ds.replay.valuation = settings.valuation;
     ds.replay.completions = settings.completions;
-    ds.scriptTimeLimitMs = settings.scriptTimeLimitMs;
+    ds.limits.callMs = settings.scriptTimeLimitMs;
     ds.seed = settings.seed * 0x100000001B3ull + quint64(r) * 1009u + quint64(t);
     // The completions of the dream after iteration t of repeat r.
     ds.imagineSeed = settings.seed + 1000u * quint64(r) + quint64(t);

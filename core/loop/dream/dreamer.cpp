@@ -1,14 +1,12 @@
 #include "dreamer.h"
 
 #include "imaginedhistory.h"
-#include "replay/sandboxedreplay.h"
 
 #include "model/treejson.h"
-#include "policy/policyspec.h"
-#include "replay/replayengine.h"
 #include "policy/builtinpolicies.h"
 #include "project/projectpolicies.h"
 #include "project/projectscores.h"
+#include "project/versionreplay.h"
 #include "project/projectworlds.h"
 #include "store/projectstore.h"
 
@@ -187,6 +185,455 @@ StoreResult<QList<DreamWorld>> Dreamer::finishedWorlds(ProjectStore &store, bool
     return StoreResult<QList<DreamWorld>>::success(worlds);
 }
 
+namespace {
+
+/// One dream, in named phases: the replay configuration, the worlds a
+/// version is valued over, version 0 (the deployed one), each new version,
+/// and the proposal. Every replay is a VersionReplay job.
+class DreamRun
+{
+public:
+    DreamRun(Dreamer &dreamer, ProjectStore *store, PolicyDeveloper &developer, std::atomic_bool &cancel,
+             const QList<DreamWorld> &worlds, const DreamSettings &settings, bool persist)
+        : m_dreamer(dreamer)
+        , m_store(store)
+        , m_developer(developer)
+        , m_cancel(cancel)
+        , m_worlds(worlds)
+        , m_settings(settings)
+        , m_persist(persist)
+    {
+    }
+
+    DreamReport dream(const PolicyVersion &given, int firstNumber)
+    {
+        if (!configure() || !collectHistory())
+            return m_report;
+        if (!prepare(valued()))
+            return m_report;
+        switch (replayDeployed(given)) {
+        case Step::Next:
+            break;
+        case Step::Finish:
+            return finish();
+        case Step::Stop:
+            return m_report;
+        }
+        int nextNumber = firstFreeNumber(firstNumber);
+        const int total = m_settings.versions;
+        for (int m = 0; m + 1 < total; ++m) {
+            if (m_cancel.load())
+                return finish();
+            const Step step = developVersion(m, nextNumber);
+            if (step == Step::Finish)
+                return finish();
+            if (step == Step::Stop)
+                return m_report;
+        }
+        return finish();
+    }
+
+private:
+    /// Where a phase leaves the dream: go on, propose among what is done, or
+    /// stop with the report's error.
+    enum class Step { Next, Finish, Stop };
+
+    /// The worlds a version is valued over: the history as revealed, or C
+    /// completions of each world drawn once for the whole dream, so every
+    /// version meets the same imagined worlds.
+    struct WorldSet
+    {
+        QList<ReplayWorld> worlds;
+        QStringList paths;              ///< the files a replay child reads
+        QHash<QString, int> indexOfName; ///< a world's name → index into worlds
+        int completions = 0;            ///< C; 0 for the history as revealed
+        QString stem;                   ///< the files' names: <stem><index>.json
+        bool ready = false;
+    };
+
+    bool fail(const QString &error)
+    {
+        m_report.error = error;
+        return false;
+    }
+
+    /// The settings source: the project's one replay configuration, with the
+    /// caller's explicit overrides for this dream only. A dream in memory
+    /// (the counterfactual loop) has no project: the defaults, overridden.
+    bool configure()
+    {
+        if (m_worlds.isEmpty())
+            return fail(QStringLiteral("the project has no finished iteration to dream in"));
+        if (m_settings.versions < 1)
+            return fail(QStringLiteral("the number of versions must be at least 1 (got %1)").arg(m_settings.versions));
+        ReplayConfig projectDefaults;
+        if (m_persist) {
+            const StoreResult<StoredReplayConfig> stored = m_store->replayConfig().result();
+            if (!stored.ok())
+                return fail(stored.error);
+            projectDefaults = stored.value->config;
+        }
+        m_config = m_settings.replay.applyTo(projectDefaults);
+        m_report.config = m_config;
+        m_report.overridden = !(m_config == projectDefaults);
+        if (m_config.betas.isEmpty())
+            return fail(QStringLiteral("the β grid is empty"));
+        emit m_dreamer.message(QStringLiteral("replay configuration: %1%2")
+                                   .arg(m_config.label(),
+                                        m_report.overridden
+                                            ? QStringLiteral(" (overrides the project's %1 for this dream)").arg(projectDefaults.label())
+                                            : QStringLiteral(" (the project's)")));
+        m_imaginedValuation = m_config.valuation == Valuation::Imagined;
+        m_imaginedSet.completions = std::max(1, m_config.completions);
+        m_imaginedSet.stem = QStringLiteral("imagined");
+        m_revealedSet.stem = QStringLiteral("world");
+        return true;
+    }
+
+    bool collectHistory()
+    {
+        if (!m_settings.inProcess && !m_dir.isValid())
+            return fail(QStringLiteral("cannot create a temporary folder for the worlds: %1").arg(m_dir.errorString()));
+        for (const DreamWorld &w : m_worlds) {
+            if (!w.world.tree)
+                return fail(QStringLiteral("world %1 holds no tree").arg(w.world.name));
+            m_iterations.append(w.iteration);
+            m_history.append(w.world);
+        }
+        m_report.imagineSeed = m_settings.imagineSeed.value_or(m_settings.seed);
+        return true;
+    }
+
+    WorldSet &valued() { return m_imaginedValuation ? m_imaginedSet : m_revealedSet; }
+    WorldSet &other() { return m_imaginedValuation ? m_revealedSet : m_imaginedSet; }
+
+    /// Draws (imagined) or takes (revealed) the worlds of `set`, and for a
+    /// child replay writes them to disk once: every replay reads the same files.
+    bool prepare(WorldSet &set)
+    {
+        if (set.ready)
+            return true;
+        if (&set == &m_imaginedSet) {
+            Result<ImaginedHistory> imagined = ImaginedHistories::imagine(m_history, m_report.imagineSeed, set.completions,
+                                                                          ImaginationOptions(), m_settings.imagineThreads);
+            if (!imagined)
+                return fail(imagined.error);
+            m_report.model = imagined.value->model.toJson();
+            set.worlds = std::move(imagined.value->completions);
+            emit m_dreamer.message(QStringLiteral("imagined %1 completions of each of %2 worlds (seed %3)")
+                                       .arg(set.completions)
+                                       .arg(m_worlds.size())
+                                       .arg(m_report.imagineSeed));
+        } else {
+            set.worlds = m_history;
+        }
+        for (qsizetype i = 0; i < set.worlds.size(); ++i) {
+            set.indexOfName.insert(set.worlds.at(i).name, int(i));
+            if (m_settings.inProcess)
+                continue;
+            const QString path = m_dir.filePath(QStringLiteral("%1%2.json").arg(set.stem).arg(i));
+            const Result<Done> written = TreeJson::writeFile(*set.worlds.at(i).tree, path);
+            if (!written)
+                return fail(QStringLiteral("cannot write world %1: %2").arg(set.worlds.at(i).name, written.error));
+            set.paths.append(path);
+        }
+        set.ready = true;
+        return true;
+    }
+
+    /// Replays `v` in `set` (once per world set and code: a version met
+    /// again — the deployed one as a proposal — reuses its replay). Every
+    /// episode is traced, for the developer's next step.
+    SandboxedReplayOutcome replay(const PolicyVersion &v, const WorldSet &set)
+    {
+        const QString builtin = ProjectPolicies::processArgumentFor(v);
+        const QString key = QString::number(set.completions) + QLatin1Char(':') + (builtin.isEmpty() ? v.code : builtin);
+        if (const auto it = m_cache.constFind(key); it != m_cache.cend())
+            return *it;
+        VersionReplayJob job;
+        job.version = v;
+        job.worlds = set.worlds;
+        job.worldPaths = set.paths;
+        job.config = m_config;
+        job.completions = set.completions;
+        job.options.trace = true;
+        job.limits = m_settings.limits;
+        job.where = m_settings.inProcess ? VersionReplayJob::Where::InProcess : VersionReplayJob::Where::ChildProcess;
+        job.program = m_settings.program;
+        SandboxedReplayOutcome outcome =
+            VersionReplay::run(job, [this](int done, int all) { emit m_dreamer.replayProgress(done, all); }, &m_cancel);
+        if (outcome.output) {
+            auto named = std::make_shared<ReplayProcessOutput>(*outcome.output);
+            named->result.policy = v.name;
+            outcome.output = std::move(named);
+        }
+        if (!outcome.cancelled)
+            m_cache.insert(key, outcome);
+        return outcome;
+    }
+
+    /// Stores a version's results over `set` (or its error for every world and β).
+    bool storeResults(DevelopedVersion &d, const SandboxedReplayOutcome *outcome, const WorldSet &set)
+    {
+        QList<ReplayResultRecord> records;
+        if (outcome && outcome->output) {
+            auto result = std::make_shared<ReplayResult>(outcome->output->result);
+            result->policy = d.version.name;
+            d.result = result;
+            judge(d);
+            if (set.completions > 0) {
+                records = ProjectScores::recordsForCompletions(*result, d.version.id, m_iterations, set.completions);
+            } else {
+                for (const SweepResult &s : d.result->worlds) {
+                    const int w = set.indexOfName.value(s.world, -1);
+                    if (w < 0)
+                        continue;
+                    for (const EpisodeResult &e : s.episodes)
+                        records.append(ProjectScores::recordOf(e, d.version.id, m_worlds.at(w).iteration, m_config.workers,
+                                                               m_config.lambda, m_config.rounds));
+                }
+            }
+        } else {
+            if (outcome && !outcome->error.isEmpty())
+                d.error = QStringLiteral("replay failed: %1").arg(outcome->error);
+            records = errorRecords(d.version.id, m_worlds, m_config, d.error, set.completions);
+        }
+        if (!m_persist)
+            return true;
+        const StoreResult<Done> stored = m_store->storeReplayResults(records).result();
+        if (!stored.ok())
+            return fail(QStringLiteral("cannot store the results of %1: %2").arg(d.version.name, stored.error));
+        return true;
+    }
+
+    /// Sets the number of the dream's valuation on `v` from its judged value.
+    void noteValue(DreamVersion &v) const
+    {
+        (m_imaginedValuation ? v.imaginedValue : v.revealedValue) =
+            v.developed.error.isEmpty() ? v.developed.value : std::nullopt;
+    }
+
+    /// The other valuation's number of version `index`: replayed and stored
+    /// like the dream's own, without changing how the version is judged.
+    void valueOtherwise(int index)
+    {
+        DreamVersion &v = m_report.versions[index];
+        if (!m_settings.bothValuations || !v.developed.error.isEmpty() || !v.developed.value || m_cancel.load())
+            return;
+        if (!prepare(other()))
+            return;
+        const SandboxedReplayOutcome o = replay(v.developed.version, other());
+        if (o.cancelled)
+            return;
+        DevelopedVersion judged = v.developed;
+        judged.error.clear();
+        judged.value.reset();
+        if (!storeResults(judged, &o, other()))
+            return;
+        (m_imaginedValuation ? v.revealedValue : v.imaginedValue) = judged.error.isEmpty() ? judged.value : std::nullopt;
+    }
+
+    static QString valueText(const DevelopedVersion &d)
+    {
+        return d.error.isEmpty() ? QStringLiteral("mean value %1").arg(QString::number(*d.value, 'g', 6))
+                                 : QStringLiteral("failed: %1").arg(d.error);
+    }
+
+    /// The proposal: the best mean value, with both valuations' numbers of
+    /// it and of the deployed version.
+    DreamReport finish()
+    {
+        m_report.cancelled = m_cancel.load();
+        m_report.proposed = Dreamer::bestByMeanValue(m_report.versions);
+        if (!m_report.versions.isEmpty())
+            valueOtherwise(0);
+        if (m_report.proposed > 0)
+            valueOtherwise(m_report.proposed);
+        if (const DreamVersion *p = m_report.proposal())
+            emit m_dreamer.message(QStringLiteral("proposed: %1 (mean value %2)")
+                                       .arg(p->developed.version.name, QString::number(*p->developed.value, 'g', 6)));
+        else
+            emit m_dreamer.message(QStringLiteral("no version scored; nothing to propose"));
+        return m_report;
+    }
+
+    /// Version 0: the deployed one (the project's, or `given` in memory).
+    Step replayDeployed(const PolicyVersion &given)
+    {
+        const int total = m_settings.versions;
+        emit m_dreamer.stepStarted(0, total);
+        const StoreResult<PolicyVersion> deployed =
+            m_persist ? Dreamer::deployedVersion(*m_store) : StoreResult<PolicyVersion>::success(given);
+        if (!deployed.ok()) {
+            fail(deployed.error);
+            return Step::Stop;
+        }
+        emit m_dreamer.message(QStringLiteral("version 0/%1: %2 (deployed), replaying on %3 worlds × %4 β")
+                                   .arg(total - 1)
+                                   .arg(deployed.value->name)
+                                   .arg(m_worlds.size())
+                                   .arg(m_config.betas.size()));
+        DreamVersion v0;
+        v0.index = 0;
+        v0.developer = QStringLiteral("deployed");
+        v0.developed.version = *deployed.value;
+        const SandboxedReplayOutcome outcome = replay(v0.developed.version, valued());
+        if (outcome.cancelled)
+            return Step::Finish;
+        m_outputs.insert(0, outcome.output);
+        if (!storeResults(v0.developed, &outcome, valued()))
+            return Step::Stop;
+        noteValue(v0);
+        m_report.versions.append(v0);
+        emit m_dreamer.versionReady(v0);
+        emit m_dreamer.message(QStringLiteral("version 0: %1").arg(valueText(v0.developed)));
+        return Step::Next;
+    }
+
+    /// Names of new versions: v<N>, above every stored vN.
+    int firstFreeNumber(int firstNumber) const
+    {
+        int next = firstNumber;
+        if (!m_persist)
+            return next;
+        static const QRegularExpression vn(QStringLiteral("^v(\\d+)$"));
+        const StoreResult<QList<PolicyVersion>> all = m_store->policyVersions().result();
+        for (const PolicyVersion &v : all.value.value_or(QList<PolicyVersion>())) {
+            const QRegularExpressionMatch m = vn.match(v.name);
+            if (m.hasMatch())
+                next = std::max(next, m.captured(1).toInt() + 1);
+        }
+        return next;
+    }
+
+    /// What the developer is shown for step `m`: the current version, the
+    /// ones before it, traces of its worst worlds, the configuration and the
+    /// history's statistics; candidates it tries are replayed like versions.
+    DevelopmentContext contextFor(int m)
+    {
+        DevelopmentContext context;
+        context.step = m;
+        context.current = m_report.versions.at(m).developed;
+        for (int h = 0; h < m; ++h)
+            context.history.append(m_report.versions.at(h).developed);
+        if (const auto out = m_outputs.value(m))
+            context.traces = pickTraces(*out, m_settings.traceEpisodes);
+        context.workers = m_config.workers;
+        context.lambda = m_config.lambda;
+        context.betas = m_config.betas;
+        context.worldCount = int(m_worlds.size());
+        context.seed = m_settings.seed;
+        QList<const DiscoveryTree *> trees;
+        for (const DreamWorld &w : m_worlds)
+            trees.append(w.world.tree.get());
+        context.worldStats = computeHistoryStats(trees);
+        context.evaluate = [this](const QString &code, const std::atomic_bool &) {
+            PolicyVersion candidate;
+            candidate.name = QStringLiteral("candidate");
+            candidate.code = code;
+            const SandboxedReplayOutcome o = replay(candidate, valued());
+            CandidateScore score;
+            score.cancelled = o.cancelled;
+            if (!o.output)
+                score.error = o.error;
+            else if (!o.output->result.ok())
+                score.error = o.output->result.firstError();
+            else if (!o.output->result.value)
+                score.error = QStringLiteral("no world could score it");
+            else
+                score.value = o.output->result.value;
+            return score;
+        };
+        return context;
+    }
+
+    /// New version m + 1: asks the developer, stores the version the moment
+    /// it exists, replays and stores its results.
+    Step developVersion(int m, int &nextNumber)
+    {
+        const int index = m + 1;
+        const int total = m_settings.versions;
+        emit m_dreamer.stepStarted(index, total);
+        emit m_dreamer.message(QStringLiteral("version %1/%2: asking %3").arg(index).arg(total - 1).arg(m_developer.kind()));
+        const DevelopmentOutcome developed = m_developer.develop(contextFor(m), m_cancel);
+        if (developed.cancelled || m_cancel.load())
+            return Step::Finish;
+
+        DreamVersion dv;
+        dv.index = index;
+        dv.developer = developed.model.isEmpty() ? m_developer.kind() : developed.model;
+        dv.usage = developed.usage;
+        PolicyVersion &pv = dv.developed.version;
+        pv.name = QStringLiteral("v%1").arg(nextNumber++);
+        pv.code = developed.code;
+        pv.origin = developed.origin;
+        const int base = developed.baseIndex >= 0 && developed.baseIndex <= m ? developed.baseIndex : m;
+        pv.parent = m_report.versions.at(base).developed.version.id;
+        pv.prompt = developed.prompt;
+        pv.response = developed.response;
+        pv.created = QDateTime::currentDateTimeUtc();
+        if (m_persist) {
+            const StoreResult<PolicyVersionId> id = m_store->addPolicyVersion(pv).result();
+            if (!id.ok()) {
+                fail(QStringLiteral("cannot store version %1: %2").arg(pv.name, id.error));
+                return Step::Stop;
+            }
+            pv.id = *id.value;
+        } else {
+            pv.id = nextNumber - 1; // in memory: the version's number is its id
+        }
+
+        if (!developed.ok) {
+            dv.developed.error = developed.error.isEmpty() ? QStringLiteral("the developer returned no script") : developed.error;
+            emit m_dreamer.message(
+                QStringLiteral("version %1 (%2): no script: %3").arg(index).arg(pv.name, dv.developed.error));
+            if (!storeResults(dv.developed, nullptr, valued()))
+                return Step::Stop;
+        } else {
+            emit m_dreamer.message(QStringLiteral("version %1 (%2): replaying on %3 worlds × %4 β")
+                                       .arg(index)
+                                       .arg(pv.name)
+                                       .arg(m_worlds.size())
+                                       .arg(m_config.betas.size()));
+            const SandboxedReplayOutcome o = replay(pv, valued());
+            if (o.cancelled) {
+                // Stored without results: a later dream or replay can judge it.
+                m_report.versions.append(dv);
+                return Step::Finish;
+            }
+            m_outputs.insert(index, o.output);
+            if (!storeResults(dv.developed, &o, valued()))
+                return Step::Stop;
+            noteValue(dv);
+            emit m_dreamer.message(QStringLiteral("version %1 (%2): %3").arg(index).arg(pv.name, valueText(dv.developed)));
+        }
+        m_report.versions.append(dv);
+        emit m_dreamer.versionReady(dv);
+        return Step::Next;
+    }
+
+    Dreamer &m_dreamer;
+    ProjectStore *m_store;
+    PolicyDeveloper &m_developer;
+    std::atomic_bool &m_cancel;
+    const QList<DreamWorld> &m_worlds;
+    const DreamSettings &m_settings;
+    const bool m_persist;
+
+    DreamReport m_report;
+    ReplayConfig m_config;
+    bool m_imaginedValuation = false;
+    QList<IterationId> m_iterations;
+    QList<ReplayWorld> m_history;
+    QTemporaryDir m_dir;
+    WorldSet m_revealedSet;
+    WorldSet m_imaginedSet;
+    QHash<QString, SandboxedReplayOutcome> m_cache; ///< by world set and script
+    QHash<int, std::shared_ptr<const ReplayProcessOutput>> m_outputs; ///< by version index, for traces
+};
+
+} // namespace
+
 DreamReport Dreamer::run(const QList<DreamWorld> &worlds, const DreamSettings &settings)
 {
     return dream(worlds, settings, PolicyVersion(), 1, true);
@@ -201,433 +648,13 @@ DreamReport Dreamer::runInMemory(const QList<DreamWorld> &worlds, const DreamSet
 DreamReport Dreamer::dream(const QList<DreamWorld> &worlds, const DreamSettings &settings, const PolicyVersion &given,
                            int firstNumber, bool persist)
 {
-    DreamReport report;
     if ((persist && !m_store) || !m_developer) {
+        DreamReport report;
         report.error = QStringLiteral("dreaming needs an open project and a policy developer");
         return report;
     }
-    if (worlds.isEmpty()) {
-        report.error = QStringLiteral("the project has no finished iteration to dream in");
-        return report;
-    }
-    if (settings.versions < 1) {
-        report.error = QStringLiteral("the number of versions must be at least 1 (got %1)").arg(settings.versions);
-        return report;
-    }
-    // The settings source: the project's one replay configuration, with the
-    // caller's explicit overrides for this dream only. A dream in memory
-    // (the counterfactual loop) has no project: the defaults, overridden.
-    ReplayConfig projectDefaults;
-    if (persist) {
-        const StoreResult<StoredReplayConfig> stored = m_store->replayConfig().result();
-        if (!stored.ok()) {
-            report.error = stored.error;
-            return report;
-        }
-        projectDefaults = stored.value->config;
-    }
-    const ReplayConfig config = settings.replay.applyTo(projectDefaults);
-    report.config = config;
-    report.overridden = !(config == projectDefaults);
-    if (config.betas.isEmpty()) {
-        report.error = QStringLiteral("the β grid is empty");
-        return report;
-    }
-    emit message(QStringLiteral("replay configuration: %1%2")
-                     .arg(config.label(), report.overridden ? QStringLiteral(" (overrides the project's %1 for this dream)")
-                                                                  .arg(projectDefaults.label())
-                                                            : QStringLiteral(" (the project's)")));
-    const int total = settings.versions;
-
-    // The worlds a version is valued over: the history as revealed, and (for
-    // an imagined valuation, or the other number of the deployed version and
-    // the proposal) C completions of each world drawn once for the whole
-    // dream, so every version meets the same imagined worlds.
-    QTemporaryDir dir;
-    if (!settings.inProcess && !dir.isValid()) {
-        report.error = QStringLiteral("cannot create a temporary folder for the worlds: %1").arg(dir.errorString());
-        return report;
-    }
-    struct WorldSet
-    {
-        QList<ReplayWorld> worlds;
-        QStringList paths;              ///< the files a replay child reads
-        QHash<QString, int> indexOfName; ///< a world's name or path → index into worlds
-        int completions = 0;            ///< C; 0 for the history as revealed
-        bool ready = false;
-    };
-    WorldSet revealedSet;
-    WorldSet imaginedSet;
-    imaginedSet.completions = std::max(1, config.completions);
-    QList<IterationId> iterations;
-    QList<ReplayWorld> history;
-    for (const DreamWorld &w : worlds) {
-        if (!w.world.tree) {
-            report.error = QStringLiteral("world %1 holds no tree").arg(w.world.name);
-            return report;
-        }
-        iterations.append(w.iteration);
-        history.append(w.world);
-    }
-    report.imagineSeed = settings.imagineSeed.value_or(settings.seed);
-    auto prepare = [&](WorldSet &set, const QString &stem) -> bool {
-        if (set.ready)
-            return true;
-        if (&set == &imaginedSet) {
-            ImaginationOptions options;
-            Result<ImaginedHistory> imagined =
-                ImaginedHistories::imagine(history, report.imagineSeed, set.completions, options, settings.imagineThreads);
-            if (!imagined) {
-                report.error = imagined.error;
-                return false;
-            }
-            report.model = imagined.value->model.toJson();
-            set.worlds = std::move(imagined.value->completions);
-            emit message(QStringLiteral("imagined %1 completions of each of %2 worlds (seed %3)")
-                             .arg(set.completions)
-                             .arg(worlds.size())
-                             .arg(report.imagineSeed));
-        } else {
-            set.worlds = history;
-        }
-        for (qsizetype i = 0; i < set.worlds.size(); ++i) {
-            set.indexOfName.insert(set.worlds.at(i).name, int(i));
-            if (settings.inProcess)
-                continue;
-            // The worlds go to disk once; every replay child reads the same files.
-            const QString path = dir.filePath(QStringLiteral("%1%2.json").arg(stem).arg(i));
-            const Result<Done> written = TreeJson::writeFile(*set.worlds.at(i).tree, path);
-            if (!written) {
-                report.error = QStringLiteral("cannot write world %1: %2").arg(set.worlds.at(i).name, written.error);
-                return false;
-            }
-            set.paths.append(path);
-            set.indexOfName.insert(path, int(i));
-        }
-        set.ready = true;
-        return true;
-    };
-    const bool imaginedValuation = config.valuation == Valuation::Imagined;
-    WorldSet &valued = imaginedValuation ? imaginedSet : revealedSet;
-    WorldSet &other = imaginedValuation ? revealedSet : imaginedSet;
-    if (!prepare(valued, imaginedValuation ? QStringLiteral("imagined") : QStringLiteral("world")))
-        return report;
-
-    // In this process: the same replay the child runs (docs/replay.md's engine,
-    // scripts under their time limit), every episode traced.
-    auto replayHere = [&](const PolicyVersion &v, const WorldSet &set) -> SandboxedReplayOutcome {
-        // How a version runs is the project's one rule (a built-in's unchanged code as its C++ twin).
-        PolicySpec spec = ProjectPolicies::specFor(v, settings.scriptTimeLimitMs);
-        Result<std::unique_ptr<Policy>> compiled = spec.create();
-        SandboxedReplayOutcome outcome;
-        if (!compiled) {
-            const QString &error = compiled.error;
-            // What the child reports for a script that does not compile: an
-            // error in every world's result, so the version is judged failed.
-            auto output = std::make_shared<ReplayProcessOutput>();
-            output->result.policy = v.name;
-            output->result.lambda = config.lambda;
-            output->result.workers = config.workers;
-            output->result.betas = config.betas;
-            output->result.maxRounds = config.rounds;
-            for (const ReplayWorld &w : set.worlds) {
-                SweepResult sweep;
-                sweep.world = w.name;
-                sweep.error = error;
-                output->result.worlds.append(sweep);
-            }
-            outcome.output = output;
-            return outcome;
-        }
-        ReplayOptions options = ProjectScores::optionsFor(config);
-        options.trace = true;
-        auto output = std::make_shared<ReplayProcessOutput>();
-        output->result = ReplayEngine::runWorlds(
-            set.worlds, spec, options, [this](int done, int all) { emit replayProgress(done, all); }, &m_cancel, std::move(*compiled.value));
-        if (m_cancel.load()) {
-            outcome.cancelled = true;
-            outcome.error = QStringLiteral("cancelled");
-            return outcome;
-        }
-        for (const SweepResult &s : output->result.worlds) {
-            for (const EpisodeResult &e : s.episodes) {
-                output->traces.append(e);
-                output->traceWorlds.append(s.world);
-            }
-        }
-        output->result.policy = v.name;
-        outcome.output = output;
-        return outcome;
-    };
-
-    QHash<QString, SandboxedReplayOutcome> cache; // by world set and script
-    auto replay = [&](const PolicyVersion &v, const WorldSet &set) -> SandboxedReplayOutcome {
-        const QString builtin = ProjectPolicies::processArgumentFor(v);
-        const QString key = QString::number(set.completions) + QLatin1Char(':') + (builtin.isEmpty() ? v.code : builtin);
-        if (const auto it = cache.constFind(key); it != cache.cend())
-            return *it;
-        SandboxedReplayOutcome outcome;
-        if (settings.inProcess) {
-            outcome = replayHere(v, set);
-        } else {
-            ReplayProcessRequest request;
-            request.worldPaths = set.paths;
-            if (builtin.isEmpty())
-                request.policySource = v.code;
-            else
-                request.policyArgument = builtin;
-            request.workers = config.workers;
-            request.lambda = config.lambda;
-            request.betas = config.betas;
-            request.maxRounds = config.rounds.value_or(0);
-            request.scriptTimeLimitMs = settings.scriptTimeLimitMs;
-            request.memoryLimitBytes = settings.memoryLimitBytes;
-            request.wallLimitMs = settings.wallLimitMs;
-            request.trace = true;
-            request.program = settings.program;
-            outcome = runSandboxedReplay(request, m_cancel, [this](int done, int all) { emit replayProgress(done, all); });
-            if (outcome.output) {
-                // Results name the worlds as the dream does, not by temporary path.
-                auto renamed = std::make_shared<ReplayProcessOutput>(*outcome.output);
-                for (SweepResult &s : renamed->result.worlds) {
-                    if (const auto w = set.indexOfName.constFind(s.world); w != set.indexOfName.cend())
-                        s.world = set.worlds.at(*w).name;
-                }
-                for (QString &name : renamed->traceWorlds) {
-                    if (const auto w = set.indexOfName.constFind(name); w != set.indexOfName.cend())
-                        name = set.worlds.at(*w).name;
-                }
-                renamed->result.policy = v.name;
-                outcome.output = renamed;
-            }
-        }
-        if (outcome.output && set.completions > 0) {
-            auto marked = std::make_shared<ReplayProcessOutput>(*outcome.output);
-            marked->result.completions = set.completions;
-            outcome.output = marked;
-        }
-        if (!outcome.cancelled)
-            cache.insert(key, outcome);
-        return outcome;
-    };
-
-    // Stores a version's results over `set` (or its error for every world and β).
-    auto storeResults = [&](DevelopedVersion &d, const SandboxedReplayOutcome *outcome, const WorldSet &set) -> bool {
-        QList<ReplayResultRecord> records;
-        if (outcome && outcome->output) {
-            auto result = std::make_shared<ReplayResult>(outcome->output->result);
-            result->policy = d.version.name;
-            d.result = result;
-            judge(d);
-            if (set.completions > 0) {
-                records = ProjectScores::recordsForCompletions(*result, d.version.id, iterations, set.completions);
-            } else {
-                for (const SweepResult &s : d.result->worlds) {
-                    const int w = set.indexOfName.value(s.world, -1);
-                    if (w < 0)
-                        continue;
-                    for (const EpisodeResult &e : s.episodes)
-                        records.append(ProjectScores::recordOf(e, d.version.id, worlds.at(w).iteration, config.workers,
-                                                               config.lambda, config.rounds));
-                }
-            }
-        } else {
-            if (outcome && !outcome->error.isEmpty())
-                d.error = QStringLiteral("replay failed: %1").arg(outcome->error);
-            records = errorRecords(d.version.id, worlds, config, d.error, set.completions);
-        }
-        if (!persist)
-            return true;
-        const StoreResult<Done> stored = m_store->storeReplayResults(records).result();
-        if (!stored.ok()) {
-            report.error = QStringLiteral("cannot store the results of %1: %2").arg(d.version.name, stored.error);
-            return false;
-        }
-        return true;
-    };
-    // Sets the number of the dream's valuation on `v` from its judged value.
-    auto noteValue = [&](DreamVersion &v) {
-        (imaginedValuation ? v.imaginedValue : v.revealedValue) = v.developed.error.isEmpty() ? v.developed.value : std::nullopt;
-    };
-    // The other valuation's number of version `index`: replayed and stored
-    // like the dream's own, without changing how the version is judged.
-    auto valueOtherwise = [&](int index) {
-        DreamVersion &v = report.versions[index];
-        if (!settings.bothValuations || !v.developed.error.isEmpty() || !v.developed.value || m_cancel.load())
-            return;
-        if (!prepare(other, imaginedValuation ? QStringLiteral("world") : QStringLiteral("imagined")))
-            return;
-        const SandboxedReplayOutcome o = replay(v.developed.version, other);
-        if (o.cancelled)
-            return;
-        DevelopedVersion judged = v.developed;
-        judged.error.clear();
-        judged.value.reset();
-        if (!storeResults(judged, &o, other))
-            return;
-        (imaginedValuation ? v.revealedValue : v.imaginedValue) = judged.error.isEmpty() ? judged.value : std::nullopt;
-    };
-
-    auto finish = [&]() -> DreamReport {
-        report.cancelled = m_cancel.load();
-        report.proposed = bestByMeanValue(report.versions);
-        if (!report.versions.isEmpty())
-            valueOtherwise(0);
-        if (report.proposed > 0)
-            valueOtherwise(report.proposed);
-        if (const DreamVersion *p = report.proposal())
-            emit message(QStringLiteral("proposed: %1 (mean value %2)")
-                             .arg(p->developed.version.name, QString::number(*p->developed.value, 'g', 6)));
-        else
-            emit message(QStringLiteral("no version scored; nothing to propose"));
-        return report;
-    };
-
-    // Version 0: the deployed one.
-    emit stepStarted(0, total);
-    const StoreResult<PolicyVersion> deployed = persist ? deployedVersion(*m_store) : StoreResult<PolicyVersion>::success(given);
-    if (!deployed.ok()) {
-        report.error = deployed.error;
-        return report;
-    }
-    emit message(QStringLiteral("version 0/%1: %2 (deployed), replaying on %3 worlds × %4 β")
-                     .arg(total - 1)
-                     .arg(deployed.value->name)
-                     .arg(worlds.size())
-                     .arg(config.betas.size()));
-    DreamVersion v0;
-    v0.index = 0;
-    v0.developer = QStringLiteral("deployed");
-    v0.developed.version = *deployed.value;
-    SandboxedReplayOutcome outcome0 = replay(v0.developed.version, valued);
-    if (outcome0.cancelled)
-        return finish();
-    QHash<int, std::shared_ptr<const ReplayProcessOutput>> outputs;
-    outputs.insert(0, outcome0.output);
-    if (!storeResults(v0.developed, &outcome0, valued))
-        return report;
-    noteValue(v0);
-    report.versions.append(v0);
-    emit versionReady(v0);
-    emit message(QStringLiteral("version 0: %1").arg(v0.developed.error.isEmpty() ? QStringLiteral("mean value %1").arg(QString::number(*v0.developed.value, 'g', 6))
-                                                                                 : QStringLiteral("failed: %1").arg(v0.developed.error)));
-
-    // Names of new versions: v<N>, above every stored vN.
-    int nextNumber = firstNumber;
-    if (persist) {
-        static const QRegularExpression vn(QStringLiteral("^v(\\d+)$"));
-        const StoreResult<QList<PolicyVersion>> all = m_store->policyVersions().result();
-        for (const PolicyVersion &v : all.value.value_or(QList<PolicyVersion>())) {
-            const QRegularExpressionMatch m = vn.match(v.name);
-            if (m.hasMatch())
-                nextNumber = std::max(nextNumber, m.captured(1).toInt() + 1);
-        }
-    }
-
-    for (int m = 0; m + 1 < total; ++m) {
-        if (m_cancel.load())
-            return finish();
-        const int index = m + 1;
-        emit stepStarted(index, total);
-        emit message(QStringLiteral("version %1/%2: asking %3").arg(index).arg(total - 1).arg(m_developer->kind()));
-
-        DevelopmentContext context;
-        context.step = m;
-        context.current = report.versions.at(m).developed;
-        for (int h = 0; h < m; ++h)
-            context.history.append(report.versions.at(h).developed);
-        if (const auto out = outputs.value(m))
-            context.traces = pickTraces(*out, settings.traceEpisodes);
-        context.workers = config.workers;
-        context.lambda = config.lambda;
-        context.betas = config.betas;
-        context.worldCount = int(worlds.size());
-        context.seed = settings.seed;
-        {
-            QList<const DiscoveryTree *> trees;
-            for (const DreamWorld &w : worlds)
-                trees.append(w.world.tree.get());
-            context.worldStats = computeHistoryStats(trees);
-        }
-        context.evaluate = [&](const QString &code, const std::atomic_bool &) {
-            PolicyVersion candidate;
-            candidate.name = QStringLiteral("candidate");
-            candidate.code = code;
-            const SandboxedReplayOutcome o = replay(candidate, valued);
-            CandidateScore score;
-            score.cancelled = o.cancelled;
-            if (!o.output) {
-                score.error = o.error;
-            } else if (!o.output->result.ok()) {
-                score.error = o.output->result.firstError();
-            } else if (!o.output->result.value) {
-                score.error = QStringLiteral("no world could score it");
-            } else {
-                score.value = o.output->result.value;
-            }
-            return score;
-        };
-
-        const DevelopmentOutcome developed = m_developer->develop(context, m_cancel);
-        if (developed.cancelled || m_cancel.load())
-            return finish();
-
-        DreamVersion dv;
-        dv.index = index;
-        dv.developer = developed.model.isEmpty() ? m_developer->kind() : developed.model;
-        dv.usage = developed.usage;
-        PolicyVersion &pv = dv.developed.version;
-        pv.name = QStringLiteral("v%1").arg(nextNumber++);
-        pv.code = developed.code;
-        pv.origin = developed.origin;
-        const int base = developed.baseIndex >= 0 && developed.baseIndex <= m ? developed.baseIndex : m;
-        pv.parent = report.versions.at(base).developed.version.id;
-        pv.prompt = developed.prompt;
-        pv.response = developed.response;
-        pv.created = QDateTime::currentDateTimeUtc();
-        if (persist) {
-            const StoreResult<PolicyVersionId> id = m_store->addPolicyVersion(pv).result();
-            if (!id.ok()) {
-                report.error = QStringLiteral("cannot store version %1: %2").arg(pv.name, id.error);
-                return report;
-            }
-            pv.id = *id.value;
-        } else {
-            pv.id = nextNumber - 1; // in memory: the version's number is its id
-        }
-
-        if (!developed.ok) {
-            dv.developed.error = developed.error.isEmpty() ? QStringLiteral("the developer returned no script") : developed.error;
-            emit message(QStringLiteral("version %1 (%2): no script: %3").arg(index).arg(pv.name, dv.developed.error));
-            if (!storeResults(dv.developed, nullptr, valued))
-                return report;
-        } else {
-            emit message(QStringLiteral("version %1 (%2): replaying on %3 worlds × %4 β")
-                             .arg(index)
-                             .arg(pv.name)
-                             .arg(worlds.size())
-                             .arg(config.betas.size()));
-            const SandboxedReplayOutcome o = replay(pv, valued);
-            if (o.cancelled) {
-                // Stored without results: a later dream or replay can judge it.
-                report.versions.append(dv);
-                return finish();
-            }
-            outputs.insert(index, o.output);
-            if (!storeResults(dv.developed, &o, valued))
-                return report;
-            noteValue(dv);
-            emit message(QStringLiteral("version %1 (%2): %3")
-                             .arg(index)
-                             .arg(pv.name,
-                                  dv.developed.error.isEmpty()
-                                      ? QStringLiteral("mean value %1").arg(QString::number(*dv.developed.value, 'g', 6))
-                                      : QStringLiteral("failed: %1").arg(dv.developed.error)));
-        }
-        report.versions.append(dv);
-        emit versionReady(dv);
-    }
-    return finish();
+    DreamRun run(*this, m_store, *m_developer, m_cancel, worlds, settings, persist);
+    return run.dream(given, firstNumber);
 }
 
 } // namespace dreamrsi

@@ -2,6 +2,7 @@
 
 #include "policydeveloper.h"
 
+#include "policy/scriptlimits.h"
 #include "replay/replayworld.h"
 #include "store/storetypes.h"
 
@@ -34,9 +35,8 @@ struct DreamSettings
     /// grid, K) as it stands when the dream starts; explicit values here
     /// override it for this dream only (DreamReport::config says what ran).
     ReplayConfigOverrides replay;
-    int scriptTimeLimitMs = 2000;    ///< per script call, in the child
-    qint64 memoryLimitBytes = qint64(4) << 30; ///< address space of each replay child
-    int wallLimitMs = 600000;        ///< each replay child is killed after this
+    /// Per script call; the address space and wall clock of each replay child.
+    ScriptLimits limits{2000, qint64(4) << 30, 600000};
     quint64 seed = 0;                ///< seeds the developer's steps and, unless imagineSeed is set, the completions
     /// The seed of the imagined completions (docs/online.md#valuation); none:
     /// `seed`. The loops set it to S + 1000·repeat + iteration.

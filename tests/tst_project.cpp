@@ -8,11 +8,14 @@
 #include "project/approvalcomparison.h"
 #include "replay/replayengine.h"
 #include "project/policychoice.h"
+#include "project/policyresolution.h"
 #include "project/projectpolicies.h"
 #include "project/projectscores.h"
 #include "project/projectsnapshot.h"
 #include "project/projectworlds.h"
 #include "store/projectreader.h"
+#include "store/projectstore.h"
+#include "store/storeawait.h"
 #include "store/projectwriter.h"
 
 #include <QFile>
@@ -135,6 +138,64 @@ private slots:
             renamed.origin = PolicyOrigin::Human;
             QCOMPARE(ProjectPolicies::specFor(renamed).kind(), PolicySpec::Kind::Builtin);
         }
+    }
+
+    // Which version a choice names is resolved once, for rounds, dreams and
+    // the window: built-ins and the manual placeholder are stored the first
+    // time, a stored version is found by name or id, the latest approved one
+    // is the newest approval's (by time, then id), else builtin:portfolio.
+    void choicesResolveOnce()
+    {
+        QTemporaryDir dir;
+        ProjectStore store;
+        QVERIFY(await(store.create(dir.filePath(QStringLiteral("p.dreamrsi")), ProjectInfo())).ok());
+        const Result<ResolvedPolicy> fallback = PolicyResolution::resolve(store, PolicyChoice::latestApproved());
+        QVERIFY2(fallback.ok(), qPrintable(fallback.error));
+        QCOMPARE(fallback.value->version.name, QStringLiteral("builtin:portfolio"));
+        QVERIFY(fallback.value->version.id > 0); // stored the first time
+        QVERIFY(fallback.value->description.contains(QStringLiteral("no approved version")));
+        const Result<ResolvedPolicy> again = PolicyResolution::resolve(store, PolicyChoice::builtin(QStringLiteral("portfolio")));
+        QCOMPARE(again.value->version.id, fallback.value->version.id); // not stored twice
+
+        PolicyVersion mine;
+        mine.name = QStringLiteral("mine");
+        mine.code = QStringLiteral("function selectBatch(s) { return [s.legal[0]]; }");
+        const StoreResult<PolicyVersionId> mineId = await(store.addPolicyVersion(mine));
+        QVERIFY(mineId.ok());
+        QCOMPARE(PolicyResolution::resolve(store, PolicyChoice::stored(QStringLiteral("mine"))).value->version.id, *mineId.value);
+        QCOMPARE(PolicyResolution::resolve(store, PolicyChoice::stored(QString::number(*mineId.value))).value->version.name,
+                 mine.name);
+        const Result<ResolvedPolicy> missing = PolicyResolution::resolve(store, PolicyChoice::stored(QStringLiteral("nope")));
+        QVERIFY(!missing.ok());
+        QVERIFY2(missing.error.contains(QStringLiteral("'nope'")) && missing.error.contains(QStringLiteral("mine")),
+                 qPrintable(missing.error));
+        QVERIFY(!PolicyResolution::resolve(store, PolicyChoice::builtin(QStringLiteral("nope"))).ok());
+        const Result<ResolvedPolicy> manual = PolicyResolution::resolve(store, PolicyChoice::manual());
+        QVERIFY(manual.ok() && manual.value->manual);
+
+        // Approved: the newest approval wins; a resumed round keeps its own version.
+        Approval approval;
+        approval.version = *mineId.value;
+        approval.who = QStringLiteral("test");
+        QVERIFY(await(store.addApproval(approval)).ok());
+        const Result<ResolvedPolicy> approved = PolicyResolution::resolve(store, PolicyChoice::latestApproved());
+        QCOMPARE(approved.value->version.id, *mineId.value);
+        QVERIFY(approved.value->description.contains(QStringLiteral("latest approved")));
+        const Result<ResolvedPolicy> resumed =
+            PolicyResolution::resolve(store, PolicyChoice::latestApproved(), fallback.value->version.id);
+        QCOMPARE(resumed.value->version.id, fallback.value->version.id);
+
+        // The newest approval by time, then by id, then the later in the list.
+        const QDateTime t0 = QDateTime::fromSecsSinceEpoch(1000, Qt::UTC);
+        QList<Approval> list(3);
+        list[0].id = 5, list[0].version = 50, list[0].when = t0.addSecs(10);
+        list[1].id = 6, list[1].version = 60, list[1].when = t0;
+        list[2].id = 7, list[2].version = 70, list[2].when = t0;
+        QCOMPARE(PolicyResolution::newestApproval(list)->version, PolicyVersionId(50));
+        list[0].when = t0;
+        QCOMPARE(PolicyResolution::newestApproval(list)->version, PolicyVersionId(70));
+        QVERIFY(!PolicyResolution::newestApproval({}));
+        await(store.close());
     }
 
     // The policy a round runs, typed once: its argument form reads back to

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "approvalcomparison.h"
+#include "policyresolution.h"
 #include "projectscores.h"
 #include "projectworld.h"
 
@@ -36,7 +37,12 @@ struct ProjectSnapshot
     QList<PolicyVersionId> stale;                   ///< versions whose stored values do not cover `config`
     QList<Approval> approvals; ///< oldest first; the newest names the deployed version
 
-    PolicyVersionId deployedVersion() const { return approvals.isEmpty() ? 0 : approvals.constLast().version; }
+    /// The version the newest approval deploys (PolicyResolution::newestApproval); 0 when none.
+    PolicyVersionId deployedVersion() const
+    {
+        const Approval *newest = PolicyResolution::newestApproval(approvals);
+        return newest ? newest->version : 0;
+    }
     const PolicyVersion *versionNamed(const QString &name) const;
     /// What approval is judged on (every version is stored).
     ApprovalInputs approvalInputs() const;

@@ -3,6 +3,7 @@
 #include "model/discoverytree.h"
 #include "replay/replayresult.h"
 #include "base/result.h"
+#include "project/policyresolution.h"
 #include "project/projectscores.h"
 #include "store/storetypes.h"
 
@@ -95,7 +96,12 @@ public:
     void setApprovals(QList<Approval> approvals);
     void addApproval(const Approval &approval);
     /// The approved version the next round deploys (the newest approval), or 0.
-    PolicyVersionId deployedVersion() const { return m_approvals.isEmpty() ? 0 : m_approvals.constLast().version; }
+    /// The version the newest approval deploys (PolicyResolution::newestApproval); 0 when none.
+    PolicyVersionId deployedVersion() const
+    {
+        const Approval *newest = PolicyResolution::newestApproval(m_approvals);
+        return newest ? newest->version : 0;
+    }
     /// The newest approval of `version`, or nothing.
     std::optional<Approval> latestApprovalOf(PolicyVersionId version) const;
 

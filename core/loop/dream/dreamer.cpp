@@ -3,7 +3,7 @@
 #include "imaginedhistory.h"
 
 #include "model/treejson.h"
-#include "policy/builtinpolicies.h"
+#include "project/policyresolution.h"
 #include "project/projectpolicies.h"
 #include "project/projectscores.h"
 #include "project/versionreplay.h"
@@ -22,8 +22,6 @@
 namespace dreamrsi {
 
 namespace {
-
-const QString DeployedFallback = QStringLiteral("builtin:portfolio");
 
 /// Error results for every world and β: how a version that could not be
 /// replayed (no script, child killed) is stored with its error.
@@ -124,36 +122,10 @@ int Dreamer::bestByMeanValue(const QList<DreamVersion> &versions)
 
 StoreResult<PolicyVersion> Dreamer::deployedVersion(ProjectStore &store)
 {
-    const StoreResult<QList<PolicyVersion>> versions = store.policyVersions().result();
-    if (!versions.ok())
-        return StoreResult<PolicyVersion>::failure(versions.error);
-    const StoreResult<QList<Approval>> approvals = store.approvals().result();
-    if (!approvals.ok())
-        return StoreResult<PolicyVersion>::failure(approvals.error);
-    if (!approvals.value->isEmpty()) {
-        const Approval newest = *std::max_element(approvals.value->cbegin(), approvals.value->cend(),
-                                                  [](const Approval &a, const Approval &b) { return a.id < b.id; });
-        for (const PolicyVersion &v : *versions.value) {
-            if (v.id == newest.version)
-                return StoreResult<PolicyVersion>::success(v);
-        }
-        return StoreResult<PolicyVersion>::failure(
-            QStringLiteral("the newest approval names policy version %1, which the project does not hold").arg(newest.version));
-    }
-    for (const PolicyVersion &v : *versions.value) {
-        if (v.name == DeployedFallback)
-            return StoreResult<PolicyVersion>::success(v);
-    }
-    PolicyVersion v;
-    v.name = DeployedFallback;
-    v.origin = PolicyOrigin::Builtin;
-    v.code = BuiltinPolicies::javaScriptSource(DeployedFallback.mid(8));
-    v.created = QDateTime::currentDateTimeUtc();
-    const StoreResult<PolicyVersionId> id = store.addPolicyVersion(v).result();
-    if (!id.ok())
-        return StoreResult<PolicyVersion>::failure(id.error);
-    v.id = *id.value;
-    return StoreResult<PolicyVersion>::success(v);
+    const Result<ResolvedPolicy> deployed = PolicyResolution::resolve(store, PolicyChoice::latestApproved());
+    if (!deployed.ok())
+        return deployed.failureAs<PolicyVersion>();
+    return StoreResult<PolicyVersion>::success(deployed.value->version);
 }
 
 StoreResult<QList<DreamWorld>> Dreamer::finishedWorlds(ProjectStore &store, bool includeApproximate,

@@ -12,13 +12,12 @@ namespace dreamrsi {
 
 class ProjectStore;
 
-/// The policy that drives a live round (docs/online.md#commands `--policy`), resolved
-/// against the project: a stored version's name or id, a built-in, manual
-/// exploration, or, by default, the stored version of a resumed round, else
-/// the latest approved version, else `builtin:portfolio`. A stored version
-/// runs by the project's one rule (ProjectPolicies::specFor). A built-in policy is
-/// stored as a version (origin builtin, its JavaScript twin as code) the
-/// first time it drives a round, so every iteration names its policy.
+/// The policy that drives a live round (docs/online.md#commands `--policy`):
+/// the version PolicyResolution::resolve names for the round's choice (a
+/// stored version's name or id, a built-in, manual exploration, or, by
+/// default, the version of a resumed round, else the latest approved
+/// version, else `builtin:portfolio`), run by the project's one rule
+/// (ProjectPolicies::specFor) with the round's seed.
 struct RoundPolicy
 {
     PolicySpec spec = PolicySpec::builtin(QStringLiteral("portfolio"));

@@ -1,0 +1,147 @@
+// Which stored version a policy choice names in a project.
+#include "policyresolution.h"
+
+#include "policy/builtinpolicies.h"
+#include "store/projectstore.h"
+#include "store/storeawait.h"
+
+#include <QDateTime>
+
+namespace dreamrsi {
+
+namespace {
+
+const QString ManualName = QStringLiteral("manual");
+
+const PolicyVersion *findVersion(const QList<PolicyVersion> &versions, auto matches)
+{
+    for (const PolicyVersion &v : versions) {
+        if (matches(v))
+            return &v;
+    }
+    return nullptr;
+}
+
+const PolicyVersion *byId(const QList<PolicyVersion> &versions, PolicyVersionId id)
+{
+    return findVersion(versions, [id](const PolicyVersion &v) { return v.id == id; });
+}
+
+const PolicyVersion *byName(const QList<PolicyVersion> &versions, const QString &name)
+{
+    return findVersion(versions, [&name](const PolicyVersion &v) { return v.name == name; });
+}
+
+/// `v` as stored: the stored version of its name, else `v` added now.
+Result<PolicyVersion> storedOrAdded(ProjectStore &store, const QList<PolicyVersion> &versions, PolicyVersion v)
+{
+    if (const PolicyVersion *stored = byName(versions, v.name))
+        return Result<PolicyVersion>::success(*stored);
+    v.created = QDateTime::currentDateTimeUtc();
+    const StoreResult<PolicyVersionId> added = await(store.addPolicyVersion(v));
+    if (!added.ok())
+        return added.failureAs<PolicyVersion>();
+    v.id = *added.value;
+    return Result<PolicyVersion>::success(v);
+}
+
+/// The version of built-in `name`: "builtin:NAME" holding its JavaScript twin.
+PolicyVersion builtinVersion(const QString &name)
+{
+    PolicyVersion v;
+    v.name = QStringLiteral("builtin:") + name;
+    v.code = BuiltinPolicies::javaScriptSource(name);
+    v.origin = PolicyOrigin::Builtin;
+    return v;
+}
+
+PolicyVersion manualPlaceholder()
+{
+    PolicyVersion v;
+    v.name = ManualName;
+    v.code = QStringLiteral(
+        "// Manual exploration: a person picked every batch of the rounds this version\n"
+        "// names (stored as `batch` steering events); export them with\n"
+        "// `dreamrsi export P --iteration N --recorded-policy OUT.js` to replay them.\n"
+        "function selectBatch(state) { return []; }\n");
+    v.origin = PolicyOrigin::Human;
+    return v;
+}
+
+Result<ResolvedPolicy> resolved(Result<PolicyVersion> version, const QString &description)
+{
+    if (!version.ok())
+        return version.failureAs<ResolvedPolicy>();
+    ResolvedPolicy r;
+    r.version = std::move(*version.value);
+    r.description = description;
+    r.manual = r.version.name == ManualName;
+    if (r.manual)
+        r.description = QStringLiteral("manual exploration (a person picks every batch)");
+    return Result<ResolvedPolicy>::success(std::move(r));
+}
+
+} // namespace
+
+const Approval *PolicyResolution::newestApproval(const QList<Approval> &approvals)
+{
+    const Approval *newest = nullptr;
+    for (const Approval &a : approvals) {
+        if (!newest || a.when > newest->when || (a.when == newest->when && a.id >= newest->id))
+            newest = &a;
+    }
+    return newest;
+}
+
+Result<ResolvedPolicy> PolicyResolution::resolve(ProjectStore &store, const PolicyChoice &choice,
+                                                 PolicyVersionId resumedVersion)
+{
+    const StoreResult<QList<PolicyVersion>> stored = await(store.policyVersions());
+    if (!stored.ok())
+        return stored.failureAs<ResolvedPolicy>();
+    const QList<PolicyVersion> &versions = *stored.value;
+    const QString argument = choice.toArgument();
+    switch (choice.kind()) {
+    case PolicyChoice::Kind::Manual:
+        return resolved(storedOrAdded(store, versions, manualPlaceholder()), QString());
+    case PolicyChoice::Kind::Builtin:
+        if (!BuiltinPolicies::names().contains(choice.name()))
+            return Result<ResolvedPolicy>::failure(QStringLiteral("unknown built-in policy '%1' (known: %2)")
+                                                       .arg(argument, BuiltinPolicies::names().join(QStringLiteral(", "))));
+        return resolved(storedOrAdded(store, versions, builtinVersion(choice.name())),
+                        QStringLiteral("built-in policy %1 (asked for)").arg(argument));
+    case PolicyChoice::Kind::Stored: {
+        const PolicyVersion *chosen = byName(versions, argument);
+        bool numeric = false;
+        const qint64 id = argument.toLongLong(&numeric);
+        if (!chosen && numeric)
+            chosen = byId(versions, id);
+        if (!chosen) {
+            QStringList names;
+            for (const PolicyVersion &v : versions)
+                names.append(v.name);
+            return Result<ResolvedPolicy>::failure(
+                QStringLiteral("no policy version '%1' in the project (stored: %2; or builtin:NAME)")
+                    .arg(argument, names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", "))));
+        }
+        return resolved(Result<PolicyVersion>::success(*chosen),
+                        QStringLiteral("stored version %1 (asked for)").arg(chosen->name));
+    }
+    case PolicyChoice::Kind::LatestApproved:
+        break;
+    }
+    if (const PolicyVersion *resumed = resumedVersion != 0 ? byId(versions, resumedVersion) : nullptr)
+        return resolved(Result<PolicyVersion>::success(*resumed),
+                        QStringLiteral("version %1 (the one that drove the round being resumed)").arg(resumed->name));
+    const StoreResult<QList<Approval>> approvals = await(store.approvals());
+    if (!approvals.ok())
+        return approvals.failureAs<ResolvedPolicy>();
+    const Approval *latest = newestApproval(*approvals.value);
+    if (const PolicyVersion *approved = latest ? byId(versions, latest->version) : nullptr)
+        return resolved(Result<PolicyVersion>::success(*approved),
+                        QStringLiteral("latest approved version %1").arg(approved->name));
+    return resolved(storedOrAdded(store, versions, builtinVersion(QStringLiteral("portfolio"))),
+                    QStringLiteral("built-in policy builtin:portfolio (no approved version in the project)"));
+}
+
+} // namespace dreamrsi

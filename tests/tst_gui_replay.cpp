@@ -31,18 +31,14 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
+#include "demotrees.h"
+
 #include <QtTest>
 
 using namespace dreamrsi;
 
 namespace {
-std::shared_ptr<const DiscoveryTree> demoTree(const char *name)
-{
-    auto parsed = TreeJson::readFile(QStringLiteral(DREAMRSI_SOURCE_DIR "/tests/data/demo/") + QLatin1String(name));
-    if (!parsed.ok())
-        qFatal("%s", qPrintable(parsed.error.message));
-    return std::make_shared<const DiscoveryTree>(std::move(*parsed.tree));
-}
+using test::demoTree;
 
 void addDemoWorlds(Workspace &ws)
 {

@@ -20,6 +20,8 @@
 #include <QJsonObject>
 #include <QLocale>
 #include <QSignalSpy>
+#include "demotrees.h"
+
 #include <QtTest>
 
 #include <limits>
@@ -28,13 +30,7 @@ using namespace dreamrsi;
 
 namespace {
 
-std::shared_ptr<const DiscoveryTree> demoTree(const char *name)
-{
-    auto parsed = TreeJson::readFile(QStringLiteral(DREAMRSI_SOURCE_DIR "/tests/data/demo/") + QLatin1String(name));
-    if (!parsed.ok())
-        qFatal("%s", qPrintable(parsed.error.message));
-    return std::make_shared<const DiscoveryTree>(std::move(*parsed.tree));
-}
+using test::demoTree;
 
 /// The first `n` cells of `tree` by seq: the tree as a live round had grown it.
 std::shared_ptr<const DiscoveryTree> prefixOf(const DiscoveryTree &tree, int n, bool approximate = false)

@@ -11,3 +11,7 @@ dreamrsi_add_test(tst_loop_dream SOURCES tst_loop_dream.cpp roundtestsupport.h
 # vectors reproduced by `dreamrsi imagine`, threads, the cap, value vs replay.
 dreamrsi_add_test(tst_imagination SOURCES tst_imagination.cpp clirunsupport.h
   LIBS dreamrsi::loop dreamrsi::replay dreamrsi::model LABELS dream loop TIMEOUT 300)
+# Dreams that can propose the frugal and the deep: no one-way tunable, both
+# ends of the family, a behaviour valued once per dream, the oracle valuation.
+dreamrsi_add_test(tst_proposals SOURCES tst_proposals.cpp clirunsupport.h
+  LIBS dreamrsi::loop dreamrsi::replay dreamrsi::policy dreamrsi::model LABELS dream loop TIMEOUT 600)

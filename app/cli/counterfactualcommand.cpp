@@ -29,7 +29,7 @@ const char *const Usage =
     "Usage: dreamrsi loop --worlds W1.json [--worlds W2.json …] [--world-dir DIR] --iterations T [--versions M]\n"
     "                     [--agent builtin|openai|anthropic|gemini|command] [--policy builtin:NAME|FILE.js]\n"
     "                     [--workers W] [--rounds K] [--beta B] [--seed S] [--repeats R] [--compare | --fixed]\n"
-    "                     [--guard] [--valuation imagined|revealed] [--completions C] [--project P] [--json]\n"
+    "                     [--guard] [--valuation imagined|revealed|oracle] [--completions C] [--project P] [--json]\n"
     "\n"
     "The counterfactual loop: the recursive loop with recorded worlds standing in for the discovery agent,\n"
     "so Dream-RSI and fixed exploration can be compared exactly and over many seeds. Iteration t deploys\n"
@@ -62,7 +62,8 @@ const char *const Usage =
     "                     reaches less mean attainment on the history than the deployed version at the\n"
     "                     deployment β is refused for the best one that does not\n"
     "  --valuation V      imagined (default; with --project, the project's) or revealed: what the dreams\n"
-    "                     value versions over\n"
+    "                     value versions over; oracle values them over the complete recorded worlds\n"
+    "                     behind the history (a study's upper arm: is a shortfall the valuation's?)\n"
     "  --completions C    imagined completions of each history world (default 8)\n"
     "  --time-limit-ms MS time limit of one script call (default 2000)\n"
     "  --project P        store the run's JSON beside the project (P.simulations/)\n"
@@ -174,10 +175,14 @@ int runCounterfactualLoopCommand(const QStringList &args, QTextStream &out, QTex
     if (parser.isSet(QStringLiteral("policy")))
         s.policyArgument = parser.value(QStringLiteral("policy"));
     if (parser.isSet(QStringLiteral("valuation"))) {
-        const std::optional<Valuation> v = valuationFromName(parser.value(QStringLiteral("valuation")));
-        if (!v)
-            return usageError(QStringLiteral("--valuation must be imagined or revealed (got '%1')").arg(parser.value(QStringLiteral("valuation"))));
-        s.valuation = *v;
+        const QString name = parser.value(QStringLiteral("valuation"));
+        const std::optional<Valuation> v = valuationFromName(name);
+        if (name == QLatin1String("oracle"))
+            s.oracle = true;
+        else if (!v)
+            return usageError(QStringLiteral("--valuation must be imagined, revealed or oracle (got '%1')").arg(name));
+        else
+            s.valuation = *v;
     }
     if (parser.isSet(QStringLiteral("completions"))) {
         const std::optional<qint64> c = integer("completions", 1, 1000, 8);
@@ -288,6 +293,7 @@ int runCounterfactualLoopCommand(const QStringList &args, QTextStream &out, QTex
         auto fmt = [](const QJsonValue &v) { return v.isDouble() ? QString::number(v.toDouble(), 'g', 4) : QStringLiteral("–"); };
         err << "loop: " << counterfactualArmName(arm)
             << (arm == CounterfactualArm::Fixed ? QString()
+                : s.oracle                            ? QStringLiteral(" (oracle valuation)")
                 : s.valuation == Valuation::Imagined ? QStringLiteral(" (imagined valuation, C %1)").arg(s.completions)
                                                       : QStringLiteral(" (revealed valuation)"))
             << ": calls per iteration " << fmt(a.value(QStringLiteral("calls_mean")))

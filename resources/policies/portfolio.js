@@ -45,13 +45,17 @@
 //     the direction gained in the history (DIRECTION_DEEPEST_GAIN, learned).
 //     A direction the table does not list is never weak: what the history
 //     never tried is not known to be bad.
-//   - ROOT_BASE, FIRST_BASE: R = ROOT_BASE + floor(beta*(T - ROOT_BASE) + r),
-//     w0 = min(R, FIRST_BASE + floor(beta*(W - FIRST_BASE) + r)).
-//   - PATIENCE_FLOOR, STALL_FLOOR (learned): G and P never drop below them.
-//     The improver sets them from the history (the longest drought before a
-//     new best, the longest stall before a branch improved again, plus one),
-//     so a stopping rule tuned on replays of revealed prefixes cannot stop
-//     sooner than gains the history has shown.
+//   - ROOT_BASE, FIRST_BASE, ROOT_SHARE, FIRST_SHARE:
+//     R = ROOT_BASE + floor(ROOT_SHARE*beta*(T - ROOT_BASE) + r),
+//     w0 = min(R, FIRST_BASE + floor(FIRST_SHARE*beta*(W - FIRST_BASE) + r)):
+//     with ROOT_SHARE 0 the root budget is ROOT_BASE (down to 1) at every beta.
+//   - PATIENCE_FLOOR, STALL_FLOOR: G and P never drop below them. Ordinary
+//     tunables that move both ways; the improver offers the history's values
+//     (the longest drought before a new best, the longest stall before a
+//     branch improved again, plus one) as one candidate among others, kept
+//     only when it wins. PATIENCE_BASE 0 with PATIENCE_SLOPE 0 (and no floor)
+//     ends an episode right after its first round; STALL_BASE 0 with
+//     STALL_SLOPE 0 refines no branch (the frugal end of the family).
 //   - SKIP_WEAK_ROOTS: 1 never opens a legal root of a weak direction (the
 //     root budget R is unchanged; it is spent on the other directions).
 //   - STALL_BY_DIRECTION, DIRECTION_STALL (learned): patience per direction.
@@ -83,11 +87,13 @@ var defaultBeta = 0.5;
 // from the statistics of the history. The defaults give the rule above, batch
 // for batch identical to the C++ built-in.
 const ROOT_ROUNDING = 0.5;   // range [0, 1]: rounding of the root budget R and the first-round width w0
+const ROOT_SHARE = 1.0;      // range [0, 1]: share of beta*(T - ROOT_BASE) added to the root budget
+const FIRST_SHARE = 1.0;     // range [0, 1]: share of beta*(W - FIRST_BASE) added to the first round
 const STALL_BASE = 1;        // range [0, 6]: P = STALL_BASE + floor(STALL_SLOPE*beta)
 const STALL_SLOPE = 3;       // range [0, 8]
 const REPAIR_BASE = 1;       // range [0, 4]: F = REPAIR_BASE + floor(REPAIR_SLOPE*beta)
 const REPAIR_SLOPE = 2;      // range [0, 6]
-const PATIENCE_BASE = 1;     // range [1, 6]: G = W*(PATIENCE_BASE + floor(PATIENCE_SLOPE*beta))
+const PATIENCE_BASE = 1;     // range [0, 6]: G = W*(PATIENCE_BASE + floor(PATIENCE_SLOPE*beta))
 const PATIENCE_SLOPE = 2;    // range [0, 6]
 const RECOVERY_MODE = 1;     // choice 0|1|2: 0 never repairs; 1 adds the best recovery when every
                              // exploitation candidate fits and a slot is left; 2 fills every slot
@@ -96,14 +102,14 @@ const ROOT_BASE = 1;         // range [1, 10]: branches opened at beta = 0
 const FIRST_BASE = 1;        // range [1, 10]: roots of the first round at beta = 0 (at most R)
 const WEAK_SHARE = 0.0;      // range [0, 1]: below this share of the best listed priority a direction is weak
 const WEAK_DEPTH = 1;        // range [0, 8]: deepest attempt a weak direction's branch is refined to
-const PATIENCE_FLOOR = 0;    // learned: G is at least this (reveals without a new best)
-const STALL_FLOOR = 0;       // learned: P is at least this (non-improving successes in a row)
+const PATIENCE_FLOOR = 0;    // range [0, 60]: G is at least this (reveals without a new best)
+const STALL_FLOOR = 0;       // range [0, 12]: P is at least this (non-improving successes in a row)
 const DIRECTION_PRIORITY = {}; // learned: priority per direction, "*" for any other
 const DIRECTION_DEEPEST_GAIN = {}; // learned: deepest attempt at which each direction gained
 const SKIP_WEAK_ROOTS = 0;   // choice 0|1: 1 opens no root of a weak direction
 const STALL_BY_DIRECTION = 0; // choice 0|1: 1 takes P's floor per direction from DIRECTION_STALL
 const DIRECTION_STALL = {}; // learned: P's floor per direction, "*" for any other
-const PROBE_CALLS = 0;       // range [0, 6]: calls past patience on the best branch once the rule would stop
+const PROBE_CALLS = 0;       // range [0, 12]: calls past patience on the best branch once the rule would stop
 const PROBE_EVIDENCE = 6;    // range [1, 30]: history cells an attempt needs before probes skip it
 const DEPTH_EVIDENCE = {};   // learned: per attempt, history cells that show what a success there scores
 
@@ -239,8 +245,8 @@ function selectBatch(state) {
     var roots = orderedRoots(state);
     var opened = state.openedBranches.length;
     var T = opened + state.legalRoots.length;
-    var R = ROOT_BASE + Math.floor(beta * Math.max(0, T - ROOT_BASE) + ROOT_ROUNDING);
-    var w0 = Math.min(R, FIRST_BASE + Math.floor(beta * Math.max(0, W - FIRST_BASE) + ROOT_ROUNDING));
+    var R = ROOT_BASE + Math.floor(ROOT_SHARE * beta * Math.max(0, T - ROOT_BASE) + ROOT_ROUNDING);
+    var w0 = Math.min(R, FIRST_BASE + Math.floor(FIRST_SHARE * beta * Math.max(0, W - FIRST_BASE) + ROOT_ROUNDING));
     var P0 = STALL_BASE + Math.floor(STALL_SLOPE * beta);
     var P = Math.max(STALL_FLOOR, P0);
     var F = REPAIR_BASE + Math.floor(REPAIR_SLOPE * beta);

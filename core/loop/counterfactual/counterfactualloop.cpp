@@ -139,8 +139,8 @@ QStringList worldNames(const CounterfactualSettings &settings)
 
 /// The deployment of iteration `it` on `world`: exactly one replay episode
 /// of `current`; the cells it revealed join `history` as the iteration's tree.
-void deploy(const PolicyVersion &current, const DiscoveryTree &world, const CounterfactualSettings &settings,
-            CounterfactualIteration *it, QList<DreamWorld> *history)
+void deploy(const PolicyVersion &current, const std::shared_ptr<const DiscoveryTree> &complete, const CounterfactualSettings &settings,
+            CounterfactualIteration *it, QList<DreamWorld> *history, QList<ReplayWorld> *completeWorlds)
 {
     Result<std::unique_ptr<Policy>> made = specOf(current, settings).create();
     if (!made) {
@@ -154,6 +154,7 @@ void deploy(const PolicyVersion &current, const DiscoveryTree &world, const Coun
     ReplayOptions options;
     options.workers = settings.workers;
     options.maxRounds = settings.maxRounds;
+    const DiscoveryTree &world = *complete;
     const EpisodeResult episode = ReplayEngine::runEpisode(world, *policy, it->beta, options);
     it->calls = episode.calls;
     it->rounds = episode.rounds;
@@ -169,10 +170,11 @@ void deploy(const PolicyVersion &current, const DiscoveryTree &world, const Coun
     history->append(DreamWorld{IterationId(t), ReplayWorld{QStringLiteral("iteration %1").arg(t),
                                                            std::make_shared<const DiscoveryTree>(
                                                                CounterfactualLoop::revealedTree(world, episode.revealed))}});
+    completeWorlds->append(ReplayWorld{QStringLiteral("iteration %1").arg(t), complete});
 }
 
 /// The dream after iteration `t` of repeat `r`: M versions, in memory.
-DreamSettings dreamSettings(const CounterfactualSettings &settings, int r, int t)
+DreamSettings dreamSettings(const CounterfactualSettings &settings, int r, int t, double deployedBeta)
 {
     DreamSettings ds;
     ds.versions = settings.versions;
@@ -188,6 +190,7 @@ DreamSettings dreamSettings(const CounterfactualSettings &settings, int r, int t
     ds.imagineSeed = settings.seed + 1000u * quint64(r) + quint64(t);
     ds.bothValuations = false;
     ds.inProcess = true;
+    ds.deployedBeta = settings.beta.value_or(deployedBeta);
     return ds;
 }
 
@@ -223,9 +226,9 @@ int guardedChoice(const DreamReport &dream, int chosen, const CounterfactualSett
 /// What a dreaming arm's dreams valued versions over (a run and its summary say it).
 void insertValuation(QJsonObject *o, const CounterfactualSettings &settings)
 {
-    o->insert(QStringLiteral("valuation"), valuationName(settings.valuation));
-    o->insert(QStringLiteral("completions"),
-              settings.valuation == Valuation::Imagined ? QJsonValue(settings.completions) : QJsonValue(QJsonValue::Null));
+    o->insert(QStringLiteral("valuation"), counterfactualValuationName(settings));
+    o->insert(QStringLiteral("completions"), !settings.oracle && settings.valuation == Valuation::Imagined ? QJsonValue(settings.completions)
+                                                                                                        : QJsonValue(QJsonValue::Null));
 }
 
 QJsonObject iterationJson(const CounterfactualIteration &it)
@@ -370,7 +373,7 @@ QJsonObject configJson(const CounterfactualSettings &settings)
     for (const double b : settings.betas)
         betas.append(b);
     config.insert(QStringLiteral("betas"), betas);
-    config.insert(QStringLiteral("valuation"), valuationName(settings.valuation));
+    config.insert(QStringLiteral("valuation"), counterfactualValuationName(settings));
     config.insert(QStringLiteral("completions"), settings.completions);
     return config;
 }
@@ -382,9 +385,15 @@ struct CounterfactualLoop::ArmState
 {
     PolicyVersion current;           ///< the version deployed next
     QList<DreamWorld> history;       ///< the revealed trees so far
+    QList<ReplayWorld> complete;     ///< the complete worlds behind them (the oracle valuation)
     qint64 cumulative = 0;           ///< calls so far
     int nextNumber = 1;              ///< the number of the next dreamed version
 };
+
+QString counterfactualValuationName(const CounterfactualSettings &settings)
+{
+    return settings.oracle ? QStringLiteral("oracle") : valuationName(settings.valuation);
+}
 
 QString counterfactualArmName(CounterfactualArm arm)
 {
@@ -533,7 +542,7 @@ bool CounterfactualLoop::runArm(const CounterfactualSettings &settings, const Po
         it.iteration = t;
         it.world = names.at(w);
         it.policyVersion = state.current.name;
-        deploy(state.current, *worlds.at(w), settings, &it, &state.history);
+        deploy(state.current, worlds.at(w), settings, &it, &state.history, &state.complete);
         state.cumulative += it.calls;
         it.cumulativeCalls = state.cumulative;
         announce(settings, run->arm, run->repeat, state.current, it);
@@ -568,7 +577,9 @@ bool CounterfactualLoop::dreamAfter(const CounterfactualSettings &settings, Coun
                                     CounterfactualIteration *it, ArmState *state)
 {
     const int t = it->iteration;
-    const DreamSettings ds = dreamSettings(settings, r, t);
+    DreamSettings ds = dreamSettings(settings, r, t, it->beta);
+    if (settings.oracle)
+        ds.oracleWorlds = state->complete;
     emit dreaming(r, t, state->history);
     Dreamer dreamer(nullptr, m_developer);
     connect(&dreamer, &Dreamer::message, this, [this](const QString &line) { emit message(QStringLiteral("  dream: ") + line); },

@@ -59,11 +59,20 @@ struct CounterfactualSettings
     /// the completions per world; the defaults are a new project's.
     Valuation valuation = Valuation::Imagined;
     int completions = 8;
+    /// The oracle arm of a study: the dreams value versions over the complete
+    /// recorded worlds behind the history (known only here, where the worlds
+    /// are recorded), so a shortfall can be told apart: the valuation's or
+    /// the policy family's. Overrides `valuation`.
+    bool oracle = false;
     int scriptTimeLimitMs = 2000;
     /// Tolerance of the guard: a proposal may lose at most this much mean
     /// attainment at the deployment β against the deployed version.
     double guardTolerance = 1e-9;
 };
+
+/// What the dreams of `settings` value versions over: "oracle", "imagined"
+/// or "revealed".
+QString counterfactualValuationName(const CounterfactualSettings &settings);
 
 /// One iteration of one arm and repeat.
 struct CounterfactualIteration

@@ -95,6 +95,86 @@ QList<TracedEpisode> pickTraces(const ReplayProcessOutput &output, int count)
     return picked;
 }
 
+/// FNV-1a, 64 bits: a fingerprint of what a policy did, not a secret.
+class Fingerprint
+{
+public:
+    void add(const QByteArray &bytes)
+    {
+        for (const char c : bytes) {
+            m_h ^= quint64(quint8(c));
+            m_h *= 0x100000001B3ull;
+        }
+        m_h ^= 0xFF; // a separator no UTF-8 byte of an id equals
+        m_h *= 0x100000001B3ull;
+    }
+    void add(const QString &text) { add(text.toUtf8()); }
+    void add(double x) { add(QByteArray::number(x, 'g', 17)); }
+    void add(quint64 x) { add(QByteArray::number(x)); }
+    quint64 value() const { return m_h; }
+
+private:
+    quint64 m_h = 0xCBF29CE484222325ull;
+};
+
+/// What a replay's policy did, as two fingerprints: every episode's batches
+/// (round by round) with its world, β and error; and the same over the
+/// episodes at `deployedBeta` only (none when the grid lacks that β).
+/// Without traces, an episode's reveal order and round count stand in.
+struct Behaviours
+{
+    std::optional<quint64> all;
+    std::optional<quint64> deployed;
+};
+
+quint64 episodeFingerprint(const QString &world, const EpisodeResult &e)
+{
+    Fingerprint f;
+    f.add(world);
+    f.add(e.beta);
+    if (!e.trace.isEmpty()) {
+        for (const RoundTrace &r : e.trace) {
+            f.add(r.batch.join(QChar(0x1F)));
+            f.add(r.error);
+        }
+    } else {
+        f.add(e.revealed.join(QChar(0x1F)));
+        f.add(quint64(e.rounds));
+    }
+    f.add(e.error);
+    return f.value();
+}
+
+Behaviours behavioursOf(const ReplayProcessOutput &output, double deployedBeta)
+{
+    Fingerprint all, deployed;
+    int episodes = 0, atBeta = 0;
+    auto take = [&](const QString &world, const EpisodeResult &e) {
+        const quint64 h = episodeFingerprint(world, e);
+        all.add(h);
+        ++episodes;
+        if (e.beta == deployedBeta) {
+            deployed.add(h);
+            ++atBeta;
+        }
+    };
+    if (!output.traces.isEmpty()) {
+        for (qsizetype i = 0; i < output.traces.size(); ++i)
+            take(output.traceWorlds.value(i), output.traces.at(i));
+    } else {
+        for (const SweepResult &s : output.result.worlds) {
+            for (const EpisodeResult &e : s.episodes)
+                take(s.world, e);
+        }
+    }
+    Behaviours b;
+    if (episodes > 0)
+        b.all = all.value();
+    if (atBeta > 0)
+        b.deployed = deployed.value();
+    return b;
+}
+
 } // namespace
 
 Dreamer::Dreamer(ProjectStore *store, std::shared_ptr<PolicyDeveloper> developer, QObject *parent)
@@ -255,10 +335,18 @@ private:
                                         m_report.overridden
                                             ? QStringLiteral(" (overrides the project's %1 for this dream)").arg(projectDefaults.label())
                                             : QStringLiteral(" (the project's)")));
-        m_imaginedValuation = m_config.valuation == Valuation::Imagined;
+        m_oracle = !m_settings.oracleWorlds.isEmpty();
+        if (m_oracle && m_settings.oracleWorlds.size() != m_worlds.size())
+            return fail(QStringLiteral("the oracle valuation needs one complete world per history world (%1 for %2)")
+                            .arg(m_settings.oracleWorlds.size())
+                            .arg(m_worlds.size()));
+        m_report.oracle = m_oracle;
+        m_imaginedValuation = !m_oracle && m_config.valuation == Valuation::Imagined;
         m_imaginedSet.completions = std::max(1, m_config.completions);
         m_imaginedSet.stem = QStringLiteral("imagined");
         m_revealedSet.stem = QStringLiteral("world");
+        m_oracleSet.stem = QStringLiteral("oracle");
+        m_probeSet.stem = QStringLiteral("probe");
         return true;
     }
 
@@ -276,7 +364,7 @@ private:
         return true;
     }
 
-    WorldSet &valued() { return m_imaginedValuation ? m_imaginedSet : m_revealedSet; }
+    WorldSet &valued() { return m_oracle ? m_oracleSet : m_imaginedValuation ? m_imaginedSet : m_revealedSet; }
     WorldSet &other() { return m_imaginedValuation ? m_revealedSet : m_imaginedSet; }
 
     /// Draws (imagined) or takes (revealed) the worlds of `set`, and for a
@@ -296,6 +384,20 @@ private:
                                        .arg(set.completions)
                                        .arg(m_worlds.size())
                                        .arg(m_report.imagineSeed));
+        } else if (&set == &m_oracleSet) {
+            // The complete worlds under the history's names: results and
+            // records name them as the history worlds they stand behind.
+            for (qsizetype i = 0; i < m_history.size(); ++i)
+                set.worlds.append(ReplayWorld{m_history.at(i).name, m_settings.oracleWorlds.at(i).tree});
+            emit m_dreamer.message(QStringLiteral("oracle valuation: the %1 complete worlds behind the history").arg(set.worlds.size()));
+        } else if (&set == &m_probeSet) {
+            // The first world of each history world in the valued set: every
+            // world once, cheap enough to ask of each tunable.
+            const WorldSet &v = valued();
+            const int per = std::max(1, v.completions);
+            for (qsizetype i = 0; i < v.worlds.size(); i += per)
+                set.worlds.append(v.worlds.at(i));
+            set.completions = 0;
         } else {
             set.worlds = m_history;
         }
@@ -319,7 +421,7 @@ private:
     SandboxedReplayOutcome replay(const PolicyVersion &v, const WorldSet &set)
     {
         const QString builtin = ProjectPolicies::processArgumentFor(v);
-        const QString key = QString::number(set.completions) + QLatin1Char(':') + (builtin.isEmpty() ? v.code : builtin);
+        const QString key = set.stem + QString::number(set.completions) + QLatin1Char(':') + (builtin.isEmpty() ? v.code : builtin);
         if (const auto it = m_cache.constFind(key); it != m_cache.cend())
             return *it;
         VersionReplayJob job;
@@ -327,6 +429,8 @@ private:
         job.worlds = set.worlds;
         job.worldPaths = set.paths;
         job.config = m_config;
+        if (&set == &m_probeSet)
+            job.config.betas = {m_report.deployedBeta};
         job.completions = set.completions;
         job.options.trace = true;
         job.limits = m_settings.limits;
@@ -416,6 +520,7 @@ private:
     DreamReport finish()
     {
         m_report.cancelled = m_cancel.load();
+        m_report.candidates = m_memory.candidates;
         m_report.proposed = Dreamer::bestByMeanValue(m_report.versions);
         if (!m_report.versions.isEmpty())
             valueOtherwise(0);
@@ -449,6 +554,12 @@ private:
         v0.index = 0;
         v0.developer = QStringLiteral("deployed");
         v0.developed.version = *deployed.value;
+        m_report.deployedBeta = m_settings.deployedBeta.value_or(0.5);
+        if (!m_settings.deployedBeta) {
+            // The round deploys at the script's defaultBeta unless told otherwise.
+            if (const Result<std::unique_ptr<Policy>> made = ProjectPolicies::specFor(v0.developed.version, m_settings.limits).create())
+                m_report.deployedBeta = (*made.value)->defaultBeta().value_or(0.5);
+        }
         const SandboxedReplayOutcome outcome = replay(v0.developed.version, valued());
         if (outcome.cancelled)
             return Step::Finish;
@@ -499,6 +610,8 @@ private:
         for (const DreamWorld &w : m_worlds)
             trees.append(w.world.tree.get());
         context.worldStats = computeHistoryStats(trees);
+        context.deployedBeta = m_report.deployedBeta;
+        context.memory = &m_memory;
         context.evaluate = [this](const QString &code, const std::atomic_bool &) {
             PolicyVersion candidate;
             candidate.name = QStringLiteral("candidate");
@@ -514,7 +627,23 @@ private:
                 score.error = QStringLiteral("no world could score it");
             else
                 score.value = o.output->result.value;
+            if (o.output) {
+                const Behaviours b = behavioursOf(*o.output, m_report.deployedBeta);
+                score.behaviour = b.all;
+                score.deployedBehaviour = b.deployed;
+            }
             return score;
+        };
+        context.deployedBehaviour = [this](const QString &code, const std::atomic_bool &) -> std::optional<quint64> {
+            if (!prepare(valued()) || !prepare(m_probeSet))
+                return std::nullopt;
+            PolicyVersion candidate;
+            candidate.name = QStringLiteral("probe");
+            candidate.code = code;
+            const SandboxedReplayOutcome o = replay(candidate, m_probeSet);
+            if (!o.output)
+                return std::nullopt;
+            return behavioursOf(*o.output, m_report.deployedBeta).deployed;
         };
         return context;
     }
@@ -535,6 +664,11 @@ private:
         dv.index = index;
         dv.developer = developed.model.isEmpty() ? m_developer.kind() : developed.model;
         dv.usage = developed.usage;
+        for (const int c : developed.candidates) {
+            if (c >= 0 && c < m_memory.candidates.size())
+                dv.candidates.append(m_memory.candidates.at(c));
+        }
+        m_report.candidates = m_memory.candidates;
         PolicyVersion &pv = dv.developed.version;
         pv.name = QStringLiteral("v%1").arg(nextNumber++);
         pv.code = developed.code;
@@ -600,6 +734,10 @@ private:
     QTemporaryDir m_dir;
     WorldSet m_revealedSet;
     WorldSet m_imaginedSet;
+    WorldSet m_oracleSet;
+    WorldSet m_probeSet;                ///< one world per history world, the deployed β: which tunables act
+    bool m_oracle = false;
+    DreamMemory m_memory;               ///< the developer's candidates, from step to step
     QHash<QString, SandboxedReplayOutcome> m_cache; ///< by world set and script
     QHash<int, std::shared_ptr<const ReplayProcessOutput>> m_outputs; ///< by version index, for traces
 };

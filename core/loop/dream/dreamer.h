@@ -50,6 +50,15 @@ struct DreamSettings
     bool bothValuations = true;
     int traceEpisodes = 3;           ///< traced episodes shown to the developer
     QString program;                 ///< the dreamrsi binary for the child; empty = default
+    /// The β the next version will be deployed at (the loop's β); none: the
+    /// deployed version's defaultBeta, else 0.5. The built-in improver's
+    /// random steps change only what acts at this β.
+    std::optional<double> deployedBeta;
+    /// The oracle valuation, for studies over recorded worlds: the complete
+    /// world behind each history world (same order and count as the dream's
+    /// worlds). When given, versions are valued over these instead of the
+    /// history or its completions (DreamReport::oracle).
+    QList<ReplayWorld> oracleWorlds;
     /// Replay in this process (ReplayEngine, the script watchdog's time
     /// limit, no address-space limit) instead of a sandboxed child: for the
     /// counterfactual loop, whose many small dreams would spend most of their
@@ -70,6 +79,10 @@ struct DreamVersion
     /// version has the one of the valuation.
     std::optional<double> revealedValue;
     std::optional<double> imaginedValue;
+    /// The candidates the developer replayed while writing this version (each
+    /// with its place in DreamReport::candidates); empty for version 0 and for
+    /// developers that do not replay candidates.
+    QList<CandidateRecord> candidates;
 };
 
 /// What a dream produced.
@@ -81,6 +94,10 @@ struct DreamReport
     int proposed = -1;               ///< index of the best mean value; -1 when no version scored
     quint64 imagineSeed = 0;         ///< the seed of the completions (imagined valuation)
     QJsonObject model;               ///< the fitted world model (WorldModel::toJson); empty when none was fitted
+    /// Every candidate of the dream, in order (docs/online.md#dreams-you-can-read).
+    QList<CandidateRecord> candidates;
+    bool oracle = false;             ///< valued over the complete worlds (DreamSettings::oracleWorlds)
+    double deployedBeta = 0.5;       ///< the β the improver's steps were judged at
     bool cancelled = false;
     QString error;                   ///< a problem that stopped the dream (store, no worlds); empty otherwise
 

@@ -18,6 +18,41 @@ QJsonValue jsonText(const QString &s)
     return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s);
 }
 
+QJsonObject candidateJson(const CandidateRecord &c, int index)
+{
+    QJsonArray changes;
+    for (const TunableChange &t : c.changes)
+        changes.append(QJsonObject{{QStringLiteral("name"), t.name}, {QStringLiteral("from"), t.from}, {QStringLiteral("to"), t.to}});
+    return QJsonObject{{QStringLiteral("index"), index},
+                       {QStringLiteral("parent"), c.parent},
+                       {QStringLiteral("kind"), c.kind},
+                       {QStringLiteral("why"), c.why},
+                       {QStringLiteral("changes"), changes},
+                       {QStringLiteral("value"), jsonNumber(c.value)},
+                       {QStringLiteral("error"), jsonText(c.error)},
+                       {QStringLiteral("duplicate"), c.duplicate},
+                       {QStringLiteral("duplicate_of"), c.duplicateOf >= 0 ? QJsonValue(c.duplicateOf) : QJsonValue(QJsonValue::Null)},
+                       {QStringLiteral("inert_at_deployed_beta"), c.inertAtDeployedBeta},
+                       {QStringLiteral("kept"), c.kept}};
+}
+
+/// How many of a dream's candidates were new behaviours, repeats, or
+/// changed nothing at the deployed β.
+QJsonObject candidateSummary(const QList<CandidateRecord> &candidates)
+{
+    int duplicates = 0, inert = 0;
+    for (const CandidateRecord &c : candidates) {
+        duplicates += c.duplicate ? 1 : 0;
+        inert += c.inertAtDeployedBeta ? 1 : 0;
+    }
+    const int total = int(candidates.size());
+    return QJsonObject{{QStringLiteral("total"), total},
+                       {QStringLiteral("distinct"), total - duplicates},
+                       {QStringLiteral("duplicates"), duplicates},
+                       {QStringLiteral("inert_at_deployed_beta"), inert},
+                       {QStringLiteral("distinct_share"), total > 0 ? QJsonValue(double(total - duplicates) / total) : QJsonValue(QJsonValue::Null)}};
+}
+
 } // namespace
 
 QJsonObject dreamReportJson(const DreamReport &report, const QList<DreamWorld> &worlds, const DreamSettings &settings)
@@ -59,7 +94,11 @@ QJsonObject dreamReportJson(const DreamReport &report, const QList<DreamWorld> &
                                             {QStringLiteral("error"), jsonText(s.error)}});
             }
         }
+        QJsonArray candidates;
+        for (const CandidateRecord &c : v.candidates)
+            candidates.append(candidateJson(c, c.index));
         versions.append(QJsonObject{
+            {QStringLiteral("candidates"), candidates},
             {QStringLiteral("index"), v.index},
             {QStringLiteral("id"), d.version.id},
             {QStringLiteral("name"), d.version.name},
@@ -88,7 +127,9 @@ QJsonObject dreamReportJson(const DreamReport &report, const QList<DreamWorld> &
                   {QStringLiteral("replay_config_label"), report.config.label()},
                   {QStringLiteral("replay_config_overridden"), report.overridden},
                   {QStringLiteral("seed"), double(settings.seed)},
-                  {QStringLiteral("valuation"), valuationName(report.config.valuation)},
+                  {QStringLiteral("valuation"), report.oracle ? QStringLiteral("oracle") : valuationName(report.config.valuation)},
+                  {QStringLiteral("deployed_beta"), report.deployedBeta},
+                  {QStringLiteral("candidates"), candidateSummary(report.candidates)},
                   {QStringLiteral("completions"), report.config.completions},
                   {QStringLiteral("imagine_seed"), QString::number(report.imagineSeed)},
                   {QStringLiteral("worlds"), worldRows},

@@ -13,7 +13,9 @@
 #include "replay/replayresult.h"
 #include "store/storetypes.h"
 
+#include <QHash>
 #include <QList>
+#include <QSet>
 #include <QString>
 
 #include <atomic>
@@ -45,6 +47,67 @@ struct CandidateScore
     std::optional<double> value;     ///< mean value; none on an error
     QString error;
     bool cancelled = false;
+    /// Fingerprints of what the script did (docs/online.md#no-wasted-candidates):
+    /// a hash of the batches of every episode of the replay (every world and
+    /// β), and of the episodes at the deployed β only. Two scripts with the
+    /// same `behaviour` are the same policy on these worlds, whatever their
+    /// code; none when the replay gave no episodes to hash.
+    std::optional<quint64> behaviour;
+    std::optional<quint64> deployedBehaviour;
+};
+
+/// One tunable a candidate changed against its parent.
+struct TunableChange
+{
+    QString name;
+    double from = 0.0;
+    double to = 0.0;
+    bool integer = false;
+};
+
+/// One candidate a developer replayed while writing a version: what the
+/// Dream dialog and the dream JSON list.
+struct CandidateRecord
+{
+    int index = -1;                  ///< its place in the dream's candidate list
+    QString parent;                  ///< the version it was derived from
+    QString code;                    ///< the script replayed (not in the JSON)
+    QString kind;                    ///< "learned", "proposal", "random"
+    QString why;                     ///< the proposal's reason, or the random step
+    QList<TunableChange> changes;    ///< tunables changed against the parent (learned tables aside)
+    std::optional<double> value;     ///< mean value; none on an error
+    QString error;
+    /// It repeats a behaviour already valued in this dream (an earlier
+    /// candidate's, or a version's): it does not count and is replaced.
+    bool duplicate = false;
+    /// The index (in the dream's candidate list) of the earlier candidate it
+    /// repeats; -1 when it is new or repeats a version.
+    int duplicateOf = -1;
+    /// It changes nothing at the deployed β (its episodes there are the
+    /// parent's): it does not count as a candidate and is replaced.
+    bool inertAtDeployedBeta = false;
+    bool kept = false;               ///< it became the version
+};
+
+/// What a dream remembers from step to step, so a behaviour is valued once
+/// and a proposal that lost is not offered again (the dreamer owns one per
+/// dream and hands it to every step).
+struct DreamMemory
+{
+    QList<CandidateRecord> candidates; ///< every candidate of the dream, in order
+    QHash<quint64, int> behaviours;  ///< behaviour → index of its first candidate (-1: a version's)
+    QSet<QString> codes;             ///< every script replayed in this dream
+    QSet<QString> proposalsOffered;  ///< proposal kinds offered in this dream
+    QSet<QString> inertTunables;     ///< tunables seen to change nothing at the deployed β
+    QHash<QString, QStringList> actingByStart; ///< start script → its tunables that act at the deployed β
+    /// Candidates whose behaviour was new (the dream JSON's `distinct`).
+    int distinct() const
+    {
+        int n = 0;
+        for (const CandidateRecord &c : candidates)
+            n += c.duplicate ? 0 : 1;
+        return n;
+    }
 };
 
 /// Everything one development step gets.
@@ -62,6 +125,15 @@ struct DevelopmentContext
     /// Per-direction statistics of the stored worlds (what paid, where gains
     /// arrived); empty when the dreamer has none to give.
     HistoryStats worldStats;
+    /// The β the next version will be deployed at (the round's or the
+    /// loop's β, else the deployed script's defaultBeta, else 0.5).
+    double deployedBeta = 0.5;
+    /// The dream's memory of candidates (null: the step keeps its own).
+    DreamMemory *memory = nullptr;
+    /// The behaviour at the deployed β of a script, from a cheap replay (the
+    /// first completion of each world, that β only): which tunables act.
+    /// Null: every tunable is taken to act.
+    std::function<std::optional<quint64>(const QString &code, const std::atomic_bool &cancel)> deployedBehaviour;
     /// Replays a candidate script on the same worlds with the same settings
     /// (the dreamer supplies it: the sandboxed child process). Blocking.
     std::function<CandidateScore(const QString &code, const std::atomic_bool &cancel)> evaluate;
@@ -83,6 +155,9 @@ struct DevelopmentOutcome
     /// was derived from; -1 = the current one.
     int baseIndex = -1;
     AgentUsage usage;
+    /// The candidates this step replayed (the built-in improver), in order;
+    /// indices into the dream's candidate list (DreamMemory::candidates).
+    QList<int> candidates;
 };
 
 /// Writes version m + 1 from version m and the feedback so far.

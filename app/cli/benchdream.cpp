@@ -58,9 +58,16 @@ int benchDream(const DreamBenchOptions &bench, QTextStream &out, QTextStream &er
             return false;
         }
         const DreamVersion *p = report.proposal();
+        int duplicates = 0, inert = 0;
+        for (const CandidateRecord &c : report.candidates) {
+            duplicates += c.duplicate ? 1 : 0;
+            inert += c.inertAtDeployedBeta ? 1 : 0;
+        }
         out << "  " << report.config.label() << ": " << QString::number(seconds, 'f', 2) << " s, peak "
             << QString::number(double(usage.ru_maxrss) / 1024.0, 'f', 1) << " MiB, proposed "
-            << (p ? p->developed.version.name : QStringLiteral("nothing")) << '\n'
+            << (p ? p->developed.version.name : QStringLiteral("nothing")) << "; " << report.candidates.size()
+            << " candidates, " << (report.candidates.size() - duplicates) << " distinct behaviours, " << inert
+            << " changing nothing at the deployed β\n"
             << Qt::flush;
         return true;
     };

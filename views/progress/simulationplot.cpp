@@ -87,6 +87,9 @@ QString SimulationPlot::armLabel(const QString &arm)
     // configured one (imagined), "dream_revealed" on the revealed cells only.
     if (arm == QLatin1String("dream_revealed"))
         return tr("Dream-RSI, revealed");
+    // ... and the oracle arm over the complete recorded worlds.
+    if (arm == QLatin1String("dream_oracle"))
+        return tr("Dream-RSI, oracle");
     if (arm == QLatin1String("fixed"))
         return tr("Fixed exploration");
     return arm;

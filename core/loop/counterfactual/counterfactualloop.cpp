@@ -251,6 +251,10 @@ QJsonObject iterationJson(const CounterfactualIteration &it)
         o.insert(QStringLiteral("approved"), *it.approved);
     if (!it.approvalNote.isEmpty())
         o.insert(QStringLiteral("approval_note"), it.approvalNote);
+    if (it.candidates > 0)
+        o.insert(QStringLiteral("candidates"), QJsonObject{{QStringLiteral("total"), it.candidates},
+                                                           {QStringLiteral("distinct"), it.distinctCandidates},
+                                                           {QStringLiteral("inert_at_deployed_beta"), it.inertCandidates}});
     return o;
 }
 
@@ -313,6 +317,7 @@ QJsonObject armSummary(CounterfactualArm arm, const CounterfactualReport &report
     QList<QList<double>> calls, attainments, totals;
     QJsonArray perRepeat;
     QList<double> reached;
+    qint64 candidates = 0, distinct = 0, inert = 0;
     for (const CounterfactualRun &run : report.runs) {
         if (run.arm != arm)
             continue;
@@ -321,6 +326,9 @@ QJsonObject armSummary(CounterfactualArm arm, const CounterfactualReport &report
         std::optional<qint64> reachedAt;
         const std::optional<double> target = fixedFinalBest.value(run.repeat);
         for (const CounterfactualIteration &it : run.iterations) {
+            candidates += it.candidates;
+            distinct += it.distinctCandidates;
+            inert += it.inertCandidates;
             c.append(it.calls);
             if (it.attainment)
                 a.append(*it.attainment);
@@ -350,6 +358,11 @@ QJsonObject armSummary(CounterfactualArm arm, const CounterfactualReport &report
     o.insert(QStringLiteral("attainment_ci95"), orNull(a.ci95));
     o.insert(QStringLiteral("total_calls_mean"), orNull(total.mean));
     o.insert(QStringLiteral("total_calls_ci95"), orNull(total.ci95));
+    if (candidates > 0)
+        o.insert(QStringLiteral("candidates"), QJsonObject{{QStringLiteral("total"), candidates},
+                                                           {QStringLiteral("distinct"), distinct},
+                                                           {QStringLiteral("inert_at_deployed_beta"), inert},
+                                                           {QStringLiteral("distinct_share"), double(distinct) / double(candidates)}});
     if (compare && arm != CounterfactualArm::Fixed) {
         *reach = reachJson(perRepeat, reached);
         o.insert(QStringLiteral("calls_to_reach_fixed_best"), **reach);
@@ -594,6 +607,11 @@ bool CounterfactualLoop::dreamAfter(const CounterfactualSettings &settings, Coun
         return false;
     if (const DreamVersion *proposal = dream.proposal())
         it->proposed = proposal->developed.version.name;
+    for (const CandidateRecord &c : dream.candidates) {
+        ++it->candidates;
+        it->distinctCandidates += c.duplicate ? 0 : 1;
+        it->inertCandidates += c.inertAtDeployedBeta ? 1 : 0;
+    }
     int chosen = dream.proposed;
     if (!dream.error.isEmpty())
         it->approvalNote = QStringLiteral("the dream failed: %1").arg(dream.error);

@@ -91,6 +91,11 @@ struct CounterfactualIteration
     std::optional<QString> proposed;  ///< the proposal of the plain rule
     std::optional<QString> approved;  ///< the version deployed next
     QString approvalNote;             ///< why (the guard's verdict, a failed dream)
+    /// The dream's candidates: replayed, new behaviours, changing nothing
+    /// at the deployed β (zero without a dream or a developer that replays candidates).
+    int candidates = 0;
+    int distinctCandidates = 0;
+    int inertCandidates = 0;
 };
 
 /// One arm of one repeat.

@@ -90,6 +90,16 @@ QString midRangePortfolio(bool flip)
     return code;
 }
 
+/// The built-in portfolio as a dream's version 0.
+PolicyVersion portfolioVersion()
+{
+    PolicyVersion v;
+    v.name = QStringLiteral("builtin:portfolio");
+    v.origin = PolicyOrigin::Builtin;
+    v.code = BuiltinPolicies::javaScriptSource(QStringLiteral("portfolio"));
+    return v;
+}
+
 quint64 hashOf(const QString &code)
 {
     return qHash(code, 0x5EED);
@@ -351,10 +361,7 @@ void TestProposals::duplicateBehavioursAreValuedOnce()
     settings.seed = 3;
     settings.deployedBeta = 0.5;
     Dreamer dreamer(nullptr, std::make_shared<PolicyImprover>(4));
-    PolicyVersion deployed;
-    deployed.name = QStringLiteral("builtin:portfolio");
-    deployed.origin = PolicyOrigin::Builtin;
-    deployed.code = BuiltinPolicies::javaScriptSource(QStringLiteral("portfolio"));
+    const PolicyVersion deployed = portfolioVersion();
     const DreamReport report = dreamer.runInMemory(worlds, settings, deployed, 1);
     QVERIFY2(report.error.isEmpty(), qPrintable(report.error));
     QCOMPARE(report.versions.size(), 4);
@@ -416,7 +423,69 @@ void TestProposals::duplicateBehavioursAreValuedOnce()
     QCOMPARE(first.value(QStringLiteral("parent")).toString(), QStringLiteral("builtin:portfolio"));
     QVERIFY(first.contains(QStringLiteral("changes")));
     QVERIFY(first.contains(QStringLiteral("duplicate")));
-    qInfo("%lld candidates, %d duplicates, %d inert at the deployed beta", qlonglong(report.candidates.size()), duplicates, inert);
+    qInfo("dream: %lld candidates replayed, %d duplicates, %d inert at the deployed beta, %d screened out",
+          qlonglong(report.candidates.size()), duplicates, inert, report.screened);
+    QCOMPARE(counts.value(QStringLiteral("screened")).toInt(), report.screened);
+
+    // Without the cheap screen (a developer given no probe), repeats reach
+    // the full replay: each is flagged, matches the candidate it repeats
+    // batch for batch, and is replaced, so the step still counts four new
+    // behaviours.
+    QList<const DiscoveryTree *> trees;
+    for (const DiscoveryTree &t : history)
+        trees.append(&t);
+    DevelopmentContext context;
+    context.current.version = portfolioVersion();
+    context.current.value = 0.5;
+    context.worldStats = computeHistoryStats(trees);
+    context.deployedBeta = 0.5;
+    context.workers = 4;
+    context.evaluate = [&](const QString &code, const std::atomic_bool &) {
+        CandidateScore score;
+        const QStringList b = batchesOf(code, valued, betas);
+        score.behaviour = qHash(b, 1);
+        QStringList atDeployed;
+        for (const QString &e : b) {
+            if (e.contains(QLatin1String("@0.5:")))
+                atDeployed << e;
+        }
+        score.deployedBehaviour = qHash(atDeployed, 1);
+        score.value = double(score.behaviour.value() % 997) / 997.0;
+        return score;
+    };
+    DreamMemory memory;
+    context.memory = &memory;
+    int repeats = 0;
+    for (int step = 0; step < 3; ++step) {
+        context.step = step;
+        context.seed = 9;
+        PolicyImprover improver(4);
+        std::atomic_bool cancel(false);
+        const DevelopmentOutcome o = improver.develop(context, cancel);
+        QVERIFY2(o.ok, qPrintable(o.error));
+        int fresh = 0, wasted = 0;
+        for (const int c : o.candidates) {
+            const CandidateRecord &r = memory.candidates.at(c);
+            const bool waste = r.duplicate || r.inertAtDeployedBeta;
+            fresh += waste ? 0 : 1;
+            wasted += waste ? 1 : 0;
+            QVERIFY(!(waste && r.kept)); // what repeats a behaviour is never the version
+        }
+        // Wasted candidates are replaced: four new ones, unless the step ran
+        // out of replays (three times its candidates).
+        QVERIFY2(fresh == 4 || fresh + wasted >= 12, qPrintable(QStringLiteral("%1 new, %2 wasted").arg(fresh).arg(wasted)));
+    }
+    for (const CandidateRecord &c : std::as_const(memory.candidates)) {
+        if (!c.duplicate)
+            continue;
+        ++repeats;
+        if (c.duplicateOf >= 0)
+            QCOMPARE(batchesOf(c.code, valued, betas), batchesOf(memory.candidates.at(c.duplicateOf).code, valued, betas));
+        else
+            QCOMPARE(batchesOf(c.code, valued, betas), batchesOf(context.current.version.code, valued, betas));
+    }
+    QVERIFY2(repeats > 0, "the stand-in should meet repeats without the screen");
+    qInfo("without the screen: %lld candidates, %d repeats", qlonglong(memory.candidates.size()), repeats);
 }
 
 void TestProposals::oracleValuationIsTheReplayMean()
@@ -442,10 +511,7 @@ void TestProposals::oracleValuationIsTheReplayMean()
     settings.bothValuations = false;
     settings.oracleWorlds = oracle;
     Dreamer dreamer(nullptr, std::make_shared<PolicyImprover>());
-    PolicyVersion deployed;
-    deployed.name = QStringLiteral("builtin:portfolio");
-    deployed.origin = PolicyOrigin::Builtin;
-    deployed.code = BuiltinPolicies::javaScriptSource(QStringLiteral("portfolio"));
+    const PolicyVersion deployed = portfolioVersion();
     const DreamReport report = dreamer.runInMemory(worlds, settings, deployed, 1);
     QVERIFY2(report.error.isEmpty(), qPrintable(report.error));
     QVERIFY(report.oracle);

@@ -521,6 +521,7 @@ private:
     {
         m_report.cancelled = m_cancel.load();
         m_report.candidates = m_memory.candidates;
+        m_report.screened = m_memory.screened;
         m_report.proposed = Dreamer::bestByMeanValue(m_report.versions);
         if (!m_report.versions.isEmpty())
             valueOtherwise(0);

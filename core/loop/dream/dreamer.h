@@ -96,6 +96,9 @@ struct DreamReport
     QJsonObject model;               ///< the fitted world model (WorldModel::toJson); empty when none was fitted
     /// Every candidate of the dream, in order (docs/online.md#dreams-you-can-read).
     QList<CandidateRecord> candidates;
+    /// Candidates screened out before a full replay: at the deployed β they
+    /// did what the start or an earlier candidate did (DreamMemory::screened).
+    int screened = 0;
     bool oracle = false;             ///< valued over the complete worlds (DreamSettings::oracleWorlds)
     double deployedBeta = 0.5;       ///< the β the improver's steps were judged at
     bool cancelled = false;

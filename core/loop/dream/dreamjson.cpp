@@ -38,7 +38,7 @@ QJsonObject candidateJson(const CandidateRecord &c, int index)
 
 /// How many of a dream's candidates were new behaviours, repeats, or
 /// changed nothing at the deployed β.
-QJsonObject candidateSummary(const QList<CandidateRecord> &candidates)
+QJsonObject candidateSummary(const QList<CandidateRecord> &candidates, int screened)
 {
     int duplicates = 0, inert = 0;
     for (const CandidateRecord &c : candidates) {
@@ -50,6 +50,7 @@ QJsonObject candidateSummary(const QList<CandidateRecord> &candidates)
                        {QStringLiteral("distinct"), total - duplicates},
                        {QStringLiteral("duplicates"), duplicates},
                        {QStringLiteral("inert_at_deployed_beta"), inert},
+                       {QStringLiteral("screened"), screened},
                        {QStringLiteral("distinct_share"), total > 0 ? QJsonValue(double(total - duplicates) / total) : QJsonValue(QJsonValue::Null)}};
 }
 
@@ -129,7 +130,7 @@ QJsonObject dreamReportJson(const DreamReport &report, const QList<DreamWorld> &
                   {QStringLiteral("seed"), double(settings.seed)},
                   {QStringLiteral("valuation"), report.oracle ? QStringLiteral("oracle") : valuationName(report.config.valuation)},
                   {QStringLiteral("deployed_beta"), report.deployedBeta},
-                  {QStringLiteral("candidates"), candidateSummary(report.candidates)},
+                  {QStringLiteral("candidates"), candidateSummary(report.candidates, report.screened)},
                   {QStringLiteral("completions"), report.config.completions},
                   {QStringLiteral("imagine_seed"), QString::number(report.imagineSeed)},
                   {QStringLiteral("worlds"), worldRows},

@@ -100,6 +100,12 @@ struct DreamMemory
     QSet<QString> proposalsOffered;  ///< proposal kinds offered in this dream
     QSet<QString> inertTunables;     ///< tunables seen to change nothing at the deployed β
     QHash<QString, QStringList> actingByStart; ///< start script → its tunables that act at the deployed β
+    /// Behaviours at the deployed β on the cheap probe (DevelopmentContext::
+    /// deployedBehaviour) of the start scripts and of every candidate
+    /// replayed: a new candidate that repeats one of them is screened out
+    /// before its full replay.
+    QSet<quint64> probed;
+    int screened = 0;                ///< candidates screened out that way (never replayed in full)
     /// Candidates whose behaviour was new (the dream JSON's `distinct`).
     int distinct() const
     {

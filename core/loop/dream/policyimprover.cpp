@@ -486,6 +486,10 @@ private:
 
     const DevelopedVersion &chooseBase(QList<DevelopedVersion> &seen, int *index) const;
     Tried tryCandidate(const QString &code, const QString &kind, const QString &why, const QList<TunableChange> &changes);
+    /// Whether `code` does at the deployed β, on the cheap probe, what the
+    /// start script or an earlier candidate already does: then it is not
+    /// worth a full replay.
+    bool screenedOut(const QString &code);
     /// The tunables of the start script that change what it does at the
     /// deployed β (one step up or down), checked once per start script.
     QList<PolicyTunable> actingTunables();
@@ -605,6 +609,22 @@ ImproverStep::Tried ImproverStep::tryCandidate(const QString &code, const QStrin
     return wasted ? Tried::Wasted : Tried::New;
 }
 
+bool ImproverStep::screenedOut(const QString &code)
+{
+    if (!m_context.deployedBehaviour || m_memory.codes.contains(code))
+        return false;
+    const std::optional<quint64> b = m_context.deployedBehaviour(code, m_cancel);
+    if (!b || m_cancel.load())
+        return false;
+    if (m_memory.probed.contains(*b)) {
+        m_memory.codes.insert(code);
+        ++m_memory.screened;
+        return true;
+    }
+    m_memory.probed.insert(*b);
+    return false;
+}
+
 QList<PolicyTunable> ImproverStep::actingTunables()
 {
     QList<PolicyTunable> all;
@@ -625,6 +645,7 @@ QList<PolicyTunable> ImproverStep::actingTunables()
     const std::optional<quint64> start = m_context.deployedBehaviour(m_startCode, m_cancel);
     if (!start)
         return all;
+    m_memory.probed.insert(*start);
     QList<PolicyTunable> acting;
     for (const PolicyTunable &t : all) {
         bool acts = false;
@@ -738,6 +759,12 @@ DevelopmentOutcome ImproverStep::run()
             m_memory.behaviours.insert(*reference.behaviour, -1); // a version's behaviour, not a candidate's
     }
 
+    // Which tunables act at the deployed β (and the start's behaviour
+    // there, against which candidates are screened).
+    QList<PolicyTunable> acting = actingTunables();
+    if (cancelled(outcome))
+        return outcome;
+
     // What the history suggests (at most half the candidates of a step; each
     // kind once per dream), then random steps over the tunables that act.
     const QList<Proposal> asked = proposals(m_startCode, stats, m_context.deployedBeta, m_context.workers);
@@ -753,15 +780,17 @@ DevelopmentOutcome ImproverStep::run()
         if (code == m_startCode || m_memory.codes.contains(code))
             continue;
         m_memory.proposalsOffered.insert(p.key);
+        if (screenedOut(code)) {
+            m_report << QStringLiteral("- %1 (%2): does at the deployed β what another script of this dream does, not replayed")
+                            .arg(changesText(changes), p.key);
+            continue;
+        }
         const Tried t = tryCandidate(code, QStringLiteral("proposal"), QStringLiteral("%1: %2").arg(p.key, p.why), changes);
         if (t == Tried::Cancelled && cancelled(outcome))
             return outcome;
         if (t == Tried::New)
             ++askedNow;
     }
-    QList<PolicyTunable> acting = actingTunables();
-    if (cancelled(outcome))
-        return outcome;
     for (int attempt = 0; !acting.isEmpty() && m_counted < m_target && m_replays < limit && attempt < m_target * 8; ++attempt) {
         if (cancelled(outcome))
             return outcome;
@@ -785,7 +814,7 @@ DevelopmentOutcome ImproverStep::run()
             code = PolicyTunables::withValue(code, t, *v);
             change.prepend(TunableChange{t.name, t.value, *v, t.integer});
         }
-        if (change.isEmpty() || m_memory.codes.contains(code))
+        if (change.isEmpty() || m_memory.codes.contains(code) || screenedOut(code))
             continue;
         const Tried t = tryCandidate(code, QStringLiteral("random"), QStringLiteral("random step"), change);
         if (t == Tried::Cancelled && cancelled(outcome))

@@ -21,3 +21,10 @@ dreamrsi_add_test(tst_store_concurrency SOURCES tst_store_concurrency.cpp store_
                   LIBS dreamrsi::store LABELS store TIMEOUT 120)
 
 dreamrsi_add_test(tst_store_cli SOURCES tst_store_cli.cpp LIBS dreamrsi::cli LABELS store cli TIMEOUT 120)
+
+# Projects of older builds: read-only commands read them through an in-memory
+# upgrade (the file untouched), `project upgrade` upgrades the file, and a
+# changed built-in is stored beside the old version.
+dreamrsi_add_test(tst_old_projects SOURCES tst_old_projects.cpp clirunsupport.h
+                  LIBS dreamrsi::cli LABELS store cli TIMEOUT 300)
+

@@ -28,3 +28,7 @@ dreamrsi_add_test(tst_store_cli SOURCES tst_store_cli.cpp LIBS dreamrsi::cli LAB
 dreamrsi_add_test(tst_old_projects SOURCES tst_old_projects.cpp clirunsupport.h
                   LIBS dreamrsi::cli LABELS store cli TIMEOUT 300)
 
+# The bundled demo is at the current schema and holds today's built-ins
+# (fails, naming the one command that remakes it, until it is regenerated).
+dreamrsi_add_test(tst_bundled_demo SOURCES tst_bundled_demo.cpp
+                  LIBS dreamrsi::store dreamrsi::project LABELS store TIMEOUT 60)

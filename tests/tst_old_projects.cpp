@@ -86,7 +86,6 @@ void TestOldProjects::readOnlyCommandsLeaveTheFileAlone()
         const auto info = (*r.value)->projectInfo();
         QVERIFY(info.ok());
         QCOMPARE(info.value->schemaVersion, Schema::CurrentVersion);
-        QCOMPARE(info.value->fileSchemaVersion, 2);
         QCOMPARE((*r.value)->iterations().value->size(), 3);
         QVERIFY((*r.value)->replayConfig().ok()); // a table the file does not have yet
     }

@@ -265,7 +265,6 @@ void TestStoreMigration::readerUpgradesInMemory()
         QCOMPARE((*r.value)->upgradedInMemoryFrom(), 1);
         const StoreResult<ProjectInfo> info = (*r.value)->projectInfo();
         QCOMPARE(info.value->schemaVersion, Schema::CurrentVersion);
-        QCOMPARE(info.value->fileSchemaVersion, 1);
         QCOMPARE(info.value->name, QStringLiteral("old project"));
         QCOMPARE(info.value->path, QFileInfo(path).absoluteFilePath());
         const StoreResult<DiscoveryTree> tree = (*r.value)->loadIteration(1);

@@ -146,13 +146,10 @@ int projectUpgrade(const QStringList &args, QTextStream &out, QTextStream &err)
         StoreResult<std::unique_ptr<ProjectReader>> r = ProjectReader::open(path);
         if (!r.ok())
             return CommandLine::runtimeError(err, r.error);
-        const StoreResult<ProjectInfo> info = (*r.value)->projectInfo();
-        if (!info.ok())
-            return CommandLine::runtimeError(err, info.error);
-        from = info.value->fileSchemaVersion;
+        from = (*r.value)->upgradedInMemoryFrom(); // 0: the file is at this build's schema
     }
-    if (from == Schema::CurrentVersion) {
-        out << path << " is at schema " << from << ", this build's; nothing to upgrade\n";
+    if (from == 0) {
+        out << path << " is at schema " << Schema::CurrentVersion << ", this build's; nothing to upgrade\n";
         return 0;
     }
     OpenReport report;

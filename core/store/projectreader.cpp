@@ -221,7 +221,6 @@ StoreResult<ProjectInfo> ProjectReader::projectInfo()
     case SqliteStatement::Step::Error: return d->fail<ProjectInfo>(s);
     }
     p.schemaVersion = d->version;
-    p.fileSchemaVersion = d->fileVersion;
     p.path = d->db->path();
     p.artifactDir = d->artifacts->folder();
     return StoreResult<ProjectInfo>::success(p);

@@ -31,9 +31,6 @@ struct ProjectInfo
     QJsonObject settings;  ///< free-form settings (grid caps, workers, agent choice, …)
     QDateTime created;     ///< UTC
     int schemaVersion = 0; ///< PRAGMA user_version of the open database
-    /// The file's own schema version: below schemaVersion when a reader reads
-    /// an older project through an in-memory upgrade (the file untouched).
-    int fileSchemaVersion = 0;
     QString path;          ///< absolute path of the database file
     QString artifactDir;   ///< absolute path of the artifact folder beside it
 };

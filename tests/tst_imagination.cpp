@@ -105,6 +105,51 @@ QList<ReplayWorld> readWorlds(const QStringList &paths)
 
 const QString Directions = QStringLiteral("d0,d1,d2,d3,d4,d5,d6,d7,d8,d9");
 
+/// A revealed world of `task`: 3 of 4 branches opened, attempts 0 and 1 of
+/// each (of 0 … 3), every score `base` + a small rise, so that a task's
+/// scores never come near the other task's.
+DiscoveryTree taskWorld(const std::optional<QString> &task, double base, int seed, qint64 iteration)
+{
+    QList<Cell> cells;
+    qint64 seq = 0;
+    for (int b = 0; b < 3; ++b) {
+        for (int a = 0; a < 2; ++a) {
+            Cell c;
+            c.id = QStringLiteral("b%1a%2").arg(b).arg(a);
+            c.branch = b;
+            c.attempt = a;
+            c.seq = seq++;
+            c.score = base + 0.01 * ((seed + b) % 5) + 0.02 * a;
+            c.evaluated = true;
+            c.failClass = QStringLiteral("ok");
+            cells.append(c);
+        }
+    }
+    TreeMeta meta;
+    meta.task = task;
+    meta.iteration = iteration;
+    meta.grid = GridShape{4, 3};
+    return *DiscoveryTree::build(meta, cells);
+}
+
+/// Two tasks on different scales, interleaved, and a world without a task:
+/// packing-like (about 2.5), autocorrelation-like (about 0.6), untasked (about 10).
+QList<ReplayWorld> twoTaskHistory()
+{
+    const QString packing = QStringLiteral("circle_packing_26"), c3 = QStringLiteral("c3_autocorrelation");
+    QList<ReplayWorld> h;
+    auto add = [&h](const std::optional<QString> &task, double base, int seed) {
+        h.append(ReplayWorld{QStringLiteral("w%1").arg(h.size()),
+                             std::make_shared<const DiscoveryTree>(taskWorld(task, base, seed, h.size() + 1))});
+    };
+    add(packing, 2.5, 0);
+    add(c3, 0.6, 1);
+    add(packing, 2.5, 2);
+    add(c3, 0.6, 3);
+    add(std::nullopt, 10.0, 4);
+    return h;
+}
+
 /// A developer that writes nothing: a dream of it values the deployed version only.
 class NoDeveloper : public PolicyDeveloper
 {
@@ -124,6 +169,8 @@ private slots:
     void revealedKeptAndCapped();
     void threadsDoNotMatter();
     void modelFallbacks();
+    void oneModelPerTask();
+    void imagineProjectOfTwoTasks();
     void imaginedValueMatchesReplay();
     void counterfactualNamesItsValuation();
     void badInput();
@@ -179,7 +226,7 @@ void TestImagination::revealedKeptAndCapped()
     options.directions = Directions.split(QLatin1Char(','));
     const Result<ImaginedHistory> imagined = Imagination::imagine(history, 7, 4, options, 1);
     QVERIFY2(imagined.ok(), qPrintable(imagined.error));
-    const double cap = *imagined.value->model.cap();
+    const double cap = *imagined.value->model.of(0).cap();
     for (qsizetype i = 0; i < imagined.value->completions.size(); ++i) {
         const DiscoveryTree &world = *history.at(Imagination::placeOf(i, 4).world).tree;
         const DiscoveryTree &done = *imagined.value->completions.at(i).tree;
@@ -199,7 +246,7 @@ void TestImagination::revealedKeptAndCapped()
     options.cap = false;
     const Result<ImaginedHistory> uncapped = Imagination::imagine(history, 7, 4, options, 1);
     QVERIFY(uncapped.ok());
-    QVERIFY(!uncapped.value->model.cap());
+    QVERIFY(!uncapped.value->model.of(0).cap());
     double highest = 0.0;
     for (const ReplayWorld &w : uncapped.value->completions)
         highest = std::max(highest, w.tree->bestEffectiveScore());
@@ -269,6 +316,149 @@ void TestImagination::modelFallbacks()
     const QJsonObject json = m.toJson();
     QCOMPARE(json.value(QStringLiteral("strata")).toArray().size(), 2);
     QCOMPARE(json.value(QStringLiteral("min_samples")).toInt(), 3);
+}
+
+void TestImagination::oneModelPerTask()
+{
+    // Worlds of two tasks and one without a task: each group gets its own
+    // model and cap, and a world's imagined cells draw only its own task's
+    // scores. Completion seeds keep j, the world's place in the whole history.
+    const QList<ReplayWorld> history = twoTaskHistory();
+    const Result<ImaginedHistory> imagined = Imagination::imagine(history, 11, 3, ImaginationOptions(), 2);
+    QVERIFY2(imagined.ok(), qPrintable(imagined.error));
+    const WorldModels &models = imagined.value->model;
+    QCOMPARE(models.groups().size(), 3);
+    QCOMPARE(models.groups().at(0).task, std::optional<QString>(QStringLiteral("circle_packing_26")));
+    QCOMPARE(models.groups().at(0).worlds, (QList<int>{0, 2}));
+    QCOMPARE(models.groups().at(1).task, std::optional<QString>(QStringLiteral("c3_autocorrelation")));
+    QCOMPARE(models.groups().at(1).worlds, (QList<int>{1, 3}));
+    QCOMPARE(models.groups().at(2).task, std::nullopt);
+    QCOMPARE(models.groups().at(2).worlds, QList<int>{4});
+    // Each cap is its own task's best revealed score.
+    QCOMPARE(*models.of(0).cap(), history.at(0).tree->bestEffectiveScore() > history.at(2).tree->bestEffectiveScore()
+                                      ? history.at(0).tree->bestEffectiveScore()
+                                      : history.at(2).tree->bestEffectiveScore());
+    QVERIFY(*models.of(1).cap() < 0.7);
+    QCOMPARE(*models.of(4).cap(), history.at(4).tree->bestEffectiveScore());
+
+    int imaginedOk = 0;
+    for (qsizetype i = 0; i < imagined.value->completions.size(); ++i) {
+        const Imagination::CompletionPlace p = Imagination::placeOf(i, 3);
+        const WorldModels::Group &group = models.groups().at(models.groupOf(p.world));
+        // The lowest and highest score any world of the group revealed.
+        double low = 1e9, high = -1e9;
+        for (const int j : group.worlds) {
+            for (const Cell &c : history.at(j).tree->cells()) {
+                low = std::min(low, *c.score);
+                high = std::max(high, *c.score);
+            }
+        }
+        for (const Cell &c : imagined.value->completions.at(i).tree->cells()) {
+            if (!Imagination::isImagined(c) || !c.score)
+                continue;
+            ++imaginedOk;
+            QVERIFY2(*c.score >= low && *c.score <= high,
+                     qPrintable(QStringLiteral("world %1 (%2): imagined %3 = %4 outside its task's [%5, %6]")
+                                    .arg(p.world)
+                                    .arg(group.task.value_or(QStringLiteral("no task")), c.id)
+                                    .arg(*c.score)
+                                    .arg(low)
+                                    .arg(high)));
+        }
+        // The same cells as a model fitted on the group's worlds alone draws
+        // for this j and k: the grouping changes no seed.
+        QList<const DiscoveryTree *> own;
+        for (const int j : group.worlds)
+            own.append(history.at(j).tree.get());
+        const Result<DiscoveryTree> alone = Imagination::complete(*history.at(p.world).tree, WorldModel::fit(own, ImaginationOptions()),
+                                                                  11, p.world, p.completion);
+        QVERIFY(alone.ok());
+        QCOMPARE(alone.value->cells(), imagined.value->completions.at(i).tree->cells());
+    }
+    QVERIFY(imaginedOk > 50);
+
+    // What this rule prevents: one model over every world draws the packing
+    // scores into the autocorrelation worlds (the cap is then the packing's).
+    QList<const DiscoveryTree *> all;
+    for (const ReplayWorld &w : history)
+        all.append(w.tree.get());
+    const WorldModel mixed = WorldModel::fit(all, ImaginationOptions());
+    QVERIFY(*mixed.cap() > 10.0);
+    double highest = 0.0;
+    for (int k = 0; k < 8; ++k) {
+        const Result<DiscoveryTree> c3 = Imagination::complete(*history.at(1).tree, mixed, 11, 1, k);
+        QVERIFY(c3.ok());
+        for (const Cell &c : c3.value->cells())
+            highest = std::max(highest, c.score.value_or(0.0));
+    }
+    QVERIFY(highest > 1.0);
+
+    // The JSON: one entry per task with its worlds; no top-level model fields
+    // when there are several.
+    const QJsonObject json = models.toJson();
+    const QJsonArray list = json.value(QStringLiteral("models")).toArray();
+    QCOMPARE(list.size(), 3);
+    QCOMPARE(list.at(1).toObject().value(QStringLiteral("task")).toString(), QStringLiteral("c3_autocorrelation"));
+    QCOMPARE(list.at(1).toObject().value(QStringLiteral("worlds")).toArray(), (QJsonArray{1, 3}));
+    QVERIFY(list.at(2).toObject().value(QStringLiteral("task")).isNull());
+    QCOMPARE(list.at(1).toObject().value(QStringLiteral("model")).toObject(), models.of(1).toJson());
+    QVERIFY(!json.contains(QStringLiteral("cap")));
+}
+
+void TestImagination::imagineProjectOfTwoTasks()
+{
+    // `dreamrsi imagine --project` over a project of two tasks: one model per
+    // task in --json, each world says its task, and no imagined cell of the
+    // autocorrelation worlds carries a packing score.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QList<ReplayWorld> history = twoTaskHistory().mid(0, 4);
+    QStringList files;
+    for (qsizetype i = 0; i < history.size(); ++i) {
+        files.append(dir.filePath(QStringLiteral("t%1.json").arg(i)));
+        QVERIFY(TreeJson::writeFile(*history.at(i).tree, files.last()).ok());
+    }
+    const QString project = dir.filePath(QStringLiteral("two.dreamrsi"));
+    auto run = runDreamrsi({QStringLiteral("project"), QStringLiteral("new"), project});
+    QVERIFY2(run.finished && run.exitCode == 0, run.err.constData());
+    run = runDreamrsi(QStringList{QStringLiteral("import"), project} + files);
+    QVERIFY2(run.finished && run.exitCode == 0, run.err.constData());
+    const QString out = dir.filePath(QStringLiteral("out"));
+    run = runDreamrsi({QStringLiteral("imagine"), QStringLiteral("--project"), project, QStringLiteral("--out"), out,
+                       QStringLiteral("--completions"), QStringLiteral("2"), QStringLiteral("--json")});
+    QVERIFY2(run.finished && run.exitCode == 0, run.err.constData());
+    QVERIFY2(run.err.contains("2 models, one per task") && run.err.contains("task c3_autocorrelation: 2 worlds"),
+             run.err.constData());
+    const QJsonObject json = QJsonDocument::fromJson(run.out).object();
+    const QJsonArray models = json.value(QStringLiteral("model")).toObject().value(QStringLiteral("models")).toArray();
+    QCOMPARE(models.size(), 2);
+    QStringList tasks;
+    for (const QJsonValue &m : models)
+        tasks.append(m.toObject().value(QStringLiteral("task")).toString());
+    QCOMPARE(tasks, (QStringList{QStringLiteral("circle_packing_26"), QStringLiteral("c3_autocorrelation")}));
+    const double c3cap = models.at(1).toObject().value(QStringLiteral("model")).toObject().value(QStringLiteral("cap")).toDouble();
+    QVERIFY(c3cap < 0.7);
+    const QJsonArray worlds = json.value(QStringLiteral("worlds")).toArray();
+    QCOMPARE(worlds.size(), 4);
+    for (const QJsonValue &v : worlds) {
+        const QJsonObject w = v.toObject();
+        const int j = w.value(QStringLiteral("j")).toInt();
+        QCOMPARE(w.value(QStringLiteral("task")).toString(), *history.at(j).tree->meta().task);
+        if (w.value(QStringLiteral("task")).toString() != QLatin1String("c3_autocorrelation"))
+            continue;
+        for (int k = 0; k < 2; ++k) {
+            const TreeJson::ParseResult done = TreeJson::readFile(QDir(out).filePath(QStringLiteral("h%1_k%2.json").arg(j).arg(k)));
+            QVERIFY2(done.ok(), qPrintable(done.error.message));
+            int imagined = 0;
+            for (const Cell &c : done.tree->cells()) {
+                if (!Imagination::isImagined(c))
+                    continue;
+                ++imagined;
+                QVERIFY2(!c.score || *c.score <= c3cap, qPrintable(QStringLiteral("%1: %2").arg(c.id).arg(*c.score)));
+            }
+            QVERIFY(imagined > 0);
+        }
+    }
 }
 
 void TestImagination::imaginedValueMatchesReplay()

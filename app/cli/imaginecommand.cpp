@@ -30,7 +30,9 @@ const char *const imagineUsage =
     "other (branch, attempt) of a world's grid is imagined (\"imagined\": true), its score capped at the\n"
     "best score the history revealed unless --no-cap. A branch explores the direction its cells are\n"
     "tagged with, else d[b mod n] of --directions, else of the worlds' task when it is known.\n"
-    "--json prints the fitted model and which world each j is.\n";
+    "One model is fitted per task (the worlds' `task`; worlds without one form a group of their own),\n"
+    "with its own cap, and each world is completed by its task's model. --json prints the fitted\n"
+    "models (model.models: [{task, worlds, model}]) and which world each j is.\n";
 
 int usageError(QTextStream &err, const QString &message)
 {
@@ -137,19 +139,35 @@ int runImagineCommand(const QStringList &args, QTextStream &out, QTextStream &er
             return CommandLine::runtimeError(err, written.error);
         files.append(path);
     }
-    const WorldModel &model = imagined.value->model;
+    // One model per task (docs/online.md#valuation): say each, so that a
+    // history of several tasks shows that none borrows another's scores.
+    const WorldModels &models = imagined.value->model;
     err << "imagine: " << count << " completions of each of " << history.size() << " worlds in " << outDir
-        << " (seed " << seed << ", cap "
-        << (model.cap() ? QString::number(*model.cap(), 'g', 10) : QStringLiteral("none")) << ", directions "
-        << (model.options().directions.isEmpty() ? QStringLiteral("from the worlds' tags")
-                                                 : model.options().directions.join(QLatin1Char(',')))
+        << " (seed " << seed << ", " << models.groups().size() << (models.groups().size() == 1 ? " model" : " models, one per task")
         << ")\n";
+    for (const WorldModels::Group &g : models.groups()) {
+        const WorldModel &model = g.model;
+        err << "  " << (g.task ? QStringLiteral("task ") + *g.task : QStringLiteral("no task")) << ": " << g.worlds.size()
+            << (g.worlds.size() == 1 ? " world" : " worlds") << ", cap "
+            << (model.cap() ? QString::number(*model.cap(), 'g', 10) : QStringLiteral("none")) << ", directions "
+            << (model.options().directions.isEmpty() ? QStringLiteral("from the worlds' tags")
+                                                     : model.options().directions.join(QLatin1Char(',')))
+            << '\n';
+    }
     if (parser.isSet(QStringLiteral("json"))) {
+        // Which task's model completed each world.
+        for (qsizetype j = 0; j < sources.size(); ++j) {
+            QJsonObject w = sources.at(j).toObject();
+            const int g = models.groupOf(int(j));
+            const std::optional<QString> task = g >= 0 ? models.groups().at(g).task : std::nullopt;
+            w.insert(QStringLiteral("task"), task ? QJsonValue(*task) : QJsonValue());
+            sources[j] = w;
+        }
         const QJsonObject o{{QStringLiteral("seed"), QString::number(seed)},
                             {QStringLiteral("completions"), count},
                             {QStringLiteral("worlds"), sources},
                             {QStringLiteral("files"), files},
-                            {QStringLiteral("model"), model.toJson()}};
+                            {QStringLiteral("model"), models.toJson()}};
         out << QJsonDocument(o).toJson(QJsonDocument::Indented);
     }
     out.flush();

@@ -58,7 +58,7 @@ const Command commands[] = {
     {"loop", "T iterations of round, dream and approve, or the fixed-exploration baseline (--fixed)", dreamrsi::runLoopCommand},
     {"ls", "list a project's iterations, policy versions, replay results, approvals", dreamrsi::runLsCommand},
     {"plot", "export a frontier, anytime or tree figure (PDF, SVG, PNG)", nullptr},
-    {"project", "create a project file or show what it holds (new, info)", dreamrsi::runProjectCommand},
+    {"project", "create a project file, show what it holds, upgrade an older build's (new, info, upgrade, config, replay)", dreamrsi::runProjectCommand},
     {"replay", "replay a policy in tree files (--world) or a project's iterations (--project) and score it",
      runReplay},
     {"round", "run or resume a live round: agent attempts on W workers, stored as they finish", dreamrsi::runRoundCommand},

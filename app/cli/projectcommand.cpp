@@ -1,5 +1,6 @@
-// `dreamrsi project new|info|config|replay`: create a project, show what it
-// holds, show or change its replay configuration, or replay in it (the same
+// `dreamrsi project new|info|upgrade|config|replay`: create a project, show
+// what it holds, upgrade an older build's project file to this build's
+// schema, show or change its replay configuration, or replay in it (the same
 // as `dreamrsi replay --project P`).
 #include "commands.h"
 
@@ -10,6 +11,7 @@
 #include "store/projectfiles.h"
 #include "store/projectreader.h"
 #include "store/projectwriter.h"
+#include "store/schema.h"
 
 #include <algorithm>
 #include <optional>
@@ -21,6 +23,7 @@ namespace {
 const char *const projectUsage =
     "usage: dreamrsi project new P.dreamrsi [--name NAME] [--task TASK]\n"
     "       dreamrsi project info P.dreamrsi\n"
+    "       dreamrsi project upgrade P.dreamrsi   (an older build's project to this build's schema)\n"
     "       dreamrsi project config P.dreamrsi [--workers W] [--lambda L] [--betas B,...] [--rounds K]\n"
     "                                   [--replay] [--json]   (the replay configuration; see --help there)\n"
     "       dreamrsi project replay P.dreamrsi --policy NAME|FILE.js|builtin:NAME [replay options]\n"
@@ -129,6 +132,36 @@ int projectInfo(const QStringList &args, QTextStream &out, QTextStream &err)
     return 0;
 }
 
+/// Upgrades the file of an older build's project to this build's schema.
+/// Read-only commands read such a project through an in-memory upgrade and
+/// leave the file alone; this is the one command whose purpose is to write it.
+int projectUpgrade(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    QCommandLineParser parser;
+    if (const std::optional<int> rc = parseSubcommand(parser, {}, args, out, err))
+        return *rc;
+    const QString path = parser.positionalArguments().constFirst();
+    int from = 0;
+    {
+        StoreResult<std::unique_ptr<ProjectReader>> r = ProjectReader::open(path);
+        if (!r.ok())
+            return CommandLine::runtimeError(err, r.error);
+        from = (*r.value)->upgradedInMemoryFrom(); // 0: the file is at this build's schema
+    }
+    if (from == 0) {
+        out << path << " is at schema " << Schema::CurrentVersion << ", this build's; nothing to upgrade\n";
+        return 0;
+    }
+    OpenReport report;
+    StoreResult<std::unique_ptr<ProjectWriter>> w = ProjectWriter::open(path, &report);
+    if (!w.ok())
+        return CommandLine::runtimeError(err, QStringLiteral("cannot upgrade: %1").arg(w.error));
+    out << "upgraded " << report.project.path << " from schema " << from << " to " << report.project.schemaVersion << '\n';
+    for (const IterationInfo &it : report.interrupted)
+        out << "recovered iteration " << it.id << " was running when its process ended; marked interrupted\n";
+    return 0;
+}
+
 bool isHelp(const QString &arg)
 {
     return arg == QLatin1String("--help") || arg == QLatin1String("-h") || arg == QLatin1String("-help");
@@ -152,6 +185,8 @@ int runProjectCommand(const QStringList &args, QTextStream &out, QTextStream &er
         return projectNew(rest, out, err);
     if (sub == QLatin1String("info"))
         return projectInfo(rest, out, err);
+    if (sub == QLatin1String("upgrade"))
+        return projectUpgrade(rest, out, err);
     if (sub == QLatin1String("config"))
         return runProjectConfigCommand(rest, out, err);
     if (sub == QLatin1String("replay")) {

@@ -21,9 +21,13 @@ const char *const usage =
     "                       [--workers W] [--lambda L] [--betas B,...] [--rounds K]\n"
     "                       [--json] [--trace FILE] [--time-limit-ms 2000] [--seed N] [--threads T]\n"
     "                       [--no-grid-plan] [--progress] [--apply-steering] [--include-approximate]\n"
+    "                       [--no-store]\n"
     "Replays a policy version in every finished iteration of the project and stores the results.\n"
     "NAME is a stored policy version (see `dreamrsi ls P policies`); a .js file or builtin:NAME is\n"
-    "first stored as a version. It replays under the project's replay configuration (see\n"
+    "first stored as a version. builtin:NAME is today's built-in: when an older build stored\n"
+    "builtin:NAME with other code, today's is stored beside it as builtin:NAME@<hash of its code>,\n"
+    "and the old version keeps its results. --no-store prints the results and writes nothing (a\n"
+    "project of an older build is read as it is). It replays under the project's replay configuration (see\n"
     "`dreamrsi project config`); --workers, --lambda, --betas and --rounds override it for this run\n"
     "only, and its results are stored under the configuration they were computed with.\n"
     "--apply-steering applies what people did to each iteration's live round (branches closed,\n"
@@ -49,9 +53,9 @@ int runProjectReplayCommand(const QStringList &args, QTextStream &out, QTextStre
                              threads = valueOption("threads"), world = valueOption("world");
     const QCommandLineOption json(QStringLiteral("json")), noGridPlan(QStringLiteral("no-grid-plan")),
         progress(QStringLiteral("progress")), applySteering(QStringLiteral("apply-steering")),
-        includeApproximate(QStringLiteral("include-approximate"));
+        includeApproximate(QStringLiteral("include-approximate")), noStore(QStringLiteral("no-store"));
     parser.addOptions({project, policy, name, workers, lambda, betas, rounds, trace, timeLimit, seed, threads,
-                       world, json, noGridPlan, progress, applySteering, includeApproximate});
+                       world, json, noGridPlan, progress, applySteering, includeApproximate, noStore});
     if (const std::optional<int> answered = CommandLine::parseOrAnswer(
             parser, {}, args, usage, out, [&](const CommandLine::Problem &problem) {
                 err << "error: " << problem.message << '\n' << usage;
@@ -120,6 +124,7 @@ int runProjectReplayCommand(const QStringList &args, QTextStream &out, QTextStre
         return bad(threads);
     request.options.useGridPlan = !parser.isSet(noGridPlan);
     request.applySteering = parser.isSet(applySteering);
+    request.noStore = parser.isSet(noStore);
     request.includeApproximate = parser.isSet(includeApproximate);
     printing.json = parser.isSet(json);
     printing.tracePath = parser.value(trace);
@@ -145,6 +150,11 @@ int runProjectReplayCommand(const QStringList &args, QTextStream &out, QTextStre
         err << "replayed policy version " << o.version.id << " \"" << o.version.name << "\" over " << o.worlds.size()
             << " worlds with their steering applied (" << o.steeredWorlds << " of them steered) under "
             << o.config.label() << "; the results are not stored\n";
+        return rc;
+    }
+    if (request.noStore) {
+        err << "replayed policy version \"" << o.version.name << "\"" << (o.version.id == 0 ? " (not stored)" : "")
+            << " over " << o.worlds.size() << " worlds under " << o.config.label() << "; --no-store: nothing was written\n";
         return rc;
     }
     err << "stored " << o.storedRecords << " results of policy version " << o.version.id << " \"" << o.version.name

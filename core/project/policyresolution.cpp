@@ -1,6 +1,8 @@
 // Which stored version a policy choice names in a project.
 #include "policyresolution.h"
 
+#include "projectpolicies.h"
+
 #include "policy/builtinpolicies.h"
 #include "store/projectstore.h"
 #include "store/storeawait.h"
@@ -45,14 +47,18 @@ Result<PolicyVersion> storedOrAdded(ProjectStore &store, const QList<PolicyVersi
     return Result<PolicyVersion>::success(v);
 }
 
-/// The version of built-in `name`: "builtin:NAME" holding its JavaScript twin.
-PolicyVersion builtinVersion(const QString &name)
+/// Today's built-in `name` as stored: the version holding its code, else that
+/// version added now (beside an older build's "builtin:NAME", never instead
+/// of it: ProjectPolicies::currentBuiltin).
+Result<PolicyVersion> storedBuiltin(ProjectStore &store, const QList<PolicyVersion> &versions, const QString &name)
 {
-    PolicyVersion v;
-    v.name = QStringLiteral("builtin:") + name;
-    v.code = BuiltinPolicies::javaScriptSource(name);
-    v.origin = PolicyOrigin::Builtin;
-    return v;
+    std::optional<PolicyVersion> v = ProjectPolicies::currentBuiltin(versions, name);
+    if (!v)
+        return Result<PolicyVersion>::failure(QStringLiteral("unknown built-in policy 'builtin:%1' (known: %2)")
+                                                  .arg(name, BuiltinPolicies::names().join(QStringLiteral(", "))));
+    if (v->id != 0)
+        return Result<PolicyVersion>::success(*v);
+    return storedOrAdded(store, versions, *v);
 }
 
 PolicyVersion manualPlaceholder()
@@ -108,7 +114,7 @@ Result<ResolvedPolicy> PolicyResolution::resolve(ProjectStore &store, const Poli
         if (!BuiltinPolicies::names().contains(choice.name()))
             return Result<ResolvedPolicy>::failure(QStringLiteral("unknown built-in policy '%1' (known: %2)")
                                                        .arg(argument, BuiltinPolicies::names().join(QStringLiteral(", "))));
-        return resolved(storedOrAdded(store, versions, builtinVersion(choice.name())),
+        return resolved(storedBuiltin(store, versions, choice.name()),
                         QStringLiteral("built-in policy %1 (asked for)").arg(argument));
     case PolicyChoice::Kind::Stored: {
         const PolicyVersion *chosen = byName(versions, argument);
@@ -140,7 +146,7 @@ Result<ResolvedPolicy> PolicyResolution::resolve(ProjectStore &store, const Poli
     if (const PolicyVersion *approved = latest ? byId(versions, latest->version) : nullptr)
         return resolved(Result<PolicyVersion>::success(*approved),
                         QStringLiteral("latest approved version %1").arg(approved->name));
-    return resolved(storedOrAdded(store, versions, builtinVersion(QStringLiteral("portfolio"))),
+    return resolved(storedBuiltin(store, versions, QStringLiteral("portfolio")),
                     QStringLiteral("built-in policy builtin:portfolio (no approved version in the project)"));
 }
 

@@ -37,8 +37,10 @@ const Approval *newestApproval(const QList<Approval> &approvals);
 /// on the GUI thread):
 /// - latest approved: `resumedVersion` (the version of a round being
 ///   resumed) when given and stored, else the newest approval's version,
-///   else the stored `builtin:portfolio`;
-/// - a built-in: its stored version `builtin:NAME`;
+///   else today's `builtin:portfolio`;
+/// - a built-in: the stored version of today's code
+///   (ProjectPolicies::currentBuiltin: `builtin:NAME`, or
+///   `builtin:NAME@<hash>` beside an older build's `builtin:NAME`);
 /// - a stored version: by name, else by id;
 /// - manual: the stored placeholder version "manual".
 /// A built-in's or the manual placeholder's version is stored the first time

@@ -2,6 +2,8 @@
 
 #include "policy/builtinpolicies.h"
 
+#include <QCryptographicHash>
+
 namespace dreamrsi {
 
 std::optional<QString> ProjectPolicies::builtinTwinOf(const QString &code)
@@ -39,6 +41,43 @@ QList<PolicyVersion> ProjectPolicies::builtinVersions()
         versions.append(v);
     }
     return versions;
+}
+
+QString ProjectPolicies::codeHash(const QString &code)
+{
+    return QString::fromLatin1(QCryptographicHash::hash(code.toUtf8(), QCryptographicHash::Sha256).toHex().left(8));
+}
+
+std::optional<PolicyVersion> ProjectPolicies::currentBuiltin(const QList<PolicyVersion> &stored, const QString &name)
+{
+    if (!BuiltinPolicies::names().contains(name))
+        return std::nullopt;
+    const QString base = QStringLiteral("builtin:") + name;
+    const QString code = BuiltinPolicies::javaScriptSource(name);
+    bool baseTaken = false;
+    for (const PolicyVersion &v : stored) {
+        const bool ours = v.name == base || v.name.startsWith(base + QLatin1Char('@'));
+        if (ours && v.code == code)
+            return v;
+        baseTaken = baseTaken || v.name == base;
+    }
+    PolicyVersion v;
+    v.name = baseTaken ? base + QLatin1Char('@') + codeHash(code) : base;
+    v.code = code;
+    v.origin = PolicyOrigin::Builtin;
+    return v;
+}
+
+QList<PolicyVersion> ProjectPolicies::staleBuiltins(const QList<PolicyVersion> &stored)
+{
+    QList<PolicyVersion> stale;
+    for (const PolicyVersion &v : stored) {
+        for (const QString &name : BuiltinPolicies::names()) {
+            if (v.name == QStringLiteral("builtin:") + name && v.code != BuiltinPolicies::javaScriptSource(name))
+                stale.append(v);
+        }
+    }
+    return stale;
 }
 
 } // namespace dreamrsi

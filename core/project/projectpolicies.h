@@ -34,5 +34,23 @@ QString processArgumentFor(const PolicyVersion &version);
 /// built-in, named "builtin:NAME", holding its JavaScript twin.
 QList<PolicyVersion> builtinVersions();
 
+/// The short hash that names a version of a built-in's code: the first 8 hex
+/// digits of the SHA-256 of its UTF-8 bytes.
+QString codeHash(const QString &code);
+
+/// What `--policy builtin:NAME` means in a project: today's built-in. It is
+/// the stored version named "builtin:NAME" or "builtin:NAME@<hash>" that
+/// holds today's code (BuiltinPolicies::javaScriptSource) byte for byte;
+/// when none does, a new version (id 0, not stored yet) named "builtin:NAME"
+/// if that name is free, else "builtin:NAME@<codeHash>": a project of an
+/// older build keeps its "builtin:NAME" (the code the built-in had then) and
+/// that version's results, and today's built-in is stored beside it, never
+/// an error. nullopt for an unknown built-in.
+std::optional<PolicyVersion> currentBuiltin(const QList<PolicyVersion> &stored, const QString &name);
+
+/// The stored versions named exactly "builtin:NAME" whose code is no longer
+/// the built-in's (a project, or the bundled demo, made before the built-in changed).
+QList<PolicyVersion> staleBuiltins(const QList<PolicyVersion> &stored);
+
 } // namespace ProjectPolicies
 } // namespace dreamrsi

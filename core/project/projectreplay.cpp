@@ -7,6 +7,7 @@
 #include "projectworlds.h"
 #include "versionreplay.h"
 
+#include "policy/builtinpolicies.h"
 #include "store/projectreader.h"
 #include "store/projectwriter.h"
 
@@ -19,8 +20,9 @@ namespace dreamrsi {
 
 namespace {
 
-/// Finds or adds the policy version `argument` names.
-Result<PolicyVersion> resolveVersion(ProjectWriter &writer, ProjectReader &reader, const QString &argument,
+/// Finds or adds the policy version `argument` names. Without a writer (a
+/// replay that stores nothing) a version not stored yet runs as it is, id 0.
+Result<PolicyVersion> resolveVersion(ProjectWriter *writer, ProjectReader &reader, const QString &argument,
                                      const QString &nameOption)
 {
     const bool builtin = argument.startsWith(QLatin1String("builtin:"));
@@ -35,13 +37,22 @@ Result<PolicyVersion> resolveVersion(ProjectWriter &writer, ProjectReader &reade
     PolicyVersion v;
     if (builtin) {
         const QString name = argument.mid(8);
-        const QList<PolicyVersion> builtins = ProjectPolicies::builtinVersions();
-        auto it = std::find_if(builtins.cbegin(), builtins.cend(), [&](const PolicyVersion &b) { return b.name == argument; });
-        if (it == builtins.cend())
-            return Result<PolicyVersion>::failure(QStringLiteral("unknown built-in policy '%1'").arg(name));
-        v = *it;
-        if (!nameOption.isEmpty())
+        const Result<QList<PolicyVersion>> stored = reader.policyVersions();
+        if (!stored.ok())
+            return stored.failureAs<PolicyVersion>();
+        // Today's built-in: its stored version, or a new one beside an older
+        // build's (ProjectPolicies::currentBuiltin), never an error.
+        const std::optional<PolicyVersion> current = ProjectPolicies::currentBuiltin(*stored.value, name);
+        if (!current)
+            return Result<PolicyVersion>::failure(QStringLiteral("unknown built-in policy '%1' (known: builtin:%2)")
+                                                      .arg(argument, BuiltinPolicies::names().join(QStringLiteral(", builtin:"))));
+        v = *current;
+        if (nameOption.isEmpty() && v.id != 0)
+            return Result<PolicyVersion>::success(v);
+        if (!nameOption.isEmpty()) {
+            v.id = 0;
             v.name = nameOption;
+        }
     } else {
         QFile f(argument);
         if (!f.open(QIODevice::ReadOnly))
@@ -58,7 +69,9 @@ Result<PolicyVersion> resolveVersion(ProjectWriter &writer, ProjectReader &reade
                                                       .arg(v.name));
         return existing;
     }
-    Result<PolicyVersionId> id = writer.addPolicyVersion(v);
+    if (!writer)
+        return Result<PolicyVersion>::success(v);
+    Result<PolicyVersionId> id = writer->addPolicyVersion(v);
     if (!id.ok())
         return id.failureAs<PolicyVersion>();
     v.id = *id.value;
@@ -85,16 +98,23 @@ ProjectReplayRequest::ProjectReplayRequest() = default;
 
 Result<ProjectReplayOutcome> ProjectReplay::run(const ProjectReplayRequest &request)
 {
-    Result<std::unique_ptr<ProjectWriter>> writer = ProjectWriter::open(request.project);
-    if (!writer.ok())
-        return writer.failureAs<ProjectReplayOutcome>();
+    // A replay that stores nothing (a what-if, or --no-store) only reads: it
+    // never writes the file, and reads an older build's project as it is.
+    const bool storing = !request.applySteering && !request.noStore;
+    std::unique_ptr<ProjectWriter> writer;
+    if (storing) {
+        Result<std::unique_ptr<ProjectWriter>> opened = ProjectWriter::open(request.project);
+        if (!opened.ok())
+            return opened.failureAs<ProjectReplayOutcome>();
+        writer = std::move(*opened.value);
+    }
     Result<std::unique_ptr<ProjectReader>> reader = ProjectReader::open(request.project);
     if (!reader.ok())
         return reader.failureAs<ProjectReplayOutcome>();
     ProjectReplayOutcome outcome;
     Result<PolicyVersion> version = request.versionId != 0
                                         ? (*reader.value)->policyVersion(request.versionId)
-                                        : resolveVersion(**writer.value, **reader.value, request.policy, request.versionName);
+                                        : resolveVersion(writer.get(), **reader.value, request.policy, request.versionName);
     if (!version.ok())
         return version.failureAs<ProjectReplayOutcome>();
     outcome.version = *version.value;
@@ -169,8 +189,8 @@ Result<ProjectReplayOutcome> ProjectReplay::run(const ProjectReplayRequest &requ
             outcome.result.worlds[i].approximate = w.tree && w.tree->meta().approximate;
         }
     }
-    if (request.applySteering)
-        return Result<ProjectReplayOutcome>::success(std::move(outcome)); // a what-if: nothing stored
+    if (!storing)
+        return Result<ProjectReplayOutcome>::success(std::move(outcome)); // a what-if or --no-store: nothing stored
 
     QList<IterationId> iterations;
     for (const ProjectWorld &w : std::as_const(outcome.worlds))
@@ -178,7 +198,7 @@ Result<ProjectReplayOutcome> ProjectReplay::run(const ProjectReplayRequest &requ
     const QList<ReplayResultRecord> records =
         completions > 0 ? ProjectScores::recordsForCompletions(outcome.result, outcome.version.id, iterations, completions)
                         : ProjectScores::recordsFor(outcome.result, outcome.version.id, outcome.worlds);
-    const Result<Done> stored = (*writer.value)->storeReplayResults(records);
+    const Result<Done> stored = writer->storeReplayResults(records);
     if (stored.ok())
         outcome.storedRecords = int(records.size());
     else

@@ -19,7 +19,10 @@ struct ProjectReplayRequest
     QString project;            ///< path of the project file
     /// A stored version's name, a .js file or builtin:NAME; the latter two are
     /// first stored as a version (named `versionName`, else the file's base
-    /// name or "builtin:NAME"; an existing version of that name must hold the same code).
+    /// name; an existing version of that name must hold the same code).
+    /// builtin:NAME without `versionName` is today's built-in, by
+    /// ProjectPolicies::currentBuiltin: "builtin:NAME", or
+    /// "builtin:NAME@<hash>" beside an older build's "builtin:NAME".
     QString policy;
     QString versionName;
     /// A stored version's id; when not 0 it names the version and `policy` is ignored.
@@ -37,6 +40,10 @@ struct ProjectReplayRequest
     /// docs/steering.md) as its live round did; the results are then a
     /// what-if and are not stored.
     bool applySteering = false;
+    /// Replay and report without storing anything: the project file is only
+    /// read (an older build's project as it is, upgraded in memory), and a
+    /// policy not stored yet runs unstored (version id 0).
+    bool noStore = false;
     /// Also replay in approximate worlds (docs/tree-format.md#imported-runs);
     /// results over them are labelled either way.
     bool includeApproximate = false;

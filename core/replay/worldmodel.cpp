@@ -210,6 +210,70 @@ QJsonObject WorldModel::toJson() const
     };
 }
 
+namespace {
+
+/// The task a history world belongs to for the per-task models: its tree's
+/// `task`, none when it names none (an empty name counts as none).
+std::optional<QString> taskOf(const DiscoveryTree &tree)
+{
+    const std::optional<QString> &task = tree.meta().task;
+    return task && !task->isEmpty() ? task : std::nullopt;
+}
+
+} // namespace
+
+WorldModels WorldModels::fit(const QList<const DiscoveryTree *> &history, const ImaginationOptions &options,
+                             const TaskDirections &directionsOf)
+{
+    WorldModels m;
+    m.m_groupOf.fill(-1, history.size());
+    for (qsizetype j = 0; j < history.size(); ++j) {
+        if (!history.at(j))
+            continue;
+        const std::optional<QString> task = taskOf(*history.at(j));
+        qsizetype g = 0;
+        while (g < m.m_groups.size() && m.m_groups.at(g).task != task)
+            ++g;
+        if (g == m.m_groups.size())
+            m.m_groups.append(Group{task, {}, {}});
+        m.m_groups[g].worlds.append(int(j));
+        m.m_groupOf[j] = int(g);
+    }
+    for (Group &group : m.m_groups) {
+        QList<const DiscoveryTree *> trees;
+        for (const int j : std::as_const(group.worlds))
+            trees.append(history.at(j));
+        ImaginationOptions own = options;
+        if (own.directions.isEmpty() && directionsOf && group.task)
+            own.directions = directionsOf(*group.task);
+        group.model = WorldModel::fit(trees, own);
+    }
+    return m;
+}
+
+const WorldModel &WorldModels::of(int world) const
+{
+    static const WorldModel none;
+    const int g = groupOf(world);
+    return g >= 0 ? m_groups.at(g).model : none;
+}
+
+QJsonObject WorldModels::toJson() const
+{
+    QJsonArray models;
+    for (const Group &g : m_groups) {
+        QJsonArray worlds;
+        for (const int j : g.worlds)
+            worlds.append(j);
+        models.append(QJsonObject{{QStringLiteral("task"), g.task ? QJsonValue(*g.task) : QJsonValue()},
+                                  {QStringLiteral("worlds"), worlds},
+                                  {QStringLiteral("model"), g.model.toJson()}});
+    }
+    QJsonObject o = m_groups.size() == 1 ? m_groups.constFirst().model.toJson() : QJsonObject();
+    o.insert(QStringLiteral("models"), models);
+    return o;
+}
+
 quint64 Imagination::completionSeed(quint64 dreamSeed, int world, int completion)
 {
     quint64 x = SplitMix64::mix(dreamSeed);
@@ -333,7 +397,16 @@ Result<DiscoveryTree> Imagination::complete(const DiscoveryTree &tree, const Wor
     return Result<DiscoveryTree>::success(std::move(*built));
 }
 
-Result<QList<ReplayWorld>> Imagination::completeAll(const QList<ReplayWorld> &history, const WorldModel &model,
+Result<DiscoveryTree> Imagination::complete(const DiscoveryTree &tree, const WorldModels &models, quint64 dreamSeed,
+                                            int world, int completion)
+{
+    if (models.groupOf(world) < 0)
+        return Result<DiscoveryTree>::failure(
+            QStringLiteral("history world %1 has no world model (the models were fitted over other worlds)").arg(world));
+    return complete(tree, models.of(world), dreamSeed, world, completion);
+}
+
+Result<QList<ReplayWorld>> Imagination::completeAll(const QList<ReplayWorld> &history, const WorldModels &models,
                                                     quint64 dreamSeed, int count, int threads)
 {
     if (count < 1)
@@ -347,7 +420,7 @@ Result<QList<ReplayWorld>> Imagination::completeAll(const QList<ReplayWorld> &hi
         for (qsizetype i = from; i < total; i += workers) {
             const CompletionPlace p = placeOf(i, count);
             const ReplayWorld &w = history.at(p.world);
-            drawn[size_t(i)] = w.tree ? complete(*w.tree, model, dreamSeed, p.world, p.completion)
+            drawn[size_t(i)] = w.tree ? complete(*w.tree, models, dreamSeed, p.world, p.completion)
                                       : Result<DiscoveryTree>::failure(QStringLiteral("history world %1 holds no tree").arg(w.name));
         }
     };
@@ -381,11 +454,9 @@ Result<ImaginedHistory> Imagination::imagine(const QList<ReplayWorld> &history, 
         if (!w.tree)
             return Result<ImaginedHistory>::failure(QStringLiteral("history world %1 holds no tree").arg(w.name));
         trees.append(w.tree.get());
-        if (options.directions.isEmpty() && directionsOf && w.tree->meta().task && !w.tree->meta().task->isEmpty())
-            options.directions = directionsOf(*w.tree->meta().task);
     }
     ImaginedHistory out;
-    out.model = WorldModel::fit(trees, options);
+    out.model = WorldModels::fit(trees, options, directionsOf);
     out.count = count;
     out.seed = seed;
     Result<QList<ReplayWorld>> drawn = completeAll(history, out.model, seed, count, threads);

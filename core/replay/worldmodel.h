@@ -17,9 +17,10 @@
 
 namespace dreamrsi {
 
-/// The imagined-worlds valuation (docs/imagination.md): a model of how cells
-/// score, fitted once per dream on every revealed cell of the history, and
-/// completions of each history world drawn from it. Revealed cells are kept
+/// The imagined-worlds valuation (docs/online.md#valuation): a model of how
+/// cells score, fitted once per dream and task on every revealed cell of the
+/// history worlds of that task, and completions of each history world drawn
+/// from its task's model. Revealed cells are kept
 /// exactly; every other (branch, attempt) of the world's grid is imagined.
 ///
 /// Everything here is deterministic for a seed: a completion's draws come
@@ -92,7 +93,56 @@ private:
     std::optional<double> m_cap;
 };
 
+/// The directions of a task by its name (a built-in task or a task folder),
+/// empty when it has none or is unknown. Resolving a task is above this room
+/// (core/loop/dream/imaginedhistory.h gives the one every caller uses).
+using TaskDirections = std::function<QStringList(const QString &task)>;
+
+/// One model per task (docs/online.md#valuation). Scores of different tasks
+/// live on different scales (a packing's sum of radii, an autocorrelation
+/// bound), so a model fitted over both would draw one task's scores into the
+/// other's worlds and cap them at the other's best. The history worlds are
+/// grouped by their tree's `task` (worlds without a task form one group of
+/// their own) and each group gets its own model, cap included, fitted over
+/// its worlds only. A world keeps its place j among all history worlds, so
+/// the completion seeds do not depend on the grouping; a history of one task
+/// gives exactly the one model it always had.
+class WorldModels
+{
+public:
+    struct Group
+    {
+        std::optional<QString> task; ///< none: the worlds whose tree names no task
+        QList<int> worlds;           ///< their places j in the history, ascending
+        WorldModel model;
+    };
+
+    /// Groups `history` (j ascending, as given) by task, in the order each
+    /// task first appears, and fits one model per group. `options.directions`,
+    /// when given, serve every group; else each group takes its own task's
+    /// (`directionsOf`), and the group without a task none.
+    static WorldModels fit(const QList<const DiscoveryTree *> &history, const ImaginationOptions &options,
+                           const TaskDirections &directionsOf = {});
+
+    const QList<Group> &groups() const { return m_groups; }
+    /// The group of history world j (-1 when j is not one of the history's).
+    int groupOf(int world) const { return world >= 0 && world < m_groupOf.size() ? m_groupOf.at(world) : -1; }
+    /// The model that completes history world j (an empty model for an unknown j).
+    const WorldModel &of(int world) const;
+
+    /// `{"models": [{task, worlds: [j…], model}]}`, a group's model as
+    /// WorldModel::toJson; with a single group its model's fields are also at
+    /// the top level, as before models were fitted per task.
+    QJsonObject toJson() const;
+
+private:
+    QList<Group> m_groups;
+    QList<int> m_groupOf; ///< by j
+};
+
 namespace Imagination {
+
+using TaskDirections = dreamrsi::TaskDirections;
 
 /// The tag that says which direction branch `branchId` of `world` explores:
 /// its revealed cells' `direction:` tag, else `direction:` + directions[b mod n]
@@ -107,6 +157,9 @@ quint64 completionSeed(quint64 dreamSeed, int world, int completion);
 /// seqs from 1 000 000 on. Fails only when the completed tree is not valid.
 Result<DiscoveryTree> complete(const DiscoveryTree &tree, const WorldModel &model, quint64 dreamSeed, int world,
                                int completion);
+/// The same with the model of the world's own task.
+Result<DiscoveryTree> complete(const DiscoveryTree &tree, const WorldModels &models, quint64 dreamSeed, int world,
+                               int completion);
 
 /// True when `cell` was imagined.
 bool isImagined(const Cell &cell);
@@ -119,10 +172,10 @@ int completedCellCount(const DiscoveryTree &tree);
 QString completionName(const QString &world, int completion);
 
 /// Completions k = 0 … count−1 of every world of `history`, world-major
-/// (index j·count + k), named "<name> · imagined k", drawn on up to
-/// `threads` threads (0 = as many as the machine has). The result does not
-/// depend on `threads`.
-Result<QList<ReplayWorld>> completeAll(const QList<ReplayWorld> &history, const WorldModel &model, quint64 dreamSeed,
+/// (index j·count + k), named "<name> · imagined k", each drawn from the
+/// model of its world's task, on up to `threads` threads (0 = as many as the
+/// machine has). The result does not depend on `threads`.
+Result<QList<ReplayWorld>> completeAll(const QList<ReplayWorld> &history, const WorldModels &models, quint64 dreamSeed,
                                        int count, int threads = 0);
 
 /// The world a completion of completeAll() came from and its k.
@@ -133,25 +186,22 @@ struct CompletionPlace
 };
 inline CompletionPlace placeOf(qsizetype index, int count) { return {int(index / count), int(index % count)}; }
 
-/// The directions of a task by its name (a built-in task or a task folder),
-/// empty when it has none or is unknown. Resolving a task is above this room
-/// (core/loop/dream/imaginedhistory.h gives the one every caller uses).
-using TaskDirections = std::function<QStringList(const QString &task)>;
-
-/// The imagined history of a dream: the model fitted once on every revealed
-/// cell of the history and C completions of each world drawn from it.
+/// The imagined history of a dream: one model per task, fitted once on every
+/// revealed cell of the history worlds of that task, and C completions of
+/// each world drawn from its task's model.
 struct ImaginedHistory
 {
-    WorldModel model;
+    WorldModels model;
     QList<ReplayWorld> completions; ///< world-major: completion k of world j at j·C + k
     int count = 0;                  ///< C
     quint64 seed = 0;               ///< the dream's seed the completions were drawn with
 };
 
-/// Fits the model on `history` and draws `count` completions of each world.
-/// When `options.directions` is empty, those of the first world whose task
-/// `directionsOf` knows; none known: only the worlds' own `direction:` tags.
-/// Deterministic for a seed, whatever `threads`.
+/// Fits one model per task on `history` (WorldModels::fit) and draws `count`
+/// completions of each world from its task's model. When
+/// `options.directions` is empty, each task's model takes the directions
+/// `directionsOf` knows for it; none known: only the worlds' own
+/// `direction:` tags. Deterministic for a seed, whatever `threads`.
 Result<ImaginedHistory> imagine(const QList<ReplayWorld> &history, quint64 seed, int count, ImaginationOptions options,
                                 int threads = 0, const TaskDirections &directionsOf = {});
 

@@ -43,23 +43,8 @@ void removeAll(const QString &path)
 
 StoreResult<std::unique_ptr<ProjectReader>> openReader(const QString &path)
 {
-    StoreResult<std::unique_ptr<ProjectReader>> r = ProjectReader::open(path);
-    if (r.ok())
-        return r;
-    std::optional<qint64> version;
-    std::optional<qint64> app;
-    if (Result<std::unique_ptr<SqliteConnection>> db = SqliteConnection::open(path, SqliteConnection::Mode::ReadOnly)) {
-        version = (*db.value)->queryInt("PRAGMA user_version;").value;
-        app = (*db.value)->queryInt("PRAGMA application_id;").value;
-    }
-    if (version && app && *app == Schema::ApplicationId && *version < Schema::CurrentVersion) {
-        StoreResult<std::unique_ptr<ProjectWriter>> w = ProjectWriter::open(path);
-        if (!w.ok())
-            return StoreResult<std::unique_ptr<ProjectReader>>::failure(w.error);
-        w.value->reset();
-        return ProjectReader::open(path);
-    }
-    return r;
+    // Reading never writes: an older schema is upgraded in memory by the reader.
+    return ProjectReader::open(path);
 }
 
 StoreResult<PolicyVersion> importPolicyFile(const QString &projectPath, const PolicyFileImport &import)

@@ -24,8 +24,8 @@ class ProjectWriter;
 namespace ProjectFiles {
 
 /// Opens a reader on the project at `path`. A project of an older schema is
-/// migrated first (that takes the writer's lock for a moment), so a reader
-/// opened here always sees the current schema.
+/// read through an in-memory upgrade (ProjectReader::open): the reader sees
+/// the current schema and the file stays as it was.
 StoreResult<std::unique_ptr<ProjectReader>> openReader(const QString &path);
 
 /// A policy version to be read from a script file and stored.

@@ -55,6 +55,7 @@ struct ProjectReader::Private
     std::unique_ptr<SqliteConnection> db;
     std::unique_ptr<ArtifactStore> artifacts;
     int version = 0;
+    int fileVersion = 0; ///< the file's own; below `version` when read through an in-memory upgrade
 
     QString where(const QString &what) const { return QStringLiteral("%1: %2").arg(db->path(), what); }
 
@@ -151,10 +152,34 @@ StoreResult<std::unique_ptr<ProjectReader>> ProjectReader::open(const QString &r
         r->d->db = std::move(*opened.value);
         if (const Result<Done> configured = Schema::configure(*r->d->db, false); !configured)
             return Result<Done>::failure(QStringLiteral("%1: %2").arg(path, configured.error));
+        // A project of an older build: read an in-memory copy upgraded there,
+        // so that reading never writes the file (docs/project-file.md).
+        const std::optional<qint64> app = r->d->db->queryInt("PRAGMA application_id;").value;
+        const std::optional<qint64> stored = r->d->db->queryInt("PRAGMA user_version;").value;
+        if (app && stored && *app == Schema::ApplicationId && *stored >= 1 && *stored < Schema::CurrentVersion) {
+            Result<std::unique_ptr<SqliteConnection>> copy = SqliteConnection::memoryCopyOf(*r->d->db);
+            if (!copy)
+                return Result<Done>::failure(QStringLiteral("%1: schema %2 is older than this build's %3 and %4; "
+                                                            "`dreamrsi project upgrade %1` upgrades the file")
+                                                 .arg(path)
+                                                 .arg(*stored)
+                                                 .arg(Schema::CurrentVersion)
+                                                 .arg(copy.error));
+            const Result<int> upgraded = Schema::prepare(**copy.value, true, false);
+            if (!upgraded)
+                return upgraded.failureAs<Done>();
+            if (const Result<Done> configured = Schema::configure(**copy.value, false); !configured)
+                return Result<Done>::failure(QStringLiteral("%1: %2").arg(path, configured.error));
+            r->d->db = std::move(*copy.value);
+            r->d->version = *upgraded.value;
+            r->d->fileVersion = int(*stored);
+            return Result<Done>::success({});
+        }
         const Result<int> version = Schema::prepare(*r->d->db, false, false);
         if (!version)
             return version.failureAs<Done>();
         r->d->version = *version.value;
+        r->d->fileVersion = *version.value;
         return Result<Done>::success({});
     };
     if (const Result<Done> first = connect(SqliteConnection::Mode::ReadWrite); !first) {
@@ -171,6 +196,11 @@ StoreResult<std::unique_ptr<ProjectReader>> ProjectReader::open(const QString &r
 QString ProjectReader::path() const
 {
     return d->db->path();
+}
+
+int ProjectReader::upgradedInMemoryFrom() const
+{
+    return d->fileVersion < d->version ? d->fileVersion : 0;
 }
 
 StoreResult<ProjectInfo> ProjectReader::projectInfo()

@@ -12,9 +12,13 @@ namespace dreamrsi {
 /// method runs in one read transaction, so what it returns is a consistent
 /// snapshot of the last committed state, whatever a writer is doing.
 ///
-/// A reader never migrates or modifies the database; opening a project whose
-/// schema is older than this build supports fails with a message asking to
-/// open it for writing first (ProjectWriter::open migrates).
+/// A reader never migrates or modifies the file. A project whose schema is
+/// older than this build's is read as it is: the reader copies it into
+/// memory (one consistent snapshot) and upgrades the copy there, so
+/// read-only commands work on projects of older builds and leave them as
+/// they were; `dreamrsi project upgrade P` (or any command that writes,
+/// ProjectWriter::open) upgrades the file itself. A reader of such a copy
+/// does not see later writes to the file.
 class ProjectReader
 {
 public:
@@ -25,6 +29,9 @@ public:
     static StoreResult<std::unique_ptr<ProjectReader>> open(const QString &path);
 
     QString path() const;
+    /// The file's schema version when it is older than this build's and is
+    /// read through an in-memory upgrade; 0 when the file is current.
+    int upgradedInMemoryFrom() const;
 
     StoreResult<ProjectInfo> projectInfo();
     StoreResult<QList<IterationInfo>> iterations();

@@ -350,10 +350,11 @@ Result<int> prepare(SqliteConnection &db, bool migrate, bool initialise)
     if (*version.value == CurrentVersion)
         return checked(int(*version.value));
     if (!migrate)
-        return fail(QStringLiteral("the project has schema version %1 and must be upgraded to %2 "
-                                   "by opening it for writing first")
+        return fail(QStringLiteral("the project has schema version %1, older than this build's %2; "
+                                   "`dreamrsi project upgrade %3` upgrades it")
                         .arg(*version.value)
-                        .arg(CurrentVersion));
+                        .arg(CurrentVersion)
+                        .arg(db.path()));
     // Table rebuilds (V3) must not cascade: foreign keys are off while the
     // migrations run (the pragma is a no-op inside a transaction, hence
     // here) and every step checks them before it commits.

@@ -34,6 +34,26 @@ Result<std::unique_ptr<SqliteConnection>> SqliteConnection::open(const QString &
     return Opened::success(std::move(c));
 }
 
+Result<std::unique_ptr<SqliteConnection>> SqliteConnection::memoryCopyOf(SqliteConnection &source)
+{
+    using Opened = Result<std::unique_ptr<SqliteConnection>>;
+    std::unique_ptr<SqliteConnection> c(new SqliteConnection);
+    c->m_path = source.m_path;
+    const int rc = sqlite3_open_v2(":memory:", &c->m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, nullptr);
+    if (rc != SQLITE_OK)
+        return Opened::failure(c->m_db ? QString::fromUtf8(sqlite3_errmsg(c->m_db)) : QString::fromUtf8(sqlite3_errstr(rc)));
+    sqlite3_extended_result_codes(c->m_db, 1);
+    sqlite3_backup *backup = sqlite3_backup_init(c->m_db, "main", source.m_db, "main");
+    if (!backup)
+        return Opened::failure(QStringLiteral("cannot copy the database into memory: %1").arg(c->lastError()));
+    const int stepped = sqlite3_backup_step(backup, -1);
+    sqlite3_backup_finish(backup);
+    if (stepped != SQLITE_DONE)
+        return Opened::failure(QStringLiteral("cannot copy the database into memory: %1")
+                                   .arg(QString::fromUtf8(sqlite3_errstr(stepped))));
+    return Opened::success(std::move(c));
+}
+
 Result<Done> SqliteConnection::exec(const char *sql)
 {
     char *msg = nullptr;

@@ -27,6 +27,11 @@ public:
 
     /// Opens `path`; a failure gives SQLite's message.
     static Result<std::unique_ptr<SqliteConnection>> open(const QString &path, Mode mode);
+    /// A private in-memory copy of the database `source` holds (read in one
+    /// snapshot through SQLite's backup, so a WAL's committed pages are in
+    /// it), named after `source`'s path. Changes to the copy never reach the
+    /// file: how a reader upgrades an older project without writing it.
+    static Result<std::unique_ptr<SqliteConnection>> memoryCopyOf(SqliteConnection &source);
 
     sqlite3 *handle() const { return m_db; }
     const QString &path() const { return m_path; }

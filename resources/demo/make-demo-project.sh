@@ -6,6 +6,9 @@
 #
 #   resources/demo/make-demo-project.sh path/to/dreamrsi [OUT.dreamrsi]
 #
+# (the tree files of the finished iterations are written next to this script
+# only when OUT is the bundled demo itself)
+#
 # What it runs:
 # - circle packing: the recursive loop, two iterations (round → dream with the
 #   built-in policy improver → automatic approval → round);
@@ -19,31 +22,62 @@
 # the first round sets (4); its dreams and the replays of the built-ins use it,
 # so the Policies table and the approval compare like with like.
 #
-# Scores and programs depend only on the seeds; timings and timestamps vary.
-# An existing OUT (with its artifact folder) is replaced.
+# Re-runnable and seeded: every choice (agent, improver, policies, replays)
+# is seeded, so two runs of the same build give the same cells (ids, scores,
+# failures, programs) and the same policy versions. What is not fixed is the
+# order in which the attempts of one batch finish (their seq: four run in
+# parallel, each evaluation taking its own time), with the timings and
+# timestamps; a replay value that depends on that order can differ in the
+# last call (checked: two runs, every cell equal, one of 330 stored results one
+# call apart). The project is made in a temporary folder and moved into
+# place at the end, so a run that fails half-way leaves the old demo as it
+# was. An existing OUT (with its artifact folder) is replaced.
+#
+# One command remakes it with the dreamrsi of a build (after a change to a
+# built-in policy or to the schema; tst_bundled_demo fails until then):
+#
+#   cmake --build --preset dev --target regenerate-demo
 set -eu
 dreamrsi=${1:?usage: make-demo-project.sh path/to/dreamrsi [OUT.dreamrsi]}
+case $dreamrsi in /*) ;; *) dreamrsi=$(pwd)/$dreamrsi ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
 out=${2:-$here/demo.dreamrsi}
+export TZ=UTC LC_ALL=C
 
-rm -rf "$out" "$out-wal" "$out-shm" "$out.lock" "$out-artifacts"
-"$dreamrsi" project new "$out" --name "Dream-RSI demo" --task circle_packing_26
-"$dreamrsi" loop --project "$out" --task circle_packing_26 --agent builtin --iterations 2 --versions 3 \
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+p=$work/demo.dreamrsi
+"$dreamrsi" project new "$p" --name "Dream-RSI demo" --task circle_packing_26
+"$dreamrsi" loop --project "$p" --task circle_packing_26 --agent builtin --iterations 2 --versions 3 \
     --workers 4 --rounds 4 --max-calls 16 --seed 1 --auto-approve
-"$dreamrsi" round --project "$out" --task c3_autocorrelation --agent builtin \
+"$dreamrsi" round --project "$p" --task c3_autocorrelation --agent builtin \
     --workers 4 --rounds 3 --max-calls 12 --seed 7
 for policy in parallel_refine portfolio; do
-    "$dreamrsi" project replay "$out" --policy "builtin:$policy" --threads 1 > /dev/null
+    "$dreamrsi" project replay "$p" --policy "builtin:$policy" --threads 1 > /dev/null
 done
-rm -f "$here"/*.json
-tmp=$(mktemp -d)
-"$dreamrsi" export "$out" --all --dir "$tmp"
-for f in "$tmp"/*.json; do
-    [ -e "$f" ] && cp "$f" "$here/"
-done
-rm -rf "$tmp"
+mkdir "$work/trees"
+"$dreamrsi" export "$p" --all --dir "$work/trees"
 # Workspaces are only needed to resume a round; the finished demo keeps the
 # content-addressed artifacts (proposals, programs, scores, agent logs).
-rm -rf "$out-artifacts/attempts"
-"$dreamrsi" ls "$out" iterations
-"$dreamrsi" ls "$out" policies
+rm -rf "$p-artifacts/attempts"
+# One file, no WAL beside it: what is committed and compiled into the workbench.
+"$dreamrsi" ls "$p" iterations
+"$dreamrsi" ls "$p" policies
+# (SQLite folds the WAL into the file when the last connection closes.)
+if [ -s "$p-wal" ]; then
+    echo "make-demo-project.sh: $p-wal still holds pages; not moving a half-written demo into place" >&2
+    exit 1
+fi
+rm -f "$p-wal" "$p-shm" "$p.lock"
+
+# Into place.
+rm -rf "$out" "$out-wal" "$out-shm" "$out.lock" "$out-artifacts"
+mv "$p" "$out"
+mv "$p-artifacts" "$out-artifacts"
+if [ -z "${2:-}" ]; then
+    rm -f "$here"/*.json
+    for f in "$work/trees"/*.json; do
+        [ -e "$f" ] && cp "$f" "$here/"
+    done
+fi
+echo "made $out"

@@ -18,27 +18,23 @@ ImaginedWorlds::History ImaginedWorlds::historyOf(const QList<WorldEntry> &world
     return h;
 }
 
-ImaginationOptions ImaginedWorlds::optionsFor(const QList<ReplayWorld> &history)
+WorldModels ImaginedWorlds::fitAll(const QList<ReplayWorld> &history)
 {
-    // The rule of Imagination::imagine(): the first world whose task has directions.
-    ImaginationOptions options;
-    for (const ReplayWorld &w : history) {
-        if (!options.directions.isEmpty())
-            break;
-        if (w.tree && w.tree->meta().task && !w.tree->meta().task->isEmpty())
-            options.directions = ImaginedHistories::taskDirections(*w.tree->meta().task);
-    }
-    return options;
+    QList<const DiscoveryTree *> trees;
+    for (const ReplayWorld &w : history)
+        trees.append(w.tree.get());
+    // The rule of Imagination::imagine(): one model per task, each with its task's directions.
+    return WorldModels::fit(trees, ImaginationOptions(), &ImaginedHistories::taskDirections);
 }
 
 WorldModel ImaginedWorlds::fit(const QList<ReplayWorld> &history)
 {
-    QList<const DiscoveryTree *> trees;
-    for (const ReplayWorld &w : history) {
-        if (w.tree)
-            trees.append(w.tree.get());
+    const WorldModels models = fitAll(history);
+    for (qsizetype j = history.size() - 1; j >= 0; --j) {
+        if (models.groupOf(int(j)) >= 0)
+            return models.of(int(j));
     }
-    return WorldModel::fit(trees, optionsFor(history));
+    return WorldModel::fit({}, ImaginationOptions());
 }
 
 ImaginedWorlds::Completion ImaginedWorlds::draw(const QList<ReplayWorld> &history, int world, quint64 seed, int completion)
@@ -57,10 +53,11 @@ ImaginedWorlds::Completion ImaginedWorlds::draw(const QList<ReplayWorld> &histor
             return out;
         }
     }
-    const WorldModel model = fit(history);
+    const WorldModels models = fitAll(history);
+    const WorldModel &model = models.of(world); // the model of the world's own task
     out.model = model.toJson();
     out.directions = model.options().directions;
-    Result<DiscoveryTree> drawn = Imagination::complete(*history.at(world).tree, model, seed, world, completion);
+    Result<DiscoveryTree> drawn = Imagination::complete(*history.at(world).tree, models, seed, world, completion);
     if (!drawn) {
         out.error = drawn.error;
         return out;

@@ -32,12 +32,12 @@ struct History
 };
 History historyOf(const QList<WorldEntry> &worlds);
 
-/// The options a dream fits its model with over `history`: the directions of
-/// the first world whose task is known (ImaginedHistories::taskDirections),
-/// none when no task is known.
-ImaginationOptions optionsFor(const QList<ReplayWorld> &history);
+/// The models a dream over `history` fits: one per task (WorldModels::fit,
+/// each with its task's directions; the same for every seed).
+WorldModels fitAll(const QList<ReplayWorld> &history);
 
-/// The model a dream over `history` fits (the same for every seed).
+/// The model of the newest history world's task (what the World Model page
+/// shows); an empty model without history worlds.
 WorldModel fit(const QList<ReplayWorld> &history);
 
 /// Completion k of history world j (its place in `history`) for seed `seed`:
@@ -45,7 +45,7 @@ WorldModel fit(const QList<ReplayWorld> &history);
 struct Completion
 {
     std::shared_ptr<const DiscoveryTree> tree; ///< null on failure
-    QJsonObject model;                         ///< the fitted model (WorldModel::toJson)
+    QJsonObject model;                         ///< the model of the world's task (WorldModel::toJson)
     QStringList directions;                    ///< the directions the model was fitted with
     int world = -1;                            ///< j
     int completion = 0;                        ///< k

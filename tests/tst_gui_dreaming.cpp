@@ -1,24 +1,34 @@
 // The Dreaming view over a project: the built-in improver's versions arrive
 // in the table and the workspace with their results, the proposal can be
-// reviewed in the approval dialog, and Cancel stops a dream.
+// reviewed in the approval dialog, and Cancel stops a dream. Every candidate
+// of the dream is listed (parent, changes, status) with the count of distinct
+// behaviours, and the Policies tab shows a version's tunables against its parent's.
 #include "policies/dreamingdialog.h"
 #include "models/workspace.h"
 
 #include "policies/approvaldialog.h"
+#include "policies/policiespage.h"
+#include "session/replayjobs.h"
+#include "session/sweeprunner.h"
+
+#include "loop/dream/policytunables.h"
 #include "replay/synthworld.h"
 #include "replay/worldmodel.h"
 #include "store/projectstore.h"
 #include "store/projectwriter.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QTextCursor>
 #include <QtTest>
 
 #include <cmath>
@@ -66,6 +76,143 @@ private:
         }
     }
 
+    /// The candidate table and its summary line after a dream of the built-in improver.
+    void checkCandidates(DreamingDialog &dialog, Workspace &workspace)
+    {
+        const DreamReport &report = dialog.report();
+        const QList<CandidateRecord> &all = report.candidates;
+        QVERIFY2(all.size() >= 2, qPrintable(QString::number(all.size())));
+        QTableWidget *table = dialog.candidateTable();
+        enum { Index, Parent, Kind, Changes, Why, Value, Status };
+
+        // Every version's candidates, in the dream's order.
+        dialog.allCandidatesBox()->setChecked(true);
+        QCOMPARE(table->rowCount(), int(all.size()));
+        int duplicates = 0, inert = 0, withChanges = 0, kept = 0;
+        for (int row = 0; row < table->rowCount(); ++row) {
+            const CandidateRecord &c = all.at(row);
+            QCOMPARE(c.index, row);
+            QCOMPARE(table->item(row, Index)->text(), QString::number(row + 1));
+            // Its parent is a version of the dream, in the workspace.
+            QVERIFY(!c.parent.isEmpty());
+            QCOMPARE(table->item(row, Parent)->text(), c.parent);
+            QVERIFY2(workspace.indexOfVersion(c.parent) >= 0, qPrintable(c.parent));
+            QVERIFY(QStringList({QStringLiteral("learned"), QStringLiteral("proposal"), QStringLiteral("random")})
+                        .contains(table->item(row, Kind)->text()));
+            QCOMPARE(table->item(row, Why)->text(), c.why);
+            QCOMPARE(table->item(row, Value)->text(), c.value ? QString::number(*c.value, 'f', 4) : QStringLiteral("—"));
+            // "NAME old → new" for each tunable it changed.
+            for (const TunableChange &t : c.changes) {
+                const QString change = QStringLiteral("%1 %2 → %3")
+                                           .arg(t.name, PolicyTunables::literal(t.from, t.integer), PolicyTunables::literal(t.to, t.integer));
+                QVERIFY2(table->item(row, Changes)->text().contains(change), qPrintable(table->item(row, Changes)->text()));
+            }
+            withChanges += c.changes.isEmpty() ? 0 : 1;
+            const QString status = table->item(row, Status)->text();
+            if (c.kept) {
+                ++kept;
+                QVERIFY2(status.startsWith(QLatin1String("kept")), qPrintable(status));
+            } else if (c.duplicate) {
+                QCOMPARE(status, c.duplicateOf >= 0 ? QStringLiteral("same behaviour as candidate %1").arg(c.duplicateOf + 1)
+                                                    : QStringLiteral("same behaviour as a version"));
+            } else if (c.inertAtDeployedBeta) {
+                QCOMPARE(status, QStringLiteral("changes nothing at the deployed β"));
+            } else if (!c.error.isEmpty()) {
+                QCOMPARE(status, c.error);
+            } else {
+                QCOMPARE(status, QStringLiteral("not kept"));
+            }
+            duplicates += c.duplicate ? 1 : 0;
+            inert += c.inertAtDeployedBeta ? 1 : 0;
+        }
+        QVERIFY2(withChanges > 0, "no candidate changed a tunable");
+        // The summary counts what the report (and the dream JSON) counts.
+        const int total = int(all.size());
+        const int distinct = total - duplicates;
+        // (Without the workbench's English translator the plurals read "candidate(s)".)
+        const QString summary = dialog.candidateSummary()->text();
+        const QRegularExpressionMatch counts =
+            QRegularExpression(QStringLiteral("^All versions: (\\d+) candidate.*, (\\d+) distinct behaviour.* \\((\\d+) %\\)"))
+                .match(summary);
+        QVERIFY2(counts.hasMatch(), qPrintable(summary));
+        QCOMPARE(counts.captured(1).toInt(), total);
+        QCOMPARE(counts.captured(2).toInt(), distinct);
+        QCOMPARE(counts.captured(3).toInt(), qRound(100.0 * distinct / total));
+        QCOMPARE(summary.contains(QStringLiteral("changed nothing at the deployed β")), inert > 0);
+
+        // One version's candidates: those it carries, its kept one named after it.
+        dialog.allCandidatesBox()->setChecked(false);
+        int keptShown = 0;
+        for (int row = 0; row < dialog.table()->rowCount(); ++row) {
+            const DreamVersion *version = nullptr;
+            for (const DreamVersion &v : report.versions) {
+                if (dialog.table()->item(row, 1)->text().startsWith(v.developed.version.name))
+                    version = &v;
+            }
+            QVERIFY(version);
+            dialog.table()->selectRow(row);
+            const QString name = version->developed.version.name;
+            QCOMPARE(table->rowCount(), int(version->candidates.size()));
+            if (version->index == 0) {
+                QVERIFY2(dialog.candidateSummary()->text().contains(QStringLiteral("deployed version")),
+                         qPrintable(dialog.candidateSummary()->text()));
+                continue;
+            }
+            QVERIFY2(dialog.candidateSummary()->text().startsWith(name + QStringLiteral(": ")),
+                     qPrintable(dialog.candidateSummary()->text()));
+            for (int c = 0; c < table->rowCount(); ++c) {
+                QCOMPARE(table->item(c, Index)->text(), QString::number(version->candidates.at(c).index + 1));
+                if (version->candidates.at(c).kept) {
+                    QCOMPARE(table->item(c, Status)->text(), QStringLiteral("kept: %1").arg(name));
+                    ++keptShown;
+                }
+            }
+        }
+        // Each written version kept exactly one of its candidates.
+        QCOMPARE(keptShown, kept);
+        int written = 0;
+        for (const DreamVersion &v : report.versions)
+            written += v.index > 0 && v.developed.error.isEmpty() ? 1 : 0;
+        QCOMPARE(kept, written);
+
+        // The Policies tab shows a kept proposal's or random step's changes as
+        // the version's changed tunables against its parent (learned
+        // candidates also rewrite tables, which are not tunables).
+        SweepRunner runner(&workspace);
+        PoliciesPage page(&workspace, &runner);
+        int compared = 0;
+        for (const DreamVersion &v : report.versions) {
+            for (const CandidateRecord &c : v.candidates) {
+                if (!c.kept || c.kind == QLatin1String("learned") || c.changes.isEmpty())
+                    continue;
+                page.selectVersion(v.developed.version.name);
+                QCOMPARE(page.selectedVersion(), v.developed.version.name);
+                QTableWidget *tunables = page.tunablesTable();
+                QCOMPARE(tunables->horizontalHeaderItem(1)->text(), c.parent);
+                QStringList changed;
+                for (int row = 0; row < tunables->rowCount(); ++row) {
+                    if (tunables->item(row, 0)->data(Qt::UserRole).toBool())
+                        changed.append(tunables->item(row, 0)->text());
+                }
+                QStringList expected;
+                for (const TunableChange &t : c.changes) {
+                    expected.append(t.name);
+                    for (int row = 0; row < tunables->rowCount(); ++row) {
+                        if (tunables->item(row, 0)->text() != t.name)
+                            continue;
+                        QCOMPARE(tunables->item(row, 1)->text(), PolicyTunables::literal(t.from, t.integer));
+                        QCOMPARE(tunables->item(row, 2)->text(), PolicyTunables::literal(t.to, t.integer));
+                    }
+                }
+                changed.sort();
+                expected.sort();
+                QCOMPARE(changed, expected);
+                ++compared;
+            }
+        }
+        QVERIFY2(compared > 0, "no kept candidate with tunable changes to compare");
+    }
+
 private slots:
     // Before a dream starts, the bar counts the versions asked for.
     void progressCountsTheVersionsAskedFor()
@@ -99,8 +246,9 @@ private slots:
         QVERIFY(dialog.cancelButton()->isEnabled());
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 300000);
         QVERIFY(!dialog.isRunning());
+        QVERIFY2(dialog.report().proposal(),
+                 qPrintable(dialog.findChild<QPlainTextEdit *>(QStringLiteral("dreamLog"))->toPlainText()));
         QCOMPARE(dialog.table()->rowCount(), 3);
-        QVERIFY(dialog.report().proposal());
         // Each version is in the workspace with a result over both worlds:
         // under the project's imagined valuation, over C = 8 completions of each.
         for (const DreamVersion &v : dialog.report().versions) {
@@ -130,6 +278,8 @@ private slots:
             }
             QVERIFY(shown);
         }
+        checkCandidates(dialog, workspace);
+
         // The approval dialog reads the other valuation's values back from the stored records.
         QTRY_COMPARE_WITH_TIMEOUT(otherLoaded.size(), 1, 30000);
         QVERIFY(workspace.otherValuationResult(proposal.developed.version.name));
@@ -162,6 +312,76 @@ private slots:
         QCOMPARE(requested.size(), 1);
         QVERIFY(requested.first().first().value<Approval>().version != 0);
         store.close().waitForFinished();
+    }
+
+    // The Policies tab: a version derived from builtin:portfolio with one
+    // tunable changed shows that row changed against its parent.
+    void policiesPageShowsTunablesAgainstTheParent()
+    {
+        Workspace workspace;
+        for (const PolicyVersion &v : ReplayJobs::builtinVersions())
+            workspace.addVersion(v);
+        const QString portfolio = QStringLiteral("builtin:portfolio");
+        QVERIFY(workspace.indexOfVersion(portfolio) >= 0);
+        SweepRunner runner(&workspace);
+        PoliciesPage page(&workspace, &runner);
+        page.selectVersion(portfolio);
+        QCOMPARE(page.selectedVersion(), portfolio);
+        QTableWidget *table = page.tunablesTable();
+        const QString code = workspace.versions().at(workspace.indexOfVersion(portfolio)).code;
+        const QList<PolicyTunable> tunables = PolicyTunables::parse(code);
+        QVERIFY(tunables.size() >= 10);
+        // No parent: every tunable listed, none changed.
+        QCOMPARE(table->rowCount(), int(tunables.size()));
+        for (int row = 0; row < table->rowCount(); ++row) {
+            QCOMPARE(table->item(row, 0)->text(), tunables.at(row).name);
+            QCOMPARE(table->item(row, 1)->text(), QStringLiteral("—"));
+            QCOMPARE(table->item(row, 2)->text(), PolicyTunables::literal(tunables.at(row).value, tunables.at(row).integer));
+            QVERIFY(!table->item(row, 0)->data(Qt::UserRole).toBool());
+        }
+        QVERIFY2(page.tunablesLabel()->text().contains(QStringLiteral("no parent")), qPrintable(page.tunablesLabel()->text()));
+
+        // The frugal end by hand: PATIENCE_BASE 1 → 0, saved as a version derived from the portfolio.
+        const PolicyTunable *patience = nullptr;
+        for (const PolicyTunable &t : tunables) {
+            if (t.name == QLatin1String("PATIENCE_BASE"))
+                patience = &t;
+        }
+        QVERIFY(patience);
+        QCOMPARE(patience->value, 1.0);
+        // Edited in place, as a researcher types it (setPlainText would leave the document unmodified).
+        QTextCursor cursor(page.editor()->document());
+        cursor.setPosition(int(patience->literalStart));
+        cursor.setPosition(int(patience->literalStart + patience->literalLength), QTextCursor::KeepAnchor);
+        cursor.insertText(QStringLiteral("0"));
+        QCOMPARE(page.editor()->toPlainText(), PolicyTunables::withValue(code, *patience, 0));
+        // While edited: against the stored version.
+        QVERIFY2(page.tunablesLabel()->text().contains(QStringLiteral("(edited) against the stored version: 1 changed")),
+                 qPrintable(page.tunablesLabel()->text()));
+        const QString name = page.saveAsNewVersion();
+        QVERIFY(!name.isEmpty());
+        QCOMPARE(page.selectedVersion(), name);
+        QCOMPARE(workspace.versions().at(workspace.indexOfVersion(name)).parent,
+                 workspace.versions().at(workspace.indexOfVersion(portfolio)).id);
+        QCOMPARE(table->horizontalHeaderItem(1)->text(), portfolio);
+        QCOMPARE(table->horizontalHeaderItem(2)->text(), name);
+        QCOMPARE(table->rowCount(), int(tunables.size()));
+        int changed = 0;
+        for (int row = 0; row < table->rowCount(); ++row) {
+            const bool isPatience = table->item(row, 0)->text() == QLatin1String("PATIENCE_BASE");
+            QCOMPARE(table->item(row, 0)->data(Qt::UserRole).toBool(), isPatience);
+            QCOMPARE(table->item(row, 2)->font().bold(), isPatience);
+            QCOMPARE(table->item(row, 1)->background().style() != Qt::NoBrush, isPatience); // highlighted
+            if (isPatience) {
+                QCOMPARE(table->item(row, 1)->text(), QStringLiteral("1"));
+                QCOMPARE(table->item(row, 2)->text(), QStringLiteral("0"));
+                QCOMPARE(table->item(row, 3)->text(), QStringLiteral("[0, 6]"));
+            }
+            changed += isPatience ? 1 : 0;
+        }
+        QCOMPARE(changed, 1);
+        QVERIFY2(page.tunablesLabel()->text().contains(QStringLiteral("against its parent builtin:portfolio: 1 changed")),
+                 qPrintable(page.tunablesLabel()->text()));
     }
 
     void cancelStopsTheDream()

@@ -34,6 +34,27 @@
             <numerusform>%n approximate worlds left out; Settings ▸ Include approximate worlds dreams in them too.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n candidate(s)</source>
+        <translation>
+            <numerusform>%n candidate</numerusform>
+            <numerusform>%n candidates</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n distinct behaviour(s)</source>
+        <translation>
+            <numerusform>%n distinct behaviour</numerusform>
+            <numerusform>%n distinct behaviours</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n changed nothing at the deployed β</source>
+        <translation>
+            <numerusform>; %n changed nothing at the deployed β</numerusform>
+            <numerusform>; %n changed nothing at the deployed β</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::FrontierPage</name>
@@ -102,6 +123,23 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <translation>
             <numerusform>Round %1 is yours: pick up to %n cell (ticks, or click branches in the list or the tree), then Run. Run with nothing picked ends the round.</numerusform>
             <numerusform>Round %1 is yours: pick up to %n cells (ticks, or click branches in the list or the tree), then Run. Run with nothing picked ends the round.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::PoliciesPage</name>
+    <message numerus="yes">
+        <source>Tunables of %1 against the stored version: %n changed.</source>
+        <translation>
+            <numerusform>Tunables of %1 against the stored version: %n changed.</numerusform>
+            <numerusform>Tunables of %1 against the stored version: %n changed.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Tunables of %1 against its parent %2: %n changed.</source>
+        <translation>
+            <numerusform>Tunables of %1 against its parent %2: %n changed.</numerusform>
+            <numerusform>Tunables of %1 against its parent %2: %n changed.</numerusform>
         </translation>
     </message>
 </context>

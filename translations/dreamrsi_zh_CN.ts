@@ -626,6 +626,162 @@
         <source>%1 (seed %2)</source>
         <translation>%1（种子 %2）</translation>
     </message>
+    <message>
+        <source>No candidates yet.</source>
+        <translation>尚无候选。</translation>
+    </message>
+    <message>
+        <source>&amp;All versions</source>
+        <translation>全部版本(&amp;A)</translation>
+    </message>
+    <message>
+        <source>List the candidates of every version of the dream, not only the selected one&apos;s</source>
+        <translation>列出本次梦境推演中每个版本的候选，而不仅是所选版本的</translation>
+    </message>
+    <message>
+        <source>Parent</source>
+        <translation>父版本</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>What changed</source>
+        <translation>改动</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>价值</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>The candidate&apos;s place in the dream</source>
+        <translation>候选在本次梦境推演中的序号</translation>
+    </message>
+    <message>
+        <source>The version the candidate was derived from</source>
+        <translation>候选所派生自的版本</translation>
+    </message>
+    <message>
+        <source>learned: rules set from the history&apos;s statistics; proposal: a variant the history argues for; random: a random step</source>
+        <translation>学习：由历史统计设定的规则；提议：历史所支持的变体；随机：一次随机步</translation>
+    </message>
+    <message>
+        <source>Tunables changed against the parent</source>
+        <translation>相对父版本改动的可调参数</translation>
+    </message>
+    <message>
+        <source>Mean value under the dream&apos;s valuation; a behaviour is valued once</source>
+        <translation>按本次梦境推演的估值方式得到的平均价值；同一行为只估值一次</translation>
+    </message>
+    <message>
+        <source>Ca&amp;ndidates</source>
+        <translation>候选(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Diff and Response</source>
+        <translation>差异与回复(&amp;D)</translation>
+    </message>
+    <message>
+        <source>No candidates.</source>
+        <translation>没有候选。</translation>
+    </message>
+    <message>
+        <source>%1 is the deployed version: it has no candidates.</source>
+        <translation>%1 是已部署版本：它没有候选。</translation>
+    </message>
+    <message>
+        <source>%1 was written without candidates (an agent writes the version itself).</source>
+        <translation>%1 的编写未经过候选（由智能体直接编写该版本）。</translation>
+    </message>
+    <message>
+        <source>%1, %2 (%3 %)</source>
+        <comment>N candidates, D distinct behaviours (their share in percent)</comment>
+        <translation>%1，%2（%3 %）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n candidate(s)</source>
+        <translation>
+            <numerusform>%n 个候选</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n distinct behaviour(s)</source>
+        <translation>
+            <numerusform>%n 种不同行为</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n changed nothing at the deployed β</source>
+        <translation>
+            <numerusform>；%n 个在部署 β 下毫无改变</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>All versions: %1</source>
+        <translation>全部版本：%1</translation>
+    </message>
+    <message>
+        <source>learned</source>
+        <translation>学习</translation>
+    </message>
+    <message>
+        <source>proposal</source>
+        <translation>提议</translation>
+    </message>
+    <message>
+        <source>random</source>
+        <translation>随机</translation>
+    </message>
+    <message>
+        <source>%1 %2 → %3</source>
+        <comment>tunable: old value → new value</comment>
+        <translation>%1 %2 → %3</translation>
+    </message>
+    <message>
+        <source>kept: %1</source>
+        <translation>保留：%1</translation>
+    </message>
+    <message>
+        <source>kept</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <source>same behaviour as candidate %1</source>
+        <translation>与候选 %1 行为相同</translation>
+    </message>
+    <message>
+        <source>same behaviour as a version</source>
+        <translation>与某个版本行为相同</translation>
+    </message>
+    <message>
+        <source>changes nothing at the deployed β</source>
+        <translation>在部署 β 下毫无改变</translation>
+    </message>
+    <message>
+        <source>not kept</source>
+        <translation>未保留</translation>
+    </message>
+    <message>
+        <source>learned tables</source>
+        <translation>学习得到的表</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>无</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::ExportDialog</name>
@@ -2082,6 +2238,58 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     <message>
         <source>Stale under this configuration (replay them): %1.</source>
         <translation>在此配置下已过期（请重放）：%1。</translation>
+    </message>
+    <message>
+        <source>Tunable</source>
+        <translation>可调参数</translation>
+    </message>
+    <message>
+        <source>Parent</source>
+        <translation>父版本</translation>
+    </message>
+    <message>
+        <source>This version</source>
+        <translation>此版本</translation>
+    </message>
+    <message>
+        <source>Range</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <source>Select a version to see its tunables.</source>
+        <translation>选择一个版本以查看它的可调参数。</translation>
+    </message>
+    <message>
+        <source>%1 has no tunables (top-level lines const NAME = number;).</source>
+        <translation>%1 没有可调参数（顶层的 const NAME = number; 行）。</translation>
+    </message>
+    <message>
+        <source>learned</source>
+        <translation>学习得到</translation>
+    </message>
+    <message>
+        <source>choice %1</source>
+        <translation>选项 %1</translation>
+    </message>
+    <message>
+        <source>[%1, %2]</source>
+        <translation>[%1, %2]</translation>
+    </message>
+    <message>
+        <source>Tunables of %1; it has no parent to compare with.</source>
+        <translation>%1 的可调参数；它没有可比较的父版本。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Tunables of %1 against the stored version: %n changed.</source>
+        <translation>
+            <numerusform>%1 与已保存版本相比的可调参数：%n 个有改动。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Tunables of %1 against its parent %2: %n changed.</source>
+        <translation>
+            <numerusform>%1 与其父版本 %2 相比的可调参数：%n 个有改动。</numerusform>
+        </translation>
     </message>
 </context>
 <context>

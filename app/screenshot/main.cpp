@@ -2,7 +2,8 @@
 // of the production workbench. Opens a project or tree files in a MainWindow,
 // replays every version that has no result, compares two versions a few
 // rounds in, inspects the best cell, then saves one PNG per tab (and the
-// approval and settings dialogs) into DIR.
+// approval and settings dialogs, and a dream of the built-in improver with
+// its candidates) into DIR.
 #include "figures/figureexport.h"
 #include "models/livetreemodel.h"
 #include "live/manualbatchbar.h"
@@ -10,12 +11,15 @@
 #include "live/roundpanel.h"
 #include "live/steeringcontroller.h"
 #include "policies/approvaldialog.h"
+#include "policies/dreamingdialog.h"
 #include "replay/worldmodel.h"
 #include "replayview/replaypage.h"
 #include "replayview/worldmodelpage.h"
 #include "tree/discoverypage.h"
 #include "tree/inspectorwidget.h"
+#include "session/projectsession.h"
 #include "session/sweeprunner.h"
+#include "store/projectstore.h"
 #include "models/workspace.h"
 #include "tree/treeview.h"
 #include "window/mainwindow.h"
@@ -23,6 +27,7 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QSpinBox>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QEventLoop>
@@ -112,6 +117,36 @@ QStringList shootImagination(dreamrsi::MainWindow &window, const QString &dir)
     return written;
 }
 
+/// A dream of the built-in improver over the open project (three versions,
+/// stored in the tour's copy of the project; nothing approved), grabbed
+/// with every candidate of the dream listed.
+QStringList shootDream(dreamrsi::MainWindow &window, const QString &dir)
+{
+    QStringList written;
+    dreamrsi::ProjectStore *store = window.session()->store();
+    if (!store || store->path().isEmpty() || store->isReadOnly() || window.workspace()->worlds().isEmpty())
+        return written;
+    dreamrsi::DreamingDialog dialog(*window.workspace(), store, window.settings(), &window);
+    dialog.versionsBox()->setValue(3);
+    dialog.resize(1400, 860);
+    dialog.show();
+    if (!dialog.start())
+        return written;
+    waitFor(&dialog, &dreamrsi::DreamingDialog::dreamFinished, 600000);
+    if (dialog.isRunning()) { // too slow for a tour: no shot
+        dialog.cancel();
+        waitFor(&dialog, &dreamrsi::DreamingDialog::dreamFinished, 60000);
+        return written;
+    }
+    dialog.allCandidatesBox()->setChecked(true);
+    QApplication::processEvents();
+    const QString path = QDir(dir).filePath(QStringLiteral("%1-dream-candidates.png").arg(TourTabs + 12, 2, 10, QLatin1Char('0')));
+    if (dialog.grab().save(path))
+        written.append(path);
+    dialog.close();
+    return written;
+}
+
 QStringList saveScreenshots(dreamrsi::MainWindow &window, const QString &dir)
 {
     QStringList written;
@@ -158,6 +193,7 @@ QStringList saveScreenshots(dreamrsi::MainWindow &window, const QString &dir)
         written.append(settingsPath);
     settings.close();
     written += shootImagination(window, dir);
+    written += shootDream(window, dir);
     return written;
 }
 

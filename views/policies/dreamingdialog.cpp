@@ -8,8 +8,10 @@
 #include "agent/agentfactory.h"
 #include "loop/dream/agentpolicydeveloper.h"
 #include "loop/dream/policyimprover.h"
+#include "loop/dream/policytunables.h"
 #include "store/projectstore.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFontDatabase>
@@ -23,6 +25,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent>
@@ -34,6 +37,18 @@ namespace {
 // The value the dream judges by, then the value on the revealed history and
 // on the imagined completions (both known for the deployed version and the proposal).
 enum Column { IndexColumn, NameColumn, DeveloperColumn, ValueColumn, RevealedColumn, ImaginedColumn, ErrorColumn, ColumnCount };
+
+// One row per candidate the developer replayed (docs/online.md#dreams-you-can-read).
+enum CandidateColumn {
+    CandidateIndexColumn,
+    CandidateParentColumn,
+    CandidateKindColumn,
+    CandidateChangesColumn,
+    CandidateWhyColumn,
+    CandidateValueColumn,
+    CandidateStatusColumn,
+    CandidateColumnCount
+};
 
 QString valueText(const std::optional<double> &v)
 {
@@ -116,12 +131,56 @@ DreamingDialog::DreamingDialog(Workspace &workspace, ProjectStore *store, const 
         ->setToolTip(tr("Mean value over the history worlds as the deployed policies revealed them"));
     m_table->horizontalHeaderItem(ImaginedColumn)
         ->setToolTip(tr("Mean value over the imagined completions of the history worlds"));
+    // Headers and values whole (the two valuations' headers are long); errors take what is left.
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(ErrorColumn, QHeaderView::Stretch);
     m_table->verticalHeader()->hide();
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &DreamingDialog::showSelected);
+
+    // Every candidate behind a version: what it changed and why, and whether
+    // it counted (a repeated behaviour or one inert at the deployed β is
+    // replaced, not valued again).
+    m_candidateSummary = new QLabel(tr("No candidates yet."), this);
+    m_candidateSummary->setObjectName(QStringLiteral("dreamCandidateSummary"));
+    m_candidateSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_allCandidates = new QCheckBox(tr("&All versions"), this);
+    m_allCandidates->setObjectName(QStringLiteral("dreamAllCandidates"));
+    m_allCandidates->setToolTip(tr("List the candidates of every version of the dream, not only the selected one's"));
+    connect(m_allCandidates, &QCheckBox::toggled, this, &DreamingDialog::showCandidates);
+    m_candidates = new QTableWidget(0, CandidateColumnCount, this);
+    m_candidates->setObjectName(QStringLiteral("dreamCandidatesTable"));
+    m_candidates->setHorizontalHeaderLabels(
+        {tr("#"), tr("Parent"), tr("Kind"), tr("What changed"), tr("Why"), tr("Value"), tr("Status")});
+    m_candidates->horizontalHeaderItem(CandidateIndexColumn)->setToolTip(tr("The candidate's place in the dream"));
+    m_candidates->horizontalHeaderItem(CandidateParentColumn)->setToolTip(tr("The version the candidate was derived from"));
+    m_candidates->horizontalHeaderItem(CandidateKindColumn)
+        ->setToolTip(tr("learned: rules set from the history's statistics; proposal: a variant the history argues for; "
+                        "random: a random step"));
+    m_candidates->horizontalHeaderItem(CandidateChangesColumn)->setToolTip(tr("Tunables changed against the parent"));
+    m_candidates->horizontalHeaderItem(CandidateValueColumn)
+        ->setToolTip(tr("Mean value under the dream's valuation; a behaviour is valued once"));
+    // Columns fit their contents; the reason takes what is left. A long
+    // change list or error is elided at the cap, whole in the tooltip.
+    QHeaderView *header = m_candidates->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(CandidateWhyColumn, QHeaderView::Stretch);
+    header->setMaximumSectionSize(420);
+    m_candidates->verticalHeader()->hide();
+    m_candidates->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_candidates->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_candidates->setWordWrap(false);
+    m_candidates->setAlternatingRowColors(true);
+    auto *candidatePage = new QWidget(this);
+    auto *candidateLayout = new QVBoxLayout(candidatePage);
+    candidateLayout->setContentsMargins(0, 4, 0, 0);
+    auto *candidateRow = new QHBoxLayout;
+    candidateRow->addWidget(m_candidateSummary, 1);
+    candidateRow->addWidget(m_allCandidates);
+    candidateLayout->addLayout(candidateRow);
+    candidateLayout->addWidget(m_candidates, 1);
 
     const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     m_detail = new QPlainTextEdit(this);
@@ -134,12 +193,17 @@ DreamingDialog::DreamingDialog(Workspace &workspace, ProjectStore *store, const 
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(2000);
 
+    m_detailTabs = new QTabWidget(this);
+    m_detailTabs->setObjectName(QStringLiteral("dreamDetailTabs"));
+    m_detailTabs->addTab(candidatePage, tr("Ca&ndidates"));
+    m_detailTabs->addTab(m_detail, tr("&Diff and Response"));
+
     auto *splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_table);
-    splitter->addWidget(m_detail);
+    splitter->addWidget(m_detailTabs);
     splitter->addWidget(m_log);
     splitter->setStretchFactor(0, 2);
-    splitter->setStretchFactor(1, 3);
+    splitter->setStretchFactor(1, 4);
     splitter->setStretchFactor(2, 1);
 
     m_start = new QPushButton(tr("&Start Dreaming"), this);
@@ -165,7 +229,7 @@ DreamingDialog::DreamingDialog(Workspace &workspace, ProjectStore *store, const 
     layout->addWidget(m_progress);
     layout->addWidget(splitter, 1);
     layout->addLayout(buttons);
-    resize(900, 700);
+    resize(1100, 760);
     updateButtons();
 }
 
@@ -262,6 +326,7 @@ bool DreamingDialog::start()
     m_arrived.clear();
     m_table->setRowCount(0);
     m_detail->clear();
+    showCandidates();
     m_progress->setRange(0, settings.versions);
     m_progress->setValue(0);
     m_running = true;
@@ -303,6 +368,9 @@ void DreamingDialog::onVersion(const DreamVersion &version)
     if (!version.developed.error.isEmpty())
         m_table->item(row, ErrorColumn)->setToolTip(version.developed.error);
     m_progress->setValue(version.index + 1);
+    // Listing every version's candidates (nothing selected yet): this one's join them.
+    if (m_table->selectedItems().isEmpty() || m_allCandidates->isChecked())
+        showCandidates();
 }
 
 void DreamingDialog::onFinished(const DreamReport &report)
@@ -348,6 +416,8 @@ void DreamingDialog::onFinished(const DreamReport &report)
             }
         }
     }
+    // The dream's own list: also the candidates of a step cut short by Cancel.
+    showCandidates();
     updateButtons();
     emit dreamFinished();
 }
@@ -383,6 +453,7 @@ void DreamingDialog::reloadOtherValuation()
 void DreamingDialog::showSelected()
 {
     updateButtons();
+    showCandidates();
     const QList<QTableWidgetItem *> items = m_table->selectedItems();
     if (items.isEmpty())
         return;
@@ -412,6 +483,121 @@ void DreamingDialog::showSelected()
     if (!v.response.isEmpty())
         text << QString() << tr("Response:") << v.response;
     m_detail->setPlainText(text.join(QLatin1Char('\n')));
+}
+
+void DreamingDialog::showCandidates()
+{
+    const DreamVersion *selected = nullptr;
+    if (!m_allCandidates->isChecked()) {
+        const QList<QTableWidgetItem *> items = m_table->selectedItems();
+        if (!items.isEmpty()) {
+            const int arrived = m_table->item(items.first()->row(), IndexColumn)->data(Qt::UserRole).toInt();
+            if (arrived >= 0 && arrived < m_arrived.size())
+                selected = &m_arrived.at(arrived);
+        }
+    }
+    // Which version each kept candidate became (the versions carry their own candidates).
+    QHash<int, QString> keptAs;
+    QList<CandidateRecord> arrived;
+    for (const DreamVersion &v : std::as_const(m_arrived)) {
+        for (const CandidateRecord &c : v.candidates) {
+            arrived.append(c);
+            if (c.kept)
+                keptAs.insert(c.index, v.developed.version.name);
+        }
+    }
+    // After the dream its report lists every candidate, those of a step
+    // cancelled before it wrote a version too; while it runs, what arrived.
+    const QList<CandidateRecord> shown = selected ? selected->candidates
+                                         : !m_report.candidates.isEmpty() ? m_report.candidates
+                                                                          : arrived;
+
+    int duplicates = 0;
+    int inert = 0;
+    for (const CandidateRecord &c : shown) {
+        duplicates += c.duplicate ? 1 : 0;
+        inert += c.inertAtDeployedBeta ? 1 : 0;
+    }
+    const int total = int(shown.size());
+    // Distinct as the dream JSON counts it: every candidate that did not repeat a behaviour.
+    const int distinct = total - duplicates;
+    QString summary;
+    if (total == 0) {
+        if (!selected)
+            summary = m_running ? tr("No candidates yet.") : tr("No candidates.");
+        else if (selected->index == 0)
+            summary = tr("%1 is the deployed version: it has no candidates.").arg(selected->developed.version.name);
+        else
+            summary = tr("%1 was written without candidates (an agent writes the version itself).")
+                          .arg(selected->developed.version.name);
+    } else {
+        summary = tr("%1, %2 (%3 %)", "N candidates, D distinct behaviours (their share in percent)")
+                      .arg(tr("%n candidate(s)", nullptr, total), tr("%n distinct behaviour(s)", nullptr, distinct))
+                      .arg(qRound(100.0 * distinct / total));
+        if (inert > 0)
+            summary += tr("; %n changed nothing at the deployed β", nullptr, inert);
+        summary = selected ? tr("%1: %2").arg(selected->developed.version.name, summary) : tr("All versions: %1").arg(summary);
+    }
+    m_candidateSummary->setText(summary);
+
+    const QColor wasted = palette().color(QPalette::Disabled, QPalette::Text);
+    m_candidates->setRowCount(0);
+    m_candidates->setRowCount(total);
+    for (int row = 0; row < total; ++row) {
+        const CandidateRecord &c = shown.at(row);
+        QString kind = c.kind;
+        if (c.kind == QLatin1String("learned"))
+            kind = tr("learned");
+        else if (c.kind == QLatin1String("proposal"))
+            kind = tr("proposal");
+        else if (c.kind == QLatin1String("random"))
+            kind = tr("random");
+        QStringList changes;
+        for (const TunableChange &t : c.changes)
+            changes.append(tr("%1 %2 → %3", "tunable: old value → new value")
+                               .arg(t.name, PolicyTunables::literal(t.from, t.integer), PolicyTunables::literal(t.to, t.integer)));
+        QString status;
+        if (c.kept)
+            status = keptAs.contains(c.index) ? tr("kept: %1").arg(keptAs.value(c.index)) : tr("kept");
+        else if (c.duplicate && c.duplicateOf >= 0)
+            status = tr("same behaviour as candidate %1").arg(c.duplicateOf + 1);
+        else if (c.duplicate)
+            status = tr("same behaviour as a version");
+        else if (c.inertAtDeployedBeta)
+            status = tr("changes nothing at the deployed β");
+        else if (!c.error.isEmpty())
+            status = c.error;
+        else
+            status = tr("not kept");
+        const QString texts[CandidateColumnCount] = {
+            QString::number(c.index + 1),
+            c.parent,
+            kind,
+            // A learned candidate may only rewrite the learned tables (no tunable).
+            changes.isEmpty() ? (c.kind == QLatin1String("learned") ? tr("learned tables") : tr("nothing")) : changes.join(QStringLiteral(", ")),
+            c.why,
+            valueText(c.value),
+            status};
+        for (int column = 0; column < CandidateColumnCount; ++column) {
+            auto *item = new QTableWidgetItem(texts[column]);
+            if (column == CandidateChangesColumn && !changes.isEmpty())
+                item->setToolTip(changes.join(QLatin1Char('\n')));
+            else if (column == CandidateWhyColumn || column == CandidateStatusColumn)
+                item->setToolTip(texts[column]);
+            if (column == CandidateIndexColumn || column == CandidateValueColumn)
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (c.kept) {
+                QFont f = item->font();
+                f.setBold(true);
+                item->setFont(f);
+            } else if (c.duplicate || c.inertAtDeployedBeta) {
+                // Replaced, not counted: greyed like a disabled entry.
+                item->setForeground(wasted);
+            }
+            m_candidates->setItem(row, column, item);
+        }
+        m_candidates->item(row, CandidateIndexColumn)->setData(Qt::UserRole, c.index);
+    }
 }
 
 void DreamingDialog::review()

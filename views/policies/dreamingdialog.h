@@ -9,6 +9,7 @@
 
 #include <memory>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -17,6 +18,7 @@ class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QTableWidget;
+class QTabWidget;
 
 namespace dreamrsi {
 
@@ -26,8 +28,10 @@ class Workspace;
 /// The Dreaming view (docs/online.md#dreaming): runs a dream over the open project's
 /// worlds on a worker thread — M versions, written by the built-in improver
 /// or a policy-development agent, each replayed in the sandboxed child —
-/// and shows the versions' values as they arrive, the diff of each version
-/// against its parent, progress and Cancel. The proposal (best mean value)
+/// and shows the versions' values as they arrive, every candidate the
+/// developer replayed for a version (its parent, the tunables it changed, its
+/// value, whether it repeated a behaviour: docs/online.md#dreams-you-can-read),
+/// the diff of each version against its parent, progress and Cancel. The proposal (best mean value)
 /// opens in the approval dialog; an approval is handed on through
 /// approvalRequested(). Versions and results go into the workspace as they
 /// arrive (the dreamer stores them in the project itself).
@@ -46,6 +50,12 @@ public:
     QPushButton *reviewButton() const { return m_review; }
     QTableWidget *table() const { return m_table; }
     QLabel *valuationLabel() const { return m_valuation; }
+    /// The candidates of the selected version, or of every version when
+    /// allCandidatesBox() is checked or none is selected.
+    QTableWidget *candidateTable() const { return m_candidates; }
+    /// "N candidates, D distinct behaviours (P %)" of what candidateTable() lists.
+    QLabel *candidateSummary() const { return m_candidateSummary; }
+    QCheckBox *allCandidatesBox() const { return m_allCandidates; }
     const DreamReport &report() const { return m_report; }
 
 public slots:
@@ -68,6 +78,7 @@ private:
     void onVersion(const DreamVersion &version);
     void onFinished(const DreamReport &report);
     void showSelected();
+    void showCandidates();
     void log(const QString &line);
     void updateButtons();
     void reloadOtherValuation();
@@ -91,6 +102,10 @@ private:
     QLabel *m_valuation = nullptr;
     QProgressBar *m_progress = nullptr;
     QTableWidget *m_table = nullptr;
+    QTabWidget *m_detailTabs = nullptr;
+    QLabel *m_candidateSummary = nullptr;
+    QCheckBox *m_allCandidates = nullptr;
+    QTableWidget *m_candidates = nullptr;
     QPlainTextEdit *m_detail = nullptr;
     QPlainTextEdit *m_log = nullptr;
     QPushButton *m_start = nullptr;

@@ -7,6 +7,8 @@
 #include "tree/unifieddiff.h"
 #include "models/workspace.h"
 
+#include "loop/dream/policytunables.h"
+
 #include <QComboBox>
 #include <QFontDatabase>
 #include <QHBoxLayout>
@@ -19,6 +21,7 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QVBoxLayout>
 
 namespace dreamrsi {
@@ -54,14 +57,36 @@ PoliciesPage::PoliciesPage(Workspace *workspace, SweepRunner *runner, QWidget *p
     m_diff->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_diffHighlighter = new CodeHighlighter(m_diff->document(), CodeHighlighter::Language::Diff);
     m_diffAgainst = new QComboBox;
-    auto *diffPage = new QWidget;
-    auto *diffLayout = new QVBoxLayout(diffPage);
+    auto *diffColumn = new QWidget;
+    auto *diffLayout = new QVBoxLayout(diffColumn);
     diffLayout->setContentsMargins(0, 4, 0, 0);
     auto *diffRow = new QHBoxLayout;
     diffRow->addWidget(new QLabel(tr("Compare with:")));
     diffRow->addWidget(m_diffAgainst, 1);
     diffLayout->addLayout(diffRow);
     diffLayout->addWidget(m_diff, 1);
+    // Beside the code diff, what a dream changed in numbers: the tunables
+    // (docs/online.md#dreams-you-can-read) against the parent's.
+    m_tunablesLabel = new QLabel;
+    m_tunablesLabel->setObjectName(QStringLiteral("policiesTunablesLabel"));
+    m_tunablesLabel->setWordWrap(true);
+    m_tunables = new QTableWidget(0, 4);
+    m_tunables->setObjectName(QStringLiteral("policiesTunables"));
+    m_tunables->verticalHeader()->hide();
+    m_tunables->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_tunables->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_tunables->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_tunables->horizontalHeader()->setStretchLastSection(true);
+    auto *tunablesColumn = new QWidget;
+    auto *tunablesLayout = new QVBoxLayout(tunablesColumn);
+    tunablesLayout->setContentsMargins(0, 4, 0, 0);
+    tunablesLayout->addWidget(m_tunablesLabel);
+    tunablesLayout->addWidget(m_tunables, 1);
+    auto *diffPage = new QSplitter(Qt::Horizontal);
+    diffPage->addWidget(diffColumn);
+    diffPage->addWidget(tunablesColumn);
+    diffPage->setStretchFactor(0, 3);
+    diffPage->setStretchFactor(1, 2);
     m_tabs = new QTabWidget;
     m_tabs->addTab(m_editor, tr("Code"));
     m_tabs->addTab(diffPage, tr("Diff"));
@@ -129,10 +154,12 @@ PoliciesPage::PoliciesPage(Workspace *workspace, SweepRunner *runner, QWidget *p
             m_diffAgainst->addItem(v.name);
         m_diffAgainst->setCurrentIndex(std::max(0, m_diffAgainst->findText(against)));
         updateDiff();
+        updateTunables(); // the parent may have arrived
     });
     connect(m_editor, &QPlainTextEdit::textChanged, this, [this] {
         updateButtons();
         updateDiff();
+        updateTunables();
     });
     connect(m_diffAgainst, &QComboBox::currentIndexChanged, this, &PoliciesPage::updateDiff);
     connect(m_save, &QPushButton::clicked, this, &PoliciesPage::saveAsNewVersion);
@@ -211,6 +238,7 @@ void PoliciesPage::showSelected()
     m_editor->document()->setModified(false);
     m_codeHighlighter->rehighlight();
     updateDiff();
+    updateTunables();
     updateButtons();
 }
 
@@ -225,6 +253,98 @@ void PoliciesPage::updateDiff()
     const QString label = m_editor->document()->isModified() ? tr("%1 (edited)").arg(m_shown) : m_shown;
     const QString diff = unifiedDiff(o.code, m_editor->toPlainText(), o.name, label);
     m_diff->setPlainText(diff.isEmpty() ? tr("%1 and %2 have the same code.").arg(o.name, label) : diff);
+}
+
+void PoliciesPage::updateTunables()
+{
+    m_tunables->setRowCount(0);
+    const int row = m_workspace->indexOfVersion(m_shown);
+    if (row < 0) {
+        m_tunables->setHorizontalHeaderLabels({tr("Tunable"), tr("Parent"), tr("This version"), tr("Range")});
+        m_tunablesLabel->setText(tr("Select a version to see its tunables."));
+        return;
+    }
+    const PolicyVersion &v = m_workspace->versions().at(row);
+    // An edit is compared with the stored version: saving makes it the parent.
+    const bool edited = m_editor->document()->isModified();
+    const PolicyVersion *parent = edited ? &v : nullptr;
+    if (!edited && v.parent != 0) {
+        for (const PolicyVersion &p : m_workspace->versions()) {
+            if (p.id == v.parent)
+                parent = &p;
+        }
+    }
+    const QString label = edited ? tr("%1 (edited)").arg(m_shown) : m_shown;
+    const QList<PolicyTunable> mine = PolicyTunables::parse(m_editor->toPlainText());
+    const QList<PolicyTunable> theirs = parent ? PolicyTunables::parse(parent->code) : QList<PolicyTunable>();
+    m_tunables->setHorizontalHeaderLabels(
+        {tr("Tunable"), parent ? parent->name : tr("Parent"), label, tr("Range")});
+    if (mine.isEmpty() && theirs.isEmpty()) {
+        m_tunablesLabel->setText(tr("%1 has no tunables (top-level lines const NAME = number;).").arg(label));
+        return;
+    }
+    auto find = [](const QList<PolicyTunable> &list, const QString &name) -> const PolicyTunable * {
+        for (const PolicyTunable &t : list) {
+            if (t.name == name)
+                return &t;
+        }
+        return nullptr;
+    };
+    auto rangeText = [this](const PolicyTunable &t) {
+        if (t.learned)
+            return tr("learned");
+        if (!t.choices.isEmpty()) {
+            QStringList choices;
+            for (const double c : t.choices)
+                choices.append(PolicyTunables::literal(c, t.integer));
+            return tr("choice %1").arg(choices.join(QLatin1Char('|')));
+        }
+        if (t.low && t.high)
+            return tr("[%1, %2]").arg(PolicyTunables::literal(*t.low, t.integer), PolicyTunables::literal(*t.high, t.integer));
+        return QString();
+    };
+    // In the script's order; what the parent has and this version dropped at the end.
+    QList<std::pair<const PolicyTunable *, const PolicyTunable *>> rows; // (parent's, this one's)
+    for (const PolicyTunable &t : mine)
+        rows.emplaceBack(find(theirs, t.name), &t);
+    for (const PolicyTunable &t : theirs) {
+        if (!find(mine, t.name))
+            rows.emplaceBack(&t, nullptr);
+    }
+    // Semi-transparent, so the highlight reads on the light and the dark theme.
+    const QColor highlight(255, 190, 0, 80);
+    int changed = 0;
+    m_tunables->setRowCount(int(rows.size()));
+    for (int r = 0; r < rows.size(); ++r) {
+        const auto [before, after] = rows.at(r);
+        const PolicyTunable &any = after ? *after : *before;
+        const bool differs = parent && (!before || !after || before->value != after->value);
+        changed += differs ? 1 : 0;
+        const QString texts[4] = {any.name,
+                                  before ? PolicyTunables::literal(before->value, before->integer) : QStringLiteral("—"),
+                                  after ? PolicyTunables::literal(after->value, after->integer) : QStringLiteral("—"),
+                                  rangeText(any)};
+        for (int c = 0; c < 4; ++c) {
+            auto *item = new QTableWidgetItem(texts[c]);
+            if (c == 1 || c == 2)
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (differs) {
+                item->setBackground(highlight);
+                QFont f = item->font();
+                f.setBold(true);
+                item->setFont(f);
+            }
+            m_tunables->setItem(r, c, item);
+        }
+        m_tunables->item(r, 0)->setData(Qt::UserRole, differs);
+    }
+    if (!parent)
+        m_tunablesLabel->setText(tr("Tunables of %1; it has no parent to compare with.").arg(label));
+    else if (edited)
+        m_tunablesLabel->setText(tr("Tunables of %1 against the stored version: %n changed.", nullptr, changed).arg(label));
+    else
+        m_tunablesLabel->setText(
+            tr("Tunables of %1 against its parent %2: %n changed.", nullptr, changed).arg(label, parent->name));
 }
 
 void PoliciesPage::updateButtons()

@@ -11,6 +11,7 @@ class QProgressBar;
 class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
+class QTableWidget;
 class QTabWidget;
 
 namespace dreamrsi {
@@ -23,7 +24,8 @@ class Workspace;
 
 /// The Policies tab: every version with its value, hypervolume and penalty
 /// per world; the selected version's code in an editor; a diff against any
-/// other version; "replay this version" with progress and cancel; and
+/// other version beside a table of its tunables against its parent's;
+/// "replay this version" with progress and cancel; and
 /// approval of a replayed version for redeployment.
 /// Saving an edit always creates a new version: nothing is overwritten.
 class PoliciesPage final : public QWidget
@@ -35,6 +37,12 @@ public:
     PolicyTableModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }
     QPlainTextEdit *editor() const { return m_editor; }
+    /// The selected version's tunables (as the editor has them) against its
+    /// parent's (while edited: against the stored version, the parent a save
+    /// would give it): name, parent's value, this value, range; changed rows
+    /// in bold on a highlight.
+    QTableWidget *tunablesTable() const { return m_tunables; }
+    QLabel *tunablesLabel() const { return m_tunablesLabel; }
     QString selectedVersion() const;
     void selectVersion(const QString &name);
     /// Stores the editor's text as a new version derived from the selected one; returns its name.
@@ -57,6 +65,7 @@ signals:
 private:
     void showSelected();
     void updateDiff();
+    void updateTunables();
     void updateButtons();
     /// The replay configuration the table's values are under, and the results kept apart.
     void updateConfigLabel();
@@ -70,6 +79,8 @@ private:
     QPlainTextEdit *m_editor = nullptr;
     QPlainTextEdit *m_diff = nullptr;
     QComboBox *m_diffAgainst = nullptr;
+    QTableWidget *m_tunables = nullptr;
+    QLabel *m_tunablesLabel = nullptr;
     CodeHighlighter *m_codeHighlighter = nullptr;
     CodeHighlighter *m_diffHighlighter = nullptr;
     QPushButton *m_save = nullptr;

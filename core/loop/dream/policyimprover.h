@@ -8,20 +8,19 @@ namespace dreamrsi {
 ///
 /// Hill climbing over a script's tunables (see PolicyTunables): it starts
 /// from the best clean version seen so far in this dream (version m when
-/// nothing better exists) and first rewrites what the script learns from the
-/// history (the context's worldStats): its DIRECTION_PRIORITY table and its
-/// `learned` floors of the stopping rules, and its DIRECTION_DEEPEST_GAIN,
-/// DIRECTION_STALL and DEPTH_EVIDENCE tables. It then writes `candidates`
-/// variants: the learned script itself when it is new, the versions the
-/// history asks for (at most half the candidates: opening only the directions
-/// that paid when the priorities show a clear gap, probing past patience when
-/// the history shows late gains; resources/policies/README.md), and others
-/// that each change one or two tunables of it (numbers step within their
-/// range, a `choice` takes another alternative; `learned` lines are never mutated),
-/// replays every variant through the context's `evaluate`, and returns the
-/// best-scoring variant. Variants already tried in this dream are not written
-/// again. Deterministic for a seed: the same context and seed give the same
-/// script.
+/// nothing better exists), rewrites the tables the script learns from the
+/// history (DIRECTION_PRIORITY, DIRECTION_DEEPEST_GAIN, DIRECTION_STALL,
+/// DEPTH_EVIDENCE) and then writes `candidates` new behaviours: the learned
+/// script itself when it is new, what the history suggests (frugal, deep,
+/// floor and direction proposals, each kind once per dream, at most half a
+/// step's candidates; docs/online.md#what-the-history-suggests) and random
+/// steps of one or two tunables that act at the deployed β. No number is a
+/// one-way constraint: every tunable moves both ways. A candidate that
+/// repeats a behaviour of the dream, or changes nothing at the deployed β,
+/// is replaced (docs/online.md#no-wasted-candidates); the context's memory
+/// keeps what the dream has seen from step to step. Returns the best-scoring
+/// candidate. Deterministic for a seed: the same context and seed give the
+/// same script.
 class PolicyImprover final : public PolicyDeveloper
 {
 public:

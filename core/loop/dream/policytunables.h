@@ -13,9 +13,9 @@ namespace dreamrsi {
 /// `range [lo, hi]` (numeric, integer when lo, hi and the value are
 /// integers) or `choice a|b|c` (a structural alternative picked by value).
 /// Without an annotation an integer stays ≥ 0 when it is ≥ 0 and a real
-/// keeps its sign. A comment that begins with `learned` marks a number the
-/// built-in improver rewrites from the history's statistics and never
-/// mutates (portfolio.js PATIENCE_FLOOR, STALL_FLOOR).
+/// keeps its sign. A comment that begins with `learned` is reported in
+/// `learned` (older portfolio.js floors had it); the built-in improver
+/// searches such numbers like any other: nothing it proposes is one-way.
 struct PolicyTunable
 {
     QString name;
@@ -24,7 +24,7 @@ struct PolicyTunable
     std::optional<double> low;        ///< from `range [lo, hi]`
     std::optional<double> high;
     QList<double> choices;            ///< from `choice a|b|c`; empty for a numeric tunable
-    bool learned = false;             ///< `// learned …`: set from the history, not searched
+    bool learned = false;             ///< `// learned …` (searched like the others; see above)
     qsizetype literalStart = 0;       ///< offset of the number literal in the source
     qsizetype literalLength = 0;
 };

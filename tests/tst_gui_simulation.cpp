@@ -25,6 +25,8 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QtTest>
 
 using namespace dreamrsi;
@@ -87,6 +89,7 @@ private slots:
     void dialogRunsStoresAndShows();
     void dialogStops();
     void dialogKeepsTWhenTheSourceChanges();
+    void dialogKeepsTheFormPerProject();
 
 private:
     QTemporaryDir m_dir;
@@ -96,6 +99,11 @@ private:
 
 void TestGuiSimulation::initTestCase()
 {
+    // The dialog keeps its form in QSettings: never the user's own.
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("dreamrsi-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_gui_simulation"));
+    QSettings().clear();
     QVERIFY(m_dir.isValid());
     m_text = simulate(3);
     QVERIFY(!m_text.isEmpty());
@@ -285,6 +293,50 @@ void TestGuiSimulation::dialogKeepsTWhenTheSourceChanges()
     QVERIFY(developer);
     QVERIFY(developer->text().contains(QStringLiteral("Developer:")));
     QTRY_VERIFY(developer->height() >= developer->heightForWidth(developer->width()));
+}
+
+void TestGuiSimulation::dialogKeepsTheFormPerProject()
+{
+    const QString project = m_dir.filePath(QStringLiteral("kept.dreamrsi"));
+    const QString other = m_dir.filePath(QStringLiteral("other.dreamrsi"));
+    QTemporaryDir folder;
+    for (int i = 0; i < 12; ++i) {
+        QFile f(folder.filePath(QStringLiteral("w%1.json").arg(i)));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+    }
+    {
+        // What a researcher types, then Close.
+        SimulationDialog dialog(synthWorlds(QStringLiteral("flat"), 8), QString(), nullptr, project);
+        dialog.findChild<QRadioButton *>(QStringLiteral("fromFolder"))->setChecked(true);
+        dialog.findChild<QLineEdit *>(QStringLiteral("folder"))->setText(folder.path());
+        auto *iterations = dialog.findChild<QSpinBox *>(QStringLiteral("iterations"));
+        QTRY_COMPARE_WITH_TIMEOUT(iterations->maximum(), 12, 10000);
+        iterations->setValue(10);
+        dialog.findChild<QSpinBox *>(QStringLiteral("versions"))->setValue(7);
+        dialog.findChild<QSpinBox *>(QStringLiteral("repeats"))->setValue(3);
+        dialog.findChild<QComboBox *>(QStringLiteral("arms"))->setCurrentIndex(1);
+        dialog.reject();
+    }
+    {
+        // Opened again for the same project: as it was left.
+        SimulationDialog dialog(synthWorlds(QStringLiteral("flat"), 8), QString(), nullptr, project);
+        QVERIFY(dialog.findChild<QRadioButton *>(QStringLiteral("fromFolder"))->isChecked());
+        QCOMPARE(dialog.findChild<QLineEdit *>(QStringLiteral("folder"))->text(), folder.path());
+        auto *iterations = dialog.findChild<QSpinBox *>(QStringLiteral("iterations"));
+        QTRY_COMPARE_WITH_TIMEOUT(iterations->maximum(), 12, 10000);
+        QCOMPARE(iterations->value(), 10);
+        QCOMPARE(dialog.findChild<QSpinBox *>(QStringLiteral("versions"))->value(), 7);
+        QCOMPARE(dialog.findChild<QSpinBox *>(QStringLiteral("repeats"))->value(), 3);
+        QCOMPARE(dialog.findChild<QComboBox *>(QStringLiteral("arms"))->currentIndex(), 1);
+    }
+    {
+        // Another project starts from the defaults.
+        SimulationDialog dialog(synthWorlds(QStringLiteral("flat"), 8), QString(), nullptr, other);
+        QVERIFY(dialog.findChild<QRadioButton *>(QStringLiteral("fromProject"))->isChecked());
+        QCOMPARE(dialog.findChild<QSpinBox *>(QStringLiteral("iterations"))->value(), 5);
+        QCOMPARE(dialog.findChild<QSpinBox *>(QStringLiteral("versions"))->value(), 4);
+        QCOMPARE(dialog.findChild<QSpinBox *>(QStringLiteral("repeats"))->value(), 20);
+    }
 }
 
 QTEST_MAIN(TestGuiSimulation)

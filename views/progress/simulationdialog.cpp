@@ -10,6 +10,7 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QJsonDocument>
@@ -20,17 +21,21 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QSettings>
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
+#include <algorithm>
+
 namespace dreamrsi {
 
-SimulationDialog::SimulationDialog(QList<ReplayWorld> projectWorlds, QString projectPath, QWidget *parent)
+SimulationDialog::SimulationDialog(QList<ReplayWorld> projectWorlds, QString projectPath, QWidget *parent, QString rememberFor)
     : QDialog(parent)
     , m_projectWorlds(std::move(projectWorlds))
     , m_projectPath(std::move(projectPath))
+    , m_rememberFor(std::move(rememberFor))
 {
     setWindowTitle(tr("Simulate the Loop"));
     setObjectName(QStringLiteral("simulationDialog"));
@@ -166,7 +171,77 @@ SimulationDialog::SimulationDialog(QList<ReplayWorld> projectWorlds, QString pro
     connect(m_start, &QPushButton::clicked, this, &SimulationDialog::start);
     connect(m_stop, &QPushButton::clicked, this, &SimulationDialog::stop);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    restoreForm();
     updateState();
+}
+
+namespace {
+
+/// The settings group of a project's form: its absolute path, made a valid key.
+QString formGroup(const QString &project)
+{
+    return QStringLiteral("simulation/") + QString::fromLatin1(QFileInfo(project).absoluteFilePath().toUtf8().toHex());
+}
+
+} // namespace
+
+void SimulationDialog::restoreForm()
+{
+    if (m_rememberFor.isEmpty())
+        return;
+    QSettings settings;
+    settings.beginGroup(formGroup(m_rememberFor));
+    if (!settings.contains(QStringLiteral("iterations")))
+        return;
+    m_folder->setText(settings.value(QStringLiteral("folder")).toString());
+    if (settings.value(QStringLiteral("fromFolder")).toBool() || m_projectWorlds.isEmpty())
+        m_fromFolder->setChecked(true);
+    else
+        m_fromProject->setChecked(true);
+    m_wantedIterations = settings.value(QStringLiteral("iterations"), 5).toInt();
+    {
+        const QSignalBlocker block(m_iterations);
+        m_iterations->setValue(m_wantedIterations);
+    }
+    m_versions->setValue(settings.value(QStringLiteral("versions"), 4).toInt());
+    m_workers->setValue(settings.value(QStringLiteral("workers"), 4).toInt());
+    m_rounds->setValue(settings.value(QStringLiteral("rounds"), 0).toInt());
+    m_fixBeta->setChecked(settings.value(QStringLiteral("fixBeta"), false).toBool());
+    m_beta->setValue(settings.value(QStringLiteral("beta"), 0.5).toDouble());
+    m_seed->setValue(settings.value(QStringLiteral("seed"), 0).toInt());
+    m_repeats->setValue(settings.value(QStringLiteral("repeats"), 20).toInt());
+    const QString policy = settings.value(QStringLiteral("policy")).toString();
+    if (m_policy->findText(policy) >= 0)
+        m_policy->setCurrentText(policy);
+    m_arms->setCurrentIndex(std::clamp(settings.value(QStringLiteral("arms"), 0).toInt(), 0, m_arms->count() - 1));
+    m_guard->setChecked(settings.value(QStringLiteral("guard"), false).toBool());
+}
+
+void SimulationDialog::saveForm() const
+{
+    if (m_rememberFor.isEmpty())
+        return;
+    QSettings settings;
+    settings.beginGroup(formGroup(m_rememberFor));
+    settings.setValue(QStringLiteral("fromFolder"), m_fromFolder->isChecked());
+    settings.setValue(QStringLiteral("folder"), m_folder->text());
+    settings.setValue(QStringLiteral("iterations"), m_wantedIterations);
+    settings.setValue(QStringLiteral("versions"), m_versions->value());
+    settings.setValue(QStringLiteral("workers"), m_workers->value());
+    settings.setValue(QStringLiteral("rounds"), m_rounds->value());
+    settings.setValue(QStringLiteral("fixBeta"), m_fixBeta->isChecked());
+    settings.setValue(QStringLiteral("beta"), m_beta->value());
+    settings.setValue(QStringLiteral("seed"), m_seed->value());
+    settings.setValue(QStringLiteral("repeats"), m_repeats->value());
+    settings.setValue(QStringLiteral("policy"), m_policy->currentText());
+    settings.setValue(QStringLiteral("arms"), m_arms->currentIndex());
+    settings.setValue(QStringLiteral("guard"), m_guard->isChecked());
+}
+
+void SimulationDialog::done(int result)
+{
+    saveForm();
+    QDialog::done(result);
 }
 
 SimulationDialog::~SimulationDialog()
@@ -235,6 +310,7 @@ void SimulationDialog::start()
 {
     if (m_running)
         return;
+    saveForm(); // what a run was started with is kept, whatever happens next
     CounterfactualSettings s;
     if (m_fromProject->isChecked()) {
         s.worlds = m_projectWorlds;

@@ -33,8 +33,12 @@ class SimulationDialog final : public QDialog
     Q_OBJECT
 public:
     /// `projectWorlds`: the open project's finished iterations (may be empty);
-    /// `projectPath`: where to store the result, empty when it cannot be stored.
-    SimulationDialog(QList<ReplayWorld> projectWorlds, QString projectPath, QWidget *parent = nullptr);
+    /// `projectPath`: where to store the result, empty when it cannot be stored;
+    /// `rememberFor`: the open project (read-only ones too) whose last form
+    /// the dialog restores and keeps (T, worlds, M, W, K, β, seed, repeats,
+    /// policy, arms); empty: the defaults, nothing kept.
+    SimulationDialog(QList<ReplayWorld> projectWorlds, QString projectPath, QWidget *parent = nullptr,
+                     QString rememberFor = QString());
     ~SimulationDialog() override;
 
     bool isRunning() const { return m_running; }
@@ -47,8 +51,14 @@ signals:
     /// The run ended with a result (also after Stop: the runs so far).
     void simulated(const QString &label, const dreamrsi::SimulationCurves &curves);
 
+protected:
+    void done(int result) override;
+
 private:
     void log(const QString &line);
+    /// The form as last left for `m_rememberFor` (QSettings, one group per project).
+    void restoreForm();
+    void saveForm() const;
     void updateState();
     int worldCount() const;
     /// Counts the folder's tree files off the GUI thread (a network folder
@@ -61,6 +71,7 @@ private:
 
     QList<ReplayWorld> m_projectWorlds;
     QString m_projectPath;
+    QString m_rememberFor;
     QRadioButton *m_fromProject = nullptr;
     QRadioButton *m_fromFolder = nullptr;
     QLineEdit *m_folder = nullptr;

@@ -330,7 +330,8 @@ void MainWindow::simulateLoop()
             worlds.append(ReplayWorld{w.name, w.tree});
     }
     const QString project = m_session->isOpen() && !m_session->isReadOnly() ? m_session->path() : QString();
-    auto *dialog = new SimulationDialog(worlds, project, this);
+    // The form is kept per project, read-only ones too (they cannot store the result).
+    auto *dialog = new SimulationDialog(worlds, project, this, m_session->isOpen() ? m_session->path() : QString());
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &SimulationDialog::simulated, this, [this](const QString &label, const SimulationCurves &curves) {
         m_progress->showSimulation(label, curves);

@@ -262,6 +262,7 @@ void TestGuiRound::stopFromThePanel()
     take(store.create(m_dir->filePath(QStringLiteral("stop.dreamrsi")), ProjectInfo()));
     addPolicy(store);
     RoundPanel panel(&store);
+    panel.showProject(store.path()); // as the window does when it opens the project
     auto agent = std::make_shared<test::FakeAgent>();
     agent->closeGate();
     QSignalSpy finished(&panel, &RoundPanel::roundFinished);
@@ -275,6 +276,20 @@ void TestGuiRound::stopFromThePanel()
     QCOMPARE(panel.model()->cellCount(), 2);
     const qint64 iteration = finished.first().at(0).toLongLong();
     QCOMPARE(take(store.iterationData(iteration)).info.status, IterationStatus::Stopped);
+
+    // The same project opened again (as after a round) keeps the stopped
+    // round on show; another project clears it, so that nothing of this
+    // round reads as the other project's.
+    auto *log = panel.findChild<QPlainTextEdit *>(QStringLiteral("roundLog"));
+    QVERIFY(!log->toPlainText().isEmpty());
+    panel.showProject(store.path());
+    QCOMPARE(panel.model()->cellCount(), 2);
+    QVERIFY(!log->toPlainText().isEmpty());
+    panel.showProject(m_dir->filePath(QStringLiteral("another.dreamrsi")));
+    QCOMPARE(panel.model()->cellCount(), 0);
+    QVERIFY(log->toPlainText().isEmpty());
+    QVERIFY(panel.findChild<QLabel *>(QStringLiteral("roundCounters"))->text().isEmpty());
+    QCOMPARE(panel.findChild<QLabel *>(QStringLiteral("roundState"))->text(), QStringLiteral("No round running"));
     take(store.close());
 }
 

@@ -446,6 +446,24 @@ void RoundPanel::showResumeChooser()
     choose->open();
 }
 
+void RoundPanel::showProject(const QString &path)
+{
+    if (path == m_project)
+        return;
+    m_project = path;
+    if (isRunning())
+        return;
+    clearRound(QDateTime());
+    m_log->clear();
+    m_counters->clear();
+    if (!isFollowing()) {
+        showStatus(false);
+        m_state->setText(tr("No round running"));
+    }
+    updatePlaceholder();
+    updateActionStates();
+}
+
 void RoundPanel::onRunning()
 {
     clearRound(QDateTime::currentDateTimeUtc());

@@ -99,6 +99,12 @@ public:
     void followProject(const WriterInfo &writer);
     /// Stops following (the project was closed or reopened).
     void stopFollowing();
+    /// A project was opened: when it is another project than the one whose
+    /// round the panel shows, and no round runs, the panel is cleared (tree,
+    /// list, log, counters, status), so nothing of the previous project's
+    /// round reads as this one's. Opening the same project again (after a
+    /// round) keeps what is shown.
+    void showProject(const QString &path);
     /// Answers a followed loop that waits for approval (RoundController::answerApproval).
     bool answerApproval(const QString &version, const QString &by = {}, const QString &note = {});
 
@@ -187,6 +193,7 @@ private:
     QList<RoundTask::Direction> m_directions;
     std::optional<double> m_timeLimitS; ///< the task's evaluation time limit, when it names one
     QString m_directionsTask;           ///< the task loadDirections() was asked last
+    QString m_project;                  ///< the project whose round the panel shows
 };
 
 } // namespace dreamrsi

@@ -161,6 +161,7 @@ void MainWindow::connectSession()
 {
     connect(m_session, &ProjectSession::opened, this, [this](const QString &path, const OpenReport &report) {
         addRecentProject(path);
+        m_roundPanel->showProject(path); // before following: what is followed below is this project's
         if (report.readOnly && report.writer) {
             setWindowTitle(tr("%1 (read-only) — Dream-RSI Workbench").arg(QFileInfo(path).completeBaseName()));
             statusBar()->showMessage(tr("Another process (pid %1) writes this project: it is open read-only and its round is followed")

@@ -350,6 +350,30 @@ private slots:
         QVERIFY(!style("b0a0").inLatestBatch);
     }
 
+    // Steering from the drawn live tree asks the view which branch is under
+    // the pointer: a cell's, its column's (label included), none elsewhere.
+    void branchUnderThePointer()
+    {
+        const auto tree = treeFrom(QStringLiteral("0: 1, 2, 3; 1: 4, 5; 2: runtime"));
+        TreeView view;
+        view.resize(800, 600);
+        view.setTree(tree);
+        const TreeLayout &layout = view.renderer().layout();
+        auto device = [&](const QPointF &scene) { return scene * view.scale() + view.offset(); };
+        const int cell = tree->indexOfId(QStringLiteral("b1a1"));
+        QCOMPARE(view.branchAt(device(layout.cellRect(cell).center())), std::optional<int>(1));
+        // The branch label above the bus of column 2 names branch 2.
+        const QRectF column = layout.columnRect(2);
+        QCOMPARE(view.branchAt(device(QPointF(column.center().x(), column.top() - layout.metrics().headerHeight / 2))),
+                 std::optional<int>(2));
+        // Between columns and far below the tree: no branch.
+        const QRectF first = layout.columnRect(0);
+        QCOMPARE(view.branchAt(device(QPointF(first.right() + layout.metrics().columnGap / 2, first.center().y()))), std::nullopt);
+        QCOMPARE(view.branchAt(device(QPointF(first.center().x(), layout.sceneRect().bottom() + 50))), std::nullopt);
+        TreeView empty;
+        QCOMPARE(empty.branchAt(QPointF(10, 10)), std::nullopt);
+    }
+
     void viewSearchZoomAndClick()
     {
         const auto tree = treeFrom(QStringLiteral("0: 1, 2, 3; 1: 4, 5; 2: runtime"));

@@ -166,6 +166,12 @@ QWidget *RoundPanel::createViews()
     connect(m_model, &QAbstractItemModel::modelReset, this, [this] { m_listCollapsed = false; });
     m_view = new TreeView;
     m_view->setObjectName(QStringLiteral("roundTree"));
+    // Steering from the drawn tree too: a cell or a branch's column (its label included).
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
+        std::unique_ptr<QMenu> menu(steeringMenuFor(m_view->branchAt(pos)));
+        menu->exec(m_view->mapToGlobal(pos));
+    });
     m_log = new QPlainTextEdit;
     m_log->setObjectName(QStringLiteral("roundLog"));
     m_log->setReadOnly(true);

@@ -123,6 +123,26 @@ int TreeView::cellAtPos(const QPointF &pos) const
     return m_renderer.layout().cellAt(toScene(pos));
 }
 
+std::optional<int> TreeView::branchAt(const QPointF &pos) const
+{
+    const TreeLayout &layout = m_renderer.layout();
+    const std::shared_ptr<const DiscoveryTree> &tree = layout.tree();
+    if (!tree)
+        return std::nullopt;
+    if (const int cell = layout.cellAt(toScene(pos)); cell >= 0)
+        return tree->cells().at(cell).branch;
+    const QPointF scene = toScene(pos);
+    const auto [first, last] = layout.columnsIn(QRectF(scene, QSizeF(1e-6, 1e-6)));
+    if (first != last || first < 0)
+        return std::nullopt;
+    // The column from its label above the bus down to its last row.
+    QRectF column = layout.columnRect(first);
+    column.setTop(column.top() - layout.metrics().headerHeight);
+    if (!column.contains(scene))
+        return std::nullopt;
+    return tree->branches().at(first).id;
+}
+
 void TreeView::fitToView()
 {
     QRectF area = QRectF(rect()).adjusted(4, 4, -4, -4);

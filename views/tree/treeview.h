@@ -5,6 +5,8 @@
 #include <QImage>
 #include <QWidget>
 
+#include <optional>
+
 namespace dreamrsi {
 
 /// Interactive discovery-tree view: wheel or +/- to zoom about the cursor,
@@ -44,6 +46,10 @@ public:
     /// (case-insensitive) and centres the first; returns the number found.
     int search(const QString &text);
     int selectedCell() const { return m_renderer.selected(); }
+    /// The branch id drawn at `pos` (widget coordinates): a cell's, or its
+    /// column's between the branch label above the bus and its last row;
+    /// none elsewhere.
+    std::optional<int> branchAt(const QPointF &pos) const;
 
     QSize sizeHint() const override { return {800, 600}; }
 

@@ -3447,6 +3447,10 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <source>Dream-RSI, revealed</source>
         <translation>Dream-RSI（已揭示历史）</translation>
     </message>
+    <message>
+        <source>Dream-RSI, oracle</source>
+        <translation>Dream-RSI（完整世界估值）</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::SteeringController</name>

@@ -21,6 +21,7 @@
 #include <QTableWidget>
 #include <QTabBar>
 #include <QTemporaryDir>
+#include <QToolBar>
 #include <QtTest>
 
 using namespace dreamrsi;
@@ -55,6 +56,15 @@ private slots:
         QCoreApplication::setOrganizationName(QStringLiteral("DreamRSI-tests"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
         QSettings().clear();
+    }
+
+    void viewMenuNamesTheToolbar()
+    {
+        MainWindow w;
+        auto *toolbar = w.findChild<QToolBar *>(QStringLiteral("mainToolBar"));
+        QVERIFY(toolbar);
+        // View ▸ lists it by its title: "Main" alone did not say it is the toolbar.
+        QCOMPARE(toolbar->toggleViewAction()->text(), QStringLiteral("Main Toolbar"));
     }
 
     void opensFileAndTableWorks()

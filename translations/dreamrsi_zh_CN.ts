@@ -1593,7 +1593,7 @@
         <translation>检查器</translation>
     </message>
     <message>
-        <source>Main</source>
+        <source>Main Toolbar</source>
         <translation>主工具栏</translation>
     </message>
     <message>

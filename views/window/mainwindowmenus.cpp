@@ -58,7 +58,7 @@ QIcon MainWindow::themeIcon(const char *name, int fallback) const
 
 void MainWindow::createActions()
 {
-    m_toolbar = addToolBar(tr("Main"));
+    m_toolbar = addToolBar(tr("Main Toolbar")); // its View menu entry says what it shows
     m_toolbar->setObjectName(QStringLiteral("mainToolBar"));
     m_toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     createFileMenu();

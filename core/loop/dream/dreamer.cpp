@@ -669,7 +669,6 @@ private:
             if (c >= 0 && c < m_memory.candidates.size())
                 dv.candidates.append(m_memory.candidates.at(c));
         }
-        m_report.candidates = m_memory.candidates;
         PolicyVersion &pv = dv.developed.version;
         pv.name = QStringLiteral("v%1").arg(nextNumber++);
         pv.code = developed.code;

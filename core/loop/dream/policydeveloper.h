@@ -106,14 +106,6 @@ struct DreamMemory
     /// before its full replay.
     QSet<quint64> probed;
     int screened = 0;                ///< candidates screened out that way (never replayed in full)
-    /// Candidates whose behaviour was new (the dream JSON's `distinct`).
-    int distinct() const
-    {
-        int n = 0;
-        for (const CandidateRecord &c : candidates)
-            n += c.duplicate ? 0 : 1;
-        return n;
-    }
 };
 
 /// Everything one development step gets.

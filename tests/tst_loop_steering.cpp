@@ -114,7 +114,7 @@ private slots:
 
 private:
     QString taskWithDirections();
-    RoundSummary runToEnd(RoundRunner &runner);
+    RoundSummary runToEnd(RoundRunner &runner, const bool &finished);
 
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<ProjectStore> m_store;
@@ -163,13 +163,11 @@ QString TestLoopSteering::taskWithDirections()
     return dir;
 }
 
-RoundSummary TestLoopSteering::runToEnd(RoundRunner &runner)
+// `finished` is set by a connection made before the runner started: the round may end while
+// the test is still reading acknowledgements, and a connection made here would miss it.
+RoundSummary TestLoopSteering::runToEnd(RoundRunner &runner, const bool &finished)
 {
-    bool done = false;
-    connect(&runner, &RoundRunner::finished, this, [&done] { done = true; });
-    if (!runner.isRunning())
-        runner.start();
-    [&] { QTRY_VERIFY_WITH_TIMEOUT(done, 120000); }();
+    [&] { QTRY_VERIFY_WITH_TIMEOUT(finished, 120000); }();
     runner.wait();
     return runner.summary();
 }
@@ -186,6 +184,8 @@ void TestLoopSteering::interventionsChangeTheNextBatch()
     c.evaluateBaseline = false;
     c.acceptSteering = true;
     RoundRunner runner(m_store.get(), c, agent, std::make_shared<LocalEvaluationBackend>());
+    bool finished = false;
+    connect(&runner, &RoundRunner::finished, this, [&finished] { finished = true; });
     connect(&runner, &RoundRunner::logLine, this, [](const QString &line) { qInfo("round: %s", qPrintable(line)); },
             Qt::DirectConnection);
     QList<SteeringEvent> signalled;
@@ -212,7 +212,7 @@ void TestLoopSteering::interventionsChangeTheNextBatch()
         QVERIFY(ack.has_value());
         acks.append(*ack);
     }
-    const RoundSummary s = runToEnd(runner);
+    const RoundSummary s = runToEnd(runner, finished);
 
     for (int i = 0; i < 4; ++i)
         QVERIFY2(acks.at(i).applied, qPrintable(acks.at(i).message));
@@ -303,6 +303,8 @@ void TestLoopSteering::pauseHoldsTheRoundUntilContinue()
     c.evaluateBaseline = false;
     c.acceptSteering = true;
     RoundRunner runner(m_store.get(), c, agent, std::make_shared<LocalEvaluationBackend>());
+    bool finished = false;
+    connect(&runner, &RoundRunner::finished, this, [&finished] { finished = true; });
     bool paused = false;
     connect(&runner, &RoundRunner::pausedChanged, this, [&](bool p) { paused = p; });
     runner.start();
@@ -326,7 +328,7 @@ void TestLoopSteering::pauseHoldsTheRoundUntilContinue()
     QCOMPARE(agent->calls.load(), 3);
     SteeringRequest go = request(QStringLiteral("continue"));
     QVERIFY(SteeringInbox::submit(m_path, &go).ok());
-    const RoundSummary s = runToEnd(runner);
+    const RoundSummary s = runToEnd(runner, finished);
     QVERIFY2(s.ok(), qPrintable(s.error));
     QCOMPARE(s.counters.cells, 9);
     const QList<SteeringEvent> events = take(m_store->steeringEvents(s.iteration));

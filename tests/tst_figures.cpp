@@ -16,6 +16,10 @@
 #include "figures/qcp.h"
 #include "figuretestsupport.h"
 #include "model/treejson.h"
+#include "project/projectpolicies.h"
+#include "project/projectreplay.h"
+#include "replay/synthworld.h"
+#include "store/projectwriter.h"
 #include "progress/progressplot.h"
 #include "progress/simulationplot.h"
 #include "progresstestdata.h"
@@ -604,6 +608,75 @@ private slots:
                  1);
         err2.flush();
         QVERIFY2(e2.contains(QStringLiteral("iteration 9")), qPrintable(e2));
+    }
+
+    // A project's frontier under its imagined valuation: a version without a
+    // stored value is valued over the completions the figure's label names
+    // (as `replay --project --no-store` values it), not over the revealed history.
+    void projectFrontierUsesTheProjectsValuation()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("imagined.dreamrsi"));
+        {
+            QList<DiscoveryTree> trees;
+            for (int i = 0; i < 2; ++i) {
+                SynthParams p;
+                p.seed = quint64(31 + i);
+                p.width = 5;
+                p.depth = 5;
+                trees.append(SynthWorld::generate(p));
+            }
+            auto writer = ProjectWriter::create(path, ProjectInfo{});
+            QVERIFY2(writer.ok(), qPrintable(writer.error));
+            QVERIFY((*writer.value)->importTrees(trees).ok());
+            ReplayConfig config;
+            config.workers = 3;
+            config.betas = {0.5};
+            config.valuation = Valuation::Imagined;
+            config.completions = 2;
+            QVERIFY((*writer.value)->setReplayConfig(config).ok());
+            PolicyVersion v;
+            v.name = QStringLiteral("mine");
+            v.code = ProjectPolicies::builtinVersions().first().code;
+            QVERIFY((*writer.value)->addPolicyVersion(v).ok());
+        }
+        const QString csvPath = dir.filePath(QStringLiteral("frontier.csv"));
+        QString o, e;
+        QTextStream outStream(&o), errStream(&e);
+        const int rc = runPlotCommand({QStringLiteral("frontier"), QStringLiteral("--project"), path, QStringLiteral("--versions"),
+                                       QStringLiteral("mine"), QStringLiteral("--data"), csvPath, QStringLiteral("--out"),
+                                       dir.filePath(QStringLiteral("frontier.svg"))},
+                                      outStream, errStream);
+        outStream.flush();
+        errStream.flush();
+        QVERIFY2(rc == 0, qPrintable(e));
+        QVERIFY2(e.contains(QStringLiteral("imagined C 2")), qPrintable(e));
+
+        ProjectReplayRequest request;
+        request.project = path;
+        request.policy = QStringLiteral("mine");
+        request.noStore = true;
+        const Result<ProjectReplayOutcome> expected = ProjectReplay::run(request);
+        QVERIFY2(expected.ok(), qPrintable(expected.error));
+        QCOMPARE(expected.value->result.worlds.size(), qsizetype(2 * 2));
+        QHash<QString, double> value; // world → value at β 0.5, as replay --project has it
+        for (const SweepResult &w : expected.value->result.worlds)
+            value.insert(w.world, w.value.value_or(-1.0));
+
+        QFile csv(csvPath);
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(csv.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size() - 1, qsizetype(2 * 2)); // one β, four completions
+        QSet<QString> drawn;
+        for (const QString &line : lines.mid(1)) {
+            const QStringList f = line.split(QLatin1Char(','));
+            drawn.insert(f.at(1));
+            QVERIFY2(f.at(1).contains(QStringLiteral("imagined")), qPrintable(line));
+            QVERIFY2(value.contains(f.at(1)), qPrintable(line));
+            QCOMPARE(f.at(10).toDouble(), value.value(f.at(1))); // the CSV round-trips doubles
+
+        }
+        QCOMPARE(drawn.size(), qsizetype(4));
     }
 
     // --data writes the numbers behind each figure kind as CSV with a header

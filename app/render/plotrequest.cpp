@@ -10,6 +10,8 @@
 #include "project/projectpolicies.h"
 #include "project/versionreplay.h"
 #include "project/projectprogress.h"
+#include "project/projectreplay.h"
+#include "loop/dream/imaginedhistory.h"
 #include "project/projectsnapshot.h"
 #include "progress/progressplot.h"
 #include "project/projectsimulations.h"
@@ -37,6 +39,19 @@ ReplayResult replayHere(const PolicyVersion &version, QList<ReplayWorld> worlds,
     job.config = config;
     const SandboxedReplayOutcome outcome = VersionReplay::run(job);
     return outcome.output ? outcome.output->result : ReplayResult();
+}
+
+/// A project's version valued as `replay --project --no-store` values it:
+/// over the project's replay worlds, or their imagined completions under an
+/// imagined valuation (completion seed 0, as outside a dream).
+Result<ProjectReplayOutcome> valueUnstored(const QString &project, const PolicyVersion &version)
+{
+    ProjectReplayRequest request;
+    request.project = project;
+    request.versionId = version.id;
+    request.noStore = true;
+    request.directionsOf = &ImaginedHistories::taskDirections;
+    return ProjectReplay::run(request);
 }
 
 /// Writes the numbers behind a figure when --data asked for them.
@@ -148,6 +163,7 @@ struct Inputs
     QList<WorldEntry> worlds;
     QList<PolicyVersion> versions;
     QHash<PolicyVersionId, ReplayResultPtr> stored;
+    QList<PolicyVersionId> stale; ///< stored values that do not cover the project's configuration
     QString configLabel; ///< the project's replay configuration; empty for tree files
 };
 } // namespace
@@ -193,6 +209,7 @@ int writePlot(const PlotRequest &request, QTextStream &out, QTextStream &err)
                 in.versions.append(pv);
         }
         in.stored = snapshot.value->results;
+        in.stale = snapshot.value->stale;
         // Values, and any replay the plot runs itself, are under the project's
         // one replay configuration; the figure says which.
         config = snapshot.value->config.config;
@@ -277,7 +294,19 @@ int writePlot(const PlotRequest &request, QTextStream &out, QTextStream &err)
             QList<FrontierSeries> series;
             for (const PolicyVersion &pv : std::as_const(in.versions)) {
                 ReplayResultPtr r = in.stored.value(pv.id);
-                if (!r || r->worlds.size() != worlds.size()) {
+                if (!project.isEmpty() && (!r || in.stale.contains(pv.id))) {
+                    // Valued now by the project's own valuation (revealed,
+                    // or imagined over the completions `replay --project`
+                    // draws), as the figure's label says; nothing stored.
+                    err << "valuing " << pv.name << " under " << in.configLabel << "…\n";
+                    err.flush();
+                    Result<ProjectReplayOutcome> valued = valueUnstored(project, pv);
+                    if (!valued) {
+                        err << "dreamrsi plot: " << valued.error << '\n';
+                        return 1;
+                    }
+                    r = std::make_shared<ReplayResult>(std::move(valued.value->result));
+                } else if (!r || r->worlds.size() != worlds.size()) {
                     err << "replaying " << pv.name << " in " << worlds.size() << " world(s)…\n";
                     err.flush();
                     r = std::make_shared<ReplayResult>(replayHere(pv, worlds, config));

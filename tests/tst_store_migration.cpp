@@ -272,6 +272,7 @@ void TestStoreMigration::readerUpgradesInMemory()
         QCOMPARE(tree.value->cellCount(), 3);
         QVERIFY((*r.value)->replayConfig().ok()); // a table of version 5
         QVERIFY((*r.value)->steeringEvents().ok()); // of version 6
+        QVERIFY((*r.value)->reevaluations().ok()); // of version 8
     }
     QCOMPARE(userVersion(path), qint64(1)); // a reader never changes the file
     QVERIFY(f.open(QIODevice::ReadOnly));

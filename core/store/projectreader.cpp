@@ -473,6 +473,40 @@ StoreResult<QList<SteeringEvent>> ProjectReader::steeringEvents(IterationId iter
     return StoreResult<QList<SteeringEvent>>::success(out);
 }
 
+StoreResult<QList<ReevaluationRecord>> ProjectReader::reevaluations(IterationId iteration)
+{
+    ReadTransaction tx(*d->db);
+    SqliteStatement s(*d->db, iteration != 0
+                                  ? "SELECT r.id, c.iteration_id, c.cell_id, r.score, r.fail_class, r.error, r.seconds, "
+                                    "r.backend, r.host, r.job_id, r.time FROM reevaluations r JOIN cells c ON c.id = r.cell_rowid "
+                                    "WHERE c.iteration_id = ?1 ORDER BY r.id"
+                                  : "SELECT r.id, c.iteration_id, c.cell_id, r.score, r.fail_class, r.error, r.seconds, "
+                                    "r.backend, r.host, r.job_id, r.time FROM reevaluations r JOIN cells c ON c.id = r.cell_rowid "
+                                    "ORDER BY r.id");
+    if (iteration != 0)
+        s.bind(1, iteration);
+    QList<ReevaluationRecord> out;
+    SqliteStatement::Step step;
+    while ((step = s.step()) == SqliteStatement::Step::Row) {
+        ReevaluationRecord r;
+        r.id = s.int64(0);
+        r.iteration = s.int64(1);
+        r.cellId = s.text(2);
+        r.score = s.optReal(3);
+        r.failClass = s.text(4);
+        r.error = s.optText(5).value_or(QString());
+        r.seconds = s.real(6);
+        r.backend = s.text(7);
+        r.host = s.text(8);
+        r.jobId = s.text(9);
+        r.time = parseStoreTimestamp(s.text(10));
+        out.append(r);
+    }
+    if (step == SqliteStatement::Step::Error)
+        return d->fail<QList<ReevaluationRecord>>(s);
+    return StoreResult<QList<ReevaluationRecord>>::success(out);
+}
+
 StoreResult<QList<ArtifactRef>> ProjectReader::cellArtifacts(IterationId iteration, const QString &cellId)
 {
     ReadTransaction tx(*d->db);

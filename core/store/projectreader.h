@@ -58,6 +58,9 @@ public:
     /// Steering events of one iteration in the order they were applied, or
     /// every event of the project (approval waits included) when `iteration` is 0.
     StoreResult<QList<SteeringEvent>> steeringEvents(IterationId iteration = 0);
+    /// Re-evaluations of one iteration's cells (of every iteration when
+    /// `iteration` is 0), in the order they were stored.
+    StoreResult<QList<ReevaluationRecord>> reevaluations(IterationId iteration = 0);
     StoreResult<QList<ArtifactRef>> cellArtifacts(IterationId iteration, const QString &cellId);
     /// The artifact's bytes, verified against its hash.
     StoreResult<QByteArray> readArtifact(const QString &hash);

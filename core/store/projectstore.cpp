@@ -280,6 +280,12 @@ QFuture<StoreResult<QList<SteeringEvent>>> ProjectStore::steeringEvents(Iteratio
                                          [iteration](ProjectReader &r) { return r.steeringEvents(iteration); });
 }
 
+QFuture<StoreResult<QList<ReevaluationRecord>>> ProjectStore::reevaluations(IterationId iteration)
+{
+    return runRead<QList<ReevaluationRecord>>(&d->readPool, d.get(),
+                                              [iteration](ProjectReader &r) { return r.reevaluations(iteration); });
+}
+
 QFuture<StoreResult<QList<ArtifactRef>>> ProjectStore::cellArtifacts(IterationId iteration, const QString &cellId)
 {
     return runRead<QList<ArtifactRef>>(&d->readPool, d.get(), [iteration, cellId](ProjectReader &r) {
@@ -429,6 +435,16 @@ QFuture<StoreResult<qint64>> ProjectStore::addSteeringEvent(const SteeringEvent 
         StoreResult<qint64> r = p->writer->addSteeringEvent(event);
         if (r.ok())
             emit steeringChanged(event.iteration);
+        return r;
+    });
+}
+
+QFuture<StoreResult<qint64>> ProjectStore::addReevaluation(const ReevaluationRecord &record)
+{
+    return DREAMRSI_WRITE(qint64, {
+        StoreResult<qint64> r = p->writer->addReevaluation(record);
+        if (r.ok())
+            emit reevaluationsChanged(record.iteration);
         return r;
     });
 }

@@ -79,6 +79,8 @@ public:
     QFuture<StoreResult<StoredReplayConfig>> replayConfig();
     /// Steering events of one iteration, or of the whole project when `iteration` is 0.
     QFuture<StoreResult<QList<SteeringEvent>>> steeringEvents(IterationId iteration = 0);
+    /// Re-evaluations of one iteration's cells, or of every iteration when `iteration` is 0.
+    QFuture<StoreResult<QList<ReevaluationRecord>>> reevaluations(IterationId iteration = 0);
     QFuture<StoreResult<QList<ArtifactRef>>> cellArtifacts(IterationId iteration, const QString &cellId);
     QFuture<StoreResult<QByteArray>> readArtifact(const QString &hash);
 
@@ -111,6 +113,8 @@ public:
     QFuture<StoreResult<Done>> setReplayConfig(const ReplayConfig &config);
     /// Records a steering event (ProjectWriter::addSteeringEvent); emits steeringChanged.
     QFuture<StoreResult<qint64>> addSteeringEvent(const SteeringEvent &event);
+    /// Records a re-evaluation of a stored cell (ProjectWriter::addReevaluation); emits reevaluationsChanged.
+    QFuture<StoreResult<qint64>> addReevaluation(const ReevaluationRecord &record);
 
 signals:
     void cellAppended(qint64 iteration, const QString &cellId);
@@ -122,6 +126,8 @@ signals:
     void replayConfigChanged();
     /// A steering event was stored (iteration 0: outside a round).
     void steeringChanged(qint64 iteration);
+    /// A re-evaluation of one of the iteration's cells was stored.
+    void reevaluationsChanged(qint64 iteration);
 
 private:
     struct Private;

@@ -798,6 +798,37 @@ StoreResult<qint64> ProjectWriter::addSteeringEvent(const SteeringEvent &e)
     return R::success(d->db->lastInsertRowId());
 }
 
+StoreResult<qint64> ProjectWriter::addReevaluation(const ReevaluationRecord &r)
+{
+    using R = StoreResult<qint64>;
+    SqliteStatement cell(*d->db, "SELECT id FROM cells WHERE iteration_id = ?1 AND cell_id = ?2");
+    cell.bind(1, r.iteration);
+    cell.bind(2, r.cellId);
+    qint64 rowid = 0;
+    switch (cell.step()) {
+    case SqliteStatement::Step::Row: rowid = cell.int64(0); break;
+    case SqliteStatement::Step::Error: return R::failure(d->where(cell.error()));
+    case SqliteStatement::Step::Done:
+        return R::failure(d->where(QStringLiteral("re-evaluation: iteration %1 has no cell '%2'").arg(r.iteration).arg(r.cellId)));
+    }
+    if (r.failClass.isEmpty())
+        return R::failure(d->where(QStringLiteral("re-evaluation of %1: no fail class").arg(r.cellId)));
+    SqliteStatement s(*d->db, "INSERT INTO reevaluations(cell_rowid, score, fail_class, error, seconds, backend, host, "
+                              "job_id, time) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+    s.bind(1, rowid);
+    s.bind(2, r.score);
+    s.bind(3, r.failClass);
+    s.bind(4, r.error.isEmpty() ? std::nullopt : std::optional<QString>(r.error));
+    s.bind(5, r.seconds);
+    s.bind(6, r.backend);
+    s.bind(7, r.host);
+    s.bind(8, r.jobId);
+    s.bind(9, storeTimestamp(r.time.isValid() ? r.time : QDateTime::currentDateTimeUtc()));
+    if (!s.run())
+        return R::failure(d->where(s.error()));
+    return R::success(d->db->lastInsertRowId());
+}
+
 StoreResult<Done> ProjectWriter::integrityCheck()
 {
     SqliteStatement s(*d->db, "PRAGMA integrity_check");

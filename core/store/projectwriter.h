@@ -62,6 +62,9 @@ public:
     /// is not stored again: the earlier event's id is returned (a request
     /// applied before a crash and seen again on resume counts once).
     StoreResult<qint64> addSteeringEvent(const SteeringEvent &event);
+    /// Records one re-evaluation of a stored cell (its iteration and cell
+    /// id must name a cell); the cell itself is not touched. Its row id.
+    StoreResult<qint64> addReevaluation(const ReevaluationRecord &record);
 
     /// PRAGMA integrity_check; success when it reports "ok".
     StoreResult<Done> integrityCheck();

@@ -282,6 +282,26 @@ ALTER TABLE replay_results_v7 RENAME TO replay_results;
 CREATE INDEX replay_results_by_world ON replay_results(world_id);
 )sql";
 
+// Version 8: re-evaluations of stored cells (docs/online.md#re-evaluating-the-best).
+// Each row is one more full evaluation of a cell's stored program: its score
+// or fail class, how long it took and where it ran. The cell's own score is
+// never changed by them; replay keeps using it.
+constexpr const char *V8 = R"sql(
+CREATE TABLE reevaluations(
+  id INTEGER PRIMARY KEY,
+  cell_rowid INTEGER NOT NULL REFERENCES cells(id) ON DELETE CASCADE,
+  score REAL,
+  fail_class TEXT NOT NULL,
+  error TEXT,
+  seconds REAL NOT NULL,
+  backend TEXT NOT NULL,
+  host TEXT NOT NULL DEFAULT '',
+  job_id TEXT NOT NULL DEFAULT '',
+  time TEXT NOT NULL
+);
+CREATE INDEX reevaluations_by_cell ON reevaluations(cell_rowid);
+)sql";
+
 QString describe(const SqliteConnection &db, const QString &what)
 {
     return QStringLiteral("%1: %2").arg(db.path(), what);
@@ -299,6 +319,7 @@ const char *migrationTo(int v)
     case 5: return V5;
     case 6: return V6;
     case 7: return V7;
+    case 8: return V8;
     default: return nullptr;
     }
 }

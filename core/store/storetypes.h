@@ -248,6 +248,26 @@ struct SteeringEvent
     QJsonObject payload;               ///< anything else (an approval wait's proposal)
 };
 
+/// One more full evaluation of a stored cell's program
+/// (docs/online.md#re-evaluating-the-best): the cell's recorded score stays
+/// as it was; these records sit beside it.
+struct ReevaluationRecord
+{
+    qint64 id = 0;                     ///< assigned by the store
+    IterationId iteration = 0;
+    QString cellId;                    ///< "b2a3"
+    std::optional<double> score;       ///< set when the evaluation succeeded
+    QString failClass;                 ///< "ok" or a fail class (docs/tree-format.md#fail-classes)
+    QString error;                     ///< the evaluator's message when it failed
+    double seconds = 0.0;              ///< wall-clock seconds of the evaluation
+    QString backend;                   ///< "local" or "slurm"
+    QString host;                      ///< the machine that ran it, when known
+    QString jobId;                     ///< the scheduler's job id (Slurm); empty for local runs
+    QDateTime time;                    ///< UTC, when it ended; set by the store when invalid
+
+    bool isOk() const { return score.has_value() && failClass == QLatin1String("ok"); }
+};
+
 /// A file kept in the project's content-addressed artifact folder.
 struct ArtifactRef
 {

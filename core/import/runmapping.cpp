@@ -248,6 +248,13 @@ Result<DiscoveryTree> buildTree(QList<RunProgram> programs, Framework framework,
             ++orphans;
             p.payload.insert(key("orphan"), true);
         }
+        // The stored parent was a copy: the origin also names the program it
+        // stands for (docs/tree-format.md#imported-runs).
+        if (parent.kind == Parent::Program && programs.at(parent.index).id != p.parentId.value_or(QString())) {
+            QJsonObject origin = p.payload.value(key("origin")).toObject();
+            origin.insert(key("real_parent_id"), programs.at(parent.index).id);
+            p.payload.insert(key("origin"), origin);
+        }
         place[i] = Place{c.branch, c.attempt, false};
         c.id = QStringLiteral("b%1a%2").arg(c.branch).arg(c.attempt);
         c.seq = cells.size();
@@ -268,6 +275,8 @@ Result<DiscoveryTree> buildTree(QList<RunProgram> programs, Framework framework,
         if (p.failClass == QLatin1String(FailClass::Ok))
             meta.baselineScore = p.score;
         meta.payload.insert(key("initial_program"), p.code);
+        if (const QJsonValue origin = p.payload.value(key("origin")); origin.isObject())
+            meta.payload.insert(key("initial_origin"), origin);
     }
     QJsonObject from{{key("framework"), frameworkText},
                      {key("source"), extras.source},

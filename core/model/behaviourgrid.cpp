@@ -1,0 +1,194 @@
+#include "behaviourgrid.h"
+
+#include <QJsonValue>
+#include <QSet>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace dreamrsi {
+
+namespace {
+
+std::optional<double> finite(const QJsonValue &v)
+{
+    if (!v.isDouble())
+        return std::nullopt; // booleans are flags, strings are text
+    const double d = v.toDouble();
+    return std::isfinite(d) ? std::optional<double>(d) : std::nullopt;
+}
+
+/// A number in a CSV field: shortest round-trip form.
+QString number(double v)
+{
+    return QString::number(v, 'g', 17);
+}
+
+} // namespace
+
+double BehaviourGrid::Axis::edge(int k) const
+{
+    if (k >= bins)
+        return hi;
+    return lo + (hi - lo) * k / bins;
+}
+
+int BehaviourGrid::Axis::binOf(double v) const
+{
+    if (!(hi > lo))
+        return 0;
+    int k = int(std::floor((v - lo) / (hi - lo) * bins));
+    k = std::clamp(k, 0, bins - 1);
+    // The division may land one bin off at an edge: the edges decide.
+    while (k > 0 && v < edge(k))
+        --k;
+    while (k < bins - 1 && v >= edge(k + 1))
+        ++k;
+    return k;
+}
+
+QStringList BehaviourGrid::numericMetrics(const DiscoveryTree &tree)
+{
+    QSet<QString> names;
+    for (const Cell &c : tree.cells()) {
+        const QJsonObject metrics = c.payload.value(QLatin1String("metrics")).toObject();
+        for (auto it = metrics.constBegin(); it != metrics.constEnd(); ++it) {
+            if (finite(it.value())) {
+                names.insert(it.key());
+            } else if (it.value().isObject()) {
+                const QJsonObject inner = it.value().toObject();
+                for (auto in = inner.constBegin(); in != inner.constEnd(); ++in) {
+                    if (finite(in.value()))
+                        names.insert(it.key() + QLatin1Char('.') + in.key());
+                }
+            }
+        }
+    }
+    QStringList sorted(names.cbegin(), names.cend());
+    sorted.sort();
+    return sorted;
+}
+
+std::optional<double> BehaviourGrid::metricValue(const Cell &cell, const QString &metric)
+{
+    const QJsonObject metrics = cell.payload.value(QLatin1String("metrics")).toObject();
+    const QJsonValue direct = metrics.value(metric);
+    if (!direct.isUndefined())
+        return finite(direct);
+    const qsizetype dot = metric.indexOf(QLatin1Char('.'));
+    if (dot <= 0)
+        return std::nullopt;
+    return finite(metrics.value(metric.left(dot)).toObject().value(metric.mid(dot + 1)));
+}
+
+Result<BehaviourGrid> BehaviourGrid::build(const DiscoveryTree &tree, const QString &xMetric, const QString &yMetric,
+                                           int xBins, int yBins, const QList<int> &keys)
+{
+    using Built = Result<BehaviourGrid>;
+    constexpr int MaxBins = 1000;
+    if (xBins < 1 || xBins > MaxBins || yBins < 1 || yBins > MaxBins)
+        return Built::failure(QStringLiteral("bins must be 1 to %1 along each axis (got %2 × %3)").arg(MaxBins).arg(xBins).arg(yBins));
+    if (!keys.isEmpty() && keys.size() != tree.cellCount())
+        return Built::failure(QStringLiteral("%1 slider keys for %2 cells").arg(keys.size()).arg(tree.cellCount()));
+    BehaviourGrid g;
+    g.m_x.metric = xMetric;
+    g.m_y.metric = yMetric;
+    g.m_x.bins = xBins;
+    g.m_y.bins = yBins;
+    QList<std::pair<double, double>> values;
+    double xLo = std::numeric_limits<double>::infinity(), xHi = -xLo, yLo = xLo, yHi = -xLo;
+    bool anyX = false, anyY = false;
+    const QList<Cell> &cells = tree.cells();
+    for (int c = 0; c < int(cells.size()); ++c) {
+        const std::optional<double> x = metricValue(cells.at(c), xMetric);
+        const std::optional<double> y = metricValue(cells.at(c), yMetric);
+        anyX = anyX || x;
+        anyY = anyY || y;
+        if (!x || !y) {
+            ++g.m_missing;
+            continue;
+        }
+        xLo = std::min(xLo, *x);
+        xHi = std::max(xHi, *x);
+        yLo = std::min(yLo, *y);
+        yHi = std::max(yHi, *y);
+        std::optional<double> score;
+        if (cells.at(c).isSuccess() && cells.at(c).score)
+            score = cells.at(c).score;
+        g.m_samples.append(Sample{c, keys.isEmpty() ? cells.at(c).seq : keys.at(c), 0, 0, score});
+        values.append({*x, *y});
+        if (score) {
+            g.m_scoreMin = std::min(g.m_scoreMin.value_or(*score), *score);
+            g.m_scoreMax = std::max(g.m_scoreMax.value_or(*score), *score);
+        }
+    }
+    if (!anyX)
+        return Built::failure(QStringLiteral("no cell has a numeric metric \"%1\"").arg(xMetric));
+    if (!anyY)
+        return Built::failure(QStringLiteral("no cell has a numeric metric \"%1\"").arg(yMetric));
+    if (g.m_samples.isEmpty())
+        return Built::failure(QStringLiteral("no cell has both \"%1\" and \"%2\"").arg(xMetric, yMetric));
+    g.m_x.lo = xLo;
+    g.m_x.hi = xHi;
+    g.m_y.lo = yLo;
+    g.m_y.hi = yHi;
+    g.m_firstKey = std::numeric_limits<qint64>::max();
+    g.m_lastKey = std::numeric_limits<qint64>::min();
+    for (int s = 0; s < int(g.m_samples.size()); ++s) {
+        Sample &sample = g.m_samples[s];
+        sample.i = g.m_x.binOf(values.at(s).first);
+        sample.j = g.m_y.binOf(values.at(s).second);
+        g.m_firstKey = std::min(g.m_firstKey, sample.key);
+        g.m_lastKey = std::max(g.m_lastKey, sample.key);
+    }
+    g.m_bins.resize(qsizetype(xBins) * yBins);
+    g.fill(g.m_lastKey);
+    return Built::success(std::move(g));
+}
+
+void BehaviourGrid::fill(qint64 upTo)
+{
+    for (Bin &b : m_bins) {
+        b.cells.clear();
+        b.best = -1;
+        b.bestScore.reset();
+    }
+    m_filled = 0;
+    m_upTo = upTo;
+    for (const Sample &s : std::as_const(m_samples)) {
+        if (s.key > upTo)
+            continue;
+        Bin &b = m_bins[s.j * m_x.bins + s.i];
+        b.cells.append(s.cell);
+        ++m_filled;
+        if (s.score && (!b.bestScore || *s.score > *b.bestScore)) {
+            b.best = s.cell;
+            b.bestScore = s.score;
+        }
+    }
+}
+
+QString BehaviourGrid::toCsv(const DiscoveryTree &tree) const
+{
+    QString csv = QStringLiteral("x_bin,y_bin,x_lo,x_hi,y_lo,y_hi,count,best_score,best_cell,cells\n");
+    for (int j = 0; j < m_y.bins; ++j) {
+        for (int i = 0; i < m_x.bins; ++i) {
+            const Bin &b = bin(i, j);
+            QStringList ids;
+            ids.reserve(b.cells.size());
+            for (const int c : b.cells)
+                ids.append(tree.cells().at(c).id);
+            csv += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10\n")
+                       .arg(i)
+                       .arg(j)
+                       .arg(number(m_x.edge(i)), number(m_x.edge(i + 1)), number(m_y.edge(j)), number(m_y.edge(j + 1)))
+                       .arg(b.cells.size())
+                       .arg(b.bestScore ? number(*b.bestScore) : QString(),
+                            b.best >= 0 ? tree.cells().at(b.best).id : QString(), ids.join(QLatin1Char(' ')));
+        }
+    }
+    return csv;
+}
+
+} // namespace dreamrsi

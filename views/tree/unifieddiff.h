@@ -1,12 +1,5 @@
 #pragma once
 
-#include <QString>
-
-namespace dreamrsi {
-
-/// Line-based unified diff (three lines of context) computed with dtl.
-/// Returns an empty string when both texts are equal.
-QString unifiedDiff(const QString &before, const QString &after, const QString &beforeLabel,
-                    const QString &afterLabel);
-
-} // namespace dreamrsi
+// The line diff moved to core/model, so the CLI (`dreamrsi path`) and the
+// views share it; this header keeps the views' includes working.
+#include "model/unifieddiff.h"

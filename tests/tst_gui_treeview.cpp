@@ -324,6 +324,49 @@ private slots:
         QVERIFY(view.isFitted());
     }
 
+    // The ✎ mark under a leaf that is also the best (and selected) cell sits
+    // below the frames drawn around it, at any scale, and is painted there.
+    void steeringMarkClearsTheBestFrame()
+    {
+        const auto tree = treeFrom(QStringLiteral("0: 1, 2; 1: 3"));
+        const int best = tree->indexOfId(QStringLiteral("b1a0"));
+        QCOMPARE(tree->bestCellIndex(), best);
+        TreeRenderer r;
+        r.setTree(tree);
+        r.setSelected(best);
+        r.setBranchMarks({{1, {QStringLiteral("hint")}}});
+        QVERIFY(r.steeringMarkRect(7, 1.0, {}).isEmpty()); // no such branch
+        for (const QSize size : {QSize(600, 400), QSize(160, 110), QSize(1600, 1200)}) {
+            const auto [scale, offset] = r.fitTransform(QRectF(QPointF(0, 0), size));
+            const QRectF c = r.layout().cellRect(best);
+            const QRectF cell(c.topLeft() * scale + offset, c.size() * scale);
+            // The best frame reaches 2.25 widths out, the selection's 3.
+            const double w = std::clamp(std::min(cell.width(), cell.height()) / 7.0, 1.5, 3.0);
+            QCOMPARE(r.frameReach(scale), 3.0 * w);
+            const QRectF mark = r.steeringMarkRect(1, scale, offset);
+            QVERIFY2(mark.top() > cell.bottom() + 3.0 * w, qPrintable(QStringLiteral("%1 vs %2").arg(mark.top()).arg(cell.bottom())));
+            QVERIFY(r.sceneRect().bottom() * scale + offset.y() >= mark.top());
+        }
+        // Painted at 600 x 400: the red best frame, then below it dark pixels of the mark.
+        QImage image(600, 400, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        QPainter p(&image);
+        const auto [scale, offset] = r.fitTransform(QRectF(0, 0, 600, 400));
+        r.paint(p, QRectF(0, 0, 600, 400), scale, offset);
+        p.end();
+        const QRect mark = r.steeringMarkRect(1, scale, offset).toAlignedRect();
+        int dark = 0, red = 0;
+        for (int y = mark.top(); y <= mark.bottom(); ++y) {
+            for (int x = mark.left(); x <= mark.right(); ++x) {
+                const QColor px = image.pixelColor(x, y);
+                dark += px.lightness() < 128 && px.red() < 150;
+                red += px.red() > 180 && px.green() < 90;
+            }
+        }
+        QVERIFY2(dark > 3, "no mark painted under the best leaf");
+        QCOMPARE(red, 0); // no frame over the mark
+    }
+
     void overlayDimsAndNumbers()
     {
         const auto tree = treeFrom(QStringLiteral("0: 1, 2, 3; 1: 4, 5"));

@@ -131,8 +131,8 @@ QRectF TreeRenderer::sceneRect() const
     const double margin = m_layout.metrics().margin;
     for (const RunningAttempt &a : m_running)
         scene = scene.united(runningRect(a).adjusted(0, 0, margin, margin));
-    if (!m_branchMarks.isEmpty()) // a mark under the deepest leaf needs a line of room
-        scene.setBottom(scene.bottom() + m_layout.metrics().cellHeight * 0.5);
+    if (!m_branchMarks.isEmpty()) // a mark under the deepest leaf (and its frames) needs a line of room
+        scene.setBottom(scene.bottom() + m_layout.metrics().cellHeight);
     return scene;
 }
 
@@ -170,6 +170,39 @@ bool isDarkFill(const QColor &c)
     return 0.299 * c.redF() + 0.587 * c.greenF() + 0.114 * c.blueF() < 0.45;
 }
 } // namespace
+
+double TreeRenderer::markWidth(double cellPx)
+{
+    return std::clamp(cellPx / 7.0, 1.5, 3.0);
+}
+
+double TreeRenderer::frameReach(double scale) const
+{
+    // The selection frame is the outermost: drawn 2.5 widths out with a pen of one.
+    const auto &m = m_layout.metrics();
+    return markWidth(std::min(m.cellWidth, m.cellHeight) * scale) * 3.0;
+}
+
+QRectF TreeRenderer::steeringMarkRect(int branchId, double scale, const QPointF &offset) const
+{
+    const auto &tree = m_layout.tree();
+    const int column = tree ? tree->branchIndex(branchId) : -1;
+    if (column < 0)
+        return {};
+    const auto &m = m_layout.metrics();
+    int leaf = -1;
+    for (int c : tree->branches().at(column).cells) {
+        if (c >= 0)
+            leaf = c;
+    }
+    const QRectF under = leaf >= 0 ? m_layout.cellRect(leaf) : m_layout.slotRect(column, 0);
+    // Below the frames a leaf may carry (best, selection, latest batch), so
+    // that they never cover the mark.
+    const QRectF mark = toDevice(QRectF(under.left() - m.columnGap / 2, under.bottom(), under.width() + m.columnGap,
+                                        m.cellHeight * 0.75),
+                                 scale, offset);
+    return mark.translated(0, frameReach(scale) + 1.0);
+}
 
 QImage TreeRenderer::cachedGlyph(FailGlyph glyph, const QSizeF &size, const QColor &color, qreal dpr) const
 {
@@ -331,7 +364,7 @@ void TreeRenderer::paint(QPainter &p, const QRectF &exposed, double scale, const
     // Marks on top: latest batch, search matches, selection, best.
     p.setRenderHint(QPainter::Antialiasing, true);
     p.setBrush(Qt::NoBrush);
-    const double w = std::clamp(cellPx / 7.0, 1.5, 3.0);
+    const double w = markWidth(cellPx);
     for (const auto &[r, s] : std::as_const(marked)) {
         if (s.inLatestBatch) {
             p.setPen(QPen(m_palette.batch, w, Qt::DashLine));
@@ -520,16 +553,7 @@ void TreeRenderer::paintLiveMarks(QPainter &p, double scale, const QPointF &offs
             const int column = tree->branchIndex(it.key());
             if (column < 0 || it.value().isEmpty())
                 continue;
-            const QList<int> &cells = tree->branches().at(column).cells;
-            int leaf = -1;
-            for (int c : cells) {
-                if (c >= 0)
-                    leaf = c;
-            }
-            const QRectF under = leaf >= 0 ? m_layout.cellRect(leaf) : m_layout.slotRect(column, 0);
-            const QRectF mark = toDevice(QRectF(under.left() - m.columnGap / 2, under.bottom() + 1,
-                                                under.width() + m.columnGap, m.cellHeight * 0.75),
-                                         scale, offset);
+            const QRectF mark = steeringMarkRect(it.key(), scale, offset);
             if (labels) {
                 p.drawText(mark, Qt::AlignHCenter | Qt::AlignTop, steeringGlyphs(it.value()));
             } else {

@@ -107,6 +107,13 @@ public:
     const QHash<int, QStringList> &branchMarks() const { return m_branchMarks; }
     /// The marks of steering kinds: ✕ close, ⇧ refine, ✎ hint, in order.
     static QString steeringGlyphs(const QStringList &kinds);
+    /// Where a branch's steering marks are drawn (device coordinates): under
+    /// its leaf, clear of the frames around it (frameReach()); empty for a
+    /// branch the tree has no column of.
+    QRectF steeringMarkRect(int branchId, double scale, const QPointF &offset) const;
+    /// How far outside a cell its outermost frame (the selection's) reaches
+    /// at `scale`, in device pixels.
+    double frameReach(double scale) const;
     /// Attempts running now, drawn as outlined cells (new branches in extra
     /// columns to the right). Not part of figures' legends.
     void setRunning(QList<RunningAttempt> running) { m_running = std::move(running); }
@@ -180,6 +187,8 @@ private:
     void paintSmallCells(QPainter &painter, const QRectF &exposed, const QRectF &sceneExposed, double scale,
                          const QPointF &offset, qreal dpr, bool detail, QList<std::pair<QRectF, CellStyle>> *marked) const;
     void paintLiveMarks(QPainter &painter, double scale, const QPointF &offset, bool labels) const;
+    /// The pen width of the frames around marked cells of `cellPx` pixels.
+    static double markWidth(double cellPx);
     /// An imported run's fork links and orphan marks (forkLinks(), orphans()).
     void paintGenealogy(QPainter &painter, const QRectF &sceneExposed, double scale, const QPointF &offset) const;
 

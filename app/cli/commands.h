@@ -25,6 +25,10 @@ int runProjectExportCommand(const QStringList &args, QTextStream &out, QTextStre
 /// `import --bundle B.dreamrsi-bundle NEW.dreamrsi`.
 int runImportCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 
+/// `dreamrsi status P.dreamrsi [--json]`: whether the project's rounds are
+/// alive (docs/online.md#is-it-alive). 1 when the project cannot be read.
+int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+
 /// `dreamrsi ls P.dreamrsi [iterations|policies|results|approvals] [--policy NAME]`.
 int runLsCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 
@@ -37,6 +41,10 @@ int runProjectCommand(const QStringList &args, QTextStream &out, QTextStream &er
 /// [--sandbox auto|bwrap|fallback] [--keep] [--json]`: the score JSON
 /// (docs/evaluators.md#the-score-json) and a summary. 1 when the candidate failed.
 int runEvaluateCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+
+/// `dreamrsi reevaluate --project P [--iteration ID] (--top K | --cell ID…) --repeats R [--json]`:
+/// stored cells evaluated again and their statistics (core/loop/reevaluation).
+int runReevaluateCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 
 /// `dreamrsi tasks`: the built-in tasks with their folders and initial programs.
 int runTasksCommand(const QStringList &args, QTextStream &out, QTextStream &err);

@@ -13,6 +13,7 @@
 #include "commandline.h"
 #include "commands.h"
 #include "dreamcommand.h"
+#include "pathcommand.h"
 #include "projectreplaycommand.h"
 #include "roundcommand.h"
 #include "steercommand.h"
@@ -57,11 +58,16 @@ const Command commands[] = {
     {"import", "store tree files, a policy version or a bundle in a project", dreamrsi::runImportCommand},
     {"loop", "T iterations of round, dream and approve, or the fixed-exploration baseline (--fixed)", dreamrsi::runLoopCommand},
     {"ls", "list a project's iterations, policy versions, replay results, approvals", dreamrsi::runLsCommand},
-    {"plot", "export a frontier, anytime or tree figure (PDF, SVG, PNG)", nullptr},
+    {"path", "the chain from the initial program to a cell (default the best): scores, gains, diffs", dreamrsi::runPathCommand},
+    {"plot", "export a frontier, anytime, tree, progress or compare figure (PDF, SVG, PNG)", nullptr},
     {"project", "create a project file, show what it holds, upgrade an older build's (new, info, upgrade, config, replay)", dreamrsi::runProjectCommand},
+    {"reevaluate", "evaluate an iteration's best or named cells again, R times each: mean, sd, 95 % interval, lucky",
+     dreamrsi::runReevaluateCommand},
     {"replay", "replay a policy in tree files (--world) or a project's iterations (--project) and score it",
      runReplay},
     {"round", "run or resume a live round: agent attempts on W workers, stored as they finish", dreamrsi::runRoundCommand},
+    {"status", "is a project's round alive: live, stalled, interrupted or finished, and its running attempts",
+     dreamrsi::runStatusCommand},
     {"steer", "steer a live round another process runs: close, refine, hint, pause, continue", dreamrsi::runSteerCommand},
     {"synth", "write synthetic worlds of documented regimes", dreamrsi::runSynthCommand},
     {"tasks", "list the built-in evaluation tasks", dreamrsi::runTasksCommand},

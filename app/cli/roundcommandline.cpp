@@ -65,6 +65,10 @@ QList<Spec> specs()
          QStringLiteral("stop each round at N agent calls (the last batch is cut to fit)")},
         {QStringLiteral("max-usd"), QStringLiteral("X"), QStringLiteral("stop once the cost reaches X USD"),
          QStringLiteral("stop each round once its cost reaches X USD")},
+        {QStringLiteral("agent-time-limit"), QStringLiteral("S"),
+         QStringLiteral("wall-clock limit of one agent call in seconds (default 900; 0 = none): an agent still at work "
+                        "past it is killed and its attempt stored as an agent failure"),
+         QStringLiteral("wall-clock limit of one agent call in seconds (default 900; 0 = none)")},
         {QStringLiteral("resume"), QStringLiteral("ID"), QStringLiteral("continue the interrupted or stopped iteration ID"),
          QString()},
         {QStringLiteral("backend"), QStringLiteral("B"),
@@ -252,6 +256,13 @@ Result<RoundOptions> read(const QCommandLineParser &parser, Command command)
         if (!usd)
             return usd.failureAs<RoundOptions>();
         config.maxUsd = usd.value;
+    }
+    if (has("agent-time-limit")) {
+        const Result<double> limit = OptionValues::number(QStringLiteral("--agent-time-limit"), value("agent-time-limit"),
+                                                          0.0, 7.0 * 24 * 3600);
+        if (!limit)
+            return limit.failureAs<RoundOptions>();
+        config.agentTimeLimitS = *limit.value;
     }
     if (isRound) {
         config.policy = PolicyChoice::fromArgument(value("policy"));

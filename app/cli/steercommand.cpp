@@ -6,6 +6,7 @@
 #include <QCommandLineParser>
 #include <QDeadlineTimer>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QThread>
 
 namespace dreamrsi {
@@ -14,12 +15,12 @@ namespace {
 
 const char *const steerUsage =
     "usage: dreamrsi steer --project P.dreamrsi [--by NAME] [--why TEXT] [--timeout S]\n"
-    "                      close B | refine B | hint B|new TEXT | pause | continue\n"
+    "                      close B | refine B | hint B|new TEXT | pause | continue | kill ATTEMPT\n"
     "\n"
     "Steers the live round another process runs in the project (started with\n"
     "`dreamrsi round --accept-steering`, `dreamrsi loop --accept-steering`, or from the\n"
     "workbench). The request goes to the inbox beside the project; the round applies\n"
-    "it between batches, records it in the project and answers.\n"
+    "it between batches (kill at once), records it in the project and answers.\n"
     "\n"
     "  close B        branch B is never refined again\n"
     "  refine B       branch B's next attempt goes first in the next batch\n"
@@ -27,6 +28,8 @@ const char *const steerUsage =
     "  hint new TEXT  TEXT goes to the agent with the next new branch\n"
     "  pause          no new batch starts after the current one\n"
     "  continue       a paused round goes on\n"
+    "  kill ATTEMPT   end the running attempt ATTEMPT (b2a3) now: it is stored as an env\n"
+    "                 failure with the reason and the round goes on (see dreamrsi status)\n"
     "\n"
     "  B              a branch number (3) or id (b3)\n"
     "  --by NAME      who asks (default: $USER, else the account's login name)\n"
@@ -107,7 +110,8 @@ int runSteerCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     }
     const QStringList words = parser.positionalArguments();
     if (words.isEmpty())
-        return usageError(err, QStringLiteral("what to do is missing: close B, refine B, hint B|new TEXT, pause or continue"));
+        return usageError(err, QStringLiteral("what to do is missing: close B, refine B, hint B|new TEXT, pause, continue "
+                                             "or kill ATTEMPT"));
     SteeringRequest request;
     request.action = words.first();
     request.by = parser.isSet(by) ? parser.value(by).trimmed() : SteeringInbox::loginName();
@@ -136,8 +140,13 @@ int runSteerCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     } else if (request.action == QLatin1String("pause") || request.action == QLatin1String("continue")) {
         if (words.size() != 1)
             return usageError(err, QStringLiteral("%1 takes no argument (got '%2')").arg(request.action, words.at(1)));
+    } else if (request.action == QLatin1String("kill")) {
+        static const QRegularExpression cellId(QStringLiteral("^b\\d+a\\d+$"));
+        if (words.size() != 2 || !cellId.match(words.at(1)).hasMatch())
+            return usageError(err, QStringLiteral("kill takes one attempt's id, like b2a3 (see dreamrsi status)"));
+        request.attempt = words.at(1);
     } else {
-        return usageError(err, QStringLiteral("unknown action '%1' (close, refine, hint, pause, continue)").arg(request.action));
+        return usageError(err, QStringLiteral("unknown action '%1' (close, refine, hint, pause, continue, kill)").arg(request.action));
     }
     const QString path = parser.value(project);
     if (!QFileInfo::exists(path)) {

@@ -4,6 +4,7 @@
 
 #include "model/cell.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QDirIterator>
 #include <QElapsedTimer>
@@ -56,9 +57,62 @@ dreamrsi::Result<Done> RoundAttempt::copyWorkspace(const QString &source, const 
     return dreamrsi::Result<Done>::success({});
 }
 
+void RoundAttempt::Control::end(Ending ending, const QString &why)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_ending != Ending::None)
+            return;
+        m_ending = ending;
+        m_reason = why;
+    }
+    m_cancel.store(true);
+}
+
+RoundAttempt::Control::Ending RoundAttempt::Control::ending() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_ending;
+}
+
+QString RoundAttempt::Control::reason() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_reason;
+}
+
+void RoundAttempt::Control::begin()
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    m_startedMs.store(now);
+    m_phaseStartedMs.store(now);
+    m_phase.store(int(Phase::Agent));
+}
+
+void RoundAttempt::Control::enter(Phase phase)
+{
+    if (m_phase.exchange(int(phase)) != int(phase))
+        m_phaseStartedMs.store(QDateTime::currentMSecsSinceEpoch());
+}
+
 RoundAttempt::Outcome RoundAttempt::run(const Job &job, DiscoveryAgent &agent, EvaluationBackend &backend,
                                        const std::atomic_bool &kill, const EvaluationBackend::ProgressSink &progress)
 {
+    Control control; // never ended: `kill` alone stops the attempt
+    return run(job, agent, backend, kill, progress, control);
+}
+
+RoundAttempt::Outcome RoundAttempt::run(const Job &job, DiscoveryAgent &agent, EvaluationBackend &backend, Control &control,
+                                       const EvaluationBackend::ProgressSink &progress)
+{
+    return run(job, agent, backend, control.cancelFlag(), progress, control);
+}
+
+RoundAttempt::Outcome RoundAttempt::run(const Job &job, DiscoveryAgent &agent, EvaluationBackend &backend,
+                                       const std::atomic_bool &kill, const EvaluationBackend::ProgressSink &progress,
+                                       Control &control)
+{
+    control.begin();
     QElapsedTimer wall;
     wall.start();
     Outcome r;
@@ -109,8 +163,17 @@ RoundAttempt::Outcome RoundAttempt::run(const Job &job, DiscoveryAgent &agent, E
     r.outcome = agent.propose(ctx, kill);
     r.agentSeconds = double(timer.nsecsElapsed()) / 1e9;
     if (kill.load() || r.outcome.cancelled) {
-        r.abandoned = true;
-        return finish();
+        switch (control.ending()) {
+        case Control::Ending::AgentTimeLimit: // an agent failure, stored like any other
+            r.outcome = AgentOutcome::failure(control.reason(), r.outcome.usage, r.outcome.log);
+            break;
+        case Control::Ending::Killed:
+            r.setupError = control.reason();
+            return finish();
+        default:
+            r.abandoned = true;
+            return finish();
+        }
     }
     // The log and the error text are a convenience for whoever opens the
     // workspace (the store keeps both): a failure to write them is not the
@@ -135,13 +198,19 @@ RoundAttempt::Outcome RoundAttempt::run(const Job &job, DiscoveryAgent &agent, E
     request.candidatePath = programPath;
     request.sandboxMode = job.sandboxMode;
     timer.restart();
-    EvaluationResult result = backend.evaluate(request, kill, [&r, &progress](const EvaluationProgress &p) {
+    control.enter(Control::Phase::Evaluation);
+    EvaluationResult result = backend.evaluate(request, kill, [&r, &progress, &control](const EvaluationProgress &p) {
         r.scheduling = p;
+        control.enter(p.isQueued() ? Control::Phase::Queued : Control::Phase::Evaluation);
         if (progress)
             progress(p);
     });
     r.evalSeconds = double(timer.nsecsElapsed()) / 1e9;
     if (kill.load()) {
+        if (control.ending() == Control::Ending::Killed) {
+            r.setupError = control.reason();
+            return finish();
+        }
         r.abandoned = true;
         return finish();
     }

@@ -22,6 +22,7 @@
 #include <QStringList>
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -119,6 +120,18 @@ struct RoundRunner::Run
 
     /// Runs the ids of one round on the pool and stores them as they finish.
     bool runBatch(int round, const QStringList &ids);
+
+    /// The attempts in flight (runBatch), by cell id, as the driver watches them.
+    std::map<QString, std::shared_ptr<RoundAttempt::Control>> running;
+    /// While attempts run (every 200 ms): the round's kill passed on to
+    /// them, an agent past its wall-clock limit ended, `kill` requests from
+    /// the inbox applied, and the running attempts published (RoundLiveness).
+    void watchRunning();
+    /// Applies the `kill` requests waiting in the inbox (the other requests
+    /// wait for the next batch). False on a store error.
+    bool pollKills();
+    /// Publishes the attempts in flight (attempts.json beside the inbox).
+    void publishRunning();
 
     // RoundRunner::run() is setUp(), then openNewIteration() or
     // continueResumed(), then runRounds() and finish(). A step that returns

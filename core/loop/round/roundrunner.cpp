@@ -6,6 +6,7 @@
 #include "roundattempt.h"
 #include "roundbudget.h"
 #include "roundpolicy.h"
+#include "roundliveness.h"
 #include "roundrun_p.h"
 #include "roundsession.h"
 #include "roundtask.h"
@@ -83,10 +84,12 @@ struct Completions
         }
         ready.notify_one();
     }
-    RoundAttempt::Outcome take()
+    /// The next completed attempt, or nothing after `wait`.
+    std::optional<RoundAttempt::Outcome> takeFor(std::chrono::milliseconds wait)
     {
         std::unique_lock lock(mutex);
-        ready.wait(lock, [this] { return !done.empty(); });
+        if (!ready.wait_for(lock, wait, [this] { return !done.empty(); }))
+            return std::nullopt;
         RoundAttempt::Outcome r = std::move(done.front());
         done.pop_front();
         return r;
@@ -245,24 +248,31 @@ bool RoundRunner::Run::runBatch(int round, const QStringList &ids)
     auto completions = std::make_shared<Completions>();
     std::shared_ptr<DiscoveryAgent> agent = q->m_agent;
     std::shared_ptr<EvaluationBackend> backend = q->m_backend;
-    std::shared_ptr<std::atomic_bool> kill = q->m_kill;
     for (const QString &id : ids) {
         RoundAttempt::Job job = jobFor(id, round);
+        auto control = std::make_shared<RoundAttempt::Control>();
+        control->begin(); // its age counts from now; the worker begins it again as it starts
+        running[id] = control;
         emit q->attemptStarted(id);
         RoundRunner *runner = q;
-        pool.start([job = std::move(job), agent, backend, kill, completions, runner, id]() {
+        pool.start([job = std::move(job), agent, backend, control, completions, runner, id]() {
             completions->push(
-                RoundAttempt::run(job, *agent, *backend, *kill, [runner, &id](const EvaluationProgress &p) {
+                RoundAttempt::run(job, *agent, *backend, *control, [runner, &id](const EvaluationProgress &p) {
                     emit runner->attemptProgress(id, p);
                 }));
         });
     }
     counters.running = int(ids.size());
     emit q->countersChanged(counters);
+    publishRunning();
     bool ok = true;
     QString refused; // a job the backend refused for good: no later one would run either
     for (qsizetype i = 0; i < ids.size(); ++i) {
-        RoundAttempt::Outcome r = completions->take();
+        std::optional<RoundAttempt::Outcome> next;
+        while (!(next = completions->takeFor(std::chrono::milliseconds(200))))
+            watchRunning();
+        RoundAttempt::Outcome r = std::move(*next);
+        running.erase(r.cellId);
         counters.running -= 1;
         if (refused.isEmpty() && r.evaluation &&
             r.evaluation->metrics.value(QStringLiteral("refused")).toBool())
@@ -275,6 +285,7 @@ bool RoundRunner::Run::runBatch(int round, const QStringList &ids)
             q->m_kill->store(true); // the others cannot be stored either
         }
         emit q->countersChanged(counters);
+        publishRunning();
     }
     pool.waitForDone();
     if (ok && !refused.isEmpty()) {
@@ -283,6 +294,106 @@ bool RoundRunner::Run::runBatch(int round, const QStringList &ids)
         return false;
     }
     return ok;
+}
+
+void RoundRunner::Run::watchRunning()
+{
+    const bool killAll = q->m_kill->load();
+    const double limitS = q->m_config.agentTimeLimitS;
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    for (const auto &[id, control] : running) {
+        if (killAll) {
+            control->end(RoundAttempt::Control::Ending::Abandon, QStringLiteral("the round was killed"));
+        } else if (limitS > 0 && control->phase() == RoundAttempt::Control::Phase::Agent
+                   && double(now - control->phaseStartedMs()) / 1000.0 > limitS) {
+            const QString why = QStringLiteral("the agent call ran past its wall-clock limit of %1 s and was killed").arg(limitS);
+            if (control->ending() == RoundAttempt::Control::Ending::None)
+                log(QStringLiteral("%1: %2").arg(id, why));
+            control->end(RoundAttempt::Control::Ending::AgentTimeLimit, why);
+        }
+    }
+    if (!killAll && steerable && !pollKills())
+        q->m_kill->store(true); // a store error: the round stops (error is set)
+    publishRunning();
+}
+
+bool RoundRunner::Run::pollKills()
+{
+    for (const SteeringRequest &r : SteeringInbox::pending(projectPath)) {
+        if (r.action != QLatin1String("kill"))
+            continue; // applied before the next batch
+        SteeringAck ack;
+        ack.id = r.id;
+        const auto it = running.find(r.attempt);
+        if (it == running.end() || it->second->ending() != RoundAttempt::Control::Ending::None) {
+            QStringList ids;
+            for (const auto &[id, control] : running)
+                ids.append(id);
+            ack.message = QStringLiteral("%1 is not running (running: %2)")
+                              .arg(r.attempt, ids.isEmpty() ? QStringLiteral("none") : ids.join(QLatin1Char(' ')));
+        } else {
+            SteeringEvent e;
+            e.iteration = iteration;
+            e.round = completed;
+            e.who = r.by;
+            e.action = r.action;
+            static const QRegularExpression cellId(QStringLiteral("^b(\\d+)a\\d+$"));
+            if (const QRegularExpressionMatch m = cellId.match(r.attempt); m.hasMatch())
+                e.branch = m.captured(1).toInt();
+            e.target = r.attempt;
+            e.why = r.why;
+            e.requestId = r.id;
+            const StoreResult<qint64> stored = await(q->m_store->addSteeringEvent(e));
+            if (!stored.ok()) {
+                error = stored.error;
+                return false;
+            }
+            e.id = *stored.value;
+            const QString who = r.by.isEmpty() ? QStringLiteral("someone") : r.by;
+            const QString reason = QStringLiteral("killed by %1 while in %2%3")
+                                       .arg(who, RoundLiveness::phaseName(it->second->phase()),
+                                            r.why.isEmpty() ? QString() : QStringLiteral(": ") + r.why);
+            it->second->end(RoundAttempt::Control::Ending::Killed, reason);
+            appliedRequests.insert(r.id);
+            ack.applied = true;
+            ack.eventId = e.id;
+            ack.message = QStringLiteral("killed %1; it is stored as an env failure and the round goes on").arg(r.attempt);
+            log(QStringLiteral("steering: %1 %2").arg(r.attempt, reason));
+            emit q->steered(e);
+        }
+        if (const Result<Done> answered = SteeringInbox::acknowledge(projectPath, ack); !answered.ok())
+            log(QStringLiteral("steering: cannot answer request %1: %2").arg(r.id, answered.error));
+    }
+    return true;
+}
+
+void RoundRunner::Run::publishRunning()
+{
+    if (projectPath.isEmpty())
+        return;
+    LiveRound live;
+    live.iteration = iteration;
+    const double evalLimitS = task.timeLimitSeconds ? *task.timeLimitSeconds + RoundLiveness::evaluationGraceS : 0.0;
+    for (const auto &[id, control] : running) {
+        LiveAttempt a;
+        a.id = id;
+        a.phase = RoundLiveness::phaseName(control->phase());
+        a.started = QDateTime::fromMSecsSinceEpoch(control->startedMs(), Qt::UTC);
+        a.phaseStarted = QDateTime::fromMSecsSinceEpoch(control->phaseStartedMs(), Qt::UTC);
+        switch (control->phase()) {
+        case RoundAttempt::Control::Phase::Agent:
+            a.limitS = std::max(0.0, q->m_config.agentTimeLimitS);
+            break;
+        case RoundAttempt::Control::Phase::Evaluation:
+            a.limitS = evalLimitS;
+            break;
+        case RoundAttempt::Control::Phase::Queued:
+            break; // a queue has no limit of ours
+        }
+        live.attempts.append(a);
+    }
+    // A heartbeat nobody can read is no reason to stop a round.
+    RoundLiveness::publish(projectPath, live);
 }
 
 RoundRunner::RoundRunner(ProjectStore *store, RoundConfig config, std::shared_ptr<DiscoveryAgent> agent,
@@ -563,6 +674,8 @@ void RoundRunner::Run::closeIteration(IterationStatus status)
 void RoundRunner::Run::conclude(IterationStatus status)
 {
     endSteering();
+    if (!projectPath.isEmpty())
+        RoundLiveness::unpublish(projectPath);
     RoundSummary summary;
     summary.iteration = iteration;
     summary.status = status;

@@ -106,6 +106,9 @@ bool RoundRunner::Run::pollSteering(int round)
         if (appliedRequests.contains(r.id)) {
             ack.applied = true;
             ack.message = QStringLiteral("%1: applied before the round was resumed").arg(r.describe());
+        } else if (r.action == QLatin1String("kill")) {
+            // Kills are applied while attempts run (pollKills); between batches none does.
+            ack.message = QStringLiteral("%1 is not running (no attempt runs between batches)").arg(r.attempt);
         } else if (const QString refusal = manual || r.action == QLatin1String("batch") ? manualCheck(r, round)
                                                                                         : book.check(r, tree);
                    !refusal.isEmpty()) {

@@ -43,6 +43,10 @@ struct RoundConfig
     SandboxMode sandboxMode = SandboxMode::Auto;
     /// 0 = a new iteration; else an interrupted or stopped one to continue.
     IterationId resume = 0;
+    /// The wall-clock limit of one agent call, in seconds: an agent still at
+    /// work past it is killed and its attempt stored as an `agent` failure
+    /// (docs/online.md#is-it-alive). 0 = none.
+    double agentTimeLimitS = 900.0;
     /// Read steering requests (close, refine, hint, pause, continue) from
     /// the project's inbox between batches (SteeringInbox). Off: nobody can
     /// steer the round, and a request gets that answer from `dreamrsi steer`.

@@ -26,7 +26,7 @@ const QStringList &knownActions()
 {
     static const QStringList actions = {QStringLiteral("close"),   QStringLiteral("refine"),  QStringLiteral("hint"),
                                         QStringLiteral("pause"),   QStringLiteral("continue"), QStringLiteral("approve"),
-                                        QStringLiteral("decline"), QStringLiteral("batch")};
+                                        QStringLiteral("decline"), QStringLiteral("batch"),   QStringLiteral("kill")};
     return actions;
 }
 
@@ -93,6 +93,8 @@ QJsonObject SteeringRequest::toJson() const
         o.insert(QStringLiteral("version"), version);
     if (best)
         o.insert(QStringLiteral("best"), true);
+    if (!attempt.isEmpty())
+        o.insert(QStringLiteral("attempt"), attempt);
     return o;
 }
 
@@ -123,6 +125,9 @@ Result<SteeringRequest> SteeringRequest::fromJson(const QJsonObject &o)
     r.time = QDateTime::fromString(o.value(QStringLiteral("time")).toString(), Qt::ISODateWithMs);
     r.version = o.value(QStringLiteral("version")).toVariant().toString();
     r.best = o.value(QStringLiteral("best")).toBool();
+    r.attempt = o.value(QStringLiteral("attempt")).toString();
+    if (r.action == QLatin1String("kill") && r.attempt.isEmpty())
+        return Result<SteeringRequest>::failure(QStringLiteral("kill needs the attempt's id"));
     return Result<SteeringRequest>::success(std::move(r));
 }
 
@@ -135,6 +140,8 @@ QString SteeringRequest::describe() const
         s += QStringLiteral(" new");
     if (action == QLatin1String("hint"))
         s += QStringLiteral(": \"%1\"").arg(text);
+    if (action == QLatin1String("kill"))
+        s += QLatin1Char(' ') + attempt;
     if (action == QLatin1String("approve"))
         s += best ? QStringLiteral(" --best") : QStringLiteral(" version %1").arg(version);
     return s;

@@ -18,7 +18,8 @@ namespace dreamrsi {
 /// person asked, before the running process decided.
 ///
 /// Actions: `close`, `refine`, `hint` (with `branch`, or `newBranch` for the
-/// next new branch, and `text`), `pause`, `continue`, and for a loop waiting
+/// next new branch, and `text`), `pause`, `continue`, `kill` (an `attempt`
+/// in flight, applied at once, docs/steering.md), and for a loop waiting
 /// for approval `approve` (`version`, or `best`) and `decline`.
 struct SteeringRequest
 {
@@ -32,6 +33,7 @@ struct SteeringRequest
     QDateTime time;             ///< UTC, when it was made
     QString version;            ///< approve: a version's name or id
     bool best = false;          ///< approve --best
+    QString attempt;            ///< kill: the running attempt's cell id ("b2a3")
 
     QJsonObject toJson() const;
     /// A failure saying what is wrong for an object that is not a request.

@@ -1,9 +1,10 @@
 // dreamrsi-render: the commands of `dreamrsi` that draw with QtGui, `plot`
-// and `bench livetree`. `dreamrsi` hands them over with execv and the same
+// and `bench livetree` and `bench islands`. `dreamrsi` hands them over with execv and the same
 // arguments, so users and scripts only ever call `dreamrsi`; keeping QtGui,
 // Widgets and the chart libraries out of `dreamrsi` itself keeps its start
 // cheap for the commands that run thousands of times.
 #include "commands.h"
+#include "islandsbench.h"
 #include "livetreebench.h"
 
 #include <QTextStream>
@@ -21,9 +22,12 @@ int main(int argc, char *argv[])
     } else if (name == QLatin1String("bench") && args.value(0) == QLatin1String("livetree")) {
         args.removeFirst();
         run = dreamrsi::runBenchLiveTreeCommand;
+    } else if (name == QLatin1String("bench") && args.value(0) == QLatin1String("islands")) {
+        args.removeFirst();
+        run = dreamrsi::runBenchIslandsCommand;
     }
     if (!run) {
-        QTextStream(stderr) << "usage: dreamrsi-render plot ... | bench livetree ...\n"
+        QTextStream(stderr) << "usage: dreamrsi-render plot ... | bench livetree ... | bench islands ...\n"
                                "Started by `dreamrsi plot` and `dreamrsi bench livetree`; see `dreamrsi --help`.\n";
         return 2;
     }

@@ -169,9 +169,17 @@ void BehaviourGrid::fill(qint64 upTo)
     }
 }
 
-QString BehaviourGrid::toCsv(const DiscoveryTree &tree) const
+QStringList BehaviourGrid::csvHeader()
 {
-    QString csv = QStringLiteral("x_bin,y_bin,x_lo,x_hi,y_lo,y_hi,count,best_score,best_cell,cells\n");
+    return {QStringLiteral("x_bin"), QStringLiteral("y_bin"), QStringLiteral("x_lo"), QStringLiteral("x_hi"),
+            QStringLiteral("y_lo"), QStringLiteral("y_hi"), QStringLiteral("count"), QStringLiteral("best_score"),
+            QStringLiteral("best_cell"), QStringLiteral("cells")};
+}
+
+QList<QStringList> BehaviourGrid::rows(const DiscoveryTree &tree) const
+{
+    QList<QStringList> rows;
+    rows.reserve(qsizetype(m_x.bins) * m_y.bins);
     for (int j = 0; j < m_y.bins; ++j) {
         for (int i = 0; i < m_x.bins; ++i) {
             const Bin &b = bin(i, j);
@@ -179,14 +187,29 @@ QString BehaviourGrid::toCsv(const DiscoveryTree &tree) const
             ids.reserve(b.cells.size());
             for (const int c : b.cells)
                 ids.append(tree.cells().at(c).id);
-            csv += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10\n")
-                       .arg(i)
-                       .arg(j)
-                       .arg(number(m_x.edge(i)), number(m_x.edge(i + 1)), number(m_y.edge(j)), number(m_y.edge(j + 1)))
-                       .arg(b.cells.size())
-                       .arg(b.bestScore ? number(*b.bestScore) : QString(),
-                            b.best >= 0 ? tree.cells().at(b.best).id : QString(), ids.join(QLatin1Char(' ')));
+            rows.append({QString::number(i), QString::number(j), number(m_x.edge(i)), number(m_x.edge(i + 1)),
+                         number(m_y.edge(j)), number(m_y.edge(j + 1)), QString::number(b.cells.size()),
+                         b.bestScore ? number(*b.bestScore) : QString(), b.best >= 0 ? tree.cells().at(b.best).id : QString(),
+                         ids.join(QLatin1Char(' '))});
         }
+    }
+    return rows;
+}
+
+QString BehaviourGrid::toCsv(const DiscoveryTree &tree) const
+{
+    // Ids are [A-Za-z0-9_-] in practice; a field with a comma or quote is quoted anyway.
+    const auto field = [](const QString &f) -> QString {
+        if (!f.contains(QLatin1Char(',')) && !f.contains(QLatin1Char('"')) && !f.contains(QLatin1Char('\n')))
+            return f;
+        return QLatin1Char('"') + QString(f).replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
+    };
+    QString csv = csvHeader().join(QLatin1Char(',')) + QLatin1Char('\n');
+    for (const QStringList &row : rows(tree)) {
+        QStringList fields;
+        for (const QString &f : row)
+            fields.append(field(f));
+        csv += fields.join(QLatin1Char(',')) + QLatin1Char('\n');
     }
     return csv;
 }

@@ -86,6 +86,9 @@ public:
     /// The bins as CSV: `x_bin,y_bin,x_lo,x_hi,y_lo,y_hi,count,best_score,best_cell,cells`
     /// (cells: the ids, space-separated), one row per bin, empty bins included.
     QString toCsv(const DiscoveryTree &tree) const;
+    /// The same as a header and rows of fields (a figure's data table).
+    static QStringList csvHeader();
+    QList<QStringList> rows(const DiscoveryTree &tree) const;
 
 private:
     struct Sample

@@ -4,13 +4,18 @@
 #include "treerenderer.h"
 #include "models/treesummarytext.h"
 #include "treeview.h"
+#include "behaviourgridview.h"
+#include "runstructureview.h"
 
 #include "replay/worldmodel.h"
 
 #include <QCheckBox>
+#include <QComboBox>
+#include <QStackedWidget>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPointer>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -31,8 +36,19 @@ DiscoveryPage::DiscoveryPage(QWidget *parent)
     m_search->setMinimumWidth(220);
     m_search->setMaximumWidth(320);
     m_status = new QLabel;
+    m_layout = new QComboBox;
+    m_layout->setObjectName(QStringLiteral("discoveryLayout"));
+    m_layout->addItem(tr("Branches"), int(Layout::Branches));
+    m_layout->addItem(tr("Genealogy"), int(Layout::Genealogy));
+    m_layout->addItem(tr("Islands"), int(Layout::Islands));
+    m_layout->addItem(tr("Behaviour grid"), int(Layout::BehaviourGrid));
+    m_layout->setToolTip(tr("Branches: each branch a column, as rounds grow them. Genealogy: every program under "
+                            "its real parent, generations as rows (an imported run's default). Islands: the "
+                            "genealogy by island, with migrations between them. Behaviour grid: the cells binned "
+                            "by two metrics."));
     row->addWidget(m_title, 1);
     row->addWidget(m_status);
+    row->addWidget(m_layout);
     row->addWidget(m_search);
     layout->addLayout(row);
 
@@ -65,7 +81,19 @@ DiscoveryPage::DiscoveryPage(QWidget *parent)
     connect(m_seed, &QSpinBox::valueChanged, this, &DiscoveryPage::requestImagined);
 
     m_view = new TreeView;
-    layout->addWidget(m_view, 1);
+    m_structure = new RunStructureView;
+    m_structure->setObjectName(QStringLiteral("runStructureView"));
+    m_grid = new BehaviourGridView;
+    m_grid->setObjectName(QStringLiteral("behaviourGridView"));
+    m_stack = new QStackedWidget;
+    m_stack->addWidget(m_view);
+    m_stack->addWidget(m_structure);
+    m_stack->addWidget(m_grid);
+    layout->addWidget(m_stack, 1);
+    // A cell picked in another layout is inspected as one picked in the tree view.
+    connect(m_structure, &RunStructureView::cellActivated, m_view, &TreeView::cellActivated);
+    connect(m_grid, &BehaviourGridView::cellActivated, m_view, &TreeView::cellActivated);
+    connect(m_layout, &QComboBox::currentIndexChanged, this, [this] { setLayoutShown(layoutShown()); });
     connect(m_search, &QLineEdit::textChanged, this, &DiscoveryPage::runSearch);
     connect(m_search, &QLineEdit::returnPressed, this, &DiscoveryPage::runSearch);
     setImaginationContext(-1, 8); // no history world until the window says so
@@ -77,6 +105,7 @@ void DiscoveryPage::setTree(const QString &title, std::shared_ptr<const Discover
     m_title->setText(tree ? QStringLiteral("<b>%1</b> — %2").arg(title.toHtmlEscaped(), TreeSummaryText::of(*tree).toHtmlEscaped())
                           : QString());
     m_tree = tree;
+    m_defaultPending = true;
     // Where this tree is in the history comes next (setImaginationContext).
     m_completionTree.reset();
     m_draw = {};
@@ -86,8 +115,101 @@ void DiscoveryPage::setTree(const QString &title, std::shared_ptr<const Discover
 
 void DiscoveryPage::showTree(std::shared_ptr<const DiscoveryTree> tree)
 {
-    m_view->setTree(std::move(tree));
+    // The other layouts are drawn when first shown (a 10,000-program run
+    // opens in one of them, not in all).
+    m_view->setTree(tree);
+    m_structure->setTree(nullptr);
+    m_grid->setTree(nullptr);
+    m_shownTree = std::move(tree);
+    if (m_shownTree && m_completionTree == nullptr && m_shownTree == m_tree && m_defaultPending) {
+        m_defaultPending = false;
+        const QSignalBlocker block(m_layout);
+        m_layout->setCurrentIndex(m_layout->findData(int(defaultLayout(*m_shownTree))));
+    }
+    setLayoutShown(layoutShown());
     runSearch();
+}
+
+DiscoveryPage::Layout DiscoveryPage::defaultLayout(const DiscoveryTree &tree)
+{
+    return tree.meta().payload.contains(QLatin1String("imported_from")) ? Layout::Genealogy : Layout::Branches;
+}
+
+DiscoveryPage::Layout DiscoveryPage::layoutShown() const
+{
+    return Layout(m_layout->currentData().toInt());
+}
+
+void DiscoveryPage::setLayoutShown(Layout layout)
+{
+    if (layoutShown() != layout) {
+        const QSignalBlocker block(m_layout);
+        m_layout->setCurrentIndex(m_layout->findData(int(layout)));
+    }
+    switch (layout) {
+    case Layout::Branches:
+        m_stack->setCurrentWidget(m_view);
+        break;
+    case Layout::Genealogy:
+    case Layout::Islands:
+        m_structure->setMode(layout == Layout::Islands ? GenealogyLayout::Mode::Islands : GenealogyLayout::Mode::Genealogy);
+        if (m_structure->tree() != m_shownTree) {
+            m_structure->setTree(m_shownTree);
+            m_structure->setMatches(m_view->renderer().matches());
+            m_structure->selectCell(m_view->selectedCell());
+        }
+        m_stack->setCurrentWidget(m_structure);
+        break;
+    case Layout::BehaviourGrid:
+        if (m_grid->tree() != m_shownTree)
+            m_grid->setTree(m_shownTree);
+        m_stack->setCurrentWidget(m_grid);
+        break;
+    }
+}
+
+void DiscoveryPage::zoomIn()
+{
+    if (m_stack->currentWidget() == m_structure)
+        m_structure->zoomIn();
+    else
+        m_view->zoomIn();
+}
+
+void DiscoveryPage::zoomOut()
+{
+    if (m_stack->currentWidget() == m_structure)
+        m_structure->zoomOut();
+    else
+        m_view->zoomOut();
+}
+
+void DiscoveryPage::fitToView()
+{
+    if (m_stack->currentWidget() == m_structure)
+        m_structure->fitToView();
+    else
+        m_view->fitToView();
+}
+
+void DiscoveryPage::selectCell(int cellIndex)
+{
+    m_view->selectCell(cellIndex);
+    if (m_structure->tree())
+        m_structure->selectCell(cellIndex);
+}
+
+void DiscoveryPage::setDarkPalette(bool dark)
+{
+    m_view->setDarkPalette(dark);
+    m_structure->setDarkPalette(dark);
+    m_grid->setDarkPalette(dark);
+}
+
+void DiscoveryPage::setLegendVisible(bool visible)
+{
+    m_view->setLegendVisible(visible);
+    m_structure->setLegendVisible(visible);
 }
 
 std::shared_ptr<const DiscoveryTree> DiscoveryPage::shownTree() const
@@ -178,16 +300,36 @@ void DiscoveryPage::runSearch()
 {
     const QString text = m_search->text().trimmed();
     const int found = m_view->search(text);
+    if (m_structure->tree())
+        m_structure->setMatches(m_view->renderer().matches());
     m_status->setText(text.isEmpty() ? QString() : tr("%n match(es)", nullptr, found));
 }
 
 QString DiscoveryPage::figureName() const
 {
-    return m_name.isEmpty() ? tr("Discovery tree") : m_name;
+    const QString name = m_name.isEmpty() ? tr("Discovery tree") : m_name;
+    return m_stack->currentWidget() == m_view ? name : tr("%1 (%2)").arg(name, m_layout->currentText().toLower());
 }
 
 FigureExport::Painter DiscoveryPage::figurePainter()
 {
+    // The export dialog paints while it is open, over the layout shown now.
+    if (m_stack->currentWidget() == m_structure) {
+        if (!m_structure->tree())
+            return {};
+        return [view = QPointer<RunStructureView>(m_structure)](QPainter &p, const QRectF &area) {
+            if (view)
+                view->paintFigure(p, area);
+        };
+    }
+    if (m_stack->currentWidget() == m_grid) {
+        if (!m_grid->grid())
+            return {};
+        return [grid = QPointer<BehaviourGridView>(m_grid)](QPainter &p, const QRectF &area) {
+            if (grid)
+                grid->paintFigure(p, area);
+        };
+    }
     if (!m_view->tree())
         return {};
     TreeRenderer renderer = m_view->renderer();
@@ -198,6 +340,8 @@ FigureExport::Painter DiscoveryPage::figurePainter()
 
 FigureTable DiscoveryPage::figureData() const
 {
+    if (m_stack->currentWidget() == m_grid)
+        return m_grid->figureData();
     const std::shared_ptr<const DiscoveryTree> tree = m_view->tree();
     return tree ? FigureData::tree(m_completionTree ? tr("%1, imagined completion %2").arg(m_name).arg(m_draw.completion) : m_name,
                                    *tree)

@@ -11,12 +11,16 @@
 #include <memory>
 
 class QCheckBox;
+class QComboBox;
 class QLabel;
+class QStackedWidget;
 class QLineEdit;
 class QSpinBox;
 
 namespace dreamrsi {
 
+class BehaviourGridView;
+class RunStructureView;
 class TreeView;
 
 /// The Discovery tab: the tree view with a search field and zoom controls.
@@ -37,6 +41,19 @@ public:
     /// tree is in the history, no imagined cells.
     void setTree(const QString &title, std::shared_ptr<const DiscoveryTree> tree);
     TreeView *treeView() const { return m_view; }
+
+    /// How the tab draws the tree (docs/tree-format.md#the-genealogy-and-islands-of-an-imported-run):
+    /// branches as columns (our trees' default), the genealogy (imported
+    /// runs' default), islands side by side, or the behaviour grid.
+    enum class Layout { Branches, Genealogy, Islands, BehaviourGrid };
+    Layout layoutShown() const;
+    void setLayoutShown(Layout layout);
+    QComboBox *layoutBox() const { return m_layout; }
+    RunStructureView *structureView() const { return m_structure; }
+    BehaviourGridView *gridView() const { return m_grid; }
+    /// The layout a tree opens in: the genealogy for an imported run, the
+    /// branches for ours.
+    static Layout defaultLayout(const DiscoveryTree &tree);
     QLineEdit *searchEdit() const { return m_search; }
 
     /// The shown tree's place j among the project's replay worlds (-1: not a
@@ -65,6 +82,16 @@ public:
     /// stratum, seed, j, k), empty for a revealed cell or a recorded tree.
     QString imaginedOrigin(int cellIndex) const;
 
+public slots:
+    /// The View menu's zoom and Fit Tree, for whichever layout is shown.
+    void zoomIn();
+    void zoomOut();
+    void fitToView();
+    /// Selects a cell of the shown tree in every layout.
+    void selectCell(int cellIndex);
+    void setDarkPalette(bool dark);
+    void setLegendVisible(bool visible);
+
 signals:
     /// The toggle, k, the seed or the context changed: draw completion
     /// completionBox() of world imaginationPlace() for seedBox(), or show the
@@ -88,11 +115,17 @@ private:
     void showTree(std::shared_ptr<const DiscoveryTree> tree);
 
     TreeView *m_view = nullptr;
+    QComboBox *m_layout = nullptr;
+    QStackedWidget *m_stack = nullptr;
+    RunStructureView *m_structure = nullptr;
+    BehaviourGridView *m_grid = nullptr;
     QLineEdit *m_search = nullptr;
     QLabel *m_title = nullptr;
     QString m_name; ///< the tree's title, the figure's name
     QLabel *m_status = nullptr;
     std::shared_ptr<const DiscoveryTree> m_tree; ///< the recorded tree
+    std::shared_ptr<const DiscoveryTree> m_shownTree; ///< what the layouts show: m_tree or the completion
+    bool m_defaultPending = false; ///< a new tree: choose its default layout when shown
     // Imagined cells
     QCheckBox *m_imagined = nullptr;
     QSpinBox *m_completion = nullptr;

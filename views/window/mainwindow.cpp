@@ -124,7 +124,7 @@ MainWindow::MainWindow(QWidget *parent)
             return;
         }
         m_inspector->showCell(m_discovery->shownTree(), cell, m_discovery->imaginedOrigin(cell));
-        m_discovery->treeView()->selectCell(cell);
+        m_discovery->selectCell(cell);
     });
     connect(m_discovery, &DiscoveryPage::shownTreeChanged, this, [this] { m_inspector->clear(); });
     connect(m_cells, &CellsPage::cellActivated, this, &MainWindow::inspectCell);
@@ -560,7 +560,7 @@ void MainWindow::inspectCell(int cellIndex)
         return;
     m_inspector->showCell(tree, cellIndex);
     if (!m_discovery->showsImagined()) // a completion numbers its cells otherwise
-        m_discovery->treeView()->selectCell(cellIndex);
+        m_discovery->selectCell(cellIndex);
     // Keep the table's current row in step without re-entering.
     m_cells->selectCell(cellIndex);
     emit cellInspected(cellIndex);
@@ -626,7 +626,7 @@ void MainWindow::applyTheme()
 {
     m_dark = AppTheme::apply(m_settings.theme);
     m_darkAction->setChecked(m_dark);
-    m_discovery->treeView()->setDarkPalette(m_dark);
+    m_discovery->setDarkPalette(m_dark);
     m_inspector->setDark(m_dark);
     m_replay->setDark(m_dark);
     m_frontiers->setDark(m_dark);

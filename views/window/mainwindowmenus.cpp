@@ -217,25 +217,26 @@ void MainWindow::createEditMenu()
 void MainWindow::createViewMenu()
 {
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    TreeView *tree = m_discovery->treeView();
+    // Zoom and Fit Tree act on whichever layout the Discovery tab shows.
+    DiscoveryPage *tree = m_discovery;
     m_zoomInAction = view->addAction(themeIcon("zoom-in", QStyle::SP_ArrowUp), tr("Zoom &In"));
     m_zoomInAction->setObjectName(QStringLiteral("actionZoomIn"));
     m_zoomInAction->setShortcut(QKeySequence::ZoomIn);
-    connect(m_zoomInAction, &QAction::triggered, tree, &TreeView::zoomIn);
+    connect(m_zoomInAction, &QAction::triggered, tree, &DiscoveryPage::zoomIn);
     m_zoomOutAction = view->addAction(themeIcon("zoom-out", QStyle::SP_ArrowDown), tr("Zoom &Out"));
     m_zoomOutAction->setObjectName(QStringLiteral("actionZoomOut"));
     m_zoomOutAction->setShortcut(QKeySequence::ZoomOut);
-    connect(m_zoomOutAction, &QAction::triggered, tree, &TreeView::zoomOut);
+    connect(m_zoomOutAction, &QAction::triggered, tree, &DiscoveryPage::zoomOut);
     m_fitAction = view->addAction(themeIcon("zoom-fit-best", QStyle::SP_TitleBarMaxButton), tr("&Fit Tree"));
     m_fitAction->setObjectName(QStringLiteral("actionFit"));
     m_fitAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
-    connect(m_fitAction, &QAction::triggered, tree, &TreeView::fitToView);
+    connect(m_fitAction, &QAction::triggered, tree, &DiscoveryPage::fitToView);
     m_legendAction = view->addAction(tr("Show &Legend"));
     m_legendAction->setObjectName(QStringLiteral("actionLegend"));
     m_legendAction->setCheckable(true);
     m_legendAction->setChecked(true);
     m_legendAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
-    connect(m_legendAction, &QAction::toggled, tree, &TreeView::setLegendVisible);
+    connect(m_legendAction, &QAction::toggled, tree, &DiscoveryPage::setLegendVisible);
     m_darkAction = view->addAction(tr("&Dark Theme"));
     m_darkAction->setObjectName(QStringLiteral("actionDark"));
     m_darkAction->setCheckable(true);

@@ -1,0 +1,23 @@
+#pragma once
+
+#include <QTextStream>
+
+namespace dreamrsi {
+
+/// `dreamrsi bench islands`: an imported run of N programs (10,000) on I
+/// islands (4), written as a synthetic OpenEvolve db folder, read (on a
+/// worker in the workbench, timed apart), then on the GUI thread: shown in
+/// the Discovery tab (its default genealogy), laid out by island, panned and
+/// zoomed, and its behaviour grid filled step by step along the slider. Prints
+/// the milliseconds of every step and the slowest frame of each phase, and
+/// says which went over a frame's 16 ms.
+struct IslandsBenchOptions
+{
+    int programs = 10000;
+    int islands = 4;
+    int steps = 60; ///< slider positions the grid is filled at
+};
+int benchIslands(const IslandsBenchOptions &options, QTextStream &out, QTextStream &err);
+int runBenchIslandsCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+
+} // namespace dreamrsi

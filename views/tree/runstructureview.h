@@ -1,0 +1,104 @@
+#pragma once
+
+#include "genealogylayout.h"
+#include "treecellstyles.h"
+#include "treerenderer.h"
+
+#include <QSet>
+#include <QWidget>
+
+#include <memory>
+
+namespace dreamrsi {
+
+/// A run drawn as its genealogy or its islands (GenealogyLayout): the
+/// Discovery tab's layouts for imported runs (docs/tree-format.md#the-genealogy-and-islands-of-an-imported-run). Cells
+/// are coloured by score as in the tree view, failures greyed with their
+/// glyph; links go from parent to child, migrations between islands in
+/// the accent colour; each island's band says its count, best and
+/// migrations; a legend explains the marks. Wheel or +/- zoom about the
+/// cursor, drag pans, F or a double click fits, hover tells a cell, a
+/// click inspects it.
+class RunStructureView final : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit RunStructureView(QWidget *parent = nullptr);
+
+    /// Shows `tree` (nothing: empty) in the current mode.
+    void setTree(std::shared_ptr<const DiscoveryTree> tree);
+    std::shared_ptr<const DiscoveryTree> tree() const { return m_tree; }
+    void setMode(GenealogyLayout::Mode mode);
+    GenealogyLayout::Mode mode() const { return m_mode; }
+    const GenealogyLayout &layout() const { return m_layout; }
+    const std::shared_ptr<const RunStructure> &structure() const { return m_structure; }
+
+    void setDarkPalette(bool dark);
+    void setLegendVisible(bool visible);
+    void setMatches(QSet<int> cells);
+    int selectedCell() const { return m_selected; }
+    double scale() const { return m_scale; }
+    bool isFitted() const { return m_fitted; }
+
+    /// The layout as a figure (light palette, legend on the right).
+    void paintFigure(QPainter &painter, const QRectF &target) const;
+    /// The legend's rows, top to bottom (after the colour scale).
+    QStringList legendLabels() const;
+    /// One island's header line: "Island 2 · 1,204 programs · best 0.913 (b12a3)".
+    QString islandTitle(int islandIndex) const;
+    /// Its second line: migrations in and out.
+    QString islandMigrations(int islandIndex) const;
+
+    QSize sizeHint() const override { return {800, 600}; }
+
+public slots:
+    void zoomIn();
+    void zoomOut();
+    void fitToView();
+    void selectCell(int cellIndex);
+    void centerOn(int cellIndex);
+
+signals:
+    void cellActivated(int cellIndex);
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+    bool event(QEvent *event) override;
+
+private:
+    void relayout();
+    void zoomAt(double factor, const QPointF &anchor);
+    /// Paints what of the scene falls into `exposed` (device coordinates).
+    void paintScene(QPainter &painter, const QRectF &exposed, double scale, const QPointF &offset,
+                    const TreePalette &palette) const;
+    QSizeF legendSize(const QFontMetricsF &fm) const;
+    void paintLegend(QPainter &painter, const QRectF &area, const TreePalette &palette) const;
+    QString tooltipFor(int cell) const;
+    int cellAtPos(const QPointF &pos) const;
+
+    std::shared_ptr<const DiscoveryTree> m_tree;
+    std::shared_ptr<const RunStructure> m_structure;
+    TreeCellStyles m_styles;
+    GenealogyLayout::Mode m_mode = GenealogyLayout::Mode::Genealogy;
+    GenealogyLayout m_layout;
+    TreePalette m_palette = TreePalette::light();
+    QSet<int> m_matches;
+    int m_selected = -1;
+    bool m_legendVisible = true;
+    double m_scale = 1.0;
+    QPointF m_offset;
+    bool m_fitted = true;
+    bool m_dragging = false;
+    bool m_moved = false;
+    QPointF m_dragStart;
+    QPointF m_offsetAtDragStart;
+};
+
+} // namespace dreamrsi

@@ -17,6 +17,8 @@ const char Usage[] =
     "       dreamrsi plot progress --project P [--label NAME] [--project Q [--label NAME2] ...] [sizes]\n"
     "                     [--data FILE.csv] --out FIG\n"
     "       dreamrsi plot progress --simulation OUT.json [sizes] [--data FILE.csv] --out FIG\n"
+    "       dreamrsi plot compare (--project P [--iterations A-B] | --run RUN | --world T.json) [--label L] ...\n"
+    "                     --x calls|usd|seconds [--score METRIC] [sizes] [--data FILE.csv] --out FIG\n"
     "  FIG ends in .pdf, .svg or .png. Versions: project version names, or builtin:NAME / P.js with --world.\n"
     "  frontier: the mean over all worlds, or one world with --select (or when only one is given); the\n"
     "  attainment axis fits the points drawn, or runs from 0 to 1 with --full-axis.\n"
@@ -29,7 +31,91 @@ const char Usage[] =
     "  curve of the --project before it (default: the project's name).\n"
     "  progress --simulation: the JSON `dreamrsi loop --worlds … --json` printed; each arm (Dream-RSI, fixed\n"
     "  exploration) as the mean over the repeats of attainment (top) and cumulative calls (bottom) against\n"
-    "  the iteration, with the 95 % interval shaded (cut to 0–1 and 0 up, both edges outlined).\n";
+    "  the iteration, with the 95 % interval shaded (cut to 0–1 and 0 up, both edges outlined).\n"
+    "  compare: best score so far against cumulative agent calls, agent cost (USD) or elapsed seconds, one\n"
+    "  curve per source: a project's iterations (--iterations: ids A to B, both included), an OpenEvolve\n"
+    "  folder or ShinkaEvolve database (--run), or a tree file (--world); cells in creation order. A --label\n"
+    "  names the source just before it (default: the source's own name); sources with the same label are\n"
+    "  seeds of one setting, drawn as their mean with a Student-t 95 % band where all seeds have data.\n"
+    "  A source that did not record the axis (no cost, no timestamps) is named on stderr and in the legend,\n"
+    "  not drawn. --score METRIC scores cells by that metric. --data: label,source,x,best,lo,hi, one row\n"
+    "  per cell, then each label's mean rows (source \"mean\").\n";
+
+/// Applies one option of `plot compare` (docs/compare.md): sources in the
+/// order given, a --label or --iterations to the source just before it.
+/// Returns what is wrong, empty when the option is good.
+QString applyCompare(const CommandLine::Given &o, PlotRequest *r)
+{
+    using Kind = CompareSourceSpec::Kind;
+    const auto source = [&](Kind kind) {
+        if (o.value.isEmpty())
+            return QStringLiteral("--%1 needs a path").arg(o.typed);
+        r->compareSources.append(CompareSourceSpec{kind, o.value, std::nullopt, QString()});
+        return QString();
+    };
+    if (o.name == QLatin1String("project"))
+        return source(Kind::Project);
+    if (o.name == QLatin1String("run"))
+        return source(Kind::Run);
+    if (o.name == QLatin1String("world"))
+        return source(Kind::Tree);
+    if (o.name == QLatin1String("label")) {
+        if (r->compareSources.isEmpty())
+            return QStringLiteral("--label %1 names the source before it; give --project, --run or --world first").arg(o.value);
+        if (!r->compareSources.last().label.isEmpty())
+            return QStringLiteral("%1 has two labels (%2, %3)").arg(r->compareSources.last().path, r->compareSources.last().label, o.value);
+        if (o.value.isEmpty())
+            return QStringLiteral("--label needs a name");
+        r->compareSources.last().label = o.value;
+        return {};
+    }
+    if (o.name == QLatin1String("iterations")) {
+        if (r->compareSources.isEmpty() || r->compareSources.last().kind != Kind::Project || r->compareSources.last().iterations)
+            return QStringLiteral("--iterations %1 goes once after a --project").arg(o.value);
+        const QStringList ends = o.value.split(QLatin1Char('-'));
+        bool okA = false, okB = false;
+        const IterationId a = ends.value(0).toLongLong(&okA);
+        const IterationId b = ends.size() == 1 ? a : ends.value(1).toLongLong(&okB);
+        if (ends.size() == 1)
+            okB = okA;
+        if (ends.size() > 2 || !okA || !okB || a < 1 || b < a)
+            return QStringLiteral("--iterations takes iteration ids A-B with 1 <= A <= B (see `dreamrsi ls P`), got '%1'").arg(o.value);
+        r->compareSources.last().iterations = std::pair{a, b};
+        return {};
+    }
+    if (o.name == QLatin1String("x")) {
+        const std::optional<CompareAxis> axis = CompareCurves::axisFromName(o.value);
+        if (!axis)
+            return QStringLiteral("--x takes calls, usd or seconds, got '%1'").arg(o.value);
+        r->compareAxis = *axis;
+        return {};
+    }
+    if (o.name == QLatin1String("score")) {
+        if (o.value.isEmpty())
+            return QStringLiteral("--score needs a metric name");
+        r->scoreMetric = o.value;
+        return {};
+    }
+    if (o.name == QLatin1String("data"))
+        r->dataPath = o.value;
+    else if (o.name == QLatin1String("out"))
+        r->outPath = o.value;
+    else if (o.name == QLatin1String("width-mm") || o.name == QLatin1String("height-mm") || o.name == QLatin1String("dpi")) {
+        bool ok = false;
+        const double v = o.value.toDouble(&ok);
+        if (!ok || v <= 0)
+            return QStringLiteral("bad value for --%1: '%2'").arg(o.typed, o.value);
+        if (o.name == QLatin1String("width-mm"))
+            r->options.sizeMm.setWidth(v);
+        else if (o.name == QLatin1String("height-mm"))
+            r->options.sizeMm.setHeight(v);
+        else
+            r->options.dpi = int(v);
+    } else {
+        return QStringLiteral("--%1 does not go with compare").arg(o.typed);
+    }
+    return {};
+}
 
 /// Applies one option to the request; false when its value is bad.
 bool apply(const CommandLine::Given &o, PlotRequest *r)
@@ -85,7 +171,7 @@ int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     PlotRequest request;
     request.kind = args.first();
     const QStringList kinds{QStringLiteral("frontier"), QStringLiteral("anytime"), QStringLiteral("tree"),
-                            QStringLiteral("progress")};
+                            QStringLiteral("progress"), QStringLiteral("compare")};
     if (!kinds.contains(request.kind)) {
         err << "dreamrsi plot: unknown figure '" << request.kind << "'\n" << Usage;
         return 2;
@@ -95,7 +181,9 @@ int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err)
                                             value("versions", "A,B"), value("select", "WORLD"), value("data", "FILE"),
                                             value("out", "FIG"),      value("beta", "B"),       value("width-mm", "W"),
                                             value("height-mm", "H"),  value("dpi", "D"),
-                                            value("simulation", "FILE"), CommandLine::flag("full-axis")};
+                                            value("simulation", "FILE"), CommandLine::flag("full-axis"),
+                                            value("run", "RUN"),      value("iterations", "A-B"), value("x", "AXIS"),
+                                            value("score", "METRIC")};
     QCommandLineParser parser;
     CommandLine::Problem problem;
     switch (CommandLine::parse(parser, options, args.mid(1), &problem)) {
@@ -119,6 +207,29 @@ int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     if (!parser.positionalArguments().isEmpty()) {
         err << "dreamrsi plot: unknown option '" << parser.positionalArguments().constFirst() << "'\n" << Usage;
         return 2;
+    }
+    if (request.kind == QLatin1String("compare")) {
+        for (const CommandLine::Given &o : CommandLine::inOrder(parser, options)) {
+            if (const QString wrong = applyCompare(o, &request); !wrong.isEmpty()) {
+                err << "dreamrsi plot: " << wrong << '\n';
+                return 2;
+            }
+        }
+        if (request.compareSources.isEmpty() || request.outPath.isEmpty() || !parser.isSet(QStringLiteral("x"))) {
+            err << "dreamrsi plot: compare needs sources (--project, --run, --world), --x and --out\n" << Usage;
+            return 2;
+        }
+        if (!FigureExport::formatForPath(request.outPath)) {
+            err << "dreamrsi plot: " << request.outPath << ": use .pdf, .svg or .png\n";
+            return 2;
+        }
+        return writePlot(request, out, err);
+    }
+    for (const QString &only : {QStringLiteral("run"), QStringLiteral("iterations"), QStringLiteral("x"), QStringLiteral("score")}) {
+        if (parser.isSet(only)) {
+            err << "dreamrsi plot: --" << only << " goes with compare alone\n";
+            return 2;
+        }
     }
     for (const CommandLine::Given &o : CommandLine::inOrder(parser, options)) {
         if (!apply(o, &request)) {

@@ -13,6 +13,7 @@
 #include "project/projectreplay.h"
 #include "loop/dream/imaginedhistory.h"
 #include "project/projectsnapshot.h"
+#include "progress/compareplot.h"
 #include "progress/progressplot.h"
 #include "project/projectsimulations.h"
 #include "progress/simulationplot.h"
@@ -158,6 +159,52 @@ int writeSimulation(const QString &path, const QString &outPath, FigureExport::O
     return writeData(dataPath, SimulationPlot::data(*curves.value), out, err) ? 0 : 1;
 }
 
+// `plot compare`: best-so-far against calls, cost or time for each source,
+// seeds of one label as their mean and band (docs/compare.md).
+int writeCompare(const PlotRequest &request, QTextStream &out, QTextStream &err)
+{
+    QList<CompareSource> sources;
+    for (const CompareSourceSpec &spec : request.compareSources) {
+        Result<CompareSource> read = CompareCurves::read(spec, request.scoreMetric);
+        if (!read) {
+            err << "dreamrsi plot: " << read.error << '\n';
+            return 1;
+        }
+        for (const QString &note : std::as_const(read.value->notes))
+            err << "note: " << read.value->name << ": " << note << '\n';
+        sources.append(std::move(*read.value));
+    }
+    const CompareResult result = CompareCurves::compare(sources, request.compareAxis);
+    for (const QString &note : result.notes)
+        err << "note: " << note << '\n';
+    err.flush();
+    if (result.curves.isEmpty()) {
+        err << "dreamrsi plot: no source recorded the " << CompareCurves::axisName(request.compareAxis)
+            << " axis; nothing to draw\n";
+        return 1;
+    }
+    QCustomPlot plot;
+    FigureExport::Options options = request.options;
+    plot.resize(FigureExport::logicalSize(options.sizeMm).toSize());
+    ComparePlot::populate(&plot, result, false);
+    options.title = QStringLiteral("Compare");
+    Result<Done> written = FigureExport::write(request.outPath, options, FigureLayout::painterFor(&plot));
+    if (!written) {
+        err << "dreamrsi plot: " << written.error << '\n';
+        return 1;
+    }
+    out << request.outPath << '\n';
+    const FigureTable table = ComparePlot::table(result);
+    const QString tablePath = FigureExport::captionTablePath(request.outPath);
+    written = FigureExport::writeText(tablePath, table.toLatex());
+    if (!written) {
+        err << "dreamrsi plot: " << written.error << '\n';
+        return 1;
+    }
+    out << tablePath << '\n' << table.toText();
+    return writeData(request.dataPath, ComparePlot::data(result), out, err) ? 0 : 1;
+}
+
 struct Inputs
 {
     QList<WorldEntry> worlds;
@@ -184,6 +231,8 @@ int writePlot(const PlotRequest &request, QTextStream &out, QTextStream &err)
     config.valuation = Valuation::Revealed;
     if (kind == QLatin1String("progress") && !request.simulation.isEmpty())
         return writeSimulation(request.simulation, outPath, options, dataPath, out, err);
+    if (kind == QLatin1String("compare"))
+        return writeCompare(request, out, err);
     if (kind == QLatin1String("progress"))
         return writeProgress(request.projects, request.labels, outPath, options, dataPath, out, err);
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "figures/figureexport.h"
+#include "project/comparecurves.h"
 
 #include <QString>
 #include <QStringList>
@@ -9,11 +10,11 @@
 namespace dreamrsi {
 
 /// One figure to write headless (`dreamrsi plot`, parsed in app/cli): the
-/// workbench's frontier, anytime, tree or progress figure, from a project
-/// or from tree files.
+/// workbench's frontier, anytime, tree, progress or compare figure, from a
+/// project, from tree files or (compare) from runs.
 struct PlotRequest
 {
-    QString kind;             ///< frontier, anytime, tree or progress
+    QString kind;             ///< frontier, anytime, tree, progress or compare
     QString project;          ///< the project of frontier, anytime and tree figures
     QStringList worldPaths;   ///< or tree files (frontier, anytime, tree)
     QStringList projects;     ///< progress: one project per curve, in order
@@ -22,6 +23,9 @@ struct PlotRequest
     QStringList versionNames; ///< project version names, or builtin:NAME / a .js file with tree files; all when empty
     QString select;           ///< one world by name or iteration number; empty: all (frontier) or the first
     double beta = 0.5;        ///< the β of anytime curves
+    QList<CompareSourceSpec> compareSources; ///< compare: projects, runs and tree files in order, each with its label
+    CompareAxis compareAxis = CompareAxis::Calls; ///< compare: --x
+    QString scoreMetric;      ///< compare: --score, the metric that scores cells (empty: their score)
     bool fullAttainmentAxis = false; ///< frontier: attainment axis 0–1 instead of fitted to the points
     FigureExport::Options options;
     QString outPath;          ///< .pdf, .svg or .png
@@ -29,7 +33,7 @@ struct PlotRequest
 };
 
 /// Writes the figure of a checked request (kind known, one source, a
-/// supported output format; progress with at least one project), then its
+/// supported output format; progress and compare with at least one source), then its
 /// caption table (FIG.table.tex) and data file when there are any; each
 /// written path goes to `out`, with the table as text. Frontiers use stored
 /// results when the project has them and replay otherwise ("replaying …"

@@ -166,19 +166,6 @@ std::optional<CompareAxis> CompareCurves::axisFromName(const QString &name)
     return std::nullopt;
 }
 
-QString CompareCurves::axisTitle(CompareAxis axis)
-{
-    switch (axis) {
-    case CompareAxis::Calls:
-        return QStringLiteral("Cumulative agent calls");
-    case CompareAxis::Usd:
-        return QStringLiteral("Cumulative cost (USD)");
-    case CompareAxis::Seconds:
-        return QStringLiteral("Elapsed time (s)");
-    }
-    return {};
-}
-
 CompareSourceSpec::Kind CompareCurves::kindOf(const QString &path)
 {
     if (RunImport::looksLikeRunPath(path))

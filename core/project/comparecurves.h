@@ -103,7 +103,6 @@ namespace CompareCurves {
 
 QString axisName(CompareAxis axis);              ///< "calls" | "usd" | "seconds"
 std::optional<CompareAxis> axisFromName(const QString &name);
-QString axisTitle(CompareAxis axis);             ///< the x axis's label in a figure
 
 /// Reads a source: a project's iterations (cells in seq order, iterations
 /// by id), a run as File ▸ Open maps it (the import's creation order), or a

@@ -1,0 +1,520 @@
+// Compare and the path to the best (docs/compare.md): `dreamrsi plot compare`
+// over seeds of two labels (the band recomputed from the CSV's own curves),
+// over an imported OpenEvolve run and a ShinkaEvolve database, and
+// `dreamrsi path` on imported runs and on our own trees.
+#include "clirunsupport.h"
+#include "commands.h"
+#include "pathcommand.h"
+#include "runfixtures.h"
+
+#include "import/runimport.h"
+#include "model/cellpath.h"
+#include "model/meanci.h"
+#include "project/comparecurves.h"
+
+#include <QApplication>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMap>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace dreamrsi;
+using namespace dreamrsi::test;
+
+namespace {
+
+/// One cell of a tree file in creation order: its score (none: a failed
+/// attempt), cost and end time (seconds after 2026-01-01T00:00:00Z).
+struct Attempt
+{
+    std::optional<double> score;
+    double cost = 0.0;
+    double endedS = 0.0;
+};
+
+/// A tree file of one branch per attempt, the costs and timings a live round writes.
+QByteArray treeJson(const QList<Attempt> &attempts, bool withCost = true)
+{
+    QJsonArray cells;
+    const QDateTime t0(QDate(2026, 1, 1), QTime(0, 0), Qt::UTC);
+    for (qsizetype i = 0; i < attempts.size(); ++i) {
+        const Attempt &a = attempts.at(i);
+        QJsonObject c{{QStringLiteral("id"), QStringLiteral("b%1a0").arg(i)},
+                      {QStringLiteral("branch"), int(i)},
+                      {QStringLiteral("attempt"), 0},
+                      {QStringLiteral("seq"), int(i)},
+                      {QStringLiteral("score"), a.score ? QJsonValue(*a.score) : QJsonValue()},
+                      {QStringLiteral("fail_class"), a.score ? QStringLiteral("ok") : QStringLiteral("runtime")},
+                      {QStringLiteral("timing"),
+                       QJsonObject{{QStringLiteral("wall_s"), 1.0},
+                                   {QStringLiteral("ended"), t0.addMSecs(qint64(a.endedS * 1000)).toString(Qt::ISODateWithMs)}}}};
+        if (!a.score)
+            c.insert(QStringLiteral("error"), QStringLiteral("crashed"));
+        if (withCost)
+            c.insert(QStringLiteral("agent"), QJsonObject{{QStringLiteral("name"), QStringLiteral("openai")}, {QStringLiteral("cost"), a.cost}});
+        cells.append(c);
+    }
+    return QJsonDocument(QJsonObject{{QStringLiteral("format"), QStringLiteral("dreamrsi-tree/1")}, {QStringLiteral("cells"), cells}})
+        .toJson();
+}
+
+/// The CSV `--data` wrote: header then rows, split on commas (no field here has one).
+QList<QStringList> readCsv(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QList<QStringList> rows;
+    for (const QByteArray &line : f.readAll().split('\n')) {
+        if (!line.trimmed().isEmpty())
+            rows.append(QString::fromUtf8(line.trimmed()).split(QLatin1Char(',')));
+    }
+    return rows;
+}
+
+struct CsvCurves
+{
+    QMap<QString, QMap<QString, QList<std::pair<double, std::optional<double>>>>> curves; ///< label → source → (x, best)
+    QMap<QString, QList<QStringList>> means; ///< label → its mean rows
+};
+
+CsvCurves curvesOf(const QList<QStringList> &rows)
+{
+    CsvCurves c;
+    for (qsizetype i = 1; i < rows.size(); ++i) {
+        const QStringList &r = rows.at(i);
+        if (r.at(1) == QLatin1String("mean"))
+            c.means[r.at(0)].append(r);
+        else
+            c.curves[r.at(0)][r.at(1)].append({r.at(2).toDouble(), r.at(3).isEmpty() ? std::nullopt : std::optional<double>(r.at(3).toDouble())});
+    }
+    return c;
+}
+
+/// A seed's best after the last cell at or before x; none before its first score.
+std::optional<double> bestAt(const QList<std::pair<double, std::optional<double>>> &curve, double x)
+{
+    std::optional<double> best;
+    for (const auto &[cx, b] : curve) {
+        if (cx > x)
+            break;
+        best = b;
+    }
+    return best;
+}
+
+/// An OpenEvolve run with a fork: root ← p1 ← p2, p1 ← p3 (a fork) ← p4 (the best).
+QList<QJsonObject> forkedRun()
+{
+    return {oeProgram(QStringLiteral("root"), QString(), 1.0, score(0.2)),
+            oeProgram(QStringLiteral("p1"), QStringLiteral("root"), 2.0, score(0.4)),
+            oeProgram(QStringLiteral("p2"), QStringLiteral("p1"), 3.0, score(0.3)),
+            oeProgram(QStringLiteral("p3"), QStringLiteral("p1"), 4.0, score(0.5), {},
+                      {{QStringLiteral("changes_description"), QStringLiteral("Try a wider grid.\nSecond line.")}}),
+            oeProgram(QStringLiteral("bad"), QStringLiteral("p3"), 5.0,
+                      QJsonObject{{QStringLiteral("error"), QStringLiteral("crash")}}),
+            oeProgram(QStringLiteral("p4"), QStringLiteral("p3"), 6.0, score(0.9))};
+}
+
+/// A ShinkaEvolve run with costs and end times: g0 ← g1 ← g2 (best), g0 ← g3 (a fork of the root's line).
+QList<ShinkaRow> shinkaRun()
+{
+    QList<ShinkaRow> rows{ShinkaRow(QStringLiteral("g0"), QString(), 10.0, true, 0.1),
+                          ShinkaRow(QStringLiteral("g1"), QStringLiteral("g0"), 11.0, true, 0.3),
+                          ShinkaRow(QStringLiteral("g2"), QStringLiteral("g1"), 12.0, true, 0.8),
+                          ShinkaRow(QStringLiteral("g3"), QStringLiteral("g0"), 13.0, false, std::nullopt)};
+    for (qsizetype i = 0; i < rows.size(); ++i) {
+        rows[i].metadata = QJsonObject{{QStringLiteral("api_costs"), 0.25 * double(i + 1)},
+                                       {QStringLiteral("sampling_seconds"), 2.0},
+                                       {QStringLiteral("evaluation_seconds"), 1.0},
+                                       {QStringLiteral("postprocess_finished_at"), 1.7e9 + 10.0 * double(i)}};
+        rows[i].diff = QStringLiteral("--- a\n+++ b\n@@ change %1 @@\n").arg(i);
+    }
+    return rows;
+}
+
+} // namespace
+
+class TestCompare : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void studentQuantile();
+    void bandFromTheCsvsOwnCurves_data();
+    void bandFromTheCsvsOwnCurves();
+    void importedRunsEndAtTheirBest();
+    void badCompareArguments();
+    void pathOnAnImportedRun();
+    void pathOnAShinkaRun();
+    void pathOnOurTree();
+};
+
+void TestCompare::studentQuantile()
+{
+    QVERIFY(std::abs(studentT975(1) - 12.7062) < 1e-3);
+    QVERIFY(std::abs(studentT975(2) - 4.30265) < 1e-4);
+    QVERIFY(std::abs(studentT975(30) - 2.04227) < 1e-4);
+    QVERIFY(std::abs(studentT975(31) - 2.03951) < 1e-4);
+    QVERIFY(std::abs(studentT975(120) - 1.97993) < 1e-4);
+    QVERIFY(std::abs(studentT975(100000) - 1.95997) < 1e-4);
+}
+
+void TestCompare::bandFromTheCsvsOwnCurves_data()
+{
+    QTest::addColumn<QString>("axis");
+    QTest::newRow("calls") << QStringLiteral("calls");
+    QTest::newRow("usd") << QStringLiteral("usd");
+    QTest::newRow("seconds") << QStringLiteral("seconds");
+}
+
+void TestCompare::bandFromTheCsvsOwnCurves()
+{
+    QFETCH(QString, axis);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    // Two settings of three seeds each, runs of different lengths, costs and
+    // pace; seed a3 scores only from its third cell.
+    const QMap<QString, QList<Attempt>> seeds{
+        {QStringLiteral("a1"), {{0.1, 0.5, 2}, {0.4, 0.5, 4}, {std::nullopt, 0.2, 5}, {0.6, 0.5, 8}, {0.5, 0.1, 9}}},
+        {QStringLiteral("a2"), {{0.3, 0.3, 1}, {0.2, 0.3, 3}, {0.7, 0.3, 6}, {0.7, 0.3, 7}}},
+        {QStringLiteral("a3"), {{std::nullopt, 0.2, 2}, {std::nullopt, 0.2, 3}, {0.2, 0.2, 5}, {0.5, 0.4, 6}, {0.9, 0.4, 10}, {0.95, 1, 12}}},
+        {QStringLiteral("b1"), {{0.2, 1.0, 3}, {0.3, 1.0, 6}, {0.35, 1.0, 9}}},
+        {QStringLiteral("b2"), {{0.1, 0.7, 2}, {0.6, 0.7, 4}, {0.6, 0.7, 6}, {0.8, 0.7, 8}}},
+        {QStringLiteral("b3"), {{0.4, 0.9, 5}, {0.45, 0.9, 7}, {0.5, 0.9, 11}}}};
+    QStringList args{QStringLiteral("compare")};
+    for (auto it = seeds.cbegin(); it != seeds.cend(); ++it) {
+        const QString path = dir.filePath(it.key() + QStringLiteral(".json"));
+        QVERIFY(writeFile(path, treeJson(it.value())));
+        args << QStringLiteral("--world") << path << QStringLiteral("--label")
+             << (it.key().startsWith(QLatin1Char('a')) ? QStringLiteral("setting A") : QStringLiteral("setting B"));
+    }
+    const QString csv = dir.filePath(QStringLiteral("compare.csv"));
+    args << QStringLiteral("--x") << axis << QStringLiteral("--out") << dir.filePath(QStringLiteral("compare.pdf"))
+         << QStringLiteral("--data") << csv << QStringLiteral("--width-mm") << QStringLiteral("85") << QStringLiteral("--height-mm")
+         << QStringLiteral("60");
+    const CommandRun run = runCommand(runPlotCommand, args);
+    QVERIFY2(run.rc == 0, qPrintable(run.err));
+    QVERIFY(QFileInfo(dir.filePath(QStringLiteral("compare.pdf"))).size() > 1000);
+    QVERIFY2(run.out.contains(QStringLiteral(".tex")), qPrintable(run.out)); // the caption table beside it
+
+    const QList<QStringList> rows = readCsv(csv);
+    QCOMPARE(rows.value(0), (QStringList{QStringLiteral("label"), QStringLiteral("source"), QStringLiteral("x"), QStringLiteral("best"),
+                                         QStringLiteral("lo"), QStringLiteral("hi")}));
+    const CsvCurves c = curvesOf(rows);
+    // One row per cell of every source, in creation order, best empty until the first ok score.
+    QCOMPARE(c.curves.value(QStringLiteral("setting A")).size(), 3);
+    QCOMPARE(c.curves.value(QStringLiteral("setting B")).size(), 3);
+    for (auto it = seeds.cbegin(); it != seeds.cend(); ++it) {
+        const QString label = it.key().startsWith(QLatin1Char('a')) ? QStringLiteral("setting A") : QStringLiteral("setting B");
+        const auto curve = c.curves.value(label).value(it.key());
+        QCOMPARE(curve.size(), it.value().size());
+        std::optional<double> best;
+        double usd = 0.0;
+        for (qsizetype i = 0; i < curve.size(); ++i) {
+            const Attempt &a = it.value().at(i);
+            if (a.score && (!best || *a.score > *best))
+                best = a.score;
+            usd += a.cost;
+            QCOMPARE(curve.at(i).second.has_value(), best.has_value());
+            if (best)
+                QVERIFY(std::abs(*curve.at(i).second - *best) < 1e-12);
+            if (axis == QLatin1String("calls"))
+                QCOMPARE(curve.at(i).first, double(i + 1));
+            else if (axis == QLatin1String("usd"))
+                QVERIFY(std::abs(curve.at(i).first - usd) < 1e-9);
+            else // every attempt took 1 s: the first started 1 s before it ended
+                QVERIFY(std::abs(curve.at(i).first - (a.endedS - (it.value().first().endedS - 1.0))) < 1e-6);
+        }
+    }
+    // The band, recomputed from the curves: at each x of a seed where all
+    // seeds have a best, the mean and mean ± t(0.975, 2) s / √3.
+    const double t2 = 4.302652729749464;
+    for (const QString &label : {QStringLiteral("setting A"), QStringLiteral("setting B")}) {
+        const auto perSeed = c.curves.value(label);
+        const QList<QStringList> means = c.means.value(label);
+        QVERIFY(!means.isEmpty());
+        double from = 0.0, to = std::numeric_limits<double>::infinity();
+        QList<double> xs;
+        for (const auto &curve : perSeed) {
+            for (const auto &[x, b] : curve)
+                xs.append(x);
+            for (const auto &[x, b] : curve) {
+                if (b) {
+                    from = std::max(from, x);
+                    break;
+                }
+            }
+            to = std::min(to, curve.last().first);
+        }
+        std::sort(xs.begin(), xs.end());
+        xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
+        QList<double> expectedXs;
+        for (const double x : std::as_const(xs)) {
+            if (x >= from && x <= to)
+                expectedXs.append(x);
+        }
+        QCOMPARE(means.size(), expectedXs.size());
+        for (qsizetype i = 0; i < means.size(); ++i) {
+            const double x = means.at(i).at(2).toDouble();
+            QVERIFY(std::abs(x - expectedXs.at(i)) < 1e-9);
+            QList<double> values;
+            for (const auto &curve : perSeed)
+                values.append(*bestAt(curve, x));
+            QCOMPARE(values.size(), 3);
+            const double m = (values[0] + values[1] + values[2]) / 3.0;
+            double ss = 0.0;
+            for (const double v : values)
+                ss += (v - m) * (v - m);
+            const double half = t2 * std::sqrt(ss / 2.0) / std::sqrt(3.0);
+            QVERIFY2(std::abs(means.at(i).at(3).toDouble() - m) < 1e-9, qPrintable(means.at(i).join(QLatin1Char(','))));
+            QVERIFY2(std::abs(means.at(i).at(4).toDouble() - (m - half)) < 1e-9,
+                     qPrintable(QStringLiteral("%1 expected %2").arg(means.at(i).join(QLatin1Char(','))).arg(m - half)));
+            QVERIFY(std::abs(means.at(i).at(5).toDouble() - (m + half)) < 1e-9);
+        }
+    }
+    // The legend counts the seeds.
+    QVERIFY2(run.out.contains(QStringLiteral("setting A")), qPrintable(run.out));
+}
+
+void TestCompare::importedRunsEndAtTheirBest()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString oe = dir.filePath(QStringLiteral("openevolve_output/checkpoints/checkpoint_6"));
+    QVERIFY(writeOeFolder(oe, forkedRun()));
+    const QString shinka = dir.filePath(QStringLiteral("evolution_db.sqlite"));
+    QVERIFY(writeShinkaDb(shinka, shinkaRun()));
+    const Result<RunImport::Imported> oeTree = RunImport::read(oe);
+    const Result<RunImport::Imported> shinkaTree = RunImport::read(shinka);
+    QVERIFY2(oeTree && shinkaTree, qPrintable(oeTree ? shinkaTree.error : oeTree.error));
+    const QString oeName = RunImport::worldName(oe);
+    const QString shinkaName = RunImport::worldName(shinka);
+
+    // Calls: both curves end at their run's best, one row per cell in the import's order.
+    const QString csv = dir.filePath(QStringLiteral("calls.csv"));
+    CommandRun run = runCommand(runPlotCommand, {QStringLiteral("compare"), QStringLiteral("--run"), oe, QStringLiteral("--run"), shinka,
+                                                 QStringLiteral("--label"), QStringLiteral("shinka"), QStringLiteral("--x"), QStringLiteral("calls"),
+                                                 QStringLiteral("--out"), dir.filePath(QStringLiteral("calls.svg")), QStringLiteral("--data"), csv});
+    QVERIFY2(run.rc == 0, qPrintable(run.err));
+    CsvCurves c = curvesOf(readCsv(csv));
+    const auto oeCurve = c.curves.value(oeName).value(oeName);
+    const auto shinkaCurve = c.curves.value(QStringLiteral("shinka")).value(shinkaName);
+    QCOMPARE(oeCurve.size(), oeTree.value->tree.cellCount());
+    QCOMPARE(shinkaCurve.size(), shinkaTree.value->tree.cellCount());
+    QCOMPARE(*oeCurve.last().second, 0.9);
+    QCOMPARE(*oeCurve.last().second, *oeTree.value->tree.bestScore());
+    QCOMPARE(*shinkaCurve.last().second, 0.8);
+    QCOMPARE(*shinkaCurve.last().second, *shinkaTree.value->tree.bestScore());
+    // The initial program is no cell: the first cell is p1 (0.4).
+    QCOMPARE(*oeCurve.first().second, 0.4);
+    // One seed per label: its mean rows carry no band.
+    QVERIFY(!c.means.value(QStringLiteral("shinka")).isEmpty());
+    QVERIFY(c.means.value(QStringLiteral("shinka")).first().at(4).isEmpty());
+
+    // USD: OpenEvolve records no cost, so it gets no curve and says so.
+    const QString usd = dir.filePath(QStringLiteral("usd.csv"));
+    run = runCommand(runPlotCommand, {QStringLiteral("compare"), QStringLiteral("--run"), oe, QStringLiteral("--run"), shinka,
+                                      QStringLiteral("--x"), QStringLiteral("usd"), QStringLiteral("--out"), dir.filePath(QStringLiteral("usd.png")),
+                                      QStringLiteral("--data"), usd});
+    QVERIFY2(run.rc == 0, qPrintable(run.err));
+    QVERIFY2(run.err.contains(QStringLiteral("%1: no cost recorded, no USD curve").arg(oeName)), qPrintable(run.err));
+    c = curvesOf(readCsv(usd));
+    QVERIFY(!c.curves.contains(oeName));
+    const auto shinkaUsd = c.curves.value(shinkaName).value(shinkaName);
+    QCOMPARE(shinkaUsd.size(), 3); // g1, g2, g3 (g0 is the initial program)
+    QVERIFY(std::abs(shinkaUsd.last().first - (0.5 + 0.75 + 1.0)) < 1e-9);
+    QCOMPARE(*shinkaUsd.last().second, 0.8);
+    // The table beside the figure says which source was not drawn.
+    QVERIFY2(run.out.contains(QStringLiteral("not drawn")), qPrintable(run.out));
+
+    // Time: the Shinka run's end times; OpenEvolve keeps none.
+    run = runCommand(runPlotCommand, {QStringLiteral("compare"), QStringLiteral("--run"), shinka, QStringLiteral("--run"), oe,
+                                      QStringLiteral("--x"), QStringLiteral("seconds"), QStringLiteral("--out"), dir.filePath(QStringLiteral("time.png"))});
+    QVERIFY2(run.rc == 0, qPrintable(run.err));
+    QVERIFY(run.err.contains(QStringLiteral("%1: no timestamps recorded, no time curve").arg(oeName)));
+
+    // Nothing to draw at all is an error, not an empty figure.
+    run = runCommand(runPlotCommand, {QStringLiteral("compare"), QStringLiteral("--run"), oe, QStringLiteral("--x"), QStringLiteral("usd"),
+                                      QStringLiteral("--out"), dir.filePath(QStringLiteral("none.png"))});
+    QCOMPARE(run.rc, 1);
+    QVERIFY(run.err.contains(QStringLiteral("no source recorded the usd axis")));
+}
+
+void TestCompare::badCompareArguments()
+{
+    QTemporaryDir dir;
+    const QString tree = dir.filePath(QStringLiteral("t.json"));
+    QVERIFY(writeFile(tree, treeJson({{0.5, 0.1, 1}})));
+    const QString out = dir.filePath(QStringLiteral("f.pdf"));
+    const auto rejected = [&](const QStringList &args, const QString &said) {
+        const CommandRun r = runCommand(runPlotCommand, args);
+        if (r.rc != 2 || !r.err.contains(said))
+            qWarning() << args << r.rc << r.err;
+        return r.rc == 2 && r.err.contains(said);
+    };
+    QVERIFY(rejected({QStringLiteral("compare"), QStringLiteral("--label"), QStringLiteral("A"), QStringLiteral("--world"), tree,
+                      QStringLiteral("--x"), QStringLiteral("calls"), QStringLiteral("--out"), out},
+                     QStringLiteral("names the source before it")));
+    QVERIFY(rejected({QStringLiteral("compare"), QStringLiteral("--world"), tree, QStringLiteral("--x"), QStringLiteral("tokens"),
+                      QStringLiteral("--out"), out},
+                     QStringLiteral("--x takes calls, usd or seconds")));
+    QVERIFY(rejected({QStringLiteral("compare"), QStringLiteral("--world"), tree, QStringLiteral("--iterations"), QStringLiteral("1-2"),
+                      QStringLiteral("--x"), QStringLiteral("calls"), QStringLiteral("--out"), out},
+                     QStringLiteral("goes once after a --project")));
+    QVERIFY(rejected({QStringLiteral("compare"), QStringLiteral("--world"), tree, QStringLiteral("--out"), out},
+                     QStringLiteral("compare needs sources")));
+    QVERIFY(rejected({QStringLiteral("progress"), QStringLiteral("--project"), tree, QStringLiteral("--x"), QStringLiteral("calls"),
+                      QStringLiteral("--out"), out},
+                     QStringLiteral("--x goes with compare alone")));
+    // A metric no cell has is said, not drawn as an empty curve.
+    const CommandRun r = runCommand(runPlotCommand, {QStringLiteral("compare"), QStringLiteral("--world"), tree, QStringLiteral("--x"),
+                                                     QStringLiteral("calls"), QStringLiteral("--score"), QStringLiteral("speed"),
+                                                     QStringLiteral("--out"), out});
+    QCOMPARE(r.rc, 1);
+    QVERIFY2(r.err.contains(QStringLiteral("no cell has a numeric metric \"speed\"")), qPrintable(r.err));
+}
+
+void TestCompare::pathOnAnImportedRun()
+{
+    QTemporaryDir dir;
+    const QString oe = dir.filePath(QStringLiteral("run/checkpoints/checkpoint_6"));
+    QVERIFY(writeOeFolder(oe, forkedRun()));
+    const Result<RunImport::Imported> imported = RunImport::read(oe);
+    QVERIFY(imported);
+    const DiscoveryTree &tree = imported.value->tree;
+    QVERIFY(tree.meta().approximate); // p3 is a fork of p1
+
+    const CommandRun run = runCommand(runPathCommand, {oe, QStringLiteral("--format"), QStringLiteral("json")});
+    QVERIFY2(run.rc == 0, qPrintable(run.err));
+    const QJsonArray path = QJsonDocument::fromJson(run.out.toUtf8()).object().value(QStringLiteral("path")).toArray();
+    QCOMPARE(path.size(), 3); // p1, p3, p4: root is the initial program, no step
+    QStringList programs;
+    QString previous = QStringLiteral("root"); // the path starts after the initial program
+    for (const QJsonValue &v : path) {
+        const QJsonObject step = v.toObject();
+        QCOMPARE(step.keys(), (QStringList{QStringLiteral("gain"), QStringLiteral("id"), QStringLiteral("score")}));
+        const int cell = tree.indexOfId(step.value(QStringLiteral("id")).toString());
+        QVERIFY(cell >= 0);
+        const QJsonObject origin = tree.cells().at(cell).payload.value(QStringLiteral("origin")).toObject();
+        const QString parent = origin.value(QStringLiteral("real_parent_id")).toString(origin.value(QStringLiteral("parent_id")).toString());
+        QCOMPARE(parent, previous);
+        previous = origin.value(QStringLiteral("id")).toString();
+        programs.append(previous);
+    }
+    QCOMPARE(programs, (QStringList{QStringLiteral("p1"), QStringLiteral("p3"), QStringLiteral("p4")}));
+    // It ends at the best cell; the gains are over the real parents (0.2 the initial program's score).
+    QCOMPARE(tree.indexOfId(path.last().toObject().value(QStringLiteral("id")).toString()), tree.bestCellIndex());
+    const QList<double> gains{0.2, 0.1, 0.4};
+    for (qsizetype i = 0; i < path.size(); ++i)
+        QVERIFY(std::abs(path.at(i).toObject().value(QStringLiteral("gain")).toDouble() - gains.at(i)) < 1e-12);
+
+    // Markdown: a table of the steps with the run's program ids, then each
+    // step's proposal and its diff to its real parent.
+    const CommandRun md = runCommand(runPathCommand, {oe});
+    QVERIFY2(md.rc == 0, qPrintable(md.err));
+    QVERIFY(md.out.startsWith(QStringLiteral("# Path to ")));
+    QVERIFY(md.out.contains(QStringLiteral("| 2 | %1 | p3 | 0.5 | +0.1 | Try a wider grid. |")
+                                .arg(tree.cells().at(tree.indexOfId(path.at(1).toObject().value(QStringLiteral("id")).toString())).id)));
+    QVERIFY(md.out.contains(QStringLiteral("> Second line.")));
+    QVERIFY(md.out.contains(QStringLiteral("```diff\n--- initial program\n")));
+    QVERIFY(md.out.contains(QStringLiteral("\n-# program p3\n")));
+    QVERIFY(md.out.contains(QStringLiteral("\n+# program p4\n")));
+
+    // --cell: the path to a cell on the other line (p2, under p1).
+    const int p2 = [&] {
+        for (int i = 0; i < tree.cellCount(); ++i) {
+            if (tree.cells().at(i).payload.value(QStringLiteral("origin")).toObject().value(QStringLiteral("id")).toString() == QLatin1String("p2"))
+                return i;
+        }
+        return -1;
+    }();
+    const CommandRun other = runCommand(runPathCommand, {oe, QStringLiteral("--cell"), tree.cells().at(p2).id, QStringLiteral("--format"),
+                                                         QStringLiteral("json")});
+    QCOMPARE(QJsonDocument::fromJson(other.out.toUtf8()).object().value(QStringLiteral("path")).toArray().size(), 2);
+    const CommandRun missing = runCommand(runPathCommand, {oe, QStringLiteral("--cell"), QStringLiteral("b99a0")});
+    QCOMPARE(missing.rc, 1);
+    QVERIFY(missing.err.contains(QStringLiteral("has no cell 'b99a0'")));
+    const CommandRun noIteration = runCommand(runPathCommand, {oe, QStringLiteral("--iteration"), QStringLiteral("1")});
+    QCOMPARE(noIteration.rc, 2);
+}
+
+void TestCompare::pathOnAShinkaRun()
+{
+    QTemporaryDir dir;
+    const QString shinka = dir.filePath(QStringLiteral("evolution_db.sqlite"));
+    QVERIFY(writeShinkaDb(shinka, shinkaRun()));
+    const Result<RunImport::Imported> imported = RunImport::read(shinka);
+    QVERIFY(imported);
+    const DiscoveryTree &tree = imported.value->tree;
+    const CommandRun run = runCommand(runPathCommand, {shinka, QStringLiteral("--format"), QStringLiteral("json")});
+    QVERIFY2(run.rc == 0, qPrintable(run.err));
+    const QJsonArray path = QJsonDocument::fromJson(run.out.toUtf8()).object().value(QStringLiteral("path")).toArray();
+    QString previous = QStringLiteral("g0");
+    QStringList programs;
+    for (const QJsonValue &v : path) {
+        const Cell &c = tree.cells().at(tree.indexOfId(v.toObject().value(QStringLiteral("id")).toString()));
+        const QJsonObject origin = c.payload.value(QStringLiteral("origin")).toObject();
+        QCOMPARE(origin.value(QStringLiteral("parent_id")).toString(), previous);
+        previous = origin.value(QStringLiteral("id")).toString();
+        programs.append(previous);
+    }
+    QCOMPARE(programs, (QStringList{QStringLiteral("g1"), QStringLiteral("g2")}));
+    QCOMPARE(path.last().toObject().value(QStringLiteral("score")).toDouble(), 0.8);
+}
+
+void TestCompare::pathOnOurTree()
+{
+    // Our own tree: chains from the root; the path to b1a2 is b1a0, b1a1, b1a2.
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("t.json"));
+    QJsonArray cells;
+    const QList<std::tuple<int, int, std::optional<double>>> spec{{0, 0, 0.3}, {1, 0, 0.1}, {1, 1, std::nullopt}, {1, 2, 0.6}, {0, 1, 0.2}};
+    for (qsizetype i = 0; i < spec.size(); ++i) {
+        const auto &[b, a, s] = spec.at(i);
+        cells.append(QJsonObject{{QStringLiteral("id"), QStringLiteral("b%1a%2").arg(b).arg(a)},
+                                 {QStringLiteral("branch"), b},
+                                 {QStringLiteral("attempt"), a},
+                                 {QStringLiteral("seq"), int(i)},
+                                 {QStringLiteral("score"), s ? QJsonValue(*s) : QJsonValue()},
+                                 {QStringLiteral("fail_class"), s ? QStringLiteral("ok") : QStringLiteral("compile")},
+                                 {QStringLiteral("program"), QStringLiteral("x = %1\n").arg(i)},
+                                 {QStringLiteral("proposal"), QStringLiteral("\n\nIdea %1\nmore").arg(i)}});
+    }
+    QVERIFY(writeFile(file, QJsonDocument(QJsonObject{{QStringLiteral("format"), QStringLiteral("dreamrsi-tree/1")},
+                                                      {QStringLiteral("baseline_score"), 0.05},
+                                                      {QStringLiteral("cells"), cells}})
+                                .toJson()));
+    const CommandRun run = runCommand(runPathCommand, {file, QStringLiteral("--format"), QStringLiteral("json")});
+    QVERIFY2(run.rc == 0, qPrintable(run.err));
+    const QJsonArray path = QJsonDocument::fromJson(run.out.toUtf8()).object().value(QStringLiteral("path")).toArray();
+    QCOMPARE(path.size(), 3);
+    QCOMPARE(path.at(0).toObject().value(QStringLiteral("id")).toString(), QStringLiteral("b1a0"));
+    QCOMPARE(path.at(2).toObject().value(QStringLiteral("id")).toString(), QStringLiteral("b1a2"));
+    QVERIFY(std::abs(path.at(0).toObject().value(QStringLiteral("gain")).toDouble() - 0.05) < 1e-12);
+    // A failed step has no score, and neither it nor the step after it a gain.
+    QVERIFY(path.at(1).toObject().value(QStringLiteral("score")).isNull());
+    QVERIFY(path.at(1).toObject().value(QStringLiteral("gain")).isNull());
+    QVERIFY(path.at(2).toObject().value(QStringLiteral("gain")).isNull());
+    const Cell c = [] {
+        Cell x;
+        x.payload.insert(QStringLiteral("proposal"), QStringLiteral("\n  first\n\nsecond\nthird\nfourth"));
+        return x;
+    }();
+    QCOMPARE(CellPath::proposalHead(c), QStringLiteral("first\nsecond\nthird"));
+}
+
+int main(int argc, char **argv)
+{
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    TestCompare t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+#include "tst_compare.moc"

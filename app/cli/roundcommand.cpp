@@ -2,6 +2,7 @@
 #include "commandline.h"
 #include "roundcommandline.h"
 
+#include "loop/round/roundpreflight.h"
 #include "loop/round/roundrunner.h"
 #include "loop/round/roundsession.h"
 #include "store/projectstore.h"
@@ -31,6 +32,7 @@ QString roundUsage()
                "                      [--max-calls N] [--max-usd X] [--resume ITERATION] [--json]\n"
                "                      [--backend local|slurm] [--partition P] [--account A] [--qos Q]\n"
                "                      [--sbatch-args \"ARGS\"] [--shared-dir D] [--accept-steering]\n"
+               "                      [--agent-time-limit S] [--preflight]\n"
                "\n"
                "Runs one live round (docs/online.md#a-live-round) in the project (created when it does not exist):\n"
                "the policy plans the grid and picks a batch each round; every id is one attempt\n"
@@ -40,6 +42,14 @@ QString roundUsage()
            + QStringLiteral(
                "  --json           print {iteration, status, cells, rounds, best_score, calls,\n"
                "                   tokens_in, tokens_out, usd, grid} on stdout at the end\n"
+               "  --preflight      check everything the round needs and estimate its cost, then exit\n"
+               "                   without a round (docs/online.md#before-a-round-preflight-and-cost):\n"
+               "                   the project (writable, no other writer), the agent (its key, a\n"
+               "                   request that costs no tokens; a command's executable and --version),\n"
+               "                   the backend, the evaluator on the initial program; then calls, USD\n"
+               "                   and time as p10-p90 over the project's replay worlds. With --json:\n"
+               "                   {ok, checks: [{name, ok, detail}], estimate: {calls, usd, seconds}}.\n"
+               "                   Exit 1 when a check failed (each named on stderr)\n"
                "\n"
                "Progress goes to stderr. SIGINT/SIGTERM stop the round cleanly (status stopped, exit 0);\n"
                "a second one kills the running attempts. API keys come from the environment\n"
@@ -73,8 +83,9 @@ int runRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
     RoundCommandLine::add(parser, RoundCommandLine::Command::Round);
     const QCommandLineOption json(QStringLiteral("json"), {});
+    const QCommandLineOption preflight(QStringLiteral("preflight"), {});
     if (const std::optional<int> answered = CommandLine::parseOrAnswer(
-            parser, {json}, args, [] { return roundUsage(); }, out,
+            parser, {json, preflight}, args, [] { return roundUsage(); }, out,
             [&](const CommandLine::Problem &problem) { return usageError(err, problem.message); }))
         return *answered;
     if (!parser.positionalArguments().isEmpty())
@@ -83,6 +94,26 @@ int runRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     if (!read)
         return usageError(err, read.error);
     const RoundOptions &options = *read.value;
+    if (parser.isSet(preflight)) {
+        // Nothing is created or written: checks and an estimate only.
+        const PreflightReport report = RoundPreflight::run(options, parser.value(QStringLiteral("project")),
+                                                           [&err](const QString &line) {
+                                                               err << line << '\n';
+                                                               err.flush();
+                                                           });
+        if (parser.isSet(json))
+            out << QString::fromUtf8(QJsonDocument(report.toJson()).toJson(QJsonDocument::Indented));
+        else
+            out << report.toText();
+        if (!report.ok()) {
+            for (const PreflightCheck &c : report.checks) {
+                if (!c.ok)
+                    err << "preflight: " << c.name << " failed: " << c.detail << '\n';
+            }
+            return 1;
+        }
+        return 0;
+    }
 
     std::mutex errMutex;
     const auto logLine = [&err, &errMutex](const QString &line) {

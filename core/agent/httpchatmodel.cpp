@@ -341,6 +341,7 @@ Result<std::unique_ptr<HttpChatModel>> HttpChatModel::create(const AgentConfig &
         || (baseUrl.scheme() != QLatin1String("http") && baseUrl.scheme() != QLatin1String("https")))
         return fail(QStringLiteral("base URL '%1' for %2 is not an http(s) URL with a host").arg(base, info->kind));
     model->m_hostedOpenAI = info->kind == QLatin1String("openai") && base == info->defaultBaseUrl;
+    model->m_base = base;
     if (info->kind == QLatin1String("openai"))
         model->m_endpoint = QUrl(base + QStringLiteral("/chat/completions"));
     else if (info->kind == QLatin1String("anthropic"))
@@ -366,6 +367,67 @@ Result<std::unique_ptr<HttpChatModel>> HttpChatModel::create(const AgentConfig &
         return fail(QStringLiteral("the API key for %1 contains a line break").arg(info->kind));
     model->m_key = key;
     return Result<std::unique_ptr<HttpChatModel>>::success(std::move(model));
+}
+
+HttpChatModel::Probe HttpChatModel::probe(int timeoutMs) const
+{
+    Probe probe;
+    QString path = QStringLiteral("/models");
+    if (m_info.kind == QLatin1String("anthropic"))
+        path = QStringLiteral("/v1/models");
+    else if (m_info.kind == QLatin1String("gemini"))
+        path = QStringLiteral("/v1beta/models");
+    const QUrl url(m_base + path);
+    QNetworkRequest request(url);
+    request.setRawHeader("Accept", "application/json");
+    request.setRawHeader("User-Agent", "dreamrsi-workbench");
+    if (m_info.kind == QLatin1String("openai")) {
+        if (!m_key.isEmpty())
+            request.setRawHeader("Authorization", "Bearer " + m_key.toUtf8());
+    } else if (m_info.kind == QLatin1String("anthropic")) {
+        request.setRawHeader("x-api-key", m_key.toUtf8());
+        request.setRawHeader("anthropic-version", "2023-06-01");
+    } else {
+        request.setRawHeader("x-goog-api-key", m_key.toUtf8());
+    }
+    QNetworkAccessManager manager;
+    if (isLoopbackHost(url.host()))
+        manager.setProxy(QNetworkProxy::NoProxy);
+    QNetworkReply *reply = manager.get(request);
+    QEventLoop loop;
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    QTimer deadline;
+    deadline.setSingleShot(true);
+    bool timedOut = false;
+    QObject::connect(&deadline, &QTimer::timeout, &loop, [&] {
+        timedOut = true;
+        reply->abort();
+    });
+    deadline.start(std::max(1, timeoutMs));
+    if (!reply->isFinished())
+        loop.exec();
+    deadline.stop();
+    probe.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const QString what = QStringLiteral("GET %1").arg(url.toDisplayString());
+    if (probe.status == 0) {
+        probe.detail = timedOut ? QStringLiteral("%1: no answer within %2 s").arg(what).arg(timeoutMs / 1000.0)
+                                : QStringLiteral("%1: unreachable (%2)").arg(what, reply->errorString());
+    } else {
+        probe.reachable = true;
+        probe.accepted = probe.status >= 200 && probe.status < 300;
+        QString models;
+        if (probe.accepted) {
+            const QJsonObject o = QJsonDocument::fromJson(reply->readAll()).object();
+            const QJsonArray list = o.value(o.contains(QStringLiteral("models")) ? QStringLiteral("models") : QStringLiteral("data")).toArray();
+            models = QStringLiteral(", %1 model%2 listed").arg(list.size()).arg(list.size() == 1 ? QString() : QStringLiteral("s"));
+        } else if (probe.status == 401 || probe.status == 403) {
+            models = QStringLiteral(": the key was refused");
+        }
+        probe.detail = QStringLiteral("%1: HTTP %2%3").arg(what).arg(probe.status).arg(models);
+    }
+    reply->deleteLater();
+    probe.detail = hideKey(probe.detail);
+    return probe;
 }
 
 QByteArray HttpChatModel::requestBody(const ChatRequest &request) const

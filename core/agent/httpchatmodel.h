@@ -63,6 +63,20 @@ public:
     /// Whether a key will be sent.
     bool hasKey() const { return !m_key.isEmpty(); }
 
+    /// What a request that costs no tokens found (docs/online.md#before-a-round-preflight-and-cost).
+    struct Probe
+    {
+        bool reachable = false; ///< an HTTP answer came back
+        bool accepted = false;  ///< 2xx: the endpoint answers and takes the key
+        int status = 0;         ///< the HTTP status, 0 when none came
+        QString detail;         ///< what was asked and what came back, never the key
+    };
+    /// Asks the provider's model list, the request that costs no tokens:
+    /// GET {base}/models (openai), {base}/v1/models (anthropic),
+    /// {base}/v1beta/models (gemini), with the provider's key header.
+    /// Blocking, within `timeoutMs`; from any thread.
+    Probe probe(int timeoutMs = 10000) const;
+
 private:
     HttpChatModel() = default;
     QByteArray requestBody(const ChatRequest &request) const;
@@ -73,6 +87,7 @@ private:
     QString m_model;
     QString m_key;
     QUrl m_endpoint;
+    QString m_base; ///< the base URL, without a trailing '/'
     bool m_hostedOpenAI = false;
 };
 

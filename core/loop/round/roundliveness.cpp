@@ -201,10 +201,10 @@ IterationLiveness assess(const IterationInfo &info, const QList<Cell> &cells, co
         const QDateTime since = r.lastCellAt.isValid() ? r.lastCellAt : info.started.toUTC();
         const double quiet = secondsBetween(since, now);
         if (since.isValid() && quiet > r.thresholdS) {
-            r.why = QStringLiteral("no cell stored for %1 s while %2 attempt%3 run (threshold %4 s)")
+            r.why = QStringLiteral("no cell stored for %1 s while %2 (threshold %3 s)")
                         .arg(qRound(quiet))
-                        .arg(r.attempts.size())
-                        .arg(r.attempts.size() == 1 ? QString() : QStringLiteral("s"))
+                        .arg(r.attempts.size() == 1 ? QStringLiteral("1 attempt runs")
+                                                    : QStringLiteral("%1 attempts run").arg(r.attempts.size()))
                         .arg(r.thresholdS, 0, 'g', 4);
             // Every running attempt is then suspect: none has ended in time.
             for (AttemptLiveness &a : r.attempts) {

@@ -7,6 +7,7 @@
 #include "store/projectstore.h"
 #include "store/storeawait.h"
 
+#include "agent/pricetable.h"
 #include "backend/evaluationbackend.h"
 #include "roundpolicy.h"
 #include "roundsession.h"
@@ -271,6 +272,9 @@ bool RoundRunner::Run::storeNewIteration(const GridPlan &plan, std::optional<dou
     row.beta = beta;
     row.policyVersion = policyVersion;
     row.started = QDateTime::currentDateTimeUtc();
+    // The prices the round's costs are counted with, as they were when it
+    // started (docs/online.md#before-a-round-preflight-and-cost).
+    row.payload.insert(QStringLiteral("pricing"), PriceTable::current().toJson());
     const StoreResult<IterationId> id = await(q->m_store->beginIteration(row));
     if (!id.ok()) {
         error = id.error;

@@ -39,3 +39,8 @@ dreamrsi_add_test(tst_gui_steering SOURCES tst_gui_steering.cpp looptestsupport.
 # The loop's approval gate: answered by `dreamrsi approve` from another process.
 dreamrsi_add_test(tst_loop_approval SOURCES tst_loop_approval.cpp looptestsupport.h roundtestsupport.h
                   LIBS dreamrsi::loop dreamrsi::store LABELS loop cli TIMEOUT 600)
+
+# Re-evaluating stored cells (issue 44 item 1): `dreamrsi reevaluate` on a
+# task folder whose evaluator adds noise; the statistics and the t quantile.
+dreamrsi_add_test(tst_reevaluate SOURCES tst_reevaluate.cpp roundtestsupport.h clirunsupport.h
+                  LIBS dreamrsi::loop dreamrsi::store dreamrsi::cli LABELS loop cli TIMEOUT 300)

@@ -102,9 +102,9 @@ private slots:
         QCOMPARE(iterationCount(), 5);
     }
 
-    void passesWithABuiltinAgent()
+    void passesWithACommandAgent()
     {
-        const CliRun run = preflight({QStringLiteral("--agent"), QStringLiteral("builtin")});
+        const CliRun run = preflight({QStringLiteral("--agent"), QStringLiteral("command"), QStringLiteral("--command"), QStringLiteral("true")});
         QVERIFY2(run.finished && run.exitCode == 0, run.err.constData());
         const QJsonObject report = QJsonDocument::fromJson(run.out).object();
         QVERIFY(report.value(QStringLiteral("ok")).toBool());
@@ -167,7 +167,7 @@ private slots:
         initial.write("raise RuntimeError('the initial program is broken')\n");
         initial.close();
         const CliRun run = runDreamrsi({QStringLiteral("round"), QStringLiteral("--project"), m_project, QStringLiteral("--task"),
-                                        task, QStringLiteral("--agent"), QStringLiteral("builtin"), QStringLiteral("--preflight"),
+                                        task, QStringLiteral("--agent"), QStringLiteral("command"), QStringLiteral("--command"), QStringLiteral("true"), QStringLiteral("--preflight"),
                                         QStringLiteral("--json")},
                                        QProcessEnvironment::systemEnvironment(), 120000);
         expectFailed(run, QStringLiteral("evaluator"));
@@ -189,7 +189,7 @@ private slots:
             n += 1;
         }
         QVERIFY(n >= 5);
-        const CliRun run = preflight({QStringLiteral("--agent"), QStringLiteral("builtin"), QStringLiteral("--policy"),
+        const CliRun run = preflight({QStringLiteral("--agent"), QStringLiteral("command"), QStringLiteral("--command"), QStringLiteral("true"), QStringLiteral("--policy"),
                                       QStringLiteral("builtin:portfolio"), QStringLiteral("--beta"), beta,
                                       QStringLiteral("--workers"), workers});
         QVERIFY2(run.finished && run.exitCode == 0, run.err.constData());
@@ -206,7 +206,7 @@ private slots:
     {
         const QString fresh = m_dir.filePath(QStringLiteral("fresh.dreamrsi"));
         const CliRun run = runDreamrsi({QStringLiteral("round"), QStringLiteral("--project"), fresh, QStringLiteral("--task"), toyTask(),
-                                        QStringLiteral("--agent"), QStringLiteral("builtin"), QStringLiteral("--max-calls"),
+                                        QStringLiteral("--agent"), QStringLiteral("command"), QStringLiteral("--command"), QStringLiteral("true"), QStringLiteral("--max-calls"),
                                         QStringLiteral("7"), QStringLiteral("--preflight"), QStringLiteral("--json")},
                                        QProcessEnvironment::systemEnvironment(), 120000);
         QVERIFY2(run.finished && run.exitCode == 0, run.err.constData());

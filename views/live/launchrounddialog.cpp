@@ -4,6 +4,7 @@
 
 #include "agent/agentfactory.h"
 #include "eval/taskregistry.h"
+#include "loop/round/roundpreflight.h"
 #include "policy/builtinpolicies.h"
 
 #include <QCheckBox>
@@ -11,7 +12,11 @@
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
+#include <QFontDatabase>
 #include <QFormLayout>
+#include <QFutureWatcher>
+#include <QPlainTextEdit>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -147,6 +152,15 @@ LaunchRoundDialog::LaunchRoundDialog(const QStringList &policyNames, QWidget *pa
     m_maxUsd->setPrefix(QStringLiteral("$ "));
     m_maxUsd->setSpecialValueText(tr("no cap"));
     form->addRow(tr("Max c&ost:"), m_maxUsd);
+    m_agentLimit = new QSpinBox;
+    m_agentLimit->setObjectName(QStringLiteral("agentTimeLimit"));
+    m_agentLimit->setRange(0, 7 * 24 * 60);
+    m_agentLimit->setValue(15);
+    m_agentLimit->setSuffix(tr(" min"));
+    m_agentLimit->setSpecialValueText(tr("no limit"));
+    m_agentLimit->setToolTip(tr("An agent call still at work after this long is killed and its attempt "
+                                "stored as an agent failure."));
+    form->addRow(tr("Agent &time limit:"), m_agentLimit);
 
     // Where evaluations run.
     m_backend = new QComboBox;
@@ -179,8 +193,22 @@ LaunchRoundDialog::LaunchRoundDialog(const QStringList &policyNames, QWidget *pa
     buttons->button(QDialogButtonBox::Ok)->setText(tr("&Launch"));
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    // Check: the preflight, before any paid call (docs/online.md#before-a-round-preflight-and-cost).
+    m_check = buttons->addButton(tr("C&heck"), QDialogButtonBox::ActionRole);
+    m_check->setObjectName(QStringLiteral("check"));
+    m_check->setToolTip(tr("Check the agent, the evaluator, the backend and the project, and estimate the "
+                           "round's calls, cost and time, without starting it"));
+    m_check->setEnabled(false);
+    connect(m_check, &QPushButton::clicked, this, &LaunchRoundDialog::check);
+    m_checkReport = new QPlainTextEdit;
+    m_checkReport->setObjectName(QStringLiteral("checkReport"));
+    m_checkReport->setReadOnly(true);
+    m_checkReport->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_checkReport->setMinimumHeight(150);
+    m_checkReport->setVisible(false);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
+    layout->addWidget(m_checkReport, 1);
     layout->addWidget(buttons);
 
     connect(m_agent, &QComboBox::currentTextChanged, this, &LaunchRoundDialog::updateAgentFields);
@@ -192,6 +220,33 @@ LaunchRoundDialog::LaunchRoundDialog(const QStringList &policyNames, QWidget *pa
 QWidget *LaunchRoundDialog::field(const QString &name) const
 {
     return findChild<QWidget *>(name);
+}
+
+void LaunchRoundDialog::setProjectPath(const QString &path)
+{
+    m_projectPath = path;
+    m_check->setEnabled(!path.isEmpty());
+}
+
+void LaunchRoundDialog::check()
+{
+    if (m_projectPath.isEmpty() || !m_check->isEnabled())
+        return;
+    m_check->setEnabled(false);
+    m_checkReport->setVisible(true);
+    m_checkReport->setPlainText(tr("Checking the project, the agent, the backend and the evaluator…"));
+    auto *watcher = new QFutureWatcher<PreflightReport>(this);
+    connect(watcher, &QFutureWatcher<PreflightReport>::finished, this, [this, watcher] {
+        const PreflightReport report = watcher->result();
+        watcher->deleteLater();
+        m_checkReport->setPlainText(report.toText());
+        m_checkReport->setStyleSheet(report.ok() ? QString() : QStringLiteral("QPlainTextEdit { color: #b00020; }"));
+        m_check->setEnabled(true);
+        emit checkFinished(report.ok());
+    });
+    const RoundOptions chosen = options();
+    const QString project = m_projectPath;
+    watcher->setFuture(QtConcurrent::run([chosen, project] { return RoundPreflight::run(chosen, project); }));
 }
 
 void LaunchRoundDialog::updateAgentFields()
@@ -237,6 +292,7 @@ RoundConfig LaunchRoundDialog::config() const
         c.maxCalls = m_maxCalls->value();
     if (m_maxUsd->value() > 0.0)
         c.maxUsd = m_maxUsd->value();
+    c.agentTimeLimitS = 60.0 * m_agentLimit->value();
     return c;
 }
 
@@ -295,6 +351,7 @@ void LaunchRoundDialog::load()
     m_seed->setValue(s.value(QStringLiteral("seed"), 0).toInt());
     m_maxCalls->setValue(s.value(QStringLiteral("maxCalls"), 0).toInt());
     m_maxUsd->setValue(s.value(QStringLiteral("maxUsd"), 0.0).toDouble());
+    m_agentLimit->setValue(s.value(QStringLiteral("agentTimeLimitMin"), 15).toInt());
     const int backend = m_backend->findData(s.value(QStringLiteral("backend"), QStringLiteral("local")).toString());
     if (backend >= 0)
         m_backend->setCurrentIndex(backend);
@@ -324,6 +381,7 @@ void LaunchRoundDialog::save() const
     s.setValue(QStringLiteral("seed"), m_seed->value());
     s.setValue(QStringLiteral("maxCalls"), m_maxCalls->value());
     s.setValue(QStringLiteral("maxUsd"), m_maxUsd->value());
+    s.setValue(QStringLiteral("agentTimeLimitMin"), m_agentLimit->value());
     s.setValue(QStringLiteral("backend"), m_backend->currentData());
     s.setValue(QStringLiteral("partition"), m_partition->text());
     s.setValue(QStringLiteral("account"), m_account->text());

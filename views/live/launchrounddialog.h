@@ -13,6 +13,8 @@ class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
 class QSpinBox;
 
 namespace dreamrsi {
@@ -42,6 +44,17 @@ public:
     /// Fields by name for tests: "task", "agent", "model", "workers", "rounds", …
     QWidget *field(const QString &name) const;
 
+    /// The project the round runs in: what Check (the preflight,
+    /// docs/online.md#before-a-round-preflight-and-cost) checks and
+    /// estimates against. Without one, Check is off.
+    void setProjectPath(const QString &path);
+    /// Runs the preflight off the GUI thread and shows its report below the
+    /// form (the Check button); `checkFinished` tells when it is shown.
+    void check();
+
+signals:
+    void checkFinished(bool ok);
+
     void accept() override;
 
 private:
@@ -69,6 +82,10 @@ private:
     QLineEdit *m_qos = nullptr;
     QLineEdit *m_sbatchArgs = nullptr;
     QLineEdit *m_sharedDir = nullptr;
+    QSpinBox *m_agentLimit = nullptr;
+    QPushButton *m_check = nullptr;
+    QPlainTextEdit *m_checkReport = nullptr;
+    QString m_projectPath;
 };
 
 } // namespace dreamrsi

@@ -302,6 +302,11 @@ void RoundController::setPaused(bool paused)
     emit stateChanged();
 }
 
+bool RoundController::killAttempt(const QString &cellId, const QString &why)
+{
+    return steer(QStringLiteral("kill"), std::nullopt, cellId, false, why);
+}
+
 bool RoundController::steer(const QString &action, std::optional<int> branch, const QString &text, bool newBranch,
                             const QString &why)
 {
@@ -314,7 +319,10 @@ bool RoundController::steer(const QString &action, std::optional<int> branch, co
     request.action = action;
     request.branch = branch;
     request.newBranch = newBranch;
-    request.text = text;
+    if (action == QLatin1String("kill"))
+        request.attempt = text; // the attempt's cell id
+    else
+        request.text = text;
     request.why = why;
     request.by = AppSettings::load().steeringName();
     const Result<QString> sent = m_steering->send(request);
@@ -326,7 +334,8 @@ bool RoundController::steer(const QString &action, std::optional<int> branch, co
     }
     if (isRunning())
         m_ownRequests.insert(*sent.value);
-    emit statusMessage(tr("Sent %1; it applies before the next batch").arg(request.describe()));
+    emit statusMessage(action == QLatin1String("kill") ? tr("Sent %1; it applies at once").arg(request.describe())
+                                                       : tr("Sent %1; it applies before the next batch").arg(request.describe()));
     return true;
 }
 

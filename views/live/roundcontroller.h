@@ -104,6 +104,9 @@ public:
                bool newBranch = false, const QString &why = {});
     /// The manual round's batch: the ids picked (empty: end the round).
     bool sendBatch(const QStringList &ids);
+    /// Kills the running attempt `cellId` now (docs/steering.md `kill`): it is
+    /// stored as an `env` failure with the reason and the round goes on.
+    bool killAttempt(const QString &cellId, const QString &why = {});
 
     // ---- resume ----
 

@@ -12,6 +12,8 @@
 #include "tree/treeview.h"
 
 #include "loop/round/roundfollower.h"
+#include "loop/round/roundliveness.h"
+#include "loop/round/roundtree.h"
 #include "model/discoverytree.h"
 #include "store/projectstore.h"
 
@@ -22,6 +24,7 @@
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -81,6 +84,10 @@ RoundPanel::RoundPanel(ProjectStore *store, QWidget *parent)
     connect(m_ticker, &QTimer::timeout, m_model, &LiveTreeModel::tick);
     // The drawn tree shows each running attempt's time against its limit.
     connect(m_ticker, &QTimer::timeout, this, [this] { m_view->setRunningAttempts(m_model->runningAttempts(m_timeLimitS)); });
+    connect(m_ticker, &QTimer::timeout, this, [this] {
+        if (!m_livenessClock.isValid() || m_livenessClock.elapsed() >= 1000)
+            checkLiveness();
+    });
     m_redraw = new QTimer(this);
     m_redraw->setSingleShot(true);
     m_redraw->setInterval(150); // coalesces bursts of cells into one redraw
@@ -372,6 +379,19 @@ QMenu *RoundPanel::steeringMenuFor(std::optional<int> branch)
         item(tr("Close Branch b%1").arg(b), [this, b] { m_controller->steer(QStringLiteral("close"), b); });
         item(tr("Refine b%1 Next").arg(b), [this, b] { m_controller->steer(QStringLiteral("refine"), b); });
         item(tr("Hint for b%1's Next Attempt…").arg(b), [hint, b] { hint(b); });
+        // A running attempt of the branch can be killed now (stalled or not).
+        for (const RunningAttempt &a : m_model->runningAttempts(std::nullopt)) {
+            if (a.branch != b)
+                continue;
+            const QString id = RoundTree::idOf(a.branch, a.attempt);
+            item(tr("Kill %1…").arg(id), [this, id] {
+                bool ok = false;
+                const QString why = QInputDialog::getText(this, tr("Kill %1").arg(id),
+                                                          tr("Why (stored with the failure):"), QLineEdit::Normal, {}, &ok);
+                if (ok)
+                    m_controller->killAttempt(id, why.trimmed());
+            });
+        }
     }
     item(tr("Hint for the Next New Branch…"), [hint] { hint(std::nullopt); });
     const bool live = m_controller->isRoundLive();
@@ -381,6 +401,42 @@ QMenu *RoundPanel::steeringMenuFor(std::optional<int> branch)
     menu->addAction(m_pause);
     menu->addAction(m_continue);
     return menu;
+}
+
+void RoundPanel::checkLiveness()
+{
+    m_livenessClock.start();
+    const QString project = m_store && !m_store->path().isEmpty() ? m_store->path() : m_project;
+    const std::optional<LiveRound> live = project.isEmpty() ? std::nullopt : RoundLiveness::read(project);
+    if (!live || !isRunning()) {
+        m_model->setStalled({});
+        return;
+    }
+    IterationInfo info;
+    info.id = live->iteration;
+    info.status = IterationStatus::Running;
+    info.started = m_roundStarted;
+    QList<Cell> cells;
+    cells.reserve(m_cellCount);
+    for (const QList<Cell> &block : std::as_const(m_cells))
+        cells.append(block);
+    const IterationLiveness state = RoundLiveness::assess(info, cells, live, true, QDateTime::currentDateTimeUtc());
+    QSet<QString> stalled;
+    for (const AttemptLiveness &a : state.attempts) {
+        if (a.stalled)
+            stalled.insert(a.id);
+    }
+    m_model->setStalled(stalled);
+    const QString text = state.state == QLatin1String("stalled")
+                             ? tr("Iteration %1 is stalled: %2. Right-click a stalled attempt's branch to kill it.")
+                                   .arg(state.number)
+                                   .arg(state.why)
+                             : tr("Iteration %1 is live: %n attempt(s) running", nullptr, int(state.attempts.size()))
+                                   .arg(state.number);
+    if (text != m_livenessText) {
+        m_livenessText = text;
+        emit statusMessage(text);
+    }
 }
 
 void RoundPanel::launch()
@@ -398,6 +454,7 @@ void RoundPanel::launch()
         // open(), not exec(): no nested event loop inside the store's answer.
         auto *dialog = new LaunchRoundDialog(names, this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->setProjectPath(m_store->path());
         connect(dialog, &QDialog::accepted, this, [this, dialog] { m_controller->start(dialog->options()); });
         dialog->open();
     });
@@ -549,6 +606,9 @@ void RoundPanel::takeCell(const Cell &cell)
 
 void RoundPanel::clearRound(const QDateTime &started)
 {
+    m_roundStarted = started;
+    m_livenessText.clear();
+    m_model->setStalled({});
     m_jobs->renew(TreeScope); // a tree still being built belongs to the round before
     m_redrawAgain = false;
     m_cells.clear();

@@ -5,6 +5,8 @@
 #include "model/cell.h"
 #include "store/storetypes.h"
 
+#include <QDateTime>
+#include <QElapsedTimer>
 #include <QHash>
 #include <QList>
 #include <QSet>
@@ -153,6 +155,10 @@ private:
     void updatePlaceholder();
     void updateProgress();
     void showStatus(bool visible);
+    /// Whether the round is alive (docs/online.md#is-it-alive), from the
+    /// attempts it publishes and the cells stored: stalled attempts marked in
+    /// the list, the state in the status bar when it changes.
+    void checkLiveness();
 
     ProjectStore *m_store;
     RoundController *m_controller = nullptr;
@@ -194,6 +200,9 @@ private:
     std::optional<double> m_timeLimitS; ///< the task's evaluation time limit, when it names one
     QString m_directionsTask;           ///< the task loadDirections() was asked last
     QString m_project;                  ///< the project whose round the panel shows
+    QDateTime m_roundStarted;           ///< UTC, when the round shown began (clearRound)
+    QElapsedTimer m_livenessClock;      ///< since the last checkLiveness()
+    QString m_livenessText;             ///< the last state said in the status bar
 };
 
 } // namespace dreamrsi

@@ -150,8 +150,15 @@ void LiveTreeModel::setProgress(const QString &cellId, const EvaluationProgress 
     changed(index(b, 0), a, StatusColumn, TimeColumn);
 }
 
+void LiveTreeModel::setStalled(const QSet<QString> &cellIds)
+{
+    m_stalled = cellIds; // the running rows repaint at the next tick()
+}
+
 QString LiveTreeModel::runningStatus(const Attempt &a) const
 {
+    if (m_stalled.contains(a.id))
+        return tr("⚠ stalled: right-click to kill");
     static const char *const spinner[] = {"◐", "◓", "◑", "◒"};
     const QString frame = QString::fromUtf8(spinner[int((a.started.elapsed() / 250) % 4)]);
     if (!a.progress)

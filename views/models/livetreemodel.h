@@ -4,6 +4,8 @@
 #include "model/cell.h"
 #include "runningattempt.h"
 
+#include <QSet>
+
 #include <QAbstractItemModel>
 #include <QElapsedTimer>
 #include <QHash>
@@ -39,6 +41,9 @@ public:
     void setProgress(const QString &cellId, const EvaluationProgress &progress);
     /// A killed attempt: its running row goes.
     void removeRunning(const QString &cellId);
+    /// The running attempts named stalled (docs/online.md#is-it-alive): their
+    /// rows say so, until the next call.
+    void setStalled(const QSet<QString> &cellIds);
     /// Repaints the elapsed time of running rows (call from a timer).
     void tick();
 
@@ -87,6 +92,7 @@ private:
     /// Says that columns [firstColumn, lastColumn] of `row` under `parent` changed.
     void changed(const QModelIndex &parent, int row, int firstColumn, int lastColumn);
     QString runningStatus(const Attempt &a) const;
+    QSet<QString> m_stalled;
     QString runningTime(const Attempt &a) const;
 
     QList<Branch> m_branches; ///< sorted by branch

@@ -19,6 +19,7 @@
 #include "store/projectstore.h"
 #include "store/storeawait.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -58,7 +59,13 @@ PreflightCheck checkProject(const QString &path)
         c.detail = QStringLiteral("%1 (or its folder) cannot be written").arg(path);
         return c;
     }
-    if (const std::optional<WriterInfo> writer = ProjectLock::liveWriter(path)) {
+    if (const std::optional<WriterInfo> writer = ProjectLock::liveWriter(path);
+        writer && writer->pid == QCoreApplication::applicationPid()) {
+        // The workbench that asks holds it: its round will be the writer.
+        c.ok = true;
+        c.detail = QStringLiteral("%1 is open for writing in this process").arg(path);
+        return c;
+    } else if (writer) {
         c.detail = QStringLiteral("%1 is held by another writer: process %2 (%3)%4")
                        .arg(path)
                        .arg(writer->pid)

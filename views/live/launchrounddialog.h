@@ -52,10 +52,10 @@ public:
     /// form (the Check button); `checkFinished` tells when it is shown.
     void check();
 
+    void accept() override;
+
 signals:
     void checkFinished(bool ok);
-
-    void accept() override;
 
 private:
     void updateAgentFields();

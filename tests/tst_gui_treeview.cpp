@@ -4,6 +4,7 @@
 #include "model/treejson.h"
 #include "tree/colormap.h"
 #include "tree/failglyph.h"
+#include "tree/treecellstyles.h"
 #include "tree/treelayout.h"
 #include "tree/treerenderer.h"
 #include "tree/treeview.h"
@@ -33,7 +34,11 @@ std::shared_ptr<const DiscoveryTree> treeFrom(const QString &text)
         const int branch = b.section(QLatin1Char(':'), 0, 0).trimmed().toInt();
         const QStringList items = b.section(QLatin1Char(':'), 1).split(QLatin1Char(','), Qt::SkipEmptyParts);
         for (int a = 0; a < items.size(); ++a) {
-            const QString item = items.at(a).trimmed();
+            QString item = items.at(a).trimmed();
+            // "i…": an imagined cell (drawn from the world model).
+            const bool imagined = item.startsWith(QLatin1Char('i'));
+            if (imagined)
+                item = item.mid(1);
             QJsonObject c{{QStringLiteral("id"), QStringLiteral("b%1a%2").arg(branch).arg(a)},
                           {QStringLiteral("branch"), branch},
                           {QStringLiteral("attempt"), a},
@@ -48,6 +53,8 @@ std::shared_ptr<const DiscoveryTree> treeFrom(const QString &text)
                 c.insert(QStringLiteral("fail_class"), item);
                 c.insert(QStringLiteral("error"), QString(QStringLiteral("failed: ") + item));
             }
+            if (imagined)
+                c.insert(QStringLiteral("imagined"), true);
             cells.append(c);
         }
     }
@@ -365,6 +372,49 @@ private slots:
         }
         QVERIFY2(dark > 3, "no mark painted under the best leaf");
         QCOMPARE(red, 0); // no frame over the mark
+    }
+
+    // Imagined cells around revealed ones: the colour scale and the best-cell
+    // mark come from the revealed cells only, the legend counts the revealed
+    // per class and the imagined apart, and imagined failures (the model
+    // draws no class) are not counted or marked as runtime errors.
+    void imaginedCellsApartFromRevealed()
+    {
+        const auto tree = treeFrom(QStringLiteral("0: 1, 2, i9, iruntime; 1: 3, runtime, i7; 2: iruntime, i0.5"));
+        const int revealedBest = tree->indexOfId(QStringLiteral("b1a0"));
+        const int imaginedBest = tree->indexOfId(QStringLiteral("b0a2"));
+        QCOMPARE(tree->bestCellIndex(), imaginedBest); // the tree's own rule sees every cell
+        QCOMPARE(TreeCellStyles::bestRevealedCell(*tree), revealedBest);
+        TreeRenderer r;
+        r.setTree(tree);
+        QCOMPARE(r.imaginedCount(), 5);
+        QCOMPARE(r.bestCell(), revealedBest);
+        for (int i = 0; i < tree->cellCount(); ++i)
+            QCOMPARE(r.styleOf(i).best, i == revealedBest);
+        QCOMPARE(r.scoreMin(), 1.0);
+        QCOMPARE(r.scoreMax(), 3.0);
+        QCOMPARE(r.styleOf(revealedBest).fill, Colormap::viridis(1.0));
+        QCOMPARE(r.styleOf(tree->indexOfId(QStringLiteral("b0a1"))).fill, Colormap::viridis(0.5));
+        QCOMPARE(r.styleOf(imaginedBest).fill, Colormap::viridis(1.0)); // beyond the scale: its top
+        // The revealed runtime error keeps its bolt; imagined failures carry the classless dot.
+        QCOMPARE(r.styleOf(tree->indexOfId(QStringLiteral("b1a1"))).glyph, FailGlyph::Bolt);
+        QCOMPARE(r.styleOf(tree->indexOfId(QStringLiteral("b0a3"))).glyph, FailGlyph::Dot);
+        QCOMPARE(r.styleOf(tree->indexOfId(QStringLiteral("b2a0"))).glyph, FailGlyph::Dot);
+        const QStringList legend = r.legendLabels();
+        const QString all = legend.join(QStringLiteral(" | "));
+        QVERIFY2(legend.contains(QStringLiteral("Imagined (5)")), qPrintable(all));
+        QVERIFY2(legend.contains(FailGlyphs::label(QStringLiteral("ok")) + QStringLiteral(" (3)")), qPrintable(all));
+        QVERIFY2(legend.contains(FailGlyphs::label(QStringLiteral("runtime")) + QStringLiteral(" (1)")), qPrintable(all));
+        QVERIFY2(legend.contains(QStringLiteral("Imagined failure, class not drawn (2)")), qPrintable(all));
+        // Without imagined cells nothing changes: the tree's own best, every cell counted.
+        const auto plain = treeFrom(QStringLiteral("0: 1, 2; 1: 3, runtime"));
+        r.setTree(plain);
+        QCOMPARE(r.bestCell(), plain->bestCellIndex());
+        QCOMPARE(TreeCellStyles::bestRevealedCell(*plain), plain->bestCellIndex());
+        QVERIFY(r.legendLabels().contains(FailGlyphs::label(QStringLiteral("runtime")) + QStringLiteral(" (1)")));
+        // A tree of failures only has no best cell.
+        r.setTree(treeFrom(QStringLiteral("0: compile, runtime")));
+        QCOMPARE(r.bestCell(), -1);
     }
 
     void overlayDimsAndNumbers()

@@ -2,6 +2,7 @@
 
 #include "codehighlighter.h"
 #include "failglyph.h"
+#include "treecellstyles.h"
 #include "unifieddiff.h"
 
 #include "replay/worldmodel.h"
@@ -187,14 +188,17 @@ void InspectorWidget::showCell(std::shared_ptr<const DiscoveryTree> tree, int ce
         row(tr("Share of best"), QStringLiteral("%1 %").arg(100.0 * c.effectiveScore() / m_tree->bestEffectiveScore(), 0, 'f', 1));
     row(tr("Evaluated"), c.evaluated ? tr("yes") : tr("no"));
     row(tr("Valid"), c.valid ? (*c.valid ? tr("yes") : tr("no")) : none);
-    row(tr("Outcome"), FailGlyphs::label(c.failClass) + QStringLiteral(" (") + c.failClass + QLatin1Char(')'));
+    // An imagined failure has no class of its own (the world model draws only whether it fails).
+    row(tr("Outcome"), imagined && c.failClass != QLatin1String(FailClass::Ok)
+                           ? tr("Failure, class not drawn by the world model")
+                           : FailGlyphs::label(c.failClass) + QStringLiteral(" (") + c.failClass + QLatin1Char(')'));
     if (c.nValid || c.nTotal)
         row(tr("Tests passed"), QStringLiteral("%1 / %2").arg(c.nValid ? QString::number(*c.nValid) : QStringLiteral("?"),
                                                               c.nTotal ? QString::number(*c.nTotal) : QStringLiteral("?")));
     row(tr("Tags"), c.tags.isEmpty() ? none : c.tags.join(QStringLiteral(", ")));
     if (c.error)
         row(tr("Error"), *c.error);
-    if (cellIndex == m_tree->bestCellIndex())
+    if (cellIndex == TreeCellStyles::bestRevealedCell(*m_tree))
         row(tr("Note"), tr("Best cell of this tree"));
     // Remaining payload (agent, timings, …), except the fields with their own page.
     for (auto it = c.payload.constBegin(); it != c.payload.constEnd(); ++it) {

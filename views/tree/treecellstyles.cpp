@@ -18,33 +18,73 @@ QColor TreeCellStyles::colorFor(double score) const
     return Colormap::viridis(span > 0 ? (score - scoreMin) / span : 1.0);
 }
 
+int TreeCellStyles::bestRevealedCell(const DiscoveryTree &tree)
+{
+    // DiscoveryTree's rule (the first highest effective score, above 0) over revealed cells.
+    int best = -1;
+    double bestEffective = 0.0;
+    const auto &cells = tree.cells();
+    for (qsizetype i = 0; i < cells.size(); ++i) {
+        const Cell &c = cells.at(i);
+        if (Imagination::isImagined(c))
+            continue;
+        if (const double e = c.effectiveScore(); e > bestEffective) {
+            bestEffective = e;
+            best = int(i);
+        }
+    }
+    return best;
+}
+
 TreeCellStyles TreeCellStyles::of(const DiscoveryTree &tree)
 {
     TreeCellStyles s;
     const auto &cells = tree.cells();
-    s.failCounts = tree.failClassCounts();
+    s.imagined.reserve(cells.size());
     for (const Cell &c : cells) {
-        if (!c.score || !std::isfinite(*c.score))
-            continue;
-        if (!s.hasScores) {
-            s.scoreMin = s.scoreMax = *c.score;
-            s.hasScores = true;
-        } else {
-            s.scoreMin = std::min(s.scoreMin, *c.score);
-            s.scoreMax = std::max(s.scoreMax, *c.score);
-        }
+        s.imagined.append(Imagination::isImagined(c));
+        s.imaginedCount += s.imagined.constLast() ? 1 : 0;
     }
+    // The scale spans the revealed cells' scores: an imagined completion
+    // drawn around them (docs/online.md, "Valuation") must not stretch it over its
+    // draws. Only a tree without revealed scores takes the imagined ones.
+    for (const bool revealedOnly : {true, false}) {
+        for (qsizetype i = 0; i < cells.size(); ++i) {
+            const Cell &c = cells.at(i);
+            if ((revealedOnly && s.imagined.at(i)) || !c.score || !std::isfinite(*c.score))
+                continue;
+            if (!s.hasScores) {
+                s.scoreMin = s.scoreMax = *c.score;
+                s.hasScores = true;
+            } else {
+                s.scoreMin = std::min(s.scoreMin, *c.score);
+                s.scoreMax = std::max(s.scoreMax, *c.score);
+            }
+        }
+        if (s.hasScores)
+            break;
+    }
+    s.best = s.imaginedCount > 0 ? bestRevealedCell(tree) : tree.bestCellIndex();
     s.fills.reserve(cells.size());
     s.fillRgb.reserve(cells.size());
     s.glyphs.reserve(cells.size());
-    s.imagined.reserve(cells.size());
     for (qsizetype i = 0; i < cells.size(); ++i) {
         const Cell &c = cells.at(i);
+        const bool imagined = s.imagined.at(i);
         s.fills.append(c.score && std::isfinite(*c.score) ? s.colorFor(*c.score) : QColor());
         s.fillRgb.append(s.fills.constLast().rgba());
-        s.glyphs.append(FailGlyphs::forClass(c.failClass));
-        s.imagined.append(Imagination::isImagined(c));
-        s.imaginedCount += s.imagined.constLast() ? 1 : 0;
+        // The world model draws whether an attempt fails, not how (every
+        // drawn failure reads `runtime`, docs/online.md "Valuation"): an
+        // imagined failure is marked and counted apart from the revealed classes.
+        const bool failed = c.failClass != QLatin1String(FailClass::Ok);
+        if (imagined && failed) {
+            s.glyphs.append(FailGlyph::Dot);
+            ++s.imaginedFailures;
+        } else {
+            s.glyphs.append(FailGlyphs::forClass(c.failClass));
+        }
+        if (!imagined)
+            ++s.failCounts[c.failClass];
         // An imported run's forks and orphans (payload forked_from, orphan).
         if (const QJsonValue from = c.payload.value(QLatin1String("forked_from")); from.isString()) {
             if (const int parent = tree.indexOfId(from.toString()); parent >= 0)

@@ -27,9 +27,15 @@ struct TreeCellStyles
     QList<QColor> fills;   ///< per cell: its score's colour, invalid without a finite score
     QList<QRgb> fillRgb;   ///< the same as ARGB values
     QList<FailGlyph> glyphs;
-    QMap<QString, int> failCounts; ///< cells per fail class (the legend's rows)
+    QMap<QString, int> failCounts; ///< revealed cells per fail class (the legend's rows)
     QList<bool> imagined;          ///< per cell: drawn from the world model
     int imaginedCount = 0;
+    /// Imagined cells drawn as failures: the model draws no class for them,
+    /// so they carry FailGlyph::Dot and are counted here, not in failCounts.
+    int imaginedFailures = 0;
+    /// The best revealed cell (bestRevealedCell()), -1 when none scores
+    /// above 0: the best-cell mark never lands on an imagined cell.
+    int best = -1;
     /// An imported run (docs/tree-format.md#imported-runs): (fork, real
     /// parent) cell indices, and the orphans' indices.
     QList<std::pair<int, int>> forkLinks;
@@ -38,6 +44,10 @@ struct TreeCellStyles
     /// The colour of `score` on the scale [scoreMin, scoreMax] (viridis).
     QColor colorFor(double score) const;
     static TreeCellStyles of(const DiscoveryTree &tree);
+    /// The tree's best cell among its revealed ones (DiscoveryTree's rule:
+    /// the first highest effective score above 0), -1 when there is none.
+    /// The same as bestCellIndex() for a tree without imagined cells.
+    static int bestRevealedCell(const DiscoveryTree &tree);
 };
 
 } // namespace dreamrsi

@@ -58,6 +58,8 @@ void TreeRenderer::setTree(std::shared_ptr<const DiscoveryTree> tree, TreeCellSt
     m_failCounts = std::move(styles.failCounts);
     m_imagined = std::move(styles.imagined);
     m_imaginedCount = styles.imaginedCount;
+    m_imaginedFailures = styles.imaginedFailures;
+    m_best = styles.best;
     m_forkLinks = std::move(styles.forkLinks);
     m_orphans = std::move(styles.orphans);
 }
@@ -77,7 +79,7 @@ CellStyle TreeRenderer::styleOf(int cellIndex) const
     const Cell &c = tree->cells().at(cellIndex);
     s.fill = c.score && std::isfinite(*c.score) ? m_fills.at(cellIndex) : m_palette.noScore;
     s.glyph = m_glyphs.at(cellIndex);
-    s.best = cellIndex == tree->bestCellIndex() && tree->isScorable();
+    s.best = cellIndex == m_best;
     s.selected = cellIndex == m_selected;
     s.match = m_matches.contains(cellIndex);
     s.imagined = m_imagined.value(cellIndex, false);
@@ -462,7 +464,7 @@ void TreeRenderer::paintSmallCells(QPainter &p, const QRectF &exposed, const QRe
     };
     const auto &tree = m_layout.tree();
     const auto &cells = tree->cells();
-    const int best = tree->isScorable() ? tree->bestCellIndex() : -1;
+    const int best = m_best;
     const QRgb noScore = m_palette.noScore.rgba();
     const bool overlay = m_overlay.isActive();
     struct Glyph
@@ -607,10 +609,16 @@ TreeRenderer::LegendRows TreeRenderer::legendRows() const
         rows.labels.append(tr("Imagined (%1)").arg(m_imaginedCount));
         rows.glyphs.append(FailGlyph::None);
     }
+    // Revealed cells per class; imagined failures apart, without a class
+    // (the world model draws whether an attempt fails, not how).
     const QMap<QString, int> &counts = m_failCounts;
     for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
         rows.labels.append(QStringLiteral("%1 (%2)").arg(FailGlyphs::label(it.key())).arg(it.value()));
         rows.glyphs.append(FailGlyphs::forClass(it.key()));
+    }
+    if (m_imaginedFailures > 0) {
+        rows.labels.append(tr("Imagined failure, class not drawn (%1)").arg(m_imaginedFailures));
+        rows.glyphs.append(FailGlyph::Dot);
     }
     // An imported run's genealogy (docs/tree-format.md#imported-runs).
     if (!m_forkLinks.isEmpty()) {

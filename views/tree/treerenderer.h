@@ -137,6 +137,8 @@ public:
     CellStyle styleOf(int cellIndex) const;
     /// Cells drawn from the world model (an imagined completion); 0 for a recorded tree.
     int imaginedCount() const { return m_imaginedCount; }
+    /// The cell the best-cell mark is drawn on: the best revealed one, -1 when none scores.
+    int bestCell() const { return m_best; }
     /// An imported run's forks (docs/tree-format.md#imported-runs): (fork,
     /// real parent) cell indices, drawn as a thin dashed link between them.
     const QList<std::pair<int, int>> &forkLinks() const { return m_forkLinks; }
@@ -207,6 +209,8 @@ private:
     QList<FailGlyph> m_glyphs;
     QMap<QString, int> m_failCounts; ///< the tree's cells per fail class (the legend's rows)
     QList<bool> m_imagined;     ///< per cell: drawn from the world model
+    int m_imaginedFailures = 0; ///< imagined cells drawn as failures (no class)
+    int m_best = -1;            ///< the best revealed cell (TreeCellStyles::best)
     QList<std::pair<int, int>> m_forkLinks;
     QList<int> m_orphans;
     int m_imaginedCount = 0;

@@ -441,19 +441,21 @@ bool TreeView::event(QEvent *event)
             return true;
         }
         const Cell &c = t->cells().at(cell);
+        const CellStyle s = m_renderer.styleOf(cell);
         QString text = QStringLiteral("<b>%1</b><br>").arg(c.id.toHtmlEscaped());
         text += tr("Branch %1, attempt %2, seq %3").arg(c.branch).arg(c.attempt).arg(c.seq) + QStringLiteral("<br>");
         text += tr("Score: %1").arg(c.score ? QString::number(*c.score, 'g', 8) : tr("none")) + QStringLiteral("<br>");
-        text += tr("Outcome: %1").arg(FailGlyphs::label(c.failClass).toHtmlEscaped());
+        const bool imaginedFailure = s.imagined && c.failClass != QLatin1String(FailClass::Ok);
+        text += tr("Outcome: %1").arg(imaginedFailure ? tr("failure, class not drawn by the world model")
+                                                      : FailGlyphs::label(c.failClass).toHtmlEscaped());
         if (c.nTotal)
             text += QStringLiteral("<br>") + tr("Tests passed: %1/%2").arg(c.nValid.value_or(0)).arg(*c.nTotal);
         if (!c.tags.isEmpty())
             text += QStringLiteral("<br>") + tr("Tags: %1").arg(c.tags.join(QStringLiteral(", ")).toHtmlEscaped());
         if (c.error)
             text += QStringLiteral("<br><i>%1</i>").arg(c.error->left(200).toHtmlEscaped());
-        if (cell == t->bestCellIndex())
+        if (cell == m_renderer.bestCell())
             text += QStringLiteral("<br><b>%1</b>").arg(tr("Best cell of the tree"));
-        const CellStyle s = m_renderer.styleOf(cell);
         if (s.round > 0)
             text += QStringLiteral("<br>") + tr("Revealed in round %1").arg(s.round);
         QToolTip::showText(help->globalPos(), text, this);

@@ -266,6 +266,78 @@ private slots:
         QVERIFY(!ws.result(ws.versions().at(0).name));
     }
 
+    // After a dream of many versions the Frontiers tab ticks only the
+    // deployed version, the proposal and the best few; its legend sits above
+    // the plot; every version has its own colour, none black. A result that
+    // was asked for is ticked when it arrives, a dream's are not.
+    void frontierTicksTheFewAfterADream()
+    {
+        Workspace ws;
+        addDemoWorlds(ws);
+        const QList<PolicyVersion> builtins = ReplayJobs::builtinVersions();
+        PolicyVersion deployed = builtins.at(0);
+        deployed.id = 1;
+        ws.addVersion(deployed);
+        SweepRunner runner(&ws);
+        QSignalSpy finished(&runner, &SweepRunner::finished);
+        runner.run({deployed.name});
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        const ReplayResultPtr base = ws.result(deployed.name);
+        QVERIFY(base && base->value);
+        ws.addApproval(Approval{1, deployed.id, QDateTime::currentDateTimeUtc(), QStringLiteral("test"), {}, {}});
+        FrontierPage frontiers(&ws);
+        frontiers.resize(1100, 600);
+        // A dream of 20 versions: v1 … v20, values spread around the deployed one's.
+        for (int k = 1; k <= 20; ++k) {
+            PolicyVersion v = deployed;
+            v.id = 100 + k;
+            v.name = QStringLiteral("v%1").arg(k);
+            ws.addVersion(v);
+            auto r = std::make_shared<ReplayResult>(*base);
+            r->value = *base->value + 0.001 * ((k * 7) % 20) - 0.01; // v17 best, then v14, v11, …
+            ws.setResult(v.name, r);
+        }
+        // v3 is the dream's proposal, though not among the best three.
+        frontiers.showDream(QStringLiteral("v3"));
+        QStringList checked = frontiers.checkedVersions();
+        std::sort(checked.begin(), checked.end());
+        QStringList expected{deployed.name, QStringLiteral("v3"), QStringLiteral("v17"), QStringLiteral("v14"),
+                             QStringLiteral("v11")};
+        std::sort(expected.begin(), expected.end());
+        QCOMPARE(checked, expected);
+        QCOMPARE(frontiers.seriesShown(), 5);
+        QCOMPARE(frontiers.defaultVersions().size(), 2 + FrontierPage::BestFew);
+        // The legend is a band above the data, never over it.
+        QVERIFY(frontiers.legendOutsidePlot());
+        QCOMPARE(frontiers.plot()->legend->itemCount(), 5);
+        // Colours: none repeats, none is black, over as many versions as a long dream stores.
+        QSet<QRgb> colours;
+        for (int i = 0; i < 64; ++i) {
+            const QColor c = PlotStyle::seriesColor(i);
+            QVERIFY2(c.lightnessF() > 0.25, qPrintable(QStringLiteral("colour %1 is %2").arg(i).arg(c.name())));
+            colours.insert(c.rgb());
+        }
+        QCOMPARE(colours.size(), 64);
+
+        // A dream's further results keep the default ticks (the best few move with them) …
+        PolicyVersion late = deployed;
+        late.id = 200;
+        late.name = QStringLiteral("v21");
+        ws.addVersion(late);
+        auto best = std::make_shared<ReplayResult>(*base);
+        best->value = *base->value + 1.0;
+        ws.setResult(late.name, best);
+        QVERIFY(frontiers.checkedVersions().contains(late.name));
+        QCOMPARE(frontiers.checkedVersions().size(), 5);
+        // … until the researcher ticks by hand: then only results asked for are ticked.
+        frontiers.setChecked({deployed.name});
+        ws.setResult(QStringLiteral("v1"), best);
+        QCOMPARE(frontiers.checkedVersions(), QStringList{deployed.name});
+        frontiers.expectResult(QStringLiteral("v2"));
+        ws.setResult(QStringLiteral("v2"), best);
+        QCOMPARE(frontiers.checkedVersions(), (QStringList{deployed.name, QStringLiteral("v2")}));
+    }
+
     void staircaseKeepsNonDominated()
     {
         const QList<QPointF> s = PlotStyle::staircase({{5, 0.5}, {3, 0.5}, {8, 0.9}, {9, 0.7}, {3, 0.2}, {1, 0.1}});

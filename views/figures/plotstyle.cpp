@@ -62,8 +62,17 @@ void setCounting(QCPAxis *axis, bool counting)
 
 QColor PlotStyle::seriesColor(int index)
 {
-    static const QRgb colors[] = {0x0072b2, 0xd55e00, 0x009e73, 0xcc79a7, 0xe69f00, 0x56b4e9, 0x000000, 0xf0e442};
-    return QColor::fromRgb(colors[index % int(std::size(colors))]);
+    // Okabe–Ito without its black (a version drawn black reads as the axes),
+    // then hues a golden angle apart at three lightnesses: no colour repeats.
+    static const QRgb colors[] = {0x0072b2, 0xd55e00, 0x009e73, 0xcc79a7, 0xe69f00, 0x56b4e9, 0xf0e442};
+    constexpr int Fixed = int(std::size(colors));
+    index = std::max(index, 0);
+    if (index < Fixed)
+        return QColor::fromRgb(colors[index]);
+    const int k = index - Fixed;
+    const double hue = std::fmod(15.0 + k * 137.50776405, 360.0);
+    static constexpr double Lightness[] = {0.42, 0.55, 0.34};
+    return QColor::fromHslF(float(hue / 360.0), 0.75f, float(Lightness[k % 3]));
 }
 
 void PlotStyle::applyTheme(QCustomPlot *plot, bool dark)

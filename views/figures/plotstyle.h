@@ -33,7 +33,9 @@ struct AnytimeSeries
 /// GUI and for `dreamrsi plot`, so that what is exported is what is seen.
 namespace PlotStyle {
 
-/// Okabe–Ito colours, distinguishable with every common colour-vision deficiency.
+/// Series colours: Okabe–Ito (distinguishable with every common colour-vision
+/// deficiency) without black, then hues a golden angle apart; never a
+/// repeat, never black, however many series there are.
 QColor seriesColor(int index);
 /// Paper (light) or screen-dark axes, grid and legend.
 void applyTheme(QCustomPlot *plot, bool dark);

@@ -8,6 +8,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -49,6 +50,7 @@ FrontierPage::FrontierPage(Workspace *workspace, QWidget *parent)
 
     m_plot = new QCustomPlot;
     m_plot->setMinimumSize(300, 240);
+    m_plot->installEventFilter(this); // the legend's columns follow the width
 
     auto *splitter = new QSplitter;
     splitter->addWidget(side);
@@ -62,15 +64,33 @@ FrontierPage::FrontierPage(Workspace *workspace, QWidget *parent)
     connect(replay, &QPushButton::clicked, this, [this] { emit replayRequested(checkedVersions()); });
     connect(m_world, &QComboBox::currentIndexChanged, this, &FrontierPage::refresh);
     connect(m_fullAxis, &QCheckBox::toggled, this, &FrontierPage::refresh);
-    connect(m_versions, &QListWidget::itemChanged, this, &FrontierPage::refresh);
+    connect(m_versions, &QListWidget::itemChanged, this, [this] {
+        // A tick changed by hand: the researcher's choice from now on.
+        if (checkedVersions() != m_lastChecked)
+            m_defaultTicks = false;
+        refresh();
+    });
     connect(workspace, &Workspace::versionsChanged, this, &FrontierPage::rebuildVersions);
+    connect(workspace, &Workspace::versionsCleared, this, [this] {
+        // Another project: its own default ticks.
+        m_defaultTicks = true;
+        m_proposal.clear();
+        m_expected.clear();
+    });
     connect(workspace, &Workspace::worldsChanged, this, &FrontierPage::rebuildWorlds);
     connect(workspace, &Workspace::resultsChanged, this, [this](const QString &name) {
-        // A fresh result of an unchecked version is what the researcher asked for: show it.
-        for (int i = 0; i < m_versions->count(); ++i) {
-            QListWidgetItem *item = m_versions->item(i);
-            if (item->data(Qt::UserRole).toString() == name && m_workspace->result(name))
-                item->setCheckState(Qt::Checked);
+        if (m_defaultTicks)
+            return applyTicks(defaultVersions());
+        // A fresh result of a replay the researcher asked for: show it. A
+        // dream's many results are not ticked one by one (showDream()).
+        if (m_expected.remove(name) && m_workspace->result(name)) {
+            for (int i = 0; i < m_versions->count(); ++i) {
+                QListWidgetItem *item = m_versions->item(i);
+                if (item->data(Qt::UserRole).toString() == name) {
+                    const QSignalBlocker blocker(m_versions);
+                    item->setCheckState(Qt::Checked);
+                }
+            }
         }
         refresh();
     });
@@ -118,12 +138,65 @@ QStringList FrontierPage::checkedVersions() const
 
 void FrontierPage::setChecked(const QStringList &versionNames)
 {
-    const QSignalBlocker blocker(m_versions);
-    for (int i = 0; i < m_versions->count(); ++i) {
-        QListWidgetItem *item = m_versions->item(i);
-        item->setCheckState(versionNames.contains(item->data(Qt::UserRole).toString()) ? Qt::Checked : Qt::Unchecked);
+    m_defaultTicks = false;
+    applyTicks(versionNames);
+}
+
+void FrontierPage::applyTicks(const QStringList &versionNames)
+{
+    {
+        const QSignalBlocker blocker(m_versions);
+        for (int i = 0; i < m_versions->count(); ++i) {
+            QListWidgetItem *item = m_versions->item(i);
+            item->setCheckState(versionNames.contains(item->data(Qt::UserRole).toString()) ? Qt::Checked : Qt::Unchecked);
+        }
     }
     refresh();
+}
+
+QStringList FrontierPage::defaultVersions() const
+{
+    // The deployed version: the newest approval's, else the built-in a round
+    // runs without one (docs/online.md, "Approval").
+    QStringList names;
+    const PolicyVersionId deployed = m_workspace->deployedVersion();
+    for (const PolicyVersion &v : m_workspace->versions()) {
+        if (deployed != 0 ? v.id == deployed : v.name == QLatin1String("builtin:portfolio")) {
+            names.append(v.name);
+            break;
+        }
+    }
+    if (!m_proposal.isEmpty() && m_workspace->indexOfVersion(m_proposal) >= 0 && !names.contains(m_proposal))
+        names.append(m_proposal);
+    // The best few by mean value over the open worlds.
+    QList<std::pair<double, QString>> valued;
+    for (const PolicyVersion &v : m_workspace->versions()) {
+        if (const ReplayResultPtr r = m_workspace->result(v.name); r && r->value)
+            valued.append({*r->value, v.name});
+    }
+    std::stable_sort(valued.begin(), valued.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
+    int added = 0;
+    for (const auto &[value, name] : std::as_const(valued)) {
+        if (added == BestFew)
+            break;
+        if (!names.contains(name)) {
+            names.append(name);
+            ++added;
+        }
+    }
+    return names;
+}
+
+void FrontierPage::showDream(const QString &proposal)
+{
+    m_proposal = proposal;
+    m_defaultTicks = true;
+    applyTicks(defaultVersions());
+}
+
+void FrontierPage::expectResult(const QString &versionName)
+{
+    m_expected.insert(versionName);
 }
 
 QString FrontierPage::currentWorld() const
@@ -140,15 +213,16 @@ void FrontierPage::setCurrentWorld(const QString &world)
 
 void FrontierPage::rebuildVersions()
 {
-    const QStringList checked = checkedVersions();
-    const QSignalBlocker blocker(m_versions);
-    m_versions->clear();
-    for (const PolicyVersion &v : m_workspace->versions()) {
-        auto *item = new QListWidgetItem(v.name, m_versions);
-        item->setData(Qt::UserRole, v.name);
-        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-        item->setCheckState(checked.contains(v.name) || (checked.isEmpty() && m_workspace->result(v.name)) ? Qt::Checked
-                                                                                                          : Qt::Unchecked);
+    const QStringList checked = m_defaultTicks ? defaultVersions() : checkedVersions();
+    {
+        const QSignalBlocker blocker(m_versions);
+        m_versions->clear();
+        for (const PolicyVersion &v : m_workspace->versions()) {
+            auto *item = new QListWidgetItem(v.name, m_versions);
+            item->setData(Qt::UserRole, v.name);
+            item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+            item->setCheckState(checked.contains(v.name) ? Qt::Checked : Qt::Unchecked);
+        }
     }
     refresh();
 }
@@ -168,7 +242,9 @@ void FrontierPage::rebuildWorlds()
 
 void FrontierPage::refresh()
 {
+    m_lastChecked = checkedVersions();
     QList<FrontierSeries> series;
+    const QSignalBlocker blocker(m_versions); // colours and tooltips are not the researcher's ticks
     for (int i = 0; i < m_versions->count(); ++i) {
         QListWidgetItem *item = m_versions->item(i);
         const QString name = item->data(Qt::UserRole).toString();
@@ -183,6 +259,7 @@ void FrontierPage::refresh()
     }
     m_shown = PlotStyle::populateFrontier(m_plot, series, currentWorld(), m_dark,
                                           m_fullAxis->isChecked() ? PlotStyle::AttainmentAxis::Full : PlotStyle::AttainmentAxis::Fitted);
+    placeLegend();
     if (m_workspace->worlds().isEmpty())
         m_hint->setText(tr("Open tree files or a project to have worlds to replay in."));
     else if (m_shown == 0)
@@ -201,6 +278,41 @@ void FrontierPage::refresh()
     if (approximate > 0 && m_shown > 0)
         m_hint->setText(m_hint->text() + QLatin1Char(' ')
                         + tr("Over %n approximate world(s) (imported runs with forks or orphans).", nullptr, approximate));
+}
+
+bool FrontierPage::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_plot && event->type() == QEvent::Resize)
+        placeLegend();
+    return QWidget::eventFilter(watched, event);
+}
+
+void FrontierPage::placeLegend()
+{
+    // Above the plot, never over it: as many columns as the width takes.
+    QCPLegend *legend = m_plot->legend;
+    if (legend->layout() != m_plot->plotLayout()) {
+        if (auto *inset = qobject_cast<QCPLayoutInset *>(legend->layout()))
+            inset->take(legend);
+        m_plot->plotLayout()->insertRow(0);
+        m_plot->plotLayout()->addElement(0, 0, legend);
+        m_plot->plotLayout()->setRowSpacing(0);
+        m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    }
+    legend->setVisible(m_shown > 0);
+    int widest = 1;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        widest = std::max(widest, legend->item(i)->minimumOuterSizeHint().width() + legend->columnSpacing());
+    const int columns = std::clamp((m_plot->width() - 16) / widest, 1, std::max(1, legend->itemCount()));
+    legend->setWrap(columns);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    m_plot->replot();
+}
+
+bool FrontierPage::legendOutsidePlot() const
+{
+    return m_plot->legend->layout() == m_plot->plotLayout()
+           && !m_plot->axisRect()->outerRect().intersects(m_plot->legend->outerRect());
 }
 
 QString FrontierPage::figureName() const

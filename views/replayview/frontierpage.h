@@ -2,6 +2,7 @@
 
 #include "figures/figuresource.h"
 
+#include <QSet>
 #include <QWidget>
 
 class QCheckBox;
@@ -24,7 +25,19 @@ public:
     explicit FrontierPage(Workspace *workspace, QWidget *parent = nullptr);
 
     QStringList checkedVersions() const;
+    /// Ticks exactly these versions: the researcher's choice from now on.
     void setChecked(const QStringList &versionNames);
+    /// The versions ticked until the researcher ticks otherwise: the
+    /// deployed one, the last dream's proposal and the BestFew others with
+    /// the best mean value (never every version a dream stored).
+    QStringList defaultVersions() const;
+    static constexpr int BestFew = 3;
+    /// After a dream: tick the default versions with `proposal` among them.
+    void showDream(const QString &proposal);
+    /// A replay of `versionName` was asked for: its result is ticked when it arrives.
+    void expectResult(const QString &versionName);
+    /// The legend sits in a band above the plot, clear of the data.
+    bool legendOutsidePlot() const;
     /// Empty for the mean over worlds.
     QString currentWorld() const;
     void setCurrentWorld(const QString &world);
@@ -43,11 +56,16 @@ public:
 signals:
     void replayRequested(const QStringList &versionNames);
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     void updateConfigLabel();
     void rebuildVersions();
     void rebuildWorlds();
     void refresh();
+    void applyTicks(const QStringList &versionNames);
+    void placeLegend();
 
     Workspace *m_workspace;
     QListWidget *m_versions = nullptr;
@@ -58,6 +76,10 @@ private:
     QLabel *m_hint = nullptr;
     bool m_dark = false;
     int m_shown = 0;
+    bool m_defaultTicks = true;  ///< ticks follow defaultVersions() until changed by hand
+    QString m_proposal;          ///< the last dream's proposal, ticked by default
+    QSet<QString> m_expected;    ///< versions replayed on request, ticked when their result arrives
+    QStringList m_lastChecked;   ///< the ticks as last drawn (a hand-made change differs)
 };
 
 } // namespace dreamrsi

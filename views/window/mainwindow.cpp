@@ -241,6 +241,7 @@ void MainWindow::connectRunner()
         updateActions();
     });
     connect(m_runner, &SweepRunner::started, this, &MainWindow::updateActions);
+    connect(m_runner, &SweepRunner::started, m_frontiers, &FrontierPage::expectResult); // ticked when it arrives
 }
 
 void MainWindow::replayVersions(const QStringList &names)

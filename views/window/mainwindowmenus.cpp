@@ -309,6 +309,11 @@ void MainWindow::createReplayMenu()
         auto *dialog = new DreamingDialog(*m_workspace, m_session->store(), m_settings, this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         connect(dialog, &DreamingDialog::approvalRequested, m_session, &ProjectSession::storeApproval);
+        // Frontiers then shows the deployed version, the proposal and the best few, not every candidate.
+        connect(dialog, &DreamingDialog::dreamFinished, this, [this, dialog] {
+            const DreamVersion *proposal = dialog->report().proposal();
+            m_frontiers->showDream(proposal ? proposal->developed.version.name : QString());
+        });
         dialog->show();
     });
     QAction *simulate = replayMenu->addAction(themeIcon("media-seek-forward", QStyle::SP_MediaSeekForward), tr("&Simulate the Loop…"));

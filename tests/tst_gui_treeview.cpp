@@ -182,8 +182,13 @@ private slots:
         check(huge, Colormap::tickLabels(huge));
         const QList<double> negative{-1.03636, -1.0361, -1.03583};
         check(negative, Colormap::tickLabels(negative));
-        // One score: every tick at it, labelled alike.
-        QCOMPARE(Colormap::tickLabels({2.5, 2.5}), (QStringList{QStringLiteral("2.5"), QStringLiteral("2.5")}));
+        // Every score equal: the value once, at the top, not once per tick (issue 46: "100" five times).
+        QCOMPARE(Colormap::tickLabels({2.5, 2.5}), (QStringList{QString(), QStringLiteral("2.5")}));
+        {
+            TreeRenderer equal;
+            equal.setTree(treeFrom(QStringLiteral("0: 100, 100; 1: 100")));
+            QCOMPARE(equal.scaleTickLabels(4), (QStringList{QString(), QString(), QString(), QString(), QStringLiteral("100")}));
+        }
     }
 
     void layoutPositions()

@@ -55,9 +55,13 @@ QStringList Colormap::tickLabels(const QList<double> &values)
             out.append(QString::number(v, f, precision));
         return out;
     };
-    // All ticks at one value (a scale of one score): a plain label each.
-    if (!std::isfinite(step))
-        return format('g', 6);
+    // All ticks at one value (a scale of one score): the value once, at the
+    // top of the bar, the other ticks unlabelled (not "100" five times).
+    if (!std::isfinite(step)) {
+        for (qsizetype i = 0; i < values.size(); ++i)
+            labels.append(i + 1 == values.size() ? QString::number(values.at(i), 'g', 6) : QString());
+        return labels;
+    }
     const double tolerance = step / 20;
     auto closeEnough = [&values, tolerance](const QStringList &candidate) {
         for (qsizetype i = 0; i < values.size(); ++i) {

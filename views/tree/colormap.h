@@ -25,6 +25,8 @@ public:
     /// (scores of 1.03583 … 1.03636 get five decimals, a 0–1 scale two).
     /// Magnitudes below 0.001 or from a million up use significant digits
     /// in the same way.
+    /// Ticks all at one value (every score equal) label only the last (the
+    /// top of the bar) and leave the others empty.
     static QStringList tickLabels(const QList<double> &values);
 };
 

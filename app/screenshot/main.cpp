@@ -6,7 +6,9 @@
 // its candidates) into DIR.
 #include "figures/figureexport.h"
 #include "models/livetreemodel.h"
+#include "live/launchrounddialog.h"
 #include "live/manualbatchbar.h"
+#include "progress/comparepage.h"
 #include "live/roundcontroller.h"
 #include "live/roundpanel.h"
 #include "live/steeringcontroller.h"
@@ -27,9 +29,11 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QSpinBox>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QFileInfo>
 #include <QEventLoop>
 #include <QPushButton>
 #include <QTabWidget>
@@ -266,6 +270,72 @@ void shootSteering(dreamrsi::MainWindow &window, dreamrsi::RoundPanel &panel, co
 
 } // namespace
 
+/// Launch Round's Check (the preflight) on `project` with the built-in agent
+/// on `task`: the dialog with its report, as 20-preflight.png.
+int shootPreflight(const QString &dir, const QString &project, const QString &task)
+{
+    dreamrsi::LaunchRoundDialog dialog({});
+    dialog.setProjectPath(project);
+    qobject_cast<QComboBox *>(dialog.field(QStringLiteral("task")))->setCurrentText(task);
+    qobject_cast<QComboBox *>(dialog.field(QStringLiteral("agent")))->setCurrentText(QStringLiteral("builtin"));
+    dialog.resize(760, 900);
+    dialog.show();
+    dialog.check();
+    waitFor(&dialog, &dreamrsi::LaunchRoundDialog::checkFinished, 120000);
+    QApplication::processEvents();
+    const QString path = QDir(dir).filePath(QStringLiteral("20-preflight.png"));
+    if (!dialog.grab().save(path))
+        return 1;
+    QTextStream(stdout) << path << '\n';
+    return 0;
+}
+
+/// The Compare tab over `sources` ([LABEL=]PATH: projects, runs, tree files;
+/// one label for the seeds of a setting) as 22-compare.png, then the last
+/// source opened with the inspector's Path page on its best cell, the path
+/// drawn on the tree, as 23-path.png (docs/compare.md).
+int shootCompare(const QString &dir, const QStringList &sources, const QSize &size)
+{
+    QDir().mkpath(dir);
+    dreamrsi::MainWindow window;
+    window.resize(size);
+    window.show();
+    auto *page = window.comparePage();
+    page->setProject(QString());
+    while (!page->sources().isEmpty())
+        page->removeSource(0);
+    QString last;
+    for (const QString &source : sources) {
+        const qsizetype eq = source.indexOf(QLatin1Char('='));
+        const QString label = eq > 0 ? source.left(eq) : QString();
+        last = QFileInfo(eq > 0 ? source.mid(eq + 1) : source).absoluteFilePath();
+        page->addSource(dreamrsi::CompareSourceSpec{dreamrsi::CompareCurves::kindOf(last), last, std::nullopt, label});
+    }
+    while (page->isReading())
+        waitFor(page, &dreamrsi::ComparePage::refreshed, 60000);
+    window.tabs()->setCurrentIndex(dreamrsi::MainWindow::CompareTab);
+    QApplication::processEvents();
+    const QString compare = QDir(dir).filePath(QStringLiteral("22-compare.png"));
+    if (!window.grab().save(compare))
+        return 1;
+    QTextStream(stdout) << compare << '\n';
+
+    window.openFiles({last});
+    waitFor(&window, &dreamrsi::MainWindow::treeOpened, 60000);
+    window.tabs()->setCurrentIndex(dreamrsi::MainWindow::DiscoveryTab);
+    const auto tree = window.currentTree();
+    if (!tree || tree->bestCellIndex() < 0)
+        return 1;
+    emit window.discoveryPage()->treeView()->cellActivated(tree->bestCellIndex());
+    window.inspector()->pages()->setCurrentIndex(dreamrsi::InspectorWidget::PathPage);
+    QApplication::processEvents();
+    const QString path = QDir(dir).filePath(QStringLiteral("23-path.png"));
+    if (!window.grab().save(path))
+        return 1;
+    QTextStream(stdout) << path << '\n';
+    return 0;
+}
+
 int main(int argc, char *argv[])
 {
     QApplication app(argc, argv);
@@ -290,6 +360,15 @@ int main(int argc, char *argv[])
                                                            "the batch being picked, then a closed branch and the next picks."),
                                             QStringLiteral("TASK"));
     parser.addOption(steeringOption);
+    const QCommandLineOption preflightOption(QStringLiteral("preflight"),
+                                             QStringLiteral("Only grab Launch Round's Check on TASK in the project given, "
+                                                            "then exit."),
+                                             QStringLiteral("TASK"));
+    parser.addOption(preflightOption);
+    const QCommandLineOption compareOption(QStringLiteral("compare"),
+                                           QStringLiteral("Only grab the Compare tab over the files given ([LABEL=]PATH: projects, "
+                                                          "runs, tree files) and the Path page on the last one's best, then exit."));
+    parser.addOption(compareOption);
     parser.process(app);
     QStringList files = parser.positionalArguments();
     if (files.isEmpty()) {
@@ -297,6 +376,12 @@ int main(int argc, char *argv[])
         return 2;
     }
     const QString dir = files.takeFirst();
+    if (parser.isSet(compareOption)) {
+        const QStringList wh = parser.value(sizeOption).split(QLatin1Char('x'));
+        return shootCompare(dir, files, QSize(std::max(800, wh.value(0).toInt()), std::max(600, wh.value(1).toInt())));
+    }
+    if (parser.isSet(preflightOption))
+        return shootPreflight(dir, files.value(0), parser.value(preflightOption));
     QString project;
     for (const QString &f : std::as_const(files)) {
         if (f.endsWith(QLatin1String(".dreamrsi")))

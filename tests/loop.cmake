@@ -44,3 +44,5 @@ dreamrsi_add_test(tst_loop_approval SOURCES tst_loop_approval.cpp looptestsuppor
 # task folder whose evaluator adds noise; the statistics and the t quantile.
 dreamrsi_add_test(tst_reevaluate SOURCES tst_reevaluate.cpp roundtestsupport.h clirunsupport.h
                   LIBS dreamrsi::loop dreamrsi::store dreamrsi::cli LABELS loop cli TIMEOUT 300)
+dreamrsi_add_test(tst_gui_reevaluate SOURCES tst_gui_reevaluate.cpp roundtestsupport.h
+                  LIBS dreamrsi::views LABELS loop gui TIMEOUT 300)

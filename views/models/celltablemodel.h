@@ -1,8 +1,10 @@
 #pragma once
 
 #include "model/discoverytree.h"
+#include "project/reevaluationstats.h"
 
 #include <QAbstractTableModel>
+#include <QHash>
 
 #include <memory>
 
@@ -15,7 +17,7 @@ class CellTableModel final : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Id, Branch, Attempt, Seq, Score, FailClass, Valid, Tests, Tags, Error, ColumnCount };
+    enum Column { Id, Branch, Attempt, Seq, Score, Reevaluated, FailClass, Valid, Tests, Tags, Error, ColumnCount };
     enum Role { SortRole = Qt::UserRole, CellIndexRole };
 
     explicit CellTableModel(QObject *parent = nullptr);
@@ -25,6 +27,11 @@ public:
     /// inserts the new rows instead of resetting the table.
     void growTo(std::shared_ptr<const DiscoveryTree> tree);
     std::shared_ptr<const DiscoveryTree> tree() const { return m_tree; }
+    /// The statistics of the tree's re-evaluated cells (docs/online.md#re-evaluating-the-best),
+    /// shown as "mean ± half-width" with lucky cells marked; empty for none.
+    void setReevaluations(const QList<ReevaluationStats> &stats);
+    /// A cell's statistics, or null when it was never re-evaluated.
+    const ReevaluationStats *reevaluation(const QString &cellId) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -33,6 +40,7 @@ public:
 
 private:
     std::shared_ptr<const DiscoveryTree> m_tree;
+    QHash<QString, ReevaluationStats> m_reevaluations;
 };
 
 } // namespace dreamrsi

@@ -5,6 +5,7 @@
 #include "treecellstyles.h"
 #include "unifieddiff.h"
 
+#include "model/cellpath.h"
 #include "replay/worldmodel.h"
 
 #include <QFontDatabase>
@@ -12,6 +13,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QPlainTextEdit>
+#include <QPushButton>
+#include <QLabel>
+#include <QHBoxLayout>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTextBrowser>
@@ -76,6 +80,22 @@ InspectorWidget::InspectorWidget(QWidget *parent)
     m_pages = new QTabWidget;
     m_pages->setDocumentMode(true);
     layout->addWidget(m_pages);
+    // Re-evaluation: the cell's repeats and Re-evaluate… (docs/online.md#re-evaluating-the-best).
+    auto *reevaluationRow = new QHBoxLayout;
+    reevaluationRow->setContentsMargins(4, 2, 4, 2);
+    m_reevaluation = new QLabel;
+    m_reevaluation->setObjectName(QStringLiteral("reevaluationSummary"));
+    m_reevaluation->setWordWrap(true);
+    m_reevaluate = new QPushButton(tr("Re-evaluate…"));
+    m_reevaluate->setToolTip(tr("Evaluate this cell's stored program again, several times, to see whether its score was lucky"));
+    m_reevaluate->setEnabled(false);
+    reevaluationRow->addWidget(m_reevaluation, 1);
+    reevaluationRow->addWidget(m_reevaluate);
+    layout->addLayout(reevaluationRow);
+    connect(m_reevaluate, &QPushButton::clicked, this, [this] {
+        if (m_cellIndex >= 0)
+            emit reevaluateRequested(m_cellIndex);
+    });
 
     m_fields = new QTextBrowser;
     m_fields->setOpenLinks(false);
@@ -99,6 +119,18 @@ InspectorWidget::InspectorWidget(QWidget *parent)
     m_pages->addTab(m_diff, tr("Diff"));
     m_pages->addTab(m_output, tr("Output"));
     m_pages->addTab(m_metrics, tr("Metrics"));
+    // The path from the initial program to the cell; a click selects the step on the tree.
+    m_path = new QTableWidget(0, 5);
+    m_path->setHorizontalHeaderLabels({tr("Step"), tr("Cell"), tr("Score"), tr("Gain"), tr("Proposal")});
+    m_path->horizontalHeader()->setStretchLastSection(true);
+    m_path->verticalHeader()->hide();
+    m_path->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_path->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_pages->addTab(m_path, tr("Path"));
+    connect(m_path, &QTableWidget::cellClicked, this, [this](int row, int) {
+        if (row >= 0 && row < m_pathCells.size())
+            emit pathStepActivated(m_pathCells.at(row));
+    });
     clear();
 }
 
@@ -108,8 +140,40 @@ void InspectorWidget::setDark(bool dark)
     m_diffHighlighter->setDark(dark);
 }
 
+void InspectorWidget::setReevaluation(const std::optional<ReevaluationStats> &stats)
+{
+    if (!stats) {
+        m_reevaluation->clear();
+        return;
+    }
+    QString text = tr("Re-evaluated %n time(s), %1 failed", nullptr, int(stats->repeats.size())).arg(stats->failed);
+    if (stats->mean) {
+        text += QStringLiteral(" · ");
+        text += stats->halfWidth() ? tr("mean %1 ± %2 (95 %)").arg(QString::number(*stats->mean, 'g', 6),
+                                                                  QString::number(*stats->halfWidth(), 'g', 3))
+                                   : tr("mean %1").arg(QString::number(*stats->mean, 'g', 6));
+        if (stats->sd)
+            text += QStringLiteral(", ") + tr("sd %1").arg(QString::number(*stats->sd, 'g', 3));
+    }
+    if (stats->lucky)
+        text += QStringLiteral(" · ⚠ ") + tr("lucky: the recorded score lies above the interval");
+    m_reevaluation->setText(text);
+}
+
+void InspectorWidget::setReevaluationEnabled(bool enabled)
+{
+    m_reevaluate->setEnabled(enabled && m_cellIndex >= 0);
+}
+
+QString InspectorWidget::reevaluationText() const
+{
+    return m_reevaluation->text();
+}
+
 void InspectorWidget::clear()
 {
+    m_reevaluation->clear();
+    m_reevaluate->setEnabled(false);
     m_tree.reset();
     m_cellIndex = -1;
     m_markdown.clear();
@@ -119,6 +183,11 @@ void InspectorWidget::clear()
     m_diff->clear();
     m_output->clear();
     m_metrics->setRowCount(0);
+    m_path->setRowCount(0);
+    if (!m_pathCells.isEmpty()) {
+        m_pathCells.clear();
+        emit pathChanged(m_pathCells);
+    }
 }
 
 void InspectorWidget::showCell(std::shared_ptr<const DiscoveryTree> tree, int cellIndex, const QString &imaginedOrigin)
@@ -272,6 +341,34 @@ void InspectorWidget::showCell(std::shared_ptr<const DiscoveryTree> tree, int ce
     }
     m_metrics->setSortingEnabled(true);
     m_metrics->resizeColumnToContents(0);
+    showPath();
+}
+
+void InspectorWidget::showPath()
+{
+    const CellPath::Path path = CellPath::to(*m_tree, m_cellIndex);
+    m_pathCells.clear();
+    m_path->setRowCount(int(path.steps.size()));
+    const auto number = [](const std::optional<double> &v, bool sign) -> QString {
+        if (!v)
+            return QStringLiteral("–");
+        return (sign && *v >= 0 ? QStringLiteral("+") : QString()) + QString::number(*v, 'g', 6);
+    };
+    for (int i = 0; i < int(path.steps.size()); ++i) {
+        const CellPath::Step &s = path.steps.at(i);
+        const Cell &c = m_tree->cells().at(s.cell);
+        const QString head = CellPath::proposalHead(c, 1);
+        const QStringList texts{QString::number(i + 1), c.id, number(s.score, false), number(s.gain, true), head};
+        for (int col = 0; col < int(texts.size()); ++col) {
+            auto *item = new QTableWidgetItem(texts.at(col));
+            if (col == 4)
+                item->setToolTip(CellPath::proposalHead(c));
+            m_path->setItem(i, col, item);
+        }
+        m_pathCells.append(s.cell);
+    }
+    m_path->resizeColumnsToContents();
+    emit pathChanged(m_pathCells);
 }
 
 QString InspectorWidget::fieldsText() const

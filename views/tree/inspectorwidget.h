@@ -1,12 +1,15 @@
 #pragma once
 
 #include "model/discoverytree.h"
+#include "project/reevaluationstats.h"
 
 #include <QWidget>
 
 #include <memory>
 
+class QLabel;
 class QPlainTextEdit;
+class QPushButton;
 class QTabWidget;
 class QTableWidget;
 class QTextBrowser;
@@ -22,7 +25,7 @@ class InspectorWidget final : public QWidget
 {
     Q_OBJECT
 public:
-    enum Page { FieldsPage, ProposalPage, ProgramPage, DiffPage, OutputPage, MetricsPage };
+    enum Page { FieldsPage, ProposalPage, ProgramPage, DiffPage, OutputPage, MetricsPage, PathPage };
 
     explicit InspectorWidget(QWidget *parent = nullptr);
 
@@ -35,13 +38,36 @@ public:
     void setDark(bool dark);
 
     int cellIndex() const { return m_cellIndex; }
+    /// The tree of the cell shown; none when nothing is shown.
+    const std::shared_ptr<const DiscoveryTree> &tree() const { return m_tree; }
     QTabWidget *pages() const { return m_pages; }
     QString proposalMarkdown() const;
     QString programText() const;
     QString diffText() const;
     int metricCount() const;
+    /// The Path page's steps (docs/compare.md#the-path-to-the-best): cell
+    /// indices from the first after the initial program to the cell shown.
+    const QList<int> &pathCells() const { return m_pathCells; }
+    QTableWidget *pathTable() const { return m_path; }
+    /// Shows the cell's re-evaluations (docs/online.md#re-evaluating-the-best):
+    /// repeats, failed, mean ± half-width of the 95 % interval, sd, lucky; none: never re-evaluated.
+    void setReevaluation(const std::optional<ReevaluationStats> &stats);
+    /// Whether the shown cell can be re-evaluated (a project's stored cell, not an imagined one).
+    void setReevaluationEnabled(bool enabled);
+    QString reevaluationText() const;
+    QPushButton *reevaluateButton() const { return m_reevaluate; }
+
+signals:
+    /// A step of the Path page was clicked: select that cell on the tree.
+    void pathStepActivated(int cellIndex);
+    /// The path shown changed (empty when none), to highlight on the tree.
+    void pathChanged(const QList<int> &cells);
+    /// Re-evaluate… was clicked for the cell shown.
+    void reevaluateRequested(int cellIndex);
 
 private:
+    void showPath();
+
     std::shared_ptr<const DiscoveryTree> m_tree;
     int m_cellIndex = -1;
     QTabWidget *m_pages = nullptr;
@@ -51,9 +77,13 @@ private:
     QPlainTextEdit *m_diff = nullptr;
     QPlainTextEdit *m_output = nullptr;
     QTableWidget *m_metrics = nullptr;
+    QTableWidget *m_path = nullptr;
+    QList<int> m_pathCells;
     CodeHighlighter *m_programHighlighter = nullptr;
     CodeHighlighter *m_diffHighlighter = nullptr;
     QString m_markdown;
+    QLabel *m_reevaluation = nullptr;
+    QPushButton *m_reevaluate = nullptr;
 };
 
 } // namespace dreamrsi

@@ -11,6 +11,7 @@
 #include "figures/figureexport.h"
 #include "figures/figuresource.h"
 #include "replayview/frontierpage.h"
+#include "progress/comparepage.h"
 #include "progress/progresspage.h"
 #include "replayview/imaginedcells.h"
 #include "replayview/worldmodelpage.h"
@@ -96,6 +97,8 @@ MainWindow::MainWindow(QWidget *parent)
     m_tabs->addTab(m_progress, tr("Progress"));
     m_worldModel = new WorldModelPage(m_workspace, m_jobs);
     m_tabs->addTab(m_worldModel, tr("World Model"));
+    m_compare = new ComparePage;
+    m_tabs->addTab(m_compare, tr("Compare"));
     m_imaginedCells = new ImaginedCells(m_discovery, m_jobs, this);
     setCentralWidget(m_tabs);
     createDocks();
@@ -143,6 +146,7 @@ MainWindow::MainWindow(QWidget *parent)
     });
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateActions);
     connectSession();
+    createReevaluation();
     connectRunner();
 
     QSettings settings;
@@ -176,6 +180,7 @@ void MainWindow::connectSession()
             statusBar()->showMessage(tr("%n interrupted round(s) found; their finished attempts are kept.", nullptr,
                                         int(report.interrupted.size())), 8000);
         m_progress->setProject(path);
+        m_compare->setProject(path);
         updateActions();
         emit projectOpened(path);
     });
@@ -348,6 +353,13 @@ void MainWindow::createDocks()
     // Never narrower than its six tabs: they would hide behind scroll arrows.
     m_inspector->setMinimumWidth(std::max(340, m_inspector->pages()->tabBar()->sizeHint().width() + 8));
     inspectorDock->setWidget(m_inspector);
+    // The Path page (docs/compare.md#the-path-to-the-best): a step clicked is selected on the tree, the path drawn there.
+    connect(m_inspector, &InspectorWidget::pathStepActivated, this, [this](int cell) {
+        m_discovery->selectCell(cell);
+        m_discovery->treeView()->centerOn(cell);
+    });
+    connect(m_inspector, &InspectorWidget::pathChanged, this,
+            [this](const QList<int> &cells) { m_discovery->treeView()->setPath(m_inspector->tree(), cells); });
     addDockWidget(Qt::RightDockWidgetArea, inspectorDock);
 }
 
@@ -525,6 +537,7 @@ void MainWindow::showWorld(int row)
         m_inspector->clear();
     }
     m_cells->setTree(w.name, w.tree);
+    refreshReevaluations();
     updateImaginationContext();
     setWindowTitle(tr("%1 — Dream-RSI Workbench").arg(w.name));
     updateActions();
@@ -560,6 +573,7 @@ void MainWindow::inspectCell(int cellIndex)
     if (!tree)
         return;
     m_inspector->showCell(tree, cellIndex);
+    updateInspectorReevaluation();
     if (!m_discovery->showsImagined()) // a completion numbers its cells otherwise
         m_discovery->selectCell(cellIndex);
     // Keep the table's current row in step without re-entering.
@@ -634,6 +648,7 @@ void MainWindow::applyTheme()
     m_policies->setDark(m_dark);
     m_progress->setDark(m_dark);
     m_worldModel->setDark(m_dark);
+    m_compare->setDark(m_dark);
 }
 
 void MainWindow::editSettings()

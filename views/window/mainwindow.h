@@ -12,6 +12,7 @@
 #include <memory>
 
 class QComboBox;
+class QAction;
 class QDialog;
 class QLabel;
 class QLineEdit;
@@ -26,6 +27,7 @@ namespace dreamrsi {
 
 class CellTableModel;
 class CellsPage;
+class ComparePage;
 class DiscoveryPage;
 class FigureSource;
 class FrontierPage;
@@ -43,6 +45,7 @@ class TreeView;
 class Workspace;
 class WorldModelPage;
 struct PolicyVersion;
+struct ReevaluationSelection;
 
 /// The workbench's main window: a project dock (worlds and policy
 /// versions), an inspector dock and the central tabs. Opens tree files by
@@ -58,7 +61,7 @@ class MainWindow final : public QMainWindow
 {
     Q_OBJECT
 public:
-    enum Tab { DiscoveryTab, CellsTab, ReplayTab, FrontiersTab, PoliciesTab, ProgressTab, WorldModelTab, TabCount };
+    enum Tab { DiscoveryTab, CellsTab, ReplayTab, FrontiersTab, PoliciesTab, ProgressTab, WorldModelTab, CompareTab, TabCount };
 
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -96,6 +99,7 @@ public:
     void compareVersions(const QString &a, const QString &b);
     FrontierPage *frontierPage() const { return m_frontiers; }
     ProgressPage *progressPage() const { return m_progress; }
+    ComparePage *comparePage() const { return m_compare; }
     WorldModelPage *worldModelPage() const { return m_worldModel; }
     DiscoveryPage *discoveryPage() const { return m_discovery; }
     ReplayPage *replayPage() const { return m_replay; }
@@ -187,6 +191,17 @@ private:
     /// After the project's replay configuration changed: offers to replay the
     /// versions it made stale (as a replay job with progress).
     void offerStaleReplay(const QStringList &staleVersions);
+    // Re-evaluation (mainwindowreevaluate.cpp, docs/online.md#re-evaluating-the-best).
+    void createReevaluation();
+    /// The project iteration shown, 0 for none (a loose file, no project).
+    IterationId currentIteration() const;
+    void updateReevaluationActions();
+    /// Asks R, then re-evaluates the cell `cellIndex` of the shown iteration.
+    void reevaluateCell(int cellIndex);
+    void startReevaluation(const ReevaluationSelection &selection, int repeats);
+    /// Reads the shown iteration's re-evaluations into the Cells table and the inspector.
+    void refreshReevaluations();
+    void updateInspectorReevaluation();
 
     Workspace *m_workspace = nullptr;
     JobTracker *m_jobs = nullptr;
@@ -198,10 +213,14 @@ private:
     int m_currentWorld = -1;
     SweepRunner *m_runner = nullptr;
     RoundPanel *m_roundPanel = nullptr;
+    QAction *m_reevaluateCellAction = nullptr;
+    QAction *m_reevaluateBestAction = nullptr;
+    bool m_reevaluating = false;
     QStringList m_replayFailures; ///< since the runner was last idle, shown when it is
     FrontierPage *m_frontiers = nullptr;
     ProgressPage *m_progress = nullptr;
     WorldModelPage *m_worldModel = nullptr;
+    ComparePage *m_compare = nullptr;
     ImaginedCells *m_imaginedCells = nullptr; ///< draws the Discovery page's imagined cells
     ReplayPage *m_replay = nullptr;
     PoliciesPage *m_policies = nullptr;

@@ -10,7 +10,11 @@
 #include "import/runimport.h"
 #include "model/cellpath.h"
 #include "model/meanci.h"
+#include "figures/qcp.h"
+#include "progress/comparepage.h"
 #include "project/comparecurves.h"
+#include "tree/inspectorwidget.h"
+#include "tree/treeview.h"
 
 #include <QApplication>
 #include <QFile>
@@ -18,6 +22,10 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -153,6 +161,8 @@ private slots:
     void pathOnAnImportedRun();
     void pathOnAShinkaRun();
     void pathOnOurTree();
+    void comparePageKeepsItsSetWithTheProject();
+    void inspectorPathPage();
 };
 
 void TestCompare::studentQuantile()
@@ -507,6 +517,104 @@ void TestCompare::pathOnOurTree()
         return x;
     }();
     QCOMPARE(CellPath::proposalHead(c), QStringLiteral("first\nsecond\nthird"));
+}
+
+void TestCompare::comparePageKeepsItsSetWithTheProject()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("dreamrsi-tests-compare"));
+    QSettings().remove(QStringLiteral("compare"));
+    QTemporaryDir dir;
+    QList<QString> trees;
+    const QList<QList<Attempt>> seeds{{{0.2, 0.1, 1}, {0.5, 0.1, 2}}, {{0.4, 0.1, 1}, {0.6, 0.1, 2}, {0.7, 0.1, 3}}};
+    for (qsizetype i = 0; i < seeds.size(); ++i) {
+        trees.append(dir.filePath(QStringLiteral("seed%1.json").arg(i)));
+        QVERIFY(writeFile(trees.last(), treeJson(seeds.at(i))));
+    }
+    const QString oe = dir.filePath(QStringLiteral("oe/checkpoints/checkpoint_6"));
+    QVERIFY(writeOeFolder(oe, forkedRun()));
+    const QString project = dir.filePath(QStringLiteral("p.dreamrsi")); // the set is keyed by its path
+
+    {
+        ComparePage page;
+        page.setProject(project);
+        QVERIFY(page.sources().isEmpty());
+        QSignalSpy refreshed(&page, &ComparePage::refreshed);
+        page.addPaths({trees.at(0), trees.at(1), oe});
+        QCOMPARE(page.sources().at(2).kind, CompareSourceSpec::Kind::Run);
+        QTRY_VERIFY(!page.isReading());
+        page.setLabel(0, QStringLiteral("greedy"));
+        page.setLabel(1, QStringLiteral("greedy"));
+        QCOMPARE(page.result().groups.size(), 2);
+        QCOMPARE(page.result().groups.at(0).curves.size(), 2);
+        // Two seeds up to the shorter one's end; the run alone.
+        QCOMPARE(page.result().groups.at(0).band.size(), 2);
+        QCOMPARE(page.result().groups.at(0).band.last().mean, (0.5 + 0.6) / 2);
+        QVERIFY(page.figurePainter());
+        QCOMPARE(page.figureData().header, CompareCurves::csvHeader());
+        // The legend counts the seeds.
+        bool counted = false;
+        for (int i = 0; i < page.plot()->legend->itemCount(); ++i) {
+            if (auto *item = qobject_cast<QCPPlottableLegendItem *>(page.plot()->legend->item(i)))
+                counted = counted || item->plottable()->name() == QStringLiteral("greedy (n = 2 seeds)");
+        }
+        QVERIFY(counted);
+        // Cost: the run records none and says so; the trees' curves stay.
+        page.setAxis(CompareAxis::Usd);
+        QCOMPARE(page.result().curves.size(), 2);
+        QVERIFY2(page.notesText().contains(QStringLiteral("no cost recorded")), qPrintable(page.notesText()));
+    }
+    {
+        // Opened again: the same set, labels and axis.
+        ComparePage page;
+        page.setProject(project);
+        QCOMPARE(page.sources().size(), 3);
+        QCOMPARE(page.sources().at(1).label, QStringLiteral("greedy"));
+        QCOMPARE(page.axis(), CompareAxis::Usd);
+        QTRY_VERIFY(!page.isReading());
+        QCOMPARE(page.result().curves.size(), 2);
+        page.removeSource(2);
+        // Another project has its own set.
+        page.setProject(dir.filePath(QStringLiteral("other.dreamrsi")));
+        QVERIFY(page.sources().isEmpty());
+        page.setProject(project);
+        QCOMPARE(page.sources().size(), 2);
+    }
+}
+
+void TestCompare::inspectorPathPage()
+{
+    QTemporaryDir dir;
+    const QString oe = dir.filePath(QStringLiteral("run/checkpoints/checkpoint_6"));
+    QVERIFY(writeOeFolder(oe, forkedRun()));
+    Result<RunImport::Imported> imported = RunImport::read(oe);
+    QVERIFY(imported);
+    auto tree = std::make_shared<const DiscoveryTree>(std::move(imported.value->tree));
+    InspectorWidget inspector;
+    TreeView view;
+    view.resize(600, 400);
+    view.setTree(tree);
+    QObject::connect(&inspector, &InspectorWidget::pathChanged, &view, [&](const QList<int> &cells) { view.setPath(inspector.tree(), cells); });
+    QSignalSpy activated(&inspector, &InspectorWidget::pathStepActivated);
+    inspector.showCell(tree, tree->bestCellIndex());
+    const CellPath::Path path = CellPath::to(*tree, tree->bestCellIndex());
+    QCOMPARE(inspector.pathCells().size(), 3);
+    for (qsizetype i = 0; i < path.steps.size(); ++i)
+        QCOMPARE(inspector.pathCells().at(i), path.steps.at(i).cell);
+    QCOMPARE(inspector.pathTable()->item(1, 1)->text(), tree->cells().at(path.steps.at(1).cell).id);
+    QCOMPARE(inspector.pathTable()->item(1, 3)->text(), QStringLiteral("+0.1"));
+    QCOMPARE(inspector.pathTable()->item(1, 4)->text(), QStringLiteral("Try a wider grid."));
+    QCOMPARE(inspector.pages()->tabText(InspectorWidget::PathPage), QStringLiteral("Path"));
+    // The path is drawn on the tree it is of, and only there.
+    QCOMPARE(view.renderer().path(), inspector.pathCells());
+    // A step clicked asks for its cell on the tree.
+    emit inspector.pathTable()->cellClicked(0, 1);
+    QCOMPARE(activated.size(), 1);
+    QCOMPARE(activated.first().first().toInt(), path.steps.first().cell);
+    QImage image(view.size(), QImage::Format_ARGB32);
+    view.render(&image); // paints the path without trouble
+    inspector.clear();
+    QVERIFY(view.renderer().path().isEmpty());
 }
 
 int main(int argc, char **argv)

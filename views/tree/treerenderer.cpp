@@ -362,6 +362,7 @@ void TreeRenderer::paint(QPainter &p, const QRectF &exposed, double scale, const
 
     paintLiveMarks(p, scale, offset, labels);
     paintGenealogy(p, sceneExposed, scale, offset);
+    paintPath(p, scale, offset);
 
     // Marks on top: latest batch, search matches, selection, best.
     p.setRenderHint(QPainter::Antialiasing, true);
@@ -887,6 +888,35 @@ void TreeRenderer::paintFigure(QPainter &p, const QRectF &target, bool withLegen
         else
             paintColumnLegend(p, g.legend, g.barLength);
     }
+    p.restore();
+}
+
+void TreeRenderer::paintPath(QPainter &p, double scale, const QPointF &offset) const
+{
+    const QList<int> cells = path();
+    if (cells.isEmpty())
+        return;
+    // From the initial program (unless the path starts at an orphan) through each step's cell.
+    QPolygonF line;
+    const Cell &first = tree()->cells().at(cells.first());
+    if (!first.payload.value(QLatin1String("orphan")).toBool())
+        line.append(toDevice(m_layout.rootRect(), scale, offset).center());
+    for (const int cell : cells) {
+        if (cell >= 0 && cell < tree()->cellCount())
+            line.append(toDevice(m_layout.cellRect(cell), scale, offset).center());
+    }
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    QColor color = m_palette.selection;
+    color.setAlpha(170);
+    const double width = std::clamp(m_layout.cellRect(cells.last()).height() * scale * 0.18, 2.0, 6.0);
+    p.setPen(QPen(color, width, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+    p.setBrush(Qt::NoBrush);
+    p.drawPolyline(line);
+    p.setBrush(color);
+    p.setPen(Qt::NoPen);
+    for (const QPointF &at : std::as_const(line))
+        p.drawEllipse(at, width * 0.9, width * 0.9);
     p.restore();
 }
 

@@ -105,6 +105,15 @@ public:
     /// "refine", "hint", in the order applied): marks under each branch's leaf.
     void setBranchMarks(QHash<int, QStringList> marks) { m_branchMarks = std::move(marks); }
     const QHash<int, QStringList> &branchMarks() const { return m_branchMarks; }
+    /// The path to a cell (the inspector's Path page, docs/compare.md#the-path-to-the-best):
+    /// a line from the initial program through its steps, drawn while `tree` is the tree shown.
+    void setPath(std::shared_ptr<const DiscoveryTree> tree, QList<int> cells)
+    {
+        m_pathTree = std::move(tree);
+        m_path = std::move(cells);
+    }
+    /// The path drawn now: empty when none, or when it is of another tree.
+    QList<int> path() const { return m_pathTree && m_pathTree == tree() ? m_path : QList<int>(); }
     /// The marks of steering kinds: ✕ close, ⇧ refine, ✎ hint, in order.
     static QString steeringGlyphs(const QStringList &kinds);
     /// Where a branch's steering marks are drawn (device coordinates): under
@@ -193,12 +202,15 @@ private:
     static double markWidth(double cellPx);
     /// An imported run's fork links and orphan marks (forkLinks(), orphans()).
     void paintGenealogy(QPainter &painter, const QRectF &sceneExposed, double scale, const QPointF &offset) const;
+    void paintPath(QPainter &painter, double scale, const QPointF &offset) const;
 
     TreeLayout m_layout;
     TreePalette m_palette;
     QSet<int> m_matches;
     RevealOverlay m_overlay;
     QHash<int, QStringList> m_branchMarks;
+    std::shared_ptr<const DiscoveryTree> m_pathTree;
+    QList<int> m_path;
     QList<RunningAttempt> m_running;
     int m_selected = -1;
     double m_scoreMin = 0.0;

@@ -55,6 +55,12 @@ void TreeView::setOverlay(RevealOverlay overlay)
     update();
 }
 
+void TreeView::setPath(std::shared_ptr<const DiscoveryTree> tree, QList<int> cells)
+{
+    m_renderer.setPath(std::move(tree), std::move(cells));
+    update();
+}
+
 void TreeView::setBranchMarks(QHash<int, QStringList> marks)
 {
     const bool grows = m_renderer.branchMarks().isEmpty() != marks.isEmpty();

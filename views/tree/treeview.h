@@ -33,6 +33,8 @@ public:
     QString placeholderText() const;
     /// Steering marks under steered branches (TreeRenderer::setBranchMarks).
     void setBranchMarks(QHash<int, QStringList> marks);
+    /// Highlights the path to a cell (TreeRenderer::setPath); nothing while another tree is shown.
+    void setPath(std::shared_ptr<const DiscoveryTree> tree, QList<int> cells);
     /// A live round's running attempts with their elapsed time and limit.
     void setRunningAttempts(QList<RunningAttempt> running);
     bool isLegendVisible() const { return m_legendVisible; }

@@ -10,6 +10,7 @@
 #include "project/projectsnapshot.h"
 #include "store/projectreader.h"
 #include "store/projectwriter.h"
+#include "store/replaybounds.h"
 #include "store/sqliteconnection.h"
 
 #include <QDateTime>
@@ -140,7 +141,15 @@ private slots:
         // Bad values are refused with what is wrong, and nothing changes.
         ReplayConfig bad;
         bad.workers = 0;
-        QVERIFY((*w.value)->setReplayConfig(bad).error.contains(QStringLiteral("W must be at least 1")));
+        QVERIFY((*w.value)->setReplayConfig(bad).error.contains(QStringLiteral("W must be in [1, 10000] (got 0)")));
+        bad.workers = ReplayBounds::MaxWorkers + 1;
+        QVERIFY((*w.value)->setReplayConfig(bad).error.contains(QStringLiteral("W must be in [1, 10000] (got 10001)")));
+        bad = ReplayConfig();
+        bad.completions = ReplayBounds::MaxCompletions + 1;
+        QVERIFY((*w.value)->setReplayConfig(bad).error.contains(QStringLiteral("C must be in [1, 1000] (got 1001)")));
+        bad = ReplayConfig();
+        bad.lambda = ReplayBounds::MaxLambda * 2;
+        QVERIFY((*w.value)->setReplayConfig(bad).error.contains(QStringLiteral("λ must be a number in [0, 1000]")));
         bad = ReplayConfig();
         bad.betas = {0.5, 2.0};
         QVERIFY((*w.value)->setReplayConfig(bad).error.contains(QStringLiteral("outside [0, 1]")));
@@ -151,7 +160,7 @@ private slots:
         QVERIFY(!(*w.value)->setReplayConfig(bad).ok());
         bad = ReplayConfig();
         bad.rounds = 0;
-        QVERIFY((*w.value)->setReplayConfig(bad).error.contains(QStringLiteral("K must be at least 1")));
+        QVERIFY((*w.value)->setReplayConfig(bad).error.contains(QStringLiteral("K must be in [1, 1000000] (got 0)")));
         QCOMPARE((*r.value)->replayConfig().value->config.workers, 4);
 
         // The user's configuration (β sorted, duplicates dropped) wins over a later first round.
@@ -337,6 +346,58 @@ private slots:
         const Run missing = runText({QStringLiteral("project"), QStringLiteral("config"), dir.filePath(QStringLiteral("none.dreamrsi"))});
         QCOMPARE(missing.exitCode, 1);
         QVERIFY(missing.err.contains(QStringLiteral("no such project file")));
+    }
+
+    // The replay-configuration flags are read one way by every command that
+    // takes them: the same bounds, the same message naming the flag, exit 2,
+    // nothing stored.
+    void everyCommandReadsTheFlagsOneWay_data()
+    {
+        QTest::addColumn<QStringList>("flag");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("W 0") << QStringList{QStringLiteral("--workers"), QStringLiteral("0")}
+                             << QStringLiteral("--workers must be an integer in [1, 10000] (got '0')");
+        QTest::newRow("W too many") << QStringList{QStringLiteral("--workers"), QStringLiteral("10001")}
+                                    << QStringLiteral("--workers must be an integer in [1, 10000] (got '10001')");
+        QTest::newRow("K 0") << QStringList{QStringLiteral("--rounds"), QStringLiteral("0x")}
+                             << QStringLiteral("--rounds must be an integer in [1, 1000000] (got '0x')");
+        QTest::newRow("C") << QStringList{QStringLiteral("--completions"), QStringLiteral("1001")}
+                           << QStringLiteral("--completions must be an integer in [1, 1000] (got '1001')");
+        QTest::newRow("valuation") << QStringList{QStringLiteral("--valuation"), QStringLiteral("dreamt")}
+                                   << QStringLiteral("--valuation must be imagined"); // loop --worlds also takes oracle
+    }
+    void everyCommandReadsTheFlagsOneWay()
+    {
+        QFETCH(QStringList, flag);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString p = makeProject(dir);
+        const QString world = fixture("alpha.json");
+        const qsizetype versions = snapshotOf(p).versions.size();
+        // Each command with the flag as it spells it (dream's K is --replay-rounds).
+        const bool rounds = flag.first() == QLatin1String("--rounds");
+        const bool replayOnly = flag.first() == QLatin1String("--completions") || flag.first() == QLatin1String("--valuation");
+        QList<QStringList> commands{{QStringLiteral("project"), QStringLiteral("config"), p}};
+        if (!replayOnly)
+            commands.append({QStringLiteral("replay"), QStringLiteral("--project"), p, QStringLiteral("--policy"),
+                             QStringLiteral("builtin:portfolio")});
+        commands.append({QStringLiteral("dream"), QStringLiteral("--project"), p});
+        commands.append({QStringLiteral("loop"), QStringLiteral("--worlds"), world, QStringLiteral("--iterations"), QStringLiteral("1")});
+        if (flag.first() == QLatin1String("--completions"))
+            commands.append({QStringLiteral("imagine"), QStringLiteral("--world"), world, QStringLiteral("--out"), dir.filePath(QStringLiteral("out"))});
+        for (const QStringList &command : std::as_const(commands)) {
+            QStringList given = flag;
+            if (rounds && command.first() == QLatin1String("dream"))
+                given.first() = QStringLiteral("--replay-rounds");
+            const Run r = runText(command + given);
+            const QString expected =
+                QString(message).replace(QStringLiteral("--rounds"), given.first());
+            QVERIFY2(r.exitCode == 2, qPrintable(command.join(QLatin1Char(' ')) + QStringLiteral(": ") + r.err));
+            QVERIFY2(r.err.contains(expected), qPrintable(command.join(QLatin1Char(' ')) + QStringLiteral(": ") + r.err));
+            QVERIFY2(r.err.contains(QStringLiteral("(got '%1')").arg(given.at(1))), qPrintable(r.err));
+        }
+        QCOMPARE(snapshotOf(p).config.config, ReplayConfig());
+        QCOMPARE(snapshotOf(p).versions.size(), versions); // nothing dreamed or stored
     }
 
     // Every command path uses the project's configuration; explicit flags override it for one run, labelled.

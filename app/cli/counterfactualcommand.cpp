@@ -143,21 +143,28 @@ int runCounterfactualLoopCommand(const QStringList &args, QTextStream &out, QTex
         return usageError(QStringLiteral("--iterations %1 exceeds the number of worlds (%2)").arg(*t).arg(s.worldPaths.size()));
     s.iterations = int(*t);
     const std::optional<qint64> m = integer("versions", 1, 1000, 4);
-    const std::optional<qint64> w = m ? integer("workers", 1, 100000, 10) : std::nullopt;
-    const std::optional<qint64> r = w ? integer("repeats", 1, 1000000, 1) : std::nullopt;
+    const std::optional<qint64> r = m ? integer("repeats", 1, 1000000, 1) : std::nullopt;
     const std::optional<qint64> limit = r ? integer("time-limit-ms", 1, 3600000, 2000) : std::nullopt;
     if (!limit)
         return usageError(error);
     s.versions = int(*m);
-    s.workers = int(*w);
     s.repeats = int(*r);
     s.scriptTimeLimitMs = int(*limit);
-    if (parser.isSet(QStringLiteral("rounds"))) {
-        const std::optional<qint64> k = integer("rounds", 1, std::numeric_limits<int>::max(), 0);
-        if (!k)
-            return usageError(error);
-        s.maxRounds = int(*k);
-    }
+    // W, K, the valuation and C as every command reads them; --beta is the deployments' one β.
+    OptionValues::ReplayConfigFlags flags;
+    flags.lambda.clear();
+    flags.betas.clear();
+    flags.oracle = true;
+    const Result<OptionValues::ReplayConfigFlags::Read> replay = flags.read(parser);
+    if (!replay)
+        return usageError(replay.error);
+    const ReplayConfigOverrides &given = replay.value->overrides;
+    s.workers = given.workers.value_or(s.workers);
+    if (given.rounds)
+        s.maxRounds = *given.rounds;
+    s.oracle = replay.value->oracle;
+    s.valuation = given.valuation.value_or(s.valuation);
+    s.completions = given.completions.value_or(s.completions);
     if (parser.isSet(QStringLiteral("beta"))) {
         const Result<double> beta = OptionValues::number(QStringLiteral("--beta"), parser.value(QStringLiteral("beta")), 0.0, 1.0);
         if (!beta)
@@ -174,22 +181,6 @@ int runCounterfactualLoopCommand(const QStringList &args, QTextStream &out, QTex
     }
     if (parser.isSet(QStringLiteral("policy")))
         s.policyArgument = parser.value(QStringLiteral("policy"));
-    if (parser.isSet(QStringLiteral("valuation"))) {
-        const QString name = parser.value(QStringLiteral("valuation"));
-        const std::optional<Valuation> v = valuationFromName(name);
-        if (name == QLatin1String("oracle"))
-            s.oracle = true;
-        else if (!v)
-            return usageError(QStringLiteral("--valuation must be imagined, revealed or oracle (got '%1')").arg(name));
-        else
-            s.valuation = *v;
-    }
-    if (parser.isSet(QStringLiteral("completions"))) {
-        const std::optional<qint64> c = integer("completions", 1, 1000, 8);
-        if (!c)
-            return usageError(error);
-        s.completions = int(*c);
-    }
 
     const bool fixed = parser.isSet(QStringLiteral("fixed"));
     const bool compare = parser.isSet(QStringLiteral("compare"));

@@ -6,7 +6,6 @@
 #include "loop/dream/agentpolicydeveloper.h"
 #include "loop/dream/policyimprover.h"
 
-#include <cmath>
 #include <limits>
 
 namespace dreamrsi {
@@ -89,50 +88,18 @@ Result<DreamOptions> DreamOptions::read(const QCommandLineParser &parser, const 
     if (!integer(QStringLiteral("versions"), 1, &o.settings.versions)
         || !integer(QStringLiteral("time-limit-ms"), 1, &o.settings.limits.callMs))
         return Read::failure(problem);
-    if (parser.isSet(workersOption(shared))) {
-        int w = 0;
-        if (!integer(workersOption(shared), 1, &w))
-            return Read::failure(problem);
-        o.settings.replay.workers = w;
-    }
     int memoryMb = 0, wallS = 0;
     if (!integer(QStringLiteral("memory-mb"), 64, &memoryMb) || !integer(QStringLiteral("wall-s"), 1, &wallS))
         return Read::failure(problem);
     o.settings.limits.memoryBytes = qint64(memoryMb) << 20;
     o.settings.limits.wallMs = wallS * 1000;
-    if (parser.isSet(QStringLiteral("replay-rounds"))) {
-        int k = 0;
-        if (!integer(QStringLiteral("replay-rounds"), 1, &k))
-            return Read::failure(problem);
-        o.settings.replay.rounds = k;
-    }
-    if (parser.isSet(QStringLiteral("lambda"))) {
-        const Result<double> lambda = OptionValues::number(QStringLiteral("--lambda"), parser.value(QStringLiteral("lambda")),
-                                                           0.0, std::numeric_limits<double>::infinity());
-        if (!lambda)
-            return lambda.failureAs<DreamOptions>();
-        o.settings.replay.lambda = *lambda.value;
-    }
-    if (parser.isSet(QStringLiteral("betas"))) {
-        const Result<QList<double>> betas =
-            OptionValues::betas(QStringLiteral("--betas"), parser.value(QStringLiteral("betas")));
-        if (!betas)
-            return betas.failureAs<DreamOptions>();
-        o.settings.replay.betas = *betas.value;
-    }
-    if (parser.isSet(QStringLiteral("valuation"))) {
-        const std::optional<Valuation> v = valuationFromName(parser.value(QStringLiteral("valuation")).trimmed());
-        if (!v)
-            return Read::failure(QStringLiteral("--valuation must be imagined or revealed (got '%1')")
-                                     .arg(parser.value(QStringLiteral("valuation"))));
-        o.settings.replay.valuation = *v;
-    }
-    if (parser.isSet(QStringLiteral("completions"))) {
-        int c = 0;
-        if (!integer(QStringLiteral("completions"), 1, &c))
-            return Read::failure(problem);
-        o.settings.replay.completions = c;
-    }
+    OptionValues::ReplayConfigFlags flags;
+    flags.workers = workersOption(shared);
+    flags.rounds = QStringLiteral("replay-rounds");
+    const Result<OptionValues::ReplayConfigFlags::Read> replay = flags.read(parser);
+    if (!replay)
+        return replay.failureAs<DreamOptions>();
+    o.settings.replay = replay.value->overrides;
     bool ok = false;
     o.settings.seed = parser.value(QStringLiteral("seed")).toULongLong(&ok);
     if (!ok)

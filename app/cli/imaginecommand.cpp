@@ -70,13 +70,17 @@ int runImagineCommand(const QStringList &args, QTextStream &out, QTextStream &er
         if (!ok)
             return usageError(err, QStringLiteral("--seed must be a non-negative integer (got '%1')").arg(parser.value(QStringLiteral("seed"))));
     }
-    int count = 8;
-    if (parser.isSet(QStringLiteral("completions"))) {
-        const Result<qint64> c = OptionValues::integer(QStringLiteral("--completions"), parser.value(QStringLiteral("completions")), 1, 10000);
-        if (!c)
-            return usageError(err, c.error);
-        count = int(*c.value);
-    }
+    // C read as every command reads it (its bounds included); 8 by default, as a new project's.
+    OptionValues::ReplayConfigFlags flags;
+    flags.workers.clear();
+    flags.lambda.clear();
+    flags.betas.clear();
+    flags.rounds.clear();
+    flags.valuation.clear();
+    const Result<OptionValues::ReplayConfigFlags::Read> read = flags.read(parser);
+    if (!read)
+        return usageError(err, read.error);
+    const int count = read.value->overrides.completions.value_or(ReplayConfig().completions);
     int threads = 0;
     if (parser.isSet(QStringLiteral("threads"))) {
         const Result<qint64> t = OptionValues::integer(QStringLiteral("--threads"), parser.value(QStringLiteral("threads")), 1, 1024);

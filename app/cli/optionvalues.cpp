@@ -1,5 +1,8 @@
 #include "optionvalues.h"
 
+#include "store/replaybounds.h"
+
+#include <QCommandLineParser>
 #include <QStringList>
 
 #include <cmath>
@@ -44,6 +47,65 @@ Result<QList<double>> betas(const QString &option, const QString &text)
     if (list.isEmpty())
         return Result<QList<double>>::failure(QStringLiteral("%1 needs at least one β in [0, 1] (got '%2')").arg(option, text));
     return Result<QList<double>>::success(list);
+}
+
+Result<ReplayConfigFlags::Read> ReplayConfigFlags::read(const QCommandLineParser &parser) const
+{
+    using R = Result<Read>;
+    Read out;
+    auto given = [&parser](const QString &name) { return !name.isEmpty() && parser.isSet(name); };
+    auto flag = [](const QString &name) -> QString { return QStringLiteral("--") + name; };
+    if (given(workers)) {
+        const Result<qint64> w =
+            integer(flag(workers), parser.value(workers), ReplayBounds::MinWorkers, ReplayBounds::MaxWorkers);
+        if (!w)
+            return w.failureAs<Read>();
+        out.overrides.workers = int(*w.value);
+    }
+    if (given(lambda)) {
+        const Result<double> l = number(flag(lambda), parser.value(lambda), 0.0, ReplayBounds::MaxLambda);
+        if (!l)
+            return l.failureAs<Read>();
+        out.overrides.lambda = *l.value;
+    }
+    if (given(betas)) {
+        const Result<QList<double>> list = OptionValues::betas(flag(betas), parser.value(betas));
+        if (!list)
+            return list.failureAs<Read>();
+        out.overrides.betas = *list.value;
+    }
+    if (given(rounds)) {
+        const QString k = parser.value(rounds).trimmed();
+        if (roundsNone && (k == QLatin1String("none") || k == QLatin1String("0"))) {
+            out.clearRounds = true;
+        } else {
+            const Result<qint64> n = integer(flag(rounds), k, ReplayBounds::MinRounds, ReplayBounds::MaxRounds);
+            if (!n)
+                return R::failure(roundsNone ? n.error + QStringLiteral("; none removes the limit") : n.error);
+            out.overrides.rounds = int(*n.value);
+        }
+    }
+    if (given(valuation)) {
+        const QString name = parser.value(valuation).trimmed();
+        if (oracle && name == QLatin1String("oracle")) {
+            out.oracle = true;
+        } else if (const std::optional<Valuation> v = valuationFromName(name)) {
+            out.overrides.valuation = *v;
+        } else {
+            return R::failure(QStringLiteral("%1 must be %2 (got '%3')")
+                                  .arg(flag(valuation),
+                                       oracle ? QStringLiteral("imagined, revealed or oracle") : QStringLiteral("imagined or revealed"),
+                                       parser.value(valuation)));
+        }
+    }
+    if (given(completions)) {
+        const Result<qint64> c = integer(flag(completions), parser.value(completions), ReplayBounds::MinCompletions,
+                                         ReplayBounds::MaxCompletions);
+        if (!c)
+            return c.failureAs<Read>();
+        out.overrides.completions = int(*c.value);
+    }
+    return R::success(std::move(out));
 }
 
 } // namespace dreamrsi::OptionValues

@@ -5,6 +5,9 @@
 #include <QtGlobal>
 
 #include "base/result.h"
+#include "store/storetypes.h"
+
+class QCommandLineParser;
 
 namespace dreamrsi::OptionValues {
 
@@ -19,5 +22,32 @@ Result<qint64> integer(const QString &option, const QString &text, qint64 low, q
 
 /// A comma-separated list of β values, each in [0, 1], not empty.
 Result<QList<double>> betas(const QString &option, const QString &text);
+
+/// The replay-configuration flags (W, λ, the β grid, K, the valuation, C),
+/// read one way by every command that takes them (`project config`,
+/// `replay --project`, `dream`, `loop`, `loop --worlds`, `imagine`): the same
+/// bounds (store/replaybounds.h) and messages. A command names the flags it
+/// registered; a flag whose name is empty is one it does not take.
+struct ReplayConfigFlags
+{
+    QString workers = QStringLiteral("workers");
+    QString lambda = QStringLiteral("lambda");
+    QString betas = QStringLiteral("betas");
+    QString rounds = QStringLiteral("rounds");
+    QString valuation = QStringLiteral("valuation");
+    QString completions = QStringLiteral("completions");
+    bool roundsNone = false; ///< `--rounds none` (or 0) removes the limit
+    bool oracle = false;     ///< `--valuation oracle` is accepted (the counterfactual loop)
+
+    /// What the given flags ask for.
+    struct Read
+    {
+        ReplayConfigOverrides overrides;
+        bool clearRounds = false; ///< `--rounds none`
+        bool oracle = false;      ///< `--valuation oracle`
+    };
+    /// Reads the flags that were given; a failure naming the flag, its bounds and the value.
+    Result<Read> read(const QCommandLineParser &parser) const;
+};
 
 } // namespace dreamrsi::OptionValues

@@ -20,7 +20,6 @@
 #include <QJsonObject>
 
 #include <algorithm>
-#include <limits>
 
 namespace dreamrsi {
 
@@ -156,50 +155,14 @@ int runProjectConfigCommand(const QStringList &args, QTextStream &out, QTextStre
     }
     const QString path = parser.positionalArguments().constFirst();
 
+    OptionValues::ReplayConfigFlags flags;
+    flags.roundsNone = true;
+    const Result<OptionValues::ReplayConfigFlags::Read> read = flags.read(parser);
+    if (!read)
+        return usageError(err, read.error);
     Change change;
-    if (parser.isSet(workers)) {
-        const Result<qint64> w =
-            OptionValues::integer(QStringLiteral("--workers"), parser.value(workers), 1, std::numeric_limits<int>::max());
-        if (!w)
-            return usageError(err, w.error);
-        change.overrides.workers = int(*w.value);
-    }
-    if (parser.isSet(lambda)) {
-        const Result<double> l = OptionValues::number(QStringLiteral("--lambda"), parser.value(lambda), 0.0,
-                                                      std::numeric_limits<double>::infinity());
-        if (!l)
-            return usageError(err, l.error);
-        change.overrides.lambda = *l.value;
-    }
-    if (parser.isSet(betas)) {
-        const Result<QList<double>> list = OptionValues::betas(QStringLiteral("--betas"), parser.value(betas));
-        if (!list)
-            return usageError(err, list.error);
-        change.overrides.betas = *list.value;
-    }
-    if (parser.isSet(rounds)) {
-        const QString k = parser.value(rounds).trimmed();
-        bool ok = false;
-        const int n = k.toInt(&ok);
-        if (k == QLatin1String("none") || (ok && n == 0))
-            change.clearRounds = true;
-        else if (!ok || n < 1)
-            return usageError(err, QStringLiteral("--rounds must be an integer ≥ 1, or none for no limit (got '%1')").arg(k));
-        else
-            change.overrides.rounds = n;
-    }
-    if (parser.isSet(valuation)) {
-        const std::optional<Valuation> v = valuationFromName(parser.value(valuation).trimmed());
-        if (!v)
-            return usageError(err, QStringLiteral("--valuation must be imagined or revealed (got '%1')").arg(parser.value(valuation)));
-        change.overrides.valuation = *v;
-    }
-    if (parser.isSet(completions)) {
-        const Result<qint64> c = OptionValues::integer(QStringLiteral("--completions"), parser.value(completions), 1, 1000);
-        if (!c)
-            return usageError(err, c.error);
-        change.overrides.completions = int(*c.value);
-    }
+    change.overrides = read.value->overrides;
+    change.clearRounds = read.value->clearRounds;
     if (!QFileInfo::exists(path)) {
         err << "error: " << path << ": no such project file\n";
         return 1;

@@ -10,8 +10,6 @@
 
 #include <QCommandLineParser>
 
-#include <limits>
-
 namespace dreamrsi {
 
 namespace {
@@ -88,31 +86,15 @@ int runProjectReplayCommand(const QStringList &args, QTextStream &out, QTextStre
     bool ok = true;
     // W, λ, β and K are the project's replay configuration; a flag overrides
     // it for this run only.
-    if (parser.isSet(workers)) {
-        const int w = parser.value(workers).toInt(&ok);
-        if (!ok || w < 1)
-            return bad(workers);
-        request.overrides.workers = w;
+    OptionValues::ReplayConfigFlags flags;
+    flags.valuation.clear(); // the project's valuation: `project config` changes it
+    flags.completions.clear();
+    const Result<OptionValues::ReplayConfigFlags::Read> read = flags.read(parser);
+    if (!read) {
+        err << "error: " << read.error << '\n' << usage;
+        return 2;
     }
-    if (parser.isSet(lambda)) {
-        const Result<double> l = OptionValues::number(QStringLiteral("--lambda"), parser.value(lambda), 0.0,
-                                                      std::numeric_limits<double>::infinity());
-        if (!l)
-            return bad(lambda);
-        request.overrides.lambda = *l.value;
-    }
-    if (parser.isSet(betas)) {
-        const Result<QList<double>> list = OptionValues::betas(QStringLiteral("--betas"), parser.value(betas));
-        if (!list)
-            return bad(betas);
-        request.overrides.betas = *list.value;
-    }
-    if (parser.isSet(rounds)) {
-        const int k = parser.value(rounds).toInt(&ok);
-        if (!ok || k < 1)
-            return bad(rounds);
-        request.overrides.rounds = k;
-    }
+    request.overrides = read.value->overrides;
     if (parser.isSet(timeLimit) && ((request.limits.callMs = parser.value(timeLimit).toInt(&ok)) < 1 || !ok))
         return bad(timeLimit);
     if (parser.isSet(seed)) {

@@ -3,6 +3,7 @@
 #include "artifactstore.h"
 #include "cellcolumns.h"
 #include "projectlock.h"
+#include "replaybounds.h"
 #include "schema.h"
 #include "sqliteconnection.h"
 #include "sqlitestatement.h"
@@ -729,10 +730,12 @@ StoreResult<qint64> ProjectWriter::addApproval(const Approval &a)
 StoreResult<Done> ProjectWriter::setReplayConfig(const ReplayConfig &c)
 {
     using R = StoreResult<Done>;
-    if (c.workers < 1)
-        return R::failure(d->where(QStringLiteral("replay configuration: W must be at least 1 (got %1)").arg(c.workers)));
-    if (!std::isfinite(c.lambda) || c.lambda < 0)
-        return R::failure(d->where(QStringLiteral("replay configuration: λ must be a finite number ≥ 0 (got %1)").arg(c.lambda)));
+    if (c.workers < ReplayBounds::MinWorkers || c.workers > ReplayBounds::MaxWorkers)
+        return R::failure(d->where(QStringLiteral("replay configuration: W must be in [%1, %2] (got %3)")
+                                       .arg(ReplayBounds::MinWorkers).arg(ReplayBounds::MaxWorkers).arg(c.workers)));
+    if (!std::isfinite(c.lambda) || c.lambda < 0 || c.lambda > ReplayBounds::MaxLambda)
+        return R::failure(d->where(QStringLiteral("replay configuration: λ must be a number in [0, %1] (got %2)")
+                                       .arg(ReplayBounds::MaxLambda).arg(c.lambda)));
     if (c.betas.isEmpty())
         return R::failure(d->where(QStringLiteral("replay configuration: the β grid is empty")));
     QList<double> sorted = c.betas;
@@ -744,10 +747,12 @@ StoreResult<Done> ProjectWriter::setReplayConfig(const ReplayConfig &c)
             return R::failure(d->where(QStringLiteral("replay configuration: β %1 is outside [0, 1]").arg(b)));
         betas.append(b);
     }
-    if (c.rounds && *c.rounds < 1)
-        return R::failure(d->where(QStringLiteral("replay configuration: K must be at least 1 (got %1)").arg(*c.rounds)));
-    if (c.completions < 1)
-        return R::failure(d->where(QStringLiteral("replay configuration: C must be at least 1 (got %1)").arg(c.completions)));
+    if (c.rounds && (*c.rounds < ReplayBounds::MinRounds || *c.rounds > ReplayBounds::MaxRounds))
+        return R::failure(d->where(QStringLiteral("replay configuration: K must be in [%1, %2] (got %3)")
+                                       .arg(ReplayBounds::MinRounds).arg(ReplayBounds::MaxRounds).arg(*c.rounds)));
+    if (c.completions < ReplayBounds::MinCompletions || c.completions > ReplayBounds::MaxCompletions)
+        return R::failure(d->where(QStringLiteral("replay configuration: C must be in [%1, %2] (got %3)")
+                                       .arg(ReplayBounds::MinCompletions).arg(ReplayBounds::MaxCompletions).arg(c.completions)));
     SqliteStatement s(*d->db, "INSERT OR REPLACE INTO replay_config(id, workers, lambda, betas, rounds_limit, origin, updated, "
                               "valuation, completions) VALUES (1, ?1, ?2, ?3, ?4, 'user', ?5, ?6, ?7)");
     s.bind(1, qint64(c.workers));

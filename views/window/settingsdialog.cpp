@@ -3,6 +3,7 @@
 #include "agent/httpchatmodel.h"
 #include "agent/sessionkeys.h"
 #include "backend/slurmsettings.h"
+#include "store/replaybounds.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -72,13 +73,13 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     form->addRow(m_replayScope);
     m_workers = new QSpinBox;
     m_workers->setObjectName(QStringLiteral("replayWorkers"));
-    m_workers->setRange(1, 1000);
+    m_workers->setRange(ReplayBounds::MinWorkers, ReplayBounds::MaxWorkers);
     m_workers->setValue(settings.workers);
     m_workers->setToolTip(tr("W: the most attempts a policy may run in one round."));
     form->addRow(tr("Parallel workers (W):"), m_workers);
     m_lambda = new QDoubleSpinBox;
     m_lambda->setObjectName(QStringLiteral("replayLambda"));
-    m_lambda->setRange(0, 10);
+    m_lambda->setRange(0, ReplayBounds::MaxLambda);
     m_lambda->setDecimals(3);
     m_lambda->setSingleStep(0.05);
     m_lambda->setValue(settings.lambda);
@@ -90,7 +91,7 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     form->addRow(tr("β grid:"), m_betas);
     m_rounds = new QSpinBox;
     m_rounds->setObjectName(QStringLiteral("replayRounds"));
-    m_rounds->setRange(0, 100000);
+    m_rounds->setRange(0, ReplayBounds::MaxRounds); // 0: no limit
     m_rounds->setSpecialValueText(tr("no limit"));
     m_rounds->setToolTip(tr("K: the most rounds a replayed episode may take."));
     form->addRow(tr("Round limit (K):"), m_rounds);
@@ -105,7 +106,7 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     form->addRow(tr("Valuation:"), m_valuation);
     m_completions = new QSpinBox;
     m_completions->setObjectName(QStringLiteral("replayCompletions"));
-    m_completions->setRange(1, 1000);
+    m_completions->setRange(ReplayBounds::MinCompletions, ReplayBounds::MaxCompletions);
     m_completions->setValue(ReplayConfig().completions);
     m_completions->setToolTip(tr("C: the imagined completions drawn of each history world."));
     form->addRow(tr("Completions (C):"), m_completions);

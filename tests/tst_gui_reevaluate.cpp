@@ -131,14 +131,15 @@ void TestGuiReevaluate::reevaluateFromTheWindow()
     // With DREAMRSI_SCREENSHOT_DIR set: the Cells tab sorted by score, the lucky cell inspected.
     const QString out = qEnvironmentVariable("DREAMRSI_SCREENSHOT_DIR");
     if (!out.isEmpty()) {
-        w.resize(1500, 900);
         w.show();
+        w.setFixedSize(1500, 820);
         for (int i = 0; i < w.tabs()->count(); ++i) {
             if (w.tabs()->tabText(i).remove(QLatin1Char('&')) == QLatin1String("Cells"))
                 w.tabs()->setCurrentIndex(i);
         }
         w.cellView()->sortByColumn(CellTableModel::Score, Qt::DescendingOrder);
         w.cellView()->setCurrentIndex(w.cellProxyModel()->mapFromSource(model->index(lucky, 0)));
+        w.cellView()->clearSelection(); // the inspector keeps the cell; the row shows its tint
         w.cellView()->resizeColumnsToContents();
         QTest::qWait(300);
         QVERIFY(w.grab().save(out + QStringLiteral("/19-reevaluate.png")));

@@ -149,7 +149,7 @@ int runCounterfactualLoopCommand(const QStringList &args, QTextStream &out, QTex
         return usageError(error);
     s.versions = int(*m);
     s.repeats = int(*r);
-    s.scriptTimeLimitMs = int(*limit);
+    s.limits.callMs = int(*limit);
     // W, K, the valuation and C as every command reads them; --beta is the deployments' one β.
     OptionValues::ReplayConfigFlags flags;
     flags.lambda.clear();

@@ -6,6 +6,7 @@
 #include "model/treejson.h"
 #include "policy/builtinpolicies.h"
 #include "policy/policyspec.h"
+#include "project/projectpolicies.h"
 #include "replay/replayengine.h"
 #include "replay/scoring.h"
 
@@ -29,41 +30,34 @@ quint64 splitmix(quint64 &state)
     return z;
 }
 
-/// The starting version: a built-in's JavaScript twin (replayed by its C++
-/// form while unchanged) or the file's script, named by the argument.
+/// The starting version: today's built-in (ProjectPolicies::currentBuiltin)
+/// or the file's script, named by the argument.
 Result<PolicyVersion> startingVersion(const QString &argument)
 {
-    PolicyVersion v;
-    v.name = argument;
     if (argument.startsWith(QLatin1String("builtin:"))) {
         const QString name = argument.mid(8);
-        if (!BuiltinPolicies::names().contains(name))
+        std::optional<PolicyVersion> builtin = ProjectPolicies::currentBuiltin({}, name);
+        if (!builtin)
             return Result<PolicyVersion>::failure(QStringLiteral("unknown built-in policy '%1' (known: %2)")
                                                       .arg(name, BuiltinPolicies::names().join(QStringLiteral(", "))));
-        v.origin = PolicyOrigin::Builtin;
-        v.code = BuiltinPolicies::javaScriptSource(name);
-        return Result<PolicyVersion>::success(v);
+        return Result<PolicyVersion>::success(std::move(*builtin));
     }
     QFile file(argument);
     if (!file.open(QIODevice::ReadOnly))
         return Result<PolicyVersion>::failure(QStringLiteral("cannot read the policy %1: %2").arg(argument, file.errorString()));
+    PolicyVersion v;
+    v.name = argument;
     v.origin = PolicyOrigin::Human;
     v.code = QString::fromUtf8(file.readAll());
     return Result<PolicyVersion>::success(v);
 }
 
-/// How a version is deployed: the C++ built-in while its twin is unchanged
-/// (the same batches, faster), else its script.
+/// How a version is deployed: by the one rule of every replay of a version
+/// (ProjectPolicies::specFor: its code decides, its name and origin play no
+/// part) under the loop's script limits, Math.random seeded as `replay --seed`.
 PolicySpec specOf(const PolicyVersion &v, const CounterfactualSettings &s)
 {
-    PolicySpec spec;
-    const QString name = v.name.mid(8);
-    if (v.origin == PolicyOrigin::Builtin && v.name.startsWith(QLatin1String("builtin:")) && BuiltinPolicies::names().contains(name)
-        && BuiltinPolicies::javaScriptSource(name) == v.code)
-        spec = PolicySpec::builtin(name);
-    else
-        spec = PolicySpec::script(v.code, v.name);
-    spec.setTimeLimitMs(s.scriptTimeLimitMs);
+    PolicySpec spec = ProjectPolicies::specFor(v, s.limits);
     if (s.episodeSeed)
         spec.setRandomSeed(*s.episodeSeed);
     return spec;
@@ -184,7 +178,7 @@ DreamSettings dreamSettings(const CounterfactualSettings &settings, int r, int t
     ds.replay.rounds = settings.maxRounds;
     ds.replay.valuation = settings.valuation;
     ds.replay.completions = settings.completions;
-    ds.limits.callMs = settings.scriptTimeLimitMs;
+    ds.limits = settings.limits;
     ds.seed = settings.seed * 0x100000001B3ull + quint64(r) * 1009u + quint64(t);
     // The completions of the dream after iteration t of repeat r.
     ds.imagineSeed = settings.seed + 1000u * quint64(r) + quint64(t);

@@ -9,6 +9,7 @@
 #include "loop/dream/policydeveloper.h"
 
 #include "model/discoverytree.h"
+#include "policy/scriptlimits.h"
 #include "replay/replayworld.h"
 #include "store/storetypes.h"
 
@@ -64,7 +65,10 @@ struct CounterfactualSettings
     /// are recorded), so a shortfall can be told apart: the valuation's or
     /// the policy family's. Overrides `valuation`.
     bool oracle = false;
-    int scriptTimeLimitMs = 2000;
+    /// The limits every version's code runs under (the dreams' replays and
+    /// the deployments alike; all in this process, so `callMs` is the one
+    /// that acts).
+    ScriptLimits limits;
     /// Tolerance of the guard: a proposal may lose at most this much mean
     /// attainment at the deployment β against the deployed version.
     double guardTolerance = 1e-9;

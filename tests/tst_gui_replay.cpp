@@ -157,6 +157,23 @@ private slots:
         QVERIFY(page.isPlaying());
         QTRY_VERIFY_WITH_TIMEOUT(!page.isPlaying(), 30000); // plays to the end and stops
         QCOMPARE(page.position(), page.roundCount());
+        // The button is ▶ again once the last round shows (issue 46: it stayed ⏸).
+        QCOMPARE(page.playButton()->toolTip(), QStringLiteral("Play (Space)"));
+        // The chart's attainment axis fits the curves, as Frontiers' does, not 0–1.05.
+        {
+            double low = 1e9, high = -1e9;
+            for (int s = 0; s < 2; ++s) {
+                for (const CurvePoint &p : page.state(s).episode()->curve) {
+                    low = std::min(low, p.attainment);
+                    high = std::max(high, p.attainment);
+                }
+            }
+            const QCPRange y = page.plot()->yAxis->range();
+            QCOMPARE(y.lower, PlotStyle::fittedAttainmentRange(low, high).lower);
+            QCOMPARE(y.upper, PlotStyle::fittedAttainmentRange(low, high).upper);
+        }
+        // The page fits a narrow window: playback has a line of its own.
+        QVERIFY2(page.minimumSizeHint().width() < 800, qPrintable(QString::number(page.minimumSizeHint().width())));
         // A new request makes the running one stale: only the latest arrives.
         page.compare(QStringLiteral("cp1"), ws.versions().at(1).name, ws.versions().at(0).name, 0.0);
         page.compare(QStringLiteral("c3"), ws.versions().at(0).name, ws.versions().at(0).name, 1.0);

@@ -282,8 +282,11 @@ int PlotStyle::populateFrontier(QCustomPlot *plot, const QList<FrontierSeries> &
     return drawn;
 }
 
-void PlotStyle::populateAnytime(QCustomPlot *plot, const QList<AnytimeSeries> &series, int cellCount, bool dark)
+void PlotStyle::populateAnytime(QCustomPlot *plot, const QList<AnytimeSeries> &series, int cellCount, bool dark,
+                                AttainmentAxis axis)
 {
+    double yLow = std::numeric_limits<double>::infinity();
+    double yHigh = -std::numeric_limits<double>::infinity();
     plot->clearPlottables();
     plot->clearItems();
     applyTheme(plot, dark);
@@ -312,6 +315,8 @@ void PlotStyle::populateAnytime(QCustomPlot *plot, const QList<AnytimeSeries> &s
         curve->addData(0, 0);
         shown->addData(0, 0);
         for (const CurvePoint &p : s.curve) {
+            yLow = std::min(yLow, p.attainment);
+            yHigh = std::max(yHigh, p.attainment);
             curve->addData(p.calls, p.attainment);
             if (s.shownCalls < 0 || p.calls <= s.shownCalls)
                 shown->addData(p.calls, p.attainment);
@@ -326,7 +331,7 @@ void PlotStyle::populateAnytime(QCustomPlot *plot, const QList<AnytimeSeries> &s
         }
     }
     plot->xAxis->setRange(0, xMax);
-    plot->yAxis->setRange(0, 1.05);
+    plot->yAxis->setRange(axis == AttainmentAxis::Full ? QCPRange(0, 1.05) : fittedAttainmentRange(yLow, yHigh));
     plot->replot();
 }
 

@@ -54,7 +54,10 @@ int populateFrontier(QCustomPlot *plot, const QList<FrontierSeries> &series, con
 /// attainments run from `low` to `high`: a margin around them, within 0–1.05.
 QCPRange fittedAttainmentRange(double low, double high);
 /// Anytime curves of the stepper's episodes.
-void populateAnytime(QCustomPlot *plot, const QList<AnytimeSeries> &series, int cellCount, bool dark);
+/// Full (the default: figures) draws attainment 0–1.05; Fitted fits the
+/// curves' attainments (the Replay tab), the climb from 0 leaving below.
+void populateAnytime(QCustomPlot *plot, const QList<AnytimeSeries> &series, int cellCount, bool dark,
+                     AttainmentAxis axis = AttainmentAxis::Full);
 
 /// The numbers the on-screen frontier legend shows (value, hypervolume,
 /// penalty per version), as the caption table of a figure with short labels.

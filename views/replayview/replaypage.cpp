@@ -57,7 +57,7 @@ ReplayPage::ReplayPage(Workspace *workspace, QWidget *parent)
     };
     m_restart = tool(QStyle::SP_MediaSkipBackward, tr("Back to the first round (Home)"));
     m_back = tool(QStyle::SP_MediaSeekBackward, tr("One round back (Left)"));
-    m_playButton = tool(QStyle::SP_MediaPlay, tr("Play / pause (Space)"));
+    m_playButton = tool(QStyle::SP_MediaPlay, tr("Play (Space)"));
     m_forward = tool(QStyle::SP_MediaSeekForward, tr("One round forward (Right)"));
     m_back->setShortcut(QKeySequence(Qt::Key_Left));
     m_forward->setShortcut(QKeySequence(Qt::Key_Right));
@@ -71,14 +71,17 @@ ReplayPage::ReplayPage(Workspace *workspace, QWidget *parent)
     m_speed->setToolTip(tr("Playback speed (rounds per second)"));
     m_roundLabel = new QLabel;
     m_roundLabel->setMinimumWidth(120);
-    controls->addSpacing(12);
-    controls->addWidget(m_restart);
-    controls->addWidget(m_back);
-    controls->addWidget(m_playButton);
-    controls->addWidget(m_forward);
-    controls->addWidget(new QLabel(tr("Speed:")));
-    controls->addWidget(m_speed);
-    controls->addWidget(m_roundLabel);
+    // Playback on a line of its own, so the page fits a narrow window.
+    auto *playback = new QHBoxLayout;
+    playback->addWidget(m_restart);
+    playback->addWidget(m_back);
+    playback->addWidget(m_playButton);
+    playback->addWidget(m_forward);
+    playback->addSpacing(8);
+    playback->addWidget(new QLabel(tr("Speed:")));
+    playback->addWidget(m_speed);
+    playback->addSpacing(8);
+    playback->addWidget(m_roundLabel, 1);
 
     auto *trees = new QWidget;
     auto *grid = new QGridLayout(trees);
@@ -104,16 +107,16 @@ ReplayPage::ReplayPage(Workspace *workspace, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
+    layout->addLayout(playback);
     layout->addWidget(splitter, 1);
 
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(150);
     connect(&m_debounce, &QTimer::timeout, this, &ReplayPage::run);
     connect(&m_play, &QTimer::timeout, this, [this] {
-        if (m_position >= roundCount())
-            togglePlay();
-        else
-            stepForward();
+        stepForward();
+        if (m_position >= roundCount() && m_play.isActive())
+            togglePlay(); // the last round is shown: ▶ again at once
     });
     connect(m_speed, &QSlider::valueChanged, this, [this](int perSecond) { m_play.setInterval(1000 / perSecond); });
     m_play.setInterval(1000 / m_speed->value());
@@ -323,6 +326,7 @@ void ReplayPage::togglePlay()
             m_play.start();
     }
     m_playButton->setIcon(style()->standardIcon(m_play.isActive() ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+    m_playButton->setToolTip(m_play.isActive() ? tr("Pause (Space)") : tr("Play (Space)"));
 }
 
 void ReplayPage::showPosition()
@@ -360,7 +364,8 @@ void ReplayPage::showPosition()
     m_restart->setEnabled(m_position > 0);
     m_forward->setEnabled(m_position < rounds);
     m_playButton->setEnabled(rounds > 0);
-    PlotStyle::populateAnytime(m_plot, curves, cells, m_dark);
+    // The axis fits the curves (as Frontiers' does), so attainments close to 1 stay apart.
+    PlotStyle::populateAnytime(m_plot, curves, cells, m_dark, PlotStyle::AttainmentAxis::Fitted);
 }
 
 QString ReplayPage::figureName() const

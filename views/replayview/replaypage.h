@@ -56,6 +56,8 @@ public:
     QCustomPlot *plot() const { return m_plot; }
     bool isRunning() const { return m_pending > 0; }
     bool isPlaying() const { return m_play.isActive(); }
+    /// ▶ while stopped (also after the last round), ⏸ while playing.
+    QToolButton *playButton() const { return m_playButton; }
     int position() const { return m_position; }
     int roundCount() const;
 

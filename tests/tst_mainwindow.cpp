@@ -6,6 +6,7 @@
 #include "tree/inspectorwidget.h"
 #include "tree/treeview.h"
 #include "window/mainwindow.h"
+#include "window/userguidedialog.h"
 #include "models/projecttreemodel.h"
 
 #include <QAbstractItemModelTester>
@@ -20,6 +21,7 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QTabBar>
+#include <QTextBrowser>
 #include <QTemporaryDir>
 #include <QToolBar>
 #include <QtTest>
@@ -303,7 +305,7 @@ private slots:
 
         // Help: the guide (README with docs/, found in the source tree here) and the shortcuts.
         QVERIFY(w.findChild<QAction *>(QStringLiteral("actionUserGuide")));
-        const QString guide = MainWindow::userGuidePath();
+        const QString guide = UserGuideDialog::installedReadme();
         QVERIFY2(guide.endsWith(QStringLiteral("/README.md")), qPrintable(guide));
         QVERIFY(QFileInfo(QFileInfo(guide).absolutePath() + QStringLiteral("/docs/steering.md")).isFile());
         QVERIFY(w.findChild<QAction *>(QStringLiteral("actionShortcuts")));
@@ -338,6 +340,96 @@ private slots:
             QCOMPARE(QFileInfo(dialog.path()).absolutePath(), figures);
         }
         QSettings().remove(QStringLiteral("export"));
+    }
+
+    // Help ▸ User Guide shows the guide in the application, not in an outside
+    // viewer: the installed README when there is one, else the copy compiled in;
+    // a link to another page of the guide opens in place.
+    void userGuideShownInside()
+    {
+        MainWindow w;
+        w.findChild<QAction *>(QStringLiteral("actionUserGuide"))->trigger();
+        auto *dialog = w.findChild<UserGuideDialog *>(QStringLiteral("userGuideDialog"));
+        QVERIFY(dialog);
+        QVERIFY(dialog->isVisible());
+        QTextBrowser *browser = dialog->browser();
+        QCOMPARE(browser->source(), UserGuideDialog::homePage());
+        QVERIFY2(browser->toPlainText().startsWith(QStringLiteral("Dream-RSI Workbench")),
+                 qPrintable(browser->toPlainText().left(80)));
+        browser->setSource(QUrl(QStringLiteral("docs/steering.md")));
+        QVERIFY2(browser->source().toString().endsWith(QStringLiteral("docs/steering.md")), qPrintable(browser->source().toString()));
+        QVERIFY(browser->toPlainText().contains(QStringLiteral("Steering")));
+        dialog->close();
+        // Without the installed guide: the compiled-in copy, links between its pages too.
+        QTextBrowser compiled;
+        compiled.setSource(QUrl(QStringLiteral("qrc:/guide/README.md")), QTextDocument::MarkdownResource);
+        QVERIFY(compiled.toPlainText().startsWith(QStringLiteral("Dream-RSI Workbench")));
+        compiled.setSource(QUrl(QStringLiteral("docs/online.md")));
+        QVERIFY(compiled.toPlainText().startsWith(QStringLiteral("Online rounds, agents, dreaming and the loop")));
+    }
+
+    // Dream… is off, with a tooltip saying why, without a project and on a
+    // project with no finished iteration.
+    void dreamNeedsWorlds()
+    {
+        MainWindow w;
+        QAction *dream = w.findChild<QAction *>(QStringLiteral("actionDream"));
+        QVERIFY(!dream->isEnabled());
+        QVERIFY2(dream->toolTip().contains(QStringLiteral("needs a project")), qPrintable(dream->toolTip()));
+        QTemporaryDir dir;
+        QSignalSpy opened(&w, &MainWindow::projectOpened);
+        w.newProject(dir.filePath(QStringLiteral("empty.dreamrsi")));
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 10000);
+        QVERIFY(!dream->isEnabled());
+        QVERIFY2(dream->toolTip().contains(QStringLiteral("no finished iteration")), qPrintable(dream->toolTip()));
+    }
+
+    // The demo's private copy is "Demo project" in Open Recent, not demo-<hash>;
+    // New Project starts in the last project's folder or the documents, never
+    // in the read-only folder of the run opened last.
+    void recentDemoAndNewProjectFolder()
+    {
+        QSettings().clear();
+        const QString data = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
+        const QString demoCopy = data + QStringLiteral("/demo-a1014a5022c4.dreamrsi");
+        QVERIFY(MainWindow::isDemoCopy(demoCopy));
+        QVERIFY(!MainWindow::isDemoCopy(QStringLiteral("/tmp/demo-a1014a5022c4.dreamrsi")));
+        QVERIFY(!MainWindow::isDemoCopy(data + QStringLiteral("/demo-notahash.dreamrsi")));
+        QSettings().setValue(QStringLiteral("recentProjects"), QStringList{demoCopy, QStringLiteral("/tmp/a.dreamrsi")});
+        {
+            MainWindow w;
+            auto *recent = w.findChild<QMenu *>(QStringLiteral("menuRecent"));
+            QStringList entries;
+            for (QAction *a : recent->actions()) {
+                if (!a->isSeparator())
+                    entries.append(a->text().remove(u'&'));
+            }
+            QVERIFY2(entries.contains(QStringLiteral("1 Demo project")), qPrintable(entries.join(QLatin1Char('|'))));
+            QVERIFY2(entries.contains(QStringLiteral("2 a.dreamrsi")), qPrintable(entries.join(QLatin1Char('|'))));
+        }
+        QTemporaryDir readOnlyRun, projects;
+        QFile::setPermissions(readOnlyRun.path(), QFileDevice::ReadOwner | QFileDevice::ExeOwner);
+        QSettings().setValue(QStringLiteral("lastDir"), readOnlyRun.path()); // an imported run's folder
+        QVERIFY(MainWindow::newProjectFolder() != readOnlyRun.path());
+        QSettings().setValue(QStringLiteral("lastProjectDir"), projects.path());
+        QCOMPARE(MainWindow::newProjectFolder(), QFileInfo(projects.path()).absoluteFilePath());
+        QSettings().setValue(QStringLiteral("lastProjectDir"), readOnlyRun.path());
+        if (!QFileInfo(readOnlyRun.path()).isWritable()) // root writes everywhere
+            QVERIFY(MainWindow::newProjectFolder() != readOnlyRun.path());
+        QFile::setPermissions(readOnlyRun.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        QSettings().clear();
+    }
+
+    // The default window fits the screen's free area (it was 1,656 px wide
+    // on a 1,600 px screen: the Replay tab's controls on one line): it asks
+    // for well under 1,600 px, and is sized within the screen.
+    void defaultWindowFitsTheScreen()
+    {
+        QSettings().remove(QStringLiteral("mainWindow"));
+        MainWindow w;
+        QVERIFY2(w.minimumSizeHint().width() <= 1500,
+                 qPrintable(QStringLiteral("the window needs %1 px").arg(w.minimumSizeHint().width())));
+        QVERIFY(w.width() <= std::max(w.screen()->availableGeometry().width(), w.minimumSizeHint().width()));
     }
 
     // At the default size, the inspector's six tabs fit without scroll arrows.

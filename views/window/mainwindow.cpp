@@ -150,8 +150,11 @@ MainWindow::MainWindow(QWidget *parent)
     connectRunner();
 
     QSettings settings;
-    if (!restoreGeometry(settings.value(QLatin1String(GeometryKey)).toByteArray()))
-        resize(1400, 860);
+    if (!restoreGeometry(settings.value(QLatin1String(GeometryKey)).toByteArray())) {
+        // The default size, within the screen's free area.
+        const QRect free = screen() ? screen()->availableGeometry() : QRect(0, 0, 1400, 860);
+        resize(std::min(1400, free.width()), std::min(860, free.height()));
+    }
     // Without a saved layout, size the docks once the window has its real size.
     m_defaultDockSizes = !restoreState(settings.value(QLatin1String(StateKey)).toByteArray());
     rebuildRecentMenu();
@@ -167,13 +170,13 @@ void MainWindow::connectSession()
         addRecentProject(path);
         m_roundPanel->showProject(path); // before following: what is followed below is this project's
         if (report.readOnly && report.writer) {
-            setWindowTitle(tr("%1 (read-only) — Dream-RSI Workbench").arg(QFileInfo(path).completeBaseName()));
+            setWindowTitle(tr("%1 (read-only) — Dream-RSI Workbench").arg(isDemoCopy(path) ? tr("Demo project") : QFileInfo(path).completeBaseName()));
             statusBar()->showMessage(tr("Another process (pid %1) writes this project: it is open read-only and its round is followed")
                                          .arg(report.writer->pid),
                                      8000);
             m_roundPanel->followProject(*report.writer);
         } else {
-            setWindowTitle(tr("%1 — Dream-RSI Workbench").arg(QFileInfo(path).completeBaseName()));
+            setWindowTitle(tr("%1 — Dream-RSI Workbench").arg(isDemoCopy(path) ? tr("Demo project") : QFileInfo(path).completeBaseName()));
             m_roundPanel->stopFollowing();
         }
         if (!report.interrupted.isEmpty())

@@ -118,8 +118,12 @@ public:
     QLineEdit *filterEdit() const;
     QComboBox *filterColumn() const;
     TreeView *treeView() const;
-    /// The user guide's README.md (installed, or the source tree's in a build); empty when none is found.
-    static QString userGuidePath();
+    /// Whether `path` is the bundled demo's private copy (named after its
+    /// content's hash): menus and the title call it "Demo project".
+    static bool isDemoCopy(const QString &path);
+    /// Where New Project starts: the last project's folder when writable,
+    /// else the documents folder (never an imported run's folder).
+    static QString newProjectFolder();
     /// Help ▸ Keyboard Shortcuts: every shortcut of the menus and the tree view (the caller owns it).
     QDialog *shortcutsDialog();
     InspectorWidget *inspector() const { return m_inspector; }

@@ -2,6 +2,7 @@
 // A new action goes into its menu's function and, when its state depends on
 // the window, into updateActions().
 #include "mainwindow.h"
+#include "userguidedialog.h"
 
 #include "import/runimport.h"
 
@@ -22,6 +23,9 @@
 #include "eval/taskregistry.h"
 
 #include <functional>
+
+#include <QRegularExpression>
+#include <QStandardPaths>
 
 #include <QApplication>
 #include <QComboBox>
@@ -154,9 +158,11 @@ void MainWindow::createFileMenu()
     newProjectAction->setObjectName(QStringLiteral("actionNewProject"));
     newProjectAction->setShortcut(QKeySequence::New);
     connect(newProjectAction, &QAction::triggered, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("New Project"), QString(), tr("Dream-RSI projects (*.dreamrsi)"));
-        if (!path.isEmpty())
+        const QString path = QFileDialog::getSaveFileName(this, tr("New Project"), newProjectFolder(), tr("Dream-RSI projects (*.dreamrsi)"));
+        if (!path.isEmpty()) {
+            QSettings().setValue(QStringLiteral("lastProjectDir"), QFileInfo(path).absolutePath());
             newProject(path.endsWith(QLatin1String(".dreamrsi")) ? path : path + QStringLiteral(".dreamrsi"));
+        }
     });
     // One list of what was open lately: projects first, then tree files.
     m_recentMenu = file->addMenu(tr("Open &Recent"));
@@ -353,18 +359,11 @@ void MainWindow::createHelpMenu()
     QAction *guide = help->addAction(themeIcon("help-contents", QStyle::SP_DialogHelpButton), tr("&User Guide"));
     guide->setObjectName(QStringLiteral("actionUserGuide"));
     guide->setShortcut(QKeySequence::HelpContents);
-    guide->setStatusTip(tr("Open the user guide (README and docs) in the desktop's viewer"));
+    guide->setStatusTip(tr("Read the user guide (README and docs) in a window of its own"));
     connect(guide, &QAction::triggered, this, [this] {
-        const QString path = userGuidePath();
-        if (path.isEmpty()) {
-            QMessageBox::information(this, tr("User Guide"),
-                                     tr("The user guide is not installed: it is looked for in %1.")
-                                         .arg(QDir::toNativeSeparators(QCoreApplication::applicationDirPath()
-                                                                       + QStringLiteral("/../share/doc/dreamrsi-workbench"))));
-            return;
-        }
-        if (!QDesktopServices::openUrl(QUrl::fromLocalFile(path)))
-            statusBar()->showMessage(tr("No viewer opened %1").arg(QDir::toNativeSeparators(path)), 8000);
+        auto *dialog = new UserGuideDialog(this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
     });
     QAction *keys = help->addAction(tr("&Keyboard Shortcuts"));
     keys->setObjectName(QStringLiteral("actionShortcuts"));
@@ -386,22 +385,25 @@ void MainWindow::createHelpMenu()
     });
 }
 
-QString MainWindow::userGuidePath()
+bool MainWindow::isDemoCopy(const QString &path)
 {
-    // Installed beside the executable's prefix; in a build, the source tree's
-    // (the evaluators' folder sits in it); $DREAMRSI_DOC_DIR first.
-    QStringList folders;
-    if (const QString fromEnv = qEnvironmentVariable("DREAMRSI_DOC_DIR"); !fromEnv.isEmpty())
-        folders << fromEnv;
-    folders << QCoreApplication::applicationDirPath() + QStringLiteral("/../share/doc/dreamrsi-workbench");
-    if (const QString evaluators = TaskRegistry::evaluatorsRoot(); !evaluators.isEmpty())
-        folders << evaluators + QStringLiteral("/..");
-    for (const QString &folder : std::as_const(folders)) {
-        const QFileInfo readme(folder + QStringLiteral("/README.md"));
-        if (readme.isFile() && QFileInfo(folder + QStringLiteral("/docs")).isDir())
-            return readme.canonicalFilePath();
-    }
-    return {};
+    // The bundled demo's private copy (app/workbench/main.cpp): demo-<12 hex
+    // of its content>.dreamrsi in the application's data folder.
+    static const QRegularExpression copy(QStringLiteral("^demo-[0-9a-f]{12}\\.dreamrsi$"));
+    const QFileInfo info(path);
+    return copy.match(info.fileName()).hasMatch()
+           && QDir(info.absolutePath()) == QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation));
+}
+
+QString MainWindow::newProjectFolder()
+{
+    // The folder of the last project opened or made, when it can take a new
+    // one; never the last imported run's (often read-only) folder.
+    const QFileInfo last(QSettings().value(QStringLiteral("lastProjectDir")).toString());
+    if (!last.filePath().isEmpty() && last.isDir() && last.isWritable())
+        return last.absoluteFilePath();
+    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    return QFileInfo(documents).isDir() ? documents : QDir::homePath();
 }
 
 QDialog *MainWindow::shortcutsDialog()
@@ -483,7 +485,9 @@ void MainWindow::rebuildRecentMenu()
     auto add = [this, &number](const QString &path, auto open) {
         ++number;
         // A run's folder goes by its world's name (a db folder alone says little).
-        const QString name = QFileInfo(path).isDir() ? RunImport::worldName(path) : QFileInfo(path).fileName();
+        const QString name = QFileInfo(path).isDir() ? RunImport::worldName(path)
+                             : isDemoCopy(path)       ? tr("Demo project")
+                                                      : QFileInfo(path).fileName();
         QAction *a = m_recentMenu->addAction(number < 10 ? QStringLiteral("&%1 %2").arg(number).arg(name) : name);
         a->setToolTip(QDir::toNativeSeparators(path));
         a->setStatusTip(QDir::toNativeSeparators(path));
@@ -533,8 +537,17 @@ void MainWindow::updateActions()
     m_exportAction->setEnabled(figure && figure->figurePainter());
     const bool writable = m_session->isOpen() && !m_session->isReadOnly();
     m_importAction->setEnabled(writable);
-    // Dreaming stores versions and results: not in a project another process writes.
-    m_dreamAction->setEnabled(writable);
+    // Dreaming stores versions and results (not in a project another process
+    // writes) and replays them in the project's finished iterations.
+    const bool hasIterations = std::any_of(m_workspace->worlds().cbegin(), m_workspace->worlds().cend(),
+                                           [](const WorldEntry &w) { return w.iteration != 0 && w.tree; });
+    m_dreamAction->setEnabled(writable && hasIterations);
+    m_dreamAction->setToolTip(!m_session->isOpen()     ? tr("Dream… needs a project: open or create one")
+                              : !writable              ? tr("Dream… is off: another process writes this project")
+                              : !hasIterations         ? tr("Dream… is off: the project has no finished iteration to replay "
+                                                            "versions in (run a round or import trees first)")
+                                                       : tr("Write, replay and propose new policy versions over the "
+                                                            "project's worlds"));
     m_replayAction->setEnabled(hasWorlds && hasVersions);
     m_compareAction->setEnabled(hasWorlds && hasVersions);
     m_cancelReplayAction->setEnabled(m_runner->isRunning());

@@ -102,7 +102,8 @@ void TestModels::cellTableGrowsLikeALiveRound()
     QCOMPARE(model.rowCount(), 0);
     QCOMPARE(model.columnCount(), int(CellTableModel::ColumnCount));
     const QStringList headers = {QStringLiteral("Id"),      QStringLiteral("Branch"), QStringLiteral("Attempt"),
-                                 QStringLiteral("Seq"),     QStringLiteral("Score"),  QStringLiteral("Outcome"),
+                                 QStringLiteral("Seq"),     QStringLiteral("Score"),  QStringLiteral("Mean ± 95 %"),
+                                 QStringLiteral("Outcome"),
                                  QStringLiteral("Valid"),   QStringLiteral("Tests"),  QStringLiteral("Tags"),
                                  QStringLiteral("Error")};
     for (int c = 0; c < CellTableModel::ColumnCount; ++c)

@@ -323,6 +323,8 @@ int shootCompare(const QString &dir, const QStringList &sources, const QSize &si
     window.openFiles({last});
     waitFor(&window, &dreamrsi::MainWindow::treeOpened, 60000);
     window.tabs()->setCurrentIndex(dreamrsi::MainWindow::DiscoveryTab);
+    // The chains of branches: the layout the path is drawn on (TreeRenderer::setPath).
+    window.discoveryPage()->setLayoutShown(dreamrsi::DiscoveryPage::Layout::Branches);
     const auto tree = window.currentTree();
     if (!tree || tree->bestCellIndex() < 0)
         return 1;

@@ -148,6 +148,7 @@ private slots:
     void gridFillsBySlider();
     void gridBadInput();
     void discoveryTabLayouts();
+    void largeRunLaidOutOnWorker();
 
 private:
     /// Reads the fixture run of the current data row.
@@ -566,6 +567,51 @@ void TestGuiIslands::discoveryTabLayouts()
             inked += image.pixel(x, y) != qRgb(255, 255, 255) ? 1 : 0;
     }
     QVERIFY(inked > 500);
+}
+
+void TestGuiIslands::largeRunLaidOutOnWorker()
+{
+    // A run of DiscoveryPage::PrepareOnWorkerFrom programs or more: its layouts are
+    // made on a worker, the views say so meanwhile, then show it whole.
+    QTemporaryDir dir;
+    const QString db = dir.filePath(s("db"));
+    QList<QJsonObject> programs;
+    const int n = DiscoveryPage::PrepareOnWorkerFrom + 50;
+    for (int i = 0; i < n; ++i) {
+        const QString parent = i == 0 ? QString() : s("q%1").arg((i - 1) / 2); // a binary genealogy
+        programs.append(oeProgram(s("q%1").arg(i), parent, i + 1,
+                                  {{s("combined_score"), (i % 100) / 100.0}, {s("u"), i % 7}, {s("v"), i % 5}},
+                                  {{s("island"), i % 3}}, {{s("generation"), int(std::log2(i + 1))}}));
+    }
+    QVERIFY(writeOeFolder(db, programs));
+    Result<RunImport::Imported> r = RunImport::read(db);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    const auto tree = std::make_shared<const DiscoveryTree>(std::move(r.value->tree));
+    DiscoveryPage page;
+    page.resize(900, 600);
+    page.show();
+    QSignalSpy prepared(&page, &DiscoveryPage::layoutsPrepared);
+    page.setTree(s("large"), tree);
+    QCOMPARE(page.layoutShown(), DiscoveryPage::Layout::Genealogy);
+    QVERIFY(page.preparingOnWorker());
+    QVERIFY(prepared.wait(20000));
+    QVERIFY(!page.preparingOnWorker());
+    QCOMPARE(page.structureView()->tree(), tree);
+    QCOMPARE(page.treeView()->tree(), tree);
+    QCOMPARE(page.gridView()->tree(), tree);
+    // Every program under its real parent, a row per generation.
+    const RunStructure &structure = *page.structureView()->structure();
+    for (int c = 0; c < tree->cellCount(); ++c) {
+        const int i = programOf(tree->cells().at(c)).mid(1).toInt();
+        const int p = structure.parentOf(c);
+        QCOMPARE(p == RunStructure::Root ? 0 : programOf(tree->cells().at(p)).mid(1).toInt(), (i - 1) / 2);
+        QCOMPARE(structure.depthOf(c), int(std::log2(i + 1)));
+    }
+    page.setLayoutShown(DiscoveryPage::Layout::Islands);
+    QCOMPARE(int(page.structureView()->layout().bands().size()), 3);
+    page.setLayoutShown(DiscoveryPage::Layout::BehaviourGrid);
+    QVERIFY2(page.gridView()->grid().has_value(), qPrintable(page.gridView()->problem()));
+    QCOMPARE(page.gridView()->grid()->filledCount(), tree->cellCount());
 }
 
 QTEST_MAIN(TestGuiIslands)

@@ -1,11 +1,12 @@
 #include "behaviourgrid.h"
 
 #include <QJsonValue>
-#include <QSet>
+#include <QHash>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 namespace dreamrsi {
 
@@ -48,26 +49,56 @@ int BehaviourGrid::Axis::binOf(double v) const
     return k;
 }
 
-QStringList BehaviourGrid::numericMetrics(const DiscoveryTree &tree)
+BehaviourGrid::MetricColumns BehaviourGrid::MetricColumns::of(const DiscoveryTree &tree)
 {
-    QSet<QString> names;
-    for (const Cell &c : tree.cells()) {
-        const QJsonObject metrics = c.payload.value(QLatin1String("metrics")).toObject();
+    MetricColumns m;
+    QHash<QString, int> at;
+    const QList<Cell> &cells = tree.cells();
+    const qsizetype n = cells.size();
+    const auto put = [&](const QString &name, int cell, double v) {
+        auto it = at.constFind(name);
+        if (it == at.constEnd()) {
+            it = at.insert(name, int(m.names.size()));
+            m.names.append(name);
+            m.values.append(QList<double>(n, std::numeric_limits<double>::quiet_NaN()));
+        }
+        m.values[*it][cell] = v;
+    };
+    for (int c = 0; c < int(n); ++c) {
+        const QJsonObject metrics = cells.at(c).payload.value(QLatin1String("metrics")).toObject();
         for (auto it = metrics.constBegin(); it != metrics.constEnd(); ++it) {
-            if (finite(it.value())) {
-                names.insert(it.key());
+            if (const std::optional<double> v = finite(it.value())) {
+                put(it.key(), c, *v);
             } else if (it.value().isObject()) {
                 const QJsonObject inner = it.value().toObject();
                 for (auto in = inner.constBegin(); in != inner.constEnd(); ++in) {
-                    if (finite(in.value()))
-                        names.insert(it.key() + QLatin1Char('.') + in.key());
+                    if (const std::optional<double> v = finite(in.value()))
+                        put(it.key() + QLatin1Char('.') + in.key(), c, *v);
                 }
             }
         }
     }
-    QStringList sorted(names.cbegin(), names.cend());
-    sorted.sort();
+    // Sorted by name, the columns with them.
+    QList<int> order(m.names.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&m](int a, int b) { return m.names.at(a) < m.names.at(b); });
+    MetricColumns sorted;
+    for (const int i : std::as_const(order)) {
+        sorted.names.append(m.names.at(i));
+        sorted.values.append(std::move(m.values[i]));
+    }
     return sorted;
+}
+
+const QList<double> *BehaviourGrid::MetricColumns::column(const QString &name) const
+{
+    const qsizetype i = names.indexOf(name);
+    return i < 0 ? nullptr : &values.at(i);
+}
+
+QStringList BehaviourGrid::numericMetrics(const DiscoveryTree &tree)
+{
+    return MetricColumns::of(tree).names;
 }
 
 std::optional<double> BehaviourGrid::metricValue(const Cell &cell, const QString &metric)
@@ -85,6 +116,35 @@ std::optional<double> BehaviourGrid::metricValue(const Cell &cell, const QString
 Result<BehaviourGrid> BehaviourGrid::build(const DiscoveryTree &tree, const QString &xMetric, const QString &yMetric,
                                            int xBins, int yBins, const QList<int> &keys)
 {
+    constexpr double None = std::numeric_limits<double>::quiet_NaN();
+    QList<double> xs, ys;
+    xs.reserve(tree.cellCount());
+    ys.reserve(tree.cellCount());
+    for (const Cell &c : tree.cells()) {
+        xs.append(metricValue(c, xMetric).value_or(None));
+        ys.append(metricValue(c, yMetric).value_or(None));
+    }
+    return build(tree, xMetric, xs, yMetric, ys, xBins, yBins, keys);
+}
+
+Result<BehaviourGrid> BehaviourGrid::build(const DiscoveryTree &tree, const MetricColumns &columns, const QString &xMetric,
+                                           const QString &yMetric, int xBins, int yBins, const QList<int> &keys)
+{
+    const QList<double> *xs = columns.column(xMetric);
+    const QList<double> *ys = columns.column(yMetric);
+    if (!xs)
+        return Result<BehaviourGrid>::failure(QStringLiteral("no cell has a numeric metric \"%1\"").arg(xMetric));
+    if (!ys)
+        return Result<BehaviourGrid>::failure(QStringLiteral("no cell has a numeric metric \"%1\"").arg(yMetric));
+    if (xs->size() != tree.cellCount() || ys->size() != tree.cellCount())
+        return Result<BehaviourGrid>::failure(QStringLiteral("the metrics were read from another tree"));
+    return build(tree, xMetric, *xs, yMetric, *ys, xBins, yBins, keys);
+}
+
+Result<BehaviourGrid> BehaviourGrid::build(const DiscoveryTree &tree, const QString &xMetric, const QList<double> &xs,
+                                           const QString &yMetric, const QList<double> &ys, int xBins, int yBins,
+                                           const QList<int> &keys)
+{
     using Built = Result<BehaviourGrid>;
     constexpr int MaxBins = 1000;
     if (xBins < 1 || xBins > MaxBins || yBins < 1 || yBins > MaxBins)
@@ -101,8 +161,8 @@ Result<BehaviourGrid> BehaviourGrid::build(const DiscoveryTree &tree, const QStr
     bool anyX = false, anyY = false;
     const QList<Cell> &cells = tree.cells();
     for (int c = 0; c < int(cells.size()); ++c) {
-        const std::optional<double> x = metricValue(cells.at(c), xMetric);
-        const std::optional<double> y = metricValue(cells.at(c), yMetric);
+        const std::optional<double> x = std::isnan(xs.at(c)) ? std::nullopt : std::optional<double>(xs.at(c));
+        const std::optional<double> y = std::isnan(ys.at(c)) ? std::nullopt : std::optional<double>(ys.at(c));
         anyX = anyX || x;
         anyY = anyY || y;
         if (!x || !y) {

@@ -50,6 +50,17 @@ public:
         std::optional<double> bestScore;
     };
 
+    /// Every numeric metric of a tree's cells read once (any thread), so
+    /// that choosing other metrics bins without reading payloads again.
+    struct MetricColumns
+    {
+        QStringList names;           ///< sorted
+        QList<QList<double>> values; ///< per name, per cell; NaN where the cell has none
+        static MetricColumns of(const DiscoveryTree &tree);
+        /// The column of `name`, null when no cell carries it.
+        const QList<double> *column(const QString &name) const;
+    };
+
     /// The names of the numeric metrics any cell carries, sorted.
     static QStringList numericMetrics(const DiscoveryTree &tree);
     /// Cell `cell`'s value of `metric`, if it is a finite number.
@@ -61,6 +72,10 @@ public:
     /// carries, bins outside 1 … 1000.
     static Result<BehaviourGrid> build(const DiscoveryTree &tree, const QString &xMetric, const QString &yMetric,
                                        int xBins = 10, int yBins = 10, const QList<int> &keys = {});
+    /// The same from metrics read before.
+    static Result<BehaviourGrid> build(const DiscoveryTree &tree, const MetricColumns &columns, const QString &xMetric,
+                                       const QString &yMetric, int xBins = 10, int yBins = 10,
+                                       const QList<int> &keys = {});
 
     const Axis &x() const { return m_x; }
     const Axis &y() const { return m_y; }
@@ -91,6 +106,10 @@ public:
     QList<QStringList> rows(const DiscoveryTree &tree) const;
 
 private:
+    /// Both builds: the metrics' values per cell (NaN: none).
+    static Result<BehaviourGrid> build(const DiscoveryTree &tree, const QString &xMetric, const QList<double> &xs,
+                                       const QString &yMetric, const QList<double> &ys, int xBins, int yBins,
+                                       const QList<int> &keys);
     struct Sample
     {
         int cell;

@@ -269,11 +269,29 @@ BehaviourGridView::BehaviourGridView(QWidget *parent)
     rebuild();
 }
 
+BehaviourGridView::Prepared BehaviourGridView::prepare(std::shared_ptr<const DiscoveryTree> tree,
+                                                      std::shared_ptr<const RunStructure> structure)
+{
+    Prepared p;
+    p.tree = std::move(tree);
+    if (!p.tree)
+        return p;
+    p.structure = structure ? std::move(structure) : std::make_shared<const RunStructure>(RunStructure::of(*p.tree));
+    p.metrics = BehaviourGrid::MetricColumns::of(*p.tree);
+    return p;
+}
+
 void BehaviourGridView::setTree(std::shared_ptr<const DiscoveryTree> tree)
 {
-    m_tree = std::move(tree);
-    m_structure = m_tree ? std::make_shared<const RunStructure>(RunStructure::of(*m_tree)) : nullptr;
-    const QStringList metrics = m_tree ? BehaviourGrid::numericMetrics(*m_tree) : QStringList();
+    setPrepared(prepare(std::move(tree)));
+}
+
+void BehaviourGridView::setPrepared(Prepared prepared)
+{
+    m_tree = std::move(prepared.tree);
+    m_structure = std::move(prepared.structure);
+    m_metrics = std::move(prepared.metrics);
+    const QStringList metrics = m_metrics.names;
     const QString x = m_xMetric->currentText(), y = m_yMetric->currentText();
     {
         const QSignalBlocker bx(m_xMetric), by(m_yMetric);
@@ -295,12 +313,19 @@ void BehaviourGridView::setDarkPalette(bool dark)
     m_canvas->update();
 }
 
+void BehaviourGridView::setPlaceholderText(const QString &text)
+{
+    m_placeholder = text;
+    if (!m_tree)
+        rebuild();
+}
+
 void BehaviourGridView::rebuild()
 {
     m_grid.reset();
     m_problem.clear();
     if (!m_tree) {
-        m_problem = tr("No tree open");
+        m_problem = m_placeholder.isEmpty() ? tr("No tree open") : m_placeholder;
     } else if (m_xMetric->count() < 2) {
         m_problem = m_xMetric->count() == 0
                         ? tr("The cells of this tree carry no numeric metrics: a behaviour grid needs two.")
@@ -313,7 +338,7 @@ void BehaviourGridView::rebuild()
             for (int c = 0; c < m_tree->cellCount(); ++c)
                 keys.append(m_structure->depthOf(c));
         }
-        Result<BehaviourGrid> built = BehaviourGrid::build(*m_tree, m_xMetric->currentText(), m_yMetric->currentText(),
+        Result<BehaviourGrid> built = BehaviourGrid::build(*m_tree, m_metrics, m_xMetric->currentText(), m_yMetric->currentText(),
                                                            m_xBins->value(), m_yBins->value(), keys);
         if (built)
             m_grid = std::move(built.value);

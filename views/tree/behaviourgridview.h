@@ -31,6 +31,17 @@ class BehaviourGridView final : public QWidget
 public:
     explicit BehaviourGridView(QWidget *parent = nullptr);
 
+    /// What showing a tree takes: its metrics read once and its structure
+    /// (the generations). Made on a worker for a large run (setPrepared).
+    struct Prepared
+    {
+        std::shared_ptr<const DiscoveryTree> tree;
+        std::shared_ptr<const RunStructure> structure;
+        BehaviourGrid::MetricColumns metrics;
+    };
+    static Prepared prepare(std::shared_ptr<const DiscoveryTree> tree, std::shared_ptr<const RunStructure> structure = {});
+    void setPrepared(Prepared prepared);
+
     /// Shows `tree`'s grid over the first two numeric metrics its cells carry
     /// (or the ones chosen before, when it has them too).
     void setTree(std::shared_ptr<const DiscoveryTree> tree);
@@ -48,6 +59,8 @@ public:
     QComboBox *orderBox() const { return m_order; }
     QSlider *slider() const { return m_slider; }
     void setDarkPalette(bool dark);
+    /// What the view says while it has no tree; empty: "No tree open".
+    void setPlaceholderText(const QString &text);
 
     /// The grid as a figure: bins, axes, colour scale (light palette).
     void paintFigure(QPainter &painter, const QRectF &target) const;
@@ -68,8 +81,10 @@ private:
 
     std::shared_ptr<const DiscoveryTree> m_tree;
     std::shared_ptr<const RunStructure> m_structure;
+    BehaviourGrid::MetricColumns m_metrics;
     std::optional<BehaviourGrid> m_grid;
     QString m_problem;
+    QString m_placeholder;
     bool m_dark = false;
     QComboBox *m_xMetric = nullptr;
     QComboBox *m_yMetric = nullptr;

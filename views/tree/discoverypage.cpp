@@ -14,10 +14,12 @@
 #include <QStackedWidget>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QFutureWatcher>
 #include <QLineEdit>
 #include <QPointer>
 #include <QSpinBox>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace dreamrsi {
 
@@ -115,12 +117,48 @@ void DiscoveryPage::setTree(const QString &title, std::shared_ptr<const Discover
 
 void DiscoveryPage::showTree(std::shared_ptr<const DiscoveryTree> tree)
 {
-    // The other layouts are drawn when first shown (a 10,000-program run
-    // opens in one of them, not in all).
-    m_view->setTree(tree);
+    // The other layouts are made when first shown, on the GUI thread for a
+    // small tree, on a worker for a large one (its layouts, styles and
+    // metrics take longer than a frame): the views say so meanwhile.
+    // A large imported run opens in its genealogy: its branch view's styles
+    // are made on the worker too (our own trees open in branches, at once).
+    const bool large = tree && tree->cellCount() >= PrepareOnWorkerFrom;
+    const bool branchesLater = large && defaultLayout(*tree) != Layout::Branches && m_defaultPending;
+    m_view->setTree(branchesLater ? nullptr : tree);
     m_structure->setTree(nullptr);
     m_grid->setTree(nullptr);
     m_shownTree = std::move(tree);
+    ++m_preparing;
+    if (large) {
+        const QString text = tr("Laying out %Ln cell(s)…", nullptr, m_shownTree->cellCount());
+        m_structure->setPlaceholderText(text);
+        m_grid->setPlaceholderText(text);
+        auto *watcher = new QFutureWatcher<Prepared>(this);
+        connect(watcher, &QFutureWatcher<Prepared>::finished, this, [this, watcher, request = m_preparing] {
+            watcher->deleteLater();
+            if (request != m_preparing)
+                return; // another tree came meanwhile
+            Prepared prepared = watcher->result();
+            if (m_view->tree() != m_shownTree) {
+                m_view->setTree(m_shownTree, prepared.structure.styles);
+                runSearch();
+            }
+            m_structure->setPrepared(std::move(prepared.structure));
+            m_structure->setMatches(m_view->renderer().matches());
+            m_structure->selectCell(m_view->selectedCell());
+            m_grid->setPrepared(std::move(prepared.grid));
+            m_structure->setPlaceholderText(QString());
+            m_grid->setPlaceholderText(QString());
+            emit layoutsPrepared();
+        });
+        watcher->setFuture(QtConcurrent::run([tree = m_shownTree] {
+            const auto structure = std::make_shared<const RunStructure>(RunStructure::of(*tree));
+            return Prepared{RunStructureView::prepare(tree, structure), BehaviourGridView::prepare(tree, structure)};
+        }));
+    } else {
+        m_structure->setPlaceholderText(QString());
+        m_grid->setPlaceholderText(QString());
+    }
     if (m_shownTree && m_completionTree == nullptr && m_shownTree == m_tree && m_defaultPending) {
         m_defaultPending = false;
         const QSignalBlocker block(m_layout);
@@ -128,6 +166,11 @@ void DiscoveryPage::showTree(std::shared_ptr<const DiscoveryTree> tree)
     }
     setLayoutShown(layoutShown());
     runSearch();
+}
+
+bool DiscoveryPage::preparingOnWorker() const
+{
+    return m_shownTree && m_shownTree->cellCount() >= PrepareOnWorkerFrom && m_structure->tree() != m_shownTree;
 }
 
 DiscoveryPage::Layout DiscoveryPage::defaultLayout(const DiscoveryTree &tree)
@@ -153,7 +196,7 @@ void DiscoveryPage::setLayoutShown(Layout layout)
     case Layout::Genealogy:
     case Layout::Islands:
         m_structure->setMode(layout == Layout::Islands ? GenealogyLayout::Mode::Islands : GenealogyLayout::Mode::Genealogy);
-        if (m_structure->tree() != m_shownTree) {
+        if (m_structure->tree() != m_shownTree && !preparingOnWorker()) {
             m_structure->setTree(m_shownTree);
             m_structure->setMatches(m_view->renderer().matches());
             m_structure->selectCell(m_view->selectedCell());
@@ -161,7 +204,7 @@ void DiscoveryPage::setLayoutShown(Layout layout)
         m_stack->setCurrentWidget(m_structure);
         break;
     case Layout::BehaviourGrid:
-        if (m_grid->tree() != m_shownTree)
+        if (m_grid->tree() != m_shownTree && !preparingOnWorker())
             m_grid->setTree(m_shownTree);
         m_stack->setCurrentWidget(m_grid);
         break;
@@ -224,6 +267,11 @@ void DiscoveryPage::setImaginationContext(int place, int completions)
     m_place = place;
     const bool usable = m_place >= 0 && m_tree;
     m_imagined->setEnabled(usable);
+    if (!usable && m_imagined->isChecked()) {
+        // Greyed out means off: not ticked while it cannot apply (requestImagined shows the plain tree).
+        const QSignalBlocker block(m_imagined);
+        m_imagined->setChecked(false);
+    }
     m_completion->setEnabled(usable);
     m_seed->setEnabled(usable);
     {

@@ -2,7 +2,9 @@
 
 #include "model/discoverytree.h"
 
+#include "behaviourgridview.h"
 #include "imaginedorigin.h"
+#include "runstructureview.h"
 
 #include "figures/figuresource.h"
 
@@ -19,8 +21,6 @@ class QSpinBox;
 
 namespace dreamrsi {
 
-class BehaviourGridView;
-class RunStructureView;
 class TreeView;
 
 /// The Discovery tab: the tree view with a search field and zoom controls.
@@ -54,6 +54,10 @@ public:
     /// The layout a tree opens in: the genealogy for an imported run, the
     /// branches for ours.
     static Layout defaultLayout(const DiscoveryTree &tree);
+    /// Trees from this many cells have their other layouts made on a worker.
+    static constexpr int PrepareOnWorkerFrom = 2000;
+    /// True while a large tree's layouts are being made (layoutsPrepared() follows).
+    bool preparingOnWorker() const;
     QLineEdit *searchEdit() const { return m_search; }
 
     /// The shown tree's place j among the project's replay worlds (-1: not a
@@ -102,6 +106,8 @@ signals:
     /// The view switched between the recorded tree and a completion (cell
     /// indices mean other cells now).
     void shownTreeChanged();
+    /// A large tree's genealogy, islands and grid are ready (made on a worker).
+    void layoutsPrepared();
 
 public:
     // FigureSource
@@ -126,6 +132,12 @@ private:
     std::shared_ptr<const DiscoveryTree> m_tree; ///< the recorded tree
     std::shared_ptr<const DiscoveryTree> m_shownTree; ///< what the layouts show: m_tree or the completion
     bool m_defaultPending = false; ///< a new tree: choose its default layout when shown
+    quint64 m_preparing = 0;       ///< the latest request for a worker's layouts
+    struct Prepared
+    {
+        RunStructureView::Prepared structure;
+        BehaviourGridView::Prepared grid;
+    };
     // Imagined cells
     QCheckBox *m_imagined = nullptr;
     QSpinBox *m_completion = nullptr;

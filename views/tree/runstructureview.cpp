@@ -43,14 +43,35 @@ RunStructureView::RunStructureView(QWidget *parent)
     setAttribute(Qt::WA_OpaquePaintEvent);
 }
 
-void RunStructureView::setTree(std::shared_ptr<const DiscoveryTree> tree)
+RunStructureView::Prepared RunStructureView::prepare(std::shared_ptr<const DiscoveryTree> tree,
+                                                    std::shared_ptr<const RunStructure> structure, TreeCellStyles styles)
 {
-    m_tree = std::move(tree);
-    m_structure = m_tree ? std::make_shared<const RunStructure>(RunStructure::of(*m_tree)) : nullptr;
-    m_styles = m_tree ? TreeCellStyles::of(*m_tree) : TreeCellStyles{};
+    Prepared p;
+    p.tree = std::move(tree);
+    if (!p.tree)
+        return p;
+    p.structure = structure ? std::move(structure) : std::make_shared<const RunStructure>(RunStructure::of(*p.tree));
+    p.styles = styles.fills.size() == p.tree->cellCount() ? std::move(styles) : TreeCellStyles::of(*p.tree);
+    p.genealogy = GenealogyLayout(p.tree, p.structure, GenealogyLayout::Mode::Genealogy);
+    p.islands = GenealogyLayout(p.tree, p.structure, GenealogyLayout::Mode::Islands);
+    return p;
+}
+
+void RunStructureView::setPrepared(Prepared prepared)
+{
+    m_tree = std::move(prepared.tree);
+    m_structure = std::move(prepared.structure);
+    m_styles = std::move(prepared.styles);
+    m_genealogy = std::move(prepared.genealogy);
+    m_islands = std::move(prepared.islands);
     m_selected = -1;
     m_matches.clear();
     relayout();
+}
+
+void RunStructureView::setTree(std::shared_ptr<const DiscoveryTree> tree)
+{
+    setPrepared(prepare(std::move(tree)));
 }
 
 void RunStructureView::setMode(GenealogyLayout::Mode mode)
@@ -63,13 +84,19 @@ void RunStructureView::setMode(GenealogyLayout::Mode mode)
 
 void RunStructureView::relayout()
 {
-    m_layout = GenealogyLayout(m_tree, m_structure, m_mode);
+    m_layout = m_mode == GenealogyLayout::Mode::Islands ? m_islands : m_genealogy;
     fitToView();
 }
 
 void RunStructureView::setDarkPalette(bool dark)
 {
     m_palette = dark ? TreePalette::dark() : TreePalette::light();
+    update();
+}
+
+void RunStructureView::setPlaceholderText(const QString &text)
+{
+    m_placeholder = text;
     update();
 }
 
@@ -290,12 +317,12 @@ void RunStructureView::paintScene(QPainter &painter, const QRectF &exposed, doub
     painter.setPen(QPen(palette.edge, 0));
     painter.drawLines(links);
     if (!migrations.isEmpty()) {
-        painter.setRenderHint(QPainter::Antialiasing, migrations.size() < 2000);
-        QColor accent = palette.batch;
-        accent.setAlpha(200);
-        painter.setPen(QPen(accent, std::max(1.0, std::min(2.0, scale * 1.5))));
+        // Solid, aliased and cosmetic: long antialiased strokes across the
+        // bands cost milliseconds each.
+        QPen pen(palette.batch, scale >= 0.5 ? 2 : 1);
+        pen.setCosmetic(true);
+        painter.setPen(pen);
         painter.drawLines(migrations);
-        painter.setRenderHint(QPainter::Antialiasing, false);
     }
 
     // The initial program.
@@ -349,7 +376,7 @@ void RunStructureView::paintEvent(QPaintEvent *event)
     painter.fillRect(event->rect(), m_palette.background);
     if (!m_tree) {
         painter.setPen(m_palette.text);
-        painter.drawText(rect(), Qt::AlignCenter, tr("No tree open"));
+        painter.drawText(rect(), Qt::AlignCenter, m_placeholder.isEmpty() ? tr("No tree open") : m_placeholder);
         return;
     }
     paintScene(painter, QRectF(event->rect()), m_scale, m_offset, m_palette);

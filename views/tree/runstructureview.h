@@ -25,6 +25,21 @@ class RunStructureView final : public QWidget
 public:
     explicit RunStructureView(QWidget *parent = nullptr);
 
+    /// What showing a tree takes: its structure, the cells' styles and both
+    /// layouts. A pure function of the tree, made on a worker for a large
+    /// run so that the GUI thread only takes it (setPrepared).
+    struct Prepared
+    {
+        std::shared_ptr<const DiscoveryTree> tree;
+        std::shared_ptr<const RunStructure> structure;
+        TreeCellStyles styles;
+        GenealogyLayout genealogy;
+        GenealogyLayout islands;
+    };
+    static Prepared prepare(std::shared_ptr<const DiscoveryTree> tree, std::shared_ptr<const RunStructure> structure = {},
+                            TreeCellStyles styles = {});
+    void setPrepared(Prepared prepared);
+
     /// Shows `tree` (nothing: empty) in the current mode.
     void setTree(std::shared_ptr<const DiscoveryTree> tree);
     std::shared_ptr<const DiscoveryTree> tree() const { return m_tree; }
@@ -35,6 +50,8 @@ public:
 
     void setDarkPalette(bool dark);
     void setLegendVisible(bool visible);
+    /// What the view says while it has no tree; empty: "No tree open".
+    void setPlaceholderText(const QString &text);
     void setMatches(QSet<int> cells);
     int selectedCell() const { return m_selected; }
     double scale() const { return m_scale; }
@@ -87,9 +104,12 @@ private:
     std::shared_ptr<const RunStructure> m_structure;
     TreeCellStyles m_styles;
     GenealogyLayout::Mode m_mode = GenealogyLayout::Mode::Genealogy;
-    GenealogyLayout m_layout;
+    GenealogyLayout m_layout;   ///< the mode's: m_genealogy or m_islands
+    GenealogyLayout m_genealogy;
+    GenealogyLayout m_islands;
     TreePalette m_palette = TreePalette::light();
     QSet<int> m_matches;
+    QString m_placeholder;
     int m_selected = -1;
     bool m_legendVisible = true;
     double m_scale = 1.0;

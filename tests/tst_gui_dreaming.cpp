@@ -314,6 +314,39 @@ private slots:
         store.close().waitForFinished();
     }
 
+    // A dream that finds nothing better than the deployed version says so:
+    // Review Proposal does not offer the deployed version for approval.
+    void nothingBetterIsSaid()
+    {
+        QTemporaryDir dir;
+        ProjectStore store;
+        Workspace workspace;
+        openProject(dir.filePath(QStringLiteral("p.dreamrsi")), store, workspace);
+        AppSettings settings;
+        DreamingDialog dialog(workspace, &store, settings);
+        dialog.show();
+        dialog.versionsBox()->setValue(1); // the deployed version alone: nothing can beat it
+        QSignalSpy finished(&dialog, &DreamingDialog::dreamFinished);
+        QVERIFY(dialog.start());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 300000);
+        const DreamVersion *proposal = dialog.report().proposal();
+        QVERIFY(proposal);
+        QCOMPARE(proposal->index, 0);
+        QVERIFY(!dialog.reviewButton()->isEnabled());
+        QCOMPARE(dialog.reviewButton()->text(), QStringLiteral("Nothing Better Found"));
+        QVERIFY2(dialog.reviewButton()->toolTip().contains(proposal->developed.version.name),
+                 qPrintable(dialog.reviewButton()->toolTip()));
+        const QString log = dialog.findChild<QPlainTextEdit *>(QStringLiteral("dreamLog"))->toPlainText();
+        QVERIFY2(log.contains(QStringLiteral("Nothing better than the deployed version")), qPrintable(log));
+        QVERIFY(!log.contains(QStringLiteral("Proposed:")));
+        dialog.review();
+        QVERIFY(!dialog.findChild<ApprovalDialog *>()); // no approval of the deployed version
+        // Selecting the deployed row does not offer it either.
+        dialog.table()->selectRow(0);
+        QVERIFY(!dialog.reviewButton()->isEnabled());
+        store.close().waitForFinished();
+    }
+
     // The Policies tab: a version derived from builtin:portfolio with one
     // tunable changed shows that row changed against its parent.
     void policiesPageShowsTunablesAgainstTheParent()

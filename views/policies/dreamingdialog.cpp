@@ -251,8 +251,24 @@ void DreamingDialog::updateButtons()
     m_cancel->setEnabled(m_running);
     m_versions->setEnabled(!m_running);
     m_agent->setEnabled(!m_running);
-    const bool selected = !m_table->selectedItems().isEmpty();
-    m_review->setEnabled(!m_running && (m_report.proposal() || selected));
+    // A version to review: the proposal, or the row selected, unless it is the deployed version itself.
+    const QList<QTableWidgetItem *> items = m_table->selectedItems();
+    int selected = -1; // the selected version's index in the dream (0: the deployed one)
+    if (!items.isEmpty()) {
+        const int arrived = m_table->item(items.first()->row(), IndexColumn)->data(Qt::UserRole).toInt();
+        if (arrived >= 0 && arrived < m_arrived.size())
+            selected = m_arrived.at(arrived).index;
+    }
+    const DreamVersion *proposal = m_report.proposal();
+    const bool nothingBetter = proposal && proposal->index == 0;
+    const bool reviewable = !m_running && (selected > 0 || (selected < 0 && proposal && !nothingBetter));
+    m_review->setEnabled(reviewable);
+    // When the deployed version stayed the best, the button says so instead of offering it for approval.
+    m_review->setText(nothingBetter && !reviewable ? tr("Nothing Better Found") : tr("&Review Proposal…"));
+    m_review->setToolTip(nothingBetter ? tr("The dream found no version better than the deployed %1: there is nothing to "
+                                            "approve. Select another version to review it anyway.")
+                                             .arg(proposal->developed.version.name)
+                                       : QString());
 }
 
 bool DreamingDialog::start()
@@ -402,7 +418,10 @@ void DreamingDialog::onFinished(const DreamReport &report)
         log(tr("Dreaming stopped: %1").arg(report.error));
     else if (report.cancelled)
         log(tr("Dreaming cancelled after %n version(s).", nullptr, int(report.versions.size())));
-    if (const DreamVersion *p = report.proposal()) {
+    if (const DreamVersion *p = report.proposal(); p && p->index == 0) {
+        log(tr("Nothing better than the deployed version %1 (mean value %2): no proposal to approve.")
+                .arg(p->developed.version.name, QString::number(*p->developed.value, 'f', 4)));
+    } else if (p) {
         log(tr("Proposed: %1 (mean value %2)").arg(p->developed.version.name, QString::number(*p->developed.value, 'f', 4)));
         for (int row = 0; row < m_table->rowCount(); ++row) {
             if (m_table->item(row, NameColumn)->text() == p->developed.version.name) {
@@ -602,6 +621,8 @@ void DreamingDialog::showCandidates()
 
 void DreamingDialog::review()
 {
+    if (!m_review->isEnabled())
+        return; // nothing to review: the deployed version stayed the best (the button says so)
     QString name;
     const QList<QTableWidgetItem *> items = m_table->selectedItems();
     if (!items.isEmpty()) {

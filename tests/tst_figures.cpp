@@ -348,6 +348,36 @@ private slots:
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("\n"))));
     }
 
+    // Arms whose means are equal (Dream-RSI no better than fixed
+    // exploration): the first arm's mean line is drawn above the others', in
+    // a solid pen with filled dots, the others dashed with larger hollow
+    // marks, so neither hides the other.
+    void simulationFirstArmStaysInSightWhenEqual()
+    {
+        SimulationCurves curves = overlappingArms();
+        QVERIFY(curves.arms.size() == 2);
+        SimulationArmCurve fixed = curves.arms.at(0);
+        fixed.arm = QStringLiteral("fixed");
+        curves.arms[1] = fixed;
+        QCustomPlot plot;
+        QCOMPARE(SimulationPlot::populate(&plot, curves, false), 2);
+        QList<QCPGraph *> means; // the legend's lines, arm by arm
+        for (int i = 0; i < plot.legend->itemCount(); ++i) {
+            auto *item = qobject_cast<QCPPlottableLegendItem *>(plot.legend->item(i));
+            QVERIFY(item);
+            means.append(qobject_cast<QCPGraph *>(item->plottable()));
+        }
+        QCOMPARE(means.size(), 2);
+        QVERIFY(means.at(0)->name().startsWith(SimulationPlot::armLabel(curves.arms.at(0).arm)));
+        QVERIFY(means.at(0)->layer()->index() > means.at(1)->layer()->index());
+        QCOMPARE(means.at(0)->pen().style(), Qt::SolidLine);
+        QVERIFY(means.at(1)->pen().style() != Qt::SolidLine);
+        const QCPScatterStyle first = means.at(0)->scatterStyle(), second = means.at(1)->scatterStyle();
+        QVERIFY(first.shape() != second.shape());
+        QVERIFY(second.size() > first.size());
+        QCOMPARE(second.brush().style(), Qt::NoBrush);
+    }
+
     // The 95 % bands: cut to the quantity's range (attainment 0–1, calls
     // from 0), each edge outlined in its arm's colour with its own dash, the
     // fill light enough that the other arm's band shows through.

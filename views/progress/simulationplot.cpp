@@ -69,8 +69,20 @@ void addBand(QCPAxis *x, QCPAxis *y, const QList<int> &xs, const QList<double> &
     high->removeFromLegend();
     line->setName(name);
     FigureLayout::setShortName(line, shortName);
-    line->setPen(QPen(color, 2.0));
-    line->setScatterStyle(QCPScatterStyle(arm % 2 ? QCPScatterStyle::ssSquare : QCPScatterStyle::ssCircle, color, color, 6));
+    // The mean line dashed as its band's edges after the first arm, and the
+    // first arm's line on a layer above the others: where two arms' means
+    // are equal, Dream-RSI's solid line and filled dots stay in sight inside
+    // the other arm's dashes and hollow, larger squares.
+    line->setPen(QPen(color, 2.0, arm == 0 ? Qt::SolidLine : edges[arm % int(std::size(edges))]));
+    line->setScatterStyle(arm == 0 ? QCPScatterStyle(QCPScatterStyle::ssDisc, color, 6)
+                                   : QCPScatterStyle(arm % 2 ? QCPScatterStyle::ssSquare : QCPScatterStyle::ssDiamond,
+                                                     QPen(color, 1.6), Qt::NoBrush, 10));
+    if (arm == 0) {
+        QCustomPlot *plot = x->parentPlot();
+        if (!plot->layer(QStringLiteral("firstArm")))
+            plot->addLayer(QStringLiteral("firstArm"), plot->layer(QStringLiteral("main")), QCustomPlot::limAbove);
+        line->setLayer(QStringLiteral("firstArm"));
+    }
     if (!legend)
         line->removeFromLegend();
 }

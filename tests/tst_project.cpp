@@ -200,6 +200,53 @@ private slots:
 
     // The policy a round runs, typed once: its argument form reads back to
     // the same choice, and every kind of `--policy` text is told apart.
+    // A --policy argument becomes a version one way for every command that
+    // replays (replay --project, plot, loop --worlds).
+    void policyArgumentIsReadOnce()
+    {
+        QTemporaryDir dir;
+        const Result<PolicyVersion> builtin = PolicyResolution::versionOfArgument(QStringLiteral("builtin:portfolio"));
+        QVERIFY2(builtin.ok(), qPrintable(builtin.error));
+        QCOMPARE(builtin.value->name, QStringLiteral("builtin:portfolio"));
+        QCOMPARE(builtin.value->code, BuiltinPolicies::javaScriptSource(QStringLiteral("portfolio")));
+        QCOMPARE(ProjectPolicies::processArgumentFor(*builtin.value), QStringLiteral("builtin:portfolio"));
+
+        const Result<PolicyVersion> unknown = PolicyResolution::versionOfArgument(QStringLiteral("builtin:nope"));
+        QVERIFY(!unknown);
+        QVERIFY2(unknown.error.contains(QStringLiteral("unknown built-in policy 'nope'"))
+                     && unknown.error.contains(QStringLiteral("builtin:portfolio")),
+                 qPrintable(unknown.error));
+
+        const QString code = QStringLiteral("function selectBatch(o) { return o.legal.slice(0, o.W); }\n");
+        for (const char *file : {"mine.js", "mine.policy"}) {
+            QFile f(dir.filePath(QString::fromLatin1(file)));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(code.toUtf8());
+        }
+        const Result<PolicyVersion> js = PolicyResolution::versionOfArgument(dir.filePath(QStringLiteral("mine.js")));
+        QVERIFY2(js.ok(), qPrintable(js.error));
+        QCOMPARE(js.value->name, QStringLiteral("mine"));
+        QCOMPARE(js.value->code, code);
+        QCOMPARE(js.value->origin, PolicyOrigin::Human);
+        const Result<PolicyVersion> renamed =
+            PolicyResolution::versionOfArgument(dir.filePath(QStringLiteral("mine.js")), {}, QStringLiteral("v9"));
+        QCOMPARE(renamed.value->name, QStringLiteral("v9"));
+
+        // A stored name wins over a file of another extension; either is found.
+        PolicyVersion stored;
+        stored.id = 7;
+        stored.name = dir.filePath(QStringLiteral("mine.policy"));
+        stored.code = QStringLiteral("// stored");
+        const Result<PolicyVersion> byName = PolicyResolution::versionOfArgument(stored.name, {stored});
+        QCOMPARE(byName.value->id, PolicyVersionId(7));
+        const Result<PolicyVersion> byFile = PolicyResolution::versionOfArgument(stored.name);
+        QCOMPARE(byFile.value->code, code);
+
+        const Result<PolicyVersion> missing = PolicyResolution::versionOfArgument(QStringLiteral("v404"), {stored});
+        QVERIFY(!missing);
+        QVERIFY2(missing.error.contains(QStringLiteral("\"v404\"")), qPrintable(missing.error));
+    }
+
     void policyChoiceRoundTrips()
     {
         using Kind = PolicyChoice::Kind;

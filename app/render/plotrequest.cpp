@@ -5,8 +5,8 @@
 #include "figures/figurelayout.h"
 #include "model/treejson.h"
 #include "figures/plotstyle.h"
-#include "policy/policyspec.h"
 #include "figures/qcp.h"
+#include "project/policyresolution.h"
 #include "project/projectpolicies.h"
 #include "project/versionreplay.h"
 #include "project/projectprogress.h"
@@ -286,22 +286,13 @@ int writePlot(const PlotRequest &request, QTextStream &out, QTextStream &err)
             in.versions = ProjectPolicies::builtinVersions();
         } else {
             for (const QString &n : versionNames) {
-                const Result<PolicySpec> parsed = PolicySpec::fromArgument(n);
-                if (!parsed) {
-                    err << "dreamrsi plot: " << parsed.error << '\n';
+                // Named in the figure as given (PolicyResolution::versionOfArgument).
+                const Result<PolicyVersion> version = PolicyResolution::versionOfArgument(n, {}, n);
+                if (!version) {
+                    err << "dreamrsi plot: " << version.error << '\n';
                     return 1;
                 }
-                const std::optional<PolicySpec> &spec = parsed.value;
-                PolicyVersion pv;
-                pv.name = n;
-                pv.code = spec->kind() == PolicySpec::Kind::Script ? spec->source() : QString();
-                if (spec->kind() == PolicySpec::Kind::Builtin) {
-                    for (const PolicyVersion &b : ProjectPolicies::builtinVersions()) {
-                        if (b.name == n)
-                            pv.code = b.code;
-                    }
-                }
-                in.versions.append(pv);
+                in.versions.append(*version.value);
             }
         }
     }

@@ -8,6 +8,8 @@
 #include "store/storeawait.h"
 
 #include <QDateTime>
+#include <QFile>
+#include <QFileInfo>
 
 namespace dreamrsi {
 
@@ -88,6 +90,47 @@ Result<ResolvedPolicy> resolved(Result<PolicyVersion> version, const QString &de
 }
 
 } // namespace
+
+Result<PolicyVersion> PolicyResolution::versionOfArgument(const QString &argument, const QList<PolicyVersion> &stored,
+                                                          const QString &name)
+{
+    using R = Result<PolicyVersion>;
+    auto script = [&argument]() -> R {
+        QFile f(argument);
+        if (!f.open(QIODevice::ReadOnly))
+            return R::failure(QStringLiteral("%1: cannot read: %2").arg(argument, f.errorString()));
+        PolicyVersion v;
+        v.code = QString::fromUtf8(f.readAll());
+        v.name = QFileInfo(argument).completeBaseName();
+        v.origin = PolicyOrigin::Human;
+        return R::success(std::move(v));
+    };
+    R made = R::failure(QString());
+    if (argument.startsWith(QLatin1String("builtin:"))) {
+        const std::optional<PolicyVersion> current = ProjectPolicies::currentBuiltin(stored, argument.mid(8));
+        if (!current)
+            return R::failure(QStringLiteral("unknown built-in policy '%1' (known: builtin:%2)")
+                                  .arg(argument.mid(8), BuiltinPolicies::names().join(QStringLiteral(", builtin:"))));
+        made = R::success(*current);
+    } else if (argument.endsWith(QLatin1String(".js")) && QFileInfo(argument).isFile()) {
+        made = script();
+    } else {
+        for (const PolicyVersion &v : stored) {
+            if (v.name == argument)
+                return R::success(v);
+        }
+        if (!QFileInfo(argument).isFile())
+            return R::failure(QStringLiteral("no policy version or file named \"%1\" (give a stored version name, a .js "
+                                             "file or builtin:NAME)")
+                                  .arg(argument));
+        made = script(); // a script file by any other name
+    }
+    if (made && !name.isEmpty()) {
+        made.value->id = 0;
+        made.value->name = name;
+    }
+    return made;
+}
 
 const Approval *PolicyResolution::newestApproval(const QList<Approval> &approvals)
 {

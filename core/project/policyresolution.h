@@ -48,5 +48,18 @@ const Approval *newestApproval(const QList<Approval> &approvals);
 /// Fails for an unknown built-in or stored version, naming what exists.
 Result<ResolvedPolicy> resolve(ProjectStore &store, const PolicyChoice &choice, PolicyVersionId resumedVersion = 0);
 
+/// A `--policy` argument of the commands that replay (`replay --project`,
+/// `plot`, `loop --worlds`) as a version, in memory, before anything is
+/// stored: "builtin:NAME" is today's built-in among `stored`
+/// (ProjectPolicies::currentBuiltin); an existing file ending in ".js" is its
+/// script (origin human), named by the file's base name; else a version of
+/// `stored` by that name, else an existing file by any other name (a
+/// script). `name`, when given, renames a built-in's or a
+/// file's version (id 0: not stored under that name yet). Fails naming the
+/// unknown built-in (and the known ones), the unreadable file, or the
+/// missing version.
+Result<PolicyVersion> versionOfArgument(const QString &argument, const QList<PolicyVersion> &stored = {},
+                                        const QString &name = {});
+
 } // namespace PolicyResolution
 } // namespace dreamrsi

@@ -2,16 +2,15 @@
 // worlds, run the engine, store the results.
 #include "projectreplay.h"
 
+#include "policyresolution.h"
 #include "projectpolicies.h"
 #include "projectscores.h"
 #include "projectworlds.h"
 #include "versionreplay.h"
 
-#include "policy/builtinpolicies.h"
 #include "store/projectreader.h"
 #include "store/projectwriter.h"
 
-#include <QFile>
 #include <QFileInfo>
 
 #include <algorithm>
@@ -34,33 +33,18 @@ Result<PolicyVersion> resolveVersion(ProjectWriter *writer, ProjectReader &reade
                                                   + QStringLiteral(" (give a stored version name, a .js file or builtin:NAME)"));
         return stored;
     }
-    PolicyVersion v;
-    if (builtin) {
-        const QString name = argument.mid(8);
-        const Result<QList<PolicyVersion>> stored = reader.policyVersions();
-        if (!stored.ok())
-            return stored.failureAs<PolicyVersion>();
-        // Today's built-in: its stored version, or a new one beside an older
-        // build's (ProjectPolicies::currentBuiltin), never an error.
-        const std::optional<PolicyVersion> current = ProjectPolicies::currentBuiltin(*stored.value, name);
-        if (!current)
-            return Result<PolicyVersion>::failure(QStringLiteral("unknown built-in policy '%1' (known: builtin:%2)")
-                                                      .arg(argument, BuiltinPolicies::names().join(QStringLiteral(", builtin:"))));
-        v = *current;
-        if (nameOption.isEmpty() && v.id != 0)
-            return Result<PolicyVersion>::success(v);
-        if (!nameOption.isEmpty()) {
-            v.id = 0;
-            v.name = nameOption;
-        }
-    } else {
-        QFile f(argument);
-        if (!f.open(QIODevice::ReadOnly))
-            return Result<PolicyVersion>::failure(QStringLiteral("%1: cannot read: %2").arg(argument, f.errorString()));
-        v.code = QString::fromUtf8(f.readAll());
-        v.name = nameOption.isEmpty() ? QFileInfo(argument).completeBaseName() : nameOption;
-        v.origin = PolicyOrigin::Human;
-    }
+    // Today's built-in (its stored version, or a new one beside an older
+    // build's, never an error) or the file's script: the one reading of a
+    // policy argument (PolicyResolution::versionOfArgument).
+    const Result<QList<PolicyVersion>> stored = reader.policyVersions();
+    if (!stored.ok())
+        return stored.failureAs<PolicyVersion>();
+    Result<PolicyVersion> made = PolicyResolution::versionOfArgument(argument, *stored.value, nameOption);
+    if (!made)
+        return made;
+    PolicyVersion v = std::move(*made.value);
+    if (builtin && nameOption.isEmpty() && v.id != 0)
+        return Result<PolicyVersion>::success(v);
     Result<PolicyVersion> existing = reader.policyVersionByName(v.name);
     if (existing.ok()) {
         if (existing.value->code != v.code)

@@ -6,6 +6,7 @@
 #include "model/treejson.h"
 #include "policy/builtinpolicies.h"
 #include "policy/policyspec.h"
+#include "project/policyresolution.h"
 #include "project/projectpolicies.h"
 #include "replay/replayengine.h"
 #include "replay/scoring.h"
@@ -30,26 +31,12 @@ quint64 splitmix(quint64 &state)
     return z;
 }
 
-/// The starting version: today's built-in (ProjectPolicies::currentBuiltin)
-/// or the file's script, named by the argument.
+/// The starting version: today's built-in or the file's script, named by
+/// the argument (PolicyResolution::versionOfArgument, the one reading of a
+/// policy argument).
 Result<PolicyVersion> startingVersion(const QString &argument)
 {
-    if (argument.startsWith(QLatin1String("builtin:"))) {
-        const QString name = argument.mid(8);
-        std::optional<PolicyVersion> builtin = ProjectPolicies::currentBuiltin({}, name);
-        if (!builtin)
-            return Result<PolicyVersion>::failure(QStringLiteral("unknown built-in policy '%1' (known: %2)")
-                                                      .arg(name, BuiltinPolicies::names().join(QStringLiteral(", "))));
-        return Result<PolicyVersion>::success(std::move(*builtin));
-    }
-    QFile file(argument);
-    if (!file.open(QIODevice::ReadOnly))
-        return Result<PolicyVersion>::failure(QStringLiteral("cannot read the policy %1: %2").arg(argument, file.errorString()));
-    PolicyVersion v;
-    v.name = argument;
-    v.origin = PolicyOrigin::Human;
-    v.code = QString::fromUtf8(file.readAll());
-    return Result<PolicyVersion>::success(v);
+    return PolicyResolution::versionOfArgument(argument, {}, argument);
 }
 
 /// How a version is deployed: by the one rule of every replay of a version

@@ -432,7 +432,7 @@ private slots:
         QVERIFY(w.width() <= std::max(w.screen()->availableGeometry().width(), w.minimumSizeHint().width()));
     }
 
-    // At the default size, the inspector's six tabs fit without scroll arrows.
+    // At the default size, the inspector's seven tabs (Path the last) fit without scroll arrows.
     void inspectorTabsFitAtTheDefaultWidth()
     {
         QSettings().remove(QStringLiteral("mainWindow"));
@@ -440,7 +440,7 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QTabBar *bar = w.inspector()->pages()->tabBar();
-        QCOMPARE(bar->count(), 6);
+        QCOMPARE(bar->count(), 7);
         QTRY_VERIFY2(bar->width() >= bar->sizeHint().width(),
                      qPrintable(QStringLiteral("%1 < %2").arg(bar->width()).arg(bar->sizeHint().width())));
     }

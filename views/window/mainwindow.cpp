@@ -353,7 +353,7 @@ void MainWindow::createDocks()
     auto *inspectorDock = new QDockWidget(tr("Inspector"), this);
     inspectorDock->setObjectName(QStringLiteral("inspectorDock"));
     m_inspector = new InspectorWidget;
-    // Never narrower than its six tabs: they would hide behind scroll arrows.
+    // Never narrower than its seven tabs: they would hide behind scroll arrows.
     m_inspector->setMinimumWidth(std::max(340, m_inspector->pages()->tabBar()->sizeHint().width() + 8));
     inspectorDock->setWidget(m_inspector);
     // The Path page (docs/compare.md#the-path-to-the-best): a step clicked is selected on the tree, the path drawn there.

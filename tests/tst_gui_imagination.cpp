@@ -171,6 +171,17 @@ private slots:
         page.imaginedToggle()->setChecked(true);
         QTest::qWait(50);
         QVERIFY(!page.showsImagined());
+
+        // Ticked on a history world, then another tree that is not one: greyed out and unticked.
+        page.setTree(QStringLiteral("world 1"), history.at(1).tree);
+        cells.setHistory(history, 1, 8);
+        QVERIFY(page.imaginedToggle()->isEnabled());
+        page.imaginedToggle()->setChecked(true);
+        page.setTree(QStringLiteral("loose file"), history.at(0).tree);
+        cells.setHistory(history, -1, 8);
+        QVERIFY(!page.imaginedToggle()->isEnabled());
+        QVERIFY(!page.imaginedToggle()->isChecked());
+        QVERIFY(!page.showsImagined());
     }
 
     // Imagined cells are painted outlined and hatched over the background,

@@ -7,6 +7,9 @@
 #include "tree/treeview.h"
 #include "window/mainwindow.h"
 #include "window/userguidedialog.h"
+#include "window/apptheme.h"
+#include "live/roundpanel.h"
+#include "tree/treerenderer.h"
 #include "models/projecttreemodel.h"
 
 #include <QAbstractItemModelTester>
@@ -22,6 +25,9 @@
 #include <QTableWidget>
 #include <QTabBar>
 #include <QTextBrowser>
+#include <QChart>
+#include <QChartView>
+#include <QPainter>
 #include <QTemporaryDir>
 #include <QToolBar>
 #include <QtTest>
@@ -430,6 +436,40 @@ private slots:
         QVERIFY2(w.minimumSizeHint().width() <= 1500,
                  qPrintable(QStringLiteral("the window needs %1 px").arg(w.minimumSizeHint().width())));
         QVERIFY(w.width() <= std::max(w.screen()->availableGeometry().width(), w.minimumSizeHint().width()));
+    }
+
+    // The dark theme reaches the live round's tree and charts, and toolbar
+    // icons that are black (an icon theme's symbolic ones) are redrawn in the
+    // palette's text colour instead of vanishing.
+    void darkThemeReachesTheLiveTreeChartsAndIcons()
+    {
+        MainWindow w;
+        QAction *dark = w.findChild<QAction *>(QStringLiteral("actionDark"));
+        if (w.isDarkTheme())
+            dark->trigger();
+        QPixmap black(24, 24);
+        black.fill(Qt::transparent);
+        {
+            QPainter p(&black);
+            p.fillRect(QRect(4, 4, 16, 16), Qt::black);
+        }
+        QAction *probe = w.findChild<QAction *>(QStringLiteral("actionOpenProject"));
+        probe->setIcon(QIcon(black));
+        QVERIFY(AppTheme::isDarkIcon(probe->icon()));
+        dark->trigger();
+        QVERIFY(w.isDarkTheme());
+        QCOMPARE(w.roundPanel()->treeView()->renderer().palette().background, TreePalette::dark().background);
+        const QList<QChartView *> charts = w.findChildren<QChartView *>();
+        QVERIFY(!charts.isEmpty());
+        for (QChartView *v : charts)
+            QVERIFY2(v->chart()->backgroundBrush().color().lightness() < 80, qPrintable(v->chart()->title()));
+        QVERIFY(!AppTheme::isDarkIcon(probe->icon()));
+        dark->trigger(); // light again: the icon's own look back
+        QVERIFY(!w.isDarkTheme());
+        QCOMPARE(w.roundPanel()->treeView()->renderer().palette().background, TreePalette::light().background);
+        QVERIFY(AppTheme::isDarkIcon(probe->icon()));
+        for (QChartView *v : charts)
+            QVERIFY(v->chart()->backgroundBrush().color().lightness() > 200);
     }
 
     // At the default size, the inspector's seven tabs (Path the last) fit without scroll arrows.

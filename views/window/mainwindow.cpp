@@ -651,6 +651,10 @@ void MainWindow::applyTheme()
     m_policies->setDark(m_dark);
     m_progress->setDark(m_dark);
     m_worldModel->setDark(m_dark);
+    // The live round's tree and charts, and icons that would vanish on a dark palette.
+    m_roundPanel->treeView()->setDarkPalette(m_dark);
+    AppTheme::styleCharts(this, m_dark);
+    AppTheme::adaptIcons(findChildren<QAction *>(), m_dark);
     m_compare->setDark(m_dark);
 }
 

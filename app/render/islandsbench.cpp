@@ -36,11 +36,11 @@ QString programId(int i)
     return QStringLiteral("p%1").arg(i, 6, 10, QLatin1Char('0'));
 }
 
-/// An OpenEvolve db folder of `programs` programs on `islands` islands:
-/// each program's parent is a random earlier program of its island (recent
-/// ones likelier), one in forty from another island through a migrant copy;
-/// generation = parent's + 1; two behaviour metrics and a score.
-bool writeRun(const QString &folder, int programs, int islands, QTextStream &err)
+double msSince(QElapsedTimer &timer);
+
+} // namespace
+
+bool writeSyntheticRun(const QString &folder, int programs, int islands, QTextStream &err)
 {
     if (!QDir().mkpath(folder + QStringLiteral("/programs"))) {
         err << "error: " << folder << ": cannot create the folder\n";
@@ -109,6 +109,8 @@ bool writeRun(const QString &folder, int programs, int islands, QTextStream &err
     return true;
 }
 
+namespace {
+
 double msSince(QElapsedTimer &timer)
 {
     const double ms = double(timer.nsecsElapsed()) / 1e6;
@@ -142,7 +144,7 @@ int benchIslands(const IslandsBenchOptions &options, QTextStream &out, QTextStre
         return 1;
     }
     const QString run = dir.filePath(QStringLiteral("openevolve/db"));
-    if (!writeRun(run, options.programs, options.islands, err))
+    if (!writeSyntheticRun(run, options.programs, options.islands, err))
         return 1;
     out << "islands bench: " << options.programs << " programs on " << options.islands << " islands\n";
 

@@ -18,6 +18,14 @@ struct IslandsBenchOptions
     int steps = 60; ///< slider positions the grid is filled at
 };
 int benchIslands(const IslandsBenchOptions &options, QTextStream &out, QTextStream &err);
+
+/// The bench's run, also the screenshots' (dreamrsi-screenshot --islands): an
+/// OpenEvolve db folder of `programs` programs on `islands` islands, each
+/// program's parent a random earlier one of its island (recent ones
+/// likelier), one in forty from another island through a migrant copy,
+/// generation = parent's + 1, metrics `speed` and `size` besides the score.
+/// False on a failure, said on `err`.
+bool writeSyntheticRun(const QString &folder, int programs, int islands, QTextStream &err);
 int runBenchIslandsCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 
 } // namespace dreamrsi

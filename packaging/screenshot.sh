@@ -54,4 +54,6 @@ rm -f "$out"/[0-9][0-9]-*.png
 xvfb-run -a -s "-screen 0 1920x1200x24" \
     "$shooter" --size "$size" ${SCREENSHOT_LIVE_TASK:+--live-round "$SCREENSHOT_LIVE_TASK"} \
     ${SCREENSHOT_STEERING_TASK:+--steering-round "$SCREENSHOT_STEERING_TASK"} "$out" "${inputs[@]}"
+# An imported run (a synthetic OpenEvolve run): its islands and behaviour grid, 26 and 27.
+xvfb-run -a -s "-screen 0 1920x1200x24" "$shooter" --size "$size" --islands "$out"
 ls -l "$out"/*.png

@@ -22,6 +22,7 @@
 #include <QThread>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <vector>
 
@@ -49,6 +50,7 @@ bool writeSyntheticRun(const QString &folder, int programs, int islands, QTextSt
     QRandomGenerator random(45);
     std::vector<std::vector<int>> onIsland(static_cast<size_t>(islands));
     std::vector<int> generation(size_t(programs), 0), island(size_t(programs), 0);
+    std::vector<double> speedOf(size_t(programs), 0.0), sizeOf(size_t(programs), 0.0);
     const QString code = QStringLiteral("def solve():\n    return 42\n").repeated(10);
     int copies = 0;
     const auto write = [&](const QJsonObject &program) {
@@ -63,13 +65,14 @@ bool writeSyntheticRun(const QString &folder, int programs, int islands, QTextSt
         const int home = i < islands ? i % islands : int(random.bounded(islands));
         QJsonValue parent;
         int gen = 0;
+        int p = -1;
         if (i > 0) {
             const bool migrate = random.bounded(40) == 0 || onIsland[size_t(home)].empty();
             const int from = migrate ? int(random.bounded(islands)) : home;
             const std::vector<int> &pool = onIsland[size_t(from)].empty() ? onIsland[0] : onIsland[size_t(from)];
             // Recent programs likelier: the square of a uniform draw from the end.
             const double u = random.generateDouble();
-            const int p = pool[pool.size() - 1 - size_t(u * u * double(pool.size()))];
+            p = pool[pool.size() - 1 - size_t(u * u * double(pool.size()))];
             gen = generation[size_t(p)] + 1;
             parent = programId(p);
             if (island[size_t(p)] != home) {
@@ -90,8 +93,18 @@ bool writeSyntheticRun(const QString &folder, int programs, int islands, QTextSt
         generation[size_t(i)] = gen;
         island[size_t(i)] = home;
         onIsland[size_t(home)].push_back(i);
-        const double speed = random.generateDouble() * 10.0, size = 100.0 + random.generateDouble() * 900.0;
-        QJsonObject metrics{{QLatin1String("combined_score"), std::min(1.0, 0.2 + 0.00008 * i * random.generateDouble() + 0.1 * speed / 10)},
+        // Behaviour drifts from the parent's; the score peaks in one corner
+        // of the behaviour space, so lineages climb towards it.
+        const auto gauss = [&random] {
+            const double u1 = std::max(1e-12, random.generateDouble()), u2 = random.generateDouble();
+            return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
+        };
+        const double speed = p < 0 ? 2.0 : std::clamp(speedOf[size_t(p)] + 0.7 * gauss(), 0.0, 10.0);
+        const double size = p < 0 ? 300.0 : std::clamp(sizeOf[size_t(p)] + 50.0 * gauss(), 100.0, 1000.0);
+        speedOf[size_t(i)] = speed;
+        sizeOf[size_t(i)] = size;
+        const double peak = std::exp(-(speed - 7.5) * (speed - 7.5) / 6.0 - (size - 700.0) * (size - 700.0) / 60000.0);
+        QJsonObject metrics{{QLatin1String("combined_score"), std::clamp(0.25 + 0.6 * peak + 0.02 * gauss(), 0.0, 1.0)},
                             {QLatin1String("speed"), speed},
                             {QLatin1String("size"), size}};
         if (i % 23 == 11)

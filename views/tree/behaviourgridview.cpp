@@ -42,7 +42,8 @@ GridGeometry geometryFor(const BehaviourGrid &grid, const QRectF &target, const 
     const double left = line * 1.6 + fm.horizontalAdvance(QStringLiteral("-0.000e+00"));
     const double bottom = line * 3.0;
     const double top = line * 1.8;
-    const double right = line * 1.2 + fm.horizontalAdvance(QStringLiteral("0.000e+00")) + line * 1.5;
+    const double right = line * 2.5 + std::max(fm.horizontalAdvance(QStringLiteral("0.000e+00")),
+                                                fm.horizontalAdvance(BehaviourGridView::tr("best score")));
     const QRectF room = target.adjusted(left, top, -right, -bottom);
     // Square bins where the room allows.
     const double side = std::max(1.0, std::min(room.width() / grid.x().bins, room.height() / grid.y().bins));
@@ -136,7 +137,7 @@ void paintGrid(const BehaviourGridView &view, const BehaviourGrid &grid, QPainte
         p.drawText(QRectF(g.colorBar.right() + 3, g.colorBar.bottom() - line / 2, 200, line), Qt::AlignLeft | Qt::AlignVCenter,
                    shortNumber(*grid.scoreMin()));
     }
-    p.drawText(QRectF(g.colorBar.left() - line, g.colorBar.bottom() + 3, 200, line), Qt::AlignLeft | Qt::AlignTop,
+    p.drawText(QRectF(g.colorBar.left(), g.colorBar.top() - line * 1.2, 200, line), Qt::AlignLeft | Qt::AlignBottom,
                BehaviourGridView::tr("best score"));
     p.restore();
     Q_UNUSED(view);

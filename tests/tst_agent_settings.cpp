@@ -1,15 +1,19 @@
 // The Agents page of Settings: the price table is edited, validated,
 // persisted with QSettings and installed as the process's table; API keys
-// typed in go to the session's memory only, never into QSettings.
+// typed in go to the session's memory only, never into QSettings. The
+// agent time limit is one setting, shown by Settings and Launch Round.
 #include "agent/pricetable.h"
 #include "agent/sessionkeys.h"
 #include "session/appsettings.h"
+#include "live/launchrounddialog.h"
 #include "window/settingsdialog.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QFile>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTableWidget>
@@ -93,6 +97,47 @@ private slots:
         QCOMPARE(dialog.settings().prices, AppSettings{}.prices);
         table->item(1, 0)->setText(QString());
         QCOMPARE(dialog.settings().prices, AppSettings{}.prices);
+    }
+
+    // The agent time limit per call (docs/online.md#is-it-alive) is one
+    // setting: what Settings saves, Launch Round shows, and what Launch
+    // Round remembers, Settings shows.
+    void agentTimeLimitIsOneSetting()
+    {
+        QSettings().clear();
+        QCOMPARE(AppSettings::load().agentTimeLimitMin, 15); // the default
+        {
+            SettingsDialog dialog(AppSettings::load());
+            auto *limit = dialog.findChild<QSpinBox *>(QStringLiteral("agentTimeLimit"));
+            QVERIFY(limit);
+            QCOMPARE(limit->value(), 15);
+            limit->setValue(40);
+            dialog.accept();
+            QCOMPARE(dialog.result(), int(QDialog::Accepted));
+            QCOMPARE(dialog.settings().agentTimeLimitMin, 40);
+            dialog.settings().save();
+        }
+        QCOMPARE(AppSettings::load().agentTimeLimitMin, 40);
+        {
+            LaunchRoundDialog launch({});
+            auto *limit = qobject_cast<QSpinBox *>(launch.field(QStringLiteral("agentTimeLimit")));
+            QVERIFY(limit);
+            QCOMPARE(limit->value(), 40);
+            QCOMPARE(launch.config().agentTimeLimitS, 40 * 60.0);
+            limit->setValue(0); // no limit
+            qobject_cast<QComboBox *>(launch.field(QStringLiteral("task")))->setCurrentText(QStringLiteral("lasso_path"));
+            launch.accept();
+            QCOMPARE(launch.result(), int(QDialog::Accepted));
+        }
+        QCOMPARE(AppSettings::load().agentTimeLimitMin, 0);
+        SettingsDialog again(AppSettings::load());
+        auto *limit = again.findChild<QSpinBox *>(QStringLiteral("agentTimeLimit"));
+        QCOMPARE(limit->value(), 0);
+        QCOMPARE(limit->text(), QStringLiteral("no limit"));
+        // Out-of-range values stored by hand are brought within the bounds.
+        QSettings().setValue(QStringLiteral("agent/timeLimitMin"), -5);
+        QCOMPARE(AppSettings::load().agentTimeLimitMin, 0);
+        QSettings().clear();
     }
 };
 

@@ -92,7 +92,7 @@ LaunchRoundDialog::LaunchRoundDialog(const QStringList &policyNames, QWidget *pa
 
     m_workers = new QSpinBox;
     m_workers->setObjectName(QStringLiteral("workers"));
-    m_workers->setRange(1, 256);
+    m_workers->setRange(RoundConfig::MinWorkers, RoundConfig::MaxWorkers);
     m_workers->setValue(4);
     form->addRow(tr("&Workers (W):"), m_workers);
     m_rounds = new QSpinBox;
@@ -154,8 +154,8 @@ LaunchRoundDialog::LaunchRoundDialog(const QStringList &policyNames, QWidget *pa
     form->addRow(tr("Max c&ost:"), m_maxUsd);
     m_agentLimit = new QSpinBox;
     m_agentLimit->setObjectName(QStringLiteral("agentTimeLimit"));
-    m_agentLimit->setRange(0, 7 * 24 * 60);
-    m_agentLimit->setValue(15);
+    m_agentLimit->setRange(0, AppSettings::MaxAgentTimeLimitMin);
+    m_agentLimit->setValue(AppSettings::DefaultAgentTimeLimitMin);
     m_agentLimit->setSuffix(tr(" min"));
     m_agentLimit->setSpecialValueText(tr("no limit"));
     m_agentLimit->setToolTip(tr("An agent call still at work after this long is killed and its attempt "
@@ -351,7 +351,7 @@ void LaunchRoundDialog::load()
     m_seed->setValue(s.value(QStringLiteral("seed"), 0).toInt());
     m_maxCalls->setValue(s.value(QStringLiteral("maxCalls"), 0).toInt());
     m_maxUsd->setValue(s.value(QStringLiteral("maxUsd"), 0.0).toDouble());
-    m_agentLimit->setValue(s.value(QStringLiteral("agentTimeLimitMin"), 15).toInt());
+    m_agentLimit->setValue(AppSettings::loadAgentTimeLimitMin()); // Settings' too: one setting
     const int backend = m_backend->findData(s.value(QStringLiteral("backend"), QStringLiteral("local")).toString());
     if (backend >= 0)
         m_backend->setCurrentIndex(backend);
@@ -381,7 +381,7 @@ void LaunchRoundDialog::save() const
     s.setValue(QStringLiteral("seed"), m_seed->value());
     s.setValue(QStringLiteral("maxCalls"), m_maxCalls->value());
     s.setValue(QStringLiteral("maxUsd"), m_maxUsd->value());
-    s.setValue(QStringLiteral("agentTimeLimitMin"), m_agentLimit->value());
+    AppSettings::saveAgentTimeLimitMin(m_agentLimit->value()); // Settings' too: one setting
     s.setValue(QStringLiteral("backend"), m_backend->currentData());
     s.setValue(QStringLiteral("partition"), m_partition->text());
     s.setValue(QStringLiteral("account"), m_account->text());

@@ -10,6 +10,27 @@
 
 namespace dreamrsi {
 
+namespace {
+constexpr auto AgentTimeLimitKey = "agent/timeLimitMin";
+} // namespace
+
+int AppSettings::loadAgentTimeLimitMin()
+{
+    QSettings s;
+    // Before Settings had it, Launch Round kept it in its own group.
+    const QVariant value = s.contains(QLatin1String(AgentTimeLimitKey))
+                               ? s.value(QLatin1String(AgentTimeLimitKey))
+                               : s.value(QStringLiteral("launchRound/agentTimeLimitMin"), DefaultAgentTimeLimitMin);
+    bool ok = false;
+    const int minutes = value.toInt(&ok);
+    return ok ? std::clamp(minutes, 0, MaxAgentTimeLimitMin) : DefaultAgentTimeLimitMin;
+}
+
+void AppSettings::saveAgentTimeLimitMin(int minutes)
+{
+    QSettings().setValue(QLatin1String(AgentTimeLimitKey), std::clamp(minutes, 0, MaxAgentTimeLimitMin));
+}
+
 AppSettings AppSettings::load()
 {
     QSettings s;
@@ -39,6 +60,7 @@ AppSettings AppSettings::load()
     a.slurmSbatchArgs = s.value(QStringLiteral("slurm/sbatchArgs")).toString();
     a.slurmSharedDir = s.value(QStringLiteral("slurm/sharedDir")).toString();
     a.userName = s.value(QStringLiteral("ui/userName")).toString();
+    a.agentTimeLimitMin = loadAgentTimeLimitMin();
     return a;
 }
 
@@ -62,6 +84,7 @@ void AppSettings::save() const
     s.setValue(QStringLiteral("slurm/sbatchArgs"), slurmSbatchArgs);
     s.setValue(QStringLiteral("slurm/sharedDir"), slurmSharedDir);
     s.setValue(QStringLiteral("ui/userName"), userName);
+    saveAgentTimeLimitMin(agentTimeLimitMin);
 }
 
 QString AppSettings::personName() const

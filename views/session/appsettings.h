@@ -46,6 +46,17 @@ struct AppSettings
     QString slurmQos;
     QString slurmSbatchArgs;
     QString slurmSharedDir;
+    /// The wall-clock limit of one agent call in a round, in minutes (0: no
+    /// limit): a call still at work after it is killed and its attempt stored
+    /// as an agent failure (docs/online.md#is-it-alive). One setting, edited
+    /// in Settings and in Launch Round (agentTimeLimitKey()).
+    int agentTimeLimitMin = DefaultAgentTimeLimitMin;
+    static constexpr int DefaultAgentTimeLimitMin = 15;
+    static constexpr int MaxAgentTimeLimitMin = 7 * 24 * 60;
+    /// Reads and writes that one setting alone (Launch Round remembers it
+    /// without touching the rest).
+    static int loadAgentTimeLimitMin();
+    static void saveAgentTimeLimitMin(int minutes);
     /// "Your name": who steers a live round or approves a version from this
     /// workbench (recorded with each intervention); empty = the login name.
     QString userName;

@@ -195,6 +195,19 @@ QWidget *SettingsDialog::createAgentsPage(const AppSettings &settings)
     auto *page = new QWidget;
     auto *layout = new QVBoxLayout(page);
 
+    // The one agent time limit setting, which Launch Round shows too.
+    auto *limitForm = new QFormLayout;
+    m_agentTimeLimit = new QSpinBox;
+    m_agentTimeLimit->setObjectName(QStringLiteral("agentTimeLimit"));
+    m_agentTimeLimit->setRange(0, AppSettings::MaxAgentTimeLimitMin);
+    m_agentTimeLimit->setSuffix(tr(" min"));
+    m_agentTimeLimit->setSpecialValueText(tr("no limit"));
+    m_agentTimeLimit->setValue(settings.agentTimeLimitMin);
+    m_agentTimeLimit->setToolTip(tr("An agent call of a round still at work after this long is killed and its "
+                                    "attempt stored as an agent failure. Launch Round starts from this value."));
+    limitForm->addRow(tr("Agent time limit per call:"), m_agentTimeLimit);
+    layout->addLayout(limitForm);
+
     auto *keysBox = new QGroupBox(tr("API keys for this session"));
     auto *keysForm = new QFormLayout(keysBox);
     auto *keysNote = new QLabel(tr("A key typed here is kept in memory until the workbench closes: it is never saved "
@@ -381,6 +394,7 @@ AppSettings SettingsDialog::settings() const
     s.slurmSbatchArgs = m_slurmSbatchArgs->text().trimmed();
     s.slurmSharedDir = m_slurmSharedDir->text().trimmed();
     s.userName = m_userName->text().trimmed();
+    s.agentTimeLimitMin = m_agentTimeLimit->value();
     return s;
 }
 

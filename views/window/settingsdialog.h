@@ -22,7 +22,8 @@ namespace dreamrsi {
 /// playback speed and, on the Agents page, the price table (model, USD per
 /// million input and output tokens). The same page takes an API key per
 /// provider for this session: accept() hands it to SessionKeys, never to
-/// AppSettings or QSettings. The Cluster box holds the Slurm defaults of
+/// AppSettings or QSettings; and the agent time limit per call (Launch
+/// Round's too: one setting). The Cluster box holds the Slurm defaults of
 /// Launch Round.
 class SettingsDialog final : public QDialog
 {
@@ -65,6 +66,7 @@ private:
     QTableWidget *m_prices = nullptr;
     PriceTable m_initialPrices; ///< what settings() keeps while the table is invalid
     QList<QPair<QString, QLineEdit *>> m_keys; ///< provider kind → key field
+    QSpinBox *m_agentTimeLimit = nullptr;      ///< AppSettings::agentTimeLimitMin
     // Cluster (Slurm) defaults
     QLineEdit *m_slurmPartition = nullptr;
     QLineEdit *m_slurmAccount = nullptr;

@@ -76,7 +76,7 @@ void addBand(QCPAxis *x, QCPAxis *y, const QList<int> &xs, const QList<double> &
     line->setPen(QPen(color, 2.0, arm == 0 ? Qt::SolidLine : edges[arm % int(std::size(edges))]));
     line->setScatterStyle(arm == 0 ? QCPScatterStyle(QCPScatterStyle::ssDisc, color, 6)
                                    : QCPScatterStyle(arm % 2 ? QCPScatterStyle::ssSquare : QCPScatterStyle::ssDiamond,
-                                                     QPen(color, 1.6), Qt::NoBrush, 10));
+                                                     QPen(color, 1.3), Qt::NoBrush, 8));
     if (arm == 0) {
         QCustomPlot *plot = x->parentPlot();
         if (!plot->layer(QStringLiteral("firstArm")))

@@ -68,8 +68,12 @@ void TestCliCommands::help_data()
     QTest::addRow("approve") << words("approve --help") << words("--project --version --note --best --decline");
     QTest::addRow("steer") << words("steer --help") << words("--project --by --why close refine hint pause continue");
     QTest::addRow("agent try") << words("agent try --help") << words("--task --agent");
+    QTest::addRow("status") << words("status --help") << words("--json live stalled interrupted finished kill");
+    QTest::addRow("reevaluate") << words("reevaluate --help")
+                                << words("--project --iteration --top --cell --repeats --json --backend lucky");
     QTest::addRow("dreamrsi") << words("--help") << words("validate export import ls project evaluate tasks replay "
-                                                          "synth plot bench round dream loop approve agent steer");
+                                                          "synth plot bench round dream loop approve agent steer "
+                                                          "status reevaluate");
 }
 
 void TestCliCommands::help()
@@ -93,7 +97,7 @@ void TestCliCommands::usageError_data()
     QTest::addColumn<QString>("named"); // what the message must name
     // An option the command does not have.
     for (const char *command : {"validate", "export", "import", "ls", "evaluate", "tasks", "replay", "synth", "round",
-                                "dream", "loop", "approve", "steer"}) {
+                                "dream", "loop", "approve", "steer", "status", "reevaluate"}) {
         QTest::addRow("%s unknown option", command)
             << QStringList{QString::fromLatin1(command), QStringLiteral("--frobnicate")} << QStringLiteral("frobnicate");
     }
@@ -144,6 +148,19 @@ void TestCliCommands::usageError_data()
     QTest::addRow("project unknown subcommand") << words("project frob") << QStringLiteral("frob");
     QTest::addRow("plot unknown figure") << words("plot pie --out f.svg") << QStringLiteral("pie");
     QTest::addRow("import stray option") << words("import p.dreamrsi t.json --name n") << QStringLiteral("--name");
+    // status: one project; reevaluate: --repeats, and either --top or --cell; steer kill: an attempt.
+    QTest::addRow("status no project") << words("status") << QStringLiteral("the project is missing");
+    QTest::addRow("status two projects") << words("status a.dreamrsi b.dreamrsi") << QStringLiteral("one project, not 2");
+    QTest::addRow("reevaluate no repeats") << words("reevaluate --project p.dreamrsi --top 2")
+                                           << QStringLiteral("--repeats is required");
+    QTest::addRow("reevaluate bad repeats") << words("reevaluate --project p.dreamrsi --top 2 --repeats 0")
+                                            << QStringLiteral("--repeats must be an integer");
+    QTest::addRow("reevaluate top and cell") << words("reevaluate --project p.dreamrsi --top 2 --cell b0a0 --repeats 3")
+                                             << QStringLiteral("either --top K or --cell ID");
+    QTest::addRow("reevaluate neither") << words("reevaluate --project p.dreamrsi --repeats 3")
+                                        << QStringLiteral("either --top K or --cell ID");
+    QTest::addRow("steer kill no attempt") << words("steer --project p.dreamrsi kill")
+                                           << QStringLiteral("kill takes one attempt's id");
 }
 
 void TestCliCommands::usageError()

@@ -13,7 +13,6 @@
 #include "store/projectstore.h"
 
 #include <QCommandLineParser>
-#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -162,17 +161,10 @@ int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 
     ProjectStore store;
     const QString path = parser.value(QStringLiteral("project"));
-    StoreResult<OpenReport> opened;
-    if (QFileInfo::exists(path)) {
-        opened = store.open(path).result();
-    } else {
-        ProjectInfo info;
-        info.name = QFileInfo(path).completeBaseName();
-        info.task = base.task;
-        opened = store.create(path, info).result();
-        if (opened.ok())
-            err << "loop: created project " << path << '\n';
-    }
+    bool created = false;
+    const StoreResult<OpenReport> opened = RoundSession::openOrCreate(store, path, base.task, &created);
+    if (created)
+        err << "loop: created project " << path << '\n';
     if (!opened.ok()) {
         err << "error: " << opened.error << '\n';
         return 1;

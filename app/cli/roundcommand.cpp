@@ -10,7 +10,6 @@
 
 #include <QCommandLineParser>
 #include <QEventLoop>
-#include <QFileInfo>
 #include <QFuture>
 #include <QJsonDocument>
 #include <QTimer>
@@ -132,17 +131,10 @@ int runRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     // The project: opened, or created when it does not exist.
     ProjectStore store;
     const QString path = parser.value(QStringLiteral("project"));
-    StoreResult<OpenReport> opened;
-    if (QFileInfo::exists(path)) {
-        opened = await(store.open(path));
-    } else {
-        ProjectInfo info;
-        info.name = QFileInfo(path).completeBaseName();
-        info.task = options.round.task;
-        opened = await(store.create(path, info));
-        if (opened.ok())
-            err << "created project " << path << '\n';
-    }
+    bool created = false;
+    const StoreResult<OpenReport> opened = RoundSession::openOrCreate(store, path, options.round.task, &created);
+    if (created)
+        err << "created project " << path << '\n';
     if (!opened.ok()) {
         err << "error: " << opened.error << '\n';
         return 1;

@@ -210,7 +210,7 @@ Result<RoundOptions> read(const QCommandLineParser &parser, Command command)
     constexpr qint64 anyInt = std::numeric_limits<int>::max();
     constexpr qint64 any = std::numeric_limits<qint64>::max();
     if (has("workers")) {
-        const std::optional<qint64> w = integer("workers", 1, 1024);
+        const std::optional<qint64> w = integer("workers", RoundConfig::MinWorkers, RoundConfig::MaxWorkers);
         if (!w)
             return R::failure(problem);
         config.workers = int(*w);

@@ -2,6 +2,7 @@
 
 #include "loop/dream/autoapproval.h"
 #include "loop/round/roundrunner.h"
+#include "loop/round/roundsession.h"
 #include "loop/round/steeringinbox.h"
 
 #include "store/projectstore.h"
@@ -104,8 +105,18 @@ LoopReport RecursiveLoop::run(const LoopSettings &settings)
                          .arg(t)
                          .arg(total)
                          .arg(settings.fixed ? QStringLiteral(" (fixed)") : QString(), it.policyName));
+        // Every round is put together the one way (RoundSession::prepare: the
+        // project open for writing, a task), with the loop's own agent and backend.
+        RoundOptions options;
+        options.round = config;
+        const Result<PreparedRound> prepared =
+            RoundSession::prepare(m_store, options, {}, RoundSession::Parts{m_agent, m_backend}).result();
+        if (!prepared) {
+            report.error = QStringLiteral("round %1: %2").arg(t).arg(prepared.error);
+            break;
+        }
         {
-            RoundRunner runner(m_store, config, m_agent, m_backend);
+            RoundRunner runner(m_store, prepared.value->config, prepared.value->agent, prepared.value->backend);
             connect(&runner, &RoundRunner::logLine, this, &RecursiveLoop::message, Qt::DirectConnection);
             // The round's stream is the loop's (events()), as it comes.
             connect(&runner, &RoundEvents::iterationStarted, m_events, &RoundEvents::iterationStarted, Qt::DirectConnection);

@@ -7,7 +7,9 @@
 
 #include "agent/agentfactory.h"
 #include "store/projectstore.h"
+#include "store/storeawait.h"
 
+#include <QFileInfo>
 #include <QJsonObject>
 
 #include <cmath>
@@ -68,6 +70,23 @@ QFuture<Result<PreparedRound>> RoundSession::prepare(ProjectStore *store, const 
         }
         return Prepared::failure(QStringLiteral("%1: iteration %2 does not exist").arg(path).arg(config.resume));
     });
+}
+
+StoreResult<OpenReport> RoundSession::openOrCreate(ProjectStore &store, const QString &path, const QString &task,
+                                                   bool *created)
+{
+    const bool exists = QFileInfo::exists(path);
+    if (created)
+        *created = false;
+    if (exists)
+        return await(store.open(path));
+    ProjectInfo info;
+    info.name = QFileInfo(path).completeBaseName();
+    info.task = task;
+    StoreResult<OpenReport> opened = await(store.create(path, info));
+    if (created)
+        *created = opened.ok();
+    return opened;
 }
 
 std::shared_ptr<EvaluationBackend> RoundSession::makeBackend(const std::optional<SlurmSettings> &slurm, LogSink log)

@@ -3,6 +3,7 @@
 #include "roundoptions.h"
 #include "roundtypes.h"
 #include "backend/slurmsettings.h"
+#include "store/storetypes.h"
 
 #include "model/cell.h"
 #include "base/result.h"
@@ -67,6 +68,12 @@ struct RoundSession
     static QFuture<Result<PreparedRound>> prepare(ProjectStore *store, const RoundOptions &options, LogSink log = {},
                                                   Parts given = {});
 
+    /// Opens the project at `path` for writing, or creates it (named after
+    /// its file, with `task`) when there is no file: how `dreamrsi round` and
+    /// `dreamrsi loop` start. `created`, when given, says which. Blocks: not
+    /// for the GUI thread.
+    static StoreResult<OpenReport> openOrCreate(ProjectStore &store, const QString &path, const QString &task,
+                                                bool *created = nullptr);
     /// The evaluation backend: Slurm when `slurm` is given, else local.
     static std::shared_ptr<EvaluationBackend> makeBackend(const std::optional<SlurmSettings> &slurm, LogSink log = {});
     /// makeBackend(), then EvaluationBackend::prepare(): what `dreamrsi

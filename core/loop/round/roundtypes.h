@@ -28,6 +28,9 @@ struct RoundConfig
     /// newest approved version.
     PolicyChoice policy;
     int workers = 4;                      ///< W; ≤ 0 on resume = the iteration's own W
+    /// The bounds of W, decided once: `round --workers`, `loop --workers` and Launch Round.
+    static constexpr int MinWorkers = 1;
+    static constexpr int MaxWorkers = 1024;
     std::optional<int> maxRounds;         ///< K1; nullopt = until an empty batch or no legal cell
     std::optional<double> beta;           ///< nullopt = the policy's defaultBeta, else 0.5
     quint64 seed = 0;                     ///< per-attempt agent seeds derive from it

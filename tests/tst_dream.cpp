@@ -206,6 +206,7 @@ private slots:
     void promptCarriesTheHistoryStatistics();
     void agentFailuresAreStoredAndFedBack();
     void dreamWithImproverKeepsOrImproves();
+    void identicalScriptsAreStoredOnce();
     void cancelFromTheModelStopsTheDream();
     void cancelBetweenVersionsStopsTheDream();
     void autoApprovalRecordsThatItWasAutomatic();
@@ -818,6 +819,47 @@ void TestDream::dreamWithImproverKeepsOrImproves()
         store.close().waitForFinished();
     }
     QCOMPARE(codes.at(0), codes.at(1)); // deterministic for a seed
+}
+
+// A developer that hands back a script the project already holds (twice in
+// one dream, or again in a later dream) gets that stored version: identical
+// candidates are not stored twice.
+void TestDream::identicalScriptsAreStoredOnce()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("p.dreamrsi"));
+    makeProject(path, synthTrees(1));
+    ProjectStore store;
+    QVERIFY(store.open(path).result().ok());
+    const StoreResult<QList<DreamWorld>> worlds = Dreamer::finishedWorlds(store);
+    QVERIFY(worlds.ok());
+    auto model = std::make_shared<ScriptedChatModel>(QStringList{answerWith(goodScript), answerWith(goodScript)});
+    Dreamer dreamer(&store, std::make_shared<AgentPolicyDeveloper>(model, QStringLiteral("p")));
+    QStringList messages;
+    connect(&dreamer, &Dreamer::message, &dreamer, [&messages](const QString &m) { messages.append(m); });
+    const DreamReport report = dreamer.run(*worlds.value, smallSettings(3));
+    QVERIFY2(report.error.isEmpty(), qPrintable(report.error));
+    QCOMPARE(report.versions.size(), 3);
+    const PolicyVersion &first = report.versions.at(1).developed.version;
+    const PolicyVersion &again = report.versions.at(2).developed.version;
+    QCOMPARE(first.name, QStringLiteral("v1"));
+    QCOMPARE(again.id, first.id);
+    QCOMPARE(again.name, first.name);
+    QVERIFY(report.versions.at(2).developed.value.has_value()); // still valued in this dream
+    QVERIFY2(messages.contains(QStringLiteral("version 2: the script of stored version v1, not stored again")),
+             qPrintable(messages.join(QLatin1Char('\n'))));
+    StoreResult<QList<PolicyVersion>> stored = store.policyVersions().result();
+    QVERIFY(stored.ok());
+    QCOMPARE(stored.value->size(), 2); // the deployed built-in and v1
+    // A later dream handed the same script: v1 again, nothing new stored.
+    auto later = std::make_shared<ScriptedChatModel>(QStringList{answerWith(goodScript)});
+    Dreamer second(&store, std::make_shared<AgentPolicyDeveloper>(later, QStringLiteral("p")));
+    const DreamReport next = second.run(*worlds.value, smallSettings(2));
+    QVERIFY2(next.error.isEmpty(), qPrintable(next.error));
+    QCOMPARE(next.versions.at(1).developed.version.id, first.id);
+    stored = store.policyVersions().result();
+    QCOMPARE(stored.value->size(), 2);
+    store.close().waitForFinished();
 }
 
 void TestDream::cancelFromTheModelStopsTheDream()

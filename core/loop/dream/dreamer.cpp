@@ -574,6 +574,17 @@ private:
         return Step::Next;
     }
 
+    /// The stored version whose script is `code` (the oldest), if any.
+    std::optional<PolicyVersion> storedWithCode(const QString &code) const
+    {
+        const StoreResult<QList<PolicyVersion>> all = m_store->policyVersions().result();
+        for (const PolicyVersion &v : all.value.value_or(QList<PolicyVersion>())) {
+            if (v.code == code)
+                return v;
+        }
+        return std::nullopt;
+    }
+
     /// Names of new versions: v<N>, above every stored vN.
     int firstFreeNumber(int firstNumber) const
     {
@@ -679,12 +690,24 @@ private:
         pv.response = developed.response;
         pv.created = QDateTime::currentDateTimeUtc();
         if (m_persist) {
-            const StoreResult<PolicyVersionId> id = m_store->addPolicyVersion(pv).result();
-            if (!id.ok()) {
-                fail(QStringLiteral("cannot store version %1: %2").arg(pv.name, id.error));
-                return Step::Stop;
+            // A script the project already holds is that stored version, not a
+            // new one: identical candidates are not stored twice (an earlier
+            // dream's, or the deployed script handed back unchanged).
+            const std::optional<PolicyVersion> same = developed.ok ? storedWithCode(pv.code) : std::nullopt;
+            if (same) {
+                emit m_dreamer.message(QStringLiteral("version %1: the script of stored version %2, not stored again")
+                                           .arg(index)
+                                           .arg(same->name));
+                --nextNumber;
+                pv = *same;
+            } else {
+                const StoreResult<PolicyVersionId> id = m_store->addPolicyVersion(pv).result();
+                if (!id.ok()) {
+                    fail(QStringLiteral("cannot store version %1: %2").arg(pv.name, id.error));
+                    return Step::Stop;
+                }
+                pv.id = *id.value;
             }
-            pv.id = *id.value;
         } else {
             pv.id = nextNumber - 1; // in memory: the version's number is its id
         }

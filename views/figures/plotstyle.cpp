@@ -148,7 +148,9 @@ int PlotStyle::populateFrontier(QCustomPlot *plot, const QList<FrontierSeries> &
     FigureLayout::setShortLabel(plot->yAxis, QCoreApplication::translate("dreamrsi::PlotStyle", "Attainment"));
     setCounting(plot->yAxis, false);
     plot->legend->setVisible(true);
-    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    // In the corner while the legend is inside the plot (the Frontiers tab moves it above).
+    if (QCPLayoutInset *inset = plot->axisRect()->insetLayout(); inset->elementCount() > 0 && inset->elementAt(0) == plot->legend)
+        inset->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
     double xMax = mean ? 1.0 : 1.0;
     int drawn = 0;
     for (int i = 0; i < series.size(); ++i) {

@@ -15,6 +15,7 @@
 #include "policies/approvaldialog.h"
 #include "policies/dreamingdialog.h"
 #include "replay/worldmodel.h"
+#include "replayview/frontierpage.h"
 #include "replayview/replaypage.h"
 #include "replayview/worldmodelpage.h"
 #include "tree/discoverypage.h"
@@ -26,7 +27,9 @@
 #include "tree/treeview.h"
 #include "window/mainwindow.h"
 #include "window/settingsdialog.h"
+#include "window/userguidedialog.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -147,7 +150,48 @@ QStringList shootDream(dreamrsi::MainWindow &window, const QString &dir)
     const QString path = QDir(dir).filePath(QStringLiteral("%1-dream-candidates.png").arg(TourTabs + 12, 2, 10, QLatin1Char('0')));
     if (dialog.grab().save(path))
         written.append(path);
+    // Frontiers after the dream, as the window shows it then: the deployed
+    // version, the proposal and the best few ticked (04 again).
+    const dreamrsi::DreamVersion *proposal = dialog.report().proposal();
+    window.frontierPage()->showDream(proposal ? proposal->developed.version.name : QString());
     dialog.close();
+    const int current = window.tabs()->currentIndex();
+    window.tabs()->setCurrentIndex(dreamrsi::MainWindow::FrontiersTab);
+    QApplication::processEvents();
+    const QString frontiers = QDir(dir).filePath(QStringLiteral("04-frontiers.png"));
+    if (window.grab().save(frontiers))
+        written.append(frontiers);
+    window.tabs()->setCurrentIndex(current);
+    return written;
+}
+
+/// Help ▸ User Guide as 24-user-guide.png, and the window in the dark theme
+/// (the Discovery tab, the live round's dock) as 25-dark-theme.png.
+QStringList shootGuideAndDarkTheme(dreamrsi::MainWindow &window, const QString &dir)
+{
+    QStringList written;
+    {
+        dreamrsi::UserGuideDialog guide(&window);
+        guide.resize(1000, 760);
+        guide.show();
+        QApplication::processEvents();
+        const QString path = QDir(dir).filePath(QStringLiteral("24-user-guide.png"));
+        if (guide.grab().save(path))
+            written.append(path);
+    }
+    QAction *dark = window.findChild<QAction *>(QStringLiteral("actionDark"));
+    if (!dark || window.isDarkTheme())
+        return written;
+    const int current = window.tabs()->currentIndex();
+    dark->trigger();
+    window.tabs()->setCurrentIndex(dreamrsi::MainWindow::DiscoveryTab);
+    QApplication::processEvents();
+    const QString path = QDir(dir).filePath(QStringLiteral("25-dark-theme.png"));
+    if (window.grab().save(path))
+        written.append(path);
+    dark->trigger();
+    window.tabs()->setCurrentIndex(current);
+    QApplication::processEvents();
     return written;
 }
 
@@ -198,6 +242,7 @@ QStringList saveScreenshots(dreamrsi::MainWindow &window, const QString &dir)
     settings.close();
     written += shootImagination(window, dir);
     written += shootDream(window, dir);
+    written += shootGuideAndDarkTheme(window, dir);
     return written;
 }
 

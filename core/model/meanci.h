@@ -1,9 +1,11 @@
 #pragma once
 
+#include "studentt.h"
+
 #include <QList>
 
+#include <algorithm>
 #include <cmath>
-#include <iterator>
 #include <optional>
 
 namespace dreamrsi {
@@ -18,24 +20,11 @@ struct MeanCi95
 };
 
 /// The 0.975 quantile of Student's t with `df` degrees of freedom (the
-/// half-width factor of a two-sided 95 % interval over df + 1 values):
-/// tabulated for 1–30 (to 1e-12), the Cornish–Fisher expansion beyond (within 1e-5 of
-/// the exact value there), the normal 1.96 in the limit. NaN for df < 1.
+/// half-width factor of a two-sided 95 % interval over df + 1 values;
+/// studentTQuantile). NaN for df < 1.
 inline double studentT975(qsizetype df)
 {
-    static constexpr double table[] = {12.706204736175, 4.302652729749, 3.182446305284, 2.776445105198, 2.570581835636, 2.446911851145,
-                                       2.364624251593, 2.306004135204, 2.262157162798, 2.228138851986, 2.200985160083, 2.178812829667,
-                                       2.160368656461, 2.144786687918, 2.131449545560, 2.119905299221, 2.109815577833, 2.100922040241,
-                                       2.093024054408, 2.085963447266, 2.079613844728, 2.073873067904, 2.068657610419, 2.063898561628,
-                                       2.059538552753, 2.055529438643, 2.051830516480, 2.048407141795, 2.045229642133, 2.042272456301};
-    if (df < 1)
-        return std::nan("");
-    if (df <= qsizetype(std::size(table)))
-        return table[df - 1];
-    const double z = 1.959963984540054, v = double(df);
-    const double z3 = z * z * z, z5 = z3 * z * z, z7 = z5 * z * z;
-    return z + (z3 + z) / (4.0 * v) + (5.0 * z5 + 16.0 * z3 + 3.0 * z) / (96.0 * v * v)
-           + (3.0 * z7 + 19.0 * z5 + 17.0 * z3 - 15.0 * z) / (384.0 * v * v * v);
+    return studentTQuantile(0.975, df < 1 ? 0 : int(std::min<qsizetype>(df, 1 << 30)));
 }
 
 /// A sample's mean and the half-width of its Student-t 95 % interval,

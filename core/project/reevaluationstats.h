@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/studentt.h"
 #include "store/storetypes.h"
 
 #include <QJsonObject>
@@ -10,17 +11,6 @@
 #include <utility>
 
 namespace dreamrsi {
-
-/// The quantile of Student's t distribution with `dof` ≥ 1 degrees of
-/// freedom at probability `p` in (0, 1): the inverse of its distribution
-/// function, computed through the regularized incomplete beta function to
-/// about 1e-10 (t(0.975, 1) = 12.7062, t(0.975, 4) = 2.7764, t(0.975, 29) =
-/// 2.0452). NaN for a dof below 1 or a p outside (0, 1).
-double studentTQuantile(double p, int dof);
-
-/// I_x(a, b), the regularized incomplete beta function, for x in [0, 1] and
-/// a, b > 0 (a continued fraction, Lentz's method).
-double regularizedIncompleteBeta(double a, double b, double x);
 
 /// What a cell's stored re-evaluations say about it
 /// (docs/online.md#re-evaluating-the-best): its repeats, how many failed,

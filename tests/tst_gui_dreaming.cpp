@@ -29,6 +29,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTextCursor>
+#include <QHeaderView>
 #include <QtTest>
 
 #include <cmath>
@@ -341,6 +342,13 @@ private slots:
         QVERIFY(!log.contains(QStringLiteral("Proposed:")));
         dialog.review();
         QVERIFY(!dialog.findChild<ApprovalDialog *>()); // no approval of the deployed version
+        // Every column header whole ("evealed histor" was clipped).
+        QHeaderView *header = dialog.table()->horizontalHeader();
+        for (int c = 0; c < dialog.table()->columnCount(); ++c) {
+            const QString title = dialog.table()->horizontalHeaderItem(c)->text();
+            QVERIFY2(header->sectionSize(c) >= header->fontMetrics().horizontalAdvance(title),
+                     qPrintable(QStringLiteral("%1: %2 px").arg(title).arg(header->sectionSize(c))));
+        }
         // Selecting the deployed row does not offer it either.
         dialog.table()->selectRow(0);
         QVERIFY(!dialog.reviewButton()->isEnabled());

@@ -295,6 +295,7 @@ void RunStructureView::paintScene(QPainter &painter, const QRectF &exposed, doub
 
     // Links: an elbow from parent to child; migrations straight across.
     QList<QLineF> links, migrations;
+    const double elbowPx = m.rowGap * scale;
     const int n = m_tree->cellCount();
     for (int c = 0; c < n; ++c) {
         const QRectF parent = m_layout.parentRect(c);
@@ -309,7 +310,13 @@ void RunStructureView::paintScene(QPainter &painter, const QRectF &exposed, doub
             migrations.append(QLineF(from, to));
             continue;
         }
-        const double midY = to.y() - m.rowGap * scale / 2;
+        // One segment straight down, or where elbows would be a few pixels
+        // tall (a fitted large run: a third of the lines to draw).
+        if (std::abs(from.x() - to.x()) < 0.5 || elbowPx < 4) {
+            links.append(QLineF(from, to));
+            continue;
+        }
+        const double midY = to.y() - elbowPx / 2;
         links.append(QLineF(from, QPointF(from.x(), midY)));
         links.append(QLineF(QPointF(from.x(), midY), QPointF(to.x(), midY)));
         links.append(QLineF(QPointF(to.x(), midY), to));

@@ -5,6 +5,9 @@
 // approval and settings dialogs, and a dream of the built-in improver with
 // its candidates) into DIR.
 #include "figures/figureexport.h"
+#include "import/runimport.h"
+#include "../render/islandsbench.h"
+#include "tree/behaviourgridview.h"
 #include "models/livetreemodel.h"
 #include "live/launchrounddialog.h"
 #include "live/manualbatchbar.h"
@@ -41,6 +44,7 @@
 #include <QPushButton>
 #include <QTabWidget>
 #include <QTextStream>
+#include <QTemporaryDir>
 #include <QTimer>
 
 #include <limits>
@@ -383,6 +387,45 @@ int shootCompare(const QString &dir, const QStringList &sources, const QSize &si
     return 0;
 }
 
+/// An imported run, the synthetic OpenEvolve run of `dreamrsi bench islands`
+/// (300 programs on 4 islands), in the Discovery tab: laid out by island as
+/// 26-islands.png, its behaviour grid over speed and size as
+/// 27-behaviour-grid.png (docs/tree-format.md#the-genealogy-and-islands-of-an-imported-run).
+int shootIslands(const QString &dir, const QSize &size)
+{
+    QTemporaryDir tmp;
+    QTextStream err(stderr);
+    const QString run = tmp.filePath(QStringLiteral("openevolve_output/db"));
+    if (!tmp.isValid() || !dreamrsi::writeSyntheticRun(run, 300, 4, err))
+        return 1;
+    dreamrsi::Result<dreamrsi::RunImport::Imported> imported = dreamrsi::RunImport::read(run);
+    if (!imported) {
+        err << imported.error << '\n';
+        return 1;
+    }
+    QDir().mkpath(dir);
+    dreamrsi::DiscoveryPage page;
+    page.resize(size);
+    page.show();
+    page.setTree(dreamrsi::RunImport::worldName(run),
+                 std::make_shared<const dreamrsi::DiscoveryTree>(std::move(imported.value->tree)));
+    page.setLayoutShown(dreamrsi::DiscoveryPage::Layout::Islands);
+    QApplication::processEvents();
+    const QString islands = QDir(dir).filePath(QStringLiteral("26-islands.png"));
+    if (!page.grab().save(islands))
+        return 1;
+    page.setLayoutShown(dreamrsi::DiscoveryPage::Layout::BehaviourGrid);
+    dreamrsi::BehaviourGridView *grid = page.gridView();
+    grid->xMetricBox()->setCurrentText(QStringLiteral("speed"));
+    grid->yMetricBox()->setCurrentText(QStringLiteral("size"));
+    QApplication::processEvents();
+    const QString behaviour = QDir(dir).filePath(QStringLiteral("27-behaviour-grid.png"));
+    if (!page.grab().save(behaviour))
+        return 1;
+    QTextStream(stdout) << islands << '\n' << behaviour << '\n';
+    return 0;
+}
+
 int main(int argc, char *argv[])
 {
     QApplication app(argc, argv);
@@ -416,6 +459,10 @@ int main(int argc, char *argv[])
                                            QStringLiteral("Only grab the Compare tab over the files given ([LABEL=]PATH: projects, "
                                                           "runs, tree files) and the Path page on the last one's best, then exit."));
     parser.addOption(compareOption);
+    const QCommandLineOption islandsOption(QStringLiteral("islands"),
+                                           QStringLiteral("Only grab an imported run's islands and behaviour grid (a "
+                                                          "synthetic OpenEvolve run), then exit."));
+    parser.addOption(islandsOption);
     parser.process(app);
     QStringList files = parser.positionalArguments();
     if (files.isEmpty()) {
@@ -426,6 +473,10 @@ int main(int argc, char *argv[])
     if (parser.isSet(compareOption)) {
         const QStringList wh = parser.value(sizeOption).split(QLatin1Char('x'));
         return shootCompare(dir, files, QSize(std::max(800, wh.value(0).toInt()), std::max(600, wh.value(1).toInt())));
+    }
+    if (parser.isSet(islandsOption)) {
+        const QStringList wh = parser.value(sizeOption).split(QLatin1Char('x'));
+        return shootIslands(dir, QSize(std::max(800, wh.value(0).toInt()), std::max(600, wh.value(1).toInt())));
     }
     if (parser.isSet(preflightOption))
         return shootPreflight(dir, files.value(0), parser.value(preflightOption));

@@ -67,16 +67,8 @@ int runImagineCommand(const QStringList &args, QTextStream &out, QTextStream &er
 /// `dreamrsi plot frontier|anytime|tree|progress …`: figures (writePlot, views).
 int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 
-/// `dreamrsi bench tree|sandbox|store|round|replay [options]` (benches.h).
-int runBenchTreeCommand(const QStringList &args, QTextStream &out, QTextStream &err);
-int runBenchSandboxCommand(const QStringList &args, QTextStream &out, QTextStream &err);
-int runBenchStoreCommand(const QStringList &args, QTextStream &out, QTextStream &err);
-int runBenchRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err);
-int runBenchReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err);
-int runBenchDreamCommand(const QStringList &args, QTextStream &out, QTextStream &err);
-int runBenchImportCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+/// `dreamrsi bench livetree` (app/render, in dreamrsi-render); the other
+/// benchmarks are their own library, app/bench (benchcommands.h).
 int runBenchLiveTreeCommand(const QStringList &args, QTextStream &out, QTextStream &err);
-/// `dreamrsi bench compare`: whole-process times against the Python reference of docs/replay.md.
-int runBenchCompareCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 
 } // namespace dreamrsi

@@ -10,6 +10,7 @@
 // sandboxed evaluations, starts without loading Qt's GUI libraries (about
 // 13 ms of dynamic loading a start).
 #include "agenttrycommand.h"
+#include "benchcommands.h"
 #include "commandline.h"
 #include "commands.h"
 #include "dreamcommand.h"

@@ -18,7 +18,7 @@ public:
     bool notify(QObject *receiver, QEvent *event) override;
 };
 
-/// `dreamrsi bench livetree` (arguments read in app/cli/benchcommands.cpp):
+/// `dreamrsi bench livetree` (its arguments read as every benchmark's, app/bench/benches.h):
 /// the Live Round panel (its item tree and the list that shows it, the drawn
 /// tree, the dashboard) holding N cells (10,000) while R more arrive each
 /// second (100), frame by frame at F frames a second (60) for S seconds (5).

@@ -1,7 +1,7 @@
 // `dreamrsi bench NAME`: the arguments of every benchmark but livetree
 // (benchlivetreecommand.cpp, in dreamrsi-render); the benchmarks themselves
 // are in bench*.cpp.
-#include "commands.h"
+#include "benchcommands.h"
 
 #include "benches.h"
 #include "commandline.h"

@@ -6,7 +6,7 @@
 // generators with different habits: `dreamrsi synth` (Qt's writer) and a
 // Python one (json.dump), so that the figures hold on files we did not
 // write. Each row is printed with its goal and whether it was met.
-#include "commands.h"
+#include "benchcommands.h"
 
 #include "commandline.h"
 #include "optionvalues.h"

@@ -1,0 +1,26 @@
+#pragma once
+
+#include <QStringList>
+#include <QTextStream>
+
+namespace dreamrsi {
+
+// `dreamrsi bench NAME`: the benchmarks that print figures (speed and memory
+// goals live here, never in timed test assertions). They are their own
+// library, dreamrsi_bench, apart from the product's commands (app/cli); the
+// command module links it so that `dreamrsi bench` stays one command. The
+// benchmarks that draw (`bench livetree`, `bench islands`) are in
+// app/render. Each returns the exit status as every command does
+// (commands.h).
+
+int runBenchTreeCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+int runBenchSandboxCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+int runBenchStoreCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+int runBenchRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+int runBenchReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+int runBenchDreamCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+int runBenchImportCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+/// `dreamrsi bench compare`: whole-process times against the Python reference of docs/replay.md.
+int runBenchCompareCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+
+} // namespace dreamrsi

@@ -621,11 +621,14 @@ private slots:
             QCOMPARE(w.workspace()->versions().size(), ReplayJobs::builtinVersions().size());
             QAction *import = w.findChild<QAction *>(QStringLiteral("actionImport"));
             QVERIFY(import->isEnabled());
+            QAction *dream = w.findChild<QAction *>(QStringLiteral("actionDream"));
+            QVERIFY(!dream->isEnabled()); // no finished iteration yet
             QSignalSpy opened(&w, &MainWindow::treeOpened);
             w.importTrees({QStringLiteral(DREAMRSI_SOURCE_DIR "/tests/data/demo/c3-iter1.json")});
             QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 20000);
             QCOMPARE(w.workspace()->worlds().size(), 1);
             QVERIFY(w.workspace()->worlds().first().iteration > 0);
+            QTRY_VERIFY(dream->isEnabled()); // an iteration to dream over
             QSignalSpy stored(&w, &MainWindow::resultsStored);
             const QString version = w.workspace()->versions().first().name;
             w.replayVersions({version});

@@ -3,9 +3,12 @@
 // (counts equal to the run's own, migrations counted) and the behaviour grid
 // (each bin holds exactly the cells whose metrics fall in it), on fixture
 // OpenEvolve and ShinkaEvolve runs (runfixtures.h), headless and in the
-// Discovery tab (docs/tree-format.md#the-genealogy-and-islands-of-an-imported-run).
+// Discovery tab (docs/tree-format.md#the-genealogy-and-islands-of-an-imported-run),
+// with the path to a cell highlighted there as on the branches
+// (docs/compare.md#the-path-to-the-best).
 #include "import/runimport.h"
 #include "model/behaviourgrid.h"
+#include "model/cellpath.h"
 #include "model/runstructure.h"
 #include "tree/behaviourgridview.h"
 #include "tree/discoverypage.h"
@@ -149,6 +152,7 @@ private slots:
     void gridBadInput();
     void discoveryTabLayouts();
     void largeRunLaidOutOnWorker();
+    void pathHighlightedInGenealogyAndIslands();
 
 private:
     /// Reads the fixture run of the current data row.
@@ -612,6 +616,101 @@ void TestGuiIslands::largeRunLaidOutOnWorker()
     page.setLayoutShown(DiscoveryPage::Layout::BehaviourGrid);
     QVERIFY2(page.gridView()->grid().has_value(), qPrintable(page.gridView()->problem()));
     QCOMPARE(page.gridView()->grid()->filledCount(), tree->cellCount());
+}
+
+void TestGuiIslands::pathHighlightedInGenealogyAndIslands()
+{
+    // The inspector's path, given to the Discovery tab, is drawn in the
+    // genealogy and the islands: the pixels at its cells' centres change,
+    // every other cell away from its line stays as it was.
+    QTemporaryDir dir;
+    const QString db = dir.filePath(s("db"));
+    QVERIFY(writeOpenEvolve(db, openEvolveRun()));
+    Result<RunImport::Imported> r = RunImport::read(db);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    const auto tree = std::make_shared<const DiscoveryTree>(std::move(r.value->tree));
+    int target = -1;
+    for (int c = 0; c < tree->cellCount(); ++c)
+        target = programOf(tree->cells().at(c)) == s("b2") ? c : target;
+    QVERIFY(target >= 0);
+    // b2 came from a2 through a migrant copy, a2 from a1, a1 from the initial program.
+    QList<int> cells;
+    for (const CellPath::Step &step : CellPath::to(*tree, target).steps)
+        cells.append(step.cell);
+    QStringList programs;
+    for (const int c : cells)
+        programs.append(programOf(tree->cells().at(c)));
+    QCOMPARE(programs, (QStringList{s("a1"), s("a2"), s("b2")}));
+
+    DiscoveryPage page;
+    page.resize(900, 600);
+    page.show();
+    page.setTree(s("run"), tree);
+    QCOMPARE(page.layoutShown(), DiscoveryPage::Layout::Genealogy);
+    RunStructureView *view = page.structureView();
+    view->setLegendVisible(false); // nothing over the cells
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+
+    const auto check = [&](const char *mode) {
+        QVERIFY2(view->isFitted(), mode);
+        const GenealogyLayout &layout = view->layout();
+        const QPointF offset((view->width() - layout.sceneRect().width() * view->scale()) / 2,
+                             (view->height() - layout.sceneRect().height() * view->scale()) / 2);
+        const auto centre = [&](const QRectF &r) { return r.center() * view->scale() + offset; };
+        page.setPath(nullptr, {});
+        QVERIFY(view->path().isEmpty());
+        const QImage before = view->grab().toImage();
+        page.setPath(tree, cells);
+        QCOMPARE(view->path(), cells);
+        QCOMPARE(page.treeView()->renderer().path(), cells); // the branches keep it too
+        const QImage after = view->grab().toImage();
+        QCOMPARE(after.size(), before.size());
+        // The line as drawn: from the initial program where it is drawn.
+        QPolygonF line;
+        if (!layout.rootRect().isEmpty())
+            line.append(centre(layout.rootRect()));
+        for (const int c : cells)
+            line.append(centre(layout.cellRect(c)));
+        const auto distanceToLine = [&](const QPointF &p) {
+            double best = 1e9;
+            for (int i = 0; i + 1 < line.size(); ++i) {
+                const QPointF a = line.at(i), b = line.at(i + 1), ab = b - a;
+                const double len2 = QPointF::dotProduct(ab, ab);
+                const double t = len2 > 0 ? std::clamp(QPointF::dotProduct(p - a, ab) / len2, 0.0, 1.0) : 0.0;
+                const QPointF d = p - (a + ab * t);
+                best = std::min(best, std::hypot(d.x(), d.y()));
+            }
+            return best;
+        };
+        int unchanged = 0;
+        for (int c = 0; c < tree->cellCount(); ++c) {
+            const QPoint at = centre(layout.cellRect(c)).toPoint();
+            const bool changed = before.pixel(at) != after.pixel(at);
+            if (cells.contains(c)) {
+                QVERIFY2(changed, qPrintable(s("%1: path cell %2 not highlighted").arg(s(mode), tree->cells().at(c).id)));
+            } else if (distanceToLine(centre(layout.cellRect(c))) > 10) {
+                QVERIFY2(!changed, qPrintable(s("%1: cell %2 off the path drawn").arg(s(mode), tree->cells().at(c).id)));
+                ++unchanged;
+            }
+        }
+        QVERIFY2(unchanged >= 3, mode);
+        // A path of another tree is not drawn.
+        const auto other = std::make_shared<const DiscoveryTree>(*tree);
+        page.setPath(other, cells);
+        QVERIFY(view->path().isEmpty());
+        QCOMPARE(view->grab().toImage(), before);
+    };
+    check("genealogy");
+    page.setLayoutShown(DiscoveryPage::Layout::Islands);
+    QCOMPARE(view->mode(), GenealogyLayout::Mode::Islands);
+    view->fitToView();
+    check("islands");
+    // A step clicked in the inspector centres its cell in the layout shown,
+    // not in the hidden branches.
+    QVERIFY(page.treeView()->isFitted());
+    page.centerOn(cells.last());
+    QVERIFY(!view->isFitted());
+    QVERIFY(page.treeView()->isFitted());
 }
 
 QTEST_MAIN(TestGuiIslands)

@@ -242,6 +242,21 @@ void DiscoveryPage::selectCell(int cellIndex)
         m_structure->selectCell(cellIndex);
 }
 
+void DiscoveryPage::centerOn(int cellIndex)
+{
+    if (m_stack->currentWidget() == m_structure)
+        m_structure->centerOn(cellIndex);
+    else
+        m_view->centerOn(cellIndex);
+}
+
+void DiscoveryPage::setPath(std::shared_ptr<const DiscoveryTree> tree, QList<int> cells)
+{
+    // Both keep it: a layout switched to later shows the path too.
+    m_view->setPath(tree, cells);
+    m_structure->setPath(std::move(tree), std::move(cells));
+}
+
 void DiscoveryPage::setDarkPalette(bool dark)
 {
     m_view->setDarkPalette(dark);

@@ -93,6 +93,13 @@ public slots:
     void fitToView();
     /// Selects a cell of the shown tree in every layout.
     void selectCell(int cellIndex);
+    /// Centres a cell in the layout shown (the branches or the genealogy and
+    /// islands; the behaviour grid has no place for one cell).
+    void centerOn(int cellIndex);
+    /// The path to a cell (the inspector's Path page, docs/compare.md#the-path-to-the-best),
+    /// highlighted in the branches, the genealogy and the islands, each
+    /// drawing it while `tree` is the tree it shows.
+    void setPath(std::shared_ptr<const DiscoveryTree> tree, QList<int> cells);
     void setDarkPalette(bool dark);
     void setLegendVisible(bool visible);
 

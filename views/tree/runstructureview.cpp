@@ -112,6 +112,13 @@ void RunStructureView::setMatches(QSet<int> cells)
     update();
 }
 
+void RunStructureView::setPath(std::shared_ptr<const DiscoveryTree> tree, QList<int> cells)
+{
+    m_pathTree = std::move(tree);
+    m_path = std::move(cells);
+    update();
+}
+
 void RunStructureView::selectCell(int cellIndex)
 {
     m_selected = m_tree && cellIndex >= 0 && cellIndex < m_tree->cellCount() ? cellIndex : -1;
@@ -358,6 +365,7 @@ void RunStructureView::paintScene(QPainter &painter, const QRectF &exposed, doub
                 FailGlyphs::paint(painter, glyph, r.adjusted(1, 1, -1, -1), palette.glyph);
         }
     });
+    paintPath(painter, scale, offset, palette);
     // Marks over the cells: matches, the best, the selection.
     const auto ring = [&](int cell, const QColor &color, double grow) {
         const QRectF r = toDevice(m_layout.cellRect(cell), scale, offset);
@@ -374,6 +382,41 @@ void RunStructureView::paintScene(QPainter &painter, const QRectF &exposed, doub
         ring(best, palette.best, 1.5);
     if (m_selected >= 0)
         ring(m_selected, palette.selection, 3);
+    painter.restore();
+}
+
+void RunStructureView::paintPath(QPainter &painter, double scale, const QPointF &offset, const TreePalette &palette) const
+{
+    const QList<int> cells = path();
+    if (cells.isEmpty())
+        return;
+    // From the initial program, where it is drawn and the path starts there
+    // (not at an orphan), through each step's cell; in Islands mode a step
+    // onto another island crosses the bands as its migration does.
+    QPolygonF line;
+    const QRectF root = m_layout.rootRect();
+    const int first = cells.first();
+    if (!root.isEmpty() && first >= 0 && first < m_tree->cellCount() && m_structure->parentOf(first) == Root)
+        line.append(toDevice(root, scale, offset).center());
+    for (const int cell : cells) {
+        const QRectF r = m_layout.cellRect(cell);
+        if (!r.isEmpty())
+            line.append(toDevice(r, scale, offset).center());
+    }
+    if (line.isEmpty())
+        return;
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    QColor color = palette.selection;
+    color.setAlpha(170);
+    const double width = std::clamp(m_layout.metrics().cellHeight * scale * 0.18, 2.0, 6.0);
+    painter.setPen(QPen(color, width, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawPolyline(line);
+    painter.setBrush(color);
+    painter.setPen(Qt::NoPen);
+    for (const QPointF &at : std::as_const(line))
+        painter.drawEllipse(at, width * 0.9, width * 0.9);
     painter.restore();
 }
 

@@ -53,6 +53,12 @@ public:
     /// What the view says while it has no tree; empty: "No tree open".
     void setPlaceholderText(const QString &text);
     void setMatches(QSet<int> cells);
+    /// The path to a cell (the inspector's Path page, docs/compare.md#the-path-to-the-best):
+    /// a line from the initial program through its steps' cells, drawn while
+    /// `tree` is the tree shown, as TreeView::setPath draws it on the branches.
+    void setPath(std::shared_ptr<const DiscoveryTree> tree, QList<int> cells);
+    /// The path drawn now: empty when none, or when it is of another tree.
+    QList<int> path() const { return m_pathTree && m_pathTree == m_tree ? m_path : QList<int>(); }
     int selectedCell() const { return m_selected; }
     double scale() const { return m_scale; }
     bool isFitted() const { return m_fitted; }
@@ -95,6 +101,7 @@ private:
     /// Paints what of the scene falls into `exposed` (device coordinates).
     void paintScene(QPainter &painter, const QRectF &exposed, double scale, const QPointF &offset,
                     const TreePalette &palette) const;
+    void paintPath(QPainter &painter, double scale, const QPointF &offset, const TreePalette &palette) const;
     QSizeF legendSize(const QFontMetricsF &fm) const;
     void paintLegend(QPainter &painter, const QRectF &area, const TreePalette &palette) const;
     QString tooltipFor(int cell) const;
@@ -109,6 +116,8 @@ private:
     GenealogyLayout m_islands;
     TreePalette m_palette = TreePalette::light();
     QSet<int> m_matches;
+    std::shared_ptr<const DiscoveryTree> m_pathTree; ///< the tree m_path is of
+    QList<int> m_path;
     QString m_placeholder;
     int m_selected = -1;
     bool m_legendVisible = true;

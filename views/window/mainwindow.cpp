@@ -359,10 +359,10 @@ void MainWindow::createDocks()
     // The Path page (docs/compare.md#the-path-to-the-best): a step clicked is selected on the tree, the path drawn there.
     connect(m_inspector, &InspectorWidget::pathStepActivated, this, [this](int cell) {
         m_discovery->selectCell(cell);
-        m_discovery->treeView()->centerOn(cell);
+        m_discovery->centerOn(cell);
     });
     connect(m_inspector, &InspectorWidget::pathChanged, this,
-            [this](const QList<int> &cells) { m_discovery->treeView()->setPath(m_inspector->tree(), cells); });
+            [this](const QList<int> &cells) { m_discovery->setPath(m_inspector->tree(), cells); });
     addDockWidget(Qt::RightDockWidgetArea, inspectorDock);
 }
 

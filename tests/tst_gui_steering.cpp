@@ -2,7 +2,8 @@
 // batches are picked by clicking branches (illegal picks refused, W
 // enforced, the batch recorded, an empty batch ends the round), an
 // intervention marking its branch in the live tree, and the approval bar
-// answering a loop that waits for approval (approve, then decline).
+// answering a loop that waits for approval (approve, then decline), and a
+// stalled attempt ringed on the drawn tree with Kill in its menu.
 #include "looptestsupport.h"
 #include "storetestsupport.h"
 
@@ -46,6 +47,7 @@ private slots:
     void manualRoundPickedByClicking();
     void approvalBarAnswersAWaitingLoop();
     void hintDialogListsTheDirections();
+    void stalledAttemptOffersKillOnTheTree();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -267,6 +269,48 @@ void TestGuiSteering::hintDialogListsTheDirections()
     // The limit the task names is shown against a running attempt's time on the drawn tree.
     QCOMPARE(TreeRenderer::runningLabel(RunningAttempt{3, 1, 12.4, 45.0}), QStringLiteral("12/45 s"));
     QCOMPARE(TreeRenderer::runningLabel(RunningAttempt{3, 1, 12.4, std::nullopt}), QStringLiteral("12 s"));
+}
+
+// A stalled attempt (docs/online.md#is-it-alive) is ringed on the drawn live
+// tree, and the menu on its cell names it stalled and offers Kill, the same
+// entry as the branch menu of the list (RoundController::killAttempt).
+void TestGuiSteering::stalledAttemptOffersKillOnTheTree()
+{
+    const QString path = m_dir->filePath(QStringLiteral("stalled.dreamrsi"));
+    ProjectStore store;
+    take(store.create(path, ProjectInfo()));
+    RoundPanel panel(&store);
+    panel.resize(1000, 640);
+    panel.show();
+    panel.model()->markRunning(QStringLiteral("b3a0"));
+    panel.model()->markRunning(QStringLiteral("b3a1"));
+    panel.model()->setStalled({QStringLiteral("b3a1")});
+    const QList<RunningAttempt> running = panel.model()->runningAttempts(60.0);
+    QCOMPARE(running.size(), 2);
+    QVERIFY(!running.at(0).stalled);
+    QVERIFY(running.at(1).stalled);
+    TreeView *view = panel.treeView();
+    view->setRunningAttempts(running);
+    const QPointF at = view->renderer().runningRect(running.at(1)).center() * view->scale() + view->offset();
+    const std::optional<RunningAttempt> under = view->runningAttemptAt(at);
+    QVERIFY(under && under->stalled && under->attempt == 1);
+    const std::optional<int> branch = view->branchAt(at);
+    QCOMPARE(branch, std::optional<int>(3));
+    std::unique_ptr<QMenu> menu(panel.steeringMenuFor(branch));
+    QStringList texts;
+    for (QAction *a : menu->actions())
+        texts.append(a->text());
+    QVERIFY2(texts.contains(QStringLiteral("Kill b3a1 (stalled)…")), qPrintable(texts.join(QLatin1String(" | "))));
+    QVERIFY2(texts.contains(QStringLiteral("Kill b3a0…")), qPrintable(texts.join(QLatin1String(" | "))));
+    // No round is live here, so nothing can be sent: every steering entry is off.
+    for (QAction *a : menu->actions()) {
+        if (a->text().startsWith(QLatin1String("Kill")))
+            QVERIFY(!a->isEnabled());
+    }
+    // No longer named stalled: the ring goes with the next tick's attempts.
+    panel.model()->setStalled({});
+    QVERIFY(!panel.model()->runningAttempts(60.0).at(1).stalled);
+    take(store.close());
 }
 
 QTEST_MAIN(TestGuiSteering)

@@ -472,6 +472,63 @@ private slots:
         QCOMPARE(empty.branchAt(QPointF(10, 10)), std::nullopt);
     }
 
+    // A stalled running attempt (docs/online.md#is-it-alive) is drawn inside
+    // a red ring with ⚠ before its time, and the view finds it under the
+    // pointer (its branch too, a branch with no cell yet included), so the
+    // live panel's menu there offers Kill.
+    void stalledAttemptRinged()
+    {
+        const auto tree = treeFrom(QStringLiteral("0: 1, 2; 1: 3"));
+        const RunningAttempt plain{0, 2, 30.0, 60.0};
+        const RunningAttempt stalled{4, 0, 75.0, 60.0, true};
+        QCOMPARE(TreeRenderer::runningLabel(plain), QStringLiteral("30/60 s"));
+        QCOMPARE(TreeRenderer::runningLabel(stalled), QStringLiteral("\u26A0 75/60 s"));
+
+        TreeRenderer r;
+        r.setTree(tree);
+        r.setRunning({plain, stalled});
+        QImage image(600, 400, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        QPainter p(&image);
+        const auto [scale, offset] = r.fitTransform(QRectF(0, 0, 600, 400));
+        r.paint(p, QRectF(0, 0, 600, 400), scale, offset);
+        p.end();
+        const auto device = [&](const QRectF &c) { return QRectF(c.topLeft() * scale + offset, c.size() * scale); };
+        // Red pixels in a band just outside the slot: around the stalled attempt, not the other.
+        const auto redAround = [&](const RunningAttempt &a) {
+            const QRectF slot = device(r.runningRect(a));
+            const QRect band = slot.adjusted(-8, -8, 8, 8).toRect();
+            int red = 0;
+            for (int y = band.top(); y <= band.bottom(); ++y) {
+                for (int x = band.left(); x <= band.right(); ++x) {
+                    if (slot.adjusted(-1, -1, 1, 1).contains(QPointF(x, y)) || !image.rect().contains(x, y))
+                        continue;
+                    const QColor c = image.pixelColor(x, y);
+                    red += c.red() > 180 && c.green() < 100 && c.blue() < 100;
+                }
+            }
+            return red;
+        };
+        QVERIFY2(redAround(stalled) > 20, qPrintable(QString::number(redAround(stalled))));
+        QCOMPARE(redAround(plain), 0);
+
+        TreeView view;
+        view.resize(600, 400);
+        view.setTree(tree);
+        view.setRunningAttempts({plain, stalled});
+        const auto at = [&](const RunningAttempt &a) {
+            return r.runningRect(a).center() * view.scale() + view.offset();
+        };
+        const std::optional<RunningAttempt> found = view.runningAttemptAt(at(stalled));
+        QVERIFY(found);
+        QCOMPARE(found->branch, 4);
+        QVERIFY(found->stalled);
+        QCOMPARE(view.branchAt(at(stalled)), std::optional<int>(4)); // b4 has no cell yet
+        QVERIFY(!view.runningAttemptAt(at(plain))->stalled);
+        const int cell = tree->indexOfId(QStringLiteral("b1a0"));
+        QVERIFY(!view.runningAttemptAt(view.renderer().layout().cellRect(cell).center() * view.scale() + view.offset()));
+    }
+
     void viewSearchZoomAndClick()
     {
         const auto tree = treeFrom(QStringLiteral("0: 1, 2, 3; 1: 4, 5; 2: runtime"));

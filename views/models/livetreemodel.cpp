@@ -260,7 +260,8 @@ QList<RunningAttempt> LiveTreeModel::runningAttempts(std::optional<double> limit
     for (const Branch &b : m_branches) {
         for (const Attempt &a : b.attempts) {
             if (a.running)
-                out.append(RunningAttempt{b.branch, a.attempt, double(a.started.elapsed()) / 1000.0, limitS});
+                out.append(RunningAttempt{b.branch, a.attempt, double(a.started.elapsed()) / 1000.0, limitS,
+                                          m_stalled.contains(a.id)});
         }
     }
     return out;

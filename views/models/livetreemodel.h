@@ -58,7 +58,8 @@ public:
     /// Attempt rows, running or finished.
     int attemptCount() const { return m_attempts; }
     int runningCount() const;
-    /// The running attempts with their elapsed time, `limitS` their limit (for the drawn tree).
+    /// The running attempts with their elapsed time, `limitS` their limit and
+    /// whether setStalled() named them (for the drawn tree).
     QList<RunningAttempt> runningAttempts(std::optional<double> limitS) const;
 
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;

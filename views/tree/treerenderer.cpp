@@ -120,11 +120,23 @@ QRectF TreeRenderer::runningRect(const RunningAttempt &a) const
     return m_layout.slotRect(column, a.attempt);
 }
 
+std::optional<RunningAttempt> TreeRenderer::runningAt(const QPointF &scenePos) const
+{
+    // The ring of a stalled attempt lies a little outside its slot: a third of the gap between columns.
+    const double ring = m_layout.metrics().columnGap / 3;
+    for (const RunningAttempt &a : m_running) {
+        if (runningRect(a).adjusted(-ring, -ring, ring, ring).contains(scenePos))
+            return a;
+    }
+    return std::nullopt;
+}
+
 QString TreeRenderer::runningLabel(const RunningAttempt &a)
 {
     const QString elapsed = QString::number(a.elapsedS, 'f', 0);
-    return a.limitS && *a.limitS > 0 ? tr("%1/%2 s").arg(elapsed, QString::number(*a.limitS, 'f', 0))
-                                     : tr("%1 s").arg(elapsed);
+    const QString time = a.limitS && *a.limitS > 0 ? tr("%1/%2 s").arg(elapsed, QString::number(*a.limitS, 'f', 0))
+                                                   : tr("%1 s").arg(elapsed);
+    return a.stalled ? QStringLiteral("\u26A0 ") + time : time; // ⚠
 }
 
 QRectF TreeRenderer::sceneRect() const
@@ -541,6 +553,13 @@ void TreeRenderer::paintLiveMarks(QPainter &p, double scale, const QPointF &offs
         p.setPen(QPen(tint, std::clamp(scale, 1.0, 2.0), Qt::DashLine));
         p.setBrush(Qt::NoBrush);
         p.drawRect(r);
+        if (a.stalled) {
+            // Stalled (docs/online.md#is-it-alive): a solid red ring around the slot, to be killed.
+            const double width = std::clamp(scale * 1.5, 2.0, 4.0);
+            const double gap = std::max(width, m.columnGap * scale / 6);
+            p.setPen(QPen(stalledColor(), width));
+            p.drawRoundedRect(r.adjusted(-gap, -gap, gap, gap), width * 1.5, width * 1.5);
+        }
         if (labels) {
             p.setPen(m_palette.text);
             p.drawText(r.adjusted(-m.columnGap * scale / 2, 0, m.columnGap * scale / 2, 0), Qt::AlignCenter,

@@ -124,13 +124,18 @@ public:
     /// at `scale`, in device pixels.
     double frameReach(double scale) const;
     /// Attempts running now, drawn as outlined cells (new branches in extra
-    /// columns to the right). Not part of figures' legends.
+    /// columns to the right), a stalled one inside a red ring. Not part of
+    /// figures' legends.
     void setRunning(QList<RunningAttempt> running) { m_running = std::move(running); }
     const QList<RunningAttempt> &running() const { return m_running; }
     /// Where a running attempt is drawn (scene units).
     QRectF runningRect(const RunningAttempt &attempt) const;
-    /// The text drawn in a running attempt: "12 s" or "12/60 s".
+    /// The running attempt drawn at `scenePos`, its ring included; none elsewhere.
+    std::optional<RunningAttempt> runningAt(const QPointF &scenePos) const;
+    /// The text drawn in a running attempt: "12 s" or "12/60 s", "⚠ 12 s" when stalled.
     static QString runningLabel(const RunningAttempt &attempt);
+    /// The colour of a stalled attempt's ring.
+    static QColor stalledColor() { return QColor(0xd6, 0x27, 0x28); }
     /// The scene: the layout's, grown by running attempts outside it.
     QRectF sceneRect() const;
 

@@ -129,8 +129,16 @@ int TreeView::cellAtPos(const QPointF &pos) const
     return m_renderer.layout().cellAt(toScene(pos));
 }
 
+std::optional<RunningAttempt> TreeView::runningAttemptAt(const QPointF &pos) const
+{
+    return m_renderer.runningAt(toScene(pos));
+}
+
 std::optional<int> TreeView::branchAt(const QPointF &pos) const
 {
+    // A running attempt first: it may be of a branch the tree has no cell of yet.
+    if (const std::optional<RunningAttempt> running = runningAttemptAt(pos))
+        return running->branch;
     const TreeLayout &layout = m_renderer.layout();
     const std::shared_ptr<const DiscoveryTree> &tree = layout.tree();
     if (!tree)
@@ -441,6 +449,16 @@ bool TreeView::event(QEvent *event)
         auto *help = static_cast<QHelpEvent *>(event);
         const int cell = cellAtPos(help->pos());
         const auto t = m_renderer.tree();
+        if (const std::optional<RunningAttempt> running = cell < 0 ? runningAttemptAt(help->pos()) : std::nullopt) {
+            QString text = QStringLiteral("<b>b%1a%2</b><br>").arg(running->branch).arg(running->attempt);
+            RunningAttempt time = *running;
+            time.stalled = false; // the time alone; stalled is said below
+            text += tr("Running for %1").arg(TreeRenderer::runningLabel(time));
+            if (running->stalled)
+                text += QStringLiteral("<br><b>%1</b>").arg(tr("\u26A0 Stalled: right-click to kill it").toHtmlEscaped());
+            QToolTip::showText(help->globalPos(), text, this);
+            return true;
+        }
         if (cell < 0 || !t) {
             QToolTip::hideText();
             event->ignore();

@@ -48,10 +48,12 @@ public:
     /// (case-insensitive) and centres the first; returns the number found.
     int search(const QString &text);
     int selectedCell() const { return m_renderer.selected(); }
-    /// The branch id drawn at `pos` (widget coordinates): a cell's, or its
-    /// column's between the branch label above the bus and its last row;
-    /// none elsewhere.
+    /// The branch id drawn at `pos` (widget coordinates): a cell's or a
+    /// running attempt's, or its column's between the branch label above the
+    /// bus and its last row; none elsewhere.
     std::optional<int> branchAt(const QPointF &pos) const;
+    /// The running attempt drawn at `pos` (widget coordinates), or none.
+    std::optional<RunningAttempt> runningAttemptAt(const QPointF &pos) const;
 
     QSize sizeHint() const override { return {800, 600}; }
 

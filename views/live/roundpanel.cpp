@@ -173,7 +173,8 @@ QWidget *RoundPanel::createViews()
     connect(m_model, &QAbstractItemModel::modelReset, this, [this] { m_listCollapsed = false; });
     m_view = new TreeView;
     m_view->setObjectName(QStringLiteral("roundTree"));
-    // Steering from the drawn tree too: a cell or a branch's column (its label included).
+    // Steering from the drawn tree too: a cell, a running attempt (Kill) or a
+    // branch's column (its label included).
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_view, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
         std::unique_ptr<QMenu> menu(steeringMenuFor(m_view->branchAt(pos)));
@@ -379,12 +380,13 @@ QMenu *RoundPanel::steeringMenuFor(std::optional<int> branch)
         item(tr("Close Branch b%1").arg(b), [this, b] { m_controller->steer(QStringLiteral("close"), b); });
         item(tr("Refine b%1 Next").arg(b), [this, b] { m_controller->steer(QStringLiteral("refine"), b); });
         item(tr("Hint for b%1's Next Attempt…").arg(b), [hint, b] { hint(b); });
-        // A running attempt of the branch can be killed now (stalled or not).
+        // A running attempt of the branch can be killed now (stalled or not):
+        // from the list, the branch's column or the attempt's ringed cell.
         for (const RunningAttempt &a : m_model->runningAttempts(std::nullopt)) {
             if (a.branch != b)
                 continue;
             const QString id = RoundTree::idOf(a.branch, a.attempt);
-            item(tr("Kill %1…").arg(id), [this, id] {
+            item(a.stalled ? tr("Kill %1 (stalled)…").arg(id) : tr("Kill %1…").arg(id), [this, id] {
                 bool ok = false;
                 const QString why = QInputDialog::getText(this, tr("Kill %1").arg(id),
                                                           tr("Why (stored with the failure):"), QLineEdit::Normal, {}, &ok);

@@ -4,6 +4,7 @@
 #include "qcp.h"
 
 #include <QCoreApplication>
+#include <QHash>
 
 #include <algorithm>
 #include <cmath>
@@ -332,9 +333,80 @@ void PlotStyle::populateAnytime(QCustomPlot *plot, const QList<AnytimeSeries> &s
             marker->setPen(QPen(color, 1, Qt::DotLine));
         }
     }
+    // Re-evaluated cells: the mean of their repeats with its 95 % interval at
+    // the call that made them the best so far; a lucky cell's step stands above its bar.
+    bool named = false;
+    for (int i = 0; i < series.size(); ++i) {
+        const AnytimeSeries &s = series.at(i);
+        QList<const AnytimeInterval *> shown;
+        for (const AnytimeInterval &v : s.intervals) {
+            if (s.shownCalls < 0 || v.calls <= s.shownCalls)
+                shown.append(&v);
+        }
+        if (shown.isEmpty())
+            continue;
+        const QColor color = seriesColor(i);
+        auto *means = new QCPGraph(plot->xAxis, plot->yAxis);
+        means->setLineStyle(QCPGraph::lsNone);
+        means->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(color, 1.5),
+                                               dark ? QColor(0x1e, 0x1f, 0x22) : QColor(Qt::white), 8));
+        auto *bars = new QCPErrorBars(plot->xAxis, plot->yAxis);
+        bars->removeFromLegend();
+        bars->setDataPlottable(means);
+        bars->setPen(QPen(color, 1.5));
+        bars->setWhiskerWidth(8);
+        QVector<double> minus, plus;
+        for (const AnytimeInterval *v : std::as_const(shown)) {
+            means->addData(v->calls, v->mean);
+            minus.append(v->mean - v->low);
+            plus.append(v->high - v->mean);
+            yLow = std::min(yLow, v->low);
+            yHigh = std::max(yHigh, v->high);
+        }
+        bars->setData(minus, plus);
+        if (named) {
+            means->removeFromLegend();
+        } else {
+            named = true;
+            means->setName(QCoreApplication::translate("dreamrsi::PlotStyle", "Re-evaluated: mean, 95 % interval"));
+            FigureLayout::setShortName(means, QCoreApplication::translate("dreamrsi::PlotStyle", "Re-evaluated (95 %)"));
+        }
+    }
     plot->xAxis->setRange(0, xMax);
     plot->yAxis->setRange(axis == AttainmentAxis::Full ? QCPRange(0, 1.05) : fittedAttainmentRange(yLow, yHigh));
     plot->replot();
+}
+
+QList<AnytimeInterval> PlotStyle::anytimeIntervals(const EpisodeResult &episode, const DiscoveryTree &world,
+                                                   const QList<ReevaluationStats> &stats)
+{
+    QList<AnytimeInterval> out;
+    const double S = world.bestEffectiveScore();
+    if (stats.isEmpty() || !(S > 0))
+        return out; // an unscorable world's attainments are all 0
+    QHash<QString, const ReevaluationStats *> byId;
+    for (const ReevaluationStats &s : stats)
+        byId.insert(s.cellId, &s);
+    // The engine's best-so-far rule (core/replay/replayengine.cpp): the first reveal, then a higher effective score.
+    bool any = false;
+    double best = 0;
+    const qsizetype n = std::min(episode.revealed.size(), episode.curve.size());
+    for (qsizetype k = 0; k < n; ++k) {
+        const int index = world.indexOfId(episode.revealed.at(k));
+        if (index < 0)
+            continue;
+        const double e = world.cells().at(index).effectiveScore();
+        if (any && !(e > best))
+            continue;
+        any = true;
+        best = std::max(best, e);
+        const ReevaluationStats *s = byId.value(episode.revealed.at(k));
+        if (!s || !s->mean || !s->ci95)
+            continue;
+        out.append(AnytimeInterval{s->cellId, episode.curve.at(k).calls, *s->mean / S, s->ci95->first / S,
+                                   s->ci95->second / S, s->lucky});
+    }
+    return out;
 }
 
 FigureTable PlotStyle::frontierTable(const QList<FrontierSeries> &series, const QString &world)

@@ -3,6 +3,8 @@
 #include "figuretable.h"
 #include "replay/episoderesult.h"
 #include "replay/replayresult.h"
+#include "model/discoverytree.h"
+#include "project/reevaluationstats.h"
 
 #include <QColor>
 #include <QList>
@@ -21,12 +23,24 @@ struct FrontierSeries
     ReplayResultPtr result;
 };
 
+/// A re-evaluated cell on an anytime curve (docs/online.md#re-evaluating-the-best):
+/// at the call whose reveal made it the best so far, the mean of its repeats
+/// and their 95 % interval, divided by the world's S like the curve.
+struct AnytimeInterval
+{
+    QString cellId;
+    int calls = 0;
+    double mean = 0.0, low = 0.0, high = 0.0;
+    bool lucky = false; ///< its recorded score (the curve's step) lies above the interval
+};
+
 /// One anytime curve (best-so-far attainment against calls) of the stepper.
 struct AnytimeSeries
 {
     QString name;
     QList<CurvePoint> curve;
     int shownCalls = -1; ///< calls revealed at the stepper's position, -1 for the whole curve
+    QList<AnytimeInterval> intervals = {}; ///< drawn as error bars; empty for a world without re-evaluations
 };
 
 /// Fills QCustomPlots with the workbench's figures, identically for the
@@ -58,6 +72,11 @@ QCPRange fittedAttainmentRange(double low, double high);
 /// curves' attainments (the Replay tab), the climb from 0 leaving below.
 void populateAnytime(QCustomPlot *plot, const QList<AnytimeSeries> &series, int cellCount, bool dark,
                      AttainmentAxis axis = AttainmentAxis::Full);
+/// The intervals of an episode's curve in `world`: each re-evaluated cell
+/// of `stats` with an interval whose reveal made it the best so far (the
+/// engine's rule: the first reveal, or a higher effective score).
+QList<AnytimeInterval> anytimeIntervals(const EpisodeResult &episode, const DiscoveryTree &world,
+                                        const QList<ReevaluationStats> &stats);
 
 /// The numbers the on-screen frontier legend shows (value, hypervolume,
 /// penalty per version), as the caption table of a figure with short labels.

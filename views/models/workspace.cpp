@@ -41,6 +41,7 @@ void Workspace::removeWorld(int row)
 {
     if (row < 0 || row >= m_worlds.size())
         return;
+    m_reevaluations.remove(m_worlds.at(row).iteration);
     m_worlds.removeAt(row);
     emit worldRemoved(row);
     emit worldsChanged();
@@ -79,8 +80,18 @@ Result<Done> Workspace::appendCell(int row, const Cell &cell)
 void Workspace::clearWorlds()
 {
     m_worlds.clear();
+    m_reevaluations.clear(); // of the project those worlds were of
     emit worldsCleared();
     emit worldsChanged();
+}
+
+void Workspace::setReevaluations(IterationId iteration, QList<ReevaluationStats> stats)
+{
+    if (stats.isEmpty())
+        m_reevaluations.remove(iteration);
+    else
+        m_reevaluations.insert(iteration, std::move(stats));
+    emit reevaluationsChanged(iteration);
 }
 
 int Workspace::addVersion(const PolicyVersion &version)

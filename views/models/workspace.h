@@ -5,6 +5,7 @@
 #include "base/result.h"
 #include "project/policyresolution.h"
 #include "project/projectscores.h"
+#include "project/reevaluationstats.h"
 #include "store/storetypes.h"
 
 #include <QHash>
@@ -95,6 +96,14 @@ public:
     const QList<Approval> &approvals() const { return m_approvals; }
     void setApprovals(QList<Approval> approvals);
     void addApproval(const Approval &approval);
+    /// The re-evaluated cells of a project iteration
+    /// (docs/online.md#re-evaluating-the-best), in the order of its cells;
+    /// empty for none or a loose tree file. Frontiers, the anytime curves and
+    /// the Cells tab show them.
+    QList<ReevaluationStats> reevaluations(IterationId iteration) const { return m_reevaluations.value(iteration); }
+    /// Replaces an iteration's; reevaluationsChanged(iteration) follows.
+    void setReevaluations(IterationId iteration, QList<ReevaluationStats> stats);
+
     /// The approved version the next round deploys (the newest approval), or 0.
     /// The version the newest approval deploys (PolicyResolution::newestApproval); 0 when none.
     PolicyVersionId deployedVersion() const
@@ -121,6 +130,7 @@ signals:
     void versionsChanged();
     void resultsChanged(const QString &versionName);
     void approvalsChanged();
+    void reevaluationsChanged(qint64 iteration);
     /// The project's replay configuration, the other configurations' results
     /// or the stale versions changed.
     void replayConfigChanged();
@@ -132,6 +142,7 @@ private:
     QHash<QString, ReplayResultPtr> m_otherValuation;
     QList<Approval> m_approvals;
     std::optional<StoredReplayConfig> m_replayConfig;
+    QHash<IterationId, QList<ReevaluationStats>> m_reevaluations;
     QList<ConfiguredResult> m_otherResults;
     QList<PolicyVersionId> m_stale;
     PolicyVersionId m_nextLocalId = LocalIdBase;

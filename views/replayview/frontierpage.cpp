@@ -4,6 +4,7 @@
 #include "figures/figurelayout.h"
 #include "figures/plotstyle.h"
 #include "figures/qcp.h"
+#include "models/reevaluationsummary.h"
 #include "models/workspace.h"
 
 #include <QCheckBox>
@@ -52,9 +53,20 @@ FrontierPage::FrontierPage(Workspace *workspace, QWidget *parent)
     m_plot->setMinimumSize(300, 240);
     m_plot->installEventFilter(this); // the legend's columns follow the width
 
+    // Under the plot: what re-evaluation says of the shown worlds' best cells.
+    m_reevaluation = new QLabel;
+    m_reevaluation->setObjectName(QStringLiteral("frontiersReevaluation"));
+    m_reevaluation->setWordWrap(true);
+    m_reevaluation->setVisible(false);
+    auto *plotSide = new QWidget;
+    auto *plotLayout = new QVBoxLayout(plotSide);
+    plotLayout->setContentsMargins(0, 0, 0, 0);
+    plotLayout->addWidget(m_plot, 1);
+    plotLayout->addWidget(m_reevaluation);
+
     auto *splitter = new QSplitter;
     splitter->addWidget(side);
-    splitter->addWidget(m_plot);
+    splitter->addWidget(plotSide);
     splitter->setStretchFactor(1, 1);
     splitter->setSizes({260, 900});
     auto *layout = new QHBoxLayout(this);
@@ -95,6 +107,7 @@ FrontierPage::FrontierPage(Workspace *workspace, QWidget *parent)
         refresh();
     });
     connect(workspace, &Workspace::replayConfigChanged, this, &FrontierPage::updateConfigLabel);
+    connect(workspace, &Workspace::reevaluationsChanged, this, &FrontierPage::updateReevaluationNote);
     rebuildWorlds();
     rebuildVersions();
     updateConfigLabel();
@@ -278,6 +291,35 @@ void FrontierPage::refresh()
     if (approximate > 0 && m_shown > 0)
         m_hint->setText(m_hint->text() + QLatin1Char(' ')
                         + tr("Over %n approximate world(s) (imported runs with forks or orphans).", nullptr, approximate));
+    updateReevaluationNote();
+}
+
+void FrontierPage::updateReevaluationNote()
+{
+    // The world shown, or every world of the mean (docs/online.md#re-evaluating-the-best).
+    const QString shown = currentWorld();
+    QStringList lines;
+    bool lucky = false;
+    for (const WorldEntry &w : m_workspace->worlds()) {
+        if (w.iteration <= 0 || !w.tree || (!shown.isEmpty() && w.name != shown))
+            continue;
+        const QList<ReevaluationStats> stats = m_workspace->reevaluations(w.iteration);
+        if (const QString note = ReevaluationSummary::frontierNote(w.name, *w.tree, stats); !note.isEmpty())
+            lines.append(note.toHtmlEscaped());
+        const int best = w.tree->bestCellIndex();
+        for (const ReevaluationStats &s : stats)
+            lucky = lucky || (s.lucky && best >= 0 && s.cellId == w.tree->cells().at(best).id);
+    }
+    if (lucky)
+        lines.append(QStringLiteral("<i>%1</i>").arg(tr("Attainments are measured against each world's recorded best: "
+                                                        "a lucky best makes them all look lower.").toHtmlEscaped()));
+    m_reevaluation->setText(lines.join(QStringLiteral("<br>")));
+    m_reevaluation->setVisible(!lines.isEmpty());
+}
+
+QString FrontierPage::reevaluationNote() const
+{
+    return m_reevaluation->text();
 }
 
 bool FrontierPage::eventFilter(QObject *watched, QEvent *event)

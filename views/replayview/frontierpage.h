@@ -46,6 +46,9 @@ public:
     bool fullAttainmentAxis() const;
     void setFullAttainmentAxis(bool full);
     int seriesShown() const { return m_shown; }
+    /// The note under the plot on re-evaluated worlds: whether each shown
+    /// world's best cell (its S) is lucky, and its best by mean; empty when none.
+    QString reevaluationNote() const;
     void setDark(bool dark);
 
     // FigureSource
@@ -66,6 +69,7 @@ private:
     void refresh();
     void applyTicks(const QStringList &versionNames);
     void placeLegend();
+    void updateReevaluationNote();
 
     Workspace *m_workspace;
     QListWidget *m_versions = nullptr;
@@ -74,6 +78,7 @@ private:
     QCustomPlot *m_plot = nullptr;
     QLabel *m_config = nullptr; ///< the replay configuration the frontiers are under
     QLabel *m_hint = nullptr;
+    QLabel *m_reevaluation = nullptr; ///< under the plot: the shown worlds' re-evaluated best cells
     bool m_dark = false;
     int m_shown = 0;
     bool m_defaultTicks = true;  ///< ticks follow defaultVersions() until changed by hand

@@ -24,6 +24,20 @@ namespace dreamrsi {
 
 namespace {
 const QString TrackerScope = QStringLiteral("replay page");
+
+// The re-evaluated cells' intervals on an episode's curve, when `tree` is a
+// project iteration's world with re-evaluations (docs/online.md#re-evaluating-the-best).
+QList<AnytimeInterval> intervalsOf(const Workspace &workspace, const std::shared_ptr<const DiscoveryTree> &tree,
+                                   const EpisodeResult &episode)
+{
+    if (!tree)
+        return {};
+    for (const WorldEntry &w : workspace.worlds()) {
+        if (w.tree == tree && w.iteration > 0)
+            return PlotStyle::anytimeIntervals(episode, *tree, workspace.reevaluations(w.iteration));
+    }
+    return {};
+}
 } // namespace
 
 ReplayPage::ReplayPage(Workspace *workspace, QWidget *parent)
@@ -128,6 +142,7 @@ ReplayPage::ReplayPage(Workspace *workspace, QWidget *parent)
         connect(box, &QComboBox::currentIndexChanged, this, &ReplayPage::scheduleRun);
     connect(workspace, &Workspace::worldsChanged, this, &ReplayPage::rebuildChoices);
     connect(workspace, &Workspace::versionsChanged, this, &ReplayPage::rebuildChoices);
+    connect(workspace, &Workspace::reevaluationsChanged, this, &ReplayPage::showPosition);
     rebuildChoices();
 }
 
@@ -347,7 +362,7 @@ void ReplayPage::showPosition()
                                                 .arg(st.attainment(), 0, 'f', 3);
             if (!e.ok())
                 text += QStringLiteral(" <span style='color:#d62728'>%1</span>").arg(e.error.toHtmlEscaped());
-            curves.append({name, e.curve, st.calls()});
+            curves.append({name, e.curve, st.calls(), intervalsOf(*m_workspace, m_views[s]->tree(), e)});
             if (m_views[s]->tree())
                 cells = m_views[s]->tree()->cellCount();
         } else {
@@ -385,7 +400,7 @@ FigureTable ReplayPage::figureData() const
     QList<AnytimeSeries> series;
     for (int side : {0, 1}) {
         if (const auto episode = state(side).episode())
-            series.append({versionName(side), episode->curve, -1});
+            series.append({versionName(side), episode->curve, -1, intervalsOf(*m_workspace, m_views[side]->tree(), *episode)});
     }
     return FigureData::anytime(series);
 }

@@ -1,6 +1,7 @@
 #include "cellspage.h"
 
 #include "models/celltablemodel.h"
+#include "models/reevaluationsummary.h"
 #include "models/treesummarytext.h"
 
 #include <QComboBox>
@@ -61,15 +62,13 @@ CellsPage::CellsPage(QWidget *parent)
 
 void CellsPage::setTree(const QString &title, std::shared_ptr<const DiscoveryTree> tree)
 {
-    if (!tree) {
-        if (m_model->tree())
-            m_model->setTree(nullptr);
-        m_label->setText(tr("No tree open. Open a tree file (Ctrl+O) or drop one here."));
-    } else {
-        m_label->setText(QStringLiteral("<b>%1</b> — %2").arg(title.toHtmlEscaped(), TreeSummaryText::of(*tree).toHtmlEscaped()));
-    }
-    if (!tree || m_model->tree() == tree)
+    m_title = title;
+    if (!tree && m_model->tree())
+        m_model->setTree(nullptr);
+    if (!tree || m_model->tree() == tree) {
+        updateLabel();
         return;
+    }
     // A tree that only grew (a live round) keeps its rows: same cells first, more after.
     const auto old = m_model->tree();
     bool grew = old && old->cellCount() > 0 && tree->cellCount() > old->cellCount();
@@ -81,6 +80,32 @@ void CellsPage::setTree(const QString &title, std::shared_ptr<const DiscoveryTre
         m_model->setTree(std::move(tree));
         m_view->resizeColumnsToContents();
     }
+    updateLabel();
+}
+
+void CellsPage::setReevaluations(const QList<ReevaluationStats> &stats)
+{
+    m_reevaluations = stats;
+    m_model->setReevaluations(stats);
+    updateLabel();
+}
+
+void CellsPage::updateLabel()
+{
+    const auto tree = m_model->tree();
+    if (!tree) {
+        m_label->setText(tr("No tree open. Open a tree file (Ctrl+O) or drop one here."));
+        return;
+    }
+    QString text = QStringLiteral("<b>%1</b> — %2").arg(m_title.toHtmlEscaped(), TreeSummaryText::of(*tree).toHtmlEscaped());
+    if (const QString best = ReevaluationSummary::best(m_reevaluations); !best.isEmpty())
+        text += QStringLiteral("<br>") + best.toHtmlEscaped();
+    m_label->setText(text);
+}
+
+QString CellsPage::summaryText() const
+{
+    return m_label->text();
 }
 
 void CellsPage::selectCell(int cellIndex)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/discoverytree.h"
+#include "project/reevaluationstats.h"
 
 #include <QWidget>
 
@@ -26,6 +27,13 @@ public:
 
     /// Shows `tree` (or nothing) under `title`; a tree that only grew keeps the table's rows.
     void setTree(const QString &title, std::shared_ptr<const DiscoveryTree> tree);
+    /// The shown iteration's re-evaluated cells (docs/online.md#re-evaluating-the-best):
+    /// the table's "Mean ± 95 %" column and a summary line naming the best
+    /// by recorded score and the best by mean.
+    void setReevaluations(const QList<ReevaluationStats> &stats);
+    const QList<ReevaluationStats> &reevaluations() const { return m_reevaluations; }
+    /// The summary line above the table (rich text).
+    QString summaryText() const;
     /// Makes `cellIndex` the current row without emitting cellActivated.
     void selectCell(int cellIndex);
     /// Puts the focus in the filter field.
@@ -43,6 +51,7 @@ signals:
 
 private:
     void applyFilter();
+    void updateLabel();
 
     CellTableModel *m_model = nullptr;
     QSortFilterProxyModel *m_proxy = nullptr;
@@ -50,6 +59,8 @@ private:
     QLineEdit *m_filterEdit = nullptr;
     QComboBox *m_filterColumn = nullptr;
     QLabel *m_label = nullptr;
+    QString m_title;
+    QList<ReevaluationStats> m_reevaluations;
 };
 
 } // namespace dreamrsi

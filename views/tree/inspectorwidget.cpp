@@ -140,7 +140,7 @@ void InspectorWidget::setDark(bool dark)
     m_diffHighlighter->setDark(dark);
 }
 
-void InspectorWidget::setReevaluation(const std::optional<ReevaluationStats> &stats)
+void InspectorWidget::setReevaluation(const std::optional<ReevaluationStats> &stats, const ReevaluationBest &best)
 {
     if (!stats) {
         m_reevaluation->clear();
@@ -157,6 +157,13 @@ void InspectorWidget::setReevaluation(const std::optional<ReevaluationStats> &st
     }
     if (stats->lucky)
         text += QStringLiteral(" · ⚠ ") + tr("lucky: the recorded score lies above the interval");
+    // The iteration's best by recorded score and best by mean, when they differ.
+    if (best.byScore != best.byMean) {
+        if (stats->cellId == best.byScore && !best.byMean.isEmpty())
+            text += QStringLiteral(" · ") + tr("best by recorded score; best by mean: %1").arg(best.byMean);
+        else if (stats->cellId == best.byMean && !best.byScore.isEmpty())
+            text += QStringLiteral(" · ") + tr("best by mean; best by recorded score: %1").arg(best.byScore);
+    }
     m_reevaluation->setText(text);
 }
 

@@ -51,7 +51,9 @@ public:
     QTableWidget *pathTable() const { return m_path; }
     /// Shows the cell's re-evaluations (docs/online.md#re-evaluating-the-best):
     /// repeats, failed, mean ± half-width of the 95 % interval, sd, lucky; none: never re-evaluated.
-    void setReevaluation(const std::optional<ReevaluationStats> &stats);
+    /// The cell's re-evaluation; `best` names the iteration's best re-evaluated
+    /// cells, said when this cell is one of them and the other differs.
+    void setReevaluation(const std::optional<ReevaluationStats> &stats, const ReevaluationBest &best = {});
     /// Whether the shown cell can be re-evaluated (a project's stored cell, not an imagined one).
     void setReevaluationEnabled(bool enabled);
     QString reevaluationText() const;

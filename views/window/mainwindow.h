@@ -205,6 +205,8 @@ private:
     void startReevaluation(const ReevaluationSelection &selection, int repeats);
     /// Reads the shown iteration's re-evaluations into the Cells table and the inspector.
     void refreshReevaluations();
+    /// Reads an iteration's stored repeats into the workspace (Frontiers, the anytime curves, the Cells tab).
+    void loadReevaluations(IterationId iteration);
     void updateInspectorReevaluation();
 
     Workspace *m_workspace = nullptr;

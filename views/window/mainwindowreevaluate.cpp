@@ -104,7 +104,16 @@ void MainWindow::createReevaluation()
         if (asked)
             startReevaluation(ReevaluationSelection{iteration, asked->first, {}}, asked->second);
     });
-    connect(m_session->store(), &ProjectStore::reevaluationsChanged, this, [this](qint64 iteration) {
+    connect(m_session->store(), &ProjectStore::reevaluationsChanged, this, &MainWindow::loadReevaluations);
+    // Every project iteration shown anywhere has its repeats read: Frontiers
+    // and the anytime curves show those of worlds other than the current one.
+    auto loadRow = [this](int row) {
+        if (row >= 0 && row < m_workspace->worlds().size())
+            loadReevaluations(m_workspace->worlds().at(row).iteration);
+    };
+    connect(m_workspace, &Workspace::worldAdded, this, loadRow);
+    connect(m_workspace, &Workspace::worldChanged, this, loadRow);
+    connect(m_workspace, &Workspace::reevaluationsChanged, this, [this](qint64 iteration) {
         if (iteration == currentIteration())
             refreshReevaluations();
     });
@@ -202,23 +211,31 @@ void MainWindow::startReevaluation(const ReevaluationSelection &selection, int r
         statusBar()->showMessage(summary, 10000);
         if (!notes.isEmpty())
             QMessageBox::information(this, tr("Re-evaluate"), summary + QStringLiteral("\n\n") + notes.join(QLatin1Char('\n')));
-        refreshReevaluations();
+        loadReevaluations(currentIteration());
     });
 }
 
 void MainWindow::refreshReevaluations()
 {
+    // The current iteration's, as the workspace holds them (loadReevaluations() keeps them read).
     const IterationId iteration = currentIteration();
-    const auto tree = currentTree();
-    if (iteration == 0 || !tree) {
-        updateInspectorReevaluation();
+    m_cells->setReevaluations(iteration ? m_workspace->reevaluations(iteration) : QList<ReevaluationStats>());
+    updateInspectorReevaluation();
+}
+
+void MainWindow::loadReevaluations(IterationId iteration)
+{
+    if (iteration == 0 || !m_session->isOpen())
         return;
-    }
-    m_session->store()->reevaluations(iteration).then(this, [this, iteration, tree](const StoreResult<QList<ReevaluationRecord>> &records) {
-        if (!records || iteration != currentIteration() || tree != currentTree())
-            return; // the window moved on
-        m_cells->model()->setReevaluations(reevaluationStats(iteration, tree->cells(), *records.value));
-        updateInspectorReevaluation();
+    m_session->store()->reevaluations(iteration).then(this, [this, iteration](const StoreResult<QList<ReevaluationRecord>> &records) {
+        if (!records)
+            return;
+        for (const WorldEntry &world : m_workspace->worlds()) {
+            if (world.iteration == iteration && world.tree) {
+                m_workspace->setReevaluations(iteration, reevaluationStats(iteration, world.tree->cells(), *records.value));
+                return;
+            }
+        }
     });
 }
 
@@ -228,7 +245,8 @@ void MainWindow::updateInspectorReevaluation()
     const int index = m_inspector->cellIndex();
     const ReevaluationStats *stats =
         tree && index >= 0 && index < tree->cellCount() ? m_cells->model()->reevaluation(tree->cells().at(index).id) : nullptr;
-    m_inspector->setReevaluation(stats ? std::optional<ReevaluationStats>(*stats) : std::nullopt);
+    m_inspector->setReevaluation(stats ? std::optional<ReevaluationStats>(*stats) : std::nullopt,
+                                 ReevaluationBest::of(m_cells->reevaluations()));
     updateReevaluationActions();
 }
 

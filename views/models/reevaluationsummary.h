@@ -1,0 +1,32 @@
+#pragma once
+
+#include "model/discoverytree.h"
+#include "project/reevaluationstats.h"
+
+#include <QCoreApplication>
+#include <QList>
+#include <QString>
+
+namespace dreamrsi {
+
+/// What the workbench says of an iteration's re-evaluated cells
+/// (docs/online.md#re-evaluating-the-best), in the user's language: the
+/// Cells tab's line naming the best by recorded score and the best by mean
+/// when they differ, and Frontiers' note on a world whose best cell (its S,
+/// against which attainments are measured) was re-evaluated.
+class ReevaluationSummary final
+{
+    Q_DECLARE_TR_FUNCTIONS(ReevaluationSummary)
+public:
+    /// "0.81 ± 0.04" (the mean and the interval's half-width), "0.81" without an interval, "—" without a mean.
+    static QString meanText(const ReevaluationStats &stats);
+    /// "Best by recorded score: b2a1 (recorded 0.93, mean 0.81 ± 0.04, lucky) · best by mean: b1a3 (…)",
+    /// or one cell named for both; empty without re-evaluated cells.
+    static QString best(const QList<ReevaluationStats> &stats);
+    /// `world`'s line for Frontiers: its best cell lucky or holding up under
+    /// its repeats, and the best by mean when another; empty when the best
+    /// cell was not re-evaluated and no other cell has a better mean.
+    static QString frontierNote(const QString &world, const DiscoveryTree &tree, const QList<ReevaluationStats> &stats);
+};
+
+} // namespace dreamrsi

@@ -212,6 +212,8 @@ struct Inputs
     QHash<PolicyVersionId, ReplayResultPtr> stored;
     QList<PolicyVersionId> stale; ///< stored values that do not cover the project's configuration
     QString configLabel; ///< the project's replay configuration; empty for tree files
+    /// The re-evaluated cells of each iteration that has any (the anytime curves' error bars).
+    QHash<IterationId, QList<ReevaluationStats>> reevaluations;
 };
 } // namespace
 
@@ -251,8 +253,18 @@ int writePlot(const PlotRequest &request, QTextStream &out, QTextStream &err)
             err << "dreamrsi plot: " << snapshot.error << '\n';
             return 1;
         }
-        for (const ProjectWorld &w : std::as_const(snapshot.value->worlds))
+        for (const ProjectWorld &w : std::as_const(snapshot.value->worlds)) {
             in.worlds.append({w.name, QString(), w.iteration, w.tree});
+            if (w.iteration <= 0)
+                continue;
+            const StoreResult<QList<ReevaluationRecord>> records = (*reader.value)->reevaluations(w.iteration);
+            if (!records.ok()) {
+                err << "dreamrsi plot: " << records.error << '\n';
+                return 1;
+            }
+            if (QList<ReevaluationStats> stats = reevaluationStats(w.iteration, w.tree->cells(), *records.value); !stats.isEmpty())
+                in.reevaluations.insert(w.iteration, std::move(stats));
+        }
         for (const PolicyVersion &pv : std::as_const(snapshot.value->versions)) {
             if (versionNames.isEmpty() || versionNames.contains(pv.name))
                 in.versions.append(pv);
@@ -370,10 +382,15 @@ int writePlot(const PlotRequest &request, QTextStream &out, QTextStream &err)
                 const ReplayResult r = replayHere(pv, {worlds.at(selected)}, one);
                 if (!r.ok())
                     err << "warning: " << pv.name << ": " << r.firstError() << '\n';
-                const QList<CurvePoint> curve = r.worlds.isEmpty() || r.worlds.first().episodes.isEmpty()
-                                                    ? QList<CurvePoint>()
-                                                    : r.worlds.first().episodes.first().curve;
-                series.append({QStringLiteral("%1 (β=%2)").arg(pv.name).arg(beta), curve, -1});
+                const bool none = r.worlds.isEmpty() || r.worlds.first().episodes.isEmpty();
+                const QList<CurvePoint> curve = none ? QList<CurvePoint>() : r.worlds.first().episodes.first().curve;
+                // A project iteration's re-evaluated cells as error bars (docs/online.md#re-evaluating-the-best).
+                const WorldEntry &shown = in.worlds.at(selected);
+                const QList<AnytimeInterval> intervals =
+                    none ? QList<AnytimeInterval>()
+                         : PlotStyle::anytimeIntervals(r.worlds.first().episodes.first(), *shown.tree,
+                                                       in.reevaluations.value(shown.iteration));
+                series.append({QStringLiteral("%1 (β=%2)").arg(pv.name).arg(beta), curve, -1, intervals});
             }
             PlotStyle::populateAnytime(&plot, series, in.worlds.at(selected).tree->cellCount(), false);
             table = PlotStyle::anytimeTable(series);

@@ -10,7 +10,7 @@
 #include "loop/round/roundbudget.h"
 #include "loop/round/roundjournal.h"
 #include "loop/round/roundrunner.h"
-#include "loop/round/roundtask.h"
+#include "task/task.h"
 #include "loop/round/roundtree.h"
 #include "policy/builtinpolicies.h"
 #include "policy/policyspec.h"
@@ -657,13 +657,13 @@ void TestLoopRound::branchesGetDirectionsAndTags()
     }
 
     // A built-in task brings the built-in agent's directions, described.
-    const Result<RoundTask> resolved = RoundTask::resolve(QStringLiteral("circle_packing_26"));
+    const Result<Task> resolved = Task::resolve(QStringLiteral("circle_packing_26"));
     QVERIFY2(resolved.ok(), qPrintable(resolved.error));
-    const std::optional<RoundTask> &builtin = resolved.value;
+    const std::optional<Task> &builtin = resolved.value;
     QCOMPARE(builtin->directions.size(), 5);
     QCOMPARE(builtin->directionFor(0)->name, QStringLiteral("hex-rows"));
     QCOMPARE(builtin->directionFor(6)->name, builtin->directionFor(1)->name);
-    for (const RoundTask::Direction &d : builtin->directions)
+    for (const Task::Direction &d : builtin->directions)
         QVERIFY2(!d.detail.isEmpty(), qPrintable(d.name));
 }
 
@@ -783,7 +783,7 @@ void TestLoopRound::badDirectionsAreAnError()
     for (const auto &[directions, message] : cases) {
         const QString task = toyTaskWithDirections(directions);
         QVERIFY(!task.isEmpty());
-        const QString error = RoundTask::resolve(task).error;
+        const QString error = Task::resolve(task).error;
         QVERIFY(!error.isEmpty());
         QVERIFY2(error.contains(message) && error.contains(QStringLiteral("task.json")), qPrintable(error));
         // A round on it stops before it starts: nothing stored.

@@ -5,7 +5,7 @@
 #include "eval/taskregistry.h"
 #include "backend/localevaluationbackend.h"
 #include "loop/round/roundattempt.h"
-#include "loop/round/roundtask.h"
+#include "task/task.h"
 
 #include <QCommandLineParser>
 #include <QFile>
@@ -102,10 +102,10 @@ int runAgentCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             return usageError(err, QStringLiteral("--seed must be a non-negative integer, not '%1'").arg(parser.value(seed)));
     }
 
-    const Result<RoundTask> resolved = RoundTask::resolve(parser.value(task));
+    const Result<Task> resolved = Task::resolve(parser.value(task));
     if (!resolved.ok())
         return usageError(err, resolved.error);
-    const RoundTask &t = *resolved.value;
+    const Task &t = *resolved.value;
     Result<std::unique_ptr<DiscoveryAgent>> made = createDiscoveryAgent(config, t.name);
     if (!made) {
         err << "error: agent " << config.kind << ": " << made.error << '\n';
@@ -130,7 +130,7 @@ int runAgentCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     c.workspaceDir = scratch.path() + QStringLiteral("/b0a0");
     c.baselineDir = t.directory;
     c.seed = config.seed;
-    if (const RoundTask::Direction *d = t.directionFor(0)) { // branch 0's, as in a live round
+    if (const Task::Direction *d = t.directionFor(0)) { // branch 0's, as in a live round
         c.directionHint = QStringLiteral("direction:") + d->name;
         c.directionDetail = d->detail;
     }

@@ -5,7 +5,6 @@
 
 #include "commandline.h"
 
-#include "loop/dream/imaginedhistory.h"
 #include "optionvalues.h"
 
 #include "project/projectreplay.h"
@@ -251,7 +250,6 @@ int runProjectConfigCommand(const QStringList &args, QTextStream &out, QTextStre
                 << Qt::flush;
             ProjectReplayRequest request;
             request.project = path;
-            request.directionsOf = &ImaginedHistories::taskDirections;
             request.versionId = PolicyVersionId(o.value(QStringLiteral("id")).toInteger());
             const Result<ProjectReplayOutcome> outcome = ProjectReplay::run(request);
             QJsonObject row{{QStringLiteral("id"), o.value(QStringLiteral("id"))}, {QStringLiteral("name"), name}};

@@ -4,7 +4,6 @@
 #include "optionvalues.h"
 #include "replayoutput.h"
 
-#include "loop/dream/imaginedhistory.h"
 
 #include "project/projectreplay.h"
 
@@ -76,7 +75,6 @@ int runProjectReplayCommand(const QStringList &args, QTextStream &out, QTextStre
     ReplayPrinting printing; // how the result is printed (shared with `replay --world`)
     ProjectReplayRequest request;
     request.project = parser.value(project);
-    request.directionsOf = &ImaginedHistories::taskDirections;
     request.policy = parser.value(policy);
     request.versionName = parser.value(name);
     auto bad = [&err](const QCommandLineOption &o) {

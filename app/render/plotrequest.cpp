@@ -11,7 +11,6 @@
 #include "project/versionreplay.h"
 #include "project/projectprogress.h"
 #include "project/projectreplay.h"
-#include "loop/dream/imaginedhistory.h"
 #include "project/projectsnapshot.h"
 #include "progress/compareplot.h"
 #include "progress/progressplot.h"
@@ -51,7 +50,6 @@ Result<ProjectReplayOutcome> valueUnstored(const QString &project, const PolicyV
     request.project = project;
     request.versionId = version.id;
     request.noStore = true;
-    request.directionsOf = &ImaginedHistories::taskDirections;
     return ProjectReplay::run(request);
 }
 

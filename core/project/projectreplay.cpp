@@ -9,6 +9,7 @@
 #include "versionreplay.h"
 
 #include "store/projectreader.h"
+#include "task/task.h"
 #include "store/projectwriter.h"
 
 #include <QFileInfo>
@@ -146,7 +147,7 @@ Result<ProjectReplayOutcome> ProjectReplay::run(const ProjectReplayRequest &requ
     const int completions = request.applySteering ? 0 : outcome.config.imaginedCompletions();
     if (completions > 0) {
         Result<ImaginedHistory> imagined = Imagination::imagine(replayWorlds, request.imagineSeed, completions,
-                                                                ImaginationOptions(), request.options.threads, request.directionsOf);
+                                                                ImaginationOptions(), request.options.threads, &Task::directionNamesOf);
         if (!imagined)
             return imagined.failureAs<ProjectReplayOutcome>();
         replayWorlds = std::move(imagined.value->completions);

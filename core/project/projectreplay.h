@@ -48,9 +48,9 @@ struct ProjectReplayRequest
     /// results over them are labelled either way.
     bool includeApproximate = false;
     /// Imagined valuation: the seed of the completions (a dream's seed; 0
-    /// for a replay outside a dream) and how a task's directions are found.
+    /// for a replay outside a dream). A task's directions come from the
+    /// task itself (Task::directionNamesOf).
     quint64 imagineSeed = 0;
-    Imagination::TaskDirections directionsOf;
 };
 
 /// What a project replay did.

@@ -160,7 +160,7 @@ LaunchRoundDialog::LaunchRoundDialog(const QStringList &policyNames, QWidget *pa
     m_agentLimit->setSpecialValueText(tr("no limit"));
     m_agentLimit->setToolTip(tr("An agent call still at work after this long is killed and its attempt "
                                 "stored as an agent failure."));
-    form->addRow(tr("Agent time &limit:"), m_agentLimit);
+    form->addRow(tr("Agent time l&imit:"), m_agentLimit);
 
     // Where evaluations run.
     m_backend = new QComboBox;

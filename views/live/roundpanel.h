@@ -1,6 +1,6 @@
 #pragma once
 
-#include "loop/round/roundtask.h"
+#include "task/task.h"
 #include "loop/round/roundtypes.h"
 #include "model/cell.h"
 #include "store/storetypes.h"
@@ -88,7 +88,7 @@ public:
     /// The dialog a hint is written in, listing the task's directions.
     QDialog *hintDialog(std::optional<int> branch);
     /// The task's directions of the round shown (loaded when it starts).
-    const QList<RoundTask::Direction> &directions() const { return m_directions; }
+    const QList<Task::Direction> &directions() const { return m_directions; }
     /// Reads the directions (and time limit) of `task` off the GUI thread,
     /// for the hint dialog and the drawn tree; a round does it as it starts.
     void loadDirections(const QString &task);
@@ -196,7 +196,7 @@ private:
     /// so that a build of the round before is dropped.
     JobTracker *m_jobs = nullptr;
     QHash<int, QStringList> m_steeredBranches; ///< branch -> steering kinds, in the order applied
-    QList<RoundTask::Direction> m_directions;
+    QList<Task::Direction> m_directions;
     std::optional<double> m_timeLimitS; ///< the task's evaluation time limit, when it names one
     QString m_directionsTask;           ///< the task loadDirections() was asked last
     QString m_project;                  ///< the project whose round the panel shows

@@ -1,6 +1,6 @@
 #include "imaginedworlds.h"
 
-#include "loop/dream/imaginedhistory.h"
+#include "task/task.h"
 
 
 namespace dreamrsi {
@@ -24,7 +24,7 @@ WorldModels ImaginedWorlds::fitAll(const QList<ReplayWorld> &history)
     for (const ReplayWorld &w : history)
         trees.append(w.tree.get());
     // The rule of Imagination::imagine(): one model per task, each with its task's directions.
-    return WorldModels::fit(trees, ImaginationOptions(), &ImaginedHistories::taskDirections);
+    return WorldModels::fit(trees, ImaginationOptions(), &Task::directionNamesOf);
 }
 
 WorldModel ImaginedWorlds::fit(const QList<ReplayWorld> &history)

@@ -1,6 +1,6 @@
 #include "reevaluation.h"
 
-#include "loop/round/roundtask.h"
+#include "task/task.h"
 
 #include "backend/evaluationbackend.h"
 #include "eval/cudakernelevaluator.h"
@@ -130,7 +130,7 @@ Result<ReevaluationPlan> Reevaluation::plan(ProjectStore *store, const Reevaluat
     ReevaluationPlan plan;
     plan.iteration = iteration;
     const QString task = data.value->info.task.value_or(QString());
-    const Result<RoundTask> resolved = RoundTask::resolve(task);
+    const Result<Task> resolved = Task::resolve(task);
     QString taskProblem;
     if (!resolved) {
         taskProblem = QStringLiteral("its task cannot be evaluated here: %1").arg(resolved.error);

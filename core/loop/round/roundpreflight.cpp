@@ -1,7 +1,7 @@
 #include "roundpreflight.h"
 
 #include "roundsession.h"
-#include "roundtask.h"
+#include "task/task.h"
 
 #include "agent/agentfactory.h"
 #include "agent/commandagentpresets.h"
@@ -269,7 +269,7 @@ ReplayPolicy replayPolicyOf(ProjectStore *store, const PolicyChoice &choice)
 }
 
 /// The prompt of the first attempt, in tokens (about 4 characters each).
-double promptTokens(const AgentConfig &config, const RoundTask &task)
+double promptTokens(const AgentConfig &config, const Task &task)
 {
     const Result<ExplorationPrompt> prompt = ExplorationPrompt::load(config);
     if (!prompt.ok())
@@ -423,7 +423,7 @@ PreflightReport run(const RoundOptions &options, const QString &projectPath, con
     }
     workers = std::max(1, workers);
 
-    const Result<RoundTask> task = RoundTask::resolve(config.task);
+    const Result<Task> task = Task::resolve(config.task);
     say(QStringLiteral("checking the agent"));
     QString model;
     if (!task.ok()) {

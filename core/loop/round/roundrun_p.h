@@ -9,7 +9,7 @@
 
 #include "roundjournal.h"
 #include "roundrunner.h"
-#include "roundtask.h"
+#include "task/task.h"
 #include "roundtree.h"
 #include "roundattempt.h"
 #include "steeringbook.h"
@@ -44,7 +44,7 @@ AttemptRecord recordOf(const Cell &c, qint64 iteration);
 struct RoundRunner::Run
 {
     RoundRunner *q;
-    RoundTask task;
+    Task task;
     RoundTree tree;
     IterationInfo info;
     IterationId iteration = 0;

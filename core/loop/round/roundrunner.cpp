@@ -9,7 +9,7 @@
 #include "roundliveness.h"
 #include "roundrun_p.h"
 #include "roundsession.h"
-#include "roundtask.h"
+#include "task/task.h"
 #include "roundtree.h"
 #include "steeringbook.h"
 #include "steeringinbox.h"
@@ -111,7 +111,7 @@ Cell RoundRunner::Run::cellOf(const RoundAttempt::Outcome &r, const AgentUsage &
     c.branch = r.branch;
     c.attempt = r.attempt;
     c.seq = tree.nextSeq();
-    if (const RoundTask::Direction *d = task.directionFor(r.branch))
+    if (const Task::Direction *d = task.directionFor(r.branch))
         c.tags = {QStringLiteral("direction:") + d->name};
     if (!book.hintFor(r.cellId).isEmpty())
         c.tags.append(QStringLiteral("hint"));

@@ -68,7 +68,7 @@ bool RoundRunner::Run::begin()
     if (config.resume != 0)
         return loadResumed();
 
-    const Result<RoundTask> t = RoundTask::resolve(config.task);
+    const Result<Task> t = Task::resolve(config.task);
     if (!t.ok()) {
         error = t.error;
         return false;
@@ -98,7 +98,7 @@ bool RoundRunner::Run::loadResumed()
         error = QStringLiteral("iteration %1 ran task '%2', not '%3'").arg(config.resume).arg(storedTask, config.task);
         return false;
     }
-    const Result<RoundTask> t = RoundTask::resolve(storedTask.isEmpty() ? config.task : storedTask);
+    const Result<Task> t = Task::resolve(storedTask.isEmpty() ? config.task : storedTask);
     if (!t.ok()) {
         error = t.error;
         return false;
@@ -375,7 +375,7 @@ RoundAttempt::Job RoundRunner::Run::jobFor(const QString &id, int round) const
     c.baselineDir = task.directory;
     c.baselineScore = tree.baselineScore();
     c.history = history;
-    if (const RoundTask::Direction *d = task.directionFor(branch)) {
+    if (const Task::Direction *d = task.directionFor(branch)) {
         c.directionHint = QStringLiteral("direction:") + d->name;
         c.directionDetail = d->detail;
     }
@@ -383,7 +383,7 @@ RoundAttempt::Job RoundRunner::Run::jobFor(const QString &id, int round) const
     if (!c.researcherHint.isEmpty()) {
         // A hint naming one of the task's directions asks for it in this
         // attempt (the branch keeps its own direction tag).
-        for (const RoundTask::Direction &d : task.directions) {
+        for (const Task::Direction &d : task.directions) {
             const QRegularExpression word(QStringLiteral("(^|[^A-Za-z0-9_])%1($|[^A-Za-z0-9_])")
                                               .arg(QRegularExpression::escape(d.name)),
                                           QRegularExpression::CaseInsensitiveOption);

@@ -34,7 +34,7 @@ public:
 
     const GridPlan &plan() const { return m_plan; }
     /// The task's directions, by name: branch b explores names[b mod n]
-    /// (RoundTask::directionFor). Empty: legal cells carry no tags.
+    /// (Task::directionFor). Empty: legal cells carry no tags.
     void setDirections(QStringList names) { m_directions = std::move(names); }
     /// The tags a legal cell of `branch` carries: {"direction:<name>"}, or none.
     QStringList legalTags(int branch) const;

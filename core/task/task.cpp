@@ -1,4 +1,4 @@
-#include "roundtask.h"
+#include "task.h"
 
 #include "agent/builtinagent.h"
 #include "eval/taskregistry.h"
@@ -6,9 +6,11 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMutex>
 
 namespace dreamrsi {
 
@@ -16,9 +18,9 @@ namespace {
 
 /// task.json "directions" (optional): an array of names, or of objects
 /// {"name": …, "description": …}. A failure names the bad entry.
-Result<QList<RoundTask::Direction>> readDirections(const QString &taskJson)
+Result<QList<Task::Direction>> readDirections(const QString &taskJson)
 {
-    using Read = Result<QList<RoundTask::Direction>>;
+    using Read = Result<QList<Task::Direction>>;
     QFile file(taskJson);
     if (!file.open(QIODevice::ReadOnly))
         return Read::failure(QStringLiteral("cannot read '%1': %2").arg(taskJson, file.errorString()));
@@ -34,13 +36,13 @@ Result<QList<RoundTask::Direction>> readDirections(const QString &taskJson)
             QStringLiteral("%1: \"directions\" %2 (give an array of names, or of {\"name\", \"description\"} objects)")
                 .arg(taskJson, what));
     };
-    QList<RoundTask::Direction> out;
+    QList<Task::Direction> out;
     if (!directions.isArray())
         return bad(QStringLiteral("is not an array"));
     const QJsonArray list = directions.toArray();
     for (qsizetype i = 0; i < list.size(); ++i) {
         const QJsonValue entry = list.at(i);
-        RoundTask::Direction d;
+        Task::Direction d;
         if (entry.isString()) {
             d.name = entry.toString().trimmed();
         } else if (entry.isObject()) {
@@ -77,7 +79,7 @@ std::optional<double> readTimeLimit(const QString &taskJson)
 
 } // namespace
 
-QString RoundTask::programFileNameFor(const QString &initialFileName)
+QString Task::programFileNameFor(const QString &initialFileName)
 {
     const QString suffix = QFileInfo(initialFileName).suffix().toLower();
     if (suffix == QLatin1String("py"))
@@ -89,11 +91,11 @@ QString RoundTask::programFileNameFor(const QString &initialFileName)
     return suffix.isEmpty() ? QStringLiteral("program") : QStringLiteral("program.") + suffix;
 }
 
-Result<RoundTask> RoundTask::resolve(const QString &task)
+Result<Task> Task::resolve(const QString &task)
 {
-    RoundTask t;
+    Task t;
     if (task.trimmed().isEmpty()) {
-        return Result<RoundTask>::failure(
+        return Result<Task>::failure(
             QStringLiteral("no task given (a built-in task: %1, or a task folder)")
                 .arg(TaskRegistry::names().join(QStringLiteral(", "))));
     }
@@ -103,27 +105,27 @@ Result<RoundTask> RoundTask::resolve(const QString &task)
         t.directory = TaskRegistry::taskDirectory(task);
         t.initialProgram = TaskRegistry::initialProgram(task);
         if (t.directory.isEmpty() || t.initialProgram.isEmpty()) {
-            return Result<RoundTask>::failure(
+            return Result<Task>::failure(
                 QStringLiteral("task '%1': its folder or initial program is not installed (looked in '%2')")
                     .arg(task, TaskRegistry::evaluatorsRoot()));
         }
     } else {
         const QFileInfo dir(task);
         if (!dir.isDir()) {
-            return Result<RoundTask>::failure(
+            return Result<Task>::failure(
                 QStringLiteral("unknown task '%1': not a built-in task (%2) nor a task folder")
                     .arg(task, TaskRegistry::names().join(QStringLiteral(", "))));
         }
         t.directory = dir.absoluteFilePath();
         t.name = t.directory;
         if (!QFileInfo::exists(t.directory + QStringLiteral("/task.json"))) {
-            return Result<RoundTask>::failure(
+            return Result<Task>::failure(
                 QStringLiteral("task folder '%1' has no task.json").arg(t.directory));
         }
         const QStringList initials =
             QDir(t.directory).entryList({QStringLiteral("initial.*")}, QDir::Files, QDir::Name);
         if (initials.isEmpty()) {
-            return Result<RoundTask>::failure(
+            return Result<Task>::failure(
                 QStringLiteral("task folder '%1' has no initial program (initial.*)").arg(t.directory));
         }
         t.initialProgram = t.directory + QLatin1Char('/') + initials.first();
@@ -131,7 +133,7 @@ Result<RoundTask> RoundTask::resolve(const QString &task)
     QFile problem(t.directory + QStringLiteral("/problem.md"));
     if (problem.exists()) {
         if (!problem.open(QIODevice::ReadOnly)) {
-            return Result<RoundTask>::failure(
+            return Result<Task>::failure(
                 QStringLiteral("cannot read '%1': %2").arg(problem.fileName(), problem.errorString()));
         }
         t.statement = QString::fromUtf8(problem.readAll());
@@ -140,7 +142,7 @@ Result<RoundTask> RoundTask::resolve(const QString &task)
     if (!builtin) {
         Result<QList<Direction>> directions = readDirections(t.directory + QStringLiteral("/task.json"));
         if (!directions)
-            return directions.failureAs<RoundTask>();
+            return directions.failureAs<Task>();
         t.directions = std::move(*directions.value);
         t.timeLimitSeconds = readTimeLimit(t.directory + QStringLiteral("/task.json"));
     }
@@ -148,10 +150,10 @@ Result<RoundTask> RoundTask::resolve(const QString &task)
         for (const auto &[name, detail] : builtinTaskDirections(t.name))
             t.directions.append({name, detail});
     }
-    return Result<RoundTask>::success(std::move(t));
+    return Result<Task>::success(std::move(t));
 }
 
-QStringList RoundTask::directionNames() const
+QStringList Task::directionNames() const
 {
     QStringList names;
     for (const Direction &d : directions)
@@ -159,11 +161,28 @@ QStringList RoundTask::directionNames() const
     return names;
 }
 
-const RoundTask::Direction *RoundTask::directionFor(int branch) const
+const Task::Direction *Task::directionFor(int branch) const
 {
     if (directions.isEmpty() || branch < 0)
         return nullptr;
     return &directions.at(branch % directions.size());
+}
+
+QStringList Task::directionNamesOf(const QString &task)
+{
+    static QMutex mutex;
+    static QHash<QString, QStringList> known;
+    {
+        QMutexLocker lock(&mutex);
+        if (const auto it = known.constFind(task); it != known.cend())
+            return *it;
+    }
+    QStringList names;
+    if (const Result<Task> resolved = resolve(task))
+        names = resolved.value->directionNames();
+    QMutexLocker lock(&mutex);
+    known.insert(task, names);
+    return names;
 }
 
 } // namespace dreamrsi

@@ -10,10 +10,13 @@
 
 namespace dreamrsi {
 
-/// The task of a live round, resolved once before it starts: a built-in task
-/// name (TaskRegistry) or a task folder (docs/evaluators.md#custom-tasks: problem.md,
-/// an initial program `initial.*`, task.json).
-struct RoundTask
+/// A task, resolved once: a built-in task name (TaskRegistry) or a task
+/// folder (docs/evaluators.md#custom-tasks: problem.md, an initial program
+/// `initial.*`, task.json), with its directions. Below the project and the
+/// loop (core/task): a live round runs one, a re-evaluation evaluates its
+/// programs again, and imagined valuation groups history worlds by it and
+/// reads its directions (directionNamesOf).
+struct Task
 {
     QString name;            ///< as stored with the iteration: built-in name or absolute folder path
     QString directory;       ///< folder holding problem.md and the initial program (the baseline_dir)
@@ -48,7 +51,12 @@ struct RoundTask
 
     /// Resolves `task`; a failure naming the problem (unknown task,
     /// folder without task.json or initial program, unreadable problem.md).
-    static Result<RoundTask> resolve(const QString &task);
+    static Result<Task> resolve(const QString &task);
+    /// The directions' names of the task named `task` (resolve(), then
+    /// directionNames()); empty for a task that does not resolve here.
+    /// Answers are kept per name (a counterfactual loop asks once per
+    /// dream). Thread-safe.
+    static QStringList directionNamesOf(const QString &task);
     /// The workspace file name for an initial program's file name.
     static QString programFileNameFor(const QString &initialFileName);
 };

@@ -724,7 +724,7 @@ QDialog *RoundPanel::hintDialog(std::optional<int> branch)
     } else {
         QStringList rows;
         for (qsizetype i = 0; i < m_directions.size(); ++i) {
-            const RoundTask::Direction &d = m_directions.at(i);
+            const Task::Direction &d = m_directions.at(i);
             const bool mine = branch && *branch % m_directions.size() == i;
             QString row = QStringLiteral("<b>%1</b>").arg(d.name.toHtmlEscaped());
             if (!d.detail.isEmpty())
@@ -758,7 +758,7 @@ void RoundPanel::loadDirections(const QString &task)
     if (task.isEmpty())
         return;
     // task.json and problem.md are read off the GUI thread.
-    QtConcurrent::run([task] { return RoundTask::resolve(task); }).then(this, [this, task](Result<RoundTask> resolved) {
+    QtConcurrent::run([task] { return Task::resolve(task); }).then(this, [this, task](Result<Task> resolved) {
         if (resolved.ok() && m_directionsTask == task) { // not a task asked for before
             m_directions = resolved.value->directions;
             m_timeLimitS = resolved.value->timeLimitSeconds;

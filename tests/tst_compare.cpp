@@ -1,6 +1,7 @@
 // Compare and the path to the best (docs/compare.md): `dreamrsi plot compare`
 // over seeds of two labels (the band recomputed from the CSV's own curves),
-// over an imported OpenEvolve run and a ShinkaEvolve database, and
+// over an imported OpenEvolve run and a ShinkaEvolve database, over a
+// project's iterations A-B (and the Compare tab's project source), and
 // `dreamrsi path` on imported runs and on our own trees.
 #include "clirunsupport.h"
 #include "commands.h"
@@ -13,6 +14,9 @@
 #include "figures/qcp.h"
 #include "progress/comparepage.h"
 #include "project/comparecurves.h"
+#include "store/projectfiles.h"
+#include "store/projectreader.h"
+#include "store/projectwriter.h"
 #include "tree/inspectorwidget.h"
 #include "tree/treeview.h"
 
@@ -69,6 +73,24 @@ QByteArray treeJson(const QList<Attempt> &attempts, bool withCost = true)
     }
     return QJsonDocument(QJsonObject{{QStringLiteral("format"), QStringLiteral("dreamrsi-tree/1")}, {QStringLiteral("cells"), cells}})
         .toJson();
+}
+
+/// A tree file whose branches are numbered against creation order: the cell
+/// of seq i is branch n − 1 − i, so only seq gives `attempts`' order.
+QByteArray reversedTreeJson(const QList<Attempt> &attempts)
+{
+    QJsonDocument doc = QJsonDocument::fromJson(treeJson(attempts));
+    QJsonObject root = doc.object();
+    QJsonArray cells = root.value(QStringLiteral("cells")).toArray();
+    const int n = int(cells.size());
+    for (int i = 0; i < n; ++i) {
+        QJsonObject c = cells.at(i).toObject();
+        c.insert(QStringLiteral("id"), QStringLiteral("b%1a0").arg(n - 1 - i));
+        c.insert(QStringLiteral("branch"), n - 1 - i);
+        cells.replace(i, c);
+    }
+    root.insert(QStringLiteral("cells"), cells);
+    return QJsonDocument(root).toJson();
 }
 
 /// The CSV `--data` wrote: header then rows, split on commas (no field here has one).
@@ -158,6 +180,7 @@ private slots:
     void bandFromTheCsvsOwnCurves();
     void importedRunsEndAtTheirBest();
     void badCompareArguments();
+    void projectIterationsInCreationOrder();
     void pathOnAnImportedRun();
     void pathOnAShinkaRun();
     void pathOnOurTree();
@@ -388,6 +411,125 @@ void TestCompare::badCompareArguments()
                                                      QStringLiteral("--out"), out});
     QCOMPARE(r.rc, 1);
     QVERIFY2(r.err.contains(QStringLiteral("no cell has a numeric metric \"speed\"")), qPrintable(r.err));
+}
+
+void TestCompare::projectIterationsInCreationOrder()
+{
+    // A project of four iterations; iterations 2-3 are compared: their cells
+    // one after another, each iteration's in seq order, the others left out.
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("dreamrsi-tests-compare"));
+    QSettings().remove(QStringLiteral("compare"));
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    // Costs are powers of two: each cumulative cost names the cells before it.
+    const QList<QList<Attempt>> iterations{
+        {{0.9, 1.0, 1}, {0.95, 1.0, 2}},                                             // 1: left out, better
+        {{0.2, 0.01, 1}, {std::nullopt, 0.02, 2}, {0.5, 0.04, 3}, {0.4, 0.08, 4}}, // 2
+        {{0.3, 0.16, 1}, {0.7, 0.32, 2}, {0.6, 0.64, 3}},                           // 3
+        {{0.99, 2.0, 1}}};                                                          // 4: left out, better
+    QStringList files;
+    for (qsizetype i = 0; i < iterations.size(); ++i) {
+        files.append(dir.filePath(QStringLiteral("it%1.json").arg(i + 1)));
+        QVERIFY(writeFile(files.last(), reversedTreeJson(iterations.at(i))));
+    }
+    const QString project = dir.filePath(QStringLiteral("p.dreamrsi"));
+    {
+        auto writer = ProjectWriter::create(project, ProjectInfo{});
+        QVERIFY2(writer.ok(), qPrintable(writer.error));
+        StoreResult<QList<IterationId>> ids = ProjectFiles::importTreeFiles(**writer.value, files);
+        QVERIFY2(ids.ok(), qPrintable(ids.error));
+        QCOMPARE(*ids.value, (QList<IterationId>{1, 2, 3, 4}));
+    }
+    // The expected curve, from the attempts as written: iterations 2 then 3.
+    QList<Attempt> chosen = iterations.at(1) + iterations.at(2);
+    QList<double> calls, usd;
+    QList<std::optional<double>> best;
+    double cost = 0.0;
+    for (qsizetype i = 0; i < chosen.size(); ++i) {
+        cost += chosen.at(i).cost;
+        calls.append(double(i + 1));
+        usd.append(cost);
+        std::optional<double> b = best.isEmpty() ? std::nullopt : best.last();
+        if (chosen.at(i).score && (!b || *chosen.at(i).score > *b))
+            b = chosen.at(i).score;
+        best.append(b);
+    }
+    // The best score of those iterations' cells, as the project holds them.
+    double storedBest = -1.0;
+    {
+        auto reader = ProjectFiles::openReader(project);
+        QVERIFY2(reader.ok(), qPrintable(reader.error));
+        for (const IterationId id : {IterationId(2), IterationId(3)}) {
+            StoreResult<IterationData> data = (*reader.value)->iterationData(id);
+            QVERIFY2(data.ok(), qPrintable(data.error));
+            for (const Cell &c : data.value->cells)
+                storedBest = c.score ? std::max(storedBest, *c.score) : storedBest;
+        }
+    }
+    QCOMPARE(storedBest, 0.7);
+    QCOMPARE(*best.last(), storedBest);
+
+    for (const QString &axis : {QStringLiteral("calls"), QStringLiteral("usd")}) {
+        const QString csv = dir.filePath(QStringLiteral("compare-%1.csv").arg(axis));
+        const CommandRun run = runCommand(runPlotCommand, {QStringLiteral("compare"), QStringLiteral("--project"), project,
+                                                           QStringLiteral("--iterations"), QStringLiteral("2-3"), QStringLiteral("--x"),
+                                                           axis, QStringLiteral("--out"), dir.filePath(QStringLiteral("compare.pdf")),
+                                                           QStringLiteral("--data"), csv});
+        QVERIFY2(run.rc == 0, qPrintable(run.err));
+        const CsvCurves c = curvesOf(readCsv(csv));
+        QCOMPARE(c.curves.size(), 1);
+        const auto &sources = c.curves.first();
+        QCOMPARE(sources.size(), 1);
+        QVERIFY2(sources.firstKey().contains(QStringLiteral("[2-3]")), qPrintable(sources.firstKey()));
+        // One row per cell of iterations 2 and 3 only, in creation order.
+        const auto curve = sources.first();
+        QCOMPARE(curve.size(), chosen.size());
+        for (qsizetype i = 0; i < curve.size(); ++i) {
+            const double x = axis == QLatin1String("calls") ? calls.at(i) : usd.at(i);
+            QVERIFY2(std::abs(curve.at(i).first - x) < 1e-9, qPrintable(QStringLiteral("%1: cell %2 at x %3, expected %4")
+                                                                            .arg(axis).arg(i).arg(curve.at(i).first).arg(x)));
+            QCOMPARE(curve.at(i).second.has_value(), best.at(i).has_value());
+            if (best.at(i))
+                QCOMPARE(*curve.at(i).second, *best.at(i));
+        }
+        QCOMPARE(*curve.last().second, storedBest);
+    }
+    // An id range the project does not have is an error naming it.
+    const CommandRun none = runCommand(runPlotCommand, {QStringLiteral("compare"), QStringLiteral("--project"), project,
+                                                        QStringLiteral("--iterations"), QStringLiteral("7-9"), QStringLiteral("--x"),
+                                                        QStringLiteral("calls"), QStringLiteral("--out"),
+                                                        dir.filePath(QStringLiteral("none.pdf"))});
+    QVERIFY(none.rc != 0);
+    QVERIFY2(none.err.contains(QStringLiteral("no iteration with an id from 7 to 9")), qPrintable(none.err));
+
+    // The Compare tab's project source: all iterations, then 2-3 typed in its row.
+    ComparePage page;
+    page.setProject(project);
+    page.addPaths({project});
+    QCOMPARE(page.sources().size(), 1);
+    QCOMPARE(page.sources().first().kind, CompareSourceSpec::Kind::Project);
+    QTRY_VERIFY(!page.isReading());
+    QCOMPARE(page.result().curves.size(), 1);
+    QCOMPARE(page.result().curves.first().points.size(), 10);
+    QCOMPARE(*page.result().curves.first().best, 0.99);
+    page.sourceTable()->item(0, 3)->setText(QStringLiteral("2-3"));
+    QCOMPARE(page.sources().first().iterations, (std::pair<IterationId, IterationId>{2, 3}));
+    QTRY_VERIFY(!page.isReading());
+    QCOMPARE(page.result().curves.size(), 1);
+    const QList<ComparePoint> &points = page.result().curves.first().points;
+    QCOMPARE(points.size(), chosen.size());
+    for (qsizetype i = 0; i < points.size(); ++i) {
+        QCOMPARE(points.at(i).x, calls.at(i));
+        QCOMPARE(points.at(i).best.has_value(), best.at(i).has_value());
+        if (best.at(i))
+            QCOMPARE(*points.at(i).best, *best.at(i));
+    }
+    QCOMPARE(*page.result().curves.first().best, storedBest);
+    // The data it exports is the command's CSV.
+    const QList<QStringList> written = readCsv(dir.filePath(QStringLiteral("compare-calls.csv")));
+    QCOMPARE(page.figureData().header, written.first());
+    QCOMPARE(page.figureData().rows, written.mid(1));
 }
 
 void TestCompare::pathOnAnImportedRun()

@@ -6,3 +6,10 @@ dreamrsi_add_test(tst_gui_plot SOURCES tst_gui_plot.cpp LIBS dreamrsi::cli_rende
 dreamrsi_add_test(tst_gui_simulation SOURCES tst_gui_simulation.cpp LIBS dreamrsi::views dreamrsi::cli_render LABELS gui loop TIMEOUT 300)
 # Imagined valuation in the workbench: Show imagined cells, the World Model page, valuation and C in Settings.
 dreamrsi_add_test(tst_gui_imagination SOURCES tst_gui_imagination.cpp LIBS dreamrsi::views LABELS gui dream TIMEOUT 120)
+# Every workbench string translated (zh_CN) and every %n string with its
+# English plural forms: lupdate over today's sources into copies of the .ts files.
+add_test(NAME tst_translations
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/check-translations.sh $<TARGET_FILE:Qt6::lupdate>
+          ${Qt6LinguistTools_DIR}/GenerateLUpdateProject.cmake
+          ${CMAKE_BINARY_DIR}/app/.lupdate/dreamrsi-workbench_project.cmake ${PROJECT_SOURCE_DIR})
+set_tests_properties(tst_translations PROPERTIES LABELS gui TIMEOUT 120)

@@ -2,6 +2,74 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>ReevaluationSummary</name>
+    <message numerus="yes">
+        <source>%n repeat(s)</source>
+        <translation>
+            <numerusform>%n repeat</numerusform>
+            <numerusform>%n repeats</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::BehaviourGridView</name>
+    <message numerus="yes">
+        <source>up to generation %1: %n cell(s)</source>
+        <translation>
+            <numerusform>up to generation %1: %n cell</numerusform>
+            <numerusform>up to generation %1: %n cells</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>up to seq %1: %n cell(s)</source>
+        <translation>
+            <numerusform>up to seq %1: %n cell</numerusform>
+            <numerusform>up to seq %1: %n cells</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> · %n without both metrics</source>
+        <translation>
+            <numerusform> · %n without both metrics</numerusform>
+            <numerusform> · %n without both metrics</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n cell(s)</source>
+        <translation>
+            <numerusform>%n cell</numerusform>
+            <numerusform>%n cells</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>  … and %n more</source>
+        <translation>
+            <numerusform>  … and %n more</numerusform>
+            <numerusform>  … and %n more</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::CellTableModel</name>
+    <message numerus="yes">
+        <source>%n re-evaluation(s), %1 failed</source>
+        <translation>
+            <numerusform>%n re-evaluation, %1 failed</numerusform>
+            <numerusform>%n re-evaluations, %1 failed</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::ComparePage</name>
+    <message numerus="yes">
+        <source>Reading %n source(s)…</source>
+        <translation>
+            <numerusform>Reading %n source…</numerusform>
+            <numerusform>Reading %n sources…</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>dreamrsi::DiscoveryPage</name>
     <message numerus="yes">
         <source>%n imagined cell(s): completion k = %1 of world j = %2, seed %3</source>
@@ -15,6 +83,41 @@
         <translation>
             <numerusform>%n match</numerusform>
             <numerusform>%n matches</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Laying out %Ln cell(s)…</source>
+        <translation>
+            <numerusform>%n imagined cell: completion k = %1 of world j = %2, seed %3&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;%n imagined cell: completion k = %1 of world j = %2, seed %3&lt;/numerusform&gt;
+            &lt;numerusform&gt;%n imagined cells: completion k = %1 of world j = %2, seed %3&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;%n match&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;%n match&lt;/numerusform&gt;
+            &lt;numerusform&gt;%n matches&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;Laying out %Ln cell…</numerusform>
+            <numerusform>%n imagined cells: completion k = %1 of world j = %2, seed %3&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;%n imagined cell: completion k = %1 of world j = %2, seed %3&lt;/numerusform&gt;
+            &lt;numerusform&gt;%n imagined cells: completion k = %1 of world j = %2, seed %3&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;%n matches&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;%n match&lt;/numerusform&gt;
+            &lt;numerusform&gt;%n matches&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;Laying out %Ln cells…</numerusform>
         </translation>
     </message>
 </context>
@@ -77,6 +180,132 @@
     </message>
 </context>
 <context>
+    <name>dreamrsi::InspectorWidget</name>
+    <message numerus="yes">
+        <source>Re-evaluated %n time(s), %1 failed</source>
+        <translation>
+            <numerusform>Dreaming cancelled after %n version.&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;Dreaming cancelled after %n version.&lt;/numerusform&gt;
+            &lt;numerusform&gt;Dreaming cancelled after %n versions.&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;%n approximate world left out; Settings ▸ Include approximate worlds dreams in them too.&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;%n approximate world left out; Settings ▸ Include approximate worlds dreams in it too.&lt;/numerusform&gt;
+            &lt;numerusform&gt;%n approximate worlds left out; Settings ▸ Include approximate worlds dreams in them too.&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;%n candidate&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;%n candidate&lt;/numerusform&gt;
+            &lt;numerusform&gt;%n candidates&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;%n distinct behaviour&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;%n distinct behaviour&lt;/numerusform&gt;
+            &lt;numerusform&gt;%n distinct behaviours&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;; %n changed nothing at the deployed β&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;; %n changed nothing at the deployed β&lt;/numerusform&gt;
+            &lt;numerusform&gt;; %n changed nothing at the deployed β&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+&lt;/context&gt;
+&lt;context&gt;
+    &lt;name&gt;dreamrsi::FrontierPage&lt;/name&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;Over %n approximate world (imported runs with forks or orphans).&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;Over %n approximate world (an imported run with forks or orphans).&lt;/numerusform&gt;
+            &lt;numerusform&gt;Over %n approximate worlds (imported runs with forks or orphans).&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+&lt;/context&gt;
+&lt;context&gt;
+    &lt;name&gt;dreamrsi::ImaginedCells&lt;/name&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;the world is not one of the project&apos;s %n history world&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;the world is not one of the project&apos;s %n history world&lt;/numerusform&gt;
+            &lt;numerusform&gt;the world is not one of the project&apos;s %n history worlds&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+&lt;/context&gt;
+&lt;context&gt;
+    &lt;name&gt;dreamrsi::InspectorWidget&lt;/name&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;Re-evaluated %n time, %1 failed</numerusform>
+            <numerusform>Dreaming cancelled after %n versions.&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;Dreaming cancelled after %n version.&lt;/numerusform&gt;
+            &lt;numerusform&gt;Dreaming cancelled after %n versions.&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;%n approximate worlds left out; Settings ▸ Include approximate worlds dreams in them too.&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;%n approximate world left out; Settings ▸ Include approximate worlds dreams in it too.&lt;/numerusform&gt;
+            &lt;numerusform&gt;%n approximate worlds left out; Settings ▸ Include approximate worlds dreams in them too.&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;%n candidates&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;%n candidate&lt;/numerusform&gt;
+            &lt;numerusform&gt;%n candidates&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;%n distinct behaviours&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;%n distinct behaviour&lt;/numerusform&gt;
+            &lt;numerusform&gt;%n distinct behaviours&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;; %n changed nothing at the deployed β&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;; %n changed nothing at the deployed β&lt;/numerusform&gt;
+            &lt;numerusform&gt;; %n changed nothing at the deployed β&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+&lt;/context&gt;
+&lt;context&gt;
+    &lt;name&gt;dreamrsi::FrontierPage&lt;/name&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;Over %n approximate worlds (imported runs with forks or orphans).&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;Over %n approximate world (an imported run with forks or orphans).&lt;/numerusform&gt;
+            &lt;numerusform&gt;Over %n approximate worlds (imported runs with forks or orphans).&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+&lt;/context&gt;
+&lt;context&gt;
+    &lt;name&gt;dreamrsi::ImaginedCells&lt;/name&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;the world is not one of the project&apos;s %n history worlds&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;the world is not one of the project&apos;s %n history world&lt;/numerusform&gt;
+            &lt;numerusform&gt;the world is not one of the project&apos;s %n history worlds&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+&lt;/context&gt;
+&lt;context&gt;
+    &lt;name&gt;dreamrsi::InspectorWidget&lt;/name&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;Re-evaluated %n times, %1 failed</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>dreamrsi::LiveTreeModel</name>
     <message numerus="yes">
         <source>%n attempt(s)</source>
@@ -106,6 +335,80 @@ Replay them now under the project&apos;s configuration? Their old values are kep
             <numerusform>%n policy versions have values computed under another replay configuration: %1.
 
 Replay them now under the project&apos;s configuration? Their old values are kept and listed with their own configuration.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Re-evaluation cancelled: %n evaluation(s) stored</source>
+        <translation>
+            <numerusform>%n attempt&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;%n attempt&lt;/numerusform&gt;
+            &lt;numerusform&gt;%n attempts&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+&lt;/context&gt;
+&lt;context&gt;
+    &lt;name&gt;dreamrsi::MainWindow&lt;/name&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;%n interrupted round found; their finished attempts are kept.&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;%n interrupted round found; their finished attempts are kept.&lt;/numerusform&gt;
+            &lt;numerusform&gt;%n interrupted rounds found; their finished attempts are kept.&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;%n policy version have values computed under another replay configuration: %1.
+
+Replay them now under the project&apos;s configuration? Their old values are kept and listed with their own configuration.&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;%n policy version have values computed under another replay configuration: %1.
+
+Replay them now under the project&apos;s configuration? Their old values are kept and listed with their own configuration.&lt;/numerusform&gt;
+            &lt;numerusform&gt;%n policy versions have values computed under another replay configuration: %1.
+
+Replay them now under the project&apos;s configuration? Their old values are kept and listed with their own configuration.&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;Re-evaluation cancelled: %n evaluation stored</numerusform>
+            <numerusform>%n attempts&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;%n attempt&lt;/numerusform&gt;
+            &lt;numerusform&gt;%n attempts&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+&lt;/context&gt;
+&lt;context&gt;
+    &lt;name&gt;dreamrsi::MainWindow&lt;/name&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;%n interrupted rounds found; their finished attempts are kept.&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;%n interrupted round found; their finished attempts are kept.&lt;/numerusform&gt;
+            &lt;numerusform&gt;%n interrupted rounds found; their finished attempts are kept.&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;%n policy versions have values computed under another replay configuration: %1.
+
+Replay them now under the project&apos;s configuration? Their old values are kept and listed with their own configuration.&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;%n policy version have values computed under another replay configuration: %1.
+
+Replay them now under the project&apos;s configuration? Their old values are kept and listed with their own configuration.&lt;/numerusform&gt;
+            &lt;numerusform&gt;%n policy versions have values computed under another replay configuration: %1.
+
+Replay them now under the project&apos;s configuration? Their old values are kept and listed with their own configuration.&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;Re-evaluation cancelled: %n evaluations stored</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Re-evaluation done: %n evaluation(s) stored</source>
+        <translation>
+            <numerusform>Re-evaluation done: %n evaluation stored</numerusform>
+            <numerusform>Re-evaluation done: %n evaluations stored</numerusform>
         </translation>
     </message>
 </context>
@@ -197,6 +500,185 @@ Replay them now under the project&apos;s configuration? Their old values are kep
             <numerusform>%n rounds</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Iteration %1 is live: %n attempt(s) running</source>
+        <translation>
+            <numerusform>At most %n cell per batch (W)&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;At most %n cell per batch (W)&lt;/numerusform&gt;
+            &lt;numerusform&gt;At most %n cells per batch (W)&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;Round %1 is yours: pick up to %n cell (ticks, or click branches in the list or the tree), then Run. Run with nothing picked ends the round.&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;Round %1 is yours: pick up to %n cell (ticks, or click branches in the list or the tree), then Run. Run with nothing picked ends the round.&lt;/numerusform&gt;
+            &lt;numerusform&gt;Round %1 is yours: pick up to %n cells (ticks, or click branches in the list or the tree), then Run. Run with nothing picked ends the round.&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+&lt;/context&gt;
+&lt;context&gt;
+    &lt;name&gt;dreamrsi::PoliciesPage&lt;/name&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;Tunables of %1 against the stored version: %n changed.&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;Tunables of %1 against the stored version: %n changed.&lt;/numerusform&gt;
+            &lt;numerusform&gt;Tunables of %1 against the stored version: %n changed.&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;Tunables of %1 against its parent %2: %n changed.&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;Tunables of %1 against its parent %2: %n changed.&lt;/numerusform&gt;
+            &lt;numerusform&gt;Tunables of %1 against its parent %2: %n changed.&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+&lt;/context&gt;
+&lt;context&gt;
+    &lt;name&gt;dreamrsi::ProgressPage&lt;/name&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;%n iteration, %1 agent calls, best score %2.&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;%n iteration, %1 agent calls, best score %2.&lt;/numerusform&gt;
+            &lt;numerusform&gt;%n iterations, %1 agent calls, best score %2.&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;%n iteration of %1 tasks, one curve per task.&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;%n iteration of %1 tasks, one curve per task.&lt;/numerusform&gt;
+            &lt;numerusform&gt;%n iterations of %1 tasks, one curve per task.&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+&lt;/context&gt;
+&lt;context&gt;
+    &lt;name&gt;dreamrsi::RoundPanel&lt;/name&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;%n attempt&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;%n attempt&lt;/numerusform&gt;
+            &lt;numerusform&gt;%n attempts&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;The task&apos;s directions, given to branches in turn (branch b&lt;i&gt;N&lt;/i&gt; takes direction &lt;i&gt;N&lt;/i&gt; mod %n):&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;The task&apos;s directions, given to branches in turn (branch b&lt;i&gt;N&lt;/i&gt; takes direction &lt;i&gt;N&lt;/i&gt; mod %n):&lt;/numerusform&gt;
+            &lt;numerusform&gt;The task&apos;s directions, given to branches in turn (branch b&lt;i&gt;N&lt;/i&gt; takes direction &lt;i&gt;N&lt;/i&gt; mod %n):&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;Round %1 started a batch of %n attempt&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;Round %1 started a batch of %n attempt&lt;/numerusform&gt;
+            &lt;numerusform&gt;Round %1 started a batch of %n attempts&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;%n cell&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;%n cell&lt;/numerusform&gt;
+            &lt;numerusform&gt;%n cells&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;%n round&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;%n round&lt;/numerusform&gt;
+            &lt;numerusform&gt;%n rounds&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;Iteration %1 is live: %n attempt running</numerusform>
+            <numerusform>At most %n cells per batch (W)&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;At most %n cell per batch (W)&lt;/numerusform&gt;
+            &lt;numerusform&gt;At most %n cells per batch (W)&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;Round %1 is yours: pick up to %n cells (ticks, or click branches in the list or the tree), then Run. Run with nothing picked ends the round.&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;Round %1 is yours: pick up to %n cell (ticks, or click branches in the list or the tree), then Run. Run with nothing picked ends the round.&lt;/numerusform&gt;
+            &lt;numerusform&gt;Round %1 is yours: pick up to %n cells (ticks, or click branches in the list or the tree), then Run. Run with nothing picked ends the round.&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+&lt;/context&gt;
+&lt;context&gt;
+    &lt;name&gt;dreamrsi::PoliciesPage&lt;/name&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;Tunables of %1 against the stored version: %n changed.&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;Tunables of %1 against the stored version: %n changed.&lt;/numerusform&gt;
+            &lt;numerusform&gt;Tunables of %1 against the stored version: %n changed.&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;Tunables of %1 against its parent %2: %n changed.&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;Tunables of %1 against its parent %2: %n changed.&lt;/numerusform&gt;
+            &lt;numerusform&gt;Tunables of %1 against its parent %2: %n changed.&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+&lt;/context&gt;
+&lt;context&gt;
+    &lt;name&gt;dreamrsi::ProgressPage&lt;/name&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;%n iterations, %1 agent calls, best score %2.&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;%n iteration, %1 agent calls, best score %2.&lt;/numerusform&gt;
+            &lt;numerusform&gt;%n iterations, %1 agent calls, best score %2.&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;%n iterations of %1 tasks, one curve per task.&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;%n iteration of %1 tasks, one curve per task.&lt;/numerusform&gt;
+            &lt;numerusform&gt;%n iterations of %1 tasks, one curve per task.&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+&lt;/context&gt;
+&lt;context&gt;
+    &lt;name&gt;dreamrsi::RoundPanel&lt;/name&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;%n attempts&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;%n attempt&lt;/numerusform&gt;
+            &lt;numerusform&gt;%n attempts&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;The task&apos;s directions, given to branches in turn (branch b&lt;i&gt;N&lt;/i&gt; takes direction &lt;i&gt;N&lt;/i&gt; mod %n):&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;The task&apos;s directions, given to branches in turn (branch b&lt;i&gt;N&lt;/i&gt; takes direction &lt;i&gt;N&lt;/i&gt; mod %n):&lt;/numerusform&gt;
+            &lt;numerusform&gt;The task&apos;s directions, given to branches in turn (branch b&lt;i&gt;N&lt;/i&gt; takes direction &lt;i&gt;N&lt;/i&gt; mod %n):&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;Round %1 started a batch of %n attempts&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;Round %1 started a batch of %n attempt&lt;/numerusform&gt;
+            &lt;numerusform&gt;Round %1 started a batch of %n attempts&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;%n cells&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;%n cell&lt;/numerusform&gt;
+            &lt;numerusform&gt;%n cells&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;%n rounds&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;%n round&lt;/numerusform&gt;
+            &lt;numerusform&gt;%n rounds&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;Iteration %1 is live: %n attempts running</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::RoundStatus</name>
@@ -205,6 +687,36 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <translation>
             <numerusform>%n attempt</numerusform>
             <numerusform>%n attempts</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::RunStructureView</name>
+    <message numerus="yes">
+        <source>%n program(s)</source>
+        <translation>
+            <numerusform>%n attempt&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;%n attempt&lt;/numerusform&gt;
+            &lt;numerusform&gt;%n attempts&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+&lt;/context&gt;
+&lt;context&gt;
+    &lt;name&gt;dreamrsi::RunStructureView&lt;/name&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;%n program</numerusform>
+            <numerusform>%n attempts&lt;/source&gt;
+        &lt;translation&gt;
+            &lt;numerusform&gt;%n attempt&lt;/numerusform&gt;
+            &lt;numerusform&gt;%n attempts&lt;/numerusform&gt;
+        &lt;/translation&gt;
+    &lt;/message&gt;
+&lt;/context&gt;
+&lt;context&gt;
+    &lt;name&gt;dreamrsi::RunStructureView&lt;/name&gt;
+    &lt;message numerus=&quot;yes&quot;&gt;
+        &lt;source&gt;%n programs</numerusform>
         </translation>
     </message>
 </context>

@@ -25,6 +25,70 @@
     </message>
 </context>
 <context>
+    <name>QObject</name>
+    <message>
+        <source>Best cells (K):</source>
+        <translation>最佳单元格数 (K)：</translation>
+    </message>
+    <message>
+        <source>Evaluations per cell; an interval needs at least two that succeed</source>
+        <translation>每个单元格的评估次数；区间至少需要两次成功的评估</translation>
+    </message>
+    <message>
+        <source>Repeats per cell (R):</source>
+        <translation>每个单元格重复次数 (R)：</translation>
+    </message>
+    <message>
+        <source>Re-evaluate</source>
+        <translation>重新评估</translation>
+    </message>
+</context>
+<context>
+    <name>ReevaluationSummary</name>
+    <message>
+        <source>%1 (recorded %2, mean %3, lucky)</source>
+        <translation>%1（记录 %2，均值 %3，侥幸）</translation>
+    </message>
+    <message>
+        <source>%1 (recorded %2, mean %3)</source>
+        <translation>%1（记录 %2，均值 %3）</translation>
+    </message>
+    <message>
+        <source>Re-evaluated: best by recorded score and by mean %1</source>
+        <translation>重新评估：按记录分数与按均值最佳均为 %1</translation>
+    </message>
+    <message>
+        <source>Re-evaluated: best by recorded score %1</source>
+        <translation>重新评估：按记录分数最佳 %1</translation>
+    </message>
+    <message>
+        <source>best by mean %1</source>
+        <translation>按均值最佳 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n repeat(s)</source>
+        <translation>
+            <numerusform>%n 次重复</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: best cell %2 lucky: recorded %3, mean %4 (%5)</source>
+        <translation>%1：最佳单元 %2 属侥幸：记录 %3，均值 %4（%5）</translation>
+    </message>
+    <message>
+        <source>%1: best cell %2 holds up: recorded %3, mean %4 (%5)</source>
+        <translation>%1：最佳单元 %2 经得起复核：记录 %3，均值 %4（%5）</translation>
+    </message>
+    <message>
+        <source>best by mean %1: %2</source>
+        <translation>按均值最佳 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
     <name>ReplayJobs</name>
     <message>
         <source>no episode was run</source>
@@ -65,6 +129,10 @@
         <source>Orphan, parent missing (%1)</source>
         <translation>孤儿，父节点缺失（%1）</translation>
     </message>
+    <message>
+        <source>Imagined failure, class not drawn (%1)</source>
+        <translation>想象的失败，未抽取类别（%1）</translation>
+    </message>
 </context>
 <context>
     <name>TreeSummaryText</name>
@@ -91,6 +159,33 @@
     <message>
         <source>An approximate world: replays leave it out unless asked, and label results over it.</source>
         <translation>近似世界：除非明确要求，重放会将其排除，并对基于它的结果加以标注。</translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi</name>
+    <message>
+        <source>Cumulative agent cost (USD)</source>
+        <translation>累计智能体成本（美元）</translation>
+    </message>
+    <message>
+        <source>Elapsed time (s)</source>
+        <translation>耗时（秒）</translation>
+    </message>
+    <message>
+        <source>Cumulative agent calls</source>
+        <translation>累计智能体调用次数</translation>
+    </message>
+    <message>
+        <source>Cost (USD)</source>
+        <translation>成本（美元）</translation>
+    </message>
+    <message>
+        <source>Time (s)</source>
+        <translation>时间（秒）</translation>
+    </message>
+    <message>
+        <source>Agent calls</source>
+        <translation>智能体调用</translation>
     </message>
 </context>
 <context>
@@ -260,6 +355,99 @@
     </message>
 </context>
 <context>
+    <name>dreamrsi::BehaviourGridView</name>
+    <message>
+        <source>best score</source>
+        <translation>最佳分数</translation>
+    </message>
+    <message>
+        <source>%1 of %2 cells · cells per bin, coloured by the bin&apos;s best score</source>
+        <translation>%2 个单元中的 %1 个 · 每箱单元数，按箱内最佳分数着色</translation>
+    </message>
+    <message>
+        <source>A numeric metric the cells carry (their payload&apos;s metrics)</source>
+        <translation>单元携带的数值指标（其载荷中的 metrics）</translation>
+    </message>
+    <message>
+        <source>Bins along this axis</source>
+        <translation>此轴上的箱数</translation>
+    </message>
+    <message>
+        <source>Creation order</source>
+        <translation>创建顺序</translation>
+    </message>
+    <message>
+        <source>Generation</source>
+        <translation>代数</translation>
+    </message>
+    <message>
+        <source>What the slider runs over</source>
+        <translation>滑块所遍历的量</translation>
+    </message>
+    <message>
+        <source>Fill the grid with the cells made up to here</source>
+        <translation>用截至此处产生的单元填充网格</translation>
+    </message>
+    <message>
+        <source>x:</source>
+        <translation>x：</translation>
+    </message>
+    <message>
+        <source>y:</source>
+        <translation>y：</translation>
+    </message>
+    <message>
+        <source>No tree open</source>
+        <translation>未打开树</translation>
+    </message>
+    <message>
+        <source>The cells of this tree carry no numeric metrics: a behaviour grid needs two.</source>
+        <translation>此树的单元没有数值指标：行为网格需要两个。</translation>
+    </message>
+    <message>
+        <source>The cells of this tree carry one numeric metric (%1): a behaviour grid needs two.</source>
+        <translation>此树的单元只有一个数值指标（%1）：行为网格需要两个。</translation>
+    </message>
+    <message numerus="yes">
+        <source>up to generation %1: %n cell(s)</source>
+        <translation>
+            <numerusform>截至第 %1 代：%n 个单元</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>up to seq %1: %n cell(s)</source>
+        <translation>
+            <numerusform>截至 seq %1：%n 个单元</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> · %n without both metrics</source>
+        <translation>
+            <numerusform>· %n 个缺少两个指标之一</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 in [%2, %3), %4 in [%5, %6)</source>
+        <translation>%1 ∈ [%2, %3)，%4 ∈ [%5, %6)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n cell(s)</source>
+        <translation>
+            <numerusform>%n 个单元</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>best %1 (%2)</source>
+        <translation>最佳 %1（%2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>  … and %n more</source>
+        <translation>
+            <numerusform>…… 另有 %n 个</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>dreamrsi::CellTableModel</name>
     <message>
         <source>—</source>
@@ -313,6 +501,36 @@
         <source>Error</source>
         <translation>错误</translation>
     </message>
+    <message numerus="yes">
+        <source>%n re-evaluation(s), %1 failed</source>
+        <translation>
+            <numerusform>重新评估 %n 次，%1 次失败</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>mean %1, sd %2</source>
+        <translation>均值 %1，标准差 %2</translation>
+    </message>
+    <message>
+        <source>95 % interval [%1, %2]</source>
+        <translation>95 % 区间 [%1, %2]</translation>
+    </message>
+    <message>
+        <source>Lucky: the recorded score lies above the interval</source>
+        <translation>侥幸：记录的分数高于该区间</translation>
+    </message>
+    <message>
+        <source>failed ×%1</source>
+        <translation>失败 ×%1</translation>
+    </message>
+    <message>
+        <source>%1 ± %2</source>
+        <translation>%1 ± %2</translation>
+    </message>
+    <message>
+        <source>Mean ± 95 %</source>
+        <translation>均值 ± 95 %</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::CellsPage</name>
@@ -327,6 +545,202 @@
     <message>
         <source>No tree open. Open a tree file (Ctrl+O) or drop one here.</source>
         <translation>没有打开的树。请打开树文件（Ctrl+O）或将文件拖放到此处。</translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::ComparePage</name>
+    <message>
+        <source>Add Project…</source>
+        <translation>添加项目…</translation>
+    </message>
+    <message>
+        <source>Add Run Folder…</source>
+        <translation>添加运行文件夹…</translation>
+    </message>
+    <message>
+        <source>Add Tree or Database…</source>
+        <translation>添加树文件或数据库…</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>A project&apos;s iterations, one after another, as one run</source>
+        <translation>项目的各次迭代依次相连，作为一次运行</translation>
+    </message>
+    <message>
+        <source>An OpenEvolve output, checkpoint or db folder</source>
+        <translation>OpenEvolve 的输出、检查点或 db 文件夹</translation>
+    </message>
+    <message>
+        <source>A tree file, or a ShinkaEvolve database</source>
+        <translation>树文件或 ShinkaEvolve 数据库</translation>
+    </message>
+    <message>
+        <source>Agent calls</source>
+        <translation>智能体调用</translation>
+    </message>
+    <message>
+        <source>Cost (USD)</source>
+        <translation>成本（美元）</translation>
+    </message>
+    <message>
+        <source>Elapsed time</source>
+        <translation>耗时</translation>
+    </message>
+    <message>
+        <source>score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <source>The metric that scores cells; empty for their score</source>
+        <translation>为单元评分的指标；留空则用其得分</translation>
+    </message>
+    <message>
+        <source>Against:</source>
+        <translation>横轴：</translation>
+    </message>
+    <message>
+        <source>Score by:</source>
+        <translation>评分依据：</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Iterations</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>Sources with the same label are seeds of one setting: drawn as their mean with a 95 % band</source>
+        <translation>标签相同的来源是同一设置的不同种子：绘制其均值及 95% 置信带</translation>
+    </message>
+    <message>
+        <source>Iterations are ids A-B (both included) or one id; empty for all.</source>
+        <translation>迭代为编号 A-B（含两端）或单个编号；留空表示全部。</translation>
+    </message>
+    <message>
+        <source>Empty: the source&apos;s own name (%1)</source>
+        <translation>留空：来源自身名称（%1）</translation>
+    </message>
+    <message>
+        <source>project</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>tree file</source>
+        <translation>树文件</translation>
+    </message>
+    <message>
+        <source>Iteration ids A-B (both included); empty for all</source>
+        <translation>迭代编号 A-B（含两端）；留空表示全部</translation>
+    </message>
+    <message numerus="yes">
+        <source>Reading %n source(s)…</source>
+        <translation>
+            <numerusform>正在读取 %n 个来源…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot read: %1</source>
+        <translation>无法读取：%1</translation>
+    </message>
+    <message>
+        <source>%1: no cost recorded, no USD curve</source>
+        <translation>%1：未记录成本，无美元曲线</translation>
+    </message>
+    <message>
+        <source>%1: no timestamps recorded, no time curve</source>
+        <translation>%1：未记录时间戳，无时间曲线</translation>
+    </message>
+    <message>
+        <source>Add projects, runs or tree files to compare; give seeds of one setting the same label.</source>
+        <translation>添加要比较的项目、运行或树文件；同一设置的种子请用相同标签。</translation>
+    </message>
+    <message>
+        <source>Add Projects to Compare</source>
+        <translation>添加要比较的项目</translation>
+    </message>
+    <message>
+        <source>Projects (*.dreamrsi);;All files (*)</source>
+        <translation>项目 (*.dreamrsi);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Add an OpenEvolve Run to Compare</source>
+        <translation>添加要比较的 OpenEvolve 运行</translation>
+    </message>
+    <message>
+        <source>Add Tree Files or ShinkaEvolve Databases to Compare</source>
+        <translation>添加要比较的树文件或 ShinkaEvolve 数据库</translation>
+    </message>
+    <message>
+        <source>Trees and databases (*.json *.sqlite *.sqlite3 *.db);;All files (*)</source>
+        <translation>树文件与数据库 (*.json *.sqlite *.sqlite3 *.db);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::ComparePlot</name>
+    <message>
+        <source>%1 (n = %2 seeds)</source>
+        <translation>%1（n = %2 个种子）</translation>
+    </message>
+    <message>
+        <source>Best score so far</source>
+        <translation>迄今最佳得分</translation>
+    </message>
+    <message>
+        <source>Best score</source>
+        <translation>最佳得分</translation>
+    </message>
+    <message>
+        <source>%1: no cost recorded</source>
+        <translation>%1：未记录成本</translation>
+    </message>
+    <message>
+        <source>%1: no timestamps recorded</source>
+        <translation>%1：未记录时间戳</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>Seeds</source>
+        <translation>种子数</translation>
+    </message>
+    <message>
+        <source>Final best</source>
+        <translation>最终最佳</translation>
+    </message>
+    <message>
+        <source>Up to</source>
+        <translation>截至</translation>
+    </message>
+    <message>
+        <source>Sources</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>%1 (not drawn)</source>
+        <translation>%1（未绘制）</translation>
     </message>
 </context>
 <context>
@@ -402,6 +816,36 @@
     <message>
         <source>%1, imagined completion %2</source>
         <translation>%1，想象补全 %2</translation>
+    </message>
+    <message>
+        <source>Branches</source>
+        <translation>分支</translation>
+    </message>
+    <message>
+        <source>Genealogy</source>
+        <translation>谱系</translation>
+    </message>
+    <message>
+        <source>Islands</source>
+        <translation>岛屿</translation>
+    </message>
+    <message>
+        <source>Behaviour grid</source>
+        <translation>行为网格</translation>
+    </message>
+    <message>
+        <source>Branches: each branch a column, as rounds grow them. Genealogy: every program under its real parent, generations as rows (an imported run&apos;s default). Islands: the genealogy by island, with migrations between them. Behaviour grid: the cells binned by two metrics.</source>
+        <translation>分支：每个分支一列，随轮次生长。谱系：每个程序位于其真实父程序之下，每代一行（导入运行的默认视图）。岛屿：按岛屿分组的谱系及其间的迁移。行为网格：按两个指标分箱的单元。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Laying out %Ln cell(s)…</source>
+        <translation>
+            <numerusform>正在布局 %Ln 个单元…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
     </message>
 </context>
 <context>
@@ -782,6 +1226,18 @@
         <source>nothing</source>
         <translation>无</translation>
     </message>
+    <message>
+        <source>Nothing Better Found</source>
+        <translation>未找到更好的版本</translation>
+    </message>
+    <message>
+        <source>The dream found no version better than the deployed %1: there is nothing to approve. Select another version to review it anyway.</source>
+        <translation>这次做梦没有找到比已部署的 %1 更好的版本：没有可批准的内容。仍可选择其他版本进行审阅。</translation>
+    </message>
+    <message>
+        <source>Nothing better than the deployed version %1 (mean value %2): no proposal to approve.</source>
+        <translation>没有比已部署版本 %1（平均值 %2）更好的版本：没有可批准的提议。</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::ExportDialog</name>
@@ -1000,6 +1456,10 @@
             <numerusform>基于 %n 个近似世界（含分叉或孤儿的导入运行）。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Attainments are measured against each world&apos;s recorded best: a lucky best makes them all look lower.</source>
+        <translation>达成度以各世界的记录最佳为基准：侥幸的最佳会使所有达成度显得偏低。</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::ImaginedCells</name>
@@ -1216,6 +1676,64 @@
         <source>The program is identical to the initial program.</source>
         <translation>该程序与初始程序相同。</translation>
     </message>
+    <message>
+        <source>Re-evaluate…</source>
+        <translation>重新评估…</translation>
+    </message>
+    <message>
+        <source>Evaluate this cell&apos;s stored program again, several times, to see whether its score was lucky</source>
+        <translation>再次多次评估此单元格保存的程序，查看其分数是否出于侥幸</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>Cell</source>
+        <translation>单元</translation>
+    </message>
+    <message>
+        <source>Gain</source>
+        <translation>增益</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>路径</translation>
+    </message>
+    <message numerus="yes">
+        <source>Re-evaluated %n time(s), %1 failed</source>
+        <translation>
+            <numerusform>已重新评估 %n 次，%1 次失败</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>mean %1 ± %2 (95 %)</source>
+        <translation>均值 %1 ± %2（95 %）</translation>
+    </message>
+    <message>
+        <source>mean %1</source>
+        <translation>均值 %1</translation>
+    </message>
+    <message>
+        <source>sd %1</source>
+        <translation>标准差 %1</translation>
+    </message>
+    <message>
+        <source>lucky: the recorded score lies above the interval</source>
+        <translation>侥幸：记录的分数高于该区间</translation>
+    </message>
+    <message>
+        <source>best by recorded score; best by mean: %1</source>
+        <translation>按记录分数最佳；按均值最佳：%1</translation>
+    </message>
+    <message>
+        <source>best by mean; best by recorded score: %1</source>
+        <translation>按均值最佳；按记录分数最佳：%1</translation>
+    </message>
+    <message>
+        <source>Failure, class not drawn by the world model</source>
+        <translation>失败，世界模型未抽取其类别</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::LaunchRoundDialog</name>
@@ -1391,6 +1909,30 @@
         <source>Max c&amp;ost:</source>
         <translation>成本上限(&amp;O)：</translation>
     </message>
+    <message>
+        <source> min</source>
+        <translation> 分钟</translation>
+    </message>
+    <message>
+        <source>An agent call still at work after this long is killed and its attempt stored as an agent failure.</source>
+        <translation>智能体调用超过此时长仍未结束将被终止，该尝试记为智能体失败。</translation>
+    </message>
+    <message>
+        <source>Agent time l&amp;imit:</source>
+        <translation>智能体时间上限(&amp;I)：</translation>
+    </message>
+    <message>
+        <source>C&amp;heck</source>
+        <translation>检查(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Check the agent, the evaluator, the backend and the project, and estimate the round&apos;s calls, cost and time, without starting it</source>
+        <translation>检查智能体、评估器、后端和项目，并估算本轮的调用次数、费用和时间，不启动本轮</translation>
+    </message>
+    <message>
+        <source>Checking the project, the agent, the backend and the evaluator…</source>
+        <translation>正在检查项目、智能体、后端和评估器…</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::LiveDashboard</name>
@@ -1510,6 +2052,10 @@
     <message>
         <source>✎ given a hint for its next attempt</source>
         <translation>✎ 已为其下一次尝试提供提示</translation>
+    </message>
+    <message>
+        <source>⚠ stalled: right-click to kill</source>
+        <translation>⚠ 停滞：右键可终止</translation>
     </message>
 </context>
 <context>
@@ -1959,22 +2505,6 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <translation>用户指南(&amp;U)</translation>
     </message>
     <message>
-        <source>Open the user guide (README and docs) in the desktop&apos;s viewer</source>
-        <translation>在桌面环境的查看器中打开用户指南（README 和文档）</translation>
-    </message>
-    <message>
-        <source>User Guide</source>
-        <translation>用户指南</translation>
-    </message>
-    <message>
-        <source>The user guide is not installed: it is looked for in %1.</source>
-        <translation>未安装用户指南：查找位置为 %1。</translation>
-    </message>
-    <message>
-        <source>No viewer opened %1</source>
-        <translation>没有查看器能打开 %1</translation>
-    </message>
-    <message>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
@@ -2017,6 +2547,102 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     <message>
         <source>Tree Files and Runs</source>
         <translation>树文件和运行</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>Demo project</source>
+        <translation>演示项目</translation>
+    </message>
+    <message>
+        <source>Read the user guide (README and docs) in a window of its own</source>
+        <translation>在单独的窗口中阅读用户指南（README 与 docs）</translation>
+    </message>
+    <message>
+        <source>Dream… needs a project: open or create one</source>
+        <translation>做梦…需要一个项目：请打开或新建一个</translation>
+    </message>
+    <message>
+        <source>Dream… is off: another process writes this project</source>
+        <translation>做梦…不可用：另一个进程正在写入此项目</translation>
+    </message>
+    <message>
+        <source>Dream… is off: the project has no finished iteration to replay versions in (run a round or import trees first)</source>
+        <translation>做梦…不可用：项目没有已完成的迭代可供重放版本（请先运行一轮或导入树）</translation>
+    </message>
+    <message>
+        <source>Re-evaluate…</source>
+        <translation>重新评估…</translation>
+    </message>
+    <message>
+        <source>Evaluate the current cell&apos;s stored program again, several times</source>
+        <translation>再次多次评估当前单元格保存的程序</translation>
+    </message>
+    <message>
+        <source>Re-evaluate the &amp;Best…</source>
+        <translation>重新评估最佳(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Evaluate the best cells of the shown iteration again, several times each</source>
+        <translation>再次评估所显示迭代中的最佳单元格，每个多次</translation>
+    </message>
+    <message>
+        <source>Re-evaluate the Best</source>
+        <translation>重新评估最佳</translation>
+    </message>
+    <message>
+        <source>Evaluate the best K cells of iteration %1 by recorded score again, R times each. The recorded scores do not change.</source>
+        <translation>按记录分数再次评估迭代 %1 中最佳的 K 个单元格，每个 R 次。记录的分数不会改变。</translation>
+    </message>
+    <message>
+        <source>Re-evaluate %1</source>
+        <translation>重新评估 %1</translation>
+    </message>
+    <message>
+        <source>Evaluate the stored program of %1 again, R times. Its recorded score does not change.</source>
+        <translation>再次评估 %1 保存的程序 R 次。其记录的分数不会改变。</translation>
+    </message>
+    <message>
+        <source>Re-evaluating…</source>
+        <translation>正在重新评估…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Re-evaluate</source>
+        <translation>重新评估</translation>
+    </message>
+    <message>
+        <source>Cancelling: the evaluation under way is abandoned…</source>
+        <translation>正在取消：进行中的评估将被放弃…</translation>
+    </message>
+    <message>
+        <source>Re-evaluating: %1 of %2 evaluations done (%3)</source>
+        <translation>正在重新评估：已完成 %1/%2 次评估（%3）</translation>
+    </message>
+    <message>
+        <source>Re-evaluation failed: %1</source>
+        <translation>重新评估失败：%1</translation>
+    </message>
+    <message>
+        <source>%1 not re-evaluated: %2</source>
+        <translation>%1 未重新评估：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Re-evaluation cancelled: %n evaluation(s) stored</source>
+        <translation>
+            <numerusform>重新评估已取消：已保存 %n 次评估</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Re-evaluation done: %n evaluation(s) stored</source>
+        <translation>
+            <numerusform>重新评估完成：已保存 %n 次评估</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2127,6 +2753,14 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     <message>
         <source>Calls to reach it</source>
         <translation>达到所需的调用次数</translation>
+    </message>
+    <message>
+        <source>Re-evaluated: mean, 95 % interval</source>
+        <translation>重新评估：均值与 95% 区间</translation>
+    </message>
+    <message>
+        <source>Re-evaluated (95 %)</source>
+        <translation>重新评估（95%）</translation>
     </message>
 </context>
 <context>
@@ -2554,10 +3188,6 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <translation>后退一轮（左方向键）</translation>
     </message>
     <message>
-        <source>Play / pause (Space)</source>
-        <translation>播放 / 暂停（空格）</translation>
-    </message>
-    <message>
         <source>One round forward (Right)</source>
         <translation>前进一轮（右方向键）</translation>
     </message>
@@ -2589,6 +3219,14 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <source>An approximate world: an imported run whose forks replay as new ideas</source>
         <translation>近似世界：导入的运行，其分叉在重放时被视为新想法</translation>
     </message>
+    <message>
+        <source>Play (Space)</source>
+        <translation>播放（空格）</translation>
+    </message>
+    <message>
+        <source>Pause (Space)</source>
+        <translation>暂停（空格）</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::RoundController</name>
@@ -2610,11 +3248,11 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     </message>
     <message>
         <source>the project was closed</source>
-        <translation type="unfinished"></translation>
+        <translation>项目已关闭</translation>
     </message>
     <message>
         <source>The round cannot start: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>本轮无法开始：%1</translation>
     </message>
     <message>
         <source>Stop: the running attempts finish, then the round stops (press again to kill them)</source>
@@ -2651,6 +3289,10 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     <message>
         <source>Sent %1 to the waiting loop</source>
         <translation>已将 %1 发送给等待中的循环</translation>
+    </message>
+    <message>
+        <source>Sent %1; it applies at once</source>
+        <translation>已发送 %1；立即生效</translation>
     </message>
 </context>
 <context>
@@ -2901,6 +3543,32 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
+    <message>
+        <source>Kill %1 (stalled)…</source>
+        <translation>终止 %1（已停滞）…</translation>
+    </message>
+    <message>
+        <source>Kill %1…</source>
+        <translation>终止 %1…</translation>
+    </message>
+    <message>
+        <source>Kill %1</source>
+        <translation>终止 %1</translation>
+    </message>
+    <message>
+        <source>Why (stored with the failure):</source>
+        <translation>原因（随失败记录保存）：</translation>
+    </message>
+    <message>
+        <source>Iteration %1 is stalled: %2. Right-click a stalled attempt&apos;s branch to kill it.</source>
+        <translation>第 %1 次迭代停滞：%2。右键单击停滞尝试所在的分支可将其终止。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Iteration %1 is live: %n attempt(s) running</source>
+        <translation>
+            <numerusform>第 %1 次迭代运行中：%n 个尝试正在运行</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::RoundStatus</name>
@@ -2921,6 +3589,111 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     <message>
         <source>Attempts finished against the most the round can run (its grid, round limit and call budget)</source>
         <translation>已完成的尝试与本轮最多可运行次数（网格、轮数上限和调用预算）之比</translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::RunStructureView</name>
+    <message>
+        <source>No island</source>
+        <translation>无岛屿</translation>
+    </message>
+    <message>
+        <source>Island %1</source>
+        <translation>岛屿 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n program(s)</source>
+        <translation>
+            <numerusform>%n 个程序</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 · %2 · no score</source>
+        <translation>%1 · %2 · 无分数</translation>
+    </message>
+    <message>
+        <source>initial program</source>
+        <translation>初始程序</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · best %3 (%4)</source>
+        <translation>%1 · %2 · 最佳 %3（%4）</translation>
+    </message>
+    <message>
+        <source>migrations: %1 in, %2 out</source>
+        <translation>迁移：迁入 %1，迁出 %2</translation>
+    </message>
+    <message>
+        <source>Parent to child (real parents, forks included)</source>
+        <translation>父到子（真实父程序，含分叉）</translation>
+    </message>
+    <message>
+        <source>Migration: parent on another island</source>
+        <translation>迁移：父程序在另一岛屿</translation>
+    </message>
+    <message>
+        <source>Best program</source>
+        <translation>最佳程序</translation>
+    </message>
+    <message>
+        <source>Failed: no score</source>
+        <translation>失败：无分数</translation>
+    </message>
+    <message>
+        <source>Rows: generation</source>
+        <translation>行：代数</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <source>Score %1 … %2</source>
+        <translation>分数 %1 … %2</translation>
+    </message>
+    <message>
+        <source>No tree open</source>
+        <translation>未打开树</translation>
+    </message>
+    <message>
+        <source>%1 · score %2</source>
+        <translation>%1 · 分数 %2</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>program %1</source>
+        <translation>程序 %1</translation>
+    </message>
+    <message>
+        <source>parent %1</source>
+        <translation>父程序 %1</translation>
+    </message>
+    <message>
+        <source>parent: the initial program</source>
+        <translation>父程序：初始程序</translation>
+    </message>
+    <message>
+        <source>parent missing from the run (orphan)</source>
+        <translation>父程序不在运行中（孤儿）</translation>
+    </message>
+    <message>
+        <source>generation %1</source>
+        <translation>第 %1 代</translation>
+    </message>
+    <message>
+        <source>island %1</source>
+        <translation>岛屿 %1</translation>
+    </message>
+    <message>
+        <source>migrated from island %1</source>
+        <translation>从岛屿 %1 迁入</translation>
+    </message>
+    <message>
+        <source>initial program · score %1</source>
+        <translation>初始程序 · 分数 %1</translation>
     </message>
 </context>
 <context>
@@ -3208,6 +3981,18 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     <message>
         <source>Imported runs with forks or orphans only approximate their genealogy as chains: a fork is replayed as a new idea. Replays and dreams leave them out unless this is checked; results over them are labelled.</source>
         <translation>含分叉或孤儿的导入运行只能将其谱系近似为链：分叉会作为新想法重放。除非勾选此项，重放和梦境推演都会排除它们；基于它们的结果会加以标注。</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> 分钟</translation>
+    </message>
+    <message>
+        <source>An agent call of a round still at work after this long is killed and its attempt stored as an agent failure. Launch Round starts from this value.</source>
+        <translation>一轮中超过此时长仍在运行的智能体调用将被终止，其尝试记为智能体失败。“启动轮次”以此值为初始值。</translation>
+    </message>
+    <message>
+        <source>Agent time limit per call:</source>
+        <translation>每次调用的智能体时限：</translation>
     </message>
 </context>
 <context>
@@ -3513,6 +4298,41 @@ Open a tree file or a project, or drop a tree file here.</source>
     <message>
         <source>Revealed in round %1</source>
         <translation>在第 %1 轮揭示</translation>
+    </message>
+    <message>
+        <source>Running for %1</source>
+        <translation>已运行 %1</translation>
+    </message>
+    <message>
+        <source>⚠ Stalled: right-click to kill it</source>
+        <translation>⚠ 已停滞：右键单击以终止</translation>
+    </message>
+    <message>
+        <source>failure, class not drawn by the world model</source>
+        <translation>失败，世界模型未抽取其类别</translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::UserGuideDialog</name>
+    <message>
+        <source>User Guide</source>
+        <translation>用户指南</translation>
+    </message>
+    <message>
+        <source>&amp;Back</source>
+        <translation>后退(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;Forward</source>
+        <translation>前进(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Contents</source>
+        <translation>目录(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Back to the README, the guide&apos;s first page</source>
+        <translation>回到 README，即指南的第一页</translation>
     </message>
 </context>
 <context>

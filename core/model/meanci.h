@@ -27,45 +27,41 @@ inline double studentT975(qsizetype df)
     return studentTQuantile(0.975, df < 1 ? 0 : int(std::min<qsizetype>(df, 1 << 30)));
 }
 
+namespace detail {
+/// The mean and `factor(n − 1)` × s / √n, s the sample standard deviation.
+template<typename Factor>
+MeanCi95 meanAndHalfWidth(const QList<double> &xs, Factor factor)
+{
+    MeanCi95 out;
+    if (xs.isEmpty())
+        return out;
+    double m = 0.0;
+    for (const double x : xs)
+        m += x;
+    m /= double(xs.size());
+    out.mean = m;
+    if (xs.size() < 2)
+        return out;
+    double ss = 0.0;
+    for (const double x : xs)
+        ss += (x - m) * (x - m);
+    out.ci95 = factor(xs.size() - 1) * std::sqrt(ss / double(xs.size() - 1)) / std::sqrt(double(xs.size()));
+    return out;
+}
+} // namespace detail
+
 /// A sample's mean and the half-width of its Student-t 95 % interval,
 /// t(0.975, n − 1) × s / √n: how few repeats (seeds of one setting) are
 /// summarised honestly (docs/compare.md).
 inline MeanCi95 meanTCi95(const QList<double> &xs)
 {
-    MeanCi95 out;
-    if (xs.isEmpty())
-        return out;
-    double m = 0.0;
-    for (const double x : xs)
-        m += x;
-    m /= double(xs.size());
-    out.mean = m;
-    if (xs.size() < 2)
-        return out;
-    double ss = 0.0;
-    for (const double x : xs)
-        ss += (x - m) * (x - m);
-    out.ci95 = studentT975(xs.size() - 1) * std::sqrt(ss / double(xs.size() - 1)) / std::sqrt(double(xs.size()));
-    return out;
+    return detail::meanAndHalfWidth(xs, [](qsizetype df) { return studentT975(df); });
 }
 
+/// The normal interval of MeanCi95: 1.96 × s / √n.
 inline MeanCi95 meanCi95(const QList<double> &xs)
 {
-    MeanCi95 out;
-    if (xs.isEmpty())
-        return out;
-    double m = 0.0;
-    for (const double x : xs)
-        m += x;
-    m /= double(xs.size());
-    out.mean = m;
-    if (xs.size() < 2)
-        return out;
-    double ss = 0.0;
-    for (const double x : xs)
-        ss += (x - m) * (x - m);
-    out.ci95 = 1.96 * std::sqrt(ss / double(xs.size() - 1)) / std::sqrt(double(xs.size()));
-    return out;
+    return detail::meanAndHalfWidth(xs, [](qsizetype) { return 1.96; });
 }
 
 } // namespace dreamrsi

@@ -80,6 +80,14 @@ inline CliRun runDreamrsi(const QStringList &args, const QProcessEnvironment &en
     return run;
 }
 
+/// Waits up to limitMs for a started child to end; true once it has ended.
+/// Where an event loop turned elsewhere (QTRY_*, runDreamrsi) has already
+/// seen the child end, QProcess::waitForFinished() answers false: this does not.
+inline bool waitForExit(QProcess &p, int limitMs)
+{
+    return p.state() == QProcess::NotRunning || p.waitForFinished(limitMs);
+}
+
 /// A run as text: the exit code (−2 when it did not end within the limit or
 /// did not start) and what it printed, for tests that read messages.
 struct TextRun

@@ -18,6 +18,7 @@
 #include "policies/dreamingdialog.h"
 #include "session/projectsession.h"
 #include "models/workspace.h"
+#include "clirunsupport.h"
 #include "storetestsupport.h"
 #include "window/mainwindow.h"
 
@@ -159,7 +160,7 @@ void TestGuiFollow::followsARoundToItsEnd()
     // Cells the child stores show up while it still runs (or has just ended).
     QTRY_VERIFY_WITH_TIMEOUT(model->cellCount() >= 1, 60000);
     QVERIFY(inserted.count() >= 1);
-    QVERIFY(child.waitForFinished(120000));
+    QVERIFY(test::waitForExit(child, 120000));
     QCOMPARE(child.exitCode(), 0);
     QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 1, 30000);
     QCOMPARE(ended.first().at(0).toLongLong(), iteration);

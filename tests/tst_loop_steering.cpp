@@ -467,7 +467,7 @@ void TestLoopSteering::secondProcessSteersAndSurvivesKill()
     QVERIFY(opened.open(QIODevice::WriteOnly));
     opened.close();
     for (auto &p : steering) {
-        QVERIFY(p->waitForFinished(120000));
+        QVERIFY(test::waitForExit(*p, 120000));
         QCOMPARE(p->exitCode(), 0);
         QVERIFY(QString::fromUtf8(p->readAllStandardOutput()).startsWith(QStringLiteral("applied: ")));
     }

@@ -129,7 +129,7 @@ private slots:
         QVERIFY2(QString::fromUtf8(kill.out).contains(QStringLiteral("killed ") + stalledId), kill.out.constData());
 
         // The round goes on and finishes.
-        QVERIFY(round.waitForFinished(300000));
+        QVERIFY(waitForExit(round, 300000));
         QVERIFY2(round.exitCode() == 0, round.readAllStandardError().constData());
         const QList<Cell> cells = cellsOf(project);
         QCOMPARE(cells.size(), 3); // the killed one, its batch mate, and round 2's

@@ -10,7 +10,7 @@
 // (Dream…) is offered while the project is read-only.
 #include "live/livedashboard.h"
 #include "models/livetreemodel.h"
-#include "live/roundcontroller.h"
+#include "session/roundcontroller.h"
 #include "live/roundpanel.h"
 #include "live/roundstatus.h"
 #include "tree/treeview.h"

@@ -9,7 +9,7 @@
 #include "roundtestsupport.h"
 
 #include "live/launchrounddialog.h"
-#include "live/roundcontroller.h"
+#include "session/roundcontroller.h"
 #include "live/livedashboard.h"
 #include "models/livetreemodel.h"
 #include "live/roundpanel.h"

@@ -10,9 +10,9 @@
 #include "models/livetreemodel.h"
 #include "live/approvalbar.h"
 #include "live/manualbatchbar.h"
-#include "live/roundcontroller.h"
+#include "session/roundcontroller.h"
 #include "live/roundpanel.h"
-#include "live/steeringcontroller.h"
+#include "session/steeringcontroller.h"
 #include "tree/treeview.h"
 
 #include "backend/localevaluationbackend.h"

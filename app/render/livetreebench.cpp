@@ -4,7 +4,7 @@
 #include "model/attemptpayload.h"
 #include "loop/round/roundfollower.h"
 #include "loop/round/roundsession.h"
-#include "live/roundcontroller.h"
+#include "session/roundcontroller.h"
 #include "live/roundpanel.h"
 #include "tree/treeview.h"
 

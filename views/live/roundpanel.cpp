@@ -4,11 +4,11 @@
 #include "launchrounddialog.h"
 #include "livedashboard.h"
 #include "manualbatchbar.h"
-#include "roundcontroller.h"
 #include "roundstatus.h"
 
 #include "models/livetreemodel.h"
 #include "session/jobtracker.h"
+#include "session/roundcontroller.h"
 #include "tree/treeview.h"
 
 #include "loop/round/roundfollower.h"

@@ -2,7 +2,7 @@
 
 #include "steeringcontroller.h"
 
-#include "session/appsettings.h"
+#include "appsettings.h"
 
 #include "loop/round/roundfollower.h"
 #include "loop/round/roundrunner.h"

@@ -1,0 +1,6 @@
+# The session library of views/session/ without widgets: the suite links
+# dreamrsi::session only (no dreamrsi::views, no Qt6::Widgets; the suite also
+# checks that QtWidgets is not loaded). Its sweeps run in a child `dreamrsi`,
+# so it waits for the program to be built.
+dreamrsi_add_test(tst_session SOURCES tst_session.cpp demotrees.h storetestsupport.h
+                  LIBS dreamrsi::session LABELS session TIMEOUT 120)

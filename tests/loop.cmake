@@ -14,7 +14,7 @@ add_dependencies(tst_loop_resume round_helper)
 dreamrsi_add_test(tst_gui_round SOURCES tst_gui_round.cpp roundtestsupport.h
                   LIBS dreamrsi::views LABELS loop gui TIMEOUT 300)
 
-dreamrsi_add_test(tst_loop_cli SOURCES tst_loop_cli.cpp LIBS dreamrsi::store LABELS loop cli TIMEOUT 600)
+dreamrsi_add_test(tst_loop_cli SOURCES tst_loop_cli.cpp LIBS dreamrsi::store dreamrsi::loop LABELS loop cli TIMEOUT 600)
 
 # Following a round that another process (round_helper) runs in the project.
 dreamrsi_add_test(tst_gui_follow SOURCES tst_gui_follow.cpp

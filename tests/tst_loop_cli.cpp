@@ -10,6 +10,7 @@
 // --task reads the iteration's own.
 #include "clirunsupport.h"
 #include "storetestsupport.h"
+#include "loop/round/roundsession.h"
 #include "store/projectstore.h"
 
 #include <QFile>
@@ -52,6 +53,7 @@ private slots:
     void loopUsageErrors();
     void loopWithSlurmChecksItsBackendFirst();
     void resumeOfAMissingIteration();
+    void agentSeedIsTheRounds();
     void cudaRoundWithoutToolkitStops();
     void cudaRoundWithoutGpuSaysSo();
 
@@ -257,6 +259,33 @@ void TestLoopCli::resumeOfAMissingIteration()
                        QStringLiteral("--resume"), QStringLiteral("7")});
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains("iteration 7 does not exist"), r.err.constData());
+}
+
+void TestLoopCli::agentSeedIsTheRounds()
+{
+    // One rule, in RoundSession::prepare: the agent is made with the round's
+    // seed (`round --seed`, Launch Round, the loop's S + t − 1); an agent
+    // handed in (the loop's, made once) is used as it is.
+    const QString project = m_dir.filePath(QStringLiteral("seed.dreamrsi"));
+    ProjectStore store;
+    take(store.create(project, ProjectInfo()));
+    RoundOptions options;
+    options.round.task = QStringLiteral("sums_differences");
+    options.round.agent.kind = QStringLiteral("builtin");
+    options.round.agent.seed = 99; // whatever a caller left here is not the rule
+    options.round.seed = 11;
+    const Result<PreparedRound> made = RoundSession::prepare(&store, options).result();
+    QVERIFY2(made.ok(), qPrintable(made.error));
+    QCOMPARE(made.value->config.agent.seed, quint64(11));
+    QVERIFY(made.value->agent);
+
+    options.round.seed = 12;
+    const Result<PreparedRound> given =
+        RoundSession::prepare(&store, options, {}, RoundSession::Parts{made.value->agent, {}}).result();
+    QVERIFY2(given.ok(), qPrintable(given.error));
+    QCOMPARE(given.value->config.agent.seed, quint64(12));
+    QCOMPARE(given.value->agent.get(), made.value->agent.get());
+    take(store.close());
 }
 
 namespace {

@@ -239,11 +239,10 @@ Result<RoundOptions> read(const QCommandLineParser &parser, Command command)
     config.seed = value("seed").trimmed().toULongLong(&ok);
     if (!ok)
         return R::failure(QStringLiteral("--seed must be a non-negative integer (got '%1')").arg(value("seed")));
-    // `round` makes its agent with the round's seed. The loop makes one agent
-    // for all its rounds with seed 0 and gives each round S + t − 1
-    // (RecursiveLoop), as it always has: its runs stay the same.
-    if (isRound)
-        config.agent.seed = config.seed;
+    // The agent's seed is the round's, set where a round is prepared
+    // (RoundSession::prepare). The loop makes one agent for all its rounds
+    // with seed 0 and gives each round S + t − 1 (RecursiveLoop), as it
+    // always has: its runs stay the same.
     if (has("beta")) {
         const Result<double> b = OptionValues::number(QStringLiteral("--beta"), value("beta"), 0.0, 1.0);
         if (!b)

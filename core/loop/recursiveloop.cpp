@@ -98,8 +98,7 @@ LoopReport RecursiveLoop::run(const LoopSettings &settings)
         it.policyName = policy.value->name;
         RoundConfig config = settings.round;
         config.policy = PolicyChoice::stored(policy.value->name);
-        config.seed = seed0 + quint64(t - 1);
-        config.agent.seed = config.seed;
+        config.seed = seed0 + quint64(t - 1); // the round's agent seed follows (RoundSession::prepare)
         config.resume = 0;
         emit message(QStringLiteral("iteration %1/%2%3: round with %4")
                          .arg(t)

@@ -286,8 +286,7 @@ RoundConfig LaunchRoundDialog::config() const
     c.policy = PolicyChoice::fromArgument(m_policy->currentData().toString());
     if (!m_policyBeta->isChecked())
         c.beta = m_beta->value();
-    c.seed = quint64(m_seed->value());
-    c.agent.seed = c.seed;
+    c.seed = quint64(m_seed->value()); // the agent's too (RoundSession::prepare)
     if (m_maxCalls->value() > 0)
         c.maxCalls = m_maxCalls->value();
     if (m_maxUsd->value() > 0.0)

@@ -21,8 +21,12 @@ namespace {
 using Prepared = Result<PreparedRound>;
 
 /// The agent (given, or made for the round's task) and the round, ready.
-Prepared assemble(const RoundConfig &config, const RoundSession::Parts &parts)
+/// The one rule of the agent's seed: it is the round's (`round --seed`,
+/// Launch Round's Seed, the loop's S + t − 1). An agent handed in (the loop
+/// makes one for all its rounds) keeps the seed it was made with.
+Prepared assemble(RoundConfig config, const RoundSession::Parts &parts)
 {
+    config.agent.seed = config.seed;
     std::shared_ptr<DiscoveryAgent> agent = parts.agent;
     if (!agent) {
         const Result<std::shared_ptr<DiscoveryAgent>> made = RoundSession::makeAgent(config, config.task);

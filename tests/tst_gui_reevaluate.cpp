@@ -10,6 +10,7 @@
 
 #include "backend/localevaluationbackend.h"
 #include "loop/round/roundrunner.h"
+#include "figures/figuredata.h"
 #include "figures/plotstyle.h"
 #include "figures/qcp.h"
 #include "models/celltablemodel.h"
@@ -291,6 +292,23 @@ void TestGuiReevaluate::anytimeErrorBarsAtReevaluatedCells()
             named += item->plottable()->name() == QLatin1String("Re-evaluated: mean, 95 % interval");
     }
     QCOMPARE(named, 1);
+
+    // The figure's data (`plot anytime --data`, Export Data…): the bars in
+    // their own columns on the row of the call that revealed the cell.
+    const FigureTable data = FigureData::anytime(series);
+    QCOMPARE(data.header, (QStringList{QStringLiteral("series"), QStringLiteral("calls"), QStringLiteral("best_so_far_attainment"),
+                                       QStringLiteral("reevaluated_cell"), QStringLiteral("mean_attainment"),
+                                       QStringLiteral("ci95_lo"), QStringLiteral("ci95_hi"), QStringLiteral("lucky")}));
+    QCOMPARE(data.rows.size(), 6);
+    QCOMPARE(data.rows.at(0).at(3), QStringLiteral("b0a0"));
+    QCOMPARE(data.rows.at(0).at(4).toDouble(), 0.5);
+    QCOMPARE(data.rows.at(0).at(7), QStringLiteral("false"));
+    QCOMPARE(data.rows.at(1).at(3), QStringLiteral("b1a0"));
+    QVERIFY(qFuzzyCompare(data.rows.at(1).at(5).toDouble(), intervals.at(1).low));
+    QVERIFY(qFuzzyCompare(data.rows.at(1).at(6).toDouble(), intervals.at(1).high));
+    QCOMPARE(data.rows.at(1).at(7), QStringLiteral("true"));
+    QVERIFY(data.rows.at(2).at(3).isEmpty()); // call 3 revealed no new best
+    QCOMPARE(FigureData::anytime({{QStringLiteral("A"), episode.curve}}).header.size(), 3); // no re-evaluations: no columns
 
     // Frontiers' note: the best cell lucky, with its recorded score and mean.
     const QString note = ReevaluationSummary::frontierNote(QStringLiteral("iteration 7"), tree, stats);

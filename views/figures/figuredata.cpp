@@ -59,9 +59,29 @@ FigureTable anytime(const QList<AnytimeSeries> &series)
 {
     FigureTable t;
     t.header = {QStringLiteral("series"), QStringLiteral("calls"), QStringLiteral("best_so_far_attainment")};
+    // Re-evaluated cells (the figure's error bars) in five more columns, on
+    // the row of the call whose reveal made each the best so far; the mean
+    // and its 95 % interval are over S like the curve.
+    const bool anyIntervals =
+        std::any_of(series.begin(), series.end(), [](const AnytimeSeries &s) { return !s.intervals.isEmpty(); });
+    if (anyIntervals) {
+        t.header << QStringLiteral("reevaluated_cell") << QStringLiteral("mean_attainment") << QStringLiteral("ci95_lo")
+                 << QStringLiteral("ci95_hi") << QStringLiteral("lucky");
+    }
     for (const AnytimeSeries &s : series) {
-        for (const CurvePoint &p : s.curve)
-            t.rows.append({s.name, QString::number(p.calls), number(p.attainment)});
+        for (const CurvePoint &p : s.curve) {
+            QStringList row{s.name, QString::number(p.calls), number(p.attainment)};
+            if (anyIntervals) {
+                const auto bar = std::find_if(s.intervals.begin(), s.intervals.end(),
+                                              [&p](const AnytimeInterval &i) { return i.calls == p.calls; });
+                if (bar != s.intervals.end())
+                    row << bar->cellId << number(bar->mean) << number(bar->low) << number(bar->high)
+                        << (bar->lucky ? QStringLiteral("true") : QStringLiteral("false"));
+                else
+                    row << QString() << QString() << QString() << QString() << QString();
+            }
+            t.rows.append(row);
+        }
     }
     return t;
 }

@@ -4,7 +4,9 @@
 // versions hold today's code, so `--policy builtin:NAME` on it names the
 // version the demo's results belong to. Either fails after a change to the
 // schema or to a built-in policy until the demo is remade (one command,
-// named in the failure).
+// named in the failure). The README's figure commands and a replay of a
+// built-in run on a copy of it.
+#include "clirunsupport.h"
 #include "policy/builtinpolicies.h"
 #include "project/projectpolicies.h"
 #include "store/projectreader.h"
@@ -12,6 +14,9 @@
 #include "store/sqliteconnection.h"
 
 #include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -37,6 +42,7 @@ class TestBundledDemo : public QObject
 private slots:
     void atTheCurrentSchema();
     void builtinsAreTodays();
+    void readmeCommandsRunOnACopy();
 };
 
 void TestBundledDemo::atTheCurrentSchema()
@@ -75,6 +81,43 @@ void TestBundledDemo::builtinsAreTodays()
             problems.append(QStringLiteral("builtin:%1 of today is not stored in the demo").arg(name));
     }
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n')) + QLatin1Char('\n') + remake()));
+}
+
+void TestBundledDemo::readmeCommandsRunOnACopy()
+{
+    // What the README shows on the demo, run as a user would, on a copy:
+    // the figures of a project (each a file with its caption table and
+    // data), and a replay of today's portfolio that stores its results.
+    QTemporaryDir dir;
+    const QString copy = dir.filePath(QStringLiteral("demo.dreamrsi"));
+    QVERIFY(QFile::copy(QString::fromUtf8(Demo), copy));
+    QFile::setPermissions(copy, QFile::ReadOwner | QFile::WriteOwner);
+    const QList<QStringList> figures{
+        {QStringLiteral("plot"), QStringLiteral("frontier"), QStringLiteral("--project"), copy, QStringLiteral("--out"),
+         dir.filePath(QStringLiteral("frontier.pdf"))},
+        {QStringLiteral("plot"), QStringLiteral("anytime"), QStringLiteral("--project"), copy, QStringLiteral("--out"),
+         dir.filePath(QStringLiteral("anytime.svg"))},
+        {QStringLiteral("plot"), QStringLiteral("tree"), QStringLiteral("--project"), copy, QStringLiteral("--out"),
+         dir.filePath(QStringLiteral("tree.png"))},
+        {QStringLiteral("plot"), QStringLiteral("progress"), QStringLiteral("--project"), copy, QStringLiteral("--out"),
+         dir.filePath(QStringLiteral("progress.png"))},
+    };
+    for (QStringList args : figures) {
+        const QString out = args.last();
+        const QString data = out + QStringLiteral(".csv");
+        args << QStringLiteral("--data") << data;
+        const test::CliRun r = test::runDreamrsi(args);
+        QVERIFY2(r.exitCode == 0, qPrintable(args.join(QLatin1Char(' ')) + QStringLiteral(": ") + QString::fromUtf8(r.err)));
+        QVERIFY2(QFileInfo(out).size() > 0, qPrintable(out));
+        QVERIFY2(QFileInfo(data).size() > 0, qPrintable(data));
+    }
+    const test::CliRun replay = test::runDreamrsi({QStringLiteral("replay"), QStringLiteral("--project"), copy,
+                                                   QStringLiteral("--policy"), QStringLiteral("builtin:portfolio"),
+                                                   QStringLiteral("--json")});
+    QVERIFY2(replay.exitCode == 0, replay.err.constData());
+    const QJsonObject json = QJsonDocument::fromJson(replay.out).object();
+    QVERIFY2(json.value(QStringLiteral("value")).isDouble(), replay.out.constData());
+    QCOMPARE(json.value(QStringLiteral("policy")).toString(), QStringLiteral("builtin:portfolio"));
 }
 
 QTEST_GUILESS_MAIN(TestBundledDemo)

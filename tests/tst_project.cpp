@@ -13,10 +13,12 @@
 #include "project/projectscores.h"
 #include "project/projectsnapshot.h"
 #include "project/projectworlds.h"
+#include "project/valuationworlds.h"
 #include "store/projectreader.h"
 #include "store/projectstore.h"
 #include "store/storeawait.h"
 #include "store/projectwriter.h"
+#include "task/task.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -88,6 +90,32 @@ ProjectSnapshot snapshot(const QString &p)
     if (!s.ok())
         qFatal("%s", qPrintable(s.error));
     return std::move(*s.value);
+}
+
+/// A record as text, for comparing record lists whole.
+QString recordText(const ReplayResultRecord &r)
+{
+    return QStringLiteral("v%1 w%2 β%3 W%4 λ%5 K%6 C%7 k%8 n%9 s%10 a%11 %12 %13")
+        .arg(r.key.version)
+        .arg(r.key.world)
+        .arg(r.key.beta)
+        .arg(r.key.workers)
+        .arg(r.key.lambda)
+        .arg(r.key.rounds.value_or(-1))
+        .arg(r.key.completions)
+        .arg(r.key.completion)
+        .arg(r.calls)
+        .arg(r.best, 0, 'g', 17)
+        .arg(r.attainment, 0, 'g', 17)
+        .arg(r.revealed.join(QLatin1Char(',')), r.error.value_or(QString()));
+}
+
+QStringList recordTexts(const QList<ReplayResultRecord> &records)
+{
+    QStringList out;
+    for (const ReplayResultRecord &r : records)
+        out.append(recordText(r));
+    return out;
 }
 
 } // namespace
@@ -310,6 +338,123 @@ private slots:
         // An error in any world: no value either.
         records.first().error = QStringLiteral("round 1: boom");
         QVERIFY(!ProjectScores::resultsFromRecords(records, worlds, config).value(5)->value);
+    }
+
+    // Which worlds a version is valued over, decided once (ValuationWorlds):
+    // the revealed history, C completions drawn as Imagination::imagine draws
+    // them with the tasks' directions, the approximate filter, and the
+    // records a result over them becomes — what ProjectScores' primitives
+    // give when the history is the whole project, and by name when a world
+    // was left out.
+    void valuationWorldsAreOnePath()
+    {
+        QList<ProjectWorld> worlds;
+        int id = 1;
+        for (const char *name : {"alpha.json", "beta.json", "flat.json"})
+            worlds.append({QString::fromLatin1(name).chopped(5), id++, std::make_shared<const DiscoveryTree>(tree(name))});
+        QList<ReplayWorld> replayWorlds;
+        for (const ProjectWorld &w : worlds)
+            replayWorlds.append({w.name, w.tree});
+
+        // The C rule: C (at least 1) when imagined, 0 when revealed.
+        ReplayConfig config;
+        config.workers = 3;
+        config.betas = {0.0, 1.0};
+        config.completions = 3;
+        QCOMPARE(ValuationWorlds::completionsOf(config), 3);
+        config.completions = 0;
+        QCOMPARE(ValuationWorlds::completionsOf(config), 1);
+        QCOMPARE(ValuationWorlds::completionsOf(config, ValuationWorlds::Kind::Revealed), 0);
+        config.valuation = Valuation::Revealed;
+        QCOMPARE(ValuationWorlds::completionsOf(config), 0);
+        QCOMPARE(ValuationWorlds::completionsOf(config, ValuationWorlds::Kind::Imagined), 1);
+
+        // Revealed: the history itself.
+        const Result<ValuationWorlds> revealed = ValuationWorlds::of(config, worlds, 99);
+        QVERIFY2(revealed, qPrintable(revealed.error));
+        QCOMPARE(revealed.value->kind, ValuationWorlds::Kind::Revealed);
+        QCOMPARE(revealed.value->completions, 0);
+        QCOMPARE(revealed.value->worlds.size(), worlds.size());
+        for (qsizetype j = 0; j < worlds.size(); ++j) {
+            QCOMPARE(revealed.value->worlds.at(j).name, worlds.at(j).name);
+            QCOMPARE(revealed.value->worlds.at(j).tree, worlds.at(j).tree);
+        }
+
+        // Imagined: exactly Imagination::imagine's completions and models for the seed.
+        config.valuation = Valuation::Imagined;
+        config.completions = 3;
+        const Result<ValuationWorlds> imagined = ValuationWorlds::of(config, worlds, 11, 2);
+        QVERIFY2(imagined, qPrintable(imagined.error));
+        const Result<ImaginedHistory> expected =
+            Imagination::imagine(replayWorlds, 11, 3, ImaginationOptions(), 1, &Task::directionNamesOf);
+        QVERIFY2(expected, qPrintable(expected.error));
+        QCOMPARE(imagined.value->kind, ValuationWorlds::Kind::Imagined);
+        QCOMPARE(imagined.value->completions, 3);
+        QCOMPARE(imagined.value->seed, quint64(11));
+        QCOMPARE(imagined.value->worlds.size(), expected.value->completions.size());
+        QCOMPARE(imagined.value->worlds.size(), worlds.size() * 3);
+        for (qsizetype i = 0; i < expected.value->completions.size(); ++i) {
+            QCOMPARE(imagined.value->worlds.at(i).name, expected.value->completions.at(i).name);
+            QCOMPARE(TreeJson::toJson(*imagined.value->worlds.at(i).tree),
+                     TreeJson::toJson(*expected.value->completions.at(i).tree));
+            QCOMPARE(imagined.value->historyIndexOf(i), int(i / 3));
+        }
+        QCOMPARE(imagined.value->models.toJson(), expected.value->model.toJson());
+        QCOMPARE(ValuationWorlds::modelsOf(replayWorlds).toJson(), expected.value->model.toJson());
+        QCOMPARE(imagined.value->firstOfEach().size(), worlds.size());
+        QCOMPARE(imagined.value->firstOfEach().at(1).name, imagined.value->worlds.at(3).name);
+
+        // Its records are those recordsForCompletions gives over the whole history.
+        ReplayOptions o = ProjectScores::optionsFor(config);
+        o.threads = 1;
+        ReplayResult overCompletions =
+            ReplayEngine::runWorlds(imagined.value->worlds, PolicySpec::builtin(QStringLiteral("portfolio")), o);
+        overCompletions.completions = 3;
+        const QList<ReplayResultRecord> imaginedRecords = imagined.value->recordsOf(overCompletions, 5);
+        QCOMPARE(imaginedRecords.size(), worlds.size() * 3 * config.betas.size());
+        QCOMPARE(recordTexts(imaginedRecords),
+                 recordTexts(ProjectScores::recordsForCompletions(overCompletions, 5, {1, 2, 3}, 3)));
+        QCOMPARE(imaginedRecords.at(2 * 3 * 2 + 1 * 2).key.world, 3);
+        QCOMPARE(imaginedRecords.at(2 * 3 * 2 + 1 * 2).key.completion, 1);
+        // … and the revealed set's those of ProjectScores::recordsFor.
+        config.valuation = Valuation::Revealed;
+        ReplayResult overRevealed =
+            ReplayEngine::runWorlds(revealed.value->worlds, PolicySpec::builtin(QStringLiteral("portfolio")), o);
+        QCOMPARE(recordTexts(revealed.value->recordsOf(overRevealed, 5)),
+                 recordTexts(ProjectScores::recordsFor(overRevealed, 5, worlds)));
+        QCOMPARE(revealed.value->errorRecords(5, config, QStringLiteral("boom")).size(), worlds.size() * 2);
+        QCOMPARE(imagined.value->errorRecords(5, config, QStringLiteral("boom")).size(), worlds.size() * 3 * 2);
+        QCOMPARE(imagined.value->errorRecords(5, config, QStringLiteral("boom")).at(2).key.completion, 1);
+
+        // The approximate filter: beta left out unless asked for.
+        TreeMeta meta = worlds.at(1).tree->meta();
+        meta.approximate = true;
+        std::optional<DiscoveryTree> approximate = DiscoveryTree::build(meta, worlds.at(1).tree->cells());
+        QVERIFY(approximate);
+        QList<ProjectWorld> withApproximate = worlds;
+        withApproximate[1].tree = std::make_shared<const DiscoveryTree>(std::move(*approximate));
+        int leftOut = -1;
+        const QList<ProjectWorld> history = ValuationWorlds::historyOf(withApproximate, false, &leftOut);
+        QCOMPARE(leftOut, 1);
+        QCOMPARE(history.size(), 2);
+        QCOMPARE(history.at(1).name, QStringLiteral("flat"));
+        QCOMPARE(ValuationWorlds::historyOf(withApproximate, true, &leftOut).size(), 3);
+        QCOMPARE(leftOut, 0);
+
+        // Completions of a history without beta: every record names the
+        // world it was drawn from, also when matched against all the worlds.
+        const Result<ValuationWorlds> filtered = ValuationWorlds::imagined(history, 2, 11);
+        QVERIFY2(filtered, qPrintable(filtered.error));
+        ReplayResult overFiltered =
+            ReplayEngine::runWorlds(filtered.value->worlds, PolicySpec::builtin(QStringLiteral("portfolio")), o);
+        overFiltered.completions = 2;
+        const QList<ReplayResultRecord> filteredRecords = filtered.value->recordsOf(overFiltered, 5);
+        QCOMPARE(filteredRecords.size(), 2 * 2 * config.betas.size());
+        QCOMPARE(filteredRecords.last().key.world, 3); // flat, not beta
+        QCOMPARE(recordTexts(ValuationWorlds::recordsFor(overFiltered, 5, withApproximate)), recordTexts(filteredRecords));
+        ValuationWorlds::revealed(withApproximate).labelApproximate(overRevealed);
+        QVERIFY(!overRevealed.worlds.at(0).approximate);
+        QVERIFY(overRevealed.worlds.at(1).approximate);
     }
 
     // `dreamrsi replay --project` and the project layer give the same numbers;

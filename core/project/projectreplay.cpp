@@ -4,12 +4,11 @@
 
 #include "policyresolution.h"
 #include "projectpolicies.h"
-#include "projectscores.h"
 #include "projectworlds.h"
+#include "valuationworlds.h"
 #include "versionreplay.h"
 
 #include "store/projectreader.h"
-#include "task/task.h"
 #include "store/projectwriter.h"
 
 #include <QFileInfo>
@@ -111,11 +110,8 @@ Result<ProjectReplayOutcome> ProjectReplay::run(const ProjectReplayRequest &requ
     Result<QList<ProjectWorld>> worlds = ProjectWorlds::load(**reader.value, &outcome.skippedIterations);
     if (!worlds.ok())
         return worlds.failureAs<ProjectReplayOutcome>();
-    outcome.worlds = std::move(*worlds.value);
-    if (!request.includeApproximate) {
-        outcome.approximateLeftOut = int(outcome.worlds.removeIf(
-            [](const ProjectWorld &w) { return w.tree && w.tree->meta().approximate; }));
-    }
+    // The history worlds valued over: approximate ones only when asked.
+    outcome.worlds = ValuationWorlds::historyOf(*worlds.value, request.includeApproximate, &outcome.approximateLeftOut);
     if (outcome.worlds.isEmpty()) {
         QString message = QStringLiteral("%1: no finished iteration to replay in").arg(request.project);
         if (outcome.skippedIterations > 0)
@@ -127,37 +123,35 @@ Result<ProjectReplayOutcome> ProjectReplay::run(const ProjectReplayRequest &requ
         return config.failureAs<ProjectReplayOutcome>();
     outcome.config = request.overrides.applyTo(config.value->config);
     outcome.overridden = !(outcome.config == config.value->config);
-    QList<ReplayWorld> replayWorlds;
-    for (const ProjectWorld &w : std::as_const(outcome.worlds)) {
-        ReplayWorld world{w.name, w.tree, nullptr};
-        if (request.applySteering && w.iteration != 0) {
+    // Imagined valuation (a what-if with steering aside): the version is
+    // valued over C completions of every world, drawn with the request's seed.
+    Result<ValuationWorlds> valued =
+        request.applySteering ? Result<ValuationWorlds>::success(ValuationWorlds::revealed(outcome.worlds))
+                              : ValuationWorlds::of(outcome.config, outcome.worlds, request.imagineSeed, request.options.threads);
+    if (!valued)
+        return valued.failureAs<ProjectReplayOutcome>();
+    ValuationWorlds &set = *valued.value;
+    if (request.applySteering) {
+        for (qsizetype i = 0; i < set.history.size(); ++i) {
+            const ProjectWorld &w = set.history.at(i);
+            if (w.iteration == 0)
+                continue;
             const Result<QList<SteeringEvent>> events = (*reader.value)->steeringEvents(w.iteration);
             if (!events.ok())
                 return events.failureAs<ProjectReplayOutcome>();
             auto steering = std::make_shared<WorldSteering>(steeringOf(*events.value));
             if (!steering->isEmpty()) {
-                world.steering = std::move(steering);
+                set.worlds[i].steering = std::move(steering);
                 ++outcome.steeredWorlds;
             }
         }
-        replayWorlds.append(world);
-    }
-    // Imagined valuation (a what-if with steering aside): the version is
-    // valued over C completions of every world, drawn with the request's seed.
-    const int completions = request.applySteering ? 0 : outcome.config.imaginedCompletions();
-    if (completions > 0) {
-        Result<ImaginedHistory> imagined = Imagination::imagine(replayWorlds, request.imagineSeed, completions,
-                                                                ImaginationOptions(), request.options.threads, &Task::directionNamesOf);
-        if (!imagined)
-            return imagined.failureAs<ProjectReplayOutcome>();
-        replayWorlds = std::move(imagined.value->completions);
     }
     // In this process: the command line replays the code it was handed.
     VersionReplayJob job;
     job.version = outcome.version;
-    job.worlds = std::move(replayWorlds);
+    job.worlds = set.worlds;
     job.config = outcome.config;
-    job.completions = completions;
+    job.completions = set.completions;
     job.options = request.options;
     job.limits = request.limits;
     job.randomSeed = request.seed;
@@ -166,23 +160,12 @@ Result<ProjectReplayOutcome> ProjectReplay::run(const ProjectReplayRequest &requ
         return Result<ProjectReplayOutcome>::failure(
             QStringLiteral("policy version \"%1\": %2").arg(outcome.version.name, replayed.error));
     outcome.result = replayed.output->result;
-    // Sweeps over approximate worlds (or their completions, world-major) are labelled.
-    const int perWorld = std::max(1, completions);
-    if (outcome.result.worlds.size() == outcome.worlds.size() * perWorld) {
-        for (qsizetype i = 0; i < outcome.result.worlds.size(); ++i) {
-            const ProjectWorld &w = outcome.worlds.at(i / perWorld);
-            outcome.result.worlds[i].approximate = w.tree && w.tree->meta().approximate;
-        }
-    }
+    // Sweeps over approximate worlds (or their completions) are labelled.
+    set.labelApproximate(outcome.result);
     if (!storing)
         return Result<ProjectReplayOutcome>::success(std::move(outcome)); // a what-if or --no-store: nothing stored
 
-    QList<IterationId> iterations;
-    for (const ProjectWorld &w : std::as_const(outcome.worlds))
-        iterations.append(w.iteration);
-    const QList<ReplayResultRecord> records =
-        completions > 0 ? ProjectScores::recordsForCompletions(outcome.result, outcome.version.id, iterations, completions)
-                        : ProjectScores::recordsFor(outcome.result, outcome.version.id, outcome.worlds);
+    const QList<ReplayResultRecord> records = set.recordsOf(outcome.result, outcome.version.id);
     const Result<Done> stored = writer->storeReplayResults(records);
     if (stored.ok())
         outcome.storedRecords = int(records.size());

@@ -444,19 +444,26 @@ Result<QList<ReplayWorld>> Imagination::completeAll(const QList<ReplayWorld> &hi
     return Result<QList<ReplayWorld>>::success(worlds);
 }
 
+WorldModels Imagination::fitModels(const QList<ReplayWorld> &history, const ImaginationOptions &options,
+                                   const TaskDirections &directionsOf)
+{
+    QList<const DiscoveryTree *> trees;
+    for (const ReplayWorld &w : history)
+        trees.append(w.tree.get());
+    return WorldModels::fit(trees, options, directionsOf);
+}
+
 Result<ImaginedHistory> Imagination::imagine(const QList<ReplayWorld> &history, quint64 seed, int count,
                                              ImaginationOptions options, int threads, const TaskDirections &directionsOf)
 {
     if (count < 1)
         return Result<ImaginedHistory>::failure(QStringLiteral("the number of completions C must be at least 1 (got %1)").arg(count));
-    QList<const DiscoveryTree *> trees;
     for (const ReplayWorld &w : history) {
         if (!w.tree)
             return Result<ImaginedHistory>::failure(QStringLiteral("history world %1 holds no tree").arg(w.name));
-        trees.append(w.tree.get());
     }
     ImaginedHistory out;
-    out.model = WorldModels::fit(trees, options, directionsOf);
+    out.model = fitModels(history, options, directionsOf);
     out.count = count;
     out.seed = seed;
     Result<QList<ReplayWorld>> drawn = completeAll(history, out.model, seed, count, threads);

@@ -197,7 +197,12 @@ struct ImaginedHistory
     quint64 seed = 0;               ///< the dream's seed the completions were drawn with
 };
 
-/// Fits one model per task on `history` (WorldModels::fit) and draws `count`
+/// The models imagine() fits: WorldModels::fit over the trees of `history`
+/// (a world without a tree has no model).
+WorldModels fitModels(const QList<ReplayWorld> &history, const ImaginationOptions &options,
+                      const TaskDirections &directionsOf = {});
+
+/// Fits one model per task on `history` (fitModels) and draws `count`
 /// completions of each world from its task's model. When
 /// `options.directions` is empty, each task's model takes the directions
 /// `directionsOf` knows for it; none known: only the worlds' own

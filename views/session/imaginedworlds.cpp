@@ -1,6 +1,6 @@
 #include "imaginedworlds.h"
 
-#include "task/task.h"
+#include "project/valuationworlds.h"
 
 
 namespace dreamrsi {
@@ -20,11 +20,8 @@ ImaginedWorlds::History ImaginedWorlds::historyOf(const QList<WorldEntry> &world
 
 WorldModels ImaginedWorlds::fitAll(const QList<ReplayWorld> &history)
 {
-    QList<const DiscoveryTree *> trees;
-    for (const ReplayWorld &w : history)
-        trees.append(w.tree.get());
-    // The rule of Imagination::imagine(): one model per task, each with its task's directions.
-    return WorldModels::fit(trees, ImaginationOptions(), &Task::directionNamesOf);
+    // What an imagined valuation draws from: one model per task, each with its task's directions.
+    return ValuationWorlds::modelsOf(history);
 }
 
 WorldModel ImaginedWorlds::fit(const QList<ReplayWorld> &history)

@@ -32,8 +32,8 @@ struct History
 };
 History historyOf(const QList<WorldEntry> &worlds);
 
-/// The models a dream over `history` fits: one per task (WorldModels::fit,
-/// each with its task's directions; the same for every seed).
+/// The models a dream over `history` fits: one per task, each with its
+/// task's directions (ValuationWorlds::modelsOf; the same for every seed).
 WorldModels fitAll(const QList<ReplayWorld> &history);
 
 /// The model of the newest history world's task (what the World Model page

@@ -3,6 +3,7 @@
 #include "project/approvalcomparison.h"
 #include "project/projectpolicies.h"
 #include "project/projectscores.h"
+#include "project/valuationworlds.h"
 
 #include <QCoreApplication>
 #include <QThreadPool>
@@ -13,11 +14,14 @@ namespace dreamrsi {
 QList<ReplayWorld> ReplayJobs::worldsOf(const Workspace &workspace, bool includeApproximate)
 {
     QList<ReplayWorld> worlds;
-    for (const WorldEntry &w : workspace.worlds()) {
-        if (includeApproximate || !w.tree || !w.tree->meta().approximate)
-            worlds.append({w.name, w.tree});
-    }
+    for (const ProjectWorld &w : historyOf(workspace, includeApproximate))
+        worlds.append({w.name, w.tree});
     return worlds;
+}
+
+QList<ProjectWorld> ReplayJobs::historyOf(const Workspace &workspace, bool includeApproximate)
+{
+    return ValuationWorlds::historyOf(projectWorldsOf(workspace.worlds()), includeApproximate);
 }
 
 QList<ProjectWorld> ReplayJobs::projectWorldsOf(const QList<WorldEntry> &worlds)
@@ -38,7 +42,7 @@ VersionReplayJob ReplayJobs::sweepJob(const PolicyVersion &version, const Replay
     VersionReplayJob job;
     job.version = version;
     job.config = config;
-    job.completions = config.valuation == Valuation::Imagined ? std::max(1, config.completions) : 0;
+    job.completions = ValuationWorlds::completionsOf(config);
     job.limits = settings.scriptLimits();
     job.where = VersionReplayJob::Where::ChildProcess;
     return job;
@@ -106,17 +110,7 @@ QHash<QString, ReplayResultPtr> ReplayJobs::otherValuationResults(const QList<Re
 QList<ReplayResultRecord> ReplayJobs::recordsFor(const ReplayResult &result, PolicyVersionId version,
                                                  const QList<WorldEntry> &worlds)
 {
-    if (result.completions > 0) {
-        // A sweep over completions: world-major, C of each of the workspace's worlds.
-        QList<IterationId> iterations;
-        for (const WorldEntry &w : worlds)
-            iterations.append(w.iteration);
-        QList<ReplayResultRecord> records =
-            ProjectScores::recordsForCompletions(result, version, iterations, result.completions);
-        records.removeIf([](const ReplayResultRecord &r) { return r.key.world == 0; }); // loose tree files
-        return records;
-    }
-    return ProjectScores::recordsFor(result, version, projectWorldsOf(worlds));
+    return ValuationWorlds::recordsFor(result, version, projectWorldsOf(worlds));
 }
 
 } // namespace dreamrsi

@@ -30,6 +30,10 @@ namespace ReplayJobs {
 /// approximate worlds (docs/tree-format.md#imported-runs) only when
 /// `includeApproximate` (the settings' "Include approximate worlds").
 QList<ReplayWorld> worldsOf(const Workspace &workspace, bool includeApproximate = true);
+/// The history a sweep values a version over: the workspace's worlds as the
+/// project layer sees them, approximate ones only when `includeApproximate`
+/// (ValuationWorlds::historyOf).
+QList<ProjectWorld> historyOf(const Workspace &workspace, bool includeApproximate);
 /// The workspace's worlds as the project layer sees them.
 QList<ProjectWorld> projectWorldsOf(const QList<WorldEntry> &worlds);
 /// The versions a fresh workspace starts with: ProjectPolicies::builtinVersions().
@@ -38,7 +42,8 @@ QList<PolicyVersion> builtinVersions();
 /// The job of a sweep of `version` under `config` (the project's replay
 /// configuration, or the loose files' one) in a child process within the
 /// preferences' limits, no trace; its worlds are still to be given (under
-/// an imagined `config`, C completions of each world: `completions` is C).
+/// an imagined `config`, C completions of each world: `completions` is C,
+/// ValuationWorlds::completionsOf).
 VersionReplayJob sweepJob(const PolicyVersion &version, const ReplayConfig &config, const AppSettings &settings);
 /// The job of one traced episode of `version` in `world` at `beta` (the
 /// stepper): the world as it is, on one thread.
@@ -63,7 +68,9 @@ QHash<PolicyVersionId, ReplayResultPtr> resultsFromRecords(const QList<ReplayRes
 QHash<QString, ReplayResultPtr> otherValuationResults(const QList<ReplayResultRecord> &records,
                                                       const QList<WorldEntry> &worlds,
                                                       const QList<PolicyVersion> &versions, const ReplayConfig &config);
-/// ProjectScores::recordsFor over workspace worlds (loose files are skipped).
+/// ValuationWorlds::recordsFor over the workspace's worlds: a sweep over
+/// them or their completions becomes records by the worlds' names (loose
+/// files are skipped).
 QList<ReplayResultRecord> recordsFor(const ReplayResult &result, PolicyVersionId version, const QList<WorldEntry> &worlds);
 
 } // namespace ReplayJobs

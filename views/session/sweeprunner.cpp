@@ -1,6 +1,6 @@
 #include "sweeprunner.h"
 
-#include "loop/dream/imaginedhistory.h"
+#include "project/valuationworlds.h"
 #include "project/versionreplay.h"
 #include "models/workspace.h"
 
@@ -75,10 +75,10 @@ void SweepRunner::startNext()
         const QString name = m_queue.takeFirst();
         const int row = m_workspace->indexOfVersion(name);
         // Approximate worlds only when the settings include them.
-        QList<ReplayWorld> worlds = ReplayJobs::worldsOf(*m_workspace, m_settings.includeApproximate);
+        QList<ProjectWorld> history = ReplayJobs::historyOf(*m_workspace, m_settings.includeApproximate);
         if (row < 0 || m_workspace->worlds().isEmpty())
             continue;
-        if (worlds.isEmpty()) {
+        if (history.isEmpty()) {
             emit failed(name, tr("Every open world is approximate (an imported run with forks or orphans); "
                                  "Settings ▸ Include approximate worlds replays them."));
             continue;
@@ -88,7 +88,7 @@ void SweepRunner::startNext()
         const quint64 sweep = ++m_sweep;
         VersionReplayJob job = ReplayJobs::sweepJob(m_workspace->versions().at(row), m_config, m_settings);
         emit started(name);
-        emit progress(name, 0, int(worlds.size() * std::max(1, job.completions) * m_config.betas.size()));
+        emit progress(name, 0, int(history.size() * std::max(1, job.completions) * m_config.betas.size()));
         QPointer<SweepRunner> self(this);
         auto reportProgress = [self, sweep, name](int done, int total) {
             QMetaObject::invokeMethod(self.data(), [self, sweep, name, done, total] {
@@ -96,23 +96,20 @@ void SweepRunner::startNext()
                     emit self->progress(name, done, total);
             }, Qt::QueuedConnection);
         };
-        // Under the imagined valuation the sweep runs over C completions of
-        // every world, drawn once per sweep with seed 0 (as `replay --project`),
-        // on the worker like the replay itself.
+        // The worlds of the sweep's valuation (ValuationWorlds): under the
+        // imagined one, C completions of every world, drawn once per sweep
+        // with seed 0 (as `replay --project`), on the worker like the replay itself.
         QFuture<SandboxedReplayOutcome> future =
-            QtConcurrent::run(ReplayJobs::pool(), [job = std::move(job), worlds = std::move(worlds), cancel = m_cancel,
-                               reportProgress]() mutable {
-                if (job.completions > 0) {
-                    Result<ImaginedHistory> imagined =
-                        ImaginedHistories::imagine(worlds, 0, job.completions, ImaginationOptions());
-                    if (!imagined) {
-                        SandboxedReplayOutcome failed;
-                        failed.error = imagined.error;
-                        return failed;
-                    }
-                    worlds = std::move(imagined.value->completions);
+            QtConcurrent::run(ReplayJobs::pool(), [job = std::move(job), history = std::move(history), config = m_config,
+                               cancel = m_cancel, reportProgress]() mutable {
+                Result<ValuationWorlds> valued = ValuationWorlds::of(config, history, 0);
+                if (!valued) {
+                    SandboxedReplayOutcome failed;
+                    failed.error = valued.error;
+                    return failed;
                 }
-                job.worlds = std::move(worlds);
+                job.worlds = std::move(valued.value->worlds);
+                job.completions = valued.value->completions;
                 return VersionReplay::run(job, reportProgress, cancel.get());
             });
         future.then(this, [this, sweep, name](const SandboxedReplayOutcome &outcome) { deliver(sweep, name, outcome); });

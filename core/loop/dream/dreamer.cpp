@@ -1,13 +1,11 @@
 #include "dreamer.h"
 
-#include "imaginedhistory.h"
-
 #include "model/treejson.h"
 #include "project/policyresolution.h"
 #include "project/projectpolicies.h"
-#include "project/projectscores.h"
 #include "project/versionreplay.h"
 #include "project/projectworlds.h"
+#include "project/valuationworlds.h"
 #include "store/projectstore.h"
 
 #include <QDir>
@@ -22,32 +20,6 @@
 namespace dreamrsi {
 
 namespace {
-
-/// Error results for every world and β: how a version that could not be
-/// replayed (no script, child killed) is stored with its error.
-QList<ReplayResultRecord> errorRecords(PolicyVersionId version, const QList<DreamWorld> &worlds,
-                                       const ReplayConfig &s, const QString &error, int completions)
-{
-    QList<ReplayResultRecord> records;
-    for (const DreamWorld &w : worlds) {
-        for (int k = 0; k < std::max(1, completions); ++k) {
-            for (const double beta : s.betas) {
-                ReplayResultRecord r;
-                r.key.version = version;
-                r.key.world = w.iteration;
-                r.key.beta = beta;
-                r.key.workers = s.workers;
-                r.key.lambda = s.lambda;
-                r.key.rounds = s.rounds;
-                r.key.completions = completions;
-                r.key.completion = completions > 0 ? k : 0;
-                r.error = error;
-                records.append(r);
-            }
-        }
-    }
-    return records;
-}
 
 /// Fills value or error of `d` from its replay result.
 void judge(DevelopedVersion &d)
@@ -224,7 +196,7 @@ StoreResult<QList<DreamWorld>> Dreamer::finishedWorlds(ProjectStore &store, bool
     for (qsizetype i = 0; i < replayWorlds.size(); ++i) {
         const IterationInfo &it = replayWorlds.at(i);
         // Approximate worlds (docs/tree-format.md#imported-runs) only when asked; the names stay the same.
-        if (!includeApproximate && ProjectWorlds::isApproximate(it)) {
+        if (!ValuationWorlds::valuedOver(it.treeMeta(), includeApproximate)) {
             if (approximateLeftOut)
                 ++*approximateLeftOut;
             continue;
@@ -290,17 +262,18 @@ private:
     /// stop with the report's error.
     enum class Step { Next, Finish, Stop };
 
-    /// The worlds a version is valued over: the history as revealed, or C
-    /// completions of each world drawn once for the whole dream, so every
-    /// version meets the same imagined worlds.
+    /// The worlds a version is valued over (ValuationWorlds: the history as
+    /// revealed, C completions of each world, or the oracle's complete
+    /// worlds), drawn once for the whole dream, so every version meets the
+    /// same imagined worlds, and written once for the replay children.
     struct WorldSet
     {
-        QList<ReplayWorld> worlds;
+        ValuationWorlds valuation;
         QStringList paths;              ///< the files a replay child reads
-        QHash<QString, int> indexOfName; ///< a world's name → index into worlds
-        int completions = 0;            ///< C; 0 for the history as revealed
         QString stem;                   ///< the files' names: <stem><index>.json
         bool ready = false;
+        const QList<ReplayWorld> &worlds() const { return valuation.worlds; }
+        int completions() const { return valuation.completions; }
     };
 
     bool fail(const QString &error)
@@ -342,7 +315,6 @@ private:
                             .arg(m_worlds.size()));
         m_report.oracle = m_oracle;
         m_imaginedValuation = !m_oracle && m_config.valuation == Valuation::Imagined;
-        m_imaginedSet.completions = std::max(1, m_config.completions);
         m_imaginedSet.stem = QStringLiteral("imagined");
         m_revealedSet.stem = QStringLiteral("world");
         m_oracleSet.stem = QStringLiteral("oracle");
@@ -357,8 +329,7 @@ private:
         for (const DreamWorld &w : m_worlds) {
             if (!w.world.tree)
                 return fail(QStringLiteral("world %1 holds no tree").arg(w.world.name));
-            m_iterations.append(w.iteration);
-            m_history.append(w.world);
+            m_history.append(ProjectWorld{w.world.name, w.iteration, w.world.tree});
         }
         m_report.imagineSeed = m_settings.imagineSeed.value_or(m_settings.seed);
         return true;
@@ -374,41 +345,37 @@ private:
         if (set.ready)
             return true;
         if (&set == &m_imaginedSet) {
-            Result<ImaginedHistory> imagined = ImaginedHistories::imagine(m_history, m_report.imagineSeed, set.completions,
-                                                                          ImaginationOptions(), m_settings.imagineThreads);
+            const int completions = ValuationWorlds::completionsOf(m_config, ValuationWorlds::Kind::Imagined);
+            Result<ValuationWorlds> imagined =
+                ValuationWorlds::imagined(m_history, completions, m_report.imagineSeed, m_settings.imagineThreads);
             if (!imagined)
                 return fail(imagined.error);
-            m_report.model = imagined.value->model.toJson();
-            set.worlds = std::move(imagined.value->completions);
+            m_report.model = imagined.value->models.toJson();
+            set.valuation = std::move(*imagined.value);
             emit m_dreamer.message(QStringLiteral("imagined %1 completions of each of %2 worlds (seed %3)")
-                                       .arg(set.completions)
+                                       .arg(set.completions())
                                        .arg(m_worlds.size())
                                        .arg(m_report.imagineSeed));
         } else if (&set == &m_oracleSet) {
-            // The complete worlds under the history's names: results and
-            // records name them as the history worlds they stand behind.
-            for (qsizetype i = 0; i < m_history.size(); ++i)
-                set.worlds.append(ReplayWorld{m_history.at(i).name, m_settings.oracleWorlds.at(i).tree});
-            emit m_dreamer.message(QStringLiteral("oracle valuation: the %1 complete worlds behind the history").arg(set.worlds.size()));
+            Result<ValuationWorlds> oracle = ValuationWorlds::oracle(m_history, m_settings.oracleWorlds);
+            if (!oracle)
+                return fail(oracle.error);
+            set.valuation = std::move(*oracle.value);
+            emit m_dreamer.message(QStringLiteral("oracle valuation: the %1 complete worlds behind the history").arg(set.worlds().size()));
         } else if (&set == &m_probeSet) {
             // The first world of each history world in the valued set: every
             // world once, cheap enough to ask of each tunable.
-            const WorldSet &v = valued();
-            const int per = std::max(1, v.completions);
-            for (qsizetype i = 0; i < v.worlds.size(); i += per)
-                set.worlds.append(v.worlds.at(i));
-            set.completions = 0;
+            const ValuationWorlds &v = valued().valuation;
+            set.valuation = ValuationWorlds::revealed(v.history);
+            set.valuation.worlds = v.firstOfEach();
         } else {
-            set.worlds = m_history;
+            set.valuation = ValuationWorlds::revealed(m_history);
         }
-        for (qsizetype i = 0; i < set.worlds.size(); ++i) {
-            set.indexOfName.insert(set.worlds.at(i).name, int(i));
-            if (m_settings.inProcess)
-                continue;
+        for (qsizetype i = 0; i < set.worlds().size() && !m_settings.inProcess; ++i) {
             const QString path = m_dir.filePath(QStringLiteral("%1%2.json").arg(set.stem).arg(i));
-            const Result<Done> written = TreeJson::writeFile(*set.worlds.at(i).tree, path);
+            const Result<Done> written = TreeJson::writeFile(*set.worlds().at(i).tree, path);
             if (!written)
-                return fail(QStringLiteral("cannot write world %1: %2").arg(set.worlds.at(i).name, written.error));
+                return fail(QStringLiteral("cannot write world %1: %2").arg(set.worlds().at(i).name, written.error));
             set.paths.append(path);
         }
         set.ready = true;
@@ -421,17 +388,17 @@ private:
     SandboxedReplayOutcome replay(const PolicyVersion &v, const WorldSet &set)
     {
         const QString builtin = ProjectPolicies::processArgumentFor(v);
-        const QString key = set.stem + QString::number(set.completions) + QLatin1Char(':') + (builtin.isEmpty() ? v.code : builtin);
+        const QString key = set.stem + QString::number(set.completions()) + QLatin1Char(':') + (builtin.isEmpty() ? v.code : builtin);
         if (const auto it = m_cache.constFind(key); it != m_cache.cend())
             return *it;
         VersionReplayJob job;
         job.version = v;
-        job.worlds = set.worlds;
+        job.worlds = set.worlds();
         job.worldPaths = set.paths;
         job.config = m_config;
         if (&set == &m_probeSet)
             job.config.betas = {m_report.deployedBeta};
-        job.completions = set.completions;
+        job.completions = set.completions();
         job.options.trace = true;
         job.limits = m_settings.limits;
         job.where = m_settings.inProcess ? VersionReplayJob::Where::InProcess : VersionReplayJob::Where::ChildProcess;
@@ -457,22 +424,11 @@ private:
             result->policy = d.version.name;
             d.result = result;
             judge(d);
-            if (set.completions > 0) {
-                records = ProjectScores::recordsForCompletions(*result, d.version.id, m_iterations, set.completions);
-            } else {
-                for (const SweepResult &s : d.result->worlds) {
-                    const int w = set.indexOfName.value(s.world, -1);
-                    if (w < 0)
-                        continue;
-                    for (const EpisodeResult &e : s.episodes)
-                        records.append(ProjectScores::recordOf(e, d.version.id, m_worlds.at(w).iteration, m_config.workers,
-                                                               m_config.lambda, m_config.rounds));
-                }
-            }
+            records = set.valuation.recordsOf(*result, d.version.id);
         } else {
             if (outcome && !outcome->error.isEmpty())
                 d.error = QStringLiteral("replay failed: %1").arg(outcome->error);
-            records = errorRecords(d.version.id, m_worlds, m_config, d.error, set.completions);
+            records = set.valuation.errorRecords(d.version.id, m_config, d.error);
         }
         if (!m_persist)
             return true;
@@ -752,8 +708,7 @@ private:
     DreamReport m_report;
     ReplayConfig m_config;
     bool m_imaginedValuation = false;
-    QList<IterationId> m_iterations;
-    QList<ReplayWorld> m_history;
+    QList<ProjectWorld> m_history;
     QTemporaryDir m_dir;
     WorldSet m_revealedSet;
     WorldSet m_imaginedSet;

@@ -6,7 +6,6 @@
 #include "figures/figureexport.h"
 #include "figures/figuredata.h"
 #include "figures/qcp.h"
-#include "loop/dream/imaginedhistory.h"
 #include "model/treejson.h"
 #include "replay/worldmodel.h"
 #include "replayview/imaginedcells.h"
@@ -14,6 +13,7 @@
 #include "session/imaginedworlds.h"
 #include "session/jobtracker.h"
 #include "models/workspace.h"
+#include "project/valuationworlds.h"
 #include "tree/discoverypage.h"
 #include "tree/inspectorwidget.h"
 #include "tree/treerenderer.h"
@@ -99,7 +99,7 @@ private slots:
         QCOMPARE(shown->cellCount(), Imagination::completedCellCount(*history.at(1).tree));
 
         // The same cells as the dream's completions (seed 7, C 4, one thread).
-        Result<ImaginedHistory> dream = ImaginedHistories::imagine(history, 7, 4, ImaginationOptions(), 1);
+        Result<ImaginedHistory> dream = ValuationWorlds::imagine(history, 7, 4, 1);
         QVERIFY2(dream.ok(), qPrintable(dream.error));
         const DiscoveryTree &want = *dream.value->completions.at(1 * 4 + 2).tree;
         QCOMPARE(shown->cellCount(), want.cellCount());

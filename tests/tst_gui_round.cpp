@@ -307,7 +307,7 @@ void TestGuiRound::dialogRemembersChoices()
     }
     LaunchRoundDialog again({QStringLiteral("v7")});
     const RoundConfig c = again.config();
-    QCOMPARE(c.workers, 7);
+    QCOMPARE(c.workers, std::optional<int>(7));
     QCOMPARE(c.maxRounds.value_or(0), 3);
     QCOMPARE(c.policy, PolicyChoice::stored(QStringLiteral("v7")));
     QCOMPARE(c.task, QStringLiteral("lasso_path"));

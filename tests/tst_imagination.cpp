@@ -7,7 +7,6 @@
 
 #include "loop/counterfactual/counterfactualloop.h"
 #include "loop/dream/dreamer.h"
-#include "loop/dream/imaginedhistory.h"
 #include "loop/dream/policydeveloper.h"
 #include "loop/dream/policyimprover.h"
 #include "model/treejson.h"

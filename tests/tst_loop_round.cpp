@@ -146,6 +146,7 @@ private slots:
     void usdBudgetStops();
     void stopLetsRunningAttemptsFinish();
     void secondStopKillsThenResumeCompletes();
+    void resumeWithoutWKeepsTheIterationsOwn();
     void policyErrorStopsWithError();
     void unknownTaskIsAnError();
     void legalCellsFollowThePlan();
@@ -418,6 +419,28 @@ void TestLoopRound::secondStopKillsThenResumeCompletes()
     QCOMPARE(ids.size(), 9);
     QCOMPARE(seqs.size(), 9);
     QCOMPARE(data.info.maxParallelism, std::optional<int>(2)); // the resumed round's W
+}
+
+void TestLoopRound::resumeWithoutWKeepsTheIterationsOwn()
+{
+    auto agent = std::make_shared<FakeAgent>();
+    agent->closeGate();
+    RoundRunner *runner = nullptr;
+    QTimer::singleShot(0, this, [&] {
+        QTRY_COMPARE_WITH_TIMEOUT(agent->waiting.load(), 3, 60000);
+        runner->stop(RoundRunner::StopMode::Kill);
+    });
+    const RoundSummary first = run(config(QStringLiteral("all"), 3), agent, &runner);
+    QCOMPARE(first.status, IterationStatus::Stopped);
+
+    RoundConfig c = config(QString(), 2);
+    c.task.clear();
+    c.workers.reset(); // no W given: the iteration's own (3), not the default 4
+    c.resume = first.iteration;
+    const RoundSummary second = run(c, std::make_shared<FakeAgent>());
+    QVERIFY2(second.ok(), qPrintable(second.error));
+    QCOMPARE(second.status, IterationStatus::Finished);
+    QCOMPARE(take(m_store->iterationData(first.iteration)).info.maxParallelism, std::optional<int>(3));
 }
 
 void TestLoopRound::policyErrorStopsWithError()

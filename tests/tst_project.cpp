@@ -364,6 +364,7 @@ private slots:
         QCOMPARE(ValuationWorlds::completionsOf(config), 3);
         config.completions = 0;
         QCOMPARE(ValuationWorlds::completionsOf(config), 1);
+        QCOMPARE(config.imaginedCompletions(), 1); // the rule that keys stored results agrees
         QCOMPARE(ValuationWorlds::completionsOf(config, ValuationWorlds::Kind::Revealed), 0);
         config.valuation = Valuation::Revealed;
         QCOMPARE(ValuationWorlds::completionsOf(config), 0);

@@ -342,7 +342,7 @@ void TestSession::roundControllerRunsBuiltinRound()
     options.round.evaluateBaseline = false;
     QVERIFY2(controller.start(options), qPrintable(log.join(QLatin1Char('\n'))));
     QVERIFY(controller.isRunning());
-    QCOMPARE(controller.config().workers, 2);
+    QCOMPARE(controller.config().workers, std::optional<int>(2));
     QVERIFY(controller.config().acceptSteering); // rounds started from the workbench take steering
     // A second round cannot start beside it.
     QSignalSpy status(&controller, &RoundController::statusMessage);

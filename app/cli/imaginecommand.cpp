@@ -5,9 +5,9 @@
 #include "commandline.h"
 #include "optionvalues.h"
 
-#include "loop/dream/imaginedhistory.h"
 #include "model/treejson.h"
 #include "project/projectworlds.h"
+#include "project/valuationworlds.h"
 #include "store/projectfiles.h"
 #include "store/projectreader.h"
 
@@ -130,7 +130,7 @@ int runImagineCommand(const QStringList &args, QTextStream &out, QTextStream &er
         }
     }
 
-    Result<ImaginedHistory> imagined = ImaginedHistories::imagine(history, seed, count, imagination, threads);
+    Result<ImaginedHistory> imagined = ValuationWorlds::imagine(history, seed, count, threads, imagination);
     if (!imagined)
         return CommandLine::runtimeError(err, imagined.error);
     if (!QDir().mkpath(outDir))

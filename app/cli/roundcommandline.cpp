@@ -215,7 +215,7 @@ Result<RoundOptions> read(const QCommandLineParser &parser, Command command)
             return R::failure(problem);
         config.workers = int(*w);
     } else if (resuming) {
-        config.workers = 0; // the iteration's own W
+        config.workers.reset(); // the iteration's own W
     }
     if (has("rounds")) {
         const std::optional<qint64> k = integer("rounds", 1, anyInt);

@@ -94,9 +94,10 @@ WorldModels ValuationWorlds::modelsOf(const QList<ReplayWorld> &history)
     return Imagination::fitModels(history, ImaginationOptions(), &Task::directionNamesOf);
 }
 
-Result<ImaginedHistory> ValuationWorlds::imagine(const QList<ReplayWorld> &history, quint64 seed, int count, int threads)
+Result<ImaginedHistory> ValuationWorlds::imagine(const QList<ReplayWorld> &history, quint64 seed, int count, int threads,
+                                                 const ImaginationOptions &options)
 {
-    return Imagination::imagine(history, seed, count, ImaginationOptions(), threads, &Task::directionNamesOf);
+    return Imagination::imagine(history, seed, count, options, threads, &Task::directionNamesOf);
 }
 
 QList<ReplayWorld> ValuationWorlds::firstOfEach() const

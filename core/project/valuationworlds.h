@@ -10,7 +10,6 @@
 
 #include <QList>
 
-#include <algorithm>
 
 namespace dreamrsi {
 
@@ -48,12 +47,11 @@ struct ValuationWorlds
         return config.valuation == Valuation::Imagined ? Kind::Imagined : Kind::Revealed;
     }
     /// C of a valuation of `kind` under `config`: its completions (at least
-    /// 1) when imagined, else 0. The one rule for C; a stored configuration's
-    /// C is at least 1 (ReplayBounds), so it agrees with
-    /// ReplayConfig::imaginedCompletions, which keys stored results.
+    /// 1) when imagined, else 0 (ReplayConfig::completionsUnder, the rule
+    /// that also keys stored results).
     static int completionsOf(const ReplayConfig &config, Kind kind)
     {
-        return kind == Kind::Imagined ? std::max(1, config.completions) : 0;
+        return config.completionsUnder(kind == Kind::Imagined ? Valuation::Imagined : Valuation::Revealed);
     }
     /// C under `config`'s own valuation.
     static int completionsOf(const ReplayConfig &config) { return completionsOf(config, kindOf(config)); }
@@ -87,8 +85,10 @@ struct ValuationWorlds
     /// its task's directions (Task::directionNamesOf), fitted by
     /// Imagination::fitModels as Imagination::imagine fits them.
     static WorldModels modelsOf(const QList<ReplayWorld> &history);
-    /// Imagination::imagine() with the tasks' directions: what imagined() draws.
-    static Result<ImaginedHistory> imagine(const QList<ReplayWorld> &history, quint64 seed, int count, int threads = 0);
+    /// Imagination::imagine() with the tasks' directions: what imagined()
+    /// draws (default options), and what `dreamrsi imagine` writes (its own).
+    static Result<ImaginedHistory> imagine(const QList<ReplayWorld> &history, quint64 seed, int count, int threads = 0,
+                                           const ImaginationOptions &options = ImaginationOptions());
 
     /// Replayed worlds per history world: C when imagined, else 1.
     int perWorld() const { return completions > 0 ? completions : 1; }

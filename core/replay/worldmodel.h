@@ -95,7 +95,7 @@ private:
 
 /// The directions of a task by its name (a built-in task or a task folder),
 /// empty when it has none or is unknown. Resolving a task is above this room
-/// (core/loop/dream/imaginedhistory.h gives the one every caller uses).
+/// (core/project/valuationworlds.h gives the one every caller uses).
 using TaskDirections = std::function<QStringList(const QString &task)>;
 
 /// One model per task (docs/online.md#valuation). Scores of different tasks

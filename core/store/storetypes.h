@@ -11,6 +11,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <algorithm>
 #include <optional>
 
 namespace dreamrsi {
@@ -154,8 +155,12 @@ struct ReplayConfig
     int completions = 8;
     friend bool operator==(const ReplayConfig &, const ReplayConfig &) = default;
 
-    /// Completions per world under this configuration: C when imagined, 0 when revealed.
-    int imaginedCompletions() const { return valuation == Valuation::Imagined ? completions : 0; }
+    /// Completions per world under valuation `v` with this configuration's
+    /// C: C (at least 1) when imagined, 0 when revealed. The one rule for C
+    /// (docs/online.md#valuation); stored C is at least 1 already (ReplayBounds).
+    int completionsUnder(Valuation v) const { return v == Valuation::Imagined ? std::max(1, completions) : 0; }
+    /// Completions per world under this configuration's own valuation.
+    int imaginedCompletions() const { return completionsUnder(valuation); }
     /// "W 10, λ 0.1, β {0, 0.25, 0.5, 0.75, 1}, no K" (revealed) or "…, no K,
     /// imagined C 8": how results are labelled.
     QString label() const;

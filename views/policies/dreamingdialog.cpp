@@ -9,6 +9,7 @@
 #include "loop/dream/agentpolicydeveloper.h"
 #include "loop/dream/policyimprover.h"
 #include "loop/dream/policytunables.h"
+#include "project/valuationworlds.h"
 #include "store/projectstore.h"
 
 #include <QCheckBox>
@@ -289,7 +290,7 @@ bool DreamingDialog::start()
         if (w.iteration == 0 || !w.tree)
             continue;
         // Approximate worlds (imported runs with forks or orphans) only when Settings include them.
-        if (w.tree->meta().approximate && !m_settings.includeApproximate) {
+        if (!ValuationWorlds::valuedOver(w.tree->meta(), m_settings.includeApproximate)) {
             ++approximateLeftOut;
             continue;
         }

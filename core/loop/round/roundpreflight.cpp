@@ -408,7 +408,7 @@ PreflightReport run(const RoundOptions &options, const QString &projectPath, con
     bool open = false;
     if (QFileInfo::exists(projectPath))
         open = await(store.openReadOnly(projectPath)).ok();
-    int workers = config.workers;
+    std::optional<int> asked = config.workers;
     if (config.resume != 0 && open) {
         if (const StoreResult<QList<IterationInfo>> list = await(store.iterations()); list.ok()) {
             for (const IterationInfo &it : *list.value) {
@@ -416,12 +416,12 @@ PreflightReport run(const RoundOptions &options, const QString &projectPath, con
                     continue;
                 if (config.task.isEmpty())
                     config.task = it.task.value_or(QString());
-                if (workers <= 0)
-                    workers = it.maxParallelism.value_or(4);
+                if (!asked)
+                    asked = it.maxParallelism.value_or(RoundConfig::DefaultWorkers);
             }
         }
     }
-    workers = std::max(1, workers);
+    const int workers = std::max(1, asked.value_or(RoundConfig::DefaultWorkers));
 
     const Result<Task> task = Task::resolve(config.task);
     say(QStringLiteral("checking the agent"));

@@ -64,7 +64,7 @@ bool RoundRunner::Run::begin()
         return false;
     }
     artifactDir = project.value->artifactDir;
-    workers = std::max(1, config.workers);
+    workers = std::max(1, config.workers.value_or(RoundConfig::DefaultWorkers));
     if (config.resume != 0)
         return loadResumed();
 
@@ -109,8 +109,8 @@ bool RoundRunner::Run::loadResumed()
         return false;
     }
     iterationDir = artifactDir + QStringLiteral("/attempts/%1").arg(config.resume);
-    if (config.workers <= 0)
-        workers = std::max(1, info.maxParallelism.value_or(4));
+    if (!config.workers)
+        workers = std::max(1, info.maxParallelism.value_or(RoundConfig::DefaultWorkers));
     // The row records the limits it now runs under, for whoever follows it.
     const StoreResult<QList<Cell>> cells = await(q->m_store->resumeIteration(
         config.resume, IterationLimits{workers, config.maxRounds, config.maxCalls}));

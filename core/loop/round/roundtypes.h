@@ -27,7 +27,9 @@ struct RoundConfig
     /// Which policy drives the round (RoundPolicy::resolve); by default the
     /// newest approved version.
     PolicyChoice policy;
-    int workers = 4;                      ///< W; ≤ 0 on resume = the iteration's own W
+    /// W; none on resume: the iteration's own W (DefaultWorkers for a new one).
+    std::optional<int> workers = DefaultWorkers;
+    static constexpr int DefaultWorkers = 4;
     /// The bounds of W, decided once: `round --workers`, `loop --workers` and Launch Round.
     static constexpr int MinWorkers = 1;
     static constexpr int MaxWorkers = 1024;

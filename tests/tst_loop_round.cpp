@@ -167,6 +167,8 @@ private:
     QString toyTaskWithDirections(const QJsonValue &directions) const;
     /// Runs to the end; fills m_cells (in cellFinished order).
     RoundSummary run(RoundConfig c, const std::shared_ptr<FakeAgent> &agent, RoundRunner **keep = nullptr);
+    /// A round of W 3 (policy "all", FakeAgent gate closed) killed while its first batch of 3 waits.
+    RoundSummary killedAtTheFirstBatch();
 
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<ProjectStore> m_store;
@@ -380,7 +382,7 @@ void TestLoopRound::stopLetsRunningAttemptsFinish()
     QCOMPARE(take(m_store->iterationData(s.iteration)).info.status, IterationStatus::Stopped);
 }
 
-void TestLoopRound::secondStopKillsThenResumeCompletes()
+RoundSummary TestLoopRound::killedAtTheFirstBatch()
 {
     auto agent = std::make_shared<FakeAgent>();
     agent->closeGate();
@@ -389,7 +391,12 @@ void TestLoopRound::secondStopKillsThenResumeCompletes()
         QTRY_COMPARE_WITH_TIMEOUT(agent->waiting.load(), 3, 60000);
         runner->stop(RoundRunner::StopMode::Kill);
     });
-    const RoundSummary first = run(config(QStringLiteral("all"), 3), agent, &runner);
+    return run(config(QStringLiteral("all"), 3), agent, &runner);
+}
+
+void TestLoopRound::secondStopKillsThenResumeCompletes()
+{
+    const RoundSummary first = killedAtTheFirstBatch();
     QCOMPARE(first.status, IterationStatus::Stopped);
     QCOMPARE(first.counters.cells, 0); // killed attempts are not stored
     QCOMPARE(take(m_store->iterationData(first.iteration)).cells.size(), 0);
@@ -423,14 +430,7 @@ void TestLoopRound::secondStopKillsThenResumeCompletes()
 
 void TestLoopRound::resumeWithoutWKeepsTheIterationsOwn()
 {
-    auto agent = std::make_shared<FakeAgent>();
-    agent->closeGate();
-    RoundRunner *runner = nullptr;
-    QTimer::singleShot(0, this, [&] {
-        QTRY_COMPARE_WITH_TIMEOUT(agent->waiting.load(), 3, 60000);
-        runner->stop(RoundRunner::StopMode::Kill);
-    });
-    const RoundSummary first = run(config(QStringLiteral("all"), 3), agent, &runner);
+    const RoundSummary first = killedAtTheFirstBatch();
     QCOMPARE(first.status, IterationStatus::Stopped);
 
     RoundConfig c = config(QString(), 2);

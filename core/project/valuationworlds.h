@@ -10,7 +10,6 @@
 
 #include <QList>
 
-
 namespace dreamrsi {
 
 /// Which worlds a version is valued over (docs/online.md#valuation), decided

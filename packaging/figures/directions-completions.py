@@ -6,7 +6,10 @@ the deployed beta 0.5 (the cells its replay reveals), draws C completions of
 them with `dreamrsi imagine`, and compares, branch by branch, the best score
 a completion gives attempts >= 3 with the complete world's, for branches of
 the paying direction (the highest mean branch best in that world) and the
-others. Revealed-only branches are skipped.
+others, apart for branches the history opened and those it never opened
+(an unopened root carries no direction tag in a history of synthetic worlds,
+so its completion is drawn from the pooled stratum). Branches whose every
+cell was revealed are skipped.
 Usage: packaging/figures/directions-completions.py [BUILD_DIR] [N] [C]"""
 import collections, json, os, statistics, subprocess, sys, tempfile
 
@@ -63,10 +66,12 @@ with tempfile.TemporaryDirectory() as work:
                     continue
                 deep_true = [s for a, s in scores if a >= 3]
                 deep_imagined = [s for a, s in imagined.get(b, []) if a >= 3]
+                opened = f'b{b}a0' in revealed[j]
                 if deep_true and deep_imagined:
-                    gaps['paying' if dir_of[b] == paying else 'other'].append(max(deep_imagined) - max(deep_true))
+                    kind = ('paying' if dir_of[b] == paying else 'other', 'opened' if opened else 'unopened')
+                    gaps[kind].append(max(deep_imagined) - max(deep_true))
     print(f'{n} histories, C {completions}: imagined minus true best score at attempts >= 3, per branch')
-    for kind in ('paying', 'other'):
+    for kind in (('paying', 'opened'), ('paying', 'unopened'), ('other', 'opened'), ('other', 'unopened')):
         v = gaps[kind]
-        print(f'  {kind:6} direction: {len(v):4} branch completions, mean {statistics.mean(v):+.3f}, '
-              f'median {statistics.median(v):+.3f}')
+        print(f'  {kind[0]:6} direction, {kind[1]:8} branches: {len(v):4} branch completions, '
+              f'mean {statistics.mean(v):+.3f}, median {statistics.median(v):+.3f}')

@@ -13,3 +13,9 @@ add_test(NAME tst_translations
           ${Qt6LinguistTools_DIR}/GenerateLUpdateProject.cmake
           ${CMAKE_BINARY_DIR}/app/.lupdate/dreamrsi-workbench_project.cmake ${PROJECT_SOURCE_DIR})
 set_tests_properties(tst_translations PROPERTIES LABELS gui TIMEOUT 120)
+# Every message of every shipped translation, in the .ts and in the .qm the
+# build compiles from it: no markup the source lacks, the source's
+# placeholders, never empty.
+dreamrsi_add_test(tst_shipped_translations SOURCES tst_shipped_translations.cpp LABELS gui NO_PROGRAM TIMEOUT 60)
+target_compile_definitions(tst_shipped_translations PRIVATE DREAMRSI_QM_DIR="${CMAKE_BINARY_DIR}/app")
+add_dependencies(tst_shipped_translations dreamrsi-workbench_lrelease)

@@ -15,3 +15,8 @@ dreamrsi_add_test(tst_imagination SOURCES tst_imagination.cpp clirunsupport.h
 # ends of the family, a behaviour valued once per dream, the oracle valuation.
 dreamrsi_add_test(tst_proposals SOURCES tst_proposals.cpp clirunsupport.h
   LIBS dreamrsi::loop dreamrsi::replay dreamrsi::policy dreamrsi::model LABELS dream loop TIMEOUT 600)
+# The frugality trap's remedies: probes where the world model is blind, the
+# widened imagination rule, roots completed from their own direction, and
+# proposals that must beat the completions' noise.
+dreamrsi_add_test(tst_probes SOURCES tst_probes.cpp
+  LIBS dreamrsi::loop dreamrsi::replay dreamrsi::policy dreamrsi::model LABELS dream loop TIMEOUT 600)

@@ -25,7 +25,9 @@ int benchDream(const DreamBenchOptions &bench, QTextStream &out, QTextStream &er
         p.width = 10;
         p.depth = 11;
         p.seed = quint64(500 + i);
-        p.regime = SynthWorld::studyRegimes().at(i % SynthWorld::studyRegimes().size());
+        // The first three study regimes, as the bench's figures were first taken.
+        static const QStringList regimes{QStringLiteral("directions"), QStringLiteral("late"), QStringLiteral("flat")};
+        p.regime = regimes.at(i % regimes.size());
         p.maxParallelism = 4;
         auto tree = std::make_shared<const DiscoveryTree>(SynthWorld::generate(p));
         cells += tree->cellCount();

@@ -29,7 +29,8 @@ const char *const Usage =
     "Usage: dreamrsi loop --worlds W1.json [--worlds W2.json …] [--world-dir DIR] --iterations T [--versions M]\n"
     "                     [--agent builtin|openai|anthropic|gemini|command] [--policy builtin:NAME|FILE.js]\n"
     "                     [--workers W] [--rounds K] [--beta B] [--seed S] [--repeats R] [--compare | --fixed]\n"
-    "                     [--guard] [--valuation imagined|revealed|oracle] [--completions C] [--project P] [--json]\n"
+    "                     [--guard] [--fixed-probe] [--probe auto|off|N] [--rule capped|widened]\n"
+    "                     [--valuation imagined|revealed|oracle] [--completions C] [--project P] [--json]\n"
     "\n"
     "The counterfactual loop: the recursive loop with recorded worlds standing in for the discovery agent,\n"
     "so Dream-RSI and fixed exploration can be compared exactly and over many seeds. Iteration t deploys\n"
@@ -65,6 +66,11 @@ const char *const Usage =
     "                     value versions over; oracle values them over the complete recorded worlds\n"
     "                     behind the history (a study's upper arm: is a shortfall the valuation's?)\n"
     "  --completions C    imagined completions of each history world (default 8)\n"
+    "  --rule R           how completions are drawn: capped (default) or widened (docs/online.md)\n"
+    "  --probe P          probe calls after each deployment of the Dream-RSI arms, where the world model\n"
+    "                     is blind (docs/online.md, probes): auto (default, at most 3), off, or at most N\n"
+    "  --fixed-probe      also run fixed exploration followed by the same probes (arm fixed_probe): the\n"
+    "                     probes' own gain, apart from what the dreams learned\n"
     "  --time-limit-ms MS time limit of one script call (default 2000)\n"
     "  --project P        store the run's JSON beside the project (P.simulations/)\n"
     "  --json             print {runs: [{fixed, arm, repeat, iterations: [{iteration, world,\n"
@@ -106,7 +112,8 @@ int runCounterfactualLoopCommand(const QStringList &args, QTextStream &out, QTex
         value("command", "CMD"), value("prompt", "FILE"), value("policy", "P"), value("workers", "W"),
         value("rounds", "K"), value("beta", "B"), value("seed", "S"), value("repeats", "R"),
         value("time-limit-ms", "MS"), flag("fixed"), flag("compare"), flag("guard"), value("project", "P"), flag("json"),
-        value("valuation", "V"), value("completions", "C")};
+        value("valuation", "V"), value("completions", "C"), value("rule", "NAME"), value("probe", "P"),
+        flag("fixed-probe")};
     if (const std::optional<int> answered = CommandLine::parseOrAnswer(parser, options, args, Usage, out, usageError))
         return *answered;
     if (!parser.positionalArguments().isEmpty())
@@ -181,6 +188,18 @@ int runCounterfactualLoopCommand(const QStringList &args, QTextStream &out, QTex
     }
     if (parser.isSet(QStringLiteral("policy")))
         s.policyArgument = parser.value(QStringLiteral("policy"));
+    if (parser.isSet(QStringLiteral("rule"))) {
+        const Result<ImaginationRule> rule = OptionValues::imaginationRule(QStringLiteral("--rule"), parser.value(QStringLiteral("rule")));
+        if (!rule)
+            return usageError(rule.error);
+        s.rule = *rule.value;
+    }
+    if (parser.isSet(QStringLiteral("probe"))) {
+        const Result<ProbeSetting> probe = OptionValues::probe(QStringLiteral("--probe"), parser.value(QStringLiteral("probe")));
+        if (!probe)
+            return usageError(probe.error);
+        s.probe = *probe.value;
+    }
 
     const bool fixed = parser.isSet(QStringLiteral("fixed"));
     const bool compare = parser.isSet(QStringLiteral("compare"));
@@ -196,6 +215,11 @@ int runCounterfactualLoopCommand(const QStringList &args, QTextStream &out, QTex
         s.arms.append(CounterfactualArm::Guarded);
     if (fixed || compare)
         s.arms.append(CounterfactualArm::Fixed);
+    if (parser.isSet(QStringLiteral("fixed-probe"))) {
+        if (!s.probe.enabled())
+            return usageError(QStringLiteral("--fixed-probe needs probes (--probe auto or N, not off)"));
+        s.arms.append(CounterfactualArm::FixedProbe);
+    }
 
     if (parser.isSet(QStringLiteral("agent")) && parser.isSet(QStringLiteral("dream-agent"))
         && parser.value(QStringLiteral("agent")) != parser.value(QStringLiteral("dream-agent")))
@@ -283,10 +307,11 @@ int runCounterfactualLoopCommand(const QStringList &args, QTextStream &out, QTex
         const QJsonObject a = summary.value(counterfactualArmName(arm)).toObject();
         auto fmt = [](const QJsonValue &v) { return v.isDouble() ? QString::number(v.toDouble(), 'g', 4) : QStringLiteral("–"); };
         err << "loop: " << counterfactualArmName(arm)
-            << (arm == CounterfactualArm::Fixed ? QString()
+            << (arm == CounterfactualArm::Fixed || arm == CounterfactualArm::FixedProbe ? QString()
                 : s.oracle                            ? QStringLiteral(" (oracle valuation)")
                 : s.valuation == Valuation::Imagined ? QStringLiteral(" (imagined valuation, C %1)").arg(s.completions)
                                                       : QStringLiteral(" (revealed valuation)"))
+            << (arm != CounterfactualArm::Fixed && s.probe.enabled() ? QStringLiteral(", probe %1").arg(s.probe.name()) : QString())
             << ": calls per iteration " << fmt(a.value(QStringLiteral("calls_mean")))
             << " ± " << fmt(a.value(QStringLiteral("calls_ci95"))) << ", attainment " << fmt(a.value(QStringLiteral("attainment_mean")))
             << " ± " << fmt(a.value(QStringLiteral("attainment_ci95"))) << '\n';

@@ -23,12 +23,16 @@ namespace {
 
 const char *const imagineUsage =
     "usage: dreamrsi imagine (--world T.json [--world T.json …] | --project P) --out DIR [--seed S]\n"
-    "                        [--completions C] [--directions d0,d1,…] [--no-cap] [--threads N] [--json]\n"
+    "                        [--completions C] [--directions d0,d1,…] [--rule capped|widened] [--no-cap]\n"
+    "                        [--threads N] [--json]\n"
     "Fits the world model on every revealed cell of the history worlds (the files in the order given, or\n"
     "the project's replay worlds in iteration order), draws C completions of each (default 8, seed 0)\n"
     "and writes completion k of world j as DIR/h<j>_k<k>.json. Revealed cells are kept exactly; every\n"
     "other (branch, attempt) of a world's grid is imagined (\"imagined\": true), its score capped at the\n"
-    "best score the history revealed unless --no-cap. A branch explores the direction its cells are\n"
+    "best score the history revealed unless --no-cap. --rule widened (docs/online.md, imagination rules)\n"
+    "lifts that cap by the largest gain the task has shown at depths the history is blind to, and draws\n"
+    "there from the depth's own few gains too; capped (the default) is the rule of the test vectors.\n"
+    "A branch explores the direction its cells are\n"
     "tagged with, else d[b mod n] of --directions, else of the worlds' task when it is known.\n"
     "One model is fitted per task (the worlds' `task`; worlds without one form a group of their own),\n"
     "with its own cap, and each world is completed by its task's model. --json prints the fitted\n"
@@ -48,7 +52,8 @@ int runImagineCommand(const QStringList &args, QTextStream &out, QTextStream &er
     using CommandLine::value;
     const QList<QCommandLineOption> options{value("world", "T.json"), value("project", "P"),      value("out", "DIR"),
                                             value("seed", "S"),       value("completions", "C"),  value("directions", "LIST"),
-                                            flag("no-cap"),           value("threads", "N"),      flag("json")};
+                                            flag("no-cap"),           value("threads", "N"),      flag("json"),
+                                            value("rule", "NAME")};
     QCommandLineParser parser;
     if (const std::optional<int> answered = CommandLine::parseOrAnswer(
             parser, options, args, imagineUsage, out, [&err](const QString &why) { return usageError(err, why); }))
@@ -90,6 +95,12 @@ int runImagineCommand(const QStringList &args, QTextStream &out, QTextStream &er
     }
     ImaginationOptions imagination;
     imagination.cap = !parser.isSet(QStringLiteral("no-cap"));
+    if (parser.isSet(QStringLiteral("rule"))) {
+        const Result<ImaginationRule> rule = OptionValues::imaginationRule(QStringLiteral("--rule"), parser.value(QStringLiteral("rule")));
+        if (!rule)
+            return usageError(err, rule.error);
+        imagination.rule = *rule.value;
+    }
     if (parser.isSet(QStringLiteral("directions"))) {
         for (const QString &d : parser.value(QStringLiteral("directions")).split(QLatin1Char(','))) {
             if (d.trimmed().isEmpty())

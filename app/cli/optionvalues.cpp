@@ -22,6 +22,22 @@ Result<double> number(const QString &option, const QString &text, double low, do
     return Result<double>::failure(QStringLiteral("%1 must be a number %2 (got '%3')").arg(option, range, text));
 }
 
+Result<ImaginationRule> imaginationRule(const QString &option, const QString &text)
+{
+    if (const std::optional<ImaginationRule> rule = imaginationRuleFromName(text.trimmed()))
+        return Result<ImaginationRule>::success(*rule);
+    return Result<ImaginationRule>::failure(
+        QStringLiteral("%1 must be one of %2 (got '%3')").arg(option, imaginationRuleNames().join(QStringLiteral(", ")), text));
+}
+
+Result<ProbeSetting> probe(const QString &option, const QString &text)
+{
+    QString error;
+    if (const std::optional<ProbeSetting> p = ProbeSetting::parse(option, text.trimmed(), &error))
+        return Result<ProbeSetting>::success(*p);
+    return Result<ProbeSetting>::failure(error);
+}
+
 Result<qint64> integer(const QString &option, const QString &text, qint64 low, qint64 high)
 {
     bool ok = false;

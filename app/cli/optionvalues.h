@@ -5,6 +5,8 @@
 #include <QtGlobal>
 
 #include "base/result.h"
+#include "replay/probes.h"
+#include "replay/worldmodel.h"
 #include "store/storetypes.h"
 
 class QCommandLineParser;
@@ -19,6 +21,12 @@ Result<double> number(const QString &option, const QString &text, double low, do
 
 /// A whole number in [low, high]; a failure otherwise.
 Result<qint64> integer(const QString &option, const QString &text, qint64 low, qint64 high);
+
+/// `--rule capped|widened` (docs/online.md#imagination-rules).
+Result<ImaginationRule> imaginationRule(const QString &option, const QString &text);
+
+/// `--probe auto|off|N` (docs/online.md#probes).
+Result<ProbeSetting> probe(const QString &option, const QString &text);
 
 /// A comma-separated list of β values, each in [0, 1], not empty.
 Result<QList<double>> betas(const QString &option, const QString &text);

@@ -86,6 +86,13 @@ QList<Spec> specs()
         {QStringLiteral("shared-dir"), QStringLiteral("D"),
          QStringLiteral("work directory every node sees (default ~/.cache/dreamrsi/slurm)"),
          QStringLiteral("work directory every node sees (default ~/.cache/dreamrsi/slurm)")},
+        {QStringLiteral("probe"), QStringLiteral("P"),
+         QStringLiteral("probe calls after the policy's last batch where the world model is blind "
+                        "(docs/online.md#probes): auto (at most 3), off, or at most N; default auto when the "
+                        "round deploys a dreamed version, else off"),
+         QStringLiteral("probe calls after each round's last batch where the world model is blind "
+                        "(docs/online.md#probes): auto (at most 3), off, or at most N; default auto for rounds "
+                        "that deploy a dreamed version, else off")},
         {QStringLiteral("accept-steering"), QString(),
          QStringLiteral("let `dreamrsi steer` close, refine, hint, pause and continue the round between batches "
                         "(requests through the project's inbox)"),
@@ -270,6 +277,12 @@ Result<RoundOptions> read(const QCommandLineParser &parser, Command command)
                                              "there); steer a headless round with --accept-steering and dreamrsi steer"));
     }
     config.acceptSteering = has("accept-steering");
+    if (has("probe")) {
+        const Result<ProbeSetting> probe = OptionValues::probe(QStringLiteral("--probe"), value("probe"));
+        if (!probe)
+            return probe.failureAs<RoundOptions>();
+        config.probe = *probe.value;
+    }
     if (has("task")) {
         config.task = value("task");
         const bool builtin = TaskRegistry::names().contains(config.task);

@@ -14,10 +14,12 @@ namespace {
 
 const char *const synthUsage =
     "usage: dreamrsi synth --out DIR --worlds N --seed S [--width 10] [--depth 11]\n"
-    "                      [--fail-rate 0.2] [--regime steady|plateau|needle|noisy|directions|late|flat] [--workers 10]\n"
+    "                      [--fail-rate 0.2] [--regime steady|plateau|needle|noisy|directions|late|flat|deep]\n"
+    "                      [--workers 10]\n"
     "Writes N synthetic worlds DIR/synth-REGIME-SEED-I.json (seeds S, S+1, ...).\n"
-    "directions, late and flat are the counterfactual loop's study regimes: a few directions carry the\n"
-    "task; gains arrive late; nothing improves after a branch's first attempt.\n";
+    "directions, late, flat and deep are the counterfactual loop's study regimes: a few directions carry\n"
+    "the task; gains arrive late (from attempt 3 to 5); nothing improves after a branch's first attempt;\n"
+    "gains arrive only from attempt 4 to 6 on.\n";
 
 int usageError(QTextStream &err, const QString &message)
 {

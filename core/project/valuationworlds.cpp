@@ -48,9 +48,11 @@ ValuationWorlds ValuationWorlds::revealed(const QList<ProjectWorld> &history)
 }
 
 Result<ValuationWorlds> ValuationWorlds::imagined(const QList<ProjectWorld> &history, int completions, quint64 seed,
-                                                  int threads)
+                                                  int threads, ImaginationRule rule)
 {
-    Result<ImaginedHistory> drawn = imagine(replayWorldsOf(history), seed, completions, threads);
+    ImaginationOptions options;
+    options.rule = rule;
+    Result<ImaginedHistory> drawn = imagine(replayWorldsOf(history), seed, completions, threads, options);
     if (!drawn)
         return drawn.failureAs<ValuationWorlds>();
     ValuationWorlds set;

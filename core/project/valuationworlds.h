@@ -70,9 +70,9 @@ struct ValuationWorlds
     static ValuationWorlds revealed(const QList<ProjectWorld> &history);
     /// C ≥ 1 completions of each history world drawn with `seed` on up to
     /// `threads` threads (0: as many as the machine has; the worlds do not
-    /// depend on it). Fails when a history world holds no tree or C < 1.
+    /// depend on it) under `rule`. Fails when a history world holds no tree or C < 1.
     static Result<ValuationWorlds> imagined(const QList<ProjectWorld> &history, int completions, quint64 seed,
-                                            int threads = 0);
+                                            int threads = 0, ImaginationRule rule = ImaginationRule::Capped);
     /// The complete worlds behind the history (one per history world, same
     /// order), named as the history worlds they stand behind.
     static Result<ValuationWorlds> oracle(const QList<ProjectWorld> &history, const QList<ReplayWorld> &complete);

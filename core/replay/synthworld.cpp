@@ -28,7 +28,7 @@ QStringList SynthWorld::regimes()
 
 QStringList SynthWorld::studyRegimes()
 {
-    return {QStringLiteral("directions"), QStringLiteral("late"), QStringLiteral("flat")};
+    return {QStringLiteral("directions"), QStringLiteral("late"), QStringLiteral("flat"), QStringLiteral("deep")};
 }
 
 QString SynthWorld::validate(const SynthParams &p)
@@ -66,10 +66,12 @@ QList<Cell> studyCells(const SynthParams &p, SplitMix &rng)
         if (p.regime == QLatin1String("directions")) {
             current = strongDirection ? 1.25 + 0.15 * rng.uniform() : 0.8 + 0.25 * rng.uniform();
             step = strongDirection ? 0.05 + 0.05 * rng.uniform() : 0.004 * rng.uniform();
-        } else if (p.regime == QLatin1String("late")) {
+        } else if (p.regime == QLatin1String("late") || p.regime == QLatin1String("deep")) {
+            // The same draws for both; deep's gains start one attempt later
+            // (4 to 6), past where a shallow first deployment stops.
             current = 0.9 + 0.2 * rng.uniform();
             step = 0.08 + 0.08 * rng.uniform();
-            lateFrom = 3 + rng.below(3);
+            lateFrom = (p.regime == QLatin1String("deep") ? 4 : 3) + rng.below(3);
             climbs = rng.uniform() < 0.5;
         } else { // flat
             current = 0.7 + 0.6 * rng.uniform();
@@ -100,7 +102,7 @@ QList<Cell> studyCells(const SynthParams &p, SplitMix &rng)
                 if (p.regime == QLatin1String("directions")) {
                     current += step * (1.0 + 0.5 * noise);
                     score = current;
-                } else if (p.regime == QLatin1String("late")) {
+                } else if (lateFrom > 0) { // late and deep
                     if (climbs && a >= lateFrom)
                         current += step * (1.0 + 0.5 * noise);
                     score = a >= lateFrom && climbs ? current : first - 0.01 * a + 0.01 * noise;

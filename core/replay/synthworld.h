@@ -21,7 +21,7 @@ namespace dreamrsi {
 ///              strong and keeps improving.
 /// - "noisy":   no trend: each attempt is the branch quality plus large noise.
 ///
-/// Three more regimes model what a history can teach an exploration policy
+/// Four more regimes model what a history can teach an exploration policy
 /// (the counterfactual loop's study; SynthWorld::studyRegimes()). Each
 /// branch gets one of eight directions (`direction:d0` … `d7`) drawn per
 /// branch, so which branch carries which direction changes from world to
@@ -33,6 +33,10 @@ namespace dreamrsi {
 ///                 stalled branches early never sees those gains.
 /// - "flat":       the first attempt of a branch is as good as it gets;
 ///                 refinements only add noise around it.
+/// - "deep":       late's worlds with the gains one attempt later (from
+///                 attempt 4 to 6 on): a first deployment that stops at
+///                 attempt 2 or 3 reveals none of them (issue: the frugality
+///                 trap; the study's fourth regime).
 /// Failures: each attempt fails with probability `failRate` with a fail class
 /// drawn from compile/runtime/correctness/resource/timeout, and one branch in
 /// twenty fails with "env" from some attempt on. Branch lengths vary between
@@ -51,7 +55,7 @@ namespace SynthWorld {
 
 /// The four regimes of the replay benchmarks.
 QStringList regimes();
-/// The three regimes of the counterfactual loop's study.
+/// The four regimes of the counterfactual loop's study.
 QStringList studyRegimes();
 /// A valid tree, identical for identical parameters (own generator; no
 /// dependency on the platform's random library).

@@ -41,6 +41,25 @@ QJsonArray toArray(const QList<double> &values)
 
 } // namespace
 
+QString imaginationRuleName(ImaginationRule rule)
+{
+    return rule == ImaginationRule::Widened ? QStringLiteral("widened") : QStringLiteral("capped");
+}
+
+std::optional<ImaginationRule> imaginationRuleFromName(const QString &name)
+{
+    if (name == QLatin1String("capped"))
+        return ImaginationRule::Capped;
+    if (name == QLatin1String("widened"))
+        return ImaginationRule::Widened;
+    return std::nullopt;
+}
+
+QStringList imaginationRuleNames()
+{
+    return {imaginationRuleName(ImaginationRule::Capped), imaginationRuleName(ImaginationRule::Widened)};
+}
+
 QString Imagination::branchTag(const DiscoveryTree &world, int branchId, const QStringList &directions)
 {
     const int index = world.branchIndex(branchId);
@@ -51,6 +70,13 @@ QString Imagination::branchTag(const DiscoveryTree &world, int branchId, const Q
                     return tag;
             }
         }
+    }
+    // A recorded world knows what its unopened branches explore.
+    if (const auto known = world.meta().payload.constFind(QLatin1String("branch_directions"));
+        known != world.meta().payload.constEnd()) {
+        const QString name = known->toObject().value(QString::number(branchId)).toString();
+        if (!name.isEmpty())
+            return DirectionPrefix + name;
     }
     if (directions.isEmpty() || branchId < 0)
         return {};
@@ -93,6 +119,7 @@ WorldModel WorldModel::fit(const QList<const DiscoveryTree *> &history, const Im
                     run = s;
                 } else {
                     const double g = *s - *run;
+                    m.m_largestGain = std::max(m.m_largestGain, g);
                     pool.gains[int(a)].append(g);
                     if (!tag.isEmpty())
                         m.m_strata[tag].gains[int(a)].append(g);
@@ -166,6 +193,51 @@ const QList<double> &WorldModel::gains(const QString &tag, int attempt) const
     return m_allGains.isEmpty() ? zeroList() : m_allGains;
 }
 
+int WorldModel::gainCount(const QString &tag, int attempt) const
+{
+    const Stratum &st = stratum(tag.isEmpty() ? pooled() : tag);
+    const auto g = st.gains.constFind(attempt);
+    return g != st.gains.cend() ? int(g->size()) : 0;
+}
+
+const QList<double> &WorldModel::blindGains(int attempt) const
+{
+    static const QList<double> none;
+    const Stratum &pool = stratum(pooled());
+    const auto g = pool.gains.constFind(attempt);
+    return g != pool.gains.cend() ? *g : none;
+}
+
+int WorldModel::firstCount(const QString &tag) const
+{
+    return int(stratum(tag.isEmpty() ? pooled() : tag).first.size());
+}
+
+bool WorldModel::depthBlind(const QString &tag, int attempt) const
+{
+    return gainCount(pooled(), attempt) < m_options.minSamples
+           && (tag.isEmpty() || gainCount(tag, attempt) < m_options.minSamples);
+}
+
+bool WorldModel::firstBlind(const QString &tag) const
+{
+    return firstCount(tag) < m_options.minSamples;
+}
+
+QList<WorldModel::Evidence> WorldModel::evidence(int maxAttempt) const
+{
+    QList<Evidence> out;
+    for (const QString &name : strata()) {
+        out.append(Evidence{name, -1, firstCount(name), firstBlind(name)});
+        for (int a = 1; a <= maxAttempt; ++a) {
+            const int n = gainCount(name, a);
+            // A tag's depth is blind only when the pool is too (gains() falls back to the pool's depth first).
+            out.append(Evidence{name, a, n, name == pooled() ? depthBlind(QString(), a) : depthBlind(name, a)});
+        }
+    }
+    return out;
+}
+
 QStringList WorldModel::strata() const
 {
     QStringList names{pooled()};
@@ -201,6 +273,8 @@ QJsonObject WorldModel::toJson() const
         {QStringLiteral("min_samples"), m_options.minSamples},
         {QStringLiteral("cap"), m_cap ? QJsonValue(*m_cap) : QJsonValue()},
         {QStringLiteral("capped"), m_options.cap},
+        {QStringLiteral("rule"), imaginationRuleName(m_options.rule)},
+        {QStringLiteral("largest_gain"), m_largestGain},
         {QStringLiteral("directions"), QJsonArray::fromStringList(m_options.directions)},
         {QStringLiteral("strata"), strata},
         {QStringLiteral("failures"), failures},
@@ -376,11 +450,19 @@ Result<DiscoveryTree> Imagination::complete(const DiscoveryTree &tree, const Wor
                 cell.evaluated = false;
                 cell.failClass = QString::fromLatin1(FailClass::Runtime);
             } else {
-                const QList<double> &from = run ? model.gains(tag, a) : model.firstScores(tag);
-                const double drawn = from.at(qsizetype(rng.uniform() * double(from.size())));
+                // The widened rule at a blind depth: the depth's own few
+                // gains with probability k/NMIN, a higher ceiling.
+                const bool widened = run && model.options().rule == ImaginationRule::Widened && model.depthBlind(tag, a);
+                const QList<double> *from = run ? &model.gains(tag, a) : &model.firstScores(tag);
+                if (widened) {
+                    const QList<double> &own = model.blindGains(a);
+                    if (!own.isEmpty() && rng.uniform() * model.options().minSamples < double(own.size()))
+                        from = &own;
+                }
+                const double drawn = from->at(qsizetype(rng.uniform() * double(from->size())));
                 double s = run ? *run + drawn : drawn;
                 if (model.cap())
-                    s = std::min(s, *model.cap());
+                    s = std::min(s, *model.cap() + (widened ? model.largestGain() : 0.0));
                 cell.score = s;
                 cell.evaluated = true;
                 cell.failClass = QString::fromLatin1(FailClass::Ok);

@@ -28,11 +28,33 @@ namespace dreamrsi {
 /// place j in the history and the completion's number k), so completions are
 /// the same whatever the number of threads that draw them.
 
+/// How imagined scores are drawn and bounded where the history holds no
+/// evidence (docs/online.md#imagination-rules).
+enum class ImaginationRule {
+    /// Every imagined score clamped at the best score the history revealed;
+    /// a blind depth draws its neighbour's gains (the rule the test vectors
+    /// of docs/online.md pin down, `--rule capped`).
+    Capped,
+    /// The same where the model has evidence. At a blind depth (fewer than
+    /// NMIN gains there, pooled) a gain is drawn from that depth's own few
+    /// values with probability k/NMIN (k of them), else from the neighbour
+    /// as capped does, and the ceiling is the history's best plus the
+    /// largest gain the task has shown: "go deeper" is uncertain there, not
+    /// worth nothing (`--rule widened`).
+    Widened,
+};
+/// "capped", "widened".
+QString imaginationRuleName(ImaginationRule rule);
+std::optional<ImaginationRule> imaginationRuleFromName(const QString &name);
+/// Every rule's name, in the order of the enum.
+QStringList imaginationRuleNames();
+
 /// How the model is fitted and completions drawn.
 struct ImaginationOptions
 {
     int minSamples = 3;      ///< NMIN: a stratum with fewer values falls back to a wider one
     bool cap = true;         ///< clamp imagined scores to the best score the history revealed
+    ImaginationRule rule = ImaginationRule::Capped;
     /// The task's directions d0 … dn−1: an unrevealed branch b explores
     /// direction d[b mod n]. Empty: only revealed cells' `direction:` tags
     /// say what a branch explores, and other branches belong to the pooled
@@ -65,6 +87,38 @@ public:
     /// The strata with samples ("*" first, then tags in byte order).
     QStringList strata() const;
 
+    /// Gains the stratum `tag` holds at depth `attempt` (the pool for an
+    /// empty tag or "*").
+    int gainCount(const QString &tag, int attempt) const;
+    /// First-attempt scores the stratum `tag` holds (the pool for an empty tag or "*").
+    int firstCount(const QString &tag) const;
+    /// A depth is *blind* for a branch of `tag` when neither the tag's
+    /// stratum nor the pool holds NMIN gains at `attempt`: a draw there falls
+    /// back to another depth, so the model knows nothing of that depth.
+    bool depthBlind(const QString &tag, int attempt) const;
+    /// A first attempt of `tag` is blind when its stratum holds fewer than
+    /// NMIN first scores (the draw falls back to the pool); for an untagged
+    /// branch, when the pool does.
+    bool firstBlind(const QString &tag) const;
+    /// The largest gain one attempt made over its branch's best anywhere in
+    /// the history (0 when none was positive): the widened rule's headroom.
+    double largestGain() const { return m_largestGain; }
+    /// The pool's own gains at depth `attempt` (fewer than NMIN where the
+    /// depth is blind; empty when none).
+    const QList<double> &blindGains(int attempt) const;
+
+    /// What the model holds, stratum by stratum: first-attempt scores
+    /// (attempt −1) and gains at every depth 1 … maxAttempt, each with its
+    /// count and whether it is blind.
+    struct Evidence
+    {
+        QString stratum;
+        int attempt = -1; ///< −1: first attempts
+        int count = 0;
+        bool blind = false;
+    };
+    QList<Evidence> evidence(int maxAttempt) const;
+
     /// The model as JSON: per stratum its first-attempt scores and gains by
     /// depth with their counts, the pooled failure counts by depth, the cap.
     QJsonObject toJson() const;
@@ -91,6 +145,7 @@ private:
     QMap<QString, Stratum> m_strata;  ///< "*" and the tags
     QList<double> m_allGains;         ///< every pooled gain, in depth order (the last fallback)
     std::optional<double> m_cap;
+    double m_largestGain = 0.0;
 };
 
 /// The directions of a task by its name (a built-in task or a task folder),
@@ -145,8 +200,10 @@ namespace Imagination {
 using TaskDirections = dreamrsi::TaskDirections;
 
 /// The tag that says which direction branch `branchId` of `world` explores:
-/// its revealed cells' `direction:` tag, else `direction:` + directions[b mod n]
-/// when directions are known, else empty (the pooled stratum only).
+/// its revealed cells' `direction:` tag; else the direction the world's
+/// `branch_directions` names for it (a recorded world's unopened branches,
+/// docs/tree-format.md); else `direction:` + directions[b mod n] when
+/// directions are known; else empty (the pooled stratum only).
 QString branchTag(const DiscoveryTree &world, int branchId, const QStringList &directions);
 
 /// The seed of completion k of history world j for a dream seeded `dreamSeed`.

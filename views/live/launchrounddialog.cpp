@@ -161,6 +161,17 @@ LaunchRoundDialog::LaunchRoundDialog(const QStringList &policyNames, QWidget *pa
     m_agentLimit->setToolTip(tr("An agent call still at work after this long is killed and its attempt "
                                 "stored as an agent failure."));
     form->addRow(tr("Agent time l&imit:"), m_agentLimit);
+    m_probe = new QSpinBox;
+    m_probe->setObjectName(QStringLiteral("probe"));
+    m_probe->setRange(-1, ProbeSetting::MaxCalls);
+    m_probe->setValue(-1);
+    m_probe->setSpecialValueText(tr("automatic"));
+    m_probe->setSuffix(tr(" calls at most"));
+    m_probe->setToolTip(tr("Probe calls after the policy's last batch, where the world model of the task's history is "
+                           "blind (a depth or a direction with fewer than 3 values). Automatic: up to %1 when the round "
+                           "deploys a dreamed version, none otherwise; 0: no probes.")
+                            .arg(ProbeSetting::AutoCalls));
+    form->addRow(tr("Probe &calls:"), m_probe);
 
     // Where evaluations run.
     m_backend = new QComboBox;
@@ -292,6 +303,8 @@ RoundConfig LaunchRoundDialog::config() const
     if (m_maxUsd->value() > 0.0)
         c.maxUsd = m_maxUsd->value();
     c.agentTimeLimitS = 60.0 * m_agentLimit->value();
+    if (m_probe->value() >= 0)
+        c.probe = ProbeSetting::calls(m_probe->value());
     return c;
 }
 

@@ -76,6 +76,7 @@ private:
     QSpinBox *m_seed = nullptr;
     QSpinBox *m_maxCalls = nullptr;
     QDoubleSpinBox *m_maxUsd = nullptr;
+    QSpinBox *m_probe = nullptr; ///< −1: automatic; 0: off; N: at most N probe calls
     QComboBox *m_backend = nullptr;
     QLineEdit *m_partition = nullptr;
     QLineEdit *m_account = nullptr;

@@ -1,5 +1,7 @@
 #include "treecellstyles.h"
 
+#include "replay/probes.h"
+
 #include "colormap.h"
 
 #include "model/discoverytree.h"
@@ -41,9 +43,12 @@ TreeCellStyles TreeCellStyles::of(const DiscoveryTree &tree)
     TreeCellStyles s;
     const auto &cells = tree.cells();
     s.imagined.reserve(cells.size());
+    s.probe.reserve(cells.size());
     for (const Cell &c : cells) {
         s.imagined.append(Imagination::isImagined(c));
         s.imaginedCount += s.imagined.constLast() ? 1 : 0;
+        s.probe.append(Probes::isProbe(c));
+        s.probeCount += s.probe.constLast() ? 1 : 0;
     }
     // The scale spans the revealed cells' scores: an imagined completion
     // drawn around them (docs/online.md, "Valuation") must not stretch it over its

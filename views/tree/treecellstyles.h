@@ -30,6 +30,8 @@ struct TreeCellStyles
     QMap<QString, int> failCounts; ///< revealed cells per fail class (the legend's rows)
     QList<bool> imagined;          ///< per cell: drawn from the world model
     int imaginedCount = 0;
+    QList<bool> probe;             ///< per cell: a probe call (docs/online.md#probes)
+    int probeCount = 0;
     /// Imagined cells drawn as failures: the model draws no class for them,
     /// so they carry FailGlyph::Dot and are counted here, not in failCounts.
     int imaginedFailures = 0;

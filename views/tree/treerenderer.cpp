@@ -58,6 +58,8 @@ void TreeRenderer::setTree(std::shared_ptr<const DiscoveryTree> tree, TreeCellSt
     m_failCounts = std::move(styles.failCounts);
     m_imagined = std::move(styles.imagined);
     m_imaginedCount = styles.imaginedCount;
+    m_probe = std::move(styles.probe);
+    m_probeCount = styles.probeCount;
     m_imaginedFailures = styles.imaginedFailures;
     m_best = styles.best;
     m_forkLinks = std::move(styles.forkLinks);
@@ -83,6 +85,7 @@ CellStyle TreeRenderer::styleOf(int cellIndex) const
     s.selected = cellIndex == m_selected;
     s.match = m_matches.contains(cellIndex);
     s.imagined = m_imagined.value(cellIndex, false);
+    s.probe = m_probe.value(cellIndex, false);
     if (m_overlay.isActive()) {
         const int r = m_overlay.revealRound.value(cellIndex, -1);
         const bool revealed = r >= 0 && r < m_overlay.roundsShown;
@@ -345,6 +348,8 @@ void TreeRenderer::paint(QPainter &p, const QRectF &exposed, double scale, const
         }
         if (s.best || s.selected || s.match || s.inLatestBatch)
             marked.append({r, s});
+        if (s.probe && detail)
+            paintProbeFlag(p, r, s.dimmed);
         if (s.glyph == FailGlyph::None)
             continue;
         const QColor glyphColor = isDarkFill(fill) && !s.dimmed ? QColor(Qt::white) : m_palette.glyph;
@@ -619,6 +624,24 @@ void TreeRenderer::paintImaginedCell(QPainter &p, const QRectF &r, const QColor 
     p.drawRect(r.adjusted(inset, inset, -inset, -inset));
 }
 
+void TreeRenderer::paintProbeFlag(QPainter &p, const QRectF &r, bool dimmed) const
+{
+    // A triangle in the top-right corner, in the text colour on a light
+    // rim: visible on every fill of the colour scale.
+    const double side = std::max(4.0, std::min(r.width(), r.height()) * 0.45);
+    QPainterPath flag;
+    flag.moveTo(r.right() - side, r.top());
+    flag.lineTo(r.right(), r.top());
+    flag.lineTo(r.right(), r.top() + side);
+    flag.closeSubpath();
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setPen(QPen(withAlpha(m_palette.background, dimmed ? 80 : 230), 1.0));
+    p.setBrush(withAlpha(m_palette.text, dimmed ? 80 : 255));
+    p.drawPath(flag);
+    p.restore();
+}
+
 TreeRenderer::LegendRows TreeRenderer::legendRows() const
 {
     LegendRows rows;
@@ -627,6 +650,11 @@ TreeRenderer::LegendRows TreeRenderer::legendRows() const
     if (m_imaginedCount > 0) {
         rows.imaginedRow = int(rows.labels.size());
         rows.labels.append(tr("Imagined (%1)").arg(m_imaginedCount));
+        rows.glyphs.append(FailGlyph::None);
+    }
+    if (m_probeCount > 0) {
+        rows.probeRow = int(rows.labels.size());
+        rows.labels.append(tr("Probe call (%1)").arg(m_probeCount));
         rows.glyphs.append(FailGlyph::None);
     }
     // Revealed cells per class; imagined failures apart, without a class
@@ -718,6 +746,9 @@ void TreeRenderer::paintLegendEntry(QPainter &p, const QFontMetricsF &fm, const 
     const QRectF sw(x, y + (line - fm.height() * 0.9) / 2, fm.height() * 1.2, fm.height() * 0.9);
     if (row == rows.imaginedRow) {
         paintImaginedCell(p, sw, Colormap::viridis(0.6), 16.0);
+    } else if (row == rows.probeRow) {
+        p.fillRect(sw, Colormap::viridis(0.6));
+        paintProbeFlag(p, sw, false);
     } else if (row == rows.forkRow) {
         // The dashed link as drawn between a fork and its real parent.
         QPen link(withAlpha(m_palette.text, 170), 1.2, Qt::DashLine);

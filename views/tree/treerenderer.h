@@ -62,6 +62,8 @@ struct CellStyle
     /// Drawn from the world model, not revealed (Imagination::isImagined):
     /// painted outlined and hatched in its colour, never as a solid fill.
     bool imagined = false;
+    /// A probe call (docs/online.md#probes): marked by a corner flag.
+    bool probe = false;
 };
 
 /// Where a figure of the tree puts its parts (device coordinates).
@@ -151,6 +153,7 @@ public:
     CellStyle styleOf(int cellIndex) const;
     /// Cells drawn from the world model (an imagined completion); 0 for a recorded tree.
     int imaginedCount() const { return m_imaginedCount; }
+    int probeCount() const { return m_probeCount; }
     /// The cell the best-cell mark is drawn on: the best revealed one, -1 when none scores.
     int bestCell() const { return m_best; }
     /// An imported run's forks (docs/tree-format.md#imported-runs): (fork,
@@ -184,6 +187,7 @@ private:
         QStringList labels;
         QList<FailGlyph> glyphs; ///< FailGlyph::None for the best-cell row
         int imaginedRow = -1;    ///< the row of imagined cells, -1 when the tree has none
+        int probeRow = -1;       ///< the row of probe calls, -1 when the tree has none
         int forkRow = -1;        ///< an imported run's fork links, -1 without forks
         int orphanRow = -1;      ///< its orphan marks, -1 without orphans
     };
@@ -196,6 +200,8 @@ private:
                           const LegendRows &rows) const;
     /// An imagined cell: background, hatch and outline in `color`.
     void paintImaginedCell(QPainter &painter, const QRectF &r, const QColor &color, double cellPx) const;
+    /// The corner flag of a probe call (docs/online.md#probes).
+    void paintProbeFlag(QPainter &painter, const QRectF &r, bool dimmed) const;
     QImage cachedGlyph(FailGlyph glyph, const QSizeF &size, const QColor &color, qreal dpr) const;
     /// The cells of paint() when they are small and the device is raster:
     /// their fills written into one image, failure glyphs over it; marks
@@ -226,6 +232,8 @@ private:
     QList<FailGlyph> m_glyphs;
     QMap<QString, int> m_failCounts; ///< the tree's cells per fail class (the legend's rows)
     QList<bool> m_imagined;     ///< per cell: drawn from the world model
+    QList<bool> m_probe;        ///< per cell: a probe call
+    int m_probeCount = 0;
     int m_imaginedFailures = 0; ///< imagined cells drawn as failures (no class)
     int m_best = -1;            ///< the best revealed cell (TreeCellStyles::best)
     QList<std::pair<int, int>> m_forkLinks;

@@ -8,6 +8,7 @@
 #include "policy/policyspec.h"
 #include "project/policyresolution.h"
 #include "project/projectpolicies.h"
+#include "project/valuationworlds.h"
 #include "replay/replayengine.h"
 #include "replay/scoring.h"
 
@@ -102,6 +103,19 @@ MeanInterval meanAndInterval(const QList<QList<double>> &perRepeat)
     return out;
 }
 
+/// True for the arms that dream.
+bool dreams(CounterfactualArm arm)
+{
+    return arm == CounterfactualArm::Dream || arm == CounterfactualArm::Guarded;
+}
+
+/// The probes of `arm`'s deployments: the settings' for the dreaming arms
+/// and fixed_probe, none for fixed exploration.
+ProbeSetting probeOf(CounterfactualArm arm, const CounterfactualSettings &settings)
+{
+    return arm == CounterfactualArm::Fixed ? ProbeSetting::off() : settings.probe;
+}
+
 QJsonValue orNull(const std::optional<double> &v)
 {
     return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null);
@@ -118,10 +132,46 @@ QStringList worldNames(const CounterfactualSettings &settings)
     return names;
 }
 
+/// The probes after a deployment (docs/online.md#probes): while the budget
+/// lasts, the world model fitted on the history and the cells revealed so far
+/// names the next blind stratum the grid allows (Probes::next) and the
+/// recorded world's cell there is revealed; a cell the world does not hold is
+/// passed over. `revealed` grows by the probes' ids; `reasons` gets each
+/// probe's reason by cell id.
+void probe(const DiscoveryTree &world, const QList<DreamWorld> &history, int budget, QStringList *revealed,
+           QHash<QString, QString> *reasons, CounterfactualIteration *it)
+{
+    QList<ReplayWorld> worlds;
+    for (const DreamWorld &w : history)
+        worlds.append(w.world);
+    QSet<QString> unavailable;
+    while (it->probeCalls < budget) {
+        const auto episode = std::make_shared<const DiscoveryTree>(CounterfactualLoop::revealedTree(world, *revealed, *reasons));
+        QList<ReplayWorld> withEpisode = worlds;
+        withEpisode.append(ReplayWorld{QStringLiteral("this deployment"), episode});
+        const WorldModels models = ValuationWorlds::modelsOf(withEpisode);
+        const WorldModel &model = models.of(int(withEpisode.size() - 1));
+        const std::optional<ProbeCall> call = Probes::next(*episode, model, model.options().directions, unavailable);
+        if (!call)
+            return;
+        const int branch = world.branchIndex(call->branch);
+        if (branch < 0 || call->attempt >= world.branches().at(branch).cells.size()) {
+            unavailable.insert(call->cellId()); // the recorded world never made that call
+            continue;
+        }
+        const QString id = world.cells().at(world.branches().at(branch).cells.at(call->attempt)).id;
+        revealed->append(id);
+        reasons->insert(id, call->reason);
+        it->probes.append(QStringLiteral("%1: %2").arg(id, call->reason));
+        ++it->probeCalls;
+    }
+}
+
 /// The deployment of iteration `it` on `world`: exactly one replay episode
-/// of `current`; the cells it revealed join `history` as the iteration's tree.
+/// of `current`, then `probeBudget` probe calls at most; the cells revealed
+/// join `history` as the iteration's tree.
 void deploy(const PolicyVersion &current, const std::shared_ptr<const DiscoveryTree> &complete, const CounterfactualSettings &settings,
-            CounterfactualIteration *it, QList<DreamWorld> *history, QList<ReplayWorld> *completeWorlds)
+            int probeBudget, CounterfactualIteration *it, QList<DreamWorld> *history, QList<ReplayWorld> *completeWorlds)
 {
     Result<std::unique_ptr<Policy>> made = specOf(current, settings).create();
     if (!made) {
@@ -137,20 +187,27 @@ void deploy(const PolicyVersion &current, const std::shared_ptr<const DiscoveryT
     options.maxRounds = settings.maxRounds;
     const DiscoveryTree &world = *complete;
     const EpisodeResult episode = ReplayEngine::runEpisode(world, *policy, it->beta, options);
-    it->calls = episode.calls;
     it->rounds = episode.rounds;
     it->error = episode.error;
-    for (const QString &id : episode.revealed) {
-        const std::optional<double> score = world.cells().at(world.indexOfId(id)).score;
+    QStringList revealed = episode.revealed;
+    QHash<QString, QString> reasons;
+    if (probeBudget > 0 && episode.ok())
+        probe(world, *history, probeBudget, &revealed, &reasons, it);
+    it->calls = int(revealed.size());
+    double bestEffective = episode.best;
+    for (const QString &id : std::as_const(revealed)) {
+        const Cell &cell = world.cells().at(world.indexOfId(id));
+        const std::optional<double> score = cell.score;
         if (score && std::isfinite(*score) && (!it->bestScore || *score > *it->bestScore))
             it->bestScore = score;
+        bestEffective = std::max(bestEffective, cell.effectiveScore());
     }
     if (world.isScorable())
-        it->attainment = episode.attainment;
+        it->attainment = it->probeCalls > 0 ? Scoring::attainment(bestEffective, world.bestEffectiveScore()) : episode.attainment;
     const int t = it->iteration;
     history->append(DreamWorld{IterationId(t), ReplayWorld{QStringLiteral("iteration %1").arg(t),
                                                            std::make_shared<const DiscoveryTree>(
-                                                               CounterfactualLoop::revealedTree(world, episode.revealed))}});
+                                                               CounterfactualLoop::revealedTree(world, revealed, reasons))}});
     completeWorlds->append(ReplayWorld{QStringLiteral("iteration %1").arg(t), complete});
 }
 
@@ -165,6 +222,7 @@ DreamSettings dreamSettings(const CounterfactualSettings &settings, int r, int t
     ds.replay.rounds = settings.maxRounds;
     ds.replay.valuation = settings.valuation;
     ds.replay.completions = settings.completions;
+    ds.rule = settings.rule;
     ds.limits = settings.limits;
     ds.seed = settings.seed * 0x100000001B3ull + quint64(r) * 1009u + quint64(t);
     // The completions of the dream after iteration t of repeat r.
@@ -220,6 +278,10 @@ QJsonObject iterationJson(const CounterfactualIteration &it)
     o.insert(QStringLiteral("policy_version"), it.policyVersion);
     o.insert(QStringLiteral("beta"), it.beta);
     o.insert(QStringLiteral("calls"), it.calls);
+    if (it.probeCalls > 0) {
+        o.insert(QStringLiteral("probe_calls"), it.probeCalls);
+        o.insert(QStringLiteral("probes"), QJsonArray::fromStringList(it.probes));
+    }
     o.insert(QStringLiteral("rounds"), it.rounds);
     o.insert(QStringLiteral("best_score"), orNull(it.bestScore));
     o.insert(QStringLiteral("attainment"), orNull(it.attainment));
@@ -245,11 +307,12 @@ QJsonObject runJson(const CounterfactualRun &run, const CounterfactualSettings &
     for (const CounterfactualIteration &it : run.iterations)
         iterations.append(iterationJson(it));
     QJsonObject r;
-    r.insert(QStringLiteral("fixed"), run.arm == CounterfactualArm::Fixed);
+    r.insert(QStringLiteral("fixed"), !dreams(run.arm));
     r.insert(QStringLiteral("arm"), counterfactualArmName(run.arm));
     r.insert(QStringLiteral("repeat"), run.repeat);
-    if (run.arm != CounterfactualArm::Fixed)
+    if (dreams(run.arm))
         insertValuation(&r, settings);
+    r.insert(QStringLiteral("probe"), probeOf(run.arm, settings).name());
     r.insert(QStringLiteral("iterations"), iterations);
     return r;
 }
@@ -295,14 +358,14 @@ QJsonObject reachJson(const QJsonArray &perRepeat, const QList<double> &reached)
 QJsonObject armSummary(CounterfactualArm arm, const CounterfactualReport &report, const CounterfactualSettings &settings,
                        const QHash<int, std::optional<double>> &fixedFinalBest, bool compare, std::optional<QJsonObject> *reach)
 {
-    QList<QList<double>> calls, attainments, totals;
+    QList<QList<double>> calls, attainments, totals, probes;
     QJsonArray perRepeat;
     QList<double> reached;
     qint64 candidates = 0, distinct = 0, inert = 0;
     for (const CounterfactualRun &run : report.runs) {
         if (run.arm != arm)
             continue;
-        QList<double> c, a;
+        QList<double> c, a, p;
         std::optional<double> bestSoFar;
         std::optional<qint64> reachedAt;
         const std::optional<double> target = fixedFinalBest.value(run.repeat);
@@ -311,6 +374,7 @@ QJsonObject armSummary(CounterfactualArm arm, const CounterfactualReport &report
             distinct += it.distinctCandidates;
             inert += it.inertCandidates;
             c.append(it.calls);
+            p.append(it.probeCalls);
             if (it.attainment)
                 a.append(*it.attainment);
             if (it.bestScore && (!bestSoFar || *it.bestScore > *bestSoFar))
@@ -320,6 +384,7 @@ QJsonObject armSummary(CounterfactualArm arm, const CounterfactualReport &report
         }
         calls.append(c);
         attainments.append(a);
+        probes.append(p);
         if (!run.iterations.isEmpty())
             totals.append(QList<double>{double(run.iterations.last().cumulativeCalls)});
         perRepeat.append(reachedAt ? QJsonValue(double(*reachedAt)) : QJsonValue(QJsonValue::Null));
@@ -329,9 +394,12 @@ QJsonObject armSummary(CounterfactualArm arm, const CounterfactualReport &report
     const MeanInterval c = meanAndInterval(calls);
     const MeanInterval a = meanAndInterval(attainments);
     const MeanInterval total = meanAndInterval(totals);
+    const MeanInterval probeCalls = meanAndInterval(probes);
     QJsonObject o;
-    if (arm != CounterfactualArm::Fixed)
+    if (dreams(arm))
         insertValuation(&o, settings);
+    o.insert(QStringLiteral("probe"), probeOf(arm, settings).name());
+    o.insert(QStringLiteral("probe_calls_mean"), orNull(probeCalls.mean));
     o.insert(QStringLiteral("repeats"), qsizetype(calls.size()));
     o.insert(QStringLiteral("calls_mean"), orNull(c.mean));
     o.insert(QStringLiteral("calls_ci95"), orNull(c.ci95));
@@ -344,7 +412,7 @@ QJsonObject armSummary(CounterfactualArm arm, const CounterfactualReport &report
                                                            {QStringLiteral("distinct"), distinct},
                                                            {QStringLiteral("inert_at_deployed_beta"), inert},
                                                            {QStringLiteral("distinct_share"), double(distinct) / double(candidates)}});
-    if (compare && arm != CounterfactualArm::Fixed) {
+    if (compare && dreams(arm)) {
         *reach = reachJson(perRepeat, reached);
         o.insert(QStringLiteral("calls_to_reach_fixed_best"), **reach);
     }
@@ -369,6 +437,8 @@ QJsonObject configJson(const CounterfactualSettings &settings)
     config.insert(QStringLiteral("betas"), betas);
     config.insert(QStringLiteral("valuation"), counterfactualValuationName(settings));
     config.insert(QStringLiteral("completions"), settings.completions);
+    config.insert(QStringLiteral("rule"), imaginationRuleName(settings.rule));
+    config.insert(QStringLiteral("probe"), settings.probe.name());
     return config;
 }
 
@@ -398,6 +468,8 @@ QString counterfactualArmName(CounterfactualArm arm)
         return QStringLiteral("dream_guarded");
     case CounterfactualArm::Fixed:
         return QStringLiteral("fixed");
+    case CounterfactualArm::FixedProbe:
+        return QStringLiteral("fixed_probe");
     }
     return {};
 }
@@ -430,17 +502,38 @@ QList<int> CounterfactualLoop::worldOrder(int n, int repeat, quint64 seed)
     return order;
 }
 
-DiscoveryTree CounterfactualLoop::revealedTree(const DiscoveryTree &world, const QStringList &revealed)
+DiscoveryTree CounterfactualLoop::revealedTree(const DiscoveryTree &world, const QStringList &revealed,
+                                               const QHash<QString, QString> &probes)
 {
     const QSet<QString> ids(revealed.cbegin(), revealed.cend());
     QList<Cell> cells;
+    QSet<int> opened;
     for (const Cell &c : world.cells()) {
-        if (ids.contains(c.id))
-            cells.append(c);
+        if (!ids.contains(c.id))
+            continue;
+        cells.append(c);
+        opened.insert(c.branch);
+        if (const auto reason = probes.constFind(c.id); reason != probes.cend()) {
+            cells.last().tags.append(Probes::tag());
+            cells.last().payload.insert(Probes::reasonKey(), *reason);
+        }
     }
+    // What the recorded world says its unopened branches explore.
+    TreeMeta meta = world.meta();
+    QJsonObject directions;
+    for (const DiscoveryTree::Branch &b : world.branches()) {
+        if (opened.contains(b.id))
+            continue;
+        const QString tag = Imagination::branchTag(world, b.id, {});
+        if (!tag.isEmpty())
+            directions.insert(QString::number(b.id), tag.mid(tag.indexOf(QLatin1Char(':')) + 1));
+    }
+    if (!directions.isEmpty())
+        meta.payload.insert(QStringLiteral("branch_directions"), directions);
     // The revealed cells of a branch are always its attempts 0 … a (an
-    // episode reveals a branch's attempts in order), so this cannot fail.
-    std::optional<DiscoveryTree> tree = DiscoveryTree::build(world.meta(), cells);
+    // episode reveals a branch's attempts in order, a probe the next one),
+    // so this cannot fail.
+    std::optional<DiscoveryTree> tree = DiscoveryTree::build(meta, cells);
     return tree ? std::move(*tree) : DiscoveryTree();
 }
 
@@ -488,8 +581,8 @@ Result<PolicyVersion> CounterfactualLoop::startingPolicy(const CounterfactualSet
                 .arg(n));
     if (settings.repeats < 1 || settings.versions < 1 || settings.workers < 1)
         return Result<PolicyVersion>::failure(QStringLiteral("repeats, versions and workers must be at least 1"));
-    const bool dreams = settings.arms.contains(CounterfactualArm::Dream) || settings.arms.contains(CounterfactualArm::Guarded);
-    if (dreams && !m_developer)
+    const bool dreaming = settings.arms.contains(CounterfactualArm::Dream) || settings.arms.contains(CounterfactualArm::Guarded);
+    if (dreaming && !m_developer)
         return Result<PolicyVersion>::failure(QStringLiteral("dreaming needs a policy developer"));
     Result<PolicyVersion> start = startingVersion(settings.policyArgument);
     if (!start.ok())
@@ -536,13 +629,13 @@ bool CounterfactualLoop::runArm(const CounterfactualSettings &settings, const Po
         it.iteration = t;
         it.world = names.at(w);
         it.policyVersion = state.current.name;
-        deploy(state.current, worlds.at(w), settings, &it, &state.history, &state.complete);
+        deploy(state.current, worlds.at(w), settings, probeOf(run->arm, settings).budget(), &it, &state.history,
+               &state.complete);
         state.cumulative += it.calls;
         it.cumulativeCalls = state.cumulative;
         announce(settings, run->arm, run->repeat, state.current, it);
         // The dream after every iteration but the last (the dreaming arms).
-        const bool dreams = run->arm != CounterfactualArm::Fixed && t < settings.iterations;
-        if (dreams && !dreamAfter(settings, run->arm, run->repeat, &it, &state)) {
+        if (dreams(run->arm) && t < settings.iterations && !dreamAfter(settings, run->arm, run->repeat, &it, &state)) {
             run->iterations.append(it);
             return false;
         }
@@ -555,7 +648,7 @@ bool CounterfactualLoop::runArm(const CounterfactualSettings &settings, const Po
 void CounterfactualLoop::announce(const CounterfactualSettings &settings, CounterfactualArm arm, int r,
                                   const PolicyVersion &current, const CounterfactualIteration &it)
 {
-    emit message(QStringLiteral("%1 repeat %2 iteration %3/%4: %5 on %6 (β %7): %8 calls, best %9%10")
+    emit message(QStringLiteral("%1 repeat %2 iteration %3/%4: %5 on %6 (β %7): %8 calls%11, best %9%10")
                      .arg(counterfactualArmName(arm))
                      .arg(r)
                      .arg(it.iteration)
@@ -564,7 +657,9 @@ void CounterfactualLoop::announce(const CounterfactualSettings &settings, Counte
                      .arg(it.beta)
                      .arg(it.calls)
                      .arg(it.bestScore ? QString::number(*it.bestScore, 'g', 6) : QStringLiteral("none"),
-                          it.error.isEmpty() ? QString() : QStringLiteral(" (policy error: %1)").arg(it.error)));
+                          it.error.isEmpty() ? QString() : QStringLiteral(" (policy error: %1)").arg(it.error),
+                          it.probeCalls > 0 ? QStringLiteral(" (%1 probes: %2)").arg(it.probeCalls).arg(it.probes.join(QStringLiteral("; ")))
+                                            : QString()));
 }
 
 bool CounterfactualLoop::dreamAfter(const CounterfactualSettings &settings, CounterfactualArm arm, int r,

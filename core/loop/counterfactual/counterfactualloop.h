@@ -10,7 +10,9 @@
 
 #include "model/discoverytree.h"
 #include "policy/scriptlimits.h"
+#include "replay/probes.h"
 #include "replay/replayworld.h"
+#include "replay/worldmodel.h"
 #include "store/storetypes.h"
 
 #include <QJsonObject>
@@ -30,9 +32,12 @@ enum class CounterfactualArm {
     Dream,   ///< Dream-RSI with the paper's approval rule: the best mean value
     Guarded, ///< Dream-RSI whose proposals must not lose final quality on the history
     Fixed,   ///< fixed exploration: the starting policy throughout
+    /// Fixed exploration followed by the probes of `CounterfactualSettings::probe`
+    /// after each deployment: the probes' own gain, apart from what dreams learn.
+    FixedProbe,
 };
 
-/// "dream", "dream_guarded", "fixed".
+/// "dream", "dream_guarded", "fixed", "fixed_probe".
 QString counterfactualArmName(CounterfactualArm arm);
 
 /// How a counterfactual loop runs.
@@ -60,6 +65,11 @@ struct CounterfactualSettings
     /// the completions per world; the defaults are a new project's.
     Valuation valuation = Valuation::Imagined;
     int completions = 8;
+    /// How the imagined completions are drawn (docs/online.md#imagination-rules).
+    ImaginationRule rule = ImaginationRule::Capped;
+    /// Probe calls after each deployment of the dreaming arms and of the
+    /// fixed_probe arm (docs/online.md#probes); the fixed arm never probes.
+    ProbeSetting probe = ProbeSetting::automatic();
     /// The oracle arm of a study: the dreams value versions over the complete
     /// recorded worlds behind the history (known only here, where the worlds
     /// are recorded), so a shortfall can be told apart: the valuation's or
@@ -85,10 +95,12 @@ struct CounterfactualIteration
     QString world;                   ///< the path as given
     QString policyVersion;           ///< the deployed version's name
     double beta = 0.5;               ///< the β it was deployed at
-    int calls = 0;                   ///< cells the deployment revealed
+    int calls = 0;                   ///< cells the deployment revealed, its probes included
+    int probeCalls = 0;              ///< of which probes (docs/online.md#probes)
+    QStringList probes;              ///< "b3a4: depth 4 of d3 had 1 value", in the order made
     int rounds = 0;
     std::optional<double> bestScore; ///< best raw score revealed on this world; none when no scored cell was revealed
-    std::optional<double> attainment; ///< clip(best / S_world, 0, 1); none for an unscorable world
+    std::optional<double> attainment; ///< clip(best / S_world, 0, 1) over every call, probes included; none for an unscorable world
     qint64 cumulativeCalls = 0;
     QString error;                   ///< the episode's policy error, if any
     /// The dream after this iteration (none after the last and in the fixed arm).
@@ -144,7 +156,13 @@ public:
     /// The tree of the cells of `world` whose ids are in `revealed`, in the
     /// world's order, with the world's top-level fields: what the loop adds
     /// to the history. A prefix of every branch, so always a valid tree.
-    static DiscoveryTree revealedTree(const DiscoveryTree &world, const QStringList &revealed);
+    /// Its top-level `branch_directions` names the direction of every branch
+    /// of `world` that `revealed` leaves unopened (from the branch's
+    /// `direction:` tag), so imagination completes an unopened root from its
+    /// own direction as a live round does from the task. Cells whose ids are
+    /// keys of `probes` carry the `probe` tag and their reason.
+    static DiscoveryTree revealedTree(const DiscoveryTree &world, const QStringList &revealed,
+                                      const QHash<QString, QString> &probes = {});
     /// `{runs: [...], summary: {...}}` (docs/online.md).
     static QJsonObject toJson(const CounterfactualReport &report, const CounterfactualSettings &settings);
 

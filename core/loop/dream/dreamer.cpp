@@ -1,5 +1,7 @@
 #include "dreamer.h"
 
+#include "model/splitmix64.h"
+
 #include "model/treejson.h"
 #include "project/policyresolution.h"
 #include "project/projectpolicies.h"
@@ -319,6 +321,7 @@ private:
         m_revealedSet.stem = QStringLiteral("world");
         m_oracleSet.stem = QStringLiteral("oracle");
         m_probeSet.stem = QStringLiteral("probe");
+        m_secondSet.stem = QStringLiteral("second");
         return true;
     }
 
@@ -346,8 +349,8 @@ private:
             return true;
         if (&set == &m_imaginedSet) {
             const int completions = ValuationWorlds::completionsOf(m_config, ValuationWorlds::Kind::Imagined);
-            Result<ValuationWorlds> imagined =
-                ValuationWorlds::imagined(m_history, completions, m_report.imagineSeed, m_settings.imagineThreads);
+            Result<ValuationWorlds> imagined = ValuationWorlds::imagined(m_history, completions, m_report.imagineSeed,
+                                                                         m_settings.imagineThreads, m_settings.rule);
             if (!imagined)
                 return fail(imagined.error);
             m_report.model = imagined.value->models.toJson();
@@ -356,6 +359,13 @@ private:
                                        .arg(set.completions())
                                        .arg(m_worlds.size())
                                        .arg(m_report.imagineSeed));
+        } else if (&set == &m_secondSet) {
+            const int completions = ValuationWorlds::completionsOf(m_config, ValuationWorlds::Kind::Imagined);
+            Result<ValuationWorlds> imagined = ValuationWorlds::imagined(m_history, completions, m_report.check.secondSeed,
+                                                                         m_settings.imagineThreads, m_settings.rule);
+            if (!imagined)
+                return fail(imagined.error);
+            set.valuation = std::move(*imagined.value);
         } else if (&set == &m_oracleSet) {
             Result<ValuationWorlds> oracle = ValuationWorlds::oracle(m_history, m_settings.oracleWorlds);
             if (!oracle)
@@ -479,16 +489,77 @@ private:
         m_report.candidates = m_memory.candidates;
         m_report.screened = m_memory.screened;
         m_report.proposed = Dreamer::bestByMeanValue(m_report.versions);
+        if (m_report.proposed > 0 && m_imaginedValuation && m_settings.noiseCheck && !m_report.cancelled)
+            checkNoise();
         if (!m_report.versions.isEmpty())
             valueOtherwise(0);
         if (m_report.proposed > 0)
             valueOtherwise(m_report.proposed);
-        if (const DreamVersion *p = m_report.proposal())
-            emit m_dreamer.message(QStringLiteral("proposed: %1 (mean value %2)")
-                                       .arg(p->developed.version.name, QString::number(*p->developed.value, 'g', 6)));
+        if (const DreamVersion *p = m_report.proposal(); p && m_report.proposed > 0)
+            emit m_dreamer.message(QStringLiteral("proposed: %1 (mean value %2)%3")
+                                       .arg(p->developed.version.name, QString::number(*p->developed.value, 'g', 6),
+                                            m_report.check.measured ? QStringLiteral("; ") + m_report.check.verdict : QString()));
+        else if (p)
+            emit m_dreamer.message(QStringLiteral("nothing better than the deployed version %1 (mean value %2)%3")
+                                       .arg(p->developed.version.name, QString::number(*p->developed.value, 'g', 6),
+                                            m_report.check.measured ? QStringLiteral("; ") + m_report.check.verdict : QString()));
         else
             emit m_dreamer.message(QStringLiteral("no version scored; nothing to propose"));
         return m_report;
+    }
+
+    /// The value of `v` over the second seed's completions, without storing
+    /// it (its records would take the place of the dream's own).
+    std::optional<double> secondValue(const DevelopedVersion &v)
+    {
+        const SandboxedReplayOutcome o = replay(v.version, m_secondSet);
+        if (o.cancelled || !o.output)
+            return std::nullopt;
+        DevelopedVersion judged;
+        judged.result = std::make_shared<ReplayResult>(o.output->result);
+        judge(judged);
+        return judged.error.isEmpty() ? judged.value : std::nullopt;
+    }
+
+    /// The noise check of the leading candidate (ProposalCheck): its lead and
+    /// the deployed version's value under a second completion seed. A lead
+    /// inside the noise proposes the deployed version (nothing better).
+    void checkNoise()
+    {
+        ProposalCheck &c = m_report.check;
+        const DevelopedVersion &deployed = m_report.versions.at(0).developed;
+        const DevelopedVersion &best = m_report.versions.at(m_report.proposed).developed;
+        c.measured = true;
+        c.candidate = best.version.name;
+        c.deployed = deployed.version.name;
+        c.lead = *best.value - (deployed.value && deployed.error.isEmpty() ? *deployed.value : 0.0);
+        c.secondSeed = SplitMix64::mix(m_report.imagineSeed);
+        if (!deployed.value || !deployed.error.isEmpty()) {
+            c.verdict = QStringLiteral("the deployed version %1 has no value; nothing to measure the lead against").arg(c.deployed);
+            return;
+        }
+        if (!prepare(m_secondSet))
+            return;
+        const std::optional<double> second0 = secondValue(deployed);
+        const std::optional<double> secondBest = second0 ? secondValue(best) : std::nullopt;
+        const auto number = [](double v) { return QString::number(v, 'g', 3); };
+        if (!second0 || !secondBest) {
+            c.passed = false;
+            c.verdict = QStringLiteral("%1 could not be valued under the second seed %2: not proposed")
+                            .arg(second0 ? c.candidate : c.deployed)
+                            .arg(c.secondSeed);
+        } else {
+            c.noise = std::abs(*deployed.value - *second0);
+            c.secondLead = *secondBest - *second0;
+            c.passed = ProposalCheck::beatsNoise(c.lead, *c.noise, *c.secondLead);
+            c.verdict = QStringLiteral("%1 leads %2 by %3 (noise %4: %2 moved that much between two completion seeds); "
+                                       "under the second seed by %5: %6")
+                            .arg(c.candidate, c.deployed, number(c.lead), number(*c.noise), number(*c.secondLead),
+                                 c.passed ? QStringLiteral("beats the noise")
+                                          : QStringLiteral("inside the noise, not proposed"));
+        }
+        if (!c.passed)
+            m_report.proposed = 0;
     }
 
     /// Version 0: the deployed one (the project's, or `given` in memory).
@@ -714,6 +785,7 @@ private:
     WorldSet m_imaginedSet;
     WorldSet m_oracleSet;
     WorldSet m_probeSet;                ///< one world per history world, the deployed β: which tunables act
+    WorldSet m_secondSet;               ///< completions under a second seed: the noise check (never stored)
     bool m_oracle = false;
     DreamMemory m_memory;               ///< the developer's candidates, from step to step
     QHash<QString, SandboxedReplayOutcome> m_cache; ///< by world set and script

@@ -4,6 +4,7 @@
 
 #include "policy/scriptlimits.h"
 #include "replay/replayworld.h"
+#include "replay/worldmodel.h"
 #include "store/storetypes.h"
 
 #include <QJsonObject>
@@ -41,6 +42,12 @@ struct DreamSettings
     /// The seed of the imagined completions (docs/online.md#valuation); none:
     /// `seed`. The loops set it to S + 1000·repeat + iteration.
     std::optional<quint64> imagineSeed;
+    /// How the completions are drawn (docs/online.md#imagination-rules).
+    ImaginationRule rule = ImaginationRule::Capped;
+    /// Under the imagined valuation, value the deployed version and the
+    /// leading candidate under a second completion seed too and propose the
+    /// candidate only when its lead beats the noise (DreamReport::check).
+    bool noiseCheck = true;
     /// Threads that draw the completions (0 = as many as the machine has);
     /// the completions do not depend on it.
     int imagineThreads = 0;
@@ -85,13 +92,40 @@ struct DreamVersion
     QList<CandidateRecord> candidates;
 };
 
+/// Whether the leading candidate's lead over the deployed version beats the
+/// noise of the completions (docs/online.md#a-proposal-must-beat-the-noise).
+/// Both are valued again over C completions drawn with a second seed; the
+/// candidate is proposed only when its lead under the dream's seed is larger
+/// than the deployed version's seed-to-seed spread and it leads under the
+/// second seed too.
+struct ProposalCheck
+{
+    bool measured = false;           ///< the check ran (imagined valuation, a candidate led)
+    QString candidate;               ///< the version that led
+    QString deployed;                ///< the deployed version's name
+    double lead = 0.0;               ///< candidate − deployed under the dream's seed
+    std::optional<double> secondLead; ///< the same under the second seed (none: not valued)
+    std::optional<double> noise;     ///< |deployed under the dream's seed − under the second seed|
+    quint64 secondSeed = 0;
+    bool passed = true;              ///< the candidate is proposed
+    QString verdict;                 ///< the outcome in words
+
+    /// The rule: the lead beats the deployed version's seed-to-seed spread
+    /// and holds under the second seed.
+    static bool beatsNoise(double lead, double noise, double secondLead) { return lead > noise && secondLead > 0.0; }
+};
+
 /// What a dream produced.
 struct DreamReport
 {
     QList<DreamVersion> versions;    ///< in order; version 0 first
     ReplayConfig config;             ///< the replay configuration the versions were replayed under
     bool overridden = false;         ///< `config` is not the project's (explicit overrides)
-    int proposed = -1;               ///< index of the best mean value; -1 when no version scored
+    /// Index of the proposal: the best mean value when it beats the noise
+    /// (`check`), else 0 (the deployed version: nothing better); -1 when no
+    /// version scored.
+    int proposed = -1;
+    ProposalCheck check;
     quint64 imagineSeed = 0;         ///< the seed of the completions (imagined valuation)
     QJsonObject model;               ///< the fitted world model (WorldModel::toJson); empty when none was fitted
     /// Every candidate of the dream, in order (docs/online.md#dreams-you-can-read).

@@ -54,6 +54,21 @@ QJsonObject candidateSummary(const QList<CandidateRecord> &candidates, int scree
                        {QStringLiteral("distinct_share"), total > 0 ? QJsonValue(double(total - duplicates) / total) : QJsonValue(QJsonValue::Null)}};
 }
 
+/// The noise check (ProposalCheck); null when it did not run.
+QJsonValue proposalCheckJson(const ProposalCheck &c)
+{
+    if (!c.measured)
+        return QJsonValue(QJsonValue::Null);
+    return QJsonObject{{QStringLiteral("candidate"), c.candidate},
+                       {QStringLiteral("deployed"), c.deployed},
+                       {QStringLiteral("lead"), c.lead},
+                       {QStringLiteral("second_lead"), jsonNumber(c.secondLead)},
+                       {QStringLiteral("noise"), jsonNumber(c.noise)},
+                       {QStringLiteral("second_seed"), QString::number(c.secondSeed)},
+                       {QStringLiteral("passed"), c.passed},
+                       {QStringLiteral("verdict"), c.verdict}};
+}
+
 } // namespace
 
 QJsonObject dreamReportJson(const DreamReport &report, const QList<DreamWorld> &worlds, const DreamSettings &settings)
@@ -136,6 +151,8 @@ QJsonObject dreamReportJson(const DreamReport &report, const QList<DreamWorld> &
                   {QStringLiteral("worlds"), worldRows},
                   {QStringLiteral("versions"), versions},
                   {QStringLiteral("proposed"), proposed},
+                  {QStringLiteral("rule"), imaginationRuleName(settings.rule)},
+                  {QStringLiteral("proposal_check"), proposalCheckJson(report.check)},
                   {QStringLiteral("cancelled"), report.cancelled}};
     if (!report.error.isEmpty())
         o.insert(QStringLiteral("error"), report.error);

@@ -18,6 +18,7 @@
 #include "model/splitmix64.h"
 #include "policy/policy.h"
 
+#include <QHash>
 #include <QSet>
 #include <QStringList>
 
@@ -71,6 +72,10 @@ struct RoundRunner::Run
     /// The policy that picks the batches, and its stored version.
     std::unique_ptr<Policy> policy;
     PolicyVersionId policyVersion = 0;
+    /// The probes of this round (RoundConfig::probe resolved by makePolicy())
+    /// and the reason of each probe call made, by cell id.
+    ProbeSetting probe;
+    QHash<QString, QString> probeReasons;
     /// Rounds completed; the ids of a recorded batch still to run (a resume).
     int completed = 0;
     QStringList pending;
@@ -207,6 +212,13 @@ struct RoundRunner::Run
     /// chosen now, not a recorded batch run again.
     bool runRound(const QStringList &batch, bool fresh);
 
+    /// After the policy's last batch: up to probe.budget() probe calls, one
+    /// per round, each where the world model of the task's finished worlds
+    /// and this round's cells is blind (Probes::next); stops at the call and
+    /// cost budgets, a stop, or when nothing is blind. False on an error.
+    bool runProbes();
+    /// The task's finished replay worlds, as trees: the probes' history.
+    bool loadProbeHistory(QList<ReplayWorld> *worlds);
     /// Whether stop() was called.
     bool stopAsked() const;
 

@@ -8,6 +8,9 @@
 #include "roundpolicy.h"
 #include "roundliveness.h"
 #include "roundrun_p.h"
+
+#include "project/projectworlds.h"
+#include "project/valuationworlds.h"
 #include "roundsession.h"
 #include "task/task.h"
 #include "roundtree.h"
@@ -116,6 +119,10 @@ Cell RoundRunner::Run::cellOf(const RoundAttempt::Outcome &r, const AgentUsage &
     if (!book.hintFor(r.cellId).isEmpty())
         c.tags.append(QStringLiteral("hint"));
     QJsonObject payload;
+    if (const auto reason = probeReasons.constFind(r.cellId); reason != probeReasons.cend()) {
+        c.tags.append(Probes::tag());
+        payload.insert(Probes::reasonKey(), *reason);
+    }
     if (!r.setupError.isEmpty()) {
         c.failClass = QString::fromLatin1(FailClass::Env);
         c.error = r.setupError;
@@ -494,10 +501,14 @@ void RoundRunner::Run::runRounds()
             return;
         const bool fresh = pending.isEmpty();
         QStringList batch;
-        if (!fresh)
+        if (!fresh) {
             batch = std::exchange(pending, {});
-        else if (!nextBatch(state, &batch))
+        } else if (!nextBatch(state, &batch)) {
+            // The policy is done: the probes, unless a stop or an error ended it.
+            if (error.isEmpty() && !stopAsked() && probe.enabled() && !manual)
+                runProbes();
             return;
+        }
         if (!runRound(batch, fresh))
             return;
     }
@@ -650,6 +661,77 @@ bool RoundRunner::Run::runRound(const QStringList &batch, bool fresh)
     completed += 1;
     counters.rounds = completed;
     emit q->countersChanged(counters);
+    return true;
+}
+
+bool RoundRunner::Run::loadProbeHistory(QList<ReplayWorld> *worlds)
+{
+    const StoreResult<QList<IterationInfo>> list = await(q->m_store->iterations());
+    if (!list.ok()) {
+        error = list.error;
+        return false;
+    }
+    for (const IterationInfo &it : *list.value) {
+        if (it.id == iteration || it.task.value_or(QString()) != task.name || !ProjectWorlds::isReplayWorld(it)
+            || ProjectWorlds::isApproximate(it))
+            continue;
+        const StoreResult<IterationData> data = await(q->m_store->iterationData(it.id));
+        if (!data.ok()) {
+            error = data.error;
+            return false;
+        }
+        TreeMeta meta;
+        meta.task = task.name;
+        meta.grid = it.grid;
+        if (std::optional<DiscoveryTree> t = DiscoveryTree::build(meta, data.value->cells))
+            worlds->append(ReplayWorld{ProjectWorlds::baseNameOf(it), std::make_shared<const DiscoveryTree>(std::move(*t))});
+    }
+    return true;
+}
+
+bool RoundRunner::Run::runProbes()
+{
+    QList<ReplayWorld> worlds;
+    if (!loadProbeHistory(&worlds))
+        return false;
+    const int budget = probe.budget();
+    QSet<QString> unavailable;
+    int made = 0;
+    while (made < budget && !stopAsked()) {
+        if (const QString reached = RoundBudget::reached(q->m_config, counters); !reached.isEmpty()) {
+            log(QStringLiteral("probes: none past the budget (%1)").arg(reached));
+            return true;
+        }
+        TreeMeta meta;
+        meta.task = task.name;
+        meta.grid = GridShape{tree.plan().branches, tree.plan().refinements};
+        std::optional<DiscoveryTree> episode = DiscoveryTree::build(meta, tree.cells());
+        if (!episode)
+            return true; // the live tree always builds; nothing to probe from otherwise
+        QList<ReplayWorld> all = worlds;
+        all.append(ReplayWorld{QStringLiteral("this round"), std::make_shared<const DiscoveryTree>(std::move(*episode))});
+        const WorldModels models = ValuationWorlds::modelsOf(all);
+        const WorldModel &model = models.of(int(all.size() - 1));
+        const std::optional<ProbeCall> call = Probes::next(*all.last().tree, model, model.options().directions, unavailable);
+        if (!call) {
+            log(made == 0 ? QStringLiteral("probes: none, nothing the grid allows is blind")
+                          : QStringLiteral("probes: done, nothing the grid allows is blind any more"));
+            return true;
+        }
+        const QString id = call->cellId();
+        bool legal = false;
+        for (const CellMeta &m : tree.legal())
+            legal = legal || m.id == id;
+        if (!legal) {
+            unavailable.insert(id);
+            continue;
+        }
+        probeReasons.insert(id, call->reason);
+        log(QStringLiteral("probe %1/%2: %3 (%4)").arg(made + 1).arg(budget).arg(id, call->reason));
+        if (!runRound({id}, true))
+            return false;
+        ++made;
+    }
     return true;
 }
 

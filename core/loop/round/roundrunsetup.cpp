@@ -172,6 +172,20 @@ bool RoundRunner::Run::makePolicy()
     log(QStringLiteral("policy: ") + resolved.value->description);
     manual = resolved.value->manual;
     policyVersion = resolved.value->version;
+    // Probes: as asked; by default on when the round deploys a dreamed version.
+    if (config.probe) {
+        probe = *config.probe;
+    } else {
+        const StoreResult<QList<PolicyVersion>> versions = await(q->m_store->policyVersions());
+        for (const PolicyVersion &v : versions.value.value_or(QList<PolicyVersion>())) {
+            if (v.id == policyVersion && v.origin == PolicyOrigin::Agent)
+                probe = ProbeSetting::automatic();
+        }
+    }
+    if (probe.enabled() && !manual)
+        log(QStringLiteral("probes: %1 (at most %2 calls after the policy's last batch, where the world model is blind)")
+                .arg(probe.name())
+                .arg(probe.budget()));
     return true;
 }
 

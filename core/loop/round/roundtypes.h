@@ -1,5 +1,6 @@
 #pragma once
 
+#include "replay/probes.h"
 #include "agent/agent.h"
 #include "eval/sandboxrequest.h"
 #include "policy/gridplan.h"
@@ -56,6 +57,10 @@ struct RoundConfig
     /// the project's inbox between batches (SteeringInbox). Off: nobody can
     /// steer the round, and a request gets that answer from `dreamrsi steer`.
     bool acceptSteering = false;
+    /// Probe calls after the policy's last batch, where the world model of
+    /// the task's history is blind (docs/online.md#probes). None: `auto`
+    /// when the round deploys a dreamed version (origin agent), else off.
+    std::optional<ProbeSetting> probe;
 };
 
 /// Running totals of an iteration (resumed cells included).

@@ -1,0 +1,156 @@
+#include "probes.h"
+
+#include <cmath>
+
+namespace dreamrsi {
+
+namespace {
+
+const QString DirectionPrefix = QStringLiteral("direction:");
+
+/// "d3" of "direction:d3"; empty for no tag.
+QString directionOf(const QString &tag)
+{
+    return tag.startsWith(DirectionPrefix) ? tag.mid(DirectionPrefix.size()) : tag;
+}
+
+QString values(int n)
+{
+    return n == 1 ? QStringLiteral("1 value") : QStringLiteral("%1 values").arg(n);
+}
+
+GridShape gridOf(const DiscoveryTree &tree)
+{
+    return tree.meta().grid.value_or(GridShape{10, 10});
+}
+
+std::optional<double> okScore(const Cell &cell)
+{
+    if (cell.failClass != QLatin1String(FailClass::Ok) || !cell.score || !std::isfinite(*cell.score))
+        return std::nullopt;
+    return cell.score;
+}
+
+/// The branch of `episode` with the best ok score (ties: the lowest id), -1 when none scored.
+int bestBranch(const DiscoveryTree &episode)
+{
+    int best = -1;
+    std::optional<double> bestScore;
+    for (const DiscoveryTree::Branch &b : episode.branches()) {
+        for (const int c : b.cells) {
+            const std::optional<double> s = okScore(episode.cells().at(c));
+            if (s && (!bestScore || *s > *bestScore)) {
+                bestScore = s;
+                best = b.id;
+            }
+        }
+    }
+    return best;
+}
+
+QString depthReason(int attempt, const QString &tag, int count)
+{
+    return tag.isEmpty() ? QStringLiteral("depth %1 had %2").arg(attempt).arg(values(count))
+                         : QStringLiteral("depth %1 of %2 had %3").arg(attempt).arg(directionOf(tag), values(count));
+}
+
+QString rootReason(const QString &tag, int count)
+{
+    return tag.isEmpty() ? QStringLiteral("first attempts had %1").arg(values(count))
+                         : QStringLiteral("first attempts of %1 had %2").arg(directionOf(tag), values(count));
+}
+
+/// The evidence at a depth: the stratum a draw there would use (the tag's, else the pool's).
+int depthCount(const WorldModel &model, const QString &tag, int attempt)
+{
+    return std::max(model.gainCount(WorldModel::pooled(), attempt), tag.isEmpty() ? 0 : model.gainCount(tag, attempt));
+}
+
+} // namespace
+
+QString ProbeSetting::name() const
+{
+    switch (mode) {
+    case Mode::Off:
+        return QStringLiteral("off");
+    case Mode::Auto:
+        return QStringLiteral("auto");
+    case Mode::Count:
+        break;
+    }
+    return QString::number(count);
+}
+
+std::optional<ProbeSetting> ProbeSetting::parse(const QString &flag, const QString &text, QString *error)
+{
+    if (text == QLatin1String("auto"))
+        return automatic();
+    if (text == QLatin1String("off"))
+        return off();
+    bool ok = false;
+    const int n = text.toInt(&ok);
+    if (ok && n >= 0 && n <= MaxCalls)
+        return calls(n);
+    if (error)
+        *error = QStringLiteral("%1 takes auto, off or a number of calls 0 … %2 (got '%3')").arg(flag).arg(MaxCalls).arg(text);
+    return std::nullopt;
+}
+
+bool Probes::isProbe(const Cell &cell)
+{
+    return cell.tags.contains(tag());
+}
+
+std::optional<ProbeCall> Probes::next(const DiscoveryTree &episode, const WorldModel &model, const QStringList &directions,
+                                      const QSet<QString> &unavailable)
+{
+    const GridShape grid = gridOf(episode);
+    // 1. Deeper on the best branch, where its next depth is blind.
+    if (const int b = bestBranch(episode); b >= 0) {
+        const int attempt = int(episode.branches().at(episode.branchIndex(b)).cells.size());
+        const QString tag = Imagination::branchTag(episode, b, directions);
+        ProbeCall call{ProbeCall::Kind::Depth, b, attempt, depthReason(attempt, tag, depthCount(model, tag, attempt))};
+        if (attempt <= grid.refinements && model.depthBlind(tag, attempt) && !unavailable.contains(call.cellId()))
+            return call;
+    }
+    // 2. A first attempt in a direction whose first attempts are blind.
+    for (int b = 0; b < grid.branches; ++b) {
+        if (episode.branchIndex(b) >= 0)
+            continue;
+        const QString tag = Imagination::branchTag(episode, b, directions);
+        ProbeCall call{ProbeCall::Kind::Root, b, 0, rootReason(tag, model.firstCount(tag))};
+        if (model.firstBlind(tag) && !unavailable.contains(call.cellId()))
+            return call;
+    }
+    return std::nullopt;
+}
+
+QList<ProbeCall> Probes::plan(const DiscoveryTree &episode, const WorldModel &model, const QStringList &directions,
+                              int budget)
+{
+    QList<ProbeCall> out;
+    const GridShape grid = gridOf(episode);
+    const int nmin = model.options().minSamples;
+    // The best branch, one depth after another while each is blind.
+    if (const int b = bestBranch(episode); b >= 0) {
+        const QString tag = Imagination::branchTag(episode, b, directions);
+        for (int a = int(episode.branches().at(episode.branchIndex(b)).cells.size());
+             out.size() < budget && a <= grid.refinements && model.depthBlind(tag, a); ++a)
+            out.append(ProbeCall{ProbeCall::Kind::Depth, b, a, depthReason(a, tag, depthCount(model, tag, a))});
+    }
+    // Then unopened branches while their direction's first attempts stay blind.
+    QHash<QString, int> added;
+    for (int b = 0; b < grid.branches && out.size() < budget; ++b) {
+        if (episode.branchIndex(b) >= 0)
+            continue;
+        const QString tag = Imagination::branchTag(episode, b, directions);
+        const int count = model.firstCount(tag) + added.value(tag);
+        if (count >= nmin)
+            continue;
+        out.append(ProbeCall{ProbeCall::Kind::Root, b, 0, rootReason(tag, count)});
+        added[tag] += 1;
+    }
+    return out;
+}
+
+} // namespace dreamrsi

@@ -1,0 +1,91 @@
+#pragma once
+
+// Probes: a few real calls after a deployment, made where the world model is
+// blind, so that the next dream has evidence of depths and directions the
+// deployed policy never reached (docs/online.md#probes).
+
+#include "worldmodel.h"
+
+#include "model/discoverytree.h"
+
+#include <QSet>
+#include <QString>
+
+#include <optional>
+
+namespace dreamrsi {
+
+/// `--probe auto|off|N`: at most how many probe calls follow one deployment.
+struct ProbeSetting
+{
+    /// What `auto` allows a deployment: the prototype's three calls.
+    static constexpr int AutoCalls = 3;
+    /// The most `--probe N` takes.
+    static constexpr int MaxCalls = 100;
+
+    enum class Mode { Off, Auto, Count };
+    Mode mode = Mode::Off;
+    int count = 0; ///< N when Mode::Count
+
+    static ProbeSetting off() { return {}; }
+    static ProbeSetting automatic() { return {Mode::Auto, 0}; }
+    static ProbeSetting calls(int n) { return n <= 0 ? off() : ProbeSetting{Mode::Count, n}; }
+
+    /// The most probe calls a deployment makes (0: none).
+    int budget() const { return mode == Mode::Auto ? AutoCalls : mode == Mode::Count ? count : 0; }
+    bool enabled() const { return budget() > 0; }
+    /// "auto", "off" or N.
+    QString name() const;
+    /// Reads "auto", "off" or a whole number 0 … MaxCalls (0 is off); an
+    /// error naming the flag and the value otherwise.
+    static std::optional<ProbeSetting> parse(const QString &flag, const QString &text, QString *error);
+    friend bool operator==(const ProbeSetting &, const ProbeSetting &) = default;
+};
+
+/// One probe call: which cell and why.
+struct ProbeCall
+{
+    enum class Kind {
+        Depth, ///< the next attempt of the episode's best branch, at a blind depth
+        Root,  ///< the first attempt of an unopened branch whose direction is blind
+    };
+    Kind kind = Kind::Depth;
+    int branch = 0;
+    int attempt = 0;
+    /// Why, in words the tree and the log show: "depth 4 of d3 had 1 value".
+    QString reason;
+    /// "b<branch>a<attempt>".
+    QString cellId() const { return QStringLiteral("b%1a%2").arg(branch).arg(attempt); }
+};
+
+namespace Probes {
+
+/// The tag every probe cell carries.
+inline QString tag() { return QStringLiteral("probe"); }
+/// The payload key of a probe cell's reason.
+inline QString reasonKey() { return QStringLiteral("probe_reason"); }
+/// True when `cell` was a probe call.
+bool isProbe(const Cell &cell);
+
+/// The next probe after the deployment whose cells are `episode` (a tree
+/// of the cells it revealed, probes so far included), under `model` fitted
+/// on the history and the episode, on the grid of `episode` (its `grid`,
+/// else 10 × 10). In this order:
+/// 1. the episode's best branch (the best ok score; ties: the lowest id)
+///    goes on one attempt past its last when that attempt is within the
+///    grid and its depth is blind for the branch's direction;
+/// 2. else the lowest unopened branch id of the grid whose first attempt is
+///    blind for its direction (Imagination::branchTag with `directions`).
+/// None when nothing the grid allows is blind: a history that already
+/// shows a depth is not probed there again. Cells in `unavailable`
+/// ("b<branch>a<attempt>": the caller could not make them) are skipped.
+std::optional<ProbeCall> next(const DiscoveryTree &episode, const WorldModel &model, const QStringList &directions,
+                              const QSet<QString> &unavailable = {});
+
+/// The probes a deployment would make, planned on `episode` without making
+/// them (each assumed to fill its stratum by one value): what the World
+/// Model page lists for the next deployment. At most `budget`.
+QList<ProbeCall> plan(const DiscoveryTree &episode, const WorldModel &model, const QStringList &directions, int budget);
+
+} // namespace Probes
+} // namespace dreamrsi

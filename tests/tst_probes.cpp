@@ -1,0 +1,350 @@
+// The frugality trap's remedies (docs/online.md#probes, #imagination-rules,
+// #a-proposal-must-beat-the-noise): probe calls where the world model is
+// blind, the widened imagination rule, unopened roots completed from their
+// own direction, and proposals that must beat the completions' noise.
+#include "loop/counterfactual/counterfactualloop.h"
+#include "loop/dream/dreamer.h"
+#include "loop/dream/policyimprover.h"
+#include "model/treejson.h"
+#include "project/policyresolution.h"
+#include "replay/probes.h"
+#include "replay/synthworld.h"
+#include "replay/worldmodel.h"
+
+#include <QJsonArray>
+#include <QTest>
+
+#include <cmath>
+
+using namespace dreamrsi;
+
+namespace {
+
+/// An ok cell of branch b, attempt a.
+Cell okCell(int b, int a, double score, qint64 seq, const QString &direction = {})
+{
+    Cell c;
+    c.id = QStringLiteral("b%1a%2").arg(b).arg(a);
+    c.branch = b;
+    c.attempt = a;
+    c.seq = seq;
+    c.score = score;
+    c.evaluated = true;
+    c.valid = true;
+    c.failClass = QString::fromLatin1(FailClass::Ok);
+    if (!direction.isEmpty())
+        c.tags = {QStringLiteral("direction:") + direction};
+    return c;
+}
+
+/// A world of `branches` branches, each `depth` attempts deep, on a 6 × 8
+/// grid: branch b starts at 1 + 0.1·b and gains `gain` per attempt.
+DiscoveryTree world(int branches, int depth, double gain, const QJsonObject &extra = {})
+{
+    QList<Cell> cells;
+    qint64 seq = 0;
+    for (int b = 0; b < branches; ++b) {
+        for (int a = 0; a < depth; ++a)
+            cells.append(okCell(b, a, 1.0 + 0.1 * b + gain * a, seq++));
+    }
+    TreeMeta meta;
+    meta.grid = GridShape{6, 8};
+    meta.payload = extra;
+    TreeError error;
+    std::optional<DiscoveryTree> t = DiscoveryTree::build(meta, cells, &error);
+    if (!t)
+        qFatal("test world: %s", qPrintable(error.message));
+    return *t;
+}
+
+WorldModel fitOn(const QList<const DiscoveryTree *> &history, ImaginationRule rule = ImaginationRule::Capped)
+{
+    ImaginationOptions o;
+    o.rule = rule;
+    return WorldModel::fit(history, o);
+}
+
+} // namespace
+
+class TestProbes : public QObject
+{
+    Q_OBJECT
+private slots:
+    void settingParsed();
+    void depthProbeWhereBlindAndNoneOnceSeen();
+    void rootProbeForABlindDirection();
+    void probeCellsCountedTaggedAndJoinTheHistory();
+    void widenedExceedsTheCapOnlyWhereBlind();
+    void unopenedRootCompletedFromItsDirection();
+    void proposalInsideTheNoiseIsNotProposed();
+};
+
+void TestProbes::settingParsed()
+{
+    QString error;
+    QCOMPARE(ProbeSetting::parse(QStringLiteral("--probe"), QStringLiteral("auto"), &error)->budget(), ProbeSetting::AutoCalls);
+    QCOMPARE(ProbeSetting::parse(QStringLiteral("--probe"), QStringLiteral("off"), &error)->budget(), 0);
+    QCOMPARE(ProbeSetting::parse(QStringLiteral("--probe"), QStringLiteral("5"), &error)->budget(), 5);
+    QCOMPARE(ProbeSetting::parse(QStringLiteral("--probe"), QStringLiteral("0"), &error)->name(), QStringLiteral("off"));
+    QVERIFY(!ProbeSetting::parse(QStringLiteral("--probe"), QStringLiteral("many"), &error));
+    QVERIFY2(error.contains(QLatin1String("--probe")) && error.contains(QLatin1String("many")), qPrintable(error));
+    QVERIFY(!ProbeSetting::parse(QStringLiteral("--probe"), QStringLiteral("-1"), &error));
+}
+
+void TestProbes::depthProbeWhereBlindAndNoneOnceSeen()
+{
+    // Three history worlds whose deepest cells are at attempt 2: depth 3 is blind.
+    const DiscoveryTree shallow = world(6, 3, 0.05);
+    const QList<const DiscoveryTree *> history{&shallow, &shallow, &shallow};
+    const WorldModel blind = fitOn(history);
+    QVERIFY(blind.depthBlind(QString(), 3));
+    QVERIFY(!blind.depthBlind(QString(), 2));
+    const std::optional<ProbeCall> call = Probes::next(shallow, blind, {});
+    QVERIFY(call);
+    QCOMPARE(call->kind, ProbeCall::Kind::Depth);
+    QCOMPARE(call->branch, 5); // the best branch: 1.5 + 0.1
+    QCOMPARE(call->attempt, 3);
+    QVERIFY2(call->reason.contains(QLatin1String("depth 3 had 0 values")), qPrintable(call->reason));
+    // The plan chains deeper on the best branch while each depth stays blind.
+    const QList<ProbeCall> planned = Probes::plan(shallow, blind, {}, 3);
+    QCOMPARE(planned.size(), 3);
+    QCOMPARE(planned.at(2).attempt, 5);
+    // A cell the world does not hold is passed over (every root is open: nothing else to probe).
+    QVERIFY(!Probes::next(shallow, blind, {}, {QStringLiteral("b5a3")}));
+
+    // Once NMIN = 3 gains are known at depth 3 (and 4), nothing is probed there.
+    const DiscoveryTree deeper = world(3, 5, 0.05);
+    const QList<const DiscoveryTree *> seen{&shallow, &deeper};
+    const WorldModel evidence = fitOn(seen);
+    QCOMPARE(evidence.gainCount(QString(), 3), 3);
+    QVERIFY(!evidence.depthBlind(QString(), 3));
+    QVERIFY(!Probes::next(shallow, evidence, {}));
+    // Two values are still blind.
+    const DiscoveryTree two = world(2, 4, 0.05);
+    const QList<const DiscoveryTree *> almost{&shallow, &two};
+    QVERIFY(fitOn(almost).depthBlind(QString(), 3));
+    QVERIFY(Probes::next(shallow, fitOn(almost), {}));
+    // Past the grid's refinements (8) there is nothing to probe.
+    const DiscoveryTree full = world(6, 9, 0.01);
+    const QList<const DiscoveryTree *> self{&full};
+    QVERIFY(!Probes::next(full, fitOn(self), {}));
+}
+
+void TestProbes::rootProbeForABlindDirection()
+{
+    // Branches 0–2 open in directions a, a, b; the task's directions are
+    // a, b, c (b mod 3): unopened branch 5 explores c, never opened.
+    QList<Cell> cells{okCell(0, 0, 1.0, 0, QStringLiteral("a")), okCell(1, 0, 1.1, 1, QStringLiteral("a")),
+                      okCell(2, 0, 1.2, 2, QStringLiteral("b"))};
+    TreeMeta meta;
+    meta.grid = GridShape{6, 0}; // no refinements: no depth to probe
+    const DiscoveryTree episode = *DiscoveryTree::build(meta, cells);
+    const QStringList directions{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")};
+    ImaginationOptions o;
+    o.directions = directions;
+    const QList<const DiscoveryTree *> history{&episode};
+    const WorldModel model = WorldModel::fit(history, o);
+    const std::optional<ProbeCall> call = Probes::next(episode, model, directions);
+    QVERIFY(call);
+    QCOMPARE(call->kind, ProbeCall::Kind::Root);
+    QCOMPARE(call->branch, 3); // branch 3 explores a: 2 first values, still blind
+    QVERIFY2(call->reason.contains(QLatin1String("first attempts of a had 2 values")), qPrintable(call->reason));
+}
+
+void TestProbes::probeCellsCountedTaggedAndJoinTheHistory()
+{
+    // The deep regime: a portfolio deployment stops before attempt 4.
+    QList<ReplayWorld> worlds;
+    for (int i = 0; i < 3; ++i) {
+        SynthParams p;
+        p.regime = QStringLiteral("deep");
+        p.seed = quint64(300 + i);
+        p.maxParallelism = 4;
+        worlds.append(ReplayWorld{QStringLiteral("deep %1").arg(i), std::make_shared<const DiscoveryTree>(SynthWorld::generate(p))});
+    }
+    CounterfactualSettings s;
+    s.worlds = worlds;
+    s.iterations = 3;
+    s.versions = 2;
+    s.workers = 4;
+    s.completions = 2;
+    s.probe = ProbeSetting::automatic();
+    s.arms = {CounterfactualArm::Dream, CounterfactualArm::Fixed, CounterfactualArm::FixedProbe};
+    CounterfactualLoop loop(std::make_shared<PolicyImprover>(2));
+    QList<QList<DreamWorld>> histories;
+    connect(&loop, &CounterfactualLoop::dreaming, this,
+            [&](int, int, const QList<DreamWorld> &history) { histories.append(history); }, Qt::DirectConnection);
+    const CounterfactualReport report = loop.run(s);
+    QVERIFY2(report.error.isEmpty(), qPrintable(report.error));
+    QCOMPARE(report.runs.size(), 3);
+    const CounterfactualRun &dream = report.runs.at(0), &fixed = report.runs.at(1), &fixedProbe = report.runs.at(2);
+    QCOMPARE(fixed.arm, CounterfactualArm::Fixed);
+    // Fixed exploration never probes; fixed_probe is the same episode plus its probes.
+    for (int t = 0; t < 3; ++t) {
+        QCOMPARE(fixed.iterations.at(t).probeCalls, 0);
+        const CounterfactualIteration &fp = fixedProbe.iterations.at(t);
+        QCOMPARE(fp.calls, fixed.iterations.at(t).calls + fp.probeCalls);
+        QCOMPARE(fp.probes.size(), fp.probeCalls);
+        QVERIFY(fp.probeCalls <= ProbeSetting::AutoCalls);
+        QVERIFY(!fp.attainment || !fixed.iterations.at(t).attainment || *fp.attainment >= *fixed.iterations.at(t).attainment);
+    }
+    QVERIFY2(fixedProbe.iterations.at(0).probeCalls > 0, "the first deployment of the deep regime probes");
+    QVERIFY2(fixedProbe.iterations.at(0).probes.constFirst().contains(QLatin1String("depth")),
+             qPrintable(fixedProbe.iterations.at(0).probes.constFirst()));
+    // The dreaming arm's probes are counted in its calls and join its history, tagged with their reason.
+    const CounterfactualIteration &first = dream.iterations.at(0);
+    QVERIFY(first.probeCalls > 0);
+    QVERIFY(!histories.isEmpty());
+    const DiscoveryTree &tree = *histories.at(0).at(0).world.tree;
+    QCOMPARE(tree.cellCount(), first.calls);
+    int probes = 0;
+    for (const Cell &c : tree.cells()) {
+        if (!Probes::isProbe(c))
+            continue;
+        ++probes;
+        QVERIFY(!c.payload.value(Probes::reasonKey()).toString().isEmpty());
+        QVERIFY(first.probes.join(QLatin1Char('\n')).contains(c.id + QLatin1Char(':')));
+    }
+    QCOMPARE(probes, first.probeCalls);
+    // The JSON says so.
+    const QJsonObject json = CounterfactualLoop::toJson(report, s);
+    const QJsonObject it0 = json.value(QStringLiteral("runs")).toArray().at(0).toObject().value(QStringLiteral("iterations")).toArray().at(0).toObject();
+    QCOMPARE(it0.value(QStringLiteral("probe_calls")).toInt(), first.probeCalls);
+    QCOMPARE(json.value(QStringLiteral("summary")).toObject().value(QStringLiteral("fixed")).toObject().value(QStringLiteral("probe")).toString(),
+             QStringLiteral("off"));
+}
+
+void TestProbes::widenedExceedsTheCapOnlyWhereBlind()
+{
+    // Gains of 0.05 at depths 1 and 2, nothing known deeper; cap = 1.6.
+    const DiscoveryTree shallow = world(6, 3, 0.05);
+    const QList<const DiscoveryTree *> history{&shallow, &shallow, &shallow};
+    const WorldModel capped = fitOn(history);
+    const WorldModel widened = fitOn(history, ImaginationRule::Widened);
+    QCOMPARE(*capped.cap(), 1.6);
+    QVERIFY(std::abs(widened.largestGain() - 0.05) < 1e-9);
+    double cappedMax = 0.0, widenedMax = 0.0, widenedShallowMax = 0.0;
+    for (int k = 0; k < 20; ++k) {
+        const Result<DiscoveryTree> c = Imagination::complete(shallow, capped, 7, 0, k);
+        const Result<DiscoveryTree> w = Imagination::complete(shallow, widened, 7, 0, k);
+        QVERIFY(c && w);
+        for (const Cell &cell : c.value->cells()) {
+            if (cell.score)
+                cappedMax = std::max(cappedMax, *cell.score);
+        }
+        for (const Cell &cell : w.value->cells()) {
+            if (!cell.score)
+                continue;
+            widenedMax = std::max(widenedMax, *cell.score);
+            if (cell.attempt <= 2) // a depth with evidence
+                widenedShallowMax = std::max(widenedShallowMax, *cell.score);
+        }
+    }
+    QVERIFY2(cappedMax <= 1.6, qPrintable(QString::number(cappedMax)));
+    QVERIFY2(widenedMax > 1.6, qPrintable(QString::number(widenedMax)));
+    QVERIFY2(widenedMax <= 1.6 + 0.05 + 1e-12, qPrintable(QString::number(widenedMax)));
+    QVERIFY2(widenedShallowMax <= 1.6, qPrintable(QString::number(widenedShallowMax)));
+
+    // Where the depth is well observed, the widened rule draws what capped draws.
+    const DiscoveryTree deep = world(6, 9, 0.05);
+    const QList<const DiscoveryTree *> full{&deep};
+    const DiscoveryTree part = world(2, 2, 0.05);
+    const Result<DiscoveryTree> a = Imagination::complete(part, fitOn(full), 3, 0, 0);
+    const Result<DiscoveryTree> b = Imagination::complete(part, fitOn(full, ImaginationRule::Widened), 3, 0, 0);
+    QVERIFY(a && b);
+    QCOMPARE(a.value->cells(), b.value->cells());
+}
+
+void TestProbes::unopenedRootCompletedFromItsDirection()
+{
+    // Direction "hi" starts at 10, direction "lo" at 1; branch 4 was never
+    // opened, but the recorded world says it explores "hi".
+    QList<Cell> cells;
+    qint64 seq = 0;
+    for (int b = 0; b < 4; ++b)
+        cells.append(okCell(b, 0, b % 2 ? 10.0 + b : 1.0 + b, seq++, b % 2 ? QStringLiteral("hi") : QStringLiteral("lo")));
+    cells.append(okCell(5, 0, 11.5, seq++, QStringLiteral("hi")));
+    TreeMeta meta;
+    meta.grid = GridShape{6, 0};
+    meta.payload.insert(QStringLiteral("branch_directions"), QJsonObject{{QStringLiteral("4"), QStringLiteral("hi")}});
+    const DiscoveryTree tree = *DiscoveryTree::build(meta, cells);
+    QCOMPARE(Imagination::branchTag(tree, 4, {}), QStringLiteral("direction:hi"));
+    const QList<const DiscoveryTree *> history{&tree};
+    const WorldModel model = WorldModel::fit(history, ImaginationOptions());
+    QCOMPARE(model.firstCount(QStringLiteral("direction:hi")), 3);
+    for (int k = 0; k < 10; ++k) {
+        const Result<DiscoveryTree> c = Imagination::complete(tree, model, 11, 0, k);
+        QVERIFY(c);
+        const Cell &root = c.value->cells().at(c.value->indexOfId(QStringLiteral("b4a0")));
+        QVERIFY(Imagination::isImagined(root));
+        QCOMPARE(root.tags, QStringList{QStringLiteral("direction:hi")});
+        QVERIFY2(*root.score >= 10.0, qPrintable(QString::number(*root.score)));
+    }
+    // The counterfactual loop's history tree carries the recorded directions of unopened branches.
+    const DiscoveryTree revealed = CounterfactualLoop::revealedTree(tree, {QStringLiteral("b0a0"), QStringLiteral("b1a0")});
+    const QJsonObject known = revealed.meta().payload.value(QStringLiteral("branch_directions")).toObject();
+    QCOMPARE(known.value(QStringLiteral("2")).toString(), QStringLiteral("lo"));
+    QCOMPARE(known.value(QStringLiteral("5")).toString(), QStringLiteral("hi"));
+    QVERIFY(!known.contains(QStringLiteral("0")));
+    // And survives a round trip through the file format.
+    const TreeJson::ParseResult back = TreeJson::parse(TreeJson::serialize(revealed));
+    QVERIFY(back.ok());
+    QCOMPARE(Imagination::branchTag(*back.tree, 5, {}), QStringLiteral("direction:hi"));
+}
+
+void TestProbes::proposalInsideTheNoiseIsNotProposed()
+{
+    QCOMPARE(ProposalCheck::beatsNoise(0.0001, 0.0006, 0.001), false); // the demo's v6: lead smaller than the noise
+    QCOMPARE(ProposalCheck::beatsNoise(0.01, 0.0006, -0.001), false);  // does not lead under the second seed
+    QCOMPARE(ProposalCheck::beatsNoise(0.01, 0.0006, 0.002), true);
+    QCOMPARE(ProposalCheck::beatsNoise(0.0, 0.0, 0.0), false);
+
+    // A real dream in memory: when it runs, the check's verdict decides the proposal.
+    QList<DreamWorld> history;
+    for (int i = 0; i < 2; ++i) {
+        SynthParams p;
+        p.regime = QStringLiteral("late");
+        p.seed = quint64(40 + i);
+        p.maxParallelism = 4;
+        const DiscoveryTree full = SynthWorld::generate(p);
+        QStringList some;
+        for (const Cell &c : full.cells()) {
+            if (c.attempt <= 1 && c.branch < 5)
+                some.append(c.id);
+        }
+        history.append(DreamWorld{IterationId(i + 1), ReplayWorld{QStringLiteral("w%1").arg(i),
+                                                                std::make_shared<const DiscoveryTree>(
+                                                                    CounterfactualLoop::revealedTree(full, some))}});
+    }
+    for (const quint64 seed : {quint64(1), quint64(2), quint64(3)}) {
+        DreamSettings ds;
+        ds.versions = 3;
+        ds.replay.workers = 4;
+        ds.replay.completions = 2;
+        ds.replay.valuation = Valuation::Imagined;
+        ds.inProcess = true;
+        ds.bothValuations = false;
+        ds.seed = seed;
+        Dreamer dreamer(nullptr, std::make_shared<PolicyImprover>(3));
+        QStringList log;
+        connect(&dreamer, &Dreamer::message, this, [&](const QString &line) { log.append(line); }, Qt::DirectConnection);
+        const Result<PolicyVersion> portfolio = PolicyResolution::versionOfArgument(QStringLiteral("builtin:portfolio"), {}, {});
+        QVERIFY(portfolio);
+        const DreamReport report = dreamer.runInMemory(history, ds, *portfolio.value, 1);
+        QVERIFY2(report.error.isEmpty(), qPrintable(report.error));
+        const ProposalCheck &c = report.check;
+        if (!c.measured) {
+            QVERIFY(report.proposed <= 0); // nothing led: no check, nothing new proposed
+            continue;
+        }
+        QVERIFY(c.noise && c.secondLead);
+        QCOMPARE(c.passed, ProposalCheck::beatsNoise(c.lead, *c.noise, *c.secondLead));
+        QCOMPARE(report.proposed > 0, c.passed);
+        QVERIFY(!c.verdict.isEmpty());
+        for (const QString &line : std::as_const(log)) // the log never proposes the deployed version
+            QVERIFY2(!line.startsWith(QStringLiteral("proposed: ") + portfolio.value->name), qPrintable(line));
+    }
+}
+
+QTEST_GUILESS_MAIN(TestProbes)
+#include "tst_probes.moc"

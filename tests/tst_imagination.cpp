@@ -179,14 +179,19 @@ void TestImagination::vectorsReproduced_data()
 {
     QTest::addColumn<QString>("kind");
     QTest::addColumn<double>("cap");
-    QTest::newRow("late") << QStringLiteral("late") << 0.997533547;
-    QTest::newRow("directions") << QStringLiteral("directions") << 0.983952251;
+    QTest::addColumn<QString>("rule");
+    QTest::newRow("late") << QStringLiteral("late") << 0.997533547 << QStringLiteral("capped");
+    QTest::newRow("directions") << QStringLiteral("directions") << 0.983952251 << QStringLiteral("capped");
+    // The widened rule's own vectors (docs/online.md#imagination-rules), same histories.
+    QTest::newRow("late, widened") << QStringLiteral("late") << 0.997533547 << QStringLiteral("widened");
+    QTest::newRow("directions, widened") << QStringLiteral("directions") << 0.983952251 << QStringLiteral("widened");
 }
 
 void TestImagination::vectorsReproduced()
 {
     QFETCH(QString, kind);
     QFETCH(double, cap);
+    QFETCH(QString, rule);
     QTemporaryDir out;
     QVERIFY(out.isValid());
     QStringList args{QStringLiteral("imagine")};
@@ -194,12 +199,19 @@ void TestImagination::vectorsReproduced()
         args << QStringLiteral("--world") << p;
     args << QStringLiteral("--seed") << QStringLiteral("1234") << QStringLiteral("--completions") << QStringLiteral("2")
          << QStringLiteral("--directions") << Directions << QStringLiteral("--out") << out.path() << QStringLiteral("--json");
+    if (rule != QLatin1String("capped")) // capped: the default, as the contract's vectors were written
+        args << QStringLiteral("--rule") << rule;
     const auto run = runDreamrsi(args);
     QVERIFY2(run.finished && run.exitCode == 0, run.err.constData());
     const QJsonObject json = QJsonDocument::fromJson(run.out).object();
-    QCOMPARE(json.value(QStringLiteral("model")).toObject().value(QStringLiteral("cap")).toDouble(), cap);
+    const QJsonObject model = json.value(QStringLiteral("model")).toObject();
+    QCOMPARE(model.value(QStringLiteral("cap")).toDouble(), cap);
+    QCOMPARE(model.value(QStringLiteral("rule")).toString(), rule);
 
-    const QDir expected(vectors(kind) + QStringLiteral("/completions"));
+    const QString widened = QStringLiteral(DREAMRSI_SOURCE_DIR "/tests/data/imagination-widened/") + kind;
+    const QDir expected((rule == QLatin1String("capped") ? vectors(kind) : widened) + QStringLiteral("/completions"));
+    const double largestGain = model.value(QStringLiteral("largest_gain")).toDouble();
+    int aboveCap = 0;
     const QStringList names = expected.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
     QCOMPARE(names.size(), 6);
     int imagined = 0;
@@ -212,9 +224,14 @@ void TestImagination::vectorsReproduced()
             const QString why = compareCell(it.value(), got.value(it.key()));
             QVERIFY2(why.isEmpty(), qPrintable(QStringLiteral("%1 b%2a%3: %4").arg(name).arg(it.key().first).arg(it.key().second).arg(why)));
             imagined += it.value().value(QStringLiteral("imagined")).toBool() ? 1 : 0;
+            const double score = it.value().value(QStringLiteral("score")).toDouble(-1e300);
+            aboveCap += score > cap ? 1 : 0;
+            QVERIFY2(score <= cap + largestGain, qPrintable(QStringLiteral("%1 b%2a%3 above cap + largest gain").arg(name).arg(it.key().first).arg(it.key().second)));
         }
     }
     QVERIFY(imagined > 100); // the vectors do exercise imagination
+    // Capped: nothing above the cap; widened: the vectors do reach past it.
+    QVERIFY2(rule == QLatin1String("capped") ? aboveCap == 0 : aboveCap > 0, qPrintable(QString::number(aboveCap)));
 }
 
 void TestImagination::revealedKeptAndCapped()

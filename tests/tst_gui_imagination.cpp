@@ -1,12 +1,14 @@
 // Imagined valuation in the workbench: Show imagined cells on a history world
 // of the Discovery view (the completion a dream draws, its imagined cells
 // marked in the renderer and painted hatched, not filled; the inspector says
-// where a draw came from), the World Model page (strata, counts, export with
-// its data), and the valuation with C in Settings' replay configuration.
+// where a draw came from), the World Model page (the selected world's task's
+// model, strata, counts, blind strata, planned probes, export with its data),
+// and the valuation with C in Settings' replay configuration.
 #include "figures/figureexport.h"
 #include "figures/figuredata.h"
 #include "figures/qcp.h"
 #include "model/treejson.h"
+#include "replay/probes.h"
 #include "replay/worldmodel.h"
 #include "replayview/imaginedcells.h"
 #include "replayview/worldmodelpage.h"
@@ -24,9 +26,12 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QJsonArray>
+#include <QLabel>
+#include <QListWidget>
 #include <QPainter>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -53,6 +58,55 @@ QList<ReplayWorld> vectorHistory()
         out.append(ReplayWorld{name, std::make_shared<const DiscoveryTree>(std::move(*r.tree))});
     }
     return out;
+}
+
+/// An ok cell of branch b, attempt a.
+Cell okCell(int b, int a, double score, qint64 seq)
+{
+    Cell c;
+    c.id = QStringLiteral("b%1a%2").arg(b).arg(a);
+    c.branch = b;
+    c.attempt = a;
+    c.seq = seq;
+    c.score = score;
+    c.evaluated = true;
+    c.valid = true;
+    c.failClass = QString::fromLatin1(FailClass::Ok);
+    return c;
+}
+
+/// A world of task `task` (none: no task) on a `grid`: `branches` branches,
+/// each `depth` attempts deep (attempts 0 … depth − 1), branch b starting at
+/// start + 0.01·b and gaining `gain` per attempt.
+std::shared_ptr<const DiscoveryTree> taskWorld(const std::optional<QString> &task, int branches, int depth,
+                                               double start, double gain, GridShape grid = GridShape{6, 8},
+                                               bool approximate = false)
+{
+    QList<Cell> cells;
+    qint64 seq = 0;
+    for (int b = 0; b < branches; ++b) {
+        for (int a = 0; a < depth; ++a)
+            cells.append(okCell(b, a, start + 0.01 * b + gain * a, seq++));
+    }
+    TreeMeta meta;
+    meta.task = task;
+    meta.grid = grid;
+    meta.approximate = approximate;
+    TreeError error;
+    std::optional<DiscoveryTree> t = DiscoveryTree::build(meta, cells, &error);
+    if (!t)
+        qFatal("test world: %s", qPrintable(error.message));
+    return std::make_shared<const DiscoveryTree>(std::move(*t));
+}
+
+/// The row of `data` for (quantity, stratum, attempt); empty when none.
+QStringList rowOf(const FigureTable &data, const QString &quantity, const QString &stratum, int attempt)
+{
+    for (const QStringList &row : data.rows) {
+        if (row.at(0) == quantity && row.at(1) == stratum && row.at(2) == QString::number(attempt))
+            return row;
+    }
+    return {};
 }
 
 bool sameBits(double a, double b)
@@ -325,6 +379,226 @@ private slots:
         QVERIFY(page.model().isEmpty());
         QVERIFY(!page.figurePainter());
         QVERIFY(page.figureData().isEmpty());
+    }
+
+    // A history of two tasks (issue 53): the page shows the model of the
+    // selected world's task, fitted over that task's worlds only, lists every
+    // task with its world count, and fits over the dreams' history (approximate
+    // worlds left out unless Settings include them).
+    void worldModelPageShowsTheSelectedWorldsTask()
+    {
+        const QString alpha = QStringLiteral("alpha"), beta = QStringLiteral("beta");
+        const auto a1 = taskWorld(alpha, 4, 3, 2.5, 0.02);
+        const auto a2 = taskWorld(alpha, 5, 2, 2.55, 0.01);
+        const auto b1 = taskWorld(beta, 3, 3, 0.6, 0.01);
+        const auto a3 = taskWorld(alpha, 2, 2, 2.7, 0.01, GridShape{6, 8}, /*approximate=*/true);
+        Workspace workspace;
+        workspace.addWorld({QStringLiteral("a1"), QString(), 1, a1});
+        workspace.addWorld({QStringLiteral("a2"), QString(), 2, a2});
+        workspace.addWorld({QStringLiteral("b1"), QString(), 3, b1});
+        workspace.addWorld({QStringLiteral("a3 (approximate)"), QString(), 4, a3});
+        WorldModelPage page(&workspace, nullptr);
+        page.resize(900, 800);
+        page.show();
+        QSignalSpy fitted(&page, &WorldModelPage::modelFitted);
+        page.refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(!fitted.isEmpty(), 30000);
+        QCOMPARE(page.historyWorlds(), 3); // the approximate world is left out, as the dreams leave it out
+
+        // The task selector lists both tasks with their world counts.
+        QComboBox *tasks = page.taskBox();
+        QCOMPARE(tasks->count(), 2);
+        QVERIFY2(tasks->itemText(0).contains(alpha) && tasks->itemText(0).contains(QLatin1String("2 world")),
+                 qPrintable(tasks->itemText(0)));
+        QVERIFY2(tasks->itemText(1).contains(beta) && tasks->itemText(1).contains(QLatin1String("1 world")),
+                 qPrintable(tasks->itemText(1)));
+        // Nothing selected yet: the newest world's task.
+        QCOMPARE(page.shownTask()->task, std::optional<QString>(beta));
+
+        const QJsonObject alphaModel = WorldModel::fit({a1.get(), a2.get()}, ImaginationOptions()).toJson();
+        const QJsonObject betaModel = WorldModel::fit({b1.get()}, ImaginationOptions()).toJson();
+        QVERIFY(alphaModel != betaModel);
+
+        // A world of task alpha selected: alpha's model over its two worlds.
+        page.setCurrentWorld(0);
+        QCOMPARE(page.shownTask()->task, std::optional<QString>(alpha));
+        QCOMPARE(page.shownTask()->worlds, 2);
+        QCOMPARE(page.model(), alphaModel);
+        QCOMPARE(tasks->currentIndex(), 0);
+        QCOMPARE(fitted.last().first().toInt(), 2);
+        QVERIFY(page.model().value(QStringLiteral("cap")).toDouble() > 2.5); // alpha's scale, not beta's
+        QCOMPARE(rowOf(page.figureData(), QStringLiteral("first_score"), QStringLiteral("*"), 0).at(3), QStringLiteral("9"));
+        QVERIFY2(page.findChild<QLabel *>(QStringLiteral("worldModelSummary"))->text().contains(QLatin1String("<b>2</b>")),
+                 qPrintable(page.findChild<QLabel *>(QStringLiteral("worldModelSummary"))->text()));
+        QVERIFY(page.figureName().contains(alpha));
+
+        // One of task beta: beta's model over its one world.
+        page.setCurrentWorld(2);
+        QCOMPARE(page.shownTask()->task, std::optional<QString>(beta));
+        QCOMPARE(page.shownTask()->worlds, 1);
+        QCOMPARE(page.model(), betaModel);
+        QCOMPARE(tasks->currentIndex(), 1);
+        QCOMPARE(fitted.last().first().toInt(), 1);
+        QVERIFY(page.model().value(QStringLiteral("cap")).toDouble() < 1.0);
+        QCOMPARE(rowOf(page.figureData(), QStringLiteral("first_score"), QStringLiteral("*"), 0).at(3), QStringLiteral("3"));
+
+        // The selector itself switches too; the approximate world, though left out, is of task alpha.
+        tasks->setCurrentIndex(0);
+        QCOMPARE(page.model(), alphaModel);
+        page.setCurrentWorld(2);
+        page.setCurrentWorld(3);
+        QCOMPARE(page.model(), alphaModel);
+
+        // Settings include approximate worlds: alpha is fitted over three, and stays shown.
+        fitted.clear();
+        page.setIncludeApproximate(true);
+        QTRY_VERIFY_WITH_TIMEOUT(!fitted.isEmpty(), 30000);
+        QCOMPARE(page.historyWorlds(), 4);
+        QCOMPARE(page.shownTask()->task, std::optional<QString>(alpha));
+        QCOMPARE(page.shownTask()->worlds, 3);
+        QCOMPARE(page.model(), WorldModel::fit({a1.get(), a2.get(), a3.get()}, ImaginationOptions()).toJson());
+        QVERIFY(tasks->itemText(0).contains(QLatin1String("3 world")));
+
+        // In the window, the page follows the world selected.
+        MainWindow w;
+        w.workspace()->addWorld({QStringLiteral("a1"), QString(), 1, a1});
+        w.workspace()->addWorld({QStringLiteral("b1"), QString(), 2, b1});
+        w.setCurrentWorld(0);
+        WorldModelPage *inWindow = w.worldModelPage();
+        QTRY_VERIFY_WITH_TIMEOUT(inWindow->shownTask() && inWindow->taskBox()->count() == 2, 30000);
+        QCOMPARE(inWindow->shownTask()->task, std::optional<QString>(alpha));
+        w.setCurrentWorld(1);
+        QCOMPARE(inWindow->shownTask()->task, std::optional<QString>(beta));
+        QCOMPARE(inWindow->model(), betaModel);
+    }
+
+    // What is blind (docs/online.md#blind-strata): a history whose deepest
+    // cell is attempt 2 knows nothing of depth 3; the table marks that row
+    // blind, the export says so, and the next deployment would probe depth 3
+    // of the best branch. Once NMIN gains are known at depth 3 it is not blind.
+    void worldModelPageMarksBlindDepthsAndPlansProbes()
+    {
+        Workspace workspace;
+        for (int i = 0; i < 3; ++i)
+            workspace.addWorld(
+                {QStringLiteral("w%1").arg(i), QString(), IterationId(i + 1), taskWorld(std::nullopt, 6, 3, 1.0, 0.05)});
+        WorldModelPage page(&workspace, nullptr);
+        page.resize(900, 800);
+        page.show();
+        QSignalSpy fitted(&page, &WorldModelPage::modelFitted);
+        page.refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(!fitted.isEmpty() && fitted.last().first().toInt() == 3, 30000);
+        const int nmin = ImaginationOptions().minSamples;
+
+        // The evidence covers every depth of the 6 × 8 grid; depth 2 holds 18 gains, depth 3 none.
+        FigureTable data = page.figureData();
+        QCOMPARE(data.header.last(), QStringLiteral("blind"));
+        QCOMPARE(rowOf(data, QStringLiteral("gain"), QStringLiteral("*"), 2).at(3), QStringLiteral("18"));
+        QCOMPARE(rowOf(data, QStringLiteral("gain"), QStringLiteral("*"), 2).last(), QStringLiteral("false"));
+        const QStringList depth3 = rowOf(data, QStringLiteral("gain"), QStringLiteral("*"), 3);
+        QCOMPARE(depth3.at(3), QStringLiteral("0"));
+        QCOMPARE(depth3.last(), QStringLiteral("true"));
+        QCOMPARE(rowOf(data, QStringLiteral("gain"), QStringLiteral("*"), 8).last(), QStringLiteral("true"));
+        QVERIFY(rowOf(data, QStringLiteral("gain"), QStringLiteral("*"), 9).isEmpty()); // beyond the grid
+        QCOMPARE(rowOf(data, QStringLiteral("first_score"), QStringLiteral("*"), 0).last(), QStringLiteral("false"));
+        QVERIFY(data.toCsv().section(QLatin1Char('\n'), 0, 0).endsWith(QLatin1String(",blind")));
+
+        // The table marks the blind row: the word, a tint, a tooltip on the fallback.
+        QTableWidget *table = page.table();
+        QCOMPARE(table->rowCount(), int(data.rows.size()));
+        int blindRow = -1, seenRow = -1;
+        for (int r = 0; r < table->rowCount(); ++r) {
+            if (data.rows.at(r) == depth3)
+                blindRow = r;
+            if (data.rows.at(r) == rowOf(data, QStringLiteral("gain"), QStringLiteral("*"), 2))
+                seenRow = r;
+        }
+        QVERIFY(blindRow >= 0 && seenRow >= 0);
+        QCOMPARE(table->horizontalHeaderItem(4)->text(), QStringLiteral("Evidence"));
+        QCOMPARE(table->item(blindRow, 4)->text(), QStringLiteral("blind"));
+        QCOMPARE(table->item(blindRow, 2)->text(), QStringLiteral("3"));
+        QCOMPARE(table->item(blindRow, 3)->text(), QStringLiteral("0"));
+        QVERIFY(table->item(blindRow, 0)->background().style() != Qt::NoBrush);
+        QVERIFY(table->item(blindRow, 0)->toolTip().contains(QLatin1String("another depth")));
+        QVERIFY(table->item(seenRow, 4)->text().isEmpty());
+        QCOMPARE(table->item(seenRow, 0)->background().style(), Qt::NoBrush);
+
+        // The probes: one attempt deeper on the best branch (5), at depth 3 and on while blind.
+        const QList<WorldModelPage::PlannedProbe> &probes = page.shownTask()->probes;
+        QCOMPARE(probes.size(), int(ProbeSetting::AutoCalls));
+        QCOMPARE(probes.first().call.kind, ProbeCall::Kind::Depth);
+        QCOMPARE(probes.first().call.branch, 5);
+        QCOMPARE(probes.first().call.attempt, 3);
+        QCOMPARE(probes.first().count, 0);
+        QCOMPARE(probes.at(1).call.attempt, 4);
+        QCOMPARE(page.probeList()->count(), int(probes.size()));
+        const QString firstProbe = page.probeList()->item(0)->text();
+        QVERIFY2(firstProbe.startsWith(QLatin1String("b5a3")) && firstProbe.contains(QLatin1String("depth 3")),
+                 qPrintable(firstProbe));
+
+        // NMIN gains at depth 3 (a world of three branches four attempts deep): that row is not blind, depth 4 is.
+        workspace.addWorld({QStringLiteral("deeper"), QString(), 4, taskWorld(std::nullopt, nmin, 4, 1.0, 0.05)});
+        fitted.clear();
+        QTRY_VERIFY_WITH_TIMEOUT(!fitted.isEmpty() && fitted.last().first().toInt() == 4, 30000);
+        data = page.figureData();
+        QCOMPARE(rowOf(data, QStringLiteral("gain"), QStringLiteral("*"), 3).at(3), QString::number(nmin));
+        QCOMPARE(rowOf(data, QStringLiteral("gain"), QStringLiteral("*"), 3).last(), QStringLiteral("false"));
+        QCOMPARE(rowOf(data, QStringLiteral("gain"), QStringLiteral("*"), 4).last(), QStringLiteral("true"));
+        for (int r = 0; r < page.table()->rowCount(); ++r) {
+            if (data.rows.at(r) == rowOf(data, QStringLiteral("gain"), QStringLiteral("*"), 3))
+                QVERIFY(page.table()->item(r, 4)->text().isEmpty());
+        }
+        // The newest world's best branch (2) ends at attempt 3: the next probe goes to depth 4.
+        QCOMPARE(page.shownTask()->newestWorld, QStringLiteral("deeper"));
+        QCOMPARE(page.shownTask()->probes.first().call.cellId(), QStringLiteral("b2a4"));
+        for (const WorldModelPage::PlannedProbe &p : page.shownTask()->probes)
+            QVERIFY(p.call.attempt != 3);
+
+        // A grid that allows nothing blind (every root open, the deepest attempt R = 2 revealed): no probe.
+        workspace.clearWorlds();
+        for (int i = 0; i < 3; ++i)
+            workspace.addWorld({QStringLiteral("full%1").arg(i), QString(), IterationId(i + 1),
+                                taskWorld(std::nullopt, 6, 3, 1.0, 0.05, GridShape{6, 2})});
+        fitted.clear();
+        QTRY_VERIFY_WITH_TIMEOUT(!fitted.isEmpty() && fitted.last().first().toInt() == 3, 30000);
+        QVERIFY(page.shownTask()->probes.isEmpty());
+        QCOMPARE(page.probeList()->count(), 1);
+        QCOMPARE(page.probeList()->item(0)->text(), QStringLiteral("none: nothing the grid allows is blind"));
+        for (const QStringList &row : page.figureData().rows)
+            QVERIFY2(row.last() != QLatin1String("true"), qPrintable(row.join(QLatin1Char(','))));
+    }
+
+    // The bundled demo (circle packing and an autocorrelation inequality):
+    // each task has its own model, and the page shows the selected world's.
+    void worldModelPageOnTheDemo()
+    {
+        QTemporaryDir dir;
+        const QString copy = dir.filePath(QStringLiteral("demo.dreamrsi"));
+        QVERIFY(QFile::copy(QStringLiteral(DREAMRSI_SOURCE_DIR "/resources/demo/demo.dreamrsi"), copy));
+        MainWindow w;
+        w.resize(1280, 900);
+        QSignalSpy loaded(&w, &MainWindow::projectLoaded);
+        w.openProject(copy);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 60000);
+        QCOMPARE(w.workspace()->worlds().size(), 3);
+        WorldModelPage *page = w.worldModelPage();
+        QTRY_VERIFY_WITH_TIMEOUT(page->taskBox()->count() == 2, 30000);
+        int circles = -1, c3 = -1;
+        for (int row = 0; row < 3; ++row) {
+            if (w.workspace()->worlds().at(row).tree->meta().task == QStringLiteral("c3_autocorrelation"))
+                c3 = row;
+            else
+                circles = row;
+        }
+        QVERIFY(circles >= 0 && c3 >= 0);
+        w.setCurrentWorld(circles);
+        QCOMPARE(page->shownTask()->task, std::optional<QString>(QStringLiteral("circle_packing_26")));
+        QCOMPARE(page->shownTask()->worlds, 2);
+        QVERIFY(page->model().value(QStringLiteral("cap")).toDouble() > 2.0); // a sum of radii
+        w.setCurrentWorld(c3);
+        QCOMPARE(page->shownTask()->task, std::optional<QString>(QStringLiteral("c3_autocorrelation")));
+        QCOMPARE(page->shownTask()->worlds, 1);
+        QVERIFY(page->model().value(QStringLiteral("cap")).toDouble() < 1.0); // an autocorrelation bound
     }
 
     // In the window: the Discovery page knows the shown world's place in the

@@ -96,6 +96,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_progress = new ProgressPage(m_workspace);
     m_tabs->addTab(m_progress, tr("Progress"));
     m_worldModel = new WorldModelPage(m_workspace, m_jobs);
+    m_worldModel->setIncludeApproximate(m_settings.includeApproximate);
     m_tabs->addTab(m_worldModel, tr("World Model"));
     m_compare = new ComparePage;
     m_tabs->addTab(m_compare, tr("Compare"));
@@ -552,6 +553,7 @@ void MainWindow::updateImaginationContext()
     const int completions =
         m_workspace->replayConfig() ? m_workspace->replayConfig()->config.completions : ReplayConfig().completions;
     m_imaginedCells->setHistory(history.worlds, history.placeOf(m_currentWorld), completions);
+    m_worldModel->setCurrentWorld(m_currentWorld); // the model of the shown world's task
 }
 
 void MainWindow::updateDiscoveryPlaceholder()
@@ -615,6 +617,7 @@ void MainWindow::pushReplaySettings()
     m_runner->setReplayConfig(config);
     m_replay->setSettings(m_settings);
     m_replay->setReplayConfig(config);
+    m_worldModel->setIncludeApproximate(m_settings.includeApproximate);
 }
 
 void MainWindow::offerStaleReplay(const QStringList &staleVersions)

@@ -3,6 +3,9 @@
 // reviewed in the approval dialog, and Cancel stops a dream. Every candidate
 // of the dream is listed (parent, changes, status) with the count of distinct
 // behaviours, and the Policies tab shows a version's tunables against its parent's.
+// When a dream ends the dialog says its answer and the noise check behind it
+// (lead, noise, verdict; docs/online.md#a-proposal-must-beat-the-noise), the
+// approval dialog repeats the check, and an approved proposal is not offered again.
 #include "policies/dreamingdialog.h"
 #include "models/workspace.h"
 
@@ -214,6 +217,36 @@ private:
         QVERIFY2(compared > 0, "no kept candidate with tunable changes to compare");
     }
 
+    /// A dream by hand: the deployed v2 (mean value 0.5) and v6, which
+    /// leads it by `lead` under the imagined valuation (C = 8, seed 7).
+    static DreamReport handMadeReport(double lead)
+    {
+        DreamReport report;
+        report.config.valuation = Valuation::Imagined;
+        report.config.completions = 8;
+        report.imagineSeed = 7;
+        const auto version = [](int index, const QString &name, PolicyVersionId id, double value) {
+            DreamVersion v;
+            v.index = index;
+            v.developed.version.id = id;
+            v.developed.version.name = name;
+            v.developed.version.code = QStringLiteral("-- %1").arg(name);
+            v.developed.value = value;
+            v.developer = index == 0 ? QStringLiteral("deployed") : QStringLiteral("builtin-improver");
+            v.imaginedValue = value;
+            return v;
+        };
+        report.versions = {version(0, QStringLiteral("v2"), 2, 0.5), version(1, QStringLiteral("v6"), 6, 0.5 + lead)};
+        report.versions[0].revealedValue = 0.45;
+        report.proposed = 1;
+        return report;
+    }
+
+    static QString logOf(const DreamingDialog &dialog)
+    {
+        return dialog.findChild<QPlainTextEdit *>(QStringLiteral("dreamLog"))->toPlainText();
+    }
+
 private slots:
     // Before a dream starts, the bar counts the versions asked for.
     void progressCountsTheVersionsAskedFor()
@@ -285,10 +318,47 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(otherLoaded.size(), 1, 30000);
         QVERIFY(workspace.otherValuationResult(proposal.developed.version.name));
 
+        // The answer under the table: the proposal and the noise check that let it through.
+        const DreamReport &report = dialog.report();
+        QVERIFY(proposal.index > 0);
+        QVERIFY(report.check.measured);
+        QVERIFY(report.check.passed);
+        QCOMPARE(report.check.candidate, proposal.developed.version.name);
+        QCOMPARE(report.check.deployed, deployed.developed.version.name);
+        QVERIFY(report.check.noise && report.check.secondLead);
+        const QString answer = dialog.proposalCheckLabel()->text();
+        QVERIFY(!dialog.proposalCheckLabel()->isHidden());
+        // Every version the answer compares is in sight, the deployed one too (it scrolled out of a two-row table).
+        QApplication::processEvents();
+        for (int row = 0; row < dialog.table()->rowCount(); ++row) {
+            const QRect r = dialog.table()->visualItemRect(dialog.table()->item(row, 1));
+            QVERIFY2(r.top() >= 0 && r.bottom() <= dialog.table()->viewport()->height(),
+                     qPrintable(QStringLiteral("row %1 at %2..%3 of %4 px").arg(row).arg(r.top()).arg(r.bottom())
+                                    .arg(dialog.table()->viewport()->height())));
+        }
+        const QString leadText = QStringLiteral("%1 leads %2 by %3; noise %4 (how far %2 moved between two completion seeds); "
+                                                "lead under the second seed +%5 → beats the noise, proposed")
+                                     .arg(proposal.developed.version.name, deployed.developed.version.name,
+                                          QString::number(report.check.lead, 'g', 3),
+                                          QString::number(*report.check.noise, 'g', 3),
+                                          QString::number(*report.check.secondLead, 'g', 3));
+        QVERIFY2(answer.contains(QStringLiteral("<b>Proposal: %1.</b>").arg(proposal.developed.version.name)), qPrintable(answer));
+        QVERIFY2(answer.contains(leadText), qPrintable(answer + QStringLiteral("\n") + leadText));
+        const QString log = logOf(dialog);
+        QVERIFY2(log.contains(QStringLiteral("Noise check: %1.").arg(leadText)), qPrintable(log));
+        // The deployed version is never called proposed.
+        QVERIFY2(!log.contains(QStringLiteral("proposed: %1 ").arg(deployed.developed.version.name), Qt::CaseInsensitive),
+                 qPrintable(log));
+
         QVERIFY(dialog.reviewButton()->isEnabled());
+        QCOMPARE(dialog.reviewButton()->text(), QStringLiteral("&Review Proposal…"));
         dialog.review();
         auto *approval = dialog.findChild<ApprovalDialog *>();
         QVERIFY(approval);
+        // The approval dialog repeats the dream's check of the proposal.
+        QVERIFY(!approval->proposalCheckLabel()->isHidden());
+        QVERIFY2(approval->proposalCheckLabel()->text().contains(leadText.toHtmlEscaped()),
+                 qPrintable(approval->proposalCheckLabel()->text()));
         QVERIFY2(approval->comparison().blocker == ApprovalBlocker::None,
                  qPrintable(ApprovalDialog::blockerText(approval->comparison())));
         const ApprovalComparison &c = approval->comparison();
@@ -311,7 +381,21 @@ private slots:
         approval->whoEdit()->setText(QStringLiteral("tester"));
         approval->approveButton()->click();
         QCOMPARE(requested.size(), 1);
+        QCOMPARE(requested.first().first().value<Approval>().version, proposal.developed.version.id);
         QVERIFY(requested.first().first().value<Approval>().version != 0);
+        // Approved: Review Proposal… does not offer it again (issue 53).
+        QVERIFY(!dialog.reviewButton()->isEnabled());
+        QCOMPARE(dialog.reviewButton()->text(), QStringLiteral("%1 Approved").arg(proposal.developed.version.name));
+        QTRY_VERIFY(!dialog.findChild<ApprovalDialog *>()); // deleted on close
+        dialog.review();
+        QVERIFY(!dialog.findChild<ApprovalDialog *>());
+        QCOMPARE(requested.size(), 1);
+        // Selecting the approved row keeps it so; a new dream offers its proposal again.
+        for (int row = 0; row < dialog.table()->rowCount(); ++row) {
+            if (dialog.table()->item(row, 1)->text().startsWith(proposal.developed.version.name))
+                dialog.table()->selectRow(row);
+        }
+        QVERIFY(!dialog.reviewButton()->isEnabled());
         store.close().waitForFinished();
     }
 
@@ -340,6 +424,13 @@ private slots:
         const QString log = dialog.findChild<QPlainTextEdit *>(QStringLiteral("dreamLog"))->toPlainText();
         QVERIFY2(log.contains(QStringLiteral("Nothing better than the deployed version")), qPrintable(log));
         QVERIFY(!log.contains(QStringLiteral("Proposed:")));
+        QVERIFY2(!log.contains(QStringLiteral("proposed: %1").arg(proposal->developed.version.name), Qt::CaseInsensitive),
+                 qPrintable(log));
+        // No candidate: no noise check, and the answer does not pretend one ran.
+        QVERIFY(!dialog.report().check.measured);
+        QCOMPARE(dialog.proposalCheckLabel()->text(),
+                 QStringLiteral("<b>Nothing better than %1.</b> No candidate led the deployed version.")
+                     .arg(proposal->developed.version.name));
         dialog.review();
         QVERIFY(!dialog.findChild<ApprovalDialog *>()); // no approval of the deployed version
         // Every column header whole ("evealed histor" was clipped).
@@ -353,6 +444,118 @@ private slots:
         dialog.table()->selectRow(0);
         QVERIFY(!dialog.reviewButton()->isEnabled());
         store.close().waitForFinished();
+    }
+
+    // A candidate that led inside the noise is not proposed: the dialog
+    // answers "Nothing better than v2", says the lead, the noise and the
+    // verdict under the table and in the log, never calls v2 proposed, and
+    // the approval dialog opened on the candidate anyway repeats the verdict.
+    void aLeadInsideTheNoiseIsNotProposed()
+    {
+        Workspace workspace;
+        DreamingDialog dialog(workspace, nullptr, AppSettings());
+        QSignalSpy finished(&dialog, &DreamingDialog::dreamFinished);
+        DreamReport report = handMadeReport(0.0001);
+        report.proposed = 0; // the check turned the lead down
+        report.check.measured = true;
+        report.check.candidate = QStringLiteral("v6");
+        report.check.deployed = QStringLiteral("v2");
+        report.check.lead = 0.0001;
+        report.check.secondLead = -0.000234;
+        report.check.noise = 0.00061234;
+        report.check.secondSeed = 9876543210ULL;
+        report.check.passed = false;
+        report.check.verdict = QStringLiteral("inside the noise, not proposed");
+        dialog.showReport(report);
+        QCOMPARE(finished.size(), 1);
+        QCOMPARE(dialog.report().proposal()->developed.version.name, QStringLiteral("v2"));
+
+        const QString verdict = QStringLiteral("v6 leads v2 by 0.0001; noise 0.000612 (how far v2 moved between two "
+                                               "completion seeds); lead under the second seed -0.000234 → inside the noise, "
+                                               "not proposed");
+        QLabel *answer = dialog.proposalCheckLabel();
+        QVERIFY(!answer->isHidden());
+        QCOMPARE(answer->text(), QStringLiteral("<b>Nothing better than v2.</b> %1.").arg(verdict));
+        QVERIFY2(answer->toolTip().contains(QStringLiteral("9876543210")), qPrintable(answer->toolTip()));
+        // The table marks the candidate that led; no row is "(proposed)".
+        QCOMPARE(dialog.table()->rowCount(), 2);
+        QCOMPARE(dialog.table()->item(0, 1)->text(), QStringLiteral("v2"));
+        QCOMPARE(dialog.table()->item(1, 1)->text(), QStringLiteral("v6 (led; not proposed)"));
+        QCOMPARE(dialog.table()->item(1, 1)->toolTip(), verdict);
+        // Nothing to approve; the button's tooltip says why.
+        QVERIFY(!dialog.reviewButton()->isEnabled());
+        QCOMPARE(dialog.reviewButton()->text(), QStringLiteral("Nothing Better Found"));
+        QVERIFY2(dialog.reviewButton()->toolTip().contains(verdict), qPrintable(dialog.reviewButton()->toolTip()));
+        const QString log = logOf(dialog);
+        QVERIFY2(log.contains(QStringLiteral("Nothing better than the deployed version v2 (mean value 0.5000): no proposal "
+                                             "to approve.\nNoise check: %1.")
+                                  .arg(verdict)),
+                 qPrintable(log));
+        QVERIFY2(!log.contains(QStringLiteral("proposed: v2"), Qt::CaseInsensitive), qPrintable(log));
+        QVERIFY(!log.contains(QStringLiteral("Proposed:")));
+
+        // Reviewing the candidate anyway: the approval dialog repeats the verdict.
+        dialog.table()->selectRow(1);
+        QVERIFY(dialog.reviewButton()->isEnabled());
+        dialog.review();
+        auto *approval = dialog.findChild<ApprovalDialog *>();
+        QVERIFY(approval);
+        QCOMPARE(approval->comparison().candidate, QStringLiteral("v6"));
+        QVERIFY(!approval->proposalCheckLabel()->isHidden());
+        QVERIFY2(approval->proposalCheckLabel()->text().contains(verdict.toHtmlEscaped()),
+                 qPrintable(approval->proposalCheckLabel()->text()));
+        approval->reject();
+        QTRY_VERIFY(!dialog.findChild<ApprovalDialog *>());
+        // Not about another version: a check of v6 is not shown for v2.
+        ApprovalDialog other(workspace, QStringLiteral("v2"));
+        other.setProposalCheck(report.check);
+        QVERIFY(other.proposalCheckLabel()->isHidden());
+        QVERIFY(other.proposalCheckLabel()->text().isEmpty());
+    }
+
+    // The other answers: a lead that beats the noise (proposed), a lead that
+    // does not hold under the second seed, and a proposal under the revealed
+    // valuation (no completions, so no check: said, not hidden).
+    void theAnswerSaysWhyTheProposalStands()
+    {
+        Workspace workspace;
+        DreamingDialog dialog(workspace, nullptr, AppSettings());
+        DreamReport beats = handMadeReport(0.0012);
+        beats.check.measured = true;
+        beats.check.candidate = QStringLiteral("v6");
+        beats.check.deployed = QStringLiteral("v2");
+        beats.check.lead = 0.0012;
+        beats.check.secondLead = 0.0009;
+        beats.check.noise = 0.0006;
+        beats.check.passed = true;
+        dialog.showReport(beats);
+        QCOMPARE(dialog.proposalCheckLabel()->text(),
+                 QStringLiteral("<b>Proposal: v6.</b> v6 leads v2 by 0.0012; noise 0.0006 (how far v2 moved between two "
+                                "completion seeds); lead under the second seed +0.0009 → beats the noise, proposed."));
+        QCOMPARE(dialog.table()->item(1, 1)->text(), QStringLiteral("v6 (proposed)"));
+        QVERIFY2(logOf(dialog).contains(QStringLiteral("Proposed: v6 (mean value 0.5012)")), qPrintable(logOf(dialog)));
+        QVERIFY(dialog.reviewButton()->isEnabled());
+
+        DreamReport flips = beats;
+        flips.proposed = 0;
+        flips.check.secondLead = -0.0003;
+        flips.check.passed = false;
+        dialog.showReport(flips);
+        QCOMPARE(dialog.proposalCheckLabel()->text(),
+                 QStringLiteral("<b>Nothing better than v2.</b> v6 leads v2 by 0.0012; noise 0.0006 (how far v2 moved "
+                                "between two completion seeds); lead under the second seed -0.0003 → does not hold under the "
+                                "second seed, not proposed."));
+        QCOMPARE(dialog.table()->item(1, 1)->text(), QStringLiteral("v6 (led; not proposed)"));
+        QVERIFY(!dialog.reviewButton()->isEnabled());
+
+        DreamReport revealed = handMadeReport(0.003);
+        revealed.config.valuation = Valuation::Revealed;
+        dialog.showReport(revealed);
+        QCOMPARE(dialog.proposalCheckLabel()->text(),
+                 QStringLiteral("<b>Proposal: v6.</b> v6 leads v2 by 0.003 (the revealed history draws no completions: "
+                                "no noise to check)."));
+        QVERIFY(dialog.proposalCheckLabel()->toolTip().isEmpty());
+        QVERIFY(dialog.reviewButton()->isEnabled());
     }
 
     // The Policies tab: a version derived from builtin:portfolio with one

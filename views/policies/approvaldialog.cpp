@@ -4,6 +4,8 @@
 
 #include "models/workspace.h"
 
+#include "loop/dream/dreamer.h"
+
 #include <QColor>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -108,6 +110,50 @@ QString ApprovalDialog::valuationText(const ApprovalComparison &c)
     return text;
 }
 
+QString ApprovalDialog::proposalCheckText(const ProposalCheck &c)
+{
+    if (!c.measured)
+        return {};
+    const auto number = [](double v) { return QString::number(v, 'g', 3); };
+    const QString lead = tr("%1 leads %2 by %3", "candidate leads deployed by lead").arg(c.candidate, c.deployed, number(c.lead));
+    if (!c.noise || !c.secondLead) {
+        // Passed without a noise: the deployed version had no value to measure the lead against.
+        return c.passed ? tr("%1 has no value: the lead of %2 was not measured against the noise")
+                              .arg(c.deployed, c.candidate)
+                        : tr("%1; the two could not both be valued under the second completion seed → not proposed")
+                              .arg(lead);
+    }
+    QString verdict;
+    if (c.passed)
+        verdict = tr("beats the noise, proposed");
+    else if (c.lead <= *c.noise)
+        verdict = tr("inside the noise, not proposed");
+    else
+        verdict = tr("does not hold under the second seed, not proposed");
+    const QString second = *c.secondLead > 0 ? QStringLiteral("+") + number(*c.secondLead) : number(*c.secondLead);
+    return tr("%1; noise %2 (how far %3 moved between two completion seeds); lead under the second seed %4 → %5",
+              "lead; noise (how far the deployed version moved between two seeds); the lead under the second seed → verdict")
+        .arg(lead, number(*c.noise), c.deployed, second, verdict);
+}
+
+void ApprovalDialog::setProposalCheck(const ProposalCheck &check)
+{
+    const QString text = check.candidate == m_comparison.candidate ? proposalCheckText(check) : QString();
+    // A lead inside the noise is a warning, in the colour of the others.
+    m_check->setText(text.isEmpty() ? QString()
+                                    : tr("<b>The dream's noise check:</b> %1.")
+                                          .arg(check.passed ? text.toHtmlEscaped()
+                                                            : QStringLiteral("<span style='color:#b8860b'>%1</span>")
+                                                                  .arg(text.toHtmlEscaped())));
+    m_check->setToolTip(text.isEmpty() ? QString()
+                                       : tr("%1 and %2 valued again over completions drawn with a second seed (%3); "
+                                            "a candidate is proposed only when its lead is larger than the deployed "
+                                            "version's change between the seeds and holds under the second seed.")
+                                             .arg(check.deployed, check.candidate)
+                                             .arg(check.secondSeed));
+    m_check->setVisible(!text.isEmpty());
+}
+
 ApprovalDialog::ApprovalDialog(const Workspace &workspace, const QString &candidate, QWidget *parent)
     : QDialog(parent)
     , m_comparison(compare(workspace, candidate))
@@ -134,6 +180,13 @@ ApprovalDialog::ApprovalDialog(const Workspace &workspace, const QString &candid
     valuation->setObjectName(QStringLiteral("approvalValuation"));
     valuation->setWordWrap(true);
     valuation->setVisible(!valuation->text().isEmpty());
+
+    // A dream's noise check of the candidate (setProposalCheck); hidden otherwise.
+    m_check = new QLabel;
+    m_check->setObjectName(QStringLiteral("approvalProposalCheck"));
+    m_check->setWordWrap(true);
+    m_check->setTextFormat(Qt::RichText);
+    m_check->hide();
 
     m_table = new QTableWidget;
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -176,6 +229,7 @@ ApprovalDialog::ApprovalDialog(const Workspace &workspace, const QString &candid
     layout->addWidget(intro);
     layout->addWidget(config);
     layout->addWidget(valuation);
+    layout->addWidget(m_check);
     layout->addWidget(m_table, 1);
     layout->addWidget(notes);
     layout->addLayout(form);

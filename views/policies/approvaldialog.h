@@ -15,6 +15,7 @@ class QTableWidget;
 namespace dreamrsi {
 
 class Workspace;
+struct ProposalCheck;
 
 /// Asks a researcher to approve a policy version for the next online round:
 /// shows the comparison, takes a name and a note, and offers Approve only
@@ -41,6 +42,18 @@ public:
     /// The valuation the values are under and both versions' values under
     /// each valuation (rich text); empty when the comparison has no other valuation.
     static QString valuationText(const ApprovalComparison &comparison);
+    /// A dream's noise check in words (docs/online.md#a-proposal-must-beat-the-noise):
+    /// "v6 leads v2 by 0.0001; noise 0.0006 (how far v2 moved between two
+    /// completion seeds); lead under the second seed -0.0002 → inside the
+    /// noise, not proposed"; numbers to 3 significant digits. Empty when the
+    /// check did not run.
+    static QString proposalCheckText(const ProposalCheck &check);
+
+    /// Shows a dream's noise check of the candidate (when it is the version
+    /// the check was about and the check ran; otherwise nothing is shown).
+    void setProposalCheck(const ProposalCheck &check);
+    /// The noise check line; hidden unless setProposalCheck() showed one.
+    QLabel *proposalCheckLabel() const { return m_check; }
 
     const ApprovalComparison &comparison() const { return m_comparison; }
     /// The approval to store (version id, who, note, evidence; `when` now, UTC).
@@ -55,6 +68,7 @@ private:
 
     ApprovalComparison m_comparison;
     QTableWidget *m_table = nullptr;
+    QLabel *m_check = nullptr;
     QLineEdit *m_who = nullptr;
     QPlainTextEdit *m_note = nullptr;
     QPushButton *m_approve = nullptr;

@@ -139,6 +139,10 @@ DreamingDialog::DreamingDialog(Workspace &workspace, ProjectStore *store, const 
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    // Room for the deployed version and three more without scrolling: the
+    // answer under the table compares the deployed version with the leader.
+    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height()
+                              + 4 * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth());
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &DreamingDialog::showSelected);
 
     // Every candidate behind a version: what it changed and why, and whether
@@ -199,8 +203,21 @@ DreamingDialog::DreamingDialog(Workspace &workspace, ProjectStore *store, const 
     m_detailTabs->addTab(candidatePage, tr("Ca&ndidates"));
     m_detailTabs->addTab(m_detail, tr("&Diff and Response"));
 
+    // The dream's answer and its noise check, under the versions it compared.
+    m_check = new QLabel(this);
+    m_check->setObjectName(QStringLiteral("dreamProposalCheck"));
+    m_check->setWordWrap(true);
+    m_check->setTextFormat(Qt::RichText);
+    m_check->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_check->hide();
+    auto *versionsPage = new QWidget(this);
+    auto *versionsLayout = new QVBoxLayout(versionsPage);
+    versionsLayout->setContentsMargins(0, 0, 0, 0);
+    versionsLayout->addWidget(m_table, 1);
+    versionsLayout->addWidget(m_check);
+
     auto *splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(m_table);
+    splitter->addWidget(versionsPage);
     splitter->addWidget(m_detailTabs);
     splitter->addWidget(m_log);
     splitter->setStretchFactor(0, 2);
@@ -246,30 +263,48 @@ void DreamingDialog::log(const QString &line)
     m_log->appendPlainText(line);
 }
 
+const DreamVersion *DreamingDialog::reviewTarget() const
+{
+    const QList<QTableWidgetItem *> items = m_table->selectedItems();
+    if (!items.isEmpty()) {
+        const int arrived = m_table->item(items.first()->row(), IndexColumn)->data(Qt::UserRole).toInt();
+        if (arrived >= 0 && arrived < m_arrived.size())
+            return &m_arrived.at(arrived);
+    }
+    return m_report.proposal();
+}
+
 void DreamingDialog::updateButtons()
 {
     m_start->setEnabled(!m_running);
     m_cancel->setEnabled(m_running);
     m_versions->setEnabled(!m_running);
     m_agent->setEnabled(!m_running);
-    // A version to review: the proposal, or the row selected, unless it is the deployed version itself.
-    const QList<QTableWidgetItem *> items = m_table->selectedItems();
-    int selected = -1; // the selected version's index in the dream (0: the deployed one)
-    if (!items.isEmpty()) {
-        const int arrived = m_table->item(items.first()->row(), IndexColumn)->data(Qt::UserRole).toInt();
-        if (arrived >= 0 && arrived < m_arrived.size())
-            selected = m_arrived.at(arrived).index;
-    }
+    // A version to review: the proposal, or the row selected, unless it is
+    // the deployed version itself or was approved already.
+    const DreamVersion *target = reviewTarget();
     const DreamVersion *proposal = m_report.proposal();
     const bool nothingBetter = proposal && proposal->index == 0;
-    const bool reviewable = !m_running && (selected > 0 || (selected < 0 && proposal && !nothingBetter));
+    const bool approved = target && !m_approved.isEmpty() && target->developed.version.name == m_approved;
+    const bool reviewable = !m_running && target && target->index > 0 && !approved;
     m_review->setEnabled(reviewable);
-    // When the deployed version stayed the best, the button says so instead of offering it for approval.
-    m_review->setText(nothingBetter && !reviewable ? tr("Nothing Better Found") : tr("&Review Proposal…"));
-    m_review->setToolTip(nothingBetter ? tr("The dream found no version better than the deployed %1: there is nothing to "
-                                            "approve. Select another version to review it anyway.")
-                                             .arg(proposal->developed.version.name)
-                                       : QString());
+    // When the deployed version stayed the best, the button says so instead
+    // of offering it for approval; after an approval, that it is done.
+    if (approved) {
+        m_review->setText(tr("%1 Approved").arg(m_approved));
+        m_review->setToolTip(tr("You approved %1 from this dream: there is nothing more to review for it.").arg(m_approved));
+    } else if (nothingBetter && !reviewable) {
+        m_review->setText(tr("Nothing Better Found"));
+        const QString check = ApprovalDialog::proposalCheckText(m_report.check);
+        m_review->setToolTip(
+            tr("The dream found no version better than the deployed %1: there is nothing to approve. Select another "
+               "version to review it anyway.")
+                .arg(proposal->developed.version.name)
+            + (check.isEmpty() ? QString() : QStringLiteral("\n") + check));
+    } else {
+        m_review->setText(tr("&Review Proposal…"));
+        m_review->setToolTip(QString());
+    }
 }
 
 bool DreamingDialog::start()
@@ -340,8 +375,10 @@ bool DreamingDialog::start()
         m_progress->setValue(index);
     });
     m_report = DreamReport();
+    m_approved.clear();
     m_arrived.clear();
     m_table->setRowCount(0);
+    m_check->hide();
     m_detail->clear();
     showCandidates();
     m_progress->setRange(0, settings.versions);
@@ -360,6 +397,23 @@ void DreamingDialog::cancel()
         m_dreamer->cancel();
         log(tr("Cancelling…"));
     }
+}
+
+void DreamingDialog::showReport(const DreamReport &report)
+{
+    if (m_running)
+        return;
+    m_report = DreamReport();
+    m_approved.clear();
+    m_arrived.clear();
+    m_table->setRowCount(0);
+    m_check->hide();
+    m_detail->clear();
+    m_progress->setRange(0, int(report.versions.size()));
+    m_progress->setValue(0);
+    for (const DreamVersion &v : report.versions)
+        onVersion(v);
+    onFinished(report);
 }
 
 void DreamingDialog::onVersion(const DreamVersion &version)
@@ -419,11 +473,16 @@ void DreamingDialog::onFinished(const DreamReport &report)
         log(tr("Dreaming stopped: %1").arg(report.error));
     else if (report.cancelled)
         log(tr("Dreaming cancelled after %n version(s).", nullptr, int(report.versions.size())));
+    const QString check = ApprovalDialog::proposalCheckText(report.check);
     if (const DreamVersion *p = report.proposal(); p && p->index == 0) {
         log(tr("Nothing better than the deployed version %1 (mean value %2): no proposal to approve.")
                 .arg(p->developed.version.name, QString::number(*p->developed.value, 'f', 4)));
+        if (!check.isEmpty())
+            log(tr("Noise check: %1.").arg(check));
     } else if (p) {
         log(tr("Proposed: %1 (mean value %2)").arg(p->developed.version.name, QString::number(*p->developed.value, 'f', 4)));
+        if (!check.isEmpty())
+            log(tr("Noise check: %1.").arg(check));
         for (int row = 0; row < m_table->rowCount(); ++row) {
             if (m_table->item(row, NameColumn)->text() == p->developed.version.name) {
                 for (int c = 0; c < ColumnCount; ++c) {
@@ -436,6 +495,20 @@ void DreamingDialog::onFinished(const DreamReport &report)
             }
         }
     }
+    // The candidate that led but did not beat the noise is marked as such.
+    if (report.check.measured && !report.check.passed) {
+        for (int row = 0; row < m_table->rowCount(); ++row) {
+            QTableWidgetItem *name = m_table->item(row, NameColumn);
+            if (name->text() == report.check.candidate) {
+                name->setText(tr("%1 (led; not proposed)").arg(report.check.candidate));
+                name->setToolTip(check);
+            }
+        }
+    }
+    m_check->setText(answerText(report));
+    m_check->setToolTip(report.check.measured ? tr("Second completion seed of the noise check: %1").arg(report.check.secondSeed)
+                                              : QString());
+    m_check->setVisible(!m_check->text().isEmpty());
     // The dream's own list: also the candidates of a step cut short by Cancel.
     showCandidates();
     updateButtons();
@@ -451,6 +524,36 @@ QString DreamingDialog::valuationText(const ReplayConfig &config, std::optional<
                             "world drawn from a model of the history")
                              .arg(config.completions);
     return seed ? tr("%1 (seed %2)").arg(text).arg(*seed) : text;
+}
+
+QString DreamingDialog::answerText(const DreamReport &report)
+{
+    const DreamVersion *p = report.proposal();
+    if (!p)
+        return report.versions.isEmpty() ? QString() : tr("<b>No version scored:</b> nothing to propose.");
+    const DevelopedVersion &deployed = report.versions.first().developed;
+    const QString deployedName = deployed.version.name.toHtmlEscaped();
+    const QString name = p->developed.version.name.toHtmlEscaped();
+    const QString head = p->index == 0 ? tr("Nothing better than %1.").arg(deployedName) : tr("Proposal: %1.").arg(name);
+    if (report.check.measured)
+        return QStringLiteral("<b>%1</b> %2.").arg(head, ApprovalDialog::proposalCheckText(report.check).toHtmlEscaped());
+    if (p->index == 0)
+        return QStringLiteral("<b>%1</b> %2").arg(head, tr("No candidate led the deployed version."));
+    // A proposal the noise check did not look at: its lead, and why there was no check.
+    QString why;
+    if (report.oracle)
+        why = tr("the oracle valuation draws no completions: no noise to check");
+    else if (report.config.valuation == Valuation::Revealed)
+        why = tr("the revealed history draws no completions: no noise to check");
+    else if (report.cancelled)
+        why = tr("the dream was cancelled before the noise check");
+    else
+        why = tr("not checked against the noise");
+    if (!deployed.value || !deployed.error.isEmpty())
+        return QStringLiteral("<b>%1</b> %2").arg(head, tr("The deployed version %1 has no value (%2).").arg(deployedName, why));
+    return QStringLiteral("<b>%1</b> %2")
+        .arg(head, tr("%1 leads %2 by %3 (%4).", "candidate leads deployed by lead (why there was no noise check)")
+                       .arg(name, deployedName, QString::number(*p->developed.value - *deployed.value, 'g', 3), why));
 }
 
 void DreamingDialog::reloadOtherValuation()
@@ -623,21 +726,20 @@ void DreamingDialog::showCandidates()
 void DreamingDialog::review()
 {
     if (!m_review->isEnabled())
-        return; // nothing to review: the deployed version stayed the best (the button says so)
-    QString name;
-    const QList<QTableWidgetItem *> items = m_table->selectedItems();
-    if (!items.isEmpty()) {
-        const int arrived = m_table->item(items.first()->row(), IndexColumn)->data(Qt::UserRole).toInt();
-        if (arrived >= 0 && arrived < m_arrived.size())
-            name = m_arrived.at(arrived).developed.version.name;
-    }
-    if (name.isEmpty() && m_report.proposal())
-        name = m_report.proposal()->developed.version.name;
-    if (name.isEmpty())
+        return; // nothing to review: the deployed version stayed the best, or it is approved (the button says so)
+    const DreamVersion *target = reviewTarget();
+    if (!target)
         return;
+    const QString name = target->developed.version.name;
     auto *dialog = new ApprovalDialog(m_workspace, name, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::accepted, this, [this, dialog] { emit approvalRequested(dialog->approval()); });
+    // The dream's noise check, when it was about this version.
+    dialog->setProposalCheck(m_report.check);
+    connect(dialog, &QDialog::accepted, this, [this, dialog, name] {
+        m_approved = name;
+        updateButtons();
+        emit approvalRequested(dialog->approval());
+    });
     dialog->open();
 }
 

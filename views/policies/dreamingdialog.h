@@ -31,10 +31,14 @@ class Workspace;
 /// and shows the versions' values as they arrive, every candidate the
 /// developer replayed for a version (its parent, the tunables it changed, its
 /// value, whether it repeated a behaviour: docs/online.md#dreams-you-can-read),
-/// the diff of each version against its parent, progress and Cancel. The proposal (best mean value)
-/// opens in the approval dialog; an approval is handed on through
-/// approvalRequested(). Versions and results go into the workspace as they
-/// arrive (the dreamer stores them in the project itself).
+/// the diff of each version against its parent, progress and Cancel. When the
+/// dream ends, a line under the versions says its answer (the proposal, or
+/// nothing better than the deployed version) and the noise check behind it.
+/// The proposal (best mean value, when its lead beats the noise) opens in the
+/// approval dialog with that check; an approval is handed on through
+/// approvalRequested(), after which Review Proposal… no longer offers it.
+/// Versions and results go into the workspace as they arrive (the dreamer
+/// stores them in the project itself).
 class DreamingDialog final : public QDialog
 {
     Q_OBJECT
@@ -50,6 +54,11 @@ public:
     QPushButton *reviewButton() const { return m_review; }
     QTableWidget *table() const { return m_table; }
     QLabel *valuationLabel() const { return m_valuation; }
+    /// Under the versions table once a dream ended: the answer (the proposal,
+    /// or nothing better than the deployed version) and why: the leading
+    /// candidate's lead, the noise and the verdict of the noise check
+    /// (docs/online.md#a-proposal-must-beat-the-noise). Hidden before.
+    QLabel *proposalCheckLabel() const { return m_check; }
     /// The candidates of the selected version, or of every version when
     /// allCandidatesBox() is checked or none is selected.
     QTableWidget *candidateTable() const { return m_candidates; }
@@ -65,6 +74,10 @@ public slots:
     void cancel();
     /// Opens the approval dialog for the proposal (or the selected version).
     void review();
+    /// Shows a finished dream's report as if the dialog had just run it: its
+    /// versions arrive in the table, then the dream ends (dreamFinished()).
+    /// For tests and tours; ignored while a dream runs.
+    void showReport(const dreamrsi::DreamReport &report);
 
 signals:
     void approvalRequested(const dreamrsi::Approval &approval);
@@ -84,6 +97,11 @@ private:
     void reloadOtherValuation();
     /// What the dream values a version over, in the user's words.
     static QString valuationText(const ReplayConfig &config, std::optional<quint64> seed = std::nullopt);
+    /// The answer of a finished dream and its noise check (rich text); empty when no version scored.
+    static QString answerText(const DreamReport &report);
+    /// The version Review Proposal… would open: the selected one, else the
+    /// proposal (the deployed version when nothing was better); null when none.
+    const DreamVersion *reviewTarget() const;
 
     Workspace &m_workspace;
     ProjectStore *m_store;
@@ -92,6 +110,7 @@ private:
     DreamReport m_report;
     QList<DreamVersion> m_arrived;
     bool m_running = false;
+    QString m_approved;              ///< the version approved from this dialog since the dream ended
 
     QSpinBox *m_versions = nullptr;
     QComboBox *m_agent = nullptr;
@@ -102,6 +121,7 @@ private:
     QLabel *m_valuation = nullptr;
     QProgressBar *m_progress = nullptr;
     QTableWidget *m_table = nullptr;
+    QLabel *m_check = nullptr;
     QTabWidget *m_detailTabs = nullptr;
     QLabel *m_candidateSummary = nullptr;
     QCheckBox *m_allCandidates = nullptr;

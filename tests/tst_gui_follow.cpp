@@ -2,12 +2,17 @@
 // a live round of the toy task in a child process and holds its agent calls
 // at a gate file; the workbench opens the project, finds it written by that
 // process, opens it read-only and follows the round: Launch, Stop and Resume
-// disabled, a label naming the process, rows inserted (never a reset) as
-// the child stores cells, and the finished iteration a replay world once the
+// disabled, a label naming the process, the attempts held at the gate
+// listed running, rows inserted (never a reset) as the child runs and
+// stores attempts, and the finished iteration a replay world once the
 // child has let the project go. A child killed mid-round leaves its
 // iteration interrupted, and the follower says so. A followed round's
 // progress counts what its stored limits allow, and nothing that writes
-// (Dream…) is offered while the project is read-only.
+// (Dream…) is offered while the project is read-only. A followed `dreamrsi
+// round` whose command agent hangs shows its running attempt, marks it
+// stalled by the rule `dreamrsi status` applies, and Kill from the follower
+// (through the project's inbox) ends it when the round accepts steering;
+// when it does not, Kill is shown disabled, saying why.
 #include "live/livedashboard.h"
 #include "models/livetreemodel.h"
 #include "session/roundcontroller.h"
@@ -22,10 +27,18 @@
 #include "storetestsupport.h"
 #include "window/mainwindow.h"
 
+#include "loop/round/roundliveness.h"
+#include "loop/round/roundtree.h"
+#include "store/projectlock.h"
 #include "store/projectstore.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QFile>
+#include <QInputDialog>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMenu>
 #include <QPlainTextEdit>
@@ -33,8 +46,14 @@
 #include <QProgressBar>
 #include <QSignalSpy>
 #include <QStatusBar>
+#include <QScopeGuard>
 #include <QTemporaryDir>
+#include <QThread>
+#include <QTimer>
 #include <QtTest>
+
+#include <algorithm>
+#include <cmath>
 
 using namespace dreamrsi;
 using dreamrsi::test::take;
@@ -47,12 +66,20 @@ private slots:
     void followsARoundToItsEnd();
     void childKilledMidRound();
     void followerKnowsTheLimitsAndCannotDream();
+    void followedAttemptStallsAndIsKilled();
+    void followedRoundWithoutSteeringOffersNoKill();
 
 private:
     /// A new empty project; returns its path.
     QString newProject(const QString &name);
     /// Starts round_helper on `project`, its agent held until `gate` exists; returns the iteration it began.
     qint64 startChild(QProcess &child, const QString &project, const QString &gate);
+    /// Starts `dreamrsi round` on the toy task (W 2, 2 rounds, 3 calls) whose
+    /// command agent hangs in its first call, with `extra` arguments; its
+    /// output goes to files beside the project.
+    void startHangingRound(QProcess &round, const QString &project, const QStringList &extra);
+    /// Follows `project` in `window` once its round runs attempts; the followed iteration.
+    IterationId followRound(MainWindow &window, const QString &project);
 
     std::unique_ptr<QTemporaryDir> m_dir;
 };
@@ -64,6 +91,79 @@ QString helperPath()
     return QCoreApplication::applicationDirPath() + QStringLiteral("/round_helper");
 }
 
+/// A command agent whose first call (the one that makes `hang` first)
+/// hangs; every other call writes a program at once.
+QString hangingAgent(const QString &hang)
+{
+    return QStringLiteral("cat > /dev/null; if mkdir '%1' 2>/dev/null; then sleep 600; fi; "
+                          "printf 'VALUE = 2\\n' > \"$DREAMRSI_PROGRAM_FILE\"; printf '# Idea\\nTwo.\\n' > proposal.md")
+        .arg(hang);
+}
+
+/// Stops a `dreamrsi round` still running: SIGTERM lets running attempts
+/// finish, a second one kills them (the hanging agent's process group too).
+void stopRound(QProcess &round)
+{
+    if (round.state() == QProcess::NotRunning)
+        return;
+    round.terminate();
+    QThread::msleep(300);
+    round.terminate();
+    if (!round.waitForFinished(30000)) {
+        round.kill();
+        round.waitForFinished(10000);
+    }
+}
+
+/// The item of the live list that shows attempt `id`.
+QModelIndex rowOf(const LiveTreeModel *model, const QString &id)
+{
+    for (int b = 0; b < model->rowCount(); ++b) {
+        const QModelIndex branch = model->index(b, 0);
+        for (int a = 0; a < model->rowCount(branch); ++a) {
+            const QModelIndex item = model->index(a, LiveTreeModel::IdColumn, branch);
+            if (item.data().toString() == id)
+                return item;
+        }
+    }
+    return {};
+}
+
+/// What the live list's Status column says of attempt `id`.
+QString statusOf(const LiveTreeModel *model, const QString &id)
+{
+    const QModelIndex item = rowOf(model, id);
+    return model->index(item.row(), LiveTreeModel::StatusColumn, item.parent()).data().toString();
+}
+
+/// Whether the live list has attempt `id` running and named stalled.
+bool stalledIn(const LiveTreeModel *model, const QString &id)
+{
+    for (const RunningAttempt &a : model->runningAttempts(std::nullopt)) {
+        if (RoundTree::idOf(a.branch, a.attempt) == id)
+            return a.stalled;
+    }
+    return false;
+}
+
+/// Whether the round in `project` publishes `id` among its attempts in flight.
+bool publishes(const QString &project, const QString &id)
+{
+    const std::optional<LiveRound> live = RoundLiveness::read(project);
+    return live
+           && std::any_of(live->attempts.cbegin(), live->attempts.cend(), [&](const LiveAttempt &a) { return a.id == id; });
+}
+
+/// The Kill action for `id` in a steering menu, or null.
+QAction *killActionOf(QMenu *menu, const QString &id)
+{
+    for (QAction *a : menu->actions()) {
+        if (a->objectName() == QLatin1String("actionKillAttempt") && a->data().toString() == id)
+            return a;
+    }
+    return nullptr;
+}
+
 } // namespace
 
 void TestGuiFollow::initTestCase()
@@ -72,6 +172,9 @@ void TestGuiFollow::initTestCase()
     m_dir = std::make_unique<QTemporaryDir>();
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir->path());
     QVERIFY(QFileInfo::exists(helperPath()));
+    // The command agent's workspaces lie under the folder (as in tst_round_status).
+    const QString dir = m_dir->path();
+    QFile::setPermissions(dir, QFile::permissions(dir) | QFileDevice::ExeGroup | QFileDevice::ExeOther);
 }
 
 QString TestGuiFollow::newProject(const QString &name)
@@ -150,6 +253,8 @@ void TestGuiFollow::followsARoundToItsEnd()
     QVERIFY(!panel->continueAction()->isEnabled());
 
     LiveTreeModel *model = panel->model();
+    // The attempts held at the gate are listed running: the child publishes them.
+    QTRY_COMPARE_WITH_TIMEOUT(model->runningCount(), 3, 10000);
     QSignalSpy resets(model, &QAbstractItemModel::modelReset);
     QSignalSpy inserted(model, &QAbstractItemModel::rowsInserted);
     QSignalSpy ended(panel, &RoundPanel::roundFinished);
@@ -159,13 +264,14 @@ void TestGuiFollow::followsARoundToItsEnd()
     }
     // Cells the child stores show up while it still runs (or has just ended).
     QTRY_VERIFY_WITH_TIMEOUT(model->cellCount() >= 1, 60000);
-    QVERIFY(inserted.count() >= 1);
     QVERIFY(test::waitForExit(child, 120000));
     QCOMPARE(child.exitCode(), 0);
     QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 1, 30000);
     QCOMPARE(ended.first().at(0).toLongLong(), iteration);
     QCOMPARE(ended.first().at(1).toString(), QStringLiteral("finished"));
-    QCOMPARE(resets.count(), 0); // rows were inserted, never reset
+    // Rows were inserted (the later rounds' attempts, running or stored), never reset.
+    QVERIFY(inserted.count() >= 1);
+    QCOMPARE(resets.count(), 0);
     QCOMPARE(model->cellCount(), 12); // 3 branches x 4 attempts
     QCOMPARE(panel->dashboard()->calls(), 12);
 
@@ -279,6 +385,216 @@ void TestGuiFollow::followerKnowsTheLimitsAndCannotDream()
     take(writer.close());
     QTRY_VERIFY_WITH_TIMEOUT(!window.session()->isReadOnly() && window.session()->isOpen(), 30000);
     QTRY_VERIFY_WITH_TIMEOUT(dream->isEnabled(), 10000);
+}
+
+void TestGuiFollow::startHangingRound(QProcess &round, const QString &project, const QStringList &extra)
+{
+    round.setProgram(test::dreamrsiProgram());
+    round.setArguments(QStringList{QStringLiteral("round"), QStringLiteral("--project"), project,
+                                   QStringLiteral("--task"),
+                                   QStringLiteral(DREAMRSI_SOURCE_DIR "/tests/data/loop/toy_task"),
+                                   QStringLiteral("--agent"), QStringLiteral("command"), QStringLiteral("--command"),
+                                   hangingAgent(project + QStringLiteral(".hang")), QStringLiteral("--workers"),
+                                   QStringLiteral("2"), QStringLiteral("--rounds"), QStringLiteral("2"),
+                                   QStringLiteral("--max-calls"), QStringLiteral("3")}
+                       + extra);
+    round.setStandardOutputFile(project + QStringLiteral(".out"));
+    round.setStandardErrorFile(project + QStringLiteral(".err"));
+    round.start();
+    QVERIFY(round.waitForStarted(30000));
+}
+
+IterationId TestGuiFollow::followRound(MainWindow &window, const QString &project)
+{
+    // The round runs attempts once it publishes them (the project exists and is held).
+    auto publishing = [&] {
+        const std::optional<LiveRound> live = RoundLiveness::read(project);
+        return live && !live->attempts.isEmpty();
+    };
+    [&] { QTRY_VERIFY_WITH_TIMEOUT(publishing(), 60000); }();
+    if (!publishing())
+        return 0;
+    RoundPanel *panel = window.roundPanel();
+    panel->controller()->follower()->setInterval(200);
+    QSignalSpy opened(&window, &MainWindow::projectOpened);
+    window.openProject(project);
+    [&] { QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000); }();
+    if (!window.session()->isReadOnly())
+        return 0;
+    [&] { QTRY_VERIFY_WITH_TIMEOUT(panel->controller()->follower()->iteration() != 0, 30000); }();
+    return panel->controller()->follower()->iteration();
+}
+
+void TestGuiFollow::followedAttemptStallsAndIsKilled()
+{
+    const QString project = m_dir->filePath(QStringLiteral("stalled.dreamrsi"));
+    QProcess round;
+    auto stop = qScopeGuard([&round] { stopRound(round); });
+    startHangingRound(round, project, {QStringLiteral("--accept-steering")});
+    if (QTest::currentTestFailed())
+        return;
+    // The no-cell rule's 60 s floor, shortened for this process (the follower) only.
+    qputenv("DREAMRSI_STALL_FLOOR_S", "2");
+    auto floor = qScopeGuard([] { qunsetenv("DREAMRSI_STALL_FLOOR_S"); });
+
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    RoundPanel *panel = window.roundPanel();
+    const IterationId iteration = followRound(window, project);
+    QVERIFY2(iteration > 0, "the round was not followed");
+    QVERIFY(window.session()->isReadOnly());
+    QCOMPARE(window.session()->writer().value_or(WriterInfo()).pid, round.processId());
+    LiveTreeModel *model = panel->model();
+
+    // Its attempts in flight are listed within a few seconds: first the
+    // batch of two, then the hanging one alone once its batch mate is stored.
+    QTRY_VERIFY_WITH_TIMEOUT(model->runningCount() >= 1, 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(model->cellCount() == 1 && model->runningCount() == 1, 60000);
+    const RunningAttempt hanging = model->runningAttempts(std::nullopt).constFirst();
+    const QString id = RoundTree::idOf(hanging.branch, hanging.attempt);
+    const std::optional<LiveRound> live = RoundLiveness::read(project); // the writer's own list
+    QVERIFY(live);
+    QCOMPARE(live->iteration, iteration);
+    QVERIFY(publishes(project, id));
+    const QModelIndex row = rowOf(model, id);
+    QVERIFY(row.isValid());
+    QVERIFY(row.data(LiveTreeModel::RunningRole).toBool());
+    QCOMPARE(model->branchOf(row), std::optional<int>(hanging.branch)); // the list's menu is the branch's
+    // Its age is the writer's (since the attempt began there), not since this window saw it.
+    for (const LiveAttempt &a : live->attempts) {
+        if (a.id != id)
+            continue;
+        const double writerAge = double(a.started.msecsTo(QDateTime::currentDateTimeUtc())) / 1000.0;
+        const double shown = model->runningAttempts(std::nullopt).constFirst().elapsedS;
+        QVERIFY2(std::abs(shown - writerAge) < 1.5, qPrintable(QStringLiteral("%1 vs %2").arg(shown).arg(writerAge)));
+    }
+
+    // Stalled by the rule `dreamrsi status` applies: the row says so, the drawn tree rings it.
+    QTRY_VERIFY_WITH_TIMEOUT(stalledIn(model, id), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(statusOf(model, id).contains(QStringLiteral("stalled")), 5000);
+    auto ringed = [&] {
+        for (const RunningAttempt &a : panel->treeView()->renderer().running()) {
+            if (a.branch == hanging.branch && a.attempt == hanging.attempt)
+                return a.stalled;
+        }
+        return false;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(ringed(), 5000);
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("DREAMRSI_STALL_FLOOR_S"), QStringLiteral("2"));
+        const test::CliRun status =
+            test::runDreamrsi({QStringLiteral("status"), project, QStringLiteral("--json")}, env, 60000);
+        QVERIFY2(status.finished && status.exitCode == 0, status.err.constData());
+        const QJsonObject json = QJsonDocument::fromJson(status.out).object();
+        QStringList stalled;
+        for (const QJsonValue &it : json.value(QStringLiteral("iterations")).toArray()) {
+            for (const QJsonValue &a : it.toObject().value(QStringLiteral("attempts")).toArray()) {
+                if (a.toObject().value(QStringLiteral("stalled")).toBool())
+                    stalled.append(a.toObject().value(QStringLiteral("id")).toString());
+            }
+        }
+        QCOMPARE(stalled, QStringList{id});
+    }
+
+    // The round accepts steering: Kill is offered for the branch, on the list and the tree alike.
+    QString whyNot;
+    QVERIFY2(panel->controller()->canKill(&whyNot), qPrintable(whyNot));
+    std::unique_ptr<QMenu> menu(panel->steeringMenuFor(hanging.branch));
+    QAction *kill = killActionOf(menu.get(), id);
+    QVERIFY(kill);
+    QVERIFY(kill->isEnabled());
+    QVERIFY2(kill->text().contains(QStringLiteral("stalled")), qPrintable(kill->text()));
+    // Kill asks why; the answer is given here.
+    QTimer answer;
+    answer.setInterval(50);
+    bool answered = false;
+    connect(&answer, &QTimer::timeout, this, [&] {
+        for (QWidget *w : QApplication::topLevelWidgets()) {
+            if (auto *dialog = qobject_cast<QInputDialog *>(w); dialog && dialog->isVisible()) {
+                dialog->setTextValue(QStringLiteral("hangs"));
+                dialog->accept();
+                answered = true;
+                answer.stop();
+            }
+        }
+    });
+    QSignalSpy logged(panel->controller(), &RoundController::logLine);
+    answer.start();
+    kill->trigger();
+    answer.stop();
+    QVERIFY(answered);
+    // The request went to the inbox; the round applies it and stores the attempt as killed.
+    const QString applied = QStringLiteral("kill %1 — applied").arg(id);
+    auto appliedLogged = [&] {
+        for (const QList<QVariant> &line : std::as_const(logged)) {
+            if (line.at(0).toString().contains(applied))
+                return true;
+        }
+        return false;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(appliedLogged(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(!rowOf(model, id).data(LiveTreeModel::RunningRole).toBool(), 30000);
+    QCOMPARE(statusOf(model, id), QStringLiteral("env"));
+    const QString error = rowOf(model, id).data(Qt::ToolTipRole).toString();
+    QVERIFY2(error.contains(QStringLiteral("killed by")) && error.contains(QStringLiteral("hangs")), qPrintable(error));
+
+    // The round goes on and finishes; nothing is left running in the follower.
+    QTRY_VERIFY_WITH_TIMEOUT(round.state() == QProcess::NotRunning, 120000);
+    QCOMPARE(round.exitCode(), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.session()->isReadOnly() && window.session()->isOpen(), 30000);
+    QCOMPARE(model->runningCount(), 0);
+    const IterationData stored = take(window.session()->store()->iterationData(iteration));
+    QCOMPARE(stored.cells.size(), 3); // the killed one, its batch mate, and round 2's
+    const auto cell =
+        std::find_if(stored.cells.cbegin(), stored.cells.cend(), [&](const Cell &c) { return c.id == id; });
+    QVERIFY(cell != stored.cells.cend());
+    QCOMPARE(cell->failClass, QStringLiteral("env"));
+    const QString storedError = cell->error.value_or(QString());
+    QVERIFY2(storedError.contains(QStringLiteral("killed by")) && storedError.contains(QStringLiteral("hangs")),
+             qPrintable(storedError));
+}
+
+void TestGuiFollow::followedRoundWithoutSteeringOffersNoKill()
+{
+    const QString project = m_dir->filePath(QStringLiteral("unsteerable.dreamrsi"));
+    QProcess round;
+    auto stop = qScopeGuard([&round] { stopRound(round); });
+    startHangingRound(round, project, {});
+    if (QTest::currentTestFailed())
+        return;
+    qputenv("DREAMRSI_STALL_FLOOR_S", "2");
+    auto floor = qScopeGuard([] { qunsetenv("DREAMRSI_STALL_FLOOR_S"); });
+
+    MainWindow window;
+    window.show();
+    RoundPanel *panel = window.roundPanel();
+    const IterationId iteration = followRound(window, project);
+    QVERIFY2(iteration > 0, "the round was not followed");
+    LiveTreeModel *model = panel->model();
+    QTRY_VERIFY_WITH_TIMEOUT(model->cellCount() == 1 && model->runningCount() == 1, 60000);
+    const RunningAttempt hanging = model->runningAttempts(std::nullopt).constFirst();
+    const QString id = RoundTree::idOf(hanging.branch, hanging.attempt);
+
+    // Listed and marked stalled, but nothing says it can be killed from here.
+    QTRY_VERIFY_WITH_TIMEOUT(stalledIn(model, id), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(statusOf(model, id).contains(QStringLiteral("stalled")), 5000);
+    const QString status = statusOf(model, id);
+    QVERIFY2(!status.contains(QStringLiteral("kill")), qPrintable(status));
+
+    QString whyNot;
+    QVERIFY(!panel->controller()->canKill(&whyNot));
+    QVERIFY2(whyNot.contains(QStringLiteral("does not accept steering")), qPrintable(whyNot));
+    std::unique_ptr<QMenu> menu(panel->steeringMenuFor(hanging.branch));
+    QAction *kill = killActionOf(menu.get(), id);
+    QVERIFY(kill);
+    QVERIFY(!kill->isEnabled());
+    QVERIFY2(kill->toolTip().contains(QStringLiteral("does not accept steering")), qPrintable(kill->toolTip()));
+    QVERIFY(menu->toolTipsVisible());
+    // Nothing was sent: the attempt still runs, in the writer's own list too.
+    QVERIFY(rowOf(model, id).data(LiveTreeModel::RunningRole).toBool());
+    QVERIFY(publishes(project, id));
 }
 
 QTEST_MAIN(TestGuiFollow)

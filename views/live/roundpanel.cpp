@@ -254,6 +254,7 @@ void RoundPanel::connectController()
     connect(c, &RoundController::cellStored, this, &RoundPanel::takeCell);
     connect(c, &RoundController::countersChanged, this, &RoundPanel::onCounters);
     connect(c, &RoundController::finished, this, &RoundPanel::onFinished);
+    connect(c, &RoundController::followedAttempts, this, &RoundPanel::onFollowedAttempts);
     // How many attempts run now is the counters' (Running); the message says what the batch was.
     connect(c, &RoundController::batchStarted, this, [this](int round, const QStringList &batch) {
         emit statusMessage(tr("Round %1 started a batch of %n attempt(s)", nullptr, int(batch.size())).arg(round + 1));
@@ -365,6 +366,7 @@ QMenu *RoundPanel::steeringMenuFor(std::optional<int> branch)
     auto item = [menu, this](const QString &text, auto slot) {
         QAction *a = menu->addAction(text);
         connect(a, &QAction::triggered, this, slot);
+        return a;
     };
     // The hint written in the dialog, for `branch` or the next new branch.
     auto hint = [this](std::optional<int> b) {
@@ -382,23 +384,36 @@ QMenu *RoundPanel::steeringMenuFor(std::optional<int> branch)
         item(tr("Hint for b%1's Next Attempt…").arg(b), [hint, b] { hint(b); });
         // A running attempt of the branch can be killed now (stalled or not):
         // from the list, the branch's column or the attempt's ringed cell.
+        // A followed round's too, through the project's inbox, when that
+        // round accepts steering; otherwise Kill is shown disabled, saying why.
         for (const RunningAttempt &a : m_model->runningAttempts(std::nullopt)) {
             if (a.branch != b)
                 continue;
             const QString id = RoundTree::idOf(a.branch, a.attempt);
-            item(a.stalled ? tr("Kill %1 (stalled)…").arg(id) : tr("Kill %1…").arg(id), [this, id] {
+            QAction *kill = item(a.stalled ? tr("Kill %1 (stalled)…").arg(id) : tr("Kill %1…").arg(id), [this, id] {
                 bool ok = false;
                 const QString why = QInputDialog::getText(this, tr("Kill %1").arg(id),
                                                           tr("Why (stored with the failure):"), QLineEdit::Normal, {}, &ok);
                 if (ok)
                     m_controller->killAttempt(id, why.trimmed());
             });
+            kill->setObjectName(QStringLiteral("actionKillAttempt"));
+            kill->setData(id);
         }
     }
     item(tr("Hint for the Next New Branch…"), [hint] { hint(std::nullopt); });
     const bool live = m_controller->isRoundLive();
-    for (QAction *a : menu->actions())
-        a->setEnabled(live);
+    QString whyNoKill;
+    const bool killable = m_controller->canKill(&whyNoKill);
+    for (QAction *a : menu->actions()) {
+        const bool isKill = a->objectName() == QLatin1String("actionKillAttempt");
+        a->setEnabled(live && (!isKill || killable));
+        if (isKill && live && !killable) {
+            a->setToolTip(tr("Not offered: %1").arg(whyNoKill));
+            a->setStatusTip(a->toolTip());
+        }
+    }
+    menu->setToolTipsVisible(true);
     menu->addSeparator();
     menu->addAction(m_pause);
     menu->addAction(m_continue);
@@ -408,6 +423,8 @@ QMenu *RoundPanel::steeringMenuFor(std::optional<int> branch)
 void RoundPanel::checkLiveness()
 {
     m_livenessClock.start();
+    if (isFollowing())
+        return; // the follower reads the other process's attempts at each look (onFollowedAttempts)
     const QString project = m_store && !m_store->path().isEmpty() ? m_store->path() : m_project;
     const std::optional<LiveRound> live = project.isEmpty() ? std::nullopt : RoundLiveness::read(project);
     if (!live || !isRunning()) {
@@ -418,23 +435,43 @@ void RoundPanel::checkLiveness()
     info.id = live->iteration;
     info.status = IterationStatus::Running;
     info.started = m_roundStarted;
-    QList<Cell> cells;
-    cells.reserve(m_cellCount);
-    for (const QList<Cell> &block : std::as_const(m_cells))
-        cells.append(block);
-    const IterationLiveness state = RoundLiveness::assess(info, cells, live, true, QDateTime::currentDateTimeUtc());
+    const IterationLiveness state =
+        RoundLiveness::assess(info, m_storedTimes, live, true, QDateTime::currentDateTimeUtc());
     QSet<QString> stalled;
     for (const AttemptLiveness &a : state.attempts) {
         if (a.stalled)
             stalled.insert(a.id);
     }
     m_model->setStalled(stalled);
-    const QString text = state.state == QLatin1String("stalled")
-                             ? tr("Iteration %1 is stalled: %2. Right-click a stalled attempt's branch to kill it.")
-                                   .arg(state.number)
-                                   .arg(state.why)
-                             : tr("Iteration %1 is live: %n attempt(s) running", nullptr, int(state.attempts.size()))
-                                   .arg(state.number);
+    tellLiveness(state, true);
+}
+
+void RoundPanel::onFollowedAttempts(const IterationLiveness &liveness)
+{
+    if (!isFollowing() || liveness.iteration != m_controller->iteration().id)
+        return;
+    const bool killable = m_controller->canKill();
+    m_model->setKillOffered(killable);
+    m_model->setRunning(liveness.attempts);
+    m_view->setRunningAttempts(m_model->runningAttempts(m_timeLimitS));
+    if (liveness.state == QLatin1String("live") || liveness.state == QLatin1String("stalled"))
+        tellLiveness(liveness, killable);
+}
+
+void RoundPanel::tellLiveness(const IterationLiveness &state, bool killable)
+{
+    QString text;
+    if (state.state == QLatin1String("stalled")) {
+        text = killable ? tr("Iteration %1 is stalled: %2. Right-click a stalled attempt's branch to kill it.")
+                              .arg(state.number)
+                              .arg(state.why)
+                        : tr("Iteration %1 is stalled: %2. Its round takes no steering: no attempt can be "
+                             "killed from here.")
+                              .arg(state.number)
+                              .arg(state.why);
+    } else {
+        text = tr("Iteration %1 is live: %n attempt(s) running", nullptr, int(state.attempts.size())).arg(state.number);
+    }
     if (text != m_livenessText) {
         m_livenessText = text;
         emit statusMessage(text);
@@ -552,6 +589,11 @@ void RoundPanel::onFollowing(bool following)
     } else {
         showStatus(false);
         m_state->setText(tr("No round running"));
+        if (!isRunning()) {
+            m_ticker->stop();
+            m_model->setRunning({});
+            m_view->setRunningAttempts({});
+        }
     }
     updateActionStates();
     emit followingChanged(following);
@@ -560,6 +602,7 @@ void RoundPanel::onFollowing(bool following)
 void RoundPanel::onWriterGone(qint64 pid)
 {
     showStatus(false);
+    m_ticker->stop();
     m_state->setText(tr("The other process (pid %1) has closed the project").arg(pid));
     appendLog(m_state->text());
     updateActionStates();
@@ -580,6 +623,8 @@ void RoundPanel::onIterationStarted(const IterationInfo &info, bool resumed, boo
         m_status->setCaption(tr("Following pid %1").arg(pid));
         appendLog(m_state->text());
         showStatus(true);
+        // Its attempts in flight tick as an own round's do (onFollowedAttempts).
+        m_ticker->start();
     } else {
         m_state->setText(resumed ? tr("Iteration %1 resumed").arg(info.id) : tr("Iteration %1 running").arg(info.id));
         m_status->setCaption(tr("Iteration %1").arg(info.id));
@@ -597,6 +642,7 @@ void RoundPanel::takeCell(const Cell &cell)
     }
     m_cells.last().append(cell);
     ++m_cellCount;
+    m_storedTimes.add(cell);
     m_dashboard->addCell(cell);
     if (!m_redraw->isActive()) {
         // The progress bar moves with the tree. A big tree is laid out and
@@ -611,6 +657,8 @@ void RoundPanel::clearRound(const QDateTime &started)
     m_roundStarted = started;
     m_livenessText.clear();
     m_model->setStalled({});
+    m_model->setKillOffered(true);
+    m_storedTimes = StoredTimes{};
     m_jobs->renew(TreeScope); // a tree still being built belongs to the round before
     m_redrawAgain = false;
     m_cells.clear();
@@ -653,9 +701,12 @@ void RoundPanel::onFinished(const RoundSummary &summary, bool followed)
 {
     if (!followed) {
         m_manualBar->hide();
-        m_ticker->stop();
-        m_model->tick();
+    } else {
+        // What was still in flight when the other process ended runs again on resume.
+        m_model->setRunning({});
     }
+    m_ticker->stop();
+    m_model->tick();
     m_view->setRunningAttempts({});
     m_dashboard->flush();
     showStatus(false);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "task/task.h"
+#include "loop/round/roundliveness.h"
 #include "loop/round/roundtypes.h"
 #include "model/cell.h"
 #include "store/storetypes.h"
@@ -51,7 +52,9 @@ class TreeView;
 /// evaluator or the store) or one followed in another process that writes
 /// the project, opened read-only (RoundFollower): the same tree, log and
 /// dashboard, Launch, Stop and Resume disabled, its end reported like the
-/// end of an own round. A manual round's picks are the ManualBatchBar's, a
+/// end of an own round; its attempts in flight listed and drawn as the
+/// process publishes them, stalled ones marked, and Kill offered when its
+/// round accepts steering. A manual round's picks are the ManualBatchBar's, a
 /// followed loop's wait for approval the ApprovalBar's.
 class RoundPanel final : public QWidget
 {
@@ -159,6 +162,12 @@ private:
     /// attempts it publishes and the cells stored: stalled attempts marked in
     /// the list, the state in the status bar when it changes.
     void checkLiveness();
+    /// A followed round's attempts in flight (RoundController::followedAttempts):
+    /// running rows in the list and the drawn tree, stalled ones marked, the
+    /// state in the status bar when it changes.
+    void onFollowedAttempts(const IterationLiveness &liveness);
+    /// Says in the status bar that the round is live or stalled, when that changed.
+    void tellLiveness(const IterationLiveness &state, bool killable);
 
     ProjectStore *m_store;
     RoundController *m_controller = nullptr;
@@ -189,6 +198,7 @@ private:
     /// the GUI thread at 50,000 cells).
     QList<QList<Cell>> m_cells;
     qsizetype m_cellCount = 0;
+    StoredTimes m_storedTimes; ///< the stored cells' times, for the stall rule (checkLiveness)
     static constexpr qsizetype CellBlock = 1024;
     bool m_building = false;    ///< a tree build runs on a worker
     bool m_redrawAgain = false; ///< cells arrived during that build

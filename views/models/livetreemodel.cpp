@@ -133,8 +133,52 @@ void LiveTreeModel::markRunning(const QString &cellId)
         --m_finished;
     }
     x.started.start();
+    x.startedBeforeMs = 0;
     x.progress.reset();
     changed(index(b, 0), a, 0, ColumnCount - 1);
+}
+
+void LiveTreeModel::setRunning(const QList<AttemptLiveness> &attempts)
+{
+    QSet<QString> named;
+    QSet<QString> stalled;
+    for (const AttemptLiveness &l : attempts) {
+        int branch = 0;
+        int attempt = 0;
+        if (!RoundTree::parseId(l.id, &branch, &attempt))
+            continue;
+        named.insert(l.id);
+        if (l.stalled)
+            stalled.insert(l.id);
+        const std::pair<int, int> seen = find(branch, attempt);
+        if (seen.first >= 0 && seen.second >= 0 && !m_branches.at(seen.first).attempts.at(seen.second).running)
+            continue; // its cell is stored (the list of attempts was read before the cells)
+        const auto [b, a] = ensureAttempt(branch, attempt, l.id);
+        Attempt &x = m_branches[b].attempts[a];
+        x.started.start();
+        x.startedBeforeMs = qint64(l.ageS * 1000.0);
+        changed(index(b, 0), a, StatusColumn, TimeColumn);
+    }
+    QStringList gone;
+    for (const Branch &b : std::as_const(m_branches)) {
+        for (const Attempt &a : b.attempts) {
+            if (a.running && !named.contains(a.id))
+                gone.append(a.id);
+        }
+    }
+    for (const QString &id : std::as_const(gone))
+        removeRunning(id);
+    m_stalled = stalled; // the running rows repaint at the next tick()
+}
+
+void LiveTreeModel::setKillOffered(bool offered)
+{
+    m_killOffered = offered;
+}
+
+double LiveTreeModel::elapsedS(const Attempt &a)
+{
+    return double(a.started.elapsed() + a.startedBeforeMs) / 1000.0;
 }
 
 void LiveTreeModel::setProgress(const QString &cellId, const EvaluationProgress &progress)
@@ -158,7 +202,7 @@ void LiveTreeModel::setStalled(const QSet<QString> &cellIds)
 QString LiveTreeModel::runningStatus(const Attempt &a) const
 {
     if (m_stalled.contains(a.id))
-        return tr("⚠ stalled: right-click to kill");
+        return m_killOffered ? tr("⚠ stalled: right-click to kill") : tr("⚠ stalled");
     static const char *const spinner[] = {"◐", "◓", "◑", "◒"};
     const QString frame = QString::fromUtf8(spinner[int((a.started.elapsed() / 250) % 4)]);
     if (!a.progress)
@@ -178,7 +222,7 @@ QString LiveTreeModel::runningStatus(const Attempt &a) const
 
 QString LiveTreeModel::runningTime(const Attempt &a) const
 {
-    const double total = double(a.started.elapsed()) / 1000.0;
+    const double total = elapsedS(a);
     if (!a.progress || a.progress->submittedMs <= 0)
         return tr("%1 s").arg(total, 0, 'f', 1);
     const EvaluationProgress &p = *a.progress;
@@ -260,7 +304,7 @@ QList<RunningAttempt> LiveTreeModel::runningAttempts(std::optional<double> limit
     for (const Branch &b : m_branches) {
         for (const Attempt &a : b.attempts) {
             if (a.running)
-                out.append(RunningAttempt{b.branch, a.attempt, double(a.started.elapsed()) / 1000.0, limitS,
+                out.append(RunningAttempt{b.branch, a.attempt, elapsedS(a), limitS,
                                           m_stalled.contains(a.id)});
         }
     }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "backend/evaluationbackend.h"
+#include "loop/round/roundliveness.h"
 #include "model/cell.h"
 #include "runningattempt.h"
 
@@ -44,6 +45,17 @@ public:
     /// The running attempts named stalled (docs/online.md#is-it-alive): their
     /// rows say so, until the next call.
     void setStalled(const QSet<QString> &cellIds);
+    /// The attempts in flight of a round followed in another process
+    /// (RoundFollower::attemptsSeen), each with its age and whether it is
+    /// stalled: an attempt without a row is inserted running, a running row
+    /// takes the attempt's age, a running row not named goes (its attempt
+    /// ended without a cell: killed, or abandoned by a stopping round); rows
+    /// with a stored cell stay as they are. The stalled ones replace what
+    /// setStalled() named.
+    void setRunning(const QList<AttemptLiveness> &attempts);
+    /// Whether a stalled row says that right-click kills it (default): not
+    /// while the round shown takes no steering.
+    void setKillOffered(bool offered);
     /// Repaints the elapsed time of running rows (call from a timer).
     void tick();
 
@@ -76,6 +88,7 @@ private:
         int attempt = 0;
         bool running = true;
         QElapsedTimer started;
+        qint64 startedBeforeMs = 0; ///< how long it ran before `started` (a followed attempt's age when first seen)
         std::optional<EvaluationProgress> progress; ///< while running on a scheduler
         Cell cell;
     };
@@ -93,8 +106,10 @@ private:
     /// Says that columns [firstColumn, lastColumn] of `row` under `parent` changed.
     void changed(const QModelIndex &parent, int row, int firstColumn, int lastColumn);
     QString runningStatus(const Attempt &a) const;
-    QSet<QString> m_stalled;
     QString runningTime(const Attempt &a) const;
+    static double elapsedS(const Attempt &a);
+    QSet<QString> m_stalled;
+    bool m_killOffered = true;
 
     QList<Branch> m_branches; ///< sorted by branch
     QHash<int, QStringList> m_steered; ///< branch -> steering kinds, in the order applied

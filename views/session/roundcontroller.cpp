@@ -29,6 +29,7 @@ RoundController::RoundController(ProjectStore *store, QObject *parent)
         refreshResumable();
         emit stateChanged();
     });
+    connect(m_follower, &RoundFollower::attemptsSeen, this, &RoundController::followedAttempts);
     connect(m_steering, &SteeringController::answered, this, &RoundController::onSteeringAnswer);
     // A round stopped, finished or resumed (here, or by whoever writes the
     // project) changes what Resume can continue.
@@ -305,6 +306,20 @@ void RoundController::setPaused(bool paused)
 bool RoundController::killAttempt(const QString &cellId, const QString &why)
 {
     return steer(QStringLiteral("kill"), std::nullopt, cellId, false, why);
+}
+
+bool RoundController::canKill(QString *why) const
+{
+    QString reason;
+    if (isRunning())
+        return true; // rounds run here accept steering
+    if (isFollowing() && m_follower->iteration() != 0)
+        reason = m_follower->whyNoSteering();
+    else
+        reason = tr("no round is running");
+    if (why)
+        *why = reason;
+    return reason.isEmpty();
 }
 
 bool RoundController::steer(const QString &action, std::optional<int> branch, const QString &text, bool newBranch,

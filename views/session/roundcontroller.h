@@ -1,6 +1,7 @@
 #pragma once
 
 #include "loop/round/roundevents.h"
+#include "loop/round/roundliveness.h"
 #include "loop/round/roundoptions.h"
 #include "loop/round/roundtypes.h"
 #include "loop/round/steeringinbox.h"
@@ -105,8 +106,14 @@ public:
     /// The manual round's batch: the ids picked (empty: end the round).
     bool sendBatch(const QStringList &ids);
     /// Kills the running attempt `cellId` now (docs/steering.md `kill`): it is
-    /// stored as an `env` failure with the reason and the round goes on.
+    /// stored as an `env` failure with the reason and the round goes on. A
+    /// request dropped in the project's inbox, as `dreamrsi steer` drops it,
+    /// for the round run here and a followed one alike.
     bool killAttempt(const QString &cellId, const QString &why = {});
+    /// Whether Kill can be offered for the round shown: a round run here
+    /// takes it; a followed one when it accepts steering (as of the
+    /// follower's last look). Otherwise false, `why` saying why not.
+    bool canKill(QString *why = nullptr) const;
 
     // ---- resume ----
 
@@ -137,6 +144,11 @@ signals:
     void countersChanged(const dreamrsi::RoundCounters &counters, bool followed);
     void logLine(const QString &line);
     void finished(const dreamrsi::RoundSummary &summary, bool followed);
+
+    /// The attempts in flight of a round followed in another process, their
+    /// ages and stalls as `dreamrsi status` says, after each look
+    /// (RoundFollower::attemptsSeen); canKill() as of the same look.
+    void followedAttempts(const dreamrsi::IterationLiveness &liveness);
 
     // Only a round run here tells these.
     void batchStarted(int round, const QStringList &batch);

@@ -7,6 +7,7 @@
 #include "store/projectlock.h"
 #include "store/projectstore.h"
 
+#include <QDateTime>
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -18,6 +19,7 @@ RoundFollower::RoundFollower(ProjectStore *store, QObject *parent)
     , m_timer(new QTimer(this))
 {
     m_timer->setInterval(1000);
+    m_whyNoSteering = QStringLiteral("not known yet: the round has not been looked at");
     connect(m_timer, &QTimer::timeout, this, &RoundFollower::poll);
 }
 
@@ -30,6 +32,9 @@ void RoundFollower::start(const WriterInfo &writer)
     m_iteration = 0;
     m_lastSeq = -1;
     m_counters = RoundCounters{};
+    m_stored = StoredTimes{};
+    m_live.reset();
+    m_whyNoSteering = QStringLiteral("not known yet: the round has not been looked at");
     m_approvalKey.clear();
     m_busy = false;
     m_timer->start();
@@ -62,23 +67,40 @@ void RoundFollower::poll()
     const QString path = m_store->path();
     // Liveness first, then the read: what the read shows was committed
     // after the writer was last seen alive. The inbox says whether a loop
-    // waits for approval (between its rounds).
+    // waits for approval (between its rounds), whether the round takes
+    // steering, and which attempts it has in flight; those are read before
+    // the cells too, so an attempt stored meanwhile is a stored cell, not
+    // a running one.
     struct Seen
     {
         bool alive = false;
         std::optional<ApprovalWait> approval;
+        std::optional<LiveRound> attempts;
+        QString whyNoSteering;
     };
     QtConcurrent::run([path] {
         Seen seen;
-        seen.alive = ProjectLock::liveWriter(path).has_value();
+        const std::optional<WriterInfo> writer = ProjectLock::liveWriter(path);
+        seen.alive = writer.has_value();
         const std::optional<SteeringLive> live = seen.alive ? SteeringInbox::readLive(path) : std::nullopt;
         if (live && live->kind == QLatin1String("approval")
             && SteeringInbox::whyNotAccepting(path, live->kind).isEmpty())
             seen.approval = ApprovalWait{live->pid, live->proposal};
+        if (seen.alive) {
+            // The writer's own file only, as `dreamrsi status` takes it.
+            seen.attempts = RoundLiveness::read(path);
+            if (seen.attempts && writer->pid != 0 && seen.attempts->pid != writer->pid)
+                seen.attempts.reset();
+            seen.whyNoSteering = SteeringInbox::whyNotAccepting(path, QStringLiteral("round"));
+        } else {
+            seen.whyNoSteering = QStringLiteral("no process holds the project any more");
+        }
         return seen;
     }).then(this, [this, epoch](const Seen &seen) {
         if (epoch != m_epoch)
             return;
+        m_live = seen.attempts;
+        m_whyNoSteering = seen.whyNoSteering;
         takeApproval(seen.approval);
         if (epoch == m_epoch)
             look(seen.alive);
@@ -125,6 +147,7 @@ void RoundFollower::look(bool writerAlive)
             m_iteration = running->id;
             m_lastSeq = -1;
             m_counters = RoundCounters{};
+            m_stored = StoredTimes{};
             emit iterationStarted(*running, false);
             emit countersChanged(m_counters);
             // Its cells at once, not a second later.
@@ -147,19 +170,22 @@ void RoundFollower::look(bool writerAlive)
         if (epoch != m_epoch)
             return;
         const IterationInfo &info = data.value->info;
-        if (info.status != IterationStatus::Running || !writerAlive) {
-            stop();
-            RoundSummary summary;
-            summary.iteration = info.id;
-            summary.status = info.status == IterationStatus::Running ? IterationStatus::Interrupted : info.status;
-            summary.counters = m_counters;
-            if (info.grid)
-                summary.grid = GridPlan{info.grid->branches, info.grid->refinements, info.gridReason};
-            summary.stopReason = summary.status == IterationStatus::Interrupted
-                                     ? QStringLiteral("its process ended without closing it")
-                                     : QStringLiteral("ended in another process");
-            emit finished(summary);
+        if (info.status == IterationStatus::Running && writerAlive) {
+            // Its attempts in flight, by the rule `dreamrsi status` applies.
+            emit attemptsSeen(RoundLiveness::assess(info, m_stored, m_live, true, QDateTime::currentDateTimeUtc()));
+            return;
         }
+        stop();
+        RoundSummary summary;
+        summary.iteration = info.id;
+        summary.status = info.status == IterationStatus::Running ? IterationStatus::Interrupted : info.status;
+        summary.counters = m_counters;
+        if (info.grid)
+            summary.grid = GridPlan{info.grid->branches, info.grid->refinements, info.gridReason};
+        summary.stopReason = summary.status == IterationStatus::Interrupted
+                                 ? QStringLiteral("its process ended without closing it")
+                                 : QStringLiteral("ended in another process");
+        emit finished(summary);
     });
 }
 
@@ -174,6 +200,7 @@ void RoundFollower::take(const IterationData &data)
     QStringList lines; // one log line for the look, not one append per cell
     for (const Cell &c : data.cells) {
         RoundSession::count(m_counters, c); // as the runner in the other process counts
+        m_stored.add(c);
         m_counters.rounds = std::max(m_counters.rounds, AttemptPayload::roundOf(c).value_or(-1) + 1);
         emit cellFinished(data.info.id, c);
         if (epoch != m_epoch)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "roundevents.h"
+#include "roundliveness.h"
 
 #include "store/storetypes.h"
 
@@ -27,7 +28,12 @@ class ProjectStore;
 /// `running` (finished with status Interrupted). Each look also reads the
 /// project's inbox: a loop of that process that waits for approval
 /// (`dreamrsi loop --await-approval`) is approvalAwaited once per proposal,
-/// and approvalEnded once it no longer waits.
+/// and approvalEnded once it no longer waits. While an iteration is
+/// followed, each look also reads the attempts the writer publishes in
+/// flight (RoundLiveness, `attempts.json`) and whether its round accepts
+/// steering (SteeringInbox::whyNotAccepting), and after the look's cells
+/// tells them with the stall rule `dreamrsi status` applies
+/// (RoundLiveness::assess over the cells seen): attemptsSeen.
 ///
 /// One look at a time; answers that arrive after stop() are dropped.
 class RoundFollower final : public RoundEvents
@@ -49,11 +55,21 @@ public:
     void setInterval(int ms);
     /// Looks now, unless a look is under way.
     void poll();
+    /// Why the followed round takes no steering, kill included
+    /// (SteeringInbox::whyNotAccepting), as of the last look; empty when it
+    /// takes it. Not known before the first look.
+    const QString &whyNoSteering() const { return m_whyNoSteering; }
 
 signals:
     /// The other process no longer holds the project, no round being
     /// followed. Following stops.
     void writerGone();
+    /// After each look at a followed iteration that still runs: its
+    /// attempts in flight as the writer publishes them, each with its age
+    /// and whether it is stalled, and the iteration's state (`live` or
+    /// `stalled`; `interrupted` with no attempts while the writer publishes
+    /// none for it), as `dreamrsi status` would say now.
+    void attemptsSeen(const dreamrsi::IterationLiveness &liveness);
 
 private:
     void look(bool writerAlive);
@@ -67,6 +83,9 @@ private:
     IterationId m_iteration = 0;
     qint64 m_lastSeq = -1;
     RoundCounters m_counters;
+    StoredTimes m_stored;          ///< the followed iteration's cells seen, for the stall rule
+    std::optional<LiveRound> m_live; ///< the writer's attempts in flight, as of the last look
+    QString m_whyNoSteering;
     QString m_approvalKey; ///< the wait told last (ApprovalWait::key), empty when none
     quint64 m_epoch = 0; ///< bumped by start/stop: answers of older looks are dropped
     bool m_busy = false;

@@ -45,6 +45,41 @@ double secondsBetween(const QDateTime &from, const QDateTime &to)
 
 } // namespace
 
+void StoredTimes::add(const Cell &cell)
+{
+    const AttemptPayload::Timing t = AttemptPayload::timingOf(cell);
+    if (t.wallS > 0)
+        walls.push_back(t.wallS);
+    const QDateTime ended = timeOf(QJsonValue(t.ended));
+    if (ended.isValid() && (!lastCellAt.isValid() || ended > lastCellAt))
+        lastCellAt = ended;
+}
+
+StoredTimes StoredTimes::of(const QList<Cell> &cells)
+{
+    StoredTimes times;
+    times.walls.reserve(std::size_t(cells.size()));
+    for (const Cell &c : cells)
+        times.add(c);
+    return times;
+}
+
+double StoredTimes::medianWallS() const
+{
+    if (walls.empty())
+        return 0.0;
+    // A partial sort of a copy: linear, also at tens of thousands of cells.
+    std::vector<double> w = walls;
+    const std::size_t n = w.size();
+    const auto mid = w.begin() + std::ptrdiff_t(n / 2);
+    std::nth_element(w.begin(), mid, w.end());
+    if (n % 2 == 1)
+        return *mid;
+    const double upper = *mid;
+    const double lower = *std::max_element(w.begin(), mid);
+    return (lower + upper) / 2.0;
+}
+
 QJsonObject IterationLiveness::toJson() const
 {
     QJsonObject o;
@@ -155,23 +190,17 @@ double stallFloorS()
 IterationLiveness assess(const IterationInfo &info, const QList<Cell> &cells, const std::optional<LiveRound> &live,
                          bool writerAlive, const QDateTime &now, double floorS)
 {
+    return assess(info, StoredTimes::of(cells), live, writerAlive, now, floorS);
+}
+
+IterationLiveness assess(const IterationInfo &info, const StoredTimes &stored, const std::optional<LiveRound> &live,
+                         bool writerAlive, const QDateTime &now, double floorS)
+{
     IterationLiveness r;
     r.iteration = info.id;
     r.number = info.number.value_or(info.id);
-    std::vector<double> walls;
-    for (const Cell &c : cells) {
-        const AttemptPayload::Timing t = AttemptPayload::timingOf(c);
-        if (t.wallS > 0)
-            walls.push_back(t.wallS);
-        const QDateTime ended = timeOf(QJsonValue(t.ended));
-        if (ended.isValid() && (!r.lastCellAt.isValid() || ended > r.lastCellAt))
-            r.lastCellAt = ended;
-    }
-    if (!walls.empty()) {
-        std::sort(walls.begin(), walls.end());
-        const std::size_t n = walls.size();
-        r.medianAttemptS = n % 2 == 1 ? walls[n / 2] : (walls[n / 2 - 1] + walls[n / 2]) / 2.0;
-    }
+    r.lastCellAt = stored.lastCellAt;
+    r.medianAttemptS = stored.medianWallS();
     r.thresholdS = std::max(5.0 * r.medianAttemptS, floorS);
 
     if (info.status != IterationStatus::Running && info.status != IterationStatus::Interrupted) {

@@ -13,6 +13,7 @@
 #include <QString>
 
 #include <optional>
+#include <vector>
 
 namespace dreamrsi {
 
@@ -39,6 +40,22 @@ struct LiveRound
     IterationId iteration = 0;
     QDateTime written;         ///< UTC, the heartbeat
     QList<LiveAttempt> attempts;
+};
+
+/// What the stall rule needs of an iteration's stored cells: their wall
+/// times (for the median) and when the last one ended. Kept cell by cell by
+/// whoever watches a round (a follower, the window's own round), so that the
+/// rule does not need every cell at every look.
+struct StoredTimes
+{
+    std::vector<double> walls; ///< the cells' wall times > 0, in stored order
+    QDateTime lastCellAt;      ///< UTC; invalid when no cell is stored
+
+    /// Takes one stored cell's timing (AttemptPayload::timingOf).
+    void add(const Cell &cell);
+    static StoredTimes of(const QList<Cell> &cells);
+    /// The median of walls, 0 when there is none.
+    double medianWallS() const;
 };
 
 /// How one attempt stands (docs/online.md#is-it-alive).
@@ -100,6 +117,9 @@ double stallFloorS();
 /// cells, the floor) — since the last cell, or since the iteration started
 /// when none is stored (median 0).
 IterationLiveness assess(const IterationInfo &info, const QList<Cell> &cells, const std::optional<LiveRound> &live,
+                         bool writerAlive, const QDateTime &now, double floorS = stallFloorS());
+/// The same rule with the cells' times kept as they were stored (StoredTimes).
+IterationLiveness assess(const IterationInfo &info, const StoredTimes &stored, const std::optional<LiveRound> &live,
                          bool writerAlive, const QDateTime &now, double floorS = stallFloorS());
 
 /// The project's iterations worth a look: every running or interrupted one

@@ -2,7 +2,8 @@
 // over seeds of two labels (the band recomputed from the CSV's own curves),
 // over an imported OpenEvolve run and a ShinkaEvolve database, over a
 // project's iterations A-B (and the Compare tab's project source), and
-// `dreamrsi path` on imported runs and on our own trees.
+// `dreamrsi path` on imported runs and on our own trees; an OpenEvolve
+// checkpoint as a population snapshot (by iteration found, or refused).
 #include "clirunsupport.h"
 #include "commands.h"
 #include "pathcommand.h"
@@ -13,6 +14,7 @@
 #include "model/meanci.h"
 #include "figures/qcp.h"
 #include "progress/comparepage.h"
+#include "progress/compareplot.h"
 #include "project/comparecurves.h"
 #include "store/projectfiles.h"
 #include "store/projectreader.h"
@@ -151,6 +153,40 @@ QList<QJsonObject> forkedRun()
             oeProgram(QStringLiteral("p4"), QStringLiteral("p3"), 6.0, score(0.9))};
 }
 
+/// The survivors of an OpenEvolve run at checkpoint_200, as OpenEvolve writes
+/// them (each program's `iteration_found`): the initial program and four
+/// found at iterations 12, 57, 130 and 199. c (130) was stamped before b
+/// (57), so creation order (a, c, b, d) is not the order found.
+QList<QJsonObject> survivors()
+{
+    const auto found = [](int iteration) { return QJsonObject{{QStringLiteral("iteration_found"), iteration}}; };
+    return {oeProgram(QStringLiteral("root"), QString(), 1000.0, score(0.1), {}, found(0)),
+            oeProgram(QStringLiteral("a"), QStringLiteral("root"), 1010.0, score(0.3), {}, found(12)),
+            oeProgram(QStringLiteral("c"), QStringLiteral("a"), 1020.0, score(0.5), {}, found(130)),
+            oeProgram(QStringLiteral("b"), QStringLiteral("a"), 1030.0, score(0.25), {}, found(57)),
+            oeProgram(QStringLiteral("d"), QStringLiteral("c"), 1040.0, score(0.45), {}, found(199))};
+}
+
+/// The same programs as an older OpenEvolve wrote them: no `iteration_found`.
+QList<QJsonObject> survivorsUnplaced()
+{
+    QList<QJsonObject> programs = survivors();
+    for (QJsonObject &p : programs)
+        p.remove(QStringLiteral("iteration_found"));
+    return programs;
+}
+
+/// The names of a plot's legend items.
+QStringList legendNames(QCustomPlot *plot)
+{
+    QStringList names;
+    for (int i = 0; i < plot->legend->itemCount(); ++i) {
+        if (auto *item = qobject_cast<QCPPlottableLegendItem *>(plot->legend->item(i)))
+            names.append(item->plottable()->name());
+    }
+    return names;
+}
+
 /// A ShinkaEvolve run with costs and end times: g0 ← g1 ← g2 (best), g0 ← g3 (a fork of the root's line).
 QList<ShinkaRow> shinkaRun()
 {
@@ -180,6 +216,9 @@ private slots:
     void bandFromTheCsvsOwnCurves();
     void importedRunsEndAtTheirBest();
     void badCompareArguments();
+    void populationSnapshotByIterationFound();
+    void populationSnapshotRefusedByCalls();
+    void programsFolderPointsToItsParent();
     void projectIterationsInCreationOrder();
     void pathOnAnImportedRun();
     void pathOnAShinkaRun();
@@ -238,7 +277,10 @@ void TestCompare::bandFromTheCsvsOwnCurves()
 
     const QList<QStringList> rows = readCsv(csv);
     QCOMPARE(rows.value(0), (QStringList{QStringLiteral("label"), QStringLiteral("source"), QStringLiteral("x"), QStringLiteral("best"),
-                                         QStringLiteral("lo"), QStringLiteral("hi")}));
+                                         QStringLiteral("lo"), QStringLiteral("hi"), QStringLiteral("population_snapshot")}));
+    // Tree files are histories: no row is marked a population snapshot.
+    for (qsizetype i = 1; i < rows.size(); ++i)
+        QVERIFY2(rows.at(i).value(6).isEmpty(), qPrintable(rows.at(i).join(QLatin1Char(','))));
     const CsvCurves c = curvesOf(rows);
     // One row per cell of every source, in creation order, best empty until the first ok score.
     QCOMPARE(c.curves.value(QStringLiteral("setting A")).size(), 3);
@@ -329,7 +371,8 @@ void TestCompare::importedRunsEndAtTheirBest()
     const QString oeName = RunImport::worldName(oe);
     const QString shinkaName = RunImport::worldName(shinka);
 
-    // Calls: both curves end at their run's best, one row per cell in the import's order.
+    // Calls: both curves end at their run's best, one row per cell in the import's order
+    // (the checkpoint is a population snapshot drawn by iteration_found, here that same order).
     const QString csv = dir.filePath(QStringLiteral("calls.csv"));
     CommandRun run = runCommand(runPlotCommand, {QStringLiteral("compare"), QStringLiteral("--run"), oe, QStringLiteral("--run"), shinka,
                                                  QStringLiteral("--label"), QStringLiteral("shinka"), QStringLiteral("--x"), QStringLiteral("calls"),
@@ -411,6 +454,194 @@ void TestCompare::badCompareArguments()
                                                      QStringLiteral("--out"), out});
     QCOMPARE(r.rc, 1);
     QVERIFY2(r.err.contains(QStringLiteral("no cell has a numeric metric \"speed\"")), qPrintable(r.err));
+}
+
+void TestCompare::populationSnapshotByIterationFound()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString checkpoint = dir.filePath(QStringLiteral("openevolve_output/checkpoints/checkpoint_200"));
+    QVERIFY(writeOeFolder(checkpoint, survivors()));
+    const QString name = RunImport::worldName(checkpoint);
+    QCOMPARE(name, QStringLiteral("checkpoints-checkpoint_200"));
+
+    const QString csv = dir.filePath(QStringLiteral("snapshot.csv"));
+    const CommandRun run = runCommand(runPlotCommand, {QStringLiteral("compare"), QStringLiteral("--run"), checkpoint, QStringLiteral("--x"),
+                                                       QStringLiteral("calls"), QStringLiteral("--out"), dir.filePath(QStringLiteral("s.svg")),
+                                                       QStringLiteral("--data"), csv});
+    QVERIFY2(run.rc == 0, qPrintable(run.err));
+    // stderr says it once: how many survive, of which iterations, and the axis.
+    QCOMPARE(run.err.count(QStringLiteral("population snapshot")), 1);
+    QVERIFY2(run.err.contains(QStringLiteral("note: %1: a population snapshot: %2 holds the 5 programs that survived iterations 0-200, "
+                                             "not every program the run made; drawn against the iteration each was found")
+                                  .arg(name, QDir::cleanPath(checkpoint))),
+             qPrintable(run.err));
+    // The caption table names it a snapshot.
+    QVERIFY2(run.out.contains(QStringLiteral("%1 (population snapshot: 5 survivors of iterations 0-200, by iteration found)").arg(name)),
+             qPrintable(run.out));
+
+    // The CSV: x is the iteration found, the cells in that order (b, found at
+    // 57, before c at 130, though c was made first); each row says snapshot.
+    const QList<QStringList> rows = readCsv(csv);
+    QCOMPARE(rows.value(0).value(6), QStringLiteral("population_snapshot"));
+    QList<QStringList> cells;
+    QList<QStringList> means;
+    for (qsizetype i = 1; i < rows.size(); ++i)
+        (rows.at(i).at(1) == QLatin1String("mean") ? means : cells).append(rows.at(i));
+    const QList<std::pair<double, double>> expected{{12, 0.3}, {57, 0.3}, {130, 0.5}, {199, 0.5}};
+    QCOMPARE(cells.size(), expected.size());
+    for (qsizetype i = 0; i < cells.size(); ++i) {
+        QCOMPARE(cells.at(i).at(0), name);
+        QCOMPARE(cells.at(i).at(2).toDouble(), expected.at(i).first);
+        QCOMPARE(cells.at(i).at(3).toDouble(), expected.at(i).second);
+        QCOMPARE(cells.at(i).at(6), QStringLiteral("5 survivors of iterations 0-200"));
+    }
+    QVERIFY(!means.isEmpty());
+    QCOMPARE(means.first().at(6), QStringLiteral("1 of 1 seeds"));
+
+    // The figure: the legend and the axis say what is drawn.
+    Result<CompareSource> source = CompareCurves::read(CompareSourceSpec{CompareSourceSpec::Kind::Run, checkpoint, std::nullopt, QString()});
+    QVERIFY2(source, qPrintable(source.error));
+    QVERIFY(source.value->snapshot);
+    QCOMPARE(source.value->snapshot->programs, qint64(5));
+    QCOMPARE(source.value->snapshot->lastIteration, qint64(200));
+    QVERIFY(source.value->snapshot->history.isEmpty());
+    const CompareResult result = CompareCurves::compare({*source.value}, CompareAxis::Calls);
+    QCustomPlot plot;
+    ComparePlot::populate(&plot, result, false);
+    QCOMPARE(legendNames(&plot), QStringList{QStringLiteral("%1 (population snapshot, by iteration found)").arg(name)});
+    QCOMPARE(plot.xAxis->label(), QStringLiteral("Iteration found (population snapshot)"));
+    // Against cost it is left out as OpenEvolve keeps none; the snapshot is not the reason.
+    const CompareResult usd = CompareCurves::compare({*source.value}, CompareAxis::Usd);
+    QVERIFY(usd.curves.isEmpty());
+    QVERIFY(usd.refusedSnapshots().isEmpty());
+
+    // With a history beside it: the axis says both.
+    const QString tree = dir.filePath(QStringLiteral("t.json"));
+    QVERIFY(writeFile(tree, treeJson({{0.2, 0.1, 1}, {0.6, 0.1, 2}})));
+    Result<CompareSource> ours = CompareCurves::read(CompareSourceSpec{CompareSourceSpec::Kind::Tree, tree, std::nullopt, QString()});
+    QVERIFY(ours);
+    ComparePlot::populate(&plot, CompareCurves::compare({*ours.value, *source.value}, CompareAxis::Calls), false);
+    QCOMPARE(plot.xAxis->label(), QStringLiteral("Cumulative agent calls; iteration found for a snapshot"));
+    QCOMPARE(legendNames(&plot), (QStringList{QStringLiteral("t"), QStringLiteral("%1 (population snapshot, by iteration found)").arg(name)}));
+
+    // A folder written with a trailing slash is the same checkpoint.
+    const Result<RunImport::Imported> slashed = RunImport::read(checkpoint + QLatin1Char('/'));
+    QVERIFY(slashed && slashed.value->snapshot);
+    QCOMPARE(RunImport::worldName(checkpoint + QLatin1Char('/')), name);
+
+    // The Compare tab: the same legend, and its notes say it.
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("dreamrsi-tests-compare"));
+    QSettings().remove(QStringLiteral("compare"));
+    ComparePage page;
+    page.setProject(dir.filePath(QStringLiteral("p.dreamrsi")));
+    page.addPaths({checkpoint});
+    QTRY_VERIFY(!page.isReading());
+    QCOMPARE(page.result().curves.size(), 1);
+    QVERIFY(page.result().curves.first().snapshot);
+    const QString pageName = page.result().curves.first().name;
+    QCOMPARE(legendNames(page.plot()), QStringList{QStringLiteral("%1 (population snapshot, by iteration found)").arg(pageName)});
+    QVERIFY2(page.notesText().contains(QStringLiteral("holds the 5 programs that survived iterations 0-200")), qPrintable(page.notesText()));
+    QCOMPARE(page.figureData().rows.first().at(6), QStringLiteral("5 survivors of iterations 0-200"));
+    page.removeSource(0);
+}
+
+void TestCompare::populationSnapshotRefusedByCalls()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    // An older OpenEvolve: no iteration_found; the run's db/ holds every program.
+    const QString out = dir.filePath(QStringLiteral("openevolve_output"));
+    const QString checkpoint = out + QStringLiteral("/checkpoints/checkpoint_200");
+    QVERIFY(writeOeFolder(checkpoint, survivorsUnplaced()));
+    const QString db = out + QStringLiteral("/db");
+    QList<QJsonObject> every = survivorsUnplaced();
+    every.append(oeProgram(QStringLiteral("e"), QStringLiteral("b"), 1035.0, score(0.2)));
+    QVERIFY(writeOeFolder(db, every));
+    const QString figure = dir.filePath(QStringLiteral("refused.svg"));
+    CommandRun run = runCommand(runPlotCommand, {QStringLiteral("compare"), QStringLiteral("--run"), checkpoint, QStringLiteral("--x"),
+                                                 QStringLiteral("calls"), QStringLiteral("--out"), figure});
+    QCOMPARE(run.rc, 1);
+    QVERIFY2(run.err.contains(QStringLiteral("a population snapshot: %1 holds the 5 programs that survived iterations 0-200")
+                                  .arg(QDir::cleanPath(checkpoint))),
+             qPrintable(run.err));
+    QVERIFY2(run.err.contains(QStringLiteral("not every program records the iteration it was found (iteration_found)")), qPrintable(run.err));
+    QVERIFY2(run.err.contains(QStringLiteral("the run's full history, every program, is in %1; give --run %1").arg(db)), qPrintable(run.err));
+    QVERIFY(!QFileInfo::exists(figure));
+
+    // The db/ it names is drawn by calls as a history: six cells, unmarked.
+    const QString csv = dir.filePath(QStringLiteral("db.csv"));
+    run = runCommand(runPlotCommand, {QStringLiteral("compare"), QStringLiteral("--run"), db, QStringLiteral("--x"), QStringLiteral("calls"),
+                                      QStringLiteral("--out"), figure, QStringLiteral("--data"), csv});
+    QVERIFY2(run.rc == 0, qPrintable(run.err));
+    QVERIFY2(!run.err.contains(QStringLiteral("population snapshot")), qPrintable(run.err));
+    const QList<QStringList> rows = readCsv(csv);
+    const CsvCurves c = curvesOf(rows);
+    const auto history = c.curves.value(RunImport::worldName(db)).value(RunImport::worldName(db));
+    QCOMPARE(history.size(), 5); // a, c, b, e, d: the initial program is no cell
+    for (qsizetype i = 0; i < history.size(); ++i)
+        QCOMPARE(history.at(i).first, double(i + 1));
+    for (qsizetype i = 1; i < rows.size(); ++i)
+        QVERIFY(rows.at(i).value(6).isEmpty());
+
+    // Without a db/ beside it, the message says where it would be.
+    QVERIFY(QDir(db).removeRecursively());
+    run = runCommand(runPlotCommand, {QStringLiteral("compare"), QStringLiteral("--run"), checkpoint, QStringLiteral("--x"),
+                                      QStringLiteral("calls"), QStringLiteral("--out"), figure});
+    QCOMPARE(run.rc, 1);
+    QVERIFY2(run.err.contains(QStringLiteral("no db/ with the run's full history beside it (none at %1;").arg(db)), qPrintable(run.err));
+    QVERIFY(!run.err.contains(QStringLiteral("give --run")));
+
+    // OpenEvolve's default iteration_found, 0 on every program, places nothing either.
+    const QString zeros = dir.filePath(QStringLiteral("zeros/checkpoint_9"));
+    QList<QJsonObject> zeroed = survivors();
+    for (QJsonObject &p : zeroed)
+        p.insert(QStringLiteral("iteration_found"), 0);
+    QVERIFY(writeOeFolder(zeros, zeroed));
+    run = runCommand(runPlotCommand, {QStringLiteral("compare"), QStringLiteral("--run"), zeros, QStringLiteral("--x"),
+                                      QStringLiteral("calls"), QStringLiteral("--out"), figure});
+    QCOMPARE(run.rc, 1);
+    QVERIFY2(run.err.contains(QStringLiteral("survived iterations 0-9")), qPrintable(run.err));
+    QVERIFY2(run.err.contains(QStringLiteral("none at %1").arg(dir.filePath(QStringLiteral("zeros/db")))), qPrintable(run.err));
+
+    // The Compare tab leaves it out and says why, in its notes and legend.
+    QVERIFY(writeOeFolder(db, every));
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("dreamrsi-tests-compare"));
+    QSettings().remove(QStringLiteral("compare"));
+    ComparePage page;
+    page.setProject(dir.filePath(QStringLiteral("p.dreamrsi")));
+    page.addPaths({checkpoint});
+    QTRY_VERIFY(!page.isReading());
+    QVERIFY(page.result().curves.isEmpty());
+    QCOMPARE(page.result().refusedSnapshots().size(), 1);
+    QVERIFY2(page.notesText().contains(QStringLiteral("not drawn by calls")), qPrintable(page.notesText()));
+    QVERIFY2(page.notesText().contains(QStringLiteral("Add %1 instead").arg(db)), qPrintable(page.notesText()));
+    const QString pageName = page.result().groups.first().unrecorded.first().name;
+    QCOMPARE(legendNames(page.plot()), QStringList{QStringLiteral("%1: population snapshot, no iteration found").arg(pageName)});
+    page.removeSource(0);
+}
+
+void TestCompare::programsFolderPointsToItsParent()
+{
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("openevolve_output/db"));
+    QVERIFY(writeOeFolder(db, survivors()));
+    const CommandRun run = runCommand(runPlotCommand, {QStringLiteral("compare"), QStringLiteral("--run"), db + QStringLiteral("/programs/"),
+                                                       QStringLiteral("--x"), QStringLiteral("calls"), QStringLiteral("--out"),
+                                                       dir.filePath(QStringLiteral("f.svg"))});
+    QCOMPARE(run.rc, 1);
+    QVERIFY2(run.err.contains(QStringLiteral("not an OpenEvolve run but the programs/ folder inside one; give the folder above it, "
+                                             "%1 (the run's db/ folder, every program of the run)")
+                                  .arg(db)),
+             qPrintable(run.err));
+    // A checkpoint's programs/ points to the checkpoint.
+    const QString checkpoint = dir.filePath(QStringLiteral("openevolve_output/checkpoints/checkpoint_3"));
+    QVERIFY(writeOeFolder(checkpoint, survivors()));
+    const Result<RunImport::Imported> r = RunImport::read(checkpoint + QStringLiteral("/programs"));
+    QVERIFY(!r);
+    QVERIFY2(r.error.contains(QStringLiteral("give the folder above it, %1 (a checkpoint").arg(checkpoint)), qPrintable(r.error));
 }
 
 void TestCompare::projectIterationsInCreationOrder()

@@ -38,8 +38,11 @@ const char Usage[] =
     "  names the source just before it (default: the source's own name); sources with the same label are\n"
     "  seeds of one setting, drawn as their mean with a Student-t 95 % band where all seeds have data.\n"
     "  A source that did not record the axis (no cost, no timestamps) is named on stderr and in the legend,\n"
-    "  not drawn. --score METRIC scores cells by that metric. --data: label,source,x,best,lo,hi, one row\n"
-    "  per cell, then each label's mean rows (source \"mean\").\n";
+    "  not drawn. An OpenEvolve checkpoint is a population snapshot (its survivors, not every call): by\n"
+    "  calls it is drawn against the iteration each program was found (iteration_found), labelled so, or\n"
+    "  refused, naming the run's db/ folder. --score METRIC scores cells by that metric.\n"
+    "  --data: label,source,x,best,lo,hi,population_snapshot, one row per cell, then each label's mean rows\n"
+    "  (source \"mean\").\n";
 
 /// Applies one option of `plot compare` (docs/compare.md): sources in the
 /// order given, a --label or --iterations to the source just before it.

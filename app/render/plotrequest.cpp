@@ -173,6 +173,17 @@ int writeCompare(const PlotRequest &request, QTextStream &out, QTextStream &err)
         sources.append(std::move(*read.value));
     }
     const CompareResult result = CompareCurves::compare(sources, request.compareAxis);
+    // A population snapshot that cannot be drawn is refused, not left out:
+    // its survivors are no history, and the run's db/ may hold one.
+    if (const QList<CompareLeftOut> refused = result.refusedSnapshots(); !refused.isEmpty()) {
+        for (const CompareLeftOut &left : refused) {
+            err << "dreamrsi plot: " << CompareCurves::snapshotNote(left.name, *left.snapshot, true);
+            if (!left.snapshot->history.isEmpty())
+                err << "; give --run " << left.snapshot->history;
+            err << '\n';
+        }
+        return 1;
+    }
     for (const QString &note : result.notes)
         err << "note: " << note << '\n';
     err.flush();

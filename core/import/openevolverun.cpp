@@ -59,6 +59,12 @@ struct Located
     QString note;
 };
 
+/// The last name of a folder however it was written ("checkpoint_6/", ".").
+QString folderName(const QString &path)
+{
+    return QFileInfo(QDir::cleanPath(QFileInfo(path).absoluteFilePath())).fileName();
+}
+
 std::optional<Located> locate(const QString &path)
 {
     const QFileInfo info(path);
@@ -66,7 +72,7 @@ std::optional<Located> locate(const QString &path)
         return std::nullopt;
     const QString folder = info.absoluteFilePath();
     if (holdsPrograms(folder))
-        return Located{path, checkpointNumber(info.fileName()), QString()};
+        return Located{path, checkpointNumber(folderName(path)), QString()};
     const QString db = folder + QStringLiteral("/db");
     if (holdsPrograms(db))
         return Located{QDir(path).filePath(QStringLiteral("db")), -1,
@@ -195,6 +201,43 @@ Result<RunProgram> readProgram(const QString &file, const Options &options)
     return Read::success(std::move(p));
 }
 
+/// A checkpoint's run as OpenEvolve lays it out: the output folder holds
+/// checkpoints/checkpoint_N and db/ (a checkpoint straight in a folder: that
+/// folder), so the full history of `checkpoint` is the output folder's db/.
+PopulationSnapshot snapshotOf(const QString &checkpoint, qint64 number)
+{
+    PopulationSnapshot s;
+    s.checkpoint = QDir::cleanPath(checkpoint);
+    s.lastIteration = number;
+    const QString absolute = QDir::cleanPath(QFileInfo(checkpoint).absoluteFilePath());
+    const bool underCheckpoints = QFileInfo(QFileInfo(absolute).absolutePath()).fileName() == QLatin1String("checkpoints");
+    s.historyPlace = QDir::cleanPath(checkpoint + (underCheckpoints ? QStringLiteral("/../../db") : QStringLiteral("/../db")));
+    if (holdsPrograms(s.historyPlace))
+        s.history = s.historyPlace;
+    return s;
+}
+
+/// Why a folder that is no run was refused, with the folder to give instead
+/// when the user pointed at the programs/ inside one.
+QString notARun(const QString &path)
+{
+    const QString absolute = QDir::cleanPath(QFileInfo(path).absoluteFilePath());
+    const QString parent = QFileInfo(absolute).absolutePath();
+    if (QFileInfo(absolute).fileName() == QLatin1String("programs") && holdsPrograms(parent)) {
+        const QString given = QDir::cleanPath(path + QStringLiteral("/.."));
+        const QString name = QFileInfo(parent).fileName();
+        const QString what = name == QLatin1String("db") ? QStringLiteral("the run's db/ folder, every program of the run")
+                             : checkpointNumber(name) >= 0
+                                 ? QStringLiteral("a checkpoint, the population that survived to it")
+                                 : QStringLiteral("the folder that holds these program files");
+        return QStringLiteral("%1: not an OpenEvolve run but the programs/ folder inside one; give the folder above it, "
+                              "%2 (%3)")
+            .arg(path, given, what);
+    }
+    return QStringLiteral("%1: not an OpenEvolve run: no programs/ with program files, no db/ and no checkpoints/checkpoint_N")
+        .arg(path);
+}
+
 } // namespace
 
 bool looksLikeOpenEvolve(const QString &path)
@@ -207,15 +250,15 @@ Result<ProgramsRead> readOpenEvolve(const QString &path, const Options &options)
     using Read = Result<ProgramsRead>;
     const std::optional<Located> located = locate(path);
     if (!located)
-        return Read::failure(QStringLiteral("%1: not an OpenEvolve run: no programs/ with program files, "
-                                            "no db/ and no checkpoints/checkpoint_N")
-                                 .arg(path));
+        return Read::failure(notARun(path));
     ProgramsRead read;
     read.extras.source = path;
     if (!located->note.isEmpty())
         read.notes.append(located->note);
-    if (located->checkpoint >= 0)
+    if (located->checkpoint >= 0) {
         read.extras.snapshotIterations = located->checkpoint + 1;
+        read.snapshot = snapshotOf(located->folder, located->checkpoint);
+    }
     const QDir programs(located->folder + QStringLiteral("/programs"));
     const QStringList files = programs.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
     read.programs.reserve(files.size());

@@ -6,9 +6,12 @@
 
 #include "model/treejson.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QJsonObject>
 #include <QSet>
+
+#include <algorithm>
 
 namespace dreamrsi::RunImport {
 
@@ -64,15 +67,20 @@ Result<Imported> read(const QString &path, const Options &options)
     if (!programs)
         return programs.failureAs<Imported>();
     auto &[framework, read] = *programs.value;
+    if (read.snapshot) {
+        read.snapshot->programs = std::count_if(read.programs.cbegin(), read.programs.cend(),
+                                                [](const RunProgram &p) { return !p.isCopy; });
+    }
+    std::optional<PopulationSnapshot> snapshot = std::move(read.snapshot);
     Result<DiscoveryTree> tree = buildTree(std::move(read.programs), framework, read.extras);
     if (!tree)
         return tree.failureAs<Imported>();
-    return Result<Imported>::success(Imported{std::move(*tree.value), framework, read.notes});
+    return Result<Imported>::success(Imported{std::move(*tree.value), framework, read.notes, std::move(snapshot)});
 }
 
 QString worldName(const QString &path)
 {
-    const QFileInfo info(path);
+    const QFileInfo info(QDir::cleanPath(path)); // "checkpoint_6/" is checkpoint_6
     const QString name = info.fileName();
     if (info.isDir() && (name == QLatin1String("db") || name.startsWith(QLatin1String("checkpoint_"))))
         return QFileInfo(info.absolutePath()).fileName() + QLatin1Char('-') + name;
@@ -121,7 +129,7 @@ Result<Imported> readTreeOrRun(const QString &path, const Options &options)
     TreeJson::ParseResult parsed = TreeJson::readFile(path);
     if (!parsed.ok())
         return Result<Imported>::failure(parsed.error.message);
-    return Result<Imported>::success(Imported{std::move(*parsed.tree), std::nullopt, {}});
+    return Result<Imported>::success(Imported{std::move(*parsed.tree), std::nullopt, {}, std::nullopt});
 }
 
 namespace {

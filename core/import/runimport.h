@@ -30,6 +30,21 @@ struct Options
 std::optional<Framework> detect(const QString &path);
 inline bool isRun(const QString &path) { return detect(path).has_value(); }
 
+/// An OpenEvolve checkpoint read without its db/: a population snapshot, the
+/// programs that survived to the checkpoint, not every program the run made
+/// (docs/compare.md "Population snapshots").
+struct PopulationSnapshot
+{
+    QString checkpoint;   ///< the checkpoint folder read: the path given, or the one chosen under it
+    qint64 programs = 0;  ///< its programs, copies aside (the initial program among them when it survived)
+    qint64 lastIteration = 0; ///< the checkpoint's number N: the survivors are of iterations 0 … N
+    /// The run's db/ next to the checkpoint (the output folder's db/) when it
+    /// holds programs: every program of the run. Empty when there is none.
+    QString history;
+    /// Where that db/ would be (the output folder's db/), said when there is none.
+    QString historyPlace;
+};
+
 /// A run read and mapped onto a tree.
 struct Imported
 {
@@ -39,6 +54,9 @@ struct Imported
     /// What the reading chose that the user should know (which folder of an
     /// output folder was read): one line each, for stderr or a status bar.
     QStringList notes;
+    /// Set when what was read is a population snapshot (an OpenEvolve
+    /// checkpoint); nothing for a full history (db/, a ShinkaEvolve database).
+    std::optional<PopulationSnapshot> snapshot;
 };
 
 /// Reads the run at `path` read-only and maps it onto a tree (the mapping of

@@ -53,6 +53,8 @@ struct ProgramsRead
     QList<RunProgram> programs;
     RunExtras extras;
     QStringList notes; ///< what the reader chose (Imported::notes)
+    /// A checkpoint read (Imported::snapshot), `programs` left for the caller to count.
+    std::optional<PopulationSnapshot> snapshot;
 };
 
 /// Rules 1-4 and 7: drops copies, orders the programs, takes the initial

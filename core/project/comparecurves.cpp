@@ -37,6 +37,9 @@ CompareStep stepOf(const Cell &cell, const QString &scoreMetric)
     const QJsonObject agent = cell.payload.value(QLatin1String(AttemptPayload::Key::agent)).toObject();
     if (agent.value(QLatin1String(AttemptPayload::Agent::costKey)).isDouble())
         s.cost = agent.value(QLatin1String(AttemptPayload::Agent::costKey)).toDouble();
+    const QJsonValue iteration = cell.payload.value(QLatin1String("origin")).toObject().value(QLatin1String("iteration"));
+    if (iteration.isDouble() && std::isfinite(iteration.toDouble()) && iteration.toDouble() >= 0.0)
+        s.iteration = iteration.toDouble();
     const AttemptPayload::Timing timing = AttemptPayload::timingOf(cell);
     if (!timing.ended.isEmpty()) {
         const QDateTime ended = QDateTime::fromString(timing.ended, Qt::ISODateWithMs);
@@ -131,9 +134,16 @@ SourceRead readRun(const CompareSourceSpec &spec, const QString &scoreMetric, Co
     if (!imported)
         return SourceRead::failure(imported.error);
     source.notes = imported.value->notes;
+    source.snapshot = imported.value->snapshot;
     // The import's seq is the run's creation order (docs/tree-format.md#imported-runs);
     // the metric, if any, already scored the cells.
     append(source, imported.value->tree.cells(), QString());
+    // OpenEvolve writes `iteration_found` on every program (0 unless the
+    // database was told the iteration): it places the survivors only when
+    // every cell has it and some are past the initial program's 0.
+    source.hasIterations = !source.steps.isEmpty()
+                           && std::all_of(source.steps.cbegin(), source.steps.cend(), [](const CompareStep &s) { return s.iteration.has_value(); })
+                           && std::any_of(source.steps.cbegin(), source.steps.cend(), [](const CompareStep &s) { return *s.iteration > 0.0; });
     return SourceRead::success(std::move(source));
 }
 
@@ -200,10 +210,62 @@ Result<CompareSource> CompareCurves::read(const CompareSourceSpec &spec, const Q
     return readTree(spec, scoreMetric, std::move(source));
 }
 
+CompareGap CompareCurves::gapOf(const CompareSource &source, CompareAxis axis)
+{
+    if (axis == CompareAxis::Usd && !source.hasCost)
+        return CompareGap::Cost;
+    if (axis == CompareAxis::Seconds && !source.hasTime)
+        return CompareGap::Time;
+    return CompareGap::Snapshot;
+}
+
+QString CompareCurves::snapshotText(const RunImport::PopulationSnapshot &snapshot)
+{
+    return QStringLiteral("%1 survivors of iterations 0-%2").arg(snapshot.programs).arg(snapshot.lastIteration);
+}
+
+QString CompareCurves::snapshotNote(const QString &name, const RunImport::PopulationSnapshot &snapshot, bool refused)
+{
+    const QString what = QStringLiteral("%1: a population snapshot: %2 holds the %3 programs that survived iterations 0-%4, "
+                                        "not every program the run made")
+                             .arg(name, snapshot.checkpoint)
+                             .arg(snapshot.programs)
+                             .arg(snapshot.lastIteration);
+    if (!refused)
+        return what + QStringLiteral("; drawn against the iteration each was found (iteration_found), not calls");
+    const QString history =
+        snapshot.history.isEmpty()
+            ? QStringLiteral("no db/ with the run's full history beside it (none at %1; OpenEvolve writes every program "
+                             "to the folder database.db_path names)")
+                  .arg(snapshot.historyPlace)
+            : QStringLiteral("the run's full history, every program, is in %1").arg(snapshot.history);
+    return what + QStringLiteral("; not every program records the iteration it was found (iteration_found), so there is "
+                                 "no curve by calls; %1")
+                      .arg(history);
+}
+
 std::optional<CompareCurve> CompareCurves::curveOf(const CompareSource &source, CompareAxis axis)
 {
     if ((axis == CompareAxis::Usd && !source.hasCost) || (axis == CompareAxis::Seconds && !source.hasTime))
         return std::nullopt;
+    if (source.snapshot) {
+        // The survivors are no history of calls, costs or time: they are
+        // drawn only by calls, against the iteration each was found at.
+        if (axis != CompareAxis::Calls || !source.hasIterations)
+            return std::nullopt;
+        QList<CompareStep> steps = source.steps;
+        std::stable_sort(steps.begin(), steps.end(), [](const CompareStep &a, const CompareStep &b) { return *a.iteration < *b.iteration; });
+        CompareCurve curve;
+        curve.label = source.label;
+        curve.name = source.name;
+        curve.snapshot = source.snapshot;
+        for (const CompareStep &s : std::as_const(steps)) {
+            if (s.score && (!curve.best || *s.score > *curve.best))
+                curve.best = s.score;
+            curve.points.append({*s.iteration, curve.best});
+        }
+        return curve;
+    }
     // Time runs from when the first attempt started: the earliest end less its wall-clock time.
     double start = 0.0;
     bool started = false;
@@ -250,16 +312,29 @@ CompareResult CompareCurves::compare(const QList<CompareSource> &sources, Compar
         qsizetype g = labels.indexOf(source.label);
         if (g < 0) {
             labels.append(source.label);
-            result.groups.append(CompareGroup{source.label, {}, {}, {}});
+            result.groups.append(CompareGroup{source.label, {}, {}, {}, 0});
             g = labels.size() - 1;
         }
         std::optional<CompareCurve> curve = curveOf(source, axis);
         if (!curve) {
-            result.groups[g].unrecorded.append(source.name);
-            result.notes.append(axis == CompareAxis::Usd
-                                    ? QStringLiteral("%1: no cost recorded, no USD curve").arg(source.name)
-                                    : QStringLiteral("%1: no timestamps recorded, no time curve").arg(source.name));
+            const CompareGap gap = gapOf(source, axis);
+            result.groups[g].unrecorded.append(CompareLeftOut{source.name, gap, gap == CompareGap::Snapshot ? source.snapshot : std::nullopt});
+            switch (gap) {
+            case CompareGap::Cost:
+                result.notes.append(QStringLiteral("%1: no cost recorded, no USD curve").arg(source.name));
+                break;
+            case CompareGap::Time:
+                result.notes.append(QStringLiteral("%1: no timestamps recorded, no time curve").arg(source.name));
+                break;
+            case CompareGap::Snapshot:
+                result.notes.append(snapshotNote(source.name, *source.snapshot, true));
+                break;
+            }
             continue;
+        }
+        if (curve->snapshot) {
+            ++result.groups[g].snapshots;
+            result.notes.append(snapshotNote(source.name, *curve->snapshot, false));
         }
         result.groups[g].curves.append(int(result.curves.size()));
         result.curves.append(std::move(*curve));
@@ -316,23 +391,48 @@ CompareResult CompareCurves::compare(const QList<CompareSource> &sources, Compar
     return result;
 }
 
+QList<CompareLeftOut> CompareResult::refusedSnapshots() const
+{
+    QList<CompareLeftOut> refused;
+    for (const CompareGroup &group : groups) {
+        for (const CompareLeftOut &left : group.unrecorded) {
+            if (left.gap == CompareGap::Snapshot)
+                refused.append(left);
+        }
+    }
+    return refused;
+}
+
+bool CompareResult::hasIterationCurves() const
+{
+    return std::any_of(curves.cbegin(), curves.cend(), [](const CompareCurve &c) { return c.snapshot.has_value(); });
+}
+
+bool CompareResult::onlyIterationCurves() const
+{
+    return !curves.isEmpty() && std::all_of(curves.cbegin(), curves.cend(), [](const CompareCurve &c) { return c.snapshot.has_value(); });
+}
+
 QStringList CompareCurves::csvHeader()
 {
-    return {QStringLiteral("label"), QStringLiteral("source"), QStringLiteral("x"), QStringLiteral("best"), QStringLiteral("lo"),
-            QStringLiteral("hi")};
+    return {QStringLiteral("label"), QStringLiteral("source"), QStringLiteral("x"),  QStringLiteral("best"),
+            QStringLiteral("lo"),    QStringLiteral("hi"),     QStringLiteral("population_snapshot")};
 }
 
 QList<QStringList> CompareCurves::csvRows(const CompareResult &result)
 {
     QList<QStringList> rows;
     for (const CompareCurve &curve : result.curves) {
+        const QString snapshot = curve.snapshot ? snapshotText(*curve.snapshot) : QString();
         for (const ComparePoint &p : curve.points)
-            rows.append({curve.label, curve.name, num(p.x), p.best ? num(*p.best) : QString(), QString(), QString()});
+            rows.append({curve.label, curve.name, num(p.x), p.best ? num(*p.best) : QString(), QString(), QString(), snapshot});
     }
     for (const CompareGroup &group : result.groups) {
+        const QString snapshots =
+            group.snapshots > 0 ? QStringLiteral("%1 of %2 seeds").arg(group.snapshots).arg(group.curves.size()) : QString();
         for (const CompareBandPoint &p : group.band)
             rows.append({group.label, QStringLiteral("mean"), num(p.x), num(p.mean), p.lo ? num(*p.lo) : QString(),
-                         p.hi ? num(*p.hi) : QString()});
+                         p.hi ? num(*p.hi) : QString(), snapshots});
     }
     return rows;
 }

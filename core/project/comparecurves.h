@@ -1,6 +1,7 @@
 #pragma once
 
 #include "base/result.h"
+#include "import/runimport.h"
 #include "store/storetypes.h"
 
 #include <QList>
@@ -40,6 +41,9 @@ struct CompareStep
     std::optional<double> cost;   ///< its agent's cost (USD), none when not recorded
     std::optional<double> endedS; ///< when it ended, seconds since the epoch; none when not recorded
     double wallS = 0.0;           ///< its wall-clock seconds (to find when the first one started)
+    /// The iteration it was found at (OpenEvolve's `iteration_found`, the
+    /// cell's `origin.iteration`); none when not recorded.
+    std::optional<double> iteration;
 };
 
 /// A source read: its cells in creation order.
@@ -51,6 +55,11 @@ struct CompareSource
     bool hasCost = false;  ///< some cell recorded its cost
     bool hasTime = false;  ///< some cell recorded when it ended
     QStringList notes;     ///< what reading chose (an imported run's notes)
+    /// An OpenEvolve checkpoint: the programs that survived to it, not every
+    /// call of the run (docs/compare.md "Population snapshots").
+    std::optional<RunImport::PopulationSnapshot> snapshot;
+    /// Every cell recorded the iteration it was found at (and not all at 0).
+    bool hasIterations = false;
 };
 
 /// A source's best-so-far after each cell.
@@ -66,6 +75,24 @@ struct CompareCurve
     QString name;
     QList<ComparePoint> points; ///< one per cell, x never decreasing
     std::optional<double> best; ///< the source's best score
+    /// A population snapshot's curve: its survivors, drawn by calls against
+    /// the iteration each was found at, in that order (x is the iteration).
+    std::optional<RunImport::PopulationSnapshot> snapshot;
+};
+
+/// Why a source has no curve on the axis.
+enum class CompareGap {
+    Cost,     ///< `usd`: no cell recorded its cost
+    Time,     ///< `seconds`: no cell recorded when it ended
+    Snapshot  ///< a population snapshot: no history of calls, and not every survivor records its iteration found
+};
+
+/// A source the axis leaves out, and why.
+struct CompareLeftOut
+{
+    QString name;
+    CompareGap gap = CompareGap::Cost;
+    std::optional<RunImport::PopulationSnapshot> snapshot; ///< with CompareGap::Snapshot
 };
 
 /// The mean of a label's seeds at one x, with the Student-t 95 % band.
@@ -84,7 +111,8 @@ struct CompareGroup
     QString label;
     QList<int> curves;             ///< indices into CompareResult::curves
     QList<CompareBandPoint> band;  ///< at every x of a seed's curve where all seeds have a best
-    QStringList unrecorded;        ///< its sources without the axis (not drawn)
+    QList<CompareLeftOut> unrecorded; ///< its sources without the axis (not drawn)
+    int snapshots = 0;             ///< how many of its drawn seeds are population snapshots
 };
 
 struct CompareResult
@@ -92,8 +120,16 @@ struct CompareResult
     CompareAxis axis = CompareAxis::Calls;
     QList<CompareCurve> curves;  ///< the sources that recorded the axis, in the order given
     QList<CompareGroup> groups;  ///< one per label, in order of first appearance
-    /// One line per source the axis leaves out ("run-b: no cost recorded, no USD curve").
+    /// One line per source the axis leaves out ("run-b: no cost recorded, no USD curve")
+    /// and per population snapshot (drawn by its iteration found, or why not).
     QStringList notes;
+    /// The population snapshots that cannot be drawn on the axis (CompareGap::Snapshot):
+    /// `dreamrsi plot compare` refuses them, the Compare tab leaves them out.
+    QList<CompareLeftOut> refusedSnapshots() const;
+    /// Some drawn curve is a snapshot's, its x the iteration found.
+    bool hasIterationCurves() const;
+    /// Every drawn curve is a snapshot's.
+    bool onlyIterationCurves() const;
 };
 
 /// Best-so-far score against calls, cost or time for runs of any origin,
@@ -117,15 +153,28 @@ CompareSourceSpec::Kind kindOf(const QString &path);
 /// The source's name: the project's or tree file's base name, a run's world name.
 QString nameOf(const CompareSourceSpec &spec);
 
-/// A source's curve against `axis`; none when it did not record the axis.
+/// A source's curve against `axis`; none when it did not record the axis. A
+/// population snapshot has a curve only by calls, and only when every
+/// survivor records its iteration found: then x is that iteration, the
+/// cells in its order.
 std::optional<CompareCurve> curveOf(const CompareSource &source, CompareAxis axis);
+/// Why `source` has no curve on `axis` (curveOf() gave none).
+CompareGap gapOf(const CompareSource &source, CompareAxis axis);
+
+/// "21 survivors of iterations 0-200": what a snapshot holds, for the CSV and the notes.
+QString snapshotText(const RunImport::PopulationSnapshot &snapshot);
+/// The line that says a source is a population snapshot: drawn by iteration
+/// found, or (`refused`) why it is not drawn and the folder with the run's full history.
+QString snapshotNote(const QString &name, const RunImport::PopulationSnapshot &snapshot, bool refused);
 /// The curves, the groups by label with their bands, and the notes.
 CompareResult compare(const QList<CompareSource> &sources, CompareAxis axis);
 
-/// The numbers behind the figure: header `label,source,x,best,lo,hi`; one
-/// row per cell of every curve (best empty until its first score), then
-/// each label's mean rows (source `mean`, `best` the mean, `lo`/`hi` the
-/// band, empty with one seed).
+/// The numbers behind the figure: header
+/// `label,source,x,best,lo,hi,population_snapshot`; one row per cell of every
+/// curve (best empty until its first score), then each label's mean rows
+/// (source `mean`, `best` the mean, `lo`/`hi` the band, empty with one seed).
+/// `population_snapshot` is empty for a history; for a snapshot's rows it
+/// is snapshotText() (x the iteration found), for a mean's "k of n seeds".
 QList<QStringList> csvRows(const CompareResult &result);
 QStringList csvHeader();
 

@@ -304,10 +304,38 @@ void ComparePage::redraw()
     QStringList notes;
     for (const QString &p : std::as_const(problems))
         notes.append(tr("Cannot read: %1").arg(p));
+    for (const CompareCurve &curve : std::as_const(m_result.curves)) {
+        if (curve.snapshot)
+            notes.append(tr("%1: a population snapshot: %2 holds the %3 programs that survived iterations 0-%4, not every "
+                            "program the run made; drawn against the iteration each was found, not calls")
+                             .arg(curve.name, curve.snapshot->checkpoint)
+                             .arg(curve.snapshot->programs)
+                             .arg(curve.snapshot->lastIteration));
+    }
     for (const CompareGroup &group : std::as_const(m_result.groups)) {
-        for (const QString &name : group.unrecorded)
-            notes.append(axis() == CompareAxis::Usd ? tr("%1: no cost recorded, no USD curve").arg(name)
-                                                    : tr("%1: no timestamps recorded, no time curve").arg(name));
+        for (const CompareLeftOut &left : group.unrecorded) {
+            switch (left.gap) {
+            case CompareGap::Cost:
+                notes.append(tr("%1: no cost recorded, no USD curve").arg(left.name));
+                break;
+            case CompareGap::Time:
+                notes.append(tr("%1: no timestamps recorded, no time curve").arg(left.name));
+                break;
+            case CompareGap::Snapshot: {
+                const RunImport::PopulationSnapshot &snap = *left.snapshot;
+                const QString what = tr("%1: a population snapshot: %2 holds the %3 programs that survived iterations 0-%4, "
+                                        "and not all of them record the iteration they were found, so it is not drawn by calls.")
+                                         .arg(left.name, snap.checkpoint)
+                                         .arg(snap.programs)
+                                         .arg(snap.lastIteration);
+                notes.append(snap.history.isEmpty()
+                                 ? what + QLatin1Char(' ')
+                                       + tr("No db/ with the run's full history beside it (none at %1).").arg(snap.historyPlace)
+                                 : what + QLatin1Char(' ') + tr("Add %1 instead: every program of the run.").arg(snap.history));
+                break;
+            }
+            }
+        }
     }
     if (m_specs.isEmpty())
         notes.append(tr("Add projects, runs or tree files to compare; give seeds of one setting the same label."));

@@ -47,9 +47,14 @@ QCPGraph *stepGraph(QCustomPlot *plot, const QPen &pen)
     return g;
 }
 
-QString axisLabel(CompareAxis axis)
+QString axisLabel(const CompareResult &result)
 {
-    switch (axis) {
+    // A population snapshot is drawn by the iteration its programs were found.
+    if (result.axis == CompareAxis::Calls && result.onlyIterationCurves())
+        return tr("Iteration found (population snapshot)");
+    if (result.axis == CompareAxis::Calls && result.hasIterationCurves())
+        return tr("Cumulative agent calls; iteration found for a snapshot");
+    switch (result.axis) {
     case CompareAxis::Usd:
         return tr("Cumulative agent cost (USD)");
     case CompareAxis::Seconds:
@@ -60,9 +65,13 @@ QString axisLabel(CompareAxis axis)
     return tr("Cumulative agent calls");
 }
 
-QString axisShortLabel(CompareAxis axis)
+QString axisShortLabel(const CompareResult &result)
 {
-    switch (axis) {
+    if (result.axis == CompareAxis::Calls && result.onlyIterationCurves())
+        return tr("Iteration found");
+    if (result.axis == CompareAxis::Calls && result.hasIterationCurves())
+        return tr("Calls / iteration");
+    switch (result.axis) {
     case CompareAxis::Usd:
         return tr("Cost (USD)");
     case CompareAxis::Seconds:
@@ -77,9 +86,29 @@ QString axisShortLabel(CompareAxis axis)
 
 QString ComparePlot::groupName(const CompareGroup &group)
 {
+    if (group.curves.size() > 1 && group.snapshots > 0)
+        return tr("%1 (n = %2 seeds; population snapshots by iteration found: %3)")
+            .arg(group.label)
+            .arg(group.curves.size())
+            .arg(group.snapshots);
     if (group.curves.size() > 1)
         return tr("%1 (n = %2 seeds)").arg(group.label).arg(group.curves.size());
+    if (group.snapshots > 0)
+        return tr("%1 (population snapshot, by iteration found)").arg(group.label);
     return group.label;
+}
+
+QString ComparePlot::leftOutName(const CompareLeftOut &left)
+{
+    switch (left.gap) {
+    case CompareGap::Cost:
+        return tr("%1: no cost recorded").arg(left.name);
+    case CompareGap::Time:
+        return tr("%1: no timestamps recorded").arg(left.name);
+    case CompareGap::Snapshot:
+        break;
+    }
+    return tr("%1: population snapshot, no iteration found").arg(left.name);
 }
 
 int ComparePlot::populate(QCustomPlot *plot, const CompareResult &result, bool dark)
@@ -87,8 +116,8 @@ int ComparePlot::populate(QCustomPlot *plot, const CompareResult &result, bool d
     plot->clearPlottables();
     plot->clearItems();
     PlotStyle::applyTheme(plot, dark);
-    plot->xAxis->setLabel(axisLabel(result.axis));
-    FigureLayout::setShortLabel(plot->xAxis, axisShortLabel(result.axis));
+    plot->xAxis->setLabel(axisLabel(result));
+    FigureLayout::setShortLabel(plot->xAxis, axisShortLabel(result));
     if (result.axis == CompareAxis::Calls)
         FigureLayout::setIntegerAxis(plot->xAxis);
     else if (FigureLayout::isIntegerAxis(plot->xAxis))
@@ -117,7 +146,7 @@ int ComparePlot::populate(QCustomPlot *plot, const CompareResult &result, bool d
                 }
             }
             line->setName(groupName(group));
-            FigureLayout::setShortName(line, group.label);
+            FigureLayout::setShortName(line, group.snapshots > 0 ? tr("%1 (snapshot)").arg(group.label) : group.label);
         } else {
             // Seeds: the band under the mean, both edges outlined so
             // overlapping bands stay readable without colour.
@@ -144,11 +173,10 @@ int ComparePlot::populate(QCustomPlot *plot, const CompareResult &result, bool d
     }
     // What the axis leaves out is said in the legend, never drawn as zero.
     for (const CompareGroup &group : result.groups) {
-        for (const QString &name : group.unrecorded) {
+        for (const CompareLeftOut &left : group.unrecorded) {
             QCPGraph *note = plot->addGraph();
             note->setPen(Qt::NoPen);
-            note->setName(result.axis == CompareAxis::Usd ? tr("%1: no cost recorded").arg(name)
-                                                          : tr("%1: no timestamps recorded").arg(name));
+            note->setName(leftOutName(left));
         }
     }
     if (std::isfinite(extent.yMin)) {
@@ -169,10 +197,16 @@ FigureTable ComparePlot::table(const CompareResult &result)
     t.header = {tr("Label"), tr("Seeds"), tr("Final best"), tr("Up to"), tr("Sources")};
     for (const CompareGroup &group : result.groups) {
         QStringList names;
-        for (const int c : group.curves)
-            names.append(result.curves.at(c).name);
-        for (const QString &n : group.unrecorded)
-            names.append(tr("%1 (not drawn)").arg(n));
+        for (const int c : group.curves) {
+            const CompareCurve &curve = result.curves.at(c);
+            names.append(curve.snapshot ? tr("%1 (population snapshot: %2 survivors of iterations 0-%3, by iteration found)")
+                                              .arg(curve.name)
+                                              .arg(curve.snapshot->programs)
+                                              .arg(curve.snapshot->lastIteration)
+                                        : curve.name);
+        }
+        for (const CompareLeftOut &left : group.unrecorded)
+            names.append(tr("%1 (not drawn)").arg(left.name));
         QString best = QStringLiteral("–");
         QString upTo = QStringLiteral("–");
         if (group.curves.size() == 1) {

@@ -17,8 +17,11 @@ namespace ComparePlot {
 
 /// Replaces the plot's contents. Returns the number of labels drawn.
 int populate(QCustomPlot *plot, const CompareResult &result, bool dark);
-/// The legend name of a group: its label, with the seeds when more than one.
+/// The legend name of a group: its label, with the seeds when more than
+/// one, and "(population snapshot, by iteration found)" for a snapshot.
 QString groupName(const CompareGroup &group);
+/// The legend's line for a source the axis leaves out, saying why.
+QString leftOutName(const CompareLeftOut &left);
 /// One row per label: seeds, the final best (mean ± half-width of the band
 /// at its last x), the axis's extent and the sources.
 FigureTable table(const CompareResult &result);

@@ -724,7 +724,7 @@ void TestDream::agentFailuresAreStoredAndFedBack()
 
     const DreamVersion &deployed = report.versions.at(0);
     QCOMPARE(deployed.developed.version.name, QStringLiteral("builtin:portfolio"));
-    QVERIFY(deployed.developed.value.has_value());
+    QVERIFY2(deployed.developed.value.has_value(), qPrintable(deployed.developed.error));
     QVERIFY(report.versions.at(1).developed.value.has_value());
     QCOMPARE(report.versions.at(1).developed.version.code.trimmed(), goodScript.trimmed());
     const QString syntaxError = report.versions.at(2).developed.error;

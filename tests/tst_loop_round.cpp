@@ -3,6 +3,7 @@
 // finish with seq in finishing order and their artifacts, the stops (empty
 // batch, K1, budget caps, Stop, second Stop), agent and evaluator failures
 // as cells, policy errors, and resuming a stopped round.
+#include "replay/probes.h"
 #include "storetestsupport.h"
 #include "roundtestsupport.h"
 
@@ -154,6 +155,7 @@ private slots:
     void branchesGetDirectionsAndTags();
     void legalRootsTellTheirDirectionLiveAsInReplay();
     void probeCellsAreRealCalls();
+    void roundProbesWhereTheModelIsBlind();
     void badDirectionsAreAnError();
     void envFailuresOfTheFirstRoundStopIt();
     void laterEnvFailuresStayCells();
@@ -791,6 +793,44 @@ void TestLoopRound::probeCellsAreRealCalls()
     QCOMPARE(plainAgent->calls.load(), int(plainCells.size()));
     QCOMPARE(probed.counters.calls, qint64(m_cells.size()));
     QCOMPARE(take(m_store->iterationData(probed.iteration)).cells.size(), m_cells.size());
+}
+
+void TestLoopRound::roundProbesWhereTheModelIsBlind()
+{
+    // The runner's probes (docs/online.md#probes), apart from the policy's
+    // own: after the policy's last batch, the best branch goes one attempt
+    // deeper while that depth is blind. A fresh project has no history, so
+    // depths 2 and 3 are blind; the budget is two calls.
+    RoundConfig c = config(QStringLiteral("builtin:portfolio"), 1);
+    c.fallbackGrid = GridPlan{2, 8, QStringLiteral("toy fallback")};
+    c.beta = 0.0;
+    auto plainAgent = std::make_shared<FakeAgent>();
+    plainAgent->failIds = {QStringLiteral("b0a1")};
+    const RoundSummary plain = run(c, plainAgent); // a built-in policy: probes off by default
+    QVERIFY2(plain.ok(), qPrintable(plain.error));
+    QCOMPARE(m_cells.size(), 2);
+    for (const Cell &cell : std::as_const(m_cells))
+        QVERIFY(!Probes::isProbe(cell));
+
+    m_cells.clear();
+    c.probe = ProbeSetting::calls(2);
+    auto probeAgent = std::make_shared<FakeAgent>();
+    probeAgent->failIds = {QStringLiteral("b0a1")};
+    const RoundSummary probed = run(c, probeAgent);
+    QVERIFY2(probed.ok(), qPrintable(probed.error));
+    const QList<Cell> stored = take(m_store->iterationData(probed.iteration)).cells;
+    QCOMPARE(stored.size(), 4);
+    QCOMPARE(probed.counters.calls, qint64(4)); // real calls: counted
+    QCOMPARE(probeAgent->calls.load(), 4);
+    QStringList probeIds;
+    for (const Cell &cell : stored) {
+        if (!Probes::isProbe(cell))
+            continue;
+        probeIds.append(cell.id);
+        QVERIFY2(cell.payload.value(Probes::reasonKey()).toString().startsWith(QStringLiteral("depth %1").arg(cell.attempt)),
+                 qPrintable(cell.payload.value(Probes::reasonKey()).toString()));
+    }
+    QCOMPARE(probeIds, (QStringList{QStringLiteral("b0a2"), QStringLiteral("b0a3")}));
 }
 
 void TestLoopRound::badDirectionsAreAnError()

@@ -1,6 +1,7 @@
 // Replay views: the stepper against the engine's trace, the replay page,
 // sweeps with cancel, the policy table (model tester), new versions,
-// frontiers, stored results round trip, and a project opened in the window.
+// frontiers, stored results round trip, a project opened in the window, and
+// Replay Selected Versions valuing under the project's configuration.
 #include "figures/plotstyle.h"
 #include "figures/qcp.h"
 #include "model/treejson.h"
@@ -18,6 +19,7 @@
 #include "tree/treeview.h"
 #include "window/mainwindow.h"
 #include "models/projecttreemodel.h"
+#include "store/projectwriter.h"
 
 #include <QAbstractItemModelTester>
 #include <QScopeGuard>
@@ -25,10 +27,12 @@
 #include <QCheckBox>
 #include <QJsonArray>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QTableWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include "demotrees.h"
@@ -740,6 +744,171 @@ private slots:
         ws.setResult(a, broken);
         QCOMPARE(ApprovalDialog::compare(ws, a).blocker, ApprovalBlocker::PolicyError);
         QVERIFY(ApprovalDialog::compare(ws, a).blockerDetail.contains(QLatin1String("round 2: boom")));
+    }
+
+    // Replay ▸ Replay Selected Versions takes the path of Frontiers' Replay
+    // Checked Versions (MainWindow::replayVersions): the selected version is
+    // replayed under the project's configuration (imagined, C 2 here),
+    // valued, stored and said in the status bar, with the value Frontiers'
+    // button gives. Frontiers draws no curve and no HV for a version without
+    // a value under the configuration (issue 53 item 4).
+    void toolbarReplayValuesUnderTheProjectsConfiguration()
+    {
+        const QString bundled = QStringLiteral(DREAMRSI_SOURCE_DIR "/tests/data/demo/demo.dreamrsi");
+        QTemporaryDir dir;
+        const QString copy = dir.filePath(QStringLiteral("demo.dreamrsi"));
+        QVERIFY(QFile::copy(bundled, copy));
+        QVERIFY(QFile::setPermissions(copy, QFile::ReadOwner | QFile::WriteOwner));
+        ReplayConfig config; // W 10, λ 0.1, no K
+        config.betas = {0.0, 0.5, 1.0};
+        config.valuation = Valuation::Imagined;
+        config.completions = 2;
+        {
+            StoreResult<std::unique_ptr<ProjectWriter>> writer = ProjectWriter::open(copy);
+            QVERIFY2(writer.ok(), qPrintable(writer.error));
+            QVERIFY((*writer.value)->setReplayConfig(config).ok());
+        }
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy loaded(&w, &MainWindow::projectLoaded);
+        w.openProject(copy);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 60000);
+        Workspace *ws = w.workspace();
+        QCOMPARE(ws->worlds().size(), 3);
+        QVERIFY(ws->replayConfig());
+        QCOMPARE(ws->replayConfig()->config.label(), config.label());
+        const QString version = QStringLiteral("builtin:parallel_refine");
+        const QString other = QStringLiteral("builtin:portfolio");
+        QVERIFY(ws->indexOfVersion(version) >= 0 && ws->indexOfVersion(other) >= 0);
+        // The demo's values are revealed ones: kept apart, none under this configuration.
+        QVERIFY(!ws->result(version));
+        QVERIFY(!ws->result(other));
+        QVERIFY(!ws->otherResults().isEmpty());
+
+        FrontierPage *frontiers = w.frontierPage();
+        auto *list = frontiers->findChild<QListWidget *>();
+        QVERIFY(list);
+        auto rowOf = [list](const QString &name) -> QListWidgetItem * {
+            for (int i = 0; i < list->count(); ++i) {
+                if (list->item(i)->data(Qt::UserRole).toString() == name)
+                    return list->item(i);
+            }
+            return nullptr;
+        };
+        auto legendNames = [frontiers] {
+            QStringList names;
+            for (int i = 0; i < frontiers->plot()->plottableCount(); ++i) {
+                if (frontiers->plot()->plottable(i)->name().contains(QLatin1String("HV")))
+                    names.append(frontiers->plot()->plottable(i)->name());
+            }
+            return names;
+        };
+        frontiers->setChecked({version});
+        QCOMPARE(frontiers->seriesShown(), 0);
+        QVERIFY(legendNames().isEmpty());
+        QCOMPARE(rowOf(version)->text(), version + QStringLiteral(" (not valued under this configuration)"));
+
+        // Selected in Policies, replayed from the toolbar.
+        w.tabs()->setCurrentIndex(MainWindow::PoliciesTab);
+        PoliciesPage *policies = w.policiesPage();
+        policies->selectVersion(version);
+        QCOMPARE(w.selectedVersions(), QStringList{version});
+        QAction *replay = w.findChild<QAction *>(QStringLiteral("actionReplay"));
+        QVERIFY(replay && replay->isEnabled());
+        QSignalSpy stored(&w, &MainWindow::resultsStored);
+        replay->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(ws->result(version) && ws->result(version)->value, 120000);
+        QTRY_COMPARE_WITH_TIMEOUT(stored.count(), 1, 30000);
+        const ReplayResultPtr viaToolbar = ws->result(version);
+        // Under the project's configuration: C completions of every world, its β grid and W.
+        QCOMPARE(viaToolbar->completions, 2);
+        QCOMPARE(viaToolbar->worlds.size(), 3 * 2);
+        QCOMPARE(viaToolbar->betas, config.betas);
+        QCOMPARE(viaToolbar->workers, config.workers);
+        QCOMPARE(ws->worldsReplayed(*viaToolbar), 3);
+        const double value = *viaToolbar->value;
+        QVERIFY2(value > 0.5 && value < 1.0, qPrintable(QString::number(value)));
+        const QString shown = QString::number(value, 'f', 4);
+        // (Without the workbench's English translator the plural reads "world(s)".)
+        QTRY_COMPARE(w.statusBar()->currentMessage(), QStringLiteral("Replayed %1 over 3 world(s): value %2").arg(version, shown));
+        // The Policies table shows it under the configuration.
+        const int row = ws->indexOfVersion(version);
+        QCOMPARE(policies->model()->index(row, PolicyTableModel::MeanValue).data().toString(), shown);
+        QCOMPARE(policies->model()->index(row, PolicyTableModel::MeanValue).data(PolicyTableModel::SortRole).toDouble(), value);
+        QTRY_VERIFY(!ws->staleVersions().contains(ws->versions().at(row).id)); // stored under the configuration
+        // Frontiers now draws it, with its value and HV.
+        QCOMPARE(frontiers->seriesShown(), 1);
+        QCOMPARE(rowOf(version)->text(), version);
+        QCOMPARE(legendNames().size(), 1);
+        QVERIFY2(legendNames().first().startsWith(version + QStringLiteral(" — value ") + QString::number(value, 'f', 3)), qPrintable(legendNames().first()));
+
+        // Frontiers' Replay Checked Versions gives the same value (the
+        // completions are drawn with the same seed).
+        QPushButton *checkedButton = nullptr;
+        for (QPushButton *b : frontiers->findChildren<QPushButton *>()) {
+            if (b->text() == QLatin1String("Replay Checked Versions"))
+                checkedButton = b;
+        }
+        QVERIFY(checkedButton);
+        ws->setResult(version, nullptr); // so the button's result is the one read below
+        QCOMPARE(frontiers->seriesShown(), 0);
+        checkedButton->click();
+        QTRY_COMPARE_WITH_TIMEOUT(stored.count(), 2, 120000);
+        QVERIFY(ws->result(version) && ws->result(version)->value);
+        QCOMPARE(*ws->result(version)->value, value);
+        QTRY_COMPARE(w.statusBar()->currentMessage(), QStringLiteral("Replayed %1 over 3 world(s): value %2").arg(version, shown));
+
+        // A version selected in the Project dock, on the Frontiers tab where
+        // it is not checked, is the one the toolbar replays.
+        w.tabs()->setCurrentIndex(MainWindow::FrontiersTab);
+        QVERIFY(!frontiers->checkedVersions().contains(other));
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        ProjectTreeModel *project = w.projectModel();
+        const QModelIndex otherItem = project->index(ws->indexOfVersion(other), 0, project->groupIndex(ProjectTreeModel::VersionsGroup));
+        w.projectView()->setFocus();
+        w.projectView()->setCurrentIndex(otherItem);
+        QTRY_VERIFY(w.projectView()->hasFocus());
+        QCOMPARE(w.selectedVersions(), QStringList{other});
+        replay->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(ws->result(other) && ws->result(other)->value, 120000);
+        QTRY_COMPARE_WITH_TIMEOUT(stored.count(), 3, 30000);
+        const double otherValue = *ws->result(other)->value;
+        QTRY_COMPARE(w.statusBar()->currentMessage(),
+                     QStringLiteral("Replayed %1 over 3 world(s): value %2").arg(other, QString::number(otherValue, 'f', 4)));
+        QVERIFY(otherValue != value);
+
+        // Stored under the configuration: reopened, both values come back from the records.
+        QSignalSpy reloaded(&w, &MainWindow::projectLoaded);
+        w.openProject(copy);
+        QTRY_COMPARE_WITH_TIMEOUT(reloaded.count(), 1, 60000);
+        QVERIFY(ws->result(version) && ws->result(version)->value);
+        QCOMPARE(*ws->result(version)->value, value);
+        QVERIFY(ws->result(other) && ws->result(other)->value);
+        QCOMPARE(*ws->result(other)->value, otherValue);
+
+        // A result without a value under the configuration (the records of a
+        // world are missing, as when a world came after the replay): no
+        // curve, no HV, its row and the Policies table say why.
+        auto partial = std::make_shared<ReplayResult>(*ws->result(version));
+        partial->worlds.remove(partial->worlds.size() - 2, 2); // the last world's two completions
+        partial->value.reset();
+        ws->setResult(version, partial);
+        frontiers->setChecked({version, other});
+        QCOMPARE(frontiers->currentWorld(), QString()); // the mean over worlds, where the partial once was drawn
+        QCOMPARE(frontiers->seriesShown(), 1);
+        QCOMPARE(legendNames().size(), 1);
+        QVERIFY2(legendNames().first().startsWith(other + QStringLiteral(" — value ")), qPrintable(legendNames().first()));
+        QCOMPARE(rowOf(version)->text(), version + QStringLiteral(" (not valued under this configuration)"));
+        QVERIFY2(rowOf(version)->toolTip().contains(QLatin1String("Replayed on 2 of the 3 worlds")), qPrintable(rowOf(version)->toolTip()));
+        QCOMPARE(policies->model()->index(ws->indexOfVersion(version), PolicyTableModel::MeanValue).data().toString(),
+                 QStringLiteral("2 of 3 worlds"));
+        // The figure's numbers are those drawn: the valued version's only.
+        const FigureTable data = frontiers->figureData();
+        QCOMPARE(data.rows.size(), 3 * 2 * 3); // worlds × completions × β
+        for (const QStringList &r : data.rows)
+            QCOMPARE(r.first(), other);
     }
 };
 

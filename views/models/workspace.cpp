@@ -155,8 +155,17 @@ QString Workspace::freshVersionName(const QString &base) const
 
 qsizetype Workspace::worldsReplayed(const ReplayResult &result) const
 {
-    return std::count_if(m_worlds.cbegin(), m_worlds.cend(),
-                         [&result](const WorldEntry &w) { return result.sweepOf(w.name) != nullptr; });
+    // Under the imagined valuation a world is replayed when each of its C
+    // completions is (their sweeps carry the completions' names).
+    return std::count_if(m_worlds.cbegin(), m_worlds.cend(), [&result](const WorldEntry &w) {
+        if (result.completions <= 0)
+            return result.sweepOf(w.name) != nullptr;
+        for (int k = 0; k < result.completions; ++k) {
+            if (!result.sweepOf(ProjectScores::completionName(w.name, k)))
+                return false;
+        }
+        return true;
+    });
 }
 
 void Workspace::setResult(const QString &versionName, ReplayResultPtr result)

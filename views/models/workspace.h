@@ -66,7 +66,8 @@ public:
 
     /// Latest replay result of a version over the open worlds, or null.
     ReplayResultPtr result(const QString &versionName) const { return m_results.value(versionName); }
-    /// How many of the open worlds `result` has a sweep for.
+    /// How many of the open worlds `result` has a sweep for (under the
+    /// imagined valuation: a sweep for each of the world's completions).
     qsizetype worldsReplayed(const ReplayResult &result) const;
     void setResult(const QString &versionName, ReplayResultPtr result);
     void clearResults();

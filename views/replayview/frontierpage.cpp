@@ -257,18 +257,19 @@ void FrontierPage::refresh()
 {
     m_lastChecked = checkedVersions();
     QList<FrontierSeries> series;
-    const QSignalBlocker blocker(m_versions); // colours and tooltips are not the researcher's ticks
+    int unvalued = 0; // checked, without a value under the configuration: not drawn
+    const QSignalBlocker blocker(m_versions); // colours, texts and tooltips are not the researcher's ticks
     for (int i = 0; i < m_versions->count(); ++i) {
         QListWidgetItem *item = m_versions->item(i);
         const QString name = item->data(Qt::UserRole).toString();
-        const ReplayResultPtr r = m_workspace->result(name);
+        const ReplayResultPtr r = valuedResult(name);
         item->setForeground(r ? PlotStyle::seriesColor(i) : palette().color(QPalette::Disabled, QPalette::Text));
-        item->setToolTip(r ? QString() : tr("Not replayed yet"));
+        item->setText(r ? name : tr("%1 (not valued under this configuration)").arg(name));
+        item->setToolTip(r ? QString() : notValuedReason(name));
         // Colours follow the row so a version keeps its colour when others are unchecked.
-        if (item->checkState() == Qt::Checked)
-            series.append({name, r});
-        else
-            series.append({name, nullptr});
+        const bool checked = item->checkState() == Qt::Checked;
+        unvalued += checked && !r ? 1 : 0;
+        series.append({name, checked ? r : nullptr});
     }
     m_shown = PlotStyle::populateFrontier(m_plot, series, currentWorld(), m_dark,
                                           m_fullAxis->isChecked() ? PlotStyle::AttainmentAxis::Full : PlotStyle::AttainmentAxis::Fitted);
@@ -280,6 +281,11 @@ void FrontierPage::refresh()
     else
         m_hint->setText(tr("Shaded: the hypervolume each frontier dominates, in its version's colour (the largest behind). "
                            "Filled dots: non-dominated β points."));
+    if (unvalued > 0 && !m_workspace->worlds().isEmpty())
+        m_hint->setText(m_hint->text() + QLatin1Char(' ')
+                        + tr("%n checked version(s) without a value under this configuration: no frontier is drawn for "
+                             "them until they are replayed.",
+                             nullptr, unvalued));
     // Results over approximate worlds (imported runs with forks or orphans) are labelled.
     int approximate = 0;
     for (const FrontierSeries &s : std::as_const(series)) {
@@ -373,10 +379,31 @@ FigureTable FrontierPage::figureData() const
 {
     QList<FrontierSeries> series;
     for (const QString &name : checkedVersions()) {
-        if (const ReplayResultPtr r = m_workspace->result(name))
+        if (const ReplayResultPtr r = valuedResult(name))
             series.append({name, r});
     }
     return FigureData::frontier(series);
+}
+
+ReplayResultPtr FrontierPage::valuedResult(const QString &versionName) const
+{
+    // A result without a value (replayed on part of the worlds, or with a
+    // policy error) has no frontier to compare: the caption's rule.
+    const ReplayResultPtr r = m_workspace->result(versionName);
+    return r && r->value ? r : nullptr;
+}
+
+QString FrontierPage::notValuedReason(const QString &versionName) const
+{
+    const ReplayResultPtr r = m_workspace->result(versionName);
+    if (!r)
+        return tr("Not replayed yet");
+    if (!r->ok())
+        return tr("No value: %1").arg(r->firstError());
+    return tr("Replayed on %1 of the %2 worlds under this configuration, so it has no value and no frontier here; "
+              "replay it to value it")
+        .arg(m_workspace->worldsReplayed(*r))
+        .arg(m_workspace->worlds().size());
 }
 
 } // namespace dreamrsi

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "figures/figuresource.h"
+#include "replay/replayresult.h"
 
 #include <QSet>
 #include <QWidget>
@@ -17,7 +18,9 @@ class Workspace;
 
 /// The Frontiers tab: the (calls, attainment) point of each β, the
 /// non-dominated staircase and its hypervolume, for the checked policy
-/// versions, in one world or as the mean over all of them.
+/// versions, in one world or as the mean over all of them. Only versions
+/// with a value under the project's replay configuration are drawn; the
+/// others' rows say "not valued under this configuration".
 class FrontierPage final : public QWidget, public FigureSource
 {
     Q_OBJECT
@@ -70,6 +73,11 @@ private:
     void applyTicks(const QStringList &versionNames);
     void placeLegend();
     void updateReevaluationNote();
+    /// The version's result when it has a value under the project's
+    /// configuration, else null: only those are drawn and get an HV.
+    ReplayResultPtr valuedResult(const QString &versionName) const;
+    /// Why a version has no value (its row's tooltip).
+    QString notValuedReason(const QString &versionName) const;
 
     Workspace *m_workspace;
     QListWidget *m_versions = nullptr;

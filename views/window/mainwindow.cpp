@@ -237,16 +237,22 @@ void MainWindow::connectRunner()
     connect(m_runner, &SweepRunner::progress, this, [this](const QString &name, int done, int total) {
         statusBar()->showMessage(tr("Replaying %1: %2 of %3 episodes").arg(name).arg(done).arg(total));
     });
+    // What each replay gave, said together once the runner is idle: the
+    // values, or why a version has none.
+    connect(m_runner, &SweepRunner::finished, this, [this](const QString &name, const ReplayResultPtr &result) {
+        if (result)
+            m_replayOutcomes.append(replayOutcome(name, *result));
+    });
     connect(m_runner, &SweepRunner::failed, this, [this](const QString &name, const QString &message) {
-        m_replayFailures.append(tr("%1: %2").arg(name, message));
+        m_replayOutcomes.append(tr("Replay of %1 failed: %2").arg(name, message));
+    });
+    connect(m_runner, &SweepRunner::cancelled, this, [this](const QString &name) {
+        m_replayOutcomes.append(tr("Replay of %1 cancelled").arg(name));
     });
     connect(m_runner, &SweepRunner::idle, this, [this] {
-        if (m_replayFailures.isEmpty()) {
-            statusBar()->showMessage(tr("Replays finished"), 4000);
-        } else {
-            statusBar()->showMessage(tr("Replay failed: %1").arg(m_replayFailures.join(QStringLiteral("; "))));
-            m_replayFailures.clear();
-        }
+        statusBar()->showMessage(m_replayOutcomes.isEmpty() ? tr("Nothing was replayed: the versions or the worlds were closed meanwhile")
+                                                            : m_replayOutcomes.join(QStringLiteral("; ")));
+        m_replayOutcomes.clear();
         updateActions();
     });
     connect(m_runner, &SweepRunner::started, this, &MainWindow::updateActions);
@@ -255,10 +261,53 @@ void MainWindow::connectRunner()
 
 void MainWindow::replayVersions(const QStringList &names)
 {
-    if (m_workspace->worlds().isEmpty() || names.isEmpty())
+    if (m_workspace->worlds().isEmpty()) {
+        statusBar()->showMessage(tr("Nothing was replayed: no world is open (open a project or tree files)"), 8000);
         return;
-    m_runner->run(names);
+    }
+    QStringList known;
+    for (const QString &name : names) {
+        if (m_workspace->indexOfVersion(name) >= 0 && !known.contains(name))
+            known.append(name);
+    }
+    if (known.isEmpty()) {
+        statusBar()->showMessage(tr("Nothing was replayed: no version is selected (select one in Policies or the "
+                                    "Project dock, or check versions in Frontiers)"),
+                                 8000);
+        return;
+    }
+    // Under the runner's configuration, the project's (pushReplaySettings):
+    // each sweep runs in a child process on a worker; its result is stored
+    // (ProjectSession::storeResult) and said when the runner is idle.
+    m_runner->run(known);
     updateActions();
+}
+
+QStringList MainWindow::selectedVersions() const
+{
+    // The Project dock lists the versions beside every tab: a version
+    // selected there (the toolbar does not take the focus) is the one meant.
+    if (m_projectView->hasFocus()) {
+        const QModelIndex current = m_projectView->currentIndex();
+        if (current.data(ProjectTreeModel::KindRole).toInt() == ProjectTreeModel::VersionItem) {
+            const int row = current.data(ProjectTreeModel::RowRole).toInt();
+            if (row >= 0 && row < m_workspace->versions().size())
+                return {m_workspace->versions().at(row).name};
+        }
+    }
+    if (m_tabs->currentIndex() == PoliciesTab && !m_policies->selectedVersion().isEmpty())
+        return {m_policies->selectedVersion()};
+    return m_frontiers->checkedVersions();
+}
+
+QString MainWindow::replayOutcome(const QString &name, const ReplayResult &result) const
+{
+    // Under the imagined valuation the result holds C completions of each world.
+    const int worlds = int(result.completions > 0 ? result.worlds.size() / result.completions : result.worlds.size());
+    if (result.value)
+        return tr("Replayed %1 over %n world(s): value %2", nullptr, worlds).arg(name, QString::number(*result.value, 'f', 4));
+    const QString why = !result.ok() ? result.firstError() : tr("no world is scorable");
+    return tr("Replayed %1 over %n world(s): no value under this configuration (%2)", nullptr, worlds).arg(name, why);
 }
 
 void MainWindow::compareVersions(const QString &a, const QString &b)

@@ -46,6 +46,7 @@ class Workspace;
 class WorldModelPage;
 struct PolicyVersion;
 struct ReevaluationSelection;
+struct ReplayResult;
 
 /// The workbench's main window: a project dock (worlds and policy
 /// versions), an inspector dock and the central tabs. Opens tree files by
@@ -93,8 +94,17 @@ public:
     void reviewAwaitedApproval(const QString &name);
     ProjectSession *session() const { return m_session; }
     JobTracker *jobs() const { return m_jobs; }
-    /// Replays the versions (by name) in every open world.
+    /// Replays the versions (by name) in every open world under replayConfig()
+    /// (the project's: W, λ, β, K, the valuation and C) and stores their
+    /// values: the one path of Replay ▸ Replay Selected Versions, Frontiers'
+    /// Replay Checked Versions and the replay of stale versions. The status
+    /// bar then says each version's value, or why nothing was valued.
     void replayVersions(const QStringList &names);
+    /// The versions Replay ▸ Replay Selected Versions replays: the version
+    /// selected in the Project dock while it has the focus; else on the
+    /// Policies tab the one selected there; else the versions checked in
+    /// Frontiers (what its Replay Checked Versions replays). May be empty.
+    QStringList selectedVersions() const;
     /// Shows two versions side by side in the Replay tab.
     void compareVersions(const QString &a, const QString &b);
     FrontierPage *frontierPage() const { return m_frontiers; }
@@ -192,6 +202,8 @@ private:
     void editSettings();
     /// Hands the preferences and replayConfig() to the replay runner and the replay page.
     void pushReplaySettings();
+    /// What a finished replay gave, for the status bar: "Replayed v6 over 5 worlds: value 0.9047", or why it has no value.
+    QString replayOutcome(const QString &name, const ReplayResult &result) const;
     /// After the project's replay configuration changed: offers to replay the
     /// versions it made stale (as a replay job with progress).
     void offerStaleReplay(const QStringList &staleVersions);
@@ -222,7 +234,7 @@ private:
     QAction *m_reevaluateCellAction = nullptr;
     QAction *m_reevaluateBestAction = nullptr;
     bool m_reevaluating = false;
-    QStringList m_replayFailures; ///< since the runner was last idle, shown when it is
+    QStringList m_replayOutcomes; ///< what each replay gave since the runner was last idle, said when it is
     FrontierPage *m_frontiers = nullptr;
     ProgressPage *m_progress = nullptr;
     WorldModelPage *m_worldModel = nullptr;

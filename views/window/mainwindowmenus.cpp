@@ -277,16 +277,11 @@ void MainWindow::createReplayMenu()
     m_replayAction = replayMenu->addAction(themeIcon("media-playback-start", QStyle::SP_MediaPlay), tr("&Replay Selected Versions"));
     m_replayAction->setObjectName(QStringLiteral("actionReplay"));
     m_replayAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
-    m_replayAction->setStatusTip(tr("Replay the versions checked in Frontiers (or selected in Policies) in every open world"));
+    m_replayAction->setStatusTip(tr("Replay the version selected in the Project dock or on the Policies tab, else the versions "
+                                    "checked in Frontiers, in every open world under the project's replay configuration"));
+    // The same path as Frontiers' Replay Checked Versions: replayVersions().
     connect(m_replayAction, &QAction::triggered, this, [this] {
-        QStringList names = m_tabs->currentIndex() == PoliciesTab && !m_policies->selectedVersion().isEmpty()
-                                ? QStringList{m_policies->selectedVersion()}
-                                : m_frontiers->checkedVersions();
-        if (names.isEmpty()) {
-            for (const PolicyVersion &v : m_workspace->versions())
-                names.append(v.name);
-        }
-        replayVersions(names);
+        replayVersions(selectedVersions());
         if (m_tabs->currentIndex() != PoliciesTab)
             m_tabs->setCurrentIndex(FrontiersTab);
     });

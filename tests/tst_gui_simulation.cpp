@@ -12,6 +12,7 @@
 #include "progress/simulationdialog.h"
 #include "replay/synthworld.h"
 #include "models/workspace.h"
+#include "store/projectwriter.h"
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -19,6 +20,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QJsonDocument>
+#include <QJsonObject>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
@@ -90,6 +93,8 @@ private slots:
     void dialogStops();
     void dialogKeepsTWhenTheSourceChanges();
     void dialogKeepsTheFormPerProject();
+    void dialogNamesTheProjectsConfiguration();
+    void dialogChoosesTheValuation();
 
 private:
     QTemporaryDir m_dir;
@@ -337,6 +342,101 @@ void TestGuiSimulation::dialogKeepsTheFormPerProject()
         QCOMPARE(dialog.findChild<QSpinBox *>(QStringLiteral("versions"))->value(), 4);
         QCOMPARE(dialog.findChild<QSpinBox *>(QStringLiteral("repeats"))->value(), 20);
     }
+}
+
+// Issue 53: the log said a dream overrides "the project's W 10" (the
+// in-memory dream's defaults) of a project whose W is 4.
+void TestGuiSimulation::dialogNamesTheProjectsConfiguration()
+{
+    ReplayConfig four;
+    four.workers = 4;
+    const QString line = QStringLiteral("  dream: replay configuration: W 3, λ 0.1, β {0, 0.25, 0.5, 0.75, 1}, no K, imagined C 8 "
+                                        "(overrides the project's W 10, λ 0.1, β {0, 0.25, 0.5, 0.75, 1}, no K, imagined C 8 for this dream)");
+    QCOMPARE(SimulationDialog::logLine(line, four),
+             QStringLiteral("  dream: replay configuration: W 3, λ 0.1, β {0, 0.25, 0.5, 0.75, 1}, no K, imagined C 8 "
+                            "(overrides the project's W 4, λ 0.1, β {0, 0.25, 0.5, 0.75, 1}, no K, imagined C 8 for this simulation)"));
+    ReplayConfig three;
+    three.workers = 3;
+    QCOMPARE(SimulationDialog::logLine(line, three),
+             QStringLiteral("  dream: replay configuration: W 3, λ 0.1, β {0, 0.25, 0.5, 0.75, 1}, no K, imagined C 8 (the project's)"));
+    // Without a project: no project's configuration is claimed.
+    QVERIFY(!SimulationDialog::logLine(line, std::nullopt).contains(QStringLiteral("project's W")));
+    // Other lines as they are.
+    QCOMPARE(SimulationDialog::logLine(QStringLiteral("reading 3 worlds"), four), QStringLiteral("reading 3 worlds"));
+
+    // A run of the dialog over a project whose W is 4, at W 3.
+    const QString project = m_dir.filePath(QStringLiteral("w4.dreamrsi"));
+    {
+        auto writer = ProjectWriter::create(project, ProjectInfo{});
+        QVERIFY2(writer.ok(), qPrintable(writer.error));
+        QVERIFY((*writer.value)->setReplayConfig(four).ok());
+    }
+    SimulationDialog dialog(synthWorlds(QStringLiteral("directions"), 2), QString(), nullptr, project);
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.isReadingProject(), 10000);
+    QVERIFY(dialog.projectConfig());
+    QCOMPARE(dialog.projectConfig()->workers, 4);
+    dialog.findChild<QSpinBox *>(QStringLiteral("iterations"))->setValue(2);
+    dialog.findChild<QSpinBox *>(QStringLiteral("repeats"))->setValue(1);
+    dialog.findChild<QSpinBox *>(QStringLiteral("versions"))->setValue(2);
+    dialog.findChild<QSpinBox *>(QStringLiteral("workers"))->setValue(3);
+    dialog.findChild<QComboBox *>(QStringLiteral("arms"))->setCurrentIndex(1); // Dream-RSI only
+    QSignalSpy simulated(&dialog, &SimulationDialog::simulated);
+    dialog.findChild<QPushButton *>(QStringLiteral("start"))->click();
+    QTRY_COMPARE_WITH_TIMEOUT(simulated.count(), 1, 120000);
+    const QString log = dialog.findChild<QPlainTextEdit *>(QStringLiteral("log"))->toPlainText();
+    QVERIFY2(log.contains(QStringLiteral("replay configuration: W 3, ")), qPrintable(log));
+    QVERIFY2(log.contains(QStringLiteral("(overrides the project's W 4, ")), qPrintable(log));
+    QVERIFY2(!log.contains(QStringLiteral("W 10")), qPrintable(log));
+}
+
+// The valuation: the project's by default (here revealed, with its C), or
+// chosen; passed to the loop as `dreamrsi loop --valuation` passes it.
+void TestGuiSimulation::dialogChoosesTheValuation()
+{
+    const QString project = m_dir.filePath(QStringLiteral("revealed.dreamrsi"));
+    {
+        auto writer = ProjectWriter::create(project, ProjectInfo{});
+        QVERIFY2(writer.ok(), qPrintable(writer.error));
+        ReplayConfig config;
+        config.workers = 4;
+        config.valuation = Valuation::Revealed;
+        config.completions = 3;
+        QVERIFY((*writer.value)->setReplayConfig(config).ok());
+    }
+    const auto run = [&](const QString &valuation) -> QJsonObject {
+        SimulationDialog dialog(synthWorlds(QStringLiteral("directions"), 2), project, nullptr, project);
+        auto *box = dialog.findChild<QComboBox *>(QStringLiteral("valuation"));
+        if (!box)
+            return {};
+        if (!QTest::qWaitFor([&] { return !dialog.isReadingProject(); }, 10000))
+            return {};
+        // The project's is the default, and says so.
+        if (box->currentData().toString() != QLatin1String("revealed") || !box->currentText().contains(QStringLiteral("the project's")))
+            return {};
+        if (!valuation.isEmpty())
+            box->setCurrentIndex(box->findData(valuation));
+        dialog.findChild<QSpinBox *>(QStringLiteral("iterations"))->setValue(2);
+        dialog.findChild<QSpinBox *>(QStringLiteral("repeats"))->setValue(1);
+        dialog.findChild<QSpinBox *>(QStringLiteral("versions"))->setValue(2);
+        dialog.findChild<QComboBox *>(QStringLiteral("arms"))->setCurrentIndex(1);
+        QSignalSpy simulated(&dialog, &SimulationDialog::simulated);
+        const qsizetype before = ProjectSimulations::list(project).size();
+        dialog.findChild<QPushButton *>(QStringLiteral("start"))->click();
+        if (!QTest::qWaitFor([&] { return simulated.count() == 1; }, 120000))
+            return {};
+        const QList<StoredSimulation> stored = ProjectSimulations::list(project);
+        if (stored.size() != before + 1)
+            return {};
+        QFile f(stored.last().path);
+        if (!f.open(QIODevice::ReadOnly))
+            return {};
+        return QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("config")).toObject();
+    };
+    const QJsonObject byDefault = run(QString());
+    QCOMPARE(byDefault.value(QStringLiteral("valuation")).toString(), QStringLiteral("revealed"));
+    QCOMPARE(byDefault.value(QStringLiteral("completions")).toInt(), 3);
+    QCOMPARE(run(QStringLiteral("oracle")).value(QStringLiteral("valuation")).toString(), QStringLiteral("oracle"));
+    QCOMPARE(run(QStringLiteral("imagined")).value(QStringLiteral("valuation")).toString(), QStringLiteral("imagined"));
 }
 
 QTEST_MAIN(TestGuiSimulation)

@@ -3,6 +3,8 @@
 #include "loop/counterfactual/counterfactualloop.h"
 #include "loop/dream/policyimprover.h"
 #include "policy/builtinpolicies.h"
+#include "store/projectfiles.h"
+#include "store/projectreader.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -21,6 +23,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSpinBox>
 #include <QTimer>
@@ -99,6 +102,18 @@ SimulationDialog::SimulationDialog(QList<ReplayWorld> projectWorlds, QString pro
     m_guard->setToolTip(tr("A proposal that reaches less of the history's quality than the deployed version "
                            "(at the deployment β) is refused for the best version that does not"));
 
+    m_valuation = new QComboBox;
+    m_valuation->setObjectName(QStringLiteral("valuation"));
+    // The data: what CounterfactualSettings is given (docs/online.md#valuation).
+    m_valuation->addItem(QString(), QStringLiteral("imagined"));
+    m_valuation->addItem(QString(), QStringLiteral("revealed"));
+    m_valuation->addItem(tr("Oracle: the complete recorded worlds"), QStringLiteral("oracle"));
+    m_valuation->setToolTip(tr("What the dreams value versions over: imagined completions of the revealed worlds, "
+                               "the history as revealed, or (known only here, where the worlds are recorded) the "
+                               "complete worlds behind it. The default is the project's."));
+    showProjectValuation();
+    connect(m_valuation, &QComboBox::activated, this, [this] { m_valuationChosen = true; });
+
     auto *form = new QFormLayout;
     form->addRow(tr("Worlds:"), m_fromProject);
     form->addRow(QString(), folderRow);
@@ -112,6 +127,7 @@ SimulationDialog::SimulationDialog(QList<ReplayWorld> projectWorlds, QString pro
     form->addRow(tr("Starting policy:"), m_policy);
     form->addRow(tr("Arms:"), m_arms);
     form->addRow(QString(), m_guard);
+    form->addRow(tr("Dreams value versions over:"), m_valuation);
     // Under the form, not in a row of it: a wrapped label in a form row got
     // too little height, and its row's "Developer:" was clipped.
     auto *developer = new QLabel(tr("<b>Developer:</b> new versions are written by the built-in policy improver "
@@ -126,6 +142,7 @@ SimulationDialog::SimulationDialog(QList<ReplayWorld> projectWorlds, QString pro
     m_status = new QLabel;
     m_status->setWordWrap(true);
     m_log = new QPlainTextEdit;
+    m_log->setObjectName(QStringLiteral("log"));
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(5000);
     m_log->setMinimumHeight(120);
@@ -172,6 +189,7 @@ SimulationDialog::SimulationDialog(QList<ReplayWorld> projectWorlds, QString pro
     connect(m_stop, &QPushButton::clicked, this, &SimulationDialog::stop);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     restoreForm();
+    readProjectConfig();
     updateState();
 }
 
@@ -184,6 +202,61 @@ QString formGroup(const QString &project)
 }
 
 } // namespace
+
+void SimulationDialog::readProjectConfig()
+{
+    if (m_rememberFor.isEmpty())
+        return;
+    m_readingProject = true;
+    const QString project = m_rememberFor;
+    QtConcurrent::run([project]() -> std::optional<ReplayConfig> {
+        // As `dreamrsi loop --worlds … --project P` reads it.
+        if (!QFileInfo(project).isFile())
+            return std::nullopt;
+        StoreResult<std::unique_ptr<ProjectReader>> reader = ProjectFiles::openReader(project);
+        if (!reader.ok())
+            return std::nullopt;
+        const StoreResult<StoredReplayConfig> config = (*reader.value)->replayConfig();
+        if (!config.ok())
+            return std::nullopt;
+        return config.value->config;
+    }).then(this, [this](const std::optional<ReplayConfig> &config) {
+        m_readingProject = false;
+        m_projectConfig = config;
+        if (!m_valuationChosen)
+            showProjectValuation();
+        updateState();
+    });
+}
+
+void SimulationDialog::showProjectValuation()
+{
+    const ReplayConfig config = m_projectConfig.value_or(ReplayConfig());
+    const QString whose = m_projectConfig ? tr("the project's") : tr("the default");
+    m_valuation->setItemText(0, config.valuation == Valuation::Imagined
+                                    ? tr("Imagined completions, C %1 (%2)").arg(config.completions).arg(whose)
+                                    : tr("Imagined completions, C %1").arg(config.completions));
+    m_valuation->setItemText(1, config.valuation == Valuation::Revealed ? tr("The history as revealed (%1)").arg(whose)
+                                                                        : tr("The history as revealed"));
+    m_valuation->setCurrentIndex(config.valuation == Valuation::Imagined ? 0 : 1);
+}
+
+QString SimulationDialog::logLine(const QString &line, const std::optional<ReplayConfig> &project)
+{
+    // The dream in memory has no project, so it says it overrides the
+    // defaults and calls them the project's (dreamer.cpp, configure()).
+    static const QRegularExpression said(
+        QStringLiteral("^(.*replay configuration: )(.*) \\((?:overrides the project's .* for this dream|the project's)\\)$"));
+    const QRegularExpressionMatch m = said.match(line);
+    if (!m.hasMatch())
+        return line;
+    const QString ran = m.captured(2);
+    if (!project)
+        return m.captured(1) + ran + tr(" (no project configuration read; a new project's is %1)").arg(ReplayConfig().label());
+    if (ran == project->label())
+        return m.captured(1) + ran + tr(" (the project's)");
+    return m.captured(1) + ran + tr(" (overrides the project's %1 for this simulation)").arg(project->label());
+}
 
 void SimulationDialog::restoreForm()
 {
@@ -285,7 +358,9 @@ void SimulationDialog::updateState()
     const bool fixedOnly = m_arms->currentIndex() == 2;
     m_versions->setEnabled(!m_running && !fixedOnly);
     m_guard->setEnabled(!m_running && !fixedOnly);
-    m_start->setEnabled(!m_running && worlds > 0);
+    m_valuation->setEnabled(!m_running && !fixedOnly);
+    // The project's valuation is known before a run starts with it.
+    m_start->setEnabled(!m_running && !m_readingProject && worlds > 0);
     m_stop->setEnabled(m_running);
     if (!m_running)
         m_status->setText(worlds > 0 ? tr("%n world(s) to draw from.", nullptr, worlds)
@@ -294,7 +369,7 @@ void SimulationDialog::updateState()
 
 void SimulationDialog::log(const QString &line)
 {
-    m_log->appendPlainText(line);
+    m_log->appendPlainText(logLine(line, m_projectConfig));
 }
 
 void SimulationDialog::stop()
@@ -330,6 +405,13 @@ void SimulationDialog::start()
     s.episodeSeed = quint32(m_seed->value());
     s.repeats = m_repeats->value();
     s.policyArgument = m_policy->currentText();
+    // The valuation and C as `dreamrsi loop --project` takes them: the
+    // project's unless chosen here.
+    const ReplayConfig project = m_projectConfig.value_or(ReplayConfig());
+    s.completions = project.completions;
+    const QString valuation = m_valuation->currentData().toString();
+    s.oracle = valuation == QLatin1String("oracle");
+    s.valuation = s.oracle ? project.valuation : valuationFromName(valuation).value_or(project.valuation);
     s.arms.clear();
     if (m_arms->currentIndex() != 2)
         s.arms.append(CounterfactualArm::Dream);

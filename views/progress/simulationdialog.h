@@ -2,11 +2,13 @@
 
 #include "project/projectsimulations.h"
 #include "replay/replayworld.h"
+#include "store/storetypes.h"
 
 #include <QDialog>
 #include <QList>
 
 #include <memory>
+#include <optional>
 
 class QCheckBox;
 class QComboBox;
@@ -36,12 +38,26 @@ public:
     /// `projectPath`: where to store the result, empty when it cannot be stored;
     /// `rememberFor`: the open project (read-only ones too) whose last form
     /// the dialog restores and keeps (T, worlds, M, W, K, β, seed, repeats,
-    /// policy, arms); empty: the defaults, nothing kept.
+    /// policy, arms); empty: the defaults, nothing kept. Its replay
+    /// configuration, read off the GUI thread as `dreamrsi loop --project`
+    /// reads it, gives the dreams' valuation and C by default and is the one
+    /// the log says a dream's configuration overrides.
     SimulationDialog(QList<ReplayWorld> projectWorlds, QString projectPath, QWidget *parent = nullptr,
                      QString rememberFor = QString());
     ~SimulationDialog() override;
 
     bool isRunning() const { return m_running; }
+    /// The project's replay configuration once read; none before, without a
+    /// project, or when it could not be read (then the defaults apply).
+    const std::optional<ReplayConfig> &projectConfig() const { return m_projectConfig; }
+    /// Whether the project's replay configuration is still being read.
+    bool isReadingProject() const { return m_readingProject; }
+
+    /// A line of the loop's log as shown: a dream's "replay configuration:
+    /// … (overrides the project's …)" names `project`'s configuration (the
+    /// in-memory dream knows none, and names the defaults); other lines as
+    /// they are.
+    static QString logLine(const QString &line, const std::optional<ReplayConfig> &project);
 
 public slots:
     void start();
@@ -64,6 +80,10 @@ private:
     /// Counts the folder's tree files off the GUI thread (a network folder
     /// can take long), a moment after the last keystroke.
     void countFolder();
+    /// Reads the project's replay configuration off the GUI thread.
+    void readProjectConfig();
+    /// The valuation box set to the project's valuation (or the defaults').
+    void showProjectValuation();
 
     QTimer *m_folderDebounce = nullptr;
     QString m_countedFolder;   ///< the folder m_folderWorlds was counted for
@@ -88,6 +108,10 @@ private:
     QComboBox *m_policy = nullptr;
     QComboBox *m_arms = nullptr;
     QCheckBox *m_guard = nullptr;
+    QComboBox *m_valuation = nullptr;
+    bool m_valuationChosen = false; ///< the researcher picked one: the project's read later does not replace it
+    std::optional<ReplayConfig> m_projectConfig;
+    bool m_readingProject = false;
     QProgressBar *m_progress = nullptr;
     QPlainTextEdit *m_log = nullptr;
     QLabel *m_status = nullptr;

@@ -28,6 +28,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QHeaderView>
 #include <QLabel>
 #include <QApplication>
 #include <QDialog>
@@ -53,6 +54,7 @@ private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void reevaluateFromTheWindow();
     void anytimeErrorBarsAtReevaluatedCells();
+    void deterministicRepeatsShowNoSpread();
 };
 
 namespace {
@@ -191,6 +193,7 @@ void TestGuiReevaluate::reevaluateFromTheWindow()
     QTRY_VERIFY(!model->index(bestIndex, CellTableModel::Reevaluated).data().toString().isEmpty());
     const QString shown = model->index(bestIndex, CellTableModel::Reevaluated).data().toString();
     QVERIFY2(shown.startsWith(QString::number(*tree->cells().at(bestIndex).score, 'g', 6)), qPrintable(shown));
+    QVERIFY2(shown.endsWith(QStringLiteral(" ± 0")), qPrintable(shown));
     QVERIFY(!shown.contains(QStringLiteral("⚠")));
     StoreResult<std::unique_ptr<ProjectReader>> reader = ProjectReader::open(project);
     QVERIFY(reader.ok());
@@ -317,6 +320,71 @@ void TestGuiReevaluate::anytimeErrorBarsAtReevaluatedCells()
     QVERIFY(!note.contains(QStringLiteral("best by mean"))); // b1a0 is the best by mean too
     QVERIFY2(ReevaluationSummary::best(stats).startsWith(QStringLiteral("Re-evaluated: best by recorded score and by mean b1a0 (recorded 4, mean 3.1 ± 0.25, lucky)")),
              qPrintable(ReevaluationSummary::best(stats)));
+}
+
+// Issue 53: a deterministic evaluator's repeats agree to the last bits, and
+// their interval is rounding only ("± 4.44e-16"): shown as 0, in the Cells
+// table, the inspector and the summaries. The Mean column is one line wide
+// enough for its text.
+void TestGuiReevaluate::deterministicRepeatsShowNoSpread()
+{
+    QJsonArray cellArray;
+    const QList<std::tuple<QString, int, int, double>> cellList{{QStringLiteral("b0a0"), 0, 0, 0.1},
+                                                                {QStringLiteral("b1a0"), 1, 0, 0.6}};
+    int seq = 0;
+    for (const auto &[id, branch, attempt, score] : cellList) {
+        cellArray.append(QJsonObject{{QStringLiteral("id"), id}, {QStringLiteral("branch"), branch},
+                                     {QStringLiteral("attempt"), attempt}, {QStringLiteral("seq"), seq++},
+                                     {QStringLiteral("score"), score}});
+    }
+    auto parsed = TreeJson::parse(
+        QJsonDocument(QJsonObject{{QStringLiteral("format"), QStringLiteral("dreamrsi-tree/1")}, {QStringLiteral("cells"), cellArray}})
+            .toJson());
+    QVERIFY2(parsed.ok(), qPrintable(parsed.error.message));
+    const auto tree = std::make_shared<const DiscoveryTree>(std::move(*parsed.tree));
+    QList<ReevaluationRecord> records;
+    for (int i = 0; i < 3; ++i) // 0.1 three times: the mean is 0.1 + 2.8e-17, the interval rounding
+        records.append(repeat(7, QStringLiteral("b0a0"), 0.1));
+    for (const double x : {0.5, 0.7})
+        records.append(repeat(7, QStringLiteral("b1a0"), x));
+    const QList<ReevaluationStats> stats = reevaluationStats(7, tree->cells(), records);
+    QCOMPARE(stats.size(), 2);
+    QVERIFY(stats.at(0).halfWidth());
+    QVERIFY(*stats.at(0).halfWidth() < 1e-12);
+    QCOMPARE(ReevaluationSummary::meanText(stats.at(0)), QStringLiteral("0.1 ± 0"));
+    // A real spread keeps its number.
+    QCOMPARE(ReevaluationSummary::meanText(stats.at(1)), QStringLiteral("0.6 ± 1.3"));
+    // The rule itself: below 1e-12 of the mean's magnitude.
+    ReevaluationStats made;
+    made.mean = 0.7;
+    made.ci95 = std::make_pair(0.7 - 4.44e-16, 0.7 + 4.44e-16);
+    QCOMPARE(ReevaluationSummary::meanText(made), QStringLiteral("0.7 ± 0"));
+    QCOMPARE(ReevaluationSummary::spreadText(1000.0, 1e-8, 3), QStringLiteral("1e-08"));
+    QCOMPARE(ReevaluationSummary::spreadText(1e12, 0.5, 3), QStringLiteral("0"));
+    QCOMPARE(ReevaluationSummary::spreadText(0.0, 0.0, 3), QStringLiteral("0"));
+
+    CellsPage page;
+    page.resize(900, 300);
+    page.setTree(QStringLiteral("iteration 7"), tree);
+    page.setReevaluations(stats);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    const QModelIndex same = page.model()->index(0, CellTableModel::Reevaluated);
+    QCOMPARE(same.data().toString(), QStringLiteral("0.1 ± 0"));
+    QCOMPARE(page.model()->index(1, CellTableModel::Reevaluated).data().toString(), QStringLiteral("0.6 ± 1.27"));
+    // One line: no wrapping, and the column as wide as its widest text (and its header).
+    QVERIFY(!page.view()->wordWrap());
+    const int width = page.view()->columnWidth(CellTableModel::Reevaluated);
+    const QAbstractItemView *view = page.view();
+    QVERIFY2(width >= view->sizeHintForColumn(CellTableModel::Reevaluated), qPrintable(QString::number(width)));
+    QVERIFY(width >= page.view()->horizontalHeader()->sectionSizeHint(CellTableModel::Reevaluated));
+    QVERIFY(width >= page.view()->fontMetrics().horizontalAdvance(QStringLiteral("0.6 ± 1.27")));
+
+    InspectorWidget inspector;
+    inspector.showCell(tree, 0);
+    inspector.setReevaluation(stats.at(0), ReevaluationBest::of(stats));
+    QVERIFY2(inspector.reevaluationText().contains(QStringLiteral("mean 0.1 ± 0 (95 %), sd 0")), qPrintable(inspector.reevaluationText()));
+    QVERIFY(!inspector.reevaluationText().contains(QStringLiteral("e-1")));
 }
 
 QTEST_MAIN(TestGuiReevaluate)

@@ -1,5 +1,7 @@
 #include "celltablemodel.h"
 
+#include "reevaluationsummary.h"
+
 #include <QBrush>
 #include <QColor>
 
@@ -112,7 +114,7 @@ QVariant CellTableModel::data(const QModelIndex &index, int role) const
         if (sort)
             return *re->mean;
         return QString((re->halfWidth() ? tr("%1 ± %2").arg(QString::number(*re->mean, 'g', 6),
-                                                            QString::number(*re->halfWidth(), 'g', 3))
+                                                            ReevaluationSummary::spreadText(*re->mean, *re->halfWidth(), 3))
                                         : QString::number(*re->mean, 'g', 6))
                        + (re->lucky ? QStringLiteral(" ⚠") : QString()));
     case FailClass: return c.failClass;

@@ -1,5 +1,7 @@
 #include "reevaluationsummary.h"
 
+#include <cmath>
+
 namespace dreamrsi {
 
 namespace {
@@ -25,8 +27,21 @@ QString ReevaluationSummary::meanText(const ReevaluationStats &stats)
     if (!stats.mean)
         return QStringLiteral("—");
     if (const auto half = stats.halfWidth())
-        return QStringLiteral("%1 ± %2").arg(number(*stats.mean), QString::number(*half, 'g', 2));
+        return QStringLiteral("%1 ± %2").arg(number(*stats.mean), spreadText(*stats.mean, *half, 2));
     return number(*stats.mean);
+}
+
+bool ReevaluationSummary::negligibleSpread(double mean, double spread)
+{
+    // Repeats that agree to the last bits still give a spread of rounding
+    // errors (0.1 three times: a mean one ulp off, an interval of 1e-16).
+    constexpr double relativePrecision = 1e-12;
+    return spread == 0.0 || std::abs(spread) < relativePrecision * std::abs(mean);
+}
+
+QString ReevaluationSummary::spreadText(double mean, double spread, int precision)
+{
+    return negligibleSpread(mean, spread) ? QStringLiteral("0") : QString::number(spread, 'g', precision);
 }
 
 QString ReevaluationSummary::best(const QList<ReevaluationStats> &stats)

@@ -50,6 +50,9 @@ CellsPage::CellsPage(QWidget *parent)
     m_view->setAlternatingRowColors(true);
     m_view->verticalHeader()->hide();
     m_view->horizontalHeader()->setStretchLastSection(true);
+    // One line per cell: a column too narrow elides its text, it does not wrap.
+    m_view->setWordWrap(false);
+    m_view->setTextElideMode(Qt::ElideRight);
     layout->addWidget(m_view, 1);
     connect(m_filterEdit, &QLineEdit::textChanged, this, &CellsPage::applyFilter);
     connect(m_filterColumn, &QComboBox::currentIndexChanged, this, &CellsPage::applyFilter);
@@ -87,6 +90,9 @@ void CellsPage::setReevaluations(const QList<ReevaluationStats> &stats)
 {
     m_reevaluations = stats;
     m_model->setReevaluations(stats);
+    // The column was sized while it was empty: "0.81 ± 0.04 ⚠" on one line.
+    if (!stats.isEmpty())
+        m_view->resizeColumnToContents(CellTableModel::Reevaluated);
     updateLabel();
 }
 

@@ -6,6 +6,7 @@
 #include "unifieddiff.h"
 
 #include "model/cellpath.h"
+#include "models/reevaluationsummary.h"
 #include "replay/worldmodel.h"
 
 #include <QFontDatabase>
@@ -150,10 +151,10 @@ void InspectorWidget::setReevaluation(const std::optional<ReevaluationStats> &st
     if (stats->mean) {
         text += QStringLiteral(" · ");
         text += stats->halfWidth() ? tr("mean %1 ± %2 (95 %)").arg(QString::number(*stats->mean, 'g', 6),
-                                                                  QString::number(*stats->halfWidth(), 'g', 3))
+                                                                  ReevaluationSummary::spreadText(*stats->mean, *stats->halfWidth(), 3))
                                    : tr("mean %1").arg(QString::number(*stats->mean, 'g', 6));
         if (stats->sd)
-            text += QStringLiteral(", ") + tr("sd %1").arg(QString::number(*stats->sd, 'g', 3));
+            text += QStringLiteral(", ") + tr("sd %1").arg(ReevaluationSummary::spreadText(*stats->mean, *stats->sd, 3));
     }
     if (stats->lucky)
         text += QStringLiteral(" · ⚠ ") + tr("lucky: the recorded score lies above the interval");

@@ -12,6 +12,7 @@
 #include "import/runimport.h"
 #include "model/cellpath.h"
 #include "model/meanci.h"
+#include "model/treejson.h"
 #include "figures/qcp.h"
 #include "progress/comparepage.h"
 #include "progress/compareplot.h"
@@ -225,6 +226,7 @@ private slots:
     void pathOnOurTree();
     void comparePageKeepsItsSetWithTheProject();
     void inspectorPathPage();
+    void inspectorPathShowsTextAndGainsPastFailures();
 };
 
 void TestCompare::studentQuantile()
@@ -880,10 +882,22 @@ void TestCompare::pathOnOurTree()
     QCOMPARE(path.at(0).toObject().value(QStringLiteral("id")).toString(), QStringLiteral("b1a0"));
     QCOMPARE(path.at(2).toObject().value(QStringLiteral("id")).toString(), QStringLiteral("b1a2"));
     QVERIFY(std::abs(path.at(0).toObject().value(QStringLiteral("gain")).toDouble() - 0.05) < 1e-12);
-    // A failed step has no score, and neither it nor the step after it a gain.
+    // A failed step has no score and no gain; the step after it gains over
+    // the nearest scored program before it (b1a0, 0.1): 0.6 − 0.1.
     QVERIFY(path.at(1).toObject().value(QStringLiteral("score")).isNull());
     QVERIFY(path.at(1).toObject().value(QStringLiteral("gain")).isNull());
-    QVERIFY(path.at(2).toObject().value(QStringLiteral("gain")).isNull());
+    QVERIFY(std::abs(path.at(2).toObject().value(QStringLiteral("gain")).toDouble() - 0.5) < 1e-12);
+    {
+        const TreeJson::ParseResult parsed = TreeJson::readFile(file);
+        QVERIFY(parsed.ok());
+        const CellPath::Path steps = CellPath::to(*parsed.tree, parsed.tree->indexOfId(QStringLiteral("b1a2")));
+        QCOMPARE(steps.steps.size(), 3);
+        QCOMPARE(steps.steps.at(0).gainFrom, -1); // the baseline
+        QCOMPARE(steps.steps.at(1).gainFrom, -1); // no gain
+        QCOMPARE(steps.steps.at(2).gainFrom, 0);  // over b1a0, past the failed parent
+        // The Markdown says the same gain.
+        QVERIFY(CellPath::toMarkdown(*parsed.tree, steps, QStringLiteral("t")).contains(QStringLiteral("| 3 | b1a2 | 0.6 | +0.5 |")));
+    }
     const Cell c = [] {
         Cell x;
         x.payload.insert(QStringLiteral("proposal"), QStringLiteral("\n  first\n\nsecond\nthird\nfourth"));
@@ -976,7 +990,8 @@ void TestCompare::inspectorPathPage()
         QCOMPARE(inspector.pathCells().at(i), path.steps.at(i).cell);
     QCOMPARE(inspector.pathTable()->item(1, 1)->text(), tree->cells().at(path.steps.at(1).cell).id);
     QCOMPARE(inspector.pathTable()->item(1, 3)->text(), QStringLiteral("+0.1"));
-    QCOMPARE(inspector.pathTable()->item(1, 4)->text(), QStringLiteral("Try a wider grid."));
+    // The proposal's first paragraph as it renders (its two lines are one paragraph).
+    QCOMPARE(inspector.pathTable()->item(1, 4)->text(), QStringLiteral("Try a wider grid. Second line."));
     QCOMPARE(inspector.pages()->tabText(InspectorWidget::PathPage), QStringLiteral("Path"));
     // The path is drawn on the tree it is of, and only there.
     QCOMPARE(view.renderer().path(), inspector.pathCells());
@@ -988,6 +1003,52 @@ void TestCompare::inspectorPathPage()
     view.render(&image); // paints the path without trouble
     inspector.clear();
     QVERIFY(view.renderer().path().isEmpty());
+}
+
+// Issue 53: the Path page's proposal column showed raw Markdown, and a step
+// whose parent failed showed gain "–", hiding the step that made the best.
+void TestCompare::inspectorPathShowsTextAndGainsPastFailures()
+{
+    QJsonArray cells;
+    const QList<std::tuple<QString, int, int, std::optional<double>, QString>> spec{
+        {QStringLiteral("b0a0"), 0, 0, 0.2, QStringLiteral("\n## Idea: a **wider** grid\n\nSee `grid.py`.")},
+        {QStringLiteral("b0a1"), 0, 1, std::nullopt, QStringLiteral("*Tighter* bounds")},
+        {QStringLiteral("b0a2"), 0, 2, std::nullopt, QStringLiteral("1. Retry")},
+        {QStringLiteral("b0a3"), 0, 3, 0.9, QStringLiteral("- Use __hex__ rows, [as before](http://x)\n- and more")}};
+    for (qsizetype i = 0; i < spec.size(); ++i) {
+        const auto &[id, b, a, score, proposal] = spec.at(i);
+        cells.append(QJsonObject{{QStringLiteral("id"), id},
+                                 {QStringLiteral("branch"), b},
+                                 {QStringLiteral("attempt"), a},
+                                 {QStringLiteral("seq"), int(i)},
+                                 {QStringLiteral("score"), score ? QJsonValue(*score) : QJsonValue()},
+                                 {QStringLiteral("fail_class"), score ? QStringLiteral("ok") : QStringLiteral("runtime")},
+                                 {QStringLiteral("program"), QStringLiteral("x = %1\n").arg(i)},
+                                 {QStringLiteral("proposal"), proposal}});
+    }
+    TreeJson::ParseResult parsed = TreeJson::parse(QJsonDocument(QJsonObject{{QStringLiteral("format"), QStringLiteral("dreamrsi-tree/1")},
+                                                                             {QStringLiteral("baseline_score"), 0.1},
+                                                                             {QStringLiteral("cells"), cells}})
+                                                       .toJson());
+    QVERIFY2(parsed.ok(), qPrintable(parsed.error.message));
+    auto tree = std::make_shared<const DiscoveryTree>(std::move(*parsed.tree));
+    InspectorWidget inspector;
+    inspector.showCell(tree, tree->indexOfId(QStringLiteral("b0a3")));
+    QTableWidget *table = inspector.pathTable();
+    QCOMPARE(table->rowCount(), 4);
+    // The proposal as text: the heading, bold, code and link marks gone.
+    QCOMPARE(table->item(0, 4)->text(), QStringLiteral("Idea: a wider grid"));
+    QCOMPARE(table->item(0, 4)->toolTip(), QStringLiteral("Idea: a wider grid\nSee grid.py."));
+    QCOMPARE(table->item(1, 4)->text(), QStringLiteral("Tighter bounds"));
+    QCOMPARE(table->item(3, 4)->text(), QStringLiteral("Use hex rows, as before"));
+    // Gains: over the baseline, none for the failed steps, and the best's
+    // over b0a0 (0.9 − 0.2), its failed parents passed over, said in its tooltip.
+    QCOMPARE(table->item(0, 3)->text(), QStringLiteral("+0.1"));
+    QCOMPARE(table->item(1, 3)->text(), QStringLiteral("–"));
+    QCOMPARE(table->item(2, 3)->text(), QStringLiteral("–"));
+    QCOMPARE(table->item(3, 3)->text(), QStringLiteral("+0.7"));
+    QVERIFY2(table->item(3, 3)->toolTip().contains(QStringLiteral("b0a0")), qPrintable(table->item(3, 3)->toolTip()));
+    QVERIFY(table->item(0, 3)->toolTip().isEmpty()); // over its parent (the initial program): nothing to say
 }
 
 int main(int argc, char **argv)

@@ -24,9 +24,10 @@ const char *const pathUsage =
     "       dreamrsi path RUN [--score METRIC] [--cell ID] [--format md|json]\n"
     "       dreamrsi path T.json [--cell ID] [--format md|json]\n"
     "  The chain of programs from the initial program to the cell (default: the best), each step with\n"
-    "  its score, its gain over its parent, its proposal's first lines and (Markdown) its unified diff to\n"
-    "  the parent. An imported run (an OpenEvolve folder, a ShinkaEvolve database) follows each program's\n"
-    "  real parent, through forks. --iteration takes an iteration id (see `dreamrsi ls P`); --cell a\n"
+    "  its score, its gain (over its parent, or past a failed parent over the nearest scored program\n"
+    "  before it), its proposal's first lines and (Markdown) its unified diff to the parent. An imported\n"
+    "  run (an OpenEvolve folder, a ShinkaEvolve database) follows each program's real parent, through\n"
+    "  forks. --iteration takes an iteration id (see `dreamrsi ls P`); --cell a\n"
     "  cell id of the tree (b3a2). --format json: {\"path\": [{\"id\", \"score\", \"gain\"}, ...]} from the\n"
     "  first cell after the initial program to the chosen cell; md (the default): Markdown.\n";
 

@@ -79,14 +79,23 @@ CellPath::Path CellPath::to(const DiscoveryTree &tree, int cell)
     std::reverse(chain.begin(), chain.end());
     const Cell &first = tree.cells().at(chain.first());
     path.fromOrphan = first.payload.value(QLatin1String("orphan")).toBool();
+    // The score a step improved on: the nearest scored step before it (a
+    // failed parent has none, and its child's gain is over the program
+    // the parent came from), else the baseline.
     std::optional<double> before = path.fromOrphan ? std::nullopt : finite(tree.meta().baselineScore);
+    int beforeStep = -1;
     for (const int at : std::as_const(chain)) {
         Step s;
         s.cell = at;
         s.score = finite(tree.cells().at(at).score);
-        if (s.score && before)
+        if (s.score && before) {
             s.gain = *s.score - *before;
-        before = s.score;
+            s.gainFrom = beforeStep;
+        }
+        if (s.score) {
+            before = s.score;
+            beforeStep = int(path.steps.size());
+        }
         path.steps.append(s);
     }
     return path;

@@ -23,9 +23,15 @@ struct Step
 {
     int cell = -1;               ///< index into the tree's cells
     std::optional<double> score; ///< the cell's finite score, none when it has none
-    /// score − the parent's score (the initial program's baseline score for
-    /// the first step); none when either is missing.
+    /// score − the score it improved on: the nearest scored program before
+    /// it on the path (its parent, or further up when the parent failed;
+    /// the initial program's baseline score when none on the path is
+    /// scored). None when it has no score or there is nothing scored to
+    /// compare with (no baseline, or an orphan's chain before its first score).
     std::optional<double> gain;
+    /// The step whose score `gain` is measured from (an index into
+    /// Path::steps); −1 for the baseline or when there is no gain.
+    int gainFrom = -1;
 };
 
 /// The steps from the first cell after the initial program to the chosen

@@ -20,6 +20,7 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -352,6 +353,27 @@ void InspectorWidget::showCell(std::shared_ptr<const DiscoveryTree> tree, int ce
     showPath();
 }
 
+namespace {
+
+/// A proposal's Markdown as the text it renders to (no `**`, `#` or
+/// backticks), its first `lines` non-blank lines joined by newlines.
+QString renderedProposalHead(const Cell &cell, int lines)
+{
+    QTextDocument document;
+    document.setMarkdown(cell.proposal());
+    QStringList head;
+    const QStringList all = document.toPlainText().split(QLatin1Char('\n'));
+    for (const QString &line : all) {
+        if (head.size() >= lines)
+            break;
+        if (!line.trimmed().isEmpty())
+            head.append(line.trimmed());
+    }
+    return head.join(QLatin1Char('\n'));
+}
+
+} // namespace
+
 void InspectorWidget::showPath()
 {
     const CellPath::Path path = CellPath::to(*m_tree, m_cellIndex);
@@ -365,13 +387,21 @@ void InspectorWidget::showPath()
     for (int i = 0; i < int(path.steps.size()); ++i) {
         const CellPath::Step &s = path.steps.at(i);
         const Cell &c = m_tree->cells().at(s.cell);
-        const QString head = CellPath::proposalHead(c, 1);
-        const QStringList texts{QString::number(i + 1), c.id, number(s.score, false), number(s.gain, true), head};
+        const QString head = renderedProposalHead(c, 3);
+        const QStringList texts{QString::number(i + 1), c.id, number(s.score, false), number(s.gain, true),
+                                head.section(QLatin1Char('\n'), 0, 0)};
         for (int col = 0; col < int(texts.size()); ++col) {
             auto *item = new QTableWidgetItem(texts.at(col));
             if (col == 4)
-                item->setToolTip(CellPath::proposalHead(c));
+                item->setToolTip(head);
             m_path->setItem(i, col, item);
+        }
+        // A gain over a program further up than the parent (the parent failed): which one.
+        if (s.gain && s.gainFrom != i - 1) {
+            const QString from = s.gainFrom >= 0 ? m_tree->cells().at(path.steps.at(s.gainFrom).cell).id : QString();
+            m_path->item(i, 3)->setToolTip(
+                from.isEmpty() ? tr("Gain over the initial program's baseline score: no program before it on the path has a score")
+                               : tr("Gain over %1, the nearest program before it on the path with a score (its parent has none)").arg(from));
         }
         m_pathCells.append(s.cell);
     }

@@ -175,17 +175,25 @@ void TestGuiReevaluate::reevaluateFromTheWindow()
     auto *best = w.findChild<QAction *>(QStringLiteral("reevaluateBestAction"));
     QVERIFY(best && best->isEnabled());
     bool asked = false;
-    QTimer::singleShot(0, this, [&asked] {
+    QString title, question;
+    QTimer::singleShot(0, this, [&asked, &title, &question] {
         auto *dialog = qobject_cast<QDialog *>(QApplication::activeModalWidget());
         if (!dialog)
             return;
         asked = true;
+        title = dialog->windowTitle();
+        for (const QLabel *label : dialog->findChildren<QLabel *>())
+            question += label->text();
         dialog->findChild<QSpinBox *>(QStringLiteral("reevaluateTop"))->setValue(2);
         dialog->findChild<QSpinBox *>(QStringLiteral("reevaluateRepeats"))->setValue(2);
         dialog->accept();
     });
     best->trigger();
     QVERIFY(asked);
+    // A short title (the window manager cut "Re-evaluate the Best — Dream-RSI
+    // Workbench"); what is re-evaluated is said in the dialog.
+    QCOMPARE(title, QStringLiteral("Re-evaluate"));
+    QVERIFY2(question.contains(QStringLiteral("best K cells of iteration %1").arg(iteration)), qPrintable(question));
     QTRY_VERIFY_WITH_TIMEOUT(best->isEnabled(), 120000); // enabled again once the job ended
     int bestIndex = tree->bestCellIndex();
     QVERIFY(bestIndex >= 0);

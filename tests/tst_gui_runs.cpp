@@ -14,8 +14,10 @@
 #include "window/mainwindow.h"
 #include "models/projecttreemodel.h"
 
+#include <QDir>
 #include <QDropEvent>
 #include <QImage>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QPainter>
 #include <QSignalSpy>
@@ -200,6 +202,18 @@ void TestGuiRuns::rejectsBadRun()
     QVERIFY2(messages.join(s("\n")).contains(bad), qPrintable(messages.join(s("\n"))));
     QVERIFY2(messages.join(s("\n")).contains(s("cycle of parents")), qPrintable(messages.join(s("\n"))));
     QCOMPARE(w.workspace()->worlds().size(), qsizetype(0));
+    // Each said in a box with a short title (the window manager cut "Cannot
+    // open run — Dream-RSI Workbench"), the run named in its text.
+    const QList<QMessageBox *> boxes = w.findChildren<QMessageBox *>();
+    QCOMPARE(boxes.size(), 2);
+    QStringList texts;
+    for (const QMessageBox *box : boxes) {
+        QCOMPARE(box->windowTitle(), s("Open Run"));
+        texts << box->text();
+    }
+    texts.sort();
+    QVERIFY2(texts.join(s("\n")).contains(QDir::toNativeSeparators(bad)), qPrintable(texts.join(s("\n"))));
+    QVERIFY2(texts.join(s("\n")).contains(QDir::toNativeSeparators(cycle)), qPrintable(texts.join(s("\n"))));
 }
 
 void TestGuiRuns::inspectorShowsOriginAndRealParent()

@@ -474,8 +474,12 @@ void MainWindow::openRun(const QString &path, std::optional<QString> metric)
         if (!read.imported) {
             statusBar()->showMessage(tr("Could not open %1").arg(QFileInfo(absolute).fileName()), 8000);
             emit openFailed(absolute, read.imported.error);
-            auto *box = new QMessageBox(QMessageBox::Warning, tr("Cannot open run"),
-                                        tr("The run was rejected; nothing of it was loaded."), QMessageBox::Ok, this);
+            // A short title (the window manager adds the application's name
+            // and cuts what does not fit); the run is named in the text.
+            auto *box = new QMessageBox(QMessageBox::Warning, tr("Open Run"),
+                                        tr("The run %1 was rejected; nothing of it was loaded.")
+                                            .arg(QDir::toNativeSeparators(absolute)),
+                                        QMessageBox::Ok, this);
             box->setInformativeText(read.imported.error);
             box->setAttribute(Qt::WA_DeleteOnClose);
             box->open();

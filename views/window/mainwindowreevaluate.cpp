@@ -97,7 +97,9 @@ void MainWindow::createReevaluation()
     }
     connect(m_reevaluateBestAction, &QAction::triggered, this, [this] {
         const IterationId iteration = currentIteration();
-        const auto asked = askRepeats(this, tr("Re-evaluate the Best"),
+        // Titles are short: the window manager adds the application's name
+        // and cuts what does not fit. The text says what is re-evaluated.
+        const auto asked = askRepeats(this, tr("Re-evaluate"),
                                       tr("Evaluate the best K cells of iteration %1 by recorded score again, R times "
                                          "each. The recorded scores do not change.").arg(iteration),
                                       true);
@@ -144,7 +146,7 @@ void MainWindow::reevaluateCell(int cellIndex)
     if (!tree || cellIndex < 0 || cellIndex >= tree->cellCount() || currentIteration() == 0)
         return;
     const QString id = tree->cells().at(cellIndex).id;
-    const auto asked = askRepeats(this, tr("Re-evaluate %1").arg(id),
+    const auto asked = askRepeats(this, tr("Re-evaluate"),
                                   tr("Evaluate the stored program of %1 again, R times. Its recorded score does not "
                                      "change.").arg(id),
                                   false);

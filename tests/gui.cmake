@@ -2,6 +2,8 @@
 dreamrsi_add_test(tst_gui_treeview SOURCES tst_gui_treeview.cpp LIBS dreamrsi::views LABELS gui TIMEOUT 120)
 dreamrsi_add_test(tst_gui_inspector SOURCES tst_gui_inspector.cpp LIBS dreamrsi::views LABELS gui TIMEOUT 60)
 dreamrsi_add_test(tst_gui_replay SOURCES tst_gui_replay.cpp LIBS dreamrsi::views LABELS gui TIMEOUT 240)
+# Help ▸ User Guide: images drawn at most as wide as the viewer.
+dreamrsi_add_test(tst_gui_userguide SOURCES tst_gui_userguide.cpp LIBS dreamrsi::views LABELS gui TIMEOUT 60)
 dreamrsi_add_test(tst_gui_plot SOURCES tst_gui_plot.cpp LIBS dreamrsi::cli_render LABELS gui TIMEOUT 120)
 dreamrsi_add_test(tst_gui_simulation SOURCES tst_gui_simulation.cpp LIBS dreamrsi::views dreamrsi::cli_render LABELS gui loop TIMEOUT 300)
 # Imagined valuation in the workbench: Show imagined cells, the World Model page, valuation and C in Settings.

@@ -400,6 +400,32 @@ private slots:
         QVERIFY2(again.ok, qPrintable(again.error));
         QVERIFY(!readText(plain.filePath(QStringLiteral("args.seen"))).contains(QStringLiteral("model_provider")));
     }
+
+    // docs/online.md's command-line agents agree with the code (issue 53):
+    // presets are used by name, each named with the start of its command,
+    // and nothing of a flag a tool dropped.
+    void docsNameThePresets()
+    {
+        QFile doc(QStringLiteral(DREAMRSI_SOURCE_DIR "/docs/online.md"));
+        QVERIFY(doc.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(doc.readAll());
+        const qsizetype start = text.indexOf(QStringLiteral("### Command-line agents"));
+        QVERIFY(start >= 0);
+        const qsizetype end = text.indexOf(QStringLiteral("\n### "), start + 1);
+        QString section = text.mid(start, end - start);
+        section.replace(QLatin1Char('\n'), QLatin1Char(' '));
+        while (section.contains(QStringLiteral("  ")))
+            section.replace(QStringLiteral("  "), QStringLiteral(" "));
+        QVERIFY2(section.contains(QStringLiteral("`--command ") + QLatin1String(commandPresetPrefix) + QStringLiteral("NAME`")),
+                 qPrintable(section));
+        QVERIFY(!section.contains(QStringLiteral("offers them by name")));
+        for (const CommandAgentPreset &p : commandAgentPresets()) {
+            // "`codex` (`codex exec --sandbox workspace-write": the name and its command's first three words.
+            const QString head = p.command.section(QLatin1Char(' '), 0, 2);
+            QVERIFY2(section.contains(QStringLiteral("`%1` (`%2").arg(p.name, head)), qPrintable(p.name + QStringLiteral(": ") + head));
+        }
+        QVERIFY(!section.contains(QStringLiteral("`codex exec --full-auto")));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestAgentCommand)

@@ -7,12 +7,97 @@
 #include <QDialogButtonBox>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QImage>
+#include <QPixmap>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QStyle>
+#include <QTextBlock>
 #include <QTextBrowser>
+#include <QTextCursor>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace dreamrsi {
+
+namespace {
+
+/// The guide's browser: an image wider than the page is drawn at the page's
+/// width (its height in proportion), again whenever the page's width
+/// changes; a narrower one at its own size. The screenshots are wider than
+/// the dialog.
+class GuideBrowser final : public QTextBrowser
+{
+public:
+    GuideBrowser()
+    {
+        connect(this, &QTextBrowser::sourceChanged, this, &GuideBrowser::fitImages);
+    }
+
+protected:
+    void resizeEvent(QResizeEvent *event) override
+    {
+        QTextBrowser::resizeEvent(event);
+        if (event->size().width() != event->oldSize().width())
+            fitImages();
+    }
+
+private:
+    /// The image's own size, kept in its format once read.
+    static constexpr int NaturalWidth = QTextFormat::UserProperty + 1;
+    static constexpr int NaturalHeight = QTextFormat::UserProperty + 2;
+
+    QSizeF naturalSize(const QTextImageFormat &format) const
+    {
+        if (format.hasProperty(NaturalWidth))
+            return {format.doubleProperty(NaturalWidth), format.doubleProperty(NaturalHeight)};
+        // Loaded once by the document (QTextBrowser::loadResource) and kept there.
+        const QVariant data = document()->resource(QTextDocument::ImageResource, QUrl(format.name()));
+        QImage image;
+        if (data.userType() == QMetaType::QImage)
+            image = data.value<QImage>();
+        else if (data.userType() == QMetaType::QPixmap)
+            image = data.value<QPixmap>().toImage();
+        else if (data.userType() == QMetaType::QByteArray)
+            image.loadFromData(data.toByteArray());
+        return image.isNull() ? QSizeF() : image.deviceIndependentSize();
+    }
+
+    void fitImages()
+    {
+        const qreal available = viewport()->width() - 2 * document()->documentMargin() - 2;
+        if (available <= 0)
+            return;
+        // The images' fragments first: setting a format may merge fragments.
+        QList<std::pair<QTextFragment, QTextImageFormat>> images;
+        for (QTextBlock block = document()->begin(); block.isValid(); block = block.next()) {
+            for (auto it = block.begin(); !it.atEnd(); ++it) {
+                const QTextFragment fragment = it.fragment();
+                if (fragment.isValid() && fragment.charFormat().isImageFormat())
+                    images.append({fragment, fragment.charFormat().toImageFormat()});
+            }
+        }
+        QTextCursor cursor(document());
+        for (auto &[fragment, format] : images) {
+            const QSizeF natural = naturalSize(format);
+            if (natural.isEmpty())
+                continue;
+            const qreal width = std::min(natural.width(), available);
+            if (format.hasProperty(NaturalWidth) && format.width() == width)
+                continue;
+            format.setProperty(NaturalWidth, natural.width());
+            format.setProperty(NaturalHeight, natural.height());
+            format.setWidth(width);
+            format.setHeight(natural.height() * width / natural.width());
+            cursor.setPosition(fragment.position());
+            cursor.setPosition(fragment.position() + fragment.length(), QTextCursor::KeepAnchor);
+            cursor.setCharFormat(format);
+        }
+    }
+};
+
+} // namespace
 
 QString UserGuideDialog::installedReadme()
 {
@@ -43,7 +128,7 @@ UserGuideDialog::UserGuideDialog(QWidget *parent)
 {
     setObjectName(QStringLiteral("userGuideDialog"));
     setWindowTitle(tr("User Guide"));
-    m_browser = new QTextBrowser;
+    m_browser = new GuideBrowser;
     m_browser->setObjectName(QStringLiteral("userGuideBrowser"));
     m_browser->setOpenLinks(true);
     m_browser->setOpenExternalLinks(false);

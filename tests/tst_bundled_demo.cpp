@@ -4,11 +4,15 @@
 // versions hold today's code, so `--policy builtin:NAME` on it names the
 // version the demo's results belong to. Either fails after a change to the
 // schema or to a built-in policy until the demo is remade (one command,
-// named in the failure). The README's figure commands and a replay of a
-// built-in run on a copy of it.
+// named in the failure). Every stored version has a value under the demo's
+// own replay configuration over every world, as the window decides it (the
+// demo opens with no "1 of 3 worlds" and no "Stale under this
+// configuration"). The README's figure commands and a replay of a built-in
+// run on a copy of it.
 #include "clirunsupport.h"
 #include "policy/builtinpolicies.h"
 #include "project/projectpolicies.h"
+#include "project/projectsnapshot.h"
 #include "store/projectreader.h"
 #include "store/schema.h"
 #include "store/sqliteconnection.h"
@@ -42,6 +46,7 @@ class TestBundledDemo : public QObject
 private slots:
     void atTheCurrentSchema();
     void builtinsAreTodays();
+    void everyVersionIsValued();
     void readmeCommandsRunOnACopy();
 };
 
@@ -79,6 +84,53 @@ void TestBundledDemo::builtinsAreTodays()
         const std::optional<PolicyVersion> current = ProjectPolicies::currentBuiltin(*versions.value, name);
         if (!current || current->id == 0 || current->name != QStringLiteral("builtin:") + name)
             problems.append(QStringLiteral("builtin:%1 of today is not stored in the demo").arg(name));
+    }
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n')) + QLatin1Char('\n') + remake()));
+}
+
+void TestBundledDemo::everyVersionIsValued()
+{
+    // The rule of the Policies table, Frontiers and the approval: each
+    // version's result under the project's replay configuration only
+    // (ProjectSnapshot::load → ProjectScores::resultsFromRecords and
+    // staleVersions, what the window's ProjectSession applies), a value only
+    // when it covers every replay world (under the imagined valuation, each
+    // of the C completions of every world) and every β of the grid.
+    QTemporaryDir dir;
+    const QString copy = dir.filePath(QStringLiteral("demo.dreamrsi"));
+    QVERIFY(QFile::copy(QString::fromUtf8(Demo), copy));
+    QFile::setPermissions(copy, QFile::ReadOwner | QFile::WriteOwner);
+    auto reader = ProjectReader::open(copy);
+    QVERIFY2(reader.ok(), qPrintable(reader.error));
+    const Result<ProjectSnapshot> snapshot = ProjectSnapshot::load(**reader.value);
+    QVERIFY2(snapshot.ok(), qPrintable(snapshot.error));
+    const ProjectSnapshot &s = *snapshot.value;
+    QVERIFY2(s.worlds.size() >= 3, "the demo has its three replay worlds");
+    QVERIFY2(s.versions.size() >= 4, "the demo has the built-ins and the dreamed versions");
+    const ReplayConfig &config = s.config.config;
+    const int completions = config.imaginedCompletions();
+    QStringList problems;
+    for (const PolicyVersion &v : s.versions) {
+        const ReplayResultPtr r = s.results.value(v.id);
+        QStringList missing;
+        for (const ProjectWorld &w : s.worlds) {
+            int lacking = 0;
+            for (int k = 0; k < std::max(1, completions); ++k) {
+                const QString name = completions > 0 ? ProjectScores::completionName(w.name, k) : w.name;
+                lacking += !r || !r->sweepOf(name);
+            }
+            if (lacking > 0)
+                missing.append(completions > 0 ? QStringLiteral("%1 (%2 of its %3 completions)").arg(w.name).arg(lacking).arg(completions)
+                                               : w.name);
+        }
+        if (!r || !r->value)
+            problems.append(QStringLiteral("%1 has no value under the demo's configuration (%2)%3")
+                                .arg(v.name, config.label(),
+                                     r && !r->ok() ? QStringLiteral(": ") + r->firstError() : QString()));
+        if (!missing.isEmpty())
+            problems.append(QStringLiteral("%1 was not replayed in %2").arg(v.name, missing.join(QStringLiteral(", "))));
+        if (s.stale.contains(v.id))
+            problems.append(QStringLiteral("%1 is stale under the demo's configuration").arg(v.name));
     }
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n')) + QLatin1Char('\n') + remake()));
 }

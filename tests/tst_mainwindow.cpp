@@ -11,6 +11,11 @@
 #include "live/roundpanel.h"
 #include "tree/treerenderer.h"
 #include "models/projecttreemodel.h"
+#include "models/policytablemodel.h"
+#include "policies/policiespage.h"
+#include "session/projectsession.h"
+#include "store/projectreader.h"
+#include "window/demoproject.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -18,6 +23,8 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
@@ -424,6 +431,115 @@ private slots:
             QVERIFY(MainWindow::newProjectFolder() != readOnlyRun.path());
         QFile::setPermissions(readOnlyRun.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
         QSettings().clear();
+    }
+
+    // File ▸ Reset Demo: off without the demo; on its private copy (made as
+    // --demo makes it), a version and an approval the user added are gone
+    // after the confirmed reset, the copy holds what the bundled demo holds
+    // and the window shows it, the Policies table with a value per world.
+    void resetDemoRestoresTheBundledDemo()
+    {
+        DemoProject demo;
+        demo.file = QStringLiteral(DREAMRSI_SOURCE_DIR "/resources/demo/demo.dreamrsi");
+        demo.artifacts = QStringLiteral(DREAMRSI_SOURCE_DIR "/resources/demo/demo.dreamrsi-artifacts");
+        const Result<QString> made = demo.install(DemoProject::Mode::Replace);
+        QVERIFY2(made, qPrintable(made.error));
+        const QString copy = *made.value;
+        QCOMPARE(copy, demo.copyPath());
+        QVERIFY(MainWindow::isDemoCopy(copy));
+        QVERIFY(QFileInfo::exists(copy + QStringLiteral("-artifacts")));
+        // What a project holds, as rows to compare: iterations, versions, approvals, stored results.
+        auto contents = [](const QString &path) {
+            QStringList rows;
+            auto reader = ProjectReader::open(path);
+            if (!reader.ok())
+                return QStringList{reader.error};
+            for (const IterationInfo &i : (*reader.value)->iterations().valueOr({}))
+                rows.append(QStringLiteral("iteration %1: %2 cells, best %3").arg(i.id).arg(i.cellCount).arg(i.bestScore.value_or(-1.0)));
+            for (const PolicyVersion &v : (*reader.value)->policyVersions().valueOr({}))
+                rows.append(QStringLiteral("version %1 %2").arg(v.id).arg(v.name));
+            rows.append(QStringLiteral("%1 approvals").arg((*reader.value)->approvals().valueOr({}).size()));
+            rows.append(QStringLiteral("%1 results").arg((*reader.value)->replayResults().valueOr({}).size()));
+            return rows;
+        };
+        const QStringList bundled = contents(copy);
+        QVERIFY2(bundled.size() > 5, qPrintable(bundled.join(QLatin1Char('\n'))));
+
+        MainWindow w;
+        auto *reset = w.findChild<QAction *>(QStringLiteral("actionResetDemo"));
+        QVERIFY(reset);
+        QVERIFY(!reset->isEnabled());
+        w.setDemo(demo);
+        QVERIFY(!reset->isEnabled()); // no project open
+        QSignalSpy loaded(&w, &MainWindow::projectLoaded);
+        w.openProject(copy);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+        QVERIFY(reset->isEnabled());
+        const qsizetype versions = w.workspace()->versions().size();
+
+        // The user's changes, through the store: a version and its approval.
+        PolicyVersion mine = w.workspace()->versions().first();
+        mine.id = 0;
+        mine.name = QStringLiteral("mine");
+        mine.origin = PolicyOrigin::Human;
+        mine.parent = w.workspace()->versions().first().id;
+        QSignalSpy stored(w.session(), &ProjectSession::versionStored);
+        w.session()->storeVersion(mine);
+        QTRY_COMPARE_WITH_TIMEOUT(stored.count(), 1, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(w.workspace()->versions().size(), versions + 1, 10000);
+        Approval approval;
+        approval.version = w.workspace()->versions().last().id;
+        approval.who = QStringLiteral("tester");
+        QSignalSpy approved(&w, &MainWindow::approvalStored);
+        w.session()->storeApproval(approval);
+        QTRY_COMPARE_WITH_TIMEOUT(approved.count(), 1, 10000);
+        QVERIFY(contents(copy) != bundled);
+
+        // Cancel keeps the changes.
+        reset->trigger();
+        auto *ask = w.findChild<QMessageBox *>(QStringLiteral("resetDemoQuestion"));
+        QVERIFY(ask);
+        ask->button(QMessageBox::Cancel)->click();
+        QTest::qWait(200);
+        QCOMPARE(loaded.count(), 1);
+        QCOMPARE(w.workspace()->versions().size(), versions + 1);
+        QTRY_VERIFY(!w.findChild<QMessageBox *>(QStringLiteral("resetDemoQuestion")));
+
+        // Reset, confirmed.
+        reset->trigger();
+        ask = w.findChild<QMessageBox *>(QStringLiteral("resetDemoQuestion"));
+        QVERIFY(ask);
+        QPushButton *confirm = nullptr;
+        for (QAbstractButton *b : ask->buttons()) {
+            if (ask->buttonRole(b) == QMessageBox::DestructiveRole)
+                confirm = qobject_cast<QPushButton *>(b);
+        }
+        QVERIFY(confirm);
+        confirm->click();
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, 20000);
+        QCOMPARE(w.projectPath(), QFileInfo(copy).absoluteFilePath());
+        QCOMPARE(contents(copy), bundled);
+        QCOMPARE(w.workspace()->versions().size(), versions);
+        QCOMPARE(w.workspace()->indexOfVersion(QStringLiteral("mine")), -1);
+        QCOMPARE(w.workspace()->worlds().size(), qsizetype(bundled.filter(QStringLiteral("iteration ")).size()));
+        QVERIFY(reset->isEnabled());
+
+        // The Policies table: every version valued, and per world too (under
+        // the demo's imagined valuation, the mean over a world's completions).
+        PolicyTableModel *table = w.policiesPage()->model();
+        QTRY_VERIFY_WITH_TIMEOUT(table->columnCount() > PolicyTableModel::FixedColumns, 10000);
+        for (int row = 0; row < table->rowCount(); ++row) {
+            const QString name = table->index(row, PolicyTableModel::Name).data().toString();
+            QTRY_VERIFY2_WITH_TIMEOUT(table->index(row, PolicyTableModel::MeanValue).data().toString() != QStringLiteral("—"),
+                                      qPrintable(name), 10000);
+            for (int c = PolicyTableModel::FixedColumns; c < table->columnCount(); ++c) {
+                const QString cell = table->index(row, c).data().toString();
+                bool number = false;
+                cell.toDouble(&number);
+                QVERIFY2(number, qPrintable(QStringLiteral("%1, %2: %3")
+                                                .arg(name, table->headerData(c, Qt::Horizontal).toString(), cell)));
+            }
+        }
     }
 
     // The default window fits the screen's free area (it was 1,656 px wide

@@ -1,18 +1,12 @@
 // dreamrsi-workbench: the GUI. The window itself lives in the views library.
+#include "window/demoproject.h"
 #include "window/mainwindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QCryptographicHash>
-#include <QDir>
-#include <QDirIterator>
-#include <QFile>
-#include <QFileInfo>
 #include <QIcon>
 #include <QLibraryInfo>
 #include <QLocale>
-#include <QSaveFile>
-#include <QStandardPaths>
 #include <QTextStream>
 #include <QTranslator>
 
@@ -60,43 +54,18 @@ int main(int argc, char *argv[])
         else
             files.append(arg);
     }
+    // The bundled demo: --demo opens its private copy in the user's data
+    // folder (made unless there, so the user's changes are kept); File ▸
+    // Reset Demo makes it again.
+    const dreamrsi::DemoProject demo;
+    window.setDemo(demo);
     if (parser.isSet(demoOption) && project.isEmpty()) {
-        // The bundled project is read-only inside the executable; the workbench
-        // opens projects for writing, so it works on a copy kept between runs.
-        // The copy is named after the bundled file's content, so a newer demo
-        // gets a fresh copy and the user's edits of an older one are kept.
-        QFile bundled(QStringLiteral(":/demo/demo.dreamrsi"));
-        const QByteArray content = bundled.open(QIODevice::ReadOnly) ? bundled.readAll() : QByteArray();
-        const QString stamp =
-            QString::fromLatin1(QCryptographicHash::hash(content, QCryptographicHash::Sha256).toHex().left(12));
-        const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
-        const QString copy = dir + QStringLiteral("/demo-%1.dreamrsi").arg(stamp);
-        if (!QFileInfo::exists(copy)) {
-            QString failed;
-            if (content.isEmpty() || !QDir().mkpath(dir))
-                failed = copy;
-            // Artifacts first: a project file without its folder would open with missing artifacts.
-            const QString artifacts = QStringLiteral(":/demo/demo.dreamrsi-artifacts");
-            QDirIterator it(artifacts, QDir::Files, QDirIterator::Subdirectories);
-            while (failed.isEmpty() && it.hasNext()) {
-                const QString source = it.next();
-                const QString target = copy + QStringLiteral("-artifacts") + source.mid(artifacts.size());
-                if (!QDir().mkpath(QFileInfo(target).absolutePath()) || !QFile::copy(source, target)
-                    || !QFile::setPermissions(target, QFileDevice::ReadOwner | QFileDevice::WriteOwner))
-                    failed = target;
-            }
-            if (failed.isEmpty()) {
-                QSaveFile out(copy);
-                if (!out.open(QIODevice::WriteOnly) || out.write(content) != content.size() || !out.commit())
-                    failed = copy;
-            }
-            if (!failed.isEmpty()) {
-                QTextStream(stderr) << QApplication::translate("main", "Cannot copy the demo project to %1").arg(failed)
-                                    << '\n';
-                return 1;
-            }
+        const dreamrsi::Result<QString> copy = demo.install(dreamrsi::DemoProject::Mode::KeepExisting);
+        if (!copy) {
+            QTextStream(stderr) << copy.error << '\n';
+            return 1;
         }
-        project = copy;
+        project = *copy.value;
     }
     window.show();
     if (!project.isEmpty())

@@ -13,14 +13,17 @@
 # - circle packing: the recursive loop, two iterations (round → dream with the
 #   built-in policy improver → automatic approval → round);
 # - the first autocorrelation inequality: one round;
-# - both built-in policies replayed over the three worlds, so the Frontiers
-#   and Policies tabs have results to show;
+# - every stored policy version (the dreamed v1 and v2, both built-ins)
+#   replayed over the three worlds, so each has a value under the project's
+#   configuration and the Frontiers and Policies tabs show them all;
 # - the finished iterations exported next to this script as tree files
 #   (demo worlds for `dreamrsi replay --world`).
 #
-# Every value is computed under the project's one replay configuration, whose W
-# the first round sets (4); its dreams and the replays of the built-ins use it,
-# so the Policies table and the approval compare like with like.
+# Every value is computed under the project's one replay configuration (W 4,
+# set by the first round; imagined valuation, C 8 completions per world); its
+# dreams and the replays use it, so the Policies table and the approval
+# compare like with like. tst_bundled_demo checks that every stored version
+# has a value under it over every world.
 #
 # Re-runnable and seeded: every choice (agent, improver, policies, replays)
 # is seeded, so two runs of the same build give the same cells (ids, scores,
@@ -29,7 +32,8 @@
 # parallel, each evaluation taking its own time), with the timings and
 # timestamps; a replay value that depends on that order can differ in the
 # last call (checked: two runs, every cell equal, one of 330 stored results one
-# call apart). The project is made in a temporary folder and moved into
+# call apart; again once every version was replayed: two runs, every cell and
+# all 490 stored results equal). The project is made in a temporary folder and moved into
 # place at the end, so a run that fails half-way leaves the old demo as it
 # was. An existing OUT (with its artifact folder) is replaced.
 #
@@ -52,8 +56,17 @@ p=$work/demo.dreamrsi
     --workers 4 --rounds 4 --max-calls 16 --seed 1 --auto-approve
 "$dreamrsi" round --project "$p" --task c3_autocorrelation --agent builtin \
     --workers 4 --rounds 3 --max-calls 12 --seed 7
-for policy in parallel_refine portfolio; do
-    "$dreamrsi" project replay "$p" --policy "builtin:$policy" --threads 1 > /dev/null
+# Every stored version, the dreamed vN and both built-ins, replayed over all
+# three worlds under the project's configuration, so that each has a value
+# under it. (A dream values its candidates over the worlds of its own time,
+# here iteration 1 only, on completions drawn with the dream's seed: alone,
+# those would leave v1 and v2 valued over 1 of 3 worlds, "stale under this
+# configuration". These replays draw the same completions for every version,
+# so the values compare like with like.) builtin:parallel_refine is stored by
+# its first replay.
+policies=$({ echo builtin:portfolio; echo builtin:parallel_refine; "$dreamrsi" ls "$p" policies | awk 'NR > 1 { print $2 }'; } | awk '!seen[$0]++')
+for policy in $policies; do
+    "$dreamrsi" project replay "$p" --policy "$policy" --threads 1 > /dev/null
 done
 mkdir "$work/trees"
 "$dreamrsi" export "$p" --all --dir "$work/trees"

@@ -10,6 +10,54 @@
 
 namespace dreamrsi {
 
+namespace {
+
+/// A world's value, hypervolume and penalty in a version's result, and its
+/// first error; nothing when the result lacks the world. Under the imagined
+/// valuation the world was replayed in its C completions ("<world> ·
+/// imagined k"), so its numbers are their means over the completions that
+/// have one, as the approval's world-by-world comparison gives them
+/// (core/project/approvalcomparison.cpp).
+struct WorldNumbers
+{
+    std::optional<double> value, hypervolume, penalty;
+    QString error;
+};
+
+std::optional<WorldNumbers> worldNumbers(const ReplayResult &r, const QString &world)
+{
+    if (r.completions <= 0) {
+        const SweepResult *s = r.sweepOf(world);
+        if (!s)
+            return std::nullopt;
+        return WorldNumbers{s->value, s->hypervolume, s->penalty, s->ok() ? QString() : s->error};
+    }
+    double sums[3]{};
+    int counts[3]{};
+    WorldNumbers n;
+    for (int k = 0; k < r.completions; ++k) {
+        const SweepResult *s = r.sweepOf(ProjectScores::completionName(world, k));
+        if (!s)
+            return std::nullopt;
+        if (!s->ok() && n.error.isEmpty())
+            n.error = s->error;
+        const std::optional<double> parts[3]{s->value, s->hypervolume, s->penalty};
+        for (int i = 0; i < 3; ++i) {
+            if (parts[i]) {
+                sums[i] += *parts[i];
+                ++counts[i];
+            }
+        }
+    }
+    auto mean = [&](int i) { return counts[i] > 0 ? std::optional<double>(sums[i] / counts[i]) : std::nullopt; };
+    n.value = mean(0);
+    n.hypervolume = mean(1);
+    n.penalty = mean(2);
+    return n;
+}
+
+} // namespace
+
 PolicyTableModel::PolicyTableModel(Workspace *workspace, QObject *parent)
     : QAbstractTableModel(parent)
     , m_workspace(workspace)
@@ -173,17 +221,19 @@ QVariant PolicyTableModel::data(const QModelIndex &index, int role) const
     }
     const int w = (col - FixedColumns) / PerWorld;
     const int kind = (col - FixedColumns) % PerWorld;
-    const SweepResult *sweep = r ? r->sweepOf(m_worlds.value(w)) : nullptr;
-    if (role == Qt::ToolTipRole && sweep && !sweep->ok())
-        return sweep->error;
-    if (role == Qt::ForegroundRole && sweep && !sweep->ok())
+    const std::optional<WorldNumbers> world = r ? worldNumbers(*r, m_worlds.value(w)) : std::nullopt;
+    if (role == Qt::ToolTipRole && world && !world->error.isEmpty())
+        return world->error;
+    if (role == Qt::ToolTipRole && world && r->completions > 0)
+        return tr("Mean over this world's C = %1 imagined completions").arg(r->completions);
+    if (role == Qt::ForegroundRole && world && !world->error.isEmpty())
         return QColor(0xd6, 0x27, 0x28);
-    if (!sweep)
+    if (!world)
         return number(std::nullopt);
     switch (kind) {
-    case WorldValue: return number(sweep->value);
-    case WorldHypervolume: return number(sweep->hypervolume);
-    default: return number(sweep->penalty);
+    case WorldValue: return number(world->value);
+    case WorldHypervolume: return number(world->hypervolume);
+    default: return number(world->penalty);
     }
 }
 

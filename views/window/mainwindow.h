@@ -1,5 +1,6 @@
 #pragma once
 
+#include "demoproject.h"
 #include "session/appsettings.h"
 #include "model/discoverytree.h"
 #include "store/storetypes.h"
@@ -131,6 +132,14 @@ public:
     /// Whether `path` is the bundled demo's private copy (named after its
     /// content's hash): menus and the title call it "Demo project".
     static bool isDemoCopy(const QString &path);
+    /// The bundled demo (app/workbench/main.cpp sets it; tests name the
+    /// source folder's): File ▸ Reset Demo is on while its private copy is
+    /// the open project, writable, with no round or replay running.
+    void setDemo(const DemoProject &demo);
+    /// File ▸ Reset Demo: asks (it discards the user's changes to the private
+    /// copy, a question named "resetDemoQuestion"), then closes the copy,
+    /// makes it again from the bundled demo and opens it (projectLoaded follows).
+    void resetDemo();
     /// Where New Project starts: the last project's folder when writable,
     /// else the documents folder (never an imported run's folder).
     static QString newProjectFolder();
@@ -220,6 +229,11 @@ private:
     /// Reads an iteration's stored repeats into the workspace (Frontiers, the anytime curves, the Cells tab).
     void loadReevaluations(IterationId iteration);
     void updateInspectorReevaluation();
+    // File ▸ Reset Demo (mainwindowdemo.cpp).
+    void createResetDemoAction(QMenu *file);
+    void updateResetDemoAction();
+    /// Replaces the open demo copy by the bundled demo and reopens it (confirmed).
+    void replaceDemoCopy();
 
     Workspace *m_workspace = nullptr;
     JobTracker *m_jobs = nullptr;
@@ -234,6 +248,9 @@ private:
     QAction *m_reevaluateCellAction = nullptr;
     QAction *m_reevaluateBestAction = nullptr;
     bool m_reevaluating = false;
+    std::optional<DemoProject> m_demo; ///< the bundled demo, when the window knows it
+    QString m_demoCopy;                ///< its private copy's path
+    QAction *m_resetDemoAction = nullptr;
     QStringList m_replayOutcomes; ///< what each replay gave since the runner was last idle, said when it is
     FrontierPage *m_frontiers = nullptr;
     ProgressPage *m_progress = nullptr;

@@ -177,6 +177,7 @@ void MainWindow::createFileMenu()
         if (!paths.isEmpty())
             importTrees(paths);
     });
+    createResetDemoAction(file);
     file->addSeparator();
     m_exportAction = file->addAction(themeIcon("document-save-as", QStyle::SP_DialogSaveButton), tr("&Export Figure…"));
     m_exportAction->setObjectName(QStringLiteral("actionExport"));
@@ -546,6 +547,7 @@ void MainWindow::updateActions()
     m_replayAction->setEnabled(hasWorlds && hasVersions);
     m_compareAction->setEnabled(hasWorlds && hasVersions);
     m_cancelReplayAction->setEnabled(m_runner->isRunning());
+    updateResetDemoAction();
 }
 
 void MainWindow::addRecentProject(const QString &path)

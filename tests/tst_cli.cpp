@@ -2,7 +2,11 @@
 #include "clirunsupport.h"
 #include "model/treejson.h"
 
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -42,6 +46,7 @@ private slots:
     void unknownCommand();
     void benchTree();
     void benchLiveTree();
+    void benchIslandsKeepsItsRun();
     void drawingCommandsGoToTheRenderer();
     void startsWithoutGuiLibraries();
     void benchCompare();
@@ -150,6 +155,47 @@ void TestCli::benchLiveTree()
     const Run bad = runText({QStringLiteral("bench"), QStringLiteral("livetree"), QStringLiteral("--rate"), QStringLiteral("fast")});
     QCOMPARE(bad.exitCode, 2);
     QVERIFY(bad.err.contains(QStringLiteral("--rate needs a positive number")));
+}
+
+// Issue 53: `bench islands --out RUN` keeps the synthetic run as an
+// OpenEvolve run folder that opens (here with `dreamrsi export`, which reads
+// it as the workbench does) as the bench's own tree.
+void TestCli::benchIslandsKeepsItsRun()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString run = dir.filePath(QStringLiteral("islands-run"));
+    const Run r = runText({QStringLiteral("bench"), QStringLiteral("islands"), QStringLiteral("--programs"), QStringLiteral("60"),
+                           QStringLiteral("--islands"), QStringLiteral("3"), QStringLiteral("--steps"), QStringLiteral("2"),
+                           QStringLiteral("--out"), run});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+    QVERIFY2(r.out.contains(QStringLiteral("islands bench: 60 programs on 3 islands")), qPrintable(r.out));
+    QVERIFY2(r.out.contains(QStringLiteral("run written to ") + QDir::toNativeSeparators(QFileInfo(run).absoluteFilePath())),
+             qPrintable(r.out));
+    // The bench's own reading of the run: "…, N cells".
+    const QRegularExpressionMatch mapped = QRegularExpression(QStringLiteral(" ms, (\\d+) cells")).match(r.out);
+    QVERIFY2(mapped.hasMatch(), qPrintable(r.out));
+    const int cells = mapped.captured(1).toInt();
+    QCOMPARE(QDir(run + QStringLiteral("/programs")).entryList({QStringLiteral("p*.json")}, QDir::Files).size(), 60);
+
+    const QString tree = dir.filePath(QStringLiteral("islands.json"));
+    const Run exported = runText({QStringLiteral("export"), run, QStringLiteral("-o"), tree});
+    QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
+    const TreeJson::ParseResult written = TreeJson::readFile(tree);
+    QVERIFY2(written.ok(), qPrintable(written.error.message));
+    QCOMPARE(written.tree->cellCount(), cells);
+    QVERIFY(cells >= 60 - 1); // every program but the initial one is a cell
+    QVERIFY(written.tree->bestCellIndex() >= 0);
+    QCOMPARE(written.tree->meta().payload.value(QStringLiteral("imported_from")).toObject().value(QStringLiteral("framework")).toString(),
+             QStringLiteral("openevolve"));
+
+    // Never written into another run: the folder now holds one.
+    const Run again = runText({QStringLiteral("bench"), QStringLiteral("islands"), QStringLiteral("--programs"), QStringLiteral("10"),
+                               QStringLiteral("--out"), run});
+    QCOMPARE(again.exitCode, 1);
+    QVERIFY2(again.err.contains(QStringLiteral("exists and is not an empty folder")), qPrintable(again.err));
+    QCOMPARE(QDir(run + QStringLiteral("/programs")).entryList({QStringLiteral("p*.json")}, QDir::Files).size(), 60);
+    QCOMPARE(runText({QStringLiteral("bench"), QStringLiteral("islands"), QStringLiteral("--out"), QString()}).exitCode, 2);
 }
 
 // `plot` runs in dreamrsi-render, which dreamrsi becomes: same arguments, same

@@ -16,7 +16,7 @@ std::optional<int> readBenchCounts(const char *bench, const char *usage, const Q
 {
     QList<QCommandLineOption> options;
     for (const Count &c : counts)
-        options.append(CommandLine::value(c.name, "N"));
+        options.append(CommandLine::value(c.name, c.path ? "PATH" : "N"));
     auto usageError = [&](const QString &message) {
         err << "dreamrsi bench " << bench << ": " << message << '\n' << usage;
         return 2;
@@ -30,6 +30,12 @@ std::optional<int> readBenchCounts(const char *bench, const char *usage, const Q
         for (const Count &c : counts) {
             if (g.name != QLatin1String(c.name))
                 continue;
+            if (c.path) {
+                if (g.value.trimmed().isEmpty())
+                    return usageError(QStringLiteral("--%1 needs a path").arg(g.name));
+                *c.path = g.value;
+                continue;
+            }
             if (c.real) {
                 const Result<double> x = OptionValues::number(QStringLiteral("--") + g.name, g.value, 0.0,
                                                               std::numeric_limits<double>::infinity());

@@ -9,13 +9,15 @@
 namespace dreamrsi {
 
 /// One option of a benchmark and where its value goes: a whole number of at
-/// least `min`, or (with `real`) a positive number.
+/// least `min`, (with `real`) a positive number, or (with `path`) a path,
+/// not empty.
 struct Count
 {
     const char *name;
     int *target;
     int min;
     double *real = nullptr;
+    QString *path = nullptr;
 };
 
 /// Reads a benchmark's options into their targets; returns the exit status

@@ -80,7 +80,7 @@ const Command benches[] = {
     {"compare", "whole-process times against the Python reference of docs/replay.md (tests/replay_reference)", dreamrsi::runBenchCompareCommand},
     {"dream", "time and peak memory of a dream valued over the revealed history and over imagined completions", dreamrsi::runBenchDreamCommand},
     {"import", "open a 10,000-program OpenEvolve folder and ShinkaEvolve database as trees", dreamrsi::runBenchImportCommand},
-    {"islands", "ms per GUI frame of a 10,000-program imported run: genealogy, islands, behaviour grid", nullptr},
+    {"islands", "ms per GUI frame of a 10,000-program imported run: genealogy, islands, behaviour grid (--out RUN keeps the run)", nullptr},
     {"livetree", "ms per frame of the Live Round panel: 10,000 cells, 100 more a second", nullptr},
     {"replay", "episodes/s and reveals/s of built-in and scripted replays", dreamrsi::runBenchReplayCommand},
     {"round", "orchestration overhead per attempt of a live round (instant agent and evaluator)", dreamrsi::runBenchRoundCommand},

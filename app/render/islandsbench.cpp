@@ -14,6 +14,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRandomGenerator>
@@ -156,10 +157,21 @@ int benchIslands(const IslandsBenchOptions &options, QTextStream &out, QTextStre
         err << "error: cannot create a temporary folder: " << dir.errorString() << '\n';
         return 1;
     }
-    const QString run = dir.filePath(QStringLiteral("openevolve/db"));
+    const QString run = options.out.isEmpty() ? dir.filePath(QStringLiteral("openevolve/db")) : options.out;
+    if (!options.out.isEmpty()) {
+        // Never mixed into another run's programs.
+        const QFileInfo given(run);
+        if (given.exists() && (!given.isDir() || !QDir(run).isEmpty())) {
+            err << "error: --out " << run << ": exists and is not an empty folder\n";
+            return 1;
+        }
+    }
     if (!writeSyntheticRun(run, options.programs, options.islands, err))
         return 1;
     out << "islands bench: " << options.programs << " programs on " << options.islands << " islands\n";
+    if (!options.out.isEmpty())
+        out << "  run written to " << QDir::toNativeSeparators(QFileInfo(run).absoluteFilePath())
+            << " (an OpenEvolve run: File > Open Run... in the workbench, or dreamrsi export RUN -o T.json)\n";
 
     QElapsedTimer timer;
     timer.start();
@@ -251,12 +263,18 @@ int runBenchIslandsCommand(const QStringList &args, QTextStream &out, QTextStrea
 {
     IslandsBenchOptions o;
     if (const auto rc = readBenchCounts("islands",
-                                        "usage: dreamrsi bench islands [--programs 10000] [--islands 4] [--steps 60]\n"
+                                        "usage: dreamrsi bench islands [--programs 10000] [--islands 4] [--steps 60] [--out RUN]\n"
                                         "Milliseconds per frame on the GUI thread of an imported run of N programs on\n"
                                         "I islands: opened as its genealogy, laid out by island, zoomed, and its\n"
-                                        "behaviour grid filled at S slider positions (creation order, then generations).\n",
+                                        "behaviour grid filled at S slider positions (creation order, then generations).\n"
+                                        "--out RUN keeps the run, written as an OpenEvolve run folder (RUN/programs/)\n"
+                                        "that the workbench (File > Open Run...) and dreamrsi export RUN open; RUN must\n"
+                                        "not exist or be an empty folder.\n",
                                         args,
-                                        {{"programs", &o.programs, 2}, {"islands", &o.islands, 1}, {"steps", &o.steps, 1}},
+                                        {{"programs", &o.programs, 2},
+                                         {"islands", &o.islands, 1},
+                                         {"steps", &o.steps, 1},
+                                         {"out", nullptr, 0, nullptr, &o.out}},
                                         out, err))
         return *rc;
     return benchIslands(o, out, err);

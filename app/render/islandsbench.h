@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QString>
 #include <QTextStream>
 
 namespace dreamrsi {
@@ -16,6 +17,11 @@ struct IslandsBenchOptions
     int programs = 10000;
     int islands = 4;
     int steps = 60; ///< slider positions the grid is filled at
+    /// Where the run is written and kept (`--out RUN`: an OpenEvolve run
+    /// folder, RUN/programs/*.json, that File ▸ Open Run…, `dreamrsi export
+    /// RUN` and `dreamrsi path RUN` open); empty: a temporary folder, removed.
+    /// A folder that exists must be empty.
+    QString out;
 };
 int benchIslands(const IslandsBenchOptions &options, QTextStream &out, QTextStream &err);
 

@@ -140,6 +140,13 @@
             <numerusform>Over %n approximate worlds (imported runs with forks or orphans).</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n checked version(s) without a value under this configuration: no frontier is drawn for them until they are replayed.</source>
+        <translation>
+            <numerusform>%n checked version without a value under this configuration: no frontier is drawn for it until it is replayed.</numerusform>
+            <numerusform>%n checked versions without a value under this configuration: no frontier is drawn for them until they are replayed.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::ImaginedCells</name>
@@ -205,6 +212,20 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <translation>
             <numerusform>Re-evaluation done: %n evaluation stored</numerusform>
             <numerusform>Re-evaluation done: %n evaluations stored</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Replayed %1 over %n world(s): value %2</source>
+        <translation>
+            <numerusform>Replayed %1 over %n world: value %2</numerusform>
+            <numerusform>Replayed %1 over %n worlds: value %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Replayed %1 over %n world(s): no value under this configuration (%2)</source>
+        <translation>
+            <numerusform>Replayed %1 over %n world: no value under this configuration (%2)</numerusform>
+            <numerusform>Replayed %1 over %n worlds: no value under this configuration (%2)</numerusform>
         </translation>
     </message>
 </context>
@@ -344,17 +365,87 @@ Replay them now under the project&apos;s configuration? Their old values are kep
 <context>
     <name>dreamrsi::WorldModelPage</name>
     <message numerus="yes">
-        <source>Fitting the world model over %n history world(s)…</source>
+        <source>Fitting the world models over %n history world(s)…</source>
         <translation>
-            <numerusform>Fitting the world model over %n history world…</numerusform>
-            <numerusform>Fitting the world model over %n history worlds…</numerusform>
+            <numerusform>Fitting the world models over %n history world…</numerusform>
+            <numerusform>Fitting the world models over %n history worlds…</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>Fitted over &lt;b&gt;%n&lt;/b&gt; history world(s) as a dream fits it</source>
+        <source>%1 (%n world(s))</source>
         <translation>
-            <numerusform>Fitted over &lt;b&gt;%n&lt;/b&gt; history world as a dream fits it</numerusform>
-            <numerusform>Fitted over &lt;b&gt;%n&lt;/b&gt; history worlds as a dream fits it</numerusform>
+            <numerusform>%1 (%n world)</numerusform>
+            <numerusform>%1 (%n worlds)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>No history world: the project&apos;s %n finished iteration(s) are approximate, and the dreams leave them out unless Settings ▸ Include approximate worlds takes them.</source>
+        <translation>
+            <numerusform>No history world: the project&apos;s %n finished iteration is approximate, and the dreams leave it out unless Settings ▸ Include approximate worlds takes it.</numerusform>
+            <numerusform>No history world: the project&apos;s %n finished iterations are approximate, and the dreams leave them out unless Settings ▸ Include approximate worlds takes them.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt;: fitted over &lt;b&gt;%n&lt;/b&gt; history world(s) of this task, as a dream fits it</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;: fitted over &lt;b&gt;%n&lt;/b&gt; history world of this task, as a dream fits it</numerusform>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;: fitted over &lt;b&gt;%n&lt;/b&gt; history worlds of this task, as a dream fits it</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n history world(s) of other tasks have their own model</source>
+        <translation>
+            <numerusform>%n history world of other tasks has its own model</numerusform>
+            <numerusform>%n history worlds of other tasks have their own model</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n approximate world(s) left out, as the dreams leave them out (Settings ▸ Include approximate worlds)</source>
+        <translation>
+            <numerusform>%n approximate world left out, as the dreams leave it out (Settings ▸ Include approximate worlds)</numerusform>
+            <numerusform>%n approximate worlds left out, as the dreams leave them out (Settings ▸ Include approximate worlds)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%n&lt;/b&gt; blind row(s) in the table, up to depth %1</source>
+        <translation>
+            <numerusform>&lt;b&gt;%n&lt;/b&gt; blind row in the table, up to depth %1</numerusform>
+            <numerusform>&lt;b&gt;%n&lt;/b&gt; blind rows in the table, up to depth %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Probes the next deployment would make (--probe auto: at most %n call(s)), planned on %1, the newest world of this task:</source>
+        <translation>
+            <numerusform>Probes the next deployment would make (--probe auto: at most %n call), planned on %1, the newest world of this task:</numerusform>
+            <numerusform>Probes the next deployment would make (--probe auto: at most %n calls), planned on %1, the newest world of this task:</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: one attempt deeper on branch %2, the best branch; depth %3 had %n gain(s)</source>
+        <translation>
+            <numerusform>%1: one attempt deeper on branch %2, the best branch; depth %3 had %n gain</numerusform>
+            <numerusform>%1: one attempt deeper on branch %2, the best branch; depth %3 had %n gains</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: one attempt deeper on branch %2, the best branch; depth %3 of %4 had %n gain(s)</source>
+        <translation>
+            <numerusform>%1: one attempt deeper on branch %2, the best branch; depth %3 of %4 had %n gain</numerusform>
+            <numerusform>%1: one attempt deeper on branch %2, the best branch; depth %3 of %4 had %n gains</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: first attempt of unopened branch %2; first attempts had %n value(s)</source>
+        <translation>
+            <numerusform>%1: first attempt of unopened branch %2; first attempts had %n value</numerusform>
+            <numerusform>%1: first attempt of unopened branch %2; first attempts had %n values</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: first attempt of unopened branch %2; first attempts of %3 had %n value(s)</source>
+        <translation>
+            <numerusform>%1: first attempt of unopened branch %2; first attempts of %3 had %n value</numerusform>
+            <numerusform>%1: first attempt of unopened branch %2; first attempts of %3 had %n values</numerusform>
         </translation>
     </message>
 </context>

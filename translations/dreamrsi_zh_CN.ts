@@ -133,6 +133,10 @@
         <source>Imagined failure, class not drawn (%1)</source>
         <translation>想象的失败，未抽取类别（%1）</translation>
     </message>
+    <message>
+        <source>Probe call (%1)</source>
+        <translation>探测调用（%1）</translation>
+    </message>
 </context>
 <context>
     <name>TreeSummaryText</name>
@@ -186,6 +190,22 @@
     <message>
         <source>Agent calls</source>
         <translation>智能体调用</translation>
+    </message>
+    <message>
+        <source>Iteration found (population snapshot)</source>
+        <translation>发现时的迭代（种群快照）</translation>
+    </message>
+    <message>
+        <source>Cumulative agent calls; iteration found for a snapshot</source>
+        <translation>累计智能体调用次数；快照按发现时的迭代</translation>
+    </message>
+    <message>
+        <source>Iteration found</source>
+        <translation>发现时的迭代</translation>
+    </message>
+    <message>
+        <source>Calls / iteration</source>
+        <translation>调用次数 / 迭代</translation>
     </message>
 </context>
 <context>
@@ -352,6 +372,44 @@
     <message>
         <source>Mean value (%1)</source>
         <translation>平均价值（%1）</translation>
+    </message>
+    <message>
+        <source>%1 leads %2 by %3</source>
+        <comment>candidate leads deployed by lead</comment>
+        <translation>%1 比 %2 高出 %3</translation>
+    </message>
+    <message>
+        <source>%1 has no value: the lead of %2 was not measured against the noise</source>
+        <translation>%1 无值：%2 的领先幅度未与噪声比较</translation>
+    </message>
+    <message>
+        <source>%1; the two could not both be valued under the second completion seed → not proposed</source>
+        <translation>%1；在第二个补全种子下未能为两者都估值 → 不予提议</translation>
+    </message>
+    <message>
+        <source>beats the noise, proposed</source>
+        <translation>超出噪声，予以提议</translation>
+    </message>
+    <message>
+        <source>inside the noise, not proposed</source>
+        <translation>在噪声范围内，不予提议</translation>
+    </message>
+    <message>
+        <source>does not hold under the second seed, not proposed</source>
+        <translation>在第二个种子下不成立，不予提议</translation>
+    </message>
+    <message>
+        <source>%1; noise %2 (how far %3 moved between two completion seeds); lead under the second seed %4 → %5</source>
+        <comment>lead; noise (how far the deployed version moved between two seeds); the lead under the second seed → verdict</comment>
+        <translation>%1；噪声 %2（%3 在两个补全种子之间的变动幅度）；第二个种子下的领先幅度 %4 → %5</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The dream&apos;s noise check:&lt;/b&gt; %1.</source>
+        <translation>&lt;b&gt;梦境推演的噪声检验：&lt;/b&gt;%1。</translation>
+    </message>
+    <message>
+        <source>%1 and %2 valued again over completions drawn with a second seed (%3); a candidate is proposed only when its lead is larger than the deployed version&apos;s change between the seeds and holds under the second seed.</source>
+        <translation>在用第二个种子（%3）抽取的补全上重新为 %1 和 %2 估值；只有当候选的领先幅度大于已部署版本在两个种子之间的变动、且在第二个种子下仍然成立时，才会提议该候选。</translation>
     </message>
 </context>
 <context>
@@ -695,6 +753,22 @@
         <source>Compare</source>
         <translation>比较</translation>
     </message>
+    <message>
+        <source>%1: a population snapshot: %2 holds the %3 programs that survived iterations 0-%4, not every program the run made; drawn against the iteration each was found, not calls</source>
+        <translation>%1：种群快照：%2 只包含在迭代 0-%4 中存活下来的 %3 个程序，而非本次运行产生的全部程序；按每个程序被发现时的迭代绘制，而非按调用次数</translation>
+    </message>
+    <message>
+        <source>%1: a population snapshot: %2 holds the %3 programs that survived iterations 0-%4, and not all of them record the iteration they were found, so it is not drawn by calls.</source>
+        <translation>%1：种群快照：%2 只包含在迭代 0-%4 中存活下来的 %3 个程序，且并非每个程序都记录了被发现时的迭代，因此不按调用次数绘制。</translation>
+    </message>
+    <message>
+        <source>No db/ with the run&apos;s full history beside it (none at %1).</source>
+        <translation>旁边没有包含本次运行完整历史的 db/（%1 处没有）。</translation>
+    </message>
+    <message>
+        <source>Add %1 instead: every program of the run.</source>
+        <translation>请改为添加 %1：其中包含本次运行的每个程序。</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::ComparePlot</name>
@@ -741,6 +815,41 @@
     <message>
         <source>%1 (not drawn)</source>
         <translation>%1（未绘制）</translation>
+    </message>
+    <message>
+        <source>%1 (n = %2 seeds; population snapshots by iteration found: %3)</source>
+        <translation>%1（n = %2 个种子；其中 %3 个为种群快照，按发现时的迭代绘制）</translation>
+    </message>
+    <message>
+        <source>%1 (population snapshot, by iteration found)</source>
+        <translation>%1（种群快照，按发现时的迭代绘制）</translation>
+    </message>
+    <message>
+        <source>%1: population snapshot, no iteration found</source>
+        <translation>%1：种群快照，未记录发现时的迭代</translation>
+    </message>
+    <message>
+        <source>%1 (snapshot)</source>
+        <translation>%1（快照）</translation>
+    </message>
+    <message>
+        <source>%1 (population snapshot: %2 survivors of iterations 0-%3, by iteration found)</source>
+        <translation>%1（种群快照：迭代 0-%3 中存活的 %2 个程序，按发现时的迭代绘制）</translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::DemoProject</name>
+    <message>
+        <source>Cannot read the bundled demo project %1</source>
+        <translation>无法读取内置的演示项目 %1</translation>
+    </message>
+    <message>
+        <source>Cannot remove %1</source>
+        <translation>无法删除 %1</translation>
+    </message>
+    <message>
+        <source>Cannot copy the demo project to %1</source>
+        <translation>无法将演示项目复制到 %1</translation>
     </message>
 </context>
 <context>
@@ -1238,6 +1347,67 @@
         <source>Nothing better than the deployed version %1 (mean value %2): no proposal to approve.</source>
         <translation>没有比已部署版本 %1（平均值 %2）更好的版本：没有可批准的提议。</translation>
     </message>
+    <message>
+        <source>%1 Approved</source>
+        <translation>已批准 %1</translation>
+    </message>
+    <message>
+        <source>You approved %1 from this dream: there is nothing more to review for it.</source>
+        <translation>您已批准本次梦境推演中的 %1：无需再审阅。</translation>
+    </message>
+    <message>
+        <source>Noise check: %1.</source>
+        <translation>噪声检验：%1。</translation>
+    </message>
+    <message>
+        <source>%1 (led; not proposed)</source>
+        <translation>%1（领先；未提议）</translation>
+    </message>
+    <message>
+        <source>Second completion seed of the noise check: %1</source>
+        <translation>噪声检验的第二个补全种子：%1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;No version scored:&lt;/b&gt; nothing to propose.</source>
+        <translation>&lt;b&gt;没有版本得到评分：&lt;/b&gt;没有可提议的内容。</translation>
+    </message>
+    <message>
+        <source>Nothing better than %1.</source>
+        <translation>没有比 %1 更好的版本。</translation>
+    </message>
+    <message>
+        <source>Proposal: %1.</source>
+        <translation>提案：%1。</translation>
+    </message>
+    <message>
+        <source>No candidate led the deployed version.</source>
+        <translation>没有候选领先于已部署版本。</translation>
+    </message>
+    <message>
+        <source>the oracle valuation draws no completions: no noise to check</source>
+        <translation>oracle 估值方式不抽取补全：没有可检验的噪声</translation>
+    </message>
+    <message>
+        <source>the revealed history draws no completions: no noise to check</source>
+        <translation>已揭示历史不抽取补全：没有可检验的噪声</translation>
+    </message>
+    <message>
+        <source>the dream was cancelled before the noise check</source>
+        <translation>梦境推演在噪声检验之前已取消</translation>
+    </message>
+    <message>
+        <source>not checked against the noise</source>
+        <translation>未经噪声检验</translation>
+    </message>
+    <message>
+        <source>The deployed version %1 has no value (%2).</source>
+        <translation>已部署版本 %1 无值（%2）。</translation>
+    </message>
+    <message>
+        <source>%1 leads %2 by %3 (%4).</source>
+        <comment>candidate leads deployed by lead (why there was no noise check)</comment>
+        <translation>%1 比 %2 高出 %3（%4）。</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::ExportDialog</name>
@@ -1459,6 +1629,24 @@
     <message>
         <source>Attainments are measured against each world&apos;s recorded best: a lucky best makes them all look lower.</source>
         <translation>达成度以各世界的记录最佳为基准：侥幸的最佳会使所有达成度显得偏低。</translation>
+    </message>
+    <message>
+        <source>%1 (not valued under this configuration)</source>
+        <translation>%1（在此配置下未估值）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n checked version(s) without a value under this configuration: no frontier is drawn for them until they are replayed.</source>
+        <translation>
+            <numerusform>%n 个勾选的版本在此配置下无值：在重放之前不会为它们绘制前沿。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No value: %1</source>
+        <translation>无值：%1</translation>
+    </message>
+    <message>
+        <source>Replayed on %1 of the %2 worlds under this configuration, so it has no value and no frontier here; replay it to value it</source>
+        <translation>在此配置下只在 %2 个世界中的 %1 个上重放过，因此此处没有值，也没有前沿；重放它即可估值</translation>
     </message>
 </context>
 <context>
@@ -1734,6 +1922,14 @@
         <source>Failure, class not drawn by the world model</source>
         <translation>失败，世界模型未抽取其类别</translation>
     </message>
+    <message>
+        <source>Gain over the initial program&apos;s baseline score: no program before it on the path has a score</source>
+        <translation>相对初始程序基线得分的增益：路径上在它之前的程序都没有得分</translation>
+    </message>
+    <message>
+        <source>Gain over %1, the nearest program before it on the path with a score (its parent has none)</source>
+        <translation>相对 %1 的增益，即路径上在它之前最近的有得分的程序（其父节点没有得分）</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::LaunchRoundDialog</name>
@@ -1933,6 +2129,22 @@
         <source>Checking the project, the agent, the backend and the evaluator…</source>
         <translation>正在检查项目、智能体、后端和评估器…</translation>
     </message>
+    <message>
+        <source>automatic</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source> calls at most</source>
+        <translation> 次调用（上限）</translation>
+    </message>
+    <message>
+        <source>Probe calls after the policy&apos;s last batch, where the world model of the task&apos;s history is blind (a depth or a direction with fewer than 3 values). Automatic: up to %1 when the round deploys a dreamed version, none otherwise; 0: no probes.</source>
+        <translation>在策略的最后一个批次之后，在任务历史的世界模型处于盲区的位置（值少于 3 个的深度或方向）进行探测调用。自动：本轮部署梦境推演得到的版本时最多 %1 次，否则不进行；0：不探测。</translation>
+    </message>
+    <message>
+        <source>Probe &amp;calls:</source>
+        <translation>探测调用(&amp;C)：</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::LiveDashboard</name>
@@ -2057,6 +2269,10 @@
         <source>⚠ stalled: right-click to kill</source>
         <translation>⚠ 停滞：右键可终止</translation>
     </message>
+    <message>
+        <source>⚠ stalled</source>
+        <translation>⚠ 停滞</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::MainWindow</name>
@@ -2087,10 +2303,6 @@
     <message>
         <source>Replaying %1: %2 of %3 episodes</source>
         <translation>正在重放 %1：%3 个回合中的第 %2 个</translation>
-    </message>
-    <message>
-        <source>Replays finished</source>
-        <translation>重放已完成</translation>
     </message>
     <message>
         <source>Ready</source>
@@ -2267,10 +2479,6 @@
         <translation>重放所选版本(&amp;R)</translation>
     </message>
     <message>
-        <source>Replay the versions checked in Frontiers (or selected in Policies) in every open world</source>
-        <translation>在每个已打开的世界中重放“前沿”中勾选（或“策略”中选中）的版本</translation>
-    </message>
-    <message>
         <source>&amp;Cancel Replays</source>
         <translation>取消重放(&amp;C)</translation>
     </message>
@@ -2333,14 +2541,6 @@
     <message>
         <source>Export failed</source>
         <translation>导出失败</translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation>%1：%2</translation>
-    </message>
-    <message>
-        <source>Replay failed: %1</source>
-        <translation>回放失败：%1</translation>
     </message>
     <message>
         <source>%1 approved: the next online round deploys it</source>
@@ -2435,14 +2635,6 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     <message>
         <source>Reading the run %1…</source>
         <translation>正在读取运行 %1…</translation>
-    </message>
-    <message>
-        <source>Cannot open run</source>
-        <translation>无法打开运行</translation>
-    </message>
-    <message>
-        <source>The run was rejected; nothing of it was loaded.</source>
-        <translation>运行被拒绝；未加载其中任何内容。</translation>
     </message>
     <message>
         <source>The mean of all numeric metrics (OpenEvolve&apos;s own score)</source>
@@ -2589,16 +2781,8 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <translation>再次评估所显示迭代中的最佳单元格，每个多次</translation>
     </message>
     <message>
-        <source>Re-evaluate the Best</source>
-        <translation>重新评估最佳</translation>
-    </message>
-    <message>
         <source>Evaluate the best K cells of iteration %1 by recorded score again, R times each. The recorded scores do not change.</source>
         <translation>按记录分数再次评估迭代 %1 中最佳的 K 个单元格，每个 R 次。记录的分数不会改变。</translation>
-    </message>
-    <message>
-        <source>Re-evaluate %1</source>
-        <translation>重新评估 %1</translation>
     </message>
     <message>
         <source>Evaluate the stored program of %1 again, R times. Its recorded score does not change.</source>
@@ -2643,6 +2827,90 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <translation>
             <numerusform>重新评估完成：已保存 %n 次评估</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Replay of %1 failed: %2</source>
+        <translation>%1 的重放失败：%2</translation>
+    </message>
+    <message>
+        <source>Replay of %1 cancelled</source>
+        <translation>%1 的重放已取消</translation>
+    </message>
+    <message>
+        <source>Nothing was replayed: the versions or the worlds were closed meanwhile</source>
+        <translation>未重放任何内容：版本或世界在此期间已被关闭</translation>
+    </message>
+    <message>
+        <source>Nothing was replayed: no world is open (open a project or tree files)</source>
+        <translation>未重放任何内容：没有打开的世界（请打开项目或树文件）</translation>
+    </message>
+    <message>
+        <source>Nothing was replayed: no version is selected (select one in Policies or the Project dock, or check versions in Frontiers)</source>
+        <translation>未重放任何内容：未选择版本（请在“策略”或“项目”面板中选择一个，或在“前沿”中勾选版本）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Replayed %1 over %n world(s): value %2</source>
+        <translation>
+            <numerusform>已在 %n 个世界上重放 %1：值 %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no world is scorable</source>
+        <translation>没有可评分的世界</translation>
+    </message>
+    <message numerus="yes">
+        <source>Replayed %1 over %n world(s): no value under this configuration (%2)</source>
+        <translation>
+            <numerusform>已在 %n 个世界上重放 %1：在此配置下无值（%2）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Open Run</source>
+        <translation>打开运行</translation>
+    </message>
+    <message>
+        <source>The run %1 was rejected; nothing of it was loaded.</source>
+        <translation>运行 %1 被拒绝；未加载其中任何内容。</translation>
+    </message>
+    <message>
+        <source>Reset &amp;Demo…</source>
+        <translation>重置演示(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Replace the demo project&apos;s private copy with the bundled demo, discarding your changes to it</source>
+        <translation>用内置的演示替换演示项目的私有副本，并放弃您对它所做的更改</translation>
+    </message>
+    <message>
+        <source>Reset the demo project?</source>
+        <translation>重置演示项目？</translation>
+    </message>
+    <message>
+        <source>This replaces your copy of the demo project with the bundled demo: the rounds, policy versions, replays and approvals you added to it are lost.</source>
+        <translation>这将用内置的演示替换您的演示项目副本：您在其中添加的轮次、策略版本、重放和批准都将丢失。</translation>
+    </message>
+    <message>
+        <source>Reset Demo</source>
+        <translation>重置演示</translation>
+    </message>
+    <message>
+        <source>Resetting the demo project…</source>
+        <translation>正在重置演示项目…</translation>
+    </message>
+    <message>
+        <source>Another process (pid %1) writes the demo project</source>
+        <translation>另一个进程（pid %1）正在写入演示项目</translation>
+    </message>
+    <message>
+        <source>Cannot reset the demo project</source>
+        <translation>无法重置演示项目</translation>
+    </message>
+    <message>
+        <source>The demo project is the bundled demo again</source>
+        <translation>演示项目已恢复为内置的演示</translation>
+    </message>
+    <message>
+        <source>Replay the version selected in the Project dock or on the Policies tab, else the versions checked in Frontiers, in every open world under the project&apos;s replay configuration</source>
+        <translation>按项目的重放配置，在每个已打开的世界中重放“项目”面板或“策略”标签页中选中的版本，否则重放“前沿”中勾选的版本</translation>
     </message>
 </context>
 <context>
@@ -3004,6 +3272,10 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <source>Replayed on %1 of the %2 worlds, so there is no mean value yet: versions are compared over every world. Replay this version to fill in the rest.</source>
         <translation>只在 %2 个世界中的 %1 个上重放过，因此还没有平均值：各版本要在所有世界上比较。重放此版本即可补齐其余世界。</translation>
     </message>
+    <message>
+        <source>Mean over this world&apos;s C = %1 imagined completions</source>
+        <translation>此世界 C = %1 个想象补全上的平均值</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::ProgressPage</name>
@@ -3294,6 +3566,10 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <source>Sent %1; it applies at once</source>
         <translation>已发送 %1；立即生效</translation>
     </message>
+    <message>
+        <source>no round is running</source>
+        <translation>没有正在运行的轮次</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::RoundPanel</name>
@@ -3568,6 +3844,14 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <translation>
             <numerusform>第 %1 次迭代运行中：%n 个尝试正在运行</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Not offered: %1</source>
+        <translation>不可用：%1</translation>
+    </message>
+    <message>
+        <source>Iteration %1 is stalled: %2. Its round takes no steering: no attempt can be killed from here.</source>
+        <translation>第 %1 次迭代停滞：%2。其轮次不接受引导：无法在此终止任何尝试。</translation>
     </message>
 </context>
 <context>
@@ -4161,6 +4445,54 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <source>&lt;b&gt;Developer:&lt;/b&gt; new versions are written by the built-in policy improver (no key, no cost).</source>
         <translation>&lt;b&gt;开发者：&lt;/b&gt;新版本由内置策略改进器编写（无需密钥，没有成本）。</translation>
     </message>
+    <message>
+        <source>Oracle: the complete recorded worlds</source>
+        <translation>Oracle：已记录的完整世界</translation>
+    </message>
+    <message>
+        <source>What the dreams value versions over: imagined completions of the revealed worlds, the history as revealed, or (known only here, where the worlds are recorded) the complete worlds behind it. The default is the project&apos;s.</source>
+        <translation>梦境推演评估版本所基于的对象：已揭示世界的想象补全、按揭示时原样的历史，或其背后的完整世界（仅在此处可知，因为这些世界是完整记录的）。默认使用项目的设置。</translation>
+    </message>
+    <message>
+        <source>Dreams value versions over:</source>
+        <translation>梦境推演的估值依据：</translation>
+    </message>
+    <message>
+        <source>the project&apos;s</source>
+        <translation>项目设置</translation>
+    </message>
+    <message>
+        <source>the default</source>
+        <translation>默认值</translation>
+    </message>
+    <message>
+        <source>Imagined completions, C %1 (%2)</source>
+        <translation>想象补全，C %1（%2）</translation>
+    </message>
+    <message>
+        <source>Imagined completions, C %1</source>
+        <translation>想象补全，C %1</translation>
+    </message>
+    <message>
+        <source>The history as revealed (%1)</source>
+        <translation>已揭示历史（%1）</translation>
+    </message>
+    <message>
+        <source>The history as revealed</source>
+        <translation>已揭示历史</translation>
+    </message>
+    <message>
+        <source> (no project configuration read; a new project&apos;s is %1)</source>
+        <translation>（未读取项目配置；新项目的配置为 %1）</translation>
+    </message>
+    <message>
+        <source> (the project&apos;s)</source>
+        <translation>（项目的配置）</translation>
+    </message>
+    <message>
+        <source> (overrides the project&apos;s %1 for this simulation)</source>
+        <translation>（本次模拟覆盖项目的 %1）</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::SimulationPlot</name>
@@ -4345,18 +4677,6 @@ Open a tree file or a project, or drop a tree file here.</source>
         <source>No history world: the world model is fitted over the project&apos;s finished iterations. Open a project with iterations.</source>
         <translation>没有历史世界：世界模型基于项目已完成的迭代拟合。请打开一个含有迭代的项目。</translation>
     </message>
-    <message numerus="yes">
-        <source>Fitting the world model over %n history world(s)…</source>
-        <translation>
-            <numerusform>正在基于 %n 个历史世界拟合世界模型…</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Fitted over &lt;b&gt;%n&lt;/b&gt; history world(s) as a dream fits it</source>
-        <translation>
-            <numerusform>按梦境推演的方式，基于 &lt;b&gt;%n&lt;/b&gt; 个历史世界拟合</numerusform>
-        </translation>
-    </message>
     <message>
         <source>directions from the cells&apos; tags</source>
         <translation>方向取自单元的标签</translation>
@@ -4432,6 +4752,150 @@ Open a tree file or a project, or drop a tree file here.</source>
     <message>
         <source>World model — %1</source>
         <translation>世界模型 — %1</translation>
+    </message>
+    <message>
+        <source>Whose model the page shows: a dream fits one model per task, each over the history worlds of that task only. Selecting a world in the Project panel shows the model of its task.</source>
+        <translation>此页显示哪个任务的模型：梦境推演为每个任务拟合一个模型，每个模型只基于该任务自己的历史世界。在“项目”面板中选择一个世界即可显示其任务的模型。</translation>
+    </message>
+    <message>
+        <source>After a deployment&apos;s episode, a few real calls go where the model is blind (docs/online.md, &quot;Probes&quot;): one attempt deeper on the best branch while that depth is blind, else the first attempt of an unopened branch whose direction is blind. Planned here on the newest world of the task, without making them.</source>
+        <translation>一次部署的回合结束后，会在模型的盲区进行少量真实调用（见 docs/online.md 的“Probes”一节）：当最佳分支更深一层处于盲区时，在该分支上再深入一次尝试；否则对方向处于盲区的未开启分支进行首次尝试。此处在任务的最新世界上规划这些调用，但并不实际执行。</translation>
+    </message>
+    <message>
+        <source>Task:</source>
+        <translation>任务：</translation>
+    </message>
+    <message>
+        <source>Figure:</source>
+        <translation>图表：</translation>
+    </message>
+    <message>
+        <source>no task</source>
+        <translation>无任务</translation>
+    </message>
+    <message numerus="yes">
+        <source>Fitting the world models over %n history world(s)…</source>
+        <translation>
+            <numerusform>正在基于 %n 个历史世界拟合世界模型…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%n world(s))</source>
+        <translation>
+            <numerusform>%1（%n 个世界）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The history worlds whose tree names no task</source>
+        <translation>树中未指定任务的历史世界</translation>
+    </message>
+    <message numerus="yes">
+        <source>No history world: the project&apos;s %n finished iteration(s) are approximate, and the dreams leave them out unless Settings ▸ Include approximate worlds takes them.</source>
+        <translation>
+            <numerusform>没有历史世界：项目已完成的 %n 次迭代都是近似世界，梦境推演会将其排除，除非启用 设置 ▸ 包含近似世界。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt;: fitted over &lt;b&gt;%n&lt;/b&gt; history world(s) of this task, as a dream fits it</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;：与梦境推演的拟合方式相同，基于此任务的 &lt;b&gt;%n&lt;/b&gt; 个历史世界拟合</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n history world(s) of other tasks have their own model</source>
+        <translation>
+            <numerusform>其他任务的 %n 个历史世界有各自的模型</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n approximate world(s) left out, as the dreams leave them out (Settings ▸ Include approximate worlds)</source>
+        <translation>
+            <numerusform>已排除 %n 个近似世界，与梦境推演相同（设置 ▸ 包含近似世界）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%n&lt;/b&gt; blind row(s) in the table, up to depth %1</source>
+        <translation>
+            <numerusform>表中有 &lt;b&gt;%n&lt;/b&gt; 行处于盲区，深度最多到 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Evidence</source>
+        <translation>证据</translation>
+    </message>
+    <message>
+        <source>&quot;blind&quot;: fewer than NMIN values here and a draw falls back to another stratum (docs/online.md, &quot;Blind strata&quot;); &quot;pooled&quot;: too few values in this direction, the draw uses the pooled stratum at the same depth</source>
+        <translation>“盲区”：此处的值少于 NMIN 个，抽取时退回到另一个层（见 docs/online.md 的“Blind strata”一节）；“合并”：此方向的值太少，抽取时使用同一深度的合并层</translation>
+    </message>
+    <message>
+        <source>Blind: fewer than %1 first-attempt scores in the whole history of this task, so every first score is drawn from these few values (0 when there are none).</source>
+        <translation>盲区：此任务的整个历史中首次尝试得分少于 %1 个，因此每个首次得分都从这几个值中抽取（没有值时为 0）。</translation>
+    </message>
+    <message>
+        <source>Blind: fewer than %1 first-attempt scores in this direction, so its branches&apos; first scores are drawn from the pooled stratum. A probe on an unopened branch of this direction fills it.</source>
+        <translation>盲区：此方向的首次尝试得分少于 %1 个，因此其分支的首次得分从合并层中抽取。对此方向的一个未开启分支进行探测即可填补。</translation>
+    </message>
+    <message>
+        <source>Blind: fewer than %1 gains at depth %2 in this stratum and in the pool, so a gain at this depth is drawn from another depth&apos;s gains: the model knows nothing of depth %2. The widened imagination rule keeps such a depth uncertain instead of capped; a probe one attempt deeper on the best branch fills it.</source>
+        <translation>盲区：此层和合并层中深度 %2 处的增益都少于 %1 个，因此此深度的增益从其他深度的增益中抽取：模型对深度 %2 一无所知。放宽的想象规则让这样的深度保持不确定，而不是受上限约束；在最佳分支上再深入一次尝试的探测即可填补。</translation>
+    </message>
+    <message>
+        <source>Fewer than %1 gains at depth %2 in this direction: a gain here is drawn from the pooled stratum&apos;s gains at the same depth.</source>
+        <translation>此方向在深度 %2 处的增益少于 %1 个：此处的增益从合并层同一深度的增益中抽取。</translation>
+    </message>
+    <message>
+        <source>blind</source>
+        <translation>盲区</translation>
+    </message>
+    <message>
+        <source>pooled</source>
+        <translation>合并</translation>
+    </message>
+    <message>
+        <source>Probes the next deployment would make: none without a history world.</source>
+        <translation>下一次部署将进行的探测：没有历史世界，因此没有探测。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Probes the next deployment would make (--probe auto: at most %n call(s)), planned on %1, the newest world of this task:</source>
+        <translation>
+            <numerusform>下一次部署将进行的探测（--probe auto：最多 %n 次调用），在此任务的最新世界 %1 上规划：</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: one attempt deeper on branch %2, the best branch; depth %3 had %n gain(s)</source>
+        <translation>
+            <numerusform>%1：在最佳分支 %2 上再深入一次尝试；深度 %3 有 %n 个增益</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: one attempt deeper on branch %2, the best branch; depth %3 of %4 had %n gain(s)</source>
+        <translation>
+            <numerusform>%1：在最佳分支 %2 上再深入一次尝试；%4 方向的深度 %3 有 %n 个增益</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: first attempt of unopened branch %2; first attempts had %n value(s)</source>
+        <translation>
+            <numerusform>%1：未开启分支 %2 的首次尝试；首次尝试有 %n 个值</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: first attempt of unopened branch %2; first attempts of %3 had %n value(s)</source>
+        <translation>
+            <numerusform>%1：未开启分支 %2 的首次尝试；%3 方向的首次尝试有 %n 个值</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The probe cell would be tagged &quot;probe&quot; with probe_reason &quot;%1&quot;.</source>
+        <translation>该探测单元将带有标签 &quot;probe&quot;，其 probe_reason 为 &quot;%1&quot;。</translation>
+    </message>
+    <message>
+        <source>none: nothing the grid allows is blind</source>
+        <translation>无：网格允许的范围内没有盲区</translation>
+    </message>
+    <message>
+        <source>World model of %1 — %2</source>
+        <translation>%1 的世界模型 — %2</translation>
     </message>
 </context>
 <context>
@@ -4521,10 +4985,6 @@ Open a tree file or a project, or drop a tree file here.</source>
     <message>
         <source>Open the bundled demo project (a private copy in the user&apos;s data folder).</source>
         <translation>打开内置的演示项目（用户数据目录中的私有副本）。</translation>
-    </message>
-    <message>
-        <source>Cannot copy the demo project to %1</source>
-        <translation>无法将演示项目复制到 %1</translation>
     </message>
     <message>
         <source>Tree files or runs (OpenEvolve folders, ShinkaEvolve databases) to open, or one project (*.dreamrsi).</source>

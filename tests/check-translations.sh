@@ -18,7 +18,12 @@ cp "$src/translations/dreamrsi_en.ts" "$tmp/en.ts"
 status=0
 for ts in zh_CN en; do
   if grep -q 'type="unfinished"' "$tmp/$ts.ts"; then
-    echo "translations/dreamrsi_$ts.ts lacks these (cmake --build --preset dev --target update_translations, then translate):"
+    if [ "$ts" = en ]; then
+      how="lupdate -project <the build's lupdate project> -no-obsolete -locations none -pluralonly -ts translations/dreamrsi_en.ts: only the %n strings; the update_translations target would add every string to it"
+    else
+      how="cmake --build --preset dev --target update_translations, then restore translations/dreamrsi_en.ts with git and translate"
+    fi
+    echo "translations/dreamrsi_$ts.ts lacks these ($how):"
     grep -B3 'type="unfinished"' "$tmp/$ts.ts" | sed -n 's/.*<source>\(.*\)<\/source>.*/  \1/p'
     status=1
   fi

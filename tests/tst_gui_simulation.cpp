@@ -361,6 +361,11 @@ void TestGuiSimulation::dialogNamesTheProjectsConfiguration()
              QStringLiteral("  dream: replay configuration: W 3, λ 0.1, β {0, 0.25, 0.5, 0.75, 1}, no K, imagined C 8 (the project's)"));
     // Without a project: no project's configuration is claimed.
     QVERIFY(!SimulationDialog::logLine(line, std::nullopt).contains(QStringLiteral("project's W")));
+    // What the in-memory dream says today: no project of its own.
+    const QString own = QStringLiteral("  dream: replay configuration: W 3, λ 0.1, β {0, 0.25, 0.5, 0.75, 1}, no K, imagined C 8 "
+                                       "(this dream's; no project)");
+    QCOMPARE(SimulationDialog::logLine(own, four), SimulationDialog::logLine(line, four));
+    QVERIFY(!SimulationDialog::logLine(own, std::nullopt).contains(QStringLiteral("project's W")));
     // Other lines as they are.
     QCOMPARE(SimulationDialog::logLine(QStringLiteral("reading 3 worlds"), four), QStringLiteral("reading 3 worlds"));
 

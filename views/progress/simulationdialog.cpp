@@ -243,10 +243,10 @@ void SimulationDialog::showProjectValuation()
 
 QString SimulationDialog::logLine(const QString &line, const std::optional<ReplayConfig> &project)
 {
-    // The dream in memory has no project, so it says it overrides the
-    // defaults and calls them the project's (dreamer.cpp, configure()).
+    // The dream in memory has no project and says so (dreamer.cpp,
+    // configure()); the dialog names the project's configuration it read.
     static const QRegularExpression said(
-        QStringLiteral("^(.*replay configuration: )(.*) \\((?:overrides the project's .* for this dream|the project's)\\)$"));
+        QStringLiteral("^(.*replay configuration: )(.*) \\((?:overrides the project's .* for this dream|the project's|this dream's; no project)\\)$"));
     const QRegularExpressionMatch m = said.match(line);
     if (!m.hasMatch())
         return line;

@@ -305,9 +305,12 @@ private:
         m_report.overridden = !(m_config == projectDefaults);
         if (m_config.betas.isEmpty())
             return fail(QStringLiteral("the β grid is empty"));
+        // A dream in memory (the counterfactual loop) has no project: its
+        // configuration is its caller's, not a project's to override.
         emit m_dreamer.message(QStringLiteral("replay configuration: %1%2")
                                    .arg(m_config.label(),
-                                        m_report.overridden
+                                        !m_persist ? QStringLiteral(" (this dream's; no project)")
+                                        : m_report.overridden
                                             ? QStringLiteral(" (overrides the project's %1 for this dream)").arg(projectDefaults.label())
                                             : QStringLiteral(" (the project's)")));
         m_oracle = !m_settings.oracleWorlds.isEmpty();

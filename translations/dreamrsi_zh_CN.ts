@@ -4568,6 +4568,18 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <source>Dream-RSI, oracle</source>
         <translation>Dream-RSI（完整世界估值）</translation>
     </message>
+    <message>
+        <source>Dream-RSI, no probes</source>
+        <translation>Dream-RSI（无探测）</translation>
+    </message>
+    <message>
+        <source>Dream-RSI, widened rule</source>
+        <translation>Dream-RSI（放宽规则）</translation>
+    </message>
+    <message>
+        <source>Fixed exploration + probes</source>
+        <translation>固定探索 + 探测</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::SteeringController</name>

@@ -102,6 +102,13 @@ QString SimulationPlot::armLabel(const QString &arm)
     // ... and the oracle arm over the complete recorded worlds.
     if (arm == QLatin1String("dream_oracle"))
         return tr("Dream-RSI, oracle");
+    // The frugality-trap study (docs/online.md#probes): probes and rules apart.
+    if (arm == QLatin1String("dream_noprobe"))
+        return tr("Dream-RSI, no probes");
+    if (arm == QLatin1String("dream_widened"))
+        return tr("Dream-RSI, widened rule");
+    if (arm == QLatin1String("fixed_probe"))
+        return tr("Fixed exploration + probes");
     if (arm == QLatin1String("fixed"))
         return tr("Fixed exploration");
     return arm;

@@ -121,8 +121,13 @@ QString CellPath::parentName(const DiscoveryTree &tree, const Path &path, int st
 
 QString CellPath::proposalHead(const Cell &cell, int lines)
 {
+    return headOf(cell.proposal(), lines);
+}
+
+QString CellPath::headOf(const QString &text, int lines)
+{
     QStringList head;
-    const QStringList all = cell.proposal().split(QLatin1Char('\n'));
+    const QStringList all = text.split(QLatin1Char('\n'));
     for (const QString &line : all) {
         if (head.size() >= lines)
             break;

@@ -62,6 +62,8 @@ QString parentName(const DiscoveryTree &tree, const Path &path, int step);
 
 /// The proposal's first `lines` non-blank lines, joined by newlines.
 QString proposalHead(const Cell &cell, int lines = 3);
+/// The first `lines` non-empty lines of `text`, trimmed, one per line.
+QString headOf(const QString &text, int lines);
 
 /// `{"path": [{"id", "score", "gain"}, …]}`, ids being the tree's cell ids,
 /// scores and gains null when missing.

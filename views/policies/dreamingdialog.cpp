@@ -374,12 +374,7 @@ bool DreamingDialog::start()
         m_progress->setRange(0, total);
         m_progress->setValue(index);
     });
-    m_report = DreamReport();
-    m_approved.clear();
-    m_arrived.clear();
-    m_table->setRowCount(0);
-    m_check->hide();
-    m_detail->clear();
+    clearDream();
     showCandidates();
     m_progress->setRange(0, settings.versions);
     m_progress->setValue(0);
@@ -389,6 +384,16 @@ bool DreamingDialog::start()
     QtConcurrent::run([dreamer = m_dreamer, worlds, settings] { return dreamer->run(worlds, settings); })
         .then(this, [this](const DreamReport &report) { onFinished(report); });
     return true;
+}
+
+void DreamingDialog::clearDream()
+{
+    m_report = DreamReport();
+    m_approved.clear();
+    m_arrived.clear();
+    m_table->setRowCount(0);
+    m_check->hide();
+    m_detail->clear();
 }
 
 void DreamingDialog::cancel()
@@ -403,12 +408,7 @@ void DreamingDialog::showReport(const DreamReport &report)
 {
     if (m_running)
         return;
-    m_report = DreamReport();
-    m_approved.clear();
-    m_arrived.clear();
-    m_table->setRowCount(0);
-    m_check->hide();
-    m_detail->clear();
+    clearDream();
     m_progress->setRange(0, int(report.versions.size()));
     m_progress->setValue(0);
     for (const DreamVersion &v : report.versions)

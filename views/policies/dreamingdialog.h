@@ -88,6 +88,8 @@ signals:
     void otherValuationLoaded();
 
 private:
+    /// Forgets the shown dream: its report, approvals, rows, check line and detail.
+    void clearDream();
     void onVersion(const DreamVersion &version);
     void onFinished(const DreamReport &report);
     void showSelected();

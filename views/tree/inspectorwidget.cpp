@@ -361,15 +361,7 @@ QString renderedProposalHead(const Cell &cell, int lines)
 {
     QTextDocument document;
     document.setMarkdown(cell.proposal());
-    QStringList head;
-    const QStringList all = document.toPlainText().split(QLatin1Char('\n'));
-    for (const QString &line : all) {
-        if (head.size() >= lines)
-            break;
-        if (!line.trimmed().isEmpty())
-            head.append(line.trimmed());
-    }
-    return head.join(QLatin1Char('\n'));
+    return CellPath::headOf(document.toPlainText(), lines);
 }
 
 } // namespace

@@ -108,6 +108,8 @@ void TestGuiSteering::manualRoundPickedByClicking()
     QCOMPARE(panel.treeView()->renderer().branchMarks().value(2), QStringList{QStringLiteral("close")});
     QCOMPARE(TreeRenderer::steeringGlyphs({QStringLiteral("close"), QStringLiteral("refine"), QStringLiteral("hint")}),
              QStringLiteral("\u2715\u21E7\u270E"));
+    // A killed attempt's branch is not marked as hinted (issue 53).
+    QCOMPARE(TreeRenderer::steeringGlyphs({QStringLiteral("kill")}), QStringLiteral("\u2298"));
     // b2's refinement is not legal any more: it left the list, a pick of it is refused.
     QTRY_COMPARE_WITH_TIMEOUT(round->steering()->waiting(), 0, 30000);
 

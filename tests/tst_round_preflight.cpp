@@ -112,6 +112,10 @@ private slots:
         for (const char *name : {"project", "agent", "backend", "evaluator", "policy"})
             QVERIFY2(checks.value(QString::fromLatin1(name)), name);
         QCOMPARE(iterationCount(), 5);
+        // The basis names the worlds and the completions, not the episodes (issue 53: "24 replay worlds" of 3).
+        const QString basis = report.value(QStringLiteral("estimate")).toObject().value(QStringLiteral("basis")).toObject()
+                                  .value(QStringLiteral("calls")).toString();
+        QVERIFY2(basis.contains(QStringLiteral("over 5 replay worlds × 8 imagined completions")), qPrintable(basis));
     }
 
     void missingKeyFailsTheAgentCheck()

@@ -2266,6 +2266,10 @@
         <translation>✎ 已为其下一次尝试提供提示</translation>
     </message>
     <message>
+        <source>⊘ an attempt killed by hand</source>
+        <translation>⊘ 一次尝试被手动终止</translation>
+    </message>
+    <message>
         <source>⚠ stalled: right-click to kill</source>
         <translation>⚠ 停滞：右键可终止</translation>
     </message>

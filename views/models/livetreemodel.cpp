@@ -357,6 +357,7 @@ QVariant LiveTreeModel::data(const QModelIndex &index, int role) const
             for (const QString &kind : steered)
                 glyphs += kind == QLatin1String("close") ? QStringLiteral(" \u2715") // ✕
                           : kind == QLatin1String("refine") ? QStringLiteral(" \u21E7") // ⇧
+                          : kind == QLatin1String("kill")   ? QStringLiteral(" \u2298") // ⊘ (TreeRenderer::steeringGlyphs)
                                                              : QStringLiteral(" \u270E"); // ✎
             return QString(tr("Branch %1").arg(b.branch) + glyphs);
         }
@@ -365,6 +366,7 @@ QVariant LiveTreeModel::data(const QModelIndex &index, int role) const
             for (const QString &kind : steered)
                 lines.append(kind == QLatin1String("close")    ? tr("\u2715 closed by hand: never refined again")
                              : kind == QLatin1String("refine") ? tr("\u21E7 pinned by hand first in a batch")
+                             : kind == QLatin1String("kill")   ? tr("\u2298 an attempt killed by hand")
                                                                : tr("\u270E given a hint for its next attempt"));
             return lines.join(QLatin1Char('\n'));
         }

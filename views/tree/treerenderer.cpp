@@ -102,6 +102,7 @@ QString TreeRenderer::steeringGlyphs(const QStringList &kinds)
     for (const QString &kind : kinds)
         glyphs += kind == QLatin1String("close") ? QStringLiteral("\u2715")    // ✕
                   : kind == QLatin1String("refine") ? QStringLiteral("\u21E7") // ⇧
+                  : kind == QLatin1String("kill")   ? QStringLiteral("\u2298") // ⊘, not a hint's ✎
                                                      : QStringLiteral("\u270E"); // ✎
     return glyphs;
 }

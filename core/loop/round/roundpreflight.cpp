@@ -483,6 +483,8 @@ PreflightReport run(const RoundOptions &options, const QString &projectPath, con
 
     QList<double> calls;
     QString noWorlds;
+    QList<ProjectWorld> replayedWorlds;
+    int completions = 0;
     if (config.policy.kind() == PolicyChoice::Kind::Manual) {
         noWorlds = QStringLiteral("a manual round: a person picks every batch");
     } else if (!policy.problem.isEmpty()) {
@@ -503,6 +505,8 @@ PreflightReport run(const RoundOptions &options, const QString &projectPath, con
         if (!replayed.ok()) {
             noWorlds = replayed.error;
         } else {
+            replayedWorlds = replayed.value->worlds;
+            completions = replayed.value->result.completions;
             for (const SweepResult &s : replayed.value->result.worlds) {
                 for (const EpisodeResult &episode : s.episodes) {
                     if (episode.ok()) {
@@ -520,10 +524,12 @@ PreflightReport run(const RoundOptions &options, const QString &projectPath, con
     if (!calls.isEmpty()) {
         e.worlds = int(calls.size());
         e.calls = rangeOf(calls);
-        e.callsBasis = QStringLiteral("%1 replayed over %2 replay world%3 at β %4, W %5%6")
-                           .arg(policy.description.isEmpty() ? policy.policy : policy.description)
-                           .arg(e.worlds)
-                           .arg(e.worlds == 1 ? QString() : QStringLiteral("s"))
+        // Episodes, not worlds: under the imagined valuation each world is C completions.
+        const int worlds = int(replayedWorlds.size());
+        const QString over = QStringLiteral("%1 replay world%2").arg(worlds).arg(worlds == 1 ? QString() : QStringLiteral("s"))
+                             + (completions > 0 ? QStringLiteral(" × %1 imagined completions").arg(completions) : QString());
+        e.callsBasis = QStringLiteral("%1 replayed over %2 at β %3, W %4%5")
+                           .arg(policy.description.isEmpty() ? policy.policy : policy.description, over)
                            .arg(beta)
                            .arg(workers)
                            .arg(config.maxCalls ? QStringLiteral(", capped at %1 calls").arg(*config.maxCalls) : QString());

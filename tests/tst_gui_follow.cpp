@@ -510,9 +510,12 @@ void TestGuiFollow::followedAttemptStallsAndIsKilled()
     QTimer answer;
     answer.setInterval(50);
     bool answered = false;
+    bool titled = false;
     connect(&answer, &QTimer::timeout, this, [&] {
         for (QWidget *w : QApplication::topLevelWidgets()) {
             if (auto *dialog = qobject_cast<QInputDialog *>(w); dialog && dialog->isVisible()) {
+                // A short title; the attempt is named in the text (issue 53).
+                titled = dialog->windowTitle() == QLatin1String("Kill") && dialog->labelText().contains(QLatin1String("Why kill b"));
                 dialog->setTextValue(QStringLiteral("hangs"));
                 dialog->accept();
                 answered = true;
@@ -525,6 +528,7 @@ void TestGuiFollow::followedAttemptStallsAndIsKilled()
     kill->trigger();
     answer.stop();
     QVERIFY(answered);
+    QVERIFY(titled);
     // The request went to the inbox; the round applies it and stores the attempt as killed.
     const QString applied = QStringLiteral("kill %1 — applied").arg(id);
     auto appliedLogged = [&] {

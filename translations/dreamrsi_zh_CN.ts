@@ -3836,6 +3836,22 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <translation>终止 %1</translation>
     </message>
     <message>
+        <source>Kill</source>
+        <translation>终止</translation>
+    </message>
+    <message>
+        <source>Why kill %1? (stored with the failure)</source>
+        <translation>为何终止 %1？（随失败记录保存）</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>Iteration to resume:</source>
+        <translation>要恢复的迭代：</translation>
+    </message>
+    <message>
         <source>Why (stored with the failure):</source>
         <translation>原因（随失败记录保存）：</translation>
     </message>

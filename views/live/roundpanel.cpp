@@ -392,8 +392,9 @@ QMenu *RoundPanel::steeringMenuFor(std::optional<int> branch)
             const QString id = RoundTree::idOf(a.branch, a.attempt);
             QAction *kill = item(a.stalled ? tr("Kill %1 (stalled)…").arg(id) : tr("Kill %1…").arg(id), [this, id] {
                 bool ok = false;
-                const QString why = QInputDialog::getText(this, tr("Kill %1").arg(id),
-                                                          tr("Why (stored with the failure):"), QLineEdit::Normal, {}, &ok);
+                // A short title (the window manager cuts long ones); the attempt in the text.
+                const QString why = QInputDialog::getText(this, tr("Kill"), tr("Why kill %1? (stored with the failure)").arg(id),
+                                                          QLineEdit::Normal, {}, &ok);
                 if (ok)
                     m_controller->killAttempt(id, why.trimmed());
             });
@@ -531,8 +532,8 @@ void RoundPanel::showResumeChooser()
     }
     auto *choose = new QInputDialog(this);
     choose->setAttribute(Qt::WA_DeleteOnClose);
-    choose->setWindowTitle(tr("Resume Round"));
-    choose->setLabelText(tr("Iteration:"));
+    choose->setWindowTitle(tr("Resume"));
+    choose->setLabelText(tr("Iteration to resume:"));
     choose->setComboBoxItems(items);
     choose->setComboBoxEditable(false);
     connect(choose, &QInputDialog::textValueSelected, this, [this, byItem](const QString &item) {

@@ -4,6 +4,7 @@
 // where a draw came from), the World Model page (the selected world's task's
 // model, strata, counts, blind strata, planned probes, export with its data),
 // and the valuation with C in Settings' replay configuration.
+#include "okcell.h"
 #include "figures/figureexport.h"
 #include "figures/figuredata.h"
 #include "figures/qcp.h"
@@ -60,20 +61,7 @@ QList<ReplayWorld> vectorHistory()
     return out;
 }
 
-/// An ok cell of branch b, attempt a.
-Cell okCell(int b, int a, double score, qint64 seq)
-{
-    Cell c;
-    c.id = QStringLiteral("b%1a%2").arg(b).arg(a);
-    c.branch = b;
-    c.attempt = a;
-    c.seq = seq;
-    c.score = score;
-    c.evaluated = true;
-    c.valid = true;
-    c.failClass = QString::fromLatin1(FailClass::Ok);
-    return c;
-}
+using test::okCell;
 
 /// A world of task `task` (none: no task) on a `grid`: `branches` branches,
 /// each `depth` attempts deep (attempts 0 … depth − 1), branch b starting at

@@ -2,6 +2,7 @@
 // #a-proposal-must-beat-the-noise): probe calls where the world model is
 // blind, the widened imagination rule, unopened roots completed from their
 // own direction, and proposals that must beat the completions' noise.
+#include "okcell.h"
 #include "loop/counterfactual/counterfactualloop.h"
 #include "loop/dream/dreamer.h"
 #include "loop/dream/policyimprover.h"
@@ -20,22 +21,7 @@ using namespace dreamrsi;
 
 namespace {
 
-/// An ok cell of branch b, attempt a.
-Cell okCell(int b, int a, double score, qint64 seq, const QString &direction = {})
-{
-    Cell c;
-    c.id = QStringLiteral("b%1a%2").arg(b).arg(a);
-    c.branch = b;
-    c.attempt = a;
-    c.seq = seq;
-    c.score = score;
-    c.evaluated = true;
-    c.valid = true;
-    c.failClass = QString::fromLatin1(FailClass::Ok);
-    if (!direction.isEmpty())
-        c.tags = {QStringLiteral("direction:") + direction};
-    return c;
-}
+using test::okCell;
 
 /// A world of `branches` branches, each `depth` attempts deep, on a 6 × 8
 /// grid: branch b starts at 1 + 0.1·b and gains `gain` per attempt.
@@ -55,6 +41,16 @@ DiscoveryTree world(int branches, int depth, double gain, const QJsonObject &ext
     if (!t)
         qFatal("test world: %s", qPrintable(error.message));
     return *t;
+}
+
+/// A synthetic world of a study regime, W 4.
+DiscoveryTree synth(const QString &regime, quint64 seed)
+{
+    SynthParams p;
+    p.regime = regime;
+    p.seed = seed;
+    p.maxParallelism = 4;
+    return SynthWorld::generate(p);
 }
 
 WorldModel fitOn(const QList<const DiscoveryTree *> &history, ImaginationRule rule = ImaginationRule::Capped)
@@ -155,13 +151,9 @@ void TestProbes::probeCellsCountedTaggedAndJoinTheHistory()
 {
     // The deep regime: a portfolio deployment stops before attempt 4.
     QList<ReplayWorld> worlds;
-    for (int i = 0; i < 3; ++i) {
-        SynthParams p;
-        p.regime = QStringLiteral("deep");
-        p.seed = quint64(300 + i);
-        p.maxParallelism = 4;
-        worlds.append(ReplayWorld{QStringLiteral("deep %1").arg(i), std::make_shared<const DiscoveryTree>(SynthWorld::generate(p))});
-    }
+    for (int i = 0; i < 3; ++i)
+        worlds.append(ReplayWorld{QStringLiteral("deep %1").arg(i),
+                                  std::make_shared<const DiscoveryTree>(synth(QStringLiteral("deep"), quint64(300 + i)))});
     CounterfactualSettings s;
     s.worlds = worlds;
     s.iterations = 3;
@@ -302,11 +294,7 @@ void TestProbes::proposalInsideTheNoiseIsNotProposed()
     // A real dream in memory: when it runs, the check's verdict decides the proposal.
     QList<DreamWorld> history;
     for (int i = 0; i < 2; ++i) {
-        SynthParams p;
-        p.regime = QStringLiteral("late");
-        p.seed = quint64(40 + i);
-        p.maxParallelism = 4;
-        const DiscoveryTree full = SynthWorld::generate(p);
+        const DiscoveryTree full = synth(QStringLiteral("late"), quint64(40 + i));
         QStringList some;
         for (const Cell &c : full.cells()) {
             if (c.attempt <= 1 && c.branch < 5)

@@ -115,6 +115,23 @@ void TestProbes::depthProbeWhereBlindAndNoneOnceSeen()
     QCOMPARE(evidence.gainCount(QString(), 3), 3);
     QVERIFY(!evidence.depthBlind(QString(), 3));
     QVERIFY(!Probes::next(shallow, evidence, {}));
+    // A seen depth does not wall off the blind one behind it: with three
+    // calls left the best branch sets off through depths 3 and 4 (seen)
+    // towards depth 5 (blind), and not with two, nor through a cell the
+    // caller cannot make.
+    QVERIFY(evidence.depthBlind(QString(), 5));
+    const std::optional<ProbeCall> onTheWay = Probes::next(shallow, evidence, {}, {}, 3);
+    QVERIFY(onTheWay);
+    QCOMPARE(onTheWay->cellId(), QStringLiteral("b5a3"));
+    QVERIFY2(onTheWay->reason.contains(QLatin1String("on the way to depth 5, which had 0 values")),
+             qPrintable(onTheWay->reason));
+    QVERIFY(!Probes::next(shallow, evidence, {}, {}, 2));
+    QVERIFY(!Probes::next(shallow, evidence, {}, {QStringLiteral("b5a4")}, 3));
+    const QList<ProbeCall> route = Probes::plan(shallow, evidence, {}, 3);
+    QCOMPARE(route.size(), 3);
+    QCOMPARE(route.at(2).cellId(), QStringLiteral("b5a5"));
+    QVERIFY2(route.at(2).reason.contains(QLatin1String("depth 5 had 0 values")), qPrintable(route.at(2).reason));
+    QVERIFY(Probes::plan(shallow, evidence, {}, 2).isEmpty());
     // Two values are still blind.
     const DiscoveryTree two = world(2, 4, 0.05);
     const QList<const DiscoveryTree *> almost{&shallow, &two};

@@ -54,6 +54,12 @@ QString depthReason(int attempt, const QString &tag, int count)
                          : QStringLiteral("depth %1 of %2 had %3").arg(attempt).arg(directionOf(tag), values(count));
 }
 
+QString enRouteReason(int depth, const QString &tag, int count)
+{
+    return tag.isEmpty() ? QStringLiteral("on the way to depth %1, which had %2").arg(depth).arg(values(count))
+                         : QStringLiteral("on the way to depth %1 of %2, which had %3").arg(depth).arg(directionOf(tag), values(count));
+}
+
 QString rootReason(const QString &tag, int count)
 {
     return tag.isEmpty() ? QStringLiteral("first attempts had %1").arg(values(count))
@@ -64,6 +70,29 @@ QString rootReason(const QString &tag, int count)
 int depthCount(const WorldModel &model, const QString &tag, int attempt)
 {
     return std::max(model.gainCount(WorldModel::pooled(), attempt), tag.isEmpty() ? 0 : model.gainCount(tag, attempt));
+}
+
+/// The shallowest blind depth at or after `from` on a branch of direction
+/// `tag`, within the grid and reachable in `callsLeft` calls (every attempt
+/// from `from` to it made once), none when a cell on the way is
+/// `unavailable` or nothing reachable is blind.
+std::optional<int> blindDepthAhead(const WorldModel &model, const QString &tag, int branch, int from, int refinements,
+                                   int callsLeft, const QSet<QString> &unavailable)
+{
+    for (int a = from; a <= refinements && a - from < callsLeft; ++a) {
+        if (unavailable.contains(QStringLiteral("b%1a%2").arg(branch).arg(a)))
+            return std::nullopt;
+        if (model.depthBlind(tag, a))
+            return a;
+    }
+    return std::nullopt;
+}
+
+ProbeCall depthCall(const WorldModel &model, const QString &tag, int branch, int attempt, int depth)
+{
+    const int count = depthCount(model, tag, depth);
+    return ProbeCall{ProbeCall::Kind::Depth, branch, attempt,
+                     attempt == depth ? depthReason(depth, tag, count) : enRouteReason(depth, tag, count)};
 }
 
 } // namespace
@@ -102,16 +131,16 @@ bool Probes::isProbe(const Cell &cell)
 }
 
 std::optional<ProbeCall> Probes::next(const DiscoveryTree &episode, const WorldModel &model, const QStringList &directions,
-                                      const QSet<QString> &unavailable)
+                                      const QSet<QString> &unavailable, int callsLeft)
 {
     const GridShape grid = gridOf(episode);
-    // 1. Deeper on the best branch, where its next depth is blind.
+    // 1. Deeper on the best branch, towards the shallowest blind depth the calls left reach.
     if (const int b = bestBranch(episode); b >= 0) {
         const int attempt = int(episode.branches().at(episode.branchIndex(b)).cells.size());
         const QString tag = Imagination::branchTag(episode, b, directions);
-        ProbeCall call{ProbeCall::Kind::Depth, b, attempt, depthReason(attempt, tag, depthCount(model, tag, attempt))};
-        if (attempt <= grid.refinements && model.depthBlind(tag, attempt) && !unavailable.contains(call.cellId()))
-            return call;
+        if (const std::optional<int> depth =
+                blindDepthAhead(model, tag, b, attempt, grid.refinements, std::max(1, callsLeft), unavailable))
+            return depthCall(model, tag, b, attempt, *depth);
     }
     // 2. A first attempt in a direction whose first attempts are blind.
     for (int b = 0; b < grid.branches; ++b) {
@@ -131,12 +160,16 @@ QList<ProbeCall> Probes::plan(const DiscoveryTree &episode, const WorldModel &mo
     QList<ProbeCall> out;
     const GridShape grid = gridOf(episode);
     const int nmin = model.options().minSamples;
-    // The best branch, one depth after another while each is blind.
+    // The best branch, one attempt after another while a blind depth lies within the calls left.
     if (const int b = bestBranch(episode); b >= 0) {
         const QString tag = Imagination::branchTag(episode, b, directions);
-        for (int a = int(episode.branches().at(episode.branchIndex(b)).cells.size());
-             out.size() < budget && a <= grid.refinements && model.depthBlind(tag, a); ++a)
-            out.append(ProbeCall{ProbeCall::Kind::Depth, b, a, depthReason(a, tag, depthCount(model, tag, a))});
+        for (int a = int(episode.branches().at(episode.branchIndex(b)).cells.size()); out.size() < budget; ++a) {
+            const std::optional<int> depth =
+                blindDepthAhead(model, tag, b, a, grid.refinements, int(budget - out.size()), {});
+            if (!depth)
+                break;
+            out.append(depthCall(model, tag, b, a, *depth));
+        }
     }
     // Then unopened branches while their direction's first attempts stay blind.
     QHash<QString, int> added;

@@ -144,14 +144,19 @@ void probe(const DiscoveryTree &world, const QList<DreamWorld> &history, int bud
     QList<ReplayWorld> worlds;
     for (const DreamWorld &w : history)
         worlds.append(w.world);
+    // The calls the recorded world never made: each branch's attempt past its
+    // last (so no probe chain sets off towards a depth the world lacks).
     QSet<QString> unavailable;
+    for (const DiscoveryTree::Branch &b : world.branches())
+        unavailable.insert(QStringLiteral("b%1a%2").arg(b.id).arg(b.cells.size()));
     while (it->probeCalls < budget) {
         const auto episode = std::make_shared<const DiscoveryTree>(CounterfactualLoop::revealedTree(world, *revealed, *reasons));
         QList<ReplayWorld> withEpisode = worlds;
         withEpisode.append(ReplayWorld{QStringLiteral("this deployment"), episode});
         const WorldModels models = ValuationWorlds::modelsOf(withEpisode);
         const WorldModel &model = models.of(int(withEpisode.size() - 1));
-        const std::optional<ProbeCall> call = Probes::next(*episode, model, model.options().directions, unavailable);
+        const std::optional<ProbeCall> call = Probes::next(*episode, model, model.options().directions, unavailable,
+                                                            budget - it->probeCalls);
         if (!call)
             return;
         const int branch = world.branchIndex(call->branch);

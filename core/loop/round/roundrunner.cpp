@@ -712,7 +712,8 @@ bool RoundRunner::Run::runProbes()
         all.append(ReplayWorld{QStringLiteral("this round"), std::make_shared<const DiscoveryTree>(std::move(*episode))});
         const WorldModels models = ValuationWorlds::modelsOf(all);
         const WorldModel &model = models.of(int(all.size() - 1));
-        const std::optional<ProbeCall> call = Probes::next(*all.last().tree, model, model.options().directions, unavailable);
+        const std::optional<ProbeCall> call = Probes::next(*all.last().tree, model, model.options().directions, unavailable,
+                                                            budget - made);
         if (!call) {
             log(made == 0 ? QStringLiteral("probes: none, nothing the grid allows is blind")
                           : QStringLiteral("probes: done, nothing the grid allows is blind any more"));

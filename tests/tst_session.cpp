@@ -10,6 +10,7 @@
 #include "session/appsettings.h"
 #include "session/jobtracker.h"
 #include "session/projectsession.h"
+#include "session/reevaluationcontroller.h"
 #include "session/replayjobs.h"
 #include "session/roundcontroller.h"
 #include "session/steeringcontroller.h"
@@ -51,6 +52,7 @@ private slots:
     void selectWorldByNameOrIteration();
     void projectSessionCreatesAndImports();
     void roundControllerRunsBuiltinRound();
+    void reevaluationControllerRunsLoadsAndCancels();
     void steeringControllerRequestReachesInbox();
     void steeringControllerTakesBackUnanswered();
     void sweepRunnerMatchesVersionReplay();
@@ -377,6 +379,83 @@ void TestSession::roundControllerRunsBuiltinRound()
     QCOMPARE(workspace.worlds().size(), 1);
     QCOMPARE(workspace.worlds().first().iteration, started.id);
     QCOMPARE(workspace.worlds().first().tree->cells().size(), qsizetype(4));
+}
+
+void TestSession::reevaluationControllerRunsLoadsAndCancels()
+{
+    // A built-in round's best cell re-evaluated twice on this machine, off
+    // the GUI thread, as the window's Re-evaluate the Best… does; the
+    // workspace then holds its statistics. A second start waits; a cancel
+    // stops a long run with what it stored; a Slurm backend that cannot
+    // run is refused with the backend's reason.
+    const QString path = m_dir.filePath(QStringLiteral("reevaluate.dreamrsi"));
+    Workspace workspace;
+    JobTracker jobs;
+    ProjectSession session(&workspace, &jobs);
+    QSignalSpy loaded(&session, &ProjectSession::loaded);
+    session.create(path);
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 30000);
+    RoundController round(session.store());
+    std::optional<RoundSummary> summary;
+    connect(&round, &RoundController::finished, this, [&](const RoundSummary &s, bool) { summary = s; });
+    RoundOptions options;
+    options.round.task = QStringLiteral("sums_differences");
+    options.round.agent.kind = QStringLiteral("builtin");
+    options.round.workers = 2;
+    options.round.maxCalls = 3;
+    options.round.seed = 5;
+    options.round.evaluateBaseline = false;
+    QVERIFY(round.start(options));
+    QTRY_VERIFY_WITH_TIMEOUT(summary.has_value(), 120000);
+    QVERIFY2(summary->ok(), qPrintable(summary->error));
+    loaded.clear();
+    session.open(path);
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 30000);
+    const IterationId iteration = summary->iteration;
+
+    ReevaluationController controller(&jobs);
+    controller.follow(session.store(), &workspace);
+    QList<bool> running;
+    QList<int> done;
+    std::optional<Result<ReevaluationReport>> report;
+    connect(&controller, &ReevaluationController::runningChanged, this, [&](bool r) { running.append(r); });
+    connect(&controller, &ReevaluationController::progressed, this, [&](int d, int, const QString &) { done.append(d); });
+    connect(&controller, &ReevaluationController::finished, this,
+            [&](const Result<ReevaluationReport> &r) { report = r; });
+    QVERIFY(!controller.start(session.store(), ReevaluationSelection{0, 1, {}}, 2)); // iteration 0: nothing shown
+    QVERIFY(controller.start(session.store(), ReevaluationSelection{iteration, 1, {}}, 2));
+    QVERIFY(controller.isRunning());
+    QVERIFY(!controller.start(session.store(), ReevaluationSelection{iteration, 1, {}}, 2));
+    QTRY_VERIFY_WITH_TIMEOUT(report.has_value(), 120000);
+    QVERIFY2(report->ok(), qPrintable(report->error));
+    QCOMPARE(report->value->stored, 2);
+    QVERIFY(!report->value->cancelled);
+    QCOMPARE(running, (QList<bool>{true, false}));
+    QCOMPARE(done, (QList<int>{1, 2}));
+    QTRY_COMPARE_WITH_TIMEOUT(workspace.reevaluations(iteration).size(), qsizetype(1), 30000);
+    QCOMPARE(workspace.reevaluations(iteration).first().repeats.size(), qsizetype(2));
+    QCOMPARE(workspace.reevaluations(iteration).first().okRepeats, 2);
+
+    // Cancelled at the first progress: fewer than planned are stored, and said so.
+    report.reset();
+    connect(&controller, &ReevaluationController::progressed, &controller, &ReevaluationController::cancel);
+    QVERIFY(controller.start(session.store(), ReevaluationSelection{iteration, 1, {}}, 50));
+    QTRY_VERIFY_WITH_TIMEOUT(report.has_value(), 120000);
+    QVERIFY2(report->ok(), qPrintable(report->error));
+    QVERIFY(report->value->cancelled);
+    QVERIFY(report->value->stored >= 1 && report->value->stored < 50);
+    QTRY_COMPARE_WITH_TIMEOUT(workspace.reevaluations(iteration).first().repeats.size(),
+                              qsizetype(2 + report->value->stored), 30000);
+
+    // Slurm without its commands: the backend's checks answer, nothing runs.
+    report.reset();
+    SlurmSettings slurm;
+    slurm.binDir = m_dir.filePath(QStringLiteral("no-slurm-here"));
+    QVERIFY(controller.start(session.store(), ReevaluationSelection{iteration, 1, {}}, 1, slurm));
+    QTRY_VERIFY_WITH_TIMEOUT(report.has_value(), 60000);
+    QVERIFY(!report->ok());
+    QVERIFY2(report->error.contains(QLatin1String("sbatch")) || report->error.contains(QLatin1String("Slurm")),
+             qPrintable(report->error));
 }
 
 void TestSession::steeringControllerRequestReachesInbox()

@@ -201,20 +201,6 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         </translation>
     </message>
     <message numerus="yes">
-        <source>Re-evaluation cancelled: %n evaluation(s) stored</source>
-        <translation>
-            <numerusform>Re-evaluation cancelled: %n evaluation stored</numerusform>
-            <numerusform>Re-evaluation cancelled: %n evaluations stored</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Re-evaluation done: %n evaluation(s) stored</source>
-        <translation>
-            <numerusform>Re-evaluation done: %n evaluation stored</numerusform>
-            <numerusform>Re-evaluation done: %n evaluations stored</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>Replayed %1 over %n world(s): value %2</source>
         <translation>
             <numerusform>Replayed %1 over %n world: value %2</numerusform>
@@ -277,6 +263,23 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <translation>
             <numerusform>%n iteration of %1 tasks, one curve per task.</numerusform>
             <numerusform>%n iterations of %1 tasks, one curve per task.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::ReevaluationActions</name>
+    <message numerus="yes">
+        <source>Re-evaluation cancelled: %n evaluation(s) stored</source>
+        <translation>
+            <numerusform>Re-evaluation cancelled: %n evaluation stored</numerusform>
+            <numerusform>Re-evaluation cancelled: %n evaluations stored</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Re-evaluation done: %n evaluation(s) stored</source>
+        <translation>
+            <numerusform>Re-evaluation done: %n evaluation stored</numerusform>
+            <numerusform>Re-evaluation done: %n evaluations stored</numerusform>
         </translation>
     </message>
 </context>

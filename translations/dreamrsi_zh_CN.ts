@@ -25,25 +25,6 @@
     </message>
 </context>
 <context>
-    <name>QObject</name>
-    <message>
-        <source>Best cells (K):</source>
-        <translation>最佳单元格数 (K)：</translation>
-    </message>
-    <message>
-        <source>Evaluations per cell; an interval needs at least two that succeed</source>
-        <translation>每个单元格的评估次数；区间至少需要两次成功的评估</translation>
-    </message>
-    <message>
-        <source>Repeats per cell (R):</source>
-        <translation>每个单元格重复次数 (R)：</translation>
-    </message>
-    <message>
-        <source>Re-evaluate</source>
-        <translation>重新评估</translation>
-    </message>
-</context>
-<context>
     <name>ReevaluationSummary</name>
     <message>
         <source>%1 (recorded %2, mean %3, lucky)</source>
@@ -718,10 +699,6 @@
         <translation>无法读取：%1</translation>
     </message>
     <message>
-        <source>%1: no cost recorded, no USD curve</source>
-        <translation>%1：未记录成本，无美元曲线</translation>
-    </message>
-    <message>
         <source>%1: no timestamps recorded, no time curve</source>
         <translation>%1：未记录时间戳，无时间曲线</translation>
     </message>
@@ -768,6 +745,18 @@
     <message>
         <source>Add %1 instead: every program of the run.</source>
         <translation>请改为添加 %1：其中包含本次运行的每个程序。</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>⚠ These sources are of different tasks, whose scores are on different scales: %1. Compare one task at a time.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: no cost recorded (none above 0), no USD curve</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2769,70 +2758,6 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <translation>做梦…不可用：项目没有已完成的迭代可供重放版本（请先运行一轮或导入树）</translation>
     </message>
     <message>
-        <source>Re-evaluate…</source>
-        <translation>重新评估…</translation>
-    </message>
-    <message>
-        <source>Evaluate the current cell&apos;s stored program again, several times</source>
-        <translation>再次多次评估当前单元格保存的程序</translation>
-    </message>
-    <message>
-        <source>Re-evaluate the &amp;Best…</source>
-        <translation>重新评估最佳(&amp;B)…</translation>
-    </message>
-    <message>
-        <source>Evaluate the best cells of the shown iteration again, several times each</source>
-        <translation>再次评估所显示迭代中的最佳单元格，每个多次</translation>
-    </message>
-    <message>
-        <source>Evaluate the best K cells of iteration %1 by recorded score again, R times each. The recorded scores do not change.</source>
-        <translation>按记录分数再次评估迭代 %1 中最佳的 K 个单元格，每个 R 次。记录的分数不会改变。</translation>
-    </message>
-    <message>
-        <source>Evaluate the stored program of %1 again, R times. Its recorded score does not change.</source>
-        <translation>再次评估 %1 保存的程序 R 次。其记录的分数不会改变。</translation>
-    </message>
-    <message>
-        <source>Re-evaluating…</source>
-        <translation>正在重新评估…</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>Re-evaluate</source>
-        <translation>重新评估</translation>
-    </message>
-    <message>
-        <source>Cancelling: the evaluation under way is abandoned…</source>
-        <translation>正在取消：进行中的评估将被放弃…</translation>
-    </message>
-    <message>
-        <source>Re-evaluating: %1 of %2 evaluations done (%3)</source>
-        <translation>正在重新评估：已完成 %1/%2 次评估（%3）</translation>
-    </message>
-    <message>
-        <source>Re-evaluation failed: %1</source>
-        <translation>重新评估失败：%1</translation>
-    </message>
-    <message>
-        <source>%1 not re-evaluated: %2</source>
-        <translation>%1 未重新评估：%2</translation>
-    </message>
-    <message numerus="yes">
-        <source>Re-evaluation cancelled: %n evaluation(s) stored</source>
-        <translation>
-            <numerusform>重新评估已取消：已保存 %n 次评估</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Re-evaluation done: %n evaluation(s) stored</source>
-        <translation>
-            <numerusform>重新评估完成：已保存 %n 次评估</numerusform>
-        </translation>
-    </message>
-    <message>
         <source>Replay of %1 failed: %2</source>
         <translation>%1 的重放失败：%2</translation>
     </message>
@@ -3033,6 +2958,10 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     <message>
         <source>Re-evaluated (95 %)</source>
         <translation>重新评估（95%）</translation>
+    </message>
+    <message>
+        <source> (the same frontier as %1)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3438,6 +3367,101 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     </message>
 </context>
 <context>
+    <name>dreamrsi::ReevaluationActions</name>
+    <message>
+        <source>Re-evaluate</source>
+        <translation>重新评估</translation>
+    </message>
+    <message>
+        <source>Best cells (K):</source>
+        <translation>最佳单元格数 (K)：</translation>
+    </message>
+    <message>
+        <source>Evaluations per cell; an interval needs at least two that succeed</source>
+        <translation>每个单元格的评估次数；区间至少需要两次成功的评估</translation>
+    </message>
+    <message>
+        <source>Repeats per cell (R):</source>
+        <translation>每个单元格重复次数 (R)：</translation>
+    </message>
+    <message>
+        <source>This machine</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <source>Slurm (the cluster in Preferences)</source>
+        <translation>Slurm（首选项中的集群）</translation>
+    </message>
+    <message>
+        <source>Where the evaluations run, as `dreamrsi reevaluate --backend` chooses</source>
+        <translation>评估在哪里运行，与 `dreamrsi reevaluate --backend` 的选择相同</translation>
+    </message>
+    <message>
+        <source>Run on:</source>
+        <translation>运行于：</translation>
+    </message>
+    <message>
+        <source>Re-evaluate…</source>
+        <translation>重新评估…</translation>
+    </message>
+    <message>
+        <source>Evaluate the current cell&apos;s stored program again, several times</source>
+        <translation>再次多次评估当前单元格保存的程序</translation>
+    </message>
+    <message>
+        <source>Re-evaluate the &amp;Best…</source>
+        <translation>重新评估最佳(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Evaluate the best cells of the shown iteration again, several times each</source>
+        <translation>再次评估所显示迭代中的最佳单元格，每个多次</translation>
+    </message>
+    <message>
+        <source>Re-evaluation failed: %1</source>
+        <translation>重新评估失败：%1</translation>
+    </message>
+    <message>
+        <source>Evaluate the stored program of %1 again, R times. Its recorded score does not change.</source>
+        <translation>再次评估 %1 保存的程序 R 次。其记录的分数不会改变。</translation>
+    </message>
+    <message>
+        <source>Evaluate the best K cells of iteration %1 by recorded score again, R times each. The recorded scores do not change.</source>
+        <translation>按记录分数再次评估迭代 %1 中最佳的 K 个单元格，每个 R 次。记录的分数不会改变。</translation>
+    </message>
+    <message>
+        <source>Re-evaluating…</source>
+        <translation>正在重新评估…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Cancelling: the evaluation under way is abandoned…</source>
+        <translation>正在取消：进行中的评估将被放弃…</translation>
+    </message>
+    <message>
+        <source>Re-evaluating: %1 of %2 evaluations done (%3)</source>
+        <translation>正在重新评估：已完成 %1/%2 次评估（%3）</translation>
+    </message>
+    <message>
+        <source>%1 not re-evaluated: %2</source>
+        <translation>%1 未重新评估：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Re-evaluation cancelled: %n evaluation(s) stored</source>
+        <translation>
+            <numerusform>重新评估已取消：已保存 %n 次评估</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Re-evaluation done: %n evaluation(s) stored</source>
+        <translation>
+            <numerusform>重新评估完成：已保存 %n 次评估</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>dreamrsi::ReplayPage</name>
     <message>
         <source>World:</source>
@@ -3634,10 +3658,6 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <translation>此项目中没有中断或已停止的迭代。</translation>
     </message>
     <message>
-        <source>Iteration:</source>
-        <translation>迭代：</translation>
-    </message>
-    <message>
         <source>Resume Iteration %1</source>
         <translation>恢复迭代 %1</translation>
     </message>
@@ -3832,10 +3852,6 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <translation>终止 %1…</translation>
     </message>
     <message>
-        <source>Kill %1</source>
-        <translation>终止 %1</translation>
-    </message>
-    <message>
         <source>Kill</source>
         <translation>终止</translation>
     </message>
@@ -3850,10 +3866,6 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     <message>
         <source>Iteration to resume:</source>
         <translation>要恢复的迭代：</translation>
-    </message>
-    <message>
-        <source>Why (stored with the failure):</source>
-        <translation>原因（随失败记录保存）：</translation>
     </message>
     <message>
         <source>Iteration %1 is stalled: %2. Right-click a stalled attempt&apos;s branch to kill it.</source>

@@ -139,4 +139,15 @@ ScriptLimits AppSettings::scriptLimits() const
     return ScriptLimits{scriptTimeLimitMs, qint64(replayMemoryLimitMb) << 20, replayWallLimitS * 1000};
 }
 
+SlurmSettings AppSettings::slurm() const
+{
+    SlurmSettings s;
+    s.partition = slurmPartition;
+    s.account = slurmAccount;
+    s.qos = slurmQos;
+    s.extraArgs = SlurmSettings::splitArguments(slurmSbatchArgs).valueOr({});
+    s.sharedDir = slurmSharedDir;
+    return s;
+}
+
 } // namespace dreamrsi

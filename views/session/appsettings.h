@@ -1,6 +1,7 @@
 #pragma once
 
 #include "agent/pricetable.h"
+#include "backend/slurmsettings.h"
 #include "policy/scriptlimits.h"
 #include "store/storetypes.h"
 
@@ -46,6 +47,10 @@ struct AppSettings
     QString slurmQos;
     QString slurmSbatchArgs;
     QString slurmSharedDir;
+    /// The cluster of these preferences as the Slurm backend takes it
+    /// (sbatch arguments split as a shell would; an open quote drops them:
+    /// the preferences dialog refuses one).
+    SlurmSettings slurm() const;
     /// The wall-clock limit of one agent call in a round, in minutes (0: no
     /// limit): a call still at work after it is killed and its attempt stored
     /// as an agent failure (docs/online.md#is-it-alive). One setting, edited

@@ -17,6 +17,7 @@
 #include "replayview/worldmodelpage.h"
 #include "session/imaginedworlds.h"
 #include "tree/inspectorwidget.h"
+#include "tree/reevaluationactions.h"
 #include "session/jobtracker.h"
 #include "import/runimport.h"
 #include "model/treejson.h"
@@ -147,7 +148,12 @@ MainWindow::MainWindow(QWidget *parent)
     });
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateActions);
     connectSession();
-    createReevaluation();
+    m_reevaluation = new ReevaluationActions(this, menuBar()->findChild<QMenu *>(QStringLiteral("menuRound")), m_cells,
+                                             m_inspector, m_session, m_workspace, m_jobs, m_settings,
+                                             {[this] { return currentIteration(); }, [this] { return currentTree(); }});
+    connect(m_reevaluation, &ReevaluationActions::message, this, [this](const QString &text) {
+        statusBar()->showMessage(text, 10000);
+    });
     connectRunner();
 
     QSettings settings;
@@ -594,10 +600,18 @@ void MainWindow::showWorld(int row)
         m_inspector->clear();
     }
     m_cells->setTree(w.name, w.tree);
-    refreshReevaluations();
+    m_reevaluation->refresh();
     updateImaginationContext();
     setWindowTitle(tr("%1 — Dream-RSI Workbench").arg(w.name));
     updateActions();
+}
+
+IterationId MainWindow::currentIteration() const
+{
+    const auto &worlds = m_workspace->worlds();
+    if (m_currentWorld < 0 || m_currentWorld >= worlds.size() || !m_session->isOpen())
+        return 0;
+    return worlds.at(m_currentWorld).iteration;
 }
 
 void MainWindow::updateImaginationContext()
@@ -631,7 +645,7 @@ void MainWindow::inspectCell(int cellIndex)
     if (!tree)
         return;
     m_inspector->showCell(tree, cellIndex);
-    updateInspectorReevaluation();
+    m_reevaluation->updateInspector();
     if (!m_discovery->showsImagined()) // a completion numbers its cells otherwise
         m_discovery->selectCell(cellIndex);
     // Keep the table's current row in step without re-entering.

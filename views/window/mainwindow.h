@@ -39,6 +39,7 @@ class JobTracker;
 class PoliciesPage;
 class ProjectSession;
 class ProjectTreeModel;
+class ReevaluationActions;
 class ReplayPage;
 class RoundPanel;
 class SweepRunner;
@@ -46,7 +47,6 @@ class TreeView;
 class Workspace;
 class WorldModelPage;
 struct PolicyVersion;
-struct ReevaluationSelection;
 struct ReplayResult;
 
 /// The workbench's main window: a project dock (worlds and policy
@@ -216,19 +216,8 @@ private:
     /// After the project's replay configuration changed: offers to replay the
     /// versions it made stale (as a replay job with progress).
     void offerStaleReplay(const QStringList &staleVersions);
-    // Re-evaluation (mainwindowreevaluate.cpp, docs/online.md#re-evaluating-the-best).
-    void createReevaluation();
     /// The project iteration shown, 0 for none (a loose file, no project).
     IterationId currentIteration() const;
-    void updateReevaluationActions();
-    /// Asks R, then re-evaluates the cell `cellIndex` of the shown iteration.
-    void reevaluateCell(int cellIndex);
-    void startReevaluation(const ReevaluationSelection &selection, int repeats);
-    /// Reads the shown iteration's re-evaluations into the Cells table and the inspector.
-    void refreshReevaluations();
-    /// Reads an iteration's stored repeats into the workspace (Frontiers, the anytime curves, the Cells tab).
-    void loadReevaluations(IterationId iteration);
-    void updateInspectorReevaluation();
     // File ▸ Reset Demo (mainwindowdemo.cpp).
     void createResetDemoAction(QMenu *file);
     void updateResetDemoAction();
@@ -245,9 +234,7 @@ private:
     int m_currentWorld = -1;
     SweepRunner *m_runner = nullptr;
     RoundPanel *m_roundPanel = nullptr;
-    QAction *m_reevaluateCellAction = nullptr;
-    QAction *m_reevaluateBestAction = nullptr;
-    bool m_reevaluating = false;
+    ReevaluationActions *m_reevaluation = nullptr;
     std::optional<DemoProject> m_demo; ///< the bundled demo, when the window knows it
     QString m_demoCopy;                ///< its private copy's path
     QAction *m_resetDemoAction = nullptr;

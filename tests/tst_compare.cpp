@@ -225,6 +225,7 @@ private slots:
     void pathOnAShinkaRun();
     void pathOnOurTree();
     void comparePageKeepsItsSetWithTheProject();
+    void comparePageWarnsOfDifferentTasksAndFreeCosts();
     void inspectorPathPage();
     void inspectorPathShowsTextAndGainsPastFailures();
 };
@@ -904,6 +905,76 @@ void TestCompare::pathOnOurTree()
         return x;
     }();
     QCOMPARE(CellPath::proposalHead(c), QStringLiteral("first\nsecond\nthird"));
+}
+
+// Issue 53: sources of different tasks (scores on different scales) are
+// said first in the notes and on stderr; a source whose costs are all 0 (the
+// built-in agent) has no USD curve and says so, and a flat curve still gets
+// a y axis whose ticks read apart (not 0 to 1e-9, every tick "100").
+void TestCompare::comparePageWarnsOfDifferentTasksAndFreeCosts()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("dreamrsi-tests-compare"));
+    QSettings().remove(QStringLiteral("compare"));
+    QTemporaryDir dir;
+    auto withTask = [](const QByteArray &json, const QString &task) {
+        QJsonObject root = QJsonDocument::fromJson(json).object();
+        root.insert(QStringLiteral("task"), task);
+        return QJsonDocument(root).toJson();
+    };
+    const QString packing = dir.filePath(QStringLiteral("packing.json"));
+    const QString c3 = dir.filePath(QStringLiteral("c3.json"));
+    const QString free = dir.filePath(QStringLiteral("free.json"));
+    QVERIFY(writeFile(packing, withTask(treeJson({{2.1, 0.5, 1}, {2.4, 0.5, 2}}), QStringLiteral("circle_packing_26"))));
+    QVERIFY(writeFile(c3, withTask(treeJson({{0.8, 0.5, 1}, {0.9, 0.5, 2}}), QStringLiteral("c3_autocorrelation"))));
+    QVERIFY(writeFile(free, withTask(treeJson({{100.0, 0.0, 1}, {100.0, 0.0, 2}}), QStringLiteral("circle_packing_26"))));
+
+    // The core: every task named, a note first.
+    QList<CompareSource> sources;
+    for (const QString &path : {packing, c3, free}) {
+        const Result<CompareSource> read = CompareCurves::read({CompareSourceSpec::Kind::Tree, path, std::nullopt, QString()});
+        QVERIFY2(read, qPrintable(read.error));
+        sources.append(*read.value);
+    }
+    const CompareResult calls = CompareCurves::compare(sources, CompareAxis::Calls);
+    QCOMPARE(calls.tasks, (QStringList{QStringLiteral("circle_packing_26"), QStringLiteral("c3_autocorrelation")}));
+    QVERIFY2(calls.notes.value(0).contains(QStringLiteral("different tasks (circle_packing_26, c3_autocorrelation)")),
+             qPrintable(calls.notes.join(QLatin1Char('\n'))));
+    QVERIFY(CompareCurves::compare({sources.at(0), sources.at(2)}, CompareAxis::Calls).tasks.size() == 1);
+    // All-zero costs are no cost.
+    QVERIFY(!sources.at(2).hasCost);
+    const CompareResult usd = CompareCurves::compare(sources, CompareAxis::Usd);
+    QCOMPARE(usd.curves.size(), 2);
+    QCOMPARE(usd.groups.at(2).unrecorded.size(), 1);
+    QCOMPARE(usd.groups.at(2).unrecorded.first().gap, CompareGap::Cost);
+
+    ComparePage page;
+    page.setProject(dir.filePath(QStringLiteral("p.dreamrsi")));
+    page.addPaths({packing, c3, free});
+    QTRY_VERIFY(!page.isReading());
+    const QString notes = page.notesText();
+    QVERIFY2(notes.startsWith(QStringLiteral("⚠ These sources are of different tasks")), qPrintable(notes));
+    QVERIFY2(notes.contains(QStringLiteral("circle_packing_26 (packing, free)")) && notes.contains(QStringLiteral("c3_autocorrelation (c3)")),
+             qPrintable(notes));
+    page.setAxis(CompareAxis::Usd);
+    QVERIFY2(page.notesText().contains(QStringLiteral("free: no cost recorded (none above 0), no USD curve")), qPrintable(page.notesText()));
+
+    // One flat source alone: a readable span, tick labels that differ.
+    page.removeSource(0);
+    page.removeSource(0);
+    page.setAxis(CompareAxis::Calls);
+    QTRY_VERIFY(!page.isReading());
+    QCOMPARE(page.result().curves.size(), 1);
+    QCustomPlot *plot = page.plot();
+    plot->resize(600, 400);
+    plot->replot();
+    QVERIFY2(plot->yAxis->range().size() >= 1.0, qPrintable(QString::number(plot->yAxis->range().size())));
+    QVERIFY(plot->yAxis->range().contains(100.0));
+    QVector<double> ticks;
+    QVector<QString> labels;
+    plot->yAxis->ticker()->generate(plot->yAxis->range(), plot->locale(), QLatin1Char('g'), plot->yAxis->numberPrecision(), ticks, nullptr, &labels);
+    QVERIFY(labels.size() >= 2);
+    QCOMPARE(QSet<QString>(labels.cbegin(), labels.cend()).size(), labels.size());
 }
 
 void TestCompare::comparePageKeepsItsSetWithTheProject()

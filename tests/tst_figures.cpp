@@ -36,7 +36,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <array>
 #include <cmath>
+#include <optional>
 
 using namespace dreamrsi;
 using namespace dreamrsi::figuretest;
@@ -469,6 +471,116 @@ private slots:
         PlotStyle::populateFrontier(&plot, m_frontier, world, false, PlotStyle::AttainmentAxis::Full);
         QCOMPARE(plot.yAxis->range().lower, 0.0);
         QCOMPARE(plot.yAxis->range().upper, 1.05);
+    }
+
+    // Series colours tell apart on paper and screen (issue 53: a pale
+    // yellow on white, two similar oranges): the first eight at least 3:1
+    // against white, no two closer than ΔE 30 in CIELAB; later ones 3:1 on
+    // white and never a repeat.
+    void seriesColoursTellApart()
+    {
+        auto lab = [](const QColor &c) {
+            auto linear = [](double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+            const double r = linear(c.redF()), g = linear(c.greenF()), b = linear(c.blueF());
+            const double x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047, y = 0.2126 * r + 0.7152 * g + 0.0722 * b,
+                         z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+            auto f = [](double t) { return t > 0.008856 ? std::cbrt(t) : 7.787 * t + 16.0 / 116; };
+            return std::array<double, 3>{116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))};
+        };
+        QSet<QRgb> seen;
+        for (int i = 0; i < 40; ++i) {
+            const QColor c = PlotStyle::seriesColor(i);
+            QVERIFY2(PlotStyle::contrastOnWhite(c) >= 3.0, qPrintable(QStringLiteral("%1: %2").arg(i).arg(c.name())));
+            QVERIFY2(!seen.contains(c.rgb()), qPrintable(c.name()));
+            seen.insert(c.rgb());
+        }
+        QVERIFY(PlotStyle::contrastOnWhite(QColor(0xf0, 0xe4, 0x42)) < 1.5); // the yellow it replaced
+        for (int i = 0; i < 8; ++i) {
+            for (int j = i + 1; j < 8; ++j) {
+                const auto a = lab(PlotStyle::seriesColor(i)), b = lab(PlotStyle::seriesColor(j));
+                const double dE = std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+                QVERIFY2(dE >= 30, qPrintable(QStringLiteral("%1 and %2: ΔE %3").arg(PlotStyle::seriesColor(i).name(), PlotStyle::seriesColor(j).name()).arg(dE)));
+            }
+        }
+    }
+
+    // Frontiers: each version its own dash and marker shape besides its
+    // colour, and a version whose frontier is exactly another's says so in
+    // its legend entry (issue 53: five ticked curves lay on one another).
+    void frontierVersionsApartWithoutColour()
+    {
+        QList<FrontierSeries> series = m_frontier;
+        series.append({QStringLiteral("twin"), m_frontier.first().result});
+        QCustomPlot plot;
+        const QString world = m_worlds.first().name;
+        QCOMPARE(PlotStyle::populateFrontier(&plot, series, world, false), series.size());
+        QList<QCPCurve *> stairs;
+        QList<QCPGraph *> filled;
+        for (int i = 0; i < plot.plottableCount(); ++i) {
+            if (auto *c = qobject_cast<QCPCurve *>(plot.plottable(i)); c && c->pen().style() != Qt::NoPen)
+                stairs.append(c);
+            if (auto *g = qobject_cast<QCPGraph *>(plot.plottable(i)); g && g->scatterStyle().brush().color() == g->scatterStyle().pen().color())
+                filled.append(g);
+        }
+        QCOMPARE(stairs.size(), series.size());
+        QCOMPARE(filled.size(), series.size());
+        QSet<int> styles, shapes;
+        for (QCPCurve *c : std::as_const(stairs))
+            styles.insert(int(c->pen().style()));
+        for (QCPGraph *g : std::as_const(filled))
+            shapes.insert(int(g->scatterStyle().shape()));
+        QCOMPARE(styles.size(), int(series.size()));
+        QCOMPARE(shapes.size(), int(series.size()));
+        QVERIFY2(stairs.last()->name().contains(QStringLiteral("(the same frontier as %1)").arg(series.first().name)),
+                 qPrintable(stairs.last()->name()));
+        for (qsizetype i = 0; i + 1 < stairs.size(); ++i)
+            QVERIFY2(!stairs.at(i)->name().contains(QStringLiteral("the same frontier")), qPrintable(stairs.at(i)->name()));
+    }
+
+    // On screen a legend inside the plot takes a corner of the data area
+    // where no drawn line passes, and moves again when the data change
+    // (issue 53: legends covered curves in the anytime and Compare plots).
+    void screenLegendKeepsClearOfTheCurves()
+    {
+        QCustomPlot plot;
+        plot.resize(640, 360);
+        // Low along the bottom until the last calls: the default bottom-right corner is taken.
+        const QList<AnytimeSeries> late = {
+            {QStringLiteral("late climber"), {{1, 0.05}, {18, 0.1}, {19, 1.0}}, -1},
+            {QStringLiteral("later climber"), {{2, 0.04}, {19, 0.08}, {20, 0.9}}, -1}};
+        PlotStyle::populateAnytime(&plot, late, 20, false);
+        plot.replot();
+        auto linesUnderLegend = [&plot] {
+            const QRectF legend = QRectF(plot.legend->outerRect());
+            int under = 0;
+            for (int i = 0; i < plot.graphCount(); ++i) {
+                QCPGraph *g = plot.graph(i);
+                if (g->pen().style() == Qt::NoPen)
+                    continue;
+                std::optional<QPointF> last;
+                for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
+                    const QPointF p(g->keyAxis()->coordToPixel(it->key), g->valueAxis()->coordToPixel(it->value));
+                    if (last) {
+                        const QPointF corner(p.x(), last->y());
+                        for (double t = 0; t <= 1.0; t += 0.01)
+                            under += legend.contains(*last + (corner - *last) * t) + legend.contains(corner + (p - corner) * t);
+                    }
+                    last = p;
+                }
+            }
+            return under;
+        };
+        QCOMPARE(plot.legend->layout(), static_cast<QCPLayout *>(plot.axisRect()->insetLayout()));
+        QVERIFY(plot.axisRect()->rect().contains(plot.legend->outerRect()));
+        QCOMPARE(linesUnderLegend(), 0);
+        QVERIFY(plot.axisRect()->insetLayout()->insetAlignment(0) != (Qt::AlignBottom | Qt::AlignRight));
+
+        // Early climbers fill the top-left: the legend goes elsewhere, still clear.
+        const QList<AnytimeSeries> early = {{QStringLiteral("early climber"), {{1, 0.9}, {2, 1.0}}, -1}};
+        PlotStyle::populateAnytime(&plot, early, 20, false);
+        plot.replot();
+        QCOMPARE(linesUnderLegend(), 0);
+        QVERIFY(plot.axisRect()->insetLayout()->insetAlignment(0) & Qt::AlignBottom);
     }
 
     // `plot frontier --full-axis` draws 0–1; the option means nothing to other figures.

@@ -350,13 +350,24 @@ private slots:
         QVERIFY(plot->yAxis->range().upper <= 1.5);
         QVERIFY(plot->yAxis->range().lower >= -0.5);
         // Both curves end at their task's best: attainment 1.
+        double low = 1.0, high = 0.0;
         for (int g = 0; g < plot->graphCount(); ++g) {
             QCPGraph *graph = plot->graph(g);
             if (!graph->visible() || graph->dataCount() == 0)
                 continue;
-            for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
+            for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
                 QVERIFY2(it->value >= 0.0 && it->value <= 1.0, qPrintable(QString::number(it->value)));
+                low = std::min(low, it->value);
+                high = std::max(high, it->value);
+            }
         }
+        // The axis fits the curves (issue 53: 0–1.25 with every curve in
+        // the top fifth): they take at least 70 % of its height, the rest
+        // head room for the iteration labels.
+        const QCPRange range = plot->yAxis->range();
+        QVERIFY(range.contains(low) && range.contains(high));
+        QVERIFY2((high - low) / range.size() >= 0.7,
+                 qPrintable(QStringLiteral("curves %1–%2 on an axis %3–%4").arg(low).arg(high).arg(range.lower).arg(range.upper)));
         QStringList labels;
         for (int i = 0; i < plot->itemCount(); ++i) {
             if (auto *text = qobject_cast<QCPItemText *>(plot->item(i)))

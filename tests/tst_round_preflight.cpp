@@ -11,6 +11,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -18,6 +19,8 @@
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <cmath>
 
 using namespace dreamrsi;
 using namespace dreamrsi::test;
@@ -116,6 +119,55 @@ private slots:
         const QString basis = report.value(QStringLiteral("estimate")).toObject().value(QStringLiteral("basis")).toObject()
                                   .value(QStringLiteral("calls")).toString();
         QVERIFY2(basis.contains(QStringLiteral("over 5 replay worlds × 8 imagined completions")), qPrintable(basis));
+    }
+
+    // The time per call takes the task's stored evaluations when there are
+    // some (issue 53: the initial program's 0.2 s where real evaluations
+    // took 1.6–3 s), the initial program's only without them.
+    void secondsFromTheTasksStoredEvaluations()
+    {
+        const CliRun none = preflight({QStringLiteral("--agent"), QStringLiteral("command"), QStringLiteral("--command"), QStringLiteral("true")});
+        QVERIFY2(none.finished && none.exitCode == 0, none.err.constData());
+        const QString without = QJsonDocument::fromJson(none.out).object().value(QStringLiteral("estimate")).toObject()
+                                    .value(QStringLiteral("basis")).toObject().value(QStringLiteral("seconds")).toString();
+        QVERIFY2(without.contains(QStringLiteral("the initial program's; the task has no stored evaluation")), qPrintable(without));
+
+        // A project holding a tree of the toy task whose evaluations took 2 s and 3 s.
+        const QString project = m_dir.filePath(QStringLiteral("timed.dreamrsi"));
+        const TextRun made = runText({QStringLiteral("project"), QStringLiteral("new"), project});
+        QVERIFY2(made.exitCode == 0, qPrintable(made.err));
+        QJsonArray cells;
+        for (int i = 0; i < 2; ++i) {
+            cells.append(QJsonObject{{QStringLiteral("id"), QStringLiteral("b%1a0").arg(i)}, {QStringLiteral("branch"), i},
+                                     {QStringLiteral("attempt"), 0}, {QStringLiteral("seq"), i}, {QStringLiteral("score"), 0.5 + i},
+                                     {QStringLiteral("fail_class"), QStringLiteral("ok")},
+                                     {QStringLiteral("timing"), QJsonObject{{QStringLiteral("eval_s"), 2.0 + i}, {QStringLiteral("wall_s"), 2.0 + i}}}});
+        }
+        const QString tree = m_dir.filePath(QStringLiteral("timed.json"));
+        QFile f(tree);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QJsonDocument(QJsonObject{{QStringLiteral("format"), QStringLiteral("dreamrsi-tree/1")},
+                                          {QStringLiteral("task"), QFileInfo(toyTask()).absoluteFilePath()},
+                                          {QStringLiteral("cells"), cells}})
+                    .toJson());
+        f.close();
+        const TextRun imported = runText({QStringLiteral("import"), project, tree});
+        QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
+        const CliRun run = runDreamrsi({QStringLiteral("round"), QStringLiteral("--project"), project, QStringLiteral("--task"), toyTask(),
+                                        QStringLiteral("--agent"), QStringLiteral("command"), QStringLiteral("--command"), QStringLiteral("true"),
+                                        QStringLiteral("--max-calls"), QStringLiteral("4"), QStringLiteral("--workers"), QStringLiteral("1"),
+                                        QStringLiteral("--preflight"), QStringLiteral("--json")},
+                                       QProcessEnvironment::systemEnvironment(), 120000);
+        QVERIFY2(run.finished && run.exitCode == 0, run.err.constData());
+        const QJsonObject estimate = QJsonDocument::fromJson(run.out).object().value(QStringLiteral("estimate")).toObject();
+        const QString basis = estimate.value(QStringLiteral("basis")).toObject().value(QStringLiteral("seconds")).toString();
+        QVERIFY2(basis.contains(QStringLiteral("evaluation 2.50 s, the mean of the task's 2 stored evaluations")), qPrintable(basis));
+        // Calls × 2.5 s at W 1 (the command agent records no agent seconds here).
+        const QJsonObject seconds = estimate.value(QStringLiteral("seconds")).toObject();
+        const double calls = estimate.value(QStringLiteral("calls")).toObject().value(QStringLiteral("mean")).toDouble();
+        QVERIFY(calls > 0);
+        QVERIFY2(std::abs(seconds.value(QStringLiteral("mean")).toDouble() - std::ceil(calls) * 2.5) <= 2.5 * 1.0 + 1e-9,
+                 QJsonDocument(seconds).toJson().constData());
     }
 
     void missingKeyFailsTheAgentCheck()

@@ -752,11 +752,11 @@
     </message>
     <message>
         <source>⚠ These sources are of different tasks, whose scores are on different scales: %1. Compare one task at a time.</source>
-        <translation type="unfinished"></translation>
+        <translation>⚠ 这些来源属于不同的任务，其分数的尺度各不相同：%1。请一次只比较一个任务。</translation>
     </message>
     <message>
         <source>%1: no cost recorded (none above 0), no USD curve</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：未记录成本（没有大于 0 的成本），无美元曲线</translation>
     </message>
 </context>
 <context>
@@ -2961,7 +2961,7 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     </message>
     <message>
         <source> (the same frontier as %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>（与 %1 的前沿相同）</translation>
     </message>
 </context>
 <context>

@@ -56,7 +56,9 @@ void append(CompareSource &source, const QList<Cell> &cells, const QString &scor
 {
     for (const Cell &c : cells) {
         const CompareStep s = stepOf(c, scoreMetric);
-        source.hasCost = source.hasCost || s.cost.has_value();
+        // Costs that are all 0 (the built-in agent, a free local server) are
+        // no cost: a USD axis of them would be a single point.
+        source.hasCost = source.hasCost || (s.cost && *s.cost > 0.0);
         source.hasTime = source.hasTime || s.endedS.has_value();
         source.steps.append(s);
     }
@@ -97,6 +99,8 @@ SourceRead readProject(const CompareSourceSpec &spec, const QString &scoreMetric
         StoreResult<IterationData> data = reader.iterationData(it.id);
         if (!data.ok())
             return SourceRead::failure(QStringLiteral("%1: iteration %2: %3").arg(spec.path).arg(it.id).arg(data.error));
+        if (it.task && !it.task->isEmpty() && !source.tasks.contains(*it.task))
+            source.tasks.append(*it.task);
         QList<Cell> its = std::move(data.value->cells);
         std::stable_sort(its.begin(), its.end(), [](const Cell &a, const Cell &b) { return a.seq < b.seq; });
         cells.append(std::move(its));
@@ -124,6 +128,8 @@ SourceRead readTree(const CompareSourceSpec &spec, const QString &scoreMetric, C
     const QList<Cell> &cells = parsed.tree->cells(); // kept sorted by seq
     if (!scoreMetric.isEmpty() && !hasMetric(cells, scoreMetric))
         return SourceRead::failure(QStringLiteral("%1: no cell has a numeric metric \"%2\"").arg(spec.path, scoreMetric));
+    if (const std::optional<QString> &task = parsed.tree->meta().task; task && !task->isEmpty())
+        source.tasks.append(*task);
     append(source, cells, scoreMetric);
     return SourceRead::success(std::move(source));
 }
@@ -308,6 +314,16 @@ CompareResult CompareCurves::compare(const QList<CompareSource> &sources, Compar
     CompareResult result;
     result.axis = axis;
     QStringList labels;
+    for (const CompareSource &source : sources) {
+        for (const QString &task : source.tasks) {
+            if (!result.tasks.contains(task))
+                result.tasks.append(task);
+        }
+    }
+    if (result.tasks.size() > 1)
+        result.notes.append(QStringLiteral("the sources are of different tasks (%1): their scores are on different scales; "
+                                           "compare one task at a time")
+                                .arg(result.tasks.join(QStringLiteral(", "))));
     for (const CompareSource &source : sources) {
         qsizetype g = labels.indexOf(source.label);
         if (g < 0) {

@@ -60,6 +60,9 @@ struct CompareSource
     std::optional<RunImport::PopulationSnapshot> snapshot;
     /// Every cell recorded the iteration it was found at (and not all at 0).
     bool hasIterations = false;
+    /// The tasks its cells are of (a tree's or an iteration's `task`), in
+    /// order; empty where none is recorded (an imported run).
+    QStringList tasks;
 };
 
 /// A source's best-so-far after each cell.
@@ -123,6 +126,9 @@ struct CompareResult
     /// One line per source the axis leaves out ("run-b: no cost recorded, no USD curve")
     /// and per population snapshot (drawn by its iteration found, or why not).
     QStringList notes;
+    /// Every task the sources name, in order of first appearance: more
+    /// than one means scores on different scales (a note says so first).
+    QStringList tasks;
     /// The population snapshots that cannot be drawn on the axis (CompareGap::Snapshot):
     /// `dreamrsi plot compare` refuses them, the Compare tab leaves them out.
     QList<CompareLeftOut> refusedSnapshots() const;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace dreamrsi {
 
@@ -59,21 +60,163 @@ void setCounting(QCPAxis *axis, bool counting)
     else if (FigureLayout::isIntegerAxis(axis))
         axis->setTicker(QSharedPointer<QCPAxisTicker>::create());
 }
+
+// Points, in pixels, along the lines and markers `plot` draws (graphs and
+// curves; shaded areas without an outline and legend-only entries left out),
+// at most a few pixels apart.
+QList<QPointF> drawnSamples(QCustomPlot *plot)
+{
+    constexpr double Step = 3.0;
+    QList<QPointF> out;
+    auto segment = [&out](QPointF a, const QPointF &b) {
+        const double length = std::hypot(b.x() - a.x(), b.y() - a.y());
+        const int n = std::clamp(int(length / Step), 0, 2000);
+        for (int k = 0; k < n; ++k)
+            out.append(a + (b - a) * (double(k) / n));
+        out.append(b);
+    };
+    for (int i = 0; i < plot->plottableCount(); ++i) {
+        QCPAbstractPlottable *p = plot->plottable(i);
+        if (!p->visible() || p->pen().style() == Qt::NoPen)
+            continue;
+        QCPAxis *x = p->keyAxis(), *y = p->valueAxis();
+        if (!x || !y)
+            continue;
+        if (auto *g = qobject_cast<QCPGraph *>(p)) {
+            const bool lines = g->lineStyle() != QCPGraph::lsNone;
+            const bool steps = g->lineStyle() == QCPGraph::lsStepLeft;
+            std::optional<QPointF> last;
+            for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
+                const QPointF here(x->coordToPixel(it->key), y->coordToPixel(it->value));
+                if (!std::isfinite(here.x()) || !std::isfinite(here.y()))
+                    continue;
+                if (last && lines) {
+                    const QPointF corner = steps ? QPointF(here.x(), last->y()) : *last;
+                    segment(*last, corner);
+                    segment(corner, here);
+                } else {
+                    out.append(here);
+                }
+                last = here;
+            }
+        } else if (auto *c = qobject_cast<QCPCurve *>(p)) {
+            std::optional<QPointF> last;
+            for (auto it = c->data()->constBegin(); it != c->data()->constEnd(); ++it) {
+                const QPointF here(x->coordToPixel(it->key), y->coordToPixel(it->value));
+                if (last)
+                    segment(*last, here);
+                else
+                    out.append(here);
+                last = here;
+            }
+        }
+    }
+    return out;
+}
+
+// Puts the legend in the corner of the data area it covers the least of.
+void placeLegendClear(QCustomPlot *plot)
+{
+    QCPLegend *legend = plot->legend;
+    QCPLayoutInset *inset = plot->axisRect()->insetLayout();
+    if (!legend->visible() || legend->layout() != inset)
+        return;
+    int index = -1;
+    for (int i = 0; i < inset->elementCount(); ++i) {
+        if (inset->elementAt(i) == legend)
+            index = i;
+    }
+    if (index < 0 || inset->insetPlacement(index) != QCPLayoutInset::ipBorderAligned)
+        return;
+    const QRect area = inset->rect();
+    const QSize size = legend->minimumOuterSizeHint().boundedTo(area.size());
+    if (area.isEmpty() || size.isEmpty())
+        return;
+    const QList<QPointF> samples = drawnSamples(plot);
+    static const Qt::Alignment corners[] = {Qt::AlignBottom | Qt::AlignRight, Qt::AlignTop | Qt::AlignLeft,
+                                            Qt::AlignTop | Qt::AlignRight, Qt::AlignBottom | Qt::AlignLeft};
+    auto covered = [&](Qt::Alignment corner) {
+        QRect r(QPoint(0, 0), size);
+        if (corner & Qt::AlignLeft)
+            r.moveLeft(area.left());
+        else
+            r.moveRight(area.right());
+        if (corner & Qt::AlignTop)
+            r.moveTop(area.top());
+        else
+            r.moveBottom(area.bottom());
+        const QRectF near = QRectF(r).adjusted(-2, -2, 2, 2);
+        return std::count_if(samples.cbegin(), samples.cend(), [&near](const QPointF &p) { return near.contains(p); });
+    };
+    const Qt::Alignment current = inset->insetAlignment(index);
+    Qt::Alignment best = current;
+    qsizetype least = covered(current);
+    for (const Qt::Alignment corner : corners) {
+        if (least == 0)
+            break;
+        if (const qsizetype n = covered(corner); n < least) {
+            least = n;
+            best = corner;
+        }
+    }
+    if (best != current) {
+        inset->setInsetAlignment(index, best);
+        inset->update(QCPLayoutElement::upLayout);
+    }
+}
 } // namespace
 
 QColor PlotStyle::seriesColor(int index)
 {
-    // Okabe–Ito without its black (a version drawn black reads as the axes),
-    // then hues a golden angle apart at three lightnesses: no colour repeats.
-    static const QRgb colors[] = {0x0072b2, 0xd55e00, 0x009e73, 0xcc79a7, 0xe69f00, 0x56b4e9, 0xf0e442};
+    // Okabe–Ito's blue, vermillion, green and purple, then a dark gold, a
+    // violet, a cyan and a grey in place of its orange, sky blue and yellow
+    // (an orange beside the vermillion, a sky blue beside the blue and a
+    // yellow on white were hard to tell apart): at least 3:1 against white
+    // and against the dark theme's paper, no two of the eight closer than
+    // ΔE 30 (CIELAB). Then hues a golden angle apart, darkened to 3:1 on
+    // white: no colour repeats, never black.
+    static const QRgb colors[] = {0x0072b2, 0xd55e00, 0x009e73, 0xcc79a7, 0x8c6d00, 0x7b4fc0, 0x00a0b8, 0x666666};
     constexpr int Fixed = int(std::size(colors));
     index = std::max(index, 0);
     if (index < Fixed)
         return QColor::fromRgb(colors[index]);
     const int k = index - Fixed;
     const double hue = std::fmod(15.0 + k * 137.50776405, 360.0);
-    static constexpr double Lightness[] = {0.42, 0.55, 0.34};
-    return QColor::fromHslF(float(hue / 360.0), 0.75f, float(Lightness[k % 3]));
+    static constexpr double Lightness[] = {0.42, 0.34, 0.48};
+    double lightness = Lightness[k % 3];
+    QColor c = QColor::fromHslF(float(hue / 360.0), 0.75f, float(lightness));
+    while (contrastOnWhite(c) < 3.0 && lightness > 0.05) {
+        lightness -= 0.02;
+        c = QColor::fromHslF(float(hue / 360.0), 0.75f, float(lightness));
+    }
+    return c;
+}
+
+double PlotStyle::contrastOnWhite(const QColor &color)
+{
+    auto linear = [](double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+    const double luminance = 0.2126 * linear(color.redF()) + 0.7152 * linear(color.greenF()) + 0.0722 * linear(color.blueF());
+    return 1.05 / (luminance + 0.05);
+}
+
+QPen PlotStyle::seriesPen(int index, double width)
+{
+    // The first solid, the next dashed, dash-dotted, dotted: two series on
+    // the same line still show both colours, and the legend's icons differ
+    // without colour.
+    static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DashDotLine, Qt::DotLine, Qt::DashDotDotLine};
+    QPen pen(seriesColor(index), width, styles[std::max(index, 0) % int(std::size(styles))]);
+    pen.setCapStyle(Qt::FlatCap);
+    return pen;
+}
+
+QCPScatterStyle PlotStyle::seriesMarker(int index, bool filled, const QColor &paper, double size)
+{
+    static const QCPScatterStyle::ScatterShape shapes[] = {QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare,
+                                                           QCPScatterStyle::ssTriangle, QCPScatterStyle::ssDiamond,
+                                                           QCPScatterStyle::ssTriangleInverted, QCPScatterStyle::ssCrossSquare};
+    const QColor color = seriesColor(index);
+    return QCPScatterStyle(shapes[std::max(index, 0) % int(std::size(shapes))], QPen(color, 1.5), filled ? color : paper, size);
 }
 
 void PlotStyle::applyTheme(QCustomPlot *plot, bool dark)
@@ -94,6 +237,15 @@ void PlotStyle::applyTheme(QCustomPlot *plot, bool dark)
     plot->legend->setBrush(QBrush(dark ? QColor(0x2b, 0x2d, 0x31, 230) : QColor(255, 255, 255, 230)));
     plot->legend->setBorderPen(QPen(grid));
     plot->legend->setTextColor(fg);
+}
+
+void PlotStyle::keepLegendClear(QCustomPlot *plot)
+{
+    static const char *const Kept = "dreamrsiLegendKeptClear";
+    if (!plot->property(Kept).toBool()) {
+        plot->setProperty(Kept, true);
+        QObject::connect(plot, &QCustomPlot::afterLayout, plot, [plot] { placeLegendClear(plot); });
+    }
 }
 
 QList<QPointF> PlotStyle::staircase(const QList<QPointF> &points)
@@ -138,6 +290,7 @@ int PlotStyle::populateFrontier(QCustomPlot *plot, const QList<FrontierSeries> &
         fills = plot->layer(QStringLiteral("fills"));
     }
     QList<std::pair<double, QCPCurve *>> areas; // dominated area and its shading
+    QList<std::pair<QString, QList<QPointF>>> drawnStairs; // each drawn version's frontier
     double yLow = std::numeric_limits<double>::infinity();
     double yHigh = -std::numeric_limits<double>::infinity();
     const QColor paper = dark ? QColor(0x1e, 0x1f, 0x22) : QColor(Qt::white);
@@ -237,11 +390,22 @@ int PlotStyle::populateFrontier(QCustomPlot *plot, const QList<FrontierSeries> &
         }
         line.append(QCPCurveData(t++, right, prevY));
         steps->data()->set(line, true);
-        steps->setPen(QPen(color, 2));
+        // Each version its colour, dash and marker: a frontier drawn over
+        // another still shows both, and the legend tells them apart without colour.
+        steps->setPen(seriesPen(i, 2));
         const FrontierNumbers numbers = frontierNumbers(s, world).value_or(FrontierNumbers{});
-        steps->setName(QStringLiteral("%1 — %2 %3, %4 %5, %6 %7")
+        QString name = QStringLiteral("%1 — %2 %3, %4 %5, %6 %7")
                            .arg(s.name, QCoreApplication::translate("dreamrsi::PlotStyle", "value"), fmt(numbers.value), QCoreApplication::translate("dreamrsi::PlotStyle", "HV"), fmt(numbers.hypervolume), QCoreApplication::translate("dreamrsi::PlotStyle", "penalty"),
-                                fmt(numbers.penalty)));
+                                fmt(numbers.penalty));
+        // A version whose frontier is another's drawn here lies exactly under it: say so.
+        for (const auto &[earlier, earlierStairs] : std::as_const(drawnStairs)) {
+            if (earlierStairs == stairs) {
+                name += QCoreApplication::translate("dreamrsi::PlotStyle", " (the same frontier as %1)").arg(earlier);
+                break;
+            }
+        }
+        drawnStairs.append({s.name, stairs});
+        steps->setName(name);
         // Figures name the version only; the numbers go to the caption table (frontierTable()).
         FigureLayout::setShortName(steps, s.name);
 
@@ -250,13 +414,13 @@ int PlotStyle::populateFrontier(QCustomPlot *plot, const QList<FrontierSeries> &
         for (const QPointF &p : std::as_const(points))
             dots->addData(p.x(), p.y());
         dots->setLineStyle(QCPGraph::lsNone);
-        dots->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(color, 1.5), dark ? QColor(0x1e, 0x1f, 0x22) : QColor(Qt::white), 7));
+        dots->setScatterStyle(seriesMarker(i, false, paper, 7));
         dots->removeFromLegend();
         auto *front = new QCPGraph(plot->xAxis, plot->yAxis);
         for (const QPointF &p : stairs)
             front->addData(p.x(), p.y());
         front->setLineStyle(QCPGraph::lsNone);
-        front->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color, 7));
+        front->setScatterStyle(seriesMarker(i, true, paper, 7));
         front->removeFromLegend();
         // β labels next to the points of the first series only, to stay readable.
         if (drawn == 1 && !mean) {
@@ -281,6 +445,7 @@ int PlotStyle::populateFrontier(QCustomPlot *plot, const QList<FrontierSeries> &
         area->setLayer(fills);
     plot->xAxis->setRange(0, mean ? 1.0 : xMax * 1.02);
     plot->yAxis->setRange(axis == AttainmentAxis::Full ? QCPRange(0, 1.05) : fittedAttainmentRange(yLow, yHigh));
+    keepLegendClear(plot);
     plot->replot();
     return drawn;
 }
@@ -374,6 +539,7 @@ void PlotStyle::populateAnytime(QCustomPlot *plot, const QList<AnytimeSeries> &s
     }
     plot->xAxis->setRange(0, xMax);
     plot->yAxis->setRange(axis == AttainmentAxis::Full ? QCPRange(0, 1.05) : fittedAttainmentRange(yLow, yHigh));
+    keepLegendClear(plot);
     plot->replot();
 }
 

@@ -13,6 +13,8 @@
 
 class QCustomPlot;
 class QCPRange;
+class QCPScatterStyle;
+class QPen;
 
 namespace dreamrsi {
 
@@ -51,6 +53,19 @@ namespace PlotStyle {
 /// deficiency) without black, then hues a golden angle apart; never a
 /// repeat, never black, however many series there are.
 QColor seriesColor(int index);
+/// WCAG contrast ratio of `color` against white paper (1 to 21).
+double contrastOnWhite(const QColor &color);
+/// seriesColor(index) as a line: solid, then dashed, dash-dotted, dotted…,
+/// so series drawn over one another still show each colour.
+QPen seriesPen(int index, double width);
+/// Point markers of series `index`: circle, square, triangle, diamond…,
+/// filled with its colour or with `paper` (hollow).
+QCPScatterStyle seriesMarker(int index, bool filled, const QColor &paper, double size);
+/// Moves an on-screen legend that lies inside the plot to the corner of the
+/// data area where it covers the fewest points of the drawn lines, now and
+/// after every re-layout (a resize, new data). A legend outside the data
+/// area (a figure's band, the Frontiers tab) is left where it is.
+void keepLegendClear(QCustomPlot *plot);
 /// Paper (light) or screen-dark axes, grid and legend.
 void applyTheme(QCustomPlot *plot, bool dark);
 

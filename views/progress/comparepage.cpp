@@ -302,6 +302,21 @@ void ComparePage::redraw()
     m_result = CompareCurves::compare(sources, axis());
     ComparePlot::populate(m_plot, m_result, m_dark);
     QStringList notes;
+    if (m_result.tasks.size() > 1) {
+        // Scores of different tasks share the y axis but do not compare: said first.
+        QStringList perTask;
+        for (const QString &task : std::as_const(m_result.tasks)) {
+            QStringList names;
+            for (const CompareSource &source : std::as_const(sources)) {
+                if (source.tasks.contains(task) && !names.contains(source.name))
+                    names.append(source.name);
+            }
+            perTask.append(tr("%1 (%2)").arg(task, names.join(QStringLiteral(", "))));
+        }
+        notes.append(tr("⚠ These sources are of different tasks, whose scores are on different scales: %1. "
+                        "Compare one task at a time.")
+                         .arg(perTask.join(QStringLiteral("; "))));
+    }
     for (const QString &p : std::as_const(problems))
         notes.append(tr("Cannot read: %1").arg(p));
     for (const CompareCurve &curve : std::as_const(m_result.curves)) {
@@ -316,7 +331,7 @@ void ComparePage::redraw()
         for (const CompareLeftOut &left : group.unrecorded) {
             switch (left.gap) {
             case CompareGap::Cost:
-                notes.append(tr("%1: no cost recorded, no USD curve").arg(left.name));
+                notes.append(tr("%1: no cost recorded (none above 0), no USD curve").arg(left.name));
                 break;
             case CompareGap::Time:
                 notes.append(tr("%1: no timestamps recorded, no time curve").arg(left.name));

@@ -180,13 +180,19 @@ int ComparePlot::populate(QCustomPlot *plot, const CompareResult &result, bool d
         }
     }
     if (std::isfinite(extent.yMin)) {
-        const double pad = std::max(1e-9, (extent.yMax - extent.yMin) * 0.06);
+        // A flat set of scores still gets a readable span around them (not ±1e-9, every tick the same number).
+        const double span = extent.yMax - extent.yMin;
+        const double pad = span > 1e-9 * std::max(1.0, std::abs(extent.yMax)) ? span * 0.06
+                                                                             : std::max(0.05 * std::abs(extent.yMax), 0.05);
         plot->yAxis->setRange(extent.yMin - pad, extent.yMax + pad);
-        plot->xAxis->setRange(0.0, std::max(extent.xMax, result.axis == CompareAxis::Calls ? 1.0 : 1e-9) * 1.03);
+        // An axis whose curves never left 0 (a cost under a cent, say) still spans something readable.
+        const double least = result.axis == CompareAxis::Calls ? 1.0 : result.axis == CompareAxis::Usd ? 0.01 : 1.0;
+        plot->xAxis->setRange(0.0, std::max(extent.xMax, least) * 1.03);
     } else {
         plot->yAxis->setRange(0.0, 1.0);
         plot->xAxis->setRange(0.0, 1.0);
     }
+    PlotStyle::keepLegendClear(plot);
     plot->replot();
     return drawn;
 }

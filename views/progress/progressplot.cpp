@@ -145,13 +145,14 @@ int ProgressPlot::populate(QCustomPlot *plot, const QList<ProgressCurve> &curves
     plot->xAxis->setRange(0, double(xMax));
     if (withScore == 0) {
         plot->yAxis->setRange(0, 1);
-    } else if (perTask) {
-        plot->yAxis->setRange(std::min(0.0, yMin) - 0.03, 1.25); // head room for the iteration labels
     } else {
-        const double span = yMax > yMin ? yMax - yMin : std::max(std::abs(yMax), 1.0) * 0.1;
-        // Head room above the best for the iteration labels.
+        // Fitted to the curves, attainment too (its curves often all lie
+        // above 0.8): head room above the best for the iteration labels.
+        const double flat = perTask ? 0.05 : std::max(std::abs(yMax), 1.0) * 0.1;
+        const double span = yMax > yMin ? yMax - yMin : flat;
         plot->yAxis->setRange(yMin - 0.08 * span, yMax + 0.25 * span);
     }
+    PlotStyle::keepLegendClear(plot);
     plot->replot();
     return withScore;
 }

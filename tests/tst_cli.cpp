@@ -41,6 +41,7 @@ private slots:
     void validateSummary();
     void validateReportsEachFile();
     void validateUsage();
+    void validateSameInLauncherAndModule();
     void exportCanonical();
     void exportRejectsInvalid();
     void unknownCommand();
@@ -79,6 +80,45 @@ void TestCli::validateReportsEachFile()
     QVERIFY2(r.err.contains(broken + QStringLiteral(": not valid JSON")), qPrintable(r.err));
     QVERIFY2(r.err.contains(missing + QStringLiteral(": cannot open")), qPrintable(r.err));
     QCOMPARE(r.err.count(QStringLiteral("error: ")), 3);
+}
+
+// The executable validates tree files itself (validatetrees.cpp); with a
+// folder among them the module does: the same line for every file, the
+// fail classes in the same order (by UTF-16, as a QMap of QString sorts).
+void TestCli::validateSameInLauncherAndModule()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QStringList files{
+        writeFile(dir, QStringLiteral("a.json"), validTree),
+        writeFile(dir, QStringLiteral("classes.json"), R"({"format":"dreamrsi-tree/1","cells":[
+          {"id":"c0","branch":0,"attempt":0,"seq":0,"score":-2,"fail_class":"Zeta"},
+          {"id":"c1","branch":0,"attempt":1,"seq":1,"score":null,"fail_class":"\u00e9t\u00e9"},
+          {"id":"c2","branch":1,"attempt":0,"seq":5,"fail_class":"\uff5a"},
+          {"id":"c3","branch":1,"attempt":1,"seq":3,"fail_class":"\ud835\udefc","evaluated":true,"score":-0.5},
+          {"id":"c4","branch":7,"attempt":0,"seq":4,"error":"boom","score":0.0},
+          {"id":"c5","branch":7,"attempt":1,"seq":2,"evaluated":false}]})"),
+        writeFile(dir, QStringLiteral("empty.json"), R"({"format":"dreamrsi-tree/1","cells":[]})"),
+        writeFile(dir, QStringLiteral("dup.json"), R"({"format":"dreamrsi-tree/1","cells":[{"id":"a","branch":0,"attempt":0,"seq":0},
+                                     {"id":"a","branch":1,"attempt":0,"seq":1}]})"),
+        writeFile(dir, QStringLiteral("gap.json"), R"({"format":"dreamrsi-tree/1","cells":[{"id":"a","branch":0,"attempt":1,"seq":0}]})"),
+        dir.filePath(QStringLiteral("missing.json")),
+    };
+    QTemporaryDir other;
+    QVERIFY(other.isValid());
+    const Run launcher = runText(QStringList{QStringLiteral("validate")} + files);
+    const Run module = runText(QStringList{QStringLiteral("validate")} + files + QStringList{other.path()});
+    QCOMPARE(launcher.exitCode, 1);
+    QCOMPARE(module.exitCode, 1);
+    QCOMPARE(launcher.out, module.out);
+    QVERIFY2(module.err.startsWith(launcher.err), qPrintable(module.err));
+    QVERIFY2(module.err.mid(launcher.err.size()).contains(other.path()), qPrintable(module.err));
+    QVERIFY2(launcher.out.contains(QStringLiteral("6 cells, 3 branches, max depth 2, best score 0 (not scorable: S = 0), "
+                                                  "fail classes: Zeta=1 agent=2 \u00e9t\u00e9=1 \U0001d6fc=1 \uff5a=1")),
+             qPrintable(launcher.out));
+    QVERIFY2(launcher.out.contains(QStringLiteral("0 cells, 0 branches, max depth 0, best score none (not scorable: S = 0), "
+                                                  "fail classes: none")),
+             qPrintable(launcher.out));
 }
 
 void TestCli::validateUsage()
@@ -264,7 +304,15 @@ void TestCli::startsWithoutGuiLibraries()
     QVERIFY2(loaded.contains(QStringLiteral("libQt6Core.so")), "LD_DEBUG=files printed nothing usable");
     for (const char *library : {"libQt6Gui.so", "libQt6Widgets.so", "libQt6Charts.so", "libQCustomPlotQt6.so"})
         QVERIFY2(!loaded.contains(QLatin1String(library)), library);
-    QVERIFY2(loaded.contains(QStringLiteral("dreamrsi-commands.so")), "validate runs in the commands' module");
+    // Tree files are validated by the executable itself, without the module;
+    // a folder (a run, or not) goes to the module's validate.
+    for (const char *library : {"dreamrsi-commands.so", "libQt6Qml.so", "libQt6Network.so", "libsqlite3.so"})
+        QVERIFY2(!loaded.contains(QLatin1String(library)), library);
+    p.start(QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi"), {QStringLiteral("validate"), tree, dir.path()});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 1);
+    const QString folder = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(folder.contains(QStringLiteral("dreamrsi-commands.so")), "validate of a folder runs in the commands' module");
 
     // A built-in replay over tree files runs in the executable itself,
     // without the module and the libraries only other commands use; a

@@ -14,10 +14,13 @@
 #include "commandline.h"
 #include "commands.h"
 #include "hugepageheap.h"
+#include "validatetrees.h"
 
 #include "policy/policyspec.h"
 
 #include <QTextStream>
+
+#include <optional>
 
 #include <dlfcn.h>
 
@@ -75,6 +78,19 @@ bool runsHere(int argc, char *argv[])
     return policies == 1 && builtin;
 }
 
+/// Whether the command line is `validate FILE…` with no option (nor --help):
+/// tree files, which the launcher reads itself unless one may be a run.
+bool validatesHere(int argc, char *argv[])
+{
+    if (argc < 3 || std::strcmp(argv[1], "validate") != 0)
+        return false;
+    for (int i = 2; i < argc; ++i) {
+        if (argv[i][0] == '-' || argv[i][0] == '\0')
+            return false;
+    }
+    return true;
+}
+
 /// dreamrsi-commands.so beside this executable: ../lib/dreamrsi/ from its
 /// folder (the build tree and an installation lay it out alike). An
 /// absolute path, never a search: dreamrsi runs in candidates' workspaces.
@@ -93,6 +109,20 @@ std::string modulePath()
 
 int main(int argc, char *argv[])
 {
+    if (validatesHere(argc, argv)) {
+        // Reading 1,000 tree files takes about as long as loading the
+        // module's libraries: validate runs here when every file is a tree
+        // file (no run: no SQLite, nothing of QtQml).
+        QStringList files;
+        files.reserve(argc - 2);
+        for (int i = 2; i < argc; ++i)
+            files.append(QString::fromLocal8Bit(argv[i]));
+        dreamrsi::CommandLine::nameApplication();
+        QTextStream out(stdout);
+        QTextStream err(stderr);
+        if (const std::optional<int> rc = dreamrsi::runValidateTreeFilesCommand(files, out, err))
+            return dreamrsi::CommandLine::finish(*rc, out, err);
+    }
     if (!runsHere(argc, argv)) {
         const std::string path = modulePath();
         void *module = path.empty() ? nullptr : ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);

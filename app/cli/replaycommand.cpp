@@ -12,11 +12,14 @@
 #include "replay/replayjson.h"
 #include "model/treejson.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <thread>
 
 namespace dreamrsi {
 
@@ -135,6 +138,28 @@ QString missingValue(const QString &argument)
     return apply({name, name, QString()}, &ignored);
 }
 
+/// TreeJson::isApproximateFile() of every path, on up to options.threads threads.
+std::vector<char> approximateFiles(const QStringList &paths, const ReplayOptions &options)
+{
+    const qsizetype n = paths.size();
+    std::vector<char> flags(size_t(n), 0);
+    char *into = flags.data();
+    std::atomic<qsizetype> next{0};
+    const auto work = [&] {
+        for (qsizetype i = next.fetch_add(1); i < n; i = next.fetch_add(1))
+            into[i] = TreeJson::isApproximateFile(paths.at(i), options.worldCache) ? 1 : 0;
+    };
+    const int wanted = options.threads > 0 ? options.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+    const int threads = int(std::min<qsizetype>(wanted, n / 16 + 1)); // a thread for 16 files or more
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back(work);
+    work();
+    for (std::thread &t : pool)
+        t.join();
+    return flags;
+}
+
 int usageError(QTextStream &err, const QString &message)
 {
     err << "dreamrsi replay: " << message << '\n' << replayUsage;
@@ -170,12 +195,40 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
     if (request.worldPaths.isEmpty() || request.policyArgument.isEmpty())
         return usageError(err, QStringLiteral("at least one --world and a --policy are required"));
 
+    Result<PolicySpec> parsed = PolicySpec::fromArgument(request.policyArgument);
+    // A built-in policy, no trace: the compact path (same results, a fraction
+    // of the work), which reads every world once, before anything else: the
+    // world read tells whether it is approximate and is then replayed.
+    const bool compactPath = parsed && request.printing.tracePath.isEmpty() && CompactReplay::handles(*parsed.value);
+    // Many worlds: much of what a replay allocates is new memory, touched
+    // once (hugepageheap.h says what a page fault costs here).
+    const bool manyWorlds = request.worldPaths.size() > 16;
+    if (manyWorlds) {
+        preferHugePageHeap();
+        request.replay.threadStart = preferHugePagesOnThisThread;
+    }
+    // Kept until the exit, as the result is (commandline.h).
+    auto prereadWorlds = std::make_shared<std::vector<Result<CompactTree>>>();
+    if (compactPath)
+        *prereadWorlds = CompactReplay::readFiles(request.worldPaths, request.replay);
+    const std::vector<Result<CompactTree>> &preread = *prereadWorlds;
+    CommandLine::keepUntilExit(prereadWorlds);
+    std::vector<const CompactTree *> compactWorlds; // the kept worlds, read (null: unreadable)
+    QList<qsizetype> keptIndex;                    // their places in `preread`
+
     // Approximate worlds: skipped unless asked for, labelled when replayed.
+    // Off the compact path each file is asked on its own, on every core.
+    std::vector<char> approximateFile;
+    if (!compactPath)
+        approximateFile = approximateFiles(request.worldPaths, request.replay);
     QList<bool> approximate;
     {
         QStringList kept;
-        for (const QString &path : std::as_const(request.worldPaths)) {
-            const bool isApproximate = TreeJson::isApproximateFile(path, request.replay.worldCache);
+        for (qsizetype i = 0; i < request.worldPaths.size(); ++i) {
+            const QString &path = request.worldPaths.at(i);
+            // A file that cannot be read is no approximate world: its replay says why.
+            const bool isApproximate = compactPath ? preread[size_t(i)] && preread[size_t(i)].value->approximate
+                                                   : approximateFile[size_t(i)] != 0;
             if (isApproximate && !request.includeApproximate) {
                 err << "note: skipping " << path
                     << ": an approximate world (an imported run with forks or orphans); "
@@ -184,6 +237,10 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
             }
             kept.append(path);
             approximate.append(isApproximate);
+            if (compactPath) {
+                compactWorlds.push_back(preread[size_t(i)] ? &*preread[size_t(i)].value : nullptr);
+                keptIndex.append(i);
+            }
         }
         err.flush();
         if (kept.isEmpty()) {
@@ -194,7 +251,6 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
     }
     const bool *approximateAt = approximate.constData();
 
-    Result<PolicySpec> parsed = PolicySpec::fromArgument(request.policyArgument);
     std::unique_ptr<Policy> checked;
     if (parsed) {
         parsed.value->setTimeLimitMs(request.timeLimitMs);
@@ -214,12 +270,6 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
     const std::optional<PolicySpec> &spec = parsed.value;
     ReplayOptions replay = request.replay;
     replay.trace = !request.printing.tracePath.isEmpty();
-    // Many worlds: much of what a replay allocates is new memory, touched
-    // once (hugepageheap.h says what a page fault costs here).
-    if (request.worldPaths.size() > 16) {
-        preferHugePageHeap();
-        replay.threadStart = preferHugePagesOnThisThread;
-    }
     ReplayEngine::Progress progress;
     std::mutex progressMutex;
     if (request.progress) {
@@ -236,9 +286,7 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
         worldEntries->resize(request.worldPaths.size());
     QByteArray *entries = request.printing.json ? worldEntries->data() : nullptr;
     Result<ReplayResult> replayed;
-    if (!replay.trace && CompactReplay::handles(*spec)) {
-
-        // A built-in policy, no trace: the compact path (same results, a fraction of the work).
+    if (compactPath) {
         CompactReplay::SweepDone written;
         if (entries) {
             written = [entries, approximateAt](qsizetype index, const SweepResult &sweep, const CompactTree &world,
@@ -252,7 +300,13 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
                 }
             };
         }
-        replayed = CompactReplay::runFiles(request.worldPaths, *spec, replay, written, progress);
+        // The first unreadable world, in the order given, fails the replay.
+        const auto unreadable = std::find(compactWorlds.cbegin(), compactWorlds.cend(), nullptr);
+        if (unreadable != compactWorlds.cend())
+            replayed = preread[size_t(keptIndex.at(unreadable - compactWorlds.cbegin()))].failureAs<ReplayResult>();
+        else
+            replayed = Result<ReplayResult>::success(
+                CompactReplay::runTrees(compactWorlds, request.worldPaths, *spec, replay, written, progress));
     } else {
         ReplayEngine::SweepDone written;
         if (entries) {

@@ -69,9 +69,9 @@ int runValidateCommand(const QStringList &args, QTextStream &out, QTextStream &e
     }
     Line *into = lines.data();
     const qsizetype *where = treeIndex.constData();
-    TreeJson::readFilesEach(treeFiles, [into, where](qsizetype i, TreeJson::ParseResult &&r) {
-        into[where[i]] = r.ok() ? Line{true, summarizeTree(*r.tree)} : Line{false, r.error.message};
-    }, 0, TreeJson::Payload::Skip);
+    TreeJson::readFactsFilesEach(treeFiles, [into, where](qsizetype i, Result<TreeFacts> &&r) {
+        into[where[i]] = r ? Line{true, summarizeTree(*r.value)} : Line{false, r.error};
+    });
     int invalid = 0;
     for (qsizetype i = 0; i < files.size(); ++i) {
         if (lines.at(i).ok) {

@@ -560,6 +560,43 @@ Result<CompactTree> readCompactFile(const QString &path, bool useCache)
     return keep(CompactTree::fromTree(*full.tree));
 }
 
+Result<TreeFacts> readFactsFile(const QString &path)
+{
+    using Read = Result<TreeFacts>;
+    Result<std::optional<TreeFacts>> facts = withFileBytes(path, detail::parseFactsPadded);
+    if (!facts)
+        return facts.failureAs<TreeFacts>();
+    if (*facts.value) {
+        count(counters().compactFast);
+        return Read::success(std::move(**facts.value));
+    }
+    count(counters().compactFallback);
+    ParseResult full = readFile(path, Payload::Skip);
+    if (!full.ok())
+        return Read::failure(full.error.message);
+    return Read::success(treeFacts(*full.tree));
+}
+
+void readFactsFilesEach(const QStringList &paths, const std::function<void(qsizetype, Result<TreeFacts> &&)> &take,
+                        int threads)
+{
+    if (threads <= 0)
+        threads = int(std::max(1u, std::thread::hardware_concurrency()));
+    threads = int(std::max<qsizetype>(1, std::min<qsizetype>(threads, paths.size())));
+    std::atomic<qsizetype> next{0};
+    auto work = [&] {
+        for (qsizetype i = next++; i < paths.size(); i = next++)
+            take(i, readFactsFile(paths.at(i)));
+    };
+    std::vector<std::thread> pool;
+    pool.reserve(size_t(threads - 1));
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back(work);
+    work();
+    for (std::thread &t : pool)
+        t.join();
+}
+
 bool isApproximateFile(const QString &path, bool useCache)
 {
     struct stat info;

@@ -4,6 +4,7 @@
 
 #include "compacttree.h"
 #include "discoverytree.h"
+#include "treesummary.h"
 #include "base/result.h"
 
 #include <QByteArray>
@@ -76,6 +77,15 @@ ParseResult readFile(const QString &path, Payload payload = Payload::Keep);
 /// readFile() does it, with its message, path first). A file read is put in
 /// the cache when `useCache`.
 Result<CompactTree> readCompactFile(const QString &path, bool useCache = false);
+/// What `dreamrsi validate` says of a tree file: the facts of its summary
+/// (treeFacts(), summarizeTree()) when it is valid, else readFile()'s
+/// message. Accepted or rejected exactly as readFile() does it; a valid file
+/// is read as readCompactFile() reads it, without building its tree.
+Result<TreeFacts> readFactsFile(const QString &path);
+/// readFactsFile() for every path on up to `threads` threads (0: one a core),
+/// each handed to `take(index, facts)` on the thread that read it.
+void readFactsFilesEach(const QStringList &paths, const std::function<void(qsizetype, Result<TreeFacts> &&)> &take,
+                        int threads = 0);
 /// Whether the tree file at `path` is an approximate world (its top-level
 /// `approximate`): from the compact world cache when `useCache` and it holds
 /// the file as it is now, else without parsing files that do not spell the

@@ -836,7 +836,11 @@ struct Walker
     /// structure holds (unique ids, seqs and (branch, attempt) pairs,
     /// attempts 0..L-1): what DiscoveryTree::build would accept. Nothing
     /// otherwise: the full reading then decides and names the problem.
-    static std::optional<CompactTree> compact(dom::element root)
+    /// Fail classes by name as read (views into the document), for validate's summary.
+    using FailClassTally = QVarLengthArray<std::pair<std::string_view, int>, 8>;
+
+    static std::optional<CompactTree> compact(dom::element root, FailClassTally *tally = nullptr,
+                                              std::optional<double> *bestRaw = nullptr)
     {
         std::optional<dom::array> cellsArray;
         TreeMeta meta; // only `approximate` is kept, no payload
@@ -863,6 +867,16 @@ struct Walker
             f.success = raw.resolvedEvaluated() && !raw.error && failClass == std::string_view("ok");
             f.hard = failClass == std::string_view("env");
             read.push_back(Read{f, raw.seq, raw.id});
+            if (tally) {
+                const auto known = std::find_if(tally->begin(), tally->end(),
+                                                [failClass](const auto &entry) { return entry.first == failClass; });
+                if (known != tally->end())
+                    ++known->second;
+                else
+                    tally->append({failClass, 1});
+            }
+            if (bestRaw && raw.score && (!*bestRaw || *raw.score > **bestRaw))
+                *bestRaw = raw.score;
         }
         // Repeated seqs or ids, a repeated or missing attempt: the full
         // reading names them.
@@ -942,6 +956,30 @@ std::optional<CompactTree> parseCompactPadded(const char *data, qsizetype size)
 {
     const std::optional<dom::element> root = rootOf(data, size, true);
     return root ? Walker::compact(*root) : std::nullopt;
+}
+
+std::optional<TreeFacts> parseFactsPadded(const char *data, qsizetype size)
+{
+    const std::optional<dom::element> root = rootOf(data, size, true);
+    if (!root)
+        return std::nullopt;
+    Walker::FailClassTally tally;
+    TreeFacts facts;
+    const std::optional<CompactTree> tree = Walker::compact(*root, &tally, &facts.bestScore);
+    if (!tree)
+        return std::nullopt;
+    facts.cells = tree->cellCount();
+    facts.branches = int(tree->branches.size());
+    for (const CompactTree::Branch &b : tree->branches)
+        facts.maxDepth = std::max(facts.maxDepth, b.length);
+    facts.scorable = tree->isScorable();
+    // In the order of DiscoveryTree::failClassCounts(), a QMap's: by QString.
+    facts.failClasses.reserve(tally.size());
+    for (const auto &[name, count] : tally)
+        facts.failClasses.append({Walker::string(name), count});
+    std::sort(facts.failClasses.begin(), facts.failClasses.end(),
+              [](const auto &a, const auto &b) { return a.first < b.first; });
+    return facts;
 }
 
 qsizetype paddingBytes()

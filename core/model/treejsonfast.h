@@ -2,6 +2,7 @@
 
 #include "compacttree.h"
 #include "treejson.h"
+#include "treesummary.h"
 
 #include <optional>
 
@@ -33,5 +34,10 @@ qsizetype paddingBytes();
 /// docs/tree-format.md passes. Nothing for anything else, which the full reading
 /// then decides.
 std::optional<CompactTree> parseCompactPadded(const char *data, qsizetype size);
+
+/// The summary's facts (treeFacts() of the tree parseFastPadded() would
+/// return) of `size` padded bytes at `data`, read as parseCompactPadded()
+/// reads them; nothing where that declines.
+std::optional<TreeFacts> parseFactsPadded(const char *data, qsizetype size);
 
 } // namespace dreamrsi::TreeJson::detail

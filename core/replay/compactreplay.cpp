@@ -145,10 +145,52 @@ SweepResult runSweep(const CompactTree &world, const QString &name, const Policy
     return sweep;
 }
 
-Result<ReplayResult> runFiles(const QStringList &paths, const PolicySpec &spec, const ReplayOptions &options,
-                              const SweepDone &done, const ReplayEngine::Progress &progress)
+namespace {
+
+/// `work` on `threads` threads (the calling thread one of them), each
+/// starting with options.threadStart.
+template<typename Work>
+void onThreads(int threads, const ReplayOptions &options, const Work &work)
+{
+    const auto run = [&] {
+        if (options.threadStart)
+            options.threadStart();
+        work();
+    };
+    std::vector<std::thread> pool;
+    pool.reserve(size_t(std::max(0, threads - 1)));
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back(run);
+    run();
+    for (std::thread &t : pool)
+        t.join();
+}
+
+int threadsFor(const ReplayOptions &options, qsizetype n)
+{
+    const int wanted = options.threads > 0 ? options.threads : QThread::idealThreadCount();
+    return int(std::max<qsizetype>(1, std::min<qsizetype>(wanted, n)));
+}
+
+} // namespace
+
+std::vector<Result<CompactTree>> readFiles(const QStringList &paths, const ReplayOptions &options)
 {
     const qsizetype n = paths.size();
+    std::vector<Result<CompactTree>> read(static_cast<size_t>(n));
+    Result<CompactTree> *into = read.data();
+    std::atomic<qsizetype> next{0};
+    onThreads(threadsFor(options, n), options, [&] {
+        for (qsizetype i = next.fetch_add(1); i < n; i = next.fetch_add(1))
+            into[i] = TreeJson::readCompactFile(paths.at(i), options.worldCache);
+    });
+    return read;
+}
+
+ReplayResult runTrees(const std::vector<const CompactTree *> &worlds, const QStringList &names, const PolicySpec &spec,
+                      const ReplayOptions &options, const SweepDone &done, const ReplayEngine::Progress &progress)
+{
+    const qsizetype n = qsizetype(worlds.size());
     const qsizetype nb = options.betas.size();
     ReplayResult result;
     result.policy = spec.label();
@@ -159,52 +201,37 @@ Result<ReplayResult> runFiles(const QStringList &paths, const PolicySpec &spec, 
 
     QList<SweepResult> sweeps(n);
     SweepResult *sweepSlots = sweeps.data();
-    QList<QString> errors(n);
-    QString *errorSlots = errors.data();
     std::atomic<qsizetype> nextWorld{0};
-    std::atomic<qsizetype> stopAt{n}; // the first unreadable file found so far
     std::atomic<int> finished{0};
-    const auto work = [&] {
-        if (options.threadStart)
-            options.threadStart();
+    onThreads(threadsFor(options, n), options, [&] {
         std::vector<std::vector<int>> revealed;
-        for (;;) {
-            // Worlds are taken in order, so every file before an unreadable
-            // one has been taken by the time it is found.
-            const qsizetype i = nextWorld.fetch_add(1);
-            if (i >= stopAt.load())
-                return;
-            const Result<CompactTree> read = TreeJson::readCompactFile(paths.at(i), options.worldCache);
-            if (!read) {
-                errorSlots[i] = read.error;
-                for (qsizetype seen = stopAt.load(); i < seen && !stopAt.compare_exchange_weak(seen, i);) {
-                }
-                return;
-            }
-            const CompactTree &world = *read.value;
-            sweepSlots[i] = runSweep(world, paths.at(i), spec, options, &revealed);
+        for (qsizetype i = nextWorld.fetch_add(1); i < n; i = nextWorld.fetch_add(1)) {
+            const CompactTree &world = *worlds[size_t(i)];
+            sweepSlots[i] = runSweep(world, names.at(i), spec, options, &revealed);
             if (done)
                 done(i, sweepSlots[i], world, revealed);
             const int count = finished.fetch_add(int(nb)) + int(nb);
             if (progress)
                 progress(count, int(n * nb));
         }
-    };
-    const int wanted = options.threads > 0 ? options.threads : QThread::idealThreadCount();
-    const int threads = int(std::max<qsizetype>(1, std::min<qsizetype>(wanted, n)));
-    std::vector<std::thread> pool;
-    pool.reserve(size_t(threads - 1));
-    for (int t = 1; t < threads; ++t)
-        pool.emplace_back(work);
-    work();
-    for (std::thread &t : pool)
-        t.join();
-
-    if (const qsizetype failed = stopAt.load(); failed < n)
-        return Result<ReplayResult>::failure(errors.at(failed));
+    });
     result.worlds = std::move(sweeps);
     result.computeValue();
-    return Result<ReplayResult>::success(std::move(result));
+    return result;
+}
+
+Result<ReplayResult> runFiles(const QStringList &paths, const PolicySpec &spec, const ReplayOptions &options,
+                              const SweepDone &done, const ReplayEngine::Progress &progress)
+{
+    const std::vector<Result<CompactTree>> read = readFiles(paths, options);
+    std::vector<const CompactTree *> worlds;
+    worlds.reserve(read.size());
+    for (const Result<CompactTree> &r : read) {
+        if (!r)
+            return r.failureAs<ReplayResult>(); // the first unreadable file, in order
+        worlds.push_back(&*r.value);
+    }
+    return Result<ReplayResult>::success(runTrees(worlds, paths, spec, options, done, progress));
 }
 
 } // namespace dreamrsi::CompactReplay

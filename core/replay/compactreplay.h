@@ -37,12 +37,26 @@ SweepResult runSweep(const CompactTree &world, const QString &name, const Policy
 using SweepDone = std::function<void(qsizetype index, const SweepResult &sweep, const CompactTree &world,
                                      const std::vector<std::vector<int>> &revealed)>;
 
-/// ReplayEngine::runFiles() for a spec that handles() accepts: each thread
-/// reads the next file (TreeJson::readCompactFile), replays it over every β
-/// and hands it to `done`; the result, or the read failure, is the one
-/// ReplayEngine::runFiles() gives, with the episodes' `revealed` left empty.
+/// ReplayEngine::runFiles() for a spec that handles() accepts: readFiles(),
+/// then runTrees() over them; the result, or the first read failure in the
+/// order of `paths`, is the one ReplayEngine::runFiles() gives, with the
+/// episodes' `revealed` left empty.
 Result<ReplayResult> runFiles(const QStringList &paths, const PolicySpec &spec, const ReplayOptions &options,
                               const SweepDone &done = {}, const ReplayEngine::Progress &progress = {});
+
+/// The compact form of every file (TreeJson::readCompactFile, with the cache
+/// when options.worldCache), on up to options.threads threads (each calls
+/// options.threadStart first), in the order of `paths`. Read once, each
+/// world then serves both the question whether it is approximate and its
+/// replay (`dreamrsi replay` reads every file once).
+std::vector<Result<CompactTree>> readFiles(const QStringList &paths, const ReplayOptions &options);
+
+/// Every world of `worlds` (named names[i]) replayed over options.betas on up
+/// to options.threads threads, each handed to `done` on the thread that
+/// replayed it; the same result as runFiles() over the files they were read from.
+ReplayResult runTrees(const std::vector<const CompactTree *> &worlds, const QStringList &names, const PolicySpec &spec,
+                      const ReplayOptions &options, const SweepDone &done = {},
+                      const ReplayEngine::Progress &progress = {});
 
 } // namespace CompactReplay
 

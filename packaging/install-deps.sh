@@ -15,6 +15,7 @@ PACKAGES=(
   python3-sklearn
   qt6-qpa-plugins fonts-dejavu-core fonts-noto-cjk
   libsimdjson-dev
+  qt6-httpserver-dev libqt6httpserver6 qt6-websockets-dev
   slurm-wlm munge
 )
 

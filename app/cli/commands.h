@@ -29,6 +29,11 @@ int runImportCommand(const QStringList &args, QTextStream &out, QTextStream &err
 /// alive (docs/online.md#is-it-alive). 1 when the project cannot be read.
 int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 
+/// `dreamrsi serve P.dreamrsi [--listen ADDR:PORT] [--token-file F]
+/// [--steering-token-file F2] [--tls-cert C --tls-key K]`: the project
+/// served over HTTP until SIGINT or SIGTERM (docs/remote.md).
+int runServeCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+
 /// `dreamrsi ls P.dreamrsi [iterations|policies|results|approvals] [--policy NAME]`.
 int runLsCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 

@@ -7,6 +7,7 @@
 #include "import/runimport.h"
 #include "loop/round/recordedpolicy.h"
 #include "model/treejson.h"
+#include "remote/remoteclient.h"
 #include "store/projectfiles.h"
 #include "store/projectreader.h"
 
@@ -28,6 +29,8 @@ const char *const exportUsage =
     "       dreamrsi export P.dreamrsi --all --dir DIR                every iteration as a tree file\n"
     "       dreamrsi export P.dreamrsi --bundle OUT.dreamrsi-bundle   the whole project as one file\n"
     "       dreamrsi export IN.json [-o OUT.json]                     re-write a tree file canonically\n"
+    "       dreamrsi export http://HOST:PORT/ --token-file F --iteration ID [-o OUT.json]\n"
+    "                                          one iteration of a project `dreamrsi serve` serves\n"
     "       dreamrsi export RUN [-o OUT.json] [--score METRIC]        an OpenEvolve folder or a ShinkaEvolve\n"
     "                                          database as a tree (README: Opening OpenEvolve and ShinkaEvolve runs)\n";
 
@@ -86,6 +89,32 @@ int exportRun(const QString &run, const QString &output, const RunImport::Option
     return 0;
 }
 
+/// `export URL --token-file F --iteration ID [-o OUT.json]`: the served
+/// project's iteration, the bytes its server answers (what export of the file prints).
+int exportServed(const QString &url, const QString &tokenFile, const QString &iteration, const QString &output,
+                 QTextStream &out, QTextStream &err)
+{
+    const Result<RemoteProject> remote = RemoteClient::open(url, tokenFile);
+    if (!remote)
+        return usageError(err, remote.error);
+    bool ok = false;
+    const qint64 id = iteration.toLongLong(&ok);
+    if (!ok || id < 1)
+        return usageError(err, QStringLiteral("--iteration needs an iteration id (see /api/v1/project), got '%1'").arg(iteration));
+    const Result<QByteArray> tree = RemoteClient::get(*remote.value, QStringLiteral("/api/v1/iterations/%1/tree").arg(id), 120000);
+    if (!tree)
+        return CommandLine::runtimeError(err, tree.error);
+    if (output.isEmpty()) {
+        out << QString::fromUtf8(*tree.value);
+        out.flush();
+        return 0;
+    }
+    QFile file(output);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(*tree.value) != tree.value->size())
+        return CommandLine::runtimeError(err, QStringLiteral("%1: %2").arg(output, file.errorString()));
+    return 0;
+}
+
 } // namespace
 
 int runProjectExportCommand(const QStringList &args, QTextStream &out, QTextStream &err)
@@ -97,8 +126,9 @@ int runProjectExportCommand(const QStringList &args, QTextStream &out, QTextStre
     const QCommandLineOption allOption = CommandLine::flag("all");
     const QCommandLineOption recordedOption = CommandLine::value("recorded-policy", "FILE");
     const QCommandLineOption scoreOption = CommandLine::value("score", "METRIC");
+    const QCommandLineOption tokenOption = CommandLine::value("token-file", "F");
     QCommandLineParser parser;
-    if (const auto rc = CommandLine::parseOrAnswer(parser, {iterationOption, outOption, dirOption, bundleOption, allOption, recordedOption, scoreOption}, args, exportUsage, out,
+    if (const auto rc = CommandLine::parseOrAnswer(parser, {iterationOption, outOption, dirOption, bundleOption, allOption, recordedOption, scoreOption, tokenOption}, args, exportUsage, out,
                                                    [&err](const QString &why) { return usageError(err, why); }))
         return *rc;
     const QStringList positional = parser.positionalArguments();
@@ -112,6 +142,14 @@ int runProjectExportCommand(const QStringList &args, QTextStream &out, QTextStre
     if (parser.isSet(recordedOption) && (recorded.isEmpty() || !parser.isSet(iterationOption) || all
                                          || parser.isSet(bundleOption) || parser.isSet(outOption) || parser.isSet(dirOption)))
         return usageError(err, QStringLiteral("--recorded-policy OUT.js goes with --iteration N alone"));
+    if (!positional.isEmpty() && RemoteClient::isUrl(positional.first())) {
+        if (!parser.isSet(iterationOption) || parser.values(iterationOption).size() > 1 || all || parser.isSet(bundleOption)
+            || parser.isSet(dirOption) || parser.isSet(recordedOption) || parser.isSet(scoreOption))
+            return usageError(err, QStringLiteral("a served project exports one iteration: URL --token-file F --iteration ID [-o OUT.json]"));
+        return exportServed(positional.first(), parser.value(tokenOption), parser.value(iterationOption), output, out, err);
+    }
+    if (parser.isSet(tokenOption))
+        return usageError(err, QStringLiteral("--token-file goes with a server's URL (http://HOST:PORT/)"));
     const bool runForm = !positional.isEmpty() && !parser.isSet(iterationOption) && !all && !parser.isSet(bundleOption)
                          && !parser.isSet(recordedOption) && RunImport::looksLikeRunPath(positional.first());
     if (runForm) {

@@ -67,6 +67,8 @@ const Command commands[] = {
     {"replay", "replay a policy in tree files (--world) or a project's iterations (--project) and score it",
      runReplay},
     {"round", "run or resume a live round: agent attempts on W workers, stored as they finish", dreamrsi::runRoundCommand},
+    {"serve", "serve a project over HTTP for other machines: tree, cells, status, a live stream, steering",
+     dreamrsi::runServeCommand},
     {"status", "is a project's round alive: live, stalled, interrupted or finished, and its running attempts",
      dreamrsi::runStatusCommand},
     {"steer", "steer a live round another process runs: close, refine, hint, pause, continue", dreamrsi::runSteerCommand},

@@ -76,6 +76,47 @@ Result<SteeringAck> sendSteeringRequest(const QString &projectPath, SteeringRequ
     }
 }
 
+Result<SteeringRequest> parseSteeringWords(const QStringList &words)
+{
+    using R = Result<SteeringRequest>;
+    if (words.isEmpty())
+        return R::failure(QStringLiteral("what to do is missing: close B, refine B, hint B|new TEXT, pause, continue "
+                                         "or kill ATTEMPT"));
+    SteeringRequest request;
+    request.action = words.first();
+    if (request.action == QLatin1String("close") || request.action == QLatin1String("refine")) {
+        if (words.size() != 2)
+            return R::failure(QStringLiteral("%1 takes one branch (a number or b<number>)").arg(request.action));
+        request.branch = SteeringInbox::parseBranch(words.at(1));
+        if (!request.branch)
+            return R::failure(QStringLiteral("'%1' is not a branch (a number like 3 or an id like b3)").arg(words.at(1)));
+    } else if (request.action == QLatin1String("hint")) {
+        if (words.size() < 3)
+            return R::failure(QStringLiteral("hint takes a branch (or new) and a text"));
+        if (words.at(1) == QLatin1String("new")) {
+            request.newBranch = true;
+        } else {
+            request.branch = SteeringInbox::parseBranch(words.at(1));
+            if (!request.branch)
+                return R::failure(QStringLiteral("'%1' is not a branch (a number like 3, an id like b3, or new)").arg(words.at(1)));
+        }
+        request.text = words.mid(2).join(QLatin1Char(' ')).trimmed();
+        if (request.text.isEmpty())
+            return R::failure(QStringLiteral("the hint's text is empty"));
+    } else if (request.action == QLatin1String("pause") || request.action == QLatin1String("continue")) {
+        if (words.size() != 1)
+            return R::failure(QStringLiteral("%1 takes no argument (got '%2')").arg(request.action, words.at(1)));
+    } else if (request.action == QLatin1String("kill")) {
+        static const QRegularExpression cellId(QStringLiteral("^b\\d+a\\d+$"));
+        if (words.size() != 2 || !cellId.match(words.at(1)).hasMatch())
+            return R::failure(QStringLiteral("kill takes one attempt's id, like b2a3 (see dreamrsi status)"));
+        request.attempt = words.at(1);
+    } else {
+        return R::failure(QStringLiteral("unknown action '%1' (close, refine, hint, pause, continue, kill)").arg(request.action));
+    }
+    return R::success(request);
+}
+
 int runSteerCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     QCommandLineParser parser;
@@ -109,45 +150,14 @@ int runSteerCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             return usageError(err, QStringLiteral("--timeout must be a number of seconds > 0, not '%1'").arg(parser.value(timeout)));
     }
     const QStringList words = parser.positionalArguments();
-    if (words.isEmpty())
-        return usageError(err, QStringLiteral("what to do is missing: close B, refine B, hint B|new TEXT, pause, continue "
-                                             "or kill ATTEMPT"));
-    SteeringRequest request;
-    request.action = words.first();
+    Result<SteeringRequest> parsed = parseSteeringWords(words);
+    if (!parsed)
+        return usageError(err, parsed.error);
+    SteeringRequest request = std::move(*parsed.value);
     request.by = parser.isSet(by) ? parser.value(by).trimmed() : SteeringInbox::loginName();
     request.why = parser.value(why).trimmed();
     if (parser.isSet(by) && request.by.isEmpty())
         return usageError(err, QStringLiteral("--by needs a name"));
-    if (request.action == QLatin1String("close") || request.action == QLatin1String("refine")) {
-        if (words.size() != 2)
-            return usageError(err, QStringLiteral("%1 takes one branch (a number or b<number>)").arg(request.action));
-        request.branch = SteeringInbox::parseBranch(words.at(1));
-        if (!request.branch)
-            return usageError(err, QStringLiteral("'%1' is not a branch (a number like 3 or an id like b3)").arg(words.at(1)));
-    } else if (request.action == QLatin1String("hint")) {
-        if (words.size() < 3)
-            return usageError(err, QStringLiteral("hint takes a branch (or new) and a text"));
-        if (words.at(1) == QLatin1String("new")) {
-            request.newBranch = true;
-        } else {
-            request.branch = SteeringInbox::parseBranch(words.at(1));
-            if (!request.branch)
-                return usageError(err, QStringLiteral("'%1' is not a branch (a number like 3, an id like b3, or new)").arg(words.at(1)));
-        }
-        request.text = words.mid(2).join(QLatin1Char(' ')).trimmed();
-        if (request.text.isEmpty())
-            return usageError(err, QStringLiteral("the hint's text is empty"));
-    } else if (request.action == QLatin1String("pause") || request.action == QLatin1String("continue")) {
-        if (words.size() != 1)
-            return usageError(err, QStringLiteral("%1 takes no argument (got '%2')").arg(request.action, words.at(1)));
-    } else if (request.action == QLatin1String("kill")) {
-        static const QRegularExpression cellId(QStringLiteral("^b\\d+a\\d+$"));
-        if (words.size() != 2 || !cellId.match(words.at(1)).hasMatch())
-            return usageError(err, QStringLiteral("kill takes one attempt's id, like b2a3 (see dreamrsi status)"));
-        request.attempt = words.at(1);
-    } else {
-        return usageError(err, QStringLiteral("unknown action '%1' (close, refine, hint, pause, continue, kill)").arg(request.action));
-    }
     const QString path = parser.value(project);
     if (!QFileInfo::exists(path)) {
         err << "dreamrsi steer: no project " << path << '\n';

@@ -1,0 +1,137 @@
+#include "remoteclient.h"
+
+#include "remoteaccess.h"
+
+#include <QEventLoop>
+#include <QJsonDocument>
+#include <QNetworkAccessManager>
+#include <QNetworkProxy>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QTimer>
+
+#include <memory>
+
+namespace dreamrsi {
+
+QString RemoteProject::host() const
+{
+    return base.port() > 0 ? QStringLiteral("%1:%2").arg(base.host()).arg(base.port()) : base.host();
+}
+
+namespace RemoteClient {
+
+bool isUrl(const QString &text)
+{
+    return text.startsWith(QLatin1String("http://"), Qt::CaseInsensitive)
+           || text.startsWith(QLatin1String("https://"), Qt::CaseInsensitive);
+}
+
+Result<RemoteProject> open(const QString &url, const QString &tokenFile)
+{
+    using R = Result<RemoteProject>;
+    const QUrl parsed(url, QUrl::StrictMode);
+    if (!parsed.isValid() || parsed.host().isEmpty())
+        return R::failure(QStringLiteral("'%1' is not a URL of a served project (http://HOST:PORT/)").arg(url));
+    const QString scheme = parsed.scheme().toLower();
+    if (scheme != QLatin1String("http") && scheme != QLatin1String("https"))
+        return R::failure(QStringLiteral("'%1': a served project is reached over http:// or https://").arg(url));
+    if (!parsed.userInfo().isEmpty())
+        return R::failure(QStringLiteral("'%1': give the token with --token-file, not in the URL").arg(url.section(QLatin1Char('@'), -1)));
+    if (!(parsed.path().isEmpty() || parsed.path() == QLatin1String("/")) || parsed.hasQuery())
+        return R::failure(QStringLiteral("'%1': give the server's root (http://HOST:PORT/), without a path").arg(url));
+    if (tokenFile.isEmpty())
+        return R::failure(QStringLiteral("a served project needs its token: --token-file FILE (the token `dreamrsi serve` "
+                                         "printed or read)"));
+    Result<QByteArray> token = RemoteAccess::readTokenFile(tokenFile, QStringLiteral("--token-file"));
+    if (!token)
+        return token.failureAs<RemoteProject>();
+    RemoteProject project;
+    project.base.setScheme(scheme);
+    project.base.setHost(parsed.host());
+    project.base.setPort(parsed.port(scheme == QLatin1String("https") ? 443 : 80));
+    project.token = *token.value;
+    return R::success(project);
+}
+
+QString Reply::errorMessage() const
+{
+    const QJsonObject o = QJsonDocument::fromJson(body).object();
+    if (o.contains(QStringLiteral("error")))
+        return o.value(QStringLiteral("error")).toString();
+    return QString::fromUtf8(body.left(200));
+}
+
+Result<Reply> request(const RemoteProject &project, const QByteArray &method, const QString &path, const QByteArray &body,
+                      int timeoutMs)
+{
+    using R = Result<Reply>;
+    // One manager per thread, kept: its connections are reused across requests.
+    thread_local std::unique_ptr<QNetworkAccessManager> manager;
+    if (!manager) {
+        manager = std::make_unique<QNetworkAccessManager>();
+        manager->setProxy(QNetworkProxy::NoProxy);
+    }
+    QUrl url = project.base;
+    const qsizetype query = path.indexOf(QLatin1Char('?'));
+    url.setPath(query < 0 ? path : path.left(query));
+    if (query >= 0)
+        url.setQuery(path.mid(query + 1));
+    QNetworkRequest req(url);
+    req.setRawHeader("Authorization", "Bearer " + project.token);
+    req.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    if (!body.isEmpty())
+        req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    QNetworkReply *reply = manager->sendCustomRequest(req, method, body);
+    QEventLoop loop;
+    QTimer limit;
+    limit.setSingleShot(true);
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    QObject::connect(&limit, &QTimer::timeout, &loop, &QEventLoop::quit);
+    limit.start(timeoutMs);
+    if (!reply->isFinished())
+        loop.exec();
+    if (!reply->isFinished()) {
+        reply->abort();
+        reply->deleteLater();
+        return R::failure(QStringLiteral("%1: no answer within %2 s").arg(project.host()).arg(timeoutMs / 1000.0));
+    }
+    Reply answer;
+    answer.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    answer.body = reply->readAll();
+    answer.contentType = reply->header(QNetworkRequest::ContentTypeHeader).toByteArray();
+    const QNetworkReply::NetworkError error = reply->error();
+    const QString errorString = reply->errorString();
+    reply->deleteLater();
+    if (answer.status == 0)
+        return R::failure(QStringLiteral("%1: %2").arg(project.host(), error == QNetworkReply::NoError ? QStringLiteral("no answer") : errorString));
+    return R::success(answer);
+}
+
+Result<QByteArray> get(const RemoteProject &project, const QString &path, int timeoutMs)
+{
+    const Result<Reply> reply = request(project, "GET", path, {}, timeoutMs);
+    if (!reply)
+        return reply.failureAs<QByteArray>();
+    if (!reply.value->ok())
+        return Result<QByteArray>::failure(
+            QStringLiteral("%1 answered %2: %3").arg(project.host()).arg(reply.value->status).arg(reply.value->errorMessage()));
+    return Result<QByteArray>::success(reply.value->body);
+}
+
+Result<QJsonObject> getJson(const RemoteProject &project, const QString &path, int timeoutMs)
+{
+    const Result<QByteArray> body = get(project, path, timeoutMs);
+    if (!body)
+        return body.failureAs<QJsonObject>();
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(*body.value, &error);
+    if (!doc.isObject())
+        return Result<QJsonObject>::failure(QStringLiteral("%1%2: the answer is not a JSON object (%3)")
+                                                .arg(project.host(), path, error.errorString()));
+    return Result<QJsonObject>::success(doc.object());
+}
+
+} // namespace RemoteClient
+
+} // namespace dreamrsi

@@ -1,0 +1,63 @@
+#pragma once
+
+#include "base/result.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QString>
+#include <QUrl>
+
+namespace dreamrsi {
+
+/// A project served by `dreamrsi serve` (docs/remote.md): where, and the
+/// bearer token that reads it.
+struct RemoteProject
+{
+    QUrl base;          ///< scheme, host and port, no path
+    QByteArray token;   ///< never printed
+
+    /// "HOST:PORT", for messages and titles.
+    QString host() const;
+};
+
+/// Reads a served project from this process, blocking (a local event loop
+/// turns while a request runs): `dreamrsi status|export URL`, the bench
+/// and the tests.
+namespace RemoteClient {
+
+/// True when `text` is an http:// or https:// URL (what commands that take
+/// a project take instead of a file).
+bool isUrl(const QString &text);
+
+/// The served project at `url` (http[s]://HOST:PORT[/]) with the token kept
+/// in `tokenFile` (RemoteAccess::readTokenFile). A failure saying what is
+/// wrong with either.
+Result<RemoteProject> open(const QString &url, const QString &tokenFile);
+
+/// An answer: the HTTP status and the body.
+struct Reply
+{
+    int status = 0;
+    QByteArray body;
+    QByteArray contentType;
+
+    bool ok() const { return status >= 200 && status < 300; }
+    /// The `error` of a JSON refusal, else the body's start.
+    QString errorMessage() const;
+};
+
+/// One request (`path` from the root, "/api/v1/..."), with the bearer token.
+/// A failure when no answer came (refused, unreachable, TLS, timeout);
+/// any HTTP status is an answer.
+Result<Reply> request(const RemoteProject &project, const QByteArray &method, const QString &path,
+                      const QByteArray &body = {}, int timeoutMs = 30000);
+
+/// GET `path`: the body of a 2xx answer; a failure naming the status and
+/// the server's message otherwise.
+Result<QByteArray> get(const RemoteProject &project, const QString &path, int timeoutMs = 30000);
+/// GET `path` as a JSON object.
+Result<QJsonObject> getJson(const RemoteProject &project, const QString &path, int timeoutMs = 30000);
+
+} // namespace RemoteClient
+
+} // namespace dreamrsi

@@ -1,0 +1,479 @@
+// `dreamrsi serve` with real processes on 127.0.0.1 (docs/remote.md): a live
+// round of the built-in agent in one process, the server in a second, the
+// client here. Every cell the round stores reaches the client's event
+// stream in seq order, none twice, and equals what `dreamrsi export` holds
+// at the end, as do the tree and cells-after endpoints; a missing or wrong
+// token gets 401, the read token on a write endpoint 403; a steering
+// request with the steering token is applied by the round and stored with
+// "via serve"; malformed, oversized, unknown, traversing and wrong-method
+// requests get 4xx JSON errors and the server goes on; a non-loopback
+// address without TLS is refused with the ssh -L line; no token appears in
+// any output or file after the start.
+#include "clirunsupport.h"
+
+#include "store/projectreader.h"
+
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QDirIterator>
+#include <QEventLoop>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkProxy>
+#include <QNetworkReply>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace dreamrsi;
+using namespace dreamrsi::test;
+
+namespace {
+
+struct Answer
+{
+    int status = 0;
+    QByteArray body;
+    QJsonObject json() const { return QJsonDocument::fromJson(body).object(); }
+};
+
+/// One request, waited for at most 30 s.
+Answer request(QNetworkAccessManager &net, const QUrl &url, const QByteArray &token, const QByteArray &method = "GET",
+               const QByteArray &body = {})
+{
+    QNetworkRequest req(url);
+    if (!token.isNull())
+        req.setRawHeader("Authorization", "Bearer " + token);
+    if (!body.isEmpty())
+        req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    QNetworkReply *reply = net.sendCustomRequest(req, method, body);
+    QEventLoop loop;
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    QTimer::singleShot(30000, &loop, &QEventLoop::quit);
+    if (!reply->isFinished())
+        loop.exec();
+    Answer a;
+    a.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    a.body = reply->readAll();
+    reply->deleteLater();
+    return a;
+}
+
+/// A raw request on a socket of its own: the answer's status line and body.
+QByteArray raw(quint16 port, const QByteArray &bytes)
+{
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, port);
+    if (!socket.waitForConnected(5000))
+        return {};
+    socket.write(bytes);
+    socket.flush();
+    QByteArray answer;
+    QDeadlineTimer deadline(10000);
+    while (!deadline.hasExpired() && !answer.contains("\r\n\r\n{") && socket.state() == QAbstractSocket::ConnectedState)
+        if (socket.waitForReadyRead(200))
+            answer += socket.readAll();
+    answer += socket.readAll();
+    return answer;
+}
+
+struct Served
+{
+    std::unique_ptr<QProcess> process;
+    QUrl base;
+    QByteArray banner;
+    quint16 port = 0;
+};
+
+/// Starts `dreamrsi serve` with `extra` and reads the URL it prints (at most 20 s).
+Served serve(const QString &project, const QStringList &extra)
+{
+    Served s;
+    s.process = std::make_unique<QProcess>();
+    s.process->setProgram(dreamrsiProgram());
+    s.process->setArguments(QStringList{QStringLiteral("serve"), project, QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
+                                        QStringLiteral("--poll-ms"), QStringLiteral("100")}
+                            + extra);
+    s.process->start();
+    if (!s.process->waitForStarted(10000))
+        return s;
+    static const QRegularExpression url(QStringLiteral("at (http://127\\.0\\.0\\.1:(\\d+)/)"));
+    QDeadlineTimer deadline(20000);
+    while (!deadline.hasExpired() && s.process->state() == QProcess::Running) {
+        s.process->waitForReadyRead(200);
+        s.banner += s.process->readAllStandardOutput();
+        if (s.banner.contains("then connect to")) {
+            const QRegularExpressionMatch m = url.match(QString::fromUtf8(s.banner));
+            s.base = QUrl(m.captured(1));
+            s.port = quint16(m.captured(2).toUInt());
+            break;
+        }
+    }
+    return s;
+}
+
+void writeFile(const QString &path, const QByteArray &content)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(content);
+}
+
+/// The stream's events as they arrive: (event, id, data).
+struct Event
+{
+    QByteArray name;
+    QByteArray id;
+    QJsonObject data;
+};
+
+class Stream : public QObject
+{
+public:
+    Stream(QNetworkAccessManager &net, const QUrl &url, const QByteArray &token)
+    {
+        QNetworkRequest req(url);
+        req.setRawHeader("Authorization", "Bearer " + token);
+        req.setRawHeader("Accept", "text/event-stream");
+        reply = net.get(req);
+        connect(reply, &QNetworkReply::readyRead, this, [this] {
+            buffer += reply->readAll();
+            for (qsizetype end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
+                const QByteArray block = buffer.left(end);
+                buffer.remove(0, end + 2);
+                Event e;
+                for (const QByteArray &line : block.split('\n')) {
+                    if (line.startsWith("event: "))
+                        e.name = line.mid(7);
+                    else if (line.startsWith("id: "))
+                        e.id = line.mid(4);
+                    else if (line.startsWith("data: "))
+                        e.data = QJsonDocument::fromJson(line.mid(6)).object();
+                }
+                if (!e.name.isEmpty())
+                    events.append(e);
+            }
+        });
+    }
+    ~Stream() override
+    {
+        if (reply) {
+            reply->abort();
+            reply->deleteLater();
+        }
+    }
+    QList<Event> of(const QByteArray &name) const
+    {
+        QList<Event> out;
+        for (const Event &e : events)
+            if (e.name == name)
+                out.append(e);
+        return out;
+    }
+    QNetworkReply *reply = nullptr;
+    QByteArray buffer;
+    QList<Event> events;
+};
+
+} // namespace
+
+class TestServe : public QObject
+{
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    QNetworkAccessManager m_net;
+    const QByteArray m_read = "read-token-0123456789abcdef";
+    const QByteArray m_steer = "steer-token-0123456789abcdef";
+
+    QString readFile() const { return m_dir.filePath(QStringLiteral("read.token")); }
+    QString steerFile() const { return m_dir.filePath(QStringLiteral("steer.token")); }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_net.setProxy(QNetworkProxy::NoProxy);
+        writeFile(readFile(), m_read + '\n');
+        writeFile(steerFile(), m_steer + '\n');
+    }
+
+    void liveRoundStreamsEveryCellOnceInOrder()
+    {
+        const QString project = m_dir.filePath(QStringLiteral("live.dreamrsi"));
+        QProcess round;
+        round.setProgram(dreamrsiProgram());
+        round.setArguments({QStringLiteral("round"), QStringLiteral("--project"), project, QStringLiteral("--task"),
+                            QStringLiteral("circle_packing_26"), QStringLiteral("--agent"), QStringLiteral("builtin"),
+                            QStringLiteral("--workers"), QStringLiteral("4"), QStringLiteral("--rounds"), QStringLiteral("5"),
+                            QStringLiteral("--accept-steering")});
+        round.start();
+        QVERIFY(round.waitForStarted(10000));
+        auto stopRound = qScopeGuard([&] {
+            if (round.state() != QProcess::NotRunning) {
+                round.kill();
+                round.waitForFinished(10000);
+            }
+        });
+        // The round makes the project; the server opens it once it is there.
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(project), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(ProjectReader::open(project).ok(), 20000);
+        Served served = serve(project, {QStringLiteral("--token-file"), readFile(), QStringLiteral("--steering-token-file"), steerFile()});
+        QVERIFY2(served.port != 0, served.banner.constData());
+        auto stopServer = qScopeGuard([&] {
+            served.process->terminate();
+            served.process->waitForFinished(10000);
+        });
+
+        Stream stream(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/events"))), m_read);
+        // The first cell arrives while the round runs; then a steering request goes in.
+        QTRY_VERIFY_WITH_TIMEOUT(!stream.of("cell").isEmpty(), 30000);
+        const QUrl steerUrl = served.base.resolved(QUrl(QStringLiteral("api/v1/steer")));
+        const QByteArray hint = R"({"request": "hint new try a hexagonal start", "who": "tester", "why": "from the test"})";
+        QCOMPARE(request(m_net, steerUrl, m_read, "POST", hint).status, 403);
+        const Answer applied = request(m_net, steerUrl, m_steer, "POST", hint);
+        QVERIFY2(applied.status == 200 && applied.json().value(QStringLiteral("applied")).toBool(), applied.body.constData());
+        // A bad request is refused with the words `dreamrsi steer` uses.
+        const Answer bad = request(m_net, steerUrl, m_steer, "POST", R"({"request": "close x", "who": "tester"})");
+        QCOMPARE(bad.status, 400);
+        QVERIFY2(bad.json().value(QStringLiteral("error")).toString().contains(QStringLiteral("is not a branch")), bad.body.constData());
+
+        QVERIFY(waitForExit(round, 120000));
+        QCOMPARE(round.exitCode(), 0);
+        const CliRun exported = runDreamrsi({QStringLiteral("export"), project, QStringLiteral("--iteration"), QStringLiteral("1")});
+        QVERIFY2(exported.finished && exported.exitCode == 0, exported.err.constData());
+        const QJsonArray cells = QJsonDocument::fromJson(exported.out).object().value(QStringLiteral("cells")).toArray();
+        QVERIFY(cells.size() >= 10);
+        QTRY_COMPARE_WITH_TIMEOUT(stream.of("cell").size(), cells.size(), 10000);
+        const QList<Event> seen = stream.of("cell");
+        qint64 last = -1;
+        for (qsizetype i = 0; i < seen.size(); ++i) {
+            const qint64 seq = seen.at(i).data.value(QStringLiteral("seq")).toInteger();
+            QVERIFY2(seq > last, qPrintable(QStringLiteral("seq %1 after %2").arg(seq).arg(last)));
+            last = seq;
+            QCOMPARE(seen.at(i).id, QByteArray("1:") + QByteArray::number(seq));
+            QCOMPARE(seen.at(i).data.value(QStringLiteral("cell")).toObject(), cells.at(i).toObject());
+        }
+        // The stream said the state changes: live first, finished last.
+        QVERIFY(!stream.of("state").isEmpty());
+        QCOMPARE(stream.of("state").first().data.value(QStringLiteral("state")).toString(), QStringLiteral("live"));
+        QTRY_COMPARE_WITH_TIMEOUT(stream.of("state").last().data.value(QStringLiteral("state")).toString(), QStringLiteral("finished"), 5000);
+
+        // The tree is exactly the export; cells after a seq are the export's after it.
+        const Answer tree = request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/iterations/1/tree"))), m_read);
+        QCOMPARE(tree.status, 200);
+        QCOMPARE(tree.body, exported.out);
+        const Answer after = request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/iterations/1/cells?after=4"))), m_read);
+        QCOMPARE(after.status, 200);
+        const QJsonArray tail = after.json().value(QStringLiteral("cells")).toArray();
+        QCOMPARE(after.json().value(QStringLiteral("state")).toString(), QStringLiteral("finished"));
+        QCOMPARE(tail.size(), cells.size() - 5);
+        QCOMPARE(tail.first().toObject(), cells.at(5).toObject());
+        QCOMPARE(after.json().value(QStringLiteral("last_seq")).toInteger(), cells.last().toObject().value(QStringLiteral("seq")).toInteger());
+        // The status is `dreamrsi status --json`'s.
+        const Answer status = request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/status"))), m_read);
+        const CliRun statusCli = runDreamrsi({QStringLiteral("status"), project, QStringLiteral("--json")});
+        QCOMPARE(status.status, 200);
+        QCOMPARE(status.json().value(QStringLiteral("iterations")).toArray().first().toObject().value(QStringLiteral("state")),
+                 QJsonDocument::fromJson(statusCli.out).object().value(QStringLiteral("iterations")).toArray().first().toObject().value(
+                     QStringLiteral("state")));
+
+        // `dreamrsi export` and `status` of the URL print what they print of the file.
+        const QString url = served.base.toString();
+        const CliRun remoteExport = runDreamrsi({QStringLiteral("export"), url, QStringLiteral("--token-file"), readFile(),
+                                                 QStringLiteral("--iteration"), QStringLiteral("1")});
+        QVERIFY2(remoteExport.finished && remoteExport.exitCode == 0, remoteExport.err.constData());
+        QCOMPARE(remoteExport.out, exported.out);
+        const CliRun remoteStatus = runDreamrsi({QStringLiteral("status"), url, QStringLiteral("--token-file"), readFile()});
+        const CliRun localStatus = runDreamrsi({QStringLiteral("status"), project});
+        QVERIFY2(remoteStatus.finished && remoteStatus.exitCode == 0, remoteStatus.err.constData());
+        QCOMPARE(remoteStatus.out, localStatus.out);
+        writeFile(m_dir.filePath(QStringLiteral("wrong.token")), "wrong-token-0123456789abcdef\n");
+        const CliRun refused = runDreamrsi({QStringLiteral("status"), url, QStringLiteral("--token-file"), m_dir.filePath(QStringLiteral("wrong.token"))});
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.err.contains("answered 401: the token is wrong"), refused.err.constData());
+        const CliRun noToken = runDreamrsi({QStringLiteral("export"), url, QStringLiteral("--iteration"), QStringLiteral("1")});
+        QCOMPARE(noToken.exitCode, 2);
+        QVERIFY2(noToken.err.contains("--token-file"), noToken.err.constData());
+
+        // The hint was applied by the round and stored with who it came from, via serve.
+        const auto reader = ProjectReader::open(project);
+        QVERIFY(reader.ok());
+        const StoreResult<QList<SteeringEvent>> events = (*reader.value)->steeringEvents(1);
+        QVERIFY(events.ok());
+        const auto hinted = std::find_if(events.value->cbegin(), events.value->cend(),
+                                         [](const SteeringEvent &e) { return e.action == QLatin1String("hint"); });
+        QVERIFY(hinted != events.value->cend());
+        QCOMPARE(hinted->who, QStringLiteral("tester via serve"));
+        QCOMPARE(hinted->why, QStringLiteral("from the test"));
+
+        // An artifact by its hash: the program of the first cell.
+        const StoreResult<QList<ArtifactRef>> artifacts = (*reader.value)->cellArtifacts(1, QStringLiteral("b0a0"));
+        QVERIFY(artifacts.ok() && !artifacts.value->isEmpty());
+        const Answer artifact = request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/artifacts/") + artifacts.value->first().hash)), m_read);
+        QCOMPARE(artifact.status, 200);
+        QCOMPARE(artifact.body, *(*reader.value)->readArtifact(artifacts.value->first().hash).value);
+
+        // A stream opened after the round resumes from its Last-Event-ID without repeating.
+        Stream resumed(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/events?iteration=1&after=%1")
+                                                             .arg(seen.at(seen.size() - 3).data.value(QStringLiteral("seq")).toInteger()))),
+                       m_read);
+        QTRY_COMPARE_WITH_TIMEOUT(resumed.of("cell").size(), 2, 10000);
+        QCOMPARE(resumed.of("cell").first().id, seen.at(seen.size() - 2).id);
+    }
+
+    void refusalsAndTheServerGoesOn()
+    {
+        const QString project = m_dir.filePath(QStringLiteral("live.dreamrsi"));
+        QVERIFY(QFile::exists(project));
+        Served served = serve(project, {QStringLiteral("--token-file"), readFile()});
+        QVERIFY2(served.port != 0, served.banner.constData());
+        auto stop = qScopeGuard([&] {
+            served.process->terminate();
+            served.process->waitForFinished(10000);
+        });
+        auto url = [&](const char *path) { return served.base.resolved(QUrl(QString::fromLatin1(path))); };
+
+        Answer a = request(m_net, url("api/v1/project"), QByteArray());
+        QCOMPARE(a.status, 401);
+        QVERIFY(!a.body.contains("iterations"));
+        a = request(m_net, url("api/v1/project"), "wrong-token-0123456789");
+        QCOMPARE(a.status, 401);
+        QVERIFY(!a.body.contains("iterations"));
+        a = request(m_net, url("api/v1/iterations/1/tree"), m_read.left(m_read.size() - 1));
+        QCOMPARE(a.status, 401);
+        // Without a steering token the write endpoints answer 403 to everybody.
+        a = request(m_net, url("api/v1/approve"), m_read, "POST", R"({"version": "v1", "who": "x"})");
+        QCOMPARE(a.status, 403);
+        a = request(m_net, url("api/v1/steer"), m_read, "POST", R"({"request": "pause", "who": "x"})");
+        QCOMPARE(a.status, 403);
+        // Unknown paths, wrong methods, traversal, bad numbers: 4xx with a JSON error.
+        a = request(m_net, url("api/v1/nothing"), m_read);
+        QCOMPARE(a.status, 404);
+        QVERIFY(a.json().contains(QStringLiteral("error")));
+        a = request(m_net, url("api/v1/project"), m_read, "DELETE");
+        QCOMPARE(a.status, 405);
+        a = request(m_net, url("api/v1/steer"), m_read);
+        QCOMPARE(a.status, 405);
+        a = request(m_net, url("api/v1/artifacts/..%2F..%2Fetc%2Fpasswd"), m_read);
+        QCOMPARE(a.status, 400);
+        a = request(m_net, url("api/v1/artifacts/0123"), m_read);
+        QCOMPARE(a.status, 400);
+        a = request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/artifacts/") + QString(64, QLatin1Char('0')))), m_read);
+        QCOMPARE(a.status, 404);
+        a = request(m_net, url("api/v1/iterations/abc/tree"), m_read);
+        QCOMPARE(a.status, 400);
+        a = request(m_net, url("api/v1/iterations/99/tree"), m_read);
+        QCOMPARE(a.status, 404);
+        a = request(m_net, url("api/v1/iterations/1/cells?after=x"), m_read);
+        QCOMPARE(a.status, 400);
+
+        // Raw malformed requests: a bad request line, an oversized header, a too large body, chunked.
+        const QByteArray auth = "Authorization: Bearer " + m_read + "\r\n";
+        QByteArray answer = raw(served.port, "GARBAGE\r\n\r\n");
+        QVERIFY2(answer.startsWith("HTTP/1.1 400"), answer.constData());
+        answer = raw(served.port, "GET /api/v1/project HTTP/1.1\r\nX-Big: " + QByteArray(20000, 'a') + "\r\n\r\n");
+        QVERIFY2(answer.startsWith("HTTP/1.1 431"), answer.left(200).constData());
+        answer = raw(served.port, "POST /api/v1/steer HTTP/1.1\r\n" + auth + "Content-Length: 1000000\r\n\r\n");
+        QVERIFY2(answer.startsWith("HTTP/1.1 413"), answer.constData());
+        answer = raw(served.port, "POST /api/v1/steer HTTP/1.1\r\n" + auth + "Transfer-Encoding: chunked\r\n\r\n");
+        QVERIFY2(answer.startsWith("HTTP/1.1 411"), answer.constData());
+        answer = raw(served.port, "GET /api/v1/project HTTP/1.1\r\nbroken header\r\n\r\n");
+        QVERIFY2(answer.startsWith("HTTP/1.1 400"), answer.constData());
+        for (int i = 0; i < 50; ++i)
+            raw(served.port, "GET /%%%% HTTP/9\r\n\r\n");
+
+        // The server goes on.
+        a = request(m_net, url("api/v1/project"), m_read);
+        QCOMPARE(a.status, 200);
+        QCOMPARE(a.json().value(QStringLiteral("iterations")).toArray().size(), 1);
+        QCOMPARE(served.process->state(), QProcess::Running);
+    }
+
+    void connectionsBeyondTheLimitAreRefused()
+    {
+        const QString project = m_dir.filePath(QStringLiteral("live.dreamrsi"));
+        Served served = serve(project, {QStringLiteral("--token-file"), readFile(), QStringLiteral("--max-clients"), QStringLiteral("2")});
+        QVERIFY2(served.port != 0, served.banner.constData());
+        auto stop = qScopeGuard([&] {
+            served.process->terminate();
+            served.process->waitForFinished(10000);
+        });
+        QTcpSocket one, two;
+        one.connectToHost(QHostAddress::LocalHost, served.port);
+        two.connectToHost(QHostAddress::LocalHost, served.port);
+        QVERIFY(one.waitForConnected(5000) && two.waitForConnected(5000));
+        QTest::qWait(300);
+        const QByteArray third = raw(served.port, "GET /api/v1/project HTTP/1.1\r\n\r\n");
+        QVERIFY2(third.startsWith("HTTP/1.1 503"), third.constData());
+        one.abort();
+        two.abort();
+        QTRY_COMPARE_WITH_TIMEOUT(request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/status"))), m_read).status, 200, 5000);
+    }
+
+    void nonLoopbackWithoutTlsIsRefused()
+    {
+        const CliRun r = runDreamrsi({QStringLiteral("serve"), m_dir.filePath(QStringLiteral("live.dreamrsi")), QStringLiteral("--listen"),
+                                      QStringLiteral("0.0.0.0:0")},
+                                     QProcessEnvironment::systemEnvironment(), 30000);
+        QVERIFY(r.finished);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("not a loopback address") && r.err.contains("ssh -N -L "), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+        // Bad tokens and addresses are named.
+        writeFile(m_dir.filePath(QStringLiteral("short.token")), "abc\n");
+        const CliRun shortToken = runDreamrsi({QStringLiteral("serve"), m_dir.filePath(QStringLiteral("live.dreamrsi")),
+                                               QStringLiteral("--token-file"), m_dir.filePath(QStringLiteral("short.token"))},
+                                              QProcessEnvironment::systemEnvironment(), 30000);
+        QCOMPARE(shortToken.exitCode, 2);
+        QVERIFY2(shortToken.err.contains("at least 16"), shortToken.err.constData());
+        const CliRun same = runDreamrsi({QStringLiteral("serve"), m_dir.filePath(QStringLiteral("live.dreamrsi")), QStringLiteral("--token-file"),
+                                         readFile(), QStringLiteral("--steering-token-file"), readFile()},
+                                        QProcessEnvironment::systemEnvironment(), 30000);
+        QCOMPARE(same.exitCode, 2);
+        QVERIFY2(same.err.contains("the steering token is the read token"), same.err.constData());
+        const CliRun notProject = runDreamrsi({QStringLiteral("serve"), readFile()}, QProcessEnvironment::systemEnvironment(), 30000);
+        QCOMPARE(notProject.exitCode, 1);
+    }
+
+    void aMadeTokenIsPrintedOnceAndNowhereElse()
+    {
+        const QString project = m_dir.filePath(QStringLiteral("live.dreamrsi"));
+        Served served = serve(project, {});
+        QVERIFY2(served.port != 0, served.banner.constData());
+        static const QRegularExpression tokenLine(QStringLiteral("token: ([A-Za-z0-9_-]{43})\\n"));
+        const QRegularExpressionMatch m = tokenLine.match(QString::fromUtf8(served.banner));
+        QVERIFY2(m.hasMatch(), served.banner.constData());
+        const QByteArray token = m.captured(1).toLatin1();
+        // Used, refused, streamed: nothing the server says afterwards holds it.
+        QCOMPARE(request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/project"))), token).status, 200);
+        QCOMPARE(request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/project"))), token + "x").status, 401);
+        QCOMPARE(request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/steer"))), token, "POST", "{}").status, 403);
+        {
+            Stream stream(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/events"))), token);
+            QTRY_VERIFY_WITH_TIMEOUT(!stream.of("cell").isEmpty(), 10000);
+            QVERIFY(!stream.buffer.contains(token));
+        }
+        served.process->terminate();
+        QVERIFY(served.process->waitForFinished(10000));
+        const QByteArray out = served.banner + served.process->readAllStandardOutput();
+        const QByteArray err = served.process->readAllStandardError();
+        QCOMPARE(out.count(token), 1);
+        QVERIFY(!err.contains(token));
+        QVERIFY(!err.isEmpty()); // it did log the refusals
+        QDirIterator files(m_dir.path(), QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+        while (files.hasNext()) {
+            QFile f(files.next());
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QVERIFY2(!f.readAll().contains(token), qPrintable(f.fileName()));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestServe)
+#include "tst_serve.moc"

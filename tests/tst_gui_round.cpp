@@ -33,6 +33,9 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QSignalSpy>
+#include <QApplication>
+#include <QTextBlock>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QChartView>
@@ -57,6 +60,7 @@ private slots:
     void cancelFromTheStatusBar();
     void dialogRemembersChoices();
     void dialogLabelsShowNoAmpersand();
+    void checkReportFitsMarksFailuresAndGoesStale();
     void resumeOnlyWithSomethingToResume();
     void runningAttemptShowsItsJob();
     void bigRoundListsBranchesCollapsed();
@@ -312,6 +316,65 @@ void TestGuiRound::dialogRemembersChoices()
     QCOMPARE(c.policy, PolicyChoice::stored(QStringLiteral("v7")));
     QCOMPARE(c.task, QStringLiteral("lasso_path"));
     QVERIFY(!c.beta); // the policy's default
+}
+
+// Launch Round's Check (issue 53): a failed check paints only the failed
+// lines red, the pane is tall enough for the whole report (it scrolled at 8
+// lines), the report goes once an option it was made with changes (a failed
+// report stayed after switching to the built-in agent), and the key line of
+// a non-OpenAI agent carries no aside about OpenAI-compatible servers.
+void TestGuiRound::checkReportFitsMarksFailuresAndGoesStale()
+{
+    const QString path = m_dir->filePath(QStringLiteral("check.dreamrsi"));
+    {
+        ProjectStore store;
+        take(store.create(path, ProjectInfo()));
+        take(store.close());
+    }
+    const QByteArray savedKey = qgetenv("ANTHROPIC_API_KEY");
+    qunsetenv("ANTHROPIC_API_KEY");
+    LaunchRoundDialog dialog({});
+    dialog.setProjectPath(path);
+    dialog.show();
+    qobject_cast<QComboBox *>(dialog.field(QStringLiteral("task")))->setCurrentText(test::toyTaskDir());
+    auto *agent = qobject_cast<QComboBox *>(dialog.field(QStringLiteral("agent")));
+    agent->setCurrentText(QStringLiteral("anthropic"));
+    auto *key = qobject_cast<QLabel *>(dialog.field(QStringLiteral("keyStatus")));
+    QCOMPARE(key->text(), QStringLiteral("ANTHROPIC_API_KEY is not set"));
+    QVERIFY(key->wordWrap());
+
+    auto *report = dialog.findChild<QPlainTextEdit *>(QStringLiteral("checkReport"));
+    QVERIFY(report);
+    QSignalSpy finished(&dialog, &LaunchRoundDialog::checkFinished);
+    dialog.check();
+    QVERIFY(finished.wait(120000));
+    QCOMPARE(finished.first().first().toBool(), false);
+    QVERIFY(report->isVisible());
+    // Red on the failed lines only.
+    int red = 0, plain = 0;
+    for (QTextBlock block = report->document()->begin(); block.isValid(); block = block.next()) {
+        if (block.text().isEmpty())
+            continue;
+        bool isRed = false;
+        for (auto it = block.begin(); !it.atEnd(); ++it)
+            isRed = isRed || it.fragment().charFormat().foreground().color() == QColor(0xb0, 0x00, 0x20);
+        const bool failedLine = block.text().startsWith(QLatin1String("FAILED")) || block.text().startsWith(QLatin1String("not ready"));
+        QVERIFY2(isRed == failedLine, qPrintable(block.text()));
+        (isRed ? red : plain) += 1;
+    }
+    QVERIFY(red >= 2);  // the agent check and the verdict
+    QVERIFY(plain >= 3); // the checks that passed, the estimate
+    QVERIFY2(report->toPlainText().contains(QStringLiteral("FAILED agent")), qPrintable(report->toPlainText()));
+    // The whole report in sight, no scrolling.
+    QApplication::processEvents();
+    QCOMPARE(report->verticalScrollBar()->maximum(), 0);
+
+    // Switching to the built-in agent: the failed report goes.
+    agent->setCurrentText(QStringLiteral("builtin"));
+    QVERIFY(report->isHidden());
+    QVERIFY(report->toPlainText().isEmpty());
+    if (!savedKey.isNull())
+        qputenv("ANTHROPIC_API_KEY", savedKey);
 }
 
 void TestGuiRound::dialogLabelsShowNoAmpersand()

@@ -2134,6 +2134,10 @@
         <source>Probe &amp;calls:</source>
         <translation>探测调用(&amp;C)：</translation>
     </message>
+    <message>
+        <source>%1 is not set</source>
+        <translation>%1 未设置</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::LiveDashboard</name>

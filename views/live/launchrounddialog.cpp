@@ -23,7 +23,13 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
+#include <QTextCursor>
+#include <QTextBlock>
+#include <QScreen>
 #include <QSpinBox>
+
+#include <algorithm>
+#include <cmath>
 
 namespace dreamrsi {
 
@@ -88,6 +94,7 @@ LaunchRoundDialog::LaunchRoundDialog(const QStringList &policyNames, QWidget *pa
     form->addRow(tr("Comma&nd:"), m_command);
     m_keyStatus = new QLabel;
     m_keyStatus->setObjectName(QStringLiteral("keyStatus"));
+    m_keyStatus->setWordWrap(true); // a long status wraps instead of widening the dialog
     form->addRow(tr("Key:"), m_keyStatus);
 
     m_workers = new QSpinBox;
@@ -226,6 +233,18 @@ LaunchRoundDialog::LaunchRoundDialog(const QStringList &policyNames, QWidget *pa
     load();
     updateAgentFields();
     updateBackend();
+    // Any change to what a check checks drops its report.
+    connect(m_task, &QComboBox::currentTextChanged, this, &LaunchRoundDialog::dropStaleReport);
+    connect(m_agent, &QComboBox::currentTextChanged, this, &LaunchRoundDialog::dropStaleReport);
+    connect(m_policy, &QComboBox::currentIndexChanged, this, &LaunchRoundDialog::dropStaleReport);
+    connect(m_backend, &QComboBox::currentIndexChanged, this, &LaunchRoundDialog::dropStaleReport);
+    for (QLineEdit *e : {m_model, m_baseUrl, m_command, m_partition, m_account, m_qos, m_sbatchArgs, m_sharedDir})
+        connect(e, &QLineEdit::textChanged, this, &LaunchRoundDialog::dropStaleReport);
+    for (QSpinBox *box : {m_workers, m_rounds, m_seed, m_maxCalls, m_probe})
+        connect(box, &QSpinBox::valueChanged, this, &LaunchRoundDialog::dropStaleReport);
+    connect(m_beta, &QDoubleSpinBox::valueChanged, this, &LaunchRoundDialog::dropStaleReport);
+    connect(m_maxUsd, &QDoubleSpinBox::valueChanged, this, &LaunchRoundDialog::dropStaleReport);
+    connect(m_policyBeta, &QCheckBox::toggled, this, &LaunchRoundDialog::dropStaleReport);
 }
 
 QWidget *LaunchRoundDialog::field(const QString &name) const
@@ -244,20 +263,69 @@ void LaunchRoundDialog::check()
     if (m_projectPath.isEmpty() || !m_check->isEnabled())
         return;
     m_check->setEnabled(false);
+    m_checkStale = false;
     m_checkReport->setVisible(true);
     m_checkReport->setPlainText(tr("Checking the project, the agent, the backend and the evaluator…"));
     auto *watcher = new QFutureWatcher<PreflightReport>(this);
     connect(watcher, &QFutureWatcher<PreflightReport>::finished, this, [this, watcher] {
         const PreflightReport report = watcher->result();
         watcher->deleteLater();
-        m_checkReport->setPlainText(report.toText());
-        m_checkReport->setStyleSheet(report.ok() ? QString() : QStringLiteral("QPlainTextEdit { color: #b00020; }"));
         m_check->setEnabled(true);
+        if (m_checkStale) {
+            dropStaleReport();
+            return;
+        }
+        showReport(report.toText());
         emit checkFinished(report.ok());
     });
     const RoundOptions chosen = options();
     const QString project = m_projectPath;
     watcher->setFuture(QtConcurrent::run([chosen, project] { return RoundPreflight::run(chosen, project); }));
+}
+
+void LaunchRoundDialog::showReport(const QString &text)
+{
+    m_checkReport->setPlainText(text);
+    // Only what failed in red: the failed checks and the verdict (a failed
+    // check painted every line, the passing ones too).
+    const QColor failed(0xb0, 0x00, 0x20);
+    for (QTextBlock block = m_checkReport->document()->begin(); block.isValid(); block = block.next()) {
+        if (!block.text().startsWith(QLatin1String("FAILED")) && !block.text().startsWith(QLatin1String("not ready")))
+            continue;
+        QTextCursor cursor(block);
+        cursor.select(QTextCursor::BlockUnderCursor);
+        QTextCharFormat format;
+        format.setForeground(failed);
+        cursor.mergeCharFormat(format);
+    }
+    // Tall enough for the whole report (it scrolled at 8 lines), at most
+    // half the screen; the dialog grows with it.
+    const QFontMetrics fm(m_checkReport->font());
+    const double textWidth = std::max(80.0, m_checkReport->viewport()->width() - 2 * m_checkReport->document()->documentMargin());
+    int lines = 0;
+    for (const QString &line : text.split(QLatin1Char('\n')))
+        lines += std::max(1, int(std::ceil(fm.horizontalAdvance(line) / (0.9 * textWidth))));
+    const int wanted = (lines + 1) * fm.lineSpacing() + 2 * m_checkReport->frameWidth()
+                       + 2 * int(std::ceil(m_checkReport->document()->documentMargin()));
+    const int most = screen() ? screen()->availableGeometry().height() / 2 : 600;
+    m_checkReport->setMinimumHeight(std::clamp(wanted, 150, std::max(150, most)));
+    resize(width(), std::max(height(), sizeHint().height()));
+}
+
+void LaunchRoundDialog::dropStaleReport()
+{
+    // A report says what was checked: once the round's options change it
+    // no longer does (a failed check stayed after switching agents).
+    if (!m_check->isEnabled()) {
+        m_checkStale = true; // a check under way: its report comes for the old options
+        return;
+    }
+    if (m_checkReport->isHidden())
+        return;
+    m_checkReport->clear();
+    m_checkReport->setMinimumHeight(150);
+    m_checkReport->setVisible(false);
+    resize(width(), sizeHint().height());
 }
 
 void LaunchRoundDialog::updateAgentFields()
@@ -272,9 +340,11 @@ void LaunchRoundDialog::updateAgentFields()
                                                                : tr("none needed"));
     } else {
         const QString variable = keyVariable(kind);
-        m_keyStatus->setText(qEnvironmentVariableIsEmpty(variable.toLatin1().constData())
+        // Only an OpenAI-compatible endpoint can be a local server without a key.
+        m_keyStatus->setText(!qEnvironmentVariableIsEmpty(variable.toLatin1().constData()) ? tr("%1 is set").arg(variable)
+                             : kind == QLatin1String("openai")
                                  ? tr("%1 is not set (a local OpenAI-compatible server may need none)").arg(variable)
-                                 : tr("%1 is set").arg(variable));
+                                 : tr("%1 is not set").arg(variable));
     }
 }
 

@@ -59,6 +59,10 @@ signals:
 
 private:
     void updateAgentFields();
+    /// Shows a check's report: failed lines in red, the pane tall enough for it.
+    void showReport(const QString &text);
+    /// Hides the report once an option it was made with changes.
+    void dropStaleReport();
     void load();
     void save() const;
 
@@ -86,6 +90,7 @@ private:
     QSpinBox *m_agentLimit = nullptr;
     QPushButton *m_check = nullptr;
     QPlainTextEdit *m_checkReport = nullptr;
+    bool m_checkStale = false; ///< an option changed while a check ran
     QString m_projectPath;
 };
 

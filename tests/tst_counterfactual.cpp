@@ -8,6 +8,7 @@
 #include "loop/dream/policyimprover.h"
 #include "model/treejson.h"
 #include "project/projectsimulations.h"
+#include "store/projectwriter.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -480,7 +481,18 @@ void TestCounterfactual::projectStoresTheRun()
                                     QStringLiteral("1"), QStringLiteral("--fixed"), QStringLiteral("--project"), project});
     QCOMPARE(run.exitCode, 1);
     QVERIFY(!QFileInfo::exists(ProjectSimulations::folderOf(project)));
-    QVERIFY(writeFile(project, "stand-in: only its existence matters here"));
+    // A file that is no project is refused by name: the study starts from the project's replay configuration.
+    QVERIFY(writeFile(project, "stand-in: no project"));
+    run = runDreamrsi({QStringLiteral("loop"), QStringLiteral("--worlds"), m_a, QStringLiteral("--iterations"),
+                       QStringLiteral("1"), QStringLiteral("--fixed"), QStringLiteral("--project"), project});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains("not a Dream-RSI project"), run.err.constData());
+    QVERIFY(!QFileInfo::exists(ProjectSimulations::folderOf(project)));
+    QVERIFY(QFile::remove(project));
+    {
+        auto writer = ProjectWriter::create(project, ProjectInfo{});
+        QVERIFY2(writer.ok(), qPrintable(writer.error));
+    }
     run = runDreamrsi({QStringLiteral("loop"), QStringLiteral("--worlds"), m_a, QStringLiteral("--iterations"), QStringLiteral("1"),
                        QStringLiteral("--fixed"), QStringLiteral("--project"), project, QStringLiteral("--json")});
     QVERIFY2(run.finished && run.exitCode == 0, run.err.constData());

@@ -3,6 +3,7 @@
 // (stored runs listed, a damaged one reported, the figure drawn), and the
 // Simulate the Loop dialog (runs on a worker thread with progress, stores
 // its result beside the project, Stop ends it with the runs so far).
+#include "clirunsupport.h"
 #include "commands.h"
 
 #include "figures/qcp.h"
@@ -13,6 +14,7 @@
 #include "replay/synthworld.h"
 #include "models/workspace.h"
 #include "store/projectwriter.h"
+#include "store/replaybounds.h"
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -95,6 +97,7 @@ private slots:
     void dialogKeepsTheFormPerProject();
     void dialogNamesTheProjectsConfiguration();
     void dialogChoosesTheValuation();
+    void dialogAndCommandStartFromTheProject();
 
 private:
     QTemporaryDir m_dir;
@@ -445,4 +448,69 @@ void TestGuiSimulation::dialogChoosesTheValuation()
 }
 
 QTEST_MAIN(TestGuiSimulation)
+// One study, one answer (issue 54): Simulate the Loop and `dreamrsi loop
+// --worlds … --project P` both start from the project's replay
+// configuration (CounterfactualSettings::forProject: W, K, λ, the β grid,
+// the valuation and C), so the same worlds and seed give the same curves.
+void TestGuiSimulation::dialogAndCommandStartFromTheProject()
+{
+    const QString project = m_dir.filePath(QStringLiteral("study.dreamrsi"));
+    ReplayConfig config;
+    config.workers = 3;
+    config.lambda = 0.2;
+    config.betas = {0.0, 0.5, 1.0};
+    config.completions = 2;
+    {
+        auto writer = ProjectWriter::create(project, ProjectInfo{});
+        QVERIFY2(writer.ok(), qPrintable(writer.error));
+        QVERIFY((*writer.value)->setReplayConfig(config).ok());
+    }
+    QVERIFY(CounterfactualSettings::forProject(config).replayConfig() == config);
+    QVERIFY(CounterfactualSettings::forProject(std::nullopt).replayConfig() == CounterfactualSettings().replayConfig());
+    const QString worlds = m_dir.filePath(QStringLiteral("study-worlds"));
+    const test::CliRun synth = test::runDreamrsi({QStringLiteral("synth"), QStringLiteral("--out"), worlds, QStringLiteral("--worlds"),
+                                                  QStringLiteral("3"), QStringLiteral("--seed"), QStringLiteral("7"),
+                                                  QStringLiteral("--regime"), QStringLiteral("late"), QStringLiteral("--width"),
+                                                  QStringLiteral("6"), QStringLiteral("--depth"), QStringLiteral("6")});
+    QVERIFY2(synth.finished && synth.exitCode == 0, synth.err.constData());
+
+    // The command: nothing but the worlds, T, M, the seed and the project.
+    const test::CliRun command = test::runDreamrsi({QStringLiteral("loop"), QStringLiteral("--world-dir"), worlds,
+                                                    QStringLiteral("--iterations"), QStringLiteral("3"), QStringLiteral("--versions"),
+                                                    QStringLiteral("2"), QStringLiteral("--seed"), QStringLiteral("0"),
+                                                    QStringLiteral("--project"), project, QStringLiteral("--json")});
+    QVERIFY2(command.finished && command.exitCode == 0, command.err.constData());
+    const QJsonObject written = QJsonDocument::fromJson(command.out).object();
+    QCOMPARE(written.value(QStringLiteral("config")).toObject().value(QStringLiteral("workers")).toInt(), 3);
+    const Result<SimulationCurves> fromCommand = ProjectSimulations::curvesFromJson(command.out);
+    QVERIFY2(fromCommand.ok(), qPrintable(fromCommand.error));
+
+    // The dialog on the same folder, its form untouched: W shows the project's 3.
+    SimulationDialog dialog(QList<ReplayWorld>{}, QString(), nullptr, project);
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.isReadingProject(), 10000);
+    QCOMPARE(dialog.findChild<QSpinBox *>(QStringLiteral("workers"))->value(), 3);
+    QCOMPARE(dialog.findChild<QSpinBox *>(QStringLiteral("workers"))->maximum(), ReplayBounds::MaxWorkers);
+    dialog.findChild<QRadioButton *>(QStringLiteral("fromFolder"))->setChecked(true);
+    dialog.findChild<QLineEdit *>(QStringLiteral("folder"))->setText(worlds);
+    auto *iterations = dialog.findChild<QSpinBox *>(QStringLiteral("iterations"));
+    QTRY_COMPARE_WITH_TIMEOUT(iterations->maximum(), 3, 10000);
+    iterations->setValue(3);
+    dialog.findChild<QSpinBox *>(QStringLiteral("repeats"))->setValue(1);
+    dialog.findChild<QSpinBox *>(QStringLiteral("versions"))->setValue(2);
+    dialog.findChild<QComboBox *>(QStringLiteral("arms"))->setCurrentIndex(1); // Dream-RSI only, as the command without --compare
+    QSignalSpy simulated(&dialog, &SimulationDialog::simulated);
+    dialog.findChild<QPushButton *>(QStringLiteral("start"))->click();
+    QTRY_COMPARE_WITH_TIMEOUT(simulated.count(), 1, 120000);
+    const auto fromDialog = simulated.at(0).at(1).value<SimulationCurves>();
+    QCOMPARE(fromDialog.arms.size(), fromCommand.value->arms.size());
+    for (qsizetype a = 0; a < fromDialog.arms.size(); ++a) {
+        QCOMPARE(fromDialog.arms.at(a).arm, fromCommand.value->arms.at(a).arm);
+        QCOMPARE(fromDialog.arms.at(a).callsMean, fromCommand.value->arms.at(a).callsMean);
+        QCOMPARE(fromDialog.arms.at(a).attainmentMean, fromCommand.value->arms.at(a).attainmentMean);
+    }
+    const QString log = dialog.findChild<QPlainTextEdit *>(QStringLiteral("log"))->toPlainText();
+    QVERIFY2(log.contains(QStringLiteral("replay configuration: W 3, λ 0.2, β {0, 0.5, 1}, no K, imagined C 2 (the project's)")),
+             qPrintable(log));
+}
+
 #include "tst_gui_simulation.moc"

@@ -37,8 +37,11 @@ const char *const Usage =
     "the current policy on world t as one replay episode (W = --workers, K = --rounds, β = --beta, else the\n"
     "policy's defaultBeta, else 0.5; Math.random seeded with S as `dreamrsi replay --seed S` does, the\n"
     "replay command's default seed without --seed). Only the cells that episode revealed join the history;\n"
-    "after every iteration but the last a dream of M versions over that history (W, λ 0.1, β {0, 0.25, 0.5,\n"
-    "0.75, 1}, K) picks the best mean value, approved automatically. Nothing is stored unless --project.\n"
+    "after every iteration but the last a dream of M versions over that history (W, λ, β grid, K) picks\n"
+    "the best mean value, approved automatically. W, K, λ, the β grid, the valuation and C are the\n"
+    "project's replay configuration with --project (as Simulate the Loop takes them), else a new\n"
+    "project's (W 10, λ 0.1, β {0, 0.25, 0.5, 0.75, 1}, no K, imagined C 8); the flags override them.\n"
+    "Nothing is stored unless --project.\n"
     "The dreams value versions over C imagined completions of every history world (the default, a new\n"
     "project's) or over the history as revealed; the dream after iteration t of repeat r draws its\n"
     "completions with seed S + 1000·r + t.\n"
@@ -51,7 +54,7 @@ const char *const Usage =
     "                     gemini or command (--dream-agent is a synonym); --model, --base-url, --command,\n"
     "                     --prompt configure it\n"
     "  --policy P         the starting policy (default builtin:portfolio)\n"
-    "  --workers W        W of the deployments and the dreams (default 10)\n"
+    "  --workers W        W of the deployments and the dreams (default: see above)\n"
     "  --rounds K         round limit K of the deployments and the dreams (default none)\n"
     "  --beta B           β of every deployment\n"
     "  --seed S           repeat r > 0 takes the worlds in a shuffle seeded with S + r (splitmix64,\n"
@@ -65,14 +68,15 @@ const char *const Usage =
     "  --valuation V      imagined (default; with --project, the project's) or revealed: what the dreams\n"
     "                     value versions over; oracle values them over the complete recorded worlds\n"
     "                     behind the history (a study's upper arm: is a shortfall the valuation's?)\n"
-    "  --completions C    imagined completions of each history world (default 8)\n"
+    "  --completions C    imagined completions of each history world (default: see above)\n"
     "  --rule R           how completions are drawn: capped (default) or widened (docs/online.md)\n"
     "  --probe P          probe calls after each deployment of the Dream-RSI arms, where the world model\n"
     "                     is blind (docs/online.md, probes): auto (default, at most 3), off, or at most N\n"
     "  --fixed-probe      also run fixed exploration followed by the same probes (arm fixed_probe): the\n"
     "                     probes' own gain, apart from what the dreams learned\n"
     "  --time-limit-ms MS time limit of one script call (default 2000)\n"
-    "  --project P        store the run's JSON beside the project (P.simulations/)\n"
+    "  --project P        start from the project's replay configuration; store the run's JSON beside\n"
+    "                     the project (P.simulations/)\n"
     "  --json             print {runs: [{fixed, arm, repeat, iterations: [{iteration, world,\n"
     "                     policy_version, calls, best_score, attainment, cumulative_calls}]}], summary}\n";
 
@@ -165,13 +169,30 @@ int runCounterfactualLoopCommand(const QStringList &args, QTextStream &out, QTex
     const Result<OptionValues::ReplayConfigFlags::Read> replay = flags.read(parser);
     if (!replay)
         return usageError(replay.error);
-    const ReplayConfigOverrides &given = replay.value->overrides;
-    s.workers = given.workers.value_or(s.workers);
-    if (given.rounds)
-        s.maxRounds = *given.rounds;
+    // Where the study starts: the project's replay configuration with
+    // --project, else a new project's (as Simulate the Loop does); the
+    // flags override it.
+    const QString project = parser.value(QStringLiteral("project"));
+    std::optional<ReplayConfig> projectConfig;
+    if (parser.isSet(QStringLiteral("project"))) {
+        if (!QFileInfo(project).isFile()) {
+            err << "error: --project: no project at " << project << '\n';
+            return 1;
+        }
+        StoreResult<std::unique_ptr<ProjectReader>> reader = ProjectFiles::openReader(project);
+        if (!reader.ok()) {
+            err << "error: " << reader.error << '\n';
+            return 1;
+        }
+        const StoreResult<StoredReplayConfig> config = (*reader.value)->replayConfig();
+        if (!config.ok()) {
+            err << "error: " << config.error << '\n';
+            return 1;
+        }
+        projectConfig = config.value->config;
+    }
+    s.setReplayConfig(replay.value->overrides.applyTo(CounterfactualSettings::forProject(projectConfig).replayConfig()));
     s.oracle = replay.value->oracle;
-    s.valuation = given.valuation.value_or(s.valuation);
-    s.completions = given.completions.value_or(s.completions);
     if (parser.isSet(QStringLiteral("beta"))) {
         const Result<double> beta = OptionValues::number(QStringLiteral("--beta"), parser.value(QStringLiteral("beta")), 0.0, 1.0);
         if (!beta)
@@ -240,30 +261,6 @@ int runCounterfactualLoopCommand(const QStringList &args, QTextStream &out, QTex
     if (dream.agentKind == QLatin1String("command") && dream.command.trimmed().isEmpty())
         return usageError(QStringLiteral("--agent command needs --command CMD"));
 
-    const QString project = parser.value(QStringLiteral("project"));
-    if (parser.isSet(QStringLiteral("project")) && !QFileInfo(project).isFile()) {
-        err << "error: --project: no project at " << project << '\n';
-        return 1;
-    }
-    // With --project, the dreams value versions as the project's replay
-    // configuration says, unless --valuation / --completions override it.
-    if (!fixed && parser.isSet(QStringLiteral("project"))
-        && (!parser.isSet(QStringLiteral("valuation")) || !parser.isSet(QStringLiteral("completions")))) {
-        StoreResult<std::unique_ptr<ProjectReader>> reader = ProjectFiles::openReader(project);
-        if (!reader.ok()) {
-            err << "error: " << reader.error << '\n';
-            return 1;
-        }
-        const StoreResult<StoredReplayConfig> config = (*reader.value)->replayConfig();
-        if (!config.ok()) {
-            err << "error: " << config.error << '\n';
-            return 1;
-        }
-        if (!parser.isSet(QStringLiteral("valuation")))
-            s.valuation = config.value->config.valuation;
-        if (!parser.isSet(QStringLiteral("completions")))
-            s.completions = config.value->config.completions;
-    }
     std::shared_ptr<PolicyDeveloper> developer;
     if (!fixed) {
         const Result<std::shared_ptr<PolicyDeveloper>> made = dream.createDeveloper();

@@ -4,6 +4,7 @@
 #include "loop/dream/policyimprover.h"
 #include "policy/builtinpolicies.h"
 #include "store/projectfiles.h"
+#include "store/replaybounds.h"
 #include "store/projectreader.h"
 
 #include <QCheckBox>
@@ -73,8 +74,9 @@ SimulationDialog::SimulationDialog(QList<ReplayWorld> projectWorlds, QString pro
     };
     m_iterations = spin(1, 100000, 5, "iterations");
     m_versions = spin(1, 50, 4, "versions");
-    m_workers = spin(1, 1000, 4, "workers");
-    m_rounds = spin(0, 100000, 0, "rounds");
+    // W and K as a new project's until the project's are read (readProjectConfig), within the bounds every W and K keeps.
+    m_workers = spin(ReplayBounds::MinWorkers, ReplayBounds::MaxWorkers, ReplayConfig().workers, "workers");
+    m_rounds = spin(0, ReplayBounds::MaxRounds, 0, "rounds");
     m_rounds->setSpecialValueText(tr("no limit"));
     m_fixBeta = new QCheckBox(tr("Fixed β"));
     m_beta = new QDoubleSpinBox;
@@ -223,6 +225,10 @@ void SimulationDialog::readProjectConfig()
     }).then(this, [this](const std::optional<ReplayConfig> &config) {
         m_readingProject = false;
         m_projectConfig = config;
+        if (config && !m_formRemembered) { // the study starts where the project's replays do
+            m_workers->setValue(config->workers);
+            m_rounds->setValue(config->rounds.value_or(0));
+        }
         if (!m_valuationChosen)
             showProjectValuation();
         updateState();
@@ -266,6 +272,7 @@ void SimulationDialog::restoreForm()
     settings.beginGroup(formGroup(m_rememberFor));
     if (!settings.contains(QStringLiteral("iterations")))
         return;
+    m_formRemembered = true;
     m_folder->setText(settings.value(QStringLiteral("folder")).toString());
     if (settings.value(QStringLiteral("fromFolder")).toBool() || m_projectWorlds.isEmpty())
         m_fromFolder->setChecked(true);
@@ -277,7 +284,7 @@ void SimulationDialog::restoreForm()
         m_iterations->setValue(m_wantedIterations);
     }
     m_versions->setValue(settings.value(QStringLiteral("versions"), 4).toInt());
-    m_workers->setValue(settings.value(QStringLiteral("workers"), 4).toInt());
+    m_workers->setValue(settings.value(QStringLiteral("workers"), ReplayConfig().workers).toInt());
     m_rounds->setValue(settings.value(QStringLiteral("rounds"), 0).toInt());
     m_fixBeta->setChecked(settings.value(QStringLiteral("fixBeta"), false).toBool());
     m_beta->setValue(settings.value(QStringLiteral("beta"), 0.5).toDouble());
@@ -386,7 +393,9 @@ void SimulationDialog::start()
     if (m_running)
         return;
     saveForm(); // what a run was started with is kept, whatever happens next
-    CounterfactualSettings s;
+    // As `dreamrsi loop --worlds … --project P` starts: the project's replay
+    // configuration (W, K, λ, β grid, valuation, C), then what the form sets.
+    CounterfactualSettings s = CounterfactualSettings::forProject(m_projectConfig);
     if (m_fromProject->isChecked()) {
         s.worlds = m_projectWorlds;
     } else {
@@ -397,21 +406,18 @@ void SimulationDialog::start()
     s.iterations = m_iterations->value();
     s.versions = m_versions->value();
     s.workers = m_workers->value();
-    if (m_rounds->value() > 0)
-        s.maxRounds = m_rounds->value();
+    s.maxRounds = m_rounds->value() > 0 ? std::optional<int>(m_rounds->value()) : std::nullopt;
     if (m_fixBeta->isChecked())
         s.beta = m_beta->value();
     s.seed = quint64(m_seed->value());
     s.episodeSeed = quint32(m_seed->value());
     s.repeats = m_repeats->value();
     s.policyArgument = m_policy->currentText();
-    // The valuation and C as `dreamrsi loop --project` takes them: the
-    // project's unless chosen here.
-    const ReplayConfig project = m_projectConfig.value_or(ReplayConfig());
-    s.completions = project.completions;
+    // The valuation: the project's unless chosen here (C is the project's).
     const QString valuation = m_valuation->currentData().toString();
     s.oracle = valuation == QLatin1String("oracle");
-    s.valuation = s.oracle ? project.valuation : valuationFromName(valuation).value_or(project.valuation);
+    if (!s.oracle)
+        s.valuation = valuationFromName(valuation).value_or(s.valuation);
     s.arms.clear();
     if (m_arms->currentIndex() != 2)
         s.arms.append(CounterfactualArm::Dream);

@@ -109,6 +109,7 @@ private:
     QComboBox *m_arms = nullptr;
     QCheckBox *m_guard = nullptr;
     QComboBox *m_valuation = nullptr;
+    bool m_formRemembered = false; ///< the form was read back from an earlier run for this project
     bool m_valuationChosen = false; ///< the researcher picked one: the project's read later does not replace it
     std::optional<ReplayConfig> m_projectConfig;
     bool m_readingProject = false;

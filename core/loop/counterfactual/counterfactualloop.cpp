@@ -459,6 +459,35 @@ struct CounterfactualLoop::ArmState
     int nextNumber = 1;              ///< the number of the next dreamed version
 };
 
+CounterfactualSettings CounterfactualSettings::forProject(const std::optional<ReplayConfig> &config)
+{
+    CounterfactualSettings s;
+    s.setReplayConfig(config.value_or(ReplayConfig()));
+    return s;
+}
+
+void CounterfactualSettings::setReplayConfig(const ReplayConfig &config)
+{
+    workers = config.workers;
+    maxRounds = config.rounds;
+    lambda = config.lambda;
+    betas = config.betas;
+    valuation = config.valuation;
+    completions = config.completions;
+}
+
+ReplayConfig CounterfactualSettings::replayConfig() const
+{
+    ReplayConfig c;
+    c.workers = workers;
+    c.rounds = maxRounds;
+    c.lambda = lambda;
+    c.betas = betas;
+    c.valuation = valuation;
+    c.completions = completions;
+    return c;
+}
+
 QString counterfactualValuationName(const CounterfactualSettings &settings)
 {
     return settings.oracle ? QStringLiteral("oracle") : valuationName(settings.valuation);

@@ -82,6 +82,18 @@ struct CounterfactualSettings
     /// Tolerance of the guard: a proposal may lose at most this much mean
     /// attainment at the deployment β against the deployed version.
     double guardTolerance = 1e-9;
+
+    /// Where every study of a project starts (Simulate the Loop and `loop
+    /// --worlds … --project` alike; docs/online.md#the-counterfactual-loop):
+    /// the project's replay configuration gives W, K, λ, the β grid, the
+    /// valuation and C; without one (no project, or the command without
+    /// --project) a new project's configuration does, which is also what a
+    /// default-constructed CounterfactualSettings holds.
+    static CounterfactualSettings forProject(const std::optional<ReplayConfig> &config);
+    /// Sets W, K, λ, the β grid, the valuation and C from `config`.
+    void setReplayConfig(const ReplayConfig &config);
+    /// The replay configuration the dreams run under (W, K, λ, β grid, valuation, C).
+    ReplayConfig replayConfig() const;
 };
 
 /// What the dreams of `settings` value versions over: "oracle", "imagined"

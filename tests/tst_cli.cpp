@@ -354,7 +354,7 @@ void TestCli::benchCompare()
         QStringLiteral(R"(^(scripted \(greedy\.js\)|scripted \(observed_greedy\.js\)|built-in portfolio|)"
                        R"(built-in portfolio, cached|)"
                        R"(parse \(validate vs json\.load\))\s+\d+\.\d{3}s\s+\d+\.\d{3}s\s+\d+\.\dx)"
-                       R"((  goal >= (3|20|5)x: (met|MISSED))?$)"),
+                       R"((  goal >= (5|40|15)x: (met|MISSED))?$)"),
         QRegularExpression::MultilineOption);
     int rows = 0, goals = 0;
     for (QRegularExpressionMatchIterator it = row.globalMatch(r.out); it.hasNext();) {

@@ -116,11 +116,24 @@ int runBenchRoundCommand(const QStringList &args, QTextStream &out, QTextStream 
 int runBenchReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     ReplayBenchOptions o;
-    if (const auto rc = readBenchCounts("replay", "usage: dreamrsi bench replay [--worlds 1000]\n"
-                                             "Episodes/s and reveals/s of built-in and scripted replays in N synthetic worlds.\n",
-                                   args, {{"worlds", &o.worlds, 1}}, out, err))
+    if (const auto rc = readBenchCounts("replay", "usage: dreamrsi bench replay [--worlds 1000] [--runs 3]\n"
+                                             "Episodes/s and reveals/s of built-in and scripted replays in N synthetic worlds,\n"
+                                             "in this process; then whole `dreamrsi replay` and `validate` processes over N\n"
+                                             "`dreamrsi synth` worlds beside the Python reference of docs/replay.md and json.load,\n"
+                                             "best of R runs each, with their ratios and issue 56's goals (the rows of\n"
+                                             "`bench compare --generators synth`; without Python, dreamrsi's times alone).\n",
+                                   args, {{"worlds", &o.worlds, 1}, {"runs", &o.runs, 1}}, out, err))
         return *rc;
-    return benchReplay(o, out, err);
+    const int rc = benchReplay(o, out, err);
+    CompareOptions compare;
+    compare.worlds = o.worlds;
+    compare.runs = o.runs;
+    compare.generators = {QStringLiteral("synth")};
+    compare.requirePython = false;
+    out << "whole processes against the Python reference and json.load (as bench compare --generators synth):\n";
+    out.flush();
+    const int compared = benchCompare(compare, out, err);
+    return rc != 0 ? rc : compared;
 }
 
 int runBenchDreamCommand(const QStringList &args, QTextStream &out, QTextStream &err)

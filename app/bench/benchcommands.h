@@ -23,4 +23,21 @@ int runBenchImportCommand(const QStringList &args, QTextStream &out, QTextStream
 /// `dreamrsi bench compare`: whole-process times against the Python reference of docs/replay.md.
 int runBenchCompareCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 
+/// What `bench compare` runs (its options); `bench replay` runs it too.
+struct CompareOptions
+{
+    int worlds = 1000;
+    int runs = 3;
+    int seed = 1;
+    int threads = 0;
+    QString reference;      ///< tests/replay_reference; null: found from the source tree
+    QString python = QStringLiteral("python3");
+    QString before;         ///< an older dreamrsi to time too
+    QStringList generators{QStringLiteral("synth"), QStringLiteral("python")};
+    /// False: without the Python reference or an interpreter, dreamrsi's
+    /// times alone (the synth worlds; the scripted rows need the reference's scripts).
+    bool requirePython = true;
+};
+int benchCompare(const CompareOptions &options, QTextStream &out, QTextStream &err);
+
 } // namespace dreamrsi

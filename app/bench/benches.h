@@ -71,6 +71,7 @@ int benchRound(const RoundBenchOptions &options, QTextStream &out, QTextStream &
 struct ReplayBenchOptions
 {
     int worlds = 1000;
+    int runs = 3; ///< whole-process rows: best of this many runs
 };
 int benchReplay(const ReplayBenchOptions &options, QTextStream &out, QTextStream &err);
 

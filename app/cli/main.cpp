@@ -11,6 +11,7 @@
 // 13 ms of dynamic loading a start).
 #include "agenttrycommand.h"
 #include "benchcommands.h"
+#include "benchserve.h"
 #include "commandline.h"
 #include "commands.h"
 #include "dreamcommand.h"
@@ -86,6 +87,8 @@ const Command benches[] = {
     {"livetree", "ms per frame of the Live Round panel: 10,000 cells, 100 more a second", nullptr},
     {"replay", "episodes/s and reveals/s of built-in and scripted replays", dreamrsi::runBenchReplayCommand},
     {"round", "orchestration overhead per attempt of a live round (instant agent and evaluator)", dreamrsi::runBenchRoundCommand},
+    {"serve", "dreamrsi serve: stored -> seen latency of the event stream (median, p95), cells-after-seq requests/s",
+     dreamrsi::runBenchServeCommand},
     {"sandbox", "sandbox overhead of /bin/true vs a bare run; pool throughput", dreamrsi::runBenchSandboxCommand},
     {"store", "import many worlds; open a large project and load one tree", dreamrsi::runBenchStoreCommand},
     {"tree", "parse and index a large synthetic tree", dreamrsi::runBenchTreeCommand},

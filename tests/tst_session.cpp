@@ -8,6 +8,7 @@
 // dropped, worlds picked by name or iteration.
 
 #include "session/appsettings.h"
+#include "session/imaginedworlds.h"
 #include "session/jobtracker.h"
 #include "session/projectsession.h"
 #include "session/reevaluationcontroller.h"
@@ -50,6 +51,7 @@ private slots:
     void appSettingsRejectsWhatIsOutOfRange();
     void jobTrackerDropsStaleAnswers();
     void selectWorldByNameOrIteration();
+    void oneHistoryRuleForEveryValuation();
     void projectSessionCreatesAndImports();
     void roundControllerRunsBuiltinRound();
     void reevaluationControllerRunsLoadsAndCancels();
@@ -234,6 +236,38 @@ void TestSession::selectWorldByNameOrIteration()
     QVERIFY(!missing.ok());
     QCOMPARE(missing.error, QStringLiteral("no world named 'nope' (worlds: cp1, cp2, c3, stored)"));
     QCOMPARE(selectWorld(worlds, QStringLiteral("5")).error, QStringLiteral("no world is iteration 5"));
+}
+
+void TestSession::oneHistoryRuleForEveryValuation()
+{
+    // The history a dream, the World Model page and Show imagined cells fit
+    // on: the project's finished iterations with a tree, approximate worlds
+    // (imported runs) only when Settings include them — the rule
+    // ValuationWorlds::historyOf gives the sweeps too.
+    const auto cp1 = demoTree("circle-packing-iter1.json");
+    TreeMeta meta = cp1->meta();
+    meta.approximate = true;
+    const auto imported = std::make_shared<const DiscoveryTree>(*DiscoveryTree::build(meta, cp1->cells()));
+    const QList<WorldEntry> worlds{WorldEntry{QStringLiteral("loose"), QStringLiteral("/tmp/x.json"), 0, cp1},
+                                   WorldEntry{QStringLiteral("iteration 1"), QString(), 1, cp1},
+                                   WorldEntry{QStringLiteral("imported"), QString(), 2, imported},
+                                   WorldEntry{QStringLiteral("iteration 3"), QString(), 3, cp1}};
+    const ImaginedWorlds::History without = ImaginedWorlds::historyOf(worlds, false);
+    QCOMPARE(without.rows, (QList<int>{1, 3}));
+    QCOMPARE(without.approximateLeftOut, 1);
+    QCOMPARE(without.placeOf(3), 1);
+    QCOMPARE(without.placeOf(2), -1);
+    const ImaginedWorlds::History with = ImaginedWorlds::historyOf(worlds, true);
+    QCOMPARE(with.rows, (QList<int>{1, 2, 3}));
+    QCOMPARE(with.approximateLeftOut, 0);
+    // The sweeps' history keeps the same worlds of the project (and loose files, which they replay too).
+    Workspace workspace;
+    for (const WorldEntry &w : worlds)
+        workspace.addWorld(w);
+    QStringList sweep;
+    for (const ProjectWorld &w : ReplayJobs::historyOf(workspace, false))
+        sweep.append(w.name);
+    QCOMPARE(sweep, (QStringList{QStringLiteral("loose"), QStringLiteral("iteration 1"), QStringLiteral("iteration 3")}));
 }
 
 void TestSession::projectSessionCreatesAndImports()

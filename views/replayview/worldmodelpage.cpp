@@ -4,6 +4,7 @@
 #include "figures/figurelayout.h"
 #include "figures/qcp.h"
 #include "project/valuationworlds.h"
+#include "session/imaginedworlds.h"
 #include "session/jobtracker.h"
 #include "models/workspace.h"
 
@@ -28,29 +29,6 @@ namespace dreamrsi {
 namespace {
 const QString Scope = QStringLiteral("world model");
 const QString DirectionPrefix = QStringLiteral("direction:");
-
-/// The worlds a dream of the Dreaming dialog values over: the finished
-/// iterations with a tree, in the workspace's order, approximate ones left out
-/// unless Settings include them (ValuationWorlds::historyOf, as every
-/// valuation chooses its history).
-struct History
-{
-    QList<ReplayWorld> worlds;
-    int approximateLeftOut = 0;
-};
-
-History historyOf(const QList<WorldEntry> &entries, bool includeApproximate)
-{
-    QList<ProjectWorld> finished;
-    for (const WorldEntry &w : entries) {
-        if (w.iteration != 0 && w.tree)
-            finished.append(ProjectWorld{w.name, w.iteration, w.tree});
-    }
-    History h;
-    for (const ProjectWorld &w : ValuationWorlds::historyOf(finished, includeApproximate, &h.approximateLeftOut))
-        h.worlds.append(ReplayWorld{w.name, w.tree});
-    return h;
-}
 
 /// A tree's task as the per-task models group it: none when it names none.
 std::optional<QString> taskOf(const DiscoveryTree &tree)
@@ -282,7 +260,7 @@ void WorldModelPage::refresh()
 {
     m_pending->stop();
     m_jobs->renew(Scope);
-    History history = historyOf(m_workspace->worlds(), m_includeApproximate);
+    ImaginedWorlds::History history = ImaginedWorlds::historyOf(m_workspace->worlds(), m_includeApproximate);
     m_historyWorlds = int(history.worlds.size());
     m_approximateLeftOut = history.approximateLeftOut;
     if (history.worlds.isEmpty()) {

@@ -5,15 +5,20 @@
 
 namespace dreamrsi {
 
-ImaginedWorlds::History ImaginedWorlds::historyOf(const QList<WorldEntry> &worlds)
+ImaginedWorlds::History ImaginedWorlds::historyOf(const QList<WorldEntry> &worlds, bool includeApproximate)
 {
     History h;
     for (int row = 0; row < worlds.size(); ++row) {
         const WorldEntry &w = worlds.at(row);
-        if (w.iteration != 0 && w.tree) {
-            h.worlds.append(ReplayWorld{w.name, w.tree});
-            h.rows.append(row);
+        if (w.iteration == 0 || !w.tree)
+            continue;
+        const QList<ProjectWorld> kept = ValuationWorlds::historyOf({ProjectWorld{w.name, w.iteration, w.tree}}, includeApproximate);
+        if (kept.isEmpty()) {
+            ++h.approximateLeftOut;
+            continue;
         }
+        h.worlds.append(ReplayWorld{w.name, w.tree});
+        h.rows.append(row);
     }
     return h;
 }

@@ -21,16 +21,19 @@ namespace dreamrsi {
 namespace ImaginedWorlds {
 
 /// The project's replay worlds among the workspace's (finished iterations
-/// with a tree, in the workspace's order): the history a dream of the
-/// Dreaming dialog fits its model on, and the workspace row of each.
+/// with a tree, in the workspace's order, approximate ones only when
+/// `includeApproximate`: ValuationWorlds::historyOf, the rule every
+/// valuation chooses its history by): the history a dream fits its model
+/// on, and the workspace row of each.
 struct History
 {
     QList<ReplayWorld> worlds;
     QList<int> rows;
+    int approximateLeftOut = 0; ///< approximate worlds left out
     /// The place j of workspace row `row` in the history, -1 when it is not a history world.
     int placeOf(int row) const { return int(rows.indexOf(row)); }
 };
-History historyOf(const QList<WorldEntry> &worlds);
+History historyOf(const QList<WorldEntry> &worlds, bool includeApproximate);
 
 /// The models a dream over `history` fits: one per task, each with its
 /// task's directions (ValuationWorlds::modelsOf; the same for every seed).

@@ -616,7 +616,7 @@ IterationId MainWindow::currentIteration() const
 
 void MainWindow::updateImaginationContext()
 {
-    const ImaginedWorlds::History history = ImaginedWorlds::historyOf(m_workspace->worlds());
+    const ImaginedWorlds::History history = ImaginedWorlds::historyOf(m_workspace->worlds(), m_settings.includeApproximate);
     const int completions =
         m_workspace->replayConfig() ? m_workspace->replayConfig()->config.completions : ReplayConfig().completions;
     m_imaginedCells->setHistory(history.worlds, history.placeOf(m_currentWorld), completions);

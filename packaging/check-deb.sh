@@ -50,6 +50,8 @@ echo "check-deb: Depends: $(dpkg-deb -f "$deb" Depends)"
 echo "check-deb: Suggests: $(dpkg-deb -f "$deb" Suggests)"
 # `dreamrsi serve` (docs/remote.md) needs the Qt HTTP Server library.
 grep -q "libqt6httpserver6" <<<"$(dpkg-deb -f "$deb" Depends)" || fail "the package does not depend on libqt6httpserver6 (dreamrsi serve)"
+# File ▸ Connect to Server… (views/remote) remembers tokens through QtKeychain.
+grep -q "libqt6keychain1" <<<"$(dpkg-deb -f "$deb" Depends)" || fail "the package does not depend on libqt6keychain1 (Connect to Server…)"
 for bin in bin/dreamrsi bin/dreamrsi-workbench bin/dreamrsi-render lib/dreamrsi/dreamrsi-commands.so; do
   dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/$bin" > "/tmp/check-deb-$$-${bin##*/}" || fail "the package has no usr/$bin"
   if file "/tmp/check-deb-$$-${bin##*/}" | grep -q "not stripped"; then

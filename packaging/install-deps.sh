@@ -16,6 +16,7 @@ PACKAGES=(
   qt6-qpa-plugins fonts-dejavu-core fonts-noto-cjk
   libsimdjson-dev
   qt6-httpserver-dev libqt6httpserver6 qt6-websockets-dev
+  qtkeychain-qt6-dev libqt6keychain1
   slurm-wlm munge
 )
 

@@ -523,6 +523,17 @@ ParseResult readFile(const QString &path, Payload payload)
     return std::move(result);
 }
 
+Result<Cell> cellFromJson(const QJsonObject &object)
+{
+    Reader r;
+    r.cellIndex = 0;
+    r.cellId = object.value(QLatin1String("id")).toString();
+    std::optional<Cell> cell = readCell(r, object);
+    if (!cell)
+        return Result<Cell>::failure(r.error ? r.error->message : QStringLiteral("not a cell"));
+    return Result<Cell>::success(std::move(*cell));
+}
+
 Result<CompactTree> readCompactFile(const QString &path, bool useCache)
 {
     using Read = Result<CompactTree>;

@@ -102,6 +102,10 @@ void readFilesEach(const QStringList &paths, const std::function<void(qsizetype,
                    int threads = 0, Payload payload = Payload::Keep);
 
 QJsonObject cellToJson(const Cell &cell);
+/// One cell as a tree file holds it (the reference reading's rules for a
+/// cell, cellToJson()'s inverse), for a cell that comes alone (a served
+/// project's stream, docs/remote.md): a failure naming the field otherwise.
+Result<Cell> cellFromJson(const QJsonObject &object);
 QJsonObject toJson(const DiscoveryTree &tree);
 /// Canonical form: cells sorted by seq, every known field written with its resolved value.
 QByteArray serialize(const DiscoveryTree &tree, QJsonDocument::JsonFormat format = QJsonDocument::Indented);

@@ -27,19 +27,32 @@ bool isUrl(const QString &text)
            || text.startsWith(QLatin1String("https://"), Qt::CaseInsensitive);
 }
 
-Result<RemoteProject> open(const QString &url, const QString &tokenFile)
+Result<QUrl> baseOf(const QString &url)
 {
-    using R = Result<RemoteProject>;
-    const QUrl parsed(url, QUrl::StrictMode);
+    using R = Result<QUrl>;
+    const QUrl parsed(url.trimmed(), QUrl::StrictMode);
     if (!parsed.isValid() || parsed.host().isEmpty())
         return R::failure(QStringLiteral("'%1' is not a URL of a served project (http://HOST:PORT/)").arg(url));
     const QString scheme = parsed.scheme().toLower();
     if (scheme != QLatin1String("http") && scheme != QLatin1String("https"))
         return R::failure(QStringLiteral("'%1': a served project is reached over http:// or https://").arg(url));
     if (!parsed.userInfo().isEmpty())
-        return R::failure(QStringLiteral("'%1': give the token with --token-file, not in the URL").arg(url.section(QLatin1Char('@'), -1)));
+        return R::failure(QStringLiteral("'%1': give the token on its own, not in the URL").arg(url.section(QLatin1Char('@'), -1)));
     if (!(parsed.path().isEmpty() || parsed.path() == QLatin1String("/")) || parsed.hasQuery())
         return R::failure(QStringLiteral("'%1': give the server's root (http://HOST:PORT/), without a path").arg(url));
+    QUrl base;
+    base.setScheme(scheme);
+    base.setHost(parsed.host());
+    base.setPort(parsed.port(scheme == QLatin1String("https") ? 443 : 80));
+    return R::success(base);
+}
+
+Result<RemoteProject> open(const QString &url, const QString &tokenFile)
+{
+    using R = Result<RemoteProject>;
+    const Result<QUrl> base = baseOf(url);
+    if (!base)
+        return base.failureAs<RemoteProject>();
     if (tokenFile.isEmpty())
         return R::failure(QStringLiteral("a served project needs its token: --token-file FILE (the token `dreamrsi serve` "
                                          "printed or read)"));
@@ -47,9 +60,7 @@ Result<RemoteProject> open(const QString &url, const QString &tokenFile)
     if (!token)
         return token.failureAs<RemoteProject>();
     RemoteProject project;
-    project.base.setScheme(scheme);
-    project.base.setHost(parsed.host());
-    project.base.setPort(parsed.port(scheme == QLatin1String("https") ? 443 : 80));
+    project.base = *base.value;
     project.token = *token.value;
     return R::success(project);
 }

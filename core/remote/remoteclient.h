@@ -29,6 +29,11 @@ namespace RemoteClient {
 /// a project take instead of a file).
 bool isUrl(const QString &text);
 
+/// The root of a served project's URL (http[s]://HOST:PORT[/]): scheme,
+/// host and port, no path; a failure saying what is wrong with it (not a
+/// URL, another scheme, a path, a token in it).
+Result<QUrl> baseOf(const QString &url);
+
 /// The served project at `url` (http[s]://HOST:PORT[/]) with the token kept
 /// in `tokenFile` (RemoteAccess::readTokenFile). A failure saying what is
 /// wrong with either.

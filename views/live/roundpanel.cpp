@@ -8,6 +8,7 @@
 
 #include "models/livetreemodel.h"
 #include "session/jobtracker.h"
+#include "session/remotefollower.h"
 #include "session/roundcontroller.h"
 #include "tree/treeview.h"
 
@@ -295,6 +296,11 @@ void RoundPanel::followProject(const WriterInfo &writer)
     m_controller->follow(writer);
 }
 
+void RoundPanel::followRemote(RemoteFollower *remote)
+{
+    m_controller->followRemote(remote);
+}
+
 void RoundPanel::stopFollowing()
 {
     m_controller->stopFollowing();
@@ -317,7 +323,8 @@ void RoundPanel::updateActionStates()
     const bool running = m_controller->isRunning();
     // Launch and Resume say so when no project is open; a project open
     // read-only (another process writes it) takes no round.
-    const bool readOnly = m_store && m_store->isReadOnly();
+    // A served project is read here (docs/remote.md): its rounds run where it is served.
+    const bool readOnly = (m_store && m_store->isReadOnly()) || m_controller->remoteFollower();
     m_launch->setEnabled(!busy && !readOnly);
     m_resume->setEnabled(!busy && !readOnly && !m_controller->resumable().isEmpty());
     m_stop->setEnabled(running);
@@ -336,6 +343,9 @@ void RoundPanel::updatePlaceholder()
     if (m_controller->isRoundLive()) {
         text = tr("Iteration %1: the first attempts are running; the tree grows here as their cells are stored.")
                    .arg(m_controller->iteration().id);
+    } else if (m_controller->remoteFollower()) {
+        text = tr("The served project at %1 runs no round now: its next round is followed here as it runs.")
+                   .arg(m_controller->remoteFollower()->host());
     } else if (isFollowing()) {
         text = tr("Another process (pid %1) holds this project: its next round is followed here as it runs.")
                    .arg(m_controller->follower()->writer().pid);
@@ -581,7 +591,13 @@ void RoundPanel::onRunning()
 
 void RoundPanel::onFollowing(bool following)
 {
-    if (following) {
+    if (following && m_controller->remoteFollower()) {
+        const QString host = m_controller->remoteFollower()->host();
+        m_state->setText(tr("Read-only: the project served at %1; waiting for its round").arg(host));
+        m_status->setCaption(tr("Waiting for %1").arg(host));
+        m_status->setProgress(0, 0);
+        showStatus(true);
+    } else if (following) {
         const qint64 pid = m_controller->follower()->writer().pid;
         m_state->setText(tr("Read-only: another process (pid %1) writes this project; waiting for its round").arg(pid));
         m_status->setCaption(tr("Waiting for pid %1").arg(pid));
@@ -618,10 +634,15 @@ void RoundPanel::onIterationStarted(const IterationInfo &info, bool resumed, boo
         clearRound(info.started);
         m_log->clear();
         loadDirections(info.task.value_or(QString()));
-        m_state->setText(tr("Following iteration %1, a round running in another process (pid %2); read-only")
-                             .arg(info.id)
-                             .arg(pid));
-        m_status->setCaption(tr("Following pid %1").arg(pid));
+        if (const RemoteFollower *remote = m_controller->remoteFollower()) {
+            m_state->setText(tr("Following iteration %1, a round running at %2 (remote); read-only").arg(info.id).arg(remote->host()));
+            m_status->setCaption(tr("Following %1").arg(remote->host()));
+        } else {
+            m_state->setText(tr("Following iteration %1, a round running in another process (pid %2); read-only")
+                                 .arg(info.id)
+                                 .arg(pid));
+            m_status->setCaption(tr("Following pid %1").arg(pid));
+        }
         appendLog(m_state->text());
         showStatus(true);
         // Its attempts in flight tick as an own round's do (onFollowedAttempts).
@@ -718,7 +739,12 @@ void RoundPanel::onFinished(const RoundSummary &summary, bool followed)
     const QString status = iterationStatusName(summary.status);
     const qint64 pid = m_controller->follower()->writer().pid;
     QString text;
-    if (followed) {
+    if (followed && m_controller->remoteFollower()) {
+        text = tr("Iteration %1 %2 at %3: %4")
+                   .arg(summary.iteration)
+                   .arg(status, m_controller->remoteFollower()->host(), tr("%n cell(s)", nullptr, int(m_cellCount)));
+        appendLog(text);
+    } else if (followed) {
         text = summary.status == IterationStatus::Interrupted
                    ? tr("Iteration %1 interrupted: the process that ran it (pid %2) ended without closing it")
                          .arg(summary.iteration)
@@ -744,6 +770,12 @@ void RoundPanel::onFinished(const RoundSummary &summary, bool followed)
     m_state->setText(text);
     emit statusMessage(text);
     updateActionStates();
+    // A served project follows on: its next round is its stream's; whoever
+    // shows it reads the project again (RemoteWorkbench).
+    if (m_controller->remoteFollower()) {
+        emit remoteRoundFinished(summary.iteration, status);
+        return;
+    }
     if (followed)
         emit followingChanged(false);
     emit roundFinished(summary.iteration, status);

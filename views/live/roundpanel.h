@@ -33,6 +33,7 @@ class LiveTreeModel;
 class ManualBatchBar;
 class ProjectStore;
 class RoundController;
+class RemoteFollower;
 class RoundStatus;
 class TreeView;
 
@@ -102,6 +103,10 @@ public:
     /// Follows the rounds of `writer`, the process that holds the (read-only)
     /// project; Launch and Resume stay disabled while the project is read-only.
     void followProject(const WriterInfo &writer);
+    /// Follows the rounds of a served project (docs/remote.md) through
+    /// `remote`, shown as a followed round is; Launch and Resume stay
+    /// disabled, steering goes to the server. stopFollowing() ends it.
+    void followRemote(RemoteFollower *remote);
     /// Stops following (the project was closed or reopened).
     void stopFollowing();
     /// A project was opened: when it is another project than the one whose
@@ -120,6 +125,9 @@ signals:
     /// its iteration is stored with `status`.
     void roundFinished(qint64 iteration, const QString &status);
     void followingChanged(bool following);
+    /// A round of the served project followed (followRemote) ended; the
+    /// panel goes on following its next one.
+    void remoteRoundFinished(qint64 iteration, const QString &status);
     /// The process that held the followed project has let it go.
     void writerReleased();
     /// The researcher asked to review the waiting proposal (Review and Approve…).

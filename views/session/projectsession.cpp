@@ -65,6 +65,15 @@ void ProjectSession::openWith(const QString &absolute, bool create)
     });
 }
 
+void ProjectSession::close()
+{
+    m_jobs->renew(Scope); // answers for the project closed are dropped
+    m_path.clear();
+    m_readOnly = false;
+    m_writer.reset();
+    m_store->close();
+}
+
 void ProjectSession::finishOpen(const QString &absolute, const OpenReport &report)
 {
     m_path = absolute;
@@ -186,26 +195,31 @@ void ProjectSession::reloadResults(bool replaceResults, std::function<void()> th
                      [this, then, stored, replaceResults](StoreResult<QList<ReplayResultRecord>> rs) {
             if (!rs.ok())
                 emit stageFailed(Stage::Results, rs.error);
-            const QList<ReplayResultRecord> records = rs.value.value_or(QList<ReplayResultRecord>());
-            const QList<ProjectWorld> worlds = ReplayJobs::projectWorldsOf(m_workspace->worlds());
-            if (replaceResults) {
-                // Results in memory were computed under the previous configuration.
-                const auto results = ProjectScores::resultsFromRecords(records, worlds, stored.config);
-                m_workspace->clearResults();
-                for (const PolicyVersion &v : m_workspace->versions()) {
-                    if (const ReplayResultPtr r = results.value(v.id))
-                        m_workspace->setResult(v.name, r);
-                }
-            }
-            // The other valuation's values, shown next to the project's.
-            m_workspace->setOtherValuationResults(ReplayJobs::otherValuationResults(records, m_workspace->worlds(),
-                                                                                     m_workspace->versions(), stored.config));
-            m_workspace->setReplayConfig(stored);
-            m_workspace->setOtherResults(ProjectScores::otherResults(records, worlds, stored.config));
-            m_workspace->setStaleVersions(ProjectScores::staleVersions(records, worlds, stored.config));
+            applyResults(m_workspace, rs.value.value_or(QList<ReplayResultRecord>()), stored, replaceResults);
             then();
         });
     });
+}
+
+void ProjectSession::applyResults(Workspace *workspace, const QList<ReplayResultRecord> &records,
+                                  const StoredReplayConfig &stored, bool replaceResults)
+{
+    const QList<ProjectWorld> worlds = ReplayJobs::projectWorldsOf(workspace->worlds());
+    if (replaceResults) {
+        // Results in memory were computed under the previous configuration.
+        const auto results = ProjectScores::resultsFromRecords(records, worlds, stored.config);
+        workspace->clearResults();
+        for (const PolicyVersion &v : workspace->versions()) {
+            if (const ReplayResultPtr r = results.value(v.id))
+                workspace->setResult(v.name, r);
+        }
+    }
+    // The other valuation's values, shown next to the project's.
+    workspace->setOtherValuationResults(
+        ReplayJobs::otherValuationResults(records, workspace->worlds(), workspace->versions(), stored.config));
+    workspace->setReplayConfig(stored);
+    workspace->setOtherResults(ProjectScores::otherResults(records, worlds, stored.config));
+    workspace->setStaleVersions(ProjectScores::staleVersions(records, worlds, stored.config));
 }
 
 void ProjectSession::setReplayConfig(const ReplayConfig &config)

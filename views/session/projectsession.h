@@ -52,6 +52,17 @@ public:
     /// Opens a project (closing the current one); opened or openFailed, then
     /// the stages, then loaded.
     void open(const QString &path);
+    /// Closes the open project (another is shown instead: a served one,
+    /// views/session/remoteprojectsession.h); answers still on their way are
+    /// dropped. The workspace is left to whoever shows what comes next.
+    void close();
+    /// Puts stored replay results in `workspace`, whose worlds and versions
+    /// are loaded: with `replaceResults`, the values under `stored` (the
+    /// project's configuration); always the other valuation's values, the
+    /// configuration, the other configurations' results and the stale
+    /// versions. The one rule for a project file and a served project alike.
+    static void applyResults(Workspace *workspace, const QList<ReplayResultRecord> &records, const StoredReplayConfig &stored,
+                             bool replaceResults);
     /// Creates an empty project, seeds the built-in versions, opens it.
     void create(const QString &path);
     /// Stores a parsed tree as a new iteration and adds it as a world.

@@ -4,7 +4,11 @@
 
 #include "appsettings.h"
 
+#include "remoteconnection.h"
+#include "remotefollower.h"
+
 #include "loop/round/roundfollower.h"
+#include "remote/remotejson.h"
 #include "loop/round/roundrunner.h"
 #include "loop/round/roundsession.h"
 #include "store/projectstore.h"
@@ -58,12 +62,52 @@ int RoundController::stopRequests() const
 
 bool RoundController::isFollowing() const
 {
-    return m_follower->isActive();
+    return m_follower->isActive() || m_remote;
 }
 
 bool RoundController::isRoundLive() const
 {
+    if (m_remote)
+        return m_remote->iteration() != 0;
     return isRunning() || (isFollowing() && m_follower->iteration() != 0);
+}
+
+RemoteFollower *RoundController::remoteFollower() const
+{
+    return m_remote;
+}
+
+QString RoundController::followedSource() const
+{
+    if (m_remote)
+        return tr("remote: %1").arg(m_remote->host());
+    return tr("pid %1").arg(m_follower->writer().pid);
+}
+
+void RoundController::followRemote(RemoteFollower *remote)
+{
+    if (isBusy() || !remote)
+        return;
+    stopFollowing();
+    m_remote = remote;
+    m_remoteConnections.clear();
+    // The same events as a local follower's, shown the same way; the connections end with stopFollowing().
+    m_remoteConnections.append(connect(remote, &RoundEvents::iterationStarted, this,
+                                       [this](const IterationInfo &info, bool resumed) { onIterationStarted(info, resumed, true); }));
+    m_remoteConnections.append(connect(remote, &RoundEvents::cellFinished, this, &RoundController::onCell));
+    m_remoteConnections.append(connect(remote, &RoundEvents::countersChanged, this,
+                                       [this](const RoundCounters &counters) { emit countersChanged(counters, true); }));
+    m_remoteConnections.append(connect(remote, &RoundEvents::logLine, this, &RoundController::logLine));
+    m_remoteConnections.append(connect(remote, &RoundEvents::finished, this, [this](const RoundSummary &summary) {
+        setPaused(false);
+        emit finished(summary, true);
+        emit stateChanged();
+    }));
+    m_remoteConnections.append(connect(remote, &RemoteFollower::attemptsSeen, this, &RoundController::followedAttempts));
+    m_remoteConnections.append(connect(remote, &RemoteFollower::connectionChanged, this, [this] { emit stateChanged(); }));
+    remote->start();
+    emit followingChanged(true);
+    emit stateChanged();
 }
 
 RoundOptions RoundController::resumeOptions(RoundOptions chosen, IterationId iteration)
@@ -195,6 +239,14 @@ bool RoundController::stopFollowing()
 {
     const bool was = isFollowing();
     m_follower->stop();
+    if (m_remote) {
+        for (const QMetaObject::Connection &c : std::as_const(m_remoteConnections))
+            disconnect(c);
+        m_remoteConnections.clear();
+        m_remote->stop();
+        m_remote = nullptr;
+        clear();
+    }
     onApprovalEnded();
     if (was)
         emit followingChanged(false);
@@ -313,7 +365,9 @@ bool RoundController::canKill(QString *why) const
     QString reason;
     if (isRunning())
         return true; // rounds run here accept steering
-    if (isFollowing() && m_follower->iteration() != 0)
+    if (m_remote)
+        reason = m_remote->iteration() != 0 ? m_remote->whyNoSteering() : tr("no round is running");
+    else if (isFollowing() && m_follower->iteration() != 0)
         reason = m_follower->whyNoSteering();
     else
         reason = tr("no round is running");
@@ -325,6 +379,19 @@ bool RoundController::canKill(QString *why) const
 bool RoundController::steer(const QString &action, std::optional<int> branch, const QString &text, bool newBranch,
                             const QString &why)
 {
+    if (m_remote) {
+        SteeringRequest request;
+        request.action = action;
+        request.branch = branch;
+        request.newBranch = newBranch;
+        if (action == QLatin1String("kill"))
+            request.attempt = text;
+        else
+            request.text = text;
+        request.why = why;
+        request.by = AppSettings::load().steeringName();
+        return steerRemote(request);
+    }
     if (!m_store || m_store->path().isEmpty()) {
         emit statusMessage(tr("Open a project to steer its round"));
         return false;
@@ -438,6 +505,14 @@ void RoundController::onApprovalEnded()
 
 bool RoundController::answerApproval(const QString &version, const QString &by, const QString &note)
 {
+    if (m_remote) {
+        SteeringRequest request;
+        request.action = version.isEmpty() ? QStringLiteral("decline") : QStringLiteral("approve");
+        request.version = version;
+        request.why = note;
+        request.by = by.isEmpty() ? AppSettings::load().steeringName() : by;
+        return answerRemoteApproval(request);
+    }
     if (!m_store || m_store->path().isEmpty())
         return false;
     m_steering->setProjectPath(m_store->path());
@@ -455,6 +530,65 @@ bool RoundController::answerApproval(const QString &version, const QString &by, 
     m_approvalSent = true;
     emit approvalChanged();
     emit statusMessage(tr("Sent %1 to the waiting loop").arg(request.describe()));
+    return true;
+}
+
+bool RoundController::steerRemote(const SteeringRequest &request)
+{
+    RemoteConnection *connection = m_remote->connection();
+    if (const QString why = m_remote->whyNoSteering(); !why.isEmpty() || !connection) {
+        const QString line = tr("steering: %1 not sent: %2").arg(request.describe(), why);
+        emit logLine(line);
+        emit statusMessage(line);
+        return false;
+    }
+    QJsonObject body{{QStringLiteral("request"), RemoteJson::steeringWords(request)}, {QStringLiteral("who"), request.by}};
+    if (!request.why.isEmpty())
+        body.insert(QStringLiteral("why"), request.why);
+    // The server answers once the round has (at most 30 s): applied, or refused with its reason.
+    connection->post(QStringLiteral("/api/v1/steer"), body,
+                     [this, request, remote = QPointer<RemoteFollower>(m_remote)](Result<QJsonObject> answer) {
+        if (!remote || remote != m_remote)
+            return; // no longer followed
+        SteeringAck ack;
+        ack.applied = answer.ok() && answer.value->value(QStringLiteral("applied")).toBool();
+        ack.message = answer ? answer.value->value(QStringLiteral("message")).toString() : answer.error;
+        onSteeringAnswer(request, ack);
+    });
+    emit statusMessage(tr("Sent %1 to %2").arg(request.describe(), m_remote->host()));
+    return true;
+}
+
+bool RoundController::answerRemoteApproval(const SteeringRequest &request)
+{
+    RemoteConnection *connection = m_remote->connection();
+    if (const QString why = m_remote->whyNoSteering(); !why.isEmpty() || !connection) {
+        const QString line = tr("approval: %1 not sent: %2").arg(request.describe(), why);
+        emit logLine(line);
+        emit statusMessage(line);
+        return false;
+    }
+    QJsonObject body{{QStringLiteral("who"), request.by}};
+    if (request.action == QLatin1String("decline"))
+        body.insert(QStringLiteral("decline"), true);
+    else
+        body.insert(QStringLiteral("version"), request.version);
+    if (!request.why.isEmpty())
+        body.insert(QStringLiteral("note"), request.why);
+    connection->post(QStringLiteral("/api/v1/approve"), body,
+                     [this, request, remote = QPointer<RemoteFollower>(m_remote)](Result<QJsonObject> answer) {
+        if (!remote || remote != m_remote)
+            return;
+        SteeringAck ack;
+        ack.applied = answer.ok();
+        ack.message = answer ? tr("approved %1").arg(request.version) : answer.error;
+        if (request.action == QLatin1String("decline") && answer)
+            ack.message = tr("declined");
+        onSteeringAnswer(request, ack);
+    });
+    m_approvalSent = true;
+    emit approvalChanged();
+    emit statusMessage(tr("Sent %1 to %2").arg(request.describe(), m_remote->host()));
     return true;
 }
 

@@ -12,6 +12,7 @@
 #include <QJsonObject>
 #include <QList>
 #include <QObject>
+#include <QPointer>
 #include <QSet>
 #include <QString>
 #include <QStringList>
@@ -26,6 +27,7 @@ class ProjectStore;
 class RoundEvents;
 class RoundFollower;
 class RoundRunner;
+class RemoteFollower;
 class SteeringController;
 struct PreparedRound;
 
@@ -80,6 +82,19 @@ public:
     bool stopFollowing();
     bool isFollowing() const;
     RoundFollower *follower() const { return m_follower; }
+
+    // ---- a round of a served project (docs/remote.md) ----
+
+    /// Follows the rounds of a served project through `remote` (owned by
+    /// the caller), shown as a followed round is; steering, Kill and a
+    /// waiting loop's approval go to the server (POST /api/v1/steer and
+    /// /approve) with its steering token. stopFollowing() lets it go.
+    void followRemote(RemoteFollower *remote);
+    /// The served project's follower while one is followed, else null.
+    RemoteFollower *remoteFollower() const;
+    /// Who writes what is followed, for the view's words: "pid 1234" or
+    /// "remote: HOST".
+    QString followedSource() const;
 
     /// The iteration shown (here or followed); id 0 when none.
     const IterationInfo &iteration() const { return m_iteration; }
@@ -193,8 +208,15 @@ private:
     /// Forgets the round shown.
     void clear();
 
+    /// Steering of a served project's round: the request as `dreamrsi
+    /// steer`'s words to POST /api/v1/steer; the answer as an own one's.
+    bool steerRemote(const SteeringRequest &request);
+    bool answerRemoteApproval(const SteeringRequest &request);
+
     ProjectStore *m_store;
     std::unique_ptr<RoundRunner> m_runner;
+    QPointer<RemoteFollower> m_remote;
+    QList<QMetaObject::Connection> m_remoteConnections;
     RoundFollower *m_follower = nullptr;
     SteeringController *m_steering = nullptr;
     bool m_starting = false;

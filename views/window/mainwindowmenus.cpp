@@ -13,6 +13,7 @@
 #include "live/roundpanel.h"
 #include "live/roundstatus.h"
 #include "progress/simulationdialog.h"
+#include "remote/remoteworkbench.h"
 #include "replayview/frontierpage.h"
 #include "policies/policiespage.h"
 #include "session/projectsession.h"
@@ -167,6 +168,7 @@ void MainWindow::createFileMenu()
     // One list of what was open lately: projects first, then tree files.
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     m_recentMenu->setObjectName(QStringLiteral("menuRecent"));
+    file->insertAction(m_recentMenu->menuAction(), (new RemoteWorkbench(this))->connectAction()); // Connect to Server… (views/remote)
     m_importAction = file->addAction(themeIcon("document-import", QStyle::SP_ArrowRight), tr("&Import Trees into Project…"));
     m_importAction->setObjectName(QStringLiteral("actionImport"));
     m_importAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));

@@ -1,0 +1,98 @@
+#pragma once
+
+#include "remote/remoteclient.h"
+#include "remote/remotejson.h"
+#include "store/storetypes.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QObject>
+#include <QString>
+
+#include <functional>
+
+namespace dreamrsi {
+
+class JobTracker;
+class RemoteConnection;
+class RemoteFollower;
+class Workspace;
+
+/// A project served by `dreamrsi serve` (docs/remote.md), shown in the
+/// window as a project followed read-only is shown: loads it into the
+/// workspace from the endpoints — its finished iterations as worlds (each
+/// tree from /iterations/N/tree, parsed off the GUI thread, named by the
+/// project layer's rule, ProjectWorlds), its policy versions, approvals and
+/// replay configuration from /project, the values from /replay-results
+/// (ProjectSession::applyResults, the rule a project file's values follow)
+/// — and follows its rounds (RemoteFollower). Nothing here blocks: every
+/// request is answered later; answers for a project no longer open are
+/// dropped (JobTracker scope "remote").
+///
+/// With a steering token, approvals go to POST /api/v1/approve; the
+/// follower's steering to /api/v1/steer (RoundController). Artifacts are
+/// fetched by hash once and kept for the session (artifact()).
+class RemoteProjectSession final : public QObject
+{
+    Q_OBJECT
+public:
+    RemoteProjectSession(Workspace *workspace, JobTracker *jobs, QObject *parent = nullptr);
+    ~RemoteProjectSession() override;
+
+    /// Connects to `project` (closing the one open): opened or openFailed,
+    /// then loaded once every part has arrived.
+    void open(const RemoteProject &project, const QByteArray &steeringToken = {});
+    /// Disconnects; the workspace is left as it is.
+    void close();
+    bool isOpen() const { return m_connection != nullptr; }
+    /// The served project's URL ("http://HOST:PORT/"), empty when none.
+    QString url() const;
+    /// "HOST:PORT", empty when none.
+    QString host() const;
+    /// The project's name as the server tells it.
+    const QString &name() const { return m_summary.name; }
+    const RemoteProjectSummary &summary() const { return m_summary; }
+    RemoteConnection *connection() const { return m_connection; }
+    /// Its rounds, as RoundEvents (null when none is open).
+    RemoteFollower *follower() const { return m_follower; }
+    bool canSteer() const;
+
+    /// Reads the project again (after a round ended: its iteration is a
+    /// world now; a dream's new versions and values): loaded follows.
+    void reload();
+    /// Approves version `name` (or declines, empty) through POST
+    /// /api/v1/approve as `who` with `note`: approvalStored or approvalFailed.
+    void approve(const QString &name, const QString &who, const QString &note);
+    /// An artifact by its hash: from the session's cache, else fetched once
+    /// (GET /api/v1/artifacts/HASH) and kept. `answer` gets the bytes or why not.
+    void artifact(const QString &hash, std::function<void(Result<QByteArray>)> answer);
+    /// How many artifacts were fetched over the network (the rest came from the cache).
+    int artifactFetches() const { return m_artifactFetches; }
+
+signals:
+    void opened(const QString &host, const QString &name);
+    void openFailed(const QString &host, const QString &message);
+    /// Every part arrived (or failed: stageFailed said which).
+    void loaded(const QString &host);
+    void stageFailed(const QString &message);
+    void approvalStored(const QString &name);
+    void approvalFailed(const QString &message);
+
+private:
+    void load(bool first);
+    void loadWorlds(bool first, const QList<IterationInfo> &iterations);
+    void loadResults();
+
+    Workspace *m_workspace;
+    JobTracker *m_jobs;
+    RemoteConnection *m_connection = nullptr;
+    RemoteFollower *m_follower = nullptr;
+    RemoteProjectSummary m_summary;
+    QHash<QString, QByteArray> m_artifacts;
+    QHash<QString, QList<std::function<void(Result<QByteArray>)>>> m_artifactWaits;
+    int m_artifactFetches = 0;
+    bool m_loading = false;
+    bool m_reloadAgain = false;
+};
+
+} // namespace dreamrsi

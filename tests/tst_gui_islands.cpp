@@ -19,6 +19,9 @@
 
 #include <QComboBox>
 #include <QPainter>
+#include <QFontMetricsF>
+#include <QJsonObject>
+#include <QPaintEngine>
 #include <QHash>
 #include <QSignalSpy>
 #include <QSlider>
@@ -34,6 +37,78 @@ using namespace dreamrsi;
 using namespace dreamrsi::test;
 
 namespace {
+
+/// A paint device that records the text drawn on it and where (device
+/// coordinates): the labels a painting puts on the page, to check they
+/// neither collide nor repeat.
+class TextRecorder final : public QPaintDevice
+{
+public:
+    struct Text
+    {
+        QString text;
+        QRectF rect;
+    };
+    explicit TextRecorder(QSize size)
+        : m_size(size)
+    {
+    }
+    QPaintEngine *paintEngine() const override { return &m_engine; }
+    const QList<Text> &texts() const { return m_engine.texts; }
+
+protected:
+    int metric(PaintDeviceMetric m) const override
+    {
+        switch (m) {
+        case PdmWidth:
+            return m_size.width();
+        case PdmHeight:
+            return m_size.height();
+        case PdmDpiX:
+        case PdmDpiY:
+        case PdmPhysicalDpiX:
+        case PdmPhysicalDpiY:
+            return 96;
+        case PdmDepth:
+            return 32;
+        case PdmDevicePixelRatio:
+            return 1;
+        case PdmDevicePixelRatioScaled:
+            return int(QPaintDevice::devicePixelRatioFScale());
+        default:
+            return QPaintDevice::metric(m);
+        }
+    }
+
+private:
+    struct Engine final : QPaintEngine
+    {
+        Engine()
+            : QPaintEngine(QPaintEngine::AllFeatures)
+        {
+        }
+        bool begin(QPaintDevice *) override { return true; }
+        bool end() override { return true; }
+        void updateState(const QPaintEngineState &state) override
+        {
+            if (state.state() & QPaintEngine::DirtyTransform)
+                transform = state.transform();
+        }
+        void drawPixmap(const QRectF &, const QPixmap &, const QRectF &) override {}
+        void drawPolygon(const QPointF *, int, PolygonDrawMode) override {}
+        void drawTextItem(const QPointF &p, const QTextItem &item) override
+        {
+            const QFontMetricsF fm(item.font());
+            const QRectF local(p.x(), p.y() - fm.ascent(), fm.horizontalAdvance(item.text()), fm.height());
+            texts.append({item.text(), transform.mapRect(local)});
+        }
+        Type type() const override { return QPaintEngine::User; }
+        QTransform transform;
+        QList<Text> texts;
+    };
+    QSize m_size;
+    mutable Engine m_engine;
+};
 
 QString s(const char *text)
 {
@@ -150,6 +225,7 @@ private slots:
     void gridBinsHoldTheirCells();
     void gridFillsBySlider();
     void gridBadInput();
+    void gridDefaultsAndLabelsReadApart();
     void discoveryTabLayouts();
     void largeRunLaidOutOnWorker();
     void pathHighlightedInGenealogyAndIslands();
@@ -500,6 +576,69 @@ void TestGuiIslands::gridBadInput()
     view.setTree(tree);
     QVERIFY(!view.grid());
     QVERIFY2(view.problem().contains(s("one numeric metric (only)")), qPrintable(view.problem()));
+}
+
+// The behaviour grid (issue 53): its axes default to metrics that tell
+// cells apart (not the score itself, which the colour shows, nor a metric
+// every cell shares); a constant metric's axis is labelled once, said so
+// (not "100" eleven times); no two labels collide, the colour bar's top
+// value and its title included.
+void TestGuiIslands::gridDefaultsAndLabelsReadApart()
+{
+    QList<Cell> cells;
+    for (int i = 0; i < 30; ++i) {
+        Cell c;
+        c.id = QStringLiteral("b%1a0").arg(i);
+        c.branch = i;
+        c.seq = i;
+        c.evaluated = true;
+        c.failClass = s("ok");
+        c.score = 0.2 + 0.01 * i;
+        // Sorted names: combined_score (the score again) and budget (constant) come first.
+        c.payload = QJsonObject{{s("metrics"), QJsonObject{{s("budget"), 100.0}, {s("combined_score"), *c.score},
+                                                            {s("size"), double(100 + 17 * ((i * 7) % 30))},
+                                                            {s("speed"), 0.2 * ((i * 11) % 30)}}}};
+        cells.append(c);
+    }
+    const auto tree = std::make_shared<const DiscoveryTree>(*DiscoveryTree::build({}, cells));
+    BehaviourGridView view;
+    view.setTree(tree);
+    QVERIFY2(view.grid().has_value(), qPrintable(view.problem()));
+    QCOMPARE(view.xMetricBox()->currentText(), s("size"));
+    QCOMPARE(view.yMetricBox()->currentText(), s("speed"));
+
+    auto labelsOf = [&view] {
+        TextRecorder page(QSize(640, 480));
+        QPainter painter(&page);
+        view.paintFigure(painter, QRectF(0, 0, 640, 480));
+        painter.end();
+        return page.texts();
+    };
+    auto noneCollide = [](const QList<TextRecorder::Text> &texts) {
+        for (qsizetype a = 0; a < texts.size(); ++a) {
+            for (qsizetype b = a + 1; b < texts.size(); ++b) {
+                const QRectF overlap = texts.at(a).rect.intersected(texts.at(b).rect);
+                if (overlap.width() > 1 && overlap.height() > 1)
+                    return QStringLiteral("'%1' and '%2'").arg(texts.at(a).text, texts.at(b).text);
+            }
+        }
+        return QString();
+    };
+    QList<TextRecorder::Text> texts = labelsOf();
+    QVERIFY(std::any_of(texts.cbegin(), texts.cend(), [](const TextRecorder::Text &t) { return t.text == s("best score"); }));
+    QString collision = noneCollide(texts);
+    QVERIFY2(collision.isEmpty(), qPrintable(collision));
+
+    // A constant metric chosen by hand: one label that says so.
+    view.xMetricBox()->setCurrentText(s("budget"));
+    QVERIFY(view.grid().has_value());
+    texts = labelsOf();
+    const auto hundreds = std::count_if(texts.cbegin(), texts.cend(), [](const TextRecorder::Text &t) { return t.text == s("100"); });
+    QCOMPARE(hundreds, 0);
+    QVERIFY(std::any_of(texts.cbegin(), texts.cend(),
+                        [](const TextRecorder::Text &t) { return t.text == s("100 (the same for every cell)"); }));
+    collision = noneCollide(texts);
+    QVERIFY2(collision.isEmpty(), qPrintable(collision));
 }
 
 void TestGuiIslands::discoveryTabLayouts()

@@ -396,6 +396,10 @@
 <context>
     <name>dreamrsi::BehaviourGridView</name>
     <message>
+        <source>%1 (the same for every cell)</source>
+        <translation>%1（所有单元格相同）</translation>
+    </message>
+    <message>
         <source>best score</source>
         <translation>最佳分数</translation>
     </message>

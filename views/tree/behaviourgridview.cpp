@@ -26,6 +26,33 @@ QString shortNumber(double v)
     return QString::number(v, 'g', 3);
 }
 
+/// Whether metric `name` tells the tree's cells apart on an axis: not the
+/// cells' score under another name (OpenEvolve's combined_score), and not
+/// one value for every cell.
+bool tellsCellsApart(const DiscoveryTree &tree, const BehaviourGrid::MetricColumns &metrics, const QString &name)
+{
+    const QList<double> *column = metrics.column(name);
+    if (!column)
+        return false;
+    std::optional<double> first;
+    bool varies = false, isScore = true;
+    int compared = 0;
+    for (qsizetype c = 0; c < column->size() && c < tree.cellCount(); ++c) {
+        const double v = column->at(c);
+        if (!std::isfinite(v))
+            continue;
+        varies = varies || (first && v != *first);
+        if (!first)
+            first = v;
+        const std::optional<double> score = tree.cells().at(c).score;
+        if (score && std::isfinite(*score)) {
+            ++compared;
+            isScore = isScore && std::abs(v - *score) <= 1e-12 * std::max(1.0, std::abs(*score));
+        }
+    }
+    return varies && !(isScore && compared > 0);
+}
+
 /// Where the grid's parts go inside a target rectangle.
 struct GridGeometry
 {
@@ -98,18 +125,36 @@ void paintGrid(const BehaviourGridView &view, const BehaviourGrid &grid, QPainte
 
     // Ticks at bin edges, thinned to about ten labels per axis.
     const double line = fm.height();
+    // A metric every cell has the same value of gets one label, said so
+    // (not the same number at every edge).
     const int xStep = std::max(1, (grid.x().bins + 9) / 10), yStep = std::max(1, (grid.y().bins + 9) / 10);
-    for (int i = 0; i <= grid.x().bins; i += xStep) {
-        const double x = g.plot.left() + i * g.binW;
-        p.drawLine(QPointF(x, g.plot.bottom()), QPointF(x, g.plot.bottom() + 3));
-        p.drawText(QRectF(x - 40, g.plot.bottom() + 3, 80, line), Qt::AlignHCenter | Qt::AlignTop,
-                   shortNumber(grid.x().edge(i)));
+    if (!(grid.x().hi > grid.x().lo)) {
+        p.drawText(QRectF(g.plot.left(), g.plot.bottom() + 3, g.plot.width(), line), Qt::AlignHCenter | Qt::AlignTop,
+                   BehaviourGridView::tr("%1 (the same for every cell)").arg(shortNumber(grid.x().lo)));
+    } else {
+        for (int i = 0; i <= grid.x().bins; i += xStep) {
+            const double x = g.plot.left() + i * g.binW;
+            p.drawLine(QPointF(x, g.plot.bottom()), QPointF(x, g.plot.bottom() + 3));
+            p.drawText(QRectF(x - 40, g.plot.bottom() + 3, 80, line), Qt::AlignHCenter | Qt::AlignTop,
+                       shortNumber(grid.x().edge(i)));
+        }
     }
-    for (int j = 0; j <= grid.y().bins; j += yStep) {
-        const double y = g.plot.bottom() - j * g.binH;
-        p.drawLine(QPointF(g.plot.left() - 3, y), QPointF(g.plot.left(), y));
-        p.drawText(QRectF(target.left(), y - line / 2, g.plot.left() - target.left() - 5, line), Qt::AlignRight | Qt::AlignVCenter,
-                   shortNumber(grid.y().edge(j)));
+    if (!(grid.y().hi > grid.y().lo)) {
+        p.save();
+        p.translate(g.plot.left() - 5 - line, g.plot.center().y());
+        p.rotate(-90);
+        p.drawText(QRectF(-g.plot.height() / 2, 0, g.plot.height(), line), Qt::AlignHCenter | Qt::AlignTop,
+                   BehaviourGridView::tr("%1 (the same for every cell)").arg(shortNumber(grid.y().lo)));
+        p.restore();
+    } else {
+        for (int j = 0; j <= grid.y().bins; j += yStep) {
+            const double y = g.plot.bottom() - j * g.binH;
+            p.drawLine(QPointF(g.plot.left() - 3, y), QPointF(g.plot.left(), y));
+            // The lowest sits just above the corner, clear of the x axis's first label.
+            const double labelTop = j == 0 ? y - line : y - line / 2;
+            p.drawText(QRectF(target.left(), labelTop, g.plot.left() - target.left() - 5, line),
+                       Qt::AlignRight | (j == 0 ? Qt::AlignBottom : Qt::AlignVCenter), shortNumber(grid.y().edge(j)));
+        }
     }
     p.drawText(QRectF(g.plot.left(), g.plot.bottom() + line * 1.4, g.plot.width(), line), Qt::AlignHCenter | Qt::AlignTop,
                grid.x().metric);
@@ -131,13 +176,15 @@ void paintGrid(const BehaviourGridView &view, const BehaviourGrid &grid, QPainte
         p.fillRect(r, Colormap::viridis(double(k) / (steps - 1)));
     }
     p.drawRect(g.colorBar);
+    // The ends' values beside the bar, inside its height; the title above
+    // it, clear of the top value (they collided).
     if (grid.scoreMin()) {
-        p.drawText(QRectF(g.colorBar.right() + 3, g.colorBar.top() - line / 2, 200, line), Qt::AlignLeft | Qt::AlignVCenter,
+        p.drawText(QRectF(g.colorBar.right() + 3, g.colorBar.top(), 200, line), Qt::AlignLeft | Qt::AlignTop,
                    shortNumber(*grid.scoreMax()));
-        p.drawText(QRectF(g.colorBar.right() + 3, g.colorBar.bottom() - line / 2, 200, line), Qt::AlignLeft | Qt::AlignVCenter,
+        p.drawText(QRectF(g.colorBar.right() + 3, g.colorBar.bottom() - line, 200, line), Qt::AlignLeft | Qt::AlignBottom,
                    shortNumber(*grid.scoreMin()));
     }
-    p.drawText(QRectF(g.colorBar.left(), g.colorBar.top() - line * 1.2, 200, line), Qt::AlignLeft | Qt::AlignBottom,
+    p.drawText(QRectF(g.colorBar.left(), g.colorBar.top() - line * 1.3, 200, line), Qt::AlignLeft | Qt::AlignBottom,
                BehaviourGridView::tr("best score"));
     p.restore();
     Q_UNUSED(view);
@@ -300,10 +347,26 @@ void BehaviourGridView::setPrepared(Prepared prepared)
         m_yMetric->clear();
         m_xMetric->addItems(metrics);
         m_yMetric->addItems(metrics);
-        // Keep the metrics chosen before when this tree has them; else the first two.
-        m_xMetric->setCurrentIndex(metrics.contains(x) ? int(metrics.indexOf(x)) : 0);
-        m_yMetric->setCurrentIndex(metrics.contains(y) && y != m_xMetric->currentText() ? int(metrics.indexOf(y))
-                                                                                        : std::min(1, int(metrics.size()) - 1));
+        // Keep the metrics chosen before when this tree has them; else the
+        // first two that tell cells apart: not the score itself (the colour
+        // says it) and not a metric every cell has the same value of.
+        QStringList preferred;
+        for (const QString &name : metrics) {
+            if (tellsCellsApart(*m_tree, m_metrics, name))
+                preferred.append(name);
+        }
+        for (const QString &name : metrics) {
+            if (!preferred.contains(name))
+                preferred.append(name);
+        }
+        const QString firstX = metrics.contains(x) ? x : preferred.value(0);
+        m_xMetric->setCurrentIndex(std::max(0, int(metrics.indexOf(firstX))));
+        QString firstY = metrics.contains(y) && y != firstX ? y : QString();
+        for (qsizetype k = 0; firstY.isEmpty() && k < preferred.size(); ++k) {
+            if (preferred.at(k) != firstX)
+                firstY = preferred.at(k);
+        }
+        m_yMetric->setCurrentIndex(metrics.contains(firstY) ? int(metrics.indexOf(firstY)) : std::min(1, int(metrics.size()) - 1));
     }
     rebuild();
 }

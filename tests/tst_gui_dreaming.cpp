@@ -15,6 +15,7 @@
 #include "session/sweeprunner.h"
 
 #include "loop/dream/policytunables.h"
+#include "project/projectworlds.h"
 #include "replay/synthworld.h"
 #include "replay/worldmodel.h"
 #include "store/projectstore.h"
@@ -72,10 +73,13 @@ private:
         workspace.setReplayConfig(*stored.value);
         const StoreResult<QList<IterationInfo>> its = store.iterations().result();
         QVERIFY(its.ok());
-        for (const IterationInfo &info : *its.value) {
+        // Named as the project session names them (the names results are matched by).
+        const QStringList names = ProjectWorlds::namesOf(*its.value);
+        for (qsizetype k = 0; k < its.value->size(); ++k) {
+            const IterationInfo &info = its.value->at(k);
             StoreResult<DiscoveryTree> tree = store.loadIteration(info.id).result();
             QVERIFY(tree.ok());
-            workspace.addWorld({QStringLiteral("world %1").arg(info.id), QString(), info.id,
+            workspace.addWorld({names.at(k), QString(), info.id,
                                 std::make_shared<const DiscoveryTree>(std::move(*tree.value))});
         }
     }
@@ -290,7 +294,7 @@ private slots:
             QVERIFY2(r, qPrintable(v.developed.version.name));
             QCOMPARE(r->completions, 8);
             QCOMPARE(r->worlds.size(), 2 * 8);
-            QVERIFY(r->sweepOf(Imagination::completionName(QStringLiteral("world 1"), 7)));
+            QVERIFY(r->sweepOf(Imagination::completionName(workspace.worlds().first().name, 7)));
         }
         // The valuation, and both numbers of the deployed version and the proposal.
         QCOMPARE(dialog.report().config.valuation, Valuation::Imagined);

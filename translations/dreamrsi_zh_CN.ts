@@ -831,6 +831,93 @@
     </message>
 </context>
 <context>
+    <name>dreamrsi::ConnectDialog</name>
+    <message>
+        <source>The %1 holds a space or a character outside printable ASCII.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The %1 has %2 characters; a server&apos;s token has at least %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect to Server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A project served by &lt;code&gt;dreamrsi serve&lt;/code&gt; on this machine or, through &lt;code&gt;ssh -N -L 8765:127.0.0.1:8765 you@host&lt;/code&gt;, on another one. It opens read-only and its rounds are followed live.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;URL:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the token serve printed or read from --token-file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Token:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>optional: --steering-token-file&apos;s, to steer and approve</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Steering token:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Remember in the system keychain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Looking for the system keychain…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Connect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Without the box ticked, the tokens are kept for this session only.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No system keychain (secret service) answers here (%1): the tokens are kept for this session only.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no answer within 5 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give the server&apos;s URL, as serve printed it (http://127.0.0.1:8765/).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not a served project&apos;s URL: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give the token: serve printed it at its start, or reads it from --token-file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>steering token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The steering token is the read token: a server&apos;s two tokens differ.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>dreamrsi::DemoProject</name>
     <message>
         <source>Cannot read the bundled demo project %1</source>
@@ -1051,14 +1138,6 @@
     <message>
         <source>Open a project first: dreaming stores its versions and results there.</source>
         <translation>请先打开项目：梦境推演会将其版本和结果保存在项目中。</translation>
-    </message>
-    <message>
-        <source>The project has no iteration to dream in. Import trees or run a round first.</source>
-        <translation>项目中没有可用于梦境推演的迭代。请先导入树或运行一轮。</translation>
-    </message>
-    <message>
-        <source>Cannot use the %1 agent: %2</source>
-        <translation>无法使用 %1 智能体：%2</translation>
     </message>
     <message>
         <source>Dreaming: %1 versions over %2 worlds with %3</source>
@@ -1400,6 +1479,22 @@
         <source>%1 leads %2 by %3 (%4).</source>
         <comment>candidate leads deployed by lead (why there was no noise check)</comment>
         <translation>%1 比 %2 高出 %3（%4）。</translation>
+    </message>
+    <message>
+        <source>the command line that answers the prompt on stdin</source>
+        <translation>从标准输入读取提示并作答的命令行</translation>
+    </message>
+    <message>
+        <source>&amp;Command:</source>
+        <translation>命令(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>Cannot dream: %1</source>
+        <translation>无法进行梦境推演：%1</translation>
+    </message>
+    <message>
+        <source>Reading the project&apos;s worlds…</source>
+        <translation>正在读取项目的世界…</translation>
     </message>
 </context>
 <context>
@@ -3470,6 +3565,176 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     </message>
 </context>
 <context>
+    <name>dreamrsi::RemoteConnection</name>
+    <message>
+        <source>Nothing answers at %1: is `dreamrsi serve` running there, and the port forwarded (ssh -L)?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The host of %1 is not known</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 closed the connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 did not answer in time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the TLS handshake failed (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished">%1：%2</translation>
+    </message>
+    <message>
+        <source>%1 refused the token (401): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 refused (403): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 refused (409): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is busy (503): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 answered %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1%2: the answer is not a JSON object (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connected to %1 without a steering token: reconnect with the token of --steering-token-file to steer or approve</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::RemoteFollower</name>
+    <message>
+        <source>connected to %1 without a steering token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connected to %1: following its rounds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ended the stream</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Connection to %1 lost: %2; trying again in %n s</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 sent a cell that cannot be read (seq %2): %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::RemoteProjectSession</name>
+    <message>
+        <source>%1: iteration %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not an artifact of the served project</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::RemoteWorkbench</name>
+    <message>
+        <source>Connect to &amp;Server…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a project served by dreamrsi serve (here or through ssh -L) and follow its rounds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>remote: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>remote: %1 — %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connected to %1: loading its project…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not connect to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect to Server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not open the project served at %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Part of the served project could not be read: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>remote: %1 — project %2: %3 worlds, %4 policy versions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Declined at %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 approved at %2: the next round there deploys it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Approval not stored</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The token was not kept in the keychain: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (remote: %2) — Dream-RSI Workbench</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Servers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (remote)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect to the project served at %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>dreamrsi::ReplayPage</name>
     <message>
         <source>World:</source>
@@ -3605,6 +3870,26 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     <message>
         <source>no round is running</source>
         <translation>没有正在运行的轮次</translation>
+    </message>
+    <message>
+        <source>remote: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pid %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent %1 to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>approved %1</source>
+        <translation type="unfinished">已批准 %1</translation>
+    </message>
+    <message>
+        <source>declined</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3892,6 +4177,30 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     <message>
         <source>Iteration %1 is stalled: %2. Its round takes no steering: no attempt can be killed from here.</source>
         <translation>第 %1 次迭代停滞：%2。其轮次不接受引导：无法在此终止任何尝试。</translation>
+    </message>
+    <message>
+        <source>The served project at %1 runs no round now: its next round is followed here as it runs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read-only: the project served at %1; waiting for its round</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Following iteration %1, a round running at %2 (remote); read-only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Following %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Iteration %1 %2 at %3: %4</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

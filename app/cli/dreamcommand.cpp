@@ -27,7 +27,7 @@ int runDreamCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         "proposes the version with the best mean value."));
     const QCommandLineOption project(QStringLiteral("project"), QStringLiteral("The project file."), QStringLiteral("P"));
     parser.addOption(project);
-    DreamOptions::add(parser);
+    DreamFlags::add(parser);
     const QCommandLineOption autoApprove(QStringLiteral("auto-approve"),
                                          QStringLiteral("Approve the proposed version and record that it was automatic."));
     parser.addOption(autoApprove);
@@ -50,49 +50,39 @@ int runDreamCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         return usageError(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
     if (!parser.isSet(project))
         return usageError(QStringLiteral("--project is required"));
-    const Result<DreamOptions> read = DreamOptions::read(parser);
+    const Result<DreamOptions> read = DreamFlags::read(parser);
     if (!read)
         return usageError(read.error);
-    const DreamOptions &options = *read.value;
+    DreamOptions options = *read.value;
+    options.includeApproximate = parser.isSet(includeApproximate);
     const QString path = parser.value(project);
     if (!QFileInfo::exists(path)) {
         err << "error: " << path << ": no such project file\n";
         return 1;
     }
-
-    const Result<std::shared_ptr<PolicyDeveloper>> developer = options.createDeveloper();
-    if (!developer) {
-        err << "error: " << developer.error << '\n';
-        return 1;
-    }
-
     ProjectStore store;
     const StoreResult<OpenReport> opened = store.open(path).result();
     if (!opened.ok()) {
         err << "error: " << opened.error << '\n';
         return 1;
     }
-    int approximateLeftOut = 0;
-    const StoreResult<QList<DreamWorld>> worlds =
-        Dreamer::finishedWorlds(store, parser.isSet(includeApproximate), &approximateLeftOut);
-    if (!worlds.ok()) {
-        err << "error: " << worlds.error << '\n';
+    const Result<PreparedDream> prepared = DreamSession::prepare(store, options);
+    if (!prepared) {
+        err << "error: " << prepared.error << '\n';
+        store.close().waitForFinished();
         return 1;
     }
-    if (approximateLeftOut > 0)
-        err << "note: " << approximateLeftOut << " approximate world" << (approximateLeftOut == 1 ? "" : "s")
+    if (const int n = prepared.value->approximateLeftOut; n > 0)
+        err << "note: " << n << " approximate world" << (n == 1 ? "" : "s")
             << " left out (imported runs with forks or orphans); --include-approximate dreams in them too\n";
-    if (worlds.value->isEmpty()) {
-        err << "error: " << path << ": no finished iteration to dream in (import trees or run a round first)\n";
-        return 1;
-    }
+    const QList<DreamWorld> &worlds = prepared.value->history;
 
-    Dreamer dreamer(&store, *developer.value);
+    Dreamer dreamer(&store, prepared.value->developer);
     QObject::connect(&dreamer, &Dreamer::message, &dreamer,
                      [&err](const QString &line) { err << "dream: " << line << '\n' << Qt::flush; });
-    const DreamReport report = dreamer.run(*worlds.value, options.settings);
+    const DreamReport report = dreamer.run(worlds, prepared.value->settings);
     int rc = 0;
-    QJsonObject result = dreamReportJson(report, *worlds.value, options.settings);
+    QJsonObject result = dreamReportJson(report, worlds, prepared.value->settings);
     result.insert(QStringLiteral("project"), QFileInfo(path).absoluteFilePath());
     QJsonValue approved(QJsonValue::Null);
     if (!report.error.isEmpty()) {
@@ -103,7 +93,7 @@ int runDreamCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         rc = 1;
     } else if (parser.isSet(autoApprove)) {
         const StoreResult<qint64> a =
-            approveAutomatically(store, report, report.proposed, *worlds.value, QStringLiteral("dreamrsi dream"));
+            approveAutomatically(store, report, report.proposed, worlds, QStringLiteral("dreamrsi dream"));
         if (!a.ok()) {
             err << "error: cannot record the approval: " << a.error << '\n';
             rc = 1;

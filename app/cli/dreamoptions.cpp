@@ -2,21 +2,12 @@
 
 #include "optionvalues.h"
 
-#include "agent/agentfactory.h"
-#include "loop/dream/agentpolicydeveloper.h"
-#include "loop/dream/policyimprover.h"
 
 #include <limits>
 
 namespace dreamrsi {
 
-QStringList DreamOptions::kinds()
-{
-    return {QStringLiteral("builtin"), QStringLiteral("openai"), QStringLiteral("anthropic"), QStringLiteral("gemini"),
-            QStringLiteral("command")};
-}
-
-void DreamOptions::add(QCommandLineParser &parser, const QString &agentOption, bool shared)
+void DreamFlags::add(QCommandLineParser &parser, const QString &agentOption, bool shared)
 {
     parser.addOption(QCommandLineOption(QStringLiteral("versions"), QStringLiteral("M: versions per dream, the deployed one included (default 4)."),
                       QStringLiteral("M"), QStringLiteral("4")));
@@ -65,12 +56,12 @@ void DreamOptions::add(QCommandLineParser &parser, const QString &agentOption, b
                       QStringLiteral("FILE")));
 }
 
-QString DreamOptions::workersOption(bool shared)
+QString DreamFlags::workersOption(bool shared)
 {
     return shared ? QStringLiteral("workers") : QStringLiteral("replay-workers");
 }
 
-Result<DreamOptions> DreamOptions::read(const QCommandLineParser &parser, const QString &agentOption, bool shared)
+Result<DreamOptions> DreamFlags::read(const QCommandLineParser &parser, const QString &agentOption, bool shared)
 {
     using Read = Result<DreamOptions>;
     DreamOptions o;
@@ -106,35 +97,14 @@ Result<DreamOptions> DreamOptions::read(const QCommandLineParser &parser, const 
         return Read::failure(
             QStringLiteral("--seed must be a non-negative integer (got '%1')").arg(parser.value(QStringLiteral("seed"))));
     o.agentKind = parser.value(agentOption);
-    if (!kinds().contains(o.agentKind))
+    if (!DreamOptions::kinds().contains(o.agentKind))
         return Read::failure(QStringLiteral("--%1: unknown kind '%2' (one of %3)")
-                                 .arg(agentOption, o.agentKind, kinds().join(QStringLiteral(", "))));
+                                 .arg(agentOption, o.agentKind, DreamOptions::kinds().join(QStringLiteral(", "))));
     o.model = parser.value(QStringLiteral("model"));
     o.baseUrl = parser.value(QStringLiteral("base-url"));
     o.command = parser.value(QStringLiteral("command"));
     o.promptPath = parser.value(QStringLiteral("prompt"));
     return Read::success(std::move(o));
-}
-
-Result<std::shared_ptr<PolicyDeveloper>> DreamOptions::createDeveloper() const
-{
-    using Made = Result<std::shared_ptr<PolicyDeveloper>>;
-    if (agentKind == QLatin1String("builtin"))
-        return Made::success(std::make_shared<PolicyImprover>());
-    const Result<QString> prompt = AgentPolicyDeveloper::loadPrompt(promptPath);
-    if (!prompt.ok())
-        return prompt.failureAs<std::shared_ptr<PolicyDeveloper>>();
-    AgentConfig config;
-    config.kind = agentKind;
-    config.model = model;
-    config.baseUrl = baseUrl;
-    config.command = command;
-    config.seed = settings.seed;
-    Result<std::unique_ptr<ChatModel>> chat = createChatModel(config);
-    if (!chat)
-        return chat.failureAs<std::shared_ptr<PolicyDeveloper>>();
-    return Made::success(
-        std::make_shared<AgentPolicyDeveloper>(std::shared_ptr<ChatModel>(std::move(*chat.value)), *prompt.value));
 }
 
 } // namespace dreamrsi

@@ -99,7 +99,7 @@ int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         QStringLiteral("await-approval"),
         QStringLiteral("After each dream, wait until `dreamrsi approve` approves a version (--version V, --best) or declines."));
     parser.addOptions({iterations, fixed, autoApprove, json, awaitApproval});
-    DreamOptions::add(parser, QStringLiteral("dream-agent"), false);
+    DreamFlags::add(parser, QStringLiteral("dream-agent"), false);
 
     auto usageError = [&](const QString &message) {
         err << "error: " << message << "\n\n" << parser.helpText();
@@ -118,7 +118,7 @@ int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         return usageError(QStringLiteral("--await-approval cannot go with %1: a person approves each dream's proposal")
                               .arg(parser.isSet(fixed) ? QStringLiteral("--fixed (nothing is dreamed)")
                                                        : QStringLiteral("--auto-approve")));
-    const Result<DreamOptions> read = DreamOptions::read(parser, QStringLiteral("dream-agent"), false);
+    const Result<DreamOptions> read = DreamFlags::read(parser, QStringLiteral("dream-agent"), false);
     if (!read)
         return usageError(read.error);
     const DreamOptions &dream = *read.value;

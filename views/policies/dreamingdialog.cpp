@@ -2,12 +2,10 @@
 
 #include "approvaldialog.h"
 #include "tree/unifieddiff.h"
+#include "session/dreamcontroller.h"
 #include "session/replayjobs.h"
 #include "models/workspace.h"
 
-#include "agent/agentfactory.h"
-#include "loop/dream/agentpolicydeveloper.h"
-#include "loop/dream/policyimprover.h"
 #include "loop/dream/policytunables.h"
 #include "project/valuationworlds.h"
 #include "store/projectstore.h"
@@ -83,8 +81,19 @@ DreamingDialog::DreamingDialog(Workspace &workspace, ProjectStore *store, const 
     m_model->setPlaceholderText(tr("provider default"));
     m_baseUrl = new QLineEdit(this);
     m_baseUrl->setPlaceholderText(tr("provider default"));
+    m_command = new QLineEdit(this);
+    m_command->setObjectName(QStringLiteral("dreamCommand"));
+    m_command->setPlaceholderText(tr("the command line that answers the prompt on stdin"));
     m_seed = new QSpinBox(this);
     m_seed->setRange(0, 1000000);
+    m_dream = new DreamController(store, this);
+    connect(m_dream, &DreamController::message, this, &DreamingDialog::log);
+    connect(m_dream, &DreamController::versionReady, this, &DreamingDialog::onVersion);
+    connect(m_dream, &DreamController::stepStarted, this, [this](int index, int total) {
+        m_progress->setRange(0, total);
+        m_progress->setValue(index);
+    });
+    connect(m_dream, &DreamController::finished, this, &DreamingDialog::onFinished);
     // Dreams replay under the project's one replay configuration (the Dreamer
     // reads it from the project when it starts).
     const std::optional<StoredReplayConfig> &config = workspace.replayConfig();
@@ -101,13 +110,16 @@ DreamingDialog::DreamingDialog(Workspace &workspace, ProjectStore *store, const 
     form->addRow(tr("&Agent:"), m_agent);
     form->addRow(tr("&Model:"), m_model);
     form->addRow(tr("&Base URL:"), m_baseUrl);
+    form->addRow(tr("&Command:"), m_command);
     form->addRow(tr("&Seed:"), m_seed);
     form->addRow(tr("Replay:"), m_grid);
     form->addRow(tr("Valuation:"), m_valuation);
     auto syncAgent = [this] {
-        const bool http = m_agent->currentData().toString() != QLatin1String("builtin");
-        m_model->setEnabled(http);
-        m_baseUrl->setEnabled(http);
+        const QString kind = m_agent->currentData().toString();
+        const bool command = kind == QLatin1String("command");
+        m_model->setEnabled(kind != QLatin1String("builtin") && !command);
+        m_baseUrl->setEnabled(kind != QLatin1String("builtin") && !command);
+        m_command->setEnabled(command);
     };
     connect(m_agent, &QComboBox::currentIndexChanged, this, syncAgent);
     syncAgent();
@@ -253,9 +265,7 @@ DreamingDialog::DreamingDialog(Workspace &workspace, ProjectStore *store, const 
 
 DreamingDialog::~DreamingDialog()
 {
-    // The worker keeps the dreamer alive until it returns; it stops soon.
-    if (m_dreamer)
-        m_dreamer->cancel();
+    m_dream->cancel(); // the workers stop soon; their answers are dropped with the controller
 }
 
 void DreamingDialog::log(const QString &line)
@@ -319,70 +329,36 @@ bool DreamingDialog::start()
         log(tr("The project is open read-only while another process writes it; dreaming cannot store its versions."));
         return false;
     }
-    QList<DreamWorld> worlds;
-    int approximateLeftOut = 0;
-    for (const WorldEntry &w : m_workspace.worlds()) {
-        if (w.iteration == 0 || !w.tree)
-            continue;
-        // Approximate worlds (imported runs with forks or orphans) only when Settings include them.
-        if (!ValuationWorlds::valuedOver(w.tree->meta(), m_settings.includeApproximate)) {
-            ++approximateLeftOut;
-            continue;
-        }
-        worlds.append(DreamWorld{w.iteration, ReplayWorld{w.name, w.tree}});
-    }
-    if (approximateLeftOut > 0)
-        log(tr("%n approximate world(s) left out; Settings ▸ Include approximate worlds dreams in them too.", nullptr,
-               approximateLeftOut));
-    if (worlds.isEmpty()) {
-        log(tr("The project has no iteration to dream in. Import trees or run a round first."));
+    // What `dreamrsi dream` is given: the developer, the settings, whether approximate worlds count.
+    DreamOptions options;
+    options.agentKind = m_agent->currentData().toString();
+    options.model = m_model->text().trimmed();
+    options.baseUrl = m_baseUrl->text().trimmed();
+    options.command = m_command->text().trimmed();
+    options.settings.versions = m_versions->value();
+    options.settings.limits = m_settings.scriptLimits();
+    options.settings.seed = quint64(m_seed->value());
+    options.includeApproximate = m_settings.includeApproximate;
+    if (const QString problem = options.problem(); !problem.isEmpty()) {
+        log(tr("Cannot dream: %1").arg(problem));
         return false;
     }
-    const QString kind = m_agent->currentData().toString();
-    std::shared_ptr<PolicyDeveloper> developer;
-    if (kind == QLatin1String("builtin")) {
-        developer = std::make_shared<PolicyImprover>();
-    } else {
-        AgentConfig config;
-        config.kind = kind;
-        config.model = m_model->text().trimmed();
-        config.baseUrl = m_baseUrl->text().trimmed();
-        config.seed = quint64(m_seed->value());
-        Result<std::unique_ptr<ChatModel>> model = createChatModel(config);
-        if (!model) {
-            log(tr("Cannot use the %1 agent: %2").arg(kind, model.error));
-            return false;
-        }
-        const Result<QString> prompt = AgentPolicyDeveloper::loadPrompt();
-        if (!prompt.ok()) {
-            log(prompt.error);
-            return false;
-        }
-        developer = std::make_shared<AgentPolicyDeveloper>(std::shared_ptr<ChatModel>(std::move(*model.value)), *prompt.value);
-    }
-
-    DreamSettings settings;
-    settings.versions = m_versions->value();
-    settings.limits = m_settings.scriptLimits();
-    settings.seed = quint64(m_seed->value());
-
-    // Deleted on the GUI thread whichever thread lets go of it last.
-    m_dreamer = std::shared_ptr<Dreamer>(new Dreamer(m_store, developer), [](Dreamer *d) { d->deleteLater(); });
-    connect(m_dreamer.get(), &Dreamer::message, this, &DreamingDialog::log);
-    connect(m_dreamer.get(), &Dreamer::versionReady, this, &DreamingDialog::onVersion);
-    connect(m_dreamer.get(), &Dreamer::stepStarted, this, [this](int index, int total) {
-        m_progress->setRange(0, total);
-        m_progress->setValue(index);
-    });
     clearDream();
     showCandidates();
-    m_progress->setRange(0, settings.versions);
+    m_progress->setRange(0, options.settings.versions);
     m_progress->setValue(0);
     m_running = true;
     updateButtons();
-    log(tr("Dreaming: %1 versions over %2 worlds with %3").arg(settings.versions).arg(worlds.size()).arg(m_agent->currentText()));
-    QtConcurrent::run([dreamer = m_dreamer, worlds, settings] { return dreamer->run(worlds, settings); })
-        .then(this, [this](const DreamReport &report) { onFinished(report); });
+    log(tr("Reading the project's worlds…"));
+    const QString agent = m_agent->currentText();
+    const int versions = options.settings.versions;
+    connect(m_dream, &DreamController::prepared, this, [this, agent, versions](int worlds, int approximateLeftOut) {
+        if (approximateLeftOut > 0)
+            log(tr("%n approximate world(s) left out; Settings ▸ Include approximate worlds dreams in them too.", nullptr,
+                   approximateLeftOut));
+        log(tr("Dreaming: %1 versions over %2 worlds with %3").arg(versions).arg(worlds).arg(agent));
+    }, Qt::SingleShotConnection);
+    m_dream->start(options);
     return true;
 }
 
@@ -398,8 +374,8 @@ void DreamingDialog::clearDream()
 
 void DreamingDialog::cancel()
 {
-    if (m_dreamer && m_running) {
-        m_dreamer->cancel();
+    if (m_running) {
+        m_dream->cancel();
         log(tr("Cancelling…"));
     }
 }

@@ -22,6 +22,7 @@ class QTabWidget;
 
 namespace dreamrsi {
 
+class DreamController;
 class ProjectStore;
 class Workspace;
 
@@ -108,7 +109,7 @@ private:
     Workspace &m_workspace;
     ProjectStore *m_store;
     AppSettings m_settings;
-    std::shared_ptr<Dreamer> m_dreamer;
+    DreamController *m_dream = nullptr;
     DreamReport m_report;
     QList<DreamVersion> m_arrived;
     bool m_running = false;
@@ -118,6 +119,7 @@ private:
     QComboBox *m_agent = nullptr;
     QLineEdit *m_model = nullptr;
     QLineEdit *m_baseUrl = nullptr;
+    QLineEdit *m_command = nullptr;
     QSpinBox *m_seed = nullptr;
     QLabel *m_grid = nullptr;
     QLabel *m_valuation = nullptr;

@@ -460,6 +460,42 @@ private slots:
 
     // `dreamrsi replay --project` and the project layer give the same numbers;
     // `dreamrsi approve` stores the evidence ApprovalRules builds.
+    // `replay --project --policy FILE` reads a policy argument as `plot`
+    // and PolicyResolution::versionOfArgument do: a script file by any name
+    // (p.txt was refused as an unknown version name), with the value the
+    // same code gets as a .js file.
+    void replayProjectTakesAnyScriptFile()
+    {
+        QTemporaryDir dir;
+        const QString p = makeProject(dir);
+        const QByteArray code = "function selectBatch(state) { return [state.legal[0]]; }\n";
+        for (const char *name : {"first.txt", "first.js"}) {
+            QFile f(dir.filePath(QString::fromLatin1(name)));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(code);
+        }
+        const QStringList common{QStringLiteral("--workers"), QStringLiteral("4"), QStringLiteral("--threads"),
+                                 QStringLiteral("1"), QStringLiteral("--json")};
+        Run txt = runText(QStringList{QStringLiteral("replay"), QStringLiteral("--project"), p, QStringLiteral("--policy"),
+                                      dir.filePath(QStringLiteral("first.txt"))} + common);
+        QVERIFY2(txt.exitCode == 0, qPrintable(txt.err));
+        Run js = runText(QStringList{QStringLiteral("replay"), QStringLiteral("--project"), p, QStringLiteral("--policy"),
+                                     dir.filePath(QStringLiteral("first.js")), QStringLiteral("--name"), QStringLiteral("first-js")}
+                         + common);
+        QVERIFY2(js.exitCode == 0, qPrintable(js.err));
+        const QJsonValue value = QJsonDocument::fromJson(txt.out.toUtf8()).object().value(QStringLiteral("value"));
+        QVERIFY(value.isDouble());
+        QCOMPARE(value, QJsonDocument::fromJson(js.out.toUtf8()).object().value(QStringLiteral("value")));
+        ProjectSnapshot s = snapshot(p);
+        QVERIFY(s.versionNamed(QStringLiteral("first")));
+        // A name that is neither stored nor a file still says what to give.
+        Run missing = runText(QStringList{QStringLiteral("replay"), QStringLiteral("--project"), p, QStringLiteral("--policy"),
+                                          QStringLiteral("v404")} + common);
+        QCOMPARE(missing.exitCode, 1);
+        QVERIFY2(missing.err.contains(QStringLiteral("give a stored version name, a .js file or builtin:NAME")),
+                 qPrintable(missing.err));
+    }
+
     void cliAgreesWithCore()
     {
         QTemporaryDir dir;

@@ -24,26 +24,20 @@ namespace {
 Result<PolicyVersion> resolveVersion(ProjectWriter *writer, ProjectReader &reader, const QString &argument,
                                      const QString &nameOption)
 {
-    const bool builtin = argument.startsWith(QLatin1String("builtin:"));
-    const bool file = !builtin && argument.endsWith(QLatin1String(".js")) && QFileInfo::exists(argument);
-    if (!builtin && !file) {
-        Result<PolicyVersion> stored = reader.policyVersionByName(argument);
-        if (!stored.ok())
-            return Result<PolicyVersion>::failure(stored.error
-                                                  + QStringLiteral(" (give a stored version name, a .js file or builtin:NAME)"));
-        return stored;
-    }
-    // Today's built-in (its stored version, or a new one beside an older
-    // build's, never an error) or the file's script: the one reading of a
-    // policy argument (PolicyResolution::versionOfArgument).
+    // The one reading of a policy argument (PolicyResolution::versionOfArgument):
+    // today's built-in, a .js file, a stored version by name, else a file by
+    // any other name — as `plot` reads it.
     const Result<QList<PolicyVersion>> stored = reader.policyVersions();
     if (!stored.ok())
         return stored.failureAs<PolicyVersion>();
     Result<PolicyVersion> made = PolicyResolution::versionOfArgument(argument, *stored.value, nameOption);
-    if (!made)
-        return made;
+    if (!made) {
+        if (argument.startsWith(QLatin1String("builtin:")) || QFileInfo::exists(argument))
+            return made;
+        return Result<PolicyVersion>::failure(made.error + QStringLiteral(" (give a stored version name, a .js file or builtin:NAME)"));
+    }
     PolicyVersion v = std::move(*made.value);
-    if (builtin && nameOption.isEmpty() && v.id != 0)
+    if (v.id != 0) // a stored version: today's built-in or one by its name
         return Result<PolicyVersion>::success(v);
     Result<PolicyVersion> existing = reader.policyVersionByName(v.name);
     if (existing.ok()) {

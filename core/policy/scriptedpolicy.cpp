@@ -9,6 +9,7 @@
 #include <QVarLengthArray>
 
 #include <algorithm>
+#include <unordered_map>
 #include <memory>
 #include <optional>
 
@@ -49,6 +50,60 @@ QString typeName(const QJSValue &v)
     return QStringLiteral("an object");
 }
 
+/// A cheap hash of a string's UTF-16 units (FNV-1a): ids and tags are short,
+/// and QHash's keyed hash of a QString cost an eighth of a scripted replay's
+/// CPU in perf, looked up several times per revealed cell.
+struct TextHash
+{
+    size_t operator()(QStringView s) const noexcept
+    {
+        size_t h = 14695981039346656037ull;
+        for (const QChar c : s)
+            h = (h ^ c.unicode()) * 1099511628211ull;
+        return h ^ size_t(s.size());
+    }
+    size_t operator()(const QString &s) const noexcept { return (*this)(QStringView(s)); }
+    size_t operator()(const QStringList &list) const noexcept
+    {
+        size_t h = size_t(list.size());
+        for (const QString &s : list)
+            h = (h ^ (*this)(s)) * 1099511628211ull;
+        return h;
+    }
+};
+
+/// The few calls of QHash<K, int> this file makes, on an unordered_map with TextHash.
+template<typename K>
+class TextIndex
+{
+public:
+    using Map = std::unordered_map<K, int, TextHash>;
+    qsizetype size() const { return qsizetype(m_map.size()); }
+    bool isEmpty() const { return m_map.empty(); }
+    void clear() { m_map.clear(); }
+    bool contains(const K &key) const { return m_map.find(key) != m_map.end(); }
+    int value(const K &key, int fallback = 0) const
+    {
+        const auto it = m_map.find(key);
+        return it != m_map.end() ? it->second : fallback;
+    }
+    /// The entry of `key`, or null.
+    const int *find(const K &key) const
+    {
+        const auto it = m_map.find(key);
+        return it != m_map.end() ? &it->second : nullptr;
+    }
+    /// Sets `key` to `v` (as QHash::insert) and returns the value stored.
+    int insert(const K &key, int v)
+    {
+        m_map.insert_or_assign(key, v);
+        return v;
+    }
+
+private:
+    Map m_map;
+};
+
 QJSValue optionalNumber(const std::optional<double> &v)
 {
     return v ? QJSValue(*v) : QJSValue(QJSValue::NullValue);
@@ -73,7 +128,7 @@ public:
     // call costs more than the call (Qt 6.4: ~0.1 us, plus ~0.1 us a string).
     QJSValueList metaArgs = QJSValueList(8);
     QJSValueList obsArgs = QJSValueList(10);
-    QHash<QString, int> failClassIndex; ///< fail-class names the interpreter has (all episodes)
+    TextIndex<QString> failClassIndex; ///< fail-class names the interpreter has (all episodes)
     QString label;
     int timeLimitMs = 2000;
     quint32 seed = 0;
@@ -81,7 +136,7 @@ public:
     std::optional<double> defaultBeta;
     QString pendingError; ///< from beginEpisode, reported by the next call
     qsizetype pushedObservations = 0;
-    QHash<QString, int> indexOf;     ///< cells whose metadata the interpreter has, by id
+    TextIndex<QString> indexOf;      ///< cells whose metadata the interpreter has, by id
     /// A legal cell as the interpreter's legal list holds it.
     struct Slot
     {
@@ -89,7 +144,7 @@ public:
         int branch = 0;
     };
     QList<Slot> sentLegal;           ///< the interpreter's legal list, in its order
-    QHash<QStringList, int> tagList; ///< tag lists the interpreter has this episode
+    TextIndex<QStringList> tagList;  ///< tag lists the interpreter has this episode
     /// The first round of the last episode that started afresh: its legal
     /// cells, what the interpreter made of them (firstRound()) and the
     /// records above as they were then. An episode whose first round has
@@ -99,9 +154,9 @@ public:
     {
         QList<CellMeta> legal;
         QJSValue records;
-        QHash<QString, int> indexOf;
+        TextIndex<QString> indexOf;
         QList<Slot> sentLegal;
-        QHash<QStringList, int> tagList;
+        TextIndex<QStringList> tagList;
     };
     std::optional<FirstRound> firstRound;
 
@@ -110,12 +165,13 @@ public:
     {
         const int index = int(indexOf.size());
         indexOf.insert(m.id, index);
-        auto known = tagList.constFind(m.tags);
-        if (known == tagList.cend()) {
+        const int *listed = tagList.find(m.tags);
+        int known = listed ? *listed : -1;
+        if (!listed) {
             known = tagList.insert(m.tags, int(tagList.size()));
             const bool joinable = std::none_of(m.tags.cbegin(), m.tags.cend(),
                                                [](const QString &t) { return t.contains(QChar(0)); });
-            fnAddTags.call({QJSValue(known.value()),
+            fnAddTags.call({QJSValue(known),
                             joinable ? QJSValue(m.tags.join(QChar(0))) : stringArray(m.tags),
                             QJSValue(int(m.tags.size()))});
         }
@@ -128,23 +184,24 @@ public:
                       : m.parentId.isEmpty() ? QJSValue(QJSValue::NullValue)
                                              : QJSValue(m.parentId);
         metaArgs[5] = QJSValue(double(m.seq));
-        metaArgs[6] = QJSValue(known.value());
+        metaArgs[6] = QJSValue(known);
         metaArgs[7] = QJSValue(place);
         fnAddMeta.call(metaArgs);
     }
 
     void addObservation(const Observation &o)
     {
-        auto failClass = failClassIndex.constFind(o.failClass);
-        if (failClass == failClassIndex.cend()) {
+        const int *classed = failClassIndex.find(o.failClass);
+        int failClass = classed ? *classed : -1;
+        if (!classed) {
             failClass = failClassIndex.insert(o.failClass, int(failClassIndex.size()));
-            fnAddFailClass.call({QJSValue(failClass.value()), QJSValue(o.failClass)});
+            fnAddFailClass.call({QJSValue(failClass), QJSValue(o.failClass)});
         }
         obsArgs[0] = QJSValue(indexOf.value(o.meta.id));
         obsArgs[1] = optionalNumber(o.score);
         obsArgs[2] = QJSValue(o.evaluated);
         obsArgs[3] = o.valid ? QJSValue(*o.valid) : QJSValue(QJSValue::NullValue);
-        obsArgs[4] = QJSValue(failClass.value());
+        obsArgs[4] = QJSValue(failClass);
         obsArgs[5] = o.error ? QJSValue(*o.error) : QJSValue(QJSValue::NullValue);
         obsArgs[6] = optionalInteger(o.nValid);
         obsArgs[7] = optionalInteger(o.nTotal);
@@ -434,8 +491,8 @@ PolicyDecision ScriptedPolicy::selectBatch(const PolicyState &state)
         for (const Change &change : changes) {
             if (!change.cell)
                 d->fnDropLegal.call({QJSValue(change.place)});
-            else if (const auto known = d->indexOf.constFind(change.cell->id); known != d->indexOf.cend())
-                d->fnPlaceLegal.call({QJSValue(change.place), QJSValue(known.value())});
+            else if (const int *known = d->indexOf.find(change.cell->id))
+                d->fnPlaceLegal.call({QJSValue(change.place), QJSValue(*known)});
             else
                 d->addMeta(*change.cell, change.place);
         }

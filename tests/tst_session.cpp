@@ -8,6 +8,7 @@
 // dropped, worlds picked by name or iteration.
 
 #include "session/appsettings.h"
+#include "session/dreamcontroller.h"
 #include "session/imaginedworlds.h"
 #include "session/jobtracker.h"
 #include "session/projectsession.h"
@@ -23,7 +24,9 @@
 #include "loop/round/steeringinbox.h"
 #include "project/versionreplay.h"
 #include "replay/replayjson.h"
+#include "replay/synthworld.h"
 #include "store/projectstore.h"
+#include "store/projectwriter.h"
 
 #include "demotrees.h"
 #include "storetestsupport.h"
@@ -55,6 +58,7 @@ private slots:
     void projectSessionCreatesAndImports();
     void roundControllerRunsBuiltinRound();
     void reevaluationControllerRunsLoadsAndCancels();
+    void dreamControllerPreparesAndDreams();
     void steeringControllerRequestReachesInbox();
     void steeringControllerTakesBackUnanswered();
     void sweepRunnerMatchesVersionReplay();
@@ -490,6 +494,67 @@ void TestSession::reevaluationControllerRunsLoadsAndCancels()
     QVERIFY(!report->ok());
     QVERIFY2(report->error.contains(QLatin1String("sbatch")) || report->error.contains(QLatin1String("Slurm")),
              qPrintable(report->error));
+}
+
+void TestSession::dreamControllerPreparesAndDreams()
+{
+    // The Dream dialog's work without the dialog: DreamSession::prepare
+    // reads the history from the project (refused, saying why, when there
+    // is none), then the dream runs on a pool thread and reports each
+    // version and a proposal, as `dreamrsi dream` does.
+    const QString path = m_dir.filePath(QStringLiteral("dream.dreamrsi"));
+    {
+        auto writer = ProjectWriter::create(path, ProjectInfo{});
+        QVERIFY2(writer.ok(), qPrintable(writer.error));
+        ReplayConfig config;
+        config.workers = 4;
+        config.betas = {0.0, 1.0};
+        config.valuation = Valuation::Revealed;
+        QVERIFY((*writer.value)->setReplayConfig(config).ok());
+    }
+    ProjectStore store;
+    QVERIFY(store.open(path).result().ok());
+    DreamController controller(&store);
+    std::optional<DreamReport> report;
+    connect(&controller, &DreamController::finished, this, [&](const DreamReport &r) { report = r; });
+    DreamOptions options;
+    options.settings.versions = 2;
+    QVERIFY(controller.start(options));
+    QVERIFY(!controller.start(options)); // one at a time
+    QTRY_VERIFY_WITH_TIMEOUT(report.has_value(), 60000);
+    QVERIFY2(report->error.contains(QLatin1String("no finished iteration")), qPrintable(report->error));
+    QVERIFY(!controller.isRunning());
+
+    // Unknown developer kinds are refused before anything runs.
+    options.agentKind = QStringLiteral("telepathy");
+    QVERIFY(!options.problem().isEmpty());
+    options.agentKind = QStringLiteral("command");
+    QVERIFY2(options.problem().contains(QLatin1String("command line")), qPrintable(options.problem()));
+    options.agentKind = QStringLiteral("builtin");
+
+    QList<DiscoveryTree> trees;
+    for (int i = 0; i < 2; ++i) {
+        SynthParams p;
+        p.seed = quint64(31 + i);
+        p.width = 5;
+        p.depth = 5;
+        trees.append(SynthWorld::generate(p));
+    }
+    for (const DiscoveryTree &t : trees)
+        QVERIFY(store.importTree(t).result().ok());
+    report.reset();
+    int prepared = -1;
+    QList<QString> versions;
+    connect(&controller, &DreamController::prepared, this, [&](int worlds, int) { prepared = worlds; });
+    connect(&controller, &DreamController::versionReady, this,
+            [&](const DreamVersion &v) { versions.append(v.developed.version.name); });
+    QVERIFY(controller.start(options));
+    QTRY_VERIFY_WITH_TIMEOUT(report.has_value(), 300000);
+    QVERIFY2(report->error.isEmpty(), qPrintable(report->error));
+    QCOMPARE(prepared, 2);
+    QCOMPARE(versions.size(), 2);
+    QVERIFY(report->proposal());
+    QVERIFY(store.close().result().ok());
 }
 
 void TestSession::steeringControllerRequestReachesInbox()

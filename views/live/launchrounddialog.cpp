@@ -100,7 +100,7 @@ LaunchRoundDialog::LaunchRoundDialog(const QStringList &policyNames, QWidget *pa
     m_workers = new QSpinBox;
     m_workers->setObjectName(QStringLiteral("workers"));
     m_workers->setRange(RoundConfig::MinWorkers, RoundConfig::MaxWorkers);
-    m_workers->setValue(4);
+    m_workers->setValue(RoundConfig::DefaultWorkers);
     form->addRow(tr("&Workers (W):"), m_workers);
     m_rounds = new QSpinBox;
     m_rounds->setObjectName(QStringLiteral("rounds"));

@@ -13,6 +13,7 @@
 #include "models/projecttreemodel.h"
 #include "models/policytablemodel.h"
 #include "policies/policiespage.h"
+#include "progress/comparepage.h"
 #include "session/projectsession.h"
 #include "store/projectreader.h"
 #include "window/demoproject.h"
@@ -629,6 +630,23 @@ private slots:
         QVERIFY(!noFigure);
         QVERIFY(noFigure.error.contains(QStringLiteral("no figure")));
         QVERIFY(!w.exportCurrentFigureData(dir.filePath(QStringLiteral("cells.csv"))));
+    }
+
+    // Compare draws only once its sources are read: Export Figure, greyed
+    // while the tab is empty, comes on when the figure is there (it stayed
+    // greyed until another tab was visited).
+    void exportFollowsTheCompareFigure()
+    {
+        MainWindow w;
+        w.tabs()->setCurrentIndex(MainWindow::CompareTab);
+        QAction *exportAction = w.findChild<QAction *>(QStringLiteral("actionExport"));
+        QVERIFY(exportAction);
+        QVERIFY(!exportAction->isEnabled());
+        QSignalSpy refreshed(w.comparePage(), &ComparePage::refreshed);
+        w.comparePage()->addPaths({demo("c3-iter1.json")});
+        QTRY_VERIFY_WITH_TIMEOUT(refreshed.count() > 0 && !w.comparePage()->isReading(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(exportAction->isEnabled(), 5000);
+        QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::CompareTab));
     }
 };
 

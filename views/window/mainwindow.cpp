@@ -147,6 +147,8 @@ MainWindow::MainWindow(QWidget *parent)
         showWorld(m_currentWorld);
     });
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateActions);
+    // Compare draws once its sources are read: Export Figure follows.
+    connect(m_compare, &ComparePage::refreshed, this, &MainWindow::updateActions);
     connectSession();
     m_reevaluation = new ReevaluationActions(this, menuBar()->findChild<QMenu *>(QStringLiteral("menuRound")), m_cells,
                                              m_inspector, m_session, m_workspace, m_jobs, m_settings,

@@ -219,6 +219,11 @@ QStringList RemoteWorkbench::recentServers()
     return QSettings().value(QLatin1String(RecentServersKey)).toStringList();
 }
 
+void RemoteWorkbench::clearRecentServers()
+{
+    QSettings().remove(QLatin1String(RecentServersKey));
+}
+
 void RemoteWorkbench::addRecentServer(const QString &url)
 {
     QStringList servers = recentServers();
@@ -242,8 +247,7 @@ void RemoteWorkbench::addRecentEntries()
     const QStringList servers = recentServers();
     // The window's Clear List clears the servers too.
     if (QAction *clear = m_recentMenu->findChild<QAction *>(QStringLiteral("actionClearRecent"))) {
-        connect(clear, &QAction::triggered, this, [] { QSettings().remove(QLatin1String(RecentServersKey)); },
-                Qt::UniqueConnection);
+        connect(clear, &QAction::triggered, this, &RemoteWorkbench::clearRecentServers, Qt::UniqueConnection);
     }
     if (servers.isEmpty())
         return;

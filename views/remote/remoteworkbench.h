@@ -66,6 +66,7 @@ private:
     void setConnectionText(const QString &text, bool lost);
     void addRecentServer(const QString &url);
     void addRecentEntries();
+    void clearRecentServers();
 
     MainWindow *m_window;
     RemoteProjectSession *m_session;

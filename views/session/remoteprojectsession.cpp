@@ -56,7 +56,8 @@ void RemoteProjectSession::open(const RemoteProject &project, const QByteArray &
 
 void RemoteProjectSession::close()
 {
-    m_jobs->renew(Scope);
+    if (m_jobs)
+        m_jobs->renew(Scope);
     if (m_follower) {
         m_follower->stop();
         delete m_follower;

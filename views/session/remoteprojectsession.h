@@ -1,5 +1,6 @@
 #pragma once
 
+#include "jobtracker.h"
 #include "remote/remoteclient.h"
 #include "remote/remotejson.h"
 #include "store/storetypes.h"
@@ -7,6 +8,7 @@
 #include <QByteArray>
 #include <QHash>
 #include <QObject>
+#include <QPointer>
 #include <QString>
 
 #include <functional>
@@ -84,7 +86,7 @@ private:
     void loadResults();
 
     Workspace *m_workspace;
-    JobTracker *m_jobs;
+    QPointer<JobTracker> m_jobs; ///< the window's; gone first when the window closes
     RemoteConnection *m_connection = nullptr;
     RemoteFollower *m_follower = nullptr;
     RemoteProjectSummary m_summary;

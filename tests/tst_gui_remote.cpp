@@ -1,0 +1,387 @@
+// File ▸ Connect to Server… (docs/remote.md) offscreen, with real processes
+// on 127.0.0.1: `dreamrsi serve` on a copy of the demo project, connected to
+// through the dialog's own code path (the action, the fields, Connect),
+// shows the same worlds (tree for tree), cells, versions and Frontiers
+// values as opening the file, says "remote: HOST" in the title and the
+// status bar, lists the server in Open Recent without its token and fetches
+// an artifact once; a wrong token gets the server's 401 in a message box. A
+// live round of the built-in agent served in a second process grows on
+// screen in the Live Round panel, every cell once, and becomes a world when
+// it ends; a served project survives its server being restarted (the
+// follower resumes after the last seq, no cell twice). With
+// DREAMRSI_SCREENSHOT_DIR set, the live round is grabbed as 28-remote.png.
+#include "clirunsupport.h"
+
+#include "live/roundpanel.h"
+#include "models/livetreemodel.h"
+#include "models/workspace.h"
+#include "remote/connectdialog.h"
+#include "remote/remoteworkbench.h"
+#include "session/remotefollower.h"
+#include "session/remoteprojectsession.h"
+#include "session/roundcontroller.h"
+#include "tree/cellspage.h"
+#include "window/mainwindow.h"
+
+#include "model/treejson.h"
+#include "models/celltablemodel.h"
+#include "store/projectreader.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProcess>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace dreamrsi;
+using namespace dreamrsi::test;
+
+namespace {
+
+struct Served
+{
+    std::unique_ptr<QProcess> process;
+    QString url;
+    quint16 port = 0;
+    QByteArray banner;
+
+    void stop()
+    {
+        if (process && process->state() != QProcess::NotRunning) {
+            process->terminate();
+            if (!process->waitForFinished(10000)) {
+                process->kill();
+                process->waitForFinished(5000);
+            }
+        }
+    }
+    ~Served() { stop(); }
+};
+
+/// `dreamrsi serve PROJECT` on 127.0.0.1:`port` (0: any) with the token files; its URL read within 20 s.
+std::unique_ptr<Served> serve(const QString &project, const QStringList &tokens, quint16 port = 0)
+{
+    auto s = std::make_unique<Served>();
+    s->process = std::make_unique<QProcess>();
+    s->process->setProgram(dreamrsiProgram());
+    s->process->setArguments(QStringList{QStringLiteral("serve"), project, QStringLiteral("--listen"),
+                                         QStringLiteral("127.0.0.1:%1").arg(port), QStringLiteral("--poll-ms"), QStringLiteral("100")}
+                             + tokens);
+    s->process->start();
+    if (!s->process->waitForStarted(10000))
+        return s;
+    static const QRegularExpression url(QStringLiteral("at (http://127\\.0\\.0\\.1:(\\d+)/)"));
+    QDeadlineTimer deadline(20000);
+    while (!deadline.hasExpired() && s->process->state() == QProcess::Running) {
+        s->process->waitForReadyRead(200);
+        s->banner += s->process->readAllStandardOutput();
+        const QRegularExpressionMatch m = url.match(QString::fromUtf8(s->banner));
+        if (m.hasMatch() && s->banner.contains("then connect to")) {
+            s->url = m.captured(1);
+            s->port = quint16(m.captured(2).toUInt());
+            break;
+        }
+    }
+    return s;
+}
+
+/// The Connect to Server dialog the action opens.
+ConnectDialog *openDialog(MainWindow &window)
+{
+    QAction *action = window.findChild<QAction *>(QStringLiteral("actionConnectToServer"));
+    if (!action)
+        return nullptr;
+    action->trigger();
+    // The one on screen (an earlier one may wait for its deletion).
+    for (ConnectDialog *d : window.findChildren<ConnectDialog *>(QStringLiteral("connectDialog"))) {
+        if (d->isVisible())
+            return d;
+    }
+    return nullptr;
+}
+
+/// Fills the dialog and presses Connect.
+void connectThrough(ConnectDialog *dialog, const QString &url, const QByteArray &token, const QByteArray &steering = {})
+{
+    dialog->findChild<QLineEdit *>(QStringLiteral("urlEdit"))->setText(url);
+    dialog->findChild<QLineEdit *>(QStringLiteral("tokenEdit"))->setText(QString::fromLatin1(token));
+    dialog->findChild<QLineEdit *>(QStringLiteral("steeringTokenEdit"))->setText(QString::fromLatin1(steering));
+    dialog->findChild<QPushButton *>(QStringLiteral("connectButton"))->click();
+}
+
+void writeFile(const QString &path, const QByteArray &content)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(content);
+}
+
+bool copyDir(const QString &from, const QString &to)
+{
+    QDir().mkpath(to);
+    for (const QFileInfo &entry : QDir(from).entryInfoList(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot)) {
+        const QString target = QDir(to).filePath(entry.fileName());
+        if (entry.isDir() ? !copyDir(entry.filePath(), target) : !QFile::copy(entry.filePath(), target))
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+class TestGuiRemote : public QObject
+{
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    const QByteArray m_read = "read-token-0123456789abcdef";
+    const QByteArray m_steer = "steer-token-0123456789abcdef";
+    QString readFile() const { return m_dir.filePath(QStringLiteral("read.token")); }
+    QString steerFile() const { return m_dir.filePath(QStringLiteral("steer.token")); }
+
+private slots:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName(QStringLiteral("DreamRSI-test-gui-remote"));
+        QVERIFY(m_dir.isValid());
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.path());
+        writeFile(readFile(), m_read + '\n');
+        writeFile(steerFile(), m_steer + '\n');
+    }
+
+    void servedProjectShowsWhatTheFileShows()
+    {
+        // A copy of the demo: the file opened in one window, served to another.
+        const QString project = m_dir.filePath(QStringLiteral("demo.dreamrsi"));
+        QVERIFY(QFile::copy(QStringLiteral(DREAMRSI_SOURCE_DIR "/resources/demo/demo.dreamrsi"), project));
+        QVERIFY(copyDir(QStringLiteral(DREAMRSI_SOURCE_DIR "/resources/demo/demo.dreamrsi-artifacts"), project + QStringLiteral("-artifacts")));
+        QFile::setPermissions(project, QFile::permissions(project) | QFileDevice::WriteOwner);
+
+        MainWindow local;
+        QSignalSpy localLoaded(&local, &MainWindow::projectLoaded);
+        local.openProject(project);
+        QVERIFY(localLoaded.wait(60000));
+
+        auto served = serve(project, {QStringLiteral("--token-file"), readFile()});
+        QVERIFY2(served->port != 0, served->banner.constData());
+        const QString host = QStringLiteral("127.0.0.1:%1").arg(served->port);
+
+        MainWindow window;
+        window.show();
+        auto *remote = window.findChild<RemoteWorkbench *>(QStringLiteral("remoteWorkbench"));
+        QVERIFY(remote);
+
+        // A wrong token: the server's 401, said in a message box; nothing opens.
+        ConnectDialog *dialog = openDialog(window);
+        QVERIFY(dialog);
+        QSignalSpy failed(remote, &RemoteWorkbench::connectFailed);
+        connectThrough(dialog, served->url, "wrong-token-0123456789abcdef");
+        QVERIFY(failed.wait(20000));
+        QVERIFY2(failed.first().at(1).toString().contains(QStringLiteral("401")), qPrintable(failed.first().at(1).toString()));
+        QTRY_VERIFY(window.findChild<QMessageBox *>(QStringLiteral("connectFailedBox")));
+        window.findChild<QMessageBox *>(QStringLiteral("connectFailedBox"))->close();
+        QVERIFY(!remote->isConnected());
+
+        // A token too short is refused in the dialog itself, before anything is sent.
+        dialog = openDialog(window);
+        QVERIFY(dialog);
+        connectThrough(dialog, served->url, "short");
+        QVERIFY(dialog->isVisible());
+        QVERIFY(dialog->findChild<QLabel *>(QStringLiteral("errorLabel"))->text().contains(QStringLiteral("16")));
+        // No secret service runs here (tests, CI): the dialog says so and keeps the token for the session.
+        QSignalSpy checked(dialog, &ConnectDialog::keychainChecked);
+        if (!dialog->keychainAvailable() && checked.isEmpty())
+            QVERIFY(checked.wait(10000) || dialog->findChild<QLabel *>(QStringLiteral("keychainNote"))->text().contains(QStringLiteral("session")));
+        if (!dialog->keychainAvailable()) {
+            QVERIFY(!dialog->findChild<QCheckBox *>(QStringLiteral("rememberCheck"))->isEnabled());
+            QVERIFY(dialog->findChild<QLabel *>(QStringLiteral("keychainNote"))->text().contains(QStringLiteral("this session only")));
+        }
+        QSignalSpy loaded(remote, &RemoteWorkbench::loaded);
+        connectThrough(dialog, served->url, m_read);
+        QVERIFY(loaded.wait(60000));
+        QVERIFY(remote->isConnected());
+
+        // The same worlds, tree for tree, and the same versions and values.
+        const auto &mine = window.workspace()->worlds();
+        const auto &theirs = local.workspace()->worlds();
+        QCOMPARE(mine.size(), theirs.size());
+        QVERIFY(!mine.isEmpty());
+        for (qsizetype i = 0; i < mine.size(); ++i) {
+            QCOMPARE(mine.at(i).name, theirs.at(i).name);
+            QCOMPARE(mine.at(i).iteration, theirs.at(i).iteration);
+            QCOMPARE(TreeJson::serialize(*mine.at(i).tree), TreeJson::serialize(*theirs.at(i).tree));
+        }
+        QCOMPARE(window.workspace()->versions().size(), local.workspace()->versions().size());
+        int valued = 0;
+        for (const PolicyVersion &v : local.workspace()->versions()) {
+            QVERIFY2(window.workspace()->indexOfVersion(v.name) >= 0, qPrintable(v.name));
+            const ReplayResultPtr a = local.workspace()->result(v.name);
+            const ReplayResultPtr b = window.workspace()->result(v.name);
+            QCOMPARE(bool(a), bool(b));
+            if (a && a->value) {
+                QVERIFY(b->value);
+                QCOMPARE(*b->value, *a->value); // what Frontiers draws
+                ++valued;
+            }
+        }
+        QVERIFY(valued > 0);
+        QCOMPARE(window.workspace()->approvals().size(), local.workspace()->approvals().size());
+        // The Cells tab shows the first world's cells.
+        QCOMPARE(window.currentWorld(), 0);
+        QCOMPARE(window.cellModel()->rowCount(), int(theirs.first().tree->cellCount()));
+
+        // "remote: HOST" in the title and the status bar.
+        QVERIFY2(window.windowTitle().contains(QStringLiteral("remote: ") + host), qPrintable(window.windowTitle()));
+        QVERIFY(remote->statusLabel()->isVisible());
+        QCOMPARE(remote->statusLabel()->text(), QStringLiteral("remote: ") + host);
+        window.setCurrentWorld(1); // the window names the world shown; the host stays
+        QVERIFY2(window.windowTitle().contains(QStringLiteral("remote: ") + host), qPrintable(window.windowTitle()));
+        // Nothing is written or launched here: the project is the server's.
+        QVERIFY(!window.roundPanel()->launchAction()->isEnabled());
+        QVERIFY(!window.findChild<QAction *>(QStringLiteral("actionImport"))->isEnabled());
+
+        // Open Recent lists the server, and no token is kept in the settings.
+        QCOMPARE(RemoteWorkbench::recentServers().value(0), served->url);
+        QSettings().sync();
+        for (const QFileInfo &f : QDir(m_dir.path()).entryInfoList(QDir::Files)) {
+            QFile file(f.filePath());
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            if (f.fileName().endsWith(QLatin1String(".token")))
+                continue;
+            QVERIFY2(!file.readAll().contains(m_read), qPrintable(f.fileName()));
+        }
+        QMenu *recent = window.menuBar()->findChild<QMenu *>(QStringLiteral("menuRecent"));
+        QVERIFY(recent);
+        QMetaObject::invokeMethod(recent, "aboutToShow");
+        bool listed = false;
+        for (QAction *a : recent->actions())
+            listed = listed || a->property("remoteServer").toString() == served->url;
+        QVERIFY(listed);
+
+        // An artifact by its hash: fetched once, then from the session's cache.
+        const auto reader = ProjectReader::open(project);
+        QVERIFY(reader.ok());
+        const IterationId first = mine.first().iteration;
+        const StoreResult<QList<ArtifactRef>> refs = (*reader.value)->cellArtifacts(first, mine.first().tree->cells().first().id);
+        QVERIFY(refs.ok());
+        if (!refs.value->isEmpty()) {
+            const QString hash = refs.value->first().hash;
+            QByteArray got;
+            for (int round = 0; round < 2; ++round) {
+                bool answered = false;
+                remote->session()->artifact(hash, [&](Result<QByteArray> bytes) {
+                    QVERIFY(bytes.ok());
+                    got = *bytes.value;
+                    answered = true;
+                });
+                QTRY_VERIFY_WITH_TIMEOUT(answered, 10000);
+            }
+            QCOMPARE(got, *(*reader.value)->readArtifact(hash).value);
+            QCOMPARE(remote->session()->artifactFetches(), 1);
+        }
+
+        // Opening a project file ends the connection.
+        const QString other = m_dir.filePath(QStringLiteral("other.dreamrsi"));
+        QVERIFY(QFile::copy(QStringLiteral(DREAMRSI_SOURCE_DIR "/resources/demo/demo.dreamrsi"), other));
+        QFile::setPermissions(other, QFile::permissions(other) | QFileDevice::WriteOwner);
+        QSignalSpy opened(&window, &MainWindow::projectOpened);
+        window.openProject(other);
+        QVERIFY(opened.wait(30000));
+        QVERIFY(!remote->isConnected());
+        QVERIFY(!window.windowTitle().contains(QStringLiteral("remote:")));
+    }
+
+    void liveRoundGrowsOnScreen()
+    {
+        const QString project = m_dir.filePath(QStringLiteral("live.dreamrsi"));
+        QProcess round;
+        round.setProgram(dreamrsiProgram());
+        round.setArguments({QStringLiteral("round"), QStringLiteral("--project"), project, QStringLiteral("--task"),
+                            QStringLiteral("circle_packing_26"), QStringLiteral("--agent"), QStringLiteral("builtin"),
+                            QStringLiteral("--workers"), QStringLiteral("4"), QStringLiteral("--rounds"), QStringLiteral("6"),
+                            QStringLiteral("--accept-steering")});
+        round.start();
+        QVERIFY(round.waitForStarted(10000));
+        auto stopRound = qScopeGuard([&] {
+            if (round.state() != QProcess::NotRunning) {
+                round.kill();
+                round.waitForFinished(10000);
+            }
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(project), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(ProjectReader::open(project).ok(), 20000);
+        const QStringList tokens{QStringLiteral("--token-file"), readFile(), QStringLiteral("--steering-token-file"), steerFile()};
+        auto served = serve(project, tokens);
+        QVERIFY2(served->port != 0, served->banner.constData());
+
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        auto *remote = window.findChild<RemoteWorkbench *>(QStringLiteral("remoteWorkbench"));
+        ConnectDialog *dialog = openDialog(window);
+        QVERIFY(dialog);
+        QSignalSpy loaded(remote, &RemoteWorkbench::loaded);
+        connectThrough(dialog, served->url, m_read, m_steer);
+        QVERIFY(loaded.wait(60000));
+        RemoteFollower *follower = remote->session()->follower();
+        QVERIFY(follower);
+        follower->setRetryDelays(200, 1000);
+        RoundPanel *panel = window.roundPanel();
+        QCOMPARE(panel->controller()->remoteFollower(), follower);
+
+        // The tree grows in the Live Round panel while the round runs.
+        QTRY_VERIFY_WITH_TIMEOUT(panel->controller()->iteration().id != 0, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(panel->controller()->cellCount() >= 2, 60000);
+        const qsizetype early = panel->controller()->cellCount();
+        QVERIFY(panel->controller()->isRoundLive());
+        QString whyNot;
+        QVERIFY2(panel->controller()->canKill(&whyNot), qPrintable(whyNot)); // the steering token was given
+
+        // The server restarted on the same port mid-round: the follower says it lost the connection and resumes.
+        const quint16 port = served->port;
+        QSignalSpy connection(follower, &RemoteFollower::connectionChanged);
+        served->stop();
+        QTRY_VERIFY_WITH_TIMEOUT(!follower->isConnected(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(remote->statusLabel()->text().contains(QStringLiteral("lost")), 10000);
+        served = serve(project, tokens, port);
+        QVERIFY2(served->port == port, served->banner.constData());
+        QTRY_VERIFY_WITH_TIMEOUT(follower->isConnected(), 20000);
+        QCOMPARE(remote->statusLabel()->text(), QStringLiteral("remote: 127.0.0.1:%1").arg(port));
+
+        QTRY_VERIFY_WITH_TIMEOUT(panel->controller()->cellCount() > early, 60000);
+        if (const QString dir = qEnvironmentVariable("DREAMRSI_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            QTest::qWait(1500); // the drawn tree's redraw
+            QVERIFY(window.grab().save(QDir(dir).filePath(QStringLiteral("28-remote.png"))));
+        }
+
+        // The round ends: every cell shown once, in stored order, and the iteration a world.
+        QVERIFY(waitForExit(round, 180000));
+        QCOMPARE(round.exitCode(), 0);
+        const CliRun exported = runDreamrsi({QStringLiteral("export"), project, QStringLiteral("--iteration"), QStringLiteral("1")});
+        QVERIFY2(exported.finished && exported.exitCode == 0, exported.err.constData());
+        const QJsonArray cells = QJsonDocument::fromJson(exported.out).object().value(QStringLiteral("cells")).toArray();
+        QTRY_COMPARE_WITH_TIMEOUT(panel->controller()->cellCount(), cells.size(), 20000);
+        QCOMPARE(panel->model()->cellCount(), int(cells.size()));
+        QTRY_COMPARE_WITH_TIMEOUT(window.workspace()->worlds().size(), 1, 30000);
+        QCOMPARE(TreeJson::serialize(*window.workspace()->worlds().first().tree), exported.out);
+        QVERIFY(!panel->controller()->isRoundLive());
+        QVERIFY(panel->controller()->remoteFollower()); // still following: a loop's next round would show
+    }
+};
+
+QTEST_MAIN(TestGuiRemote)
+#include "tst_gui_remote.moc"

@@ -284,6 +284,16 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     </message>
 </context>
 <context>
+    <name>dreamrsi::RemoteFollower</name>
+    <message numerus="yes">
+        <source>Connection to %1 lost: %2; trying again in %n s</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>dreamrsi::RoundPanel</name>
     <message numerus="yes">
         <source>%n attempt(s)</source>

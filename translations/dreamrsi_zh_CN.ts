@@ -834,87 +834,87 @@
     <name>dreamrsi::ConnectDialog</name>
     <message>
         <source>The %1 holds a space or a character outside printable ASCII.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1中含有空格或可打印 ASCII 以外的字符。</translation>
     </message>
     <message>
         <source>The %1 has %2 characters; a server&apos;s token has at least %3.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1只有 %2 个字符；服务器的令牌至少有 %3 个字符。</translation>
     </message>
     <message>
         <source>Connect to Server</source>
-        <translation type="unfinished"></translation>
+        <translation>连接服务器</translation>
     </message>
     <message>
         <source>A project served by &lt;code&gt;dreamrsi serve&lt;/code&gt; on this machine or, through &lt;code&gt;ssh -N -L 8765:127.0.0.1:8765 you@host&lt;/code&gt;, on another one. It opens read-only and its rounds are followed live.</source>
-        <translation type="unfinished"></translation>
+        <translation>由本机上的 &lt;code&gt;dreamrsi serve&lt;/code&gt; 提供的项目，或经由 &lt;code&gt;ssh -N -L 8765:127.0.0.1:8765 you@host&lt;/code&gt; 由另一台机器提供的项目。它以只读方式打开，其轮次被实时跟随。</translation>
     </message>
     <message>
         <source>&amp;URL:</source>
-        <translation type="unfinished"></translation>
+        <translation>网址(&amp;U)：</translation>
     </message>
     <message>
         <source>the token serve printed or read from --token-file</source>
-        <translation type="unfinished"></translation>
+        <translation>serve 打印的令牌，或其从 --token-file 读取的令牌</translation>
     </message>
     <message>
         <source>&amp;Token:</source>
-        <translation type="unfinished"></translation>
+        <translation>令牌(&amp;T)：</translation>
     </message>
     <message>
         <source>optional: --steering-token-file&apos;s, to steer and approve</source>
-        <translation type="unfinished"></translation>
+        <translation>可选：--steering-token-file 的令牌，用于引导和批准</translation>
     </message>
     <message>
         <source>&amp;Steering token:</source>
-        <translation type="unfinished"></translation>
+        <translation>引导令牌(&amp;S)：</translation>
     </message>
     <message>
         <source>&amp;Remember in the system keychain</source>
-        <translation type="unfinished"></translation>
+        <translation>记住在系统钥匙串中(&amp;R)</translation>
     </message>
     <message>
         <source>Looking for the system keychain…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在查找系统钥匙串…</translation>
     </message>
     <message>
         <source>&amp;Connect</source>
-        <translation type="unfinished"></translation>
+        <translation>连接(&amp;C)</translation>
     </message>
     <message>
         <source>Without the box ticked, the tokens are kept for this session only.</source>
-        <translation type="unfinished"></translation>
+        <translation>不勾选此框时，令牌仅在本次会话中保留。</translation>
     </message>
     <message>
         <source>No system keychain (secret service) answers here (%1): the tokens are kept for this session only.</source>
-        <translation type="unfinished"></translation>
+        <translation>此处没有系统钥匙串（secret service）应答（%1）：令牌仅在本次会话中保留。</translation>
     </message>
     <message>
         <source>no answer within 5 s</source>
-        <translation type="unfinished"></translation>
+        <translation>5 秒内无应答</translation>
     </message>
     <message>
         <source>Give the server&apos;s URL, as serve printed it (http://127.0.0.1:8765/).</source>
-        <translation type="unfinished"></translation>
+        <translation>请给出服务器的网址，即 serve 打印的网址（http://127.0.0.1:8765/）。</translation>
     </message>
     <message>
         <source>Not a served project&apos;s URL: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>不是所提供项目的网址：%1</translation>
     </message>
     <message>
         <source>Give the token: serve printed it at its start, or reads it from --token-file.</source>
-        <translation type="unfinished"></translation>
+        <translation>请给出令牌：serve 在启动时打印了它，或从 --token-file 读取它。</translation>
     </message>
     <message>
         <source>token</source>
-        <translation type="unfinished"></translation>
+        <translation>令牌</translation>
     </message>
     <message>
         <source>steering token</source>
-        <translation type="unfinished"></translation>
+        <translation>引导令牌</translation>
     </message>
     <message>
         <source>The steering token is the read token: a server&apos;s two tokens differ.</source>
-        <translation type="unfinished"></translation>
+        <translation>引导令牌与读取令牌相同：服务器的两个令牌必须不同。</translation>
     </message>
 </context>
 <context>
@@ -3568,170 +3568,170 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     <name>dreamrsi::RemoteConnection</name>
     <message>
         <source>Nothing answers at %1: is `dreamrsi serve` running there, and the port forwarded (ssh -L)?</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 无应答：那里是否正在运行 `dreamrsi serve`，端口是否已转发（ssh -L）？</translation>
     </message>
     <message>
         <source>The host of %1 is not known</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的主机未知</translation>
     </message>
     <message>
         <source>%1 closed the connection</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 关闭了连接</translation>
     </message>
     <message>
         <source>%1 did not answer in time</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 未及时应答</translation>
     </message>
     <message>
         <source>%1: the TLS handshake failed (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：TLS 握手失败（%2）</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished">%1：%2</translation>
+        <translation>%1：%2</translation>
     </message>
     <message>
         <source>%1 refused the token (401): %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 拒绝了令牌（401）：%2</translation>
     </message>
     <message>
         <source>%1 refused (403): %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 拒绝（403）：%2</translation>
     </message>
     <message>
         <source>%1 refused (409): %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 拒绝（409）：%2</translation>
     </message>
     <message>
         <source>%1 is busy (503): %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 繁忙（503）：%2</translation>
     </message>
     <message>
         <source>%1 answered %2: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 应答 %2：%3</translation>
     </message>
     <message>
         <source>%1%2: the answer is not a JSON object (%3)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1%2：应答不是 JSON 对象（%3）</translation>
     </message>
     <message>
         <source>Connected to %1 without a steering token: reconnect with the token of --steering-token-file to steer or approve</source>
-        <translation type="unfinished"></translation>
+        <translation>连接 %1 时未提供引导令牌：请使用 --steering-token-file 的令牌重新连接以进行引导或批准</translation>
     </message>
 </context>
 <context>
     <name>dreamrsi::RemoteFollower</name>
     <message>
         <source>connected to %1 without a steering token</source>
-        <translation type="unfinished"></translation>
+        <translation>连接 %1 时未提供引导令牌</translation>
     </message>
     <message>
         <source>Connected to %1: following its rounds</source>
-        <translation type="unfinished"></translation>
+        <translation>已连接 %1：正在跟随其轮次</translation>
     </message>
     <message>
         <source>%1 ended the stream</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 结束了事件流</translation>
     </message>
     <message numerus="yes">
         <source>Connection to %1 lost: %2; trying again in %n s</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>与 %1 的连接已断开：%2；%n 秒后重试</numerusform>
         </translation>
     </message>
     <message>
         <source>%1 sent a cell that cannot be read (seq %2): %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 发送了无法读取的单元（seq %2）：%3</translation>
     </message>
 </context>
 <context>
     <name>dreamrsi::RemoteProjectSession</name>
     <message>
         <source>%1: iteration %2: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：迭代 %2：%3</translation>
     </message>
     <message>
         <source>&apos;%1&apos; is not an artifact of the served project</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1”不是所提供项目的产物</translation>
     </message>
 </context>
 <context>
     <name>dreamrsi::RemoteWorkbench</name>
     <message>
         <source>Connect to &amp;Server…</source>
-        <translation type="unfinished"></translation>
+        <translation>连接服务器(&amp;S)…</translation>
     </message>
     <message>
         <source>Open a project served by dreamrsi serve (here or through ssh -L) and follow its rounds</source>
-        <translation type="unfinished"></translation>
+        <translation>打开由 dreamrsi serve 提供的项目（本机或经由 ssh -L）并跟随其轮次</translation>
     </message>
     <message>
         <source>remote: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>远程：%1</translation>
     </message>
     <message>
         <source>remote: %1 — %2</source>
-        <translation type="unfinished"></translation>
+        <translation>远程：%1 — %2</translation>
     </message>
     <message>
         <source>Connected to %1: loading its project…</source>
-        <translation type="unfinished"></translation>
+        <translation>已连接 %1：正在加载其项目…</translation>
     </message>
     <message>
         <source>Could not connect to %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法连接 %1</translation>
     </message>
     <message>
         <source>Connect to Server</source>
-        <translation type="unfinished"></translation>
+        <translation>连接服务器</translation>
     </message>
     <message>
         <source>Could not open the project served at %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开 %1 提供的项目。</translation>
     </message>
     <message>
         <source>Part of the served project could not be read: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>所提供项目的部分内容无法读取：%1</translation>
     </message>
     <message>
         <source>remote: %1 — project %2: %3 worlds, %4 policy versions</source>
-        <translation type="unfinished"></translation>
+        <translation>远程：%1 — 项目 %2：%3 个世界，%4 个策略版本</translation>
     </message>
     <message>
         <source>Declined at %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已在 %1 拒绝</translation>
     </message>
     <message>
         <source>%1 approved at %2: the next round there deploys it</source>
-        <translation type="unfinished"></translation>
+        <translation>已在 %2 批准 %1：那里的下一轮将部署它</translation>
     </message>
     <message>
         <source>Approval not stored</source>
-        <translation type="unfinished"></translation>
+        <translation>批准未保存</translation>
     </message>
     <message>
         <source>The token was not kept in the keychain: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>令牌未保存到钥匙串：%1</translation>
     </message>
     <message>
         <source>Connecting to %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在连接 %1…</translation>
     </message>
     <message>
         <source>%1 (remote: %2) — Dream-RSI Workbench</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（远程：%2）— Dream-RSI 工作台</translation>
     </message>
     <message>
         <source>Servers</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器</translation>
     </message>
     <message>
         <source>%1 (remote)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（远程）</translation>
     </message>
     <message>
         <source>Connect to the project served at %1</source>
-        <translation type="unfinished"></translation>
+        <translation>连接 %1 提供的项目</translation>
     </message>
 </context>
 <context>
@@ -3873,23 +3873,23 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     </message>
     <message>
         <source>remote: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>远程：%1</translation>
     </message>
     <message>
         <source>pid %1</source>
-        <translation type="unfinished"></translation>
+        <translation>pid %1</translation>
     </message>
     <message>
         <source>Sent %1 to %2</source>
-        <translation type="unfinished"></translation>
+        <translation>已将 %1 发送至 %2</translation>
     </message>
     <message>
         <source>approved %1</source>
-        <translation type="unfinished">已批准 %1</translation>
+        <translation>已批准 %1</translation>
     </message>
     <message>
         <source>declined</source>
-        <translation type="unfinished"></translation>
+        <translation>已拒绝</translation>
     </message>
 </context>
 <context>
@@ -4180,27 +4180,27 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     </message>
     <message>
         <source>The served project at %1 runs no round now: its next round is followed here as it runs.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 提供的项目当前没有运行轮次：其下一轮运行时将在此跟随。</translation>
     </message>
     <message>
         <source>Read-only: the project served at %1; waiting for its round</source>
-        <translation type="unfinished"></translation>
+        <translation>只读：%1 提供的项目；正在等待其轮次</translation>
     </message>
     <message>
         <source>Waiting for %1</source>
-        <translation type="unfinished"></translation>
+        <translation>正在等待 %1</translation>
     </message>
     <message>
         <source>Following iteration %1, a round running at %2 (remote); read-only</source>
-        <translation type="unfinished"></translation>
+        <translation>正在跟随迭代 %1，一个在 %2（远程）运行的轮次；只读</translation>
     </message>
     <message>
         <source>Following %1</source>
-        <translation type="unfinished"></translation>
+        <translation>正在跟随 %1</translation>
     </message>
     <message>
         <source>Iteration %1 %2 at %3: %4</source>
-        <translation type="unfinished"></translation>
+        <translation>迭代 %1 在 %3 %2：%4</translation>
     </message>
 </context>
 <context>

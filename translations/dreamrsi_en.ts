@@ -287,9 +287,9 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     <name>dreamrsi::RemoteFollower</name>
     <message numerus="yes">
         <source>Connection to %1 lost: %2; trying again in %n s</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Connection to %1 lost: %2; trying again in %n s</numerusform>
+            <numerusform>Connection to %1 lost: %2; trying again in %n s</numerusform>
         </translation>
     </message>
 </context>

@@ -588,6 +588,11 @@ void TestGuiRound::cancelFromTheStatusBar()
     // The number stands beside the bar, where its fill cannot cover it.
     QVERIFY(!bar->isTextVisible());
     QCOMPARE(panel->statusWidget()->text()->text(), QStringLiteral("0 of 9 attempts"));
+    // Probe calls past the plan are counted, never "11 of 9".
+    panel->statusWidget()->setProgress(11, 9);
+    QCOMPARE(panel->statusWidget()->text()->text(), QStringLiteral("11 of 11 attempts"));
+    QCOMPARE(bar->value(), bar->maximum());
+    panel->statusWidget()->setProgress(0, 9);
     QVERIFY(panel->statusWidget()->text()->isVisible());
     QVERIFY(cancel->isEnabled());
     QTest::mouseClick(cancel, Qt::LeftButton);

@@ -50,6 +50,9 @@ void RoundStatus::setProgress(qint64 done, qint64 planned)
         m_text->setToolTip(m_bar->toolTip());
         return;
     }
+    // Probe calls a followed round made, or an auto budget not known here,
+    // may run past the plan: the count never reads "15 of 12".
+    planned = std::max(planned, done);
     const int total = int(std::min<qint64>(planned, std::numeric_limits<int>::max()));
     m_bar->setRange(0, total);
     m_bar->setValue(int(std::clamp<qint64>(done, 0, total)));

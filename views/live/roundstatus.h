@@ -19,7 +19,8 @@ class RoundStatus final : public QWidget
 public:
     explicit RoundStatus(QAction *stop, QWidget *parent = nullptr);
 
-    /// `done` attempts of `planned`; planned ≤ 0 = unknown (busy bar).
+    /// `done` attempts of `planned` (at least `done`: probe calls may run
+    /// past the plan); planned ≤ 0 = unknown (busy bar).
     void setProgress(qint64 done, qint64 planned);
     /// A short word beside the bar ("Iteration 4", "Following pid 123").
     void setCaption(const QString &text);

@@ -344,8 +344,10 @@ qint64 RoundController::plannedAttempts() const
     // same for a round run here and one followed in another process).
     if (m_iteration.callLimit)
         cap(*m_iteration.callLimit);
+    // K rounds of W, then the probe calls a round run here was given
+    // (docs/online.md#probes: they follow the policy's last batch).
     if (m_iteration.roundLimit && m_iteration.maxParallelism.value_or(0) > 0)
-        cap(qint64(*m_iteration.roundLimit) * *m_iteration.maxParallelism);
+        cap(qint64(*m_iteration.roundLimit) * *m_iteration.maxParallelism + (m_config.probe ? m_config.probe->budget() : 0));
     return planned;
 }
 

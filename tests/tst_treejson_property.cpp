@@ -8,6 +8,7 @@
 // get the same verdict and message from both readings.
 #include "model/treejson.h"
 #include "model/treejsonfast.h"
+#include "model/treesummary.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -490,6 +491,11 @@ void TestTreeJsonProperty::validTreesTakeTheFastPath()
         difference = compactDifference(*compact, CompactTree::fromTree(*ref.tree));
         QVERIFY2(difference.isEmpty(), context(difference).constData());
 
+        // validate's summary from the compact reading: the reference tree's, line for line.
+        const std::optional<TreeFacts> facts = TreeJson::detail::parseFactsPadded(withPadding.constData(), bytes.size());
+        QVERIFY2(facts.has_value(), context(QStringLiteral("the summary's reading fell back")).constData());
+        QCOMPARE(summarizeTree(*facts), summarizeTree(*ref.tree));
+
         // Through the public entry point: counted as read fast.
         QVERIFY(TreeJson::parse(bytes).ok());
         cells += int(ref.tree->cells().size());
@@ -543,6 +549,11 @@ void TestTreeJsonProperty::defectsGetTheReferenceVerdict()
             QVERIFY2(ref.ok(), context(QStringLiteral("the compact reading accepts what the reference rejects")).constData());
             const QString difference = compactDifference(*compact, CompactTree::fromTree(*ref.tree));
             QVERIFY2(difference.isEmpty(), context(difference).constData());
+        }
+        if (const std::optional<TreeFacts> facts =
+                TreeJson::detail::parseFactsPadded(withPadding.constData(), bytes.size())) {
+            QVERIFY2(ref.ok(), context(QStringLiteral("the summary's reading accepts what the reference rejects")).constData());
+            QCOMPARE(summarizeTree(*facts), summarizeTree(*ref.tree));
         }
         rejected += ref.ok() ? 0 : 1;
     }

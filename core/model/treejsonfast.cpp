@@ -839,8 +839,18 @@ struct Walker
     /// Fail classes by name as read (views into the document), for validate's summary.
     using FailClassTally = QVarLengthArray<std::pair<std::string_view, int>, 8>;
 
+    /// A valid tree's counts, as its compact form would give them.
+    struct Shape
+    {
+        int cells = 0;
+        int branches = 0;
+        int maxDepth = 0;
+        double best = 0.0; ///< S
+    };
+
+    /// With `shape`, only its counts are made: the tree returned is empty.
     static std::optional<CompactTree> compact(dom::element root, FailClassTally *tally = nullptr,
-                                              std::optional<double> *bestRaw = nullptr)
+                                              std::optional<double> *bestRaw = nullptr, Shape *shape = nullptr)
     {
         std::optional<dom::array> cellsArray;
         TreeMeta meta; // only `approximate` is kept, no payload
@@ -887,6 +897,16 @@ struct Walker
             return std::nullopt;
         CompactTree t;
         t.approximate = meta.approximate;
+        if (shape) {
+            // Validate's summary: the counts, no tree (its ids are most of its making).
+            *shape = Shape{int(n), 0, 0, 0.0};
+            for (const Read &r : read) {
+                shape->branches += r.facts.attempt == 0 ? 1 : 0;
+                shape->maxDepth = std::max(shape->maxDepth, r.facts.attempt + 1);
+                shape->best = std::max(shape->best, r.facts.effective);
+            }
+            return t;
+        }
         t.cells.reserve(n);
         t.idEnds.reserve(n);
         qsizetype idBytes = 0;
@@ -965,14 +985,13 @@ std::optional<TreeFacts> parseFactsPadded(const char *data, qsizetype size)
         return std::nullopt;
     Walker::FailClassTally tally;
     TreeFacts facts;
-    const std::optional<CompactTree> tree = Walker::compact(*root, &tally, &facts.bestScore);
-    if (!tree)
+    Walker::Shape shape;
+    if (!Walker::compact(*root, &tally, &facts.bestScore, &shape))
         return std::nullopt;
-    facts.cells = tree->cellCount();
-    facts.branches = int(tree->branches.size());
-    for (const CompactTree::Branch &b : tree->branches)
-        facts.maxDepth = std::max(facts.maxDepth, b.length);
-    facts.scorable = tree->isScorable();
+    facts.cells = shape.cells;
+    facts.branches = shape.branches;
+    facts.maxDepth = shape.maxDepth;
+    facts.scorable = shape.best > 0.0;
     // In the order of DiscoveryTree::failClassCounts(), a QMap's: by QString.
     facts.failClasses.reserve(tally.size());
     for (const auto &[name, count] : tally)

@@ -611,15 +611,11 @@ void DreamingDialog::showCandidates()
                                          : !m_report.candidates.isEmpty() ? m_report.candidates
                                                                           : arrived;
 
-    int duplicates = 0;
-    int inert = 0;
-    for (const CandidateRecord &c : shown) {
-        duplicates += c.duplicate ? 1 : 0;
-        inert += c.inertAtDeployedBeta ? 1 : 0;
-    }
-    const int total = int(shown.size());
-    // Distinct as the dream JSON counts it: every candidate that did not repeat a behaviour.
-    const int distinct = total - duplicates;
+    // Counted as the dream JSON counts them (CandidateCounts).
+    const CandidateCounts counts = CandidateCounts::of(shown);
+    const int total = counts.total;
+    const int inert = counts.inert;
+    const int distinct = counts.distinct();
     QString summary;
     if (total == 0) {
         if (!selected)

@@ -717,11 +717,10 @@ bool CounterfactualLoop::dreamAfter(const CounterfactualSettings &settings, Coun
         return false;
     if (const DreamVersion *proposal = dream.proposal())
         it->proposed = proposal->developed.version.name;
-    for (const CandidateRecord &c : dream.candidates) {
-        ++it->candidates;
-        it->distinctCandidates += c.duplicate ? 0 : 1;
-        it->inertCandidates += c.inertAtDeployedBeta ? 1 : 0;
-    }
+    const CandidateCounts counted = CandidateCounts::of(dream.candidates);
+    it->candidates += counted.total;
+    it->distinctCandidates += counted.distinct();
+    it->inertCandidates += counted.inert;
     int chosen = dream.proposed;
     if (!dream.error.isEmpty())
         it->approvalNote = QStringLiteral("the dream failed: %1").arg(dream.error);

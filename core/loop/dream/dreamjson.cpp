@@ -40,18 +40,13 @@ QJsonObject candidateJson(const CandidateRecord &c, int index)
 /// changed nothing at the deployed β.
 QJsonObject candidateSummary(const QList<CandidateRecord> &candidates, int screened)
 {
-    int duplicates = 0, inert = 0;
-    for (const CandidateRecord &c : candidates) {
-        duplicates += c.duplicate ? 1 : 0;
-        inert += c.inertAtDeployedBeta ? 1 : 0;
-    }
-    const int total = int(candidates.size());
-    return QJsonObject{{QStringLiteral("total"), total},
-                       {QStringLiteral("distinct"), total - duplicates},
-                       {QStringLiteral("duplicates"), duplicates},
-                       {QStringLiteral("inert_at_deployed_beta"), inert},
+    const CandidateCounts n = CandidateCounts::of(candidates);
+    return QJsonObject{{QStringLiteral("total"), n.total},
+                       {QStringLiteral("distinct"), n.distinct()},
+                       {QStringLiteral("duplicates"), n.duplicates},
+                       {QStringLiteral("inert_at_deployed_beta"), n.inert},
                        {QStringLiteral("screened"), screened},
-                       {QStringLiteral("distinct_share"), total > 0 ? QJsonValue(double(total - duplicates) / total) : QJsonValue(QJsonValue::Null)}};
+                       {QStringLiteral("distinct_share"), n.total > 0 ? QJsonValue(double(n.distinct()) / n.total) : QJsonValue(QJsonValue::Null)}};
 }
 
 /// The noise check (ProposalCheck); null when it did not run.

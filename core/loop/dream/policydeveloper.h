@@ -89,6 +89,27 @@ struct CandidateRecord
     bool kept = false;               ///< it became the version
 };
 
+/// How many of a dream's candidates were new behaviours, repeats of one
+/// already valued, or changed nothing at the deployed β: the one count the
+/// dream JSON, the Dream dialog and the counterfactual loop give.
+struct CandidateCounts
+{
+    int total = 0;
+    int duplicates = 0;
+    int inert = 0; ///< inert at the deployed β
+    int distinct() const { return total - duplicates; }
+    static CandidateCounts of(const QList<CandidateRecord> &candidates)
+    {
+        CandidateCounts n;
+        n.total = int(candidates.size());
+        for (const CandidateRecord &c : candidates) {
+            n.duplicates += c.duplicate ? 1 : 0;
+            n.inert += c.inertAtDeployedBeta ? 1 : 0;
+        }
+        return n;
+    }
+};
+
 /// What a dream remembers from step to step, so a behaviour is valued once
 /// and a proposal that lost is not offered again (the dreamer owns one per
 /// dream and hands it to every step).

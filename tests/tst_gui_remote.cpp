@@ -16,7 +16,7 @@
 #include "models/livetreemodel.h"
 #include "models/workspace.h"
 #include "remote/connectdialog.h"
-#include "remote/remoteworkbench.h"
+#include "window/remoteworkbench.h"
 #include "session/remotefollower.h"
 #include "session/remoteprojectsession.h"
 #include "session/roundcontroller.h"

@@ -13,7 +13,7 @@
 #include "live/roundpanel.h"
 #include "live/roundstatus.h"
 #include "progress/simulationdialog.h"
-#include "remote/remoteworkbench.h"
+#include "remoteworkbench.h"
 #include "replayview/frontierpage.h"
 #include "policies/policiespage.h"
 #include "session/projectsession.h"

@@ -1,6 +1,6 @@
 #include "remoteworkbench.h"
 
-#include "connectdialog.h"
+#include "remote/connectdialog.h"
 
 #include "live/roundpanel.h"
 #include "models/workspace.h"
@@ -11,7 +11,7 @@
 #include "session/remotefollower.h"
 #include "session/remoteprojectsession.h"
 #include "session/roundcontroller.h"
-#include "window/mainwindow.h"
+#include "mainwindow.h"
 
 #include <QAction>
 #include <QLabel>

@@ -94,6 +94,12 @@ DreamingDialog::DreamingDialog(Workspace &workspace, ProjectStore *store, const 
         m_progress->setValue(index);
     });
     connect(m_dream, &DreamController::finished, this, &DreamingDialog::onFinished);
+    connect(m_dream, &DreamController::prepared, this, [this](int worlds, int approximateLeftOut) {
+        if (approximateLeftOut > 0)
+            log(tr("%n approximate world(s) left out; Settings ▸ Include approximate worlds dreams in them too.", nullptr,
+                   approximateLeftOut));
+        log(tr("Dreaming: %1 versions over %2 worlds with %3").arg(m_versions->value()).arg(worlds).arg(m_agent->currentText()));
+    });
     // Dreams replay under the project's one replay configuration (the Dreamer
     // reads it from the project when it starts).
     const std::optional<StoredReplayConfig> &config = workspace.replayConfig();
@@ -350,14 +356,6 @@ bool DreamingDialog::start()
     m_running = true;
     updateButtons();
     log(tr("Reading the project's worlds…"));
-    const QString agent = m_agent->currentText();
-    const int versions = options.settings.versions;
-    connect(m_dream, &DreamController::prepared, this, [this, agent, versions](int worlds, int approximateLeftOut) {
-        if (approximateLeftOut > 0)
-            log(tr("%n approximate world(s) left out; Settings ▸ Include approximate worlds dreams in them too.", nullptr,
-                   approximateLeftOut));
-        log(tr("Dreaming: %1 versions over %2 worlds with %3").arg(versions).arg(worlds).arg(agent));
-    }, Qt::SingleShotConnection);
     m_dream->start(options);
     return true;
 }

@@ -278,6 +278,20 @@ void TestGuiRound::stopFromThePanel()
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
     QCOMPARE(finished.first().at(1).toString(), QStringLiteral("stopped"));
     QCOMPARE(panel.model()->cellCount(), 2);
+    // The state names the cells and, only when there were any, the rounds: never "in 0 rounds".
+    const QString state = panel.findChild<QLabel *>(QStringLiteral("roundState"))->text();
+    QVERIFY2(state.contains(QStringLiteral("stopped: 2 cell")) && state.contains(QStringLiteral(" in 1 round")), qPrintable(state));
+    // A round that stored a cell before any policy round ended: no "in 0 rounds".
+    RoundSummary early;
+    early.iteration = 99;
+    early.status = IterationStatus::Stopped;
+    early.counters.cells = 1;
+    early.counters.rounds = 0;
+    emit panel.controller()->finished(early, false);
+    const QString earlyState = panel.findChild<QLabel *>(QStringLiteral("roundState"))->text();
+    QVERIFY2(earlyState.contains(QStringLiteral("Iteration 99")) && earlyState.contains(QStringLiteral("1 cell"))
+                 && !earlyState.contains(QStringLiteral("round")),
+             qPrintable(earlyState));
     const qint64 iteration = finished.first().at(0).toLongLong();
     QCOMPARE(take(store.iterationData(iteration)).info.status, IterationStatus::Stopped);
 

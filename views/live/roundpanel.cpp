@@ -756,11 +756,14 @@ void RoundPanel::onFinished(const RoundSummary &summary, bool followed)
                          .arg(tr("%n cell(s)", nullptr, int(m_cellCount)));
         appendLog(text);
     } else if (summary.ok()) {
-        text = tr("Iteration %1 %2: %3 in %4")
-                   .arg(summary.iteration)
-                   .arg(status)
-                   .arg(tr("%n cell(s)", nullptr, int(summary.counters.cells)))
-                   .arg(tr("%n round(s)", nullptr, summary.counters.rounds));
+        // Cells without a policy round (a baseline alone) say no "in 0 rounds".
+        const QString cells = tr("%n cell(s)", nullptr, int(summary.counters.cells));
+        text = summary.counters.rounds > 0 ? tr("Iteration %1 %2: %3 in %4")
+                                                 .arg(summary.iteration)
+                                                 .arg(status)
+                                                 .arg(cells)
+                                                 .arg(tr("%n round(s)", nullptr, summary.counters.rounds))
+                                           : tr("Iteration %1 %2: %3").arg(summary.iteration).arg(status, cells);
         // The reason only when it adds to the status ("stopped (stopped)" says nothing).
         if (!summary.stopReason.isEmpty() && summary.stopReason != status)
             text = tr("%1 (%2)").arg(text, summary.stopReason);

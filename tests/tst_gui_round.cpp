@@ -482,7 +482,17 @@ void TestGuiRound::resumeOnlyWithSomethingToResume()
     QCOMPARE(offered.size(), 2);
     QVERIFY2(offered.first().startsWith(QStringLiteral("Iteration %1 (stopped").arg(second)), qPrintable(offered.join(QLatin1Char('|'))));
     QVERIFY2(offered.last().startsWith(QStringLiteral("Iteration %1 (stopped").arg(iteration)), qPrintable(offered.join(QLatin1Char('|'))));
-    choose->reject();
+    // Choosing one opens Launch Round for it: the task shown is the iteration's own and cannot be edited.
+    choose->setTextValue(offered.first());
+    choose->accept();
+    LaunchRoundDialog *resume = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT((resume = panel.findChild<LaunchRoundDialog *>()) != nullptr, 30000);
+    auto *task = qobject_cast<QComboBox *>(resume->field(QStringLiteral("task")));
+    QVERIFY(task);
+    QVERIFY(!task->isEnabled());
+    QCOMPARE(task->currentText(), toyConfig().task);
+    resume->reject();
+    QTRY_VERIFY(!panel.findChild<LaunchRoundDialog *>());
     QRegularExpression cells(QStringLiteral("\\d cell\\(s\\)|\\d cells?"));
     QVERIFY2(cells.match(offered.first()).hasMatch(), qPrintable(offered.first()));
 

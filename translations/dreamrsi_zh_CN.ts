@@ -4202,6 +4202,10 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <source>Iteration %1 %2 at %3: %4</source>
         <translation>迭代 %1 在 %3 %2：%4</translation>
     </message>
+    <message>
+        <source>A resumed iteration keeps its own task</source>
+        <translation>恢复的迭代沿用其自身的任务</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::RoundStatus</name>

@@ -19,6 +19,7 @@
 #include "store/projectstore.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QHBoxLayout>
@@ -532,6 +533,7 @@ void RoundPanel::showResumeChooser()
     }
     QStringList items;
     QHash<QString, IterationId> byItem;
+    QHash<IterationId, QString> taskOf;
     for (const IterationInfo &it : resumable) {
         items.append(tr("Iteration %1 (%2, %3, %4)")
                          .arg(it.id)
@@ -539,6 +541,7 @@ void RoundPanel::showResumeChooser()
                          .arg(tr("%n cell(s)", nullptr, int(it.cellCount)))
                          .arg(it.task.value_or(QString())));
         byItem.insert(items.constLast(), it.id);
+        taskOf.insert(it.id, it.task.value_or(QString()));
     }
     auto *choose = new QInputDialog(this);
     choose->setAttribute(Qt::WA_DeleteOnClose);
@@ -546,12 +549,18 @@ void RoundPanel::showResumeChooser()
     choose->setLabelText(tr("Iteration to resume:"));
     choose->setComboBoxItems(items);
     choose->setComboBoxEditable(false);
-    connect(choose, &QInputDialog::textValueSelected, this, [this, byItem](const QString &item) {
+    connect(choose, &QInputDialog::textValueSelected, this, [this, byItem, taskOf](const QString &item) {
         const IterationId id = byItem.value(item);
         auto *dialog = new LaunchRoundDialog({}, this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         dialog->setWindowTitle(tr("Resume Iteration %1").arg(id));
-        // The iteration's own task, as `dreamrsi round --resume` without --task.
+        // The iteration's own task, as `dreamrsi round --resume` without
+        // --task: shown, and not offered for editing (it was ignored).
+        if (auto *task = qobject_cast<QComboBox *>(dialog->field(QStringLiteral("task")))) {
+            task->setCurrentText(taskOf.value(id));
+            task->setEnabled(false);
+            task->setToolTip(tr("A resumed iteration keeps its own task"));
+        }
         connect(dialog, &QDialog::accepted, this,
                 [this, dialog, id] { m_controller->start(RoundController::resumeOptions(dialog->options(), id)); });
         dialog->open();

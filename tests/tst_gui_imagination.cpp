@@ -224,6 +224,15 @@ private slots:
         QVERIFY(!page.imaginedToggle()->isEnabled());
         QVERIFY(!page.imaginedToggle()->isChecked());
         QVERIFY(!page.showsImagined());
+
+        // A long status (an error) never widens the page: it is cut, whole in its tooltip.
+        page.resize(600, 400);
+        const int before = page.minimumSizeHint().width();
+        const QString longError = QStringLiteral("a reason ").repeated(60);
+        page.showImaginedError(longError);
+        QCOMPARE(page.minimumSizeHint().width(), before);
+        auto *status = page.findChild<QLabel *>(QStringLiteral("imaginedStatus"));
+        QVERIFY(status->toolTip().contains(longError));
     }
 
     // Imagined cells are painted outlined and hatched over the background,

@@ -73,6 +73,9 @@ DiscoveryPage::DiscoveryPage(QWidget *parent)
     m_seed->setToolTip(tr("The dream's seed the completions are drawn with (a dream's --seed; replays use 0)"));
     m_imaginedStatus = new QLabel;
     m_imaginedStatus->setObjectName(QStringLiteral("imaginedStatus"));
+    // A long status (an error's text) is cut at the page's edge, never
+    // widening the window; the whole of it is the tooltip.
+    m_imaginedStatus->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     imagination->addWidget(m_imagined);
     imagination->addWidget(m_completion);
     imagination->addWidget(m_seed);
@@ -311,11 +314,11 @@ bool DiscoveryPage::wantsImagined() const
 void DiscoveryPage::requestImagined()
 {
     if (!wantsImagined()) {
-        m_imaginedStatus->setText(m_imagined->isChecked() && m_tree && m_place < 0 ? tr("not a history world of the project")
+        setImaginedStatus(m_imagined->isChecked() && m_tree && m_place < 0 ? tr("not a history world of the project")
                                                                                   : QString());
         showRecorded();
     } else {
-        m_imaginedStatus->setText(tr("drawing completion %1…").arg(m_completion->value()));
+        setImaginedStatus(tr("drawing completion %1…").arg(m_completion->value()));
     }
     emit imaginedRequested();
 }
@@ -331,7 +334,7 @@ void DiscoveryPage::showCompletion(std::shared_ptr<const DiscoveryTree> completi
     m_draw = draw;
     showTree(m_completionTree);
     emit shownTreeChanged();
-    m_imaginedStatus->setText(tr("%n imagined cell(s): completion k = %1 of world j = %2, seed %3", nullptr, imagined)
+    setImaginedStatus(tr("%n imagined cell(s): completion k = %1 of world j = %2, seed %3", nullptr, imagined)
                                   .arg(draw.completion)
                                   .arg(draw.world)
                                   .arg(draw.seed));
@@ -340,7 +343,7 @@ void DiscoveryPage::showCompletion(std::shared_ptr<const DiscoveryTree> completi
 
 void DiscoveryPage::showImaginedError(const QString &error)
 {
-    m_imaginedStatus->setText(tr("cannot draw imagined cells: %1").arg(error));
+    setImaginedStatus(tr("cannot draw imagined cells: %1").arg(error));
     emit imaginedDrawn(error);
 }
 
@@ -409,6 +412,12 @@ FigureTable DiscoveryPage::figureData() const
     return tree ? FigureData::tree(m_completionTree ? tr("%1, imagined completion %2").arg(m_name).arg(m_draw.completion) : m_name,
                                    *tree)
                 : FigureTable{};
+}
+
+void DiscoveryPage::setImaginedStatus(const QString &text)
+{
+    m_imaginedStatus->setText(text);
+    m_imaginedStatus->setToolTip(text);
 }
 
 } // namespace dreamrsi

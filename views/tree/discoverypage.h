@@ -76,6 +76,8 @@ public:
     void showCompletion(std::shared_ptr<const DiscoveryTree> completion, const ImaginedDraw &draw);
     /// Drawing failed: the recorded tree stays, the reason is shown.
     void showImaginedError(const QString &error);
+    /// The imagined cells' status line and, whole, its tooltip.
+    void setImaginedStatus(const QString &text);
     /// Back to the recorded tree.
     void showRecorded();
     /// True while the view shows a completion rather than the recorded tree.

@@ -224,6 +224,17 @@ private slots:
         QVERIFY(!page.imaginedToggle()->isEnabled());
         QVERIFY(!page.imaginedToggle()->isChecked());
         QVERIFY(!page.showsImagined());
+        // Back on a history world it is ticked again and drawn: what was asked for outlives the loose file.
+        page.setTree(QStringLiteral("world 1"), history.at(1).tree);
+        cells.setHistory(history, 1, 8);
+        QVERIFY(page.imaginedToggle()->isEnabled());
+        QVERIFY(page.imaginedToggle()->isChecked());
+        QTRY_VERIFY_WITH_TIMEOUT(page.showsImagined(), 10000);
+        // Unticked by hand, it stays off on the next world.
+        page.imaginedToggle()->setChecked(false);
+        page.setTree(QStringLiteral("world 0"), history.at(0).tree);
+        cells.setHistory(history, 0, 8);
+        QVERIFY(!page.imaginedToggle()->isChecked());
 
         // A long status (an error) never widens the page: it is cut, whole in its tooltip.
         page.resize(600, 400);

@@ -81,6 +81,9 @@ DiscoveryPage::DiscoveryPage(QWidget *parent)
     imagination->addWidget(m_seed);
     imagination->addWidget(m_imaginedStatus, 1);
     layout->addLayout(imagination);
+    // What the person asked for outlives a world that cannot show it: ticked
+    // on one history world, it is ticked again on the next.
+    connect(m_imagined, &QCheckBox::toggled, this, [this](bool on) { m_imaginedWanted = on; });
     connect(m_imagined, &QCheckBox::toggled, this, &DiscoveryPage::requestImagined);
     connect(m_completion, &QSpinBox::valueChanged, this, &DiscoveryPage::requestImagined);
     connect(m_seed, &QSpinBox::valueChanged, this, &DiscoveryPage::requestImagined);
@@ -285,6 +288,10 @@ void DiscoveryPage::setImaginationContext(int place, int completions)
     m_place = place;
     const bool usable = m_place >= 0 && m_tree;
     m_imagined->setEnabled(usable);
+    if (usable && m_imaginedWanted && !m_imagined->isChecked()) {
+        const QSignalBlocker block(m_imagined);
+        m_imagined->setChecked(true); // drawn below: the place changed
+    }
     if (!usable && m_imagined->isChecked()) {
         // Greyed out means off: not ticked while it cannot apply (requestImagined shows the plain tree).
         const QSignalBlocker block(m_imagined);

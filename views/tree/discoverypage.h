@@ -149,6 +149,7 @@ private:
     };
     // Imagined cells
     QCheckBox *m_imagined = nullptr;
+    bool m_imaginedWanted = false; ///< ticked by the person (kept across worlds that cannot show it)
     QSpinBox *m_completion = nullptr;
     QSpinBox *m_seed = nullptr;
     QLabel *m_imaginedStatus = nullptr;

@@ -9,6 +9,7 @@
 #include "roundtestsupport.h"
 
 #include "live/launchrounddialog.h"
+#include "session/appsettings.h"
 #include "session/roundcontroller.h"
 #include "live/livedashboard.h"
 #include "models/livetreemodel.h"
@@ -320,10 +321,15 @@ void TestGuiRound::dialogRemembersChoices()
         auto *policy = qobject_cast<QComboBox *>(dialog.field(QStringLiteral("policy")));
         policy->setCurrentIndex(policy->findData(QStringLiteral("v7")));
         qobject_cast<QComboBox *>(dialog.field(QStringLiteral("task")))->setCurrentText(QStringLiteral("lasso_path"));
+        qobject_cast<QLineEdit *>(dialog.field(QStringLiteral("partition")))->setText(QStringLiteral("gpu"));
         dialog.accept();
         QCOMPARE(dialog.result(), int(QDialog::Accepted));
     }
+    // The cluster is stored once, as the preferences (Settings and re-evaluation on Slurm read it there).
+    QCOMPARE(AppSettings::load().slurmPartition, QStringLiteral("gpu"));
+    QCOMPARE(AppSettings::load().slurm().partition, QStringLiteral("gpu"));
     LaunchRoundDialog again({QStringLiteral("v7")});
+    QCOMPARE(qobject_cast<QLineEdit *>(again.field(QStringLiteral("partition")))->text(), QStringLiteral("gpu"));
     const RoundConfig c = again.config();
     QCOMPARE(c.workers, std::optional<int>(7));
     QCOMPARE(c.maxRounds.value_or(0), 3);

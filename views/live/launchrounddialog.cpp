@@ -423,7 +423,7 @@ void LaunchRoundDialog::load()
     m_model->setText(s.value(QStringLiteral("model")).toString());
     m_baseUrl->setText(s.value(QStringLiteral("baseUrl")).toString());
     m_command->setText(s.value(QStringLiteral("command")).toString());
-    m_workers->setValue(s.value(QStringLiteral("workers"), 4).toInt());
+    m_workers->setValue(s.value(QStringLiteral("workers"), RoundConfig::DefaultWorkers).toInt());
     m_rounds->setValue(s.value(QStringLiteral("rounds"), 0).toInt());
     const int policy = m_policy->findData(s.value(QStringLiteral("policy")).toString());
     if (policy >= 0)
@@ -437,11 +437,14 @@ void LaunchRoundDialog::load()
     const int backend = m_backend->findData(s.value(QStringLiteral("backend"), QStringLiteral("local")).toString());
     if (backend >= 0)
         m_backend->setCurrentIndex(backend);
+    // The cluster fields are the preferences' (Settings ▸ Cluster), filled
+    // in when the dialog was made; what an older version kept in this
+    // dialog's own group fills only a field the preferences leave empty.
     const QList<std::pair<QLineEdit *, QString>> cluster = {
         {m_partition, QStringLiteral("partition")}, {m_account, QStringLiteral("account")}, {m_qos, QStringLiteral("qos")},
         {m_sbatchArgs, QStringLiteral("sbatchArgs")}, {m_sharedDir, QStringLiteral("sharedDir")}};
     for (const auto &[edit, key] : cluster) {
-        if (s.contains(key))
+        if (edit->text().isEmpty() && s.contains(key))
             edit->setText(s.value(key).toString());
     }
 }
@@ -465,11 +468,17 @@ void LaunchRoundDialog::save() const
     s.setValue(QStringLiteral("maxUsd"), m_maxUsd->value());
     AppSettings::saveAgentTimeLimitMin(m_agentLimit->value()); // Settings' too: one setting
     s.setValue(QStringLiteral("backend"), m_backend->currentData());
-    s.setValue(QStringLiteral("partition"), m_partition->text());
-    s.setValue(QStringLiteral("account"), m_account->text());
-    s.setValue(QStringLiteral("qos"), m_qos->text());
-    s.setValue(QStringLiteral("sbatchArgs"), m_sbatchArgs->text());
-    s.setValue(QStringLiteral("sharedDir"), m_sharedDir->text());
+    // The cluster is stored once, as the preferences (what Settings shows
+    // and the window's re-evaluation on Slurm uses).
+    for (const char *key : {"partition", "account", "qos", "sbatchArgs", "sharedDir"})
+        s.remove(QLatin1String(key));
+    AppSettings preferences = AppSettings::load();
+    preferences.slurmPartition = m_partition->text().trimmed();
+    preferences.slurmAccount = m_account->text().trimmed();
+    preferences.slurmQos = m_qos->text().trimmed();
+    preferences.slurmSbatchArgs = m_sbatchArgs->text().trimmed();
+    preferences.slurmSharedDir = m_sharedDir->text().trimmed();
+    preferences.save();
 }
 
 } // namespace dreamrsi

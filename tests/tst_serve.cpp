@@ -6,9 +6,15 @@
 // token gets 401, the read token on a write endpoint 403; a steering
 // request with the steering token is applied by the round and stored with
 // "via serve"; malformed, oversized, unknown, traversing and wrong-method
-// requests get 4xx JSON errors and the server goes on; a non-loopback
-// address without TLS is refused with the ssh -L line; no token appears in
-// any output or file after the start.
+// requests get 4xx JSON errors and the server goes on; a round SIGKILLed
+// mid-run and resumed (docs/online.md#resume) is followed across the kill,
+// the stream saying `interrupted` and then sending the resumed cells after
+// the ones it had sent; 32 followers at once, while 200 malformed requests
+// get their 4xx, each receive every cell; with --tls-cert/--tls-key (a
+// self-signed certificate made here with openssl) it serves HTTPS on
+// 127.0.0.1 and plain HTTP gets no data; a non-loopback address without TLS
+// is refused with the ssh -L line; no token appears in any output or file
+// after the start.
 #include "clirunsupport.h"
 
 #include "store/projectreader.h"
@@ -26,6 +32,9 @@
 #include <QNetworkReply>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSslCertificate>
+#include <QSslConfiguration>
+#include <QStandardPaths>
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -44,9 +53,11 @@ struct Answer
 
 /// One request, waited for at most 30 s.
 Answer request(QNetworkAccessManager &net, const QUrl &url, const QByteArray &token, const QByteArray &method = "GET",
-               const QByteArray &body = {})
+               const QByteArray &body = {}, const QSslConfiguration *tls = nullptr)
 {
     QNetworkRequest req(url);
+    if (tls)
+        req.setSslConfiguration(*tls);
     if (!token.isNull())
         req.setRawHeader("Authorization", "Bearer " + token);
     if (!body.isEmpty())
@@ -102,12 +113,14 @@ Served serve(const QString &project, const QStringList &extra)
     s.process->start();
     if (!s.process->waitForStarted(10000))
         return s;
-    static const QRegularExpression url(QStringLiteral("at (http://127\\.0\\.0\\.1:(\\d+)/)"));
+    static const QRegularExpression url(QStringLiteral("at (https?://127\\.0\\.0\\.1:(\\d+)/)"));
+    // Over TLS the banner ends at the steering line (no ssh -L hint).
+    const QByteArray last = extra.contains(QStringLiteral("--tls-cert")) ? QByteArray("steering: ") : QByteArray("then connect to");
     QDeadlineTimer deadline(20000);
     while (!deadline.hasExpired() && s.process->state() == QProcess::Running) {
         s.process->waitForReadyRead(200);
         s.banner += s.process->readAllStandardOutput();
-        if (s.banner.contains("then connect to")) {
+        if (const qsizetype at = s.banner.indexOf(last); at >= 0 && s.banner.indexOf('\n', at) > at) {
             const QRegularExpressionMatch m = url.match(QString::fromUtf8(s.banner));
             s.base = QUrl(m.captured(1));
             s.port = quint16(m.captured(2).toUInt());
@@ -132,32 +145,49 @@ struct Event
     QJsonObject data;
 };
 
+/// Moves the complete events at the start of `buffer` into `events`.
+void takeEvents(QByteArray &buffer, QList<Event> &events)
+{
+    for (qsizetype end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
+        const QByteArray block = buffer.left(end);
+        buffer.remove(0, end + 2);
+        Event e;
+        for (const QByteArray &line : block.split('\n')) {
+            if (line.startsWith("event: "))
+                e.name = line.mid(7);
+            else if (line.startsWith("id: "))
+                e.id = line.mid(4);
+            else if (line.startsWith("data: "))
+                e.data = QJsonDocument::fromJson(line.mid(6)).object();
+        }
+        if (!e.name.isEmpty())
+            events.append(e);
+    }
+}
+
+QList<Event> eventsNamed(const QList<Event> &events, const QByteArray &name)
+{
+    QList<Event> out;
+    for (const Event &e : events)
+        if (e.name == name)
+            out.append(e);
+    return out;
+}
+
 class Stream : public QObject
 {
 public:
-    Stream(QNetworkAccessManager &net, const QUrl &url, const QByteArray &token)
+    Stream(QNetworkAccessManager &net, const QUrl &url, const QByteArray &token, const QSslConfiguration *tls = nullptr)
     {
         QNetworkRequest req(url);
+        if (tls)
+            req.setSslConfiguration(*tls);
         req.setRawHeader("Authorization", "Bearer " + token);
         req.setRawHeader("Accept", "text/event-stream");
         reply = net.get(req);
         connect(reply, &QNetworkReply::readyRead, this, [this] {
             buffer += reply->readAll();
-            for (qsizetype end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
-                const QByteArray block = buffer.left(end);
-                buffer.remove(0, end + 2);
-                Event e;
-                for (const QByteArray &line : block.split('\n')) {
-                    if (line.startsWith("event: "))
-                        e.name = line.mid(7);
-                    else if (line.startsWith("id: "))
-                        e.id = line.mid(4);
-                    else if (line.startsWith("data: "))
-                        e.data = QJsonDocument::fromJson(line.mid(6)).object();
-                }
-                if (!e.name.isEmpty())
-                    events.append(e);
-            }
+            takeEvents(buffer, events);
         });
     }
     ~Stream() override
@@ -167,18 +197,75 @@ public:
             reply->deleteLater();
         }
     }
-    QList<Event> of(const QByteArray &name) const
-    {
-        QList<Event> out;
-        for (const Event &e : events)
-            if (e.name == name)
-                out.append(e);
-        return out;
-    }
+    QList<Event> of(const QByteArray &name) const { return eventsNamed(events, name); }
     QNetworkReply *reply = nullptr;
     QByteArray buffer;
     QList<Event> events;
 };
+
+/// A follower on a socket of its own (QNetworkAccessManager runs at most six
+/// connections to one host at a time; a crowd needs one each).
+class RawStream : public QObject
+{
+public:
+    RawStream(quint16 port, const QByteArray &token)
+    {
+        connect(&socket, &QTcpSocket::connected, this, [this, token] {
+            socket.write("GET /api/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nAuthorization: Bearer " + token
+                         + "\r\n\r\n");
+        });
+        connect(&socket, &QTcpSocket::readyRead, this, [this] {
+            buffer += socket.readAll();
+            if (head.isEmpty()) {
+                const qsizetype end = buffer.indexOf("\r\n\r\n");
+                if (end < 0)
+                    return;
+                head = buffer.left(end);
+                buffer.remove(0, end + 4);
+            }
+            takeEvents(buffer, events);
+        });
+        socket.connectToHost(QHostAddress::LocalHost, port);
+    }
+    QList<Event> of(const QByteArray &name) const { return eventsNamed(events, name); }
+    QTcpSocket socket;
+    QByteArray head;
+    QByteArray buffer;
+    QList<Event> events;
+};
+
+/// The cells a follower saw are the export's, in seq order, each once.
+void sameCellsAsTheExport(const QList<Event> &seen, const QJsonArray &cells, IterationId iteration = 1)
+{
+    QCOMPARE(seen.size(), cells.size());
+    qint64 last = -1;
+    for (qsizetype i = 0; i < seen.size(); ++i) {
+        const qint64 seq = seen.at(i).data.value(QStringLiteral("seq")).toInteger();
+        QVERIFY2(seq > last, qPrintable(QStringLiteral("seq %1 after %2").arg(seq).arg(last)));
+        last = seq;
+        QCOMPARE(seen.at(i).id, QByteArray::number(iteration) + ':' + QByteArray::number(seq));
+        QCOMPARE(seen.at(i).data.value(QStringLiteral("cell")).toObject(), cells.at(i).toObject());
+    }
+}
+
+/// `dreamrsi export P --iteration N`'s cells.
+QJsonArray exportedCells(const QString &project, IterationId iteration = 1)
+{
+    const CliRun exported = runDreamrsi({QStringLiteral("export"), project, QStringLiteral("--iteration"), QString::number(iteration)});
+    if (!exported.finished || exported.exitCode != 0)
+        return {};
+    return QJsonDocument::fromJson(exported.out).object().value(QStringLiteral("cells")).toArray();
+}
+
+/// A live round of the built-in agent on circle packing, W 4, `rounds` rounds.
+void startRound(QProcess &round, const QString &project, int rounds)
+{
+    round.setProgram(dreamrsiProgram());
+    round.setArguments({QStringLiteral("round"), QStringLiteral("--project"), project, QStringLiteral("--task"),
+                        QStringLiteral("circle_packing_26"), QStringLiteral("--agent"), QStringLiteral("builtin"),
+                        QStringLiteral("--workers"), QStringLiteral("4"), QStringLiteral("--rounds"), QString::number(rounds)});
+    round.start();
+}
 
 } // namespace
 
@@ -414,6 +501,192 @@ private slots:
         one.abort();
         two.abort();
         QTRY_COMPARE_WITH_TIMEOUT(request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/status"))), m_read).status, 200, 5000);
+    }
+
+    void theServerOutlivesAKilledRoundAndFollowsItsResume()
+    {
+        // The round's process is SIGKILLed mid-run; the server goes on, says the
+        // iteration is interrupted, and streams the resumed round's cells after
+        // the ones it had sent: in order, none twice, ending equal to the export.
+        const QString project = m_dir.filePath(QStringLiteral("killed.dreamrsi"));
+        QProcess round;
+        startRound(round, project, 8);
+        QVERIFY(round.waitForStarted(10000));
+        auto stopRound = qScopeGuard([&] {
+            if (round.state() != QProcess::NotRunning) {
+                round.kill();
+                round.waitForFinished(10000);
+            }
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(project), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(ProjectReader::open(project).ok(), 20000);
+        Served served = serve(project, {QStringLiteral("--token-file"), readFile()});
+        QVERIFY2(served.port != 0, served.banner.constData());
+        auto stopServer = qScopeGuard([&] {
+            served.process->terminate();
+            served.process->waitForFinished(10000);
+        });
+        Stream stream(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/events"))), m_read);
+        QTRY_VERIFY_WITH_TIMEOUT(stream.of("cell").size() >= 3, 60000);
+        QVERIFY2(round.state() == QProcess::Running, "the round ended before it could be killed");
+        round.kill(); // SIGKILL: no Stop, nothing cleaned up
+        QVERIFY(round.waitForFinished(10000));
+        QCOMPARE(round.exitStatus(), QProcess::CrashExit);
+        const qsizetype before = stream.of("cell").size();
+
+        // The server lives on and says what happened (docs/online.md#is-it-alive).
+        QTRY_VERIFY_WITH_TIMEOUT(!stream.of("state").isEmpty()
+                                     && stream.of("state").last().data.value(QStringLiteral("state")).toString() == QLatin1String("interrupted"),
+                                 20000);
+        QCOMPARE(served.process->state(), QProcess::Running);
+        const Answer status = request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/status"))), m_read);
+        QCOMPARE(status.status, 200);
+        QCOMPARE(status.json().value(QStringLiteral("iterations")).toArray().first().toObject().value(QStringLiteral("state")).toString(),
+                 QStringLiteral("interrupted"));
+
+        // `round --resume` (docs/online.md#resume) finishes it while the stream stays open.
+        const CliRun resumed = runDreamrsi({QStringLiteral("round"), QStringLiteral("--project"), project, QStringLiteral("--agent"),
+                                            QStringLiteral("builtin"), QStringLiteral("--resume"), QStringLiteral("1")});
+        QVERIFY2(resumed.finished && resumed.exitCode == 0, resumed.err.constData());
+        const QJsonArray cells = exportedCells(project);
+        QVERIFY2(cells.size() > before, qPrintable(QStringLiteral("%1 cells, %2 before the kill").arg(cells.size()).arg(before)));
+        QTRY_COMPARE_WITH_TIMEOUT(stream.of("cell").size(), cells.size(), 10000);
+        sameCellsAsTheExport(stream.of("cell"), cells);
+        if (QTest::currentTestFailed())
+            return;
+        QTRY_COMPARE_WITH_TIMEOUT(stream.of("state").last().data.value(QStringLiteral("state")).toString(), QStringLiteral("finished"), 10000);
+        QCOMPARE(served.process->state(), QProcess::Running);
+        // The tree it serves is the export's, byte for byte.
+        const Answer tree = request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/iterations/1/tree"))), m_read);
+        QCOMPARE(tree.status, 200);
+        QCOMPARE(QJsonDocument::fromJson(tree.body).object().value(QStringLiteral("cells")).toArray(), cells);
+    }
+
+    void thirtyTwoFollowersAndMalformedRequests()
+    {
+        // 32 followers at once on sockets of their own while 200 malformed
+        // requests arrive: each malformed one gets its 4xx, and every follower
+        // gets every cell of the round, in order, none twice. (What watching
+        // costs the round in time is measured by `dreamrsi bench serve`, not
+        // asserted here.) --max-clients leaves room beside the 32 followers for
+        // the malformed requests' connections, one at a time.
+        const QString project = m_dir.filePath(QStringLiteral("crowd.dreamrsi"));
+        QProcess round;
+        startRound(round, project, 5);
+        QVERIFY(round.waitForStarted(10000));
+        auto stopRound = qScopeGuard([&] {
+            if (round.state() != QProcess::NotRunning) {
+                round.kill();
+                round.waitForFinished(10000);
+            }
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(project), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(ProjectReader::open(project).ok(), 20000);
+        Served served = serve(project, {QStringLiteral("--token-file"), readFile(), QStringLiteral("--max-clients"), QStringLiteral("40")});
+        QVERIFY2(served.port != 0, served.banner.constData());
+        auto stopServer = qScopeGuard([&] {
+            served.process->terminate();
+            served.process->waitForFinished(10000);
+        });
+        std::vector<std::unique_ptr<RawStream>> followers;
+        for (int i = 0; i < 32; ++i)
+            followers.push_back(std::make_unique<RawStream>(served.port, m_read));
+        QTRY_VERIFY_WITH_TIMEOUT(std::all_of(followers.cbegin(), followers.cend(), [](const auto &f) { return !f->head.isEmpty(); }), 20000);
+        for (const auto &f : followers)
+            QVERIFY2(f->head.startsWith("HTTP/1.1 200"), f->head.constData());
+
+        const QByteArray auth = "Authorization: Bearer " + m_read + "\r\n";
+        const QList<QByteArray> malformed = {
+            "GARBAGE\r\n\r\n",
+            "GET /api/v1/project HTTP/1.1\r\nbroken header\r\n\r\n",
+            "GET /api/v1/../../etc/passwd HTTP/1.1\r\n" + auth + "\r\n",
+            "GET /api/v1/artifacts/..%2F..%2Fetc%2Fpasswd HTTP/1.1\r\n" + auth + "\r\n",
+            "DELETE /api/v1/project HTTP/1.1\r\n" + auth + "\r\n",
+            "GET /api/v1/iterations/x/cells HTTP/1.1\r\n" + auth + "\r\n",
+            "GET /api/v1/project HTTP/1.1\r\nAuthorization: Bearer not-the-token-at-all\r\n\r\n",
+            "POST /api/v1/steer HTTP/1.1\r\n" + auth + "Content-Length: 1000000\r\n\r\n",
+        };
+        int refused = 0;
+        QByteArrayList unexpected;
+        for (int i = 0; i < 200; ++i) {
+            const QByteArray answer = raw(served.port, malformed.at(i % malformed.size()));
+            if (answer.startsWith("HTTP/1.1 4") && !answer.contains("\"iterations\""))
+                ++refused;
+            else
+                unexpected.append(answer.left(80));
+            QCoreApplication::processEvents(); // the followers read on
+        }
+        QVERIFY2(refused == 200, unexpected.join('|').constData());
+        QCOMPARE(served.process->state(), QProcess::Running);
+
+        QTRY_VERIFY_WITH_TIMEOUT(round.state() == QProcess::NotRunning, 180000);
+        QCOMPARE(round.exitCode(), 0);
+        const QJsonArray cells = exportedCells(project);
+        QVERIFY(cells.size() >= 10);
+        QTRY_VERIFY_WITH_TIMEOUT(std::all_of(followers.cbegin(), followers.cend(),
+                                             [&](const auto &f) { return f->of("cell").size() >= cells.size(); }),
+                                 20000);
+        for (const auto &f : followers) {
+            sameCellsAsTheExport(f->of("cell"), cells);
+            if (QTest::currentTestFailed())
+                return;
+        }
+        // And it still answers.
+        QCOMPARE(request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/project"))), m_read).status, 200);
+    }
+
+    void tlsServesHttpsAndRefusesPlainHttp()
+    {
+        // A self-signed certificate for 127.0.0.1, made here with openssl.
+        const QString openssl = QStandardPaths::findExecutable(QStringLiteral("openssl"));
+        if (openssl.isEmpty())
+            QSKIP("openssl is not installed: no certificate to serve with");
+        const QString cert = m_dir.filePath(QStringLiteral("cert.pem"));
+        const QString key = m_dir.filePath(QStringLiteral("key.pem"));
+        QProcess make;
+        make.start(openssl, {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("ec"),
+                             QStringLiteral("-pkeyopt"), QStringLiteral("ec_paramgen_curve:prime256v1"), QStringLiteral("-nodes"),
+                             QStringLiteral("-keyout"), key, QStringLiteral("-out"), cert, QStringLiteral("-days"), QStringLiteral("2"),
+                             QStringLiteral("-subj"), QStringLiteral("/CN=127.0.0.1"), QStringLiteral("-addext"),
+                             QStringLiteral("subjectAltName=IP:127.0.0.1")});
+        QVERIFY(make.waitForFinished(30000));
+        QVERIFY2(make.exitCode() == 0, make.readAllStandardError().constData());
+
+        const QString project = m_dir.filePath(QStringLiteral("live.dreamrsi"));
+        Served served = serve(project, {QStringLiteral("--token-file"), readFile(), QStringLiteral("--tls-cert"), cert,
+                                        QStringLiteral("--tls-key"), key});
+        QVERIFY2(served.port != 0, served.banner.constData());
+        auto stop = qScopeGuard([&] {
+            served.process->terminate();
+            served.process->waitForFinished(10000);
+        });
+        QCOMPARE(served.base.scheme(), QStringLiteral("https"));
+        QVERIFY2(!served.banner.contains("ssh -N -L"), served.banner.constData()); // no forwarding needed
+
+        // The client trusts this certificate alone, and checks it against 127.0.0.1.
+        QSslConfiguration trusting = QSslConfiguration::defaultConfiguration();
+        trusting.setCaCertificates(QSslCertificate::fromPath(cert));
+        const QUrl projectUrl = served.base.resolved(QUrl(QStringLiteral("api/v1/project")));
+        const Answer a = request(m_net, projectUrl, m_read, "GET", {}, &trusting);
+        QVERIFY2(a.status == 200, a.body.constData());
+        QCOMPARE(a.json().value(QStringLiteral("iterations")).toArray().size(), 1);
+        QCOMPARE(request(m_net, projectUrl, "wrong-token-0123456789", "GET", {}, &trusting).status, 401);
+        {
+            Stream stream(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/events"))), m_read, &trusting);
+            QTRY_COMPARE_WITH_TIMEOUT(stream.of("cell").size(), exportedCells(project).size(), 10000);
+        }
+
+        // Plain HTTP on the same port gets no answer and no data.
+        QUrl plain = projectUrl;
+        plain.setScheme(QStringLiteral("http"));
+        const Answer clear = request(m_net, plain, m_read);
+        QVERIFY2(clear.status != 200 && !clear.body.contains("iterations"), clear.body.constData());
+        const QByteArray rawAnswer = raw(served.port, "GET /api/v1/project HTTP/1.1\r\nAuthorization: Bearer " + m_read + "\r\n\r\n");
+        QVERIFY2(!rawAnswer.startsWith("HTTP/1.1 2") && !rawAnswer.contains("iterations"), rawAnswer.left(200).constData());
+
+        // And it goes on serving HTTPS.
+        QCOMPARE(request(m_net, projectUrl, m_read, "GET", {}, &trusting).status, 200);
+        QCOMPARE(served.process->state(), QProcess::Running);
     }
 
     void nonLoopbackWithoutTlsIsRefused()

@@ -8,15 +8,21 @@
 
 #include "remote/remoteaccess.h"
 #include "remote/remoteclient.h"
+#include "store/projectreader.h"
 #include "store/projectwriter.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
 #include <QFutureWatcher>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkProxy>
 #include <QNetworkReply>
+#include <QProcess>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QTimer>
@@ -25,6 +31,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <limits>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -46,6 +54,137 @@ double quantile(std::vector<double> values, double q)
     return values[i];
 }
 
+/// One built-in round in a child `dreamrsi round`, timed from its start to
+/// its end; with `followers` > 0 a server in this process streams it to that
+/// many followers on sockets of their own while `malformed` bad requests
+/// arrive, one every 20 ms (issue 55: watching must not slow the round).
+struct RoundTiming
+{
+    double seconds = 0.0;
+    int cells = 0;        ///< cells the round stored
+    int leastSeen = 0;    ///< the fewest cells a follower saw
+    int refused = 0;      ///< malformed requests answered 4xx
+    QString error;
+};
+
+RoundTiming timeRound(const QString &projectPath, int rounds, int followers, int malformed, int pollMs)
+{
+    RoundTiming timing;
+    QString program = qEnvironmentVariable("DREAMRSI_PROGRAM");
+    if (program.isEmpty())
+        program = QCoreApplication::applicationFilePath();
+    QProcess round;
+    round.setProgram(program);
+    round.setArguments({QStringLiteral("round"), QStringLiteral("--project"), projectPath, QStringLiteral("--task"),
+                        QStringLiteral("circle_packing_26"), QStringLiteral("--agent"), QStringLiteral("builtin"),
+                        QStringLiteral("--workers"), QStringLiteral("4"), QStringLiteral("--rounds"), QString::number(rounds),
+                        QStringLiteral("--json")});
+    round.setProcessChannelMode(QProcess::SeparateChannels);
+
+    std::unique_ptr<ProjectServer> server;
+    QByteArray token;
+    std::vector<std::unique_ptr<QTcpSocket>> streams;
+    std::vector<QByteArray> received(size_t(std::max(0, followers)));
+    int sent = 0;
+    QEventLoop loop;
+    QTimer watch; // starts the server once the round has made the project
+    QTimer bad;   // the malformed requests
+    QObject::connect(&round, &QProcess::finished, &loop, &QEventLoop::quit);
+    QObject::connect(&round, &QProcess::errorOccurred, &loop, [&](QProcess::ProcessError e) {
+        if (e == QProcess::FailedToStart) {
+            timing.error = QStringLiteral("cannot start %1").arg(program);
+            loop.quit();
+        }
+    });
+    QObject::connect(&watch, &QTimer::timeout, &loop, [&] {
+        if (server || !QFile::exists(projectPath) || !ProjectReader::open(projectPath).ok())
+            return;
+        watch.stop();
+        ServeOptions options;
+        options.projectPath = projectPath;
+        options.listen = *RemoteAccess::parseListen(QStringLiteral("127.0.0.1:0")).value;
+        options.readToken = token = RemoteAccess::generateToken();
+        options.pollMs = pollMs;
+        options.maxClients = followers + 8;
+        server = std::make_unique<ProjectServer>(options);
+        const Result<quint16> port = server->start();
+        if (!port) {
+            timing.error = port.error;
+            return;
+        }
+        for (int i = 0; i < followers; ++i) {
+            auto socket = std::make_unique<QTcpSocket>();
+            QTcpSocket *s = socket.get();
+            QObject::connect(s, &QTcpSocket::connected, s, [s, &token] {
+                s->write("GET /api/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token + "\r\n\r\n");
+            });
+            QObject::connect(s, &QTcpSocket::readyRead, s, [s, &received, i] { received[size_t(i)] += s->readAll(); });
+            s->connectToHost(QHostAddress::LocalHost, *port.value);
+            streams.push_back(std::move(socket));
+        }
+        QObject::connect(&bad, &QTimer::timeout, &loop, [&, serverPort = *port.value] {
+            if (sent >= malformed) {
+                bad.stop();
+                return;
+            }
+            static const QList<QByteArray> requests = {"GARBAGE\r\n\r\n", "GET /api/v1/project HTTP/1.1\r\nbroken header\r\n\r\n",
+                                                       "GET /api/v1/../../etc/passwd HTTP/1.1\r\n\r\n",
+                                                       "DELETE /api/v1/project HTTP/1.1\r\n\r\n"};
+            auto *s = new QTcpSocket(&loop);
+            const QByteArray bytes = requests.at(sent % requests.size());
+            ++sent;
+            QObject::connect(s, &QTcpSocket::connected, s, [s, bytes] { s->write(bytes); });
+            QObject::connect(s, &QTcpSocket::readyRead, s, [s, &timing] {
+                if (s->peek(10).startsWith("HTTP/1.1 4"))
+                    ++timing.refused;
+                s->abort();
+                s->deleteLater();
+            });
+            QObject::connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
+            s->connectToHost(QHostAddress::LocalHost, serverPort);
+        });
+        bad.start(20);
+    });
+    QElapsedTimer clock;
+    clock.start();
+    round.start();
+    if (followers > 0)
+        watch.start(20);
+    QTimer limit;
+    limit.setSingleShot(true);
+    QObject::connect(&limit, &QTimer::timeout, &loop, &QEventLoop::quit);
+    limit.start(600000);
+    loop.exec();
+    timing.seconds = double(clock.elapsed()) / 1000.0;
+    if (round.state() != QProcess::NotRunning) {
+        round.kill();
+        round.waitForFinished(10000);
+        timing.error = QStringLiteral("the round did not end within 600 s");
+        return timing;
+    }
+    if (round.exitStatus() != QProcess::NormalExit || round.exitCode() != 0) {
+        if (timing.error.isEmpty())
+            timing.error = QStringLiteral("the round failed: %1").arg(QString::fromUtf8(round.readAllStandardError().right(400)));
+        return timing;
+    }
+    timing.cells = int(QJsonDocument::fromJson(round.readAllStandardOutput()).object().value(QStringLiteral("cells")).toInt());
+    if (followers > 0) {
+        // What the followers have not seen yet comes within a few polls.
+        QElapsedTimer settle;
+        settle.start();
+        auto least = [&] {
+            int n = std::numeric_limits<int>::max();
+            for (const QByteArray &r : received)
+                n = std::min(n, int(r.count("\nevent: cell\n")));
+            return n;
+        };
+        while (least() < timing.cells && !settle.hasExpired(10000))
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        timing.leastSeen = least();
+    }
+    return timing;
+}
+
 } // namespace
 
 int runBenchServeCommand(const QStringList &args, QTextStream &out, QTextStream &err)
@@ -55,16 +194,25 @@ int runBenchServeCommand(const QStringList &args, QTextStream &out, QTextStream 
     int pollMs = 200;
     int clients = 4;
     int seconds = 3;
+    int roundRounds = 4;
+    int followers = 32;
+    int malformed = 200;
+    int repeats = 2;
     if (const auto rc = readBenchCounts(
             "serve",
             "usage: dreamrsi bench serve [--cells 1000] [--interval-ms 5] [--poll-ms 200] [--clients 4] [--seconds 3]\n"
+            "                            [--round-rounds 4] [--followers 32] [--malformed 200] [--repeats 2]\n"
             "Stores N cells in a running iteration, one every interval, while `dreamrsi serve`'s server\n"
             "(in this process, on 127.0.0.1) streams them to a client: the latency from a cell stored to the\n"
             "client seeing it, median and p95. Then C clients ask /api/v1/iterations/1/cells?after=SEQ for\n"
-            "S seconds (the last 10 cells each time): requests per second.\n",
+            "S seconds (the last 10 cells each time): requests per second. Then a built-in round (circle\n"
+            "packing, W 4, --round-rounds K; 0 leaves it out) in a child `dreamrsi round`, timed unwatched\n"
+            "and watched (the server here, --followers F streams, --malformed M bad requests one every\n"
+            "20 ms), alternately --repeats R times each: the medians and their ratio (goal: within 10 %).\n",
             args,
             {{"cells", &cells, 1}, {"interval-ms", &intervalMs, 0}, {"poll-ms", &pollMs, 20}, {"clients", &clients, 1},
-             {"seconds", &seconds, 1}},
+             {"seconds", &seconds, 1}, {"round-rounds", &roundRounds, 0}, {"followers", &followers, 1},
+             {"malformed", &malformed, 0}, {"repeats", &repeats, 1}},
             out, err))
         return *rc;
     auto fail = [&err](const QString &why) {
@@ -208,7 +356,39 @@ int runBenchServeCommand(const QStringList &args, QTextStream &out, QTextStream 
     const double elapsed = double(clock.elapsed()) / 1000.0;
     out << "cells-after " << clients << " clients for " << seconds << " s asking for the last 10 cells: "
         << qint64(double(answered) / elapsed) << " requests/s (" << answered << " answered, " << failed << " failed)\n";
-    return failed == 0 ? 0 : 1;
+    out.flush();
+    if (failed != 0)
+        return 1;
+    if (roundRounds == 0)
+        return 0;
+
+    // A round nobody watches against the same round watched, alternately (the
+    // built-in agent is seeded: both do the same work).
+    std::vector<double> unwatched;
+    std::vector<double> watched;
+    for (int r = 0; r < repeats; ++r) {
+        for (const bool watching : {r % 2 == 1, r % 2 == 0}) {
+            const QString projectPath = dir.filePath(QStringLiteral("round-%1-%2.dreamrsi").arg(r).arg(watching ? QStringLiteral("watched") : QStringLiteral("alone")));
+            const RoundTiming t = timeRound(projectPath, roundRounds, watching ? followers : 0, malformed, pollMs);
+            if (!t.error.isEmpty())
+                return fail(t.error);
+            out << "round       " << (watching ? "watched  " : "unwatched") << ' ' << t.cells << " cells in "
+                << QString::number(t.seconds, 'f', 2) << " s";
+            if (watching)
+                out << " (" << followers << " followers, the fewest saw " << t.leastSeen << " cells; " << t.refused << " of "
+                    << malformed << " malformed requests answered 4xx)";
+            out << '\n';
+            out.flush();
+            (watching ? watched : unwatched).push_back(t.seconds);
+            if (watching && t.leastSeen < t.cells)
+                return fail(QStringLiteral("a follower saw %1 of %2 cells").arg(t.leastSeen).arg(t.cells));
+        }
+    }
+    const double alone = quantile(unwatched, 0.5);
+    const double followed = quantile(watched, 0.5);
+    out << "round       median unwatched " << QString::number(alone, 'f', 2) << " s, watched " << QString::number(followed, 'f', 2)
+        << " s: watched / unwatched " << QString::number(followed / alone, 'f', 3) << " (goal: at most 1.10)\n";
+    return 0;
 }
 
 } // namespace dreamrsi

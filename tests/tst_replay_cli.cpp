@@ -76,10 +76,19 @@ private slots:
         QTest::addRow("nothing") << QStringList{QStringLiteral("replay")} << 2 << QStringLiteral("--world");
         QTest::addRow("no policy") << QStringList{QStringLiteral("replay"), QStringLiteral("--world"), QStringLiteral("a.json")}
                                    << 2 << QStringLiteral("--policy");
+        // W, K, λ and β: the shared reader's bounds (store/replaybounds.h) and texts, as `replay --project`.
         QTest::addRow("bad beta") << QStringList{QStringLiteral("replay"), QStringLiteral("--betas"), QStringLiteral("0,2")}
-                                  << 2 << QStringLiteral("'2' is not a number in [0, 1]");
+                                  << 2 << QStringLiteral("--betas must be a number in [0, 1] (got '2')");
         QTest::addRow("bad workers") << QStringList{QStringLiteral("replay"), QStringLiteral("--workers"), QStringLiteral("0")}
-                                     << 2 << QStringLiteral("--workers needs an integer");
+                                     << 2 << QStringLiteral("--workers must be an integer in [1, 10000] (got '0')");
+        QTest::addRow("too many workers") << QStringList{QStringLiteral("replay"), QStringLiteral("--workers"), QStringLiteral("10001")}
+                                          << 2 << QStringLiteral("--workers must be an integer in [1, 10000] (got '10001')");
+        QTest::addRow("bad lambda") << QStringList{QStringLiteral("replay"), QStringLiteral("--lambda"), QStringLiteral("-1")}
+                                    << 2 << QStringLiteral("--lambda must be a number in [0, 1000] (got '-1')");
+        QTest::addRow("bad rounds") << QStringList{QStringLiteral("replay"), QStringLiteral("--rounds"), QStringLiteral("many")}
+                                    << 2 << QStringLiteral("--rounds must be an integer in [1, 1000000] (got 'many'); none removes the limit");
+        QTest::addRow("workers without value") << QStringList{QStringLiteral("replay"), QStringLiteral("--workers")}
+                                               << 2 << QStringLiteral("--workers must be an integer in [1, 10000] (got '')");
         QTest::addRow("unknown option") << QStringList{QStringLiteral("replay"), QStringLiteral("--frobnicate")} << 2
                                         << QStringLiteral("unknown argument '--frobnicate'");
         QTest::addRow("unknown builtin") << QStringList{QStringLiteral("replay"), QStringLiteral("--world"), QStringLiteral("a.json"),
@@ -116,6 +125,26 @@ private slots:
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains("syntax.js: line 2"));
         QVERIFY(r.out.isEmpty());
+    }
+
+    // --rounds through the shared reader: K, or none (0 too, as for the
+    // child ReplayProcess starts) for no limit.
+    void roundLimit_data()
+    {
+        QTest::addColumn<QString>("rounds");
+        QTest::addColumn<QJsonValue>("maxRounds");
+        QTest::addRow("three") << QStringLiteral("3") << QJsonValue(3);
+        QTest::addRow("none") << QStringLiteral("none") << QJsonValue(QJsonValue::Null);
+        QTest::addRow("zero") << QStringLiteral("0") << QJsonValue(QJsonValue::Null);
+    }
+    void roundLimit()
+    {
+        QFETCH(QString, rounds);
+        QFETCH(QJsonValue, maxRounds);
+        const Run r = cli({QStringLiteral("replay"), QStringLiteral("--world"), m_worlds.at(0), QStringLiteral("--policy"),
+                           QStringLiteral("builtin:portfolio"), QStringLiteral("--rounds"), rounds, QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(QJsonDocument::fromJson(r.out).object().value(QLatin1String("max_rounds")), maxRounds);
     }
 
     void jsonMatchesTheEngine_data()

@@ -4,6 +4,7 @@
 
 #include "commandline.h"
 #include "hugepageheap.h"
+#include "optionvalues.h"
 #include "replayoutput.h"
 
 #include "policy/policyspec.h"
@@ -64,6 +65,38 @@ bool readInt(const QString &text, int min, int *value)
     return true;
 }
 
+/// W, λ, the β grid and K: read by the one reader of the replay flags, under
+/// the bounds of store/replaybounds.h (docs/architecture.md, "decided once");
+/// `--rounds none` or 0 removes the limit, as 0 does for ReplayProcess.
+OptionValues::ReplayConfigFlags configFlags()
+{
+    OptionValues::ReplayConfigFlags flags;
+    flags.valuation.clear(); // a replay of tree files is revealed: nothing to value
+    flags.completions.clear();
+    flags.roundsNone = true;
+    return flags;
+}
+
+/// Puts what the replay-configuration flags read into `r`; the complaint about a value, or nothing.
+QString applyConfigFlags(const QCommandLineParser &parser, WorldReplay *r)
+{
+    const Result<OptionValues::ReplayConfigFlags::Read> read = configFlags().read(parser);
+    if (!read)
+        return read.error;
+    const ReplayConfigOverrides &o = read.value->overrides;
+    if (o.workers)
+        r->replay.workers = *o.workers;
+    if (o.lambda)
+        r->replay.lambda = *o.lambda;
+    if (o.betas)
+        r->replay.betas = *o.betas;
+    if (o.rounds)
+        r->replay.maxRounds = *o.rounds;
+    if (read.value->clearRounds)
+        r->replay.maxRounds.reset();
+    return {};
+}
+
 /// Applies one option to `r`; returns the complaint about its value, or nothing.
 QString apply(const CommandLine::Given &o, WorldReplay *r)
 {
@@ -84,14 +117,6 @@ QString apply(const CommandLine::Given &o, WorldReplay *r)
         r->policyArgument = v;
     } else if (o.name == QLatin1String("trace")) {
         r->printing.tracePath = v;
-    } else if (o.name == QLatin1String("workers")) {
-        if (!readInt(v, 1, &r->replay.workers))
-            return QStringLiteral("--workers needs an integer ≥ 1 (got '%1')").arg(v);
-    } else if (o.name == QLatin1String("rounds")) {
-        int k = 0;
-        if (!readInt(v, 0, &k))
-            return QStringLiteral("--rounds needs an integer ≥ 0 (got '%1')").arg(v);
-        r->replay.maxRounds = k;
     } else if (o.name == QLatin1String("threads")) {
         if (!readInt(v, 0, &r->replay.threads))
             return QStringLiteral("--threads needs an integer ≥ 0 (got '%1'; 0 = all cores)").arg(v);
@@ -103,20 +128,6 @@ QString apply(const CommandLine::Given &o, WorldReplay *r)
         r->seed = v.toUInt(&ok);
         if (!ok)
             return QStringLiteral("--seed needs an unsigned 32-bit integer (got '%1')").arg(v);
-    } else if (o.name == QLatin1String("lambda")) {
-        bool ok = false;
-        r->replay.lambda = v.toDouble(&ok);
-        if (!ok || !std::isfinite(r->replay.lambda) || r->replay.lambda < 0.0)
-            return QStringLiteral("--lambda needs a finite number ≥ 0 (got '%1')").arg(v);
-    } else if (o.name == QLatin1String("betas")) {
-        r->replay.betas.clear();
-        for (const QString &part : v.split(QLatin1Char(','))) {
-            bool ok = false;
-            const double b = part.trimmed().toDouble(&ok);
-            if (!ok || !(b >= 0.0 && b <= 1.0))
-                return QStringLiteral("--betas: '%1' is not a number in [0, 1]").arg(part);
-            r->replay.betas.append(b);
-        }
     }
     return {};
 }
@@ -135,6 +146,13 @@ QString missingValue(const QString &argument)
         return QStringLiteral("--trace needs a file");
     // The numbers say what they need, with what was given: nothing.
     WorldReplay ignored;
+    const OptionValues::ReplayConfigFlags flags = configFlags();
+    if (name == flags.workers || name == flags.lambda || name == flags.rounds) {
+        QCommandLineParser alone;
+        alone.addOption(QCommandLineOption(name, QString(), QStringLiteral("V")));
+        alone.parse({QStringLiteral("dreamrsi"), QStringLiteral("--") + name, QString()});
+        return applyConfigFlags(alone, &ignored);
+    }
     return apply({name, name, QString()}, &ignored);
 }
 
@@ -190,6 +208,8 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
         if (const QString complaint = apply(o, &request); !complaint.isEmpty())
             return usageError(err, complaint);
     }
+    if (const QString complaint = applyConfigFlags(parser, &request); !complaint.isEmpty())
+        return usageError(err, complaint);
     if (!parser.positionalArguments().isEmpty())
         return usageError(err, QStringLiteral("unknown argument '%1'").arg(parser.positionalArguments().constFirst()));
     if (request.worldPaths.isEmpty() || request.policyArgument.isEmpty())

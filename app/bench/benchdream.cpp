@@ -5,7 +5,7 @@
 
 #include "loop/dream/dreamer.h"
 #include "loop/dream/policyimprover.h"
-#include "policy/builtinpolicies.h"
+#include "project/projectpolicies.h"
 #include "replay/synthworld.h"
 
 #include <QElapsedTimer>
@@ -33,10 +33,7 @@ int benchDream(const DreamBenchOptions &bench, QTextStream &out, QTextStream &er
         cells += tree->cellCount();
         history.append(DreamWorld{IterationId(i + 1), ReplayWorld{QStringLiteral("iteration %1").arg(i + 1), tree}});
     }
-    PolicyVersion deployed;
-    deployed.name = QStringLiteral("builtin:portfolio");
-    deployed.origin = PolicyOrigin::Builtin;
-    deployed.code = BuiltinPolicies::javaScriptSource(QStringLiteral("portfolio"));
+    const PolicyVersion deployed = ProjectPolicies::builtinVersion(QStringLiteral("portfolio"));
 
     out << "dream bench: " << bench.worlds << " history worlds (" << cells << " cells), M " << bench.versions
         << ", W 4, built-in improver, in process; peak memory is the process's maximum resident set so far\n";

@@ -30,16 +30,20 @@ QString ProjectPolicies::processArgumentFor(const PolicyVersion &version)
     return twin ? QStringLiteral("builtin:") + *twin : QString();
 }
 
+PolicyVersion ProjectPolicies::builtinVersion(const QString &name)
+{
+    PolicyVersion v;
+    v.name = QStringLiteral("builtin:") + name;
+    v.code = BuiltinPolicies::javaScriptSource(name);
+    v.origin = PolicyOrigin::Builtin;
+    return v;
+}
+
 QList<PolicyVersion> ProjectPolicies::builtinVersions()
 {
     QList<PolicyVersion> versions;
-    for (const QString &name : BuiltinPolicies::names()) {
-        PolicyVersion v;
-        v.name = QStringLiteral("builtin:") + name;
-        v.code = BuiltinPolicies::javaScriptSource(name);
-        v.origin = PolicyOrigin::Builtin;
-        versions.append(v);
-    }
+    for (const QString &name : BuiltinPolicies::names())
+        versions.append(builtinVersion(name));
     return versions;
 }
 
@@ -52,20 +56,18 @@ std::optional<PolicyVersion> ProjectPolicies::currentBuiltin(const QList<PolicyV
 {
     if (!BuiltinPolicies::names().contains(name))
         return std::nullopt;
-    const QString base = QStringLiteral("builtin:") + name;
-    const QString code = BuiltinPolicies::javaScriptSource(name);
+    PolicyVersion today = builtinVersion(name);
+    const QString base = today.name;
     bool baseTaken = false;
     for (const PolicyVersion &v : stored) {
         const bool ours = v.name == base || v.name.startsWith(base + QLatin1Char('@'));
-        if (ours && v.code == code)
+        if (ours && v.code == today.code)
             return v;
         baseTaken = baseTaken || v.name == base;
     }
-    PolicyVersion v;
-    v.name = baseTaken ? base + QLatin1Char('@') + codeHash(code) : base;
-    v.code = code;
-    v.origin = PolicyOrigin::Builtin;
-    return v;
+    if (baseTaken)
+        today.name = base + QLatin1Char('@') + codeHash(today.code);
+    return today;
 }
 
 QList<PolicyVersion> ProjectPolicies::staleBuiltins(const QList<PolicyVersion> &stored)

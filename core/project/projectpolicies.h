@@ -30,8 +30,12 @@ PolicySpec specFor(const PolicyVersion &version, const ScriptLimits &limits = {}
 /// The same rule for a child `dreamrsi replay` process: "builtin:NAME" for a
 /// twin, empty when the code must be passed as a script.
 QString processArgumentFor(const PolicyVersion &version);
-/// The versions a project (or a fresh workbench) starts with: one per
-/// built-in, named "builtin:NAME", holding its JavaScript twin.
+/// The built-in `name` as a version (id 0, not stored): named "builtin:NAME",
+/// holding its JavaScript twin, of origin Builtin. The one place such a
+/// version is made (docs/architecture.md, "decided once").
+PolicyVersion builtinVersion(const QString &name);
+/// The versions a project (or a fresh workbench) starts with: builtinVersion()
+/// of every built-in.
 QList<PolicyVersion> builtinVersions();
 
 /// The short hash that names a version of a built-in's code: the first 8 hex

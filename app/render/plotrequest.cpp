@@ -53,17 +53,44 @@ Result<ProjectReplayOutcome> valueUnstored(const QString &project, const PolicyV
     return ProjectReplay::run(request);
 }
 
-/// Writes the numbers behind a figure when --data asked for them.
-bool writeData(const QString &dataPath, const FigureTable &data, QTextStream &out, QTextStream &err)
+/// What a figure kind draws: the figure (its painter and options, the title
+/// set), the numbers its compact legend leaves out (the caption table) and
+/// every plotted number (for --data).
+struct Figure
 {
-    if (dataPath.isEmpty())
-        return true;
-    if (const Result<Done> written = FigureExport::writeText(dataPath, data.toCsv()); !written) {
+    FigureExport::Options options;
+    FigureExport::Painter paint;
+    FigureTable table;
+    FigureTable data;
+};
+
+/// Writes a figure, then its caption table (FIG.table.tex, printed as text
+/// too) when it has rows, then the numbers behind it when --data asked for
+/// them; each written path goes to `out`. 0, or 1 with the message on `err`.
+int writeFigure(const Figure &figure, const QString &outPath, const QString &dataPath, QTextStream &out,
+                QTextStream &err)
+{
+    if (const Result<Done> written = FigureExport::write(outPath, figure.options, figure.paint); !written) {
         err << "dreamrsi plot: " << written.error << '\n';
-        return false;
+        return 1;
+    }
+    out << outPath << '\n';
+    if (!figure.table.isEmpty()) {
+        const QString tablePath = FigureExport::captionTablePath(outPath);
+        if (const Result<Done> written = FigureExport::writeText(tablePath, figure.table.toLatex()); !written) {
+            err << "dreamrsi plot: " << written.error << '\n';
+            return 1;
+        }
+        out << tablePath << '\n' << figure.table.toText();
+    }
+    if (dataPath.isEmpty())
+        return 0;
+    if (const Result<Done> written = FigureExport::writeText(dataPath, figure.data.toCsv()); !written) {
+        err << "dreamrsi plot: " << written.error << '\n';
+        return 1;
     }
     out << dataPath << '\n';
-    return true;
+    return 0;
 }
 
 // `plot progress`: one curve per project, in the order given.
@@ -109,21 +136,8 @@ int writeProgress(const QStringList &projects, const QStringList &labels, const 
     plot.resize(FigureExport::logicalSize(options.sizeMm).toSize());
     ProgressPlot::populate(&plot, curves, false);
     options.title = QStringLiteral("Progress");
-    Result<Done> written = FigureExport::write(outPath, options, FigureLayout::painterFor(&plot));
-    if (!written) {
-        err << "dreamrsi plot: " << written.error << '\n';
-        return 1;
-    }
-    out << outPath << '\n';
-    const FigureTable table = ProgressPlot::table(curves);
-    const QString tablePath = FigureExport::captionTablePath(outPath);
-    written = FigureExport::writeText(tablePath, table.toLatex());
-    if (!written) {
-        err << "dreamrsi plot: " << written.error << '\n';
-        return 1;
-    }
-    out << tablePath << '\n' << table.toText();
-    return writeData(dataPath, FigureData::progress(curves), out, err) ? 0 : 1;
+    return writeFigure({options, FigureLayout::painterFor(&plot), ProgressPlot::table(curves), FigureData::progress(curves)},
+                       outPath, dataPath, out, err);
 }
 
 // `plot progress --simulation`: a counterfactual loop's arms, mean curves
@@ -140,21 +154,9 @@ int writeSimulation(const QString &path, const QString &outPath, FigureExport::O
     plot.resize(FigureExport::logicalSize(options.sizeMm).toSize());
     SimulationPlot::populate(&plot, *curves.value, false);
     options.title = QStringLiteral("Counterfactual loop");
-    Result<Done> written = FigureExport::write(outPath, options, FigureLayout::painterFor(&plot));
-    if (!written) {
-        err << "dreamrsi plot: " << written.error << '\n';
-        return 1;
-    }
-    out << outPath << '\n';
-    const FigureTable table = SimulationPlot::table(*curves.value);
-    const QString tablePath = FigureExport::captionTablePath(outPath);
-    written = FigureExport::writeText(tablePath, table.toLatex());
-    if (!written) {
-        err << "dreamrsi plot: " << written.error << '\n';
-        return 1;
-    }
-    out << tablePath << '\n' << table.toText();
-    return writeData(dataPath, SimulationPlot::data(*curves.value), out, err) ? 0 : 1;
+    return writeFigure({options, FigureLayout::painterFor(&plot), SimulationPlot::table(*curves.value),
+                        SimulationPlot::data(*curves.value)},
+                       outPath, dataPath, out, err);
 }
 
 // `plot compare`: best-so-far against calls, cost or time for each source,
@@ -197,231 +199,233 @@ int writeCompare(const PlotRequest &request, QTextStream &out, QTextStream &err)
     plot.resize(FigureExport::logicalSize(options.sizeMm).toSize());
     ComparePlot::populate(&plot, result, false);
     options.title = QStringLiteral("Compare");
-    Result<Done> written = FigureExport::write(request.outPath, options, FigureLayout::painterFor(&plot));
-    if (!written) {
-        err << "dreamrsi plot: " << written.error << '\n';
-        return 1;
-    }
-    out << request.outPath << '\n';
-    const FigureTable table = ComparePlot::table(result);
-    const QString tablePath = FigureExport::captionTablePath(request.outPath);
-    written = FigureExport::writeText(tablePath, table.toLatex());
-    if (!written) {
-        err << "dreamrsi plot: " << written.error << '\n';
-        return 1;
-    }
-    out << tablePath << '\n' << table.toText();
-    return writeData(request.dataPath, ComparePlot::data(result), out, err) ? 0 : 1;
+    return writeFigure({options, FigureLayout::painterFor(&plot), ComparePlot::table(result), ComparePlot::data(result)},
+                       request.outPath, request.dataPath, out, err);
 }
 
+/// What the frontier, anytime and tree figures draw from: the worlds, the
+/// versions and (for a project) the stored results.
 struct Inputs
 {
     QList<WorldEntry> worlds;
     QList<PolicyVersion> versions;
     QHash<PolicyVersionId, ReplayResultPtr> stored;
     QList<PolicyVersionId> stale; ///< stored values that do not cover the project's configuration
+    /// Replays run under the project's replay configuration, or (tree files)
+    /// the defaults, valued as revealed.
+    ReplayConfig config = [] {
+        ReplayConfig c;
+        c.valuation = Valuation::Revealed;
+        return c;
+    }();
     QString configLabel; ///< the project's replay configuration; empty for tree files
     /// The re-evaluated cells of each iteration that has any (the anytime curves' error bars).
     QHash<IterationId, QList<ReevaluationStats>> reevaluations;
+    int selected = 0;             ///< the world --select names, else the first
+    QList<ReplayWorld> replayWorlds() const
+    {
+        QList<ReplayWorld> list;
+        for (const WorldEntry &w : worlds)
+            list.append({w.name, w.tree});
+        return list;
+    }
 };
+
+/// A project's worlds (finished iterations), names and stored values, as the
+/// project layer decides them for the workbench.
+Result<Inputs> projectInputs(const QString &project, const QStringList &versionNames)
+{
+    using R = Result<Inputs>;
+    auto reader = ProjectReader::open(project);
+    if (!reader.ok())
+        return R::failure(reader.error);
+    auto snapshot = ProjectSnapshot::load(**reader.value);
+    if (!snapshot.ok())
+        return R::failure(snapshot.error);
+    Inputs in;
+    for (const ProjectWorld &w : std::as_const(snapshot.value->worlds)) {
+        in.worlds.append({w.name, QString(), w.iteration, w.tree});
+        if (w.iteration <= 0)
+            continue;
+        const StoreResult<QList<ReevaluationRecord>> records = (*reader.value)->reevaluations(w.iteration);
+        if (!records.ok())
+            return R::failure(records.error);
+        if (QList<ReevaluationStats> stats = reevaluationStats(w.iteration, w.tree->cells(), *records.value); !stats.isEmpty())
+            in.reevaluations.insert(w.iteration, std::move(stats));
+    }
+    for (const PolicyVersion &pv : std::as_const(snapshot.value->versions)) {
+        if (versionNames.isEmpty() || versionNames.contains(pv.name))
+            in.versions.append(pv);
+    }
+    in.stored = snapshot.value->results;
+    in.stale = snapshot.value->stale;
+    // Values, and any replay the plot runs itself, are under the project's
+    // one replay configuration; the figure says which.
+    in.config = snapshot.value->config.config;
+    in.configLabel = snapshot.value->config.config.label();
+    for (const QString &n : versionNames) {
+        bool found = false;
+        for (const PolicyVersion &pv : std::as_const(in.versions))
+            found = found || pv.name == n;
+        if (!found)
+            return R::failure(QStringLiteral("the project has no policy version '%1'").arg(n));
+    }
+    return R::success(std::move(in));
+}
+
+/// Tree files, and the versions named (built-ins, .js files) or every built-in.
+Result<Inputs> treeFileInputs(const QStringList &worldPaths, const QStringList &versionNames)
+{
+    using R = Result<Inputs>;
+    Inputs in;
+    for (const QString &path : worldPaths) {
+        auto parsed = TreeJson::readFile(path);
+        if (!parsed.ok())
+            return R::failure(parsed.error.message);
+        in.worlds.append({QFileInfo(path).completeBaseName(), path, 0,
+                          std::make_shared<const DiscoveryTree>(std::move(*parsed.tree))});
+    }
+    if (versionNames.isEmpty())
+        in.versions = ProjectPolicies::builtinVersions();
+    for (const QString &n : versionNames) {
+        // Named in the figure as given (PolicyResolution::versionOfArgument).
+        const Result<PolicyVersion> version = PolicyResolution::versionOfArgument(n, {}, n);
+        if (!version)
+            return version.failureAs<Inputs>();
+        in.versions.append(*version.value);
+    }
+    return R::success(std::move(in));
+}
+
+/// The inputs of a frontier, anytime or tree figure, the selected world chosen.
+Result<Inputs> inputsOf(const PlotRequest &request)
+{
+    Result<Inputs> in = request.project.isEmpty() ? treeFileInputs(request.worldPaths, request.versionNames)
+                                                  : projectInputs(request.project, request.versionNames);
+    if (!in)
+        return in;
+    if (in.value->worlds.isEmpty())
+        return Result<Inputs>::failure(QStringLiteral("no worlds to plot"));
+    if (!request.select.isEmpty()) {
+        const Result<int> chosen = selectWorld(in.value->worlds, request.select);
+        if (!chosen)
+            return chosen.failureAs<Inputs>();
+        in.value->selected = *chosen.value;
+    }
+    return in;
+}
+
+// `plot tree`: the selected world's tree.
+int writeTree(const PlotRequest &request, const Inputs &in, QTextStream &out, QTextStream &err)
+{
+    const WorldEntry &world = in.worlds.at(in.selected);
+    Figure figure;
+    figure.options = request.options;
+    figure.options.title = world.name;
+    figure.data = FigureData::tree(world.name, *world.tree);
+    auto renderer = std::make_shared<TreeRenderer>();
+    renderer->setTree(world.tree);
+    figure.paint = [renderer](QPainter &p, const QRectF &area) { renderer->paintFigure(p, area); };
+    return writeFigure(figure, request.outPath, request.dataPath, out, err);
+}
+
+// `plot frontier`: each version's stored value, else valued or replayed now.
+int writeFrontier(const PlotRequest &request, const Inputs &in, QTextStream &out, QTextStream &err)
+{
+    const QList<ReplayWorld> worlds = in.replayWorlds();
+    QList<FrontierSeries> series;
+    for (const PolicyVersion &pv : std::as_const(in.versions)) {
+        ReplayResultPtr r = in.stored.value(pv.id);
+        if (!request.project.isEmpty() && (!r || in.stale.contains(pv.id))) {
+            // Valued now by the project's own valuation (revealed,
+            // or imagined over the completions `replay --project`
+            // draws), as the figure's label says; nothing stored.
+            err << "valuing " << pv.name << " under " << in.configLabel << "…\n";
+            err.flush();
+            Result<ProjectReplayOutcome> valued = valueUnstored(request.project, pv);
+            if (!valued) {
+                err << "dreamrsi plot: " << valued.error << '\n';
+                return 1;
+            }
+            r = std::make_shared<ReplayResult>(std::move(valued.value->result));
+        } else if (!r || r->worlds.size() != worlds.size()) {
+            err << "replaying " << pv.name << " in " << worlds.size() << " world(s)…\n";
+            err.flush();
+            r = std::make_shared<ReplayResult>(replayHere(pv, worlds, in.config));
+        }
+        if (!r->ok())
+            err << "warning: " << pv.name << ": " << r->firstError() << '\n';
+        series.append({pv.name, r});
+    }
+    const QString world =
+        (!request.select.isEmpty() || worlds.size() == 1) ? in.worlds.at(in.selected).name : QString();
+    QCustomPlot plot;
+    plot.resize(FigureExport::logicalSize(request.options.sizeMm).toSize());
+    PlotStyle::populateFrontier(&plot, series, world, false,
+                                request.fullAttainmentAxis ? PlotStyle::AttainmentAxis::Full : PlotStyle::AttainmentAxis::Fitted);
+    Figure figure{request.options, FigureLayout::painterFor(&plot), PlotStyle::frontierTable(series, world),
+                  FigureData::frontier(series)};
+    figure.options.title =
+        in.configLabel.isEmpty() ? QStringLiteral("Frontiers") : QStringLiteral("Frontiers (%1)").arg(in.configLabel);
+    return writeFigure(figure, request.outPath, request.dataPath, out, err);
+}
+
+// `plot anytime`: each version's curve at one β in the selected world, with
+// a project iteration's re-evaluated cells as error bars
+// (docs/online.md#re-evaluating-the-best).
+int writeAnytime(const PlotRequest &request, const Inputs &in, QTextStream &out, QTextStream &err)
+{
+    const double beta = request.beta;
+    const WorldEntry &shown = in.worlds.at(in.selected);
+    QList<AnytimeSeries> series;
+    for (const PolicyVersion &pv : std::as_const(in.versions)) {
+        ReplayConfig one = in.config;
+        one.betas = {beta};
+        const ReplayResult r = replayHere(pv, {ReplayWorld{shown.name, shown.tree}}, one);
+        if (!r.ok())
+            err << "warning: " << pv.name << ": " << r.firstError() << '\n';
+        const bool none = r.worlds.isEmpty() || r.worlds.first().episodes.isEmpty();
+        const QList<CurvePoint> curve = none ? QList<CurvePoint>() : r.worlds.first().episodes.first().curve;
+        const QList<AnytimeInterval> intervals =
+            none ? QList<AnytimeInterval>()
+                 : PlotStyle::anytimeIntervals(r.worlds.first().episodes.first(), *shown.tree,
+                                               in.reevaluations.value(shown.iteration));
+        series.append({QStringLiteral("%1 (β=%2)").arg(pv.name).arg(beta), curve, -1, intervals});
+    }
+    QCustomPlot plot;
+    plot.resize(FigureExport::logicalSize(request.options.sizeMm).toSize());
+    PlotStyle::populateAnytime(&plot, series, shown.tree->cellCount(), false);
+    Figure figure{request.options, FigureLayout::painterFor(&plot), PlotStyle::anytimeTable(series),
+                  FigureData::anytime(series)};
+    figure.options.title = QStringLiteral("Anytime curves: %1").arg(shown.name);
+    return writeFigure(figure, request.outPath, request.dataPath, out, err);
+}
+
 } // namespace
 
 int writePlot(const PlotRequest &request, QTextStream &out, QTextStream &err)
 {
     const QString &kind = request.kind;
-    const QString &project = request.project;
-    const QString &outPath = request.outPath;
-    const QString &select = request.select;
-    const QString &dataPath = request.dataPath;
-    const QStringList &versionNames = request.versionNames;
-    const double beta = request.beta;
-    FigureExport::Options options = request.options;
-    // Replays under the project's replay configuration, or (tree files)
-    // the defaults, valued as revealed.
-    ReplayConfig config;
-    config.valuation = Valuation::Revealed;
     if (kind == QLatin1String("progress") && !request.simulation.isEmpty())
-        return writeSimulation(request.simulation, outPath, options, dataPath, out, err);
+        return writeSimulation(request.simulation, request.outPath, request.options, request.dataPath, out, err);
     if (kind == QLatin1String("compare"))
         return writeCompare(request, out, err);
     if (kind == QLatin1String("progress"))
-        return writeProgress(request.projects, request.labels, outPath, options, dataPath, out, err);
-
-    // Worlds, versions and (for a project) stored results.
-    Inputs in;
-    if (!project.isEmpty()) {
-        auto reader = ProjectReader::open(project);
-        if (!reader.ok()) {
-            err << "dreamrsi plot: " << reader.error << '\n';
-            return 1;
-        }
-        // The project layer decides the worlds (finished iterations), their
-        // names and the versions' stored values, as in the workbench.
-        auto snapshot = ProjectSnapshot::load(**reader.value);
-        if (!snapshot.ok()) {
-            err << "dreamrsi plot: " << snapshot.error << '\n';
-            return 1;
-        }
-        for (const ProjectWorld &w : std::as_const(snapshot.value->worlds)) {
-            in.worlds.append({w.name, QString(), w.iteration, w.tree});
-            if (w.iteration <= 0)
-                continue;
-            const StoreResult<QList<ReevaluationRecord>> records = (*reader.value)->reevaluations(w.iteration);
-            if (!records.ok()) {
-                err << "dreamrsi plot: " << records.error << '\n';
-                return 1;
-            }
-            if (QList<ReevaluationStats> stats = reevaluationStats(w.iteration, w.tree->cells(), *records.value); !stats.isEmpty())
-                in.reevaluations.insert(w.iteration, std::move(stats));
-        }
-        for (const PolicyVersion &pv : std::as_const(snapshot.value->versions)) {
-            if (versionNames.isEmpty() || versionNames.contains(pv.name))
-                in.versions.append(pv);
-        }
-        in.stored = snapshot.value->results;
-        in.stale = snapshot.value->stale;
-        // Values, and any replay the plot runs itself, are under the project's
-        // one replay configuration; the figure says which.
-        config = snapshot.value->config.config;
-        in.configLabel = snapshot.value->config.config.label();
-        for (const QString &n : versionNames) {
-            bool found = false;
-            for (const PolicyVersion &pv : std::as_const(in.versions))
-                found = found || pv.name == n;
-            if (!found) {
-                err << "dreamrsi plot: the project has no policy version '" << n << "'\n";
-                return 1;
-            }
-        }
-    } else {
-        for (const QString &path : request.worldPaths) {
-            auto parsed = TreeJson::readFile(path);
-            if (!parsed.ok()) {
-                err << "dreamrsi plot: " << parsed.error.message << '\n';
-                return 1;
-            }
-            in.worlds.append({QFileInfo(path).completeBaseName(), path, 0,
-                              std::make_shared<const DiscoveryTree>(std::move(*parsed.tree))});
-        }
-        if (versionNames.isEmpty()) {
-            in.versions = ProjectPolicies::builtinVersions();
-        } else {
-            for (const QString &n : versionNames) {
-                // Named in the figure as given (PolicyResolution::versionOfArgument).
-                const Result<PolicyVersion> version = PolicyResolution::versionOfArgument(n, {}, n);
-                if (!version) {
-                    err << "dreamrsi plot: " << version.error << '\n';
-                    return 1;
-                }
-                in.versions.append(*version.value);
-            }
-        }
-    }
-    if (in.worlds.isEmpty()) {
-        err << "dreamrsi plot: no worlds to plot\n";
+        return writeProgress(request.projects, request.labels, request.outPath, request.options, request.dataPath, out, err);
+    const Result<Inputs> in = inputsOf(request);
+    if (!in) {
+        err << "dreamrsi plot: " << in.error << '\n';
         return 1;
     }
-    int selected = 0;
-    if (!select.isEmpty()) {
-        const Result<int> chosen = selectWorld(in.worlds, select);
-        if (!chosen) {
-            err << "dreamrsi plot: " << chosen.error << '\n';
-            return 1;
-        }
-        selected = *chosen.value;
-    }
-    QList<ReplayWorld> worlds;
-    for (const WorldEntry &w : std::as_const(in.worlds))
-        worlds.append({w.name, w.tree});
-
-    Result<Done> written = Result<Done>::failure(QStringLiteral("nothing was drawn"));
-    FigureTable table; // the numbers the figure's compact legend leaves out
-    FigureTable data;  // every plotted number, for --data
-    if (kind == QLatin1String("tree")) {
-        data = FigureData::tree(in.worlds.at(selected).name, *in.worlds.at(selected).tree);
-        TreeRenderer renderer;
-        renderer.setTree(in.worlds.at(selected).tree);
-        options.title = in.worlds.at(selected).name;
-        written = FigureExport::write(outPath, options,
-                                      [&renderer](QPainter &p, const QRectF &area) { renderer.paintFigure(p, area); });
-    } else {
-        if (in.versions.isEmpty()) {
-            err << "dreamrsi plot: no policy versions to plot\n";
-            return 1;
-        }
-        QCustomPlot plot;
-        plot.resize(FigureExport::logicalSize(options.sizeMm).toSize());
-        if (kind == QLatin1String("frontier")) {
-            QList<FrontierSeries> series;
-            for (const PolicyVersion &pv : std::as_const(in.versions)) {
-                ReplayResultPtr r = in.stored.value(pv.id);
-                if (!project.isEmpty() && (!r || in.stale.contains(pv.id))) {
-                    // Valued now by the project's own valuation (revealed,
-                    // or imagined over the completions `replay --project`
-                    // draws), as the figure's label says; nothing stored.
-                    err << "valuing " << pv.name << " under " << in.configLabel << "…\n";
-                    err.flush();
-                    Result<ProjectReplayOutcome> valued = valueUnstored(project, pv);
-                    if (!valued) {
-                        err << "dreamrsi plot: " << valued.error << '\n';
-                        return 1;
-                    }
-                    r = std::make_shared<ReplayResult>(std::move(valued.value->result));
-                } else if (!r || r->worlds.size() != worlds.size()) {
-                    err << "replaying " << pv.name << " in " << worlds.size() << " world(s)…\n";
-                    err.flush();
-                    r = std::make_shared<ReplayResult>(replayHere(pv, worlds, config));
-                }
-                if (!r->ok())
-                    err << "warning: " << pv.name << ": " << r->firstError() << '\n';
-                series.append({pv.name, r});
-            }
-            const QString world = (!select.isEmpty() || worlds.size() == 1) ? in.worlds.at(selected).name : QString();
-            PlotStyle::populateFrontier(&plot, series, world, false,
-                                        request.fullAttainmentAxis ? PlotStyle::AttainmentAxis::Full : PlotStyle::AttainmentAxis::Fitted);
-            table = PlotStyle::frontierTable(series, world);
-            data = FigureData::frontier(series);
-            options.title = in.configLabel.isEmpty() ? QStringLiteral("Frontiers")
-                                                     : QStringLiteral("Frontiers (%1)").arg(in.configLabel);
-        } else {
-            QList<AnytimeSeries> series;
-            for (const PolicyVersion &pv : std::as_const(in.versions)) {
-                ReplayConfig one = config;
-                one.betas = {beta};
-                const ReplayResult r = replayHere(pv, {worlds.at(selected)}, one);
-                if (!r.ok())
-                    err << "warning: " << pv.name << ": " << r.firstError() << '\n';
-                const bool none = r.worlds.isEmpty() || r.worlds.first().episodes.isEmpty();
-                const QList<CurvePoint> curve = none ? QList<CurvePoint>() : r.worlds.first().episodes.first().curve;
-                // A project iteration's re-evaluated cells as error bars (docs/online.md#re-evaluating-the-best).
-                const WorldEntry &shown = in.worlds.at(selected);
-                const QList<AnytimeInterval> intervals =
-                    none ? QList<AnytimeInterval>()
-                         : PlotStyle::anytimeIntervals(r.worlds.first().episodes.first(), *shown.tree,
-                                                       in.reevaluations.value(shown.iteration));
-                series.append({QStringLiteral("%1 (β=%2)").arg(pv.name).arg(beta), curve, -1, intervals});
-            }
-            PlotStyle::populateAnytime(&plot, series, in.worlds.at(selected).tree->cellCount(), false);
-            table = PlotStyle::anytimeTable(series);
-            data = FigureData::anytime(series);
-            options.title = QStringLiteral("Anytime curves: %1").arg(in.worlds.at(selected).name);
-        }
-        written = FigureExport::write(outPath, options, FigureLayout::painterFor(&plot));
-    }
-    if (!written) {
-        err << "dreamrsi plot: " << written.error << '\n';
+    if (kind == QLatin1String("tree"))
+        return writeTree(request, *in.value, out, err);
+    if (in.value->versions.isEmpty()) {
+        err << "dreamrsi plot: no policy versions to plot\n";
         return 1;
     }
-    out << outPath << '\n';
-    if (!table.isEmpty()) {
-        const QString tablePath = FigureExport::captionTablePath(outPath);
-        if (const Result<Done> tableWritten = FigureExport::writeText(tablePath, table.toLatex()); !tableWritten) {
-            err << "dreamrsi plot: " << tableWritten.error << '\n';
-            return 1;
-        }
-        out << tablePath << '\n' << table.toText();
-    }
-    return writeData(dataPath, data, out, err) ? 0 : 1;
+    if (kind == QLatin1String("frontier"))
+        return writeFrontier(request, *in.value, out, err);
+    return writeAnytime(request, *in.value, out, err);
 }
 
 } // namespace dreamrsi

@@ -2,6 +2,7 @@
 
 #include "replay/worldmodel.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 
 #include <limits>
@@ -212,21 +213,39 @@ ReplayConfig ApprovalRules::otherValuation(ReplayConfig config)
     return config;
 }
 
+// The one wording of a blocker and a warning, for `dreamrsi approve` and the
+// Approve dialog alike. It is translated under the dialog's context, where
+// translations/ holds it: app/CMakeLists.txt gives this file to lupdate with
+// the views' sources, and a command, which loads no translation, prints the
+// English.
 QString ApprovalRules::describe(const ApprovalComparison &c)
 {
+    const QString &name = c.candidate;
     switch (c.blocker) {
     case ApprovalBlocker::None: return {};
-    case ApprovalBlocker::UnknownVersion: return QStringLiteral("there is no version named %1").arg(c.candidate);
-    case ApprovalBlocker::NotStored: return QStringLiteral("%1 is not stored in a project").arg(c.candidate);
-    case ApprovalBlocker::NoWorlds: return QStringLiteral("no world to judge %1 by").arg(c.candidate);
+    case ApprovalBlocker::UnknownVersion:
+        return QCoreApplication::translate("dreamrsi::ApprovalDialog", "There is no version named %1.").arg(name);
+    case ApprovalBlocker::NotStored:
+        return QCoreApplication::translate("dreamrsi::ApprovalDialog",
+                                           "%1 is not stored in a project. Open or create a project to record approvals.")
+            .arg(name);
+    case ApprovalBlocker::NoWorlds:
+        return QCoreApplication::translate("dreamrsi::ApprovalDialog", "No world is open to judge %1 by.").arg(name);
     case ApprovalBlocker::NotReplayed:
-        return QStringLiteral("%1 has not been replayed in the project's worlds; replay it first").arg(c.candidate);
+        return QCoreApplication::translate("dreamrsi::ApprovalDialog",
+                                           "%1 has not been replayed in the open worlds. Replay it first.")
+            .arg(name);
     case ApprovalBlocker::PolicyError:
-        return QStringLiteral("the replay of %1 ended in a policy error: %2").arg(c.candidate, c.blockerDetail);
+        return QCoreApplication::translate("dreamrsi::ApprovalDialog", "The replay of %1 ended in a policy error: %2")
+            .arg(name, c.blockerDetail);
     case ApprovalBlocker::IncompleteCoverage:
-        return QStringLiteral("the result of %1 does not cover world %2; replay it again").arg(c.candidate, c.blockerDetail);
+        return QCoreApplication::translate("dreamrsi::ApprovalDialog",
+                                           "The result of %1 does not cover world %2. Replay it again.")
+            .arg(name, c.blockerDetail);
     case ApprovalBlocker::Unscorable:
-        return QStringLiteral("no world could score %1 (every world has S = 0)").arg(c.candidate);
+        return QCoreApplication::translate("dreamrsi::ApprovalDialog",
+                                           "No open world could score %1 (every world has S = 0).")
+            .arg(name);
     }
     return {};
 }
@@ -235,11 +254,12 @@ QString ApprovalRules::describe(const ApprovalComparison &c, ApprovalWarning war
 {
     switch (warning) {
     case ApprovalWarning::DifferentParameters:
-        return QStringLiteral("%1 and %2 were replayed with different W, lambda or beta grids; their values are not "
-                              "directly comparable")
+        return QCoreApplication::translate("dreamrsi::ApprovalDialog",
+                                           "%1 and %2 were replayed with different W, λ, β grids or valuations; their "
+                                           "values are not directly comparable.")
             .arg(c.candidate, c.baseline);
     case ApprovalWarning::LowerValue:
-        return QStringLiteral("%1 scores below %2 (%3 against %4)")
+        return QCoreApplication::translate("dreamrsi::ApprovalDialog", "%1 scores below %2 (%3 against %4).")
             .arg(c.candidate, c.baseline, QString::number(c.candidateValue.value_or(0), 'f', 4),
                  QString::number(c.baselineValue.value_or(0), 'f', 4));
     }

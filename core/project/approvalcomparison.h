@@ -93,7 +93,9 @@ ApprovalComparison compare(const ApprovalInputs &inputs, const QString &candidat
 ReplayConfig otherValuation(ReplayConfig config);
 /// The code of a warning as stored in the evidence.
 QString warningCode(ApprovalWarning warning);
-/// An English sentence for a blocker or warning (the CLI's wording; the GUI translates its own).
+/// The sentence for a blocker or warning: the one wording, which `dreamrsi
+/// approve` prints and the Approve dialog shows (translated where the
+/// application loaded a translation).
 QString describe(const ApprovalComparison &comparison);
 QString describe(const ApprovalComparison &comparison, ApprovalWarning warning);
 /// The approval to store for an approvable comparison.

@@ -44,35 +44,12 @@ ApprovalComparison ApprovalDialog::compare(const Workspace &workspace, const QSt
 
 QString ApprovalDialog::blockerText(const ApprovalComparison &c)
 {
-    const QString &name = c.candidate;
-    switch (c.blocker) {
-    case ApprovalBlocker::None: return {};
-    case ApprovalBlocker::UnknownVersion: return tr("There is no version named %1.").arg(name);
-    case ApprovalBlocker::NotStored:
-        return tr("%1 is not stored in a project. Open or create a project to record approvals.").arg(name);
-    case ApprovalBlocker::NoWorlds: return tr("No world is open to judge %1 by.").arg(name);
-    case ApprovalBlocker::NotReplayed: return tr("%1 has not been replayed in the open worlds. Replay it first.").arg(name);
-    case ApprovalBlocker::PolicyError: return tr("The replay of %1 ended in a policy error: %2").arg(name, c.blockerDetail);
-    case ApprovalBlocker::IncompleteCoverage:
-        return tr("The result of %1 does not cover world %2. Replay it again.").arg(name, c.blockerDetail);
-    case ApprovalBlocker::Unscorable: return tr("No open world could score %1 (every world has S = 0).").arg(name);
-    }
-    return {};
+    return ApprovalRules::describe(c); // core's wording, translated (approvalcomparison.cpp)
 }
 
 QString ApprovalDialog::warningText(const ApprovalComparison &c, ApprovalWarning warning)
 {
-    switch (warning) {
-    case ApprovalWarning::DifferentParameters:
-        return tr("%1 and %2 were replayed with different W, λ, β grids or valuations; their values are not directly "
-                  "comparable.")
-            .arg(c.candidate, c.baseline);
-    case ApprovalWarning::LowerValue:
-        return tr("%1 scores below %2 (%3 against %4).")
-            .arg(c.candidate, c.baseline, QString::number(c.candidateValue.value_or(0), 'f', 4),
-                 QString::number(c.baselineValue.value_or(0), 'f', 4));
-    }
-    return {};
+    return ApprovalRules::describe(c, warning);
 }
 
 QString ApprovalDialog::valuationName(Valuation valuation)

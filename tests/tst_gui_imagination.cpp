@@ -644,7 +644,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!w.worldModelPage()->model().isEmpty(), 30000);
     }
 
-    // Settings' replay section edits the project's valuation and C.
+    // Settings' replay section edits the project's valuation, C and imagination rule.
     void settingsEditTheValuationAndCompletions()
     {
         AppSettings settings;
@@ -678,6 +678,22 @@ private slots:
         QCOMPARE(edited->valuation, Valuation::Imagined);
         QCOMPARE(edited->completions, 12);
         QVERIFY(edited->label().contains(QStringLiteral("imagined C 12")));
+        QCOMPARE(edited->rule, ImaginationRule::Capped);
+        // The imagination rule: shown with the valuation, off under revealed, kept in the configuration.
+        auto *rule = dialog.findChild<QComboBox *>(QStringLiteral("replayRule"));
+        QVERIFY(rule && rule->isVisible() && rule->isEnabled());
+        rule->setCurrentIndex(rule->findData(int(ImaginationRule::Widened)));
+        QCOMPARE(dialog.projectReplayConfig()->rule, ImaginationRule::Widened);
+        QVERIFY(dialog.projectReplayConfig()->label().endsWith(QStringLiteral("imagined C 12, widened")));
+        valuation->setCurrentIndex(valuation->findData(int(Valuation::Revealed)));
+        QVERIFY(!rule->isEnabled());
+        SettingsDialog again(settings);
+        config.valuation = Valuation::Imagined;
+        config.rule = ImaginationRule::Widened;
+        again.setProjectReplayConfig(config, QStringLiteral("p"));
+        QCOMPARE(ImaginationRule(again.findChild<QComboBox *>(QStringLiteral("replayRule"))->currentData().toInt()),
+                 ImaginationRule::Widened);
+        QVERIFY(!plain.findChild<QComboBox *>(QStringLiteral("replayRule"))->isVisible());
     }
 };
 

@@ -315,6 +315,72 @@ private slots:
         QCOMPARE(jsonOf(r).value(QStringLiteral("changed")).toBool(), true);
     }
 
+    // The imagination rule is part of the configuration: results drawn under
+    // another rule are other worlds, kept apart and never mixed with the project's.
+    void ruleIsPartOfTheConfiguration()
+    {
+        // A key as revealed is covered whatever the rule; an imagined one only under its own.
+        ReplayConfig widened;
+        widened.rule = ImaginationRule::Widened;
+        ReplayKey key;
+        key.beta = 0.5;
+        key.completions = widened.completions;
+        QVERIFY(!widened.covers(key)); // drawn under capped
+        key.rule = ImaginationRule::Widened;
+        QVERIFY(widened.covers(key));
+        QCOMPARE(ReplayConfig::ofKey(key, {0.5}).rule, ImaginationRule::Widened);
+        ReplayConfig revealed = widened;
+        revealed.valuation = Valuation::Revealed;
+        ReplayKey asRevealed;
+        asRevealed.beta = 0.5;
+        QVERIFY(revealed.covers(asRevealed));
+        QCOMPARE(widened.label(), QStringLiteral("W 10, λ 0.1, β {0, 0.25, 0.5, 0.75, 1}, no K, imagined C 8, widened"));
+        QCOMPARE(ReplayConfig().label(), QStringLiteral("W 10, λ 0.1, β {0, 0.25, 0.5, 0.75, 1}, no K, imagined C 8"));
+        QCOMPARE(widened.toJson().value(QStringLiteral("rule")).toString(), QStringLiteral("widened"));
+
+        QTemporaryDir dir;
+        const QString p = makeProject(dir);
+        Run r = runText({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--valuation"),
+                         QStringLiteral("imagined"), QStringLiteral("--completions"), QStringLiteral("2"), QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(jsonOf(r).value(QStringLiteral("config")).toObject().value(QStringLiteral("rule")).toString(),
+                 QStringLiteral("capped"));
+        r = runText({QStringLiteral("replay"), QStringLiteral("--project"), p, QStringLiteral("--policy"),
+                     QStringLiteral("builtin:portfolio"), QStringLiteral("--threads"), QStringLiteral("1")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QList<ReplayResultRecord> records = recordsOf(p, QStringLiteral("builtin:portfolio"));
+        QCOMPARE(records.size(), 2 * 2 * 5); // worlds × completions × β
+        for (const ReplayResultRecord &rec : records)
+            QCOMPARE(rec.key.rule, ImaginationRule::Capped);
+
+        // Switching to widened leaves the capped values stale, and --replay values it under widened.
+        r = runText({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--rule"), QStringLiteral("widened"),
+                     QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QJsonObject o = jsonOf(r);
+        QCOMPARE(o.value(QStringLiteral("config")).toObject().value(QStringLiteral("rule")).toString(), QStringLiteral("widened"));
+        QCOMPARE(o.value(QStringLiteral("changed")).toBool(), true);
+        QCOMPARE(o.value(QStringLiteral("stale")).toArray().size(), 1);
+        r = runText({QStringLiteral("project"), QStringLiteral("config"), p});
+        QVERIFY2(r.out.contains(QStringLiteral("rule     widened")), qPrintable(r.out));
+        r = runText({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--replay"), QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(jsonOf(r).value(QStringLiteral("stale_after")).toArray().isEmpty());
+        records = recordsOf(p, QStringLiteral("builtin:portfolio"));
+        QCOMPARE(records.size(), 2 * (2 * 2 * 5)); // both rules kept
+        int widenedRecords = 0;
+        for (const ReplayResultRecord &rec : records)
+            widenedRecords += rec.key.rule == ImaginationRule::Widened ? 1 : 0;
+        QCOMPARE(widenedRecords, 2 * 2 * 5);
+        const ProjectSnapshot s = snapshotOf(p);
+        const ReplayResultPtr value = s.results.value(idOf(s, QStringLiteral("builtin:portfolio")));
+        QVERIFY(value && value->value);
+        QCOMPARE(value->rule, ImaginationRule::Widened);
+        QCOMPARE(s.others.size(), 1);
+        QCOMPARE(s.others.first().config.rule, ImaginationRule::Capped);
+        QVERIFY2(s.others.first().config.label().endsWith(QStringLiteral("imagined C 2")), qPrintable(s.others.first().config.label()));
+    }
+
     void projectConfigRefusesBadInput_data()
     {
         QTest::addColumn<QStringList>("args");
@@ -326,6 +392,8 @@ private slots:
         QTest::newRow("betas") << QStringList{QStringLiteral("--betas"), QStringLiteral("0,2")} << 2 << QStringLiteral("--betas");
         QTest::newRow("rounds") << QStringList{QStringLiteral("--rounds"), QStringLiteral("many")} << 2 << QStringLiteral("--rounds");
         QTest::newRow("unknown") << QStringList{QStringLiteral("--frobnicate")} << 2 << QStringLiteral("frobnicate");
+        QTest::newRow("rule") << QStringList{QStringLiteral("--rule"), QStringLiteral("wide")} << 2
+                              << QStringLiteral("--rule must be one of capped, widened (got 'wide')");
     }
 
     void projectConfigRefusesBadInput()

@@ -69,7 +69,7 @@ const char *const Usage =
     "                     value versions over; oracle values them over the complete recorded worlds\n"
     "                     behind the history (a study's upper arm: is a shortfall the valuation's?)\n"
     "  --completions C    imagined completions of each history world (default: see above)\n"
-    "  --rule R           how completions are drawn: capped (default) or widened (docs/online.md)\n"
+    "  --rule R           how completions are drawn: capped or widened (default: see above; docs/online.md)\n"
     "  --probe P          probe calls after each deployment of the Dream-RSI arms, where the world model\n"
     "                     is blind (docs/online.md, probes): auto (default, at most 3), off, or at most N\n"
     "  --fixed-probe      also run fixed exploration followed by the same probes (arm fixed_probe): the\n"
@@ -166,6 +166,7 @@ int runCounterfactualLoopCommand(const QStringList &args, QTextStream &out, QTex
     flags.lambda.clear();
     flags.betas.clear();
     flags.oracle = true;
+    flags.rule = QStringLiteral("rule");
     const Result<OptionValues::ReplayConfigFlags::Read> replay = flags.read(parser);
     if (!replay)
         return usageError(replay.error);
@@ -209,12 +210,6 @@ int runCounterfactualLoopCommand(const QStringList &args, QTextStream &out, QTex
     }
     if (parser.isSet(QStringLiteral("policy")))
         s.policyArgument = parser.value(QStringLiteral("policy"));
-    if (parser.isSet(QStringLiteral("rule"))) {
-        const Result<ImaginationRule> rule = OptionValues::imaginationRule(QStringLiteral("--rule"), parser.value(QStringLiteral("rule")));
-        if (!rule)
-            return usageError(rule.error);
-        s.rule = *rule.value;
-    }
     if (parser.isSet(QStringLiteral("probe"))) {
         const Result<ProbeSetting> probe = OptionValues::probe(QStringLiteral("--probe"), parser.value(QStringLiteral("probe")));
         if (!probe)

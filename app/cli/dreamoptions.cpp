@@ -45,6 +45,10 @@ void DreamFlags::add(QCommandLineParser &parser, const QString &agentOption, boo
                       QStringLiteral("C, imagined completions per history world, for this run only (default: the project's "
                                      "replay configuration)."),
                       QStringLiteral("C")));
+    parser.addOption(QCommandLineOption(QStringLiteral("rule"),
+                      QStringLiteral("How imagined completions are drawn: capped or widened, for this run only (default: "
+                                     "the project's replay configuration)."),
+                      QStringLiteral("R")));
     parser.addOption(QCommandLineOption(QStringLiteral("time-limit-ms"), QStringLiteral("Time limit of one script call (default 2000)."),
                       QStringLiteral("MS"), QStringLiteral("2000")));
     parser.addOption(QCommandLineOption(QStringLiteral("memory-mb"), QStringLiteral("Address-space limit of each replay child (default 4096)."),
@@ -87,6 +91,7 @@ Result<DreamOptions> DreamFlags::read(const QCommandLineParser &parser, const QS
     OptionValues::ReplayConfigFlags flags;
     flags.workers = workersOption(shared);
     flags.rounds = QStringLiteral("replay-rounds");
+    flags.rule = QStringLiteral("rule");
     const Result<OptionValues::ReplayConfigFlags::Read> replay = flags.read(parser);
     if (!replay)
         return replay.failureAs<DreamOptions>();

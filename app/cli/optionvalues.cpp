@@ -121,6 +121,12 @@ Result<ReplayConfigFlags::Read> ReplayConfigFlags::read(const QCommandLineParser
             return c.failureAs<Read>();
         out.overrides.completions = int(*c.value);
     }
+    if (given(rule)) {
+        const Result<ImaginationRule> r = imaginationRule(flag(rule), parser.value(rule));
+        if (!r)
+            return r.failureAs<Read>();
+        out.overrides.rule = *r.value;
+    }
     return R::success(std::move(out));
 }
 

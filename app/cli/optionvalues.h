@@ -31,7 +31,7 @@ Result<ProbeSetting> probe(const QString &option, const QString &text);
 /// A comma-separated list of β values, each in [0, 1], not empty.
 Result<QList<double>> betas(const QString &option, const QString &text);
 
-/// The replay-configuration flags (W, λ, the β grid, K, the valuation, C),
+/// The replay-configuration flags (W, λ, the β grid, K, the valuation, C, the rule),
 /// read one way by every command that takes them (`project config`,
 /// `replay --project`, `dream`, `loop`, `loop --worlds`, `imagine`): the same
 /// bounds (store/replaybounds.h) and messages. A command names the flags it
@@ -44,6 +44,9 @@ struct ReplayConfigFlags
     QString rounds = QStringLiteral("rounds");
     QString valuation = QStringLiteral("valuation");
     QString completions = QStringLiteral("completions");
+    /// `--rule capped|widened`: off unless a command names it (`imagine` and
+    /// `loop --worlds` read their own, which is not the project's).
+    QString rule;
     bool roundsNone = false; ///< `--rounds none` (or 0) removes the limit
     bool oracle = false;     ///< `--valuation oracle` is accepted (the counterfactual loop)
 

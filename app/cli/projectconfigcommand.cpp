@@ -26,9 +26,10 @@ namespace {
 
 const char *const usage =
     "usage: dreamrsi project config P.dreamrsi [--workers W] [--lambda L] [--betas B,...] [--rounds K|none]\n"
-    "                                          [--valuation imagined|revealed] [--completions C] [--replay] [--json]\n"
+    "                                          [--valuation imagined|revealed] [--completions C]\n"
+    "                                          [--rule capped|widened] [--replay] [--json]\n"
     "Prints the project's replay configuration (W, lambda, the beta grid, the round limit K, the\n"
-    "valuation of dreams and its completions C per world), or\n"
+    "valuation of dreams, its completions C per world and the rule they are drawn under), or\n"
     "changes the values given. Dreams, the loop, `project replay`, approval, plots and the workbench's\n"
     "values all use it. Then lists the policy versions whose stored values are stale under it\n"
     "(computed under another configuration, or not covering every world and beta) and, with\n"
@@ -141,10 +142,11 @@ int runProjectConfigCommand(const QStringList &args, QTextStream &out, QTextStre
     const QCommandLineOption rounds = CommandLine::value("rounds", "K");
     const QCommandLineOption valuation = CommandLine::value("valuation", "V");
     const QCommandLineOption completions = CommandLine::value("completions", "C");
+    const QCommandLineOption rule = CommandLine::value("rule", "R");
     const QCommandLineOption replay = CommandLine::flag("replay");
     const QCommandLineOption json = CommandLine::flag("json");
     QCommandLineParser parser;
-    if (const auto rc = CommandLine::parseOrAnswer(parser, {workers, lambda, betas, rounds, valuation, completions, replay, json}, args, usage, out,
+    if (const auto rc = CommandLine::parseOrAnswer(parser, {workers, lambda, betas, rounds, valuation, completions, rule, replay, json}, args, usage, out,
                                                    [&err](const QString &why) { return usageError(err, why); }))
         return *rc;
     if (parser.positionalArguments().size() != 1) {
@@ -156,6 +158,7 @@ int runProjectConfigCommand(const QStringList &args, QTextStream &out, QTextStre
 
     OptionValues::ReplayConfigFlags flags;
     flags.roundsNone = true;
+    flags.rule = QStringLiteral("rule");
     const Result<OptionValues::ReplayConfigFlags::Read> read = flags.read(parser);
     if (!read)
         return usageError(err, read.error);
@@ -206,6 +209,7 @@ int runProjectConfigCommand(const QStringList &args, QTextStream &out, QTextStre
             << (config.config.valuation == Valuation::Imagined ? QStringLiteral(" (C %1 completions per world)").arg(config.config.completions)
                                                                 : QStringLiteral(" (C %1 when imagined)").arg(config.config.completions))
             << '\n';
+        out << "  rule     " << imaginationRuleName(config.config.rule) << '\n';
         if (changed)
             out << "changed from " << previous->label() << '\n';
         if (stale.isEmpty()) {

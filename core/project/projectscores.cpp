@@ -62,8 +62,11 @@ QList<ReplayResultRecord> ProjectScores::recordsForCompletions(const ReplayResul
         if (p.world >= history.size())
             break;
         for (const EpisodeResult &e : result.worlds.at(i).episodes)
+        {
             records.append(recordOf(e, version, history.at(p.world), result.workers, result.lambda, result.maxRounds,
                                     completions, p.completion));
+            records.last().key.rule = result.rule;
+        }
     }
     return records;
 }
@@ -79,11 +82,12 @@ bool ProjectScores::coversAll(const ReplayResult &result, const QList<ProjectWor
 
 namespace {
 
-using Params = std::tuple<int, double, int, int>; // W, λ, K (0 = none), C (0 = revealed)
+// W, λ, K (0 = none), C (0 = revealed), the imagination rule (0 when revealed)
+using Params = std::tuple<int, double, int, int, int>;
 
 Params paramsOf(const ReplayKey &k)
 {
-    return Params{k.workers, k.lambda, k.rounds.value_or(0), k.completions};
+    return Params{k.workers, k.lambda, k.rounds.value_or(0), k.completions, k.isImagined() ? int(k.rule) + 1 : 0};
 }
 
 std::pair<int, int> gridOf(const ReplayKey &k)
@@ -132,6 +136,7 @@ ReplayResultPtr resultOf(const QList<const ReplayResultRecord *> &records, const
     result->lambda = newest->key.lambda;
     result->maxRounds = newest->key.rounds;
     result->completions = completions;
+    result->rule = newest->key.rule;
     if (betas) {
         result->betas = *betas;
         std::sort(result->betas.begin(), result->betas.end());
@@ -215,7 +220,9 @@ QList<ConfiguredResult> ProjectScores::otherResults(const QList<ReplayResultReco
                                                     const ReplayConfig &config)
 {
     const QList<ProjectWorld> projectWorlds = replayWorldsIn(worlds);
-    const Params own{config.workers, config.lambda, config.rounds.value_or(0), config.imaginedCompletions()};
+    const int completions = config.imaginedCompletions();
+    const Params own{config.workers, config.lambda, config.rounds.value_or(0), completions,
+                     completions > 0 ? int(config.rule) + 1 : 0};
     std::map<std::pair<PolicyVersionId, Params>, QList<const ReplayResultRecord *>> groups;
     for (const ReplayResultRecord &r : records) {
         if (paramsOf(r.key) != own)
@@ -274,8 +281,10 @@ ReplayConfig ProjectScores::configOf(const ReplayResult &result)
     c.betas = result.betas;
     c.rounds = result.maxRounds;
     c.valuation = result.completions > 0 ? Valuation::Imagined : Valuation::Revealed;
-    if (result.completions > 0)
+    if (result.completions > 0) {
         c.completions = result.completions;
+        c.rule = result.rule;
+    }
     return c;
 }
 

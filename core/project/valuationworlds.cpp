@@ -60,6 +60,7 @@ Result<ValuationWorlds> ValuationWorlds::imagined(const QList<ProjectWorld> &his
     set.history = history;
     set.worlds = std::move(drawn.value->completions);
     set.completions = completions;
+    set.rule = rule;
     set.seed = seed;
     set.models = std::move(drawn.value->model);
     return Result<ValuationWorlds>::success(std::move(set));
@@ -87,7 +88,7 @@ Result<ValuationWorlds> ValuationWorlds::of(const ReplayConfig &config, const QL
 {
     const int completions = completionsOf(config);
     if (completions > 0)
-        return imagined(history, completions, seed, threads);
+        return imagined(history, completions, seed, threads, config.rule);
     return Result<ValuationWorlds>::success(revealed(history));
 }
 
@@ -136,6 +137,7 @@ QList<ReplayResultRecord> ValuationWorlds::errorRecords(PolicyVersionId version,
                 r.key.rounds = config.rounds;
                 r.key.completions = completions;
                 r.key.completion = completions > 0 ? k : 0;
+                r.key.rule = completions > 0 ? rule : ImaginationRule::Capped;
                 r.error = error;
                 records.append(r);
             }
@@ -169,9 +171,12 @@ QList<ReplayResultRecord> ValuationWorlds::recordsFor(const ReplayResult &result
         const Place p = places.value(sweep.world);
         if (p.iteration == 0)
             continue;
-        for (const EpisodeResult &e : sweep.episodes)
+        for (const EpisodeResult &e : sweep.episodes) {
             records.append(ProjectScores::recordOf(e, version, p.iteration, result.workers, result.lambda,
                                                    result.maxRounds, completions, p.completion));
+            if (completions > 0)
+                records.last().key.rule = result.rule;
+        }
     }
     return records;
 }

@@ -37,6 +37,7 @@ struct ValuationWorlds
     /// (Imagination::completeAll); or the complete worlds under the history's names.
     QList<ReplayWorld> worlds;
     int completions = 0;  ///< C when imagined, else 0
+    ImaginationRule rule = ImaginationRule::Capped; ///< imagined: the rule the completions were drawn under
     quint64 seed = 0;     ///< imagined: the seed the completions were drawn with
     WorldModels models;   ///< imagined: the models they were drawn from (one per task)
 

@@ -114,6 +114,7 @@ SandboxedReplayOutcome VersionReplay::run(const VersionReplayJob &job, const Pro
     if (outcome.output && job.completions > 0) {
         auto marked = std::make_shared<ReplayProcessOutput>(*outcome.output);
         marked->result.completions = job.completions;
+        marked->result.rule = job.config.rule;
         outcome.output = std::move(marked);
     }
     return outcome;

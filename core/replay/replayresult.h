@@ -2,6 +2,8 @@
 
 #include "sweepresult.h"
 
+#include "model/imaginationrule.h"
+
 #include <QList>
 #include <QString>
 
@@ -23,6 +25,8 @@ struct ReplayResult
     /// Imagined valuation: the worlds are C = `completions` completions of
     /// each history world (world-major); 0 = the worlds as revealed.
     int completions = 0;
+    /// Imagined valuation: the rule the completions were drawn under.
+    ImaginationRule rule = ImaginationRule::Capped;
     QList<SweepResult> worlds;
     std::optional<double> value;
     int scorableWorlds = 0;

@@ -41,25 +41,6 @@ QJsonArray toArray(const QList<double> &values)
 
 } // namespace
 
-QString imaginationRuleName(ImaginationRule rule)
-{
-    return rule == ImaginationRule::Widened ? QStringLiteral("widened") : QStringLiteral("capped");
-}
-
-std::optional<ImaginationRule> imaginationRuleFromName(const QString &name)
-{
-    if (name == QLatin1String("capped"))
-        return ImaginationRule::Capped;
-    if (name == QLatin1String("widened"))
-        return ImaginationRule::Widened;
-    return std::nullopt;
-}
-
-QStringList imaginationRuleNames()
-{
-    return {imaginationRuleName(ImaginationRule::Capped), imaginationRuleName(ImaginationRule::Widened)};
-}
-
 QString Imagination::branchTag(const DiscoveryTree &world, int branchId, const QStringList &directions)
 {
     const int index = world.branchIndex(branchId);

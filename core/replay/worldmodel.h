@@ -4,6 +4,7 @@
 
 #include "base/result.h"
 #include "model/discoverytree.h"
+#include "model/imaginationrule.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -27,27 +28,6 @@ namespace dreamrsi {
 /// from its own SplitMix64 stream (seeded from the dream's seed, the world's
 /// place j in the history and the completion's number k), so completions are
 /// the same whatever the number of threads that draw them.
-
-/// How imagined scores are drawn and bounded where the history holds no
-/// evidence (docs/online.md#imagination-rules).
-enum class ImaginationRule {
-    /// Every imagined score clamped at the best score the history revealed;
-    /// a blind depth draws its neighbour's gains (the rule the test vectors
-    /// of docs/online.md pin down, `--rule capped`).
-    Capped,
-    /// The same where the model has evidence. At a blind depth (fewer than
-    /// NMIN gains there, pooled) a gain is drawn from that depth's own few
-    /// values with probability k/NMIN (k of them), else from the neighbour
-    /// as capped does, and the ceiling is the history's best plus the
-    /// largest gain the task has shown: "go deeper" is uncertain there, not
-    /// worth nothing (`--rule widened`).
-    Widened,
-};
-/// "capped", "widened".
-QString imaginationRuleName(ImaginationRule rule);
-std::optional<ImaginationRule> imaginationRuleFromName(const QString &name);
-/// Every rule's name, in the order of the enum.
-QStringList imaginationRuleNames();
 
 /// How the model is fitted and completions drawn.
 struct ImaginationOptions

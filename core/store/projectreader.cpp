@@ -331,9 +331,9 @@ StoreResult<QList<ReplayResultRecord>> ProjectReader::replayResults(PolicyVersio
     ReadTransaction tx(*d->db);
     const QByteArray sql =
         QByteArray("SELECT policy_version_id, world_id, beta, workers, lambda, rounds_limit, grid, calls, rounds, best, "
-                   "attainment, revealed, error, created, completions, completion FROM replay_results ")
+                   "attainment, revealed, error, created, completions, completion, rule FROM replay_results ")
         + (version > 0 ? "WHERE policy_version_id = ?1 " : "")
-        + "ORDER BY policy_version_id, world_id, lambda, workers, rounds_limit, grid, completions, completion, beta";
+        + "ORDER BY policy_version_id, world_id, lambda, workers, rounds_limit, grid, completions, rule, completion, beta";
     SqliteStatement s(*d->db, sql.constData());
     if (version > 0)
         s.bind(1, version);
@@ -361,6 +361,7 @@ StoreResult<QList<ReplayResultRecord>> ProjectReader::replayResults(PolicyVersio
         r.created = parseStoreTimestamp(s.text(13));
         r.key.completions = int(s.int64(14));
         r.key.completion = int(s.int64(15));
+        r.key.rule = imaginationRuleFromName(s.text(16)).value_or(ImaginationRule::Capped); // CHECKed by the schema
         out.append(r);
     }
     if (step == SqliteStatement::Step::Error)
@@ -372,8 +373,8 @@ StoreResult<StoredReplayConfig> ProjectReader::replayConfig()
 {
     using R = StoreResult<StoredReplayConfig>;
     ReadTransaction tx(*d->db);
-    SqliteStatement s(*d->db, "SELECT workers, lambda, betas, rounds_limit, origin, updated, valuation, completions "
-                              "FROM replay_config WHERE id = 1");
+    SqliteStatement s(*d->db, "SELECT workers, lambda, betas, rounds_limit, origin, updated, valuation, completions, "
+                              "rule FROM replay_config WHERE id = 1");
     StoredReplayConfig out;
     switch (s.step()) {
     case SqliteStatement::Step::Done: return R::success(out); // never written: the defaults
@@ -413,6 +414,10 @@ StoreResult<StoredReplayConfig> ProjectReader::replayConfig()
     out.config.completions = int(s.int64(7));
     if (out.config.completions < 1)
         return damaged(QStringLiteral("C is %1").arg(out.config.completions));
+    const std::optional<ImaginationRule> rule = imaginationRuleFromName(s.text(8));
+    if (!rule)
+        return damaged(QStringLiteral("unknown imagination rule '%1'").arg(s.text(8)));
+    out.config.rule = *rule;
     return R::success(out);
 }
 

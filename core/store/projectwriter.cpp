@@ -669,8 +669,8 @@ StoreResult<Done> ProjectWriter::storeReplayResults(const QList<ReplayResultReco
         return R::failure(d->where(begun.error));
     SqliteStatement s(*d->db,
                       "INSERT OR REPLACE INTO replay_results(policy_version_id, world_id, beta, workers, lambda, "
-                      "rounds_limit, grid, calls, rounds, best, attainment, revealed, error, created, completions, completion) "
-                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)");
+                      "rounds_limit, grid, calls, rounds, best, attainment, revealed, error, created, completions, completion, "
+                      "rule) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)");
     const QString now = nowText();
     for (const ReplayResultRecord &r : results) {
         const ReplayKey &k = r.key;
@@ -694,6 +694,8 @@ StoreResult<Done> ProjectWriter::storeReplayResults(const QList<ReplayResultReco
         s.bind(14, now);
         s.bind(15, qint64(k.completions));
         s.bind(16, qint64(k.completion));
+        // A world as revealed was drawn under no rule: stored as capped, so one key names it.
+        s.bind(17, imaginationRuleName(k.isImagined() ? k.rule : ImaginationRule::Capped));
         const bool ok = s.run();
         s.reset();
         if (!ok) {
@@ -754,7 +756,7 @@ StoreResult<Done> ProjectWriter::setReplayConfig(const ReplayConfig &c)
         return R::failure(d->where(QStringLiteral("replay configuration: C must be in [%1, %2] (got %3)")
                                        .arg(ReplayBounds::MinCompletions).arg(ReplayBounds::MaxCompletions).arg(c.completions)));
     SqliteStatement s(*d->db, "INSERT OR REPLACE INTO replay_config(id, workers, lambda, betas, rounds_limit, origin, updated, "
-                              "valuation, completions) VALUES (1, ?1, ?2, ?3, ?4, 'user', ?5, ?6, ?7)");
+                              "valuation, completions, rule) VALUES (1, ?1, ?2, ?3, ?4, 'user', ?5, ?6, ?7, ?8)");
     s.bind(1, qint64(c.workers));
     s.bind(2, c.lambda);
     s.bindText(3, QJsonDocument(betas).toJson(QJsonDocument::Compact));
@@ -762,6 +764,7 @@ StoreResult<Done> ProjectWriter::setReplayConfig(const ReplayConfig &c)
     s.bind(5, nowText());
     s.bind(6, valuationName(c.valuation));
     s.bind(7, qint64(c.completions));
+    s.bind(8, imaginationRuleName(c.rule));
     if (!s.run())
         return R::failure(d->where(s.error()));
     return R::success({});

@@ -302,6 +302,43 @@ CREATE TABLE reevaluations(
 CREATE INDEX reevaluations_by_cell ON reevaluations(cell_rowid);
 )sql";
 
+// Version 9: the imagination rule (docs/online.md#imagination-rules) in the
+// replay configuration and in the key of every stored result: completions
+// drawn under another rule are other worlds, so their results are kept apart.
+// Everything stored before was drawn under `capped`; the results' UNIQUE
+// constraint gains the rule, so the table is rebuilt as for V7.
+constexpr const char *V9 = R"sql(
+ALTER TABLE replay_config ADD COLUMN rule TEXT NOT NULL DEFAULT 'capped' CHECK (rule IN ('capped', 'widened'));
+CREATE TABLE replay_results_v9(
+  id INTEGER PRIMARY KEY,
+  policy_version_id INTEGER NOT NULL REFERENCES policy_versions(id) ON DELETE CASCADE,
+  world_id INTEGER NOT NULL REFERENCES iterations(id) ON DELETE CASCADE,
+  beta REAL NOT NULL,
+  workers INTEGER NOT NULL,
+  lambda REAL NOT NULL,
+  rounds_limit INTEGER NOT NULL DEFAULT 0,
+  grid TEXT NOT NULL DEFAULT '',
+  completions INTEGER NOT NULL DEFAULT 0,
+  completion INTEGER NOT NULL DEFAULT 0,
+  rule TEXT NOT NULL DEFAULT 'capped' CHECK (rule IN ('capped', 'widened')),
+  calls INTEGER NOT NULL,
+  rounds INTEGER NOT NULL,
+  best REAL NOT NULL,
+  attainment REAL NOT NULL,
+  revealed TEXT NOT NULL DEFAULT '[]',
+  error TEXT,
+  created TEXT NOT NULL,
+  UNIQUE (policy_version_id, world_id, beta, workers, lambda, rounds_limit, grid, completions, completion, rule)
+);
+INSERT INTO replay_results_v9(id, policy_version_id, world_id, beta, workers, lambda, rounds_limit, grid, completions,
+  completion, calls, rounds, best, attainment, revealed, error, created)
+  SELECT id, policy_version_id, world_id, beta, workers, lambda, rounds_limit, grid, completions, completion, calls,
+  rounds, best, attainment, revealed, error, created FROM replay_results;
+DROP TABLE replay_results;
+ALTER TABLE replay_results_v9 RENAME TO replay_results;
+CREATE INDEX replay_results_by_world ON replay_results(world_id);
+)sql";
+
 QString describe(const SqliteConnection &db, const QString &what)
 {
     return QStringLiteral("%1: %2").arg(db.path(), what);
@@ -320,6 +357,7 @@ const char *migrationTo(int v)
     case 6: return V6;
     case 7: return V7;
     case 8: return V8;
+    case 9: return V9;
     default: return nullptr;
     }
 }

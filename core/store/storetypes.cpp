@@ -90,8 +90,11 @@ QString ReplayConfig::label() const
                        .arg(QString::number(lambda))
                        .arg(bs.join(QStringLiteral(", ")),
                             rounds ? QStringLiteral("K %1").arg(*rounds) : QStringLiteral("no K"));
-    if (valuation == Valuation::Imagined)
+    if (valuation == Valuation::Imagined) {
         text += QStringLiteral(", imagined C %1").arg(completions);
+        if (rule != ImaginationRule::Capped)
+            text += QStringLiteral(", ") + imaginationRuleName(rule);
+    }
     return text;
 }
 
@@ -105,7 +108,8 @@ QJsonObject ReplayConfig::toJson() const
                        {QStringLiteral("betas"), bs},
                        {QStringLiteral("rounds"), rounds ? QJsonValue(*rounds) : QJsonValue(QJsonValue::Null)},
                        {QStringLiteral("valuation"), valuationName(valuation)},
-                       {QStringLiteral("completions"), completions}};
+                       {QStringLiteral("completions"), completions},
+                       {QStringLiteral("rule"), imaginationRuleName(rule)}};
 }
 
 ReplayConfig ReplayConfig::ofKey(const ReplayKey &key, const QList<double> &betas)
@@ -115,8 +119,10 @@ ReplayConfig ReplayConfig::ofKey(const ReplayKey &key, const QList<double> &beta
     c.lambda = key.lambda;
     c.rounds = key.rounds;
     c.valuation = key.isImagined() ? Valuation::Imagined : Valuation::Revealed;
-    if (key.isImagined())
+    if (key.isImagined()) {
         c.completions = key.completions;
+        c.rule = key.rule;
+    }
     c.betas = betas;
     std::sort(c.betas.begin(), c.betas.end());
     return c;
@@ -125,7 +131,8 @@ ReplayConfig ReplayConfig::ofKey(const ReplayKey &key, const QList<double> &beta
 bool ReplayConfig::covers(const ReplayKey &key) const
 {
     return key.workers == workers && key.lambda == lambda && key.rounds == rounds
-           && key.completions == imaginedCompletions() && betas.contains(key.beta);
+           && key.completions == imaginedCompletions() && (!key.isImagined() || key.rule == rule)
+           && betas.contains(key.beta);
 }
 
 QString replayConfigOriginName(ReplayConfigOrigin o)
@@ -163,6 +170,8 @@ ReplayConfig ReplayConfigOverrides::applyTo(ReplayConfig config) const
         config.valuation = *valuation;
     if (completions)
         config.completions = *completions;
+    if (rule)
+        config.rule = *rule;
     return config;
 }
 

@@ -2,6 +2,7 @@
 
 #include "model/cell.h"
 #include "model/discoverytree.h"
+#include "model/imaginationrule.h"
 #include "base/result.h"
 
 #include <QByteArray>
@@ -123,6 +124,9 @@ struct ReplayKey
     /// revealed.
     int completions = 0;
     int completion = 0;
+    /// The imagination rule the completions were drawn under; capped for a
+    /// world as revealed (docs/online.md#imagination-rules).
+    ImaginationRule rule = ImaginationRule::Capped;
     bool isImagined() const { return completions > 0; }
     friend bool operator==(const ReplayKey &, const ReplayKey &) = default;
 };
@@ -153,6 +157,9 @@ struct ReplayConfig
     /// `revealed` until the user changes it.
     Valuation valuation = Valuation::Imagined;
     int completions = 8;
+    /// How imagined completions are drawn (docs/online.md#imagination-rules);
+    /// meaningful only under the imagined valuation.
+    ImaginationRule rule = ImaginationRule::Capped;
     friend bool operator==(const ReplayConfig &, const ReplayConfig &) = default;
 
     /// Completions per world under valuation `v` with this configuration's
@@ -162,14 +169,15 @@ struct ReplayConfig
     /// Completions per world under this configuration's own valuation.
     int imaginedCompletions() const { return completionsUnder(valuation); }
     /// "W 10, λ 0.1, β {0, 0.25, 0.5, 0.75, 1}, no K" (revealed) or "…, no K,
-    /// imagined C 8": how results are labelled.
+    /// imagined C 8" ("…, imagined C 8, widened" under the widened rule): how
+    /// results are labelled.
     QString label() const;
-    /// {workers, lambda, betas, rounds, valuation, completions} (rounds null when there is no K).
+    /// {workers, lambda, betas, rounds, valuation, completions, rule} (rounds null when there is no K).
     QJsonObject toJson() const;
     /// The configuration of a stored episode's key, with β set `betas`.
     static ReplayConfig ofKey(const ReplayKey &key, const QList<double> &betas);
     /// True when an episode stored under `key` belongs to this configuration:
-    /// same W, λ, K and valuation (C), and its β is in the grid.
+    /// same W, λ, K and valuation (C and, when imagined, the rule), and its β is in the grid.
     bool covers(const ReplayKey &key) const;
 };
 
@@ -202,8 +210,9 @@ struct ReplayConfigOverrides
     std::optional<int> rounds;
     std::optional<Valuation> valuation;
     std::optional<int> completions;
+    std::optional<ImaginationRule> rule;
 
-    bool any() const { return workers || lambda || betas || rounds || valuation || completions; }
+    bool any() const { return workers || lambda || betas || rounds || valuation || completions || rule; }
     ReplayConfig applyTo(ReplayConfig config) const;
 };
 

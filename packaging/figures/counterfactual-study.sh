@@ -11,7 +11,11 @@
 #   dream_oracle   valued over the complete recorded worlds, no probes (an upper arm no live loop has)
 #   fixed          fixed exploration (the starting policy throughout)
 #   fixed_probe    fixed exploration followed by the same probes
-# Usage: [STUDY_WIDENED=0] packaging/figures/counterfactual-study.sh [BUILD_DIR] [REPEATS] [ITERATIONS] [WORLD_SEED] [JOBS]
+# Usage: [STUDY_WIDENED=0] [STUDY_MAIN_ONLY=1] [STUDY_REGIMES="late deep"] [STUDY_OUT=DIR]
+#        packaging/figures/counterfactual-study.sh [BUILD_DIR] [REPEATS] [ITERATIONS] [WORLD_SEED] [JOBS]
+# STUDY_MAIN_ONLY=1 runs only the default, fixed and fixed+probes arms (a
+# check of a change to the default arm); STUDY_OUT writes the files there
+# instead of next to this script.
 # The worlds are `synth --seed WORLD_SEED` (default 200: the report set; the
 # defaults of probes and rules were fixed before any run on it). JOBS regimes
 # run at once (default 2). Writes counterfactual-REGIME.{json,png,csv,table.tex}
@@ -25,6 +29,10 @@ worldSeed="${4:-200}"
 jobs="${5:-2}"
 # STUDY_WIDENED=0 leaves out the widened arm (a quarter of the study's time).
 widened="${STUDY_WIDENED:-1}"
+mainOnly="${STUDY_MAIN_ONLY:-0}"
+regimes="${STUDY_REGIMES:-late deep directions flat}"
+out="${STUDY_OUT:-$here}"
+mkdir -p "$out"
 dreamrsi="$build/bin/dreamrsi"
 [ -x "$dreamrsi" ] || dreamrsi="$build/app/dreamrsi"
 work="$(mktemp -d)"
@@ -38,20 +46,29 @@ study_regime() {
                 --repeats "$repeats" --seed 1 --json --valuation imagined --completions 8)
   "$dreamrsi" "${common[@]}" --compare --fixed-probe --probe auto \
       > "$work/$regime-probe.json" 2> "$work/$regime-probe.log"
-  "$dreamrsi" "${common[@]}" --probe off > "$work/$regime-noprobe.json" 2> "$work/$regime-noprobe.log"
-  if [ "$widened" = 1 ]; then
+  local none='{"runs": [], "summary": {"dream": null}}'
+  if [ "$mainOnly" = 1 ]; then
+    echo "$none" > "$work/$regime-noprobe.json"; : > "$work/$regime-noprobe.log"
+  else
+    "$dreamrsi" "${common[@]}" --probe off > "$work/$regime-noprobe.json" 2> "$work/$regime-noprobe.log"
+  fi
+  if [ "$widened" = 1 ] && [ "$mainOnly" != 1 ]; then
     "$dreamrsi" "${common[@]}" --probe auto --rule widened > "$work/$regime-widened.json" 2> "$work/$regime-widened.log"
   else
-    echo '{"runs": [], "summary": {"dream": null}}' > "$work/$regime-widened.json"; : > "$work/$regime-widened.log"
+    echo "$none" > "$work/$regime-widened.json"; : > "$work/$regime-widened.log"
   fi
-  "$dreamrsi" loop --world-dir "$work/$regime" --iterations "$iterations" --versions 4 --workers 4 \
-      --repeats "$repeats" --seed 1 --json --valuation oracle --probe off \
-      > "$work/$regime-oracle.json" 2> "$work/$regime-oracle.log"
+  if [ "$mainOnly" = 1 ]; then
+    echo "$none" > "$work/$regime-oracle.json"; : > "$work/$regime-oracle.log"
+  else
+    "$dreamrsi" loop --world-dir "$work/$regime" --iterations "$iterations" --versions 4 --workers 4 \
+        --repeats "$repeats" --seed 1 --json --valuation oracle --probe off \
+        > "$work/$regime-oracle.json" 2> "$work/$regime-oracle.log"
+  fi
   tail -n 3 "$work/$regime-probe.log"
   tail -n 1 "$work/$regime-noprobe.log" "$work/$regime-widened.log" "$work/$regime-oracle.log"
   # One file with every arm: the other runs' Dream-RSI arms are renamed.
   python3 - "$work/$regime-probe.json" "$work/$regime-noprobe.json" "$work/$regime-widened.json" \
-      "$work/$regime-oracle.json" "$here/counterfactual-$regime.json" <<'PY'
+      "$work/$regime-oracle.json" "$out/counterfactual-$regime.json" <<'PY'
 import json, sys
 main, noprobe, widened, oracle = (json.load(open(p)) for p in sys.argv[1:5])
 for other, arm in ((noprobe, "dream_noprobe"), (widened, "dream_widened"), (oracle, "dream_oracle")):
@@ -69,13 +86,13 @@ main["config"]["arms"] = {"dream": "imagined valuation (C 8, capped) with probes
                           "fixed_probe": "the starting policy, then the same probes"}
 json.dump(main, open(sys.argv[5], "w"), indent=1)
 PY
-  "$dreamrsi" plot progress --simulation "$here/counterfactual-$regime.json" \
-      --width-mm 120 --height-mm 90 --data "$here/counterfactual-$regime.csv" \
-      --out "$here/counterfactual-$regime.png" >/dev/null
+  "$dreamrsi" plot progress --simulation "$out/counterfactual-$regime.json" \
+      --width-mm 120 --height-mm 90 --data "$out/counterfactual-$regime.csv" \
+      --out "$out/counterfactual-$regime.png" >/dev/null
 }
 export -f study_regime
-export dreamrsi work worldSeed iterations repeats here widened
-printf '%s\n' late deep directions flat | xargs -P "$jobs" -I{} bash -c 'study_regime {}'
+export dreamrsi work worldSeed iterations repeats here widened mainOnly out
+printf '%s\n' $regimes | xargs -P "$jobs" -I{} bash -c 'study_regime {}'
 
 # The README's table: per regime and arm, over the last five iterations (the
 # deployments after five dreams): calls per iteration and attainment, each
@@ -83,7 +100,7 @@ printf '%s\n' late deep directions flat | xargs -P "$jobs" -I{} bash -c 'study_r
 # difference with 95 % intervals over the repeats (paired: the same world
 # orders), and the collapses (a deployment after iteration 5 that reaches
 # less attainment than fixed exploration's worst on that world order).
-python3 - "$here" "$repeats" "$iterations" "$worldSeed" > "$here/counterfactual-summary.md" <<'PY'
+python3 - "$out" "$repeats" "$iterations" "$worldSeed" > "$out/counterfactual-summary.md" <<'PY'
 import json, math, sys
 here, repeats, iterations, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 names = {"directions": "a few directions carry the task", "late": "gains arrive late (attempts 3–5)",
@@ -140,4 +157,4 @@ for regime in ("directions", "late", "flat", "deep"):
         print(f"| {names[regime] if i == 0 else ''} | {label} | {mean(calls):.1f} ± {ci(calls):.1f} | {mean(probes):.1f} "
               f"| {mean(att):.3f} ± {ci(att):.3f} | {ratio} | {diff} | {collapses} |")
 PY
-cat "$here/counterfactual-summary.md"
+cat "$out/counterfactual-summary.md"

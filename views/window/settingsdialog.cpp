@@ -110,12 +110,23 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     m_completions->setValue(ReplayConfig().completions);
     m_completions->setToolTip(tr("C: the imagined completions drawn of each history world."));
     form->addRow(tr("Completions (C):"), m_completions);
+    m_rule = new QComboBox;
+    m_rule->setObjectName(QStringLiteral("replayRule"));
+    m_rule->addItem(tr("Capped at the history's best"), int(ImaginationRule::Capped));
+    m_rule->addItem(tr("Widened where the history is blind"), int(ImaginationRule::Widened));
+    m_rule->setToolTip(tr("How imagined scores are drawn where the history holds no evidence: capped at the best "
+                          "score the history revealed, or, at a depth with too few values, allowed up to that best "
+                          "plus the largest gain the task has shown. Values drawn under another rule are kept apart."));
+    form->addRow(tr("Imagination rule:"), m_rule);
     connect(m_valuation, &QComboBox::currentIndexChanged, this, [this] {
-        m_completions->setEnabled(Valuation(m_valuation->currentData().toInt()) == Valuation::Imagined);
+        const bool imagined = Valuation(m_valuation->currentData().toInt()) == Valuation::Imagined;
+        m_completions->setEnabled(imagined);
+        m_rule->setEnabled(imagined);
     });
     // Only a project's configuration has a valuation.
     form->setRowVisible(m_valuation, false);
     form->setRowVisible(m_completions, false);
+    form->setRowVisible(m_rule, false);
     m_timeLimit = new QSpinBox;
     m_timeLimit->setRange(10, 600000);
     m_timeLimit->setSuffix(tr(" ms"));
@@ -345,10 +356,13 @@ void SettingsDialog::setProjectReplayConfig(const ReplayConfig &config, const QS
     m_valuation->setCurrentIndex(m_valuation->findData(int(config.valuation)));
     m_completions->setValue(config.completions);
     m_completions->setEnabled(config.valuation == Valuation::Imagined);
+    m_rule->setCurrentIndex(m_rule->findData(int(config.rule)));
+    m_rule->setEnabled(config.valuation == Valuation::Imagined);
     if (auto *form = qobject_cast<QFormLayout *>(m_rounds->parentWidget() ? m_rounds->parentWidget()->layout() : nullptr)) {
         form->setRowVisible(m_rounds, true);
         form->setRowVisible(m_valuation, true);
         form->setRowVisible(m_completions, true);
+        form->setRowVisible(m_rule, true);
     }
 }
 
@@ -366,6 +380,7 @@ std::optional<ReplayConfig> SettingsDialog::projectReplayConfig() const
         c.rounds = m_rounds->value();
     c.valuation = Valuation(m_valuation->currentData().toInt());
     c.completions = m_completions->value();
+    c.rule = ImaginationRule(m_rule->currentData().toInt());
     return c;
 }
 

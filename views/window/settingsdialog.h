@@ -55,6 +55,7 @@ private:
     QSpinBox *m_rounds = nullptr;       ///< K of the project's configuration; 0 = none
     QComboBox *m_valuation = nullptr;   ///< the project's valuation (imagined or revealed)
     QSpinBox *m_completions = nullptr;  ///< C of the project's configuration
+    QComboBox *m_rule = nullptr;        ///< the imagination rule of the project's configuration
     QLabel *m_replayScope = nullptr;    ///< whose W, λ and β the fields above are
     AppSettings m_initial;              ///< W, λ and β kept while a project's are shown
     bool m_projectConfig = false;

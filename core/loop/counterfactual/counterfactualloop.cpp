@@ -227,7 +227,7 @@ DreamSettings dreamSettings(const CounterfactualSettings &settings, int r, int t
     ds.replay.rounds = settings.maxRounds;
     ds.replay.valuation = settings.valuation;
     ds.replay.completions = settings.completions;
-    ds.rule = settings.rule;
+    ds.replay.rule = settings.rule;
     ds.limits = settings.limits;
     ds.seed = settings.seed * 0x100000001B3ull + quint64(r) * 1009u + quint64(t);
     // The completions of the dream after iteration t of repeat r.
@@ -474,6 +474,7 @@ void CounterfactualSettings::setReplayConfig(const ReplayConfig &config)
     betas = config.betas;
     valuation = config.valuation;
     completions = config.completions;
+    rule = config.rule;
 }
 
 ReplayConfig CounterfactualSettings::replayConfig() const
@@ -485,6 +486,7 @@ ReplayConfig CounterfactualSettings::replayConfig() const
     c.betas = betas;
     c.valuation = valuation;
     c.completions = completions;
+    c.rule = rule;
     return c;
 }
 

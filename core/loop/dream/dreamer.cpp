@@ -353,7 +353,7 @@ private:
         if (&set == &m_imaginedSet) {
             const int completions = ValuationWorlds::completionsOf(m_config, ValuationWorlds::Kind::Imagined);
             Result<ValuationWorlds> imagined = ValuationWorlds::imagined(m_history, completions, m_report.imagineSeed,
-                                                                         m_settings.imagineThreads, m_settings.rule);
+                                                                         m_settings.imagineThreads, m_config.rule);
             if (!imagined)
                 return fail(imagined.error);
             m_report.model = imagined.value->models.toJson();
@@ -365,7 +365,7 @@ private:
         } else if (&set == &m_secondSet) {
             const int completions = ValuationWorlds::completionsOf(m_config, ValuationWorlds::Kind::Imagined);
             Result<ValuationWorlds> imagined = ValuationWorlds::imagined(m_history, completions, m_report.check.secondSeed,
-                                                                         m_settings.imagineThreads, m_settings.rule);
+                                                                         m_settings.imagineThreads, m_config.rule);
             if (!imagined)
                 return fail(imagined.error);
             set.valuation = std::move(*imagined.value);

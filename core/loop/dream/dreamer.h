@@ -33,8 +33,9 @@ struct DreamSettings
 {
     int versions = 4;                ///< M: version 0 (deployed) plus M − 1 new ones
     /// The replays run under the project's replay configuration (W, λ, β
-    /// grid, K) as it stands when the dream starts; explicit values here
-    /// override it for this dream only (DreamReport::config says what ran).
+    /// grid, K, the valuation, C and the imagination rule) as it stands when
+    /// the dream starts; explicit values here override it for this dream only
+    /// (DreamReport::config says what ran).
     ReplayConfigOverrides replay;
     /// Per script call; the address space and wall clock of each replay child.
     ScriptLimits limits{2000, qint64(4) << 30, 600000};
@@ -42,8 +43,6 @@ struct DreamSettings
     /// The seed of the imagined completions (docs/online.md#valuation); none:
     /// `seed`. The loops set it to S + 1000·repeat + iteration.
     std::optional<quint64> imagineSeed;
-    /// How the completions are drawn (docs/online.md#imagination-rules).
-    ImaginationRule rule = ImaginationRule::Capped;
     /// Under the imagined valuation, value the deployed version and the
     /// leading candidate under a second completion seed too and propose the
     /// candidate only when its lead beats the noise (DreamReport::check).

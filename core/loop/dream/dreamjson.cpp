@@ -146,7 +146,7 @@ QJsonObject dreamReportJson(const DreamReport &report, const QList<DreamWorld> &
                   {QStringLiteral("worlds"), worldRows},
                   {QStringLiteral("versions"), versions},
                   {QStringLiteral("proposed"), proposed},
-                  {QStringLiteral("rule"), imaginationRuleName(settings.rule)},
+                  {QStringLiteral("rule"), imaginationRuleName(report.config.rule)},
                   {QStringLiteral("proposal_check"), proposalCheckJson(report.check)},
                   {QStringLiteral("cancelled"), report.cancelled}};
     if (!report.error.isEmpty())

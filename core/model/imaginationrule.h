@@ -1,0 +1,33 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace dreamrsi {
+
+/// How imagined scores are drawn and bounded where the history holds no
+/// evidence (docs/online.md#imagination-rules). It lives with the model
+/// because a project's replay configuration and the keys of its stored
+/// results name it (core/store), below the imagination itself (core/replay).
+enum class ImaginationRule {
+    /// Every imagined score clamped at the best score the history revealed;
+    /// a blind depth draws its neighbour's gains (the rule the test vectors
+    /// of docs/online.md pin down, `--rule capped`).
+    Capped,
+    /// The same where the model has evidence. At a blind depth (fewer than
+    /// NMIN gains there, pooled) a gain is drawn from that depth's own few
+    /// values with probability k/NMIN (k of them), else from the neighbour
+    /// as capped does, and the ceiling is the history's best plus the
+    /// largest gain the task has shown: "go deeper" is uncertain there, not
+    /// worth nothing (`--rule widened`).
+    Widened,
+};
+/// "capped", "widened".
+QString imaginationRuleName(ImaginationRule rule);
+std::optional<ImaginationRule> imaginationRuleFromName(const QString &name);
+/// Every rule's name, in the order of the enum.
+QStringList imaginationRuleNames();
+
+} // namespace dreamrsi

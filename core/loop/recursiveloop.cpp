@@ -57,23 +57,14 @@ LoopReport RecursiveLoop::run(const LoopSettings &settings)
 {
     LoopReport report;
     report.fixed = settings.fixed;
-    if (!m_store || !m_agent || !m_backend) {
-        report.error = QStringLiteral("the loop needs an open project, an agent and an evaluation backend");
-        return report;
-    }
-    if (!settings.fixed && !m_developer) {
-        report.error = QStringLiteral("the loop needs a policy developer to dream (or run it --fixed)");
-        return report;
-    }
-    if (settings.iterations < 1) {
-        report.error = QStringLiteral("the number of iterations must be at least 1 (got %1)").arg(settings.iterations);
+    if (const QString refused = refusal(settings); !refused.isEmpty()) {
+        report.error = refused;
         return report;
     }
     const int total = settings.iterations;
     if (!settings.fixed && !settings.autoApprove && !settings.awaitApproval)
         emit message(QStringLiteral("no dreamed version will be deployed: without --auto-approve or --await-approval "
                                     "every round runs the version deployed now"));
-    const quint64 seed0 = settings.round.seed;
     std::optional<PolicyVersion> pinned;
     qint64 calls = 0;
     std::optional<double> best;
@@ -96,128 +87,150 @@ LoopReport RecursiveLoop::run(const LoopSettings &settings)
         it.index = t;
         it.policyVersion = policy.value->id;
         it.policyName = policy.value->name;
-        RoundConfig config = settings.round;
-        config.policy = PolicyChoice::stored(policy.value->name);
-        config.seed = seed0 + quint64(t - 1); // the round's agent seed follows (RoundSession::prepare)
-        config.resume = 0;
-        emit message(QStringLiteral("iteration %1/%2%3: round with %4")
-                         .arg(t)
-                         .arg(total)
-                         .arg(settings.fixed ? QStringLiteral(" (fixed)") : QString(), it.policyName));
-        // Every round is put together the one way (RoundSession::prepare: the
-        // project open for writing, a task), with the loop's own agent and backend.
-        RoundOptions options;
-        options.round = config;
-        const Result<PreparedRound> prepared =
-            RoundSession::prepare(m_store, options, {}, RoundSession::Parts{m_agent, m_backend}).result();
-        if (!prepared) {
-            report.error = QStringLiteral("round %1: %2").arg(t).arg(prepared.error);
+        if (const QString failed = runRound(settings, *policy.value, t, it); !failed.isEmpty()) {
+            report.error = failed;
             break;
-        }
-        {
-            RoundRunner runner(m_store, prepared.value->config, prepared.value->agent, prepared.value->backend);
-            connect(&runner, &RoundRunner::logLine, this, &RecursiveLoop::message, Qt::DirectConnection);
-            // The round's stream is the loop's (events()), as it comes.
-            connect(&runner, &RoundEvents::iterationStarted, m_events, &RoundEvents::iterationStarted, Qt::DirectConnection);
-            connect(&runner, &RoundEvents::cellFinished, m_events, &RoundEvents::cellFinished, Qt::DirectConnection);
-            connect(&runner, &RoundEvents::countersChanged, m_events, &RoundEvents::countersChanged, Qt::DirectConnection);
-            connect(&runner, &RoundEvents::logLine, m_events, &RoundEvents::logLine, Qt::DirectConnection);
-            connect(&runner, &RoundEvents::finished, m_events, &RoundEvents::finished, Qt::DirectConnection);
-            QEventLoop wait;
-            connect(&runner, &RoundRunner::finished, &wait, &QEventLoop::quit, Qt::QueuedConnection);
-            setActive(&runner);
-            runner.start();
-            if (m_stop.load())
-                runner.stop();
-            if (runner.isRunning())
-                wait.exec();
-            runner.wait();
-            setActive(nullptr);
-            it.round = runner.summary();
         }
         calls += it.round.counters.calls;
         if (it.round.counters.bestScore && (!best || *it.round.counters.bestScore > *best))
             best = it.round.counters.bestScore;
         it.cumulativeCalls = calls;
         it.bestScore = best;
-        if (!it.round.ok()) {
-            report.iterations.append(it);
-            report.error = QStringLiteral("round %1: %2").arg(t).arg(it.round.error);
-            break;
-        }
-        if (it.round.status != IterationStatus::Finished || m_stop.load()) {
-            report.iterations.append(it);
-            report.stopped = true;
-            break;
-        }
-
-        if (!settings.fixed && t < total) {
-            const StoreResult<QList<DreamWorld>> worlds = Dreamer::finishedWorlds(*m_store);
-            if (!worlds.ok()) {
-                report.iterations.append(it);
-                report.error = worlds.error;
-                break;
-            }
-            DreamSettings dream = settings.dream;
-            dream.seed = settings.dream.seed + quint64(t - 1);
-            // The completions of the dream after iteration t (docs/online.md#valuation):
-            // S + 1000·repeat + t, with one repeat.
-            dream.imagineSeed = settings.dream.seed + quint64(t);
-            Dreamer dreamer(m_store, m_developer);
-            connect(&dreamer, &Dreamer::message, this, [this](const QString &line) { emit message(QStringLiteral("dream: ") + line); },
-                    Qt::DirectConnection);
-            setActive(&dreamer);
-            if (m_stop.load())
-                dreamer.cancel();
-            it.dream = dreamer.run(*worlds.value, dream);
-            setActive(nullptr);
-            const DreamReport &dr = *it.dream;
-            if (!dr.error.isEmpty()) {
-                report.iterations.append(it);
-                report.error = QStringLiteral("dream after round %1: %2").arg(t).arg(dr.error);
-                break;
-            }
-            if (dr.cancelled) {
-                report.iterations.append(it);
-                report.stopped = true;
-                break;
-            }
-            if (const DreamVersion *p = dr.proposal()) {
-                if (settings.autoApprove) {
-                    const StoreResult<qint64> a =
-                        approveAutomatically(*m_store, dr, dr.proposed, *worlds.value, QStringLiteral("dreamrsi loop"));
-                    if (!a.ok()) {
-                        report.iterations.append(it);
-                        report.error = QStringLiteral("cannot record the approval: %1").arg(a.error);
-                        break;
-                    }
-                    it.approved = p->developed.version.id;
-                    emit message(QStringLiteral("approved %1 automatically (mean value %2)")
-                                     .arg(p->developed.version.name, QString::number(*p->developed.value, 'g', 6)));
-                } else if (settings.awaitApproval) {
-                    const Result<ApprovalAnswer> answer = awaitApproval(dr, *worlds.value, t);
-                    if (!answer) {
-                        report.iterations.append(it);
-                        report.error = answer.error;
-                        break;
-                    }
-                    it.approved = answer.value->approved;
-                    if (answer.value->outcome == ApprovalAnswer::Outcome::Stopped) {
-                        report.iterations.append(it);
-                        report.stopped = true;
-                        break;
-                    }
-                } else {
-                    emit message(QStringLiteral("%1 is proposed but not approved (no automatic approval): the deployed "
-                                                "version stays")
-                                     .arg(p->developed.version.name));
-                }
-            }
-        }
+        QString error;
+        Went went = afterRound(it, t, &error);
+        if (went == Went::On && !settings.fixed && t < total)
+            went = dreamAfter(settings, t, it, &error);
         report.iterations.append(it);
+        if (went == Went::Failed)
+            report.error = error;
+        if (went == Went::Stopped)
+            report.stopped = true;
+        if (went != Went::On)
+            break;
         emit iterationFinished(t, total);
     }
     return report;
+}
+
+QString RecursiveLoop::refusal(const LoopSettings &settings) const
+{
+    if (!m_store || !m_agent || !m_backend)
+        return QStringLiteral("the loop needs an open project, an agent and an evaluation backend");
+    if (!settings.fixed && !m_developer)
+        return QStringLiteral("the loop needs a policy developer to dream (or run it --fixed)");
+    if (settings.iterations < 1)
+        return QStringLiteral("the number of iterations must be at least 1 (got %1)").arg(settings.iterations);
+    return {};
+}
+
+QString RecursiveLoop::runRound(const LoopSettings &settings, const PolicyVersion &policy, int t, LoopIteration &it)
+{
+    RoundConfig config = settings.round;
+    config.policy = PolicyChoice::stored(policy.name);
+    config.seed = settings.round.seed + quint64(t - 1); // the round's agent seed follows (RoundSession::prepare)
+    config.resume = 0;
+    emit message(QStringLiteral("iteration %1/%2%3: round with %4")
+                     .arg(t)
+                     .arg(settings.iterations)
+                     .arg(settings.fixed ? QStringLiteral(" (fixed)") : QString(), it.policyName));
+    // Every round is put together the one way (RoundSession::prepare: the
+    // project open for writing, a task), with the loop's own agent and backend.
+    RoundOptions options;
+    options.round = config;
+    const Result<PreparedRound> prepared =
+        RoundSession::prepare(m_store, options, {}, RoundSession::Parts{m_agent, m_backend}).result();
+    if (!prepared)
+        return QStringLiteral("round %1: %2").arg(t).arg(prepared.error);
+    RoundRunner runner(m_store, prepared.value->config, prepared.value->agent, prepared.value->backend);
+    connect(&runner, &RoundRunner::logLine, this, &RecursiveLoop::message, Qt::DirectConnection);
+    // The round's stream is the loop's (events()), as it comes.
+    connect(&runner, &RoundEvents::iterationStarted, m_events, &RoundEvents::iterationStarted, Qt::DirectConnection);
+    connect(&runner, &RoundEvents::cellFinished, m_events, &RoundEvents::cellFinished, Qt::DirectConnection);
+    connect(&runner, &RoundEvents::countersChanged, m_events, &RoundEvents::countersChanged, Qt::DirectConnection);
+    connect(&runner, &RoundEvents::logLine, m_events, &RoundEvents::logLine, Qt::DirectConnection);
+    connect(&runner, &RoundEvents::finished, m_events, &RoundEvents::finished, Qt::DirectConnection);
+    QEventLoop wait;
+    connect(&runner, &RoundRunner::finished, &wait, &QEventLoop::quit, Qt::QueuedConnection);
+    setActive(&runner);
+    runner.start();
+    if (m_stop.load())
+        runner.stop();
+    if (runner.isRunning())
+        wait.exec();
+    runner.wait();
+    setActive(nullptr);
+    it.round = runner.summary();
+    return {};
+}
+
+RecursiveLoop::Went RecursiveLoop::afterRound(const LoopIteration &it, int t, QString *error) const
+{
+    if (!it.round.ok()) {
+        *error = QStringLiteral("round %1: %2").arg(t).arg(it.round.error);
+        return Went::Failed;
+    }
+    return it.round.status != IterationStatus::Finished || m_stop.load() ? Went::Stopped : Went::On;
+}
+
+RecursiveLoop::Went RecursiveLoop::dreamAfter(const LoopSettings &settings, int t, LoopIteration &it, QString *error)
+{
+    const StoreResult<QList<DreamWorld>> worlds = Dreamer::finishedWorlds(*m_store);
+    if (!worlds.ok()) {
+        *error = worlds.error;
+        return Went::Failed;
+    }
+    DreamSettings dream = settings.dream;
+    dream.seed = settings.dream.seed + quint64(t - 1);
+    // The completions of the dream after iteration t (docs/online.md#valuation):
+    // S + 1000·repeat + t, with one repeat.
+    dream.imagineSeed = settings.dream.seed + quint64(t);
+    Dreamer dreamer(m_store, m_developer);
+    connect(&dreamer, &Dreamer::message, this, [this](const QString &line) { emit message(QStringLiteral("dream: ") + line); },
+            Qt::DirectConnection);
+    setActive(&dreamer);
+    if (m_stop.load())
+        dreamer.cancel();
+    it.dream = dreamer.run(*worlds.value, dream);
+    setActive(nullptr);
+    const DreamReport &dr = *it.dream;
+    if (!dr.error.isEmpty()) {
+        *error = QStringLiteral("dream after round %1: %2").arg(t).arg(dr.error);
+        return Went::Failed;
+    }
+    if (dr.cancelled)
+        return Went::Stopped;
+    return deployProposal(settings, dr, *worlds.value, t, it, error);
+}
+
+RecursiveLoop::Went RecursiveLoop::deployProposal(const LoopSettings &settings, const DreamReport &dr,
+                                                  const QList<DreamWorld> &worlds, int t, LoopIteration &it, QString *error)
+{
+    const DreamVersion *p = dr.proposal();
+    if (!p)
+        return Went::On;
+    if (settings.autoApprove) {
+        const StoreResult<qint64> a = approveAutomatically(*m_store, dr, dr.proposed, worlds, QStringLiteral("dreamrsi loop"));
+        if (!a.ok()) {
+            *error = QStringLiteral("cannot record the approval: %1").arg(a.error);
+            return Went::Failed;
+        }
+        it.approved = p->developed.version.id;
+        emit message(QStringLiteral("approved %1 automatically (mean value %2)")
+                         .arg(p->developed.version.name, QString::number(*p->developed.value, 'g', 6)));
+    } else if (settings.awaitApproval) {
+        const Result<ApprovalAnswer> answer = awaitApproval(dr, worlds, t);
+        if (!answer) {
+            *error = answer.error;
+            return Went::Failed;
+        }
+        it.approved = answer.value->approved;
+        if (answer.value->outcome == ApprovalAnswer::Outcome::Stopped)
+            return Went::Stopped;
+    } else {
+        emit message(QStringLiteral("%1 is proposed but not approved (no automatic approval): the deployed version stays")
+                         .arg(p->developed.version.name));
+    }
+    return Went::On;
 }
 
 Result<RecursiveLoop::ApprovalAnswer> RecursiveLoop::awaitApproval(const DreamReport &dr, const QList<DreamWorld> &worlds,

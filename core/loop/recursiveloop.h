@@ -118,6 +118,22 @@ private:
     /// approves or declines (or the store fails), nothing while none has.
     std::optional<Result<ApprovalAnswer>> answerApprovalRequests(const DreamReport &dream, const QList<DreamWorld> &worlds,
                                                                  qint64 awaited);
+    // The steps of run(), one iteration's in order.
+    /// How an iteration's step ended: the loop goes on, or it stops (Stop,
+    /// a cancelled dream, a declined wait) or fails (the error with it).
+    enum class Went { On, Stopped, Failed };
+    /// Why the loop cannot start with `settings`; empty when it can.
+    QString refusal(const LoopSettings &settings) const;
+    /// Round t with `policy`, put together by RoundSession::prepare, its
+    /// summary into `it`; the error when it could not start.
+    QString runRound(const LoopSettings &settings, const PolicyVersion &policy, int t, LoopIteration &it);
+    /// Whether the loop goes on after round t's summary (not after Stop).
+    Went afterRound(const LoopIteration &it, int t, QString *error) const;
+    /// The dream after round t, and what becomes of its proposal.
+    Went dreamAfter(const LoopSettings &settings, int t, LoopIteration &it, QString *error);
+    /// The proposal of a dream approved automatically, awaited, or left proposed.
+    Went deployProposal(const LoopSettings &settings, const DreamReport &dream, const QList<DreamWorld> &worlds, int t,
+                        LoopIteration &it, QString *error);
     RoundEvents *m_events;
     std::mutex m_activeMutex;
     /// The running RoundRunner or Dreamer, or the event loop of a wait for

@@ -311,6 +311,219 @@ PreflightRange rangeOf(const QList<double> &values)
     return r;
 }
 
+/// The W the estimate replays with: the round's, else (a resumed iteration)
+/// the iteration's own, else the default; a resumed iteration's task fills
+/// an empty one in `config`.
+int resumedWorkers(ProjectStore &store, bool open, RoundConfig &config)
+{
+    std::optional<int> asked = config.workers;
+    if (config.resume != 0 && open) {
+        if (const StoreResult<QList<IterationInfo>> list = await(store.iterations()); list.ok()) {
+            for (const IterationInfo &it : *list.value) {
+                if (it.id != config.resume)
+                    continue;
+                if (config.task.isEmpty())
+                    config.task = it.task.value_or(QString());
+                if (!asked)
+                    asked = it.maxParallelism.value_or(RoundConfig::DefaultWorkers);
+            }
+        }
+    }
+    return std::max(1, asked.value_or(RoundConfig::DefaultWorkers));
+}
+
+/// The task's initial program, evaluated once on the backend; `evalS` is how
+/// long it took.
+PreflightCheck checkEvaluator(const Result<Task> &task, const Result<std::shared_ptr<EvaluationBackend>> &backend,
+                              const RoundConfig &config, double *evalS)
+{
+    PreflightCheck evaluator{QStringLiteral("evaluator"), false, {}};
+    if (!task.ok()) {
+        evaluator.detail = task.error;
+        return evaluator;
+    }
+    if (!backend.ok()) {
+        evaluator.detail = QStringLiteral("not run: the backend is not ready");
+        return evaluator;
+    }
+    EvaluationRequest request;
+    request.task = task.value->name;
+    request.candidatePath = task.value->initialProgram;
+    request.sandboxMode = config.sandboxMode;
+    const std::atomic_bool never{false};
+    QElapsedTimer clock;
+    clock.start();
+    const EvaluationResult r = (*backend.value)->evaluate(request, never);
+    *evalS = double(clock.nsecsElapsed()) / 1e9;
+    evaluator.ok = r.score.has_value() && std::isfinite(*r.score);
+    evaluator.detail = evaluator.ok
+                           ? QStringLiteral("initial program %1: score %2 in %3 s")
+                                 .arg(QFileInfo(task.value->initialProgram).fileName())
+                                 .arg(*r.score, 0, 'g', 8)
+                                 .arg(seconds(*evalS))
+                           : QStringLiteral("the initial program %1 fails (%2): %3")
+                                 .arg(QFileInfo(task.value->initialProgram).fileName(), r.failClass,
+                                      r.error.value_or(QStringLiteral("no score")).trimmed().section(QLatin1Char('\n'), -1));
+    return evaluator;
+}
+
+/// The round's policy replayed in the project's worlds (nothing stored): the
+/// calls of each episode, capped at the round's cap, or why there are none.
+struct ReplayedCalls
+{
+    QList<double> calls;
+    QString noWorlds;  ///< why nothing was replayed
+    int worlds = 0;
+    int completions = 0;
+};
+
+ReplayedCalls replayCalls(const QString &projectPath, const RoundConfig &config, const ReplayPolicy &policy, int workers,
+                          double beta)
+{
+    ReplayedCalls out;
+    if (config.policy.kind() == PolicyChoice::Kind::Manual) {
+        out.noWorlds = QStringLiteral("a manual round: a person picks every batch");
+        return out;
+    }
+    if (!policy.problem.isEmpty()) {
+        out.noWorlds = QStringLiteral("the policy cannot run");
+        return out;
+    }
+    if (!QFileInfo::exists(projectPath)) {
+        out.noWorlds = QStringLiteral("the project does not exist yet");
+        return out;
+    }
+    ProjectReplayRequest request;
+    request.project = projectPath;
+    request.policy = policy.policy;
+    request.versionId = policy.versionId;
+    request.noStore = true;
+    request.overrides.workers = workers;
+    request.overrides.betas = QList<double>{beta};
+    if (config.maxRounds)
+        request.overrides.rounds = *config.maxRounds;
+    const Result<ProjectReplayOutcome> replayed = ProjectReplay::run(request);
+    if (!replayed.ok()) {
+        out.noWorlds = replayed.error;
+        return out;
+    }
+    out.worlds = int(replayed.value->worlds.size());
+    out.completions = replayed.value->result.completions;
+    for (const SweepResult &s : replayed.value->result.worlds) {
+        for (const EpisodeResult &episode : s.episodes) {
+            if (episode.ok()) {
+                double n = episode.calls;
+                if (config.maxCalls)
+                    n = std::min(n, double(*config.maxCalls));
+                out.calls.append(n);
+            }
+        }
+    }
+    if (out.calls.isEmpty())
+        out.noWorlds = replayed.value->result.firstError();
+    return out;
+}
+
+/// The calls of the estimate: the replayed episodes', else the bound the
+/// round's own limits set. Returns the calls each cost is estimated over.
+QList<double> estimateCalls(PreflightEstimate &e, const ReplayedCalls &replayed, const RoundConfig &config,
+                            const ReplayPolicy &policy, double beta, int workers)
+{
+    if (!replayed.calls.isEmpty()) {
+        e.worlds = int(replayed.calls.size());
+        e.calls = rangeOf(replayed.calls);
+        // Episodes, not worlds: under the imagined valuation each world is C completions.
+        const int worlds = replayed.worlds;
+        const QString over = QStringLiteral("%1 replay world%2").arg(worlds).arg(worlds == 1 ? QString() : QStringLiteral("s"))
+                             + (replayed.completions > 0 ? QStringLiteral(" × %1 imagined completions").arg(replayed.completions)
+                                                         : QString());
+        e.callsBasis = QStringLiteral("%1 replayed over %2 at β %3, W %4%5")
+                           .arg(policy.description.isEmpty() ? policy.policy : policy.description, over)
+                           .arg(beta)
+                           .arg(workers)
+                           .arg(config.maxCalls ? QStringLiteral(", capped at %1 calls").arg(*config.maxCalls) : QString());
+        return replayed.calls;
+    }
+    // No world to replay: the round's own limits bound it.
+    double bound = double(config.fallbackGrid.branches) * double(config.fallbackGrid.refinements);
+    QString why = QStringLiteral("the fallback grid's %1 cells").arg(qRound64(bound));
+    if (config.maxRounds && double(*config.maxRounds) * workers < bound) {
+        bound = double(*config.maxRounds) * workers;
+        why = QStringLiteral("the round limit %1 × W %2").arg(*config.maxRounds).arg(workers);
+    }
+    if (config.maxCalls && double(*config.maxCalls) < bound) {
+        bound = double(*config.maxCalls);
+        why = QStringLiteral("the cap of %1 calls").arg(*config.maxCalls);
+    }
+    e.calls = PreflightRange{bound, bound, bound};
+    e.callsBasis =
+        QStringLiteral("no replay world (%1): at most %2 calls, from %3").arg(replayed.noWorlds).arg(qRound64(bound)).arg(why);
+    return {bound};
+}
+
+/// Tokens per call: none for the built-in agent, the past cells' mean, else
+/// the first prompt's size and a default answer.
+void estimateTokens(PreflightEstimate &e, const RoundConfig &config, const PastCalls &past, const Result<Task> &task)
+{
+    const QString &model = e.model;
+    if (config.agent.kind == QLatin1String("builtin")) {
+        e.tokensBasis = QStringLiteral("the built-in agent uses no tokens");
+    } else if (past.cells > 0) {
+        e.tokensInPerCall = past.tokensIn;
+        e.tokensOutPerCall = past.tokensOut;
+        e.tokensBasis = QStringLiteral("mean of %1 past cell%2 of %3 %4")
+                            .arg(past.cells)
+                            .arg(past.cells == 1 ? QString() : QStringLiteral("s"))
+                            .arg(config.agent.kind, model);
+    } else {
+        e.tokensInPerCall = task.ok() ? promptTokens(config.agent, *task.value) : 0.0;
+        e.tokensOutPerCall = RoundPreflight::defaultAnswerTokens;
+        e.tokensBasis = QStringLiteral("no past cell of %1 %2: the first prompt's size (4 characters a token) and a "
+                                       "default answer of %3 tokens")
+                            .arg(config.agent.kind, model)
+                            .arg(RoundPreflight::defaultAnswerTokens);
+    }
+}
+
+/// USD (the price table) and seconds (⌈calls / W⌉ × an evaluation and an
+/// agent call) over each of `calls`.
+void estimateCosts(PreflightEstimate &e, const RoundConfig &config, const PastCalls &past, double evalS, int workers,
+                   const QList<double> &calls)
+{
+    const QString &model = e.model;
+    const PriceTable prices = PriceTable::current();
+    const double usdPerCall = prices.usd(model, qRound64(e.tokensInPerCall), qRound64(e.tokensOutPerCall));
+    if (const std::optional<ModelPrice> price = prices.priceFor(model)) {
+        e.usdBasis = QStringLiteral("%1 at %2 + %3 USD per million tokens in + out (price table)")
+                         .arg(price->model)
+                         .arg(price->inputPerMillion)
+                         .arg(price->outputPerMillion);
+    } else {
+        e.usdBasis = model.isEmpty() || config.agent.kind == QLatin1String("builtin")
+                         ? QStringLiteral("no priced model")
+                         : QStringLiteral("%1 has no price in the price table: counted as 0").arg(model);
+    }
+    // An evaluation takes what the task's stored evaluations took on average; the initial program's one only without them.
+    const double evaluationS = past.evaluations > 0 ? past.evalS : evalS;
+    const double perCallS = evaluationS + past.agentS;
+    const QString evaluationBasis =
+        past.evaluations > 0 ? QStringLiteral("the mean of the task's %1 stored evaluation%2").arg(past.evaluations).arg(past.evaluations == 1 ? QString() : QStringLiteral("s"))
+                             : QStringLiteral("the initial program's; the task has no stored evaluation");
+    e.secondsBasis = QStringLiteral("⌈calls / W %1⌉ × (evaluation %2 s, %3, + agent %4 s%5)")
+                         .arg(workers)
+                         .arg(seconds(evaluationS))
+                         .arg(evaluationBasis)
+                         .arg(seconds(past.agentS))
+                         .arg(past.cells > 0 ? QStringLiteral(", the past cells' mean") : QStringLiteral(": no past cell tells"));
+    QList<double> usd, time;
+    for (const double n : calls) {
+        usd.append(n * usdPerCall);
+        time.append(std::ceil(n / double(workers)) * perCallS);
+    }
+    e.usd = rangeOf(usd);
+    e.seconds = rangeOf(time);
+}
+
 } // namespace
 
 QJsonObject PreflightRange::toJson() const
@@ -418,20 +631,7 @@ PreflightReport run(const RoundOptions &options, const QString &projectPath, con
     bool open = false;
     if (QFileInfo::exists(projectPath))
         open = await(store.openReadOnly(projectPath)).ok();
-    std::optional<int> asked = config.workers;
-    if (config.resume != 0 && open) {
-        if (const StoreResult<QList<IterationInfo>> list = await(store.iterations()); list.ok()) {
-            for (const IterationInfo &it : *list.value) {
-                if (it.id != config.resume)
-                    continue;
-                if (config.task.isEmpty())
-                    config.task = it.task.value_or(QString());
-                if (!asked)
-                    asked = it.maxParallelism.value_or(RoundConfig::DefaultWorkers);
-            }
-        }
-    }
-    const int workers = std::max(1, asked.value_or(RoundConfig::DefaultWorkers));
+    const int workers = resumedWorkers(store, open, config);
 
     const Result<Task> task = Task::resolve(config.task);
     say(QStringLiteral("checking the agent"));
@@ -449,33 +649,8 @@ PreflightReport run(const RoundOptions &options, const QString &projectPath, con
                                                      : backend.error});
 
     say(QStringLiteral("evaluating the initial program"));
-    PreflightCheck evaluator{QStringLiteral("evaluator"), false, {}};
     double evalS = 0.0;
-    if (!task.ok()) {
-        evaluator.detail = task.error;
-    } else if (!backend.ok()) {
-        evaluator.detail = QStringLiteral("not run: the backend is not ready");
-    } else {
-        EvaluationRequest request;
-        request.task = task.value->name;
-        request.candidatePath = task.value->initialProgram;
-        request.sandboxMode = config.sandboxMode;
-        const std::atomic_bool never{false};
-        QElapsedTimer clock;
-        clock.start();
-        const EvaluationResult r = (*backend.value)->evaluate(request, never);
-        evalS = double(clock.nsecsElapsed()) / 1e9;
-        evaluator.ok = r.score.has_value() && std::isfinite(*r.score);
-        evaluator.detail = evaluator.ok
-                               ? QStringLiteral("initial program %1: score %2 in %3 s")
-                                     .arg(QFileInfo(task.value->initialProgram).fileName())
-                                     .arg(*r.score, 0, 'g', 8)
-                                     .arg(seconds(evalS))
-                               : QStringLiteral("the initial program %1 fails (%2): %3")
-                                     .arg(QFileInfo(task.value->initialProgram).fileName(), r.failClass,
-                                          r.error.value_or(QStringLiteral("no score")).trimmed().section(QLatin1Char('\n'), -1));
-    }
-    report.checks.append(evaluator);
+    report.checks.append(checkEvaluator(task, backend, config, &evalS));
 
     // The estimate.
     say(QStringLiteral("estimating the calls"));
@@ -491,123 +666,10 @@ PreflightReport run(const RoundOptions &options, const QString &projectPath, con
     if (open)
         await(store.close());
 
-    QList<double> calls;
-    QString noWorlds;
-    QList<ProjectWorld> replayedWorlds;
-    int completions = 0;
-    if (config.policy.kind() == PolicyChoice::Kind::Manual) {
-        noWorlds = QStringLiteral("a manual round: a person picks every batch");
-    } else if (!policy.problem.isEmpty()) {
-        noWorlds = QStringLiteral("the policy cannot run");
-    } else if (!QFileInfo::exists(projectPath)) {
-        noWorlds = QStringLiteral("the project does not exist yet");
-    } else {
-        ProjectReplayRequest request;
-        request.project = projectPath;
-        request.policy = policy.policy;
-        request.versionId = policy.versionId;
-        request.noStore = true;
-        request.overrides.workers = workers;
-        request.overrides.betas = QList<double>{beta};
-        if (config.maxRounds)
-            request.overrides.rounds = *config.maxRounds;
-        const Result<ProjectReplayOutcome> replayed = ProjectReplay::run(request);
-        if (!replayed.ok()) {
-            noWorlds = replayed.error;
-        } else {
-            replayedWorlds = replayed.value->worlds;
-            completions = replayed.value->result.completions;
-            for (const SweepResult &s : replayed.value->result.worlds) {
-                for (const EpisodeResult &episode : s.episodes) {
-                    if (episode.ok()) {
-                        double n = episode.calls;
-                        if (config.maxCalls)
-                            n = std::min(n, double(*config.maxCalls));
-                        calls.append(n);
-                    }
-                }
-            }
-            if (calls.isEmpty())
-                noWorlds = replayed.value->result.firstError();
-        }
-    }
-    if (!calls.isEmpty()) {
-        e.worlds = int(calls.size());
-        e.calls = rangeOf(calls);
-        // Episodes, not worlds: under the imagined valuation each world is C completions.
-        const int worlds = int(replayedWorlds.size());
-        const QString over = QStringLiteral("%1 replay world%2").arg(worlds).arg(worlds == 1 ? QString() : QStringLiteral("s"))
-                             + (completions > 0 ? QStringLiteral(" × %1 imagined completions").arg(completions) : QString());
-        e.callsBasis = QStringLiteral("%1 replayed over %2 at β %3, W %4%5")
-                           .arg(policy.description.isEmpty() ? policy.policy : policy.description, over)
-                           .arg(beta)
-                           .arg(workers)
-                           .arg(config.maxCalls ? QStringLiteral(", capped at %1 calls").arg(*config.maxCalls) : QString());
-    } else {
-        // No world to replay: the round's own limits bound it.
-        double bound = double(config.fallbackGrid.branches) * double(config.fallbackGrid.refinements);
-        QString why = QStringLiteral("the fallback grid's %1 cells").arg(qRound64(bound));
-        if (config.maxRounds && double(*config.maxRounds) * workers < bound) {
-            bound = double(*config.maxRounds) * workers;
-            why = QStringLiteral("the round limit %1 × W %2").arg(*config.maxRounds).arg(workers);
-        }
-        if (config.maxCalls && double(*config.maxCalls) < bound) {
-            bound = double(*config.maxCalls);
-            why = QStringLiteral("the cap of %1 calls").arg(*config.maxCalls);
-        }
-        calls = {bound};
-        e.calls = PreflightRange{bound, bound, bound};
-        e.callsBasis = QStringLiteral("no replay world (%1): at most %2 calls, from %3").arg(noWorlds).arg(qRound64(bound)).arg(why);
-    }
-
-    if (config.agent.kind == QLatin1String("builtin")) {
-        e.tokensBasis = QStringLiteral("the built-in agent uses no tokens");
-    } else if (past.cells > 0) {
-        e.tokensInPerCall = past.tokensIn;
-        e.tokensOutPerCall = past.tokensOut;
-        e.tokensBasis = QStringLiteral("mean of %1 past cell%2 of %3 %4")
-                            .arg(past.cells)
-                            .arg(past.cells == 1 ? QString() : QStringLiteral("s"))
-                            .arg(config.agent.kind, model);
-    } else {
-        e.tokensInPerCall = task.ok() ? promptTokens(config.agent, *task.value) : 0.0;
-        e.tokensOutPerCall = defaultAnswerTokens;
-        e.tokensBasis = QStringLiteral("no past cell of %1 %2: the first prompt's size (4 characters a token) and a "
-                                       "default answer of %3 tokens")
-                            .arg(config.agent.kind, model)
-                            .arg(defaultAnswerTokens);
-    }
-    const PriceTable prices = PriceTable::current();
-    const double usdPerCall = prices.usd(model, qRound64(e.tokensInPerCall), qRound64(e.tokensOutPerCall));
-    if (const std::optional<ModelPrice> price = prices.priceFor(model)) {
-        e.usdBasis = QStringLiteral("%1 at %2 + %3 USD per million tokens in + out (price table)")
-                         .arg(price->model)
-                         .arg(price->inputPerMillion)
-                         .arg(price->outputPerMillion);
-    } else {
-        e.usdBasis = model.isEmpty() || config.agent.kind == QLatin1String("builtin")
-                         ? QStringLiteral("no priced model")
-                         : QStringLiteral("%1 has no price in the price table: counted as 0").arg(model);
-    }
-    // An evaluation takes what the task's stored evaluations took on average; the initial program's one only without them.
-    const double evaluationS = past.evaluations > 0 ? past.evalS : evalS;
-    const double perCallS = evaluationS + past.agentS;
-    const QString evaluationBasis =
-        past.evaluations > 0 ? QStringLiteral("the mean of the task's %1 stored evaluation%2").arg(past.evaluations).arg(past.evaluations == 1 ? QString() : QStringLiteral("s"))
-                             : QStringLiteral("the initial program's; the task has no stored evaluation");
-    e.secondsBasis = QStringLiteral("⌈calls / W %1⌉ × (evaluation %2 s, %3, + agent %4 s%5)")
-                         .arg(workers)
-                         .arg(seconds(evaluationS))
-                         .arg(evaluationBasis)
-                         .arg(seconds(past.agentS))
-                         .arg(past.cells > 0 ? QStringLiteral(", the past cells' mean") : QStringLiteral(": no past cell tells"));
-    QList<double> usd, time;
-    for (const double n : std::as_const(calls)) {
-        usd.append(n * usdPerCall);
-        time.append(std::ceil(n / double(workers)) * perCallS);
-    }
-    e.usd = rangeOf(usd);
-    e.seconds = rangeOf(time);
+    const QList<double> calls =
+        estimateCalls(e, replayCalls(projectPath, config, policy, workers, beta), config, policy, beta, workers);
+    estimateTokens(e, config, past, task);
+    estimateCosts(e, config, past, evalS, workers, calls);
     report.estimate = e;
     return report;
 }

@@ -15,6 +15,7 @@
 #include "figures/plotstyle.h"
 #include "figures/qcp.h"
 #include "figuretestsupport.h"
+#include "textrecorder.h"
 #include "model/treejson.h"
 #include "project/projectpolicies.h"
 #include "project/projectreplay.h"
@@ -42,6 +43,7 @@
 
 using namespace dreamrsi;
 using namespace dreamrsi::figuretest;
+using dreamrsi::test::TextRecorder;
 
 namespace {
 constexpr double MmPerInch = 25.4;
@@ -910,10 +912,60 @@ private slots:
             const QImage preview = dialog.previewImage();
             QVERIFY(!preview.isNull());
             // Rendered at the chosen size (at the dialog's screen resolution).
-            const QSize px = FigureExport::pixelSize(expected.at(i), int(std::lround(96 * dialog.devicePixelRatioF())));
+            const QSize px = FigureExport::pixelSize(expected.at(i), int(std::lround(FigureExport::logicalDpi() * dialog.devicePixelRatioF())));
             QCOMPARE(preview.size(), px);
         }
         QCOMPARE(std::abs(expected.at(2).width() / expected.at(2).height() - 16.0 / 9.0) < 1e-9, true);
+    }
+
+
+    // The export preview at the dialog's default size, painted as into the
+    // image it is rendered in (at FigureExport::logicalDpi(), text measured
+    // as drawn): no two texts overlap — tick labels, axis titles, legend,
+    // β labels (several β at one point share a label) — and none leaves
+    // the page. tst_figures_dpi72 runs it on a 72 DPI screen, where text
+    // painted at 96 DPI came out larger than measured and ran together.
+    void exportPreviewTextApart_data()
+    {
+        QTest::addColumn<QString>("kind");
+        for (const char *kind : {"frontier", "frontier-crowded", "frontier-mean", "anytime", "progress", "simulation", "tree"})
+            QTest::newRow(kind) << QString::fromLatin1(kind);
+    }
+
+    void exportPreviewTextApart()
+    {
+        QFETCH(QString, kind);
+        ExportDialog dialog(QStringLiteral("Figure"));
+        QCustomPlot plot;
+        TreeRenderer renderer;
+        FigureExport::Painter paint;
+        if (kind == QLatin1String("tree")) {
+            renderer.setTree(m_worlds.first().tree);
+            paint = [&renderer](QPainter &p, const QRectF &area) { renderer.paintFigure(p, area); };
+        } else {
+            populate(&plot, kind);
+            paint = FigureLayout::painterFor(&plot);
+        }
+        dialog.setPreview(paint);
+        QVERIFY(!dialog.previewImage().isNull());
+        const QSizeF logical = FigureExport::logicalSize(dialog.options().sizeMm);
+        TextRecorder page(logical.toSize(), int(FigureExport::logicalDpi()));
+        {
+            QCPPainter painter(&page);
+            paint(painter, QRectF(QPointF(0, 0), logical));
+        }
+        const QList<TextRecorder::Text> texts = page.texts();
+        int numbers = 0;
+        for (const TextRecorder::Text &t : texts) {
+            bool isNumber = false;
+            t.text.toDouble(&isNumber);
+            numbers += isNumber ? 1 : 0;
+            QVERIFY2(QRectF(QPointF(0, 0), logical).adjusted(-1, -1, 1, 1).contains(t.rect),
+                     qPrintable(QStringLiteral("'%1' off the page").arg(t.text)));
+        }
+        QVERIFY2(numbers >= (kind == QLatin1String("tree") ? 2 : 6), qPrintable(QString::number(numbers))); // the tick labels were seen
+        const QString collision = TextRecorder::firstCollision(texts);
+        QVERIFY2(collision.isEmpty(), qPrintable(collision));
     }
 };
 

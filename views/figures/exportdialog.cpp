@@ -149,9 +149,10 @@ void ExportDialog::updatePreview()
     // Rendered as on paper at the chosen size (fonts at their final point
     // size), then shrunk to the preview box if it is larger.
     FigureExport::Options o = options();
-    const QSize full = FigureExport::pixelSize(o.sizeMm, 96);
+    const double logicalDpi = FigureExport::logicalDpi();
+    const QSize full = FigureExport::pixelSize(o.sizeMm, int(logicalDpi));
     const double fit = std::min({1.0, double(PreviewWidth) / full.width(), double(PreviewHeight) / full.height()});
-    o.dpi = std::max(36, int(std::lround(96 * devicePixelRatioF())));
+    o.dpi = std::max(36, int(std::lround(logicalDpi * devicePixelRatioF())));
     m_previewImage = FigureExport::render(o, m_previewPainter);
     if (m_previewImage.isNull()) {
         m_preview->setText(tr("Too large to preview."));

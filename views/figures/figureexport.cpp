@@ -4,12 +4,14 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QImage>
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QRegularExpression>
 #include <QSaveFile>
+#include <QScreen>
 #include <QSvgGenerator>
 
 #include "qcp.h"
@@ -19,10 +21,20 @@
 namespace dreamrsi {
 
 namespace {
-constexpr double LogicalDpi = 96.0;
 constexpr double MmPerInch = 25.4;
 
 } // namespace
+
+double FigureExport::logicalDpi()
+{
+    // What QFontMetrics(font) measures with: the primary screen's logical
+    // DPI, whole (Qt rounds it). Painting at another resolution made text
+    // larger or smaller than the layout had measured it (tick labels ran
+    // together on a screen below 96 DPI).
+    const QScreen *screen = QGuiApplication::primaryScreen();
+    const int dpi = screen ? int(std::lround(screen->logicalDotsPerInchY())) : 96;
+    return dpi > 0 ? dpi : 96.0;
+}
 
 std::optional<FigureExport::Format> FigureExport::formatForPath(const QString &path)
 {
@@ -38,7 +50,7 @@ std::optional<FigureExport::Format> FigureExport::formatForPath(const QString &p
 
 QSizeF FigureExport::logicalSize(const QSizeF &sizeMm)
 {
-    return sizeMm / MmPerInch * LogicalDpi;
+    return sizeMm / MmPerInch * logicalDpi();
 }
 
 QSize FigureExport::pixelSize(const QSizeF &sizeMm, int dpi)
@@ -52,9 +64,11 @@ QImage FigureExport::render(const Options &options, const Painter &paint)
     QImage image(px, QImage::Format_ARGB32_Premultiplied);
     if (image.isNull())
         return image;
-    image.setDevicePixelRatio(options.dpi / LogicalDpi);
-    // Painted at the logical resolution so that point sizes come out right.
-    const int dpm = int(std::lround(LogicalDpi / MmPerInch * 1000.0));
+    const double logical = logicalDpi();
+    image.setDevicePixelRatio(options.dpi / logical);
+    // Painted at the logical resolution so that point sizes come out right
+    // and as large as they were measured.
+    const int dpm = int(std::lround(logical / MmPerInch * 1000.0));
     image.setDotsPerMeterX(dpm);
     image.setDotsPerMeterY(dpm);
     image.fill(Qt::white);
@@ -101,7 +115,7 @@ Result<Done> FigureExport::write(const QString &path, const Options &options, co
         QPdfWriter writer(path);
         writer.setTitle(options.title);
         writer.setCreator(QStringLiteral("Dream-RSI Workbench"));
-        writer.setResolution(int(LogicalDpi));
+        writer.setResolution(int(logicalDpi()));
         writer.setPageSize(QPageSize(options.sizeMm, QPageSize::Millimeter));
         writer.setPageMargins(QMarginsF(0, 0, 0, 0));
         QCPPainter painter;
@@ -124,7 +138,7 @@ Result<Done> FigureExport::write(const QString &path, const Options &options, co
         generator.setOutputDevice(&buffer);
         generator.setTitle(options.title);
         generator.setDescription(QStringLiteral("Dream-RSI Workbench"));
-        generator.setResolution(int(LogicalDpi));
+        generator.setResolution(int(logicalDpi()));
         generator.setSize(logical.toSize());
         generator.setViewBox(area);
         QCPPainter painter;

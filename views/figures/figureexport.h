@@ -17,9 +17,11 @@ namespace dreamrsi {
 /// Export of any painted figure to PNG, PDF or SVG (chosen by the file's
 /// suffix) at a physical size and resolution.
 ///
-/// The painter callback draws into `area`, in logical units of 1/96 inch,
-/// the same units as on a standard screen, so a figure looks the same on
-/// screen and on paper. PDF and SVG stay vector (text as text); PNG is
+/// The painter callback draws into `area`, in logical units of
+/// 1/logicalDpi() inch: the units text is measured in (QFontMetrics without
+/// a device, as QCustomPlot and the layouts measure it), 1/96 inch on a
+/// standard screen, so that text is painted exactly as large as it was
+/// measured and a figure looks the same on screen and on paper. PDF and SVG stay vector (text as text); PNG is
 /// rasterised at `dpi` and carries the resolution in its header.
 class FigureExport
 {
@@ -37,7 +39,10 @@ public:
     };
 
     static std::optional<Format> formatForPath(const QString &path);
-    /// The logical canvas (1/96 inch units) of a physical size.
+    /// The resolution text is measured at (the screen's logical DPI, 96 on
+    /// a standard screen and offscreen): the figures' logical units per inch.
+    static double logicalDpi();
+    /// The logical canvas (1/logicalDpi() inch units) of a physical size.
     static QSizeF logicalSize(const QSizeF &sizeMm);
     /// The pixel size a PNG of that size and resolution gets.
     static QSize pixelSize(const QSizeF &sizeMm, int dpi);

@@ -52,7 +52,7 @@ public:
     static constexpr double MinPointSize = 6.0;
     static constexpr double MaxPointSize = 9.0;
 
-    /// Lays `plot` out as a figure of `logicalSize` (1/96 inch units, the
+    /// Lays `plot` out as a figure of `logicalSize` (FigureExport::logicalDpi() units, the
     /// FigureExport canvas) and leaves it that way: afterwards the layout
     /// elements report their rectangles at that size. For plots made only to
     /// be exported; use paint() for a plot that is on screen.

@@ -425,14 +425,25 @@ int PlotStyle::populateFrontier(QCustomPlot *plot, const QList<FrontierSeries> &
         // β labels next to the points of the first series only, to stay readable.
         if (drawn == 1 && !mean) {
             const SweepResult *sweep = s.result->sweepOf(world);
+            // β that reach the same point share one label ("β=0.5, 0.75, 1"):
+            // a label each was drawn over the others.
+            QList<std::pair<QPointF, QStringList>> atPoint;
             for (const EpisodeResult &e : sweep->episodes) {
+                const QPointF p(e.calls, e.attainment);
+                auto same = std::find_if(atPoint.begin(), atPoint.end(), [&p](const auto &a) { return a.first == p; });
+                if (same == atPoint.end())
+                    atPoint.append({p, {QString::number(e.beta)}});
+                else
+                    same->second.append(QString::number(e.beta));
+            }
+            for (const auto &[point, betas] : std::as_const(atPoint)) {
                 auto *label = new QCPItemText(plot);
-                label->position->setCoords(e.calls, e.attainment);
+                label->position->setCoords(point.x(), point.y());
                 // Right of its point, or left of it near the right edge, so it is never cut.
-                const bool nearRight = e.calls > 0.8 * xMax;
+                const bool nearRight = point.x() > 0.8 * xMax;
                 label->setPositionAlignment((nearRight ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
                 label->setPadding(nearRight ? QMargins(0, 2, 5, 0) : QMargins(5, 2, 0, 0));
-                label->setText(QStringLiteral("β=%1").arg(e.beta));
+                label->setText(QStringLiteral("β=%1").arg(betas.join(QStringLiteral(", "))));
                 label->setColor(dark ? QColor(0xc0, 0xc0, 0xc0) : QColor(0x50, 0x50, 0x50));
                 QFont f = label->font();
                 f.setPointSizeF(f.pointSizeF() * 0.8);

@@ -3,6 +3,7 @@
 #include "replay/worldmodel.h"
 
 #include "colormap.h"
+#include "figures/figureexport.h"
 
 #include <QFontMetricsF>
 #include <QLinearGradient>
@@ -879,7 +880,7 @@ void TreeRenderer::paintBandLegend(QPainter &p, const QRectF &area, double barLe
 QFont TreeRenderer::figureFont(const QFont &base, const QRectF &target)
 {
     QFont f = base;
-    const QSizeF mm = target.size() / 96.0 * 25.4;
+    const QSizeF mm = target.size() / FigureExport::logicalDpi() * 25.4;
     f.setPointSizeF(mm.width() < 120 || mm.height() < 70 ? 7.0 : 8.0);
     return f;
 }

@@ -176,7 +176,7 @@ public:
     void paintFigure(QPainter &painter, const QRectF &target, bool withLegend = true) const;
     /// Where paintFigure() puts the tree and its legend, with text measured by `fm`.
     TreeFigureGeometry figureGeometry(const QFontMetricsF &fm, const QRectF &target, bool withLegend = true) const;
-    /// The figure font of a target rectangle in FigureExport's logical units (1/96 inch).
+    /// The figure font of a target rectangle in FigureExport's logical units (1/FigureExport::logicalDpi() inch).
     static QFont figureFont(const QFont &base, const QRectF &target);
     /// Scale and offset that fit the whole scene into `area`.
     std::pair<double, QPointF> fitTransform(const QRectF &area) const;

@@ -16,6 +16,7 @@
 #include "tree/runstructureview.h"
 #include "tree/treeview.h"
 #include "runfixtures.h"
+#include "textrecorder.h"
 
 #include <QComboBox>
 #include <QPainter>
@@ -24,6 +25,8 @@
 #include <QPaintEngine>
 #include <QHash>
 #include <QSignalSpy>
+#include <QDir>
+#include <QScrollBar>
 #include <QSlider>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -37,78 +40,6 @@ using namespace dreamrsi;
 using namespace dreamrsi::test;
 
 namespace {
-
-/// A paint device that records the text drawn on it and where (device
-/// coordinates): the labels a painting puts on the page, to check they
-/// neither collide nor repeat.
-class TextRecorder final : public QPaintDevice
-{
-public:
-    struct Text
-    {
-        QString text;
-        QRectF rect;
-    };
-    explicit TextRecorder(QSize size)
-        : m_size(size)
-    {
-    }
-    QPaintEngine *paintEngine() const override { return &m_engine; }
-    const QList<Text> &texts() const { return m_engine.texts; }
-
-protected:
-    int metric(PaintDeviceMetric m) const override
-    {
-        switch (m) {
-        case PdmWidth:
-            return m_size.width();
-        case PdmHeight:
-            return m_size.height();
-        case PdmDpiX:
-        case PdmDpiY:
-        case PdmPhysicalDpiX:
-        case PdmPhysicalDpiY:
-            return 96;
-        case PdmDepth:
-            return 32;
-        case PdmDevicePixelRatio:
-            return 1;
-        case PdmDevicePixelRatioScaled:
-            return int(QPaintDevice::devicePixelRatioFScale());
-        default:
-            return QPaintDevice::metric(m);
-        }
-    }
-
-private:
-    struct Engine final : QPaintEngine
-    {
-        Engine()
-            : QPaintEngine(QPaintEngine::AllFeatures)
-        {
-        }
-        bool begin(QPaintDevice *) override { return true; }
-        bool end() override { return true; }
-        void updateState(const QPaintEngineState &state) override
-        {
-            if (state.state() & QPaintEngine::DirtyTransform)
-                transform = state.transform();
-        }
-        void drawPixmap(const QRectF &, const QPixmap &, const QRectF &) override {}
-        void drawPolygon(const QPointF *, int, PolygonDrawMode) override {}
-        void drawTextItem(const QPointF &p, const QTextItem &item) override
-        {
-            const QFontMetricsF fm(item.font());
-            const QRectF local(p.x(), p.y() - fm.ascent(), fm.horizontalAdvance(item.text()), fm.height());
-            texts.append({item.text(), transform.mapRect(local)});
-        }
-        Type type() const override { return QPaintEngine::User; }
-        QTransform transform;
-        QList<Text> texts;
-    };
-    QSize m_size;
-    mutable Engine m_engine;
-};
 
 QString s(const char *text)
 {
@@ -208,6 +139,25 @@ bool writeShinka(const QString &path, const QList<Known> &run)
     return writeShinkaDb(path, rows);
 }
 
+/// A run of `n` programs on four islands as an OpenEvolve db folder: each
+/// program's parent an earlier one (a random recursive tree, about e·ln n
+/// generations deep, half its programs leaves), one in ten moved to the
+/// next island (a migration).
+bool writeWideRun(const QString &folder, int n)
+{
+    QList<QJsonObject> programs;
+    QList<int> generation(n), island(n);
+    for (int i = 0; i < n; ++i) {
+        const int parent = i == 0 ? -1 : int((quint64(i) * 2654435761ull) % 4294967291ull % quint64(i));
+        generation[i] = parent < 0 ? 0 : generation.at(parent) + 1;
+        island[i] = parent < 0 ? 0 : i % 10 == 0 ? (island.at(parent) + 1) % 4 : island.at(parent);
+        programs.append(oeProgram(s("q%1").arg(i), parent < 0 ? QString() : s("q%1").arg(parent), i + 1,
+                                  {{s("combined_score"), double((i * 37) % 101) / 100.0}}, {{s("island"), island.at(i)}},
+                                  {{s("generation"), generation.at(i)}}));
+    }
+    return writeOeFolder(folder, programs);
+}
+
 } // namespace
 
 class TestGuiIslands : public QObject
@@ -229,6 +179,8 @@ private slots:
     void discoveryTabLayouts();
     void largeRunLaidOutOnWorker();
     void pathHighlightedInGenealogyAndIslands();
+    void importedRunsReadableAtFit_data();
+    void importedRunsReadableAtFit();
 
 private:
     /// Reads the fixture run of the current data row.
@@ -614,16 +566,7 @@ void TestGuiIslands::gridDefaultsAndLabelsReadApart()
         painter.end();
         return page.texts();
     };
-    auto noneCollide = [](const QList<TextRecorder::Text> &texts) {
-        for (qsizetype a = 0; a < texts.size(); ++a) {
-            for (qsizetype b = a + 1; b < texts.size(); ++b) {
-                const QRectF overlap = texts.at(a).rect.intersected(texts.at(b).rect);
-                if (overlap.width() > 1 && overlap.height() > 1)
-                    return QStringLiteral("'%1' and '%2'").arg(texts.at(a).text, texts.at(b).text);
-            }
-        }
-        return QString();
-    };
+    const auto noneCollide = &TextRecorder::firstCollision;
     QList<TextRecorder::Text> texts = labelsOf();
     QVERIFY(std::any_of(texts.cbegin(), texts.cend(), [](const TextRecorder::Text &t) { return t.text == s("best score"); }));
     QString collision = noneCollide(texts);
@@ -665,9 +608,7 @@ void TestGuiIslands::discoveryTabLayouts()
     QSignalSpy activated(page.treeView(), &TreeView::cellActivated);
     const int cell = tree->cellCount() - 1;
     const RunStructureView *view = page.structureView();
-    const QPointF at = view->layout().cellRect(cell).center() * view->scale()
-                       + QPointF((view->width() - view->layout().sceneRect().width() * view->scale()) / 2,
-                                 (view->height() - view->layout().sceneRect().height() * view->scale()) / 2);
+    const QPointF at = view->toView(view->layout().cellRect(cell).center());
     QTest::mouseClick(page.structureView(), Qt::LeftButton, {}, at.toPoint());
     QCOMPARE(activated.size(), 1);
     QCOMPARE(activated.first().first().toInt(), cell);
@@ -793,9 +734,7 @@ void TestGuiIslands::pathHighlightedInGenealogyAndIslands()
     const auto check = [&](const char *mode) {
         QVERIFY2(view->isFitted(), mode);
         const GenealogyLayout &layout = view->layout();
-        const QPointF offset((view->width() - layout.sceneRect().width() * view->scale()) / 2,
-                             (view->height() - layout.sceneRect().height() * view->scale()) / 2);
-        const auto centre = [&](const QRectF &r) { return r.center() * view->scale() + offset; };
+        const auto centre = [&](const QRectF &r) { return view->toView(r.center()); };
         page.setPath(nullptr, {});
         QVERIFY(view->path().isEmpty());
         const QImage before = view->grab().toImage();
@@ -854,3 +793,111 @@ void TestGuiIslands::pathHighlightedInGenealogyAndIslands()
 
 QTEST_MAIN(TestGuiIslands)
 #include "tst_gui_islands.moc"
+
+void TestGuiIslands::importedRunsReadableAtFit_data()
+{
+    QTest::addColumn<QString>("run");
+    QTest::addColumn<int>("mode");
+    for (const char *run : {"openevolve", "shinkaevolve", "200", "10000"}) {
+        QTest::addRow("%s-genealogy", run) << s(run) << int(GenealogyLayout::Mode::Genealogy);
+        QTest::addRow("%s-islands", run) << s(run) << int(GenealogyLayout::Mode::Islands);
+    }
+}
+
+void TestGuiIslands::importedRunsReadableAtFit()
+{
+    // At Fit an imported run is drawn at a readable scale (a 200-program run
+    // was a thin strip, 10,000 programs a line) and scrolls; its rows say
+    // their generation at the left edge, the islands' headers stay at the
+    // top at the font's size (they scaled with the zoom), and the legend
+    // has its own place beside the tree (Shinka's covered it).
+    // docs/tree-format.md#the-genealogy-and-islands-of-an-imported-run
+    QFETCH(QString, run);
+    QFETCH(int, mode);
+    QTemporaryDir dir;
+    QString path;
+    if (run == s("openevolve")) {
+        path = dir.filePath(s("db"));
+        QVERIFY(writeOpenEvolve(path, openEvolveRun()));
+    } else if (run == s("shinkaevolve")) {
+        path = dir.filePath(s("evolution_db.sqlite"));
+        QVERIFY(writeShinka(path, shinkaRun()));
+    } else {
+        path = dir.filePath(s("db"));
+        QVERIFY(writeWideRun(path, run.toInt()));
+    }
+    Result<RunImport::Imported> r = RunImport::read(path);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    const auto tree = std::make_shared<const DiscoveryTree>(std::move(r.value->tree));
+
+    RunStructureView view;
+    view.resize(900, 600);
+    view.setMode(GenealogyLayout::Mode(mode));
+    view.setTree(tree);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.fitToView();
+    QVERIFY(view.isFitted());
+    const GenealogyLayout &layout = view.layout();
+    const QRectF viewport = view.sceneViewport();
+    const QRectF scene = layout.sceneRect();
+    const double cellPx = layout.metrics().cellHeight * view.scale();
+    QVERIFY2(cellPx >= RunStructureView::MinFitCellPx - 1e-9, qPrintable(QString::number(cellPx)));
+    // The legend beside the tree, never over it: the scene is drawn (and
+    // clipped) in the viewport, which the legend stays out of.
+    QVERIFY(!view.legendRect().isEmpty());
+    QVERIFY2(!view.legendRect().intersects(viewport), qPrintable(s("legend %1, viewport %2").arg(view.legendRect().left()).arg(viewport.right())));
+    const QRectF drawn(view.toView(scene.topLeft()), view.toView(scene.bottomRight()));
+    QVERIFY(std::abs(drawn.top() - viewport.top()) <= 4); // from the top, under the headers
+    const bool small = run == s("openevolve") || run == s("shinkaevolve");
+    if (small) {
+        // A run that fits whole at a readable scale is shown whole, no scroll bars.
+        QVERIFY2(viewport.adjusted(-1, -1, 1, 1).contains(drawn), qPrintable(run));
+        QVERIFY(view.horizontalScrollBar()->isHidden() && view.verticalScrollBar()->isHidden());
+    } else {
+        // Wider than the view at the readable scale: the scroll bar reaches the far end.
+        QScrollBar *bar = view.horizontalScrollBar();
+        QVERIFY(!bar->isHidden());
+        QVERIFY2(bar->maximum() + bar->pageStep() >= drawn.width() - 2, qPrintable(s("%1 + %2 < %3").arg(bar->maximum()).arg(bar->pageStep()).arg(drawn.width())));
+        QVERIFY(drawn.left() <= viewport.left() + 4); // from the left edge (Islands) or the initial program (Genealogy)
+        bar->setValue(bar->maximum());
+        QVERIFY(!view.isFitted());
+        QVERIFY2(std::abs(view.toView(scene.bottomRight()).x() - view.sceneViewport().right()) <= 2,
+                 qPrintable(QString::number(view.toView(scene.bottomRight()).x())));
+        view.fitToView();
+    }
+    if (!qEnvironmentVariableIsEmpty("DREAMRSI_SCREENSHOT_DIR"))
+        view.grab().save(QDir(qEnvironmentVariable("DREAMRSI_SCREENSHOT_DIR")).filePath(s("fit-%1.png").arg(s(QTest::currentDataTag()))));
+
+    // What the view paints: generation labels beside their rows, island
+    // headers above their bands, at the font's size, none over another.
+    TextRecorder page(view.size());
+    view.render(&page);
+    const QList<TextRecorder::Text> texts = page.texts();
+    const QFontMetricsF fm(view.font());
+    const GenealogyLayout::Metrics &m = layout.metrics();
+    QSet<int> labelled;
+    for (const TextRecorder::Text &t : texts) {
+        if (!t.text.startsWith(s("gen ")))
+            continue;
+        const int generation = t.text.mid(4).toInt();
+        const double rowMiddle = view.toView(QPointF(0, layout.rowTop(generation) + m.cellHeight / 2)).y();
+        QVERIFY2(t.rect.top() <= rowMiddle && rowMiddle <= t.rect.bottom(), qPrintable(t.text));
+        QVERIFY2(t.rect.right() <= viewport.left() + 1, qPrintable(t.text)); // left of the cells
+        labelled.insert(generation);
+    }
+    QVERIFY2(labelled.contains(0) && labelled.size() >= 2, qPrintable(QString::number(labelled.size())));
+    if (GenealogyLayout::Mode(mode) == GenealogyLayout::Mode::Islands) {
+        int headers = 0;
+        for (const TextRecorder::Text &t : texts) {
+            if (!t.text.startsWith(s("Island ")) && !t.text.startsWith(s("migrations:")))
+                continue;
+            ++headers;
+            QVERIFY2(t.rect.height() >= fm.height() - 1, qPrintable(t.text)); // the font's size, not the zoom's
+            QVERIFY2(t.rect.bottom() <= viewport.top() + 1, qPrintable(t.text)); // above the cells
+        }
+        QVERIFY2(headers >= 2, qPrintable(QString::number(headers)));
+    }
+    const QString collision = TextRecorder::firstCollision(texts);
+    QVERIFY2(collision.isEmpty(), qPrintable(collision));
+}

@@ -128,8 +128,8 @@ void GenealogyLayout::place()
                 m_migrant[c] = !home && p != NoParent && island.id != RunStructure::NoIsland
                                && (p >= 0 ? s.islandOf(p) : s.rootIsland()) != RunStructure::NoIsland;
             }
-            // At least room for the header's lines at full size.
-            constexpr int MinColumns = 12;
+            // At least room for the header's short form ("Island 12", "3 in, 5 out").
+            constexpr int MinColumns = 8;
             const int used = std::max(MinColumns, placeForest(roots, firstColumn, sameIsland));
             const double left = columnX(firstColumn) - m_metrics.columnGap;
             const double right = columnX(firstColumn + used);

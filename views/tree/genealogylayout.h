@@ -41,7 +41,7 @@ public:
         double rowGap = 12.0;
         double bandGap = 36.0;  ///< between islands' bands
         double margin = 16.0;
-        double headerHeight = 34.0; ///< an island band's two lines of header
+        double headerHeight = 8.0; ///< an island band's room above its first row (the view draws its header above the band)
     };
 
     /// One island's band (Islands mode).

@@ -9,6 +9,7 @@
 #include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QScrollBar>
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -41,6 +42,28 @@ RunStructureView::RunStructureView(QWidget *parent)
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
     setAttribute(Qt::WA_OpaquePaintEvent);
+    // A run larger than the view at a readable scale scrolls (Fit no longer
+    // shrinks it to a strip).
+    m_hbar = new QScrollBar(Qt::Horizontal, this);
+    m_vbar = new QScrollBar(Qt::Vertical, this);
+    m_hbar->setObjectName(QStringLiteral("runStructureHorizontalBar"));
+    m_vbar->setObjectName(QStringLiteral("runStructureVerticalBar"));
+    m_hbar->hide();
+    m_vbar->hide();
+    connect(m_hbar, &QScrollBar::valueChanged, this, [this](int value) {
+        if (m_syncing)
+            return;
+        m_offset.setX(sceneViewport().left() - value);
+        m_fitted = false;
+        update();
+    });
+    connect(m_vbar, &QScrollBar::valueChanged, this, [this](int value) {
+        if (m_syncing)
+            return;
+        m_offset.setY(sceneViewport().top() - value);
+        m_fitted = false;
+        update();
+    });
 }
 
 RunStructureView::Prepared RunStructureView::prepare(std::shared_ptr<const DiscoveryTree> tree,
@@ -103,6 +126,9 @@ void RunStructureView::setPlaceholderText(const QString &text)
 void RunStructureView::setLegendVisible(bool visible)
 {
     m_legendVisible = visible;
+    if (m_fitted)
+        fitToView();
+    syncScrollBars();
     update();
 }
 
@@ -131,9 +157,84 @@ void RunStructureView::centerOn(int cellIndex)
     if (r.isEmpty())
         return;
     m_scale = std::max(m_scale, 1.0);
-    m_offset = QPointF(width() / 2.0, height() / 2.0) - r.center() * m_scale;
+    m_offset = sceneViewport().center() - r.center() * m_scale;
     m_fitted = false;
+    syncScrollBars();
     update();
+}
+
+QString RunStructureView::generationLabel(int generation)
+{
+    return tr("gen %1").arg(generation);
+}
+
+QMarginsF RunStructureView::overlayMargins(const QFontMetricsF &fm) const
+{
+    if (!m_tree || !m_structure)
+        return {};
+    // Left: the widest generation label; top (Islands): the headers' two lines.
+    const double left = fm.horizontalAdvance(generationLabel(m_structure->maxDepth())) + fm.height();
+    const double top = m_mode == GenealogyLayout::Mode::Islands ? 2 * fm.height() + fm.height() / 2 : 0.0;
+    return QMarginsF(left, top, 0, 0);
+}
+
+QRectF RunStructureView::viewportFor(bool hbar, bool vbar) const
+{
+    const QFontMetricsF fm(font());
+    const QMarginsF margins = overlayMargins(fm);
+    const double right = width() - (vbar ? m_vbar->sizeHint().width() : 0);
+    QRectF r(QPointF(margins.left(), margins.top()), QPointF(right, height() - (hbar ? m_hbar->sizeHint().height() : 0)));
+    if (m_legendVisible && m_tree)
+        r.setRight(right - legendSize(fm).width() - 16);
+    return r.width() > 0 && r.height() > 0 ? r : QRectF(rect());
+}
+
+QRectF RunStructureView::sceneViewport() const
+{
+    return viewportFor(!m_hbar->isHidden(), !m_vbar->isHidden());
+}
+
+QRectF RunStructureView::legendRect() const
+{
+    if (!m_legendVisible || !m_tree)
+        return {};
+    const QSizeF size = legendSize(QFontMetricsF(font()));
+    const double right = width() - (m_vbar->isHidden() ? 0 : m_vbar->sizeHint().width()) - 8;
+    return QRectF(QPointF(right - size.width(), 8), size);
+}
+
+void RunStructureView::syncScrollBars()
+{
+    if (m_syncing)
+        return;
+    m_syncing = true;
+    const QRectF scene = m_layout.sceneRect();
+    const QSizeF content = scene.size() * m_scale;
+    bool hbar = false, vbar = false;
+    if (m_tree && !scene.isEmpty()) {
+        // Twice: one bar takes room from the other's direction.
+        for (int pass = 0; pass < 2; ++pass) {
+            const QRectF vp = viewportFor(hbar, vbar);
+            hbar = content.width() > vp.width() + 0.5;
+            vbar = content.height() > vp.height() + 0.5;
+        }
+    }
+    const QRectF vp = viewportFor(hbar, vbar);
+    const int h = m_hbar->sizeHint().height(), w = m_vbar->sizeHint().width();
+    m_hbar->setGeometry(0, height() - h, width() - (vbar ? w : 0), h);
+    m_vbar->setGeometry(width() - w, 0, w, height() - (hbar ? h : 0));
+    // Position: how far the viewport's edge is into the scene.
+    m_hbar->setRange(0, std::max(0, int(std::ceil(content.width() - vp.width()))));
+    m_hbar->setPageStep(std::max(1, int(vp.width())));
+    m_hbar->setSingleStep(std::max(1, int(vp.width() / 20)));
+    m_hbar->setValue(int(std::lround(vp.left() - m_offset.x())));
+    m_vbar->setRange(0, std::max(0, int(std::ceil(content.height() - vp.height()))));
+    m_vbar->setPageStep(std::max(1, int(vp.height())));
+    m_vbar->setSingleStep(std::max(1, int(vp.height() / 20)));
+    m_vbar->setValue(int(std::lround(vp.top() - m_offset.y())));
+    m_hbar->setVisible(hbar);
+    m_vbar->setVisible(vbar);
+    m_syncing = false;
 }
 
 void RunStructureView::fitToView()
@@ -142,11 +243,28 @@ void RunStructureView::fitToView()
     if (scene.isEmpty() || width() <= 0 || height() <= 0) {
         m_scale = 1.0;
         m_offset = {};
-    } else {
-        m_scale = std::clamp(std::min(width() / scene.width(), height() / scene.height()), MinScale, MaxScale);
-        m_offset = QPointF((width() - scene.width() * m_scale) / 2, (height() - scene.height() * m_scale) / 2);
+        m_fitted = true;
+        syncScrollBars();
+        update();
+        return;
     }
+    // The whole run when its cells stay readable; else the readable scale.
+    QRectF vp = viewportFor(false, false).adjusted(4, 4, -4, -4);
+    const double whole = std::min(vp.width() / scene.width(), vp.height() / scene.height());
+    const double readable = MinFitCellPx / m_layout.metrics().cellHeight;
+    m_scale = std::clamp(std::max(whole, readable), MinScale, MaxScale);
+    const QSizeF content = scene.size() * m_scale;
+    if (whole < readable)
+        vp = viewportFor(content.width() > vp.width(), content.height() > vp.height()).adjusted(4, 4, -4, -4);
+    // From the top left, beside the generation labels and under the island
+    // headers; a genealogy wider than the view from its initial program.
+    double x = vp.left();
+    const QRectF root = m_layout.rootRect();
+    if (content.width() > vp.width() && m_mode == GenealogyLayout::Mode::Genealogy && !root.isEmpty())
+        x = std::clamp(vp.center().x() - root.center().x() * m_scale, vp.right() - content.width(), vp.left());
+    m_offset = QPointF(x, vp.top());
     m_fitted = true;
+    syncScrollBars();
     update();
 }
 
@@ -167,6 +285,7 @@ void RunStructureView::zoomAt(double factor, const QPointF &anchor)
     m_scale = scale;
     m_offset = anchor - scenePoint * m_scale;
     m_fitted = false;
+    syncScrollBars();
     update();
 }
 
@@ -279,25 +398,12 @@ void RunStructureView::paintScene(QPainter &painter, const QRectF &exposed, doub
 
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing, false);
-    // Island bands and their headers.
+    // Island bands (their headers are overlays: paintOverlays).
     const QList<GenealogyLayout::Band> &bands = m_layout.bands();
-    QFont headerFont = painter.font();
-    headerFont.setPixelSize(std::max(1, int(std::lround(11 * scale))));
     for (int b = 0; b < int(bands.size()); ++b) {
         const QRectF band = toDevice(bands.at(b).rect, scale, offset);
-        if (!band.intersects(exposed))
-            continue;
-        painter.fillRect(band, b % 2 == 0 ? palette.background.darker(104) : palette.background.darker(108));
-        if (11 * scale >= 5) {
-            const QRectF header = toDevice(bands.at(b).header, scale, offset).adjusted(4 * scale, 0, 0, 0);
-            painter.setFont(headerFont);
-            painter.setPen(palette.text);
-            const double half = header.height() / 2;
-            painter.drawText(QRectF(header.left(), header.top(), header.width() * 4, half), Qt::AlignLeft | Qt::AlignVCenter,
-                             islandTitle(bands.at(b).island));
-            painter.drawText(QRectF(header.left(), header.top() + half, header.width() * 4, half),
-                             Qt::AlignLeft | Qt::AlignVCenter, islandMigrations(bands.at(b).island));
-        }
+        if (band.intersects(exposed))
+            painter.fillRect(band, b % 2 == 0 ? palette.background.darker(104) : palette.background.darker(108));
     }
 
     // Links: an elbow from parent to child; migrations straight across.
@@ -328,16 +434,20 @@ void RunStructureView::paintScene(QPainter &painter, const QRectF &exposed, doub
         links.append(QLineF(QPointF(from.x(), midY), QPointF(to.x(), midY)));
         links.append(QLineF(QPointF(to.x(), midY), to));
     }
-    painter.setPen(QPen(palette.edge, 0));
-    painter.drawLines(links);
     if (!migrations.isEmpty()) {
-        // Solid, aliased and cosmetic: long antialiased strokes across the
-        // bands cost milliseconds each.
-        QPen pen(palette.batch, scale >= 0.5 ? 2 : 1);
+        // Beneath the links and the cells, translucent where many cross the
+        // bands, so that the lineages stay legible over them. Solid,
+        // aliased and cosmetic: long antialiased strokes across the bands
+        // cost milliseconds each.
+        QColor color = palette.batch;
+        color.setAlpha(migrations.size() > 40 ? 90 : 200);
+        QPen pen(color, scale >= 0.5 ? 2 : 1);
         pen.setCosmetic(true);
         painter.setPen(pen);
         painter.drawLines(migrations);
     }
+    painter.setPen(QPen(palette.edge, 0));
+    painter.drawLines(links);
 
     // The initial program.
     if (!m_layout.rootRect().isEmpty()) {
@@ -429,11 +539,83 @@ void RunStructureView::paintEvent(QPaintEvent *event)
         painter.drawText(rect(), Qt::AlignCenter, m_placeholder.isEmpty() ? tr("No tree open") : m_placeholder);
         return;
     }
-    paintScene(painter, QRectF(event->rect()), m_scale, m_offset, m_palette);
-    if (m_legendVisible) {
-        const QSizeF size = legendSize(QFontMetricsF(painter.font()));
-        paintLegend(painter, QRectF(QPointF(width() - size.width() - 8, 8), size), m_palette);
+    const QRectF viewport = sceneViewport();
+    painter.save();
+    painter.setClipRect(viewport);
+    paintScene(painter, QRectF(event->rect()).intersected(viewport), m_scale, m_offset, m_palette);
+    painter.restore();
+    paintOverlays(painter, viewport, m_scale, m_offset, m_palette);
+    if (m_legendVisible)
+        paintLegend(painter, legendRect(), m_palette);
+}
+
+void RunStructureView::paintOverlays(QPainter &painter, const QRectF &viewport, double scale, const QPointF &offset,
+                                     const TreePalette &palette) const
+{
+    if (!m_tree || !m_structure)
+        return;
+    const QFontMetricsF fm(painter.font());
+    const QMarginsF margins = overlayMargins(fm);
+    const GenealogyLayout::Metrics &m = m_layout.metrics();
+    painter.save();
+    painter.setClipping(false);
+    // Generation labels left of the rows, every row or every 2nd, 5th,
+    // 10th… as their pitch allows, at the font's size whatever the zoom.
+    const QRectF gutter(viewport.left() - margins.left(), viewport.top(), margins.left(), viewport.height());
+    painter.fillRect(gutter, palette.background);
+    const double pitch = (m.cellHeight + m.rowGap) * scale;
+    int step = 1;
+    for (const int s : {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000}) {
+        step = s;
+        if (s * pitch >= fm.height())
+            break;
     }
+    painter.setPen(palette.text);
+    const double first = std::max(0.0, std::floor(((viewport.top() - offset.y()) / scale - m_layout.rowTop(0)) / (m.cellHeight + m.rowGap)));
+    for (int d = int(first) / step * step; d <= m_structure->maxDepth(); d += step) {
+        const double y = (m_layout.rowTop(d) + m.cellHeight / 2) * scale + offset.y();
+        if (y > viewport.bottom())
+            break;
+        if (y < viewport.top())
+            continue;
+        painter.drawText(QRectF(gutter.left(), y - fm.height() / 2, gutter.width() - fm.height() / 2, fm.height()),
+                         Qt::AlignRight | Qt::AlignVCenter, generationLabel(d));
+    }
+    // Island headers above their bands: the band's share of the top strip,
+    // the longest form of its title that fits, then its migrations.
+    if (margins.top() > 0) {
+        const QRectF strip(viewport.left(), viewport.top() - margins.top(), viewport.width(), margins.top());
+        painter.fillRect(QRectF(gutter.left(), strip.top(), gutter.width() + strip.width(), strip.height()), palette.background);
+        const QList<GenealogyLayout::Band> &bands = m_layout.bands();
+        for (int b = 0; b < int(bands.size()); ++b) {
+            const double left = std::max(bands.at(b).rect.left() * scale + offset.x(), strip.left());
+            const double right = std::min(bands.at(b).rect.right() * scale + offset.x(), strip.right());
+            if (right - left < fm.height())
+                continue;
+            const QRectF cell(left, strip.top() + 1, right - left, strip.height() - 2);
+            painter.fillRect(cell, b % 2 == 0 ? palette.background.darker(104) : palette.background.darker(108));
+            const RunStructure::Island &island = m_structure->islands().at(bands.at(b).island);
+            const QString name = island.id == RunStructure::NoIsland ? tr("No island") : tr("Island %1").arg(island.id);
+            const QStringList forms{islandTitle(bands.at(b).island),
+                                    tr("%1 · %2").arg(name, tr("%n program(s)", nullptr, island.count)), name};
+            const double room = cell.width() - fm.height() / 2;
+            QString title = fm.elidedText(forms.last(), Qt::ElideRight, room);
+            for (const QString &form : forms) {
+                if (fm.horizontalAdvance(form) <= room) {
+                    title = form;
+                    break;
+                }
+            }
+            const QRectF line1(cell.left() + fm.height() / 4, cell.top() + fm.height() / 4, room, fm.height());
+            painter.drawText(line1, Qt::AlignLeft | Qt::AlignVCenter, title);
+            QString migrations = islandMigrations(bands.at(b).island);
+            if (fm.horizontalAdvance(migrations) > room)
+                migrations = fm.elidedText(tr("%1 in, %2 out", "migrations").arg(island.migrantsIn).arg(island.migrantsOut),
+                                           Qt::ElideRight, room);
+            painter.drawText(line1.translated(0, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, migrations);
+        }
+    }
+    painter.restore();
 }
 
 void RunStructureView::paintFigure(QPainter &painter, const QRectF &target) const
@@ -442,13 +624,19 @@ void RunStructureView::paintFigure(QPainter &painter, const QRectF &target) cons
     painter.save();
     painter.setFont(TreeRenderer::figureFont(painter.font(), target));
     painter.fillRect(target, paper.background);
-    const QSizeF legend = legendSize(QFontMetricsF(painter.font()));
-    const QRectF area = target.adjusted(4, 4, -legend.width() - 12, -4);
+    const QFontMetricsF fm(painter.font());
+    const QSizeF legend = legendSize(fm);
+    const QMarginsF margins = overlayMargins(fm);
+    const QRectF area = target.adjusted(4 + margins.left(), 4 + margins.top(), -legend.width() - 12, -4);
     const QRectF scene = m_layout.sceneRect();
     if (!scene.isEmpty() && area.width() > 0 && area.height() > 0) {
         const double scale = std::min(area.width() / scene.width(), area.height() / scene.height());
         const QPointF offset = area.topLeft() + QPointF((area.width() - scene.width() * scale) / 2, 0);
+        painter.save();
+        painter.setClipRect(area);
         paintScene(painter, area, scale, offset, paper);
+        painter.restore();
+        paintOverlays(painter, area, scale, offset, paper);
     }
     paintLegend(painter, QRectF(QPointF(target.right() - legend.width() - 4, target.top() + 4), legend), paper);
     painter.restore();
@@ -458,6 +646,8 @@ void RunStructureView::resizeEvent(QResizeEvent *)
 {
     if (m_fitted)
         fitToView();
+    else
+        syncScrollBars();
 }
 
 void RunStructureView::wheelEvent(QWheelEvent *event)
@@ -488,6 +678,7 @@ void RunStructureView::mouseMoveEvent(QMouseEvent *event)
     m_moved = true;
     m_offset = m_offsetAtDragStart + delta;
     m_fitted = false;
+    syncScrollBars();
     update();
 }
 
@@ -531,6 +722,8 @@ void RunStructureView::keyPressEvent(QKeyEvent *event)
 
 int RunStructureView::cellAtPos(const QPointF &pos) const
 {
+    if (!sceneViewport().contains(pos))
+        return -1; // the labels, headers and legend are no cells
     // Tiny cells are hard to hit: take the nearest within a few pixels.
     const QPointF scenePoint = (pos - m_offset) / m_scale;
     int cell = m_layout.cellAt(scenePoint);

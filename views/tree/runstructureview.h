@@ -7,6 +7,8 @@
 #include <QSet>
 #include <QWidget>
 
+class QScrollBar;
+
 #include <memory>
 
 namespace dreamrsi {
@@ -16,13 +18,22 @@ namespace dreamrsi {
 /// are coloured by score as in the tree view, failures greyed with their
 /// glyph; links go from parent to child, migrations between islands in
 /// the accent colour; each island's band says its count, best and
-/// migrations; a legend explains the marks. Wheel or +/- zoom about the
-/// cursor, drag pans, F or a double click fits, hover tells a cell, a
-/// click inspects it.
+/// migrations; a legend explains the marks. Rows are labelled with their
+/// generation at the view's left edge, the islands' headers stay at its
+/// top, both at the widget's font size whatever the zoom; the legend has
+/// its own place right of the tree. Fit shows the whole run when its cells
+/// stay readable (at least MinFitCellPx tall), else the readable scale from
+/// the top (the initial program's column, in Genealogy) with scroll bars.
+/// Wheel or +/- zoom about the cursor, drag or the scroll bars pan, F or a
+/// double click fits, hover tells a cell, a click inspects it.
 class RunStructureView final : public QWidget
 {
     Q_OBJECT
 public:
+    /// The smallest cell height, in pixels, Fit draws a run at: below it a
+    /// fitted run was a thin strip (200 programs) or a line (10,000).
+    static constexpr double MinFitCellPx = 7.0;
+
     explicit RunStructureView(QWidget *parent = nullptr);
 
     /// What showing a tree takes: its structure, the cells' styles and both
@@ -62,6 +73,18 @@ public:
     int selectedCell() const { return m_selected; }
     double scale() const { return m_scale; }
     bool isFitted() const { return m_fitted; }
+    /// Where a scene point is drawn in the widget.
+    QPointF toView(const QPointF &scenePoint) const { return scenePoint * m_scale + m_offset; }
+    /// The part of the widget the scene is drawn in: the widget less the
+    /// generation labels on the left, the island headers on top, the
+    /// legend on the right and the scroll bars.
+    QRectF sceneViewport() const;
+    /// Where the legend is drawn (empty when hidden).
+    QRectF legendRect() const;
+    QScrollBar *horizontalScrollBar() const { return m_hbar; }
+    QScrollBar *verticalScrollBar() const { return m_vbar; }
+    /// The generation label of a row ("gen 3").
+    static QString generationLabel(int generation);
 
     /// The layout as a figure (light palette, legend on the right).
     void paintFigure(QPainter &painter, const QRectF &target) const;
@@ -98,6 +121,16 @@ protected:
 private:
     void relayout();
     void zoomAt(double factor, const QPointF &anchor);
+    /// The margins the overlays take around the scene (left: generation
+    /// labels, top: island headers), measured with `fm`.
+    QMarginsF overlayMargins(const QFontMetricsF &fm) const;
+    /// Shows, hides and sets the scroll bars for the scene drawn now.
+    void syncScrollBars();
+    QRectF viewportFor(bool hbar, bool vbar) const;
+    /// The generation labels left of `viewport` and the island headers
+    /// above it, over the scene, at the painter's font size.
+    void paintOverlays(QPainter &painter, const QRectF &viewport, double scale, const QPointF &offset,
+                       const TreePalette &palette) const;
     /// Paints what of the scene falls into `exposed` (device coordinates).
     void paintScene(QPainter &painter, const QRectF &exposed, double scale, const QPointF &offset,
                     const TreePalette &palette) const;
@@ -128,6 +161,9 @@ private:
     bool m_moved = false;
     QPointF m_dragStart;
     QPointF m_offsetAtDragStart;
+    QScrollBar *m_hbar = nullptr;
+    QScrollBar *m_vbar = nullptr;
+    bool m_syncing = false;
 };
 
 } // namespace dreamrsi

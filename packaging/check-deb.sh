@@ -64,6 +64,15 @@ rm -f "/tmp/check-deb-$$-"*
 # would make dpkg-deb's broken pipe fail the check.)
 listing="$(dpkg-deb -c "$deb")"
 grep -q "usr/share/icons/hicolor/.*/dreamrsi-workbench\." <<<"$listing" || fail "the package has no icon"
+# The benchmarks are dreamrsi-bench's, built beside dreamrsi and never
+# installed (docs/architecture.md): neither it nor a benchmark's usage is in
+# the package.
+! grep -q "dreamrsi-bench" <<<"$listing" || fail "the package holds dreamrsi-bench"
+for bin in bin/dreamrsi bin/dreamrsi-render lib/dreamrsi/dreamrsi-commands.so; do
+  if dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/$bin" | grep -a -q "usage: dreamrsi bench "; then
+    fail "usr/$bin holds a benchmark"
+  fi
+done
 
 # 2. A fresh Debian 12 root.
 root="$(mktemp -d /tmp/check-deb-root.XXXXXX)"

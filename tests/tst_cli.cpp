@@ -284,6 +284,21 @@ void TestCli::drawingCommandsGoToTheRenderer()
     QVERIFY2(err.contains(dir.filePath(QStringLiteral("bin/dreamrsi-render"))) && err.contains(QStringLiteral("'plot'")),
              qPrintable(err));
     QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("no.svg"))));
+
+    // The benchmarks are dreamrsi-bench's, beside dreamrsi in a build tree
+    // and never installed: without it `bench` says so, and neither the
+    // module nor the renderer holds a benchmark.
+    p.start(alone, {QStringLiteral("bench"), QStringLiteral("tree"), QStringLiteral("--cells"), QStringLiteral("10")});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 1);
+    err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(err.contains(dir.filePath(QStringLiteral("bin/dreamrsi-bench"))) && err.contains(QStringLiteral("not installed")),
+             qPrintable(err));
+    for (const char *built : {"/../lib/dreamrsi/dreamrsi-commands.so", "/dreamrsi-render", "/dreamrsi"}) {
+        QFile file(QStringLiteral(DREAMRSI_BIN_DIR) + QLatin1String(built));
+        QVERIFY2(file.open(QIODevice::ReadOnly), built);
+        QVERIFY2(!file.readAll().contains("usage: dreamrsi bench "), built);
+    }
 }
 
 // The loader's own account of what it opened (glibc's LD_DEBUG): no QtGui,

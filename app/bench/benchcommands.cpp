@@ -1,15 +1,22 @@
-// `dreamrsi bench NAME`: the arguments of every benchmark but livetree
-// (benchlivetreecommand.cpp, in dreamrsi-render); the benchmarks themselves
-// are in bench*.cpp.
+// `dreamrsi bench NAME`: the arguments of every benchmark but those that
+// draw (app/bench/render); the benchmarks themselves are in bench*.cpp,
+// dispatched by dreamrsi-bench (main.cpp).
 #include "benchcommands.h"
 
 #include "benches.h"
 #include "commandline.h"
 #include "optionvalues.h"
 
+#include <QCoreApplication>
+
 #include <limits>
 
 namespace dreamrsi {
+
+QString benchProgram()
+{
+    return QCoreApplication::applicationDirPath() + QStringLiteral("/dreamrsi");
+}
 
 std::optional<int> readBenchCounts(const char *bench, const char *usage, const QStringList &args,
                                    const QList<Count> &counts, QTextStream &out, QTextStream &err)

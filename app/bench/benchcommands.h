@@ -7,11 +7,11 @@ namespace dreamrsi {
 
 // `dreamrsi bench NAME`: the benchmarks that print figures (speed and memory
 // goals live here, never in timed test assertions). They are their own
-// library, dreamrsi_bench, apart from the product's commands (app/cli); the
-// command module links it so that `dreamrsi bench` stays one command. The
-// benchmarks that draw (`bench livetree`, `bench islands`) are in
-// app/render. Each returns the exit status as every command does
-// (commands.h).
+// library, dreamrsi_bench, apart from the product's commands (app/cli), in
+// the executable dreamrsi-bench (main.cpp), which `dreamrsi bench` becomes
+// and which is built but never installed. The benchmarks that draw (`bench
+// livetree`, `bench islands`) are in app/bench/render. Each returns the exit
+// status as every command does (commands.h).
 
 int runBenchTreeCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 int runBenchSandboxCommand(const QStringList &args, QTextStream &out, QTextStream &err);

@@ -7,6 +7,7 @@
 // Python one (json.dump), so that the figures hold on files we did not
 // write. Each row is printed with its goal and whether it was met.
 #include "benchcommands.h"
+#include "benches.h"
 
 #include "commandline.h"
 #include "optionvalues.h"
@@ -355,7 +356,7 @@ int benchCompare(const CompareOptions &o, QTextStream &out, QTextStream &err)
     QTemporaryDir dir(QDir::tempPath() + QStringLiteral("/dreamrsi-compare-XXXXXX"));
     if (!dir.isValid())
         return CommandLine::runtimeError(err, QStringLiteral("cannot create a temporary folder: %1").arg(dir.errorString()));
-    const QString self = QCoreApplication::applicationFilePath();
+    const QString self = benchProgram();
     // dreamrsi's compact world cache lives in the bench's folder, never the user's.
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QStringLiteral("DREAMRSI_CACHE_DIR"), dir.filePath(QStringLiteral("cache")));

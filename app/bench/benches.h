@@ -20,6 +20,10 @@ struct Count
     QString *path = nullptr;
 };
 
+/// The `dreamrsi` a benchmark runs as a child process (replays, the timed
+/// runs of bench compare): the one beside dreamrsi-bench.
+QString benchProgram();
+
 /// Reads a benchmark's options into their targets; returns the exit status
 /// when the benchmark should not run (--help: 0, a bad option or value: 2).
 std::optional<int> readBenchCounts(const char *bench, const char *usage, const QStringList &args,

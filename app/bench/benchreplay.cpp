@@ -179,7 +179,7 @@ int benchReplay(const ReplayBenchOptions &bench, QTextStream &out, QTextStream &
             request.worlds = ten;
             request.policySource = source;
             request.trace = false;
-            request.program = QCoreApplication::applicationFilePath();
+            request.program = benchProgram();
             QObject::connect(child.get(), &ReplayProcess::finished, &loop,
                              [&](std::shared_ptr<const ReplayProcessOutput> output) {
                                  if (!output->result.ok())

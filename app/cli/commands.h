@@ -72,8 +72,7 @@ int runImagineCommand(const QStringList &args, QTextStream &out, QTextStream &er
 /// `dreamrsi plot frontier|anytime|tree|progress …`: figures (writePlot, views).
 int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 
-/// `dreamrsi bench livetree` (app/render, in dreamrsi-render); the other
-/// benchmarks are their own library, app/bench (benchcommands.h).
-int runBenchLiveTreeCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+// `dreamrsi bench NAME`: the benchmarks are dreamrsi-bench's (app/bench),
+// an executable beside dreamrsi that is not installed.
 
 } // namespace dreamrsi

@@ -4,14 +4,14 @@
 // over tree files, which it runs without loading the module (and the
 // libraries only the other commands need). Each command reads its arguments
 // in its own file under app/cli and calls dreamrsi_core; this file only
-// dispatches. The commands that draw with QtGui (plot, bench livetree) live
-// in the sibling dreamrsi-render, which this process becomes (execv): so that
-// every other command, run thousands of times by replays, rounds and
-// sandboxed evaluations, starts without loading Qt's GUI libraries (about
-// 13 ms of dynamic loading a start).
+// dispatches. The command that draws with QtGui (plot) lives in the sibling
+// dreamrsi-render, which this process becomes (execv): so that every other
+// command, run thousands of times by replays, rounds and sandboxed
+// evaluations, starts without loading Qt's GUI libraries (about 13 ms of
+// dynamic loading a start). `bench NAME` becomes dreamrsi-bench the same way:
+// the benchmarks are an executable of their own, built beside dreamrsi and
+// never installed (docs/architecture.md), so none of them is in this module.
 #include "agenttrycommand.h"
-#include "benchcommands.h"
-#include "benchserve.h"
 #include "commandline.h"
 #include "commands.h"
 #include "dreamcommand.h"
@@ -22,6 +22,7 @@
 
 #include <QCoreApplication>
 #include <QFile>
+#include <QFileInfo>
 #include <QTextStream>
 
 #include <cerrno>
@@ -78,31 +79,15 @@ const Command commands[] = {
     {"validate", "check tree files and print their summary", dreamrsi::runValidateCommand},
 };
 
-// `dreamrsi bench NAME`: one line per benchmark.
-const Command benches[] = {
-    {"compare", "whole-process times against the Python reference of docs/replay.md (tests/replay_reference)", dreamrsi::runBenchCompareCommand},
-    {"dream", "time and peak memory of a dream valued over the revealed history and over imagined completions", dreamrsi::runBenchDreamCommand},
-    {"import", "open a 10,000-program OpenEvolve folder and ShinkaEvolve database as trees", dreamrsi::runBenchImportCommand},
-    {"islands", "ms per GUI frame of a 10,000-program imported run: genealogy, islands, behaviour grid (--out RUN keeps the run)", nullptr},
-    {"livetree", "ms per frame of the Live Round panel: 10,000 cells, 100 more a second", nullptr},
-    {"replay", "episodes/s and reveals/s of built-in and scripted replays", dreamrsi::runBenchReplayCommand},
-    {"round", "orchestration overhead per attempt of a live round (instant agent and evaluator)", dreamrsi::runBenchRoundCommand},
-    {"serve", "dreamrsi serve: stored -> seen latency of the event stream (median, p95), cells-after-seq requests/s",
-     dreamrsi::runBenchServeCommand},
-    {"sandbox", "sandbox overhead of /bin/true vs a bare run; pool throughput", dreamrsi::runBenchSandboxCommand},
-    {"store", "import many worlds; open a large project and load one tree", dreamrsi::runBenchStoreCommand},
-    {"tree", "parse and index a large synthetic tree", dreamrsi::runBenchTreeCommand},
-};
-
 void printUsage(QTextStream &s)
 {
     s << "usage: dreamrsi COMMAND [ARGS...]\n\ncommands:\n";
     for (const Command &c : commands)
         s << "  " << QString::fromLatin1(c.name).leftJustified(10) << ' ' << c.summary << '\n';
-    s << "  " << QStringLiteral("bench").leftJustified(10) << " NAME: run a benchmark and print figures (";
-    for (const Command &b : benches)
-        s << ' ' << b.name;
-    s << " )\n\n`dreamrsi COMMAND --help` describes one command.\n";
+    s << "  " << QStringLiteral("bench").leftJustified(10)
+      << " NAME: run a benchmark and print figures (dreamrsi-bench, built beside dreamrsi and not installed;\n"
+      << "             `dreamrsi bench --help` lists them)\n";
+    s << "\n`dreamrsi COMMAND --help` describes one command.\n";
 }
 
 const Command *find(const auto &table, const QString &name)
@@ -123,22 +108,26 @@ extern "C" Q_DECL_EXPORT int dreamrsi_commands_main(int argc, char *argv[])
         args.append(QString::fromLocal8Bit(argv[i]));
     QString name = args.isEmpty() ? QString() : args.takeFirst();
     const Command *command = find(commands, name);
-    if (!command && name == QLatin1String("bench") && !args.isEmpty()) {
-        command = find(benches, args.first());
-        if (command)
-            args.removeFirst();
-    }
+    const bool bench = name == QLatin1String("bench");
 
-    // argv as given (before Qt reads it), for dreamrsi-render.
-    std::vector<char *> renderArgv(argv, argv + argc + 1);
+    // argv as given (before Qt reads it), for dreamrsi-render and dreamrsi-bench.
+    std::vector<char *> siblingArgv(argv, argv + argc + 1);
     QCoreApplication app(argc, argv);
-    if (command && !command->run) {
-        const QByteArray render = QFile::encodeName(QCoreApplication::applicationDirPath() + QStringLiteral("/dreamrsi-render"));
-        renderArgv[0] = const_cast<char *>(render.constData());
-        ::execv(render.constData(), renderArgv.data());
+    if (bench || (command && !command->run)) {
+        const QString path =
+            QCoreApplication::applicationDirPath() + (bench ? QStringLiteral("/dreamrsi-bench") : QStringLiteral("/dreamrsi-render"));
+        const QByteArray sibling = QFile::encodeName(path);
+        if (bench && !QFileInfo(path).isExecutable()) {
+            QTextStream(stderr) << "dreamrsi: the benchmarks are not installed: `dreamrsi bench` runs " << sibling
+                                << ", which a build tree has beside dreamrsi (cmake --build --preset dev --target "
+                                   "dreamrsi-bench) and an installation never has\n";
+            return 1;
+        }
+        siblingArgv[0] = const_cast<char *>(sibling.constData());
+        ::execv(sibling.constData(), siblingArgv.data());
         const int error = errno;
-        QTextStream(stderr) << "dreamrsi: cannot run " << render << " for '" << name << "': " << std::strerror(error)
-                            << " (it is built and installed next to dreamrsi)\n";
+        QTextStream(stderr) << "dreamrsi: cannot run " << sibling << " for '" << name << "': " << std::strerror(error)
+                            << (bench ? " (it is built next to dreamrsi)\n" : " (it is built and installed next to dreamrsi)\n");
         return 1;
     }
     dreamrsi::CommandLine::nameApplication();
@@ -149,7 +138,7 @@ extern "C" Q_DECL_EXPORT int dreamrsi_commands_main(int argc, char *argv[])
         return name.isEmpty() ? 2 : 0;
     }
     if (!command) {
-        err << "dreamrsi: unknown command '" << name << (name == QLatin1String("bench") ? QStringLiteral(" ") + args.value(0) : QString()) << "'\n";
+        err << "dreamrsi: unknown command '" << name << "'\n";
         printUsage(err);
         return 2;
     }

@@ -6,7 +6,7 @@
 // its candidates) into DIR.
 #include "figures/figureexport.h"
 #include "import/runimport.h"
-#include "../render/islandsbench.h"
+#include "islandsbench.h"
 #include "tree/behaviourgridview.h"
 #include "models/livetreemodel.h"
 #include "live/launchrounddialog.h"

@@ -1,13 +1,14 @@
 #pragma once
 
 #include <QApplication>
+#include <QStringList>
 #include <QTextStream>
 
 namespace dreamrsi {
 
 class EventClock;
 
-/// dreamrsi-render's application: a QApplication that, while bench livetree
+/// dreamrsi-bench's application for the benchmarks that draw: a QApplication that, while bench livetree
 /// has an EventClock running, times every event it delivers, so that a slow
 /// frame can be split into its phases (what timers and queued calls did,
 /// layout, paint) and the receivers that took the time.
@@ -36,5 +37,7 @@ struct LiveTreeBenchOptions
     double fps = 60.0;
 };
 int benchLiveTree(const LiveTreeBenchOptions &options, QTextStream &out, QTextStream &err);
+/// `dreamrsi bench livetree`: its arguments (benchlivetreecommand.cpp).
+int runBenchLiveTreeCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 
 } // namespace dreamrsi

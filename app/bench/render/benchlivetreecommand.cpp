@@ -1,6 +1,4 @@
 // `dreamrsi bench livetree`: its arguments; the benchmark is livetreebench.cpp.
-#include "commands.h"
-
 #include "benches.h"
 #include "livetreebench.h"
 

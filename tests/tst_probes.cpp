@@ -68,7 +68,6 @@ class TestProbes : public QObject
 private slots:
     void settingParsed();
     void depthProbeWhereBlindAndNoneOnceSeen();
-    void flatDepthStaysUnsettledWhereTheTaskGains();
     void rootProbeForABlindDirection();
     void probeCellsCountedTaggedAndJoinTheHistory();
     void widenedExceedsTheCapOnlyWhereBlind();
@@ -142,46 +141,6 @@ void TestProbes::depthProbeWhereBlindAndNoneOnceSeen()
     const DiscoveryTree full = world(6, 9, 0.01);
     const QList<const DiscoveryTree *> self{&full};
     QVERIFY(!Probes::next(full, fitOn(self), {}));
-}
-
-void TestProbes::flatDepthStaysUnsettledWhereTheTaskGains()
-{
-    // The shallow worlds gain 0.05 an attempt; three flat branches reach
-    // depth 4 with no gain at all: depth 3 holds NMIN = 3 values, none a gain.
-    const DiscoveryTree shallow = world(6, 3, 0.05);
-    const DiscoveryTree flat = world(3, 5, 0.0);
-    const QList<const DiscoveryTree *> history{&shallow, &flat};
-    const WorldModel model = fitOn(history);
-    QCOMPARE(model.gainCount(QString(), 3), 3);
-    QVERIFY(model.largestGain() > 0.0);
-    QVERIFY(!model.depthBlind(QString(), 3));
-    QVERIFY(model.depthOnlyFlat(QString(), 3));
-    QVERIFY(model.depthUnsettled(QString(), 3));
-    QVERIFY(!model.depthUnsettled(QString(), 2)); // depth 2 holds gains
-    const std::optional<ProbeCall> call = Probes::next(shallow, model, {});
-    QVERIFY(call);
-    QCOMPARE(call->cellId(), QStringLiteral("b5a3"));
-    QVERIFY2(call->reason.contains(QLatin1String("depth 3 had 3 values, none a gain")), qPrintable(call->reason));
-    // The imagination still draws from the values as they are: the flat depth's own.
-    QCOMPARE(model.gains(QString(), 3), QList<double>({0.0, 0.0, 0.0}));
-
-    // 2·NMIN flat values settle it: the depth does not pay, and no probe goes there.
-    const QList<const DiscoveryTree *> twice{&shallow, &flat, &flat};
-    const WorldModel settled = fitOn(twice);
-    QCOMPARE(settled.gainCount(QString(), 3), 6);
-    QVERIFY(!settled.depthUnsettled(QString(), 3));
-    QVERIFY(!Probes::next(shallow, settled, {}, {}, 2)); // depth 5 (blind) lies three calls away
-    // One gain among the values settles it too: the depth is seen to pay sometimes.
-    const DiscoveryTree climbing = world(1, 5, 0.02);
-    const QList<const DiscoveryTree *> mixed{&shallow, &flat, &climbing};
-    QVERIFY(!fitOn(mixed).depthUnsettled(QString(), 3));
-    // A task that never gained anywhere has nothing to hope for at a flat depth.
-    const DiscoveryTree flatShallow = world(6, 3, 0.0);
-    const QList<const DiscoveryTree *> never{&flatShallow, &flat};
-    const WorldModel none = fitOn(never);
-    QCOMPARE(none.largestGain(), 0.0);
-    QVERIFY(!none.depthUnsettled(QString(), 3));
-    QVERIFY(!Probes::next(flatShallow, none, {}, {}, 2));
 }
 
 void TestProbes::rootProbeForABlindDirection()

@@ -48,22 +48,16 @@ int bestBranch(const DiscoveryTree &episode)
     return best;
 }
 
-/// "3 values" or, where the depth is unsettled only because its values show no gain, "3 values, none a gain".
-QString evidenceText(const WorldModel &model, const QString &tag, int attempt, int count)
+QString depthReason(int attempt, const QString &tag, int count)
 {
-    return model.depthOnlyFlat(tag, attempt) ? QStringLiteral("%1, none a gain").arg(values(count)) : values(count);
+    return tag.isEmpty() ? QStringLiteral("depth %1 had %2").arg(attempt).arg(values(count))
+                         : QStringLiteral("depth %1 of %2 had %3").arg(attempt).arg(directionOf(tag), values(count));
 }
 
-QString depthReason(int attempt, const QString &tag, const QString &evidence)
+QString enRouteReason(int depth, const QString &tag, int count)
 {
-    return tag.isEmpty() ? QStringLiteral("depth %1 had %2").arg(attempt).arg(evidence)
-                         : QStringLiteral("depth %1 of %2 had %3").arg(attempt).arg(directionOf(tag), evidence);
-}
-
-QString enRouteReason(int depth, const QString &tag, const QString &evidence)
-{
-    return tag.isEmpty() ? QStringLiteral("on the way to depth %1, which had %2").arg(depth).arg(evidence)
-                         : QStringLiteral("on the way to depth %1 of %2, which had %3").arg(depth).arg(directionOf(tag), evidence);
+    return tag.isEmpty() ? QStringLiteral("on the way to depth %1, which had %2").arg(depth).arg(values(count))
+                         : QStringLiteral("on the way to depth %1 of %2, which had %3").arg(depth).arg(directionOf(tag), values(count));
 }
 
 QString rootReason(const QString &tag, int count)
@@ -78,7 +72,7 @@ int depthCount(const WorldModel &model, const QString &tag, int attempt)
     return std::max(model.gainCount(WorldModel::pooled(), attempt), tag.isEmpty() ? 0 : model.gainCount(tag, attempt));
 }
 
-/// The shallowest unsettled depth at or after `from` on a branch of direction
+/// The shallowest blind depth at or after `from` on a branch of direction
 /// `tag`, within the grid and reachable in `callsLeft` calls (every attempt
 /// from `from` to it made once), none when a cell on the way is
 /// `unavailable` or nothing reachable is blind.
@@ -88,7 +82,7 @@ std::optional<int> blindDepthAhead(const WorldModel &model, const QString &tag, 
     for (int a = from; a <= refinements && a - from < callsLeft; ++a) {
         if (unavailable.contains(QStringLiteral("b%1a%2").arg(branch).arg(a)))
             return std::nullopt;
-        if (model.depthUnsettled(tag, a))
+        if (model.depthBlind(tag, a))
             return a;
     }
     return std::nullopt;
@@ -96,9 +90,9 @@ std::optional<int> blindDepthAhead(const WorldModel &model, const QString &tag, 
 
 ProbeCall depthCall(const WorldModel &model, const QString &tag, int branch, int attempt, int depth)
 {
-    const QString evidence = evidenceText(model, tag, depth, depthCount(model, tag, depth));
+    const int count = depthCount(model, tag, depth);
     return ProbeCall{ProbeCall::Kind::Depth, branch, attempt,
-                     attempt == depth ? depthReason(depth, tag, evidence) : enRouteReason(depth, tag, evidence)};
+                     attempt == depth ? depthReason(depth, tag, count) : enRouteReason(depth, tag, count)};
 }
 
 } // namespace

@@ -46,7 +46,7 @@ struct ProbeSetting
 struct ProbeCall
 {
     enum class Kind {
-        Depth, ///< the next attempt of the episode's best branch, towards a blind or unsettled depth
+        Depth, ///< the next attempt of the episode's best branch, at a blind depth
         Root,  ///< the first attempt of an unopened branch whose direction is blind
     };
     Kind kind = Kind::Depth;
@@ -72,15 +72,15 @@ bool isProbe(const Cell &cell);
 /// on the history and the episode, on the grid of `episode` (its `grid`,
 /// else 10 × 10). In this order:
 /// 1. the episode's best branch (the best ok score; ties: the lowest id)
-///    goes on one attempt past its last when a blind or unsettled depth
-///    (WorldModel::depthUnsettled) for the branch's direction lies within the grid at that attempt or after it, no more
+///    goes on one attempt past its last when a blind depth for the branch's
+///    direction lies within the grid at that attempt or after it, no more
 ///    than `callsLeft` attempts on (the attempts before the blind depth are
 ///    made "on the way" to it: a depth the history already shows must not
 ///    wall off the blind ones behind it);
 /// 2. else the lowest unopened branch id of the grid whose first attempt is
 ///    blind for its direction (Imagination::branchTag with `directions`).
-/// None when nothing the grid allows is blind or unsettled: a history that
-/// already shows a depth is not probed there again. Cells in `unavailable`
+/// None when nothing the grid allows is blind: a history that already
+/// shows a depth is not probed there again. Cells in `unavailable`
 /// ("b<branch>a<attempt>": the caller cannot make them) are skipped, and
 /// no branch is continued through one.
 std::optional<ProbeCall> next(const DiscoveryTree &episode, const WorldModel &model, const QStringList &directions,

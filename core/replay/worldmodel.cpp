@@ -200,20 +200,6 @@ bool WorldModel::depthBlind(const QString &tag, int attempt) const
            && (tag.isEmpty() || gainCount(tag, attempt) < m_options.minSamples);
 }
 
-bool WorldModel::depthOnlyFlat(const QString &tag, int attempt) const
-{
-    if (depthBlind(tag, attempt) || m_largestGain <= 0.0)
-        return false;
-    const QList<double> &used = gains(tag, attempt); // not blind: the depth's own values
-    return used.size() < 2 * qsizetype(m_options.minSamples)
-           && std::none_of(used.cbegin(), used.cend(), [](double g) { return g > 0.0; });
-}
-
-bool WorldModel::depthUnsettled(const QString &tag, int attempt) const
-{
-    return depthBlind(tag, attempt) || depthOnlyFlat(tag, attempt);
-}
-
 bool WorldModel::firstBlind(const QString &tag) const
 {
     return firstCount(tag) < m_options.minSamples;

@@ -76,16 +76,6 @@ public:
     /// stratum nor the pool holds NMIN gains at `attempt`: a draw there falls
     /// back to another depth, so the model knows nothing of that depth.
     bool depthBlind(const QString &tag, int attempt) const;
-    /// A depth is *unsettled* for a branch of `tag` when it is blind, or
-    /// when every value the draw there would use is no gain at all while the
-    /// task has shown a gain elsewhere in the history, and those values are
-    /// fewer than 2·NMIN: a few flat branches are too little evidence that a
-    /// depth never pays where only some branches climb. Probes go where a
-    /// depth is unsettled (docs/online.md#probes); imagination still draws
-    /// from the values as they are.
-    bool depthUnsettled(const QString &tag, int attempt) const;
-    /// True when `depthUnsettled` holds only because the depth's values show no gain.
-    bool depthOnlyFlat(const QString &tag, int attempt) const;
     /// A first attempt of `tag` is blind when its stratum holds fewer than
     /// NMIN first scores (the draw falls back to the pool); for an untagged
     /// branch, when the pool does.

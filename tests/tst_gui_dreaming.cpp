@@ -22,6 +22,7 @@
 #include "store/projectwriter.h"
 
 #include <QCheckBox>
+#include <QDir>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -491,8 +492,8 @@ private slots:
         QCOMPARE(dialog.reviewButton()->text(), QStringLiteral("Nothing Better Found"));
         QVERIFY2(dialog.reviewButton()->toolTip().contains(verdict), qPrintable(dialog.reviewButton()->toolTip()));
         const QString log = logOf(dialog);
-        QVERIFY2(log.contains(QStringLiteral("Nothing better than the deployed version v2 (mean value 0.5000): no proposal "
-                                             "to approve.\nNoise check: %1.")
+        QVERIFY2(log.contains(QStringLiteral("Nothing better than the deployed version v2 (mean value 0.5000, dream 1, seed 7, "
+                                             "C = 8): no proposal to approve.\n    Noise check: %1.")
                                   .arg(verdict)),
                  qPrintable(log));
         QVERIFY2(!log.contains(QStringLiteral("proposed: v2"), Qt::CaseInsensitive), qPrintable(log));
@@ -517,6 +518,76 @@ private slots:
         QVERIFY(other.proposalCheckLabel()->text().isEmpty());
     }
 
+    // Values of dreams with different seeds are not comparable: each seed
+    // draws other imagined completions (docs/online.md#valuation). The log
+    // heads each dream's lines with its number, seed and completions, labels
+    // its values with them, and says so when a dream's seed differs from an
+    // earlier one's in the log (two values of one version, 0.0004 apart, read
+    // as a change before).
+    void dreamLogSaysWhichDreamAValueIsOf()
+    {
+        QTemporaryDir dir;
+        ProjectStore store;
+        Workspace workspace;
+        openProject(dir.filePath(QStringLiteral("p.dreamrsi")), store, workspace);
+        AppSettings settings;
+        DreamingDialog dialog(workspace, &store, settings);
+        dialog.show();
+        dialog.versionsBox()->setValue(1); // the deployed version alone: quick
+        QSignalSpy finished(&dialog, &DreamingDialog::dreamFinished);
+        QList<double> values;
+        for (const int seed : {0, 3}) {
+            dialog.seedBox()->setValue(seed);
+            QVERIFY(dialog.start());
+            QTRY_COMPARE_WITH_TIMEOUT(finished.size(), int(values.size()) + 1, 300000);
+            QVERIFY(dialog.report().proposal() && dialog.report().proposal()->developed.value);
+            QCOMPARE(dialog.report().imagineSeed, quint64(seed));
+            values.append(*dialog.report().proposal()->developed.value);
+        }
+        const QString deployed = dialog.report().versions.first().developed.version.name;
+        const QString log = logOf(dialog);
+        const qsizetype first = log.indexOf(QStringLiteral("Dream 1 · seed 0 · imagined valuation over C = 8 completions"));
+        const qsizetype second = log.indexOf(QStringLiteral("Dream 2 · seed 3 · imagined valuation over C = 8 completions"));
+        QVERIFY2(first >= 0 && second > first, qPrintable(log));
+        // Each dream's values under its own heading, labelled with its seed.
+        const QString firstValue = QStringLiteral("Nothing better than the deployed version %1 (mean value %2, dream 1, seed 0, C = 8)")
+                                       .arg(deployed, QString::number(values.at(0), 'f', 4));
+        const QString secondValue = QStringLiteral("Nothing better than the deployed version %1 (mean value %2, dream 2, seed 3, C = 8)")
+                                        .arg(deployed, QString::number(values.at(1), 'f', 4));
+        QVERIFY2(log.indexOf(firstValue) > first && log.indexOf(firstValue) < second, qPrintable(log));
+        QVERIFY2(log.indexOf(secondValue) > second, qPrintable(log));
+        // The dreamer's own lines (its versions' values) indented under the heading of their dream.
+        QVERIFY2(log.mid(first, second - first).contains(QStringLiteral("\n    version 0: ")), qPrintable(log));
+        QVERIFY2(log.mid(second).contains(QStringLiteral("\n    version 0: ")), qPrintable(log));
+        // The second dream says its values are not comparable with the first's.
+        const qsizetype warning = log.indexOf(QStringLiteral("This dream's values are not comparable with those of dream 1 (seed 0) above"));
+        QVERIFY2(warning > second, qPrintable(log));
+        QCOMPARE(log.count(QStringLiteral("not comparable")), 1);
+        if (!qEnvironmentVariableIsEmpty("DREAMRSI_SCREENSHOT_DIR"))
+            dialog.grab().save(QDir(qEnvironmentVariable("DREAMRSI_SCREENSHOT_DIR")).filePath(QStringLiteral("dream-log.png")));
+        store.close().waitForFinished();
+    }
+
+    // Dreams with one seed are comparable: no warning until a seed differs.
+    void dreamLogWarnsOnlyWhenTheSeedDiffers()
+    {
+        Workspace other;
+        const AppSettings settings;
+        DreamingDialog shown(other, nullptr, settings);
+        shown.showReport(handMadeReport(0.0012)); // seed 7
+        shown.showReport(handMadeReport(0.0012));
+        QVERIFY2(logOf(shown).contains(QStringLiteral("Dream 2 · seed 7 · imagined valuation over C = 8 completions")),
+                 qPrintable(logOf(shown)));
+        QVERIFY2(!logOf(shown).contains(QStringLiteral("not comparable")), qPrintable(logOf(shown)));
+        DreamReport reseeded = handMadeReport(0.0012);
+        reseeded.imagineSeed = 11;
+        shown.showReport(reseeded);
+        QVERIFY2(logOf(shown).contains(QStringLiteral("Proposed: v6 (mean value 0.5012, dream 3, seed 11, C = 8)")),
+                 qPrintable(logOf(shown)));
+        QVERIFY2(logOf(shown).contains(QStringLiteral("not comparable with those of dream 1 (seed 7), dream 2 (seed 7) above")),
+                 qPrintable(logOf(shown)));
+    }
+
     // The other answers: a lead that beats the noise (proposed), a lead that
     // does not hold under the second seed, and a proposal under the revealed
     // valuation (no completions, so no check: said, not hidden).
@@ -537,7 +608,7 @@ private slots:
                  QStringLiteral("<b>Proposal: v6.</b> v6 leads v2 by 0.0012; noise 0.0006 (how far v2 moved between two "
                                 "completion seeds); lead under the second seed +0.0009 → beats the noise, proposed."));
         QCOMPARE(dialog.table()->item(1, 1)->text(), QStringLiteral("v6 (proposed)"));
-        QVERIFY2(logOf(dialog).contains(QStringLiteral("Proposed: v6 (mean value 0.5012)")), qPrintable(logOf(dialog)));
+        QVERIFY2(logOf(dialog).contains(QStringLiteral("Proposed: v6 (mean value 0.5012, dream 1, seed 7, C = 8)")), qPrintable(logOf(dialog)));
         QVERIFY(dialog.reviewButton()->isEnabled());
 
         DreamReport flips = beats;

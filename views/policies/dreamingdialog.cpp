@@ -85,9 +85,12 @@ DreamingDialog::DreamingDialog(Workspace &workspace, ProjectStore *store, const 
     m_command->setObjectName(QStringLiteral("dreamCommand"));
     m_command->setPlaceholderText(tr("the command line that answers the prompt on stdin"));
     m_seed = new QSpinBox(this);
+    m_seed->setObjectName(QStringLiteral("dreamSeed"));
     m_seed->setRange(0, 1000000);
+    m_seed->setToolTip(tr("Seeds the improver's steps and the imagined completions: values of dreams with different "
+                          "seeds are not comparable"));
     m_dream = new DreamController(store, this);
-    connect(m_dream, &DreamController::message, this, &DreamingDialog::log);
+    connect(m_dream, &DreamController::message, this, &DreamingDialog::logInDream);
     connect(m_dream, &DreamController::versionReady, this, &DreamingDialog::onVersion);
     connect(m_dream, &DreamController::stepStarted, this, [this](int index, int total) {
         m_progress->setRange(0, total);
@@ -96,9 +99,9 @@ DreamingDialog::DreamingDialog(Workspace &workspace, ProjectStore *store, const 
     connect(m_dream, &DreamController::finished, this, &DreamingDialog::onFinished);
     connect(m_dream, &DreamController::prepared, this, [this](int worlds, int approximateLeftOut) {
         if (approximateLeftOut > 0)
-            log(tr("%n approximate world(s) left out; Settings ▸ Include approximate worlds dreams in them too.", nullptr,
-                   approximateLeftOut));
-        log(tr("Dreaming: %1 versions over %2 worlds with %3").arg(m_versions->value()).arg(worlds).arg(m_agent->currentText()));
+            logInDream(tr("%n approximate world(s) left out; Settings ▸ Include approximate worlds dreams in them too.",
+                          nullptr, approximateLeftOut));
+        logInDream(tr("Dreaming: %1 versions over %2 worlds with %3").arg(m_versions->value()).arg(worlds).arg(m_agent->currentText()));
     });
     // Dreams replay under the project's one replay configuration (the Dreamer
     // reads it from the project when it starts).
@@ -279,6 +282,49 @@ void DreamingDialog::log(const QString &line)
     m_log->appendPlainText(line);
 }
 
+void DreamingDialog::logInDream(const QString &line)
+{
+    log(m_loggedDreams.isEmpty() ? line : QStringLiteral("    ") + line);
+}
+
+void DreamingDialog::logDreamHeading(const ReplayConfig &config, quint64 seed)
+{
+    // Each seed draws other completions of the history worlds, so values of
+    // dreams with different seeds are not comparable (docs/online.md#valuation):
+    // the log groups each dream's lines under its seed and says so.
+    LoggedDream dream;
+    dream.number = m_loggedDreams.isEmpty() ? 1 : m_loggedDreams.constLast().number + 1;
+    dream.seed = seed;
+    dream.imagined = config.valuation == Valuation::Imagined;
+    dream.completions = dream.imagined ? config.completions : 0;
+    if (!m_log->toPlainText().isEmpty())
+        log(QString());
+    log(dream.imagined ? tr("Dream %1 · seed %2 · imagined valuation over C = %3 completions")
+                             .arg(dream.number)
+                             .arg(dream.seed)
+                             .arg(dream.completions)
+                       : tr("Dream %1 · seed %2 · %3").arg(dream.number).arg(dream.seed).arg(valuationText(config)));
+    QStringList others;
+    for (const LoggedDream &earlier : std::as_const(m_loggedDreams)) {
+        if ((earlier.imagined || dream.imagined) && (earlier.seed != dream.seed || earlier.completions != dream.completions))
+            others.append(tr("dream %1 (seed %2)").arg(earlier.number).arg(earlier.seed));
+    }
+    m_loggedDreams.append(dream);
+    if (!others.isEmpty())
+        logInDream(tr("This dream's values are not comparable with those of %1 above: another seed or completion count draws "
+                      "other imagined completions. Compare versions within one dream.")
+                       .arg(others.join(QStringLiteral(", "))));
+}
+
+QString DreamingDialog::dreamTag() const
+{
+    if (m_loggedDreams.isEmpty())
+        return {};
+    const LoggedDream &d = m_loggedDreams.constLast();
+    return d.imagined ? tr("dream %1, seed %2, C = %3").arg(d.number).arg(d.seed).arg(d.completions)
+                      : tr("dream %1, seed %2").arg(d.number).arg(d.seed);
+}
+
 const DreamVersion *DreamingDialog::reviewTarget() const
 {
     const QList<QTableWidgetItem *> items = m_table->selectedItems();
@@ -351,11 +397,16 @@ bool DreamingDialog::start()
     }
     clearDream();
     showCandidates();
+    {
+        // The completions are drawn with the dream's seed (the project's valuation, as the Dreamer reads it).
+        const std::optional<StoredReplayConfig> &config = m_workspace.replayConfig();
+        logDreamHeading(config ? config->config : ReplayConfig(), options.settings.seed);
+    }
     m_progress->setRange(0, options.settings.versions);
     m_progress->setValue(0);
     m_running = true;
     updateButtons();
-    log(tr("Reading the project's worlds…"));
+    logInDream(tr("Reading the project's worlds…"));
     m_dream->start(options);
     return true;
 }
@@ -374,7 +425,7 @@ void DreamingDialog::cancel()
 {
     if (m_running) {
         m_dream->cancel();
-        log(tr("Cancelling…"));
+        logInDream(tr("Cancelling…"));
     }
 }
 
@@ -383,6 +434,7 @@ void DreamingDialog::showReport(const DreamReport &report)
     if (m_running)
         return;
     clearDream();
+    logDreamHeading(report.config, report.imagineSeed);
     m_progress->setRange(0, int(report.versions.size()));
     m_progress->setValue(0);
     for (const DreamVersion &v : report.versions)
@@ -437,26 +489,28 @@ void DreamingDialog::onFinished(const DreamReport &report)
         }
     }
     if (const DreamVersion *deployed = report.versions.isEmpty() ? nullptr : &report.versions.first())
-        log(tr("Deployed %1: revealed history %2, imagined completions %3")
-                .arg(deployed->developed.version.name, valueText(deployed->revealedValue), valueText(deployed->imaginedValue)));
+        logInDream(tr("Deployed %1: revealed history %2, imagined completions %3 (%4)")
+                       .arg(deployed->developed.version.name, valueText(deployed->revealedValue),
+                            valueText(deployed->imaginedValue), dreamTag()));
     if (const DreamVersion *p = report.proposal(); p && p->index != 0)
-        log(tr("Proposal %1: revealed history %2, imagined completions %3")
-                .arg(p->developed.version.name, valueText(p->revealedValue), valueText(p->imaginedValue)));
+        logInDream(tr("Proposal %1: revealed history %2, imagined completions %3 (%4)")
+                       .arg(p->developed.version.name, valueText(p->revealedValue), valueText(p->imaginedValue), dreamTag()));
     reloadOtherValuation();
     if (!report.error.isEmpty())
-        log(tr("Dreaming stopped: %1").arg(report.error));
+        logInDream(tr("Dreaming stopped: %1").arg(report.error));
     else if (report.cancelled)
-        log(tr("Dreaming cancelled after %n version(s).", nullptr, int(report.versions.size())));
+        logInDream(tr("Dreaming cancelled after %n version(s).", nullptr, int(report.versions.size())));
     const QString check = ApprovalDialog::proposalCheckText(report.check);
     if (const DreamVersion *p = report.proposal(); p && p->index == 0) {
-        log(tr("Nothing better than the deployed version %1 (mean value %2): no proposal to approve.")
-                .arg(p->developed.version.name, QString::number(*p->developed.value, 'f', 4)));
+        logInDream(tr("Nothing better than the deployed version %1 (mean value %2, %3): no proposal to approve.")
+                       .arg(p->developed.version.name, QString::number(*p->developed.value, 'f', 4), dreamTag()));
         if (!check.isEmpty())
-            log(tr("Noise check: %1.").arg(check));
+            logInDream(tr("Noise check: %1.").arg(check));
     } else if (p) {
-        log(tr("Proposed: %1 (mean value %2)").arg(p->developed.version.name, QString::number(*p->developed.value, 'f', 4)));
+        logInDream(tr("Proposed: %1 (mean value %2, %3)")
+                       .arg(p->developed.version.name, QString::number(*p->developed.value, 'f', 4), dreamTag()));
         if (!check.isEmpty())
-            log(tr("Noise check: %1.").arg(check));
+            logInDream(tr("Noise check: %1.").arg(check));
         for (int row = 0; row < m_table->rowCount(); ++row) {
             if (m_table->item(row, NameColumn)->text() == p->developed.version.name) {
                 for (int c = 0; c < ColumnCount; ++c) {

@@ -49,6 +49,7 @@ public:
 
     bool isRunning() const { return m_running; }
     QSpinBox *versionsBox() const { return m_versions; }
+    QSpinBox *seedBox() const { return m_seed; }
     QComboBox *agentBox() const { return m_agent; }
     QPushButton *startButton() const { return m_start; }
     QPushButton *cancelButton() const { return m_cancel; }
@@ -96,6 +97,15 @@ private:
     void showSelected();
     void showCandidates();
     void log(const QString &line);
+    /// A line of the running dream's log, under its heading (indented).
+    void logInDream(const QString &line);
+    /// Heads the log's lines of a dream (docs/online.md#valuation): its
+    /// number, seed and completions, and when an earlier dream in the log
+    /// drew its completions with another seed, that their values are not
+    /// comparable.
+    void logDreamHeading(const ReplayConfig &config, quint64 seed);
+    /// "dream 2, seed 7, C = 8": what a value in the log is of.
+    QString dreamTag() const;
     void updateButtons();
     void reloadOtherValuation();
     /// What the dream values a version over, in the user's words.
@@ -114,6 +124,15 @@ private:
     QList<DreamVersion> m_arrived;
     bool m_running = false;
     QString m_approved;              ///< the version approved from this dialog since the dream ended
+    /// The dreams the log holds, in order: what their values were drawn with.
+    struct LoggedDream
+    {
+        int number = 0;
+        quint64 seed = 0;
+        int completions = 0;
+        bool imagined = false;
+    };
+    QList<LoggedDream> m_loggedDreams;
 
     QSpinBox *m_versions = nullptr;
     QComboBox *m_agent = nullptr;

@@ -48,6 +48,7 @@ private slots:
     void approvalBarAnswersAWaitingLoop();
     void hintDialogListsTheDirections();
     void stalledAttemptOffersKillOnTheTree();
+    void treeOffersTheBranchesBeforeTheFirstCell();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -312,6 +313,59 @@ void TestGuiSteering::stalledAttemptOffersKillOnTheTree()
     // No longer named stalled: the ring goes with the next tick's attempts.
     panel.model()->setStalled({});
     QVERIFY(!panel.model()->runningAttempts(60.0).at(1).stalled);
+    take(store.close());
+}
+
+// Before the first cell the drawn tree is only its placeholder: its menu
+// offers each branch that has a running attempt, as the list's menu does
+// (Close, Refine, Hint, Kill), in a submenu per branch; the next new branch,
+// Pause and Continue once, below. Once the tree has a cell, a place off any
+// branch offers only those.
+void TestGuiSteering::treeOffersTheBranchesBeforeTheFirstCell()
+{
+    const QString path = m_dir->filePath(QStringLiteral("first.dreamrsi"));
+    ProjectStore store;
+    take(store.create(path, ProjectInfo()));
+    RoundPanel panel(&store);
+    panel.resize(1000, 640);
+    panel.show();
+    panel.model()->markRunning(QStringLiteral("b1a0"));
+    panel.model()->markRunning(QStringLiteral("b0a0"));
+    TreeView *view = panel.treeView();
+    view->setRunningAttempts(panel.model()->runningAttempts(60.0));
+    QVERIFY(!view->tree());
+    const QPointF off(view->width() - 5, view->height() - 5); // the placeholder, no running attempt drawn there
+    QVERIFY(!view->branchAt(off));
+    std::unique_ptr<QMenu> menu(panel.treeMenuAt(off));
+    QStringList titles;
+    QStringList top;
+    for (QAction *a : menu->actions()) {
+        if (QMenu *sub = a->menu()) {
+            titles.append(sub->title());
+            QStringList texts;
+            for (QAction *e : sub->actions())
+                texts.append(e->text());
+            const QString b = sub->title().section(QLatin1Char(' '), -1);
+            QCOMPARE(texts, (QStringList{QStringLiteral("Close Branch %1").arg(b), QStringLiteral("Refine %1 Next").arg(b),
+                                         QStringLiteral("Hint for %1's Next Attempt…").arg(b), QStringLiteral("Kill %1a0…").arg(b)}));
+        } else if (!a->isSeparator()) {
+            top.append(a->text());
+        }
+    }
+    QCOMPARE(titles, (QStringList{QStringLiteral("Branch b0"), QStringLiteral("Branch b1")}));
+    QCOMPARE(top, (QStringList{QStringLiteral("Hint for the Next New Branch…"), panel.pauseAction()->text(),
+                               panel.continueAction()->text()}));
+    // A tree with cells: off its branches only the round's own entries.
+    Cell cell;
+    cell.id = QStringLiteral("b0a0");
+    cell.score = 1.0;
+    std::optional<DiscoveryTree> tree = DiscoveryTree::build(TreeMeta(), {cell});
+    QVERIFY(tree);
+    view->setTree(std::make_shared<const DiscoveryTree>(std::move(*tree)));
+    QVERIFY(!view->branchAt(off));
+    menu.reset(panel.treeMenuAt(off));
+    for (QAction *a : menu->actions())
+        QVERIFY2(!a->menu(), qPrintable(a->text()));
     take(store.close());
 }
 

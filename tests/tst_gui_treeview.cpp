@@ -336,6 +336,39 @@ private slots:
         QVERIFY(view.isFitted());
     }
 
+    // The overview (shown when the tree does not fit) goes to the lower left
+    // when the legend reaches down to the lower right, as in the short Live
+    // Round dock; in a view tall enough it stays in the lower right. A press
+    // on the overview jumps there; elsewhere it only starts a drag.
+    void overviewLeavesTheLegendVisible()
+    {
+        const auto tree = bigTree(40, 5);
+        for (const int height : {260, 900}) {
+            TreeView view;
+            view.resize(700, height);
+            view.setTree(tree);
+            view.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&view));
+            for (int i = 0; i < 4; ++i)
+                view.zoomIn();
+            QVERIFY(!view.isFitted());
+            const QSizeF legend = view.renderer().legendSize(QFontMetricsF(view.font()));
+            const bool legendReachesDown = legend.height() + 10 > height / 2;
+            QCOMPARE(legendReachesDown, height == 260);
+            const QPoint corner = legendReachesDown ? QPoint(15, height - 15) : QPoint(700 - 15, height - 15);
+            const QPointF before = view.offset();
+            QTest::mousePress(&view, Qt::LeftButton, {}, corner);
+            QVERIFY2(view.offset() != before, qPrintable(QStringLiteral("no overview at %1,%2").arg(corner.x()).arg(corner.y())));
+            QTest::mouseRelease(&view, Qt::LeftButton, {}, corner);
+            if (legendReachesDown) { // the lower right is the legend's: a press there does not jump
+                const QPointF at = view.offset();
+                QTest::mousePress(&view, Qt::LeftButton, {}, QPoint(700 - 15, height - 15));
+                QCOMPARE(view.offset(), at);
+                QTest::mouseRelease(&view, Qt::LeftButton, {}, QPoint(700 - 15, height - 15));
+            }
+        }
+    }
+
     // The ✎ mark under a leaf that is also the best (and selected) cell sits
     // below the frames drawn around it, at any scale, and is painted there.
     void steeringMarkClearsTheBestFrame()

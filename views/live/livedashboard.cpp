@@ -9,7 +9,7 @@
 #include <QLineSeries>
 #include <QTimer>
 #include <QValueAxis>
-#include <QVBoxLayout>
+#include <QHBoxLayout>
 
 #include <algorithm>
 #include <cmath>
@@ -132,7 +132,9 @@ LiveDashboard::LiveDashboard(QWidget *parent)
     m_costView = makeLineChart(tr("Cost over time"), m_costSeries, QColor(0x2c, 0xa0, 0x2c), m_timeAxis, m_usdAxis);
     m_costView->setObjectName(QStringLiteral("dashboardCost"));
 
-    auto *layout = new QVBoxLayout(this);
+    // Side by side: the Live Round dock lies below the tabs, wide and low
+    // (RoundPanel::sizeHint); stacked, the two charts made it as tall as the tabs.
+    auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     layout->addWidget(m_scoreView, 1);

@@ -137,6 +137,11 @@ void RoundPanel::createActions()
     connect(m_continue, &QAction::triggered, this, [this] { m_controller->steer(QStringLiteral("continue")); });
 }
 
+QSize RoundPanel::sizeHint() const
+{
+    return {QWidget::sizeHint().width(), 300};
+}
+
 QWidget *RoundPanel::createViews()
 {
     m_list = new QTreeView;
@@ -179,13 +184,14 @@ QWidget *RoundPanel::createViews()
     // branch's column (its label included).
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_view, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
-        std::unique_ptr<QMenu> menu(steeringMenuFor(m_view->branchAt(pos)));
+        std::unique_ptr<QMenu> menu(treeMenuAt(pos));
         menu->exec(m_view->mapToGlobal(pos));
     });
     m_log = new QPlainTextEdit;
     m_log->setObjectName(QStringLiteral("roundLog"));
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(20000);
+    m_log->setMinimumHeight(40); // a few lines: the panel stays low in its dock (sizeHint)
     connect(m_log->verticalScrollBar(), &QScrollBar::actionTriggered, this, [this] {
         QScrollBar *bar = m_log->verticalScrollBar();
         m_logFollows = bar->sliderPosition() >= bar->maximum() - 2; // a reader's scroll only
@@ -203,7 +209,7 @@ QWidget *RoundPanel::createViews()
     top->setStretchFactor(1, 2);
     top->setStretchFactor(2, 1);
     // The list wide enough for its columns, the charts for their axis titles.
-    top->setSizes({m_list->header()->length() + m_list->verticalScrollBar()->sizeHint().width() + 4, 560, 380});
+    top->setSizes({m_list->header()->length() + m_list->verticalScrollBar()->sizeHint().width() + 4, 560, 540});
     auto *split = new QSplitter(Qt::Vertical);
     split->addWidget(top);
     split->addWidget(m_log);
@@ -413,7 +419,7 @@ QMenu *RoundPanel::steeringMenuFor(std::optional<int> branch)
             kill->setData(id);
         }
     }
-    item(tr("Hint for the Next New Branch…"), [hint] { hint(std::nullopt); });
+    item(tr("Hint for the Next New Branch…"), [hint] { hint(std::nullopt); })->setObjectName(QStringLiteral("actionHintNewBranch"));
     const bool live = m_controller->isRoundLive();
     QString whyNoKill;
     const bool killable = m_controller->canKill(&whyNoKill);
@@ -429,6 +435,40 @@ QMenu *RoundPanel::steeringMenuFor(std::optional<int> branch)
     menu->addSeparator();
     menu->addAction(m_pause);
     menu->addAction(m_continue);
+    return menu;
+}
+
+QMenu *RoundPanel::treeMenuAt(const QPointF &pos)
+{
+    const std::optional<int> branch = m_view->branchAt(pos);
+    QMenu *menu = steeringMenuFor(branch);
+    if (branch || m_view->tree())
+        return menu;
+    // Before the first cell the drawn tree shows its placeholder only: the
+    // branches the list shows running are offered here too, each its own
+    // entries of the list's menu (Close, Refine, Hint, Kill).
+    QList<int> branches;
+    for (const RunningAttempt &a : m_model->runningAttempts(std::nullopt)) {
+        if (!branches.contains(a.branch))
+            branches.append(a.branch);
+    }
+    std::sort(branches.begin(), branches.end());
+    QAction *before = menu->actions().value(0);
+    for (const int b : branches) {
+        QMenu *sub = steeringMenuFor(b);
+        sub->setParent(menu, sub->windowFlags());
+        sub->setTitle(tr("Branch b%1").arg(b));
+        // The menu's own entries (the next new branch, Pause, Continue) once, below.
+        bool own = false;
+        for (QAction *a : sub->actions()) {
+            own = own || a->objectName() == QLatin1String("actionHintNewBranch");
+            if (own)
+                sub->removeAction(a);
+        }
+        menu->insertMenu(before, sub);
+    }
+    if (!branches.isEmpty())
+        menu->insertSeparator(before);
     return menu;
 }
 
@@ -575,6 +615,18 @@ void RoundPanel::showProject(const QString &path)
     m_project = path;
     if (isRunning())
         return;
+    clearShown();
+}
+
+void RoundPanel::showWorldFile()
+{
+    if (isRunning() || isFollowing())
+        return;
+    clearShown();
+}
+
+void RoundPanel::clearShown()
+{
     clearRound(QDateTime());
     m_log->clear();
     m_counters->clear();

@@ -64,6 +64,10 @@ public:
     RoundPanel(ProjectStore *store, QWidget *parent = nullptr);
     /// Kills a round still running and waits for its threads.
     ~RoundPanel() override;
+    /// A third of a default window's height (its tree, list and charts
+    /// side by side need no more), not the drawn tree's own hint: docked
+    /// below the tabs it would take them all (MainWindow::createRoundMenu).
+    QSize sizeHint() const override;
 
     /// The round itself: start, stop, follow, steer, resume, approve.
     RoundController *controller() const { return m_controller; }
@@ -89,6 +93,10 @@ public:
     /// The steering menu of the cell list for `branch` (or no branch): the
     /// caller owns it. Its requests are disabled unless a round is live.
     QMenu *steeringMenuFor(std::optional<int> branch);
+    /// The menu of the drawn tree at `pos` (widget coordinates): the branch's
+    /// there; before the first cell, when the tree is only its placeholder,
+    /// a submenu for each branch with a running attempt. The caller owns it.
+    QMenu *treeMenuAt(const QPointF &pos);
     /// The dialog a hint is written in, listing the task's directions.
     QDialog *hintDialog(std::optional<int> branch);
     /// The task's directions of the round shown (loaded when it starts).
@@ -115,6 +123,10 @@ public:
     /// round reads as this one's. Opening the same project again (after a
     /// round) keeps what is shown.
     void showProject(const QString &path);
+    /// A tree file or a run was opened as a world: the panel is cleared as
+    /// for another project (nothing of a finished round reads as the
+    /// world's), unless a round runs or is followed here.
+    void showWorldFile();
     /// Answers a followed loop that waits for approval (RoundController::answerApproval).
     bool answerApproval(const QString &version, const QString &by = {}, const QString &note = {});
 
@@ -154,6 +166,8 @@ private:
     /// Shows a stored cell everywhere: tree, drawn tree, dashboard, progress.
     void takeCell(const Cell &cell);
     void clearRound(const QDateTime &started);
+    /// Tree, list, log, counters and status cleared (showProject, showWorldFile).
+    void clearShown();
     void appendLog(const QString &line);
     void redrawTree();
     /// The actions' states and the tree's placeholder, from the controller's state.

@@ -111,7 +111,7 @@ ReplayPage::ReplayPage(Workspace *workspace, QWidget *parent)
     }
     grid->setRowStretch(1, 1);
     m_plot = new QCustomPlot;
-    m_plot->setMinimumHeight(160);
+    m_plot->setMinimumHeight(120); // low enough that the trees keep the height beside the Live Round dock
     auto *splitter = new QSplitter(Qt::Vertical);
     splitter->addWidget(trees);
     splitter->addWidget(m_plot);

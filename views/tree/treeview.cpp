@@ -262,7 +262,15 @@ QRectF TreeView::overviewRect() const
 {
     const QImage &image = overview();
     const QSizeF size = QSizeF(image.size()) / image.devicePixelRatio();
-    return QRectF(width() - size.width() - 10, height() - size.height() - 10, size.width(), size.height());
+    QRectF rect(width() - size.width() - 10, height() - size.height() - 10, size.width(), size.height());
+    // Lower right, unless the legend (upper right, as paintEvent draws it)
+    // reaches down to it, as in the short Live Round dock: then lower left.
+    if (m_legendVisible) {
+        const QSizeF ls = m_renderer.legendSize(QFontMetricsF(font()));
+        if (QRectF(width() - ls.width() - 10, 10, ls.width(), ls.height()).intersects(rect.adjusted(-4, -4, 4, 4)))
+            rect.moveLeft(10);
+    }
+    return rect;
 }
 
 void TreeView::invalidateOverview()

@@ -92,17 +92,6 @@ int main(int argc, char *argv[])
     // bench compare) are the dreamrsi beside this one.
     if (qEnvironmentVariableIsEmpty("DREAMRSI_PROGRAM"))
         qputenv("DREAMRSI_PROGRAM", QFile::encodeName(dreamrsi::benchProgram()));
-    dreamrsi::CommandLine::nameApplication();
-    QTextStream out(stdout);
-    QTextStream err(stderr);
-    if (name.isEmpty() || name == QLatin1String("--help") || name == QLatin1String("help")) {
-        printUsage(name.isEmpty() ? err : out);
-        return name.isEmpty() ? 2 : 0;
-    }
-    if (!bench) {
-        err << "dreamrsi: unknown command 'bench " << name << "'\n";
-        printUsage(err);
-        return 2;
-    }
-    return dreamrsi::CommandLine::finish(bench->run(args, out, err), out, err);
+    return dreamrsi::CommandLine::dispatch(name, QStringLiteral("bench ") + name, bench ? bench->run : nullptr, args,
+                                           printUsage);
 }

@@ -36,6 +36,24 @@ void nameApplication()
     QCoreApplication::setOrganizationName(QStringLiteral("DreamRSI"));
 }
 
+int dispatch(const QString &name, const QString &shown, Command run, const QStringList &args,
+             void (*printUsage)(QTextStream &))
+{
+    nameApplication();
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    if (name.isEmpty() || name == QLatin1String("--help") || name == QLatin1String("help")) {
+        printUsage(name.isEmpty() ? err : out);
+        return name.isEmpty() ? 2 : 0;
+    }
+    if (!run) {
+        err << "dreamrsi: unknown command '" << shown << "'\n";
+        printUsage(err);
+        return 2;
+    }
+    return finish(run(args, out, err), out, err);
+}
+
 int finish(int rc, QTextStream &out, QTextStream &err)
 {
     out.flush();

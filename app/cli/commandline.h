@@ -34,6 +34,16 @@ void nameApplication();
 /// check runs at a normal exit.
 int finish(int rc, QTextStream &out, QTextStream &err);
 
+/// What a dispatcher (`dreamrsi`'s command module, dreamrsi-bench) does
+/// with the command it looked up by `name`: names the application, answers
+/// no name, `--help` or `help` with `printUsage` (on stderr with status 2
+/// for no name, else on stdout with 0), a name it does not know (`run` null)
+/// with "unknown command '`shown`'" and the usage (status 2), and runs the
+/// command otherwise, finished as every command is (finish()).
+using Command = int (*)(const QStringList &args, QTextStream &out, QTextStream &err);
+int dispatch(const QString &name, const QString &shown, Command run, const QStringList &args,
+             void (*printUsage)(QTextStream &));
+
 // The one way the commands under app/cli read their arguments: a
 // QCommandLineParser with --help/-h added, single-dash words read as long
 // options (`-o` of export, `-world` reads as --world), options allowed after

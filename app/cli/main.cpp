@@ -130,17 +130,5 @@ extern "C" Q_DECL_EXPORT int dreamrsi_commands_main(int argc, char *argv[])
                             << (bench ? " (it is built next to dreamrsi)\n" : " (it is built and installed next to dreamrsi)\n");
         return 1;
     }
-    dreamrsi::CommandLine::nameApplication();
-    QTextStream out(stdout);
-    QTextStream err(stderr);
-    if (name.isEmpty() || name == QLatin1String("--help") || name == QLatin1String("help")) {
-        printUsage(name.isEmpty() ? err : out);
-        return name.isEmpty() ? 2 : 0;
-    }
-    if (!command) {
-        err << "dreamrsi: unknown command '" << name << "'\n";
-        printUsage(err);
-        return 2;
-    }
-    return dreamrsi::CommandLine::finish(command->run(args, out, err), out, err);
+    return dreamrsi::CommandLine::dispatch(name, name, command ? command->run : nullptr, args, printUsage);
 }

@@ -4,14 +4,19 @@
 // shows the same worlds (tree for tree), cells, versions and Frontiers
 // values as opening the file, says "remote: HOST" in the title and the
 // status bar, lists the server in Open Recent without its token and fetches
-// an artifact once; a wrong token gets the server's 401 in a message box. A
+// an artifact once; opening a cell shows its program and, on the inspector's
+// Files page, the files it refers to fetched from the server (each once); a
+// wrong token gets the server's 401 in a message box. A
 // live round of the built-in agent served in a second process grows on
 // screen in the Live Round panel, every cell once, and becomes a world when
 // it ends; a served project survives its server being restarted (the
-// follower resumes after the last seq, no cell twice). With
+// follower resumes after the last seq, no cell twice). A served loop that
+// waits for approval shows the approval bar in the remote panel, and the
+// answer given there reaches the loop through the server. With
 // DREAMRSI_SCREENSHOT_DIR set, the live round is grabbed as 28-remote.png.
 #include "clirunsupport.h"
 
+#include "live/approvalbar.h"
 #include "live/roundpanel.h"
 #include "models/livetreemodel.h"
 #include "models/workspace.h"
@@ -21,6 +26,7 @@
 #include "session/remoteprojectsession.h"
 #include "session/roundcontroller.h"
 #include "tree/cellspage.h"
+#include "tree/inspectorwidget.h"
 #include "window/mainwindow.h"
 
 #include "model/treejson.h"
@@ -36,6 +42,10 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
+#include <QTabWidget>
+#include <QTableView>
+#include <QSortFilterProxyModel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -294,6 +304,52 @@ private slots:
             QCOMPARE(remote->session()->artifactFetches(), 1);
         }
 
+        // Opening a cell (its row in Cells) shows its program, and the
+        // inspector's Files page lists the files the cell refers to, fetched
+        // from the server; the program file, chosen, shows the program's text.
+        window.setCurrentWorld(0);
+        const auto shown = window.currentTree();
+        QVERIFY(shown);
+        int openedCell = -1;
+        QList<ArtifactRef> openedRefs;
+        for (int i = 0; i < shown->cellCount() && openedCell < 0; ++i) {
+            const StoreResult<QList<ArtifactRef>> r = (*reader.value)->cellArtifacts(first, shown->cells().at(i).id);
+            QVERIFY(r.ok());
+            const bool hasProgram = std::any_of(r.value->cbegin(), r.value->cend(), [](const ArtifactRef &a) { return a.name == QLatin1String("main.py"); });
+            if (hasProgram && !shown->cells().at(i).payload.value(QLatin1String("program")).toString().isEmpty()) {
+                openedCell = i;
+                openedRefs = *r.value;
+            }
+        }
+        QVERIFY(openedCell >= 0);
+        const QString program = shown->cells().at(openedCell).payload.value(QLatin1String("program")).toString();
+        window.cellView()->setCurrentIndex(window.cellProxyModel()->mapFromSource(window.cellModel()->index(openedCell, 0)));
+        InspectorWidget *inspector = window.inspector();
+        QCOMPARE(inspector->cellIndex(), openedCell);
+        QCOMPARE(inspector->programText(), program);
+        QVERIFY(inspector->pages()->isTabVisible(InspectorWidget::FilesPage));
+        QTRY_COMPARE_WITH_TIMEOUT(inspector->filesList()->count(), int(openedRefs.size()), 20000);
+        int programRow = -1;
+        for (int k = 0; k < openedRefs.size(); ++k) {
+            QVERIFY2(inspector->filesList()->item(k)->text().startsWith(openedRefs.at(k).name), qPrintable(inspector->filesList()->item(k)->text()));
+            if (openedRefs.at(k).name == QLatin1String("main.py"))
+                programRow = k;
+        }
+        inspector->filesList()->setCurrentRow(programRow);
+        const QByteArray programFile = *(*reader.value)->readArtifact(openedRefs.at(programRow).hash).value;
+        QTRY_COMPARE_WITH_TIMEOUT(inspector->fileText(), QString::fromUtf8(programFile), 20000);
+        QCOMPARE(inspector->fileText().trimmed(), program.trimmed()); // the program shown is the one stored
+        // Opened again, nothing is fetched again: the list and the files are the session's.
+        const int fetches = remote->session()->artifactFetches();
+        inspector->showCell(shown, openedCell);
+        QCOMPARE(inspector->filesList()->count(), int(openedRefs.size())); // from the session's cache, at once
+        inspector->filesList()->setCurrentRow(programRow);
+        QCOMPARE(inspector->fileText(), QString::fromUtf8(programFile));
+        QCOMPARE(remote->session()->artifactFetches(), fetches);
+        // A project file's cell has no Files page (its files are on this machine).
+        local.inspector()->showCell(theirs.first().tree, openedCell);
+        QVERIFY(!local.inspector()->pages()->isTabVisible(InspectorWidget::FilesPage));
+
         // Opening a project file ends the connection.
         const QString other = m_dir.filePath(QStringLiteral("other.dreamrsi"));
         QVERIFY(QFile::copy(QStringLiteral(DREAMRSI_SOURCE_DIR "/resources/demo/demo.dreamrsi"), other));
@@ -303,6 +359,61 @@ private slots:
         QVERIFY(opened.wait(30000));
         QVERIFY(!remote->isConnected());
         QVERIFY(!window.windowTitle().contains(QStringLiteral("remote:")));
+    }
+
+    void aWaitingLoopShowsInThePanel()
+    {
+        // `dreamrsi loop --await-approval` served while it waits: the remote
+        // Live Round panel shows the approval bar with the proposal (the
+        // stream's approval event), the answer goes through POST /approve,
+        // and the bar goes once the wait ended.
+        const QString project = m_dir.filePath(QStringLiteral("gate.dreamrsi"));
+        QProcess loop;
+        loop.setProgram(dreamrsiProgram());
+        loop.setArguments({QStringLiteral("loop"), QStringLiteral("--project"), project, QStringLiteral("--task"),
+                           QStringLiteral("circle_packing_26"), QStringLiteral("--agent"), QStringLiteral("builtin"),
+                           QStringLiteral("--iterations"), QStringLiteral("2"), QStringLiteral("--versions"), QStringLiteral("2"),
+                           QStringLiteral("--workers"), QStringLiteral("4"), QStringLiteral("--rounds"), QStringLiteral("2"),
+                           QStringLiteral("--await-approval")});
+        loop.start();
+        QVERIFY(loop.waitForStarted(10000));
+        auto stopLoop = qScopeGuard([&] {
+            if (loop.state() != QProcess::NotRunning) {
+                loop.kill();
+                loop.waitForFinished(10000);
+            }
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(project), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(ProjectReader::open(project).ok(), 20000);
+        auto served = serve(project, {QStringLiteral("--token-file"), readFile(), QStringLiteral("--steering-token-file"), steerFile()});
+        QVERIFY2(served->port != 0, served->banner.constData());
+
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        auto *remote = window.findChild<RemoteWorkbench *>(QStringLiteral("remoteWorkbench"));
+        ConnectDialog *dialog = openDialog(window);
+        QVERIFY(dialog);
+        QSignalSpy loaded(remote, &RemoteWorkbench::loaded);
+        connectThrough(dialog, served->url, m_read, m_steer);
+        QVERIFY(loaded.wait(60000));
+        RoundPanel *panel = window.roundPanel();
+        QTRY_VERIFY_WITH_TIMEOUT(panel->controller()->approvalWait().has_value() || loop.state() == QProcess::NotRunning, 150000);
+        QVERIFY2(panel->controller()->approvalWait().has_value(), loop.readAllStandardError().constData());
+        const QString name = panel->controller()->approvalWait()->name();
+        QVERIFY(!name.isEmpty());
+        QTRY_VERIFY(panel->approvalBar()->isVisible());
+        QVERIFY(panel->approvalBar()->findChild<QLabel *>(QStringLiteral("approvalText"))->text().contains(name));
+        QVERIFY(panel->controller()->answerApproval(name, QStringLiteral("tester"), QStringLiteral("from the window")));
+        QTRY_VERIFY_WITH_TIMEOUT(loop.state() == QProcess::NotRunning, 100000);
+        QCOMPARE(loop.exitCode(), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!panel->approvalBar()->isVisible(), 30000);
+        const auto reader = ProjectReader::open(project);
+        QVERIFY(reader.ok());
+        const StoreResult<QList<Approval>> approvals = (*reader.value)->approvals();
+        QVERIFY(approvals.ok() && !approvals.value->isEmpty());
+        QCOMPARE(approvals.value->last().who, QStringLiteral("tester via serve"));
+        remote->disconnectFromServer();
     }
 
     void liveRoundGrowsOnScreen()

@@ -24,6 +24,7 @@
 #include <QDirIterator>
 #include <QEventLoop>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -387,6 +388,49 @@ private slots:
         const CliRun noToken = runDreamrsi({QStringLiteral("export"), url, QStringLiteral("--iteration"), QStringLiteral("1")});
         QCOMPARE(noToken.exitCode, 2);
         QVERIFY2(noToken.err.contains("--token-file"), noToken.err.constData());
+        // So does `dreamrsi path` (the best cell's path, and a given cell's, in both formats).
+        for (const QStringList &how : {QStringList{}, QStringList{QStringLiteral("--format"), QStringLiteral("json")},
+                                       QStringList{QStringLiteral("--cell"), cells.at(cells.size() - 1).toObject().value(QStringLiteral("id")).toString()}}) {
+            const CliRun remotePath = runDreamrsi(QStringList{QStringLiteral("path"), url, QStringLiteral("--token-file"), readFile(),
+                                                              QStringLiteral("--iteration"), QStringLiteral("1")}
+                                                  + how);
+            const CliRun localPath = runDreamrsi(QStringList{QStringLiteral("path"), project, QStringLiteral("--iteration"), QStringLiteral("1")} + how);
+            QVERIFY2(remotePath.finished && remotePath.exitCode == 0, remotePath.err.constData());
+            QVERIFY2(localPath.exitCode == 0, localPath.err.constData());
+            QVERIFY(!remotePath.out.isEmpty());
+            QCOMPARE(remotePath.out, localPath.out);
+        }
+        const CliRun pathNoToken = runDreamrsi({QStringLiteral("path"), url, QStringLiteral("--iteration"), QStringLiteral("1")});
+        QCOMPARE(pathNoToken.exitCode, 2);
+        QVERIFY2(pathNoToken.err.contains("--token-file"), pathNoToken.err.constData());
+        const CliRun pathMissing = runDreamrsi({QStringLiteral("path"), url, QStringLiteral("--token-file"), readFile(), QStringLiteral("--iteration"), QStringLiteral("9")});
+        QCOMPARE(pathMissing.exitCode, 1);
+        QVERIFY2(pathMissing.err.contains("answered 404"), pathMissing.err.constData());
+        // And `plot compare` draws the served project as it draws the file: the same numbers behind the figure.
+        for (const QStringList &range : {QStringList{}, QStringList{QStringLiteral("--iterations"), QStringLiteral("1-1")}}) {
+            QByteArray csv[2];
+            for (int served = 0; served < 2; ++served) {
+                const QString data = m_dir.filePath(QStringLiteral("compare-%1-%2.csv").arg(served).arg(range.size()));
+                const QString figure = m_dir.filePath(QStringLiteral("compare-%1-%2.svg").arg(served).arg(range.size()));
+                QStringList args{QStringLiteral("plot"), QStringLiteral("compare"), QStringLiteral("--project"), served ? url : project};
+                args += range;
+                if (served)
+                    args += QStringList{QStringLiteral("--token-file"), readFile()};
+                args += QStringList{QStringLiteral("--x"), QStringLiteral("calls"), QStringLiteral("--data"), data, QStringLiteral("--out"), figure};
+                const CliRun plot = runDreamrsi(args);
+                QVERIFY2(plot.finished && plot.exitCode == 0, plot.err.constData());
+                QVERIFY(QFileInfo(figure).size() > 0);
+                QFile f(data);
+                QVERIFY(f.open(QIODevice::ReadOnly));
+                csv[served] = f.readAll();
+            }
+            QVERIFY(csv[0].count('\n') > cells.size());
+            QCOMPARE(csv[1], csv[0]);
+        }
+        const CliRun plotNoToken = runDreamrsi({QStringLiteral("plot"), QStringLiteral("compare"), QStringLiteral("--project"), url, QStringLiteral("--x"),
+                                                QStringLiteral("calls"), QStringLiteral("--out"), m_dir.filePath(QStringLiteral("x.svg"))});
+        QCOMPARE(plotNoToken.exitCode, 2);
+        QVERIFY2(plotNoToken.err.contains("--token-file"), plotNoToken.err.constData());
 
         // The hint was applied by the round and stored with who it came from, via serve.
         const auto reader = ProjectReader::open(project);
@@ -405,6 +449,26 @@ private slots:
         const Answer artifact = request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/artifacts/") + artifacts.value->first().hash)), m_read);
         QCOMPARE(artifact.status, 200);
         QCOMPARE(artifact.body, *(*reader.value)->readArtifact(artifacts.value->first().hash).value);
+        // The files a cell refers to: names, hashes and sizes as the project holds them.
+        const Answer files = request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/iterations/1/cells/b0a0/artifacts"))), m_read);
+        QVERIFY2(files.status == 200, files.body.constData());
+        QCOMPARE(files.json().value(QStringLiteral("cell")).toString(), QStringLiteral("b0a0"));
+        const QJsonArray listed = files.json().value(QStringLiteral("artifacts")).toArray();
+        QCOMPARE(listed.size(), artifacts.value->size());
+        for (qsizetype i = 0; i < listed.size(); ++i) {
+            const QJsonObject a = listed.at(i).toObject();
+            QCOMPARE(a.value(QStringLiteral("name")).toString(), artifacts.value->at(i).name);
+            QCOMPARE(a.value(QStringLiteral("hash")).toString(), artifacts.value->at(i).hash);
+            QCOMPARE(a.value(QStringLiteral("size")).toInteger(), artifacts.value->at(i).size);
+        }
+        QVERIFY(std::any_of(listed.cbegin(), listed.cend(), [](const QJsonValue &v) {
+            return v.toObject().value(QStringLiteral("name")).toString() == QLatin1String("main.py");
+        }));
+        QCOMPARE(request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/iterations/1/cells/b99a99/artifacts"))), m_read).status, 404);
+        QCOMPARE(request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/iterations/1/cells/b0a0!/artifacts"))), m_read).status, 400);
+        QCOMPARE(request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/iterations/1/cells/b0a0/artifacts"))), m_read, "POST", "{}").status,
+                 405);
+        QCOMPARE(request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/iterations/1/cells/b0a0/artifacts"))), QByteArray()).status, 401);
 
         // A stream opened after the round resumes from its Last-Event-ID without repeating.
         Stream resumed(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/events?iteration=1&after=%1")
@@ -687,6 +751,79 @@ private slots:
         // And it goes on serving HTTPS.
         QCOMPARE(request(m_net, projectUrl, m_read, "GET", {}, &trusting).status, 200);
         QCOMPARE(served.process->state(), QProcess::Running);
+    }
+
+    void aLoopWaitingForApprovalIsInTheStream()
+    {
+        // `dreamrsi loop --await-approval` waits after its dream (docs/steering.md):
+        // the stream says so with the proposal, a stream opened during the wait
+        // is told at once, the approval goes in through POST /api/v1/approve,
+        // and the stream says the wait ended and follows the next round.
+        const QString project = m_dir.filePath(QStringLiteral("gate.dreamrsi"));
+        QProcess loop;
+        loop.setProgram(dreamrsiProgram());
+        loop.setArguments({QStringLiteral("loop"), QStringLiteral("--project"), project, QStringLiteral("--task"),
+                           QStringLiteral("circle_packing_26"), QStringLiteral("--agent"), QStringLiteral("builtin"),
+                           QStringLiteral("--iterations"), QStringLiteral("2"), QStringLiteral("--versions"), QStringLiteral("2"),
+                           QStringLiteral("--workers"), QStringLiteral("4"), QStringLiteral("--rounds"), QStringLiteral("2"),
+                           QStringLiteral("--await-approval")});
+        loop.start();
+        QVERIFY(loop.waitForStarted(10000));
+        auto stopLoop = qScopeGuard([&] {
+            if (loop.state() != QProcess::NotRunning) {
+                loop.kill();
+                loop.waitForFinished(10000);
+            }
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(project), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(ProjectReader::open(project).ok(), 20000);
+        Served served = serve(project, {QStringLiteral("--token-file"), readFile(), QStringLiteral("--steering-token-file"), steerFile()});
+        QVERIFY2(served.port != 0, served.banner.constData());
+        auto stopServer = qScopeGuard([&] {
+            served.process->terminate();
+            served.process->waitForFinished(10000);
+        });
+        Stream stream(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/events"))), m_read);
+        // Every stream is told first whether a loop waits.
+        QTRY_VERIFY_WITH_TIMEOUT(!stream.of("approval").isEmpty(), 20000);
+        auto awaiting = [](const Stream &s) {
+            return !s.of("approval").isEmpty() && s.of("approval").last().data.value(QStringLiteral("awaiting")).toBool();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(awaiting(stream) || loop.state() == QProcess::NotRunning, 240000);
+        QVERIFY2(awaiting(stream), loop.readAllStandardError().constData());
+        const QJsonObject proposal = stream.of("approval").last().data.value(QStringLiteral("proposal")).toObject();
+        const QString name = proposal.value(QStringLiteral("name")).toString();
+        QVERIFY2(!name.isEmpty(), QJsonDocument(proposal).toJson().constData());
+        QVERIFY(stream.of("approval").last().data.value(QStringLiteral("pid")).toInteger() == loop.processId());
+        // The first round's cells came before; the loop waits between its rounds.
+        QVERIFY(!stream.of("cell").isEmpty());
+        {
+            Stream late(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/events"))), m_read);
+            QTRY_VERIFY_WITH_TIMEOUT(awaiting(late), 10000);
+            QCOMPARE(late.of("approval").last().data.value(QStringLiteral("proposal")).toObject(), proposal);
+        }
+
+        // Approved through the server: the stream says the wait ended, and follows iteration 2.
+        const Answer approved = request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/approve"))), m_steer, "POST",
+                                        R"({"best": true, "who": "tester", "note": "from the stream"})");
+        QVERIFY2(approved.status == 200, approved.body.constData());
+        QTRY_VERIFY_WITH_TIMEOUT(!awaiting(stream), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(loop.state() == QProcess::NotRunning, 240000);
+        QCOMPARE(loop.exitCode(), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(stream.of("iteration").size() >= 2, 10000);
+        QCOMPARE(stream.of("iteration").last().data.value(QStringLiteral("iteration")).toObject().value(QStringLiteral("id")).toInteger(), 2);
+        // One wait, begun and ended: (not waiting,) waiting, not waiting.
+        QStringList told;
+        for (const Event &e : stream.of("approval"))
+            told.append(e.data.value(QStringLiteral("awaiting")).toBool() ? QStringLiteral("waits") : QStringLiteral("not"));
+        QVERIFY2(told == (QStringList{QStringLiteral("not"), QStringLiteral("waits"), QStringLiteral("not")})
+                     || told == (QStringList{QStringLiteral("waits"), QStringLiteral("not")}),
+                 qPrintable(told.join(QLatin1Char(' '))));
+        const auto reader = ProjectReader::open(project);
+        QVERIFY(reader.ok());
+        const StoreResult<QList<Approval>> approvals = (*reader.value)->approvals();
+        QVERIFY(approvals.ok() && !approvals.value->isEmpty());
+        QCOMPARE(approvals.value->last().who, QStringLiteral("tester via serve"));
     }
 
     void nonLoopbackWithoutTlsIsRefused()

@@ -5,6 +5,7 @@
 #include "projectreplaycommand.h"
 #include "steercommand.h"
 
+#include "loop/round/steeringinbox.h"
 #include "model/treejson.h"
 #include "remote/remoteapi.h"
 #include "store/projectlock.h"
@@ -148,6 +149,7 @@ struct ProjectServer::Look
     QList<Cell> cells;        ///< after the last seq seen, or all when fresh
     std::optional<LiveRound> live;
     bool writerAlive = false;
+    std::optional<SteeringLive> approval; ///< a loop waits for approval (docs/steering.md#the-loops-approval-gate)
 };
 
 ProjectServer::ProjectServer(ServeOptions options, QObject *parent)
@@ -539,6 +541,26 @@ bool ProjectServer::handleRequest(const QHttpServerRequest &request, QTcpSocket 
             return true;
         }
     }
+    if (parts.size() == 5 && parts.first() == QLatin1String("iterations") && parts.at(2) == QLatin1String("cells")
+        && parts.at(4) == QLatin1String("artifacts")) {
+        bool ok = false;
+        const IterationId iteration = parts.at(1).toLongLong(&ok);
+        if (!ok || iteration < 1) {
+            sendError(socket, 400, QStringLiteral("'%1' is not an iteration's id (a number ≥ 1)").arg(parts.at(1).left(40)), close);
+            return true;
+        }
+        const QString cellId = parts.at(3);
+        if (!RemoteApi::isCellId(cellId)) {
+            sendError(socket, 400, QStringLiteral("'%1' is not a cell's id (letters, digits, _ - .)").arg(cellId.left(40)), close);
+            return true;
+        }
+        if (method != QHttpServerRequest::Method::Get)
+            return wrongMethod("GET");
+        answerLater(socket, [readJson, iteration, cellId] {
+            return readJson([&](ProjectReader &r) { return RemoteApi::cellArtifacts(r, iteration, cellId); });
+        }, close);
+        return true;
+    }
     if (parts.size() == 1 && (parts.first() == QLatin1String("steer") || parts.first() == QLatin1String("approve"))) {
         if (method != QHttpServerRequest::Method::Post)
             return wrongMethod("POST");
@@ -724,6 +746,12 @@ void ProjectServer::deliver(StreamClient &client)
         client.lastSeq = it->first;
     }
     sendLive(client);
+    // Whether a loop waits for approval: told once at the start, then at each change.
+    if (!client.approvalTold || client.approvalKey != m_approvalKey) {
+        writeEvent(client, m_approvalEvent);
+        client.approvalTold = true;
+        client.approvalKey = m_approvalKey;
+    }
 }
 
 void ProjectServer::sendLive(StreamClient &client)
@@ -757,6 +785,13 @@ void ProjectServer::look()
         if (!reader) {
             look->error = reader.error;
             return look;
+        }
+        // A loop waiting for approval between its rounds says so in its inbox, as
+        // RoundFollower reads it (core/loop/round/roundfollower.cpp).
+        if (ProjectLock::liveWriter(path).has_value()) {
+            std::optional<SteeringLive> live = SteeringInbox::readLive(path);
+            if (live && live->kind == QLatin1String("approval") && SteeringInbox::whyNotAccepting(path, live->kind).isEmpty())
+                look->approval = std::move(live);
         }
         const StoreResult<QList<IterationInfo>> iterations = (*reader.value)->iterations();
         if (!iterations) {
@@ -833,6 +868,21 @@ void ProjectServer::took(const std::shared_ptr<Look> &look)
     m_liveKey = key;
     if (liveChanged)
         m_liveEvents = compact(liveJson);
+    // The loop's wait for approval: one event when it begins, one when it ends.
+    const QString approvalKey = look->approval ? QStringLiteral("%1:%2").arg(
+                                                     look->approval->proposal.value(QStringLiteral("event")).toVariant().toString(),
+                                                     look->approval->proposal.value(QStringLiteral("name")).toString())
+                                               : QString();
+    if (approvalKey != m_approvalKey) {
+        m_approvalKey = approvalKey;
+        const QJsonObject approval = look->approval ? QJsonObject{{QStringLiteral("awaiting"), true},
+                                                                  {QStringLiteral("pid"), look->approval->pid},
+                                                                  {QStringLiteral("proposal"), look->approval->proposal}}
+                                                    : QJsonObject{{QStringLiteral("awaiting"), false}};
+        m_approvalEvent = "event: approval\ndata: " + compact(approval) + "\n\n";
+        emit logLine(look->approval ? QStringLiteral("the loop waits for approval of %1").arg(approval.value(QStringLiteral("proposal")).toObject().value(QStringLiteral("name")).toString())
+                                    : QStringLiteral("the loop no longer waits for approval"));
+    }
     for (StreamClient &client : m_streams) {
         if (!client.socket)
             continue;

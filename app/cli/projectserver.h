@@ -97,6 +97,8 @@ private:
         bool livePending = false;  ///< attempts/state changed since
         QString lastState;         ///< the state it was told last
         QElapsedTimer lastWrite;
+        bool approvalTold = false; ///< the approval event was sent once
+        QString approvalKey;       ///< the wait it was told last ("" none)
     };
     struct Look;
 
@@ -135,6 +137,8 @@ private:
     QByteArray m_liveEvents; ///< the liveness of the last look, as the attempts and state events' data
     QString m_state;
     QString m_liveKey;         ///< the state and attempts the last live event told
+    QString m_approvalKey;     ///< the loop's wait for approval ("event:name"), "" when none waits
+    QByteArray m_approvalEvent = "event: approval\ndata: {\"awaiting\":false}\n\n";
 };
 
 } // namespace dreamrsi

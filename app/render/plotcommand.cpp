@@ -6,6 +6,17 @@
 
 #include "plotrequest.h"
 
+#include "model/treejson.h"
+#include "remote/remoteclient.h"
+#include "remote/remotejson.h"
+#include "store/projectwriter.h"
+
+#include <QDir>
+#include <QTemporaryDir>
+
+#include <algorithm>
+#include <memory>
+
 namespace dreamrsi {
 
 namespace {
@@ -18,7 +29,7 @@ const char Usage[] =
     "                     [--data FILE.csv] --out FIG\n"
     "       dreamrsi plot progress --simulation OUT.json [sizes] [--data FILE.csv] --out FIG\n"
     "       dreamrsi plot compare (--project P [--iterations A-B] | --run RUN | --world T.json) [--label L] ...\n"
-    "                     --x calls|usd|seconds [--score METRIC] [sizes] [--data FILE.csv] --out FIG\n"
+    "                     --x calls|usd|seconds [--score METRIC] [--token-file F] [sizes] [--data FILE.csv] --out FIG\n"
     "  FIG ends in .pdf, .svg or .png. Versions: project version names, or builtin:NAME / P.js with --world.\n"
     "  frontier: the mean over all worlds, or one world with --select (or when only one is given); the\n"
     "  attainment axis fits the points drawn, or runs from 0 to 1 with --full-axis.\n"
@@ -40,7 +51,9 @@ const char Usage[] =
     "  A source that did not record the axis (no cost, no timestamps) is named on stderr and in the legend,\n"
     "  not drawn. An OpenEvolve checkpoint is a population snapshot (its survivors, not every call): by\n"
     "  calls it is drawn against the iteration each program was found (iteration_found), labelled so, or\n"
-    "  refused, naming the run's db/ folder. --score METRIC scores cells by that metric.\n"
+    "  refused, naming the run's db/ folder. --score METRIC scores cells by that metric. A --project may be\n"
+    "  the URL of a project `dreamrsi serve` serves (http://HOST:PORT/), read with the token in --token-file\n"
+    "  (docs/remote.md): its iterations' trees, as the file's.\n"
     "  --data: label,source,x,best,lo,hi,population_snapshot, one row per cell, then each label's mean rows\n"
     "  (source \"mean\").\n";
 
@@ -99,6 +112,8 @@ QString applyCompare(const CommandLine::Given &o, PlotRequest *r)
         r->scoreMetric = o.value;
         return {};
     }
+    if (o.name == QLatin1String("token-file"))
+        return {}; // read with the served --project sources, below
     if (o.name == QLatin1String("data"))
         r->dataPath = o.value;
     else if (o.name == QLatin1String("out"))
@@ -117,6 +132,59 @@ QString applyCompare(const CommandLine::Given &o, PlotRequest *r)
     } else {
         return QStringLiteral("--%1 does not go with compare").arg(o.typed);
     }
+    return {};
+}
+
+/// A served project (`--project URL`, docs/remote.md) read as the compare
+/// reads a project file: its iterations (those of `spec.iterations`), each
+/// tree from /api/v1/iterations/N/tree, written into a project in `dir`
+/// named as the file's source would be ("NAME" or "NAME [A-B]"), so the
+/// compare reads it exactly as it reads a file. The spec is pointed at it.
+QString fetchServed(CompareSourceSpec *spec, const QString &tokenFile, const QString &dir)
+{
+    const Result<RemoteProject> remote = RemoteClient::open(spec->path, tokenFile);
+    if (!remote)
+        return remote.error;
+    const Result<QJsonObject> body = RemoteClient::getJson(*remote.value, QStringLiteral("/api/v1/project"));
+    if (!body)
+        return body.error;
+    const Result<RemoteProjectSummary> summary = RemoteJson::projectFrom(*body.value);
+    if (!summary)
+        return QStringLiteral("%1: %2").arg(remote.value->host(), summary.error);
+    QString name = summary.value->name.isEmpty() ? remote.value->host() : summary.value->name;
+    name.replace(QLatin1Char('/'), QLatin1Char('_'));
+    if (spec->iterations)
+        name += QStringLiteral(" [%1-%2]").arg(spec->iterations->first).arg(spec->iterations->second);
+    const QString path = QDir(dir).filePath(name + QStringLiteral(".dreamrsi"));
+    if (QFile::exists(path))
+        return QStringLiteral("%1 is given twice").arg(spec->path);
+    ProjectInfo info;
+    info.name = summary.value->name;
+    info.task = summary.value->task;
+    StoreResult<std::unique_ptr<ProjectWriter>> writer = ProjectWriter::create(path, info);
+    if (!writer)
+        return writer.error;
+    for (const IterationInfo &it : std::as_const(summary.value->iterations)) {
+        if (spec->iterations && (it.id < spec->iterations->first || it.id > spec->iterations->second))
+            continue;
+        const Result<QByteArray> bytes = RemoteClient::get(*remote.value, QStringLiteral("/api/v1/iterations/%1/tree").arg(it.id), 120000);
+        if (!bytes)
+            return bytes.error;
+        TreeJson::ParseResult tree = TreeJson::parse(*bytes.value);
+        if (!tree.ok())
+            return QStringLiteral("%1: iteration %2: %3").arg(remote.value->host()).arg(it.id).arg(tree.error.message);
+        IterationInfo copy = it;
+        copy.policyVersion = 0; // the versions stay on the server (a compare reads cells only)
+        const StoreResult<IterationId> id = (*writer.value)->beginIteration(copy);
+        if (!id)
+            return id.error;
+        for (const Cell &c : tree.tree->cells()) {
+            if (const StoreResult<Done> done = (*writer.value)->appendCell(*id.value, c); !done)
+                return done.error;
+        }
+    }
+    spec->path = path;
+    spec->iterations.reset(); // the project holds those alone
     return {};
 }
 
@@ -186,7 +254,7 @@ int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err)
                                             value("height-mm", "H"),  value("dpi", "D"),
                                             value("simulation", "FILE"), CommandLine::flag("full-axis"),
                                             value("run", "RUN"),      value("iterations", "A-B"), value("x", "AXIS"),
-                                            value("score", "METRIC")};
+                                            value("score", "METRIC"), value("token-file", "F")};
     QCommandLineParser parser;
     CommandLine::Problem problem;
     switch (CommandLine::parse(parser, options, args.mid(1), &problem)) {
@@ -226,9 +294,41 @@ int runPlotCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             err << "dreamrsi plot: " << request.outPath << ": use .pdf, .svg or .png\n";
             return 2;
         }
+        // Served projects are read into temporary projects first.
+        const bool served = std::any_of(request.compareSources.cbegin(), request.compareSources.cend(), [](const CompareSourceSpec &s) {
+            return s.kind == CompareSourceSpec::Kind::Project && RemoteClient::isUrl(s.path);
+        });
+        if (served != parser.isSet(QStringLiteral("token-file"))) {
+            err << "dreamrsi plot: "
+                << (served ? "a served project needs its token: --token-file F (docs/remote.md)"
+                           : "--token-file goes with a --project given as a server's URL (http://HOST:PORT/)")
+                << '\n';
+            return 2;
+        }
+        std::unique_ptr<QTemporaryDir> fetched;
+        if (served) {
+            fetched = std::make_unique<QTemporaryDir>();
+            if (!fetched->isValid()) {
+                err << "dreamrsi plot: cannot make a temporary folder\n";
+                return 1;
+            }
+            for (CompareSourceSpec &s : request.compareSources) {
+                if (s.kind != CompareSourceSpec::Kind::Project || !RemoteClient::isUrl(s.path))
+                    continue;
+                if (const Result<QUrl> base = RemoteClient::baseOf(s.path); !base) {
+                    err << "dreamrsi plot: " << base.error << '\n';
+                    return 2;
+                }
+                if (const QString why = fetchServed(&s, parser.value(QStringLiteral("token-file")), fetched->path()); !why.isEmpty()) {
+                    err << "dreamrsi plot: " << why << '\n';
+                    return 1;
+                }
+            }
+        }
         return writePlot(request, out, err);
     }
-    for (const QString &only : {QStringLiteral("run"), QStringLiteral("iterations"), QStringLiteral("x"), QStringLiteral("score")}) {
+    for (const QString &only : {QStringLiteral("run"), QStringLiteral("iterations"), QStringLiteral("x"), QStringLiteral("score"),
+                                QStringLiteral("token-file")}) {
         if (parser.isSet(only)) {
             err << "dreamrsi plot: --" << only << " goes with compare alone\n";
             return 2;

@@ -8,6 +8,8 @@
 #include <QJsonDocument>
 #include <QRegularExpression>
 
+#include <algorithm>
+
 namespace dreamrsi::RemoteApi {
 
 namespace {
@@ -238,6 +240,35 @@ bool isArtifactHash(const QString &text)
 {
     static const QRegularExpression hash(QStringLiteral("^[0-9a-f]{64}$"));
     return hash.match(text).hasMatch();
+}
+
+bool isCellId(const QString &text)
+{
+    static const QRegularExpression id(QStringLiteral("^[A-Za-z0-9_.-]{1,100}$"));
+    return id.match(text).hasMatch() && text != QLatin1String(".") && text != QLatin1String("..");
+}
+
+Result<QJsonObject> cellArtifacts(ProjectReader &reader, IterationId iteration, const QString &cellId)
+{
+    using R = Result<QJsonObject>;
+    const StoreResult<QList<ArtifactRef>> refs = reader.cellArtifacts(iteration, cellId);
+    if (!refs)
+        return R::failure(refs.error);
+    if (refs.value->isEmpty()) {
+        // No files: a cell without any, or no such cell (said as not found).
+        const StoreResult<IterationData> data = reader.iterationDataAfter(iteration, -1);
+        if (!data)
+            return R::failure(data.error);
+        const bool known = std::any_of(data.value->cells.cbegin(), data.value->cells.cend(),
+                                       [&](const Cell &c) { return c.id == cellId; });
+        if (!known)
+            return R::failure(QStringLiteral("no such cell '%1' in iteration %2").arg(cellId).arg(iteration));
+    }
+    QJsonArray list;
+    for (const ArtifactRef &a : std::as_const(*refs.value))
+        list.append(QJsonObject{{QStringLiteral("name"), a.name}, {QStringLiteral("hash"), a.hash}, {QStringLiteral("size"), a.size}});
+    return R::success(QJsonObject{{QStringLiteral("iteration"), iteration}, {QStringLiteral("cell"), cellId},
+                                  {QStringLiteral("artifacts"), list}});
 }
 
 QJsonObject error(int status, const QString &message)

@@ -57,6 +57,16 @@ QJsonObject status(const QList<IterationLiveness> &iterations);
 /// names a server answers (no path, no traversal).
 bool isArtifactHash(const QString &text);
 
+/// True for what a cell's id can be in a path: 1 to 100 letters, digits,
+/// `_`, `-` or `.` (b3a2; an imported run's ids).
+bool isCellId(const QString &text);
+
+/// GET /api/v1/iterations/N/cells/ID/artifacts: the files the cell refers to,
+/// `{"iteration": N, "cell": ID, "artifacts": [{"name", "hash", "size"}]}`
+/// in the store's order (each fetched by its hash from /artifacts/HASH).
+/// A failure naming the iteration or the cell when it has none such.
+Result<QJsonObject> cellArtifacts(ProjectReader &reader, IterationId iteration, const QString &cellId);
+
 /// The JSON of an iteration's row, as /project lists it and the stream's
 /// `iteration` event carries it.
 QJsonObject iterationJson(const IterationInfo &info);

@@ -184,4 +184,15 @@ QString steeringWords(const SteeringRequest &request)
     return action; // pause, continue
 }
 
+QList<ArtifactRef> artifactsFrom(const QJsonObject &o)
+{
+    QList<ArtifactRef> list;
+    for (const QJsonValue &v : o.value(QStringLiteral("artifacts")).toArray()) {
+        const QJsonObject a = v.toObject();
+        list.append(ArtifactRef{a.value(QStringLiteral("hash")).toString(), a.value(QStringLiteral("size")).toInteger(),
+                                a.value(QStringLiteral("name")).toString()});
+    }
+    return list;
+}
+
 } // namespace dreamrsi::RemoteJson

@@ -41,6 +41,8 @@ ReplayResultRecord resultFrom(const QJsonObject &o);
 Result<RemoteProjectSummary> projectFrom(const QJsonObject &o);
 /// The body of GET /api/v1/replay-results.
 QList<ReplayResultRecord> resultsFrom(const QJsonObject &o);
+/// The body of GET /api/v1/iterations/N/cells/ID/artifacts: the cell's files.
+QList<ArtifactRef> artifactsFrom(const QJsonObject &o);
 /// A stream's `state` or `attempts` event (IterationLiveness::toJson's object).
 IterationLiveness livenessFrom(const QJsonObject &o);
 /// The words `dreamrsi steer` takes for `request` (close 3, hint new TEXT,

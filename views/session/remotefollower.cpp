@@ -190,6 +190,25 @@ void RemoteFollower::handle(const QByteArray &event, const QByteArray &id, const
         onCell(o);
     else if (event == "state" || event == "attempts")
         onLiveness(o);
+    else if (event == "approval")
+        onApproval(o);
+}
+
+void RemoteFollower::onApproval(const QJsonObject &data)
+{
+    // As RoundFollower::takeApproval: a wait ends before another begins.
+    std::optional<ApprovalWait> wait;
+    if (data.value(QStringLiteral("awaiting")).toBool())
+        wait = ApprovalWait{data.value(QStringLiteral("pid")).toInteger(), data.value(QStringLiteral("proposal")).toObject()};
+    const QString key = wait ? wait->key() : QString();
+    if (key == m_approvalKey)
+        return;
+    const bool was = !m_approvalKey.isEmpty();
+    m_approvalKey = key;
+    if (was)
+        emit approvalEnded();
+    if (wait)
+        emit approvalAwaited(*wait);
 }
 
 void RemoteFollower::onIteration(const QJsonObject &data)

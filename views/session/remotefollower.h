@@ -78,6 +78,7 @@ private:
     void onIteration(const QJsonObject &data);
     void onCell(const QJsonObject &data);
     void onLiveness(const QJsonObject &data);
+    void onApproval(const QJsonObject &data);
 
     QPointer<RemoteConnection> m_connection;
     QNetworkReply *m_reply = nullptr;
@@ -89,6 +90,7 @@ private:
     IterationInfo m_current;       ///< the stream's iteration (id 0 before the first event)
     bool m_following = false;      ///< m_current runs and was told (iterationStarted)
     qint64 m_lastSeq = -1;
+    QString m_approvalKey;         ///< the loop's wait for approval told (ApprovalWait::key), "" none
     RoundCounters m_counters;
     int m_firstDelayMs = 1000;
     int m_maxDelayMs = 30000;

@@ -17,6 +17,12 @@ namespace dreamrsi {
 
 namespace {
 const QString Scope = QStringLiteral("remote");
+/// Every session alive, on the GUI thread (servingTree()).
+QList<RemoteProjectSession *> &sessions()
+{
+    static QList<RemoteProjectSession *> list;
+    return list;
+}
 }
 
 RemoteProjectSession::RemoteProjectSession(Workspace *workspace, JobTracker *jobs, QObject *parent)
@@ -24,11 +30,56 @@ RemoteProjectSession::RemoteProjectSession(Workspace *workspace, JobTracker *job
     , m_workspace(workspace)
     , m_jobs(jobs)
 {
+    sessions().append(this);
 }
 
 RemoteProjectSession::~RemoteProjectSession()
 {
+    sessions().removeAll(this);
     close();
+}
+
+IterationId RemoteProjectSession::iterationOf(const DiscoveryTree *tree) const
+{
+    if (!tree || !m_connection || !m_workspace)
+        return 0;
+    for (const WorldEntry &w : m_workspace->worlds()) {
+        if (w.tree.get() == tree)
+            return w.iteration;
+    }
+    return 0;
+}
+
+RemoteProjectSession *RemoteProjectSession::servingTree(const DiscoveryTree *tree)
+{
+    for (RemoteProjectSession *s : std::as_const(sessions())) {
+        if (s->iterationOf(tree) != 0)
+            return s;
+    }
+    return nullptr;
+}
+
+void RemoteProjectSession::cellArtifacts(IterationId iteration, const QString &cellId,
+                                         std::function<void(Result<QList<ArtifactRef>>)> answer)
+{
+    using R = Result<QList<ArtifactRef>>;
+    const QString key = QStringLiteral("%1:%2").arg(iteration).arg(cellId);
+    if (const auto it = m_cellArtifacts.constFind(key); it != m_cellArtifacts.cend())
+        return answer(R::success(*it));
+    if (!m_connection || !RemoteApi::isCellId(cellId))
+        return answer(R::failure(tr("'%1' is not a cell of the served project").arg(cellId.left(80))));
+    auto &waits = m_cellArtifactWaits[key];
+    waits.append(std::move(answer));
+    if (waits.size() > 1)
+        return; // asked already: this answer comes with the first
+    m_connection->getJson(QStringLiteral("/api/v1/iterations/%1/cells/%2/artifacts").arg(iteration).arg(cellId),
+                          [this, key](Result<QJsonObject> body) {
+        R result = body ? R::success(RemoteJson::artifactsFrom(*body.value)) : body.failureAs<QList<ArtifactRef>>();
+        if (result)
+            m_cellArtifacts.insert(key, *result.value);
+        for (const auto &wait : m_cellArtifactWaits.take(key))
+            wait(result);
+    });
 }
 
 QString RemoteProjectSession::url() const
@@ -69,6 +120,8 @@ void RemoteProjectSession::close()
     m_artifacts.clear();
     m_artifactWaits.clear();
     m_artifactFetches = 0;
+    m_cellArtifacts.clear();
+    m_cellArtifactWaits.clear();
     m_loading = false;
     m_reloadAgain = false;
 }

@@ -15,6 +15,7 @@
 
 namespace dreamrsi {
 
+class DiscoveryTree;
 class JobTracker;
 class RemoteConnection;
 class RemoteFollower;
@@ -70,6 +71,16 @@ public:
     void artifact(const QString &hash, std::function<void(Result<QByteArray>)> answer);
     /// How many artifacts were fetched over the network (the rest came from the cache).
     int artifactFetches() const { return m_artifactFetches; }
+    /// The files a cell of iteration `iteration` refers to (name, hash,
+    /// size; GET /api/v1/iterations/N/cells/ID/artifacts), fetched once
+    /// per cell and kept; `answer` gets them or why not.
+    void cellArtifacts(IterationId iteration, const QString &cellId, std::function<void(Result<QList<ArtifactRef>>)> answer);
+    /// The iteration whose world `tree` is, when this session loaded it; 0 otherwise.
+    IterationId iterationOf(const DiscoveryTree *tree) const;
+    /// The open session that loaded `tree` as one of its worlds, if any:
+    /// how the inspector (views/tree) finds where a shown cell's files are
+    /// served without the window in between.
+    static RemoteProjectSession *servingTree(const DiscoveryTree *tree);
 
 signals:
     void opened(const QString &host, const QString &name);
@@ -93,6 +104,8 @@ private:
     QHash<QString, QByteArray> m_artifacts;
     QHash<QString, QList<std::function<void(Result<QByteArray>)>>> m_artifactWaits;
     int m_artifactFetches = 0;
+    QHash<QString, QList<ArtifactRef>> m_cellArtifacts; ///< "iteration:cell"
+    QHash<QString, QList<std::function<void(Result<QList<ArtifactRef>>)>>> m_cellArtifactWaits;
     bool m_loading = false;
     bool m_reloadAgain = false;
 };

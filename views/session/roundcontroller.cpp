@@ -103,6 +103,9 @@ void RoundController::followRemote(RemoteFollower *remote)
         emit finished(summary, true);
         emit stateChanged();
     }));
+    // A served loop's wait for approval (the stream's approval event, docs/remote.md).
+    m_remoteConnections.append(connect(remote, &RoundEvents::approvalAwaited, this, &RoundController::onApprovalAwaited));
+    m_remoteConnections.append(connect(remote, &RoundEvents::approvalEnded, this, &RoundController::onApprovalEnded));
     m_remoteConnections.append(connect(remote, &RemoteFollower::attemptsSeen, this, &RoundController::followedAttempts));
     m_remoteConnections.append(connect(remote, &RemoteFollower::connectionChanged, this, [this] { emit stateChanged(); }));
     remote->start();

@@ -8,6 +8,7 @@
 #include "model/cellpath.h"
 #include "models/reevaluationsummary.h"
 #include "replay/worldmodel.h"
+#include "session/remoteprojectsession.h"
 
 #include <QFontDatabase>
 #include <QHeaderView>
@@ -16,6 +17,9 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QLabel>
+#include <QListWidget>
+#include <QLocale>
+#include <QPointer>
 #include <QHBoxLayout>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -133,7 +137,81 @@ InspectorWidget::InspectorWidget(QWidget *parent)
         if (row >= 0 && row < m_pathCells.size())
             emit pathStepActivated(m_pathCells.at(row));
     });
+    // A served project's cell: its stored files, each fetched when chosen (docs/remote.md).
+    auto *files = new QWidget;
+    auto *filesLayout = new QVBoxLayout(files);
+    filesLayout->setContentsMargins(0, 0, 0, 0);
+    m_files = new QListWidget;
+    m_files->setObjectName(QStringLiteral("inspectorFiles"));
+    m_files->setMaximumHeight(110);
+    m_fileText = makeCodeView();
+    filesLayout->addWidget(m_files);
+    filesLayout->addWidget(m_fileText, 1);
+    m_pages->addTab(files, tr("Files"));
+    m_pages->setTabToolTip(FilesPage, tr("The files the cell refers to, fetched from the server"));
+    connect(m_files, &QListWidget::currentRowChanged, this, &InspectorWidget::showFile);
     clear();
+}
+
+QString InspectorWidget::fileText() const
+{
+    return m_fileText->toPlainText();
+}
+
+void InspectorWidget::showFiles()
+{
+    const quint64 epoch = ++m_filesEpoch;
+    m_fileRefs.clear();
+    m_files->clear();
+    m_fileText->clear();
+    RemoteProjectSession *remote = m_tree ? RemoteProjectSession::servingTree(m_tree.get()) : nullptr;
+    m_pages->setTabVisible(FilesPage, remote != nullptr);
+    if (!remote)
+        return;
+    m_fileText->setPlainText(tr("Asking %1 for the cell's files…").arg(remote->host()));
+    QPointer<InspectorWidget> self(this);
+    remote->cellArtifacts(remote->iterationOf(m_tree.get()), m_tree->cells().at(m_cellIndex).id,
+                          [self, epoch](Result<QList<ArtifactRef>> refs) {
+        if (!self || epoch != self->m_filesEpoch)
+            return;
+        if (!refs) {
+            self->m_fileText->setPlainText(refs.error);
+            return;
+        }
+        self->m_fileRefs = *refs.value;
+        if (self->m_fileRefs.isEmpty()) {
+            self->m_fileText->setPlainText(tr("The cell refers to no stored files."));
+            return;
+        }
+        const QSignalBlocker quiet(self->m_files);
+        for (const ArtifactRef &a : std::as_const(self->m_fileRefs))
+            self->m_files->addItem(QStringLiteral("%1 (%2)").arg(a.name, QLocale().formattedDataSize(a.size)));
+        self->m_files->setCurrentRow(0);
+        self->showFile(0);
+    });
+}
+
+void InspectorWidget::showFile(int row)
+{
+    if (row < 0 || row >= m_fileRefs.size() || !m_tree)
+        return;
+    RemoteProjectSession *remote = RemoteProjectSession::servingTree(m_tree.get());
+    if (!remote)
+        return;
+    const ArtifactRef ref = m_fileRefs.at(row);
+    m_fileText->setPlainText(tr("Fetching %1…").arg(ref.name));
+    const quint64 epoch = m_filesEpoch;
+    QPointer<InspectorWidget> self(this);
+    remote->artifact(ref.hash, [self, epoch, row, ref](Result<QByteArray> bytes) {
+        if (!self || epoch != self->m_filesEpoch || self->m_files->currentRow() != row)
+            return;
+        if (!bytes)
+            self->m_fileText->setPlainText(bytes.error);
+        else if (bytes.value->contains('\0'))
+            self->m_fileText->setPlainText(tr("%1: binary, %2").arg(ref.name, QLocale().formattedDataSize(bytes.value->size())));
+        else
+            self->m_fileText->setPlainText(QString::fromUtf8(*bytes.value));
+    });
 }
 
 void InspectorWidget::setDark(bool dark)
@@ -193,6 +271,11 @@ void InspectorWidget::clear()
     m_output->clear();
     m_metrics->setRowCount(0);
     m_path->setRowCount(0);
+    ++m_filesEpoch;
+    m_fileRefs.clear();
+    m_files->clear();
+    m_fileText->clear();
+    m_pages->setTabVisible(FilesPage, false);
     if (!m_pathCells.isEmpty()) {
         m_pathCells.clear();
         emit pathChanged(m_pathCells);
@@ -351,6 +434,7 @@ void InspectorWidget::showCell(std::shared_ptr<const DiscoveryTree> tree, int ce
     m_metrics->setSortingEnabled(true);
     m_metrics->resizeColumnToContents(0);
     showPath();
+    showFiles();
 }
 
 namespace {

@@ -2,12 +2,14 @@
 
 #include "model/discoverytree.h"
 #include "project/reevaluationstats.h"
+#include "store/storetypes.h"
 
 #include <QWidget>
 
 #include <memory>
 
 class QLabel;
+class QListWidget;
 class QPlainTextEdit;
 class QPushButton;
 class QTabWidget;
@@ -25,7 +27,7 @@ class InspectorWidget final : public QWidget
 {
     Q_OBJECT
 public:
-    enum Page { FieldsPage, ProposalPage, ProgramPage, DiffPage, OutputPage, MetricsPage, PathPage };
+    enum Page { FieldsPage, ProposalPage, ProgramPage, DiffPage, OutputPage, MetricsPage, PathPage, FilesPage };
 
     explicit InspectorWidget(QWidget *parent = nullptr);
 
@@ -58,6 +60,13 @@ public:
     void setReevaluationEnabled(bool enabled);
     QString reevaluationText() const;
     QPushButton *reevaluateButton() const { return m_reevaluate; }
+    /// The Files page (a served project's cell, docs/remote.md#in-the-workbench-file--connect-to-server):
+    /// the files the cell refers to, fetched when the cell is shown, and the
+    /// one selected, fetched by its hash; both kept by the remote session.
+    /// The page is shown only for a cell of a served project's world.
+    QListWidget *filesList() const { return m_files; }
+    /// The selected file's text as shown (or why not, or that it is binary).
+    QString fileText() const;
 
 signals:
     /// A step of the Path page was clicked: select that cell on the tree.
@@ -69,6 +78,8 @@ signals:
 
 private:
     void showPath();
+    void showFiles();
+    void showFile(int row);
 
     std::shared_ptr<const DiscoveryTree> m_tree;
     int m_cellIndex = -1;
@@ -86,6 +97,10 @@ private:
     QString m_markdown;
     QLabel *m_reevaluation = nullptr;
     QPushButton *m_reevaluate = nullptr;
+    QListWidget *m_files = nullptr;
+    QPlainTextEdit *m_fileText = nullptr;
+    QList<ArtifactRef> m_fileRefs;
+    quint64 m_filesEpoch = 0; ///< the cell shown: answers for an earlier one are dropped
 };
 
 } // namespace dreamrsi

@@ -867,7 +867,16 @@ void TestGuiIslands::importedRunsReadableAtFit()
         view.fitToView();
     }
     if (!qEnvironmentVariableIsEmpty("DREAMRSI_SCREENSHOT_DIR"))
-        view.grab().save(QDir(qEnvironmentVariable("DREAMRSI_SCREENSHOT_DIR")).filePath(s("fit-%1.png").arg(s(QTest::currentDataTag()))));
+    {
+        const QDir out(qEnvironmentVariable("DREAMRSI_SCREENSHOT_DIR"));
+        view.grab().save(out.filePath(s("fit-%1.png").arg(s(QTest::currentDataTag()))));
+        QImage figure(640, 380, QImage::Format_ARGB32);
+        figure.fill(Qt::white);
+        QPainter painter(&figure);
+        view.paintFigure(painter, QRectF(0, 0, 640, 380));
+        painter.end();
+        figure.save(out.filePath(s("figure-%1.png").arg(s(QTest::currentDataTag()))));
+    }
 
     // What the view paints: generation labels beside their rows, island
     // headers above their bands, at the font's size, none over another.

@@ -627,10 +627,20 @@ void RunStructureView::paintFigure(QPainter &painter, const QRectF &target) cons
     const QFontMetricsF fm(painter.font());
     const QSizeF legend = legendSize(fm);
     const QMarginsF margins = overlayMargins(fm);
-    const QRectF area = target.adjusted(4 + margins.left(), 4 + margins.top(), -legend.width() - 12, -4);
     const QRectF scene = m_layout.sceneRect();
-    if (!scene.isEmpty() && area.width() > 0 && area.height() > 0) {
-        const double scale = std::min(area.width() / scene.width(), area.height() / scene.height());
+    // The legend beside the tree, or under it when that draws the tree
+    // larger (a wide run: the legend's column took half its width).
+    const QRectF beside = target.adjusted(4 + margins.left(), 4 + margins.top(), -legend.width() - 12, -4);
+    const QRectF under = target.adjusted(4 + margins.left(), 4 + margins.top(), -4, -legend.height() - 12);
+    const auto scaleIn = [&scene](const QRectF &a) {
+        return scene.isEmpty() || a.width() <= 0 || a.height() <= 0 ? 0.0
+                                                                      : std::min(a.width() / scene.width(), a.height() / scene.height());
+    };
+    const bool legendUnder = scaleIn(under) > scaleIn(beside);
+    QRectF area = legendUnder ? under : beside;
+    if (const double scale = scaleIn(area); scale > 0) {
+        // The tree's own height, so that a legend under it sits right below.
+        area.setHeight(std::min(area.height(), scene.height() * scale));
         const QPointF offset = area.topLeft() + QPointF((area.width() - scene.width() * scale) / 2, 0);
         painter.save();
         painter.setClipRect(area);
@@ -638,7 +648,11 @@ void RunStructureView::paintFigure(QPainter &painter, const QRectF &target) cons
         painter.restore();
         paintOverlays(painter, area, scale, offset, paper);
     }
-    paintLegend(painter, QRectF(QPointF(target.right() - legend.width() - 4, target.top() + 4), legend), paper);
+    paintLegend(painter,
+                QRectF(legendUnder ? QPointF(target.left() + 4, std::min(area.bottom() + 8, target.bottom() - legend.height() - 4))
+                                   : QPointF(target.right() - legend.width() - 4, target.top() + 4),
+                       legend),
+                paper);
     painter.restore();
 }
 

@@ -86,7 +86,8 @@ public:
     /// The generation label of a row ("gen 3").
     static QString generationLabel(int generation);
 
-    /// The layout as a figure (light palette, legend on the right).
+    /// The layout as a figure (light palette, legend on the right, or under a
+    /// tree that it draws larger), with its generation labels and headers.
     void paintFigure(QPainter &painter, const QRectF &target) const;
     /// The legend's rows, top to bottom (after the colour scale).
     QStringList legendLabels() const;

@@ -11,6 +11,8 @@
 #include "tree/inspectorwidget.h"
 #include "tree/treerenderer.h"
 #include "tree/treeview.h"
+#include "live/roundpanel.h"
+#include "models/livetreemodel.h"
 #include "window/mainwindow.h"
 #include "models/projecttreemodel.h"
 
@@ -100,9 +102,11 @@ void TestGuiRuns::opensOpenEvolveFolder()
         QTest::qFail("a run with combined_score asks nothing", __FILE__, __LINE__);
         return std::nullopt;
     });
+    w.roundPanel()->model()->markRunning(s("b0a0")); // a round shown in the Live Round dock
     // The output folder, as the command line or the folder chooser gives it.
     w.openFiles({dir.filePath(s("run"))});
     QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 10000);
+    QCOMPARE(w.roundPanel()->model()->attemptCount(), 0); // cleared: the round is not the run's
     QCOMPARE(w.workspace()->worlds().size(), qsizetype(1));
     const WorldEntry &world = w.workspace()->worlds().first();
     QCOMPARE(world.name, s("run"));

@@ -6,6 +6,7 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QStandardPaths>
 
@@ -68,6 +69,16 @@ Result<QString> DemoProject::install(Mode mode) const
     if (!out.open(QIODevice::WriteOnly) || out.write(content) != content.size() || !out.commit())
         return Result<QString>::failure(tr("Cannot copy the demo project to %1").arg(QDir::toNativeSeparators(copy)));
     return Result<QString>::success(copy);
+}
+
+bool DemoProject::isDemoCopy(const QString &path)
+{
+    // The bundled demo's private copy (app/workbench/main.cpp): demo-<12 hex
+    // of its content>.dreamrsi in the application's data folder.
+    static const QRegularExpression copy(QStringLiteral("^demo-[0-9a-f]{12}\\.dreamrsi$"));
+    const QFileInfo info(path);
+    return copy.match(info.fileName()).hasMatch()
+           && QDir(info.absolutePath()) == QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation));
 }
 
 } // namespace dreamrsi

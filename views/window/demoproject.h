@@ -13,7 +13,7 @@ namespace dreamrsi {
 /// The bundled project is read-only inside the executable and the workbench
 /// opens projects for writing, so it works on a copy kept between runs. The
 /// copy is named after the bundled file's content (demo-<12 hex of its
-/// SHA-256>.dreamrsi, MainWindow::isDemoCopy), so a newer demo gets a fresh
+/// SHA-256>.dreamrsi, isDemoCopy), so a newer demo gets a fresh
 /// copy and the user's changes to an older one are kept.
 struct DemoProject
 {
@@ -37,6 +37,10 @@ struct DemoProject
     /// written. Replace first removes the copy (its file, WAL, shared memory
     /// and artifacts): the project must not be open.
     Result<QString> install(Mode mode) const;
+
+    /// Whether `path` is the bundled demo's private copy (named after its
+    /// content's hash): menus and the title call it "Demo project".
+    static bool isDemoCopy(const QString &path);
 };
 
 } // namespace dreamrsi

@@ -1,168 +1,123 @@
 #pragma once
 
 #include "demoproject.h"
+#include "projectpage.h"
 #include "session/appsettings.h"
-#include "model/discoverytree.h"
-#include "store/storetypes.h"
+#include "worldopener.h"
 
 #include <QIcon>
 #include <QMainWindow>
 
-#include <functional>
-#include <optional>
-#include <memory>
-
-class QComboBox;
 class QAction;
+class QComboBox;
 class QDialog;
-class QLabel;
 class QLineEdit;
-class QMenu;
 class QSortFilterProxyModel;
-class QTabWidget;
 class QTableView;
 class QToolBar;
-class QTreeView;
 
 namespace dreamrsi {
 
 class CellTableModel;
-class CellsPage;
-class ComparePage;
-class DiscoveryPage;
-class FigureSource;
-class FrontierPage;
-class ImaginedCells;
-class ProgressPage;
-class InspectorWidget;
-class JobTracker;
-class PoliciesPage;
-class ProjectSession;
-class ProjectTreeModel;
-class ReevaluationActions;
-class ReplayPage;
-class RoundPanel;
-class SweepRunner;
+class DemoReset;
+class RecentMenu;
 class TreeView;
-class Workspace;
-class WorldModelPage;
-struct PolicyVersion;
-struct ReplayResult;
 
-/// The workbench's main window: a project dock (worlds and policy
-/// versions), an inspector dock and the central tabs. Opens tree files by
-/// dialog, command line, drag-and-drop and the recent-files menu; every
-/// file is parsed off the GUI thread.
-///
-/// It only builds the window and connects: the open project is a
-/// ProjectSession (store, staged loading, writes), background answers go
-/// through one JobTracker, each page owns its widgets. Menus are built one
+/// The workbench's main window (docs/architecture.md#the-rooms-of-views):
+/// the menus, the tool bar, the status bar and the docks around the
+/// project's pages. It knows pages, not their tabs' wiring: the ProjectPage
+/// (the central tabs, the Project and Inspector docks' widgets, replays,
+/// the world shown), the live round's RoundPanel (its dock), the served
+/// project's RemoteWorkbench; tree files and runs open through the
+/// WorldOpener, the project through the ProjectSession. Menus are built one
 /// per function (createFileMenu, …); a new action goes into its menu's
-/// function and, when it depends on state, into updateActions().
+/// function and, when it depends on state, into updateActions(). The
+/// accessors below hand the pages' parts to tests and the screenshot tour.
 class MainWindow final : public QMainWindow
 {
     Q_OBJECT
 public:
-    enum Tab { DiscoveryTab, CellsTab, ReplayTab, FrontiersTab, PoliciesTab, ProgressTab, WorldModelTab, CompareTab, TabCount };
+    using Tab = ProjectPage::Tab;
+    using enum ProjectPage::Tab;
 
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    /// Starts loading the files off the GUI thread; treeOpened / openFailed follow.
-    /// A run of OpenEvolve or ShinkaEvolve (a folder, a Shinka database) opens
-    /// as the tree it maps onto (openRun).
-    void openFiles(const QStringList &paths);
-    /// Opens an OpenEvolve folder or a ShinkaEvolve database read-only as a
-    /// world (core/import). A run without combined_score asks which of its
-    /// numeric metrics to score by, unless `metric` is given ("" = the
-    /// framework's own fallback). treeOpened / openFailed follow.
-    void openRun(const QString &path, std::optional<QString> metric = std::nullopt);
-    /// Answers openRun()'s question: the run's path and its numeric metrics;
-    /// the metric chosen ("" for the mean of all), or nothing to cancel.
-    using MetricChooser = std::function<std::optional<QString>(const QString &run, const QStringList &metrics)>;
+    /// Opens tree files and runs as worlds (WorldOpener); treeOpened / openFailed follow.
+    void openFiles(const QStringList &paths) { m_opener->openFiles(paths); }
+    /// An OpenEvolve folder or ShinkaEvolve database, read-only; without
+    /// combined_score the MetricChooser asks which metric scores, unless `metric` is given.
+    void openRun(const QString &path, std::optional<QString> metric = std::nullopt) { m_opener->openRun(path, metric); }
+    using MetricChooser = WorldOpener::MetricChooser;
     /// Replaces the dialog that asks (tests answer it themselves).
-    void setMetricChooser(MetricChooser chooser) { m_metricChooser = std::move(chooser); }
-    /// Opens a project file (SQLite) with its worlds, versions and results;
-    /// projectOpened or openFailed follow.
+    void setMetricChooser(MetricChooser chooser) { m_opener->setMetricChooser(std::move(chooser)); }
+    /// Opens a project file (SQLite); projectOpened or openFailed follow.
     void openProject(const QString &path);
     /// Creates an empty project seeded with the built-in policies, then opens it.
     void newProject(const QString &path);
     /// Stores tree files in the open project as new iterations.
-    void importTrees(const QStringList &paths);
+    void importTrees(const QStringList &paths) { m_opener->importTrees(paths); }
     QString projectPath() const;
     /// Reloads the project and opens the approval dialog on `name`, the
     /// version a followed loop waits to have approved (RoundPanel::answerApproval).
     void reviewAwaitedApproval(const QString &name);
     ProjectSession *session() const { return m_session; }
     JobTracker *jobs() const { return m_jobs; }
-    /// Replays the versions (by name) in every open world under replayConfig()
-    /// (the project's: W, λ, β, K, the valuation and C) and stores their
-    /// values: the one path of Replay ▸ Replay Selected Versions, Frontiers'
-    /// Replay Checked Versions and the replay of stale versions. The status
-    /// bar then says each version's value, or why nothing was valued.
-    void replayVersions(const QStringList &names);
-    /// The versions Replay ▸ Replay Selected Versions replays: the version
-    /// selected in the Project dock while it has the focus; else on the
-    /// Policies tab the one selected there; else the versions checked in
-    /// Frontiers (what its Replay Checked Versions replays). May be empty.
-    QStringList selectedVersions() const;
+    ProjectPage *projectPage() const { return m_page; }
+    /// The one path of every replay from the window (ProjectPage::replayVersions).
+    void replayVersions(const QStringList &names) { m_page->replayVersions(names); }
+    /// The Project dock's version while it has the focus, else Policies' on its tab, else Frontiers' checked ones.
+    QStringList selectedVersions() const { return m_page->selectedVersions(); }
     /// Shows two versions side by side in the Replay tab.
-    void compareVersions(const QString &a, const QString &b);
-    FrontierPage *frontierPage() const { return m_frontiers; }
-    ProgressPage *progressPage() const { return m_progress; }
-    ComparePage *comparePage() const { return m_compare; }
-    WorldModelPage *worldModelPage() const { return m_worldModel; }
-    DiscoveryPage *discoveryPage() const { return m_discovery; }
-    ReplayPage *replayPage() const { return m_replay; }
-    PoliciesPage *policiesPage() const { return m_policies; }
-    SweepRunner *sweepRunner() const { return m_runner; }
+    void compareVersions(const QString &a, const QString &b) { m_page->compareVersions(a, b); }
+    FrontierPage *frontierPage() const { return m_page->frontierPage(); }
+    ProgressPage *progressPage() const { return m_page->progressPage(); }
+    ComparePage *comparePage() const { return m_page->comparePage(); }
+    WorldModelPage *worldModelPage() const { return m_page->worldModelPage(); }
+    DiscoveryPage *discoveryPage() const { return m_page->discoveryPage(); }
+    ReplayPage *replayPage() const { return m_page->replayPage(); }
+    PoliciesPage *policiesPage() const { return m_page->policiesPage(); }
+    SweepRunner *sweepRunner() const { return m_page->sweepRunner(); }
     RoundPanel *roundPanel() const { return m_roundPanel; }
 
     Workspace *workspace() const { return m_workspace; }
     int openTreeCount() const;
-    int currentWorld() const { return m_currentWorld; }
-    void setCurrentWorld(int row);
-    std::shared_ptr<const DiscoveryTree> currentTree() const;
+    int currentWorld() const { return m_page->currentWorld(); }
+    void setCurrentWorld(int row) { m_page->setCurrentWorld(row); }
+    std::shared_ptr<const DiscoveryTree> currentTree() const { return m_page->currentTree(); }
     QSortFilterProxyModel *cellProxyModel() const;
     CellTableModel *cellModel() const;
     QTableView *cellView() const;
     QLineEdit *filterEdit() const;
     QComboBox *filterColumn() const;
     TreeView *treeView() const;
-    /// Whether `path` is the bundled demo's private copy (named after its
-    /// content's hash): menus and the title call it "Demo project".
-    static bool isDemoCopy(const QString &path);
-    /// The bundled demo (app/workbench/main.cpp sets it; tests name the
-    /// source folder's): File ▸ Reset Demo is on while its private copy is
-    /// the open project, writable, with no round or replay running.
+    /// Whether `path` is the bundled demo's private copy (DemoProject::isDemoCopy).
+    static bool isDemoCopy(const QString &path) { return DemoProject::isDemoCopy(path); }
+    /// The bundled demo, for File ▸ Reset Demo (DemoReset).
     void setDemo(const DemoProject &demo);
-    /// File ▸ Reset Demo: asks (it discards the user's changes to the private
-    /// copy, a question named "resetDemoQuestion"), then closes the copy,
-    /// makes it again from the bundled demo and opens it (projectLoaded follows).
+    /// File ▸ Reset Demo: asks ("resetDemoQuestion"), then makes the copy again and opens it.
     void resetDemo();
     /// Where New Project starts: the last project's folder when writable,
     /// else the documents folder (never an imported run's folder).
     static QString newProjectFolder();
-    /// Help ▸ Keyboard Shortcuts: every shortcut of the menus and the tree view (the caller owns it).
+    /// Help ▸ Keyboard Shortcuts (the caller owns it).
     QDialog *shortcutsDialog();
-    InspectorWidget *inspector() const { return m_inspector; }
-    QTabWidget *tabs() const { return m_tabs; }
-    QTreeView *projectView() const { return m_projectView; }
-    ProjectTreeModel *projectModel() const { return m_projectModel; }
+    InspectorWidget *inspector() const { return m_page->inspector(); }
+    QTabWidget *tabs() const { return m_page; }
+    QTreeView *projectView() const { return m_page->projectView(); }
+    ProjectTreeModel *projectModel() const { return m_page->projectModel(); }
     QStringList recentFiles() const;
     const AppSettings &settings() const { return m_settings; }
     void applySettings(const AppSettings &settings);
     /// The replay configuration replays run under: the open project's, else
     /// the loose tree files' one from the preferences.
-    ReplayConfig replayConfig() const;
+    ReplayConfig replayConfig() const { return m_page->replayConfig(); }
     bool isDarkTheme() const { return m_dark; }
 
-    /// The page on screen as a figure (FigureSource), or null when it draws none.
-    FigureSource *currentFigureSource() const;
-    /// Renders the current tab's figure into a file (PNG/PDF/SVG by suffix).
-    Result<Done> exportCurrentFigure(const QString &path);
-    /// Writes the numbers behind the current tab's figure as CSV (FigureData).
-    Result<Done> exportCurrentFigureData(const QString &path);
+    /// The page on screen as a figure, its file and its data (ProjectPage).
+    FigureSource *currentFigureSource() const { return m_page->currentFigureSource(); }
+    Result<Done> exportCurrentFigure(const QString &path) { return m_page->exportCurrentFigure(path); }
+    Result<Done> exportCurrentFigureData(const QString &path) { return m_page->exportCurrentFigureData(path); }
 
 signals:
     void treeOpened(const QString &path);
@@ -183,83 +138,37 @@ protected:
 private:
     void createDocks();
     void connectSession();
-    void connectRunner();
     void createActions();
     QIcon themeIcon(const char *name, int fallback) const;
     void createFileMenu();
     void createEditMenu();
     void createViewMenu();
     void createReplayMenu();
-    void simulateLoop();
     /// The live round: its dock, its actions on the toolbar and in the Round menu, its status.
     void createRoundMenu();
     void createHelpMenu();
-    void showWorld(int row);
-    /// Tells the Discovery page where the shown world is in the project's
-    /// history and the project's C (for Show imagined cells).
-    void updateImaginationContext();
-    /// What the Discovery tab says while it shows no tree (the project's state).
-    void updateDiscoveryPlaceholder();
-    void inspectCell(int cellIndex);
-    void closeCurrentWorld();
-    void addRecentFile(const QString &path);
-    void addRecentProject(const QString &path);
-    void rebuildRecentMenu();
     void updateActions();
     void applyTheme();
-    void exportFigureInteractive();
     void editSettings();
-    /// Hands the preferences and replayConfig() to the replay runner and the replay page.
-    void pushReplaySettings();
-    /// What a finished replay gave, for the status bar: "Replayed v6 over 5 worlds: value 0.9047", or why it has no value.
-    QString replayOutcome(const QString &name, const ReplayResult &result) const;
-    /// After the project's replay configuration changed: offers to replay the
-    /// versions it made stale (as a replay job with progress).
-    void offerStaleReplay(const QStringList &staleVersions);
-    /// The project iteration shown, 0 for none (a loose file, no project).
-    IterationId currentIteration() const;
-    // File ▸ Reset Demo (mainwindowdemo.cpp).
-    void createResetDemoAction(QMenu *file);
-    void updateResetDemoAction();
-    /// Replaces the open demo copy by the bundled demo and reopens it (confirmed).
-    void replaceDemoCopy();
+    void showMessage(const QString &text, int timeoutMs);
 
     Workspace *m_workspace = nullptr;
     JobTracker *m_jobs = nullptr;
-    MetricChooser m_metricChooser;
     ProjectSession *m_session = nullptr;
     AppSettings m_settings;
     bool m_dark = false;
     bool m_defaultDockSizes = false;
-    int m_currentWorld = -1;
-    SweepRunner *m_runner = nullptr;
     RoundPanel *m_roundPanel = nullptr;
-    ReevaluationActions *m_reevaluation = nullptr;
-    std::optional<DemoProject> m_demo; ///< the bundled demo, when the window knows it
-    QString m_demoCopy;                ///< its private copy's path
-    QAction *m_resetDemoAction = nullptr;
-    QStringList m_replayOutcomes; ///< what each replay gave since the runner was last idle, said when it is
-    FrontierPage *m_frontiers = nullptr;
-    ProgressPage *m_progress = nullptr;
-    WorldModelPage *m_worldModel = nullptr;
-    ComparePage *m_compare = nullptr;
-    ImaginedCells *m_imaginedCells = nullptr; ///< draws the Discovery page's imagined cells
-    ReplayPage *m_replay = nullptr;
-    PoliciesPage *m_policies = nullptr;
+    ProjectPage *m_page = nullptr;
+    WorldOpener *m_opener = nullptr;
+    DemoReset *m_demoReset = nullptr;
+    RecentMenu *m_recentMenu = nullptr;
+    QToolBar *m_toolbar = nullptr;
     QAction *m_importAction = nullptr;
     QAction *m_replayAction = nullptr;
     QAction *m_compareAction = nullptr;
     QAction *m_cancelReplayAction = nullptr;
     QAction *m_dreamAction = nullptr;
-
-    QTabWidget *m_tabs = nullptr;
-    DiscoveryPage *m_discovery = nullptr;
-    CellsPage *m_cells = nullptr;
-    QTreeView *m_projectView = nullptr;
-    ProjectTreeModel *m_projectModel = nullptr;
-    InspectorWidget *m_inspector = nullptr;
-    QToolBar *m_toolbar = nullptr;
-    QMenu *m_recentMenu = nullptr;
     QAction *m_closeAction = nullptr;
     QAction *m_exportAction = nullptr;
     QAction *m_zoomInAction = nullptr;

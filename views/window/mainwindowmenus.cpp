@@ -1,42 +1,21 @@
-// MainWindow's menus, tool bar and recent-file lists: one function per menu.
-// A new action goes into its menu's function and, when its state depends on
-// the window, into updateActions().
+// MainWindow's menus and tool bar: one function per menu. A new action goes
+// into its menu's function and, when its state depends on the window, into
+// updateActions(); what an action does is its page's (ProjectPage, RoundPanel, …).
 #include "mainwindow.h"
+
+#include "demoreset.h"
+#include "recentmenu.h"
+#include "remoteworkbench.h"
 #include "userguidedialog.h"
 
-#include "import/runimport.h"
-
-#include "tree/cellspage.h"
-#include "tree/discoverypage.h"
-#include "policies/dreamingdialog.h"
-#include "progress/progresspage.h"
 #include "live/roundpanel.h"
 #include "live/roundstatus.h"
-#include "progress/simulationdialog.h"
-#include "remoteworkbench.h"
-#include "replayview/frontierpage.h"
-#include "policies/policiespage.h"
+#include "models/workspace.h"
 #include "session/projectsession.h"
 #include "session/sweeprunner.h"
-#include "tree/treeview.h"
-#include "models/workspace.h"
-
-#include "eval/taskregistry.h"
-
-#include <functional>
-
-#include <QRegularExpression>
-#include <QStandardPaths>
+#include "tree/discoverypage.h"
 
 #include <QApplication>
-#include <QComboBox>
-#include <QDesktopServices>
-#include <QDialogButtonBox>
-#include <QHeaderView>
-#include <QTableWidget>
-#include <QUrl>
-#include <QVBoxLayout>
-#include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -46,15 +25,9 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
-#include <QTabWidget>
 #include <QToolBar>
 
 namespace dreamrsi {
-
-namespace {
-constexpr int MaxRecentFiles = 10;
-const auto RecentFilesKey = "recentFiles";
-} // namespace
 
 QIcon MainWindow::themeIcon(const char *name, int fallback) const
 {
@@ -82,7 +55,7 @@ void MainWindow::createRoundMenu()
     dock->setObjectName(QStringLiteral("roundDock"));
     dock->setWidget(m_roundPanel);
     addDockWidget(Qt::BottomDockWidgetArea, dock);
-    dock->hide();
+    dock->hide(); // shown, as high as its panel asks (RoundPanel::sizeHint), above the tabs' own minimum
     m_toolbar->addSeparator();
     m_toolbar->addAction(m_roundPanel->launchAction());
     m_toolbar->addAction(m_roundPanel->stopAction());
@@ -166,9 +139,12 @@ void MainWindow::createFileMenu()
         }
     });
     // One list of what was open lately: projects first, then tree files.
-    m_recentMenu = file->addMenu(tr("Open &Recent"));
-    m_recentMenu->setObjectName(QStringLiteral("menuRecent"));
-    file->insertAction(m_recentMenu->menuAction(), (new RemoteWorkbench(this))->connectAction()); // Connect to Server… (views/remote)
+    m_recentMenu = new RecentMenu(file);
+    file->addMenu(m_recentMenu);
+    connect(m_recentMenu, &RecentMenu::projectRequested, this, &MainWindow::openProject);
+    connect(m_recentMenu, &RecentMenu::fileRequested, this, [this](const QString &path) { openFiles({path}); });
+    // Connect to Server… (views/remote): the served project shown in the window's pages.
+    file->insertAction(m_recentMenu->menuAction(), (new RemoteWorkbench(this, m_page, m_session, m_roundPanel))->connectAction());
     m_importAction = file->addAction(themeIcon("document-import", QStyle::SP_ArrowRight), tr("&Import Trees into Project…"));
     m_importAction->setObjectName(QStringLiteral("actionImport"));
     m_importAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
@@ -179,18 +155,18 @@ void MainWindow::createFileMenu()
         if (!paths.isEmpty())
             importTrees(paths);
     });
-    createResetDemoAction(file);
+    file->addAction(m_demoReset->action());
     file->addSeparator();
     m_exportAction = file->addAction(themeIcon("document-save-as", QStyle::SP_DialogSaveButton), tr("&Export Figure…"));
     m_exportAction->setObjectName(QStringLiteral("actionExport"));
     m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     m_exportAction->setStatusTip(tr("Export the current tab's figure to PDF, SVG or PNG"));
-    connect(m_exportAction, &QAction::triggered, this, &MainWindow::exportFigureInteractive);
+    connect(m_exportAction, &QAction::triggered, m_page, &ProjectPage::exportFigureInteractive);
     m_toolbar->addAction(m_exportAction);
     m_closeAction = file->addAction(themeIcon("document-close", QStyle::SP_DialogCloseButton), tr("&Close World"));
     m_closeAction->setObjectName(QStringLiteral("actionClose"));
     m_closeAction->setShortcut(QKeySequence::Close);
-    connect(m_closeAction, &QAction::triggered, this, &MainWindow::closeCurrentWorld);
+    connect(m_closeAction, &QAction::triggered, m_page, &ProjectPage::closeCurrentWorld);
     file->addSeparator();
     QAction *quit = file->addAction(themeIcon("application-exit", QStyle::SP_DialogCloseButton), tr("&Quit"));
     quit->setObjectName(QStringLiteral("actionQuit"));
@@ -205,15 +181,7 @@ void MainWindow::createEditMenu()
     m_findAction = edit->addAction(themeIcon("edit-find", QStyle::SP_FileDialogContentsView), tr("&Find Cells…"));
     m_findAction->setObjectName(QStringLiteral("actionFind"));
     m_findAction->setShortcut(QKeySequence::Find);
-    connect(m_findAction, &QAction::triggered, this, [this] {
-        if (m_tabs->currentIndex() == CellsTab) {
-            m_cells->focusFilter();
-        } else {
-            m_tabs->setCurrentIndex(DiscoveryTab);
-            m_discovery->searchEdit()->setFocus();
-            m_discovery->searchEdit()->selectAll();
-        }
-    });
+    connect(m_findAction, &QAction::triggered, m_page, &ProjectPage::findCells);
     edit->addSeparator();
     QAction *prefs = edit->addAction(themeIcon("preferences-system", QStyle::SP_FileDialogDetailedView), tr("&Settings…"));
     prefs->setObjectName(QStringLiteral("actionSettings"));
@@ -227,7 +195,7 @@ void MainWindow::createViewMenu()
 {
     QMenu *view = menuBar()->addMenu(tr("&View"));
     // Zoom and Fit Tree act on whichever layout the Discovery tab shows.
-    DiscoveryPage *tree = m_discovery;
+    DiscoveryPage *tree = m_page->discoveryPage();
     m_zoomInAction = view->addAction(themeIcon("zoom-in", QStyle::SP_ArrowUp), tr("Zoom &In"));
     m_zoomInAction->setObjectName(QStringLiteral("actionZoomIn"));
     m_zoomInAction->setShortcut(QKeySequence::ZoomIn);
@@ -261,11 +229,11 @@ void MainWindow::createViewMenu()
     m_toolbar->addAction(m_zoomOutAction);
     m_toolbar->addAction(m_fitAction);
     QMenu *tabsMenu = view->addMenu(tr("&Go to Tab"));
-    for (int i = 0; i < m_tabs->count(); ++i) {
-        QAction *a = tabsMenu->addAction(m_tabs->tabText(i));
+    for (int i = 0; i < m_page->count(); ++i) {
+        QAction *a = tabsMenu->addAction(m_page->tabText(i));
         a->setObjectName(QStringLiteral("actionTab%1").arg(i + 1));
         a->setShortcut(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + i)));
-        connect(a, &QAction::triggered, this, [this, i] { m_tabs->setCurrentIndex(i); });
+        connect(a, &QAction::triggered, this, [this, i] { m_page->setCurrentIndex(i); });
     }
     view->addSeparator();
     for (QDockWidget *dock : findChildren<QDockWidget *>())
@@ -285,69 +253,31 @@ void MainWindow::createReplayMenu()
     // The same path as Frontiers' Replay Checked Versions: replayVersions().
     connect(m_replayAction, &QAction::triggered, this, [this] {
         replayVersions(selectedVersions());
-        if (m_tabs->currentIndex() != PoliciesTab)
-            m_tabs->setCurrentIndex(FrontiersTab);
+        if (m_page->currentIndex() != PoliciesTab)
+            m_page->setCurrentIndex(FrontiersTab);
     });
     m_cancelReplayAction = replayMenu->addAction(themeIcon("process-stop", QStyle::SP_BrowserStop), tr("&Cancel Replays"));
     m_cancelReplayAction->setObjectName(QStringLiteral("actionCancelReplay"));
     m_cancelReplayAction->setShortcut(QKeySequence(Qt::Key_Escape));
-    connect(m_cancelReplayAction, &QAction::triggered, m_runner, &SweepRunner::cancel);
+    connect(m_cancelReplayAction, &QAction::triggered, m_page->sweepRunner(), &SweepRunner::cancel);
     m_compareAction = replayMenu->addAction(themeIcon("view-split-left-right", QStyle::SP_FileDialogListView), tr("&Compare Two Versions"));
     m_compareAction->setObjectName(QStringLiteral("actionCompare"));
     m_compareAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     m_compareAction->setStatusTip(tr("Step through the replays of two versions side by side"));
-    connect(m_compareAction, &QAction::triggered, this, [this] {
-        QStringList names = m_frontiers->checkedVersions();
-        for (const PolicyVersion &v : m_workspace->versions()) {
-            if (names.size() >= 2)
-                break;
-            if (!names.contains(v.name))
-                names.append(v.name);
-        }
-        compareVersions(names.value(0), names.value(1));
-    });
+    connect(m_compareAction, &QAction::triggered, m_page, &ProjectPage::compareCheckedVersions);
     m_dreamAction = replayMenu->addAction(themeIcon("system-run", QStyle::SP_ComputerIcon), tr("&Dream…"));
     m_dreamAction->setObjectName(QStringLiteral("actionDream"));
     m_dreamAction->setStatusTip(tr("Write, replay and propose new policy versions over the project's worlds"));
-    connect(m_dreamAction, &QAction::triggered, this, [this] {
-        auto *dialog = new DreamingDialog(*m_workspace, m_session->store(), m_settings, this);
-        dialog->setAttribute(Qt::WA_DeleteOnClose);
-        connect(dialog, &DreamingDialog::approvalRequested, m_session, &ProjectSession::storeApproval);
-        // Frontiers then shows the deployed version, the proposal and the best few, not every candidate.
-        connect(dialog, &DreamingDialog::dreamFinished, this, [this, dialog] {
-            const DreamVersion *proposal = dialog->report().proposal();
-            m_frontiers->showDream(proposal ? proposal->developed.version.name : QString());
-        });
-        dialog->show();
-    });
+    connect(m_dreamAction, &QAction::triggered, m_page, &ProjectPage::dream);
     QAction *simulate = replayMenu->addAction(themeIcon("media-seek-forward", QStyle::SP_MediaSeekForward), tr("&Simulate the Loop…"));
     simulate->setObjectName(QStringLiteral("actionSimulateLoop"));
     simulate->setStatusTip(tr("Dream-RSI against fixed exploration over recorded worlds, repeated over many world orders"));
-    connect(simulate, &QAction::triggered, this, &MainWindow::simulateLoop);
+    connect(simulate, &QAction::triggered, m_page, &ProjectPage::simulateLoop);
     m_toolbar->addSeparator();
     m_toolbar->addAction(m_replayAction);
     m_toolbar->addAction(m_compareAction);
     m_toolbar->addAction(m_dreamAction);
 
-}
-
-void MainWindow::simulateLoop()
-{
-    // The project's finished iterations, named as everywhere else.
-    QList<ReplayWorld> worlds;
-    for (const WorldEntry &w : m_workspace->worlds()) {
-        if (w.iteration != 0 && w.tree)
-            worlds.append(ReplayWorld{w.name, w.tree});
-    }
-    const QString project = m_session->isOpen() && !m_session->isReadOnly() ? m_session->path() : QString();
-    // The form is kept per project, read-only ones too (they cannot store the result).
-    auto *dialog = new SimulationDialog(worlds, project, this, m_session->isOpen() ? m_session->path() : QString());
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &SimulationDialog::simulated, this, [this](const QString &label, const SimulationCurves &curves) {
-        m_progress->showSimulation(label, curves);
-        m_tabs->setCurrentIndex(ProgressTab);
-    });
-    dialog->show();
 }
 
 void MainWindow::createHelpMenu()
@@ -383,144 +313,14 @@ void MainWindow::createHelpMenu()
     });
 }
 
-bool MainWindow::isDemoCopy(const QString &path)
-{
-    // The bundled demo's private copy (app/workbench/main.cpp): demo-<12 hex
-    // of its content>.dreamrsi in the application's data folder.
-    static const QRegularExpression copy(QStringLiteral("^demo-[0-9a-f]{12}\\.dreamrsi$"));
-    const QFileInfo info(path);
-    return copy.match(info.fileName()).hasMatch()
-           && QDir(info.absolutePath()) == QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation));
-}
-
-QString MainWindow::newProjectFolder()
-{
-    // The folder of the last project opened or made, when it can take a new
-    // one; never the last imported run's (often read-only) folder.
-    const QFileInfo last(QSettings().value(QStringLiteral("lastProjectDir")).toString());
-    if (!last.filePath().isEmpty() && last.isDir() && last.isWritable())
-        return last.absoluteFilePath();
-    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    return QFileInfo(documents).isDir() ? documents : QDir::homePath();
-}
-
-QDialog *MainWindow::shortcutsDialog()
-{
-    auto *dialog = new QDialog(this);
-    dialog->setObjectName(QStringLiteral("shortcutsDialog"));
-    dialog->setWindowTitle(tr("Keyboard Shortcuts"));
-    auto *table = new QTableWidget(dialog);
-    table->setObjectName(QStringLiteral("shortcutsTable"));
-    table->setColumnCount(3);
-    table->setHorizontalHeaderLabels({tr("Menu"), tr("Action"), tr("Shortcut")});
-    table->verticalHeader()->hide();
-    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    // Every action of the menu bar that has a shortcut, menu by menu.
-    QList<QStringList> rows;
-    QSet<QAction *> seen;
-    std::function<void(QMenu *, const QString &)> collect = [&](QMenu *menu, const QString &title) {
-        for (QAction *a : menu->actions()) {
-            if (a->menu()) {
-                collect(a->menu(), title);
-                continue;
-            }
-            if (a->isSeparator() || a->shortcuts().isEmpty() || seen.contains(a))
-                continue;
-            seen.insert(a);
-            QStringList keys;
-            for (const QKeySequence &k : a->shortcuts())
-                keys.append(k.toString(QKeySequence::NativeText));
-            rows.append({title, a->text().remove(QLatin1Char('&')).remove(QChar(0x2026)), keys.join(QStringLiteral(", "))});
-        }
-    };
-    for (QAction *top : menuBar()->actions()) {
-        if (top->menu())
-            collect(top->menu(), top->text().remove(QLatin1Char('&')));
-    }
-    // The tree view's own keys, which no menu lists.
-    rows.append({tr("Tree view"), tr("Fit the tree to the view"), QStringLiteral("F")});
-    rows.append({tr("Tree view"), tr("Zoom in, zoom out"), QStringLiteral("+, -")});
-    table->setRowCount(int(rows.size()));
-    for (int r = 0; r < rows.size(); ++r) {
-        for (int c = 0; c < 3; ++c)
-            table->setItem(r, c, new QTableWidgetItem(rows.at(r).at(c)));
-    }
-    table->resizeColumnsToContents();
-    table->horizontalHeader()->setStretchLastSection(true);
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
-    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
-    auto *layout = new QVBoxLayout(dialog);
-    layout->addWidget(table);
-    layout->addWidget(buttons);
-    dialog->resize(560, 520);
-    return dialog;
-}
-
-QStringList MainWindow::recentFiles() const
-{
-    return QSettings().value(QLatin1String(RecentFilesKey)).toStringList();
-}
-
-void MainWindow::addRecentFile(const QString &path)
-{
-    QStringList files = recentFiles();
-    files.removeAll(path);
-    files.prepend(path);
-    while (files.size() > MaxRecentFiles)
-        files.removeLast();
-    QSettings().setValue(QLatin1String(RecentFilesKey), files);
-    rebuildRecentMenu();
-}
-
-void MainWindow::rebuildRecentMenu()
-{
-    m_recentMenu->clear();
-    m_recentMenu->setToolTipsVisible(true);
-    const QStringList projects = QSettings().value(QStringLiteral("recentProjects")).toStringList();
-    const QStringList files = recentFiles();
-    int number = 0;
-    auto add = [this, &number](const QString &path, auto open) {
-        ++number;
-        // A run's folder goes by its world's name (a db folder alone says little).
-        const QString name = QFileInfo(path).isDir() ? RunImport::worldName(path)
-                             : isDemoCopy(path)       ? tr("Demo project")
-                                                      : QFileInfo(path).fileName();
-        QAction *a = m_recentMenu->addAction(number < 10 ? QStringLiteral("&%1 %2").arg(number).arg(name) : name);
-        a->setToolTip(QDir::toNativeSeparators(path));
-        a->setStatusTip(QDir::toNativeSeparators(path));
-        connect(a, &QAction::triggered, this, open);
-    };
-    if (!projects.isEmpty())
-        m_recentMenu->addSection(tr("Projects"));
-    for (const QString &path : projects)
-        add(path, [this, path] { openProject(path); });
-    if (!files.isEmpty())
-        m_recentMenu->addSection(tr("Tree Files and Runs"));
-    for (const QString &path : files)
-        add(path, [this, path] { openFiles({path}); });
-    if (!projects.isEmpty() || !files.isEmpty()) {
-        m_recentMenu->addSeparator();
-        QAction *clear = m_recentMenu->addAction(tr("Clear List"));
-        clear->setObjectName(QStringLiteral("actionClearRecent"));
-        connect(clear, &QAction::triggered, this, [this] {
-            QSettings settings;
-            settings.remove(QLatin1String(RecentFilesKey));
-            settings.remove(QStringLiteral("recentProjects"));
-            rebuildRecentMenu();
-        });
-    }
-    m_recentMenu->setEnabled(!projects.isEmpty() || !files.isEmpty());
-}
-
 void MainWindow::updateActions()
 {
     if (!m_replayAction)
         return; // still constructing
-    updateDiscoveryPlaceholder();
+    m_page->updateDiscoveryPlaceholder();
     const bool hasTree = currentTree() != nullptr;
-    const int tab = m_tabs->currentIndex();
-    m_closeAction->setEnabled(m_currentWorld >= 0);
+    const int tab = m_page->currentIndex();
+    m_closeAction->setEnabled(currentWorld() >= 0);
     filterEdit()->setEnabled(hasTree);
     filterColumn()->setEnabled(hasTree);
     const bool onTree = tab == DiscoveryTab && hasTree;
@@ -548,20 +348,8 @@ void MainWindow::updateActions()
                                                             "project's worlds"));
     m_replayAction->setEnabled(hasWorlds && hasVersions);
     m_compareAction->setEnabled(hasWorlds && hasVersions);
-    m_cancelReplayAction->setEnabled(m_runner->isRunning());
-    updateResetDemoAction();
-}
-
-void MainWindow::addRecentProject(const QString &path)
-{
-    QSettings settings;
-    QStringList projects = settings.value(QStringLiteral("recentProjects")).toStringList();
-    projects.removeAll(path);
-    projects.prepend(path);
-    while (projects.size() > MaxRecentFiles)
-        projects.removeLast();
-    settings.setValue(QStringLiteral("recentProjects"), projects);
-    rebuildRecentMenu();
+    m_cancelReplayAction->setEnabled(sweepRunner()->isRunning());
+    m_demoReset->update();
 }
 
 } // namespace dreamrsi

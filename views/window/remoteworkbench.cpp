@@ -2,19 +2,19 @@
 
 #include "remote/connectdialog.h"
 
+#include "projectpage.h"
+
 #include "live/roundpanel.h"
 #include "models/workspace.h"
 #include "policies/policiespage.h"
-#include "progress/comparepage.h"
-#include "progress/progresspage.h"
 #include "session/projectsession.h"
 #include "session/remotefollower.h"
 #include "session/remoteprojectsession.h"
 #include "session/roundcontroller.h"
-#include "mainwindow.h"
 
 #include <QAction>
 #include <QLabel>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -29,10 +29,13 @@ const auto RecentServersKey = "recentServers";
 constexpr int MaxRecentServers = 10;
 } // namespace
 
-RemoteWorkbench::RemoteWorkbench(MainWindow *window)
+RemoteWorkbench::RemoteWorkbench(QMainWindow *window, ProjectPage *page, ProjectSession *projectSession, RoundPanel *panel)
     : QObject(window)
     , m_window(window)
-    , m_session(new RemoteProjectSession(window->workspace(), window->jobs(), this))
+    , m_page(page)
+    , m_projectSession(projectSession)
+    , m_panel(panel)
+    , m_session(new RemoteProjectSession(page->workspace(), page->jobs(), this))
 {
     setObjectName(QStringLiteral("remoteWorkbench"));
     m_connect = new QAction(QIcon::fromTheme(QStringLiteral("network-server"), window->style()->standardIcon(QStyle::SP_DriveNetIcon)),
@@ -46,7 +49,6 @@ RemoteWorkbench::RemoteWorkbench(MainWindow *window)
     m_status->hide();
     window->statusBar()->addPermanentWidget(m_status);
 
-    RoundPanel *panel = window->roundPanel();
     connect(m_session, &RemoteProjectSession::opened, this, [this, panel](const QString &host, const QString &) {
         addRecentServer(m_session->url());
         panel->showProject(QStringLiteral("remote:") + m_session->url()); // the panel shows nothing of the project before
@@ -59,8 +61,7 @@ RemoteWorkbench::RemoteWorkbench(MainWindow *window)
                         m_window->statusBar()->showMessage(message, 10000);
                 });
         // The Progress and Compare tabs read a project file; a served project has none here.
-        m_window->progressPage()->setProject(QString());
-        m_window->comparePage()->setProject(QString());
+        m_page->setProject(QString());
         setConnectionText(tr("remote: %1").arg(host), false);
         updateTitle();
         m_window->statusBar()->showMessage(tr("Connected to %1: loading its project…").arg(host));
@@ -82,14 +83,14 @@ RemoteWorkbench::RemoteWorkbench(MainWindow *window)
         m_window->statusBar()->showMessage(tr("Part of the served project could not be read: %1").arg(message), 10000);
     });
     connect(m_session, &RemoteProjectSession::loaded, this, [this](const QString &host) {
-        Workspace *w = m_window->workspace();
+        Workspace *w = m_page->workspace();
         m_window->statusBar()->showMessage(tr("remote: %1 — project %2: %3 worlds, %4 policy versions")
                                                .arg(host, m_session->name())
                                                .arg(w->worlds().size())
                                                .arg(w->versions().size()),
                                            6000);
-        if (m_window->currentWorld() < 0 && !w->worlds().isEmpty())
-            m_window->setCurrentWorld(0);
+        if (m_page->currentWorld() < 0 && !w->worlds().isEmpty())
+            m_page->setCurrentWorld(0);
         updateTitle();
         emit loaded(host);
     });
@@ -105,18 +106,18 @@ RemoteWorkbench::RemoteWorkbench(MainWindow *window)
     connect(panel, &RoundPanel::remoteRoundFinished, m_session, &RemoteProjectSession::reload);
     // Approve in the Policies tab goes to the server while a served project is shown
     // (the window's own path stores nothing then: no project file is open).
-    connect(window->policiesPage(), &PoliciesPage::approvalRequested, this, [this](const Approval &approval) {
+    connect(page->policiesPage(), &PoliciesPage::approvalRequested, this, [this](const Approval &approval) {
         if (!isConnected())
             return;
         QString name;
-        for (const PolicyVersion &v : m_window->workspace()->versions()) {
+        for (const PolicyVersion &v : m_page->workspace()->versions()) {
             if (v.id == approval.version)
                 name = v.name;
         }
         m_session->approve(name, approval.who, approval.note);
     });
     // Opening a project file ends the connection.
-    connect(window->session(), &ProjectSession::opened, this, [this] { disconnectFromServer(); });
+    connect(projectSession, &ProjectSession::opened, this, [this] { disconnectFromServer(); });
     connect(window, &QWidget::windowTitleChanged, this, [this] {
         if (!m_settingTitle)
             updateTitle();
@@ -176,8 +177,8 @@ ConnectDialog *RemoteWorkbench::showDialog(const QString &url)
 void RemoteWorkbench::connectTo(const RemoteProject &project, const QByteArray &steeringToken)
 {
     // The window shows the served project instead of the one open.
-    m_window->roundPanel()->stopFollowing();
-    m_window->session()->close();
+    m_panel->stopFollowing();
+    m_projectSession->close();
     m_window->statusBar()->showMessage(tr("Connecting to %1…").arg(project.host()));
     m_session->open(project, steeringToken);
 }
@@ -186,8 +187,8 @@ void RemoteWorkbench::disconnectFromServer()
 {
     if (!m_session->isOpen())
         return;
-    if (m_window->roundPanel()->controller()->remoteFollower() == m_session->follower())
-        m_window->roundPanel()->stopFollowing();
+    if (m_panel->controller()->remoteFollower() == m_session->follower())
+        m_panel->stopFollowing();
     m_session->close();
     m_status->hide();
 }
@@ -196,8 +197,8 @@ void RemoteWorkbench::updateTitle()
 {
     if (!m_session->isOpen())
         return;
-    const auto &worlds = m_window->workspace()->worlds();
-    const int row = m_window->currentWorld();
+    const auto &worlds = m_page->workspace()->worlds();
+    const int row = m_page->currentWorld();
     const QString shown = row >= 0 && row < worlds.size() ? worlds.at(row).name : m_session->name();
     const QString title = tr("%1 (remote: %2) — Dream-RSI Workbench").arg(shown, m_session->host());
     if (m_window->windowTitle() == title)

@@ -11,13 +11,16 @@
 
 class QAction;
 class QLabel;
+class QMainWindow;
 class QMenu;
 
 namespace dreamrsi {
 
 class ConnectDialog;
-class MainWindow;
+class ProjectPage;
+class ProjectSession;
 class RemoteProjectSession;
+class RoundPanel;
 
 /// File ▸ Connect to Server… in the main window (docs/remote.md): asks for
 /// the URL and tokens (ConnectDialog), closes the project open, and shows
@@ -36,7 +39,10 @@ class RemoteWorkbench final : public QObject
 {
     Q_OBJECT
 public:
-    explicit RemoteWorkbench(MainWindow *window);
+    /// `window` gives the status bar, the title and File ▸ Open Recent
+    /// ("menuRecent"); the served project goes into `page`'s workspace and
+    /// its rounds into `panel`, in place of `projectSession`'s project.
+    RemoteWorkbench(QMainWindow *window, ProjectPage *page, ProjectSession *projectSession, RoundPanel *panel);
     ~RemoteWorkbench() override;
 
     QAction *connectAction() const { return m_connect; }
@@ -68,7 +74,10 @@ private:
     void addRecentEntries();
     void clearRecentServers();
 
-    MainWindow *m_window;
+    QMainWindow *m_window;
+    ProjectPage *m_page;
+    ProjectSession *m_projectSession;
+    RoundPanel *m_panel;
     RemoteProjectSession *m_session;
     QAction *m_connect = nullptr;
     QLabel *m_status = nullptr;

@@ -1,6 +1,4 @@
-// File ▸ Reset Demo: the bundled demo's private copy (`--demo`) made again
-// from the bundled demo, the user's changes to it discarded.
-#include "mainwindow.h"
+#include "demoreset.h"
 
 #include "live/roundpanel.h"
 #include "session/jobtracker.h"
@@ -12,67 +10,71 @@
 
 #include <QAction>
 #include <QFileInfo>
-#include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QStatusBar>
 
 namespace dreamrsi {
 
-void MainWindow::setDemo(const DemoProject &demo)
+DemoReset::DemoReset(ProjectSession *session, JobTracker *jobs, RoundPanel *round, SweepRunner *runner, QWidget *window)
+    : QObject(window)
+    , m_session(session)
+    , m_jobs(jobs)
+    , m_round(round)
+    , m_runner(runner)
+    , m_window(window)
+    , m_action(new QAction(tr("Reset &Demo…"), window))
+{
+    m_action->setObjectName(QStringLiteral("actionResetDemo"));
+    m_action->setStatusTip(tr("Replace the demo project's private copy with the bundled demo, discarding your changes to it"));
+    m_action->setEnabled(false);
+    connect(m_action, &QAction::triggered, this, &DemoReset::reset);
+}
+
+void DemoReset::setDemo(const DemoProject &demo)
 {
     m_demo = demo;
-    m_demoCopy = demo.copyPath();
-    updateActions();
+    m_copy = demo.copyPath();
+    update();
 }
 
-void MainWindow::createResetDemoAction(QMenu *file)
-{
-    m_resetDemoAction = file->addAction(tr("Reset &Demo…"));
-    m_resetDemoAction->setObjectName(QStringLiteral("actionResetDemo"));
-    m_resetDemoAction->setStatusTip(tr("Replace the demo project's private copy with the bundled demo, discarding your changes to it"));
-    m_resetDemoAction->setEnabled(false);
-    connect(m_resetDemoAction, &QAction::triggered, this, &MainWindow::resetDemo);
-}
-
-void MainWindow::updateResetDemoAction()
+void DemoReset::update()
 {
     // The open project is the demo's private copy, this window writes it and
     // nothing of this window writes to it now.
-    const bool onCopy = m_demo && !m_demoCopy.isEmpty() && m_session->isOpen() && !m_session->isReadOnly()
-                        && QFileInfo(m_session->path()) == QFileInfo(m_demoCopy);
-    m_resetDemoAction->setEnabled(onCopy && !m_roundPanel->isRunning() && !m_runner->isRunning());
+    const bool onCopy = m_demo && !m_copy.isEmpty() && m_session->isOpen() && !m_session->isReadOnly()
+                        && QFileInfo(m_session->path()) == QFileInfo(m_copy);
+    m_action->setEnabled(onCopy && !m_round->isRunning() && !m_runner->isRunning());
 }
 
-void MainWindow::resetDemo()
+void DemoReset::reset()
 {
-    updateResetDemoAction();
-    if (!m_resetDemoAction->isEnabled())
+    update();
+    if (!m_action->isEnabled())
         return;
     auto *ask = new QMessageBox(QMessageBox::Warning, tr("Reset the demo project?"),
                                 tr("This replaces your copy of the demo project with the bundled demo: the rounds, "
                                    "policy versions, replays and approvals you added to it are lost."),
-                                QMessageBox::Cancel, this);
+                                QMessageBox::Cancel, m_window);
     ask->setObjectName(QStringLiteral("resetDemoQuestion"));
     ask->setAttribute(Qt::WA_DeleteOnClose);
     QPushButton *reset = ask->addButton(tr("Reset Demo"), QMessageBox::DestructiveRole);
     ask->setDefaultButton(QMessageBox::Cancel);
     connect(ask, &QMessageBox::finished, this, [this, ask, reset] {
         if (ask->clickedButton() == reset)
-            replaceDemoCopy();
+            replaceCopy();
     });
     ask->open();
 }
 
-void MainWindow::replaceDemoCopy()
+void DemoReset::replaceCopy()
 {
-    updateResetDemoAction(); // still the copy, still idle?
-    if (!m_resetDemoAction->isEnabled())
+    update(); // still the copy, still idle?
+    if (!m_action->isEnabled())
         return;
     const QString copy = m_session->path();
-    m_resetDemoAction->setEnabled(false);
-    statusBar()->showMessage(tr("Resetting the demo project…"));
-    m_roundPanel->stopFollowing();
+    m_action->setEnabled(false);
+    emit statusMessage(tr("Resetting the demo project…"), 0);
+    m_round->stopFollowing();
     // The copy's files are replaced only once the store has let go of them;
     // the session's answers still on their way belong to the old copy
     // (ProjectSession's scope, renewed as opening another project does).
@@ -83,15 +85,15 @@ void MainWindow::replaceDemoCopy()
             writer ? Result<QString>::failure(tr("Another process (pid %1) writes the demo project").arg(writer->pid))
                    : m_demo->install(DemoProject::Mode::Replace);
         if (!made) {
-            QMessageBox::warning(this, tr("Cannot reset the demo project"), made.error);
+            QMessageBox::warning(m_window, tr("Cannot reset the demo project"), made.error);
             if (QFileInfo::exists(copy))
-                openProject(copy);
+                emit openRequested(copy);
             return;
         }
         connect(m_session, &ProjectSession::loaded, this,
-                [this] { statusBar()->showMessage(tr("The demo project is the bundled demo again"), 8000); },
+                [this] { emit statusMessage(tr("The demo project is the bundled demo again"), 8000); },
                 Qt::SingleShotConnection);
-        openProject(*made.value);
+        emit openRequested(*made.value);
     });
 }
 

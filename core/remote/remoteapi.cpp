@@ -102,6 +102,7 @@ QJsonObject resultJson(const ReplayResultRecord &r)
                        {QStringLiteral("grid"), grid(r.key.grid)},
                        {QStringLiteral("completions"), r.key.completions},
                        {QStringLiteral("completion"), r.key.completion},
+                       {QStringLiteral("rule"), imaginationRuleName(r.key.rule)},
                        {QStringLiteral("calls"), r.calls},
                        {QStringLiteral("rounds"), r.rounds},
                        {QStringLiteral("best"), r.best},

@@ -97,6 +97,7 @@ StoredReplayConfig replayConfigFrom(const QJsonObject &o)
         c.rounds = int(*k);
     c.valuation = valuationFromName(o.value(QStringLiteral("valuation")).toString()).value_or(c.valuation);
     c.completions = o.value(QStringLiteral("completions")).toInt(c.completions);
+    c.rule = imaginationRuleFromName(o.value(QStringLiteral("rule")).toString()).value_or(c.rule);
     stored.origin = replayConfigOriginFromName(o.value(QStringLiteral("origin")).toString()).value_or(ReplayConfigOrigin::Default);
     stored.updated = timeOf(o.value(QStringLiteral("updated")));
     return stored;
@@ -115,6 +116,7 @@ ReplayResultRecord resultFrom(const QJsonObject &o)
     r.key.grid = gridOf(o.value(QStringLiteral("grid")));
     r.key.completions = o.value(QStringLiteral("completions")).toInt();
     r.key.completion = o.value(QStringLiteral("completion")).toInt();
+    r.key.rule = imaginationRuleFromName(o.value(QStringLiteral("rule")).toString()).value_or(ImaginationRule::Capped);
     r.calls = o.value(QStringLiteral("calls")).toInteger();
     r.rounds = o.value(QStringLiteral("rounds")).toInt();
     r.best = o.value(QStringLiteral("best")).toDouble();

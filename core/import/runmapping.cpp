@@ -82,31 +82,38 @@ QByteArray withoutNonFiniteWords(const QByteArray &json)
     return out;
 }
 
-Result<DiscoveryTree> buildTree(QList<RunProgram> programs, Framework framework, const RunExtras &extras)
-{
-    using Built = Result<DiscoveryTree>;
-    const qsizetype n = programs.size();
+namespace {
 
-    QHash<QString, int> byId;
+using Failure = std::optional<QString>;
+
+/// The programs by id; fails on a program without an id or an id twice.
+Failure indexIds(const QList<RunProgram> &programs, QHash<QString, int> &byId)
+{
+    const qsizetype n = programs.size();
     byId.reserve(n);
     for (int i = 0; i < int(n); ++i) {
         const RunProgram &p = programs.at(i);
         if (p.id.isEmpty())
-            return Built::failure(QStringLiteral("%1: a program has no id").arg(p.file));
+            return QStringLiteral("%1: a program has no id").arg(p.file);
         const auto seen = byId.constFind(p.id);
         if (seen != byId.constEnd()) {
             const RunProgram &first = programs.at(*seen);
-            return Built::failure(first.file == p.file
-                                      ? QStringLiteral("%1: program id \"%2\" appears twice").arg(p.file, p.id)
-                                      : QStringLiteral("%1: program id \"%2\" appears twice (also in %3)")
-                                            .arg(p.file, p.id, first.file));
+            return first.file == p.file ? QStringLiteral("%1: program id \"%2\" appears twice").arg(p.file, p.id)
+                                        : QStringLiteral("%1: program id \"%2\" appears twice (also in %3)")
+                                              .arg(p.file, p.id, first.file);
         }
         byId.insert(p.id, i);
     }
+    return std::nullopt;
+}
 
-    // Rule 1: a copy stands for the program it copies, through chains of copies.
-    qint64 copies = 0;
-    QList<Parent> parentOf(n);
+/// Rule 1: a copy stands for the program it copies, through chains of copies.
+/// Counts the copies; fails on a cycle of copies or a program its own parent.
+Failure resolveParents(const QList<RunProgram> &programs, const QHash<QString, int> &byId, QList<Parent> &parentOf,
+                       qint64 &copies)
+{
+    const qsizetype n = programs.size();
+    parentOf = QList<Parent>(n);
     for (int i = 0; i < int(n); ++i) {
         const RunProgram &p = programs.at(i);
         if (p.isCopy) {
@@ -127,18 +134,47 @@ Result<DiscoveryTree> buildTree(QList<RunProgram> programs, Framework framework,
                 break;
             }
             if (through.contains(at))
-                return Built::failure(QStringLiteral("%1: a cycle of copies through \"%2\"")
-                                          .arg(describe(p), programs.at(at).id));
+                return QStringLiteral("%1: a cycle of copies through \"%2\"").arg(describe(p), programs.at(at).id);
             through.insert(at);
             next = programs.at(at).copyOf;
         }
         if (resolved.kind == Parent::Program && resolved.index == i)
-            return Built::failure(QStringLiteral("%1: a cycle of parents: it is its own parent").arg(describe(p)));
+            return QStringLiteral("%1: a cycle of parents: it is its own parent").arg(describe(p));
         parentOf[i] = resolved;
     }
+    return std::nullopt;
+}
 
-    // Rule 2: creation order by timestamp, then id bytes; a child stamped
-    // before its parent comes right after its parent.
+/// The failure for programs left unordered: they hang from a cycle of
+/// parents; walk up from the first of them to it.
+QString cycleOfParents(const QList<RunProgram> &programs, const QList<Parent> &parentOf, const QList<int> &sorted,
+                       const QList<bool> &emitted)
+{
+    int at = -1;
+    for (const int i : std::as_const(sorted)) {
+        if (!emitted.at(i)) {
+            at = i;
+            break;
+        }
+    }
+    QSet<int> seen;
+    while (!seen.contains(at)) {
+        seen.insert(at);
+        at = parentOf.at(at).index;
+    }
+    QStringList cycle{programs.at(at).id};
+    for (int j = parentOf.at(at).index; j != at; j = parentOf.at(j).index)
+        cycle.append(programs.at(j).id);
+    cycle.append(programs.at(at).id);
+    return QStringLiteral("%1: a cycle of parents: %2")
+        .arg(describe(programs.at(at)), cycle.join(QStringLiteral(" -> ")));
+}
+
+/// Rule 2: creation order by timestamp, then id bytes; a child stamped
+/// before its parent comes right after its parent. Fails on a cycle of parents.
+Failure creationOrder(const QList<RunProgram> &programs, const QList<Parent> &parentOf, QList<int> &order)
+{
+    const qsizetype n = programs.size();
     QList<int> sorted;
     sorted.reserve(n);
     QList<QByteArray> idBytes(n);
@@ -156,7 +192,6 @@ Result<DiscoveryTree> buildTree(QList<RunProgram> programs, Framework framework,
     });
     QList<bool> emitted(n, false);
     QHash<int, QList<int>> waiting; // parent -> children stamped before it, in order
-    QList<int> order;
     order.reserve(sorted.size());
     const auto emitFrom = [&](int first) {
         QList<int> stack{first};
@@ -176,50 +211,34 @@ Result<DiscoveryTree> buildTree(QList<RunProgram> programs, Framework framework,
         else
             emitFrom(i);
     }
-    if (order.size() != sorted.size()) {
-        // What is left hangs from a cycle of parents: walk up from one of them to it.
-        int at = -1;
-        for (const int i : std::as_const(sorted)) {
-            if (!emitted.at(i)) {
-                at = i;
-                break;
-            }
-        }
-        QSet<int> seen;
-        while (!seen.contains(at)) {
-            seen.insert(at);
-            at = parentOf.at(at).index;
-        }
-        QStringList cycle{programs.at(at).id};
-        for (int j = parentOf.at(at).index; j != at; j = parentOf.at(j).index)
-            cycle.append(programs.at(j).id);
-        cycle.append(programs.at(at).id);
-        return Built::failure(QStringLiteral("%1: a cycle of parents: %2")
-                                  .arg(describe(programs.at(at)), cycle.join(QStringLiteral(" -> "))));
-    }
+    if (order.size() != sorted.size())
+        return cycleOfParents(programs, parentOf, sorted, emitted);
+    return std::nullopt;
+}
 
-    // Rule 3: the initial program, the earliest without a parent.
-    int initial = -1;
-    for (const int i : std::as_const(order)) {
-        if (!programs.at(i).parentId) {
-            initial = i;
-            break;
-        }
-    }
+/// Rule 4's cells, with the forks and orphans the placing made.
+struct Placed
+{
+    QList<Cell> cells;
+    qint64 forks = 0;
+    qint64 orphans = 0;
+};
 
-    // Rule 4: every other program is a cell.
+/// Rule 4: every program but the initial one is a cell, in creation order.
+/// Moves the programs' payloads into the cells.
+Placed placeCells(QList<RunProgram> &programs, const QList<Parent> &parentOf, const QList<int> &order, int initial)
+{
     struct Place
     {
         int branch = -1;
         int attempt = -1;
         bool continued = false; ///< its branch already goes on after it
     };
-    QList<Place> place(n);
-    QList<Cell> cells;
+    QList<Place> place(programs.size());
+    Placed placed;
+    QList<Cell> &cells = placed.cells;
     cells.reserve(order.size());
     int nextBranch = 0;
-    qint64 forks = 0, orphans = 0;
-    const QString frameworkText = frameworkName(framework);
     for (const int i : std::as_const(order)) {
         if (i == initial)
             continue;
@@ -238,14 +257,14 @@ Result<DiscoveryTree> buildTree(QList<RunProgram> programs, Framework framework,
             } else {
                 c.branch = nextBranch++;
                 c.attempt = 0;
-                ++forks;
+                ++placed.forks;
                 p.payload.insert(key("forked_from"),
                                  QStringLiteral("b%1a%2").arg(from.branch).arg(from.attempt));
             }
         } else {
             c.branch = nextBranch++;
             c.attempt = 0;
-            ++orphans;
+            ++placed.orphans;
             p.payload.insert(key("orphan"), true);
         }
         // The stored parent was a copy: the origin also names the program it
@@ -266,10 +285,16 @@ Result<DiscoveryTree> buildTree(QList<RunProgram> programs, Framework framework,
         c.payload = std::move(p.payload);
         cells.append(std::move(c));
     }
+    return placed;
+}
 
-    // Rule 7: the top level.
+/// Rule 7: the top level, from the initial program (if any) and the counts.
+TreeMeta topLevel(const QList<RunProgram> &programs, int initial, Framework framework, const RunExtras &extras,
+                  qint64 copies, const Placed &placed)
+{
+    const qsizetype n = programs.size();
     TreeMeta meta;
-    meta.approximate = forks + orphans > 0;
+    meta.approximate = placed.forks + placed.orphans > 0;
     if (initial >= 0) {
         const RunProgram &p = programs.at(initial);
         if (p.failClass == QLatin1String(FailClass::Ok))
@@ -278,21 +303,51 @@ Result<DiscoveryTree> buildTree(QList<RunProgram> programs, Framework framework,
         if (const QJsonValue origin = p.payload.value(key("origin")); origin.isObject())
             meta.payload.insert(key("initial_origin"), origin);
     }
-    QJsonObject from{{key("framework"), frameworkText},
+    QJsonObject from{{key("framework"), frameworkName(framework)},
                      {key("source"), extras.source},
                      {key("programs"), qint64(n)},
                      {key("copies_dropped"), copies},
-                     {key("orphans"), orphans},
-                     {key("forks"), forks},
+                     {key("orphans"), placed.orphans},
+                     {key("forks"), placed.forks},
                      {key("failed_proposals"), extras.failedProposals}};
     if (extras.snapshotIterations > 0) {
         from.insert(key("population_snapshot"),
                     QStringLiteral("%1 of %2 iterations").arg(n - copies).arg(extras.snapshotIterations));
     }
     meta.payload.insert(key("imported_from"), from);
+    return meta;
+}
 
+} // namespace
+
+Result<DiscoveryTree> buildTree(QList<RunProgram> programs, Framework framework, const RunExtras &extras)
+{
+    using Built = Result<DiscoveryTree>;
+
+    QHash<QString, int> byId;
+    if (const Failure failed = indexIds(programs, byId))
+        return Built::failure(*failed);
+    QList<Parent> parentOf;
+    qint64 copies = 0;
+    if (const Failure failed = resolveParents(programs, byId, parentOf, copies))
+        return Built::failure(*failed);
+    QList<int> order;
+    if (const Failure failed = creationOrder(programs, parentOf, order))
+        return Built::failure(*failed);
+
+    // Rule 3: the initial program, the earliest without a parent.
+    int initial = -1;
+    for (const int i : std::as_const(order)) {
+        if (!programs.at(i).parentId) {
+            initial = i;
+            break;
+        }
+    }
+
+    Placed placed = placeCells(programs, parentOf, order, initial);
+    TreeMeta meta = topLevel(programs, initial, framework, extras, copies, placed);
     TreeError error;
-    std::optional<DiscoveryTree> tree = DiscoveryTree::build(std::move(meta), std::move(cells), &error);
+    std::optional<DiscoveryTree> tree = DiscoveryTree::build(std::move(meta), std::move(placed.cells), &error);
     if (!tree)
         return Built::failure(QStringLiteral("%1: %2").arg(extras.source, error.message));
     return Built::success(std::move(*tree));

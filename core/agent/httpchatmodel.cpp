@@ -305,6 +305,99 @@ QString stamp(const QElapsedTimer &clock)
     return QStringLiteral("[+%1s] ").arg(double(clock.elapsed()) / 1000.0, 0, 'f', 2);
 }
 
+/// The POST of a chat request to `endpoint`, with the provider kind's key header.
+QNetworkRequest chatRequest(const QUrl &endpoint, const QString &kind, const QString &key)
+{
+    QNetworkRequest netRequest(endpoint);
+    netRequest.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    netRequest.setRawHeader("Accept", "application/json");
+    netRequest.setRawHeader("User-Agent", "dreamrsi-workbench");
+    netRequest.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::SameOriginRedirectPolicy);
+    if (kind == QLatin1String("openai")) {
+        if (!key.isEmpty())
+            netRequest.setRawHeader("Authorization", "Bearer " + key.toUtf8());
+    } else if (kind == QLatin1String("anthropic")) {
+        netRequest.setRawHeader("x-api-key", key.toUtf8());
+        netRequest.setRawHeader("anthropic-version", "2023-06-01");
+    } else {
+        netRequest.setRawHeader("x-goog-api-key", key.toUtf8());
+    }
+    return netRequest;
+}
+
+/// The log line of one request's exchange (1-based `request`).
+QString exchangeLine(int request, const Exchange &ex)
+{
+    return QStringLiteral("request %1: %2 in %3 s, %4 bytes")
+        .arg(request)
+        .arg(ex.status > 0 ? QStringLiteral("HTTP %1").arg(ex.status)
+                           : QStringLiteral("network error (%1)").arg(ex.networkError))
+        .arg(ex.seconds, 0, 'f', 2)
+        .arg(ex.body.size());
+}
+
+/// Takes a 2xx answer into `response` (text or error, model and tokens) and
+/// logs it; the caller finishes the response.
+void takeAnswer(const QString &kind, const Exchange &ex, const QElapsedTimer &clock, ChatResponse &response,
+                QStringList &log)
+{
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(ex.body, &parseError);
+    if (!doc.isObject()) {
+        response.error = QStringLiteral("the answer of %1 is not a JSON object (%2 at byte %3 of %4)")
+                             .arg(kind, parseError.errorString())
+                             .arg(parseError.offset)
+                             .arg(ex.body.size());
+        return;
+    }
+    const ParsedReply parsed = kind == QLatin1String("openai")      ? parseOpenAI(doc.object())
+                               : kind == QLatin1String("anthropic") ? parseAnthropic(doc.object())
+                                                                    : parseGemini(doc.object());
+    if (!parsed.model.isEmpty())
+        response.usage.model = parsed.model;
+    response.usage.tokensIn += parsed.tokensIn;
+    response.usage.tokensOut += parsed.tokensOut;
+    log.append(stamp(clock) + QStringLiteral("answer from %1: %2 tokens in, %3 tokens out, %4 characters")
+                                  .arg(response.usage.model)
+                                  .arg(parsed.tokensIn)
+                                  .arg(parsed.tokensOut)
+                                  .arg(parsed.text.size()));
+    if (!parsed.ok) {
+        response.error = parsed.error;
+        return;
+    }
+    response.ok = true;
+    response.text = parsed.text;
+}
+
+/// The wait before retry `attempt` + 1: the server's Retry-After, else an
+/// exponential backoff from `baseDelayMs` with jitter, at most kMaxBackoffMs.
+qint64 retryWaitMs(const Exchange &ex, int baseDelayMs, int attempt)
+{
+    if (ex.retryAfterMs)
+        return *ex.retryAfterMs;
+    const double base = double(std::max(0, baseDelayMs)) * std::pow(2.0, attempt);
+    const double jitter = 0.5 + QRandomGenerator::global()->generateDouble(); // 0.5 … 1.5
+    return qint64(std::min(double(kMaxBackoffMs), base * jitter));
+}
+
+/// Waits `waitMs`, polling the cancel flag; true when cancelled.
+bool waitUnlessCancelled(qint64 waitMs, const std::atomic_bool &cancel)
+{
+    QElapsedTimer waited;
+    waited.start();
+    QEventLoop loop;
+    QTimer poll;
+    QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
+        if (cancel.load() || waited.elapsed() >= waitMs)
+            loop.quit();
+    });
+    poll.start(std::clamp<int>(int(waitMs), 1, kPollMs));
+    if (!cancel.load() && waitMs > 0)
+        loop.exec();
+    return cancel.load();
+}
+
 } // namespace
 
 std::optional<HttpProviderInfo> httpProviderInfo(const QString &kind)
@@ -509,20 +602,7 @@ ChatResponse HttpChatModel::complete(const ChatRequest &request, const std::atom
         return finish(response);
     };
 
-    QNetworkRequest netRequest(m_endpoint);
-    netRequest.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-    netRequest.setRawHeader("Accept", "application/json");
-    netRequest.setRawHeader("User-Agent", "dreamrsi-workbench");
-    netRequest.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::SameOriginRedirectPolicy);
-    if (m_info.kind == QLatin1String("openai")) {
-        if (!m_key.isEmpty())
-            netRequest.setRawHeader("Authorization", "Bearer " + m_key.toUtf8());
-    } else if (m_info.kind == QLatin1String("anthropic")) {
-        netRequest.setRawHeader("x-api-key", m_key.toUtf8());
-        netRequest.setRawHeader("anthropic-version", "2023-06-01");
-    } else {
-        netRequest.setRawHeader("x-goog-api-key", m_key.toUtf8());
-    }
+    const QNetworkRequest netRequest = chatRequest(m_endpoint, m_info.kind, m_key);
     const QByteArray body = requestBody(request);
 
     QNetworkAccessManager manager;
@@ -564,43 +644,12 @@ ChatResponse HttpChatModel::complete(const ChatRequest &request, const std::atom
                                  .arg(kMaxResponseBytes / (1024 * 1024));
             return finish(response);
         }
-        log.append(stamp(clock) + QStringLiteral("request %1: %2 in %3 s, %4 bytes")
-                                      .arg(attempt + 1)
-                                      .arg(ex.status > 0 ? QStringLiteral("HTTP %1").arg(ex.status)
-                                                         : QStringLiteral("network error (%1)").arg(ex.networkError))
-                                      .arg(ex.seconds, 0, 'f', 2)
-                                      .arg(ex.body.size()));
+        log.append(stamp(clock) + exchangeLine(attempt + 1, ex));
 
         if (ex.status == 0 || (ex.status >= 200 && ex.status < 300 && !ex.networkError.isEmpty())) {
             lastProblem = QStringLiteral("network error: %1").arg(ex.networkError);
         } else if (ex.status >= 200 && ex.status < 300) {
-            QJsonParseError parseError;
-            const QJsonDocument doc = QJsonDocument::fromJson(ex.body, &parseError);
-            if (!doc.isObject()) {
-                response.error = QStringLiteral("the answer of %1 is not a JSON object (%2 at byte %3 of %4)")
-                                     .arg(m_info.kind, parseError.errorString())
-                                     .arg(parseError.offset)
-                                     .arg(ex.body.size());
-                return finish(response);
-            }
-            const ParsedReply parsed = m_info.kind == QLatin1String("openai")      ? parseOpenAI(doc.object())
-                                       : m_info.kind == QLatin1String("anthropic") ? parseAnthropic(doc.object())
-                                                                                    : parseGemini(doc.object());
-            if (!parsed.model.isEmpty())
-                response.usage.model = parsed.model;
-            response.usage.tokensIn += parsed.tokensIn;
-            response.usage.tokensOut += parsed.tokensOut;
-            log.append(stamp(clock) + QStringLiteral("answer from %1: %2 tokens in, %3 tokens out, %4 characters")
-                                          .arg(response.usage.model)
-                                          .arg(parsed.tokensIn)
-                                          .arg(parsed.tokensOut)
-                                          .arg(parsed.text.size()));
-            if (!parsed.ok) {
-                response.error = parsed.error;
-                return finish(response);
-            }
-            response.ok = true;
-            response.text = parsed.text;
+            takeAnswer(m_info.kind, ex, clock, response, log);
             return finish(response);
         } else if (retryableStatus(ex.status)) {
             lastProblem = QStringLiteral("HTTP %1: %2").arg(ex.status).arg(providerMessage(ex.body));
@@ -621,14 +670,7 @@ ChatResponse HttpChatModel::complete(const ChatRequest &request, const std::atom
                                  .arg(lastProblem);
             return finish(response);
         }
-        qint64 waitMs = 0;
-        if (ex.retryAfterMs) {
-            waitMs = *ex.retryAfterMs;
-        } else {
-            const double base = double(std::max(0, m_config.retryBaseDelayMs)) * std::pow(2.0, attempt);
-            const double jitter = 0.5 + QRandomGenerator::global()->generateDouble(); // 0.5 … 1.5
-            waitMs = qint64(std::min(double(kMaxBackoffMs), base * jitter));
-        }
+        const qint64 waitMs = retryWaitMs(ex, m_config.retryBaseDelayMs, attempt);
         if (clock.elapsed() + waitMs >= timeoutMs) {
             response.error = QStringLiteral("%1 failed: waiting %2 s before retry %3 would pass the time limit of %4 s "
                                             "(last: %5)")
@@ -646,19 +688,7 @@ ChatResponse HttpChatModel::complete(const ChatRequest &request, const std::atom
                                       .arg(ex.retryAfterMs ? QStringLiteral(" (Retry-After)") : QString())
                                       .arg(lastProblem));
         ++response.usage.retries;
-        // Wait, polling the cancel flag.
-        QElapsedTimer waited;
-        waited.start();
-        QEventLoop loop;
-        QTimer poll;
-        QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
-            if (cancel.load() || waited.elapsed() >= waitMs)
-                loop.quit();
-        });
-        poll.start(std::clamp<int>(int(waitMs), 1, kPollMs));
-        if (!cancel.load() && waitMs > 0)
-            loop.exec();
-        if (cancel.load())
+        if (waitUnlessCancelled(waitMs, cancel))
             return cancelled();
     }
 }

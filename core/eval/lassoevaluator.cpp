@@ -150,19 +150,13 @@ Eigen::VectorXd LassoEvaluator::referenceObjectives(const LassoProblem &problem,
     return objectives;
 }
 
-EvaluationResult LassoEvaluator::evaluate(const EvaluationContext &context) const
-{
-    const QString path = context.candidatePath();
-    QFile file(path);
-    if (path.isEmpty() || !file.open(QIODevice::ReadOnly))
-        return EvaluationResult::failure(FailClass::Agent, QStringLiteral("no candidate program at '%1'").arg(path));
-    if (CandidateProgram::languageOf(path) != CandidateProgram::Language::Cpp)
-        return EvaluationResult::failure(FailClass::Compile,
-                                         QStringLiteral("lasso_path candidates are C++17 sources (*.cpp); got '%1'")
-                                             .arg(QFileInfo(path).fileName()));
-    const QByteArray source = file.readAll();
+namespace {
 
-    // Suite.
+/// The problems to run: the options' "problems" list, else the suite the
+/// option "suite" names (full or quick); a bad problem, an unknown suite or
+/// no problems is the evaluation's failure.
+std::variant<QList<LassoProblem::Spec>, EvaluationResult> readSuite(const EvaluationContext &context)
+{
     QList<LassoProblem::Spec> suite;
     const QJsonValue problems = context.options().value(QStringLiteral("problems"));
     if (problems.isArray()) {
@@ -187,6 +181,57 @@ EvaluationResult LassoEvaluator::evaluate(const EvaluationContext &context) cons
 
     if (suite.isEmpty())
         return EvaluationResult::failure(FailClass::Env, QStringLiteral("the problem list is empty"));
+    return suite;
+}
+
+/// One run of the candidate (built in the work directory) on one problem, its
+/// input written to `input`: its output or its failure; `*ms` its wall time.
+std::variant<Eigen::MatrixXd, EvaluationResult> runOn(const EvaluationContext &context, const QString &input,
+                                                      double runLimit, const LassoProblem &problem, double *ms)
+{
+    QFile in(input);
+    if (!in.open(QIODevice::WriteOnly | QIODevice::Truncate) || in.write(problem.encode()) < 0)
+        return EvaluationResult::failure(FailClass::Env, QStringLiteral("cannot write the problem input"));
+    in.close();
+    SandboxRequest request;
+    request.program = context.workDir() + QStringLiteral("/candidate");
+    request.stdinFile = input;
+    request.extraEnvironment = LassoEvaluator::candidateEnvironment();
+    request.limits.wallMs = int(runLimit * 1000.0);
+    request.limits.cpuSeconds = int(runLimit) * 8 + 1;
+    request.limits.addressSpaceBytes = qint64(16) << 30;
+    request.limits.outputBytes = qint64(problem.X.cols()) * problem.lambdas.size() * 8 * 2 + (1 << 20);
+    const SandboxResult run = context.run(request);
+    *ms = run.wallSeconds * 1000.0;
+    if (auto failure = FailureClassifier::classify(run, FailureClassifier::Stage::Run,
+                                                   QStringLiteral("the candidate on ") + problem.spec.label()))
+        return *failure;
+    Result<Eigen::MatrixXd> w =
+        LassoEvaluator::decode(run.standardOutput, int(problem.X.cols()), int(problem.lambdas.size()));
+    if (!w)
+        return EvaluationResult::failure(FailClass::Correctness, problem.spec.label() + QStringLiteral(": ") + w.error);
+    return std::move(*w.value);
+}
+
+} // namespace
+
+EvaluationResult LassoEvaluator::evaluate(const EvaluationContext &context) const
+{
+    const QString path = context.candidatePath();
+    QFile file(path);
+    if (path.isEmpty() || !file.open(QIODevice::ReadOnly))
+        return EvaluationResult::failure(FailClass::Agent, QStringLiteral("no candidate program at '%1'").arg(path));
+    if (CandidateProgram::languageOf(path) != CandidateProgram::Language::Cpp)
+        return EvaluationResult::failure(FailClass::Compile,
+                                         QStringLiteral("lasso_path candidates are C++17 sources (*.cpp); got '%1'")
+                                             .arg(QFileInfo(path).fileName()));
+    const QByteArray source = file.readAll();
+
+    // Suite.
+    auto read = readSuite(context);
+    if (auto *failure = std::get_if<EvaluationResult>(&read))
+        return *failure;
+    const QList<LassoProblem::Spec> suite = std::get<QList<LassoProblem::Spec>>(std::move(read));
 
     const QString referenceOption = context.optionString(QStringLiteral("reference"), referenceName(Reference::ScikitLearnDefault));
     const std::optional<Reference> reference = parseReference(referenceOption);
@@ -213,31 +258,6 @@ EvaluationResult LassoEvaluator::evaluate(const EvaluationContext &context) cons
     const double runLimit = context.optionDouble(QStringLiteral("run_time_limit_s"), 60.0);
     const QString input = context.workDir() + QStringLiteral("/input.bin");
 
-    // One run of the candidate on one problem: its output or its failure.
-    auto runOn = [&](const LassoProblem &problem, double *ms) -> std::variant<Eigen::MatrixXd, EvaluationResult> {
-        QFile in(input);
-        if (!in.open(QIODevice::WriteOnly | QIODevice::Truncate) || in.write(problem.encode()) < 0)
-            return EvaluationResult::failure(FailClass::Env, QStringLiteral("cannot write the problem input"));
-        in.close();
-        SandboxRequest request;
-        request.program = context.workDir() + QStringLiteral("/candidate");
-        request.stdinFile = input;
-        request.extraEnvironment = candidateEnvironment();
-        request.limits.wallMs = int(runLimit * 1000.0);
-        request.limits.cpuSeconds = int(runLimit) * 8 + 1;
-        request.limits.addressSpaceBytes = qint64(16) << 30;
-        request.limits.outputBytes = qint64(problem.X.cols()) * problem.lambdas.size() * 8 * 2 + (1 << 20);
-        const SandboxResult run = context.run(request);
-        *ms = run.wallSeconds * 1000.0;
-        if (auto failure = FailureClassifier::classify(run, FailureClassifier::Stage::Run,
-                                                       QStringLiteral("the candidate on ") + problem.spec.label()))
-            return *failure;
-        Result<Eigen::MatrixXd> w = decode(run.standardOutput, int(problem.X.cols()), int(problem.lambdas.size()));
-        if (!w)
-            return EvaluationResult::failure(FailClass::Correctness, problem.spec.label() + QStringLiteral(": ") + w.error);
-        return std::move(*w.value);
-    };
-
     QJsonObject perProblem;
     QJsonArray gaps;
     double logSum = 0.0;
@@ -257,7 +277,7 @@ EvaluationResult LassoEvaluator::evaluate(const EvaluationContext &context) cons
         double ms = 0.0;
         {
             const LassoProblem problem = LassoProblem::generate(spec, seed);
-            auto out = runOn(problem, &ms);
+            auto out = runOn(context, input, runLimit, problem, &ms);
             if (auto *failure = std::get_if<EvaluationResult>(&out))
                 return fail(*failure);
             double gap = 0.0;
@@ -271,7 +291,7 @@ EvaluationResult LassoEvaluator::evaluate(const EvaluationContext &context) cons
         double best = std::numeric_limits<double>::infinity();
         for (int t = 1; t <= timingSeeds; ++t) {
             const LassoProblem problem = LassoProblem::generate(spec, seed + quint64(t));
-            auto out = runOn(problem, &ms);
+            auto out = runOn(context, input, runLimit, problem, &ms);
             if (auto *failure = std::get_if<EvaluationResult>(&out))
                 return fail(*failure);
             best = std::min(best, ms);

@@ -299,6 +299,94 @@ bool unreadableAndUnheld(const QString &lockPath, QLockFile &lock)
     return check();
 }
 
+/// Why the project at `path` cannot be created (it exists, or its folder does
+/// not) or opened (no such file, or a folder); nothing when it can.
+std::optional<QString> pathProblem(const QFileInfo &fi, const QString &path, bool create)
+{
+    if (create) {
+        if (fi.exists())
+            return QStringLiteral("%1: already exists; choose a new file name").arg(path);
+        const QFileInfo dir(fi.absolutePath());
+        if (!dir.isDir())
+            return QStringLiteral("%1: the folder %2 does not exist").arg(path, dir.absoluteFilePath());
+    } else {
+        if (!fi.exists())
+            return QStringLiteral("%1: no such project file").arg(path);
+        if (fi.isDir())
+            return QStringLiteral("%1: is a folder, not a project file").arg(path);
+    }
+    return std::nullopt;
+}
+
+/// The project row: written at creation; re-made when a crash came between
+/// the schema and the row. Inside the opening's transaction.
+StoreResult<Done> ensureProjectRow(SqliteConnection &db, const ProjectInfo &info, const QFileInfo &fi,
+                                   const QString &path)
+{
+    SqliteStatement has(db, "SELECT count(*) FROM project");
+    if (has.step() != SqliteStatement::Step::Row)
+        return StoreResult<Done>::failure(QStringLiteral("%1: %2").arg(path, has.error()));
+    if (has.int64(0) == 0) {
+        SqliteStatement ins(db, "INSERT INTO project(id, name, task, settings, created) VALUES (1, ?1, ?2, ?3, ?4)");
+        ins.bind(1, info.name.isEmpty() ? fi.completeBaseName() : info.name);
+        ins.bind(2, info.task);
+        ins.bindText(3, compactJson(info.settings));
+        ins.bind(4, storeTimestamp(info.created.isValid() ? info.created : QDateTime::currentDateTimeUtc()));
+        if (!ins.run())
+            return StoreResult<Done>::failure(QStringLiteral("%1: %2").arg(path, ins.error()));
+    }
+    return StoreResult<Done>::success(Done());
+}
+
+/// Recovery: a round still `running` belonged to a process that died; marks
+/// such rounds interrupted and returns them. Inside the opening's transaction.
+StoreResult<QList<IterationInfo>> markInterrupted(SqliteConnection &db, const QString &path)
+{
+    QList<IterationInfo> interrupted;
+    const QByteArray sql =
+        QByteArray("SELECT ") + IterationSelectColumns + " FROM iterations WHERE status = 'running' ORDER BY id";
+    SqliteStatement running(db, sql.constData());
+    while (running.step() == SqliteStatement::Step::Row) {
+        IterationInfo it = iterationFromRow(running);
+        it.status = IterationStatus::Interrupted;
+        interrupted.append(it);
+    }
+    SqliteStatement mark(db, "UPDATE iterations SET status = 'interrupted' WHERE status = 'running'");
+    if (!mark.run())
+        return StoreResult<QList<IterationInfo>>::failure(QStringLiteral("%1: %2").arg(path, mark.error()));
+    return StoreResult<QList<IterationInfo>>::success(interrupted);
+}
+
+/// What opening found: the project row, the rounds it marked interrupted and,
+/// when the artifact folder was missing, every artifact the database refers
+/// to that the re-made folder lacks.
+OpenReport openReport(SqliteConnection &db, const ArtifactStore &artifacts, const QList<IterationInfo> &interrupted,
+                      int version, const QString &path, bool folderMissing, bool create)
+{
+    OpenReport report;
+    report.interrupted = interrupted;
+    SqliteStatement proj(db, "SELECT name, task, settings, created FROM project WHERE id = 1");
+    if (proj.step() == SqliteStatement::Step::Row) {
+        report.project.name = proj.text(0);
+        report.project.task = proj.text(1);
+        report.project.settings = parseObject(proj.textUtf8(2));
+        report.project.created = parseStoreTimestamp(proj.text(3));
+    }
+    report.project.schemaVersion = version;
+    report.project.path = path;
+    report.project.artifactDir = artifacts.folder();
+    report.artifactFolderRecreated = folderMissing && !create;
+    if (folderMissing) {
+        SqliteStatement all(db, "SELECT hash FROM artifacts ORDER BY hash");
+        while (all.step() == SqliteStatement::Step::Row) {
+            const QString hash = all.text(0);
+            if (!artifacts.contains(hash))
+                report.missingArtifacts.append(hash);
+        }
+    }
+    return report;
+}
+
 } // namespace
 
 StoreResult<std::unique_ptr<ProjectWriter>> ProjectWriter::create(const QString &path, const ProjectInfo &info,
@@ -322,18 +410,8 @@ StoreResult<std::unique_ptr<ProjectWriter>> ProjectWriter::openImpl(const QStrin
     const QString path = fi.absoluteFilePath();
     if (rawPath.isEmpty())
         return R::failure(QStringLiteral("no project path given"));
-    if (create) {
-        if (fi.exists())
-            return R::failure(QStringLiteral("%1: already exists; choose a new file name").arg(path));
-        const QFileInfo dir(fi.absolutePath());
-        if (!dir.isDir())
-            return R::failure(QStringLiteral("%1: the folder %2 does not exist").arg(path, dir.absoluteFilePath()));
-    } else {
-        if (!fi.exists())
-            return R::failure(QStringLiteral("%1: no such project file").arg(path));
-        if (fi.isDir())
-            return R::failure(QStringLiteral("%1: is a folder, not a project file").arg(path));
-    }
+    if (const std::optional<QString> problem = pathProblem(fi, path, create))
+        return R::failure(*problem);
 
     d.lock = std::make_unique<QLockFile>(path + QStringLiteral(".lock"));
     d.lock->setStaleLockTime(0);
@@ -387,37 +465,11 @@ StoreResult<std::unique_ptr<ProjectWriter>> ProjectWriter::openImpl(const QStrin
     WriteTransaction tx(*d.db);
     if (const Result<Done> begun = tx.begin(); !begun)
         return R::failure(QStringLiteral("%1: %2").arg(path, begun.error));
-    // The project row: written at creation; re-made when a crash came between
-    // the schema and the row.
-    {
-        SqliteStatement has(*d.db, "SELECT count(*) FROM project");
-        if (has.step() != SqliteStatement::Step::Row)
-            return R::failure(QStringLiteral("%1: %2").arg(path, has.error()));
-        if (has.int64(0) == 0) {
-            SqliteStatement ins(*d.db, "INSERT INTO project(id, name, task, settings, created) VALUES (1, ?1, ?2, ?3, ?4)");
-            ins.bind(1, info.name.isEmpty() ? fi.completeBaseName() : info.name);
-            ins.bind(2, info.task);
-            ins.bindText(3, compactJson(info.settings));
-            ins.bind(4, storeTimestamp(info.created.isValid() ? info.created : QDateTime::currentDateTimeUtc()));
-            if (!ins.run())
-                return R::failure(QStringLiteral("%1: %2").arg(path, ins.error()));
-        }
-    }
-    // Recovery: a round still `running` belonged to a process that died.
-    QList<IterationInfo> interrupted;
-    {
-        const QByteArray sql = QByteArray("SELECT ") + IterationSelectColumns
-                               + " FROM iterations WHERE status = 'running' ORDER BY id";
-        SqliteStatement running(*d.db, sql.constData());
-        while (running.step() == SqliteStatement::Step::Row) {
-            IterationInfo it = iterationFromRow(running);
-            it.status = IterationStatus::Interrupted;
-            interrupted.append(it);
-        }
-        SqliteStatement mark(*d.db, "UPDATE iterations SET status = 'interrupted' WHERE status = 'running'");
-        if (!mark.run())
-            return R::failure(QStringLiteral("%1: %2").arg(path, mark.error()));
-    }
+    if (const StoreResult<Done> row = ensureProjectRow(*d.db, info, fi, path); !row)
+        return row.failureAs<std::unique_ptr<ProjectWriter>>();
+    const StoreResult<QList<IterationInfo>> interrupted = markInterrupted(*d.db, path);
+    if (!interrupted)
+        return interrupted.failureAs<std::unique_ptr<ProjectWriter>>();
     if (const Result<Done> committed = tx.commit(); !committed)
         return R::failure(QStringLiteral("%1: %2").arg(path, committed.error));
 
@@ -426,29 +478,8 @@ StoreResult<std::unique_ptr<ProjectWriter>> ProjectWriter::openImpl(const QStrin
     const bool folderMissing = !d.artifacts->folderExists();
     if (const Result<Done> folder = d.artifacts->ensureFolder(); !folder)
         return folder.failureAs<std::unique_ptr<ProjectWriter>>();
-    if (report) {
-        *report = OpenReport();
-        report->interrupted = interrupted;
-        SqliteStatement proj(*d.db, "SELECT name, task, settings, created FROM project WHERE id = 1");
-        if (proj.step() == SqliteStatement::Step::Row) {
-            report->project.name = proj.text(0);
-            report->project.task = proj.text(1);
-            report->project.settings = parseObject(proj.textUtf8(2));
-            report->project.created = parseStoreTimestamp(proj.text(3));
-        }
-        report->project.schemaVersion = version;
-        report->project.path = path;
-        report->project.artifactDir = d.artifacts->folder();
-        report->artifactFolderRecreated = folderMissing && !create;
-        if (folderMissing) {
-            SqliteStatement all(*d.db, "SELECT hash FROM artifacts ORDER BY hash");
-            while (all.step() == SqliteStatement::Step::Row) {
-                const QString hash = all.text(0);
-                if (!d.artifacts->contains(hash))
-                    report->missingArtifacts.append(hash);
-            }
-        }
-    }
+    if (report)
+        *report = openReport(*d.db, *d.artifacts, *interrupted.value, version, path, folderMissing, create);
     return R::success(std::move(w));
 }
 

@@ -70,9 +70,10 @@ struct RoundTiming
 RoundTiming timeRound(const QString &projectPath, int rounds, int followers, int malformed, int pollMs)
 {
     RoundTiming timing;
+    // `dreamrsi` beside this benchmark (dreamrsi-bench, or dreamrsi itself), unless named.
     QString program = qEnvironmentVariable("DREAMRSI_PROGRAM");
     if (program.isEmpty())
-        program = QCoreApplication::applicationFilePath();
+        program = QCoreApplication::applicationDirPath() + QStringLiteral("/dreamrsi");
     QProcess round;
     round.setProgram(program);
     round.setArguments({QStringLiteral("round"), QStringLiteral("--project"), projectPath, QStringLiteral("--task"),

@@ -6,6 +6,7 @@
 #include <QFontMetricsF>
 #include <QPaintDevice>
 #include <QPaintEngine>
+#include <QPolygonF>
 #include <QRectF>
 #include <QSize>
 #include <QString>
@@ -22,7 +23,8 @@ public:
     struct Text
     {
         QString text;
-        QRectF rect; ///< device coordinates
+        QRectF rect;   ///< device coordinates: the bounding box
+        QPolygonF box; ///< device coordinates: the text's own box, turned with it
     };
     explicit TextRecorder(QSize size, int dpi = 96)
         : m_size(size)
@@ -33,13 +35,15 @@ public:
     QPaintEngine *paintEngine() const override { return &m_engine; }
     const QList<Text> &texts() const { return m_engine.texts; }
 
-    /// The first two texts whose rectangles overlap by more than a pixel
-    /// each way, as "'a' and 'b'"; empty when none do.
+    /// The first two texts whose boxes (turned with turned text) overlap by
+    /// more than a pixel each way, as "'a' and 'b'"; empty when none do.
     static QString firstCollision(const QList<Text> &texts)
     {
         for (qsizetype a = 0; a < texts.size(); ++a) {
             for (qsizetype b = a + 1; b < texts.size(); ++b) {
-                const QRectF overlap = texts.at(a).rect.intersected(texts.at(b).rect);
+                if (!texts.at(a).rect.intersects(texts.at(b).rect))
+                    continue;
+                const QRectF overlap = texts.at(a).box.intersected(texts.at(b).box).boundingRect();
                 if (overlap.width() > 1 && overlap.height() > 1)
                     return QStringLiteral("'%1' and '%2'").arg(texts.at(a).text, texts.at(b).text);
             }
@@ -96,7 +100,7 @@ private:
         {
             const QFontMetricsF fm(item.font(), paintDevice());
             const QRectF local(p.x(), p.y() - fm.ascent(), fm.horizontalAdvance(item.text()), fm.height());
-            texts.append({item.text(), transform.mapRect(local)});
+            texts.append({item.text(), transform.mapRect(local), transform.map(QPolygonF(local))});
         }
         Type type() const override { return QPaintEngine::User; }
         QTransform transform;

@@ -28,10 +28,13 @@
 #include "session/replayjobs.h"
 #include "session/worldselection.h"
 #include "tree/treerenderer.h"
+#include "replayview/worldmodelplot.h"
 
 #include <QFontMetrics>
 #include <QGuiApplication>
 #include <QImage>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -928,7 +931,8 @@ private slots:
     void exportPreviewTextApart_data()
     {
         QTest::addColumn<QString>("kind");
-        for (const char *kind : {"frontier", "frontier-crowded", "frontier-mean", "anytime", "progress", "simulation", "tree"})
+        for (const char *kind : {"frontier", "frontier-crowded", "frontier-mean", "anytime", "progress", "simulation", "tree",
+                                 "world-model-3", "world-model-6"})
             QTest::newRow(kind) << QString::fromLatin1(kind);
     }
 
@@ -942,6 +946,19 @@ private slots:
         if (kind == QLatin1String("tree")) {
             renderer.setTree(m_worlds.first().tree);
             paint = [&renderer](QPainter &p, const QRectF &area) { renderer.paintFigure(p, area); };
+        } else if (kind.startsWith(QLatin1String("world-model"))) {
+            // First scores by direction: the directions' names are the x labels.
+            QJsonArray strata;
+            const QStringList names{QStringLiteral("*"), QStringLiteral("direction:hexagonal rows along the border"),
+                                    QStringLiteral("direction:greedy placement from the centre outwards"),
+                                    QStringLiteral("direction:random restarts"), QStringLiteral("direction:local polish of the best"),
+                                    QStringLiteral("direction:shrink and regrow")};
+            for (int i = 0; i < kind.mid(12).toInt(); ++i)
+                strata.append(QJsonObject{{QStringLiteral("stratum"), names.at(i)},
+                                          {QStringLiteral("first"), QJsonArray{0.5 + 0.01 * i, 0.6, 0.55}}});
+            WorldModelPlot::populate(&plot, QJsonObject{{QStringLiteral("strata"), strata}, {QStringLiteral("cap"), 0.7}},
+                                     WorldModelPlot::Panel::FirstScores, false);
+            paint = FigureLayout::painterFor(&plot);
         } else {
             populate(&plot, kind);
             paint = FigureLayout::painterFor(&plot);
@@ -963,7 +980,9 @@ private slots:
             QVERIFY2(QRectF(QPointF(0, 0), logical).adjusted(-1, -1, 1, 1).contains(t.rect),
                      qPrintable(QStringLiteral("'%1' off the page").arg(t.text)));
         }
-        QVERIFY2(numbers >= (kind == QLatin1String("tree") ? 2 : 6), qPrintable(QString::number(numbers))); // the tick labels were seen
+        // The tick labels were seen (the world model's x labels are names).
+        QVERIFY2(numbers >= (kind == QLatin1String("tree") || kind.startsWith(QLatin1String("world-model")) ? 2 : 6),
+                 qPrintable(QString::number(numbers)));
         const QString collision = TextRecorder::firstCollision(texts);
         QVERIFY2(collision.isEmpty(), qPrintable(collision));
     }

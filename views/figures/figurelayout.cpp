@@ -42,6 +42,7 @@ struct PlotState
         int tickCount;
         QCPAxisTicker::TickStepStrategy tickStepStrategy;
         bool tickLabels;
+        double tickLabelRotation;
     };
     QRect viewport;
     QList<Axis> axes;
@@ -66,7 +67,7 @@ struct PlotState
             axes.append({a, a->labelFont(), a->tickLabelFont(), a->selectedLabelFont(), a->selectedTickLabelFont(), a->label(),
                          a->labelPadding(), a->tickLabelPadding(), a->padding(), a->tickLengthIn(), a->tickLengthOut(),
                          a->subTickLengthIn(), a->subTickLengthOut(), a->ticker()->tickCount(), a->ticker()->tickStepStrategy(),
-                         a->tickLabels()});
+                         a->tickLabels(), a->tickLabelRotation()});
         }
         for (int i = 0; i < plot->plottableCount(); ++i)
             names.append({plot->plottable(i), plot->plottable(i)->name()});
@@ -113,6 +114,7 @@ struct PlotState
             a.axis->ticker()->setTickCount(a.tickCount);
             a.axis->ticker()->setTickStepStrategy(a.tickStepStrategy);
             a.axis->setTickLabels(a.tickLabels);
+            a.axis->setTickLabelRotation(a.tickLabelRotation);
         }
         for (const auto &[plottable, name] : names)
             plottable->setName(name);
@@ -272,8 +274,16 @@ bool tickLabelsCrowded(QCPAxis *axis)
     const bool horizontal = axis->orientation() == Qt::Horizontal;
     const QFontMetrics fm(axis->tickLabelFont());
     const double gap = horizontal ? fm.horizontalAdvance(QLatin1Char(' ')) : fm.height() / 4.0;
+    const double turned = std::abs(axis->tickLabelRotation()) * M_PI / 180.0;
     for (qsizetype i = 1; i < labels.size(); ++i) {
         const TickLabel &a = labels.at(i - 1), &b = labels.at(i);
+        if (horizontal && turned > 0.01) {
+            // Turned labels are parallel strips: apart when the tick spacing
+            // across them exceeds the text's height and a quarter line.
+            if ((b.px - a.px) * std::sin(turned) < std::max(a.size.height(), b.size.height()) + fm.height() / 4.0)
+                return true;
+            continue;
+        }
         const double half = horizontal ? (a.size.width() + b.size.width()) / 2.0 : (a.size.height() + b.size.height()) / 2.0;
         if (b.px - a.px < half + gap)
             return true;
@@ -281,10 +291,20 @@ bool tickLabelsCrowded(QCPAxis *axis)
     return false;
 }
 
-// Fewer ticks until the labels of `axis` stand apart.
+// Fewer ticks until the labels of `axis` stand apart; named ticks (a text
+// ticker: every name is needed) are turned instead, steeper until they do.
 void thinTicks(QCPAxis *axis)
 {
     const QSharedPointer<QCPAxisTicker> ticker = axis->ticker();
+    if (ticker.dynamicCast<QCPAxisTickerText>()) {
+        for (const double angle : {-30.0, -60.0, -90.0}) {
+            if (!tickLabelsCrowded(axis) || axis->orientation() != Qt::Horizontal)
+                break;
+            if (std::abs(axis->tickLabelRotation()) < std::abs(angle))
+                axis->setTickLabelRotation(angle);
+        }
+        return;
+    }
     while (tickLabelsCrowded(axis)) {
         if (ticker->tickCount() > 2) {
             ticker->setTickCount(ticker->tickCount() - 1);

@@ -187,33 +187,6 @@
             <numerusform>%n interrupted rounds found; their finished attempts are kept.</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <source>%n policy version(s) have values computed under another replay configuration: %1.
-
-Replay them now under the project&apos;s configuration? Their old values are kept and listed with their own configuration.</source>
-        <translation>
-            <numerusform>%n policy version have values computed under another replay configuration: %1.
-
-Replay them now under the project&apos;s configuration? Their old values are kept and listed with their own configuration.</numerusform>
-            <numerusform>%n policy versions have values computed under another replay configuration: %1.
-
-Replay them now under the project&apos;s configuration? Their old values are kept and listed with their own configuration.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Replayed %1 over %n world(s): value %2</source>
-        <translation>
-            <numerusform>Replayed %1 over %n world: value %2</numerusform>
-            <numerusform>Replayed %1 over %n worlds: value %2</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Replayed %1 over %n world(s): no value under this configuration (%2)</source>
-        <translation>
-            <numerusform>Replayed %1 over %n world: no value under this configuration (%2)</numerusform>
-            <numerusform>Replayed %1 over %n worlds: no value under this configuration (%2)</numerusform>
-        </translation>
-    </message>
 </context>
 <context>
     <name>dreamrsi::ManualBatchBar</name>
@@ -263,6 +236,36 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <translation>
             <numerusform>%n iteration of %1 tasks, one curve per task.</numerusform>
             <numerusform>%n iterations of %1 tasks, one curve per task.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::ProjectPage</name>
+    <message numerus="yes">
+        <source>Replayed %1 over %n world(s): value %2</source>
+        <translation>
+            <numerusform>Replayed %1 over %n world: value %2</numerusform>
+            <numerusform>Replayed %1 over %n worlds: value %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Replayed %1 over %n world(s): no value under this configuration (%2)</source>
+        <translation>
+            <numerusform>Replayed %1 over %n world: no value under this configuration (%2)</numerusform>
+            <numerusform>Replayed %1 over %n worlds: no value under this configuration (%2)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n policy version(s) have values computed under another replay configuration: %1.
+
+Replay them now under the project&apos;s configuration? Their old values are kept and listed with their own configuration.</source>
+        <translation>
+            <numerusform>%n policy version has values computed under another replay configuration: %1.
+
+Replay them now under the project&apos;s configuration? Their old values are kept and listed with their own configuration.</numerusform>
+            <numerusform>%n policy versions have values computed under another replay configuration: %1.
+
+Replay them now under the project&apos;s configuration? Their old values are kept and listed with their own configuration.</numerusform>
         </translation>
     </message>
 </context>

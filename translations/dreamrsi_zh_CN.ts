@@ -933,6 +933,45 @@
     </message>
 </context>
 <context>
+    <name>dreamrsi::DemoReset</name>
+    <message>
+        <source>Reset &amp;Demo…</source>
+        <translation>重置演示(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Replace the demo project&apos;s private copy with the bundled demo, discarding your changes to it</source>
+        <translation>用内置的演示替换演示项目的私有副本，并放弃您对它所做的更改</translation>
+    </message>
+    <message>
+        <source>Reset the demo project?</source>
+        <translation>重置演示项目？</translation>
+    </message>
+    <message>
+        <source>This replaces your copy of the demo project with the bundled demo: the rounds, policy versions, replays and approvals you added to it are lost.</source>
+        <translation>这将用内置的演示替换您的演示项目副本：您在其中添加的轮次、策略版本、重放和批准都将丢失。</translation>
+    </message>
+    <message>
+        <source>Reset Demo</source>
+        <translation>重置演示</translation>
+    </message>
+    <message>
+        <source>Resetting the demo project…</source>
+        <translation>正在重置演示项目…</translation>
+    </message>
+    <message>
+        <source>Another process (pid %1) writes the demo project</source>
+        <translation>另一个进程（pid %1）正在写入演示项目</translation>
+    </message>
+    <message>
+        <source>Cannot reset the demo project</source>
+        <translation>无法重置演示项目</translation>
+    </message>
+    <message>
+        <source>The demo project is the bundled demo again</source>
+        <translation>演示项目已恢复为内置的演示</translation>
+    </message>
+</context>
+<context>
     <name>dreamrsi::DiscoveryPage</name>
     <message>
         <source>Find cells by id or tag</source>
@@ -1162,10 +1201,6 @@
         </translation>
     </message>
     <message>
-        <source>Proposed: %1 (mean value %2)</source>
-        <translation>提案：%1（平均价值 %2）</translation>
-    </message>
-    <message>
         <source>%1 (proposed)</source>
         <translation>%1（提案）</translation>
     </message>
@@ -1230,14 +1265,6 @@
         <translation>
             <numerusform>已排除 %n 个近似世界；启用 设置 ▸ 包含近似世界 后，梦境推演也会在其中进行。</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>Deployed %1: revealed history %2, imagined completions %3</source>
-        <translation>已部署 %1：已揭示历史 %2，想象补全 %3</translation>
-    </message>
-    <message>
-        <source>Proposal %1: revealed history %2, imagined completions %3</source>
-        <translation>提案 %1：已揭示历史 %2，想象补全 %3</translation>
     </message>
     <message>
         <source>revealed history: each version&apos;s mean value over the history worlds as the deployed policies revealed them</source>
@@ -1416,10 +1443,6 @@
         <translation>这次做梦没有找到比已部署的 %1 更好的版本：没有可批准的内容。仍可选择其他版本进行审阅。</translation>
     </message>
     <message>
-        <source>Nothing better than the deployed version %1 (mean value %2): no proposal to approve.</source>
-        <translation>没有比已部署版本 %1（平均值 %2）更好的版本：没有可批准的提议。</translation>
-    </message>
-    <message>
         <source>%1 Approved</source>
         <translation>已批准 %1</translation>
     </message>
@@ -1495,6 +1518,50 @@
     <message>
         <source>Reading the project&apos;s worlds…</source>
         <translation>正在读取项目的世界…</translation>
+    </message>
+    <message>
+        <source>Seeds the improver&apos;s steps and the imagined completions: values of dreams with different seeds are not comparable</source>
+        <translation>为改进器的各步骤和想象补全提供种子：不同种子的梦境推演之间的值不可比较</translation>
+    </message>
+    <message>
+        <source>Dream %1 · seed %2 · imagined valuation over C = %3 completions</source>
+        <translation>梦境推演 %1 · 种子 %2 · 基于 C = %3 个补全的想象估值</translation>
+    </message>
+    <message>
+        <source>Dream %1 · seed %2 · %3</source>
+        <translation>梦境推演 %1 · 种子 %2 · %3</translation>
+    </message>
+    <message>
+        <source>dream %1 (seed %2)</source>
+        <translation>梦境推演 %1（种子 %2）</translation>
+    </message>
+    <message>
+        <source>This dream&apos;s values are not comparable with those of %1 above: another seed or completion count draws other imagined completions. Compare versions within one dream.</source>
+        <translation>此梦境推演的值不能与上方 %1 的值比较：不同的种子或补全数会抽取不同的想象补全。请在同一次梦境推演内比较版本。</translation>
+    </message>
+    <message>
+        <source>dream %1, seed %2, C = %3</source>
+        <translation>梦境推演 %1，种子 %2，C = %3</translation>
+    </message>
+    <message>
+        <source>dream %1, seed %2</source>
+        <translation>梦境推演 %1，种子 %2</translation>
+    </message>
+    <message>
+        <source>Deployed %1: revealed history %2, imagined completions %3 (%4)</source>
+        <translation>已部署 %1：已揭示历史 %2，想象补全 %3（%4）</translation>
+    </message>
+    <message>
+        <source>Proposal %1: revealed history %2, imagined completions %3 (%4)</source>
+        <translation>提案 %1：已揭示历史 %2，想象补全 %3（%4）</translation>
+    </message>
+    <message>
+        <source>Nothing better than the deployed version %1 (mean value %2, %3): no proposal to approve.</source>
+        <translation>没有优于已部署版本 %1 的版本（平均价值 %2，%3）：没有待批准的提案。</translation>
+    </message>
+    <message>
+        <source>Proposed: %1 (mean value %2, %3)</source>
+        <translation>提议：%1（平均价值 %2，%3）</translation>
     </message>
 </context>
 <context>
@@ -2018,6 +2085,30 @@
         <source>Gain over %1, the nearest program before it on the path with a score (its parent has none)</source>
         <translation>相对 %1 的增益，即路径上在它之前最近的有得分的程序（其父节点没有得分）</translation>
     </message>
+    <message>
+        <source>Files</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>The files the cell refers to, fetched from the server</source>
+        <translation>该单元引用的文件，从服务器获取</translation>
+    </message>
+    <message>
+        <source>Asking %1 for the cell&apos;s files…</source>
+        <translation>正在向 %1 请求该单元的文件…</translation>
+    </message>
+    <message>
+        <source>The cell refers to no stored files.</source>
+        <translation>该单元未引用任何已存储的文件。</translation>
+    </message>
+    <message>
+        <source>Fetching %1…</source>
+        <translation>正在获取 %1…</translation>
+    </message>
+    <message>
+        <source>%1: binary, %2</source>
+        <translation>%1：二进制，%2</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::LaunchRoundDialog</name>
@@ -2377,30 +2468,6 @@
         <translation>Dream-RSI 工作台</translation>
     </message>
     <message>
-        <source>Discovery</source>
-        <translation>发现</translation>
-    </message>
-    <message>
-        <source>Cells</source>
-        <translation>单元</translation>
-    </message>
-    <message>
-        <source>Replay</source>
-        <translation>重放</translation>
-    </message>
-    <message>
-        <source>Frontiers</source>
-        <translation>前沿</translation>
-    </message>
-    <message>
-        <source>Policies</source>
-        <translation>策略</translation>
-    </message>
-    <message>
-        <source>Replaying %1: %2 of %3 episodes</source>
-        <translation>正在重放 %1：%3 个回合中的第 %2 个</translation>
-    </message>
-    <message>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
@@ -2465,10 +2532,6 @@
     <message>
         <source>Discovery trees (*.json);;All files (*)</source>
         <translation>发现树 (*.json);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>Open &amp;Recent</source>
-        <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
         <source>Open &amp;Project…</source>
@@ -2603,42 +2666,6 @@
         <translation>&lt;p&gt;&lt;b&gt;Dream-RSI 工作台&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;基于重放的探索策略递归自我改进，用于大语言模型驱动的程序发现。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>Loading %1…</source>
-        <translation>正在加载 %1…</translation>
-    </message>
-    <message>
-        <source>Could not open %1</source>
-        <translation>无法打开 %1</translation>
-    </message>
-    <message>
-        <source>Cannot open tree</source>
-        <translation>无法打开树</translation>
-    </message>
-    <message>
-        <source>The file was rejected; nothing of it was loaded.</source>
-        <translation>文件被拒绝；未加载其中任何内容。</translation>
-    </message>
-    <message>
-        <source>Opened %1: %2 cells</source>
-        <translation>已打开 %1：%2 个单元</translation>
-    </message>
-    <message>
-        <source>Clear List</source>
-        <translation>清空列表</translation>
-    </message>
-    <message>
-        <source>The current tab has no figure to export.</source>
-        <translation>当前标签页没有可导出的图表。</translation>
-    </message>
-    <message>
-        <source>Exported %1</source>
-        <translation>已导出 %1</translation>
-    </message>
-    <message>
-        <source>Export failed</source>
-        <translation>导出失败</translation>
-    </message>
-    <message>
         <source>%1 approved: the next online round deploys it</source>
         <translation>%1 已批准：下一轮在线运行将部署它</translation>
     </message>
@@ -2667,18 +2694,6 @@
         <translation>在项目的各个世界上编写、重放并提议新的策略版本</translation>
     </message>
     <message>
-        <source>Progress</source>
-        <translation>进展</translation>
-    </message>
-    <message>
-        <source>The current tab&apos;s figure has no data to write.</source>
-        <translation>当前标签页的图没有可写出的数据。</translation>
-    </message>
-    <message>
-        <source>Exported %1 and %2</source>
-        <translation>已导出 %1 和 %2</translation>
-    </message>
-    <message>
         <source>%1 (read-only) — Dream-RSI Workbench</source>
         <translation>%1（只读）— Dream-RSI Workbench</translation>
     </message>
@@ -2689,24 +2704,6 @@
     <message>
         <source>Version %1 is not in the project (yet); try again</source>
         <translation>版本 %1（尚）不在项目中；请重试</translation>
-    </message>
-    <message>
-        <source>Replay configuration stored: %1</source>
-        <translation>已保存重放配置：%1</translation>
-    </message>
-    <message>
-        <source>Replay stale versions?</source>
-        <translation>重放过期的版本？</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n policy version(s) have values computed under another replay configuration: %1.
-
-Replay them now under the project&apos;s configuration? Their old values are kept and listed with their own configuration.</source>
-        <translation>
-            <numerusform>%n 个策略版本的值是在另一种重放配置下计算的：%1。
-
-现在按项目的配置重放它们吗？它们的旧值会保留，并与各自的配置一同列出。</numerusform>
-        </translation>
     </message>
     <message>
         <source>Live Round</source>
@@ -2723,50 +2720,6 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     <message>
         <source>Dream-RSI against fixed exploration over recorded worlds, repeated over many world orders</source>
         <translation>在已记录的世界上比较 Dream-RSI 与固定探索，并按多种世界顺序重复</translation>
-    </message>
-    <message>
-        <source>World Model</source>
-        <translation>世界模型</translation>
-    </message>
-    <message>
-        <source>Reading the run %1…</source>
-        <translation>正在读取运行 %1…</translation>
-    </message>
-    <message>
-        <source>The mean of all numeric metrics (OpenEvolve&apos;s own score)</source>
-        <translation>所有数值指标的平均值（OpenEvolve 自身的得分）</translation>
-    </message>
-    <message>
-        <source>Score by Which Metric?</source>
-        <translation>按哪个指标评分？</translation>
-    </message>
-    <message>
-        <source>%1 has no combined_score. Score its programs by:</source>
-        <translation>%1 没有 combined_score。为其程序评分所用的指标：</translation>
-    </message>
-    <message>
-        <source>%1 was not opened</source>
-        <translation>%1 未打开</translation>
-    </message>
-    <message>
-        <source>no metric was chosen to score by</source>
-        <translation>未选择用于评分的指标</translation>
-    </message>
-    <message>
-        <source>an approximate world (forks or orphans)</source>
-        <translation>近似世界（含分叉或孤儿）</translation>
-    </message>
-    <message>
-        <source>A round is running in this project: the Live Round panel shows its tree as it grows; each finished iteration is listed under Worlds, to be shown here.</source>
-        <translation>此项目中有轮次正在运行：“实时轮次”面板会显示其不断生长的树；每个已完成的迭代都列在“世界”下，可在此处显示。</translation>
-    </message>
-    <message>
-        <source>This project has no finished iteration yet: Launch Round… (Ctrl+Shift+L) runs one.</source>
-        <translation>此项目尚无已完成的迭代：“启动轮次…”（Ctrl+Shift+L）可运行一次。</translation>
-    </message>
-    <message>
-        <source>Pick a world in the Project panel to show its tree.</source>
-        <translation>在“项目”面板中选择一个世界以显示其树。</translation>
     </message>
     <message>
         <source>Open discovery-tree files (dreamrsi-tree/1 JSON) or ShinkaEvolve databases</source>
@@ -2801,46 +2754,6 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <translation>窗口的所有键盘快捷键</translation>
     </message>
     <message>
-        <source>Keyboard Shortcuts</source>
-        <translation>键盘快捷键</translation>
-    </message>
-    <message>
-        <source>Menu</source>
-        <translation>菜单</translation>
-    </message>
-    <message>
-        <source>Action</source>
-        <translation>操作</translation>
-    </message>
-    <message>
-        <source>Shortcut</source>
-        <translation>快捷键</translation>
-    </message>
-    <message>
-        <source>Tree view</source>
-        <translation>树视图</translation>
-    </message>
-    <message>
-        <source>Fit the tree to the view</source>
-        <translation>使树适应视图</translation>
-    </message>
-    <message>
-        <source>Zoom in, zoom out</source>
-        <translation>放大、缩小</translation>
-    </message>
-    <message>
-        <source>Projects</source>
-        <translation>项目</translation>
-    </message>
-    <message>
-        <source>Tree Files and Runs</source>
-        <translation>树文件和运行</translation>
-    </message>
-    <message>
-        <source>Compare</source>
-        <translation>比较</translation>
-    </message>
-    <message>
         <source>Demo project</source>
         <translation>演示项目</translation>
     </message>
@@ -2859,86 +2772,6 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     <message>
         <source>Dream… is off: the project has no finished iteration to replay versions in (run a round or import trees first)</source>
         <translation>做梦…不可用：项目没有已完成的迭代可供重放版本（请先运行一轮或导入树）</translation>
-    </message>
-    <message>
-        <source>Replay of %1 failed: %2</source>
-        <translation>%1 的重放失败：%2</translation>
-    </message>
-    <message>
-        <source>Replay of %1 cancelled</source>
-        <translation>%1 的重放已取消</translation>
-    </message>
-    <message>
-        <source>Nothing was replayed: the versions or the worlds were closed meanwhile</source>
-        <translation>未重放任何内容：版本或世界在此期间已被关闭</translation>
-    </message>
-    <message>
-        <source>Nothing was replayed: no world is open (open a project or tree files)</source>
-        <translation>未重放任何内容：没有打开的世界（请打开项目或树文件）</translation>
-    </message>
-    <message>
-        <source>Nothing was replayed: no version is selected (select one in Policies or the Project dock, or check versions in Frontiers)</source>
-        <translation>未重放任何内容：未选择版本（请在“策略”或“项目”面板中选择一个，或在“前沿”中勾选版本）</translation>
-    </message>
-    <message numerus="yes">
-        <source>Replayed %1 over %n world(s): value %2</source>
-        <translation>
-            <numerusform>已在 %n 个世界上重放 %1：值 %2</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>no world is scorable</source>
-        <translation>没有可评分的世界</translation>
-    </message>
-    <message numerus="yes">
-        <source>Replayed %1 over %n world(s): no value under this configuration (%2)</source>
-        <translation>
-            <numerusform>已在 %n 个世界上重放 %1：在此配置下无值（%2）</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Open Run</source>
-        <translation>打开运行</translation>
-    </message>
-    <message>
-        <source>The run %1 was rejected; nothing of it was loaded.</source>
-        <translation>运行 %1 被拒绝；未加载其中任何内容。</translation>
-    </message>
-    <message>
-        <source>Reset &amp;Demo…</source>
-        <translation>重置演示(&amp;D)…</translation>
-    </message>
-    <message>
-        <source>Replace the demo project&apos;s private copy with the bundled demo, discarding your changes to it</source>
-        <translation>用内置的演示替换演示项目的私有副本，并放弃您对它所做的更改</translation>
-    </message>
-    <message>
-        <source>Reset the demo project?</source>
-        <translation>重置演示项目？</translation>
-    </message>
-    <message>
-        <source>This replaces your copy of the demo project with the bundled demo: the rounds, policy versions, replays and approvals you added to it are lost.</source>
-        <translation>这将用内置的演示替换您的演示项目副本：您在其中添加的轮次、策略版本、重放和批准都将丢失。</translation>
-    </message>
-    <message>
-        <source>Reset Demo</source>
-        <translation>重置演示</translation>
-    </message>
-    <message>
-        <source>Resetting the demo project…</source>
-        <translation>正在重置演示项目…</translation>
-    </message>
-    <message>
-        <source>Another process (pid %1) writes the demo project</source>
-        <translation>另一个进程（pid %1）正在写入演示项目</translation>
-    </message>
-    <message>
-        <source>Cannot reset the demo project</source>
-        <translation>无法重置演示项目</translation>
-    </message>
-    <message>
-        <source>The demo project is the bundled demo again</source>
-        <translation>演示项目已恢复为内置的演示</translation>
     </message>
     <message>
         <source>Replay the version selected in the Project dock or on the Policies tab, else the versions checked in Frontiers, in every open world under the project&apos;s replay configuration</source>
@@ -3412,6 +3245,131 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     </message>
 </context>
 <context>
+    <name>dreamrsi::ProjectPage</name>
+    <message>
+        <source>Discovery</source>
+        <translation>发现</translation>
+    </message>
+    <message>
+        <source>Cells</source>
+        <translation>单元</translation>
+    </message>
+    <message>
+        <source>Replay</source>
+        <translation>重放</translation>
+    </message>
+    <message>
+        <source>Frontiers</source>
+        <translation>前沿</translation>
+    </message>
+    <message>
+        <source>Policies</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>进展</translation>
+    </message>
+    <message>
+        <source>World Model</source>
+        <translation>世界模型</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>Replaying %1: %2 of %3 episodes</source>
+        <translation>正在重放 %1：%3 个回合中的第 %2 个</translation>
+    </message>
+    <message>
+        <source>Replay of %1 failed: %2</source>
+        <translation>%1 的重放失败：%2</translation>
+    </message>
+    <message>
+        <source>Replay of %1 cancelled</source>
+        <translation>%1 的重放已取消</translation>
+    </message>
+    <message>
+        <source>Nothing was replayed: the versions or the worlds were closed meanwhile</source>
+        <translation>未重放任何内容：版本或世界在此期间已被关闭</translation>
+    </message>
+    <message>
+        <source>Nothing was replayed: no world is open (open a project or tree files)</source>
+        <translation>未重放任何内容：没有打开的世界（请打开项目或树文件）</translation>
+    </message>
+    <message>
+        <source>Nothing was replayed: no version is selected (select one in Policies or the Project dock, or check versions in Frontiers)</source>
+        <translation>未重放任何内容：未选择版本（请在“策略”或“项目”面板中选择一个，或在“前沿”中勾选版本）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Replayed %1 over %n world(s): value %2</source>
+        <translation>
+            <numerusform>已在 %n 个世界上重放 %1：值 %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no world is scorable</source>
+        <translation>没有可评分的世界</translation>
+    </message>
+    <message numerus="yes">
+        <source>Replayed %1 over %n world(s): no value under this configuration (%2)</source>
+        <translation>
+            <numerusform>已在 %n 个世界上重放 %1：在此配置下无值（%2）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Replay configuration stored: %1</source>
+        <translation>已保存重放配置：%1</translation>
+    </message>
+    <message>
+        <source>Replay stale versions?</source>
+        <translation>重放过期的版本？</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n policy version(s) have values computed under another replay configuration: %1.
+
+Replay them now under the project&apos;s configuration? Their old values are kept and listed with their own configuration.</source>
+        <translation>
+            <numerusform>%n 个策略版本的值是在另一种重放配置下计算的：%1。
+
+现在按项目的配置重放它们吗？它们的旧值会保留，并与各自的配置一同列出。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>A round is running in this project: the Live Round panel shows its tree as it grows; each finished iteration is listed under Worlds, to be shown here.</source>
+        <translation>此项目中有轮次正在运行：“实时轮次”面板会显示其不断生长的树；每个已完成的迭代都列在“世界”下，可在此处显示。</translation>
+    </message>
+    <message>
+        <source>This project has no finished iteration yet: Launch Round… (Ctrl+Shift+L) runs one.</source>
+        <translation>此项目尚无已完成的迭代：“启动轮次…”（Ctrl+Shift+L）可运行一次。</translation>
+    </message>
+    <message>
+        <source>Pick a world in the Project panel to show its tree.</source>
+        <translation>在“项目”面板中选择一个世界以显示其树。</translation>
+    </message>
+    <message>
+        <source>The current tab has no figure to export.</source>
+        <translation>当前标签页没有可导出的图表。</translation>
+    </message>
+    <message>
+        <source>The current tab&apos;s figure has no data to write.</source>
+        <translation>当前标签页的图没有可写出的数据。</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Exported %1 and %2</source>
+        <translation>已导出 %1 和 %2</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+</context>
+<context>
     <name>dreamrsi::ProjectSession</name>
     <message>
         <source>policy version %1</source>
@@ -3467,6 +3425,29 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     <message>
         <source>%1 (approximate)</source>
         <translation>%1（近似）</translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::RecentMenu</name>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Demo project</source>
+        <translation>演示项目</translation>
+    </message>
+    <message>
+        <source>Projects</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>Tree Files and Runs</source>
+        <translation>树文件和运行</translation>
+    </message>
+    <message>
+        <source>Clear List</source>
+        <translation>清空列表</translation>
     </message>
 </context>
 <context>
@@ -3653,6 +3634,10 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     <message>
         <source>&apos;%1&apos; is not an artifact of the served project</source>
         <translation>“%1”不是所提供项目的产物</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a cell of the served project</source>
+        <translation>“%1”不是所服务项目中的单元</translation>
     </message>
 </context>
 <context>
@@ -4206,6 +4191,10 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <source>A resumed iteration keeps its own task</source>
         <translation>恢复的迭代沿用其自身的任务</translation>
     </message>
+    <message>
+        <source>Branch b%1</source>
+        <translation>分支 b%1</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::RoundStatus</name>
@@ -4331,6 +4320,15 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     <message>
         <source>initial program · score %1</source>
         <translation>初始程序 · 分数 %1</translation>
+    </message>
+    <message>
+        <source>gen %1</source>
+        <translation>第 %1 代</translation>
+    </message>
+    <message>
+        <source>%1 in, %2 out</source>
+        <comment>migrations</comment>
+        <translation>迁入 %1，迁出 %2</translation>
     </message>
 </context>
 <context>
@@ -4630,6 +4628,53 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     <message>
         <source>Agent time limit per call:</source>
         <translation>每次调用的智能体时限：</translation>
+    </message>
+    <message>
+        <source>Capped at the history&apos;s best</source>
+        <translation>以历史最佳为上限</translation>
+    </message>
+    <message>
+        <source>Widened where the history is blind</source>
+        <translation>在历史无证据处放宽</translation>
+    </message>
+    <message>
+        <source>How imagined scores are drawn where the history holds no evidence: capped at the best score the history revealed, or, at a depth with too few values, allowed up to that best plus the largest gain the task has shown. Values drawn under another rule are kept apart.</source>
+        <translation>在历史没有证据之处如何抽取想象得分：以历史揭示的最佳得分为上限；或在数值过少的深度，允许达到该最佳值加上任务中出现过的最大增益。在另一规则下抽取的值会分开保存。</translation>
+    </message>
+    <message>
+        <source>Imagination rule:</source>
+        <translation>想象规则：</translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::ShortcutsDialog</name>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Menu</source>
+        <translation>菜单</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>快捷键</translation>
+    </message>
+    <message>
+        <source>Tree view</source>
+        <translation>树视图</translation>
+    </message>
+    <message>
+        <source>Fit the tree to the view</source>
+        <translation>使树适应视图</translation>
+    </message>
+    <message>
+        <source>Zoom in, zoom out</source>
+        <translation>放大、缩小</translation>
     </message>
 </context>
 <context>
@@ -5324,6 +5369,69 @@ Open a tree file or a project, or drop a tree file here.</source>
     <message>
         <source>dashed: depth ≥ 1, %1/%2 failed</source>
         <translation>虚线：深度 ≥ 1，失败 %1/%2</translation>
+    </message>
+</context>
+<context>
+    <name>dreamrsi::WorldOpener</name>
+    <message>
+        <source>Loading %1…</source>
+        <translation>正在加载 %1…</translation>
+    </message>
+    <message>
+        <source>Could not open %1</source>
+        <translation>无法打开 %1</translation>
+    </message>
+    <message>
+        <source>Cannot open tree</source>
+        <translation>无法打开树</translation>
+    </message>
+    <message>
+        <source>The file was rejected; nothing of it was loaded.</source>
+        <translation>文件被拒绝；未加载其中任何内容。</translation>
+    </message>
+    <message>
+        <source>Opened %1: %2 cells</source>
+        <translation>已打开 %1：%2 个单元</translation>
+    </message>
+    <message>
+        <source>Reading the run %1…</source>
+        <translation>正在读取运行 %1…</translation>
+    </message>
+    <message>
+        <source>Open Run</source>
+        <translation>打开运行</translation>
+    </message>
+    <message>
+        <source>The run %1 was rejected; nothing of it was loaded.</source>
+        <translation>运行 %1 被拒绝；未加载其中任何内容。</translation>
+    </message>
+    <message>
+        <source>The mean of all numeric metrics (OpenEvolve&apos;s own score)</source>
+        <translation>所有数值指标的平均值（OpenEvolve 自身的得分）</translation>
+    </message>
+    <message>
+        <source>Score by Which Metric?</source>
+        <translation>按哪个指标评分？</translation>
+    </message>
+    <message>
+        <source>%1 has no combined_score. Score its programs by:</source>
+        <translation>%1 没有 combined_score。为其程序评分所用的指标：</translation>
+    </message>
+    <message>
+        <source>%1 was not opened</source>
+        <translation>%1 未打开</translation>
+    </message>
+    <message>
+        <source>no metric was chosen to score by</source>
+        <translation>未选择用于评分的指标</translation>
+    </message>
+    <message>
+        <source>an approximate world (forks or orphans)</source>
+        <translation>近似世界（含分叉或孤儿）</translation>
+    </message>
+    <message>
+        <source>Cannot import tree</source>
+        <translation>无法导入树</translation>
     </message>
 </context>
 <context>

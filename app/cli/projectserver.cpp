@@ -787,12 +787,13 @@ void ProjectServer::look()
             return look;
         }
         // A loop waiting for approval between its rounds says so in its inbox, as
-        // RoundFollower reads it (core/loop/round/roundfollower.cpp).
-        if (ProjectLock::liveWriter(path).has_value()) {
-            std::optional<SteeringLive> live = SteeringInbox::readLive(path);
-            if (live && live->kind == QLatin1String("approval") && SteeringInbox::whyNotAccepting(path, live->kind).isEmpty())
-                look->approval = std::move(live);
-        }
+        // RoundFollower reads it (core/loop/round/roundfollower.cpp). The file
+        // first: the lock is probed only when it names a wait, so a look probes
+        // the writer's lock no more often than before.
+        if (std::optional<SteeringLive> live = SteeringInbox::readLive(path);
+            live && live->kind == QLatin1String("approval") && ProjectLock::liveWriter(path).has_value()
+            && SteeringInbox::whyNotAccepting(path, live->kind).isEmpty())
+            look->approval = std::move(live);
         const StoreResult<QList<IterationInfo>> iterations = (*reader.value)->iterations();
         if (!iterations) {
             look->error = iterations.error;

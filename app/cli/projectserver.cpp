@@ -820,10 +820,9 @@ void ProjectServer::look()
         }
         look->info = data.value->info;
         look->cells = data.value->cells;
-        if (look->info.status == IterationStatus::Running) {
-            look->live = RoundLiveness::read(path);
-            look->writerAlive = ProjectLock::liveWriter(path).has_value();
-        }
+        const RemoteApi::ReaderLiveness liveness = RemoteApi::readerLiveness(look->info, path);
+        look->live = liveness.live;
+        look->writerAlive = liveness.writerAlive;
         return look;
     }).then(this, [this](const std::shared_ptr<Look> &look) {
         m_looking = false;

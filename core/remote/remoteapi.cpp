@@ -201,15 +201,25 @@ Result<QByteArray> tree(ProjectReader &reader, IterationId iteration)
     return Result<QByteArray>::success(TreeJson::serialize(*t.value));
 }
 
+ReaderLiveness readerLiveness(const IterationInfo &info, const QString &projectPath)
+{
+    ReaderLiveness out;
+    if (info.status != IterationStatus::Running)
+        return out;
+    out.live = RoundLiveness::read(projectPath);
+    out.writerAlive = ProjectLock::liveWriter(projectPath).has_value();
+    if (out.writerAlive && (!out.live || out.live->iteration != info.id)) {
+        LiveRound starting;
+        starting.iteration = info.id;
+        out.live = starting;
+    }
+    return out;
+}
+
 QString stateOf(const IterationInfo &info, const StoredTimes &stored, const QString &projectPath)
 {
-    std::optional<LiveRound> live;
-    bool writerAlive = false;
-    if (info.status == IterationStatus::Running) {
-        live = RoundLiveness::read(projectPath);
-        writerAlive = ProjectLock::liveWriter(projectPath).has_value();
-    }
-    return RoundLiveness::assess(info, stored, live, writerAlive, QDateTime::currentDateTimeUtc()).state;
+    const ReaderLiveness l = readerLiveness(info, projectPath);
+    return RoundLiveness::assess(info, stored, l.live, l.writerAlive, QDateTime::currentDateTimeUtc()).state;
 }
 
 Result<QJsonObject> cellsAfter(ProjectReader &reader, const QString &projectPath, IterationId iteration, qint64 afterSeq,

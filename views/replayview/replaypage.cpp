@@ -1,5 +1,7 @@
 #include "replaypage.h"
 
+#include <algorithm>
+
 #include "figures/figuredata.h"
 #include "figures/figurelayout.h"
 #include "session/jobtracker.h"
@@ -112,11 +114,19 @@ ReplayPage::ReplayPage(Workspace *workspace, QWidget *parent)
     grid->setRowStretch(1, 1);
     m_plot = new QCustomPlot;
     m_plot->setMinimumHeight(120); // low enough that the trees keep the height beside the Live Round dock
+    // At that height the y axis has room for a few labels only: one tick per
+    // 30 px of the axis, so its labels never run together.
+    connect(m_plot, &QCustomPlot::beforeReplot, this, [this] {
+        m_plot->yAxis->ticker()->setTickCount(std::clamp(m_plot->axisRect()->height() / 30, 2, 5));
+    });
     auto *splitter = new QSplitter(Qt::Vertical);
     splitter->addWidget(trees);
     splitter->addWidget(m_plot);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
+    // The plot's size hint is small; start it at a quarter of the page, where
+    // its axis titles and a few ticks fit (the Live Round dock may take it down to 120 px).
+    splitter->setSizes({750, 250});
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);

@@ -14,9 +14,14 @@
 // waits for approval shows the approval bar in the remote panel, and the
 // answer given there reaches the loop through the server. With
 // DREAMRSI_SCREENSHOT_DIR set, the live round is grabbed as 28-remote.png.
+// The Progress and Compare tabs of a served project read its iterations'
+// temporary copy: the same progress curve and compare curve as the file's,
+// the copy made again when a served round ends, removed on disconnect.
 #include "clirunsupport.h"
 
 #include "live/approvalbar.h"
+#include "progress/comparepage.h"
+#include "progress/progresspage.h"
 #include "live/roundpanel.h"
 #include "models/livetreemodel.h"
 #include "models/workspace.h"
@@ -54,6 +59,7 @@
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -361,6 +367,120 @@ private slots:
         QVERIFY(!window.windowTitle().contains(QStringLiteral("remote:")));
     }
 
+    void progressAndCompareReadTheServedIterations()
+    {
+        const QString project = m_dir.filePath(QStringLiteral("served-progress.dreamrsi"));
+        QVERIFY(QFile::copy(QStringLiteral(DREAMRSI_SOURCE_DIR "/resources/demo/demo.dreamrsi"), project));
+        QVERIFY(copyDir(QStringLiteral(DREAMRSI_SOURCE_DIR "/resources/demo/demo.dreamrsi-artifacts"), project + QStringLiteral("-artifacts")));
+        QFile::setPermissions(project, QFile::permissions(project) | QFileDevice::WriteOwner);
+
+        // The file opened here: its Progress curve, and Compare with the file as its source.
+        MainWindow local;
+        QSignalSpy localLoaded(&local, &MainWindow::projectLoaded);
+        local.openProject(project);
+        QVERIFY(localLoaded.wait(60000));
+        local.progressPage()->refresh();
+        const QList<ProgressCurve> fileCurves = local.progressPage()->curves();
+        QVERIFY(!fileCurves.isEmpty()); // one per task
+        QVERIFY(!fileCurves.first().marks.isEmpty());
+        local.comparePage()->addSource(CompareSourceSpec{CompareSourceSpec::Kind::Project, project, std::nullopt, QString()});
+        QTRY_VERIFY_WITH_TIMEOUT(!local.comparePage()->isReading(), 30000);
+        const CompareResult fileCompare = local.comparePage()->result();
+        QCOMPARE(fileCompare.curves.size(), 1);
+        QVERIFY(!fileCompare.curves.first().points.isEmpty());
+
+        auto served = serve(project, {QStringLiteral("--token-file"), readFile()});
+        QVERIFY2(served->port != 0, served->banner.constData());
+        MainWindow window;
+        window.show();
+        auto *remote = window.findChild<RemoteWorkbench *>(QStringLiteral("remoteWorkbench"));
+        QVERIFY(remote);
+        QSignalSpy copyStarted(remote->session(), &RemoteProjectSession::copyStarted);
+        QSignalSpy copyReady(remote->session(), &RemoteProjectSession::copyReady);
+        QSignalSpy copyFailed(remote->session(), &RemoteProjectSession::copyFailed);
+        QSignalSpy messages(window.statusBar(), &QStatusBar::messageChanged);
+        ConnectDialog *dialog = openDialog(window);
+        QVERIFY(dialog);
+        connectThrough(dialog, served->url, m_read);
+        QVERIFY(copyReady.wait(60000));
+        QVERIFY2(copyFailed.isEmpty(), copyFailed.isEmpty() ? "" : qPrintable(copyFailed.first().first().toString()));
+        QVERIFY(!copyStarted.isEmpty());
+        const QString copy = remote->session()->copyPath();
+        QVERIFY(QFileInfo::exists(copy));
+        // The status bar says the copy is being read, then that it is shown.
+        QStringList said;
+        for (const QList<QVariant> &m : std::as_const(messages))
+            said.append(m.first().toString());
+        QVERIFY2(said.contains(QStringLiteral("remote: 127.0.0.1:%1 — reading its iterations for Progress and Compare…").arg(served->port)),
+                 qPrintable(said.join(QLatin1Char('\n'))));
+        QVERIFY2(said.contains(QStringLiteral("remote: 127.0.0.1:%1 — Progress and Compare show its iterations").arg(served->port)),
+                 qPrintable(said.join(QLatin1Char('\n'))));
+
+        // The copy is a project file with the served iterations, cell for cell.
+        {
+            const auto fileReader = ProjectReader::open(project);
+            const auto copyReader = ProjectReader::open(copy);
+            QVERIFY(fileReader.ok() && copyReader.ok());
+            const StoreResult<QList<IterationInfo>> fileIterations = (*fileReader.value)->iterations();
+            const StoreResult<QList<IterationInfo>> copyIterations = (*copyReader.value)->iterations();
+            QVERIFY(fileIterations.ok() && copyIterations.ok());
+            QCOMPARE(copyIterations.value->size(), fileIterations.value->size());
+            for (qsizetype i = 0; i < fileIterations.value->size(); ++i) {
+                const auto a = (*fileReader.value)->loadIteration(fileIterations.value->at(i).id);
+                const auto b = (*copyReader.value)->loadIteration(copyIterations.value->at(i).id);
+                QVERIFY(a.ok() && b.ok());
+                QCOMPARE(b.value->meta().task, a.value->meta().task);
+                QVERIFY(b.value->cells() == a.value->cells()); // the project's prices stay on the server
+            }
+        }
+
+        // Progress: the same curve as the file's, iteration for iteration.
+        window.progressPage()->refresh();
+        const QList<ProgressCurve> servedCurves = window.progressPage()->curves();
+        QCOMPARE(servedCurves.size(), fileCurves.size());
+        for (qsizetype i = 0; i < fileCurves.size(); ++i) {
+            QCOMPARE(servedCurves.at(i).task, fileCurves.at(i).task);
+            QCOMPARE(servedCurves.at(i).points, fileCurves.at(i).points);
+            QCOMPARE(servedCurves.at(i).marks, fileCurves.at(i).marks);
+            QCOMPARE(servedCurves.at(i).totalCalls, fileCurves.at(i).totalCalls);
+            QCOMPARE(servedCurves.at(i).best, fileCurves.at(i).best);
+        }
+
+        // Compare takes the served project as a source: the same curve as the file's.
+        ComparePage *compare = window.comparePage();
+        QTRY_COMPARE_WITH_TIMEOUT(compare->sources().value(0).path, remote->session()->copyPath(), 30000);
+        QCOMPARE(compare->sources().size(), 1);
+        QCOMPARE(int(compare->sources().first().kind), int(CompareSourceSpec::Kind::Project));
+        QTRY_VERIFY_WITH_TIMEOUT(!compare->isReading(), 30000);
+        QCOMPARE(compare->result().curves.size(), 1);
+        const QList<ComparePoint> &mine = compare->result().curves.first().points;
+        const QList<ComparePoint> &theirs = fileCompare.curves.first().points;
+        QCOMPARE(mine.size(), theirs.size());
+        for (qsizetype i = 0; i < mine.size(); ++i) {
+            QCOMPARE(mine.at(i).x, theirs.at(i).x);
+            QCOMPARE(mine.at(i).best, theirs.at(i).best);
+        }
+        QCOMPARE(compare->result().curves.first().best, fileCompare.curves.first().best);
+        QVERIFY2(!compare->notesText().contains(QStringLiteral("Cannot read")), qPrintable(compare->notesText()));
+
+        // Read again (what a served round's end does): a new copy, in place of the old as Compare's source.
+        const qsizetype readyBefore = copyReady.size();
+        remote->session()->reload();
+        QTRY_VERIFY_WITH_TIMEOUT(copyReady.size() > readyBefore, 60000);
+        const QString again = remote->session()->copyPath();
+        QVERIFY(again != copy);
+        QTRY_COMPARE_WITH_TIMEOUT(compare->sources().value(0).path, remote->session()->copyPath(), 30000);
+        QCOMPARE(compare->sources().size(), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(!compare->isReading(), 30000);
+        QCOMPARE(compare->result().curves.first().points.size(), theirs.size());
+
+        // Disconnected: the copies are gone.
+        remote->disconnectFromServer();
+        QVERIFY(remote->session()->copyPath().isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(!QFileInfo::exists(again) && !QFileInfo::exists(copy), 10000);
+        served->stop();
+    }
+
     void aWaitingLoopShowsInThePanel()
     {
         // `dreamrsi loop --await-approval` served while it waits: the remote
@@ -491,6 +611,21 @@ private slots:
         QCOMPARE(TreeJson::serialize(*window.workspace()->worlds().first().tree), exported.out);
         QVERIFY(!panel->controller()->isRoundLive());
         QVERIFY(panel->controller()->remoteFollower()); // still following: a loop's next round would show
+        // The ended round is copied again for Progress and Compare: the copy holds every cell of it.
+        auto copiedCells = [&]() -> qsizetype {
+            const QString copy = window.comparePage()->sources().value(0).path;
+            if (copy.isEmpty() || copy != remote->session()->copyPath())
+                return -1;
+            const auto reader = ProjectReader::open(copy);
+            if (!reader.ok())
+                return -1;
+            const auto its = (*reader.value)->iterations();
+            if (!its.ok() || its.value->size() != 1)
+                return -1;
+            const auto stored = (*reader.value)->cells(its.value->first().id);
+            return stored.ok() ? stored.value->size() : -1;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(copiedCells(), cells.size(), 60000);
     }
 };
 

@@ -6,12 +6,8 @@
 
 #include "plotrequest.h"
 
-#include "model/treejson.h"
 #include "remote/remoteclient.h"
-#include "remote/remotejson.h"
-#include "store/projectwriter.h"
 
-#include <QDir>
 #include <QTemporaryDir>
 
 #include <algorithm>
@@ -136,54 +132,18 @@ QString applyCompare(const CommandLine::Given &o, PlotRequest *r)
 }
 
 /// A served project (`--project URL`, docs/remote.md) read as the compare
-/// reads a project file: its iterations (those of `spec.iterations`), each
-/// tree from /api/v1/iterations/N/tree, written into a project in `dir`
-/// named as the file's source would be ("NAME" or "NAME [A-B]"), so the
-/// compare reads it exactly as it reads a file. The spec is pointed at it.
+/// reads a project file: its iterations (those of `spec.iterations`) copied
+/// into a project in `dir` (RemoteClient::copyIterations), so the compare
+/// reads it exactly as it reads a file. The spec is pointed at it.
 QString fetchServed(CompareSourceSpec *spec, const QString &tokenFile, const QString &dir)
 {
     const Result<RemoteProject> remote = RemoteClient::open(spec->path, tokenFile);
     if (!remote)
         return remote.error;
-    const Result<QJsonObject> body = RemoteClient::getJson(*remote.value, QStringLiteral("/api/v1/project"));
-    if (!body)
-        return body.error;
-    const Result<RemoteProjectSummary> summary = RemoteJson::projectFrom(*body.value);
-    if (!summary)
-        return QStringLiteral("%1: %2").arg(remote.value->host(), summary.error);
-    QString name = summary.value->name.isEmpty() ? remote.value->host() : summary.value->name;
-    name.replace(QLatin1Char('/'), QLatin1Char('_'));
-    if (spec->iterations)
-        name += QStringLiteral(" [%1-%2]").arg(spec->iterations->first).arg(spec->iterations->second);
-    const QString path = QDir(dir).filePath(name + QStringLiteral(".dreamrsi"));
-    if (QFile::exists(path))
-        return QStringLiteral("%1 is given twice").arg(spec->path);
-    ProjectInfo info;
-    info.name = summary.value->name;
-    info.task = summary.value->task;
-    StoreResult<std::unique_ptr<ProjectWriter>> writer = ProjectWriter::create(path, info);
-    if (!writer)
-        return writer.error;
-    for (const IterationInfo &it : std::as_const(summary.value->iterations)) {
-        if (spec->iterations && (it.id < spec->iterations->first || it.id > spec->iterations->second))
-            continue;
-        const Result<QByteArray> bytes = RemoteClient::get(*remote.value, QStringLiteral("/api/v1/iterations/%1/tree").arg(it.id), 120000);
-        if (!bytes)
-            return bytes.error;
-        TreeJson::ParseResult tree = TreeJson::parse(*bytes.value);
-        if (!tree.ok())
-            return QStringLiteral("%1: iteration %2: %3").arg(remote.value->host()).arg(it.id).arg(tree.error.message);
-        IterationInfo copy = it;
-        copy.policyVersion = 0; // the versions stay on the server (a compare reads cells only)
-        const StoreResult<IterationId> id = (*writer.value)->beginIteration(copy);
-        if (!id)
-            return id.error;
-        for (const Cell &c : tree.tree->cells()) {
-            if (const StoreResult<Done> done = (*writer.value)->appendCell(*id.value, c); !done)
-                return done.error;
-        }
-    }
-    spec->path = path;
+    const Result<QString> path = RemoteClient::copyIterations(*remote.value, dir, spec->iterations);
+    if (!path)
+        return path.error;
+    spec->path = *path.value;
     spec->iterations.reset(); // the project holds those alone
     return {};
 }

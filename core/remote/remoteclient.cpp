@@ -1,8 +1,14 @@
 #include "remoteclient.h"
 
 #include "remoteaccess.h"
+#include "remotejson.h"
 
+#include "model/treejson.h"
+#include "store/projectwriter.h"
+
+#include <QDir>
 #include <QEventLoop>
+#include <QFile>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
 #include <QNetworkProxy>
@@ -141,6 +147,50 @@ Result<QJsonObject> getJson(const RemoteProject &project, const QString &path, i
         return Result<QJsonObject>::failure(QStringLiteral("%1%2: the answer is not a JSON object (%3)")
                                                 .arg(project.host(), path, error.errorString()));
     return Result<QJsonObject>::success(doc.object());
+}
+
+Result<QString> copyIterations(const RemoteProject &project, const QString &dir,
+                               const std::optional<std::pair<IterationId, IterationId>> &iterations)
+{
+    const Result<QJsonObject> body = getJson(project, QStringLiteral("/api/v1/project"));
+    if (!body)
+        return body.failureAs<QString>();
+    const Result<RemoteProjectSummary> summary = RemoteJson::projectFrom(*body.value);
+    if (!summary)
+        return Result<QString>::failure(QStringLiteral("%1: %2").arg(project.host(), summary.error));
+    QString name = summary.value->name.isEmpty() ? project.host() : summary.value->name;
+    name.replace(QLatin1Char('/'), QLatin1Char('_'));
+    if (iterations)
+        name += QStringLiteral(" [%1-%2]").arg(iterations->first).arg(iterations->second);
+    const QString path = QDir(dir).filePath(name + QStringLiteral(".dreamrsi"));
+    if (QFile::exists(path))
+        return Result<QString>::failure(QStringLiteral("%1/ is given twice").arg(project.base.toString()));
+    ProjectInfo info;
+    info.name = summary.value->name;
+    info.task = summary.value->task;
+    StoreResult<std::unique_ptr<ProjectWriter>> writer = ProjectWriter::create(path, info);
+    if (!writer)
+        return Result<QString>::failure(writer.error);
+    for (const IterationInfo &it : std::as_const(summary.value->iterations)) {
+        if (iterations && (it.id < iterations->first || it.id > iterations->second))
+            continue;
+        const Result<QByteArray> bytes = get(project, QStringLiteral("/api/v1/iterations/%1/tree").arg(it.id), 120000);
+        if (!bytes)
+            return bytes.failureAs<QString>();
+        TreeJson::ParseResult tree = TreeJson::parse(*bytes.value);
+        if (!tree.ok())
+            return Result<QString>::failure(QStringLiteral("%1: iteration %2: %3").arg(project.host()).arg(it.id).arg(tree.error.message));
+        IterationInfo copy = it;
+        copy.policyVersion = 0; // the versions stay on the server (progress and compare read cells only)
+        const StoreResult<IterationId> id = (*writer.value)->beginIteration(copy);
+        if (!id)
+            return Result<QString>::failure(id.error);
+        for (const Cell &c : tree.tree->cells()) {
+            if (const StoreResult<Done> done = (*writer.value)->appendCell(*id.value, c); !done)
+                return Result<QString>::failure(done.error);
+        }
+    }
+    return Result<QString>::success(path);
 }
 
 } // namespace RemoteClient

@@ -1,11 +1,15 @@
 #pragma once
 
 #include "base/result.h"
+#include "store/storetypes.h"
 
 #include <QByteArray>
 #include <QJsonObject>
 #include <QString>
 #include <QUrl>
+
+#include <optional>
+#include <utility>
 
 namespace dreamrsi {
 
@@ -62,6 +66,18 @@ Result<Reply> request(const RemoteProject &project, const QByteArray &method, co
 Result<QByteArray> get(const RemoteProject &project, const QString &path, int timeoutMs = 30000);
 /// GET `path` as a JSON object.
 Result<QJsonObject> getJson(const RemoteProject &project, const QString &path, int timeoutMs = 30000);
+
+/// The served project's iterations (those with ids in `iterations`, both
+/// ends included, when given; all otherwise), each tree from
+/// /api/v1/iterations/N/tree, written into a new project file in `dir`
+/// named "NAME.dreamrsi" or "NAME [A-B].dreamrsi" (NAME: the project's name,
+/// else the host), so whatever reads a project file reads it: `dreamrsi plot
+/// compare --project URL` and the window's Progress and Compare tabs
+/// (docs/remote.md). The iterations keep their rows, not their policy
+/// versions (those stay on the server). Its path, or a failure (the file
+/// is there already, a refusal, a tree that does not parse).
+Result<QString> copyIterations(const RemoteProject &project, const QString &dir,
+                               const std::optional<std::pair<IterationId, IterationId>> &iterations = std::nullopt);
 
 } // namespace RemoteClient
 

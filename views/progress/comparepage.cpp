@@ -164,7 +164,29 @@ QString ComparePage::keyOf(const CompareSourceSpec &spec, const QString &metric)
 void ComparePage::setProject(const QString &projectPath)
 {
     m_project = projectPath;
+    m_served.clear();
     load();
+}
+
+void ComparePage::setServedProject(const QString &copyPath)
+{
+    const QString before = m_served;
+    m_project = copyPath;
+    m_served = copyPath;
+    bool replaced = false;
+    for (CompareSourceSpec &spec : m_specs) {
+        if (!before.isEmpty() && spec.kind == CompareSourceSpec::Kind::Project && spec.path == before) {
+            spec.path = copyPath;
+            replaced = true;
+        }
+    }
+    if (!replaced) {
+        if (before.isEmpty())
+            m_specs.clear(); // the set of no project is not the served project's
+        m_specs.prepend(CompareSourceSpec{CompareSourceSpec::Kind::Project, copyPath, std::nullopt, QString()});
+    }
+    rebuildTable();
+    readMissing();
 }
 
 void ComparePage::addPaths(const QStringList &paths)
@@ -360,7 +382,7 @@ void ComparePage::redraw()
 
 void ComparePage::save() const
 {
-    if (m_loading)
+    if (m_loading || !m_served.isEmpty())
         return;
     QSettings settings;
     settings.beginGroup(settingsGroup(m_project));

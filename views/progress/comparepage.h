@@ -33,6 +33,11 @@ public:
     /// Shows the set kept with the project at `projectPath` (empty: the set
     /// kept without a project).
     void setProject(const QString &projectPath);
+    /// Shows a served project through `copyPath`, its iterations' temporary
+    /// copy (docs/remote.md): the copy is a source, in place of an earlier
+    /// copy; the set is not kept (its paths go with the connection).
+    /// setProject() ends it.
+    void setServedProject(const QString &copyPath);
     /// Adds projects, runs or tree files, each of the kind its path says
     /// (CompareCurves::kindOf), labelled by its own name.
     void addPaths(const QStringList &paths);
@@ -83,6 +88,7 @@ private:
     void chooseFiles();
 
     QString m_project;
+    QString m_served; ///< the served project's copy shown, empty when a project file is
     QList<CompareSourceSpec> m_specs;
     QHash<QString, Entry> m_read; ///< by keyOf(): what reading gave
     int m_reading = 0;            ///< reads in flight

@@ -10,13 +10,16 @@
 #include "project/projectworlds.h"
 #include "remote/remoteapi.h"
 
+#include <QDir>
 #include <QJsonArray>
+#include <QTemporaryDir>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace dreamrsi {
 
 namespace {
 const QString Scope = QStringLiteral("remote");
+const QString CopyScope = QStringLiteral("remote copy");
 /// Every session alive, on the GUI thread (servingTree()).
 QList<RemoteProjectSession *> &sessions()
 {
@@ -107,8 +110,16 @@ void RemoteProjectSession::open(const RemoteProject &project, const QByteArray &
 
 void RemoteProjectSession::close()
 {
-    if (m_jobs)
+    if (m_jobs) {
         m_jobs->renew(Scope);
+        m_jobs->renew(CopyScope);
+    }
+    // The copies go with the connection (a copy being made holds the folder until it ends).
+    m_copyDir.reset();
+    m_copyPath.clear();
+    m_copies = 0;
+    m_copying = false;
+    m_copyAgain = false;
     if (m_follower) {
         m_follower->stop();
         delete m_follower;
@@ -124,6 +135,48 @@ void RemoteProjectSession::close()
     m_cellArtifactWaits.clear();
     m_loading = false;
     m_reloadAgain = false;
+}
+
+void RemoteProjectSession::copyIterations()
+{
+    if (!m_connection || !m_jobs)
+        return;
+    if (m_copying) {
+        m_copyAgain = true;
+        return;
+    }
+    if (!m_copyDir) {
+        m_copyDir = std::make_shared<QTemporaryDir>();
+        if (!m_copyDir->isValid()) {
+            const QString why = m_copyDir->errorString();
+            m_copyDir.reset();
+            emit copyFailed(tr("cannot make a temporary folder: %1").arg(why));
+            return;
+        }
+    }
+    // Each copy in a folder of its own: a page still reading the one before is not disturbed.
+    const QString dir = m_copyDir->filePath(QString::number(++m_copies));
+    m_copying = true;
+    emit copyStarted();
+    m_jobs->then(CopyScope,
+                 QtConcurrent::run([folder = m_copyDir, project = m_connection->project(), dir]() -> Result<QString> {
+                     if (!QDir().mkpath(dir))
+                         return Result<QString>::failure(tr("cannot make the folder %1").arg(dir));
+                     return RemoteClient::copyIterations(project, dir);
+                 }),
+                 this, [this](Result<QString> copy) {
+                     m_copying = false;
+                     if (copy) {
+                         m_copyPath = *copy.value;
+                         emit copyReady(m_copyPath);
+                     } else {
+                         emit copyFailed(copy.error);
+                     }
+                     if (m_copyAgain) {
+                         m_copyAgain = false;
+                         copyIterations();
+                     }
+                 });
 }
 
 void RemoteProjectSession::reload()

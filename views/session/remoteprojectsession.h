@@ -12,6 +12,9 @@
 #include <QString>
 
 #include <functional>
+#include <memory>
+
+class QTemporaryDir;
 
 namespace dreamrsi {
 
@@ -35,6 +38,11 @@ class Workspace;
 /// With a steering token, approvals go to POST /api/v1/approve; the
 /// follower's steering to /api/v1/steer (RoundController). Artifacts are
 /// fetched by hash once and kept for the session (artifact()).
+///
+/// For what reads a project file (the Progress and Compare tabs), the
+/// served iterations are copied into a temporary project file
+/// (copyIterations(): RemoteClient::copyIterations off the GUI thread,
+/// into a folder the session owns and removes on close).
 class RemoteProjectSession final : public QObject
 {
     Q_OBJECT
@@ -75,6 +83,14 @@ public:
     /// size; GET /api/v1/iterations/N/cells/ID/artifacts), fetched once
     /// per cell and kept; `answer` gets them or why not.
     void cellArtifacts(IterationId iteration, const QString &cellId, std::function<void(Result<QList<ArtifactRef>>)> answer);
+    /// Copies the served iterations into a new temporary project file off
+    /// the GUI thread (RemoteClient::copyIterations, docs/remote.md):
+    /// copyStarted, then copyReady or copyFailed. Asked again while one is
+    /// made, one more follows it. The copies go when the session closes.
+    void copyIterations();
+    /// The newest copy made, empty when none.
+    const QString &copyPath() const { return m_copyPath; }
+
     /// The iteration whose world `tree` is, when this session loaded it; 0 otherwise.
     IterationId iterationOf(const DiscoveryTree *tree) const;
     /// The open session that loaded `tree` as one of its worlds, if any:
@@ -90,6 +106,9 @@ signals:
     void stageFailed(const QString &message);
     void approvalStored(const QString &name);
     void approvalFailed(const QString &message);
+    void copyStarted();
+    void copyReady(const QString &path);
+    void copyFailed(const QString &message);
 
 private:
     void load(bool first);
@@ -108,6 +127,12 @@ private:
     QHash<QString, QList<std::function<void(Result<QList<ArtifactRef>>)>>> m_cellArtifactWaits;
     bool m_loading = false;
     bool m_reloadAgain = false;
+    /// The copies' folder; a copy being made holds it too, so it goes when both let go.
+    std::shared_ptr<QTemporaryDir> m_copyDir;
+    QString m_copyPath;
+    int m_copies = 0;          ///< copies begun in m_copyDir (each in its own subfolder)
+    bool m_copying = false;
+    bool m_copyAgain = false;
 };
 
 } // namespace dreamrsi

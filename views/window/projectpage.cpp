@@ -387,6 +387,12 @@ void ProjectPage::setProject(const QString &path)
     m_compare->setProject(path);
 }
 
+void ProjectPage::setServedProject(const QString &copyPath)
+{
+    m_progress->setProject(copyPath);
+    m_compare->setServedProject(copyPath);
+}
+
 void ProjectPage::setSettings(const AppSettings &settings)
 {
     m_settings = settings;

@@ -82,6 +82,9 @@ public:
     void updateDiscoveryPlaceholder();
     /// The Progress and Compare tabs read this project file ("" for none).
     void setProject(const QString &path);
+    /// The Progress and Compare tabs for a served project, through its
+    /// iterations' temporary copy at `copyPath` (docs/remote.md).
+    void setServedProject(const QString &copyPath);
 
     /// The preferences; with replayConfig() handed to the runner and the pages.
     void setSettings(const AppSettings &settings);

@@ -60,7 +60,8 @@ RemoteWorkbench::RemoteWorkbench(QMainWindow *window, ProjectPage *page, Project
                     if (!connected)
                         m_window->statusBar()->showMessage(message, 10000);
                 });
-        // The Progress and Compare tabs read a project file; a served project has none here.
+        // The Progress and Compare tabs read a project file: they get the
+        // served iterations' copy once it is made (copyReady below).
         m_page->setProject(QString());
         setConnectionText(tr("remote: %1").arg(host), false);
         updateTitle();
@@ -93,6 +94,19 @@ RemoteWorkbench::RemoteWorkbench(QMainWindow *window, ProjectPage *page, Project
             m_page->setCurrentWorld(0);
         updateTitle();
         emit loaded(host);
+        // Connected, or a served round ended (reload): the iterations copied again for Progress and Compare.
+        m_session->copyIterations();
+    });
+    connect(m_session, &RemoteProjectSession::copyStarted, this, [this] {
+        m_window->statusBar()->showMessage(tr("remote: %1 — reading its iterations for Progress and Compare…").arg(m_session->host()));
+    });
+    connect(m_session, &RemoteProjectSession::copyReady, this, [this](const QString &path) {
+        m_page->setServedProject(path);
+        m_window->statusBar()->showMessage(tr("remote: %1 — Progress and Compare show its iterations").arg(m_session->host()), 6000);
+    });
+    connect(m_session, &RemoteProjectSession::copyFailed, this, [this](const QString &message) {
+        m_window->statusBar()->showMessage(
+            tr("remote: %1 — Progress and Compare could not read its iterations: %2").arg(m_session->host(), message), 10000);
     });
     connect(m_session, &RemoteProjectSession::approvalStored, this, [this](const QString &name) {
         m_window->statusBar()->showMessage(name.isEmpty() ? tr("Declined at %1").arg(m_session->host())
@@ -189,7 +203,7 @@ void RemoteWorkbench::disconnectFromServer()
         return;
     if (m_panel->controller()->remoteFollower() == m_session->follower())
         m_panel->stopFollowing();
-    m_session->close();
+    m_session->close(); // removes the iterations' copy
     m_status->hide();
 }
 

@@ -3639,6 +3639,14 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <source>&apos;%1&apos; is not a cell of the served project</source>
         <translation>“%1”不是所服务项目中的单元</translation>
     </message>
+    <message>
+        <source>cannot make a temporary folder: %1</source>
+        <translation>无法创建临时文件夹：%1</translation>
+    </message>
+    <message>
+        <source>cannot make the folder %1</source>
+        <translation>无法创建文件夹 %1</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::RemoteWorkbench</name>
@@ -3717,6 +3725,18 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     <message>
         <source>Connect to the project served at %1</source>
         <translation>连接 %1 提供的项目</translation>
+    </message>
+    <message>
+        <source>remote: %1 — reading its iterations for Progress and Compare…</source>
+        <translation>远程：%1 — 正在为“进展”和“比较”读取其迭代…</translation>
+    </message>
+    <message>
+        <source>remote: %1 — Progress and Compare show its iterations</source>
+        <translation>远程：%1 — “进展”和“比较”显示其迭代</translation>
+    </message>
+    <message>
+        <source>remote: %1 — Progress and Compare could not read its iterations: %2</source>
+        <translation>远程：%1 — “进展”和“比较”无法读取其迭代：%2</translation>
     </message>
 </context>
 <context>

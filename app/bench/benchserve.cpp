@@ -186,6 +186,18 @@ RoundTiming timeRound(const QString &projectPath, int rounds, int followers, int
         while (least() < timing.cells && !settle.hasExpired(10000))
             QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
         timing.leastSeen = least();
+        if (timing.leastSeen < timing.cells) {
+            // What the follower that saw least was sent: the first bytes say why.
+            for (const QByteArray &r : received) {
+                if (int(r.count("\nevent: cell\n")) == timing.leastSeen) {
+                    timing.error = QStringLiteral("a follower saw %1 of %2 cells; it was sent: %3")
+                                       .arg(timing.leastSeen)
+                                       .arg(timing.cells)
+                                       .arg(QString::fromUtf8(r.left(400)));
+                    break;
+                }
+            }
+        }
     }
     return timing;
 }

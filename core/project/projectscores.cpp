@@ -61,8 +61,7 @@ QList<ReplayResultRecord> ProjectScores::recordsForCompletions(const ReplayResul
         const Imagination::CompletionPlace p = Imagination::placeOf(i, completions);
         if (p.world >= history.size())
             break;
-        for (const EpisodeResult &e : result.worlds.at(i).episodes)
-        {
+        for (const EpisodeResult &e : result.worlds.at(i).episodes) {
             records.append(recordOf(e, version, history.at(p.world), result.workers, result.lambda, result.maxRounds,
                                     completions, p.completion));
             records.last().key.rule = result.rule;

@@ -4,3 +4,8 @@
 # so it waits for the program to be built.
 dreamrsi_add_test(tst_session SOURCES tst_session.cpp demotrees.h storetestsupport.h
                   LIBS dreamrsi::session LABELS session TIMEOUT 120)
+# The preferences as one observable object (session/preferences) and the
+# window's other remembered values (session/uistate), offscreen: it links
+# the views for Launch Round, which shares the agent time limit with Settings.
+dreamrsi_add_test(tst_preferences SOURCES tst_preferences.cpp
+                  LIBS dreamrsi::views LABELS session gui NO_PROGRAM TIMEOUT 120)

@@ -5,6 +5,7 @@
 #include "agent/pricetable.h"
 #include "agent/sessionkeys.h"
 #include "session/appsettings.h"
+#include "session/preferences.h"
 #include "live/launchrounddialog.h"
 #include "window/settingsdialog.h"
 
@@ -119,7 +120,8 @@ private slots:
         }
         QCOMPARE(AppSettings::load().agentTimeLimitMin, 40);
         {
-            LaunchRoundDialog launch({});
+            Preferences preferences; // the ones in QSettings, as the window's
+            LaunchRoundDialog launch({}, &preferences);
             auto *limit = qobject_cast<QSpinBox *>(launch.field(QStringLiteral("agentTimeLimit")));
             QVERIFY(limit);
             QCOMPARE(limit->value(), 40);

@@ -257,7 +257,7 @@ private slots:
     void progressCountsTheVersionsAskedFor()
     {
         Workspace workspace;
-        DreamingDialog dialog(workspace, nullptr, AppSettings());
+        DreamingDialog dialog(workspace, nullptr, nullptr); // the default preferences
         auto *bar = dialog.findChild<QProgressBar *>(QStringLiteral("dreamProgress"));
         QVERIFY(bar);
         QCOMPARE(dialog.versionsBox()->value(), 4);
@@ -272,8 +272,7 @@ private slots:
         ProjectStore store;
         Workspace workspace;
         openProject(dir.filePath(QStringLiteral("p.dreamrsi")), store, workspace);
-        AppSettings settings;
-        DreamingDialog dialog(workspace, &store, settings);
+        DreamingDialog dialog(workspace, &store, nullptr); // the default preferences
         dialog.show();
         QCOMPARE(dialog.agentBox()->currentData().toString(), QStringLiteral("builtin"));
         dialog.versionsBox()->setValue(3);
@@ -412,8 +411,7 @@ private slots:
         ProjectStore store;
         Workspace workspace;
         openProject(dir.filePath(QStringLiteral("p.dreamrsi")), store, workspace);
-        AppSettings settings;
-        DreamingDialog dialog(workspace, &store, settings);
+        DreamingDialog dialog(workspace, &store, nullptr); // the default preferences
         dialog.show();
         dialog.versionsBox()->setValue(1); // the deployed version alone: nothing can beat it
         QSignalSpy finished(&dialog, &DreamingDialog::dreamFinished);
@@ -458,7 +456,7 @@ private slots:
     void aLeadInsideTheNoiseIsNotProposed()
     {
         Workspace workspace;
-        DreamingDialog dialog(workspace, nullptr, AppSettings());
+        DreamingDialog dialog(workspace, nullptr, nullptr); // the default preferences
         QSignalSpy finished(&dialog, &DreamingDialog::dreamFinished);
         DreamReport report = handMadeReport(0.0001);
         report.proposed = 0; // the check turned the lead down
@@ -512,7 +510,7 @@ private slots:
         approval->reject();
         QTRY_VERIFY(!dialog.findChild<ApprovalDialog *>());
         // Not about another version: a check of v6 is not shown for v2.
-        ApprovalDialog other(workspace, QStringLiteral("v2"));
+        ApprovalDialog other(workspace, QStringLiteral("v2"), nullptr);
         other.setProposalCheck(report.check);
         QVERIFY(other.proposalCheckLabel()->isHidden());
         QVERIFY(other.proposalCheckLabel()->text().isEmpty());
@@ -530,8 +528,7 @@ private slots:
         ProjectStore store;
         Workspace workspace;
         openProject(dir.filePath(QStringLiteral("p.dreamrsi")), store, workspace);
-        AppSettings settings;
-        DreamingDialog dialog(workspace, &store, settings);
+        DreamingDialog dialog(workspace, &store, nullptr); // the default preferences
         dialog.show();
         dialog.versionsBox()->setValue(1); // the deployed version alone: quick
         QSignalSpy finished(&dialog, &DreamingDialog::dreamFinished);
@@ -572,8 +569,7 @@ private slots:
     void dreamLogWarnsOnlyWhenTheSeedDiffers()
     {
         Workspace other;
-        const AppSettings settings;
-        DreamingDialog shown(other, nullptr, settings);
+        DreamingDialog shown(other, nullptr, nullptr); // the default preferences
         shown.showReport(handMadeReport(0.0012)); // seed 7
         shown.showReport(handMadeReport(0.0012));
         QVERIFY2(logOf(shown).contains(QStringLiteral("Dream 2 · seed 7 · imagined valuation over C = 8 completions")),
@@ -594,7 +590,7 @@ private slots:
     void theAnswerSaysWhyTheProposalStands()
     {
         Workspace workspace;
-        DreamingDialog dialog(workspace, nullptr, AppSettings());
+        DreamingDialog dialog(workspace, nullptr, nullptr); // the default preferences
         DreamReport beats = handMadeReport(0.0012);
         beats.check.measured = true;
         beats.check.candidate = QStringLiteral("v6");
@@ -709,8 +705,7 @@ private slots:
         ProjectStore store;
         Workspace workspace;
         openProject(dir.filePath(QStringLiteral("p.dreamrsi")), store, workspace);
-        AppSettings settings;
-        DreamingDialog dialog(workspace, &store, settings);
+        DreamingDialog dialog(workspace, &store, nullptr); // the default preferences
         dialog.versionsBox()->setValue(50);
         QSignalSpy finished(&dialog, &DreamingDialog::dreamFinished);
         QVERIFY(dialog.start());

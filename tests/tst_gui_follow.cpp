@@ -376,7 +376,7 @@ void TestGuiFollow::followerKnowsTheLimitsAndCannotDream()
     QAction *dream = window.findChild<QAction *>(QStringLiteral("actionDream"));
     QVERIFY(dream);
     QVERIFY(!dream->isEnabled());
-    DreamingDialog dialog(*window.workspace(), window.session()->store(), AppSettings());
+    DreamingDialog dialog(*window.workspace(), window.session()->store(), window.preferences());
     QVERIFY(!dialog.start());
     QVERIFY(dialog.findChild<QPlainTextEdit *>(QStringLiteral("dreamLog"))->toPlainText().contains(QStringLiteral("read-only")));
 

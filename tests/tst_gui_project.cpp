@@ -203,7 +203,7 @@ private slots:
         QVERIFY(frontiersLabel);
         QVERIFY2(frontiersLabel->text().contains(four.label()), qPrintable(frontiersLabel->text()));
         {
-            ApprovalDialog approval(*ws, version);
+            ApprovalDialog approval(*ws, version, nullptr);
             auto *label = approval.findChild<QLabel *>(QStringLiteral("approvalReplayConfig"));
             QVERIFY(label);
             QVERIFY2(label->text().contains(four.label()), qPrintable(label->text()));

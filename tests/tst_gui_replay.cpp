@@ -13,6 +13,7 @@
 #include "replayview/replaypage.h"
 #include "replayview/stepperstate.h"
 #include "session/jobtracker.h"
+#include "session/preferences.h"
 #include "session/replayjobs.h"
 #include "session/sweeprunner.h"
 #include "models/workspace.h"
@@ -375,7 +376,8 @@ private slots:
         v.id = 7;
         ws.addVersion(v);
         SweepRunner runner(&ws);
-        runner.setSettings(settings);
+        const Preferences preferences(settings); // in memory
+        runner.setPreferences(&preferences);
         QSignalSpy finished(&runner, &SweepRunner::finished);
         QSignalSpy progress(&runner, &SweepRunner::progress);
         runner.run({v.name});
@@ -448,7 +450,8 @@ private slots:
         settings.lambda = 0.2;
         settings.betas = {0.0, 0.3, 1.0};
         SweepRunner runner(&ws);
-        runner.setSettings(settings);
+        const Preferences preferences(settings); // in memory
+        runner.setPreferences(&preferences);
         runner.setReplayConfig(settings.looseReplayConfig());
         QSignalSpy finished(&runner, &SweepRunner::finished);
         runner.run({v.name});
@@ -514,7 +517,8 @@ private slots:
         settings.replayWallLimitS = 5;
         settings.replayMemoryLimitMb = 1024;
         SweepRunner runner(&ws);
-        runner.setSettings(settings);
+        const Preferences preferences(settings); // in memory
+        runner.setPreferences(&preferences);
         runner.setReplayConfig(settings.looseReplayConfig());
         QSignalSpy failed(&runner, &SweepRunner::failed);
         QSignalSpy finished(&runner, &SweepRunner::finished);
@@ -575,7 +579,8 @@ private slots:
         ReplayPage page(&ws);
         AppSettings settings;
         settings.scriptTimeLimitMs = 300;
-        page.setSettings(settings);
+        const Preferences preferences(settings); // in memory
+        page.setPreferences(&preferences);
         QSignalSpy ready(&page, &ReplayPage::episodesReady);
         page.compare(QStringLiteral("cp1"), spin.name, ws.versions().at(1).name, 0.5);
         QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 30000);
@@ -731,7 +736,7 @@ private slots:
         QCOMPARE(c.baselineRole, QStringLiteral("deployed"));
         QCOMPARE(c.warnings.size(), va < vb ? 1 : 0);
         QCOMPARE(c.evidence.value(QLatin1String("warnings")).toArray().contains(QStringLiteral("lower_value")), va < vb);
-        ApprovalDialog dialog(ws, a);
+        ApprovalDialog dialog(ws, a, nullptr);
         QCOMPARE(dialog.table()->rowCount(), 3); // two worlds and the mean
         QCOMPARE(dialog.table()->columnCount(), 6);
         QCOMPARE(dialog.table()->item(2, 1)->text(), QString::number(va, 'f', 4));

@@ -9,7 +9,7 @@
 #include "roundtestsupport.h"
 
 #include "live/launchrounddialog.h"
-#include "session/appsettings.h"
+#include "session/preferences.h"
 #include "session/roundcontroller.h"
 #include "live/livedashboard.h"
 #include "models/livetreemodel.h"
@@ -315,7 +315,8 @@ void TestGuiRound::stopFromThePanel()
 void TestGuiRound::dialogRemembersChoices()
 {
     {
-        LaunchRoundDialog dialog({QStringLiteral("v7")});
+        Preferences preferences; // the ones in this test's QSettings
+        LaunchRoundDialog dialog({QStringLiteral("v7")}, &preferences);
         qobject_cast<QSpinBox *>(dialog.field(QStringLiteral("workers")))->setValue(7);
         qobject_cast<QSpinBox *>(dialog.field(QStringLiteral("rounds")))->setValue(3);
         auto *policy = qobject_cast<QComboBox *>(dialog.field(QStringLiteral("policy")));
@@ -328,7 +329,8 @@ void TestGuiRound::dialogRemembersChoices()
     // The cluster is stored once, as the preferences (Settings and re-evaluation on Slurm read it there).
     QCOMPARE(AppSettings::load().slurmPartition, QStringLiteral("gpu"));
     QCOMPARE(AppSettings::load().slurm().partition, QStringLiteral("gpu"));
-    LaunchRoundDialog again({QStringLiteral("v7")});
+    Preferences stored; // the next session's, read from QSettings
+    LaunchRoundDialog again({QStringLiteral("v7")}, &stored);
     QCOMPARE(qobject_cast<QLineEdit *>(again.field(QStringLiteral("partition")))->text(), QStringLiteral("gpu"));
     const RoundConfig c = again.config();
     QCOMPARE(c.workers, std::optional<int>(7));
@@ -353,7 +355,8 @@ void TestGuiRound::checkReportFitsMarksFailuresAndGoesStale()
     }
     const QByteArray savedKey = qgetenv("ANTHROPIC_API_KEY");
     qunsetenv("ANTHROPIC_API_KEY");
-    LaunchRoundDialog dialog({});
+    Preferences preferences;
+    LaunchRoundDialog dialog({}, &preferences);
     dialog.setProjectPath(path);
     dialog.show();
     qobject_cast<QComboBox *>(dialog.field(QStringLiteral("task")))->setCurrentText(test::toyTaskDir());
@@ -401,7 +404,8 @@ void TestGuiRound::dialogLabelsShowNoAmpersand()
 {
     // A label with a mnemonic needs a buddy: without one Qt draws the '&'
     // itself ("&Task:", "&β:" were shown so). Every mnemonic is used once.
-    LaunchRoundDialog dialog({});
+    Preferences preferences;
+    LaunchRoundDialog dialog({}, &preferences);
     dialog.show();
     QHash<QChar, QString> keys;
     auto mnemonic = [](QString text) -> std::optional<QChar> {

@@ -4,7 +4,7 @@
 // replays. With DREAMRSI_SCREENSHOT_DIR set, grabs the window with a run open.
 #include "import/runimport.h"
 #include "runfixtures.h"
-#include "session/appsettings.h"
+#include "session/preferences.h"
 #include "session/replayjobs.h"
 #include "session/sweeprunner.h"
 #include "models/workspace.h"
@@ -345,7 +345,8 @@ void TestGuiRuns::replaysLeaveApproximateWorldsOutUnlessAsked()
     AppSettings include = AppSettings::load();
     include.includeApproximate = true;
     include.betas = {0.0, 1.0};
-    runner.setSettings(include);
+    Preferences preferences(include); // in memory: the stored setting stays as it is
+    runner.setPreferences(&preferences);
     runner.setReplayConfig(include.looseReplayConfig());
     runner.run({builtin.name});
     QTRY_COMPARE_WITH_TIMEOUT(finished.count() + failed.count(), 2, 60000);

@@ -341,23 +341,24 @@ private slots:
     void exportGoesBesideTheProject()
     {
         QTemporaryDir project;
-        QSettings().setValue(QStringLiteral("export/dir"), QDir::homePath());
+        ExportChoices last;
+        last.dir = QDir::homePath();
         {
-            ExportDialog dialog(QStringLiteral("Progress"), nullptr, project.path());
+            ExportDialog dialog(QStringLiteral("Progress"), nullptr, project.path(), last);
             QCOMPARE(QFileInfo(dialog.path()).absolutePath(), QDir(project.path()).absolutePath());
             QVERIFY2(dialog.path().endsWith(QStringLiteral("/progress.pdf")), qPrintable(dialog.path()));
         }
         const QString figures = project.filePath(QStringLiteral("figures"));
-        QSettings().setValue(QStringLiteral("export/dir"), figures);
+        last.dir = figures;
         {
-            ExportDialog dialog(QStringLiteral("Progress"), nullptr, project.path());
+            ExportDialog dialog(QStringLiteral("Progress"), nullptr, project.path(), last);
             QCOMPARE(QFileInfo(dialog.path()).absolutePath(), figures);
         }
         {
-            ExportDialog dialog(QStringLiteral("Progress")); // no project: the last folder used
+            ExportDialog dialog(QStringLiteral("Progress"), nullptr, QString(), last); // no project: the last folder used
             QCOMPARE(QFileInfo(dialog.path()).absolutePath(), figures);
+            QCOMPARE(dialog.choices().dir.value_or(QString()), figures); // what the window keeps for the next export (UiState::exportForm)
         }
-        QSettings().remove(QStringLiteral("export"));
     }
 
     // Help ▸ User Guide shows the guide in the application, not in an outside

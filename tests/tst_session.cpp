@@ -11,6 +11,7 @@
 #include "session/dreamcontroller.h"
 #include "session/imaginedworlds.h"
 #include "session/jobtracker.h"
+#include "session/preferences.h"
 #include "session/projectsession.h"
 #include "session/reevaluationcontroller.h"
 #include "session/replayjobs.h"
@@ -683,7 +684,8 @@ void TestSession::sweepRunnerMatchesVersionReplay()
     const PolicyVersion version = workspace.versions().at(1);
 
     SweepRunner runner(&workspace);
-    runner.setSettings(settings);
+    const Preferences preferences(settings);
+    runner.setPreferences(&preferences);
     runner.setReplayConfig(config);
     QSignalSpy started(&runner, &SweepRunner::started);
     QSignalSpy finished(&runner, &SweepRunner::finished);

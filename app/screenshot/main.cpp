@@ -137,7 +137,7 @@ QStringList shootDream(dreamrsi::MainWindow &window, const QString &dir)
     dreamrsi::ProjectStore *store = window.session()->store();
     if (!store || store->path().isEmpty() || store->isReadOnly() || window.workspace()->worlds().isEmpty())
         return written;
-    dreamrsi::DreamingDialog dialog(*window.workspace(), store, window.settings(), &window);
+    dreamrsi::DreamingDialog dialog(*window.workspace(), store, window.preferences(), &window);
     dialog.versionsBox()->setValue(3);
     dialog.resize(1400, 860);
     dialog.show();
@@ -225,7 +225,7 @@ QStringList saveScreenshots(dreamrsi::MainWindow &window, const QString &dir)
         }
     }
     if (!candidate.isEmpty()) {
-        dreamrsi::ApprovalDialog dialog(*window.workspace(), candidate, &window);
+        dreamrsi::ApprovalDialog dialog(*window.workspace(), candidate, window.preferences(), &window);
         dialog.show();
         QApplication::processEvents();
         const QString path = QDir(dir).filePath(QStringLiteral("%1-approval.png").arg(TourTabs + 1, 2, 10, QLatin1Char('0')));
@@ -323,7 +323,8 @@ void shootSteering(dreamrsi::MainWindow &window, dreamrsi::RoundPanel &panel, co
 /// on `task`: the dialog with its report, as 20-preflight.png.
 int shootPreflight(const QString &dir, const QString &project, const QString &task)
 {
-    dreamrsi::LaunchRoundDialog dialog({});
+    dreamrsi::Preferences preferences; // the ones in QSettings, as the window's
+    dreamrsi::LaunchRoundDialog dialog({}, &preferences);
     dialog.setProjectPath(project);
     qobject_cast<QComboBox *>(dialog.field(QStringLiteral("task")))->setCurrentText(task);
     qobject_cast<QComboBox *>(dialog.field(QStringLiteral("agent")))->setCurrentText(QStringLiteral("builtin"));

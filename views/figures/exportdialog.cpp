@@ -13,7 +13,6 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QSettings>
 #include <QSpinBox>
 #include <QTimer>
 
@@ -36,23 +35,22 @@ QList<ExportDialog::Preset> ExportDialog::presets()
     };
 }
 
-ExportDialog::ExportDialog(const QString &figureName, QWidget *parent, const QString &projectDir)
+ExportDialog::ExportDialog(const QString &figureName, QWidget *parent, const QString &projectDir, const ExportChoices &last)
     : QDialog(parent)
     , m_figureName(figureName)
 {
     setWindowTitle(tr("Export Figure — %1").arg(figureName));
-    QSettings settings;
     auto *form = new QFormLayout;
 
     m_path = new QLineEdit;
-    QString dir = settings.value(QStringLiteral("export/dir"), QDir::homePath()).toString();
+    QString dir = last.dir.value_or(QDir::homePath());
     if (!projectDir.isEmpty()) {
         const QString project = QDir(projectDir).absolutePath();
-        const QString last = QDir(dir).absolutePath();
-        if (last != project && !last.startsWith(project + QLatin1Char('/')))
+        const QString lastDir = QDir(dir).absolutePath();
+        if (lastDir != project && !lastDir.startsWith(project + QLatin1Char('/')))
             dir = project;
     }
-    const QString suffix = settings.value(QStringLiteral("export/suffix"), QStringLiteral("pdf")).toString();
+    const QString &suffix = last.suffix;
     m_path->setText(QDir(dir).filePath(figureName.toLower().replace(QLatin1Char(' '), QLatin1Char('-')) + QLatin1Char('.') + suffix));
     auto *browse = new QPushButton(tr("Browse…"));
     connect(browse, &QPushButton::clicked, this, &ExportDialog::browse);
@@ -74,21 +72,21 @@ ExportDialog::ExportDialog(const QString &figureName, QWidget *parent, const QSt
         box->setDecimals(2);
         box->setSuffix(tr(" mm"));
     }
-    m_width->setValue(settings.value(QStringLiteral("export/widthMm"), 170.0).toDouble());
-    m_height->setValue(settings.value(QStringLiteral("export/heightMm"), 100.0).toDouble());
+    m_width->setValue(last.widthMm);
+    m_height->setValue(last.heightMm);
     form->addRow(tr("Width:"), m_width);
     form->addRow(tr("Height:"), m_height);
     m_dpi = new QSpinBox;
     m_dpi->setRange(36, 2400);
     m_dpi->setSuffix(tr(" dpi"));
-    m_dpi->setValue(settings.value(QStringLiteral("export/dpi"), 300).toInt());
+    m_dpi->setValue(last.dpi);
     m_dpi->setToolTip(tr("Resolution of PNG files; PDF and SVG stay vector graphics."));
     form->addRow(tr("Resolution:"), m_dpi);
     m_data = new QCheckBox(tr("Also write the numbers behind the figure (CSV, same name)"));
     m_data->setObjectName(QStringLiteral("exportData"));
     m_data->setToolTip(tr("Points, staircases, curves, cells or progress steps, one row per plotted point, "
                           "with a header naming each column, to re-plot them with other tools."));
-    m_data->setChecked(settings.value(QStringLiteral("export/data"), false).toBool());
+    m_data->setChecked(last.data);
     form->addRow(QString(), m_data);
     connect(m_preset, &QComboBox::currentIndexChanged, this, &ExportDialog::applyPreset);
 
@@ -215,19 +213,24 @@ QString ExportDialog::dataPath() const
     return info.dir().filePath(info.completeBaseName() + QStringLiteral(".csv"));
 }
 
+ExportChoices ExportDialog::choices() const
+{
+    ExportChoices c;
+    c.dir = QFileInfo(path()).absolutePath();
+    c.suffix = QFileInfo(path()).suffix().toLower();
+    c.widthMm = m_width->value();
+    c.heightMm = m_height->value();
+    c.dpi = m_dpi->value();
+    c.data = m_data->isChecked();
+    return c;
+}
+
 void ExportDialog::accept()
 {
     if (!FigureExport::formatForPath(path())) {
         QMessageBox::warning(this, windowTitle(), tr("The file name must end in .pdf, .svg or .png."));
         return;
     }
-    QSettings settings;
-    settings.setValue(QStringLiteral("export/dir"), QFileInfo(path()).absolutePath());
-    settings.setValue(QStringLiteral("export/suffix"), QFileInfo(path()).suffix().toLower());
-    settings.setValue(QStringLiteral("export/widthMm"), m_width->value());
-    settings.setValue(QStringLiteral("export/heightMm"), m_height->value());
-    settings.setValue(QStringLiteral("export/dpi"), m_dpi->value());
-    settings.setValue(QStringLiteral("export/data"), m_data->isChecked());
     QDialog::accept();
 }
 

@@ -4,6 +4,8 @@
 
 #include <QDialog>
 
+#include <optional>
+
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -14,11 +16,23 @@ class QTimer;
 
 namespace dreamrsi {
 
+/// What Export Figure… starts from: the last export's choices, the defaults before the first.
+struct ExportChoices
+{
+    std::optional<QString> dir; ///< the last folder used; none: the home folder
+    QString suffix = QStringLiteral("pdf");
+    double widthMm = 170.0;
+    double heightMm = 100.0;
+    int dpi = 300;
+    bool data = false;
+};
+
 /// Asks where and how to export a figure: file (its suffix picks PNG, PDF or
 /// SVG), size in millimetres (with the common paper and slide sizes as
 /// presets) and resolution, with a preview of the figure laid out at that
-/// size. Remembers the last choices; the file goes next to the open project
-/// unless one of its subfolders was used last.
+/// size. Starts from the last choices, which its caller keeps (choices();
+/// ProjectPage keeps them with UiState::exportForm); the file goes next to
+/// the open project unless one of its subfolders was used last.
 class ExportDialog final : public QDialog
 {
     Q_OBJECT
@@ -26,7 +40,10 @@ public:
     /// `projectDir`: the open project's folder, proposed for the file (or the
     /// last folder used, when it lies inside it); without one, the last
     /// folder used, else the home folder.
-    ExportDialog(const QString &figureName, QWidget *parent = nullptr, const QString &projectDir = {});
+    ExportDialog(const QString &figureName, QWidget *parent = nullptr, const QString &projectDir = {},
+                 const ExportChoices &last = {});
+    /// The choices made (what the next export starts from).
+    ExportChoices choices() const;
 
     QString path() const;
     FigureExport::Options options() const;

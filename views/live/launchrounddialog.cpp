@@ -1,6 +1,7 @@
 #include "launchrounddialog.h"
 
-#include "session/appsettings.h"
+#include "session/preferences.h"
+#include "session/uistate.h"
 
 #include "agent/agentfactory.h"
 #include "eval/taskregistry.h"
@@ -15,6 +16,7 @@
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QFutureWatcher>
+#include <QHash>
 #include <QPlainTextEdit>
 #include <QtConcurrent/QtConcurrentRun>
 #include <QHBoxLayout>
@@ -22,7 +24,6 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QSettings>
 #include <QTextCursor>
 #include <QTextBlock>
 #include <QScreen>
@@ -34,8 +35,6 @@
 namespace dreamrsi {
 
 namespace {
-
-constexpr auto SettingsGroup = "launchRound";
 
 QString keyVariable(const QString &kind)
 {
@@ -50,8 +49,9 @@ QString keyVariable(const QString &kind)
 
 } // namespace
 
-LaunchRoundDialog::LaunchRoundDialog(const QStringList &policyNames, QWidget *parent)
+LaunchRoundDialog::LaunchRoundDialog(const QStringList &policyNames, Preferences *preferences, QWidget *parent)
     : QDialog(parent)
+    , m_preferences(preferences ? preferences : new Preferences(this))
 {
     setWindowTitle(tr("Launch Round"));
     auto *form = new QFormLayout;
@@ -186,7 +186,7 @@ LaunchRoundDialog::LaunchRoundDialog(const QStringList &policyNames, QWidget *pa
     m_backend->addItem(tr("This machine"), QStringLiteral("local"));
     m_backend->addItem(tr("Slurm cluster"), QStringLiteral("slurm"));
     form->addRow(tr("&Evaluate on:"), m_backend);
-    const AppSettings defaults = AppSettings::load();
+    const AppSettings &defaults = m_preferences->settings();
     auto clusterField = [&](const char *name, const QString &value, const QString &label, const QString &placeholder) {
         auto *edit = new QLineEdit(value);
         edit->setObjectName(QString::fromLatin1(name));
@@ -413,72 +413,71 @@ void LaunchRoundDialog::accept()
 
 void LaunchRoundDialog::load()
 {
-    QSettings s;
-    s.beginGroup(QLatin1String(SettingsGroup));
-    if (s.contains(QStringLiteral("task")))
-        m_task->setCurrentText(s.value(QStringLiteral("task")).toString());
-    const int agent = m_agent->findText(s.value(QStringLiteral("agent"), QStringLiteral("builtin")).toString());
+    const UiState::LaunchRoundForm last = UiState::launchRoundForm();
+    if (last.task)
+        m_task->setCurrentText(*last.task);
+    const int agent = m_agent->findText(last.agent);
     if (agent >= 0)
         m_agent->setCurrentIndex(agent);
-    m_model->setText(s.value(QStringLiteral("model")).toString());
-    m_baseUrl->setText(s.value(QStringLiteral("baseUrl")).toString());
-    m_command->setText(s.value(QStringLiteral("command")).toString());
-    m_workers->setValue(s.value(QStringLiteral("workers"), RoundConfig::DefaultWorkers).toInt());
-    m_rounds->setValue(s.value(QStringLiteral("rounds"), 0).toInt());
-    const int policy = m_policy->findData(s.value(QStringLiteral("policy")).toString());
+    m_model->setText(last.model);
+    m_baseUrl->setText(last.baseUrl);
+    m_command->setText(last.command);
+    m_workers->setValue(last.workers.value_or(RoundConfig::DefaultWorkers));
+    m_rounds->setValue(last.rounds);
+    const int policy = m_policy->findData(last.policy);
     if (policy >= 0)
         m_policy->setCurrentIndex(policy);
-    m_policyBeta->setChecked(s.value(QStringLiteral("policyBeta"), true).toBool());
-    m_beta->setValue(s.value(QStringLiteral("beta"), 0.5).toDouble());
-    m_seed->setValue(s.value(QStringLiteral("seed"), 0).toInt());
-    m_maxCalls->setValue(s.value(QStringLiteral("maxCalls"), 0).toInt());
-    m_maxUsd->setValue(s.value(QStringLiteral("maxUsd"), 0.0).toDouble());
-    m_agentLimit->setValue(AppSettings::loadAgentTimeLimitMin()); // Settings' too: one setting
-    const int backend = m_backend->findData(s.value(QStringLiteral("backend"), QStringLiteral("local")).toString());
+    m_policyBeta->setChecked(last.policyBeta);
+    m_beta->setValue(last.beta);
+    m_seed->setValue(last.seed);
+    m_maxCalls->setValue(last.maxCalls);
+    m_maxUsd->setValue(last.maxUsd);
+    // Settings' too: one setting, followed while the dialog is open.
+    m_agentLimit->setValue(m_preferences->settings().agentTimeLimitMin);
+    connect(m_preferences, &Preferences::agentTimeLimitChanged, m_agentLimit, &QSpinBox::setValue);
+    const int backend = m_backend->findData(last.backend);
     if (backend >= 0)
         m_backend->setCurrentIndex(backend);
     // The cluster fields are the preferences' (Settings ▸ Cluster), filled
     // in when the dialog was made; what an older version kept in this
     // dialog's own group fills only a field the preferences leave empty.
-    const QList<std::pair<QLineEdit *, QString>> cluster = {
-        {m_partition, QStringLiteral("partition")}, {m_account, QStringLiteral("account")}, {m_qos, QStringLiteral("qos")},
-        {m_sbatchArgs, QStringLiteral("sbatchArgs")}, {m_sharedDir, QStringLiteral("sharedDir")}};
-    for (const auto &[edit, key] : cluster) {
-        if (edit->text().isEmpty() && s.contains(key))
-            edit->setText(s.value(key).toString());
+    const QHash<QString, QLineEdit *> cluster = {
+        {QStringLiteral("partition"), m_partition}, {QStringLiteral("account"), m_account}, {QStringLiteral("qos"), m_qos},
+        {QStringLiteral("sbatchArgs"), m_sbatchArgs}, {QStringLiteral("sharedDir"), m_sharedDir}};
+    for (const auto &[key, value] : last.oldCluster) {
+        if (QLineEdit *edit = cluster.value(key); edit && edit->text().isEmpty())
+            edit->setText(value);
     }
 }
 
 void LaunchRoundDialog::save() const
 {
-    QSettings s;
-    s.beginGroup(QLatin1String(SettingsGroup));
-    s.setValue(QStringLiteral("task"), m_task->currentText());
-    s.setValue(QStringLiteral("agent"), m_agent->currentText());
-    s.setValue(QStringLiteral("model"), m_model->text());
-    s.setValue(QStringLiteral("baseUrl"), m_baseUrl->text());
-    s.setValue(QStringLiteral("command"), m_command->text());
-    s.setValue(QStringLiteral("workers"), m_workers->value());
-    s.setValue(QStringLiteral("rounds"), m_rounds->value());
-    s.setValue(QStringLiteral("policy"), m_policy->currentData());
-    s.setValue(QStringLiteral("policyBeta"), m_policyBeta->isChecked());
-    s.setValue(QStringLiteral("beta"), m_beta->value());
-    s.setValue(QStringLiteral("seed"), m_seed->value());
-    s.setValue(QStringLiteral("maxCalls"), m_maxCalls->value());
-    s.setValue(QStringLiteral("maxUsd"), m_maxUsd->value());
-    AppSettings::saveAgentTimeLimitMin(m_agentLimit->value()); // Settings' too: one setting
-    s.setValue(QStringLiteral("backend"), m_backend->currentData());
-    // The cluster is stored once, as the preferences (what Settings shows
-    // and the window's re-evaluation on Slurm uses).
-    for (const char *key : {"partition", "account", "qos", "sbatchArgs", "sharedDir"})
-        s.remove(QLatin1String(key));
-    AppSettings preferences = AppSettings::load();
+    UiState::LaunchRoundForm form;
+    form.task = m_task->currentText();
+    form.agent = m_agent->currentText();
+    form.model = m_model->text();
+    form.baseUrl = m_baseUrl->text();
+    form.command = m_command->text();
+    form.workers = m_workers->value();
+    form.rounds = m_rounds->value();
+    form.policy = m_policy->currentData().toString();
+    form.policyBeta = m_policyBeta->isChecked();
+    form.beta = m_beta->value();
+    form.seed = m_seed->value();
+    form.maxCalls = m_maxCalls->value();
+    form.maxUsd = m_maxUsd->value();
+    form.backend = m_backend->currentData().toString();
+    UiState::setLaunchRoundForm(form); // the cluster's old keys there removed
+    // The agent time limit and the cluster are stored once, as the
+    // preferences (what Settings shows and the window's re-evaluation on Slurm uses).
+    AppSettings preferences = m_preferences->settings();
+    preferences.agentTimeLimitMin = m_agentLimit->value();
     preferences.slurmPartition = m_partition->text().trimmed();
     preferences.slurmAccount = m_account->text().trimmed();
     preferences.slurmQos = m_qos->text().trimmed();
     preferences.slurmSbatchArgs = m_sbatchArgs->text().trimmed();
     preferences.slurmSharedDir = m_sharedDir->text().trimmed();
-    preferences.save();
+    m_preferences->set(preferences);
 }
 
 } // namespace dreamrsi

@@ -19,20 +19,25 @@ class QSpinBox;
 
 namespace dreamrsi {
 
+class Preferences;
+
 /// Launch Round (docs/online.md#commands, the GUI twin of `dreamrsi round`): task,
 /// agent kind, model, base URL or command, whether the provider's key is in
 /// the environment, W, K1, policy version, β, seed, budget caps and where
 /// evaluations run (local, or Slurm with partition, account, QOS, extra sbatch
 /// arguments and shared directory, defaulting to the settings' Cluster
 /// values). The last
-/// choices are remembered (QSettings) when the dialog is accepted; keys are
-/// never stored.
+/// choices are remembered (UiState::launchRoundForm) when the dialog is
+/// accepted, the cluster and the agent time limit as the preferences
+/// (Settings shows the same values); keys are never stored.
 class LaunchRoundDialog final : public QDialog
 {
     Q_OBJECT
 public:
-    /// `policyNames`: stored versions of the project, offered beside the built-ins.
-    explicit LaunchRoundDialog(const QStringList &policyNames, QWidget *parent = nullptr);
+    /// `policyNames`: stored versions of the project, offered beside the
+    /// built-ins. `preferences` give the cluster and the agent time limit and
+    /// take them back when the dialog is accepted (the ones in QSettings when null).
+    LaunchRoundDialog(const QStringList &policyNames, Preferences *preferences, QWidget *parent = nullptr);
 
     /// The round as chosen and where it evaluates: what `dreamrsi round`
     /// reads from its command line (resume 0).
@@ -66,6 +71,7 @@ private:
     void load();
     void save() const;
 
+    Preferences *m_preferences;
     QComboBox *m_task = nullptr;
     QComboBox *m_agent = nullptr;
     QLineEdit *m_model = nullptr;

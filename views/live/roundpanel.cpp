@@ -8,6 +8,7 @@
 
 #include "models/livetreemodel.h"
 #include "session/jobtracker.h"
+#include "session/preferences.h"
 #include "session/remotefollower.h"
 #include "session/roundcontroller.h"
 #include "tree/treeview.h"
@@ -49,14 +50,16 @@ const QString TreeScope = QStringLiteral("live tree");
 
 } // namespace
 
-RoundPanel::RoundPanel(ProjectStore *store, QWidget *parent)
+RoundPanel::RoundPanel(ProjectStore *store, Preferences *preferences, QWidget *parent)
     : QWidget(parent)
     , m_store(store)
+    , m_preferences(preferences ? preferences : new Preferences(this))
     , m_controller(new RoundController(store, this))
     , m_model(new LiveTreeModel(this))
     , m_jobs(new JobTracker(this))
 {
     setObjectName(QStringLiteral("roundPanel"));
+    m_controller->setPreferences(m_preferences);
     createActions();
     auto *buttons = new QHBoxLayout;
     for (QAction *a : {m_launch, m_stop, m_resume}) {
@@ -543,7 +546,7 @@ void RoundPanel::launch()
                 names.append(v.name);
         }
         // open(), not exec(): no nested event loop inside the store's answer.
-        auto *dialog = new LaunchRoundDialog(names, this);
+        auto *dialog = new LaunchRoundDialog(names, m_preferences, this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         dialog->setProjectPath(m_store->path());
         connect(dialog, &QDialog::accepted, this, [this, dialog] { m_controller->start(dialog->options()); });
@@ -591,7 +594,7 @@ void RoundPanel::showResumeChooser()
     choose->setComboBoxEditable(false);
     connect(choose, &QInputDialog::textValueSelected, this, [this, byItem, taskOf](const QString &item) {
         const IterationId id = byItem.value(item);
-        auto *dialog = new LaunchRoundDialog({}, this);
+        auto *dialog = new LaunchRoundDialog({}, m_preferences, this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         dialog->setWindowTitle(tr("Resume Iteration %1").arg(id));
         // The iteration's own task, as `dreamrsi round --resume` without

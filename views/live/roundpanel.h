@@ -31,6 +31,7 @@ class JobTracker;
 class LiveDashboard;
 class LiveTreeModel;
 class ManualBatchBar;
+class Preferences;
 class ProjectStore;
 class RoundController;
 class RemoteFollower;
@@ -61,7 +62,9 @@ class RoundPanel final : public QWidget
 {
     Q_OBJECT
 public:
-    RoundPanel(ProjectStore *store, QWidget *parent = nullptr);
+    /// `preferences`: Launch Round's cluster and agent time limit, who steers
+    /// (RoundController::setPreferences); the ones in QSettings when null.
+    RoundPanel(ProjectStore *store, Preferences *preferences = nullptr, QWidget *parent = nullptr);
     /// Kills a round still running and waits for its threads.
     ~RoundPanel() override;
     /// A third of a default window's height (its tree, list and charts
@@ -192,6 +195,7 @@ private:
     void tellLiveness(const IterationLiveness &state, bool killable);
 
     ProjectStore *m_store;
+    Preferences *m_preferences;
     RoundController *m_controller = nullptr;
     LiveTreeModel *m_model = nullptr;
     QTreeView *m_list = nullptr;

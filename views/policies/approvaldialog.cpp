@@ -1,6 +1,6 @@
 #include "approvaldialog.h"
 
-#include "session/appsettings.h"
+#include "session/preferences.h"
 
 #include "models/workspace.h"
 
@@ -131,7 +131,8 @@ void ApprovalDialog::setProposalCheck(const ProposalCheck &check)
     m_check->setVisible(!text.isEmpty());
 }
 
-ApprovalDialog::ApprovalDialog(const Workspace &workspace, const QString &candidate, QWidget *parent)
+ApprovalDialog::ApprovalDialog(const Workspace &workspace, const QString &candidate, const Preferences *preferences,
+                               QWidget *parent)
     : QDialog(parent)
     , m_comparison(compare(workspace, candidate))
 {
@@ -184,7 +185,7 @@ ApprovalDialog::ApprovalDialog(const Workspace &workspace, const QString &candid
 
     // Settings' "Your name", else $USER, else the account's login name; never a
     // made-up one (an approval names a person).
-    m_who = new QLineEdit(AppSettings::load().personName());
+    m_who = new QLineEdit(Preferences::of(preferences).personName());
     m_who->setPlaceholderText(tr("Your name"));
     m_note = new QPlainTextEdit;
     m_note->setPlaceholderText(tr("Why this version should run next (kept with the approval)"));

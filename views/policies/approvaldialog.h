@@ -14,6 +14,7 @@ class QTableWidget;
 
 namespace dreamrsi {
 
+class Preferences;
 class Workspace;
 struct ProposalCheck;
 
@@ -25,7 +26,10 @@ class ApprovalDialog final : public QDialog
 {
     Q_OBJECT
 public:
-    ApprovalDialog(const Workspace &workspace, const QString &candidate, QWidget *parent = nullptr);
+    /// "Approved by" starts as `preferences`' person (AppSettings::personName;
+    /// the login name without preferences).
+    ApprovalDialog(const Workspace &workspace, const QString &candidate, const Preferences *preferences,
+                   QWidget *parent = nullptr);
 
     /// What approval is judged on in the workspace: its open worlds, its
     /// versions (stored = with a project id) and their results, the deployed one.

@@ -56,11 +56,11 @@ QString valueText(const std::optional<double> &v)
 
 } // namespace
 
-DreamingDialog::DreamingDialog(Workspace &workspace, ProjectStore *store, const AppSettings &settings, QWidget *parent)
+DreamingDialog::DreamingDialog(Workspace &workspace, ProjectStore *store, const Preferences *preferences, QWidget *parent)
     : QDialog(parent)
     , m_workspace(workspace)
     , m_store(store)
-    , m_settings(settings)
+    , m_preferences(preferences)
 {
     setWindowTitle(tr("Dreaming"));
     setObjectName(QStringLiteral("dreamingDialog"));
@@ -388,9 +388,10 @@ bool DreamingDialog::start()
     options.baseUrl = m_baseUrl->text().trimmed();
     options.command = m_command->text().trimmed();
     options.settings.versions = m_versions->value();
-    options.settings.limits = m_settings.scriptLimits();
+    const AppSettings &preferences = Preferences::of(m_preferences);
+    options.settings.limits = preferences.scriptLimits();
     options.settings.seed = quint64(m_seed->value());
-    options.includeApproximate = m_settings.includeApproximate;
+    options.includeApproximate = preferences.includeApproximate;
     if (const QString problem = options.problem(); !problem.isEmpty()) {
         log(tr("Cannot dream: %1").arg(problem));
         return false;
@@ -755,7 +756,7 @@ void DreamingDialog::review()
     if (!target)
         return;
     const QString name = target->developed.version.name;
-    auto *dialog = new ApprovalDialog(m_workspace, name, this);
+    auto *dialog = new ApprovalDialog(m_workspace, name, m_preferences, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     // The dream's noise check, when it was about this version.
     dialog->setProposalCheck(m_report.check);

@@ -1,11 +1,12 @@
 #pragma once
 
-#include "session/appsettings.h"
+#include "session/preferences.h"
 
 #include "loop/dream/dreamer.h"
 #include "store/storetypes.h"
 
 #include <QDialog>
+#include <QPointer>
 
 #include <memory>
 
@@ -44,7 +45,9 @@ class DreamingDialog final : public QDialog
 {
     Q_OBJECT
 public:
-    DreamingDialog(Workspace &workspace, ProjectStore *store, const AppSettings &settings, QWidget *parent = nullptr);
+    /// A dream starts under `preferences`' script limits and approximate
+    /// worlds as they are when it starts (the defaults without preferences).
+    DreamingDialog(Workspace &workspace, ProjectStore *store, const Preferences *preferences, QWidget *parent = nullptr);
     ~DreamingDialog() override;
 
     bool isRunning() const { return m_running; }
@@ -118,7 +121,7 @@ private:
 
     Workspace &m_workspace;
     ProjectStore *m_store;
-    AppSettings m_settings;
+    QPointer<const Preferences> m_preferences;
     DreamController *m_dream = nullptr;
     DreamReport m_report;
     QList<DreamVersion> m_arrived;

@@ -388,7 +388,7 @@ ApprovalDialog *PoliciesPage::approveSelected()
 {
     if (m_shown.isEmpty())
         return nullptr;
-    auto *dialog = new ApprovalDialog(*m_workspace, m_shown, this);
+    auto *dialog = new ApprovalDialog(*m_workspace, m_shown, m_preferences, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog] { emit approvalRequested(dialog->approval()); });
     dialog->open();

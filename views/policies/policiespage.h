@@ -1,7 +1,9 @@
 #pragma once
 
+#include "session/preferences.h"
 #include "store/storetypes.h"
 
+#include <QPointer>
 #include <QWidget>
 
 class QComboBox;
@@ -33,6 +35,8 @@ class PoliciesPage final : public QWidget
     Q_OBJECT
 public:
     PoliciesPage(Workspace *workspace, SweepRunner *runner, QWidget *parent = nullptr);
+    /// Whose name Approve… starts with (ApprovalDialog).
+    void setPreferences(const Preferences *preferences) { m_preferences = preferences; }
 
     PolicyTableModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }
@@ -72,6 +76,7 @@ private:
 
     Workspace *m_workspace;
     SweepRunner *m_runner;
+    QPointer<const Preferences> m_preferences;
     PolicyTableModel *m_model = nullptr;
     QSortFilterProxyModel *m_proxy = nullptr;
     QTableView *m_table = nullptr;

@@ -3,6 +3,7 @@
 #include "compareplot.h"
 #include "figures/figurelayout.h"
 #include "figures/qcp.h"
+#include "session/uistate.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -13,7 +14,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QSettings>
 #include <QSignalBlocker>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -24,14 +24,6 @@ namespace dreamrsi {
 namespace {
 
 enum Column { LabelColumn, SourceColumn, KindColumn, IterationsColumn, ColumnCount };
-
-/// The settings group of a project's set: its absolute path, made a valid key.
-QString settingsGroup(const QString &project)
-{
-    if (project.isEmpty())
-        return QStringLiteral("compare/none");
-    return QStringLiteral("compare/") + QString::fromLatin1(QFileInfo(project).absoluteFilePath().toUtf8().toHex());
-}
 
 QString iterationsText(const CompareSourceSpec &spec)
 {
@@ -384,51 +376,37 @@ void ComparePage::save() const
 {
     if (m_loading || !m_served.isEmpty())
         return;
-    QSettings settings;
-    settings.beginGroup(settingsGroup(m_project));
-    settings.remove(QString());
-    settings.setValue(QStringLiteral("axis"), m_axis->currentData().toString());
-    settings.setValue(QStringLiteral("metric"), m_metric->text().trimmed());
-    settings.beginWriteArray(QStringLiteral("sources"), int(m_specs.size()));
-    for (int i = 0; i < int(m_specs.size()); ++i) {
-        const CompareSourceSpec &spec = m_specs.at(i);
-        settings.setArrayIndex(i);
-        settings.setValue(QStringLiteral("kind"), int(spec.kind));
-        settings.setValue(QStringLiteral("path"), spec.path);
-        settings.setValue(QStringLiteral("label"), spec.label);
-        settings.setValue(QStringLiteral("iterations"), iterationsText(spec));
-    }
-    settings.endArray();
+    UiState::CompareSet set;
+    set.axis = m_axis->currentData().toString();
+    set.metric = m_metric->text().trimmed();
+    for (const CompareSourceSpec &spec : m_specs)
+        set.sources.append({int(spec.kind), spec.path, spec.label, iterationsText(spec)});
+    UiState::setCompareSet(m_project, set);
 }
 
 void ComparePage::load()
 {
     m_loading = true;
-    QSettings settings;
-    settings.beginGroup(settingsGroup(m_project));
+    const UiState::CompareSet set = UiState::compareSet(m_project);
     m_specs.clear();
-    const int n = settings.beginReadArray(QStringLiteral("sources"));
-    for (int i = 0; i < n; ++i) {
-        settings.setArrayIndex(i);
+    for (const UiState::CompareSet::Source &source : set.sources) {
         CompareSourceSpec spec;
-        const int kind = settings.value(QStringLiteral("kind")).toInt();
-        spec.kind = kind == int(CompareSourceSpec::Kind::Project) ? CompareSourceSpec::Kind::Project
-                    : kind == int(CompareSourceSpec::Kind::Run)   ? CompareSourceSpec::Kind::Run
-                                                                  : CompareSourceSpec::Kind::Tree;
-        spec.path = settings.value(QStringLiteral("path")).toString();
-        spec.label = settings.value(QStringLiteral("label")).toString();
+        spec.kind = source.kind == int(CompareSourceSpec::Kind::Project) ? CompareSourceSpec::Kind::Project
+                    : source.kind == int(CompareSourceSpec::Kind::Run)   ? CompareSourceSpec::Kind::Run
+                                                                         : CompareSourceSpec::Kind::Tree;
+        spec.path = source.path;
+        spec.label = source.label;
         bool valid = false;
-        spec.iterations = parseIterations(settings.value(QStringLiteral("iterations")).toString(), &valid);
+        spec.iterations = parseIterations(source.iterations, &valid);
         if (!spec.path.isEmpty())
             m_specs.append(spec);
     }
-    settings.endArray();
     {
         const QSignalBlocker block(m_axis);
-        const int axisIndex = m_axis->findData(settings.value(QStringLiteral("axis"), CompareCurves::axisName(CompareAxis::Calls)));
+        const int axisIndex = m_axis->findData(set.axis.value_or(CompareCurves::axisName(CompareAxis::Calls)));
         m_axis->setCurrentIndex(std::max(0, axisIndex));
     }
-    m_metric->setText(settings.value(QStringLiteral("metric")).toString());
+    m_metric->setText(set.metric);
     m_loading = false;
     rebuildTable();
     readMissing();

@@ -3,6 +3,7 @@
 #include "loop/counterfactual/counterfactualloop.h"
 #include "loop/dream/policyimprover.h"
 #include "policy/builtinpolicies.h"
+#include "session/uistate.h"
 #include "store/projectfiles.h"
 #include "store/replaybounds.h"
 #include "store/projectreader.h"
@@ -25,7 +26,6 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QRegularExpression>
-#include <QSettings>
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -195,16 +195,6 @@ SimulationDialog::SimulationDialog(QList<ReplayWorld> projectWorlds, QString pro
     updateState();
 }
 
-namespace {
-
-/// The settings group of a project's form: its absolute path, made a valid key.
-QString formGroup(const QString &project)
-{
-    return QStringLiteral("simulation/") + QString::fromLatin1(QFileInfo(project).absoluteFilePath().toUtf8().toHex());
-}
-
-} // namespace
-
 void SimulationDialog::readProjectConfig()
 {
     if (m_rememberFor.isEmpty())
@@ -268,54 +258,52 @@ void SimulationDialog::restoreForm()
 {
     if (m_rememberFor.isEmpty())
         return;
-    QSettings settings;
-    settings.beginGroup(formGroup(m_rememberFor));
-    if (!settings.contains(QStringLiteral("iterations")))
+    const std::optional<UiState::SimulationForm> last = UiState::simulationForm(m_rememberFor);
+    if (!last)
         return;
     m_formRemembered = true;
-    m_folder->setText(settings.value(QStringLiteral("folder")).toString());
-    if (settings.value(QStringLiteral("fromFolder")).toBool() || m_projectWorlds.isEmpty())
+    m_folder->setText(last->folder);
+    if (last->fromFolder || m_projectWorlds.isEmpty())
         m_fromFolder->setChecked(true);
     else
         m_fromProject->setChecked(true);
-    m_wantedIterations = settings.value(QStringLiteral("iterations"), 5).toInt();
+    m_wantedIterations = last->iterations;
     {
         const QSignalBlocker block(m_iterations);
         m_iterations->setValue(m_wantedIterations);
     }
-    m_versions->setValue(settings.value(QStringLiteral("versions"), 4).toInt());
-    m_workers->setValue(settings.value(QStringLiteral("workers"), ReplayConfig().workers).toInt());
-    m_rounds->setValue(settings.value(QStringLiteral("rounds"), 0).toInt());
-    m_fixBeta->setChecked(settings.value(QStringLiteral("fixBeta"), false).toBool());
-    m_beta->setValue(settings.value(QStringLiteral("beta"), 0.5).toDouble());
-    m_seed->setValue(settings.value(QStringLiteral("seed"), 0).toInt());
-    m_repeats->setValue(settings.value(QStringLiteral("repeats"), 20).toInt());
-    const QString policy = settings.value(QStringLiteral("policy")).toString();
-    if (m_policy->findText(policy) >= 0)
-        m_policy->setCurrentText(policy);
-    m_arms->setCurrentIndex(std::clamp(settings.value(QStringLiteral("arms"), 0).toInt(), 0, m_arms->count() - 1));
-    m_guard->setChecked(settings.value(QStringLiteral("guard"), false).toBool());
+    m_versions->setValue(last->versions);
+    m_workers->setValue(last->workers.value_or(ReplayConfig().workers));
+    m_rounds->setValue(last->rounds);
+    m_fixBeta->setChecked(last->fixBeta);
+    m_beta->setValue(last->beta);
+    m_seed->setValue(last->seed);
+    m_repeats->setValue(last->repeats);
+    if (m_policy->findText(last->policy) >= 0)
+        m_policy->setCurrentText(last->policy);
+    m_arms->setCurrentIndex(std::clamp(last->arms, 0, m_arms->count() - 1));
+    m_guard->setChecked(last->guard);
 }
 
 void SimulationDialog::saveForm() const
 {
     if (m_rememberFor.isEmpty())
         return;
-    QSettings settings;
-    settings.beginGroup(formGroup(m_rememberFor));
-    settings.setValue(QStringLiteral("fromFolder"), m_fromFolder->isChecked());
-    settings.setValue(QStringLiteral("folder"), m_folder->text());
-    settings.setValue(QStringLiteral("iterations"), m_wantedIterations);
-    settings.setValue(QStringLiteral("versions"), m_versions->value());
-    settings.setValue(QStringLiteral("workers"), m_workers->value());
-    settings.setValue(QStringLiteral("rounds"), m_rounds->value());
-    settings.setValue(QStringLiteral("fixBeta"), m_fixBeta->isChecked());
-    settings.setValue(QStringLiteral("beta"), m_beta->value());
-    settings.setValue(QStringLiteral("seed"), m_seed->value());
-    settings.setValue(QStringLiteral("repeats"), m_repeats->value());
-    settings.setValue(QStringLiteral("policy"), m_policy->currentText());
-    settings.setValue(QStringLiteral("arms"), m_arms->currentIndex());
-    settings.setValue(QStringLiteral("guard"), m_guard->isChecked());
+    UiState::SimulationForm form;
+    form.fromFolder = m_fromFolder->isChecked();
+    form.folder = m_folder->text();
+    form.iterations = m_wantedIterations;
+    form.versions = m_versions->value();
+    form.workers = m_workers->value();
+    form.rounds = m_rounds->value();
+    form.fixBeta = m_fixBeta->isChecked();
+    form.beta = m_beta->value();
+    form.seed = m_seed->value();
+    form.repeats = m_repeats->value();
+    form.policy = m_policy->currentText();
+    form.arms = m_arms->currentIndex();
+    form.guard = m_guard->isChecked();
+    UiState::setSimulationForm(m_rememberFor, form);
 }
 
 void SimulationDialog::done(int result)

@@ -72,7 +72,7 @@ protected:
 
 private:
     void log(const QString &line);
-    /// The form as last left for `m_rememberFor` (QSettings, one group per project).
+    /// The form as last left for `m_rememberFor` (UiState::simulationForm, one per project).
     void restoreForm();
     void saveForm() const;
     void updateState();

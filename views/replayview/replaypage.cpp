@@ -162,11 +162,18 @@ ReplayPage::~ReplayPage()
         m_cancelRun->store(true); // no child outlives the page
 }
 
-void ReplayPage::setSettings(const AppSettings &settings)
+void ReplayPage::setPreferences(const Preferences *preferences)
 {
-    m_settings = settings;
-    m_speed->setValue(std::clamp(1000 / std::max(settings.playIntervalMs, 1), 1, 20));
+    if (m_preferences)
+        disconnect(m_preferences, nullptr, this, nullptr);
+    m_preferences = preferences;
+    auto showSpeed = [this](int intervalMs) { m_speed->setValue(std::clamp(1000 / std::max(intervalMs, 1), 1, 20)); };
+    showSpeed(Preferences::of(preferences).playIntervalMs);
     scheduleRun();
+    if (!preferences)
+        return;
+    connect(preferences, &Preferences::playIntervalChanged, this, showSpeed);
+    connect(preferences, &Preferences::scriptLimitsChanged, this, &ReplayPage::scheduleRun);
 }
 
 void ReplayPage::setReplayConfig(const ReplayConfig &config)
@@ -290,7 +297,7 @@ void ReplayPage::run()
         if (v < 0)
             continue;
         const VersionReplayJob job = ReplayJobs::tracedEpisodeJob({world.name, world.tree}, m_workspace->versions().at(v),
-                                                                  beta(), m_config, m_settings);
+                                                                  beta(), m_config, Preferences::of(m_preferences));
         QFuture<std::shared_ptr<const EpisodeResult>> episode = QtConcurrent::run(ReplayJobs::pool(), [job, cancel = m_cancelRun] {
             const SandboxedReplayOutcome outcome = VersionReplay::run(job, {}, cancel.get());
             if (outcome.output)

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "session/appsettings.h"
+#include "session/preferences.h"
 #include "stepperstate.h"
 
 #include <QPointer>
@@ -35,8 +35,10 @@ public:
     explicit ReplayPage(Workspace *workspace, QWidget *parent = nullptr);
     ~ReplayPage() override;
 
-    /// The person's preferences: limits, the stepper's speed.
-    void setSettings(const AppSettings &settings);
+    /// The person's preferences: the stepper's speed follows the play
+    /// interval, the episodes run under the script limits (run again when
+    /// they change); the defaults without any.
+    void setPreferences(const Preferences *preferences);
     /// The replay configuration episodes run under (its W, λ, K and β grid):
     /// the open project's, else the loose files' one.
     void setReplayConfig(const ReplayConfig &config);
@@ -79,7 +81,7 @@ private:
     double beta() const;
 
     Workspace *m_workspace;
-    AppSettings m_settings;
+    QPointer<const Preferences> m_preferences;
     ReplayConfig m_config; ///< until told: the loose files' defaults (revealed)
     bool m_dark = false;
     QComboBox *m_world = nullptr;

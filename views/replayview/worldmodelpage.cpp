@@ -6,6 +6,7 @@
 #include "project/valuationworlds.h"
 #include "session/imaginedworlds.h"
 #include "session/jobtracker.h"
+#include "session/preferences.h"
 #include "models/workspace.h"
 
 #include <QComboBox>
@@ -233,6 +234,13 @@ void WorldModelPage::setIncludeApproximate(bool include)
         return;
     m_includeApproximate = include;
     scheduleRefresh();
+}
+
+void WorldModelPage::setPreferences(const Preferences *preferences)
+{
+    setIncludeApproximate(Preferences::of(preferences).includeApproximate);
+    if (preferences)
+        connect(preferences, &Preferences::includeApproximateChanged, this, &WorldModelPage::setIncludeApproximate);
 }
 
 void WorldModelPage::setCurrentWorld(int row)

@@ -22,6 +22,7 @@ class QTimer;
 namespace dreamrsi {
 
 class JobTracker;
+class Preferences;
 class Workspace;
 
 /// The World model tab (docs/online.md#valuation): the model of how cells
@@ -89,6 +90,8 @@ public:
     void setCurrentWorld(int row);
     /// Settings' "Include approximate worlds": the dreams' history takes them too.
     void setIncludeApproximate(bool include);
+    /// Follows the preferences' "Include approximate worlds" (setIncludeApproximate).
+    void setPreferences(const Preferences *preferences);
     /// Fits the models again now (on a worker; modelFitted() says when one is shown).
     void refresh();
 

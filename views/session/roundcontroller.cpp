@@ -2,8 +2,6 @@
 
 #include "steeringcontroller.h"
 
-#include "appsettings.h"
-
 #include "remoteconnection.h"
 #include "remotefollower.h"
 
@@ -39,6 +37,11 @@ RoundController::RoundController(ProjectStore *store, QObject *parent)
     // project) changes what Resume can continue.
     if (m_store)
         connect(m_store, &ProjectStore::iterationChanged, this, &RoundController::refreshResumable);
+}
+
+QString RoundController::steeringName() const
+{
+    return Preferences::of(m_preferences).steeringName();
 }
 
 RoundController::~RoundController()
@@ -394,7 +397,7 @@ bool RoundController::steer(const QString &action, std::optional<int> branch, co
         else
             request.text = text;
         request.why = why;
-        request.by = AppSettings::load().steeringName();
+        request.by = steeringName();
         return steerRemote(request);
     }
     if (!m_store || m_store->path().isEmpty()) {
@@ -411,7 +414,7 @@ bool RoundController::steer(const QString &action, std::optional<int> branch, co
     else
         request.text = text;
     request.why = why;
-    request.by = AppSettings::load().steeringName();
+    request.by = steeringName();
     const Result<QString> sent = m_steering->send(request);
     if (!sent) {
         const QString line = tr("steering: %1 not sent: %2").arg(request.describe(), sent.error);
@@ -515,7 +518,7 @@ bool RoundController::answerApproval(const QString &version, const QString &by, 
         request.action = version.isEmpty() ? QStringLiteral("decline") : QStringLiteral("approve");
         request.version = version;
         request.why = note;
-        request.by = by.isEmpty() ? AppSettings::load().steeringName() : by;
+        request.by = by.isEmpty() ? steeringName() : by;
         return answerRemoteApproval(request);
     }
     if (!m_store || m_store->path().isEmpty())
@@ -525,7 +528,7 @@ bool RoundController::answerApproval(const QString &version, const QString &by, 
     request.action = version.isEmpty() ? QStringLiteral("decline") : QStringLiteral("approve");
     request.version = version;
     request.why = note;
-    request.by = by.isEmpty() ? AppSettings::load().steeringName() : by;
+    request.by = by.isEmpty() ? steeringName() : by;
     if (const Result<QString> sent = m_steering->send(request, QStringLiteral("approval")); !sent) {
         const QString line = tr("approval: %1 not sent: %2").arg(request.describe(), sent.error);
         emit logLine(line);

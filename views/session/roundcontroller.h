@@ -7,9 +7,11 @@
 #include "loop/round/steeringinbox.h"
 #include "backend/evaluationbackend.h"
 #include "model/cell.h"
+#include "preferences.h"
 #include "store/storetypes.h"
 
 #include <QJsonObject>
+#include <QPointer>
 #include <QList>
 #include <QObject>
 #include <QPointer>
@@ -49,6 +51,10 @@ public:
     explicit RoundController(ProjectStore *store, QObject *parent = nullptr);
     /// Kills a round still running and waits for its threads.
     ~RoundController() override;
+    /// Who steers and approves from here: `preferences`' person
+    /// (AppSettings::steeringName), read when a request is sent; the
+    /// login name without preferences.
+    void setPreferences(const Preferences *preferences) { m_preferences = preferences; }
 
     // ---- a round run here ----
 
@@ -213,7 +219,10 @@ private:
     bool steerRemote(const SteeringRequest &request);
     bool answerRemoteApproval(const SteeringRequest &request);
 
+    QString steeringName() const;
+
     ProjectStore *m_store;
+    QPointer<const Preferences> m_preferences;
     std::unique_ptr<RoundRunner> m_runner;
     QPointer<RemoteFollower> m_remote;
     QList<QMetaObject::Connection> m_remoteConnections;

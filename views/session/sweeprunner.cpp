@@ -75,7 +75,7 @@ void SweepRunner::startNext()
         const QString name = m_queue.takeFirst();
         const int row = m_workspace->indexOfVersion(name);
         // Approximate worlds only when the settings include them.
-        QList<ProjectWorld> history = ReplayJobs::historyOf(*m_workspace, m_settings.includeApproximate);
+        QList<ProjectWorld> history = ReplayJobs::historyOf(*m_workspace, Preferences::of(m_preferences).includeApproximate);
         if (row < 0 || m_workspace->worlds().isEmpty())
             continue;
         if (history.isEmpty()) {
@@ -86,7 +86,7 @@ void SweepRunner::startNext()
         m_current = name;
         m_cancel = std::make_shared<std::atomic_bool>(false);
         const quint64 sweep = ++m_sweep;
-        VersionReplayJob job = ReplayJobs::sweepJob(m_workspace->versions().at(row), m_config, m_settings);
+        VersionReplayJob job = ReplayJobs::sweepJob(m_workspace->versions().at(row), m_config, Preferences::of(m_preferences));
         emit started(name);
         emit progress(name, 0, int(history.size() * std::max(1, job.completions) * m_config.betas.size()));
         QPointer<SweepRunner> self(this);

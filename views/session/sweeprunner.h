@@ -1,9 +1,10 @@
 #pragma once
 
-#include "appsettings.h"
+#include "preferences.h"
 #include "replayjobs.h"
 
 #include <QObject>
+#include <QPointer>
 
 #include <atomic>
 #include <memory>
@@ -25,8 +26,10 @@ public:
     explicit SweepRunner(Workspace *workspace, QObject *parent = nullptr);
     ~SweepRunner() override;
 
-    /// The person's preferences: limits, whether approximate worlds are replayed.
-    void setSettings(const AppSettings &settings) { m_settings = settings; }
+    /// The person's preferences: limits, whether approximate worlds are
+    /// replayed, read when a sweep starts (so a change holds from the next
+    /// one); the defaults without any.
+    void setPreferences(const Preferences *preferences) { m_preferences = preferences; }
     /// The replay configuration sweeps run under: the open project's, else
     /// the preferences' one for tree files (AppSettings::looseReplayConfig).
     void setReplayConfig(const ReplayConfig &config) { m_config = config; }
@@ -54,7 +57,7 @@ private:
     void deliver(quint64 sweep, const QString &name, const SandboxedReplayOutcome &outcome);
 
     Workspace *m_workspace;
-    AppSettings m_settings;
+    QPointer<const Preferences> m_preferences;
     ReplayConfig m_config;
     QStringList m_queue;
     QString m_current;

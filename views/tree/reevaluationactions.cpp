@@ -8,7 +8,7 @@
 
 #include "models/celltablemodel.h"
 #include "models/workspace.h"
-#include "session/appsettings.h"
+#include "session/preferences.h"
 #include "session/projectsession.h"
 #include "session/reevaluationcontroller.h"
 
@@ -83,14 +83,14 @@ std::optional<Asked> ask(QWidget *parent, const QString &what, bool askTop)
 
 ReevaluationActions::ReevaluationActions(QWidget *window, QMenu *roundMenu, CellsPage *cells, InspectorWidget *inspector,
                                          ProjectSession *session, Workspace *workspace, JobTracker *jobs,
-                                         const AppSettings &settings, Shown shown)
+                                         const Preferences *preferences, Shown shown)
     : QObject(window)
     , m_window(window)
     , m_cells(cells)
     , m_inspector(inspector)
     , m_session(session)
     , m_workspace(workspace)
-    , m_settings(settings)
+    , m_preferences(preferences)
     , m_shown(std::move(shown))
     , m_controller(new ReevaluationController(jobs, this))
 {
@@ -168,7 +168,7 @@ void ReevaluationActions::reevaluateBest()
 void ReevaluationActions::start(const ReevaluationSelection &selection, int repeats, bool onSlurm)
 {
     if (!m_controller->start(m_session->store(), selection, repeats,
-                             onSlurm ? std::optional<SlurmSettings>(m_settings.slurm()) : std::nullopt))
+                             onSlurm ? std::optional<SlurmSettings>(Preferences::of(m_preferences).slurm()) : std::nullopt))
         return;
     QPointer<QProgressDialog> progress = new QProgressDialog(tr("Re-evaluating…"), tr("Cancel"), 0, 0, m_window);
     progress->setObjectName(QStringLiteral("reevaluateProgress"));

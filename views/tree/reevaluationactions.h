@@ -19,8 +19,8 @@ class InspectorWidget;
 class JobTracker;
 class ProjectSession;
 class ReevaluationController;
+class Preferences;
 class Workspace;
-struct AppSettings;
 struct ReevaluationSelection;
 
 /// The window's re-evaluation (docs/online.md#re-evaluating-the-best), its
@@ -40,8 +40,8 @@ public:
     };
     /// `window` parents the dialogs; the best-cells action goes at the end of `roundMenu`.
     ReevaluationActions(QWidget *window, QMenu *roundMenu, CellsPage *cells, InspectorWidget *inspector,
-                        ProjectSession *session, Workspace *workspace, JobTracker *jobs, const AppSettings &settings,
-                        Shown shown);
+                        ProjectSession *session, Workspace *workspace, JobTracker *jobs,
+                        const Preferences *preferences, Shown shown);
 
     ReevaluationController *controller() const { return m_controller; }
     QAction *cellAction() const { return m_cellAction; }
@@ -69,7 +69,7 @@ private:
     InspectorWidget *m_inspector;
     ProjectSession *m_session;
     Workspace *m_workspace;
-    const AppSettings &m_settings;
+    const Preferences *m_preferences; ///< the cluster of a re-evaluation on Slurm, read when it starts
     Shown m_shown;
     ReevaluationController *m_controller;
     QAction *m_cellAction = nullptr;

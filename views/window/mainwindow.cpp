@@ -12,6 +12,7 @@
 #include "progress/comparepage.h"
 #include "session/jobtracker.h"
 #include "session/projectsession.h"
+#include "session/uistate.h"
 #include "tree/cellspage.h"
 #include "tree/inspectorwidget.h"
 #include "tree/discoverypage.h"
@@ -23,31 +24,25 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTimer>
 
 namespace dreamrsi {
 
-namespace {
-const auto GeometryKey = "mainWindow/geometry";
-const auto StateKey = "mainWindow/state";
-} // namespace
-
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
     , m_workspace(new Workspace(this))
     , m_jobs(new JobTracker(this))
-    , m_settings(AppSettings::load())
+    , m_preferences(new Preferences(this))
 {
     setWindowTitle(tr("Dream-RSI Workbench"));
     setAcceptDrops(true);
     setDockNestingEnabled(true);
     m_session = new ProjectSession(m_workspace, m_jobs, this);
-    m_roundPanel = new RoundPanel(m_session->store(), this);
+    m_roundPanel = new RoundPanel(m_session->store(), m_preferences, this);
     // The project's pages, each tab's wiring theirs (projectpage.h).
-    m_page = new ProjectPage(m_workspace, m_jobs, m_session, m_roundPanel, m_settings);
+    m_page = new ProjectPage(m_workspace, m_jobs, m_session, m_roundPanel, m_preferences);
     connect(m_page, &ProjectPage::statusMessage, this, &MainWindow::showMessage);
     connect(m_page, &ProjectPage::actionsChanged, this, &MainWindow::updateActions);
     connect(m_page, &ProjectPage::cellInspected, this, &MainWindow::cellInspected);
@@ -84,16 +79,17 @@ MainWindow::MainWindow(QWidget *parent)
     connectSession();
     m_page->addReevaluation(this, menuBar()->findChild<QMenu *>(QStringLiteral("menuRound")));
 
-    QSettings settings;
-    if (!restoreGeometry(settings.value(QLatin1String(GeometryKey)).toByteArray())) {
+    if (!restoreGeometry(UiState::windowGeometry())) {
         // The default size, within the screen's free area.
         const QRect free = screen() ? screen()->availableGeometry() : QRect(0, 0, 1400, 860);
         resize(std::min(1400, free.width()), std::min(860, free.height()));
     }
     // Without a saved layout, size the docks once the window has its real size.
-    m_defaultDockSizes = !restoreState(settings.value(QLatin1String(StateKey)).toByteArray());
+    m_defaultDockSizes = !restoreState(UiState::windowState());
     m_recentMenu->rebuild();
     applyTheme();
+    // The theme follows the preferences, from Settings or View ▸ Dark Theme.
+    connect(m_preferences, &Preferences::themeChanged, this, &MainWindow::applyTheme);
     updateActions();
 }
 
@@ -186,7 +182,7 @@ void MainWindow::reviewAwaitedApproval(const QString &name)
                 statusBar()->showMessage(tr("Version %1 is not in the project (yet); try again").arg(name), 8000);
                 return;
             }
-            auto *dialog = new ApprovalDialog(*m_workspace, name, this);
+            auto *dialog = new ApprovalDialog(*m_workspace, name, m_preferences, this);
             dialog->setAttribute(Qt::WA_DeleteOnClose);
             dialog->setObjectName(QStringLiteral("awaitedApprovalDialog"));
             connect(dialog, &QDialog::accepted, this, [this, dialog, name] {
@@ -214,7 +210,7 @@ QString MainWindow::newProjectFolder()
 {
     // The folder of the last project opened or made, when it can take a new
     // one; never the last imported run's (often read-only) folder.
-    const QFileInfo last(QSettings().value(QStringLiteral("lastProjectDir")).toString());
+    const QFileInfo last(UiState::lastProjectDir());
     if (!last.filePath().isEmpty() && last.isDir() && last.isWritable())
         return last.absoluteFilePath();
     const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
@@ -289,17 +285,9 @@ QComboBox *MainWindow::filterColumn() const
     return m_page->cellsPage()->filterColumn();
 }
 
-void MainWindow::applySettings(const AppSettings &settings)
-{
-    m_settings = settings;
-    m_settings.save();
-    m_page->setSettings(m_settings);
-    applyTheme();
-}
-
 void MainWindow::applyTheme()
 {
-    m_dark = AppTheme::apply(m_settings.theme);
+    m_dark = AppTheme::apply(settings().theme);
     m_darkAction->setChecked(m_dark);
     m_page->setDark(m_dark);
     // The live round's tree and charts, and icons that would vanish on a dark palette.
@@ -311,7 +299,7 @@ void MainWindow::applyTheme()
 
 void MainWindow::editSettings()
 {
-    auto *dialog = new SettingsDialog(m_settings, this);
+    auto *dialog = new SettingsDialog(settings(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     const std::optional<StoredReplayConfig> config = m_session->isOpen() ? m_workspace->replayConfig() : std::nullopt;
     if (config)
@@ -345,9 +333,7 @@ void MainWindow::showEvent(QShowEvent *event)
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    QSettings settings;
-    settings.setValue(QLatin1String(GeometryKey), saveGeometry());
-    settings.setValue(QLatin1String(StateKey), saveState());
+    UiState::setWindowLayout(saveGeometry(), saveState());
     event->accept();
 }
 

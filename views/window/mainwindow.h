@@ -2,7 +2,7 @@
 
 #include "demoproject.h"
 #include "projectpage.h"
-#include "session/appsettings.h"
+#include "session/preferences.h"
 #include "worldopener.h"
 
 #include <QIcon>
@@ -107,8 +107,12 @@ public:
     QTreeView *projectView() const { return m_page->projectView(); }
     ProjectTreeModel *projectModel() const { return m_page->projectModel(); }
     QStringList recentFiles() const;
-    const AppSettings &settings() const { return m_settings; }
-    void applySettings(const AppSettings &settings);
+    /// The person's preferences, one object the pages and dialogs read and
+    /// connect to (Preferences); settings() is theirs.
+    Preferences *preferences() const { return m_preferences; }
+    const AppSettings &settings() const { return m_preferences->settings(); }
+    /// Settings' OK: the preferences take them (and tell whoever uses them).
+    void applySettings(const AppSettings &settings) { m_preferences->set(settings); }
     /// The replay configuration replays run under: the open project's, else
     /// the loose tree files' one from the preferences.
     ReplayConfig replayConfig() const { return m_page->replayConfig(); }
@@ -155,7 +159,7 @@ private:
     Workspace *m_workspace = nullptr;
     JobTracker *m_jobs = nullptr;
     ProjectSession *m_session = nullptr;
-    AppSettings m_settings;
+    Preferences *m_preferences = nullptr;
     bool m_dark = false;
     bool m_defaultDockSizes = false;
     RoundPanel *m_roundPanel = nullptr;

@@ -13,6 +13,7 @@
 #include "models/workspace.h"
 #include "session/projectsession.h"
 #include "session/sweeprunner.h"
+#include "session/uistate.h"
 #include "tree/discoverypage.h"
 
 #include <QApplication>
@@ -22,7 +23,6 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolBar>
@@ -89,13 +89,12 @@ void MainWindow::createFileMenu()
     open->setShortcut(QKeySequence::Open);
     open->setStatusTip(tr("Open discovery-tree files (dreamrsi-tree/1 JSON) or ShinkaEvolve databases"));
     connect(open, &QAction::triggered, this, [this] {
-        QSettings settings;
         const QStringList paths = QFileDialog::getOpenFileNames(
-            this, tr("Open Discovery Trees"), settings.value(QStringLiteral("lastDir")).toString(),
+            this, tr("Open Discovery Trees"), UiState::lastDir(),
             tr("Discovery trees and runs (*.json *.sqlite *.sqlite3 *.db);;Discovery trees (*.json);;"
                "ShinkaEvolve databases (*.sqlite *.sqlite3 *.db);;All files (*)"));
         if (!paths.isEmpty()) {
-            settings.setValue(QStringLiteral("lastDir"), QFileInfo(paths.first()).absolutePath());
+            UiState::setLastDir(QFileInfo(paths.first()).absolutePath());
             openFiles(paths);
         }
     });
@@ -105,11 +104,9 @@ void MainWindow::createFileMenu()
     openRunFolder->setObjectName(QStringLiteral("actionOpenRunFolder"));
     openRunFolder->setStatusTip(tr("Open an OpenEvolve output, checkpoint or db folder as a tree (read-only)"));
     connect(openRunFolder, &QAction::triggered, this, [this] {
-        QSettings settings;
-        const QString folder = QFileDialog::getExistingDirectory(this, tr("Open OpenEvolve Run Folder"),
-                                                                 settings.value(QStringLiteral("lastDir")).toString());
+        const QString folder = QFileDialog::getExistingDirectory(this, tr("Open OpenEvolve Run Folder"), UiState::lastDir());
         if (!folder.isEmpty()) {
-            settings.setValue(QStringLiteral("lastDir"), QFileInfo(folder).absolutePath());
+            UiState::setLastDir(QFileInfo(folder).absolutePath());
             openRun(folder);
         }
     });
@@ -119,11 +116,10 @@ void MainWindow::createFileMenu()
     openProjectAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     openProjectAction->setStatusTip(tr("Open a Dream-RSI project (iterations, policy versions, replay results)"));
     connect(openProjectAction, &QAction::triggered, this, [this] {
-        QSettings settings;
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open Project"), settings.value(QStringLiteral("lastProjectDir")).toString(),
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open Project"), UiState::lastProjectDir(),
                                                           tr("Dream-RSI projects (*.dreamrsi *.sqlite *.db);;All files (*)"));
         if (!path.isEmpty()) {
-            settings.setValue(QStringLiteral("lastProjectDir"), QFileInfo(path).absolutePath());
+            UiState::setLastProjectDir(QFileInfo(path).absolutePath());
             openProject(path);
         }
     });
@@ -134,7 +130,7 @@ void MainWindow::createFileMenu()
     connect(newProjectAction, &QAction::triggered, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("New Project"), newProjectFolder(), tr("Dream-RSI projects (*.dreamrsi)"));
         if (!path.isEmpty()) {
-            QSettings().setValue(QStringLiteral("lastProjectDir"), QFileInfo(path).absolutePath());
+            UiState::setLastProjectDir(QFileInfo(path).absolutePath());
             newProject(path.endsWith(QLatin1String(".dreamrsi")) ? path : path + QStringLiteral(".dreamrsi"));
         }
     });
@@ -219,9 +215,11 @@ void MainWindow::createViewMenu()
     m_darkAction->setCheckable(true);
     m_darkAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
     connect(m_darkAction, &QAction::triggered, this, [this](bool dark) {
-        AppSettings s = m_settings;
-        s.theme = dark ? AppSettings::Theme::Dark : AppSettings::Theme::Light;
-        applySettings(s);
+        const AppSettings::Theme theme = dark ? AppSettings::Theme::Dark : AppSettings::Theme::Light;
+        if (settings().theme == theme)
+            applyTheme(); // the action back in step with the theme
+        else
+            m_preferences->setTheme(theme); // then applyTheme()
     });
     view->addSeparator();
     m_toolbar->addSeparator();

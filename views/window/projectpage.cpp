@@ -22,6 +22,7 @@
 #include "session/projectsession.h"
 #include "session/replayjobs.h"
 #include "session/sweeprunner.h"
+#include "session/uistate.h"
 #include "tree/cellspage.h"
 #include "tree/discoverypage.h"
 #include "tree/inspectorwidget.h"
@@ -32,24 +33,23 @@
 #include <QFileInfo>
 #include <QLineEdit>
 #include <QMessageBox>
-#include <QSettings>
 #include <QTabBar>
 #include <QTreeView>
 
 namespace dreamrsi {
 
 ProjectPage::ProjectPage(Workspace *workspace, JobTracker *jobs, ProjectSession *session, RoundPanel *round,
-                         const AppSettings &settings, QWidget *parent)
+                         Preferences *preferences, QWidget *parent)
     : QTabWidget(parent)
     , m_workspace(workspace)
     , m_jobs(jobs)
     , m_session(session)
     , m_round(round)
-    , m_settings(settings)
+    , m_preferences(preferences)
 {
     setObjectName(QStringLiteral("projectPage"));
     m_runner = new SweepRunner(m_workspace, this);
-    m_runner->setSettings(m_settings);
+    m_runner->setPreferences(m_preferences);
     m_runner->setReplayConfig(replayConfig());
     for (const PolicyVersion &v : ReplayJobs::builtinVersions())
         m_workspace->addVersion(v);
@@ -59,10 +59,11 @@ ProjectPage::ProjectPage(Workspace *workspace, JobTracker *jobs, ProjectSession 
     m_discovery = new DiscoveryPage;
     m_cells = new CellsPage;
     m_replay = new ReplayPage(m_workspace);
-    m_replay->setSettings(m_settings);
+    m_replay->setPreferences(m_preferences);
     m_replay->setReplayConfig(replayConfig());
     m_frontiers = new FrontierPage(m_workspace);
     m_policies = new PoliciesPage(m_workspace, m_runner);
+    m_policies->setPreferences(m_preferences);
     addTab(m_discovery, tr("Discovery"));
     addTab(m_cells, tr("Cells"));
     addTab(m_replay, tr("Replay"));
@@ -71,7 +72,7 @@ ProjectPage::ProjectPage(Workspace *workspace, JobTracker *jobs, ProjectSession 
     m_progress = new ProgressPage(m_workspace);
     addTab(m_progress, tr("Progress"));
     m_worldModel = new WorldModelPage(m_workspace, m_jobs);
-    m_worldModel->setIncludeApproximate(m_settings.includeApproximate);
+    m_worldModel->setPreferences(m_preferences);
     addTab(m_worldModel, tr("World Model"));
     m_compare = new ComparePage;
     addTab(m_compare, tr("Compare"));
@@ -134,7 +135,9 @@ void ProjectPage::connectPages()
             m_inspector->showCell(tree, cell);
     });
     // What the workspace announces.
-    connect(m_workspace, &Workspace::replayConfigChanged, this, &ProjectPage::pushReplaySettings);
+    connect(m_workspace, &Workspace::replayConfigChanged, this, &ProjectPage::pushReplayConfig);
+    // Tree files replay under the preferences' W, λ and β: a change there is theirs at once.
+    connect(m_preferences, &Preferences::looseReplayChanged, this, &ProjectPage::pushReplayConfig);
     connect(m_workspace, &Workspace::replayConfigChanged, this, &ProjectPage::updateImaginationContext);
     connect(m_workspace, &Workspace::versionsChanged, this, &ProjectPage::actionsChanged);
     connect(m_workspace, &Workspace::worldsChanged, this, [this] {
@@ -179,7 +182,7 @@ void ProjectPage::connectRunner()
 void ProjectPage::addReevaluation(QWidget *window, QMenu *roundMenu)
 {
     m_reevaluation = new ReevaluationActions(window, roundMenu, m_cells, m_inspector, m_session, m_workspace, m_jobs,
-                                             m_settings,
+                                             m_preferences,
                                              {[this] { return currentIteration(); }, [this] { return currentTree(); }});
     connect(m_reevaluation, &ReevaluationActions::message, this, [this](const QString &text) { emit statusMessage(text, 10000); });
 }
@@ -201,7 +204,7 @@ void ProjectPage::replayVersions(const QStringList &names)
                            8000);
         return;
     }
-    // Under the runner's configuration, the project's (pushReplaySettings):
+    // Under the runner's configuration, the project's (pushReplayConfig):
     // each sweep runs in a child process on a worker; its result is stored
     // (ProjectSession::storeResult) and said when the runner is idle.
     m_runner->run(known);
@@ -333,7 +336,8 @@ IterationId ProjectPage::currentIteration() const
 
 void ProjectPage::updateImaginationContext()
 {
-    const ImaginedWorlds::History history = ImaginedWorlds::historyOf(m_workspace->worlds(), m_settings.includeApproximate);
+    const bool approximate = m_preferences->settings().includeApproximate;
+    const ImaginedWorlds::History history = ImaginedWorlds::historyOf(m_workspace->worlds(), approximate);
     const int completions =
         m_workspace->replayConfig() ? m_workspace->replayConfig()->config.completions : ReplayConfig().completions;
     m_imaginedCells->setHistory(history.worlds, history.placeOf(m_currentWorld), completions);
@@ -393,26 +397,17 @@ void ProjectPage::setServedProject(const QString &copyPath)
     m_compare->setServedProject(copyPath);
 }
 
-void ProjectPage::setSettings(const AppSettings &settings)
-{
-    m_settings = settings;
-    pushReplaySettings();
-}
-
 ReplayConfig ProjectPage::replayConfig() const
 {
     const std::optional<StoredReplayConfig> &config = m_workspace->replayConfig();
-    return config ? config->config : m_settings.looseReplayConfig();
+    return config ? config->config : m_preferences->settings().looseReplayConfig();
 }
 
-void ProjectPage::pushReplaySettings()
+void ProjectPage::pushReplayConfig()
 {
     const ReplayConfig config = replayConfig();
-    m_runner->setSettings(m_settings);
     m_runner->setReplayConfig(config);
-    m_replay->setSettings(m_settings);
     m_replay->setReplayConfig(config);
-    m_worldModel->setIncludeApproximate(m_settings.includeApproximate);
 }
 
 void ProjectPage::setDark(bool dark)
@@ -439,7 +434,7 @@ void ProjectPage::findCells()
 
 void ProjectPage::dream()
 {
-    auto *dialog = new DreamingDialog(*m_workspace, m_session->store(), m_settings, window());
+    auto *dialog = new DreamingDialog(*m_workspace, m_session->store(), m_preferences, window());
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &DreamingDialog::approvalRequested, m_session, &ProjectSession::storeApproval);
     // Frontiers then shows the deployed version, the proposal and the best few, not every candidate.
@@ -481,10 +476,9 @@ Result<Done> ProjectPage::exportCurrentFigure(const QString &path)
     if (!paint)
         return Result<Done>::failure(tr("The current tab has no figure to export."));
     FigureExport::Options options;
-    QSettings s;
-    options.sizeMm = QSizeF(s.value(QStringLiteral("export/widthMm"), 170.0).toDouble(),
-                            s.value(QStringLiteral("export/heightMm"), 100.0).toDouble());
-    options.dpi = s.value(QStringLiteral("export/dpi"), 300).toInt();
+    const UiState::ExportForm last = UiState::exportForm(); // what Export Figure… was last given
+    options.sizeMm = QSizeF(last.widthMm, last.heightMm);
+    options.dpi = last.dpi;
     options.title = source->figureName();
     return FigureExport::write(path, options, paint);
 }
@@ -505,14 +499,19 @@ void ProjectPage::exportFigureInteractive()
         return;
     // Figures of a project go beside it unless told otherwise.
     const QString projectDir = m_session->isOpen() ? QFileInfo(m_session->path()).absolutePath() : QString();
-    auto *dialog = new ExportDialog(source->figureName(), window(), projectDir);
+    // The dialog starts from the last export's choices, kept by UiState.
+    const UiState::ExportForm kept = UiState::exportForm();
+    const ExportChoices last{kept.dir, kept.suffix, kept.widthMm, kept.heightMm, kept.dpi, kept.data};
+    auto *dialog = new ExportDialog(source->figureName(), window(), projectDir, last);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     // The preview is drawn at the size chosen in the dialog, as the file will be.
     if (const FigureExport::Painter paint = source->figurePainter())
         dialog->setPreview(paint);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        const ExportChoices chosen = dialog->choices();
+        UiState::setExportForm({chosen.dir, chosen.suffix, chosen.widthMm, chosen.heightMm, chosen.dpi, chosen.data});
         const QString path = dialog->path();
-        Result<Done> written = exportCurrentFigure(path);
+        Result<Done> written = exportCurrentFigure(path); // at the size and resolution just kept
         if (written && dialog->writesData())
             written = exportCurrentFigureData(dialog->dataPath());
         if (!written) {

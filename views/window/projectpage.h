@@ -1,6 +1,6 @@
 #pragma once
 
-#include "session/appsettings.h"
+#include "session/preferences.h"
 #include "model/discoverytree.h"
 #include "store/storetypes.h"
 
@@ -47,9 +47,11 @@ class ProjectPage final : public QTabWidget
 public:
     enum Tab { DiscoveryTab, CellsTab, ReplayTab, FrontiersTab, PoliciesTab, ProgressTab, WorldModelTab, CompareTab, TabCount };
 
-    /// `round` is the live round's panel: the Discovery tab's placeholder says when a round runs.
+    /// `round` is the live round's panel: the Discovery tab's placeholder
+    /// says when a round runs. The pages, the runner and the dialogs read
+    /// `preferences` and follow their changes themselves.
     ProjectPage(Workspace *workspace, JobTracker *jobs, ProjectSession *session, RoundPanel *round,
-                const AppSettings &settings, QWidget *parent = nullptr);
+                Preferences *preferences, QWidget *parent = nullptr);
     ~ProjectPage() override;
 
     /// Re-evaluation's actions (views/tree/reevaluationactions): `window`
@@ -86,8 +88,6 @@ public:
     /// iterations' temporary copy at `copyPath` (docs/remote.md).
     void setServedProject(const QString &copyPath);
 
-    /// The preferences; with replayConfig() handed to the runner and the pages.
-    void setSettings(const AppSettings &settings);
     /// The open project's replay configuration, else the loose tree files' one from the preferences.
     ReplayConfig replayConfig() const;
     void setDark(bool dark);
@@ -133,7 +133,8 @@ private:
     /// history and the project's C (for Show imagined cells).
     void updateImaginationContext();
     void inspectCell(int cellIndex);
-    void pushReplaySettings();
+    /// replayConfig() to the runner and the Replay tab (the project's changed, or the preferences' for tree files).
+    void pushReplayConfig();
     /// What a finished replay gave, for the status bar: "Replayed v6 over 5 worlds: value 0.9047", or why it has no value.
     QString replayOutcome(const QString &name, const ReplayResult &result) const;
 
@@ -141,7 +142,7 @@ private:
     JobTracker *m_jobs;
     ProjectSession *m_session;
     RoundPanel *m_round;
-    AppSettings m_settings;
+    Preferences *m_preferences;
     int m_currentWorld = -1;
     SweepRunner *m_runner = nullptr;
     QStringList m_replayOutcomes; ///< what each replay gave since the runner was last idle, said when it is

@@ -3,29 +3,12 @@
 #include "demoproject.h"
 
 #include "import/runimport.h"
+#include "session/uistate.h"
 
 #include <QDir>
 #include <QFileInfo>
-#include <QSettings>
 
 namespace dreamrsi {
-
-namespace {
-constexpr int MaxRecentFiles = 10;
-const auto RecentFilesKey = "recentFiles";
-const auto RecentProjectsKey = "recentProjects";
-
-void prepend(const char *key, const QString &path)
-{
-    QSettings settings;
-    QStringList paths = settings.value(QLatin1String(key)).toStringList();
-    paths.removeAll(path);
-    paths.prepend(path);
-    while (paths.size() > MaxRecentFiles)
-        paths.removeLast();
-    settings.setValue(QLatin1String(key), paths);
-}
-} // namespace
 
 RecentMenu::RecentMenu(QWidget *parent)
     : QMenu(tr("Open &Recent"), parent)
@@ -35,18 +18,18 @@ RecentMenu::RecentMenu(QWidget *parent)
 
 QStringList RecentMenu::recentFiles()
 {
-    return QSettings().value(QLatin1String(RecentFilesKey)).toStringList();
+    return UiState::recentFiles();
 }
 
 void RecentMenu::addFile(const QString &path)
 {
-    prepend(RecentFilesKey, path);
+    UiState::addRecentFile(path);
     rebuild();
 }
 
 void RecentMenu::addProject(const QString &path)
 {
-    prepend(RecentProjectsKey, path);
+    UiState::addRecentProject(path);
     rebuild();
 }
 
@@ -54,7 +37,7 @@ void RecentMenu::rebuild()
 {
     clear();
     setToolTipsVisible(true);
-    const QStringList projects = QSettings().value(QLatin1String(RecentProjectsKey)).toStringList();
+    const QStringList projects = UiState::recentProjects();
     const QStringList files = recentFiles();
     int number = 0;
     auto add = [this, &number](const QString &path, auto open) {
@@ -81,9 +64,7 @@ void RecentMenu::rebuild()
         QAction *clearList = addAction(tr("Clear List"));
         clearList->setObjectName(QStringLiteral("actionClearRecent"));
         connect(clearList, &QAction::triggered, this, [this] {
-            QSettings settings;
-            settings.remove(QLatin1String(RecentFilesKey));
-            settings.remove(QLatin1String(RecentProjectsKey));
+            UiState::clearRecentFilesAndProjects();
             rebuild();
         });
     }

@@ -6,7 +6,7 @@ namespace dreamrsi {
 
 /// File ▸ Open Recent (object name "menuRecent"): one list of what was open
 /// lately, projects first, then tree files and runs, and Clear List
-/// ("actionClearRecent"); RemoteWorkbench adds the servers. Kept in QSettings.
+/// ("actionClearRecent"); RemoteWorkbench adds the servers. Kept by UiState.
 class RecentMenu final : public QMenu
 {
     Q_OBJECT

@@ -11,6 +11,7 @@
 #include "session/remotefollower.h"
 #include "session/remoteprojectsession.h"
 #include "session/roundcontroller.h"
+#include "session/uistate.h"
 
 #include <QAction>
 #include <QLabel>
@@ -18,16 +19,10 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
 
 namespace dreamrsi {
-
-namespace {
-const auto RecentServersKey = "recentServers";
-constexpr int MaxRecentServers = 10;
-} // namespace
 
 RemoteWorkbench::RemoteWorkbench(QMainWindow *window, ProjectPage *page, ProjectSession *projectSession, RoundPanel *panel)
     : QObject(window)
@@ -231,22 +226,17 @@ void RemoteWorkbench::setConnectionText(const QString &text, bool lost)
 
 QStringList RemoteWorkbench::recentServers()
 {
-    return QSettings().value(QLatin1String(RecentServersKey)).toStringList();
+    return UiState::recentServers();
 }
 
 void RemoteWorkbench::clearRecentServers()
 {
-    QSettings().remove(QLatin1String(RecentServersKey));
+    UiState::clearRecentServers();
 }
 
 void RemoteWorkbench::addRecentServer(const QString &url)
 {
-    QStringList servers = recentServers();
-    servers.removeAll(url);
-    servers.prepend(url);
-    while (servers.size() > MaxRecentServers)
-        servers.removeLast();
-    QSettings().setValue(QLatin1String(RecentServersKey), servers);
+    UiState::addRecentServer(url);
     if (m_recentMenu)
         m_recentMenu->setEnabled(true);
 }

@@ -10,12 +10,14 @@ dreamrsi_add_test(tst_round_preflight SOURCES tst_round_preflight.cpp agentstand
                   LIBS dreamrsi::store Qt6::Network LABELS loop cli TIMEOUT 600)
 add_dependencies(tst_round_preflight dreamrsi)
 dreamrsi_add_test(tst_round_status SOURCES tst_round_status.cpp clirunsupport.h
-                  LIBS dreamrsi::store LABELS loop cli TIMEOUT 600)
+                  LIBS dreamrsi::loop dreamrsi::store LABELS loop cli TIMEOUT 600)
 add_dependencies(tst_round_status dreamrsi)
 
 # `dreamrsi serve` (docs/remote.md) with real processes on 127.0.0.1: a live
 # built-in round, the server, and this test as the client (stream, tree,
-# cells after a seq, tokens, steering via serve, refusals, limits).
-dreamrsi_add_test(tst_serve SOURCES tst_serve.cpp clirunsupport.h
+# cells after a seq, tokens, steering via serve, refusals, limits). Its
+# start-up (token files, the round, the server) is tests/servefixture.h,
+# shared with tst_gui_remote.
+dreamrsi_add_test(tst_serve SOURCES tst_serve.cpp clirunsupport.h servefixture.h servefixture.cpp
                   LIBS dreamrsi::store Qt6::Network LABELS loop cli remote TIMEOUT 300)
 add_dependencies(tst_serve dreamrsi)

@@ -2,6 +2,8 @@
 // the toy task with the deterministic fake agent and reports on stdout,
 // flushed line by line, what is durable:
 //   iteration N        the iteration exists (new or resumed)
+//   published M        the iteration the round's live record names then
+//                      (0: none), which readers take for a live round
 //   cell ID SEQ        the cell was committed to the project
 //   finished STATUS    the round ended
 // The test kills it with SIGKILL at random moments. With a fifth argument,
@@ -12,6 +14,7 @@
 #include "roundtestsupport.h"
 
 #include "backend/localevaluationbackend.h"
+#include "loop/round/roundliveness.h"
 #include "loop/round/roundrunner.h"
 #include "store/projectstore.h"
 
@@ -63,8 +66,12 @@ int main(int argc, char *argv[])
     RoundRunner runner(&store, config, agent, std::make_shared<LocalEvaluationBackend>());
     QObject::connect(
         &runner, &RoundRunner::iterationStarted, &runner,
-        [](const IterationInfo &info) {
-            std::printf("iteration %lld\n", static_cast<long long>(info.id));
+        [path = args.at(1)](const IterationInfo &info) {
+            // What another process reads of the round at this moment: its
+            // live record must already name the iteration (RoundLiveness).
+            const std::optional<LiveRound> live = RoundLiveness::read(path);
+            std::printf("iteration %lld\npublished %lld\n", static_cast<long long>(info.id),
+                        static_cast<long long>(live ? live->iteration : 0));
             std::fflush(stdout);
         },
         Qt::DirectConnection);

@@ -115,6 +115,10 @@ void TestLoopResume::killAndResume()
             const QList<QByteArray> f = line.split(' ');
             if (f.value(0) == "iteration")
                 current = f.value(1).toLongLong();
+            else if (f.value(0) == "published")
+                // A reader that sees the iteration's row sees its live record too
+                // (docs/online.md#is-it-alive): the round publishes it with the row.
+                QCOMPARE(f.value(1).toLongLong(), current);
             else if (f.value(0) == "cell" && current != 0)
                 reported[current].insert(QString::fromUtf8(f.value(1)), f.value(2).toLongLong());
             else if (f.value(0) == "finished")

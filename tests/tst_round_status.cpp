@@ -5,6 +5,7 @@
 // limit kills a hanging agent as an `agent` failure.
 #include "clirunsupport.h"
 
+#include "loop/round/roundliveness.h"
 #include "store/projectstore.h"
 #include "store/storeawait.h"
 
@@ -81,6 +82,54 @@ private slots:
     {
         QVERIFY(m_dir.isValid());
         QFile::setPermissions(m_dir.path(), QFile::permissions(m_dir.path()) | QFileDevice::ExeGroup | QFileDevice::ExeOther);
+    }
+
+    /// One reader rule (RoundLiveness::observe): a running iteration whose
+    /// writer holds the project reads live even before its live record names
+    /// it; without a writer it reads interrupted; a record another process
+    /// left behind is not the writer's.
+    void readersTakeAJustBegunRoundForLive()
+    {
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+        IterationInfo info;
+        info.id = 7;
+        info.status = IterationStatus::Running;
+        info.started = now;
+        const auto stateOf = [&](const RoundLiveness::Observed &o) {
+            return RoundLiveness::assess(info, StoredTimes{}, o.recordOf(info), o.writerAlive, now).state;
+        };
+        QCOMPARE(stateOf({true, std::nullopt}), QStringLiteral("live"));
+        LiveRound previous;
+        previous.iteration = 6;
+        QCOMPARE(stateOf({true, previous}), QStringLiteral("live"));
+        QCOMPARE(RoundLiveness::Observed({true, previous}).recordOf(info)->iteration, IterationId(7));
+        QCOMPARE(stateOf({false, std::nullopt}), QStringLiteral("interrupted"));
+        QCOMPARE(stateOf({false, previous}), QStringLiteral("interrupted"));
+        IterationInfo finished = info;
+        finished.status = IterationStatus::Finished;
+        QVERIFY(!RoundLiveness::Observed({true, std::nullopt}).recordOf(finished));
+
+        // The lock's holder is this process; a record of another pid is a leftover.
+        const QString project = m_dir.filePath(QStringLiteral("observed.dreamrsi"));
+        ProjectStore store;
+        QVERIFY(await(store.create(project, ProjectInfo())).ok());
+        LiveRound leftover;
+        leftover.pid = QCoreApplication::applicationPid() + 1;
+        leftover.iteration = 3;
+        QVERIFY(RoundLiveness::publish(project, leftover).ok());
+        RoundLiveness::Observed seen = RoundLiveness::observe(project);
+        QVERIFY(seen.writerAlive);
+        QVERIFY(!seen.live);
+        LiveRound own;
+        own.iteration = 3;
+        QVERIFY(RoundLiveness::publish(project, own).ok()); // pid 0: this process's
+        seen = RoundLiveness::observe(project);
+        QVERIFY(seen.live);
+        QCOMPARE(seen.live->iteration, IterationId(3));
+        await(store.close());
+        seen = RoundLiveness::observe(project);
+        QVERIFY(!seen.writerAlive);
+        RoundLiveness::unpublish(project);
     }
 
     void stalledAttemptIsNamedAndKilledFromAnotherProcess()

@@ -820,9 +820,11 @@ void ProjectServer::look()
         }
         look->info = data.value->info;
         look->cells = data.value->cells;
-        const RemoteApi::ReaderLiveness liveness = RemoteApi::readerLiveness(look->info, path);
-        look->live = liveness.live;
-        look->writerAlive = liveness.writerAlive;
+        if (look->info.status == IterationStatus::Running) {
+            const RoundLiveness::Observed observed = RoundLiveness::observe(path);
+            look->live = observed.recordOf(look->info);
+            look->writerAlive = observed.writerAlive;
+        }
         return look;
     }).then(this, [this](const std::shared_ptr<Look> &look) {
         m_looking = false;

@@ -1,7 +1,6 @@
 #include "remoteapi.h"
 
 #include "model/treejson.h"
-#include "store/projectlock.h"
 #include "store/projectreader.h"
 
 #include <QJsonArray>
@@ -201,25 +200,14 @@ Result<QByteArray> tree(ProjectReader &reader, IterationId iteration)
     return Result<QByteArray>::success(TreeJson::serialize(*t.value));
 }
 
-ReaderLiveness readerLiveness(const IterationInfo &info, const QString &projectPath)
-{
-    ReaderLiveness out;
-    if (info.status != IterationStatus::Running)
-        return out;
-    out.live = RoundLiveness::read(projectPath);
-    out.writerAlive = ProjectLock::liveWriter(projectPath).has_value();
-    if (out.writerAlive && (!out.live || out.live->iteration != info.id)) {
-        LiveRound starting;
-        starting.iteration = info.id;
-        out.live = starting;
-    }
-    return out;
-}
-
 QString stateOf(const IterationInfo &info, const StoredTimes &stored, const QString &projectPath)
 {
-    const ReaderLiveness l = readerLiveness(info, projectPath);
-    return RoundLiveness::assess(info, stored, l.live, l.writerAlive, QDateTime::currentDateTimeUtc()).state;
+    if (info.status != IterationStatus::Running)
+        return RoundLiveness::assess(info, stored, std::nullopt, false, QDateTime::currentDateTimeUtc()).state;
+    const RoundLiveness::Observed observed = RoundLiveness::observe(projectPath);
+    return RoundLiveness::assess(info, stored, observed.recordOf(info), observed.writerAlive,
+                                 QDateTime::currentDateTimeUtc())
+        .state;
 }
 
 Result<QJsonObject> cellsAfter(ProjectReader &reader, const QString &projectPath, IterationId iteration, qint64 afterSeq,

@@ -38,22 +38,8 @@ Result<QByteArray> tree(ProjectReader &reader, IterationId iteration);
 
 /// An iteration's state as `dreamrsi status` names it (live, stalled,
 /// interrupted, finished), from its row, the cells' times seen so far, the
-/// attempts the writer publishes and whether it lives.
+/// attempts the writer publishes and whether it lives (RoundLiveness::observe).
 QString stateOf(const IterationInfo &info, const StoredTimes &stored, const QString &projectPath);
-
-/// What a reader of the project file knows of a running iteration: the live
-/// record of its running attempts and whether a writer holds the project. A
-/// writer that holds the project while the iteration runs but has not yet
-/// written its first live record (a round stores the iteration's row first)
-/// has just begun: it is given an empty record of that iteration, so the
-/// iteration reads live, not interrupted. A killed writer holds no lock, and
-/// a writer that opens the project marks a dead round's iteration interrupted.
-struct ReaderLiveness
-{
-    std::optional<LiveRound> live;
-    bool writerAlive = false;
-};
-ReaderLiveness readerLiveness(const IterationInfo &info, const QString &projectPath);
 
 /// GET /api/v1/iterations/N/cells?after=SEQ: `{"cells": [...], "last_seq":
 /// S, "state": "live|stalled|interrupted|finished"}`, the cells stored after

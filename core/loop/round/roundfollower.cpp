@@ -80,17 +80,15 @@ void RoundFollower::poll()
     };
     QtConcurrent::run([path] {
         Seen seen;
-        const std::optional<WriterInfo> writer = ProjectLock::liveWriter(path);
-        seen.alive = writer.has_value();
+        const RoundLiveness::Observed observed = RoundLiveness::observe(path);
+        seen.alive = observed.writerAlive;
         const std::optional<SteeringLive> live = seen.alive ? SteeringInbox::readLive(path) : std::nullopt;
         if (live && live->kind == QLatin1String("approval")
             && SteeringInbox::whyNotAccepting(path, live->kind).isEmpty())
             seen.approval = ApprovalWait{live->pid, live->proposal};
         if (seen.alive) {
             // The writer's own file only, as `dreamrsi status` takes it.
-            seen.attempts = RoundLiveness::read(path);
-            if (seen.attempts && writer->pid != 0 && seen.attempts->pid != writer->pid)
-                seen.attempts.reset();
+            seen.attempts = observed.live;
             seen.whyNoSteering = SteeringInbox::whyNotAccepting(path, QStringLiteral("round"));
         } else {
             seen.whyNoSteering = QStringLiteral("no process holds the project any more");
@@ -172,7 +170,9 @@ void RoundFollower::look(bool writerAlive)
         const IterationInfo &info = data.value->info;
         if (info.status == IterationStatus::Running && writerAlive) {
             // Its attempts in flight, by the rule `dreamrsi status` applies.
-            emit attemptsSeen(RoundLiveness::assess(info, m_stored, m_live, true, QDateTime::currentDateTimeUtc()));
+            const RoundLiveness::Observed observed{true, m_live};
+            emit attemptsSeen(
+                RoundLiveness::assess(info, m_stored, observed.recordOf(info), true, QDateTime::currentDateTimeUtc()));
             return;
         }
         stop();

@@ -180,6 +180,26 @@ std::optional<LiveRound> read(const QString &projectPath)
     return live;
 }
 
+std::optional<LiveRound> Observed::recordOf(const IterationInfo &info) const
+{
+    if (info.status != IterationStatus::Running || !writerAlive || (live && live->iteration == info.id))
+        return live;
+    LiveRound starting;
+    starting.iteration = info.id;
+    return starting;
+}
+
+Observed observe(const QString &projectPath)
+{
+    Observed out;
+    const std::optional<WriterInfo> writer = ProjectLock::liveWriter(projectPath);
+    out.writerAlive = writer.has_value();
+    out.live = read(projectPath);
+    if (out.live && writer && writer->pid != 0 && out.live->pid != writer->pid)
+        out.live.reset();
+    return out;
+}
+
 double stallFloorS()
 {
     bool ok = false;
@@ -272,9 +292,7 @@ Result<QList<IterationLiveness>> status(const QString &projectPath)
         await(store.close());
         return R::failure(list.error);
     }
-    const std::optional<WriterInfo> writer = ProjectLock::liveWriter(projectPath);
-    const std::optional<LiveRound> live = read(projectPath);
-    const bool writerAlive = writer && live && (writer->pid == 0 || writer->pid == live->pid);
+    const Observed observed = observe(projectPath);
     IterationId newest = 0;
     for (const IterationInfo &it : *list.value)
         newest = std::max(newest, it.id);
@@ -288,7 +306,8 @@ Result<QList<IterationLiveness>> status(const QString &projectPath)
             await(store.close());
             return R::failure(data.error);
         }
-        out.append(assess(data.value->info, data.value->cells, live, writerAlive, QDateTime::currentDateTimeUtc()));
+        out.append(assess(data.value->info, data.value->cells, observed.recordOf(data.value->info), observed.writerAlive,
+                          QDateTime::currentDateTimeUtc()));
     }
     await(store.close());
     return R::success(std::move(out));

@@ -122,6 +122,27 @@ IterationLiveness assess(const IterationInfo &info, const QList<Cell> &cells, co
 IterationLiveness assess(const IterationInfo &info, const StoredTimes &stored, const std::optional<LiveRound> &live,
                          bool writerAlive, const QDateTime &now, double floorS = stallFloorS());
 
+/// What a process other than the writer sees of the project's round: whether
+/// a writer holds the project (its lock) and the live record it published,
+/// a record of another process than the lock's holder dropped (a dead
+/// round's leftover). One rule for `dreamrsi status`, the window's follower
+/// and `dreamrsi serve`.
+struct Observed
+{
+    bool writerAlive = false;
+    std::optional<LiveRound> live;
+
+    /// The record `assess` takes for `info`: the published one; or, when
+    /// `info` is running, the writer lives and its record is not (yet) of
+    /// `info`, an empty record of `info` — the round has just begun (it
+    /// stores its iteration's row, then its first record, RoundRunner). A
+    /// killed writer holds no lock, and a writer that opens the project marks
+    /// a dead round's iteration interrupted, so this never hides a dead round.
+    std::optional<LiveRound> recordOf(const IterationInfo &info) const;
+};
+/// Reads the lock and the live record now. Blocking (two small files).
+Observed observe(const QString &projectPath);
+
 /// The project's iterations worth a look: every running or interrupted one
 /// and the newest, each assessed now; the project is opened read-only (a
 /// round may run in it). Blocking. A failure when it cannot be read.

@@ -297,6 +297,11 @@ bool RoundRunner::Run::storeNewIteration(const GridPlan &plan, std::optional<dou
     iteration = *id.value;
     row.id = iteration;
     info = row;
+    // Its live record at once: a reader that sees the row without one takes
+    // the round for just begun only while this process holds the lock
+    // (RoundLiveness::Observed::recordOf).
+    projectPath = q->m_store->path();
+    publishRunning();
     iterationDir = artifactDir + QStringLiteral("/attempts/%1").arg(iteration);
     tree = RoundTree(plan, baseline);
     tree.setDirections(task.directionNames());
@@ -305,6 +310,8 @@ bool RoundRunner::Run::storeNewIteration(const GridPlan &plan, std::optional<dou
 
 bool RoundRunner::Run::continueResumed()
 {
+    projectPath = q->m_store->path();
+    publishRunning(); // the resumed iteration is running again, in this process
     QStringList recorded;
     const int last = journal().lastRound(&recorded);
     if (last >= 0) {

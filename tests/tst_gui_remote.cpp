@@ -18,6 +18,7 @@
 // temporary copy: the same progress curve and compare curve as the file's,
 // the copy made again when a served round ends, removed on disconnect.
 #include "clirunsupport.h"
+#include "servefixture.h"
 
 #include "live/approvalbar.h"
 #include "progress/comparepage.h"
@@ -56,7 +57,6 @@
 #include <QMessageBox>
 #include <QProcess>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStatusBar>
@@ -67,53 +67,6 @@ using namespace dreamrsi;
 using namespace dreamrsi::test;
 
 namespace {
-
-struct Served
-{
-    std::unique_ptr<QProcess> process;
-    QString url;
-    quint16 port = 0;
-    QByteArray banner;
-
-    void stop()
-    {
-        if (process && process->state() != QProcess::NotRunning) {
-            process->terminate();
-            if (!process->waitForFinished(10000)) {
-                process->kill();
-                process->waitForFinished(5000);
-            }
-        }
-    }
-    ~Served() { stop(); }
-};
-
-/// `dreamrsi serve PROJECT` on 127.0.0.1:`port` (0: any) with the token files; its URL read within 20 s.
-std::unique_ptr<Served> serve(const QString &project, const QStringList &tokens, quint16 port = 0)
-{
-    auto s = std::make_unique<Served>();
-    s->process = std::make_unique<QProcess>();
-    s->process->setProgram(dreamrsiProgram());
-    s->process->setArguments(QStringList{QStringLiteral("serve"), project, QStringLiteral("--listen"),
-                                         QStringLiteral("127.0.0.1:%1").arg(port), QStringLiteral("--poll-ms"), QStringLiteral("100")}
-                             + tokens);
-    s->process->start();
-    if (!s->process->waitForStarted(10000))
-        return s;
-    static const QRegularExpression url(QStringLiteral("at (http://127\\.0\\.0\\.1:(\\d+)/)"));
-    QDeadlineTimer deadline(20000);
-    while (!deadline.hasExpired() && s->process->state() == QProcess::Running) {
-        s->process->waitForReadyRead(200);
-        s->banner += s->process->readAllStandardOutput();
-        const QRegularExpressionMatch m = url.match(QString::fromUtf8(s->banner));
-        if (m.hasMatch() && s->banner.contains("then connect to")) {
-            s->url = m.captured(1);
-            s->port = quint16(m.captured(2).toUInt());
-            break;
-        }
-    }
-    return s;
-}
 
 /// The Connect to Server dialog the action opens.
 ConnectDialog *openDialog(MainWindow &window)
@@ -139,13 +92,6 @@ void connectThrough(ConnectDialog *dialog, const QString &url, const QByteArray 
     dialog->findChild<QPushButton *>(QStringLiteral("connectButton"))->click();
 }
 
-void writeFile(const QString &path, const QByteArray &content)
-{
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    f.write(content);
-}
-
 bool copyDir(const QString &from, const QString &to)
 {
     QDir().mkpath(to);
@@ -157,6 +103,36 @@ bool copyDir(const QString &from, const QString &to)
     return true;
 }
 
+/// `window` shown at 1600×1000 (the Live Round dock at its size) and
+/// connected to `url` through the dialog with the read and the steering
+/// token: its RemoteWorkbench once the served project is loaded (60 s),
+/// else null.
+RemoteWorkbench *showConnectedSteering(MainWindow &window, const QString &url, const ServeTokens &tokens)
+{
+    window.resize(1600, 1000);
+    window.show();
+    auto *remote = window.findChild<RemoteWorkbench *>(QStringLiteral("remoteWorkbench"));
+    ConnectDialog *dialog = openDialog(window);
+    if (!remote || !dialog)
+        return nullptr;
+    QSignalSpy loaded(remote, &RemoteWorkbench::loaded);
+    connectThrough(dialog, url, tokens.read, tokens.steer);
+    return loaded.wait(60000) ? remote : nullptr;
+}
+
+/// A writable copy of the bundled demo (resources/demo) at `project`, with
+/// its artifact folder, opened in `local` as a project file (60 s).
+bool openDemoCopy(MainWindow &local, const QString &project)
+{
+    if (!QFile::copy(QStringLiteral(DREAMRSI_SOURCE_DIR "/resources/demo/demo.dreamrsi"), project)
+        || !copyDir(QStringLiteral(DREAMRSI_SOURCE_DIR "/resources/demo/demo.dreamrsi-artifacts"), project + QStringLiteral("-artifacts"))
+        || !QFile::setPermissions(project, QFile::permissions(project) | QFileDevice::WriteOwner))
+        return false;
+    QSignalSpy loaded(&local, &MainWindow::projectLoaded);
+    local.openProject(project);
+    return loaded.wait(60000);
+}
+
 } // namespace
 
 class TestGuiRemote : public QObject
@@ -164,10 +140,7 @@ class TestGuiRemote : public QObject
     Q_OBJECT
 private:
     QTemporaryDir m_dir;
-    const QByteArray m_read = "read-token-0123456789abcdef";
-    const QByteArray m_steer = "steer-token-0123456789abcdef";
-    QString readFile() const { return m_dir.filePath(QStringLiteral("read.token")); }
-    QString steerFile() const { return m_dir.filePath(QStringLiteral("steer.token")); }
+    ServeTokens m_tokens;
 
 private slots:
     void initTestCase()
@@ -175,26 +148,19 @@ private slots:
         QCoreApplication::setOrganizationName(QStringLiteral("DreamRSI-test-gui-remote"));
         QVERIFY(m_dir.isValid());
         QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.path());
-        writeFile(readFile(), m_read + '\n');
-        writeFile(steerFile(), m_steer + '\n');
+        QVERIFY(m_tokens.writeInto(m_dir.path()));
     }
 
     void servedProjectShowsWhatTheFileShows()
     {
         // A copy of the demo: the file opened in one window, served to another.
         const QString project = m_dir.filePath(QStringLiteral("demo.dreamrsi"));
-        QVERIFY(QFile::copy(QStringLiteral(DREAMRSI_SOURCE_DIR "/resources/demo/demo.dreamrsi"), project));
-        QVERIFY(copyDir(QStringLiteral(DREAMRSI_SOURCE_DIR "/resources/demo/demo.dreamrsi-artifacts"), project + QStringLiteral("-artifacts")));
-        QFile::setPermissions(project, QFile::permissions(project) | QFileDevice::WriteOwner);
-
         MainWindow local;
-        QSignalSpy localLoaded(&local, &MainWindow::projectLoaded);
-        local.openProject(project);
-        QVERIFY(localLoaded.wait(60000));
+        QVERIFY(openDemoCopy(local, project));
 
-        auto served = serve(project, {QStringLiteral("--token-file"), readFile()});
-        QVERIFY2(served->port != 0, served->banner.constData());
-        const QString host = QStringLiteral("127.0.0.1:%1").arg(served->port);
+        auto served = serve(project, m_tokens.readArgs());
+        QVERIFY2(served.port != 0, served.banner.constData());
+        const QString host = QStringLiteral("127.0.0.1:%1").arg(served.port);
 
         MainWindow window;
         window.show();
@@ -205,7 +171,7 @@ private slots:
         ConnectDialog *dialog = openDialog(window);
         QVERIFY(dialog);
         QSignalSpy failed(remote, &RemoteWorkbench::connectFailed);
-        connectThrough(dialog, served->url, "wrong-token-0123456789abcdef");
+        connectThrough(dialog, served.url(), "wrong-token-0123456789abcdef");
         QVERIFY(failed.wait(20000));
         QVERIFY2(failed.first().at(1).toString().contains(QStringLiteral("401")), qPrintable(failed.first().at(1).toString()));
         QTRY_VERIFY(window.findChild<QMessageBox *>(QStringLiteral("connectFailedBox")));
@@ -215,7 +181,7 @@ private slots:
         // A token too short is refused in the dialog itself, before anything is sent.
         dialog = openDialog(window);
         QVERIFY(dialog);
-        connectThrough(dialog, served->url, "short");
+        connectThrough(dialog, served.url(), "short");
         QVERIFY(dialog->isVisible());
         QVERIFY(dialog->findChild<QLabel *>(QStringLiteral("errorLabel"))->text().contains(QStringLiteral("16")));
         // No secret service runs here (tests, CI): the dialog says so and keeps the token for the session.
@@ -227,7 +193,7 @@ private slots:
             QVERIFY(dialog->findChild<QLabel *>(QStringLiteral("keychainNote"))->text().contains(QStringLiteral("this session only")));
         }
         QSignalSpy loaded(remote, &RemoteWorkbench::loaded);
-        connectThrough(dialog, served->url, m_read);
+        connectThrough(dialog, served.url(), m_tokens.read);
         QVERIFY(loaded.wait(60000));
         QVERIFY(remote->isConnected());
 
@@ -271,21 +237,21 @@ private slots:
         QVERIFY(!window.findChild<QAction *>(QStringLiteral("actionImport"))->isEnabled());
 
         // Open Recent lists the server, and no token is kept in the settings.
-        QCOMPARE(RemoteWorkbench::recentServers().value(0), served->url);
+        QCOMPARE(RemoteWorkbench::recentServers().value(0), served.url());
         QSettings().sync();
         for (const QFileInfo &f : QDir(m_dir.path()).entryInfoList(QDir::Files)) {
             QFile file(f.filePath());
             QVERIFY(file.open(QIODevice::ReadOnly));
             if (f.fileName().endsWith(QLatin1String(".token")))
                 continue;
-            QVERIFY2(!file.readAll().contains(m_read), qPrintable(f.fileName()));
+            QVERIFY2(!file.readAll().contains(m_tokens.read), qPrintable(f.fileName()));
         }
         QMenu *recent = window.menuBar()->findChild<QMenu *>(QStringLiteral("menuRecent"));
         QVERIFY(recent);
         QMetaObject::invokeMethod(recent, "aboutToShow");
         bool listed = false;
         for (QAction *a : recent->actions())
-            listed = listed || a->property("remoteServer").toString() == served->url;
+            listed = listed || a->property("remoteServer").toString() == served.url();
         QVERIFY(listed);
 
         // An artifact by its hash: fetched once, then from the session's cache.
@@ -370,15 +336,9 @@ private slots:
     void progressAndCompareReadTheServedIterations()
     {
         const QString project = m_dir.filePath(QStringLiteral("served-progress.dreamrsi"));
-        QVERIFY(QFile::copy(QStringLiteral(DREAMRSI_SOURCE_DIR "/resources/demo/demo.dreamrsi"), project));
-        QVERIFY(copyDir(QStringLiteral(DREAMRSI_SOURCE_DIR "/resources/demo/demo.dreamrsi-artifacts"), project + QStringLiteral("-artifacts")));
-        QFile::setPermissions(project, QFile::permissions(project) | QFileDevice::WriteOwner);
-
         // The file opened here: its Progress curve, and Compare with the file as its source.
         MainWindow local;
-        QSignalSpy localLoaded(&local, &MainWindow::projectLoaded);
-        local.openProject(project);
-        QVERIFY(localLoaded.wait(60000));
+        QVERIFY(openDemoCopy(local, project));
         local.progressPage()->refresh();
         const QList<ProgressCurve> fileCurves = local.progressPage()->curves();
         QVERIFY(!fileCurves.isEmpty()); // one per task
@@ -389,8 +349,8 @@ private slots:
         QCOMPARE(fileCompare.curves.size(), 1);
         QVERIFY(!fileCompare.curves.first().points.isEmpty());
 
-        auto served = serve(project, {QStringLiteral("--token-file"), readFile()});
-        QVERIFY2(served->port != 0, served->banner.constData());
+        auto served = serve(project, m_tokens.readArgs());
+        QVERIFY2(served.port != 0, served.banner.constData());
         MainWindow window;
         window.show();
         auto *remote = window.findChild<RemoteWorkbench *>(QStringLiteral("remoteWorkbench"));
@@ -401,7 +361,7 @@ private slots:
         QSignalSpy messages(window.statusBar(), &QStatusBar::messageChanged);
         ConnectDialog *dialog = openDialog(window);
         QVERIFY(dialog);
-        connectThrough(dialog, served->url, m_read);
+        connectThrough(dialog, served.url(), m_tokens.read);
         QVERIFY(copyReady.wait(60000));
         QVERIFY2(copyFailed.isEmpty(), copyFailed.isEmpty() ? "" : qPrintable(copyFailed.first().first().toString()));
         QVERIFY(!copyStarted.isEmpty());
@@ -411,9 +371,9 @@ private slots:
         QStringList said;
         for (const QList<QVariant> &m : std::as_const(messages))
             said.append(m.first().toString());
-        QVERIFY2(said.contains(QStringLiteral("remote: 127.0.0.1:%1 — reading its iterations for Progress and Compare…").arg(served->port)),
+        QVERIFY2(said.contains(QStringLiteral("remote: 127.0.0.1:%1 — reading its iterations for Progress and Compare…").arg(served.port)),
                  qPrintable(said.join(QLatin1Char('\n'))));
-        QVERIFY2(said.contains(QStringLiteral("remote: 127.0.0.1:%1 — Progress and Compare show its iterations").arg(served->port)),
+        QVERIFY2(said.contains(QStringLiteral("remote: 127.0.0.1:%1 — Progress and Compare show its iterations").arg(served.port)),
                  qPrintable(said.join(QLatin1Char('\n'))));
 
         // The copy is a project file with the served iterations, cell for cell.
@@ -478,7 +438,7 @@ private slots:
         remote->disconnectFromServer();
         QVERIFY(remote->session()->copyPath().isEmpty());
         QTRY_VERIFY_WITH_TIMEOUT(!QFileInfo::exists(again) && !QFileInfo::exists(copy), 10000);
-        served->stop();
+        served.stop();
     }
 
     void aWaitingLoopShowsInThePanel()
@@ -488,35 +448,15 @@ private slots:
         // stream's approval event), the answer goes through POST /approve,
         // and the bar goes once the wait ended.
         const QString project = m_dir.filePath(QStringLiteral("gate.dreamrsi"));
-        QProcess loop;
-        loop.setProgram(dreamrsiProgram());
-        loop.setArguments({QStringLiteral("loop"), QStringLiteral("--project"), project, QStringLiteral("--task"),
-                           QStringLiteral("circle_packing_26"), QStringLiteral("--agent"), QStringLiteral("builtin"),
-                           QStringLiteral("--iterations"), QStringLiteral("2"), QStringLiteral("--versions"), QStringLiteral("2"),
-                           QStringLiteral("--workers"), QStringLiteral("4"), QStringLiteral("--rounds"), QStringLiteral("2"),
-                           QStringLiteral("--await-approval")});
-        loop.start();
-        QVERIFY(loop.waitForStarted(10000));
-        auto stopLoop = qScopeGuard([&] {
-            if (loop.state() != QProcess::NotRunning) {
-                loop.kill();
-                loop.waitForFinished(10000);
-            }
-        });
-        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(project), 20000);
-        QTRY_VERIFY_WITH_TIMEOUT(ProjectReader::open(project).ok(), 20000);
-        auto served = serve(project, {QStringLiteral("--token-file"), readFile(), QStringLiteral("--steering-token-file"), steerFile()});
-        QVERIFY2(served->port != 0, served->banner.constData());
+        ProjectMaker loop;
+        const QString made = loop.startApprovalLoop(project);
+        QVERIFY2(made.isEmpty(), qPrintable(made));
+        auto served = serve(project, m_tokens.steeringArgs());
+        QVERIFY2(served.port != 0, served.banner.constData());
 
         MainWindow window;
-        window.resize(1600, 1000);
-        window.show();
-        auto *remote = window.findChild<RemoteWorkbench *>(QStringLiteral("remoteWorkbench"));
-        ConnectDialog *dialog = openDialog(window);
-        QVERIFY(dialog);
-        QSignalSpy loaded(remote, &RemoteWorkbench::loaded);
-        connectThrough(dialog, served->url, m_read, m_steer);
-        QVERIFY(loaded.wait(60000));
+        RemoteWorkbench *remote = showConnectedSteering(window, served.url(), m_tokens);
+        QVERIFY(remote);
         RoundPanel *panel = window.roundPanel();
         QTRY_VERIFY_WITH_TIMEOUT(panel->controller()->approvalWait().has_value() || loop.state() == QProcess::NotRunning, 150000);
         QVERIFY2(panel->controller()->approvalWait().has_value(), loop.readAllStandardError().constData());
@@ -539,35 +479,16 @@ private slots:
     void liveRoundGrowsOnScreen()
     {
         const QString project = m_dir.filePath(QStringLiteral("live.dreamrsi"));
-        QProcess round;
-        round.setProgram(dreamrsiProgram());
-        round.setArguments({QStringLiteral("round"), QStringLiteral("--project"), project, QStringLiteral("--task"),
-                            QStringLiteral("circle_packing_26"), QStringLiteral("--agent"), QStringLiteral("builtin"),
-                            QStringLiteral("--workers"), QStringLiteral("4"), QStringLiteral("--rounds"), QStringLiteral("6"),
-                            QStringLiteral("--accept-steering")});
-        round.start();
-        QVERIFY(round.waitForStarted(10000));
-        auto stopRound = qScopeGuard([&] {
-            if (round.state() != QProcess::NotRunning) {
-                round.kill();
-                round.waitForFinished(10000);
-            }
-        });
-        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(project), 20000);
-        QTRY_VERIFY_WITH_TIMEOUT(ProjectReader::open(project).ok(), 20000);
-        const QStringList tokens{QStringLiteral("--token-file"), readFile(), QStringLiteral("--steering-token-file"), steerFile()};
+        ProjectMaker round;
+        const QString made = round.startRound(project, 6, {QStringLiteral("--accept-steering")});
+        QVERIFY2(made.isEmpty(), qPrintable(made));
+        const QStringList tokens = m_tokens.steeringArgs();
         auto served = serve(project, tokens);
-        QVERIFY2(served->port != 0, served->banner.constData());
+        QVERIFY2(served.port != 0, served.banner.constData());
 
         MainWindow window;
-        window.resize(1600, 1000);
-        window.show();
-        auto *remote = window.findChild<RemoteWorkbench *>(QStringLiteral("remoteWorkbench"));
-        ConnectDialog *dialog = openDialog(window);
-        QVERIFY(dialog);
-        QSignalSpy loaded(remote, &RemoteWorkbench::loaded);
-        connectThrough(dialog, served->url, m_read, m_steer);
-        QVERIFY(loaded.wait(60000));
+        RemoteWorkbench *remote = showConnectedSteering(window, served.url(), m_tokens);
+        QVERIFY(remote);
         RemoteFollower *follower = remote->session()->follower();
         QVERIFY(follower);
         follower->setRetryDelays(200, 1000);
@@ -583,13 +504,13 @@ private slots:
         QVERIFY2(panel->controller()->canKill(&whyNot), qPrintable(whyNot)); // the steering token was given
 
         // The server restarted on the same port mid-round: the follower says it lost the connection and resumes.
-        const quint16 port = served->port;
+        const quint16 port = served.port;
         QSignalSpy connection(follower, &RemoteFollower::connectionChanged);
-        served->stop();
+        served.stop();
         QTRY_VERIFY_WITH_TIMEOUT(!follower->isConnected(), 10000);
         QTRY_VERIFY_WITH_TIMEOUT(remote->statusLabel()->text().contains(QStringLiteral("lost")), 10000);
         served = serve(project, tokens, port);
-        QVERIFY2(served->port == port, served->banner.constData());
+        QVERIFY2(served.port == port, served.banner.constData());
         QTRY_VERIFY_WITH_TIMEOUT(follower->isConnected(), 20000);
         QCOMPARE(remote->statusLabel()->text(), QStringLiteral("remote: 127.0.0.1:%1").arg(port));
 

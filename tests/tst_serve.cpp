@@ -16,6 +16,7 @@
 // is refused with the ssh -L line; no token appears in any output or file
 // after the start.
 #include "clirunsupport.h"
+#include "servefixture.h"
 
 #include "store/projectreader.h"
 
@@ -92,50 +93,6 @@ QByteArray raw(quint16 port, const QByteArray &bytes)
             answer += socket.readAll();
     answer += socket.readAll();
     return answer;
-}
-
-struct Served
-{
-    std::unique_ptr<QProcess> process;
-    QUrl base;
-    QByteArray banner;
-    quint16 port = 0;
-};
-
-/// Starts `dreamrsi serve` with `extra` and reads the URL it prints (at most 20 s).
-Served serve(const QString &project, const QStringList &extra)
-{
-    Served s;
-    s.process = std::make_unique<QProcess>();
-    s.process->setProgram(dreamrsiProgram());
-    s.process->setArguments(QStringList{QStringLiteral("serve"), project, QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
-                                        QStringLiteral("--poll-ms"), QStringLiteral("100")}
-                            + extra);
-    s.process->start();
-    if (!s.process->waitForStarted(10000))
-        return s;
-    static const QRegularExpression url(QStringLiteral("at (https?://127\\.0\\.0\\.1:(\\d+)/)"));
-    // Over TLS the banner ends at the steering line (no ssh -L hint).
-    const QByteArray last = extra.contains(QStringLiteral("--tls-cert")) ? QByteArray("steering: ") : QByteArray("then connect to");
-    QDeadlineTimer deadline(20000);
-    while (!deadline.hasExpired() && s.process->state() == QProcess::Running) {
-        s.process->waitForReadyRead(200);
-        s.banner += s.process->readAllStandardOutput();
-        if (const qsizetype at = s.banner.indexOf(last); at >= 0 && s.banner.indexOf('\n', at) > at) {
-            const QRegularExpressionMatch m = url.match(QString::fromUtf8(s.banner));
-            s.base = QUrl(m.captured(1));
-            s.port = quint16(m.captured(2).toUInt());
-            break;
-        }
-    }
-    return s;
-}
-
-void writeFile(const QString &path, const QByteArray &content)
-{
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    f.write(content);
 }
 
 /// The stream's events as they arrive: (event, id, data).
@@ -258,16 +215,6 @@ QJsonArray exportedCells(const QString &project, IterationId iteration = 1)
     return QJsonDocument::fromJson(exported.out).object().value(QStringLiteral("cells")).toArray();
 }
 
-/// A live round of the built-in agent on circle packing, W 4, `rounds` rounds.
-void startRound(QProcess &round, const QString &project, int rounds)
-{
-    round.setProgram(dreamrsiProgram());
-    round.setArguments({QStringLiteral("round"), QStringLiteral("--project"), project, QStringLiteral("--task"),
-                        QStringLiteral("circle_packing_26"), QStringLiteral("--agent"), QStringLiteral("builtin"),
-                        QStringLiteral("--workers"), QStringLiteral("4"), QStringLiteral("--rounds"), QString::number(rounds)});
-    round.start();
-}
-
 } // namespace
 
 class TestServe : public QObject
@@ -276,58 +223,36 @@ class TestServe : public QObject
 private:
     QTemporaryDir m_dir;
     QNetworkAccessManager m_net;
-    const QByteArray m_read = "read-token-0123456789abcdef";
-    const QByteArray m_steer = "steer-token-0123456789abcdef";
-
-    QString readFile() const { return m_dir.filePath(QStringLiteral("read.token")); }
-    QString steerFile() const { return m_dir.filePath(QStringLiteral("steer.token")); }
+    ServeTokens m_tokens;
 
 private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
         m_net.setProxy(QNetworkProxy::NoProxy);
-        writeFile(readFile(), m_read + '\n');
-        writeFile(steerFile(), m_steer + '\n');
+        QVERIFY(m_tokens.writeInto(m_dir.path()));
     }
 
     void liveRoundStreamsEveryCellOnceInOrder()
     {
         const QString project = m_dir.filePath(QStringLiteral("live.dreamrsi"));
-        QProcess round;
-        round.setProgram(dreamrsiProgram());
-        round.setArguments({QStringLiteral("round"), QStringLiteral("--project"), project, QStringLiteral("--task"),
-                            QStringLiteral("circle_packing_26"), QStringLiteral("--agent"), QStringLiteral("builtin"),
-                            QStringLiteral("--workers"), QStringLiteral("4"), QStringLiteral("--rounds"), QStringLiteral("5"),
-                            QStringLiteral("--accept-steering")});
-        round.start();
-        QVERIFY(round.waitForStarted(10000));
-        auto stopRound = qScopeGuard([&] {
-            if (round.state() != QProcess::NotRunning) {
-                round.kill();
-                round.waitForFinished(10000);
-            }
-        });
+        ProjectMaker round;
         // The round makes the project; the server opens it once it is there.
-        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(project), 20000);
-        QTRY_VERIFY_WITH_TIMEOUT(ProjectReader::open(project).ok(), 20000);
-        Served served = serve(project, {QStringLiteral("--token-file"), readFile(), QStringLiteral("--steering-token-file"), steerFile()});
+        const QString made = round.startRound(project, 5, {QStringLiteral("--accept-steering")});
+        QVERIFY2(made.isEmpty(), qPrintable(made));
+        Served served = serve(project, m_tokens.steeringArgs());
         QVERIFY2(served.port != 0, served.banner.constData());
-        auto stopServer = qScopeGuard([&] {
-            served.process->terminate();
-            served.process->waitForFinished(10000);
-        });
 
-        Stream stream(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/events"))), m_read);
+        Stream stream(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/events"))), m_tokens.read);
         // The first cell arrives while the round runs; then a steering request goes in.
         QTRY_VERIFY_WITH_TIMEOUT(!stream.of("cell").isEmpty(), 30000);
         const QUrl steerUrl = served.base.resolved(QUrl(QStringLiteral("api/v1/steer")));
         const QByteArray hint = R"({"request": "hint new try a hexagonal start", "who": "tester", "why": "from the test"})";
-        QCOMPARE(request(m_net, steerUrl, m_read, "POST", hint).status, 403);
-        const Answer applied = request(m_net, steerUrl, m_steer, "POST", hint);
+        QCOMPARE(request(m_net, steerUrl, m_tokens.read, "POST", hint).status, 403);
+        const Answer applied = request(m_net, steerUrl, m_tokens.steer, "POST", hint);
         QVERIFY2(applied.status == 200 && applied.json().value(QStringLiteral("applied")).toBool(), applied.body.constData());
         // A bad request is refused with the words `dreamrsi steer` uses.
-        const Answer bad = request(m_net, steerUrl, m_steer, "POST", R"({"request": "close x", "who": "tester"})");
+        const Answer bad = request(m_net, steerUrl, m_tokens.steer, "POST", R"({"request": "close x", "who": "tester"})");
         QCOMPARE(bad.status, 400);
         QVERIFY2(bad.json().value(QStringLiteral("error")).toString().contains(QStringLiteral("is not a branch")), bad.body.constData());
 
@@ -353,10 +278,10 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(stream.of("state").last().data.value(QStringLiteral("state")).toString(), QStringLiteral("finished"), 5000);
 
         // The tree is exactly the export; cells after a seq are the export's after it.
-        const Answer tree = request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/iterations/1/tree"))), m_read);
+        const Answer tree = request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/iterations/1/tree"))), m_tokens.read);
         QCOMPARE(tree.status, 200);
         QCOMPARE(tree.body, exported.out);
-        const Answer after = request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/iterations/1/cells?after=4"))), m_read);
+        const Answer after = request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/iterations/1/cells?after=4"))), m_tokens.read);
         QCOMPARE(after.status, 200);
         const QJsonArray tail = after.json().value(QStringLiteral("cells")).toArray();
         QCOMPARE(after.json().value(QStringLiteral("state")).toString(), QStringLiteral("finished"));
@@ -364,7 +289,7 @@ private slots:
         QCOMPARE(tail.first().toObject(), cells.at(5).toObject());
         QCOMPARE(after.json().value(QStringLiteral("last_seq")).toInteger(), cells.last().toObject().value(QStringLiteral("seq")).toInteger());
         // The status is `dreamrsi status --json`'s.
-        const Answer status = request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/status"))), m_read);
+        const Answer status = request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/status"))), m_tokens.read);
         const CliRun statusCli = runDreamrsi({QStringLiteral("status"), project, QStringLiteral("--json")});
         QCOMPARE(status.status, 200);
         QCOMPARE(status.json().value(QStringLiteral("iterations")).toArray().first().toObject().value(QStringLiteral("state")),
@@ -373,15 +298,15 @@ private slots:
 
         // `dreamrsi export` and `status` of the URL print what they print of the file.
         const QString url = served.base.toString();
-        const CliRun remoteExport = runDreamrsi({QStringLiteral("export"), url, QStringLiteral("--token-file"), readFile(),
+        const CliRun remoteExport = runDreamrsi({QStringLiteral("export"), url, QStringLiteral("--token-file"), m_tokens.readFile,
                                                  QStringLiteral("--iteration"), QStringLiteral("1")});
         QVERIFY2(remoteExport.finished && remoteExport.exitCode == 0, remoteExport.err.constData());
         QCOMPARE(remoteExport.out, exported.out);
-        const CliRun remoteStatus = runDreamrsi({QStringLiteral("status"), url, QStringLiteral("--token-file"), readFile()});
+        const CliRun remoteStatus = runDreamrsi({QStringLiteral("status"), url, QStringLiteral("--token-file"), m_tokens.readFile});
         const CliRun localStatus = runDreamrsi({QStringLiteral("status"), project});
         QVERIFY2(remoteStatus.finished && remoteStatus.exitCode == 0, remoteStatus.err.constData());
         QCOMPARE(remoteStatus.out, localStatus.out);
-        writeFile(m_dir.filePath(QStringLiteral("wrong.token")), "wrong-token-0123456789abcdef\n");
+        QVERIFY(writeFile(m_dir.filePath(QStringLiteral("wrong.token")), "wrong-token-0123456789abcdef\n"));
         const CliRun refused = runDreamrsi({QStringLiteral("status"), url, QStringLiteral("--token-file"), m_dir.filePath(QStringLiteral("wrong.token"))});
         QCOMPARE(refused.exitCode, 1);
         QVERIFY2(refused.err.contains("answered 401: the token is wrong"), refused.err.constData());
@@ -391,7 +316,7 @@ private slots:
         // So does `dreamrsi path` (the best cell's path, and a given cell's, in both formats).
         for (const QStringList &how : {QStringList{}, QStringList{QStringLiteral("--format"), QStringLiteral("json")},
                                        QStringList{QStringLiteral("--cell"), cells.at(cells.size() - 1).toObject().value(QStringLiteral("id")).toString()}}) {
-            const CliRun remotePath = runDreamrsi(QStringList{QStringLiteral("path"), url, QStringLiteral("--token-file"), readFile(),
+            const CliRun remotePath = runDreamrsi(QStringList{QStringLiteral("path"), url, QStringLiteral("--token-file"), m_tokens.readFile,
                                                               QStringLiteral("--iteration"), QStringLiteral("1")}
                                                   + how);
             const CliRun localPath = runDreamrsi(QStringList{QStringLiteral("path"), project, QStringLiteral("--iteration"), QStringLiteral("1")} + how);
@@ -403,7 +328,7 @@ private slots:
         const CliRun pathNoToken = runDreamrsi({QStringLiteral("path"), url, QStringLiteral("--iteration"), QStringLiteral("1")});
         QCOMPARE(pathNoToken.exitCode, 2);
         QVERIFY2(pathNoToken.err.contains("--token-file"), pathNoToken.err.constData());
-        const CliRun pathMissing = runDreamrsi({QStringLiteral("path"), url, QStringLiteral("--token-file"), readFile(), QStringLiteral("--iteration"), QStringLiteral("9")});
+        const CliRun pathMissing = runDreamrsi({QStringLiteral("path"), url, QStringLiteral("--token-file"), m_tokens.readFile, QStringLiteral("--iteration"), QStringLiteral("9")});
         QCOMPARE(pathMissing.exitCode, 1);
         QVERIFY2(pathMissing.err.contains("answered 404"), pathMissing.err.constData());
         // And `plot compare` draws the served project as it draws the file: the same numbers behind the figure.
@@ -415,7 +340,7 @@ private slots:
                 QStringList args{QStringLiteral("plot"), QStringLiteral("compare"), QStringLiteral("--project"), served ? url : project};
                 args += range;
                 if (served)
-                    args += QStringList{QStringLiteral("--token-file"), readFile()};
+                    args += QStringList{QStringLiteral("--token-file"), m_tokens.readFile};
                 args += QStringList{QStringLiteral("--x"), QStringLiteral("calls"), QStringLiteral("--data"), data, QStringLiteral("--out"), figure};
                 const CliRun plot = runDreamrsi(args);
                 QVERIFY2(plot.finished && plot.exitCode == 0, plot.err.constData());
@@ -446,11 +371,11 @@ private slots:
         // An artifact by its hash: the program of the first cell.
         const StoreResult<QList<ArtifactRef>> artifacts = (*reader.value)->cellArtifacts(1, QStringLiteral("b0a0"));
         QVERIFY(artifacts.ok() && !artifacts.value->isEmpty());
-        const Answer artifact = request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/artifacts/") + artifacts.value->first().hash)), m_read);
+        const Answer artifact = request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/artifacts/") + artifacts.value->first().hash)), m_tokens.read);
         QCOMPARE(artifact.status, 200);
         QCOMPARE(artifact.body, *(*reader.value)->readArtifact(artifacts.value->first().hash).value);
         // The files a cell refers to: names, hashes and sizes as the project holds them.
-        const Answer files = request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/iterations/1/cells/b0a0/artifacts"))), m_read);
+        const Answer files = request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/iterations/1/cells/b0a0/artifacts"))), m_tokens.read);
         QVERIFY2(files.status == 200, files.body.constData());
         QCOMPARE(files.json().value(QStringLiteral("cell")).toString(), QStringLiteral("b0a0"));
         const QJsonArray listed = files.json().value(QStringLiteral("artifacts")).toArray();
@@ -464,16 +389,16 @@ private slots:
         QVERIFY(std::any_of(listed.cbegin(), listed.cend(), [](const QJsonValue &v) {
             return v.toObject().value(QStringLiteral("name")).toString() == QLatin1String("main.py");
         }));
-        QCOMPARE(request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/iterations/1/cells/b99a99/artifacts"))), m_read).status, 404);
-        QCOMPARE(request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/iterations/1/cells/b0a0!/artifacts"))), m_read).status, 400);
-        QCOMPARE(request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/iterations/1/cells/b0a0/artifacts"))), m_read, "POST", "{}").status,
+        QCOMPARE(request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/iterations/1/cells/b99a99/artifacts"))), m_tokens.read).status, 404);
+        QCOMPARE(request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/iterations/1/cells/b0a0!/artifacts"))), m_tokens.read).status, 400);
+        QCOMPARE(request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/iterations/1/cells/b0a0/artifacts"))), m_tokens.read, "POST", "{}").status,
                  405);
         QCOMPARE(request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/iterations/1/cells/b0a0/artifacts"))), QByteArray()).status, 401);
 
         // A stream opened after the round resumes from its Last-Event-ID without repeating.
         Stream resumed(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/events?iteration=1&after=%1")
                                                              .arg(seen.at(seen.size() - 3).data.value(QStringLiteral("seq")).toInteger()))),
-                       m_read);
+                       m_tokens.read);
         QTRY_COMPARE_WITH_TIMEOUT(resumed.of("cell").size(), 2, 10000);
         QCOMPARE(resumed.of("cell").first().id, seen.at(seen.size() - 2).id);
     }
@@ -482,12 +407,8 @@ private slots:
     {
         const QString project = m_dir.filePath(QStringLiteral("live.dreamrsi"));
         QVERIFY(QFile::exists(project));
-        Served served = serve(project, {QStringLiteral("--token-file"), readFile()});
+        Served served = serve(project, m_tokens.readArgs());
         QVERIFY2(served.port != 0, served.banner.constData());
-        auto stop = qScopeGuard([&] {
-            served.process->terminate();
-            served.process->waitForFinished(10000);
-        });
         auto url = [&](const char *path) { return served.base.resolved(QUrl(QString::fromLatin1(path))); };
 
         Answer a = request(m_net, url("api/v1/project"), QByteArray());
@@ -496,36 +417,36 @@ private slots:
         a = request(m_net, url("api/v1/project"), "wrong-token-0123456789");
         QCOMPARE(a.status, 401);
         QVERIFY(!a.body.contains("iterations"));
-        a = request(m_net, url("api/v1/iterations/1/tree"), m_read.left(m_read.size() - 1));
+        a = request(m_net, url("api/v1/iterations/1/tree"), m_tokens.read.left(m_tokens.read.size() - 1));
         QCOMPARE(a.status, 401);
         // Without a steering token the write endpoints answer 403 to everybody.
-        a = request(m_net, url("api/v1/approve"), m_read, "POST", R"({"version": "v1", "who": "x"})");
+        a = request(m_net, url("api/v1/approve"), m_tokens.read, "POST", R"({"version": "v1", "who": "x"})");
         QCOMPARE(a.status, 403);
-        a = request(m_net, url("api/v1/steer"), m_read, "POST", R"({"request": "pause", "who": "x"})");
+        a = request(m_net, url("api/v1/steer"), m_tokens.read, "POST", R"({"request": "pause", "who": "x"})");
         QCOMPARE(a.status, 403);
         // Unknown paths, wrong methods, traversal, bad numbers: 4xx with a JSON error.
-        a = request(m_net, url("api/v1/nothing"), m_read);
+        a = request(m_net, url("api/v1/nothing"), m_tokens.read);
         QCOMPARE(a.status, 404);
         QVERIFY(a.json().contains(QStringLiteral("error")));
-        a = request(m_net, url("api/v1/project"), m_read, "DELETE");
+        a = request(m_net, url("api/v1/project"), m_tokens.read, "DELETE");
         QCOMPARE(a.status, 405);
-        a = request(m_net, url("api/v1/steer"), m_read);
+        a = request(m_net, url("api/v1/steer"), m_tokens.read);
         QCOMPARE(a.status, 405);
-        a = request(m_net, url("api/v1/artifacts/..%2F..%2Fetc%2Fpasswd"), m_read);
+        a = request(m_net, url("api/v1/artifacts/..%2F..%2Fetc%2Fpasswd"), m_tokens.read);
         QCOMPARE(a.status, 400);
-        a = request(m_net, url("api/v1/artifacts/0123"), m_read);
+        a = request(m_net, url("api/v1/artifacts/0123"), m_tokens.read);
         QCOMPARE(a.status, 400);
-        a = request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/artifacts/") + QString(64, QLatin1Char('0')))), m_read);
+        a = request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/artifacts/") + QString(64, QLatin1Char('0')))), m_tokens.read);
         QCOMPARE(a.status, 404);
-        a = request(m_net, url("api/v1/iterations/abc/tree"), m_read);
+        a = request(m_net, url("api/v1/iterations/abc/tree"), m_tokens.read);
         QCOMPARE(a.status, 400);
-        a = request(m_net, url("api/v1/iterations/99/tree"), m_read);
+        a = request(m_net, url("api/v1/iterations/99/tree"), m_tokens.read);
         QCOMPARE(a.status, 404);
-        a = request(m_net, url("api/v1/iterations/1/cells?after=x"), m_read);
+        a = request(m_net, url("api/v1/iterations/1/cells?after=x"), m_tokens.read);
         QCOMPARE(a.status, 400);
 
         // Raw malformed requests: a bad request line, an oversized header, a too large body, chunked.
-        const QByteArray auth = "Authorization: Bearer " + m_read + "\r\n";
+        const QByteArray auth = "Authorization: Bearer " + m_tokens.read + "\r\n";
         QByteArray answer = raw(served.port, "GARBAGE\r\n\r\n");
         QVERIFY2(answer.startsWith("HTTP/1.1 400"), answer.constData());
         answer = raw(served.port, "GET /api/v1/project HTTP/1.1\r\nX-Big: " + QByteArray(20000, 'a') + "\r\n\r\n");
@@ -540,7 +461,7 @@ private slots:
             raw(served.port, "GET /%%%% HTTP/9\r\n\r\n");
 
         // The server goes on.
-        a = request(m_net, url("api/v1/project"), m_read);
+        a = request(m_net, url("api/v1/project"), m_tokens.read);
         QCOMPARE(a.status, 200);
         QCOMPARE(a.json().value(QStringLiteral("iterations")).toArray().size(), 1);
         QCOMPARE(served.process->state(), QProcess::Running);
@@ -549,12 +470,8 @@ private slots:
     void connectionsBeyondTheLimitAreRefused()
     {
         const QString project = m_dir.filePath(QStringLiteral("live.dreamrsi"));
-        Served served = serve(project, {QStringLiteral("--token-file"), readFile(), QStringLiteral("--max-clients"), QStringLiteral("2")});
+        Served served = serve(project, m_tokens.readArgs() + QStringList{QStringLiteral("--max-clients"), QStringLiteral("2")});
         QVERIFY2(served.port != 0, served.banner.constData());
-        auto stop = qScopeGuard([&] {
-            served.process->terminate();
-            served.process->waitForFinished(10000);
-        });
         QTcpSocket one, two;
         one.connectToHost(QHostAddress::LocalHost, served.port);
         two.connectToHost(QHostAddress::LocalHost, served.port);
@@ -564,7 +481,7 @@ private slots:
         QVERIFY2(third.startsWith("HTTP/1.1 503"), third.constData());
         one.abort();
         two.abort();
-        QTRY_COMPARE_WITH_TIMEOUT(request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/status"))), m_read).status, 200, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/status"))), m_tokens.read).status, 200, 5000);
     }
 
     void theServerOutlivesAKilledRoundAndFollowsItsResume()
@@ -573,24 +490,12 @@ private slots:
         // iteration is interrupted, and streams the resumed round's cells after
         // the ones it had sent: in order, none twice, ending equal to the export.
         const QString project = m_dir.filePath(QStringLiteral("killed.dreamrsi"));
-        QProcess round;
-        startRound(round, project, 8);
-        QVERIFY(round.waitForStarted(10000));
-        auto stopRound = qScopeGuard([&] {
-            if (round.state() != QProcess::NotRunning) {
-                round.kill();
-                round.waitForFinished(10000);
-            }
-        });
-        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(project), 20000);
-        QTRY_VERIFY_WITH_TIMEOUT(ProjectReader::open(project).ok(), 20000);
-        Served served = serve(project, {QStringLiteral("--token-file"), readFile()});
+        ProjectMaker round;
+        const QString made = round.startRound(project, 8);
+        QVERIFY2(made.isEmpty(), qPrintable(made));
+        Served served = serve(project, m_tokens.readArgs());
         QVERIFY2(served.port != 0, served.banner.constData());
-        auto stopServer = qScopeGuard([&] {
-            served.process->terminate();
-            served.process->waitForFinished(10000);
-        });
-        Stream stream(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/events"))), m_read);
+        Stream stream(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/events"))), m_tokens.read);
         QTRY_VERIFY_WITH_TIMEOUT(stream.of("cell").size() >= 3, 60000);
         QVERIFY2(round.state() == QProcess::Running, "the round ended before it could be killed");
         round.kill(); // SIGKILL: no Stop, nothing cleaned up
@@ -603,7 +508,7 @@ private slots:
                                      && stream.of("state").last().data.value(QStringLiteral("state")).toString() == QLatin1String("interrupted"),
                                  20000);
         QCOMPARE(served.process->state(), QProcess::Running);
-        const Answer status = request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/status"))), m_read);
+        const Answer status = request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/status"))), m_tokens.read);
         QCOMPARE(status.status, 200);
         QCOMPARE(status.json().value(QStringLiteral("iterations")).toArray().first().toObject().value(QStringLiteral("state")).toString(),
                  QStringLiteral("interrupted"));
@@ -621,7 +526,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(stream.of("state").last().data.value(QStringLiteral("state")).toString(), QStringLiteral("finished"), 10000);
         QCOMPARE(served.process->state(), QProcess::Running);
         // The tree it serves is the export's, byte for byte.
-        const Answer tree = request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/iterations/1/tree"))), m_read);
+        const Answer tree = request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/iterations/1/tree"))), m_tokens.read);
         QCOMPARE(tree.status, 200);
         QCOMPARE(QJsonDocument::fromJson(tree.body).object().value(QStringLiteral("cells")).toArray(), cells);
     }
@@ -635,31 +540,19 @@ private slots:
         // asserted here.) --max-clients leaves room beside the 32 followers for
         // the malformed requests' connections, one at a time.
         const QString project = m_dir.filePath(QStringLiteral("crowd.dreamrsi"));
-        QProcess round;
-        startRound(round, project, 5);
-        QVERIFY(round.waitForStarted(10000));
-        auto stopRound = qScopeGuard([&] {
-            if (round.state() != QProcess::NotRunning) {
-                round.kill();
-                round.waitForFinished(10000);
-            }
-        });
-        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(project), 20000);
-        QTRY_VERIFY_WITH_TIMEOUT(ProjectReader::open(project).ok(), 20000);
-        Served served = serve(project, {QStringLiteral("--token-file"), readFile(), QStringLiteral("--max-clients"), QStringLiteral("40")});
+        ProjectMaker round;
+        const QString made = round.startRound(project, 5);
+        QVERIFY2(made.isEmpty(), qPrintable(made));
+        Served served = serve(project, m_tokens.readArgs() + QStringList{QStringLiteral("--max-clients"), QStringLiteral("40")});
         QVERIFY2(served.port != 0, served.banner.constData());
-        auto stopServer = qScopeGuard([&] {
-            served.process->terminate();
-            served.process->waitForFinished(10000);
-        });
         std::vector<std::unique_ptr<RawStream>> followers;
         for (int i = 0; i < 32; ++i)
-            followers.push_back(std::make_unique<RawStream>(served.port, m_read));
+            followers.push_back(std::make_unique<RawStream>(served.port, m_tokens.read));
         QTRY_VERIFY_WITH_TIMEOUT(std::all_of(followers.cbegin(), followers.cend(), [](const auto &f) { return !f->head.isEmpty(); }), 20000);
         for (const auto &f : followers)
             QVERIFY2(f->head.startsWith("HTTP/1.1 200"), f->head.constData());
 
-        const QByteArray auth = "Authorization: Bearer " + m_read + "\r\n";
+        const QByteArray auth = "Authorization: Bearer " + m_tokens.read + "\r\n";
         const QList<QByteArray> malformed = {
             "GARBAGE\r\n\r\n",
             "GET /api/v1/project HTTP/1.1\r\nbroken header\r\n\r\n",
@@ -696,7 +589,7 @@ private slots:
                 return;
         }
         // And it still answers.
-        QCOMPARE(request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/project"))), m_read).status, 200);
+        QCOMPARE(request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/project"))), m_tokens.read).status, 200);
     }
 
     void tlsServesHttpsAndRefusesPlainHttp()
@@ -717,13 +610,8 @@ private slots:
         QVERIFY2(make.exitCode() == 0, make.readAllStandardError().constData());
 
         const QString project = m_dir.filePath(QStringLiteral("live.dreamrsi"));
-        Served served = serve(project, {QStringLiteral("--token-file"), readFile(), QStringLiteral("--tls-cert"), cert,
-                                        QStringLiteral("--tls-key"), key});
+        Served served = serve(project, m_tokens.readArgs() + QStringList{QStringLiteral("--tls-cert"), cert, QStringLiteral("--tls-key"), key});
         QVERIFY2(served.port != 0, served.banner.constData());
-        auto stop = qScopeGuard([&] {
-            served.process->terminate();
-            served.process->waitForFinished(10000);
-        });
         QCOMPARE(served.base.scheme(), QStringLiteral("https"));
         QVERIFY2(!served.banner.contains("ssh -N -L"), served.banner.constData()); // no forwarding needed
 
@@ -731,25 +619,25 @@ private slots:
         QSslConfiguration trusting = QSslConfiguration::defaultConfiguration();
         trusting.setCaCertificates(QSslCertificate::fromPath(cert));
         const QUrl projectUrl = served.base.resolved(QUrl(QStringLiteral("api/v1/project")));
-        const Answer a = request(m_net, projectUrl, m_read, "GET", {}, &trusting);
+        const Answer a = request(m_net, projectUrl, m_tokens.read, "GET", {}, &trusting);
         QVERIFY2(a.status == 200, a.body.constData());
         QCOMPARE(a.json().value(QStringLiteral("iterations")).toArray().size(), 1);
         QCOMPARE(request(m_net, projectUrl, "wrong-token-0123456789", "GET", {}, &trusting).status, 401);
         {
-            Stream stream(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/events"))), m_read, &trusting);
+            Stream stream(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/events"))), m_tokens.read, &trusting);
             QTRY_COMPARE_WITH_TIMEOUT(stream.of("cell").size(), exportedCells(project).size(), 10000);
         }
 
         // Plain HTTP on the same port gets no answer and no data.
         QUrl plain = projectUrl;
         plain.setScheme(QStringLiteral("http"));
-        const Answer clear = request(m_net, plain, m_read);
+        const Answer clear = request(m_net, plain, m_tokens.read);
         QVERIFY2(clear.status != 200 && !clear.body.contains("iterations"), clear.body.constData());
-        const QByteArray rawAnswer = raw(served.port, "GET /api/v1/project HTTP/1.1\r\nAuthorization: Bearer " + m_read + "\r\n\r\n");
+        const QByteArray rawAnswer = raw(served.port, "GET /api/v1/project HTTP/1.1\r\nAuthorization: Bearer " + m_tokens.read + "\r\n\r\n");
         QVERIFY2(!rawAnswer.startsWith("HTTP/1.1 2") && !rawAnswer.contains("iterations"), rawAnswer.left(200).constData());
 
         // And it goes on serving HTTPS.
-        QCOMPARE(request(m_net, projectUrl, m_read, "GET", {}, &trusting).status, 200);
+        QCOMPARE(request(m_net, projectUrl, m_tokens.read, "GET", {}, &trusting).status, 200);
         QCOMPARE(served.process->state(), QProcess::Running);
     }
 
@@ -760,30 +648,12 @@ private slots:
         // is told at once, the approval goes in through POST /api/v1/approve,
         // and the stream says the wait ended and follows the next round.
         const QString project = m_dir.filePath(QStringLiteral("gate.dreamrsi"));
-        QProcess loop;
-        loop.setProgram(dreamrsiProgram());
-        loop.setArguments({QStringLiteral("loop"), QStringLiteral("--project"), project, QStringLiteral("--task"),
-                           QStringLiteral("circle_packing_26"), QStringLiteral("--agent"), QStringLiteral("builtin"),
-                           QStringLiteral("--iterations"), QStringLiteral("2"), QStringLiteral("--versions"), QStringLiteral("2"),
-                           QStringLiteral("--workers"), QStringLiteral("4"), QStringLiteral("--rounds"), QStringLiteral("2"),
-                           QStringLiteral("--await-approval")});
-        loop.start();
-        QVERIFY(loop.waitForStarted(10000));
-        auto stopLoop = qScopeGuard([&] {
-            if (loop.state() != QProcess::NotRunning) {
-                loop.kill();
-                loop.waitForFinished(10000);
-            }
-        });
-        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(project), 20000);
-        QTRY_VERIFY_WITH_TIMEOUT(ProjectReader::open(project).ok(), 20000);
-        Served served = serve(project, {QStringLiteral("--token-file"), readFile(), QStringLiteral("--steering-token-file"), steerFile()});
+        ProjectMaker loop;
+        const QString made = loop.startApprovalLoop(project);
+        QVERIFY2(made.isEmpty(), qPrintable(made));
+        Served served = serve(project, m_tokens.steeringArgs());
         QVERIFY2(served.port != 0, served.banner.constData());
-        auto stopServer = qScopeGuard([&] {
-            served.process->terminate();
-            served.process->waitForFinished(10000);
-        });
-        Stream stream(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/events"))), m_read);
+        Stream stream(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/events"))), m_tokens.read);
         // Every stream is told first whether a loop waits.
         QTRY_VERIFY_WITH_TIMEOUT(!stream.of("approval").isEmpty(), 20000);
         auto awaiting = [](const Stream &s) {
@@ -798,13 +668,13 @@ private slots:
         // The first round's cells came before; the loop waits between its rounds.
         QVERIFY(!stream.of("cell").isEmpty());
         {
-            Stream late(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/events"))), m_read);
+            Stream late(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/events"))), m_tokens.read);
             QTRY_VERIFY_WITH_TIMEOUT(awaiting(late), 10000);
             QCOMPARE(late.of("approval").last().data.value(QStringLiteral("proposal")).toObject(), proposal);
         }
 
         // Approved through the server: the stream says the wait ended, and follows iteration 2.
-        const Answer approved = request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/approve"))), m_steer, "POST",
+        const Answer approved = request(m_net, served.base.resolved(QUrl(QStringLiteral("api/v1/approve"))), m_tokens.steer, "POST",
                                         R"({"best": true, "who": "tester", "note": "from the stream"})");
         QVERIFY2(approved.status == 200, approved.body.constData());
         QTRY_VERIFY_WITH_TIMEOUT(!awaiting(stream), 20000);
@@ -836,18 +706,18 @@ private slots:
         QVERIFY2(r.err.contains("not a loopback address") && r.err.contains("ssh -N -L "), r.err.constData());
         QVERIFY(r.out.isEmpty());
         // Bad tokens and addresses are named.
-        writeFile(m_dir.filePath(QStringLiteral("short.token")), "abc\n");
+        QVERIFY(writeFile(m_dir.filePath(QStringLiteral("short.token")), "abc\n"));
         const CliRun shortToken = runDreamrsi({QStringLiteral("serve"), m_dir.filePath(QStringLiteral("live.dreamrsi")),
                                                QStringLiteral("--token-file"), m_dir.filePath(QStringLiteral("short.token"))},
                                               QProcessEnvironment::systemEnvironment(), 30000);
         QCOMPARE(shortToken.exitCode, 2);
         QVERIFY2(shortToken.err.contains("at least 16"), shortToken.err.constData());
         const CliRun same = runDreamrsi({QStringLiteral("serve"), m_dir.filePath(QStringLiteral("live.dreamrsi")), QStringLiteral("--token-file"),
-                                         readFile(), QStringLiteral("--steering-token-file"), readFile()},
+                                         m_tokens.readFile, QStringLiteral("--steering-token-file"), m_tokens.readFile},
                                         QProcessEnvironment::systemEnvironment(), 30000);
         QCOMPARE(same.exitCode, 2);
         QVERIFY2(same.err.contains("the steering token is the read token"), same.err.constData());
-        const CliRun notProject = runDreamrsi({QStringLiteral("serve"), readFile()}, QProcessEnvironment::systemEnvironment(), 30000);
+        const CliRun notProject = runDreamrsi({QStringLiteral("serve"), m_tokens.readFile}, QProcessEnvironment::systemEnvironment(), 30000);
         QCOMPARE(notProject.exitCode, 1);
     }
 

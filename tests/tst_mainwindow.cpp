@@ -18,7 +18,7 @@
 #include "progress/comparepage.h"
 #include "session/projectsession.h"
 #include "store/projectreader.h"
-#include "window/demoproject.h"
+#include "session/demoproject.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

@@ -1,5 +1,5 @@
 // dreamrsi-workbench: the GUI. The window itself lives in the views library.
-#include "window/demoproject.h"
+#include "session/demoproject.h"
 #include "window/mainwindow.h"
 
 #include <QApplication>

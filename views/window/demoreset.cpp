@@ -5,9 +5,6 @@
 #include "session/projectsession.h"
 #include "session/sweeprunner.h"
 
-#include "store/projectlock.h"
-#include "store/projectstore.h"
-
 #include <QAction>
 #include <QFileInfo>
 #include <QMessageBox>
@@ -71,23 +68,17 @@ void DemoReset::replaceCopy()
     update(); // still the copy, still idle?
     if (!m_action->isEnabled())
         return;
-    const QString copy = m_session->path();
     m_action->setEnabled(false);
     emit statusMessage(tr("Resetting the demo project…"), 0);
     m_round->stopFollowing();
-    // The copy's files are replaced only once the store has let go of them;
-    // the session's answers still on their way belong to the old copy
-    // (ProjectSession's scope, renewed as opening another project does).
-    m_jobs->renew(QStringLiteral("project"));
-    m_jobs->then(QStringLiteral("reset demo"), m_session->store()->close(), this, [this, copy](StoreResult<Done>) {
-        const std::optional<WriterInfo> writer = ProjectLock::liveWriter(copy);
+    replaceDemoCopy(*m_demo, m_session, m_jobs, this, [this](DemoReplacement replaced) {
         const Result<QString> made =
-            writer ? Result<QString>::failure(tr("Another process (pid %1) writes the demo project").arg(writer->pid))
-                   : m_demo->install(DemoProject::Mode::Replace);
+            replaced.writer ? Result<QString>::failure(tr("Another process (pid %1) writes the demo project").arg(replaced.writer->pid))
+                            : replaced.made;
         if (!made) {
             QMessageBox::warning(m_window, tr("Cannot reset the demo project"), made.error);
-            if (QFileInfo::exists(copy))
-                emit openRequested(copy);
+            if (QFileInfo::exists(replaced.copy))
+                emit openRequested(replaced.copy);
             return;
         }
         connect(m_session, &ProjectSession::loaded, this,

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "demoproject.h"
+#include "session/demoproject.h"
 
 #include <QObject>
 
@@ -19,6 +19,8 @@ class SweepRunner;
 /// File ▸ Reset Demo: the bundled demo's private copy (`--demo`) made again
 /// from the bundled demo, the user's changes to it discarded. On while the
 /// copy is the open project, writable, with no round or replay running.
+/// The action, the question and what is said; the files are
+/// session/demoproject's (replaceDemoCopy).
 class DemoReset final : public QObject
 {
     Q_OBJECT

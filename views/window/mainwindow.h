@@ -1,6 +1,6 @@
 #pragma once
 
-#include "demoproject.h"
+#include "session/demoproject.h"
 #include "projectpage.h"
 #include "session/preferences.h"
 #include "worldopener.h"

@@ -1,6 +1,6 @@
 #include "recentmenu.h"
 
-#include "demoproject.h"
+#include "session/demoproject.h"
 
 #include "import/runimport.h"
 #include "session/uistate.h"

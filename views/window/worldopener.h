@@ -13,13 +13,16 @@ namespace dreamrsi {
 class JobTracker;
 class ProjectPage;
 class ProjectSession;
+class WorldReader;
 
 /// How tree files and runs become worlds in the window: File ▸ Open Tree,
 /// Open Run Folder, Open Recent, drag-and-drop and the command line open
-/// them beside the project's worlds (read off the GUI thread, shown on the
-/// ProjectPage); Import Trees into Project stores them in the open project
-/// (ProjectSession::importTree). A run of OpenEvolve or ShinkaEvolve opens as
-/// the tree it maps onto (core/import, docs/tree-format.md#imported-runs).
+/// them beside the project's worlds (read off the GUI thread by the
+/// session's WorldReader, shown on the ProjectPage); Import Trees into
+/// Project stores them in the open project (ProjectSession::importTree). A
+/// run of OpenEvolve or ShinkaEvolve opens as the tree it maps onto
+/// (core/import, docs/tree-format.md#imported-runs). What is asked and said
+/// is this class's; the reading is session/worldreader's.
 class WorldOpener final : public QObject
 {
     Q_OBJECT
@@ -44,7 +47,7 @@ signals:
 private:
     ProjectPage *m_page;
     ProjectSession *m_session;
-    JobTracker *m_jobs;
+    WorldReader *m_reader;
     QWidget *m_window;
     MetricChooser m_metricChooser;
 };

@@ -1,5 +1,11 @@
 #include "demoproject.h"
 
+#include "jobtracker.h"
+#include "projectsession.h"
+
+#include "store/projectlock.h"
+#include "store/projectstore.h"
+
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
@@ -79,6 +85,23 @@ bool DemoProject::isDemoCopy(const QString &path)
     const QFileInfo info(path);
     return copy.match(info.fileName()).hasMatch()
            && QDir(info.absolutePath()) == QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation));
+}
+
+void replaceDemoCopy(const DemoProject &demo, ProjectSession *session, JobTracker *jobs, QObject *context,
+                     std::function<void(DemoReplacement)> done)
+{
+    const QString copy = session->path();
+    // The copy's files are replaced only once the store has let go of them;
+    // the session's answers still on their way belong to the old copy
+    // (ProjectSession's scope, renewed as opening another project does).
+    jobs->renew(QStringLiteral("project"));
+    jobs->then(QStringLiteral("reset demo"), session->store()->close(), context,
+               [demo, copy, done = std::move(done)](StoreResult<Done>) {
+                   DemoReplacement replaced{copy, ProjectLock::liveWriter(copy), {}};
+                   if (!replaced.writer)
+                       replaced.made = demo.install(DemoProject::Mode::Replace);
+                   done(std::move(replaced));
+               });
 }
 
 } // namespace dreamrsi

@@ -1,14 +1,25 @@
 #pragma once
 
 #include "base/result.h"
+#include "store/storetypes.h"
 
 #include <QString>
 
+#include <functional>
+#include <optional>
+
+class QObject;
+
 namespace dreamrsi {
+
+class JobTracker;
+class ProjectSession;
 
 /// The bundled demo project (`dreamrsi-workbench --demo`, resources/demo)
 /// and its private copy in the user's data folder: the one code that makes
-/// the copy, for --demo (app/workbench/main.cpp) and File ▸ Reset Demo.
+/// the copy, for --demo (app/workbench/main.cpp) and File ▸ Reset Demo
+/// (replaceDemoCopy; views/window/demoreset.cpp asks first). File work
+/// only: no widget, tested headless (tests/tst_session_files.cpp).
 ///
 /// The bundled project is read-only inside the executable and the workbench
 /// opens projects for writing, so it works on a copy kept between runs. The
@@ -42,5 +53,23 @@ struct DemoProject
     /// content's hash): menus and the title call it "Demo project".
     static bool isDemoCopy(const QString &path);
 };
+
+/// What replaceDemoCopy() did.
+struct DemoReplacement
+{
+    QString copy;                     ///< the copy that was open when it was asked
+    std::optional<WriterInfo> writer; ///< another process writes the copy: it was left as it is
+    Result<QString> made;             ///< else DemoProject::install's answer: the copy made again, or why not
+};
+
+/// File ▸ Reset Demo's file work, once the person has said yes: the
+/// session's answers still on their way belong to the old copy (its
+/// "project" scope is renewed, as opening another project does), the
+/// store lets go of the copy `session` has open, and then, unless another
+/// process writes it (ProjectLock::liveWriter), `demo` is installed again
+/// with Mode::Replace. `done` runs on `context`'s thread, not after
+/// `context` or `jobs` is gone.
+void replaceDemoCopy(const DemoProject &demo, ProjectSession *session, JobTracker *jobs, QObject *context,
+                     std::function<void(DemoReplacement)> done);
 
 } // namespace dreamrsi

@@ -30,10 +30,12 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QMap>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThreadPool>
 
 using namespace dreamrsi;
 using namespace dreamrsi::test;
@@ -371,12 +373,22 @@ void TestSessionFiles::importReadingFollowsTheProject()
     QCOMPARE(cells.value(tree), demoTree("c3-iter1.json")->cellCount());
     QCOMPARE(cells.value(db), RunImport::readTreeOrRun(db).value->tree.cellCount());
 
-    // Another project opened meanwhile: the import's answer is dropped, an opened file's is not.
+    // Another project opened meanwhile: the import's answer is dropped, an
+    // opened file's is not. The pool's threads are held until the scope is
+    // renewed, so that neither read can finish before it (a read that has
+    // finished when its answer is asked for may answer at once).
+    QThreadPool *pool = QThreadPool::globalInstance();
+    QSemaphore hold;
+    const int threads = pool->maxThreadCount();
+    for (int i = 0; i < threads; ++i)
+        pool->start([&hold] { hold.acquire(); });
     bool importAnswered = false;
     bool treeAnswered = false;
     m_reader.readForImport(tree, [&](Result<WorldReader::ImportRead>) { importAnswered = true; });
     m_reader.readTree(tree, [&](Result<WorldEntry>) { treeAnswered = true; });
+    QVERIFY(!importAnswered && !treeAnswered);
     m_jobs.renew(s("project"));
+    hold.release(threads);
     QTRY_VERIFY_WITH_TIMEOUT(treeAnswered, 30000);
     QTRY_COMPARE_WITH_TIMEOUT(m_jobs.pending(), 0, 30000);
     QVERIFY(!importAnswered);

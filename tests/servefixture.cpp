@@ -10,6 +10,10 @@
 #include <QRegularExpression>
 #include <QTest>
 
+#include <csignal>
+
+#include <sys/prctl.h>
+
 namespace dreamrsi::test {
 
 bool writeFile(const QString &path, const QByteArray &content)
@@ -35,6 +39,18 @@ QStringList ServeTokens::steeringArgs() const
     return readArgs() + QStringList{QStringLiteral("--steering-token-file"), steerFile};
 }
 
+namespace {
+
+/// The child dies with the test: a test killed by its time limit (or one
+/// that crashes) leaves no server or round behind holding ports, projects
+/// or a lock the test run was started under.
+void dieWithTheTest(QProcess &process)
+{
+    process.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
+}
+
+} // namespace
+
 ProjectMaker::~ProjectMaker()
 {
     if (state() != QProcess::NotRunning) {
@@ -50,6 +66,7 @@ QString ProjectMaker::startRound(const QString &project, int rounds, const QStri
                              QStringLiteral("circle_packing_26"), QStringLiteral("--agent"), QStringLiteral("builtin"),
                              QStringLiteral("--workers"), QStringLiteral("4"), QStringLiteral("--rounds"), QString::number(rounds)}
                  + extra);
+    dieWithTheTest(*this);
     start();
     return waitForProject(project);
 }
@@ -62,6 +79,7 @@ QString ProjectMaker::startApprovalLoop(const QString &project)
                   QStringLiteral("--iterations"), QStringLiteral("2"), QStringLiteral("--versions"), QStringLiteral("2"),
                   QStringLiteral("--workers"), QStringLiteral("4"), QStringLiteral("--rounds"), QStringLiteral("2"),
                   QStringLiteral("--await-approval")});
+    dieWithTheTest(*this);
     start();
     return waitForProject(project);
 }
@@ -114,6 +132,7 @@ Served serve(const QString &project, const QStringList &extra, quint16 port)
     s.process->setArguments(QStringList{QStringLiteral("serve"), project, QStringLiteral("--listen"),
                                         QStringLiteral("127.0.0.1:%1").arg(port), QStringLiteral("--poll-ms"), QStringLiteral("100")}
                             + extra);
+    dieWithTheTest(*s.process);
     s.process->start();
     if (!s.process->waitForStarted(10000))
         return s;

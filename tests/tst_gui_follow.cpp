@@ -52,6 +52,10 @@
 #include <QTimer>
 #include <QtTest>
 
+#include <csignal>
+
+#include <sys/prctl.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -189,6 +193,8 @@ QString TestGuiFollow::newProject(const QString &name)
 qint64 TestGuiFollow::startChild(QProcess &child, const QString &project, const QString &gate)
 {
     child.setProgram(helperPath());
+    // The round dies with the test (a test that crashes or times out leaves none behind).
+    child.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
     child.setArguments({project, QStringLiteral(DREAMRSI_SOURCE_DIR "/tests/data/loop/toy_task"), QStringLiteral("0"), gate});
     child.setProcessChannelMode(QProcess::ForwardedErrorChannel);
     child.start();

@@ -14,6 +14,8 @@
 #include <QProcess>
 #include <QStandardPaths>
 
+#include <utility>
+
 namespace dreamrsi {
 
 namespace {
@@ -24,6 +26,58 @@ QByteArray nvccIdentity(const QString &nvcc)
     p.start(nvcc, {QStringLiteral("--version")});
     p.waitForFinished(20'000);
     return p.readAllStandardOutput();
+}
+
+/// The task's result from the harness's run: its verdict is the last JSON
+/// line it prints, whatever its exit code (docs/evaluators.md).
+EvaluationResult verdictOf(const SandboxResult &run, const QString &kernel, QJsonObject metrics)
+{
+    const QList<QByteArray> lines = run.standardOutput.trimmed().split('\n');
+    const QJsonObject verdict = QJsonDocument::fromJson(lines.isEmpty() ? QByteArray() : lines.last()).object();
+    const QString status = verdict.value(QStringLiteral("status")).toString();
+    const QString message = verdict.value(QStringLiteral("message")).toString();
+    if (verdict.contains(QStringLiteral("gpu")))
+        metrics.insert(QStringLiteral("gpu"), verdict.value(QStringLiteral("gpu")));
+    if (status == QLatin1String("no_gpu"))
+        return EvaluationResult::failure(FailClass::Env,
+                                         QStringLiteral("no CUDA GPU on this machine (%1); the candidate compiled with "
+                                                        "nvcc but cannot be checked or timed here")
+                                             .arg(message),
+                                         metrics);
+    if (status.isEmpty()) {
+        if (auto failure = FailureClassifier::classify(run, FailureClassifier::Stage::Run, QStringLiteral("the kernel harness"))) {
+            failure->metrics.insert(QStringLiteral("kernel"), kernel);
+            return *failure;
+        }
+        return EvaluationResult::failure(FailClass::Env, QStringLiteral("the harness printed no verdict"), metrics);
+    }
+    for (const char *key : {"passed", "trials", "max_abs_error", "mean_ms", "reference_ms", "timed_calls"}) {
+        if (verdict.contains(QLatin1String(key)))
+            metrics.insert(QLatin1String(key), verdict.value(QLatin1String(key)));
+    }
+    auto counted = [&](EvaluationResult r) {
+        r.nValid = verdict.value(QStringLiteral("passed")).toInteger();
+        r.nTotal = verdict.value(QStringLiteral("trials")).toInteger();
+        return r;
+    };
+    if (status == QLatin1String("mismatch"))
+        return counted(EvaluationResult::failure(FailClass::Correctness,
+                                                 QStringLiteral("output differs from the reference: ") + message, metrics));
+    if (status == QLatin1String("resource"))
+        return EvaluationResult::failure(FailClass::Resource, message, metrics);
+    if (status == QLatin1String("runtime_error") || status == QLatin1String("missing_entry"))
+        return EvaluationResult::failure(status == QLatin1String("missing_entry") ? FailClass::Compile : FailClass::Runtime,
+                                         message, metrics);
+    if (status != QLatin1String("ok"))
+        return EvaluationResult::failure(FailClass::Env, QStringLiteral("harness: %1: %2").arg(status, message), metrics);
+    const double ms = verdict.value(QStringLiteral("mean_ms")).toDouble();
+    const double referenceMs = verdict.value(QStringLiteral("reference_ms")).toDouble();
+    if (!(ms > 0.0))
+        return EvaluationResult::failure(FailClass::Env, QStringLiteral("the harness timed %1 ms").arg(ms), metrics);
+    const double speedup = referenceMs / ms;
+    metrics.insert(QStringLiteral("speedup_vs_reference"), speedup);
+    metrics.insert(QStringLiteral("suspicious"), speedup > 10.0);
+    return counted(EvaluationResult::success(1.0 / ms, metrics));
 }
 
 } // namespace
@@ -139,53 +193,7 @@ EvaluationResult CudaKernelEvaluator::evaluate(const EvaluationContext &context)
     request.limits.addressSpaceBytes = 0; // the CUDA driver maps the whole device into the address space
     const SandboxResult run = context.run(request);
 
-    // The harness prints its verdict as the last JSON line, whatever its exit code.
-    const QList<QByteArray> lines = run.standardOutput.trimmed().split('\n');
-    const QJsonObject verdict = QJsonDocument::fromJson(lines.isEmpty() ? QByteArray() : lines.last()).object();
-    const QString status = verdict.value(QStringLiteral("status")).toString();
-    const QString message = verdict.value(QStringLiteral("message")).toString();
-    if (verdict.contains(QStringLiteral("gpu")))
-        metrics.insert(QStringLiteral("gpu"), verdict.value(QStringLiteral("gpu")));
-    if (status == QLatin1String("no_gpu"))
-        return EvaluationResult::failure(FailClass::Env,
-                                         QStringLiteral("no CUDA GPU on this machine (%1); the candidate compiled with "
-                                                        "nvcc but cannot be checked or timed here")
-                                             .arg(message),
-                                         metrics);
-    if (status.isEmpty()) {
-        if (auto failure = FailureClassifier::classify(run, FailureClassifier::Stage::Run, QStringLiteral("the kernel harness"))) {
-            failure->metrics.insert(QStringLiteral("kernel"), kernel);
-            return *failure;
-        }
-        return EvaluationResult::failure(FailClass::Env, QStringLiteral("the harness printed no verdict"), metrics);
-    }
-    for (const char *key : {"passed", "trials", "max_abs_error", "mean_ms", "reference_ms", "timed_calls"}) {
-        if (verdict.contains(QLatin1String(key)))
-            metrics.insert(QLatin1String(key), verdict.value(QLatin1String(key)));
-    }
-    auto counted = [&](EvaluationResult r) {
-        r.nValid = verdict.value(QStringLiteral("passed")).toInteger();
-        r.nTotal = verdict.value(QStringLiteral("trials")).toInteger();
-        return r;
-    };
-    if (status == QLatin1String("mismatch"))
-        return counted(EvaluationResult::failure(FailClass::Correctness,
-                                                 QStringLiteral("output differs from the reference: ") + message, metrics));
-    if (status == QLatin1String("resource"))
-        return EvaluationResult::failure(FailClass::Resource, message, metrics);
-    if (status == QLatin1String("runtime_error") || status == QLatin1String("missing_entry"))
-        return EvaluationResult::failure(status == QLatin1String("missing_entry") ? FailClass::Compile : FailClass::Runtime,
-                                         message, metrics);
-    if (status != QLatin1String("ok"))
-        return EvaluationResult::failure(FailClass::Env, QStringLiteral("harness: %1: %2").arg(status, message), metrics);
-    const double ms = verdict.value(QStringLiteral("mean_ms")).toDouble();
-    const double referenceMs = verdict.value(QStringLiteral("reference_ms")).toDouble();
-    if (!(ms > 0.0))
-        return EvaluationResult::failure(FailClass::Env, QStringLiteral("the harness timed %1 ms").arg(ms), metrics);
-    const double speedup = referenceMs / ms;
-    metrics.insert(QStringLiteral("speedup_vs_reference"), speedup);
-    metrics.insert(QStringLiteral("suspicious"), speedup > 10.0);
-    return counted(EvaluationResult::success(1.0 / ms, metrics));
+    return verdictOf(run, kernel, std::move(metrics));
 }
 
 } // namespace dreamrsi

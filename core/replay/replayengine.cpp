@@ -69,6 +69,42 @@ PolicySteering steeringView(const QList<int> &closed, const QStringList &pins)
     return v;
 }
 
+/// Where `id` stands in `cells`, -1 when it is not there.
+qsizetype placeOf(const QList<CellMeta> &cells, const QString &id)
+{
+    for (qsizetype j = 0; j < cells.size(); ++j) {
+        if (cells.at(j).id == id)
+            return j;
+    }
+    return -1;
+}
+
+/// The places in `legal` of a round's batch, checked (EpisodeRules::checkBatch);
+/// a fault, or empty. Steered, the policy's batch is checked against what it
+/// was `offered` with W less the pins, and the pins go first.
+QString placeBatch(const QStringList &batch, const QList<CellMeta> &legal, int W, const QList<CellMeta> *offered,
+                   const QStringList &pins, EpisodeRules::Places *places, RoundTrace *trace)
+{
+    const auto sameId = [](const QString &id) -> const QString & { return id; };
+    const auto legalAt = [&legal](const QString &id) { return placeOf(legal, id); };
+    if (!offered)
+        return EpisodeRules::checkBatch(batch, legal.size(), W, legalAt, sameId, places);
+    EpisodeRules::Places chosen;
+    const QString fault = EpisodeRules::checkBatch(
+        batch, offered->size(), W - int(pins.size()), [offered](const QString &id) { return placeOf(*offered, id); },
+        sameId, &chosen);
+    if (!fault.isEmpty())
+        return fault;
+    for (const QString &id : pins)
+        places->append(legalAt(id));
+    for (const QString &id : batch)
+        places->append(legalAt(id));
+    if (trace)
+        trace->batch = pins + batch;
+    return {};
+}
+
+
 } // namespace
 
 GridContext ReplayEngine::gridContextFor(const DiscoveryTree &world, const ReplayOptions &options)
@@ -88,6 +124,63 @@ GridContext ReplayEngine::gridContextFor(const DiscoveryTree &world, const Repla
     return context;
 }
 
+namespace {
+
+/// The grid plan a policy with a grid planner makes for `world`
+/// (docs/replay.md#grid-plans-in-replay): the first `branches` branch ids
+/// are allowed, attempts up to `refinements`. False, with the error in `r`,
+/// when the plan breaks the rules.
+bool restrictToGrid(const DiscoveryTree &world, Policy &policy, const ReplayOptions &options, EpisodeResult *r,
+                    qsizetype *allowedBranches, int *maxAttempt)
+{
+    if (!options.useGridPlan || !policy.hasGridPlanner())
+        return true;
+    const GridContext context = ReplayEngine::gridContextFor(world, options);
+    const GridPlanResult planned = policy.planGrid(context);
+    if (const QString problem = EpisodeRules::checkGridPlan(planned, context); !problem.isEmpty()) {
+        r->error = QStringLiteral("round 1: ") + problem;
+        return false;
+    }
+    if (planned.plan) {
+        r->plan = planned.plan;
+        *allowedBranches = std::min<qsizetype>(*allowedBranches, planned.plan->branches);
+        *maxAttempt = planned.plan->refinements;
+    }
+    return true;
+}
+
+/// A round's trace, opened in `r` with what the episode stands at before it.
+RoundTrace *openTrace(EpisodeResult *r, int k, double best, const QString &bestId, double S, const PolicyState &state)
+{
+    r->trace.append(RoundTrace{});
+    RoundTrace *trace = &r->trace.last();
+    trace->round = k;
+    trace->prefix.calls = r->calls;
+    trace->prefix.best = best;
+    trace->prefix.bestId = bestId;
+    trace->prefix.attainment = Scoring::attainment(best, S);
+    trace->prefix.openedBranches = state.openedBranches();
+    trace->prefix.legal = state.legalIds();
+    return trace;
+}
+
+/// The legal cells of the first round: attempt 0 of each allowed branch.
+void firstLegal(const DiscoveryTree &world, qsizetype allowedBranches, int maxAttempt, QList<CellMeta> *legal,
+                QList<int> *legalCells)
+{
+    legal->reserve(allowedBranches);
+    legalCells->reserve(allowedBranches);
+    for (qsizetype bi = 0; bi < allowedBranches; ++bi) {
+        const DiscoveryTree::Branch &b = world.branches().at(bi);
+        if (!b.cells.isEmpty() && maxAttempt >= 0) {
+            legalCells->append(b.cells.first());
+            legal->append(metaOf(world, b.cells.first()));
+        }
+    }
+}
+
+} // namespace
+
 EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &policy, double beta,
                                        const ReplayOptions &options, const WorldSteering *steering)
 {
@@ -103,19 +196,8 @@ EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &polic
     // Grid restriction (docs/replay.md#grid-plans-in-replay): the first `branches` branch ids, attempts ≤ refinements.
     qsizetype allowedBranches = branches.size();
     int maxAttempt = std::numeric_limits<int>::max();
-    if (options.useGridPlan && policy.hasGridPlanner()) {
-        const GridContext context = gridContextFor(world, options);
-        const GridPlanResult planned = policy.planGrid(context);
-        if (const QString problem = EpisodeRules::checkGridPlan(planned, context); !problem.isEmpty()) {
-            r.error = QStringLiteral("round 1: ") + problem;
-            return r;
-        }
-        if (planned.plan) {
-            r.plan = planned.plan;
-            allowedBranches = std::min<qsizetype>(branches.size(), planned.plan->branches);
-            maxAttempt = planned.plan->refinements;
-        }
-    }
+    if (!restrictToGrid(world, policy, options, &r, &allowedBranches, &maxAttempt))
+        return r;
 
     PolicyState state;
     state.reset(beta, W, world.meta().baselineScore);
@@ -127,22 +209,7 @@ EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &polic
     // metadata of a cell that becomes legal is built.
     QList<CellMeta> legal;
     QList<int> legalCells; // their indices into world.cells()
-    legal.reserve(allowedBranches);
-    legalCells.reserve(allowedBranches);
-    for (qsizetype bi = 0; bi < allowedBranches; ++bi) {
-        const DiscoveryTree::Branch &b = branches.at(bi);
-        if (!b.cells.isEmpty() && maxAttempt >= 0) {
-            legalCells.append(b.cells.first());
-            legal.append(metaOf(world, b.cells.first()));
-        }
-    }
-    const auto legalAt = [&](const QString &id) -> qsizetype {
-        for (qsizetype j = 0; j < legal.size(); ++j) {
-            if (legal.at(j).id == id)
-                return j;
-        }
-        return -1;
-    };
+    firstLegal(world, allowedBranches, maxAttempt, &legal, &legalCells);
     double best = 0.0;
     QString bestId;
     int k = 0;
@@ -170,18 +237,7 @@ EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &polic
             state.setLegal(legal); // shared until the state lets go of it below
         }
 
-        RoundTrace *trace = nullptr;
-        if (options.trace) {
-            r.trace.append(RoundTrace{});
-            trace = &r.trace.last();
-            trace->round = k;
-            trace->prefix.calls = r.calls;
-            trace->prefix.best = best;
-            trace->prefix.bestId = bestId;
-            trace->prefix.attainment = Scoring::attainment(best, S);
-            trace->prefix.openedBranches = state.openedBranches();
-            trace->prefix.legal = state.legalIds();
-        }
+        RoundTrace *trace = options.trace ? openTrace(&r, k, best, bestId, S, state) : nullptr;
 
         const PolicyDecision decision = policy.selectBatch(state);
         state.setLegal({});
@@ -192,32 +248,8 @@ EpisodeResult ReplayEngine::runEpisode(const DiscoveryTree &world, Policy &polic
         } else {
             if (trace)
                 trace->batch = decision.batch;
-            const auto sameId = [](const QString &id) -> const QString & { return id; };
-            QString fault;
-            if (!steering) {
-                fault = EpisodeRules::checkBatch(decision.batch, legal.size(), W, legalAt, sameId, &places);
-            } else {
-                // The policy's batch against what it was offered; then the
-                // pins first, each id's place in the full legal list.
-                EpisodeRules::Places chosen;
-                const auto offeredAt = [&](const QString &id) -> qsizetype {
-                    for (qsizetype j = 0; j < offered.size(); ++j) {
-                        if (offered.at(j).id == id)
-                            return j;
-                    }
-                    return -1;
-                };
-                fault = EpisodeRules::checkBatch(decision.batch, offered.size(), W - int(pins.size()), offeredAt, sameId,
-                                                 &chosen);
-                if (fault.isEmpty()) {
-                    for (const QString &id : std::as_const(pins))
-                        places.append(legalAt(id));
-                    for (const QString &id : decision.batch)
-                        places.append(legalAt(id));
-                    if (trace)
-                        trace->batch = pins + decision.batch;
-                }
-            }
+            const QString fault =
+                placeBatch(decision.batch, legal, W, steering ? &offered : nullptr, pins, &places, trace);
             if (!fault.isEmpty())
                 r.error = where() + fault;
         }

@@ -119,6 +119,9 @@ bool RoundRunner::Run::loadResumed()
         return false;
     }
     iteration = config.resume; // running again: from here on it is closed as stopped on an error
+    // Its live record names this process at once (as a new iteration's, storeNewIteration).
+    projectPath = q->m_store->path();
+    publishRunning();
     tree = RoundTree(GridPlan{info.grid->branches, info.grid->refinements, info.gridReason}, info.baselineScore);
     tree.setDirections(task.directionNames());
     beta = info.beta.value_or(0.5);
@@ -310,8 +313,6 @@ bool RoundRunner::Run::storeNewIteration(const GridPlan &plan, std::optional<dou
 
 bool RoundRunner::Run::continueResumed()
 {
-    projectPath = q->m_store->path();
-    publishRunning(); // the resumed iteration is running again, in this process
     QStringList recorded;
     const int last = journal().lastRound(&recorded);
     if (last >= 0) {

@@ -19,5 +19,5 @@ add_dependencies(tst_round_status dreamrsi)
 # start-up (token files, the round, the server) is tests/servefixture.h,
 # shared with tst_gui_remote.
 dreamrsi_add_test(tst_serve SOURCES tst_serve.cpp clirunsupport.h servefixture.h servefixture.cpp
-                  LIBS dreamrsi::store Qt6::Network LABELS loop cli remote TIMEOUT 300)
+                  LIBS dreamrsi::store Qt6::Network LABELS loop cli remote TIMEOUT 600)
 add_dependencies(tst_serve dreamrsi)

@@ -152,6 +152,8 @@ private slots:
     void everyVersionOpens_data();
     void everyVersionOpens();
     void readerUpgradesInMemory();
+    void newFileIsMadeInOneCommit();
+    void readerOfAnUpgradedFileKnowsItsCopyIsOutdated();
     void olderProjectTakesItsReplayConfiguration_data();
     void olderProjectTakesItsReplayConfiguration();
 };
@@ -277,6 +279,67 @@ void TestStoreMigration::readerUpgradesInMemory()
     QCOMPARE(userVersion(path), qint64(1)); // a reader never changes the file
     QVERIFY(f.open(QIODevice::ReadOnly));
     QCOMPARE(f.readAll(), before);
+}
+
+void TestStoreMigration::newFileIsMadeInOneCommit()
+{
+    // A reader that opens a project while its writer makes it must see no
+    // schema or the current one, never a version between: it would read an
+    // in-memory upgraded copy of it and never see the round's iterations
+    // (`dreamrsi serve` started beside a new round showed nothing).
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("new.dreamrsi"));
+    Result<std::unique_ptr<SqliteConnection>> db = SqliteConnection::open(path, SqliteConnection::Mode::Create);
+    QVERIFY2(db.ok(), qPrintable(db.error));
+    QVERIFY(Schema::configure(**db.value, true).ok());
+    struct Seen
+    {
+        int commits = 0;
+        sqlite3 *db = nullptr;
+    } seen;
+    seen.db = (*db.value)->handle();
+    sqlite3_commit_hook(
+        seen.db,
+        [](void *p) {
+            auto *s = static_cast<Seen *>(p);
+            ++s->commits;
+            return 0;
+        },
+        &seen);
+    const Result<int> prepared = Schema::prepare(**db.value, true, true);
+    QVERIFY2(prepared.ok(), qPrintable(prepared.error));
+    QCOMPARE(*prepared.value, Schema::CurrentVersion);
+    QCOMPARE(seen.commits, 1);
+    sqlite3_commit_hook(seen.db, nullptr, nullptr);
+    QCOMPARE(userVersion(path), qint64(Schema::CurrentVersion));
+    // A reader beside the writer reads the file itself, not a copy.
+    StoreResult<std::unique_ptr<ProjectReader>> r = ProjectReader::open(path);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE((*r.value)->upgradedInMemoryFrom(), 0);
+    QVERIFY(!(*r.value)->outdatedCopy());
+}
+
+void TestStoreMigration::readerOfAnUpgradedFileKnowsItsCopyIsOutdated()
+{
+    // A reader of an older project reads a copy; once a writer upgrades the
+    // file, the copy is outdated and a follower opens the file again.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("v1.dreamrsi"));
+    makeV1(path);
+    StoreResult<std::unique_ptr<ProjectReader>> old = ProjectReader::open(path);
+    QVERIFY2(old.ok(), qPrintable(old.error));
+    QCOMPARE((*old.value)->upgradedInMemoryFrom(), 1);
+    QVERIFY(!(*old.value)->outdatedCopy());
+    QVERIFY(!(*old.value)->outdatedCopy()); // reading the stamp changes nothing
+    {
+        StoreResult<std::unique_ptr<ProjectWriter>> w = ProjectWriter::open(path);
+        QVERIFY2(w.ok(), qPrintable(w.error));
+    }
+    QVERIFY((*old.value)->outdatedCopy());
+    StoreResult<std::unique_ptr<ProjectReader>> fresh = ProjectReader::open(path);
+    QVERIFY2(fresh.ok(), qPrintable(fresh.error));
+    QCOMPARE((*fresh.value)->upgradedInMemoryFrom(), 0);
+    QVERIFY(!(*fresh.value)->outdatedCopy());
 }
 
 void TestStoreMigration::olderProjectTakesItsReplayConfiguration_data()

@@ -188,12 +188,14 @@ RoundTiming timeRound(const QString &projectPath, int rounds, int followers, int
         timing.leastSeen = least();
         if (timing.leastSeen < timing.cells) {
             // What the follower that saw least was sent: the first bytes say why.
-            for (const QByteArray &r : received) {
+            for (size_t i = 0; i < received.size(); ++i) {
+                const QByteArray &r = received[i];
                 if (int(r.count("\nevent: cell\n")) == timing.leastSeen) {
-                    timing.error = QStringLiteral("a follower saw %1 of %2 cells; it was sent: %3")
+                    timing.error = QStringLiteral("a follower (local port %4) saw %1 of %2 cells; it was sent: %3")
                                        .arg(timing.leastSeen)
                                        .arg(timing.cells)
-                                       .arg(QString::fromUtf8(r.left(400)));
+                                       .arg(QString::fromUtf8(r.left(400)))
+                                       .arg(streams[i]->localPort());
                     break;
                 }
             }

@@ -98,7 +98,9 @@ thread_local ThreadReader kept;
 
 Result<ProjectReader *> readerFor(const QString &path)
 {
-    if (!kept.reader || kept.path != path) {
+    // A copy of an older project upgraded in memory does not see what is
+    // written later: once the file changed (a round upgraded it), read it anew.
+    if (!kept.reader || kept.path != path || kept.reader->outdatedCopy()) {
         StoreResult<std::unique_ptr<ProjectReader>> opened = ProjectReader::open(path);
         if (!opened)
             return opened.failureAs<ProjectReader *>();

@@ -6,6 +6,7 @@
 #include "sqliteconnection.h"
 #include "sqlitestatement.h"
 
+#include <QDateTime>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -56,6 +57,7 @@ struct ProjectReader::Private
     std::unique_ptr<ArtifactStore> artifacts;
     int version = 0;
     int fileVersion = 0; ///< the file's own; below `version` when read through an in-memory upgrade
+    QString fileStamp;   ///< the file's and its log's sizes and times when the in-memory copy was taken
 
     QString where(const QString &what) const { return QStringLiteral("%1: %2").arg(db->path(), what); }
 
@@ -133,6 +135,22 @@ ProjectReader::ProjectReader()
 
 ProjectReader::~ProjectReader() = default;
 
+namespace {
+
+/// Sizes and modification times of a project file and its write-ahead log:
+/// what changes when anything writes the file.
+QString stampOf(const QString &path)
+{
+    QString stamp;
+    for (const QString &file : QStringList{path, path + QStringLiteral("-wal")}) {
+        const QFileInfo fi(file);
+        stamp += fi.exists() ? QStringLiteral("%1@%2;").arg(fi.size()).arg(fi.lastModified().toMSecsSinceEpoch()) : QStringLiteral("-;");
+    }
+    return stamp;
+}
+
+} // namespace
+
 StoreResult<std::unique_ptr<ProjectReader>> ProjectReader::open(const QString &rawPath)
 {
     using R = StoreResult<std::unique_ptr<ProjectReader>>;
@@ -173,6 +191,7 @@ StoreResult<std::unique_ptr<ProjectReader>> ProjectReader::open(const QString &r
             r->d->db = std::move(*copy.value);
             r->d->version = *upgraded.value;
             r->d->fileVersion = int(*stored);
+            r->d->fileStamp = stampOf(path);
             return Result<Done>::success({});
         }
         const Result<int> version = Schema::prepare(*r->d->db, false, false);
@@ -196,6 +215,11 @@ StoreResult<std::unique_ptr<ProjectReader>> ProjectReader::open(const QString &r
 QString ProjectReader::path() const
 {
     return d->db->path();
+}
+
+bool ProjectReader::outdatedCopy() const
+{
+    return d->fileVersion < d->version && stampOf(d->db->path()) != d->fileStamp;
 }
 
 int ProjectReader::upgradedInMemoryFrom() const

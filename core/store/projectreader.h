@@ -18,7 +18,8 @@ namespace dreamrsi {
 /// read-only commands work on projects of older builds and leave them as
 /// they were; `dreamrsi project upgrade P` (or any command that writes,
 /// ProjectWriter::open) upgrades the file itself. A reader of such a copy
-/// does not see later writes to the file.
+/// does not see later writes to the file (outdatedCopy() says when to open
+/// it again).
 class ProjectReader
 {
 public:
@@ -32,6 +33,11 @@ public:
     /// The file's schema version when it is older than this build's and is
     /// read through an in-memory upgrade; 0 when the file is current.
     int upgradedInMemoryFrom() const;
+    /// Whether this reader reads an in-memory upgraded copy and the file (or
+    /// its write-ahead log) has changed since the copy was taken, as when a
+    /// writer upgraded the file: a reader that follows a project opens it
+    /// again then. A reader of a current file sees every write and never is.
+    bool outdatedCopy() const;
 
     StoreResult<ProjectInfo> projectInfo();
     StoreResult<QList<IterationInfo>> iterations();

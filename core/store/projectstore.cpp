@@ -43,7 +43,8 @@ struct ProjectStore::Private
             p = path;
             gen = generation;
             const auto it = readers.constFind(QThread::currentThread());
-            if (it != readers.constEnd() && it->generation == gen && it->reader)
+            // An in-memory upgraded copy of an older file is read anew once the file changed.
+            if (it != readers.constEnd() && it->generation == gen && it->reader && !it->reader->outdatedCopy())
                 return R::success(it->reader);
         }
         if (p.isEmpty())

@@ -419,10 +419,20 @@ Result<int> prepare(SqliteConnection &db, bool migrate, bool initialise)
     // here) and every step checks them before it commits.
     if (const Result<Done> off = db.exec("PRAGMA foreign_keys = OFF;"); !off)
         return fail(QStringLiteral("cannot prepare the schema migration: %1").arg(off.error));
-    for (int v = int(*version.value) + 1; v <= CurrentVersion; ++v) {
-        QByteArray sql = QByteArray("BEGIN IMMEDIATE;\n") + migrationTo(v)
-                         + QByteArray("\nPRAGMA application_id = ") + QByteArray::number(ApplicationId)
-                         + QByteArray(";\nPRAGMA user_version = ") + QByteArray::number(v) + QByteArray(";\n");
+    // A new file is made in one transaction, all steps at once: a reader that
+    // opens it meanwhile sees either no schema or this build's, never a
+    // version between (it would read an in-memory upgraded copy of that, a
+    // snapshot that never shows what the writer stores later). An older
+    // project goes one committed step at a time.
+    const int from = int(*version.value) + 1;
+    const bool fresh = *version.value == 0;
+    for (int v = from; v <= CurrentVersion; ++v) {
+        const int last = fresh ? CurrentVersion : v;
+        QByteArray sql = QByteArray("BEGIN IMMEDIATE;\n");
+        for (int step = v; step <= last; ++step)
+            sql += migrationTo(step) + QByteArray("\n");
+        sql += QByteArray("PRAGMA application_id = ") + QByteArray::number(ApplicationId)
+               + QByteArray(";\nPRAGMA user_version = ") + QByteArray::number(last) + QByteArray(";\n");
         Result<Done> step = db.exec(sql.constData());
         if (step) {
             const Result<qint64> broken = db.queryInt("SELECT count(*) FROM pragma_foreign_key_check;");
@@ -437,8 +447,9 @@ Result<int> prepare(SqliteConnection &db, bool migrate, bool initialise)
             // Best effort: the migration's failure is what is reported.
             db.exec("ROLLBACK;");
             db.exec("PRAGMA foreign_keys = ON;");
-            return fail(QStringLiteral("migration of the schema to version %1 failed: %2").arg(v).arg(step.error));
+            return fail(QStringLiteral("migration of the schema to version %1 failed: %2").arg(last).arg(step.error));
         }
+        v = last;
     }
     if (const Result<Done> on = db.exec("PRAGMA foreign_keys = ON;"); !on)
         return fail(QStringLiteral("cannot re-enable foreign keys after the migration: %1").arg(on.error));

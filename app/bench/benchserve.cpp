@@ -73,7 +73,7 @@ double quantile(std::vector<double> values, double q)
 struct RoundTiming
 {
     double seconds = 0.0;
-    double roundCpu = 0.0;  ///< user + system CPU seconds of the round and its evaluators
+    double roundCpu = 0.0;  ///< user + system CPU seconds of the round's process and the children it waited for
     double watchCpu = 0.0;  ///< of this process meanwhile: the server and its followers
     int cells = 0;        ///< cells the round stored
     int leastSeen = 0;    ///< the fewest cells a follower saw

@@ -405,7 +405,7 @@ int runBenchServeCommand(const QStringList &args, QTextStream &out, QTextStream 
     std::vector<double> watched;
     std::vector<double> unwatchedCpu;
     std::vector<double> watchedCpu;
-    std::vector<double> watchCpu;
+    std::vector<double> watchShare; ///< the server and followers' CPU per second of a watched round
     for (int r = 0; r < repeats; ++r) {
         for (const bool watching : {r % 2 == 1, r % 2 == 0}) {
             const QString projectPath = dir.filePath(QStringLiteral("round-%1-%2.dreamrsi").arg(r).arg(watching ? QStringLiteral("watched") : QStringLiteral("alone")));
@@ -423,7 +423,7 @@ int runBenchServeCommand(const QStringList &args, QTextStream &out, QTextStream 
             (watching ? watched : unwatched).push_back(t.seconds);
             (watching ? watchedCpu : unwatchedCpu).push_back(t.roundCpu);
             if (watching)
-                watchCpu.push_back(t.watchCpu / t.seconds);
+                watchShare.push_back(t.watchCpu / t.seconds);
             if (watching && t.leastSeen < t.cells)
                 return fail(QStringLiteral("a follower saw %1 of %2 cells").arg(t.leastSeen).arg(t.cells));
         }
@@ -439,7 +439,7 @@ int runBenchServeCommand(const QStringList &args, QTextStream &out, QTextStream 
     const double cpuFollowed = quantile(watchedCpu, 0.5);
     out << "round       median CPU of the round unwatched " << QString::number(cpuAlone, 'f', 2) << " s, watched "
         << QString::number(cpuFollowed, 'f', 2) << " s: " << QString::number(cpuFollowed / cpuAlone, 'f', 3)
-        << "; the server and followers used " << QString::number(100.0 * quantile(watchCpu, 0.5), 'f', 1)
+        << "; the server and followers used " << QString::number(100.0 * quantile(watchShare, 0.5), 'f', 1)
         << " % of one core while watching\n";
     return 0;
 }

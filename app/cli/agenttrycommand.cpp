@@ -41,7 +41,7 @@ const char *const agentUsage =
     "Exit 0 when the agent produced a program (whatever the verdict), 1 when the agent\n"
     "failed (the reason is printed), 2 bad usage.\n";
 
-int usageError(QTextStream &err, const QString &message)
+int agenttryUsageError(QTextStream &err, const QString &message)
 {
     err << "dreamrsi agent try: " << message << "\n\n" << agentUsage;
     return 2;
@@ -71,40 +71,40 @@ int runAgentCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     parser.addOptions({task, agent, model, baseUrl, command, seed, json});
     if (const std::optional<int> answered = CommandLine::parseOrAnswer(
             parser, {}, args.mid(1), agentUsage, out,
-            [&](const CommandLine::Problem &problem) { return usageError(err, problem.message); }))
+            [&](const CommandLine::Problem &problem) { return agenttryUsageError(err, problem.message); }))
         return *answered;
     if (!parser.positionalArguments().isEmpty())
-        return usageError(err, QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
+        return agenttryUsageError(err, QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
     for (const QCommandLineOption &o : {task, agent, model, baseUrl, command, seed}) {
         if (parser.values(o).size() > 1)
-            return usageError(err, QStringLiteral("--%1 given more than once").arg(o.names().first()));
+            return agenttryUsageError(err, QStringLiteral("--%1 given more than once").arg(o.names().first()));
     }
     if (!parser.isSet(task) || parser.value(task).isEmpty())
-        return usageError(err, QStringLiteral("--task is required (a built-in task: %1, or a task folder)")
+        return agenttryUsageError(err, QStringLiteral("--task is required (a built-in task: %1, or a task folder)")
                                    .arg(TaskRegistry::names().join(QStringLiteral(", "))));
     if (!parser.isSet(agent))
-        return usageError(err, QStringLiteral("--agent is required (%1)").arg(discoveryAgentKinds().join(QStringLiteral(", "))));
+        return agenttryUsageError(err, QStringLiteral("--agent is required (%1)").arg(discoveryAgentKinds().join(QStringLiteral(", "))));
 
     AgentConfig config;
     config.kind = parser.value(agent);
     if (!discoveryAgentKinds().contains(config.kind))
-        return usageError(err, QStringLiteral("unknown agent '%1' (known: %2)")
+        return agenttryUsageError(err, QStringLiteral("unknown agent '%1' (known: %2)")
                                    .arg(config.kind, discoveryAgentKinds().join(QStringLiteral(", "))));
     config.model = parser.value(model);
     config.baseUrl = parser.value(baseUrl);
     config.command = parser.value(command);
     if (config.kind == QLatin1String("command") && config.command.trimmed().isEmpty())
-        return usageError(err, QStringLiteral("--agent command needs --command CMD"));
+        return agenttryUsageError(err, QStringLiteral("--agent command needs --command CMD"));
     if (parser.isSet(seed)) {
         bool ok = false;
         config.seed = parser.value(seed).toULongLong(&ok);
         if (!ok)
-            return usageError(err, QStringLiteral("--seed must be a non-negative integer, not '%1'").arg(parser.value(seed)));
+            return agenttryUsageError(err, QStringLiteral("--seed must be a non-negative integer, not '%1'").arg(parser.value(seed)));
     }
 
     const Result<Task> resolved = Task::resolve(parser.value(task));
     if (!resolved.ok())
-        return usageError(err, resolved.error);
+        return agenttryUsageError(err, resolved.error);
     const Task &t = *resolved.value;
     Result<std::unique_ptr<DiscoveryAgent>> made = createDiscoveryAgent(config, t.name);
     if (!made) {

@@ -17,7 +17,7 @@ namespace dreamrsi {
 
 namespace {
 
-const char *const usage =
+const char *const approveUsage =
     "usage: dreamrsi approve --project P.dreamrsi --version V [--note TEXT] [--by NAME] [--json]\n"
     "       dreamrsi approve --project P.dreamrsi --best [--note TEXT] [--by NAME] [--json]\n"
     "       dreamrsi approve --project P.dreamrsi --decline [--note TEXT] [--by NAME]\n"
@@ -31,7 +31,7 @@ const char *const usage =
     "of that dream's versions, --decline keeps the deployed one; exit 1 when it is refused.\n"
     "--decline needs a waiting loop.\n";
 
-QString number(const std::optional<double> &v)
+QString approveNumber(const std::optional<double> &v)
 {
     return v ? QString::number(*v, 'f', 4) : QStringLiteral("-");
 }
@@ -51,18 +51,18 @@ int runApproveCommand(const QStringList &args, QTextStream &out, QTextStream &er
     const QCommandLineOption decline(QStringLiteral("decline"));
     parser.addOptions({project, version, note, by, best, json, decline});
     if (const std::optional<int> answered = CommandLine::parseOrAnswer(
-            parser, {}, args, usage, out, [&](const CommandLine::Problem &problem) {
-                err << "error: " << problem.message << '\n' << usage;
+            parser, {}, args, approveUsage, out, [&](const CommandLine::Problem &problem) {
+                err << "error: " << problem.message << '\n' << approveUsage;
                 return 2;
             }))
         return *answered;
     if (!parser.positionalArguments().isEmpty()) {
-        err << "error: unknown argument '" << parser.positionalArguments().first() << "'\n" << usage;
+        err << "error: unknown argument '" << parser.positionalArguments().first() << "'\n" << approveUsage;
         return 2;
     }
     if (parser.value(project).isEmpty() || int(parser.isSet(version)) + int(parser.isSet(best)) + int(parser.isSet(decline)) != 1
         || (parser.isSet(version) && parser.value(version).isEmpty())) {
-        err << "error: give --project and one of --version V, --best or --decline\n" << usage;
+        err << "error: give --project and one of --version V, --best or --decline\n" << approveUsage;
         return 2;
     }
     // --by, else the account's name ($USER, else the system's login name).
@@ -73,7 +73,7 @@ int runApproveCommand(const QStringList &args, QTextStream &out, QTextStream &er
         err << (parser.isSet(by) ? "error: --by names nobody; give a name\n"
                                  : "error: an approval names who gave it, and neither $USER nor the system names this "
                                    "account; pass --by NAME\n")
-            << usage;
+            << approveUsage;
         return 2;
     }
 
@@ -149,9 +149,9 @@ int runApproveCommand(const QStringList &args, QTextStream &out, QTextStream &er
     } else {
         out << "approved " << c.candidate << " (version " << c.candidateId << ") for the next online round, by " << who
             << '\n';
-        out << "value " << number(c.candidateValue);
+        out << "value " << approveNumber(c.candidateValue);
         if (!c.baseline.isEmpty())
-            out << " against " << c.baselineRole << ' ' << c.baseline << ' ' << number(c.baselineValue);
+            out << " against " << c.baselineRole << ' ' << c.baseline << ' ' << approveNumber(c.baselineValue);
         out << " over " << inputs.worlds.size() << " world" << (inputs.worlds.size() == 1 ? "" : "s") << '\n';
         for (const ApprovalWarning w : c.warnings)
             out << "warning: " << ApprovalRules::describe(c, w) << '\n';

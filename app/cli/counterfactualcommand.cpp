@@ -82,7 +82,7 @@ const char *const Usage =
 
 std::atomic<CounterfactualLoop *> g_running{nullptr};
 
-void onSignal(int)
+void onLoopSignal(int)
 {
     if (CounterfactualLoop *loop = g_running.load())
         loop->stop();
@@ -273,8 +273,8 @@ int runCounterfactualLoopCommand(const QStringList &args, QTextStream &out, QTex
         err << "loop: " << line << '\n' << Qt::flush;
     }, Qt::DirectConnection);
     g_running.store(&loop);
-    auto previousInt = std::signal(SIGINT, onSignal);
-    auto previousTerm = std::signal(SIGTERM, onSignal);
+    auto previousInt = std::signal(SIGINT, onLoopSignal);
+    auto previousTerm = std::signal(SIGTERM, onLoopSignal);
     const CounterfactualReport report = loop.run(s);
     std::signal(SIGINT, previousInt);
     std::signal(SIGTERM, previousTerm);

@@ -34,7 +34,7 @@ const char *const exportUsage =
     "       dreamrsi export RUN [-o OUT.json] [--score METRIC]        an OpenEvolve folder or a ShinkaEvolve\n"
     "                                          database as a tree (README: Opening OpenEvolve and ShinkaEvolve runs)\n";
 
-int usageError(QTextStream &err, const QString &message)
+int exportUsageError(QTextStream &err, const QString &message)
 {
     err << "dreamrsi export: " << message << '\n' << exportUsage;
     return 2;
@@ -96,11 +96,11 @@ int exportServed(const QString &url, const QString &tokenFile, const QString &it
 {
     const Result<RemoteProject> remote = RemoteClient::open(url, tokenFile);
     if (!remote)
-        return usageError(err, remote.error);
+        return exportUsageError(err, remote.error);
     bool ok = false;
     const qint64 id = iteration.toLongLong(&ok);
     if (!ok || id < 1)
-        return usageError(err, QStringLiteral("--iteration needs an iteration id (see /api/v1/project), got '%1'").arg(iteration));
+        return exportUsageError(err, QStringLiteral("--iteration needs an iteration id (see /api/v1/project), got '%1'").arg(iteration));
     const Result<QByteArray> tree = RemoteClient::get(*remote.value, QStringLiteral("/api/v1/iterations/%1/tree").arg(id), 120000);
     if (!tree)
         return CommandLine::runtimeError(err, tree.error);
@@ -129,11 +129,11 @@ int runProjectExportCommand(const QStringList &args, QTextStream &out, QTextStre
     const QCommandLineOption tokenOption = CommandLine::value("token-file", "F");
     QCommandLineParser parser;
     if (const auto rc = CommandLine::parseOrAnswer(parser, {iterationOption, outOption, dirOption, bundleOption, allOption, recordedOption, scoreOption, tokenOption}, args, exportUsage, out,
-                                                   [&err](const QString &why) { return usageError(err, why); }))
+                                                   [&err](const QString &why) { return exportUsageError(err, why); }))
         return *rc;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() > 1)
-        return usageError(err, QStringLiteral("unexpected argument '%1'").arg(positional.at(1)));
+        return exportUsageError(err, QStringLiteral("unexpected argument '%1'").arg(positional.at(1)));
     const QString output = parser.value(outOption);
     const QString dir = parser.value(dirOption);
     const QString bundle = parser.value(bundleOption);
@@ -141,31 +141,31 @@ int runProjectExportCommand(const QStringList &args, QTextStream &out, QTextStre
     const QString recorded = parser.value(recordedOption);
     if (parser.isSet(recordedOption) && (recorded.isEmpty() || !parser.isSet(iterationOption) || all
                                          || parser.isSet(bundleOption) || parser.isSet(outOption) || parser.isSet(dirOption)))
-        return usageError(err, QStringLiteral("--recorded-policy OUT.js goes with --iteration N alone"));
+        return exportUsageError(err, QStringLiteral("--recorded-policy OUT.js goes with --iteration N alone"));
     if (!positional.isEmpty() && RemoteClient::isUrl(positional.first())) {
         if (!parser.isSet(iterationOption) || parser.values(iterationOption).size() > 1 || all || parser.isSet(bundleOption)
             || parser.isSet(dirOption) || parser.isSet(recordedOption) || parser.isSet(scoreOption))
-            return usageError(err, QStringLiteral("a served project exports one iteration: URL --token-file F --iteration ID [-o OUT.json]"));
+            return exportUsageError(err, QStringLiteral("a served project exports one iteration: URL --token-file F --iteration ID [-o OUT.json]"));
         return exportServed(positional.first(), parser.value(tokenOption), parser.value(iterationOption), output, out, err);
     }
     if (parser.isSet(tokenOption))
-        return usageError(err, QStringLiteral("--token-file goes with a server's URL (http://HOST:PORT/)"));
+        return exportUsageError(err, QStringLiteral("--token-file goes with a server's URL (http://HOST:PORT/)"));
     const bool runForm = !positional.isEmpty() && !parser.isSet(iterationOption) && !all && !parser.isSet(bundleOption)
                          && !parser.isSet(recordedOption) && RunImport::looksLikeRunPath(positional.first());
     if (runForm) {
         if (parser.isSet(dirOption))
-            return usageError(err, QStringLiteral("--dir writes a project's iteration; '%1' is a run").arg(positional.first()));
+            return exportUsageError(err, QStringLiteral("--dir writes a project's iteration; '%1' is a run").arg(positional.first()));
         return exportRun(positional.first(), output, RunImport::Options{parser.value(scoreOption)}, out, err);
     }
     if (parser.isSet(scoreOption))
-        return usageError(err, QStringLiteral("--score is for runs only (an OpenEvolve folder or a ShinkaEvolve database)"));
+        return exportUsageError(err, QStringLiteral("--score is for runs only (an OpenEvolve folder or a ShinkaEvolve database)"));
     const bool projectForm = parser.isSet(iterationOption) || all || parser.isSet(bundleOption)
                              || (!positional.isEmpty() && looksLikeSqlite(positional.first()));
     if (!projectForm) {
         if (positional.isEmpty())
-            return usageError(err, QStringLiteral("give a project or a tree file"));
+            return exportUsageError(err, QStringLiteral("give a project or a tree file"));
         if (parser.isSet(dirOption))
-            return usageError(err, QStringLiteral("--dir writes a project's iteration; '%1' is a tree file").arg(positional.first()));
+            return exportUsageError(err, QStringLiteral("--dir writes a project's iteration; '%1' is a tree file").arg(positional.first()));
         return rewriteTree(positional.first(), output, out, err);
     }
 
@@ -180,15 +180,15 @@ int runProjectExportCommand(const QStringList &args, QTextStream &out, QTextStre
     }
     const int forms = int(iteration.has_value()) + int(all) + int(!bundle.isEmpty());
     if (positional.isEmpty())
-        return usageError(err, QStringLiteral("give the project file"));
+        return exportUsageError(err, QStringLiteral("give the project file"));
     if (forms != 1)
-        return usageError(err, QStringLiteral("give one of --iteration, --all and --bundle"));
+        return exportUsageError(err, QStringLiteral("give one of --iteration, --all and --bundle"));
     if (all && dir.isEmpty())
-        return usageError(err, QStringLiteral("--all needs --dir DIR"));
+        return exportUsageError(err, QStringLiteral("--all needs --dir DIR"));
     if (!bundle.isEmpty() && !(output.isEmpty() && dir.isEmpty()))
-        return usageError(err, QStringLiteral("--bundle takes neither -o nor --dir"));
+        return exportUsageError(err, QStringLiteral("--bundle takes neither -o nor --dir"));
     if (!output.isEmpty() && !dir.isEmpty())
-        return usageError(err, QStringLiteral("-o and --dir exclude each other"));
+        return exportUsageError(err, QStringLiteral("-o and --dir exclude each other"));
     const QString project = positional.first();
 
     if (!bundle.isEmpty()) {

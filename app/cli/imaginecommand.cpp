@@ -38,7 +38,7 @@ const char *const imagineUsage =
     "with its own cap, and each world is completed by its task's model. --json prints the fitted\n"
     "models (model.models: [{task, worlds, model}]) and which world each j is.\n";
 
-int usageError(QTextStream &err, const QString &message)
+int imagineUsageError(QTextStream &err, const QString &message)
 {
     err << "dreamrsi imagine: " << message << '\n' << imagineUsage;
     return 2;
@@ -56,24 +56,24 @@ int runImagineCommand(const QStringList &args, QTextStream &out, QTextStream &er
                                             value("rule", "NAME")};
     QCommandLineParser parser;
     if (const std::optional<int> answered = CommandLine::parseOrAnswer(
-            parser, options, args, imagineUsage, out, [&err](const QString &why) { return usageError(err, why); }))
+            parser, options, args, imagineUsage, out, [&err](const QString &why) { return imagineUsageError(err, why); }))
         return *answered;
     if (!parser.positionalArguments().isEmpty())
-        return usageError(err, QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().constFirst()));
+        return imagineUsageError(err, QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().constFirst()));
 
     const QStringList worldPaths = parser.values(QStringLiteral("world"));
     const QString project = parser.value(QStringLiteral("project"));
     if (worldPaths.isEmpty() == project.isEmpty())
-        return usageError(err, QStringLiteral("give either --world files or --project"));
+        return imagineUsageError(err, QStringLiteral("give either --world files or --project"));
     const QString outDir = parser.value(QStringLiteral("out"));
     if (outDir.isEmpty())
-        return usageError(err, QStringLiteral("--out DIR is required"));
+        return imagineUsageError(err, QStringLiteral("--out DIR is required"));
     quint64 seed = 0;
     if (parser.isSet(QStringLiteral("seed"))) {
         bool ok = false;
         seed = parser.value(QStringLiteral("seed")).toULongLong(&ok);
         if (!ok)
-            return usageError(err, QStringLiteral("--seed must be a non-negative integer (got '%1')").arg(parser.value(QStringLiteral("seed"))));
+            return imagineUsageError(err, QStringLiteral("--seed must be a non-negative integer (got '%1')").arg(parser.value(QStringLiteral("seed"))));
     }
     // C read as every command reads it (its bounds included); 8 by default, as a new project's.
     OptionValues::ReplayConfigFlags flags;
@@ -84,13 +84,13 @@ int runImagineCommand(const QStringList &args, QTextStream &out, QTextStream &er
     flags.valuation.clear();
     const Result<OptionValues::ReplayConfigFlags::Read> read = flags.read(parser);
     if (!read)
-        return usageError(err, read.error);
+        return imagineUsageError(err, read.error);
     const int count = read.value->overrides.completions.value_or(ReplayConfig().completions);
     int threads = 0;
     if (parser.isSet(QStringLiteral("threads"))) {
         const Result<qint64> t = OptionValues::integer(QStringLiteral("--threads"), parser.value(QStringLiteral("threads")), 1, 1024);
         if (!t)
-            return usageError(err, t.error);
+            return imagineUsageError(err, t.error);
         threads = int(*t.value);
     }
     ImaginationOptions imagination;
@@ -98,13 +98,13 @@ int runImagineCommand(const QStringList &args, QTextStream &out, QTextStream &er
     if (parser.isSet(QStringLiteral("rule"))) {
         const Result<ImaginationRule> rule = OptionValues::imaginationRule(QStringLiteral("--rule"), parser.value(QStringLiteral("rule")));
         if (!rule)
-            return usageError(err, rule.error);
+            return imagineUsageError(err, rule.error);
         imagination.rule = *rule.value;
     }
     if (parser.isSet(QStringLiteral("directions"))) {
         for (const QString &d : parser.value(QStringLiteral("directions")).split(QLatin1Char(','))) {
             if (d.trimmed().isEmpty())
-                return usageError(err, QStringLiteral("--directions: an empty direction name in '%1'").arg(parser.value(QStringLiteral("directions"))));
+                return imagineUsageError(err, QStringLiteral("--directions: an empty direction name in '%1'").arg(parser.value(QStringLiteral("directions"))));
             imagination.directions.append(d.trimmed());
         }
     }

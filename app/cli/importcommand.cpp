@@ -23,7 +23,7 @@ const char *const importUsage =
     "       dreamrsi import P.dreamrsi --policy FILE.js --name NAME [--origin human|agent|builtin] [--parent NAME]\n"
     "       dreamrsi import --bundle B.dreamrsi-bundle NEW.dreamrsi   unpack a bundle into a new project\n";
 
-int usageError(QTextStream &err, const QString &message)
+int importUsageError(QTextStream &err, const QString &message)
 {
     err << "dreamrsi import: " << message << '\n' << importUsage;
     return 2;
@@ -41,7 +41,7 @@ int runImportCommand(const QStringList &args, QTextStream &out, QTextStream &err
     const QCommandLineOption score = CommandLine::value("score", "METRIC");
     QCommandLineParser parser;
     if (const auto rc = CommandLine::parseOrAnswer(parser, {bundle, policy, name, origin, parent, score}, args, importUsage, out,
-                                                   [&err](const QString &why) { return usageError(err, why); }))
+                                                   [&err](const QString &why) { return importUsageError(err, why); }))
         return *rc;
     const QStringList positional = parser.positionalArguments();
     if (args.isEmpty()) {
@@ -50,12 +50,12 @@ int runImportCommand(const QStringList &args, QTextStream &out, QTextStream &err
     }
 
     if (parser.isSet(score) && (parser.isSet(bundle) || parser.isSet(policy)))
-        return usageError(err, QStringLiteral("--score is for runs only (an OpenEvolve folder or a ShinkaEvolve database)"));
+        return importUsageError(err, QStringLiteral("--score is for runs only (an OpenEvolve folder or a ShinkaEvolve database)"));
     if (parser.isSet(bundle)) {
         if (parser.isSet(policy) || parser.isSet(name) || parser.isSet(origin) || parser.isSet(parent))
-            return usageError(err, QStringLiteral("--bundle takes a bundle and a new project file, nothing else"));
+            return importUsageError(err, QStringLiteral("--bundle takes a bundle and a new project file, nothing else"));
         if (positional.size() != 1)
-            return usageError(err, QStringLiteral("--bundle B.dreamrsi-bundle needs one new project file"));
+            return importUsageError(err, QStringLiteral("--bundle B.dreamrsi-bundle needs one new project file"));
         const StoreResult<Done> r = ProjectFiles::importBundle(parser.value(bundle), positional.first());
         if (!r.ok())
             return CommandLine::runtimeError(err, r.error);
@@ -65,7 +65,7 @@ int runImportCommand(const QStringList &args, QTextStream &out, QTextStream &err
 
     if (parser.isSet(policy)) {
         if (positional.size() != 1 || parser.value(policy).isEmpty())
-            return usageError(err, QStringLiteral("--policy FILE.js stores one script in one project"));
+            return importUsageError(err, QStringLiteral("--policy FILE.js stores one script in one project"));
         ProjectFiles::PolicyFileImport import;
         import.file = parser.value(policy);
         import.name = parser.value(name);
@@ -86,14 +86,14 @@ int runImportCommand(const QStringList &args, QTextStream &out, QTextStream &err
     }
 
     if (parser.isSet(name) || parser.isSet(origin) || parser.isSet(parent))
-        return usageError(err, QStringLiteral("--name, --origin and --parent describe a --policy"));
+        return importUsageError(err, QStringLiteral("--name, --origin and --parent describe a --policy"));
     if (positional.size() < 2)
-        return usageError(err, QStringLiteral("give the project and at least one tree file"));
+        return importUsageError(err, QStringLiteral("give the project and at least one tree file"));
     const QString project = positional.first();
     const QStringList trees = positional.mid(1);
     const bool anyRun = std::any_of(trees.cbegin(), trees.cend(), &RunImport::looksLikeRunPath);
     if (parser.isSet(score) && !anyRun)
-        return usageError(err, QStringLiteral("--score is for runs only (an OpenEvolve folder or a ShinkaEvolve database)"));
+        return importUsageError(err, QStringLiteral("--score is for runs only (an OpenEvolve folder or a ShinkaEvolve database)"));
     // Every tree and run is read before the project is opened: one bad input stores nothing.
     QList<DiscoveryTree> read;
     QStringList sources;

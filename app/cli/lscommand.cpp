@@ -22,7 +22,7 @@ QString optNum(const std::optional<double> &x)
     return x ? num(*x) : QStringLiteral("-");
 }
 
-int usageError(QTextStream &err, const QString &message)
+int lsUsageError(QTextStream &err, const QString &message)
 {
     err << "dreamrsi ls: " << message << '\n' << lsUsage;
     return 2;
@@ -54,7 +54,7 @@ void printIterations(const QList<IterationInfo> &its, QTextStream &out)
     }
 }
 
-QHash<PolicyVersionId, QString> namesOf(const QList<PolicyVersion> &vs)
+QHash<PolicyVersionId, QString> lsNamesOf(const QList<PolicyVersion> &vs)
 {
     QHash<PolicyVersionId, QString> names;
     for (const PolicyVersion &v : vs)
@@ -64,7 +64,7 @@ QHash<PolicyVersionId, QString> namesOf(const QList<PolicyVersion> &vs)
 
 void printPolicies(const QList<PolicyVersion> &vs, QTextStream &out)
 {
-    const QHash<PolicyVersionId, QString> names = namesOf(vs);
+    const QHash<PolicyVersionId, QString> names = lsNamesOf(vs);
     out << QStringLiteral("%1 %2 %3 %4 %5\n")
                .arg(QStringLiteral("id"), 5)
                .arg(QStringLiteral("name"), -24)
@@ -83,7 +83,7 @@ void printPolicies(const QList<PolicyVersion> &vs, QTextStream &out)
 
 void printResults(const QList<ReplayResultRecord> &rs, const QList<PolicyVersion> &vs, QTextStream &out)
 {
-    const QHash<PolicyVersionId, QString> names = namesOf(vs);
+    const QHash<PolicyVersionId, QString> names = lsNamesOf(vs);
     out << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10 %11\n")
                .arg(QStringLiteral("policy"), -20)
                .arg(QStringLiteral("world"), 5)
@@ -114,7 +114,7 @@ void printResults(const QList<ReplayResultRecord> &rs, const QList<PolicyVersion
 
 void printApprovals(const QList<Approval> &as, const QList<PolicyVersion> &vs, QTextStream &out)
 {
-    const QHash<PolicyVersionId, QString> names = namesOf(vs);
+    const QHash<PolicyVersionId, QString> names = lsNamesOf(vs);
     for (const Approval &a : as) {
         out << a.id << "  " << a.when.toString(Qt::ISODate) << "  " << names.value(a.version) << "  by " << a.who
             << (a.note.isEmpty() ? QString() : QStringLiteral("  (%1)").arg(a.note)) << '\n';
@@ -128,7 +128,7 @@ int runLsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     const QCommandLineOption policyOption = CommandLine::value("policy", "NAME");
     QCommandLineParser parser;
     if (const auto rc = CommandLine::parseOrAnswer(parser, {policyOption}, args, lsUsage, out,
-                                                   [&err](const QString &why) { return usageError(err, why); }))
+                                                   [&err](const QString &why) { return lsUsageError(err, why); }))
         return *rc;
     const QStringList positional = parser.positionalArguments();
     if (positional.isEmpty()) {
@@ -136,13 +136,13 @@ int runLsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         return 2;
     }
     if (positional.size() > 2)
-        return usageError(err, QStringLiteral("unexpected argument '%1'").arg(positional.at(2)));
+        return lsUsageError(err, QStringLiteral("unexpected argument '%1'").arg(positional.at(2)));
     const QString project = positional.first();
     const QString what = positional.value(1, QStringLiteral("iterations"));
     const QStringList kinds = {QStringLiteral("iterations"), QStringLiteral("policies"), QStringLiteral("results"),
                                QStringLiteral("approvals")};
     if (!kinds.contains(what))
-        return usageError(err, QStringLiteral("unknown listing '%1'").arg(what));
+        return lsUsageError(err, QStringLiteral("unknown listing '%1'").arg(what));
 
     StoreResult<std::unique_ptr<ProjectReader>> r = ProjectFiles::openReader(project);
     if (!r.ok())

@@ -36,13 +36,13 @@ const char *const pathUsage =
     "  cell id of the tree (b3a2). --format json: {\"path\": [{\"id\", \"score\", \"gain\"}, ...]} from the\n"
     "  first cell after the initial program to the chosen cell; md (the default): Markdown.\n";
 
-int usageError(QTextStream &err, const QString &message)
+int pathUsageError(QTextStream &err, const QString &message)
 {
     err << "dreamrsi path: " << message << '\n' << pathUsage;
     return 2;
 }
 
-bool looksLikeSqlite(const QString &path)
+bool startsAsSqlite(const QString &path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) && f.read(16) == QByteArray("SQLite format 3\0", 16);
@@ -59,28 +59,28 @@ int runPathCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     const QCommandLineOption tokenOption = CommandLine::value("token-file", "F");
     QCommandLineParser parser;
     if (const auto rc = CommandLine::parseOrAnswer(parser, {iterationOption, cellOption, formatOption, scoreOption, tokenOption}, args,
-                                                   pathUsage, out, [&err](const QString &why) { return usageError(err, why); }))
+                                                   pathUsage, out, [&err](const QString &why) { return pathUsageError(err, why); }))
         return *rc;
     const QStringList positional = parser.positionalArguments();
     if (positional.isEmpty())
-        return usageError(err, QStringLiteral("give a project, a run or a tree file"));
+        return pathUsageError(err, QStringLiteral("give a project, a run or a tree file"));
     if (positional.size() > 1)
-        return usageError(err, QStringLiteral("unexpected argument '%1'").arg(positional.at(1)));
+        return pathUsageError(err, QStringLiteral("unexpected argument '%1'").arg(positional.at(1)));
     const QString format = parser.isSet(formatOption) ? parser.value(formatOption) : QStringLiteral("md");
     if (format != QLatin1String("md") && format != QLatin1String("json"))
-        return usageError(err, QStringLiteral("--format takes md or json, got '%1'").arg(format));
+        return pathUsageError(err, QStringLiteral("--format takes md or json, got '%1'").arg(format));
     const QString source = positional.first();
     const bool isServed = RemoteClient::isUrl(source);
     if (isServed != parser.isSet(tokenOption))
-        return usageError(err, isServed ? QStringLiteral("a served project needs its token: --token-file F (docs/remote.md)")
+        return pathUsageError(err, isServed ? QStringLiteral("a served project needs its token: --token-file F (docs/remote.md)")
                                         : QStringLiteral("--token-file goes with a server's URL (http://HOST:PORT/)"));
     const bool isRun = !isServed && RunImport::looksLikeRunPath(source);
-    const bool isProject = isServed || (!isRun && looksLikeSqlite(source));
+    const bool isProject = isServed || (!isRun && startsAsSqlite(source));
     if (isProject != parser.isSet(iterationOption))
-        return usageError(err, isProject ? QStringLiteral("%1 is a project: give --iteration ID").arg(source)
+        return pathUsageError(err, isProject ? QStringLiteral("%1 is a project: give --iteration ID").arg(source)
                                          : QStringLiteral("--iteration goes with a project file"));
     if (parser.isSet(scoreOption) && !isRun)
-        return usageError(err, QStringLiteral("--score is for runs only (an OpenEvolve folder or a ShinkaEvolve database)"));
+        return pathUsageError(err, QStringLiteral("--score is for runs only (an OpenEvolve folder or a ShinkaEvolve database)"));
 
     // The tree, named as the source is.
     std::shared_ptr<const DiscoveryTree> tree;
@@ -89,13 +89,13 @@ int runPathCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         bool ok = false;
         const IterationId iteration = parser.value(iterationOption).toLongLong(&ok);
         if (!ok || iteration < 1)
-            return usageError(err, QStringLiteral("--iteration needs an iteration id (see `dreamrsi ls P`), got '%1'")
+            return pathUsageError(err, QStringLiteral("--iteration needs an iteration id (see `dreamrsi ls P`), got '%1'")
                                        .arg(parser.value(iterationOption)));
         if (isServed) {
             // The served iteration is the export's tree (docs/remote.md#get-apiv1iterationsntree).
             const Result<RemoteProject> remote = RemoteClient::open(source, parser.value(tokenOption));
             if (!remote)
-                return usageError(err, remote.error);
+                return pathUsageError(err, remote.error);
             const Result<QByteArray> bytes = RemoteClient::get(*remote.value, QStringLiteral("/api/v1/iterations/%1/tree").arg(iteration), 120000);
             if (!bytes)
                 return CommandLine::runtimeError(err, bytes.error);

@@ -29,7 +29,7 @@ const char *const projectUsage =
     "       dreamrsi project replay P.dreamrsi --policy NAME|FILE.js|builtin:NAME [replay options]\n"
     "                                   (the same as `dreamrsi replay --project P.dreamrsi …`)\n";
 
-int usageError(QTextStream &err, const QString &message)
+int projectUsageError(QTextStream &err, const QString &message)
 {
     err << "error: " << message << '\n' << projectUsage;
     return 2;
@@ -40,10 +40,10 @@ std::optional<int> parseSubcommand(QCommandLineParser &parser, const QList<QComm
                                    const QStringList &args, QTextStream &out, QTextStream &err)
 {
     if (const auto rc = CommandLine::parseOrAnswer(parser, options, args, projectUsage, out,
-                                                   [&err](const QString &why) { return usageError(err, why); }))
+                                                   [&err](const QString &why) { return projectUsageError(err, why); }))
         return rc;
     if (parser.positionalArguments().size() != 1) {
-        return usageError(err, parser.positionalArguments().isEmpty()
+        return projectUsageError(err, parser.positionalArguments().isEmpty()
                                    ? QStringLiteral("give the project file")
                                    : QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().at(1)));
     }
@@ -196,9 +196,9 @@ int runProjectCommand(const QStringList &args, QTextStream &out, QTextStream &er
             out << projectUsage;
             return 0;
         }
-        return usageError(err, QStringLiteral("project replay needs the project file first"));
+        return projectUsageError(err, QStringLiteral("project replay needs the project file first"));
     }
-    return usageError(err, QStringLiteral("unknown subcommand '%1'").arg(sub));
+    return projectUsageError(err, QStringLiteral("unknown subcommand '%1'").arg(sub));
 }
 
 } // namespace dreamrsi

@@ -24,7 +24,7 @@ namespace dreamrsi {
 
 namespace {
 
-const char *const usage =
+const char *const configUsage =
     "usage: dreamrsi project config P.dreamrsi [--workers W] [--lambda L] [--betas B,...] [--rounds K|none]\n"
     "                                          [--valuation imagined|revealed] [--completions C]\n"
     "                                          [--rule capped|widened] [--replay] [--json]\n"
@@ -37,9 +37,9 @@ const char *const usage =
     "their own configuration; they are never averaged or compared with the project's.\n"
     "--rounds none removes the round limit.\n";
 
-int usageError(QTextStream &err, const QString &message)
+int configUsageError(QTextStream &err, const QString &message)
 {
-    err << "error: " << message << '\n' << usage;
+    err << "error: " << message << '\n' << configUsage;
     return 2;
 }
 
@@ -146,11 +146,11 @@ int runProjectConfigCommand(const QStringList &args, QTextStream &out, QTextStre
     const QCommandLineOption replay = CommandLine::flag("replay");
     const QCommandLineOption json = CommandLine::flag("json");
     QCommandLineParser parser;
-    if (const auto rc = CommandLine::parseOrAnswer(parser, {workers, lambda, betas, rounds, valuation, completions, rule, replay, json}, args, usage, out,
-                                                   [&err](const QString &why) { return usageError(err, why); }))
+    if (const auto rc = CommandLine::parseOrAnswer(parser, {workers, lambda, betas, rounds, valuation, completions, rule, replay, json}, args, configUsage, out,
+                                                   [&err](const QString &why) { return configUsageError(err, why); }))
         return *rc;
     if (parser.positionalArguments().size() != 1) {
-        return usageError(err, parser.positionalArguments().isEmpty()
+        return configUsageError(err, parser.positionalArguments().isEmpty()
                                    ? QStringLiteral("give the project file")
                                    : QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().at(1)));
     }
@@ -161,7 +161,7 @@ int runProjectConfigCommand(const QStringList &args, QTextStream &out, QTextStre
     flags.rule = QStringLiteral("rule");
     const Result<OptionValues::ReplayConfigFlags::Read> read = flags.read(parser);
     if (!read)
-        return usageError(err, read.error);
+        return configUsageError(err, read.error);
     Change change;
     change.overrides = read.value->overrides;
     change.clearRounds = read.value->clearRounds;

@@ -13,7 +13,7 @@ namespace dreamrsi {
 
 namespace {
 
-const char *const usage =
+const char *const projectReplayUsage =
     "usage: dreamrsi replay --project P.dreamrsi --policy NAME|FILE.js|builtin:NAME [--name VERSION]\n"
     "                       [--workers W] [--lambda L] [--betas B,...] [--rounds K]\n"
     "                       [--json] [--trace FILE] [--time-limit-ms 2000] [--seed N] [--threads T]\n"
@@ -54,13 +54,13 @@ int runProjectReplayCommand(const QStringList &args, QTextStream &out, QTextStre
     parser.addOptions({project, policy, name, workers, lambda, betas, rounds, trace, timeLimit, seed, threads,
                        world, json, noGridPlan, progress, applySteering, includeApproximate, noStore});
     if (const std::optional<int> answered = CommandLine::parseOrAnswer(
-            parser, {}, args, usage, out, [&](const CommandLine::Problem &problem) {
-                err << "error: " << problem.message << '\n' << usage;
+            parser, {}, args, projectReplayUsage, out, [&](const CommandLine::Problem &problem) {
+                err << "error: " << problem.message << '\n' << projectReplayUsage;
                 return 2;
             }))
         return *answered;
     if (!parser.positionalArguments().isEmpty()) {
-        err << "error: unknown argument '" << parser.positionalArguments().first() << "'\n" << usage;
+        err << "error: unknown argument '" << parser.positionalArguments().first() << "'\n" << projectReplayUsage;
         return 2;
     }
     if (parser.isSet(world)) {
@@ -68,7 +68,7 @@ int runProjectReplayCommand(const QStringList &args, QTextStream &out, QTextStre
         return 2;
     }
     if (parser.value(project).isEmpty() || parser.value(policy).isEmpty()) {
-        err << "error: give --project and --policy\n" << usage;
+        err << "error: give --project and --policy\n" << projectReplayUsage;
         return 2;
     }
 
@@ -78,7 +78,7 @@ int runProjectReplayCommand(const QStringList &args, QTextStream &out, QTextStre
     request.policy = parser.value(policy);
     request.versionName = parser.value(name);
     auto bad = [&err](const QCommandLineOption &o) {
-        err << "error: bad value for --" << o.names().first() << '\n' << usage;
+        err << "error: bad value for --" << o.names().first() << '\n' << projectReplayUsage;
         return 2;
     };
     bool ok = true;
@@ -89,7 +89,7 @@ int runProjectReplayCommand(const QStringList &args, QTextStream &out, QTextStre
     flags.completions.clear();
     const Result<OptionValues::ReplayConfigFlags::Read> read = flags.read(parser);
     if (!read) {
-        err << "error: " << read.error << '\n' << usage;
+        err << "error: " << read.error << '\n' << projectReplayUsage;
         return 2;
     }
     request.overrides = read.value->overrides;

@@ -94,26 +94,26 @@ struct ThreadReader
     std::unique_ptr<ProjectReader> reader;
 };
 
-thread_local ThreadReader kept;
+thread_local ThreadReader keptRequest;
 
 Result<ProjectReader *> readerFor(const QString &path)
 {
     // A copy of an older project upgraded in memory does not see what is
     // written later: once the file changed (a round upgraded it), read it anew.
-    if (!kept.reader || kept.path != path || kept.reader->outdatedCopy()) {
+    if (!keptRequest.reader || keptRequest.path != path || keptRequest.reader->outdatedCopy()) {
         StoreResult<std::unique_ptr<ProjectReader>> opened = ProjectReader::open(path);
         if (!opened)
             return opened.failureAs<ProjectReader *>();
-        kept.reader = std::move(*opened.value);
-        kept.path = path;
+        keptRequest.reader = std::move(*opened.value);
+        keptRequest.path = path;
     }
-    return Result<ProjectReader *>::success(kept.reader.get());
+    return Result<ProjectReader *>::success(keptRequest.reader.get());
 }
 
 /// After a failed read: the next read on this thread opens the project again.
 void forgetReader()
 {
-    kept.reader.reset();
+    keptRequest.reader.reset();
 }
 
 /// Whether a read's failure says that what was asked does not exist (404) rather than that reading failed.

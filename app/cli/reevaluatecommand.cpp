@@ -54,13 +54,13 @@ const char *const reevaluateUsage =
     "stored for it. Exit 0 when at least one cell was evaluated, 1 when none could be\n"
     "(or the project, the iteration or a cell is unknown), 2 bad usage.\n";
 
-int usageError(QTextStream &err, const QString &message)
+int reevaluateUsageError(QTextStream &err, const QString &message)
 {
     err << "dreamrsi reevaluate: " << message << "\n\n" << reevaluateUsage;
     return 2;
 }
 
-QString number(const std::optional<double> &v)
+QString reevaluateNumber(const std::optional<double> &v)
 {
     return v ? QString::number(*v, 'g', 6) : QStringLiteral("–");
 }
@@ -78,16 +78,16 @@ void printTable(QTextStream &out, const ReevaluationReport &report)
                .arg(QStringLiteral("sd"), 10)
                .arg(QString());
     for (const ReevaluationStats &s : report.stats) {
-        QString mean = number(s.mean);
+        QString mean = reevaluateNumber(s.mean);
         if (const std::optional<double> half = s.halfWidth())
             mean += QStringLiteral(" ± ") + QString::number(*half, 'g', 3);
         out << QStringLiteral("%1 %2 %3 %4 %5 %6  %7\n")
                    .arg(s.cellId, -8)
-                   .arg(number(s.score), 12)
+                   .arg(reevaluateNumber(s.score), 12)
                    .arg(s.repeats.size(), 8)
                    .arg(s.failed, 7)
                    .arg(mean, 24)
-                   .arg(number(s.sd), 10)
+                   .arg(reevaluateNumber(s.sd), 10)
                    .arg(s.lucky ? QStringLiteral("lucky: recorded score above the interval") : QString());
     }
     const ReevaluationBest best = ReevaluationBest::of(report.stats);
@@ -123,21 +123,21 @@ int runReevaluateCommand(const QStringList &args, QTextStream &out, QTextStream 
                                          repeatsOption, jsonOption,      backendOption};
     options += slurmOptions;
     if (const auto rc = CommandLine::parseOrAnswer(parser, options, args, reevaluateUsage, out,
-                                                   [&err](const QString &m) { return usageError(err, m); }))
+                                                   [&err](const QString &m) { return reevaluateUsageError(err, m); }))
         return *rc;
     if (!parser.positionalArguments().isEmpty())
-        return usageError(err, QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
+        return reevaluateUsageError(err, QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
     if (!parser.isSet(projectOption))
-        return usageError(err, QStringLiteral("--project is required"));
+        return reevaluateUsageError(err, QStringLiteral("--project is required"));
     if (!parser.isSet(repeatsOption))
-        return usageError(err, QStringLiteral("--repeats is required"));
+        return reevaluateUsageError(err, QStringLiteral("--repeats is required"));
 
     ReevaluationSelection selection;
     bool ok = false;
     if (parser.isSet(iterationOption)) {
         selection.iteration = parser.value(iterationOption).toLongLong(&ok);
         if (!ok || selection.iteration < 1)
-            return usageError(err, QStringLiteral("--iteration needs an iteration id (see `dreamrsi ls P`), got '%1'")
+            return reevaluateUsageError(err, QStringLiteral("--iteration needs an iteration id (see `dreamrsi ls P`), got '%1'")
                                        .arg(parser.value(iterationOption)));
     }
     for (const QString &v : parser.values(cellOption)) {
@@ -147,15 +147,15 @@ int runReevaluateCommand(const QStringList &args, QTextStream &out, QTextStream 
         }
     }
     if (parser.isSet(topOption) == !selection.cellIds.isEmpty())
-        return usageError(err, QStringLiteral("give either --top K or --cell ID, not both and not neither"));
+        return reevaluateUsageError(err, QStringLiteral("give either --top K or --cell ID, not both and not neither"));
     if (parser.isSet(topOption)) {
         selection.top = parser.value(topOption).toInt(&ok);
         if (!ok || selection.top < 1)
-            return usageError(err, QStringLiteral("--top must be an integer ≥ 1 (got '%1')").arg(parser.value(topOption)));
+            return reevaluateUsageError(err, QStringLiteral("--top must be an integer ≥ 1 (got '%1')").arg(parser.value(topOption)));
     }
     const int repeats = parser.value(repeatsOption).toInt(&ok);
     if (!ok || repeats < 1 || repeats > 10000)
-        return usageError(err, QStringLiteral("--repeats must be an integer in [1, 10000] (got '%1')").arg(parser.value(repeatsOption)));
+        return reevaluateUsageError(err, QStringLiteral("--repeats must be an integer in [1, 10000] (got '%1')").arg(parser.value(repeatsOption)));
 
     std::optional<SlurmSettings> slurm;
     const QString backendName = parser.isSet(backendOption) ? parser.value(backendOption) : QStringLiteral("local");
@@ -166,17 +166,17 @@ int runReevaluateCommand(const QStringList &args, QTextStream &out, QTextStream 
         s.qos = parser.value(qosOption);
         const Result<QStringList> words = SlurmSettings::splitArguments(parser.value(sbatchOption));
         if (!words)
-            return usageError(err, QStringLiteral("--sbatch-args: %1").arg(words.error));
+            return reevaluateUsageError(err, QStringLiteral("--sbatch-args: %1").arg(words.error));
         s.extraArgs = *words.value;
         s.sharedDir = parser.value(sharedOption);
         slurm = s;
     } else if (backendName == QLatin1String("local")) {
         for (const QCommandLineOption &o : slurmOptions) {
             if (parser.isSet(o))
-                return usageError(err, QStringLiteral("--%1 needs --backend slurm").arg(o.names().first()));
+                return reevaluateUsageError(err, QStringLiteral("--%1 needs --backend slurm").arg(o.names().first()));
         }
     } else {
-        return usageError(err, QStringLiteral("--backend must be local or slurm, not '%1'").arg(backendName));
+        return reevaluateUsageError(err, QStringLiteral("--backend must be local or slurm, not '%1'").arg(backendName));
     }
 
     const QString path = parser.value(projectOption);

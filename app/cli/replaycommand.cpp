@@ -178,7 +178,7 @@ std::vector<char> approximateFiles(const QStringList &paths, const ReplayOptions
     return flags;
 }
 
-int usageError(QTextStream &err, const QString &message)
+int replayUsageError(QTextStream &err, const QString &message)
 {
     err << "dreamrsi replay: " << message << '\n' << replayUsage;
     return 2;
@@ -198,22 +198,22 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
     if (const std::optional<int> answered = CommandLine::parseOrAnswer(
             parser, options, args, replayUsage, out, [&err](const CommandLine::Problem &problem) {
                 if (problem.kind == CommandLine::Problem::Kind::MissingValue)
-                    return usageError(err, missingValue(problem.argument));
-                return usageError(err, QStringLiteral("unknown argument '%1'").arg(problem.argument));
+                    return replayUsageError(err, missingValue(problem.argument));
+                return replayUsageError(err, QStringLiteral("unknown argument '%1'").arg(problem.argument));
             }))
         return *answered;
     WorldReplay request;
     request.replay.worldCache = true;
     for (const CommandLine::Given &o : CommandLine::inOrder(parser, options)) {
         if (const QString complaint = apply(o, &request); !complaint.isEmpty())
-            return usageError(err, complaint);
+            return replayUsageError(err, complaint);
     }
     if (const QString complaint = applyConfigFlags(parser, &request); !complaint.isEmpty())
-        return usageError(err, complaint);
+        return replayUsageError(err, complaint);
     if (!parser.positionalArguments().isEmpty())
-        return usageError(err, QStringLiteral("unknown argument '%1'").arg(parser.positionalArguments().constFirst()));
+        return replayUsageError(err, QStringLiteral("unknown argument '%1'").arg(parser.positionalArguments().constFirst()));
     if (request.worldPaths.isEmpty() || request.policyArgument.isEmpty())
-        return usageError(err, QStringLiteral("at least one --world and a --policy are required"));
+        return replayUsageError(err, QStringLiteral("at least one --world and a --policy are required"));
 
     Result<PolicySpec> parsed = PolicySpec::fromArgument(request.policyArgument);
     // A built-in policy, no trace: the compact path (same results, a fraction

@@ -68,7 +68,7 @@ extern "C" void onStopSignal(int)
     g_signals.fetch_add(1);
 }
 
-int usageError(QTextStream &err, const QString &message)
+int roundUsageError(QTextStream &err, const QString &message)
 {
     err << "dreamrsi round: " << message << "\n\n" << roundUsage();
     return 2;
@@ -85,13 +85,13 @@ int runRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     const QCommandLineOption preflight(QStringLiteral("preflight"), {});
     if (const std::optional<int> answered = CommandLine::parseOrAnswer(
             parser, {json, preflight}, args, [] { return roundUsage(); }, out,
-            [&](const CommandLine::Problem &problem) { return usageError(err, problem.message); }))
+            [&](const CommandLine::Problem &problem) { return roundUsageError(err, problem.message); }))
         return *answered;
     if (!parser.positionalArguments().isEmpty())
-        return usageError(err, QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
+        return roundUsageError(err, QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first()));
     const Result<RoundOptions> read = RoundCommandLine::read(parser, RoundCommandLine::Command::Round);
     if (!read)
-        return usageError(err, read.error);
+        return roundUsageError(err, read.error);
     const RoundOptions &options = *read.value;
     if (parser.isSet(preflight)) {
         // Nothing is created or written: checks and an estimate only.

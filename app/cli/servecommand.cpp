@@ -51,7 +51,7 @@ const char *const serveUsage =
     "anywhere. Exit 0 when stopped, 1 when the project cannot be read or the address\n"
     "cannot be listened on, 2 bad usage (a non-loopback address without TLS included).\n";
 
-int usageError(QTextStream &err, const QString &message)
+int serveUsageError(QTextStream &err, const QString &message)
 {
     err << "dreamrsi serve: " << message << "\n\n" << serveUsage;
     return 2;
@@ -59,7 +59,7 @@ int usageError(QTextStream &err, const QString &message)
 
 std::atomic<bool> stopRequested{false};
 
-void onSignal(int)
+void onServeSignal(int)
 {
     stopRequested = true;
 }
@@ -78,15 +78,15 @@ int runServeCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     QCommandLineParser parser;
     if (const auto rc = CommandLine::parseOrAnswer(
             parser, {listenOption, tokenOption, steeringOption, certOption, keyOption, clientsOption, pollOption}, args,
-            serveUsage, out, [&err](const QString &why) { return usageError(err, why); }))
+            serveUsage, out, [&err](const QString &why) { return serveUsageError(err, why); }))
         return *rc;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1)
-        return usageError(err, positional.isEmpty() ? QStringLiteral("the project is missing")
+        return serveUsageError(err, positional.isEmpty() ? QStringLiteral("the project is missing")
                                                     : QStringLiteral("one project, not %1").arg(positional.size()));
     for (const QCommandLineOption &o : {listenOption, tokenOption, steeringOption, certOption, keyOption, clientsOption, pollOption}) {
         if (parser.values(o).size() > 1)
-            return usageError(err, QStringLiteral("--%1 given more than once").arg(o.names().first()));
+            return serveUsageError(err, QStringLiteral("--%1 given more than once").arg(o.names().first()));
     }
 
     ServeOptions options;
@@ -94,10 +94,10 @@ int runServeCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     const Result<RemoteAccess::ListenAddress> listen = RemoteAccess::parseListen(
         parser.isSet(listenOption) ? parser.value(listenOption) : QStringLiteral("127.0.0.1:%1").arg(RemoteAccess::DefaultPort));
     if (!listen)
-        return usageError(err, listen.error);
+        return serveUsageError(err, listen.error);
     options.listen = *listen.value;
     if (parser.isSet(certOption) != parser.isSet(keyOption))
-        return usageError(err, QStringLiteral("--tls-cert and --tls-key go together"));
+        return serveUsageError(err, QStringLiteral("--tls-cert and --tls-key go together"));
     options.tlsCert = parser.value(certOption);
     options.tlsKey = parser.value(keyOption);
     if (const QString why = RemoteAccess::whyNotListen(options.listen, !options.tlsCert.isEmpty()); !why.isEmpty()) {
@@ -108,13 +108,13 @@ int runServeCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         bool ok = false;
         options.maxClients = parser.value(clientsOption).toInt(&ok);
         if (!ok || options.maxClients < 1 || options.maxClients > 1024)
-            return usageError(err, QStringLiteral("--max-clients must be a number from 1 to 1024, not '%1'").arg(parser.value(clientsOption)));
+            return serveUsageError(err, QStringLiteral("--max-clients must be a number from 1 to 1024, not '%1'").arg(parser.value(clientsOption)));
     }
     if (parser.isSet(pollOption)) {
         bool ok = false;
         options.pollMs = parser.value(pollOption).toInt(&ok);
         if (!ok || options.pollMs < 20 || options.pollMs > 5000)
-            return usageError(err, QStringLiteral("--poll-ms must be a number from 20 to 5000, not '%1'").arg(parser.value(pollOption)));
+            return serveUsageError(err, QStringLiteral("--poll-ms must be a number from 20 to 5000, not '%1'").arg(parser.value(pollOption)));
     }
 
     const bool generated = !parser.isSet(tokenOption);
@@ -123,16 +123,16 @@ int runServeCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     } else {
         const Result<QByteArray> token = RemoteAccess::readTokenFile(parser.value(tokenOption), QStringLiteral("--token-file"));
         if (!token)
-            return usageError(err, token.error);
+            return serveUsageError(err, token.error);
         options.readToken = *token.value;
     }
     if (parser.isSet(steeringOption)) {
         const Result<QByteArray> token =
             RemoteAccess::readTokenFile(parser.value(steeringOption), QStringLiteral("--steering-token-file"));
         if (!token)
-            return usageError(err, token.error);
+            return serveUsageError(err, token.error);
         if (RemoteAccess::sameToken(*token.value, options.readToken))
-            return usageError(err, QStringLiteral("the steering token is the read token; give each its own, or a reader could steer"));
+            return serveUsageError(err, QStringLiteral("the steering token is the read token; give each its own, or a reader could steer"));
         options.steeringToken = *token.value;
     }
 
@@ -167,8 +167,8 @@ int runServeCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             << *port.value << "/\n";
     out.flush();
 
-    auto previousInt = std::signal(SIGINT, onSignal);
-    auto previousTerm = std::signal(SIGTERM, onSignal);
+    auto previousInt = std::signal(SIGINT, onServeSignal);
+    auto previousTerm = std::signal(SIGTERM, onServeSignal);
     QEventLoop loop;
     QTimer watch;
     QObject::connect(&watch, &QTimer::timeout, &loop, [&loop] {

@@ -38,7 +38,7 @@ const char *const statusUsage =
     "\n"
     "Exit 0, 1 when the project cannot be read (or the server refuses), 2 bad usage.\n";
 
-int usageError(QTextStream &err, const QString &message)
+int statusUsageError(QTextStream &err, const QString &message)
 {
     err << "dreamrsi status: " << message << "\n\n" << statusUsage;
     return 2;
@@ -85,17 +85,17 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
     const QCommandLineOption tokenFile(QStringLiteral("token-file"), {}, QStringLiteral("F"));
     if (const std::optional<int> answered = CommandLine::parseOrAnswer(
             parser, {json, tokenFile}, args, QString::fromLatin1(statusUsage), out,
-            [&](const CommandLine::Problem &problem) { return usageError(err, problem.message); }))
+            [&](const CommandLine::Problem &problem) { return statusUsageError(err, problem.message); }))
         return *answered;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1)
-        return usageError(err, positional.isEmpty() ? QStringLiteral("the project is missing")
+        return statusUsageError(err, positional.isEmpty() ? QStringLiteral("the project is missing")
                                                     : QStringLiteral("one project, not %1").arg(positional.size()));
     QJsonObject status;
     if (RemoteClient::isUrl(positional.first())) {
         const Result<RemoteProject> remote = RemoteClient::open(positional.first(), parser.value(tokenFile));
         if (!remote)
-            return usageError(err, remote.error);
+            return statusUsageError(err, remote.error);
         const Result<QJsonObject> answer = RemoteClient::getJson(*remote.value, QStringLiteral("/api/v1/status"));
         if (!answer) {
             err << "dreamrsi status: " << answer.error << '\n';
@@ -104,7 +104,7 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
         status = *answer.value;
     } else {
         if (parser.isSet(tokenFile))
-            return usageError(err, QStringLiteral("--token-file goes with a server's URL, not a project file"));
+            return statusUsageError(err, QStringLiteral("--token-file goes with a server's URL, not a project file"));
         const Result<QList<IterationLiveness>> local = RoundLiveness::status(positional.first());
         if (!local.ok()) {
             err << "dreamrsi status: " << local.error << '\n';

@@ -40,7 +40,7 @@ const char *const steerUsage =
     "Exit 0 once the request was applied, 1 when it was refused (the reason on stderr)\n"
     "or no round accepting steering runs in the project, 2 bad usage.\n";
 
-int usageError(QTextStream &err, const QString &message)
+int steerUsageError(QTextStream &err, const QString &message)
 {
     err << "dreamrsi steer: " << message << "\n\n" << steerUsage;
     return 2;
@@ -131,33 +131,33 @@ int runSteerCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     const QCommandLineOption timeout(QStringLiteral("timeout"), {}, QStringLiteral("S"));
     parser.addOptions({help, project, by, why, timeout});
     if (!parser.parse(QStringList{QStringLiteral("dreamrsi steer")} + args))
-        return usageError(err, parser.errorText());
+        return steerUsageError(err, parser.errorText());
     if (parser.isSet(help)) {
         out << steerUsage;
         return 0;
     }
     for (const QString &name : {QStringLiteral("project"), QStringLiteral("by"), QStringLiteral("why"), QStringLiteral("timeout")}) {
         if (parser.values(name).size() > 1)
-            return usageError(err, QStringLiteral("--%1 given more than once").arg(name));
+            return steerUsageError(err, QStringLiteral("--%1 given more than once").arg(name));
     }
     if (!parser.isSet(project) || parser.value(project).isEmpty())
-        return usageError(err, QStringLiteral("--project is required"));
+        return steerUsageError(err, QStringLiteral("--project is required"));
     double timeoutS = 0;
     if (parser.isSet(timeout)) {
         bool ok = false;
         timeoutS = parser.value(timeout).toDouble(&ok);
         if (!ok || !(timeoutS > 0))
-            return usageError(err, QStringLiteral("--timeout must be a number of seconds > 0, not '%1'").arg(parser.value(timeout)));
+            return steerUsageError(err, QStringLiteral("--timeout must be a number of seconds > 0, not '%1'").arg(parser.value(timeout)));
     }
     const QStringList words = parser.positionalArguments();
     Result<SteeringRequest> parsed = parseSteeringWords(words);
     if (!parsed)
-        return usageError(err, parsed.error);
+        return steerUsageError(err, parsed.error);
     SteeringRequest request = std::move(*parsed.value);
     request.by = parser.isSet(by) ? parser.value(by).trimmed() : SteeringInbox::loginName();
     request.why = parser.value(why).trimmed();
     if (parser.isSet(by) && request.by.isEmpty())
-        return usageError(err, QStringLiteral("--by needs a name"));
+        return steerUsageError(err, QStringLiteral("--by needs a name"));
     const QString path = parser.value(project);
     if (!QFileInfo::exists(path)) {
         err << "dreamrsi steer: no project " << path << '\n';

@@ -21,7 +21,7 @@ const char *const synthUsage =
     "the task; gains arrive late (from attempt 3 to 5); nothing improves after a branch's first attempt;\n"
     "gains arrive only from attempt 4 to 6 on.\n";
 
-int usageError(QTextStream &err, const QString &message)
+int synthUsageError(QTextStream &err, const QString &message)
 {
     err << "dreamrsi synth: " << message << '\n' << synthUsage;
     return 2;
@@ -39,12 +39,12 @@ int runSynthCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     if (const std::optional<int> answered = CommandLine::parseOrAnswer(
             parser, options, args, synthUsage, out, [&err](const CommandLine::Problem &problem) {
                 if (problem.kind == CommandLine::Problem::Kind::MissingValue)
-                    return usageError(err, QStringLiteral("bad value for %1: ''").arg(problem.argument));
-                return usageError(err, QStringLiteral("unknown argument '%1'").arg(problem.argument));
+                    return synthUsageError(err, QStringLiteral("bad value for %1: ''").arg(problem.argument));
+                return synthUsageError(err, QStringLiteral("unknown argument '%1'").arg(problem.argument));
             }))
         return *answered;
     if (!parser.positionalArguments().isEmpty())
-        return usageError(err, QStringLiteral("unknown argument '%1'").arg(parser.positionalArguments().constFirst()));
+        return synthUsageError(err, QStringLiteral("unknown argument '%1'").arg(parser.positionalArguments().constFirst()));
 
     SynthParams params;
     QString outDir;
@@ -73,10 +73,10 @@ int runSynthCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             params.maxParallelism = v.toInt(&ok);
         }
         if (!ok || v.isEmpty())
-            return usageError(err, QStringLiteral("bad value for --%1: '%2'").arg(o.typed, v));
+            return synthUsageError(err, QStringLiteral("bad value for --%1: '%2'").arg(o.typed, v));
     }
     if (outDir.isEmpty() || count < 1 || !haveSeed)
-        return usageError(err, QStringLiteral("--out, --worlds and --seed are required"));
+        return synthUsageError(err, QStringLiteral("--out, --worlds and --seed are required"));
     if (const QString why = SynthWorld::validate(params); !why.isEmpty()) {
         err << "dreamrsi synth: " << why << '\n';
         return 2;

@@ -12,7 +12,7 @@ namespace dreamrsi {
 namespace {
 
 // The program, in a file of its own language: core/agent/templates/autocorrelation.py.in.
-const QString &programTemplate()
+const QString &autocorrelationTemplate()
 {
     static const QString text = BuiltinTemplates::load(QStringLiteral("autocorrelation.py.in"));
     return text;
@@ -20,7 +20,7 @@ const QString &programTemplate()
 
 const QStringList inits{QStringLiteral("random"), QStringLiteral("lobes"), QStringLiteral("flat")};
 
-BuiltinParams fresh(const QString &direction)
+BuiltinParams freshAutocorrelation(const QString &direction)
 {
     BuiltinParams p;
     p.set(QStringLiteral("init"), QStringLiteral("random"));
@@ -49,7 +49,7 @@ BuiltinParams fresh(const QString &direction)
     return p;
 }
 
-QString warmLiteral(const QJsonValue &output, QString *note)
+QString autocorrelationWarmLiteral(const QJsonValue &output, QString *note)
 {
     if (output.isUndefined())
         return QStringLiteral("None");
@@ -166,7 +166,7 @@ BuiltinDraft BuiltinAutocorrelation::draft(const BuiltinStep &step, BuiltinRando
                                              : QString());
         }
     } else {
-        p = fresh(step.direction);
+        p = freshAutocorrelation(step.direction);
         d.notes << QStringLiteral("A fresh search for this branch: %1.").arg(describe(step.direction));
     }
     // Cost grows with n² per evaluation: keep a run to a few seconds.
@@ -176,7 +176,7 @@ BuiltinDraft BuiltinAutocorrelation::draft(const BuiltinStep &step, BuiltinRando
     stamp(p, step, random);
 
     QString note;
-    const QString warm = warmLiteral(step.parentOutput, &note);
+    const QString warm = autocorrelationWarmLiteral(step.parentOutput, &note);
     if (!note.isEmpty())
         d.notes << QStringLiteral("No warm start: %1.").arg(note);
     else if (warm == QLatin1String("None") && !step.parentOutputNote.isEmpty())
@@ -184,7 +184,7 @@ BuiltinDraft BuiltinAutocorrelation::draft(const BuiltinStep &step, BuiltinRando
     else if (warm != QLatin1String("None"))
         d.notes << QStringLiteral("The parent's step function is kept as a candidate, so the result cannot be worse.");
 
-    d.program = programTemplate();
+    d.program = autocorrelationTemplate();
     d.program.replace(QStringLiteral("@HEADER@"), p.header(QStringLiteral("#")));
     d.program.replace(QStringLiteral("@PARAMS@"), p.pythonDict());
     d.program.replace(QStringLiteral("@WARM@"), warm);

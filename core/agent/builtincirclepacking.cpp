@@ -12,15 +12,15 @@ namespace {
 
 // The program. @HEADER@, @PARAMS@ and @WARM@ are filled in by draft().
 // The program, in a file of its own language: core/agent/templates/circle_packing.py.in.
-const QString &programTemplate()
+const QString &packingTemplate()
 {
     static const QString text = BuiltinTemplates::load(QStringLiteral("circle_packing.py.in"));
     return text;
 }
 
-const QStringList inits{QStringLiteral("hex"), QStringLiteral("grid"), QStringLiteral("ring"), QStringLiteral("random")};
+const QStringList packingInits{QStringLiteral("hex"), QStringLiteral("grid"), QStringLiteral("ring"), QStringLiteral("random")};
 
-BuiltinParams fresh(const QString &direction)
+BuiltinParams freshPacking(const QString &direction)
 {
     BuiltinParams p;
     p.set(QStringLiteral("init"), QStringLiteral("hex"));
@@ -52,7 +52,7 @@ BuiltinParams fresh(const QString &direction)
     return p;
 }
 
-QString warmLiteral(const QJsonValue &output, QString *note)
+QString packingWarmLiteral(const QJsonValue &output, QString *note)
 {
     if (output.isUndefined())
         return QStringLiteral("None");
@@ -159,7 +159,7 @@ BuiltinDraft BuiltinCirclePacking::draft(const BuiltinStep &step, BuiltinRandom 
             p.setInteger(QStringLiteral("hop_k"), random.range(1, 4));
             p.setNumber(QStringLiteral("jitter"), std::clamp(random.jitter(p.number(QStringLiteral("jitter"), 0.03), 1.8), 0.005, 0.1));
             if (random.chance(0.3))
-                p.set(QStringLiteral("init"), random.pick(inits));
+                p.set(QStringLiteral("init"), random.pick(packingInits));
             p.setNumber(QStringLiteral("kick"), std::clamp(random.jitter(p.number(QStringLiteral("kick"), 0.05), 2.0), 0.01, 0.1));
             if (random.chance(0.3))
                 p.setInteger(QStringLiteral("hop_stage"), random.range(0, 2));
@@ -168,7 +168,7 @@ BuiltinDraft BuiltinCirclePacking::draft(const BuiltinStep &step, BuiltinRandom 
                            .arg(QString::number(step.context->parentScore.value_or(0.0), 'f', 6));
         }
     } else {
-        p = fresh(step.direction);
+        p = freshPacking(step.direction);
         d.notes << QStringLiteral("A fresh optimiser for this branch: %1.").arg(describe(step.direction));
     }
     // Keep the run to a few seconds: at most 3 optimisations in all (the
@@ -185,7 +185,7 @@ BuiltinDraft BuiltinCirclePacking::draft(const BuiltinStep &step, BuiltinRandom 
     stamp(p, step, random);
 
     QString note;
-    const QString warm = warmLiteral(step.parentOutput, &note);
+    const QString warm = packingWarmLiteral(step.parentOutput, &note);
     if (!note.isEmpty())
         d.notes << QStringLiteral("No warm start: %1.").arg(note);
     else if (warm == QLatin1String("None") && !step.parentOutputNote.isEmpty())
@@ -193,7 +193,7 @@ BuiltinDraft BuiltinCirclePacking::draft(const BuiltinStep &step, BuiltinRandom 
     else if (warm != QLatin1String("None") && step.context->attempt == 0)
         d.notes << QStringLiteral("The starting program's packing is kept as a candidate, so the result cannot be worse.");
 
-    d.program = programTemplate();
+    d.program = packingTemplate();
     d.program.replace(QStringLiteral("@HEADER@"), p.header(QStringLiteral("#")));
     d.program.replace(QStringLiteral("@PARAMS@"), p.pythonDict());
     d.program.replace(QStringLiteral("@WARM@"), warm);

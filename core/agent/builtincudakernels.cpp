@@ -25,7 +25,7 @@ const QString &convDivTemplate()
 
 const QList<int> blocks{128, 256, 512, 1024};
 
-BuiltinParams fresh(const QString &direction, const QString &kernel)
+BuiltinParams freshKernel(const QString &direction, const QString &kernel)
 {
     BuiltinParams p;
     p.set(QStringLiteral("kernel"), kernel);
@@ -78,7 +78,7 @@ BuiltinDraft BuiltinCudaKernels::draft(const BuiltinStep &step, BuiltinRandom &r
         && step.parentParams->text(QStringLiteral("kernel")) == kernel) {
         p = *step.parentParams;
         if (parentFailed(step) && !step.context->parentError.contains(QLatin1String("GPU"))) {
-            p = fresh(QStringLiteral("baseline"), kernel);
+            p = freshKernel(QStringLiteral("baseline"), kernel);
             d.notes << QStringLiteral("The parent failed (%1): back to the starting kernel's launch shape.")
                            .arg(step.context->parentError.left(200));
         } else {
@@ -96,7 +96,7 @@ BuiltinDraft BuiltinCudaKernels::draft(const BuiltinStep &step, BuiltinRandom &r
                                                                   : QStringLiteral("not timed: %1").arg(step.context->parentError.left(120)));
         }
     } else {
-        p = fresh(step.direction, kernel);
+        p = freshKernel(step.direction, kernel);
         d.notes << QStringLiteral("A %1 variant for this branch: %2.").arg(kernel, describe(step.direction));
     }
     stamp(p, step, random);

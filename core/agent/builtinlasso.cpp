@@ -11,7 +11,7 @@ namespace dreamrsi {
 namespace {
 
 // The program, in a file of its own language: core/agent/templates/lasso.cpp.in.
-const QString &programTemplate()
+const QString &lassoTemplate()
 {
     static const QString text = BuiltinTemplates::load(QStringLiteral("lasso.cpp.in"));
     return text;
@@ -28,7 +28,7 @@ QString flagLine(const QString &flags)
     return QStringLiteral("// (no extra compiler flags)");
 }
 
-BuiltinParams fresh(const QString &direction)
+BuiltinParams freshLasso(const QString &direction)
 {
     BuiltinParams p;
     p.setInteger(QStringLiteral("screen"), 0);
@@ -134,7 +134,7 @@ BuiltinDraft BuiltinLasso::draft(const BuiltinStep &step, BuiltinRandom &random)
                            .arg(QString::number(step.context->parentScore.value_or(0.0), 'g', 6), change);
         }
     } else {
-        p = fresh(step.direction);
+        p = freshLasso(step.direction);
         d.notes << QStringLiteral("A solver variant for this branch: %1. The duality-gap certificate (gap below "
                                   "%2) keeps it exact whatever it skips.")
                        .arg(describe(step.direction), p.text(QStringLiteral("tolerance")));
@@ -145,7 +145,7 @@ BuiltinDraft BuiltinLasso::draft(const BuiltinStep &step, BuiltinRandom &random)
     stamp(p, step, random);
 
     auto flag = [&](const char *key) { return p.integer(QLatin1String(key), 0) != 0 ? QStringLiteral("true") : QStringLiteral("false"); };
-    d.program = programTemplate();
+    d.program = lassoTemplate();
     d.program.replace(QStringLiteral("@HEADER@"), p.header(QStringLiteral("//")));
     d.program.replace(QStringLiteral("@FLAGS@"), flagLine(p.text(QStringLiteral("flags"))));
     d.program.replace(QStringLiteral("@SCREEN@"), flag("screen"));

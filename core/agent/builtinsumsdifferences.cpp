@@ -12,13 +12,13 @@ namespace dreamrsi {
 namespace {
 
 // The program, in a file of its own language: core/agent/templates/sums_differences.py.in.
-const QString &programTemplate()
+const QString &sumsTemplate()
 {
     static const QString text = BuiltinTemplates::load(QStringLiteral("sums_differences.py.in"));
     return text;
 }
 
-BuiltinParams fresh(const QString &direction)
+BuiltinParams freshSums(const QString &direction)
 {
     BuiltinParams p;
     p.set(QStringLiteral("init"), QStringLiteral("tensor"));
@@ -48,7 +48,7 @@ BuiltinParams fresh(const QString &direction)
     return p;
 }
 
-QString warmLiteral(const QJsonValue &output, QString *note, int *spanNeeded)
+QString sumsWarmLiteral(const QJsonValue &output, QString *note, int *spanNeeded)
 {
     if (output.isUndefined())
         return QStringLiteral("None");
@@ -152,7 +152,7 @@ BuiltinDraft BuiltinSumsDifferences::draft(const BuiltinStep &step, BuiltinRando
     const bool failed = parentFailed(step);
     QString note;
     int spanNeeded = 0;
-    const QString warm = warmLiteral(step.parentOutput, &note, &spanNeeded);
+    const QString warm = sumsWarmLiteral(step.parentOutput, &note, &spanNeeded);
     const bool haveWarm = warm != QLatin1String("None");
     if (step.parentParams && step.parentParams->text(QStringLiteral("task")) == task()) {
         p = *step.parentParams;
@@ -176,7 +176,7 @@ BuiltinDraft BuiltinSumsDifferences::draft(const BuiltinStep &step, BuiltinRando
                            .arg(QString::number(step.context->parentScore.value_or(0.0), 'f', 6));
         }
     } else {
-        p = fresh(step.direction);
+        p = freshSums(step.direction);
         d.notes << QStringLiteral("A fresh search for this branch: %1.").arg(describe(step.direction));
     }
     if (haveWarm && !failed && step.context->attempt > 0)
@@ -191,7 +191,7 @@ BuiltinDraft BuiltinSumsDifferences::draft(const BuiltinStep &step, BuiltinRando
     else if (!haveWarm && !step.parentOutputNote.isEmpty())
         d.notes << QStringLiteral("No warm start: %1.").arg(step.parentOutputNote);
 
-    d.program = programTemplate();
+    d.program = sumsTemplate();
     d.program.replace(QStringLiteral("@HEADER@"), p.header(QStringLiteral("#")));
     d.program.replace(QStringLiteral("@PARAMS@"), p.pythonDict());
     d.program.replace(QStringLiteral("@WARM@"), warm);

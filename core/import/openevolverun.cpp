@@ -12,11 +12,6 @@ namespace dreamrsi::RunImport::detail {
 
 namespace {
 
-QLatin1String key(const char *k)
-{
-    return QLatin1String(k);
-}
-
 /// A folder that holds program files: `programs/` with at least one `.json`.
 bool holdsPrograms(const QString &folder)
 {

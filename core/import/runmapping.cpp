@@ -11,11 +11,6 @@ namespace dreamrsi::RunImport::detail {
 
 namespace {
 
-QLatin1String key(const char *k)
-{
-    return QLatin1String(k);
-}
-
 /// Where a program's parent leads once copies are seen through (rule 1).
 struct Parent
 {

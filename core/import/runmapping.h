@@ -14,6 +14,12 @@
 
 namespace dreamrsi::RunImport::detail {
 
+/// A key of a run's JSON objects, spelt as the file spells it (ASCII).
+inline QLatin1String key(const char *k)
+{
+    return QLatin1String(k);
+}
+
 /// One program as read, already scored (rule 5) and with its payload (rule 6)
 /// made; the mapping decides its place.
 struct RunProgram

@@ -21,11 +21,6 @@ namespace dreamrsi::RunImport::detail {
 
 namespace {
 
-QLatin1String key(const char *k)
-{
-    return QLatin1String(k);
-}
-
 struct CloseDb
 {
     void operator()(sqlite3 *db) const { sqlite3_close_v2(db); }

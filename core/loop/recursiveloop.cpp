@@ -1,5 +1,6 @@
 #include "recursiveloop.h"
 
+#include "base/jsonnumber.h"
 #include "loop/dream/autoapproval.h"
 #include "loop/round/roundrunner.h"
 #include "loop/round/roundsession.h"
@@ -13,15 +14,6 @@
 #include <QTimer>
 
 namespace dreamrsi {
-
-namespace {
-
-QJsonValue jsonNumber(const std::optional<double> &x)
-{
-    return x ? QJsonValue(*x) : QJsonValue(QJsonValue::Null);
-}
-
-} // namespace
 
 RecursiveLoop::RecursiveLoop(ProjectStore *store, std::shared_ptr<DiscoveryAgent> agent,
                              std::shared_ptr<EvaluationBackend> backend, std::shared_ptr<PolicyDeveloper> developer,

@@ -12,12 +12,12 @@ namespace dreamrsi {
 
 namespace {
 
-std::optional<double> finite(const std::optional<double> &v)
+std::optional<double> finiteOrNothing(const std::optional<double> &v)
 {
     return v && std::isfinite(*v) ? v : std::nullopt;
 }
 
-QString number(const std::optional<double> &v)
+QString numberOrNone(const std::optional<double> &v)
 {
     return v ? QString::number(*v, 'g', 8) : QStringLiteral("–");
 }
@@ -82,12 +82,12 @@ CellPath::Path CellPath::to(const DiscoveryTree &tree, int cell)
     // The score a step improved on: the nearest scored step before it (a
     // failed parent has none, and its child's gain is over the program
     // the parent came from), else the baseline.
-    std::optional<double> before = path.fromOrphan ? std::nullopt : finite(tree.meta().baselineScore);
+    std::optional<double> before = path.fromOrphan ? std::nullopt : finiteOrNothing(tree.meta().baselineScore);
     int beforeStep = -1;
     for (const int at : std::as_const(chain)) {
         Step s;
         s.cell = at;
-        s.score = finite(tree.cells().at(at).score);
+        s.score = finiteOrNothing(tree.cells().at(at).score);
         if (s.score && before) {
             s.gain = *s.score - *before;
             s.gainFrom = beforeStep;
@@ -162,7 +162,7 @@ QString CellPath::toMarkdown(const DiscoveryTree &tree, const Path &path, const 
     } else {
         md += QStringLiteral("%1 step(s) from the initial program (baseline score %2).\n\n")
                   .arg(path.steps.size())
-                  .arg(number(finite(tree.meta().baselineScore)));
+                  .arg(numberOrNone(finiteOrNothing(tree.meta().baselineScore)));
     }
     md += imported ? QStringLiteral("| step | cell | program | score | gain | proposal |\n| ---: | --- | --- | ---: | ---: | --- |\n")
                    : QStringLiteral("| step | cell | score | gain | proposal |\n| ---: | --- | ---: | ---: | --- |\n");
@@ -173,14 +173,14 @@ QString CellPath::toMarkdown(const DiscoveryTree &tree, const Path &path, const 
         if (imported)
             md += QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 |\n")
                       .arg(i + 1)
-                      .arg(c.id, tableCell(originId(c)), number(s.score), signedNumber(s.gain), head);
+                      .arg(c.id, tableCell(originId(c)), numberOrNone(s.score), signedNumber(s.gain), head);
         else
-            md += QStringLiteral("| %1 | %2 | %3 | %4 | %5 |\n").arg(i + 1).arg(c.id, number(s.score), signedNumber(s.gain), head);
+            md += QStringLiteral("| %1 | %2 | %3 | %4 | %5 |\n").arg(i + 1).arg(c.id, numberOrNone(s.score), signedNumber(s.gain), head);
     }
     for (qsizetype i = 0; i < path.steps.size(); ++i) {
         const Step &s = path.steps.at(i);
         const Cell &c = tree.cells().at(s.cell);
-        md += QStringLiteral("\n## %1. %2: score %3 (%4)\n\n").arg(i + 1).arg(c.id, number(s.score), signedNumber(s.gain));
+        md += QStringLiteral("\n## %1. %2: score %3 (%4)\n\n").arg(i + 1).arg(c.id, numberOrNone(s.score), signedNumber(s.gain));
         if (const QString id = originId(c); !id.isEmpty())
             md += QStringLiteral("Program `%1` of the run.\n\n").arg(id);
         if (c.failClass != QLatin1String(FailClass::Ok))

@@ -19,7 +19,7 @@ namespace {
 
 namespace dom = simdjson::dom;
 
-constexpr double MaxExactInteger = 9007199254740992.0; // 2^53
+constexpr double LargestExactInteger = 9007199254740992.0; // 2^53
 /// Deeper documents go to the reference reading, which has its own limit (1024).
 constexpr size_t MaxDepth = 256;
 /// Larger documents go to the reference reading, which has its own size limits.
@@ -392,7 +392,7 @@ struct Walker
         if (e.is_null())
             return true;
         qint64 n = 0;
-        if (!integer(e, -MaxExactInteger, MaxExactInteger, &n))
+        if (!integer(e, -LargestExactInteger, LargestExactInteger, &n))
             return false;
         *out = n;
         return true;
@@ -492,7 +492,7 @@ struct Walker
                 c->attempt = int(n);
                 break;
             case Seq:
-                if (!integer(v, -MaxExactInteger, MaxExactInteger, &c->seq))
+                if (!integer(v, -LargestExactInteger, LargestExactInteger, &c->seq))
                     return false;
                 break;
             case Score:

@@ -15,40 +15,9 @@
 
 namespace dreamrsi {
 
-namespace {
-
-// The runtime that stands between the engine and the policy. It lives in a
-// closure: the policy's global scope cannot reach it. It installs the
-// helpers, the seeded Math.random and the clock-less Date as globals and
-// re-installs them at every episode start. Its source is JavaScript of its
-// own, core/policy/policyruntime.js (compiled in as :/runtime/policyruntime.js).
-const QString &runtimeSource()
-{
-    static const QString source = [] {
-        QFile f(QStringLiteral(":/runtime/policyruntime.js"));
-        return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
-    }();
-    return source;
-}
-
-QString typeName(const QJSValue &v)
-{
-    if (v.isNull())
-        return QStringLiteral("null");
-    if (v.isUndefined())
-        return QStringLiteral("undefined");
-    if (v.isBool())
-        return QStringLiteral("a boolean");
-    if (v.isNumber())
-        return QStringLiteral("a number");
-    if (v.isString())
-        return QStringLiteral("a string");
-    if (v.isArray())
-        return QStringLiteral("an array");
-    if (v.isCallable())
-        return QStringLiteral("a function");
-    return QStringLiteral("an object");
-}
+// The indices ScriptedPolicy::Private holds: in a named namespace, since a
+// class with external linkage may not hold members of an anonymous one's types.
+namespace scripted {
 
 /// A cheap hash of a string's UTF-16 units (FNV-1a): ids and tags are short,
 /// and QHash's keyed hash of a QString cost an eighth of a scripted replay's
@@ -104,6 +73,43 @@ private:
     Map m_map;
 };
 
+} // namespace scripted
+
+namespace {
+
+// The runtime that stands between the engine and the policy. It lives in a
+// closure: the policy's global scope cannot reach it. It installs the
+// helpers, the seeded Math.random and the clock-less Date as globals and
+// re-installs them at every episode start. Its source is JavaScript of its
+// own, core/policy/policyruntime.js (compiled in as :/runtime/policyruntime.js).
+const QString &runtimeSource()
+{
+    static const QString source = [] {
+        QFile f(QStringLiteral(":/runtime/policyruntime.js"));
+        return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+    }();
+    return source;
+}
+
+QString typeName(const QJSValue &v)
+{
+    if (v.isNull())
+        return QStringLiteral("null");
+    if (v.isUndefined())
+        return QStringLiteral("undefined");
+    if (v.isBool())
+        return QStringLiteral("a boolean");
+    if (v.isNumber())
+        return QStringLiteral("a number");
+    if (v.isString())
+        return QStringLiteral("a string");
+    if (v.isArray())
+        return QStringLiteral("an array");
+    if (v.isCallable())
+        return QStringLiteral("a function");
+    return QStringLiteral("an object");
+}
+
 QJSValue optionalNumber(const std::optional<double> &v)
 {
     return v ? QJSValue(*v) : QJSValue(QJSValue::NullValue);
@@ -118,6 +124,9 @@ QJSValue optionalInteger(const std::optional<qint64> &v)
 
 class ScriptedPolicy::Private
 {
+    template<typename K>
+    using TextIndex = scripted::TextIndex<K>;
+
 public:
     QJSEngine engine;
     std::unique_ptr<ScriptWatchdog> watchdog;

@@ -1,5 +1,6 @@
 #include "approvalcomparison.h"
 
+#include "base/jsonnumber.h"
 #include "replay/worldmodel.h"
 
 #include <QCoreApplication>
@@ -10,11 +11,6 @@
 namespace dreamrsi {
 
 namespace {
-
-QJsonValue jsonNumber(const std::optional<double> &x)
-{
-    return x ? QJsonValue(*x) : QJsonValue(QJsonValue::Null);
-}
 
 const SweepResult *sweepOf(const ReplayResultPtr &r, const QString &world)
 {

@@ -4,7 +4,7 @@ namespace dreamrsi {
 
 namespace {
 const QLatin1String BuiltinPrefix("builtin:");
-const QLatin1String ManualName("manual");
+const QLatin1String ManualWord("manual");
 } // namespace
 
 PolicyChoice PolicyChoice::fromArgument(const QString &argument)
@@ -12,7 +12,7 @@ PolicyChoice PolicyChoice::fromArgument(const QString &argument)
     const QString text = argument.trimmed();
     if (text.isEmpty())
         return latestApproved();
-    if (text == ManualName || text == BuiltinPrefix + ManualName)
+    if (text == ManualWord || text == BuiltinPrefix + ManualWord)
         return manual();
     if (text.startsWith(BuiltinPrefix))
         return builtin(text.mid(BuiltinPrefix.size()));
@@ -27,7 +27,7 @@ QString PolicyChoice::toArgument() const
     case Kind::Builtin:
         return BuiltinPrefix + m_name;
     case Kind::Manual:
-        return ManualName;
+        return ManualWord;
     case Kind::Stored:
         return m_name;
     }

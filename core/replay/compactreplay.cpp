@@ -166,7 +166,7 @@ void onThreads(int threads, const ReplayOptions &options, const Work &work)
         t.join();
 }
 
-int threadsFor(const ReplayOptions &options, qsizetype n)
+int compactThreadsFor(const ReplayOptions &options, qsizetype n)
 {
     const int wanted = options.threads > 0 ? options.threads : QThread::idealThreadCount();
     return int(std::max<qsizetype>(1, std::min<qsizetype>(wanted, n)));
@@ -180,7 +180,7 @@ std::vector<Result<CompactTree>> readFiles(const QStringList &paths, const Repla
     std::vector<Result<CompactTree>> read(static_cast<size_t>(n));
     Result<CompactTree> *into = read.data();
     std::atomic<qsizetype> next{0};
-    onThreads(threadsFor(options, n), options, [&] {
+    onThreads(compactThreadsFor(options, n), options, [&] {
         for (qsizetype i = next.fetch_add(1); i < n; i = next.fetch_add(1))
             into[i] = TreeJson::readCompactFile(paths.at(i), options.worldCache);
     });
@@ -203,7 +203,7 @@ ReplayResult runTrees(const std::vector<const CompactTree *> &worlds, const QStr
     SweepResult *sweepSlots = sweeps.data();
     std::atomic<qsizetype> nextWorld{0};
     std::atomic<int> finished{0};
-    onThreads(threadsFor(options, n), options, [&] {
+    onThreads(compactThreadsFor(options, n), options, [&] {
         std::vector<std::vector<int>> revealed;
         for (qsizetype i = nextWorld.fetch_add(1); i < n; i = nextWorld.fetch_add(1)) {
             const CompactTree &world = *worlds[size_t(i)];

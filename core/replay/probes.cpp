@@ -6,29 +6,18 @@ namespace dreamrsi {
 
 namespace {
 
-const QString DirectionPrefix = QStringLiteral("direction:");
+using WorldCells::gridOf;
+using WorldCells::okScore;
 
 /// "d3" of "direction:d3"; empty for no tag.
 QString directionOf(const QString &tag)
 {
-    return tag.startsWith(DirectionPrefix) ? tag.mid(DirectionPrefix.size()) : tag;
+    return tag.startsWith(WorldCells::directionPrefix()) ? tag.mid(WorldCells::directionPrefix().size()) : tag;
 }
 
 QString values(int n)
 {
     return n == 1 ? QStringLiteral("1 value") : QStringLiteral("%1 values").arg(n);
-}
-
-GridShape gridOf(const DiscoveryTree &tree)
-{
-    return tree.meta().grid.value_or(GridShape{10, 10});
-}
-
-std::optional<double> okScore(const Cell &cell)
-{
-    if (cell.failClass != QLatin1String(FailClass::Ok) || !cell.score || !std::isfinite(*cell.score))
-        return std::nullopt;
-    return cell.score;
 }
 
 /// The branch of `episode` with the best ok score (ties: the lowest id), -1 when none scored.

@@ -13,16 +13,9 @@ namespace dreamrsi {
 
 namespace {
 
-const QString DirectionPrefix = QStringLiteral("direction:");
+using WorldCells::gridOf;
+using WorldCells::okScore;
 const QString ImaginedKey = QStringLiteral("imagined");
-
-/// A cell is ok with score s when its fail class is "ok" and its score a finite number.
-std::optional<double> okScore(const Cell &cell)
-{
-    if (cell.failClass != QLatin1String(FailClass::Ok) || !cell.score || !std::isfinite(*cell.score))
-        return std::nullopt;
-    return cell.score;
-}
 
 /// The one-element list drawn from when a stratum and every fallback are empty.
 const QList<double> &zeroList()
@@ -47,7 +40,7 @@ QString Imagination::branchTag(const DiscoveryTree &world, int branchId, const Q
     if (index >= 0) {
         for (const int c : world.branches().at(index).cells) {
             for (const QString &tag : world.cells().at(c).tags) {
-                if (tag.startsWith(DirectionPrefix))
+                if (tag.startsWith(WorldCells::directionPrefix()))
                     return tag;
             }
         }
@@ -57,11 +50,11 @@ QString Imagination::branchTag(const DiscoveryTree &world, int branchId, const Q
         known != world.meta().payload.constEnd()) {
         const QString name = known->toObject().value(QString::number(branchId)).toString();
         if (!name.isEmpty())
-            return DirectionPrefix + name;
+            return WorldCells::directionPrefix() + name;
     }
     if (directions.isEmpty() || branchId < 0)
         return {};
-    return DirectionPrefix + directions.at(branchId % directions.size());
+    return WorldCells::directionPrefix() + directions.at(branchId % directions.size());
 }
 
 WorldModel WorldModel::fit(const QList<const DiscoveryTree *> &history, const ImaginationOptions &options)
@@ -356,12 +349,6 @@ QList<int> gridBranches(const DiscoveryTree &tree, const GridShape &grid)
     return ids;
 }
 
-/// The live round's fallback grid when a world records none.
-GridShape gridOf(const DiscoveryTree &tree)
-{
-    return tree.meta().grid.value_or(GridShape{10, 10});
-}
-
 int revealedLength(const DiscoveryTree &tree, int branchId)
 {
     const int index = tree.branchIndex(branchId);
@@ -535,5 +522,27 @@ Result<ImaginedHistory> Imagination::imagine(const QList<ReplayWorld> &history, 
     out.completions = std::move(*drawn.value);
     return Result<ImaginedHistory>::success(std::move(out));
 }
+
+namespace WorldCells {
+
+const QString &directionPrefix()
+{
+    static const QString prefix = QStringLiteral("direction:");
+    return prefix;
+}
+
+std::optional<double> okScore(const Cell &cell)
+{
+    if (cell.failClass != QLatin1String(FailClass::Ok) || !cell.score || !std::isfinite(*cell.score))
+        return std::nullopt;
+    return cell.score;
+}
+
+GridShape gridOf(const DiscoveryTree &tree)
+{
+    return tree.meta().grid.value_or(GridShape{10, 10});
+}
+
+} // namespace WorldCells
 
 } // namespace dreamrsi

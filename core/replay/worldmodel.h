@@ -251,4 +251,16 @@ Result<ImaginedHistory> imagine(const QList<ReplayWorld> &history, quint64 seed,
 
 using Imagination::ImaginedHistory;
 
+/// What the world model and the probes (probes.h) read of a cell the same way.
+namespace WorldCells {
+
+/// The tag prefix that names a cell's direction ("direction:d3").
+const QString &directionPrefix();
+/// A cell's score when its fail class is "ok" and its score a finite number.
+std::optional<double> okScore(const Cell &cell);
+/// The grid of a world, or the live round's fallback when it records none.
+GridShape gridOf(const DiscoveryTree &tree);
+
+} // namespace WorldCells
+
 } // namespace dreamrsi

@@ -12,7 +12,7 @@ namespace dreamrsi::FigureData {
 namespace {
 
 /// The shortest text that reads back to the same double.
-QString number(double x)
+QString exactNumber(double x)
 {
     for (int precision = 6; precision < 17; ++precision) {
         const QString text = QString::number(x, 'g', precision);
@@ -24,7 +24,7 @@ QString number(double x)
 
 QString optionalNumber(const std::optional<double> &x)
 {
-    return x ? number(*x) : QString();
+    return x ? exactNumber(*x) : QString();
 }
 
 } // namespace
@@ -46,8 +46,8 @@ FigureTable frontier(const QList<FrontierSeries> &series)
             const QList<QPointF> stairs = PlotStyle::staircase(points);
             for (const EpisodeResult &e : w.episodes) {
                 const bool onStairs = stairs.contains(QPointF(double(e.calls), e.attainment));
-                t.rows.append({s.name, w.world, number(e.beta), QString::number(e.calls), QString::number(e.rounds),
-                               number(e.best), number(e.attainment), onStairs ? QStringLiteral("1") : QStringLiteral("0"),
+                t.rows.append({s.name, w.world, exactNumber(e.beta), QString::number(e.calls), QString::number(e.rounds),
+                               exactNumber(e.best), exactNumber(e.attainment), onStairs ? QStringLiteral("1") : QStringLiteral("0"),
                                optionalNumber(w.hypervolume), optionalNumber(w.penalty), optionalNumber(w.value), e.error});
             }
         }
@@ -70,12 +70,12 @@ FigureTable anytime(const QList<AnytimeSeries> &series)
     }
     for (const AnytimeSeries &s : series) {
         for (const CurvePoint &p : s.curve) {
-            QStringList row{s.name, QString::number(p.calls), number(p.attainment)};
+            QStringList row{s.name, QString::number(p.calls), exactNumber(p.attainment)};
             if (anyIntervals) {
                 const auto bar = std::find_if(s.intervals.begin(), s.intervals.end(),
                                               [&p](const AnytimeInterval &i) { return i.calls == p.calls; });
                 if (bar != s.intervals.end())
-                    row << bar->cellId << number(bar->mean) << number(bar->low) << number(bar->high)
+                    row << bar->cellId << exactNumber(bar->mean) << exactNumber(bar->low) << exactNumber(bar->high)
                         << (bar->lucky ? QStringLiteral("true") : QStringLiteral("false"));
                 else
                     row << QString() << QString() << QString() << QString() << QString();
@@ -120,7 +120,7 @@ FigureTable worldModel(const QJsonObject &model)
             lo = std::min(lo, v.toDouble());
             hi = std::max(hi, v.toDouble());
         }
-        return {number(sum / double(values.size())), number(lo), number(hi)};
+        return {exactNumber(sum / double(values.size())), exactNumber(lo), exactNumber(hi)};
     };
     for (const QJsonValue &sv : model.value(QLatin1String("strata")).toArray()) {
         const QJsonObject s = sv.toObject();
@@ -138,13 +138,13 @@ FigureTable worldModel(const QJsonObject &model)
     }
     for (const QJsonValue &fv : model.value(QLatin1String("failures")).toArray()) {
         const QJsonObject f = fv.toObject();
-        const QString rate = number(f.value(QLatin1String("rate")).toDouble());
+        const QString rate = exactNumber(f.value(QLatin1String("rate")).toDouble());
         t.rows.append({QStringLiteral("failure_rate"), QStringLiteral("*"), QString::number(f.value(QLatin1String("attempt")).toInt()),
                        QString::number(f.value(QLatin1String("trials")).toInt()), rate, QString(), QString(),
                        QString::number(f.value(QLatin1String("failures")).toInt())});
     }
     const QJsonValue cap = model.value(QLatin1String("cap"));
-    t.rows.append({QStringLiteral("cap"), QStringLiteral("*"), QString(), QString(), cap.isDouble() ? number(cap.toDouble()) : QString(),
+    t.rows.append({QStringLiteral("cap"), QStringLiteral("*"), QString(), QString(), cap.isDouble() ? exactNumber(cap.toDouble()) : QString(),
                    QString(), QString(), QString()});
     return t;
 }
@@ -156,7 +156,7 @@ FigureTable progress(const QList<ProgressCurve> &curves)
                 QStringLiteral("calls"),       QStringLiteral("best_so_far"), QStringLiteral("iteration_calls")};
     for (const ProgressCurve &c : curves) {
         for (const ProgressPoint &p : c.points)
-            t.rows.append({c.label, QStringLiteral("step"), QString(), QString::number(p.calls), number(p.best), QString()});
+            t.rows.append({c.label, QStringLiteral("step"), QString(), QString::number(p.calls), exactNumber(p.best), QString()});
         for (const IterationMark &m : c.marks)
             t.rows.append({c.label, QStringLiteral("iteration_start"), QString::number(m.index),
                            QString::number(m.startCalls), optionalNumber(m.bestAfter), QString::number(m.calls)});

@@ -20,11 +20,6 @@
 
 namespace dreamrsi {
 
-namespace {
-constexpr double MmPerInch = 25.4;
-
-} // namespace
-
 double FigureExport::logicalDpi()
 {
     // What QFontMetrics(font) measures with: the primary screen's logical
@@ -50,12 +45,12 @@ std::optional<FigureExport::Format> FigureExport::formatForPath(const QString &p
 
 QSizeF FigureExport::logicalSize(const QSizeF &sizeMm)
 {
-    return sizeMm / MmPerInch * logicalDpi();
+    return sizeMm / FigureExport::MmPerInch * logicalDpi();
 }
 
 QSize FigureExport::pixelSize(const QSizeF &sizeMm, int dpi)
 {
-    return QSize(int(std::lround(sizeMm.width() / MmPerInch * dpi)), int(std::lround(sizeMm.height() / MmPerInch * dpi)));
+    return QSize(int(std::lround(sizeMm.width() / FigureExport::MmPerInch * dpi)), int(std::lround(sizeMm.height() / FigureExport::MmPerInch * dpi)));
 }
 
 QImage FigureExport::render(const Options &options, const Painter &paint)
@@ -68,7 +63,7 @@ QImage FigureExport::render(const Options &options, const Painter &paint)
     image.setDevicePixelRatio(options.dpi / logical);
     // Painted at the logical resolution so that point sizes come out right
     // and as large as they were measured.
-    const int dpm = int(std::lround(logical / MmPerInch * 1000.0));
+    const int dpm = int(std::lround(logical / FigureExport::MmPerInch * 1000.0));
     image.setDotsPerMeterX(dpm);
     image.setDotsPerMeterY(dpm);
     image.fill(Qt::white);
@@ -79,7 +74,7 @@ QImage FigureExport::render(const Options &options, const Painter &paint)
         painter.setRenderHint(QPainter::TextAntialiasing);
         paint(painter, QRectF(QPointF(0, 0), logicalSize(options.sizeMm)));
     }
-    const int realDpm = int(std::lround(options.dpi / MmPerInch * 1000.0));
+    const int realDpm = int(std::lround(options.dpi / FigureExport::MmPerInch * 1000.0));
     image.setDotsPerMeterX(realDpm);
     image.setDotsPerMeterY(realDpm);
     return image;

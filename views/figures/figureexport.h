@@ -41,6 +41,8 @@ public:
     static std::optional<Format> formatForPath(const QString &path);
     /// The resolution text is measured at (the screen's logical DPI, 96 on
     /// a standard screen and offscreen): the figures' logical units per inch.
+    /// Millimetres in an inch.
+    static constexpr double MmPerInch = 25.4;
     static double logicalDpi();
     /// The logical canvas (1/logicalDpi() inch units) of a physical size.
     static QSizeF logicalSize(const QSizeF &sizeMm);

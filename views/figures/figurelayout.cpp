@@ -13,7 +13,6 @@ namespace dreamrsi {
 namespace {
 constexpr char ShortNameProperty[] = "dreamrsiShortName";
 constexpr char ShortLabelProperty[] = "dreamrsiShortLabel";
-constexpr double MmPerInch = 25.4;
 
 QFont sized(QFont font, double points)
 {
@@ -373,7 +372,7 @@ void separateCornerLabels(QCPAxisRect *rect)
 // on each), then fewer where the labels would touch.
 void setTickCounts(QCustomPlot *plot)
 {
-    const double MmPerPixel = MmPerInch / FigureExport::logicalDpi();
+    const double MmPerPixel = FigureExport::MmPerInch / FigureExport::logicalDpi();
     for (QCPAxis *axis : allAxes(plot)) {
         const int length = axis->orientation() == Qt::Horizontal ? axis->axisRect()->width() : axis->axisRect()->height();
         int count = std::clamp(int(length * MmPerPixel / 16), 3, 8);
@@ -419,7 +418,7 @@ void FigureLayout::apply(QCustomPlot *plot, const QSizeF &logicalSize)
 {
     const QSize size = logicalSize.toSize();
     const QRect page(QPoint(0, 0), size);
-    const QSizeF mm = logicalSize / FigureExport::logicalDpi() * MmPerInch;
+    const QSizeF mm = logicalSize / FigureExport::logicalDpi() * FigureExport::MmPerInch;
     const Fonts fonts = fontsFor(mm);
     const QFont base = plot->font();
     const QList<QCPAxisRect *> rects = plot->axisRects();

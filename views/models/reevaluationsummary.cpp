@@ -6,7 +6,7 @@ namespace dreamrsi {
 
 namespace {
 
-QString number(double x)
+QString shortNumber(double x)
 {
     return QString::number(x, 'g', 4);
 }
@@ -27,8 +27,8 @@ QString ReevaluationSummary::meanText(const ReevaluationStats &stats)
     if (!stats.mean)
         return QStringLiteral("—");
     if (const auto half = stats.halfWidth())
-        return QStringLiteral("%1 ± %2").arg(number(*stats.mean), spreadText(*stats.mean, *half, 2));
-    return number(*stats.mean);
+        return QStringLiteral("%1 ± %2").arg(shortNumber(*stats.mean), spreadText(*stats.mean, *half, 2));
+    return shortNumber(*stats.mean);
 }
 
 bool ReevaluationSummary::negligibleSpread(double mean, double spread)
@@ -52,7 +52,7 @@ QString ReevaluationSummary::best(const QList<ReevaluationStats> &stats)
         const ReevaluationStats *s = find(stats, id);
         if (!s)
             return id;
-        const QString recorded = s->score ? number(*s->score) : QStringLiteral("—");
+        const QString recorded = s->score ? shortNumber(*s->score) : QStringLiteral("—");
         return s->lucky ? tr("%1 (recorded %2, mean %3, lucky)").arg(id, recorded, meanText(*s))
                         : tr("%1 (recorded %2, mean %3)").arg(id, recorded, meanText(*s));
     };
@@ -81,9 +81,9 @@ QString ReevaluationSummary::frontierNote(const QString &world, const DiscoveryT
     if (best && best->mean && best->score) {
         const QString repeats = tr("%n repeat(s)", nullptr, int(best->repeats.size()));
         note = best->lucky ? tr("%1: best cell %2 lucky: recorded %3, mean %4 (%5)")
-                                 .arg(world, bestId, number(*best->score), meanText(*best), repeats)
+                                 .arg(world, bestId, shortNumber(*best->score), meanText(*best), repeats)
                            : tr("%1: best cell %2 holds up: recorded %3, mean %4 (%5)")
-                                 .arg(world, bestId, number(*best->score), meanText(*best), repeats);
+                                 .arg(world, bestId, shortNumber(*best->score), meanText(*best), repeats);
     }
     if (!byMean.isEmpty() && byMean != bestId) {
         const ReevaluationStats *m = find(stats, byMean);

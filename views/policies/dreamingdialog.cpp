@@ -35,7 +35,7 @@ namespace {
 
 // The value the dream judges by, then the value on the revealed history and
 // on the imagined completions (both known for the deployed version and the proposal).
-enum Column { IndexColumn, NameColumn, DeveloperColumn, ValueColumn, RevealedColumn, ImaginedColumn, ErrorColumn, ColumnCount };
+enum VersionColumn { IndexColumn, NameColumn, DeveloperColumn, ValueColumn, RevealedColumn, ImaginedColumn, ErrorColumn, VersionColumnCount };
 
 // One row per candidate the developer replayed (docs/online.md#dreams-you-can-read).
 enum CandidateColumn {
@@ -144,7 +144,7 @@ DreamingDialog::DreamingDialog(Workspace &workspace, ProjectStore *store, const 
             m_progress->setRange(0, versions);
     });
 
-    m_table = new QTableWidget(0, ColumnCount, this);
+    m_table = new QTableWidget(0, VersionColumnCount, this);
     m_table->setObjectName(QStringLiteral("dreamVersionsTable"));
     m_table->setHorizontalHeaderLabels({tr("#"), tr("Version"), tr("Written by"), tr("Mean value"), tr("Revealed history"),
                                         tr("Imagined completions"), tr("Error")});
@@ -514,7 +514,7 @@ void DreamingDialog::onFinished(const DreamReport &report)
             logInDream(tr("Noise check: %1.").arg(check));
         for (int row = 0; row < m_table->rowCount(); ++row) {
             if (m_table->item(row, NameColumn)->text() == p->developed.version.name) {
-                for (int c = 0; c < ColumnCount; ++c) {
+                for (int c = 0; c < VersionColumnCount; ++c) {
                     QFont f = m_table->item(row, c)->font();
                     f.setBold(true);
                     m_table->item(row, c)->setFont(f);

@@ -20,7 +20,7 @@ QString tr(const char *text)
     return QCoreApplication::translate("dreamrsi::ComparePlot", text);
 }
 
-QString number(double v)
+QString comparedNumber(double v)
 {
     return QString::number(v, 'g', 6);
 }
@@ -180,7 +180,7 @@ int ComparePlot::populate(QCustomPlot *plot, const CompareResult &result, bool d
         }
     }
     if (std::isfinite(extent.yMin)) {
-        // A flat set of scores still gets a readable span around them (not ±1e-9, every tick the same number).
+        // A flat set of scores still gets a readable span around them (not ±1e-9, every tick the same comparedNumber).
         const double span = extent.yMax - extent.yMin;
         const double pad = span > 1e-9 * std::max(1.0, std::abs(extent.yMax)) ? span * 0.06
                                                                              : std::max(0.05 * std::abs(extent.yMax), 0.05);
@@ -218,13 +218,13 @@ FigureTable ComparePlot::table(const CompareResult &result)
         if (group.curves.size() == 1) {
             const CompareCurve &curve = result.curves.at(group.curves.first());
             if (curve.best)
-                best = number(*curve.best);
+                best = comparedNumber(*curve.best);
             if (!curve.points.isEmpty())
-                upTo = number(curve.points.last().x);
+                upTo = comparedNumber(curve.points.last().x);
         } else if (!group.band.isEmpty()) {
             const CompareBandPoint &p = group.band.last();
-            best = number(p.mean) + (p.hi ? QStringLiteral(" ± ") + number(*p.hi - p.mean) : QString());
-            upTo = number(p.x);
+            best = comparedNumber(p.mean) + (p.hi ? QStringLiteral(" ± ") + comparedNumber(*p.hi - p.mean) : QString());
+            upTo = comparedNumber(p.x);
         }
         t.rows.append({group.label, QString::number(group.curves.size()), best, upTo, names.join(QStringLiteral(", "))});
     }

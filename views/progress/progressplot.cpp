@@ -15,7 +15,7 @@
 namespace dreamrsi {
 
 namespace {
-QString number(double v)
+QString plotNumber(double v)
 {
     return QString::number(v, 'g', 6);
 }
@@ -164,7 +164,7 @@ FigureTable ProgressPlot::table(const QList<ProgressCurve> &curves)
     for (const ProgressCurve &c : curves) {
         QString best = QStringLiteral("–"), reached = QStringLiteral("–");
         if (c.best) {
-            best = number(*c.best);
+            best = plotNumber(*c.best);
             for (const ProgressPoint &p : c.points) {
                 if (p.best == *c.best) {
                     reached = QString::number(p.calls);

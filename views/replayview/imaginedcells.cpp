@@ -11,7 +11,7 @@
 namespace dreamrsi {
 
 namespace {
-const QString Scope = QStringLiteral("imagined cells");
+const QString CellsScope = QStringLiteral("imagined cells");
 } // namespace
 
 ImaginedCells::ImaginedCells(DiscoveryPage *page, JobTracker *jobs, QObject *parent)
@@ -38,7 +38,7 @@ void ImaginedCells::setHistory(QList<ReplayWorld> history, int place, int comple
 
 void ImaginedCells::draw()
 {
-    m_jobs->renew(Scope); // whatever was being drawn is not wanted any more
+    m_jobs->renew(CellsScope); // whatever was being drawn is not wanted any more
     if (!m_page->wantsImagined())
         return;
     const int j = m_page->imaginationPlace();
@@ -47,7 +47,7 @@ void ImaginedCells::draw()
     if (j < 0 || j >= m_history.size())
         return m_page->showImaginedError(tr("the world is not one of the project's %n history world(s)", nullptr,
                                             int(m_history.size())));
-    m_jobs->then(Scope, QtConcurrent::run([history = m_history, j, seed, k] { return ImaginedWorlds::draw(history, j, seed, k); }),
+    m_jobs->then(CellsScope, QtConcurrent::run([history = m_history, j, seed, k] { return ImaginedWorlds::draw(history, j, seed, k); }),
                  this, [this](const ImaginedWorlds::Completion &c) {
                      if (!c.tree)
                          return m_page->showImaginedError(c.error);

@@ -28,7 +28,7 @@
 namespace dreamrsi {
 
 namespace {
-const QString Scope = QStringLiteral("world model");
+const QString ModelPageScope = QStringLiteral("world model");
 const QString DirectionPrefix = QStringLiteral("direction:");
 
 /// A tree's task as the per-task models group it: none when it names none.
@@ -267,7 +267,7 @@ int WorldModelPage::taskOfRow(int row) const
 void WorldModelPage::refresh()
 {
     m_pending->stop();
-    m_jobs->renew(Scope);
+    m_jobs->renew(ModelPageScope);
     ImaginedWorlds::History history = ImaginedWorlds::historyOf(m_workspace->worlds(), m_includeApproximate);
     m_historyWorlds = int(history.worlds.size());
     m_approximateLeftOut = history.approximateLeftOut;
@@ -276,7 +276,7 @@ void WorldModelPage::refresh()
         return;
     }
     m_summary->setText(tr("Fitting the world models over %n history world(s)…", nullptr, m_historyWorlds));
-    m_jobs->then(Scope, QtConcurrent::run([worlds = std::move(history.worlds)] { return fitTasks(worlds); }), this,
+    m_jobs->then(ModelPageScope, QtConcurrent::run([worlds = std::move(history.worlds)] { return fitTasks(worlds); }), this,
                  [this](QList<TaskModel> tasks) { fitted(std::move(tasks)); });
 }
 

@@ -13,7 +13,7 @@
 namespace dreamrsi {
 
 namespace {
-const QString Scope = QStringLiteral("project");
+const QString ProjectScope = QStringLiteral("project");
 }
 
 ProjectSession::ProjectSession(Workspace *workspace, JobTracker *jobs, QObject *parent)
@@ -38,13 +38,13 @@ void ProjectSession::create(const QString &path)
 
 void ProjectSession::openWith(const QString &absolute, bool create)
 {
-    m_jobs->renew(Scope);
+    m_jobs->renew(ProjectScope);
     m_path.clear();
-    m_jobs->then(Scope, m_store->close(), this, [this, absolute, create](StoreResult<Done>) {
+    m_jobs->then(ProjectScope, m_store->close(), this, [this, absolute, create](StoreResult<Done>) {
         ProjectInfo info;
         info.name = QFileInfo(absolute).completeBaseName();
         auto future = create ? m_store->create(absolute, info) : m_store->open(absolute);
-        m_jobs->then(Scope, future, this, [this, absolute, create](StoreResult<OpenReport> r) {
+        m_jobs->then(ProjectScope, future, this, [this, absolute, create](StoreResult<OpenReport> r) {
             if (r.ok())
                 return finishOpen(absolute, *r.value);
             if (create) {
@@ -54,7 +54,7 @@ void ProjectSession::openWith(const QString &absolute, bool create)
             // Held for writing by another live process: open it to read and
             // follow. Anything else keeps the first error.
             const QString error = r.error;
-            m_jobs->then(Scope, m_store->openReadOnly(absolute), this, [this, absolute, error](StoreResult<OpenReport> ro) {
+            m_jobs->then(ProjectScope, m_store->openReadOnly(absolute), this, [this, absolute, error](StoreResult<OpenReport> ro) {
                 if (ro.ok() && ro.value->writer)
                     return finishOpen(absolute, *ro.value);
                 if (ro.ok())
@@ -67,7 +67,7 @@ void ProjectSession::openWith(const QString &absolute, bool create)
 
 void ProjectSession::close()
 {
-    m_jobs->renew(Scope); // answers for the project closed are dropped
+    m_jobs->renew(ProjectScope); // answers for the project closed are dropped
     m_path.clear();
     m_readOnly = false;
     m_writer.reset();
@@ -102,7 +102,7 @@ void ProjectSession::seed()
     }
     // Seed the built-in policies into a project that has none, one write
     // after the other (writes run in call order), then read everything.
-    m_jobs->then(Scope, m_store->policyVersions(), this, [this](StoreResult<QList<PolicyVersion>> versions) {
+    m_jobs->then(ProjectScope, m_store->policyVersions(), this, [this](StoreResult<QList<PolicyVersion>> versions) {
         if (!versions.ok() || !versions.value->isEmpty()) {
             emit stageReached(Stage::Seeded);
             return loadWorlds();
@@ -112,7 +112,7 @@ void ProjectSession::seed()
             PolicyVersion v = builtins.at(i);
             v.created = QDateTime::currentDateTimeUtc();
             const bool last = i + 1 == builtins.size();
-            m_jobs->then(Scope, m_store->addPolicyVersion(v), this, [this, last](StoreResult<PolicyVersionId>) {
+            m_jobs->then(ProjectScope, m_store->addPolicyVersion(v), this, [this, last](StoreResult<PolicyVersionId>) {
                 if (!last)
                     return;
                 emit stageReached(Stage::Seeded);
@@ -124,7 +124,7 @@ void ProjectSession::seed()
 
 void ProjectSession::loadWorlds()
 {
-    m_jobs->then(Scope, m_store->iterations(), this, [this](StoreResult<QList<IterationInfo>> its) {
+    m_jobs->then(ProjectScope, m_store->iterations(), this, [this](StoreResult<QList<IterationInfo>> its) {
         if (!its.ok()) {
             emit stageFailed(Stage::Worlds, its.error);
             emit stageReached(Stage::Worlds);
@@ -141,7 +141,7 @@ void ProjectSession::loadWorlds()
         auto trees = std::make_shared<QList<std::shared_ptr<const DiscoveryTree>>>(infos.size());
         auto errors = std::make_shared<QStringList>();
         for (qsizetype i = 0; i < infos.size(); ++i) {
-            m_jobs->then(Scope, m_store->loadIteration(infos.at(i).id), this,
+            m_jobs->then(ProjectScope, m_store->loadIteration(infos.at(i).id), this,
                          [this, i, infos, names, remaining, trees, errors](StoreResult<DiscoveryTree> t) {
                              if (t.ok())
                                  (*trees)[i] = std::make_shared<const DiscoveryTree>(std::move(*t.value));
@@ -165,7 +165,7 @@ void ProjectSession::loadWorlds()
 
 void ProjectSession::loadVersions()
 {
-    m_jobs->then(Scope, m_store->policyVersions(), this, [this](StoreResult<QList<PolicyVersion>> vs) {
+    m_jobs->then(ProjectScope, m_store->policyVersions(), this, [this](StoreResult<QList<PolicyVersion>> vs) {
         if (!vs.ok())
             emit stageFailed(Stage::Versions, vs.error);
         for (const PolicyVersion &v : vs.value.value_or(QList<PolicyVersion>()))
@@ -187,11 +187,11 @@ void ProjectSession::reloadResults(bool replaceResults, std::function<void()> th
 {
     // The project's replay configuration first: the values shown are those
     // under it; results under other configurations are listed apart.
-    m_jobs->then(Scope, m_store->replayConfig(), this, [this, then, replaceResults](StoreResult<StoredReplayConfig> config) {
+    m_jobs->then(ProjectScope, m_store->replayConfig(), this, [this, then, replaceResults](StoreResult<StoredReplayConfig> config) {
         if (!config.ok())
             emit stageFailed(Stage::Results, config.error);
         const StoredReplayConfig stored = config.value.value_or(StoredReplayConfig());
-        m_jobs->then(Scope, m_store->replayResults(), this,
+        m_jobs->then(ProjectScope, m_store->replayResults(), this,
                      [this, then, stored, replaceResults](StoreResult<QList<ReplayResultRecord>> rs) {
             if (!rs.ok())
                 emit stageFailed(Stage::Results, rs.error);
@@ -230,7 +230,7 @@ void ProjectSession::setReplayConfig(const ReplayConfig &config)
         emit storeFailed(tr("the replay configuration"), readOnlyMessage());
         return;
     }
-    m_jobs->then(Scope, m_store->setReplayConfig(config), this, [this](StoreResult<Done> r) {
+    m_jobs->then(ProjectScope, m_store->setReplayConfig(config), this, [this](StoreResult<Done> r) {
         if (!r.ok()) {
             emit storeFailed(tr("the replay configuration"), r.error);
             return;
@@ -250,7 +250,7 @@ void ProjectSession::setReplayConfig(const ReplayConfig &config)
 
 void ProjectSession::loadApprovals()
 {
-    m_jobs->then(Scope, m_store->approvals(), this, [this](StoreResult<QList<Approval>> as) {
+    m_jobs->then(ProjectScope, m_store->approvals(), this, [this](StoreResult<QList<Approval>> as) {
         if (as.ok())
             m_workspace->setApprovals(*as.value);
         else
@@ -268,7 +268,7 @@ void ProjectSession::importTree(std::shared_ptr<const DiscoveryTree> tree, const
         emit importFailed(sourcePath, readOnlyMessage());
         return;
     }
-    m_jobs->then(Scope, m_store->importTree(*tree, sourcePath), this, [this, tree, sourcePath](StoreResult<IterationId> id) {
+    m_jobs->then(ProjectScope, m_store->importTree(*tree, sourcePath), this, [this, tree, sourcePath](StoreResult<IterationId> id) {
         if (!id.ok()) {
             emit importFailed(sourcePath, id.error);
             return;
@@ -293,7 +293,7 @@ void ProjectSession::storeVersion(const PolicyVersion &version)
     v.id = 0;
     if (Workspace::isLocalId(v.parent))
         v.parent = 0;
-    m_jobs->then(Scope, m_store->addPolicyVersion(v), this, [this, v](StoreResult<PolicyVersionId> id) {
+    m_jobs->then(ProjectScope, m_store->addPolicyVersion(v), this, [this, v](StoreResult<PolicyVersionId> id) {
         if (!id.ok()) {
             emit storeFailed(tr("policy version %1").arg(v.name), id.error);
             return;
@@ -316,7 +316,7 @@ void ProjectSession::storeResult(const QString &versionName, const ReplayResultP
     const QList<ReplayResultRecord> records = ReplayJobs::recordsFor(*result, id, m_workspace->worlds());
     if (records.isEmpty())
         return;
-    m_jobs->then(Scope, m_store->storeReplayResults(records), this, [this, versionName](StoreResult<Done> r) {
+    m_jobs->then(ProjectScope, m_store->storeReplayResults(records), this, [this, versionName](StoreResult<Done> r) {
         if (!r.ok()) {
             emit storeFailed(tr("results of %1").arg(versionName), r.error);
             return;
@@ -339,7 +339,7 @@ void ProjectSession::storeApproval(const Approval &approval)
         if (v.id == approval.version)
             name = v.name;
     }
-    m_jobs->then(Scope, m_store->addApproval(approval), this, [this, approval, name](StoreResult<qint64> id) {
+    m_jobs->then(ProjectScope, m_store->addApproval(approval), this, [this, approval, name](StoreResult<qint64> id) {
         if (!id.ok()) {
             emit storeFailed(tr("the approval of %1").arg(name), id.error);
             return;

@@ -14,7 +14,7 @@
 namespace dreamrsi {
 
 namespace {
-const QString Scope = QStringLiteral("reevaluation");
+const QString ReevaluationScope = QStringLiteral("reevaluation");
 }
 
 ReevaluationController::ReevaluationController(JobTracker *jobs, QObject *parent)
@@ -52,7 +52,7 @@ bool ReevaluationController::start(ProjectStore *store, const ReevaluationSelect
     };
     // Planning reads the store, the backend's checks may call Slurm, and
     // running blocks on evaluations: a pool thread does all three.
-    m_jobs->then(Scope, QtConcurrent::run([store, selection, repeats, slurm, cancel = m_cancel, progress] {
+    m_jobs->then(ReevaluationScope, QtConcurrent::run([store, selection, repeats, slurm, cancel = m_cancel, progress] {
         const Result<ReevaluationPlan> plan = Reevaluation::plan(store, selection, !slurm.has_value());
         if (!plan)
             return plan.failureAs<ReevaluationReport>();

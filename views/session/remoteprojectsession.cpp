@@ -18,7 +18,7 @@
 namespace dreamrsi {
 
 namespace {
-const QString Scope = QStringLiteral("remote");
+const QString RemoteScope = QStringLiteral("remote");
 const QString CopyScope = QStringLiteral("remote copy");
 /// Every session alive, on the GUI thread (servingTree()).
 QList<RemoteProjectSession *> &sessions()
@@ -111,7 +111,7 @@ void RemoteProjectSession::open(const RemoteProject &project, const QByteArray &
 void RemoteProjectSession::close()
 {
     if (m_jobs) {
-        m_jobs->renew(Scope);
+        m_jobs->renew(RemoteScope);
         m_jobs->renew(CopyScope);
     }
     // The copies go with the connection (a copy being made holds the folder until it ends).
@@ -193,7 +193,7 @@ void RemoteProjectSession::reload()
 void RemoteProjectSession::load(bool first)
 {
     m_loading = true;
-    const quint64 generation = m_jobs->renew(Scope);
+    const quint64 generation = m_jobs->renew(RemoteScope);
     Q_UNUSED(generation);
     const QString host = m_connection->host();
     m_connection->getJson(QStringLiteral("/api/v1/project"), [this, first, host](Result<QJsonObject> body) {
@@ -272,7 +272,7 @@ void RemoteProjectSession::loadWorlds(bool first, const QList<IterationInfo> &it
                 return done();
             }
             // Parsed off the GUI thread, as a project's trees are read.
-            m_jobs->then(Scope, QtConcurrent::run([data = *bytes.value] { return TreeJson::parse(data).toResult(); }), this,
+            m_jobs->then(RemoteScope, QtConcurrent::run([data = *bytes.value] { return TreeJson::parse(data).toResult(); }), this,
                          [i, id, trees, errors, done, host](Result<DiscoveryTree> tree) {
                              if (tree)
                                  trees->insert(i, std::make_shared<const DiscoveryTree>(std::move(*tree.value)));

@@ -3,8 +3,9 @@
 namespace dreamrsi {
 
 namespace {
-constexpr int Root = RunStructure::Root;
+
 constexpr int NoParent = RunStructure::NoParent;
+
 } // namespace
 
 GenealogyLayout::GenealogyLayout(std::shared_ptr<const DiscoveryTree> tree, std::shared_ptr<const RunStructure> structure,
@@ -43,7 +44,7 @@ QRectF GenealogyLayout::parentRect(int cell) const
     if (!m_tree || cell < 0 || cell >= int(m_parentDrawn.size()))
         return {};
     const int p = m_parentDrawn.at(cell);
-    return p == Root ? m_root : p >= 0 ? cellRect(p) : QRectF();
+    return p == RunStructure::Root ? m_root : p >= 0 ? cellRect(p) : QRectF();
 }
 
 template<typename Children>
@@ -51,9 +52,9 @@ int GenealogyLayout::placeForest(const QList<int> &roots, int firstColumn, Child
 {
     // Post-order without recursion (a run's lineages are thousands deep).
     int next = firstColumn;
-    const auto columnOf = [this](int node) { return node == Root ? m_rootColumn : m_column.at(node); };
+    const auto columnOf = [this](int node) { return node == RunStructure::Root ? m_rootColumn : m_column.at(node); };
     const auto setColumn = [this](int node, double c) {
-        if (node == Root)
+        if (node == RunStructure::Root)
             m_rootColumn = c;
         else
             m_column[node] = c;
@@ -99,7 +100,7 @@ void GenealogyLayout::place()
     if (m_mode == Mode::Genealogy) {
         for (int c = 0; c < n; ++c)
             m_parentDrawn[c] = s.parentOf(c);
-        QList<int> roots{Root};
+        QList<int> roots{RunStructure::Root};
         roots.append(s.childrenOf(NoParent));
         columns = placeForest(roots, 0, [&](int node) { return byIslandThenSeq(s.childrenOf(node)); });
         m_root = QRectF(columnX(m_rootColumn) - m_metrics.cellWidth / 2, rowTop(s.rootDepth()), m_metrics.cellWidth * 2,
@@ -118,13 +119,13 @@ void GenealogyLayout::place()
             };
             QList<int> roots;
             if (island.hasInitial)
-                roots.append(Root);
+                roots.append(RunStructure::Root);
             for (const int c : island.cells) {
                 const int p = s.parentOf(c);
-                const bool home = (p >= 0 && s.islandOf(p) == island.id) || (p == Root && island.hasInitial);
+                const bool home = (p >= 0 && s.islandOf(p) == island.id) || (p == RunStructure::Root && island.hasInitial);
                 if (!home)
                     roots.append(c);
-                m_parentDrawn[c] = p == Root && s.rootIsland() == RunStructure::NoIsland ? NoParent : p;
+                m_parentDrawn[c] = p == RunStructure::Root && s.rootIsland() == RunStructure::NoIsland ? NoParent : p;
                 m_migrant[c] = !home && p != NoParent && island.id != RunStructure::NoIsland
                                && (p >= 0 ? s.islandOf(p) : s.rootIsland()) != RunStructure::NoIsland;
             }

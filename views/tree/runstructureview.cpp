@@ -20,11 +20,10 @@ namespace dreamrsi {
 
 namespace {
 
-constexpr int Root = RunStructure::Root;
-constexpr double MinScale = 1e-4;
-constexpr double MaxScale = 6.0;
+constexpr double MinStructureScale = 1e-4;
+constexpr double MaxStructureScale = 6.0;
 
-QRectF toDevice(const QRectF &r, double scale, const QPointF &offset)
+QRectF structureToDevice(const QRectF &r, double scale, const QPointF &offset)
 {
     return QRectF(r.topLeft() * scale + offset, r.size() * scale);
 }
@@ -252,7 +251,7 @@ void RunStructureView::fitToView()
     QRectF vp = viewportFor(false, false).adjusted(4, 4, -4, -4);
     const double whole = std::min(vp.width() / scene.width(), vp.height() / scene.height());
     const double readable = MinFitCellPx / m_layout.metrics().cellHeight;
-    m_scale = std::clamp(std::max(whole, readable), MinScale, MaxScale);
+    m_scale = std::clamp(std::max(whole, readable), MinStructureScale, MaxStructureScale);
     const QSizeF content = scene.size() * m_scale;
     if (whole < readable)
         vp = viewportFor(content.width() > vp.width(), content.height() > vp.height()).adjusted(4, 4, -4, -4);
@@ -280,7 +279,7 @@ void RunStructureView::zoomOut()
 
 void RunStructureView::zoomAt(double factor, const QPointF &anchor)
 {
-    const double scale = std::clamp(m_scale * factor, MinScale, MaxScale);
+    const double scale = std::clamp(m_scale * factor, MinStructureScale, MaxStructureScale);
     const QPointF scenePoint = (anchor - m_offset) / m_scale;
     m_scale = scale;
     m_offset = anchor - scenePoint * m_scale;
@@ -298,7 +297,7 @@ QString RunStructureView::islandTitle(int islandIndex) const
     const QString count = tr("%n program(s)", nullptr, island.count);
     if (!island.bestScore)
         return tr("%1 · %2 · no score").arg(name, count);
-    const QString best = island.best == Root ? tr("initial program") : m_tree->cells().at(island.best).id;
+    const QString best = island.best == RunStructure::Root ? tr("initial program") : m_tree->cells().at(island.best).id;
     return tr("%1 · %2 · best %3 (%4)").arg(name, count, scoreText(*island.bestScore), best);
 }
 
@@ -401,7 +400,7 @@ void RunStructureView::paintScene(QPainter &painter, const QRectF &exposed, doub
     // Island bands (their headers are overlays: paintOverlays).
     const QList<GenealogyLayout::Band> &bands = m_layout.bands();
     for (int b = 0; b < int(bands.size()); ++b) {
-        const QRectF band = toDevice(bands.at(b).rect, scale, offset);
+        const QRectF band = structureToDevice(bands.at(b).rect, scale, offset);
         if (band.intersects(exposed))
             painter.fillRect(band, b % 2 == 0 ? palette.background.darker(104) : palette.background.darker(108));
     }
@@ -451,7 +450,7 @@ void RunStructureView::paintScene(QPainter &painter, const QRectF &exposed, doub
 
     // The initial program.
     if (!m_layout.rootRect().isEmpty()) {
-        const QRectF root = toDevice(m_layout.rootRect(), scale, offset);
+        const QRectF root = structureToDevice(m_layout.rootRect(), scale, offset);
         if (root.intersects(exposed)) {
             painter.fillRect(root, s.rootScore() ? m_styles.colorFor(*s.rootScore()) : palette.noScore);
             painter.setPen(QPen(palette.cellBorder, 0));
@@ -463,7 +462,7 @@ void RunStructureView::paintScene(QPainter &painter, const QRectF &exposed, doub
     const bool detail = cellPx >= 8;
     const int best = m_tree->bestCellIndex();
     m_layout.forEachCellIn(scene, [&](int cell, const QRectF &rect) {
-        const QRectF r = toDevice(rect, scale, offset);
+        const QRectF r = structureToDevice(rect, scale, offset);
         const QColor fill = m_styles.fills.value(cell);
         painter.fillRect(r, fill.isValid() ? fill : palette.noScore);
         if (detail) {
@@ -478,7 +477,7 @@ void RunStructureView::paintScene(QPainter &painter, const QRectF &exposed, doub
     paintPath(painter, scale, offset, palette);
     // Marks over the cells: matches, the best, the selection.
     const auto ring = [&](int cell, const QColor &color, double grow) {
-        const QRectF r = toDevice(m_layout.cellRect(cell), scale, offset);
+        const QRectF r = structureToDevice(m_layout.cellRect(cell), scale, offset);
         if (r.isEmpty() || !r.intersects(exposed.adjusted(-8, -8, 8, 8)))
             return;
         painter.setPen(QPen(color, 2));
@@ -506,12 +505,12 @@ void RunStructureView::paintPath(QPainter &painter, double scale, const QPointF 
     QPolygonF line;
     const QRectF root = m_layout.rootRect();
     const int first = cells.first();
-    if (!root.isEmpty() && first >= 0 && first < m_tree->cellCount() && m_structure->parentOf(first) == Root)
-        line.append(toDevice(root, scale, offset).center());
+    if (!root.isEmpty() && first >= 0 && first < m_tree->cellCount() && m_structure->parentOf(first) == RunStructure::Root)
+        line.append(structureToDevice(root, scale, offset).center());
     for (const int cell : cells) {
         const QRectF r = m_layout.cellRect(cell);
         if (!r.isEmpty())
-            line.append(toDevice(r, scale, offset).center());
+            line.append(structureToDevice(r, scale, offset).center());
     }
     if (line.isEmpty())
         return;
@@ -768,7 +767,7 @@ QString RunStructureView::tooltipFor(int cell) const
         lines.append(tr("program %1").arg(program));
     const int p = s.parentOf(cell);
     lines.append(p >= 0 ? tr("parent %1").arg(m_tree->cells().at(p).id)
-                        : p == Root ? tr("parent: the initial program") : tr("parent missing from the run (orphan)"));
+                        : p == RunStructure::Root ? tr("parent: the initial program") : tr("parent missing from the run (orphan)"));
     lines.append(tr("generation %1").arg(s.depthOf(cell)));
     if (s.islandOf(cell) != RunStructure::NoIsland)
         lines.append(tr("island %1").arg(s.islandOf(cell)));

@@ -33,7 +33,7 @@ namespace {
 
 constexpr double FrameMs = 16.0;
 
-QString programId(int i)
+QString islandProgramId(int i)
 {
     return QStringLiteral("p%1").arg(i, 6, 10, QLatin1Char('0'));
 }
@@ -75,13 +75,13 @@ bool writeSyntheticRun(const QString &folder, int programs, int islands, QTextSt
             const double u = random.generateDouble();
             p = pool[pool.size() - 1 - size_t(u * u * double(pool.size()))];
             gen = generation[size_t(p)] + 1;
-            parent = programId(p);
+            parent = islandProgramId(p);
             if (island[size_t(p)] != home) {
                 // The migrant copy on the child's island, as OpenEvolve writes one.
                 const QString copy = QStringLiteral("m%1").arg(copies++, 6, 10, QLatin1Char('0'));
                 if (!write(QJsonObject{{QLatin1String("id"), copy},
                                        {QLatin1String("code"), code},
-                                       {QLatin1String("parent_id"), programId(p)},
+                                       {QLatin1String("parent_id"), islandProgramId(p)},
                                        {QLatin1String("generation"), generation[size_t(p)]},
                                        {QLatin1String("timestamp"), 1.7e9 + i - 0.5},
                                        {QLatin1String("metrics"), QJsonObject{}},
@@ -110,7 +110,7 @@ bool writeSyntheticRun(const QString &folder, int programs, int islands, QTextSt
                             {QLatin1String("size"), size}};
         if (i % 23 == 11)
             metrics = QJsonObject{{QLatin1String("error"), 0.0}};
-        if (!write(QJsonObject{{QLatin1String("id"), programId(i)},
+        if (!write(QJsonObject{{QLatin1String("id"), islandProgramId(i)},
                                {QLatin1String("code"), code},
                                {QLatin1String("parent_id"), parent},
                                {QLatin1String("generation"), gen},

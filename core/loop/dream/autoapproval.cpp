@@ -1,5 +1,6 @@
 #include "autoapproval.h"
 
+#include "base/jsonnumber.h"
 #include "store/projectstore.h"
 
 #include <QJsonArray>
@@ -7,11 +8,6 @@
 namespace dreamrsi {
 
 namespace {
-
-QJsonValue jsonNumber(const std::optional<double> &x)
-{
-    return x ? QJsonValue(*x) : QJsonValue(QJsonValue::Null);
-}
 
 QJsonValue sweepJson(const ReplayResultPtr &result, const QString &world)
 {

@@ -1,5 +1,6 @@
 #include "dreamjson.h"
 
+#include "base/jsonnumber.h"
 #include "replay/worldmodel.h"
 
 #include <QJsonArray>
@@ -7,11 +8,6 @@
 namespace dreamrsi {
 
 namespace {
-
-QJsonValue jsonNumber(const std::optional<double> &x)
-{
-    return x ? QJsonValue(*x) : QJsonValue(QJsonValue::Null);
-}
 
 QJsonValue jsonText(const QString &s)
 {

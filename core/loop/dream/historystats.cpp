@@ -46,7 +46,7 @@ struct Accumulator
     int attainmentCount = 0;
 };
 
-QString number(double x)
+QString shortNumber(double x)
 {
     return QString::number(x, 'g', 4);
 }
@@ -220,13 +220,13 @@ QString HistoryStats::markdown() const
                    .arg(d.branches)
                    .arg(d.calls)
                    .arg(d.successes)
-                   .arg(d.best ? number(*d.best) : QStringLiteral("none"), number(d.meanAttainment), number(d.bestAttainment),
-                        number(d.gainPerCall()), d.deepestGain >= 0 ? QString::number(d.deepestGain) : QStringLiteral("none"),
-                        number(d.priority));
+                   .arg(d.best ? shortNumber(*d.best) : QStringLiteral("none"), shortNumber(d.meanAttainment), shortNumber(d.bestAttainment),
+                        shortNumber(d.gainPerCall()), d.deepestGain >= 0 ? QString::number(d.deepestGain) : QStringLiteral("none"),
+                        shortNumber(d.priority));
     }
     out << QStringLiteral("Priority: mean branch attainment shrunk towards the mean of all branches (%1), which is also "
                           "what a direction the history never tried is expected to reach.")
-               .arg(number(unseenPriority));
+               .arg(shortNumber(unseenPriority));
     out << QString();
     out << QStringLiteral("Where gains arrive along a branch:");
     out << QStringLiteral("| attempt | branches reaching it | gain | gain per branch |");
@@ -240,11 +240,11 @@ QString HistoryStats::markdown() const
             continue;
         }
         const int n = branchesAtAttempt.at(a);
-        out << QStringLiteral("| %1 | %2 | %3 | %4 |").arg(a).arg(n).arg(number(gainAtAttempt.at(a)), number(n > 0 ? gainAtAttempt.at(a) / n : 0.0));
+        out << QStringLiteral("| %1 | %2 | %3 | %4 |").arg(a).arg(n).arg(shortNumber(gainAtAttempt.at(a)), shortNumber(n > 0 ? gainAtAttempt.at(a) / n : 0.0));
     }
     if (restBranches > 0)
-        out << QStringLiteral("| ≥ %1 | %2 (cells) | %3 | |").arg(ShownAttempts).arg(restBranches).arg(number(restGain));
-    out << QStringLiteral("Share of the gain at attempt 2 or later: %1.").arg(number(lateGainShare()));
+        out << QStringLiteral("| ≥ %1 | %2 (cells) | %3 | |").arg(ShownAttempts).arg(restBranches).arg(shortNumber(restGain));
+    out << QStringLiteral("Share of the gain at attempt 2 or later: %1.").arg(shortNumber(lateGainShare()));
     out << QStringLiteral("Branches still improving at their last revealed attempt: %1 of %2 refined branches.")
                .arg(stoppedWhileImproving)
                .arg(branchesAtAttempt.size() > 1 ? branchesAtAttempt.at(1) : 0);

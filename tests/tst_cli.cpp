@@ -328,6 +328,16 @@ void TestCli::startsWithoutGuiLibraries()
     QCOMPARE(p.exitCode(), 1);
     const QString folder = QString::fromUtf8(p.readAllStandardError());
     QVERIFY2(folder.contains(QStringLiteral("dreamrsi-commands.so")), "validate of a folder runs in the commands' module");
+    // So does a file named as a database (even one that holds a tree) and a
+    // file whose bytes begin as SQLite's, whatever its name.
+    const QString named = writeFile(dir, QStringLiteral("run.DB"), validTree);
+    const QString headed = writeFile(dir, QStringLiteral("run-without-suffix"), QByteArray("SQLite format 3\0junk", 20));
+    for (const QString &database : {named, headed}) {
+        p.start(QStringLiteral(DREAMRSI_BIN_DIR "/dreamrsi"), {QStringLiteral("validate"), tree, database});
+        QVERIFY(p.waitForFinished(60000));
+        const QString loadedFor = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(loadedFor.contains(QStringLiteral("dreamrsi-commands.so")), qPrintable(database));
+    }
 
     // A built-in replay over tree files runs in the executable itself,
     // without the module and the libraries only other commands use; a

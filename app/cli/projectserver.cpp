@@ -94,26 +94,26 @@ struct ThreadReader
     std::unique_ptr<ProjectReader> reader;
 };
 
-thread_local ThreadReader keptRequest;
+thread_local ThreadReader threadReader;
 
 Result<ProjectReader *> readerFor(const QString &path)
 {
     // A copy of an older project upgraded in memory does not see what is
     // written later: once the file changed (a round upgraded it), read it anew.
-    if (!keptRequest.reader || keptRequest.path != path || keptRequest.reader->outdatedCopy()) {
+    if (!threadReader.reader || threadReader.path != path || threadReader.reader->outdatedCopy()) {
         StoreResult<std::unique_ptr<ProjectReader>> opened = ProjectReader::open(path);
         if (!opened)
             return opened.failureAs<ProjectReader *>();
-        keptRequest.reader = std::move(*opened.value);
-        keptRequest.path = path;
+        threadReader.reader = std::move(*opened.value);
+        threadReader.path = path;
     }
-    return Result<ProjectReader *>::success(keptRequest.reader.get());
+    return Result<ProjectReader *>::success(threadReader.reader.get());
 }
 
 /// After a failed read: the next read on this thread opens the project again.
 void forgetReader()
 {
-    keptRequest.reader.reset();
+    threadReader.reader.reset();
 }
 
 /// Whether a read's failure says that what was asked does not exist (404) rather than that reading failed.

@@ -11,11 +11,22 @@
 
 #include <limits>
 
+#include <sys/resource.h>
+
 namespace dreamrsi {
 
 QString benchProgram()
 {
     return QCoreApplication::applicationDirPath() + QStringLiteral("/dreamrsi");
+}
+
+double cpuSeconds(int who)
+{
+    rusage usage{};
+    if (::getrusage(who, &usage) != 0)
+        return 0.0;
+    return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
 std::optional<int> readBenchCounts(const char *bench, const char *usage, const QStringList &args,

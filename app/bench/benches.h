@@ -24,6 +24,12 @@ struct Count
 /// runs of bench compare): the one beside dreamrsi-bench.
 QString benchProgram();
 
+/// User + system CPU seconds so far of this process, all threads (`who`
+/// RUSAGE_SELF), or of its waited-for children and their descendants
+/// (RUSAGE_CHILDREN): on a busy machine the wall clock says little, the CPU
+/// time says what the work costs.
+double cpuSeconds(int who);
+
 /// Reads a benchmark's options into their targets; returns the exit status
 /// when the benchmark should not run (--help: 0, a bad option or value: 2).
 std::optional<int> readBenchCounts(const char *bench, const char *usage, const QStringList &args,

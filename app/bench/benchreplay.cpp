@@ -21,16 +21,6 @@ namespace dreamrsi {
 
 namespace {
 
-/// CPU seconds used by this process so far (all threads): on a busy machine
-/// the wall clock says little, the CPU time says what the work costs.
-double processCpuSeconds()
-{
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-        + double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-}
-
 /// Page faults of this process so far: memory handed back to the system
 /// and asked for again shows here (and as system CPU time).
 qint64 processPageFaults()
@@ -69,11 +59,11 @@ int benchReplay(const ReplayBenchOptions &bench, QTextStream &out, QTextStream &
         options.threads = threads;
         QElapsedTimer timer;
         timer.start();
-        const double cpu0 = processCpuSeconds();
+        const double cpu0 = cpuSeconds(RUSAGE_SELF);
         const qint64 faults0 = processPageFaults();
         const ReplayResult r = ReplayEngine::runWorlds(set, spec, options);
         const double seconds = double(timer.nsecsElapsed()) / 1e9;
-        const double cpu = processCpuSeconds() - cpu0;
+        const double cpu = cpuSeconds(RUSAGE_SELF) - cpu0;
         const qint64 faults = processPageFaults() - faults0;
         qint64 reveals = 0;
         int episodes = 0;
@@ -112,7 +102,7 @@ int benchReplay(const ReplayBenchOptions &bench, QTextStream &out, QTextStream &
             compact.push_back(CompactTree::fromTree(*w.tree));
         QElapsedTimer timer;
         timer.start();
-        const double cpu0 = processCpuSeconds();
+        const double cpu0 = cpuSeconds(RUSAGE_SELF);
         std::vector<std::vector<int>> revealed;
         qint64 reveals = 0;
         int episodes = 0;
@@ -125,7 +115,7 @@ int benchReplay(const ReplayBenchOptions &bench, QTextStream &out, QTextStream &
             }
         }
         const double seconds = double(timer.nsecsElapsed()) / 1e9;
-        const double cpu = processCpuSeconds() - cpu0;
+        const double cpu = cpuSeconds(RUSAGE_SELF) - cpu0;
         out << "  " << QStringLiteral("builtin:portfolio (compact engine)").leftJustified(44) << " threads  1: "
             << QString::number(seconds * 1000.0, 'f', 1).rightJustified(8) << " ms  "
             << QString::number(episodes / seconds, 'f', 0).rightJustified(8) << " episodes/s  "
@@ -149,7 +139,7 @@ int benchReplay(const ReplayBenchOptions &bench, QTextStream &out, QTextStream &
     for (const int threads : {1, cores}) {
         QElapsedTimer timer;
         timer.start();
-        const double cpu0 = processCpuSeconds();
+        const double cpu0 = cpuSeconds(RUSAGE_SELF);
         for (const PolicySpec &v : versions) {
             ReplayOptions options;
             options.threads = threads;
@@ -157,7 +147,7 @@ int benchReplay(const ReplayBenchOptions &bench, QTextStream &out, QTextStream &
         }
         out << "  dreaming evaluation (4 versions x " << ten.size() << " worlds x 5 betas, scripted), threads "
             << threads << ": " << QString::number(double(timer.nsecsElapsed()) / 1e6, 'f', 1) << " ms (cpu "
-            << QString::number((processCpuSeconds() - cpu0) * 1000.0, 'f', 0) << " ms)\n";
+            << QString::number((cpuSeconds(RUSAGE_SELF) - cpu0) * 1000.0, 'f', 0) << " ms)\n";
     }
 
     // The same evaluation as the GUI and the dreaming loop run it: each version

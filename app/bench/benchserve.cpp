@@ -42,16 +42,6 @@ namespace dreamrsi {
 
 namespace {
 
-/// User + system CPU seconds of this process (`who` RUSAGE_SELF) or of its
-/// waited-for children and their descendants (RUSAGE_CHILDREN).
-double cpuSeconds(int who)
-{
-    struct rusage u;
-    if (::getrusage(who, &u) != 0)
-        return 0.0;
-    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-}
-
 qint64 nowNs()
 {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();

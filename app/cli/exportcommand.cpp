@@ -4,6 +4,7 @@
 
 #include "commandline.h"
 
+#include "base/sqliteheader.h"
 #include "import/runimport.h"
 #include "loop/round/recordedpolicy.h"
 #include "model/treejson.h"
@@ -38,15 +39,6 @@ int exportUsageError(QTextStream &err, const QString &message)
 {
     err << "dreamrsi export: " << message << '\n' << exportUsage;
     return 2;
-}
-
-/// True when `path` names an SQLite file (a project or a bundle), judged by its header.
-bool looksLikeSqlite(const QString &path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return false;
-    return f.read(16) == QByteArray("SQLite format 3\0", 16);
 }
 
 /// `export IN.json [-o OUT.json]`: the tree sorted by seq, defaults resolved, payload kept.
@@ -160,7 +152,7 @@ int runProjectExportCommand(const QStringList &args, QTextStream &out, QTextStre
     if (parser.isSet(scoreOption))
         return exportUsageError(err, QStringLiteral("--score is for runs only (an OpenEvolve folder or a ShinkaEvolve database)"));
     const bool projectForm = parser.isSet(iterationOption) || all || parser.isSet(bundleOption)
-                             || (!positional.isEmpty() && looksLikeSqlite(positional.first()));
+                             || (!positional.isEmpty() && hasSqliteHeader(positional.first()));
     if (!projectForm) {
         if (positional.isEmpty())
             return exportUsageError(err, QStringLiteral("give a project or a tree file"));

@@ -4,6 +4,7 @@
 
 #include "commandline.h"
 
+#include "base/sqliteheader.h"
 #include "import/runimport.h"
 #include "model/cellpath.h"
 #include "model/treejson.h"
@@ -42,12 +43,6 @@ int pathUsageError(QTextStream &err, const QString &message)
     return 2;
 }
 
-bool startsAsSqlite(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) && f.read(16) == QByteArray("SQLite format 3\0", 16);
-}
-
 } // namespace
 
 int runPathCommand(const QStringList &args, QTextStream &out, QTextStream &err)
@@ -75,7 +70,7 @@ int runPathCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         return pathUsageError(err, isServed ? QStringLiteral("a served project needs its token: --token-file F (docs/remote.md)")
                                         : QStringLiteral("--token-file goes with a server's URL (http://HOST:PORT/)"));
     const bool isRun = !isServed && RunImport::looksLikeRunPath(source);
-    const bool isProject = isServed || (!isRun && startsAsSqlite(source));
+    const bool isProject = isServed || (!isRun && hasSqliteHeader(source));
     if (isProject != parser.isSet(iterationOption))
         return pathUsageError(err, isProject ? QStringLiteral("%1 is a project: give --iteration ID").arg(source)
                                          : QStringLiteral("--iteration goes with a project file"));

@@ -4,16 +4,13 @@
 // (TreeJson::readFactsFilesEach), so both print the same lines.
 #include "validatetrees.h"
 
+#include "base/sqliteheader.h"
 #include "model/treejson.h"
 #include "model/treesummary.h"
 
 #include <QFile>
 
-#include <cstring>
-
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 namespace dreamrsi {
 
@@ -44,18 +41,6 @@ bool mayBeRunByName(const QString &path)
     if (S_ISDIR(info.st_mode))
         return true;
     return S_ISREG(info.st_mode) && hasDatabaseName(path);
-}
-
-/// Whether the file starts as an SQLite database does (RunImport's other test).
-bool hasSqliteHeader(const QString &path)
-{
-    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    char head[16] = {};
-    const ssize_t n = ::read(fd, head, sizeof head);
-    ::close(fd);
-    return n == 16 && std::memcmp(head, "SQLite format 3", 16) == 0;
 }
 
 } // namespace

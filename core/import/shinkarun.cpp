@@ -217,14 +217,6 @@ void score(RunProgram &p, sqlite3_stmt *s, const QJsonObject &metadata, const QJ
 
 } // namespace
 
-bool hasSqliteHeader(const QString &path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return false;
-    return f.read(16) == QByteArray("SQLite format 3\0", 16);
-}
-
 bool looksLikeShinka(const QString &path)
 {
     if (!QFileInfo(path).isFile() || !hasSqliteHeader(path))

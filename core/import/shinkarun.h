@@ -5,6 +5,8 @@
 
 #include "runmapping.h"
 
+#include "base/sqliteheader.h"
+
 namespace dreamrsi::RunImport::detail {
 
 /// Whether `path` is an SQLite file with a `programs` table (a project file
@@ -13,7 +15,5 @@ bool looksLikeShinka(const QString &path);
 /// Every row of `programs`, scored by rule 5 and with rule 6's payload, and
 /// the failed rows of `attempt_log` counted.
 Result<ProgramsRead> readShinka(const QString &path, const Options &options);
-/// True when the file starts with SQLite's header.
-bool hasSqliteHeader(const QString &path);
 
 } // namespace dreamrsi::RunImport::detail

@@ -1,5 +1,6 @@
 #include "comparecurves.h"
 
+#include "base/sqliteheader.h"
 #include "import/runimport.h"
 #include "model/attemptpayload.h"
 #include "model/meanci.h"
@@ -72,12 +73,6 @@ bool hasMetric(const QList<Cell> &cells, const QString &metric)
             return true;
     }
     return false;
-}
-
-bool hasSqliteHeader(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) && f.read(16) == QByteArray("SQLite format 3\0", 16);
 }
 
 SourceRead readProject(const CompareSourceSpec &spec, const QString &scoreMetric, CompareSource source)

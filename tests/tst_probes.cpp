@@ -71,7 +71,6 @@ private slots:
     void rootProbeForABlindDirection();
     void probeCellsCountedTaggedAndJoinTheHistory();
     void widenedExceedsTheCapOnlyWhereBlind();
-    void momentumKeepsClimbersClimbing();
     void unopenedRootCompletedFromItsDirection();
     void proposalInsideTheNoiseIsNotProposed();
 };
@@ -263,69 +262,6 @@ void TestProbes::widenedExceedsTheCapOnlyWhereBlind()
     const Result<DiscoveryTree> b = Imagination::complete(part, fitOn(full, ImaginationRule::Widened), 3, 0, 0);
     QVERIFY(a && b);
     QCOMPARE(a.value->cells(), b.value->cells());
-}
-
-void TestProbes::momentumKeepsClimbersClimbing()
-{
-    // Branches 0-2 climb 0.1 an attempt, branches 3-5 drop 0.01 an attempt,
-    // seven attempts each; cap 1.6.
-    QList<Cell> cells;
-    qint64 seq = 0;
-    for (int b = 0; b < 6; ++b) {
-        for (int a = 0; a < 7; ++a)
-            cells.append(okCell(b, a, b < 3 ? 1.0 + 0.1 * a : 1.0 - 0.01 * a, seq++));
-    }
-    TreeMeta meta;
-    meta.grid = GridShape{6, 8};
-    const DiscoveryTree history = *DiscoveryTree::build(meta, cells);
-    const QList<const DiscoveryTree *> worlds{&history};
-    const WorldModel capped = fitOn(worlds);
-    const WorldModel momentum = fitOn(worlds, ImaginationRule::Momentum);
-    // At attempt 1 no branch has gained yet: all six follow no gain. From
-    // attempt 2 on the climbers' gains follow a gain, the others' none.
-    QCOMPARE(momentum.stateGainCount(1, false), 6);
-    QCOMPARE(momentum.stateGainCount(1, true), 0);
-    QCOMPARE(momentum.stateGainCount(3, true), 3);
-    QCOMPARE(momentum.stateGainCount(3, false), 3);
-    for (const double g : momentum.stateGains(QString(), 3, true))
-        QVERIFY(std::abs(g - 0.1) < 1e-9);
-    for (const double g : momentum.stateGains(QString(), 3, false))
-        QVERIFY(g < 0.0);
-    // Thin after-gain evidence at a depth falls back to every after-gain value,
-    // thin after-none evidence to capped's draw.
-    QCOMPARE(momentum.stateGains(QString(), 1, true).size(), 15);
-    QCOMPARE(momentum.stateGains(QString(), 9, false), capped.gains(QString(), 9));
-
-    // A world where branch 0 has begun to climb and branch 1 has not.
-    QList<Cell> seen{okCell(0, 0, 1.0, 0), okCell(0, 1, 1.0, 1), okCell(0, 2, 1.1, 2),
-                     okCell(1, 0, 1.0, 3), okCell(1, 1, 0.99, 4), okCell(1, 2, 0.98, 5)};
-    const DiscoveryTree part = *DiscoveryTree::build(meta, seen);
-    int climberGains = 0, flatGains = 0, cappedClimberMisses = 0, cappedFlatGains = 0, drawn = 0;
-    for (int k = 0; k < 40; ++k) {
-        const Result<DiscoveryTree> m = Imagination::complete(part, momentum, 5, 0, k);
-        const Result<DiscoveryTree> c = Imagination::complete(part, capped, 5, 0, k);
-        QVERIFY(m && c);
-        const Cell &climber = m.value->cells().at(m.value->indexOfId(QStringLiteral("b0a3")));
-        const Cell &flat = m.value->cells().at(m.value->indexOfId(QStringLiteral("b1a3")));
-        const Cell &cappedClimber = c.value->cells().at(c.value->indexOfId(QStringLiteral("b0a3")));
-        const Cell &cappedFlat = c.value->cells().at(c.value->indexOfId(QStringLiteral("b1a3")));
-        if (!climber.score || !flat.score || !cappedClimber.score || !cappedFlat.score)
-            continue; // no failures in this history, but be exact about what is compared
-        ++drawn;
-        climberGains += *climber.score > 1.1 ? 1 : 0;
-        flatGains += *flat.score > 1.0 ? 1 : 0;
-        cappedClimberMisses += *cappedClimber.score <= 1.1 ? 1 : 0;
-        cappedFlatGains += *cappedFlat.score > 1.0 ? 1 : 0;
-    }
-    QCOMPARE(drawn, 40);
-    QCOMPARE(climberGains, drawn); // a climber goes on climbing
-    QCOMPARE(flatGains, 0);        // a branch that has not begun does not start here
-    QVERIFY(cappedClimberMisses > 0); // capped draws both from one mixture
-    QVERIFY(cappedFlatGains > 0);
-    // The capped rule's completions are as before: its draws never read the states.
-    const Result<DiscoveryTree> again = Imagination::complete(part, capped, 5, 0, 3);
-    const Result<DiscoveryTree> plain = Imagination::complete(part, fitOn(worlds, ImaginationRule::Capped), 5, 0, 3);
-    QCOMPARE(again.value->cells(), plain.value->cells());
 }
 
 void TestProbes::unopenedRootCompletedFromItsDirection()

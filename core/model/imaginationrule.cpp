@@ -4,15 +4,7 @@ namespace dreamrsi {
 
 QString imaginationRuleName(ImaginationRule rule)
 {
-    switch (rule) {
-    case ImaginationRule::Capped:
-        break;
-    case ImaginationRule::Widened:
-        return QStringLiteral("widened");
-    case ImaginationRule::Momentum:
-        return QStringLiteral("momentum");
-    }
-    return QStringLiteral("capped");
+    return rule == ImaginationRule::Widened ? QStringLiteral("widened") : QStringLiteral("capped");
 }
 
 std::optional<ImaginationRule> imaginationRuleFromName(const QString &name)
@@ -21,15 +13,12 @@ std::optional<ImaginationRule> imaginationRuleFromName(const QString &name)
         return ImaginationRule::Capped;
     if (name == QLatin1String("widened"))
         return ImaginationRule::Widened;
-    if (name == QLatin1String("momentum"))
-        return ImaginationRule::Momentum;
     return std::nullopt;
 }
 
 QStringList imaginationRuleNames()
 {
-    return {imaginationRuleName(ImaginationRule::Capped), imaginationRuleName(ImaginationRule::Widened),
-            imaginationRuleName(ImaginationRule::Momentum)};
+    return {imaginationRuleName(ImaginationRule::Capped), imaginationRuleName(ImaginationRule::Widened)};
 }
 
 } // namespace dreamrsi

@@ -23,16 +23,8 @@ enum class ImaginationRule {
     /// largest gain the task has shown: "go deeper" is uncertain there, not
     /// worth nothing (`--rule widened`).
     Widened,
-    /// As capped, except that a refinement's gain is drawn according to the
-    /// branch's state: from the gains that followed a gain when the branch's
-    /// last scored refinement raised its best ("climbing"), else from those
-    /// that followed none, each falling back to capped's draw where it holds
-    /// fewer than NMIN values. A branch that has begun to climb is imagined
-    /// to go on climbing as often as the history's climbers did
-    /// (`--rule momentum`).
-    Momentum,
 };
-/// "capped", "widened", "momentum".
+/// "capped", "widened".
 QString imaginationRuleName(ImaginationRule rule);
 std::optional<ImaginationRule> imaginationRuleFromName(const QString &name);
 /// Every rule's name, in the order of the enum.

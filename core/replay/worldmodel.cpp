@@ -68,7 +68,6 @@ WorldModel WorldModel::fit(const QList<const DiscoveryTree *> &history, const Im
         for (const DiscoveryTree::Branch &branch : world->branches()) {
             const QString tag = Imagination::branchTag(*world, branch.id, options.directions);
             std::optional<double> run;
-            bool climbing = false; // the branch's last scored refinement raised its best
             for (qsizetype a = 0; a < branch.cells.size(); ++a) {
                 const Cell &cell = world->cells().at(branch.cells.at(a));
                 const std::optional<double> s = okScore(cell);
@@ -98,15 +97,6 @@ WorldModel WorldModel::fit(const QList<const DiscoveryTree *> &history, const Im
                     pool.gains[int(a)].append(g);
                     if (!tag.isEmpty())
                         m.m_strata[tag].gains[int(a)].append(g);
-                    if (climbing) {
-                        m.m_afterGain[int(a)].append(g);
-                        m.m_afterGainAll.append(g);
-                    } else {
-                        m.m_afterNone[pooled()][int(a)].append(g);
-                        if (!tag.isEmpty())
-                            m.m_afterNone[tag][int(a)].append(g);
-                    }
-                    climbing = g > 0.0;
                     run = std::max(*run, *s);
                 }
             }
@@ -175,35 +165,6 @@ const QList<double> &WorldModel::gains(const QString &tag, int attempt) const
             return it.value();
     }
     return m_allGains.isEmpty() ? zeroList() : m_allGains;
-}
-
-const QList<double> &WorldModel::stateGains(const QString &tag, int attempt, bool climbing) const
-{
-    const qsizetype nmin = m_options.minSamples;
-    if (climbing) {
-        if (const auto g = m_afterGain.constFind(attempt); g != m_afterGain.cend() && g->size() >= nmin)
-            return *g;
-        if (m_afterGainAll.size() >= nmin)
-            return m_afterGainAll;
-        return gains(tag, attempt);
-    }
-    for (const QString &name : {tag, pooled()}) {
-        if (name.isEmpty())
-            continue;
-        const auto st = m_afterNone.constFind(name);
-        if (st == m_afterNone.cend())
-            continue;
-        if (const auto g = st->constFind(attempt); g != st->cend() && g->size() >= nmin)
-            return *g;
-    }
-    return gains(tag, attempt);
-}
-
-int WorldModel::stateGainCount(int attempt, bool climbing) const
-{
-    if (climbing)
-        return int(m_afterGain.value(attempt).size());
-    return int(m_afterNone.value(pooled()).value(attempt).size());
 }
 
 int WorldModel::gainCount(const QString &tag, int attempt) const
@@ -429,20 +390,16 @@ Result<DiscoveryTree> Imagination::complete(const DiscoveryTree &tree, const Wor
     for (const int id : ids) {
         const int index = tree.branchIndex(id);
         std::optional<double> run;
-        bool climbing = false; // the momentum rule's state: the last scored refinement raised the best
         int revealed = 0;
         if (index >= 0) {
             const QList<int> &branch = tree.branches().at(index).cells;
             revealed = int(branch.size());
             for (const int c : branch) {
                 const std::optional<double> s = okScore(tree.cells().at(c));
-                if (s && run)
-                    climbing = *s > *run;
                 if (s && (!run || *s > *run))
                     run = s;
             }
         }
-        const bool momentum = model.options().rule == ImaginationRule::Momentum;
         const QString tag = branchTag(tree, id, directions);
         for (int a = revealed; a <= grid.refinements; ++a) {
             Cell cell;
@@ -464,9 +421,7 @@ Result<DiscoveryTree> Imagination::complete(const DiscoveryTree &tree, const Wor
                 // The widened rule at a blind depth: the depth's own few
                 // gains with probability k/NMIN, a higher ceiling.
                 const bool widened = run && model.options().rule == ImaginationRule::Widened && model.depthBlind(tag, a);
-                const QList<double> *from = !run       ? &model.firstScores(tag)
-                                            : momentum ? &model.stateGains(tag, a, climbing)
-                                                       : &model.gains(tag, a);
+                const QList<double> *from = run ? &model.gains(tag, a) : &model.firstScores(tag);
                 if (widened) {
                     const QList<double> &own = model.blindGains(a);
                     if (!own.isEmpty() && rng.uniform() * model.options().minSamples < double(own.size()))
@@ -479,8 +434,6 @@ Result<DiscoveryTree> Imagination::complete(const DiscoveryTree &tree, const Wor
                 cell.score = s;
                 cell.evaluated = true;
                 cell.failClass = QString::fromLatin1(FailClass::Ok);
-                if (run)
-                    climbing = s > *run;
                 run = run ? std::max(*run, s) : s;
             }
             cells.append(std::move(cell));

@@ -86,15 +86,6 @@ public:
     /// The pool's own gains at depth `attempt` (fewer than NMIN where the
     /// depth is blind; empty when none).
     const QList<double> &blindGains(int attempt) const;
-    /// The momentum rule's draw at `attempt` for a branch of `tag` that is
-    /// `climbing` (its last scored refinement raised its best) or not: the
-    /// gains that followed that state, at that depth (a not-climbing branch:
-    /// its tag's, else the pool's), a climbing one also at any depth; where
-    /// they hold fewer than NMIN values, gains(tag, attempt).
-    const QList<double> &stateGains(const QString &tag, int attempt, bool climbing) const;
-    /// How many gains followed a climbing (or a not-climbing) refinement at
-    /// `attempt`, pooled.
-    int stateGainCount(int attempt, bool climbing) const;
 
     /// What the model holds, stratum by stratum: first-attempt scores
     /// (attempt −1) and gains at every depth 1 … maxAttempt, each with its
@@ -133,12 +124,6 @@ private:
     Trials m_failDeep;                ///< F[*]: every a ≥ 1
     QMap<QString, Stratum> m_strata;  ///< "*" and the tags
     QList<double> m_allGains;         ///< every pooled gain, in depth order (the last fallback)
-    /// The momentum rule's gains: those after a refinement that raised its
-    /// branch's best, pooled by depth and at any depth; those after none, by
-    /// stratum ("*" and the tags) and depth.
-    QMap<int, QList<double>> m_afterGain;
-    QList<double> m_afterGainAll;
-    QMap<QString, QMap<int, QList<double>>> m_afterNone;
     std::optional<double> m_cap;
     double m_largestGain = 0.0;
 };

@@ -5,8 +5,13 @@
 // reported committed (same seq), at most one unfinished iteration and
 // branches that are chains; each finished iteration has every id once,
 // every branch with attempts 0..L-1, seqs 0..n-1 and complete cells.
+#include "model/attemptpayload.h"
 #include "store/projectstore.h"
 
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QSet>
@@ -169,6 +174,20 @@ void TestLoopResume::killAndResume()
                 continue;
             // A finished iteration: the whole grid, seqs 0..n-1, complete cells.
             QCOMPARE(data.value->cells.size(), 12);
+            // Its journal still names every cell in the batch of the cell's
+            // round: a resume that ran the attempts in flight again did not
+            // overwrite the round's record with only those.
+            const StoreResult<ProjectInfo> info = wait(store.projectInfo());
+            QVERIFY2(info.ok(), qPrintable(info.error));
+            for (const Cell &c : data.value->cells) {
+                const std::optional<int> round = AttemptPayload::roundOf(c);
+                QVERIFY2(round.has_value(), qPrintable(c.id));
+                QFile journal(info.value->artifactDir + QStringLiteral("/attempts/%1/rounds/%2.json").arg(it.id).arg(*round));
+                QVERIFY2(journal.open(QIODevice::ReadOnly), qPrintable(journal.fileName()));
+                const QJsonArray batch = QJsonDocument::fromJson(journal.readAll()).object().value(QStringLiteral("batch")).toArray();
+                QVERIFY2(batch.contains(QJsonValue(c.id)),
+                         qPrintable(QStringLiteral("%1 is missing from the journal of round %2").arg(c.id).arg(*round + 1)));
+            }
             for (qsizetype i = 0; i < data.value->cells.size(); ++i) {
                 const Cell &c = data.value->cells.at(i);
                 QCOMPARE(c.seq, qint64(i));

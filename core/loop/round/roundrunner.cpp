@@ -638,12 +638,17 @@ bool RoundRunner::Run::askPolicy(PolicyState &state, const QStringList &pins, co
 
 bool RoundRunner::Run::runRound(const QStringList &batch, bool fresh)
 {
-    if (const Result<Done> recorded = journal().record(completed, batch); !recorded.ok()) {
-        error = recorded.error;
-        return false;
-    }
-    if (fresh)
+    // The journal keeps each round's whole batch: a resume that runs again
+    // only the attempts that were in flight leaves the record as it was, so
+    // that the batches the steering book is rebuilt from (and a second
+    // resume) still see every cell the round was given.
+    if (fresh) {
+        if (const Result<Done> recorded = journal().record(completed, batch); !recorded.ok()) {
+            error = recorded.error;
+            return false;
+        }
         book.noteBatch(batch);
+    }
     log(QStringLiteral("round %1: %2").arg(completed + 1).arg(batch.join(QLatin1Char(' '))));
     emit q->roundStarted(completed, batch);
     if (!runBatch(completed, batch))

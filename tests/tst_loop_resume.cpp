@@ -4,7 +4,8 @@
 // round is resumed. After every kill the project holds every cell the child
 // reported committed (same seq), at most one unfinished iteration and
 // branches that are chains; each finished iteration has every id once,
-// every branch with attempts 0..L-1, seqs 0..n-1 and complete cells.
+// every branch with attempts 0..L-1, seqs 0..n-1 and complete cells, each
+// named in its round's batch journal.
 #include "model/attemptpayload.h"
 #include "store/projectstore.h"
 

@@ -4,6 +4,7 @@
 #include "runmapping.h"
 #include "shinkarun.h"
 
+#include "base/sqliteheader.h"
 #include "model/treejson.h"
 
 #include <QDir>
@@ -119,7 +120,7 @@ bool looksLikeRunPath(const QString &path)
     const QString suffix = info.suffix().toLower();
     if (suffix == QLatin1String("sqlite") || suffix == QLatin1String("sqlite3") || suffix == QLatin1String("db"))
         return true;
-    return hasSqliteHeader(path) && looksLikeShinka(path);
+    return looksLikeShinka(path); // which reads the header first
 }
 
 Result<Imported> readTreeOrRun(const QString &path, const Options &options)

@@ -1,5 +1,6 @@
 #include "shinkarun.h"
 
+#include "base/sqliteheader.h"
 #include "model/attemptpayload.h"
 
 #include <QDateTime>

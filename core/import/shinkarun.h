@@ -5,8 +5,6 @@
 
 #include "runmapping.h"
 
-#include "base/sqliteheader.h"
-
 namespace dreamrsi::RunImport::detail {
 
 /// Whether `path` is an SQLite file with a `programs` table (a project file

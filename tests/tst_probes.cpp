@@ -73,6 +73,7 @@ private slots:
     void widenedExceedsTheCapOnlyWhereBlind();
     void unopenedRootCompletedFromItsDirection();
     void proposalInsideTheNoiseIsNotProposed();
+    void proposalBelowTheHardestWorldIsNotProposed();
 };
 
 void TestProbes::settingParsed()
@@ -349,6 +350,181 @@ void TestProbes::proposalInsideTheNoiseIsNotProposed()
         for (const QString &line : std::as_const(log)) // the log never proposes the deployed version
             QVERIFY2(!line.startsWith(QStringLiteral("proposed: ") + portfolio.value->name), qPrintable(line));
     }
+}
+
+namespace {
+
+/// A sweep whose episodes at β 0, 0.5 and 1 reach `low`, `mid` and `high`.
+SweepResult sweepReaching(double low, double mid, double high)
+{
+    SweepResult s;
+    s.scorable = true;
+    s.best = 1.0;
+    for (const auto &[beta, a] : {std::pair{0.0, low}, std::pair{0.5, mid}, std::pair{1.0, high}}) {
+        EpisodeResult e;
+        e.beta = beta;
+        e.attainment = a;
+        s.episodes.append(e);
+    }
+    return s;
+}
+
+/// A version with mean value `value` whose two worlds (one completion each)
+/// reach `first` and `second` at β 0.5.
+DreamVersion versionReaching(int index, const QString &name, double value, double first, double second)
+{
+    auto result = std::make_shared<ReplayResult>();
+    result->worlds = {sweepReaching(0.0, first, 1.0), sweepReaching(0.0, second, 1.0)};
+    DreamVersion v;
+    v.index = index;
+    v.developed.version.name = name;
+    v.developed.value = value;
+    v.developed.result = result;
+    return v;
+}
+
+} // namespace
+
+void TestProbes::proposalBelowTheHardestWorldIsNotProposed()
+{
+    // The hardest world: each history world's completions averaged, at the
+    // grid's β nearest the deployed one, then the lowest.
+    ReplayResult two;
+    two.completions = 2;
+    two.worlds = {sweepReaching(0.1, 0.9, 1.0), sweepReaching(0.1, 0.7, 1.0),  // world 0: 0.8 at β 0.5
+                  sweepReaching(0.2, 0.6, 1.0), sweepReaching(0.2, 0.8, 1.0)}; // world 1: 0.7
+    QCOMPARE(*FloorCheck::worstAttainment(two, 0.5), 0.7);
+    QCOMPARE(*FloorCheck::worstAttainment(two, 0.4), 0.7); // 0.5 is the nearest grid point
+    QCOMPARE(*FloorCheck::worstAttainment(two, 0.1), 0.1); // 0: world 0 reaches 0.1, world 1 0.2
+    two.completions = 1;
+    QCOMPARE(*FloorCheck::worstAttainment(two, 0.5), 0.6); // each completion its own world
+    QVERIFY(!FloorCheck::worstAttainment(ReplayResult(), 0.5));
+
+    // The deployed version keeps the floor 0.75: the leader v2 does not
+    // (0.6 on its hardest world) and gives way to v3, which does and still
+    // leads the deployed version; v4 keeps it too but v3 is worth more.
+    const QList<DreamVersion> versions{versionReaching(0, QStringLiteral("v1"), 0.50, 0.90, 0.80),
+                                       versionReaching(1, QStringLiteral("v2"), 0.70, 0.95, 0.60),
+                                       versionReaching(2, QStringLiteral("v3"), 0.60, 0.90, 0.85),
+                                       versionReaching(3, QStringLiteral("v4"), 0.55, 0.90, 0.90)};
+    QStringList refused;
+    bool repair = true;
+    QCOMPARE(FloorCheck::choose(versions, 0.75, 0.5, &refused, &repair), 2);
+    QCOMPARE(refused, QStringList{QStringLiteral("v2")});
+    QVERIFY(!repair);
+    // No version that leads the deployed one keeps a floor of 0.86: the
+    // deployed version (0.80) is below it too, so the repair takes the
+    // best-valued one that keeps it, v4, although it is worth less than v1.
+    refused.clear();
+    QCOMPARE(FloorCheck::choose(versions, 0.86, 0.5, &refused, &repair), 3);
+    QVERIFY(repair);
+    QCOMPARE(refused, (QStringList{QStringLiteral("v2"), QStringLiteral("v3")}));
+    // Nobody keeps 0.95: the deployed version stays.
+    refused.clear();
+    QCOMPARE(FloorCheck::choose(versions, 0.95, 0.5, &refused, &repair), 0);
+    QCOMPARE(refused.size(), 3);
+    // A low floor: the leader.
+    refused.clear();
+    QCOMPARE(FloorCheck::choose(versions, 0.5, 0.5, &refused, &repair), 1);
+    QVERIFY(refused.isEmpty() && !repair);
+    // While the deployed version keeps the floor, nothing worth less than it is proposed.
+    const QList<DreamVersion> worse{versionReaching(0, QStringLiteral("v1"), 0.50, 0.90, 0.80),
+                                    versionReaching(1, QStringLiteral("v2"), 0.70, 0.95, 0.60),
+                                    versionReaching(2, QStringLiteral("v3"), 0.40, 0.90, 0.90)};
+    refused.clear();
+    QCOMPARE(FloorCheck::choose(worse, 0.75, 0.5, &refused, &repair), 0);
+    QCOMPARE(refused, QStringList{QStringLiteral("v2")});
+
+    // Real dreams in memory over flat worlds (where frugal versions lead):
+    // whatever is proposed keeps the starting version's hardest world, and
+    // every version passed over falls below it.
+    QList<DreamWorld> history;
+    for (int i = 0; i < 3; ++i) {
+        const DiscoveryTree full = synth(QStringLiteral("flat"), quint64(70 + i));
+        QStringList some;
+        for (const Cell &c : full.cells()) {
+            if (c.attempt <= 1)
+                some.append(c.id);
+        }
+        history.append(DreamWorld{IterationId(i + 1), ReplayWorld{QStringLiteral("w%1").arg(i),
+                                                                std::make_shared<const DiscoveryTree>(
+                                                                    CounterfactualLoop::revealedTree(full, some))}});
+    }
+    const Result<PolicyVersion> portfolio = PolicyResolution::versionOfArgument(QStringLiteral("builtin:portfolio"), {}, {});
+    QVERIFY(portfolio);
+    DreamSettings ds;
+    ds.versions = 4;
+    ds.replay.workers = 4;
+    ds.replay.completions = 2;
+    ds.replay.valuation = Valuation::Imagined;
+    ds.inProcess = true;
+    ds.bothValuations = false;
+    ds.noiseCheck = false; // the floor alone decides here
+    ds.deployedBeta = 0.5;
+    const auto check = [&](const DreamReport &report) {
+        const FloorCheck &f = report.floor;
+        QVERIFY(f.measured && f.floor && !f.verdict.isEmpty());
+        const DreamVersion *p = report.proposal();
+        QVERIFY(p);
+        if (p->index > 0)
+            QVERIFY(*FloorCheck::worstAttainment(*p->developed.result, 0.5) >= *f.floor);
+        for (const QString &name : f.refused) {
+            const auto it = std::find_if(report.versions.cbegin(), report.versions.cend(),
+                                         [&](const DreamVersion &v) { return v.developed.version.name == name; });
+            QVERIFY(it != report.versions.cend() && it->index > 0);
+            QVERIFY(*FloorCheck::worstAttainment(*it->developed.result, 0.5) < *f.floor);
+        }
+    };
+    for (const quint64 seed : {quint64(1), quint64(2)}) {
+        ds.seed = seed;
+        ds.floorCheck = true;
+        Dreamer dreamer(nullptr, std::make_shared<PolicyImprover>(3));
+        QStringList log;
+        connect(&dreamer, &Dreamer::message, this, [&](const QString &line) { log.append(line); }, Qt::DirectConnection);
+        const DreamReport report = dreamer.runInMemory(history, ds, *portfolio.value, 1);
+        QVERIFY2(report.error.isEmpty(), qPrintable(report.error));
+        check(report);
+        if (QTest::currentTestFailed())
+            return;
+        const FloorCheck &f = report.floor;
+        QCOMPARE(f.floorVersion, portfolio.value->name); // a dream in memory: the deployed version
+        QVERIFY(!f.repair); // the deployed version is the floor's own
+        QCOMPARE(f.passed, f.refused.isEmpty());
+        if (!f.passed)
+            QVERIFY(log.contains(f.verdict));
+        // Without the check the leader is proposed.
+        ds.floorCheck = false;
+        Dreamer unchecked(nullptr, std::make_shared<PolicyImprover>(3));
+        const DreamReport plain = unchecked.runInMemory(history, ds, *portfolio.value, 1);
+        QVERIFY(!plain.floor.measured);
+        QCOMPARE(plain.proposed, Dreamer::bestByMeanValue(plain.versions));
+        QCOMPARE(plain.proposal()->developed.version.name, f.candidate);
+    }
+
+    // A floor version that reveals every cell reaches 1 on every world: the
+    // deployed version falls below that floor, and so does every version
+    // that stops early; a version that keeps it replaces the deployed one.
+    PolicyVersion everything;
+    everything.name = QStringLiteral("everything");
+    everything.code = QStringLiteral("function selectBatch(state) { return state.legal.slice(0, state.maxParallelism); }");
+    ds.floorCheck = true;
+    ds.floorVersion = everything;
+    ds.seed = 1;
+    Dreamer strict(nullptr, std::make_shared<PolicyImprover>(3));
+    QStringList log;
+    connect(&strict, &Dreamer::message, this, [&](const QString &line) { log.append(line); }, Qt::DirectConnection);
+    const DreamReport report = strict.runInMemory(history, ds, *portfolio.value, 1);
+    QVERIFY2(report.error.isEmpty(), qPrintable(report.error));
+    check(report);
+    const FloorCheck &f = report.floor;
+    QCOMPARE(f.floorVersion, QStringLiteral("everything"));
+    QCOMPARE(*f.floor, 1.0);
+    QVERIFY(f.repair);
+    QVERIFY(*f.deployedWorst < 1.0);
+    // Either a version keeps the floor and is proposed, or every one was passed over.
+    QVERIFY2(report.proposed > 0 || f.refused.size() == report.versions.size() - 1, qPrintable(f.verdict));
+    QVERIFY2(f.verdict.contains(QLatin1String("below the floor 1")), qPrintable(f.verdict));
+    QVERIFY(log.contains(f.verdict));
 }
 
 QTEST_GUILESS_MAIN(TestProbes)

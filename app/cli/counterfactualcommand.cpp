@@ -29,7 +29,7 @@ const char *const Usage =
     "Usage: dreamrsi loop --worlds W1.json [--worlds W2.json …] [--world-dir DIR] --iterations T [--versions M]\n"
     "                     [--agent builtin|openai|anthropic|gemini|command] [--policy builtin:NAME|FILE.js]\n"
     "                     [--workers W] [--rounds K] [--beta B] [--seed S] [--repeats R] [--compare | --fixed]\n"
-    "                     [--guard] [--fixed-probe] [--probe auto|off|N] [--rule capped|widened]\n"
+    "                     [--guard] [--fixed-probe] [--probe auto|off|N] [--rule capped|widened] [--floor on|off]\n"
     "                     [--valuation imagined|revealed|oracle] [--completions C] [--project P] [--json]\n"
     "\n"
     "The counterfactual loop: the recursive loop with recorded worlds standing in for the discovery agent,\n"
@@ -74,6 +74,9 @@ const char *const Usage =
     "                     is blind (docs/online.md, probes): auto (default, at most 3), off, or at most N\n"
     "  --fixed-probe      also run fixed exploration followed by the same probes (arm fixed_probe): the\n"
     "                     probes' own gain, apart from what the dreams learned\n"
+    "  --floor on|off     the dreams' floor check (default on; docs/online.md): a proposal must reach, on\n"
+    "                     its hardest history world at the deployment β, what the starting policy reaches\n"
+    "                     on its own hardest one\n"
     "  --time-limit-ms MS time limit of one script call (default 2000)\n"
     "  --project P        start from the project's replay configuration; store the run's JSON beside\n"
     "                     the project (P.simulations/)\n"
@@ -117,7 +120,7 @@ int runCounterfactualLoopCommand(const QStringList &args, QTextStream &out, QTex
         value("rounds", "K"), value("beta", "B"), value("seed", "S"), value("repeats", "R"),
         value("time-limit-ms", "MS"), flag("fixed"), flag("compare"), flag("guard"), value("project", "P"), flag("json"),
         value("valuation", "V"), value("completions", "C"), value("rule", "NAME"), value("probe", "P"),
-        flag("fixed-probe")};
+        flag("fixed-probe"), value("floor", "on|off")};
     if (const std::optional<int> answered = CommandLine::parseOrAnswer(parser, options, args, Usage, out, usageError))
         return *answered;
     if (!parser.positionalArguments().isEmpty())
@@ -215,6 +218,13 @@ int runCounterfactualLoopCommand(const QStringList &args, QTextStream &out, QTex
         if (!probe)
             return usageError(probe.error);
         s.probe = *probe.value;
+    }
+
+    if (parser.isSet(QStringLiteral("floor"))) {
+        const QString floor = parser.value(QStringLiteral("floor"));
+        if (floor != QLatin1String("on") && floor != QLatin1String("off"))
+            return usageError(QStringLiteral("--floor takes on or off (got '%1')").arg(floor));
+        s.floor = floor == QLatin1String("on");
     }
 
     const bool fixed = parser.isSet(QStringLiteral("fixed"));

@@ -49,6 +49,10 @@ void DreamFlags::add(QCommandLineParser &parser, const QString &agentOption, boo
                       QStringLiteral("How imagined completions are drawn: capped or widened, for this run only (default: "
                                      "the project's replay configuration)."),
                       QStringLiteral("R")));
+    parser.addOption(QCommandLineOption(QStringLiteral("floor"),
+                      QStringLiteral("on (default) or off: a proposal must reach, on its hardest history world at the "
+                                     "deployment β, what the project's first approved version reaches on its own."),
+                      QStringLiteral("on|off"), QStringLiteral("on")));
     parser.addOption(QCommandLineOption(QStringLiteral("time-limit-ms"), QStringLiteral("Time limit of one script call (default 2000)."),
                       QStringLiteral("MS"), QStringLiteral("2000")));
     parser.addOption(QCommandLineOption(QStringLiteral("memory-mb"), QStringLiteral("Address-space limit of each replay child (default 4096)."),
@@ -96,6 +100,10 @@ Result<DreamOptions> DreamFlags::read(const QCommandLineParser &parser, const QS
     if (!replay)
         return replay.failureAs<DreamOptions>();
     o.settings.replay = replay.value->overrides;
+    const QString floor = parser.value(QStringLiteral("floor"));
+    if (floor != QLatin1String("on") && floor != QLatin1String("off"))
+        return Read::failure(QStringLiteral("--floor takes on or off (got '%1')").arg(floor));
+    o.settings.floorCheck = floor == QLatin1String("on");
     bool ok = false;
     o.settings.seed = parser.value(QStringLiteral("seed")).toULongLong(&ok);
     if (!ok)

@@ -235,6 +235,7 @@ DreamSettings dreamSettings(const CounterfactualSettings &settings, int r, int t
     ds.bothValuations = false;
     ds.inProcess = true;
     ds.deployedBeta = settings.beta.value_or(deployedBeta);
+    ds.floorCheck = settings.floor;
     return ds;
 }
 
@@ -444,6 +445,7 @@ QJsonObject configJson(const CounterfactualSettings &settings)
     config.insert(QStringLiteral("completions"), settings.completions);
     config.insert(QStringLiteral("rule"), imaginationRuleName(settings.rule));
     config.insert(QStringLiteral("probe"), settings.probe.name());
+    config.insert(QStringLiteral("floor"), settings.floor);
     return config;
 }
 
@@ -453,6 +455,7 @@ QJsonObject configJson(const CounterfactualSettings &settings)
 struct CounterfactualLoop::ArmState
 {
     PolicyVersion current;           ///< the version deployed next
+    PolicyVersion start;             ///< the arm's first version: the dreams' floor (DreamSettings::floorVersion)
     QList<DreamWorld> history;       ///< the revealed trees so far
     QList<ReplayWorld> complete;     ///< the complete worlds behind them (the oracle valuation)
     qint64 cumulative = 0;           ///< calls so far
@@ -657,6 +660,7 @@ bool CounterfactualLoop::runArm(const CounterfactualSettings &settings, const Po
 {
     ArmState state;
     state.current = start;
+    state.start = start;
     for (int t = 1; t <= settings.iterations; ++t) {
         if (m_stop.load())
             return false;
@@ -703,6 +707,7 @@ bool CounterfactualLoop::dreamAfter(const CounterfactualSettings &settings, Coun
 {
     const int t = it->iteration;
     DreamSettings ds = dreamSettings(settings, r, t, it->beta);
+    ds.floorVersion = state->start;
     if (settings.oracle)
         ds.oracleWorlds = state->complete;
     emit dreaming(r, t, state->history);
@@ -726,6 +731,8 @@ bool CounterfactualLoop::dreamAfter(const CounterfactualSettings &settings, Coun
     int chosen = dream.proposed;
     if (!dream.error.isEmpty())
         it->approvalNote = QStringLiteral("the dream failed: %1").arg(dream.error);
+    else if (dream.floor.measured && (!dream.floor.passed || dream.floor.repair))
+        it->approvalNote = dream.floor.verdict;
     if (arm == CounterfactualArm::Guarded && chosen > 0)
         chosen = guardedChoice(dream, chosen, settings, it);
     if (chosen > 0) {

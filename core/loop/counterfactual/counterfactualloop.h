@@ -75,6 +75,9 @@ struct CounterfactualSettings
     /// are recorded), so a shortfall can be told apart: the valuation's or
     /// the policy family's. Overrides `valuation`.
     bool oracle = false;
+    /// The dreams' floor check (docs/online.md#a-proposal-must-keep-the-hardest-world):
+    /// a proposal must keep the starting version's hardest history world.
+    bool floor = true;
     /// The limits every version's code runs under (the dreams' replays and
     /// the deployments alike; all in this process, so `callMs` is the one
     /// that acts).

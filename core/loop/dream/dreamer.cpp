@@ -163,6 +163,69 @@ void Dreamer::cancel()
     m_cancel.store(true);
 }
 
+std::optional<double> FloorCheck::worstAttainment(const ReplayResult &result, double beta)
+{
+    const qsizetype c = std::max(1, result.completions);
+    std::optional<double> worst;
+    for (qsizetype first = 0; first < result.worlds.size(); first += c) {
+        double sum = 0.0;
+        int n = 0;
+        for (qsizetype k = first; k < std::min(first + c, result.worlds.size()); ++k) {
+            const SweepResult &s = result.worlds.at(k);
+            if (!s.scorable || !s.ok() || s.episodes.isEmpty())
+                continue;
+            const EpisodeResult *nearest = &s.episodes.first();
+            for (const EpisodeResult &e : s.episodes) {
+                if (std::abs(e.beta - beta) < std::abs(nearest->beta - beta))
+                    nearest = &e;
+            }
+            sum += nearest->attainment;
+            ++n;
+        }
+        if (n > 0 && (!worst || sum / n < *worst))
+            worst = sum / n;
+    }
+    return worst;
+}
+
+int FloorCheck::choose(const QList<DreamVersion> &versions, double floor, double beta, QStringList *refused,
+                       bool *repair)
+{
+    const auto keeps = [&](int i) {
+        const DevelopedVersion &d = versions.at(i).developed;
+        if (!d.result || !d.error.isEmpty() || !d.value)
+            return false;
+        const std::optional<double> worst = worstAttainment(*d.result, beta);
+        return worst && *worst >= floor;
+    };
+    const bool deployedKeeps = !versions.isEmpty() && keeps(0);
+    if (repair)
+        *repair = !deployedKeeps;
+    const std::optional<double> deployedValue = versions.isEmpty() || !versions.first().developed.error.isEmpty()
+                                                    ? std::nullopt
+                                                    : versions.first().developed.value;
+    // The versions other than the deployed one, best mean value first (ties: the earlier).
+    QList<int> order;
+    for (qsizetype i = 1; i < versions.size(); ++i) {
+        const DevelopedVersion &d = versions.at(i).developed;
+        if (d.value && d.error.isEmpty())
+            order.append(int(i));
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return *versions.at(a).developed.value > *versions.at(b).developed.value; });
+    for (const int i : std::as_const(order)) {
+        // While the deployed version keeps the floor, only a version that
+        // leads it may take its place.
+        if (deployedKeeps && deployedValue && !(*versions.at(i).developed.value > *deployedValue))
+            break;
+        if (keeps(i))
+            return i;
+        if (refused)
+            refused->append(versions.at(i).developed.version.name);
+    }
+    return 0;
+}
+
 int Dreamer::bestByMeanValue(const QList<DreamVersion> &versions)
 {
     int best = -1;
@@ -492,12 +555,17 @@ private:
         m_report.candidates = m_memory.candidates;
         m_report.screened = m_memory.screened;
         m_report.proposed = Dreamer::bestByMeanValue(m_report.versions);
-        if (m_report.proposed > 0 && m_imaginedValuation && m_settings.noiseCheck && !m_report.cancelled)
+        if (m_report.proposed >= 0 && m_settings.floorCheck && !m_report.cancelled)
+            checkFloor();
+        if (m_report.proposed > 0 && m_imaginedValuation && m_settings.noiseCheck && !m_report.cancelled
+            && !m_report.floor.repair)
             checkNoise();
         if (!m_report.versions.isEmpty())
             valueOtherwise(0);
         if (m_report.proposed > 0)
             valueOtherwise(m_report.proposed);
+        if (m_report.floor.measured && (!m_report.floor.passed || m_report.floor.repair))
+            emit m_dreamer.message(m_report.floor.verdict);
         if (const DreamVersion *p = m_report.proposal(); p && m_report.proposed > 0)
             emit m_dreamer.message(QStringLiteral("proposed: %1 (mean value %2)%3")
                                        .arg(p->developed.version.name, QString::number(*p->developed.value, 'g', 6),
@@ -522,6 +590,88 @@ private:
         judged.result = std::make_shared<ReplayResult>(o.output->result);
         judge(judged);
         return judged.error.isEmpty() ? judged.value : std::nullopt;
+    }
+
+    /// The version whose hardest world sets the floor: the settings', else
+    /// the project's first approved version, else the deployed one.
+    PolicyVersion floorVersion() const
+    {
+        if (m_settings.floorVersion)
+            return *m_settings.floorVersion;
+        const PolicyVersion &deployed = m_report.versions.at(0).developed.version;
+        if (!m_persist)
+            return deployed;
+        const StoreResult<QList<Approval>> approvals = m_store->approvals().result();
+        const StoreResult<QList<PolicyVersion>> versions = m_store->policyVersions().result();
+        if (!approvals.ok() || !versions.ok())
+            return deployed;
+        const Approval *first = nullptr;
+        for (const Approval &a : *approvals.value) {
+            if (!first || a.id < first->id)
+                first = &a;
+        }
+        for (const PolicyVersion &v : *versions.value) {
+            if (first && v.id == first->version)
+                return v;
+        }
+        return deployed;
+    }
+
+    /// The floor check (FloorCheck): a leader that does worse than the floor
+    /// version on its hardest history world gives way to the best-valued
+    /// version that does not; a deployed version below the floor gives way
+    /// to the best-valued version that keeps it (a repair).
+    void checkFloor()
+    {
+        FloorCheck &f = m_report.floor;
+        const DevelopedVersion &deployed = m_report.versions.at(0).developed;
+        const DevelopedVersion &leader = m_report.versions.at(m_report.proposed).developed;
+        const PolicyVersion floorAt = floorVersion();
+        f.floorVersion = floorAt.name;
+        f.beta = m_report.deployedBeta;
+        f.candidate = leader.version.name;
+        if (leader.result)
+            f.candidateWorst = FloorCheck::worstAttainment(*leader.result, f.beta);
+        if (deployed.result)
+            f.deployedWorst = FloorCheck::worstAttainment(*deployed.result, f.beta);
+        ReplayResultPtr floorResult;
+        if (floorAt.name == deployed.version.name && floorAt.code == deployed.version.code) {
+            floorResult = deployed.result;
+        } else {
+            const SandboxedReplayOutcome o = replay(floorAt, valued());
+            if (o.cancelled)
+                return;
+            if (o.output)
+                floorResult = std::make_shared<ReplayResult>(o.output->result);
+        }
+        f.measured = true;
+        if (floorResult)
+            f.floor = FloorCheck::worstAttainment(*floorResult, f.beta);
+        const auto number = [](const std::optional<double> &v) { return v ? QString::number(*v, 'g', 3) : QStringLiteral("none"); };
+        if (!f.floor) {
+            f.verdict = QStringLiteral("%1 reaches no attainment on these worlds: no floor to keep").arg(f.floorVersion);
+            return;
+        }
+        const int chosen = FloorCheck::choose(m_report.versions, *f.floor, f.beta, &f.refused, &f.repair);
+        f.passed = chosen == m_report.proposed;
+        const QString floorText = QStringLiteral("the floor %1 (%2's hardest world at β %3)")
+                                      .arg(number(f.floor), f.floorVersion, number(f.beta));
+        const QString chosenName = m_report.versions.at(chosen).developed.version.name;
+        if (f.repair) {
+            f.verdict = QStringLiteral("the deployed version %1 reaches %2 on its hardest world, below %3: %4")
+                            .arg(deployed.version.name, number(f.deployedWorst), floorText,
+                                 chosen > 0 ? QStringLiteral("%1, the best version that keeps it, is proposed in its place").arg(chosenName)
+                                            : QStringLiteral("no version keeps it"));
+        } else if (f.passed) {
+            f.verdict = QStringLiteral("%1 reaches %2 on its hardest world: keeps %3")
+                            .arg(f.candidate, number(f.candidateWorst), floorText);
+        } else {
+            f.verdict = QStringLiteral("%1 reaches %2 on its hardest world, below %3: not proposed; %4")
+                            .arg(f.candidate, number(f.candidateWorst), floorText,
+                                 chosen > 0 ? QStringLiteral("%1 keeps it").arg(chosenName)
+                                            : QStringLiteral("no version that leads %1 keeps it").arg(deployed.version.name));
+        }
+        m_report.proposed = chosen;
     }
 
     /// The noise check of the leading candidate (ProposalCheck): its lead and

@@ -70,6 +70,13 @@ struct DreamSettings
     /// counterfactual loop, whose many small dreams would spend most of their
     /// time starting children. Results are the same bit for bit.
     bool inProcess = false;
+    /// The leading version must keep the floor version's hardest history
+    /// world (FloorCheck) to be proposed.
+    bool floorCheck = true;
+    /// The version whose hardest world sets the floor: the counterfactual
+    /// loop's starting version. None: the project's first approved version
+    /// (a dream in memory: the deployed one).
+    std::optional<PolicyVersion> floorVersion;
 };
 
 /// One version of a dream with its stored id and its standing.
@@ -114,17 +121,58 @@ struct ProposalCheck
     static bool beatsNoise(double lead, double noise, double secondLead) { return lead > noise && secondLead > 0.0; }
 };
 
+/// Whether the leading version keeps the hardest history world
+/// (docs/online.md#a-proposal-must-keep-the-hardest-world): its attainment
+/// at the deployed β on the history world where it does worst (each world's
+/// completions averaged) must be at least what the floor version reaches on
+/// its own hardest world, valued over the same worlds. A leader below the
+/// floor gives way to the best-valued version that keeps it (the deployed
+/// one when none does); the noise check then judges that one.
+struct FloorCheck
+{
+    bool measured = false;           ///< the check ran (some version scored)
+    QString floorVersion;            ///< whose hardest world sets the floor
+    double beta = 0.5;               ///< the deployed β the attainments are taken at
+    std::optional<double> floor;     ///< the floor version's worst-world attainment (none: not valued)
+    QString candidate;               ///< the version that led by mean value (the deployed one, when none led it)
+    std::optional<double> candidateWorst; ///< its worst-world attainment
+    std::optional<double> deployedWorst;  ///< the deployed version's
+    QStringList refused;             ///< versions passed over for falling below the floor, best value first
+    bool passed = true;              ///< the leader is what the check chose
+    /// The deployed version itself falls below the floor: the best-valued
+    /// version that keeps it is proposed in its place, without the noise
+    /// check (which measures a lead over the deployed version, not the
+    /// reason here); the deployed one stays when none keeps it.
+    bool repair = false;
+    QString verdict;                 ///< the outcome in words
+
+    /// The attainment at the β grid's point nearest `beta` on the world of
+    /// `result` where it is lowest; C completions of one history world
+    /// (ReplayResult::completions, world-major) count as one world, their
+    /// attainments averaged. None when no world is scorable.
+    static std::optional<double> worstAttainment(const ReplayResult &result, double beta);
+    /// The version to propose among `versions` (index 0 the deployed one)
+    /// when the floor is `floor`: while the deployed version keeps it, the
+    /// best mean value among the versions that lead the deployed one and
+    /// keep the floor, else 0; when the deployed version falls below it
+    /// (`repair`), the best mean value among the others that keep it, else
+    /// 0. `refused` gets the versions passed over, best first.
+    static int choose(const QList<DreamVersion> &versions, double floor, double beta, QStringList *refused,
+                      bool *repair = nullptr);
+};
+
 /// What a dream produced.
 struct DreamReport
 {
     QList<DreamVersion> versions;    ///< in order; version 0 first
     ReplayConfig config;             ///< the replay configuration the versions were replayed under
     bool overridden = false;         ///< `config` is not the project's (explicit overrides)
-    /// Index of the proposal: the best mean value when it beats the noise
-    /// (`check`), else 0 (the deployed version: nothing better); -1 when no
-    /// version scored.
+    /// Index of the proposal: the best mean value among the versions that
+    /// keep the floor (`floor`) when it beats the noise (`check`), else 0
+    /// (the deployed version: nothing better); -1 when no version scored.
     int proposed = -1;
     ProposalCheck check;
+    FloorCheck floor;
     quint64 imagineSeed = 0;         ///< the seed of the completions (imagined valuation)
     QJsonObject model;               ///< the fitted world model (WorldModel::toJson); empty when none was fitted
     /// Every candidate of the dream, in order (docs/online.md#dreams-you-can-read).

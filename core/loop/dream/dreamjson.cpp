@@ -60,6 +60,22 @@ QJsonValue proposalCheckJson(const ProposalCheck &c)
                        {QStringLiteral("verdict"), c.verdict}};
 }
 
+QJsonValue floorCheckJson(const FloorCheck &f)
+{
+    if (!f.measured)
+        return QJsonValue(QJsonValue::Null);
+    return QJsonObject{{QStringLiteral("floor_version"), f.floorVersion},
+                       {QStringLiteral("beta"), f.beta},
+                       {QStringLiteral("floor"), jsonNumber(f.floor)},
+                       {QStringLiteral("candidate"), f.candidate},
+                       {QStringLiteral("candidate_worst"), jsonNumber(f.candidateWorst)},
+                       {QStringLiteral("deployed_worst"), jsonNumber(f.deployedWorst)},
+                       {QStringLiteral("refused"), QJsonArray::fromStringList(f.refused)},
+                       {QStringLiteral("repair"), f.repair},
+                       {QStringLiteral("passed"), f.passed},
+                       {QStringLiteral("verdict"), f.verdict}};
+}
+
 } // namespace
 
 QJsonObject dreamReportJson(const DreamReport &report, const QList<DreamWorld> &worlds, const DreamSettings &settings)
@@ -144,6 +160,7 @@ QJsonObject dreamReportJson(const DreamReport &report, const QList<DreamWorld> &
                   {QStringLiteral("proposed"), proposed},
                   {QStringLiteral("rule"), imaginationRuleName(report.config.rule)},
                   {QStringLiteral("proposal_check"), proposalCheckJson(report.check)},
+                  {QStringLiteral("floor_check"), floorCheckJson(report.floor)},
                   {QStringLiteral("cancelled"), report.cancelled}};
     if (!report.error.isEmpty())
         o.insert(QStringLiteral("error"), report.error);

@@ -502,6 +502,8 @@ void DreamingDialog::onFinished(const DreamReport &report)
     else if (report.cancelled)
         logInDream(tr("Dreaming cancelled after %n version(s).", nullptr, int(report.versions.size())));
     const QString check = ApprovalDialog::proposalCheckText(report.check);
+    if (const QString floor = floorCheckText(report.floor); !floor.isEmpty())
+        logInDream(tr("Floor check: %1.").arg(floor));
     if (const DreamVersion *p = report.proposal(); p && p->index == 0) {
         logInDream(tr("Nothing better than the deployed version %1 (mean value %2, %3): no proposal to approve.")
                        .arg(p->developed.version.name, QString::number(*p->developed.value, 'f', 4), dreamTag()));
@@ -522,6 +524,14 @@ void DreamingDialog::onFinished(const DreamReport &report)
                 m_table->item(row, NameColumn)->setText(tr("%1 (proposed)").arg(p->developed.version.name));
                 m_table->selectRow(row);
             }
+        }
+    }
+    // Versions that led but fell below the floor are marked as such.
+    for (int row = 0; row < m_table->rowCount(); ++row) {
+        QTableWidgetItem *name = m_table->item(row, NameColumn);
+        if (report.floor.refused.contains(name->text())) {
+            name->setText(tr("%1 (below the floor; not proposed)").arg(name->text()));
+            name->setToolTip(floorCheckText(report.floor));
         }
     }
     // The candidate that led but did not beat the noise is marked as such.
@@ -555,11 +565,44 @@ QString DreamingDialog::valuationText(const ReplayConfig &config, std::optional<
     return seed ? tr("%1 (seed %2)").arg(text).arg(*seed) : text;
 }
 
+QString DreamingDialog::floorCheckText(const FloorCheck &f)
+{
+    if (!f.measured)
+        return {};
+    const auto number = [](const std::optional<double> &v) { return v ? QString::number(*v, 'g', 3) : tr("none"); };
+    if (!f.floor)
+        return tr("%1 reaches no attainment on these worlds: no floor to keep").arg(f.floorVersion);
+    const QString floor = tr("the floor %1 (what %2 reaches on its hardest history world at β %3)")
+                              .arg(number(f.floor), f.floorVersion, number(f.beta));
+    if (f.repair) {
+        return f.chosen.isEmpty() ? tr("the deployed version reaches %1 on its hardest world, below %2, and no version keeps it")
+                                        .arg(number(f.deployedWorst), floor)
+                                  : tr("the deployed version reaches %1 on its hardest world, below %2: %3 keeps it and is "
+                                       "proposed in its place")
+                                        .arg(number(f.deployedWorst), floor, f.chosen);
+    }
+    if (f.passed)
+        return tr("%1 reaches %2 on its hardest world and keeps %3").arg(f.candidate, number(f.candidateWorst), floor);
+    return f.chosen.isEmpty() ? tr("%1 reaches %2 on its hardest world, below %3: not proposed")
+                                    .arg(f.candidate, number(f.candidateWorst), floor)
+                              : tr("%1 reaches %2 on its hardest world, below %3: not proposed; %4 keeps it")
+                                    .arg(f.candidate, number(f.candidateWorst), floor, f.chosen);
+}
+
 QString DreamingDialog::answerText(const DreamReport &report)
 {
     const DreamVersion *p = report.proposal();
     if (!p)
         return report.versions.isEmpty() ? QString() : tr("<b>No version scored:</b> nothing to propose.");
+    const QString floor = floorCheckText(report.floor);
+    const QString answer = answerWithoutFloor(report, p);
+    return floor.isEmpty() || (report.floor.passed && !report.floor.repair)
+               ? answer
+               : QStringLiteral("%1 %2").arg(answer, tr("Floor check: %1.").arg(floor).toHtmlEscaped());
+}
+
+QString DreamingDialog::answerWithoutFloor(const DreamReport &report, const DreamVersion *p)
+{
     const DevelopedVersion &deployed = report.versions.first().developed;
     const QString deployedName = deployed.version.name.toHtmlEscaped();
     const QString name = p->developed.version.name.toHtmlEscaped();

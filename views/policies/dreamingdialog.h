@@ -93,6 +93,8 @@ signals:
     void otherValuationLoaded();
 
 private:
+    /// answerText() without the floor check's sentence.
+    static QString answerWithoutFloor(const DreamReport &report, const DreamVersion *proposal);
     /// Forgets the shown dream: its report, approvals, rows, check line and detail.
     void clearDream();
     void onVersion(const DreamVersion &version);
@@ -115,6 +117,8 @@ private:
     static QString valuationText(const ReplayConfig &config, std::optional<quint64> seed = std::nullopt);
     /// The answer of a finished dream and its noise check (rich text); empty when no version scored.
     static QString answerText(const DreamReport &report);
+    /// The floor check in words (empty when it did not run).
+    static QString floorCheckText(const FloorCheck &floor);
     /// The version Review Proposal… would open: the selected one, else the
     /// proposal (the deployed version when nothing was better); null when none.
     const DreamVersion *reviewTarget() const;

@@ -654,6 +654,8 @@ private:
         }
         const int chosen = FloorCheck::choose(m_report.versions, *f.floor, f.beta, &f.refused, &f.repair);
         f.passed = chosen == m_report.proposed;
+        if (chosen > 0)
+            f.chosen = m_report.versions.at(chosen).developed.version.name;
         const QString floorText = QStringLiteral("the floor %1 (%2's hardest world at β %3)")
                                       .arg(number(f.floor), f.floorVersion, number(f.beta));
         const QString chosenName = m_report.versions.at(chosen).developed.version.name;

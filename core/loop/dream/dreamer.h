@@ -139,6 +139,7 @@ struct FloorCheck
     std::optional<double> deployedWorst;  ///< the deployed version's
     QStringList refused;             ///< versions passed over for falling below the floor, best value first
     bool passed = true;              ///< the leader is what the check chose
+    QString chosen;                  ///< the version the check chose other than the deployed one (empty: the deployed)
     /// The deployed version itself falls below the floor: the best-valued
     /// version that keeps it is proposed in its place, without the noise
     /// check (which measures a lead over the deployed version, not the

@@ -72,6 +72,7 @@ QJsonValue floorCheckJson(const FloorCheck &f)
                        {QStringLiteral("deployed_worst"), jsonNumber(f.deployedWorst)},
                        {QStringLiteral("refused"), QJsonArray::fromStringList(f.refused)},
                        {QStringLiteral("repair"), f.repair},
+                       {QStringLiteral("chosen"), f.chosen.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(f.chosen)},
                        {QStringLiteral("passed"), f.passed},
                        {QStringLiteral("verdict"), f.verdict}};
 }

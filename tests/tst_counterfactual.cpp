@@ -246,6 +246,7 @@ void TestCounterfactual::dreamPicksTheBestMeanValue()
     s.policyArgument = m_policy;
     s.valuation = Valuation::Revealed; // the values below are over the revealed prefixes
     s.probe = ProbeSetting::off();      // and the deployments' episodes alone
+    s.floor = false;                    // the best mean value alone (the floor check: below)
 
     // A version that cannot run is stored with its error and never proposed:
     // the deployed version stays.
@@ -279,6 +280,19 @@ void TestCounterfactual::dreamPicksTheBestMeanValue()
     QCOMPARE(second.calls, 2);
     QCOMPARE(second.bestScore, std::optional<double>(4.0));
     QCOMPARE(second.attainment, std::optional<double>(1.0));
+
+    // The floor check refuses v1 too: on its hardest (only) history world it
+    // reaches 1/3 at the deployment β, the starting version 1.
+    s.floor = true;
+    CounterfactualLoop floored(std::make_shared<FixedDeveloper>(oneRound));
+    r = floored.run(s);
+    QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+    QCOMPARE(r.runs.at(0).iterations.at(0).approved, std::optional<QString>(m_policy));
+    QVERIFY2(r.runs.at(0).iterations.at(0).approvalNote.contains(QStringLiteral("v1 reaches 0.333 on its hardest world, below the floor 1")),
+             qPrintable(r.runs.at(0).iterations.at(0).approvalNote));
+    QCOMPARE(r.runs.at(0).iterations.at(1).policyVersion, m_policy);
+    QCOMPARE(CounterfactualLoop::toJson(r, s).value(QStringLiteral("config")).toObject().value(QStringLiteral("floor")).toBool(), true);
+    s.floor = false;
 
     // The guard refuses v1: on the history it reaches attainment 1/3 where
     // the deployed version reaches 1.

@@ -206,6 +206,7 @@ private slots:
     void promptCarriesTheHistoryStatistics();
     void agentFailuresAreStoredAndFedBack();
     void dreamWithImproverKeepsOrImproves();
+    void floorIsTheFirstApprovedVersion();
     void identicalScriptsAreStoredOnce();
     void cancelFromTheModelStopsTheDream();
     void cancelBetweenVersionsStopsTheDream();
@@ -821,6 +822,50 @@ void TestDream::dreamWithImproverKeepsOrImproves()
     QCOMPARE(codes.at(0), codes.at(1)); // deterministic for a seed
 }
 
+// A project's floor is its first approved version, not the deployed one:
+// after a thorough version and then a frugal one were approved, the frugal
+// one (deployed) falls below the floor its predecessor sets.
+void TestDream::floorIsTheFirstApprovedVersion()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("p.dreamrsi"));
+    makeProject(path, synthTrees(2, QStringLiteral("plateau")));
+    ProjectStore store;
+    QVERIFY(store.open(path).result().ok());
+    PolicyVersion thorough;
+    thorough.name = QStringLiteral("thorough");
+    thorough.code = QStringLiteral("function selectBatch(state) { return state.legal.slice(0, state.maxParallelism); }");
+    PolicyVersion frugal;
+    frugal.name = QStringLiteral("frugal");
+    frugal.code = QStringLiteral("function selectBatch(state) { return state.round === 0 ? state.legalRoots.slice(0, 1) : []; }");
+    for (PolicyVersion *v : {&thorough, &frugal}) {
+        const StoreResult<PolicyVersionId> id = store.addPolicyVersion(*v).result();
+        QVERIFY2(id.ok(), qPrintable(id.error));
+        v->id = *id.value;
+        QVERIFY(store.addApproval(Approval{0, v->id, {}, QStringLiteral("test"), {}, {}}).result().ok());
+    }
+    const StoreResult<QList<DreamWorld>> worlds = Dreamer::finishedWorlds(store);
+    QVERIFY(worlds.ok());
+    Dreamer dreamer(&store, std::make_shared<PolicyImprover>(3));
+    DreamSettings settings = smallSettings(2);
+    settings.noiseCheck = false;
+    const DreamReport report = dreamer.run(*worlds.value, settings);
+    QVERIFY2(report.error.isEmpty(), qPrintable(report.error));
+    QCOMPARE(report.versions.first().developed.version.name, QStringLiteral("frugal")); // deployed: the newest approval
+    const FloorCheck &f = report.floor;
+    QVERIFY(f.measured);
+    QCOMPARE(f.floorVersion, QStringLiteral("thorough"));
+    QCOMPARE(f.floor, std::optional<double>(1.0)); // it reveals every cell of every world
+    QVERIFY(f.deployedWorst && *f.deployedWorst < 1.0);
+    QVERIFY(f.repair);
+    QVERIFY2(f.verdict.startsWith(QStringLiteral("the deployed version frugal reaches")), qPrintable(f.verdict));
+    // With the check off nothing of it is measured.
+    settings.floorCheck = false;
+    Dreamer unchecked(&store, std::make_shared<PolicyImprover>(3));
+    QVERIFY(!unchecked.run(*worlds.value, settings).floor.measured);
+    store.close().waitForFinished();
+}
+
 // A developer that hands back a script the project already holds (twice in
 // one dream, or again in a later dream) gets that stored version: identical
 // candidates are not stored twice.
@@ -973,7 +1018,19 @@ void TestDream::dreamCommandJson()
     QVERIFY(versions.at(0).toObject().value(QStringLiteral("revealed_value")).isDouble());
     QCOMPARE(versions.at(0).toObject().value(QStringLiteral("name")).toString(), QStringLiteral("builtin:portfolio"));
     const QJsonObject proposed = o.value(QStringLiteral("proposed")).toObject();
-    QCOMPARE(proposed.value(QStringLiteral("value")).toDouble(), best);
+    // The floor check ran (the deployed version is the floor: nothing was approved yet);
+    // the best mean value is proposed unless it fell below the floor.
+    const QJsonObject floor = o.value(QStringLiteral("floor_check")).toObject();
+    QCOMPARE(floor.value(QStringLiteral("floor_version")).toString(), QStringLiteral("builtin:portfolio"));
+    QVERIFY(floor.value(QStringLiteral("floor")).isDouble());
+    QVERIFY(!floor.value(QStringLiteral("verdict")).toString().isEmpty());
+    QCOMPARE(floor.value(QStringLiteral("repair")).toBool(), false);
+    if (floor.value(QStringLiteral("passed")).toBool()) {
+        QCOMPARE(proposed.value(QStringLiteral("value")).toDouble(), best);
+    } else {
+        QVERIFY(floor.value(QStringLiteral("refused")).toArray().contains(floor.value(QStringLiteral("candidate"))));
+        QVERIFY(proposed.value(QStringLiteral("value")).toDouble() < best);
+    }
     QCOMPARE(o.value(QStringLiteral("approved")).toInteger(), proposed.value(QStringLiteral("id")).toInteger());
 
     // The approval is in the project: a second dream starts from it.

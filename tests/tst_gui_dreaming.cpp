@@ -276,6 +276,10 @@ private slots:
         dialog.show();
         QCOMPARE(dialog.agentBox()->currentData().toString(), QStringLiteral("builtin"));
         dialog.versionsBox()->setValue(3);
+        // This dream's leader falls below the floor (floorRefusalIsShown);
+        // here the noise check and the review are followed, without it.
+        QVERIFY(dialog.floorBox()->isChecked());
+        dialog.floorBox()->setChecked(false);
         QSignalSpy finished(&dialog, &DreamingDialog::dreamFinished);
         QSignalSpy otherLoaded(&dialog, &DreamingDialog::otherValuationLoaded);
         QVERIFY(dialog.start());
@@ -405,6 +409,49 @@ private slots:
 
     // A dream that finds nothing better than the deployed version says so:
     // Review Proposal does not offer the deployed version for approval.
+    // The same dream with the floor check on: its leader does worse on its
+    // hardest world than the project's first version and is not proposed;
+    // the table, the answer and the log say so.
+    void floorRefusalIsShown()
+    {
+        QTemporaryDir dir;
+        ProjectStore store;
+        Workspace workspace;
+        openProject(dir.filePath(QStringLiteral("p.dreamrsi")), store, workspace);
+        DreamingDialog dialog(workspace, &store, nullptr);
+        dialog.show();
+        dialog.versionsBox()->setValue(3);
+        QSignalSpy finished(&dialog, &DreamingDialog::dreamFinished);
+        QVERIFY(dialog.start());
+        QVERIFY(!dialog.floorBox()->isEnabled()); // not while a dream runs
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 300000);
+        QVERIFY(dialog.floorBox()->isEnabled());
+        const DreamReport &report = dialog.report();
+        const FloorCheck &f = report.floor;
+        QVERIFY(f.measured && f.floor);
+        QVERIFY2(!f.refused.isEmpty(), qPrintable(f.verdict));
+        QVERIFY(!f.passed);
+        const QString text = DreamingDialog::floorCheckText(f);
+        QVERIFY2(text.contains(QStringLiteral("below the floor %1").arg(QString::number(*f.floor, 'g', 3))), qPrintable(text));
+        // Whatever was proposed instead keeps the floor.
+        const DreamVersion *proposal = report.proposal();
+        QVERIFY(proposal);
+        QVERIFY(!f.refused.contains(proposal->developed.version.name));
+        if (proposal->index > 0)
+            QVERIFY(*FloorCheck::worstAttainment(*proposal->developed.result, f.beta) >= *f.floor);
+        bool marked = false;
+        for (int row = 0; row < dialog.table()->rowCount(); ++row) {
+            const QString name = dialog.table()->item(row, 1)->text();
+            if (name == QStringLiteral("%1 (below the floor; not proposed)").arg(f.refused.first()))
+                marked = true;
+        }
+        QVERIFY(marked);
+        const QString answer = dialog.proposalCheckLabel()->text();
+        QVERIFY2(answer.contains(QStringLiteral("Floor check: ") + text.toHtmlEscaped()), qPrintable(answer));
+        QVERIFY2(logOf(dialog).contains(QStringLiteral("Floor check: %1.").arg(text)), qPrintable(logOf(dialog)));
+        store.close().waitForFinished();
+    }
+
     void nothingBetterIsSaid()
     {
         QTemporaryDir dir;

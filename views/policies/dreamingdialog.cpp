@@ -114,6 +114,12 @@ DreamingDialog::DreamingDialog(Workspace &workspace, ProjectStore *store, const 
     m_valuation->setObjectName(QStringLiteral("dreamValuation"));
     m_valuation->setWordWrap(true);
 
+    m_floor = new QCheckBox(tr("&Keep the hardest world"), this);
+    m_floor->setObjectName(QStringLiteral("dreamFloor"));
+    m_floor->setChecked(true);
+    m_floor->setToolTip(tr("Propose only a version that reaches, on its hardest history world at the deployment β, "
+                           "what the project's first approved version reaches on its own hardest world"));
+
     auto *form = new QFormLayout;
     form->addRow(tr("&Versions:"), m_versions);
     form->addRow(tr("&Agent:"), m_agent);
@@ -123,6 +129,7 @@ DreamingDialog::DreamingDialog(Workspace &workspace, ProjectStore *store, const 
     form->addRow(tr("&Seed:"), m_seed);
     form->addRow(tr("Replay:"), m_grid);
     form->addRow(tr("Valuation:"), m_valuation);
+    form->addRow(tr("Floor:"), m_floor);
     auto syncAgent = [this] {
         const QString kind = m_agent->currentData().toString();
         const bool command = kind == QLatin1String("command");
@@ -342,6 +349,7 @@ void DreamingDialog::updateButtons()
     m_cancel->setEnabled(m_running);
     m_versions->setEnabled(!m_running);
     m_agent->setEnabled(!m_running);
+    m_floor->setEnabled(!m_running);
     // A version to review: the proposal, or the row selected, unless it is
     // the deployed version itself or was approved already.
     const DreamVersion *target = reviewTarget();
@@ -391,6 +399,7 @@ bool DreamingDialog::start()
     const AppSettings &preferences = Preferences::of(m_preferences);
     options.settings.limits = preferences.scriptLimits();
     options.settings.seed = quint64(m_seed->value());
+    options.settings.floorCheck = m_floor->isChecked();
     options.includeApproximate = preferences.includeApproximate;
     if (const QString problem = options.problem(); !problem.isEmpty()) {
         log(tr("Cannot dream: %1").arg(problem));

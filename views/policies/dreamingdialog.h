@@ -53,6 +53,9 @@ public:
     bool isRunning() const { return m_running; }
     QSpinBox *versionsBox() const { return m_versions; }
     QSpinBox *seedBox() const { return m_seed; }
+    QCheckBox *floorBox() const { return m_floor; }
+    /// The floor check in words (empty when it did not run).
+    static QString floorCheckText(const FloorCheck &floor);
     QComboBox *agentBox() const { return m_agent; }
     QPushButton *startButton() const { return m_start; }
     QPushButton *cancelButton() const { return m_cancel; }
@@ -117,8 +120,6 @@ private:
     static QString valuationText(const ReplayConfig &config, std::optional<quint64> seed = std::nullopt);
     /// The answer of a finished dream and its noise check (rich text); empty when no version scored.
     static QString answerText(const DreamReport &report);
-    /// The floor check in words (empty when it did not run).
-    static QString floorCheckText(const FloorCheck &floor);
     /// The version Review Proposal… would open: the selected one, else the
     /// proposal (the deployed version when nothing was better); null when none.
     const DreamVersion *reviewTarget() const;
@@ -147,6 +148,7 @@ private:
     QLineEdit *m_baseUrl = nullptr;
     QLineEdit *m_command = nullptr;
     QSpinBox *m_seed = nullptr;
+    QCheckBox *m_floor = nullptr;   ///< DreamSettings::floorCheck
     QLabel *m_grid = nullptr;
     QLabel *m_valuation = nullptr;
     QProgressBar *m_progress = nullptr;

@@ -859,6 +859,17 @@ void TestDream::floorIsTheFirstApprovedVersion()
     QVERIFY(f.deployedWorst && *f.deployedWorst < 1.0);
     QVERIFY(f.repair);
     QVERIFY2(f.verdict.startsWith(QStringLiteral("the deployed version frugal reaches")), qPrintable(f.verdict));
+    // The one dreamed version (a step from the frugal one) does not reveal
+    // every cell either: the floor version itself joins the versions and
+    // is proposed, and it keeps its own floor.
+    const DreamVersion *p = report.proposal();
+    QVERIFY(p);
+    QCOMPARE(p->developer, QStringLiteral("floor"));
+    QCOMPARE(p->index, report.versions.size() - 1);
+    QCOMPARE(p->developed.version.id, thorough.id);
+    QCOMPARE(*FloorCheck::worstAttainment(*p->developed.result, f.beta), 1.0);
+    QCOMPARE(f.chosen, QStringLiteral("thorough"));
+    QVERIFY2(f.verdict.contains(QStringLiteral("no dreamed version keeps it; thorough itself is proposed")), qPrintable(f.verdict));
     // With the check off nothing of it is measured.
     settings.floorCheck = false;
     Dreamer unchecked(&store, std::make_shared<PolicyImprover>(3));

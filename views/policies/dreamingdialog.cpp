@@ -467,7 +467,9 @@ void DreamingDialog::onVersion(const DreamVersion &version)
     m_table->setItem(row, IndexColumn, index);
     m_table->setItem(row, NameColumn, new QTableWidgetItem(v.name));
     m_table->setItem(row, DeveloperColumn,
-                     new QTableWidgetItem(version.index == 0 ? tr("deployed") : version.developer));
+                     new QTableWidgetItem(version.index == 0                       ? tr("deployed")
+                                          : version.developer == QLatin1String("floor") ? tr("the floor (first approved)")
+                                                                                        : version.developer));
     m_table->setItem(row, ValueColumn, new QTableWidgetItem(valueText(version.developed.value)));
     m_table->setItem(row, RevealedColumn, new QTableWidgetItem(valueText(version.revealedValue)));
     m_table->setItem(row, ImaginedColumn, new QTableWidgetItem(valueText(version.imaginedValue)));

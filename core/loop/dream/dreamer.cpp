@@ -624,8 +624,9 @@ private:
     void checkFloor()
     {
         FloorCheck &f = m_report.floor;
-        const DevelopedVersion &deployed = m_report.versions.at(0).developed;
-        const DevelopedVersion &leader = m_report.versions.at(m_report.proposed).developed;
+        // Copies: the floor version may join m_report.versions below.
+        const DevelopedVersion deployed = m_report.versions.at(0).developed;
+        const DevelopedVersion leader = m_report.versions.at(m_report.proposed).developed;
         const PolicyVersion floorAt = floorVersion();
         f.floorVersion = floorAt.name;
         f.beta = m_report.deployedBeta;
@@ -635,14 +636,16 @@ private:
         if (deployed.result)
             f.deployedWorst = FloorCheck::worstAttainment(*deployed.result, f.beta);
         ReplayResultPtr floorResult;
-        if (floorAt.name == deployed.version.name && floorAt.code == deployed.version.code) {
+        SandboxedReplayOutcome floorOutcome;
+        const bool floorDeployed = floorAt.name == deployed.version.name && floorAt.code == deployed.version.code;
+        if (floorDeployed) {
             floorResult = deployed.result;
         } else {
-            const SandboxedReplayOutcome o = replay(floorAt, valued());
-            if (o.cancelled)
+            floorOutcome = replay(floorAt, valued());
+            if (floorOutcome.cancelled)
                 return;
-            if (o.output)
-                floorResult = std::make_shared<ReplayResult>(o.output->result);
+            if (floorOutcome.output)
+                floorResult = std::make_shared<ReplayResult>(floorOutcome.output->result);
         }
         f.measured = true;
         if (floorResult)
@@ -652,7 +655,24 @@ private:
             f.verdict = QStringLiteral("%1 reaches no attainment on these worlds: no floor to keep").arg(f.floorVersion);
             return;
         }
-        const int chosen = FloorCheck::choose(m_report.versions, *f.floor, f.beta, &f.refused, &f.repair);
+        int chosen = FloorCheck::choose(m_report.versions, *f.floor, f.beta, &f.refused, &f.repair);
+        // A deployed version below the floor that no dreamed version can
+        // replace gives way to the floor version itself, which keeps its
+        // own floor: it joins the dream's versions as the proposal.
+        if (f.repair && chosen == 0 && !floorDeployed) {
+            DreamVersion v;
+            v.index = int(m_report.versions.size());
+            v.developer = QStringLiteral("floor");
+            v.developed.version = floorAt;
+            if (!storeResults(v.developed, &floorOutcome, valued()))
+                return;
+            if (v.developed.value && v.developed.error.isEmpty()) {
+                noteValue(v);
+                m_report.versions.append(v);
+                emit m_dreamer.versionReady(v);
+                chosen = v.index;
+            }
+        }
         f.passed = chosen == m_report.proposed;
         if (chosen > 0)
             f.chosen = m_report.versions.at(chosen).developed.version.name;
@@ -660,10 +680,12 @@ private:
                                       .arg(number(f.floor), f.floorVersion, number(f.beta));
         const QString chosenName = m_report.versions.at(chosen).developed.version.name;
         if (f.repair) {
+            const bool floorItself = chosen > 0 && m_report.versions.at(chosen).developer == QLatin1String("floor");
             f.verdict = QStringLiteral("the deployed version %1 reaches %2 on its hardest world, below %3: %4")
                             .arg(deployed.version.name, number(f.deployedWorst), floorText,
-                                 chosen > 0 ? QStringLiteral("%1, the best version that keeps it, is proposed in its place").arg(chosenName)
-                                            : QStringLiteral("no version keeps it"));
+                                 floorItself ? QStringLiteral("no dreamed version keeps it; %1 itself is proposed in its place").arg(chosenName)
+                                 : chosen > 0 ? QStringLiteral("%1, the best version that keeps it, is proposed in its place").arg(chosenName)
+                                              : QStringLiteral("no version keeps it"));
         } else if (f.passed) {
             f.verdict = QStringLiteral("%1 reaches %2 on its hardest world: keeps %3")
                             .arg(f.candidate, number(f.candidateWorst), floorText);

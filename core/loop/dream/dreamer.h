@@ -126,8 +126,9 @@ struct ProposalCheck
 /// at the deployed β on the history world where it does worst (each world's
 /// completions averaged) must be at least what the floor version reaches on
 /// its own hardest world, valued over the same worlds. A leader below the
-/// floor gives way to the best-valued version that keeps it (the deployed
-/// one when none does); the noise check then judges that one.
+/// floor gives way to the best-valued version that keeps it and leads the
+/// deployed one (the deployed one when none does); the noise check then
+/// judges that one. A deployed version below the floor is repaired (`repair`).
 struct FloorCheck
 {
     bool measured = false;           ///< the check ran (some version scored)
@@ -143,7 +144,8 @@ struct FloorCheck
     /// The deployed version itself falls below the floor: the best-valued
     /// version that keeps it is proposed in its place, without the noise
     /// check (which measures a lead over the deployed version, not the
-    /// reason here); the deployed one stays when none keeps it.
+    /// reason here); when no dreamed version keeps it, the floor version
+    /// itself joins DreamReport::versions (developer "floor") and is proposed.
     bool repair = false;
     QString verdict;                 ///< the outcome in words
 

@@ -24,7 +24,7 @@ int runDreamCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         "Dreaming: writes M policy versions from replay feedback (version 0 = the deployed one, i.e. the\n"
         "newest approved version, else builtin:portfolio), replays each in the sandboxed child process on\n"
         "every finished iteration of the project over the β grid, stores versions and results, and\n"
-        "proposes the version with the best mean value."));
+        "proposes the version with the best mean value that keeps the floor (--floor) and beats the noise."));
     const QCommandLineOption project(QStringLiteral("project"), QStringLiteral("The project file."), QStringLiteral("P"));
     parser.addOption(project);
     DreamFlags::add(parser);

@@ -58,7 +58,9 @@ QJsonObject dreamApprovalEvidence(const DreamReport &report, int index, const QL
     }
     return QJsonObject{
         {QStringLiteral("automatic"), true},
-        {QStringLiteral("rule"), QStringLiteral("best mean value among the versions of one dream")},
+        {QStringLiteral("rule"), QStringLiteral("the dream's proposal: the best mean value among its versions that keeps "
+                                                "the floor and beats the noise")},
+        {QStringLiteral("floor_check"), report.floor.verdict.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(report.floor.verdict)},
         {QStringLiteral("candidate"), candidate.version.name},
         {QStringLiteral("candidate_id"), candidate.version.id},
         {QStringLiteral("baseline"), baseline ? QJsonValue(baseline->version.name) : QJsonValue(QJsonValue::Null)},
@@ -84,7 +86,7 @@ StoreResult<qint64> approveAutomatically(ProjectStore &store, const DreamReport 
     approval.version = candidate.version.id;
     approval.when = QDateTime::currentDateTimeUtc();
     approval.who = who.isEmpty() ? QStringLiteral("automatic") : who + QStringLiteral(" (automatic)");
-    approval.note = QStringLiteral("Approved automatically (--auto-approve): %1 had the best mean value of the dream (%2)%3.")
+    approval.note = QStringLiteral("Approved automatically (--auto-approve): %1 was the dream's proposal (mean value %2)%3.")
                         .arg(candidate.version.name,
                              candidate.value ? QString::number(*candidate.value, 'g', 6) : QStringLiteral("none"),
                              index == 0 ? QStringLiteral("; the deployed version stays") : QString());

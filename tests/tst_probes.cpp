@@ -53,6 +53,39 @@ DiscoveryTree synth(const QString &regime, quint64 seed)
     return SynthWorld::generate(p);
 }
 
+/// `count` history worlds of `regime` (synth seeds from `seed`), each
+/// revealed up to attempt `maxAttempt` on branches below `branches`.
+QList<DreamWorld> revealedHistory(const QString &regime, quint64 seed, int count, int maxAttempt, int branches)
+{
+    QList<DreamWorld> history;
+    for (int i = 0; i < count; ++i) {
+        const DiscoveryTree full = synth(regime, seed + quint64(i));
+        QStringList some;
+        for (const Cell &c : full.cells()) {
+            if (c.attempt <= maxAttempt && c.branch < branches)
+                some.append(c.id);
+        }
+        history.append(DreamWorld{IterationId(i + 1), ReplayWorld{QStringLiteral("w%1").arg(i),
+                                                                std::make_shared<const DiscoveryTree>(
+                                                                    CounterfactualLoop::revealedTree(full, some))}});
+    }
+    return history;
+}
+
+/// A dream in memory over C = 2 imagined completions, W 4, without the
+/// other valuation.
+DreamSettings inMemoryDream(int versions)
+{
+    DreamSettings ds;
+    ds.versions = versions;
+    ds.replay.workers = 4;
+    ds.replay.completions = 2;
+    ds.replay.valuation = Valuation::Imagined;
+    ds.inProcess = true;
+    ds.bothValuations = false;
+    return ds;
+}
+
 WorldModel fitOn(const QList<const DiscoveryTree *> &history, ImaginationRule rule = ImaginationRule::Capped)
 {
     ImaginationOptions o;
@@ -310,26 +343,9 @@ void TestProbes::proposalInsideTheNoiseIsNotProposed()
     QCOMPARE(ProposalCheck::beatsNoise(0.0, 0.0, 0.0), false);
 
     // A real dream in memory: when it runs, the check's verdict decides the proposal.
-    QList<DreamWorld> history;
-    for (int i = 0; i < 2; ++i) {
-        const DiscoveryTree full = synth(QStringLiteral("late"), quint64(40 + i));
-        QStringList some;
-        for (const Cell &c : full.cells()) {
-            if (c.attempt <= 1 && c.branch < 5)
-                some.append(c.id);
-        }
-        history.append(DreamWorld{IterationId(i + 1), ReplayWorld{QStringLiteral("w%1").arg(i),
-                                                                std::make_shared<const DiscoveryTree>(
-                                                                    CounterfactualLoop::revealedTree(full, some))}});
-    }
+    const QList<DreamWorld> history = revealedHistory(QStringLiteral("late"), 40, 2, 1, 5);
     for (const quint64 seed : {quint64(1), quint64(2), quint64(3)}) {
-        DreamSettings ds;
-        ds.versions = 3;
-        ds.replay.workers = 4;
-        ds.replay.completions = 2;
-        ds.replay.valuation = Valuation::Imagined;
-        ds.inProcess = true;
-        ds.bothValuations = false;
+        DreamSettings ds = inMemoryDream(3);
         ds.seed = seed;
         Dreamer dreamer(nullptr, std::make_shared<PolicyImprover>(3));
         QStringList log;
@@ -438,27 +454,10 @@ void TestProbes::proposalBelowTheHardestWorldIsNotProposed()
     // Real dreams in memory over flat worlds (where frugal versions lead):
     // whatever is proposed keeps the starting version's hardest world, and
     // every version passed over falls below it.
-    QList<DreamWorld> history;
-    for (int i = 0; i < 3; ++i) {
-        const DiscoveryTree full = synth(QStringLiteral("flat"), quint64(70 + i));
-        QStringList some;
-        for (const Cell &c : full.cells()) {
-            if (c.attempt <= 1)
-                some.append(c.id);
-        }
-        history.append(DreamWorld{IterationId(i + 1), ReplayWorld{QStringLiteral("w%1").arg(i),
-                                                                std::make_shared<const DiscoveryTree>(
-                                                                    CounterfactualLoop::revealedTree(full, some))}});
-    }
+    const QList<DreamWorld> history = revealedHistory(QStringLiteral("flat"), 70, 3, 1, 1000);
     const Result<PolicyVersion> portfolio = PolicyResolution::versionOfArgument(QStringLiteral("builtin:portfolio"), {}, {});
     QVERIFY(portfolio);
-    DreamSettings ds;
-    ds.versions = 4;
-    ds.replay.workers = 4;
-    ds.replay.completions = 2;
-    ds.replay.valuation = Valuation::Imagined;
-    ds.inProcess = true;
-    ds.bothValuations = false;
+    DreamSettings ds = inMemoryDream(4);
     ds.noiseCheck = false; // the floor alone decides here
     ds.deployedBeta = 0.5;
     const auto check = [&](const DreamReport &report) {

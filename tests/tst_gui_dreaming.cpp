@@ -448,6 +448,8 @@ private slots:
         QVERIFY(marked);
         const QString answer = dialog.proposalCheckLabel()->text();
         QVERIFY2(answer.contains(QStringLiteral("Floor check: ") + text.toHtmlEscaped()), qPrintable(answer));
+        // A candidate led: the answer does not say none did.
+        QVERIFY2(!answer.contains(QStringLiteral("No candidate led")), qPrintable(answer));
         QVERIFY2(logOf(dialog).contains(QStringLiteral("Floor check: %1.").arg(text)), qPrintable(logOf(dialog)));
         store.close().waitForFinished();
     }

@@ -621,7 +621,12 @@ QString DreamingDialog::answerWithoutFloor(const DreamReport &report, const Drea
     if (report.check.measured)
         return QStringLiteral("<b>%1</b> %2.").arg(head, ApprovalDialog::proposalCheckText(report.check).toHtmlEscaped());
     if (p->index == 0)
-        return QStringLiteral("<b>%1</b> %2").arg(head, tr("No candidate led the deployed version."));
+        return report.floor.refused.isEmpty()
+                   ? QStringLiteral("<b>%1</b> %2").arg(head, tr("No candidate led the deployed version."))
+                   : QStringLiteral("<b>%1</b>").arg(head); // the candidates that led fell below the floor (said next)
+    // A repair: the deployed version fell below the floor (said next), no lead to speak of.
+    if (report.floor.repair)
+        return QStringLiteral("<b>%1</b>").arg(head);
     // A proposal the noise check did not look at: its lead, and why there was no check.
     QString why;
     if (report.oracle)

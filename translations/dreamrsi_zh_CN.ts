@@ -1563,6 +1563,62 @@
         <source>Proposed: %1 (mean value %2, %3)</source>
         <translation>提议：%1（平均价值 %2，%3）</translation>
     </message>
+    <message>
+        <source>&amp;Keep the hardest world</source>
+        <translation>保住最难的世界(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Propose only a version that reaches, on its hardest history world at the deployment β, what the project&apos;s first approved version reaches on its own hardest world</source>
+        <translation>只提议这样的版本：它在部署 β 下于自己最难的历史世界上达到的水平，不低于项目第一个获批版本在其自身最难世界上达到的水平</translation>
+    </message>
+    <message>
+        <source>Floor:</source>
+        <translation>底线：</translation>
+    </message>
+    <message>
+        <source>the floor (first approved)</source>
+        <translation>底线（首个获批版本）</translation>
+    </message>
+    <message>
+        <source>Floor check: %1.</source>
+        <translation>底线检查：%1。</translation>
+    </message>
+    <message>
+        <source>%1 (below the floor; not proposed)</source>
+        <translation>%1（低于底线；未提议）</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>%1 reaches no attainment on these worlds: no floor to keep</source>
+        <translation>%1 在这些世界上没有达成度：没有可守的底线</translation>
+    </message>
+    <message>
+        <source>the floor %1 (what %2 reaches on its hardest history world at β %3)</source>
+        <translation>底线 %1（%2 在 β %3 下于其最难历史世界上的达成度）</translation>
+    </message>
+    <message>
+        <source>the deployed version reaches %1 on its hardest world, below %2, and no version keeps it</source>
+        <translation>已部署版本在其最难世界上达到 %1，低于%2，且没有版本守住它</translation>
+    </message>
+    <message>
+        <source>the deployed version reaches %1 on its hardest world, below %2: %3 keeps it and is proposed in its place</source>
+        <translation>已部署版本在其最难世界上达到 %1，低于%2：%3 守住了它，被提议取而代之</translation>
+    </message>
+    <message>
+        <source>%1 reaches %2 on its hardest world and keeps %3</source>
+        <translation>%1 在其最难世界上达到 %2，守住了%3</translation>
+    </message>
+    <message>
+        <source>%1 reaches %2 on its hardest world, below %3: not proposed</source>
+        <translation>%1 在其最难世界上达到 %2，低于%3：未提议</translation>
+    </message>
+    <message>
+        <source>%1 reaches %2 on its hardest world, below %3: not proposed; %4 keeps it</source>
+        <translation>%1 在其最难世界上达到 %2，低于%3：未提议；%4 守住了它</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::ExportDialog</name>

@@ -460,6 +460,9 @@ void TestCounterfactual::usageErrors_data()
     QTest::newRow("bad repeats") << QStringList{QStringLiteral("--worlds"), a, QStringLiteral("--iterations"), QStringLiteral("1"),
                                                 QStringLiteral("--repeats"), QStringLiteral("0")}
                                  << QStringLiteral("--repeats");
+    QTest::newRow("bad floor") << QStringList{QStringLiteral("--worlds"), a, QStringLiteral("--iterations"), QStringLiteral("1"),
+                                              QStringLiteral("--floor"), QStringLiteral("maybe")}
+                               << QStringLiteral("--floor takes on or off (got 'maybe')");
     QTest::newRow("missing dir") << QStringList{QStringLiteral("--world-dir"), QStringLiteral("/nonexistent/dir"),
                                                 QStringLiteral("--iterations"), QStringLiteral("1")}
                                  << QStringLiteral("/nonexistent/dir");

@@ -1076,6 +1076,8 @@ void TestDream::dreamCommandUsage()
     QCOMPARE(run({QStringLiteral("--project"), path, QStringLiteral("--agent"), QStringLiteral("oracle")}, &err), 2);
     QVERIFY(err.contains("oracle"));
     QCOMPARE(run({QStringLiteral("--project"), path, QStringLiteral("--bogus")}, &err), 2);
+    QCOMPARE(run({QStringLiteral("--project"), path, QStringLiteral("--floor"), QStringLiteral("maybe")}, &err), 2);
+    QVERIFY2(err.contains("--floor takes on or off (got 'maybe')"), err.constData());
     QCOMPARE(run({QStringLiteral("--project"), path}, &err), 1);
     QVERIFY2(err.contains("no finished iteration"), err.constData());
 }

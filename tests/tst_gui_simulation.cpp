@@ -16,6 +16,7 @@
 #include "store/projectwriter.h"
 #include "store/replaybounds.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFileInfo>
 #include <QImage>
@@ -323,6 +324,9 @@ void TestGuiSimulation::dialogKeepsTheFormPerProject()
         dialog.findChild<QSpinBox *>(QStringLiteral("versions"))->setValue(7);
         dialog.findChild<QSpinBox *>(QStringLiteral("repeats"))->setValue(3);
         dialog.findChild<QComboBox *>(QStringLiteral("arms"))->setCurrentIndex(1);
+        auto *floor = dialog.findChild<QCheckBox *>(QStringLiteral("floor"));
+        QVERIFY(floor && floor->isChecked()); // the floor check is on unless turned off
+        floor->setChecked(false);
         dialog.reject();
     }
     {
@@ -336,6 +340,7 @@ void TestGuiSimulation::dialogKeepsTheFormPerProject()
         QCOMPARE(dialog.findChild<QSpinBox *>(QStringLiteral("versions"))->value(), 7);
         QCOMPARE(dialog.findChild<QSpinBox *>(QStringLiteral("repeats"))->value(), 3);
         QCOMPARE(dialog.findChild<QComboBox *>(QStringLiteral("arms"))->currentIndex(), 1);
+        QVERIFY(!dialog.findChild<QCheckBox *>(QStringLiteral("floor"))->isChecked());
     }
     {
         // Another project starts from the defaults.
@@ -344,6 +349,7 @@ void TestGuiSimulation::dialogKeepsTheFormPerProject()
         QCOMPARE(dialog.findChild<QSpinBox *>(QStringLiteral("iterations"))->value(), 5);
         QCOMPARE(dialog.findChild<QSpinBox *>(QStringLiteral("versions"))->value(), 4);
         QCOMPARE(dialog.findChild<QSpinBox *>(QStringLiteral("repeats"))->value(), 20);
+        QVERIFY(dialog.findChild<QCheckBox *>(QStringLiteral("floor"))->isChecked());
     }
 }
 
@@ -482,6 +488,7 @@ void TestGuiSimulation::dialogAndCommandStartFromTheProject()
     QVERIFY2(command.finished && command.exitCode == 0, command.err.constData());
     const QJsonObject written = QJsonDocument::fromJson(command.out).object();
     QCOMPARE(written.value(QStringLiteral("config")).toObject().value(QStringLiteral("workers")).toInt(), 3);
+    QCOMPARE(written.value(QStringLiteral("config")).toObject().value(QStringLiteral("floor")).toBool(), true); // the dialog's default
     const Result<SimulationCurves> fromCommand = ProjectSimulations::curvesFromJson(command.out);
     QVERIFY2(fromCommand.ok(), qPrintable(fromCommand.error));
 

@@ -4967,6 +4967,14 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <source> (overrides the project&apos;s %1 for this simulation)</source>
         <translation>（本次模拟覆盖项目的 %1）</translation>
     </message>
+    <message>
+        <source>Dreams keep the hardest world (floor check)</source>
+        <translation>梦境守住最难的世界（底线检查）</translation>
+    </message>
+    <message>
+        <source>A dream proposes only a version that reaches, on its hardest history world at the deployment β, what the starting policy reaches on its own hardest world</source>
+        <translation>梦境只提议这样的版本：它在部署 β 下于自己最难的历史世界上达到的水平，不低于起始策略在其自身最难世界上达到的水平</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::SimulationPlot</name>

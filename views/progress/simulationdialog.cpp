@@ -103,6 +103,11 @@ SimulationDialog::SimulationDialog(QList<ReplayWorld> projectWorlds, QString pro
     m_guard->setObjectName(QStringLiteral("guard"));
     m_guard->setToolTip(tr("A proposal that reaches less of the history's quality than the deployed version "
                            "(at the deployment β) is refused for the best version that does not"));
+    m_floor = new QCheckBox(tr("Dreams keep the hardest world (floor check)"));
+    m_floor->setObjectName(QStringLiteral("floor"));
+    m_floor->setChecked(true);
+    m_floor->setToolTip(tr("A dream proposes only a version that reaches, on its hardest history world at the "
+                           "deployment β, what the starting policy reaches on its own hardest world"));
 
     m_valuation = new QComboBox;
     m_valuation->setObjectName(QStringLiteral("valuation"));
@@ -129,6 +134,7 @@ SimulationDialog::SimulationDialog(QList<ReplayWorld> projectWorlds, QString pro
     form->addRow(tr("Starting policy:"), m_policy);
     form->addRow(tr("Arms:"), m_arms);
     form->addRow(QString(), m_guard);
+    form->addRow(QString(), m_floor);
     form->addRow(tr("Dreams value versions over:"), m_valuation);
     // Under the form, not in a row of it: a wrapped label in a form row got
     // too little height, and its row's "Developer:" was clipped.
@@ -283,6 +289,7 @@ void SimulationDialog::restoreForm()
         m_policy->setCurrentText(last->policy);
     m_arms->setCurrentIndex(std::clamp(last->arms, 0, m_arms->count() - 1));
     m_guard->setChecked(last->guard);
+    m_floor->setChecked(last->floor);
 }
 
 void SimulationDialog::saveForm() const
@@ -303,6 +310,7 @@ void SimulationDialog::saveForm() const
     form.policy = m_policy->currentText();
     form.arms = m_arms->currentIndex();
     form.guard = m_guard->isChecked();
+    form.floor = m_floor->isChecked();
     UiState::setSimulationForm(m_rememberFor, form);
 }
 
@@ -353,6 +361,7 @@ void SimulationDialog::updateState()
     const bool fixedOnly = m_arms->currentIndex() == 2;
     m_versions->setEnabled(!m_running && !fixedOnly);
     m_guard->setEnabled(!m_running && !fixedOnly);
+    m_floor->setEnabled(!m_running && !fixedOnly);
     m_valuation->setEnabled(!m_running && !fixedOnly);
     // The project's valuation is known before a run starts with it.
     m_start->setEnabled(!m_running && !m_readingProject && worlds > 0);
@@ -411,6 +420,7 @@ void SimulationDialog::start()
         s.arms.append(CounterfactualArm::Dream);
     if (m_arms->currentIndex() != 2 && m_guard->isChecked())
         s.arms.append(CounterfactualArm::Guarded);
+    s.floor = m_floor->isChecked();
     if (m_arms->currentIndex() != 1)
         s.arms.append(CounterfactualArm::Fixed);
 

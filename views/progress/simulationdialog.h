@@ -108,6 +108,7 @@ private:
     QComboBox *m_policy = nullptr;
     QComboBox *m_arms = nullptr;
     QCheckBox *m_guard = nullptr;
+    QCheckBox *m_floor = nullptr;   ///< CounterfactualSettings::floor
     QComboBox *m_valuation = nullptr;
     bool m_formRemembered = false; ///< the form was read back from an earlier run for this project
     bool m_valuationChosen = false; ///< the researcher picked one: the project's read later does not replace it

@@ -220,6 +220,7 @@ std::optional<UiState::SimulationForm> UiState::simulationForm(const QString &pr
     form.policy = settings.value(QStringLiteral("policy")).toString();
     form.arms = settings.value(QStringLiteral("arms"), form.arms).toInt();
     form.guard = settings.value(QStringLiteral("guard"), form.guard).toBool();
+    form.floor = settings.value(QStringLiteral("floor"), form.floor).toBool();
     return form;
 }
 
@@ -241,6 +242,7 @@ void UiState::setSimulationForm(const QString &project, const SimulationForm &fo
     settings.setValue(QStringLiteral("policy"), form.policy);
     settings.setValue(QStringLiteral("arms"), form.arms);
     settings.setValue(QStringLiteral("guard"), form.guard);
+    settings.setValue(QStringLiteral("floor"), form.floor);
 }
 
 UiState::LaunchRoundForm UiState::launchRoundForm()

@@ -91,6 +91,7 @@ public:
         QString policy;
         int arms = 0;
         bool guard = false;
+        bool floor = true; ///< the dreams' floor check
     };
     static std::optional<SimulationForm> simulationForm(const QString &project);
     static void setSimulationForm(const QString &project, const SimulationForm &form);

@@ -222,10 +222,10 @@ int runCounterfactualLoopCommand(const QStringList &args, QTextStream &out, QTex
     }
 
     if (parser.isSet(QStringLiteral("floor"))) {
-        const QString floor = parser.value(QStringLiteral("floor"));
-        if (floor != QLatin1String("on") && floor != QLatin1String("off"))
-            return usageError(QStringLiteral("--floor takes on or off (got '%1')").arg(floor));
-        s.floor = floor == QLatin1String("on");
+        const Result<bool> floor = OptionValues::onOff(QStringLiteral("--floor"), parser.value(QStringLiteral("floor")));
+        if (!floor)
+            return usageError(floor.error);
+        s.floor = *floor.value;
     }
 
     const bool fixed = parser.isSet(QStringLiteral("fixed"));

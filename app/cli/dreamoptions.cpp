@@ -100,10 +100,10 @@ Result<DreamOptions> DreamFlags::read(const QCommandLineParser &parser, const QS
     if (!replay)
         return replay.failureAs<DreamOptions>();
     o.settings.replay = replay.value->overrides;
-    const QString floor = parser.value(QStringLiteral("floor"));
-    if (floor != QLatin1String("on") && floor != QLatin1String("off"))
-        return Read::failure(QStringLiteral("--floor takes on or off (got '%1')").arg(floor));
-    o.settings.floorCheck = floor == QLatin1String("on");
+    const Result<bool> floor = OptionValues::onOff(QStringLiteral("--floor"), parser.value(QStringLiteral("floor")));
+    if (!floor)
+        return floor.failureAs<DreamOptions>();
+    o.settings.floorCheck = *floor.value;
     bool ok = false;
     o.settings.seed = parser.value(QStringLiteral("seed")).toULongLong(&ok);
     if (!ok)

@@ -38,6 +38,13 @@ Result<ProbeSetting> probe(const QString &option, const QString &text)
     return Result<ProbeSetting>::failure(error);
 }
 
+Result<bool> onOff(const QString &option, const QString &text)
+{
+    if (text == QLatin1String("on") || text == QLatin1String("off"))
+        return Result<bool>::success(text == QLatin1String("on"));
+    return Result<bool>::failure(QStringLiteral("%1 takes on or off (got '%2')").arg(option, text));
+}
+
 Result<qint64> integer(const QString &option, const QString &text, qint64 low, qint64 high)
 {
     bool ok = false;

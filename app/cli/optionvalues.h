@@ -28,6 +28,9 @@ Result<ImaginationRule> imaginationRule(const QString &option, const QString &te
 /// `--probe auto|off|N` (docs/online.md#probes).
 Result<ProbeSetting> probe(const QString &option, const QString &text);
 
+/// `on` or `off` (`--floor`, docs/online.md#a-proposal-must-keep-the-hardest-world).
+Result<bool> onOff(const QString &option, const QString &text);
+
 /// A comma-separated list of β values, each in [0, 1], not empty.
 Result<QList<double>> betas(const QString &option, const QString &text);
 

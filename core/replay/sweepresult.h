@@ -5,6 +5,8 @@
 #include <QList>
 #include <QString>
 
+#include <cmath>
+
 #include <optional>
 
 namespace dreamrsi {
@@ -41,6 +43,17 @@ struct SweepResult
     bool approximate = false;
 
     bool ok() const { return error.isEmpty(); }
+    /// The episode at the β grid's point nearest `beta` (the first of two
+    /// as near); null when the sweep has none.
+    const EpisodeResult *episodeNearest(double beta) const
+    {
+        const EpisodeResult *nearest = nullptr;
+        for (const EpisodeResult &e : episodes) {
+            if (!nearest || std::abs(e.beta - beta) < std::abs(nearest->beta - beta))
+                nearest = &e;
+        }
+        return nearest;
+    }
 };
 
 } // namespace dreamrsi

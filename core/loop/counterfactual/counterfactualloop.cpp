@@ -58,13 +58,9 @@ std::optional<double> meanAttainmentAt(const ReplayResult &result, double beta)
     double sum = 0.0;
     int n = 0;
     for (const SweepResult &s : result.worlds) {
-        if (!s.scorable || !s.ok() || s.episodes.isEmpty())
+        const EpisodeResult *nearest = s.episodeNearest(beta);
+        if (!s.scorable || !s.ok() || !nearest)
             continue;
-        const EpisodeResult *nearest = nullptr;
-        for (const EpisodeResult &e : s.episodes) {
-            if (!nearest || std::abs(e.beta - beta) < std::abs(nearest->beta - beta))
-                nearest = &e;
-        }
         sum += nearest->attainment;
         ++n;
     }

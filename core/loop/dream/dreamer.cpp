@@ -172,13 +172,9 @@ std::optional<double> FloorCheck::worstAttainment(const ReplayResult &result, do
         int n = 0;
         for (qsizetype k = first; k < std::min(first + c, result.worlds.size()); ++k) {
             const SweepResult &s = result.worlds.at(k);
-            if (!s.scorable || !s.ok() || s.episodes.isEmpty())
+            const EpisodeResult *nearest = s.episodeNearest(beta);
+            if (!s.scorable || !s.ok() || !nearest)
                 continue;
-            const EpisodeResult *nearest = &s.episodes.first();
-            for (const EpisodeResult &e : s.episodes) {
-                if (std::abs(e.beta - beta) < std::abs(nearest->beta - beta))
-                    nearest = &e;
-            }
             sum += nearest->attainment;
             ++n;
         }

@@ -100,6 +100,7 @@ class TestProbes : public QObject
     Q_OBJECT
 private slots:
     void settingParsed();
+    void earlyDeploymentsProbeMoreUntilARefinementPays();
     void depthProbeWhereBlindAndNoneOnceSeen();
     void rootProbeForABlindDirection();
     void probeCellsCountedTaggedAndJoinTheHistory();
@@ -112,13 +113,65 @@ private slots:
 void TestProbes::settingParsed()
 {
     QString error;
-    QCOMPARE(ProbeSetting::parse(QStringLiteral("--probe"), QStringLiteral("auto"), &error)->budget(), ProbeSetting::AutoCalls);
+    QCOMPARE(ProbeSetting::parse(QStringLiteral("--probe"), QStringLiteral("auto"), &error)->budget(), ProbeSetting::AutoEarlyCalls);
     QCOMPARE(ProbeSetting::parse(QStringLiteral("--probe"), QStringLiteral("off"), &error)->budget(), 0);
     QCOMPARE(ProbeSetting::parse(QStringLiteral("--probe"), QStringLiteral("5"), &error)->budget(), 5);
     QCOMPARE(ProbeSetting::parse(QStringLiteral("--probe"), QStringLiteral("0"), &error)->name(), QStringLiteral("off"));
     QVERIFY(!ProbeSetting::parse(QStringLiteral("--probe"), QStringLiteral("many"), &error));
     QVERIFY2(error.contains(QLatin1String("--probe")) && error.contains(QLatin1String("many")), qPrintable(error));
     QVERIFY(!ProbeSetting::parse(QStringLiteral("--probe"), QStringLiteral("-1"), &error));
+}
+
+void TestProbes::earlyDeploymentsProbeMoreUntilARefinementPays()
+{
+    // `auto`: twice the calls in a task's first three deployments, until one of them shows a refinement pay.
+    const ProbeSetting automatic = ProbeSetting::automatic();
+    QCOMPARE(ProbeSetting::AutoEarlyCalls, 6);
+    QCOMPARE(ProbeSetting::AutoEarlyDeployments, 3);
+    QCOMPARE(automatic.budgetAfter(0, false), 6);
+    QCOMPARE(automatic.budgetAfter(2, false), 6);
+    QCOMPARE(automatic.budgetAfter(3, false), 3);
+    QCOMPARE(automatic.budgetAfter(1, true), 3);
+    QCOMPARE(automatic.budgetAfter(10, true), 3);
+    // A number of calls is what it says, whatever the history; off is none.
+    QCOMPARE(ProbeSetting::calls(5).budgetAfter(0, false), 5);
+    QCOMPARE(ProbeSetting::calls(5).budgetAfter(7, true), 5);
+    QCOMPARE(ProbeSetting::off().budgetAfter(0, false), 0);
+
+    // A refinement pays when it scores above every attempt before it on its branch.
+    QVERIFY(Probes::refiningPaid(world(3, 3, 0.05)));
+    QVERIFY(!Probes::refiningPaid(world(3, 3, 0.0)));   // equal scores: no refinement raised its best
+    QVERIFY(!Probes::refiningPaid(world(3, 3, -0.05))); // every refinement worse
+    QVERIFY(!Probes::refiningPaid(world(6, 1, 0.05)));  // roots only: higher roots are not refinements
+    // A refinement back above a dip that stays below the branch's first score has not paid.
+    QList<Cell> cells{okCell(0, 0, 1.0, 0), okCell(0, 1, 0.5, 1), okCell(0, 2, 0.9, 2)};
+    TreeError error;
+    std::optional<DiscoveryTree> dip = DiscoveryTree::build(TreeMeta{}, cells, &error);
+    QVERIFY2(dip, qPrintable(error.message));
+    QVERIFY(!Probes::refiningPaid(*dip));
+    cells.append(okCell(0, 3, 1.2, 3));
+    dip = DiscoveryTree::build(TreeMeta{}, cells, &error);
+    QVERIFY2(dip, qPrintable(error.message));
+    QVERIFY(Probes::refiningPaid(*dip));
+
+    // In the counterfactual loop: the first deployment of the late regime
+    // (gains from attempt 3 on) shows none, so its probes may go past three.
+    CounterfactualSettings s;
+    for (int i = 0; i < 2; ++i)
+        s.worlds.append(ReplayWorld{QStringLiteral("late-%1").arg(i), std::make_shared<const DiscoveryTree>(synth(QStringLiteral("late"), 11 + quint64(i)))});
+    s.iterations = 2;
+    s.repeats = 1;
+    s.versions = 1;
+    s.workers = 4;
+    s.seed = 1;
+    s.probe = ProbeSetting::automatic();
+    s.arms = {CounterfactualArm::FixedProbe};
+    CounterfactualLoop loop(std::make_shared<PolicyImprover>(1));
+    const CounterfactualReport report = loop.run(s);
+    QVERIFY2(report.error.isEmpty(), qPrintable(report.error));
+    const CounterfactualIteration &first = report.runs.at(0).iterations.at(0);
+    QVERIFY2(first.probeCalls > ProbeSetting::AutoCalls, qPrintable(first.probes.join(QLatin1String("; "))));
+    QVERIFY(first.probeCalls <= ProbeSetting::AutoEarlyCalls);
 }
 
 void TestProbes::depthProbeWhereBlindAndNoneOnceSeen()
@@ -228,7 +281,7 @@ void TestProbes::probeCellsCountedTaggedAndJoinTheHistory()
         const CounterfactualIteration &fp = fixedProbe.iterations.at(t);
         QCOMPARE(fp.calls, fixed.iterations.at(t).calls + fp.probeCalls);
         QCOMPARE(fp.probes.size(), fp.probeCalls);
-        QVERIFY(fp.probeCalls <= ProbeSetting::AutoCalls);
+        QVERIFY(fp.probeCalls <= ProbeSetting::AutoEarlyCalls);
         QVERIFY(!fp.attainment || !fixed.iterations.at(t).attainment || *fp.attainment >= *fixed.iterations.at(t).attainment);
     }
     QVERIFY2(fixedProbe.iterations.at(0).probeCalls > 0, "the first deployment of the deep regime probes");

@@ -1,5 +1,6 @@
 #include "probes.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace dreamrsi {
@@ -112,6 +113,20 @@ std::optional<ProbeSetting> ProbeSetting::parse(const QString &flag, const QStri
     if (error)
         *error = QStringLiteral("%1 takes auto, off or a number of calls 0 … %2 (got '%3')").arg(flag).arg(MaxCalls).arg(text);
     return std::nullopt;
+}
+
+bool Probes::refiningPaid(const DiscoveryTree &tree)
+{
+    for (const DiscoveryTree::Branch &b : tree.branches()) {
+        double best = 0.0;
+        for (qsizetype a = 0; a < b.cells.size(); ++a) {
+            const double s = tree.cells().at(b.cells.at(a)).effectiveScore();
+            if (a > 0 && s > best + 1e-12)
+                return true;
+            best = a == 0 ? s : std::max(best, s);
+        }
+    }
+    return false;
 }
 
 bool Probes::isProbe(const Cell &cell)

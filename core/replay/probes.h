@@ -20,6 +20,12 @@ struct ProbeSetting
 {
     /// What `auto` allows a deployment: the prototype's three calls.
     static constexpr int AutoCalls = 3;
+    /// What `auto` allows each of a task's first AutoEarlyDeployments
+    /// deployments while none of them has shown a refinement pay
+    /// (Probes::refiningPaid): whether the dreams ever learn depth is
+    /// decided by what the first probes reveal (docs/online.md#probes).
+    static constexpr int AutoEarlyCalls = 6;
+    static constexpr int AutoEarlyDeployments = 3;
     /// The most `--probe N` takes.
     static constexpr int MaxCalls = 100;
 
@@ -31,8 +37,20 @@ struct ProbeSetting
     static ProbeSetting automatic() { return {Mode::Auto, 0}; }
     static ProbeSetting calls(int n) { return n <= 0 ? off() : ProbeSetting{Mode::Count, n}; }
 
-    /// The most probe calls a deployment makes (0: none).
-    int budget() const { return mode == Mode::Auto ? AutoCalls : mode == Mode::Count ? count : 0; }
+    /// The most probe calls any deployment makes (0: none): N, or for
+    /// `auto` AutoEarlyCalls.
+    int budget() const { return mode == Mode::Auto ? AutoEarlyCalls : mode == Mode::Count ? count : 0; }
+    /// The probe calls of a deployment that follows `deployments` earlier
+    /// deployments of its task, `refiningPaid` when one of them showed a
+    /// refinement raising its branch's best: N for `--probe N`; for `auto`
+    /// AutoEarlyCalls while deployments < AutoEarlyDeployments and nothing
+    /// has paid, else AutoCalls.
+    int budgetAfter(qsizetype deployments, bool refiningPaid) const
+    {
+        if (mode != Mode::Auto)
+            return budget();
+        return deployments < AutoEarlyDeployments && !refiningPaid ? AutoEarlyCalls : AutoCalls;
+    }
     bool enabled() const { return budget() > 0; }
     /// "auto", "off" or N.
     QString name() const;
@@ -59,6 +77,11 @@ struct ProbeCall
 };
 
 namespace Probes {
+
+/// True when a branch of `tree` has a refinement that raised its best: an
+/// attempt past the first whose effective score (Cell::effectiveScore)
+/// exceeds that of every attempt before it on the branch.
+bool refiningPaid(const DiscoveryTree &tree);
 
 /// The tag every probe cell carries.
 inline QString tag() { return QStringLiteral("probe"); }

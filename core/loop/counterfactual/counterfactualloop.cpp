@@ -169,10 +169,11 @@ void probe(const DiscoveryTree &world, const QList<DreamWorld> &history, int bud
 }
 
 /// The deployment of iteration `it` on `world`: exactly one replay episode
-/// of `current`, then `probeBudget` probe calls at most; the cells revealed
-/// join `history` as the iteration's tree.
+/// of `current`, then the probe calls `probes` allows after `history` at
+/// most (ProbeSetting::budgetAfter); the cells revealed join `history` as
+/// the iteration's tree.
 void deploy(const PolicyVersion &current, const std::shared_ptr<const DiscoveryTree> &complete, const CounterfactualSettings &settings,
-            int probeBudget, CounterfactualIteration *it, QList<DreamWorld> *history, QList<ReplayWorld> *completeWorlds)
+            const ProbeSetting &probes, CounterfactualIteration *it, QList<DreamWorld> *history, QList<ReplayWorld> *completeWorlds)
 {
     Result<std::unique_ptr<Policy>> made = specOf(current, settings).create();
     if (!made) {
@@ -192,6 +193,9 @@ void deploy(const PolicyVersion &current, const std::shared_ptr<const DiscoveryT
     it->error = episode.error;
     QStringList revealed = episode.revealed;
     QHash<QString, QString> reasons;
+    const int probeBudget = probes.budgetAfter(history->size(), std::any_of(history->cbegin(), history->cend(), [](const DreamWorld &w) {
+        return Probes::refiningPaid(*w.world.tree);
+    }));
     if (probeBudget > 0 && episode.ok())
         probe(world, *history, probeBudget, &revealed, &reasons, it);
     it->calls = int(revealed.size());
@@ -665,7 +669,7 @@ bool CounterfactualLoop::runArm(const CounterfactualSettings &settings, const Po
         it.iteration = t;
         it.world = names.at(w);
         it.policyVersion = state.current.name;
-        deploy(state.current, worlds.at(w), settings, probeOf(run->arm, settings).budget(), &it, &state.history,
+        deploy(state.current, worlds.at(w), settings, probeOf(run->arm, settings), &it, &state.history,
                &state.complete);
         state.cumulative += it.calls;
         it.cumulativeCalls = state.cumulative;

@@ -699,7 +699,12 @@ bool RoundRunner::Run::runProbes()
     QList<ReplayWorld> worlds;
     if (!loadProbeHistory(&worlds))
         return false;
-    const int budget = probe.budget();
+    const bool paid = std::any_of(worlds.cbegin(), worlds.cend(), [](const ReplayWorld &w) { return Probes::refiningPaid(*w.tree); });
+    const int budget = probe.budgetAfter(worlds.size(), paid);
+    if (probe.mode == ProbeSetting::Mode::Auto && budget != ProbeSetting::AutoCalls)
+        log(QStringLiteral("probes: up to %1 calls: %2 of the task's recorded rounds, none with a refinement that raised its branch's best")
+                .arg(budget)
+                .arg(worlds.size()));
     QSet<QString> unavailable;
     int made = 0;
     while (made < budget && !stopAsked()) {

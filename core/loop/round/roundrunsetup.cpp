@@ -186,9 +186,15 @@ bool RoundRunner::Run::makePolicy()
         }
     }
     if (probe.enabled() && !manual)
-        log(QStringLiteral("probes: %1 (at most %2 calls after the policy's last batch, where the world model is blind)")
-                .arg(probe.name())
-                .arg(probe.budget()));
+        log(probe.mode == ProbeSetting::Mode::Auto
+                ? QStringLiteral("probes: auto (at most %1 calls after the policy's last batch, where the world model is blind; "
+                                 "%2 in the task's first %3 rounds while none has shown a refinement pay)")
+                      .arg(ProbeSetting::AutoCalls)
+                      .arg(ProbeSetting::AutoEarlyCalls)
+                      .arg(ProbeSetting::AutoEarlyDeployments)
+                : QStringLiteral("probes: %1 (at most %2 calls after the policy's last batch, where the world model is blind)")
+                      .arg(probe.name())
+                      .arg(probe.budget()));
     return true;
 }
 

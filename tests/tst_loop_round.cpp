@@ -156,6 +156,7 @@ private slots:
     void legalRootsTellTheirDirectionLiveAsInReplay();
     void probeCellsAreRealCalls();
     void roundProbesWhereTheModelIsBlind();
+    void autoProbesMoreInATasksFirstRounds();
     void badDirectionsAreAnError();
     void envFailuresOfTheFirstRoundStopIt();
     void laterEnvFailuresStayCells();
@@ -831,6 +832,58 @@ void TestLoopRound::roundProbesWhereTheModelIsBlind()
                  qPrintable(cell.payload.value(Probes::reasonKey()).toString()));
     }
     QCOMPARE(probeIds, (QStringList{QStringLiteral("b0a2"), QStringLiteral("b0a3")}));
+}
+
+void TestLoopRound::autoProbesMoreInATasksFirstRounds()
+{
+    // `--probe auto` (docs/online.md#probes): a task's first rounds get up to
+    // six probe calls while none of its recorded rounds has shown a
+    // refinement pay, then three. A fresh project has no recorded round.
+    RoundConfig c = config(QStringLiteral("builtin:portfolio"), 1);
+    c.fallbackGrid = GridPlan{2, 8, QStringLiteral("toy fallback")};
+    c.beta = 0.0;
+    c.probe = ProbeSetting::automatic();
+    const auto probesOf = [this](qint64 iteration) {
+        QStringList ids;
+        for (const Cell &cell : take(m_store->iterationData(iteration)).cells) {
+            if (Probes::isProbe(cell))
+                ids.append(cell.id);
+        }
+        return ids;
+    };
+    const auto runLogged = [&](QStringList *log) {
+        auto agent = std::make_shared<FakeAgent>();
+        agent->failIds = {QStringLiteral("b0a1")};
+        auto runner = std::make_unique<RoundRunner>(m_store.get(), c, agent, std::make_shared<LocalEvaluationBackend>());
+        bool done = false;
+        connect(runner.get(), &RoundRunner::logLine, this, [log](const QString &line) { log->append(line); });
+        connect(runner.get(), &RoundRunner::finished, this, [&done] { done = true; });
+        runner->start();
+        [&] { QTRY_VERIFY_WITH_TIMEOUT(done, 120000); }();
+        runner->wait();
+        QCoreApplication::processEvents();
+        return runner->summary();
+    };
+
+    QStringList firstLog;
+    const RoundSummary first = runLogged(&firstLog);
+    QVERIFY2(first.ok(), qPrintable(first.error));
+    const QString early = QStringLiteral("probes: up to 6 calls: 0 of the task's recorded rounds");
+    QVERIFY2(firstLog.filter(early).size() == 1, qPrintable(firstLog.join(QLatin1Char('\n'))));
+    // b0a0, then b0a1 fails: the chain goes on along branch 0 through every blind depth, six calls.
+    QCOMPARE(probesOf(first.iteration),
+             (QStringList{QStringLiteral("b0a2"), QStringLiteral("b0a3"), QStringLiteral("b0a4"), QStringLiteral("b0a5"),
+                          QStringLiteral("b0a6"), QStringLiteral("b0a7")}));
+    const std::optional<DiscoveryTree> firstTree = DiscoveryTree::build(TreeMeta{}, take(m_store->iterationData(first.iteration)).cells);
+    QVERIFY(firstTree);
+    QVERIFY(Probes::refiningPaid(*firstTree));
+
+    // That round showed refinements pay: the next one is back at three.
+    QStringList secondLog;
+    const RoundSummary second = runLogged(&secondLog);
+    QVERIFY2(second.ok(), qPrintable(second.error));
+    QVERIFY2(secondLog.filter(QStringLiteral("probes: up to")).isEmpty(), qPrintable(secondLog.join(QLatin1Char('\n'))));
+    QCOMPARE(probesOf(second.iteration).size(), ProbeSetting::AutoCalls);
 }
 
 void TestLoopRound::badDirectionsAreAnError()

@@ -532,8 +532,6 @@ private slots:
         QCOMPARE(table->item(seenRow, 0)->background().style(), Qt::NoBrush);
 
         // The probes: one attempt deeper on the best branch (5), at depth 3 and on while blind.
-        // The history has shown refinements pay, so `auto` allows the next deployment its steady three calls.
-        QCOMPARE(page.shownTask()->probeBudget, ProbeSetting::AutoCalls);
         const QList<WorldModelPage::PlannedProbe> &probes = page.shownTask()->probes;
         QCOMPARE(probes.size(), int(ProbeSetting::AutoCalls));
         QCOMPARE(probes.first().call.kind, ProbeCall::Kind::Depth);

@@ -156,7 +156,7 @@ private slots:
     void legalRootsTellTheirDirectionLiveAsInReplay();
     void probeCellsAreRealCalls();
     void roundProbesWhereTheModelIsBlind();
-    void autoProbesMoreInATasksFirstRounds();
+    void earlyProbesInATasksFirstRounds();
     void badDirectionsAreAnError();
     void envFailuresOfTheFirstRoundStopIt();
     void laterEnvFailuresStayCells();
@@ -834,15 +834,15 @@ void TestLoopRound::roundProbesWhereTheModelIsBlind()
     QCOMPARE(probeIds, (QStringList{QStringLiteral("b0a2"), QStringLiteral("b0a3")}));
 }
 
-void TestLoopRound::autoProbesMoreInATasksFirstRounds()
+void TestLoopRound::earlyProbesInATasksFirstRounds()
 {
-    // `--probe auto` (docs/online.md#probes): a task's first rounds get up to
+    // `--probe early` (docs/online.md#probes): a task's first rounds get up to
     // six probe calls while none of its recorded rounds has shown a
     // refinement pay, then three. A fresh project has no recorded round.
     RoundConfig c = config(QStringLiteral("builtin:portfolio"), 1);
     c.fallbackGrid = GridPlan{2, 8, QStringLiteral("toy fallback")};
     c.beta = 0.0;
-    c.probe = ProbeSetting::automatic();
+    c.probe = ProbeSetting::early();
     const auto probesOf = [this](qint64 iteration) {
         QStringList ids;
         for (const Cell &cell : take(m_store->iterationData(iteration)).cells) {

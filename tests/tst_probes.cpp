@@ -100,7 +100,7 @@ class TestProbes : public QObject
     Q_OBJECT
 private slots:
     void settingParsed();
-    void earlyDeploymentsProbeMoreUntilARefinementPays();
+    void earlyProbesUntilARefinementPays();
     void depthProbeWhereBlindAndNoneOnceSeen();
     void rootProbeForABlindDirection();
     void probeCellsCountedTaggedAndJoinTheHistory();
@@ -113,26 +113,32 @@ private slots:
 void TestProbes::settingParsed()
 {
     QString error;
-    QCOMPARE(ProbeSetting::parse(QStringLiteral("--probe"), QStringLiteral("auto"), &error)->budget(), ProbeSetting::AutoEarlyCalls);
+    QCOMPARE(ProbeSetting::parse(QStringLiteral("--probe"), QStringLiteral("auto"), &error)->budget(), ProbeSetting::AutoCalls);
+    QCOMPARE(*ProbeSetting::parse(QStringLiteral("--probe"), QStringLiteral("early"), &error), ProbeSetting::early());
+    QCOMPARE(ProbeSetting::early().name(), QStringLiteral("early"));
+    QCOMPARE(ProbeSetting::early().budget(), ProbeSetting::EarlyCalls);
     QCOMPARE(ProbeSetting::parse(QStringLiteral("--probe"), QStringLiteral("off"), &error)->budget(), 0);
     QCOMPARE(ProbeSetting::parse(QStringLiteral("--probe"), QStringLiteral("5"), &error)->budget(), 5);
     QCOMPARE(ProbeSetting::parse(QStringLiteral("--probe"), QStringLiteral("0"), &error)->name(), QStringLiteral("off"));
     QVERIFY(!ProbeSetting::parse(QStringLiteral("--probe"), QStringLiteral("many"), &error));
-    QVERIFY2(error.contains(QLatin1String("--probe")) && error.contains(QLatin1String("many")), qPrintable(error));
+    QVERIFY2(error.contains(QLatin1String("--probe")) && error.contains(QLatin1String("many")) && error.contains(QLatin1String("early")),
+             qPrintable(error));
     QVERIFY(!ProbeSetting::parse(QStringLiteral("--probe"), QStringLiteral("-1"), &error));
 }
 
-void TestProbes::earlyDeploymentsProbeMoreUntilARefinementPays()
+void TestProbes::earlyProbesUntilARefinementPays()
 {
-    // `auto`: twice the calls in a task's first three deployments, until one of them shows a refinement pay.
-    const ProbeSetting automatic = ProbeSetting::automatic();
-    QCOMPARE(ProbeSetting::AutoEarlyCalls, 6);
-    QCOMPARE(ProbeSetting::AutoEarlyDeployments, 3);
-    QCOMPARE(automatic.budgetAfter(0, false), 6);
-    QCOMPARE(automatic.budgetAfter(2, false), 6);
-    QCOMPARE(automatic.budgetAfter(3, false), 3);
-    QCOMPARE(automatic.budgetAfter(1, true), 3);
-    QCOMPARE(automatic.budgetAfter(10, true), 3);
+    // `early`: twice the calls in a task's first three deployments, until one of them shows a refinement pay.
+    const ProbeSetting early = ProbeSetting::early();
+    QCOMPARE(ProbeSetting::EarlyCalls, 6);
+    QCOMPARE(ProbeSetting::EarlyDeployments, 3);
+    QCOMPARE(early.budgetAfter(0, false), 6);
+    QCOMPARE(early.budgetAfter(2, false), 6);
+    QCOMPARE(early.budgetAfter(3, false), 3);
+    QCOMPARE(early.budgetAfter(1, true), 3);
+    QCOMPARE(early.budgetAfter(10, true), 3);
+    // `auto` is three calls whatever the history.
+    QCOMPARE(ProbeSetting::automatic().budgetAfter(0, false), ProbeSetting::AutoCalls);
     // A number of calls is what it says, whatever the history; off is none.
     QCOMPARE(ProbeSetting::calls(5).budgetAfter(0, false), 5);
     QCOMPARE(ProbeSetting::calls(5).budgetAfter(7, true), 5);
@@ -154,8 +160,9 @@ void TestProbes::earlyDeploymentsProbeMoreUntilARefinementPays()
     QVERIFY2(dip, qPrintable(error.message));
     QVERIFY(Probes::refiningPaid(*dip));
 
-    // In the counterfactual loop: the first deployment of the late regime
-    // (gains from attempt 3 on) shows none, so its probes may go past three.
+    // In the counterfactual loop with `--probe early`: the first deployment
+    // of the late regime (gains from attempt 3 on) shows none, so its probes
+    // may go past three.
     CounterfactualSettings s;
     for (int i = 0; i < 2; ++i)
         s.worlds.append(ReplayWorld{QStringLiteral("late-%1").arg(i), std::make_shared<const DiscoveryTree>(synth(QStringLiteral("late"), 11 + quint64(i)))});
@@ -164,14 +171,14 @@ void TestProbes::earlyDeploymentsProbeMoreUntilARefinementPays()
     s.versions = 1;
     s.workers = 4;
     s.seed = 1;
-    s.probe = ProbeSetting::automatic();
+    s.probe = ProbeSetting::early();
     s.arms = {CounterfactualArm::FixedProbe};
     CounterfactualLoop loop(std::make_shared<PolicyImprover>(1));
     const CounterfactualReport report = loop.run(s);
     QVERIFY2(report.error.isEmpty(), qPrintable(report.error));
     const CounterfactualIteration &first = report.runs.at(0).iterations.at(0);
     QVERIFY2(first.probeCalls > ProbeSetting::AutoCalls, qPrintable(first.probes.join(QLatin1String("; "))));
-    QVERIFY(first.probeCalls <= ProbeSetting::AutoEarlyCalls);
+    QVERIFY(first.probeCalls <= ProbeSetting::EarlyCalls);
 }
 
 void TestProbes::depthProbeWhereBlindAndNoneOnceSeen()
@@ -281,7 +288,7 @@ void TestProbes::probeCellsCountedTaggedAndJoinTheHistory()
         const CounterfactualIteration &fp = fixedProbe.iterations.at(t);
         QCOMPARE(fp.calls, fixed.iterations.at(t).calls + fp.probeCalls);
         QCOMPARE(fp.probes.size(), fp.probeCalls);
-        QVERIFY(fp.probeCalls <= ProbeSetting::AutoEarlyCalls);
+        QVERIFY(fp.probeCalls <= ProbeSetting::AutoCalls);
         QVERIFY(!fp.attainment || !fixed.iterations.at(t).attainment || *fp.attainment >= *fixed.iterations.at(t).attainment);
     }
     QVERIFY2(fixedProbe.iterations.at(0).probeCalls > 0, "the first deployment of the deep regime probes");

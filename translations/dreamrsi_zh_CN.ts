@@ -2373,16 +2373,16 @@
         <translation> 次调用（上限）</translation>
     </message>
     <message>
+        <source>Probe calls after the policy&apos;s last batch, where the world model of the task&apos;s history is blind (a depth or a direction with fewer than 3 values). Automatic: up to %1 when the round deploys a dreamed version, none otherwise; 0: no probes.</source>
+        <translation>在策略的最后一个批次之后，在任务历史的世界模型处于盲区的位置（值少于 3 个的深度或方向）进行探测调用。自动：本轮部署梦境推演得到的版本时最多 %1 次，否则不进行；0：不探测。</translation>
+    </message>
+    <message>
         <source>Probe &amp;calls:</source>
         <translation>探测调用(&amp;C)：</translation>
     </message>
     <message>
         <source>%1 is not set</source>
         <translation>%1 未设置</translation>
-    </message>
-    <message>
-        <source>Probe calls after the policy&apos;s last batch, where the world model of the task&apos;s history is blind (a depth or a direction with fewer than 3 values). Automatic: up to %1 when the round deploys a dreamed version (%2 in the task&apos;s first %3 rounds while none has shown a refinement pay), none otherwise; 0: no probes.</source>
-        <translation>在策略的最后一个批次之后，在任务历史的世界模型处于盲区的位置（值少于 3 个的深度或方向）进行探测调用。自动：本轮部署梦境推演得到的版本时最多 %1 次（在任务的前 %3 轮中，只要还没有任何一次细化带来提升，则最多 %2 次），否则不进行；0：不探测。</translation>
     </message>
 </context>
 <context>

@@ -29,7 +29,7 @@ const char *const Usage =
     "Usage: dreamrsi loop --worlds W1.json [--worlds W2.json …] [--world-dir DIR] --iterations T [--versions M]\n"
     "                     [--agent builtin|openai|anthropic|gemini|command] [--policy builtin:NAME|FILE.js]\n"
     "                     [--workers W] [--rounds K] [--beta B] [--seed S] [--repeats R] [--compare | --fixed]\n"
-    "                     [--guard] [--fixed-probe] [--probe auto|off|N] [--rule capped|widened] [--floor on|off]\n"
+    "                     [--guard] [--fixed-probe] [--probe auto|early|off|N] [--rule capped|widened] [--floor on|off]\n"
     "                     [--valuation imagined|revealed|oracle] [--completions C] [--project P] [--json]\n"
     "\n"
     "The counterfactual loop: the recursive loop with recorded worlds standing in for the discovery agent,\n"

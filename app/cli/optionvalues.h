@@ -25,7 +25,7 @@ Result<qint64> integer(const QString &option, const QString &text, qint64 low, q
 /// `--rule capped|widened` (docs/online.md#imagination-rules).
 Result<ImaginationRule> imaginationRule(const QString &option, const QString &text);
 
-/// `--probe auto|off|N` (docs/online.md#probes).
+/// `--probe auto|early|off|N` (docs/online.md#probes).
 Result<ProbeSetting> probe(const QString &option, const QString &text);
 
 /// `on` or `off` (`--floor`, docs/online.md#a-proposal-must-keep-the-hardest-world).

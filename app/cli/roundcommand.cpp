@@ -31,7 +31,7 @@ QString roundUsage()
                "                      [--max-calls N] [--max-usd X] [--resume ITERATION] [--json]\n"
                "                      [--backend local|slurm] [--partition P] [--account A] [--qos Q]\n"
                "                      [--sbatch-args \"ARGS\"] [--shared-dir D] [--accept-steering]\n"
-               "                      [--agent-time-limit S] [--probe auto|off|N] [--preflight]\n"
+               "                      [--agent-time-limit S] [--probe auto|early|off|N] [--preflight]\n"
                "\n"
                "Runs one live round (docs/online.md#a-live-round) in the project (created when it does not exist):\n"
                "the policy plans the grid and picks a batch each round; every id is one attempt\n"

@@ -94,6 +94,8 @@ QString ProbeSetting::name() const
         return QStringLiteral("off");
     case Mode::Auto:
         return QStringLiteral("auto");
+    case Mode::Early:
+        return QStringLiteral("early");
     case Mode::Count:
         break;
     }
@@ -104,6 +106,8 @@ std::optional<ProbeSetting> ProbeSetting::parse(const QString &flag, const QStri
 {
     if (text == QLatin1String("auto"))
         return automatic();
+    if (text == QLatin1String("early"))
+        return early();
     if (text == QLatin1String("off"))
         return off();
     bool ok = false;
@@ -111,7 +115,7 @@ std::optional<ProbeSetting> ProbeSetting::parse(const QString &flag, const QStri
     if (ok && n >= 0 && n <= MaxCalls)
         return calls(n);
     if (error)
-        *error = QStringLiteral("%1 takes auto, off or a number of calls 0 … %2 (got '%3')").arg(flag).arg(MaxCalls).arg(text);
+        *error = QStringLiteral("%1 takes auto, early, off or a number of calls 0 … %2 (got '%3')").arg(flag).arg(MaxCalls).arg(text);
     return std::nullopt;
 }
 

@@ -15,47 +15,60 @@
 
 namespace dreamrsi {
 
-/// `--probe auto|off|N`: at most how many probe calls follow one deployment.
+/// `--probe auto|early|off|N`: at most how many probe calls follow one deployment.
 struct ProbeSetting
 {
     /// What `auto` allows a deployment: the prototype's three calls.
     static constexpr int AutoCalls = 3;
-    /// What `auto` allows each of a task's first AutoEarlyDeployments
+    /// What `early` allows each of a task's first EarlyDeployments
     /// deployments while none of them has shown a refinement pay
-    /// (Probes::refiningPaid): whether the dreams ever learn depth is
-    /// decided by what the first probes reveal (docs/online.md#probes).
-    static constexpr int AutoEarlyCalls = 6;
-    static constexpr int AutoEarlyDeployments = 3;
+    /// (Probes::refiningPaid); after them, or once one has, AutoCalls
+    /// (docs/online.md#probes).
+    static constexpr int EarlyCalls = 6;
+    static constexpr int EarlyDeployments = 3;
     /// The most `--probe N` takes.
     static constexpr int MaxCalls = 100;
 
-    enum class Mode { Off, Auto, Count };
+    enum class Mode { Off, Auto, Early, Count };
     Mode mode = Mode::Off;
     int count = 0; ///< N when Mode::Count
 
     static ProbeSetting off() { return {}; }
     static ProbeSetting automatic() { return {Mode::Auto, 0}; }
+    static ProbeSetting early() { return {Mode::Early, 0}; }
     static ProbeSetting calls(int n) { return n <= 0 ? off() : ProbeSetting{Mode::Count, n}; }
 
-    /// The most probe calls any deployment makes (0: none): N, or for
-    /// `auto` AutoEarlyCalls.
-    int budget() const { return mode == Mode::Auto ? AutoEarlyCalls : mode == Mode::Count ? count : 0; }
+    /// The most probe calls any deployment makes (0: none).
+    int budget() const
+    {
+        switch (mode) {
+        case Mode::Auto:
+            return AutoCalls;
+        case Mode::Early:
+            return EarlyCalls;
+        case Mode::Count:
+            return count;
+        case Mode::Off:
+            break;
+        }
+        return 0;
+    }
     /// The probe calls of a deployment that follows `deployments` earlier
     /// deployments of its task, `refiningPaid` when one of them showed a
-    /// refinement raising its branch's best: N for `--probe N`; for `auto`
-    /// AutoEarlyCalls while deployments < AutoEarlyDeployments and nothing
-    /// has paid, else AutoCalls.
+    /// refinement raising its branch's best: for `early` EarlyCalls while
+    /// deployments < EarlyDeployments and nothing has paid, else AutoCalls;
+    /// budget() for the others.
     int budgetAfter(qsizetype deployments, bool refiningPaid) const
     {
-        if (mode != Mode::Auto)
+        if (mode != Mode::Early)
             return budget();
-        return deployments < AutoEarlyDeployments && !refiningPaid ? AutoEarlyCalls : AutoCalls;
+        return deployments < EarlyDeployments && !refiningPaid ? EarlyCalls : AutoCalls;
     }
     bool enabled() const { return budget() > 0; }
-    /// "auto", "off" or N.
+    /// "auto", "early", "off" or N.
     QString name() const;
-    /// Reads "auto", "off" or a whole number 0 … MaxCalls (0 is off); an
-    /// error naming the flag and the value otherwise.
+    /// Reads "auto", "early", "off" or a whole number 0 … MaxCalls (0 is
+    /// off); an error naming the flag and the value otherwise.
     static std::optional<ProbeSetting> parse(const QString &flag, const QString &text, QString *error);
     friend bool operator==(const ProbeSetting &, const ProbeSetting &) = default;
 };

@@ -176,11 +176,8 @@ LaunchRoundDialog::LaunchRoundDialog(const QStringList &policyNames, Preferences
     m_probe->setSuffix(tr(" calls at most"));
     m_probe->setToolTip(tr("Probe calls after the policy's last batch, where the world model of the task's history is "
                            "blind (a depth or a direction with fewer than 3 values). Automatic: up to %1 when the round "
-                           "deploys a dreamed version (%2 in the task's first %3 rounds while none has shown a "
-                           "refinement pay), none otherwise; 0: no probes.")
-                            .arg(ProbeSetting::AutoCalls)
-                            .arg(ProbeSetting::AutoEarlyCalls)
-                            .arg(ProbeSetting::AutoEarlyDeployments));
+                           "deploys a dreamed version, none otherwise; 0: no probes.")
+                            .arg(ProbeSetting::AutoCalls));
     form->addRow(tr("Probe &calls:"), m_probe);
 
     // Where evaluations run.

@@ -66,10 +66,7 @@ QList<WorldModelPage::TaskModel> fitTasks(const QList<ReplayWorld> &history)
         t.newestPlace = g.worlds.last();
         const QStringList &directions = g.model.options().directions;
         QHash<QString, int> roots; // root probes planned so far per tag (each fills its stratum by one)
-        const bool paid = std::any_of(g.worlds.cbegin(), g.worlds.cend(),
-                                      [&](int j) { return Probes::refiningPaid(*history.at(j).tree); });
-        t.probeBudget = ProbeSetting::automatic().budgetAfter(g.worlds.size(), paid);
-        for (const ProbeCall &call : Probes::plan(*newest.tree, g.model, directions, t.probeBudget)) {
+        for (const ProbeCall &call : Probes::plan(*newest.tree, g.model, directions, ProbeSetting::AutoCalls)) {
             const QString tag = Imagination::branchTag(*newest.tree, call.branch, directions);
             WorldModelPage::PlannedProbe p;
             p.call = call;
@@ -164,7 +161,7 @@ WorldModelPage::WorldModelPage(Workspace *workspace, JobTracker *jobs, QWidget *
     m_probes->setObjectName(QStringLiteral("worldModelProbes"));
     m_probes->setSelectionMode(QAbstractItemView::NoSelection);
     // As high as the most probes `auto` plans, no higher: the table keeps the room.
-    m_probes->setMaximumHeight(m_probes->fontMetrics().lineSpacing() * (ProbeSetting::AutoEarlyCalls + 1)
+    m_probes->setMaximumHeight(m_probes->fontMetrics().lineSpacing() * (ProbeSetting::AutoCalls + 1)
                                + 2 * m_probes->frameWidth());
     m_probes->setToolTip(tr("After a deployment's episode, a few real calls go where the model is blind (docs/online.md, "
                             "\"Probes\"): one attempt deeper on the best branch while that depth is blind, else the first "
@@ -495,7 +492,7 @@ void WorldModelPage::fillProbes()
     }
     m_probeHeading->setText(tr("Probes the next deployment would make (--probe auto: at most %n call(s)), planned on "
                                "%1, the newest world of this task:",
-                               nullptr, t->probeBudget)
+                               nullptr, ProbeSetting::AutoCalls)
                                 .arg(t->newestWorld));
     for (const PlannedProbe &p : t->probes) {
         QString text;

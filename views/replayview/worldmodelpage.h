@@ -63,7 +63,6 @@ public:
         int maxAttempt = 0;                  ///< the deepest depth the evidence covers
         QList<WorldModel::Evidence> evidence; ///< WorldModel::evidence(maxAttempt)
         QList<PlannedProbe> probes;          ///< Probes::plan on the newest world, the `auto` budget
-        int probeBudget = ProbeSetting::AutoCalls; ///< what `auto` allows the next deployment (ProbeSetting::budgetAfter)
     };
 
     WorldModelPage(Workspace *workspace, JobTracker *jobs, QWidget *parent = nullptr);

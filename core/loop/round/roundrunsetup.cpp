@@ -186,12 +186,12 @@ bool RoundRunner::Run::makePolicy()
         }
     }
     if (probe.enabled() && !manual)
-        log(probe.mode == ProbeSetting::Mode::Auto
-                ? QStringLiteral("probes: auto (at most %1 calls after the policy's last batch, where the world model is blind; "
-                                 "%2 in the task's first %3 rounds while none has shown a refinement pay)")
+        log(probe.mode == ProbeSetting::Mode::Early
+                ? QStringLiteral("probes: early (at most %1 calls after the policy's last batch, where the world model is blind, "
+                                 "in the task's first %2 rounds while none has shown a refinement pay; %3 after)")
+                      .arg(ProbeSetting::EarlyCalls)
+                      .arg(ProbeSetting::EarlyDeployments)
                       .arg(ProbeSetting::AutoCalls)
-                      .arg(ProbeSetting::AutoEarlyCalls)
-                      .arg(ProbeSetting::AutoEarlyDeployments)
                 : QStringLiteral("probes: %1 (at most %2 calls after the policy's last batch, where the world model is blind)")
                       .arg(probe.name())
                       .arg(probe.budget()));

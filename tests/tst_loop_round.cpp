@@ -868,7 +868,7 @@ void TestLoopRound::earlyProbesInATasksFirstRounds()
     QStringList firstLog;
     const RoundSummary first = runLogged(&firstLog);
     QVERIFY2(first.ok(), qPrintable(first.error));
-    const QString early = QStringLiteral("probes: up to 6 calls: 0 of the task's recorded rounds");
+    const QString early = QStringLiteral("probes: up to 6 calls (early: the task has 0 recorded rounds so far, none with a refinement");
     QVERIFY2(firstLog.filter(early).size() == 1, qPrintable(firstLog.join(QLatin1Char('\n'))));
     // b0a0, then b0a1 fails: the chain goes on along branch 0 through every blind depth, six calls.
     QCOMPARE(probesOf(first.iteration),

@@ -702,7 +702,8 @@ bool RoundRunner::Run::runProbes()
     const bool paid = std::any_of(worlds.cbegin(), worlds.cend(), [](const ReplayWorld &w) { return Probes::refiningPaid(*w.tree); });
     const int budget = probe.budgetAfter(worlds.size(), paid);
     if (probe.mode == ProbeSetting::Mode::Early && budget == ProbeSetting::EarlyCalls)
-        log(QStringLiteral("probes: up to %1 calls: %2 of the task's recorded rounds, none with a refinement that raised its branch's best")
+        log(QStringLiteral("probes: up to %1 calls (early: the task has %2 recorded rounds so far, none with a refinement that raised "
+                           "its branch's best)")
                 .arg(budget)
                 .arg(worlds.size()));
     QSet<QString> unavailable;

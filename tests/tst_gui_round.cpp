@@ -37,6 +37,7 @@
 #include <QApplication>
 #include <QTextBlock>
 #include <QScrollBar>
+#include <QCheckBox>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QChartView>
@@ -338,6 +339,21 @@ void TestGuiRound::dialogRemembersChoices()
     QCOMPARE(c.policy, PolicyChoice::stored(QStringLiteral("v7")));
     QCOMPARE(c.task, QStringLiteral("lasso_path"));
     QVERIFY(!c.beta); // the policy's default
+
+    // Probe calls: automatic leaves the choice to the round; Early probes is `--probe early`.
+    QVERIFY(!c.probe);
+    auto *probe = qobject_cast<QSpinBox *>(again.field(QStringLiteral("probe")));
+    auto *early = qobject_cast<QCheckBox *>(again.field(QStringLiteral("earlyProbe")));
+    QVERIFY(probe && early);
+    QVERIFY(!early->isChecked());
+    probe->setValue(4);
+    QCOMPARE(again.config().probe, std::optional<ProbeSetting>(ProbeSetting::calls(4)));
+    early->setChecked(true);
+    QVERIFY(!probe->isEnabled());
+    QCOMPARE(again.config().probe, std::optional<ProbeSetting>(ProbeSetting::early()));
+    early->setChecked(false);
+    QVERIFY(probe->isEnabled());
+    QCOMPARE(again.config().probe, std::optional<ProbeSetting>(ProbeSetting::calls(4)));
 }
 
 // Launch Round's Check (issue 53): a failed check paints only the failed

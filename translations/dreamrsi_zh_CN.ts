@@ -2384,6 +2384,14 @@
         <source>%1 is not set</source>
         <translation>%1 未设置</translation>
     </message>
+    <message>
+        <source>Earl&amp;y probes: up to %1 calls in the task&apos;s first %2 rounds while none has shown a refinement pay, then %3</source>
+        <translation>早期探测(&amp;Y)：在任务的前 %2 轮中，只要还没有任何一次细化带来提升，最多 %1 次调用；之后 %3 次</translation>
+    </message>
+    <message>
+        <source>--probe early: more evidence where the first rounds decide whether dreams learn depth. Not the default: on recorded worlds it gained attainment on some world sets and cost calls and more collapses on others (README, &quot;Early probes&quot;).</source>
+        <translation>--probe early：在前几轮决定梦境推演能否学到深度的地方收集更多证据。它不是默认设置：在录制的世界上，它在一些世界集合上提高了达成度，在另一些上则增加了调用次数和崩溃次数（README，“Early probes”）。</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::LiveDashboard</name>

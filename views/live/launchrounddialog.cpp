@@ -179,6 +179,17 @@ LaunchRoundDialog::LaunchRoundDialog(const QStringList &policyNames, Preferences
                            "deploys a dreamed version, none otherwise; 0: no probes.")
                             .arg(ProbeSetting::AutoCalls));
     form->addRow(tr("Probe &calls:"), m_probe);
+    m_earlyProbe = new QCheckBox(tr("Earl&y probes: up to %1 calls in the task's first %2 rounds while none has shown a "
+                                    "refinement pay, then %3")
+                                     .arg(ProbeSetting::EarlyCalls)
+                                     .arg(ProbeSetting::EarlyDeployments)
+                                     .arg(ProbeSetting::AutoCalls));
+    m_earlyProbe->setObjectName(QStringLiteral("earlyProbe"));
+    m_earlyProbe->setToolTip(tr("--probe early: more evidence where the first rounds decide whether dreams learn depth. "
+                                "Not the default: on recorded worlds it gained attainment on some world sets and "
+                                "cost calls and more collapses on others (README, \"Early probes\")."));
+    connect(m_earlyProbe, &QCheckBox::toggled, m_probe, [this](bool early) { m_probe->setEnabled(!early); });
+    form->addRow(QString(), m_earlyProbe);
 
     // Where evaluations run.
     m_backend = new QComboBox;
@@ -245,6 +256,7 @@ LaunchRoundDialog::LaunchRoundDialog(const QStringList &policyNames, Preferences
     connect(m_beta, &QDoubleSpinBox::valueChanged, this, &LaunchRoundDialog::dropStaleReport);
     connect(m_maxUsd, &QDoubleSpinBox::valueChanged, this, &LaunchRoundDialog::dropStaleReport);
     connect(m_policyBeta, &QCheckBox::toggled, this, &LaunchRoundDialog::dropStaleReport);
+    connect(m_earlyProbe, &QCheckBox::toggled, this, &LaunchRoundDialog::dropStaleReport);
 }
 
 QWidget *LaunchRoundDialog::field(const QString &name) const
@@ -373,7 +385,9 @@ RoundConfig LaunchRoundDialog::config() const
     if (m_maxUsd->value() > 0.0)
         c.maxUsd = m_maxUsd->value();
     c.agentTimeLimitS = 60.0 * m_agentLimit->value();
-    if (m_probe->value() >= 0)
+    if (m_earlyProbe->isChecked())
+        c.probe = ProbeSetting::early();
+    else if (m_probe->value() >= 0)
         c.probe = ProbeSetting::calls(m_probe->value());
     return c;
 }

@@ -87,6 +87,7 @@ private:
     QSpinBox *m_maxCalls = nullptr;
     QDoubleSpinBox *m_maxUsd = nullptr;
     QSpinBox *m_probe = nullptr; ///< −1: automatic; 0: off; N: at most N probe calls
+    QCheckBox *m_earlyProbe = nullptr; ///< `--probe early` instead of m_probe's budget
     QComboBox *m_backend = nullptr;
     QLineEdit *m_partition = nullptr;
     QLineEdit *m_account = nullptr;

@@ -137,6 +137,10 @@ void TestProbes::earlyProbesUntilARefinementPays()
     QCOMPARE(early.budgetAfter(3, false), 3);
     QCOMPARE(early.budgetAfter(1, true), 3);
     QCOMPARE(early.budgetAfter(10, true), 3);
+    // Only `early`, in a task's first deployments, asks whether refining has paid.
+    QVERIFY(early.asksWhetherRefiningPaid(2));
+    QVERIFY(!early.asksWhetherRefiningPaid(3));
+    QVERIFY(!ProbeSetting::automatic().asksWhetherRefiningPaid(0));
     // `auto` is three calls whatever the history.
     QCOMPARE(ProbeSetting::automatic().budgetAfter(0, false), ProbeSetting::AutoCalls);
     // A number of calls is what it says, whatever the history; off is none.

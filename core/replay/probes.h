@@ -64,6 +64,12 @@ struct ProbeSetting
             return budget();
         return deployments < EarlyDeployments && !refiningPaid ? EarlyCalls : AutoCalls;
     }
+    /// Whether budgetAfter(deployments, …) depends on its `refiningPaid`:
+    /// callers skip looking through the history when it does not.
+    bool asksWhetherRefiningPaid(qsizetype deployments) const
+    {
+        return mode == Mode::Early && deployments < EarlyDeployments;
+    }
     bool enabled() const { return budget() > 0; }
     /// "auto", "early", "off" or N.
     QString name() const;

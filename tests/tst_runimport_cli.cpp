@@ -246,10 +246,37 @@ void TestRunImportCli::replaySkipsApproximateWorlds()
         }
     }
 
-    // Only approximate worlds and no --include-approximate: nothing to replay.
+    // A scripted policy (the replay that reads each world as it replays it):
+    // the same note, and the result, its value included, is that of the
+    // faithful world alone.
+    const QString script = dir.filePath(s("first.js"));
+    QVERIFY(writeFile(script, "function selectBatch(state) { return state.round < 2 ? state.legal.slice(0, 1) : []; }"));
+    const QStringList scripted{s("replay"), s("--policy"), script, s("--betas"), s("0,1"), s("--json"), s("--no-cache")};
+    r = runText(scripted + QStringList{s("--world"), approximate, s("--world"), faithful});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.err.contains(s("note: skipping ") + approximate), qPrintable(r.err));
+    const QJsonObject skipped = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    const TextRun alone = runText(scripted + QStringList{s("--world"), faithful});
+    QVERIFY2(alone.exitCode == 0, qPrintable(alone.err));
+    QVERIFY(!alone.err.contains(s("note: skipping")));
+    QCOMPARE(skipped, QJsonDocument::fromJson(alone.out.toUtf8()).object());
+    QCOMPARE(skipped.value(s("worlds")).toArray().size(), qsizetype(1));
+    QVERIFY(skipped.value(s("value")).isDouble());
+    r = runText(scripted + QStringList{s("--world"), approximate, s("--world"), faithful, s("--include-approximate")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QJsonArray both = QJsonDocument::fromJson(r.out.toUtf8()).object().value(s("worlds")).toArray();
+    QCOMPARE(both.size(), qsizetype(2));
+    QVERIFY(both.at(0).toObject().value(s("approximate")).toBool());
+    QVERIFY(!both.at(1).toObject().contains(s("approximate")));
+
+    // Only approximate worlds and no --include-approximate: nothing to replay,
+    // on both engines.
     r = runText({s("replay"), s("--world"), approximate, s("--policy"), s("builtin:parallel_refine")});
     QCOMPARE(r.exitCode, 1);
     QVERIFY(r.err.contains(s("--include-approximate")));
+    r = runText(scripted + QStringList{s("--world"), approximate});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(s("every world given is approximate")), qPrintable(r.err));
 }
 
 void TestRunImportCli::projectReplayLeavesApproximateWorldsOut()

@@ -14,13 +14,11 @@
 #include "model/treejson.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <thread>
 
 namespace dreamrsi {
 
@@ -156,28 +154,6 @@ QString missingValue(const QString &argument)
     return apply({name, name, QString()}, &ignored);
 }
 
-/// TreeJson::isApproximateFile() of every path, on up to options.threads threads.
-std::vector<char> approximateFiles(const QStringList &paths, const ReplayOptions &options)
-{
-    const qsizetype n = paths.size();
-    std::vector<char> flags(size_t(n), 0);
-    char *into = flags.data();
-    std::atomic<qsizetype> next{0};
-    const auto work = [&] {
-        for (qsizetype i = next.fetch_add(1); i < n; i = next.fetch_add(1))
-            into[i] = TreeJson::isApproximateFile(paths.at(i), options.worldCache) ? 1 : 0;
-    };
-    const int wanted = options.threads > 0 ? options.threads : int(std::max(1u, std::thread::hardware_concurrency()));
-    const int threads = int(std::min<qsizetype>(wanted, n / 16 + 1)); // a thread for 16 files or more
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t)
-        pool.emplace_back(work);
-    work();
-    for (std::thread &t : pool)
-        t.join();
-    return flags;
-}
-
 int replayUsageError(QTextStream &err, const QString &message)
 {
     err << "dreamrsi replay: " << message << '\n' << replayUsage;
@@ -237,36 +213,36 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
     QList<qsizetype> keptIndex;                    // their places in `preread`
 
     // Approximate worlds: skipped unless asked for, labelled when replayed.
-    // Off the compact path each file is asked on its own, on every core.
-    std::vector<char> approximateFile;
-    if (!compactPath)
-        approximateFile = approximateFiles(request.worldPaths, request.replay);
+    // On the compact path the reading above tells which they are; off it the
+    // replay's own reading does (ReplayEngine::runFiles labels their sweeps)
+    // and the ones not asked for are left out of the result afterwards.
+    const auto skipNote = [&err](const QString &path) {
+        err << "note: skipping " << path
+            << ": an approximate world (an imported run with forks or orphans); "
+               "--include-approximate replays it\n";
+    };
+    const auto nothingLeft = [&err] {
+        err << "error: every world given is approximate; nothing to replay (--include-approximate replays them)\n";
+        return 1;
+    };
     QList<bool> approximate;
-    {
+    if (compactPath) {
         QStringList kept;
         for (qsizetype i = 0; i < request.worldPaths.size(); ++i) {
-            const QString &path = request.worldPaths.at(i);
             // A file that cannot be read is no approximate world: its replay says why.
-            const bool isApproximate = compactPath ? preread[size_t(i)] && preread[size_t(i)].value->approximate
-                                                   : approximateFile[size_t(i)] != 0;
+            const bool isApproximate = preread[size_t(i)] && preread[size_t(i)].value->approximate;
             if (isApproximate && !request.includeApproximate) {
-                err << "note: skipping " << path
-                    << ": an approximate world (an imported run with forks or orphans); "
-                       "--include-approximate replays it\n";
+                skipNote(request.worldPaths.at(i));
                 continue;
             }
-            kept.append(path);
+            kept.append(request.worldPaths.at(i));
             approximate.append(isApproximate);
-            if (compactPath) {
-                compactWorlds.push_back(preread[size_t(i)] ? &*preread[size_t(i)].value : nullptr);
-                keptIndex.append(i);
-            }
+            compactWorlds.push_back(preread[size_t(i)] ? &*preread[size_t(i)].value : nullptr);
+            keptIndex.append(i);
         }
         err.flush();
-        if (kept.isEmpty()) {
-            err << "error: every world given is approximate; nothing to replay (--include-approximate replays them)\n";
-            return 1;
-        }
+        if (kept.isEmpty())
+            return nothingLeft();
         request.worldPaths = kept;
     }
     const bool *approximateAt = approximate.constData();
@@ -330,14 +306,9 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
     } else {
         ReplayEngine::SweepDone written;
         if (entries) {
-            written = [entries, approximateAt](qsizetype world, const SweepResult &sweep) {
-                if (approximateAt[world]) {
-                    SweepResult labelled = sweep;
-                    labelled.approximate = true;
-                    entries[world] = ReplayJson::sweepToIndentedJson(labelled);
-                } else {
-                    entries[world] = ReplayJson::sweepToIndentedJson(sweep);
-                }
+            // runFiles() has labelled the sweep of an approximate world.
+            written = [entries](qsizetype world, const SweepResult &sweep) {
+                entries[world] = ReplayJson::sweepToIndentedJson(sweep);
             };
         }
         replayed = ReplayEngine::runFiles(request.worldPaths, *spec, replay, written, progress, std::move(checked));
@@ -347,8 +318,35 @@ int runReplayCommand(const QStringList &args, QTextStream &out, QTextStream &err
         return 1;
     }
     auto result = std::make_shared<ReplayResult>(std::move(*replayed.value));
-    for (qsizetype i = 0; i < result->worlds.size() && i < approximate.size(); ++i)
-        result->worlds[i].approximate = approximate.at(i);
+    if (compactPath) {
+        for (qsizetype i = 0; i < result->worlds.size() && i < approximate.size(); ++i)
+            result->worlds[i].approximate = approximate.at(i);
+    } else if (!request.includeApproximate) {
+        // The approximate worlds were replayed with the others; they leave
+        // the result (and the value is that of the worlds kept), with a note
+        // each, in the order given.
+        const auto isApproximate = [](const SweepResult &sweep) { return sweep.approximate; };
+        if (std::any_of(result->worlds.cbegin(), result->worlds.cend(), isApproximate)) {
+            QList<SweepResult> kept;
+            QList<QByteArray> keptEntries;
+            for (qsizetype i = 0; i < result->worlds.size(); ++i) {
+                if (result->worlds.at(i).approximate) {
+                    skipNote(request.worldPaths.at(i));
+                    continue;
+                }
+                kept.append(std::move(result->worlds[i]));
+                if (entries)
+                    keptEntries.append(std::move(entries[i]));
+            }
+            err.flush();
+            if (kept.isEmpty())
+                return nothingLeft();
+            result->worlds = std::move(kept);
+            result->computeValue();
+            if (entries)
+                *worldEntries = std::move(keptEntries);
+        }
+    }
     const int rc = printReplayResult(*result, request.printing, out, err, request.printing.json ? worldEntries.get() : nullptr);
     CommandLine::keepUntilExit(std::move(result));
     CommandLine::keepUntilExit(std::move(worldEntries));

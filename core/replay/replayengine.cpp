@@ -488,6 +488,8 @@ Result<ReplayResult> ReplayEngine::runFiles(const QStringList &paths, const Poli
             worlds.append(ReplayWorld{paths.at(i), std::make_shared<const DiscoveryTree>(std::move(*parsed[i].tree))});
         }
         ReplayResult result = runWorlds(worlds, spec, options, progress, nullptr, std::move(made));
+        for (qsizetype i = 0; i < n; ++i)
+            result.worlds[i].approximate = worlds.at(i).tree->meta().approximate;
         if (done) {
             for (qsizetype i = 0; i < n; ++i)
                 done(i, result.worlds.at(i));
@@ -522,6 +524,7 @@ Result<ReplayResult> ReplayEngine::runFiles(const QStringList &paths, const Poli
             }
             const ReplayWorld world{paths.at(i), std::make_shared<const DiscoveryTree>(std::move(*parsed.tree))};
             sweepSlots[i] = runSweep(world, policy, options);
+            sweepSlots[i].approximate = world.tree->meta().approximate;
             if (done)
                 done(i, sweepSlots[i]);
             const int count = finished.fetch_add(int(nb)) + int(nb);

@@ -68,7 +68,10 @@ public:
     /// reading overlaps replaying and only one tree per thread is held. With
     /// fewer files than about four per thread, the files are read first and
     /// the (world, β) episodes spread instead. The result is the same as
-    /// runWorlds() gives for those trees. When a file cannot be read, nothing
+    /// runWorlds() gives for those trees, except that the sweep of a world
+    /// whose tree is approximate says so (SweepResult::approximate), before
+    /// `done` sees it: the reading that replays a file answers that
+    /// question, so no caller reads the files once more to ask it. When a file cannot be read, nothing
     /// past it is replayed and the failure is the message of the first such
     /// file in path order. `made`: as for runWorlds().
     static Result<ReplayResult> runFiles(const QStringList &paths, const PolicySpec &spec, const ReplayOptions &options,

@@ -985,6 +985,13 @@ function selectBatch(s) {
                 const EpisodeResult pref = run(preferring, w, 4, beta);
                 QVERIFY2(plain.ok(), qPrintable(plain.error));
                 QVERIFY2(pref.ok(), qPrintable(pref.error));
+                QVERIFY(!pref.revealed.isEmpty());
+                if (paying.isEmpty()) {
+                    // Every direction of this world is weak: the first round
+                    // opens them anyway (allWeakRootsStillOpen).
+                    differing += plain.revealed != pref.revealed ? 1 : 0;
+                    continue;
+                }
                 QStringList roots;
                 for (const QString &id : pref.revealed) {
                     const QString tag = directionOf(w, id);
@@ -993,11 +1000,65 @@ function selectBatch(s) {
                         roots.append(id);
                 }
                 QCOMPARE(roots, paying.mid(0, roots.size()));
-                QCOMPARE(roots.isEmpty(), paying.isEmpty());
+                QVERIFY(!roots.isEmpty());
                 differing += plain.revealed != pref.revealed ? 1 : 0;
             }
         }
         QVERIFY(differing >= 6);
+    }
+
+    void allWeakRootsStillOpen()
+    {
+        // A version that skips the roots of weak directions, on a world whose
+        // every direction the history found weak (its table lists only d9,
+        // which this world lacks, as strong): the first round opens the
+        // world's roots as the built-in does (equal priorities: ascending
+        // branch) instead of nothing, which ended the episode without a call
+        // (a dreamed version deployed 0 calls in a counterfactual loop).
+        // Once a branch is open, weak roots stay closed: no root is opened
+        // that the same version without SKIP_WEAK_ROOTS would not open first.
+        const QString source = BuiltinPolicies::javaScriptSource(QStringLiteral("portfolio"));
+        QString allWeak = source;
+        allWeak.replace(QStringLiteral("const DIRECTION_PRIORITY = {};"),
+                        QStringLiteral("const DIRECTION_PRIORITY = {\"d9\": 1.0, \"d0\": 0.1, \"d1\": 0.1, \"d2\": 0.1, \"d3\": 0.1, "
+                                       "\"d4\": 0.1, \"d5\": 0.1, \"d6\": 0.1, \"d7\": 0.1, \"d8\": 0.1};"));
+        allWeak.replace(QStringLiteral("const WEAK_SHARE = 0.0;"), QStringLiteral("const WEAK_SHARE = 0.5;"));
+        QString skipping = allWeak;
+        skipping.replace(QStringLiteral("const SKIP_WEAK_ROOTS = 0;"), QStringLiteral("const SKIP_WEAK_ROOTS = 1;"));
+        QVERIFY(skipping.contains(QStringLiteral("const SKIP_WEAK_ROOTS = 1;")));
+        QVERIFY(skipping.contains(QStringLiteral("\"d9\": 1.0")));
+        for (int seed = 1; seed <= 3; ++seed) {
+            SynthParams sp;
+            sp.seed = quint64(seed);
+            sp.regime = QStringLiteral("directions");
+            const DiscoveryTree w = SynthWorld::generate(sp);
+            for (const Cell &c : w.cells())
+                QVERIFY2(!c.tags.contains(QStringLiteral("direction:d9")), qPrintable(c.id));
+            for (const double beta : {0.0, 0.5, 1.0}) {
+                const EpisodeResult opening = run(allWeak, w, 4, beta);
+                const EpisodeResult skipped = run(skipping, w, 4, beta);
+                QVERIFY2(opening.ok(), qPrintable(opening.error));
+                QVERIFY2(skipped.ok(), qPrintable(skipped.error));
+                QVERIFY(!skipped.revealed.isEmpty());
+                QVERIFY(skipped.rounds >= 1);
+                // The first round is the built-in's: the first w0 roots by
+                // branch (portfolio.js: R = 1 + floor(β(T − 1) + 0.5), w0 =
+                // min(R, 1 + floor(β(W − 1) + 0.5)); T roots, W 4).
+                QStringList roots;
+                for (const DiscoveryTree::Branch &b : w.branches())
+                    roots.append(w.cells().at(b.cells.first()).id);
+                const int t = int(roots.size());
+                const int w0 = std::min(1 + int(std::floor(beta * (t - 1) + 0.5)), 1 + int(std::floor(beta * 3 + 0.5)));
+                QVERIFY(w0 >= 1);
+                QCOMPARE(opening.revealed.mid(0, w0), roots.mid(0, w0));
+                QCOMPARE(skipped.revealed.mid(0, w0), roots.mid(0, w0));
+                // Later rounds open no further root.
+                int skippedRoots = 0;
+                for (const QString &id : skipped.revealed)
+                    skippedRoots += id.endsWith(QLatin1String("a0")) ? 1 : 0;
+                QCOMPARE(skippedRoots, w0);
+            }
+        }
     }
 
     void probeContinuesTheBestBranchPastItsPatience()

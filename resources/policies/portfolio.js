@@ -57,7 +57,10 @@
 //     ends an episode right after its first round; STALL_BASE 0 with
 //     STALL_SLOPE 0 refines no branch (the frugal end of the family).
 //   - SKIP_WEAK_ROOTS: 1 never opens a legal root of a weak direction (the
-//     root budget R is unchanged; it is spent on the other directions).
+//     root budget R is unchanged; it is spent on the other directions) --
+//     except in an episode's first round when every legal root is weak: then
+//     the first round opens them as with 0 (by priority), since a version
+//     that opens nothing would end the episode without a single call.
 //   - STALL_BY_DIRECTION, DIRECTION_STALL (learned): patience per direction.
 //     With 1, a branch's floor of P is its direction's entry in
 //     DIRECTION_STALL (one more than the longest stall before a gain that
@@ -106,7 +109,7 @@ const PATIENCE_FLOOR = 0;    // range [0, 60]: G is at least this (reveals witho
 const STALL_FLOOR = 0;       // range [0, 12]: P is at least this (non-improving successes in a row)
 const DIRECTION_PRIORITY = {}; // learned: priority per direction, "*" for any other
 const DIRECTION_DEEPEST_GAIN = {}; // learned: deepest attempt at which each direction gained
-const SKIP_WEAK_ROOTS = 0;   // choice 0|1: 1 opens no root of a weak direction
+const SKIP_WEAK_ROOTS = 0;   // choice 0|1: 1 opens no root of a weak direction (while another can open)
 const STALL_BY_DIRECTION = 0; // choice 0|1: 1 takes P's floor per direction from DIRECTION_STALL
 const DIRECTION_STALL = {}; // learned: P's floor per direction, "*" for any other
 const PROBE_CALLS = 0;       // range [0, 12]: calls past patience on the best branch once the rule would stop
@@ -142,14 +145,27 @@ function priorityOf(state, id) {
 }
 
 // Legal roots in decreasing priority (ties: ascending branch); without the
-// roots of weak directions when SKIP_WEAK_ROOTS is 1.
+// roots of weak directions when SKIP_WEAK_ROOTS is 1, unless no branch is
+// opened yet and every legal root is weak: then they all take part, so that
+// an episode never ends without a call because the history found every
+// direction of this world weak.
 function orderedRoots(state) {
     var roots = state.legalRoots;
     if (!hasPriorities())
         return roots;
+    var ranked = rankedRoots(state, roots, SKIP_WEAK_ROOTS === 1);
+    if (ranked.length === 0 && state.openedBranches.length === 0)
+        ranked = rankedRoots(state, roots, false);
+    var out = [];
+    for (var i = 0; i < ranked.length; ++i)
+        out.push(ranked[i].id);
+    return out;
+}
+
+function rankedRoots(state, roots, skipWeak) {
     var ranked = [];
     for (var i = 0; i < roots.length; ++i) {
-        if (SKIP_WEAK_ROOTS === 1 && isWeak(state, roots[i]))
+        if (skipWeak && isWeak(state, roots[i]))
             continue;
         ranked.push({ id: roots[i], branch: state.meta(roots[i]).branch, p: priorityOf(state, roots[i]).value });
     }
@@ -158,10 +174,7 @@ function orderedRoots(state) {
             return a.p > b.p ? -1 : 1;
         return a.branch < b.branch ? -1 : (a.branch > b.branch ? 1 : 0);
     });
-    var out = [];
-    for (i = 0; i < ranked.length; ++i)
-        out.push(ranked[i].id);
-    return out;
+    return ranked;
 }
 
 // The floor of P for the branch of cell `id`.

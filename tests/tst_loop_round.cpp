@@ -324,8 +324,21 @@ void TestLoopRound::emptyBatchStops()
     QCOMPARE(s.status, IterationStatus::Finished);
     QCOMPARE(s.counters.cells, 2);
     QCOMPARE(s.counters.rounds, 1);
-    QVERIFY(s.stopReason.contains(QStringLiteral("empty batch")));
+    QCOMPARE(s.stopReason, QStringLiteral("the policy returned an empty batch"));
     QCOMPARE(s.grid.branches, 4); // no planGrid: the fallback grid
+
+    // A policy that chooses nothing at all: the round finishes without a
+    // call, and its stop reason says that no attempt was made.
+    PolicyVersion none;
+    none.name = QStringLiteral("none");
+    none.code = QStringLiteral("function selectBatch(state) { return []; }");
+    take(m_store->addPolicyVersion(none));
+    const RoundSummary idle = run(config(QStringLiteral("none"), 3), std::make_shared<FakeAgent>());
+    QVERIFY2(idle.ok(), qPrintable(idle.error));
+    QCOMPARE(idle.status, IterationStatus::Finished);
+    QCOMPARE(idle.counters.cells, 0);
+    QCOMPARE(idle.stopReason,
+             QStringLiteral("the policy returned an empty batch in the first round: no attempt was made (4 legal cells)"));
 }
 
 void TestLoopRound::roundLimitStops()

@@ -629,7 +629,13 @@ bool RoundRunner::Run::askPolicy(PolicyState &state, const QStringList &pins, co
         return false;
     }
     if (decision.batch.isEmpty() && pins.isEmpty()) {
-        stopReason = QStringLiteral("the policy returned an empty batch");
+        // Before any attempt, say so: a round that made no call at all is a
+        // policy's doing a researcher must be able to tell from a round
+        // that ended after its work.
+        stopReason = completed == 0 ? QStringLiteral("the policy returned an empty batch in the first round: no attempt "
+                                                     "was made (%1 legal cells)")
+                                          .arg(legal.size())
+                                    : QStringLiteral("the policy returned an empty batch");
         return false;
     }
     *chosen = decision.batch;

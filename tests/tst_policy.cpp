@@ -12,6 +12,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QtTest>
 
 using namespace dreamrsi;
@@ -38,6 +39,21 @@ EpisodeResult run(const QString &source, const DiscoveryTree &w, int workers = 1
     ReplayOptions o;
     o.workers = workers;
     return ReplayEngine::runEpisode(w, *p, beta, o);
+}
+
+/// portfolio.js with some of its tunables set: `values` maps a tunable's
+/// name to the text after `=` (without the `;`). Empty when a name is not a
+/// top-level tunable line of the script.
+QString portfolioWith(const QList<std::pair<QString, QString>> &values)
+{
+    QString source = BuiltinPolicies::javaScriptSource(QStringLiteral("portfolio"));
+    for (const auto &[name, value] : values) {
+        const QRegularExpression line(QStringLiteral("^const %1 = [^;]*;").arg(name), QRegularExpression::MultilineOption);
+        if (!source.contains(line))
+            return {};
+        source.replace(line, QStringLiteral("const %1 = %2;").arg(name, value));
+    }
+    return source;
 }
 
 /// The JSON a test policy threw as its error message.
@@ -953,12 +969,11 @@ function selectBatch(s) {
         // branches, opening their roots in ascending branch order; the
         // built-in opens roots by branch id whatever they explore.
         const QString source = BuiltinPolicies::javaScriptSource(QStringLiteral("portfolio"));
-        QString preferring = source;
-        preferring.replace(QStringLiteral("const DIRECTION_PRIORITY = {};"),
-                           QStringLiteral("const DIRECTION_PRIORITY = {\"d2\": 0.9, \"d5\": 0.9, \"d0\": 0.3, \"d1\": 0.3, \"d3\": 0.3, "
-                                          "\"d4\": 0.3, \"d6\": 0.3, \"d7\": 0.3, \"*\": 0.5};"));
-        preferring.replace(QStringLiteral("const WEAK_SHARE = 0.0;"), QStringLiteral("const WEAK_SHARE = 0.5;"));
-        preferring.replace(QStringLiteral("const SKIP_WEAK_ROOTS = 0;"), QStringLiteral("const SKIP_WEAK_ROOTS = 1;"));
+        const QString preferring = portfolioWith(
+            {{QStringLiteral("DIRECTION_PRIORITY"), QStringLiteral("{\"d2\": 0.9, \"d5\": 0.9, \"d0\": 0.3, \"d1\": 0.3, \"d3\": 0.3, "
+                                                                   "\"d4\": 0.3, \"d6\": 0.3, \"d7\": 0.3, \"*\": 0.5}")},
+             {QStringLiteral("WEAK_SHARE"), QStringLiteral("0.5")},
+             {QStringLiteral("SKIP_WEAK_ROOTS"), QStringLiteral("1")}});
         QVERIFY(preferring.contains(QStringLiteral("\"d2\": 0.9")));
         QVERIFY(preferring.contains(QStringLiteral("const SKIP_WEAK_ROOTS = 1;")));
         auto directionOf = [](const DiscoveryTree &w, const QString &id) {
@@ -1017,14 +1032,13 @@ function selectBatch(s) {
         // (a dreamed version deployed 0 calls in a counterfactual loop).
         // Once a branch is open, weak roots stay closed: no root is opened
         // that the same version without SKIP_WEAK_ROOTS would not open first.
-        const QString source = BuiltinPolicies::javaScriptSource(QStringLiteral("portfolio"));
-        QString allWeak = source;
-        allWeak.replace(QStringLiteral("const DIRECTION_PRIORITY = {};"),
-                        QStringLiteral("const DIRECTION_PRIORITY = {\"d9\": 1.0, \"d0\": 0.1, \"d1\": 0.1, \"d2\": 0.1, \"d3\": 0.1, "
-                                       "\"d4\": 0.1, \"d5\": 0.1, \"d6\": 0.1, \"d7\": 0.1, \"d8\": 0.1};"));
-        allWeak.replace(QStringLiteral("const WEAK_SHARE = 0.0;"), QStringLiteral("const WEAK_SHARE = 0.5;"));
-        QString skipping = allWeak;
-        skipping.replace(QStringLiteral("const SKIP_WEAK_ROOTS = 0;"), QStringLiteral("const SKIP_WEAK_ROOTS = 1;"));
+        const std::pair<QString, QString> table{
+            QStringLiteral("DIRECTION_PRIORITY"), QStringLiteral("{\"d9\": 1.0, \"d0\": 0.1, \"d1\": 0.1, \"d2\": 0.1, \"d3\": 0.1, "
+                                                                 "\"d4\": 0.1, \"d5\": 0.1, \"d6\": 0.1, \"d7\": 0.1, \"d8\": 0.1}")};
+        const std::pair<QString, QString> weak{QStringLiteral("WEAK_SHARE"), QStringLiteral("0.5")};
+        const QString allWeak = portfolioWith({table, weak});
+        const QString skipping = portfolioWith({table, weak, {QStringLiteral("SKIP_WEAK_ROOTS"), QStringLiteral("1")}});
+        QVERIFY(allWeak.contains(QStringLiteral("const SKIP_WEAK_ROOTS = 0;")));
         QVERIFY(skipping.contains(QStringLiteral("const SKIP_WEAK_ROOTS = 1;")));
         QVERIFY(skipping.contains(QStringLiteral("\"d9\": 1.0")));
         for (int seed = 1; seed <= 3; ++seed) {

@@ -71,9 +71,10 @@ public:
     /// runWorlds() gives for those trees, except that the sweep of a world
     /// whose tree is approximate says so (SweepResult::approximate), before
     /// `done` sees it: the reading that replays a file answers that
-    /// question, so no caller reads the files once more to ask it. When a file cannot be read, nothing
-    /// past it is replayed and the failure is the message of the first such
-    /// file in path order. `made`: as for runWorlds().
+    /// question, so no caller reads the files once more to ask it. When a
+    /// file cannot be read, nothing past it is replayed and the failure is
+    /// the message of the first such file in path order. `made`: as for
+    /// runWorlds().
     static Result<ReplayResult> runFiles(const QStringList &paths, const PolicySpec &spec, const ReplayOptions &options,
                                          const SweepDone &done = {}, const Progress &progress = {},
                                          std::unique_ptr<Policy> made = {});

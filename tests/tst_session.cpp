@@ -209,6 +209,20 @@ void TestSession::jobTrackerDropsStaleAnswers()
     QCOMPARE(applied, QList<int>{2});
     QVERIFY(idle.count() >= 1);
 
+    // A future that has already finished is answered from the event loop,
+    // never inside then() itself (QFuture::then(context, …) would call it
+    // at once): the caller finishes what it set up first.
+    QPromise<int> done;
+    done.start();
+    done.addResult(3);
+    done.finish();
+    QVERIFY(done.future().isFinished());
+    jobs.then(QStringLiteral("page"), done.future(), this, [&](int v) { applied.append(v); });
+    QCOMPARE(applied, QList<int>{2});
+    QCOMPARE(jobs.pending(), 1);
+    QTRY_COMPARE(jobs.pending(), 0);
+    QCOMPARE(applied, (QList<int>{2, 3}));
+
     // guard(): a signal's answer runs only while its scope was not renewed.
     int calls = 0;
     auto current = jobs.guard(QStringLiteral("other"), [&](int v) { calls += v; });

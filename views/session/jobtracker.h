@@ -44,18 +44,30 @@ public:
     int pending() const { return m_pending; }
 
     /// Continues `future` on `context`'s thread with `apply(result)` unless
-    /// `scope` was renewed since this call.
+    /// `scope` was renewed since this call. `apply` always runs from
+    /// `context`'s event loop, after this call has returned, even when the
+    /// future has already finished: Qt 6.4's QFuture::then(context, …) calls
+    /// its continuation at once, on the calling thread, in that case (a
+    /// caller that sets up state after starting a job would see its answer
+    /// first; tst_session_files caught it when the suites ran four at a time).
     template<typename T, typename Fn>
     void then(const QString &scope, QFuture<T> future, QObject *context, Fn apply)
     {
         const quint64 started = epoch(scope);
         ++m_pending;
-        future.then(context, [tracker = QPointer<JobTracker>(this), scope, started, apply = std::move(apply)](T result) mutable {
-            if (!tracker)
-                return;
-            tracker->finishOne();
-            if (tracker->isCurrent(scope, started))
-                apply(std::move(result));
+        auto answer = std::make_shared<Fn>(std::move(apply));
+        future.then(context, [tracker = QPointer<JobTracker>(this), context, scope, started, answer](T result) {
+            auto held = std::make_shared<T>(std::move(result));
+            QMetaObject::invokeMethod(
+                context,
+                [tracker, scope, started, answer, held] {
+                    if (!tracker)
+                        return;
+                    tracker->finishOne();
+                    if (tracker->isCurrent(scope, started))
+                        (*answer)(std::move(*held));
+                },
+                Qt::QueuedConnection);
         });
     }
 

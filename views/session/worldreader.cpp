@@ -50,17 +50,13 @@ void WorldReader::readRun(const QString &path, std::optional<QString> metric, st
             read.survey = RunImport::surveyMetrics(read.imported.value->tree);
         return read;
     }), this, [path, done = std::move(done)](RunReading read) {
-        RunRead run;
         if (!read.imported) {
-            run.world = Result<WorldEntry>::failure(read.imported.error);
-            done(std::move(run));
+            done(RunRead{Result<WorldEntry>::failure(read.imported.error), {}, {}});
             return;
         }
         auto tree = std::make_shared<const DiscoveryTree>(std::move(read.imported.value->tree));
-        run.world = Result<WorldEntry>::success({RunImport::worldName(path), path, 0, tree});
-        run.notes = read.imported.value->notes;
-        run.survey = std::move(read.survey);
-        done(std::move(run));
+        done(RunRead{Result<WorldEntry>::success({RunImport::worldName(path), path, 0, tree}), read.imported.value->notes,
+                     std::move(read.survey)});
     });
 }
 

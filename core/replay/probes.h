@@ -64,11 +64,18 @@ struct ProbeSetting
             return budget();
         return deployments < EarlyDeployments && !refiningPaid ? EarlyCalls : AutoCalls;
     }
-    /// Whether budgetAfter(deployments, …) depends on its `refiningPaid`:
-    /// callers skip looking through the history when it does not.
+    /// Whether budgetAfter(deployments, …) depends on its `refiningPaid`.
     bool asksWhetherRefiningPaid(qsizetype deployments) const
     {
         return mode == Mode::Early && deployments < EarlyDeployments;
+    }
+    /// budgetAfter() that looks through the history only when the budget
+    /// depends on it: `refiningPaid()` (a scan of the earlier deployments'
+    /// trees) is called only while asksWhetherRefiningPaid(deployments).
+    template<typename RefiningPaid>
+    int budgetAfter(qsizetype deployments, RefiningPaid &&refiningPaid) const
+    {
+        return budgetAfter(deployments, asksWhetherRefiningPaid(deployments) && refiningPaid());
     }
     bool enabled() const { return budget() > 0; }
     /// "auto", "early", "off" or N.

@@ -193,10 +193,10 @@ void deploy(const PolicyVersion &current, const std::shared_ptr<const DiscoveryT
     it->error = episode.error;
     QStringList revealed = episode.revealed;
     QHash<QString, QString> reasons;
-    const bool paid = probes.asksWhetherRefiningPaid(history->size())
-                      && std::any_of(history->cbegin(), history->cend(),
-                                     [](const DreamWorld &w) { return Probes::refiningPaid(*w.world.tree); });
-    const int probeBudget = probes.budgetAfter(history->size(), paid);
+    const int probeBudget = probes.budgetAfter(history->size(), [&history] {
+        return std::any_of(history->cbegin(), history->cend(),
+                           [](const DreamWorld &w) { return Probes::refiningPaid(*w.world.tree); });
+    });
     if (probeBudget > 0 && episode.ok())
         probe(world, *history, probeBudget, &revealed, &reasons, it);
     it->calls = int(revealed.size());

@@ -705,9 +705,9 @@ bool RoundRunner::Run::runProbes()
     QList<ReplayWorld> worlds;
     if (!loadProbeHistory(&worlds))
         return false;
-    const bool paid = probe.asksWhetherRefiningPaid(worlds.size())
-                      && std::any_of(worlds.cbegin(), worlds.cend(), [](const ReplayWorld &w) { return Probes::refiningPaid(*w.tree); });
-    const int budget = probe.budgetAfter(worlds.size(), paid);
+    const int budget = probe.budgetAfter(worlds.size(), [&worlds] {
+        return std::any_of(worlds.cbegin(), worlds.cend(), [](const ReplayWorld &w) { return Probes::refiningPaid(*w.tree); });
+    });
     if (probe.mode == ProbeSetting::Mode::Early && budget == ProbeSetting::EarlyCalls)
         log(QStringLiteral("probes: up to %1 calls (early: the task has %2 recorded rounds so far, none with a refinement that raised "
                            "its branch's best)")

@@ -105,6 +105,7 @@ private slots:
     void rootProbeForABlindDirection();
     void probeCellsCountedTaggedAndJoinTheHistory();
     void widenedExceedsTheCapOnlyWhereBlind();
+    void uncertainIsWideOnlyWhereBlind();
     void unopenedRootCompletedFromItsDirection();
     void proposalInsideTheNoiseIsNotProposed();
     void proposalBelowTheHardestWorldIsNotProposed();
@@ -358,6 +359,64 @@ void TestProbes::widenedExceedsTheCapOnlyWhereBlind()
     const DiscoveryTree part = world(2, 2, 0.05);
     const Result<DiscoveryTree> a = Imagination::complete(part, fitOn(full), 3, 0, 0);
     const Result<DiscoveryTree> b = Imagination::complete(part, fitOn(full, ImaginationRule::Widened), 3, 0, 0);
+    QVERIFY(a && b);
+    QCOMPARE(a.value->cells(), b.value->cells());
+}
+
+void TestProbes::uncertainIsWideOnlyWhereBlind()
+{
+    // A history that never saw a gain: every refinement at depths 1 and 2
+    // scores what its root did, nothing is known deeper; first scores 1.0 …
+    // 1.5, so the cap is 1.5 and the largest gain 0. The widened rule has no
+    // headroom there; the uncertain rule's prior is as wide as the roots.
+    const DiscoveryTree flat = world(6, 3, 0.0);
+    const QList<const DiscoveryTree *> history{&flat, &flat, &flat};
+    const WorldModel widened = fitOn(history, ImaginationRule::Widened);
+    const WorldModel uncertain = fitOn(history, ImaginationRule::Uncertain);
+    QCOMPARE(*uncertain.cap(), 1.5);
+    QCOMPARE(uncertain.largestGain(), 0.0);
+    double mean = 0.0, squares = 0.0;
+    for (int b = 0; b < 6; ++b)
+        mean += (1.0 + 0.1 * b) / 6.0;
+    for (int b = 0; b < 6; ++b)
+        squares += 3.0 * (1.0 + 0.1 * b - mean) * (1.0 + 0.1 * b - mean);
+    const double width = 2.0 * std::sqrt(squares / 17.0); // 18 first scores
+    QVERIFY2(std::abs(uncertain.priorWidth() - width) < 1e-12, qPrintable(QString::number(uncertain.priorWidth())));
+    QCOMPARE(uncertain.toJson().value(QStringLiteral("prior_width")).toDouble(), uncertain.priorWidth());
+    double widenedMax = 0.0, blindMax = 0.0, seenMax = 0.0;
+    int belowRoot = 0;
+    for (int k = 0; k < 20; ++k) {
+        const Result<DiscoveryTree> w = Imagination::complete(flat, widened, 7, 0, k);
+        const Result<DiscoveryTree> u = Imagination::complete(flat, uncertain, 7, 0, k);
+        QVERIFY(w && u);
+        for (const Cell &cell : w.value->cells()) {
+            if (cell.score)
+                widenedMax = std::max(widenedMax, *cell.score);
+        }
+        for (const Cell &cell : u.value->cells()) {
+            if (!cell.score || !Imagination::isImagined(cell))
+                continue;
+            if (cell.attempt <= 2) {
+                seenMax = std::max(seenMax, *cell.score);
+            } else {
+                blindMax = std::max(blindMax, *cell.score);
+                // Both ways: a draw below the branch's root is a loss (its best stays).
+                belowRoot += *cell.score < 1.0 + 0.1 * cell.branch - 1e-12 ? 1 : 0;
+            }
+        }
+    }
+    QVERIFY2(widenedMax <= 1.5, qPrintable(QString::number(widenedMax)));
+    QVERIFY2(blindMax > 1.5, qPrintable(QString::number(blindMax)));
+    QVERIFY2(blindMax <= 1.5 + width + 1e-12, qPrintable(QString::number(blindMax)));
+    QVERIFY2(seenMax <= 1.5, qPrintable(QString::number(seenMax)));
+    QVERIFY(belowRoot > 0);
+
+    // Where every depth is well observed, the uncertain rule draws what capped draws.
+    const DiscoveryTree deep = world(6, 9, 0.05);
+    const QList<const DiscoveryTree *> full{&deep};
+    const DiscoveryTree part = world(2, 2, 0.05);
+    const Result<DiscoveryTree> a = Imagination::complete(part, fitOn(full), 3, 0, 0);
+    const Result<DiscoveryTree> b = Imagination::complete(part, fitOn(full, ImaginationRule::Uncertain), 3, 0, 0);
     QVERIFY(a && b);
     QCOMPARE(a.value->cells(), b.value->cells());
 }

@@ -379,6 +379,22 @@ private slots:
         QCOMPARE(s.others.size(), 1);
         QCOMPARE(s.others.first().config.rule, ImaginationRule::Capped);
         QVERIFY2(s.others.first().config.label().endsWith(QStringLiteral("imagined C 2")), qPrintable(s.others.first().config.label()));
+
+        // The third rule is stored and keyed the same way (schema 10 allows it in both tables).
+        r = runText({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--rule"), QStringLiteral("uncertain"),
+                     QStringLiteral("--replay"), QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(jsonOf(r).value(QStringLiteral("config")).toObject().value(QStringLiteral("rule")).toString(), QStringLiteral("uncertain"));
+        records = recordsOf(p, QStringLiteral("builtin:portfolio"));
+        QCOMPARE(records.size(), 3 * (2 * 2 * 5));
+        int uncertainRecords = 0;
+        for (const ReplayResultRecord &rec : records)
+            uncertainRecords += rec.key.rule == ImaginationRule::Uncertain ? 1 : 0;
+        QCOMPARE(uncertainRecords, 2 * 2 * 5);
+        const ProjectSnapshot after = snapshotOf(p);
+        const ReplayResultPtr uncertainValue = after.results.value(idOf(after, QStringLiteral("builtin:portfolio")));
+        QVERIFY(uncertainValue && uncertainValue->value);
+        QCOMPARE(uncertainValue->rule, ImaginationRule::Uncertain);
     }
 
     void projectConfigRefusesBadInput_data()
@@ -393,7 +409,7 @@ private slots:
         QTest::newRow("rounds") << QStringList{QStringLiteral("--rounds"), QStringLiteral("many")} << 2 << QStringLiteral("--rounds");
         QTest::newRow("unknown") << QStringList{QStringLiteral("--frobnicate")} << 2 << QStringLiteral("frobnicate");
         QTest::newRow("rule") << QStringList{QStringLiteral("--rule"), QStringLiteral("wide")} << 2
-                              << QStringLiteral("--rule must be one of capped, widened (got 'wide')");
+                              << QStringLiteral("--rule must be one of capped, widened, uncertain (got 'wide')");
     }
 
     void projectConfigRefusesBadInput()

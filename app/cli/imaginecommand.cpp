@@ -23,7 +23,7 @@ namespace {
 
 const char *const imagineUsage =
     "usage: dreamrsi imagine (--world T.json [--world T.json …] | --project P) --out DIR [--seed S]\n"
-    "                        [--completions C] [--directions d0,d1,…] [--rule capped|widened] [--no-cap]\n"
+    "                        [--completions C] [--directions d0,d1,…] [--rule capped|widened|uncertain] [--no-cap]\n"
     "                        [--threads N] [--json]\n"
     "Fits the world model on every revealed cell of the history worlds (the files in the order given, or\n"
     "the project's replay worlds in iteration order), draws C completions of each (default 8, seed 0)\n"
@@ -31,7 +31,9 @@ const char *const imagineUsage =
     "other (branch, attempt) of a world's grid is imagined (\"imagined\": true), its score capped at the\n"
     "best score the history revealed unless --no-cap. --rule widened (docs/online.md, imagination rules)\n"
     "lifts that cap by the largest gain the task has shown at depths the history is blind to, and draws\n"
-    "there from the depth's own few gains too; capped (the default) is the rule of the test vectors.\n"
+    "there from the depth's own few gains too; --rule uncertain draws a gain there from the depth's own\n"
+    "few gains or else from a prior as wide as the task's first scores are spread (twice their standard\n"
+    "deviation, S), up to the cap plus S; capped (the default) is the rule of the test vectors.\n"
     "A branch explores the direction its cells are\n"
     "tagged with, else d[b mod n] of --directions, else of the worlds' task when it is known.\n"
     "One model is fitted per task (the worlds' `task`; worlds without one form a group of their own),\n"

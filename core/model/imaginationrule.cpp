@@ -4,7 +4,15 @@ namespace dreamrsi {
 
 QString imaginationRuleName(ImaginationRule rule)
 {
-    return rule == ImaginationRule::Widened ? QStringLiteral("widened") : QStringLiteral("capped");
+    switch (rule) {
+    case ImaginationRule::Widened:
+        return QStringLiteral("widened");
+    case ImaginationRule::Uncertain:
+        return QStringLiteral("uncertain");
+    case ImaginationRule::Capped:
+        break;
+    }
+    return QStringLiteral("capped");
 }
 
 std::optional<ImaginationRule> imaginationRuleFromName(const QString &name)
@@ -13,12 +21,15 @@ std::optional<ImaginationRule> imaginationRuleFromName(const QString &name)
         return ImaginationRule::Capped;
     if (name == QLatin1String("widened"))
         return ImaginationRule::Widened;
+    if (name == QLatin1String("uncertain"))
+        return ImaginationRule::Uncertain;
     return std::nullopt;
 }
 
 QStringList imaginationRuleNames()
 {
-    return {imaginationRuleName(ImaginationRule::Capped), imaginationRuleName(ImaginationRule::Widened)};
+    return {imaginationRuleName(ImaginationRule::Capped), imaginationRuleName(ImaginationRule::Widened),
+            imaginationRuleName(ImaginationRule::Uncertain)};
 }
 
 } // namespace dreamrsi

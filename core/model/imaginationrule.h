@@ -23,8 +23,16 @@ enum class ImaginationRule {
     /// largest gain the task has shown: "go deeper" is uncertain there, not
     /// worth nothing (`--rule widened`).
     Widened,
+    /// The same where the model has evidence. At a blind depth a gain is
+    /// drawn from that depth's own few values with probability k/NMIN, else
+    /// from a wide prior: uniform on [−S, +S], S twice the sample standard
+    /// deviation of the history's first-attempt scores (how far apart the
+    /// task's starting points lie), and such a draw is clamped at the cap
+    /// plus S. A blind depth is as uncertain as the task's scores are wide,
+    /// also before any gain was ever seen (`--rule uncertain`).
+    Uncertain,
 };
-/// "capped", "widened".
+/// "capped", "widened", "uncertain".
 QString imaginationRuleName(ImaginationRule rule);
 std::optional<ImaginationRule> imaginationRuleFromName(const QString &name);
 /// Every rule's name, in the order of the enum.

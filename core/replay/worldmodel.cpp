@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <thread>
 
 namespace dreamrsi {
@@ -105,6 +106,13 @@ WorldModel WorldModel::fit(const QList<const DiscoveryTree *> &history, const Im
     // The last fallback of gain(tag, a): every pooled gain in depth order.
     for (auto it = pool.gains.cbegin(); it != pool.gains.cend(); ++it)
         m.m_allGains.append(it.value());
+    if (const qsizetype n = pool.first.size(); n >= 2) {
+        const double mean = std::accumulate(pool.first.cbegin(), pool.first.cend(), 0.0) / double(n);
+        double squares = 0.0;
+        for (const double v : pool.first)
+            squares += (v - mean) * (v - mean);
+        m.m_priorWidth = 2.0 * std::sqrt(squares / double(n - 1));
+    }
     if (!options.cap)
         m.m_cap.reset();
     return m;
@@ -249,6 +257,7 @@ QJsonObject WorldModel::toJson() const
         {QStringLiteral("capped"), m_options.cap},
         {QStringLiteral("rule"), imaginationRuleName(m_options.rule)},
         {QStringLiteral("largest_gain"), m_largestGain},
+        {QStringLiteral("prior_width"), m_priorWidth},
         {QStringLiteral("directions"), QJsonArray::fromStringList(m_options.directions)},
         {QStringLiteral("strata"), strata},
         {QStringLiteral("failures"), failures},
@@ -420,17 +429,34 @@ Result<DiscoveryTree> Imagination::complete(const DiscoveryTree &tree, const Wor
             } else {
                 // The widened rule at a blind depth: the depth's own few
                 // gains with probability k/NMIN, a higher ceiling.
-                const bool widened = run && model.options().rule == ImaginationRule::Widened && model.depthBlind(tag, a);
+                const ImaginationRule rule = model.options().rule;
+                const bool blind = run && rule != ImaginationRule::Capped && model.depthBlind(tag, a);
+                const bool widened = blind && rule == ImaginationRule::Widened;
                 const QList<double> *from = run ? &model.gains(tag, a) : &model.firstScores(tag);
                 if (widened) {
                     const QList<double> &own = model.blindGains(a);
                     if (!own.isEmpty() && rng.uniform() * model.options().minSamples < double(own.size()))
                         from = &own;
                 }
-                const double drawn = from->at(qsizetype(rng.uniform() * double(from->size())));
+                double drawn = from->at(qsizetype(rng.uniform() * double(from->size())));
+                double ceiling = widened ? model.largestGain() : 0.0;
+                if (blind && rule == ImaginationRule::Uncertain) {
+                    // The uncertain rule, after the capped draw above: the
+                    // depth's own k gains with probability k/NMIN, else the
+                    // wide prior U(−S, S) with the ceiling raised by S (the
+                    // choice takes one draw even when the depth has none).
+                    const QList<double> &own = model.blindGains(a);
+                    const double choice = rng.uniform();
+                    if (!own.isEmpty() && choice * model.options().minSamples < double(own.size())) {
+                        drawn = own.at(qsizetype(rng.uniform() * double(own.size())));
+                    } else {
+                        drawn = (2.0 * rng.uniform() - 1.0) * model.priorWidth();
+                        ceiling = model.priorWidth();
+                    }
+                }
                 double s = run ? *run + drawn : drawn;
                 if (model.cap())
-                    s = std::min(s, *model.cap() + (widened ? model.largestGain() : 0.0));
+                    s = std::min(s, *model.cap() + ceiling);
                 cell.score = s;
                 cell.evaluated = true;
                 cell.failClass = QString::fromLatin1(FailClass::Ok);

@@ -83,6 +83,9 @@ public:
     /// The largest gain one attempt made over its branch's best anywhere in
     /// the history (0 when none was positive): the widened rule's headroom.
     double largestGain() const { return m_largestGain; }
+    /// The uncertain rule's prior width S: twice the sample standard
+    /// deviation of the pooled first-attempt scores (0 with fewer than two).
+    double priorWidth() const { return m_priorWidth; }
     /// The pool's own gains at depth `attempt` (fewer than NMIN where the
     /// depth is blind; empty when none).
     const QList<double> &blindGains(int attempt) const;
@@ -126,6 +129,7 @@ private:
     QList<double> m_allGains;         ///< every pooled gain, in depth order (the last fallback)
     std::optional<double> m_cap;
     double m_largestGain = 0.0;
+    double m_priorWidth = 0.0;
 };
 
 /// The directions of a task by its name (a built-in task or a task folder),

@@ -339,6 +339,55 @@ ALTER TABLE replay_results_v9 RENAME TO replay_results;
 CREATE INDEX replay_results_by_world ON replay_results(world_id);
 )sql";
 
+// Version 10: a third imagination rule, `uncertain`
+// (docs/online.md#imagination-rules). The CHECK constraints on the rule name
+// every rule, and SQLite changes a constraint only by rebuilding the table,
+// so replay_config (its one row) and replay_results are rebuilt under the
+// same names with every row copied as it is (foreign keys are off, as for V3).
+constexpr const char *V10 = R"sql(
+CREATE TABLE replay_config_v10(
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  workers INTEGER NOT NULL DEFAULT 10 CHECK (workers >= 1),
+  lambda REAL NOT NULL DEFAULT 0.1,
+  betas TEXT NOT NULL DEFAULT '[0,0.25,0.5,0.75,1]',
+  rounds_limit INTEGER NOT NULL DEFAULT 0,
+  origin TEXT NOT NULL DEFAULT 'default' CHECK (origin IN ('default', 'first_round', 'dream', 'user')),
+  updated TEXT,
+  valuation TEXT NOT NULL DEFAULT 'revealed' CHECK (valuation IN ('revealed', 'imagined')),
+  completions INTEGER NOT NULL DEFAULT 8 CHECK (completions >= 1),
+  rule TEXT NOT NULL DEFAULT 'capped' CHECK (rule IN ('capped', 'widened', 'uncertain'))
+);
+INSERT INTO replay_config_v10(id, workers, lambda, betas, rounds_limit, origin, updated, valuation, completions, rule)
+  SELECT id, workers, lambda, betas, rounds_limit, origin, updated, valuation, completions, rule FROM replay_config;
+DROP TABLE replay_config;
+ALTER TABLE replay_config_v10 RENAME TO replay_config;
+CREATE TABLE replay_results_v10(
+  id INTEGER PRIMARY KEY,
+  policy_version_id INTEGER NOT NULL REFERENCES policy_versions(id) ON DELETE CASCADE,
+  world_id INTEGER NOT NULL REFERENCES iterations(id) ON DELETE CASCADE,
+  beta REAL NOT NULL,
+  workers INTEGER NOT NULL,
+  lambda REAL NOT NULL,
+  rounds_limit INTEGER NOT NULL DEFAULT 0,
+  grid TEXT NOT NULL DEFAULT '',
+  completions INTEGER NOT NULL DEFAULT 0,
+  completion INTEGER NOT NULL DEFAULT 0,
+  rule TEXT NOT NULL DEFAULT 'capped' CHECK (rule IN ('capped', 'widened', 'uncertain')),
+  calls INTEGER NOT NULL,
+  rounds INTEGER NOT NULL,
+  best REAL NOT NULL,
+  attainment REAL NOT NULL,
+  revealed TEXT NOT NULL DEFAULT '[]',
+  error TEXT,
+  created TEXT NOT NULL,
+  UNIQUE (policy_version_id, world_id, beta, workers, lambda, rounds_limit, grid, completions, completion, rule)
+);
+INSERT INTO replay_results_v10 SELECT * FROM replay_results;
+DROP TABLE replay_results;
+ALTER TABLE replay_results_v10 RENAME TO replay_results;
+CREATE INDEX replay_results_by_world ON replay_results(world_id);
+)sql";
+
 QString describe(const SqliteConnection &db, const QString &what)
 {
     return QStringLiteral("%1: %2").arg(db.path(), what);
@@ -358,6 +407,7 @@ const char *migrationTo(int v)
     case 7: return V7;
     case 8: return V8;
     case 9: return V9;
+    case 10: return V10;
     default: return nullptr;
     }
 }

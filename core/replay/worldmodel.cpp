@@ -427,8 +427,8 @@ Result<DiscoveryTree> Imagination::complete(const DiscoveryTree &tree, const Wor
                 cell.evaluated = false;
                 cell.failClass = QString::fromLatin1(FailClass::Runtime);
             } else {
-                // The widened rule at a blind depth: the depth's own few
-                // gains with probability k/NMIN, a higher ceiling.
+                // At a blind depth the widened rule draws the depth's own
+                // few gains with probability k/NMIN, under a higher ceiling.
                 const ImaginationRule rule = model.options().rule;
                 const bool blind = run && rule != ImaginationRule::Capped && model.depthBlind(tag, a);
                 const bool widened = blind && rule == ImaginationRule::Widened;

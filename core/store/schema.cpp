@@ -382,7 +382,10 @@ CREATE TABLE replay_results_v10(
   created TEXT NOT NULL,
   UNIQUE (policy_version_id, world_id, beta, workers, lambda, rounds_limit, grid, completions, completion, rule)
 );
-INSERT INTO replay_results_v10 SELECT * FROM replay_results;
+INSERT INTO replay_results_v10(id, policy_version_id, world_id, beta, workers, lambda, rounds_limit, grid, completions, completion, rule, calls,
+  rounds, best, attainment, revealed, error, created)
+  SELECT id, policy_version_id, world_id, beta, workers, lambda, rounds_limit, grid, completions, completion, rule, calls,
+  rounds, best, attainment, revealed, error, created FROM replay_results;
 DROP TABLE replay_results;
 ALTER TABLE replay_results_v10 RENAME TO replay_results;
 CREATE INDEX replay_results_by_world ON replay_results(world_id);

@@ -20,6 +20,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <limits>
 
 using namespace dreamrsi;
@@ -71,6 +72,12 @@ QList<ReplayResultRecord> recordsOf(const QString &path, const QString &version)
     if (!v.ok())
         return {};
     return (*reader.value)->replayResults(v.value->id).value.value_or(QList<ReplayResultRecord>());
+}
+
+/// How many of `records` were drawn under `rule`.
+int countOfRule(const QList<ReplayResultRecord> &records, ImaginationRule rule)
+{
+    return int(std::count_if(records.cbegin(), records.cend(), [rule](const ReplayResultRecord &r) { return r.key.rule == rule; }));
 }
 
 PolicyVersionId idOf(const ProjectSnapshot &s, const QString &name)
@@ -368,10 +375,7 @@ private slots:
         QVERIFY(jsonOf(r).value(QStringLiteral("stale_after")).toArray().isEmpty());
         records = recordsOf(p, QStringLiteral("builtin:portfolio"));
         QCOMPARE(records.size(), 2 * (2 * 2 * 5)); // both rules kept
-        int widenedRecords = 0;
-        for (const ReplayResultRecord &rec : records)
-            widenedRecords += rec.key.rule == ImaginationRule::Widened ? 1 : 0;
-        QCOMPARE(widenedRecords, 2 * 2 * 5);
+        QCOMPARE(countOfRule(records, ImaginationRule::Widened), 2 * 2 * 5);
         const ProjectSnapshot s = snapshotOf(p);
         const ReplayResultPtr value = s.results.value(idOf(s, QStringLiteral("builtin:portfolio")));
         QVERIFY(value && value->value);
@@ -387,10 +391,7 @@ private slots:
         QCOMPARE(jsonOf(r).value(QStringLiteral("config")).toObject().value(QStringLiteral("rule")).toString(), QStringLiteral("uncertain"));
         records = recordsOf(p, QStringLiteral("builtin:portfolio"));
         QCOMPARE(records.size(), 3 * (2 * 2 * 5));
-        int uncertainRecords = 0;
-        for (const ReplayResultRecord &rec : records)
-            uncertainRecords += rec.key.rule == ImaginationRule::Uncertain ? 1 : 0;
-        QCOMPARE(uncertainRecords, 2 * 2 * 5);
+        QCOMPARE(countOfRule(records, ImaginationRule::Uncertain), 2 * 2 * 5);
         const ProjectSnapshot after = snapshotOf(p);
         const ReplayResultPtr uncertainValue = after.results.value(idOf(after, QStringLiteral("builtin:portfolio")));
         QVERIFY(uncertainValue && uncertainValue->value);

@@ -685,6 +685,12 @@ private slots:
         rule->setCurrentIndex(rule->findData(int(ImaginationRule::Widened)));
         QCOMPARE(dialog.projectReplayConfig()->rule, ImaginationRule::Widened);
         QVERIFY(dialog.projectReplayConfig()->label().endsWith(QStringLiteral("imagined C 12, widened")));
+        // Every rule is offered, in the order of the enum.
+        QCOMPARE(rule->count(), imaginationRuleNames().size());
+        rule->setCurrentIndex(rule->findData(int(ImaginationRule::Uncertain)));
+        QCOMPARE(dialog.projectReplayConfig()->rule, ImaginationRule::Uncertain);
+        QVERIFY(dialog.projectReplayConfig()->label().endsWith(QStringLiteral("imagined C 12, uncertain")));
+        rule->setCurrentIndex(rule->findData(int(ImaginationRule::Widened)));
         valuation->setCurrentIndex(valuation->findData(int(Valuation::Revealed)));
         QVERIFY(!rule->isEnabled());
         SettingsDialog again(settings);

@@ -389,11 +389,14 @@ void TestProbes::uncertainIsWideOnlyWhereBlind()
     const double width = 2.0 * std::sqrt(squares / 17.0); // 18 first scores
     QVERIFY2(std::abs(uncertain.priorWidth() - width) < 1e-12, qPrintable(QString::number(uncertain.priorWidth())));
     QCOMPARE(uncertain.toJson().value(QStringLiteral("prior_width")).toDouble(), uncertain.priorWidth());
+    // Completed: a world of the same task whose roots alone are revealed, so
+    // that attempts 1 and 2 (observed) and 3 on (blind) are all imagined.
+    const DiscoveryTree roots = world(6, 1, 0.0);
     double widenedMax = 0.0, blindMax = 0.0, seenMax = 0.0;
-    int belowRoot = 0;
+    int belowRoot = 0, seen = 0;
     for (int k = 0; k < 20; ++k) {
-        const Result<DiscoveryTree> w = Imagination::complete(flat, widened, 7, 0, k);
-        const Result<DiscoveryTree> u = Imagination::complete(flat, uncertain, 7, 0, k);
+        const Result<DiscoveryTree> w = Imagination::complete(roots, widened, 7, 0, k);
+        const Result<DiscoveryTree> u = Imagination::complete(roots, uncertain, 7, 0, k);
         QVERIFY(w && u);
         for (const Cell &cell : w.value->cells()) {
             if (cell.score)
@@ -403,6 +406,7 @@ void TestProbes::uncertainIsWideOnlyWhereBlind()
             if (!cell.score || !Imagination::isImagined(cell))
                 continue;
             if (cell.attempt <= 2) {
+                ++seen;
                 seenMax = std::max(seenMax, *cell.score);
             } else {
                 blindMax = std::max(blindMax, *cell.score);
@@ -414,6 +418,7 @@ void TestProbes::uncertainIsWideOnlyWhereBlind()
     QVERIFY2(widenedMax <= 1.5, qPrintable(QString::number(widenedMax)));
     QVERIFY2(blindMax > 1.5, qPrintable(QString::number(blindMax)));
     QVERIFY2(blindMax <= 1.5 + width + 1e-12, qPrintable(QString::number(blindMax)));
+    QVERIFY(seen > 100);
     QVERIFY2(seenMax <= 1.5, qPrintable(QString::number(seenMax)));
     QVERIFY(belowRoot > 0);
 

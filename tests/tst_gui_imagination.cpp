@@ -690,6 +690,10 @@ private slots:
         rule->setCurrentIndex(rule->findData(int(ImaginationRule::Uncertain)));
         QCOMPARE(dialog.projectReplayConfig()->rule, ImaginationRule::Uncertain);
         QVERIFY(dialog.projectReplayConfig()->label().endsWith(QStringLiteral("imagined C 12, uncertain")));
+        rule->setCurrentIndex(rule->findData(int(ImaginationRule::Anchored)));
+        QCOMPARE(dialog.projectReplayConfig()->rule, ImaginationRule::Anchored);
+        QVERIFY(dialog.projectReplayConfig()->label().endsWith(QStringLiteral("imagined C 12, anchored")));
+        QVERIFY(rule->toolTip().contains(QStringLiteral("within 4 attempts")));
         rule->setCurrentIndex(rule->findData(int(ImaginationRule::Widened)));
         valuation->setCurrentIndex(valuation->findData(int(Valuation::Revealed)));
         QVERIFY(!rule->isEnabled());

@@ -23,6 +23,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 using namespace dreamrsi;
 using dreamrsi::test::runDreamrsi;
@@ -34,13 +35,19 @@ QString vectors(const QString &kind)
     return QStringLiteral(DREAMRSI_SOURCE_DIR "/tests/data/imagination/") + kind;
 }
 
-QStringList historyFiles(const QString &kind)
+/// The JSON files of `folder`, by name.
+QStringList filesIn(const QString &folder)
 {
-    const QDir dir(vectors(kind) + QStringLiteral("/history"));
+    const QDir dir(folder);
     QStringList paths;
     for (const QString &name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
         paths.append(dir.filePath(name));
     return paths;
+}
+
+QStringList historyFiles(const QString &kind)
+{
+    return filesIn(vectors(kind) + QStringLiteral("/history"));
 }
 
 QJsonObject readJson(const QString &path)
@@ -180,14 +187,26 @@ void TestImagination::vectorsReproduced_data()
     QTest::addColumn<QString>("kind");
     QTest::addColumn<double>("cap");
     QTest::addColumn<QString>("rule");
-    QTest::newRow("late") << QStringLiteral("late") << 0.997533547 << QStringLiteral("capped");
-    QTest::newRow("directions") << QStringLiteral("directions") << 0.983952251 << QStringLiteral("capped");
+    QTest::addColumn<QString>("vectorsOf"); ///< the rule whose vectors the completions must equal
+    QTest::newRow("late") << QStringLiteral("late") << 0.997533547 << QStringLiteral("capped") << QStringLiteral("capped");
+    QTest::newRow("directions") << QStringLiteral("directions") << 0.983952251 << QStringLiteral("capped") << QStringLiteral("capped");
     // The widened rule's own vectors (docs/online.md#imagination-rules), same histories.
-    QTest::newRow("late, widened") << QStringLiteral("late") << 0.997533547 << QStringLiteral("widened");
-    QTest::newRow("directions, widened") << QStringLiteral("directions") << 0.983952251 << QStringLiteral("widened");
+    QTest::newRow("late, widened") << QStringLiteral("late") << 0.997533547 << QStringLiteral("widened") << QStringLiteral("widened");
+    QTest::newRow("directions, widened") << QStringLiteral("directions") << 0.983952251 << QStringLiteral("widened")
+                                         << QStringLiteral("widened");
     // The uncertain rule's own vectors, same histories.
-    QTest::newRow("late, uncertain") << QStringLiteral("late") << 0.997533547 << QStringLiteral("uncertain");
-    QTest::newRow("directions, uncertain") << QStringLiteral("directions") << 0.983952251 << QStringLiteral("uncertain");
+    QTest::newRow("late, uncertain") << QStringLiteral("late") << 0.997533547 << QStringLiteral("uncertain")
+                                     << QStringLiteral("uncertain");
+    QTest::newRow("directions, uncertain") << QStringLiteral("directions") << 0.983952251 << QStringLiteral("uncertain")
+                                           << QStringLiteral("uncertain");
+    // The anchored rule: these histories gained as deep as attempt 9, so its
+    // window covers every depth of the grid and it draws what uncertain draws.
+    QTest::newRow("late, anchored") << QStringLiteral("late") << 0.997533547 << QStringLiteral("anchored")
+                                    << QStringLiteral("uncertain");
+    QTest::newRow("directions, anchored") << QStringLiteral("directions") << 0.983952251 << QStringLiteral("anchored")
+                                          << QStringLiteral("uncertain");
+    // Its own vectors: a history of three worlds stopped at attempt 2 that never gained, where the window ends at 4.
+    QTest::newRow("flat, anchored") << QStringLiteral("flat") << 1.283432 << QStringLiteral("anchored") << QStringLiteral("anchored");
 }
 
 void TestImagination::vectorsReproduced()
@@ -195,10 +214,16 @@ void TestImagination::vectorsReproduced()
     QFETCH(QString, kind);
     QFETCH(double, cap);
     QFETCH(QString, rule);
+    QFETCH(QString, vectorsOf);
     QTemporaryDir out;
     QVERIFY(out.isValid());
     QStringList args{QStringLiteral("imagine")};
-    for (const QString &p : historyFiles(kind))
+    // A rule's own set may bring its own history (…/imagination-RULE/KIND/history).
+    const QString own = QStringLiteral(DREAMRSI_SOURCE_DIR "/tests/data/imagination-%1/").arg(vectorsOf) + kind;
+    const QStringList history = QDir(own + QStringLiteral("/history")).exists() ? filesIn(own + QStringLiteral("/history"))
+                                                                                 : historyFiles(kind);
+    QVERIFY(!history.isEmpty());
+    for (const QString &p : history)
         args << QStringLiteral("--world") << p;
     args << QStringLiteral("--seed") << QStringLiteral("1234") << QStringLiteral("--completions") << QStringLiteral("2")
          << QStringLiteral("--directions") << Directions << QStringLiteral("--out") << out.path() << QStringLiteral("--json");
@@ -211,11 +236,16 @@ void TestImagination::vectorsReproduced()
     QCOMPARE(model.value(QStringLiteral("cap")).toDouble(), cap);
     QCOMPARE(model.value(QStringLiteral("rule")).toString(), rule);
 
-    const QString own = QStringLiteral(DREAMRSI_SOURCE_DIR "/tests/data/imagination-%1/").arg(rule) + kind;
-    const QDir expected((rule == QLatin1String("capped") ? vectors(kind) : own) + QStringLiteral("/completions"));
-    // How far above the cap a rule may draw: widened the largest gain, uncertain its prior's width.
-    const double headroom = model.value(rule == QLatin1String("uncertain") ? QStringLiteral("prior_width") : QStringLiteral("largest_gain")).toDouble();
+    const QDir expected((vectorsOf == QLatin1String("capped") ? vectors(kind) : own) + QStringLiteral("/completions"));
+    // How far above the cap a rule may draw: widened the largest gain, uncertain and anchored their prior's width.
+    const bool prior = rule == QLatin1String("uncertain") || rule == QLatin1String("anchored");
+    const double headroom = model.value(prior ? QStringLiteral("prior_width") : QStringLiteral("largest_gain")).toDouble();
     QVERIFY(headroom >= 0.0);
+    // Anchored: capped past the window, nothing above the cap there.
+    const int windowEnd = rule == QLatin1String("anchored") ? model.value(QStringLiteral("deepest_gain")).toInt(-100) + anchoredWindow()
+                                                           : std::numeric_limits<int>::max();
+    QVERIFY(windowEnd >= anchoredWindow());
+    int pastWindow = 0;
     int aboveCap = 0;
     const QStringList names = expected.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
     QCOMPARE(names.size(), 6);
@@ -231,11 +261,17 @@ void TestImagination::vectorsReproduced()
             imagined += it.value().value(QStringLiteral("imagined")).toBool() ? 1 : 0;
             const double score = it.value().value(QStringLiteral("score")).toDouble(-1e300);
             aboveCap += score > cap ? 1 : 0;
+            if (it.key().second > windowEnd) {
+                ++pastWindow;
+                QVERIFY2(score <= cap, qPrintable(QStringLiteral("%1 b%2a%3 above the cap past the anchored window").arg(name).arg(it.key().first).arg(it.key().second)));
+            }
             QVERIFY2(score <= cap + headroom, qPrintable(QStringLiteral("%1 b%2a%3 above the rule's ceiling").arg(name).arg(it.key().first).arg(it.key().second)));
         }
     }
     QVERIFY(imagined > 100); // the vectors do exercise imagination
-    // Capped: nothing above the cap; widened and uncertain: the vectors do reach past it.
+    if (kind == QLatin1String("flat"))
+        QVERIFY2(pastWindow > 100, qPrintable(QString::number(pastWindow))); // and the window's end
+    // Capped: nothing above the cap; the other rules: the vectors do reach past it.
     QVERIFY2(rule == QLatin1String("capped") ? aboveCap == 0 : aboveCap > 0, qPrintable(QString::number(aboveCap)));
 }
 

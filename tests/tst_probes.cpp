@@ -118,6 +118,7 @@ private slots:
     void probeCellsCountedTaggedAndJoinTheHistory();
     void widenedExceedsTheCapOnlyWhereBlind();
     void uncertainIsWideOnlyWhereBlind();
+    void anchoredIsWideOnlyNearTheDeepestGain();
     void unopenedRootCompletedFromItsDirection();
     void proposalInsideTheNoiseIsNotProposed();
     void proposalBelowTheHardestWorldIsNotProposed();
@@ -424,6 +425,57 @@ void TestProbes::uncertainIsWideOnlyWhereBlind()
 
     // Where every depth is well observed, the uncertain rule draws what capped draws.
     QVERIFY(drawsAsCappedWhereObserved(ImaginationRule::Uncertain));
+}
+
+void TestProbes::anchoredIsWideOnlyNearTheDeepestGain()
+{
+    // A history that never saw a gain (as above): the deepest gain is at
+    // depth 0, so the anchored rule's window holds depths 1 … 4 of the
+    // grid's 8, and depths 5 … 8 are drawn as capped draws them.
+    QCOMPARE(anchoredWindow(), 4);
+    const DiscoveryTree flat = world(6, 3, 0.0);
+    const QList<const DiscoveryTree *> history{&flat, &flat, &flat};
+    const WorldModel anchored = fitOn(history, ImaginationRule::Anchored);
+    QCOMPARE(anchored.deepestGain(), 0);
+    QCOMPARE(anchored.toJson().value(QStringLiteral("deepest_gain")).toInt(-1), 0);
+    QCOMPARE(anchored.toJson().value(QStringLiteral("rule")).toString(), QStringLiteral("anchored"));
+    QVERIFY(anchored.depthBlind(QString(), 3) && anchored.depthBlind(QString(), 5));
+    QVERIFY(anchored.priorAt(3) && anchored.priorAt(4));
+    QVERIFY(!anchored.priorAt(5) && !anchored.priorAt(8));
+    QVERIFY(fitOn(history, ImaginationRule::Uncertain).priorAt(8));
+    QVERIFY(!fitOn(history, ImaginationRule::Capped).priorAt(3));
+    const double cap = *anchored.cap(), width = anchored.priorWidth();
+    QCOMPARE(cap, 1.5);
+    const DiscoveryTree roots = world(6, 1, 0.0);
+    double nearMax = 0.0, farMax = 0.0;
+    int far = 0;
+    for (int k = 0; k < 20; ++k) {
+        const Result<DiscoveryTree> c = Imagination::complete(roots, anchored, 7, 0, k);
+        QVERIFY(c);
+        for (const Cell &cell : c.value->cells()) {
+            if (!cell.score || !Imagination::isImagined(cell))
+                continue;
+            if (cell.attempt >= 3 && cell.attempt <= 4) {
+                nearMax = std::max(nearMax, *cell.score);
+            } else if (cell.attempt >= 5) {
+                ++far;
+                farMax = std::max(farMax, *cell.score);
+            }
+        }
+    }
+    // Blind and near: above the cap, never past cap + S. Blind and far: at most the cap.
+    QVERIFY2(nearMax > cap && nearMax <= cap + width + 1e-12, qPrintable(QString::number(nearMax)));
+    QVERIFY(far > 100);
+    QVERIFY2(farMax <= cap, qPrintable(QString::number(farMax)));
+
+    // A history whose branches gained at depths 1 and 2: the window reaches depth 6.
+    const DiscoveryTree climbing = world(6, 3, 0.05);
+    const WorldModel anchoredAtTwo = fitOn({&climbing, &climbing, &climbing}, ImaginationRule::Anchored);
+    QCOMPARE(anchoredAtTwo.deepestGain(), 2);
+    QVERIFY(anchoredAtTwo.priorAt(6) && !anchoredAtTwo.priorAt(7));
+
+    // Where every depth is well observed, the anchored rule draws what capped draws.
+    QVERIFY(drawsAsCappedWhereObserved(ImaginationRule::Anchored));
 }
 
 void TestProbes::unopenedRootCompletedFromItsDirection()

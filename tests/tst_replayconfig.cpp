@@ -396,6 +396,19 @@ private slots:
         const ReplayResultPtr uncertainValue = after.results.value(idOf(after, QStringLiteral("builtin:portfolio")));
         QVERIFY(uncertainValue && uncertainValue->value);
         QCOMPARE(uncertainValue->rule, ImaginationRule::Uncertain);
+
+        // And the fourth (schema 11).
+        r = runText({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--rule"), QStringLiteral("anchored"),
+                     QStringLiteral("--replay"), QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(jsonOf(r).value(QStringLiteral("config")).toObject().value(QStringLiteral("rule")).toString(), QStringLiteral("anchored"));
+        records = recordsOf(p, QStringLiteral("builtin:portfolio"));
+        QCOMPARE(records.size(), 4 * (2 * 2 * 5));
+        QCOMPARE(countOfRule(records, ImaginationRule::Anchored), 2 * 2 * 5);
+        const ProjectSnapshot last = snapshotOf(p);
+        const ReplayResultPtr anchoredValue = last.results.value(idOf(last, QStringLiteral("builtin:portfolio")));
+        QVERIFY(anchoredValue && anchoredValue->value);
+        QCOMPARE(anchoredValue->rule, ImaginationRule::Anchored);
     }
 
     void projectConfigRefusesBadInput_data()
@@ -410,7 +423,7 @@ private slots:
         QTest::newRow("rounds") << QStringList{QStringLiteral("--rounds"), QStringLiteral("many")} << 2 << QStringLiteral("--rounds");
         QTest::newRow("unknown") << QStringList{QStringLiteral("--frobnicate")} << 2 << QStringLiteral("frobnicate");
         QTest::newRow("rule") << QStringList{QStringLiteral("--rule"), QStringLiteral("wide")} << 2
-                              << QStringLiteral("--rule must be one of capped, widened, uncertain (got 'wide')");
+                              << QStringLiteral("--rule must be one of capped, widened, uncertain, anchored (got 'wide')");
     }
 
     void projectConfigRefusesBadInput()

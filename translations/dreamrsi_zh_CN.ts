@@ -4730,8 +4730,12 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <translation>在历史无证据处保持不确定</translation>
     </message>
     <message>
-        <source>How imagined scores are drawn where the history holds no evidence: capped at the best score the history revealed; widened: at a depth with too few values, allowed up to that best plus the largest gain the task has shown; uncertain: at such a depth, a gain drawn from a prior as wide as the task&apos;s first scores are spread. Values drawn under another rule are kept apart.</source>
-        <translation>在历史没有证据之处如何抽取想象得分：capped（封顶）以历史揭示的最佳得分为上限；widened（放宽）在数值过少的深度允许达到该最佳值加上任务中出现过的最大增益；uncertain（不确定）在这样的深度从先验中抽取增益，先验的宽度与任务首次尝试得分的分散程度相当。在另一规则下抽取的值会分开保存。</translation>
+        <source>Uncertain near the deepest gain</source>
+        <translation>在最深增益附近保持不确定</translation>
+    </message>
+    <message>
+        <source>How imagined scores are drawn where the history holds no evidence: capped at the best score the history revealed; widened: at a depth with too few values, allowed up to that best plus the largest gain the task has shown; uncertain: at such a depth, a gain drawn from a prior as wide as the task&apos;s first scores are spread; anchored: the same, but only within %1 attempts of the deepest depth where the history gained, capped further out. Values drawn under another rule are kept apart.</source>
+        <translation>在历史没有证据之处如何抽取想象得分：capped（封顶）以历史揭示的最佳得分为上限；widened（放宽）在数值过少的深度允许达到该最佳值加上任务中出现过的最大增益；uncertain（不确定）在这样的深度从先验中抽取增益，先验的宽度与任务首次尝试得分的分散程度相当；anchored（锚定）与之相同，但只在历史出现增益的最深深度之后 %1 次尝试以内，更深处则封顶。在另一规则下抽取的值会分开保存。</translation>
     </message>
 </context>
 <context>

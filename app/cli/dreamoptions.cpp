@@ -46,7 +46,7 @@ void DreamFlags::add(QCommandLineParser &parser, const QString &agentOption, boo
                                      "replay configuration)."),
                       QStringLiteral("C")));
     parser.addOption(QCommandLineOption(QStringLiteral("rule"),
-                      QStringLiteral("How imagined completions are drawn: capped, widened or uncertain, for this run only (default: "
+                      QStringLiteral("How imagined completions are drawn: capped, widened, uncertain or anchored, for this run only (default: "
                                      "the project's replay configuration)."),
                       QStringLiteral("R")));
     parser.addOption(QCommandLineOption(QStringLiteral("floor"),

@@ -23,8 +23,8 @@ namespace {
 
 const char *const imagineUsage =
     "usage: dreamrsi imagine (--world T.json [--world T.json …] | --project P) --out DIR [--seed S]\n"
-    "                        [--completions C] [--directions d0,d1,…] [--rule capped|widened|uncertain] [--no-cap]\n"
-    "                        [--threads N] [--json]\n"
+    "                        [--completions C] [--directions d0,d1,…] [--rule capped|widened|uncertain|anchored]\n"
+    "                        [--no-cap] [--threads N] [--json]\n"
     "Fits the world model on every revealed cell of the history worlds (the files in the order given, or\n"
     "the project's replay worlds in iteration order), draws C completions of each (default 8, seed 0)\n"
     "and writes completion k of world j as DIR/h<j>_k<k>.json. Revealed cells are kept exactly; every\n"
@@ -33,7 +33,9 @@ const char *const imagineUsage =
     "lifts that cap by the largest gain the task has shown at depths the history is blind to, and draws\n"
     "there from the depth's own few gains too; --rule uncertain draws a gain there from the depth's own\n"
     "few gains or else from a prior as wide as the task's first scores are spread (twice their standard\n"
-    "deviation, S), up to the cap plus S; capped (the default) is the rule of the test vectors.\n"
+    "deviation, S), up to the cap plus S; --rule anchored does so only within 4 attempts of the deepest\n"
+    "depth where the history gained (capped further out); capped (the default) is the rule of the test\n"
+    "vectors.\n"
     "A branch explores the direction its cells are\n"
     "tagged with, else d[b mod n] of --directions, else of the worlds' task when it is known.\n"
     "One model is fitted per task (the worlds' `task`; worlds without one form a group of their own),\n"

@@ -22,7 +22,7 @@ Result<double> number(const QString &option, const QString &text, double low, do
 /// A whole number in [low, high]; a failure otherwise.
 Result<qint64> integer(const QString &option, const QString &text, qint64 low, qint64 high);
 
-/// `--rule capped|widened|uncertain` (docs/online.md#imagination-rules).
+/// `--rule capped|widened|uncertain|anchored` (docs/online.md#imagination-rules).
 Result<ImaginationRule> imaginationRule(const QString &option, const QString &text);
 
 /// `--probe auto|early|off|N` (docs/online.md#probes).
@@ -47,7 +47,7 @@ struct ReplayConfigFlags
     QString rounds = QStringLiteral("rounds");
     QString valuation = QStringLiteral("valuation");
     QString completions = QStringLiteral("completions");
-    /// `--rule capped|widened|uncertain`: off unless a command names it (`imagine` and
+    /// `--rule capped|widened|uncertain|anchored`: off unless a command names it (`imagine` and
     /// `loop --worlds` read their own, which is not the project's).
     QString rule;
     bool roundsNone = false; ///< `--rounds none` (or 0) removes the limit

@@ -27,7 +27,7 @@ namespace {
 const char *const configUsage =
     "usage: dreamrsi project config P.dreamrsi [--workers W] [--lambda L] [--betas B,...] [--rounds K|none]\n"
     "                                          [--valuation imagined|revealed] [--completions C]\n"
-    "                                          [--rule capped|widened|uncertain] [--replay] [--json]\n"
+    "                                          [--rule capped|widened|uncertain|anchored] [--replay] [--json]\n"
     "Prints the project's replay configuration (W, lambda, the beta grid, the round limit K, the\n"
     "valuation of dreams, its completions C per world and the rule they are drawn under), or\n"
     "changes the values given. Dreams, the loop, `project replay`, approval, plots and the workbench's\n"

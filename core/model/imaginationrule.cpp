@@ -9,6 +9,8 @@ QString imaginationRuleName(ImaginationRule rule)
         return QStringLiteral("widened");
     case ImaginationRule::Uncertain:
         return QStringLiteral("uncertain");
+    case ImaginationRule::Anchored:
+        return QStringLiteral("anchored");
     case ImaginationRule::Capped:
         break;
     }
@@ -23,13 +25,15 @@ std::optional<ImaginationRule> imaginationRuleFromName(const QString &name)
         return ImaginationRule::Widened;
     if (name == QLatin1String("uncertain"))
         return ImaginationRule::Uncertain;
+    if (name == QLatin1String("anchored"))
+        return ImaginationRule::Anchored;
     return std::nullopt;
 }
 
 QStringList imaginationRuleNames()
 {
     return {imaginationRuleName(ImaginationRule::Capped), imaginationRuleName(ImaginationRule::Widened),
-            imaginationRuleName(ImaginationRule::Uncertain)};
+            imaginationRuleName(ImaginationRule::Uncertain), imaginationRuleName(ImaginationRule::Anchored)};
 }
 
 } // namespace dreamrsi

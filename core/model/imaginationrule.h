@@ -31,8 +31,18 @@ enum class ImaginationRule {
     /// plus S. A blind depth is as uncertain as the task's scores are wide,
     /// also before any gain was ever seen (`--rule uncertain`).
     Uncertain,
+    /// Uncertain near the evidence only: a blind depth within
+    /// anchoredWindow() attempts of the deepest depth where the history
+    /// showed a positive gain (0 when none) is drawn as uncertain draws it;
+    /// a blind depth further out as capped draws it. Depth is worth a look
+    /// just past where it last paid, not all the way down (`--rule anchored`).
+    Anchored,
 };
-/// "capped", "widened", "uncertain".
+/// How far past the deepest depth that paid the anchored rule keeps a
+/// blind depth uncertain: 4 attempts, the depth issue 52's fourth regime
+/// names for its first gains (chosen before any study run, not tuned).
+constexpr int anchoredWindow() { return 4; }
+/// "capped", "widened", "uncertain", "anchored".
 QString imaginationRuleName(ImaginationRule rule);
 std::optional<ImaginationRule> imaginationRuleFromName(const QString &name);
 /// Every rule's name, in the order of the enum.

@@ -95,6 +95,8 @@ WorldModel WorldModel::fit(const QList<const DiscoveryTree *> &history, const Im
                 } else {
                     const double g = *s - *run;
                     m.m_largestGain = std::max(m.m_largestGain, g);
+                    if (g > 0.0)
+                        m.m_deepestGain = std::max(m.m_deepestGain, int(a));
                     pool.gains[int(a)].append(g);
                     if (!tag.isEmpty())
                         m.m_strata[tag].gains[int(a)].append(g);
@@ -195,6 +197,20 @@ int WorldModel::firstCount(const QString &tag) const
     return int(stratum(tag.isEmpty() ? pooled() : tag).first.size());
 }
 
+bool WorldModel::priorAt(int attempt) const
+{
+    switch (m_options.rule) {
+    case ImaginationRule::Uncertain:
+        return true;
+    case ImaginationRule::Anchored:
+        return attempt <= m_deepestGain + anchoredWindow();
+    case ImaginationRule::Capped:
+    case ImaginationRule::Widened:
+        break;
+    }
+    return false;
+}
+
 bool WorldModel::depthBlind(const QString &tag, int attempt) const
 {
     return gainCount(pooled(), attempt) < m_options.minSamples
@@ -258,6 +274,7 @@ QJsonObject WorldModel::toJson() const
         {QStringLiteral("rule"), imaginationRuleName(m_options.rule)},
         {QStringLiteral("largest_gain"), m_largestGain},
         {QStringLiteral("prior_width"), m_priorWidth},
+        {QStringLiteral("deepest_gain"), m_deepestGain},
         {QStringLiteral("directions"), QJsonArray::fromStringList(m_options.directions)},
         {QStringLiteral("strata"), strata},
         {QStringLiteral("failures"), failures},
@@ -440,11 +457,12 @@ Result<DiscoveryTree> Imagination::complete(const DiscoveryTree &tree, const Wor
                 }
                 double drawn = from->at(qsizetype(rng.uniform() * double(from->size())));
                 double ceiling = widened ? model.largestGain() : 0.0;
-                if (blind && rule == ImaginationRule::Uncertain) {
-                    // The uncertain rule, after the capped draw above: the
-                    // depth's own k gains with probability k/NMIN, else the
-                    // wide prior U(−S, S) with the ceiling raised by S (the
-                    // choice takes one draw even when the depth has none).
+                if (blind && model.priorAt(a)) {
+                    // The uncertain rule (and the anchored one inside its
+                    // window), after the capped draw above: the depth's own
+                    // k gains with probability k/NMIN, else the wide prior
+                    // U(−S, S) with the ceiling raised by S (the choice
+                    // takes one draw even when the depth has none).
                     const QList<double> &own = model.blindGains(a);
                     const double choice = rng.uniform();
                     if (!own.isEmpty() && choice * model.options().minSamples < double(own.size())) {

@@ -86,6 +86,12 @@ public:
     /// The uncertain rule's prior width S: twice the sample standard
     /// deviation of the pooled first-attempt scores (0 with fewer than two).
     double priorWidth() const { return m_priorWidth; }
+    /// The deepest attempt at which some branch of the history gained over
+    /// its best (0 when none did): where the anchored rule's window starts.
+    int deepestGain() const { return m_deepestGain; }
+    /// Whether a blind depth `attempt` is drawn from the wide prior: always
+    /// under the uncertain rule, within the window under the anchored one.
+    bool priorAt(int attempt) const;
     /// The pool's own gains at depth `attempt` (fewer than NMIN where the
     /// depth is blind; empty when none).
     const QList<double> &blindGains(int attempt) const;
@@ -130,6 +136,7 @@ private:
     std::optional<double> m_cap;
     double m_largestGain = 0.0;
     double m_priorWidth = 0.0;
+    int m_deepestGain = 0;
 };
 
 /// The directions of a task by its name (a built-in task or a task folder),

@@ -391,6 +391,56 @@ ALTER TABLE replay_results_v10 RENAME TO replay_results;
 CREATE INDEX replay_results_by_world ON replay_results(world_id);
 )sql";
 
+// Version 11: a fourth imagination rule, `anchored`
+// (docs/online.md#imagination-rules): the tables rebuilt as for V10, their
+// CHECK constraints naming it too.
+constexpr const char *V11 = R"sql(
+CREATE TABLE replay_config_v11(
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  workers INTEGER NOT NULL DEFAULT 10 CHECK (workers >= 1),
+  lambda REAL NOT NULL DEFAULT 0.1,
+  betas TEXT NOT NULL DEFAULT '[0,0.25,0.5,0.75,1]',
+  rounds_limit INTEGER NOT NULL DEFAULT 0,
+  origin TEXT NOT NULL DEFAULT 'default' CHECK (origin IN ('default', 'first_round', 'dream', 'user')),
+  updated TEXT,
+  valuation TEXT NOT NULL DEFAULT 'revealed' CHECK (valuation IN ('revealed', 'imagined')),
+  completions INTEGER NOT NULL DEFAULT 8 CHECK (completions >= 1),
+  rule TEXT NOT NULL DEFAULT 'capped' CHECK (rule IN ('capped', 'widened', 'uncertain', 'anchored'))
+);
+INSERT INTO replay_config_v11(id, workers, lambda, betas, rounds_limit, origin, updated, valuation, completions, rule)
+  SELECT id, workers, lambda, betas, rounds_limit, origin, updated, valuation, completions, rule FROM replay_config;
+DROP TABLE replay_config;
+ALTER TABLE replay_config_v11 RENAME TO replay_config;
+CREATE TABLE replay_results_v11(
+  id INTEGER PRIMARY KEY,
+  policy_version_id INTEGER NOT NULL REFERENCES policy_versions(id) ON DELETE CASCADE,
+  world_id INTEGER NOT NULL REFERENCES iterations(id) ON DELETE CASCADE,
+  beta REAL NOT NULL,
+  workers INTEGER NOT NULL,
+  lambda REAL NOT NULL,
+  rounds_limit INTEGER NOT NULL DEFAULT 0,
+  grid TEXT NOT NULL DEFAULT '',
+  completions INTEGER NOT NULL DEFAULT 0,
+  completion INTEGER NOT NULL DEFAULT 0,
+  rule TEXT NOT NULL DEFAULT 'capped' CHECK (rule IN ('capped', 'widened', 'uncertain', 'anchored')),
+  calls INTEGER NOT NULL,
+  rounds INTEGER NOT NULL,
+  best REAL NOT NULL,
+  attainment REAL NOT NULL,
+  revealed TEXT NOT NULL DEFAULT '[]',
+  error TEXT,
+  created TEXT NOT NULL,
+  UNIQUE (policy_version_id, world_id, beta, workers, lambda, rounds_limit, grid, completions, completion, rule)
+);
+INSERT INTO replay_results_v11(id, policy_version_id, world_id, beta, workers, lambda, rounds_limit, grid, completions, completion, rule, calls,
+  rounds, best, attainment, revealed, error, created)
+  SELECT id, policy_version_id, world_id, beta, workers, lambda, rounds_limit, grid, completions, completion, rule, calls,
+  rounds, best, attainment, revealed, error, created FROM replay_results;
+DROP TABLE replay_results;
+ALTER TABLE replay_results_v11 RENAME TO replay_results;
+CREATE INDEX replay_results_by_world ON replay_results(world_id);
+)sql";
+
 QString describe(const SqliteConnection &db, const QString &what)
 {
     return QStringLiteral("%1: %2").arg(db.path(), what);
@@ -411,6 +461,7 @@ const char *migrationTo(int v)
     case 8: return V8;
     case 9: return V9;
     case 10: return V10;
+    case 11: return V11;
     default: return nullptr;
     }
 }

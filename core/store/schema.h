@@ -21,10 +21,11 @@ class SqliteConnection;
 ///   8  reevaluations: repeated evaluations of stored cells
 ///   9  replay_config.rule; replay_results keyed by the imagination rule
 ///  10  the rule `uncertain` (replay_config and replay_results rebuilt)
+///  11  the rule `anchored` (the same two tables rebuilt)
 /// A database is recognised as a project by PRAGMA application_id.
 namespace Schema {
 
-inline constexpr int CurrentVersion = 10;
+inline constexpr int CurrentVersion = 11;
 inline constexpr int ApplicationId = 0x44525349; // "DRSI"
 
 /// SQL that brings a database from version `v - 1` to `v` (1 ≤ v ≤ CurrentVersion).

@@ -115,11 +115,14 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     m_rule->addItem(tr("Capped at the history's best"), int(ImaginationRule::Capped));
     m_rule->addItem(tr("Widened where the history is blind"), int(ImaginationRule::Widened));
     m_rule->addItem(tr("Uncertain where the history is blind"), int(ImaginationRule::Uncertain));
+    m_rule->addItem(tr("Uncertain near the deepest gain"), int(ImaginationRule::Anchored));
     m_rule->setToolTip(tr("How imagined scores are drawn where the history holds no evidence: capped at the best "
                           "score the history revealed; widened: at a depth with too few values, allowed up to that "
                           "best plus the largest gain the task has shown; uncertain: at such a depth, a gain drawn "
-                          "from a prior as wide as the task's first scores are spread. Values drawn under another "
-                          "rule are kept apart."));
+                          "from a prior as wide as the task's first scores are spread; anchored: the same, but only "
+                          "within %1 attempts of the deepest depth where the history gained, capped further out. "
+                          "Values drawn under another rule are kept apart.")
+                           .arg(anchoredWindow()));
     form->addRow(tr("Imagination rule:"), m_rule);
     connect(m_valuation, &QComboBox::currentIndexChanged, this, [this] {
         const bool imagined = Valuation(m_valuation->currentData().toInt()) == Valuation::Imagined;

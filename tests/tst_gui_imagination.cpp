@@ -439,6 +439,15 @@ private slots:
         QVERIFY2(page.findChild<QLabel *>(QStringLiteral("worldModelSummary"))->text().contains(QLatin1String("<b>2</b>")),
                  qPrintable(page.findChild<QLabel *>(QStringLiteral("worldModelSummary"))->text()));
         QVERIFY(page.figureName().contains(alpha));
+        // Where the anchored rule's window ends: past the deepest gain alpha's history shows.
+        const int deepest = alphaModel.value(QStringLiteral("deepest_gain")).toInt(-1);
+        QVERIFY(deepest >= 1);
+        QVERIFY2(page.findChild<QLabel *>(QStringLiteral("worldModelSummary"))
+                     ->text()
+                     .contains(QStringLiteral("deepest gain at depth %1 (the anchored rule keeps blind depths up to %2 uncertain)")
+                                   .arg(deepest)
+                                   .arg(deepest + 4)),
+                 qPrintable(page.findChild<QLabel *>(QStringLiteral("worldModelSummary"))->text()));
 
         // One of task beta: beta's model over its one world.
         page.setCurrentWorld(2);

@@ -5407,6 +5407,14 @@ Open a tree file or a project, or drop a tree file here.</source>
         <source>World model of %1 — %2</source>
         <translation>%1 的世界模型 — %2</translation>
     </message>
+    <message>
+        <source>deepest gain at depth %1 (the anchored rule keeps blind depths up to %2 uncertain)</source>
+        <translation>最深增益在深度 %1（锚定规则让直到深度 %2 的盲深度保持不确定）</translation>
+    </message>
+    <message>
+        <source>no gain yet over a branch&apos;s best (the anchored rule keeps blind depths up to %1 uncertain)</source>
+        <translation>尚无超过分支最佳值的增益（锚定规则让直到深度 %1 的盲深度保持不确定）</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::WorldModelPlot</name>

@@ -361,6 +361,12 @@ void WorldModelPage::showTask(int index)
     parts << (cap.isDouble() ? tr("cap <b>%1</b>").arg(QString::number(cap.toDouble(), 'g', 6))
                              : m_model.value(QLatin1String("capped")).toBool() ? tr("no cap (no ok score)")
                                                                                 : tr("cap off"));
+    const int deepest = m_model.value(QLatin1String("deepest_gain")).toInt();
+    parts << (deepest > 0 ? tr("deepest gain at depth %1 (the anchored rule keeps blind depths up to %2 uncertain)")
+                                .arg(deepest)
+                                .arg(deepest + anchoredWindow())
+                          : tr("no gain yet over a branch's best (the anchored rule keeps blind depths up to %1 uncertain)")
+                                .arg(anchoredWindow()));
     if (blind > 0)
         parts << tr("<b>%n</b> blind row(s) in the table, up to depth %1", nullptr, blind).arg(t.maxAttempt);
     m_summary->setText(parts.join(QStringLiteral("; ")) + QLatin1Char('.'));

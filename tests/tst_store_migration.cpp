@@ -156,6 +156,7 @@ private slots:
     void readerOfAnUpgradedFileKnowsItsCopyIsOutdated();
     void olderProjectTakesItsReplayConfiguration_data();
     void olderProjectTakesItsReplayConfiguration();
+    void ruleRebuildKeepsEveryRow();
 };
 
 void TestStoreMigration::v1OpensUnderCurrent()
@@ -426,6 +427,74 @@ void TestStoreMigration::olderProjectTakesItsReplayConfiguration()
     round.maxParallelism = 2;
     QVERIFY((*w.value)->beginIteration(round).ok());
     QCOMPARE((*r.value)->replayConfig().value->config.workers, origin == QLatin1String("default") ? 2 : workers);
+}
+
+void TestStoreMigration::ruleRebuildKeepsEveryRow()
+{
+    // A schema 10 project whose configuration and one stored result name the
+    // rule `uncertain`: version 11 rebuilds both tables to allow `anchored`
+    // and keeps every row as it was.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("v10.dreamrsi"));
+    {
+        auto opened = SqliteConnection::open(path, SqliteConnection::Mode::Create);
+        QVERIFY2(opened, qPrintable(opened.error));
+        const std::unique_ptr<SqliteConnection> db = std::move(*opened.value);
+        Result<Done> ran;
+        for (int v = 1; v <= 10; ++v)
+            QVERIFY2((ran = db->exec(Schema::migrationTo(v))), qPrintable(ran.error));
+        const QByteArray setup =
+            "INSERT INTO project(id, name, created) VALUES (1, 'ten', '2026-01-01T00:00:00.000Z');\n"
+            "INSERT INTO iterations(id, number, max_parallelism, status, started) VALUES "
+            "(1, 1, 4, 'finished', '2026-01-01T00:00:00.000Z');\n"
+            "INSERT INTO policy_versions(id, name, code, origin, created) VALUES "
+            "(1, 'builtin:portfolio', 'x', 'builtin', '2026-01-01T00:00:00.000Z');\n"
+            "INSERT OR REPLACE INTO replay_config(id, workers, lambda, betas, rounds_limit, origin, valuation, completions, rule) "
+            "VALUES (1, 6, 0.2, '[0,1]', 0, 'user', 'imagined', 3, 'uncertain');\n"
+            "INSERT INTO replay_results(policy_version_id, world_id, beta, workers, lambda, rounds_limit, completions, "
+            "completion, rule, calls, rounds, best, attainment, created) VALUES "
+            "(1, 1, 0.5, 6, 0.2, 0, 3, 1, 'uncertain', 7, 2, 0.9, 0.75, '2026-01-02T00:00:00.000Z'), "
+            "(1, 1, 0.5, 6, 0.2, 0, 0, 0, 'capped', 5, 2, 0.8, 0.5, '2026-01-02T00:00:00.000Z');\n"
+            "PRAGMA application_id = "
+            + QByteArray::number(Schema::ApplicationId) + "; PRAGMA user_version = 10;";
+        QVERIFY2((ran = db->exec(setup.constData())), qPrintable(ran.error));
+        // Schema 10 itself refuses the fourth rule.
+        QVERIFY(!db->exec("UPDATE replay_config SET rule = 'anchored' WHERE id = 1;"));
+    }
+    StoreResult<std::unique_ptr<ProjectWriter>> w = ProjectWriter::open(path);
+    QVERIFY2(w.ok(), qPrintable(w.error));
+    QCOMPARE(userVersion(path), qint64(Schema::CurrentVersion));
+    StoreResult<std::unique_ptr<ProjectReader>> r = ProjectReader::open(path);
+    QVERIFY(r.ok());
+    const StoreResult<StoredReplayConfig> config = (*r.value)->replayConfig();
+    QVERIFY2(config.ok(), qPrintable(config.error));
+    QCOMPARE(config.value->config.rule, ImaginationRule::Uncertain);
+    QCOMPARE(config.value->config.workers, 6);
+    QCOMPARE(config.value->config.completions, 3);
+    const StoreResult<QList<ReplayResultRecord>> records = (*r.value)->replayResults();
+    QVERIFY(records.ok());
+    QCOMPARE(records.value->size(), 2);
+    int uncertain = 0;
+    for (const ReplayResultRecord &rec : *records.value) {
+        if (rec.key.rule == ImaginationRule::Uncertain) {
+            ++uncertain;
+            QCOMPARE(rec.calls, qint64(7));
+            QCOMPARE(rec.attainment, 0.75);
+            QCOMPARE(rec.key.completion, 1);
+        }
+    }
+    QCOMPARE(uncertain, 1);
+    // Now the fourth rule is allowed, and a name of no rule still is not.
+    (*r.value).reset();
+    (*w.value).reset();
+    {
+        auto opened = SqliteConnection::open(path, SqliteConnection::Mode::ReadWrite);
+        QVERIFY2(opened, qPrintable(opened.error));
+        const std::unique_ptr<SqliteConnection> db = std::move(*opened.value);
+        const Result<Done> anchored = db->exec("UPDATE replay_config SET rule = 'anchored' WHERE id = 1;");
+        QVERIFY2(anchored, qPrintable(anchored.error));
+        QVERIFY(!db->exec("UPDATE replay_config SET rule = 'bogus' WHERE id = 1;"));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestStoreMigration)

@@ -384,31 +384,22 @@ private slots:
         QCOMPARE(s.others.first().config.rule, ImaginationRule::Capped);
         QVERIFY2(s.others.first().config.label().endsWith(QStringLiteral("imagined C 2")), qPrintable(s.others.first().config.label()));
 
-        // The third rule is stored and keyed the same way (schema 10 allows it in both tables).
-        r = runText({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--rule"), QStringLiteral("uncertain"),
-                     QStringLiteral("--replay"), QStringLiteral("--json")});
-        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        QCOMPARE(jsonOf(r).value(QStringLiteral("config")).toObject().value(QStringLiteral("rule")).toString(), QStringLiteral("uncertain"));
-        records = recordsOf(p, QStringLiteral("builtin:portfolio"));
-        QCOMPARE(records.size(), 3 * (2 * 2 * 5));
-        QCOMPARE(countOfRule(records, ImaginationRule::Uncertain), 2 * 2 * 5);
-        const ProjectSnapshot after = snapshotOf(p);
-        const ReplayResultPtr uncertainValue = after.results.value(idOf(after, QStringLiteral("builtin:portfolio")));
-        QVERIFY(uncertainValue && uncertainValue->value);
-        QCOMPARE(uncertainValue->rule, ImaginationRule::Uncertain);
-
-        // And the fourth (schema 11).
-        r = runText({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--rule"), QStringLiteral("anchored"),
-                     QStringLiteral("--replay"), QStringLiteral("--json")});
-        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        QCOMPARE(jsonOf(r).value(QStringLiteral("config")).toObject().value(QStringLiteral("rule")).toString(), QStringLiteral("anchored"));
-        records = recordsOf(p, QStringLiteral("builtin:portfolio"));
-        QCOMPARE(records.size(), 4 * (2 * 2 * 5));
-        QCOMPARE(countOfRule(records, ImaginationRule::Anchored), 2 * 2 * 5);
-        const ProjectSnapshot last = snapshotOf(p);
-        const ReplayResultPtr anchoredValue = last.results.value(idOf(last, QStringLiteral("builtin:portfolio")));
-        QVERIFY(anchoredValue && anchoredValue->value);
-        QCOMPARE(anchoredValue->rule, ImaginationRule::Anchored);
+        // The third and fourth rules are stored and keyed the same way (schemas 10 and 11 allow them in both tables).
+        qsizetype kept = 2;
+        for (const ImaginationRule rule : {ImaginationRule::Uncertain, ImaginationRule::Anchored}) {
+            const QString name = imaginationRuleName(rule);
+            r = runText({QStringLiteral("project"), QStringLiteral("config"), p, QStringLiteral("--rule"), name,
+                         QStringLiteral("--replay"), QStringLiteral("--json")});
+            QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+            QCOMPARE(jsonOf(r).value(QStringLiteral("config")).toObject().value(QStringLiteral("rule")).toString(), name);
+            records = recordsOf(p, QStringLiteral("builtin:portfolio"));
+            QCOMPARE(records.size(), ++kept * (2 * 2 * 5));
+            QCOMPARE(countOfRule(records, rule), 2 * 2 * 5);
+            const ProjectSnapshot after = snapshotOf(p);
+            const ReplayResultPtr ruleValue = after.results.value(idOf(after, QStringLiteral("builtin:portfolio")));
+            QVERIFY(ruleValue && ruleValue->value);
+            QCOMPARE(ruleValue->rule, rule);
+        }
     }
 
     void projectConfigRefusesBadInput_data()

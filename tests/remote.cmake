@@ -5,3 +5,7 @@
 dreamrsi_add_test(tst_gui_remote SOURCES tst_gui_remote.cpp clirunsupport.h servefixture.h servefixture.cpp
                   LIBS dreamrsi::views dreamrsi::store Qt6::Network LABELS gui remote loop TIMEOUT 600)
 add_dependencies(tst_gui_remote dreamrsi)
+# Its functions wait on child processes with limits that add up to about 420 s
+# (aWaitingLoopShowsInThePanel); QtTest's default of 300 s a function would
+# cut one that stalls short of the failing wait's own message.
+set_property(TEST tst_gui_remote APPEND PROPERTY ENVIRONMENT "QTEST_FUNCTION_TIMEOUT=480000")

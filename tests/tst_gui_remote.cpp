@@ -42,6 +42,7 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -448,31 +449,44 @@ private slots:
         // stream's approval event), the answer goes through POST /approve,
         // and the bar goes once the wait ended.
         const QString project = m_dir.filePath(QStringLiteral("gate.dreamrsi"));
+        // Each step says when it was reached: a run that stalls (once, under
+        // a full ctest on two cores, this function ran past QtTest's 300 s)
+        // shows in its log which wait it stalled in.
+        QElapsedTimer clock;
+        clock.start();
+        const auto reached = [&clock](const char *step) { qInfo("%6lld ms: %s", qlonglong(clock.elapsed()), step); };
         ProjectMaker loop;
         const QString made = loop.startApprovalLoop(project);
         QVERIFY2(made.isEmpty(), qPrintable(made));
+        reached("the loop made its project");
         auto served = serve(project, m_tokens.steeringArgs());
         QVERIFY2(served.port != 0, served.banner.constData());
+        reached("served");
 
         MainWindow window;
         RemoteWorkbench *remote = showConnectedSteering(window, served.url(), m_tokens);
         QVERIFY(remote);
+        reached("the window is connected");
         RoundPanel *panel = window.roundPanel();
         QTRY_VERIFY_WITH_TIMEOUT(panel->controller()->approvalWait().has_value() || loop.state() == QProcess::NotRunning, 150000);
         QVERIFY2(panel->controller()->approvalWait().has_value(), loop.readAllStandardError().constData());
+        reached("the panel has the loop's approval wait");
         const QString name = panel->controller()->approvalWait()->name();
         QVERIFY(!name.isEmpty());
         QTRY_VERIFY(panel->approvalBar()->isVisible());
         QVERIFY(panel->approvalBar()->findChild<QLabel *>(QStringLiteral("approvalText"))->text().contains(name));
         QVERIFY(panel->controller()->answerApproval(name, QStringLiteral("tester"), QStringLiteral("from the window")));
-        QTRY_VERIFY_WITH_TIMEOUT(loop.state() == QProcess::NotRunning, 100000);
+        reached("answered");
+        QTRY_VERIFY2_WITH_TIMEOUT(loop.state() == QProcess::NotRunning, loop.readAllStandardError().constData(), 100000);
         QCOMPARE(loop.exitCode(), 0);
+        reached("the loop ended");
         QTRY_VERIFY_WITH_TIMEOUT(!panel->approvalBar()->isVisible(), 30000);
         const auto reader = ProjectReader::open(project);
         QVERIFY(reader.ok());
         const StoreResult<QList<Approval>> approvals = (*reader.value)->approvals();
         QVERIFY(approvals.ok() && !approvals.value->isEmpty());
         QCOMPARE(approvals.value->last().who, QStringLiteral("tester via serve"));
+        reached("the approval is stored");
         remote->disconnectFromServer();
     }
 

@@ -86,7 +86,9 @@ private slots:
         QTest::addRow("bad lambda") << QStringList{QStringLiteral("replay"), QStringLiteral("--lambda"), QStringLiteral("-1")}
                                     << 2 << QStringLiteral("--lambda must be a number in [0, 1000] (got '-1')");
         QTest::addRow("bad rounds") << QStringList{QStringLiteral("replay"), QStringLiteral("--rounds"), QStringLiteral("many")}
-                                    << 2 << QStringLiteral("--rounds must be an integer in [1, 1000000] (got 'many'); none removes the limit");
+                                    << 2 << QStringLiteral("--rounds must be an integer in [0, 1000000] (got 'many'); none removes the limit");
+        QTest::addRow("negative rounds") << QStringList{QStringLiteral("replay"), QStringLiteral("--rounds"), QStringLiteral("-1")}
+                                         << 2 << QStringLiteral("--rounds must be an integer in [0, 1000000] (got '-1')");
         QTest::addRow("workers without value") << QStringList{QStringLiteral("replay"), QStringLiteral("--workers")}
                                                << 2 << QStringLiteral("--workers must be an integer in [1, 10000] (got '')");
         QTest::addRow("unknown option") << QStringList{QStringLiteral("replay"), QStringLiteral("--frobnicate")} << 2
@@ -127,24 +129,49 @@ private slots:
         QVERIFY(r.out.isEmpty());
     }
 
-    // --rounds through the shared reader: K, or none (0 too, as for the
-    // child ReplayProcess starts) for no limit.
+    // --rounds through the shared reader: K, none for no limit, and 0 as
+    // the contract's K = 0 (the loop stops while k = 0: no round, no call),
+    // for the built-in and the scripted engine alike.
     void roundLimit_data()
     {
+        QTest::addColumn<QString>("policy");
         QTest::addColumn<QString>("rounds");
         QTest::addColumn<QJsonValue>("maxRounds");
-        QTest::addRow("three") << QStringLiteral("3") << QJsonValue(3);
-        QTest::addRow("none") << QStringLiteral("none") << QJsonValue(QJsonValue::Null);
-        QTest::addRow("zero") << QStringLiteral("0") << QJsonValue(QJsonValue::Null);
+        QTest::addColumn<int>("mostRounds");
+        const QString builtin = QStringLiteral("builtin:portfolio");
+        const QString script = QStringLiteral(DREAMRSI_SOURCE_DIR "/resources/policies/parallel_refine.js");
+        QTest::addRow("three") << builtin << QStringLiteral("3") << QJsonValue(3) << 3;
+        QTest::addRow("none") << builtin << QStringLiteral("none") << QJsonValue(QJsonValue::Null) << -1;
+        QTest::addRow("zero") << builtin << QStringLiteral("0") << QJsonValue(0) << 0;
+        QTest::addRow("zero, scripted") << script << QStringLiteral("0") << QJsonValue(0) << 0;
+        QTest::addRow("one, scripted") << script << QStringLiteral("1") << QJsonValue(1) << 1;
     }
     void roundLimit()
     {
+        QFETCH(QString, policy);
         QFETCH(QString, rounds);
         QFETCH(QJsonValue, maxRounds);
-        const Run r = cli({QStringLiteral("replay"), QStringLiteral("--world"), m_worlds.at(0), QStringLiteral("--policy"),
-                           QStringLiteral("builtin:portfolio"), QStringLiteral("--rounds"), rounds, QStringLiteral("--json")});
+        QFETCH(int, mostRounds);
+        const Run r = cli({QStringLiteral("replay"), QStringLiteral("--world"), m_worlds.at(0), QStringLiteral("--policy"), policy,
+                           QStringLiteral("--rounds"), rounds, QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 0);
-        QCOMPARE(QJsonDocument::fromJson(r.out).object().value(QLatin1String("max_rounds")), maxRounds);
+        const QJsonObject out = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(out.value(QLatin1String("max_rounds")), maxRounds);
+        const QJsonArray sweep = out.value(QLatin1String("worlds")).toArray().at(0).toObject().value(QLatin1String("sweep")).toArray();
+        QCOMPARE(sweep.size(), 5);
+        int deepest = 0;
+        for (const QJsonValue &entry : sweep) {
+            const QJsonObject e = entry.toObject();
+            deepest = std::max(deepest, e.value(QLatin1String("rounds")).toInt());
+            if (mostRounds == 0) {
+                QCOMPARE(e.value(QLatin1String("calls")).toInt(-1), 0);
+                QVERIFY(e.value(QLatin1String("revealed")).toArray().isEmpty());
+            }
+        }
+        if (mostRounds >= 0)
+            QCOMPARE(deepest, mostRounds);
+        else
+            QVERIFY(deepest > 3); // no limit: the first world takes more than three rounds
     }
 
     void jsonMatchesTheEngine_data()

@@ -99,10 +99,11 @@ Result<ReplayConfigFlags::Read> ReplayConfigFlags::read(const QCommandLineParser
     }
     if (given(rounds)) {
         const QString k = parser.value(rounds).trimmed();
-        if (roundsNone && (k == QLatin1String("none") || k == QLatin1String("0"))) {
+        if (roundsNone && (k == QLatin1String("none") || (!zeroRounds && k == QLatin1String("0")))) {
             out.clearRounds = true;
         } else {
-            const Result<qint64> n = integer(flag(rounds), k, ReplayBounds::MinRounds, ReplayBounds::MaxRounds);
+            const Result<qint64> n =
+                integer(flag(rounds), k, zeroRounds ? 0 : ReplayBounds::MinRounds, ReplayBounds::MaxRounds);
             if (!n)
                 return R::failure(roundsNone ? n.error + QStringLiteral("; none removes the limit") : n.error);
             out.overrides.rounds = int(*n.value);

@@ -50,7 +50,10 @@ struct ReplayConfigFlags
     /// `--rule capped|widened|uncertain|anchored`: off unless a command names it (`imagine` and
     /// `loop --worlds` read their own, which is not the project's).
     QString rule;
-    bool roundsNone = false; ///< `--rounds none` (or 0) removes the limit
+    bool roundsNone = false; ///< `--rounds none` (or 0, unless zeroRounds) removes the limit
+    /// `--rounds 0` is the limit K = 0 (docs/replay.md: the episode stops
+    /// before its first round, 0 calls), not "no limit": `replay --world`.
+    bool zeroRounds = false;
     bool oracle = false;     ///< `--valuation oracle` is accepted (the counterfactual loop)
 
     /// What the given flags ask for.

@@ -65,13 +65,15 @@ bool readInt(const QString &text, int min, int *value)
 
 /// W, λ, the β grid and K: read by the one reader of the replay flags, under
 /// the bounds of store/replaybounds.h (docs/architecture.md, "decided once");
-/// `--rounds none` or 0 removes the limit, as 0 does for ReplayProcess.
+/// `--rounds none` removes the limit; `--rounds 0` is K = 0, an episode
+/// that stops before its first round (docs/replay.md, "An episode").
 OptionValues::ReplayConfigFlags configFlags()
 {
     OptionValues::ReplayConfigFlags flags;
     flags.valuation.clear(); // a replay of tree files is revealed: nothing to value
     flags.completions.clear();
     flags.roundsNone = true;
+    flags.zeroRounds = true;
     return flags;
 }
 

@@ -143,7 +143,8 @@ def main():
                 json.dump(doc, f)
             paths.append(path)
             worlds.append(World(doc))
-        configs = [(0.1, 10, None, [0, 0.25, 0.5, 0.75, 1]), (0.3, 3, 2, [0, 0.5, 1]), (0.0, 1, None, [0.2, 0.9])]
+        configs = [(0.1, 10, None, [0, 0.25, 0.5, 0.75, 1]), (0.3, 3, 2, [0, 0.5, 1]), (0.0, 1, None, [0.2, 0.9]),
+                   (0.1, 4, 0, [0, 1])]  # K = 0: no round at all
         for name, (pyfn, plan) in policies.POLICIES.items():
             for lam, W, K, betas in configs:
                 args = [binary, "replay", "--policy", os.path.join(HERE, name + ".js"), "--json",

@@ -49,6 +49,11 @@ class TestLoopDream : public QObject
 private:
     LoopReport runLoop(const QString &path, bool fixed, QList<Approval> *approvals)
     {
+        return runLoop(path, toySettings(fixed), approvals);
+    }
+    LoopReport runLoop(const QString &path, const LoopSettings &settings, QList<Approval> *approvals)
+    {
+        const bool fixed = settings.fixed;
         ProjectStore store;
         const StoreResult<OpenReport> created = store.create(path, ProjectInfo()).result();
         if (!created.ok())
@@ -56,7 +61,7 @@ private:
         auto agent = std::make_shared<FakeAgent>();
         RecursiveLoop loop(&store, agent, std::make_shared<LocalEvaluationBackend>(),
                            fixed ? nullptr : std::make_shared<PolicyImprover>(2));
-        const LoopReport report = loop.run(toySettings(fixed));
+        const LoopReport report = loop.run(settings);
         *approvals = store.approvals().result().value.value_or(QList<Approval>());
         store.close().waitForFinished();
         return report;
@@ -131,6 +136,59 @@ private slots:
                 lastBest = o.value(QStringLiteral("best_score")).toDouble();
             }
         }
+    }
+
+    // `loop --policy P`: P drives the rounds and is version 0 of the dreams
+    // until a version of a dream is approved; with --fixed, every round. An
+    // unknown P stops the loop before its first round, with its name.
+    void aGivenPolicyDrivesTheLoop()
+    {
+        QTemporaryDir dir;
+        const QString given = QStringLiteral("builtin:parallel_refine");
+        QList<Approval> approvals;
+
+        LoopSettings fixed = toySettings(true);
+        fixed.round.policy = PolicyChoice::fromArgument(given);
+        fixed.iterations = 2;
+        const LoopReport baseline = runLoop(dir.filePath(QStringLiteral("fixed.dreamrsi")), fixed, &approvals);
+        QVERIFY2(baseline.error.isEmpty(), qPrintable(baseline.error));
+        QCOMPARE(baseline.iterations.size(), 2);
+        for (const LoopIteration &it : baseline.iterations)
+            QCOMPARE(it.policyName, given);
+        QVERIFY(approvals.isEmpty());
+
+        // Not approved: P stays, and each dream improves on P.
+        LoopSettings proposing = toySettings(false);
+        proposing.autoApprove = false;
+        proposing.round.policy = PolicyChoice::fromArgument(given);
+        const LoopReport kept = runLoop(dir.filePath(QStringLiteral("kept.dreamrsi")), proposing, &approvals);
+        QVERIFY2(kept.error.isEmpty(), qPrintable(kept.error));
+        QCOMPARE(kept.iterations.size(), 3);
+        QVERIFY(approvals.isEmpty());
+        for (const LoopIteration &it : kept.iterations) {
+            QCOMPARE(it.policyName, given);
+            if (it.dream)
+                QCOMPARE(it.dream->versions.at(0).developed.version.name, given);
+        }
+
+        // Approved automatically: P drives the first round only.
+        LoopSettings approving = toySettings(false);
+        approving.round.policy = PolicyChoice::fromArgument(given);
+        const LoopReport moved = runLoop(dir.filePath(QStringLiteral("moved.dreamrsi")), approving, &approvals);
+        QVERIFY2(moved.error.isEmpty(), qPrintable(moved.error));
+        QCOMPARE(moved.iterations.size(), 3);
+        QCOMPARE(moved.iterations.at(0).policyName, given);
+        QCOMPARE(moved.iterations.at(0).dream->versions.at(0).developed.version.name, given);
+        QVERIFY(moved.iterations.at(0).approved != 0);
+        QCOMPARE(moved.iterations.at(1).policyVersion, moved.iterations.at(0).approved);
+        QCOMPARE(moved.iterations.at(1).dream->versions.at(0).developed.version.id, moved.iterations.at(0).approved);
+        QCOMPARE(approvals.size(), 2);
+
+        LoopSettings unknown = toySettings(true);
+        unknown.round.policy = PolicyChoice::fromArgument(QStringLiteral("builtin:nosuch"));
+        const LoopReport refused = runLoop(dir.filePath(QStringLiteral("unknown.dreamrsi")), unknown, &approvals);
+        QVERIFY(refused.iterations.isEmpty());
+        QVERIFY2(refused.error.contains(QStringLiteral("unknown built-in policy 'builtin:nosuch'")), qPrintable(refused.error));
     }
 
     // The dream inside the loop replays under the project's replay

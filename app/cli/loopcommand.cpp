@@ -82,10 +82,10 @@ int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "The recursive loop: T iterations of round → dream → approve. Each iteration runs one live round with\n"
-        "the deployed policy (the newest approved version, else builtin:portfolio), then dreams M versions\n"
-        "over every finished iteration of the project; with --auto-approve the proposal is approved and drives\n"
-        "the next round. --fixed runs the fixed-exploration baseline: the same rounds with the policy that was\n"
-        "deployed at the start, and no dreaming. No dream follows the last round (its version would never run).\n"
+        "the deployed policy (the newest approved version, else builtin:portfolio; or --policy until a dream's\n"
+        "version is approved), then dreams M versions over every finished iteration of the project; with\n"
+        "--auto-approve the proposal is approved and drives the next round. --fixed runs the fixed-exploration\n"
+        "baseline: the same rounds with the policy deployed (or given) at the start, and no dreaming. No dream follows the last round (its version would never run).\n"
         "Prints {runs: [{fixed, iterations: [{iteration, policy_version, cells, best_score, cumulative_calls}]}]}\n"
         "with --json; best_score is the best score of the run so far."));
     RoundCommandLine::add(parser, RoundCommandLine::Command::Loop);

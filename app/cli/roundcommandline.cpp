@@ -55,7 +55,9 @@ QList<Spec> specs()
         {QStringLiteral("policy"), QStringLiteral("P"),
          QStringLiteral("stored version name or id, or builtin:NAME (default: the latest approved version, else "
                         "builtin:portfolio)"),
-         QString()},
+         QStringLiteral("policy of the rounds, a stored version name or id or builtin:NAME, until a version of a dream is "
+                        "approved (with --fixed: every round); the dreams improve on it (default: the latest approved "
+                        "version, else builtin:portfolio)")},
         {QStringLiteral("beta"), QStringLiteral("B"),
          QStringLiteral("budget preference in [0, 1] (default: the policy's defaultBeta, else 0.5)"),
          QStringLiteral("budget preference of the live rounds in [0, 1] (default: the policy's defaultBeta, else 0.5)")},
@@ -176,7 +178,7 @@ Result<RoundOptions> read(const QCommandLineParser &parser, Command command)
     const auto value = [&parser](const char *name) { return parser.value(QString::fromLatin1(name)); };
 
     QStringList single = {QStringLiteral("project"), QStringLiteral("task"), QStringLiteral("agent"),
-                          QStringLiteral("workers"), QStringLiteral("rounds")};
+                          QStringLiteral("workers"), QStringLiteral("rounds"), QStringLiteral("policy")};
     if (isRound)
         single.append(QStringLiteral("resume"));
     for (const QString &name : std::as_const(single)) {
@@ -270,12 +272,10 @@ Result<RoundOptions> read(const QCommandLineParser &parser, Command command)
             return limit.failureAs<RoundOptions>();
         config.agentTimeLimitS = *limit.value;
     }
-    if (isRound) {
-        config.policy = PolicyChoice::fromArgument(value("policy"));
-        if (config.policy.kind() == PolicyChoice::Kind::Manual)
-            return R::failure(QStringLiteral("the manual policy exists in the workbench only (a person picks each batch "
-                                             "there); steer a headless round with --accept-steering and dreamrsi steer"));
-    }
+    config.policy = PolicyChoice::fromArgument(value("policy"));
+    if (config.policy.kind() == PolicyChoice::Kind::Manual)
+        return R::failure(QStringLiteral("the manual policy exists in the workbench only (a person picks each batch "
+                                         "there); steer a headless round with --accept-steering and dreamrsi steer"));
     config.acceptSteering = has("accept-steering");
     if (has("probe")) {
         const Result<ProbeSetting> probe = OptionValues::probe(QStringLiteral("--probe"), value("probe"));

@@ -5,6 +5,7 @@
 #include "loop/round/roundrunner.h"
 #include "loop/round/roundsession.h"
 #include "loop/round/steeringinbox.h"
+#include "project/policyresolution.h"
 
 #include "store/projectstore.h"
 
@@ -58,6 +59,17 @@ LoopReport RecursiveLoop::run(const LoopSettings &settings)
         emit message(QStringLiteral("no dreamed version will be deployed: without --auto-approve or --await-approval "
                                     "every round runs the version deployed now"));
     std::optional<PolicyVersion> pinned;
+    // `loop --policy P`: P drives the rounds (and is version 0 of the dreams)
+    // until a version of a dream is approved; --fixed keeps it throughout.
+    std::optional<PolicyVersion> started;
+    if (settings.round.policy.kind() != PolicyChoice::Kind::LatestApproved) {
+        const Result<ResolvedPolicy> chosen = PolicyResolution::resolve(*m_store, settings.round.policy);
+        if (!chosen.ok()) {
+            report.error = chosen.error;
+            return report;
+        }
+        started = chosen.value->version;
+    }
     qint64 calls = 0;
     std::optional<double> best;
 
@@ -66,8 +78,9 @@ LoopReport RecursiveLoop::run(const LoopSettings &settings)
             report.stopped = true;
             break;
         }
-        StoreResult<PolicyVersion> policy =
-            pinned ? StoreResult<PolicyVersion>::success(*pinned) : Dreamer::deployedVersion(*m_store);
+        StoreResult<PolicyVersion> policy = pinned    ? StoreResult<PolicyVersion>::success(*pinned)
+                                            : started ? StoreResult<PolicyVersion>::success(*started)
+                                                      : Dreamer::deployedVersion(*m_store);
         if (!policy.ok()) {
             report.error = policy.error;
             break;
@@ -90,8 +103,11 @@ LoopReport RecursiveLoop::run(const LoopSettings &settings)
         it.bestScore = best;
         QString error;
         Went went = afterRound(it, t, &error);
-        if (went == Went::On && !settings.fixed && t < total)
-            went = dreamAfter(settings, t, it, &error);
+        if (went == Went::On && !settings.fixed && t < total) {
+            went = dreamAfter(settings, started, t, it, &error);
+            if (it.approved != 0)
+                started.reset(); // the approved version is the deployed one now
+        }
         report.iterations.append(it);
         if (went == Went::Failed)
             report.error = error;
@@ -164,7 +180,8 @@ RecursiveLoop::Went RecursiveLoop::afterRound(const LoopIteration &it, int t, QS
     return it.round.status != IterationStatus::Finished || m_stop.load() ? Went::Stopped : Went::On;
 }
 
-RecursiveLoop::Went RecursiveLoop::dreamAfter(const LoopSettings &settings, int t, LoopIteration &it, QString *error)
+RecursiveLoop::Went RecursiveLoop::dreamAfter(const LoopSettings &settings, const std::optional<PolicyVersion> &deployed, int t,
+                                              LoopIteration &it, QString *error)
 {
     const StoreResult<QList<DreamWorld>> worlds = Dreamer::finishedWorlds(*m_store);
     if (!worlds.ok()) {
@@ -172,6 +189,7 @@ RecursiveLoop::Went RecursiveLoop::dreamAfter(const LoopSettings &settings, int 
         return Went::Failed;
     }
     DreamSettings dream = settings.dream;
+    dream.deployed = deployed;
     dream.seed = settings.dream.seed + quint64(t - 1);
     // The completions of the dream after iteration t (docs/online.md#valuation):
     // S + 1000·repeat + t, with one repeat.

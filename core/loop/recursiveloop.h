@@ -22,7 +22,10 @@ class ProjectStore;
 /// How the recursive loop runs (docs/online.md#the-recursive-loop).
 struct LoopSettings
 {
-    RoundConfig round;        ///< every round's settings; `policy` and `seed` are set per iteration
+    /// Every round's settings; `seed` is set per iteration. `policy`, when
+    /// not the latest approved version (`loop --policy`), drives the rounds
+    /// until a version of a dream is approved (with `fixed`: all of them).
+    RoundConfig round;
     DreamSettings dream;      ///< every dream's settings; `seed` is set per iteration
     int iterations = 3;       ///< T
     bool fixed = false;       ///< the fixed-exploration baseline: no dreaming, the policy never changes
@@ -58,7 +61,8 @@ struct LoopReport
 
 /// The recursive loop (docs/online.md#the-recursive-loop): T iterations of round → dream →
 /// approve on one project. Each round runs with the deployed version (the
-/// newest approved one, else builtin:portfolio) and seed S + t − 1; after it
+/// newest approved one, else builtin:portfolio; or the settings' policy
+/// until a dream's version is approved) and seed S + t − 1; after it
 /// a dream over every finished iteration of the project writes M versions;
 /// with autoApprove its proposal is approved automatically and drives the
 /// next round. No dream follows the last round: its version would never run.
@@ -129,8 +133,10 @@ private:
     QString runRound(const LoopSettings &settings, const PolicyVersion &policy, int t, LoopIteration &it);
     /// Whether the loop goes on after round t's summary (not after Stop).
     Went afterRound(const LoopIteration &it, int t, QString *error) const;
-    /// The dream after round t, and what becomes of its proposal.
-    Went dreamAfter(const LoopSettings &settings, int t, LoopIteration &it, QString *error);
+    /// The dream after round t, and what becomes of its proposal; `deployed`:
+    /// version 0 when it is not the project's deployed one (loop --policy).
+    Went dreamAfter(const LoopSettings &settings, const std::optional<PolicyVersion> &deployed, int t, LoopIteration &it,
+                    QString *error);
     /// The proposal of a dream approved automatically, awaited, or left proposed.
     Went deployProposal(const LoopSettings &settings, const DreamReport &dream, const QList<DreamWorld> &worlds, int t,
                         LoopIteration &it, QString *error);

@@ -735,13 +735,15 @@ private:
             m_report.proposed = 0;
     }
 
-    /// Version 0: the deployed one (the project's, or `given` in memory).
+    /// Version 0: the deployed one (the project's, or `given` in memory, or
+    /// the settings' `deployed`).
     Step replayDeployed(const PolicyVersion &given)
     {
         const int total = m_settings.versions;
         emit m_dreamer.stepStarted(0, total);
-        const StoreResult<PolicyVersion> deployed =
-            m_persist ? Dreamer::deployedVersion(*m_store) : StoreResult<PolicyVersion>::success(given);
+        const StoreResult<PolicyVersion> deployed = m_settings.deployed ? StoreResult<PolicyVersion>::success(*m_settings.deployed)
+                                                    : m_persist ? Dreamer::deployedVersion(*m_store)
+                                                                : StoreResult<PolicyVersion>::success(given);
         if (!deployed.ok()) {
             fail(deployed.error);
             return Step::Stop;

@@ -60,6 +60,10 @@ struct DreamSettings
     /// deployed version's defaultBeta, else 0.5. The built-in improver's
     /// random steps change only what acts at this β.
     std::optional<double> deployedBeta;
+    /// Version 0 when it is not the project's deployed version: the policy
+    /// `dreamrsi loop --policy` deploys until a version of its dreams is
+    /// approved. None: the project's deployed version.
+    std::optional<PolicyVersion> deployed;
     /// The oracle valuation, for studies over recorded worlds: the complete
     /// world behind each history world (same order and count as the dream's
     /// worlds). When given, versions are valued over these instead of the

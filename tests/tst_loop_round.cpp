@@ -845,6 +845,24 @@ void TestLoopRound::roundProbesWhereTheModelIsBlind()
                  qPrintable(cell.payload.value(Probes::reasonKey()).toString()));
     }
     QCOMPARE(probeIds, (QStringList{QStringLiteral("b0a2"), QStringLiteral("b0a3")}));
+    QCOMPARE(probed.counters.rounds, 4); // the policy's two and the two probes
+
+    // Each probe is a round: a round limit K1 stops them as it stops the
+    // policy (the policy's two rounds, then one probe under K1 = 3, none
+    // under K1 = 2).
+    for (const int limit : {3, 2}) {
+        m_cells.clear();
+        c.maxRounds = limit;
+        auto limited = std::make_shared<FakeAgent>();
+        limited->failIds = {QStringLiteral("b0a1")};
+        const RoundSummary s = run(c, limited);
+        QVERIFY2(s.ok(), qPrintable(s.error));
+        QCOMPARE(s.counters.rounds, limit);
+        const QList<Cell> cells = take(m_store->iterationData(s.iteration)).cells;
+        QCOMPARE(cells.size(), qsizetype(limit));
+        QCOMPARE(std::count_if(cells.cbegin(), cells.cend(), [](const Cell &cell) { return Probes::isProbe(cell); }),
+                 std::ptrdiff_t(limit - 2));
+    }
 }
 
 void TestLoopRound::earlyProbesInATasksFirstRounds()

@@ -720,6 +720,11 @@ bool RoundRunner::Run::runProbes()
             log(QStringLiteral("probes: none past the budget (%1)").arg(reached));
             return true;
         }
+        // Each probe is a round: the round limit K1 bounds them too.
+        if (q->m_config.maxRounds && completed >= *q->m_config.maxRounds) {
+            log(QStringLiteral("probes: none past the round limit (%1 rounds)").arg(*q->m_config.maxRounds));
+            return true;
+        }
         TreeMeta meta;
         meta.task = task.name;
         meta.grid = GridShape{tree.plan().branches, tree.plan().refinements};

@@ -236,6 +236,8 @@ void TestEvalTasks::sumsDifferencesRejections_data()
     QTest::newRow("one element") << QList<double>{4, 4, 4} << QStringLiteral("at least 2");
     QTest::newRow("not an integer") << QList<double>{0, 0.5} << QStringLiteral("not an integer");
     QTest::newRow("out of range") << QList<double>{0, 1e6 + 1} << QStringLiteral("outside");
+    QTest::newRow("just past 1e6") << QList<double>{0, 1, 1e6 + 1e-10} << QStringLiteral("outside");
+    QTest::newRow("just past -1e6") << QList<double>{0, 1, -1e6 - 1e-10} << QStringLiteral("outside");
     QList<double> big;
     for (int i = 0; i < 513; ++i)
         big << i * i;

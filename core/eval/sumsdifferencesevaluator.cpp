@@ -57,7 +57,7 @@ EvaluationResult SumsDifferencesEvaluator::score(const std::vector<double> &elem
         const double rounded = std::round(v);
         if (std::abs(v - rounded) > 1e-9)
             return reject(QStringLiteral("element %1 = %2 is not an integer").arg(i).arg(v, 0, 'g', 17));
-        if (std::abs(rounded) > 1e6)
+        if (std::abs(v) > 1e6) // the element itself: 1e6 + 1e-10 is within 1e-9 of 1e6 but outside
             return reject(QStringLiteral("element %1 = %2 is outside [-1e6, 1e6]").arg(i).arg(v, 0, 'g', 17));
         set.push_back(qint64(rounded));
     }

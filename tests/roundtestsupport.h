@@ -25,7 +25,8 @@ inline QString toyTaskDir()
 #endif
 
 /// Writes `VALUE = parent + step` where step depends only on (branch,
-/// attempt); ids in `failIds` fail as agent failures, ids in `evalFailIds`
+/// attempt); ids in `failIds` fail as agent failures (an answer of text
+/// without a program), ids in `evalFailIds`
 /// write a program the evaluator rejects. Every call costs 100 + attempt
 /// tokens in, 50 out, 0.001 USD. With a gate closed, calls wait until it
 /// opens or the call is cancelled.
@@ -98,9 +99,13 @@ public:
             o.cancelled = true;
             return o;
         }
-        if (failIds.contains(context.cellId))
-            return AgentOutcome::failure(QStringLiteral("fake agent: no code block for %1").arg(context.cellId), usage,
-                                         QStringLiteral("asked for %1\n").arg(context.cellId));
+        if (failIds.contains(context.cellId)) {
+            // As a chat model's answer without a code block: text, no program.
+            AgentOutcome o = AgentOutcome::failure(QStringLiteral("fake agent: no code block for %1").arg(context.cellId),
+                                                   usage, QStringLiteral("asked for %1\n").arg(context.cellId));
+            o.proposal = QStringLiteral("# %1\nNo program this time.\n").arg(context.cellId);
+            return o;
+        }
         const int parent = valueOf(context.parentProgram);
         const int step = (context.branch * 7 + context.attempt * 3) % 5 + 1;
         AgentOutcome o;

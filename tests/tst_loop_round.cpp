@@ -304,7 +304,13 @@ void TestLoopRound::fullRoundStoresEveryCell()
     };
     QCOMPARE(names(QStringLiteral("b0a0")), (QSet<QString>{QStringLiteral("proposal.md"), QStringLiteral("main.py"),
                                                           QStringLiteral("score.json"), QStringLiteral("agent.log")}));
-    QCOMPARE(names(QStringLiteral("b1a1")), (QSet<QString>{QStringLiteral("agent.log"), QStringLiteral("error.txt")}));
+    // An agent failure keeps what the answer said (docs/online.md: the
+    // proposal is the text) beside the error; it has no program.
+    QCOMPARE(names(QStringLiteral("b1a1")), (QSet<QString>{QStringLiteral("agent.log"), QStringLiteral("error.txt"),
+                                                          QStringLiteral("proposal.md")}));
+    QFile failedProposal(m_artifactDir + QStringLiteral("/attempts/%1/b1a1/proposal.md").arg(s.iteration));
+    QVERIFY(failedProposal.open(QIODevice::ReadOnly));
+    QCOMPARE(failedProposal.readAll(), QByteArray("# b1a1\nNo program this time.\n"));
     QVERIFY(names(QStringLiteral("b2a0")).contains(QStringLiteral("error.txt")));
     QVERIFY(names(QStringLiteral("b2a0")).contains(QStringLiteral("score.json")));
     const QString ws = m_artifactDir + QStringLiteral("/attempts/%1/b0a1").arg(s.iteration);

@@ -183,6 +183,10 @@ RoundAttempt::Outcome RoundAttempt::run(const Job &job, DiscoveryAgent &agent, E
         if (r.outcome.error.isEmpty())
             r.outcome.error = QStringLiteral("the agent returned no program");
         writeFile(ctx.workspaceDir + QStringLiteral("/error.txt"), r.outcome.error.toUtf8());
+        // An answer without a program still said something (a refusal, a
+        // plan, a cut-off text): it is the attempt's proposal, kept with it.
+        if (!r.outcome.proposal.isEmpty())
+            writeFile(ctx.workspaceDir + QStringLiteral("/proposal.md"), r.outcome.proposal.toUtf8());
         return finish();
     }
     dreamrsi::Result<Done> written = writeFile(ctx.workspaceDir + QStringLiteral("/proposal.md"), r.outcome.proposal.toUtf8());

@@ -181,6 +181,27 @@ private slots:
         QVERIFY(!promptText.contains(kKey));
     }
 
+    // The answer names a model the price table does not know (a server's
+    // build name): the cell keeps that name and is priced as the model
+    // that was asked for.
+    void unpricedAnswerModel_data() { success_data(); }
+    void unpricedAnswerModel()
+    {
+        QFETCH(QString, kind);
+        ProviderStandIn server;
+        QVERIFY(server.listen());
+        const QString served = QStringLiteral("stand-in-build-7");
+        server.setScript({StandInReply::json(200, providerAnswer(kind, served, kAnswer, 1200, 300))});
+        auto made = createDiscoveryAgent(configFor(kind, server), QStringLiteral("circle_packing_26"));
+        QVERIFY2(made, qPrintable(made.error));
+        auto agent = std::move(*made.value);
+        std::atomic_bool cancel = false;
+        const AgentOutcome outcome = proposeAsync(*agent, sampleContext(), cancel);
+        QVERIFY2(outcome.ok, qPrintable(outcome.error));
+        QCOMPARE(outcome.usage.model, served);
+        QCOMPARE(outcome.usage.usd, (1200 * 2.0 + 300 * 8.0) / 1e6);
+    }
+
     void noCodeBlock_data() { success_data(); }
     void noCodeBlock()
     {

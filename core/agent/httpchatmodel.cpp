@@ -587,7 +587,11 @@ ChatResponse HttpChatModel::complete(const ChatRequest &request, const std::atom
 
     auto finish = [&](ChatResponse r) {
         r.usage.latencyS = double(clock.elapsed()) / 1000.0;
-        r.usage.usd = PriceTable::current().usd(r.usage.model, r.usage.tokensIn, r.usage.tokensOut);
+        // Priced as the model the answer names, else as the one asked for (a
+        // server may answer with a build name the price table does not know).
+        const PriceTable prices = PriceTable::current();
+        r.usage.usd = prices.usd(prices.priceFor(r.usage.model) ? r.usage.model : m_model, r.usage.tokensIn,
+                                 r.usage.tokensOut);
         if (!r.ok && !r.error.isEmpty())
             log.append(stamp(clock) + (r.cancelled ? QStringLiteral("cancelled") : QStringLiteral("failed: ") + r.error));
         r.log = hideKey(log.join(u'\n') + u'\n');

@@ -3,7 +3,8 @@
 // stand-in must receive it (Authorization header); the project file, every
 // file of the artifact folder, the exports and the bundle, the command's own
 // output and the evaluated programs' environment and command lines must not
-// hold it.
+// hold it. And the same round's token budget: `--max-tokens N` stops it
+// cleanly once the stand-in's reported tokens reach N.
 #include "agentstandin.h"
 #include "clirunsupport.h"
 
@@ -40,7 +41,37 @@ class TestAgentKeyLeak : public QObject
     Q_OBJECT
 private slots:
     void plantedKeyStaysInMemory();
+    void tokenBudgetStopsTheRound();
 };
+
+void TestAgentKeyLeak::tokenBudgetStopsTheRound()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    ProviderStandIn server;
+    QVERIFY(server.listen());
+    const QString answer = QStringLiteral("Print the classic set.\n\n```python\n") + kProgram + QStringLiteral("```\n");
+    // 800 + 200 tokens a call: one call at a time, the third reaches 2,500.
+    server.setScript({StandInReply::json(200, providerAnswer(QStringLiteral("openai"), QStringLiteral("gpt-4o"), answer, 800, 200))});
+    const CliRun round = runDreamrsi({QStringLiteral("round"), QStringLiteral("--project"), dir.filePath(QStringLiteral("t.dreamrsi")),
+                                      QStringLiteral("--task"), QStringLiteral("sums_differences"), QStringLiteral("--agent"),
+                                      QStringLiteral("openai"), QStringLiteral("--model"), QStringLiteral("gpt-4o"),
+                                      QStringLiteral("--base-url"), server.baseUrl() + QStringLiteral("/v1"), QStringLiteral("--workers"),
+                                      QStringLiteral("1"), QStringLiteral("--max-tokens"), QStringLiteral("2500"), QStringLiteral("--json")});
+    QVERIFY2(round.finished, round.err.constData());
+    QVERIFY2(round.exitCode == 0, round.err.constData());
+    const QJsonObject summary = QJsonDocument::fromJson(round.out).object();
+    QCOMPARE(summary.value(QStringLiteral("calls")).toInteger(), 3);
+    QCOMPARE(summary.value(QStringLiteral("tokens_in")).toInteger() + summary.value(QStringLiteral("tokens_out")).toInteger(), 3000);
+    QCOMPARE(server.requests().size(), qsizetype(3));
+    QVERIFY2(round.err.contains("budget: 2500 tokens reached"), round.err.constData());
+
+    const CliRun zero = runDreamrsi({QStringLiteral("round"), QStringLiteral("--project"), dir.filePath(QStringLiteral("z.dreamrsi")),
+                                     QStringLiteral("--task"), QStringLiteral("sums_differences"), QStringLiteral("--agent"),
+                                     QStringLiteral("builtin"), QStringLiteral("--max-tokens"), QStringLiteral("0")});
+    QCOMPARE(zero.exitCode, 2);
+    QVERIFY2(zero.err.contains("--max-tokens"), zero.err.constData());
+}
 
 void TestAgentKeyLeak::plantedKeyStaysInMemory()
 {

@@ -320,6 +320,7 @@ void TestGuiRound::dialogRemembersChoices()
         LaunchRoundDialog dialog({QStringLiteral("v7")}, &preferences);
         qobject_cast<QSpinBox *>(dialog.field(QStringLiteral("workers")))->setValue(7);
         qobject_cast<QSpinBox *>(dialog.field(QStringLiteral("rounds")))->setValue(3);
+        qobject_cast<QSpinBox *>(dialog.field(QStringLiteral("maxTokens")))->setValue(250000);
         auto *policy = qobject_cast<QComboBox *>(dialog.field(QStringLiteral("policy")));
         policy->setCurrentIndex(policy->findData(QStringLiteral("v7")));
         qobject_cast<QComboBox *>(dialog.field(QStringLiteral("task")))->setCurrentText(QStringLiteral("lasso_path"));
@@ -336,6 +337,8 @@ void TestGuiRound::dialogRemembersChoices()
     const RoundConfig c = again.config();
     QCOMPARE(c.workers, std::optional<int>(7));
     QCOMPARE(c.maxRounds.value_or(0), 3);
+    QCOMPARE(c.maxTokens, std::optional<qint64>(250000)); // the token budget (RoundBudget)
+    QVERIFY(!c.maxCalls && !c.maxUsd);                      // "no cap"
     QCOMPARE(c.policy, PolicyChoice::stored(QStringLiteral("v7")));
     QCOMPARE(c.task, QStringLiteral("lasso_path"));
     QVERIFY(!c.beta); // the policy's default

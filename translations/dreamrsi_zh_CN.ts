@@ -2392,6 +2392,14 @@
         <source>--probe early: more evidence where the first rounds decide whether dreams learn depth. Not the default: on recorded worlds it gained attainment on some world sets and cost calls and more collapses on others (README, &quot;Early probes&quot;).</source>
         <translation>--probe early：在前几轮决定梦境推演能否学到深度的地方收集更多证据。它不是默认设置：在录制的世界上，它在一些世界集合上提高了达成度，在另一些上则增加了调用次数和崩溃次数（README，“Early probes”）。</translation>
     </message>
+    <message>
+        <source>Stop the round once its agent calls have used this many tokens, in and out together</source>
+        <translation>当本轮智能体调用的输入与输出词元合计达到此数时停止本轮</translation>
+    </message>
+    <message>
+        <source>Max to&amp;kens:</source>
+        <translation>词元上限(&amp;K)：</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::LiveDashboard</name>

@@ -65,6 +65,9 @@ QList<Spec> specs()
          QStringLiteral("seed (default 0): iteration t's round and dream use S + t − 1")},
         {QStringLiteral("max-calls"), QStringLiteral("N"), QStringLiteral("stop at N agent calls (the last batch is cut to fit)"),
          QStringLiteral("stop each round at N agent calls (the last batch is cut to fit)")},
+        {QStringLiteral("max-tokens"), QStringLiteral("N"),
+         QStringLiteral("stop once the agent's tokens (in + out) reach N"),
+         QStringLiteral("stop each round once its agent's tokens (in + out) reach N")},
         {QStringLiteral("max-usd"), QStringLiteral("X"), QStringLiteral("stop once the cost reaches X USD"),
          QStringLiteral("stop each round once its cost reaches X USD")},
         {QStringLiteral("agent-time-limit"), QStringLiteral("S"),
@@ -237,6 +240,12 @@ Result<RoundOptions> read(const QCommandLineParser &parser, Command command)
         if (!n)
             return R::failure(problem);
         config.maxCalls = *n;
+    }
+    if (has("max-tokens")) {
+        const std::optional<qint64> n = integer("max-tokens", 1, any);
+        if (!n)
+            return R::failure(problem);
+        config.maxTokens = *n;
     }
     if (resuming) {
         const std::optional<qint64> id = integer("resume", 1, any);

@@ -152,6 +152,13 @@ LaunchRoundDialog::LaunchRoundDialog(const QStringList &policyNames, Preferences
     m_maxCalls->setRange(0, 10000000);
     m_maxCalls->setSpecialValueText(tr("no cap"));
     form->addRow(tr("Max a&gent calls:"), m_maxCalls);
+    m_maxTokens = new QSpinBox;
+    m_maxTokens->setObjectName(QStringLiteral("maxTokens"));
+    m_maxTokens->setRange(0, std::numeric_limits<int>::max());
+    m_maxTokens->setSingleStep(10000);
+    m_maxTokens->setSpecialValueText(tr("no cap"));
+    m_maxTokens->setToolTip(tr("Stop the round once its agent calls have used this many tokens, in and out together"));
+    form->addRow(tr("Max to&kens:"), m_maxTokens);
     m_maxUsd = new QDoubleSpinBox;
     m_maxUsd->setObjectName(QStringLiteral("maxUsd"));
     m_maxUsd->setRange(0.0, 1e6);
@@ -251,7 +258,7 @@ LaunchRoundDialog::LaunchRoundDialog(const QStringList &policyNames, Preferences
     connect(m_backend, &QComboBox::currentIndexChanged, this, &LaunchRoundDialog::dropStaleReport);
     for (QLineEdit *e : {m_model, m_baseUrl, m_command, m_partition, m_account, m_qos, m_sbatchArgs, m_sharedDir})
         connect(e, &QLineEdit::textChanged, this, &LaunchRoundDialog::dropStaleReport);
-    for (QSpinBox *box : {m_workers, m_rounds, m_seed, m_maxCalls, m_probe})
+    for (QSpinBox *box : {m_workers, m_rounds, m_seed, m_maxCalls, m_maxTokens, m_probe})
         connect(box, &QSpinBox::valueChanged, this, &LaunchRoundDialog::dropStaleReport);
     connect(m_beta, &QDoubleSpinBox::valueChanged, this, &LaunchRoundDialog::dropStaleReport);
     connect(m_maxUsd, &QDoubleSpinBox::valueChanged, this, &LaunchRoundDialog::dropStaleReport);
@@ -382,6 +389,8 @@ RoundConfig LaunchRoundDialog::config() const
     c.seed = quint64(m_seed->value()); // the agent's too (RoundSession::prepare)
     if (m_maxCalls->value() > 0)
         c.maxCalls = m_maxCalls->value();
+    if (m_maxTokens->value() > 0)
+        c.maxTokens = m_maxTokens->value();
     if (m_maxUsd->value() > 0.0)
         c.maxUsd = m_maxUsd->value();
     c.agentTimeLimitS = 60.0 * m_agentLimit->value();
@@ -445,6 +454,7 @@ void LaunchRoundDialog::load()
     m_beta->setValue(last.beta);
     m_seed->setValue(last.seed);
     m_maxCalls->setValue(last.maxCalls);
+    m_maxTokens->setValue(last.maxTokens);
     m_maxUsd->setValue(last.maxUsd);
     // Settings' too: one setting, followed while the dialog is open.
     m_agentLimit->setValue(m_preferences->settings().agentTimeLimitMin);
@@ -479,6 +489,7 @@ void LaunchRoundDialog::save() const
     form.beta = m_beta->value();
     form.seed = m_seed->value();
     form.maxCalls = m_maxCalls->value();
+    form.maxTokens = m_maxTokens->value();
     form.maxUsd = m_maxUsd->value();
     form.backend = m_backend->currentData().toString();
     UiState::setLaunchRoundForm(form); // the cluster's old keys there removed

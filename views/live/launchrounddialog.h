@@ -85,6 +85,7 @@ private:
     QDoubleSpinBox *m_beta = nullptr;
     QSpinBox *m_seed = nullptr;
     QSpinBox *m_maxCalls = nullptr;
+    QSpinBox *m_maxTokens = nullptr;
     QDoubleSpinBox *m_maxUsd = nullptr;
     QSpinBox *m_probe = nullptr; ///< −1: automatic; 0: off; N: at most N probe calls
     QCheckBox *m_earlyProbe = nullptr; ///< `--probe early` instead of m_probe's budget

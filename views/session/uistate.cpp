@@ -264,6 +264,7 @@ UiState::LaunchRoundForm UiState::launchRoundForm()
     form.beta = s.value(QStringLiteral("beta"), form.beta).toDouble();
     form.seed = s.value(QStringLiteral("seed"), form.seed).toInt();
     form.maxCalls = s.value(QStringLiteral("maxCalls"), form.maxCalls).toInt();
+    form.maxTokens = s.value(QStringLiteral("maxTokens"), form.maxTokens).toInt();
     form.maxUsd = s.value(QStringLiteral("maxUsd"), form.maxUsd).toDouble();
     form.backend = s.value(QStringLiteral("backend"), form.backend).toString();
     for (const char *name : {"partition", "account", "qos", "sbatchArgs", "sharedDir"}) {
@@ -290,6 +291,7 @@ void UiState::setLaunchRoundForm(const LaunchRoundForm &form)
     s.setValue(QStringLiteral("beta"), form.beta);
     s.setValue(QStringLiteral("seed"), form.seed);
     s.setValue(QStringLiteral("maxCalls"), form.maxCalls);
+    s.setValue(QStringLiteral("maxTokens"), form.maxTokens);
     s.setValue(QStringLiteral("maxUsd"), form.maxUsd);
     s.setValue(QStringLiteral("backend"), form.backend);
     // The cluster is stored once, as the preferences (AppSettings::slurm).

@@ -112,6 +112,7 @@ public:
         double beta = 0.5;
         int seed = 0;
         int maxCalls = 0;
+        int maxTokens = 0;
         double maxUsd = 0.0;
         QString backend = QStringLiteral("local");
         /// The cluster fields an older version kept in this form (partition,

@@ -96,6 +96,7 @@ void TestLoopCli::usageErrors_data()
     QTest::newRow("beta 1.5") << base({QStringLiteral("--beta"), QStringLiteral("1.5")}) << QStringLiteral("--beta");
     QTest::newRow("negative usd") << base({QStringLiteral("--max-usd"), QStringLiteral("-1")}) << QStringLiteral("--max-usd");
     QTest::newRow("calls 0") << base({QStringLiteral("--max-calls"), QStringLiteral("0")}) << QStringLiteral("--max-calls");
+    QTest::newRow("tokens text") << base({QStringLiteral("--max-tokens"), QStringLiteral("lots")}) << QStringLiteral("--max-tokens");
     QTest::newRow("seed text") << base({QStringLiteral("--seed"), QStringLiteral("x")}) << QStringLiteral("--seed");
     QTest::newRow("resume 0") << base({QStringLiteral("--resume"), QStringLiteral("0")}) << QStringLiteral("--resume");
     QTest::newRow("unknown task") << QStringList{QStringLiteral("--project"), p, QStringLiteral("--task"),
@@ -176,7 +177,8 @@ void TestLoopCli::loopTakesTheRoundsOptions()
                                 QStringLiteral("--seed"),     QStringLiteral("--max-calls"),  QStringLiteral("--max-usd"),
                                 QStringLiteral("--backend"),  QStringLiteral("--partition"),  QStringLiteral("--account"),
                                 QStringLiteral("--qos"),      QStringLiteral("--sbatch-args"), QStringLiteral("--shared-dir"),
-                                QStringLiteral("--accept-steering"), QStringLiteral("--policy")};
+                                QStringLiteral("--accept-steering"), QStringLiteral("--policy"),
+                                QStringLiteral("--max-tokens")};
     const Run round = cli({QStringLiteral("--help")});
     const Run loop = test::runDreamrsi({QStringLiteral("loop"), QStringLiteral("--help")});
     QCOMPARE(round.exitCode, 0);

@@ -85,9 +85,10 @@ int runLoopCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         "the deployed policy (the newest approved version, else builtin:portfolio; or --policy until a dream's\n"
         "version is approved), then dreams M versions over every finished iteration of the project; with\n"
         "--auto-approve the proposal is approved and drives the next round. --fixed runs the fixed-exploration\n"
-        "baseline: the same rounds with the policy deployed (or given) at the start, and no dreaming. No dream follows the last round (its version would never run).\n"
-        "Prints {runs: [{fixed, iterations: [{iteration, policy_version, cells, best_score, cumulative_calls}]}]}\n"
-        "with --json; best_score is the best score of the run so far."));
+        "baseline: the same rounds with the policy deployed (or given) at the start, and no dreaming. No dream\n"
+        "follows the last round (its version would never run). Prints {runs: [{fixed, iterations: [{iteration,\n"
+        "policy_version, cells, best_score, cumulative_calls}]}]} with --json; best_score is the best score of the\n"
+        "run so far."));
     RoundCommandLine::add(parser, RoundCommandLine::Command::Loop);
     const QCommandLineOption iterations(QStringLiteral("iterations"), QStringLiteral("T: iterations (default 3)."), QStringLiteral("T"),
                                         QStringLiteral("3"));

@@ -355,6 +355,20 @@ private slots:
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("\n"))));
     }
 
+    // Every arm the studies write has a name of its own in the legend
+    // (packaging/figures: the imagination rules' arms among them); an arm
+    // this build does not know keeps its key.
+    void simulationArmsAreNamed()
+    {
+        for (const char *arm : {"dream", "dream_guarded", "dream_revealed", "dream_oracle", "dream_noprobe", "dream_widened",
+                                "dream_uncertain", "dream_anchored", "fixed_probe", "fixed"}) {
+            const QString label = SimulationPlot::armLabel(QString::fromLatin1(arm));
+            QVERIFY2(label.startsWith(QStringLiteral("Dream-RSI")) || label.startsWith(QStringLiteral("Fixed exploration")), arm);
+        }
+        QCOMPARE(SimulationPlot::armLabel(QStringLiteral("dream_anchored")), QStringLiteral("Dream-RSI, anchored rule"));
+        QCOMPARE(SimulationPlot::armLabel(QStringLiteral("dream_someday")), QStringLiteral("dream_someday"));
+    }
+
     // Arms whose means are equal (Dream-RSI no better than fixed
     // exploration): the first arm's mean line is drawn above the others', in
     // a solid pen with filled dots, the others dashed with larger hollow

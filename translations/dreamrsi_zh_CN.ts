@@ -5086,6 +5086,14 @@ Replay them now under the project&apos;s configuration? Their old values are kep
         <source>Fixed exploration + probes</source>
         <translation>固定探索 + 探测</translation>
     </message>
+    <message>
+        <source>Dream-RSI, uncertain rule</source>
+        <translation>Dream-RSI（不确定规则）</translation>
+    </message>
+    <message>
+        <source>Dream-RSI, anchored rule</source>
+        <translation>Dream-RSI（锚定规则）</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::SteeringController</name>

@@ -107,6 +107,10 @@ QString SimulationPlot::armLabel(const QString &arm)
         return tr("Dream-RSI, no probes");
     if (arm == QLatin1String("dream_widened"))
         return tr("Dream-RSI, widened rule");
+    if (arm == QLatin1String("dream_uncertain"))
+        return tr("Dream-RSI, uncertain rule");
+    if (arm == QLatin1String("dream_anchored"))
+        return tr("Dream-RSI, anchored rule");
     if (arm == QLatin1String("fixed_probe"))
         return tr("Fixed exploration + probes");
     if (arm == QLatin1String("fixed"))

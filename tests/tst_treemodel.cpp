@@ -143,9 +143,21 @@ void TestTreeModel::rejects_data()
                                               << QStringLiteral("no attempt 0");
     QTest::addRow("score string") << treeWith(cell("a", 0, 0, 0, ",\"score\":\"1.0\"")) << 0 << QStringLiteral("score")
                                   << QStringLiteral("number");
-    // JSON cannot spell NaN or infinity; an overflowing literal is a JSON-level error
-    QTest::addRow("score overflows") << treeWith(cell("a", 0, 0, 0, ",\"score\":1e999")) << -1 << QString()
-                                     << QStringLiteral("illegal number at line 1");
+    // JSON cannot spell NaN or infinity, but Python's json.dump writes them
+    // (NaN, Infinity) and a literal past the largest double reads as one:
+    // the file is rejected with the cell and the field named.
+    QTest::addRow("score overflows") << treeWith(cell("a", 0, 0, 0, ",\"score\":1e999")) << 0 << QStringLiteral("score")
+                                     << QStringLiteral("1e999 is not a finite number");
+    QTest::addRow("score NaN") << treeWith(a0 + "," + cell("b", 1, 0, 1, ",\"score\":NaN")) << 1 << QStringLiteral("score")
+                               << QStringLiteral("NaN is not a finite number");
+    QTest::addRow("score -Infinity") << treeWith(cell("a", 0, 0, 0, ",\"score\": -Infinity ")) << 0 << QStringLiteral("score")
+                                     << QStringLiteral("-Infinity is not a finite number");
+    QTest::addRow("payload Infinity") << treeWith(cell("a", 0, 0, 0, ",\"m\":{\"x\":[1,Infinity]},\"score\":NaN")) << 0
+                                      << QStringLiteral("m.x[1]") << QStringLiteral("Infinity is not a finite number");
+    QTest::addRow("baseline NaN") << treeWith(a0, ",\"baseline_score\":NaN") << -1 << QStringLiteral("baseline_score")
+                                  << QStringLiteral("NaN is not a finite number");
+    QTest::addRow("NaN and a broken file") << QByteArray("{\"format\":\"dreamrsi-tree/1\",\"cells\":[{\"score\":NaN,}]}") << -1
+                                           << QString() << QStringLiteral("not valid JSON: illegal number");
     QTest::addRow("evaluated string") << treeWith(cell("a", 0, 0, 0, ",\"evaluated\":\"yes\"")) << 0
                                       << QStringLiteral("evaluated") << QStringLiteral("boolean");
     QTest::addRow("valid number") << treeWith(cell("a", 0, 0, 0, ",\"valid\":1")) << 0 << QStringLiteral("valid")

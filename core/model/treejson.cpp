@@ -5,6 +5,7 @@
 
 #include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonParseError>
 #include <QSaveFile>
 #include <QSet>
@@ -282,12 +283,130 @@ ParseResult parse(const QByteArray &json)
     return parseReference(json);
 }
 
+namespace {
+
+/// The number token around `offset`, where the JSON reader stopped at an
+/// illegal number (Qt reports the token's start, a byte inside it or its
+/// end): [start, end), or an empty range.
+std::pair<qsizetype, qsizetype> numberTokenAround(const QByteArray &json, qsizetype offset)
+{
+    const auto delimiter = [](char c) { return c == ',' || c == ':' || c == '[' || c == '{' || c == '}' || c == ']'; };
+    const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+    qsizetype start = std::clamp<qsizetype>(offset, 0, json.size());
+    // From the end of a token, step back into it.
+    if (start > 0 && (start == json.size() || delimiter(json.at(start)) || space(json.at(start))))
+        --start;
+    while (start > 0 && !delimiter(json.at(start - 1)) && !space(json.at(start - 1)))
+        --start;
+    qsizetype end = start;
+    while (end < json.size() && !delimiter(json.at(end)) && !space(json.at(end)))
+        ++end;
+    return {start, end};
+}
+
+/// Whether `token` is a number no double holds: NaN and Infinity as
+/// Python's json.dump writes them, or a literal past the largest double (1e999).
+bool nonFiniteToken(const QByteArray &token)
+{
+    static const QByteArrayList words = {"NaN", "-NaN", "Infinity", "-Infinity", "+Infinity", "inf", "-inf", "nan"};
+    if (words.contains(token))
+        return true;
+    if (token.isEmpty() || !(std::isdigit(uchar(token.front())) || token.front() == '-'))
+        return false;
+    const std::string text = token.toStdString();
+    char *end = nullptr;
+    errno = 0;
+    const double v = std::strtod(text.c_str(), &end);
+    return end == text.c_str() + text.size() && std::isinf(v);
+}
+
+/// Where `marker` sits in `v`: "score", "metrics.x", "tags[2]"; empty when not there.
+QString pathOf(const QJsonValue &v, const QString &marker)
+{
+    if (v.isString())
+        return v.toString() == marker ? QStringLiteral(".") : QString();
+    if (v.isObject()) {
+        const QJsonObject o = v.toObject();
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            const QString inner = pathOf(it.value(), marker);
+            if (!inner.isEmpty())
+                return inner == QLatin1String(".") ? it.key() : it.key() + (inner.startsWith(u'[') ? QString() : QStringLiteral(".")) + inner;
+        }
+    } else if (v.isArray()) {
+        const QJsonArray a = v.toArray();
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            const QString inner = pathOf(a.at(i), marker);
+            if (!inner.isEmpty())
+                return QStringLiteral("[%1]").arg(i) + (inner == QLatin1String(".") ? QString()
+                                                        : inner.startsWith(u'[')    ? inner
+                                                                                    : QStringLiteral(".") + inner);
+        }
+    }
+    return {};
+}
+
+/// The cell and field of a number that is NaN or infinite, where the JSON
+/// reader stopped at `offset` (docs/tree-format.md: a file is rejected with
+/// the cell and the field named): `cell 1 (id "b0a1"): score: NaN is not a
+/// finite number`; nothing when the token there is not such a number or the
+/// file is not valid JSON for another reason as well.
+std::optional<TreeError> nonFiniteNumberAt(const QByteArray &json, qsizetype offset)
+{
+    const auto [start, end] = numberTokenAround(json, offset);
+    const QByteArray token = json.mid(start, end - start);
+    if (!nonFiniteToken(token))
+        return std::nullopt;
+    // The token becomes a marker string, every later non-finite number null,
+    // until the file reads; then the marker says where the first one was.
+    const QString marker = QStringLiteral("\u0001dreamrsi-non-finite\u0001");
+    QByteArray doc = json.left(start) + "\"\\u0001dreamrsi-non-finite\\u0001\"" + json.mid(end);
+    QJsonDocument parsed;
+    for (int tries = 0; tries < 64; ++tries) {
+        QJsonParseError error;
+        parsed = QJsonDocument::fromJson(doc, &error);
+        if (error.error == QJsonParseError::NoError)
+            break;
+        const auto [s, e] = numberTokenAround(doc, error.offset);
+        if (error.error != QJsonParseError::IllegalNumber || !nonFiniteToken(doc.mid(s, e - s)))
+            return std::nullopt;
+        doc = doc.left(s) + "null" + doc.mid(e);
+    }
+    if (!parsed.isObject())
+        return std::nullopt;
+    const QJsonObject top = parsed.object();
+    const QString what = QStringLiteral("%1 is not a finite number").arg(QString::fromUtf8(token));
+    Reader r;
+    const QJsonArray cells = top.value(QLatin1String("cells")).toArray();
+    for (qsizetype i = 0; i < cells.size(); ++i) {
+        const QString field = pathOf(cells.at(i), marker);
+        if (field.isEmpty())
+            continue;
+        r.cellIndex = int(i);
+        r.cellId = cells.at(i).toObject().value(QLatin1String("id")).toString();
+        r.fail(field, what);
+        return r.error;
+    }
+    const QString field = pathOf(QJsonValue(top), marker);
+    if (field.isEmpty())
+        return std::nullopt;
+    r.fail(field, what);
+    return r.error;
+}
+
+} // namespace
+
 ParseResult parseReference(const QByteArray &json)
 {
     ParseResult result;
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
+        if (parseError.error == QJsonParseError::IllegalNumber) {
+            if (std::optional<TreeError> where = nonFiniteNumberAt(json, parseError.offset)) {
+                result.error = std::move(*where);
+                return result;
+            }
+        }
         const QByteArray before = json.left(parseError.offset);
         const qsizetype line = before.count('\n') + 1;
         const qsizetype column = parseError.offset - (before.lastIndexOf('\n') + 1) + 1;

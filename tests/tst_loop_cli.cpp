@@ -98,6 +98,8 @@ void TestLoopCli::usageErrors_data()
     QTest::newRow("calls 0") << base({QStringLiteral("--max-calls"), QStringLiteral("0")}) << QStringLiteral("--max-calls");
     QTest::newRow("tokens text") << base({QStringLiteral("--max-tokens"), QStringLiteral("lots")}) << QStringLiteral("--max-tokens");
     QTest::newRow("seed text") << base({QStringLiteral("--seed"), QStringLiteral("x")}) << QStringLiteral("--seed");
+    QTest::newRow("unknown built-in policy") << base({QStringLiteral("--policy"), QStringLiteral("builtin:nosuch")})
+                                             << QStringLiteral("--policy: unknown built-in policy 'builtin:nosuch' (known: builtin:");
     QTest::newRow("resume 0") << base({QStringLiteral("--resume"), QStringLiteral("0")}) << QStringLiteral("--resume");
     QTest::newRow("unknown task") << QStringList{QStringLiteral("--project"), p, QStringLiteral("--task"),
                                                  QStringLiteral("no_such_task"), QStringLiteral("--agent"),

@@ -4,6 +4,7 @@
 
 #include "agent/agentfactory.h"
 #include "eval/taskregistry.h"
+#include "policy/builtinpolicies.h"
 
 #include <QFileInfo>
 #include <QList>
@@ -285,6 +286,12 @@ Result<RoundOptions> read(const QCommandLineParser &parser, Command command)
     if (config.policy.kind() == PolicyChoice::Kind::Manual)
         return R::failure(QStringLiteral("the manual policy exists in the workbench only (a person picks each batch "
                                          "there); steer a headless round with --accept-steering and dreamrsi steer"));
+    // A built-in name is known without the project: a wrong one is a usage
+    // error before anything is created (a stored version's name is checked
+    // once the project is open).
+    if (config.policy.kind() == PolicyChoice::Kind::Builtin && !BuiltinPolicies::names().contains(config.policy.name()))
+        return R::failure(QStringLiteral("--policy: unknown built-in policy '%1' (known: builtin:%2)")
+                              .arg(config.policy.toArgument(), BuiltinPolicies::names().join(QStringLiteral(", builtin:"))));
     config.acceptSteering = has("accept-steering");
     if (has("probe")) {
         const Result<ProbeSetting> probe = OptionValues::probe(QStringLiteral("--probe"), value("probe"));

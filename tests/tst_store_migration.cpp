@@ -142,6 +142,25 @@ qint64 userVersion(const QString &path)
     return db ? (*db.value)->queryInt("PRAGMA user_version;").valueOr(-1) : -1;
 }
 
+/// Makes `path` a project of schema `version` as that version wrote it:
+/// every migration up to it, then `rows` (SQL statements), the application
+/// id and the user version. Empty, or what failed.
+QString makeProjectAt(const QString &path, int version, const QByteArray &rows = {})
+{
+    auto opened = SqliteConnection::open(path, SqliteConnection::Mode::Create);
+    if (!opened)
+        return opened.error;
+    const std::unique_ptr<SqliteConnection> db = std::move(*opened.value);
+    for (int v = 1; v <= version; ++v) {
+        if (const Result<Done> ran = db->exec(Schema::migrationTo(v)); !ran)
+            return QStringLiteral("migration to %1: %2").arg(v).arg(ran.error);
+    }
+    const QByteArray setup = rows + "PRAGMA application_id = " + QByteArray::number(Schema::ApplicationId)
+                             + "; PRAGMA user_version = " + QByteArray::number(version) + ";";
+    const Result<Done> ran = db->exec(setup.constData());
+    return ran ? QString() : ran.error;
+}
+
 } // namespace
 
 class TestStoreMigration : public QObject
@@ -230,18 +249,8 @@ void TestStoreMigration::everyVersionOpens()
     QFETCH(int, version);
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("p.dreamrsi"));
-    {
-        auto opened = SqliteConnection::open(path, SqliteConnection::Mode::Create);
-        QVERIFY2(opened, qPrintable(opened.error));
-        const std::unique_ptr<SqliteConnection> db = std::move(*opened.value);
-        Result<Done> ran;
-        for (int v = 1; v <= version; ++v) {
-            QVERIFY2((ran = db->exec(Schema::migrationTo(v))), qPrintable(ran.error));
-        }
-        const QByteArray pragmas = QByteArray("PRAGMA application_id = ") + QByteArray::number(Schema::ApplicationId)
-                                   + "; PRAGMA user_version = " + QByteArray::number(version) + ";";
-        QVERIFY2((ran = db->exec(pragmas.constData())), qPrintable(ran.error));
-    }
+    const QString made = makeProjectAt(path, version);
+    QVERIFY2(made.isEmpty(), qPrintable(made));
     StoreResult<std::unique_ptr<ProjectWriter>> w = ProjectWriter::open(path);
     QVERIFY2(w.ok(), qPrintable(w.error));
     QCOMPARE(userVersion(path), qint64(Schema::CurrentVersion));
@@ -390,18 +399,9 @@ void TestStoreMigration::olderProjectTakesItsReplayConfiguration()
     QFETCH(QString, valuation);
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("v3.dreamrsi"));
-    {
-        auto opened = SqliteConnection::open(path, SqliteConnection::Mode::Create);
-        QVERIFY2(opened, qPrintable(opened.error));
-        const std::unique_ptr<SqliteConnection> db = std::move(*opened.value);
-        Result<Done> ran;
-        for (int v = 1; v <= 3; ++v)
-            QVERIFY2((ran = db->exec(Schema::migrationTo(v))), qPrintable(ran.error));
-        const QByteArray setup = "INSERT INTO project(id, name, created) VALUES (1, 'old', '2026-01-01T00:00:00.000Z');\n"
-                                 + history + "PRAGMA application_id = " + QByteArray::number(Schema::ApplicationId)
-                                 + "; PRAGMA user_version = 3;";
-        QVERIFY2((ran = db->exec(setup.constData())), qPrintable(ran.error));
-    }
+    const QString made =
+        makeProjectAt(path, 3, "INSERT INTO project(id, name, created) VALUES (1, 'old', '2026-01-01T00:00:00.000Z');\n" + history);
+    QVERIFY2(made.isEmpty(), qPrintable(made));
     StoreResult<std::unique_ptr<ProjectWriter>> w = ProjectWriter::open(path);
     QVERIFY2(w.ok(), qPrintable(w.error));
     QCOMPARE(userVersion(path), qint64(Schema::CurrentVersion));
@@ -437,13 +437,7 @@ void TestStoreMigration::ruleRebuildKeepsEveryRow()
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("v10.dreamrsi"));
     {
-        auto opened = SqliteConnection::open(path, SqliteConnection::Mode::Create);
-        QVERIFY2(opened, qPrintable(opened.error));
-        const std::unique_ptr<SqliteConnection> db = std::move(*opened.value);
-        Result<Done> ran;
-        for (int v = 1; v <= 10; ++v)
-            QVERIFY2((ran = db->exec(Schema::migrationTo(v))), qPrintable(ran.error));
-        const QByteArray setup =
+        const QByteArray rows =
             "INSERT INTO project(id, name, created) VALUES (1, 'ten', '2026-01-01T00:00:00.000Z');\n"
             "INSERT INTO iterations(id, number, max_parallelism, status, started) VALUES "
             "(1, 1, 4, 'finished', '2026-01-01T00:00:00.000Z');\n"
@@ -454,10 +448,12 @@ void TestStoreMigration::ruleRebuildKeepsEveryRow()
             "INSERT INTO replay_results(policy_version_id, world_id, beta, workers, lambda, rounds_limit, completions, "
             "completion, rule, calls, rounds, best, attainment, created) VALUES "
             "(1, 1, 0.5, 6, 0.2, 0, 3, 1, 'uncertain', 7, 2, 0.9, 0.75, '2026-01-02T00:00:00.000Z'), "
-            "(1, 1, 0.5, 6, 0.2, 0, 0, 0, 'capped', 5, 2, 0.8, 0.5, '2026-01-02T00:00:00.000Z');\n"
-            "PRAGMA application_id = "
-            + QByteArray::number(Schema::ApplicationId) + "; PRAGMA user_version = 10;";
-        QVERIFY2((ran = db->exec(setup.constData())), qPrintable(ran.error));
+            "(1, 1, 0.5, 6, 0.2, 0, 0, 0, 'capped', 5, 2, 0.8, 0.5, '2026-01-02T00:00:00.000Z');\n";
+        const QString made = makeProjectAt(path, 10, rows);
+        QVERIFY2(made.isEmpty(), qPrintable(made));
+        auto opened = SqliteConnection::open(path, SqliteConnection::Mode::ReadWrite);
+        QVERIFY2(opened, qPrintable(opened.error));
+        const std::unique_ptr<SqliteConnection> db = std::move(*opened.value);
         // Schema 10 itself refuses the fourth rule.
         QVERIFY(!db->exec("UPDATE replay_config SET rule = 'anchored' WHERE id = 1;"));
     }

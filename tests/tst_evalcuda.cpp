@@ -6,6 +6,8 @@
 #include "eval/evaluator.h"
 #include "eval/taskregistry.h"
 
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace dreamrsi;
@@ -29,6 +31,7 @@ private slots:
     void initialPrograms();
     void compileErrorIsCompile();
     void unknownEntryPoint();
+    void buildsForHopperWithoutAGpu();
 };
 
 void TestEvalCuda::initialPrograms_data()
@@ -85,6 +88,32 @@ void TestEvalCuda::unknownEntryPoint()
     const EvaluationResult bad = evaluate(evaltest::dataPath(QStringLiteral("candidates/c3_steps.cpp")),
                                           {{QStringLiteral("kernel"), QStringLiteral("vgg16")}});
     QCOMPARE(bad.failClass, QStringLiteral("env"));
+}
+
+// A kernel that needs sm_80+ (a warp reduction intrinsic) builds here as it
+// would on the H100/H200 the task is measured on, GPU or not; an architecture
+// nvcc does not know is the machine's fault (env), not the candidate's.
+void TestEvalCuda::buildsForHopperWithoutAGpu()
+{
+    if (CudaKernelEvaluator::nvccPath().isEmpty())
+        QSKIP("nvcc is not installed");
+    QFile initial(TaskRegistry::taskDirectory(QStringLiteral("cuda_kernels")) + QStringLiteral("/initial.cu"));
+    QVERIFY(initial.open(QIODevice::ReadOnly));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("sm80.cu"));
+    QFile out(path);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(initial.readAll());
+    out.write("\n__global__ void warpSum(unsigned *o, unsigned v) { o[0] = __reduce_add_sync(~0u, v); }\n");
+    out.close();
+
+    const EvaluationResult r = evaluate(path);
+    QVERIFY2(r.metrics.value(QStringLiteral("compiled")).toBool(), qPrintable(r.error.value_or(QString())));
+    QVERIFY2(r.failClass != QLatin1String("compile"), qPrintable(r.error.value_or(QString())));
+
+    const EvaluationResult unknown = evaluate(path, {{QStringLiteral("nvcc_arch"), QStringLiteral("sm_1")}});
+    QCOMPARE(unknown.failClass, QStringLiteral("env"));
+    QVERIFY2(unknown.error->contains(QStringLiteral("sm_1")), qPrintable(*unknown.error));
 }
 
 QTEST_GUILESS_MAIN(TestEvalCuda)

@@ -1,6 +1,7 @@
 // The history store: round trips, imports, rounds and recovery, policy
 // versions, replay results, approvals, artifacts and the async service.
 #include "model/treejson.h"
+#include "store/artifactstore.h"
 #include "store/projectfiles.h"
 #include "store/projectreader.h"
 #include "store/projectstore.h"
@@ -219,7 +220,9 @@ void TestStore::bundleAndIterationExport()
     live.gridReason = QStringLiteral("because");
     const IterationId round = take(w->beginIteration(live));
     const ArtifactRef a1 = take(w->putArtifact(QByteArrayLiteral("alpha"), QStringLiteral("main.py")));
-    const ArtifactRef a2 = take(w->putArtifact(QByteArray(100000, 'z'), QStringLiteral("log.txt")));
+    // a1 is kept in its row, a2 (over the inline limit) in the artifact folder.
+    const QByteArray big(ArtifactStore::InlineLimit + 1000, 'z');
+    const ArtifactRef a2 = take(w->putArtifact(big, QStringLiteral("log.txt")));
     take(w->appendCell(round, makeCell(0, 0, 0, 1.0), {a1, a2}));
     take(w->finishIteration(round, IterationStatus::Finished));
 
@@ -249,7 +252,8 @@ void TestStore::bundleAndIterationExport()
     QCOMPARE(take(c->projectInfo()).name, QStringLiteral("bundled"));
     QCOMPARE(take(c->loadIteration(imported)).cells(), tree.cells());
     QCOMPARE(take(c->policyVersions()).size(), 1);
-    QCOMPARE(take(c->readArtifact(a2.hash)), QByteArray(100000, 'z'));
+    QCOMPARE(take(c->readArtifact(a2.hash)), big);
+    QCOMPARE(take(c->readArtifact(a1.hash)), QByteArrayLiteral("alpha"));
     QCOMPARE(take(c->cellArtifacts(round, QStringLiteral("b0a0"))).size(), 2);
     // A project is not a bundle, and a bundle is not a project.
     QVERIFY(!ProjectFiles::importBundle(path, dir.filePath(QStringLiteral("x.dreamrsi"))).ok());
@@ -258,10 +262,10 @@ void TestStore::bundleAndIterationExport()
     QVERIFY(!asProject.ok());
     QVERIFY2(asProject.error.contains(QStringLiteral("not a Dream-RSI project")), qPrintable(asProject.error));
     // A missing artifact stops the bundle from being written at all.
-    QVERIFY(QFile::remove(w->artifactDir() + QLatin1Char('/') + a1.hash.left(2) + QLatin1Char('/') + a1.hash));
+    QVERIFY(QFile::remove(w->artifactDir() + QLatin1Char('/') + a2.hash.left(2) + QLatin1Char('/') + a2.hash));
     const StoreResult<Done> incomplete = ProjectFiles::exportBundle(path, dir.filePath(QStringLiteral("b2")));
     QVERIFY(!incomplete.ok());
-    QVERIFY2(incomplete.error.contains(a1.hash), qPrintable(incomplete.error));
+    QVERIFY2(incomplete.error.contains(a2.hash), qPrintable(incomplete.error));
     QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("b2"))));
     QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("b2.part"))));
 }
@@ -427,27 +431,67 @@ void TestStore::policiesResultsApprovals()
 void TestStore::artifacts()
 {
     QTemporaryDir dir;
-    auto w = take(ProjectWriter::create(dir.filePath(QStringLiteral("p.dreamrsi")), ProjectInfo()));
+    const QString path = dir.filePath(QStringLiteral("p.dreamrsi"));
     const QByteArray content = QByteArrayLiteral("int main() { return 0; }\n");
-    const ArtifactRef ref = take(w->putArtifact(content, QStringLiteral("main.cpp")));
-    QCOMPARE(ref.hash.size(), 64);
-    QCOMPARE(take(w->putArtifact(content, QStringLiteral("again.cpp"))).hash, ref.hash);
-    const IterationId round = take(w->beginIteration(IterationInfo()));
-    take(w->appendCell(round, makeCell(0, 0, 0, 1.0), {ref}));
-    auto r = take(ProjectReader::open(w->path()));
-    const QList<ArtifactRef> refs = take(r->cellArtifacts(round, QStringLiteral("b0a0")));
-    QCOMPARE(refs.size(), 1);
-    QCOMPARE(refs.first().name, QStringLiteral("main.cpp"));
-    QCOMPARE(take(r->readArtifact(ref.hash)), content);
-    // A corrupted file is reported, not returned.
+    const QByteArray big(ArtifactStore::InlineLimit + 1, 'L');
+    ArtifactRef ref, bigRef;
+    IterationId round = 0;
     {
-        QFile f(w->artifactDir() + QLatin1Char('/') + ref.hash.left(2) + QLatin1Char('/') + ref.hash);
+        auto w = take(ProjectWriter::create(path, ProjectInfo()));
+        ref = take(w->putArtifact(content, QStringLiteral("main.cpp")));
+        QCOMPARE(ref.hash, ArtifactStore::hashOf(content));
+        QCOMPARE(take(w->putArtifact(content, QStringLiteral("again.cpp"))).hash, ref.hash);
+        bigRef = take(w->putArtifact(big, QStringLiteral("agent.log")));
+        round = take(w->beginIteration(IterationInfo()));
+        take(w->appendCell(round, makeCell(0, 0, 0, 1.0), {ref, bigRef}));
+        // A small artifact lives in the database, a large one in the folder.
+        const QString folder = w->artifactDir();
+        QVERIFY(!QFileInfo::exists(folder + QLatin1Char('/') + ref.hash.left(2) + QLatin1Char('/') + ref.hash));
+        QVERIFY(QFileInfo::exists(folder + QLatin1Char('/') + bigRef.hash.left(2) + QLatin1Char('/') + bigRef.hash));
+    }
+    {
+        auto r = take(ProjectReader::open(path));
+        const QList<ArtifactRef> refs = take(r->cellArtifacts(round, QStringLiteral("b0a0")));
+        QCOMPARE(refs.size(), 2);
+        QCOMPARE(refs.first().name, QStringLiteral("agent.log"));
+        QCOMPARE(refs.last().name, QStringLiteral("main.cpp"));
+        QCOMPARE(take(r->readArtifact(ref.hash)), content);
+        QCOMPARE(take(r->readArtifact(bigRef.hash)), big);
+    }
+    // The project file copied alone still shows its small artifacts.
+    {
+        QVERIFY(QDir().mkpath(dir.filePath(QStringLiteral("elsewhere"))));
+        const QString copy = dir.filePath(QStringLiteral("elsewhere/p.dreamrsi"));
+        QVERIFY(QFile::copy(path, copy));
+        auto r = take(ProjectReader::open(copy));
+        QCOMPARE(take(r->readArtifact(ref.hash)), content);
+        const StoreResult<QByteArray> lost = r->readArtifact(bigRef.hash);
+        QVERIFY(!lost.ok());
+        QVERIFY2(lost.error.contains(QStringLiteral("artifact folder")), qPrintable(lost.error));
+    }
+    // Corrupted content is reported, not returned: a file of the folder…
+    {
+        QFile f(ArtifactStore::folderFor(path) + QLatin1Char('/') + bigRef.hash.left(2) + QLatin1Char('/') + bigRef.hash);
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("tampered");
     }
-    const StoreResult<QByteArray> bad = r->readArtifact(ref.hash);
+    auto r = take(ProjectReader::open(path));
+    const StoreResult<QByteArray> bad = r->readArtifact(bigRef.hash);
     QVERIFY(!bad.ok());
     QVERIFY2(bad.error.contains(QStringLiteral("corrupted")), qPrintable(bad.error));
+    // …and a row's content.
+    r.reset();
+    {
+        sqlite3 *db = nullptr;
+        QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(db, "UPDATE artifacts SET content = X'00' WHERE size < 1000;", nullptr, nullptr, nullptr),
+                 SQLITE_OK);
+        sqlite3_close(db);
+    }
+    r = take(ProjectReader::open(path));
+    const StoreResult<QByteArray> badRow = r->readArtifact(ref.hash);
+    QVERIFY(!badRow.ok());
+    QVERIFY2(badRow.error.contains(QStringLiteral("corrupted")) && badRow.error.contains(ref.hash), qPrintable(badRow.error));
 }
 
 void TestStore::asyncService()

@@ -7,6 +7,7 @@
 #include "store/projectlock.h"
 #include "store/projectreader.h"
 #include "store/projectstore.h"
+#include "store/artifactstore.h"
 #include "store/projectwriter.h"
 
 #include <QProcess>
@@ -252,16 +253,20 @@ void TestStoreBadInput::missingArtifactFolder()
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("p.dreamrsi"));
-    QString hash;
+    // Over the inline limit, so that it is a file of the folder; the small
+    // one lives in the database and survives the folder's loss.
+    const QByteArray text(ArtifactStore::InlineLimit + 1, 'p');
+    QString hash, smallHash;
     {
         auto w = ProjectWriter::create(path, ProjectInfo());
         QVERIFY(w.ok());
-        hash = (*w.value)->putArtifact(QByteArrayLiteral("program text"), QStringLiteral("main.py")).value->hash;
+        hash = (*w.value)->putArtifact(text, QStringLiteral("main.py")).value->hash;
+        smallHash = (*w.value)->putArtifact(QByteArrayLiteral("proposal"), QStringLiteral("proposal.md")).value->hash;
         const IterationId id = *(*w.value)->beginIteration(IterationInfo()).value;
         Cell c;
         c.id = QStringLiteral("b0a0");
         c.failClass = QStringLiteral("ok");
-        QVERIFY((*w.value)->appendCell(id, c, {ArtifactRef{hash, 12, QStringLiteral("main.py")}}).ok());
+        QVERIFY((*w.value)->appendCell(id, c, {ArtifactRef{hash, text.size(), QStringLiteral("main.py")}, ArtifactRef{smallHash, 8, QStringLiteral("proposal.md")}}).ok());
         QVERIFY((*w.value)->finishIteration(id, IterationStatus::Finished).ok());
     }
     QVERIFY(QDir(path + QStringLiteral("-artifacts")).removeRecursively());
@@ -273,6 +278,7 @@ void TestStoreBadInput::missingArtifactFolder()
         const StoreResult<QByteArray> a = (*r.value)->readArtifact(hash);
         QVERIFY(!a.ok());
         QVERIFY2(a.error.contains(QStringLiteral("artifact folder")) && a.error.contains(hash), qPrintable(a.error));
+        QCOMPARE(*(*r.value)->readArtifact(smallHash).value, QByteArrayLiteral("proposal"));
     }
     // Writing: the folder is re-made and the loss reported, not hidden.
     OpenReport report;
@@ -282,9 +288,9 @@ void TestStoreBadInput::missingArtifactFolder()
     QCOMPARE(report.missingArtifacts, QStringList{hash});
     QVERIFY(QFileInfo(path + QStringLiteral("-artifacts")).isDir());
     // Putting the same content back heals it.
-    QVERIFY((*w.value)->putArtifact(QByteArrayLiteral("program text"), QStringLiteral("main.py")).ok());
+    QVERIFY((*w.value)->putArtifact(text, QStringLiteral("main.py")).ok());
     auto r = ProjectReader::open(path);
-    QCOMPARE(*(*r.value)->readArtifact(hash).value, QByteArrayLiteral("program text"));
+    QCOMPARE(*(*r.value)->readArtifact(hash).value, text);
 }
 
 void TestStoreBadInput::twoWritersInOneProcess()

@@ -216,6 +216,12 @@ void TestStoreMigration::v1OpensUnderCurrent()
     QCOMPARE((*r.value)->cellArtifacts(1, QStringLiteral("b0a0")).value->size(), 1);
     QCOMPARE(*(*r.value)->readArtifact(QStringLiteral("2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824")).value,
              QByteArrayLiteral("hello"));
+    // Schema 12: the old file stays where it is until the same content is
+    // stored again, which moves it into its row.
+    QVERIFY((*w.value)->putArtifact(QByteArrayLiteral("hello"), QStringLiteral("again.txt")).ok());
+    QVERIFY(QFile::remove(path + QStringLiteral("-artifacts/2c/2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824")));
+    QCOMPARE(*(*r.value)->readArtifact(QStringLiteral("2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824")).value,
+             QByteArrayLiteral("hello"));
 
     // The tables of later versions work on the migrated file.
     ReplayResultRecord rec;

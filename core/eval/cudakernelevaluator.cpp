@@ -151,7 +151,10 @@ EvaluationResult CudaKernelEvaluator::evaluate(const EvaluationContext &context)
     }
 
     const bool gpu = gpuDevicePresent();
-    QString arch = context.optionString(QStringLiteral("nvcc_arch"), gpu ? QStringLiteral("native") : QString());
+    // Without a GPU the build is checked for the card the task is written for
+    // (Hopper, sm_90: the H100/H200), not for nvcc's oldest default, so that a
+    // kernel using sm_80+ intrinsics is not failed as a compile error here.
+    const QString arch = context.optionString(QStringLiteral("nvcc_arch"), gpu ? QStringLiteral("native") : QStringLiteral("sm_90"));
     QStringList args{QStringLiteral("-O3"), QStringLiteral("-std=c++17")};
     if (!arch.isEmpty())
         args << QStringLiteral("-arch=") + arch;
@@ -174,6 +177,9 @@ EvaluationResult CudaKernelEvaluator::evaluate(const EvaluationContext &context)
         if (auto failure = FailureClassifier::classify(run, FailureClassifier::Stage::Compile, QStringLiteral("nvcc"))) {
             if (failure->failClass == QLatin1String(FailClass::Runtime))
                 failure->failClass = QString::fromLatin1(FailClass::Compile);
+            // An nvcc too old for the architecture asked for is the machine's fault.
+            if (failure->error && failure->error->contains(QLatin1String("Unsupported gpu architecture")))
+                failure->failClass = QString::fromLatin1(FailClass::Env);
             failure->metrics.insert(QStringLiteral("kernel"), kernel);
             return *failure;
         }

@@ -15,7 +15,8 @@ namespace dreamrsi {
 /// a GPU the build is still checked (a compile error is `compile`) and the
 /// result is `env` saying that no GPU is present. Options: `kernel`,
 /// `trials` (5), `warmup` (3), `timed_calls` (100), `nvcc_arch` (default:
-/// native when a GPU is present, else nvcc's default).
+/// native when a GPU is present, else sm_90; an nvcc that does not know the
+/// architecture is `env`).
 class CudaKernelEvaluator final : public TaskEvaluator
 {
 public:

@@ -1,5 +1,7 @@
 #include "artifactstore.h"
 
+#include "sqlitestatement.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
@@ -91,6 +93,21 @@ Result<QByteArray> ArtifactStore::read(const QString &hash) const
         return Read::failure(
             QStringLiteral("artifact %1 in %2 is corrupted (its content does not match its hash)").arg(hash, m_folder));
     return Read::success(std::move(content));
+}
+
+Result<QByteArray> ArtifactStore::read(SqliteConnection &db, const QString &hash) const
+{
+    using Read = Result<QByteArray>;
+    SqliteStatement s(db, "SELECT content FROM artifacts WHERE hash = ?1");
+    s.bind(1, hash);
+    if (s.step() == SqliteStatement::Step::Row && !s.isNull(0)) {
+        QByteArray content = s.blob(0);
+        if (hashOf(content) != hash)
+            return Read::failure(
+                QStringLiteral("artifact %1 in the project file is corrupted (its content does not match its hash)").arg(hash));
+        return Read::success(std::move(content));
+    }
+    return read(hash);
 }
 
 } // namespace dreamrsi

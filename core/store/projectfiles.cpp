@@ -217,7 +217,8 @@ StoreResult<Done> exportBundle(const QString &projectPath, const QString &bundle
             !begun)
             return fail(QStringLiteral("%1: %2").arg(bundle, begun.error));
         {
-            SqliteStatement list(*out, "SELECT hash FROM artifacts ORDER BY hash");
+            // Artifacts kept in their rows (schema 12) came with VACUUM INTO.
+            SqliteStatement list(*out, "SELECT hash FROM artifacts WHERE content IS NULL ORDER BY hash");
             SqliteStatement put(*out, "INSERT INTO bundle_artifacts(hash, content) VALUES (?1, ?2)");
             SqliteStatement::Step step;
             while ((step = list.step()) == SqliteStatement::Step::Row) {
@@ -317,7 +318,10 @@ StoreResult<Done> importBundle(const QString &bundlePath, const QString &project
                 return fail(QStringLiteral("%1: %2").arg(bundle, list.error()));
         }
         {
-            SqliteStatement missing(*db, "SELECT hash FROM artifacts WHERE hash NOT IN (SELECT hash FROM bundle_artifacts)");
+            SqliteStatement missing(*db, *version >= 12 ? "SELECT hash FROM artifacts WHERE content IS NULL AND hash NOT IN "
+                                                          "(SELECT hash FROM bundle_artifacts)"
+                                                        : "SELECT hash FROM artifacts WHERE hash NOT IN "
+                                                          "(SELECT hash FROM bundle_artifacts)");
             if (missing.step() == SqliteStatement::Step::Row)
                 return fail(QStringLiteral("%1: the bundle lacks artifact %2").arg(bundle, missing.text(0)));
         }

@@ -555,7 +555,8 @@ StoreResult<QList<ArtifactRef>> ProjectReader::cellArtifacts(IterationId iterati
 
 StoreResult<QByteArray> ProjectReader::readArtifact(const QString &hash)
 {
-    return d->artifacts->read(hash);
+    ReadTransaction tx(*d->db);
+    return d->artifacts->read(*d->db, hash);
 }
 
 StoreResult<qint64> ProjectReader::cellCount()

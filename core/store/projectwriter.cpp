@@ -377,7 +377,7 @@ OpenReport openReport(SqliteConnection &db, const ArtifactStore &artifacts, cons
     report.project.artifactDir = artifacts.folder();
     report.artifactFolderRecreated = folderMissing && !create;
     if (folderMissing) {
-        SqliteStatement all(db, "SELECT hash FROM artifacts ORDER BY hash");
+        SqliteStatement all(db, "SELECT hash FROM artifacts WHERE content IS NULL ORDER BY hash");
         while (all.step() == SqliteStatement::Step::Row) {
             const QString hash = all.text(0);
             if (!artifacts.contains(hash))
@@ -646,14 +646,28 @@ StoreResult<QList<IterationId>> ProjectWriter::importTrees(const QList<Discovery
 StoreResult<ArtifactRef> ProjectWriter::putArtifact(const QByteArray &content, const QString &name)
 {
     using R = StoreResult<ArtifactRef>;
-    const Result<QString> put = d->artifacts->put(content);
-    if (!put)
-        return put.failureAs<ArtifactRef>();
-    const QString &hash = *put.value;
-    SqliteStatement s(*d->db, "INSERT OR IGNORE INTO artifacts(hash, size, created) VALUES (?1, ?2, ?3)");
+    // A small artifact goes into its row (one statement: atomic); a larger
+    // one into the folder first, so that a row never lacks its file.
+    const bool inline_ = content.size() <= ArtifactStore::InlineLimit;
+    QString hash;
+    if (inline_) {
+        hash = ArtifactStore::hashOf(content);
+    } else {
+        const Result<QString> put = d->artifacts->put(content);
+        if (!put)
+            return put.failureAs<ArtifactRef>();
+        hash = *put.value;
+    }
+    // An artifact first stored as a file (an older project, a lost folder)
+    // moves into its row when it comes again.
+    SqliteStatement s(*d->db, inline_ ? "INSERT INTO artifacts(hash, size, created, content) VALUES (?1, ?2, ?3, ?4) "
+                                        "ON CONFLICT(hash) DO UPDATE SET content = excluded.content WHERE content IS NULL"
+                                      : "INSERT OR IGNORE INTO artifacts(hash, size, created) VALUES (?1, ?2, ?3)");
     s.bind(1, hash);
     s.bind(2, qint64(content.size()));
     s.bind(3, nowText());
+    if (inline_)
+        s.bindBlob(4, content);
     if (!s.run())
         return R::failure(d->where(s.error()));
     return R::success(ArtifactRef{hash, qint64(content.size()), name});

@@ -441,6 +441,13 @@ ALTER TABLE replay_results_v11 RENAME TO replay_results;
 CREATE INDEX replay_results_by_world ON replay_results(world_id);
 )sql";
 
+// Small artifacts (proposals, programs, logs, evaluator output) live in the
+// database itself, so the project file alone shows them; only larger ones
+// go to the content-addressed folder (docs/project-file.md).
+constexpr const char *V12 = R"sql(
+ALTER TABLE artifacts ADD COLUMN content BLOB;
+)sql";
+
 QString describe(const SqliteConnection &db, const QString &what)
 {
     return QStringLiteral("%1: %2").arg(db.path(), what);
@@ -462,6 +469,7 @@ const char *migrationTo(int v)
     case 9: return V9;
     case 10: return V10;
     case 11: return V11;
+    case 12: return V12;
     default: return nullptr;
     }
 }

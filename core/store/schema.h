@@ -22,10 +22,11 @@ class SqliteConnection;
 ///   9  replay_config.rule; replay_results keyed by the imagination rule
 ///  10  the rule `uncertain` (replay_config and replay_results rebuilt)
 ///  11  the rule `anchored` (the same two tables rebuilt)
+///  12  artifacts.content: artifacts up to ArtifactStore::InlineLimit kept in the row
 /// A database is recognised as a project by PRAGMA application_id.
 namespace Schema {
 
-inline constexpr int CurrentVersion = 11;
+inline constexpr int CurrentVersion = 12;
 inline constexpr int ApplicationId = 0x44525349; // "DRSI"
 
 /// SQL that brings a database from version `v - 1` to `v` (1 ≤ v ≤ CurrentVersion).

@@ -463,6 +463,10 @@ void TestCounterfactual::usageErrors_data()
     QTest::newRow("bad floor") << QStringList{QStringLiteral("--worlds"), a, QStringLiteral("--iterations"), QStringLiteral("1"),
                                               QStringLiteral("--floor"), QStringLiteral("maybe")}
                                << QStringLiteral("--floor takes on or off (got 'maybe')");
+    QTest::newRow("unknown built-in policy")
+        << QStringList{QStringLiteral("--worlds"), a, QStringLiteral("--iterations"), QStringLiteral("1"), QStringLiteral("--policy"),
+                       QStringLiteral("builtin:nosuch")}
+        << QStringLiteral("--policy: unknown built-in policy 'builtin:nosuch' (known: builtin:");
     QTest::newRow("missing dir") << QStringList{QStringLiteral("--world-dir"), QStringLiteral("/nonexistent/dir"),
                                                 QStringLiteral("--iterations"), QStringLiteral("1")}
                                  << QStringLiteral("/nonexistent/dir");

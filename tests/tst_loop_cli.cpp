@@ -163,11 +163,14 @@ void TestLoopCli::builtinRoundPrintsSummary()
         QVERIFY(!c.failClass.isEmpty());
     take(store.close());
 
-    // A finished iteration cannot be resumed: an error, exit 1.
+    // A finished iteration cannot be resumed: an error, exit 1, and no
+    // summary of a round that never began.
     const Run again = cli({QStringLiteral("--project"), project, QStringLiteral("--agent"), QStringLiteral("builtin"),
-                           QStringLiteral("--resume"), QString::number(o.value(QStringLiteral("iteration")).toInteger())});
+                           QStringLiteral("--resume"), QString::number(o.value(QStringLiteral("iteration")).toInteger()),
+                           QStringLiteral("--json")});
     QCOMPARE(again.exitCode, 1);
     QVERIFY2(again.err.contains("only an interrupted or stopped round can be resumed"), again.err.constData());
+    QVERIFY2(again.out.trimmed().isEmpty(), again.out.constData());
 }
 
 void TestLoopCli::loopTakesTheRoundsOptions()
@@ -306,6 +309,8 @@ void checkStoppedByEnvironment(const QString &project, const QProcessEnvironment
     QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("stopped"));
     QCOMPARE(o.value(QStringLiteral("cells")).toInt(), 2); // the first round only
     QCOMPARE(o.value(QStringLiteral("calls")).toInt(), 2);
+    QVERIFY2(o.value(QStringLiteral("error")).toString().contains(QStringLiteral("every attempt of the first round failed")),
+             r.out.constData());
     const QString err = QString::fromUtf8(r.err);
     QVERIFY2(err.contains(QStringLiteral("error: every attempt of the first round failed for an environment reason")),
              r.err.constData());

@@ -578,6 +578,20 @@ private slots:
         QCOMPARE(next.baseline, best);
         QCOMPARE(next.baselineRole, QStringLiteral("deployed"));
         QCOMPARE(next.evidence.value(QStringLiteral("warnings")).toArray().contains(QStringLiteral("lower_value")), vg != vp);
+        // --best again: the deployed version is worth the most, so nothing is
+        // approved (never the other, lower one).
+        QCOMPARE(ApprovalRules::bestCandidate(s.approvalInputs()), best);
+        r = runText({QStringLiteral("approve"), QStringLiteral("--project"), p, QStringLiteral("--best"), QStringLiteral("--by"),
+                 QStringLiteral("Ada")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("nothing better than the deployed version ") + best), qPrintable(r.out));
+        r = runText({QStringLiteral("approve"), QStringLiteral("--project"), p, QStringLiteral("--best"), QStringLiteral("--by"),
+                 QStringLiteral("Ada"), QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject none = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QVERIFY2(none.value(QStringLiteral("approval")).isNull(), qPrintable(r.out));
+        QCOMPARE(none.value(QStringLiteral("deployed")).toString(), best);
+        QCOMPARE(snapshot(p).approvals.size(), 1);
     }
 
     void approveUsage_data()
@@ -661,6 +675,24 @@ private slots:
         f.close();
         reader = ProjectReader::open(p);
         QVERIFY2(reader.ok(), qPrintable(reader.error));
+    }
+
+    // `ls` tells a round in progress from one whose process died: a
+    // `running` iteration that no live process holds is shown interrupted.
+    void lsShowsADeadRoundAsInterrupted()
+    {
+        QTemporaryDir dir;
+        const QString p = dir.filePath(QStringLiteral("ls.dreamrsi"));
+        auto w = ProjectWriter::create(p, ProjectInfo());
+        QVERIFY2(w.ok(), qPrintable(w.error));
+        QVERIFY((*w.value)->beginIteration(IterationInfo()).ok());
+        Run r = runText({QStringLiteral("ls"), p});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QStringLiteral("running")) && !r.out.contains(QStringLiteral("interrupted")), qPrintable(r.out));
+        w.value->reset(); // the writer goes away without finishing the round
+        r = runText({QStringLiteral("ls"), p});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QStringLiteral("interrupted")) && !r.out.contains(QStringLiteral("running")), qPrintable(r.out));
     }
 };
 

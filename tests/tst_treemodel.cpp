@@ -158,6 +158,8 @@ void TestTreeModel::rejects_data()
                                   << QStringLiteral("NaN is not a finite number");
     QTest::addRow("NaN and a broken file") << QByteArray("{\"format\":\"dreamrsi-tree/1\",\"cells\":[{\"score\":NaN,}]}") << -1
                                            << QString() << QStringLiteral("not valid JSON: illegal number");
+    QTest::addRow("cell not an object") << treeWith(a0 + ",1") << 1 << QString()
+                                        << QStringLiteral("cell 1: is the number 1, expected an object");
     QTest::addRow("evaluated string") << treeWith(cell("a", 0, 0, 0, ",\"evaluated\":\"yes\"")) << 0
                                       << QStringLiteral("evaluated") << QStringLiteral("boolean");
     QTest::addRow("valid number") << treeWith(cell("a", 0, 0, 0, ",\"valid\":1")) << 0 << QStringLiteral("valid")

@@ -24,8 +24,8 @@ const char *const approveUsage =
     "Approves a policy version for the next online round, with the evidence the workbench's\n"
     "approval dialog stores: the version against the deployed one (else the best other\n"
     "version), world by world, over the project's finished iterations. --best picks the\n"
-    "approvable version of highest value that is not deployed yet. --by defaults to $USER, else\n"
-    "the account's login name.\n"
+    "version of highest value; when that is the deployed one, nothing is approved (exit 0).\n"
+    "--by defaults to $USER, else the account's login name.\n"
     "While `dreamrsi loop --await-approval` waits after a dream (it holds the project), the\n"
     "answer goes to the loop through the project's inbox: --version V or --best approve one\n"
     "of that dream's versions, --decline keeps the deployed one; exit 1 when it is refused.\n"
@@ -123,9 +123,26 @@ int runApproveCommand(const QStringList &args, QTextStream &out, QTextStream &er
     if (parser.isSet(best)) {
         candidate = ApprovalRules::bestCandidate(inputs);
         if (candidate.isEmpty()) {
-            err << "error: no version can be approved: none that is not deployed has a clean, scorable replay "
-                   "over every finished iteration\n";
+            err << "error: no version can be approved: none has a clean, scorable replay over every finished "
+                   "iteration\n";
             return 1;
+        }
+        // The deployed version is worth the most: nothing better to approve.
+        for (const ApprovalInputs::Version &v : inputs.versions) {
+            if (v.version.name != candidate || inputs.deployed == 0 || v.version.id != inputs.deployed)
+                continue;
+            const QString value = QString::number(*v.result->value, 'f', 4);
+            if (parser.isSet(json)) {
+                const QJsonObject o{{QStringLiteral("approval"), QJsonValue::Null},
+                                    {QStringLiteral("version_id"), v.version.id},
+                                    {QStringLiteral("deployed"), candidate},
+                                    {QStringLiteral("value"), *v.result->value}};
+                out << QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented));
+            } else {
+                out << "nothing better than the deployed version " << candidate << " (value " << value
+                    << "): nothing approved\n";
+            }
+            return 0;
         }
     }
     const ApprovalComparison c = ApprovalRules::compare(inputs, candidate);

@@ -7,6 +7,7 @@
 #include "optionvalues.h"
 
 #include "loop/counterfactual/counterfactualloop.h"
+#include "policy/builtinpolicies.h"
 #include "project/projectsimulations.h"
 #include "store/projectfiles.h"
 #include "store/projectreader.h"
@@ -213,8 +214,15 @@ int runCounterfactualLoopCommand(const QStringList &args, QTextStream &out, QTex
         // Math.random as `dreamrsi replay --seed S` seeds it (a 32-bit seed).
         s.episodeSeed = quint32(s.seed);
     }
-    if (parser.isSet(QStringLiteral("policy")))
+    if (parser.isSet(QStringLiteral("policy"))) {
         s.policyArgument = parser.value(QStringLiteral("policy"));
+        // As round and loop --task: a wrong built-in name is a usage error
+        // (a file is read when the loop starts).
+        const QLatin1String prefix("builtin:");
+        if (s.policyArgument.startsWith(prefix) && !BuiltinPolicies::names().contains(s.policyArgument.mid(prefix.size())))
+            return usageError(QStringLiteral("--policy: unknown built-in policy '%1' (known: builtin:%2)")
+                                  .arg(s.policyArgument, BuiltinPolicies::names().join(QStringLiteral(", builtin:"))));
+    }
     if (parser.isSet(QStringLiteral("probe"))) {
         const Result<ProbeSetting> probe = OptionValues::probe(QStringLiteral("--probe"), parser.value(QStringLiteral("probe")));
         if (!probe)

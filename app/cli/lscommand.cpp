@@ -4,6 +4,7 @@
 #include "commandline.h"
 
 #include "store/projectfiles.h"
+#include "store/projectlock.h"
 #include "store/projectreader.h"
 
 namespace dreamrsi {
@@ -28,7 +29,9 @@ int lsUsageError(QTextStream &err, const QString &message)
     return 2;
 }
 
-void printIterations(const QList<IterationInfo> &its, QTextStream &out)
+/// `held`: a live process holds the project, so its `running` iteration is
+/// running; otherwise that round was interrupted (the next writer marks it so).
+void printIterations(const QList<IterationInfo> &its, bool held, QTextStream &out)
 {
     out << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8\n")
                .arg(QStringLiteral("id"), 5)
@@ -43,7 +46,9 @@ void printIterations(const QList<IterationInfo> &its, QTextStream &out)
         out << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8\n")
                    .arg(it.id, 5)
                    .arg(it.number ? QString::number(*it.number) : QStringLiteral("-"), 5)
-                   .arg(iterationStatusName(it.status), -12)
+                   .arg(it.status == IterationStatus::Running && !held ? QStringLiteral("interrupted")
+                                                                        : iterationStatusName(it.status),
+                        -12)
                    .arg(it.cellCount, 6)
                    .arg(optNum(it.bestScore), 10)
                    .arg(it.grid ? QStringLiteral("%1x%2").arg(it.grid->branches).arg(it.grid->refinements)
@@ -155,7 +160,7 @@ int runLsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         const StoreResult<QList<IterationInfo>> its = reader.iterations();
         if (!its.ok())
             return CommandLine::runtimeError(err, its.error);
-        printIterations(*its.value, out);
+        printIterations(*its.value, ProjectLock::liveWriter(project).has_value(), out);
     } else if (what == QLatin1String("policies")) {
         printPolicies(*vs.value, out);
     } else if (what == QLatin1String("results")) {

@@ -12,6 +12,7 @@
 #include <QEventLoop>
 #include <QFuture>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QTimer>
 
 #include <atomic>
@@ -185,8 +186,14 @@ int runRoundCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 
     const RoundSummary summary = runner.summary();
     await(store.close());
-    if (parser.isSet(json)) {
-        out << QString::fromUtf8(QJsonDocument(summary.toJson()).toJson(QJsonDocument::Compact)) << '\n';
+    if (summary.iteration == 0 && !summary.ok()) {
+        // Refused before an iteration began (an unknown version, a finished
+        // iteration to resume): no round to summarise, only the error.
+    } else if (parser.isSet(json)) {
+        QJsonObject o = summary.toJson();
+        if (!summary.ok())
+            o.insert(QStringLiteral("error"), summary.error);
+        out << QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)) << '\n';
     } else {
         out << "iteration " << summary.iteration << ": " << iterationStatusName(summary.status) << ", "
             << summary.counters.cells << (summary.counters.cells == 1 ? " cell in " : " cells in ") << summary.counters.rounds

@@ -59,9 +59,9 @@ struct Reader
         e.cellId = cellId;
         e.field = field;
         if (cellIndex >= 0) {
-            e.message = cellId.isEmpty()
-                            ? QStringLiteral("cell %1: %2: %3").arg(cellIndex).arg(field, what)
-                            : QStringLiteral("cell %1 (id \"%2\"): %3: %4").arg(cellIndex).arg(cellId, field, what);
+            const QString at = field.isEmpty() ? what : QStringLiteral("%1: %2").arg(field, what);
+            e.message = cellId.isEmpty() ? QStringLiteral("cell %1: %2").arg(cellIndex).arg(at)
+                                         : QStringLiteral("cell %1 (id \"%2\"): %3").arg(cellIndex).arg(cellId, at);
         } else {
             e.message = field.isEmpty() ? what : QStringLiteral("%1: %2").arg(field, what);
         }
@@ -158,7 +158,7 @@ const QSet<QString> &topKeys()
 std::optional<Cell> readCell(Reader &r, const QJsonValue &value)
 {
     if (!value.isObject()) {
-        r.fail(QString(), QStringLiteral("cell %1 is %2, expected an object").arg(r.cellIndex).arg(typeName(value)));
+        r.fail(QString(), QStringLiteral("is %1, expected an object").arg(typeName(value)));
         return std::nullopt;
     }
     const QJsonObject o = value.toObject();

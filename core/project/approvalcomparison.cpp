@@ -279,9 +279,11 @@ QString ApprovalRules::bestCandidate(const ApprovalInputs &inputs)
     QString best;
     double bestValue = -std::numeric_limits<double>::infinity();
     for (const ApprovalInputs::Version &v : inputs.versions) {
-        if (!v.result || !v.result->value || v.version.id == inputs.deployed || *v.result->value <= bestValue)
+        if (!v.result || !v.result->value || *v.result->value <= bestValue)
             continue;
-        if (!compare(inputs, v.version.name).approvable())
+        // The deployed version competes too (it is not compared with itself):
+        // --best never picks a version worth less than the one deployed.
+        if (v.version.id != inputs.deployed && !compare(inputs, v.version.name).approvable())
             continue;
         best = v.version.name;
         bestValue = *v.result->value;

@@ -101,8 +101,9 @@ QString describe(const ApprovalComparison &comparison, ApprovalWarning warning);
 /// The approval to store for an approvable comparison.
 Approval approvalOf(const ApprovalComparison &comparison, const QString &who, const QString &note,
                     const QDateTime &when = QDateTime::currentDateTimeUtc());
-/// The version `--best` picks: the approvable version with the highest value
-/// that is not the deployed one; empty when there is none.
+/// The version `--best` picks: the version of highest value among the
+/// deployed one and the approvable others; empty when none has a value. The
+/// deployed version itself when nothing is worth more (nothing to approve).
 QString bestCandidate(const ApprovalInputs &inputs);
 
 } // namespace ApprovalRules

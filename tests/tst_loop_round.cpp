@@ -148,6 +148,7 @@ private slots:
     void stopLetsRunningAttemptsFinish();
     void secondStopKillsThenResumeCompletes();
     void resumeWithoutWKeepsTheIterationsOwn();
+    void resumeKeepsTheIterationsLimits();
     void policyErrorStopsWithError();
     void unknownTaskIsAnError();
     void legalCellsFollowThePlan();
@@ -463,6 +464,38 @@ void TestLoopRound::resumeWithoutWKeepsTheIterationsOwn()
     QVERIFY2(second.ok(), qPrintable(second.error));
     QCOMPARE(second.status, IterationStatus::Finished);
     QCOMPARE(take(m_store->iterationData(first.iteration)).info.maxParallelism, std::optional<int>(3));
+}
+
+void TestLoopRound::resumeKeepsTheIterationsLimits()
+{
+    // W 3, at most 2 rounds and 5 calls; stopped while its first batch runs.
+    auto agent = std::make_shared<FakeAgent>();
+    agent->closeGate();
+    RoundRunner *runner = nullptr;
+    QTimer::singleShot(0, this, [&] {
+        QTRY_COMPARE_WITH_TIMEOUT(agent->waiting.load(), 3, 60000);
+        runner->stop();
+        agent->openGate();
+    });
+    RoundConfig limited = config(QStringLiteral("all"), 3);
+    limited.maxRounds = 2;
+    limited.maxCalls = 5;
+    const RoundSummary first = run(limited, agent, &runner);
+    QCOMPARE(first.status, IterationStatus::Stopped);
+    QCOMPARE(first.counters.cells, 3);
+
+    // Resumed with no limits given: the iteration's own hold (5 calls in
+    // all, so the second round is cut to 2 attempts), not "no limit".
+    RoundConfig c = config(QString(), 3);
+    c.task.clear();
+    c.resume = first.iteration;
+    const RoundSummary second = run(c, std::make_shared<FakeAgent>());
+    QVERIFY2(second.ok(), qPrintable(second.error));
+    QCOMPARE(second.counters.cells, 5);
+    QCOMPARE(second.counters.rounds, 2);
+    const IterationInfo info = take(m_store->iterationData(first.iteration)).info;
+    QCOMPARE(info.roundLimit, std::optional<int>(2));
+    QCOMPARE(info.callLimit, std::optional<qint64>(5));
 }
 
 void TestLoopRound::policyErrorStopsWithError()

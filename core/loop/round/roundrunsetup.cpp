@@ -111,6 +111,13 @@ bool RoundRunner::Run::loadResumed()
     iterationDir = artifactDir + QStringLiteral("/attempts/%1").arg(config.resume);
     if (!config.workers)
         workers = std::max(1, info.maxParallelism.value_or(RoundConfig::DefaultWorkers));
+    // So do its round limit and call cap (counted over the whole iteration),
+    // unless the resume gives new ones: a resumed round continues the one
+    // that was stopped (docs/online.md, "Resume").
+    if (!q->m_config.maxRounds)
+        q->m_config.maxRounds = info.roundLimit;
+    if (!q->m_config.maxCalls)
+        q->m_config.maxCalls = info.callLimit;
     // The row records the limits it now runs under, for whoever follows it.
     const StoreResult<QList<Cell>> cells = await(q->m_store->resumeIteration(
         config.resume, IterationLimits{workers, config.maxRounds, config.maxCalls}));

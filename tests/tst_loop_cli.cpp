@@ -53,6 +53,7 @@ private slots:
     void loopUsageErrors();
     void loopWithSlurmChecksItsBackendFirst();
     void resumeOfAMissingIteration();
+    void allowEnvReachesTheCommandAgent();
     void agentSeedIsTheRounds();
     void cudaRoundWithoutToolkitStops();
     void cudaRoundWithoutGpuSaysSo();
@@ -108,6 +109,10 @@ void TestLoopCli::usageErrors_data()
     QTest::newRow("command without command") << QStringList{QStringLiteral("--project"), p, QStringLiteral("--task"), t,
                                                             QStringLiteral("--agent"), QStringLiteral("command")}
                                              << QStringLiteral("--command");
+    QTest::newRow("allow-env not a name") << base({QStringLiteral("--allow-env"), QStringLiteral("GOOD,1BAD")})
+                                          << QStringLiteral("--allow-env: '1BAD' is not a variable name");
+    QTest::newRow("allow-env without command") << base({QStringLiteral("--allow-env"), QStringLiteral("HOME")})
+                                               << QStringLiteral("--allow-env is for --agent command");
     QTest::newRow("project twice") << base({QStringLiteral("--project"), p}) << QStringLiteral("more than once");
 }
 
@@ -183,7 +188,7 @@ void TestLoopCli::loopTakesTheRoundsOptions()
                                 QStringLiteral("--backend"),  QStringLiteral("--partition"),  QStringLiteral("--account"),
                                 QStringLiteral("--qos"),      QStringLiteral("--sbatch-args"), QStringLiteral("--shared-dir"),
                                 QStringLiteral("--accept-steering"), QStringLiteral("--policy"),
-                                QStringLiteral("--max-tokens")};
+                                QStringLiteral("--max-tokens"), QStringLiteral("--allow-env")};
     const Run round = cli({QStringLiteral("--help")});
     const Run loop = test::runDreamrsi({QStringLiteral("loop"), QStringLiteral("--help")});
     QCOMPARE(round.exitCode, 0);
@@ -223,6 +228,10 @@ void TestLoopCli::loopUsageErrors_data()
                                          QStringLiteral("--comment 'open")})
                                 << QStringLiteral("quote");
     QTest::newRow("resume is round's") << base({QStringLiteral("--resume"), QStringLiteral("1")}) << QStringLiteral("resume");
+    QTest::newRow("allow-env not a name") << base({QStringLiteral("--allow-env"), QStringLiteral("GOOD,1BAD")})
+                                          << QStringLiteral("--allow-env: '1BAD' is not a variable name");
+    QTest::newRow("allow-env without command") << base({QStringLiteral("--allow-env"), QStringLiteral("HOME")})
+                                               << QStringLiteral("--allow-env is for --agent command");
     QTest::newRow("project twice") << base({QStringLiteral("--project"), p}) << QStringLiteral("more than once");
 }
 
@@ -252,6 +261,30 @@ void TestLoopCli::loopWithSlurmChecksItsBackendFirst()
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains("error: slurm backend: "), r.err.constData());
     QVERIFY(!QFileInfo::exists(project));
+}
+
+void TestLoopCli::allowEnvReachesTheCommandAgent()
+{
+    // A command agent that writes the environment it got into its workspace.
+    const QString project = m_dir.filePath(QStringLiteral("env.dreamrsi"));
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("DREAMRSI_TEST_LET_THROUGH"), QStringLiteral("through-41"));
+    env.insert(QStringLiteral("DREAMRSI_TEST_KEPT_OUT"), QStringLiteral("out-42"));
+    const QString program = QStringLiteral("print('{\"circles\": [[0.1, 0.1, 0.05]]}')");
+    const Run r = cli({QStringLiteral("--project"), project, QStringLiteral("--task"), QStringLiteral("circle_packing_26"),
+                       QStringLiteral("--agent"), QStringLiteral("command"), QStringLiteral("--command"),
+                       QStringLiteral("cat > /dev/null; env > env.seen; echo \"") + program + QStringLiteral("\" > main.py"),
+                       QStringLiteral("--allow-env"), QStringLiteral("DREAMRSI_TEST_LET_THROUGH,DREAMRSI_TEST_SET=given"),
+                       QStringLiteral("--workers"), QStringLiteral("1"), QStringLiteral("--rounds"), QStringLiteral("1"),
+                       QStringLiteral("--json")},
+                      300000, env);
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QFile seen(project + QStringLiteral("-artifacts/attempts/1/b0a0/env.seen"));
+    QVERIFY2(seen.open(QIODevice::ReadOnly), qPrintable(seen.fileName()));
+    const QByteArray text = seen.readAll();
+    QVERIFY2(text.contains("DREAMRSI_TEST_LET_THROUGH=through-41"), text.constData());
+    QVERIFY2(text.contains("DREAMRSI_TEST_SET=given"), text.constData());
+    QVERIFY2(!text.contains("DREAMRSI_TEST_KEPT_OUT") && !text.contains("out-42"), text.constData());
 }
 
 void TestLoopCli::resumeOfAMissingIteration()

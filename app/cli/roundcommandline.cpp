@@ -8,6 +8,7 @@
 
 #include <QFileInfo>
 #include <QList>
+#include <QRegularExpression>
 #include <QStringList>
 
 #include <limits>
@@ -46,6 +47,11 @@ QList<Spec> specs()
                         "gemini-cli, aider: that tool's command, with its key and base-URL variable let through to it)"),
          QStringLiteral("the command of --agent command (run with /bin/sh -c), or preset:NAME (claude-code, codex, "
                         "gemini-cli, aider)")},
+        {QStringLiteral("allow-env"), QStringLiteral("NAMES"),
+         QStringLiteral("environment variables let through to --agent command (NAME copies this process's value, "
+                        "NAME=VALUE sets one; comma-separated or repeated); nothing else but PATH and HOME is passed"),
+         QStringLiteral("environment variables let through to --agent command (NAME or NAME=VALUE, comma-separated or "
+                        "repeated)")},
         {QStringLiteral("workers"), QStringLiteral("W"),
          QStringLiteral("attempts at once, the largest batch (default 4; on resume the iteration's own)"),
          QStringLiteral("attempts at once, the largest batch (default 4). The dreams replay under the project's replay "
@@ -209,6 +215,19 @@ Result<RoundOptions> read(const QCommandLineParser &parser, Command command)
     config.agent.command = value("command");
     if (config.agent.kind == QLatin1String("command") && config.agent.command.trimmed().isEmpty())
         return R::failure(QStringLiteral("--agent command needs --command CMD"));
+    // What the user allows into a command agent's environment (online.md:
+    // "its environment carries only what the user allowed").
+    static const QRegularExpression envName(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*(=.*)?$"),
+                                            QRegularExpression::DotMatchesEverythingOption);
+    for (const QString &list : parser.values(QStringLiteral("allow-env"))) {
+        for (const QString &entry : list.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            if (!envName.match(entry.trimmed()).hasMatch())
+                return R::failure(QStringLiteral("--allow-env: '%1' is not a variable name (NAME or NAME=VALUE)").arg(entry));
+            config.agent.allowedEnvironment.append(entry.trimmed());
+        }
+    }
+    if (!config.agent.allowedEnvironment.isEmpty() && config.agent.kind != QLatin1String("command"))
+        return R::failure(QStringLiteral("--allow-env is for --agent command (the other agents run no process)"));
 
     // A whole number of an option in [low, high]; the message names the option.
     QString problem;

@@ -357,6 +357,21 @@ void TestGuiRound::dialogRemembersChoices()
     early->setChecked(false);
     QVERIFY(probe->isEnabled());
     QCOMPARE(again.config().probe, std::optional<ProbeSetting>(ProbeSetting::calls(4)));
+
+    // The command agent's environment: names only, on for the command agent.
+    auto *agent = qobject_cast<QComboBox *>(again.field(QStringLiteral("agent")));
+    auto *allowEnv = qobject_cast<QLineEdit *>(again.field(QStringLiteral("allowEnv")));
+    QVERIFY(agent && allowEnv);
+    QVERIFY(!allowEnv->isEnabled()); // the built-in agent runs no command
+    agent->setCurrentText(QStringLiteral("command"));
+    QVERIFY(allowEnv->isEnabled());
+    qobject_cast<QLineEdit *>(again.field(QStringLiteral("command")))->setText(QStringLiteral("my-agent"));
+    allowEnv->setText(QStringLiteral("MY_API_KEY, MY_BASE_URL"));
+    QCOMPARE(again.config().agent.allowedEnvironment, (QStringList{QStringLiteral("MY_API_KEY"), QStringLiteral("MY_BASE_URL")}));
+    again.accept();
+    QCOMPARE(again.result(), int(QDialog::Accepted));
+    LaunchRoundDialog third({QStringLiteral("v7")}, &stored);
+    QCOMPARE(third.config().agent.allowedEnvironment, (QStringList{QStringLiteral("MY_API_KEY"), QStringLiteral("MY_BASE_URL")}));
 }
 
 // Launch Round's Check (issue 53): a failed check paints only the failed

@@ -387,7 +387,7 @@ void TestGuiSimulation::dialogNamesTheProjectsConfiguration()
     }
     SimulationDialog dialog(synthWorlds(QStringLiteral("directions"), 2), QString(), nullptr, project);
     QTRY_VERIFY_WITH_TIMEOUT(!dialog.isReadingProject(), 10000);
-    QVERIFY(dialog.projectConfig());
+    QVERIFY2(dialog.projectConfig(), qPrintable(dialog.projectError()));
     QCOMPARE(dialog.projectConfig()->workers, 4);
     dialog.findChild<QSpinBox *>(QStringLiteral("iterations"))->setValue(2);
     dialog.findChild<QSpinBox *>(QStringLiteral("repeats"))->setValue(1);

@@ -2400,6 +2400,22 @@
         <source>Max to&amp;kens:</source>
         <translation>词元上限(&amp;K)：</translation>
     </message>
+    <message>
+        <source>variables let through to the command, e.g. MY_API_KEY, MY_BASE_URL</source>
+        <translation>允许传给命令的环境变量，例如 MY_API_KEY, MY_BASE_URL</translation>
+    </message>
+    <message>
+        <source>The command runs with only PATH, HOME and its DREAMRSI_ variables; the variables named here (comma-separated) are copied from this program&apos;s environment. Values whose names look secret are hidden in the logs.</source>
+        <translation>命令运行时只有 PATH、HOME 和它的 DREAMRSI_ 变量；这里列出的变量（逗号分隔）从本程序的环境中复制过去。名称看起来是机密的变量，其值在日志中隐藏。</translation>
+    </message>
+    <message>
+        <source>En&amp;vironment:</source>
+        <translation>环境变量(&amp;V)：</translation>
+    </message>
+    <message>
+        <source>Environment: %1.</source>
+        <translation>环境变量：%1。</translation>
+    </message>
 </context>
 <context>
     <name>dreamrsi::LiveDashboard</name>
@@ -4998,6 +5014,10 @@ Replay them now under the project&apos;s configuration? Their old values are kep
     <message>
         <source>A dream proposes only a version that reaches, on its hardest history world at the deployment β, what the starting policy reaches on its own hardest world</source>
         <translation>梦境只提议这样的版本：它在部署 β 下于自己最难的历史世界上达到的水平，不低于起始策略在其自身最难世界上达到的水平</translation>
+    </message>
+    <message>
+        <source>The project&apos;s replay configuration could not be read (%1); the defaults apply.</source>
+        <translation>无法读取项目的回放配置（%1）；使用默认值。</translation>
     </message>
 </context>
 <context>

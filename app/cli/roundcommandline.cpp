@@ -3,12 +3,12 @@
 #include "optionvalues.h"
 
 #include "agent/agentfactory.h"
+#include "agent/commandagentpresets.h"
 #include "eval/taskregistry.h"
 #include "policy/builtinpolicies.h"
 
 #include <QFileInfo>
 #include <QList>
-#include <QRegularExpression>
 #include <QStringList>
 
 #include <limits>
@@ -217,14 +217,11 @@ Result<RoundOptions> read(const QCommandLineParser &parser, Command command)
         return R::failure(QStringLiteral("--agent command needs --command CMD"));
     // What the user allows into a command agent's environment (online.md:
     // "its environment carries only what the user allowed").
-    static const QRegularExpression envName(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*(=.*)?$"),
-                                            QRegularExpression::DotMatchesEverythingOption);
     for (const QString &list : parser.values(QStringLiteral("allow-env"))) {
-        for (const QString &entry : list.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-            if (!envName.match(entry.trimmed()).hasMatch())
-                return R::failure(QStringLiteral("--allow-env: '%1' is not a variable name (NAME or NAME=VALUE)").arg(entry));
-            config.agent.allowedEnvironment.append(entry.trimmed());
-        }
+        const Result<QStringList> allowed = parseAllowedEnvironment(list);
+        if (!allowed)
+            return R::failure(QStringLiteral("--allow-env: ") + allowed.error);
+        config.agent.allowedEnvironment += *allowed.value;
     }
     if (!config.agent.allowedEnvironment.isEmpty() && config.agent.kind != QLatin1String("command"))
         return R::failure(QStringLiteral("--allow-env is for --agent command (the other agents run no process)"));

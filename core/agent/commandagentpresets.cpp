@@ -1,5 +1,7 @@
 #include "commandagentpresets.h"
 
+#include <QRegularExpression>
+
 #include <algorithm>
 
 namespace dreamrsi {
@@ -83,6 +85,24 @@ Result<AgentConfig> resolveCommandPreset(AgentConfig config)
             allowed.append(entry);
     }
     return Result<AgentConfig>::success(std::move(config));
+}
+
+Result<QStringList> parseAllowedEnvironment(const QString &text, bool namesOnly)
+{
+    static const QRegularExpression name(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+    QStringList out;
+    for (const QString &part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const QString entry = part.trimmed();
+        if (entry.isEmpty())
+            continue;
+        const qsizetype eq = entry.indexOf(QLatin1Char('='));
+        if (!name.match(eq < 0 ? entry : entry.left(eq)).hasMatch() || (namesOnly && eq >= 0))
+            return Result<QStringList>::failure(
+                namesOnly ? QStringLiteral("'%1' is not a variable name").arg(entry)
+                          : QStringLiteral("'%1' is not a variable name (NAME or NAME=VALUE)").arg(entry));
+        out.append(entry);
+    }
+    return Result<QStringList>::success(out);
 }
 
 } // namespace dreamrsi

@@ -38,4 +38,10 @@ inline constexpr char commandPresetPrefix[] = "preset:";
 /// A failure naming the known presets for an unknown name.
 Result<AgentConfig> resolveCommandPreset(AgentConfig config);
 
+/// The variables a user lets into a command agent's environment, as
+/// `--allow-env` and Launch Round take them: comma-separated NAME (copied
+/// from this process when set) or, unless `namesOnly`, NAME=VALUE. A failure
+/// naming the first entry that is not one.
+Result<QStringList> parseAllowedEnvironment(const QString &text, bool namesOnly = false);
+
 } // namespace dreamrsi

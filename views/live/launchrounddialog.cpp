@@ -4,6 +4,7 @@
 #include "session/uistate.h"
 
 #include "agent/agentfactory.h"
+#include "agent/commandagentpresets.h"
 #include "eval/taskregistry.h"
 #include "loop/round/roundpreflight.h"
 #include "policy/builtinpolicies.h"
@@ -92,6 +93,14 @@ LaunchRoundDialog::LaunchRoundDialog(const QStringList &policyNames, Preferences
     m_command->setObjectName(QStringLiteral("command"));
     m_command->setPlaceholderText(tr("run in the attempt's workspace with /bin/sh -c"));
     form->addRow(tr("Comma&nd:"), m_command);
+    // Names only: a value typed here would be remembered in the settings file.
+    m_allowEnv = new QLineEdit;
+    m_allowEnv->setObjectName(QStringLiteral("allowEnv"));
+    m_allowEnv->setPlaceholderText(tr("variables let through to the command, e.g. MY_API_KEY, MY_BASE_URL"));
+    m_allowEnv->setToolTip(tr("The command runs with only PATH, HOME and its DREAMRSI_ variables; the variables named "
+                              "here (comma-separated) are copied from this program's environment. Values whose names "
+                              "look secret are hidden in the logs."));
+    form->addRow(tr("En&vironment:"), m_allowEnv);
     m_keyStatus = new QLabel;
     m_keyStatus->setObjectName(QStringLiteral("keyStatus"));
     m_keyStatus->setWordWrap(true); // a long status wraps instead of widening the dialog
@@ -256,7 +265,7 @@ LaunchRoundDialog::LaunchRoundDialog(const QStringList &policyNames, Preferences
     connect(m_agent, &QComboBox::currentTextChanged, this, &LaunchRoundDialog::dropStaleReport);
     connect(m_policy, &QComboBox::currentIndexChanged, this, &LaunchRoundDialog::dropStaleReport);
     connect(m_backend, &QComboBox::currentIndexChanged, this, &LaunchRoundDialog::dropStaleReport);
-    for (QLineEdit *e : {m_model, m_baseUrl, m_command, m_partition, m_account, m_qos, m_sbatchArgs, m_sharedDir})
+    for (QLineEdit *e : {m_model, m_baseUrl, m_command, m_allowEnv, m_partition, m_account, m_qos, m_sbatchArgs, m_sharedDir})
         connect(e, &QLineEdit::textChanged, this, &LaunchRoundDialog::dropStaleReport);
     for (QSpinBox *box : {m_workers, m_rounds, m_seed, m_maxCalls, m_maxTokens, m_probe})
         connect(box, &QSpinBox::valueChanged, this, &LaunchRoundDialog::dropStaleReport);
@@ -354,6 +363,7 @@ void LaunchRoundDialog::updateAgentFields()
     m_model->setEnabled(http);
     m_baseUrl->setEnabled(http);
     m_command->setEnabled(kind == QLatin1String("command"));
+    m_allowEnv->setEnabled(kind == QLatin1String("command"));
     if (!http) {
         m_keyStatus->setText(kind == QLatin1String("builtin") ? tr("none needed (offline, deterministic)")
                                                                : tr("none needed"));
@@ -380,6 +390,8 @@ RoundConfig LaunchRoundDialog::config() const
     c.agent.model = m_model->text().trimmed();
     c.agent.baseUrl = m_baseUrl->text().trimmed();
     c.agent.command = m_command->text();
+    if (c.agent.kind == QLatin1String("command"))
+        c.agent.allowedEnvironment = parseAllowedEnvironment(m_allowEnv->text(), true).valueOr({});
     c.workers = m_workers->value();
     if (m_rounds->value() > 0)
         c.maxRounds = m_rounds->value();
@@ -430,6 +442,11 @@ void LaunchRoundDialog::accept()
         QMessageBox::warning(this, windowTitle(), tr("The command agent needs a command."));
         return;
     }
+    if (const Result<QStringList> allowed = parseAllowedEnvironment(m_allowEnv->text(), true);
+        c.agent.kind == QLatin1String("command") && !allowed) {
+        QMessageBox::warning(this, windowTitle(), tr("Environment: %1.").arg(allowed.error));
+        return;
+    }
     save();
     QDialog::accept();
 }
@@ -445,6 +462,7 @@ void LaunchRoundDialog::load()
     m_model->setText(last.model);
     m_baseUrl->setText(last.baseUrl);
     m_command->setText(last.command);
+    m_allowEnv->setText(last.allowEnv);
     m_workers->setValue(last.workers.value_or(RoundConfig::DefaultWorkers));
     m_rounds->setValue(last.rounds);
     const int policy = m_policy->findData(last.policy);
@@ -482,6 +500,7 @@ void LaunchRoundDialog::save() const
     form.model = m_model->text();
     form.baseUrl = m_baseUrl->text();
     form.command = m_command->text();
+    form.allowEnv = m_allowEnv->text();
     form.workers = m_workers->value();
     form.rounds = m_rounds->value();
     form.policy = m_policy->currentData().toString();

@@ -77,6 +77,7 @@ private:
     QLineEdit *m_model = nullptr;
     QLineEdit *m_baseUrl = nullptr;
     QLineEdit *m_command = nullptr;
+    QLineEdit *m_allowEnv = nullptr;
     QLabel *m_keyStatus = nullptr;
     QSpinBox *m_workers = nullptr;
     QSpinBox *m_rounds = nullptr;

@@ -207,18 +207,24 @@ void SimulationDialog::readProjectConfig()
         return;
     m_readingProject = true;
     const QString project = m_rememberFor;
-    QtConcurrent::run([project]() -> std::optional<ReplayConfig> {
+    QtConcurrent::run([project]() -> Result<ReplayConfig> {
         // As `dreamrsi loop --worlds … --project P` reads it.
         if (!QFileInfo(project).isFile())
-            return std::nullopt;
+            return Result<ReplayConfig>::failure(QStringLiteral("%1: no such project file").arg(project));
         StoreResult<std::unique_ptr<ProjectReader>> reader = ProjectFiles::openReader(project);
         if (!reader.ok())
-            return std::nullopt;
+            return reader.failureAs<ReplayConfig>();
         const StoreResult<StoredReplayConfig> config = (*reader.value)->replayConfig();
         if (!config.ok())
-            return std::nullopt;
-        return config.value->config;
-    }).then(this, [this](const std::optional<ReplayConfig> &config) {
+            return config.failureAs<ReplayConfig>();
+        return Result<ReplayConfig>::success(config.value->config);
+    }).then(this, [this](const Result<ReplayConfig> &read) {
+        const std::optional<ReplayConfig> config = read.value;
+        // Said, not hidden: the study then starts from the defaults.
+        m_projectError = read.error;
+        if (!read.ok())
+            m_log->appendPlainText(tr("The project's replay configuration could not be read (%1); the defaults apply.")
+                                       .arg(read.error));
         m_readingProject = false;
         m_projectConfig = config;
         if (config && !m_formRemembered) { // the study starts where the project's replays do

@@ -50,6 +50,8 @@ public:
     /// The project's replay configuration once read; none before, without a
     /// project, or when it could not be read (then the defaults apply).
     const std::optional<ReplayConfig> &projectConfig() const { return m_projectConfig; }
+    /// Why the project's replay configuration could not be read (empty when it was).
+    const QString &projectError() const { return m_projectError; }
     /// Whether the project's replay configuration is still being read.
     bool isReadingProject() const { return m_readingProject; }
 
@@ -113,6 +115,7 @@ private:
     bool m_formRemembered = false; ///< the form was read back from an earlier run for this project
     bool m_valuationChosen = false; ///< the researcher picked one: the project's read later does not replace it
     std::optional<ReplayConfig> m_projectConfig;
+    QString m_projectError;
     bool m_readingProject = false;
     QProgressBar *m_progress = nullptr;
     QPlainTextEdit *m_log = nullptr;

@@ -256,6 +256,7 @@ UiState::LaunchRoundForm UiState::launchRoundForm()
     form.model = s.value(QStringLiteral("model")).toString();
     form.baseUrl = s.value(QStringLiteral("baseUrl")).toString();
     form.command = s.value(QStringLiteral("command")).toString();
+    form.allowEnv = s.value(QStringLiteral("allowEnv")).toString();
     if (s.contains(QStringLiteral("workers")))
         form.workers = s.value(QStringLiteral("workers")).toInt();
     form.rounds = s.value(QStringLiteral("rounds"), form.rounds).toInt();
@@ -283,6 +284,7 @@ void UiState::setLaunchRoundForm(const LaunchRoundForm &form)
     s.setValue(QStringLiteral("model"), form.model);
     s.setValue(QStringLiteral("baseUrl"), form.baseUrl);
     s.setValue(QStringLiteral("command"), form.command);
+    s.setValue(QStringLiteral("allowEnv"), form.allowEnv);
     if (form.workers)
         s.setValue(QStringLiteral("workers"), *form.workers);
     s.setValue(QStringLiteral("rounds"), form.rounds);

@@ -105,6 +105,7 @@ public:
         QString model;
         QString baseUrl;
         QString command;
+        QString allowEnv; ///< the command agent's environment: comma-separated names
         std::optional<int> workers; ///< none: RoundConfig's default
         int rounds = 0;
         QString policy;

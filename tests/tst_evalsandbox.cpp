@@ -68,6 +68,8 @@ private slots:
     void customEvaluatorProtocol_data();
     void customEvaluatorProtocol();
     void poolRunsAtMostW();
+    void programTimeLeavesTheSandboxOut_data();
+    void programTimeLeavesTheSandboxOut();
 };
 
 void TestEvalSandbox::initTestCase()
@@ -455,6 +457,57 @@ void TestEvalSandbox::poolRunsAtMostW()
     QCOMPARE(last.at(0).toULongLong(), slowId);
     QCOMPARE(last.at(1).value<EvaluationResult>().failClass, QStringLiteral("env"));
     QCOMPARE(*last.at(1).value<EvaluationResult>().error, QStringLiteral("cancelled"));
+}
+
+// SandboxRequest::timeProgram: the program's own time, measured from its
+// start inside the sandbox; its stdin, stdout, stderr, exit code and death
+// by a signal are as without it (the start line is taken off stderr).
+void TestEvalSandbox::programTimeLeavesTheSandboxOut_data()
+{
+    loopbackIsUnreachable_data();
+}
+
+void TestEvalSandbox::programTimeLeavesTheSandboxOut()
+{
+    QFETCH(SandboxMode, mode);
+    if (mode == SandboxMode::Bubblewrap && !SandboxRunner::bubblewrapAvailable())
+        QSKIP("bubblewrap unusable here");
+    const QString input = m_root.filePath(QStringLiteral("timed-input.txt"));
+    {
+        QFile f(input);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("from stdin\n");
+    }
+    SandboxRequest request;
+    request.program = QStringLiteral("/bin/sh");
+    request.arguments = {QStringLiteral("-c"), QStringLiteral("cat; echo to-stderr >&2; sleep 0.3; exit 3")};
+    request.stdinFile = input;
+    request.mode = mode;
+    request.limits.wallMs = 20'000;
+    request.timeProgram = true;
+    const SandboxResult timed = runContained(request, QStringLiteral("timed program"));
+    QCOMPARE(timed.outcome, SandboxResult::Outcome::Exited);
+    QCOMPARE(timed.exitCode, 3);
+    QCOMPARE(timed.standardOutput, QByteArray("from stdin\n"));
+    QCOMPARE(timed.standardError, QByteArray("to-stderr\n"));
+    QVERIFY2(timed.programSeconds, "no program time");
+    QVERIFY2(*timed.programSeconds >= 0.3 && *timed.programSeconds <= timed.wallSeconds,
+             qPrintable(QStringLiteral("%1 s of %2 s").arg(*timed.programSeconds).arg(timed.wallSeconds)));
+    qInfo("program %.1f ms of %.1f ms (%s)", *timed.programSeconds * 1e3, timed.wallSeconds * 1e3,
+          timed.bubblewrap ? "bubblewrap" : "fallback");
+
+    // A program that dies of a signal is still seen to.
+    request.arguments = {QStringLiteral("-c"), QStringLiteral("kill -SEGV $$")};
+    request.stdinFile.clear();
+    const SandboxResult killed = runContained(request, QStringLiteral("timed, killed"));
+    QCOMPARE(killed.outcome, SandboxResult::Outcome::Signaled);
+    QCOMPARE(killed.signal, SIGSEGV);
+    QVERIFY(killed.standardError.isEmpty());
+
+    // Untimed runs have none.
+    request.timeProgram = false;
+    request.arguments = {QStringLiteral("-c"), QStringLiteral("exit 0")};
+    QVERIFY(!runContained(request, QStringLiteral("untimed")).programSeconds);
 }
 
 QTEST_GUILESS_MAIN(TestEvalSandbox)

@@ -201,8 +201,9 @@ std::variant<Eigen::MatrixXd, EvaluationResult> runOn(const EvaluationContext &c
     request.limits.cpuSeconds = int(runLimit) * 8 + 1;
     request.limits.addressSpaceBytes = qint64(16) << 30;
     request.limits.outputBytes = qint64(problem.X.cols()) * problem.lambdas.size() * 8 * 2 + (1 << 20);
+    request.timeProgram = true; // the candidate's own time, not the sandbox's start
     const SandboxResult run = context.run(request);
-    *ms = run.wallSeconds * 1000.0;
+    *ms = run.programSeconds.value_or(run.wallSeconds) * 1000.0;
     if (auto failure = FailureClassifier::classify(run, FailureClassifier::Stage::Run,
                                                    QStringLiteral("the candidate on ") + problem.spec.label()))
         return *failure;

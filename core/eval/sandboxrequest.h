@@ -42,6 +42,12 @@ struct SandboxRequest
     QStringList readablePaths;
     /// Bind the NVIDIA device nodes (/dev/nvidia*) into the sandbox.
     bool gpuAccess = false;
+    /// Also time the program itself (SandboxResult::programSeconds): from the
+    /// moment it is started inside the sandbox, after bubblewrap has set the
+    /// sandbox up, to its end. A task that scores time (Lasso) takes that, so
+    /// the sandbox's own start (10-20 ms a run) is not counted as the
+    /// candidate's.
+    bool timeProgram = false;
 };
 
 } // namespace dreamrsi

@@ -4,6 +4,8 @@
 #include <QMetaType>
 #include <QString>
 
+#include <optional>
+
 namespace dreamrsi {
 
 /// What happened to one sandboxed child. A value type, safe to copy between threads.
@@ -25,6 +27,9 @@ struct SandboxResult
     QByteArray standardError;  ///< at most SandboxLimits::outputBytes
     qint64 wallMs = 0;         ///< from start to the child's end
     double wallSeconds = 0.0;  ///< same, with sub-millisecond resolution
+    /// With SandboxRequest::timeProgram: from the program's start inside the
+    /// sandbox to the child's end; none when it could not be measured.
+    std::optional<double> programSeconds;
     qint64 processGroup = 0;   ///< the child's process group id (0 when it never started)
     qint64 userId = -1;        ///< the user id the child ran as
     bool bubblewrap = false;   ///< isolated by bubblewrap (false: fallback)

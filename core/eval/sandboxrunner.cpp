@@ -6,6 +6,7 @@
 #include <QEventLoop>
 #include <QFileInfo>
 #include <QProcess>
+#include <QStandardPaths>
 #include <QTimer>
 
 #include <cerrno>
@@ -14,6 +15,7 @@
 #include <mutex>
 
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 namespace dreamrsi {
@@ -164,13 +166,30 @@ void SandboxRunner::start(const SandboxRequest &request)
     m_process->setChildProcessModifier(SandboxIsolation::childSetup(
         request.limits, mode == SandboxMode::Fallback && SandboxIsolation::networkNamespaceWorks(), m_uid));
 
+    // Timing the program itself: bash writes the clock to stderr and
+    // replaces itself with the program (same process, same limits); the
+    // line is taken off stderr when the run ends (takeProgramStart()).
+    SandboxRequest run = request;
+    m_timeProgram = false;
+    if (request.timeProgram) {
+        static const QString bash = QStandardPaths::findExecutable(QStringLiteral("bash"));
+        if (!bash.isEmpty()) {
+            m_timeProgram = true;
+            run.program = bash;
+            run.arguments = QStringList{QStringLiteral("-c"),
+                                        QStringLiteral("printf '%1 %s\\n' \"$EPOCHREALTIME\" >&2; exec \"$0\" \"$@\"")
+                                            .arg(QLatin1String(ProgramStartMarker)),
+                                        request.program}
+                            + request.arguments;
+        }
+    }
     if (mode == SandboxMode::Bubblewrap) {
         m_result.bubblewrap = true;
         m_process->setProgram(SandboxIsolation::bubblewrap().executable);
-        m_process->setArguments(SandboxIsolation::bubblewrapArguments(request, workDir));
+        m_process->setArguments(SandboxIsolation::bubblewrapArguments(run, workDir));
     } else {
-        m_process->setProgram(request.program);
-        m_process->setArguments(request.arguments);
+        m_process->setProgram(run.program);
+        m_process->setArguments(run.arguments);
     }
 
     connect(m_process, &QProcess::readyReadStandardOutput, this, &SandboxRunner::onStdout);
@@ -244,6 +263,7 @@ void SandboxRunner::onFinished(int exitCode, int exitStatus)
 {
     m_result.wallSeconds = double(m_clock.nsecsElapsed()) / 1e9;
     m_result.wallMs = m_clock.elapsed();
+    const double endedAt = realtimeSeconds();
     // Whatever is left in the group (a daemonised grandchild) goes with the
     // child; as root, so does anything else running as this run's user.
     killGroup(SIGKILL);
@@ -259,6 +279,8 @@ void SandboxRunner::onFinished(int exitCode, int exitStatus)
         onStdout();
         onStderr();
     }
+    if (m_timeProgram)
+        takeProgramStart(endedAt);
     if (!m_stopping) {
         if (exitStatus == QProcess::CrashExit) {
             m_result.outcome = SandboxResult::Outcome::Signaled;
@@ -273,6 +295,34 @@ void SandboxRunner::onFinished(int exitCode, int exitStatus)
         }
     }
     complete();
+}
+
+double SandboxRunner::realtimeSeconds()
+{
+    timespec now{};
+    clock_gettime(CLOCK_REALTIME, &now);
+    return double(now.tv_sec) + double(now.tv_nsec) / 1e9;
+}
+
+void SandboxRunner::takeProgramStart(double endedAt)
+{
+    // "<marker> <seconds>.<microseconds>\n", the first bytes of stderr.
+    QByteArray &err = m_result.standardError;
+    const QByteArray marker = QByteArray(ProgramStartMarker) + ' ';
+    if (!err.startsWith(marker))
+        return;
+    const qsizetype end = err.indexOf('\n');
+    if (end < 0)
+        return;
+    QByteArray stamp = err.mid(marker.size(), end - marker.size()).trimmed();
+    stamp.replace(',', '.'); // bash writes the locale's decimal point
+    err.remove(0, end + 1);
+    bool ok = false;
+    const double startedAt = stamp.toDouble(&ok);
+    const double seconds = endedAt - startedAt;
+    // The clock read inside the sandbox must fall within this run.
+    if (ok && seconds >= 0.0 && seconds <= m_result.wallSeconds + 0.01)
+        m_result.programSeconds = seconds;
 }
 
 void SandboxRunner::onErrorOccurred(int error)

@@ -82,6 +82,13 @@ private:
     void stopWith(SandboxResult::Outcome outcome);
     void complete();
     bool append(QByteArray &buffer, const QByteArray &chunk);
+    /// With SandboxRequest::timeProgram: takes the start line off stderr and
+    /// sets programSeconds from it and `endedAt` (realtimeSeconds()).
+    void takeProgramStart(double endedAt);
+    static double realtimeSeconds();
+
+    /// The first line a timed program's stderr starts with.
+    static constexpr char ProgramStartMarker[] = "DREAMRSI_PROGRAM_START";
 
     QProcess *m_process = nullptr;
     QTimer *m_wallTimer = nullptr;
@@ -93,6 +100,7 @@ private:
     uint m_uid = 0; ///< the user the child runs as
     bool m_running = false;
     bool m_stopping = false; ///< the runner decided the outcome (timeout, cap, cancel)
+    bool m_timeProgram = false; ///< this run's stderr starts with the program's start (timeProgram)
 };
 
 } // namespace dreamrsi

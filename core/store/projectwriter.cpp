@@ -648,9 +648,9 @@ StoreResult<ArtifactRef> ProjectWriter::putArtifact(const QByteArray &content, c
     using R = StoreResult<ArtifactRef>;
     // A small artifact goes into its row (one statement: atomic); a larger
     // one into the folder first, so that a row never lacks its file.
-    const bool inline_ = content.size() <= ArtifactStore::InlineLimit;
+    const bool inRow = content.size() <= ArtifactStore::InlineLimit;
     QString hash;
-    if (inline_) {
+    if (inRow) {
         hash = ArtifactStore::hashOf(content);
     } else {
         const Result<QString> put = d->artifacts->put(content);
@@ -660,13 +660,13 @@ StoreResult<ArtifactRef> ProjectWriter::putArtifact(const QByteArray &content, c
     }
     // An artifact first stored as a file (an older project, a lost folder)
     // moves into its row when it comes again.
-    SqliteStatement s(*d->db, inline_ ? "INSERT INTO artifacts(hash, size, created, content) VALUES (?1, ?2, ?3, ?4) "
+    SqliteStatement s(*d->db, inRow ? "INSERT INTO artifacts(hash, size, created, content) VALUES (?1, ?2, ?3, ?4) "
                                         "ON CONFLICT(hash) DO UPDATE SET content = excluded.content WHERE content IS NULL"
                                       : "INSERT OR IGNORE INTO artifacts(hash, size, created) VALUES (?1, ?2, ?3)");
     s.bind(1, hash);
     s.bind(2, qint64(content.size()));
     s.bind(3, nowText());
-    if (inline_)
+    if (inRow)
         s.bindBlob(4, content);
     if (!s.run())
         return R::failure(d->where(s.error()));

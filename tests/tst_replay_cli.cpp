@@ -77,6 +77,8 @@ private slots:
         QTest::addRow("no policy") << QStringList{QStringLiteral("replay"), QStringLiteral("--world"), QStringLiteral("a.json")}
                                    << 2 << QStringLiteral("--policy");
         // W, K, λ and β: the shared reader's bounds (store/replaybounds.h) and texts, as `replay --project`.
+        QTest::addRow("empty beta item") << QStringList{QStringLiteral("replay"), QStringLiteral("--betas"), QStringLiteral("0,,1")}
+                                         << 2 << QStringLiteral("--betas has an empty item (got '0,,1'");
         QTest::addRow("bad beta") << QStringList{QStringLiteral("replay"), QStringLiteral("--betas"), QStringLiteral("0,2")}
                                   << 2 << QStringLiteral("--betas must be a number in [0, 1] (got '2')");
         QTest::addRow("bad workers") << QStringList{QStringLiteral("replay"), QStringLiteral("--workers"), QStringLiteral("0")}

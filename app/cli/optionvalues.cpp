@@ -61,7 +61,13 @@ Result<qint64> integer(const QString &option, const QString &text, qint64 low, q
 Result<QList<double>> betas(const QString &option, const QString &text)
 {
     QList<double> list;
-    for (const QString &part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+    for (const QString &part : text.split(QLatin1Char(','))) {
+        // "0,,1" is a typing slip, not the grid {0, 1}: said, not guessed.
+        if (part.trimmed().isEmpty() && !text.trimmed().isEmpty())
+            return Result<QList<double>>::failure(
+                QStringLiteral("%1 has an empty item (got '%2'; write e.g. 0,0.5,1)").arg(option, text));
+        if (part.trimmed().isEmpty())
+            continue;
         const Result<double> b = number(option, part, 0.0, 1.0);
         if (!b)
             return b.failureAs<QList<double>>();

@@ -173,6 +173,10 @@ private:
     RoundSummary run(RoundConfig c, const std::shared_ptr<FakeAgent> &agent, RoundRunner **keep = nullptr);
     /// A round of W 3 (policy "all", FakeAgent gate closed) killed while its first batch of 3 waits.
     RoundSummary killedAtTheFirstBatch();
+    /// A round of `c` (W 3) stopped in `mode` while its first batch of 3
+    /// waits at a closed gate; after a Finish stop the gate opens, so the
+    /// batch finishes and is stored.
+    RoundSummary stoppedAtTheFirstBatch(const RoundConfig &c, RoundRunner::StopMode mode);
 
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<ProjectStore> m_store;
@@ -405,16 +409,23 @@ void TestLoopRound::stopLetsRunningAttemptsFinish()
     QCOMPARE(take(m_store->iterationData(s.iteration)).info.status, IterationStatus::Stopped);
 }
 
-RoundSummary TestLoopRound::killedAtTheFirstBatch()
+RoundSummary TestLoopRound::stoppedAtTheFirstBatch(const RoundConfig &c, RoundRunner::StopMode mode)
 {
     auto agent = std::make_shared<FakeAgent>();
     agent->closeGate();
     RoundRunner *runner = nullptr;
     QTimer::singleShot(0, this, [&] {
         QTRY_COMPARE_WITH_TIMEOUT(agent->waiting.load(), 3, 60000);
-        runner->stop(RoundRunner::StopMode::Kill);
+        runner->stop(mode);
+        if (mode == RoundRunner::StopMode::Finish)
+            agent->openGate();
     });
-    return run(config(QStringLiteral("all"), 3), agent, &runner);
+    return run(c, agent, &runner);
+}
+
+RoundSummary TestLoopRound::killedAtTheFirstBatch()
+{
+    return stoppedAtTheFirstBatch(config(QStringLiteral("all"), 3), RoundRunner::StopMode::Kill);
 }
 
 void TestLoopRound::secondStopKillsThenResumeCompletes()
@@ -469,18 +480,10 @@ void TestLoopRound::resumeWithoutWKeepsTheIterationsOwn()
 void TestLoopRound::resumeKeepsTheIterationsLimits()
 {
     // W 3, at most 2 rounds and 5 calls; stopped while its first batch runs.
-    auto agent = std::make_shared<FakeAgent>();
-    agent->closeGate();
-    RoundRunner *runner = nullptr;
-    QTimer::singleShot(0, this, [&] {
-        QTRY_COMPARE_WITH_TIMEOUT(agent->waiting.load(), 3, 60000);
-        runner->stop();
-        agent->openGate();
-    });
     RoundConfig limited = config(QStringLiteral("all"), 3);
     limited.maxRounds = 2;
     limited.maxCalls = 5;
-    const RoundSummary first = run(limited, agent, &runner);
+    const RoundSummary first = stoppedAtTheFirstBatch(limited, RoundRunner::StopMode::Finish);
     QCOMPARE(first.status, IterationStatus::Stopped);
     QCOMPARE(first.counters.cells, 3);
 

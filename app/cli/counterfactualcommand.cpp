@@ -7,7 +7,6 @@
 #include "optionvalues.h"
 
 #include "loop/counterfactual/counterfactualloop.h"
-#include "policy/builtinpolicies.h"
 #include "project/projectsimulations.h"
 #include "store/projectfiles.h"
 #include "store/projectreader.h"
@@ -219,9 +218,9 @@ int runCounterfactualLoopCommand(const QStringList &args, QTextStream &out, QTex
         // As round and loop --task: a wrong built-in name is a usage error
         // (a file is read when the loop starts).
         const QLatin1String prefix("builtin:");
-        if (s.policyArgument.startsWith(prefix) && !BuiltinPolicies::names().contains(s.policyArgument.mid(prefix.size())))
-            return usageError(QStringLiteral("--policy: unknown built-in policy '%1' (known: builtin:%2)")
-                                  .arg(s.policyArgument, BuiltinPolicies::names().join(QStringLiteral(", builtin:"))));
+        if (s.policyArgument.startsWith(prefix))
+            if (const QString unknown = OptionValues::unknownBuiltinPolicy(s.policyArgument.mid(prefix.size())); !unknown.isEmpty())
+                return usageError(unknown);
     }
     if (parser.isSet(QStringLiteral("probe"))) {
         const Result<ProbeSetting> probe = OptionValues::probe(QStringLiteral("--probe"), parser.value(QStringLiteral("probe")));

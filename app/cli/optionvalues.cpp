@@ -1,5 +1,6 @@
 #include "optionvalues.h"
 
+#include "policy/builtinpolicies.h"
 #include "store/replaybounds.h"
 
 #include <QCommandLineParser>
@@ -43,6 +44,14 @@ Result<bool> onOff(const QString &option, const QString &text)
     if (text == QLatin1String("on") || text == QLatin1String("off"))
         return Result<bool>::success(text == QLatin1String("on"));
     return Result<bool>::failure(QStringLiteral("%1 takes on or off (got '%2')").arg(option, text));
+}
+
+QString unknownBuiltinPolicy(const QString &name)
+{
+    if (BuiltinPolicies::names().contains(name))
+        return {};
+    return QStringLiteral("--policy: unknown built-in policy 'builtin:%1' (known: builtin:%2)")
+        .arg(name, BuiltinPolicies::names().join(QStringLiteral(", builtin:")));
 }
 
 Result<qint64> integer(const QString &option, const QString &text, qint64 low, qint64 high)

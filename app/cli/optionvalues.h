@@ -31,6 +31,11 @@ Result<ProbeSetting> probe(const QString &option, const QString &text);
 /// `on` or `off` (`--floor`, docs/online.md#a-proposal-must-keep-the-hardest-world).
 Result<bool> onOff(const QString &option, const QString &text);
 
+/// `--policy builtin:NAME` of round, loop and the counterfactual loop: the
+/// usage error when NAME is no built-in policy, else empty (a built-in name
+/// is known before any project or file is read).
+QString unknownBuiltinPolicy(const QString &name);
+
 /// A comma-separated list of β values, each in [0, 1], not empty.
 Result<QList<double>> betas(const QString &option, const QString &text);
 

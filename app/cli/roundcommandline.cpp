@@ -5,7 +5,6 @@
 #include "agent/agentfactory.h"
 #include "agent/commandagentpresets.h"
 #include "eval/taskregistry.h"
-#include "policy/builtinpolicies.h"
 
 #include <QFileInfo>
 #include <QList>
@@ -215,8 +214,8 @@ Result<RoundOptions> read(const QCommandLineParser &parser, Command command)
     config.agent.command = value("command");
     if (config.agent.kind == QLatin1String("command") && config.agent.command.trimmed().isEmpty())
         return R::failure(QStringLiteral("--agent command needs --command CMD"));
-    // What the user allows into a command agent's environment (online.md:
-    // "its environment carries only what the user allowed").
+    // What the user allows into a command agent's environment
+    // (docs/online.md, "Agents": nothing else is passed but PATH and HOME).
     for (const QString &list : parser.values(QStringLiteral("allow-env"))) {
         const Result<QStringList> allowed = parseAllowedEnvironment(list);
         if (!allowed)
@@ -305,9 +304,9 @@ Result<RoundOptions> read(const QCommandLineParser &parser, Command command)
     // A built-in name is known without the project: a wrong one is a usage
     // error before anything is created (a stored version's name is checked
     // once the project is open).
-    if (config.policy.kind() == PolicyChoice::Kind::Builtin && !BuiltinPolicies::names().contains(config.policy.name()))
-        return R::failure(QStringLiteral("--policy: unknown built-in policy '%1' (known: builtin:%2)")
-                              .arg(config.policy.toArgument(), BuiltinPolicies::names().join(QStringLiteral(", builtin:"))));
+    if (config.policy.kind() == PolicyChoice::Kind::Builtin)
+        if (const QString unknown = OptionValues::unknownBuiltinPolicy(config.policy.name()); !unknown.isEmpty())
+            return R::failure(unknown);
     config.acceptSteering = has("accept-steering");
     if (has("probe")) {
         const Result<ProbeSetting> probe = OptionValues::probe(QStringLiteral("--probe"), value("probe"));
